@@ -1,0 +1,83 @@
+# Build, code generation and test entry points for the inventory service.
+# Run `make help` for the list of targets.
+
+GO ?= go
+BIN := bin/inventory
+# Extra flags for `go test`, e.g. `make test TESTFLAGS='-v -run TestFoo'`.
+TESTFLAGS ?=
+TEST_TIMEOUT ?= 30m
+# Packages for `make test-update`; every package run with -update must define
+# that flag, so narrow this if some do not (e.g. UPDATE_PKGS=./server/...).
+UPDATE_PKGS ?= ./...
+GOFMT ?= $(shell $(GO) env GOROOT)/bin/gofmt
+
+.DEFAULT_GOAL := help
+.PHONY: help build run generate generate-check lint test test-update bench clean
+
+help: ## Show this help
+	@echo 'Usage: make <target>'
+	@echo
+	@awk 'BEGIN { FS = ":[^#]*## " } /^[a-zA-Z0-9_.-]+:[^#]*## / { printf "  %-16s %s\n", $$1, $$2 }' $(MAKEFILE_LIST)
+
+build: ## Build the inventory binary into bin/inventory
+	$(GO) build -o $(BIN) ./cmd/inventory
+
+run: build ## Build, ensure the admin superuser exists, and serve
+	./$(BIN) createsuperuser --username admin --password admin --token 0123456789abcdef0123456789abcdef01234567 --if-not-exists
+	./$(BIN) serve
+
+generate: ## Regenerate the ent code (go run ./ent/entc.go)
+	$(GO) run ./ent/entc.go
+
+generate-check: generate ## Regenerate ent code and fail if ent/ differs from git
+	@git rev-parse --is-inside-work-tree >/dev/null || { echo 'generate-check: not inside a git work tree' >&2; exit 1; }
+	@git diff --exit-code --stat -- ent/ >&2 || { \
+		git diff -- ent/ | head -n 200 >&2; \
+		echo 'generate-check: generated code in ent/ is out of date; run `make generate` and commit the result' >&2; \
+		exit 1; }
+	@untracked="$$(git status --porcelain --untracked-files=all -- ent/ | grep '^??' || true)"; \
+	if [ -n "$$untracked" ]; then \
+		echo "$$untracked" >&2; \
+		echo 'generate-check: `make generate` created untracked files under ent/; commit them' >&2; \
+		exit 1; \
+	fi
+	@echo 'generate-check: ent/ is up to date'
+
+lint: ## Check formatting (gofmt -l) and run go vet
+	@if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then \
+		files="$$(git ls-files --cached --others --exclude-standard -- '*.go' ':!:testdata/**' ':!:**/testdata/**')"; \
+	else \
+		files="$$(find . -name '*.go' -not -path './.git/*' -not -path '*/testdata/*')"; \
+	fi; \
+	unformatted="$$(if [ -n "$$files" ]; then $(GOFMT) -l $$files; fi)" || exit 1; \
+	if [ -n "$$unformatted" ]; then \
+		echo 'lint: these files need gofmt -w:' >&2; echo "$$unformatted" >&2; exit 1; \
+	fi
+	$(GO) vet ./...
+
+test: ## Run all tests (SQLite; PostgreSQL too when INVENTORY_TEST_POSTGRES is set)
+	@if [ -n "$$INVENTORY_TEST_POSTGRES" ]; then \
+		echo "PostgreSQL: $$INVENTORY_TEST_POSTGRES"; \
+	elif [ "$$CI" = true ] || [ "$$CI" = 1 ]; then \
+		echo 'PostgreSQL: INVENTORY_TEST_POSTGRES is empty but CI=true; refusing to skip the PostgreSQL tests' >&2; \
+		echo '  start one with: eval "$$(.ci/pg.sh)"' >&2; \
+		exit 1; \
+	else \
+		echo 'PostgreSQL: INVENTORY_TEST_POSTGRES not set; PostgreSQL tests are skipped (start one with: eval "$$(.ci/pg.sh)")'; \
+	fi
+	$(GO) test -count=1 -timeout $(TEST_TIMEOUT) $(TESTFLAGS) ./...
+
+test-update: ## Run the tests with -update to rewrite golden files
+	$(GO) test -count=1 -timeout $(TEST_TIMEOUT) $(TESTFLAGS) $(UPDATE_PKGS) -update
+
+bench: build ## Run the benchmark against SQLite, then PostgreSQL if INVENTORY_TEST_POSTGRES is set
+	./$(BIN) bench --database sqlite
+	@if [ -n "$$INVENTORY_TEST_POSTGRES" ]; then \
+		echo "./$(BIN) bench --database \"\$$INVENTORY_TEST_POSTGRES\""; \
+		./$(BIN) bench --database "$$INVENTORY_TEST_POSTGRES"; \
+	else \
+		echo 'bench: INVENTORY_TEST_POSTGRES not set; skipping the PostgreSQL benchmark'; \
+	fi
+
+clean: ## Remove build output and local data (bin/, data/)
+	rm -rf bin data

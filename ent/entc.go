@@ -1,0 +1,351 @@
+//go:build ignore
+
+// entc.go is the single code-generation entry: `go run ./ent/entc.go` from
+// the repository root. It runs ent's generator and then renders
+// template/resource.tmpl once per API-annotated schema into ent/resource,
+// giving the generic handlers one descriptor per model.
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"go/format"
+	"log"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"text/template"
+
+	"entgo.io/ent/dialect/entsql"
+	"entgo.io/ent/entc"
+	"entgo.io/ent/entc/gen"
+	"entgo.io/ent/schema/field"
+
+	"github.com/inventory/inventory/ent/schema/api"
+)
+
+func main() {
+	cfg := &gen.Config{
+		Target:  "./ent",
+		Package: "github.com/inventory/inventory/ent",
+		Features: []gen.Feature{
+			gen.FeatureExecQuery, gen.FeatureLock, gen.FeatureModifier, gen.FeatureIntercept,
+		},
+		Hooks: []gen.Hook{resources},
+	}
+	if err := entc.Generate("./ent/schema", cfg); err != nil {
+		log.Fatalf("entc: %v", err)
+	}
+}
+
+// resources renders the resource descriptors after ent's own generation.
+func resources(next gen.Generator) gen.Generator {
+	return gen.GenerateFunc(func(g *gen.Graph) error {
+		if err := next.Generate(g); err != nil {
+			return err
+		}
+		tmpl := template.Must(template.New("resource.tmpl").Funcs(template.FuncMap{
+			"quote": func(v any) string { b, _ := json.Marshal(v); return "`" + string(b) + "`" },
+			"goq":   func(s string) string { return fmt.Sprintf("%q", s) },
+			"goany": goLiteral,
+		}).ParseFiles("./ent/template/resource.tmpl"))
+		dir := "./ent/resource"
+		old, _ := filepath.Glob(filepath.Join(dir, "zz_*.go"))
+		for _, f := range old {
+			os.Remove(f)
+		}
+		for _, t := range g.Nodes {
+			m, ok, err := modelOf(t)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				continue
+			}
+			data, err := describe(t, m)
+			if err != nil {
+				return fmt.Errorf("%s: %w", t.Name, err)
+			}
+			var buf bytes.Buffer
+			if err := tmpl.Execute(&buf, data); err != nil {
+				return err
+			}
+			src, err := format.Source(buf.Bytes())
+			if err != nil {
+				return fmt.Errorf("%s: format: %w\n%s", t.Name, err, buf.String())
+			}
+			name := filepath.Join(dir, "zz_"+strings.ToLower(t.Name)+".go")
+			if err := os.WriteFile(name, src, 0o644); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+func modelOf(t *gen.Type) (api.Model, bool, error) {
+	var m api.Model
+	raw, ok := t.Annotations[api.Model{}.Name()]
+	if !ok {
+		return m, false, nil
+	}
+	b, _ := json.Marshal(raw)
+	err := json.Unmarshal(b, &m)
+	return m, m.App != "", err
+}
+
+func fieldAnn(a gen.Annotations) (api.Field, error) {
+	var f api.Field
+	raw, ok := a[api.Field{}.Name()]
+	if !ok {
+		return f, nil
+	}
+	b, _ := json.Marshal(raw)
+	err := json.Unmarshal(b, &f)
+	return f, err
+}
+
+// Data is what resource.tmpl renders.
+type Data struct {
+	Type, Package  string
+	Model          api.Model
+	ModelName      string
+	Table          string
+	Fields         []FieldData
+	Unique         []api.Unique
+	HasTree        bool
+	ContentTypeKey string
+}
+
+// FieldData is one API field.
+type FieldData struct {
+	Name, Kind, Column, GoType, Target string
+	Choices                            []api.Choice
+	ReadOnly, WriteOnly, Required      bool
+	Nullable, HasDefault, Unique       bool
+	Protect                            bool
+	MaxLen                             int
+	Lookup                             string
+	Types                              []string
+	Generic                            string
+	Empty                              any
+	HasEmpty                           bool
+	Count                              *api.Count
+}
+
+var builtins = map[string]string{
+	"id": "id", "url": "url", "display_url": "display_url", "display": "display", "tags": "tags",
+}
+
+func describe(t *gen.Type, m api.Model) (*Data, error) {
+	d := &Data{Type: t.Name, Package: t.Package(), Model: m, Table: t.Table()}
+	d.ModelName = m.Model
+	if d.ModelName == "" {
+		d.ModelName = strings.ToLower(t.Name)
+	}
+	// Index ent fields and FK edges by API name.
+	fields := map[string]*gen.Field{}
+	for _, f := range t.Fields {
+		a, err := fieldAnn(f.Annotations)
+		if err != nil {
+			return nil, err
+		}
+		name := f.Name
+		if a.API != "" {
+			name = a.API
+		}
+		fields[name] = f
+	}
+	edges := map[string]*gen.Edge{}
+	for _, e := range t.Edges {
+		if e.Unique && e.OwnFK() {
+			edges[e.Name] = e
+		}
+	}
+	order := m.Fields
+	seen := map[string]bool{}
+	for _, name := range order {
+		seen[name] = true
+		fd, err := describeField(t, m, name, fields, edges)
+		if err != nil {
+			return nil, err
+		}
+		d.Fields = append(d.Fields, fd)
+	}
+	// Write-only fields (password) come from ent fields not in the order.
+	for _, f := range t.Fields {
+		a, _ := fieldAnn(f.Annotations)
+		if a.WriteOnly && !seen[f.Name] {
+			fd, err := describeField(t, m, f.Name, fields, edges)
+			if err != nil {
+				return nil, err
+			}
+			d.Fields = append(d.Fields, fd)
+		}
+	}
+	// Unique constraints: single unique fields first, then declared sets.
+	for _, f := range t.Fields {
+		if f.Unique {
+			d.Unique = append(d.Unique, api.Unique{Fields: []string{apiName(f)}})
+		}
+	}
+	d.Unique = append(d.Unique, m.Unique...)
+	for _, name := range m.Brief {
+		if !seen[name] {
+			return nil, fmt.Errorf("brief field %q is not in Fields", name)
+		}
+	}
+	return d, nil
+}
+
+func apiName(f *gen.Field) string {
+	if a, _ := fieldAnn(f.Annotations); a.API != "" {
+		return a.API
+	}
+	return f.Name
+}
+
+func describeField(t *gen.Type, m api.Model, name string, fields map[string]*gen.Field, edges map[string]*gen.Edge) (FieldData, error) {
+	fd := FieldData{Name: name}
+	if k, ok := builtins[name]; ok {
+		fd.Kind = k
+		fd.ReadOnly = true
+		if name == "id" {
+			fd.Column = "id"
+			fd.GoType = "int"
+		}
+		return fd, nil
+	}
+	if v, ok := m.Empty[name]; ok {
+		fd.Kind, fd.Empty, fd.HasEmpty, fd.ReadOnly = "empty", v, true, true
+		return fd, nil
+	}
+	if c, ok := m.Counts[name]; ok {
+		c := c
+		fd.Kind, fd.Count, fd.ReadOnly = "count", &c, true
+		return fd, nil
+	}
+	if e, ok := edges[name]; ok {
+		f := e.Field()
+		a, err := fieldAnn(e.Annotations)
+		if err != nil {
+			return fd, err
+		}
+		tm, ok, err := modelOf(e.Type)
+		if err != nil || !ok {
+			return fd, fmt.Errorf("edge %s: target %s is not an API model", name, e.Type.Name)
+		}
+		tname := tm.Model
+		if tname == "" {
+			tname = strings.ToLower(e.Type.Name)
+		}
+		fd.Kind, fd.Column, fd.GoType = "fk", f.StorageKey(), "int"
+		fd.Target = tm.App + "." + tname
+		fd.Nullable = f.Optional
+		fd.Required = !f.Optional
+		fd.Protect = a.Protect || onDelete(e) == entsql.Restrict
+		fd.Lookup = a.Lookup
+		fd.ReadOnly = a.ReadOnly
+		return fd, nil
+	}
+	f, ok := fields[name]
+	if !ok {
+		// Generic relation object: <name>_type and <name>_id exist.
+		if _, ok1 := fields[name+"_type"]; ok1 {
+			if _, ok2 := fields[name+"_id"]; ok2 {
+				fd.Kind, fd.Generic, fd.ReadOnly = "generic-object", name, true
+				return fd, nil
+			}
+		}
+		return fd, fmt.Errorf("field %q in api.Model.Fields is neither an ent field, an FK edge, a count nor an empty placeholder", name)
+	}
+	a, err := fieldAnn(f.Annotations)
+	if err != nil {
+		return fd, err
+	}
+	fd.Column = f.StorageKey()
+	fd.GoType = f.Type.String()
+	fd.Nullable = f.Optional && f.Nillable
+	fd.HasDefault = f.Default || (f.Optional && f.Nillable)
+	fd.Required = (!f.Default && !f.Optional) || a.Required
+	fd.ReadOnly = a.ReadOnly || f.Name == "id"
+	fd.WriteOnly = a.WriteOnly
+	fd.Unique = f.Unique
+	fd.Choices = a.Choices
+	fd.Types = a.Types
+	if s := f.Column().Size; s > 0 && s < math.MaxInt32 && f.IsString() {
+		fd.MaxLen = int(s)
+	}
+	switch {
+	case a.Kind != "":
+		fd.Kind = a.Kind
+	case f.IsString() && f.Column().Size >= math.MaxInt32:
+		fd.Kind = "text"
+	case f.IsString():
+		fd.Kind = "string"
+	case f.IsBool():
+		fd.Kind = "bool"
+	case f.IsTime():
+		fd.Kind = "time"
+	case f.IsJSON() && f.Type.String() == "[]string":
+		fd.Kind = "strings"
+	case f.IsJSON():
+		fd.Kind = "json"
+	case f.Type.Type == field.TypeFloat64:
+		fd.Kind = "float"
+	case f.Type.Numeric():
+		fd.Kind = "int"
+	default:
+		return fd, fmt.Errorf("field %s: unsupported type %s", name, f.Type)
+	}
+	return fd, nil
+}
+
+func onDelete(e *gen.Edge) entsql.ReferenceOption {
+	raw, ok := e.Annotations[entsql.Annotation{}.Name()]
+	if !ok {
+		return ""
+	}
+	b, _ := json.Marshal(raw)
+	var a entsql.Annotation
+	_ = json.Unmarshal(b, &a)
+	return a.OnDelete
+}
+
+// goLiteral renders a JSON-decoded value as a Go literal.
+func goLiteral(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "nil"
+	case string:
+		return fmt.Sprintf("%q", x)
+	case bool:
+		return fmt.Sprint(x)
+	case float64:
+		if x == math.Trunc(x) {
+			return fmt.Sprintf("%d", int64(x))
+		}
+		return fmt.Sprint(x)
+	case []any:
+		parts := make([]string, len(x))
+		for i, e := range x {
+			parts[i] = goLiteral(e)
+		}
+		return "[]any{" + strings.Join(parts, ", ") + "}"
+	case map[string]any:
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		parts := make([]string, len(keys))
+		for i, k := range keys {
+			parts[i] = fmt.Sprintf("%q: %s", k, goLiteral(x[k]))
+		}
+		return "map[string]any{" + strings.Join(parts, ", ") + "}"
+	}
+	return fmt.Sprintf("%#v", v)
+}

@@ -1,0 +1,143 @@
+package resource
+
+import (
+	"context"
+
+	"entgo.io/ent"
+
+	gen "github.com/inventory/inventory/ent"
+	"github.com/inventory/inventory/filters"
+)
+
+// Kind says how a field is read from a row and written from JSON.
+type Kind string
+
+// The field kinds. Model-specific kinds (cidr, password, ...) are handled by
+// the codecs registered in kinds.go, never by per-model code.
+const (
+	KindID            Kind = "id"
+	KindURL           Kind = "url"
+	KindDisplayURL    Kind = "display_url"
+	KindDisplay       Kind = "display"
+	KindString        Kind = "string"
+	KindText          Kind = "text"
+	KindSlug          Kind = "slug"
+	KindInt           Kind = "int"
+	KindFloat         Kind = "float"
+	KindBool          Kind = "bool"
+	KindTime          Kind = "time"
+	KindJSON          Kind = "json"
+	KindStrings       Kind = "strings"
+	KindChoice        Kind = "choice"
+	KindFK            Kind = "fk"
+	KindCount         Kind = "count"
+	KindEmpty         Kind = "empty"
+	KindTags          Kind = "tags"
+	KindCustomFields  Kind = "custom-fields"
+	KindContentTypes  Kind = "content-types"
+	KindGenericType   Kind = "generic-type"
+	KindGenericID     Kind = "generic-id"
+	KindGenericObject Kind = "generic-object"
+)
+
+// Choice is one allowed value of a choice field.
+type Choice struct {
+	Value any
+	Label string
+}
+
+// Count is a related-object count.
+type Count struct {
+	Model      string // counted content type
+	Column     string // its FK column
+	Cumulative bool   // include descendants of this tree node
+}
+
+// Unique is a set of columns unique together.
+type Unique struct {
+	Fields   []string // API field names
+	WhenNull string
+	Message  string
+}
+
+// Field is one API field of a model.
+type Field struct {
+	Name     string
+	Kind     Kind
+	Column   string // DB column ("" for computed fields)
+	GoType   string // Go type of the ent field, for SetField
+	Target   string // FK target content type
+	Choices  []Choice
+	ReadOnly bool
+	// WriteOnly fields are accepted but never rendered (password).
+	WriteOnly bool
+	Required  bool // required on create
+	Nullable  bool
+	// HasDefault fields may be omitted on create.
+	HasDefault bool
+	MaxLen     int
+	Min, Max   *int
+	Unique     bool
+	Protect    bool // FK: deleting the target is refused (409)
+	Lookup     string
+	Types      []string // generic relation: allowed content types
+	Generic    string   // generic-object: the base name ("scope")
+	Empty      any      // KindEmpty: the value rendered
+	Count      *Count
+
+	col    int          // index of Column in the descriptor's column list
+	target *Descriptor  // resolved Target
+	codec  *codec       // resolved for special kinds
+}
+
+// Descriptor is everything the generic handlers need to serve one model.
+// One is generated per annotated schema (zz_*.go).
+type Descriptor struct {
+	Type        string // Go/ent type name, "Site"; also NetBox's class name
+	App, Path   string // "dcim", "sites"
+	Model       string // content type model name, "site"
+	Verbose     string
+	Table       string
+	Fields      []*Field
+	Brief       []string
+	Display     string
+	Search      []string
+	Ordering    []string
+	Unique      []Unique
+	Tree        bool
+	Tagged      bool
+	Custom      bool
+	Logged      bool
+	ReadOnlyAPI bool
+	FilterDecl  []FilterDecl
+	NoFilters   []string
+
+	NewCreate func(c *gen.Client) ent.Mutation
+	NewUpdate func(c *gen.Client, id int) ent.Mutation
+	DeleteOne func(ctx context.Context, c *gen.Client, id int) error
+
+	columns []string          // selected columns, in row order
+	byName  map[string]*Field // API name → field
+	byCol   map[string]*Field
+	brief   []*Field
+	full    []*Field
+	spec    *filters.Spec
+}
+
+// FilterDecl is a declared filter (from the schema annotation).
+type FilterDecl struct {
+	Name, Kind, Column, Target, Attr string
+	Lookups, Choices                 []string
+}
+
+// ContentType is "app.model".
+func (d *Descriptor) ContentType() string { return d.App + "." + d.Model }
+
+// Field returns the API field called name.
+func (d *Descriptor) Field(name string) *Field { return d.byName[name] }
+
+// Columns are the selected columns in row order.
+func (d *Descriptor) Columns() []string { return d.columns }
+
+// Filters is the model's filter spec.
+func (d *Descriptor) Filters() *filters.Spec { return d.spec }

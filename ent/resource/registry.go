@@ -1,0 +1,57 @@
+package resource
+
+import (
+	"fmt"
+	"sort"
+	"sync"
+)
+
+var (
+	all      []*Descriptor
+	byType   = map[string]*Descriptor{} // content type "dcim.site"
+	byPath   = map[string]*Descriptor{} // "dcim/sites"
+	initOnce sync.Once
+)
+
+// register is called by the generated descriptors' init functions.
+func register(d *Descriptor) {
+	all = append(all, d)
+}
+
+// All returns every registered descriptor, ordered by app then path.
+func All() []*Descriptor {
+	initOnce.Do(resolve)
+	return all
+}
+
+// ByContentType finds a descriptor by "app.model".
+func ByContentType(ct string) *Descriptor {
+	initOnce.Do(resolve)
+	return byType[ct]
+}
+
+// ByPath finds a descriptor by "app/path".
+func ByPath(app, path string) *Descriptor {
+	initOnce.Do(resolve)
+	return byPath[app+"/"+path]
+}
+
+// resolve indexes the descriptors and links fields to their targets once all
+// generated init functions have run.
+func resolve() {
+	sort.Slice(all, func(i, j int) bool {
+		if all[i].App != all[j].App {
+			return all[i].App < all[j].App
+		}
+		return all[i].Path < all[j].Path
+	})
+	for _, d := range all {
+		byType[d.ContentType()] = d
+		byPath[d.App+"/"+d.Path] = d
+	}
+	for _, d := range all {
+		if err := d.prepare(); err != nil {
+			panic(fmt.Sprintf("resource %s: %v", d.ContentType(), err))
+		}
+	}
+}

@@ -1,0 +1,192 @@
+package api
+
+import "entgo.io/ent/schema"
+
+// Model annotates a schema that is served under /api/<App>/<Path>/.
+type Model struct {
+	App  string `json:"app"`  // "dcim"
+	Path string `json:"path"` // "sites"
+	// Model is the content-type model name ("site", "ipaddress"); defaults to
+	// the lower-cased Go type name.
+	Model string `json:"model,omitempty"`
+	// Verbose is NetBox's verbose name, used in messages such as
+	// "site with this name already exists.".
+	Verbose string `json:"verbose,omitempty"`
+	// Fields is the complete representation in NetBox's order. Names are
+	// ent fields, edge names, counts, placeholders or the built-ins
+	// id, url, display_url, display, tags, custom_fields.
+	Fields []string `json:"fields"`
+	// Brief is the brief representation (nil: brief returns the full form).
+	Brief []string `json:"brief,omitempty"`
+	// Display is the display rule: "{name}", "{name} ({vid})", or a named
+	// rule understood by the resource layer (see resource.displayRules).
+	Display string `json:"display"`
+	// Search lists the columns that the q filter matches case-insensitively.
+	Search []string `json:"search,omitempty"`
+	// Ordering is the default ordering in API field names, "-" for desc.
+	Ordering []string `json:"ordering,omitempty"`
+	// Counts are read-only related-object counts shown on this model.
+	Counts map[string]Count `json:"counts,omitempty"`
+	// Empty fields belong to models not built yet; they render this value
+	// so the shape is right from the start ([]any{}, nil, 0).
+	Empty map[string]any `json:"empty,omitempty"`
+	// Unique lists sets of API field names that must be unique together;
+	// a set may carry a condition field that must be null for it to apply
+	// (NetBox's conditional unique constraints).
+	Unique []Unique `json:"unique,omitempty"`
+	// Tree marks NetBox's nested-group models: a self "parent" edge and a
+	// cached "_depth".
+	Tree bool `json:"tree,omitempty"`
+	// Tagged and Custom mark taggable and custom-field models (set by the
+	// mixins).
+	Tagged bool `json:"tagged,omitempty"`
+	Custom bool `json:"custom,omitempty"`
+	// ChangeLogged models have created/last_updated and produce change
+	// records.
+	ChangeLogged bool `json:"changelogged,omitempty"`
+	// Filters adds or overrides query filters.
+	Filters []Filter `json:"filters,omitempty"`
+	// NoFilters drops default filters by name.
+	NoFilters []string `json:"no_filters,omitempty"`
+	// ReadOnly endpoints accept no writes.
+	ReadOnly bool `json:"read_only,omitempty"`
+}
+
+// Name implements ent's schema.Annotation.
+func (Model) Name() string { return "API" }
+
+// Merge lets mixin annotations (Tagged, Custom, ChangeLogged, Tree) combine
+// with the schema's own.
+func (m Model) Merge(other schema.Annotation) schema.Annotation {
+	o, ok := other.(Model)
+	if !ok {
+		if p, ok2 := other.(*Model); ok2 && p != nil {
+			o, ok = *p, true
+		}
+	}
+	if !ok {
+		return m
+	}
+	if o.App != "" {
+		m.App = o.App
+	}
+	if o.Path != "" {
+		m.Path = o.Path
+	}
+	if o.Model != "" {
+		m.Model = o.Model
+	}
+	if o.Verbose != "" {
+		m.Verbose = o.Verbose
+	}
+	if o.Fields != nil {
+		m.Fields = o.Fields
+	}
+	if o.Brief != nil {
+		m.Brief = o.Brief
+	}
+	if o.Display != "" {
+		m.Display = o.Display
+	}
+	if o.Search != nil {
+		m.Search = o.Search
+	}
+	if o.Ordering != nil {
+		m.Ordering = o.Ordering
+	}
+	if o.Counts != nil {
+		m.Counts = o.Counts
+	}
+	if o.Empty != nil {
+		m.Empty = o.Empty
+	}
+	if o.Unique != nil {
+		m.Unique = o.Unique
+	}
+	if o.Filters != nil {
+		m.Filters = append(m.Filters, o.Filters...)
+	}
+	if o.NoFilters != nil {
+		m.NoFilters = append(m.NoFilters, o.NoFilters...)
+	}
+	m.Tree = m.Tree || o.Tree
+	m.Tagged = m.Tagged || o.Tagged
+	m.Custom = m.Custom || o.Custom
+	m.ChangeLogged = m.ChangeLogged || o.ChangeLogged
+	m.ReadOnly = m.ReadOnly || o.ReadOnly
+	return m
+}
+
+// Count is a read-only count of rows of another model pointing at this one.
+type Count struct {
+	Model  string `json:"model"`  // content type of the counted model, "dcim.site"
+	Column string `json:"column"` // its FK column pointing here, "region_id"
+	// Cumulative counts rows pointing at this node or any descendant, as
+	// NetBox does for nested groups (site_count on a region).
+	Cumulative bool `json:"cumulative,omitempty"`
+}
+
+// Unique is a set of fields unique together.
+type Unique struct {
+	Fields []string `json:"fields"`
+	// WhenNull applies the constraint only when this field is null.
+	WhenNull string `json:"when_null,omitempty"`
+	// Message overrides the default "<Verbose> with this A and B already exists.".
+	Message string `json:"message,omitempty"`
+}
+
+// Filter declares or overrides one query filter.
+type Filter struct {
+	Name string `json:"name"`
+	// Kind: string choice integer decimal boolean datetime date
+	// fk-id fk-attr tree-id tree-attr, or a named custom filter understood by
+	// the resource layer ("prefix-within", ...).
+	Kind      string   `json:"kind"`
+	Column    string   `json:"column,omitempty"`
+	Target    string   `json:"target,omitempty"` // content type for fk/tree kinds
+	Attr      string   `json:"attr,omitempty"`   // attribute column on the target
+	Lookups   []string `json:"lookups,omitempty"`
+	Choices   []string `json:"choices,omitempty"`
+	Arguments string   `json:"arguments,omitempty"`
+}
+
+// Field annotates an ent field or edge.
+type Field struct {
+	// Kind overrides how the value is read and written: "choice", "cidr",
+	// "password", "json", "strings", "int-ranges", "content-types",
+	// "content-type" ...
+	Kind    string   `json:"kind,omitempty"`
+	Choices []Choice `json:"choices,omitempty"`
+	// API is the JSON name when it differs from the ent name ("_depth").
+	API       string `json:"api,omitempty"`
+	ReadOnly  bool   `json:"read_only,omitempty"`
+	WriteOnly bool   `json:"write_only,omitempty"`
+	// Required on create even though the column has a default.
+	Required bool `json:"required,omitempty"`
+	// Lookup is the attribute filter name for an FK ("slug", "name").
+	Lookup string `json:"lookup,omitempty"`
+	// Types lists allowed content types of a generic relation's *_type.
+	Types []string `json:"types,omitempty"`
+	// Protect makes deleting the target fail with 409 while rows point at it.
+	Protect bool `json:"protect,omitempty"`
+	// NoFilter suppresses the default filters for this field.
+	NoFilter bool `json:"no_filter,omitempty"`
+}
+
+// Name implements ent's schema.Annotation.
+func (Field) Name() string { return "APIField" }
+
+// Choice is one value of a choice field.
+type Choice struct {
+	Value any    `json:"value"`
+	Label string `json:"label"`
+}
+
+// C is shorthand for a list of choices with their labels.
+func C(pairs ...string) []Choice {
+	out := make([]Choice, 0, len(pairs)/2)
+	for i := 0; i+1 < len(pairs); i += 2 {
+		out = append(out, Choice{Value: pairs[i], Label: pairs[i+1]})
+	}
+	return out
+}

@@ -1,0 +1,45 @@
+package schema
+
+import (
+	"entgo.io/ent"
+	"entgo.io/ent/dialect/entsql"
+	"entgo.io/ent/schema"
+
+	"github.com/inventory/inventory/ent/schema/api"
+)
+
+// Region is dcim.Region, a tree of geographic regions.
+type Region struct{ ent.Schema }
+
+func (Region) Mixin() []ent.Mixin { return NestedGroupMixins() }
+
+func (Region) Edges() []ent.Edge { return []ent.Edge{ParentEdge(Region.Type)} }
+
+func (Region) Annotations() []schema.Annotation {
+	return []schema.Annotation{
+		entsql.Annotation{Table: "dcim_region"},
+		api.Model{
+			App: "dcim", Path: "regions", Verbose: "region",
+			Fields: []string{"id", "url", "display_url", "display", "name", "slug", "parent", "description", "tags",
+				"custom_fields", "created", "last_updated", "site_count", "prefix_count", "owner", "comments", "_depth"},
+			Brief:    []string{"id", "url", "display", "name", "slug", "description", "site_count", "_depth"},
+			Display:  "{name}",
+			Search:   []string{"name", "slug", "description", "comments"},
+			Ordering: []string{"name"},
+			Unique:   nestedGroupUnique("region"),
+			Counts:   map[string]api.Count{"site_count": {Model: "dcim.site", Column: "region_id", Cumulative: true}},
+			Empty:    map[string]any{"owner": nil, "prefix_count": 0},
+		},
+	}
+}
+
+// nestedGroupUnique is NetBox's NestedGroupModel constraint set: name and
+// slug unique among siblings, and among roots.
+func nestedGroupUnique(verbose string) []api.Unique {
+	return []api.Unique{
+		{Fields: []string{"parent", "name"}},
+		{Fields: []string{"name"}, WhenNull: "parent", Message: "A top-level " + verbose + " with this name already exists."},
+		{Fields: []string{"parent", "slug"}},
+		{Fields: []string{"slug"}, WhenNull: "parent", Message: "A top-level " + verbose + " with this slug already exists."},
+	}
+}

@@ -1,0 +1,60 @@
+package schema
+
+import (
+	"entgo.io/ent"
+	"entgo.io/ent/dialect/entsql"
+	"entgo.io/ent/schema"
+	"entgo.io/ent/schema/field"
+
+	"github.com/inventory/inventory/ent/schema/api"
+)
+
+// Site is dcim.Site.
+type Site struct{ ent.Schema }
+
+func (Site) Mixin() []ent.Mixin { return PrimaryMixins() }
+
+// SiteStatus are the choices of a site's and a location's status.
+var SiteStatus = api.C("planned", "Planned", "staging", "Staging", "active", "Active",
+	"decommissioning", "Decommissioning", "retired", "Retired")
+
+func (Site) Fields() []ent.Field {
+	return []ent.Field{
+		UniqueName(100), UniqueSlug(),
+		field.String("status").MaxLen(50).Default("active").Annotations(api.Field{Kind: "choice", Choices: SiteStatus}),
+		FKField("region"), FKField("group"), FKField("tenant"),
+		field.String("facility").MaxLen(50).Default(""),
+		field.String("time_zone").Optional().Nillable().Annotations(api.Field{Kind: "timezone"}),
+		field.String("physical_address").MaxLen(200).Default(""),
+		field.String("shipping_address").MaxLen(200).Default(""),
+		field.Float("latitude").Optional().Nillable(),
+		field.Float("longitude").Optional().Nillable(),
+	}
+}
+
+func (Site) Edges() []ent.Edge {
+	return []ent.Edge{
+		FK("region", Region.Type, entsql.SetNull),
+		FK("group", SiteGroup.Type, entsql.SetNull),
+		FK("tenant", Tenant.Type, entsql.Restrict),
+	}
+}
+
+func (Site) Annotations() []schema.Annotation {
+	return []schema.Annotation{
+		entsql.Annotation{Table: "dcim_site"},
+		api.Model{
+			App: "dcim", Path: "sites", Verbose: "site",
+			Fields: []string{"id", "url", "display_url", "display", "name", "slug", "status", "region", "group",
+				"tenant", "facility", "time_zone", "description", "physical_address", "shipping_address", "latitude",
+				"longitude", "owner", "comments", "asns", "tags", "custom_fields", "created", "last_updated",
+				"circuit_count", "device_count", "prefix_count", "rack_count", "virtualmachine_count", "vlan_count"},
+			Brief:    []string{"id", "url", "display", "name", "description", "slug"},
+			Display:  "{name}",
+			Search:   []string{"name", "slug", "facility", "description", "physical_address", "shipping_address", "comments"},
+			Ordering: []string{"name"},
+			Empty: map[string]any{"owner": nil, "asns": []any{}, "circuit_count": 0, "device_count": 0,
+				"prefix_count": 0, "rack_count": 0, "virtualmachine_count": 0, "vlan_count": 0},
+		},
+	}
+}

@@ -1,0 +1,34 @@
+package schema
+
+import (
+	"entgo.io/ent"
+	"entgo.io/ent/dialect/entsql"
+	"entgo.io/ent/schema"
+
+	"github.com/inventory/inventory/ent/schema/api"
+)
+
+// SiteGroup is dcim.SiteGroup, a tree of site groups.
+type SiteGroup struct{ ent.Schema }
+
+func (SiteGroup) Mixin() []ent.Mixin { return NestedGroupMixins() }
+
+func (SiteGroup) Edges() []ent.Edge { return []ent.Edge{ParentEdge(SiteGroup.Type)} }
+
+func (SiteGroup) Annotations() []schema.Annotation {
+	return []schema.Annotation{
+		entsql.Annotation{Table: "dcim_sitegroup"},
+		api.Model{
+			App: "dcim", Path: "site-groups", Verbose: "site group",
+			Fields: []string{"id", "url", "display_url", "display", "name", "slug", "parent", "description", "tags",
+				"custom_fields", "created", "last_updated", "site_count", "prefix_count", "owner", "comments", "_depth"},
+			Brief:    []string{"id", "url", "display", "name", "slug", "description", "site_count", "_depth"},
+			Display:  "{name}",
+			Search:   []string{"name", "slug", "description", "comments"},
+			Ordering: []string{"name"},
+			Unique:   nestedGroupUnique("site group"),
+			Counts:   map[string]api.Count{"site_count": {Model: "dcim.site", Column: "group_id", Cumulative: true}},
+			Empty:    map[string]any{"owner": nil, "prefix_count": 0},
+		},
+	}
+}

@@ -1,0 +1,165 @@
+package schema
+
+import (
+	"time"
+
+	"entgo.io/ent"
+	"entgo.io/ent/dialect/entsql"
+	"entgo.io/ent/schema"
+	"entgo.io/ent/schema/edge"
+	"entgo.io/ent/schema/field"
+	"entgo.io/ent/schema/mixin"
+
+	"github.com/inventory/inventory/ent/schema/api"
+)
+
+// Now is the clock for created/last_updated. PostgreSQL keeps microseconds,
+// so we truncate everywhere: ETags and snapshots then agree across databases.
+func Now() time.Time { return time.Now().UTC().Truncate(time.Microsecond) }
+
+// ChangeLogged mirrors NetBox's ChangeLoggedModel: created and last_updated.
+type ChangeLogged struct{ mixin.Schema }
+
+func (ChangeLogged) Fields() []ent.Field {
+	return []ent.Field{
+		field.Time("created").Default(Now).Immutable().Optional().Nillable().
+			Annotations(api.Field{ReadOnly: true}),
+		field.Time("last_updated").Default(Now).UpdateDefault(Now).Optional().Nillable().
+			Annotations(api.Field{ReadOnly: true}),
+	}
+}
+
+func (ChangeLogged) Annotations() []schema.Annotation {
+	return []schema.Annotation{api.Model{ChangeLogged: true}}
+}
+
+// Tagged marks a taggable model. Tags live in one generic tagged-items table
+// (tag, object type, object id) instead of an edge per model, which keeps
+// the Tag schema small as the number of models grows.
+type Tagged struct{ mixin.Schema }
+
+func (Tagged) Annotations() []schema.Annotation {
+	return []schema.Annotation{api.Model{Tagged: true}}
+}
+
+// CustomFields carries NetBox's custom_field_data JSON column.
+type CustomFields struct{ mixin.Schema }
+
+func (CustomFields) Fields() []ent.Field {
+	return []ent.Field{
+		field.JSON("custom_field_data", map[string]any{}).Default(map[string]any{}).
+			Annotations(api.Field{API: "custom_fields", Kind: "custom-fields"}),
+	}
+}
+
+func (CustomFields) Annotations() []schema.Annotation {
+	return []schema.Annotation{api.Model{Custom: true}}
+}
+
+// Primary is NetBox's PrimaryModel: change-logged, tagged, custom fields,
+// description and comments.
+type Primary struct{ mixin.Schema }
+
+func (Primary) Fields() []ent.Field {
+	return append(descriptionFields(), commentsField())
+}
+
+// Organizational is NetBox's OrganizationalModel: unique name and slug plus
+// description and comments.
+type Organizational struct{ mixin.Schema }
+
+func (Organizational) Fields() []ent.Field {
+	return append([]ent.Field{UniqueName(100), UniqueSlug()},
+		append(descriptionFields(), commentsField())...)
+}
+
+// NestedGroup is NetBox's NestedGroupModel: a tree with a parent, a cached
+// _depth, name, slug, description and comments. Uniqueness of name and slug
+// is per parent, declared by each schema.
+type NestedGroup struct{ mixin.Schema }
+
+func (NestedGroup) Fields() []ent.Field {
+	return append([]ent.Field{
+		NameField(100), SlugField(),
+		field.Int("parent_id").Optional().Nillable(),
+		field.Int("_depth").Default(0).Annotations(api.Field{ReadOnly: true}),
+	}, append(descriptionFields(), commentsField())...)
+}
+
+func (NestedGroup) Annotations() []schema.Annotation {
+	return []schema.Annotation{api.Model{Tree: true}}
+}
+
+// Mixins for the common model kinds, in the order fields appear in tables.
+func PrimaryMixins() []ent.Mixin {
+	return []ent.Mixin{ChangeLogged{}, Tagged{}, CustomFields{}, Primary{}}
+}
+
+func OrganizationalMixins() []ent.Mixin {
+	return []ent.Mixin{ChangeLogged{}, Tagged{}, CustomFields{}, Organizational{}}
+}
+
+func NestedGroupMixins() []ent.Mixin {
+	return []ent.Mixin{ChangeLogged{}, Tagged{}, CustomFields{}, NestedGroup{}}
+}
+
+// ParentEdge is the self edge of a NestedGroup schema. Deleting a node
+// deletes its subtree, as NetBox's MPTT models do.
+func ParentEdge(t any) ent.Edge {
+	return edge.To("parent", t).Field("parent_id").Unique().
+		Annotations(entsql.OnDelete(entsql.Cascade))
+}
+
+// NameField is a required name of at most n characters.
+func NameField(n int) ent.Field {
+	return field.String("name").MaxLen(n).NotEmpty()
+}
+
+// UniqueName is a globally unique NameField.
+func UniqueName(n int) ent.Field {
+	return field.String("name").MaxLen(n).NotEmpty().Unique()
+}
+
+// UniqueSlug is a globally unique SlugField.
+func UniqueSlug() ent.Field {
+	return field.String("slug").MaxLen(100).NotEmpty().Unique().Annotations(api.Field{Kind: "slug"})
+}
+
+// SlugField is a required slug.
+func SlugField() ent.Field {
+	return field.String("slug").MaxLen(100).NotEmpty().Annotations(api.Field{Kind: "slug"})
+}
+
+func descriptionFields() []ent.Field {
+	return []ent.Field{field.String("description").MaxLen(200).Default("")}
+}
+
+func commentsField() ent.Field {
+	return field.Text("comments").Default("")
+}
+
+// FK declares an optional foreign key edge named name to t, stored in
+// <name>_id. onDelete is entsql.SetNull, entsql.Cascade or entsql.Restrict
+// (Restrict answers 409 on delete, like NetBox's PROTECT).
+func FK(name string, t any, onDelete entsql.ReferenceOption) ent.Edge {
+	a := []schema.Annotation{entsql.OnDelete(onDelete)}
+	if onDelete == entsql.Restrict {
+		a = append(a, api.Field{Protect: true})
+	}
+	return edge.To(name, t).Field(name + "_id").Unique().Annotations(a...)
+}
+
+// FKField is the column of an FK edge.
+func FKField(name string) ent.Field {
+	return field.Int(name + "_id").Optional().Nillable()
+}
+
+// FKRequired is a required foreign key edge stored in <name>_id (declare the
+// field with field.Int(name+"_id")).
+func FKRequired(name string, t any, onDelete entsql.ReferenceOption) ent.Edge {
+	a := []schema.Annotation{entsql.OnDelete(onDelete)}
+	if onDelete == entsql.Restrict {
+		a = append(a, api.Field{Protect: true})
+	}
+	return edge.To(name, t).Field(name + "_id").Unique().Required().Annotations(a...)
+}

@@ -1,0 +1,51 @@
+package schema
+
+import (
+	"entgo.io/ent"
+	"entgo.io/ent/dialect/entsql"
+	"entgo.io/ent/schema"
+
+	"github.com/inventory/inventory/ent/schema/api"
+)
+
+// Tenant is tenancy.Tenant.
+type Tenant struct{ ent.Schema }
+
+func (Tenant) Mixin() []ent.Mixin { return PrimaryMixins() }
+
+func (Tenant) Fields() []ent.Field {
+	return []ent.Field{NameField(100), SlugField(), FKField("group")}
+}
+
+func (Tenant) Edges() []ent.Edge {
+	return []ent.Edge{FK("group", TenantGroup.Type, entsql.SetNull)}
+}
+
+func (Tenant) Annotations() []schema.Annotation {
+	return []schema.Annotation{
+		entsql.Annotation{Table: "tenancy_tenant"},
+		api.Model{
+			App: "tenancy", Path: "tenants", Verbose: "tenant",
+			Fields: []string{"id", "url", "display_url", "display", "name", "slug", "group", "description", "owner",
+				"comments", "tags", "custom_fields", "created", "last_updated", "circuit_count", "device_count",
+				"ipaddress_count", "prefix_count", "rack_count", "site_count", "virtualmachine_count", "vlan_count",
+				"vrf_count", "cluster_count"},
+			Brief:    []string{"id", "url", "display", "name", "slug", "description"},
+			Display:  "{name}",
+			Search:   []string{"name", "slug", "description", "comments"},
+			Ordering: []string{"name"},
+			Unique: []api.Unique{
+				{Fields: []string{"group", "name"}, Message: "Tenant name must be unique per group."},
+				{Fields: []string{"name"}, WhenNull: "group", Message: "Tenant name must be globally unique."},
+				{Fields: []string{"group", "slug"}, Message: "Tenant slug must be unique per group."},
+				{Fields: []string{"slug"}, WhenNull: "group", Message: "Tenant slug must be globally unique."},
+			},
+			Counts: map[string]api.Count{
+				"site_count": {Model: "dcim.site", Column: "tenant_id"},
+			},
+			Empty: map[string]any{"owner": nil, "circuit_count": 0, "device_count": 0, "ipaddress_count": 0,
+				"prefix_count": 0, "rack_count": 0, "virtualmachine_count": 0, "vlan_count": 0, "vrf_count": 0,
+				"cluster_count": 0},
+		},
+	}
+}
