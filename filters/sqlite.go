@@ -54,10 +54,13 @@ func sqliteRegexp(pattern string, value any) (bool, error) {
 	switch v := value.(type) {
 	case nil:
 		return false, nil
+	case []byte: // go-sqlite3 passes NULL as a nil []byte
+		if v == nil {
+			return false, nil
+		}
+		s = string(v)
 	case string:
 		s = v
-	case []byte:
-		s = string(v)
 	default:
 		s = fmt.Sprint(v)
 	}
@@ -84,7 +87,9 @@ func sqliteLower(v any) any {
 	case string:
 		return strings.ToLower(s)
 	case []byte:
-		return strings.ToLower(string(s))
+		if s != nil {
+			return strings.ToLower(string(s))
+		}
 	}
 	return v
 }
@@ -108,6 +113,9 @@ func sqliteTS(v any) any {
 	case string:
 		s = x
 	case []byte:
+		if x == nil {
+			return nil
+		}
 		s = string(x)
 	default:
 		return v

@@ -49,6 +49,7 @@ type Choice struct {
 // Count is a related-object count.
 type Count struct {
 	Model      string // counted content type
+	Table      string // or a counted table that is no API model
 	Column     string // its FK column
 	Cumulative bool   // include descendants of this tree node
 }

@@ -53,7 +53,7 @@ func init() {
 			{Name: "ipaddress_count", Kind: "empty", ReadOnly: true, Empty: 0},
 			{Name: "prefix_count", Kind: "empty", ReadOnly: true, Empty: 0},
 			{Name: "rack_count", Kind: "empty", ReadOnly: true, Empty: 0},
-			{Name: "site_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "dcim.site", Column: "tenant_id", Cumulative: false}},
+			{Name: "site_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "dcim.site", Table: "", Column: "tenant_id", Cumulative: false}},
 			{Name: "virtualmachine_count", Kind: "empty", ReadOnly: true, Empty: 0},
 			{Name: "vlan_count", Kind: "empty", ReadOnly: true, Empty: 0},
 			{Name: "vrf_count", Kind: "empty", ReadOnly: true, Empty: 0},

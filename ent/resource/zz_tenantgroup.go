@@ -44,7 +44,7 @@ func init() {
 			{Name: "custom_fields", Kind: "custom-fields", Column: "custom_field_data", GoType: "map[string]interface {}", HasDefault: true},
 			{Name: "created", Kind: "time", Column: "created", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "last_updated", Kind: "time", Column: "last_updated", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
-			{Name: "tenant_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "tenancy.tenant", Column: "group_id", Cumulative: true}},
+			{Name: "tenant_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "tenancy.tenant", Table: "", Column: "group_id", Cumulative: true}},
 			{Name: "owner", Kind: "empty", ReadOnly: true, Empty: nil},
 			{Name: "comments", Kind: "text", Column: "comments", GoType: "string", HasDefault: true},
 			{Name: "_depth", Kind: "int", Column: "_depth", GoType: "int", ReadOnly: true, HasDefault: true},

@@ -37,7 +37,7 @@ func (Tag) Annotations() []schema.Annotation {
 			Display:  "{name}",
 			Search:   []string{"name", "slug", "description"},
 			Ordering: []string{"weight", "name"},
-			Counts:   map[string]api.Count{"tagged_items": {Model: "extras.taggeditem", Column: "tag_id"}},
+			Counts:   map[string]api.Count{"tagged_items": {Table: "extras_taggeditem", Column: "tag_id"}},
 		},
 	}
 }

@@ -5,9 +5,10 @@
 //
 // It mirrors NetBox 4.6 (see reference/BEHAVIOUR.md §2.3 and §3) and returns
 // errors whose text is NetBox's exact 403 detail, so the middleware can render
-// {"detail": err} unchanged. It must not import gin, ent or anything that touches the database (it
-// uses net/http only to read a request's headers and peer address): callers
-// look tokens and users up and hand the stored fields in.
+// {"detail": text} unchanged (see Error). It must not import gin, ent or anything that
+// touches the database (net/http is used only to read a request's headers
+// and peer address): callers look tokens and users up and pass the stored
+// fields in.
 //
 // Departures from NetBox (DESIGN.md §7), each explained where implemented:
 //   - v2 tokens use the prefix "svc_"; NetBox's "nbt_" is accepted too.

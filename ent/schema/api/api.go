@@ -119,8 +119,9 @@ func (m Model) Merge(other schema.Annotation) schema.Annotation {
 
 // Count is a read-only count of rows of another model pointing at this one.
 type Count struct {
-	Model  string `json:"model"`  // content type of the counted model, "dcim.site"
-	Column string `json:"column"` // its FK column pointing here, "region_id"
+	Model  string `json:"model,omitempty"` // content type of the counted model, "dcim.site"
+	Table  string `json:"table,omitempty"` // or a table that is not an API model
+	Column string `json:"column"`          // its FK column pointing here, "region_id"
 	// Cumulative counts rows pointing at this node or any descendant, as
 	// NetBox does for nested groups (site_count on a region).
 	Cumulative bool `json:"cumulative,omitempty"`

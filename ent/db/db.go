@@ -1,0 +1,132 @@
+// Package db opens the database behind the service: SQLite (the default,
+// one file) or PostgreSQL (postgres:// URLs), tuned as DESIGN.md §4 says,
+// and runs the schema migration.
+package db
+
+import (
+	"context"
+	stdsql "database/sql"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"entgo.io/ent/dialect"
+	entsql "entgo.io/ent/dialect/sql"
+	_ "github.com/jackc/pgx/v5/stdlib" // PostgreSQL driver "pgx"
+
+	"github.com/inventory/inventory/ent"
+	"github.com/inventory/inventory/ent/resource"
+	"github.com/inventory/inventory/filters"
+)
+
+// DB is an open database: an ent client for writes and a pool for reads.
+// On SQLite the writer is a single connection (SQLite has one writer at a
+// time anyway; one connection avoids busy retries) and reads use their own
+// pool, which WAL lets run beside the writer.
+type DB struct {
+	Client  *ent.Client
+	Read    *stdsql.DB
+	Write   *stdsql.DB
+	Dialect string
+}
+
+// Open opens url: "postgres://..." or "postgresql://..." for PostgreSQL;
+// anything else is a SQLite file path (optionally "sqlite://path" or
+// "file:path"), created with its directory when missing.
+func Open(ctx context.Context, rawURL string) (*DB, error) {
+	if strings.HasPrefix(rawURL, "postgres://") || strings.HasPrefix(rawURL, "postgresql://") {
+		w, err := stdsql.Open("pgx", rawURL)
+		if err != nil {
+			return nil, err
+		}
+		w.SetMaxOpenConns(20)
+		w.SetMaxIdleConns(20)
+		if err := w.PingContext(ctx); err != nil {
+			w.Close()
+			return nil, fmt.Errorf("connect to PostgreSQL: %w", err)
+		}
+		drv := entsql.OpenDB(dialect.Postgres, w)
+		return &DB{Client: ent.NewClient(ent.Driver(drv)), Read: w, Write: w, Dialect: dialect.Postgres}, nil
+	}
+	path := strings.TrimPrefix(strings.TrimPrefix(rawURL, "sqlite://"), "file:")
+	if i := strings.IndexByte(path, '?'); i >= 0 {
+		path = path[:i]
+	}
+	if path == "" {
+		return nil, fmt.Errorf("empty database path")
+	}
+	if dir := filepath.Dir(path); dir != "" {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, err
+		}
+	}
+	filters.RegisterSQLite()
+	q := url.Values{}
+	q.Set("_fk", "1")
+	q.Set("_journal_mode", "WAL")
+	q.Set("_busy_timeout", "10000")
+	q.Set("_synchronous", "NORMAL")
+	q.Set("_txlock", "immediate")
+	dsn := "file:" + path + "?" + q.Encode()
+	w, err := stdsql.Open(filters.SQLiteDriver, dsn)
+	if err != nil {
+		return nil, err
+	}
+	w.SetMaxOpenConns(1)
+	if err := w.PingContext(ctx); err != nil {
+		w.Close()
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	q.Set("_txlock", "deferred")
+	q.Set("_query_only", "1")
+	r, err := stdsql.Open(filters.SQLiteDriver, "file:"+path+"?"+q.Encode())
+	if err != nil {
+		w.Close()
+		return nil, err
+	}
+	r.SetMaxOpenConns(8)
+	r.SetMaxIdleConns(8)
+	drv := entsql.OpenDB(dialect.SQLite, w)
+	return &DB{Client: ent.NewClient(ent.Driver(drv)), Read: r, Write: w, Dialect: dialect.SQLite}, nil
+}
+
+// Migrate creates or upgrades the schema; existing data is kept.
+func (d *DB) Migrate(ctx context.Context) error {
+	return d.Client.Schema.Create(ctx)
+}
+
+// Store is the read side as the resource layer sees it.
+func (d *DB) Store() resource.Store {
+	return resource.Store{Dialect: d.Dialect, Q: d.Read}
+}
+
+// InTx runs fn in one transaction: committed when fn returns nil, rolled
+// back otherwise (and on panic).
+func (d *DB) InTx(ctx context.Context, fn func(tx *ent.Tx) error) (err error) {
+	tx, err := d.Client.Tx(ctx)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			tx.Rollback()
+			panic(p)
+		}
+	}()
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}
+
+// Close closes the pools.
+func (d *DB) Close() error {
+	err := d.Client.Close()
+	if d.Read != d.Write {
+		d.Read.Close()
+	}
+	return err
+}

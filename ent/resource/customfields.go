@@ -1,0 +1,435 @@
+package resource
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+)
+
+// CustomFieldDef is a custom field as reads and writes of other models need
+// it (read from the extras.customfield table).
+type CustomFieldDef struct {
+	ID                              int
+	Name, Type, FilterLogic         string
+	GroupName, RelatedType, Regex   string
+	Weight                          int
+	Required, Unique                bool
+	Default                         json.RawMessage
+	Min, Max                        *float64
+	Choices                         []string
+}
+
+// CustomFieldsFor returns the custom fields assigned to content type ct, in
+// NetBox's order (group name, weight, name).
+func CustomFieldsFor(ctx context.Context, st Store, ct string) ([]CustomFieldDef, error) {
+	cfd := ByContentType("extras.customfield")
+	if cfd == nil {
+		return nil, nil
+	}
+	rows, err := cfd.Where(ctx, st, 0)
+	if err != nil {
+		return nil, err
+	}
+	var out []CustomFieldDef
+	sets := map[int]bool{}
+	for _, r := range rows {
+		var types []string
+		if raw, ok := cfd.Value(r, "object_types").(json.RawMessage); ok {
+			_ = json.Unmarshal(raw, &types)
+		}
+		match := false
+		for _, t := range types {
+			match = match || t == ct
+		}
+		if !match {
+			continue
+		}
+		def := CustomFieldDef{ID: r.ID}
+		def.Name, _ = cfd.Value(r, "name").(string)
+		def.Type, _ = cfd.Value(r, "type").(string)
+		def.FilterLogic, _ = cfd.Value(r, "filter_logic").(string)
+		def.GroupName, _ = cfd.Value(r, "group_name").(string)
+		def.RelatedType, _ = cfd.Value(r, "related_object_type").(string)
+		def.Regex, _ = cfd.Value(r, "validation_regex").(string)
+		def.Weight, _ = cfd.Value(r, "weight").(int)
+		def.Required, _ = cfd.Value(r, "required").(bool)
+		def.Unique, _ = cfd.Value(r, "unique").(bool)
+		if raw, ok := cfd.Value(r, "default").(json.RawMessage); ok && string(raw) != "null" {
+			def.Default = raw
+		}
+		if v, ok := cfd.Value(r, "validation_minimum").(float64); ok {
+			def.Min = &v
+		}
+		if v, ok := cfd.Value(r, "validation_maximum").(float64); ok {
+			def.Max = &v
+		}
+		if id, ok := cfd.Value(r, "choice_set").(int); ok {
+			sets[id] = true
+			def.Choices = []string{fmt.Sprint(id)} // resolved below
+		}
+		out = append(out, def)
+	}
+	if len(sets) > 0 {
+		if err := resolveChoiceSets(ctx, st, out); err != nil {
+			return nil, err
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if a.GroupName != b.GroupName {
+			return a.GroupName < b.GroupName
+		}
+		if a.Weight != b.Weight {
+			return a.Weight < b.Weight
+		}
+		return a.Name < b.Name
+	})
+	return out, nil
+}
+
+// resolveChoiceSets replaces the choice set id placeholder with the set's
+// values (extra choices; base sets are not bundled).
+func resolveChoiceSets(ctx context.Context, st Store, defs []CustomFieldDef) error {
+	csd := ByContentType("extras.customfieldchoiceset")
+	if csd == nil {
+		return nil
+	}
+	var ids []int
+	for _, d := range defs {
+		if len(d.Choices) == 1 {
+			var id int
+			fmt.Sscan(d.Choices[0], &id)
+			ids = append(ids, id)
+		}
+	}
+	rows, err := csd.GetMany(ctx, st, dedupe(ids))
+	if err != nil {
+		return err
+	}
+	byID := map[int][]string{}
+	for _, r := range rows {
+		var extra [][]string
+		if raw, ok := csd.Value(r, "extra_choices").(json.RawMessage); ok {
+			_ = json.Unmarshal(raw, &extra)
+		}
+		vals := []string{}
+		for _, pair := range extra {
+			if len(pair) > 0 {
+				vals = append(vals, pair[0])
+			}
+		}
+		byID[r.ID] = vals
+	}
+	for i := range defs {
+		if len(defs[i].Choices) == 1 {
+			var id int
+			fmt.Sscan(defs[i].Choices[0], &id)
+			defs[i].Choices = byID[id]
+		}
+	}
+	return nil
+}
+
+func (p *Page) loadCustomFields(ctx context.Context, rows []*Row) error {
+	defs, err := CustomFieldsFor(ctx, p.st, p.d.ContentType())
+	if err != nil {
+		return err
+	}
+	p.cfs = defs
+	// Object-typed custom fields render nested objects: one batched load per
+	// related type.
+	wanted := map[string][]int{}
+	f := p.d.byName["custom_fields"]
+	for _, def := range defs {
+		if def.Type != "object" && def.Type != "multiobject" {
+			continue
+		}
+		for _, r := range rows {
+			data := cfData(r.Vals[f.col])
+			switch v := data[def.Name].(type) {
+			case float64:
+				wanted[def.RelatedType] = append(wanted[def.RelatedType], int(v))
+			case []any:
+				for _, e := range v {
+					if n, ok := e.(float64); ok {
+						wanted[def.RelatedType] = append(wanted[def.RelatedType], int(n))
+					}
+				}
+			}
+		}
+	}
+	p.cfObjs = map[string]map[int]*Row{}
+	for ct, ids := range wanted {
+		td := ByContentType(ct)
+		if td == nil {
+			continue
+		}
+		got, err := td.GetMany(ctx, p.st, dedupe(ids))
+		if err != nil {
+			return err
+		}
+		p.cfObjs[ct] = map[int]*Row{}
+		for _, r := range got {
+			p.cfObjs[ct][r.ID] = r
+		}
+	}
+	return nil
+}
+
+func cfData(v any) map[string]any {
+	m := map[string]any{}
+	if raw, ok := v.(json.RawMessage); ok {
+		_ = json.Unmarshal(raw, &m)
+	}
+	return m
+}
+
+func (p *Page) encodeCustomFields(b []byte, v any) []byte {
+	data := cfData(v)
+	b = append(b, '{')
+	for i, def := range p.cfs {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendString(b, def.Name)
+		b = append(b, ':')
+		val, ok := data[def.Name]
+		if !ok || val == nil {
+			b = append(b, "null"...)
+			continue
+		}
+		td := ByContentType(def.RelatedType)
+		switch {
+		case def.Type == "object" && td != nil:
+			n, _ := val.(float64)
+			if r := p.cfObjs[def.RelatedType][int(n)]; r != nil {
+				b = p.encode(b, td, r, td.nestedFields(), true)
+			} else {
+				b = append(b, "null"...)
+			}
+		case def.Type == "multiobject" && td != nil:
+			b = append(b, '[')
+			list, _ := val.([]any)
+			first := true
+			for _, e := range list {
+				n, _ := e.(float64)
+				if r := p.cfObjs[def.RelatedType][int(n)]; r != nil {
+					if !first {
+						b = append(b, ',')
+					}
+					first = false
+					b = p.encode(b, td, r, td.nestedFields(), true)
+				}
+			}
+			b = append(b, ']')
+		default:
+			b = appendAny(b, val)
+		}
+	}
+	return append(b, '}')
+}
+
+// decodeCustomFields validates custom_fields on a write and computes the
+// data to store: existing data merged with the given values, defaults on
+// create, required fields checked.
+func (d *Descriptor) decodeCustomFields(ctx context.Context, tx *Tx, in Input, existing *Row, ch *change, verr *ValidationError) error {
+	raw, given := in["custom_fields"]
+	if !given && existing != nil {
+		return nil
+	}
+	defs, err := CustomFieldsFor(ctx, tx.Store(), d.ContentType())
+	if err != nil {
+		return err
+	}
+	data := map[string]any{}
+	if existing != nil {
+		data = cfData(existing.Vals[d.byName["custom_fields"].col])
+	}
+	var input map[string]any
+	if given && string(raw) != "null" {
+		if err := json.Unmarshal(raw, &input); err != nil {
+			verr.add("custom_fields", "Invalid data. Expected a dictionary, but got "+pyType(raw)+".")
+			return nil
+		}
+	}
+	known := map[string]*CustomFieldDef{}
+	for i := range defs {
+		known[defs[i].Name] = &defs[i]
+	}
+	unknown := map[string]any{}
+	for k := range input {
+		if known[k] == nil {
+			unknown[k] = fmt.Sprintf("Custom field '%s' does not exist for this object type.", k)
+		}
+	}
+	if len(unknown) > 0 {
+		if verr.Fields == nil {
+			verr.Fields = map[string]any{}
+		}
+		verr.Fields["custom_fields"] = unknown
+		return nil
+	}
+	for _, def := range defs {
+		v, ok := input[def.Name]
+		if !ok {
+			if existing == nil {
+				if def.Default != nil {
+					var dv any
+					_ = json.Unmarshal(def.Default, &dv)
+					data[def.Name] = dv
+				} else {
+					data[def.Name] = nil
+				}
+			}
+		} else {
+			if v != nil && v != "" {
+				nv, msg := def.validate(ctx, tx, v)
+				if msg != "" {
+					verr.add("__all__", fmt.Sprintf("Invalid value for custom field '%s': %s", def.Name, msg))
+					continue
+				}
+				v = nv
+			} else {
+				v = nil
+			}
+			data[def.Name] = v
+		}
+		if def.Required && (data[def.Name] == nil || data[def.Name] == "") {
+			verr.add("__all__", fmt.Sprintf("Missing required custom field '%s'.", def.Name))
+		}
+	}
+	// Drop data of fields no longer assigned.
+	for k := range data {
+		if known[k] == nil {
+			delete(data, k)
+		}
+	}
+	ch.cfData, ch.cfGiven = data, true
+	return nil
+}
+
+// validate checks a custom field value with NetBox's messages.
+func (def *CustomFieldDef) validate(ctx context.Context, tx *Tx, v any) (any, string) {
+	switch def.Type {
+	case "text", "longtext", "url":
+		s, ok := v.(string)
+		if !ok {
+			return nil, "Value must be a string."
+		}
+		if def.Regex != "" {
+			if re, err := regexp.Compile(def.Regex); err == nil && !re.MatchString(s) {
+				return nil, fmt.Sprintf("Value must match regex '%s'", def.Regex)
+			}
+		}
+		return s, ""
+	case "integer":
+		n, ok := v.(float64)
+		if !ok || n != math.Trunc(n) {
+			return nil, "Value must be an integer."
+		}
+		if def.Min != nil && n < *def.Min {
+			return nil, fmt.Sprintf("Value must be at least %v", *def.Min)
+		}
+		if def.Max != nil && n > *def.Max {
+			return nil, fmt.Sprintf("Value must not exceed %v", *def.Max)
+		}
+		return n, ""
+	case "decimal":
+		n, ok := v.(float64)
+		if !ok {
+			return nil, "Value must be a decimal."
+		}
+		if def.Min != nil && n < *def.Min {
+			return nil, fmt.Sprintf("Value must be at least %v", *def.Min)
+		}
+		if def.Max != nil && n > *def.Max {
+			return nil, fmt.Sprintf("Value must not exceed %v", *def.Max)
+		}
+		return n, ""
+	case "boolean":
+		b, ok := v.(bool)
+		if !ok {
+			return nil, "Value must be true or false."
+		}
+		return b, ""
+	case "date":
+		s, _ := v.(string)
+		if _, err := time.Parse("2006-01-02", s); err != nil {
+			return nil, "Date values must be in ISO 8601 format (YYYY-MM-DD)."
+		}
+		return s, ""
+	case "datetime":
+		s, _ := v.(string)
+		t, ok := ParseTime(s)
+		if !ok {
+			return nil, "Date and time values must be in ISO 8601 format (YYYY-MM-DD HH:MM:SS)."
+		}
+		return FormatTime(t), ""
+	case "json":
+		return v, ""
+	case "select":
+		s, _ := v.(string)
+		for _, c := range def.Choices {
+			if c == s {
+				return s, ""
+			}
+		}
+		return nil, fmt.Sprintf("Invalid choice (%v). Available choices are: %s", v, strings.Join(def.Choices, ", "))
+	case "multiselect":
+		list, ok := v.([]any)
+		if !ok {
+			return nil, fmt.Sprintf("Invalid choice(s) (%v). Available choices are: %s", v, strings.Join(def.Choices, ", "))
+		}
+		for _, e := range list {
+			s, _ := e.(string)
+			found := false
+			for _, c := range def.Choices {
+				found = found || c == s
+			}
+			if !found {
+				return nil, fmt.Sprintf("Invalid choice(s) (%v). Available choices are: %s", e, strings.Join(def.Choices, ", "))
+			}
+		}
+		return list, ""
+	case "object":
+		n, ok := v.(float64)
+		if !ok || n != math.Trunc(n) {
+			return nil, fmt.Sprintf("Value must be an object ID, not %s", pyTypeOf(v))
+		}
+		if td := ByContentType(def.RelatedType); td != nil {
+			if r, _ := td.Get(ctx, tx.Store(), int(n)); r == nil {
+				return nil, fmt.Sprintf("Found invalid object ID: %d", int(n))
+			}
+		}
+		return n, ""
+	case "multiobject":
+		list, ok := v.([]any)
+		if !ok {
+			return nil, fmt.Sprintf("Value must be a list of object IDs, not %s", pyTypeOf(v))
+		}
+		td := ByContentType(def.RelatedType)
+		for _, e := range list {
+			n, ok := e.(float64)
+			if !ok || n != math.Trunc(n) {
+				return nil, fmt.Sprintf("Found invalid object ID: %v", e)
+			}
+			if td != nil {
+				if r, _ := td.Get(ctx, tx.Store(), int(n)); r == nil {
+					return nil, fmt.Sprintf("Found invalid object ID: %d", int(n))
+				}
+			}
+		}
+		return list, ""
+	}
+	return v, ""
+}
+
+func pyTypeOf(v any) string {
+	b, _ := json.Marshal(v)
+	return pyType(b)
+}

@@ -1,0 +1,63 @@
+package resource
+
+import (
+	"errors"
+	"sort"
+	"strings"
+)
+
+// ValidationError is a 400 with NetBox's body: a map of field names to lists
+// of messages ("__all__" for model-level errors, "non_field_errors" for
+// serializer-level ones). Values are []string, or a map for custom_fields.
+type ValidationError struct {
+	Fields map[string]any
+}
+
+func (e *ValidationError) Error() string {
+	keys := make([]string, 0, len(e.Fields))
+	for k := range e.Fields {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return "validation failed: " + strings.Join(keys, ", ")
+}
+
+// add records msgs for key.
+func (e *ValidationError) add(key string, msgs ...string) {
+	if e.Fields == nil {
+		e.Fields = map[string]any{}
+	}
+	prev, _ := e.Fields[key].([]string)
+	e.Fields[key] = append(prev, msgs...)
+}
+
+func (e *ValidationError) empty() bool { return e == nil || len(e.Fields) == 0 }
+
+// orNil returns e as an error, or nil when it holds nothing.
+func (e *ValidationError) orNil() error {
+	if e.empty() {
+		return nil
+	}
+	return e
+}
+
+// Invalid builds a ValidationError for one key.
+func Invalid(key string, msgs ...string) *ValidationError {
+	e := &ValidationError{}
+	e.add(key, msgs...)
+	return e
+}
+
+// DetailError is a 4xx with a {"detail": ...} body.
+type DetailError struct {
+	Status int
+	Detail string
+}
+
+func (e *DetailError) Error() string { return e.Detail }
+
+// Conflict is NetBox's 409 for protected deletes.
+func Conflict(detail string) *DetailError { return &DetailError{Status: 409, Detail: detail} }
+
+// ErrNotFound means the object does not exist (or is invisible).
+var ErrNotFound = errors.New("not found")

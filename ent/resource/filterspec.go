@@ -1,0 +1,206 @@
+package resource
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"entgo.io/ent/dialect/sql"
+
+	"github.com/inventory/inventory/filters"
+)
+
+// FilterKinds are named filter builders that schemas reference from
+// api.Filter.Kind for model-specific filters (prefix containment, ...).
+var FilterKinds = map[string]func(d *Descriptor, decl FilterDecl) *filters.Filter{}
+
+type storeKey struct{}
+
+// WithStore puts the request's Store in ctx, for filters that read at
+// request time (custom fields).
+func WithStore(ctx context.Context, st Store) context.Context {
+	return context.WithValue(ctx, storeKey{}, st)
+}
+
+// StoreFrom returns the Store put in ctx by WithStore.
+func StoreFrom(ctx context.Context) (Store, bool) {
+	st, ok := ctx.Value(storeKey{}).(Store)
+	return st, ok
+}
+
+// buildFilters derives the model's filter spec from its fields, the way
+// NetBox's filtersets derive theirs from model fields, then applies the
+// schema's declared filters.
+func (d *Descriptor) buildFilters() error {
+	s := &filters.Spec{Table: d.Table, Ordering: map[string]string{}}
+	add := func(f *filters.Filter) {
+		for i, old := range s.Filters {
+			if old.Name == f.Name {
+				s.Filters[i] = f
+				return
+			}
+		}
+		s.Filters = append(s.Filters, f)
+	}
+	for _, f := range d.Fields {
+		if f.Column != "" && f.Kind != KindCustomFields && f.Kind != KindJSON && f.Kind != KindStrings && f.Kind != KindContentTypes {
+			s.Ordering[f.Name] = f.Column
+		}
+		if f.WriteOnly {
+			continue
+		}
+		switch f.Kind {
+		case KindID, KindInt:
+			add(&filters.Filter{Name: f.Name, Kind: filters.Integer, Column: f.Column})
+		case KindFloat:
+			add(&filters.Filter{Name: f.Name, Kind: filters.Decimal, Column: f.Column})
+		case KindString, KindSlug, "timezone", "color":
+			add(&filters.Filter{Name: f.Name, Kind: filters.String, Column: f.Column, Nullable: true})
+		case KindBool:
+			add(&filters.Filter{Name: f.Name, Kind: filters.Boolean, Column: f.Column})
+		case KindTime:
+			add(&filters.Filter{Name: f.Name, Kind: filters.DateTime, Column: f.Column})
+		case KindChoice:
+			var vals []string
+			for _, c := range f.Choices {
+				vals = append(vals, fmt.Sprint(c.Value))
+			}
+			add(&filters.Filter{Name: f.Name, Kind: filters.Choice, Column: f.Column, Choices: vals, Nullable: true})
+		case KindGenericType:
+			add(&filters.Filter{Name: f.Name, Kind: filters.String, Column: f.Column, Lookups: []string{"n"}})
+		case KindGenericID:
+			add(&filters.Filter{Name: f.Name, Kind: filters.Integer, Column: f.Column})
+		case KindFK:
+			t := f.target
+			idKind, attrKind := filters.ForeignID, filters.ForeignAttr
+			if t.Tree && t != d {
+				idKind, attrKind = filters.TreeID, filters.TreeAttr
+			}
+			add(&filters.Filter{Name: f.Name + "_id", Kind: idKind, Column: f.Column, RelTable: t.Table, RelParent: "parent_id"})
+			attr := f.Lookup
+			if attr == "" {
+				if t.byName["slug"] != nil {
+					attr = "slug"
+				} else if t.byName["name"] != nil {
+					attr = "name"
+				}
+			}
+			if attr != "" {
+				add(&filters.Filter{Name: f.Name, Kind: attrKind, Column: f.Column, RelTable: t.Table, RelColumn: t.byName[attr].Column, RelParent: "parent_id"})
+			}
+		}
+	}
+	if d.Tree {
+		// ancestor filters: the node itself and everything below it.
+		add(&filters.Filter{Name: "ancestor_id", Kind: filters.TreeID, Column: "id", RelTable: d.Table, RelParent: "parent_id"})
+		add(&filters.Filter{Name: "ancestor", Kind: filters.TreeAttr, Column: "id", RelTable: d.Table, RelColumn: "slug", RelParent: "parent_id"})
+	}
+	if len(d.Search) > 0 {
+		cols := d.Search
+		add(&filters.Filter{Name: "q", Kind: filters.Custom, Lookups: []string{}, Func: func(_ string, values []string) (func(*sql.Selector), error) {
+			return searchPredicate(cols, values), nil
+		}})
+	}
+	if d.Tagged {
+		add(&filters.Filter{Name: "tag", Kind: filters.TagSlug})
+		add(&filters.Filter{Name: "tag_id", Kind: filters.TagID})
+		s.TagTable, s.TagsTable, s.ObjectType = "extras_taggeditem", "extras_tag", d.ContentType()
+	}
+	if d.Custom {
+		ct := d.ContentType()
+		s.CustomFieldColumn = "custom_field_data"
+		s.CustomFields = func(ctx context.Context) ([]filters.CustomField, error) {
+			st, ok := StoreFrom(ctx)
+			if !ok {
+				return nil, nil
+			}
+			defs, err := CustomFieldsFor(ctx, st, ct)
+			out := make([]filters.CustomField, len(defs))
+			for i, cf := range defs {
+				out[i] = filters.CustomField{Name: cf.Name, Type: cf.Type, FilterLogic: cf.FilterLogic}
+			}
+			return out, err
+		}
+	}
+	for _, decl := range d.FilterDecl {
+		f, err := d.declared(decl)
+		if err != nil {
+			return err
+		}
+		add(f)
+	}
+	drop := map[string]bool{}
+	for _, n := range d.NoFilters {
+		drop[n] = true
+	}
+	kept := s.Filters[:0]
+	for _, f := range s.Filters {
+		if !drop[f.Name] {
+			kept = append(kept, f)
+		}
+	}
+	s.Filters = kept
+	for _, o := range d.Ordering {
+		desc := strings.HasPrefix(o, "-")
+		name := strings.TrimPrefix(o, "-")
+		col := name
+		if f := d.byName[name]; f != nil && f.Column != "" {
+			col = f.Column
+		}
+		if desc {
+			col = "-" + col
+		}
+		s.Default = append(s.Default, col)
+	}
+	d.spec = s
+	return nil
+}
+
+// declared builds a filter the schema declares explicitly.
+func (d *Descriptor) declared(decl FilterDecl) (*filters.Filter, error) {
+	if b, ok := FilterKinds[decl.Kind]; ok {
+		f := b(d, decl)
+		if f == nil {
+			return nil, fmt.Errorf("filter %s: kind %s refused", decl.Name, decl.Kind)
+		}
+		return f, nil
+	}
+	kinds := map[string]filters.Kind{
+		"string": filters.String, "choice": filters.Choice, "integer": filters.Integer, "decimal": filters.Decimal,
+		"boolean": filters.Boolean, "datetime": filters.DateTime, "date": filters.Date,
+		"fk-id": filters.ForeignID, "fk-attr": filters.ForeignAttr, "tree-id": filters.TreeID, "tree-attr": filters.TreeAttr,
+	}
+	k, ok := kinds[decl.Kind]
+	if !ok {
+		return nil, fmt.Errorf("filter %s: unknown kind %q", decl.Name, decl.Kind)
+	}
+	f := &filters.Filter{Name: decl.Name, Kind: k, Column: decl.Column, Choices: decl.Choices, Lookups: decl.Lookups, RelParent: "parent_id"}
+	if decl.Target != "" {
+		t := byType[decl.Target]
+		if t == nil {
+			return nil, fmt.Errorf("filter %s: unknown target %s", decl.Name, decl.Target)
+		}
+		f.RelTable, f.RelColumn = t.Table, decl.Attr
+	}
+	return f, nil
+}
+
+// searchPredicate is the q filter: any search column contains the value,
+// case-insensitively.
+func searchPredicate(cols []string, values []string) func(*sql.Selector) {
+	return func(s *sql.Selector) {
+		var ors []*sql.Predicate
+		for _, v := range values {
+			v = strings.TrimSpace(v)
+			if v == "" {
+				continue
+			}
+			for _, c := range cols {
+				ors = append(ors, sql.ContainsFold(s.C(c), v))
+			}
+		}
+		if len(ors) > 0 {
+			s.Where(sql.Or(ors...))
+		}
+	}
+}

@@ -1,0 +1,302 @@
+package resource
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// codec handles a field kind that needs more than the default treatment.
+// encode renders a stored value; decode turns a JSON input into the Go value
+// stored (errors are NetBox's messages for that field).
+type codec struct {
+	encode func(b []byte, v any) []byte
+	decode func(f *Field, raw json.RawMessage) (any, []string)
+}
+
+var codecs = map[Kind]*codec{}
+
+// RegisterKind adds a codec for a field kind named in schema annotations.
+// Kinds with special storage (cidr, password, ...) register themselves.
+func RegisterKind(k Kind, encode func(b []byte, v any) []byte, decode func(f *Field, raw json.RawMessage) (any, []string)) {
+	codecs[k] = &codec{encode: encode, decode: decode}
+}
+
+var slugRE = regexp.MustCompile(`^[-a-zA-Z0-9_]+$`)
+var colorRE = regexp.MustCompile(`^[0-9a-f]{6}$`)
+
+func init() {
+	RegisterKind("slug", nil, func(f *Field, raw json.RawMessage) (any, []string) {
+		s, errs := decodeString(f, raw)
+		if errs == nil && s != "" && !slugRE.MatchString(s) {
+			return nil, []string{`Enter a valid "slug" consisting of letters, numbers, underscores or hyphens.`}
+		}
+		return s, errs
+	})
+	RegisterKind("color", nil, func(f *Field, raw json.RawMessage) (any, []string) {
+		s, errs := decodeString(f, raw)
+		if errs == nil && !colorRE.MatchString(s) {
+			return nil, []string{"Enter a valid hexadecimal RGB color code."}
+		}
+		return s, errs
+	})
+	RegisterKind("timezone", nil, func(f *Field, raw json.RawMessage) (any, []string) {
+		s, errs := decodeString(f, raw)
+		if errs != nil || s == "" {
+			return s, errs
+		}
+		if _, err := time.LoadLocation(s); err != nil || s == "Local" {
+			return nil, []string{fmt.Sprintf("A valid timezone is required.")}
+		}
+		return s, nil
+	})
+	RegisterKind(KindContentTypes, nil, func(f *Field, raw json.RawMessage) (any, []string) {
+		var list []string
+		if err := json.Unmarshal(raw, &list); err != nil {
+			return nil, []string{fmt.Sprintf("Expected a list of items but got type %q.", pyType(raw))}
+		}
+		for _, ct := range list {
+			if msg := checkContentType(ct, nil); msg != "" {
+				return nil, []string{msg}
+			}
+		}
+		if list == nil {
+			list = []string{}
+		}
+		return list, nil
+	})
+}
+
+// checkContentType validates an "app.model" value, optionally against an
+// allowed list, with NetBox's messages.
+func checkContentType(ct string, allowed []string) string {
+	if strings.Count(ct, ".") != 1 {
+		return "Invalid value. Specify a content type as '<app_label>.<model_name>'."
+	}
+	if ByContentType(ct) == nil && !knownContentTypes[ct] {
+		return "Invalid content type: " + ct
+	}
+	if allowed != nil {
+		for _, a := range allowed {
+			if a == ct {
+				return ""
+			}
+		}
+		return "Invalid content type: " + ct
+	}
+	return ""
+}
+
+// knownContentTypes are NetBox content types that are valid references
+// although their models are not served yet (tags and custom fields may name
+// them ahead of time).
+var knownContentTypes = map[string]bool{}
+
+// pyType names a JSON value's type as Python would, for DRF's messages.
+func pyType(raw json.RawMessage) string {
+	s := strings.TrimSpace(string(raw))
+	switch {
+	case s == "null":
+		return "NoneType"
+	case s == "true" || s == "false":
+		return "bool"
+	case strings.HasPrefix(s, `"`):
+		return "str"
+	case strings.HasPrefix(s, "{"):
+		return "dict"
+	case strings.HasPrefix(s, "["):
+		return "list"
+	case strings.ContainsAny(s, ".eE"):
+		return "float"
+	}
+	return "int"
+}
+
+func decodeString(f *Field, raw json.RawMessage) (string, []string) {
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return "", []string{"Not a valid string."}
+	}
+	var s string
+	switch x := v.(type) {
+	case string:
+		s = x
+	case float64:
+		// DRF's CharField accepts numbers and stores their text.
+		s = strconv.FormatFloat(x, 'f', -1, 64)
+	default:
+		return "", []string{"Not a valid string."}
+	}
+	if s == "" && f.Required {
+		return "", []string{"This field may not be blank."}
+	}
+	if f.MaxLen > 0 && len([]rune(s)) > f.MaxLen {
+		return "", []string{fmt.Sprintf("Ensure this field has no more than %d characters.", f.MaxLen)}
+	}
+	return s, nil
+}
+
+func decodeInt(f *Field, raw json.RawMessage) (any, []string) {
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return nil, []string{"A valid integer is required."}
+	}
+	var n float64
+	switch x := v.(type) {
+	case float64:
+		n = x
+	case string:
+		p, err := strconv.ParseFloat(strings.TrimSpace(x), 64)
+		if err != nil {
+			return nil, []string{"A valid integer is required."}
+		}
+		n = p
+	default:
+		return nil, []string{"A valid integer is required."}
+	}
+	if n != math.Trunc(n) || math.Abs(n) > 1<<53 {
+		return nil, []string{"A valid integer is required."}
+	}
+	if f.Min != nil && int(n) < *f.Min {
+		return nil, []string{fmt.Sprintf("Ensure this value is greater than or equal to %d.", *f.Min)}
+	}
+	if f.Max != nil && int(n) > *f.Max {
+		return nil, []string{fmt.Sprintf("Ensure this value is less than or equal to %d.", *f.Max)}
+	}
+	return int(n), nil
+}
+
+func decodeFloat(f *Field, raw json.RawMessage) (any, []string) {
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return nil, []string{"A valid number is required."}
+	}
+	switch x := v.(type) {
+	case float64:
+		return x, nil
+	case string:
+		p, err := strconv.ParseFloat(strings.TrimSpace(x), 64)
+		if err != nil || math.IsNaN(p) || math.IsInf(p, 0) {
+			return nil, []string{"A valid number is required."}
+		}
+		return p, nil
+	}
+	return nil, []string{"A valid number is required."}
+}
+
+func decodeBool(raw json.RawMessage) (any, []string) {
+	var v any
+	_ = json.Unmarshal(raw, &v)
+	switch x := v.(type) {
+	case bool:
+		return x, nil
+	case float64:
+		if x == 1 || x == 0 {
+			return x == 1, nil
+		}
+	case string:
+		switch strings.ToLower(x) {
+		case "true", "1", "yes", "on", "t", "y":
+			return true, nil
+		case "false", "0", "no", "off", "f", "n":
+			return false, nil
+		}
+	}
+	return nil, []string{"Must be a valid boolean."}
+}
+
+// ParseTime accepts the formats DRF accepts for a datetime.
+func ParseTime(s string) (time.Time, bool) {
+	s = strings.TrimSpace(s)
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999", "2006-01-02T15:04",
+		"2006-01-02 15:04:05.999999999Z07:00", "2006-01-02 15:04:05.999999999", "2006-01-02 15:04", "2006-01-02T15:04Z07:00"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t.UTC().Truncate(time.Microsecond), true
+		}
+	}
+	return time.Time{}, false
+}
+
+func decodeTime(raw json.RawMessage) (any, []string) {
+	var s string
+	if err := json.Unmarshal(raw, &s); err == nil {
+		if t, ok := ParseTime(s); ok {
+			return t, nil
+		}
+	}
+	return nil, []string{"Datetime has wrong format. Use one of these formats instead: YYYY-MM-DDThh:mm[:ss[.uuuuuu]][+HH:MM|-HH:MM|Z]."}
+}
+
+// decodeChoice matches the raw value against the field's choices. Strings
+// "true"/"false" and numeric strings are coerced first, as NetBox does.
+func decodeChoice(f *Field, raw json.RawMessage) (any, []string) {
+	var v any
+	_ = json.Unmarshal(raw, &v)
+	switch v.(type) {
+	case map[string]any, []any:
+		return nil, []string{`Value must be passed directly (e.g. "foo": 123); do not use a dictionary or list.`}
+	case nil:
+		v = ""
+	}
+	if v == "" {
+		if f.Required || !f.Nullable && !f.HasDefault {
+			return nil, []string{"This field may not be blank."}
+		}
+		if f.Nullable {
+			return nil, nil
+		}
+		return "", nil
+	}
+	text := fmt.Sprint(v)
+	if x, ok := v.(float64); ok {
+		text = strconv.FormatFloat(x, 'f', -1, 64)
+	}
+	for _, c := range f.Choices {
+		if fmt.Sprint(c.Value) == text {
+			return c.Value, nil
+		}
+	}
+	return nil, []string{text + " is not a valid choice."}
+}
+
+func decodeJSON(f *Field, raw json.RawMessage) (any, []string) {
+	switch f.GoType {
+	case "[]string":
+		var out []string
+		if err := json.Unmarshal(raw, &out); err != nil {
+			return nil, []string{fmt.Sprintf("Expected a list of items but got type %q.", pyType(raw))}
+		}
+		if out == nil {
+			out = []string{}
+		}
+		return out, nil
+	case "map[string]interface {}":
+		var out map[string]any
+		if err := json.Unmarshal(raw, &out); err != nil {
+			return nil, []string{"Value must be valid JSON."}
+		}
+		return out, nil
+	case "[]interface {}":
+		var out []any
+		if err := json.Unmarshal(raw, &out); err != nil {
+			return nil, []string{fmt.Sprintf("Expected a list of items but got type %q.", pyType(raw))}
+		}
+		return out, nil
+	case "[][]int":
+		var out [][]int
+		if err := json.Unmarshal(raw, &out); err != nil {
+			return nil, []string{"Ranges must be specified in the form (lower, upper)."}
+		}
+		return out, nil
+	case "json.RawMessage":
+		if !json.Valid(raw) {
+			return nil, []string{"Value must be valid JSON."}
+		}
+		return json.RawMessage(append([]byte(nil), raw...)), nil
+	}
+	return nil, []string{"Unsupported value."}
+}

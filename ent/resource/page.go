@@ -1,0 +1,417 @@
+package resource
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"entgo.io/ent/dialect/sql"
+)
+
+// View says which representation of an object to render.
+type View struct {
+	Brief  bool
+	Fields []string // ?fields=: only these (wins over Omit and Brief)
+	Omit   []string // ?omit=
+	// Base is the scheme and host for absolute URLs ("http://host"); empty
+	// renders relative paths, as NetBox does in webhook payloads.
+	Base string
+}
+
+// Page is a set of rows of one model with everything their representation
+// needs, loaded in a fixed number of batched queries whatever the row count.
+type Page struct {
+	d       *Descriptor
+	st      Store
+	base    string
+	fields  []*Field
+	nested  bool
+	fk      map[*Field]map[int]*Row
+	tags    map[int][]*Row
+	counts  map[*Field]map[int]int
+	generic map[*Field]map[string]map[int]*Row
+	cfs     []CustomFieldDef
+	cfObjs  map[string]map[int]*Row // custom field object targets: content type → id → row
+}
+
+// fieldsFor picks the fields a view renders, in representation order.
+func (d *Descriptor) fieldsFor(v View) []*Field {
+	base := d.full
+	if v.Brief {
+		base = d.brief
+	}
+	if len(v.Fields) > 0 {
+		want := map[string]bool{}
+		for _, n := range v.Fields {
+			want[strings.TrimSpace(n)] = true
+		}
+		var out []*Field
+		for _, f := range d.full {
+			if want[f.Name] {
+				out = append(out, f)
+			}
+		}
+		return out
+	}
+	if len(v.Omit) > 0 {
+		skip := map[string]bool{}
+		for _, n := range v.Omit {
+			skip[strings.TrimSpace(n)] = true
+		}
+		var out []*Field
+		for _, f := range base {
+			if !skip[f.Name] {
+				out = append(out, f)
+			}
+		}
+		return out
+	}
+	return base
+}
+
+// nestedFields is the representation of a related object inside another:
+// the brief fields without relation counts. NestedGroup models keep their
+// count at 0, as NetBox's nested serializers declare it without annotating.
+func (d *Descriptor) nestedFields() []*Field {
+	var out []*Field
+	for _, f := range d.brief {
+		if f.Kind == KindCount && !d.Tree {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// Load prepares rows of d for rendering with view v.
+func (d *Descriptor) Load(ctx context.Context, st Store, rows []*Row, v View) (*Page, error) {
+	p := &Page{d: d, st: st, base: v.Base, fields: d.fieldsFor(v)}
+	return p, p.load(ctx, rows)
+}
+
+func (p *Page) load(ctx context.Context, rows []*Row) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	ids := make([]int, len(rows))
+	for i, r := range rows {
+		ids[i] = r.ID
+	}
+	for _, f := range p.fields {
+		var err error
+		switch f.Kind {
+		case KindFK:
+			err = p.loadFK(ctx, f, rows)
+		case KindTags:
+			err = p.loadTags(ctx, ids)
+		case KindCount:
+			if !p.nested {
+				err = p.loadCount(ctx, f, ids)
+			}
+		case KindGenericObject:
+			err = p.loadGeneric(ctx, f, rows)
+		case KindCustomFields:
+			err = p.loadCustomFields(ctx, rows)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (p *Page) loadFK(ctx context.Context, f *Field, rows []*Row) error {
+	seen := map[int]bool{}
+	var ids []int
+	for _, r := range rows {
+		if id, ok := r.Vals[f.col].(int); ok && !seen[id] {
+			seen[id] = true
+			ids = append(ids, id)
+		}
+	}
+	if p.fk == nil {
+		p.fk = map[*Field]map[int]*Row{}
+	}
+	m := map[int]*Row{}
+	p.fk[f] = m
+	if len(ids) == 0 {
+		return nil
+	}
+	got, err := f.target.GetMany(ctx, p.st, ids)
+	for _, r := range got {
+		m[r.ID] = r
+	}
+	return err
+}
+
+func (p *Page) loadTags(ctx context.Context, ids []int) error {
+	if p.tags != nil {
+		return nil
+	}
+	p.tags = map[int][]*Row{}
+	tag := ByContentType("extras.tag")
+	for _, chunk := range chunks(ids) {
+		t := sql.Table(tag.Table).As("t")
+		ti := sql.Table("extras_taggeditem").As("ti")
+		cols := []string{ti.C("object_id")}
+		for _, c := range tag.columns {
+			cols = append(cols, t.C(c))
+		}
+		s := sql.Dialect(p.st.Dialect).Select(cols...).From(ti).Join(t).On(ti.C("tag_id"), t.C("id")).
+			Where(sql.And(sql.EQ(ti.C("object_type"), p.d.ContentType()), sql.InInts(ti.C("object_id"), chunk...))).
+			OrderBy(t.C("weight"), t.C("name"))
+		q, args := s.Query()
+		rs, err := p.st.Q.QueryContext(ctx, q, args...)
+		if err != nil {
+			return err
+		}
+		for rs.Next() {
+			var oid int
+			vals := make([]any, len(tag.columns))
+			ptrs := []any{&oid}
+			for i := range vals {
+				ptrs = append(ptrs, &vals[i])
+			}
+			if err := rs.Scan(ptrs...); err != nil {
+				rs.Close()
+				return err
+			}
+			for i, c := range tag.columns {
+				vals[i] = normalize(tag.byCol[c], vals[i])
+			}
+			p.tags[oid] = append(p.tags[oid], &Row{ID: vals[tag.byName["id"].col].(int), Vals: vals})
+		}
+		rs.Close()
+		if err := rs.Err(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// countTable is the table a count field counts rows of.
+func countTable(c *Count) string {
+	if c.Table != "" {
+		return c.Table
+	}
+	if d := ByContentType(c.Model); d != nil {
+		return d.Table
+	}
+	return ""
+}
+
+func (p *Page) loadCount(ctx context.Context, f *Field, ids []int) error {
+	if p.counts == nil {
+		p.counts = map[*Field]map[int]int{}
+	}
+	m := map[int]int{}
+	p.counts[f] = m
+	table := countTable(f.Count)
+	for _, chunk := range chunks(ids) {
+		var q string
+		args := make([]any, len(chunk))
+		for i, id := range chunk {
+			args[i] = id
+		}
+		in := placeholders(p.st.Dialect, 1, len(chunk))
+		if f.Count.Cumulative && p.d.Tree {
+			// Rows pointing at the node or any of its descendants.
+			q = fmt.Sprintf(`WITH RECURSIVE sub(root, id) AS (SELECT id, id FROM %[1]s WHERE id IN (%[2]s) `+
+				`UNION ALL SELECT sub.root, n.id FROM %[1]s n JOIN sub ON n.parent_id = sub.id) `+
+				`SELECT sub.root, COUNT(c.id) FROM sub JOIN %[3]s c ON c.%[4]s = sub.id GROUP BY sub.root`,
+				quote(p.d.Table), in, quote(table), quote(f.Count.Column))
+		} else {
+			q = fmt.Sprintf(`SELECT %[2]s, COUNT(*) FROM %[1]s WHERE %[2]s IN (%[3]s) GROUP BY %[2]s`,
+				quote(table), quote(f.Count.Column), in)
+		}
+		rs, err := p.st.Q.QueryContext(ctx, q, args...)
+		if err != nil {
+			return fmt.Errorf("count %s: %w", f.Name, err)
+		}
+		for rs.Next() {
+			var id, n int
+			if err := rs.Scan(&id, &n); err != nil {
+				rs.Close()
+				return err
+			}
+			m[id] = n
+		}
+		rs.Close()
+		if err := rs.Err(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (p *Page) loadGeneric(ctx context.Context, f *Field, rows []*Row) error {
+	tf, idf := p.d.byName[f.Generic+"_type"], p.d.byName[f.Generic+"_id"]
+	byType := map[string][]int{}
+	for _, r := range rows {
+		ct, _ := r.Vals[tf.col].(string)
+		id, ok := r.Vals[idf.col].(int)
+		if ct != "" && ok {
+			byType[ct] = append(byType[ct], id)
+		}
+	}
+	if p.generic == nil {
+		p.generic = map[*Field]map[string]map[int]*Row{}
+	}
+	m := map[string]map[int]*Row{}
+	p.generic[f] = m
+	types := make([]string, 0, len(byType))
+	for ct := range byType {
+		types = append(types, ct)
+	}
+	sort.Strings(types)
+	for _, ct := range types {
+		td := ByContentType(ct)
+		if td == nil {
+			continue
+		}
+		got, err := td.GetMany(ctx, p.st, dedupe(byType[ct]))
+		if err != nil {
+			return err
+		}
+		m[ct] = map[int]*Row{}
+		for _, r := range got {
+			m[ct][r.ID] = r
+		}
+	}
+	return nil
+}
+
+// Encode appends the JSON representation of r.
+func (p *Page) Encode(b []byte, r *Row) []byte {
+	return p.encode(b, p.d, r, p.fields, false)
+}
+
+// JSON returns the representation of r as a byte slice.
+func (p *Page) JSON(r *Row) json.RawMessage { return p.Encode(nil, r) }
+
+func (p *Page) encode(b []byte, d *Descriptor, r *Row, fields []*Field, nested bool) []byte {
+	b = append(b, '{')
+	for i, f := range fields {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendString(b, f.Name)
+		b = append(b, ':')
+		b = p.value(b, d, r, f, nested)
+	}
+	return append(b, '}')
+}
+
+func (p *Page) value(b []byte, d *Descriptor, r *Row, f *Field, nested bool) []byte {
+	var v any
+	if f.col >= 0 {
+		v = r.Vals[f.col]
+	}
+	switch f.Kind {
+	case KindURL:
+		return appendString(b, d.URL(p.base, r.ID))
+	case KindDisplayURL:
+		return appendString(b, p.base+"/"+d.App+"/"+d.Path+"/"+itoa(r.ID)+"/")
+	case KindDisplay:
+		return appendString(b, d.DisplayOf(r))
+	case KindChoice:
+		if v == nil || v == "" {
+			return append(b, "null"...)
+		}
+		b = append(b, `{"value":`...)
+		b = appendAny(b, v)
+		b = append(b, `,"label":`...)
+		return append(appendString(b, f.label(v)), '}')
+	case KindFK:
+		id, ok := v.(int)
+		if !ok {
+			return append(b, "null"...)
+		}
+		if nested || p.fk == nil {
+			return appendAny(b, id)
+		}
+		t := p.fk[f][id]
+		if t == nil {
+			return appendAny(b, id)
+		}
+		return p.encode(b, f.target, t, f.target.nestedFields(), true)
+	case KindTags:
+		b = append(b, '[')
+		tag := ByContentType("extras.tag")
+		for i, t := range p.tags[r.ID] {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = p.encode(b, tag, t, tag.tagFields(), true)
+		}
+		return append(b, ']')
+	case KindCount:
+		if nested {
+			return append(b, '0')
+		}
+		return appendAny(b, p.counts[f][r.ID])
+	case KindEmpty:
+		return appendAny(b, f.Empty)
+	case KindGenericObject:
+		ct, _ := d.Value(r, f.Generic+"_type").(string)
+		id, _ := d.Value(r, f.Generic+"_id").(int)
+		t := p.generic[f][ct][id]
+		if t == nil {
+			return append(b, "null"...)
+		}
+		td := ByContentType(ct)
+		return p.encode(b, td, t, td.nestedFields(), true)
+	case KindCustomFields:
+		return p.encodeCustomFields(b, v)
+	}
+	if f.codec != nil && f.codec.encode != nil {
+		return f.codec.encode(b, v)
+	}
+	return appendAny(b, v)
+}
+
+// tagFields is the nested tag form: NetBox renders every tag with
+// id, url, display_url, display, name, slug and color.
+func (d *Descriptor) tagFields() []*Field {
+	var out []*Field
+	for _, n := range []string{"id", "url", "display_url", "display", "name", "slug", "color"} {
+		out = append(out, d.byName[n])
+	}
+	return out
+}
+
+// URL is the API URL of object id.
+func (d *Descriptor) URL(base string, id int) string {
+	return base + "/api/" + d.App + "/" + d.Path + "/" + itoa(id) + "/"
+}
+
+// ListURL is the API URL of the model's list.
+func (d *Descriptor) ListURL(base string) string {
+	return base + "/api/" + d.App + "/" + d.Path + "/"
+}
+
+func (f *Field) label(v any) string {
+	for _, c := range f.Choices {
+		if fmt.Sprint(c.Value) == fmt.Sprint(v) {
+			return c.Label
+		}
+	}
+	return ""
+}
+
+func dedupe(ids []int) []int {
+	seen := map[int]bool{}
+	out := ids[:0:0]
+	for _, id := range ids {
+		if !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// quote quotes an identifier for both SQLite and PostgreSQL.
+func quote(id string) string { return `"` + strings.ReplaceAll(id, `"`, `""`) + `"` }

@@ -1,0 +1,308 @@
+package resource
+
+import (
+	"context"
+	stdsql "database/sql"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"entgo.io/ent/dialect"
+	"entgo.io/ent/dialect/sql"
+
+	"github.com/inventory/inventory/filters"
+)
+
+// Querier runs reads. *sql.DB, *sql.Tx and the generated *ent.Tx (with the
+// execquery feature) all satisfy it.
+type Querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*stdsql.Rows, error)
+}
+
+// Store is a database as the resource layer reads it.
+type Store struct {
+	Dialect string // dialect.SQLite or dialect.Postgres
+	Q       Querier
+}
+
+// Row is one selected object: its values in the descriptor's column order.
+type Row struct {
+	ID   int
+	Vals []any
+}
+
+// Value returns the row's value of the named API field (nil when absent).
+func (d *Descriptor) Value(r *Row, name string) any {
+	if f := d.byName[name]; f != nil && f.col >= 0 {
+		return r.Vals[f.col]
+	}
+	return nil
+}
+
+// ListParams selects a page.
+type ListParams struct {
+	Preds []func(*sql.Selector)
+	Order []filters.OrderTerm
+	// Limit < 0 means no limit.
+	Limit, Offset int
+	// Start switches to cursor mode: id >= Start, ordered by id.
+	Start *int
+	// Count asks for the total number of matching rows.
+	Count bool
+}
+
+// Selector starts a SELECT of the descriptor's columns.
+func (d *Descriptor) Selector(dia string) *sql.Selector {
+	t := sql.Table(d.Table)
+	cols := make([]string, len(d.columns))
+	for i, c := range d.columns {
+		cols[i] = t.C(c)
+	}
+	return sql.Dialect(dia).Select(cols...).From(t)
+}
+
+// List selects a page and, when asked, the total count.
+func (d *Descriptor) List(ctx context.Context, st Store, p ListParams) ([]*Row, int, error) {
+	count := -1
+	if p.Count {
+		cs := sql.Dialect(st.Dialect).Select(sql.Count("*")).From(sql.Table(d.Table))
+		for _, pr := range p.Preds {
+			pr(cs)
+		}
+		q, args := cs.Query()
+		var err error
+		if count, err = queryInt(ctx, st, q, args...); err != nil {
+			return nil, 0, err
+		}
+	}
+	s := d.Selector(st.Dialect)
+	for _, pr := range p.Preds {
+		pr(s)
+	}
+	if p.Start != nil {
+		s.Where(sql.GTE(s.C("id"), *p.Start))
+		s.OrderBy(s.C("id"))
+	} else {
+		filters.ApplyOrder(s, p.Order)
+	}
+	if p.Limit >= 0 {
+		s.Limit(p.Limit)
+	}
+	if p.Offset > 0 {
+		if p.Limit < 0 {
+			// SQLite needs a LIMIT before OFFSET.
+			s.Limit(-1)
+		}
+		s.Offset(p.Offset)
+	}
+	rows, err := d.query(ctx, st, s)
+	return rows, count, err
+}
+
+// Get selects one row by id, with extra predicates (filters on detail
+// routes, permission constraints). It returns nil when nothing matches.
+func (d *Descriptor) Get(ctx context.Context, st Store, id int, preds ...func(*sql.Selector)) (*Row, error) {
+	rows, err := d.GetMany(ctx, st, []int{id}, preds...)
+	if err != nil || len(rows) == 0 {
+		return nil, err
+	}
+	return rows[0], nil
+}
+
+// GetMany selects rows by id, ordered by id.
+func (d *Descriptor) GetMany(ctx context.Context, st Store, ids []int, preds ...func(*sql.Selector)) ([]*Row, error) {
+	var out []*Row
+	for _, chunk := range chunks(ids) {
+		s := d.Selector(st.Dialect)
+		s.Where(sql.InInts(s.C("id"), chunk...))
+		for _, pr := range preds {
+			pr(s)
+		}
+		s.OrderBy(s.C("id"))
+		rows, err := d.query(ctx, st, s)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, rows...)
+	}
+	return out, nil
+}
+
+// Where selects rows matching predicates (used by attribute lookups).
+func (d *Descriptor) Where(ctx context.Context, st Store, limit int, preds ...func(*sql.Selector)) ([]*Row, error) {
+	s := d.Selector(st.Dialect)
+	for _, pr := range preds {
+		pr(s)
+	}
+	s.OrderBy(s.C("id"))
+	if limit > 0 {
+		s.Limit(limit)
+	}
+	return d.query(ctx, st, s)
+}
+
+func (d *Descriptor) query(ctx context.Context, st Store, s *sql.Selector) ([]*Row, error) {
+	q, args := s.Query()
+	rs, err := st.Q.QueryContext(ctx, q, args...)
+	if err != nil {
+		return nil, fmt.Errorf("select %s: %w", d.Table, err)
+	}
+	defer rs.Close()
+	var out []*Row
+	n := len(d.columns)
+	for rs.Next() {
+		vals := make([]any, n)
+		ptrs := make([]any, n)
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rs.Scan(ptrs...); err != nil {
+			return nil, err
+		}
+		r := &Row{Vals: vals}
+		for i, c := range d.columns {
+			vals[i] = normalize(d.byCol[c], vals[i])
+		}
+		r.ID = vals[d.byName["id"].col].(int)
+		out = append(out, r)
+	}
+	return out, rs.Err()
+}
+
+// normalize turns what either driver returns into one Go type per field:
+// int, float64, string, bool, time.Time, json.RawMessage or nil.
+func normalize(f *Field, v any) any {
+	if v == nil {
+		return nil
+	}
+	switch f.GoType {
+	case "int", "int64":
+		switch x := v.(type) {
+		case int64:
+			return int(x)
+		case int32:
+			return int(x)
+		case int:
+			return x
+		case float64:
+			return int(x)
+		case []byte:
+			n, _ := strconv.Atoi(string(x))
+			return n
+		case string:
+			n, _ := strconv.Atoi(x)
+			return n
+		}
+	case "float64":
+		switch x := v.(type) {
+		case float64:
+			return x
+		case float32:
+			return float64(x)
+		case int64:
+			return float64(x)
+		case []byte:
+			n, _ := strconv.ParseFloat(string(x), 64)
+			return n
+		case string:
+			n, _ := strconv.ParseFloat(x, 64)
+			return n
+		}
+	case "bool":
+		switch x := v.(type) {
+		case bool:
+			return x
+		case int64:
+			return x != 0
+		case []byte:
+			return string(x) == "1" || string(x) == "true" || string(x) == "t"
+		case string:
+			return x == "1" || x == "true" || x == "t"
+		}
+	case "time.Time":
+		switch x := v.(type) {
+		case time.Time:
+			return x.UTC()
+		case string:
+			return parseStoredTime(x)
+		case []byte:
+			return parseStoredTime(string(x))
+		}
+	case "string":
+		switch x := v.(type) {
+		case string:
+			return x
+		case []byte:
+			return string(x)
+		}
+	default: // JSON columns
+		switch x := v.(type) {
+		case []byte:
+			return json.RawMessage(append([]byte(nil), x...))
+		case string:
+			return json.RawMessage(x)
+		default:
+			b, _ := json.Marshal(x)
+			return json.RawMessage(b)
+		}
+	}
+	return v
+}
+
+func parseStoredTime(s string) any {
+	for _, layout := range []string{time.RFC3339Nano, "2006-01-02 15:04:05.999999999-07:00", "2006-01-02 15:04:05.999999999", "2006-01-02"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t.UTC()
+		}
+	}
+	return nil
+}
+
+// queryInt runs a query that returns one integer.
+func queryInt(ctx context.Context, st Store, q string, args ...any) (int, error) {
+	rs, err := st.Q.QueryContext(ctx, q, args...)
+	if err != nil {
+		return 0, err
+	}
+	defer rs.Close()
+	var n int
+	if rs.Next() {
+		if err := rs.Scan(&n); err != nil {
+			return 0, err
+		}
+	}
+	return n, rs.Err()
+}
+
+// chunks splits ids into IN lists small enough for both databases.
+func chunks(ids []int) [][]int {
+	const size = 1000
+	var out [][]int
+	for len(ids) > size {
+		out = append(out, ids[:size])
+		ids = ids[size:]
+	}
+	if len(ids) > 0 || out == nil {
+		out = append(out, ids)
+	}
+	return out
+}
+
+// placeholders renders n bind parameters starting at $start for PostgreSQL
+// or ? for SQLite.
+func placeholders(dia string, start, n int) string {
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		if dia == dialect.Postgres {
+			b.WriteString("$" + strconv.Itoa(start+i))
+		} else {
+			b.WriteByte('?')
+		}
+	}
+	return b.String()
+}

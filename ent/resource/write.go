@@ -1,0 +1,570 @@
+package resource
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"entgo.io/ent"
+	"entgo.io/ent/dialect/sql"
+
+	gen "github.com/inventory/inventory/ent"
+)
+
+// Tx is one write transaction as the resource layer sees it.
+type Tx struct {
+	Client  *gen.Client // bound to the transaction
+	Dialect string
+	// Visible restricts attribute lookups of related objects to what the
+	// requesting user may view (nil: everything). Lookups by numeric id are
+	// never restricted (SPEC.md §2.4).
+	Visible func(d *Descriptor) []func(*sql.Selector)
+}
+
+// Store reads inside the transaction.
+func (t *Tx) Store() Store { return Store{Dialect: t.Dialect, Q: t.Client} }
+
+// MaxChangelogMessage is the length limit of changelog_message.
+const MaxChangelogMessage = 200
+
+// Input is one object of a write request.
+type Input map[string]json.RawMessage
+
+// change is a validated input.
+type change struct {
+	set      map[*Field]any // nil value clears the column
+	tags     *[]int         // replace the tag set
+	addTags  []int
+	delTags  []int
+	cfData   map[string]any // merged custom field data, when given
+	cfGiven  bool
+	parentOK bool
+}
+
+// Message returns the input's changelog_message, validated.
+func (in Input) Message() (string, error) {
+	raw, ok := in["changelog_message"]
+	if !ok {
+		return "", nil
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		if string(raw) == "null" {
+			return "", nil
+		}
+		return "", Invalid("changelog_message", "Not a valid string.")
+	}
+	if len([]rune(s)) > MaxChangelogMessage {
+		return "", Invalid("changelog_message", fmt.Sprintf("Ensure this field has no more than %d characters.", MaxChangelogMessage))
+	}
+	return s, nil
+}
+
+// decode validates an input against the model. existing is nil on create.
+// partial is PATCH: absent fields keep their value.
+func (d *Descriptor) decode(ctx context.Context, tx *Tx, in Input, existing *Row, partial bool) (*change, error) {
+	ch := &change{set: map[*Field]any{}}
+	verr := &ValidationError{}
+	if _, err := in.Message(); err != nil {
+		var ve *ValidationError
+		errors.As(err, &ve)
+		verr = ve
+	}
+	for _, f := range d.Fields {
+		if f.ReadOnly || f.Column == "" && f.Kind != KindTags {
+			continue
+		}
+		raw, given := in[f.Name]
+		if f.Kind == KindTags || f.Kind == KindCustomFields {
+			continue
+		}
+		if !given {
+			if existing == nil && f.Required {
+				verr.add(f.Name, "This field is required.")
+			} else if existing != nil && !partial && f.Required {
+				verr.add(f.Name, "This field is required.")
+			}
+			continue
+		}
+		v, msgs := d.decodeField(ctx, tx, f, raw)
+		if msgs != nil {
+			verr.add(f.Name, msgs...)
+			continue
+		}
+		ch.set[f] = v
+	}
+	d.decodeGeneric(ctx, tx, in, existing, ch, verr)
+	if d.Tagged {
+		d.decodeTags(ctx, tx, in, existing, ch, verr)
+	}
+	if d.Custom {
+		if err := d.decodeCustomFields(ctx, tx, in, existing, ch, verr); err != nil {
+			return nil, err
+		}
+	}
+	if !verr.empty() {
+		return nil, verr
+	}
+	return ch, nil
+}
+
+// decodeField turns one JSON value into the Go value stored.
+func (d *Descriptor) decodeField(ctx context.Context, tx *Tx, f *Field, raw json.RawMessage) (any, []string) {
+	if string(raw) == "null" && f.Kind != KindChoice {
+		if f.Nullable {
+			return nil, nil
+		}
+		return nil, []string{"This field may not be null."}
+	}
+	if f.codec != nil && f.codec.decode != nil {
+		return f.codec.decode(f, raw)
+	}
+	switch f.Kind {
+	case KindString, KindText:
+		return decodeString(f, raw)
+	case KindInt:
+		return decodeInt(f, raw)
+	case KindFloat:
+		return decodeFloat(f, raw)
+	case KindBool:
+		return decodeBool(raw)
+	case KindTime:
+		return decodeTime(raw)
+	case KindChoice:
+		return decodeChoice(f, raw)
+	case KindFK:
+		id, msg := tx.ResolveRef(ctx, f.target, raw)
+		if msg != "" {
+			return nil, []string{msg}
+		}
+		return id, nil
+	case KindJSON, KindStrings:
+		return decodeJSON(f, raw)
+	case KindGenericType, KindGenericID:
+		return nil, nil // validated as a pair in decodeGeneric
+	}
+	return nil, []string{"Unsupported field."}
+}
+
+// decodeGeneric validates <name>_type / <name>_id pairs (SPEC.md §2.5).
+func (d *Descriptor) decodeGeneric(ctx context.Context, tx *Tx, in Input, existing *Row, ch *change, verr *ValidationError) {
+	for _, f := range d.Fields {
+		if f.Kind != KindGenericObject {
+			continue
+		}
+		tf, idf := d.byName[f.Generic+"_type"], d.byName[f.Generic+"_id"]
+		rawT, okT := in[tf.Name]
+		rawID, okID := in[idf.Name]
+		if !okT && !okID {
+			continue
+		}
+		var ct string
+		var id *int
+		if existing != nil {
+			ct, _ = existing.Vals[tf.col].(string)
+			if v, ok := existing.Vals[idf.col].(int); ok {
+				id = &v
+			}
+		}
+		if okT {
+			ct = ""
+			if string(rawT) != "null" {
+				if err := json.Unmarshal(rawT, &ct); err != nil {
+					verr.add(tf.Name, "Invalid value. Specify a content type as '<app_label>.<model_name>'.")
+					continue
+				}
+				if msg := checkContentType(ct, f.Types); msg != "" {
+					verr.add(tf.Name, msg)
+					continue
+				}
+			}
+		}
+		if okID {
+			id = nil
+			if string(rawID) != "null" {
+				v, msgs := decodeInt(idf, rawID)
+				if msgs != nil {
+					verr.add(idf.Name, msgs...)
+					continue
+				}
+				n := v.(int)
+				id = &n
+			}
+		}
+		switch {
+		case ct != "" && id == nil:
+			verr.add(idf.Name, "This field cannot be null.")
+			continue
+		case ct == "" && id != nil:
+			verr.add(tf.Name, "This field cannot be null.")
+			continue
+		case ct != "":
+			td := ByContentType(ct)
+			if td == nil {
+				verr.add(tf.Name, "Invalid content type: "+ct)
+				continue
+			}
+			if r, err := td.Get(ctx, tx.Store(), *id); err != nil || r == nil {
+				verr.add(idf.Name, fmt.Sprintf("Related object not found using the provided value: %d.", *id))
+				continue
+			}
+			ch.set[tf], ch.set[idf] = ct, *id
+		default:
+			ch.set[tf], ch.set[idf] = nil, nil
+		}
+	}
+}
+
+// Create validates and inserts one object, returning its id.
+func (d *Descriptor) Create(ctx context.Context, tx *Tx, in Input) (int, error) {
+	if d.ReadOnlyAPI {
+		return 0, &DetailError{Status: 405, Detail: `Method "POST" not allowed.`}
+	}
+	if _, ok := in["remove_tags"]; ok && d.Tagged {
+		if string(in["remove_tags"]) != "[]" && string(in["remove_tags"]) != "null" {
+			return 0, Invalid("remove_tags", `Cannot use "remove_tags" when creating a new object.`)
+		}
+	}
+	ch, err := d.decode(ctx, tx, in, nil, false)
+	if err != nil {
+		return 0, err
+	}
+	if err := d.checkUnique(ctx, tx, ch, nil); err != nil {
+		return 0, err
+	}
+	m := d.NewCreate(tx.Client)
+	if err := d.apply(ctx, tx, m, ch, nil); err != nil {
+		return 0, err
+	}
+	if _, err := tx.Client.Mutate(ctx, m); err != nil {
+		return 0, translate(d, err)
+	}
+	id, _ := m.(interface{ ID() (int, bool) }).ID()
+	return id, d.writeTags(ctx, tx, id, ch, true)
+}
+
+// Update validates and applies a PUT (partial=false) or PATCH to existing.
+func (d *Descriptor) Update(ctx context.Context, tx *Tx, existing *Row, in Input, partial bool) error {
+	ch, err := d.decode(ctx, tx, in, existing, partial)
+	if err != nil {
+		return err
+	}
+	if err := d.checkUnique(ctx, tx, ch, existing); err != nil {
+		return err
+	}
+	m := d.NewUpdate(tx.Client, existing.ID)
+	if err := d.apply(ctx, tx, m, ch, existing); err != nil {
+		return err
+	}
+	if _, err := tx.Client.Mutate(ctx, m); err != nil {
+		return translate(d, err)
+	}
+	return d.writeTags(ctx, tx, existing.ID, ch, false)
+}
+
+// apply copies the change into the ent mutation.
+func (d *Descriptor) apply(ctx context.Context, tx *Tx, m ent.Mutation, ch *change, existing *Row) error {
+	for f, v := range ch.set {
+		if v == nil {
+			if existing != nil {
+				if err := m.ClearField(f.Column); err != nil {
+					return err
+				}
+			}
+			continue
+		}
+		if err := m.SetField(f.Column, v); err != nil {
+			return fmt.Errorf("set %s.%s: %w", d.Type, f.Column, err)
+		}
+	}
+	if ch.cfGiven {
+		if err := m.SetField("custom_field_data", ch.cfData); err != nil {
+			return err
+		}
+	}
+	if d.Tree {
+		return d.applyTree(ctx, tx, m, ch, existing)
+	}
+	return nil
+}
+
+// finalValue is a field's value after the change.
+func finalValue(f *Field, ch *change, existing *Row) (any, bool) {
+	if v, ok := ch.set[f]; ok {
+		return v, true
+	}
+	if existing != nil && f.col >= 0 {
+		return existing.Vals[f.col], false
+	}
+	return nil, false
+}
+
+// checkUnique enforces unique fields and unique-together sets with NetBox's
+// messages, before the database's own constraints would answer less kindly.
+func (d *Descriptor) checkUnique(ctx context.Context, tx *Tx, ch *change, existing *Row) error {
+	verr := &ValidationError{}
+	for _, u := range d.Unique {
+		touched := existing == nil
+		s := d.Selector(tx.Dialect)
+		skip := false
+		for _, name := range u.Fields {
+			f := d.byName[name]
+			v, changed := finalValue(f, ch, existing)
+			touched = touched || changed
+			if v == nil {
+				if len(u.Fields) > 1 {
+					skip = true // NULLs never collide, as in SQL
+				}
+				s.Where(sql.IsNull(s.C(f.Column)))
+			} else {
+				s.Where(sql.EQ(s.C(f.Column), v))
+			}
+		}
+		if u.WhenNull != "" {
+			f := d.byName[u.WhenNull]
+			v, changed := finalValue(f, ch, existing)
+			touched = touched || changed
+			if v != nil {
+				continue
+			}
+			s.Where(sql.IsNull(s.C(f.Column)))
+		}
+		if skip || !touched {
+			continue
+		}
+		if existing != nil {
+			s.Where(sql.NEQ(s.C("id"), existing.ID))
+		}
+		s.Limit(1)
+		rows, err := d.query(ctx, tx.Store(), s)
+		if err != nil {
+			return err
+		}
+		if len(rows) == 0 {
+			continue
+		}
+		key, msg := "__all__", u.Message
+		if len(u.Fields) == 1 && u.WhenNull == "" {
+			key = u.Fields[0]
+		}
+		if msg == "" {
+			names := make([]string, len(u.Fields))
+			for i, n := range u.Fields {
+				names[i] = strings.ReplaceAll(n, "_", " ")
+			}
+			if len(u.Fields) == 1 {
+				msg = fmt.Sprintf("%s with this %s already exists.", d.Verbose, names[0])
+			} else {
+				msg = fmt.Sprintf("%s with this %s already exists.", capitalize(d.Verbose), titleJoin(names))
+			}
+		}
+		verr.add(key, msg)
+	}
+	return verr.orNil()
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// titleJoin renders Django's "Parent and Name" list of field names.
+func titleJoin(names []string) string {
+	for i, n := range names {
+		names[i] = capitalize(n)
+	}
+	if len(names) <= 1 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+// applyTree keeps _depth right and refuses cycles.
+func (d *Descriptor) applyTree(ctx context.Context, tx *Tx, m ent.Mutation, ch *change, existing *Row) error {
+	pf := d.byName["parent"]
+	v, changed := finalValue(pf, ch, existing)
+	if existing != nil && !changed {
+		return nil
+	}
+	depth := 0
+	if pid, ok := v.(int); ok {
+		if existing != nil {
+			sub, err := d.Subtree(ctx, tx.Store(), []int{existing.ID})
+			if err != nil {
+				return err
+			}
+			for _, id := range sub {
+				if id == pid {
+					return Invalid("parent", "Cannot assign self or child "+d.Verbose+" as parent.")
+				}
+			}
+		}
+		parent, err := d.Get(ctx, tx.Store(), pid)
+		if err != nil {
+			return err
+		}
+		if parent != nil {
+			depth, _ = d.Value(parent, "_depth").(int)
+			depth++
+		}
+	}
+	if err := m.SetField("_depth", depth); err != nil {
+		return err
+	}
+	if existing != nil {
+		old, _ := d.Value(existing, "_depth").(int)
+		if delta := depth - old; delta != 0 {
+			sub, err := d.Subtree(ctx, tx.Store(), []int{existing.ID})
+			if err != nil {
+				return err
+			}
+			var desc []int
+			for _, id := range sub {
+				if id != existing.ID {
+					desc = append(desc, id)
+				}
+			}
+			for _, chunk := range chunks(desc) {
+				if len(chunk) == 0 {
+					continue
+				}
+				args := []any{delta}
+				for _, id := range chunk {
+					args = append(args, id)
+				}
+				q := fmt.Sprintf(`UPDATE %s SET "_depth" = "_depth" + %s WHERE id IN (%s)`, quote(d.Table),
+					placeholders(tx.Dialect, 1, 1), placeholders(tx.Dialect, 2, len(chunk)))
+				if _, err := tx.Client.ExecContext(ctx, q, args...); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// Subtree returns the ids of the given nodes and all their descendants.
+func (d *Descriptor) Subtree(ctx context.Context, st Store, ids []int) ([]int, error) {
+	var out []int
+	for _, chunk := range chunks(ids) {
+		args := make([]any, len(chunk))
+		for i, id := range chunk {
+			args[i] = id
+		}
+		q := fmt.Sprintf(`WITH RECURSIVE sub(id) AS (SELECT id FROM %[1]s WHERE id IN (%[2]s) `+
+			`UNION SELECT n.id FROM %[1]s n JOIN sub ON n.parent_id = sub.id) SELECT id FROM sub`,
+			quote(d.Table), placeholders(st.Dialect, 1, len(chunk)))
+		rs, err := st.Q.QueryContext(ctx, q, args...)
+		if err != nil {
+			return nil, err
+		}
+		for rs.Next() {
+			var id int
+			if err := rs.Scan(&id); err != nil {
+				rs.Close()
+				return nil, err
+			}
+			out = append(out, id)
+		}
+		rs.Close()
+	}
+	sort.Ints(out)
+	return out, nil
+}
+
+// Delete removes the given objects, refusing with 409 while protected
+// dependants exist (NetBox's PROTECT), all or nothing.
+func (d *Descriptor) Delete(ctx context.Context, tx *Tx, ids []int) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	doomed := ids
+	if d.Tree {
+		var err error
+		if doomed, err = d.Subtree(ctx, tx.Store(), ids); err != nil {
+			return err
+		}
+	}
+	if err := d.checkProtected(ctx, tx, doomed); err != nil {
+		return err
+	}
+	if d.Tagged {
+		if err := deleteTagged(ctx, tx, d.ContentType(), doomed); err != nil {
+			return err
+		}
+	}
+	for _, id := range ids {
+		if err := d.DeleteOne(ctx, tx.Client, id); err != nil {
+			if gen.IsNotFound(err) {
+				continue // already gone with its parent's subtree
+			}
+			return translate(d, err)
+		}
+	}
+	return nil
+}
+
+// checkProtected answers 409 with NetBox's text when rows of other models
+// point at ids through a protecting FK.
+func (d *Descriptor) checkProtected(ctx context.Context, tx *Tx, ids []int) error {
+	var found []string
+	for _, od := range All() {
+		for _, f := range od.Fields {
+			if f.Kind != KindFK || f.target != d || !f.Protect {
+				continue
+			}
+			for _, chunk := range chunks(ids) {
+				s := od.Selector(tx.Dialect)
+				s.Where(sql.InInts(s.C(f.Column), chunk...)).OrderBy(s.C("id"))
+				rows, err := od.query(ctx, tx.Store(), s)
+				if err != nil {
+					return err
+				}
+				for _, r := range rows {
+					found = append(found, fmt.Sprintf("%s (%d)", od.DisplayOf(r), r.ID))
+				}
+			}
+		}
+	}
+	if len(found) > 0 {
+		return Conflict(fmt.Sprintf("Unable to delete object. %d dependent objects were found: %s",
+			len(found), strings.Join(found, ", ")))
+	}
+	return nil
+}
+
+// translate maps ent errors that validation did not catch to API errors.
+func translate(d *Descriptor, err error) error {
+	var ve *gen.ValidationError
+	if errors.As(err, &ve) {
+		return Invalid(ve.Name, ve.Unwrap().Error())
+	}
+	if gen.IsConstraintError(err) {
+		msg := err.Error()
+		if strings.Contains(strings.ToLower(msg), "foreign key") {
+			return Conflict("Unable to delete or update object: other objects depend on it.")
+		}
+		return Invalid("__all__", fmt.Sprintf("%s violates a uniqueness constraint.", capitalize(d.Verbose)))
+	}
+	return err
+}
+
+// touch is used by writes that change only related rows (tags) so that
+// last_updated and the ETag move.
+func touch(ctx context.Context, tx *Tx, d *Descriptor, id int) error {
+	if !d.Logged {
+		return nil
+	}
+	m := d.NewUpdate(tx.Client, id)
+	if err := m.SetField("last_updated", time.Now().UTC().Truncate(time.Microsecond)); err != nil {
+		return err
+	}
+	_, err := tx.Client.Mutate(ctx, m)
+	return err
+}

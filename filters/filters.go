@@ -1,0 +1,656 @@
+package filters
+
+import (
+	"context"
+	stdsql "database/sql"
+	"errors"
+	"fmt"
+	"math"
+	"net/url"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"entgo.io/ent/dialect"
+	"entgo.io/ent/dialect/sql"
+)
+
+// Kind says how a filter parses its values and which lookups it has.
+type Kind int
+
+const (
+	String      Kind = iota // text: exact (case-sensitive) + n ic nic isw nisw iew niew ie nie empty regex iregex
+	Choice                  // String whose values must be one of Choices
+	Integer                 // exact + n lt lte gt gte empty
+	Decimal                 // like Integer, float values
+	Boolean                 // true/True/1, false/False/0; anything else is no filter
+	DateTime                // like Integer, date/time values
+	Date                    // like Integer, date values
+	ForeignID               // <rel>_id: Column is an FK; ints or "null"; lookup n
+	ForeignAttr             // <rel>: match the related row's RelColumn (slug, name); lookup n
+	TreeID                  // ForeignID that also matches descendants in RelTable (RelParent)
+	TreeAttr                // ForeignAttr that also matches descendants
+	TagSlug                 // tag: AND of slugs; __any OR; __n none of them
+	TagID                   // tag_id: the same by tag id
+	Custom                  // Func builds the predicate
+	kindCF                  // filters made from custom fields at request time
+)
+
+// Filter declares one query parameter (and its `__lookup` variants).
+type Filter struct {
+	Name      string   // query parameter base name, e.g. "name", "site_id", "region"
+	Kind      Kind     // how values are parsed and matched
+	Column    string   // column on the model's table (Foreign*/Tree*: the FK column)
+	RelTable  string   // Foreign*/Tree*: the related table (ForeignID: optional, enables the existence check)
+	RelColumn string   // ForeignAttr/TreeAttr: attribute column on RelTable, e.g. "slug"
+	RelParent string   // Tree*: parent FK column on RelTable, e.g. "parent_id"
+	Choices   []string // Choice: the valid values
+	Lookups   []string // allowed lookup suffixes; nil = the defaults of Kind, empty = none
+	Nullable  bool     // the literal value "null" means IS NULL (Foreign*/Tree* always)
+	// Func builds the predicate of a Custom filter. values are the non-empty
+	// values of the parameter; lookup is "" for the base name. An Errors or any
+	// other error is reported as a 400 for the parameter.
+	Func func(lookup string, values []string) (func(*sql.Selector), error)
+
+	cf *CustomField
+}
+
+// Spec describes one model to the filter language.
+type Spec struct {
+	Table    string            // main table name (its primary key column is "id")
+	Filters  []*Filter         // declared filters
+	Ordering map[string]string // ?ordering= name → column (or SQL expression)
+	Default  []string          // default ordering: names (or columns), "-" for descending
+	// Text lists ordering columns compared as text (byte order on both
+	// databases); columns of String and Choice filters are text already.
+	Text []string
+	// TagTable is the generic tagged-items table (tag_id, object_type,
+	// object_id), TagsTable the tags table (id, slug), ObjectType this model's
+	// "app.model" in TagTable.
+	TagTable, TagsTable, ObjectType string
+	// CustomFields returns the custom fields of this model at request time;
+	// CustomFieldColumn is the JSON column holding their values.
+	CustomFields      func(ctx context.Context) ([]CustomField, error)
+	CustomFieldColumn string
+}
+
+// CustomField is what the filters need to know about a custom field.
+// Type: text longtext integer decimal boolean date datetime url json select
+// multiselect object multiobject; FilterLogic: loose exact disabled.
+type CustomField struct{ Name, Type, FilterLogic string }
+
+// Querier runs the existence queries of related-object and tag filters
+// (*database/sql.DB, *sql.Tx and *sql.Conn satisfy it).
+type Querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*stdsql.Rows, error)
+}
+
+// Options are the per-request settings of Apply.
+type Options struct {
+	Strict   bool           // unknown parameters are a 400 (false ignores them like NetBox)
+	Reserved []string       // parameters that are never filters (see Reserved)
+	Dialect  string         // dialect.SQLite or dialect.Postgres, for the existence queries
+	Exec     Querier        // required by ForeignAttr, TreeAttr and tag filters; optional checks for *ID
+	Location *time.Location // zone of date/times given without offset; nil = UTC
+}
+
+// Reserved are NetBox's non-filter list parameters.
+var Reserved = []string{"limit", "offset", "start", "ordering", "brief", "fields", "omit", "exclude", "format", "export", "filter", "filter_id"}
+
+// Errors are invalid filter parameters: the 400 body {"param": ["msg"]}.
+type Errors map[string][]string
+
+func (e Errors) Error() string {
+	keys := make([]string, 0, len(e))
+	for k := range e {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k + ": " + strings.Join(e[k], " ")
+	}
+	return "invalid filters: " + strings.Join(parts, "; ")
+}
+
+// invalid is a validation message for the parameter being built.
+type invalid string
+
+func (e invalid) Error() string { return string(e) }
+
+func choiceErr(v string) invalid {
+	return invalid("Select a valid choice. " + v + " is not one of the available choices.")
+}
+
+var (
+	charLookups = []string{"n", "ic", "nic", "isw", "nisw", "iew", "niew", "ie", "nie", "empty", "regex", "iregex"}
+	numLookups  = []string{"n", "lt", "lte", "gt", "gte", "empty"}
+	// negated lookups map to the lookup they negate ("n" negates exact).
+	negated = map[string]string{"n": "", "nic": "ic", "nisw": "isw", "niew": "iew", "nie": "ie"}
+)
+
+func (f *Filter) lookups() []string {
+	if f.Lookups != nil {
+		return f.Lookups
+	}
+	switch f.Kind {
+	case String, Choice:
+		return charLookups
+	case Integer, Decimal, DateTime, Date:
+		return numLookups
+	case ForeignID, ForeignAttr, TreeID, TreeAttr:
+		return []string{"n"}
+	case TagSlug, TagID:
+		return []string{"n", "any"}
+	}
+	return nil
+}
+
+// Apply validates the filter parameters of q and returns the predicates to
+// AND together. Invalid values come back as Errors (all parameters at once);
+// other errors (custom fields, existence queries) are internal.
+func (s *Spec) Apply(ctx context.Context, q url.Values, opt Options) ([]func(*sql.Selector), error) {
+	byName := make(map[string]*Filter, len(s.Filters))
+	for _, f := range s.Filters {
+		byName[f.Name] = f
+	}
+	keys := make([]string, 0, len(q))
+	loadCF := false
+	for k := range q {
+		keys = append(keys, k)
+		loadCF = loadCF || strings.HasPrefix(k, "cf_")
+	}
+	sort.Strings(keys)
+	disabled := map[string]bool{}
+	if loadCF && s.CustomFields != nil {
+		cfs, err := s.CustomFields(ctx)
+		if err != nil {
+			return nil, err
+		}
+		for _, cf := range cfs {
+			if cf.FilterLogic == "disabled" {
+				disabled["cf_"+cf.Name] = true
+			} else if f := cfFilter(cf); f != nil {
+				byName[f.Name] = f
+			}
+		}
+	}
+	errs := Errors{}
+	var out []func(*sql.Selector)
+	for _, key := range keys {
+		if slices.Contains(opt.Reserved, key) {
+			continue
+		}
+		base, lookup := key, ""
+		f := byName[key]
+		if i := strings.LastIndex(key, "__"); f == nil && i > 0 {
+			base, lookup = key[:i], key[i+2:]
+			f = byName[base]
+		}
+		switch {
+		case disabled[base]:
+			continue
+		case f == nil:
+			if opt.Strict {
+				errs[key] = []string{"Unknown filter parameter."}
+			}
+			continue
+		case lookup != "" && !slices.Contains(f.lookups(), lookup):
+			if opt.Strict {
+				errs[key] = []string{fmt.Sprintf("Unknown filter parameter: %q does not support the lookup %q.", base, lookup)}
+			}
+			continue
+		}
+		// Like NetBox's multi-value fields, blank values are dropped.
+		var vals []string
+		for _, v := range q[key] {
+			if v != "" {
+				vals = append(vals, v)
+			}
+		}
+		if len(vals) == 0 {
+			continue
+		}
+		p, err := s.build(ctx, f, lookup, vals, opt)
+		var inv invalid
+		var fe Errors
+		switch {
+		case errors.As(err, &fe):
+			for k, v := range fe {
+				errs[k] = append(errs[k], v...)
+			}
+		case errors.As(err, &inv) || (err != nil && f.Kind == Custom):
+			errs[key] = []string{err.Error()}
+		case err != nil:
+			return nil, err
+		case p != nil:
+			out = append(out, p)
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	return out, nil
+}
+
+// null stands for the literal value "null" (FILTERS_NULL_CHOICE_VALUE).
+type nullValue struct{}
+
+var null any = nullValue{}
+
+// cond renders a filter at query time, when the selector's alias and
+// dialect are known.
+type cond func(sel *sql.Selector, pg bool) frag
+
+func where(c cond) func(*sql.Selector) {
+	return func(sel *sql.Selector) {
+		pg := sel.Dialect() == dialect.Postgres
+		sel.Where(c(sel, pg).pred(pg))
+	}
+}
+
+func (s *Spec) build(ctx context.Context, f *Filter, lookup string, raw []string, opt Options) (func(*sql.Selector), error) {
+	if f.Kind == Custom {
+		if f.Func == nil {
+			return nil, fmt.Errorf("filters: custom filter %q has no Func", f.Name)
+		}
+		return f.Func(lookup, raw)
+	}
+	if f.cf != nil {
+		return s.buildCF(f, lookup, raw, opt)
+	}
+	col := f.Column
+	if f.Kind == Boolean || lookup == "empty" {
+		// Boolean fields never fail: unknown words mean "no filter"; the
+		// last value wins like Django's QueryDict.get.
+		b, ok := parseBool(raw[len(raw)-1])
+		if !ok {
+			return nil, nil
+		}
+		return where(func(sel *sql.Selector, pg bool) frag {
+			if f.Kind == Boolean {
+				return fr(sel.C(col)+" = ?", b)
+			}
+			e := fr(sel.C(col) + " IS NULL")
+			if f.Kind == String || f.Kind == Choice {
+				e = fr("(" + sel.C(col) + " = '' OR " + sel.C(col) + " IS NULL)")
+			}
+			if !b {
+				e = not(e)
+			}
+			return e
+		}), nil
+	}
+	base, neg := lookup, false
+	if b, ok := negated[lookup]; ok {
+		base, neg = b, true
+	}
+	vals, err := parseValues(f.Kind, base, raw, f.Nullable, f.Choices, opt.Location)
+	if err != nil {
+		return nil, err
+	}
+	switch f.Kind {
+	case ForeignAttr, TreeAttr:
+		vals, err = resolve(ctx, opt, f.RelTable, f.RelColumn, raw, vals)
+	case ForeignID, TreeID:
+		if f.RelTable != "" && opt.Exec != nil {
+			vals, err = resolve(ctx, opt, f.RelTable, "id", raw, vals)
+		}
+	case TagSlug:
+		vals, err = resolve(ctx, opt, s.TagsTable, "slug", raw, vals)
+	case TagID:
+		vals, err = resolve(ctx, opt, s.TagsTable, "id", raw, vals)
+	}
+	if err != nil {
+		return nil, err
+	}
+	switch f.Kind {
+	case TagSlug, TagID:
+		return where(s.tagCond(lookup, vals)), nil
+	case TreeID, TreeAttr:
+		return where(treeCond(f, vals, neg)), nil
+	}
+	return where(func(sel *sql.Selector, pg bool) frag {
+		op := fr(sel.C(col))
+		if !pg && (f.Kind == DateTime || f.Kind == Date) {
+			op = fr("inventory_ts(" + sel.C(col) + ")")
+		}
+		return negate(anyOf(pg, op, base, flat(vals)), neg)
+	}), nil
+}
+
+// parseValues parses raw values for the lookup (already stripped of its
+// negation); the first bad value gives Django's message for the field.
+func parseValues(k Kind, lookup string, raw []string, nullable bool, choices []string, loc *time.Location) ([]any, error) {
+	if loc == nil {
+		loc = time.UTC
+	}
+	switch k {
+	case ForeignID, ForeignAttr, TreeID, TreeAttr:
+		nullable = true
+	case TagSlug, TagID:
+		nullable = false
+	}
+	vals := make([]any, len(raw))
+	for i, v := range raw {
+		if v == "null" && nullable && (lookup == "" || lookup == "ie") {
+			vals[i] = null
+			continue
+		}
+		var err error
+		switch k {
+		case Integer:
+			vals[i], err = parseInt(v, "Enter a whole number.")
+		case ForeignID, TreeID, TagID:
+			vals[i], err = parseInt(v, "“"+v+"” is not a valid value.")
+		case Decimal:
+			f, e := strconv.ParseFloat(strings.TrimSpace(v), 64)
+			if vals[i] = f; e != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+				err = invalid("Enter a number.")
+			}
+		case DateTime:
+			vals[i], err = parseTime(v, loc, dateTimeLayouts, "Enter a valid date/time.")
+		case Date:
+			vals[i], err = parseTime(v, time.UTC, dateLayouts, "Enter a valid date.")
+		case Choice:
+			if vals[i] = v; !slices.Contains(choices, v) {
+				err = choiceErr(v)
+			}
+		default:
+			vals[i] = v
+		}
+		if err == nil && (lookup == "regex" || lookup == "iregex") {
+			if _, e := regexp.Compile(v); e != nil {
+				err = invalid("Enter a valid regular expression.")
+			}
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return vals, nil
+}
+
+var reDecimalZero = regexp.MustCompile(`\.0*\s*$`)
+
+// parseInt follows Django's IntegerField: surrounding blanks and a ".000"
+// fraction are accepted.
+func parseInt(v, msg string) (any, error) {
+	n, err := strconv.ParseInt(reDecimalZero.ReplaceAllString(strings.TrimSpace(v), ""), 10, 64)
+	if err != nil {
+		return nil, invalid(msg)
+	}
+	return n, nil
+}
+
+func parseBool(v string) (bool, bool) {
+	switch v {
+	case "true", "True", "1":
+		return true, true
+	case "false", "False", "0":
+		return false, true
+	}
+	return false, false
+}
+
+var (
+	dateLayouts     = []string{"2006-01-02", "01/02/2006", "01/02/06"}
+	dateTimeLayouts = func() []string {
+		var l []string // ISO 8601 as Django's parse_datetime reads it, then its input formats
+		for _, sep := range []string{"T", " "} {
+			for _, hms := range []string{"15:04:05", "15:04"} {
+				for _, zone := range []string{"Z07:00", "-0700", "-07", ""} {
+					l = append(l, "2006-01-02"+sep+hms+zone)
+				}
+			}
+		}
+		return append(l, "01/02/2006 15:04:05", "01/02/2006 15:04", "01/02/06 15:04:05", "01/02/06 15:04",
+			"2006-01-02", "01/02/2006", "01/02/06")
+	}()
+)
+
+func parseTime(v string, loc *time.Location, layouts []string, msg string) (any, error) {
+	v = strings.TrimSpace(v)
+	for _, l := range layouts {
+		if t, err := time.ParseInLocation(l, v, loc); err == nil {
+			return t.UTC(), nil
+		}
+	}
+	return nil, invalid(msg)
+}
+
+// resolve checks in one query that every value names a row of table.column
+// and replaces each value by the ids of its rows (a value may match several
+// rows when the column is not unique). It returns one []any per value.
+func resolve(ctx context.Context, opt Options, table, column string, raw []string, vals []any) ([]any, error) {
+	if opt.Exec == nil {
+		return nil, fmt.Errorf("filters: Options.Exec is required to look up %s.%s", table, column)
+	}
+	var args []any
+	for _, v := range vals {
+		if v != null {
+			args = append(args, v)
+		}
+	}
+	ids := map[string][]any{}
+	if len(args) > 0 {
+		d := opt.Dialect
+		if d == "" {
+			d = dialect.SQLite
+		}
+		query, qargs := sql.Dialect(d).Select("id", column).From(sql.Table(table)).Where(sql.In(column, args...)).Query()
+		rows, err := opt.Exec.QueryContext(ctx, query, qargs...)
+		if err != nil {
+			return nil, err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id int64
+			var key any
+			if err := rows.Scan(&id, &key); err != nil {
+				return nil, err
+			}
+			if b, ok := key.([]byte); ok {
+				key = string(b)
+			}
+			k := fmt.Sprint(key)
+			ids[k] = append(ids[k], id)
+		}
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	out := make([]any, len(vals))
+	for i, v := range vals {
+		found, ok := ids[fmt.Sprint(v)]
+		switch {
+		case v == null:
+			out[i] = null
+		case !ok:
+			return nil, choiceErr(raw[i])
+		default:
+			out[i] = found
+		}
+	}
+	return out, nil
+}
+
+// flat expands the per-value id lists of resolve.
+func flat(vals []any) []any {
+	var out []any
+	for _, v := range vals {
+		if l, ok := v.([]any); ok {
+			out = append(out, l...)
+		} else {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// treeCond matches the given nodes and all their descendants with a
+// recursive CTE (same SQL on SQLite and PostgreSQL; UNION stops on cycles).
+func treeCond(f *Filter, vals []any, neg bool) cond {
+	var ids []any
+	hasNull := false
+	for _, v := range flat(vals) {
+		if v == null {
+			hasNull = true
+		} else {
+			ids = append(ids, v)
+		}
+	}
+	return func(sel *sql.Selector, pg bool) frag {
+		var fs []frag
+		if len(ids) > 0 {
+			t := sel.Quote(f.RelTable)
+			fs = append(fs, fr(sel.C(f.Column)+" IN (WITH RECURSIVE filter_tree(id) AS (SELECT id FROM "+t+
+				" WHERE id IN (?) UNION SELECT ftr.id FROM "+t+" ftr JOIN filter_tree ON ftr."+sel.Quote(f.RelParent)+
+				" = filter_tree.id) SELECT id FROM filter_tree)", ids))
+		}
+		if hasNull {
+			fs = append(fs, fr(sel.C(f.Column)+" IS NULL"))
+		}
+		return negate(join(" OR ", fs), neg)
+	}
+}
+
+// tagCond: tag=a&tag=b needs both, tag__any either, tag__n neither.
+func (s *Spec) tagCond(lookup string, vals []any) cond {
+	return func(sel *sql.Selector, pg bool) frag {
+		tagged := func(ids []any) frag {
+			return fr(sel.C("id")+" IN (SELECT fti.object_id FROM "+sel.Quote(s.TagTable)+
+				" fti WHERE fti.object_type = ? AND fti.tag_id IN (?))", s.ObjectType, ids)
+		}
+		if lookup == "" {
+			fs := make([]frag, len(vals))
+			for i, v := range vals {
+				fs[i] = tagged(v.([]any))
+			}
+			return join(" AND ", fs)
+		}
+		return negate(tagged(flat(vals)), lookup == "n")
+	}
+}
+
+// frag is SQL text whose '?' are replaced, in order, by args when rendered.
+// Text is built at render time from quoted identifiers only; values always
+// travel as arguments.
+type frag struct {
+	sql  string
+	args []any
+}
+
+func fr(s string, args ...any) frag { return frag{s, args} }
+
+func cat(fs ...frag) frag {
+	var out frag
+	for _, f := range fs {
+		out.sql += f.sql
+		out.args = append(out.args, f.args...)
+	}
+	return out
+}
+
+func join(sep string, fs []frag) frag {
+	if len(fs) == 1 {
+		return fs[0]
+	}
+	out := fr("(")
+	for i, f := range fs {
+		if i > 0 {
+			out = cat(out, fr(sep))
+		}
+		out = cat(out, f)
+	}
+	return cat(out, fr(")"))
+}
+
+// not negates like Django's exclude(): rows where the condition is unknown
+// (NULL operand, missing custom field) are kept.
+func not(f frag) frag { return cat(fr("NOT COALESCE("), f, fr(", FALSE)")) }
+
+func negate(f frag, neg bool) frag {
+	if neg {
+		return not(f)
+	}
+	return f
+}
+
+func (f frag) pred(pg bool) *sql.Predicate {
+	return sql.P(func(b *sql.Builder) {
+		parts := strings.Split(f.sql, "?")
+		for i, p := range parts {
+			b.WriteString(p)
+			if i == len(parts)-1 {
+				break
+			}
+			switch a := f.args[i].(type) {
+			case []any: // IN lists
+				b.Args(a...)
+			case time.Time:
+				if pg {
+					b.Arg(a)
+				} else {
+					b.Arg(canonTS(a))
+				}
+			default:
+				b.Arg(a)
+			}
+		}
+	})
+}
+
+// anyOf ORs one comparison per value (repeated parameter = OR).
+func anyOf(pg bool, op frag, lookup string, vals []any) frag {
+	fs := make([]frag, len(vals))
+	for i, v := range vals {
+		fs[i] = cmp(pg, op, lookup, v)
+	}
+	return join(" OR ", fs)
+}
+
+var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+
+// cmp compares op with one value. Case-insensitive lookups fold both sides
+// in Unicode (the value in Go) so SQLite and PostgreSQL agree; LIKE
+// wildcards in the value are escaped.
+func cmp(pg bool, op frag, lookup string, v any) frag {
+	if v == null {
+		return cat(op, fr(" IS NULL"))
+	}
+	s, _ := v.(string)
+	lower := cat(fr("inventory_lower("), op, fr(")"))
+	if pg {
+		lower = cat(fr("LOWER("), op, fr(")"))
+	}
+	switch lookup {
+	case "lt", "lte", "gt", "gte":
+		return cat(op, fr(map[string]string{"lt": " < ?", "lte": " <= ?", "gt": " > ?", "gte": " >= ?"}[lookup], v))
+	case "ic", "isw", "iew":
+		p := likeEscaper.Replace(strings.ToLower(s))
+		if lookup != "isw" {
+			p = "%" + p
+		}
+		if lookup != "iew" {
+			p += "%"
+		}
+		return cat(lower, fr(` LIKE ? ESCAPE '\'`, p))
+	case "ie":
+		return cat(lower, fr(" = ?", strings.ToLower(s)))
+	case "regex":
+		if pg {
+			return cat(op, fr(" ~ ?", s))
+		}
+		return cat(op, fr(" REGEXP ?", s))
+	case "iregex":
+		if pg {
+			return cat(op, fr(" ~* ?", s))
+		}
+		return cat(op, fr(" REGEXP ?", "(?i)"+s))
+	}
+	return cat(op, fr(" = ?", v))
+}
