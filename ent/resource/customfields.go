@@ -14,14 +14,14 @@ import (
 // CustomFieldDef is a custom field as reads and writes of other models need
 // it (read from the extras.customfield table).
 type CustomFieldDef struct {
-	ID                              int
-	Name, Type, FilterLogic         string
-	GroupName, RelatedType, Regex   string
-	Weight                          int
-	Required, Unique                bool
-	Default                         json.RawMessage
-	Min, Max                        *float64
-	Choices                         []string
+	ID                            int
+	Name, Type, FilterLogic       string
+	GroupName, RelatedType, Regex string
+	Weight                        int
+	Required, Unique              bool
+	Default                       json.RawMessage
+	Min, Max                      *float64
+	Choices                       []string
 }
 
 // CustomFieldsFor returns the custom fields assigned to content type ct, in

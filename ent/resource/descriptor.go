@@ -86,9 +86,9 @@ type Field struct {
 	Empty      any      // KindEmpty: the value rendered
 	Count      *Count
 
-	col    int          // index of Column in the descriptor's column list
-	target *Descriptor  // resolved Target
-	codec  *codec       // resolved for special kinds
+	col    int         // index of Column in the descriptor's column list
+	target *Descriptor // resolved Target
+	codec  *codec      // resolved for special kinds
 }
 
 // Descriptor is everything the generic handlers need to serve one model.
