@@ -19,6 +19,8 @@ import (
 	"github.com/inventory/inventory/ent/taggeditem"
 	"github.com/inventory/inventory/ent/tenant"
 	"github.com/inventory/inventory/ent/tenantgroup"
+	"github.com/inventory/inventory/ent/token"
+	"github.com/inventory/inventory/ent/user"
 )
 
 // ent aliases to avoid import conflicts in user's code.
@@ -86,6 +88,8 @@ func checkColumn(t, c string) error {
 			taggeditem.Table:  taggeditem.ValidColumn,
 			tenant.Table:      tenant.ValidColumn,
 			tenantgroup.Table: tenantgroup.ValidColumn,
+			token.Table:       token.ValidColumn,
+			user.Table:        user.ValidColumn,
 		})
 	})
 	return columnCheck(t, c)

@@ -125,6 +125,7 @@ type FieldData struct {
 	Name, Kind, Column, GoType, Target string
 	Choices                            []api.Choice
 	ReadOnly, WriteOnly, Required      bool
+	CreateOnly                         bool
 	Nullable, HasDefault, Unique       bool
 	Protect                            bool
 	MaxLen                             int
@@ -175,10 +176,11 @@ func describe(t *gen.Type, m api.Model) (*Data, error) {
 		}
 		d.Fields = append(d.Fields, fd)
 	}
-	// Write-only fields (password) come from ent fields not in the order.
+	// Write-only fields (password) and hidden ones (read by the runtime,
+	// never rendered) come from ent fields not in the order.
 	for _, f := range t.Fields {
 		a, _ := fieldAnn(f.Annotations)
-		if a.WriteOnly && !seen[f.Name] {
+		if (a.WriteOnly || a.Kind == "hidden") && !seen[f.Name] {
 			fd, err := describeField(t, m, f.Name, fields, edges)
 			if err != nil {
 				return nil, err
@@ -248,7 +250,9 @@ func describeField(t *gen.Type, m api.Model, name string, fields map[string]*gen
 		fd.Required = !f.Optional
 		fd.Protect = a.Protect || onDelete(e) == entsql.Restrict
 		fd.Lookup = a.Lookup
-		fd.ReadOnly = a.ReadOnly
+		fa, _ := fieldAnn(f.Annotations)
+		fd.ReadOnly = a.ReadOnly || fa.ReadOnly
+		fd.CreateOnly = a.CreateOnly || fa.CreateOnly
 		return fd, nil
 	}
 	f, ok := fields[name]
@@ -273,6 +277,7 @@ func describeField(t *gen.Type, m api.Model, name string, fields map[string]*gen
 	fd.Required = (!f.Default && !f.Optional) || a.Required
 	fd.ReadOnly = a.ReadOnly || f.Name == "id"
 	fd.WriteOnly = a.WriteOnly
+	fd.CreateOnly = a.CreateOnly
 	fd.Unique = f.Unique
 	fd.Choices = a.Choices
 	fd.Types = a.Types

@@ -12,6 +12,8 @@ import (
 	"github.com/inventory/inventory/ent/tag"
 	"github.com/inventory/inventory/ent/tenant"
 	"github.com/inventory/inventory/ent/tenantgroup"
+	"github.com/inventory/inventory/ent/token"
+	"github.com/inventory/inventory/ent/user"
 )
 
 // The init function reads all schema descriptors with runtime code
@@ -486,4 +488,104 @@ func init() {
 	tenantgroupDescComments := tenantgroupMixinFields3[5].Descriptor()
 	// tenantgroup.DefaultComments holds the default value on creation for the comments field.
 	tenantgroup.DefaultComments = tenantgroupDescComments.Default.(string)
+	tokenFields := schema.Token{}.Fields()
+	_ = tokenFields
+	// tokenDescVersion is the schema descriptor for version field.
+	tokenDescVersion := tokenFields[0].Descriptor()
+	// token.DefaultVersion holds the default value on creation for the version field.
+	token.DefaultVersion = tokenDescVersion.Default.(int)
+	// tokenDescKey is the schema descriptor for key field.
+	tokenDescKey := tokenFields[1].Descriptor()
+	// token.KeyValidator is a validator for the "key" field. It is called by the builders before save.
+	token.KeyValidator = tokenDescKey.Validators[0].(func(string) error)
+	// tokenDescDescription is the schema descriptor for description field.
+	tokenDescDescription := tokenFields[3].Descriptor()
+	// token.DefaultDescription holds the default value on creation for the description field.
+	token.DefaultDescription = tokenDescDescription.Default.(string)
+	// token.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	token.DescriptionValidator = tokenDescDescription.Validators[0].(func(string) error)
+	// tokenDescCreated is the schema descriptor for created field.
+	tokenDescCreated := tokenFields[4].Descriptor()
+	// token.DefaultCreated holds the default value on creation for the created field.
+	token.DefaultCreated = tokenDescCreated.Default.(func() time.Time)
+	// tokenDescEnabled is the schema descriptor for enabled field.
+	tokenDescEnabled := tokenFields[7].Descriptor()
+	// token.DefaultEnabled holds the default value on creation for the enabled field.
+	token.DefaultEnabled = tokenDescEnabled.Default.(bool)
+	// tokenDescWriteEnabled is the schema descriptor for write_enabled field.
+	tokenDescWriteEnabled := tokenFields[8].Descriptor()
+	// token.DefaultWriteEnabled holds the default value on creation for the write_enabled field.
+	token.DefaultWriteEnabled = tokenDescWriteEnabled.Default.(bool)
+	// tokenDescAllowedIps is the schema descriptor for allowed_ips field.
+	tokenDescAllowedIps := tokenFields[10].Descriptor()
+	// token.DefaultAllowedIps holds the default value on creation for the allowed_ips field.
+	token.DefaultAllowedIps = tokenDescAllowedIps.Default.([]string)
+	// tokenDescDigest is the schema descriptor for digest field.
+	tokenDescDigest := tokenFields[12].Descriptor()
+	// token.DefaultDigest holds the default value on creation for the digest field.
+	token.DefaultDigest = tokenDescDigest.Default.(string)
+	// tokenDescLast6 is the schema descriptor for last6 field.
+	tokenDescLast6 := tokenFields[13].Descriptor()
+	// token.DefaultLast6 holds the default value on creation for the last6 field.
+	token.DefaultLast6 = tokenDescLast6.Default.(string)
+	userFields := schema.User{}.Fields()
+	_ = userFields
+	// userDescUsername is the schema descriptor for username field.
+	userDescUsername := userFields[0].Descriptor()
+	// user.UsernameValidator is a validator for the "username" field. It is called by the builders before save.
+	user.UsernameValidator = func() func(string) error {
+		validators := userDescUsername.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(username string) error {
+			for _, fn := range fns {
+				if err := fn(username); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// userDescPassword is the schema descriptor for password field.
+	userDescPassword := userFields[1].Descriptor()
+	// user.DefaultPassword holds the default value on creation for the password field.
+	user.DefaultPassword = userDescPassword.Default.(string)
+	// user.PasswordValidator is a validator for the "password" field. It is called by the builders before save.
+	user.PasswordValidator = userDescPassword.Validators[0].(func(string) error)
+	// userDescFirstName is the schema descriptor for first_name field.
+	userDescFirstName := userFields[2].Descriptor()
+	// user.DefaultFirstName holds the default value on creation for the first_name field.
+	user.DefaultFirstName = userDescFirstName.Default.(string)
+	// user.FirstNameValidator is a validator for the "first_name" field. It is called by the builders before save.
+	user.FirstNameValidator = userDescFirstName.Validators[0].(func(string) error)
+	// userDescLastName is the schema descriptor for last_name field.
+	userDescLastName := userFields[3].Descriptor()
+	// user.DefaultLastName holds the default value on creation for the last_name field.
+	user.DefaultLastName = userDescLastName.Default.(string)
+	// user.LastNameValidator is a validator for the "last_name" field. It is called by the builders before save.
+	user.LastNameValidator = userDescLastName.Validators[0].(func(string) error)
+	// userDescEmail is the schema descriptor for email field.
+	userDescEmail := userFields[4].Descriptor()
+	// user.DefaultEmail holds the default value on creation for the email field.
+	user.DefaultEmail = userDescEmail.Default.(string)
+	// user.EmailValidator is a validator for the "email" field. It is called by the builders before save.
+	user.EmailValidator = userDescEmail.Validators[0].(func(string) error)
+	// userDescIsActive is the schema descriptor for is_active field.
+	userDescIsActive := userFields[5].Descriptor()
+	// user.DefaultIsActive holds the default value on creation for the is_active field.
+	user.DefaultIsActive = userDescIsActive.Default.(bool)
+	// userDescIsStaff is the schema descriptor for is_staff field.
+	userDescIsStaff := userFields[6].Descriptor()
+	// user.DefaultIsStaff holds the default value on creation for the is_staff field.
+	user.DefaultIsStaff = userDescIsStaff.Default.(bool)
+	// userDescIsSuperuser is the schema descriptor for is_superuser field.
+	userDescIsSuperuser := userFields[7].Descriptor()
+	// user.DefaultIsSuperuser holds the default value on creation for the is_superuser field.
+	user.DefaultIsSuperuser = userDescIsSuperuser.Default.(bool)
+	// userDescDateJoined is the schema descriptor for date_joined field.
+	userDescDateJoined := userFields[8].Descriptor()
+	// user.DefaultDateJoined holds the default value on creation for the date_joined field.
+	user.DefaultDateJoined = userDescDateJoined.Default.(func() time.Time)
 }

@@ -28,6 +28,10 @@ type Tx struct {
 	Tenant *TenantClient
 	// TenantGroup is the client for interacting with the TenantGroup builders.
 	TenantGroup *TenantGroupClient
+	// Token is the client for interacting with the Token builders.
+	Token *TokenClient
+	// User is the client for interacting with the User builders.
+	User *UserClient
 
 	// lazily loaded.
 	client     *Client
@@ -166,6 +170,8 @@ func (tx *Tx) init() {
 	tx.TaggedItem = NewTaggedItemClient(tx.config)
 	tx.Tenant = NewTenantClient(tx.config)
 	tx.TenantGroup = NewTenantGroupClient(tx.config)
+	tx.Token = NewTokenClient(tx.config)
+	tx.User = NewUserClient(tx.config)
 }
 
 // txDriver wraps the given dialect.Tx with a nop dialect.Driver implementation.

@@ -654,3 +654,22 @@ func cmp(pg bool, op frag, lookup string, v any) frag {
 	}
 	return cat(op, fr(" = ?", v))
 }
+
+// Search returns the Func of a `q` filter: a case-insensitive substring
+// match over columns (OR). The last value counts, like NetBox's CharFilter;
+// a blank or whitespace-only q is no filter.
+func Search(columns ...string) func(lookup string, values []string) (func(*sql.Selector), error) {
+	return func(_ string, values []string) (func(*sql.Selector), error) {
+		v := values[len(values)-1]
+		if strings.TrimSpace(v) == "" {
+			return nil, nil
+		}
+		return where(func(sel *sql.Selector, pg bool) frag {
+			fs := make([]frag, len(columns))
+			for i, c := range columns {
+				fs[i] = cmp(pg, fr(sel.C(c)), "ic", v)
+			}
+			return join(" OR ", fs)
+		}), nil
+	}
+}

@@ -141,6 +141,7 @@ func testSpec() *Spec {
 				}
 				return func(s *sql.Selector) { s.Where(sql.ContainsFold(s.C("name"), values[0])) }, nil
 			}},
+			{Name: "search", Kind: Custom, Func: Search("name", "status")},
 		},
 		Ordering: map[string]string{"id": "id", "name": "name", "status": "status", "count": "count", "created": "created"},
 		Default:  []string{"name"},
@@ -301,6 +302,10 @@ var filterCases = []filterCase{
 	{q: "q=ALP", want: ids(1, 6)},
 	{q: "q=bad", err: msg("q", "Enter a valid UUID.")},
 	{q: "q=", want: all},
+	{q: "search=ALP", want: ids(1, 6)},
+	{q: "search=plan", want: ids(2, 6)},
+	{q: "search=x&search=TIR", want: ids(4)},
+	{q: "search=%20", want: all},
 	{q: "status=active&tenant_id=1", want: ids(1)},
 	{q: "status=active&tag=blue&region=europe", want: ids(1, 3)},
 	{q: "limit=5&offset=1&ordering=name&brief=1", want: all},

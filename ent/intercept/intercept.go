@@ -16,6 +16,8 @@ import (
 	"github.com/inventory/inventory/ent/taggeditem"
 	"github.com/inventory/inventory/ent/tenant"
 	"github.com/inventory/inventory/ent/tenantgroup"
+	"github.com/inventory/inventory/ent/token"
+	"github.com/inventory/inventory/ent/user"
 )
 
 // The Query interface represents an operation that queries a graph.
@@ -263,6 +265,60 @@ func (f TraverseTenantGroup) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.TenantGroupQuery", q)
 }
 
+// The TokenFunc type is an adapter to allow the use of ordinary function as a Querier.
+type TokenFunc func(context.Context, *ent.TokenQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f TokenFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.TokenQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.TokenQuery", q)
+}
+
+// The TraverseToken type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseToken func(context.Context, *ent.TokenQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseToken) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseToken) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.TokenQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.TokenQuery", q)
+}
+
+// The UserFunc type is an adapter to allow the use of ordinary function as a Querier.
+type UserFunc func(context.Context, *ent.UserQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f UserFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.UserQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.UserQuery", q)
+}
+
+// The TraverseUser type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseUser func(context.Context, *ent.UserQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseUser) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseUser) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.UserQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.UserQuery", q)
+}
+
 // NewQuery returns the generic Query interface for the given typed query.
 func NewQuery(q ent.Query) (Query, error) {
 	switch q := q.(type) {
@@ -280,6 +336,10 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.TenantQuery, predicate.Tenant, tenant.OrderOption]{typ: ent.TypeTenant, tq: q}, nil
 	case *ent.TenantGroupQuery:
 		return &query[*ent.TenantGroupQuery, predicate.TenantGroup, tenantgroup.OrderOption]{typ: ent.TypeTenantGroup, tq: q}, nil
+	case *ent.TokenQuery:
+		return &query[*ent.TokenQuery, predicate.Token, token.OrderOption]{typ: ent.TypeToken, tq: q}, nil
+	case *ent.UserQuery:
+		return &query[*ent.UserQuery, predicate.User, user.OrderOption]{typ: ent.TypeUser, tq: q}, nil
 	default:
 		return nil, fmt.Errorf("unknown query type %T", q)
 	}

@@ -226,6 +226,65 @@ var (
 			},
 		},
 	}
+	// UsersTokenColumns holds the columns for the "users_token" table.
+	UsersTokenColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "version", Type: field.TypeInt, Default: 2},
+		{Name: "key", Type: field.TypeString, Unique: true, Nullable: true, Size: 12},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "created", Type: field.TypeTime},
+		{Name: "expires", Type: field.TypeTime, Nullable: true},
+		{Name: "last_used", Type: field.TypeTime, Nullable: true},
+		{Name: "enabled", Type: field.TypeBool, Default: true},
+		{Name: "write_enabled", Type: field.TypeBool, Default: true},
+		{Name: "pepper_id", Type: field.TypeInt, Nullable: true},
+		{Name: "allowed_ips", Type: field.TypeJSON},
+		{Name: "token", Type: field.TypeString, Nullable: true},
+		{Name: "digest", Type: field.TypeString, Default: ""},
+		{Name: "last6", Type: field.TypeString, Default: ""},
+		{Name: "user_id", Type: field.TypeInt},
+	}
+	// UsersTokenTable holds the schema information for the "users_token" table.
+	UsersTokenTable = &schema.Table{
+		Name:       "users_token",
+		Columns:    UsersTokenColumns,
+		PrimaryKey: []*schema.Column{UsersTokenColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "users_token_users_user_user",
+				Columns:    []*schema.Column{UsersTokenColumns[14]},
+				RefColumns: []*schema.Column{UsersUserColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "token_digest",
+				Unique:  false,
+				Columns: []*schema.Column{UsersTokenColumns[12]},
+			},
+		},
+	}
+	// UsersUserColumns holds the columns for the "users_user" table.
+	UsersUserColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "username", Type: field.TypeString, Unique: true, Size: 150},
+		{Name: "password", Type: field.TypeString, Size: 128, Default: ""},
+		{Name: "first_name", Type: field.TypeString, Size: 150, Default: ""},
+		{Name: "last_name", Type: field.TypeString, Size: 150, Default: ""},
+		{Name: "email", Type: field.TypeString, Size: 254, Default: ""},
+		{Name: "is_active", Type: field.TypeBool, Default: true},
+		{Name: "is_staff", Type: field.TypeBool, Default: false},
+		{Name: "is_superuser", Type: field.TypeBool, Default: false},
+		{Name: "date_joined", Type: field.TypeTime},
+		{Name: "last_login", Type: field.TypeTime, Nullable: true},
+	}
+	// UsersUserTable holds the schema information for the "users_user" table.
+	UsersUserTable = &schema.Table{
+		Name:       "users_user",
+		Columns:    UsersUserColumns,
+		PrimaryKey: []*schema.Column{UsersUserColumns[0]},
+	}
 	// Tables holds all the tables in the schema.
 	Tables = []*schema.Table{
 		DcimRegionTable,
@@ -235,6 +294,8 @@ var (
 		ExtrasTaggeditemTable,
 		TenancyTenantTable,
 		TenancyTenantgroupTable,
+		UsersTokenTable,
+		UsersUserTable,
 	}
 )
 
@@ -267,5 +328,12 @@ func init() {
 	TenancyTenantgroupTable.ForeignKeys[0].RefTable = TenancyTenantgroupTable
 	TenancyTenantgroupTable.Annotation = &entsql.Annotation{
 		Table: "tenancy_tenantgroup",
+	}
+	UsersTokenTable.ForeignKeys[0].RefTable = UsersUserTable
+	UsersTokenTable.Annotation = &entsql.Annotation{
+		Table: "users_token",
+	}
+	UsersUserTable.Annotation = &entsql.Annotation{
+		Table: "users_user",
 	}
 }

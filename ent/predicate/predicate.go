@@ -26,3 +26,9 @@ type Tenant func(*sql.Selector)
 
 // TenantGroup is the predicate function for tenantgroup builders.
 type TenantGroup func(*sql.Selector)
+
+// Token is the predicate function for token builders.
+type Token func(*sql.Selector)
+
+// User is the predicate function for user builders.
+type User func(*sql.Selector)

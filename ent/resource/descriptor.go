@@ -38,6 +38,12 @@ const (
 	KindGenericType   Kind = "generic-type"
 	KindGenericID     Kind = "generic-id"
 	KindGenericObject Kind = "generic-object"
+	// KindHidden columns are selected for the runtime (a token's last six
+	// characters for its display) but never rendered, written or filtered.
+	KindHidden Kind = "hidden"
+	// KindSecret is a write-once secret, rendered only in the response to
+	// the request that created it (see Reveal), null otherwise.
+	KindSecret Kind = "secret"
 )
 
 // Choice is one allowed value of a choice field.
@@ -73,6 +79,8 @@ type Field struct {
 	// WriteOnly fields are accepted but never rendered (password).
 	WriteOnly bool
 	Required  bool // required on create
+	// CreateOnly fields are ignored on update.
+	CreateOnly bool
 	Nullable  bool
 	// HasDefault fields may be omitted on create.
 	HasDefault bool

@@ -26,6 +26,16 @@ var displayRules = map[string]func(d *Descriptor, r *Row) string{
 		}
 		return u
 	},
+	// Token: v2 shows its key; v1 34 asterisks and the last six characters
+	// of the secret (kept at creation, since the secret is never stored).
+	"token": func(d *Descriptor, r *Row) string {
+		if v, _ := d.Value(r, "version").(int); v == 2 {
+			k, _ := d.Value(r, "key").(string)
+			return k
+		}
+		l6, _ := d.Value(r, "last6").(string)
+		return strings.Repeat("*", 34) + l6
+	},
 	// Custom field: its label, else the name with underscores as spaces and
 	// the first letter capitalised.
 	"customfield": func(d *Descriptor, r *Row) string {

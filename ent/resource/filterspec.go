@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"entgo.io/ent/dialect/sql"
 
 	"github.com/inventory/inventory/filters"
 )
@@ -43,6 +42,9 @@ func (d *Descriptor) buildFilters() error {
 		s.Filters = append(s.Filters, f)
 	}
 	for _, f := range d.Fields {
+		if f.Kind == KindHidden || f.Kind == KindSecret {
+			continue
+		}
 		if f.Column != "" && f.Kind != KindCustomFields && f.Kind != KindJSON && f.Kind != KindStrings && f.Kind != KindContentTypes {
 			s.Ordering[f.Name] = f.Column
 		}
@@ -96,10 +98,7 @@ func (d *Descriptor) buildFilters() error {
 		add(&filters.Filter{Name: "ancestor", Kind: filters.TreeAttr, Column: "id", RelTable: d.Table, RelColumn: "slug", RelParent: "parent_id"})
 	}
 	if len(d.Search) > 0 {
-		cols := d.Search
-		add(&filters.Filter{Name: "q", Kind: filters.Custom, Lookups: []string{}, Func: func(_ string, values []string) (func(*sql.Selector), error) {
-			return searchPredicate(cols, values), nil
-		}})
+		add(&filters.Filter{Name: "q", Kind: filters.Custom, Lookups: []string{}, Func: filters.Search(d.Search...)})
 	}
 	if d.Tagged {
 		add(&filters.Filter{Name: "tag", Kind: filters.TagSlug})
@@ -183,24 +182,4 @@ func (d *Descriptor) declared(decl FilterDecl) (*filters.Filter, error) {
 		f.RelTable, f.RelColumn = t.Table, decl.Attr
 	}
 	return f, nil
-}
-
-// searchPredicate is the q filter: any search column contains the value,
-// case-insensitively.
-func searchPredicate(cols []string, values []string) func(*sql.Selector) {
-	return func(s *sql.Selector) {
-		var ors []*sql.Predicate
-		for _, v := range values {
-			v = strings.TrimSpace(v)
-			if v == "" {
-				continue
-			}
-			for _, c := range cols {
-				ors = append(ors, sql.ContainsFold(s.C(c), v))
-			}
-		}
-		if len(ors) > 0 {
-			s.Where(sql.Or(ors...))
-		}
-	}
 }

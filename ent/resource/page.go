@@ -34,6 +34,7 @@ type Page struct {
 	generic map[*Field]map[string]map[int]*Row
 	cfs     []CustomFieldDef
 	cfObjs  map[string]map[int]*Row // custom field object targets: content type → id → row
+	reveal  *Reveal
 }
 
 // fieldsFor picks the fields a view renders, in representation order.
@@ -87,7 +88,7 @@ func (d *Descriptor) nestedFields() []*Field {
 
 // Load prepares rows of d for rendering with view v.
 func (d *Descriptor) Load(ctx context.Context, st Store, rows []*Row, v View) (*Page, error) {
-	p := &Page{d: d, st: st, base: v.Base, fields: d.fieldsFor(v)}
+	p := &Page{d: d, st: st, base: v.Base, fields: d.fieldsFor(v), reveal: RevealFrom(ctx)}
 	return p, p.load(ctx, rows)
 }
 
@@ -365,6 +366,11 @@ func (p *Page) value(b []byte, d *Descriptor, r *Row, f *Field, nested bool) []b
 		return p.encode(b, td, t, td.nestedFields(), true)
 	case KindCustomFields:
 		return p.encodeCustomFields(b, v)
+	case KindSecret:
+		if s, ok := p.reveal.get(d.ContentType(), r.ID); ok {
+			return appendString(b, s)
+		}
+		return append(b, "null"...)
 	}
 	if f.codec != nil && f.codec.encode != nil {
 		return f.codec.encode(b, v)

@@ -26,7 +26,7 @@ func (d *Descriptor) prepare() error {
 		if c, ok := codecs[f.Kind]; ok {
 			f.codec = c
 		}
-		if !f.WriteOnly {
+		if !f.WriteOnly && f.Kind != KindHidden {
 			d.full = append(d.full, f)
 		}
 	}

@@ -75,13 +75,13 @@ func (d *Descriptor) decode(ctx context.Context, tx *Tx, in Input, existing *Row
 		verr = ve
 	}
 	for _, f := range d.Fields {
-		if f.ReadOnly || f.Column == "" && f.Kind != KindTags {
+		if f.ReadOnly || f.Column == "" || existing != nil && f.CreateOnly {
+			continue
+		}
+		if f.Kind == KindCustomFields || f.Kind == KindHidden {
 			continue
 		}
 		raw, given := in[f.Name]
-		if f.Kind == KindTags || f.Kind == KindCustomFields {
-			continue
-		}
 		if !given {
 			if existing == nil && f.Required {
 				verr.add(f.Name, "This field is required.")

@@ -162,6 +162,9 @@ type Field struct {
 	API       string `json:"api,omitempty"`
 	ReadOnly  bool   `json:"read_only,omitempty"`
 	WriteOnly bool   `json:"write_only,omitempty"`
+	// CreateOnly fields are accepted on create and silently ignored on
+	// update (a token's user and version, as NetBox does).
+	CreateOnly bool `json:"create_only,omitempty"`
 	// Required on create even though the column has a default.
 	Required bool `json:"required,omitempty"`
 	// Lookup is the attribute filter name for an FK ("slug", "name").

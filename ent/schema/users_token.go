@@ -1,0 +1,65 @@
+package schema
+
+import (
+	"entgo.io/ent"
+	"entgo.io/ent/dialect/entsql"
+	"entgo.io/ent/schema"
+	"entgo.io/ent/schema/field"
+	"entgo.io/ent/schema/index"
+
+	"github.com/inventory/inventory/ent/schema/api"
+)
+
+// TokenVersion are the token versions: v1 is NetBox's deprecated plaintext
+// token, v2 the keyed one. Both are stored here only as keyed hashes.
+var TokenVersion = []api.Choice{{Value: 1, Label: "v1"}, {Value: 2, Label: "v2"}}
+
+// Token is users.Token. The secret ("token") is accepted on create, stored
+// only as an HMAC digest, and shown once in the creating response; the hook
+// that does so is registered on the client by the server, which holds the
+// configured peppers.
+type Token struct{ ent.Schema }
+
+func (Token) Fields() []ent.Field {
+	return []ent.Field{
+		field.Int("version").Default(2).Annotations(api.Field{Kind: "choice", Choices: TokenVersion, CreateOnly: true}),
+		field.String("key").Optional().Nillable().Unique().MaxLen(12).Annotations(api.Field{ReadOnly: true}),
+		field.Int("user_id").Annotations(api.Field{CreateOnly: true}),
+		field.String("description").MaxLen(200).Default(""),
+		field.Time("created").Default(Now).Immutable().Annotations(api.Field{ReadOnly: true}),
+		field.Time("expires").Optional().Nillable(),
+		field.Time("last_used").Optional().Nillable().Annotations(api.Field{ReadOnly: true}),
+		field.Bool("enabled").Default(true),
+		field.Bool("write_enabled").Default(true),
+		field.Int("pepper_id").Optional().Nillable().Annotations(api.Field{ReadOnly: true}),
+		field.Strings("allowed_ips").Default([]string{}).Annotations(api.Field{Kind: "allowed-ips"}),
+		// token is the one-time secret: never stored (the hook moves it into
+		// digest), revealed only in the response to the creating request.
+		field.String("token").Optional().Nillable().Sensitive().Annotations(api.Field{Kind: "secret", CreateOnly: true}),
+		field.String("digest").Default("").Sensitive(),
+		field.String("last6").Default("").Sensitive().Annotations(api.Field{Kind: "hidden"}),
+	}
+}
+
+func (Token) Edges() []ent.Edge {
+	return []ent.Edge{FKRequired("user", User.Type, entsql.Cascade)}
+}
+
+func (Token) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("digest")}
+}
+
+func (Token) Annotations() []schema.Annotation {
+	return []schema.Annotation{
+		entsql.Annotation{Table: "users_token"},
+		api.Model{
+			App: "users", Path: "tokens", Verbose: "token",
+			Fields: []string{"id", "url", "display_url", "display", "version", "key", "user", "description", "created",
+				"expires", "last_used", "enabled", "write_enabled", "pepper_id", "allowed_ips", "token"},
+			Brief:    []string{"id", "url", "display", "version", "key", "enabled", "write_enabled", "description"},
+			Display:  "token",
+			Search:   []string{"key", "description"},
+			Ordering: []string{"-created"},
+		},
+	}
+}

@@ -1,0 +1,48 @@
+package schema
+
+import (
+	"entgo.io/ent"
+	"entgo.io/ent/dialect/entsql"
+	"entgo.io/ent/schema"
+	"entgo.io/ent/schema/field"
+
+	"github.com/inventory/inventory/ent/schema/api"
+)
+
+// User is users.User. Passwords are write-only and stored hashed (the
+// "password" kind hashes on write).
+type User struct{ ent.Schema }
+
+func (User) Fields() []ent.Field {
+	return []ent.Field{
+		field.String("username").MaxLen(150).NotEmpty().Unique().Annotations(api.Field{Kind: "username"}),
+		field.String("password").MaxLen(128).Default("").Sensitive().
+			Annotations(api.Field{Kind: "password", WriteOnly: true}),
+		field.String("first_name").MaxLen(150).Default(""),
+		field.String("last_name").MaxLen(150).Default(""),
+		field.String("email").MaxLen(254).Default("").Annotations(api.Field{Kind: "email"}),
+		field.Bool("is_active").Default(true),
+		field.Bool("is_staff").Default(false),
+		// is_superuser is not part of NetBox 4.6's user serializer; it is
+		// set with `inventory createsuperuser` and read by authentication.
+		field.Bool("is_superuser").Default(false),
+		field.Time("date_joined").Default(Now).Immutable().Annotations(api.Field{ReadOnly: true}),
+		field.Time("last_login").Optional().Nillable().Annotations(api.Field{ReadOnly: true}),
+	}
+}
+
+func (User) Annotations() []schema.Annotation {
+	return []schema.Annotation{
+		entsql.Annotation{Table: "users_user"},
+		api.Model{
+			App: "users", Path: "users", Verbose: "user",
+			Fields: []string{"id", "url", "display_url", "display", "username", "first_name", "last_name", "email",
+				"is_active", "date_joined", "last_login", "groups", "permissions", "is_staff"},
+			Brief:    []string{"id", "url", "display", "username"},
+			Display:  "user",
+			Search:   []string{"username", "first_name", "last_name", "email"},
+			Ordering: []string{"username"},
+			Empty:    map[string]any{"groups": []any{}, "permissions": []any{}},
+		},
+	}
+}

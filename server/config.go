@@ -1,0 +1,45 @@
+package server
+
+import (
+	"github.com/inventory/inventory/server/auth"
+)
+
+// Config holds the settings of a running server. Parameter names follow
+// NetBox's configuration (SPEC.md), so operators recognise them.
+type Config struct {
+	// PaginateCount is the default page size (PAGINATE_COUNT).
+	PaginateCount int
+	// MaxPageSize caps the page size; 0 removes the cap (MAX_PAGE_SIZE).
+	MaxPageSize int
+	// StrictFiltering answers unknown filter parameters with 400; false
+	// ignores them as NetBox does (STRICT_FILTERING).
+	StrictFiltering bool
+	// ExemptViewPermissions lists "app.model" (or "*") readable without a
+	// permission (EXEMPT_VIEW_PERMISSIONS).
+	ExemptViewPermissions []string
+	// LoginRequired refuses anonymous requests (LOGIN_REQUIRED).
+	LoginRequired bool
+	// HTTPClientIPHeaders names the headers that carry the client address
+	// for token allowed_ips; empty means the peer address only.
+	HTTPClientIPHeaders []string
+	// Peppers are the token peppers (API_TOKEN_PEPPERS).
+	Peppers auth.Peppers
+	// MaxBodyBytes limits request bodies.
+	MaxBodyBytes int64
+	// Hostname is reported by /api/status/.
+	Hostname string
+	// Version is the service version ("4.6.0"); API-Version is its major.minor.
+	Version string
+}
+
+// Defaults returns NetBox's defaults.
+func Defaults() Config {
+	return Config{
+		PaginateCount:   50,
+		MaxPageSize:     1000,
+		StrictFiltering: true,
+		LoginRequired:   true,
+		MaxBodyBytes:    32 << 20,
+		Version:         "4.6.0",
+	}
+}

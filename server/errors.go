@@ -1,0 +1,121 @@
+package server
+
+import (
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+	"runtime"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/inventory/inventory/ent/resource"
+	"github.com/inventory/inventory/filters"
+	"github.com/inventory/inventory/server/auth"
+)
+
+// apiError is a {"detail": ...} error with a status.
+type apiError struct {
+	status int
+	detail string
+}
+
+func (e *apiError) Error() string { return e.detail }
+
+func detailErr(status int, detail string) error { return &apiError{status, detail} }
+
+// listError is a 400 whose body is a bare array of strings (NetBox's
+// paginator errors).
+type listError []string
+
+func (e listError) Error() string { return e[0] }
+
+// bulkError is a 400 whose body is an array of per-item error dicts.
+type bulkError []map[string]any
+
+func (e bulkError) Error() string { return "bulk validation failed" }
+
+// bodyError is a 400 with an arbitrary body.
+type bodyError struct{ body any }
+
+func (e bodyError) Error() string { return "bad request" }
+
+var (
+	errNotAuthenticated = detailErr(http.StatusForbidden, string(auth.ErrNotAuthenticated))
+	errForbidden        = detailErr(http.StatusForbidden, string(auth.ErrPermissionDenied))
+	errNotFound         = detailErr(http.StatusNotFound, "Not found.")
+)
+
+// render is the one error translator: every handler returns errors and
+// this writes them in NetBox's body shapes (BEHAVIOUR.md §2).
+func (s *Server) render(c *gin.Context, err error) {
+	var (
+		ae *apiError
+		de *resource.DetailError
+		ve *resource.ValidationError
+		fe filters.Errors
+		le listError
+		be bulkError
+		bo bodyError
+		au auth.Error
+	)
+	switch {
+	case errors.As(err, &ae):
+		writeJSON(c, ae.status, map[string]string{"detail": ae.detail})
+	case errors.As(err, &de):
+		writeJSON(c, de.Status, map[string]string{"detail": de.Detail})
+	case errors.As(err, &ve):
+		writeJSON(c, http.StatusBadRequest, ve.Fields)
+	case errors.As(err, &fe):
+		writeJSON(c, http.StatusBadRequest, fe)
+	case errors.As(err, &le):
+		writeJSON(c, http.StatusBadRequest, []string(le))
+	case errors.As(err, &be):
+		writeJSON(c, http.StatusBadRequest, []map[string]any(be))
+	case errors.As(err, &bo):
+		writeJSON(c, http.StatusBadRequest, bo.body)
+	case errors.As(err, &au):
+		writeJSON(c, http.StatusForbidden, map[string]string{"detail": string(au)})
+	case errors.Is(err, resource.ErrNotFound):
+		writeJSON(c, http.StatusNotFound, map[string]string{"detail": "Not found."})
+	default:
+		slog.Error("request failed", "method", c.Request.Method, "path", c.Request.URL.Path,
+			"request_id", c.GetString(ctxRequestID), "error", err)
+		writeJSON(c, http.StatusInternalServerError, map[string]string{
+			"error": err.Error(), "exception": "InternalError",
+			"netbox_version": s.cfg.Version, "python_version": runtime.Version(),
+		})
+	}
+}
+
+// writeJSON writes a compact JSON body without HTML escaping.
+func writeJSON(c *gin.Context, status int, v any) {
+	var b []byte
+	switch x := v.(type) {
+	case []byte:
+		b = x
+	case json.RawMessage:
+		b = x
+	default:
+		var err error
+		if b, err = marshal(v); err != nil {
+			b = []byte(`{"detail":"response encoding failed"}`)
+			status = http.StatusInternalServerError
+		}
+	}
+	c.Data(status, "application/json", b)
+}
+
+func marshal(v any) ([]byte, error) {
+	var buf jsonBuffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return buf.b[:len(buf.b)-1], nil // drop Encode's newline
+}
+
+type jsonBuffer struct{ b []byte }
+
+func (j *jsonBuffer) Write(p []byte) (int, error) { j.b = append(j.b, p...); return len(p), nil }
