@@ -26,7 +26,10 @@ import (
 // time anyway; one connection avoids busy retries) and reads use their own
 // pool, which WAL lets run beside the writer.
 type DB struct {
-	Client  *ent.Client
+	Client *ent.Client
+	// ReadClient is an ent client on the read pool, for typed reads that
+	// need not wait behind the SQLite writer (authentication).
+	ReadClient *ent.Client
 	Read    *stdsql.DB
 	Write   *stdsql.DB
 	Dialect string
@@ -47,8 +50,8 @@ func Open(ctx context.Context, rawURL string) (*DB, error) {
 			w.Close()
 			return nil, fmt.Errorf("connect to PostgreSQL: %w", err)
 		}
-		drv := entsql.OpenDB(dialect.Postgres, w)
-		return &DB{Client: ent.NewClient(ent.Driver(drv)), Read: w, Write: w, Dialect: dialect.Postgres}, nil
+		c := ent.NewClient(ent.Driver(entsql.OpenDB(dialect.Postgres, w)))
+		return &DB{Client: c, ReadClient: c, Read: w, Write: w, Dialect: dialect.Postgres}, nil
 	}
 	path := strings.TrimPrefix(strings.TrimPrefix(rawURL, "sqlite://"), "file:")
 	if i := strings.IndexByte(path, '?'); i >= 0 {
@@ -88,8 +91,11 @@ func Open(ctx context.Context, rawURL string) (*DB, error) {
 	}
 	r.SetMaxOpenConns(8)
 	r.SetMaxIdleConns(8)
-	drv := entsql.OpenDB(dialect.SQLite, w)
-	return &DB{Client: ent.NewClient(ent.Driver(drv)), Read: r, Write: w, Dialect: dialect.SQLite}, nil
+	return &DB{
+		Client:     ent.NewClient(ent.Driver(entsql.OpenDB(dialect.SQLite, w))),
+		ReadClient: ent.NewClient(ent.Driver(entsql.OpenDB(dialect.SQLite, r))),
+		Read:       r, Write: w, Dialect: dialect.SQLite,
+	}, nil
 }
 
 // Migrate creates or upgrades the schema; existing data is kept.
@@ -126,7 +132,7 @@ func (d *DB) InTx(ctx context.Context, fn func(tx *ent.Tx) error) (err error) {
 func (d *DB) Close() error {
 	err := d.Client.Close()
 	if d.Read != d.Write {
-		d.Read.Close()
+		d.ReadClient.Close()
 	}
 	return err
 }

@@ -124,7 +124,7 @@ func (d *Descriptor) decodeField(ctx context.Context, tx *Tx, f *Field, raw json
 		return f.codec.decode(f, raw)
 	}
 	switch f.Kind {
-	case KindString, KindText:
+	case KindString, KindText, KindSecret:
 		return decodeString(f, raw)
 	case KindInt:
 		return decodeInt(f, raw)

@@ -1,0 +1,151 @@
+// Command inventory is the single binary of the service: it serves the
+// REST API, migrates the database and manages users, tokens and webhooks.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/inventory/inventory/ent/db"
+	"github.com/inventory/inventory/server"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "4.6.0"
+
+func main() {
+	if err := run(os.Args[1:]); err != nil {
+		fmt.Fprintln(os.Stderr, "inventory:", err)
+		os.Exit(1)
+	}
+}
+
+func usage() error {
+	fmt.Fprint(os.Stderr, `usage: inventory <command> [flags]
+
+commands:
+  serve            run the API server
+  migrate          create or upgrade the database schema
+  createsuperuser  create a superuser (and optionally a token)
+  bench            seed a data set and load-test a running server
+  version          print the version
+
+Run "inventory <command> -h" for the flags of a command.
+`)
+	return errors.New("no command given")
+}
+
+func run(args []string) error {
+	if len(args) == 0 {
+		return usage()
+	}
+	cmd, args := args[0], args[1:]
+	switch cmd {
+	case "serve":
+		return serve(args)
+	case "migrate":
+		return migrate(args)
+	case "createsuperuser":
+		return createSuperuser(args)
+	case "bench":
+		return bench(args)
+	case "version":
+		fmt.Println(version)
+		return nil
+	case "-h", "--help", "help":
+		usage()
+		return nil
+	}
+	return fmt.Errorf("unknown command %q", cmd)
+}
+
+func migrate(args []string) error {
+	o, fs := newOptions("migrate")
+	if err := o.parse(fs, args); err != nil {
+		return err
+	}
+	ctx := context.Background()
+	d, err := db.Open(ctx, o.database)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if err := d.Migrate(ctx); err != nil {
+		return err
+	}
+	slog.Info("database migrated", "database", o.redactedDatabase())
+	return nil
+}
+
+func createSuperuser(args []string) error {
+	o, fs := newOptions("createsuperuser")
+	username := fs.String("username", envOr("INVENTORY_SUPERUSER_NAME", "admin"), "username (env INVENTORY_SUPERUSER_NAME)")
+	password := fs.String("password", os.Getenv("INVENTORY_SUPERUSER_PASSWORD"), "password (env INVENTORY_SUPERUSER_PASSWORD)")
+	email := fs.String("email", "", "email address")
+	token := fs.String("token", os.Getenv("INVENTORY_SUPERUSER_TOKEN"), "also create a v1 token with this 40-character secret (env INVENTORY_SUPERUSER_TOKEN)")
+	ifNotExists := fs.Bool("if-not-exists", false, "succeed without changes when the user exists")
+	if err := o.parse(fs, args); err != nil {
+		return err
+	}
+	if *password == "" {
+		return errors.New("a password is required (--password or INVENTORY_SUPERUSER_PASSWORD)")
+	}
+	ctx := context.Background()
+	d, cfg, err := o.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if err := server.New(cfg, d).CreateSuperuser(ctx, *username, *password, *email, *token, *ifNotExists); err != nil {
+		return err
+	}
+	slog.Info("superuser ready", "username", *username)
+	return nil
+}
+
+func serve(args []string) error {
+	o, fs := newOptions("serve")
+	listen := fs.String("listen", envOr("INVENTORY_LISTEN", "127.0.0.1:8000"), "address to listen on (env INVENTORY_LISTEN)")
+	noMigrate := fs.Bool("no-migrate", false, "do not migrate the database at start")
+	if err := o.parse(fs, args); err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	o.migrate = !*noMigrate
+	d, cfg, err := o.open(ctx)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	srv := &http.Server{
+		Addr:              *listen,
+		Handler:           server.New(cfg, d).Handler(),
+		ReadHeaderTimeout: 10 * time.Second,
+		BaseContext:       func(net.Listener) context.Context { return ctx },
+	}
+	ln, err := net.Listen("tcp", *listen)
+	if err != nil {
+		return err
+	}
+	slog.Info("serving", "listen", "http://"+ln.Addr().String()+"/api/", "database", o.redactedDatabase())
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	slog.Info("shutting down")
+	shut, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	return srv.Shutdown(shut)
+}

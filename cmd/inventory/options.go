@@ -1,0 +1,215 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/inventory/inventory/ent/db"
+	"github.com/inventory/inventory/server"
+	"github.com/inventory/inventory/server/auth"
+)
+
+// options are the settings shared by the commands. Every flag has an
+// INVENTORY_* environment twin; a JSON config file with NetBox's
+// parameter names may set them too (flags and environment win).
+type options struct {
+	database   string
+	dataDir    string
+	configFile string
+	peppers    string
+	migrate    bool
+	cfg        server.Config
+	exempt     string
+	ipHeaders  string
+}
+
+func envOr(key, def string) string {
+	if v, ok := os.LookupEnv(key); ok {
+		return v
+	}
+	return def
+}
+
+func envInt(key string, def int) int {
+	if v, err := strconv.Atoi(os.Getenv(key)); err == nil {
+		return v
+	}
+	return def
+}
+
+func envBool(key string, def bool) bool {
+	if v, err := strconv.ParseBool(os.Getenv(key)); err == nil {
+		return v
+	}
+	return def
+}
+
+func newOptions(name string) (*options, *flag.FlagSet) {
+	o := &options{cfg: server.Defaults(), migrate: true}
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.StringVar(&o.dataDir, "data-dir", envOr("INVENTORY_DATA_DIR", "./data"), "directory for the SQLite file and generated secrets (env INVENTORY_DATA_DIR)")
+	fs.StringVar(&o.database, "database", os.Getenv("INVENTORY_DATABASE"), "SQLite file path, or a postgres:// URL (env INVENTORY_DATABASE; default <data-dir>/inventory.db)")
+	fs.StringVar(&o.configFile, "config", os.Getenv("INVENTORY_CONFIG"), "optional JSON config file with NetBox parameter names (env INVENTORY_CONFIG)")
+	fs.StringVar(&o.peppers, "api-token-peppers", os.Getenv("INVENTORY_API_TOKEN_PEPPERS"), `API_TOKEN_PEPPERS as JSON, e.g. {"1":"<50+ chars>"} (env INVENTORY_API_TOKEN_PEPPERS; default: generated once into <data-dir>/peppers.json)`)
+	fs.IntVar(&o.cfg.PaginateCount, "paginate-count", envInt("INVENTORY_PAGINATE_COUNT", o.cfg.PaginateCount), "PAGINATE_COUNT: default page size")
+	fs.IntVar(&o.cfg.MaxPageSize, "max-page-size", envInt("INVENTORY_MAX_PAGE_SIZE", o.cfg.MaxPageSize), "MAX_PAGE_SIZE: largest page; 0 removes the cap")
+	fs.BoolVar(&o.cfg.StrictFiltering, "strict-filtering", envBool("INVENTORY_STRICT_FILTERING", o.cfg.StrictFiltering), "STRICT_FILTERING: unknown filter parameters are a 400")
+	fs.BoolVar(&o.cfg.LoginRequired, "login-required", envBool("INVENTORY_LOGIN_REQUIRED", o.cfg.LoginRequired), "LOGIN_REQUIRED: refuse anonymous requests")
+	fs.StringVar(&o.exempt, "exempt-view-permissions", os.Getenv("INVENTORY_EXEMPT_VIEW_PERMISSIONS"), `EXEMPT_VIEW_PERMISSIONS: comma-separated app.model list, or "*"`)
+	fs.StringVar(&o.ipHeaders, "http-client-ip-headers", os.Getenv("INVENTORY_HTTP_CLIENT_IP_HEADERS"), "HTTP_CLIENT_IP_HEADERS: comma-separated headers carrying the client address (default: the peer address)")
+	return o, fs
+}
+
+// fileConfig is the optional config file.
+type fileConfig struct {
+	Database              *string           `json:"DATABASE"`
+	PaginateCount         *int              `json:"PAGINATE_COUNT"`
+	MaxPageSize           *int              `json:"MAX_PAGE_SIZE"`
+	StrictFiltering       *bool             `json:"STRICT_FILTERING"`
+	LoginRequired         *bool             `json:"LOGIN_REQUIRED"`
+	ExemptViewPermissions []string          `json:"EXEMPT_VIEW_PERMISSIONS"`
+	HTTPClientIPHeaders   []string          `json:"HTTP_CLIENT_IP_HEADERS"`
+	APITokenPeppers       map[string]string `json:"API_TOKEN_PEPPERS"`
+}
+
+func (o *options) parse(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if o.configFile != "" {
+		raw, err := os.ReadFile(o.configFile)
+		if err != nil {
+			return err
+		}
+		var fc fileConfig
+		if err := json.Unmarshal(raw, &fc); err != nil {
+			return fmt.Errorf("config %s: %w", o.configFile, err)
+		}
+		if fc.Database != nil && o.database == "" {
+			o.database = *fc.Database
+		}
+		if fc.PaginateCount != nil && !set["paginate-count"] && os.Getenv("INVENTORY_PAGINATE_COUNT") == "" {
+			o.cfg.PaginateCount = *fc.PaginateCount
+		}
+		if fc.MaxPageSize != nil && !set["max-page-size"] && os.Getenv("INVENTORY_MAX_PAGE_SIZE") == "" {
+			o.cfg.MaxPageSize = *fc.MaxPageSize
+		}
+		if fc.StrictFiltering != nil && !set["strict-filtering"] && os.Getenv("INVENTORY_STRICT_FILTERING") == "" {
+			o.cfg.StrictFiltering = *fc.StrictFiltering
+		}
+		if fc.LoginRequired != nil && !set["login-required"] && os.Getenv("INVENTORY_LOGIN_REQUIRED") == "" {
+			o.cfg.LoginRequired = *fc.LoginRequired
+		}
+		if o.exempt == "" {
+			o.exempt = strings.Join(fc.ExemptViewPermissions, ",")
+		}
+		if o.ipHeaders == "" {
+			o.ipHeaders = strings.Join(fc.HTTPClientIPHeaders, ",")
+		}
+		if o.peppers == "" && fc.APITokenPeppers != nil {
+			raw, _ := json.Marshal(fc.APITokenPeppers)
+			o.peppers = string(raw)
+		}
+	}
+	if o.database == "" {
+		o.database = filepath.Join(o.dataDir, "inventory.db")
+	}
+	o.cfg.ExemptViewPermissions = splitList(o.exempt)
+	o.cfg.HTTPClientIPHeaders = splitList(o.ipHeaders)
+	o.cfg.Version = version
+	if o.cfg.PaginateCount < 1 || o.cfg.MaxPageSize < 0 {
+		return errors.New("PAGINATE_COUNT must be positive and MAX_PAGE_SIZE not negative")
+	}
+	return nil
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// open opens (and by default migrates) the database and completes the
+// server config with the token peppers.
+func (o *options) open(ctx context.Context) (*db.DB, server.Config, error) {
+	peppers, err := o.loadPeppers()
+	if err != nil {
+		return nil, o.cfg, err
+	}
+	o.cfg.Peppers = peppers
+	d, err := db.Open(ctx, o.database)
+	if err != nil {
+		return nil, o.cfg, err
+	}
+	if o.migrate {
+		if err := d.Migrate(ctx); err != nil {
+			d.Close()
+			return nil, o.cfg, fmt.Errorf("migrate: %w", err)
+		}
+	}
+	return d, o.cfg, nil
+}
+
+// loadPeppers reads API_TOKEN_PEPPERS, or generates one pepper into the
+// data directory on first use so that a newcomer's tokens work out of the
+// box. Replicas sharing PostgreSQL must share the peppers: configure them.
+func (o *options) loadPeppers() (auth.Peppers, error) {
+	raw := o.peppers
+	file := filepath.Join(o.dataDir, "peppers.json")
+	if raw == "" {
+		b, err := os.ReadFile(file)
+		switch {
+		case err == nil:
+			raw = string(b)
+		case errors.Is(err, os.ErrNotExist):
+			secret := make([]byte, 32)
+			if _, err := rand.Read(secret); err != nil {
+				return nil, err
+			}
+			b, _ := json.Marshal(map[string]string{"1": hex.EncodeToString(secret)})
+			if err := os.MkdirAll(o.dataDir, 0o700); err != nil {
+				return nil, err
+			}
+			if err := os.WriteFile(file, b, 0o600); err != nil {
+				return nil, err
+			}
+			slog.Info("generated token pepper", "file", file)
+			raw = string(b)
+		default:
+			return nil, err
+		}
+	}
+	var p auth.Peppers
+	if err := json.Unmarshal([]byte(raw), &p); err != nil {
+		return nil, fmt.Errorf("API_TOKEN_PEPPERS: %w", err)
+	}
+	if err := p.Validate(); err != nil {
+		return nil, fmt.Errorf("API_TOKEN_PEPPERS: %w", err)
+	}
+	return p, nil
+}
+
+// redactedDatabase hides a PostgreSQL password in logs.
+func (o *options) redactedDatabase() string {
+	if u, err := url.Parse(o.database); err == nil && u.User != nil {
+		return u.Redacted()
+	}
+	return o.database
+}

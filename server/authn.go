@@ -1,0 +1,135 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"slices"
+	"time"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/inventory/inventory/ent"
+	"github.com/inventory/inventory/ent/resource"
+	"github.com/inventory/inventory/ent/token"
+	"github.com/inventory/inventory/server/auth"
+)
+
+// Principal is the authenticated caller of a request.
+type Principal struct {
+	User  *ent.User
+	Token *ent.Token
+}
+
+type principalKey struct{}
+
+// PrincipalFrom returns the caller of the request ctx belongs to, or nil.
+func PrincipalFrom(ctx context.Context) *Principal {
+	p, _ := ctx.Value(principalKey{}).(*Principal)
+	return p
+}
+
+// authenticate resolves the Authorization header (BEHAVIOUR.md §3.3, §3.5).
+// A malformed or failing credential ends the request with NetBox's 403;
+// no credential leaves the request anonymous for authorize to judge.
+func (s *Server) authenticate(c *gin.Context) {
+	p, err := s.principal(c.Request)
+	if err != nil {
+		s.render(c, err)
+		c.Abort()
+		return
+	}
+	if p != nil {
+		c.Set(ctxPrincipal, p)
+		c.Request = c.Request.WithContext(context.WithValue(c.Request.Context(), principalKey{}, p))
+	}
+	c.Next()
+}
+
+func (s *Server) principal(r *http.Request) (*Principal, error) {
+	cred, err := auth.ParseAuthorization(r.Header.Get("Authorization"))
+	if err != nil || cred.Secret == "" {
+		return nil, err
+	}
+	ctx := r.Context()
+	var t *ent.Token
+	if cred.Version == 2 {
+		t, err = s.db.ReadClient.Token.Query().Where(token.KeyEQ(cred.Key), token.VersionEQ(2)).WithUser().Only(ctx)
+		if ent.IsNotFound(err) || err == nil && (t.PepperID == nil || !auth.Verify(s.cfg.Peppers[*t.PepperID], cred.Secret, t.Digest)) {
+			return nil, auth.ErrInvalidV2
+		}
+	} else {
+		lookups := s.cfg.Peppers.V1Lookups(cred.Secret)
+		digests := make([]string, len(lookups))
+		for i, l := range lookups {
+			digests[i] = l.Digest
+		}
+		t, err = s.db.ReadClient.Token.Query().Where(token.VersionEQ(1), token.DigestIn(digests...)).WithUser().First(ctx)
+		if ent.IsNotFound(err) || len(digests) == 0 {
+			return nil, auth.ErrInvalidV1
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	now := s.now()
+	if err := auth.CheckToken(auth.TokenState{Enabled: t.Enabled, Expires: t.Expires, AllowedIPs: t.AllowedIps},
+		r, s.cfg.HTTPClientIPHeaders, now); err != nil {
+		return nil, err
+	}
+	if auth.LastUsedStale(t.LastUsed, now) {
+		// A direct update: not change-logged, no event (as NetBox).
+		if err := s.db.Client.Token.UpdateOneID(t.ID).SetLastUsed(now.Truncate(time.Microsecond)).Exec(ctx); err != nil {
+			return nil, err
+		}
+	}
+	if t.Edges.User == nil || !t.Edges.User.IsActive {
+		return nil, auth.ErrUserInactive
+	}
+	return &Principal{User: t.Edges.User, Token: t}, nil
+}
+
+// Actions of the permission model.
+const (
+	actionView   = "view"
+	actionAdd    = "add"
+	actionChange = "change"
+	actionDelete = "delete"
+)
+
+// authorize is the one place that decides whether the caller may perform
+// action on model d. Until object permissions exist: anyone authenticated
+// may read (anonymous only for EXEMPT_VIEW_PERMISSIONS models when
+// LOGIN_REQUIRED is off), and writes need a write-enabled token of a
+// superuser or staff user.
+func (s *Server) authorize(c *gin.Context, d *resource.Descriptor, action string) error {
+	p := PrincipalFrom(c.Request.Context())
+	if action == actionView {
+		if p != nil {
+			return nil
+		}
+		if !s.cfg.LoginRequired && (d == nil || s.exempt(d)) {
+			return nil
+		}
+		return errNotAuthenticated
+	}
+	if p == nil {
+		return errNotAuthenticated
+	}
+	if p.Token != nil && !p.Token.WriteEnabled {
+		return errForbidden
+	}
+	if p.User.IsSuperuser || p.User.IsStaff {
+		return nil
+	}
+	return errForbidden
+}
+
+// exempt reports whether d is in EXEMPT_VIEW_PERMISSIONS. "*" never covers
+// the users app's models, which must be listed explicitly (as NetBox).
+func (s *Server) exempt(d *resource.Descriptor) bool {
+	ct := d.ContentType()
+	if slices.Contains(s.cfg.ExemptViewPermissions, ct) {
+		return true
+	}
+	return d.App != "users" && slices.Contains(s.cfg.ExemptViewPermissions, "*")
+}

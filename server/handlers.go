@@ -1,0 +1,599 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"entgo.io/ent/dialect"
+	"entgo.io/ent/dialect/sql"
+	"github.com/gin-gonic/gin"
+
+	"github.com/inventory/inventory/ent"
+	"github.com/inventory/inventory/ent/resource"
+	"github.com/inventory/inventory/filters"
+)
+
+// view reads the representation parameters of a GET (SPEC.md §4.6).
+func view(c *gin.Context) resource.View {
+	q := c.Request.URL.Query()
+	v := resource.View{Base: baseURL(c.Request)}
+	if c.Request.Method == http.MethodGet || c.Request.Method == http.MethodHead {
+		// NetBox: any non-empty value switches to brief (even "false").
+		v.Brief = q.Get("brief") != ""
+	}
+	if f := q.Get("fields"); f != "" {
+		v.Fields = strings.Split(f, ",")
+	}
+	if o := q.Get("omit"); o != "" {
+		v.Omit = strings.Split(o, ",")
+	}
+	return v
+}
+
+// filterPreds turns the query string into predicates; detail routes apply
+// filters too, as NetBox does.
+func (s *Server) filterPreds(ctx context.Context, d *resource.Descriptor, q url.Values) ([]func(*sql.Selector), error) {
+	st := s.db.Store()
+	ctx = resource.WithStore(ctx, st)
+	return d.Filters().Apply(ctx, q, filters.Options{
+		Strict: s.cfg.StrictFiltering, Reserved: filters.Reserved, Dialect: s.db.Dialect, Exec: st.Q,
+	})
+}
+
+// list serves GET on a list route: filters, ordering, offset or cursor
+// pagination, and a page rendered with a fixed number of queries.
+func (s *Server) list(c *gin.Context, d *resource.Descriptor) error {
+	if err := s.authorize(c, d, actionView); err != nil {
+		return err
+	}
+	q := c.Request.URL.Query()
+	pg, err := s.pagination(q)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request.Context()
+	preds, err := s.filterPreds(ctx, d, q)
+	if err != nil {
+		return err
+	}
+	params := resource.ListParams{Preds: preds, Limit: pg.limit, Offset: pg.offset, Start: pg.start, Count: pg.start == nil}
+	if pg.start == nil {
+		params.Order = d.Filters().Order(q.Get("ordering"))
+	}
+	rows, count, err := d.List(ctx, s.db.Store(), params)
+	if err != nil {
+		return err
+	}
+	page, err := d.Load(ctx, s.db.Store(), rows, view(c))
+	if err != nil {
+		return err
+	}
+	b := make([]byte, 0, 256+len(rows)*512)
+	b = append(b, `{"count":`...)
+	if pg.start != nil {
+		b = append(b, "null"...)
+	} else {
+		b = strconv.AppendInt(b, int64(count), 10)
+	}
+	next, prev := pg.links(c.Request, count, rows)
+	b = append(b, `,"next":`...)
+	b = appendURL(b, next)
+	b = append(b, `,"previous":`...)
+	b = appendURL(b, prev)
+	b = append(b, `,"results":[`...)
+	for i, r := range rows {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = page.Encode(b, r)
+	}
+	b = append(b, "]}"...)
+	c.Header("Allow", allowList(d))
+	c.Header("Vary", "Accept")
+	writeJSON(c, http.StatusOK, b)
+	return nil
+}
+
+func appendURL(b []byte, u string) []byte {
+	if u == "" {
+		return append(b, "null"...)
+	}
+	raw, _ := marshal(u)
+	return append(b, raw...)
+}
+
+func allowList(d *resource.Descriptor) string {
+	if d.ReadOnlyAPI {
+		return "GET, HEAD, OPTIONS"
+	}
+	return "GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS"
+}
+
+// objectID parses the detail route's id; anything else is NetBox's 404.
+func objectID(c *gin.Context) (int, error) {
+	id, err := strconv.Atoi(c.Param("id"))
+	if err != nil || id < 0 {
+		return 0, errNotFound
+	}
+	return id, nil
+}
+
+func notFound(d *resource.Descriptor) error {
+	return detailErr(http.StatusNotFound, "No "+d.Type+" matches the given query.")
+}
+
+// fetch loads one object through the detail route's filters.
+func (s *Server) fetch(c *gin.Context, d *resource.Descriptor) (*resource.Row, error) {
+	id, err := objectID(c)
+	if err != nil {
+		return nil, err
+	}
+	ctx := c.Request.Context()
+	preds, err := s.filterPreds(ctx, d, c.Request.URL.Query())
+	if err != nil {
+		return nil, err
+	}
+	r, err := d.Get(ctx, s.db.Store(), id, preds...)
+	if err != nil {
+		return nil, err
+	}
+	if r == nil {
+		return nil, notFound(d)
+	}
+	return r, nil
+}
+
+// etag is the object's weak ETag (SPEC.md §4.5), "" for models without
+// timestamps.
+func etag(d *resource.Descriptor, r *resource.Row) string {
+	for _, name := range []string{"last_updated", "created"} {
+		if t, ok := d.Value(r, name).(time.Time); ok {
+			return resource.ETag(t)
+		}
+	}
+	return ""
+}
+
+// respond renders one object, with its ETag.
+func (s *Server) respond(c *gin.Context, d *resource.Descriptor, r *resource.Row, status int) error {
+	page, err := d.Load(c.Request.Context(), s.db.Store(), []*resource.Row{r}, view(c))
+	if err != nil {
+		return err
+	}
+	if e := etag(d, r); e != "" {
+		c.Header("ETag", e)
+	}
+	writeJSON(c, status, page.Encode(nil, r))
+	return nil
+}
+
+func (s *Server) retrieve(c *gin.Context, d *resource.Descriptor) error {
+	if err := s.authorize(c, d, actionView); err != nil {
+		return err
+	}
+	r, err := s.fetch(c, d)
+	if err != nil {
+		return err
+	}
+	return s.respond(c, d, r, http.StatusOK)
+}
+
+// body reads a JSON request body: nil for an empty one.
+func body(c *gin.Context) (json.RawMessage, error) {
+	if ct := c.GetHeader("Content-Type"); ct != "" {
+		mt, _, _ := mime.ParseMediaType(ct)
+		if mt != "application/json" {
+			raw, _ := io.ReadAll(io.LimitReader(c.Request.Body, 1))
+			if len(raw) > 0 {
+				return nil, detailErr(http.StatusUnsupportedMediaType, fmt.Sprintf("Unsupported media type %q in request.", mt))
+			}
+			return nil, nil
+		}
+	}
+	raw, err := io.ReadAll(c.Request.Body)
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return nil, detailErr(http.StatusRequestEntityTooLarge, "Request body too large.")
+		}
+		return nil, detailErr(http.StatusBadRequest, "Could not read the request body.")
+	}
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return nil, nil
+	}
+	if !json.Valid(raw) {
+		var v any
+		err := json.Unmarshal(raw, &v)
+		return nil, detailErr(http.StatusBadRequest, "JSON parse error - "+err.Error())
+	}
+	return raw, nil
+}
+
+// object decodes one object of a write; a non-object is DRF's error.
+func object(raw json.RawMessage) (resource.Input, error) {
+	if raw == nil {
+		return resource.Input{}, nil
+	}
+	var in resource.Input
+	if raw[0] != '{' || json.Unmarshal(raw, &in) != nil {
+		return nil, resource.Invalid("non_field_errors", fmt.Sprintf("Invalid data. Expected a dictionary, but got %s.", pyTypeName(raw)))
+	}
+	if in == nil {
+		in = resource.Input{}
+	}
+	return in, nil
+}
+
+func pyTypeName(raw json.RawMessage) string {
+	switch raw[0] {
+	case '"':
+		return "str"
+	case '[':
+		return "list"
+	case 't', 'f':
+		return "bool"
+	case 'n':
+		return "NoneType"
+	}
+	if bytes.ContainsAny(raw, ".eE") {
+		return "float"
+	}
+	return "int"
+}
+
+// items decodes the array body of a bulk request.
+func items(raw json.RawMessage) ([]json.RawMessage, error) {
+	var list []json.RawMessage
+	if raw == nil || raw[0] != '[' || json.Unmarshal(raw, &list) != nil {
+		t := "dict"
+		if raw != nil {
+			t = pyTypeName(raw)
+		}
+		return nil, resource.Invalid("non_field_errors", fmt.Sprintf("Expected a list of items but got type %q.", t))
+	}
+	return list, nil
+}
+
+// writeTx runs fn in one transaction with the resource layer's view of it.
+func (s *Server) writeTx(c *gin.Context, fn func(ctx context.Context, tx *resource.Tx) error) error {
+	ctx := c.Request.Context()
+	return s.db.InTx(ctx, func(etx *ent.Tx) error {
+		return fn(ctx, &resource.Tx{Client: etx.Client(), Dialect: s.db.Dialect})
+	})
+}
+
+// create serves POST on a list route: one object, or an array (bulk),
+// all or nothing.
+func (s *Server) create(c *gin.Context, d *resource.Descriptor) error {
+	if err := s.authorize(c, d, actionAdd); err != nil {
+		return err
+	}
+	raw, err := body(c)
+	if err != nil {
+		return err
+	}
+	ctx, _ := resource.WithReveal(c.Request.Context())
+	c.Request = c.Request.WithContext(ctx)
+	if raw != nil && raw[0] == '[' {
+		return s.bulkCreate(c, d, raw)
+	}
+	in, err := object(raw)
+	if err != nil {
+		return err
+	}
+	var id int
+	err = s.writeTx(c, func(ctx context.Context, tx *resource.Tx) error {
+		var err error
+		id, err = d.Create(ctx, tx, in)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	r, err := d.Get(ctx, s.db.Store(), id)
+	if err != nil || r == nil {
+		return fmt.Errorf("re-read created %s %d: %v", d.Type, id, err)
+	}
+	return s.respond(c, d, r, http.StatusCreated)
+}
+
+func (s *Server) bulkCreate(c *gin.Context, d *resource.Descriptor, raw json.RawMessage) error {
+	list, err := items(raw)
+	if err != nil {
+		return err
+	}
+	ids := make([]int, 0, len(list))
+	err = s.writeTx(c, func(ctx context.Context, tx *resource.Tx) error {
+		errs := make(bulkError, len(list))
+		failed := false
+		for i, item := range list {
+			errs[i] = map[string]any{}
+			in, err := object(item)
+			if err == nil {
+				var id int
+				if id, err = d.Create(ctx, tx, in); err == nil {
+					ids = append(ids, id)
+					continue
+				}
+			}
+			var ve *resource.ValidationError
+			if !errors.As(err, &ve) {
+				return err
+			}
+			errs[i], failed = ve.Fields, true
+		}
+		if failed {
+			return errs
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return s.respondMany(c, d, ids, http.StatusCreated)
+}
+
+// respondMany renders objects by id (bulk responses carry no ETag).
+func (s *Server) respondMany(c *gin.Context, d *resource.Descriptor, ids []int, status int) error {
+	ctx := c.Request.Context()
+	rows, err := d.GetMany(ctx, s.db.Store(), ids)
+	if err != nil {
+		return err
+	}
+	page, err := d.Load(ctx, s.db.Store(), rows, view(c))
+	if err != nil {
+		return err
+	}
+	b := []byte{'['}
+	for i, r := range rows {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = page.Encode(b, r)
+	}
+	writeJSON(c, status, append(b, ']'))
+	return nil
+}
+
+// checkIfMatch applies If-Match (SPEC.md §4.5): 412 with the current ETag
+// when no supplied value matches; "*" matches any existing object.
+func checkIfMatch(c *gin.Context, d *resource.Descriptor, r *resource.Row) error {
+	h := c.GetHeader("If-Match")
+	if h == "" {
+		return nil
+	}
+	cur := etag(d, r)
+	if cur == "" || strings.TrimSpace(h) == "*" {
+		return nil
+	}
+	for _, v := range strings.Split(h, ",") {
+		if strings.TrimSpace(v) == cur {
+			return nil
+		}
+	}
+	c.Header("ETag", cur)
+	return detailErr(http.StatusPreconditionFailed, "Precondition failed.")
+}
+
+// lockRow re-reads an object inside the write transaction, locked on
+// PostgreSQL (SQLite's immediate transactions already serialise writers),
+// so that If-Match cannot pass for two concurrent writers.
+func (s *Server) lockRow(ctx context.Context, tx *resource.Tx, d *resource.Descriptor, id int) (*resource.Row, error) {
+	var preds []func(*sql.Selector)
+	if tx.Dialect == dialect.Postgres {
+		preds = append(preds, func(s *sql.Selector) { s.ForUpdate() })
+	}
+	return d.Get(ctx, tx.Store(), id, preds...)
+}
+
+// update serves PUT and PATCH on a detail route.
+func (s *Server) update(c *gin.Context, d *resource.Descriptor, partial bool) error {
+	if err := s.authorize(c, d, actionChange); err != nil {
+		return err
+	}
+	r, err := s.fetch(c, d)
+	if err != nil {
+		return err
+	}
+	if err := checkIfMatch(c, d, r); err != nil {
+		return err
+	}
+	raw, err := body(c)
+	if err != nil {
+		return err
+	}
+	in, err := object(raw)
+	if err != nil {
+		return err
+	}
+	err = s.writeTx(c, func(ctx context.Context, tx *resource.Tx) error {
+		cur, err := s.lockRow(ctx, tx, d, r.ID)
+		if err != nil {
+			return err
+		}
+		if cur == nil {
+			return notFound(d)
+		}
+		if err := checkIfMatch(c, d, cur); err != nil {
+			return err
+		}
+		return d.Update(ctx, tx, cur, in, partial)
+	})
+	if err != nil {
+		return err
+	}
+	r, err = d.Get(c.Request.Context(), s.db.Store(), r.ID)
+	if err != nil || r == nil {
+		return fmt.Errorf("re-read %s: %v", d.Type, err)
+	}
+	return s.respond(c, d, r, http.StatusOK)
+}
+
+// destroy serves DELETE on a detail route (an optional body may carry a
+// changelog_message).
+func (s *Server) destroy(c *gin.Context, d *resource.Descriptor) error {
+	if err := s.authorize(c, d, actionDelete); err != nil {
+		return err
+	}
+	r, err := s.fetch(c, d)
+	if err != nil {
+		return err
+	}
+	if err := checkIfMatch(c, d, r); err != nil {
+		return err
+	}
+	raw, err := body(c)
+	if err != nil {
+		return err
+	}
+	in, err := object(raw)
+	if err != nil {
+		return err
+	}
+	if _, err := in.Message(); err != nil {
+		return err
+	}
+	err = s.writeTx(c, func(ctx context.Context, tx *resource.Tx) error {
+		return d.Delete(ctx, tx, []int{r.ID})
+	})
+	if err != nil {
+		return err
+	}
+	c.Status(http.StatusNoContent)
+	return nil
+}
+
+// bulkIDs validates the items of a bulk update or delete: each must carry
+// an integer id of an existing object. Unlike NetBox, which skips missing
+// ids silently, any missing id fails the whole request (DESIGN.md §7).
+func (s *Server) bulkIDs(ctx context.Context, d *resource.Descriptor, list []json.RawMessage) ([]int, []resource.Input, error) {
+	ids := make([]int, len(list))
+	ins := make([]resource.Input, len(list))
+	errs := make(bulkError, len(list))
+	failed := false
+	for i, item := range list {
+		errs[i] = map[string]any{}
+		in, err := object(item)
+		if err != nil {
+			var ve *resource.ValidationError
+			errors.As(err, &ve)
+			errs[i], failed = ve.Fields, true
+			continue
+		}
+		var id int
+		raw, ok := in["id"]
+		if !ok {
+			errs[i]["id"], failed = []string{"This field is required."}, true
+			continue
+		}
+		if json.Unmarshal(raw, &id) != nil {
+			errs[i]["id"], failed = []string{"A valid integer is required."}, true
+			continue
+		}
+		ids[i], ins[i] = id, in
+	}
+	if failed {
+		return nil, nil, errs
+	}
+	rows, err := d.GetMany(ctx, s.db.Store(), ids)
+	if err != nil {
+		return nil, nil, err
+	}
+	found := map[int]bool{}
+	for _, r := range rows {
+		found[r.ID] = true
+	}
+	for i, id := range ids {
+		if !found[id] {
+			errs[i]["id"], failed = []string{fmt.Sprintf("No %s matches the given query.", d.Type)}, true
+		}
+	}
+	if failed {
+		return nil, nil, errs
+	}
+	return ids, ins, nil
+}
+
+// bulkUpdate serves PUT and PATCH on a list route, all or nothing.
+func (s *Server) bulkUpdate(c *gin.Context, d *resource.Descriptor, partial bool) error {
+	if err := s.authorize(c, d, actionChange); err != nil {
+		return err
+	}
+	raw, err := body(c)
+	if err != nil {
+		return err
+	}
+	list, err := items(raw)
+	if err != nil {
+		return err
+	}
+	ids, ins, err := s.bulkIDs(c.Request.Context(), d, list)
+	if err != nil {
+		return err
+	}
+	err = s.writeTx(c, func(ctx context.Context, tx *resource.Tx) error {
+		for i, id := range ids {
+			cur, err := s.lockRow(ctx, tx, d, id)
+			if err != nil {
+				return err
+			}
+			if cur == nil {
+				return notFound(d)
+			}
+			if err := d.Update(ctx, tx, cur, ins[i], partial); err != nil {
+				return err // the first failing item's error, as NetBox
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	uniq := append([]int(nil), ids...)
+	sort.Ints(uniq)
+	return s.respondMany(c, d, uniq, http.StatusOK)
+}
+
+// bulkDelete serves DELETE on a list route, all or nothing.
+func (s *Server) bulkDelete(c *gin.Context, d *resource.Descriptor) error {
+	if err := s.authorize(c, d, actionDelete); err != nil {
+		return err
+	}
+	raw, err := body(c)
+	if err != nil {
+		return err
+	}
+	list, err := items(raw)
+	if err != nil {
+		return err
+	}
+	ids, ins, err := s.bulkIDs(c.Request.Context(), d, list)
+	if err != nil {
+		return err
+	}
+	for _, in := range ins {
+		if _, err := in.Message(); err != nil {
+			return err
+		}
+	}
+	err = s.writeTx(c, func(ctx context.Context, tx *resource.Tx) error {
+		return d.Delete(ctx, tx, ids)
+	})
+	if err != nil {
+		return err
+	}
+	c.Status(http.StatusNoContent)
+	return nil
+}

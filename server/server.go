@@ -1,0 +1,200 @@
+package server
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/gin-gonic/gin"
+	"github.com/google/uuid"
+
+	"github.com/inventory/inventory/ent/db"
+	"github.com/inventory/inventory/ent/resource"
+)
+
+// Context keys set by the middleware.
+const (
+	ctxRequestID = "inventory.request_id"
+	ctxPrincipal = "inventory.principal"
+)
+
+// Server serves the REST API over one database.
+type Server struct {
+	cfg    Config
+	db     *db.DB
+	engine *gin.Engine
+	now    func() time.Time
+}
+
+// New builds the server and registers a route per model.
+func New(cfg Config, database *db.DB) *Server {
+	gin.SetMode(gin.ReleaseMode)
+	e := gin.New()
+	// We answer a missing trailing slash ourselves (302, GET/HEAD only).
+	e.RedirectTrailingSlash = false
+	e.RedirectFixedPath = false
+	e.HandleMethodNotAllowed = true
+	s := &Server{cfg: cfg, db: database, engine: e, now: func() time.Time { return time.Now().UTC() }}
+	database.Client.Token.Use(s.tokenHook())
+	e.Use(s.requestContext, s.recover, s.authenticate)
+	s.routes()
+	e.NoRoute(s.noRoute)
+	e.NoMethod(func(c *gin.Context) {
+		s.render(c, detailErr(http.StatusMethodNotAllowed, `Method "`+c.Request.Method+`" not allowed.`))
+	})
+	return s
+}
+
+// Handler is the http.Handler of the server.
+func (s *Server) Handler() http.Handler { return s.engine }
+
+func (s *Server) routes() {
+	api := s.engine.Group("/api")
+	api.GET("/", s.wrap(s.apiRoot))
+	api.GET("/status/", s.wrap(s.status))
+	api.GET("/plugins/", s.wrap(func(c *gin.Context) error { writeJSON(c, 200, []byte("{}")); return nil }))
+	api.POST("/users/tokens/provision/", s.wrap(s.provision))
+	for _, app := range apps {
+		app := app
+		api.GET("/"+app+"/", s.wrap(func(c *gin.Context) error { return s.appRoot(c, app) }))
+	}
+	for _, d := range resource.All() {
+		d := d
+		list := "/" + d.App + "/" + d.Path + "/"
+		detail := list + ":id/"
+		api.GET(list, s.wrap(func(c *gin.Context) error { return s.list(c, d) }))
+		api.OPTIONS(list, s.wrap(func(c *gin.Context) error { return s.options(c, d, true) }))
+		api.OPTIONS(detail, s.wrap(func(c *gin.Context) error { return s.options(c, d, false) }))
+		api.GET(detail, s.wrap(func(c *gin.Context) error { return s.retrieve(c, d) }))
+		if d.ReadOnlyAPI {
+			continue
+		}
+		api.POST(list, s.wrap(func(c *gin.Context) error { return s.create(c, d) }))
+		api.PUT(list, s.wrap(func(c *gin.Context) error { return s.bulkUpdate(c, d, false) }))
+		api.PATCH(list, s.wrap(func(c *gin.Context) error { return s.bulkUpdate(c, d, true) }))
+		api.DELETE(list, s.wrap(func(c *gin.Context) error { return s.bulkDelete(c, d) }))
+		api.PUT(detail, s.wrap(func(c *gin.Context) error { return s.update(c, d, false) }))
+		api.PATCH(detail, s.wrap(func(c *gin.Context) error { return s.update(c, d, true) }))
+		api.DELETE(detail, s.wrap(func(c *gin.Context) error { return s.destroy(c, d) }))
+	}
+}
+
+// wrap adapts an error-returning handler: errors go to the translator.
+func (s *Server) wrap(h func(c *gin.Context) error) gin.HandlerFunc {
+	return func(c *gin.Context) {
+		if err := h(c); err != nil {
+			s.render(c, err)
+		}
+	}
+}
+
+// requestContext assigns the request id and the API-Version header, and
+// limits the body. An incoming X-Request-ID is ignored, as in NetBox.
+func (s *Server) requestContext(c *gin.Context) {
+	id := uuid.NewString()
+	c.Set(ctxRequestID, id)
+	h := c.Writer.Header()
+	h.Set("X-Request-ID", id)
+	if strings.HasPrefix(c.Request.URL.Path, "/api") {
+		h.Set("API-Version", apiVersion(s.cfg.Version))
+	}
+	if c.Request.Body != nil && s.cfg.MaxBodyBytes > 0 {
+		c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, s.cfg.MaxBodyBytes)
+	}
+	ctx := context.WithValue(c.Request.Context(), requestIDKey{}, id)
+	c.Request = c.Request.WithContext(ctx)
+	c.Next()
+}
+
+type requestIDKey struct{}
+
+// RequestID returns the id of the request that ctx belongs to.
+func RequestID(ctx context.Context) string {
+	id, _ := ctx.Value(requestIDKey{}).(string)
+	return id
+}
+
+// recover turns a panic into NetBox's 500 body instead of a dropped
+// connection.
+func (s *Server) recover(c *gin.Context) {
+	defer func() {
+		if p := recover(); p != nil {
+			if p == http.ErrAbortHandler {
+				panic(p)
+			}
+			s.render(c, panicError{p})
+			c.Abort()
+		}
+	}()
+	c.Next()
+}
+
+type panicError struct{ v any }
+
+func (p panicError) Error() string { return "panic: " + strings.TrimSpace(sprint(p.v)) }
+
+func apiVersion(v string) string {
+	parts := strings.SplitN(v, ".", 3)
+	if len(parts) < 2 {
+		return v
+	}
+	return parts[0] + "." + parts[1]
+}
+
+// noRoute redirects a GET/HEAD without trailing slash to the slashed path
+// when that path exists (302, SPEC.md §4); everything else is a 404.
+func (s *Server) noRoute(c *gin.Context) {
+	p := c.Request.URL.Path
+	if (c.Request.Method == http.MethodGet || c.Request.Method == http.MethodHead) && !strings.HasSuffix(p, "/") && s.routable(p+"/") {
+		loc := p + "/"
+		if c.Request.URL.RawQuery != "" {
+			loc += "?" + c.Request.URL.RawQuery
+		}
+		c.Redirect(http.StatusFound, loc)
+		return
+	}
+	s.render(c, errNotFound)
+}
+
+// routable says whether a slashed API path matches a route.
+func (s *Server) routable(p string) bool {
+	seg := strings.Split(strings.Trim(p, "/"), "/")
+	if len(seg) == 0 || seg[0] != "api" {
+		return false
+	}
+	switch len(seg) {
+	case 1:
+		return true
+	case 2:
+		if seg[1] == "status" || seg[1] == "plugins" {
+			return true
+		}
+		for _, a := range apps {
+			if a == seg[1] {
+				return true
+			}
+		}
+	case 3:
+		return resource.ByPath(seg[1], seg[2]) != nil
+	case 4:
+		return resource.ByPath(seg[1], seg[2]) != nil && !strings.Contains(seg[3], ".")
+	}
+	return false
+}
+
+// baseURL is the scheme and host for absolute URLs (BEHAVIOUR.md §1.5).
+func baseURL(r *http.Request) string {
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	if p := r.Header.Get("X-Forwarded-Proto"); p == "https" || p == "http" {
+		scheme = p
+	}
+	host := r.Host
+	if h := r.Header.Get("X-Forwarded-Host"); h != "" {
+		host = strings.TrimSpace(strings.Split(h, ",")[0])
+	}
+	return scheme + "://" + host
+}

@@ -1,0 +1,200 @@
+package server
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/mail"
+	"regexp"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/inventory/inventory/ent"
+	"github.com/inventory/inventory/ent/hook"
+	"github.com/inventory/inventory/ent/resource"
+	"github.com/inventory/inventory/ent/user"
+	"github.com/inventory/inventory/server/auth"
+)
+
+// Kinds whose writes need the server's crypto: registered once, before the
+// resource registry resolves its codecs.
+func init() {
+	resource.RegisterKind("password", nil, func(f *resource.Field, raw json.RawMessage) (any, []string) {
+		var pw string
+		if err := json.Unmarshal(raw, &pw); err != nil {
+			return nil, []string{"Not a valid string."}
+		}
+		if pw == "" {
+			return nil, []string{"This field may not be blank."}
+		}
+		h, err := auth.HashPassword(pw)
+		if err != nil {
+			return nil, []string{err.Error()}
+		}
+		return h, nil
+	})
+	resource.RegisterKind("allowed-ips", nil, func(f *resource.Field, raw json.RawMessage) (any, []string) {
+		var list []string
+		if err := json.Unmarshal(raw, &list); err != nil {
+			return nil, []string{`Expected a list of items but got type "` + fmt.Sprintf("%T", raw) + `".`}
+		}
+		prefixes, err := auth.ParseAllowedIPs(list)
+		if err != nil {
+			var ae auth.AllowedIPErrors
+			if errors.As(err, &ae) {
+				msgs := make([]string, len(ae))
+				for i, e := range ae {
+					msgs[i] = e.Message
+				}
+				return nil, msgs
+			}
+			return nil, []string{err.Error()}
+		}
+		out := make([]string, len(prefixes))
+		for i, p := range prefixes {
+			out[i] = p.String()
+		}
+		return out, nil
+	})
+	resource.RegisterKind("username", nil, func(f *resource.Field, raw json.RawMessage) (any, []string) {
+		var s string
+		if json.Unmarshal(raw, &s) != nil {
+			return nil, []string{"Not a valid string."}
+		}
+		if s == "" {
+			return nil, []string{"This field may not be blank."}
+		}
+		if len(s) > 150 {
+			return nil, []string{"Ensure this field has no more than 150 characters."}
+		}
+		if !usernameRE.MatchString(s) {
+			return nil, []string{"Enter a valid username. This value may contain only letters, numbers, and @/./+/-/_ characters."}
+		}
+		return s, nil
+	})
+	resource.RegisterKind("email", nil, func(f *resource.Field, raw json.RawMessage) (any, []string) {
+		var s string
+		if json.Unmarshal(raw, &s) != nil {
+			return nil, []string{"Not a valid string."}
+		}
+		if s != "" {
+			if a, err := mail.ParseAddress(s); err != nil || a.Address != s {
+				return nil, []string{"Enter a valid email address."}
+			}
+		}
+		return s, nil
+	})
+}
+
+var usernameRE = regexp.MustCompile(`^[\w.@+-]+$`)
+
+// tokenHook turns a token's one-time secret into its stored form on
+// create: a keyed digest under the newest pepper (v1 and v2 alike), a
+// random key for v2, and the last six characters for v1's display. The
+// plaintext is never written; it is handed to the creating response
+// through resource.Reveal.
+func (s *Server) tokenHook() ent.Hook {
+	return hook.On(func(next ent.Mutator) ent.Mutator {
+		return hook.TokenFunc(func(ctx context.Context, m *ent.TokenMutation) (ent.Value, error) {
+			version, _ := m.Version()
+			if version == 0 {
+				version = 2
+			}
+			secret, given := m.Token()
+			if !given || secret == "" {
+				secret = auth.NewSecret()
+			}
+			if version == 1 && len(secret) != auth.SecretLength {
+				return nil, resource.Invalid("token", fmt.Sprintf("Ensure this field has exactly %d characters.", auth.SecretLength))
+			}
+			if exp, ok := m.Expires(); ok && !exp.After(s.now()) {
+				return nil, resource.Invalid("expires", fmt.Sprintf(
+					"Expiration time must be in the future. Current server time is %s (UTC).", s.now().Format("2006-01-02 15:04:05")))
+			}
+			pid, digest, err := s.cfg.Peppers.NewTokenDigest(version, secret)
+			if err != nil {
+				var ae auth.Error
+				if errors.As(err, &ae) {
+					return nil, resource.Invalid("__all__", string(ae))
+				}
+				return nil, err
+			}
+			m.ResetToken()
+			m.SetVersion(version)
+			m.SetPepperID(pid)
+			m.SetDigest(digest)
+			if version == 2 {
+				m.SetKey(auth.NewKey())
+			} else {
+				m.SetLast6(auth.Last6(secret))
+			}
+			v, err := next.Mutate(ctx, m)
+			if err != nil {
+				return nil, err
+			}
+			if id, ok := m.ID(); ok {
+				resource.RevealFrom(ctx).Put("users.token", id, secret)
+			}
+			return v, nil
+		})
+	}, ent.OpCreate)
+}
+
+// provision serves POST /api/users/tokens/provision/ (SPEC.md §4.13):
+// username and password in, a new token (with its secret, once) out.
+func (s *Server) provision(c *gin.Context) error {
+	raw, err := body(c)
+	if err != nil {
+		return err
+	}
+	in, err := object(raw)
+	if err != nil {
+		return err
+	}
+	var username, password string
+	verr := map[string]any{}
+	for key, dst := range map[string]*string{"username": &username, "password": &password} {
+		v, ok := in[key]
+		if !ok || json.Unmarshal(v, dst) != nil || *dst == "" {
+			verr[key] = []string{"This field is required."}
+		}
+		delete(in, key)
+	}
+	if len(verr) > 0 {
+		return &resource.ValidationError{Fields: verr}
+	}
+	ctx := c.Request.Context()
+	u, err := s.db.ReadClient.User.Query().Where(user.UsernameEQ(username)).Only(ctx)
+	if err != nil {
+		auth.CheckPassword(auth.DummyHash(), password) // same cost as a real check
+		if ent.IsNotFound(err) {
+			return detailErr(http.StatusForbidden, string(auth.ErrInvalidCredentials))
+		}
+		return err
+	}
+	if !auth.CheckPassword(u.Password, password) || !u.IsActive {
+		return detailErr(http.StatusForbidden, string(auth.ErrInvalidCredentials))
+	}
+	d := resource.ByContentType("users.token")
+	in["user"] = json.RawMessage(fmt.Sprint(u.ID))
+	ctx, _ = resource.WithReveal(ctx)
+	c.Request = c.Request.WithContext(ctx)
+	var id int
+	err = s.writeTx(c, func(ctx context.Context, tx *resource.Tx) error {
+		var err error
+		id, err = d.Create(ctx, tx, in)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	r, err := d.Get(ctx, s.db.Store(), id)
+	if err != nil || r == nil {
+		return fmt.Errorf("re-read token: %v", err)
+	}
+	return s.respond(c, d, r, http.StatusCreated)
+}
+
+func sprint(v any) string { return fmt.Sprint(v) }
