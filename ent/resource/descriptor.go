@@ -131,6 +131,9 @@ type FilterDecl struct {
 	Lookups, Choices                 []string
 }
 
+// intp is used by the generated descriptors for Field.Min and Field.Max.
+func intp(n int) *int { return &n }
+
 // ContentType is "app.model".
 func (d *Descriptor) ContentType() string { return d.App + "." + d.Model }
 
