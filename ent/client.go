@@ -15,7 +15,12 @@ import (
 	"entgo.io/ent/dialect"
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
+	"github.com/inventory/inventory/ent/customfield"
+	"github.com/inventory/inventory/ent/customfieldchoiceset"
+	"github.com/inventory/inventory/ent/location"
 	"github.com/inventory/inventory/ent/region"
+	"github.com/inventory/inventory/ent/rir"
+	"github.com/inventory/inventory/ent/role"
 	"github.com/inventory/inventory/ent/site"
 	"github.com/inventory/inventory/ent/sitegroup"
 	"github.com/inventory/inventory/ent/tag"
@@ -24,6 +29,9 @@ import (
 	"github.com/inventory/inventory/ent/tenantgroup"
 	"github.com/inventory/inventory/ent/token"
 	"github.com/inventory/inventory/ent/user"
+	"github.com/inventory/inventory/ent/vlan"
+	"github.com/inventory/inventory/ent/vlangroup"
+	"github.com/inventory/inventory/ent/vrf"
 
 	stdsql "database/sql"
 )
@@ -33,8 +41,18 @@ type Client struct {
 	config
 	// Schema is the client for creating, migrating and dropping schema.
 	Schema *migrate.Schema
+	// CustomField is the client for interacting with the CustomField builders.
+	CustomField *CustomFieldClient
+	// CustomFieldChoiceSet is the client for interacting with the CustomFieldChoiceSet builders.
+	CustomFieldChoiceSet *CustomFieldChoiceSetClient
+	// Location is the client for interacting with the Location builders.
+	Location *LocationClient
+	// RIR is the client for interacting with the RIR builders.
+	RIR *RIRClient
 	// Region is the client for interacting with the Region builders.
 	Region *RegionClient
+	// Role is the client for interacting with the Role builders.
+	Role *RoleClient
 	// Site is the client for interacting with the Site builders.
 	Site *SiteClient
 	// SiteGroup is the client for interacting with the SiteGroup builders.
@@ -51,6 +69,12 @@ type Client struct {
 	Token *TokenClient
 	// User is the client for interacting with the User builders.
 	User *UserClient
+	// VLAN is the client for interacting with the VLAN builders.
+	VLAN *VLANClient
+	// VLANGroup is the client for interacting with the VLANGroup builders.
+	VLANGroup *VLANGroupClient
+	// VRF is the client for interacting with the VRF builders.
+	VRF *VRFClient
 }
 
 // NewClient creates a new client configured with the given options.
@@ -62,7 +86,12 @@ func NewClient(opts ...Option) *Client {
 
 func (c *Client) init() {
 	c.Schema = migrate.NewSchema(c.driver)
+	c.CustomField = NewCustomFieldClient(c.config)
+	c.CustomFieldChoiceSet = NewCustomFieldChoiceSetClient(c.config)
+	c.Location = NewLocationClient(c.config)
+	c.RIR = NewRIRClient(c.config)
 	c.Region = NewRegionClient(c.config)
+	c.Role = NewRoleClient(c.config)
 	c.Site = NewSiteClient(c.config)
 	c.SiteGroup = NewSiteGroupClient(c.config)
 	c.Tag = NewTagClient(c.config)
@@ -71,6 +100,9 @@ func (c *Client) init() {
 	c.TenantGroup = NewTenantGroupClient(c.config)
 	c.Token = NewTokenClient(c.config)
 	c.User = NewUserClient(c.config)
+	c.VLAN = NewVLANClient(c.config)
+	c.VLANGroup = NewVLANGroupClient(c.config)
+	c.VRF = NewVRFClient(c.config)
 }
 
 type (
@@ -161,17 +193,25 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 	cfg := c.config
 	cfg.driver = tx
 	return &Tx{
-		ctx:         ctx,
-		config:      cfg,
-		Region:      NewRegionClient(cfg),
-		Site:        NewSiteClient(cfg),
-		SiteGroup:   NewSiteGroupClient(cfg),
-		Tag:         NewTagClient(cfg),
-		TaggedItem:  NewTaggedItemClient(cfg),
-		Tenant:      NewTenantClient(cfg),
-		TenantGroup: NewTenantGroupClient(cfg),
-		Token:       NewTokenClient(cfg),
-		User:        NewUserClient(cfg),
+		ctx:                  ctx,
+		config:               cfg,
+		CustomField:          NewCustomFieldClient(cfg),
+		CustomFieldChoiceSet: NewCustomFieldChoiceSetClient(cfg),
+		Location:             NewLocationClient(cfg),
+		RIR:                  NewRIRClient(cfg),
+		Region:               NewRegionClient(cfg),
+		Role:                 NewRoleClient(cfg),
+		Site:                 NewSiteClient(cfg),
+		SiteGroup:            NewSiteGroupClient(cfg),
+		Tag:                  NewTagClient(cfg),
+		TaggedItem:           NewTaggedItemClient(cfg),
+		Tenant:               NewTenantClient(cfg),
+		TenantGroup:          NewTenantGroupClient(cfg),
+		Token:                NewTokenClient(cfg),
+		User:                 NewUserClient(cfg),
+		VLAN:                 NewVLANClient(cfg),
+		VLANGroup:            NewVLANGroupClient(cfg),
+		VRF:                  NewVRFClient(cfg),
 	}, nil
 }
 
@@ -189,24 +229,32 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 	cfg := c.config
 	cfg.driver = &txDriver{tx: tx, drv: c.driver}
 	return &Tx{
-		ctx:         ctx,
-		config:      cfg,
-		Region:      NewRegionClient(cfg),
-		Site:        NewSiteClient(cfg),
-		SiteGroup:   NewSiteGroupClient(cfg),
-		Tag:         NewTagClient(cfg),
-		TaggedItem:  NewTaggedItemClient(cfg),
-		Tenant:      NewTenantClient(cfg),
-		TenantGroup: NewTenantGroupClient(cfg),
-		Token:       NewTokenClient(cfg),
-		User:        NewUserClient(cfg),
+		ctx:                  ctx,
+		config:               cfg,
+		CustomField:          NewCustomFieldClient(cfg),
+		CustomFieldChoiceSet: NewCustomFieldChoiceSetClient(cfg),
+		Location:             NewLocationClient(cfg),
+		RIR:                  NewRIRClient(cfg),
+		Region:               NewRegionClient(cfg),
+		Role:                 NewRoleClient(cfg),
+		Site:                 NewSiteClient(cfg),
+		SiteGroup:            NewSiteGroupClient(cfg),
+		Tag:                  NewTagClient(cfg),
+		TaggedItem:           NewTaggedItemClient(cfg),
+		Tenant:               NewTenantClient(cfg),
+		TenantGroup:          NewTenantGroupClient(cfg),
+		Token:                NewTokenClient(cfg),
+		User:                 NewUserClient(cfg),
+		VLAN:                 NewVLANClient(cfg),
+		VLANGroup:            NewVLANGroupClient(cfg),
+		VRF:                  NewVRFClient(cfg),
 	}, nil
 }
 
 // Debug returns a new debug-client. It's used to get verbose logging on specific operations.
 //
 //	client.Debug().
-//		Region.
+//		CustomField.
 //		Query().
 //		Count(ctx)
 func (c *Client) Debug() *Client {
@@ -229,8 +277,9 @@ func (c *Client) Close() error {
 // In order to add hooks to a specific client, call: `client.Node.Use(...)`.
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
-		c.Region, c.Site, c.SiteGroup, c.Tag, c.TaggedItem, c.Tenant, c.TenantGroup,
-		c.Token, c.User,
+		c.CustomField, c.CustomFieldChoiceSet, c.Location, c.RIR, c.Region, c.Role,
+		c.Site, c.SiteGroup, c.Tag, c.TaggedItem, c.Tenant, c.TenantGroup, c.Token,
+		c.User, c.VLAN, c.VLANGroup, c.VRF,
 	} {
 		n.Use(hooks...)
 	}
@@ -240,8 +289,9 @@ func (c *Client) Use(hooks ...Hook) {
 // In order to add interceptors to a specific client, call: `client.Node.Intercept(...)`.
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
-		c.Region, c.Site, c.SiteGroup, c.Tag, c.TaggedItem, c.Tenant, c.TenantGroup,
-		c.Token, c.User,
+		c.CustomField, c.CustomFieldChoiceSet, c.Location, c.RIR, c.Region, c.Role,
+		c.Site, c.SiteGroup, c.Tag, c.TaggedItem, c.Tenant, c.TenantGroup, c.Token,
+		c.User, c.VLAN, c.VLANGroup, c.VRF,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -250,8 +300,18 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 // Mutate implements the ent.Mutator interface.
 func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 	switch m := m.(type) {
+	case *CustomFieldMutation:
+		return c.CustomField.mutate(ctx, m)
+	case *CustomFieldChoiceSetMutation:
+		return c.CustomFieldChoiceSet.mutate(ctx, m)
+	case *LocationMutation:
+		return c.Location.mutate(ctx, m)
+	case *RIRMutation:
+		return c.RIR.mutate(ctx, m)
 	case *RegionMutation:
 		return c.Region.mutate(ctx, m)
+	case *RoleMutation:
+		return c.Role.mutate(ctx, m)
 	case *SiteMutation:
 		return c.Site.mutate(ctx, m)
 	case *SiteGroupMutation:
@@ -268,8 +328,611 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Token.mutate(ctx, m)
 	case *UserMutation:
 		return c.User.mutate(ctx, m)
+	case *VLANMutation:
+		return c.VLAN.mutate(ctx, m)
+	case *VLANGroupMutation:
+		return c.VLANGroup.mutate(ctx, m)
+	case *VRFMutation:
+		return c.VRF.mutate(ctx, m)
 	default:
 		return nil, fmt.Errorf("ent: unknown mutation type %T", m)
+	}
+}
+
+// CustomFieldClient is a client for the CustomField schema.
+type CustomFieldClient struct {
+	config
+}
+
+// NewCustomFieldClient returns a client for the CustomField from the given config.
+func NewCustomFieldClient(c config) *CustomFieldClient {
+	return &CustomFieldClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `customfield.Hooks(f(g(h())))`.
+func (c *CustomFieldClient) Use(hooks ...Hook) {
+	c.hooks.CustomField = append(c.hooks.CustomField, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `customfield.Intercept(f(g(h())))`.
+func (c *CustomFieldClient) Intercept(interceptors ...Interceptor) {
+	c.inters.CustomField = append(c.inters.CustomField, interceptors...)
+}
+
+// Create returns a builder for creating a CustomField entity.
+func (c *CustomFieldClient) Create() *CustomFieldCreate {
+	mutation := newCustomFieldMutation(c.config, OpCreate)
+	return &CustomFieldCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of CustomField entities.
+func (c *CustomFieldClient) CreateBulk(builders ...*CustomFieldCreate) *CustomFieldCreateBulk {
+	return &CustomFieldCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *CustomFieldClient) MapCreateBulk(slice any, setFunc func(*CustomFieldCreate, int)) *CustomFieldCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &CustomFieldCreateBulk{err: fmt.Errorf("calling to CustomFieldClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*CustomFieldCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &CustomFieldCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for CustomField.
+func (c *CustomFieldClient) Update() *CustomFieldUpdate {
+	mutation := newCustomFieldMutation(c.config, OpUpdate)
+	return &CustomFieldUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *CustomFieldClient) UpdateOne(_m *CustomField) *CustomFieldUpdateOne {
+	mutation := newCustomFieldMutation(c.config, OpUpdateOne, withCustomField(_m))
+	return &CustomFieldUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *CustomFieldClient) UpdateOneID(id int) *CustomFieldUpdateOne {
+	mutation := newCustomFieldMutation(c.config, OpUpdateOne, withCustomFieldID(id))
+	return &CustomFieldUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for CustomField.
+func (c *CustomFieldClient) Delete() *CustomFieldDelete {
+	mutation := newCustomFieldMutation(c.config, OpDelete)
+	return &CustomFieldDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *CustomFieldClient) DeleteOne(_m *CustomField) *CustomFieldDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *CustomFieldClient) DeleteOneID(id int) *CustomFieldDeleteOne {
+	builder := c.Delete().Where(customfield.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &CustomFieldDeleteOne{builder}
+}
+
+// Query returns a query builder for CustomField.
+func (c *CustomFieldClient) Query() *CustomFieldQuery {
+	return &CustomFieldQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeCustomField},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a CustomField entity by its id.
+func (c *CustomFieldClient) Get(ctx context.Context, id int) (*CustomField, error) {
+	return c.Query().Where(customfield.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *CustomFieldClient) GetX(ctx context.Context, id int) *CustomField {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryChoiceSet queries the choice_set edge of a CustomField.
+func (c *CustomFieldClient) QueryChoiceSet(_m *CustomField) *CustomFieldChoiceSetQuery {
+	query := (&CustomFieldChoiceSetClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(customfield.Table, customfield.FieldID, id),
+			sqlgraph.To(customfieldchoiceset.Table, customfieldchoiceset.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, customfield.ChoiceSetTable, customfield.ChoiceSetColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *CustomFieldClient) Hooks() []Hook {
+	return c.hooks.CustomField
+}
+
+// Interceptors returns the client interceptors.
+func (c *CustomFieldClient) Interceptors() []Interceptor {
+	return c.inters.CustomField
+}
+
+func (c *CustomFieldClient) mutate(ctx context.Context, m *CustomFieldMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&CustomFieldCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&CustomFieldUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&CustomFieldUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&CustomFieldDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown CustomField mutation op: %q", m.Op())
+	}
+}
+
+// CustomFieldChoiceSetClient is a client for the CustomFieldChoiceSet schema.
+type CustomFieldChoiceSetClient struct {
+	config
+}
+
+// NewCustomFieldChoiceSetClient returns a client for the CustomFieldChoiceSet from the given config.
+func NewCustomFieldChoiceSetClient(c config) *CustomFieldChoiceSetClient {
+	return &CustomFieldChoiceSetClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `customfieldchoiceset.Hooks(f(g(h())))`.
+func (c *CustomFieldChoiceSetClient) Use(hooks ...Hook) {
+	c.hooks.CustomFieldChoiceSet = append(c.hooks.CustomFieldChoiceSet, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `customfieldchoiceset.Intercept(f(g(h())))`.
+func (c *CustomFieldChoiceSetClient) Intercept(interceptors ...Interceptor) {
+	c.inters.CustomFieldChoiceSet = append(c.inters.CustomFieldChoiceSet, interceptors...)
+}
+
+// Create returns a builder for creating a CustomFieldChoiceSet entity.
+func (c *CustomFieldChoiceSetClient) Create() *CustomFieldChoiceSetCreate {
+	mutation := newCustomFieldChoiceSetMutation(c.config, OpCreate)
+	return &CustomFieldChoiceSetCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of CustomFieldChoiceSet entities.
+func (c *CustomFieldChoiceSetClient) CreateBulk(builders ...*CustomFieldChoiceSetCreate) *CustomFieldChoiceSetCreateBulk {
+	return &CustomFieldChoiceSetCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *CustomFieldChoiceSetClient) MapCreateBulk(slice any, setFunc func(*CustomFieldChoiceSetCreate, int)) *CustomFieldChoiceSetCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &CustomFieldChoiceSetCreateBulk{err: fmt.Errorf("calling to CustomFieldChoiceSetClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*CustomFieldChoiceSetCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &CustomFieldChoiceSetCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for CustomFieldChoiceSet.
+func (c *CustomFieldChoiceSetClient) Update() *CustomFieldChoiceSetUpdate {
+	mutation := newCustomFieldChoiceSetMutation(c.config, OpUpdate)
+	return &CustomFieldChoiceSetUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *CustomFieldChoiceSetClient) UpdateOne(_m *CustomFieldChoiceSet) *CustomFieldChoiceSetUpdateOne {
+	mutation := newCustomFieldChoiceSetMutation(c.config, OpUpdateOne, withCustomFieldChoiceSet(_m))
+	return &CustomFieldChoiceSetUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *CustomFieldChoiceSetClient) UpdateOneID(id int) *CustomFieldChoiceSetUpdateOne {
+	mutation := newCustomFieldChoiceSetMutation(c.config, OpUpdateOne, withCustomFieldChoiceSetID(id))
+	return &CustomFieldChoiceSetUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for CustomFieldChoiceSet.
+func (c *CustomFieldChoiceSetClient) Delete() *CustomFieldChoiceSetDelete {
+	mutation := newCustomFieldChoiceSetMutation(c.config, OpDelete)
+	return &CustomFieldChoiceSetDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *CustomFieldChoiceSetClient) DeleteOne(_m *CustomFieldChoiceSet) *CustomFieldChoiceSetDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *CustomFieldChoiceSetClient) DeleteOneID(id int) *CustomFieldChoiceSetDeleteOne {
+	builder := c.Delete().Where(customfieldchoiceset.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &CustomFieldChoiceSetDeleteOne{builder}
+}
+
+// Query returns a query builder for CustomFieldChoiceSet.
+func (c *CustomFieldChoiceSetClient) Query() *CustomFieldChoiceSetQuery {
+	return &CustomFieldChoiceSetQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeCustomFieldChoiceSet},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a CustomFieldChoiceSet entity by its id.
+func (c *CustomFieldChoiceSetClient) Get(ctx context.Context, id int) (*CustomFieldChoiceSet, error) {
+	return c.Query().Where(customfieldchoiceset.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *CustomFieldChoiceSetClient) GetX(ctx context.Context, id int) *CustomFieldChoiceSet {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *CustomFieldChoiceSetClient) Hooks() []Hook {
+	hooks := c.hooks.CustomFieldChoiceSet
+	return append(hooks[:len(hooks):len(hooks)], customfieldchoiceset.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *CustomFieldChoiceSetClient) Interceptors() []Interceptor {
+	return c.inters.CustomFieldChoiceSet
+}
+
+func (c *CustomFieldChoiceSetClient) mutate(ctx context.Context, m *CustomFieldChoiceSetMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&CustomFieldChoiceSetCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&CustomFieldChoiceSetUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&CustomFieldChoiceSetUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&CustomFieldChoiceSetDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown CustomFieldChoiceSet mutation op: %q", m.Op())
+	}
+}
+
+// LocationClient is a client for the Location schema.
+type LocationClient struct {
+	config
+}
+
+// NewLocationClient returns a client for the Location from the given config.
+func NewLocationClient(c config) *LocationClient {
+	return &LocationClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `location.Hooks(f(g(h())))`.
+func (c *LocationClient) Use(hooks ...Hook) {
+	c.hooks.Location = append(c.hooks.Location, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `location.Intercept(f(g(h())))`.
+func (c *LocationClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Location = append(c.inters.Location, interceptors...)
+}
+
+// Create returns a builder for creating a Location entity.
+func (c *LocationClient) Create() *LocationCreate {
+	mutation := newLocationMutation(c.config, OpCreate)
+	return &LocationCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Location entities.
+func (c *LocationClient) CreateBulk(builders ...*LocationCreate) *LocationCreateBulk {
+	return &LocationCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *LocationClient) MapCreateBulk(slice any, setFunc func(*LocationCreate, int)) *LocationCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &LocationCreateBulk{err: fmt.Errorf("calling to LocationClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*LocationCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &LocationCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Location.
+func (c *LocationClient) Update() *LocationUpdate {
+	mutation := newLocationMutation(c.config, OpUpdate)
+	return &LocationUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *LocationClient) UpdateOne(_m *Location) *LocationUpdateOne {
+	mutation := newLocationMutation(c.config, OpUpdateOne, withLocation(_m))
+	return &LocationUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *LocationClient) UpdateOneID(id int) *LocationUpdateOne {
+	mutation := newLocationMutation(c.config, OpUpdateOne, withLocationID(id))
+	return &LocationUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Location.
+func (c *LocationClient) Delete() *LocationDelete {
+	mutation := newLocationMutation(c.config, OpDelete)
+	return &LocationDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *LocationClient) DeleteOne(_m *Location) *LocationDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *LocationClient) DeleteOneID(id int) *LocationDeleteOne {
+	builder := c.Delete().Where(location.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &LocationDeleteOne{builder}
+}
+
+// Query returns a query builder for Location.
+func (c *LocationClient) Query() *LocationQuery {
+	return &LocationQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeLocation},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Location entity by its id.
+func (c *LocationClient) Get(ctx context.Context, id int) (*Location, error) {
+	return c.Query().Where(location.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *LocationClient) GetX(ctx context.Context, id int) *Location {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryParent queries the parent edge of a Location.
+func (c *LocationClient) QueryParent(_m *Location) *LocationQuery {
+	query := (&LocationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(location.Table, location.FieldID, id),
+			sqlgraph.To(location.Table, location.FieldID),
+			sqlgraph.Edge(sqlgraph.O2O, false, location.ParentTable, location.ParentColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QuerySite queries the site edge of a Location.
+func (c *LocationClient) QuerySite(_m *Location) *SiteQuery {
+	query := (&SiteClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(location.Table, location.FieldID, id),
+			sqlgraph.To(site.Table, site.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, location.SiteTable, location.SiteColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryTenant queries the tenant edge of a Location.
+func (c *LocationClient) QueryTenant(_m *Location) *TenantQuery {
+	query := (&TenantClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(location.Table, location.FieldID, id),
+			sqlgraph.To(tenant.Table, tenant.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, location.TenantTable, location.TenantColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *LocationClient) Hooks() []Hook {
+	return c.hooks.Location
+}
+
+// Interceptors returns the client interceptors.
+func (c *LocationClient) Interceptors() []Interceptor {
+	return c.inters.Location
+}
+
+func (c *LocationClient) mutate(ctx context.Context, m *LocationMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&LocationCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&LocationUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&LocationUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&LocationDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Location mutation op: %q", m.Op())
+	}
+}
+
+// RIRClient is a client for the RIR schema.
+type RIRClient struct {
+	config
+}
+
+// NewRIRClient returns a client for the RIR from the given config.
+func NewRIRClient(c config) *RIRClient {
+	return &RIRClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `rir.Hooks(f(g(h())))`.
+func (c *RIRClient) Use(hooks ...Hook) {
+	c.hooks.RIR = append(c.hooks.RIR, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `rir.Intercept(f(g(h())))`.
+func (c *RIRClient) Intercept(interceptors ...Interceptor) {
+	c.inters.RIR = append(c.inters.RIR, interceptors...)
+}
+
+// Create returns a builder for creating a RIR entity.
+func (c *RIRClient) Create() *RIRCreate {
+	mutation := newRIRMutation(c.config, OpCreate)
+	return &RIRCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of RIR entities.
+func (c *RIRClient) CreateBulk(builders ...*RIRCreate) *RIRCreateBulk {
+	return &RIRCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *RIRClient) MapCreateBulk(slice any, setFunc func(*RIRCreate, int)) *RIRCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &RIRCreateBulk{err: fmt.Errorf("calling to RIRClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*RIRCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &RIRCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for RIR.
+func (c *RIRClient) Update() *RIRUpdate {
+	mutation := newRIRMutation(c.config, OpUpdate)
+	return &RIRUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *RIRClient) UpdateOne(_m *RIR) *RIRUpdateOne {
+	mutation := newRIRMutation(c.config, OpUpdateOne, withRIR(_m))
+	return &RIRUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *RIRClient) UpdateOneID(id int) *RIRUpdateOne {
+	mutation := newRIRMutation(c.config, OpUpdateOne, withRIRID(id))
+	return &RIRUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for RIR.
+func (c *RIRClient) Delete() *RIRDelete {
+	mutation := newRIRMutation(c.config, OpDelete)
+	return &RIRDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *RIRClient) DeleteOne(_m *RIR) *RIRDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *RIRClient) DeleteOneID(id int) *RIRDeleteOne {
+	builder := c.Delete().Where(rir.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &RIRDeleteOne{builder}
+}
+
+// Query returns a query builder for RIR.
+func (c *RIRClient) Query() *RIRQuery {
+	return &RIRQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeRIR},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a RIR entity by its id.
+func (c *RIRClient) Get(ctx context.Context, id int) (*RIR, error) {
+	return c.Query().Where(rir.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *RIRClient) GetX(ctx context.Context, id int) *RIR {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *RIRClient) Hooks() []Hook {
+	return c.hooks.RIR
+}
+
+// Interceptors returns the client interceptors.
+func (c *RIRClient) Interceptors() []Interceptor {
+	return c.inters.RIR
+}
+
+func (c *RIRClient) mutate(ctx context.Context, m *RIRMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&RIRCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&RIRUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&RIRUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&RIRDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown RIR mutation op: %q", m.Op())
 	}
 }
 
@@ -419,6 +1082,139 @@ func (c *RegionClient) mutate(ctx context.Context, m *RegionMutation) (Value, er
 		return (&RegionDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Region mutation op: %q", m.Op())
+	}
+}
+
+// RoleClient is a client for the Role schema.
+type RoleClient struct {
+	config
+}
+
+// NewRoleClient returns a client for the Role from the given config.
+func NewRoleClient(c config) *RoleClient {
+	return &RoleClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `role.Hooks(f(g(h())))`.
+func (c *RoleClient) Use(hooks ...Hook) {
+	c.hooks.Role = append(c.hooks.Role, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `role.Intercept(f(g(h())))`.
+func (c *RoleClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Role = append(c.inters.Role, interceptors...)
+}
+
+// Create returns a builder for creating a Role entity.
+func (c *RoleClient) Create() *RoleCreate {
+	mutation := newRoleMutation(c.config, OpCreate)
+	return &RoleCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Role entities.
+func (c *RoleClient) CreateBulk(builders ...*RoleCreate) *RoleCreateBulk {
+	return &RoleCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *RoleClient) MapCreateBulk(slice any, setFunc func(*RoleCreate, int)) *RoleCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &RoleCreateBulk{err: fmt.Errorf("calling to RoleClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*RoleCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &RoleCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Role.
+func (c *RoleClient) Update() *RoleUpdate {
+	mutation := newRoleMutation(c.config, OpUpdate)
+	return &RoleUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *RoleClient) UpdateOne(_m *Role) *RoleUpdateOne {
+	mutation := newRoleMutation(c.config, OpUpdateOne, withRole(_m))
+	return &RoleUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *RoleClient) UpdateOneID(id int) *RoleUpdateOne {
+	mutation := newRoleMutation(c.config, OpUpdateOne, withRoleID(id))
+	return &RoleUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Role.
+func (c *RoleClient) Delete() *RoleDelete {
+	mutation := newRoleMutation(c.config, OpDelete)
+	return &RoleDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *RoleClient) DeleteOne(_m *Role) *RoleDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *RoleClient) DeleteOneID(id int) *RoleDeleteOne {
+	builder := c.Delete().Where(role.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &RoleDeleteOne{builder}
+}
+
+// Query returns a query builder for Role.
+func (c *RoleClient) Query() *RoleQuery {
+	return &RoleQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeRole},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Role entity by its id.
+func (c *RoleClient) Get(ctx context.Context, id int) (*Role, error) {
+	return c.Query().Where(role.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *RoleClient) GetX(ctx context.Context, id int) *Role {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *RoleClient) Hooks() []Hook {
+	return c.hooks.Role
+}
+
+// Interceptors returns the client interceptors.
+func (c *RoleClient) Interceptors() []Interceptor {
+	return c.inters.Role
+}
+
+func (c *RoleClient) mutate(ctx context.Context, m *RoleMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&RoleCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&RoleUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&RoleUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&RoleDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Role mutation op: %q", m.Op())
 	}
 }
 
@@ -1614,15 +2410,529 @@ func (c *UserClient) mutate(ctx context.Context, m *UserMutation) (Value, error)
 	}
 }
 
+// VLANClient is a client for the VLAN schema.
+type VLANClient struct {
+	config
+}
+
+// NewVLANClient returns a client for the VLAN from the given config.
+func NewVLANClient(c config) *VLANClient {
+	return &VLANClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `vlan.Hooks(f(g(h())))`.
+func (c *VLANClient) Use(hooks ...Hook) {
+	c.hooks.VLAN = append(c.hooks.VLAN, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `vlan.Intercept(f(g(h())))`.
+func (c *VLANClient) Intercept(interceptors ...Interceptor) {
+	c.inters.VLAN = append(c.inters.VLAN, interceptors...)
+}
+
+// Create returns a builder for creating a VLAN entity.
+func (c *VLANClient) Create() *VLANCreate {
+	mutation := newVLANMutation(c.config, OpCreate)
+	return &VLANCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of VLAN entities.
+func (c *VLANClient) CreateBulk(builders ...*VLANCreate) *VLANCreateBulk {
+	return &VLANCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *VLANClient) MapCreateBulk(slice any, setFunc func(*VLANCreate, int)) *VLANCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &VLANCreateBulk{err: fmt.Errorf("calling to VLANClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*VLANCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &VLANCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for VLAN.
+func (c *VLANClient) Update() *VLANUpdate {
+	mutation := newVLANMutation(c.config, OpUpdate)
+	return &VLANUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *VLANClient) UpdateOne(_m *VLAN) *VLANUpdateOne {
+	mutation := newVLANMutation(c.config, OpUpdateOne, withVLAN(_m))
+	return &VLANUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *VLANClient) UpdateOneID(id int) *VLANUpdateOne {
+	mutation := newVLANMutation(c.config, OpUpdateOne, withVLANID(id))
+	return &VLANUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for VLAN.
+func (c *VLANClient) Delete() *VLANDelete {
+	mutation := newVLANMutation(c.config, OpDelete)
+	return &VLANDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *VLANClient) DeleteOne(_m *VLAN) *VLANDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *VLANClient) DeleteOneID(id int) *VLANDeleteOne {
+	builder := c.Delete().Where(vlan.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &VLANDeleteOne{builder}
+}
+
+// Query returns a query builder for VLAN.
+func (c *VLANClient) Query() *VLANQuery {
+	return &VLANQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeVLAN},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a VLAN entity by its id.
+func (c *VLANClient) Get(ctx context.Context, id int) (*VLAN, error) {
+	return c.Query().Where(vlan.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *VLANClient) GetX(ctx context.Context, id int) *VLAN {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QuerySite queries the site edge of a VLAN.
+func (c *VLANClient) QuerySite(_m *VLAN) *SiteQuery {
+	query := (&SiteClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(vlan.Table, vlan.FieldID, id),
+			sqlgraph.To(site.Table, site.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, vlan.SiteTable, vlan.SiteColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryGroup queries the group edge of a VLAN.
+func (c *VLANClient) QueryGroup(_m *VLAN) *VLANGroupQuery {
+	query := (&VLANGroupClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(vlan.Table, vlan.FieldID, id),
+			sqlgraph.To(vlangroup.Table, vlangroup.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, vlan.GroupTable, vlan.GroupColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryTenant queries the tenant edge of a VLAN.
+func (c *VLANClient) QueryTenant(_m *VLAN) *TenantQuery {
+	query := (&TenantClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(vlan.Table, vlan.FieldID, id),
+			sqlgraph.To(tenant.Table, tenant.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, vlan.TenantTable, vlan.TenantColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryRole queries the role edge of a VLAN.
+func (c *VLANClient) QueryRole(_m *VLAN) *RoleQuery {
+	query := (&RoleClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(vlan.Table, vlan.FieldID, id),
+			sqlgraph.To(role.Table, role.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, vlan.RoleTable, vlan.RoleColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryQinqSvlan queries the qinq_svlan edge of a VLAN.
+func (c *VLANClient) QueryQinqSvlan(_m *VLAN) *VLANQuery {
+	query := (&VLANClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(vlan.Table, vlan.FieldID, id),
+			sqlgraph.To(vlan.Table, vlan.FieldID),
+			sqlgraph.Edge(sqlgraph.O2O, false, vlan.QinqSvlanTable, vlan.QinqSvlanColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *VLANClient) Hooks() []Hook {
+	return c.hooks.VLAN
+}
+
+// Interceptors returns the client interceptors.
+func (c *VLANClient) Interceptors() []Interceptor {
+	return c.inters.VLAN
+}
+
+func (c *VLANClient) mutate(ctx context.Context, m *VLANMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&VLANCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&VLANUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&VLANUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&VLANDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown VLAN mutation op: %q", m.Op())
+	}
+}
+
+// VLANGroupClient is a client for the VLANGroup schema.
+type VLANGroupClient struct {
+	config
+}
+
+// NewVLANGroupClient returns a client for the VLANGroup from the given config.
+func NewVLANGroupClient(c config) *VLANGroupClient {
+	return &VLANGroupClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `vlangroup.Hooks(f(g(h())))`.
+func (c *VLANGroupClient) Use(hooks ...Hook) {
+	c.hooks.VLANGroup = append(c.hooks.VLANGroup, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `vlangroup.Intercept(f(g(h())))`.
+func (c *VLANGroupClient) Intercept(interceptors ...Interceptor) {
+	c.inters.VLANGroup = append(c.inters.VLANGroup, interceptors...)
+}
+
+// Create returns a builder for creating a VLANGroup entity.
+func (c *VLANGroupClient) Create() *VLANGroupCreate {
+	mutation := newVLANGroupMutation(c.config, OpCreate)
+	return &VLANGroupCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of VLANGroup entities.
+func (c *VLANGroupClient) CreateBulk(builders ...*VLANGroupCreate) *VLANGroupCreateBulk {
+	return &VLANGroupCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *VLANGroupClient) MapCreateBulk(slice any, setFunc func(*VLANGroupCreate, int)) *VLANGroupCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &VLANGroupCreateBulk{err: fmt.Errorf("calling to VLANGroupClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*VLANGroupCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &VLANGroupCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for VLANGroup.
+func (c *VLANGroupClient) Update() *VLANGroupUpdate {
+	mutation := newVLANGroupMutation(c.config, OpUpdate)
+	return &VLANGroupUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *VLANGroupClient) UpdateOne(_m *VLANGroup) *VLANGroupUpdateOne {
+	mutation := newVLANGroupMutation(c.config, OpUpdateOne, withVLANGroup(_m))
+	return &VLANGroupUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *VLANGroupClient) UpdateOneID(id int) *VLANGroupUpdateOne {
+	mutation := newVLANGroupMutation(c.config, OpUpdateOne, withVLANGroupID(id))
+	return &VLANGroupUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for VLANGroup.
+func (c *VLANGroupClient) Delete() *VLANGroupDelete {
+	mutation := newVLANGroupMutation(c.config, OpDelete)
+	return &VLANGroupDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *VLANGroupClient) DeleteOne(_m *VLANGroup) *VLANGroupDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *VLANGroupClient) DeleteOneID(id int) *VLANGroupDeleteOne {
+	builder := c.Delete().Where(vlangroup.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &VLANGroupDeleteOne{builder}
+}
+
+// Query returns a query builder for VLANGroup.
+func (c *VLANGroupClient) Query() *VLANGroupQuery {
+	return &VLANGroupQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeVLANGroup},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a VLANGroup entity by its id.
+func (c *VLANGroupClient) Get(ctx context.Context, id int) (*VLANGroup, error) {
+	return c.Query().Where(vlangroup.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *VLANGroupClient) GetX(ctx context.Context, id int) *VLANGroup {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryTenant queries the tenant edge of a VLANGroup.
+func (c *VLANGroupClient) QueryTenant(_m *VLANGroup) *TenantQuery {
+	query := (&TenantClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(vlangroup.Table, vlangroup.FieldID, id),
+			sqlgraph.To(tenant.Table, tenant.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, vlangroup.TenantTable, vlangroup.TenantColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *VLANGroupClient) Hooks() []Hook {
+	hooks := c.hooks.VLANGroup
+	return append(hooks[:len(hooks):len(hooks)], vlangroup.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *VLANGroupClient) Interceptors() []Interceptor {
+	return c.inters.VLANGroup
+}
+
+func (c *VLANGroupClient) mutate(ctx context.Context, m *VLANGroupMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&VLANGroupCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&VLANGroupUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&VLANGroupUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&VLANGroupDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown VLANGroup mutation op: %q", m.Op())
+	}
+}
+
+// VRFClient is a client for the VRF schema.
+type VRFClient struct {
+	config
+}
+
+// NewVRFClient returns a client for the VRF from the given config.
+func NewVRFClient(c config) *VRFClient {
+	return &VRFClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `vrf.Hooks(f(g(h())))`.
+func (c *VRFClient) Use(hooks ...Hook) {
+	c.hooks.VRF = append(c.hooks.VRF, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `vrf.Intercept(f(g(h())))`.
+func (c *VRFClient) Intercept(interceptors ...Interceptor) {
+	c.inters.VRF = append(c.inters.VRF, interceptors...)
+}
+
+// Create returns a builder for creating a VRF entity.
+func (c *VRFClient) Create() *VRFCreate {
+	mutation := newVRFMutation(c.config, OpCreate)
+	return &VRFCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of VRF entities.
+func (c *VRFClient) CreateBulk(builders ...*VRFCreate) *VRFCreateBulk {
+	return &VRFCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *VRFClient) MapCreateBulk(slice any, setFunc func(*VRFCreate, int)) *VRFCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &VRFCreateBulk{err: fmt.Errorf("calling to VRFClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*VRFCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &VRFCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for VRF.
+func (c *VRFClient) Update() *VRFUpdate {
+	mutation := newVRFMutation(c.config, OpUpdate)
+	return &VRFUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *VRFClient) UpdateOne(_m *VRF) *VRFUpdateOne {
+	mutation := newVRFMutation(c.config, OpUpdateOne, withVRF(_m))
+	return &VRFUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *VRFClient) UpdateOneID(id int) *VRFUpdateOne {
+	mutation := newVRFMutation(c.config, OpUpdateOne, withVRFID(id))
+	return &VRFUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for VRF.
+func (c *VRFClient) Delete() *VRFDelete {
+	mutation := newVRFMutation(c.config, OpDelete)
+	return &VRFDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *VRFClient) DeleteOne(_m *VRF) *VRFDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *VRFClient) DeleteOneID(id int) *VRFDeleteOne {
+	builder := c.Delete().Where(vrf.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &VRFDeleteOne{builder}
+}
+
+// Query returns a query builder for VRF.
+func (c *VRFClient) Query() *VRFQuery {
+	return &VRFQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeVRF},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a VRF entity by its id.
+func (c *VRFClient) Get(ctx context.Context, id int) (*VRF, error) {
+	return c.Query().Where(vrf.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *VRFClient) GetX(ctx context.Context, id int) *VRF {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryTenant queries the tenant edge of a VRF.
+func (c *VRFClient) QueryTenant(_m *VRF) *TenantQuery {
+	query := (&TenantClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(vrf.Table, vrf.FieldID, id),
+			sqlgraph.To(tenant.Table, tenant.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, vrf.TenantTable, vrf.TenantColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *VRFClient) Hooks() []Hook {
+	return c.hooks.VRF
+}
+
+// Interceptors returns the client interceptors.
+func (c *VRFClient) Interceptors() []Interceptor {
+	return c.inters.VRF
+}
+
+func (c *VRFClient) mutate(ctx context.Context, m *VRFMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&VRFCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&VRFUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&VRFUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&VRFDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown VRF mutation op: %q", m.Op())
+	}
+}
+
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		Region, Site, SiteGroup, Tag, TaggedItem, Tenant, TenantGroup, Token,
-		User []ent.Hook
+		CustomField, CustomFieldChoiceSet, Location, RIR, Region, Role, Site, SiteGroup,
+		Tag, TaggedItem, Tenant, TenantGroup, Token, User, VLAN, VLANGroup,
+		VRF []ent.Hook
 	}
 	inters struct {
-		Region, Site, SiteGroup, Tag, TaggedItem, Tenant, TenantGroup, Token,
-		User []ent.Interceptor
+		CustomField, CustomFieldChoiceSet, Location, RIR, Region, Role, Site, SiteGroup,
+		Tag, TaggedItem, Tenant, TenantGroup, Token, User, VLAN, VLANGroup,
+		VRF []ent.Interceptor
 	}
 )
 

@@ -12,7 +12,12 @@ import (
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
+	"github.com/inventory/inventory/ent/customfield"
+	"github.com/inventory/inventory/ent/customfieldchoiceset"
+	"github.com/inventory/inventory/ent/location"
 	"github.com/inventory/inventory/ent/region"
+	"github.com/inventory/inventory/ent/rir"
+	"github.com/inventory/inventory/ent/role"
 	"github.com/inventory/inventory/ent/site"
 	"github.com/inventory/inventory/ent/sitegroup"
 	"github.com/inventory/inventory/ent/tag"
@@ -21,6 +26,9 @@ import (
 	"github.com/inventory/inventory/ent/tenantgroup"
 	"github.com/inventory/inventory/ent/token"
 	"github.com/inventory/inventory/ent/user"
+	"github.com/inventory/inventory/ent/vlan"
+	"github.com/inventory/inventory/ent/vlangroup"
+	"github.com/inventory/inventory/ent/vrf"
 )
 
 // ent aliases to avoid import conflicts in user's code.
@@ -81,15 +89,23 @@ var (
 func checkColumn(t, c string) error {
 	initCheck.Do(func() {
 		columnCheck = sql.NewColumnCheck(map[string]func(string) bool{
-			region.Table:      region.ValidColumn,
-			site.Table:        site.ValidColumn,
-			sitegroup.Table:   sitegroup.ValidColumn,
-			tag.Table:         tag.ValidColumn,
-			taggeditem.Table:  taggeditem.ValidColumn,
-			tenant.Table:      tenant.ValidColumn,
-			tenantgroup.Table: tenantgroup.ValidColumn,
-			token.Table:       token.ValidColumn,
-			user.Table:        user.ValidColumn,
+			customfield.Table:          customfield.ValidColumn,
+			customfieldchoiceset.Table: customfieldchoiceset.ValidColumn,
+			location.Table:             location.ValidColumn,
+			rir.Table:                  rir.ValidColumn,
+			region.Table:               region.ValidColumn,
+			role.Table:                 role.ValidColumn,
+			site.Table:                 site.ValidColumn,
+			sitegroup.Table:            sitegroup.ValidColumn,
+			tag.Table:                  tag.ValidColumn,
+			taggeditem.Table:           taggeditem.ValidColumn,
+			tenant.Table:               tenant.ValidColumn,
+			tenantgroup.Table:          tenantgroup.ValidColumn,
+			token.Table:                token.ValidColumn,
+			user.Table:                 user.ValidColumn,
+			vlan.Table:                 vlan.ValidColumn,
+			vlangroup.Table:            vlangroup.ValidColumn,
+			vrf.Table:                  vrf.ValidColumn,
 		})
 	})
 	return columnCheck(t, c)

@@ -129,6 +129,7 @@ type FieldData struct {
 	Nullable, HasDefault, Unique       bool
 	Protect                            bool
 	MaxLen                             int
+	Min, Max                           *int
 	Lookup                             string
 	Types                              []string
 	Generic                            string
@@ -272,8 +273,11 @@ func describeField(t *gen.Type, m api.Model, name string, fields map[string]*gen
 	}
 	fd.Column = f.StorageKey()
 	fd.GoType = f.Type.String()
-	fd.Nullable = f.Optional && f.Nillable
-	fd.HasDefault = f.Default || (f.Optional && f.Nillable)
+	// ent's JSON fields cannot be Nillable: an Optional JSON field is a
+	// nullable column (NetBox's JSONField(null=True)).
+	nullable := f.Optional && (f.Nillable || f.IsJSON())
+	fd.Nullable = nullable
+	fd.HasDefault = f.Default || nullable
 	fd.Required = (!f.Default && !f.Optional) || a.Required
 	fd.ReadOnly = a.ReadOnly || f.Name == "id"
 	fd.WriteOnly = a.WriteOnly
@@ -281,6 +285,7 @@ func describeField(t *gen.Type, m api.Model, name string, fields map[string]*gen
 	fd.Unique = f.Unique
 	fd.Choices = a.Choices
 	fd.Types = a.Types
+	fd.Min, fd.Max = a.Min, a.Max
 	if s := f.Column().Size; s > 0 && s < math.MaxInt32 && f.IsString() {
 		fd.MaxLen = int(s)
 	}

@@ -4,6 +4,7 @@ package ent
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -11,8 +12,13 @@ import (
 
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/sql"
+	"github.com/inventory/inventory/ent/customfield"
+	"github.com/inventory/inventory/ent/customfieldchoiceset"
+	"github.com/inventory/inventory/ent/location"
 	"github.com/inventory/inventory/ent/predicate"
 	"github.com/inventory/inventory/ent/region"
+	"github.com/inventory/inventory/ent/rir"
+	"github.com/inventory/inventory/ent/role"
 	"github.com/inventory/inventory/ent/site"
 	"github.com/inventory/inventory/ent/sitegroup"
 	"github.com/inventory/inventory/ent/tag"
@@ -21,6 +27,9 @@ import (
 	"github.com/inventory/inventory/ent/tenantgroup"
 	"github.com/inventory/inventory/ent/token"
 	"github.com/inventory/inventory/ent/user"
+	"github.com/inventory/inventory/ent/vlan"
+	"github.com/inventory/inventory/ent/vlangroup"
+	"github.com/inventory/inventory/ent/vrf"
 )
 
 const (
@@ -32,16 +41,4928 @@ const (
 	OpUpdateOne = ent.OpUpdateOne
 
 	// Node types.
-	TypeRegion      = "Region"
-	TypeSite        = "Site"
-	TypeSiteGroup   = "SiteGroup"
-	TypeTag         = "Tag"
-	TypeTaggedItem  = "TaggedItem"
-	TypeTenant      = "Tenant"
-	TypeTenantGroup = "TenantGroup"
-	TypeToken       = "Token"
-	TypeUser        = "User"
+	TypeCustomField          = "CustomField"
+	TypeCustomFieldChoiceSet = "CustomFieldChoiceSet"
+	TypeLocation             = "Location"
+	TypeRIR                  = "RIR"
+	TypeRegion               = "Region"
+	TypeRole                 = "Role"
+	TypeSite                 = "Site"
+	TypeSiteGroup            = "SiteGroup"
+	TypeTag                  = "Tag"
+	TypeTaggedItem           = "TaggedItem"
+	TypeTenant               = "Tenant"
+	TypeTenantGroup          = "TenantGroup"
+	TypeToken                = "Token"
+	TypeUser                 = "User"
+	TypeVLAN                 = "VLAN"
+	TypeVLANGroup            = "VLANGroup"
+	TypeVRF                  = "VRF"
 )
+
+// CustomFieldMutation represents an operation that mutates the CustomField nodes in the graph.
+type CustomFieldMutation struct {
+	config
+	op                          Op
+	typ                         string
+	id                          *int
+	created                     *time.Time
+	last_updated                *time.Time
+	object_types                *[]string
+	appendobject_types          []string
+	_type                       *string
+	related_object_type         *string
+	name                        *string
+	label                       *string
+	group_name                  *string
+	description                 *string
+	required                    *bool
+	_unique                     *bool
+	search_weight               *int
+	addsearch_weight            *int
+	filter_logic                *string
+	ui_visible                  *string
+	ui_editable                 *string
+	is_cloneable                *bool
+	_default                    *json.RawMessage
+	append_default              json.RawMessage
+	related_object_filter       *json.RawMessage
+	appendrelated_object_filter json.RawMessage
+	weight                      *int
+	addweight                   *int
+	validation_minimum          *float64
+	addvalidation_minimum       *float64
+	validation_maximum          *float64
+	addvalidation_maximum       *float64
+	validation_regex            *string
+	validation_schema           *json.RawMessage
+	appendvalidation_schema     json.RawMessage
+	comments                    *string
+	clearedFields               map[string]struct{}
+	choice_set                  *int
+	clearedchoice_set           bool
+	done                        bool
+	oldValue                    func(context.Context) (*CustomField, error)
+	predicates                  []predicate.CustomField
+}
+
+var _ ent.Mutation = (*CustomFieldMutation)(nil)
+
+// customfieldOption allows management of the mutation configuration using functional options.
+type customfieldOption func(*CustomFieldMutation)
+
+// newCustomFieldMutation creates new mutation for the CustomField entity.
+func newCustomFieldMutation(c config, op Op, opts ...customfieldOption) *CustomFieldMutation {
+	m := &CustomFieldMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeCustomField,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withCustomFieldID sets the ID field of the mutation.
+func withCustomFieldID(id int) customfieldOption {
+	return func(m *CustomFieldMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *CustomField
+		)
+		m.oldValue = func(ctx context.Context) (*CustomField, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().CustomField.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withCustomField sets the old CustomField of the mutation.
+func withCustomField(node *CustomField) customfieldOption {
+	return func(m *CustomFieldMutation) {
+		m.oldValue = func(context.Context) (*CustomField, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m CustomFieldMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m CustomFieldMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *CustomFieldMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *CustomFieldMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().CustomField.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *CustomFieldMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *CustomFieldMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreated returns the old "created" field's value of the CustomField entity.
+// If the CustomField object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomFieldMutation) OldCreated(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreated is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreated requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreated: %w", err)
+	}
+	return oldValue.Created, nil
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *CustomFieldMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[customfield.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *CustomFieldMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[customfield.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *CustomFieldMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, customfield.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *CustomFieldMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *CustomFieldMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastUpdated returns the old "last_updated" field's value of the CustomField entity.
+// If the CustomField object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomFieldMutation) OldLastUpdated(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastUpdated is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastUpdated requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastUpdated: %w", err)
+	}
+	return oldValue.LastUpdated, nil
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *CustomFieldMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[customfield.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *CustomFieldMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[customfield.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *CustomFieldMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, customfield.FieldLastUpdated)
+}
+
+// SetObjectTypes sets the "object_types" field.
+func (m *CustomFieldMutation) SetObjectTypes(s []string) {
+	m.object_types = &s
+	m.appendobject_types = nil
+}
+
+// ObjectTypes returns the value of the "object_types" field in the mutation.
+func (m *CustomFieldMutation) ObjectTypes() (r []string, exists bool) {
+	v := m.object_types
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldObjectTypes returns the old "object_types" field's value of the CustomField entity.
+// If the CustomField object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomFieldMutation) OldObjectTypes(ctx context.Context) (v []string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldObjectTypes is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldObjectTypes requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldObjectTypes: %w", err)
+	}
+	return oldValue.ObjectTypes, nil
+}
+
+// AppendObjectTypes adds s to the "object_types" field.
+func (m *CustomFieldMutation) AppendObjectTypes(s []string) {
+	m.appendobject_types = append(m.appendobject_types, s...)
+}
+
+// AppendedObjectTypes returns the list of values that were appended to the "object_types" field in this mutation.
+func (m *CustomFieldMutation) AppendedObjectTypes() ([]string, bool) {
+	if len(m.appendobject_types) == 0 {
+		return nil, false
+	}
+	return m.appendobject_types, true
+}
+
+// ResetObjectTypes resets all changes to the "object_types" field.
+func (m *CustomFieldMutation) ResetObjectTypes() {
+	m.object_types = nil
+	m.appendobject_types = nil
+}
+
+// SetType sets the "type" field.
+func (m *CustomFieldMutation) SetType(s string) {
+	m._type = &s
+}
+
+// GetType returns the value of the "type" field in the mutation.
+func (m *CustomFieldMutation) GetType() (r string, exists bool) {
+	v := m._type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldType returns the old "type" field's value of the CustomField entity.
+// If the CustomField object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomFieldMutation) OldType(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldType: %w", err)
+	}
+	return oldValue.Type, nil
+}
+
+// ResetType resets all changes to the "type" field.
+func (m *CustomFieldMutation) ResetType() {
+	m._type = nil
+}
+
+// SetRelatedObjectType sets the "related_object_type" field.
+func (m *CustomFieldMutation) SetRelatedObjectType(s string) {
+	m.related_object_type = &s
+}
+
+// RelatedObjectType returns the value of the "related_object_type" field in the mutation.
+func (m *CustomFieldMutation) RelatedObjectType() (r string, exists bool) {
+	v := m.related_object_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRelatedObjectType returns the old "related_object_type" field's value of the CustomField entity.
+// If the CustomField object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomFieldMutation) OldRelatedObjectType(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRelatedObjectType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRelatedObjectType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRelatedObjectType: %w", err)
+	}
+	return oldValue.RelatedObjectType, nil
+}
+
+// ClearRelatedObjectType clears the value of the "related_object_type" field.
+func (m *CustomFieldMutation) ClearRelatedObjectType() {
+	m.related_object_type = nil
+	m.clearedFields[customfield.FieldRelatedObjectType] = struct{}{}
+}
+
+// RelatedObjectTypeCleared returns if the "related_object_type" field was cleared in this mutation.
+func (m *CustomFieldMutation) RelatedObjectTypeCleared() bool {
+	_, ok := m.clearedFields[customfield.FieldRelatedObjectType]
+	return ok
+}
+
+// ResetRelatedObjectType resets all changes to the "related_object_type" field.
+func (m *CustomFieldMutation) ResetRelatedObjectType() {
+	m.related_object_type = nil
+	delete(m.clearedFields, customfield.FieldRelatedObjectType)
+}
+
+// SetName sets the "name" field.
+func (m *CustomFieldMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *CustomFieldMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldName returns the old "name" field's value of the CustomField entity.
+// If the CustomField object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomFieldMutation) OldName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldName: %w", err)
+	}
+	return oldValue.Name, nil
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *CustomFieldMutation) ResetName() {
+	m.name = nil
+}
+
+// SetLabel sets the "label" field.
+func (m *CustomFieldMutation) SetLabel(s string) {
+	m.label = &s
+}
+
+// Label returns the value of the "label" field in the mutation.
+func (m *CustomFieldMutation) Label() (r string, exists bool) {
+	v := m.label
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLabel returns the old "label" field's value of the CustomField entity.
+// If the CustomField object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomFieldMutation) OldLabel(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLabel is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLabel requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLabel: %w", err)
+	}
+	return oldValue.Label, nil
+}
+
+// ResetLabel resets all changes to the "label" field.
+func (m *CustomFieldMutation) ResetLabel() {
+	m.label = nil
+}
+
+// SetGroupName sets the "group_name" field.
+func (m *CustomFieldMutation) SetGroupName(s string) {
+	m.group_name = &s
+}
+
+// GroupName returns the value of the "group_name" field in the mutation.
+func (m *CustomFieldMutation) GroupName() (r string, exists bool) {
+	v := m.group_name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldGroupName returns the old "group_name" field's value of the CustomField entity.
+// If the CustomField object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomFieldMutation) OldGroupName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldGroupName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldGroupName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldGroupName: %w", err)
+	}
+	return oldValue.GroupName, nil
+}
+
+// ResetGroupName resets all changes to the "group_name" field.
+func (m *CustomFieldMutation) ResetGroupName() {
+	m.group_name = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *CustomFieldMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *CustomFieldMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDescription returns the old "description" field's value of the CustomField entity.
+// If the CustomField object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomFieldMutation) OldDescription(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDescription requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
+	}
+	return oldValue.Description, nil
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *CustomFieldMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetRequired sets the "required" field.
+func (m *CustomFieldMutation) SetRequired(b bool) {
+	m.required = &b
+}
+
+// Required returns the value of the "required" field in the mutation.
+func (m *CustomFieldMutation) Required() (r bool, exists bool) {
+	v := m.required
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRequired returns the old "required" field's value of the CustomField entity.
+// If the CustomField object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomFieldMutation) OldRequired(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRequired is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRequired requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRequired: %w", err)
+	}
+	return oldValue.Required, nil
+}
+
+// ResetRequired resets all changes to the "required" field.
+func (m *CustomFieldMutation) ResetRequired() {
+	m.required = nil
+}
+
+// SetUnique sets the "unique" field.
+func (m *CustomFieldMutation) SetUnique(b bool) {
+	m._unique = &b
+}
+
+// Unique returns the value of the "unique" field in the mutation.
+func (m *CustomFieldMutation) Unique() (r bool, exists bool) {
+	v := m._unique
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUnique returns the old "unique" field's value of the CustomField entity.
+// If the CustomField object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomFieldMutation) OldUnique(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUnique is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUnique requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUnique: %w", err)
+	}
+	return oldValue.Unique, nil
+}
+
+// ResetUnique resets all changes to the "unique" field.
+func (m *CustomFieldMutation) ResetUnique() {
+	m._unique = nil
+}
+
+// SetSearchWeight sets the "search_weight" field.
+func (m *CustomFieldMutation) SetSearchWeight(i int) {
+	m.search_weight = &i
+	m.addsearch_weight = nil
+}
+
+// SearchWeight returns the value of the "search_weight" field in the mutation.
+func (m *CustomFieldMutation) SearchWeight() (r int, exists bool) {
+	v := m.search_weight
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSearchWeight returns the old "search_weight" field's value of the CustomField entity.
+// If the CustomField object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomFieldMutation) OldSearchWeight(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSearchWeight is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSearchWeight requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSearchWeight: %w", err)
+	}
+	return oldValue.SearchWeight, nil
+}
+
+// AddSearchWeight adds i to the "search_weight" field.
+func (m *CustomFieldMutation) AddSearchWeight(i int) {
+	if m.addsearch_weight != nil {
+		*m.addsearch_weight += i
+	} else {
+		m.addsearch_weight = &i
+	}
+}
+
+// AddedSearchWeight returns the value that was added to the "search_weight" field in this mutation.
+func (m *CustomFieldMutation) AddedSearchWeight() (r int, exists bool) {
+	v := m.addsearch_weight
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetSearchWeight resets all changes to the "search_weight" field.
+func (m *CustomFieldMutation) ResetSearchWeight() {
+	m.search_weight = nil
+	m.addsearch_weight = nil
+}
+
+// SetFilterLogic sets the "filter_logic" field.
+func (m *CustomFieldMutation) SetFilterLogic(s string) {
+	m.filter_logic = &s
+}
+
+// FilterLogic returns the value of the "filter_logic" field in the mutation.
+func (m *CustomFieldMutation) FilterLogic() (r string, exists bool) {
+	v := m.filter_logic
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFilterLogic returns the old "filter_logic" field's value of the CustomField entity.
+// If the CustomField object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomFieldMutation) OldFilterLogic(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFilterLogic is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFilterLogic requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFilterLogic: %w", err)
+	}
+	return oldValue.FilterLogic, nil
+}
+
+// ResetFilterLogic resets all changes to the "filter_logic" field.
+func (m *CustomFieldMutation) ResetFilterLogic() {
+	m.filter_logic = nil
+}
+
+// SetUIVisible sets the "ui_visible" field.
+func (m *CustomFieldMutation) SetUIVisible(s string) {
+	m.ui_visible = &s
+}
+
+// UIVisible returns the value of the "ui_visible" field in the mutation.
+func (m *CustomFieldMutation) UIVisible() (r string, exists bool) {
+	v := m.ui_visible
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUIVisible returns the old "ui_visible" field's value of the CustomField entity.
+// If the CustomField object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomFieldMutation) OldUIVisible(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUIVisible is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUIVisible requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUIVisible: %w", err)
+	}
+	return oldValue.UIVisible, nil
+}
+
+// ResetUIVisible resets all changes to the "ui_visible" field.
+func (m *CustomFieldMutation) ResetUIVisible() {
+	m.ui_visible = nil
+}
+
+// SetUIEditable sets the "ui_editable" field.
+func (m *CustomFieldMutation) SetUIEditable(s string) {
+	m.ui_editable = &s
+}
+
+// UIEditable returns the value of the "ui_editable" field in the mutation.
+func (m *CustomFieldMutation) UIEditable() (r string, exists bool) {
+	v := m.ui_editable
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUIEditable returns the old "ui_editable" field's value of the CustomField entity.
+// If the CustomField object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomFieldMutation) OldUIEditable(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUIEditable is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUIEditable requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUIEditable: %w", err)
+	}
+	return oldValue.UIEditable, nil
+}
+
+// ResetUIEditable resets all changes to the "ui_editable" field.
+func (m *CustomFieldMutation) ResetUIEditable() {
+	m.ui_editable = nil
+}
+
+// SetIsCloneable sets the "is_cloneable" field.
+func (m *CustomFieldMutation) SetIsCloneable(b bool) {
+	m.is_cloneable = &b
+}
+
+// IsCloneable returns the value of the "is_cloneable" field in the mutation.
+func (m *CustomFieldMutation) IsCloneable() (r bool, exists bool) {
+	v := m.is_cloneable
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIsCloneable returns the old "is_cloneable" field's value of the CustomField entity.
+// If the CustomField object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomFieldMutation) OldIsCloneable(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIsCloneable is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIsCloneable requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIsCloneable: %w", err)
+	}
+	return oldValue.IsCloneable, nil
+}
+
+// ResetIsCloneable resets all changes to the "is_cloneable" field.
+func (m *CustomFieldMutation) ResetIsCloneable() {
+	m.is_cloneable = nil
+}
+
+// SetDefault sets the "default" field.
+func (m *CustomFieldMutation) SetDefault(jm json.RawMessage) {
+	m._default = &jm
+	m.append_default = nil
+}
+
+// Default returns the value of the "default" field in the mutation.
+func (m *CustomFieldMutation) Default() (r json.RawMessage, exists bool) {
+	v := m._default
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDefault returns the old "default" field's value of the CustomField entity.
+// If the CustomField object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomFieldMutation) OldDefault(ctx context.Context) (v json.RawMessage, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDefault is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDefault requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDefault: %w", err)
+	}
+	return oldValue.Default, nil
+}
+
+// AppendDefault adds jm to the "default" field.
+func (m *CustomFieldMutation) AppendDefault(jm json.RawMessage) {
+	m.append_default = append(m.append_default, jm...)
+}
+
+// AppendedDefault returns the list of values that were appended to the "default" field in this mutation.
+func (m *CustomFieldMutation) AppendedDefault() (json.RawMessage, bool) {
+	if len(m.append_default) == 0 {
+		return nil, false
+	}
+	return m.append_default, true
+}
+
+// ClearDefault clears the value of the "default" field.
+func (m *CustomFieldMutation) ClearDefault() {
+	m._default = nil
+	m.append_default = nil
+	m.clearedFields[customfield.FieldDefault] = struct{}{}
+}
+
+// DefaultCleared returns if the "default" field was cleared in this mutation.
+func (m *CustomFieldMutation) DefaultCleared() bool {
+	_, ok := m.clearedFields[customfield.FieldDefault]
+	return ok
+}
+
+// ResetDefault resets all changes to the "default" field.
+func (m *CustomFieldMutation) ResetDefault() {
+	m._default = nil
+	m.append_default = nil
+	delete(m.clearedFields, customfield.FieldDefault)
+}
+
+// SetRelatedObjectFilter sets the "related_object_filter" field.
+func (m *CustomFieldMutation) SetRelatedObjectFilter(jm json.RawMessage) {
+	m.related_object_filter = &jm
+	m.appendrelated_object_filter = nil
+}
+
+// RelatedObjectFilter returns the value of the "related_object_filter" field in the mutation.
+func (m *CustomFieldMutation) RelatedObjectFilter() (r json.RawMessage, exists bool) {
+	v := m.related_object_filter
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRelatedObjectFilter returns the old "related_object_filter" field's value of the CustomField entity.
+// If the CustomField object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomFieldMutation) OldRelatedObjectFilter(ctx context.Context) (v json.RawMessage, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRelatedObjectFilter is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRelatedObjectFilter requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRelatedObjectFilter: %w", err)
+	}
+	return oldValue.RelatedObjectFilter, nil
+}
+
+// AppendRelatedObjectFilter adds jm to the "related_object_filter" field.
+func (m *CustomFieldMutation) AppendRelatedObjectFilter(jm json.RawMessage) {
+	m.appendrelated_object_filter = append(m.appendrelated_object_filter, jm...)
+}
+
+// AppendedRelatedObjectFilter returns the list of values that were appended to the "related_object_filter" field in this mutation.
+func (m *CustomFieldMutation) AppendedRelatedObjectFilter() (json.RawMessage, bool) {
+	if len(m.appendrelated_object_filter) == 0 {
+		return nil, false
+	}
+	return m.appendrelated_object_filter, true
+}
+
+// ClearRelatedObjectFilter clears the value of the "related_object_filter" field.
+func (m *CustomFieldMutation) ClearRelatedObjectFilter() {
+	m.related_object_filter = nil
+	m.appendrelated_object_filter = nil
+	m.clearedFields[customfield.FieldRelatedObjectFilter] = struct{}{}
+}
+
+// RelatedObjectFilterCleared returns if the "related_object_filter" field was cleared in this mutation.
+func (m *CustomFieldMutation) RelatedObjectFilterCleared() bool {
+	_, ok := m.clearedFields[customfield.FieldRelatedObjectFilter]
+	return ok
+}
+
+// ResetRelatedObjectFilter resets all changes to the "related_object_filter" field.
+func (m *CustomFieldMutation) ResetRelatedObjectFilter() {
+	m.related_object_filter = nil
+	m.appendrelated_object_filter = nil
+	delete(m.clearedFields, customfield.FieldRelatedObjectFilter)
+}
+
+// SetWeight sets the "weight" field.
+func (m *CustomFieldMutation) SetWeight(i int) {
+	m.weight = &i
+	m.addweight = nil
+}
+
+// Weight returns the value of the "weight" field in the mutation.
+func (m *CustomFieldMutation) Weight() (r int, exists bool) {
+	v := m.weight
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldWeight returns the old "weight" field's value of the CustomField entity.
+// If the CustomField object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomFieldMutation) OldWeight(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldWeight is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldWeight requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldWeight: %w", err)
+	}
+	return oldValue.Weight, nil
+}
+
+// AddWeight adds i to the "weight" field.
+func (m *CustomFieldMutation) AddWeight(i int) {
+	if m.addweight != nil {
+		*m.addweight += i
+	} else {
+		m.addweight = &i
+	}
+}
+
+// AddedWeight returns the value that was added to the "weight" field in this mutation.
+func (m *CustomFieldMutation) AddedWeight() (r int, exists bool) {
+	v := m.addweight
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetWeight resets all changes to the "weight" field.
+func (m *CustomFieldMutation) ResetWeight() {
+	m.weight = nil
+	m.addweight = nil
+}
+
+// SetValidationMinimum sets the "validation_minimum" field.
+func (m *CustomFieldMutation) SetValidationMinimum(f float64) {
+	m.validation_minimum = &f
+	m.addvalidation_minimum = nil
+}
+
+// ValidationMinimum returns the value of the "validation_minimum" field in the mutation.
+func (m *CustomFieldMutation) ValidationMinimum() (r float64, exists bool) {
+	v := m.validation_minimum
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldValidationMinimum returns the old "validation_minimum" field's value of the CustomField entity.
+// If the CustomField object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomFieldMutation) OldValidationMinimum(ctx context.Context) (v *float64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldValidationMinimum is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldValidationMinimum requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldValidationMinimum: %w", err)
+	}
+	return oldValue.ValidationMinimum, nil
+}
+
+// AddValidationMinimum adds f to the "validation_minimum" field.
+func (m *CustomFieldMutation) AddValidationMinimum(f float64) {
+	if m.addvalidation_minimum != nil {
+		*m.addvalidation_minimum += f
+	} else {
+		m.addvalidation_minimum = &f
+	}
+}
+
+// AddedValidationMinimum returns the value that was added to the "validation_minimum" field in this mutation.
+func (m *CustomFieldMutation) AddedValidationMinimum() (r float64, exists bool) {
+	v := m.addvalidation_minimum
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearValidationMinimum clears the value of the "validation_minimum" field.
+func (m *CustomFieldMutation) ClearValidationMinimum() {
+	m.validation_minimum = nil
+	m.addvalidation_minimum = nil
+	m.clearedFields[customfield.FieldValidationMinimum] = struct{}{}
+}
+
+// ValidationMinimumCleared returns if the "validation_minimum" field was cleared in this mutation.
+func (m *CustomFieldMutation) ValidationMinimumCleared() bool {
+	_, ok := m.clearedFields[customfield.FieldValidationMinimum]
+	return ok
+}
+
+// ResetValidationMinimum resets all changes to the "validation_minimum" field.
+func (m *CustomFieldMutation) ResetValidationMinimum() {
+	m.validation_minimum = nil
+	m.addvalidation_minimum = nil
+	delete(m.clearedFields, customfield.FieldValidationMinimum)
+}
+
+// SetValidationMaximum sets the "validation_maximum" field.
+func (m *CustomFieldMutation) SetValidationMaximum(f float64) {
+	m.validation_maximum = &f
+	m.addvalidation_maximum = nil
+}
+
+// ValidationMaximum returns the value of the "validation_maximum" field in the mutation.
+func (m *CustomFieldMutation) ValidationMaximum() (r float64, exists bool) {
+	v := m.validation_maximum
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldValidationMaximum returns the old "validation_maximum" field's value of the CustomField entity.
+// If the CustomField object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomFieldMutation) OldValidationMaximum(ctx context.Context) (v *float64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldValidationMaximum is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldValidationMaximum requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldValidationMaximum: %w", err)
+	}
+	return oldValue.ValidationMaximum, nil
+}
+
+// AddValidationMaximum adds f to the "validation_maximum" field.
+func (m *CustomFieldMutation) AddValidationMaximum(f float64) {
+	if m.addvalidation_maximum != nil {
+		*m.addvalidation_maximum += f
+	} else {
+		m.addvalidation_maximum = &f
+	}
+}
+
+// AddedValidationMaximum returns the value that was added to the "validation_maximum" field in this mutation.
+func (m *CustomFieldMutation) AddedValidationMaximum() (r float64, exists bool) {
+	v := m.addvalidation_maximum
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearValidationMaximum clears the value of the "validation_maximum" field.
+func (m *CustomFieldMutation) ClearValidationMaximum() {
+	m.validation_maximum = nil
+	m.addvalidation_maximum = nil
+	m.clearedFields[customfield.FieldValidationMaximum] = struct{}{}
+}
+
+// ValidationMaximumCleared returns if the "validation_maximum" field was cleared in this mutation.
+func (m *CustomFieldMutation) ValidationMaximumCleared() bool {
+	_, ok := m.clearedFields[customfield.FieldValidationMaximum]
+	return ok
+}
+
+// ResetValidationMaximum resets all changes to the "validation_maximum" field.
+func (m *CustomFieldMutation) ResetValidationMaximum() {
+	m.validation_maximum = nil
+	m.addvalidation_maximum = nil
+	delete(m.clearedFields, customfield.FieldValidationMaximum)
+}
+
+// SetValidationRegex sets the "validation_regex" field.
+func (m *CustomFieldMutation) SetValidationRegex(s string) {
+	m.validation_regex = &s
+}
+
+// ValidationRegex returns the value of the "validation_regex" field in the mutation.
+func (m *CustomFieldMutation) ValidationRegex() (r string, exists bool) {
+	v := m.validation_regex
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldValidationRegex returns the old "validation_regex" field's value of the CustomField entity.
+// If the CustomField object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomFieldMutation) OldValidationRegex(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldValidationRegex is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldValidationRegex requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldValidationRegex: %w", err)
+	}
+	return oldValue.ValidationRegex, nil
+}
+
+// ResetValidationRegex resets all changes to the "validation_regex" field.
+func (m *CustomFieldMutation) ResetValidationRegex() {
+	m.validation_regex = nil
+}
+
+// SetValidationSchema sets the "validation_schema" field.
+func (m *CustomFieldMutation) SetValidationSchema(jm json.RawMessage) {
+	m.validation_schema = &jm
+	m.appendvalidation_schema = nil
+}
+
+// ValidationSchema returns the value of the "validation_schema" field in the mutation.
+func (m *CustomFieldMutation) ValidationSchema() (r json.RawMessage, exists bool) {
+	v := m.validation_schema
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldValidationSchema returns the old "validation_schema" field's value of the CustomField entity.
+// If the CustomField object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomFieldMutation) OldValidationSchema(ctx context.Context) (v json.RawMessage, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldValidationSchema is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldValidationSchema requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldValidationSchema: %w", err)
+	}
+	return oldValue.ValidationSchema, nil
+}
+
+// AppendValidationSchema adds jm to the "validation_schema" field.
+func (m *CustomFieldMutation) AppendValidationSchema(jm json.RawMessage) {
+	m.appendvalidation_schema = append(m.appendvalidation_schema, jm...)
+}
+
+// AppendedValidationSchema returns the list of values that were appended to the "validation_schema" field in this mutation.
+func (m *CustomFieldMutation) AppendedValidationSchema() (json.RawMessage, bool) {
+	if len(m.appendvalidation_schema) == 0 {
+		return nil, false
+	}
+	return m.appendvalidation_schema, true
+}
+
+// ClearValidationSchema clears the value of the "validation_schema" field.
+func (m *CustomFieldMutation) ClearValidationSchema() {
+	m.validation_schema = nil
+	m.appendvalidation_schema = nil
+	m.clearedFields[customfield.FieldValidationSchema] = struct{}{}
+}
+
+// ValidationSchemaCleared returns if the "validation_schema" field was cleared in this mutation.
+func (m *CustomFieldMutation) ValidationSchemaCleared() bool {
+	_, ok := m.clearedFields[customfield.FieldValidationSchema]
+	return ok
+}
+
+// ResetValidationSchema resets all changes to the "validation_schema" field.
+func (m *CustomFieldMutation) ResetValidationSchema() {
+	m.validation_schema = nil
+	m.appendvalidation_schema = nil
+	delete(m.clearedFields, customfield.FieldValidationSchema)
+}
+
+// SetChoiceSetID sets the "choice_set_id" field.
+func (m *CustomFieldMutation) SetChoiceSetID(i int) {
+	m.choice_set = &i
+}
+
+// ChoiceSetID returns the value of the "choice_set_id" field in the mutation.
+func (m *CustomFieldMutation) ChoiceSetID() (r int, exists bool) {
+	v := m.choice_set
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldChoiceSetID returns the old "choice_set_id" field's value of the CustomField entity.
+// If the CustomField object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomFieldMutation) OldChoiceSetID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldChoiceSetID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldChoiceSetID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldChoiceSetID: %w", err)
+	}
+	return oldValue.ChoiceSetID, nil
+}
+
+// ClearChoiceSetID clears the value of the "choice_set_id" field.
+func (m *CustomFieldMutation) ClearChoiceSetID() {
+	m.choice_set = nil
+	m.clearedFields[customfield.FieldChoiceSetID] = struct{}{}
+}
+
+// ChoiceSetIDCleared returns if the "choice_set_id" field was cleared in this mutation.
+func (m *CustomFieldMutation) ChoiceSetIDCleared() bool {
+	_, ok := m.clearedFields[customfield.FieldChoiceSetID]
+	return ok
+}
+
+// ResetChoiceSetID resets all changes to the "choice_set_id" field.
+func (m *CustomFieldMutation) ResetChoiceSetID() {
+	m.choice_set = nil
+	delete(m.clearedFields, customfield.FieldChoiceSetID)
+}
+
+// SetComments sets the "comments" field.
+func (m *CustomFieldMutation) SetComments(s string) {
+	m.comments = &s
+}
+
+// Comments returns the value of the "comments" field in the mutation.
+func (m *CustomFieldMutation) Comments() (r string, exists bool) {
+	v := m.comments
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldComments returns the old "comments" field's value of the CustomField entity.
+// If the CustomField object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomFieldMutation) OldComments(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldComments is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldComments requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldComments: %w", err)
+	}
+	return oldValue.Comments, nil
+}
+
+// ResetComments resets all changes to the "comments" field.
+func (m *CustomFieldMutation) ResetComments() {
+	m.comments = nil
+}
+
+// ClearChoiceSet clears the "choice_set" edge to the CustomFieldChoiceSet entity.
+func (m *CustomFieldMutation) ClearChoiceSet() {
+	m.clearedchoice_set = true
+	m.clearedFields[customfield.FieldChoiceSetID] = struct{}{}
+}
+
+// ChoiceSetCleared reports if the "choice_set" edge to the CustomFieldChoiceSet entity was cleared.
+func (m *CustomFieldMutation) ChoiceSetCleared() bool {
+	return m.ChoiceSetIDCleared() || m.clearedchoice_set
+}
+
+// ChoiceSetIDs returns the "choice_set" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ChoiceSetID instead. It exists only for internal usage by the builders.
+func (m *CustomFieldMutation) ChoiceSetIDs() (ids []int) {
+	if id := m.choice_set; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetChoiceSet resets all changes to the "choice_set" edge.
+func (m *CustomFieldMutation) ResetChoiceSet() {
+	m.choice_set = nil
+	m.clearedchoice_set = false
+}
+
+// Where appends a list predicates to the CustomFieldMutation builder.
+func (m *CustomFieldMutation) Where(ps ...predicate.CustomField) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the CustomFieldMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *CustomFieldMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.CustomField, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *CustomFieldMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *CustomFieldMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (CustomField).
+func (m *CustomFieldMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *CustomFieldMutation) Fields() []string {
+	fields := make([]string, 0, 25)
+	if m.created != nil {
+		fields = append(fields, customfield.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, customfield.FieldLastUpdated)
+	}
+	if m.object_types != nil {
+		fields = append(fields, customfield.FieldObjectTypes)
+	}
+	if m._type != nil {
+		fields = append(fields, customfield.FieldType)
+	}
+	if m.related_object_type != nil {
+		fields = append(fields, customfield.FieldRelatedObjectType)
+	}
+	if m.name != nil {
+		fields = append(fields, customfield.FieldName)
+	}
+	if m.label != nil {
+		fields = append(fields, customfield.FieldLabel)
+	}
+	if m.group_name != nil {
+		fields = append(fields, customfield.FieldGroupName)
+	}
+	if m.description != nil {
+		fields = append(fields, customfield.FieldDescription)
+	}
+	if m.required != nil {
+		fields = append(fields, customfield.FieldRequired)
+	}
+	if m._unique != nil {
+		fields = append(fields, customfield.FieldUnique)
+	}
+	if m.search_weight != nil {
+		fields = append(fields, customfield.FieldSearchWeight)
+	}
+	if m.filter_logic != nil {
+		fields = append(fields, customfield.FieldFilterLogic)
+	}
+	if m.ui_visible != nil {
+		fields = append(fields, customfield.FieldUIVisible)
+	}
+	if m.ui_editable != nil {
+		fields = append(fields, customfield.FieldUIEditable)
+	}
+	if m.is_cloneable != nil {
+		fields = append(fields, customfield.FieldIsCloneable)
+	}
+	if m._default != nil {
+		fields = append(fields, customfield.FieldDefault)
+	}
+	if m.related_object_filter != nil {
+		fields = append(fields, customfield.FieldRelatedObjectFilter)
+	}
+	if m.weight != nil {
+		fields = append(fields, customfield.FieldWeight)
+	}
+	if m.validation_minimum != nil {
+		fields = append(fields, customfield.FieldValidationMinimum)
+	}
+	if m.validation_maximum != nil {
+		fields = append(fields, customfield.FieldValidationMaximum)
+	}
+	if m.validation_regex != nil {
+		fields = append(fields, customfield.FieldValidationRegex)
+	}
+	if m.validation_schema != nil {
+		fields = append(fields, customfield.FieldValidationSchema)
+	}
+	if m.choice_set != nil {
+		fields = append(fields, customfield.FieldChoiceSetID)
+	}
+	if m.comments != nil {
+		fields = append(fields, customfield.FieldComments)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *CustomFieldMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case customfield.FieldCreated:
+		return m.Created()
+	case customfield.FieldLastUpdated:
+		return m.LastUpdated()
+	case customfield.FieldObjectTypes:
+		return m.ObjectTypes()
+	case customfield.FieldType:
+		return m.GetType()
+	case customfield.FieldRelatedObjectType:
+		return m.RelatedObjectType()
+	case customfield.FieldName:
+		return m.Name()
+	case customfield.FieldLabel:
+		return m.Label()
+	case customfield.FieldGroupName:
+		return m.GroupName()
+	case customfield.FieldDescription:
+		return m.Description()
+	case customfield.FieldRequired:
+		return m.Required()
+	case customfield.FieldUnique:
+		return m.Unique()
+	case customfield.FieldSearchWeight:
+		return m.SearchWeight()
+	case customfield.FieldFilterLogic:
+		return m.FilterLogic()
+	case customfield.FieldUIVisible:
+		return m.UIVisible()
+	case customfield.FieldUIEditable:
+		return m.UIEditable()
+	case customfield.FieldIsCloneable:
+		return m.IsCloneable()
+	case customfield.FieldDefault:
+		return m.Default()
+	case customfield.FieldRelatedObjectFilter:
+		return m.RelatedObjectFilter()
+	case customfield.FieldWeight:
+		return m.Weight()
+	case customfield.FieldValidationMinimum:
+		return m.ValidationMinimum()
+	case customfield.FieldValidationMaximum:
+		return m.ValidationMaximum()
+	case customfield.FieldValidationRegex:
+		return m.ValidationRegex()
+	case customfield.FieldValidationSchema:
+		return m.ValidationSchema()
+	case customfield.FieldChoiceSetID:
+		return m.ChoiceSetID()
+	case customfield.FieldComments:
+		return m.Comments()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *CustomFieldMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case customfield.FieldCreated:
+		return m.OldCreated(ctx)
+	case customfield.FieldLastUpdated:
+		return m.OldLastUpdated(ctx)
+	case customfield.FieldObjectTypes:
+		return m.OldObjectTypes(ctx)
+	case customfield.FieldType:
+		return m.OldType(ctx)
+	case customfield.FieldRelatedObjectType:
+		return m.OldRelatedObjectType(ctx)
+	case customfield.FieldName:
+		return m.OldName(ctx)
+	case customfield.FieldLabel:
+		return m.OldLabel(ctx)
+	case customfield.FieldGroupName:
+		return m.OldGroupName(ctx)
+	case customfield.FieldDescription:
+		return m.OldDescription(ctx)
+	case customfield.FieldRequired:
+		return m.OldRequired(ctx)
+	case customfield.FieldUnique:
+		return m.OldUnique(ctx)
+	case customfield.FieldSearchWeight:
+		return m.OldSearchWeight(ctx)
+	case customfield.FieldFilterLogic:
+		return m.OldFilterLogic(ctx)
+	case customfield.FieldUIVisible:
+		return m.OldUIVisible(ctx)
+	case customfield.FieldUIEditable:
+		return m.OldUIEditable(ctx)
+	case customfield.FieldIsCloneable:
+		return m.OldIsCloneable(ctx)
+	case customfield.FieldDefault:
+		return m.OldDefault(ctx)
+	case customfield.FieldRelatedObjectFilter:
+		return m.OldRelatedObjectFilter(ctx)
+	case customfield.FieldWeight:
+		return m.OldWeight(ctx)
+	case customfield.FieldValidationMinimum:
+		return m.OldValidationMinimum(ctx)
+	case customfield.FieldValidationMaximum:
+		return m.OldValidationMaximum(ctx)
+	case customfield.FieldValidationRegex:
+		return m.OldValidationRegex(ctx)
+	case customfield.FieldValidationSchema:
+		return m.OldValidationSchema(ctx)
+	case customfield.FieldChoiceSetID:
+		return m.OldChoiceSetID(ctx)
+	case customfield.FieldComments:
+		return m.OldComments(ctx)
+	}
+	return nil, fmt.Errorf("unknown CustomField field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CustomFieldMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case customfield.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case customfield.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case customfield.FieldObjectTypes:
+		v, ok := value.([]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetObjectTypes(v)
+		return nil
+	case customfield.FieldType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetType(v)
+		return nil
+	case customfield.FieldRelatedObjectType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRelatedObjectType(v)
+		return nil
+	case customfield.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case customfield.FieldLabel:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLabel(v)
+		return nil
+	case customfield.FieldGroupName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetGroupName(v)
+		return nil
+	case customfield.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case customfield.FieldRequired:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRequired(v)
+		return nil
+	case customfield.FieldUnique:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUnique(v)
+		return nil
+	case customfield.FieldSearchWeight:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSearchWeight(v)
+		return nil
+	case customfield.FieldFilterLogic:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFilterLogic(v)
+		return nil
+	case customfield.FieldUIVisible:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUIVisible(v)
+		return nil
+	case customfield.FieldUIEditable:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUIEditable(v)
+		return nil
+	case customfield.FieldIsCloneable:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIsCloneable(v)
+		return nil
+	case customfield.FieldDefault:
+		v, ok := value.(json.RawMessage)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDefault(v)
+		return nil
+	case customfield.FieldRelatedObjectFilter:
+		v, ok := value.(json.RawMessage)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRelatedObjectFilter(v)
+		return nil
+	case customfield.FieldWeight:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetWeight(v)
+		return nil
+	case customfield.FieldValidationMinimum:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetValidationMinimum(v)
+		return nil
+	case customfield.FieldValidationMaximum:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetValidationMaximum(v)
+		return nil
+	case customfield.FieldValidationRegex:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetValidationRegex(v)
+		return nil
+	case customfield.FieldValidationSchema:
+		v, ok := value.(json.RawMessage)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetValidationSchema(v)
+		return nil
+	case customfield.FieldChoiceSetID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetChoiceSetID(v)
+		return nil
+	case customfield.FieldComments:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetComments(v)
+		return nil
+	}
+	return fmt.Errorf("unknown CustomField field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *CustomFieldMutation) AddedFields() []string {
+	var fields []string
+	if m.addsearch_weight != nil {
+		fields = append(fields, customfield.FieldSearchWeight)
+	}
+	if m.addweight != nil {
+		fields = append(fields, customfield.FieldWeight)
+	}
+	if m.addvalidation_minimum != nil {
+		fields = append(fields, customfield.FieldValidationMinimum)
+	}
+	if m.addvalidation_maximum != nil {
+		fields = append(fields, customfield.FieldValidationMaximum)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *CustomFieldMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case customfield.FieldSearchWeight:
+		return m.AddedSearchWeight()
+	case customfield.FieldWeight:
+		return m.AddedWeight()
+	case customfield.FieldValidationMinimum:
+		return m.AddedValidationMinimum()
+	case customfield.FieldValidationMaximum:
+		return m.AddedValidationMaximum()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CustomFieldMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case customfield.FieldSearchWeight:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddSearchWeight(v)
+		return nil
+	case customfield.FieldWeight:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddWeight(v)
+		return nil
+	case customfield.FieldValidationMinimum:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddValidationMinimum(v)
+		return nil
+	case customfield.FieldValidationMaximum:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddValidationMaximum(v)
+		return nil
+	}
+	return fmt.Errorf("unknown CustomField numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *CustomFieldMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(customfield.FieldCreated) {
+		fields = append(fields, customfield.FieldCreated)
+	}
+	if m.FieldCleared(customfield.FieldLastUpdated) {
+		fields = append(fields, customfield.FieldLastUpdated)
+	}
+	if m.FieldCleared(customfield.FieldRelatedObjectType) {
+		fields = append(fields, customfield.FieldRelatedObjectType)
+	}
+	if m.FieldCleared(customfield.FieldDefault) {
+		fields = append(fields, customfield.FieldDefault)
+	}
+	if m.FieldCleared(customfield.FieldRelatedObjectFilter) {
+		fields = append(fields, customfield.FieldRelatedObjectFilter)
+	}
+	if m.FieldCleared(customfield.FieldValidationMinimum) {
+		fields = append(fields, customfield.FieldValidationMinimum)
+	}
+	if m.FieldCleared(customfield.FieldValidationMaximum) {
+		fields = append(fields, customfield.FieldValidationMaximum)
+	}
+	if m.FieldCleared(customfield.FieldValidationSchema) {
+		fields = append(fields, customfield.FieldValidationSchema)
+	}
+	if m.FieldCleared(customfield.FieldChoiceSetID) {
+		fields = append(fields, customfield.FieldChoiceSetID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *CustomFieldMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *CustomFieldMutation) ClearField(name string) error {
+	switch name {
+	case customfield.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case customfield.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case customfield.FieldRelatedObjectType:
+		m.ClearRelatedObjectType()
+		return nil
+	case customfield.FieldDefault:
+		m.ClearDefault()
+		return nil
+	case customfield.FieldRelatedObjectFilter:
+		m.ClearRelatedObjectFilter()
+		return nil
+	case customfield.FieldValidationMinimum:
+		m.ClearValidationMinimum()
+		return nil
+	case customfield.FieldValidationMaximum:
+		m.ClearValidationMaximum()
+		return nil
+	case customfield.FieldValidationSchema:
+		m.ClearValidationSchema()
+		return nil
+	case customfield.FieldChoiceSetID:
+		m.ClearChoiceSetID()
+		return nil
+	}
+	return fmt.Errorf("unknown CustomField nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *CustomFieldMutation) ResetField(name string) error {
+	switch name {
+	case customfield.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case customfield.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case customfield.FieldObjectTypes:
+		m.ResetObjectTypes()
+		return nil
+	case customfield.FieldType:
+		m.ResetType()
+		return nil
+	case customfield.FieldRelatedObjectType:
+		m.ResetRelatedObjectType()
+		return nil
+	case customfield.FieldName:
+		m.ResetName()
+		return nil
+	case customfield.FieldLabel:
+		m.ResetLabel()
+		return nil
+	case customfield.FieldGroupName:
+		m.ResetGroupName()
+		return nil
+	case customfield.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case customfield.FieldRequired:
+		m.ResetRequired()
+		return nil
+	case customfield.FieldUnique:
+		m.ResetUnique()
+		return nil
+	case customfield.FieldSearchWeight:
+		m.ResetSearchWeight()
+		return nil
+	case customfield.FieldFilterLogic:
+		m.ResetFilterLogic()
+		return nil
+	case customfield.FieldUIVisible:
+		m.ResetUIVisible()
+		return nil
+	case customfield.FieldUIEditable:
+		m.ResetUIEditable()
+		return nil
+	case customfield.FieldIsCloneable:
+		m.ResetIsCloneable()
+		return nil
+	case customfield.FieldDefault:
+		m.ResetDefault()
+		return nil
+	case customfield.FieldRelatedObjectFilter:
+		m.ResetRelatedObjectFilter()
+		return nil
+	case customfield.FieldWeight:
+		m.ResetWeight()
+		return nil
+	case customfield.FieldValidationMinimum:
+		m.ResetValidationMinimum()
+		return nil
+	case customfield.FieldValidationMaximum:
+		m.ResetValidationMaximum()
+		return nil
+	case customfield.FieldValidationRegex:
+		m.ResetValidationRegex()
+		return nil
+	case customfield.FieldValidationSchema:
+		m.ResetValidationSchema()
+		return nil
+	case customfield.FieldChoiceSetID:
+		m.ResetChoiceSetID()
+		return nil
+	case customfield.FieldComments:
+		m.ResetComments()
+		return nil
+	}
+	return fmt.Errorf("unknown CustomField field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *CustomFieldMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.choice_set != nil {
+		edges = append(edges, customfield.EdgeChoiceSet)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *CustomFieldMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case customfield.EdgeChoiceSet:
+		if id := m.choice_set; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *CustomFieldMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *CustomFieldMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *CustomFieldMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedchoice_set {
+		edges = append(edges, customfield.EdgeChoiceSet)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *CustomFieldMutation) EdgeCleared(name string) bool {
+	switch name {
+	case customfield.EdgeChoiceSet:
+		return m.clearedchoice_set
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *CustomFieldMutation) ClearEdge(name string) error {
+	switch name {
+	case customfield.EdgeChoiceSet:
+		m.ClearChoiceSet()
+		return nil
+	}
+	return fmt.Errorf("unknown CustomField unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *CustomFieldMutation) ResetEdge(name string) error {
+	switch name {
+	case customfield.EdgeChoiceSet:
+		m.ResetChoiceSet()
+		return nil
+	}
+	return fmt.Errorf("unknown CustomField edge %s", name)
+}
+
+// CustomFieldChoiceSetMutation represents an operation that mutates the CustomFieldChoiceSet nodes in the graph.
+type CustomFieldChoiceSetMutation struct {
+	config
+	op                   Op
+	typ                  string
+	id                   *int
+	created              *time.Time
+	last_updated         *time.Time
+	name                 *string
+	description          *string
+	base_choices         *string
+	extra_choices        *[][]string
+	appendextra_choices  [][]string
+	choice_colors        *map[string]interface{}
+	order_alphabetically *bool
+	choices_count        *int
+	addchoices_count     *int
+	clearedFields        map[string]struct{}
+	done                 bool
+	oldValue             func(context.Context) (*CustomFieldChoiceSet, error)
+	predicates           []predicate.CustomFieldChoiceSet
+}
+
+var _ ent.Mutation = (*CustomFieldChoiceSetMutation)(nil)
+
+// customfieldchoicesetOption allows management of the mutation configuration using functional options.
+type customfieldchoicesetOption func(*CustomFieldChoiceSetMutation)
+
+// newCustomFieldChoiceSetMutation creates new mutation for the CustomFieldChoiceSet entity.
+func newCustomFieldChoiceSetMutation(c config, op Op, opts ...customfieldchoicesetOption) *CustomFieldChoiceSetMutation {
+	m := &CustomFieldChoiceSetMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeCustomFieldChoiceSet,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withCustomFieldChoiceSetID sets the ID field of the mutation.
+func withCustomFieldChoiceSetID(id int) customfieldchoicesetOption {
+	return func(m *CustomFieldChoiceSetMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *CustomFieldChoiceSet
+		)
+		m.oldValue = func(ctx context.Context) (*CustomFieldChoiceSet, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().CustomFieldChoiceSet.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withCustomFieldChoiceSet sets the old CustomFieldChoiceSet of the mutation.
+func withCustomFieldChoiceSet(node *CustomFieldChoiceSet) customfieldchoicesetOption {
+	return func(m *CustomFieldChoiceSetMutation) {
+		m.oldValue = func(context.Context) (*CustomFieldChoiceSet, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m CustomFieldChoiceSetMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m CustomFieldChoiceSetMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *CustomFieldChoiceSetMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *CustomFieldChoiceSetMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().CustomFieldChoiceSet.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *CustomFieldChoiceSetMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *CustomFieldChoiceSetMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreated returns the old "created" field's value of the CustomFieldChoiceSet entity.
+// If the CustomFieldChoiceSet object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomFieldChoiceSetMutation) OldCreated(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreated is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreated requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreated: %w", err)
+	}
+	return oldValue.Created, nil
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *CustomFieldChoiceSetMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[customfieldchoiceset.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *CustomFieldChoiceSetMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[customfieldchoiceset.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *CustomFieldChoiceSetMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, customfieldchoiceset.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *CustomFieldChoiceSetMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *CustomFieldChoiceSetMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastUpdated returns the old "last_updated" field's value of the CustomFieldChoiceSet entity.
+// If the CustomFieldChoiceSet object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomFieldChoiceSetMutation) OldLastUpdated(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastUpdated is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastUpdated requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastUpdated: %w", err)
+	}
+	return oldValue.LastUpdated, nil
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *CustomFieldChoiceSetMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[customfieldchoiceset.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *CustomFieldChoiceSetMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[customfieldchoiceset.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *CustomFieldChoiceSetMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, customfieldchoiceset.FieldLastUpdated)
+}
+
+// SetName sets the "name" field.
+func (m *CustomFieldChoiceSetMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *CustomFieldChoiceSetMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldName returns the old "name" field's value of the CustomFieldChoiceSet entity.
+// If the CustomFieldChoiceSet object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomFieldChoiceSetMutation) OldName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldName: %w", err)
+	}
+	return oldValue.Name, nil
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *CustomFieldChoiceSetMutation) ResetName() {
+	m.name = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *CustomFieldChoiceSetMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *CustomFieldChoiceSetMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDescription returns the old "description" field's value of the CustomFieldChoiceSet entity.
+// If the CustomFieldChoiceSet object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomFieldChoiceSetMutation) OldDescription(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDescription requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
+	}
+	return oldValue.Description, nil
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *CustomFieldChoiceSetMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetBaseChoices sets the "base_choices" field.
+func (m *CustomFieldChoiceSetMutation) SetBaseChoices(s string) {
+	m.base_choices = &s
+}
+
+// BaseChoices returns the value of the "base_choices" field in the mutation.
+func (m *CustomFieldChoiceSetMutation) BaseChoices() (r string, exists bool) {
+	v := m.base_choices
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBaseChoices returns the old "base_choices" field's value of the CustomFieldChoiceSet entity.
+// If the CustomFieldChoiceSet object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomFieldChoiceSetMutation) OldBaseChoices(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBaseChoices is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBaseChoices requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBaseChoices: %w", err)
+	}
+	return oldValue.BaseChoices, nil
+}
+
+// ClearBaseChoices clears the value of the "base_choices" field.
+func (m *CustomFieldChoiceSetMutation) ClearBaseChoices() {
+	m.base_choices = nil
+	m.clearedFields[customfieldchoiceset.FieldBaseChoices] = struct{}{}
+}
+
+// BaseChoicesCleared returns if the "base_choices" field was cleared in this mutation.
+func (m *CustomFieldChoiceSetMutation) BaseChoicesCleared() bool {
+	_, ok := m.clearedFields[customfieldchoiceset.FieldBaseChoices]
+	return ok
+}
+
+// ResetBaseChoices resets all changes to the "base_choices" field.
+func (m *CustomFieldChoiceSetMutation) ResetBaseChoices() {
+	m.base_choices = nil
+	delete(m.clearedFields, customfieldchoiceset.FieldBaseChoices)
+}
+
+// SetExtraChoices sets the "extra_choices" field.
+func (m *CustomFieldChoiceSetMutation) SetExtraChoices(s [][]string) {
+	m.extra_choices = &s
+	m.appendextra_choices = nil
+}
+
+// ExtraChoices returns the value of the "extra_choices" field in the mutation.
+func (m *CustomFieldChoiceSetMutation) ExtraChoices() (r [][]string, exists bool) {
+	v := m.extra_choices
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldExtraChoices returns the old "extra_choices" field's value of the CustomFieldChoiceSet entity.
+// If the CustomFieldChoiceSet object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomFieldChoiceSetMutation) OldExtraChoices(ctx context.Context) (v [][]string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldExtraChoices is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldExtraChoices requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldExtraChoices: %w", err)
+	}
+	return oldValue.ExtraChoices, nil
+}
+
+// AppendExtraChoices adds s to the "extra_choices" field.
+func (m *CustomFieldChoiceSetMutation) AppendExtraChoices(s [][]string) {
+	m.appendextra_choices = append(m.appendextra_choices, s...)
+}
+
+// AppendedExtraChoices returns the list of values that were appended to the "extra_choices" field in this mutation.
+func (m *CustomFieldChoiceSetMutation) AppendedExtraChoices() ([][]string, bool) {
+	if len(m.appendextra_choices) == 0 {
+		return nil, false
+	}
+	return m.appendextra_choices, true
+}
+
+// ResetExtraChoices resets all changes to the "extra_choices" field.
+func (m *CustomFieldChoiceSetMutation) ResetExtraChoices() {
+	m.extra_choices = nil
+	m.appendextra_choices = nil
+}
+
+// SetChoiceColors sets the "choice_colors" field.
+func (m *CustomFieldChoiceSetMutation) SetChoiceColors(value map[string]interface{}) {
+	m.choice_colors = &value
+}
+
+// ChoiceColors returns the value of the "choice_colors" field in the mutation.
+func (m *CustomFieldChoiceSetMutation) ChoiceColors() (r map[string]interface{}, exists bool) {
+	v := m.choice_colors
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldChoiceColors returns the old "choice_colors" field's value of the CustomFieldChoiceSet entity.
+// If the CustomFieldChoiceSet object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomFieldChoiceSetMutation) OldChoiceColors(ctx context.Context) (v map[string]interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldChoiceColors is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldChoiceColors requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldChoiceColors: %w", err)
+	}
+	return oldValue.ChoiceColors, nil
+}
+
+// ResetChoiceColors resets all changes to the "choice_colors" field.
+func (m *CustomFieldChoiceSetMutation) ResetChoiceColors() {
+	m.choice_colors = nil
+}
+
+// SetOrderAlphabetically sets the "order_alphabetically" field.
+func (m *CustomFieldChoiceSetMutation) SetOrderAlphabetically(b bool) {
+	m.order_alphabetically = &b
+}
+
+// OrderAlphabetically returns the value of the "order_alphabetically" field in the mutation.
+func (m *CustomFieldChoiceSetMutation) OrderAlphabetically() (r bool, exists bool) {
+	v := m.order_alphabetically
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOrderAlphabetically returns the old "order_alphabetically" field's value of the CustomFieldChoiceSet entity.
+// If the CustomFieldChoiceSet object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomFieldChoiceSetMutation) OldOrderAlphabetically(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOrderAlphabetically is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOrderAlphabetically requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOrderAlphabetically: %w", err)
+	}
+	return oldValue.OrderAlphabetically, nil
+}
+
+// ResetOrderAlphabetically resets all changes to the "order_alphabetically" field.
+func (m *CustomFieldChoiceSetMutation) ResetOrderAlphabetically() {
+	m.order_alphabetically = nil
+}
+
+// SetChoicesCount sets the "choices_count" field.
+func (m *CustomFieldChoiceSetMutation) SetChoicesCount(i int) {
+	m.choices_count = &i
+	m.addchoices_count = nil
+}
+
+// ChoicesCount returns the value of the "choices_count" field in the mutation.
+func (m *CustomFieldChoiceSetMutation) ChoicesCount() (r int, exists bool) {
+	v := m.choices_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldChoicesCount returns the old "choices_count" field's value of the CustomFieldChoiceSet entity.
+// If the CustomFieldChoiceSet object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomFieldChoiceSetMutation) OldChoicesCount(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldChoicesCount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldChoicesCount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldChoicesCount: %w", err)
+	}
+	return oldValue.ChoicesCount, nil
+}
+
+// AddChoicesCount adds i to the "choices_count" field.
+func (m *CustomFieldChoiceSetMutation) AddChoicesCount(i int) {
+	if m.addchoices_count != nil {
+		*m.addchoices_count += i
+	} else {
+		m.addchoices_count = &i
+	}
+}
+
+// AddedChoicesCount returns the value that was added to the "choices_count" field in this mutation.
+func (m *CustomFieldChoiceSetMutation) AddedChoicesCount() (r int, exists bool) {
+	v := m.addchoices_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetChoicesCount resets all changes to the "choices_count" field.
+func (m *CustomFieldChoiceSetMutation) ResetChoicesCount() {
+	m.choices_count = nil
+	m.addchoices_count = nil
+}
+
+// Where appends a list predicates to the CustomFieldChoiceSetMutation builder.
+func (m *CustomFieldChoiceSetMutation) Where(ps ...predicate.CustomFieldChoiceSet) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the CustomFieldChoiceSetMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *CustomFieldChoiceSetMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.CustomFieldChoiceSet, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *CustomFieldChoiceSetMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *CustomFieldChoiceSetMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (CustomFieldChoiceSet).
+func (m *CustomFieldChoiceSetMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *CustomFieldChoiceSetMutation) Fields() []string {
+	fields := make([]string, 0, 9)
+	if m.created != nil {
+		fields = append(fields, customfieldchoiceset.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, customfieldchoiceset.FieldLastUpdated)
+	}
+	if m.name != nil {
+		fields = append(fields, customfieldchoiceset.FieldName)
+	}
+	if m.description != nil {
+		fields = append(fields, customfieldchoiceset.FieldDescription)
+	}
+	if m.base_choices != nil {
+		fields = append(fields, customfieldchoiceset.FieldBaseChoices)
+	}
+	if m.extra_choices != nil {
+		fields = append(fields, customfieldchoiceset.FieldExtraChoices)
+	}
+	if m.choice_colors != nil {
+		fields = append(fields, customfieldchoiceset.FieldChoiceColors)
+	}
+	if m.order_alphabetically != nil {
+		fields = append(fields, customfieldchoiceset.FieldOrderAlphabetically)
+	}
+	if m.choices_count != nil {
+		fields = append(fields, customfieldchoiceset.FieldChoicesCount)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *CustomFieldChoiceSetMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case customfieldchoiceset.FieldCreated:
+		return m.Created()
+	case customfieldchoiceset.FieldLastUpdated:
+		return m.LastUpdated()
+	case customfieldchoiceset.FieldName:
+		return m.Name()
+	case customfieldchoiceset.FieldDescription:
+		return m.Description()
+	case customfieldchoiceset.FieldBaseChoices:
+		return m.BaseChoices()
+	case customfieldchoiceset.FieldExtraChoices:
+		return m.ExtraChoices()
+	case customfieldchoiceset.FieldChoiceColors:
+		return m.ChoiceColors()
+	case customfieldchoiceset.FieldOrderAlphabetically:
+		return m.OrderAlphabetically()
+	case customfieldchoiceset.FieldChoicesCount:
+		return m.ChoicesCount()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *CustomFieldChoiceSetMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case customfieldchoiceset.FieldCreated:
+		return m.OldCreated(ctx)
+	case customfieldchoiceset.FieldLastUpdated:
+		return m.OldLastUpdated(ctx)
+	case customfieldchoiceset.FieldName:
+		return m.OldName(ctx)
+	case customfieldchoiceset.FieldDescription:
+		return m.OldDescription(ctx)
+	case customfieldchoiceset.FieldBaseChoices:
+		return m.OldBaseChoices(ctx)
+	case customfieldchoiceset.FieldExtraChoices:
+		return m.OldExtraChoices(ctx)
+	case customfieldchoiceset.FieldChoiceColors:
+		return m.OldChoiceColors(ctx)
+	case customfieldchoiceset.FieldOrderAlphabetically:
+		return m.OldOrderAlphabetically(ctx)
+	case customfieldchoiceset.FieldChoicesCount:
+		return m.OldChoicesCount(ctx)
+	}
+	return nil, fmt.Errorf("unknown CustomFieldChoiceSet field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CustomFieldChoiceSetMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case customfieldchoiceset.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case customfieldchoiceset.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case customfieldchoiceset.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case customfieldchoiceset.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case customfieldchoiceset.FieldBaseChoices:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBaseChoices(v)
+		return nil
+	case customfieldchoiceset.FieldExtraChoices:
+		v, ok := value.([][]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetExtraChoices(v)
+		return nil
+	case customfieldchoiceset.FieldChoiceColors:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetChoiceColors(v)
+		return nil
+	case customfieldchoiceset.FieldOrderAlphabetically:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOrderAlphabetically(v)
+		return nil
+	case customfieldchoiceset.FieldChoicesCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetChoicesCount(v)
+		return nil
+	}
+	return fmt.Errorf("unknown CustomFieldChoiceSet field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *CustomFieldChoiceSetMutation) AddedFields() []string {
+	var fields []string
+	if m.addchoices_count != nil {
+		fields = append(fields, customfieldchoiceset.FieldChoicesCount)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *CustomFieldChoiceSetMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case customfieldchoiceset.FieldChoicesCount:
+		return m.AddedChoicesCount()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CustomFieldChoiceSetMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case customfieldchoiceset.FieldChoicesCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddChoicesCount(v)
+		return nil
+	}
+	return fmt.Errorf("unknown CustomFieldChoiceSet numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *CustomFieldChoiceSetMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(customfieldchoiceset.FieldCreated) {
+		fields = append(fields, customfieldchoiceset.FieldCreated)
+	}
+	if m.FieldCleared(customfieldchoiceset.FieldLastUpdated) {
+		fields = append(fields, customfieldchoiceset.FieldLastUpdated)
+	}
+	if m.FieldCleared(customfieldchoiceset.FieldBaseChoices) {
+		fields = append(fields, customfieldchoiceset.FieldBaseChoices)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *CustomFieldChoiceSetMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *CustomFieldChoiceSetMutation) ClearField(name string) error {
+	switch name {
+	case customfieldchoiceset.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case customfieldchoiceset.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case customfieldchoiceset.FieldBaseChoices:
+		m.ClearBaseChoices()
+		return nil
+	}
+	return fmt.Errorf("unknown CustomFieldChoiceSet nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *CustomFieldChoiceSetMutation) ResetField(name string) error {
+	switch name {
+	case customfieldchoiceset.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case customfieldchoiceset.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case customfieldchoiceset.FieldName:
+		m.ResetName()
+		return nil
+	case customfieldchoiceset.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case customfieldchoiceset.FieldBaseChoices:
+		m.ResetBaseChoices()
+		return nil
+	case customfieldchoiceset.FieldExtraChoices:
+		m.ResetExtraChoices()
+		return nil
+	case customfieldchoiceset.FieldChoiceColors:
+		m.ResetChoiceColors()
+		return nil
+	case customfieldchoiceset.FieldOrderAlphabetically:
+		m.ResetOrderAlphabetically()
+		return nil
+	case customfieldchoiceset.FieldChoicesCount:
+		m.ResetChoicesCount()
+		return nil
+	}
+	return fmt.Errorf("unknown CustomFieldChoiceSet field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *CustomFieldChoiceSetMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *CustomFieldChoiceSetMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *CustomFieldChoiceSetMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *CustomFieldChoiceSetMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *CustomFieldChoiceSetMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *CustomFieldChoiceSetMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *CustomFieldChoiceSetMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown CustomFieldChoiceSet unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *CustomFieldChoiceSetMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown CustomFieldChoiceSet edge %s", name)
+}
+
+// LocationMutation represents an operation that mutates the Location nodes in the graph.
+type LocationMutation struct {
+	config
+	op                Op
+	typ               string
+	id                *int
+	created           *time.Time
+	last_updated      *time.Time
+	custom_field_data *map[string]interface{}
+	name              *string
+	slug              *string
+	__depth           *int
+	add__depth        *int
+	description       *string
+	comments          *string
+	status            *string
+	facility          *string
+	clearedFields     map[string]struct{}
+	parent            *int
+	clearedparent     bool
+	site              *int
+	clearedsite       bool
+	tenant            *int
+	clearedtenant     bool
+	done              bool
+	oldValue          func(context.Context) (*Location, error)
+	predicates        []predicate.Location
+}
+
+var _ ent.Mutation = (*LocationMutation)(nil)
+
+// locationOption allows management of the mutation configuration using functional options.
+type locationOption func(*LocationMutation)
+
+// newLocationMutation creates new mutation for the Location entity.
+func newLocationMutation(c config, op Op, opts ...locationOption) *LocationMutation {
+	m := &LocationMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeLocation,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withLocationID sets the ID field of the mutation.
+func withLocationID(id int) locationOption {
+	return func(m *LocationMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Location
+		)
+		m.oldValue = func(ctx context.Context) (*Location, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Location.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withLocation sets the old Location of the mutation.
+func withLocation(node *Location) locationOption {
+	return func(m *LocationMutation) {
+		m.oldValue = func(context.Context) (*Location, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m LocationMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m LocationMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *LocationMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *LocationMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Location.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *LocationMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *LocationMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreated returns the old "created" field's value of the Location entity.
+// If the Location object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LocationMutation) OldCreated(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreated is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreated requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreated: %w", err)
+	}
+	return oldValue.Created, nil
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *LocationMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[location.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *LocationMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[location.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *LocationMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, location.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *LocationMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *LocationMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastUpdated returns the old "last_updated" field's value of the Location entity.
+// If the Location object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LocationMutation) OldLastUpdated(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastUpdated is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastUpdated requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastUpdated: %w", err)
+	}
+	return oldValue.LastUpdated, nil
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *LocationMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[location.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *LocationMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[location.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *LocationMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, location.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *LocationMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *LocationMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCustomFieldData returns the old "custom_field_data" field's value of the Location entity.
+// If the Location object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LocationMutation) OldCustomFieldData(ctx context.Context) (v map[string]interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCustomFieldData is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCustomFieldData requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCustomFieldData: %w", err)
+	}
+	return oldValue.CustomFieldData, nil
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *LocationMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetName sets the "name" field.
+func (m *LocationMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *LocationMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldName returns the old "name" field's value of the Location entity.
+// If the Location object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LocationMutation) OldName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldName: %w", err)
+	}
+	return oldValue.Name, nil
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *LocationMutation) ResetName() {
+	m.name = nil
+}
+
+// SetSlug sets the "slug" field.
+func (m *LocationMutation) SetSlug(s string) {
+	m.slug = &s
+}
+
+// Slug returns the value of the "slug" field in the mutation.
+func (m *LocationMutation) Slug() (r string, exists bool) {
+	v := m.slug
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSlug returns the old "slug" field's value of the Location entity.
+// If the Location object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LocationMutation) OldSlug(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSlug is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSlug requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSlug: %w", err)
+	}
+	return oldValue.Slug, nil
+}
+
+// ResetSlug resets all changes to the "slug" field.
+func (m *LocationMutation) ResetSlug() {
+	m.slug = nil
+}
+
+// SetParentID sets the "parent_id" field.
+func (m *LocationMutation) SetParentID(i int) {
+	m.parent = &i
+}
+
+// ParentID returns the value of the "parent_id" field in the mutation.
+func (m *LocationMutation) ParentID() (r int, exists bool) {
+	v := m.parent
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldParentID returns the old "parent_id" field's value of the Location entity.
+// If the Location object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LocationMutation) OldParentID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldParentID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldParentID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldParentID: %w", err)
+	}
+	return oldValue.ParentID, nil
+}
+
+// ClearParentID clears the value of the "parent_id" field.
+func (m *LocationMutation) ClearParentID() {
+	m.parent = nil
+	m.clearedFields[location.FieldParentID] = struct{}{}
+}
+
+// ParentIDCleared returns if the "parent_id" field was cleared in this mutation.
+func (m *LocationMutation) ParentIDCleared() bool {
+	_, ok := m.clearedFields[location.FieldParentID]
+	return ok
+}
+
+// ResetParentID resets all changes to the "parent_id" field.
+func (m *LocationMutation) ResetParentID() {
+	m.parent = nil
+	delete(m.clearedFields, location.FieldParentID)
+}
+
+// SetDepth sets the "_depth" field.
+func (m *LocationMutation) SetDepth(i int) {
+	m.__depth = &i
+	m.add__depth = nil
+}
+
+// Depth returns the value of the "_depth" field in the mutation.
+func (m *LocationMutation) Depth() (r int, exists bool) {
+	v := m.__depth
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDepth returns the old "_depth" field's value of the Location entity.
+// If the Location object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LocationMutation) OldDepth(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDepth is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDepth requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDepth: %w", err)
+	}
+	return oldValue.Depth, nil
+}
+
+// AddDepth adds i to the "_depth" field.
+func (m *LocationMutation) AddDepth(i int) {
+	if m.add__depth != nil {
+		*m.add__depth += i
+	} else {
+		m.add__depth = &i
+	}
+}
+
+// AddedDepth returns the value that was added to the "_depth" field in this mutation.
+func (m *LocationMutation) AddedDepth() (r int, exists bool) {
+	v := m.add__depth
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDepth resets all changes to the "_depth" field.
+func (m *LocationMutation) ResetDepth() {
+	m.__depth = nil
+	m.add__depth = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *LocationMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *LocationMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDescription returns the old "description" field's value of the Location entity.
+// If the Location object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LocationMutation) OldDescription(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDescription requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
+	}
+	return oldValue.Description, nil
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *LocationMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetComments sets the "comments" field.
+func (m *LocationMutation) SetComments(s string) {
+	m.comments = &s
+}
+
+// Comments returns the value of the "comments" field in the mutation.
+func (m *LocationMutation) Comments() (r string, exists bool) {
+	v := m.comments
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldComments returns the old "comments" field's value of the Location entity.
+// If the Location object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LocationMutation) OldComments(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldComments is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldComments requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldComments: %w", err)
+	}
+	return oldValue.Comments, nil
+}
+
+// ResetComments resets all changes to the "comments" field.
+func (m *LocationMutation) ResetComments() {
+	m.comments = nil
+}
+
+// SetSiteID sets the "site_id" field.
+func (m *LocationMutation) SetSiteID(i int) {
+	m.site = &i
+}
+
+// SiteID returns the value of the "site_id" field in the mutation.
+func (m *LocationMutation) SiteID() (r int, exists bool) {
+	v := m.site
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSiteID returns the old "site_id" field's value of the Location entity.
+// If the Location object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LocationMutation) OldSiteID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSiteID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSiteID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSiteID: %w", err)
+	}
+	return oldValue.SiteID, nil
+}
+
+// ResetSiteID resets all changes to the "site_id" field.
+func (m *LocationMutation) ResetSiteID() {
+	m.site = nil
+}
+
+// SetStatus sets the "status" field.
+func (m *LocationMutation) SetStatus(s string) {
+	m.status = &s
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *LocationMutation) Status() (r string, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the Location entity.
+// If the Location object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LocationMutation) OldStatus(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *LocationMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetTenantID sets the "tenant_id" field.
+func (m *LocationMutation) SetTenantID(i int) {
+	m.tenant = &i
+}
+
+// TenantID returns the value of the "tenant_id" field in the mutation.
+func (m *LocationMutation) TenantID() (r int, exists bool) {
+	v := m.tenant
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTenantID returns the old "tenant_id" field's value of the Location entity.
+// If the Location object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LocationMutation) OldTenantID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTenantID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTenantID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTenantID: %w", err)
+	}
+	return oldValue.TenantID, nil
+}
+
+// ClearTenantID clears the value of the "tenant_id" field.
+func (m *LocationMutation) ClearTenantID() {
+	m.tenant = nil
+	m.clearedFields[location.FieldTenantID] = struct{}{}
+}
+
+// TenantIDCleared returns if the "tenant_id" field was cleared in this mutation.
+func (m *LocationMutation) TenantIDCleared() bool {
+	_, ok := m.clearedFields[location.FieldTenantID]
+	return ok
+}
+
+// ResetTenantID resets all changes to the "tenant_id" field.
+func (m *LocationMutation) ResetTenantID() {
+	m.tenant = nil
+	delete(m.clearedFields, location.FieldTenantID)
+}
+
+// SetFacility sets the "facility" field.
+func (m *LocationMutation) SetFacility(s string) {
+	m.facility = &s
+}
+
+// Facility returns the value of the "facility" field in the mutation.
+func (m *LocationMutation) Facility() (r string, exists bool) {
+	v := m.facility
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFacility returns the old "facility" field's value of the Location entity.
+// If the Location object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *LocationMutation) OldFacility(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFacility is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFacility requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFacility: %w", err)
+	}
+	return oldValue.Facility, nil
+}
+
+// ResetFacility resets all changes to the "facility" field.
+func (m *LocationMutation) ResetFacility() {
+	m.facility = nil
+}
+
+// ClearParent clears the "parent" edge to the Location entity.
+func (m *LocationMutation) ClearParent() {
+	m.clearedparent = true
+	m.clearedFields[location.FieldParentID] = struct{}{}
+}
+
+// ParentCleared reports if the "parent" edge to the Location entity was cleared.
+func (m *LocationMutation) ParentCleared() bool {
+	return m.ParentIDCleared() || m.clearedparent
+}
+
+// ParentIDs returns the "parent" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ParentID instead. It exists only for internal usage by the builders.
+func (m *LocationMutation) ParentIDs() (ids []int) {
+	if id := m.parent; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetParent resets all changes to the "parent" edge.
+func (m *LocationMutation) ResetParent() {
+	m.parent = nil
+	m.clearedparent = false
+}
+
+// ClearSite clears the "site" edge to the Site entity.
+func (m *LocationMutation) ClearSite() {
+	m.clearedsite = true
+	m.clearedFields[location.FieldSiteID] = struct{}{}
+}
+
+// SiteCleared reports if the "site" edge to the Site entity was cleared.
+func (m *LocationMutation) SiteCleared() bool {
+	return m.clearedsite
+}
+
+// SiteIDs returns the "site" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// SiteID instead. It exists only for internal usage by the builders.
+func (m *LocationMutation) SiteIDs() (ids []int) {
+	if id := m.site; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetSite resets all changes to the "site" edge.
+func (m *LocationMutation) ResetSite() {
+	m.site = nil
+	m.clearedsite = false
+}
+
+// ClearTenant clears the "tenant" edge to the Tenant entity.
+func (m *LocationMutation) ClearTenant() {
+	m.clearedtenant = true
+	m.clearedFields[location.FieldTenantID] = struct{}{}
+}
+
+// TenantCleared reports if the "tenant" edge to the Tenant entity was cleared.
+func (m *LocationMutation) TenantCleared() bool {
+	return m.TenantIDCleared() || m.clearedtenant
+}
+
+// TenantIDs returns the "tenant" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// TenantID instead. It exists only for internal usage by the builders.
+func (m *LocationMutation) TenantIDs() (ids []int) {
+	if id := m.tenant; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetTenant resets all changes to the "tenant" edge.
+func (m *LocationMutation) ResetTenant() {
+	m.tenant = nil
+	m.clearedtenant = false
+}
+
+// Where appends a list predicates to the LocationMutation builder.
+func (m *LocationMutation) Where(ps ...predicate.Location) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the LocationMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *LocationMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Location, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *LocationMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *LocationMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Location).
+func (m *LocationMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *LocationMutation) Fields() []string {
+	fields := make([]string, 0, 13)
+	if m.created != nil {
+		fields = append(fields, location.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, location.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, location.FieldCustomFieldData)
+	}
+	if m.name != nil {
+		fields = append(fields, location.FieldName)
+	}
+	if m.slug != nil {
+		fields = append(fields, location.FieldSlug)
+	}
+	if m.parent != nil {
+		fields = append(fields, location.FieldParentID)
+	}
+	if m.__depth != nil {
+		fields = append(fields, location.FieldDepth)
+	}
+	if m.description != nil {
+		fields = append(fields, location.FieldDescription)
+	}
+	if m.comments != nil {
+		fields = append(fields, location.FieldComments)
+	}
+	if m.site != nil {
+		fields = append(fields, location.FieldSiteID)
+	}
+	if m.status != nil {
+		fields = append(fields, location.FieldStatus)
+	}
+	if m.tenant != nil {
+		fields = append(fields, location.FieldTenantID)
+	}
+	if m.facility != nil {
+		fields = append(fields, location.FieldFacility)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *LocationMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case location.FieldCreated:
+		return m.Created()
+	case location.FieldLastUpdated:
+		return m.LastUpdated()
+	case location.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case location.FieldName:
+		return m.Name()
+	case location.FieldSlug:
+		return m.Slug()
+	case location.FieldParentID:
+		return m.ParentID()
+	case location.FieldDepth:
+		return m.Depth()
+	case location.FieldDescription:
+		return m.Description()
+	case location.FieldComments:
+		return m.Comments()
+	case location.FieldSiteID:
+		return m.SiteID()
+	case location.FieldStatus:
+		return m.Status()
+	case location.FieldTenantID:
+		return m.TenantID()
+	case location.FieldFacility:
+		return m.Facility()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *LocationMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case location.FieldCreated:
+		return m.OldCreated(ctx)
+	case location.FieldLastUpdated:
+		return m.OldLastUpdated(ctx)
+	case location.FieldCustomFieldData:
+		return m.OldCustomFieldData(ctx)
+	case location.FieldName:
+		return m.OldName(ctx)
+	case location.FieldSlug:
+		return m.OldSlug(ctx)
+	case location.FieldParentID:
+		return m.OldParentID(ctx)
+	case location.FieldDepth:
+		return m.OldDepth(ctx)
+	case location.FieldDescription:
+		return m.OldDescription(ctx)
+	case location.FieldComments:
+		return m.OldComments(ctx)
+	case location.FieldSiteID:
+		return m.OldSiteID(ctx)
+	case location.FieldStatus:
+		return m.OldStatus(ctx)
+	case location.FieldTenantID:
+		return m.OldTenantID(ctx)
+	case location.FieldFacility:
+		return m.OldFacility(ctx)
+	}
+	return nil, fmt.Errorf("unknown Location field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *LocationMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case location.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case location.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case location.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case location.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case location.FieldSlug:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSlug(v)
+		return nil
+	case location.FieldParentID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetParentID(v)
+		return nil
+	case location.FieldDepth:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDepth(v)
+		return nil
+	case location.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case location.FieldComments:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetComments(v)
+		return nil
+	case location.FieldSiteID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSiteID(v)
+		return nil
+	case location.FieldStatus:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case location.FieldTenantID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTenantID(v)
+		return nil
+	case location.FieldFacility:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFacility(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Location field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *LocationMutation) AddedFields() []string {
+	var fields []string
+	if m.add__depth != nil {
+		fields = append(fields, location.FieldDepth)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *LocationMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case location.FieldDepth:
+		return m.AddedDepth()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *LocationMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case location.FieldDepth:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddDepth(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Location numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *LocationMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(location.FieldCreated) {
+		fields = append(fields, location.FieldCreated)
+	}
+	if m.FieldCleared(location.FieldLastUpdated) {
+		fields = append(fields, location.FieldLastUpdated)
+	}
+	if m.FieldCleared(location.FieldParentID) {
+		fields = append(fields, location.FieldParentID)
+	}
+	if m.FieldCleared(location.FieldTenantID) {
+		fields = append(fields, location.FieldTenantID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *LocationMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *LocationMutation) ClearField(name string) error {
+	switch name {
+	case location.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case location.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case location.FieldParentID:
+		m.ClearParentID()
+		return nil
+	case location.FieldTenantID:
+		m.ClearTenantID()
+		return nil
+	}
+	return fmt.Errorf("unknown Location nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *LocationMutation) ResetField(name string) error {
+	switch name {
+	case location.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case location.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case location.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case location.FieldName:
+		m.ResetName()
+		return nil
+	case location.FieldSlug:
+		m.ResetSlug()
+		return nil
+	case location.FieldParentID:
+		m.ResetParentID()
+		return nil
+	case location.FieldDepth:
+		m.ResetDepth()
+		return nil
+	case location.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case location.FieldComments:
+		m.ResetComments()
+		return nil
+	case location.FieldSiteID:
+		m.ResetSiteID()
+		return nil
+	case location.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case location.FieldTenantID:
+		m.ResetTenantID()
+		return nil
+	case location.FieldFacility:
+		m.ResetFacility()
+		return nil
+	}
+	return fmt.Errorf("unknown Location field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *LocationMutation) AddedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.parent != nil {
+		edges = append(edges, location.EdgeParent)
+	}
+	if m.site != nil {
+		edges = append(edges, location.EdgeSite)
+	}
+	if m.tenant != nil {
+		edges = append(edges, location.EdgeTenant)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *LocationMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case location.EdgeParent:
+		if id := m.parent; id != nil {
+			return []ent.Value{*id}
+		}
+	case location.EdgeSite:
+		if id := m.site; id != nil {
+			return []ent.Value{*id}
+		}
+	case location.EdgeTenant:
+		if id := m.tenant; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *LocationMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 3)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *LocationMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *LocationMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.clearedparent {
+		edges = append(edges, location.EdgeParent)
+	}
+	if m.clearedsite {
+		edges = append(edges, location.EdgeSite)
+	}
+	if m.clearedtenant {
+		edges = append(edges, location.EdgeTenant)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *LocationMutation) EdgeCleared(name string) bool {
+	switch name {
+	case location.EdgeParent:
+		return m.clearedparent
+	case location.EdgeSite:
+		return m.clearedsite
+	case location.EdgeTenant:
+		return m.clearedtenant
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *LocationMutation) ClearEdge(name string) error {
+	switch name {
+	case location.EdgeParent:
+		m.ClearParent()
+		return nil
+	case location.EdgeSite:
+		m.ClearSite()
+		return nil
+	case location.EdgeTenant:
+		m.ClearTenant()
+		return nil
+	}
+	return fmt.Errorf("unknown Location unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *LocationMutation) ResetEdge(name string) error {
+	switch name {
+	case location.EdgeParent:
+		m.ResetParent()
+		return nil
+	case location.EdgeSite:
+		m.ResetSite()
+		return nil
+	case location.EdgeTenant:
+		m.ResetTenant()
+		return nil
+	}
+	return fmt.Errorf("unknown Location edge %s", name)
+}
+
+// RIRMutation represents an operation that mutates the RIR nodes in the graph.
+type RIRMutation struct {
+	config
+	op                Op
+	typ               string
+	id                *int
+	created           *time.Time
+	last_updated      *time.Time
+	custom_field_data *map[string]interface{}
+	name              *string
+	slug              *string
+	description       *string
+	comments          *string
+	is_private        *bool
+	clearedFields     map[string]struct{}
+	done              bool
+	oldValue          func(context.Context) (*RIR, error)
+	predicates        []predicate.RIR
+}
+
+var _ ent.Mutation = (*RIRMutation)(nil)
+
+// rirOption allows management of the mutation configuration using functional options.
+type rirOption func(*RIRMutation)
+
+// newRIRMutation creates new mutation for the RIR entity.
+func newRIRMutation(c config, op Op, opts ...rirOption) *RIRMutation {
+	m := &RIRMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeRIR,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withRIRID sets the ID field of the mutation.
+func withRIRID(id int) rirOption {
+	return func(m *RIRMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *RIR
+		)
+		m.oldValue = func(ctx context.Context) (*RIR, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().RIR.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withRIR sets the old RIR of the mutation.
+func withRIR(node *RIR) rirOption {
+	return func(m *RIRMutation) {
+		m.oldValue = func(context.Context) (*RIR, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m RIRMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m RIRMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *RIRMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *RIRMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().RIR.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *RIRMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *RIRMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreated returns the old "created" field's value of the RIR entity.
+// If the RIR object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RIRMutation) OldCreated(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreated is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreated requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreated: %w", err)
+	}
+	return oldValue.Created, nil
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *RIRMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[rir.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *RIRMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[rir.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *RIRMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, rir.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *RIRMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *RIRMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastUpdated returns the old "last_updated" field's value of the RIR entity.
+// If the RIR object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RIRMutation) OldLastUpdated(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastUpdated is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastUpdated requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastUpdated: %w", err)
+	}
+	return oldValue.LastUpdated, nil
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *RIRMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[rir.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *RIRMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[rir.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *RIRMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, rir.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *RIRMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *RIRMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCustomFieldData returns the old "custom_field_data" field's value of the RIR entity.
+// If the RIR object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RIRMutation) OldCustomFieldData(ctx context.Context) (v map[string]interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCustomFieldData is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCustomFieldData requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCustomFieldData: %w", err)
+	}
+	return oldValue.CustomFieldData, nil
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *RIRMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetName sets the "name" field.
+func (m *RIRMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *RIRMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldName returns the old "name" field's value of the RIR entity.
+// If the RIR object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RIRMutation) OldName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldName: %w", err)
+	}
+	return oldValue.Name, nil
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *RIRMutation) ResetName() {
+	m.name = nil
+}
+
+// SetSlug sets the "slug" field.
+func (m *RIRMutation) SetSlug(s string) {
+	m.slug = &s
+}
+
+// Slug returns the value of the "slug" field in the mutation.
+func (m *RIRMutation) Slug() (r string, exists bool) {
+	v := m.slug
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSlug returns the old "slug" field's value of the RIR entity.
+// If the RIR object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RIRMutation) OldSlug(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSlug is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSlug requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSlug: %w", err)
+	}
+	return oldValue.Slug, nil
+}
+
+// ResetSlug resets all changes to the "slug" field.
+func (m *RIRMutation) ResetSlug() {
+	m.slug = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *RIRMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *RIRMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDescription returns the old "description" field's value of the RIR entity.
+// If the RIR object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RIRMutation) OldDescription(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDescription requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
+	}
+	return oldValue.Description, nil
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *RIRMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetComments sets the "comments" field.
+func (m *RIRMutation) SetComments(s string) {
+	m.comments = &s
+}
+
+// Comments returns the value of the "comments" field in the mutation.
+func (m *RIRMutation) Comments() (r string, exists bool) {
+	v := m.comments
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldComments returns the old "comments" field's value of the RIR entity.
+// If the RIR object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RIRMutation) OldComments(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldComments is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldComments requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldComments: %w", err)
+	}
+	return oldValue.Comments, nil
+}
+
+// ResetComments resets all changes to the "comments" field.
+func (m *RIRMutation) ResetComments() {
+	m.comments = nil
+}
+
+// SetIsPrivate sets the "is_private" field.
+func (m *RIRMutation) SetIsPrivate(b bool) {
+	m.is_private = &b
+}
+
+// IsPrivate returns the value of the "is_private" field in the mutation.
+func (m *RIRMutation) IsPrivate() (r bool, exists bool) {
+	v := m.is_private
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIsPrivate returns the old "is_private" field's value of the RIR entity.
+// If the RIR object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RIRMutation) OldIsPrivate(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIsPrivate is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIsPrivate requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIsPrivate: %w", err)
+	}
+	return oldValue.IsPrivate, nil
+}
+
+// ResetIsPrivate resets all changes to the "is_private" field.
+func (m *RIRMutation) ResetIsPrivate() {
+	m.is_private = nil
+}
+
+// Where appends a list predicates to the RIRMutation builder.
+func (m *RIRMutation) Where(ps ...predicate.RIR) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the RIRMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *RIRMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.RIR, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *RIRMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *RIRMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (RIR).
+func (m *RIRMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *RIRMutation) Fields() []string {
+	fields := make([]string, 0, 8)
+	if m.created != nil {
+		fields = append(fields, rir.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, rir.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, rir.FieldCustomFieldData)
+	}
+	if m.name != nil {
+		fields = append(fields, rir.FieldName)
+	}
+	if m.slug != nil {
+		fields = append(fields, rir.FieldSlug)
+	}
+	if m.description != nil {
+		fields = append(fields, rir.FieldDescription)
+	}
+	if m.comments != nil {
+		fields = append(fields, rir.FieldComments)
+	}
+	if m.is_private != nil {
+		fields = append(fields, rir.FieldIsPrivate)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *RIRMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case rir.FieldCreated:
+		return m.Created()
+	case rir.FieldLastUpdated:
+		return m.LastUpdated()
+	case rir.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case rir.FieldName:
+		return m.Name()
+	case rir.FieldSlug:
+		return m.Slug()
+	case rir.FieldDescription:
+		return m.Description()
+	case rir.FieldComments:
+		return m.Comments()
+	case rir.FieldIsPrivate:
+		return m.IsPrivate()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *RIRMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case rir.FieldCreated:
+		return m.OldCreated(ctx)
+	case rir.FieldLastUpdated:
+		return m.OldLastUpdated(ctx)
+	case rir.FieldCustomFieldData:
+		return m.OldCustomFieldData(ctx)
+	case rir.FieldName:
+		return m.OldName(ctx)
+	case rir.FieldSlug:
+		return m.OldSlug(ctx)
+	case rir.FieldDescription:
+		return m.OldDescription(ctx)
+	case rir.FieldComments:
+		return m.OldComments(ctx)
+	case rir.FieldIsPrivate:
+		return m.OldIsPrivate(ctx)
+	}
+	return nil, fmt.Errorf("unknown RIR field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *RIRMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case rir.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case rir.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case rir.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case rir.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case rir.FieldSlug:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSlug(v)
+		return nil
+	case rir.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case rir.FieldComments:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetComments(v)
+		return nil
+	case rir.FieldIsPrivate:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIsPrivate(v)
+		return nil
+	}
+	return fmt.Errorf("unknown RIR field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *RIRMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *RIRMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *RIRMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown RIR numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *RIRMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(rir.FieldCreated) {
+		fields = append(fields, rir.FieldCreated)
+	}
+	if m.FieldCleared(rir.FieldLastUpdated) {
+		fields = append(fields, rir.FieldLastUpdated)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *RIRMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *RIRMutation) ClearField(name string) error {
+	switch name {
+	case rir.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case rir.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	}
+	return fmt.Errorf("unknown RIR nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *RIRMutation) ResetField(name string) error {
+	switch name {
+	case rir.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case rir.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case rir.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case rir.FieldName:
+		m.ResetName()
+		return nil
+	case rir.FieldSlug:
+		m.ResetSlug()
+		return nil
+	case rir.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case rir.FieldComments:
+		m.ResetComments()
+		return nil
+	case rir.FieldIsPrivate:
+		m.ResetIsPrivate()
+		return nil
+	}
+	return fmt.Errorf("unknown RIR field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *RIRMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *RIRMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *RIRMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *RIRMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *RIRMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *RIRMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *RIRMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown RIR unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *RIRMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown RIR edge %s", name)
+}
 
 // RegionMutation represents an operation that mutates the Region nodes in the graph.
 type RegionMutation struct {
@@ -949,6 +5870,787 @@ func (m *RegionMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown Region edge %s", name)
+}
+
+// RoleMutation represents an operation that mutates the Role nodes in the graph.
+type RoleMutation struct {
+	config
+	op                Op
+	typ               string
+	id                *int
+	created           *time.Time
+	last_updated      *time.Time
+	custom_field_data *map[string]interface{}
+	name              *string
+	slug              *string
+	description       *string
+	comments          *string
+	weight            *int
+	addweight         *int
+	clearedFields     map[string]struct{}
+	done              bool
+	oldValue          func(context.Context) (*Role, error)
+	predicates        []predicate.Role
+}
+
+var _ ent.Mutation = (*RoleMutation)(nil)
+
+// roleOption allows management of the mutation configuration using functional options.
+type roleOption func(*RoleMutation)
+
+// newRoleMutation creates new mutation for the Role entity.
+func newRoleMutation(c config, op Op, opts ...roleOption) *RoleMutation {
+	m := &RoleMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeRole,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withRoleID sets the ID field of the mutation.
+func withRoleID(id int) roleOption {
+	return func(m *RoleMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Role
+		)
+		m.oldValue = func(ctx context.Context) (*Role, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Role.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withRole sets the old Role of the mutation.
+func withRole(node *Role) roleOption {
+	return func(m *RoleMutation) {
+		m.oldValue = func(context.Context) (*Role, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m RoleMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m RoleMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *RoleMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *RoleMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Role.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *RoleMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *RoleMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreated returns the old "created" field's value of the Role entity.
+// If the Role object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RoleMutation) OldCreated(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreated is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreated requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreated: %w", err)
+	}
+	return oldValue.Created, nil
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *RoleMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[role.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *RoleMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[role.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *RoleMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, role.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *RoleMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *RoleMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastUpdated returns the old "last_updated" field's value of the Role entity.
+// If the Role object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RoleMutation) OldLastUpdated(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastUpdated is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastUpdated requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastUpdated: %w", err)
+	}
+	return oldValue.LastUpdated, nil
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *RoleMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[role.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *RoleMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[role.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *RoleMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, role.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *RoleMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *RoleMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCustomFieldData returns the old "custom_field_data" field's value of the Role entity.
+// If the Role object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RoleMutation) OldCustomFieldData(ctx context.Context) (v map[string]interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCustomFieldData is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCustomFieldData requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCustomFieldData: %w", err)
+	}
+	return oldValue.CustomFieldData, nil
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *RoleMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetName sets the "name" field.
+func (m *RoleMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *RoleMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldName returns the old "name" field's value of the Role entity.
+// If the Role object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RoleMutation) OldName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldName: %w", err)
+	}
+	return oldValue.Name, nil
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *RoleMutation) ResetName() {
+	m.name = nil
+}
+
+// SetSlug sets the "slug" field.
+func (m *RoleMutation) SetSlug(s string) {
+	m.slug = &s
+}
+
+// Slug returns the value of the "slug" field in the mutation.
+func (m *RoleMutation) Slug() (r string, exists bool) {
+	v := m.slug
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSlug returns the old "slug" field's value of the Role entity.
+// If the Role object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RoleMutation) OldSlug(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSlug is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSlug requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSlug: %w", err)
+	}
+	return oldValue.Slug, nil
+}
+
+// ResetSlug resets all changes to the "slug" field.
+func (m *RoleMutation) ResetSlug() {
+	m.slug = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *RoleMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *RoleMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDescription returns the old "description" field's value of the Role entity.
+// If the Role object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RoleMutation) OldDescription(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDescription requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
+	}
+	return oldValue.Description, nil
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *RoleMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetComments sets the "comments" field.
+func (m *RoleMutation) SetComments(s string) {
+	m.comments = &s
+}
+
+// Comments returns the value of the "comments" field in the mutation.
+func (m *RoleMutation) Comments() (r string, exists bool) {
+	v := m.comments
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldComments returns the old "comments" field's value of the Role entity.
+// If the Role object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RoleMutation) OldComments(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldComments is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldComments requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldComments: %w", err)
+	}
+	return oldValue.Comments, nil
+}
+
+// ResetComments resets all changes to the "comments" field.
+func (m *RoleMutation) ResetComments() {
+	m.comments = nil
+}
+
+// SetWeight sets the "weight" field.
+func (m *RoleMutation) SetWeight(i int) {
+	m.weight = &i
+	m.addweight = nil
+}
+
+// Weight returns the value of the "weight" field in the mutation.
+func (m *RoleMutation) Weight() (r int, exists bool) {
+	v := m.weight
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldWeight returns the old "weight" field's value of the Role entity.
+// If the Role object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RoleMutation) OldWeight(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldWeight is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldWeight requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldWeight: %w", err)
+	}
+	return oldValue.Weight, nil
+}
+
+// AddWeight adds i to the "weight" field.
+func (m *RoleMutation) AddWeight(i int) {
+	if m.addweight != nil {
+		*m.addweight += i
+	} else {
+		m.addweight = &i
+	}
+}
+
+// AddedWeight returns the value that was added to the "weight" field in this mutation.
+func (m *RoleMutation) AddedWeight() (r int, exists bool) {
+	v := m.addweight
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetWeight resets all changes to the "weight" field.
+func (m *RoleMutation) ResetWeight() {
+	m.weight = nil
+	m.addweight = nil
+}
+
+// Where appends a list predicates to the RoleMutation builder.
+func (m *RoleMutation) Where(ps ...predicate.Role) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the RoleMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *RoleMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Role, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *RoleMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *RoleMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Role).
+func (m *RoleMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *RoleMutation) Fields() []string {
+	fields := make([]string, 0, 8)
+	if m.created != nil {
+		fields = append(fields, role.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, role.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, role.FieldCustomFieldData)
+	}
+	if m.name != nil {
+		fields = append(fields, role.FieldName)
+	}
+	if m.slug != nil {
+		fields = append(fields, role.FieldSlug)
+	}
+	if m.description != nil {
+		fields = append(fields, role.FieldDescription)
+	}
+	if m.comments != nil {
+		fields = append(fields, role.FieldComments)
+	}
+	if m.weight != nil {
+		fields = append(fields, role.FieldWeight)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *RoleMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case role.FieldCreated:
+		return m.Created()
+	case role.FieldLastUpdated:
+		return m.LastUpdated()
+	case role.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case role.FieldName:
+		return m.Name()
+	case role.FieldSlug:
+		return m.Slug()
+	case role.FieldDescription:
+		return m.Description()
+	case role.FieldComments:
+		return m.Comments()
+	case role.FieldWeight:
+		return m.Weight()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *RoleMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case role.FieldCreated:
+		return m.OldCreated(ctx)
+	case role.FieldLastUpdated:
+		return m.OldLastUpdated(ctx)
+	case role.FieldCustomFieldData:
+		return m.OldCustomFieldData(ctx)
+	case role.FieldName:
+		return m.OldName(ctx)
+	case role.FieldSlug:
+		return m.OldSlug(ctx)
+	case role.FieldDescription:
+		return m.OldDescription(ctx)
+	case role.FieldComments:
+		return m.OldComments(ctx)
+	case role.FieldWeight:
+		return m.OldWeight(ctx)
+	}
+	return nil, fmt.Errorf("unknown Role field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *RoleMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case role.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case role.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case role.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case role.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case role.FieldSlug:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSlug(v)
+		return nil
+	case role.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case role.FieldComments:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetComments(v)
+		return nil
+	case role.FieldWeight:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetWeight(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Role field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *RoleMutation) AddedFields() []string {
+	var fields []string
+	if m.addweight != nil {
+		fields = append(fields, role.FieldWeight)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *RoleMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case role.FieldWeight:
+		return m.AddedWeight()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *RoleMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case role.FieldWeight:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddWeight(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Role numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *RoleMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(role.FieldCreated) {
+		fields = append(fields, role.FieldCreated)
+	}
+	if m.FieldCleared(role.FieldLastUpdated) {
+		fields = append(fields, role.FieldLastUpdated)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *RoleMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *RoleMutation) ClearField(name string) error {
+	switch name {
+	case role.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case role.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	}
+	return fmt.Errorf("unknown Role nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *RoleMutation) ResetField(name string) error {
+	switch name {
+	case role.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case role.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case role.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case role.FieldName:
+		m.ResetName()
+		return nil
+	case role.FieldSlug:
+		m.ResetSlug()
+		return nil
+	case role.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case role.FieldComments:
+		m.ResetComments()
+		return nil
+	case role.FieldWeight:
+		m.ResetWeight()
+		return nil
+	}
+	return fmt.Errorf("unknown Role field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *RoleMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *RoleMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *RoleMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *RoleMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *RoleMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *RoleMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *RoleMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown Role unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *RoleMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown Role edge %s", name)
 }
 
 // SiteMutation represents an operation that mutates the Site nodes in the graph.
@@ -8569,4 +14271,3513 @@ func (m *UserMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *UserMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown User edge %s", name)
+}
+
+// VLANMutation represents an operation that mutates the VLAN nodes in the graph.
+type VLANMutation struct {
+	config
+	op                Op
+	typ               string
+	id                *int
+	created           *time.Time
+	last_updated      *time.Time
+	custom_field_data *map[string]interface{}
+	description       *string
+	comments          *string
+	vid               *int
+	addvid            *int
+	name              *string
+	status            *string
+	qinq_role         *string
+	clearedFields     map[string]struct{}
+	site              *int
+	clearedsite       bool
+	group             *int
+	clearedgroup      bool
+	tenant            *int
+	clearedtenant     bool
+	role              *int
+	clearedrole       bool
+	qinq_svlan        *int
+	clearedqinq_svlan bool
+	done              bool
+	oldValue          func(context.Context) (*VLAN, error)
+	predicates        []predicate.VLAN
+}
+
+var _ ent.Mutation = (*VLANMutation)(nil)
+
+// vlanOption allows management of the mutation configuration using functional options.
+type vlanOption func(*VLANMutation)
+
+// newVLANMutation creates new mutation for the VLAN entity.
+func newVLANMutation(c config, op Op, opts ...vlanOption) *VLANMutation {
+	m := &VLANMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeVLAN,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withVLANID sets the ID field of the mutation.
+func withVLANID(id int) vlanOption {
+	return func(m *VLANMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *VLAN
+		)
+		m.oldValue = func(ctx context.Context) (*VLAN, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().VLAN.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withVLAN sets the old VLAN of the mutation.
+func withVLAN(node *VLAN) vlanOption {
+	return func(m *VLANMutation) {
+		m.oldValue = func(context.Context) (*VLAN, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m VLANMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m VLANMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *VLANMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *VLANMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().VLAN.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *VLANMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *VLANMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreated returns the old "created" field's value of the VLAN entity.
+// If the VLAN object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VLANMutation) OldCreated(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreated is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreated requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreated: %w", err)
+	}
+	return oldValue.Created, nil
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *VLANMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[vlan.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *VLANMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[vlan.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *VLANMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, vlan.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *VLANMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *VLANMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastUpdated returns the old "last_updated" field's value of the VLAN entity.
+// If the VLAN object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VLANMutation) OldLastUpdated(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastUpdated is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastUpdated requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastUpdated: %w", err)
+	}
+	return oldValue.LastUpdated, nil
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *VLANMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[vlan.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *VLANMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[vlan.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *VLANMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, vlan.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *VLANMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *VLANMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCustomFieldData returns the old "custom_field_data" field's value of the VLAN entity.
+// If the VLAN object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VLANMutation) OldCustomFieldData(ctx context.Context) (v map[string]interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCustomFieldData is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCustomFieldData requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCustomFieldData: %w", err)
+	}
+	return oldValue.CustomFieldData, nil
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *VLANMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *VLANMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *VLANMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDescription returns the old "description" field's value of the VLAN entity.
+// If the VLAN object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VLANMutation) OldDescription(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDescription requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
+	}
+	return oldValue.Description, nil
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *VLANMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetComments sets the "comments" field.
+func (m *VLANMutation) SetComments(s string) {
+	m.comments = &s
+}
+
+// Comments returns the value of the "comments" field in the mutation.
+func (m *VLANMutation) Comments() (r string, exists bool) {
+	v := m.comments
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldComments returns the old "comments" field's value of the VLAN entity.
+// If the VLAN object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VLANMutation) OldComments(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldComments is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldComments requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldComments: %w", err)
+	}
+	return oldValue.Comments, nil
+}
+
+// ResetComments resets all changes to the "comments" field.
+func (m *VLANMutation) ResetComments() {
+	m.comments = nil
+}
+
+// SetSiteID sets the "site_id" field.
+func (m *VLANMutation) SetSiteID(i int) {
+	m.site = &i
+}
+
+// SiteID returns the value of the "site_id" field in the mutation.
+func (m *VLANMutation) SiteID() (r int, exists bool) {
+	v := m.site
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSiteID returns the old "site_id" field's value of the VLAN entity.
+// If the VLAN object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VLANMutation) OldSiteID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSiteID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSiteID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSiteID: %w", err)
+	}
+	return oldValue.SiteID, nil
+}
+
+// ClearSiteID clears the value of the "site_id" field.
+func (m *VLANMutation) ClearSiteID() {
+	m.site = nil
+	m.clearedFields[vlan.FieldSiteID] = struct{}{}
+}
+
+// SiteIDCleared returns if the "site_id" field was cleared in this mutation.
+func (m *VLANMutation) SiteIDCleared() bool {
+	_, ok := m.clearedFields[vlan.FieldSiteID]
+	return ok
+}
+
+// ResetSiteID resets all changes to the "site_id" field.
+func (m *VLANMutation) ResetSiteID() {
+	m.site = nil
+	delete(m.clearedFields, vlan.FieldSiteID)
+}
+
+// SetGroupID sets the "group_id" field.
+func (m *VLANMutation) SetGroupID(i int) {
+	m.group = &i
+}
+
+// GroupID returns the value of the "group_id" field in the mutation.
+func (m *VLANMutation) GroupID() (r int, exists bool) {
+	v := m.group
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldGroupID returns the old "group_id" field's value of the VLAN entity.
+// If the VLAN object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VLANMutation) OldGroupID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldGroupID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldGroupID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldGroupID: %w", err)
+	}
+	return oldValue.GroupID, nil
+}
+
+// ClearGroupID clears the value of the "group_id" field.
+func (m *VLANMutation) ClearGroupID() {
+	m.group = nil
+	m.clearedFields[vlan.FieldGroupID] = struct{}{}
+}
+
+// GroupIDCleared returns if the "group_id" field was cleared in this mutation.
+func (m *VLANMutation) GroupIDCleared() bool {
+	_, ok := m.clearedFields[vlan.FieldGroupID]
+	return ok
+}
+
+// ResetGroupID resets all changes to the "group_id" field.
+func (m *VLANMutation) ResetGroupID() {
+	m.group = nil
+	delete(m.clearedFields, vlan.FieldGroupID)
+}
+
+// SetVid sets the "vid" field.
+func (m *VLANMutation) SetVid(i int) {
+	m.vid = &i
+	m.addvid = nil
+}
+
+// Vid returns the value of the "vid" field in the mutation.
+func (m *VLANMutation) Vid() (r int, exists bool) {
+	v := m.vid
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVid returns the old "vid" field's value of the VLAN entity.
+// If the VLAN object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VLANMutation) OldVid(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVid is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVid requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVid: %w", err)
+	}
+	return oldValue.Vid, nil
+}
+
+// AddVid adds i to the "vid" field.
+func (m *VLANMutation) AddVid(i int) {
+	if m.addvid != nil {
+		*m.addvid += i
+	} else {
+		m.addvid = &i
+	}
+}
+
+// AddedVid returns the value that was added to the "vid" field in this mutation.
+func (m *VLANMutation) AddedVid() (r int, exists bool) {
+	v := m.addvid
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetVid resets all changes to the "vid" field.
+func (m *VLANMutation) ResetVid() {
+	m.vid = nil
+	m.addvid = nil
+}
+
+// SetName sets the "name" field.
+func (m *VLANMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *VLANMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldName returns the old "name" field's value of the VLAN entity.
+// If the VLAN object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VLANMutation) OldName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldName: %w", err)
+	}
+	return oldValue.Name, nil
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *VLANMutation) ResetName() {
+	m.name = nil
+}
+
+// SetTenantID sets the "tenant_id" field.
+func (m *VLANMutation) SetTenantID(i int) {
+	m.tenant = &i
+}
+
+// TenantID returns the value of the "tenant_id" field in the mutation.
+func (m *VLANMutation) TenantID() (r int, exists bool) {
+	v := m.tenant
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTenantID returns the old "tenant_id" field's value of the VLAN entity.
+// If the VLAN object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VLANMutation) OldTenantID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTenantID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTenantID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTenantID: %w", err)
+	}
+	return oldValue.TenantID, nil
+}
+
+// ClearTenantID clears the value of the "tenant_id" field.
+func (m *VLANMutation) ClearTenantID() {
+	m.tenant = nil
+	m.clearedFields[vlan.FieldTenantID] = struct{}{}
+}
+
+// TenantIDCleared returns if the "tenant_id" field was cleared in this mutation.
+func (m *VLANMutation) TenantIDCleared() bool {
+	_, ok := m.clearedFields[vlan.FieldTenantID]
+	return ok
+}
+
+// ResetTenantID resets all changes to the "tenant_id" field.
+func (m *VLANMutation) ResetTenantID() {
+	m.tenant = nil
+	delete(m.clearedFields, vlan.FieldTenantID)
+}
+
+// SetStatus sets the "status" field.
+func (m *VLANMutation) SetStatus(s string) {
+	m.status = &s
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *VLANMutation) Status() (r string, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the VLAN entity.
+// If the VLAN object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VLANMutation) OldStatus(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *VLANMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetRoleID sets the "role_id" field.
+func (m *VLANMutation) SetRoleID(i int) {
+	m.role = &i
+}
+
+// RoleID returns the value of the "role_id" field in the mutation.
+func (m *VLANMutation) RoleID() (r int, exists bool) {
+	v := m.role
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRoleID returns the old "role_id" field's value of the VLAN entity.
+// If the VLAN object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VLANMutation) OldRoleID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRoleID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRoleID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRoleID: %w", err)
+	}
+	return oldValue.RoleID, nil
+}
+
+// ClearRoleID clears the value of the "role_id" field.
+func (m *VLANMutation) ClearRoleID() {
+	m.role = nil
+	m.clearedFields[vlan.FieldRoleID] = struct{}{}
+}
+
+// RoleIDCleared returns if the "role_id" field was cleared in this mutation.
+func (m *VLANMutation) RoleIDCleared() bool {
+	_, ok := m.clearedFields[vlan.FieldRoleID]
+	return ok
+}
+
+// ResetRoleID resets all changes to the "role_id" field.
+func (m *VLANMutation) ResetRoleID() {
+	m.role = nil
+	delete(m.clearedFields, vlan.FieldRoleID)
+}
+
+// SetQinqRole sets the "qinq_role" field.
+func (m *VLANMutation) SetQinqRole(s string) {
+	m.qinq_role = &s
+}
+
+// QinqRole returns the value of the "qinq_role" field in the mutation.
+func (m *VLANMutation) QinqRole() (r string, exists bool) {
+	v := m.qinq_role
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldQinqRole returns the old "qinq_role" field's value of the VLAN entity.
+// If the VLAN object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VLANMutation) OldQinqRole(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldQinqRole is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldQinqRole requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldQinqRole: %w", err)
+	}
+	return oldValue.QinqRole, nil
+}
+
+// ClearQinqRole clears the value of the "qinq_role" field.
+func (m *VLANMutation) ClearQinqRole() {
+	m.qinq_role = nil
+	m.clearedFields[vlan.FieldQinqRole] = struct{}{}
+}
+
+// QinqRoleCleared returns if the "qinq_role" field was cleared in this mutation.
+func (m *VLANMutation) QinqRoleCleared() bool {
+	_, ok := m.clearedFields[vlan.FieldQinqRole]
+	return ok
+}
+
+// ResetQinqRole resets all changes to the "qinq_role" field.
+func (m *VLANMutation) ResetQinqRole() {
+	m.qinq_role = nil
+	delete(m.clearedFields, vlan.FieldQinqRole)
+}
+
+// SetQinqSvlanID sets the "qinq_svlan_id" field.
+func (m *VLANMutation) SetQinqSvlanID(i int) {
+	m.qinq_svlan = &i
+}
+
+// QinqSvlanID returns the value of the "qinq_svlan_id" field in the mutation.
+func (m *VLANMutation) QinqSvlanID() (r int, exists bool) {
+	v := m.qinq_svlan
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldQinqSvlanID returns the old "qinq_svlan_id" field's value of the VLAN entity.
+// If the VLAN object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VLANMutation) OldQinqSvlanID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldQinqSvlanID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldQinqSvlanID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldQinqSvlanID: %w", err)
+	}
+	return oldValue.QinqSvlanID, nil
+}
+
+// ClearQinqSvlanID clears the value of the "qinq_svlan_id" field.
+func (m *VLANMutation) ClearQinqSvlanID() {
+	m.qinq_svlan = nil
+	m.clearedFields[vlan.FieldQinqSvlanID] = struct{}{}
+}
+
+// QinqSvlanIDCleared returns if the "qinq_svlan_id" field was cleared in this mutation.
+func (m *VLANMutation) QinqSvlanIDCleared() bool {
+	_, ok := m.clearedFields[vlan.FieldQinqSvlanID]
+	return ok
+}
+
+// ResetQinqSvlanID resets all changes to the "qinq_svlan_id" field.
+func (m *VLANMutation) ResetQinqSvlanID() {
+	m.qinq_svlan = nil
+	delete(m.clearedFields, vlan.FieldQinqSvlanID)
+}
+
+// ClearSite clears the "site" edge to the Site entity.
+func (m *VLANMutation) ClearSite() {
+	m.clearedsite = true
+	m.clearedFields[vlan.FieldSiteID] = struct{}{}
+}
+
+// SiteCleared reports if the "site" edge to the Site entity was cleared.
+func (m *VLANMutation) SiteCleared() bool {
+	return m.SiteIDCleared() || m.clearedsite
+}
+
+// SiteIDs returns the "site" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// SiteID instead. It exists only for internal usage by the builders.
+func (m *VLANMutation) SiteIDs() (ids []int) {
+	if id := m.site; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetSite resets all changes to the "site" edge.
+func (m *VLANMutation) ResetSite() {
+	m.site = nil
+	m.clearedsite = false
+}
+
+// ClearGroup clears the "group" edge to the VLANGroup entity.
+func (m *VLANMutation) ClearGroup() {
+	m.clearedgroup = true
+	m.clearedFields[vlan.FieldGroupID] = struct{}{}
+}
+
+// GroupCleared reports if the "group" edge to the VLANGroup entity was cleared.
+func (m *VLANMutation) GroupCleared() bool {
+	return m.GroupIDCleared() || m.clearedgroup
+}
+
+// GroupIDs returns the "group" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// GroupID instead. It exists only for internal usage by the builders.
+func (m *VLANMutation) GroupIDs() (ids []int) {
+	if id := m.group; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetGroup resets all changes to the "group" edge.
+func (m *VLANMutation) ResetGroup() {
+	m.group = nil
+	m.clearedgroup = false
+}
+
+// ClearTenant clears the "tenant" edge to the Tenant entity.
+func (m *VLANMutation) ClearTenant() {
+	m.clearedtenant = true
+	m.clearedFields[vlan.FieldTenantID] = struct{}{}
+}
+
+// TenantCleared reports if the "tenant" edge to the Tenant entity was cleared.
+func (m *VLANMutation) TenantCleared() bool {
+	return m.TenantIDCleared() || m.clearedtenant
+}
+
+// TenantIDs returns the "tenant" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// TenantID instead. It exists only for internal usage by the builders.
+func (m *VLANMutation) TenantIDs() (ids []int) {
+	if id := m.tenant; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetTenant resets all changes to the "tenant" edge.
+func (m *VLANMutation) ResetTenant() {
+	m.tenant = nil
+	m.clearedtenant = false
+}
+
+// ClearRole clears the "role" edge to the Role entity.
+func (m *VLANMutation) ClearRole() {
+	m.clearedrole = true
+	m.clearedFields[vlan.FieldRoleID] = struct{}{}
+}
+
+// RoleCleared reports if the "role" edge to the Role entity was cleared.
+func (m *VLANMutation) RoleCleared() bool {
+	return m.RoleIDCleared() || m.clearedrole
+}
+
+// RoleIDs returns the "role" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// RoleID instead. It exists only for internal usage by the builders.
+func (m *VLANMutation) RoleIDs() (ids []int) {
+	if id := m.role; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetRole resets all changes to the "role" edge.
+func (m *VLANMutation) ResetRole() {
+	m.role = nil
+	m.clearedrole = false
+}
+
+// ClearQinqSvlan clears the "qinq_svlan" edge to the VLAN entity.
+func (m *VLANMutation) ClearQinqSvlan() {
+	m.clearedqinq_svlan = true
+	m.clearedFields[vlan.FieldQinqSvlanID] = struct{}{}
+}
+
+// QinqSvlanCleared reports if the "qinq_svlan" edge to the VLAN entity was cleared.
+func (m *VLANMutation) QinqSvlanCleared() bool {
+	return m.QinqSvlanIDCleared() || m.clearedqinq_svlan
+}
+
+// QinqSvlanIDs returns the "qinq_svlan" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// QinqSvlanID instead. It exists only for internal usage by the builders.
+func (m *VLANMutation) QinqSvlanIDs() (ids []int) {
+	if id := m.qinq_svlan; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetQinqSvlan resets all changes to the "qinq_svlan" edge.
+func (m *VLANMutation) ResetQinqSvlan() {
+	m.qinq_svlan = nil
+	m.clearedqinq_svlan = false
+}
+
+// Where appends a list predicates to the VLANMutation builder.
+func (m *VLANMutation) Where(ps ...predicate.VLAN) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the VLANMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *VLANMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.VLAN, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *VLANMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *VLANMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (VLAN).
+func (m *VLANMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *VLANMutation) Fields() []string {
+	fields := make([]string, 0, 14)
+	if m.created != nil {
+		fields = append(fields, vlan.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, vlan.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, vlan.FieldCustomFieldData)
+	}
+	if m.description != nil {
+		fields = append(fields, vlan.FieldDescription)
+	}
+	if m.comments != nil {
+		fields = append(fields, vlan.FieldComments)
+	}
+	if m.site != nil {
+		fields = append(fields, vlan.FieldSiteID)
+	}
+	if m.group != nil {
+		fields = append(fields, vlan.FieldGroupID)
+	}
+	if m.vid != nil {
+		fields = append(fields, vlan.FieldVid)
+	}
+	if m.name != nil {
+		fields = append(fields, vlan.FieldName)
+	}
+	if m.tenant != nil {
+		fields = append(fields, vlan.FieldTenantID)
+	}
+	if m.status != nil {
+		fields = append(fields, vlan.FieldStatus)
+	}
+	if m.role != nil {
+		fields = append(fields, vlan.FieldRoleID)
+	}
+	if m.qinq_role != nil {
+		fields = append(fields, vlan.FieldQinqRole)
+	}
+	if m.qinq_svlan != nil {
+		fields = append(fields, vlan.FieldQinqSvlanID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *VLANMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case vlan.FieldCreated:
+		return m.Created()
+	case vlan.FieldLastUpdated:
+		return m.LastUpdated()
+	case vlan.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case vlan.FieldDescription:
+		return m.Description()
+	case vlan.FieldComments:
+		return m.Comments()
+	case vlan.FieldSiteID:
+		return m.SiteID()
+	case vlan.FieldGroupID:
+		return m.GroupID()
+	case vlan.FieldVid:
+		return m.Vid()
+	case vlan.FieldName:
+		return m.Name()
+	case vlan.FieldTenantID:
+		return m.TenantID()
+	case vlan.FieldStatus:
+		return m.Status()
+	case vlan.FieldRoleID:
+		return m.RoleID()
+	case vlan.FieldQinqRole:
+		return m.QinqRole()
+	case vlan.FieldQinqSvlanID:
+		return m.QinqSvlanID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *VLANMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case vlan.FieldCreated:
+		return m.OldCreated(ctx)
+	case vlan.FieldLastUpdated:
+		return m.OldLastUpdated(ctx)
+	case vlan.FieldCustomFieldData:
+		return m.OldCustomFieldData(ctx)
+	case vlan.FieldDescription:
+		return m.OldDescription(ctx)
+	case vlan.FieldComments:
+		return m.OldComments(ctx)
+	case vlan.FieldSiteID:
+		return m.OldSiteID(ctx)
+	case vlan.FieldGroupID:
+		return m.OldGroupID(ctx)
+	case vlan.FieldVid:
+		return m.OldVid(ctx)
+	case vlan.FieldName:
+		return m.OldName(ctx)
+	case vlan.FieldTenantID:
+		return m.OldTenantID(ctx)
+	case vlan.FieldStatus:
+		return m.OldStatus(ctx)
+	case vlan.FieldRoleID:
+		return m.OldRoleID(ctx)
+	case vlan.FieldQinqRole:
+		return m.OldQinqRole(ctx)
+	case vlan.FieldQinqSvlanID:
+		return m.OldQinqSvlanID(ctx)
+	}
+	return nil, fmt.Errorf("unknown VLAN field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *VLANMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case vlan.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case vlan.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case vlan.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case vlan.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case vlan.FieldComments:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetComments(v)
+		return nil
+	case vlan.FieldSiteID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSiteID(v)
+		return nil
+	case vlan.FieldGroupID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetGroupID(v)
+		return nil
+	case vlan.FieldVid:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVid(v)
+		return nil
+	case vlan.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case vlan.FieldTenantID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTenantID(v)
+		return nil
+	case vlan.FieldStatus:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case vlan.FieldRoleID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRoleID(v)
+		return nil
+	case vlan.FieldQinqRole:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetQinqRole(v)
+		return nil
+	case vlan.FieldQinqSvlanID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetQinqSvlanID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown VLAN field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *VLANMutation) AddedFields() []string {
+	var fields []string
+	if m.addvid != nil {
+		fields = append(fields, vlan.FieldVid)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *VLANMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case vlan.FieldVid:
+		return m.AddedVid()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *VLANMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case vlan.FieldVid:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddVid(v)
+		return nil
+	}
+	return fmt.Errorf("unknown VLAN numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *VLANMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(vlan.FieldCreated) {
+		fields = append(fields, vlan.FieldCreated)
+	}
+	if m.FieldCleared(vlan.FieldLastUpdated) {
+		fields = append(fields, vlan.FieldLastUpdated)
+	}
+	if m.FieldCleared(vlan.FieldSiteID) {
+		fields = append(fields, vlan.FieldSiteID)
+	}
+	if m.FieldCleared(vlan.FieldGroupID) {
+		fields = append(fields, vlan.FieldGroupID)
+	}
+	if m.FieldCleared(vlan.FieldTenantID) {
+		fields = append(fields, vlan.FieldTenantID)
+	}
+	if m.FieldCleared(vlan.FieldRoleID) {
+		fields = append(fields, vlan.FieldRoleID)
+	}
+	if m.FieldCleared(vlan.FieldQinqRole) {
+		fields = append(fields, vlan.FieldQinqRole)
+	}
+	if m.FieldCleared(vlan.FieldQinqSvlanID) {
+		fields = append(fields, vlan.FieldQinqSvlanID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *VLANMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *VLANMutation) ClearField(name string) error {
+	switch name {
+	case vlan.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case vlan.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case vlan.FieldSiteID:
+		m.ClearSiteID()
+		return nil
+	case vlan.FieldGroupID:
+		m.ClearGroupID()
+		return nil
+	case vlan.FieldTenantID:
+		m.ClearTenantID()
+		return nil
+	case vlan.FieldRoleID:
+		m.ClearRoleID()
+		return nil
+	case vlan.FieldQinqRole:
+		m.ClearQinqRole()
+		return nil
+	case vlan.FieldQinqSvlanID:
+		m.ClearQinqSvlanID()
+		return nil
+	}
+	return fmt.Errorf("unknown VLAN nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *VLANMutation) ResetField(name string) error {
+	switch name {
+	case vlan.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case vlan.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case vlan.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case vlan.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case vlan.FieldComments:
+		m.ResetComments()
+		return nil
+	case vlan.FieldSiteID:
+		m.ResetSiteID()
+		return nil
+	case vlan.FieldGroupID:
+		m.ResetGroupID()
+		return nil
+	case vlan.FieldVid:
+		m.ResetVid()
+		return nil
+	case vlan.FieldName:
+		m.ResetName()
+		return nil
+	case vlan.FieldTenantID:
+		m.ResetTenantID()
+		return nil
+	case vlan.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case vlan.FieldRoleID:
+		m.ResetRoleID()
+		return nil
+	case vlan.FieldQinqRole:
+		m.ResetQinqRole()
+		return nil
+	case vlan.FieldQinqSvlanID:
+		m.ResetQinqSvlanID()
+		return nil
+	}
+	return fmt.Errorf("unknown VLAN field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *VLANMutation) AddedEdges() []string {
+	edges := make([]string, 0, 5)
+	if m.site != nil {
+		edges = append(edges, vlan.EdgeSite)
+	}
+	if m.group != nil {
+		edges = append(edges, vlan.EdgeGroup)
+	}
+	if m.tenant != nil {
+		edges = append(edges, vlan.EdgeTenant)
+	}
+	if m.role != nil {
+		edges = append(edges, vlan.EdgeRole)
+	}
+	if m.qinq_svlan != nil {
+		edges = append(edges, vlan.EdgeQinqSvlan)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *VLANMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case vlan.EdgeSite:
+		if id := m.site; id != nil {
+			return []ent.Value{*id}
+		}
+	case vlan.EdgeGroup:
+		if id := m.group; id != nil {
+			return []ent.Value{*id}
+		}
+	case vlan.EdgeTenant:
+		if id := m.tenant; id != nil {
+			return []ent.Value{*id}
+		}
+	case vlan.EdgeRole:
+		if id := m.role; id != nil {
+			return []ent.Value{*id}
+		}
+	case vlan.EdgeQinqSvlan:
+		if id := m.qinq_svlan; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *VLANMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 5)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *VLANMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *VLANMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 5)
+	if m.clearedsite {
+		edges = append(edges, vlan.EdgeSite)
+	}
+	if m.clearedgroup {
+		edges = append(edges, vlan.EdgeGroup)
+	}
+	if m.clearedtenant {
+		edges = append(edges, vlan.EdgeTenant)
+	}
+	if m.clearedrole {
+		edges = append(edges, vlan.EdgeRole)
+	}
+	if m.clearedqinq_svlan {
+		edges = append(edges, vlan.EdgeQinqSvlan)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *VLANMutation) EdgeCleared(name string) bool {
+	switch name {
+	case vlan.EdgeSite:
+		return m.clearedsite
+	case vlan.EdgeGroup:
+		return m.clearedgroup
+	case vlan.EdgeTenant:
+		return m.clearedtenant
+	case vlan.EdgeRole:
+		return m.clearedrole
+	case vlan.EdgeQinqSvlan:
+		return m.clearedqinq_svlan
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *VLANMutation) ClearEdge(name string) error {
+	switch name {
+	case vlan.EdgeSite:
+		m.ClearSite()
+		return nil
+	case vlan.EdgeGroup:
+		m.ClearGroup()
+		return nil
+	case vlan.EdgeTenant:
+		m.ClearTenant()
+		return nil
+	case vlan.EdgeRole:
+		m.ClearRole()
+		return nil
+	case vlan.EdgeQinqSvlan:
+		m.ClearQinqSvlan()
+		return nil
+	}
+	return fmt.Errorf("unknown VLAN unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *VLANMutation) ResetEdge(name string) error {
+	switch name {
+	case vlan.EdgeSite:
+		m.ResetSite()
+		return nil
+	case vlan.EdgeGroup:
+		m.ResetGroup()
+		return nil
+	case vlan.EdgeTenant:
+		m.ResetTenant()
+		return nil
+	case vlan.EdgeRole:
+		m.ResetRole()
+		return nil
+	case vlan.EdgeQinqSvlan:
+		m.ResetQinqSvlan()
+		return nil
+	}
+	return fmt.Errorf("unknown VLAN edge %s", name)
+}
+
+// VLANGroupMutation represents an operation that mutates the VLANGroup nodes in the graph.
+type VLANGroupMutation struct {
+	config
+	op                Op
+	typ               string
+	id                *int
+	created           *time.Time
+	last_updated      *time.Time
+	custom_field_data *map[string]interface{}
+	description       *string
+	comments          *string
+	name              *string
+	slug              *string
+	scope_type        *string
+	scope_id          *int
+	addscope_id       *int
+	vid_ranges        *[][]int
+	appendvid_ranges  [][]int
+	total_vlan_ids    *int
+	addtotal_vlan_ids *int
+	clearedFields     map[string]struct{}
+	tenant            *int
+	clearedtenant     bool
+	done              bool
+	oldValue          func(context.Context) (*VLANGroup, error)
+	predicates        []predicate.VLANGroup
+}
+
+var _ ent.Mutation = (*VLANGroupMutation)(nil)
+
+// vlangroupOption allows management of the mutation configuration using functional options.
+type vlangroupOption func(*VLANGroupMutation)
+
+// newVLANGroupMutation creates new mutation for the VLANGroup entity.
+func newVLANGroupMutation(c config, op Op, opts ...vlangroupOption) *VLANGroupMutation {
+	m := &VLANGroupMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeVLANGroup,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withVLANGroupID sets the ID field of the mutation.
+func withVLANGroupID(id int) vlangroupOption {
+	return func(m *VLANGroupMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *VLANGroup
+		)
+		m.oldValue = func(ctx context.Context) (*VLANGroup, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().VLANGroup.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withVLANGroup sets the old VLANGroup of the mutation.
+func withVLANGroup(node *VLANGroup) vlangroupOption {
+	return func(m *VLANGroupMutation) {
+		m.oldValue = func(context.Context) (*VLANGroup, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m VLANGroupMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m VLANGroupMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *VLANGroupMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *VLANGroupMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().VLANGroup.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *VLANGroupMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *VLANGroupMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreated returns the old "created" field's value of the VLANGroup entity.
+// If the VLANGroup object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VLANGroupMutation) OldCreated(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreated is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreated requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreated: %w", err)
+	}
+	return oldValue.Created, nil
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *VLANGroupMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[vlangroup.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *VLANGroupMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[vlangroup.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *VLANGroupMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, vlangroup.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *VLANGroupMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *VLANGroupMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastUpdated returns the old "last_updated" field's value of the VLANGroup entity.
+// If the VLANGroup object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VLANGroupMutation) OldLastUpdated(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastUpdated is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastUpdated requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastUpdated: %w", err)
+	}
+	return oldValue.LastUpdated, nil
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *VLANGroupMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[vlangroup.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *VLANGroupMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[vlangroup.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *VLANGroupMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, vlangroup.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *VLANGroupMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *VLANGroupMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCustomFieldData returns the old "custom_field_data" field's value of the VLANGroup entity.
+// If the VLANGroup object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VLANGroupMutation) OldCustomFieldData(ctx context.Context) (v map[string]interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCustomFieldData is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCustomFieldData requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCustomFieldData: %w", err)
+	}
+	return oldValue.CustomFieldData, nil
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *VLANGroupMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *VLANGroupMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *VLANGroupMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDescription returns the old "description" field's value of the VLANGroup entity.
+// If the VLANGroup object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VLANGroupMutation) OldDescription(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDescription requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
+	}
+	return oldValue.Description, nil
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *VLANGroupMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetComments sets the "comments" field.
+func (m *VLANGroupMutation) SetComments(s string) {
+	m.comments = &s
+}
+
+// Comments returns the value of the "comments" field in the mutation.
+func (m *VLANGroupMutation) Comments() (r string, exists bool) {
+	v := m.comments
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldComments returns the old "comments" field's value of the VLANGroup entity.
+// If the VLANGroup object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VLANGroupMutation) OldComments(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldComments is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldComments requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldComments: %w", err)
+	}
+	return oldValue.Comments, nil
+}
+
+// ResetComments resets all changes to the "comments" field.
+func (m *VLANGroupMutation) ResetComments() {
+	m.comments = nil
+}
+
+// SetName sets the "name" field.
+func (m *VLANGroupMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *VLANGroupMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldName returns the old "name" field's value of the VLANGroup entity.
+// If the VLANGroup object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VLANGroupMutation) OldName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldName: %w", err)
+	}
+	return oldValue.Name, nil
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *VLANGroupMutation) ResetName() {
+	m.name = nil
+}
+
+// SetSlug sets the "slug" field.
+func (m *VLANGroupMutation) SetSlug(s string) {
+	m.slug = &s
+}
+
+// Slug returns the value of the "slug" field in the mutation.
+func (m *VLANGroupMutation) Slug() (r string, exists bool) {
+	v := m.slug
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSlug returns the old "slug" field's value of the VLANGroup entity.
+// If the VLANGroup object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VLANGroupMutation) OldSlug(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSlug is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSlug requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSlug: %w", err)
+	}
+	return oldValue.Slug, nil
+}
+
+// ResetSlug resets all changes to the "slug" field.
+func (m *VLANGroupMutation) ResetSlug() {
+	m.slug = nil
+}
+
+// SetScopeType sets the "scope_type" field.
+func (m *VLANGroupMutation) SetScopeType(s string) {
+	m.scope_type = &s
+}
+
+// ScopeType returns the value of the "scope_type" field in the mutation.
+func (m *VLANGroupMutation) ScopeType() (r string, exists bool) {
+	v := m.scope_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldScopeType returns the old "scope_type" field's value of the VLANGroup entity.
+// If the VLANGroup object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VLANGroupMutation) OldScopeType(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldScopeType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldScopeType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldScopeType: %w", err)
+	}
+	return oldValue.ScopeType, nil
+}
+
+// ClearScopeType clears the value of the "scope_type" field.
+func (m *VLANGroupMutation) ClearScopeType() {
+	m.scope_type = nil
+	m.clearedFields[vlangroup.FieldScopeType] = struct{}{}
+}
+
+// ScopeTypeCleared returns if the "scope_type" field was cleared in this mutation.
+func (m *VLANGroupMutation) ScopeTypeCleared() bool {
+	_, ok := m.clearedFields[vlangroup.FieldScopeType]
+	return ok
+}
+
+// ResetScopeType resets all changes to the "scope_type" field.
+func (m *VLANGroupMutation) ResetScopeType() {
+	m.scope_type = nil
+	delete(m.clearedFields, vlangroup.FieldScopeType)
+}
+
+// SetScopeID sets the "scope_id" field.
+func (m *VLANGroupMutation) SetScopeID(i int) {
+	m.scope_id = &i
+	m.addscope_id = nil
+}
+
+// ScopeID returns the value of the "scope_id" field in the mutation.
+func (m *VLANGroupMutation) ScopeID() (r int, exists bool) {
+	v := m.scope_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldScopeID returns the old "scope_id" field's value of the VLANGroup entity.
+// If the VLANGroup object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VLANGroupMutation) OldScopeID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldScopeID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldScopeID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldScopeID: %w", err)
+	}
+	return oldValue.ScopeID, nil
+}
+
+// AddScopeID adds i to the "scope_id" field.
+func (m *VLANGroupMutation) AddScopeID(i int) {
+	if m.addscope_id != nil {
+		*m.addscope_id += i
+	} else {
+		m.addscope_id = &i
+	}
+}
+
+// AddedScopeID returns the value that was added to the "scope_id" field in this mutation.
+func (m *VLANGroupMutation) AddedScopeID() (r int, exists bool) {
+	v := m.addscope_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearScopeID clears the value of the "scope_id" field.
+func (m *VLANGroupMutation) ClearScopeID() {
+	m.scope_id = nil
+	m.addscope_id = nil
+	m.clearedFields[vlangroup.FieldScopeID] = struct{}{}
+}
+
+// ScopeIDCleared returns if the "scope_id" field was cleared in this mutation.
+func (m *VLANGroupMutation) ScopeIDCleared() bool {
+	_, ok := m.clearedFields[vlangroup.FieldScopeID]
+	return ok
+}
+
+// ResetScopeID resets all changes to the "scope_id" field.
+func (m *VLANGroupMutation) ResetScopeID() {
+	m.scope_id = nil
+	m.addscope_id = nil
+	delete(m.clearedFields, vlangroup.FieldScopeID)
+}
+
+// SetVidRanges sets the "vid_ranges" field.
+func (m *VLANGroupMutation) SetVidRanges(i [][]int) {
+	m.vid_ranges = &i
+	m.appendvid_ranges = nil
+}
+
+// VidRanges returns the value of the "vid_ranges" field in the mutation.
+func (m *VLANGroupMutation) VidRanges() (r [][]int, exists bool) {
+	v := m.vid_ranges
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVidRanges returns the old "vid_ranges" field's value of the VLANGroup entity.
+// If the VLANGroup object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VLANGroupMutation) OldVidRanges(ctx context.Context) (v [][]int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVidRanges is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVidRanges requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVidRanges: %w", err)
+	}
+	return oldValue.VidRanges, nil
+}
+
+// AppendVidRanges adds i to the "vid_ranges" field.
+func (m *VLANGroupMutation) AppendVidRanges(i [][]int) {
+	m.appendvid_ranges = append(m.appendvid_ranges, i...)
+}
+
+// AppendedVidRanges returns the list of values that were appended to the "vid_ranges" field in this mutation.
+func (m *VLANGroupMutation) AppendedVidRanges() ([][]int, bool) {
+	if len(m.appendvid_ranges) == 0 {
+		return nil, false
+	}
+	return m.appendvid_ranges, true
+}
+
+// ResetVidRanges resets all changes to the "vid_ranges" field.
+func (m *VLANGroupMutation) ResetVidRanges() {
+	m.vid_ranges = nil
+	m.appendvid_ranges = nil
+}
+
+// SetTotalVlanIds sets the "total_vlan_ids" field.
+func (m *VLANGroupMutation) SetTotalVlanIds(i int) {
+	m.total_vlan_ids = &i
+	m.addtotal_vlan_ids = nil
+}
+
+// TotalVlanIds returns the value of the "total_vlan_ids" field in the mutation.
+func (m *VLANGroupMutation) TotalVlanIds() (r int, exists bool) {
+	v := m.total_vlan_ids
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTotalVlanIds returns the old "total_vlan_ids" field's value of the VLANGroup entity.
+// If the VLANGroup object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VLANGroupMutation) OldTotalVlanIds(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTotalVlanIds is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTotalVlanIds requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTotalVlanIds: %w", err)
+	}
+	return oldValue.TotalVlanIds, nil
+}
+
+// AddTotalVlanIds adds i to the "total_vlan_ids" field.
+func (m *VLANGroupMutation) AddTotalVlanIds(i int) {
+	if m.addtotal_vlan_ids != nil {
+		*m.addtotal_vlan_ids += i
+	} else {
+		m.addtotal_vlan_ids = &i
+	}
+}
+
+// AddedTotalVlanIds returns the value that was added to the "total_vlan_ids" field in this mutation.
+func (m *VLANGroupMutation) AddedTotalVlanIds() (r int, exists bool) {
+	v := m.addtotal_vlan_ids
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetTotalVlanIds resets all changes to the "total_vlan_ids" field.
+func (m *VLANGroupMutation) ResetTotalVlanIds() {
+	m.total_vlan_ids = nil
+	m.addtotal_vlan_ids = nil
+}
+
+// SetTenantID sets the "tenant_id" field.
+func (m *VLANGroupMutation) SetTenantID(i int) {
+	m.tenant = &i
+}
+
+// TenantID returns the value of the "tenant_id" field in the mutation.
+func (m *VLANGroupMutation) TenantID() (r int, exists bool) {
+	v := m.tenant
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTenantID returns the old "tenant_id" field's value of the VLANGroup entity.
+// If the VLANGroup object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VLANGroupMutation) OldTenantID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTenantID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTenantID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTenantID: %w", err)
+	}
+	return oldValue.TenantID, nil
+}
+
+// ClearTenantID clears the value of the "tenant_id" field.
+func (m *VLANGroupMutation) ClearTenantID() {
+	m.tenant = nil
+	m.clearedFields[vlangroup.FieldTenantID] = struct{}{}
+}
+
+// TenantIDCleared returns if the "tenant_id" field was cleared in this mutation.
+func (m *VLANGroupMutation) TenantIDCleared() bool {
+	_, ok := m.clearedFields[vlangroup.FieldTenantID]
+	return ok
+}
+
+// ResetTenantID resets all changes to the "tenant_id" field.
+func (m *VLANGroupMutation) ResetTenantID() {
+	m.tenant = nil
+	delete(m.clearedFields, vlangroup.FieldTenantID)
+}
+
+// ClearTenant clears the "tenant" edge to the Tenant entity.
+func (m *VLANGroupMutation) ClearTenant() {
+	m.clearedtenant = true
+	m.clearedFields[vlangroup.FieldTenantID] = struct{}{}
+}
+
+// TenantCleared reports if the "tenant" edge to the Tenant entity was cleared.
+func (m *VLANGroupMutation) TenantCleared() bool {
+	return m.TenantIDCleared() || m.clearedtenant
+}
+
+// TenantIDs returns the "tenant" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// TenantID instead. It exists only for internal usage by the builders.
+func (m *VLANGroupMutation) TenantIDs() (ids []int) {
+	if id := m.tenant; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetTenant resets all changes to the "tenant" edge.
+func (m *VLANGroupMutation) ResetTenant() {
+	m.tenant = nil
+	m.clearedtenant = false
+}
+
+// Where appends a list predicates to the VLANGroupMutation builder.
+func (m *VLANGroupMutation) Where(ps ...predicate.VLANGroup) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the VLANGroupMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *VLANGroupMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.VLANGroup, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *VLANGroupMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *VLANGroupMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (VLANGroup).
+func (m *VLANGroupMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *VLANGroupMutation) Fields() []string {
+	fields := make([]string, 0, 12)
+	if m.created != nil {
+		fields = append(fields, vlangroup.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, vlangroup.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, vlangroup.FieldCustomFieldData)
+	}
+	if m.description != nil {
+		fields = append(fields, vlangroup.FieldDescription)
+	}
+	if m.comments != nil {
+		fields = append(fields, vlangroup.FieldComments)
+	}
+	if m.name != nil {
+		fields = append(fields, vlangroup.FieldName)
+	}
+	if m.slug != nil {
+		fields = append(fields, vlangroup.FieldSlug)
+	}
+	if m.scope_type != nil {
+		fields = append(fields, vlangroup.FieldScopeType)
+	}
+	if m.scope_id != nil {
+		fields = append(fields, vlangroup.FieldScopeID)
+	}
+	if m.vid_ranges != nil {
+		fields = append(fields, vlangroup.FieldVidRanges)
+	}
+	if m.total_vlan_ids != nil {
+		fields = append(fields, vlangroup.FieldTotalVlanIds)
+	}
+	if m.tenant != nil {
+		fields = append(fields, vlangroup.FieldTenantID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *VLANGroupMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case vlangroup.FieldCreated:
+		return m.Created()
+	case vlangroup.FieldLastUpdated:
+		return m.LastUpdated()
+	case vlangroup.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case vlangroup.FieldDescription:
+		return m.Description()
+	case vlangroup.FieldComments:
+		return m.Comments()
+	case vlangroup.FieldName:
+		return m.Name()
+	case vlangroup.FieldSlug:
+		return m.Slug()
+	case vlangroup.FieldScopeType:
+		return m.ScopeType()
+	case vlangroup.FieldScopeID:
+		return m.ScopeID()
+	case vlangroup.FieldVidRanges:
+		return m.VidRanges()
+	case vlangroup.FieldTotalVlanIds:
+		return m.TotalVlanIds()
+	case vlangroup.FieldTenantID:
+		return m.TenantID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *VLANGroupMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case vlangroup.FieldCreated:
+		return m.OldCreated(ctx)
+	case vlangroup.FieldLastUpdated:
+		return m.OldLastUpdated(ctx)
+	case vlangroup.FieldCustomFieldData:
+		return m.OldCustomFieldData(ctx)
+	case vlangroup.FieldDescription:
+		return m.OldDescription(ctx)
+	case vlangroup.FieldComments:
+		return m.OldComments(ctx)
+	case vlangroup.FieldName:
+		return m.OldName(ctx)
+	case vlangroup.FieldSlug:
+		return m.OldSlug(ctx)
+	case vlangroup.FieldScopeType:
+		return m.OldScopeType(ctx)
+	case vlangroup.FieldScopeID:
+		return m.OldScopeID(ctx)
+	case vlangroup.FieldVidRanges:
+		return m.OldVidRanges(ctx)
+	case vlangroup.FieldTotalVlanIds:
+		return m.OldTotalVlanIds(ctx)
+	case vlangroup.FieldTenantID:
+		return m.OldTenantID(ctx)
+	}
+	return nil, fmt.Errorf("unknown VLANGroup field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *VLANGroupMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case vlangroup.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case vlangroup.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case vlangroup.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case vlangroup.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case vlangroup.FieldComments:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetComments(v)
+		return nil
+	case vlangroup.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case vlangroup.FieldSlug:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSlug(v)
+		return nil
+	case vlangroup.FieldScopeType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetScopeType(v)
+		return nil
+	case vlangroup.FieldScopeID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetScopeID(v)
+		return nil
+	case vlangroup.FieldVidRanges:
+		v, ok := value.([][]int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVidRanges(v)
+		return nil
+	case vlangroup.FieldTotalVlanIds:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTotalVlanIds(v)
+		return nil
+	case vlangroup.FieldTenantID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTenantID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown VLANGroup field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *VLANGroupMutation) AddedFields() []string {
+	var fields []string
+	if m.addscope_id != nil {
+		fields = append(fields, vlangroup.FieldScopeID)
+	}
+	if m.addtotal_vlan_ids != nil {
+		fields = append(fields, vlangroup.FieldTotalVlanIds)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *VLANGroupMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case vlangroup.FieldScopeID:
+		return m.AddedScopeID()
+	case vlangroup.FieldTotalVlanIds:
+		return m.AddedTotalVlanIds()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *VLANGroupMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case vlangroup.FieldScopeID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddScopeID(v)
+		return nil
+	case vlangroup.FieldTotalVlanIds:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddTotalVlanIds(v)
+		return nil
+	}
+	return fmt.Errorf("unknown VLANGroup numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *VLANGroupMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(vlangroup.FieldCreated) {
+		fields = append(fields, vlangroup.FieldCreated)
+	}
+	if m.FieldCleared(vlangroup.FieldLastUpdated) {
+		fields = append(fields, vlangroup.FieldLastUpdated)
+	}
+	if m.FieldCleared(vlangroup.FieldScopeType) {
+		fields = append(fields, vlangroup.FieldScopeType)
+	}
+	if m.FieldCleared(vlangroup.FieldScopeID) {
+		fields = append(fields, vlangroup.FieldScopeID)
+	}
+	if m.FieldCleared(vlangroup.FieldTenantID) {
+		fields = append(fields, vlangroup.FieldTenantID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *VLANGroupMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *VLANGroupMutation) ClearField(name string) error {
+	switch name {
+	case vlangroup.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case vlangroup.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case vlangroup.FieldScopeType:
+		m.ClearScopeType()
+		return nil
+	case vlangroup.FieldScopeID:
+		m.ClearScopeID()
+		return nil
+	case vlangroup.FieldTenantID:
+		m.ClearTenantID()
+		return nil
+	}
+	return fmt.Errorf("unknown VLANGroup nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *VLANGroupMutation) ResetField(name string) error {
+	switch name {
+	case vlangroup.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case vlangroup.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case vlangroup.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case vlangroup.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case vlangroup.FieldComments:
+		m.ResetComments()
+		return nil
+	case vlangroup.FieldName:
+		m.ResetName()
+		return nil
+	case vlangroup.FieldSlug:
+		m.ResetSlug()
+		return nil
+	case vlangroup.FieldScopeType:
+		m.ResetScopeType()
+		return nil
+	case vlangroup.FieldScopeID:
+		m.ResetScopeID()
+		return nil
+	case vlangroup.FieldVidRanges:
+		m.ResetVidRanges()
+		return nil
+	case vlangroup.FieldTotalVlanIds:
+		m.ResetTotalVlanIds()
+		return nil
+	case vlangroup.FieldTenantID:
+		m.ResetTenantID()
+		return nil
+	}
+	return fmt.Errorf("unknown VLANGroup field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *VLANGroupMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.tenant != nil {
+		edges = append(edges, vlangroup.EdgeTenant)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *VLANGroupMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case vlangroup.EdgeTenant:
+		if id := m.tenant; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *VLANGroupMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *VLANGroupMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *VLANGroupMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedtenant {
+		edges = append(edges, vlangroup.EdgeTenant)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *VLANGroupMutation) EdgeCleared(name string) bool {
+	switch name {
+	case vlangroup.EdgeTenant:
+		return m.clearedtenant
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *VLANGroupMutation) ClearEdge(name string) error {
+	switch name {
+	case vlangroup.EdgeTenant:
+		m.ClearTenant()
+		return nil
+	}
+	return fmt.Errorf("unknown VLANGroup unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *VLANGroupMutation) ResetEdge(name string) error {
+	switch name {
+	case vlangroup.EdgeTenant:
+		m.ResetTenant()
+		return nil
+	}
+	return fmt.Errorf("unknown VLANGroup edge %s", name)
+}
+
+// VRFMutation represents an operation that mutates the VRF nodes in the graph.
+type VRFMutation struct {
+	config
+	op                Op
+	typ               string
+	id                *int
+	created           *time.Time
+	last_updated      *time.Time
+	custom_field_data *map[string]interface{}
+	description       *string
+	comments          *string
+	name              *string
+	rd                *string
+	enforce_unique    *bool
+	clearedFields     map[string]struct{}
+	tenant            *int
+	clearedtenant     bool
+	done              bool
+	oldValue          func(context.Context) (*VRF, error)
+	predicates        []predicate.VRF
+}
+
+var _ ent.Mutation = (*VRFMutation)(nil)
+
+// vrfOption allows management of the mutation configuration using functional options.
+type vrfOption func(*VRFMutation)
+
+// newVRFMutation creates new mutation for the VRF entity.
+func newVRFMutation(c config, op Op, opts ...vrfOption) *VRFMutation {
+	m := &VRFMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeVRF,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withVRFID sets the ID field of the mutation.
+func withVRFID(id int) vrfOption {
+	return func(m *VRFMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *VRF
+		)
+		m.oldValue = func(ctx context.Context) (*VRF, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().VRF.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withVRF sets the old VRF of the mutation.
+func withVRF(node *VRF) vrfOption {
+	return func(m *VRFMutation) {
+		m.oldValue = func(context.Context) (*VRF, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m VRFMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m VRFMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *VRFMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *VRFMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().VRF.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *VRFMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *VRFMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreated returns the old "created" field's value of the VRF entity.
+// If the VRF object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VRFMutation) OldCreated(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreated is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreated requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreated: %w", err)
+	}
+	return oldValue.Created, nil
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *VRFMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[vrf.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *VRFMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[vrf.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *VRFMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, vrf.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *VRFMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *VRFMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastUpdated returns the old "last_updated" field's value of the VRF entity.
+// If the VRF object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VRFMutation) OldLastUpdated(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastUpdated is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastUpdated requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastUpdated: %w", err)
+	}
+	return oldValue.LastUpdated, nil
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *VRFMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[vrf.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *VRFMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[vrf.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *VRFMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, vrf.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *VRFMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *VRFMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCustomFieldData returns the old "custom_field_data" field's value of the VRF entity.
+// If the VRF object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VRFMutation) OldCustomFieldData(ctx context.Context) (v map[string]interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCustomFieldData is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCustomFieldData requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCustomFieldData: %w", err)
+	}
+	return oldValue.CustomFieldData, nil
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *VRFMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *VRFMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *VRFMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDescription returns the old "description" field's value of the VRF entity.
+// If the VRF object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VRFMutation) OldDescription(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDescription requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
+	}
+	return oldValue.Description, nil
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *VRFMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetComments sets the "comments" field.
+func (m *VRFMutation) SetComments(s string) {
+	m.comments = &s
+}
+
+// Comments returns the value of the "comments" field in the mutation.
+func (m *VRFMutation) Comments() (r string, exists bool) {
+	v := m.comments
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldComments returns the old "comments" field's value of the VRF entity.
+// If the VRF object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VRFMutation) OldComments(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldComments is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldComments requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldComments: %w", err)
+	}
+	return oldValue.Comments, nil
+}
+
+// ResetComments resets all changes to the "comments" field.
+func (m *VRFMutation) ResetComments() {
+	m.comments = nil
+}
+
+// SetName sets the "name" field.
+func (m *VRFMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *VRFMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldName returns the old "name" field's value of the VRF entity.
+// If the VRF object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VRFMutation) OldName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldName: %w", err)
+	}
+	return oldValue.Name, nil
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *VRFMutation) ResetName() {
+	m.name = nil
+}
+
+// SetRd sets the "rd" field.
+func (m *VRFMutation) SetRd(s string) {
+	m.rd = &s
+}
+
+// Rd returns the value of the "rd" field in the mutation.
+func (m *VRFMutation) Rd() (r string, exists bool) {
+	v := m.rd
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRd returns the old "rd" field's value of the VRF entity.
+// If the VRF object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VRFMutation) OldRd(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRd is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRd requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRd: %w", err)
+	}
+	return oldValue.Rd, nil
+}
+
+// ClearRd clears the value of the "rd" field.
+func (m *VRFMutation) ClearRd() {
+	m.rd = nil
+	m.clearedFields[vrf.FieldRd] = struct{}{}
+}
+
+// RdCleared returns if the "rd" field was cleared in this mutation.
+func (m *VRFMutation) RdCleared() bool {
+	_, ok := m.clearedFields[vrf.FieldRd]
+	return ok
+}
+
+// ResetRd resets all changes to the "rd" field.
+func (m *VRFMutation) ResetRd() {
+	m.rd = nil
+	delete(m.clearedFields, vrf.FieldRd)
+}
+
+// SetTenantID sets the "tenant_id" field.
+func (m *VRFMutation) SetTenantID(i int) {
+	m.tenant = &i
+}
+
+// TenantID returns the value of the "tenant_id" field in the mutation.
+func (m *VRFMutation) TenantID() (r int, exists bool) {
+	v := m.tenant
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTenantID returns the old "tenant_id" field's value of the VRF entity.
+// If the VRF object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VRFMutation) OldTenantID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTenantID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTenantID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTenantID: %w", err)
+	}
+	return oldValue.TenantID, nil
+}
+
+// ClearTenantID clears the value of the "tenant_id" field.
+func (m *VRFMutation) ClearTenantID() {
+	m.tenant = nil
+	m.clearedFields[vrf.FieldTenantID] = struct{}{}
+}
+
+// TenantIDCleared returns if the "tenant_id" field was cleared in this mutation.
+func (m *VRFMutation) TenantIDCleared() bool {
+	_, ok := m.clearedFields[vrf.FieldTenantID]
+	return ok
+}
+
+// ResetTenantID resets all changes to the "tenant_id" field.
+func (m *VRFMutation) ResetTenantID() {
+	m.tenant = nil
+	delete(m.clearedFields, vrf.FieldTenantID)
+}
+
+// SetEnforceUnique sets the "enforce_unique" field.
+func (m *VRFMutation) SetEnforceUnique(b bool) {
+	m.enforce_unique = &b
+}
+
+// EnforceUnique returns the value of the "enforce_unique" field in the mutation.
+func (m *VRFMutation) EnforceUnique() (r bool, exists bool) {
+	v := m.enforce_unique
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEnforceUnique returns the old "enforce_unique" field's value of the VRF entity.
+// If the VRF object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VRFMutation) OldEnforceUnique(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEnforceUnique is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEnforceUnique requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEnforceUnique: %w", err)
+	}
+	return oldValue.EnforceUnique, nil
+}
+
+// ResetEnforceUnique resets all changes to the "enforce_unique" field.
+func (m *VRFMutation) ResetEnforceUnique() {
+	m.enforce_unique = nil
+}
+
+// ClearTenant clears the "tenant" edge to the Tenant entity.
+func (m *VRFMutation) ClearTenant() {
+	m.clearedtenant = true
+	m.clearedFields[vrf.FieldTenantID] = struct{}{}
+}
+
+// TenantCleared reports if the "tenant" edge to the Tenant entity was cleared.
+func (m *VRFMutation) TenantCleared() bool {
+	return m.TenantIDCleared() || m.clearedtenant
+}
+
+// TenantIDs returns the "tenant" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// TenantID instead. It exists only for internal usage by the builders.
+func (m *VRFMutation) TenantIDs() (ids []int) {
+	if id := m.tenant; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetTenant resets all changes to the "tenant" edge.
+func (m *VRFMutation) ResetTenant() {
+	m.tenant = nil
+	m.clearedtenant = false
+}
+
+// Where appends a list predicates to the VRFMutation builder.
+func (m *VRFMutation) Where(ps ...predicate.VRF) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the VRFMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *VRFMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.VRF, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *VRFMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *VRFMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (VRF).
+func (m *VRFMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *VRFMutation) Fields() []string {
+	fields := make([]string, 0, 9)
+	if m.created != nil {
+		fields = append(fields, vrf.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, vrf.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, vrf.FieldCustomFieldData)
+	}
+	if m.description != nil {
+		fields = append(fields, vrf.FieldDescription)
+	}
+	if m.comments != nil {
+		fields = append(fields, vrf.FieldComments)
+	}
+	if m.name != nil {
+		fields = append(fields, vrf.FieldName)
+	}
+	if m.rd != nil {
+		fields = append(fields, vrf.FieldRd)
+	}
+	if m.tenant != nil {
+		fields = append(fields, vrf.FieldTenantID)
+	}
+	if m.enforce_unique != nil {
+		fields = append(fields, vrf.FieldEnforceUnique)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *VRFMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case vrf.FieldCreated:
+		return m.Created()
+	case vrf.FieldLastUpdated:
+		return m.LastUpdated()
+	case vrf.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case vrf.FieldDescription:
+		return m.Description()
+	case vrf.FieldComments:
+		return m.Comments()
+	case vrf.FieldName:
+		return m.Name()
+	case vrf.FieldRd:
+		return m.Rd()
+	case vrf.FieldTenantID:
+		return m.TenantID()
+	case vrf.FieldEnforceUnique:
+		return m.EnforceUnique()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *VRFMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case vrf.FieldCreated:
+		return m.OldCreated(ctx)
+	case vrf.FieldLastUpdated:
+		return m.OldLastUpdated(ctx)
+	case vrf.FieldCustomFieldData:
+		return m.OldCustomFieldData(ctx)
+	case vrf.FieldDescription:
+		return m.OldDescription(ctx)
+	case vrf.FieldComments:
+		return m.OldComments(ctx)
+	case vrf.FieldName:
+		return m.OldName(ctx)
+	case vrf.FieldRd:
+		return m.OldRd(ctx)
+	case vrf.FieldTenantID:
+		return m.OldTenantID(ctx)
+	case vrf.FieldEnforceUnique:
+		return m.OldEnforceUnique(ctx)
+	}
+	return nil, fmt.Errorf("unknown VRF field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *VRFMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case vrf.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case vrf.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case vrf.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case vrf.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case vrf.FieldComments:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetComments(v)
+		return nil
+	case vrf.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case vrf.FieldRd:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRd(v)
+		return nil
+	case vrf.FieldTenantID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTenantID(v)
+		return nil
+	case vrf.FieldEnforceUnique:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEnforceUnique(v)
+		return nil
+	}
+	return fmt.Errorf("unknown VRF field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *VRFMutation) AddedFields() []string {
+	var fields []string
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *VRFMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *VRFMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown VRF numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *VRFMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(vrf.FieldCreated) {
+		fields = append(fields, vrf.FieldCreated)
+	}
+	if m.FieldCleared(vrf.FieldLastUpdated) {
+		fields = append(fields, vrf.FieldLastUpdated)
+	}
+	if m.FieldCleared(vrf.FieldRd) {
+		fields = append(fields, vrf.FieldRd)
+	}
+	if m.FieldCleared(vrf.FieldTenantID) {
+		fields = append(fields, vrf.FieldTenantID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *VRFMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *VRFMutation) ClearField(name string) error {
+	switch name {
+	case vrf.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case vrf.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case vrf.FieldRd:
+		m.ClearRd()
+		return nil
+	case vrf.FieldTenantID:
+		m.ClearTenantID()
+		return nil
+	}
+	return fmt.Errorf("unknown VRF nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *VRFMutation) ResetField(name string) error {
+	switch name {
+	case vrf.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case vrf.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case vrf.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case vrf.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case vrf.FieldComments:
+		m.ResetComments()
+		return nil
+	case vrf.FieldName:
+		m.ResetName()
+		return nil
+	case vrf.FieldRd:
+		m.ResetRd()
+		return nil
+	case vrf.FieldTenantID:
+		m.ResetTenantID()
+		return nil
+	case vrf.FieldEnforceUnique:
+		m.ResetEnforceUnique()
+		return nil
+	}
+	return fmt.Errorf("unknown VRF field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *VRFMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.tenant != nil {
+		edges = append(edges, vrf.EdgeTenant)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *VRFMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case vrf.EdgeTenant:
+		if id := m.tenant; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *VRFMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *VRFMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *VRFMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedtenant {
+		edges = append(edges, vrf.EdgeTenant)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *VRFMutation) EdgeCleared(name string) bool {
+	switch name {
+	case vrf.EdgeTenant:
+		return m.clearedtenant
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *VRFMutation) ClearEdge(name string) error {
+	switch name {
+	case vrf.EdgeTenant:
+		m.ClearTenant()
+		return nil
+	}
+	return fmt.Errorf("unknown VRF unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *VRFMutation) ResetEdge(name string) error {
+	switch name {
+	case vrf.EdgeTenant:
+		m.ResetTenant()
+		return nil
+	}
+	return fmt.Errorf("unknown VRF edge %s", name)
 }

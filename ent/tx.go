@@ -14,8 +14,18 @@ import (
 // Tx is a transactional client that is created by calling Client.Tx().
 type Tx struct {
 	config
+	// CustomField is the client for interacting with the CustomField builders.
+	CustomField *CustomFieldClient
+	// CustomFieldChoiceSet is the client for interacting with the CustomFieldChoiceSet builders.
+	CustomFieldChoiceSet *CustomFieldChoiceSetClient
+	// Location is the client for interacting with the Location builders.
+	Location *LocationClient
+	// RIR is the client for interacting with the RIR builders.
+	RIR *RIRClient
 	// Region is the client for interacting with the Region builders.
 	Region *RegionClient
+	// Role is the client for interacting with the Role builders.
+	Role *RoleClient
 	// Site is the client for interacting with the Site builders.
 	Site *SiteClient
 	// SiteGroup is the client for interacting with the SiteGroup builders.
@@ -32,6 +42,12 @@ type Tx struct {
 	Token *TokenClient
 	// User is the client for interacting with the User builders.
 	User *UserClient
+	// VLAN is the client for interacting with the VLAN builders.
+	VLAN *VLANClient
+	// VLANGroup is the client for interacting with the VLANGroup builders.
+	VLANGroup *VLANGroupClient
+	// VRF is the client for interacting with the VRF builders.
+	VRF *VRFClient
 
 	// lazily loaded.
 	client     *Client
@@ -163,7 +179,12 @@ func (tx *Tx) Client() *Client {
 }
 
 func (tx *Tx) init() {
+	tx.CustomField = NewCustomFieldClient(tx.config)
+	tx.CustomFieldChoiceSet = NewCustomFieldChoiceSetClient(tx.config)
+	tx.Location = NewLocationClient(tx.config)
+	tx.RIR = NewRIRClient(tx.config)
 	tx.Region = NewRegionClient(tx.config)
+	tx.Role = NewRoleClient(tx.config)
 	tx.Site = NewSiteClient(tx.config)
 	tx.SiteGroup = NewSiteGroupClient(tx.config)
 	tx.Tag = NewTagClient(tx.config)
@@ -172,6 +193,9 @@ func (tx *Tx) init() {
 	tx.TenantGroup = NewTenantGroupClient(tx.config)
 	tx.Token = NewTokenClient(tx.config)
 	tx.User = NewUserClient(tx.config)
+	tx.VLAN = NewVLANClient(tx.config)
+	tx.VLANGroup = NewVLANGroupClient(tx.config)
+	tx.VRF = NewVRFClient(tx.config)
 }
 
 // txDriver wraps the given dialect.Tx with a nop dialect.Driver implementation.
@@ -181,7 +205,7 @@ func (tx *Tx) init() {
 // of them in order to commit or rollback the transaction.
 //
 // If a closed transaction is embedded in one of the generated entities, and the entity
-// applies a query, for example: Region.QueryXXX(), the query will be executed
+// applies a query, for example: CustomField.QueryXXX(), the query will be executed
 // through the driver which created this transaction.
 //
 // Note that txDriver is not goroutine safe.

@@ -30,9 +30,9 @@ type DB struct {
 	// ReadClient is an ent client on the read pool, for typed reads that
 	// need not wait behind the SQLite writer (authentication).
 	ReadClient *ent.Client
-	Read    *stdsql.DB
-	Write   *stdsql.DB
-	Dialect string
+	Read       *stdsql.DB
+	Write      *stdsql.DB
+	Dialect    string
 }
 
 // Open opens url: "postgres://..." or "postgresql://..." for PostgreSQL;

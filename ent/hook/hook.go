@@ -9,6 +9,54 @@ import (
 	"github.com/inventory/inventory/ent"
 )
 
+// The CustomFieldFunc type is an adapter to allow the use of ordinary
+// function as CustomField mutator.
+type CustomFieldFunc func(context.Context, *ent.CustomFieldMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f CustomFieldFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.CustomFieldMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CustomFieldMutation", m)
+}
+
+// The CustomFieldChoiceSetFunc type is an adapter to allow the use of ordinary
+// function as CustomFieldChoiceSet mutator.
+type CustomFieldChoiceSetFunc func(context.Context, *ent.CustomFieldChoiceSetMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f CustomFieldChoiceSetFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.CustomFieldChoiceSetMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CustomFieldChoiceSetMutation", m)
+}
+
+// The LocationFunc type is an adapter to allow the use of ordinary
+// function as Location mutator.
+type LocationFunc func(context.Context, *ent.LocationMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f LocationFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.LocationMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.LocationMutation", m)
+}
+
+// The RIRFunc type is an adapter to allow the use of ordinary
+// function as RIR mutator.
+type RIRFunc func(context.Context, *ent.RIRMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f RIRFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.RIRMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.RIRMutation", m)
+}
+
 // The RegionFunc type is an adapter to allow the use of ordinary
 // function as Region mutator.
 type RegionFunc func(context.Context, *ent.RegionMutation) (ent.Value, error)
@@ -19,6 +67,18 @@ func (f RegionFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, erro
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.RegionMutation", m)
+}
+
+// The RoleFunc type is an adapter to allow the use of ordinary
+// function as Role mutator.
+type RoleFunc func(context.Context, *ent.RoleMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f RoleFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.RoleMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.RoleMutation", m)
 }
 
 // The SiteFunc type is an adapter to allow the use of ordinary
@@ -115,6 +175,42 @@ func (f UserFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error)
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.UserMutation", m)
+}
+
+// The VLANFunc type is an adapter to allow the use of ordinary
+// function as VLAN mutator.
+type VLANFunc func(context.Context, *ent.VLANMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f VLANFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.VLANMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.VLANMutation", m)
+}
+
+// The VLANGroupFunc type is an adapter to allow the use of ordinary
+// function as VLANGroup mutator.
+type VLANGroupFunc func(context.Context, *ent.VLANGroupMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f VLANGroupFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.VLANGroupMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.VLANGroupMutation", m)
+}
+
+// The VRFFunc type is an adapter to allow the use of ordinary
+// function as VRF mutator.
+type VRFFunc func(context.Context, *ent.VRFMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f VRFFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.VRFMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.VRFMutation", m)
 }
 
 // Condition is a hook condition function.

@@ -8,8 +8,13 @@ import (
 
 	"entgo.io/ent/dialect/sql"
 	"github.com/inventory/inventory/ent"
+	"github.com/inventory/inventory/ent/customfield"
+	"github.com/inventory/inventory/ent/customfieldchoiceset"
+	"github.com/inventory/inventory/ent/location"
 	"github.com/inventory/inventory/ent/predicate"
 	"github.com/inventory/inventory/ent/region"
+	"github.com/inventory/inventory/ent/rir"
+	"github.com/inventory/inventory/ent/role"
 	"github.com/inventory/inventory/ent/site"
 	"github.com/inventory/inventory/ent/sitegroup"
 	"github.com/inventory/inventory/ent/tag"
@@ -18,6 +23,9 @@ import (
 	"github.com/inventory/inventory/ent/tenantgroup"
 	"github.com/inventory/inventory/ent/token"
 	"github.com/inventory/inventory/ent/user"
+	"github.com/inventory/inventory/ent/vlan"
+	"github.com/inventory/inventory/ent/vlangroup"
+	"github.com/inventory/inventory/ent/vrf"
 )
 
 // The Query interface represents an operation that queries a graph.
@@ -76,6 +84,114 @@ func (f TraverseFunc) Traverse(ctx context.Context, q ent.Query) error {
 	return f(ctx, query)
 }
 
+// The CustomFieldFunc type is an adapter to allow the use of ordinary function as a Querier.
+type CustomFieldFunc func(context.Context, *ent.CustomFieldQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f CustomFieldFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.CustomFieldQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.CustomFieldQuery", q)
+}
+
+// The TraverseCustomField type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseCustomField func(context.Context, *ent.CustomFieldQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseCustomField) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseCustomField) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.CustomFieldQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.CustomFieldQuery", q)
+}
+
+// The CustomFieldChoiceSetFunc type is an adapter to allow the use of ordinary function as a Querier.
+type CustomFieldChoiceSetFunc func(context.Context, *ent.CustomFieldChoiceSetQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f CustomFieldChoiceSetFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.CustomFieldChoiceSetQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.CustomFieldChoiceSetQuery", q)
+}
+
+// The TraverseCustomFieldChoiceSet type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseCustomFieldChoiceSet func(context.Context, *ent.CustomFieldChoiceSetQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseCustomFieldChoiceSet) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseCustomFieldChoiceSet) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.CustomFieldChoiceSetQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.CustomFieldChoiceSetQuery", q)
+}
+
+// The LocationFunc type is an adapter to allow the use of ordinary function as a Querier.
+type LocationFunc func(context.Context, *ent.LocationQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f LocationFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.LocationQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.LocationQuery", q)
+}
+
+// The TraverseLocation type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseLocation func(context.Context, *ent.LocationQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseLocation) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseLocation) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.LocationQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.LocationQuery", q)
+}
+
+// The RIRFunc type is an adapter to allow the use of ordinary function as a Querier.
+type RIRFunc func(context.Context, *ent.RIRQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f RIRFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.RIRQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.RIRQuery", q)
+}
+
+// The TraverseRIR type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseRIR func(context.Context, *ent.RIRQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseRIR) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseRIR) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.RIRQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.RIRQuery", q)
+}
+
 // The RegionFunc type is an adapter to allow the use of ordinary function as a Querier.
 type RegionFunc func(context.Context, *ent.RegionQuery) (ent.Value, error)
 
@@ -101,6 +217,33 @@ func (f TraverseRegion) Traverse(ctx context.Context, q ent.Query) error {
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.RegionQuery", q)
+}
+
+// The RoleFunc type is an adapter to allow the use of ordinary function as a Querier.
+type RoleFunc func(context.Context, *ent.RoleQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f RoleFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.RoleQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.RoleQuery", q)
+}
+
+// The TraverseRole type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseRole func(context.Context, *ent.RoleQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseRole) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseRole) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.RoleQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.RoleQuery", q)
 }
 
 // The SiteFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -319,11 +462,102 @@ func (f TraverseUser) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.UserQuery", q)
 }
 
+// The VLANFunc type is an adapter to allow the use of ordinary function as a Querier.
+type VLANFunc func(context.Context, *ent.VLANQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f VLANFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.VLANQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.VLANQuery", q)
+}
+
+// The TraverseVLAN type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseVLAN func(context.Context, *ent.VLANQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseVLAN) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseVLAN) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.VLANQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.VLANQuery", q)
+}
+
+// The VLANGroupFunc type is an adapter to allow the use of ordinary function as a Querier.
+type VLANGroupFunc func(context.Context, *ent.VLANGroupQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f VLANGroupFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.VLANGroupQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.VLANGroupQuery", q)
+}
+
+// The TraverseVLANGroup type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseVLANGroup func(context.Context, *ent.VLANGroupQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseVLANGroup) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseVLANGroup) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.VLANGroupQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.VLANGroupQuery", q)
+}
+
+// The VRFFunc type is an adapter to allow the use of ordinary function as a Querier.
+type VRFFunc func(context.Context, *ent.VRFQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f VRFFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.VRFQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.VRFQuery", q)
+}
+
+// The TraverseVRF type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseVRF func(context.Context, *ent.VRFQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseVRF) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseVRF) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.VRFQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.VRFQuery", q)
+}
+
 // NewQuery returns the generic Query interface for the given typed query.
 func NewQuery(q ent.Query) (Query, error) {
 	switch q := q.(type) {
+	case *ent.CustomFieldQuery:
+		return &query[*ent.CustomFieldQuery, predicate.CustomField, customfield.OrderOption]{typ: ent.TypeCustomField, tq: q}, nil
+	case *ent.CustomFieldChoiceSetQuery:
+		return &query[*ent.CustomFieldChoiceSetQuery, predicate.CustomFieldChoiceSet, customfieldchoiceset.OrderOption]{typ: ent.TypeCustomFieldChoiceSet, tq: q}, nil
+	case *ent.LocationQuery:
+		return &query[*ent.LocationQuery, predicate.Location, location.OrderOption]{typ: ent.TypeLocation, tq: q}, nil
+	case *ent.RIRQuery:
+		return &query[*ent.RIRQuery, predicate.RIR, rir.OrderOption]{typ: ent.TypeRIR, tq: q}, nil
 	case *ent.RegionQuery:
 		return &query[*ent.RegionQuery, predicate.Region, region.OrderOption]{typ: ent.TypeRegion, tq: q}, nil
+	case *ent.RoleQuery:
+		return &query[*ent.RoleQuery, predicate.Role, role.OrderOption]{typ: ent.TypeRole, tq: q}, nil
 	case *ent.SiteQuery:
 		return &query[*ent.SiteQuery, predicate.Site, site.OrderOption]{typ: ent.TypeSite, tq: q}, nil
 	case *ent.SiteGroupQuery:
@@ -340,6 +574,12 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.TokenQuery, predicate.Token, token.OrderOption]{typ: ent.TypeToken, tq: q}, nil
 	case *ent.UserQuery:
 		return &query[*ent.UserQuery, predicate.User, user.OrderOption]{typ: ent.TypeUser, tq: q}, nil
+	case *ent.VLANQuery:
+		return &query[*ent.VLANQuery, predicate.VLAN, vlan.OrderOption]{typ: ent.TypeVLAN, tq: q}, nil
+	case *ent.VLANGroupQuery:
+		return &query[*ent.VLANGroupQuery, predicate.VLANGroup, vlangroup.OrderOption]{typ: ent.TypeVLANGroup, tq: q}, nil
+	case *ent.VRFQuery:
+		return &query[*ent.VRFQuery, predicate.VRF, vrf.OrderOption]{typ: ent.TypeVRF, tq: q}, nil
 	default:
 		return nil, fmt.Errorf("unknown query type %T", q)
 	}

@@ -9,6 +9,129 @@ import (
 )
 
 var (
+	// ExtrasCustomfieldColumns holds the columns for the "extras_customfield" table.
+	ExtrasCustomfieldColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "object_types", Type: field.TypeJSON},
+		{Name: "type", Type: field.TypeString, Size: 50, Default: "text"},
+		{Name: "related_object_type", Type: field.TypeString, Nullable: true},
+		{Name: "name", Type: field.TypeString, Unique: true, Size: 50},
+		{Name: "label", Type: field.TypeString, Size: 50, Default: ""},
+		{Name: "group_name", Type: field.TypeString, Size: 50, Default: ""},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "required", Type: field.TypeBool, Default: false},
+		{Name: "unique", Type: field.TypeBool, Default: false},
+		{Name: "search_weight", Type: field.TypeInt, Default: 1000},
+		{Name: "filter_logic", Type: field.TypeString, Size: 50, Default: "loose"},
+		{Name: "ui_visible", Type: field.TypeString, Size: 50, Default: "always"},
+		{Name: "ui_editable", Type: field.TypeString, Size: 50, Default: "yes"},
+		{Name: "is_cloneable", Type: field.TypeBool, Default: false},
+		{Name: "default", Type: field.TypeJSON, Nullable: true},
+		{Name: "related_object_filter", Type: field.TypeJSON, Nullable: true},
+		{Name: "weight", Type: field.TypeInt, Default: 100},
+		{Name: "validation_minimum", Type: field.TypeFloat64, Nullable: true},
+		{Name: "validation_maximum", Type: field.TypeFloat64, Nullable: true},
+		{Name: "validation_regex", Type: field.TypeString, Size: 500, Default: ""},
+		{Name: "validation_schema", Type: field.TypeJSON, Nullable: true},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "choice_set_id", Type: field.TypeInt, Nullable: true},
+	}
+	// ExtrasCustomfieldTable holds the schema information for the "extras_customfield" table.
+	ExtrasCustomfieldTable = &schema.Table{
+		Name:       "extras_customfield",
+		Columns:    ExtrasCustomfieldColumns,
+		PrimaryKey: []*schema.Column{ExtrasCustomfieldColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "extras_customfield_extras_customfieldchoiceset_choice_set",
+				Columns:    []*schema.Column{ExtrasCustomfieldColumns[25]},
+				RefColumns: []*schema.Column{ExtrasCustomfieldchoicesetColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
+	}
+	// ExtrasCustomfieldchoicesetColumns holds the columns for the "extras_customfieldchoiceset" table.
+	ExtrasCustomfieldchoicesetColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "name", Type: field.TypeString, Unique: true, Size: 100},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "base_choices", Type: field.TypeString, Nullable: true, Size: 50},
+		{Name: "extra_choices", Type: field.TypeJSON},
+		{Name: "choice_colors", Type: field.TypeJSON},
+		{Name: "order_alphabetically", Type: field.TypeBool, Default: false},
+		{Name: "choices_count", Type: field.TypeInt, Default: 0},
+	}
+	// ExtrasCustomfieldchoicesetTable holds the schema information for the "extras_customfieldchoiceset" table.
+	ExtrasCustomfieldchoicesetTable = &schema.Table{
+		Name:       "extras_customfieldchoiceset",
+		Columns:    ExtrasCustomfieldchoicesetColumns,
+		PrimaryKey: []*schema.Column{ExtrasCustomfieldchoicesetColumns[0]},
+	}
+	// DcimLocationColumns holds the columns for the "dcim_location" table.
+	DcimLocationColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "name", Type: field.TypeString, Size: 100},
+		{Name: "slug", Type: field.TypeString, Size: 100},
+		{Name: "_depth", Type: field.TypeInt, Default: 0},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "status", Type: field.TypeString, Size: 50, Default: "active"},
+		{Name: "facility", Type: field.TypeString, Size: 50, Default: ""},
+		{Name: "parent_id", Type: field.TypeInt, Unique: true, Nullable: true},
+		{Name: "site_id", Type: field.TypeInt},
+		{Name: "tenant_id", Type: field.TypeInt, Nullable: true},
+	}
+	// DcimLocationTable holds the schema information for the "dcim_location" table.
+	DcimLocationTable = &schema.Table{
+		Name:       "dcim_location",
+		Columns:    DcimLocationColumns,
+		PrimaryKey: []*schema.Column{DcimLocationColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "dcim_location_dcim_location_parent",
+				Columns:    []*schema.Column{DcimLocationColumns[11]},
+				RefColumns: []*schema.Column{DcimLocationColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "dcim_location_dcim_site_site",
+				Columns:    []*schema.Column{DcimLocationColumns[12]},
+				RefColumns: []*schema.Column{DcimSiteColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "dcim_location_tenancy_tenant_tenant",
+				Columns:    []*schema.Column{DcimLocationColumns[13]},
+				RefColumns: []*schema.Column{TenancyTenantColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
+	}
+	// IpamRirColumns holds the columns for the "ipam_rir" table.
+	IpamRirColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "name", Type: field.TypeString, Unique: true, Size: 100},
+		{Name: "slug", Type: field.TypeString, Unique: true, Size: 100},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "is_private", Type: field.TypeBool, Default: false},
+	}
+	// IpamRirTable holds the schema information for the "ipam_rir" table.
+	IpamRirTable = &schema.Table{
+		Name:       "ipam_rir",
+		Columns:    IpamRirColumns,
+		PrimaryKey: []*schema.Column{IpamRirColumns[0]},
+	}
 	// DcimRegionColumns holds the columns for the "dcim_region" table.
 	DcimRegionColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -35,6 +158,24 @@ var (
 				OnDelete:   schema.Cascade,
 			},
 		},
+	}
+	// IpamRoleColumns holds the columns for the "ipam_role" table.
+	IpamRoleColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "name", Type: field.TypeString, Unique: true, Size: 100},
+		{Name: "slug", Type: field.TypeString, Unique: true, Size: 100},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "weight", Type: field.TypeInt, Default: 1000},
+	}
+	// IpamRoleTable holds the schema information for the "ipam_role" table.
+	IpamRoleTable = &schema.Table{
+		Name:       "ipam_role",
+		Columns:    IpamRoleColumns,
+		PrimaryKey: []*schema.Column{IpamRoleColumns[0]},
 	}
 	// DcimSiteColumns holds the columns for the "dcim_site" table.
 	DcimSiteColumns = []*schema.Column{
@@ -285,9 +426,178 @@ var (
 		Columns:    UsersUserColumns,
 		PrimaryKey: []*schema.Column{UsersUserColumns[0]},
 	}
+	// IpamVlanColumns holds the columns for the "ipam_vlan" table.
+	IpamVlanColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "vid", Type: field.TypeInt},
+		{Name: "name", Type: field.TypeString, Size: 64},
+		{Name: "status", Type: field.TypeString, Size: 50, Default: "active"},
+		{Name: "qinq_role", Type: field.TypeString, Nullable: true, Size: 50},
+		{Name: "site_id", Type: field.TypeInt, Nullable: true},
+		{Name: "group_id", Type: field.TypeInt, Nullable: true},
+		{Name: "tenant_id", Type: field.TypeInt, Nullable: true},
+		{Name: "role_id", Type: field.TypeInt, Nullable: true},
+		{Name: "qinq_svlan_id", Type: field.TypeInt, Unique: true, Nullable: true},
+	}
+	// IpamVlanTable holds the schema information for the "ipam_vlan" table.
+	IpamVlanTable = &schema.Table{
+		Name:       "ipam_vlan",
+		Columns:    IpamVlanColumns,
+		PrimaryKey: []*schema.Column{IpamVlanColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "ipam_vlan_dcim_site_site",
+				Columns:    []*schema.Column{IpamVlanColumns[10]},
+				RefColumns: []*schema.Column{DcimSiteColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "ipam_vlan_ipam_vlangroup_group",
+				Columns:    []*schema.Column{IpamVlanColumns[11]},
+				RefColumns: []*schema.Column{IpamVlangroupColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "ipam_vlan_tenancy_tenant_tenant",
+				Columns:    []*schema.Column{IpamVlanColumns[12]},
+				RefColumns: []*schema.Column{TenancyTenantColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "ipam_vlan_ipam_role_role",
+				Columns:    []*schema.Column{IpamVlanColumns[13]},
+				RefColumns: []*schema.Column{IpamRoleColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "ipam_vlan_ipam_vlan_qinq_svlan",
+				Columns:    []*schema.Column{IpamVlanColumns[14]},
+				RefColumns: []*schema.Column{IpamVlanColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "vlan_group_id_vid",
+				Unique:  true,
+				Columns: []*schema.Column{IpamVlanColumns[11], IpamVlanColumns[6]},
+			},
+			{
+				Name:    "vlan_group_id_name",
+				Unique:  true,
+				Columns: []*schema.Column{IpamVlanColumns[11], IpamVlanColumns[7]},
+			},
+			{
+				Name:    "vlan_qinq_svlan_id_vid",
+				Unique:  true,
+				Columns: []*schema.Column{IpamVlanColumns[14], IpamVlanColumns[6]},
+			},
+			{
+				Name:    "vlan_qinq_svlan_id_name",
+				Unique:  true,
+				Columns: []*schema.Column{IpamVlanColumns[14], IpamVlanColumns[7]},
+			},
+			{
+				Name:    "vlan_site_id_group_id_vid_id",
+				Unique:  false,
+				Columns: []*schema.Column{IpamVlanColumns[10], IpamVlanColumns[11], IpamVlanColumns[6], IpamVlanColumns[0]},
+			},
+		},
+	}
+	// IpamVlangroupColumns holds the columns for the "ipam_vlangroup" table.
+	IpamVlangroupColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "name", Type: field.TypeString, Size: 100},
+		{Name: "slug", Type: field.TypeString, Size: 100},
+		{Name: "scope_type", Type: field.TypeString, Nullable: true},
+		{Name: "scope_id", Type: field.TypeInt, Nullable: true},
+		{Name: "vid_ranges", Type: field.TypeJSON},
+		{Name: "total_vlan_ids", Type: field.TypeInt, Default: 4094},
+		{Name: "tenant_id", Type: field.TypeInt, Nullable: true},
+	}
+	// IpamVlangroupTable holds the schema information for the "ipam_vlangroup" table.
+	IpamVlangroupTable = &schema.Table{
+		Name:       "ipam_vlangroup",
+		Columns:    IpamVlangroupColumns,
+		PrimaryKey: []*schema.Column{IpamVlangroupColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "ipam_vlangroup_tenancy_tenant_tenant",
+				Columns:    []*schema.Column{IpamVlangroupColumns[12]},
+				RefColumns: []*schema.Column{TenancyTenantColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "vlangroup_scope_type_scope_id",
+				Unique:  false,
+				Columns: []*schema.Column{IpamVlangroupColumns[8], IpamVlangroupColumns[9]},
+			},
+			{
+				Name:    "vlangroup_scope_type_scope_id_name",
+				Unique:  true,
+				Columns: []*schema.Column{IpamVlangroupColumns[8], IpamVlangroupColumns[9], IpamVlangroupColumns[6]},
+			},
+			{
+				Name:    "vlangroup_scope_type_scope_id_slug",
+				Unique:  true,
+				Columns: []*schema.Column{IpamVlangroupColumns[8], IpamVlangroupColumns[9], IpamVlangroupColumns[7]},
+			},
+		},
+	}
+	// IpamVrfColumns holds the columns for the "ipam_vrf" table.
+	IpamVrfColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "name", Type: field.TypeString, Size: 100},
+		{Name: "rd", Type: field.TypeString, Nullable: true, Size: 21},
+		{Name: "enforce_unique", Type: field.TypeBool, Default: true},
+		{Name: "tenant_id", Type: field.TypeInt, Nullable: true},
+	}
+	// IpamVrfTable holds the schema information for the "ipam_vrf" table.
+	IpamVrfTable = &schema.Table{
+		Name:       "ipam_vrf",
+		Columns:    IpamVrfColumns,
+		PrimaryKey: []*schema.Column{IpamVrfColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "ipam_vrf_tenancy_tenant_tenant",
+				Columns:    []*schema.Column{IpamVrfColumns[9]},
+				RefColumns: []*schema.Column{TenancyTenantColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "vrf_rd",
+				Unique:  true,
+				Columns: []*schema.Column{IpamVrfColumns[7]},
+			},
+		},
+	}
 	// Tables holds all the tables in the schema.
 	Tables = []*schema.Table{
+		ExtrasCustomfieldTable,
+		ExtrasCustomfieldchoicesetTable,
+		DcimLocationTable,
+		IpamRirTable,
 		DcimRegionTable,
+		IpamRoleTable,
 		DcimSiteTable,
 		DcimSitegroupTable,
 		ExtrasTagTable,
@@ -296,13 +606,35 @@ var (
 		TenancyTenantgroupTable,
 		UsersTokenTable,
 		UsersUserTable,
+		IpamVlanTable,
+		IpamVlangroupTable,
+		IpamVrfTable,
 	}
 )
 
 func init() {
+	ExtrasCustomfieldTable.ForeignKeys[0].RefTable = ExtrasCustomfieldchoicesetTable
+	ExtrasCustomfieldTable.Annotation = &entsql.Annotation{
+		Table: "extras_customfield",
+	}
+	ExtrasCustomfieldchoicesetTable.Annotation = &entsql.Annotation{
+		Table: "extras_customfieldchoiceset",
+	}
+	DcimLocationTable.ForeignKeys[0].RefTable = DcimLocationTable
+	DcimLocationTable.ForeignKeys[1].RefTable = DcimSiteTable
+	DcimLocationTable.ForeignKeys[2].RefTable = TenancyTenantTable
+	DcimLocationTable.Annotation = &entsql.Annotation{
+		Table: "dcim_location",
+	}
+	IpamRirTable.Annotation = &entsql.Annotation{
+		Table: "ipam_rir",
+	}
 	DcimRegionTable.ForeignKeys[0].RefTable = DcimRegionTable
 	DcimRegionTable.Annotation = &entsql.Annotation{
 		Table: "dcim_region",
+	}
+	IpamRoleTable.Annotation = &entsql.Annotation{
+		Table: "ipam_role",
 	}
 	DcimSiteTable.ForeignKeys[0].RefTable = DcimRegionTable
 	DcimSiteTable.ForeignKeys[1].RefTable = DcimSitegroupTable
@@ -335,5 +667,21 @@ func init() {
 	}
 	UsersUserTable.Annotation = &entsql.Annotation{
 		Table: "users_user",
+	}
+	IpamVlanTable.ForeignKeys[0].RefTable = DcimSiteTable
+	IpamVlanTable.ForeignKeys[1].RefTable = IpamVlangroupTable
+	IpamVlanTable.ForeignKeys[2].RefTable = TenancyTenantTable
+	IpamVlanTable.ForeignKeys[3].RefTable = IpamRoleTable
+	IpamVlanTable.ForeignKeys[4].RefTable = IpamVlanTable
+	IpamVlanTable.Annotation = &entsql.Annotation{
+		Table: "ipam_vlan",
+	}
+	IpamVlangroupTable.ForeignKeys[0].RefTable = TenancyTenantTable
+	IpamVlangroupTable.Annotation = &entsql.Annotation{
+		Table: "ipam_vlangroup",
+	}
+	IpamVrfTable.ForeignKeys[0].RefTable = TenancyTenantTable
+	IpamVrfTable.Annotation = &entsql.Annotation{
+		Table: "ipam_vrf",
 	}
 }

@@ -6,8 +6,23 @@ import (
 	"entgo.io/ent/dialect/sql"
 )
 
+// CustomField is the predicate function for customfield builders.
+type CustomField func(*sql.Selector)
+
+// CustomFieldChoiceSet is the predicate function for customfieldchoiceset builders.
+type CustomFieldChoiceSet func(*sql.Selector)
+
+// Location is the predicate function for location builders.
+type Location func(*sql.Selector)
+
+// RIR is the predicate function for rir builders.
+type RIR func(*sql.Selector)
+
 // Region is the predicate function for region builders.
 type Region func(*sql.Selector)
+
+// Role is the predicate function for role builders.
+type Role func(*sql.Selector)
 
 // Site is the predicate function for site builders.
 type Site func(*sql.Selector)
@@ -32,3 +47,12 @@ type Token func(*sql.Selector)
 
 // User is the predicate function for user builders.
 type User func(*sql.Selector)
+
+// VLAN is the predicate function for vlan builders.
+type VLAN func(*sql.Selector)
+
+// VLANGroup is the predicate function for vlangroup builders.
+type VLANGroup func(*sql.Selector)
+
+// VRF is the predicate function for vrf builders.
+type VRF func(*sql.Selector)

@@ -81,7 +81,7 @@ type Field struct {
 	Required  bool // required on create
 	// CreateOnly fields are ignored on update.
 	CreateOnly bool
-	Nullable  bool
+	Nullable   bool
 	// HasDefault fields may be omitted on create.
 	HasDefault bool
 	MaxLen     int
@@ -138,6 +138,9 @@ type FilterDecl struct {
 	Name, Kind, Column, Target, Attr string
 	Lookups, Choices                 []string
 }
+
+// intp is used by the generated descriptors for Field.Min and Field.Max.
+func intp(n int) *int { return &n }
 
 // ContentType is "app.model".
 func (d *Descriptor) ContentType() string { return d.App + "." + d.Model }

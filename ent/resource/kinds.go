@@ -292,6 +292,15 @@ func decodeJSON(f *Field, raw json.RawMessage) (any, []string) {
 			return nil, []string{"Ranges must be specified in the form (lower, upper)."}
 		}
 		return out, nil
+	case "[][]string":
+		var out [][]string
+		if err := json.Unmarshal(raw, &out); err != nil {
+			return nil, []string{fmt.Sprintf("Expected a list of items but got type %q.", pyType(raw))}
+		}
+		if out == nil {
+			out = [][]string{}
+		}
+		return out, nil
 	case "json.RawMessage":
 		if !json.Valid(raw) {
 			return nil, []string{"Value must be valid JSON."}

@@ -4,6 +4,10 @@ import (
 	"fmt"
 	"sort"
 	"sync"
+
+	// Schema hooks move ent's defaults, validators and hooks into the
+	// runtime package; every client is used through this package.
+	_ "github.com/inventory/inventory/ent/runtime"
 )
 
 var (

@@ -13,6 +13,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 
 	gen "github.com/inventory/inventory/ent"
+	"github.com/inventory/inventory/ent/schema/api"
 )
 
 // Tx is one write transaction as the resource layer sees it.
@@ -541,6 +542,11 @@ func (d *Descriptor) checkProtected(ctx context.Context, tx *Tx, ids []int) erro
 
 // translate maps ent errors that validation did not catch to API errors.
 func translate(d *Descriptor, err error) error {
+	// Schema hooks and validators report NetBox's messages this way.
+	var fe *api.FieldError
+	if errors.As(err, &fe) {
+		return Invalid(fe.Field, fe.Message)
+	}
 	var ve *gen.ValidationError
 	if errors.As(err, &ve) {
 		return Invalid(ve.Name, ve.Unwrap().Error())

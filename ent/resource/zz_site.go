@@ -61,7 +61,7 @@ func init() {
 			{Name: "prefix_count", Kind: "empty", ReadOnly: true, Empty: 0},
 			{Name: "rack_count", Kind: "empty", ReadOnly: true, Empty: 0},
 			{Name: "virtualmachine_count", Kind: "empty", ReadOnly: true, Empty: 0},
-			{Name: "vlan_count", Kind: "empty", ReadOnly: true, Empty: 0},
+			{Name: "vlan_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "ipam.vlan", Table: "", Column: "site_id", Cumulative: false}},
 		},
 		NewCreate: func(c *gen.Client) ent.Mutation { return c.Site.Create().Mutation() },
 		NewUpdate: func(c *gen.Client, id int) ent.Mutation { return c.Site.UpdateOneID(id).Mutation() },

@@ -2,7 +2,1260 @@
 
 package runtime
 
-// The schema-stitching logic is generated in github.com/inventory/inventory/ent/runtime.go
+import (
+	"time"
+
+	"github.com/inventory/inventory/ent/customfield"
+	"github.com/inventory/inventory/ent/customfieldchoiceset"
+	"github.com/inventory/inventory/ent/location"
+	"github.com/inventory/inventory/ent/region"
+	"github.com/inventory/inventory/ent/rir"
+	"github.com/inventory/inventory/ent/role"
+	"github.com/inventory/inventory/ent/schema"
+	"github.com/inventory/inventory/ent/site"
+	"github.com/inventory/inventory/ent/sitegroup"
+	"github.com/inventory/inventory/ent/tag"
+	"github.com/inventory/inventory/ent/tenant"
+	"github.com/inventory/inventory/ent/tenantgroup"
+	"github.com/inventory/inventory/ent/token"
+	"github.com/inventory/inventory/ent/user"
+	"github.com/inventory/inventory/ent/vlan"
+	"github.com/inventory/inventory/ent/vlangroup"
+	"github.com/inventory/inventory/ent/vrf"
+)
+
+// The init function reads all schema descriptors with runtime code
+// (default values, validators, hooks and policies) and stitches it
+// to their package variables.
+func init() {
+	customfieldMixin := schema.CustomField{}.Mixin()
+	customfieldMixinFields0 := customfieldMixin[0].Fields()
+	_ = customfieldMixinFields0
+	customfieldFields := schema.CustomField{}.Fields()
+	_ = customfieldFields
+	// customfieldDescCreated is the schema descriptor for created field.
+	customfieldDescCreated := customfieldMixinFields0[0].Descriptor()
+	// customfield.DefaultCreated holds the default value on creation for the created field.
+	customfield.DefaultCreated = customfieldDescCreated.Default.(func() time.Time)
+	// customfieldDescLastUpdated is the schema descriptor for last_updated field.
+	customfieldDescLastUpdated := customfieldMixinFields0[1].Descriptor()
+	// customfield.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	customfield.DefaultLastUpdated = customfieldDescLastUpdated.Default.(func() time.Time)
+	// customfield.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	customfield.UpdateDefaultLastUpdated = customfieldDescLastUpdated.UpdateDefault.(func() time.Time)
+	// customfieldDescType is the schema descriptor for type field.
+	customfieldDescType := customfieldFields[1].Descriptor()
+	// customfield.DefaultType holds the default value on creation for the type field.
+	customfield.DefaultType = customfieldDescType.Default.(string)
+	// customfield.TypeValidator is a validator for the "type" field. It is called by the builders before save.
+	customfield.TypeValidator = customfieldDescType.Validators[0].(func(string) error)
+	// customfieldDescName is the schema descriptor for name field.
+	customfieldDescName := customfieldFields[3].Descriptor()
+	// customfield.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	customfield.NameValidator = func() func(string) error {
+		validators := customfieldDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+			validators[2].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// customfieldDescLabel is the schema descriptor for label field.
+	customfieldDescLabel := customfieldFields[4].Descriptor()
+	// customfield.DefaultLabel holds the default value on creation for the label field.
+	customfield.DefaultLabel = customfieldDescLabel.Default.(string)
+	// customfield.LabelValidator is a validator for the "label" field. It is called by the builders before save.
+	customfield.LabelValidator = customfieldDescLabel.Validators[0].(func(string) error)
+	// customfieldDescGroupName is the schema descriptor for group_name field.
+	customfieldDescGroupName := customfieldFields[5].Descriptor()
+	// customfield.DefaultGroupName holds the default value on creation for the group_name field.
+	customfield.DefaultGroupName = customfieldDescGroupName.Default.(string)
+	// customfield.GroupNameValidator is a validator for the "group_name" field. It is called by the builders before save.
+	customfield.GroupNameValidator = customfieldDescGroupName.Validators[0].(func(string) error)
+	// customfieldDescDescription is the schema descriptor for description field.
+	customfieldDescDescription := customfieldFields[6].Descriptor()
+	// customfield.DefaultDescription holds the default value on creation for the description field.
+	customfield.DefaultDescription = customfieldDescDescription.Default.(string)
+	// customfield.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	customfield.DescriptionValidator = customfieldDescDescription.Validators[0].(func(string) error)
+	// customfieldDescRequired is the schema descriptor for required field.
+	customfieldDescRequired := customfieldFields[7].Descriptor()
+	// customfield.DefaultRequired holds the default value on creation for the required field.
+	customfield.DefaultRequired = customfieldDescRequired.Default.(bool)
+	// customfieldDescUnique is the schema descriptor for unique field.
+	customfieldDescUnique := customfieldFields[8].Descriptor()
+	// customfield.DefaultUnique holds the default value on creation for the unique field.
+	customfield.DefaultUnique = customfieldDescUnique.Default.(bool)
+	// customfieldDescSearchWeight is the schema descriptor for search_weight field.
+	customfieldDescSearchWeight := customfieldFields[9].Descriptor()
+	// customfield.DefaultSearchWeight holds the default value on creation for the search_weight field.
+	customfield.DefaultSearchWeight = customfieldDescSearchWeight.Default.(int)
+	// customfield.SearchWeightValidator is a validator for the "search_weight" field. It is called by the builders before save.
+	customfield.SearchWeightValidator = func() func(int) error {
+		validators := customfieldDescSearchWeight.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(search_weight int) error {
+			for _, fn := range fns {
+				if err := fn(search_weight); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// customfieldDescFilterLogic is the schema descriptor for filter_logic field.
+	customfieldDescFilterLogic := customfieldFields[10].Descriptor()
+	// customfield.DefaultFilterLogic holds the default value on creation for the filter_logic field.
+	customfield.DefaultFilterLogic = customfieldDescFilterLogic.Default.(string)
+	// customfield.FilterLogicValidator is a validator for the "filter_logic" field. It is called by the builders before save.
+	customfield.FilterLogicValidator = customfieldDescFilterLogic.Validators[0].(func(string) error)
+	// customfieldDescUIVisible is the schema descriptor for ui_visible field.
+	customfieldDescUIVisible := customfieldFields[11].Descriptor()
+	// customfield.DefaultUIVisible holds the default value on creation for the ui_visible field.
+	customfield.DefaultUIVisible = customfieldDescUIVisible.Default.(string)
+	// customfield.UIVisibleValidator is a validator for the "ui_visible" field. It is called by the builders before save.
+	customfield.UIVisibleValidator = customfieldDescUIVisible.Validators[0].(func(string) error)
+	// customfieldDescUIEditable is the schema descriptor for ui_editable field.
+	customfieldDescUIEditable := customfieldFields[12].Descriptor()
+	// customfield.DefaultUIEditable holds the default value on creation for the ui_editable field.
+	customfield.DefaultUIEditable = customfieldDescUIEditable.Default.(string)
+	// customfield.UIEditableValidator is a validator for the "ui_editable" field. It is called by the builders before save.
+	customfield.UIEditableValidator = customfieldDescUIEditable.Validators[0].(func(string) error)
+	// customfieldDescIsCloneable is the schema descriptor for is_cloneable field.
+	customfieldDescIsCloneable := customfieldFields[13].Descriptor()
+	// customfield.DefaultIsCloneable holds the default value on creation for the is_cloneable field.
+	customfield.DefaultIsCloneable = customfieldDescIsCloneable.Default.(bool)
+	// customfieldDescWeight is the schema descriptor for weight field.
+	customfieldDescWeight := customfieldFields[16].Descriptor()
+	// customfield.DefaultWeight holds the default value on creation for the weight field.
+	customfield.DefaultWeight = customfieldDescWeight.Default.(int)
+	// customfield.WeightValidator is a validator for the "weight" field. It is called by the builders before save.
+	customfield.WeightValidator = func() func(int) error {
+		validators := customfieldDescWeight.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(weight int) error {
+			for _, fn := range fns {
+				if err := fn(weight); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// customfieldDescValidationRegex is the schema descriptor for validation_regex field.
+	customfieldDescValidationRegex := customfieldFields[19].Descriptor()
+	// customfield.DefaultValidationRegex holds the default value on creation for the validation_regex field.
+	customfield.DefaultValidationRegex = customfieldDescValidationRegex.Default.(string)
+	// customfield.ValidationRegexValidator is a validator for the "validation_regex" field. It is called by the builders before save.
+	customfield.ValidationRegexValidator = customfieldDescValidationRegex.Validators[0].(func(string) error)
+	// customfieldDescComments is the schema descriptor for comments field.
+	customfieldDescComments := customfieldFields[22].Descriptor()
+	// customfield.DefaultComments holds the default value on creation for the comments field.
+	customfield.DefaultComments = customfieldDescComments.Default.(string)
+	customfieldchoicesetMixin := schema.CustomFieldChoiceSet{}.Mixin()
+	customfieldchoicesetHooks := schema.CustomFieldChoiceSet{}.Hooks()
+	customfieldchoiceset.Hooks[0] = customfieldchoicesetHooks[0]
+	customfieldchoicesetMixinFields0 := customfieldchoicesetMixin[0].Fields()
+	_ = customfieldchoicesetMixinFields0
+	customfieldchoicesetFields := schema.CustomFieldChoiceSet{}.Fields()
+	_ = customfieldchoicesetFields
+	// customfieldchoicesetDescCreated is the schema descriptor for created field.
+	customfieldchoicesetDescCreated := customfieldchoicesetMixinFields0[0].Descriptor()
+	// customfieldchoiceset.DefaultCreated holds the default value on creation for the created field.
+	customfieldchoiceset.DefaultCreated = customfieldchoicesetDescCreated.Default.(func() time.Time)
+	// customfieldchoicesetDescLastUpdated is the schema descriptor for last_updated field.
+	customfieldchoicesetDescLastUpdated := customfieldchoicesetMixinFields0[1].Descriptor()
+	// customfieldchoiceset.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	customfieldchoiceset.DefaultLastUpdated = customfieldchoicesetDescLastUpdated.Default.(func() time.Time)
+	// customfieldchoiceset.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	customfieldchoiceset.UpdateDefaultLastUpdated = customfieldchoicesetDescLastUpdated.UpdateDefault.(func() time.Time)
+	// customfieldchoicesetDescName is the schema descriptor for name field.
+	customfieldchoicesetDescName := customfieldchoicesetFields[0].Descriptor()
+	// customfieldchoiceset.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	customfieldchoiceset.NameValidator = func() func(string) error {
+		validators := customfieldchoicesetDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// customfieldchoicesetDescDescription is the schema descriptor for description field.
+	customfieldchoicesetDescDescription := customfieldchoicesetFields[1].Descriptor()
+	// customfieldchoiceset.DefaultDescription holds the default value on creation for the description field.
+	customfieldchoiceset.DefaultDescription = customfieldchoicesetDescDescription.Default.(string)
+	// customfieldchoiceset.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	customfieldchoiceset.DescriptionValidator = customfieldchoicesetDescDescription.Validators[0].(func(string) error)
+	// customfieldchoicesetDescBaseChoices is the schema descriptor for base_choices field.
+	customfieldchoicesetDescBaseChoices := customfieldchoicesetFields[2].Descriptor()
+	// customfieldchoiceset.BaseChoicesValidator is a validator for the "base_choices" field. It is called by the builders before save.
+	customfieldchoiceset.BaseChoicesValidator = customfieldchoicesetDescBaseChoices.Validators[0].(func(string) error)
+	// customfieldchoicesetDescChoiceColors is the schema descriptor for choice_colors field.
+	customfieldchoicesetDescChoiceColors := customfieldchoicesetFields[4].Descriptor()
+	// customfieldchoiceset.DefaultChoiceColors holds the default value on creation for the choice_colors field.
+	customfieldchoiceset.DefaultChoiceColors = customfieldchoicesetDescChoiceColors.Default.(map[string]interface{})
+	// customfieldchoicesetDescOrderAlphabetically is the schema descriptor for order_alphabetically field.
+	customfieldchoicesetDescOrderAlphabetically := customfieldchoicesetFields[5].Descriptor()
+	// customfieldchoiceset.DefaultOrderAlphabetically holds the default value on creation for the order_alphabetically field.
+	customfieldchoiceset.DefaultOrderAlphabetically = customfieldchoicesetDescOrderAlphabetically.Default.(bool)
+	// customfieldchoicesetDescChoicesCount is the schema descriptor for choices_count field.
+	customfieldchoicesetDescChoicesCount := customfieldchoicesetFields[6].Descriptor()
+	// customfieldchoiceset.DefaultChoicesCount holds the default value on creation for the choices_count field.
+	customfieldchoiceset.DefaultChoicesCount = customfieldchoicesetDescChoicesCount.Default.(int)
+	locationMixin := schema.Location{}.Mixin()
+	locationMixinFields0 := locationMixin[0].Fields()
+	_ = locationMixinFields0
+	locationMixinFields2 := locationMixin[2].Fields()
+	_ = locationMixinFields2
+	locationMixinFields3 := locationMixin[3].Fields()
+	_ = locationMixinFields3
+	locationFields := schema.Location{}.Fields()
+	_ = locationFields
+	// locationDescCreated is the schema descriptor for created field.
+	locationDescCreated := locationMixinFields0[0].Descriptor()
+	// location.DefaultCreated holds the default value on creation for the created field.
+	location.DefaultCreated = locationDescCreated.Default.(func() time.Time)
+	// locationDescLastUpdated is the schema descriptor for last_updated field.
+	locationDescLastUpdated := locationMixinFields0[1].Descriptor()
+	// location.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	location.DefaultLastUpdated = locationDescLastUpdated.Default.(func() time.Time)
+	// location.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	location.UpdateDefaultLastUpdated = locationDescLastUpdated.UpdateDefault.(func() time.Time)
+	// locationDescCustomFieldData is the schema descriptor for custom_field_data field.
+	locationDescCustomFieldData := locationMixinFields2[0].Descriptor()
+	// location.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	location.DefaultCustomFieldData = locationDescCustomFieldData.Default.(map[string]interface{})
+	// locationDescName is the schema descriptor for name field.
+	locationDescName := locationMixinFields3[0].Descriptor()
+	// location.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	location.NameValidator = func() func(string) error {
+		validators := locationDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// locationDescSlug is the schema descriptor for slug field.
+	locationDescSlug := locationMixinFields3[1].Descriptor()
+	// location.SlugValidator is a validator for the "slug" field. It is called by the builders before save.
+	location.SlugValidator = func() func(string) error {
+		validators := locationDescSlug.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(slug string) error {
+			for _, fn := range fns {
+				if err := fn(slug); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// locationDescDepth is the schema descriptor for _depth field.
+	locationDescDepth := locationMixinFields3[3].Descriptor()
+	// location.DefaultDepth holds the default value on creation for the _depth field.
+	location.DefaultDepth = locationDescDepth.Default.(int)
+	// locationDescDescription is the schema descriptor for description field.
+	locationDescDescription := locationMixinFields3[4].Descriptor()
+	// location.DefaultDescription holds the default value on creation for the description field.
+	location.DefaultDescription = locationDescDescription.Default.(string)
+	// location.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	location.DescriptionValidator = locationDescDescription.Validators[0].(func(string) error)
+	// locationDescComments is the schema descriptor for comments field.
+	locationDescComments := locationMixinFields3[5].Descriptor()
+	// location.DefaultComments holds the default value on creation for the comments field.
+	location.DefaultComments = locationDescComments.Default.(string)
+	// locationDescStatus is the schema descriptor for status field.
+	locationDescStatus := locationFields[1].Descriptor()
+	// location.DefaultStatus holds the default value on creation for the status field.
+	location.DefaultStatus = locationDescStatus.Default.(string)
+	// location.StatusValidator is a validator for the "status" field. It is called by the builders before save.
+	location.StatusValidator = locationDescStatus.Validators[0].(func(string) error)
+	// locationDescFacility is the schema descriptor for facility field.
+	locationDescFacility := locationFields[3].Descriptor()
+	// location.DefaultFacility holds the default value on creation for the facility field.
+	location.DefaultFacility = locationDescFacility.Default.(string)
+	// location.FacilityValidator is a validator for the "facility" field. It is called by the builders before save.
+	location.FacilityValidator = locationDescFacility.Validators[0].(func(string) error)
+	rirMixin := schema.RIR{}.Mixin()
+	rirMixinFields0 := rirMixin[0].Fields()
+	_ = rirMixinFields0
+	rirMixinFields2 := rirMixin[2].Fields()
+	_ = rirMixinFields2
+	rirMixinFields3 := rirMixin[3].Fields()
+	_ = rirMixinFields3
+	rirFields := schema.RIR{}.Fields()
+	_ = rirFields
+	// rirDescCreated is the schema descriptor for created field.
+	rirDescCreated := rirMixinFields0[0].Descriptor()
+	// rir.DefaultCreated holds the default value on creation for the created field.
+	rir.DefaultCreated = rirDescCreated.Default.(func() time.Time)
+	// rirDescLastUpdated is the schema descriptor for last_updated field.
+	rirDescLastUpdated := rirMixinFields0[1].Descriptor()
+	// rir.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	rir.DefaultLastUpdated = rirDescLastUpdated.Default.(func() time.Time)
+	// rir.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	rir.UpdateDefaultLastUpdated = rirDescLastUpdated.UpdateDefault.(func() time.Time)
+	// rirDescCustomFieldData is the schema descriptor for custom_field_data field.
+	rirDescCustomFieldData := rirMixinFields2[0].Descriptor()
+	// rir.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	rir.DefaultCustomFieldData = rirDescCustomFieldData.Default.(map[string]interface{})
+	// rirDescName is the schema descriptor for name field.
+	rirDescName := rirMixinFields3[0].Descriptor()
+	// rir.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	rir.NameValidator = func() func(string) error {
+		validators := rirDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// rirDescSlug is the schema descriptor for slug field.
+	rirDescSlug := rirMixinFields3[1].Descriptor()
+	// rir.SlugValidator is a validator for the "slug" field. It is called by the builders before save.
+	rir.SlugValidator = func() func(string) error {
+		validators := rirDescSlug.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(slug string) error {
+			for _, fn := range fns {
+				if err := fn(slug); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// rirDescDescription is the schema descriptor for description field.
+	rirDescDescription := rirMixinFields3[2].Descriptor()
+	// rir.DefaultDescription holds the default value on creation for the description field.
+	rir.DefaultDescription = rirDescDescription.Default.(string)
+	// rir.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	rir.DescriptionValidator = rirDescDescription.Validators[0].(func(string) error)
+	// rirDescComments is the schema descriptor for comments field.
+	rirDescComments := rirMixinFields3[3].Descriptor()
+	// rir.DefaultComments holds the default value on creation for the comments field.
+	rir.DefaultComments = rirDescComments.Default.(string)
+	// rirDescIsPrivate is the schema descriptor for is_private field.
+	rirDescIsPrivate := rirFields[0].Descriptor()
+	// rir.DefaultIsPrivate holds the default value on creation for the is_private field.
+	rir.DefaultIsPrivate = rirDescIsPrivate.Default.(bool)
+	regionMixin := schema.Region{}.Mixin()
+	regionMixinFields0 := regionMixin[0].Fields()
+	_ = regionMixinFields0
+	regionMixinFields2 := regionMixin[2].Fields()
+	_ = regionMixinFields2
+	regionMixinFields3 := regionMixin[3].Fields()
+	_ = regionMixinFields3
+	regionFields := schema.Region{}.Fields()
+	_ = regionFields
+	// regionDescCreated is the schema descriptor for created field.
+	regionDescCreated := regionMixinFields0[0].Descriptor()
+	// region.DefaultCreated holds the default value on creation for the created field.
+	region.DefaultCreated = regionDescCreated.Default.(func() time.Time)
+	// regionDescLastUpdated is the schema descriptor for last_updated field.
+	regionDescLastUpdated := regionMixinFields0[1].Descriptor()
+	// region.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	region.DefaultLastUpdated = regionDescLastUpdated.Default.(func() time.Time)
+	// region.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	region.UpdateDefaultLastUpdated = regionDescLastUpdated.UpdateDefault.(func() time.Time)
+	// regionDescCustomFieldData is the schema descriptor for custom_field_data field.
+	regionDescCustomFieldData := regionMixinFields2[0].Descriptor()
+	// region.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	region.DefaultCustomFieldData = regionDescCustomFieldData.Default.(map[string]interface{})
+	// regionDescName is the schema descriptor for name field.
+	regionDescName := regionMixinFields3[0].Descriptor()
+	// region.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	region.NameValidator = func() func(string) error {
+		validators := regionDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// regionDescSlug is the schema descriptor for slug field.
+	regionDescSlug := regionMixinFields3[1].Descriptor()
+	// region.SlugValidator is a validator for the "slug" field. It is called by the builders before save.
+	region.SlugValidator = func() func(string) error {
+		validators := regionDescSlug.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(slug string) error {
+			for _, fn := range fns {
+				if err := fn(slug); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// regionDescDepth is the schema descriptor for _depth field.
+	regionDescDepth := regionMixinFields3[3].Descriptor()
+	// region.DefaultDepth holds the default value on creation for the _depth field.
+	region.DefaultDepth = regionDescDepth.Default.(int)
+	// regionDescDescription is the schema descriptor for description field.
+	regionDescDescription := regionMixinFields3[4].Descriptor()
+	// region.DefaultDescription holds the default value on creation for the description field.
+	region.DefaultDescription = regionDescDescription.Default.(string)
+	// region.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	region.DescriptionValidator = regionDescDescription.Validators[0].(func(string) error)
+	// regionDescComments is the schema descriptor for comments field.
+	regionDescComments := regionMixinFields3[5].Descriptor()
+	// region.DefaultComments holds the default value on creation for the comments field.
+	region.DefaultComments = regionDescComments.Default.(string)
+	roleMixin := schema.Role{}.Mixin()
+	roleMixinFields0 := roleMixin[0].Fields()
+	_ = roleMixinFields0
+	roleMixinFields2 := roleMixin[2].Fields()
+	_ = roleMixinFields2
+	roleMixinFields3 := roleMixin[3].Fields()
+	_ = roleMixinFields3
+	roleFields := schema.Role{}.Fields()
+	_ = roleFields
+	// roleDescCreated is the schema descriptor for created field.
+	roleDescCreated := roleMixinFields0[0].Descriptor()
+	// role.DefaultCreated holds the default value on creation for the created field.
+	role.DefaultCreated = roleDescCreated.Default.(func() time.Time)
+	// roleDescLastUpdated is the schema descriptor for last_updated field.
+	roleDescLastUpdated := roleMixinFields0[1].Descriptor()
+	// role.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	role.DefaultLastUpdated = roleDescLastUpdated.Default.(func() time.Time)
+	// role.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	role.UpdateDefaultLastUpdated = roleDescLastUpdated.UpdateDefault.(func() time.Time)
+	// roleDescCustomFieldData is the schema descriptor for custom_field_data field.
+	roleDescCustomFieldData := roleMixinFields2[0].Descriptor()
+	// role.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	role.DefaultCustomFieldData = roleDescCustomFieldData.Default.(map[string]interface{})
+	// roleDescName is the schema descriptor for name field.
+	roleDescName := roleMixinFields3[0].Descriptor()
+	// role.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	role.NameValidator = func() func(string) error {
+		validators := roleDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// roleDescSlug is the schema descriptor for slug field.
+	roleDescSlug := roleMixinFields3[1].Descriptor()
+	// role.SlugValidator is a validator for the "slug" field. It is called by the builders before save.
+	role.SlugValidator = func() func(string) error {
+		validators := roleDescSlug.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(slug string) error {
+			for _, fn := range fns {
+				if err := fn(slug); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// roleDescDescription is the schema descriptor for description field.
+	roleDescDescription := roleMixinFields3[2].Descriptor()
+	// role.DefaultDescription holds the default value on creation for the description field.
+	role.DefaultDescription = roleDescDescription.Default.(string)
+	// role.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	role.DescriptionValidator = roleDescDescription.Validators[0].(func(string) error)
+	// roleDescComments is the schema descriptor for comments field.
+	roleDescComments := roleMixinFields3[3].Descriptor()
+	// role.DefaultComments holds the default value on creation for the comments field.
+	role.DefaultComments = roleDescComments.Default.(string)
+	// roleDescWeight is the schema descriptor for weight field.
+	roleDescWeight := roleFields[0].Descriptor()
+	// role.DefaultWeight holds the default value on creation for the weight field.
+	role.DefaultWeight = roleDescWeight.Default.(int)
+	// role.WeightValidator is a validator for the "weight" field. It is called by the builders before save.
+	role.WeightValidator = func() func(int) error {
+		validators := roleDescWeight.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(weight int) error {
+			for _, fn := range fns {
+				if err := fn(weight); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	siteMixin := schema.Site{}.Mixin()
+	siteMixinFields0 := siteMixin[0].Fields()
+	_ = siteMixinFields0
+	siteMixinFields2 := siteMixin[2].Fields()
+	_ = siteMixinFields2
+	siteMixinFields3 := siteMixin[3].Fields()
+	_ = siteMixinFields3
+	siteFields := schema.Site{}.Fields()
+	_ = siteFields
+	// siteDescCreated is the schema descriptor for created field.
+	siteDescCreated := siteMixinFields0[0].Descriptor()
+	// site.DefaultCreated holds the default value on creation for the created field.
+	site.DefaultCreated = siteDescCreated.Default.(func() time.Time)
+	// siteDescLastUpdated is the schema descriptor for last_updated field.
+	siteDescLastUpdated := siteMixinFields0[1].Descriptor()
+	// site.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	site.DefaultLastUpdated = siteDescLastUpdated.Default.(func() time.Time)
+	// site.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	site.UpdateDefaultLastUpdated = siteDescLastUpdated.UpdateDefault.(func() time.Time)
+	// siteDescCustomFieldData is the schema descriptor for custom_field_data field.
+	siteDescCustomFieldData := siteMixinFields2[0].Descriptor()
+	// site.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	site.DefaultCustomFieldData = siteDescCustomFieldData.Default.(map[string]interface{})
+	// siteDescDescription is the schema descriptor for description field.
+	siteDescDescription := siteMixinFields3[0].Descriptor()
+	// site.DefaultDescription holds the default value on creation for the description field.
+	site.DefaultDescription = siteDescDescription.Default.(string)
+	// site.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	site.DescriptionValidator = siteDescDescription.Validators[0].(func(string) error)
+	// siteDescComments is the schema descriptor for comments field.
+	siteDescComments := siteMixinFields3[1].Descriptor()
+	// site.DefaultComments holds the default value on creation for the comments field.
+	site.DefaultComments = siteDescComments.Default.(string)
+	// siteDescName is the schema descriptor for name field.
+	siteDescName := siteFields[0].Descriptor()
+	// site.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	site.NameValidator = func() func(string) error {
+		validators := siteDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// siteDescSlug is the schema descriptor for slug field.
+	siteDescSlug := siteFields[1].Descriptor()
+	// site.SlugValidator is a validator for the "slug" field. It is called by the builders before save.
+	site.SlugValidator = func() func(string) error {
+		validators := siteDescSlug.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(slug string) error {
+			for _, fn := range fns {
+				if err := fn(slug); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// siteDescStatus is the schema descriptor for status field.
+	siteDescStatus := siteFields[2].Descriptor()
+	// site.DefaultStatus holds the default value on creation for the status field.
+	site.DefaultStatus = siteDescStatus.Default.(string)
+	// site.StatusValidator is a validator for the "status" field. It is called by the builders before save.
+	site.StatusValidator = siteDescStatus.Validators[0].(func(string) error)
+	// siteDescFacility is the schema descriptor for facility field.
+	siteDescFacility := siteFields[6].Descriptor()
+	// site.DefaultFacility holds the default value on creation for the facility field.
+	site.DefaultFacility = siteDescFacility.Default.(string)
+	// site.FacilityValidator is a validator for the "facility" field. It is called by the builders before save.
+	site.FacilityValidator = siteDescFacility.Validators[0].(func(string) error)
+	// siteDescPhysicalAddress is the schema descriptor for physical_address field.
+	siteDescPhysicalAddress := siteFields[8].Descriptor()
+	// site.DefaultPhysicalAddress holds the default value on creation for the physical_address field.
+	site.DefaultPhysicalAddress = siteDescPhysicalAddress.Default.(string)
+	// site.PhysicalAddressValidator is a validator for the "physical_address" field. It is called by the builders before save.
+	site.PhysicalAddressValidator = siteDescPhysicalAddress.Validators[0].(func(string) error)
+	// siteDescShippingAddress is the schema descriptor for shipping_address field.
+	siteDescShippingAddress := siteFields[9].Descriptor()
+	// site.DefaultShippingAddress holds the default value on creation for the shipping_address field.
+	site.DefaultShippingAddress = siteDescShippingAddress.Default.(string)
+	// site.ShippingAddressValidator is a validator for the "shipping_address" field. It is called by the builders before save.
+	site.ShippingAddressValidator = siteDescShippingAddress.Validators[0].(func(string) error)
+	sitegroupMixin := schema.SiteGroup{}.Mixin()
+	sitegroupMixinFields0 := sitegroupMixin[0].Fields()
+	_ = sitegroupMixinFields0
+	sitegroupMixinFields2 := sitegroupMixin[2].Fields()
+	_ = sitegroupMixinFields2
+	sitegroupMixinFields3 := sitegroupMixin[3].Fields()
+	_ = sitegroupMixinFields3
+	sitegroupFields := schema.SiteGroup{}.Fields()
+	_ = sitegroupFields
+	// sitegroupDescCreated is the schema descriptor for created field.
+	sitegroupDescCreated := sitegroupMixinFields0[0].Descriptor()
+	// sitegroup.DefaultCreated holds the default value on creation for the created field.
+	sitegroup.DefaultCreated = sitegroupDescCreated.Default.(func() time.Time)
+	// sitegroupDescLastUpdated is the schema descriptor for last_updated field.
+	sitegroupDescLastUpdated := sitegroupMixinFields0[1].Descriptor()
+	// sitegroup.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	sitegroup.DefaultLastUpdated = sitegroupDescLastUpdated.Default.(func() time.Time)
+	// sitegroup.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	sitegroup.UpdateDefaultLastUpdated = sitegroupDescLastUpdated.UpdateDefault.(func() time.Time)
+	// sitegroupDescCustomFieldData is the schema descriptor for custom_field_data field.
+	sitegroupDescCustomFieldData := sitegroupMixinFields2[0].Descriptor()
+	// sitegroup.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	sitegroup.DefaultCustomFieldData = sitegroupDescCustomFieldData.Default.(map[string]interface{})
+	// sitegroupDescName is the schema descriptor for name field.
+	sitegroupDescName := sitegroupMixinFields3[0].Descriptor()
+	// sitegroup.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	sitegroup.NameValidator = func() func(string) error {
+		validators := sitegroupDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// sitegroupDescSlug is the schema descriptor for slug field.
+	sitegroupDescSlug := sitegroupMixinFields3[1].Descriptor()
+	// sitegroup.SlugValidator is a validator for the "slug" field. It is called by the builders before save.
+	sitegroup.SlugValidator = func() func(string) error {
+		validators := sitegroupDescSlug.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(slug string) error {
+			for _, fn := range fns {
+				if err := fn(slug); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// sitegroupDescDepth is the schema descriptor for _depth field.
+	sitegroupDescDepth := sitegroupMixinFields3[3].Descriptor()
+	// sitegroup.DefaultDepth holds the default value on creation for the _depth field.
+	sitegroup.DefaultDepth = sitegroupDescDepth.Default.(int)
+	// sitegroupDescDescription is the schema descriptor for description field.
+	sitegroupDescDescription := sitegroupMixinFields3[4].Descriptor()
+	// sitegroup.DefaultDescription holds the default value on creation for the description field.
+	sitegroup.DefaultDescription = sitegroupDescDescription.Default.(string)
+	// sitegroup.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	sitegroup.DescriptionValidator = sitegroupDescDescription.Validators[0].(func(string) error)
+	// sitegroupDescComments is the schema descriptor for comments field.
+	sitegroupDescComments := sitegroupMixinFields3[5].Descriptor()
+	// sitegroup.DefaultComments holds the default value on creation for the comments field.
+	sitegroup.DefaultComments = sitegroupDescComments.Default.(string)
+	tagMixin := schema.Tag{}.Mixin()
+	tagMixinFields0 := tagMixin[0].Fields()
+	_ = tagMixinFields0
+	tagFields := schema.Tag{}.Fields()
+	_ = tagFields
+	// tagDescCreated is the schema descriptor for created field.
+	tagDescCreated := tagMixinFields0[0].Descriptor()
+	// tag.DefaultCreated holds the default value on creation for the created field.
+	tag.DefaultCreated = tagDescCreated.Default.(func() time.Time)
+	// tagDescLastUpdated is the schema descriptor for last_updated field.
+	tagDescLastUpdated := tagMixinFields0[1].Descriptor()
+	// tag.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	tag.DefaultLastUpdated = tagDescLastUpdated.Default.(func() time.Time)
+	// tag.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	tag.UpdateDefaultLastUpdated = tagDescLastUpdated.UpdateDefault.(func() time.Time)
+	// tagDescName is the schema descriptor for name field.
+	tagDescName := tagFields[0].Descriptor()
+	// tag.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	tag.NameValidator = func() func(string) error {
+		validators := tagDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// tagDescSlug is the schema descriptor for slug field.
+	tagDescSlug := tagFields[1].Descriptor()
+	// tag.SlugValidator is a validator for the "slug" field. It is called by the builders before save.
+	tag.SlugValidator = func() func(string) error {
+		validators := tagDescSlug.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(slug string) error {
+			for _, fn := range fns {
+				if err := fn(slug); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// tagDescColor is the schema descriptor for color field.
+	tagDescColor := tagFields[2].Descriptor()
+	// tag.DefaultColor holds the default value on creation for the color field.
+	tag.DefaultColor = tagDescColor.Default.(string)
+	// tag.ColorValidator is a validator for the "color" field. It is called by the builders before save.
+	tag.ColorValidator = tagDescColor.Validators[0].(func(string) error)
+	// tagDescDescription is the schema descriptor for description field.
+	tagDescDescription := tagFields[3].Descriptor()
+	// tag.DefaultDescription holds the default value on creation for the description field.
+	tag.DefaultDescription = tagDescDescription.Default.(string)
+	// tag.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	tag.DescriptionValidator = tagDescDescription.Validators[0].(func(string) error)
+	// tagDescWeight is the schema descriptor for weight field.
+	tagDescWeight := tagFields[4].Descriptor()
+	// tag.DefaultWeight holds the default value on creation for the weight field.
+	tag.DefaultWeight = tagDescWeight.Default.(int)
+	// tag.WeightValidator is a validator for the "weight" field. It is called by the builders before save.
+	tag.WeightValidator = func() func(int) error {
+		validators := tagDescWeight.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(weight int) error {
+			for _, fn := range fns {
+				if err := fn(weight); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// tagDescObjectTypes is the schema descriptor for object_types field.
+	tagDescObjectTypes := tagFields[5].Descriptor()
+	// tag.DefaultObjectTypes holds the default value on creation for the object_types field.
+	tag.DefaultObjectTypes = tagDescObjectTypes.Default.([]string)
+	tenantMixin := schema.Tenant{}.Mixin()
+	tenantMixinFields0 := tenantMixin[0].Fields()
+	_ = tenantMixinFields0
+	tenantMixinFields2 := tenantMixin[2].Fields()
+	_ = tenantMixinFields2
+	tenantMixinFields3 := tenantMixin[3].Fields()
+	_ = tenantMixinFields3
+	tenantFields := schema.Tenant{}.Fields()
+	_ = tenantFields
+	// tenantDescCreated is the schema descriptor for created field.
+	tenantDescCreated := tenantMixinFields0[0].Descriptor()
+	// tenant.DefaultCreated holds the default value on creation for the created field.
+	tenant.DefaultCreated = tenantDescCreated.Default.(func() time.Time)
+	// tenantDescLastUpdated is the schema descriptor for last_updated field.
+	tenantDescLastUpdated := tenantMixinFields0[1].Descriptor()
+	// tenant.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	tenant.DefaultLastUpdated = tenantDescLastUpdated.Default.(func() time.Time)
+	// tenant.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	tenant.UpdateDefaultLastUpdated = tenantDescLastUpdated.UpdateDefault.(func() time.Time)
+	// tenantDescCustomFieldData is the schema descriptor for custom_field_data field.
+	tenantDescCustomFieldData := tenantMixinFields2[0].Descriptor()
+	// tenant.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	tenant.DefaultCustomFieldData = tenantDescCustomFieldData.Default.(map[string]interface{})
+	// tenantDescDescription is the schema descriptor for description field.
+	tenantDescDescription := tenantMixinFields3[0].Descriptor()
+	// tenant.DefaultDescription holds the default value on creation for the description field.
+	tenant.DefaultDescription = tenantDescDescription.Default.(string)
+	// tenant.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	tenant.DescriptionValidator = tenantDescDescription.Validators[0].(func(string) error)
+	// tenantDescComments is the schema descriptor for comments field.
+	tenantDescComments := tenantMixinFields3[1].Descriptor()
+	// tenant.DefaultComments holds the default value on creation for the comments field.
+	tenant.DefaultComments = tenantDescComments.Default.(string)
+	// tenantDescName is the schema descriptor for name field.
+	tenantDescName := tenantFields[0].Descriptor()
+	// tenant.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	tenant.NameValidator = func() func(string) error {
+		validators := tenantDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// tenantDescSlug is the schema descriptor for slug field.
+	tenantDescSlug := tenantFields[1].Descriptor()
+	// tenant.SlugValidator is a validator for the "slug" field. It is called by the builders before save.
+	tenant.SlugValidator = func() func(string) error {
+		validators := tenantDescSlug.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(slug string) error {
+			for _, fn := range fns {
+				if err := fn(slug); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	tenantgroupMixin := schema.TenantGroup{}.Mixin()
+	tenantgroupMixinFields0 := tenantgroupMixin[0].Fields()
+	_ = tenantgroupMixinFields0
+	tenantgroupMixinFields2 := tenantgroupMixin[2].Fields()
+	_ = tenantgroupMixinFields2
+	tenantgroupMixinFields3 := tenantgroupMixin[3].Fields()
+	_ = tenantgroupMixinFields3
+	tenantgroupFields := schema.TenantGroup{}.Fields()
+	_ = tenantgroupFields
+	// tenantgroupDescCreated is the schema descriptor for created field.
+	tenantgroupDescCreated := tenantgroupMixinFields0[0].Descriptor()
+	// tenantgroup.DefaultCreated holds the default value on creation for the created field.
+	tenantgroup.DefaultCreated = tenantgroupDescCreated.Default.(func() time.Time)
+	// tenantgroupDescLastUpdated is the schema descriptor for last_updated field.
+	tenantgroupDescLastUpdated := tenantgroupMixinFields0[1].Descriptor()
+	// tenantgroup.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	tenantgroup.DefaultLastUpdated = tenantgroupDescLastUpdated.Default.(func() time.Time)
+	// tenantgroup.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	tenantgroup.UpdateDefaultLastUpdated = tenantgroupDescLastUpdated.UpdateDefault.(func() time.Time)
+	// tenantgroupDescCustomFieldData is the schema descriptor for custom_field_data field.
+	tenantgroupDescCustomFieldData := tenantgroupMixinFields2[0].Descriptor()
+	// tenantgroup.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	tenantgroup.DefaultCustomFieldData = tenantgroupDescCustomFieldData.Default.(map[string]interface{})
+	// tenantgroupDescName is the schema descriptor for name field.
+	tenantgroupDescName := tenantgroupMixinFields3[0].Descriptor()
+	// tenantgroup.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	tenantgroup.NameValidator = func() func(string) error {
+		validators := tenantgroupDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// tenantgroupDescSlug is the schema descriptor for slug field.
+	tenantgroupDescSlug := tenantgroupMixinFields3[1].Descriptor()
+	// tenantgroup.SlugValidator is a validator for the "slug" field. It is called by the builders before save.
+	tenantgroup.SlugValidator = func() func(string) error {
+		validators := tenantgroupDescSlug.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(slug string) error {
+			for _, fn := range fns {
+				if err := fn(slug); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// tenantgroupDescDepth is the schema descriptor for _depth field.
+	tenantgroupDescDepth := tenantgroupMixinFields3[3].Descriptor()
+	// tenantgroup.DefaultDepth holds the default value on creation for the _depth field.
+	tenantgroup.DefaultDepth = tenantgroupDescDepth.Default.(int)
+	// tenantgroupDescDescription is the schema descriptor for description field.
+	tenantgroupDescDescription := tenantgroupMixinFields3[4].Descriptor()
+	// tenantgroup.DefaultDescription holds the default value on creation for the description field.
+	tenantgroup.DefaultDescription = tenantgroupDescDescription.Default.(string)
+	// tenantgroup.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	tenantgroup.DescriptionValidator = tenantgroupDescDescription.Validators[0].(func(string) error)
+	// tenantgroupDescComments is the schema descriptor for comments field.
+	tenantgroupDescComments := tenantgroupMixinFields3[5].Descriptor()
+	// tenantgroup.DefaultComments holds the default value on creation for the comments field.
+	tenantgroup.DefaultComments = tenantgroupDescComments.Default.(string)
+	tokenFields := schema.Token{}.Fields()
+	_ = tokenFields
+	// tokenDescVersion is the schema descriptor for version field.
+	tokenDescVersion := tokenFields[0].Descriptor()
+	// token.DefaultVersion holds the default value on creation for the version field.
+	token.DefaultVersion = tokenDescVersion.Default.(int)
+	// tokenDescKey is the schema descriptor for key field.
+	tokenDescKey := tokenFields[1].Descriptor()
+	// token.KeyValidator is a validator for the "key" field. It is called by the builders before save.
+	token.KeyValidator = tokenDescKey.Validators[0].(func(string) error)
+	// tokenDescDescription is the schema descriptor for description field.
+	tokenDescDescription := tokenFields[3].Descriptor()
+	// token.DefaultDescription holds the default value on creation for the description field.
+	token.DefaultDescription = tokenDescDescription.Default.(string)
+	// token.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	token.DescriptionValidator = tokenDescDescription.Validators[0].(func(string) error)
+	// tokenDescCreated is the schema descriptor for created field.
+	tokenDescCreated := tokenFields[4].Descriptor()
+	// token.DefaultCreated holds the default value on creation for the created field.
+	token.DefaultCreated = tokenDescCreated.Default.(func() time.Time)
+	// tokenDescEnabled is the schema descriptor for enabled field.
+	tokenDescEnabled := tokenFields[7].Descriptor()
+	// token.DefaultEnabled holds the default value on creation for the enabled field.
+	token.DefaultEnabled = tokenDescEnabled.Default.(bool)
+	// tokenDescWriteEnabled is the schema descriptor for write_enabled field.
+	tokenDescWriteEnabled := tokenFields[8].Descriptor()
+	// token.DefaultWriteEnabled holds the default value on creation for the write_enabled field.
+	token.DefaultWriteEnabled = tokenDescWriteEnabled.Default.(bool)
+	// tokenDescAllowedIps is the schema descriptor for allowed_ips field.
+	tokenDescAllowedIps := tokenFields[10].Descriptor()
+	// token.DefaultAllowedIps holds the default value on creation for the allowed_ips field.
+	token.DefaultAllowedIps = tokenDescAllowedIps.Default.([]string)
+	// tokenDescDigest is the schema descriptor for digest field.
+	tokenDescDigest := tokenFields[12].Descriptor()
+	// token.DefaultDigest holds the default value on creation for the digest field.
+	token.DefaultDigest = tokenDescDigest.Default.(string)
+	// tokenDescLast6 is the schema descriptor for last6 field.
+	tokenDescLast6 := tokenFields[13].Descriptor()
+	// token.DefaultLast6 holds the default value on creation for the last6 field.
+	token.DefaultLast6 = tokenDescLast6.Default.(string)
+	userFields := schema.User{}.Fields()
+	_ = userFields
+	// userDescUsername is the schema descriptor for username field.
+	userDescUsername := userFields[0].Descriptor()
+	// user.UsernameValidator is a validator for the "username" field. It is called by the builders before save.
+	user.UsernameValidator = func() func(string) error {
+		validators := userDescUsername.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(username string) error {
+			for _, fn := range fns {
+				if err := fn(username); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// userDescPassword is the schema descriptor for password field.
+	userDescPassword := userFields[1].Descriptor()
+	// user.DefaultPassword holds the default value on creation for the password field.
+	user.DefaultPassword = userDescPassword.Default.(string)
+	// user.PasswordValidator is a validator for the "password" field. It is called by the builders before save.
+	user.PasswordValidator = userDescPassword.Validators[0].(func(string) error)
+	// userDescFirstName is the schema descriptor for first_name field.
+	userDescFirstName := userFields[2].Descriptor()
+	// user.DefaultFirstName holds the default value on creation for the first_name field.
+	user.DefaultFirstName = userDescFirstName.Default.(string)
+	// user.FirstNameValidator is a validator for the "first_name" field. It is called by the builders before save.
+	user.FirstNameValidator = userDescFirstName.Validators[0].(func(string) error)
+	// userDescLastName is the schema descriptor for last_name field.
+	userDescLastName := userFields[3].Descriptor()
+	// user.DefaultLastName holds the default value on creation for the last_name field.
+	user.DefaultLastName = userDescLastName.Default.(string)
+	// user.LastNameValidator is a validator for the "last_name" field. It is called by the builders before save.
+	user.LastNameValidator = userDescLastName.Validators[0].(func(string) error)
+	// userDescEmail is the schema descriptor for email field.
+	userDescEmail := userFields[4].Descriptor()
+	// user.DefaultEmail holds the default value on creation for the email field.
+	user.DefaultEmail = userDescEmail.Default.(string)
+	// user.EmailValidator is a validator for the "email" field. It is called by the builders before save.
+	user.EmailValidator = userDescEmail.Validators[0].(func(string) error)
+	// userDescIsActive is the schema descriptor for is_active field.
+	userDescIsActive := userFields[5].Descriptor()
+	// user.DefaultIsActive holds the default value on creation for the is_active field.
+	user.DefaultIsActive = userDescIsActive.Default.(bool)
+	// userDescIsStaff is the schema descriptor for is_staff field.
+	userDescIsStaff := userFields[6].Descriptor()
+	// user.DefaultIsStaff holds the default value on creation for the is_staff field.
+	user.DefaultIsStaff = userDescIsStaff.Default.(bool)
+	// userDescIsSuperuser is the schema descriptor for is_superuser field.
+	userDescIsSuperuser := userFields[7].Descriptor()
+	// user.DefaultIsSuperuser holds the default value on creation for the is_superuser field.
+	user.DefaultIsSuperuser = userDescIsSuperuser.Default.(bool)
+	// userDescDateJoined is the schema descriptor for date_joined field.
+	userDescDateJoined := userFields[8].Descriptor()
+	// user.DefaultDateJoined holds the default value on creation for the date_joined field.
+	user.DefaultDateJoined = userDescDateJoined.Default.(func() time.Time)
+	vlanMixin := schema.VLAN{}.Mixin()
+	vlanMixinFields0 := vlanMixin[0].Fields()
+	_ = vlanMixinFields0
+	vlanMixinFields2 := vlanMixin[2].Fields()
+	_ = vlanMixinFields2
+	vlanMixinFields3 := vlanMixin[3].Fields()
+	_ = vlanMixinFields3
+	vlanFields := schema.VLAN{}.Fields()
+	_ = vlanFields
+	// vlanDescCreated is the schema descriptor for created field.
+	vlanDescCreated := vlanMixinFields0[0].Descriptor()
+	// vlan.DefaultCreated holds the default value on creation for the created field.
+	vlan.DefaultCreated = vlanDescCreated.Default.(func() time.Time)
+	// vlanDescLastUpdated is the schema descriptor for last_updated field.
+	vlanDescLastUpdated := vlanMixinFields0[1].Descriptor()
+	// vlan.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	vlan.DefaultLastUpdated = vlanDescLastUpdated.Default.(func() time.Time)
+	// vlan.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	vlan.UpdateDefaultLastUpdated = vlanDescLastUpdated.UpdateDefault.(func() time.Time)
+	// vlanDescCustomFieldData is the schema descriptor for custom_field_data field.
+	vlanDescCustomFieldData := vlanMixinFields2[0].Descriptor()
+	// vlan.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	vlan.DefaultCustomFieldData = vlanDescCustomFieldData.Default.(map[string]interface{})
+	// vlanDescDescription is the schema descriptor for description field.
+	vlanDescDescription := vlanMixinFields3[0].Descriptor()
+	// vlan.DefaultDescription holds the default value on creation for the description field.
+	vlan.DefaultDescription = vlanDescDescription.Default.(string)
+	// vlan.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	vlan.DescriptionValidator = vlanDescDescription.Validators[0].(func(string) error)
+	// vlanDescComments is the schema descriptor for comments field.
+	vlanDescComments := vlanMixinFields3[1].Descriptor()
+	// vlan.DefaultComments holds the default value on creation for the comments field.
+	vlan.DefaultComments = vlanDescComments.Default.(string)
+	// vlanDescVid is the schema descriptor for vid field.
+	vlanDescVid := vlanFields[2].Descriptor()
+	// vlan.VidValidator is a validator for the "vid" field. It is called by the builders before save.
+	vlan.VidValidator = func() func(int) error {
+		validators := vlanDescVid.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(vid int) error {
+			for _, fn := range fns {
+				if err := fn(vid); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// vlanDescName is the schema descriptor for name field.
+	vlanDescName := vlanFields[3].Descriptor()
+	// vlan.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	vlan.NameValidator = func() func(string) error {
+		validators := vlanDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// vlanDescStatus is the schema descriptor for status field.
+	vlanDescStatus := vlanFields[5].Descriptor()
+	// vlan.DefaultStatus holds the default value on creation for the status field.
+	vlan.DefaultStatus = vlanDescStatus.Default.(string)
+	// vlan.StatusValidator is a validator for the "status" field. It is called by the builders before save.
+	vlan.StatusValidator = vlanDescStatus.Validators[0].(func(string) error)
+	// vlanDescQinqRole is the schema descriptor for qinq_role field.
+	vlanDescQinqRole := vlanFields[7].Descriptor()
+	// vlan.QinqRoleValidator is a validator for the "qinq_role" field. It is called by the builders before save.
+	vlan.QinqRoleValidator = vlanDescQinqRole.Validators[0].(func(string) error)
+	vlangroupMixin := schema.VLANGroup{}.Mixin()
+	vlangroupHooks := schema.VLANGroup{}.Hooks()
+	vlangroup.Hooks[0] = vlangroupHooks[0]
+	vlangroupMixinFields0 := vlangroupMixin[0].Fields()
+	_ = vlangroupMixinFields0
+	vlangroupMixinFields2 := vlangroupMixin[2].Fields()
+	_ = vlangroupMixinFields2
+	vlangroupMixinFields3 := vlangroupMixin[3].Fields()
+	_ = vlangroupMixinFields3
+	vlangroupFields := schema.VLANGroup{}.Fields()
+	_ = vlangroupFields
+	// vlangroupDescCreated is the schema descriptor for created field.
+	vlangroupDescCreated := vlangroupMixinFields0[0].Descriptor()
+	// vlangroup.DefaultCreated holds the default value on creation for the created field.
+	vlangroup.DefaultCreated = vlangroupDescCreated.Default.(func() time.Time)
+	// vlangroupDescLastUpdated is the schema descriptor for last_updated field.
+	vlangroupDescLastUpdated := vlangroupMixinFields0[1].Descriptor()
+	// vlangroup.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	vlangroup.DefaultLastUpdated = vlangroupDescLastUpdated.Default.(func() time.Time)
+	// vlangroup.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	vlangroup.UpdateDefaultLastUpdated = vlangroupDescLastUpdated.UpdateDefault.(func() time.Time)
+	// vlangroupDescCustomFieldData is the schema descriptor for custom_field_data field.
+	vlangroupDescCustomFieldData := vlangroupMixinFields2[0].Descriptor()
+	// vlangroup.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	vlangroup.DefaultCustomFieldData = vlangroupDescCustomFieldData.Default.(map[string]interface{})
+	// vlangroupDescDescription is the schema descriptor for description field.
+	vlangroupDescDescription := vlangroupMixinFields3[0].Descriptor()
+	// vlangroup.DefaultDescription holds the default value on creation for the description field.
+	vlangroup.DefaultDescription = vlangroupDescDescription.Default.(string)
+	// vlangroup.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	vlangroup.DescriptionValidator = vlangroupDescDescription.Validators[0].(func(string) error)
+	// vlangroupDescComments is the schema descriptor for comments field.
+	vlangroupDescComments := vlangroupMixinFields3[1].Descriptor()
+	// vlangroup.DefaultComments holds the default value on creation for the comments field.
+	vlangroup.DefaultComments = vlangroupDescComments.Default.(string)
+	// vlangroupDescName is the schema descriptor for name field.
+	vlangroupDescName := vlangroupFields[0].Descriptor()
+	// vlangroup.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	vlangroup.NameValidator = func() func(string) error {
+		validators := vlangroupDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// vlangroupDescSlug is the schema descriptor for slug field.
+	vlangroupDescSlug := vlangroupFields[1].Descriptor()
+	// vlangroup.SlugValidator is a validator for the "slug" field. It is called by the builders before save.
+	vlangroup.SlugValidator = func() func(string) error {
+		validators := vlangroupDescSlug.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(slug string) error {
+			for _, fn := range fns {
+				if err := fn(slug); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// vlangroupDescVidRanges is the schema descriptor for vid_ranges field.
+	vlangroupDescVidRanges := vlangroupFields[4].Descriptor()
+	// vlangroup.DefaultVidRanges holds the default value on creation for the vid_ranges field.
+	vlangroup.DefaultVidRanges = vlangroupDescVidRanges.Default.([][]int)
+	// vlangroupDescTotalVlanIds is the schema descriptor for total_vlan_ids field.
+	vlangroupDescTotalVlanIds := vlangroupFields[5].Descriptor()
+	// vlangroup.DefaultTotalVlanIds holds the default value on creation for the total_vlan_ids field.
+	vlangroup.DefaultTotalVlanIds = vlangroupDescTotalVlanIds.Default.(int)
+	vrfMixin := schema.VRF{}.Mixin()
+	vrfMixinFields0 := vrfMixin[0].Fields()
+	_ = vrfMixinFields0
+	vrfMixinFields2 := vrfMixin[2].Fields()
+	_ = vrfMixinFields2
+	vrfMixinFields3 := vrfMixin[3].Fields()
+	_ = vrfMixinFields3
+	vrfFields := schema.VRF{}.Fields()
+	_ = vrfFields
+	// vrfDescCreated is the schema descriptor for created field.
+	vrfDescCreated := vrfMixinFields0[0].Descriptor()
+	// vrf.DefaultCreated holds the default value on creation for the created field.
+	vrf.DefaultCreated = vrfDescCreated.Default.(func() time.Time)
+	// vrfDescLastUpdated is the schema descriptor for last_updated field.
+	vrfDescLastUpdated := vrfMixinFields0[1].Descriptor()
+	// vrf.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	vrf.DefaultLastUpdated = vrfDescLastUpdated.Default.(func() time.Time)
+	// vrf.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	vrf.UpdateDefaultLastUpdated = vrfDescLastUpdated.UpdateDefault.(func() time.Time)
+	// vrfDescCustomFieldData is the schema descriptor for custom_field_data field.
+	vrfDescCustomFieldData := vrfMixinFields2[0].Descriptor()
+	// vrf.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	vrf.DefaultCustomFieldData = vrfDescCustomFieldData.Default.(map[string]interface{})
+	// vrfDescDescription is the schema descriptor for description field.
+	vrfDescDescription := vrfMixinFields3[0].Descriptor()
+	// vrf.DefaultDescription holds the default value on creation for the description field.
+	vrf.DefaultDescription = vrfDescDescription.Default.(string)
+	// vrf.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	vrf.DescriptionValidator = vrfDescDescription.Validators[0].(func(string) error)
+	// vrfDescComments is the schema descriptor for comments field.
+	vrfDescComments := vrfMixinFields3[1].Descriptor()
+	// vrf.DefaultComments holds the default value on creation for the comments field.
+	vrf.DefaultComments = vrfDescComments.Default.(string)
+	// vrfDescName is the schema descriptor for name field.
+	vrfDescName := vrfFields[0].Descriptor()
+	// vrf.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	vrf.NameValidator = func() func(string) error {
+		validators := vrfDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// vrfDescRd is the schema descriptor for rd field.
+	vrfDescRd := vrfFields[1].Descriptor()
+	// vrf.RdValidator is a validator for the "rd" field. It is called by the builders before save.
+	vrf.RdValidator = vrfDescRd.Validators[0].(func(string) error)
+	// vrfDescEnforceUnique is the schema descriptor for enforce_unique field.
+	vrfDescEnforceUnique := vrfFields[3].Descriptor()
+	// vrf.DefaultEnforceUnique holds the default value on creation for the enforce_unique field.
+	vrf.DefaultEnforceUnique = vrfDescEnforceUnique.Default.(bool)
+}
 
 const (
 	Version = "v0.14.5"                                         // Version of ent codegen.

@@ -53,8 +53,9 @@ func (Site) Annotations() []schema.Annotation {
 			Display:  "{name}",
 			Search:   []string{"name", "slug", "facility", "description", "physical_address", "shipping_address", "comments"},
 			Ordering: []string{"name"},
+			Counts:   map[string]api.Count{"vlan_count": {Model: "ipam.vlan", Column: "site_id"}},
 			Empty: map[string]any{"owner": nil, "asns": []any{}, "circuit_count": 0, "device_count": 0,
-				"prefix_count": 0, "rack_count": 0, "virtualmachine_count": 0, "vlan_count": 0},
+				"prefix_count": 0, "rack_count": 0, "virtualmachine_count": 0},
 		},
 	}
 }

@@ -175,7 +175,26 @@ type Field struct {
 	Protect bool `json:"protect,omitempty"`
 	// NoFilter suppresses the default filters for this field.
 	NoFilter bool `json:"no_filter,omitempty"`
+	// Min and Max bound an integer field (NetBox's Min/MaxValueValidator);
+	// the resource layer answers with DRF's messages. Declare the same
+	// bounds with ent's Min/Max so the database side agrees.
+	Min *int `json:"min,omitempty"`
+	Max *int `json:"max,omitempty"`
 }
+
+// Int returns a pointer to n, for Field.Min and Field.Max.
+func Int(n int) *int { return &n }
+
+// FieldError is a validation failure on one API field, returned by schema
+// hooks and field validators. The resource layer answers 400 with
+// {Field: [Message]} ("__all__" for errors not tied to a field). It lets
+// schemas report NetBox's messages without importing the resource layer.
+type FieldError struct {
+	Field   string
+	Message string
+}
+
+func (e *FieldError) Error() string { return e.Message }
 
 // Name implements ent's schema.Annotation.
 func (Field) Name() string { return "APIField" }

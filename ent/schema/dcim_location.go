@@ -1,0 +1,58 @@
+package schema
+
+import (
+	"entgo.io/ent"
+	"entgo.io/ent/dialect/entsql"
+	"entgo.io/ent/schema"
+	"entgo.io/ent/schema/field"
+
+	"github.com/inventory/inventory/ent/schema/api"
+)
+
+// Location is dcim.Location, a tree of locations (buildings, floors, rooms)
+// within a site.
+type Location struct{ ent.Schema }
+
+func (Location) Mixin() []ent.Mixin { return NestedGroupMixins() }
+
+func (Location) Fields() []ent.Field {
+	return []ent.Field{
+		field.Int("site_id"),
+		field.String("status").MaxLen(50).Default("active").Annotations(api.Field{Kind: "choice", Choices: SiteStatus}),
+		FKField("tenant"),
+		field.String("facility").MaxLen(50).Default(""),
+	}
+}
+
+func (Location) Edges() []ent.Edge {
+	return []ent.Edge{
+		ParentEdge(Location.Type),
+		FKRequired("site", Site.Type, entsql.Cascade),
+		FK("tenant", Tenant.Type, entsql.Restrict),
+	}
+}
+
+func (Location) Annotations() []schema.Annotation {
+	return []schema.Annotation{
+		entsql.Annotation{Table: "dcim_location"},
+		api.Model{
+			App: "dcim", Path: "locations", Verbose: "location",
+			Fields: []string{"id", "url", "display_url", "display", "name", "slug", "site", "parent", "status",
+				"tenant", "facility", "description", "tags", "custom_fields", "created", "last_updated",
+				"rack_count", "device_count", "prefix_count", "owner", "comments", "_depth"},
+			Brief:    []string{"id", "url", "display", "name", "slug", "description", "rack_count", "_depth"},
+			Display:  "{name}",
+			Search:   []string{"name", "facility", "description"},
+			Ordering: []string{"site", "name"},
+			Unique: []api.Unique{
+				{Fields: []string{"site", "parent", "name"}},
+				{Fields: []string{"site", "name"}, WhenNull: "parent",
+					Message: "A location with this name already exists within the specified site."},
+				{Fields: []string{"site", "parent", "slug"}},
+				{Fields: []string{"site", "slug"}, WhenNull: "parent",
+					Message: "A location with this slug already exists within the specified site."},
+			},
+			Empty: map[string]any{"owner": nil, "rack_count": 0, "device_count": 0, "prefix_count": 0},
+		},
+	}
+}

@@ -1,0 +1,73 @@
+package schema
+
+import (
+	"context"
+
+	"entgo.io/ent"
+	"entgo.io/ent/dialect/entsql"
+	"entgo.io/ent/schema"
+	"entgo.io/ent/schema/field"
+
+	"github.com/inventory/inventory/ent/schema/api"
+)
+
+// CustomFieldChoiceSet is extras.CustomFieldChoiceSet, the choices of
+// select and multiselect custom fields.
+type CustomFieldChoiceSet struct{ ent.Schema }
+
+func (CustomFieldChoiceSet) Mixin() []ent.Mixin { return []ent.Mixin{ChangeLogged{}} }
+
+// ChoiceSetBase are the predefined choice sets a set may extend.
+var ChoiceSetBase = api.C("IATA", "IATA (Airport codes)", "ISO_3166", "ISO 3166 (Country codes)",
+	"UN_LOCODE", "UN/LOCODE (Location codes)")
+
+func (CustomFieldChoiceSet) Fields() []ent.Field {
+	return []ent.Field{
+		UniqueName(100),
+		field.String("description").MaxLen(200).Default(""),
+		field.String("base_choices").MaxLen(50).Optional().Nillable().
+			Annotations(api.Field{Kind: "choice", Choices: ChoiceSetBase}),
+		// extra_choices is a list of [value, label] pairs.
+		field.JSON("extra_choices", [][]string{}),
+		field.JSON("choice_colors", map[string]any{}).Default(map[string]any{}),
+		field.Bool("order_alphabetically").Default(false),
+		// choices_count is kept equal to the number of extra choices by the
+		// schema hook. Base choice sets are not bundled, so their choices
+		// are not counted.
+		field.Int("choices_count").Default(0).Annotations(api.Field{ReadOnly: true}),
+	}
+}
+
+// Hooks keeps choices_count up to date.
+func (CustomFieldChoiceSet) Hooks() []ent.Hook {
+	return []ent.Hook{
+		func(next ent.Mutator) ent.Mutator {
+			return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+				if v, ok := m.Field("extra_choices"); ok && m.Op().Is(ent.OpCreate|ent.OpUpdate|ent.OpUpdateOne) {
+					extra, _ := v.([][]string)
+					if err := m.SetField("choices_count", len(extra)); err != nil {
+						return nil, err
+					}
+				}
+				return next.Mutate(ctx, m)
+			})
+		},
+	}
+}
+
+func (CustomFieldChoiceSet) Annotations() []schema.Annotation {
+	return []schema.Annotation{
+		entsql.Annotation{Table: "extras_customfieldchoiceset"},
+		api.Model{
+			App: "extras", Path: "custom-field-choice-sets", Verbose: "custom field choice set",
+			Fields: []string{"id", "url", "display_url", "display", "name", "description", "base_choices",
+				"extra_choices", "choice_colors", "order_alphabetically", "choices_count", "owner", "created",
+				"last_updated"},
+			Brief:    []string{"id", "url", "display", "name", "description", "choices_count"},
+			Display:  "{name}",
+			Search:   []string{"name", "description"},
+			Ordering: []string{"name"},
+			Empty:    map[string]any{"owner": nil},
+		},
+	}
+}

@@ -1,0 +1,81 @@
+package schema
+
+import (
+	"entgo.io/ent"
+	"entgo.io/ent/dialect/entsql"
+	"entgo.io/ent/schema"
+	"entgo.io/ent/schema/field"
+	"entgo.io/ent/schema/index"
+
+	"github.com/inventory/inventory/ent/schema/api"
+)
+
+// VLAN is ipam.VLAN.
+type VLAN struct{ ent.Schema }
+
+func (VLAN) Mixin() []ent.Mixin { return PrimaryMixins() }
+
+// VLANStatus are the choices of a VLAN's status.
+var VLANStatus = api.C("active", "Active", "reserved", "Reserved", "deprecated", "Deprecated")
+
+// VLANQinQRole are the Q-in-Q roles of a VLAN.
+var VLANQinQRole = api.C("svlan", "Service VLAN", "cvlan", "Customer VLAN")
+
+func (VLAN) Fields() []ent.Field {
+	return []ent.Field{
+		FKField("site"), FKField("group"),
+		field.Int("vid").Min(VLANVIDMin).Max(VLANVIDMax).
+			Annotations(api.Field{Min: api.Int(VLANVIDMin), Max: api.Int(VLANVIDMax)}),
+		NameField(64),
+		FKField("tenant"),
+		field.String("status").MaxLen(50).Default("active").Annotations(api.Field{Kind: "choice", Choices: VLANStatus}),
+		FKField("role"),
+		field.String("qinq_role").MaxLen(50).Optional().Nillable().
+			Annotations(api.Field{Kind: "choice", Choices: VLANQinQRole}),
+		FKField("qinq_svlan"),
+	}
+}
+
+func (VLAN) Edges() []ent.Edge {
+	return []ent.Edge{
+		FK("site", Site.Type, entsql.Restrict),
+		FK("group", VLANGroup.Type, entsql.Restrict),
+		FK("tenant", Tenant.Type, entsql.Restrict),
+		FK("role", Role.Type, entsql.SetNull),
+		FK("qinq_svlan", VLAN.Type, entsql.Restrict),
+	}
+}
+
+func (VLAN) Indexes() []ent.Index {
+	return []ent.Index{
+		index.Fields("group_id", "vid").Unique(),
+		index.Fields("group_id", "name").Unique(),
+		index.Fields("qinq_svlan_id", "vid").Unique(),
+		index.Fields("qinq_svlan_id", "name").Unique(),
+		index.Fields("site_id", "group_id", "vid", "id"),
+	}
+}
+
+func (VLAN) Annotations() []schema.Annotation {
+	return []schema.Annotation{
+		entsql.Annotation{Table: "ipam_vlan"},
+		api.Model{
+			App: "ipam", Path: "vlans", Verbose: "VLAN",
+			Fields: []string{"id", "url", "display_url", "display", "site", "group", "vid", "name", "tenant", "status",
+				"role", "description", "qinq_role", "qinq_svlan", "owner", "comments", "l2vpn_termination", "tags",
+				"custom_fields", "created", "last_updated", "prefix_count"},
+			Brief:    []string{"id", "url", "display", "vid", "name", "description"},
+			Display:  "{name} ({vid})",
+			Search:   []string{"name", "description"},
+			Ordering: []string{"site", "group", "vid", "id"},
+			// Django's messages use the field labels: vid is "VLAN ID".
+			Unique: []api.Unique{
+				{Fields: []string{"group", "vid"}, Message: "VLAN with this Group and VLAN ID already exists."},
+				{Fields: []string{"group", "name"}},
+				{Fields: []string{"qinq_svlan", "vid"}, Message: "VLAN with this Qinq svlan and VLAN ID already exists."},
+				{Fields: []string{"qinq_svlan", "name"}, Message: "VLAN with this Qinq svlan and Name already exists."},
+			},
+			Empty: map[string]any{"owner": nil, "l2vpn_termination": nil, "prefix_count": 0},
+		},
+	}
+}

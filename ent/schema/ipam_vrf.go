@@ -1,0 +1,56 @@
+package schema
+
+import (
+	"entgo.io/ent"
+	"entgo.io/ent/dialect/entsql"
+	"entgo.io/ent/schema"
+	"entgo.io/ent/schema/field"
+	"entgo.io/ent/schema/index"
+
+	"github.com/inventory/inventory/ent/schema/api"
+)
+
+// VRF is ipam.VRF, a virtual routing and forwarding table.
+type VRF struct{ ent.Schema }
+
+func (VRF) Mixin() []ent.Mixin { return PrimaryMixins() }
+
+func (VRF) Fields() []ent.Field {
+	return []ent.Field{
+		NameField(100),
+		// rd is unique when set; the index (not field.Unique) carries the
+		// constraint so that the API check can use NetBox's field label.
+		field.String("rd").MaxLen(21).Optional().Nillable(),
+		FKField("tenant"),
+		field.Bool("enforce_unique").Default(true),
+	}
+}
+
+func (VRF) Edges() []ent.Edge {
+	return []ent.Edge{FK("tenant", Tenant.Type, entsql.Restrict)}
+}
+
+func (VRF) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("rd").Unique()}
+}
+
+func (VRF) Annotations() []schema.Annotation {
+	return []schema.Annotation{
+		entsql.Annotation{Table: "ipam_vrf"},
+		api.Model{
+			App: "ipam", Path: "vrfs", Verbose: "VRF",
+			Fields: []string{"id", "url", "display_url", "display", "name", "rd", "tenant", "enforce_unique",
+				"description", "owner", "comments", "import_targets", "export_targets", "tags", "custom_fields",
+				"created", "last_updated", "ipaddress_count", "prefix_count"},
+			Brief:    []string{"id", "url", "display", "name", "rd", "description", "prefix_count"},
+			Display:  "vrf",
+			Search:   []string{"name", "rd", "description"},
+			Ordering: []string{"name", "rd", "id"},
+			Unique: []api.Unique{
+				{Fields: []string{"rd"}, Message: "VRF with this route distinguisher already exists."},
+			},
+			Empty: map[string]any{"owner": nil, "import_targets": []any{}, "export_targets": []any{},
+				"ipaddress_count": 0, "prefix_count": 0},
+		},
+	}
+}
