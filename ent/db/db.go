@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 
 	"entgo.io/ent/dialect"
 	entsql "entgo.io/ent/dialect/sql"
@@ -33,6 +34,9 @@ type DB struct {
 	Read       *stdsql.DB
 	Write      *stdsql.DB
 	Dialect    string
+	// Queries counts the reads made through Store, for the query-count
+	// tests that guard against N+1 regressions.
+	Queries atomic.Int64
 }
 
 // Open opens url: "postgres://..." or "postgresql://..." for PostgreSQL;
@@ -105,7 +109,17 @@ func (d *DB) Migrate(ctx context.Context) error {
 
 // Store is the read side as the resource layer sees it.
 func (d *DB) Store() resource.Store {
-	return resource.Store{Dialect: d.Dialect, Q: d.Read}
+	return resource.Store{Dialect: d.Dialect, Q: counting{d.Read, &d.Queries}}
+}
+
+type counting struct {
+	q *stdsql.DB
+	n *atomic.Int64
+}
+
+func (c counting) QueryContext(ctx context.Context, query string, args ...any) (*stdsql.Rows, error) {
+	c.n.Add(1)
+	return c.q.QueryContext(ctx, query, args...)
 }
 
 // InTx runs fn in one transaction: committed when fn returns nil, rolled

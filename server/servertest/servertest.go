@@ -1,0 +1,237 @@
+// Package servertest runs the server over a fresh database for tests: on
+// SQLite always, and on PostgreSQL when INVENTORY_TEST_POSTGRES holds a
+// DSN (CI always provides one; there, its absence is a failure, so the
+// PostgreSQL suite can never be skipped silently).
+package servertest
+
+import (
+	"bytes"
+	"context"
+	stdsql "database/sql"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/inventory/inventory/ent/db"
+	"github.com/inventory/inventory/server"
+	"github.com/inventory/inventory/server/auth"
+)
+
+// Token is the admin's v1 token secret in every Env.
+const Token = "0123456789abcdef0123456789abcdef01234567"
+
+// Pepper is the token pepper of every Env.
+var Pepper = auth.Peppers{1: strings.Repeat("pepper-for-tests-", 4)}
+
+// Databases lists the databases every behaviour is tested on.
+func Databases(t testing.TB) []string {
+	dbs := []string{"sqlite"}
+	if os.Getenv("INVENTORY_TEST_POSTGRES") != "" {
+		dbs = append(dbs, "postgres")
+	} else if os.Getenv("CI") == "true" {
+		t.Fatal("INVENTORY_TEST_POSTGRES is not set in CI: the PostgreSQL suite must run")
+	}
+	return dbs
+}
+
+// Each runs fn as a subtest per database.
+func Each(t *testing.T, fn func(t *testing.T, e *Env), opts ...func(*server.Config)) {
+	for _, name := range Databases(t) {
+		t.Run(name, func(t *testing.T) {
+			fn(t, New(t, name, opts...))
+		})
+	}
+}
+
+// Env is a server over a fresh database with a superuser "admin" whose
+// token is Token.
+type Env struct {
+	T       testing.TB
+	DB      *db.DB
+	Server  *server.Server
+	Config  server.Config
+	Handler http.Handler
+	token   string
+
+	once sync.Once
+	http *httptest.Server
+}
+
+// New opens a fresh database of kind "sqlite" or "postgres".
+func New(t testing.TB, kind string, opts ...func(*server.Config)) *Env {
+	t.Helper()
+	ctx := context.Background()
+	var dsn string
+	switch kind {
+	case "sqlite":
+		dsn = filepath.Join(t.TempDir(), "test.db")
+	case "postgres":
+		dsn = freshPostgres(t)
+	default:
+		t.Fatalf("unknown database %q", kind)
+	}
+	d, err := db.Open(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	if err := d.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	cfg := server.Defaults()
+	cfg.Peppers = Pepper
+	cfg.Hostname = "test"
+	for _, o := range opts {
+		o(&cfg)
+	}
+	s := server.New(cfg, d)
+	if err := s.CreateSuperuser(ctx, "admin", "admin", "admin@example.com", Token, false); err != nil {
+		t.Fatal(err)
+	}
+	return &Env{T: t, DB: d, Server: s, Config: cfg, Handler: s.Handler(), token: "Token " + Token}
+}
+
+var pgCounter struct {
+	sync.Mutex
+	n int
+}
+
+// freshPostgres creates a database for one test and drops it afterwards.
+func freshPostgres(t testing.TB) string {
+	admin := os.Getenv("INVENTORY_TEST_POSTGRES")
+	if admin == "" {
+		t.Skip("INVENTORY_TEST_POSTGRES not set")
+	}
+	pgCounter.Lock()
+	pgCounter.n++
+	name := fmt.Sprintf("inv_%d_%d", os.Getpid(), pgCounter.n)
+	pgCounter.Unlock()
+	conn, err := stdsql.Open("pgx", admin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.Exec("CREATE DATABASE " + name); err != nil {
+		conn.Close()
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		conn.Exec("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)")
+		conn.Close()
+	})
+	u, err := url.Parse(admin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.Path = "/" + name
+	return u.String()
+}
+
+// URL starts a real HTTP server on loopback (for clients such as pynetbox)
+// and returns its base URL.
+func (e *Env) URL() string {
+	e.once.Do(func() {
+		e.http = httptest.NewServer(e.Handler)
+		e.T.Cleanup(e.http.Close)
+	})
+	return e.http.URL
+}
+
+// Response is a recorded response.
+type Response struct {
+	Status int
+	Header http.Header
+	Body   []byte
+}
+
+// JSON decodes the body into any.
+func (r *Response) JSON() any {
+	var v any
+	if err := json.Unmarshal(r.Body, &v); err != nil {
+		return nil
+	}
+	return v
+}
+
+// Object decodes the body as an object.
+func (r *Response) Object() map[string]any {
+	m, _ := r.JSON().(map[string]any)
+	return m
+}
+
+// Results is the results array of a list response.
+func (r *Response) Results() []map[string]any {
+	var out []map[string]any
+	if list, ok := r.Object()["results"].([]any); ok {
+		for _, x := range list {
+			m, _ := x.(map[string]any)
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// Anonymous makes the next requests without a token.
+func (e *Env) Anonymous() *Env {
+	c := *e
+	c.token = ""
+	return &c
+}
+
+// WithToken makes the next requests with this Authorization value.
+func (e *Env) WithToken(authorization string) *Env {
+	c := *e
+	c.token = authorization
+	return &c
+}
+
+// Do sends a request in-process. body may be nil, a string (sent as is)
+// or any value (sent as JSON). headers are "Name: value" strings.
+func (e *Env) Do(method, path string, body any, headers ...string) *Response {
+	e.T.Helper()
+	var rd io.Reader
+	switch b := body.(type) {
+	case nil:
+	case string:
+		rd = strings.NewReader(b)
+	case []byte:
+		rd = bytes.NewReader(b)
+	default:
+		raw, err := json.Marshal(b)
+		if err != nil {
+			e.T.Fatal(err)
+		}
+		rd = bytes.NewReader(raw)
+	}
+	req := httptest.NewRequest(method, "http://inventory.test"+path, rd)
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if e.token != "" {
+		req.Header.Set("Authorization", e.token)
+	}
+	for _, h := range headers {
+		k, v, _ := strings.Cut(h, ":")
+		req.Header.Set(strings.TrimSpace(k), strings.TrimSpace(v))
+	}
+	rec := httptest.NewRecorder()
+	e.Handler.ServeHTTP(rec, req)
+	return &Response{Status: rec.Code, Header: rec.Header(), Body: rec.Body.Bytes()}
+}
+
+// Must sends a request and fails the test unless the status is want.
+func (e *Env) Must(want int, method, path string, body any, headers ...string) *Response {
+	e.T.Helper()
+	r := e.Do(method, path, body, headers...)
+	if r.Status != want {
+		e.T.Fatalf("%s %s: status %d, want %d: %s", method, path, r.Status, want, r.Body)
+	}
+	return r
+}
