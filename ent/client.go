@@ -15,6 +15,7 @@ import (
 	"entgo.io/ent/dialect"
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
+	"github.com/inventory/inventory/ent/prefix"
 	"github.com/inventory/inventory/ent/region"
 	"github.com/inventory/inventory/ent/site"
 	"github.com/inventory/inventory/ent/sitegroup"
@@ -31,6 +32,8 @@ type Client struct {
 	config
 	// Schema is the client for creating, migrating and dropping schema.
 	Schema *migrate.Schema
+	// Prefix is the client for interacting with the Prefix builders.
+	Prefix *PrefixClient
 	// Region is the client for interacting with the Region builders.
 	Region *RegionClient
 	// Site is the client for interacting with the Site builders.
@@ -56,6 +59,7 @@ func NewClient(opts ...Option) *Client {
 
 func (c *Client) init() {
 	c.Schema = migrate.NewSchema(c.driver)
+	c.Prefix = NewPrefixClient(c.config)
 	c.Region = NewRegionClient(c.config)
 	c.Site = NewSiteClient(c.config)
 	c.SiteGroup = NewSiteGroupClient(c.config)
@@ -155,6 +159,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 	return &Tx{
 		ctx:         ctx,
 		config:      cfg,
+		Prefix:      NewPrefixClient(cfg),
 		Region:      NewRegionClient(cfg),
 		Site:        NewSiteClient(cfg),
 		SiteGroup:   NewSiteGroupClient(cfg),
@@ -181,6 +186,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 	return &Tx{
 		ctx:         ctx,
 		config:      cfg,
+		Prefix:      NewPrefixClient(cfg),
 		Region:      NewRegionClient(cfg),
 		Site:        NewSiteClient(cfg),
 		SiteGroup:   NewSiteGroupClient(cfg),
@@ -194,7 +200,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 // Debug returns a new debug-client. It's used to get verbose logging on specific operations.
 //
 //	client.Debug().
-//		Region.
+//		Prefix.
 //		Query().
 //		Count(ctx)
 func (c *Client) Debug() *Client {
@@ -217,7 +223,8 @@ func (c *Client) Close() error {
 // In order to add hooks to a specific client, call: `client.Node.Use(...)`.
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
-		c.Region, c.Site, c.SiteGroup, c.Tag, c.TaggedItem, c.Tenant, c.TenantGroup,
+		c.Prefix, c.Region, c.Site, c.SiteGroup, c.Tag, c.TaggedItem, c.Tenant,
+		c.TenantGroup,
 	} {
 		n.Use(hooks...)
 	}
@@ -227,7 +234,8 @@ func (c *Client) Use(hooks ...Hook) {
 // In order to add interceptors to a specific client, call: `client.Node.Intercept(...)`.
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
-		c.Region, c.Site, c.SiteGroup, c.Tag, c.TaggedItem, c.Tenant, c.TenantGroup,
+		c.Prefix, c.Region, c.Site, c.SiteGroup, c.Tag, c.TaggedItem, c.Tenant,
+		c.TenantGroup,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -236,6 +244,8 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 // Mutate implements the ent.Mutator interface.
 func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 	switch m := m.(type) {
+	case *PrefixMutation:
+		return c.Prefix.mutate(ctx, m)
 	case *RegionMutation:
 		return c.Region.mutate(ctx, m)
 	case *SiteMutation:
@@ -252,6 +262,156 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.TenantGroup.mutate(ctx, m)
 	default:
 		return nil, fmt.Errorf("ent: unknown mutation type %T", m)
+	}
+}
+
+// PrefixClient is a client for the Prefix schema.
+type PrefixClient struct {
+	config
+}
+
+// NewPrefixClient returns a client for the Prefix from the given config.
+func NewPrefixClient(c config) *PrefixClient {
+	return &PrefixClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `prefix.Hooks(f(g(h())))`.
+func (c *PrefixClient) Use(hooks ...Hook) {
+	c.hooks.Prefix = append(c.hooks.Prefix, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `prefix.Intercept(f(g(h())))`.
+func (c *PrefixClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Prefix = append(c.inters.Prefix, interceptors...)
+}
+
+// Create returns a builder for creating a Prefix entity.
+func (c *PrefixClient) Create() *PrefixCreate {
+	mutation := newPrefixMutation(c.config, OpCreate)
+	return &PrefixCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Prefix entities.
+func (c *PrefixClient) CreateBulk(builders ...*PrefixCreate) *PrefixCreateBulk {
+	return &PrefixCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *PrefixClient) MapCreateBulk(slice any, setFunc func(*PrefixCreate, int)) *PrefixCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &PrefixCreateBulk{err: fmt.Errorf("calling to PrefixClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*PrefixCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &PrefixCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Prefix.
+func (c *PrefixClient) Update() *PrefixUpdate {
+	mutation := newPrefixMutation(c.config, OpUpdate)
+	return &PrefixUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *PrefixClient) UpdateOne(_m *Prefix) *PrefixUpdateOne {
+	mutation := newPrefixMutation(c.config, OpUpdateOne, withPrefix(_m))
+	return &PrefixUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *PrefixClient) UpdateOneID(id int) *PrefixUpdateOne {
+	mutation := newPrefixMutation(c.config, OpUpdateOne, withPrefixID(id))
+	return &PrefixUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Prefix.
+func (c *PrefixClient) Delete() *PrefixDelete {
+	mutation := newPrefixMutation(c.config, OpDelete)
+	return &PrefixDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *PrefixClient) DeleteOne(_m *Prefix) *PrefixDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *PrefixClient) DeleteOneID(id int) *PrefixDeleteOne {
+	builder := c.Delete().Where(prefix.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &PrefixDeleteOne{builder}
+}
+
+// Query returns a query builder for Prefix.
+func (c *PrefixClient) Query() *PrefixQuery {
+	return &PrefixQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypePrefix},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Prefix entity by its id.
+func (c *PrefixClient) Get(ctx context.Context, id int) (*Prefix, error) {
+	return c.Query().Where(prefix.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *PrefixClient) GetX(ctx context.Context, id int) *Prefix {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryTenant queries the tenant edge of a Prefix.
+func (c *PrefixClient) QueryTenant(_m *Prefix) *TenantQuery {
+	query := (&TenantClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(prefix.Table, prefix.FieldID, id),
+			sqlgraph.To(tenant.Table, tenant.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, prefix.TenantTable, prefix.TenantColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *PrefixClient) Hooks() []Hook {
+	hooks := c.hooks.Prefix
+	return append(hooks[:len(hooks):len(hooks)], prefix.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *PrefixClient) Interceptors() []Interceptor {
+	return c.inters.Prefix
+}
+
+func (c *PrefixClient) mutate(ctx context.Context, m *PrefixMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&PrefixCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&PrefixUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&PrefixUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&PrefixDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Prefix mutation op: %q", m.Op())
 	}
 }
 
@@ -1317,10 +1477,11 @@ func (c *TenantGroupClient) mutate(ctx context.Context, m *TenantGroupMutation) 
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		Region, Site, SiteGroup, Tag, TaggedItem, Tenant, TenantGroup []ent.Hook
+		Prefix, Region, Site, SiteGroup, Tag, TaggedItem, Tenant, TenantGroup []ent.Hook
 	}
 	inters struct {
-		Region, Site, SiteGroup, Tag, TaggedItem, Tenant, TenantGroup []ent.Interceptor
+		Prefix, Region, Site, SiteGroup, Tag, TaggedItem, Tenant,
+		TenantGroup []ent.Interceptor
 	}
 )
 

@@ -12,6 +12,7 @@ import (
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
+	"github.com/inventory/inventory/ent/prefix"
 	"github.com/inventory/inventory/ent/region"
 	"github.com/inventory/inventory/ent/site"
 	"github.com/inventory/inventory/ent/sitegroup"
@@ -79,6 +80,7 @@ var (
 func checkColumn(t, c string) error {
 	initCheck.Do(func() {
 		columnCheck = sql.NewColumnCheck(map[string]func(string) bool{
+			prefix.Table:      prefix.ValidColumn,
 			region.Table:      region.ValidColumn,
 			site.Table:        site.ValidColumn,
 			sitegroup.Table:   sitegroup.ValidColumn,

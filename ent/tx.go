@@ -14,6 +14,8 @@ import (
 // Tx is a transactional client that is created by calling Client.Tx().
 type Tx struct {
 	config
+	// Prefix is the client for interacting with the Prefix builders.
+	Prefix *PrefixClient
 	// Region is the client for interacting with the Region builders.
 	Region *RegionClient
 	// Site is the client for interacting with the Site builders.
@@ -159,6 +161,7 @@ func (tx *Tx) Client() *Client {
 }
 
 func (tx *Tx) init() {
+	tx.Prefix = NewPrefixClient(tx.config)
 	tx.Region = NewRegionClient(tx.config)
 	tx.Site = NewSiteClient(tx.config)
 	tx.SiteGroup = NewSiteGroupClient(tx.config)
@@ -175,7 +178,7 @@ func (tx *Tx) init() {
 // of them in order to commit or rollback the transaction.
 //
 // If a closed transaction is embedded in one of the generated entities, and the entity
-// applies a query, for example: Region.QueryXXX(), the query will be executed
+// applies a query, for example: Prefix.QueryXXX(), the query will be executed
 // through the driver which created this transaction.
 //
 // Note that txDriver is not goroutine safe.

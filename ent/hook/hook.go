@@ -9,6 +9,18 @@ import (
 	"github.com/inventory/inventory/ent"
 )
 
+// The PrefixFunc type is an adapter to allow the use of ordinary
+// function as Prefix mutator.
+type PrefixFunc func(context.Context, *ent.PrefixMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f PrefixFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.PrefixMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PrefixMutation", m)
+}
+
 // The RegionFunc type is an adapter to allow the use of ordinary
 // function as Region mutator.
 type RegionFunc func(context.Context, *ent.RegionMutation) (ent.Value, error)

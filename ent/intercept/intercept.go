@@ -9,6 +9,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"github.com/inventory/inventory/ent"
 	"github.com/inventory/inventory/ent/predicate"
+	"github.com/inventory/inventory/ent/prefix"
 	"github.com/inventory/inventory/ent/region"
 	"github.com/inventory/inventory/ent/site"
 	"github.com/inventory/inventory/ent/sitegroup"
@@ -72,6 +73,33 @@ func (f TraverseFunc) Traverse(ctx context.Context, q ent.Query) error {
 		return err
 	}
 	return f(ctx, query)
+}
+
+// The PrefixFunc type is an adapter to allow the use of ordinary function as a Querier.
+type PrefixFunc func(context.Context, *ent.PrefixQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f PrefixFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.PrefixQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.PrefixQuery", q)
+}
+
+// The TraversePrefix type is an adapter to allow the use of ordinary function as Traverser.
+type TraversePrefix func(context.Context, *ent.PrefixQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraversePrefix) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraversePrefix) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.PrefixQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.PrefixQuery", q)
 }
 
 // The RegionFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -266,6 +294,8 @@ func (f TraverseTenantGroup) Traverse(ctx context.Context, q ent.Query) error {
 // NewQuery returns the generic Query interface for the given typed query.
 func NewQuery(q ent.Query) (Query, error) {
 	switch q := q.(type) {
+	case *ent.PrefixQuery:
+		return &query[*ent.PrefixQuery, predicate.Prefix, prefix.OrderOption]{typ: ent.TypePrefix, tq: q}, nil
 	case *ent.RegionQuery:
 		return &query[*ent.RegionQuery, predicate.Region, region.OrderOption]{typ: ent.TypeRegion, tq: q}, nil
 	case *ent.SiteQuery:

@@ -2,7 +2,561 @@
 
 package runtime
 
-// The schema-stitching logic is generated in github.com/inventory/inventory/ent/runtime.go
+import (
+	"time"
+
+	"github.com/inventory/inventory/ent/prefix"
+	"github.com/inventory/inventory/ent/region"
+	"github.com/inventory/inventory/ent/schema"
+	"github.com/inventory/inventory/ent/site"
+	"github.com/inventory/inventory/ent/sitegroup"
+	"github.com/inventory/inventory/ent/tag"
+	"github.com/inventory/inventory/ent/tenant"
+	"github.com/inventory/inventory/ent/tenantgroup"
+)
+
+// The init function reads all schema descriptors with runtime code
+// (default values, validators, hooks and policies) and stitches it
+// to their package variables.
+func init() {
+	prefixMixin := schema.Prefix{}.Mixin()
+	prefixHooks := schema.Prefix{}.Hooks()
+	prefix.Hooks[0] = prefixHooks[0]
+	prefixMixinFields0 := prefixMixin[0].Fields()
+	_ = prefixMixinFields0
+	prefixMixinFields2 := prefixMixin[2].Fields()
+	_ = prefixMixinFields2
+	prefixMixinFields3 := prefixMixin[3].Fields()
+	_ = prefixMixinFields3
+	prefixFields := schema.Prefix{}.Fields()
+	_ = prefixFields
+	// prefixDescCreated is the schema descriptor for created field.
+	prefixDescCreated := prefixMixinFields0[0].Descriptor()
+	// prefix.DefaultCreated holds the default value on creation for the created field.
+	prefix.DefaultCreated = prefixDescCreated.Default.(func() time.Time)
+	// prefixDescLastUpdated is the schema descriptor for last_updated field.
+	prefixDescLastUpdated := prefixMixinFields0[1].Descriptor()
+	// prefix.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	prefix.DefaultLastUpdated = prefixDescLastUpdated.Default.(func() time.Time)
+	// prefix.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	prefix.UpdateDefaultLastUpdated = prefixDescLastUpdated.UpdateDefault.(func() time.Time)
+	// prefixDescCustomFieldData is the schema descriptor for custom_field_data field.
+	prefixDescCustomFieldData := prefixMixinFields2[0].Descriptor()
+	// prefix.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	prefix.DefaultCustomFieldData = prefixDescCustomFieldData.Default.(map[string]interface{})
+	// prefixDescDescription is the schema descriptor for description field.
+	prefixDescDescription := prefixMixinFields3[0].Descriptor()
+	// prefix.DefaultDescription holds the default value on creation for the description field.
+	prefix.DefaultDescription = prefixDescDescription.Default.(string)
+	// prefix.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	prefix.DescriptionValidator = prefixDescDescription.Validators[0].(func(string) error)
+	// prefixDescComments is the schema descriptor for comments field.
+	prefixDescComments := prefixMixinFields3[1].Descriptor()
+	// prefix.DefaultComments holds the default value on creation for the comments field.
+	prefix.DefaultComments = prefixDescComments.Default.(string)
+	// prefixDescPrefix is the schema descriptor for prefix field.
+	prefixDescPrefix := prefixFields[1].Descriptor()
+	// prefix.PrefixValidator is a validator for the "prefix" field. It is called by the builders before save.
+	prefix.PrefixValidator = prefixDescPrefix.Validators[0].(func(string) error)
+	// prefixDescStatus is the schema descriptor for status field.
+	prefixDescStatus := prefixFields[7].Descriptor()
+	// prefix.DefaultStatus holds the default value on creation for the status field.
+	prefix.DefaultStatus = prefixDescStatus.Default.(string)
+	// prefix.StatusValidator is a validator for the "status" field. It is called by the builders before save.
+	prefix.StatusValidator = prefixDescStatus.Validators[0].(func(string) error)
+	// prefixDescIsPool is the schema descriptor for is_pool field.
+	prefixDescIsPool := prefixFields[9].Descriptor()
+	// prefix.DefaultIsPool holds the default value on creation for the is_pool field.
+	prefix.DefaultIsPool = prefixDescIsPool.Default.(bool)
+	// prefixDescMarkUtilized is the schema descriptor for mark_utilized field.
+	prefixDescMarkUtilized := prefixFields[10].Descriptor()
+	// prefix.DefaultMarkUtilized holds the default value on creation for the mark_utilized field.
+	prefix.DefaultMarkUtilized = prefixDescMarkUtilized.Default.(bool)
+	// prefixDescChildren is the schema descriptor for _children field.
+	prefixDescChildren := prefixFields[11].Descriptor()
+	// prefix.DefaultChildren holds the default value on creation for the _children field.
+	prefix.DefaultChildren = prefixDescChildren.Default.(int)
+	// prefixDescDepth is the schema descriptor for _depth field.
+	prefixDescDepth := prefixFields[12].Descriptor()
+	// prefix.DefaultDepth holds the default value on creation for the _depth field.
+	prefix.DefaultDepth = prefixDescDepth.Default.(int)
+	// prefixDescNetwork is the schema descriptor for network field.
+	prefixDescNetwork := prefixFields[13].Descriptor()
+	// prefix.NetworkValidator is a validator for the "network" field. It is called by the builders before save.
+	prefix.NetworkValidator = prefixDescNetwork.Validators[0].(func([]byte) error)
+	// prefixDescBroadcast is the schema descriptor for broadcast field.
+	prefixDescBroadcast := prefixFields[14].Descriptor()
+	// prefix.BroadcastValidator is a validator for the "broadcast" field. It is called by the builders before save.
+	prefix.BroadcastValidator = prefixDescBroadcast.Validators[0].(func([]byte) error)
+	regionMixin := schema.Region{}.Mixin()
+	regionMixinFields0 := regionMixin[0].Fields()
+	_ = regionMixinFields0
+	regionMixinFields2 := regionMixin[2].Fields()
+	_ = regionMixinFields2
+	regionMixinFields3 := regionMixin[3].Fields()
+	_ = regionMixinFields3
+	regionFields := schema.Region{}.Fields()
+	_ = regionFields
+	// regionDescCreated is the schema descriptor for created field.
+	regionDescCreated := regionMixinFields0[0].Descriptor()
+	// region.DefaultCreated holds the default value on creation for the created field.
+	region.DefaultCreated = regionDescCreated.Default.(func() time.Time)
+	// regionDescLastUpdated is the schema descriptor for last_updated field.
+	regionDescLastUpdated := regionMixinFields0[1].Descriptor()
+	// region.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	region.DefaultLastUpdated = regionDescLastUpdated.Default.(func() time.Time)
+	// region.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	region.UpdateDefaultLastUpdated = regionDescLastUpdated.UpdateDefault.(func() time.Time)
+	// regionDescCustomFieldData is the schema descriptor for custom_field_data field.
+	regionDescCustomFieldData := regionMixinFields2[0].Descriptor()
+	// region.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	region.DefaultCustomFieldData = regionDescCustomFieldData.Default.(map[string]interface{})
+	// regionDescName is the schema descriptor for name field.
+	regionDescName := regionMixinFields3[0].Descriptor()
+	// region.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	region.NameValidator = func() func(string) error {
+		validators := regionDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// regionDescSlug is the schema descriptor for slug field.
+	regionDescSlug := regionMixinFields3[1].Descriptor()
+	// region.SlugValidator is a validator for the "slug" field. It is called by the builders before save.
+	region.SlugValidator = func() func(string) error {
+		validators := regionDescSlug.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(slug string) error {
+			for _, fn := range fns {
+				if err := fn(slug); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// regionDescDepth is the schema descriptor for _depth field.
+	regionDescDepth := regionMixinFields3[3].Descriptor()
+	// region.DefaultDepth holds the default value on creation for the _depth field.
+	region.DefaultDepth = regionDescDepth.Default.(int)
+	// regionDescDescription is the schema descriptor for description field.
+	regionDescDescription := regionMixinFields3[4].Descriptor()
+	// region.DefaultDescription holds the default value on creation for the description field.
+	region.DefaultDescription = regionDescDescription.Default.(string)
+	// region.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	region.DescriptionValidator = regionDescDescription.Validators[0].(func(string) error)
+	// regionDescComments is the schema descriptor for comments field.
+	regionDescComments := regionMixinFields3[5].Descriptor()
+	// region.DefaultComments holds the default value on creation for the comments field.
+	region.DefaultComments = regionDescComments.Default.(string)
+	siteMixin := schema.Site{}.Mixin()
+	siteMixinFields0 := siteMixin[0].Fields()
+	_ = siteMixinFields0
+	siteMixinFields2 := siteMixin[2].Fields()
+	_ = siteMixinFields2
+	siteMixinFields3 := siteMixin[3].Fields()
+	_ = siteMixinFields3
+	siteFields := schema.Site{}.Fields()
+	_ = siteFields
+	// siteDescCreated is the schema descriptor for created field.
+	siteDescCreated := siteMixinFields0[0].Descriptor()
+	// site.DefaultCreated holds the default value on creation for the created field.
+	site.DefaultCreated = siteDescCreated.Default.(func() time.Time)
+	// siteDescLastUpdated is the schema descriptor for last_updated field.
+	siteDescLastUpdated := siteMixinFields0[1].Descriptor()
+	// site.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	site.DefaultLastUpdated = siteDescLastUpdated.Default.(func() time.Time)
+	// site.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	site.UpdateDefaultLastUpdated = siteDescLastUpdated.UpdateDefault.(func() time.Time)
+	// siteDescCustomFieldData is the schema descriptor for custom_field_data field.
+	siteDescCustomFieldData := siteMixinFields2[0].Descriptor()
+	// site.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	site.DefaultCustomFieldData = siteDescCustomFieldData.Default.(map[string]interface{})
+	// siteDescDescription is the schema descriptor for description field.
+	siteDescDescription := siteMixinFields3[0].Descriptor()
+	// site.DefaultDescription holds the default value on creation for the description field.
+	site.DefaultDescription = siteDescDescription.Default.(string)
+	// site.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	site.DescriptionValidator = siteDescDescription.Validators[0].(func(string) error)
+	// siteDescComments is the schema descriptor for comments field.
+	siteDescComments := siteMixinFields3[1].Descriptor()
+	// site.DefaultComments holds the default value on creation for the comments field.
+	site.DefaultComments = siteDescComments.Default.(string)
+	// siteDescName is the schema descriptor for name field.
+	siteDescName := siteFields[0].Descriptor()
+	// site.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	site.NameValidator = func() func(string) error {
+		validators := siteDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// siteDescSlug is the schema descriptor for slug field.
+	siteDescSlug := siteFields[1].Descriptor()
+	// site.SlugValidator is a validator for the "slug" field. It is called by the builders before save.
+	site.SlugValidator = func() func(string) error {
+		validators := siteDescSlug.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(slug string) error {
+			for _, fn := range fns {
+				if err := fn(slug); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// siteDescStatus is the schema descriptor for status field.
+	siteDescStatus := siteFields[2].Descriptor()
+	// site.DefaultStatus holds the default value on creation for the status field.
+	site.DefaultStatus = siteDescStatus.Default.(string)
+	// site.StatusValidator is a validator for the "status" field. It is called by the builders before save.
+	site.StatusValidator = siteDescStatus.Validators[0].(func(string) error)
+	// siteDescFacility is the schema descriptor for facility field.
+	siteDescFacility := siteFields[6].Descriptor()
+	// site.DefaultFacility holds the default value on creation for the facility field.
+	site.DefaultFacility = siteDescFacility.Default.(string)
+	// site.FacilityValidator is a validator for the "facility" field. It is called by the builders before save.
+	site.FacilityValidator = siteDescFacility.Validators[0].(func(string) error)
+	// siteDescPhysicalAddress is the schema descriptor for physical_address field.
+	siteDescPhysicalAddress := siteFields[8].Descriptor()
+	// site.DefaultPhysicalAddress holds the default value on creation for the physical_address field.
+	site.DefaultPhysicalAddress = siteDescPhysicalAddress.Default.(string)
+	// site.PhysicalAddressValidator is a validator for the "physical_address" field. It is called by the builders before save.
+	site.PhysicalAddressValidator = siteDescPhysicalAddress.Validators[0].(func(string) error)
+	// siteDescShippingAddress is the schema descriptor for shipping_address field.
+	siteDescShippingAddress := siteFields[9].Descriptor()
+	// site.DefaultShippingAddress holds the default value on creation for the shipping_address field.
+	site.DefaultShippingAddress = siteDescShippingAddress.Default.(string)
+	// site.ShippingAddressValidator is a validator for the "shipping_address" field. It is called by the builders before save.
+	site.ShippingAddressValidator = siteDescShippingAddress.Validators[0].(func(string) error)
+	sitegroupMixin := schema.SiteGroup{}.Mixin()
+	sitegroupMixinFields0 := sitegroupMixin[0].Fields()
+	_ = sitegroupMixinFields0
+	sitegroupMixinFields2 := sitegroupMixin[2].Fields()
+	_ = sitegroupMixinFields2
+	sitegroupMixinFields3 := sitegroupMixin[3].Fields()
+	_ = sitegroupMixinFields3
+	sitegroupFields := schema.SiteGroup{}.Fields()
+	_ = sitegroupFields
+	// sitegroupDescCreated is the schema descriptor for created field.
+	sitegroupDescCreated := sitegroupMixinFields0[0].Descriptor()
+	// sitegroup.DefaultCreated holds the default value on creation for the created field.
+	sitegroup.DefaultCreated = sitegroupDescCreated.Default.(func() time.Time)
+	// sitegroupDescLastUpdated is the schema descriptor for last_updated field.
+	sitegroupDescLastUpdated := sitegroupMixinFields0[1].Descriptor()
+	// sitegroup.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	sitegroup.DefaultLastUpdated = sitegroupDescLastUpdated.Default.(func() time.Time)
+	// sitegroup.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	sitegroup.UpdateDefaultLastUpdated = sitegroupDescLastUpdated.UpdateDefault.(func() time.Time)
+	// sitegroupDescCustomFieldData is the schema descriptor for custom_field_data field.
+	sitegroupDescCustomFieldData := sitegroupMixinFields2[0].Descriptor()
+	// sitegroup.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	sitegroup.DefaultCustomFieldData = sitegroupDescCustomFieldData.Default.(map[string]interface{})
+	// sitegroupDescName is the schema descriptor for name field.
+	sitegroupDescName := sitegroupMixinFields3[0].Descriptor()
+	// sitegroup.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	sitegroup.NameValidator = func() func(string) error {
+		validators := sitegroupDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// sitegroupDescSlug is the schema descriptor for slug field.
+	sitegroupDescSlug := sitegroupMixinFields3[1].Descriptor()
+	// sitegroup.SlugValidator is a validator for the "slug" field. It is called by the builders before save.
+	sitegroup.SlugValidator = func() func(string) error {
+		validators := sitegroupDescSlug.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(slug string) error {
+			for _, fn := range fns {
+				if err := fn(slug); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// sitegroupDescDepth is the schema descriptor for _depth field.
+	sitegroupDescDepth := sitegroupMixinFields3[3].Descriptor()
+	// sitegroup.DefaultDepth holds the default value on creation for the _depth field.
+	sitegroup.DefaultDepth = sitegroupDescDepth.Default.(int)
+	// sitegroupDescDescription is the schema descriptor for description field.
+	sitegroupDescDescription := sitegroupMixinFields3[4].Descriptor()
+	// sitegroup.DefaultDescription holds the default value on creation for the description field.
+	sitegroup.DefaultDescription = sitegroupDescDescription.Default.(string)
+	// sitegroup.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	sitegroup.DescriptionValidator = sitegroupDescDescription.Validators[0].(func(string) error)
+	// sitegroupDescComments is the schema descriptor for comments field.
+	sitegroupDescComments := sitegroupMixinFields3[5].Descriptor()
+	// sitegroup.DefaultComments holds the default value on creation for the comments field.
+	sitegroup.DefaultComments = sitegroupDescComments.Default.(string)
+	tagMixin := schema.Tag{}.Mixin()
+	tagMixinFields0 := tagMixin[0].Fields()
+	_ = tagMixinFields0
+	tagFields := schema.Tag{}.Fields()
+	_ = tagFields
+	// tagDescCreated is the schema descriptor for created field.
+	tagDescCreated := tagMixinFields0[0].Descriptor()
+	// tag.DefaultCreated holds the default value on creation for the created field.
+	tag.DefaultCreated = tagDescCreated.Default.(func() time.Time)
+	// tagDescLastUpdated is the schema descriptor for last_updated field.
+	tagDescLastUpdated := tagMixinFields0[1].Descriptor()
+	// tag.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	tag.DefaultLastUpdated = tagDescLastUpdated.Default.(func() time.Time)
+	// tag.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	tag.UpdateDefaultLastUpdated = tagDescLastUpdated.UpdateDefault.(func() time.Time)
+	// tagDescName is the schema descriptor for name field.
+	tagDescName := tagFields[0].Descriptor()
+	// tag.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	tag.NameValidator = func() func(string) error {
+		validators := tagDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// tagDescSlug is the schema descriptor for slug field.
+	tagDescSlug := tagFields[1].Descriptor()
+	// tag.SlugValidator is a validator for the "slug" field. It is called by the builders before save.
+	tag.SlugValidator = func() func(string) error {
+		validators := tagDescSlug.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(slug string) error {
+			for _, fn := range fns {
+				if err := fn(slug); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// tagDescColor is the schema descriptor for color field.
+	tagDescColor := tagFields[2].Descriptor()
+	// tag.DefaultColor holds the default value on creation for the color field.
+	tag.DefaultColor = tagDescColor.Default.(string)
+	// tag.ColorValidator is a validator for the "color" field. It is called by the builders before save.
+	tag.ColorValidator = tagDescColor.Validators[0].(func(string) error)
+	// tagDescDescription is the schema descriptor for description field.
+	tagDescDescription := tagFields[3].Descriptor()
+	// tag.DefaultDescription holds the default value on creation for the description field.
+	tag.DefaultDescription = tagDescDescription.Default.(string)
+	// tag.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	tag.DescriptionValidator = tagDescDescription.Validators[0].(func(string) error)
+	// tagDescWeight is the schema descriptor for weight field.
+	tagDescWeight := tagFields[4].Descriptor()
+	// tag.DefaultWeight holds the default value on creation for the weight field.
+	tag.DefaultWeight = tagDescWeight.Default.(int)
+	// tag.WeightValidator is a validator for the "weight" field. It is called by the builders before save.
+	tag.WeightValidator = func() func(int) error {
+		validators := tagDescWeight.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(weight int) error {
+			for _, fn := range fns {
+				if err := fn(weight); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// tagDescObjectTypes is the schema descriptor for object_types field.
+	tagDescObjectTypes := tagFields[5].Descriptor()
+	// tag.DefaultObjectTypes holds the default value on creation for the object_types field.
+	tag.DefaultObjectTypes = tagDescObjectTypes.Default.([]string)
+	tenantMixin := schema.Tenant{}.Mixin()
+	tenantMixinFields0 := tenantMixin[0].Fields()
+	_ = tenantMixinFields0
+	tenantMixinFields2 := tenantMixin[2].Fields()
+	_ = tenantMixinFields2
+	tenantMixinFields3 := tenantMixin[3].Fields()
+	_ = tenantMixinFields3
+	tenantFields := schema.Tenant{}.Fields()
+	_ = tenantFields
+	// tenantDescCreated is the schema descriptor for created field.
+	tenantDescCreated := tenantMixinFields0[0].Descriptor()
+	// tenant.DefaultCreated holds the default value on creation for the created field.
+	tenant.DefaultCreated = tenantDescCreated.Default.(func() time.Time)
+	// tenantDescLastUpdated is the schema descriptor for last_updated field.
+	tenantDescLastUpdated := tenantMixinFields0[1].Descriptor()
+	// tenant.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	tenant.DefaultLastUpdated = tenantDescLastUpdated.Default.(func() time.Time)
+	// tenant.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	tenant.UpdateDefaultLastUpdated = tenantDescLastUpdated.UpdateDefault.(func() time.Time)
+	// tenantDescCustomFieldData is the schema descriptor for custom_field_data field.
+	tenantDescCustomFieldData := tenantMixinFields2[0].Descriptor()
+	// tenant.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	tenant.DefaultCustomFieldData = tenantDescCustomFieldData.Default.(map[string]interface{})
+	// tenantDescDescription is the schema descriptor for description field.
+	tenantDescDescription := tenantMixinFields3[0].Descriptor()
+	// tenant.DefaultDescription holds the default value on creation for the description field.
+	tenant.DefaultDescription = tenantDescDescription.Default.(string)
+	// tenant.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	tenant.DescriptionValidator = tenantDescDescription.Validators[0].(func(string) error)
+	// tenantDescComments is the schema descriptor for comments field.
+	tenantDescComments := tenantMixinFields3[1].Descriptor()
+	// tenant.DefaultComments holds the default value on creation for the comments field.
+	tenant.DefaultComments = tenantDescComments.Default.(string)
+	// tenantDescName is the schema descriptor for name field.
+	tenantDescName := tenantFields[0].Descriptor()
+	// tenant.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	tenant.NameValidator = func() func(string) error {
+		validators := tenantDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// tenantDescSlug is the schema descriptor for slug field.
+	tenantDescSlug := tenantFields[1].Descriptor()
+	// tenant.SlugValidator is a validator for the "slug" field. It is called by the builders before save.
+	tenant.SlugValidator = func() func(string) error {
+		validators := tenantDescSlug.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(slug string) error {
+			for _, fn := range fns {
+				if err := fn(slug); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	tenantgroupMixin := schema.TenantGroup{}.Mixin()
+	tenantgroupMixinFields0 := tenantgroupMixin[0].Fields()
+	_ = tenantgroupMixinFields0
+	tenantgroupMixinFields2 := tenantgroupMixin[2].Fields()
+	_ = tenantgroupMixinFields2
+	tenantgroupMixinFields3 := tenantgroupMixin[3].Fields()
+	_ = tenantgroupMixinFields3
+	tenantgroupFields := schema.TenantGroup{}.Fields()
+	_ = tenantgroupFields
+	// tenantgroupDescCreated is the schema descriptor for created field.
+	tenantgroupDescCreated := tenantgroupMixinFields0[0].Descriptor()
+	// tenantgroup.DefaultCreated holds the default value on creation for the created field.
+	tenantgroup.DefaultCreated = tenantgroupDescCreated.Default.(func() time.Time)
+	// tenantgroupDescLastUpdated is the schema descriptor for last_updated field.
+	tenantgroupDescLastUpdated := tenantgroupMixinFields0[1].Descriptor()
+	// tenantgroup.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	tenantgroup.DefaultLastUpdated = tenantgroupDescLastUpdated.Default.(func() time.Time)
+	// tenantgroup.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	tenantgroup.UpdateDefaultLastUpdated = tenantgroupDescLastUpdated.UpdateDefault.(func() time.Time)
+	// tenantgroupDescCustomFieldData is the schema descriptor for custom_field_data field.
+	tenantgroupDescCustomFieldData := tenantgroupMixinFields2[0].Descriptor()
+	// tenantgroup.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	tenantgroup.DefaultCustomFieldData = tenantgroupDescCustomFieldData.Default.(map[string]interface{})
+	// tenantgroupDescName is the schema descriptor for name field.
+	tenantgroupDescName := tenantgroupMixinFields3[0].Descriptor()
+	// tenantgroup.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	tenantgroup.NameValidator = func() func(string) error {
+		validators := tenantgroupDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// tenantgroupDescSlug is the schema descriptor for slug field.
+	tenantgroupDescSlug := tenantgroupMixinFields3[1].Descriptor()
+	// tenantgroup.SlugValidator is a validator for the "slug" field. It is called by the builders before save.
+	tenantgroup.SlugValidator = func() func(string) error {
+		validators := tenantgroupDescSlug.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(slug string) error {
+			for _, fn := range fns {
+				if err := fn(slug); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// tenantgroupDescDepth is the schema descriptor for _depth field.
+	tenantgroupDescDepth := tenantgroupMixinFields3[3].Descriptor()
+	// tenantgroup.DefaultDepth holds the default value on creation for the _depth field.
+	tenantgroup.DefaultDepth = tenantgroupDescDepth.Default.(int)
+	// tenantgroupDescDescription is the schema descriptor for description field.
+	tenantgroupDescDescription := tenantgroupMixinFields3[4].Descriptor()
+	// tenantgroup.DefaultDescription holds the default value on creation for the description field.
+	tenantgroup.DefaultDescription = tenantgroupDescDescription.Default.(string)
+	// tenantgroup.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	tenantgroup.DescriptionValidator = tenantgroupDescDescription.Validators[0].(func(string) error)
+	// tenantgroupDescComments is the schema descriptor for comments field.
+	tenantgroupDescComments := tenantgroupMixinFields3[5].Descriptor()
+	// tenantgroup.DefaultComments holds the default value on creation for the comments field.
+	tenantgroup.DefaultComments = tenantgroupDescComments.Default.(string)
+}
 
 const (
 	Version = "v0.14.5"                                         // Version of ent codegen.
