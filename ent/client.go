@@ -18,6 +18,7 @@ import (
 	"github.com/inventory/inventory/ent/customfield"
 	"github.com/inventory/inventory/ent/customfieldchoiceset"
 	"github.com/inventory/inventory/ent/location"
+	"github.com/inventory/inventory/ent/prefix"
 	"github.com/inventory/inventory/ent/region"
 	"github.com/inventory/inventory/ent/rir"
 	"github.com/inventory/inventory/ent/role"
@@ -47,6 +48,8 @@ type Client struct {
 	CustomFieldChoiceSet *CustomFieldChoiceSetClient
 	// Location is the client for interacting with the Location builders.
 	Location *LocationClient
+	// Prefix is the client for interacting with the Prefix builders.
+	Prefix *PrefixClient
 	// RIR is the client for interacting with the RIR builders.
 	RIR *RIRClient
 	// Region is the client for interacting with the Region builders.
@@ -89,6 +92,7 @@ func (c *Client) init() {
 	c.CustomField = NewCustomFieldClient(c.config)
 	c.CustomFieldChoiceSet = NewCustomFieldChoiceSetClient(c.config)
 	c.Location = NewLocationClient(c.config)
+	c.Prefix = NewPrefixClient(c.config)
 	c.RIR = NewRIRClient(c.config)
 	c.Region = NewRegionClient(c.config)
 	c.Role = NewRoleClient(c.config)
@@ -198,6 +202,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		CustomField:          NewCustomFieldClient(cfg),
 		CustomFieldChoiceSet: NewCustomFieldChoiceSetClient(cfg),
 		Location:             NewLocationClient(cfg),
+		Prefix:               NewPrefixClient(cfg),
 		RIR:                  NewRIRClient(cfg),
 		Region:               NewRegionClient(cfg),
 		Role:                 NewRoleClient(cfg),
@@ -234,6 +239,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		CustomField:          NewCustomFieldClient(cfg),
 		CustomFieldChoiceSet: NewCustomFieldChoiceSetClient(cfg),
 		Location:             NewLocationClient(cfg),
+		Prefix:               NewPrefixClient(cfg),
 		RIR:                  NewRIRClient(cfg),
 		Region:               NewRegionClient(cfg),
 		Role:                 NewRoleClient(cfg),
@@ -277,9 +283,9 @@ func (c *Client) Close() error {
 // In order to add hooks to a specific client, call: `client.Node.Use(...)`.
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
-		c.CustomField, c.CustomFieldChoiceSet, c.Location, c.RIR, c.Region, c.Role,
-		c.Site, c.SiteGroup, c.Tag, c.TaggedItem, c.Tenant, c.TenantGroup, c.Token,
-		c.User, c.VLAN, c.VLANGroup, c.VRF,
+		c.CustomField, c.CustomFieldChoiceSet, c.Location, c.Prefix, c.RIR, c.Region,
+		c.Role, c.Site, c.SiteGroup, c.Tag, c.TaggedItem, c.Tenant, c.TenantGroup,
+		c.Token, c.User, c.VLAN, c.VLANGroup, c.VRF,
 	} {
 		n.Use(hooks...)
 	}
@@ -289,9 +295,9 @@ func (c *Client) Use(hooks ...Hook) {
 // In order to add interceptors to a specific client, call: `client.Node.Intercept(...)`.
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
-		c.CustomField, c.CustomFieldChoiceSet, c.Location, c.RIR, c.Region, c.Role,
-		c.Site, c.SiteGroup, c.Tag, c.TaggedItem, c.Tenant, c.TenantGroup, c.Token,
-		c.User, c.VLAN, c.VLANGroup, c.VRF,
+		c.CustomField, c.CustomFieldChoiceSet, c.Location, c.Prefix, c.RIR, c.Region,
+		c.Role, c.Site, c.SiteGroup, c.Tag, c.TaggedItem, c.Tenant, c.TenantGroup,
+		c.Token, c.User, c.VLAN, c.VLANGroup, c.VRF,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -306,6 +312,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.CustomFieldChoiceSet.mutate(ctx, m)
 	case *LocationMutation:
 		return c.Location.mutate(ctx, m)
+	case *PrefixMutation:
+		return c.Prefix.mutate(ctx, m)
 	case *RIRMutation:
 		return c.RIR.mutate(ctx, m)
 	case *RegionMutation:
@@ -800,6 +808,156 @@ func (c *LocationClient) mutate(ctx context.Context, m *LocationMutation) (Value
 		return (&LocationDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Location mutation op: %q", m.Op())
+	}
+}
+
+// PrefixClient is a client for the Prefix schema.
+type PrefixClient struct {
+	config
+}
+
+// NewPrefixClient returns a client for the Prefix from the given config.
+func NewPrefixClient(c config) *PrefixClient {
+	return &PrefixClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `prefix.Hooks(f(g(h())))`.
+func (c *PrefixClient) Use(hooks ...Hook) {
+	c.hooks.Prefix = append(c.hooks.Prefix, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `prefix.Intercept(f(g(h())))`.
+func (c *PrefixClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Prefix = append(c.inters.Prefix, interceptors...)
+}
+
+// Create returns a builder for creating a Prefix entity.
+func (c *PrefixClient) Create() *PrefixCreate {
+	mutation := newPrefixMutation(c.config, OpCreate)
+	return &PrefixCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Prefix entities.
+func (c *PrefixClient) CreateBulk(builders ...*PrefixCreate) *PrefixCreateBulk {
+	return &PrefixCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *PrefixClient) MapCreateBulk(slice any, setFunc func(*PrefixCreate, int)) *PrefixCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &PrefixCreateBulk{err: fmt.Errorf("calling to PrefixClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*PrefixCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &PrefixCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Prefix.
+func (c *PrefixClient) Update() *PrefixUpdate {
+	mutation := newPrefixMutation(c.config, OpUpdate)
+	return &PrefixUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *PrefixClient) UpdateOne(_m *Prefix) *PrefixUpdateOne {
+	mutation := newPrefixMutation(c.config, OpUpdateOne, withPrefix(_m))
+	return &PrefixUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *PrefixClient) UpdateOneID(id int) *PrefixUpdateOne {
+	mutation := newPrefixMutation(c.config, OpUpdateOne, withPrefixID(id))
+	return &PrefixUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Prefix.
+func (c *PrefixClient) Delete() *PrefixDelete {
+	mutation := newPrefixMutation(c.config, OpDelete)
+	return &PrefixDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *PrefixClient) DeleteOne(_m *Prefix) *PrefixDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *PrefixClient) DeleteOneID(id int) *PrefixDeleteOne {
+	builder := c.Delete().Where(prefix.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &PrefixDeleteOne{builder}
+}
+
+// Query returns a query builder for Prefix.
+func (c *PrefixClient) Query() *PrefixQuery {
+	return &PrefixQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypePrefix},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Prefix entity by its id.
+func (c *PrefixClient) Get(ctx context.Context, id int) (*Prefix, error) {
+	return c.Query().Where(prefix.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *PrefixClient) GetX(ctx context.Context, id int) *Prefix {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryTenant queries the tenant edge of a Prefix.
+func (c *PrefixClient) QueryTenant(_m *Prefix) *TenantQuery {
+	query := (&TenantClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(prefix.Table, prefix.FieldID, id),
+			sqlgraph.To(tenant.Table, tenant.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, prefix.TenantTable, prefix.TenantColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *PrefixClient) Hooks() []Hook {
+	hooks := c.hooks.Prefix
+	return append(hooks[:len(hooks):len(hooks)], prefix.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *PrefixClient) Interceptors() []Interceptor {
+	return c.inters.Prefix
+}
+
+func (c *PrefixClient) mutate(ctx context.Context, m *PrefixMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&PrefixCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&PrefixUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&PrefixUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&PrefixDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Prefix mutation op: %q", m.Op())
 	}
 }
 
@@ -2925,13 +3083,13 @@ func (c *VRFClient) mutate(ctx context.Context, m *VRFMutation) (Value, error) {
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		CustomField, CustomFieldChoiceSet, Location, RIR, Region, Role, Site, SiteGroup,
-		Tag, TaggedItem, Tenant, TenantGroup, Token, User, VLAN, VLANGroup,
+		CustomField, CustomFieldChoiceSet, Location, Prefix, RIR, Region, Role, Site,
+		SiteGroup, Tag, TaggedItem, Tenant, TenantGroup, Token, User, VLAN, VLANGroup,
 		VRF []ent.Hook
 	}
 	inters struct {
-		CustomField, CustomFieldChoiceSet, Location, RIR, Region, Role, Site, SiteGroup,
-		Tag, TaggedItem, Tenant, TenantGroup, Token, User, VLAN, VLANGroup,
+		CustomField, CustomFieldChoiceSet, Location, Prefix, RIR, Region, Role, Site,
+		SiteGroup, Tag, TaggedItem, Tenant, TenantGroup, Token, User, VLAN, VLANGroup,
 		VRF []ent.Interceptor
 	}
 )

@@ -15,6 +15,7 @@ import (
 	"github.com/inventory/inventory/ent/customfield"
 	"github.com/inventory/inventory/ent/customfieldchoiceset"
 	"github.com/inventory/inventory/ent/location"
+	"github.com/inventory/inventory/ent/prefix"
 	"github.com/inventory/inventory/ent/region"
 	"github.com/inventory/inventory/ent/rir"
 	"github.com/inventory/inventory/ent/role"
@@ -92,6 +93,7 @@ func checkColumn(t, c string) error {
 			customfield.Table:          customfield.ValidColumn,
 			customfieldchoiceset.Table: customfieldchoiceset.ValidColumn,
 			location.Table:             location.ValidColumn,
+			prefix.Table:               prefix.ValidColumn,
 			rir.Table:                  rir.ValidColumn,
 			region.Table:               region.ValidColumn,
 			role.Table:                 role.ValidColumn,

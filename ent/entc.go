@@ -35,6 +35,12 @@ func main() {
 			gen.FeatureExecQuery, gen.FeatureLock, gen.FeatureModifier, gen.FeatureIntercept,
 		},
 		Hooks: []gen.Hook{resources},
+		// driver_dialect.tmpl gives clients, transactions and mutations a
+		// DriverDialect method, so that schema hooks can write SQL for the
+		// database they run on.
+		Templates: []*gen.Template{
+			gen.MustParse(gen.NewTemplate("driver_dialect").ParseFiles("./ent/template/driver_dialect.tmpl")),
+		},
 	}
 	if err := entc.Generate("./ent/schema", cfg); err != nil {
 		log.Fatalf("entc: %v", err)
@@ -259,9 +265,15 @@ func describeField(t *gen.Type, m api.Model, name string, fields map[string]*gen
 	f, ok := fields[name]
 	if !ok {
 		// Generic relation object: <name>_type and <name>_id exist.
-		if _, ok1 := fields[name+"_type"]; ok1 {
+		if tf, ok1 := fields[name+"_type"]; ok1 {
 			if _, ok2 := fields[name+"_id"]; ok2 {
 				fd.Kind, fd.Generic, fd.ReadOnly = "generic-object", name, true
+				// The allowed content types are annotated on <name>_type.
+				ta, err := fieldAnn(tf.Annotations)
+				if err != nil {
+					return fd, err
+				}
+				fd.Types = ta.Types
 				return fd, nil
 			}
 		}
@@ -278,8 +290,9 @@ func describeField(t *gen.Type, m api.Model, name string, fields map[string]*gen
 	nullable := f.Optional && (f.Nillable || f.IsJSON())
 	fd.Nullable = nullable
 	fd.HasDefault = f.Default || nullable
-	fd.Required = (!f.Default && !f.Optional) || a.Required
 	fd.ReadOnly = a.ReadOnly || f.Name == "id"
+	// Read-only columns are filled by the server (hooks), never by clients.
+	fd.Required = ((!f.Default && !f.Optional) || a.Required) && !fd.ReadOnly
 	fd.WriteOnly = a.WriteOnly
 	fd.CreateOnly = a.CreateOnly
 	fd.Unique = f.Unique

@@ -16,6 +16,7 @@ import (
 	"github.com/inventory/inventory/ent/customfieldchoiceset"
 	"github.com/inventory/inventory/ent/location"
 	"github.com/inventory/inventory/ent/predicate"
+	"github.com/inventory/inventory/ent/prefix"
 	"github.com/inventory/inventory/ent/region"
 	"github.com/inventory/inventory/ent/rir"
 	"github.com/inventory/inventory/ent/role"
@@ -44,6 +45,7 @@ const (
 	TypeCustomField          = "CustomField"
 	TypeCustomFieldChoiceSet = "CustomFieldChoiceSet"
 	TypeLocation             = "Location"
+	TypePrefix               = "Prefix"
 	TypeRIR                  = "RIR"
 	TypeRegion               = "Region"
 	TypeRole                 = "Role"
@@ -4217,6 +4219,1979 @@ func (m *LocationMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown Location edge %s", name)
+}
+
+// PrefixMutation represents an operation that mutates the Prefix nodes in the graph.
+type PrefixMutation struct {
+	config
+	op                Op
+	typ               string
+	id                *int
+	created           *time.Time
+	last_updated      *time.Time
+	custom_field_data *map[string]interface{}
+	description       *string
+	comments          *string
+	family            *int
+	addfamily         *int
+	prefix            *string
+	vrf_id            *int
+	addvrf_id         *int
+	scope_type        *string
+	scope_id          *int
+	addscope_id       *int
+	vlan_id           *int
+	addvlan_id        *int
+	status            *string
+	role_id           *int
+	addrole_id        *int
+	is_pool           *bool
+	mark_utilized     *bool
+	__children        *int
+	add__children     *int
+	__depth           *int
+	add__depth        *int
+	network           *[]byte
+	broadcast         *[]byte
+	prefix_length     *int
+	addprefix_length  *int
+	vrf_key           *int
+	addvrf_key        *int
+	clearedFields     map[string]struct{}
+	tenant            *int
+	clearedtenant     bool
+	done              bool
+	oldValue          func(context.Context) (*Prefix, error)
+	predicates        []predicate.Prefix
+}
+
+var _ ent.Mutation = (*PrefixMutation)(nil)
+
+// prefixOption allows management of the mutation configuration using functional options.
+type prefixOption func(*PrefixMutation)
+
+// newPrefixMutation creates new mutation for the Prefix entity.
+func newPrefixMutation(c config, op Op, opts ...prefixOption) *PrefixMutation {
+	m := &PrefixMutation{
+		config:        c,
+		op:            op,
+		typ:           TypePrefix,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withPrefixID sets the ID field of the mutation.
+func withPrefixID(id int) prefixOption {
+	return func(m *PrefixMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Prefix
+		)
+		m.oldValue = func(ctx context.Context) (*Prefix, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Prefix.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withPrefix sets the old Prefix of the mutation.
+func withPrefix(node *Prefix) prefixOption {
+	return func(m *PrefixMutation) {
+		m.oldValue = func(context.Context) (*Prefix, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m PrefixMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m PrefixMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *PrefixMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *PrefixMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Prefix.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *PrefixMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *PrefixMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreated returns the old "created" field's value of the Prefix entity.
+// If the Prefix object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PrefixMutation) OldCreated(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreated is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreated requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreated: %w", err)
+	}
+	return oldValue.Created, nil
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *PrefixMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[prefix.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *PrefixMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[prefix.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *PrefixMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, prefix.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *PrefixMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *PrefixMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastUpdated returns the old "last_updated" field's value of the Prefix entity.
+// If the Prefix object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PrefixMutation) OldLastUpdated(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastUpdated is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastUpdated requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastUpdated: %w", err)
+	}
+	return oldValue.LastUpdated, nil
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *PrefixMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[prefix.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *PrefixMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[prefix.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *PrefixMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, prefix.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *PrefixMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *PrefixMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCustomFieldData returns the old "custom_field_data" field's value of the Prefix entity.
+// If the Prefix object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PrefixMutation) OldCustomFieldData(ctx context.Context) (v map[string]interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCustomFieldData is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCustomFieldData requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCustomFieldData: %w", err)
+	}
+	return oldValue.CustomFieldData, nil
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *PrefixMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *PrefixMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *PrefixMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDescription returns the old "description" field's value of the Prefix entity.
+// If the Prefix object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PrefixMutation) OldDescription(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDescription requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
+	}
+	return oldValue.Description, nil
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *PrefixMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetComments sets the "comments" field.
+func (m *PrefixMutation) SetComments(s string) {
+	m.comments = &s
+}
+
+// Comments returns the value of the "comments" field in the mutation.
+func (m *PrefixMutation) Comments() (r string, exists bool) {
+	v := m.comments
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldComments returns the old "comments" field's value of the Prefix entity.
+// If the Prefix object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PrefixMutation) OldComments(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldComments is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldComments requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldComments: %w", err)
+	}
+	return oldValue.Comments, nil
+}
+
+// ResetComments resets all changes to the "comments" field.
+func (m *PrefixMutation) ResetComments() {
+	m.comments = nil
+}
+
+// SetFamily sets the "family" field.
+func (m *PrefixMutation) SetFamily(i int) {
+	m.family = &i
+	m.addfamily = nil
+}
+
+// Family returns the value of the "family" field in the mutation.
+func (m *PrefixMutation) Family() (r int, exists bool) {
+	v := m.family
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFamily returns the old "family" field's value of the Prefix entity.
+// If the Prefix object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PrefixMutation) OldFamily(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFamily is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFamily requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFamily: %w", err)
+	}
+	return oldValue.Family, nil
+}
+
+// AddFamily adds i to the "family" field.
+func (m *PrefixMutation) AddFamily(i int) {
+	if m.addfamily != nil {
+		*m.addfamily += i
+	} else {
+		m.addfamily = &i
+	}
+}
+
+// AddedFamily returns the value that was added to the "family" field in this mutation.
+func (m *PrefixMutation) AddedFamily() (r int, exists bool) {
+	v := m.addfamily
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetFamily resets all changes to the "family" field.
+func (m *PrefixMutation) ResetFamily() {
+	m.family = nil
+	m.addfamily = nil
+}
+
+// SetPrefix sets the "prefix" field.
+func (m *PrefixMutation) SetPrefix(s string) {
+	m.prefix = &s
+}
+
+// Prefix returns the value of the "prefix" field in the mutation.
+func (m *PrefixMutation) Prefix() (r string, exists bool) {
+	v := m.prefix
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPrefix returns the old "prefix" field's value of the Prefix entity.
+// If the Prefix object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PrefixMutation) OldPrefix(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPrefix is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPrefix requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPrefix: %w", err)
+	}
+	return oldValue.Prefix, nil
+}
+
+// ResetPrefix resets all changes to the "prefix" field.
+func (m *PrefixMutation) ResetPrefix() {
+	m.prefix = nil
+}
+
+// SetVrfID sets the "vrf_id" field.
+func (m *PrefixMutation) SetVrfID(i int) {
+	m.vrf_id = &i
+	m.addvrf_id = nil
+}
+
+// VrfID returns the value of the "vrf_id" field in the mutation.
+func (m *PrefixMutation) VrfID() (r int, exists bool) {
+	v := m.vrf_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVrfID returns the old "vrf_id" field's value of the Prefix entity.
+// If the Prefix object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PrefixMutation) OldVrfID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVrfID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVrfID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVrfID: %w", err)
+	}
+	return oldValue.VrfID, nil
+}
+
+// AddVrfID adds i to the "vrf_id" field.
+func (m *PrefixMutation) AddVrfID(i int) {
+	if m.addvrf_id != nil {
+		*m.addvrf_id += i
+	} else {
+		m.addvrf_id = &i
+	}
+}
+
+// AddedVrfID returns the value that was added to the "vrf_id" field in this mutation.
+func (m *PrefixMutation) AddedVrfID() (r int, exists bool) {
+	v := m.addvrf_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearVrfID clears the value of the "vrf_id" field.
+func (m *PrefixMutation) ClearVrfID() {
+	m.vrf_id = nil
+	m.addvrf_id = nil
+	m.clearedFields[prefix.FieldVrfID] = struct{}{}
+}
+
+// VrfIDCleared returns if the "vrf_id" field was cleared in this mutation.
+func (m *PrefixMutation) VrfIDCleared() bool {
+	_, ok := m.clearedFields[prefix.FieldVrfID]
+	return ok
+}
+
+// ResetVrfID resets all changes to the "vrf_id" field.
+func (m *PrefixMutation) ResetVrfID() {
+	m.vrf_id = nil
+	m.addvrf_id = nil
+	delete(m.clearedFields, prefix.FieldVrfID)
+}
+
+// SetScopeType sets the "scope_type" field.
+func (m *PrefixMutation) SetScopeType(s string) {
+	m.scope_type = &s
+}
+
+// ScopeType returns the value of the "scope_type" field in the mutation.
+func (m *PrefixMutation) ScopeType() (r string, exists bool) {
+	v := m.scope_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldScopeType returns the old "scope_type" field's value of the Prefix entity.
+// If the Prefix object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PrefixMutation) OldScopeType(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldScopeType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldScopeType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldScopeType: %w", err)
+	}
+	return oldValue.ScopeType, nil
+}
+
+// ClearScopeType clears the value of the "scope_type" field.
+func (m *PrefixMutation) ClearScopeType() {
+	m.scope_type = nil
+	m.clearedFields[prefix.FieldScopeType] = struct{}{}
+}
+
+// ScopeTypeCleared returns if the "scope_type" field was cleared in this mutation.
+func (m *PrefixMutation) ScopeTypeCleared() bool {
+	_, ok := m.clearedFields[prefix.FieldScopeType]
+	return ok
+}
+
+// ResetScopeType resets all changes to the "scope_type" field.
+func (m *PrefixMutation) ResetScopeType() {
+	m.scope_type = nil
+	delete(m.clearedFields, prefix.FieldScopeType)
+}
+
+// SetScopeID sets the "scope_id" field.
+func (m *PrefixMutation) SetScopeID(i int) {
+	m.scope_id = &i
+	m.addscope_id = nil
+}
+
+// ScopeID returns the value of the "scope_id" field in the mutation.
+func (m *PrefixMutation) ScopeID() (r int, exists bool) {
+	v := m.scope_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldScopeID returns the old "scope_id" field's value of the Prefix entity.
+// If the Prefix object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PrefixMutation) OldScopeID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldScopeID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldScopeID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldScopeID: %w", err)
+	}
+	return oldValue.ScopeID, nil
+}
+
+// AddScopeID adds i to the "scope_id" field.
+func (m *PrefixMutation) AddScopeID(i int) {
+	if m.addscope_id != nil {
+		*m.addscope_id += i
+	} else {
+		m.addscope_id = &i
+	}
+}
+
+// AddedScopeID returns the value that was added to the "scope_id" field in this mutation.
+func (m *PrefixMutation) AddedScopeID() (r int, exists bool) {
+	v := m.addscope_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearScopeID clears the value of the "scope_id" field.
+func (m *PrefixMutation) ClearScopeID() {
+	m.scope_id = nil
+	m.addscope_id = nil
+	m.clearedFields[prefix.FieldScopeID] = struct{}{}
+}
+
+// ScopeIDCleared returns if the "scope_id" field was cleared in this mutation.
+func (m *PrefixMutation) ScopeIDCleared() bool {
+	_, ok := m.clearedFields[prefix.FieldScopeID]
+	return ok
+}
+
+// ResetScopeID resets all changes to the "scope_id" field.
+func (m *PrefixMutation) ResetScopeID() {
+	m.scope_id = nil
+	m.addscope_id = nil
+	delete(m.clearedFields, prefix.FieldScopeID)
+}
+
+// SetTenantID sets the "tenant_id" field.
+func (m *PrefixMutation) SetTenantID(i int) {
+	m.tenant = &i
+}
+
+// TenantID returns the value of the "tenant_id" field in the mutation.
+func (m *PrefixMutation) TenantID() (r int, exists bool) {
+	v := m.tenant
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTenantID returns the old "tenant_id" field's value of the Prefix entity.
+// If the Prefix object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PrefixMutation) OldTenantID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTenantID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTenantID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTenantID: %w", err)
+	}
+	return oldValue.TenantID, nil
+}
+
+// ClearTenantID clears the value of the "tenant_id" field.
+func (m *PrefixMutation) ClearTenantID() {
+	m.tenant = nil
+	m.clearedFields[prefix.FieldTenantID] = struct{}{}
+}
+
+// TenantIDCleared returns if the "tenant_id" field was cleared in this mutation.
+func (m *PrefixMutation) TenantIDCleared() bool {
+	_, ok := m.clearedFields[prefix.FieldTenantID]
+	return ok
+}
+
+// ResetTenantID resets all changes to the "tenant_id" field.
+func (m *PrefixMutation) ResetTenantID() {
+	m.tenant = nil
+	delete(m.clearedFields, prefix.FieldTenantID)
+}
+
+// SetVlanID sets the "vlan_id" field.
+func (m *PrefixMutation) SetVlanID(i int) {
+	m.vlan_id = &i
+	m.addvlan_id = nil
+}
+
+// VlanID returns the value of the "vlan_id" field in the mutation.
+func (m *PrefixMutation) VlanID() (r int, exists bool) {
+	v := m.vlan_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVlanID returns the old "vlan_id" field's value of the Prefix entity.
+// If the Prefix object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PrefixMutation) OldVlanID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVlanID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVlanID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVlanID: %w", err)
+	}
+	return oldValue.VlanID, nil
+}
+
+// AddVlanID adds i to the "vlan_id" field.
+func (m *PrefixMutation) AddVlanID(i int) {
+	if m.addvlan_id != nil {
+		*m.addvlan_id += i
+	} else {
+		m.addvlan_id = &i
+	}
+}
+
+// AddedVlanID returns the value that was added to the "vlan_id" field in this mutation.
+func (m *PrefixMutation) AddedVlanID() (r int, exists bool) {
+	v := m.addvlan_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearVlanID clears the value of the "vlan_id" field.
+func (m *PrefixMutation) ClearVlanID() {
+	m.vlan_id = nil
+	m.addvlan_id = nil
+	m.clearedFields[prefix.FieldVlanID] = struct{}{}
+}
+
+// VlanIDCleared returns if the "vlan_id" field was cleared in this mutation.
+func (m *PrefixMutation) VlanIDCleared() bool {
+	_, ok := m.clearedFields[prefix.FieldVlanID]
+	return ok
+}
+
+// ResetVlanID resets all changes to the "vlan_id" field.
+func (m *PrefixMutation) ResetVlanID() {
+	m.vlan_id = nil
+	m.addvlan_id = nil
+	delete(m.clearedFields, prefix.FieldVlanID)
+}
+
+// SetStatus sets the "status" field.
+func (m *PrefixMutation) SetStatus(s string) {
+	m.status = &s
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *PrefixMutation) Status() (r string, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the Prefix entity.
+// If the Prefix object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PrefixMutation) OldStatus(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *PrefixMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetRoleID sets the "role_id" field.
+func (m *PrefixMutation) SetRoleID(i int) {
+	m.role_id = &i
+	m.addrole_id = nil
+}
+
+// RoleID returns the value of the "role_id" field in the mutation.
+func (m *PrefixMutation) RoleID() (r int, exists bool) {
+	v := m.role_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRoleID returns the old "role_id" field's value of the Prefix entity.
+// If the Prefix object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PrefixMutation) OldRoleID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRoleID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRoleID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRoleID: %w", err)
+	}
+	return oldValue.RoleID, nil
+}
+
+// AddRoleID adds i to the "role_id" field.
+func (m *PrefixMutation) AddRoleID(i int) {
+	if m.addrole_id != nil {
+		*m.addrole_id += i
+	} else {
+		m.addrole_id = &i
+	}
+}
+
+// AddedRoleID returns the value that was added to the "role_id" field in this mutation.
+func (m *PrefixMutation) AddedRoleID() (r int, exists bool) {
+	v := m.addrole_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearRoleID clears the value of the "role_id" field.
+func (m *PrefixMutation) ClearRoleID() {
+	m.role_id = nil
+	m.addrole_id = nil
+	m.clearedFields[prefix.FieldRoleID] = struct{}{}
+}
+
+// RoleIDCleared returns if the "role_id" field was cleared in this mutation.
+func (m *PrefixMutation) RoleIDCleared() bool {
+	_, ok := m.clearedFields[prefix.FieldRoleID]
+	return ok
+}
+
+// ResetRoleID resets all changes to the "role_id" field.
+func (m *PrefixMutation) ResetRoleID() {
+	m.role_id = nil
+	m.addrole_id = nil
+	delete(m.clearedFields, prefix.FieldRoleID)
+}
+
+// SetIsPool sets the "is_pool" field.
+func (m *PrefixMutation) SetIsPool(b bool) {
+	m.is_pool = &b
+}
+
+// IsPool returns the value of the "is_pool" field in the mutation.
+func (m *PrefixMutation) IsPool() (r bool, exists bool) {
+	v := m.is_pool
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldIsPool returns the old "is_pool" field's value of the Prefix entity.
+// If the Prefix object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PrefixMutation) OldIsPool(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldIsPool is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldIsPool requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldIsPool: %w", err)
+	}
+	return oldValue.IsPool, nil
+}
+
+// ResetIsPool resets all changes to the "is_pool" field.
+func (m *PrefixMutation) ResetIsPool() {
+	m.is_pool = nil
+}
+
+// SetMarkUtilized sets the "mark_utilized" field.
+func (m *PrefixMutation) SetMarkUtilized(b bool) {
+	m.mark_utilized = &b
+}
+
+// MarkUtilized returns the value of the "mark_utilized" field in the mutation.
+func (m *PrefixMutation) MarkUtilized() (r bool, exists bool) {
+	v := m.mark_utilized
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMarkUtilized returns the old "mark_utilized" field's value of the Prefix entity.
+// If the Prefix object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PrefixMutation) OldMarkUtilized(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMarkUtilized is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMarkUtilized requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMarkUtilized: %w", err)
+	}
+	return oldValue.MarkUtilized, nil
+}
+
+// ResetMarkUtilized resets all changes to the "mark_utilized" field.
+func (m *PrefixMutation) ResetMarkUtilized() {
+	m.mark_utilized = nil
+}
+
+// SetChildren sets the "_children" field.
+func (m *PrefixMutation) SetChildren(i int) {
+	m.__children = &i
+	m.add__children = nil
+}
+
+// Children returns the value of the "_children" field in the mutation.
+func (m *PrefixMutation) Children() (r int, exists bool) {
+	v := m.__children
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldChildren returns the old "_children" field's value of the Prefix entity.
+// If the Prefix object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PrefixMutation) OldChildren(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldChildren is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldChildren requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldChildren: %w", err)
+	}
+	return oldValue.Children, nil
+}
+
+// AddChildren adds i to the "_children" field.
+func (m *PrefixMutation) AddChildren(i int) {
+	if m.add__children != nil {
+		*m.add__children += i
+	} else {
+		m.add__children = &i
+	}
+}
+
+// AddedChildren returns the value that was added to the "_children" field in this mutation.
+func (m *PrefixMutation) AddedChildren() (r int, exists bool) {
+	v := m.add__children
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetChildren resets all changes to the "_children" field.
+func (m *PrefixMutation) ResetChildren() {
+	m.__children = nil
+	m.add__children = nil
+}
+
+// SetDepth sets the "_depth" field.
+func (m *PrefixMutation) SetDepth(i int) {
+	m.__depth = &i
+	m.add__depth = nil
+}
+
+// Depth returns the value of the "_depth" field in the mutation.
+func (m *PrefixMutation) Depth() (r int, exists bool) {
+	v := m.__depth
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDepth returns the old "_depth" field's value of the Prefix entity.
+// If the Prefix object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PrefixMutation) OldDepth(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDepth is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDepth requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDepth: %w", err)
+	}
+	return oldValue.Depth, nil
+}
+
+// AddDepth adds i to the "_depth" field.
+func (m *PrefixMutation) AddDepth(i int) {
+	if m.add__depth != nil {
+		*m.add__depth += i
+	} else {
+		m.add__depth = &i
+	}
+}
+
+// AddedDepth returns the value that was added to the "_depth" field in this mutation.
+func (m *PrefixMutation) AddedDepth() (r int, exists bool) {
+	v := m.add__depth
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDepth resets all changes to the "_depth" field.
+func (m *PrefixMutation) ResetDepth() {
+	m.__depth = nil
+	m.add__depth = nil
+}
+
+// SetNetwork sets the "network" field.
+func (m *PrefixMutation) SetNetwork(b []byte) {
+	m.network = &b
+}
+
+// Network returns the value of the "network" field in the mutation.
+func (m *PrefixMutation) Network() (r []byte, exists bool) {
+	v := m.network
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldNetwork returns the old "network" field's value of the Prefix entity.
+// If the Prefix object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PrefixMutation) OldNetwork(ctx context.Context) (v []byte, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldNetwork is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldNetwork requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldNetwork: %w", err)
+	}
+	return oldValue.Network, nil
+}
+
+// ResetNetwork resets all changes to the "network" field.
+func (m *PrefixMutation) ResetNetwork() {
+	m.network = nil
+}
+
+// SetBroadcast sets the "broadcast" field.
+func (m *PrefixMutation) SetBroadcast(b []byte) {
+	m.broadcast = &b
+}
+
+// Broadcast returns the value of the "broadcast" field in the mutation.
+func (m *PrefixMutation) Broadcast() (r []byte, exists bool) {
+	v := m.broadcast
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBroadcast returns the old "broadcast" field's value of the Prefix entity.
+// If the Prefix object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PrefixMutation) OldBroadcast(ctx context.Context) (v []byte, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBroadcast is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBroadcast requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBroadcast: %w", err)
+	}
+	return oldValue.Broadcast, nil
+}
+
+// ResetBroadcast resets all changes to the "broadcast" field.
+func (m *PrefixMutation) ResetBroadcast() {
+	m.broadcast = nil
+}
+
+// SetPrefixLength sets the "prefix_length" field.
+func (m *PrefixMutation) SetPrefixLength(i int) {
+	m.prefix_length = &i
+	m.addprefix_length = nil
+}
+
+// PrefixLength returns the value of the "prefix_length" field in the mutation.
+func (m *PrefixMutation) PrefixLength() (r int, exists bool) {
+	v := m.prefix_length
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPrefixLength returns the old "prefix_length" field's value of the Prefix entity.
+// If the Prefix object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PrefixMutation) OldPrefixLength(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPrefixLength is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPrefixLength requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPrefixLength: %w", err)
+	}
+	return oldValue.PrefixLength, nil
+}
+
+// AddPrefixLength adds i to the "prefix_length" field.
+func (m *PrefixMutation) AddPrefixLength(i int) {
+	if m.addprefix_length != nil {
+		*m.addprefix_length += i
+	} else {
+		m.addprefix_length = &i
+	}
+}
+
+// AddedPrefixLength returns the value that was added to the "prefix_length" field in this mutation.
+func (m *PrefixMutation) AddedPrefixLength() (r int, exists bool) {
+	v := m.addprefix_length
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetPrefixLength resets all changes to the "prefix_length" field.
+func (m *PrefixMutation) ResetPrefixLength() {
+	m.prefix_length = nil
+	m.addprefix_length = nil
+}
+
+// SetVrfKey sets the "vrf_key" field.
+func (m *PrefixMutation) SetVrfKey(i int) {
+	m.vrf_key = &i
+	m.addvrf_key = nil
+}
+
+// VrfKey returns the value of the "vrf_key" field in the mutation.
+func (m *PrefixMutation) VrfKey() (r int, exists bool) {
+	v := m.vrf_key
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVrfKey returns the old "vrf_key" field's value of the Prefix entity.
+// If the Prefix object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PrefixMutation) OldVrfKey(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVrfKey is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVrfKey requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVrfKey: %w", err)
+	}
+	return oldValue.VrfKey, nil
+}
+
+// AddVrfKey adds i to the "vrf_key" field.
+func (m *PrefixMutation) AddVrfKey(i int) {
+	if m.addvrf_key != nil {
+		*m.addvrf_key += i
+	} else {
+		m.addvrf_key = &i
+	}
+}
+
+// AddedVrfKey returns the value that was added to the "vrf_key" field in this mutation.
+func (m *PrefixMutation) AddedVrfKey() (r int, exists bool) {
+	v := m.addvrf_key
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetVrfKey resets all changes to the "vrf_key" field.
+func (m *PrefixMutation) ResetVrfKey() {
+	m.vrf_key = nil
+	m.addvrf_key = nil
+}
+
+// ClearTenant clears the "tenant" edge to the Tenant entity.
+func (m *PrefixMutation) ClearTenant() {
+	m.clearedtenant = true
+	m.clearedFields[prefix.FieldTenantID] = struct{}{}
+}
+
+// TenantCleared reports if the "tenant" edge to the Tenant entity was cleared.
+func (m *PrefixMutation) TenantCleared() bool {
+	return m.TenantIDCleared() || m.clearedtenant
+}
+
+// TenantIDs returns the "tenant" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// TenantID instead. It exists only for internal usage by the builders.
+func (m *PrefixMutation) TenantIDs() (ids []int) {
+	if id := m.tenant; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetTenant resets all changes to the "tenant" edge.
+func (m *PrefixMutation) ResetTenant() {
+	m.tenant = nil
+	m.clearedtenant = false
+}
+
+// Where appends a list predicates to the PrefixMutation builder.
+func (m *PrefixMutation) Where(ps ...predicate.Prefix) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the PrefixMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *PrefixMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Prefix, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *PrefixMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *PrefixMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Prefix).
+func (m *PrefixMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *PrefixMutation) Fields() []string {
+	fields := make([]string, 0, 22)
+	if m.created != nil {
+		fields = append(fields, prefix.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, prefix.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, prefix.FieldCustomFieldData)
+	}
+	if m.description != nil {
+		fields = append(fields, prefix.FieldDescription)
+	}
+	if m.comments != nil {
+		fields = append(fields, prefix.FieldComments)
+	}
+	if m.family != nil {
+		fields = append(fields, prefix.FieldFamily)
+	}
+	if m.prefix != nil {
+		fields = append(fields, prefix.FieldPrefix)
+	}
+	if m.vrf_id != nil {
+		fields = append(fields, prefix.FieldVrfID)
+	}
+	if m.scope_type != nil {
+		fields = append(fields, prefix.FieldScopeType)
+	}
+	if m.scope_id != nil {
+		fields = append(fields, prefix.FieldScopeID)
+	}
+	if m.tenant != nil {
+		fields = append(fields, prefix.FieldTenantID)
+	}
+	if m.vlan_id != nil {
+		fields = append(fields, prefix.FieldVlanID)
+	}
+	if m.status != nil {
+		fields = append(fields, prefix.FieldStatus)
+	}
+	if m.role_id != nil {
+		fields = append(fields, prefix.FieldRoleID)
+	}
+	if m.is_pool != nil {
+		fields = append(fields, prefix.FieldIsPool)
+	}
+	if m.mark_utilized != nil {
+		fields = append(fields, prefix.FieldMarkUtilized)
+	}
+	if m.__children != nil {
+		fields = append(fields, prefix.FieldChildren)
+	}
+	if m.__depth != nil {
+		fields = append(fields, prefix.FieldDepth)
+	}
+	if m.network != nil {
+		fields = append(fields, prefix.FieldNetwork)
+	}
+	if m.broadcast != nil {
+		fields = append(fields, prefix.FieldBroadcast)
+	}
+	if m.prefix_length != nil {
+		fields = append(fields, prefix.FieldPrefixLength)
+	}
+	if m.vrf_key != nil {
+		fields = append(fields, prefix.FieldVrfKey)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *PrefixMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case prefix.FieldCreated:
+		return m.Created()
+	case prefix.FieldLastUpdated:
+		return m.LastUpdated()
+	case prefix.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case prefix.FieldDescription:
+		return m.Description()
+	case prefix.FieldComments:
+		return m.Comments()
+	case prefix.FieldFamily:
+		return m.Family()
+	case prefix.FieldPrefix:
+		return m.Prefix()
+	case prefix.FieldVrfID:
+		return m.VrfID()
+	case prefix.FieldScopeType:
+		return m.ScopeType()
+	case prefix.FieldScopeID:
+		return m.ScopeID()
+	case prefix.FieldTenantID:
+		return m.TenantID()
+	case prefix.FieldVlanID:
+		return m.VlanID()
+	case prefix.FieldStatus:
+		return m.Status()
+	case prefix.FieldRoleID:
+		return m.RoleID()
+	case prefix.FieldIsPool:
+		return m.IsPool()
+	case prefix.FieldMarkUtilized:
+		return m.MarkUtilized()
+	case prefix.FieldChildren:
+		return m.Children()
+	case prefix.FieldDepth:
+		return m.Depth()
+	case prefix.FieldNetwork:
+		return m.Network()
+	case prefix.FieldBroadcast:
+		return m.Broadcast()
+	case prefix.FieldPrefixLength:
+		return m.PrefixLength()
+	case prefix.FieldVrfKey:
+		return m.VrfKey()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *PrefixMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case prefix.FieldCreated:
+		return m.OldCreated(ctx)
+	case prefix.FieldLastUpdated:
+		return m.OldLastUpdated(ctx)
+	case prefix.FieldCustomFieldData:
+		return m.OldCustomFieldData(ctx)
+	case prefix.FieldDescription:
+		return m.OldDescription(ctx)
+	case prefix.FieldComments:
+		return m.OldComments(ctx)
+	case prefix.FieldFamily:
+		return m.OldFamily(ctx)
+	case prefix.FieldPrefix:
+		return m.OldPrefix(ctx)
+	case prefix.FieldVrfID:
+		return m.OldVrfID(ctx)
+	case prefix.FieldScopeType:
+		return m.OldScopeType(ctx)
+	case prefix.FieldScopeID:
+		return m.OldScopeID(ctx)
+	case prefix.FieldTenantID:
+		return m.OldTenantID(ctx)
+	case prefix.FieldVlanID:
+		return m.OldVlanID(ctx)
+	case prefix.FieldStatus:
+		return m.OldStatus(ctx)
+	case prefix.FieldRoleID:
+		return m.OldRoleID(ctx)
+	case prefix.FieldIsPool:
+		return m.OldIsPool(ctx)
+	case prefix.FieldMarkUtilized:
+		return m.OldMarkUtilized(ctx)
+	case prefix.FieldChildren:
+		return m.OldChildren(ctx)
+	case prefix.FieldDepth:
+		return m.OldDepth(ctx)
+	case prefix.FieldNetwork:
+		return m.OldNetwork(ctx)
+	case prefix.FieldBroadcast:
+		return m.OldBroadcast(ctx)
+	case prefix.FieldPrefixLength:
+		return m.OldPrefixLength(ctx)
+	case prefix.FieldVrfKey:
+		return m.OldVrfKey(ctx)
+	}
+	return nil, fmt.Errorf("unknown Prefix field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PrefixMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case prefix.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case prefix.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case prefix.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case prefix.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case prefix.FieldComments:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetComments(v)
+		return nil
+	case prefix.FieldFamily:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFamily(v)
+		return nil
+	case prefix.FieldPrefix:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPrefix(v)
+		return nil
+	case prefix.FieldVrfID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVrfID(v)
+		return nil
+	case prefix.FieldScopeType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetScopeType(v)
+		return nil
+	case prefix.FieldScopeID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetScopeID(v)
+		return nil
+	case prefix.FieldTenantID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTenantID(v)
+		return nil
+	case prefix.FieldVlanID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVlanID(v)
+		return nil
+	case prefix.FieldStatus:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case prefix.FieldRoleID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRoleID(v)
+		return nil
+	case prefix.FieldIsPool:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIsPool(v)
+		return nil
+	case prefix.FieldMarkUtilized:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMarkUtilized(v)
+		return nil
+	case prefix.FieldChildren:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetChildren(v)
+		return nil
+	case prefix.FieldDepth:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDepth(v)
+		return nil
+	case prefix.FieldNetwork:
+		v, ok := value.([]byte)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNetwork(v)
+		return nil
+	case prefix.FieldBroadcast:
+		v, ok := value.([]byte)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBroadcast(v)
+		return nil
+	case prefix.FieldPrefixLength:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPrefixLength(v)
+		return nil
+	case prefix.FieldVrfKey:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVrfKey(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Prefix field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *PrefixMutation) AddedFields() []string {
+	var fields []string
+	if m.addfamily != nil {
+		fields = append(fields, prefix.FieldFamily)
+	}
+	if m.addvrf_id != nil {
+		fields = append(fields, prefix.FieldVrfID)
+	}
+	if m.addscope_id != nil {
+		fields = append(fields, prefix.FieldScopeID)
+	}
+	if m.addvlan_id != nil {
+		fields = append(fields, prefix.FieldVlanID)
+	}
+	if m.addrole_id != nil {
+		fields = append(fields, prefix.FieldRoleID)
+	}
+	if m.add__children != nil {
+		fields = append(fields, prefix.FieldChildren)
+	}
+	if m.add__depth != nil {
+		fields = append(fields, prefix.FieldDepth)
+	}
+	if m.addprefix_length != nil {
+		fields = append(fields, prefix.FieldPrefixLength)
+	}
+	if m.addvrf_key != nil {
+		fields = append(fields, prefix.FieldVrfKey)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *PrefixMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case prefix.FieldFamily:
+		return m.AddedFamily()
+	case prefix.FieldVrfID:
+		return m.AddedVrfID()
+	case prefix.FieldScopeID:
+		return m.AddedScopeID()
+	case prefix.FieldVlanID:
+		return m.AddedVlanID()
+	case prefix.FieldRoleID:
+		return m.AddedRoleID()
+	case prefix.FieldChildren:
+		return m.AddedChildren()
+	case prefix.FieldDepth:
+		return m.AddedDepth()
+	case prefix.FieldPrefixLength:
+		return m.AddedPrefixLength()
+	case prefix.FieldVrfKey:
+		return m.AddedVrfKey()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PrefixMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case prefix.FieldFamily:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddFamily(v)
+		return nil
+	case prefix.FieldVrfID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddVrfID(v)
+		return nil
+	case prefix.FieldScopeID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddScopeID(v)
+		return nil
+	case prefix.FieldVlanID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddVlanID(v)
+		return nil
+	case prefix.FieldRoleID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddRoleID(v)
+		return nil
+	case prefix.FieldChildren:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddChildren(v)
+		return nil
+	case prefix.FieldDepth:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddDepth(v)
+		return nil
+	case prefix.FieldPrefixLength:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPrefixLength(v)
+		return nil
+	case prefix.FieldVrfKey:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddVrfKey(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Prefix numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *PrefixMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(prefix.FieldCreated) {
+		fields = append(fields, prefix.FieldCreated)
+	}
+	if m.FieldCleared(prefix.FieldLastUpdated) {
+		fields = append(fields, prefix.FieldLastUpdated)
+	}
+	if m.FieldCleared(prefix.FieldVrfID) {
+		fields = append(fields, prefix.FieldVrfID)
+	}
+	if m.FieldCleared(prefix.FieldScopeType) {
+		fields = append(fields, prefix.FieldScopeType)
+	}
+	if m.FieldCleared(prefix.FieldScopeID) {
+		fields = append(fields, prefix.FieldScopeID)
+	}
+	if m.FieldCleared(prefix.FieldTenantID) {
+		fields = append(fields, prefix.FieldTenantID)
+	}
+	if m.FieldCleared(prefix.FieldVlanID) {
+		fields = append(fields, prefix.FieldVlanID)
+	}
+	if m.FieldCleared(prefix.FieldRoleID) {
+		fields = append(fields, prefix.FieldRoleID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *PrefixMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *PrefixMutation) ClearField(name string) error {
+	switch name {
+	case prefix.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case prefix.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case prefix.FieldVrfID:
+		m.ClearVrfID()
+		return nil
+	case prefix.FieldScopeType:
+		m.ClearScopeType()
+		return nil
+	case prefix.FieldScopeID:
+		m.ClearScopeID()
+		return nil
+	case prefix.FieldTenantID:
+		m.ClearTenantID()
+		return nil
+	case prefix.FieldVlanID:
+		m.ClearVlanID()
+		return nil
+	case prefix.FieldRoleID:
+		m.ClearRoleID()
+		return nil
+	}
+	return fmt.Errorf("unknown Prefix nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *PrefixMutation) ResetField(name string) error {
+	switch name {
+	case prefix.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case prefix.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case prefix.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case prefix.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case prefix.FieldComments:
+		m.ResetComments()
+		return nil
+	case prefix.FieldFamily:
+		m.ResetFamily()
+		return nil
+	case prefix.FieldPrefix:
+		m.ResetPrefix()
+		return nil
+	case prefix.FieldVrfID:
+		m.ResetVrfID()
+		return nil
+	case prefix.FieldScopeType:
+		m.ResetScopeType()
+		return nil
+	case prefix.FieldScopeID:
+		m.ResetScopeID()
+		return nil
+	case prefix.FieldTenantID:
+		m.ResetTenantID()
+		return nil
+	case prefix.FieldVlanID:
+		m.ResetVlanID()
+		return nil
+	case prefix.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case prefix.FieldRoleID:
+		m.ResetRoleID()
+		return nil
+	case prefix.FieldIsPool:
+		m.ResetIsPool()
+		return nil
+	case prefix.FieldMarkUtilized:
+		m.ResetMarkUtilized()
+		return nil
+	case prefix.FieldChildren:
+		m.ResetChildren()
+		return nil
+	case prefix.FieldDepth:
+		m.ResetDepth()
+		return nil
+	case prefix.FieldNetwork:
+		m.ResetNetwork()
+		return nil
+	case prefix.FieldBroadcast:
+		m.ResetBroadcast()
+		return nil
+	case prefix.FieldPrefixLength:
+		m.ResetPrefixLength()
+		return nil
+	case prefix.FieldVrfKey:
+		m.ResetVrfKey()
+		return nil
+	}
+	return fmt.Errorf("unknown Prefix field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *PrefixMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.tenant != nil {
+		edges = append(edges, prefix.EdgeTenant)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *PrefixMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case prefix.EdgeTenant:
+		if id := m.tenant; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *PrefixMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *PrefixMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *PrefixMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedtenant {
+		edges = append(edges, prefix.EdgeTenant)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *PrefixMutation) EdgeCleared(name string) bool {
+	switch name {
+	case prefix.EdgeTenant:
+		return m.clearedtenant
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *PrefixMutation) ClearEdge(name string) error {
+	switch name {
+	case prefix.EdgeTenant:
+		m.ClearTenant()
+		return nil
+	}
+	return fmt.Errorf("unknown Prefix unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *PrefixMutation) ResetEdge(name string) error {
+	switch name {
+	case prefix.EdgeTenant:
+		m.ResetTenant()
+		return nil
+	}
+	return fmt.Errorf("unknown Prefix edge %s", name)
 }
 
 // RIRMutation represents an operation that mutates the RIR nodes in the graph.

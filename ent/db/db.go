@@ -19,6 +19,10 @@ import (
 
 	"github.com/inventory/inventory/ent"
 	"github.com/inventory/inventory/ent/resource"
+	// Schema hooks, defaults and validators live in ent/runtime once any
+	// schema has hooks (ipam.Prefix does): without this import they would
+	// silently not run.
+	_ "github.com/inventory/inventory/ent/runtime"
 	"github.com/inventory/inventory/filters"
 )
 

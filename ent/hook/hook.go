@@ -45,6 +45,18 @@ func (f LocationFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, er
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.LocationMutation", m)
 }
 
+// The PrefixFunc type is an adapter to allow the use of ordinary
+// function as Prefix mutator.
+type PrefixFunc func(context.Context, *ent.PrefixMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f PrefixFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.PrefixMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PrefixMutation", m)
+}
+
 // The RIRFunc type is an adapter to allow the use of ordinary
 // function as RIR mutator.
 type RIRFunc func(context.Context, *ent.RIRMutation) (ent.Value, error)

@@ -12,6 +12,7 @@ import (
 	"github.com/inventory/inventory/ent/customfieldchoiceset"
 	"github.com/inventory/inventory/ent/location"
 	"github.com/inventory/inventory/ent/predicate"
+	"github.com/inventory/inventory/ent/prefix"
 	"github.com/inventory/inventory/ent/region"
 	"github.com/inventory/inventory/ent/rir"
 	"github.com/inventory/inventory/ent/role"
@@ -163,6 +164,33 @@ func (f TraverseLocation) Traverse(ctx context.Context, q ent.Query) error {
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.LocationQuery", q)
+}
+
+// The PrefixFunc type is an adapter to allow the use of ordinary function as a Querier.
+type PrefixFunc func(context.Context, *ent.PrefixQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f PrefixFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.PrefixQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.PrefixQuery", q)
+}
+
+// The TraversePrefix type is an adapter to allow the use of ordinary function as Traverser.
+type TraversePrefix func(context.Context, *ent.PrefixQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraversePrefix) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraversePrefix) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.PrefixQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.PrefixQuery", q)
 }
 
 // The RIRFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -552,6 +580,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.CustomFieldChoiceSetQuery, predicate.CustomFieldChoiceSet, customfieldchoiceset.OrderOption]{typ: ent.TypeCustomFieldChoiceSet, tq: q}, nil
 	case *ent.LocationQuery:
 		return &query[*ent.LocationQuery, predicate.Location, location.OrderOption]{typ: ent.TypeLocation, tq: q}, nil
+	case *ent.PrefixQuery:
+		return &query[*ent.PrefixQuery, predicate.Prefix, prefix.OrderOption]{typ: ent.TypePrefix, tq: q}, nil
 	case *ent.RIRQuery:
 		return &query[*ent.RIRQuery, predicate.RIR, rir.OrderOption]{typ: ent.TypeRIR, tq: q}, nil
 	case *ent.RegionQuery:

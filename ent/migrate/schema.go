@@ -114,6 +114,53 @@ var (
 			},
 		},
 	}
+	// IpamPrefixColumns holds the columns for the "ipam_prefix" table.
+	IpamPrefixColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "family", Type: field.TypeInt},
+		{Name: "prefix", Type: field.TypeString},
+		{Name: "vrf_id", Type: field.TypeInt, Nullable: true},
+		{Name: "scope_type", Type: field.TypeString, Nullable: true},
+		{Name: "scope_id", Type: field.TypeInt, Nullable: true},
+		{Name: "vlan_id", Type: field.TypeInt, Nullable: true},
+		{Name: "status", Type: field.TypeString, Size: 50, Default: "active"},
+		{Name: "role_id", Type: field.TypeInt, Nullable: true},
+		{Name: "is_pool", Type: field.TypeBool, Default: false},
+		{Name: "mark_utilized", Type: field.TypeBool, Default: false},
+		{Name: "_children", Type: field.TypeInt, Default: 0},
+		{Name: "_depth", Type: field.TypeInt, Default: 0},
+		{Name: "network", Type: field.TypeBytes, Size: 16},
+		{Name: "broadcast", Type: field.TypeBytes, Size: 16},
+		{Name: "prefix_length", Type: field.TypeInt},
+		{Name: "vrf_key", Type: field.TypeInt},
+		{Name: "tenant_id", Type: field.TypeInt, Nullable: true},
+	}
+	// IpamPrefixTable holds the schema information for the "ipam_prefix" table.
+	IpamPrefixTable = &schema.Table{
+		Name:       "ipam_prefix",
+		Columns:    IpamPrefixColumns,
+		PrimaryKey: []*schema.Column{IpamPrefixColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "ipam_prefix_tenancy_tenant_tenant",
+				Columns:    []*schema.Column{IpamPrefixColumns[22]},
+				RefColumns: []*schema.Column{TenancyTenantColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "prefix_vrf_key_family_network_prefix_length",
+				Unique:  false,
+				Columns: []*schema.Column{IpamPrefixColumns[21], IpamPrefixColumns[6], IpamPrefixColumns[18], IpamPrefixColumns[20]},
+			},
+		},
+	}
 	// IpamRirColumns holds the columns for the "ipam_rir" table.
 	IpamRirColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -595,6 +642,7 @@ var (
 		ExtrasCustomfieldTable,
 		ExtrasCustomfieldchoicesetTable,
 		DcimLocationTable,
+		IpamPrefixTable,
 		IpamRirTable,
 		DcimRegionTable,
 		IpamRoleTable,
@@ -625,6 +673,10 @@ func init() {
 	DcimLocationTable.ForeignKeys[2].RefTable = TenancyTenantTable
 	DcimLocationTable.Annotation = &entsql.Annotation{
 		Table: "dcim_location",
+	}
+	IpamPrefixTable.ForeignKeys[0].RefTable = TenancyTenantTable
+	IpamPrefixTable.Annotation = &entsql.Annotation{
+		Table: "ipam_prefix",
 	}
 	IpamRirTable.Annotation = &entsql.Annotation{
 		Table: "ipam_rir",

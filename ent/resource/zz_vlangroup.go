@@ -40,7 +40,7 @@ func init() {
 			{Name: "slug", Kind: "slug", Column: "slug", GoType: "string", Required: true, MaxLen: 100},
 			{Name: "scope_type", Kind: "string", Column: "scope_type", GoType: "string", Nullable: true, HasDefault: true, Types: []string{"dcim.region", "dcim.sitegroup", "dcim.site", "dcim.location"}},
 			{Name: "scope_id", Kind: "int", Column: "scope_id", GoType: "int", Nullable: true, HasDefault: true},
-			{Name: "scope", Kind: "generic-object", ReadOnly: true, Generic: "scope"},
+			{Name: "scope", Kind: "generic-object", ReadOnly: true, Generic: "scope", Types: []string{"dcim.region", "dcim.sitegroup", "dcim.site", "dcim.location"}},
 			{Name: "vid_ranges", Kind: "json", Column: "vid_ranges", GoType: "[][]int", HasDefault: true},
 			{Name: "total_vlan_ids", Kind: "int", Column: "total_vlan_ids", GoType: "int", ReadOnly: true, HasDefault: true},
 			{Name: "tenant", Kind: "fk", Column: "tenant_id", GoType: "int", Target: "tenancy.tenant", Nullable: true, Protect: true},

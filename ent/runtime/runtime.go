@@ -8,6 +8,7 @@ import (
 	"github.com/inventory/inventory/ent/customfield"
 	"github.com/inventory/inventory/ent/customfieldchoiceset"
 	"github.com/inventory/inventory/ent/location"
+	"github.com/inventory/inventory/ent/prefix"
 	"github.com/inventory/inventory/ent/region"
 	"github.com/inventory/inventory/ent/rir"
 	"github.com/inventory/inventory/ent/role"
@@ -308,6 +309,75 @@ func init() {
 	location.DefaultFacility = locationDescFacility.Default.(string)
 	// location.FacilityValidator is a validator for the "facility" field. It is called by the builders before save.
 	location.FacilityValidator = locationDescFacility.Validators[0].(func(string) error)
+	prefixMixin := schema.Prefix{}.Mixin()
+	prefixHooks := schema.Prefix{}.Hooks()
+	prefix.Hooks[0] = prefixHooks[0]
+	prefixMixinFields0 := prefixMixin[0].Fields()
+	_ = prefixMixinFields0
+	prefixMixinFields2 := prefixMixin[2].Fields()
+	_ = prefixMixinFields2
+	prefixMixinFields3 := prefixMixin[3].Fields()
+	_ = prefixMixinFields3
+	prefixFields := schema.Prefix{}.Fields()
+	_ = prefixFields
+	// prefixDescCreated is the schema descriptor for created field.
+	prefixDescCreated := prefixMixinFields0[0].Descriptor()
+	// prefix.DefaultCreated holds the default value on creation for the created field.
+	prefix.DefaultCreated = prefixDescCreated.Default.(func() time.Time)
+	// prefixDescLastUpdated is the schema descriptor for last_updated field.
+	prefixDescLastUpdated := prefixMixinFields0[1].Descriptor()
+	// prefix.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	prefix.DefaultLastUpdated = prefixDescLastUpdated.Default.(func() time.Time)
+	// prefix.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	prefix.UpdateDefaultLastUpdated = prefixDescLastUpdated.UpdateDefault.(func() time.Time)
+	// prefixDescCustomFieldData is the schema descriptor for custom_field_data field.
+	prefixDescCustomFieldData := prefixMixinFields2[0].Descriptor()
+	// prefix.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	prefix.DefaultCustomFieldData = prefixDescCustomFieldData.Default.(map[string]interface{})
+	// prefixDescDescription is the schema descriptor for description field.
+	prefixDescDescription := prefixMixinFields3[0].Descriptor()
+	// prefix.DefaultDescription holds the default value on creation for the description field.
+	prefix.DefaultDescription = prefixDescDescription.Default.(string)
+	// prefix.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	prefix.DescriptionValidator = prefixDescDescription.Validators[0].(func(string) error)
+	// prefixDescComments is the schema descriptor for comments field.
+	prefixDescComments := prefixMixinFields3[1].Descriptor()
+	// prefix.DefaultComments holds the default value on creation for the comments field.
+	prefix.DefaultComments = prefixDescComments.Default.(string)
+	// prefixDescPrefix is the schema descriptor for prefix field.
+	prefixDescPrefix := prefixFields[1].Descriptor()
+	// prefix.PrefixValidator is a validator for the "prefix" field. It is called by the builders before save.
+	prefix.PrefixValidator = prefixDescPrefix.Validators[0].(func(string) error)
+	// prefixDescStatus is the schema descriptor for status field.
+	prefixDescStatus := prefixFields[7].Descriptor()
+	// prefix.DefaultStatus holds the default value on creation for the status field.
+	prefix.DefaultStatus = prefixDescStatus.Default.(string)
+	// prefix.StatusValidator is a validator for the "status" field. It is called by the builders before save.
+	prefix.StatusValidator = prefixDescStatus.Validators[0].(func(string) error)
+	// prefixDescIsPool is the schema descriptor for is_pool field.
+	prefixDescIsPool := prefixFields[9].Descriptor()
+	// prefix.DefaultIsPool holds the default value on creation for the is_pool field.
+	prefix.DefaultIsPool = prefixDescIsPool.Default.(bool)
+	// prefixDescMarkUtilized is the schema descriptor for mark_utilized field.
+	prefixDescMarkUtilized := prefixFields[10].Descriptor()
+	// prefix.DefaultMarkUtilized holds the default value on creation for the mark_utilized field.
+	prefix.DefaultMarkUtilized = prefixDescMarkUtilized.Default.(bool)
+	// prefixDescChildren is the schema descriptor for _children field.
+	prefixDescChildren := prefixFields[11].Descriptor()
+	// prefix.DefaultChildren holds the default value on creation for the _children field.
+	prefix.DefaultChildren = prefixDescChildren.Default.(int)
+	// prefixDescDepth is the schema descriptor for _depth field.
+	prefixDescDepth := prefixFields[12].Descriptor()
+	// prefix.DefaultDepth holds the default value on creation for the _depth field.
+	prefix.DefaultDepth = prefixDescDepth.Default.(int)
+	// prefixDescNetwork is the schema descriptor for network field.
+	prefixDescNetwork := prefixFields[13].Descriptor()
+	// prefix.NetworkValidator is a validator for the "network" field. It is called by the builders before save.
+	prefix.NetworkValidator = prefixDescNetwork.Validators[0].(func([]byte) error)
+	// prefixDescBroadcast is the schema descriptor for broadcast field.
+	prefixDescBroadcast := prefixFields[14].Descriptor()
+	// prefix.BroadcastValidator is a validator for the "broadcast" field. It is called by the builders before save.
+	prefix.BroadcastValidator = prefixDescBroadcast.Validators[0].(func([]byte) error)
 	rirMixin := schema.RIR{}.Mixin()
 	rirMixinFields0 := rirMixin[0].Fields()
 	_ = rirMixinFields0

@@ -1,0 +1,258 @@
+package resource
+
+import (
+	"encoding/json"
+	"errors"
+	"net/netip"
+	"strconv"
+	"strings"
+
+	"entgo.io/ent/dialect/sql"
+
+	// The prefix hook (derived columns, _depth/_children) is stitched in by
+	// ent/runtime; every write through a descriptor needs it.
+	_ "github.com/inventory/inventory/ent/runtime"
+	"github.com/inventory/inventory/ent/schema/ipnet"
+	"github.com/inventory/inventory/filters"
+)
+
+// The cidr kind and the containment filters of IP prefixes. Prefix rows
+// carry hidden columns next to the prefix text (see ent/schema/ipnet): family,
+// network and broadcast (16 bytes, IPv4 v4-mapped, so byte order is numeric
+// order on both databases) and prefix_length; containment is a comparison
+// of those, served by the index (vrf_key, family, network, prefix_length).
+
+// Hidden column names shared by the IP models.
+const (
+	colFamily    = "family"
+	colNetwork   = "network"
+	colBroadcast = "broadcast"
+	colLength    = "prefix_length"
+)
+
+func init() {
+	RegisterKind("cidr", func(b []byte, v any) []byte {
+		s, _ := v.(string)
+		return appendString(b, s)
+	}, decodeCIDR)
+
+	FilterKinds["prefix-within"] = func(d *Descriptor, decl FilterDecl) *filters.Filter {
+		return lastValueFilter(decl.Name, func(v string) func(*sql.Selector) { return withinPred(v, false) })
+	}
+	FilterKinds["prefix-within-include"] = func(d *Descriptor, decl FilterDecl) *filters.Filter {
+		return lastValueFilter(decl.Name, func(v string) func(*sql.Selector) { return withinPred(v, true) })
+	}
+	FilterKinds["prefix-contains"] = func(d *Descriptor, decl FilterDecl) *filters.Filter {
+		return lastValueFilter(decl.Name, containsPred)
+	}
+	FilterKinds["prefix-exact"] = func(d *Descriptor, decl FilterDecl) *filters.Filter {
+		return &filters.Filter{Name: decl.Name, Kind: filters.Custom, Lookups: []string{}, Func: prefixExact}
+	}
+	FilterKinds["prefix-mask-length"] = func(d *Descriptor, decl FilterDecl) *filters.Filter {
+		return &filters.Filter{Name: decl.Name, Kind: filters.Custom, Lookups: []string{"gte", "lte"}, Func: maskLength}
+	}
+	FilterKinds["ip-family"] = func(d *Descriptor, decl FilterDecl) *filters.Filter {
+		return &filters.Filter{Name: decl.Name, Kind: filters.Custom, Lookups: []string{}, Func: ipFamily}
+	}
+	FilterKinds["vrf-present-id"] = func(d *Descriptor, decl FilterDecl) *filters.Filter {
+		return &filters.Filter{Name: decl.Name, Kind: filters.Custom, Lookups: []string{}, Func: presentInVRFID}
+	}
+	FilterKinds["vrf-present-rd"] = func(d *Descriptor, decl FilterDecl) *filters.Filter {
+		// byType, not ByContentType: we run inside resolve().
+		vrf := byType["ipam.vrf"]
+		return &filters.Filter{Name: decl.Name, Kind: filters.Custom, Lookups: []string{},
+			Func: func(_ string, values []string) (func(*sql.Selector), error) {
+				if vrf == nil || vrf.byName["rd"] == nil {
+					return nil, errInvalidChoice
+				}
+				rd := values[len(values)-1]
+				return func(s *sql.Selector) {
+					t := sql.Table(vrf.Table)
+					sub := sql.Select(t.C("id")).From(t).Where(sql.EQ(t.C(vrf.byName["rd"].Column), rd))
+					s.Where(sql.In(s.C("vrf_id"), sub))
+				}, nil
+			}}
+	}
+}
+
+// decodeCIDR validates and canonicalises a prefix: NetBox's IPNetworkField
+// messages, host bits refused (prefix_validator), /0 refused (Prefix.clean),
+// IPv6 compressed in lower case.
+func decodeCIDR(f *Field, raw json.RawMessage) (any, []string) {
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return nil, []string{"Invalid IP address format: " + strings.Trim(string(raw), `"`)}
+	}
+	if strings.TrimSpace(s) == "" {
+		if f.Required {
+			return nil, []string{"This field may not be blank."}
+		}
+		return nil, []string{"This field may not be null."}
+	}
+	p, msg := ipnet.Canonical(s, false)
+	if msg != "" {
+		return nil, []string{msg}
+	}
+	if p.Bits() == 0 {
+		return nil, []string{"Cannot create prefix with /0 mask."}
+	}
+	return p.String(), nil
+}
+
+// CanonicalCIDR is decodeCIDR for Go callers: the canonical text or
+// NetBox's message.
+func CanonicalCIDR(s string) (string, string) {
+	v, msgs := decodeCIDR(&Field{Required: true}, json.RawMessage(strconv.Quote(s)))
+	if msgs != nil {
+		return "", msgs[0]
+	}
+	return v.(string), ""
+}
+
+var errInvalidChoice = errors.New("Select a valid choice. That choice is not one of the available choices.")
+
+// lastValueFilter is a CharFilter with a custom method: the last value
+// counts (Django's QueryDict.get), no lookups.
+func lastValueFilter(name string, pred func(v string) func(*sql.Selector)) *filters.Filter {
+	return &filters.Filter{Name: name, Kind: filters.Custom, Lookups: []string{},
+		Func: func(_ string, values []string) (func(*sql.Selector), error) {
+			v := strings.TrimSpace(values[len(values)-1])
+			if v == "" {
+				return nil, nil
+			}
+			return pred(v), nil
+		}}
+}
+
+func none(s *sql.Selector) { s.Where(sql.False()) }
+
+// withinPred: prefixes inside v (net_contained, or net_contained_or_equal
+// with include), in every VRF. An invalid value matches nothing, as in
+// NetBox.
+func withinPred(v string, include bool) func(*sql.Selector) {
+	p, ok := ipnet.ParseLoose(v)
+	if !ok {
+		return none
+	}
+	k := ipnet.KeyOf(p)
+	return func(s *sql.Selector) {
+		length := sql.GT(s.C(colLength), k.Length)
+		if include {
+			length = sql.GTE(s.C(colLength), k.Length)
+		}
+		s.Where(sql.And(sql.EQ(s.C(colFamily), k.Family),
+			sql.GTE(s.C(colNetwork), k.Network), sql.LTE(s.C(colNetwork), k.Broadcast), length))
+	}
+}
+
+// containsPred: with a mask, prefixes containing or equal to v; without,
+// prefixes strictly containing the address v (net_contains), in every VRF.
+func containsPred(v string) func(*sql.Selector) {
+	if strings.Contains(v, "/") {
+		p, ok := ipnet.ParseLoose(v)
+		if !ok {
+			return none
+		}
+		return supernetPred(ipnet.KeyOf(p), true)
+	}
+	a, err := netip.ParseAddr(v)
+	if err != nil || a.Zone() != "" {
+		return none
+	}
+	return supernetPred(ipnet.KeyOf(netip.PrefixFrom(a, a.BitLen())), false)
+}
+
+// supernetPred matches the prefixes containing k (equal ones too when
+// orEqual). The network IN list of the possible supernets keeps it an index
+// lookup (DESIGN.md §8).
+func supernetPred(k ipnet.Key, orEqual bool) func(*sql.Selector) {
+	sup := ipnet.Supernets(k)
+	if orEqual {
+		sup = append(sup, k.Network)
+	}
+	nets := make([]any, len(sup))
+	for i, n := range sup {
+		nets[i] = n
+	}
+	return func(s *sql.Selector) {
+		if len(nets) == 0 {
+			s.Where(sql.False())
+			return
+		}
+		length := sql.LT(s.C(colLength), k.Length)
+		if orEqual {
+			length = sql.LTE(s.C(colLength), k.Length)
+		}
+		s.Where(sql.And(sql.EQ(s.C(colFamily), k.Family), sql.In(s.C(colNetwork), nets...),
+			length, sql.GTE(s.C(colBroadcast), k.Broadcast)))
+	}
+}
+
+// prefixExact: prefix=<cidr>, repeated = OR; values that do not parse are
+// ignored (all invalid: nothing matches), as NetBox's filter_prefix does.
+func prefixExact(_ string, values []string) (func(*sql.Selector), error) {
+	var keys []ipnet.Key
+	for _, v := range values {
+		p, ok := ipnet.ParseLoose(v)
+		if !ok || p.Masked() != p {
+			continue // a stored prefix never has host bits
+		}
+		keys = append(keys, ipnet.KeyOf(p))
+	}
+	return func(s *sql.Selector) {
+		if len(keys) == 0 {
+			s.Where(sql.False())
+			return
+		}
+		ors := make([]*sql.Predicate, len(keys))
+		for i, k := range keys {
+			ors[i] = sql.And(sql.EQ(s.C(colFamily), k.Family), sql.EQ(s.C(colNetwork), k.Network),
+				sql.EQ(s.C(colLength), k.Length))
+		}
+		s.Where(sql.Or(ors...))
+	}, nil
+}
+
+// maskLength: mask_length=<n> (repeated = OR), mask_length__gte/__lte.
+func maskLength(lookup string, values []string) (func(*sql.Selector), error) {
+	ns := make([]any, len(values))
+	for i, v := range values {
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil {
+			return nil, errors.New("Enter a whole number.")
+		}
+		ns[i] = n
+	}
+	return func(s *sql.Selector) {
+		switch lookup {
+		case "gte":
+			s.Where(sql.GTE(s.C(colLength), ns[len(ns)-1]))
+		case "lte":
+			s.Where(sql.LTE(s.C(colLength), ns[len(ns)-1]))
+		default:
+			s.Where(sql.In(s.C(colLength), ns...))
+		}
+	}, nil
+}
+
+// ipFamily: family=4|6 (a NumberFilter: the last value counts).
+func ipFamily(_ string, values []string) (func(*sql.Selector), error) {
+	f, err := strconv.ParseFloat(strings.TrimSpace(values[len(values)-1]), 64)
+	if err != nil {
+		return nil, errors.New("Enter a number.")
+	}
+	if f != float64(int(f)) {
+		return none, nil
+	}
+	return func(s *sql.Selector) { s.Where(sql.EQ(s.C(colFamily), int(f))) }, nil
+}
+
+// presentInVRFID: prefixes of the VRF. NetBox adds those of the VRFs whose
+// export targets the VRF imports; route targets do not exist here yet.
+func presentInVRFID(_ string, values []string) (func(*sql.Selector), error) {
+	id, err := strconv.Atoi(strings.TrimSpace(values[len(values)-1]))
+	if err != nil {
+		return nil, errInvalidChoice
+	}
+	return func(s *sql.Selector) { s.Where(sql.EQ(s.C("vrf_id"), id)) }, nil
+}
