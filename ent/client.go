@@ -919,6 +919,22 @@ func (c *PrefixClient) GetX(ctx context.Context, id int) *Prefix {
 	return obj
 }
 
+// QueryVrf queries the vrf edge of a Prefix.
+func (c *PrefixClient) QueryVrf(_m *Prefix) *VRFQuery {
+	query := (&VRFClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(prefix.Table, prefix.FieldID, id),
+			sqlgraph.To(vrf.Table, vrf.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, prefix.VrfTable, prefix.VrfColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // QueryTenant queries the tenant edge of a Prefix.
 func (c *PrefixClient) QueryTenant(_m *Prefix) *TenantQuery {
 	query := (&TenantClient{config: c.config}).Query()
@@ -928,6 +944,38 @@ func (c *PrefixClient) QueryTenant(_m *Prefix) *TenantQuery {
 			sqlgraph.From(prefix.Table, prefix.FieldID, id),
 			sqlgraph.To(tenant.Table, tenant.FieldID),
 			sqlgraph.Edge(sqlgraph.M2O, false, prefix.TenantTable, prefix.TenantColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryVlan queries the vlan edge of a Prefix.
+func (c *PrefixClient) QueryVlan(_m *Prefix) *VLANQuery {
+	query := (&VLANClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(prefix.Table, prefix.FieldID, id),
+			sqlgraph.To(vlan.Table, vlan.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, prefix.VlanTable, prefix.VlanColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryRole queries the role edge of a Prefix.
+func (c *PrefixClient) QueryRole(_m *Prefix) *RoleQuery {
+	query := (&RoleClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(prefix.Table, prefix.FieldID, id),
+			sqlgraph.To(role.Table, role.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, prefix.RoleTable, prefix.RoleColumn),
 		)
 		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
 		return fromV, nil

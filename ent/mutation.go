@@ -4235,16 +4235,10 @@ type PrefixMutation struct {
 	family            *int
 	addfamily         *int
 	prefix            *string
-	vrf_id            *int
-	addvrf_id         *int
 	scope_type        *string
 	scope_id          *int
 	addscope_id       *int
-	vlan_id           *int
-	addvlan_id        *int
 	status            *string
-	role_id           *int
-	addrole_id        *int
 	is_pool           *bool
 	mark_utilized     *bool
 	__children        *int
@@ -4258,8 +4252,14 @@ type PrefixMutation struct {
 	vrf_key           *int
 	addvrf_key        *int
 	clearedFields     map[string]struct{}
+	vrf               *int
+	clearedvrf        bool
 	tenant            *int
 	clearedtenant     bool
+	vlan              *int
+	clearedvlan       bool
+	role              *int
+	clearedrole       bool
 	done              bool
 	oldValue          func(context.Context) (*Prefix, error)
 	predicates        []predicate.Prefix
@@ -4663,13 +4663,12 @@ func (m *PrefixMutation) ResetPrefix() {
 
 // SetVrfID sets the "vrf_id" field.
 func (m *PrefixMutation) SetVrfID(i int) {
-	m.vrf_id = &i
-	m.addvrf_id = nil
+	m.vrf = &i
 }
 
 // VrfID returns the value of the "vrf_id" field in the mutation.
 func (m *PrefixMutation) VrfID() (r int, exists bool) {
-	v := m.vrf_id
+	v := m.vrf
 	if v == nil {
 		return
 	}
@@ -4693,28 +4692,9 @@ func (m *PrefixMutation) OldVrfID(ctx context.Context) (v *int, err error) {
 	return oldValue.VrfID, nil
 }
 
-// AddVrfID adds i to the "vrf_id" field.
-func (m *PrefixMutation) AddVrfID(i int) {
-	if m.addvrf_id != nil {
-		*m.addvrf_id += i
-	} else {
-		m.addvrf_id = &i
-	}
-}
-
-// AddedVrfID returns the value that was added to the "vrf_id" field in this mutation.
-func (m *PrefixMutation) AddedVrfID() (r int, exists bool) {
-	v := m.addvrf_id
-	if v == nil {
-		return
-	}
-	return *v, true
-}
-
 // ClearVrfID clears the value of the "vrf_id" field.
 func (m *PrefixMutation) ClearVrfID() {
-	m.vrf_id = nil
-	m.addvrf_id = nil
+	m.vrf = nil
 	m.clearedFields[prefix.FieldVrfID] = struct{}{}
 }
 
@@ -4726,8 +4706,7 @@ func (m *PrefixMutation) VrfIDCleared() bool {
 
 // ResetVrfID resets all changes to the "vrf_id" field.
 func (m *PrefixMutation) ResetVrfID() {
-	m.vrf_id = nil
-	m.addvrf_id = nil
+	m.vrf = nil
 	delete(m.clearedFields, prefix.FieldVrfID)
 }
 
@@ -4901,13 +4880,12 @@ func (m *PrefixMutation) ResetTenantID() {
 
 // SetVlanID sets the "vlan_id" field.
 func (m *PrefixMutation) SetVlanID(i int) {
-	m.vlan_id = &i
-	m.addvlan_id = nil
+	m.vlan = &i
 }
 
 // VlanID returns the value of the "vlan_id" field in the mutation.
 func (m *PrefixMutation) VlanID() (r int, exists bool) {
-	v := m.vlan_id
+	v := m.vlan
 	if v == nil {
 		return
 	}
@@ -4931,28 +4909,9 @@ func (m *PrefixMutation) OldVlanID(ctx context.Context) (v *int, err error) {
 	return oldValue.VlanID, nil
 }
 
-// AddVlanID adds i to the "vlan_id" field.
-func (m *PrefixMutation) AddVlanID(i int) {
-	if m.addvlan_id != nil {
-		*m.addvlan_id += i
-	} else {
-		m.addvlan_id = &i
-	}
-}
-
-// AddedVlanID returns the value that was added to the "vlan_id" field in this mutation.
-func (m *PrefixMutation) AddedVlanID() (r int, exists bool) {
-	v := m.addvlan_id
-	if v == nil {
-		return
-	}
-	return *v, true
-}
-
 // ClearVlanID clears the value of the "vlan_id" field.
 func (m *PrefixMutation) ClearVlanID() {
-	m.vlan_id = nil
-	m.addvlan_id = nil
+	m.vlan = nil
 	m.clearedFields[prefix.FieldVlanID] = struct{}{}
 }
 
@@ -4964,8 +4923,7 @@ func (m *PrefixMutation) VlanIDCleared() bool {
 
 // ResetVlanID resets all changes to the "vlan_id" field.
 func (m *PrefixMutation) ResetVlanID() {
-	m.vlan_id = nil
-	m.addvlan_id = nil
+	m.vlan = nil
 	delete(m.clearedFields, prefix.FieldVlanID)
 }
 
@@ -5007,13 +4965,12 @@ func (m *PrefixMutation) ResetStatus() {
 
 // SetRoleID sets the "role_id" field.
 func (m *PrefixMutation) SetRoleID(i int) {
-	m.role_id = &i
-	m.addrole_id = nil
+	m.role = &i
 }
 
 // RoleID returns the value of the "role_id" field in the mutation.
 func (m *PrefixMutation) RoleID() (r int, exists bool) {
-	v := m.role_id
+	v := m.role
 	if v == nil {
 		return
 	}
@@ -5037,28 +4994,9 @@ func (m *PrefixMutation) OldRoleID(ctx context.Context) (v *int, err error) {
 	return oldValue.RoleID, nil
 }
 
-// AddRoleID adds i to the "role_id" field.
-func (m *PrefixMutation) AddRoleID(i int) {
-	if m.addrole_id != nil {
-		*m.addrole_id += i
-	} else {
-		m.addrole_id = &i
-	}
-}
-
-// AddedRoleID returns the value that was added to the "role_id" field in this mutation.
-func (m *PrefixMutation) AddedRoleID() (r int, exists bool) {
-	v := m.addrole_id
-	if v == nil {
-		return
-	}
-	return *v, true
-}
-
 // ClearRoleID clears the value of the "role_id" field.
 func (m *PrefixMutation) ClearRoleID() {
-	m.role_id = nil
-	m.addrole_id = nil
+	m.role = nil
 	m.clearedFields[prefix.FieldRoleID] = struct{}{}
 }
 
@@ -5070,8 +5008,7 @@ func (m *PrefixMutation) RoleIDCleared() bool {
 
 // ResetRoleID resets all changes to the "role_id" field.
 func (m *PrefixMutation) ResetRoleID() {
-	m.role_id = nil
-	m.addrole_id = nil
+	m.role = nil
 	delete(m.clearedFields, prefix.FieldRoleID)
 }
 
@@ -5443,6 +5380,33 @@ func (m *PrefixMutation) ResetVrfKey() {
 	m.addvrf_key = nil
 }
 
+// ClearVrf clears the "vrf" edge to the VRF entity.
+func (m *PrefixMutation) ClearVrf() {
+	m.clearedvrf = true
+	m.clearedFields[prefix.FieldVrfID] = struct{}{}
+}
+
+// VrfCleared reports if the "vrf" edge to the VRF entity was cleared.
+func (m *PrefixMutation) VrfCleared() bool {
+	return m.VrfIDCleared() || m.clearedvrf
+}
+
+// VrfIDs returns the "vrf" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// VrfID instead. It exists only for internal usage by the builders.
+func (m *PrefixMutation) VrfIDs() (ids []int) {
+	if id := m.vrf; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetVrf resets all changes to the "vrf" edge.
+func (m *PrefixMutation) ResetVrf() {
+	m.vrf = nil
+	m.clearedvrf = false
+}
+
 // ClearTenant clears the "tenant" edge to the Tenant entity.
 func (m *PrefixMutation) ClearTenant() {
 	m.clearedtenant = true
@@ -5468,6 +5432,60 @@ func (m *PrefixMutation) TenantIDs() (ids []int) {
 func (m *PrefixMutation) ResetTenant() {
 	m.tenant = nil
 	m.clearedtenant = false
+}
+
+// ClearVlan clears the "vlan" edge to the VLAN entity.
+func (m *PrefixMutation) ClearVlan() {
+	m.clearedvlan = true
+	m.clearedFields[prefix.FieldVlanID] = struct{}{}
+}
+
+// VlanCleared reports if the "vlan" edge to the VLAN entity was cleared.
+func (m *PrefixMutation) VlanCleared() bool {
+	return m.VlanIDCleared() || m.clearedvlan
+}
+
+// VlanIDs returns the "vlan" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// VlanID instead. It exists only for internal usage by the builders.
+func (m *PrefixMutation) VlanIDs() (ids []int) {
+	if id := m.vlan; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetVlan resets all changes to the "vlan" edge.
+func (m *PrefixMutation) ResetVlan() {
+	m.vlan = nil
+	m.clearedvlan = false
+}
+
+// ClearRole clears the "role" edge to the Role entity.
+func (m *PrefixMutation) ClearRole() {
+	m.clearedrole = true
+	m.clearedFields[prefix.FieldRoleID] = struct{}{}
+}
+
+// RoleCleared reports if the "role" edge to the Role entity was cleared.
+func (m *PrefixMutation) RoleCleared() bool {
+	return m.RoleIDCleared() || m.clearedrole
+}
+
+// RoleIDs returns the "role" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// RoleID instead. It exists only for internal usage by the builders.
+func (m *PrefixMutation) RoleIDs() (ids []int) {
+	if id := m.role; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetRole resets all changes to the "role" edge.
+func (m *PrefixMutation) ResetRole() {
+	m.role = nil
+	m.clearedrole = false
 }
 
 // Where appends a list predicates to the PrefixMutation builder.
@@ -5526,7 +5544,7 @@ func (m *PrefixMutation) Fields() []string {
 	if m.prefix != nil {
 		fields = append(fields, prefix.FieldPrefix)
 	}
-	if m.vrf_id != nil {
+	if m.vrf != nil {
 		fields = append(fields, prefix.FieldVrfID)
 	}
 	if m.scope_type != nil {
@@ -5538,13 +5556,13 @@ func (m *PrefixMutation) Fields() []string {
 	if m.tenant != nil {
 		fields = append(fields, prefix.FieldTenantID)
 	}
-	if m.vlan_id != nil {
+	if m.vlan != nil {
 		fields = append(fields, prefix.FieldVlanID)
 	}
 	if m.status != nil {
 		fields = append(fields, prefix.FieldStatus)
 	}
-	if m.role_id != nil {
+	if m.role != nil {
 		fields = append(fields, prefix.FieldRoleID)
 	}
 	if m.is_pool != nil {
@@ -5850,17 +5868,8 @@ func (m *PrefixMutation) AddedFields() []string {
 	if m.addfamily != nil {
 		fields = append(fields, prefix.FieldFamily)
 	}
-	if m.addvrf_id != nil {
-		fields = append(fields, prefix.FieldVrfID)
-	}
 	if m.addscope_id != nil {
 		fields = append(fields, prefix.FieldScopeID)
-	}
-	if m.addvlan_id != nil {
-		fields = append(fields, prefix.FieldVlanID)
-	}
-	if m.addrole_id != nil {
-		fields = append(fields, prefix.FieldRoleID)
 	}
 	if m.add__children != nil {
 		fields = append(fields, prefix.FieldChildren)
@@ -5884,14 +5893,8 @@ func (m *PrefixMutation) AddedField(name string) (ent.Value, bool) {
 	switch name {
 	case prefix.FieldFamily:
 		return m.AddedFamily()
-	case prefix.FieldVrfID:
-		return m.AddedVrfID()
 	case prefix.FieldScopeID:
 		return m.AddedScopeID()
-	case prefix.FieldVlanID:
-		return m.AddedVlanID()
-	case prefix.FieldRoleID:
-		return m.AddedRoleID()
 	case prefix.FieldChildren:
 		return m.AddedChildren()
 	case prefix.FieldDepth:
@@ -5916,33 +5919,12 @@ func (m *PrefixMutation) AddField(name string, value ent.Value) error {
 		}
 		m.AddFamily(v)
 		return nil
-	case prefix.FieldVrfID:
-		v, ok := value.(int)
-		if !ok {
-			return fmt.Errorf("unexpected type %T for field %s", value, name)
-		}
-		m.AddVrfID(v)
-		return nil
 	case prefix.FieldScopeID:
 		v, ok := value.(int)
 		if !ok {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.AddScopeID(v)
-		return nil
-	case prefix.FieldVlanID:
-		v, ok := value.(int)
-		if !ok {
-			return fmt.Errorf("unexpected type %T for field %s", value, name)
-		}
-		m.AddVlanID(v)
-		return nil
-	case prefix.FieldRoleID:
-		v, ok := value.(int)
-		if !ok {
-			return fmt.Errorf("unexpected type %T for field %s", value, name)
-		}
-		m.AddRoleID(v)
 		return nil
 	case prefix.FieldChildren:
 		v, ok := value.(int)
@@ -6122,9 +6104,18 @@ func (m *PrefixMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *PrefixMutation) AddedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 4)
+	if m.vrf != nil {
+		edges = append(edges, prefix.EdgeVrf)
+	}
 	if m.tenant != nil {
 		edges = append(edges, prefix.EdgeTenant)
+	}
+	if m.vlan != nil {
+		edges = append(edges, prefix.EdgeVlan)
+	}
+	if m.role != nil {
+		edges = append(edges, prefix.EdgeRole)
 	}
 	return edges
 }
@@ -6133,8 +6124,20 @@ func (m *PrefixMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *PrefixMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case prefix.EdgeVrf:
+		if id := m.vrf; id != nil {
+			return []ent.Value{*id}
+		}
 	case prefix.EdgeTenant:
 		if id := m.tenant; id != nil {
+			return []ent.Value{*id}
+		}
+	case prefix.EdgeVlan:
+		if id := m.vlan; id != nil {
+			return []ent.Value{*id}
+		}
+	case prefix.EdgeRole:
+		if id := m.role; id != nil {
 			return []ent.Value{*id}
 		}
 	}
@@ -6143,7 +6146,7 @@ func (m *PrefixMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *PrefixMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 4)
 	return edges
 }
 
@@ -6155,9 +6158,18 @@ func (m *PrefixMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *PrefixMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 4)
+	if m.clearedvrf {
+		edges = append(edges, prefix.EdgeVrf)
+	}
 	if m.clearedtenant {
 		edges = append(edges, prefix.EdgeTenant)
+	}
+	if m.clearedvlan {
+		edges = append(edges, prefix.EdgeVlan)
+	}
+	if m.clearedrole {
+		edges = append(edges, prefix.EdgeRole)
 	}
 	return edges
 }
@@ -6166,8 +6178,14 @@ func (m *PrefixMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *PrefixMutation) EdgeCleared(name string) bool {
 	switch name {
+	case prefix.EdgeVrf:
+		return m.clearedvrf
 	case prefix.EdgeTenant:
 		return m.clearedtenant
+	case prefix.EdgeVlan:
+		return m.clearedvlan
+	case prefix.EdgeRole:
+		return m.clearedrole
 	}
 	return false
 }
@@ -6176,8 +6194,17 @@ func (m *PrefixMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *PrefixMutation) ClearEdge(name string) error {
 	switch name {
+	case prefix.EdgeVrf:
+		m.ClearVrf()
+		return nil
 	case prefix.EdgeTenant:
 		m.ClearTenant()
+		return nil
+	case prefix.EdgeVlan:
+		m.ClearVlan()
+		return nil
+	case prefix.EdgeRole:
+		m.ClearRole()
 		return nil
 	}
 	return fmt.Errorf("unknown Prefix unique edge %s", name)
@@ -6187,8 +6214,17 @@ func (m *PrefixMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *PrefixMutation) ResetEdge(name string) error {
 	switch name {
+	case prefix.EdgeVrf:
+		m.ResetVrf()
+		return nil
 	case prefix.EdgeTenant:
 		m.ResetTenant()
+		return nil
+	case prefix.EdgeVlan:
+		m.ResetVlan()
+		return nil
+	case prefix.EdgeRole:
+		m.ResetRole()
 		return nil
 	}
 	return fmt.Errorf("unknown Prefix edge %s", name)

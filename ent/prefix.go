@@ -11,7 +11,10 @@ import (
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/sql"
 	"github.com/inventory/inventory/ent/prefix"
+	"github.com/inventory/inventory/ent/role"
 	"github.com/inventory/inventory/ent/tenant"
+	"github.com/inventory/inventory/ent/vlan"
+	"github.com/inventory/inventory/ent/vrf"
 )
 
 // Prefix is the model entity for the Prefix schema.
@@ -71,11 +74,28 @@ type Prefix struct {
 
 // PrefixEdges holds the relations/edges for other nodes in the graph.
 type PrefixEdges struct {
+	// Vrf holds the value of the vrf edge.
+	Vrf *VRF `json:"vrf,omitempty"`
 	// Tenant holds the value of the tenant edge.
 	Tenant *Tenant `json:"tenant,omitempty"`
+	// Vlan holds the value of the vlan edge.
+	Vlan *VLAN `json:"vlan,omitempty"`
+	// Role holds the value of the role edge.
+	Role *Role `json:"role,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [1]bool
+	loadedTypes [4]bool
+}
+
+// VrfOrErr returns the Vrf value or an error if the edge
+// was not loaded in eager-loading, or loaded but was not found.
+func (e PrefixEdges) VrfOrErr() (*VRF, error) {
+	if e.Vrf != nil {
+		return e.Vrf, nil
+	} else if e.loadedTypes[0] {
+		return nil, &NotFoundError{label: vrf.Label}
+	}
+	return nil, &NotLoadedError{edge: "vrf"}
 }
 
 // TenantOrErr returns the Tenant value or an error if the edge
@@ -83,10 +103,32 @@ type PrefixEdges struct {
 func (e PrefixEdges) TenantOrErr() (*Tenant, error) {
 	if e.Tenant != nil {
 		return e.Tenant, nil
-	} else if e.loadedTypes[0] {
+	} else if e.loadedTypes[1] {
 		return nil, &NotFoundError{label: tenant.Label}
 	}
 	return nil, &NotLoadedError{edge: "tenant"}
+}
+
+// VlanOrErr returns the Vlan value or an error if the edge
+// was not loaded in eager-loading, or loaded but was not found.
+func (e PrefixEdges) VlanOrErr() (*VLAN, error) {
+	if e.Vlan != nil {
+		return e.Vlan, nil
+	} else if e.loadedTypes[2] {
+		return nil, &NotFoundError{label: vlan.Label}
+	}
+	return nil, &NotLoadedError{edge: "vlan"}
+}
+
+// RoleOrErr returns the Role value or an error if the edge
+// was not loaded in eager-loading, or loaded but was not found.
+func (e PrefixEdges) RoleOrErr() (*Role, error) {
+	if e.Role != nil {
+		return e.Role, nil
+	} else if e.loadedTypes[3] {
+		return nil, &NotFoundError{label: role.Label}
+	}
+	return nil, &NotLoadedError{edge: "role"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -280,9 +322,24 @@ func (_m *Prefix) Value(name string) (ent.Value, error) {
 	return _m.selectValues.Get(name)
 }
 
+// QueryVrf queries the "vrf" edge of the Prefix entity.
+func (_m *Prefix) QueryVrf() *VRFQuery {
+	return NewPrefixClient(_m.config).QueryVrf(_m)
+}
+
 // QueryTenant queries the "tenant" edge of the Prefix entity.
 func (_m *Prefix) QueryTenant() *TenantQuery {
 	return NewPrefixClient(_m.config).QueryTenant(_m)
+}
+
+// QueryVlan queries the "vlan" edge of the Prefix entity.
+func (_m *Prefix) QueryVlan() *VLANQuery {
+	return NewPrefixClient(_m.config).QueryVlan(_m)
+}
+
+// QueryRole queries the "role" edge of the Prefix entity.
+func (_m *Prefix) QueryRole() *RoleQuery {
+	return NewPrefixClient(_m.config).QueryRole(_m)
 }
 
 // Update returns a builder for updating this Prefix.

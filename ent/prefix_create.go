@@ -11,7 +11,10 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/prefix"
+	"github.com/inventory/inventory/ent/role"
 	"github.com/inventory/inventory/ent/tenant"
+	"github.com/inventory/inventory/ent/vlan"
+	"github.com/inventory/inventory/ent/vrf"
 )
 
 // PrefixCreate is the builder for creating a Prefix entity.
@@ -273,9 +276,24 @@ func (_c *PrefixCreate) SetVrfKey(v int) *PrefixCreate {
 	return _c
 }
 
+// SetVrf sets the "vrf" edge to the VRF entity.
+func (_c *PrefixCreate) SetVrf(v *VRF) *PrefixCreate {
+	return _c.SetVrfID(v.ID)
+}
+
 // SetTenant sets the "tenant" edge to the Tenant entity.
 func (_c *PrefixCreate) SetTenant(v *Tenant) *PrefixCreate {
 	return _c.SetTenantID(v.ID)
+}
+
+// SetVlan sets the "vlan" edge to the VLAN entity.
+func (_c *PrefixCreate) SetVlan(v *VLAN) *PrefixCreate {
+	return _c.SetVlanID(v.ID)
+}
+
+// SetRole sets the "role" edge to the Role entity.
+func (_c *PrefixCreate) SetRole(v *Role) *PrefixCreate {
+	return _c.SetRoleID(v.ID)
 }
 
 // Mutation returns the PrefixMutation object of the builder.
@@ -487,10 +505,6 @@ func (_c *PrefixCreate) createSpec() (*Prefix, *sqlgraph.CreateSpec) {
 		_spec.SetField(prefix.FieldPrefix, field.TypeString, value)
 		_node.Prefix = value
 	}
-	if value, ok := _c.mutation.VrfID(); ok {
-		_spec.SetField(prefix.FieldVrfID, field.TypeInt, value)
-		_node.VrfID = &value
-	}
 	if value, ok := _c.mutation.ScopeType(); ok {
 		_spec.SetField(prefix.FieldScopeType, field.TypeString, value)
 		_node.ScopeType = &value
@@ -499,17 +513,9 @@ func (_c *PrefixCreate) createSpec() (*Prefix, *sqlgraph.CreateSpec) {
 		_spec.SetField(prefix.FieldScopeID, field.TypeInt, value)
 		_node.ScopeID = &value
 	}
-	if value, ok := _c.mutation.VlanID(); ok {
-		_spec.SetField(prefix.FieldVlanID, field.TypeInt, value)
-		_node.VlanID = &value
-	}
 	if value, ok := _c.mutation.Status(); ok {
 		_spec.SetField(prefix.FieldStatus, field.TypeString, value)
 		_node.Status = value
-	}
-	if value, ok := _c.mutation.RoleID(); ok {
-		_spec.SetField(prefix.FieldRoleID, field.TypeInt, value)
-		_node.RoleID = &value
 	}
 	if value, ok := _c.mutation.IsPool(); ok {
 		_spec.SetField(prefix.FieldIsPool, field.TypeBool, value)
@@ -543,6 +549,23 @@ func (_c *PrefixCreate) createSpec() (*Prefix, *sqlgraph.CreateSpec) {
 		_spec.SetField(prefix.FieldVrfKey, field.TypeInt, value)
 		_node.VrfKey = value
 	}
+	if nodes := _c.mutation.VrfIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   prefix.VrfTable,
+			Columns: []string{prefix.VrfColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(vrf.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.VrfID = &nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
+	}
 	if nodes := _c.mutation.TenantIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -558,6 +581,40 @@ func (_c *PrefixCreate) createSpec() (*Prefix, *sqlgraph.CreateSpec) {
 			edge.Target.Nodes = append(edge.Target.Nodes, k)
 		}
 		_node.TenantID = &nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.VlanIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   prefix.VlanTable,
+			Columns: []string{prefix.VlanColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(vlan.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.VlanID = &nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.RoleIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   prefix.RoleTable,
+			Columns: []string{prefix.RoleColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(role.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.RoleID = &nodes[0]
 		_spec.Edges = append(_spec.Edges, edge)
 	}
 	return _node, _spec

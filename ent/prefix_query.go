@@ -14,7 +14,10 @@ import (
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/predicate"
 	"github.com/inventory/inventory/ent/prefix"
+	"github.com/inventory/inventory/ent/role"
 	"github.com/inventory/inventory/ent/tenant"
+	"github.com/inventory/inventory/ent/vlan"
+	"github.com/inventory/inventory/ent/vrf"
 )
 
 // PrefixQuery is the builder for querying Prefix entities.
@@ -24,7 +27,10 @@ type PrefixQuery struct {
 	order      []prefix.OrderOption
 	inters     []Interceptor
 	predicates []predicate.Prefix
+	withVrf    *VRFQuery
 	withTenant *TenantQuery
+	withVlan   *VLANQuery
+	withRole   *RoleQuery
 	modifiers  []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
@@ -62,6 +68,28 @@ func (_q *PrefixQuery) Order(o ...prefix.OrderOption) *PrefixQuery {
 	return _q
 }
 
+// QueryVrf chains the current query on the "vrf" edge.
+func (_q *PrefixQuery) QueryVrf() *VRFQuery {
+	query := (&VRFClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(prefix.Table, prefix.FieldID, selector),
+			sqlgraph.To(vrf.Table, vrf.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, prefix.VrfTable, prefix.VrfColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
 // QueryTenant chains the current query on the "tenant" edge.
 func (_q *PrefixQuery) QueryTenant() *TenantQuery {
 	query := (&TenantClient{config: _q.config}).Query()
@@ -77,6 +105,50 @@ func (_q *PrefixQuery) QueryTenant() *TenantQuery {
 			sqlgraph.From(prefix.Table, prefix.FieldID, selector),
 			sqlgraph.To(tenant.Table, tenant.FieldID),
 			sqlgraph.Edge(sqlgraph.M2O, false, prefix.TenantTable, prefix.TenantColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryVlan chains the current query on the "vlan" edge.
+func (_q *PrefixQuery) QueryVlan() *VLANQuery {
+	query := (&VLANClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(prefix.Table, prefix.FieldID, selector),
+			sqlgraph.To(vlan.Table, vlan.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, prefix.VlanTable, prefix.VlanColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryRole chains the current query on the "role" edge.
+func (_q *PrefixQuery) QueryRole() *RoleQuery {
+	query := (&RoleClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(prefix.Table, prefix.FieldID, selector),
+			sqlgraph.To(role.Table, role.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, prefix.RoleTable, prefix.RoleColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -276,12 +348,26 @@ func (_q *PrefixQuery) Clone() *PrefixQuery {
 		order:      append([]prefix.OrderOption{}, _q.order...),
 		inters:     append([]Interceptor{}, _q.inters...),
 		predicates: append([]predicate.Prefix{}, _q.predicates...),
+		withVrf:    _q.withVrf.Clone(),
 		withTenant: _q.withTenant.Clone(),
+		withVlan:   _q.withVlan.Clone(),
+		withRole:   _q.withRole.Clone(),
 		// clone intermediate query.
 		sql:       _q.sql.Clone(),
 		path:      _q.path,
 		modifiers: append([]func(*sql.Selector){}, _q.modifiers...),
 	}
+}
+
+// WithVrf tells the query-builder to eager-load the nodes that are connected to
+// the "vrf" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *PrefixQuery) WithVrf(opts ...func(*VRFQuery)) *PrefixQuery {
+	query := (&VRFClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withVrf = query
+	return _q
 }
 
 // WithTenant tells the query-builder to eager-load the nodes that are connected to
@@ -292,6 +378,28 @@ func (_q *PrefixQuery) WithTenant(opts ...func(*TenantQuery)) *PrefixQuery {
 		opt(query)
 	}
 	_q.withTenant = query
+	return _q
+}
+
+// WithVlan tells the query-builder to eager-load the nodes that are connected to
+// the "vlan" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *PrefixQuery) WithVlan(opts ...func(*VLANQuery)) *PrefixQuery {
+	query := (&VLANClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withVlan = query
+	return _q
+}
+
+// WithRole tells the query-builder to eager-load the nodes that are connected to
+// the "role" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *PrefixQuery) WithRole(opts ...func(*RoleQuery)) *PrefixQuery {
+	query := (&RoleClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withRole = query
 	return _q
 }
 
@@ -373,8 +481,11 @@ func (_q *PrefixQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Prefi
 	var (
 		nodes       = []*Prefix{}
 		_spec       = _q.querySpec()
-		loadedTypes = [1]bool{
+		loadedTypes = [4]bool{
+			_q.withVrf != nil,
 			_q.withTenant != nil,
+			_q.withVlan != nil,
+			_q.withRole != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -398,15 +509,65 @@ func (_q *PrefixQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Prefi
 	if len(nodes) == 0 {
 		return nodes, nil
 	}
+	if query := _q.withVrf; query != nil {
+		if err := _q.loadVrf(ctx, query, nodes, nil,
+			func(n *Prefix, e *VRF) { n.Edges.Vrf = e }); err != nil {
+			return nil, err
+		}
+	}
 	if query := _q.withTenant; query != nil {
 		if err := _q.loadTenant(ctx, query, nodes, nil,
 			func(n *Prefix, e *Tenant) { n.Edges.Tenant = e }); err != nil {
 			return nil, err
 		}
 	}
+	if query := _q.withVlan; query != nil {
+		if err := _q.loadVlan(ctx, query, nodes, nil,
+			func(n *Prefix, e *VLAN) { n.Edges.Vlan = e }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withRole; query != nil {
+		if err := _q.loadRole(ctx, query, nodes, nil,
+			func(n *Prefix, e *Role) { n.Edges.Role = e }); err != nil {
+			return nil, err
+		}
+	}
 	return nodes, nil
 }
 
+func (_q *PrefixQuery) loadVrf(ctx context.Context, query *VRFQuery, nodes []*Prefix, init func(*Prefix), assign func(*Prefix, *VRF)) error {
+	ids := make([]int, 0, len(nodes))
+	nodeids := make(map[int][]*Prefix)
+	for i := range nodes {
+		if nodes[i].VrfID == nil {
+			continue
+		}
+		fk := *nodes[i].VrfID
+		if _, ok := nodeids[fk]; !ok {
+			ids = append(ids, fk)
+		}
+		nodeids[fk] = append(nodeids[fk], nodes[i])
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	query.Where(vrf.IDIn(ids...))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		nodes, ok := nodeids[n.ID]
+		if !ok {
+			return fmt.Errorf(`unexpected foreign-key "vrf_id" returned %v`, n.ID)
+		}
+		for i := range nodes {
+			assign(nodes[i], n)
+		}
+	}
+	return nil
+}
 func (_q *PrefixQuery) loadTenant(ctx context.Context, query *TenantQuery, nodes []*Prefix, init func(*Prefix), assign func(*Prefix, *Tenant)) error {
 	ids := make([]int, 0, len(nodes))
 	nodeids := make(map[int][]*Prefix)
@@ -432,6 +593,70 @@ func (_q *PrefixQuery) loadTenant(ctx context.Context, query *TenantQuery, nodes
 		nodes, ok := nodeids[n.ID]
 		if !ok {
 			return fmt.Errorf(`unexpected foreign-key "tenant_id" returned %v`, n.ID)
+		}
+		for i := range nodes {
+			assign(nodes[i], n)
+		}
+	}
+	return nil
+}
+func (_q *PrefixQuery) loadVlan(ctx context.Context, query *VLANQuery, nodes []*Prefix, init func(*Prefix), assign func(*Prefix, *VLAN)) error {
+	ids := make([]int, 0, len(nodes))
+	nodeids := make(map[int][]*Prefix)
+	for i := range nodes {
+		if nodes[i].VlanID == nil {
+			continue
+		}
+		fk := *nodes[i].VlanID
+		if _, ok := nodeids[fk]; !ok {
+			ids = append(ids, fk)
+		}
+		nodeids[fk] = append(nodeids[fk], nodes[i])
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	query.Where(vlan.IDIn(ids...))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		nodes, ok := nodeids[n.ID]
+		if !ok {
+			return fmt.Errorf(`unexpected foreign-key "vlan_id" returned %v`, n.ID)
+		}
+		for i := range nodes {
+			assign(nodes[i], n)
+		}
+	}
+	return nil
+}
+func (_q *PrefixQuery) loadRole(ctx context.Context, query *RoleQuery, nodes []*Prefix, init func(*Prefix), assign func(*Prefix, *Role)) error {
+	ids := make([]int, 0, len(nodes))
+	nodeids := make(map[int][]*Prefix)
+	for i := range nodes {
+		if nodes[i].RoleID == nil {
+			continue
+		}
+		fk := *nodes[i].RoleID
+		if _, ok := nodeids[fk]; !ok {
+			ids = append(ids, fk)
+		}
+		nodeids[fk] = append(nodeids[fk], nodes[i])
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	query.Where(role.IDIn(ids...))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		nodes, ok := nodeids[n.ID]
+		if !ok {
+			return fmt.Errorf(`unexpected foreign-key "role_id" returned %v`, n.ID)
 		}
 		for i := range nodes {
 			assign(nodes[i], n)
@@ -468,8 +693,17 @@ func (_q *PrefixQuery) querySpec() *sqlgraph.QuerySpec {
 				_spec.Node.Columns = append(_spec.Node.Columns, fields[i])
 			}
 		}
+		if _q.withVrf != nil {
+			_spec.Node.AddColumnOnce(prefix.FieldVrfID)
+		}
 		if _q.withTenant != nil {
 			_spec.Node.AddColumnOnce(prefix.FieldTenantID)
+		}
+		if _q.withVlan != nil {
+			_spec.Node.AddColumnOnce(prefix.FieldVlanID)
+		}
+		if _q.withRole != nil {
+			_spec.Node.AddColumnOnce(prefix.FieldRoleID)
 		}
 	}
 	if ps := _q.predicates; len(ps) > 0 {

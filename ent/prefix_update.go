@@ -13,7 +13,10 @@ import (
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/predicate"
 	"github.com/inventory/inventory/ent/prefix"
+	"github.com/inventory/inventory/ent/role"
 	"github.com/inventory/inventory/ent/tenant"
+	"github.com/inventory/inventory/ent/vlan"
+	"github.com/inventory/inventory/ent/vrf"
 )
 
 // PrefixUpdate is the builder for updating Prefix entities.
@@ -113,7 +116,6 @@ func (_u *PrefixUpdate) SetNillablePrefix(v *string) *PrefixUpdate {
 
 // SetVrfID sets the "vrf_id" field.
 func (_u *PrefixUpdate) SetVrfID(v int) *PrefixUpdate {
-	_u.mutation.ResetVrfID()
 	_u.mutation.SetVrfID(v)
 	return _u
 }
@@ -123,12 +125,6 @@ func (_u *PrefixUpdate) SetNillableVrfID(v *int) *PrefixUpdate {
 	if v != nil {
 		_u.SetVrfID(*v)
 	}
-	return _u
-}
-
-// AddVrfID adds value to the "vrf_id" field.
-func (_u *PrefixUpdate) AddVrfID(v int) *PrefixUpdate {
-	_u.mutation.AddVrfID(v)
 	return _u
 }
 
@@ -207,7 +203,6 @@ func (_u *PrefixUpdate) ClearTenantID() *PrefixUpdate {
 
 // SetVlanID sets the "vlan_id" field.
 func (_u *PrefixUpdate) SetVlanID(v int) *PrefixUpdate {
-	_u.mutation.ResetVlanID()
 	_u.mutation.SetVlanID(v)
 	return _u
 }
@@ -217,12 +212,6 @@ func (_u *PrefixUpdate) SetNillableVlanID(v *int) *PrefixUpdate {
 	if v != nil {
 		_u.SetVlanID(*v)
 	}
-	return _u
-}
-
-// AddVlanID adds value to the "vlan_id" field.
-func (_u *PrefixUpdate) AddVlanID(v int) *PrefixUpdate {
-	_u.mutation.AddVlanID(v)
 	return _u
 }
 
@@ -248,7 +237,6 @@ func (_u *PrefixUpdate) SetNillableStatus(v *string) *PrefixUpdate {
 
 // SetRoleID sets the "role_id" field.
 func (_u *PrefixUpdate) SetRoleID(v int) *PrefixUpdate {
-	_u.mutation.ResetRoleID()
 	_u.mutation.SetRoleID(v)
 	return _u
 }
@@ -258,12 +246,6 @@ func (_u *PrefixUpdate) SetNillableRoleID(v *int) *PrefixUpdate {
 	if v != nil {
 		_u.SetRoleID(*v)
 	}
-	return _u
-}
-
-// AddRoleID adds value to the "role_id" field.
-func (_u *PrefixUpdate) AddRoleID(v int) *PrefixUpdate {
-	_u.mutation.AddRoleID(v)
 	return _u
 }
 
@@ -397,9 +379,24 @@ func (_u *PrefixUpdate) AddVrfKey(v int) *PrefixUpdate {
 	return _u
 }
 
+// SetVrf sets the "vrf" edge to the VRF entity.
+func (_u *PrefixUpdate) SetVrf(v *VRF) *PrefixUpdate {
+	return _u.SetVrfID(v.ID)
+}
+
 // SetTenant sets the "tenant" edge to the Tenant entity.
 func (_u *PrefixUpdate) SetTenant(v *Tenant) *PrefixUpdate {
 	return _u.SetTenantID(v.ID)
+}
+
+// SetVlan sets the "vlan" edge to the VLAN entity.
+func (_u *PrefixUpdate) SetVlan(v *VLAN) *PrefixUpdate {
+	return _u.SetVlanID(v.ID)
+}
+
+// SetRole sets the "role" edge to the Role entity.
+func (_u *PrefixUpdate) SetRole(v *Role) *PrefixUpdate {
+	return _u.SetRoleID(v.ID)
 }
 
 // Mutation returns the PrefixMutation object of the builder.
@@ -407,9 +404,27 @@ func (_u *PrefixUpdate) Mutation() *PrefixMutation {
 	return _u.mutation
 }
 
+// ClearVrf clears the "vrf" edge to the VRF entity.
+func (_u *PrefixUpdate) ClearVrf() *PrefixUpdate {
+	_u.mutation.ClearVrf()
+	return _u
+}
+
 // ClearTenant clears the "tenant" edge to the Tenant entity.
 func (_u *PrefixUpdate) ClearTenant() *PrefixUpdate {
 	_u.mutation.ClearTenant()
+	return _u
+}
+
+// ClearVlan clears the "vlan" edge to the VLAN entity.
+func (_u *PrefixUpdate) ClearVlan() *PrefixUpdate {
+	_u.mutation.ClearVlan()
+	return _u
+}
+
+// ClearRole clears the "role" edge to the Role entity.
+func (_u *PrefixUpdate) ClearRole() *PrefixUpdate {
+	_u.mutation.ClearRole()
 	return _u
 }
 
@@ -530,15 +545,6 @@ func (_u *PrefixUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if value, ok := _u.mutation.Prefix(); ok {
 		_spec.SetField(prefix.FieldPrefix, field.TypeString, value)
 	}
-	if value, ok := _u.mutation.VrfID(); ok {
-		_spec.SetField(prefix.FieldVrfID, field.TypeInt, value)
-	}
-	if value, ok := _u.mutation.AddedVrfID(); ok {
-		_spec.AddField(prefix.FieldVrfID, field.TypeInt, value)
-	}
-	if _u.mutation.VrfIDCleared() {
-		_spec.ClearField(prefix.FieldVrfID, field.TypeInt)
-	}
 	if value, ok := _u.mutation.ScopeType(); ok {
 		_spec.SetField(prefix.FieldScopeType, field.TypeString, value)
 	}
@@ -554,26 +560,8 @@ func (_u *PrefixUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if _u.mutation.ScopeIDCleared() {
 		_spec.ClearField(prefix.FieldScopeID, field.TypeInt)
 	}
-	if value, ok := _u.mutation.VlanID(); ok {
-		_spec.SetField(prefix.FieldVlanID, field.TypeInt, value)
-	}
-	if value, ok := _u.mutation.AddedVlanID(); ok {
-		_spec.AddField(prefix.FieldVlanID, field.TypeInt, value)
-	}
-	if _u.mutation.VlanIDCleared() {
-		_spec.ClearField(prefix.FieldVlanID, field.TypeInt)
-	}
 	if value, ok := _u.mutation.Status(); ok {
 		_spec.SetField(prefix.FieldStatus, field.TypeString, value)
-	}
-	if value, ok := _u.mutation.RoleID(); ok {
-		_spec.SetField(prefix.FieldRoleID, field.TypeInt, value)
-	}
-	if value, ok := _u.mutation.AddedRoleID(); ok {
-		_spec.AddField(prefix.FieldRoleID, field.TypeInt, value)
-	}
-	if _u.mutation.RoleIDCleared() {
-		_spec.ClearField(prefix.FieldRoleID, field.TypeInt)
 	}
 	if value, ok := _u.mutation.IsPool(); ok {
 		_spec.SetField(prefix.FieldIsPool, field.TypeBool, value)
@@ -611,6 +599,35 @@ func (_u *PrefixUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if value, ok := _u.mutation.AddedVrfKey(); ok {
 		_spec.AddField(prefix.FieldVrfKey, field.TypeInt, value)
 	}
+	if _u.mutation.VrfCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   prefix.VrfTable,
+			Columns: []string{prefix.VrfColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(vrf.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.VrfIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   prefix.VrfTable,
+			Columns: []string{prefix.VrfColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(vrf.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _u.mutation.TenantCleared() {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -633,6 +650,64 @@ func (_u *PrefixUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(tenant.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.VlanCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   prefix.VlanTable,
+			Columns: []string{prefix.VlanColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(vlan.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.VlanIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   prefix.VlanTable,
+			Columns: []string{prefix.VlanColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(vlan.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.RoleCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   prefix.RoleTable,
+			Columns: []string{prefix.RoleColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(role.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RoleIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   prefix.RoleTable,
+			Columns: []string{prefix.RoleColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(role.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {
@@ -745,7 +820,6 @@ func (_u *PrefixUpdateOne) SetNillablePrefix(v *string) *PrefixUpdateOne {
 
 // SetVrfID sets the "vrf_id" field.
 func (_u *PrefixUpdateOne) SetVrfID(v int) *PrefixUpdateOne {
-	_u.mutation.ResetVrfID()
 	_u.mutation.SetVrfID(v)
 	return _u
 }
@@ -755,12 +829,6 @@ func (_u *PrefixUpdateOne) SetNillableVrfID(v *int) *PrefixUpdateOne {
 	if v != nil {
 		_u.SetVrfID(*v)
 	}
-	return _u
-}
-
-// AddVrfID adds value to the "vrf_id" field.
-func (_u *PrefixUpdateOne) AddVrfID(v int) *PrefixUpdateOne {
-	_u.mutation.AddVrfID(v)
 	return _u
 }
 
@@ -839,7 +907,6 @@ func (_u *PrefixUpdateOne) ClearTenantID() *PrefixUpdateOne {
 
 // SetVlanID sets the "vlan_id" field.
 func (_u *PrefixUpdateOne) SetVlanID(v int) *PrefixUpdateOne {
-	_u.mutation.ResetVlanID()
 	_u.mutation.SetVlanID(v)
 	return _u
 }
@@ -849,12 +916,6 @@ func (_u *PrefixUpdateOne) SetNillableVlanID(v *int) *PrefixUpdateOne {
 	if v != nil {
 		_u.SetVlanID(*v)
 	}
-	return _u
-}
-
-// AddVlanID adds value to the "vlan_id" field.
-func (_u *PrefixUpdateOne) AddVlanID(v int) *PrefixUpdateOne {
-	_u.mutation.AddVlanID(v)
 	return _u
 }
 
@@ -880,7 +941,6 @@ func (_u *PrefixUpdateOne) SetNillableStatus(v *string) *PrefixUpdateOne {
 
 // SetRoleID sets the "role_id" field.
 func (_u *PrefixUpdateOne) SetRoleID(v int) *PrefixUpdateOne {
-	_u.mutation.ResetRoleID()
 	_u.mutation.SetRoleID(v)
 	return _u
 }
@@ -890,12 +950,6 @@ func (_u *PrefixUpdateOne) SetNillableRoleID(v *int) *PrefixUpdateOne {
 	if v != nil {
 		_u.SetRoleID(*v)
 	}
-	return _u
-}
-
-// AddRoleID adds value to the "role_id" field.
-func (_u *PrefixUpdateOne) AddRoleID(v int) *PrefixUpdateOne {
-	_u.mutation.AddRoleID(v)
 	return _u
 }
 
@@ -1029,9 +1083,24 @@ func (_u *PrefixUpdateOne) AddVrfKey(v int) *PrefixUpdateOne {
 	return _u
 }
 
+// SetVrf sets the "vrf" edge to the VRF entity.
+func (_u *PrefixUpdateOne) SetVrf(v *VRF) *PrefixUpdateOne {
+	return _u.SetVrfID(v.ID)
+}
+
 // SetTenant sets the "tenant" edge to the Tenant entity.
 func (_u *PrefixUpdateOne) SetTenant(v *Tenant) *PrefixUpdateOne {
 	return _u.SetTenantID(v.ID)
+}
+
+// SetVlan sets the "vlan" edge to the VLAN entity.
+func (_u *PrefixUpdateOne) SetVlan(v *VLAN) *PrefixUpdateOne {
+	return _u.SetVlanID(v.ID)
+}
+
+// SetRole sets the "role" edge to the Role entity.
+func (_u *PrefixUpdateOne) SetRole(v *Role) *PrefixUpdateOne {
+	return _u.SetRoleID(v.ID)
 }
 
 // Mutation returns the PrefixMutation object of the builder.
@@ -1039,9 +1108,27 @@ func (_u *PrefixUpdateOne) Mutation() *PrefixMutation {
 	return _u.mutation
 }
 
+// ClearVrf clears the "vrf" edge to the VRF entity.
+func (_u *PrefixUpdateOne) ClearVrf() *PrefixUpdateOne {
+	_u.mutation.ClearVrf()
+	return _u
+}
+
 // ClearTenant clears the "tenant" edge to the Tenant entity.
 func (_u *PrefixUpdateOne) ClearTenant() *PrefixUpdateOne {
 	_u.mutation.ClearTenant()
+	return _u
+}
+
+// ClearVlan clears the "vlan" edge to the VLAN entity.
+func (_u *PrefixUpdateOne) ClearVlan() *PrefixUpdateOne {
+	_u.mutation.ClearVlan()
+	return _u
+}
+
+// ClearRole clears the "role" edge to the Role entity.
+func (_u *PrefixUpdateOne) ClearRole() *PrefixUpdateOne {
+	_u.mutation.ClearRole()
 	return _u
 }
 
@@ -1192,15 +1279,6 @@ func (_u *PrefixUpdateOne) sqlSave(ctx context.Context) (_node *Prefix, err erro
 	if value, ok := _u.mutation.Prefix(); ok {
 		_spec.SetField(prefix.FieldPrefix, field.TypeString, value)
 	}
-	if value, ok := _u.mutation.VrfID(); ok {
-		_spec.SetField(prefix.FieldVrfID, field.TypeInt, value)
-	}
-	if value, ok := _u.mutation.AddedVrfID(); ok {
-		_spec.AddField(prefix.FieldVrfID, field.TypeInt, value)
-	}
-	if _u.mutation.VrfIDCleared() {
-		_spec.ClearField(prefix.FieldVrfID, field.TypeInt)
-	}
 	if value, ok := _u.mutation.ScopeType(); ok {
 		_spec.SetField(prefix.FieldScopeType, field.TypeString, value)
 	}
@@ -1216,26 +1294,8 @@ func (_u *PrefixUpdateOne) sqlSave(ctx context.Context) (_node *Prefix, err erro
 	if _u.mutation.ScopeIDCleared() {
 		_spec.ClearField(prefix.FieldScopeID, field.TypeInt)
 	}
-	if value, ok := _u.mutation.VlanID(); ok {
-		_spec.SetField(prefix.FieldVlanID, field.TypeInt, value)
-	}
-	if value, ok := _u.mutation.AddedVlanID(); ok {
-		_spec.AddField(prefix.FieldVlanID, field.TypeInt, value)
-	}
-	if _u.mutation.VlanIDCleared() {
-		_spec.ClearField(prefix.FieldVlanID, field.TypeInt)
-	}
 	if value, ok := _u.mutation.Status(); ok {
 		_spec.SetField(prefix.FieldStatus, field.TypeString, value)
-	}
-	if value, ok := _u.mutation.RoleID(); ok {
-		_spec.SetField(prefix.FieldRoleID, field.TypeInt, value)
-	}
-	if value, ok := _u.mutation.AddedRoleID(); ok {
-		_spec.AddField(prefix.FieldRoleID, field.TypeInt, value)
-	}
-	if _u.mutation.RoleIDCleared() {
-		_spec.ClearField(prefix.FieldRoleID, field.TypeInt)
 	}
 	if value, ok := _u.mutation.IsPool(); ok {
 		_spec.SetField(prefix.FieldIsPool, field.TypeBool, value)
@@ -1273,6 +1333,35 @@ func (_u *PrefixUpdateOne) sqlSave(ctx context.Context) (_node *Prefix, err erro
 	if value, ok := _u.mutation.AddedVrfKey(); ok {
 		_spec.AddField(prefix.FieldVrfKey, field.TypeInt, value)
 	}
+	if _u.mutation.VrfCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   prefix.VrfTable,
+			Columns: []string{prefix.VrfColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(vrf.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.VrfIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   prefix.VrfTable,
+			Columns: []string{prefix.VrfColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(vrf.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _u.mutation.TenantCleared() {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -1295,6 +1384,64 @@ func (_u *PrefixUpdateOne) sqlSave(ctx context.Context) (_node *Prefix, err erro
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(tenant.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.VlanCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   prefix.VlanTable,
+			Columns: []string{prefix.VlanColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(vlan.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.VlanIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   prefix.VlanTable,
+			Columns: []string{prefix.VlanColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(vlan.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.RoleCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   prefix.RoleTable,
+			Columns: []string{prefix.RoleColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(role.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RoleIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   prefix.RoleTable,
+			Columns: []string{prefix.RoleColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(role.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

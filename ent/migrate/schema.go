@@ -124,12 +124,9 @@ var (
 		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
 		{Name: "family", Type: field.TypeInt},
 		{Name: "prefix", Type: field.TypeString},
-		{Name: "vrf_id", Type: field.TypeInt, Nullable: true},
 		{Name: "scope_type", Type: field.TypeString, Nullable: true},
 		{Name: "scope_id", Type: field.TypeInt, Nullable: true},
-		{Name: "vlan_id", Type: field.TypeInt, Nullable: true},
 		{Name: "status", Type: field.TypeString, Size: 50, Default: "active"},
-		{Name: "role_id", Type: field.TypeInt, Nullable: true},
 		{Name: "is_pool", Type: field.TypeBool, Default: false},
 		{Name: "mark_utilized", Type: field.TypeBool, Default: false},
 		{Name: "_children", Type: field.TypeInt, Default: 0},
@@ -138,7 +135,10 @@ var (
 		{Name: "broadcast", Type: field.TypeBytes, Size: 16},
 		{Name: "prefix_length", Type: field.TypeInt},
 		{Name: "vrf_key", Type: field.TypeInt},
+		{Name: "vrf_id", Type: field.TypeInt, Nullable: true},
 		{Name: "tenant_id", Type: field.TypeInt, Nullable: true},
+		{Name: "vlan_id", Type: field.TypeInt, Nullable: true},
+		{Name: "role_id", Type: field.TypeInt, Nullable: true},
 	}
 	// IpamPrefixTable holds the schema information for the "ipam_prefix" table.
 	IpamPrefixTable = &schema.Table{
@@ -147,17 +147,35 @@ var (
 		PrimaryKey: []*schema.Column{IpamPrefixColumns[0]},
 		ForeignKeys: []*schema.ForeignKey{
 			{
+				Symbol:     "ipam_prefix_ipam_vrf_vrf",
+				Columns:    []*schema.Column{IpamPrefixColumns[19]},
+				RefColumns: []*schema.Column{IpamVrfColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
 				Symbol:     "ipam_prefix_tenancy_tenant_tenant",
-				Columns:    []*schema.Column{IpamPrefixColumns[22]},
+				Columns:    []*schema.Column{IpamPrefixColumns[20]},
 				RefColumns: []*schema.Column{TenancyTenantColumns[0]},
 				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "ipam_prefix_ipam_vlan_vlan",
+				Columns:    []*schema.Column{IpamPrefixColumns[21]},
+				RefColumns: []*schema.Column{IpamVlanColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "ipam_prefix_ipam_role_role",
+				Columns:    []*schema.Column{IpamPrefixColumns[22]},
+				RefColumns: []*schema.Column{IpamRoleColumns[0]},
+				OnDelete:   schema.SetNull,
 			},
 		},
 		Indexes: []*schema.Index{
 			{
 				Name:    "prefix_vrf_key_family_network_prefix_length",
 				Unique:  false,
-				Columns: []*schema.Column{IpamPrefixColumns[21], IpamPrefixColumns[6], IpamPrefixColumns[18], IpamPrefixColumns[20]},
+				Columns: []*schema.Column{IpamPrefixColumns[18], IpamPrefixColumns[6], IpamPrefixColumns[15], IpamPrefixColumns[17]},
 			},
 		},
 	}
@@ -674,7 +692,10 @@ func init() {
 	DcimLocationTable.Annotation = &entsql.Annotation{
 		Table: "dcim_location",
 	}
-	IpamPrefixTable.ForeignKeys[0].RefTable = TenancyTenantTable
+	IpamPrefixTable.ForeignKeys[0].RefTable = IpamVrfTable
+	IpamPrefixTable.ForeignKeys[1].RefTable = TenancyTenantTable
+	IpamPrefixTable.ForeignKeys[2].RefTable = IpamVlanTable
+	IpamPrefixTable.ForeignKeys[3].RefTable = IpamRoleTable
 	IpamPrefixTable.Annotation = &entsql.Annotation{
 		Table: "ipam_prefix",
 	}

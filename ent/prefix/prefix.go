@@ -59,10 +59,23 @@ const (
 	FieldPrefixLength = "prefix_length"
 	// FieldVrfKey holds the string denoting the vrf_key field in the database.
 	FieldVrfKey = "vrf_key"
+	// EdgeVrf holds the string denoting the vrf edge name in mutations.
+	EdgeVrf = "vrf"
 	// EdgeTenant holds the string denoting the tenant edge name in mutations.
 	EdgeTenant = "tenant"
+	// EdgeVlan holds the string denoting the vlan edge name in mutations.
+	EdgeVlan = "vlan"
+	// EdgeRole holds the string denoting the role edge name in mutations.
+	EdgeRole = "role"
 	// Table holds the table name of the prefix in the database.
 	Table = "ipam_prefix"
+	// VrfTable is the table that holds the vrf relation/edge.
+	VrfTable = "ipam_prefix"
+	// VrfInverseTable is the table name for the VRF entity.
+	// It exists in this package in order to avoid circular dependency with the "vrf" package.
+	VrfInverseTable = "ipam_vrf"
+	// VrfColumn is the table column denoting the vrf relation/edge.
+	VrfColumn = "vrf_id"
 	// TenantTable is the table that holds the tenant relation/edge.
 	TenantTable = "ipam_prefix"
 	// TenantInverseTable is the table name for the Tenant entity.
@@ -70,6 +83,20 @@ const (
 	TenantInverseTable = "tenancy_tenant"
 	// TenantColumn is the table column denoting the tenant relation/edge.
 	TenantColumn = "tenant_id"
+	// VlanTable is the table that holds the vlan relation/edge.
+	VlanTable = "ipam_prefix"
+	// VlanInverseTable is the table name for the VLAN entity.
+	// It exists in this package in order to avoid circular dependency with the "vlan" package.
+	VlanInverseTable = "ipam_vlan"
+	// VlanColumn is the table column denoting the vlan relation/edge.
+	VlanColumn = "vlan_id"
+	// RoleTable is the table that holds the role relation/edge.
+	RoleTable = "ipam_prefix"
+	// RoleInverseTable is the table name for the Role entity.
+	// It exists in this package in order to avoid circular dependency with the "role" package.
+	RoleInverseTable = "ipam_role"
+	// RoleColumn is the table column denoting the role relation/edge.
+	RoleColumn = "role_id"
 )
 
 // Columns holds all SQL columns for prefix fields.
@@ -253,16 +280,58 @@ func ByVrfKey(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldVrfKey, opts...).ToFunc()
 }
 
+// ByVrfField orders the results by vrf field.
+func ByVrfField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newVrfStep(), sql.OrderByField(field, opts...))
+	}
+}
+
 // ByTenantField orders the results by tenant field.
 func ByTenantField(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
 		sqlgraph.OrderByNeighborTerms(s, newTenantStep(), sql.OrderByField(field, opts...))
 	}
 }
+
+// ByVlanField orders the results by vlan field.
+func ByVlanField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newVlanStep(), sql.OrderByField(field, opts...))
+	}
+}
+
+// ByRoleField orders the results by role field.
+func ByRoleField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newRoleStep(), sql.OrderByField(field, opts...))
+	}
+}
+func newVrfStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(VrfInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, false, VrfTable, VrfColumn),
+	)
+}
 func newTenantStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(TenantInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.M2O, false, TenantTable, TenantColumn),
+	)
+}
+func newVlanStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(VlanInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, false, VlanTable, VlanColumn),
+	)
+}
+func newRoleStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(RoleInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, false, RoleTable, RoleColumn),
 	)
 }

@@ -515,26 +515,6 @@ func VrfIDNotIn(vs ...int) predicate.Prefix {
 	return predicate.Prefix(sql.FieldNotIn(FieldVrfID, vs...))
 }
 
-// VrfIDGT applies the GT predicate on the "vrf_id" field.
-func VrfIDGT(v int) predicate.Prefix {
-	return predicate.Prefix(sql.FieldGT(FieldVrfID, v))
-}
-
-// VrfIDGTE applies the GTE predicate on the "vrf_id" field.
-func VrfIDGTE(v int) predicate.Prefix {
-	return predicate.Prefix(sql.FieldGTE(FieldVrfID, v))
-}
-
-// VrfIDLT applies the LT predicate on the "vrf_id" field.
-func VrfIDLT(v int) predicate.Prefix {
-	return predicate.Prefix(sql.FieldLT(FieldVrfID, v))
-}
-
-// VrfIDLTE applies the LTE predicate on the "vrf_id" field.
-func VrfIDLTE(v int) predicate.Prefix {
-	return predicate.Prefix(sql.FieldLTE(FieldVrfID, v))
-}
-
 // VrfIDIsNil applies the IsNil predicate on the "vrf_id" field.
 func VrfIDIsNil() predicate.Prefix {
 	return predicate.Prefix(sql.FieldIsNull(FieldVrfID))
@@ -720,26 +700,6 @@ func VlanIDNotIn(vs ...int) predicate.Prefix {
 	return predicate.Prefix(sql.FieldNotIn(FieldVlanID, vs...))
 }
 
-// VlanIDGT applies the GT predicate on the "vlan_id" field.
-func VlanIDGT(v int) predicate.Prefix {
-	return predicate.Prefix(sql.FieldGT(FieldVlanID, v))
-}
-
-// VlanIDGTE applies the GTE predicate on the "vlan_id" field.
-func VlanIDGTE(v int) predicate.Prefix {
-	return predicate.Prefix(sql.FieldGTE(FieldVlanID, v))
-}
-
-// VlanIDLT applies the LT predicate on the "vlan_id" field.
-func VlanIDLT(v int) predicate.Prefix {
-	return predicate.Prefix(sql.FieldLT(FieldVlanID, v))
-}
-
-// VlanIDLTE applies the LTE predicate on the "vlan_id" field.
-func VlanIDLTE(v int) predicate.Prefix {
-	return predicate.Prefix(sql.FieldLTE(FieldVlanID, v))
-}
-
 // VlanIDIsNil applies the IsNil predicate on the "vlan_id" field.
 func VlanIDIsNil() predicate.Prefix {
 	return predicate.Prefix(sql.FieldIsNull(FieldVlanID))
@@ -833,26 +793,6 @@ func RoleIDIn(vs ...int) predicate.Prefix {
 // RoleIDNotIn applies the NotIn predicate on the "role_id" field.
 func RoleIDNotIn(vs ...int) predicate.Prefix {
 	return predicate.Prefix(sql.FieldNotIn(FieldRoleID, vs...))
-}
-
-// RoleIDGT applies the GT predicate on the "role_id" field.
-func RoleIDGT(v int) predicate.Prefix {
-	return predicate.Prefix(sql.FieldGT(FieldRoleID, v))
-}
-
-// RoleIDGTE applies the GTE predicate on the "role_id" field.
-func RoleIDGTE(v int) predicate.Prefix {
-	return predicate.Prefix(sql.FieldGTE(FieldRoleID, v))
-}
-
-// RoleIDLT applies the LT predicate on the "role_id" field.
-func RoleIDLT(v int) predicate.Prefix {
-	return predicate.Prefix(sql.FieldLT(FieldRoleID, v))
-}
-
-// RoleIDLTE applies the LTE predicate on the "role_id" field.
-func RoleIDLTE(v int) predicate.Prefix {
-	return predicate.Prefix(sql.FieldLTE(FieldRoleID, v))
 }
 
 // RoleIDIsNil applies the IsNil predicate on the "role_id" field.
@@ -1125,6 +1065,29 @@ func VrfKeyLTE(v int) predicate.Prefix {
 	return predicate.Prefix(sql.FieldLTE(FieldVrfKey, v))
 }
 
+// HasVrf applies the HasEdge predicate on the "vrf" edge.
+func HasVrf() predicate.Prefix {
+	return predicate.Prefix(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, VrfTable, VrfColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasVrfWith applies the HasEdge predicate on the "vrf" edge with a given conditions (other predicates).
+func HasVrfWith(preds ...predicate.VRF) predicate.Prefix {
+	return predicate.Prefix(func(s *sql.Selector) {
+		step := newVrfStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
 // HasTenant applies the HasEdge predicate on the "tenant" edge.
 func HasTenant() predicate.Prefix {
 	return predicate.Prefix(func(s *sql.Selector) {
@@ -1140,6 +1103,52 @@ func HasTenant() predicate.Prefix {
 func HasTenantWith(preds ...predicate.Tenant) predicate.Prefix {
 	return predicate.Prefix(func(s *sql.Selector) {
 		step := newTenantStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasVlan applies the HasEdge predicate on the "vlan" edge.
+func HasVlan() predicate.Prefix {
+	return predicate.Prefix(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, VlanTable, VlanColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasVlanWith applies the HasEdge predicate on the "vlan" edge with a given conditions (other predicates).
+func HasVlanWith(preds ...predicate.VLAN) predicate.Prefix {
+	return predicate.Prefix(func(s *sql.Selector) {
+		step := newVlanStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasRole applies the HasEdge predicate on the "role" edge.
+func HasRole() predicate.Prefix {
+	return predicate.Prefix(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, RoleTable, RoleColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasRoleWith applies the HasEdge predicate on the "role" edge with a given conditions (other predicates).
+func HasRoleWith(preds ...predicate.Role) predicate.Prefix {
+	return predicate.Prefix(func(s *sql.Selector) {
+		step := newRoleStep()
 		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
 			for _, p := range preds {
 				p(s)

@@ -54,25 +54,6 @@ func init() {
 	FilterKinds["ip-family"] = func(d *Descriptor, decl FilterDecl) *filters.Filter {
 		return &filters.Filter{Name: decl.Name, Kind: filters.Custom, Lookups: []string{}, Func: ipFamily}
 	}
-	FilterKinds["vrf-present-id"] = func(d *Descriptor, decl FilterDecl) *filters.Filter {
-		return &filters.Filter{Name: decl.Name, Kind: filters.Custom, Lookups: []string{}, Func: presentInVRFID}
-	}
-	FilterKinds["vrf-present-rd"] = func(d *Descriptor, decl FilterDecl) *filters.Filter {
-		// byType, not ByContentType: we run inside resolve().
-		vrf := byType["ipam.vrf"]
-		return &filters.Filter{Name: decl.Name, Kind: filters.Custom, Lookups: []string{},
-			Func: func(_ string, values []string) (func(*sql.Selector), error) {
-				if vrf == nil || vrf.byName["rd"] == nil {
-					return nil, errInvalidChoice
-				}
-				rd := values[len(values)-1]
-				return func(s *sql.Selector) {
-					t := sql.Table(vrf.Table)
-					sub := sql.Select(t.C("id")).From(t).Where(sql.EQ(t.C(vrf.byName["rd"].Column), rd))
-					s.Where(sql.In(s.C("vrf_id"), sub))
-				}, nil
-			}}
-	}
 }
 
 // decodeCIDR validates and canonicalises a prefix: NetBox's IPNetworkField
@@ -245,14 +226,4 @@ func ipFamily(_ string, values []string) (func(*sql.Selector), error) {
 		return none, nil
 	}
 	return func(s *sql.Selector) { s.Where(sql.EQ(s.C(colFamily), int(f))) }, nil
-}
-
-// presentInVRFID: prefixes of the VRF. NetBox adds those of the VRFs whose
-// export targets the VRF imports; route targets do not exist here yet.
-func presentInVRFID(_ string, values []string) (func(*sql.Selector), error) {
-	id, err := strconv.Atoi(strings.TrimSpace(values[len(values)-1]))
-	if err != nil {
-		return nil, errInvalidChoice
-	}
-	return func(s *sql.Selector) { s.Where(sql.EQ(s.C("vrf_id"), id)) }, nil
 }

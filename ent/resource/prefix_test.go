@@ -91,12 +91,36 @@ func eachDB(t *testing.T, fn func(t *testing.T, d *db.DB)) {
 	dbs := testDBs(t)
 	for _, name := range []string{"sqlite", "postgres"} {
 		if d := dbs[name]; d != nil {
-			t.Run(name, func(t *testing.T) { fn(t, d) })
+			t.Run(name, func(t *testing.T) {
+				seedVRFs(t, d, 8)
+				fn(t, d)
+			})
 		}
 	}
 }
 
 func prefixes() *resource.Descriptor { return resource.ByPath("ipam", "prefixes") }
+
+// seedVRFs makes sure VRFs 1..n exist (prefixes refer to them by id).
+func seedVRFs(t *testing.T, d *db.DB, n int) {
+	t.Helper()
+	ctx := context.Background()
+	vrfs := resource.ByPath("ipam", "vrfs")
+	err := d.InTx(ctx, func(etx *ent.Tx) error {
+		for i := 1; i <= n; i++ {
+			if r, err := vrfs.Get(ctx, tx(d, etx).Store(), i); err != nil || r != nil {
+				continue
+			}
+			if _, err := vrfs.Create(ctx, tx(d, etx), input(t, map[string]any{"name": fmt.Sprintf("vrf%d", i)})); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
 
 func input(t testing.TB, kv map[string]any) resource.Input {
 	t.Helper()
@@ -317,7 +341,7 @@ func TestPrefixCIDR(t *testing.T) {
 			t.Errorf("keys %v\nwant %v", keys, want)
 		}
 		if !reflect.DeepEqual(obj["family"], map[string]any{"value": 4.0, "label": "IPv4"}) || obj["display"] != "198.51.100.0/24" ||
-			obj["vrf"] != 7.0 || obj["_depth"] != 0.0 || obj["children"] != 0.0 {
+			obj["vrf"].(map[string]any)["id"] != 7.0 || obj["_depth"] != 0.0 || obj["children"] != 0.0 {
 			t.Errorf("representation: %s", page.JSON(r))
 		}
 		// family is read-only: ignored on write.
@@ -329,8 +353,8 @@ func TestPrefixCIDR(t *testing.T) {
 		// scope: allowed types are validated against registered models.
 		_, err = createPrefix(t, d, map[string]any{"prefix": "198.19.0.0/16", "scope_type": "dcim.location", "scope_id": 1})
 		var ve *resource.ValidationError
-		if !errors.As(err, &ve) || !reflect.DeepEqual(ve.Fields["scope_type"], []string{"Invalid content type: dcim.location"}) {
-			t.Errorf("scope_type dcim.location: %v", describeErr(err))
+		if !errors.As(err, &ve) || !reflect.DeepEqual(ve.Fields["scope_id"], []string{"Related object not found using the provided value: 1."}) {
+			t.Errorf("scope_type dcim.location without a location: %v", describeErr(err))
 		}
 		_, err = createPrefix(t, d, map[string]any{"prefix": "198.19.0.0/16", "scope_type": "tenancy.tenant", "scope_id": 1})
 		if !errors.As(err, &ve) || ve.Fields["scope_type"] == nil {

@@ -49,14 +49,14 @@ func (d *Descriptor) prepare() error {
 		}
 	}
 	if _, named := displayRules[d.Display]; named {
-		return d.buildFilters()
+		return nil
 	}
 	for _, name := range displayFields(d.Display) {
 		if d.byName[name] == nil || d.byName[name].col < 0 {
 			return fmt.Errorf("display rule %q: %s is not a column", d.Display, name)
 		}
 	}
-	return d.buildFilters()
+	return nil
 }
 
 // displayFields lists the {names} used by a display rule.

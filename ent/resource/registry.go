@@ -53,9 +53,16 @@ func resolve() {
 		byType[d.ContentType()] = d
 		byPath[d.App+"/"+d.Path] = d
 	}
+	// Index every model before building filters, which look into the
+	// fields of related models.
 	for _, d := range all {
 		if err := d.prepare(); err != nil {
 			panic(fmt.Sprintf("resource %s: %v", d.ContentType(), err))
+		}
+	}
+	for _, d := range all {
+		if err := d.buildFilters(); err != nil {
+			panic(fmt.Sprintf("resource %s: filters: %v", d.ContentType(), err))
 		}
 	}
 }

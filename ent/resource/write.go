@@ -317,10 +317,7 @@ func (d *Descriptor) checkUnique(ctx context.Context, tx *Tx, ch *change, existi
 			v, changed := finalValue(f, ch, existing)
 			touched = touched || changed
 			if v == nil {
-				if len(u.Fields) > 1 {
-					skip = true // NULLs never collide, as in SQL
-				}
-				s.Where(sql.IsNull(s.C(f.Column)))
+				skip = true // NULLs never collide, as in SQL
 			} else {
 				s.Where(sql.EQ(s.C(f.Column), v))
 			}

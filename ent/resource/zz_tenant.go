@@ -51,7 +51,7 @@ func init() {
 			{Name: "circuit_count", Kind: "empty", ReadOnly: true, Empty: 0},
 			{Name: "device_count", Kind: "empty", ReadOnly: true, Empty: 0},
 			{Name: "ipaddress_count", Kind: "empty", ReadOnly: true, Empty: 0},
-			{Name: "prefix_count", Kind: "empty", ReadOnly: true, Empty: 0},
+			{Name: "prefix_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "ipam.prefix", Table: "", Column: "tenant_id", Cumulative: false}},
 			{Name: "rack_count", Kind: "empty", ReadOnly: true, Empty: 0},
 			{Name: "site_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "dcim.site", Table: "", Column: "tenant_id", Cumulative: false}},
 			{Name: "virtualmachine_count", Kind: "empty", ReadOnly: true, Empty: 0},

@@ -12,6 +12,7 @@ import (
 	"entgo.io/ent/dialect"
 	"entgo.io/ent/dialect/entsql"
 	"entgo.io/ent/schema"
+	"entgo.io/ent/schema/edge"
 	"entgo.io/ent/schema/field"
 	"entgo.io/ent/schema/index"
 
@@ -46,15 +47,13 @@ func (Prefix) Fields() []ent.Field {
 	return []ent.Field{
 		field.Int("family").Annotations(api.Field{Kind: "choice", Choices: IPFamily, ReadOnly: true}),
 		field.String("prefix").NotEmpty().Annotations(api.Field{Kind: "cidr"}),
-		// TODO(merge): vrf, vlan and role become FK edges once ipam.VRF,
-		// ipam.VLAN and ipam.Role exist; until then they are plain ids.
-		field.Int("vrf_id").Optional().Nillable().Annotations(api.Field{API: "vrf"}),
+		FKField("vrf"),
 		field.String("scope_type").Optional().Nillable().Annotations(api.Field{Types: prefixScopeTypes}),
 		field.Int("scope_id").Optional().Nillable(),
 		FKField("tenant"),
-		field.Int("vlan_id").Optional().Nillable().Annotations(api.Field{API: "vlan"}),
+		FKField("vlan"),
 		field.String("status").MaxLen(50).Default("active").Annotations(api.Field{Kind: "choice", Choices: PrefixStatus}),
-		field.Int("role_id").Optional().Nillable().Annotations(api.Field{API: "role"}),
+		FKField("role"),
 		field.Bool("is_pool").Default(false),
 		field.Bool("mark_utilized").Default(false),
 		field.Int("_children").Default(0).Annotations(api.Field{API: "children", ReadOnly: true}),
@@ -69,7 +68,12 @@ func (Prefix) Fields() []ent.Field {
 
 func (Prefix) Edges() []ent.Edge {
 	return []ent.Edge{
+		// NetBox's vrf filter matches the route distinguisher.
+		edge.To("vrf", VRF.Type).Field("vrf_id").Unique().
+			Annotations(entsql.OnDelete(entsql.Restrict), api.Field{Protect: true, Lookup: "rd"}),
 		FK("tenant", Tenant.Type, entsql.Restrict),
+		FK("vlan", VLAN.Type, entsql.Restrict),
+		FK("role", Role.Type, entsql.SetNull),
 	}
 }
 
@@ -104,15 +108,12 @@ func (Prefix) Annotations() []schema.Annotation {
 				{Name: "contains", Kind: "prefix-contains"},
 				{Name: "mask_length", Kind: "prefix-mask-length"},
 				{Name: "depth", Kind: "integer", Column: "_depth"},
-				{Name: "vrf_id", Kind: "fk-id", Column: "vrf_id"},
-				{Name: "present_in_vrf_id", Kind: "vrf-present-id"},
-				{Name: "present_in_vrf", Kind: "vrf-present-rd"},
-				{Name: "vlan_id", Kind: "fk-id", Column: "vlan_id"},
-				{Name: "role_id", Kind: "fk-id", Column: "role_id"},
+				// NetBox also includes the VRFs this one imports routes
+				// from; route targets do not exist yet, so it is the VRF.
+				{Name: "present_in_vrf_id", Kind: "fk-id", Column: "vrf_id", Target: "ipam.vrf"},
+				{Name: "present_in_vrf", Kind: "fk-attr", Column: "vrf_id", Target: "ipam.vrf", Attr: "rd"},
 			},
-			// vrf, vlan and role are plain ids for now (see Fields); NetBox's
-			// vrf (rd) and role (slug) filters come with the FK edges.
-			NoFilters: []string{"_depth", "vrf", "vlan", "role"},
+			NoFilters: []string{"_depth"},
 		},
 	}
 }

@@ -32,8 +32,11 @@ func (Role) Annotations() []schema.Annotation {
 			Display:  "{name}",
 			Search:   []string{"name", "slug", "description", "comments"},
 			Ordering: []string{"weight", "name"},
-			Counts:   map[string]api.Count{"vlan_count": {Model: "ipam.vlan", Column: "role_id"}},
-			Empty:    map[string]any{"owner": nil, "prefix_count": 0, "asn_count": 0},
+			Counts: map[string]api.Count{
+				"vlan_count":   {Model: "ipam.vlan", Column: "role_id"},
+				"prefix_count": {Model: "ipam.prefix", Column: "role_id"},
+			},
+			Empty: map[string]any{"owner": nil, "asn_count": 0},
 		},
 	}
 }

@@ -75,7 +75,8 @@ func (VLAN) Annotations() []schema.Annotation {
 				{Fields: []string{"qinq_svlan", "vid"}, Message: "VLAN with this Qinq svlan and VLAN ID already exists."},
 				{Fields: []string{"qinq_svlan", "name"}, Message: "VLAN with this Qinq svlan and Name already exists."},
 			},
-			Empty: map[string]any{"owner": nil, "l2vpn_termination": nil, "prefix_count": 0},
+			Empty:  map[string]any{"owner": nil, "l2vpn_termination": nil},
+			Counts: map[string]api.Count{"prefix_count": {Model: "ipam.prefix", Column: "vlan_id"}},
 		},
 	}
 }

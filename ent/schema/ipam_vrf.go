@@ -50,7 +50,8 @@ func (VRF) Annotations() []schema.Annotation {
 				{Fields: []string{"rd"}, Message: "VRF with this route distinguisher already exists."},
 			},
 			Empty: map[string]any{"owner": nil, "import_targets": []any{}, "export_targets": []any{},
-				"ipaddress_count": 0, "prefix_count": 0},
+				"ipaddress_count": 0},
+			Counts: map[string]api.Count{"prefix_count": {Model: "ipam.prefix", Column: "vrf_id"}},
 		},
 	}
 }
