@@ -146,6 +146,9 @@ type FieldData struct {
 
 var builtins = map[string]string{
 	"id": "id", "url": "url", "display_url": "display_url", "display": "display", "tags": "tags",
+	// display_name is display under its pre-4.0 name (SPEC.md lists it on
+	// VLANs; keeping it breaks no client).
+	"display_name": "display",
 }
 
 func describe(t *gen.Type, m api.Model) (*Data, error) {

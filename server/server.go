@@ -64,6 +64,8 @@ func (s *Server) routes() {
 		list := "/" + d.App + "/" + d.Path + "/"
 		detail := list + ":id/"
 		api.GET(list, s.wrap(func(c *gin.Context) error { return s.list(c, d) }))
+		api.HEAD(list, s.wrap(func(c *gin.Context) error { return s.list(c, d) }))
+		api.HEAD(detail, s.wrap(func(c *gin.Context) error { return s.retrieve(c, d) }))
 		api.OPTIONS(list, s.wrap(func(c *gin.Context) error { return s.options(c, d, true) }))
 		api.OPTIONS(detail, s.wrap(func(c *gin.Context) error { return s.options(c, d, false) }))
 		api.GET(detail, s.wrap(func(c *gin.Context) error { return s.retrieve(c, d) }))

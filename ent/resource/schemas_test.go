@@ -26,6 +26,10 @@ type refEndpoint struct {
 // not render (password is a write-only descriptor field).
 var refWriteOnly = map[string]bool{"changelog_message": true, "add_tags": true, "remove_tags": true, "password": true}
 
+// extraFields are fields we serve beyond NetBox 4.6, each for a reason:
+// SPEC.md §2.3 lists display_name on VLANs (NetBox 4.6 dropped it).
+var extraFields = map[string]map[string]bool{"ipam/vlans": {"display_name": true}}
+
 func loadReference(t *testing.T) map[string]refEndpoint {
 	t.Helper()
 	path := os.Getenv("INVENTORY_REFERENCE")
@@ -67,7 +71,7 @@ func TestSchemasMatchReference(t *testing.T) {
 			}
 			var got, exp []string
 			for _, f := range d.Fields {
-				if !f.WriteOnly && f.Kind != KindHidden && !refWriteOnly[f.Name] {
+				if !f.WriteOnly && f.Kind != KindHidden && !refWriteOnly[f.Name] && !extraFields[d.App+"/"+d.Path][f.Name] {
 					got = append(got, f.Name)
 				}
 			}

@@ -56,6 +56,7 @@ func init() {
 			{Name: "created", Kind: "time", Column: "created", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "last_updated", Kind: "time", Column: "last_updated", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "prefix_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "ipam.prefix", Table: "", Column: "vlan_id", Cumulative: false}},
+			{Name: "display_name", Kind: "display", ReadOnly: true},
 		},
 		NewCreate: func(c *gen.Client) ent.Mutation { return c.VLAN.Create().Mutation() },
 		NewUpdate: func(c *gen.Client, id int) ent.Mutation { return c.VLAN.UpdateOneID(id).Mutation() },

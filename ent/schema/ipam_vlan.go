@@ -63,7 +63,7 @@ func (VLAN) Annotations() []schema.Annotation {
 			App: "ipam", Path: "vlans", Verbose: "VLAN",
 			Fields: []string{"id", "url", "display_url", "display", "site", "group", "vid", "name", "tenant", "status",
 				"role", "description", "qinq_role", "qinq_svlan", "owner", "comments", "l2vpn_termination", "tags",
-				"custom_fields", "created", "last_updated", "prefix_count"},
+				"custom_fields", "created", "last_updated", "prefix_count", "display_name"},
 			Brief:    []string{"id", "url", "display", "vid", "name", "description"},
 			Display:  "{name} ({vid})",
 			Search:   []string{"name", "description"},
