@@ -15,6 +15,7 @@ import (
 	"github.com/inventory/inventory/ent/customfield"
 	"github.com/inventory/inventory/ent/customfieldchoiceset"
 	"github.com/inventory/inventory/ent/location"
+	"github.com/inventory/inventory/ent/outboxevent"
 	"github.com/inventory/inventory/ent/predicate"
 	"github.com/inventory/inventory/ent/prefix"
 	"github.com/inventory/inventory/ent/region"
@@ -45,6 +46,7 @@ const (
 	TypeCustomField          = "CustomField"
 	TypeCustomFieldChoiceSet = "CustomFieldChoiceSet"
 	TypeLocation             = "Location"
+	TypeOutboxEvent          = "OutboxEvent"
 	TypePrefix               = "Prefix"
 	TypeRIR                  = "RIR"
 	TypeRegion               = "Region"
@@ -4219,6 +4221,1179 @@ func (m *LocationMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown Location edge %s", name)
+}
+
+// OutboxEventMutation represents an operation that mutates the OutboxEvent nodes in the graph.
+type OutboxEventMutation struct {
+	config
+	op               Op
+	typ              string
+	id               *int
+	created          *time.Time
+	event            *string
+	object_type      *string
+	object_id        *int
+	addobject_id     *int
+	request_id       *string
+	request_method   *string
+	request_path     *string
+	user_id          *int
+	adduser_id       *int
+	username         *string
+	data             *json.RawMessage
+	appenddata       json.RawMessage
+	prechange        *json.RawMessage
+	appendprechange  json.RawMessage
+	postchange       *json.RawMessage
+	appendpostchange json.RawMessage
+	dispatched       *time.Time
+	clearedFields    map[string]struct{}
+	done             bool
+	oldValue         func(context.Context) (*OutboxEvent, error)
+	predicates       []predicate.OutboxEvent
+}
+
+var _ ent.Mutation = (*OutboxEventMutation)(nil)
+
+// outboxeventOption allows management of the mutation configuration using functional options.
+type outboxeventOption func(*OutboxEventMutation)
+
+// newOutboxEventMutation creates new mutation for the OutboxEvent entity.
+func newOutboxEventMutation(c config, op Op, opts ...outboxeventOption) *OutboxEventMutation {
+	m := &OutboxEventMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeOutboxEvent,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withOutboxEventID sets the ID field of the mutation.
+func withOutboxEventID(id int) outboxeventOption {
+	return func(m *OutboxEventMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *OutboxEvent
+		)
+		m.oldValue = func(ctx context.Context) (*OutboxEvent, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().OutboxEvent.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withOutboxEvent sets the old OutboxEvent of the mutation.
+func withOutboxEvent(node *OutboxEvent) outboxeventOption {
+	return func(m *OutboxEventMutation) {
+		m.oldValue = func(context.Context) (*OutboxEvent, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m OutboxEventMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m OutboxEventMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *OutboxEventMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *OutboxEventMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().OutboxEvent.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *OutboxEventMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *OutboxEventMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreated returns the old "created" field's value of the OutboxEvent entity.
+// If the OutboxEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OutboxEventMutation) OldCreated(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreated is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreated requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreated: %w", err)
+	}
+	return oldValue.Created, nil
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *OutboxEventMutation) ResetCreated() {
+	m.created = nil
+}
+
+// SetEvent sets the "event" field.
+func (m *OutboxEventMutation) SetEvent(s string) {
+	m.event = &s
+}
+
+// Event returns the value of the "event" field in the mutation.
+func (m *OutboxEventMutation) Event() (r string, exists bool) {
+	v := m.event
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEvent returns the old "event" field's value of the OutboxEvent entity.
+// If the OutboxEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OutboxEventMutation) OldEvent(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEvent is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEvent requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEvent: %w", err)
+	}
+	return oldValue.Event, nil
+}
+
+// ResetEvent resets all changes to the "event" field.
+func (m *OutboxEventMutation) ResetEvent() {
+	m.event = nil
+}
+
+// SetObjectType sets the "object_type" field.
+func (m *OutboxEventMutation) SetObjectType(s string) {
+	m.object_type = &s
+}
+
+// ObjectType returns the value of the "object_type" field in the mutation.
+func (m *OutboxEventMutation) ObjectType() (r string, exists bool) {
+	v := m.object_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldObjectType returns the old "object_type" field's value of the OutboxEvent entity.
+// If the OutboxEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OutboxEventMutation) OldObjectType(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldObjectType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldObjectType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldObjectType: %w", err)
+	}
+	return oldValue.ObjectType, nil
+}
+
+// ResetObjectType resets all changes to the "object_type" field.
+func (m *OutboxEventMutation) ResetObjectType() {
+	m.object_type = nil
+}
+
+// SetObjectID sets the "object_id" field.
+func (m *OutboxEventMutation) SetObjectID(i int) {
+	m.object_id = &i
+	m.addobject_id = nil
+}
+
+// ObjectID returns the value of the "object_id" field in the mutation.
+func (m *OutboxEventMutation) ObjectID() (r int, exists bool) {
+	v := m.object_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldObjectID returns the old "object_id" field's value of the OutboxEvent entity.
+// If the OutboxEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OutboxEventMutation) OldObjectID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldObjectID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldObjectID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldObjectID: %w", err)
+	}
+	return oldValue.ObjectID, nil
+}
+
+// AddObjectID adds i to the "object_id" field.
+func (m *OutboxEventMutation) AddObjectID(i int) {
+	if m.addobject_id != nil {
+		*m.addobject_id += i
+	} else {
+		m.addobject_id = &i
+	}
+}
+
+// AddedObjectID returns the value that was added to the "object_id" field in this mutation.
+func (m *OutboxEventMutation) AddedObjectID() (r int, exists bool) {
+	v := m.addobject_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetObjectID resets all changes to the "object_id" field.
+func (m *OutboxEventMutation) ResetObjectID() {
+	m.object_id = nil
+	m.addobject_id = nil
+}
+
+// SetRequestID sets the "request_id" field.
+func (m *OutboxEventMutation) SetRequestID(s string) {
+	m.request_id = &s
+}
+
+// RequestID returns the value of the "request_id" field in the mutation.
+func (m *OutboxEventMutation) RequestID() (r string, exists bool) {
+	v := m.request_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRequestID returns the old "request_id" field's value of the OutboxEvent entity.
+// If the OutboxEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OutboxEventMutation) OldRequestID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRequestID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRequestID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRequestID: %w", err)
+	}
+	return oldValue.RequestID, nil
+}
+
+// ResetRequestID resets all changes to the "request_id" field.
+func (m *OutboxEventMutation) ResetRequestID() {
+	m.request_id = nil
+}
+
+// SetRequestMethod sets the "request_method" field.
+func (m *OutboxEventMutation) SetRequestMethod(s string) {
+	m.request_method = &s
+}
+
+// RequestMethod returns the value of the "request_method" field in the mutation.
+func (m *OutboxEventMutation) RequestMethod() (r string, exists bool) {
+	v := m.request_method
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRequestMethod returns the old "request_method" field's value of the OutboxEvent entity.
+// If the OutboxEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OutboxEventMutation) OldRequestMethod(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRequestMethod is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRequestMethod requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRequestMethod: %w", err)
+	}
+	return oldValue.RequestMethod, nil
+}
+
+// ResetRequestMethod resets all changes to the "request_method" field.
+func (m *OutboxEventMutation) ResetRequestMethod() {
+	m.request_method = nil
+}
+
+// SetRequestPath sets the "request_path" field.
+func (m *OutboxEventMutation) SetRequestPath(s string) {
+	m.request_path = &s
+}
+
+// RequestPath returns the value of the "request_path" field in the mutation.
+func (m *OutboxEventMutation) RequestPath() (r string, exists bool) {
+	v := m.request_path
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRequestPath returns the old "request_path" field's value of the OutboxEvent entity.
+// If the OutboxEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OutboxEventMutation) OldRequestPath(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRequestPath is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRequestPath requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRequestPath: %w", err)
+	}
+	return oldValue.RequestPath, nil
+}
+
+// ResetRequestPath resets all changes to the "request_path" field.
+func (m *OutboxEventMutation) ResetRequestPath() {
+	m.request_path = nil
+}
+
+// SetUserID sets the "user_id" field.
+func (m *OutboxEventMutation) SetUserID(i int) {
+	m.user_id = &i
+	m.adduser_id = nil
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *OutboxEventMutation) UserID() (r int, exists bool) {
+	v := m.user_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserID returns the old "user_id" field's value of the OutboxEvent entity.
+// If the OutboxEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OutboxEventMutation) OldUserID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
+	}
+	return oldValue.UserID, nil
+}
+
+// AddUserID adds i to the "user_id" field.
+func (m *OutboxEventMutation) AddUserID(i int) {
+	if m.adduser_id != nil {
+		*m.adduser_id += i
+	} else {
+		m.adduser_id = &i
+	}
+}
+
+// AddedUserID returns the value that was added to the "user_id" field in this mutation.
+func (m *OutboxEventMutation) AddedUserID() (r int, exists bool) {
+	v := m.adduser_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearUserID clears the value of the "user_id" field.
+func (m *OutboxEventMutation) ClearUserID() {
+	m.user_id = nil
+	m.adduser_id = nil
+	m.clearedFields[outboxevent.FieldUserID] = struct{}{}
+}
+
+// UserIDCleared returns if the "user_id" field was cleared in this mutation.
+func (m *OutboxEventMutation) UserIDCleared() bool {
+	_, ok := m.clearedFields[outboxevent.FieldUserID]
+	return ok
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *OutboxEventMutation) ResetUserID() {
+	m.user_id = nil
+	m.adduser_id = nil
+	delete(m.clearedFields, outboxevent.FieldUserID)
+}
+
+// SetUsername sets the "username" field.
+func (m *OutboxEventMutation) SetUsername(s string) {
+	m.username = &s
+}
+
+// Username returns the value of the "username" field in the mutation.
+func (m *OutboxEventMutation) Username() (r string, exists bool) {
+	v := m.username
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUsername returns the old "username" field's value of the OutboxEvent entity.
+// If the OutboxEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OutboxEventMutation) OldUsername(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUsername is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUsername requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUsername: %w", err)
+	}
+	return oldValue.Username, nil
+}
+
+// ResetUsername resets all changes to the "username" field.
+func (m *OutboxEventMutation) ResetUsername() {
+	m.username = nil
+}
+
+// SetData sets the "data" field.
+func (m *OutboxEventMutation) SetData(jm json.RawMessage) {
+	m.data = &jm
+	m.appenddata = nil
+}
+
+// Data returns the value of the "data" field in the mutation.
+func (m *OutboxEventMutation) Data() (r json.RawMessage, exists bool) {
+	v := m.data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldData returns the old "data" field's value of the OutboxEvent entity.
+// If the OutboxEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OutboxEventMutation) OldData(ctx context.Context) (v json.RawMessage, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldData is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldData requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldData: %w", err)
+	}
+	return oldValue.Data, nil
+}
+
+// AppendData adds jm to the "data" field.
+func (m *OutboxEventMutation) AppendData(jm json.RawMessage) {
+	m.appenddata = append(m.appenddata, jm...)
+}
+
+// AppendedData returns the list of values that were appended to the "data" field in this mutation.
+func (m *OutboxEventMutation) AppendedData() (json.RawMessage, bool) {
+	if len(m.appenddata) == 0 {
+		return nil, false
+	}
+	return m.appenddata, true
+}
+
+// ResetData resets all changes to the "data" field.
+func (m *OutboxEventMutation) ResetData() {
+	m.data = nil
+	m.appenddata = nil
+}
+
+// SetPrechange sets the "prechange" field.
+func (m *OutboxEventMutation) SetPrechange(jm json.RawMessage) {
+	m.prechange = &jm
+	m.appendprechange = nil
+}
+
+// Prechange returns the value of the "prechange" field in the mutation.
+func (m *OutboxEventMutation) Prechange() (r json.RawMessage, exists bool) {
+	v := m.prechange
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPrechange returns the old "prechange" field's value of the OutboxEvent entity.
+// If the OutboxEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OutboxEventMutation) OldPrechange(ctx context.Context) (v json.RawMessage, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPrechange is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPrechange requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPrechange: %w", err)
+	}
+	return oldValue.Prechange, nil
+}
+
+// AppendPrechange adds jm to the "prechange" field.
+func (m *OutboxEventMutation) AppendPrechange(jm json.RawMessage) {
+	m.appendprechange = append(m.appendprechange, jm...)
+}
+
+// AppendedPrechange returns the list of values that were appended to the "prechange" field in this mutation.
+func (m *OutboxEventMutation) AppendedPrechange() (json.RawMessage, bool) {
+	if len(m.appendprechange) == 0 {
+		return nil, false
+	}
+	return m.appendprechange, true
+}
+
+// ClearPrechange clears the value of the "prechange" field.
+func (m *OutboxEventMutation) ClearPrechange() {
+	m.prechange = nil
+	m.appendprechange = nil
+	m.clearedFields[outboxevent.FieldPrechange] = struct{}{}
+}
+
+// PrechangeCleared returns if the "prechange" field was cleared in this mutation.
+func (m *OutboxEventMutation) PrechangeCleared() bool {
+	_, ok := m.clearedFields[outboxevent.FieldPrechange]
+	return ok
+}
+
+// ResetPrechange resets all changes to the "prechange" field.
+func (m *OutboxEventMutation) ResetPrechange() {
+	m.prechange = nil
+	m.appendprechange = nil
+	delete(m.clearedFields, outboxevent.FieldPrechange)
+}
+
+// SetPostchange sets the "postchange" field.
+func (m *OutboxEventMutation) SetPostchange(jm json.RawMessage) {
+	m.postchange = &jm
+	m.appendpostchange = nil
+}
+
+// Postchange returns the value of the "postchange" field in the mutation.
+func (m *OutboxEventMutation) Postchange() (r json.RawMessage, exists bool) {
+	v := m.postchange
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPostchange returns the old "postchange" field's value of the OutboxEvent entity.
+// If the OutboxEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OutboxEventMutation) OldPostchange(ctx context.Context) (v json.RawMessage, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPostchange is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPostchange requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPostchange: %w", err)
+	}
+	return oldValue.Postchange, nil
+}
+
+// AppendPostchange adds jm to the "postchange" field.
+func (m *OutboxEventMutation) AppendPostchange(jm json.RawMessage) {
+	m.appendpostchange = append(m.appendpostchange, jm...)
+}
+
+// AppendedPostchange returns the list of values that were appended to the "postchange" field in this mutation.
+func (m *OutboxEventMutation) AppendedPostchange() (json.RawMessage, bool) {
+	if len(m.appendpostchange) == 0 {
+		return nil, false
+	}
+	return m.appendpostchange, true
+}
+
+// ClearPostchange clears the value of the "postchange" field.
+func (m *OutboxEventMutation) ClearPostchange() {
+	m.postchange = nil
+	m.appendpostchange = nil
+	m.clearedFields[outboxevent.FieldPostchange] = struct{}{}
+}
+
+// PostchangeCleared returns if the "postchange" field was cleared in this mutation.
+func (m *OutboxEventMutation) PostchangeCleared() bool {
+	_, ok := m.clearedFields[outboxevent.FieldPostchange]
+	return ok
+}
+
+// ResetPostchange resets all changes to the "postchange" field.
+func (m *OutboxEventMutation) ResetPostchange() {
+	m.postchange = nil
+	m.appendpostchange = nil
+	delete(m.clearedFields, outboxevent.FieldPostchange)
+}
+
+// SetDispatched sets the "dispatched" field.
+func (m *OutboxEventMutation) SetDispatched(t time.Time) {
+	m.dispatched = &t
+}
+
+// Dispatched returns the value of the "dispatched" field in the mutation.
+func (m *OutboxEventMutation) Dispatched() (r time.Time, exists bool) {
+	v := m.dispatched
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDispatched returns the old "dispatched" field's value of the OutboxEvent entity.
+// If the OutboxEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OutboxEventMutation) OldDispatched(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDispatched is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDispatched requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDispatched: %w", err)
+	}
+	return oldValue.Dispatched, nil
+}
+
+// ClearDispatched clears the value of the "dispatched" field.
+func (m *OutboxEventMutation) ClearDispatched() {
+	m.dispatched = nil
+	m.clearedFields[outboxevent.FieldDispatched] = struct{}{}
+}
+
+// DispatchedCleared returns if the "dispatched" field was cleared in this mutation.
+func (m *OutboxEventMutation) DispatchedCleared() bool {
+	_, ok := m.clearedFields[outboxevent.FieldDispatched]
+	return ok
+}
+
+// ResetDispatched resets all changes to the "dispatched" field.
+func (m *OutboxEventMutation) ResetDispatched() {
+	m.dispatched = nil
+	delete(m.clearedFields, outboxevent.FieldDispatched)
+}
+
+// Where appends a list predicates to the OutboxEventMutation builder.
+func (m *OutboxEventMutation) Where(ps ...predicate.OutboxEvent) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the OutboxEventMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *OutboxEventMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.OutboxEvent, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *OutboxEventMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *OutboxEventMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (OutboxEvent).
+func (m *OutboxEventMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *OutboxEventMutation) Fields() []string {
+	fields := make([]string, 0, 13)
+	if m.created != nil {
+		fields = append(fields, outboxevent.FieldCreated)
+	}
+	if m.event != nil {
+		fields = append(fields, outboxevent.FieldEvent)
+	}
+	if m.object_type != nil {
+		fields = append(fields, outboxevent.FieldObjectType)
+	}
+	if m.object_id != nil {
+		fields = append(fields, outboxevent.FieldObjectID)
+	}
+	if m.request_id != nil {
+		fields = append(fields, outboxevent.FieldRequestID)
+	}
+	if m.request_method != nil {
+		fields = append(fields, outboxevent.FieldRequestMethod)
+	}
+	if m.request_path != nil {
+		fields = append(fields, outboxevent.FieldRequestPath)
+	}
+	if m.user_id != nil {
+		fields = append(fields, outboxevent.FieldUserID)
+	}
+	if m.username != nil {
+		fields = append(fields, outboxevent.FieldUsername)
+	}
+	if m.data != nil {
+		fields = append(fields, outboxevent.FieldData)
+	}
+	if m.prechange != nil {
+		fields = append(fields, outboxevent.FieldPrechange)
+	}
+	if m.postchange != nil {
+		fields = append(fields, outboxevent.FieldPostchange)
+	}
+	if m.dispatched != nil {
+		fields = append(fields, outboxevent.FieldDispatched)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *OutboxEventMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case outboxevent.FieldCreated:
+		return m.Created()
+	case outboxevent.FieldEvent:
+		return m.Event()
+	case outboxevent.FieldObjectType:
+		return m.ObjectType()
+	case outboxevent.FieldObjectID:
+		return m.ObjectID()
+	case outboxevent.FieldRequestID:
+		return m.RequestID()
+	case outboxevent.FieldRequestMethod:
+		return m.RequestMethod()
+	case outboxevent.FieldRequestPath:
+		return m.RequestPath()
+	case outboxevent.FieldUserID:
+		return m.UserID()
+	case outboxevent.FieldUsername:
+		return m.Username()
+	case outboxevent.FieldData:
+		return m.Data()
+	case outboxevent.FieldPrechange:
+		return m.Prechange()
+	case outboxevent.FieldPostchange:
+		return m.Postchange()
+	case outboxevent.FieldDispatched:
+		return m.Dispatched()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *OutboxEventMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case outboxevent.FieldCreated:
+		return m.OldCreated(ctx)
+	case outboxevent.FieldEvent:
+		return m.OldEvent(ctx)
+	case outboxevent.FieldObjectType:
+		return m.OldObjectType(ctx)
+	case outboxevent.FieldObjectID:
+		return m.OldObjectID(ctx)
+	case outboxevent.FieldRequestID:
+		return m.OldRequestID(ctx)
+	case outboxevent.FieldRequestMethod:
+		return m.OldRequestMethod(ctx)
+	case outboxevent.FieldRequestPath:
+		return m.OldRequestPath(ctx)
+	case outboxevent.FieldUserID:
+		return m.OldUserID(ctx)
+	case outboxevent.FieldUsername:
+		return m.OldUsername(ctx)
+	case outboxevent.FieldData:
+		return m.OldData(ctx)
+	case outboxevent.FieldPrechange:
+		return m.OldPrechange(ctx)
+	case outboxevent.FieldPostchange:
+		return m.OldPostchange(ctx)
+	case outboxevent.FieldDispatched:
+		return m.OldDispatched(ctx)
+	}
+	return nil, fmt.Errorf("unknown OutboxEvent field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *OutboxEventMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case outboxevent.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case outboxevent.FieldEvent:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEvent(v)
+		return nil
+	case outboxevent.FieldObjectType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetObjectType(v)
+		return nil
+	case outboxevent.FieldObjectID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetObjectID(v)
+		return nil
+	case outboxevent.FieldRequestID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRequestID(v)
+		return nil
+	case outboxevent.FieldRequestMethod:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRequestMethod(v)
+		return nil
+	case outboxevent.FieldRequestPath:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRequestPath(v)
+		return nil
+	case outboxevent.FieldUserID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	case outboxevent.FieldUsername:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUsername(v)
+		return nil
+	case outboxevent.FieldData:
+		v, ok := value.(json.RawMessage)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetData(v)
+		return nil
+	case outboxevent.FieldPrechange:
+		v, ok := value.(json.RawMessage)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPrechange(v)
+		return nil
+	case outboxevent.FieldPostchange:
+		v, ok := value.(json.RawMessage)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPostchange(v)
+		return nil
+	case outboxevent.FieldDispatched:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDispatched(v)
+		return nil
+	}
+	return fmt.Errorf("unknown OutboxEvent field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *OutboxEventMutation) AddedFields() []string {
+	var fields []string
+	if m.addobject_id != nil {
+		fields = append(fields, outboxevent.FieldObjectID)
+	}
+	if m.adduser_id != nil {
+		fields = append(fields, outboxevent.FieldUserID)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *OutboxEventMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case outboxevent.FieldObjectID:
+		return m.AddedObjectID()
+	case outboxevent.FieldUserID:
+		return m.AddedUserID()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *OutboxEventMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case outboxevent.FieldObjectID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddObjectID(v)
+		return nil
+	case outboxevent.FieldUserID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddUserID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown OutboxEvent numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *OutboxEventMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(outboxevent.FieldUserID) {
+		fields = append(fields, outboxevent.FieldUserID)
+	}
+	if m.FieldCleared(outboxevent.FieldPrechange) {
+		fields = append(fields, outboxevent.FieldPrechange)
+	}
+	if m.FieldCleared(outboxevent.FieldPostchange) {
+		fields = append(fields, outboxevent.FieldPostchange)
+	}
+	if m.FieldCleared(outboxevent.FieldDispatched) {
+		fields = append(fields, outboxevent.FieldDispatched)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *OutboxEventMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *OutboxEventMutation) ClearField(name string) error {
+	switch name {
+	case outboxevent.FieldUserID:
+		m.ClearUserID()
+		return nil
+	case outboxevent.FieldPrechange:
+		m.ClearPrechange()
+		return nil
+	case outboxevent.FieldPostchange:
+		m.ClearPostchange()
+		return nil
+	case outboxevent.FieldDispatched:
+		m.ClearDispatched()
+		return nil
+	}
+	return fmt.Errorf("unknown OutboxEvent nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *OutboxEventMutation) ResetField(name string) error {
+	switch name {
+	case outboxevent.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case outboxevent.FieldEvent:
+		m.ResetEvent()
+		return nil
+	case outboxevent.FieldObjectType:
+		m.ResetObjectType()
+		return nil
+	case outboxevent.FieldObjectID:
+		m.ResetObjectID()
+		return nil
+	case outboxevent.FieldRequestID:
+		m.ResetRequestID()
+		return nil
+	case outboxevent.FieldRequestMethod:
+		m.ResetRequestMethod()
+		return nil
+	case outboxevent.FieldRequestPath:
+		m.ResetRequestPath()
+		return nil
+	case outboxevent.FieldUserID:
+		m.ResetUserID()
+		return nil
+	case outboxevent.FieldUsername:
+		m.ResetUsername()
+		return nil
+	case outboxevent.FieldData:
+		m.ResetData()
+		return nil
+	case outboxevent.FieldPrechange:
+		m.ResetPrechange()
+		return nil
+	case outboxevent.FieldPostchange:
+		m.ResetPostchange()
+		return nil
+	case outboxevent.FieldDispatched:
+		m.ResetDispatched()
+		return nil
+	}
+	return fmt.Errorf("unknown OutboxEvent field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *OutboxEventMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *OutboxEventMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *OutboxEventMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *OutboxEventMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *OutboxEventMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *OutboxEventMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *OutboxEventMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown OutboxEvent unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *OutboxEventMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown OutboxEvent edge %s", name)
 }
 
 // PrefixMutation represents an operation that mutates the Prefix nodes in the graph.

@@ -114,6 +114,36 @@ var (
 			},
 		},
 	}
+	// CoreOutboxeventColumns holds the columns for the "core_outboxevent" table.
+	CoreOutboxeventColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime},
+		{Name: "event", Type: field.TypeString},
+		{Name: "object_type", Type: field.TypeString},
+		{Name: "object_id", Type: field.TypeInt},
+		{Name: "request_id", Type: field.TypeString, Default: ""},
+		{Name: "request_method", Type: field.TypeString, Default: ""},
+		{Name: "request_path", Type: field.TypeString, Default: ""},
+		{Name: "user_id", Type: field.TypeInt, Nullable: true},
+		{Name: "username", Type: field.TypeString, Default: ""},
+		{Name: "data", Type: field.TypeJSON},
+		{Name: "prechange", Type: field.TypeJSON, Nullable: true},
+		{Name: "postchange", Type: field.TypeJSON, Nullable: true},
+		{Name: "dispatched", Type: field.TypeTime, Nullable: true},
+	}
+	// CoreOutboxeventTable holds the schema information for the "core_outboxevent" table.
+	CoreOutboxeventTable = &schema.Table{
+		Name:       "core_outboxevent",
+		Columns:    CoreOutboxeventColumns,
+		PrimaryKey: []*schema.Column{CoreOutboxeventColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "outboxevent_dispatched_id",
+				Unique:  false,
+				Columns: []*schema.Column{CoreOutboxeventColumns[13], CoreOutboxeventColumns[0]},
+			},
+		},
+	}
 	// IpamPrefixColumns holds the columns for the "ipam_prefix" table.
 	IpamPrefixColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -660,6 +690,7 @@ var (
 		ExtrasCustomfieldTable,
 		ExtrasCustomfieldchoicesetTable,
 		DcimLocationTable,
+		CoreOutboxeventTable,
 		IpamPrefixTable,
 		IpamRirTable,
 		DcimRegionTable,
@@ -691,6 +722,9 @@ func init() {
 	DcimLocationTable.ForeignKeys[2].RefTable = TenancyTenantTable
 	DcimLocationTable.Annotation = &entsql.Annotation{
 		Table: "dcim_location",
+	}
+	CoreOutboxeventTable.Annotation = &entsql.Annotation{
+		Table: "core_outboxevent",
 	}
 	IpamPrefixTable.ForeignKeys[0].RefTable = IpamVrfTable
 	IpamPrefixTable.ForeignKeys[1].RefTable = TenancyTenantTable
