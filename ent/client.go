@@ -754,7 +754,23 @@ func (c *LocationClient) QueryParent(_m *Location) *LocationQuery {
 		step := sqlgraph.NewStep(
 			sqlgraph.From(location.Table, location.FieldID, id),
 			sqlgraph.To(location.Table, location.FieldID),
-			sqlgraph.Edge(sqlgraph.O2O, false, location.ParentTable, location.ParentColumn),
+			sqlgraph.Edge(sqlgraph.M2O, true, location.ParentTable, location.ParentColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryChildren queries the children edge of a Location.
+func (c *LocationClient) QueryChildren(_m *Location) *LocationQuery {
+	query := (&LocationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(location.Table, location.FieldID, id),
+			sqlgraph.To(location.Table, location.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, location.ChildrenTable, location.ChildrenColumn),
 		)
 		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
 		return fromV, nil
@@ -1399,7 +1415,23 @@ func (c *RegionClient) QueryParent(_m *Region) *RegionQuery {
 		step := sqlgraph.NewStep(
 			sqlgraph.From(region.Table, region.FieldID, id),
 			sqlgraph.To(region.Table, region.FieldID),
-			sqlgraph.Edge(sqlgraph.O2O, false, region.ParentTable, region.ParentColumn),
+			sqlgraph.Edge(sqlgraph.M2O, true, region.ParentTable, region.ParentColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryChildren queries the children edge of a Region.
+func (c *RegionClient) QueryChildren(_m *Region) *RegionQuery {
+	query := (&RegionClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(region.Table, region.FieldID, id),
+			sqlgraph.To(region.Table, region.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, region.ChildrenTable, region.ChildrenColumn),
 		)
 		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
 		return fromV, nil
@@ -1862,7 +1894,23 @@ func (c *SiteGroupClient) QueryParent(_m *SiteGroup) *SiteGroupQuery {
 		step := sqlgraph.NewStep(
 			sqlgraph.From(sitegroup.Table, sitegroup.FieldID, id),
 			sqlgraph.To(sitegroup.Table, sitegroup.FieldID),
-			sqlgraph.Edge(sqlgraph.O2O, false, sitegroup.ParentTable, sitegroup.ParentColumn),
+			sqlgraph.Edge(sqlgraph.M2O, true, sitegroup.ParentTable, sitegroup.ParentColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryChildren queries the children edge of a SiteGroup.
+func (c *SiteGroupClient) QueryChildren(_m *SiteGroup) *SiteGroupQuery {
+	query := (&SiteGroupClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(sitegroup.Table, sitegroup.FieldID, id),
+			sqlgraph.To(sitegroup.Table, sitegroup.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, sitegroup.ChildrenTable, sitegroup.ChildrenColumn),
 		)
 		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
 		return fromV, nil
@@ -2442,7 +2490,23 @@ func (c *TenantGroupClient) QueryParent(_m *TenantGroup) *TenantGroupQuery {
 		step := sqlgraph.NewStep(
 			sqlgraph.From(tenantgroup.Table, tenantgroup.FieldID, id),
 			sqlgraph.To(tenantgroup.Table, tenantgroup.FieldID),
-			sqlgraph.Edge(sqlgraph.O2O, false, tenantgroup.ParentTable, tenantgroup.ParentColumn),
+			sqlgraph.Edge(sqlgraph.M2O, true, tenantgroup.ParentTable, tenantgroup.ParentColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryChildren queries the children edge of a TenantGroup.
+func (c *TenantGroupClient) QueryChildren(_m *TenantGroup) *TenantGroupQuery {
+	query := (&TenantGroupClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(tenantgroup.Table, tenantgroup.FieldID, id),
+			sqlgraph.To(tenantgroup.Table, tenantgroup.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, tenantgroup.ChildrenTable, tenantgroup.ChildrenColumn),
 		)
 		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
 		return fromV, nil

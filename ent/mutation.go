@@ -3008,6 +3008,9 @@ type LocationMutation struct {
 	clearedFields     map[string]struct{}
 	parent            *int
 	clearedparent     bool
+	children          map[int]struct{}
+	removedchildren   map[int]struct{}
+	clearedchildren   bool
 	site              *int
 	clearedsite       bool
 	tenant            *int
@@ -3682,6 +3685,60 @@ func (m *LocationMutation) ResetParent() {
 	m.clearedparent = false
 }
 
+// AddChildIDs adds the "children" edge to the Location entity by ids.
+func (m *LocationMutation) AddChildIDs(ids ...int) {
+	if m.children == nil {
+		m.children = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.children[ids[i]] = struct{}{}
+	}
+}
+
+// ClearChildren clears the "children" edge to the Location entity.
+func (m *LocationMutation) ClearChildren() {
+	m.clearedchildren = true
+}
+
+// ChildrenCleared reports if the "children" edge to the Location entity was cleared.
+func (m *LocationMutation) ChildrenCleared() bool {
+	return m.clearedchildren
+}
+
+// RemoveChildIDs removes the "children" edge to the Location entity by IDs.
+func (m *LocationMutation) RemoveChildIDs(ids ...int) {
+	if m.removedchildren == nil {
+		m.removedchildren = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.children, ids[i])
+		m.removedchildren[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedChildren returns the removed IDs of the "children" edge to the Location entity.
+func (m *LocationMutation) RemovedChildrenIDs() (ids []int) {
+	for id := range m.removedchildren {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ChildrenIDs returns the "children" edge IDs in the mutation.
+func (m *LocationMutation) ChildrenIDs() (ids []int) {
+	for id := range m.children {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetChildren resets all changes to the "children" edge.
+func (m *LocationMutation) ResetChildren() {
+	m.children = nil
+	m.clearedchildren = false
+	m.removedchildren = nil
+}
+
 // ClearSite clears the "site" edge to the Site entity.
 func (m *LocationMutation) ClearSite() {
 	m.clearedsite = true
@@ -4115,9 +4172,12 @@ func (m *LocationMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *LocationMutation) AddedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.parent != nil {
 		edges = append(edges, location.EdgeParent)
+	}
+	if m.children != nil {
+		edges = append(edges, location.EdgeChildren)
 	}
 	if m.site != nil {
 		edges = append(edges, location.EdgeSite)
@@ -4136,6 +4196,12 @@ func (m *LocationMutation) AddedIDs(name string) []ent.Value {
 		if id := m.parent; id != nil {
 			return []ent.Value{*id}
 		}
+	case location.EdgeChildren:
+		ids := make([]ent.Value, 0, len(m.children))
+		for id := range m.children {
+			ids = append(ids, id)
+		}
+		return ids
 	case location.EdgeSite:
 		if id := m.site; id != nil {
 			return []ent.Value{*id}
@@ -4150,21 +4216,35 @@ func (m *LocationMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *LocationMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
+	if m.removedchildren != nil {
+		edges = append(edges, location.EdgeChildren)
+	}
 	return edges
 }
 
 // RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
 // the given name in this mutation.
 func (m *LocationMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case location.EdgeChildren:
+		ids := make([]ent.Value, 0, len(m.removedchildren))
+		for id := range m.removedchildren {
+			ids = append(ids, id)
+		}
+		return ids
+	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *LocationMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.clearedparent {
 		edges = append(edges, location.EdgeParent)
+	}
+	if m.clearedchildren {
+		edges = append(edges, location.EdgeChildren)
 	}
 	if m.clearedsite {
 		edges = append(edges, location.EdgeSite)
@@ -4181,6 +4261,8 @@ func (m *LocationMutation) EdgeCleared(name string) bool {
 	switch name {
 	case location.EdgeParent:
 		return m.clearedparent
+	case location.EdgeChildren:
+		return m.clearedchildren
 	case location.EdgeSite:
 		return m.clearedsite
 	case location.EdgeTenant:
@@ -4212,6 +4294,9 @@ func (m *LocationMutation) ResetEdge(name string) error {
 	switch name {
 	case location.EdgeParent:
 		m.ResetParent()
+		return nil
+	case location.EdgeChildren:
+		m.ResetChildren()
 		return nil
 	case location.EdgeSite:
 		m.ResetSite()
@@ -8168,6 +8253,9 @@ type RegionMutation struct {
 	clearedFields     map[string]struct{}
 	parent            *int
 	clearedparent     bool
+	children          map[int]struct{}
+	removedchildren   map[int]struct{}
+	clearedchildren   bool
 	done              bool
 	oldValue          func(context.Context) (*Region, error)
 	predicates        []predicate.Region
@@ -8681,6 +8769,60 @@ func (m *RegionMutation) ResetParent() {
 	m.clearedparent = false
 }
 
+// AddChildIDs adds the "children" edge to the Region entity by ids.
+func (m *RegionMutation) AddChildIDs(ids ...int) {
+	if m.children == nil {
+		m.children = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.children[ids[i]] = struct{}{}
+	}
+}
+
+// ClearChildren clears the "children" edge to the Region entity.
+func (m *RegionMutation) ClearChildren() {
+	m.clearedchildren = true
+}
+
+// ChildrenCleared reports if the "children" edge to the Region entity was cleared.
+func (m *RegionMutation) ChildrenCleared() bool {
+	return m.clearedchildren
+}
+
+// RemoveChildIDs removes the "children" edge to the Region entity by IDs.
+func (m *RegionMutation) RemoveChildIDs(ids ...int) {
+	if m.removedchildren == nil {
+		m.removedchildren = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.children, ids[i])
+		m.removedchildren[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedChildren returns the removed IDs of the "children" edge to the Region entity.
+func (m *RegionMutation) RemovedChildrenIDs() (ids []int) {
+	for id := range m.removedchildren {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ChildrenIDs returns the "children" edge IDs in the mutation.
+func (m *RegionMutation) ChildrenIDs() (ids []int) {
+	for id := range m.children {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetChildren resets all changes to the "children" edge.
+func (m *RegionMutation) ResetChildren() {
+	m.children = nil
+	m.clearedchildren = false
+	m.removedchildren = nil
+}
+
 // Where appends a list predicates to the RegionMutation builder.
 func (m *RegionMutation) Where(ps ...predicate.Region) {
 	m.predicates = append(m.predicates, ps...)
@@ -8986,9 +9128,12 @@ func (m *RegionMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *RegionMutation) AddedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	if m.parent != nil {
 		edges = append(edges, region.EdgeParent)
+	}
+	if m.children != nil {
+		edges = append(edges, region.EdgeChildren)
 	}
 	return edges
 }
@@ -9001,27 +9146,47 @@ func (m *RegionMutation) AddedIDs(name string) []ent.Value {
 		if id := m.parent; id != nil {
 			return []ent.Value{*id}
 		}
+	case region.EdgeChildren:
+		ids := make([]ent.Value, 0, len(m.children))
+		for id := range m.children {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *RegionMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
+	if m.removedchildren != nil {
+		edges = append(edges, region.EdgeChildren)
+	}
 	return edges
 }
 
 // RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
 // the given name in this mutation.
 func (m *RegionMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case region.EdgeChildren:
+		ids := make([]ent.Value, 0, len(m.removedchildren))
+		for id := range m.removedchildren {
+			ids = append(ids, id)
+		}
+		return ids
+	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *RegionMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	if m.clearedparent {
 		edges = append(edges, region.EdgeParent)
+	}
+	if m.clearedchildren {
+		edges = append(edges, region.EdgeChildren)
 	}
 	return edges
 }
@@ -9032,6 +9197,8 @@ func (m *RegionMutation) EdgeCleared(name string) bool {
 	switch name {
 	case region.EdgeParent:
 		return m.clearedparent
+	case region.EdgeChildren:
+		return m.clearedchildren
 	}
 	return false
 }
@@ -9053,6 +9220,9 @@ func (m *RegionMutation) ResetEdge(name string) error {
 	switch name {
 	case region.EdgeParent:
 		m.ResetParent()
+		return nil
+	case region.EdgeChildren:
+		m.ResetChildren()
 		return nil
 	}
 	return fmt.Errorf("unknown Region edge %s", name)
@@ -11419,6 +11589,9 @@ type SiteGroupMutation struct {
 	clearedFields     map[string]struct{}
 	parent            *int
 	clearedparent     bool
+	children          map[int]struct{}
+	removedchildren   map[int]struct{}
+	clearedchildren   bool
 	done              bool
 	oldValue          func(context.Context) (*SiteGroup, error)
 	predicates        []predicate.SiteGroup
@@ -11932,6 +12105,60 @@ func (m *SiteGroupMutation) ResetParent() {
 	m.clearedparent = false
 }
 
+// AddChildIDs adds the "children" edge to the SiteGroup entity by ids.
+func (m *SiteGroupMutation) AddChildIDs(ids ...int) {
+	if m.children == nil {
+		m.children = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.children[ids[i]] = struct{}{}
+	}
+}
+
+// ClearChildren clears the "children" edge to the SiteGroup entity.
+func (m *SiteGroupMutation) ClearChildren() {
+	m.clearedchildren = true
+}
+
+// ChildrenCleared reports if the "children" edge to the SiteGroup entity was cleared.
+func (m *SiteGroupMutation) ChildrenCleared() bool {
+	return m.clearedchildren
+}
+
+// RemoveChildIDs removes the "children" edge to the SiteGroup entity by IDs.
+func (m *SiteGroupMutation) RemoveChildIDs(ids ...int) {
+	if m.removedchildren == nil {
+		m.removedchildren = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.children, ids[i])
+		m.removedchildren[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedChildren returns the removed IDs of the "children" edge to the SiteGroup entity.
+func (m *SiteGroupMutation) RemovedChildrenIDs() (ids []int) {
+	for id := range m.removedchildren {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ChildrenIDs returns the "children" edge IDs in the mutation.
+func (m *SiteGroupMutation) ChildrenIDs() (ids []int) {
+	for id := range m.children {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetChildren resets all changes to the "children" edge.
+func (m *SiteGroupMutation) ResetChildren() {
+	m.children = nil
+	m.clearedchildren = false
+	m.removedchildren = nil
+}
+
 // Where appends a list predicates to the SiteGroupMutation builder.
 func (m *SiteGroupMutation) Where(ps ...predicate.SiteGroup) {
 	m.predicates = append(m.predicates, ps...)
@@ -12237,9 +12464,12 @@ func (m *SiteGroupMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *SiteGroupMutation) AddedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	if m.parent != nil {
 		edges = append(edges, sitegroup.EdgeParent)
+	}
+	if m.children != nil {
+		edges = append(edges, sitegroup.EdgeChildren)
 	}
 	return edges
 }
@@ -12252,27 +12482,47 @@ func (m *SiteGroupMutation) AddedIDs(name string) []ent.Value {
 		if id := m.parent; id != nil {
 			return []ent.Value{*id}
 		}
+	case sitegroup.EdgeChildren:
+		ids := make([]ent.Value, 0, len(m.children))
+		for id := range m.children {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *SiteGroupMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
+	if m.removedchildren != nil {
+		edges = append(edges, sitegroup.EdgeChildren)
+	}
 	return edges
 }
 
 // RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
 // the given name in this mutation.
 func (m *SiteGroupMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case sitegroup.EdgeChildren:
+		ids := make([]ent.Value, 0, len(m.removedchildren))
+		for id := range m.removedchildren {
+			ids = append(ids, id)
+		}
+		return ids
+	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *SiteGroupMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	if m.clearedparent {
 		edges = append(edges, sitegroup.EdgeParent)
+	}
+	if m.clearedchildren {
+		edges = append(edges, sitegroup.EdgeChildren)
 	}
 	return edges
 }
@@ -12283,6 +12533,8 @@ func (m *SiteGroupMutation) EdgeCleared(name string) bool {
 	switch name {
 	case sitegroup.EdgeParent:
 		return m.clearedparent
+	case sitegroup.EdgeChildren:
+		return m.clearedchildren
 	}
 	return false
 }
@@ -12304,6 +12556,9 @@ func (m *SiteGroupMutation) ResetEdge(name string) error {
 	switch name {
 	case sitegroup.EdgeParent:
 		m.ResetParent()
+		return nil
+	case sitegroup.EdgeChildren:
+		m.ResetChildren()
 		return nil
 	}
 	return fmt.Errorf("unknown SiteGroup edge %s", name)
@@ -14469,6 +14724,9 @@ type TenantGroupMutation struct {
 	clearedFields     map[string]struct{}
 	parent            *int
 	clearedparent     bool
+	children          map[int]struct{}
+	removedchildren   map[int]struct{}
+	clearedchildren   bool
 	done              bool
 	oldValue          func(context.Context) (*TenantGroup, error)
 	predicates        []predicate.TenantGroup
@@ -14982,6 +15240,60 @@ func (m *TenantGroupMutation) ResetParent() {
 	m.clearedparent = false
 }
 
+// AddChildIDs adds the "children" edge to the TenantGroup entity by ids.
+func (m *TenantGroupMutation) AddChildIDs(ids ...int) {
+	if m.children == nil {
+		m.children = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.children[ids[i]] = struct{}{}
+	}
+}
+
+// ClearChildren clears the "children" edge to the TenantGroup entity.
+func (m *TenantGroupMutation) ClearChildren() {
+	m.clearedchildren = true
+}
+
+// ChildrenCleared reports if the "children" edge to the TenantGroup entity was cleared.
+func (m *TenantGroupMutation) ChildrenCleared() bool {
+	return m.clearedchildren
+}
+
+// RemoveChildIDs removes the "children" edge to the TenantGroup entity by IDs.
+func (m *TenantGroupMutation) RemoveChildIDs(ids ...int) {
+	if m.removedchildren == nil {
+		m.removedchildren = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.children, ids[i])
+		m.removedchildren[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedChildren returns the removed IDs of the "children" edge to the TenantGroup entity.
+func (m *TenantGroupMutation) RemovedChildrenIDs() (ids []int) {
+	for id := range m.removedchildren {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ChildrenIDs returns the "children" edge IDs in the mutation.
+func (m *TenantGroupMutation) ChildrenIDs() (ids []int) {
+	for id := range m.children {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetChildren resets all changes to the "children" edge.
+func (m *TenantGroupMutation) ResetChildren() {
+	m.children = nil
+	m.clearedchildren = false
+	m.removedchildren = nil
+}
+
 // Where appends a list predicates to the TenantGroupMutation builder.
 func (m *TenantGroupMutation) Where(ps ...predicate.TenantGroup) {
 	m.predicates = append(m.predicates, ps...)
@@ -15287,9 +15599,12 @@ func (m *TenantGroupMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *TenantGroupMutation) AddedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	if m.parent != nil {
 		edges = append(edges, tenantgroup.EdgeParent)
+	}
+	if m.children != nil {
+		edges = append(edges, tenantgroup.EdgeChildren)
 	}
 	return edges
 }
@@ -15302,27 +15617,47 @@ func (m *TenantGroupMutation) AddedIDs(name string) []ent.Value {
 		if id := m.parent; id != nil {
 			return []ent.Value{*id}
 		}
+	case tenantgroup.EdgeChildren:
+		ids := make([]ent.Value, 0, len(m.children))
+		for id := range m.children {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *TenantGroupMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
+	if m.removedchildren != nil {
+		edges = append(edges, tenantgroup.EdgeChildren)
+	}
 	return edges
 }
 
 // RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
 // the given name in this mutation.
 func (m *TenantGroupMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case tenantgroup.EdgeChildren:
+		ids := make([]ent.Value, 0, len(m.removedchildren))
+		for id := range m.removedchildren {
+			ids = append(ids, id)
+		}
+		return ids
+	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *TenantGroupMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	if m.clearedparent {
 		edges = append(edges, tenantgroup.EdgeParent)
+	}
+	if m.clearedchildren {
+		edges = append(edges, tenantgroup.EdgeChildren)
 	}
 	return edges
 }
@@ -15333,6 +15668,8 @@ func (m *TenantGroupMutation) EdgeCleared(name string) bool {
 	switch name {
 	case tenantgroup.EdgeParent:
 		return m.clearedparent
+	case tenantgroup.EdgeChildren:
+		return m.clearedchildren
 	}
 	return false
 }
@@ -15354,6 +15691,9 @@ func (m *TenantGroupMutation) ResetEdge(name string) error {
 	switch name {
 	case tenantgroup.EdgeParent:
 		m.ResetParent()
+		return nil
+	case tenantgroup.EdgeChildren:
+		m.ResetChildren()
 		return nil
 	}
 	return fmt.Errorf("unknown TenantGroup edge %s", name)

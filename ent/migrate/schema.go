@@ -84,7 +84,7 @@ var (
 		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
 		{Name: "status", Type: field.TypeString, Size: 50, Default: "active"},
 		{Name: "facility", Type: field.TypeString, Size: 50, Default: ""},
-		{Name: "parent_id", Type: field.TypeInt, Unique: true, Nullable: true},
+		{Name: "parent_id", Type: field.TypeInt, Nullable: true},
 		{Name: "site_id", Type: field.TypeInt},
 		{Name: "tenant_id", Type: field.TypeInt, Nullable: true},
 	}
@@ -95,7 +95,7 @@ var (
 		PrimaryKey: []*schema.Column{DcimLocationColumns[0]},
 		ForeignKeys: []*schema.ForeignKey{
 			{
-				Symbol:     "dcim_location_dcim_location_parent",
+				Symbol:     "dcim_location_dcim_location_children",
 				Columns:    []*schema.Column{DcimLocationColumns[11]},
 				RefColumns: []*schema.Column{DcimLocationColumns[0]},
 				OnDelete:   schema.Cascade,
@@ -238,7 +238,7 @@ var (
 		{Name: "_depth", Type: field.TypeInt, Default: 0},
 		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
 		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
-		{Name: "parent_id", Type: field.TypeInt, Unique: true, Nullable: true},
+		{Name: "parent_id", Type: field.TypeInt, Nullable: true},
 	}
 	// DcimRegionTable holds the schema information for the "dcim_region" table.
 	DcimRegionTable = &schema.Table{
@@ -247,7 +247,7 @@ var (
 		PrimaryKey: []*schema.Column{DcimRegionColumns[0]},
 		ForeignKeys: []*schema.ForeignKey{
 			{
-				Symbol:     "dcim_region_dcim_region_parent",
+				Symbol:     "dcim_region_dcim_region_children",
 				Columns:    []*schema.Column{DcimRegionColumns[9]},
 				RefColumns: []*schema.Column{DcimRegionColumns[0]},
 				OnDelete:   schema.Cascade,
@@ -330,7 +330,7 @@ var (
 		{Name: "_depth", Type: field.TypeInt, Default: 0},
 		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
 		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
-		{Name: "parent_id", Type: field.TypeInt, Unique: true, Nullable: true},
+		{Name: "parent_id", Type: field.TypeInt, Nullable: true},
 	}
 	// DcimSitegroupTable holds the schema information for the "dcim_sitegroup" table.
 	DcimSitegroupTable = &schema.Table{
@@ -339,7 +339,7 @@ var (
 		PrimaryKey: []*schema.Column{DcimSitegroupColumns[0]},
 		ForeignKeys: []*schema.ForeignKey{
 			{
-				Symbol:     "dcim_sitegroup_dcim_sitegroup_parent",
+				Symbol:     "dcim_sitegroup_dcim_sitegroup_children",
 				Columns:    []*schema.Column{DcimSitegroupColumns[9]},
 				RefColumns: []*schema.Column{DcimSitegroupColumns[0]},
 				OnDelete:   schema.Cascade,
@@ -434,7 +434,7 @@ var (
 		{Name: "_depth", Type: field.TypeInt, Default: 0},
 		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
 		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
-		{Name: "parent_id", Type: field.TypeInt, Unique: true, Nullable: true},
+		{Name: "parent_id", Type: field.TypeInt, Nullable: true},
 	}
 	// TenancyTenantgroupTable holds the schema information for the "tenancy_tenantgroup" table.
 	TenancyTenantgroupTable = &schema.Table{
@@ -443,7 +443,7 @@ var (
 		PrimaryKey: []*schema.Column{TenancyTenantgroupColumns[0]},
 		ForeignKeys: []*schema.ForeignKey{
 			{
-				Symbol:     "tenancy_tenantgroup_tenancy_tenantgroup_parent",
+				Symbol:     "tenancy_tenantgroup_tenancy_tenantgroup_children",
 				Columns:    []*schema.Column{TenancyTenantgroupColumns[9]},
 				RefColumns: []*schema.Column{TenancyTenantgroupColumns[0]},
 				OnDelete:   schema.Cascade,

@@ -103,11 +103,13 @@ func NestedGroupMixins() []ent.Mixin {
 	return []ent.Mixin{ChangeLogged{}, Tagged{}, CustomFields{}, NestedGroup{}}
 }
 
-// ParentEdge is the self edge of a NestedGroup schema. Deleting a node
-// deletes its subtree, as NetBox's MPTT models do.
+// ParentEdge is the self edge pair (children, parent) of a NestedGroup
+// schema: a tree, many children per parent. (A lone unique To edge would be
+// a two-way one-to-one link.) Deleting a node deletes its subtree, as
+// NetBox's MPTT models do.
 func ParentEdge(t any) ent.Edge {
-	return edge.To("parent", t).Field("parent_id").Unique().
-		Annotations(entsql.OnDelete(entsql.Cascade))
+	return edge.To("children", t).Annotations(entsql.OnDelete(entsql.Cascade)).
+		From("parent").Unique().Field("parent_id")
 }
 
 // NameField is a required name of at most n characters.
