@@ -250,6 +250,8 @@ func pyTypeName(raw json.RawMessage) string {
 		return "bool"
 	case 'n':
 		return "NoneType"
+	case '{':
+		return "dict"
 	}
 	if bytes.ContainsAny(raw, ".eE") {
 		return "float"

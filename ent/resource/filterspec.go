@@ -57,6 +57,13 @@ func (d *Descriptor) buildFilters() error {
 			add(&filters.Filter{Name: f.Name, Kind: filters.Decimal, Column: f.Column})
 		case KindString, KindSlug, "timezone", "color":
 			add(&filters.Filter{Name: f.Name, Kind: filters.String, Column: f.Column, Nullable: true})
+		default:
+			// Kinds with their own codec but plain text storage
+			// (username, email, ...) filter as strings, as NetBox's
+			// CharFields do; without this users had no username filter.
+			if f.codec != nil && f.GoType == "string" && f.Column != "" {
+				add(&filters.Filter{Name: f.Name, Kind: filters.String, Column: f.Column, Nullable: true})
+			}
 		case KindBool:
 			add(&filters.Filter{Name: f.Name, Kind: filters.Boolean, Column: f.Column})
 		case KindTime:
@@ -84,6 +91,15 @@ func (d *Descriptor) buildFilters() error {
 					attr = "slug"
 				} else if t.byName["name"] != nil {
 					attr = "name"
+				} else {
+					// Otherwise the target's natural key: its first unique
+					// text column (a user's username, as NetBox's user filter).
+					for _, tf := range t.Fields {
+						if tf.Unique && tf.GoType == "string" && tf.Column != "" && !tf.ReadOnly {
+							attr = tf.Name
+							break
+						}
+					}
 				}
 			}
 			if attr != "" {
