@@ -209,6 +209,14 @@ func do(t *testing.T, e *servertest.Env, method, path string, body any, headers 
 	if v := r.Header.Get("API-Version"); v != "4.6" {
 		t.Errorf("%s %s: API-Version %q, want 4.6", method, path, v)
 	}
+	if len(r.Body) > 0 && strings.HasPrefix(r.Header.Get("Content-Type"), "application/json") {
+		// Compact separators, whatever the database stored (jsonb
+		// renders "[[1, 4094]]").
+		var buf bytes.Buffer
+		if err := json.Compact(&buf, r.Body); err != nil || !bytes.Equal(buf.Bytes(), r.Body) {
+			t.Errorf("%s %s: body is not compact JSON: %.300s", method, path, r.Body)
+		}
+	}
 	id, err := uuid.Parse(r.Header.Get("X-Request-ID"))
 	if err != nil || id.Version() != 4 || id.String() != r.Header.Get("X-Request-ID") {
 		t.Errorf("%s %s: X-Request-ID %q is no canonical UUID4", method, path, r.Header.Get("X-Request-ID"))

@@ -1,6 +1,7 @@
 package resource
 
 import (
+	"bytes"
 	"context"
 	stdsql "database/sql"
 	"encoding/json"
@@ -240,15 +241,26 @@ func normalize(f *Field, v any) any {
 	default: // JSON columns
 		switch x := v.(type) {
 		case []byte:
-			return json.RawMessage(append([]byte(nil), x...))
+			return compactJSON(x)
 		case string:
-			return json.RawMessage(x)
+			return compactJSON([]byte(x))
 		default:
 			b, _ := json.Marshal(x)
 			return json.RawMessage(b)
 		}
 	}
 	return v
+}
+
+// compactJSON copies a stored JSON document without insignificant
+// whitespace: PostgreSQL's jsonb renders `[[1, 4094]]` where SQLite keeps
+// `[[1,4094]]`, and responses must not depend on the database.
+func compactJSON(b []byte) json.RawMessage {
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, b); err != nil {
+		return json.RawMessage(append([]byte(nil), b...))
+	}
+	return json.RawMessage(buf.Bytes())
 }
 
 func parseStoredTime(s string) any {
