@@ -40,6 +40,7 @@ type benchOptions struct {
 	only       string
 	cpuProfile string
 	bulkMax    int
+	keep       bool
 }
 
 // bench seeds a fresh database, serves it on loopback in this process and
@@ -63,6 +64,7 @@ func bench(args []string) error {
 	fs.StringVar(&o.only, "scenarios", os.Getenv("INVENTORY_BENCH_SCENARIOS"), "comma-separated substrings: run only the scenarios whose name contains one (env INVENTORY_BENCH_SCENARIOS)")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", os.Getenv("INVENTORY_BENCH_CPUPROFILE"), "write a CPU profile of the load phase (not the seeding) to this file (env INVENTORY_BENCH_CPUPROFILE)")
 	fs.IntVar(&o.bulkMax, "bulk-requests", envInt("INVENTORY_BENCH_BULK_REQUESTS", 10), "at most this many requests per bulk write scenario (env INVENTORY_BENCH_BULK_REQUESTS)")
+	fs.BoolVar(&o.keep, "keep", false, "keep the seeded database after the run (its location is printed) for a closer look")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -79,6 +81,9 @@ func bench(args []string) error {
 	dsn, kind, cleanup, err := benchDatabase(ctx, o.database)
 	if err != nil {
 		return err
+	}
+	if o.keep {
+		cleanup = func() { fmt.Printf("kept:      %s\n", redactDSN(dsn)) }
 	}
 	defer cleanup()
 
@@ -144,6 +149,13 @@ func envDuration(key string, def time.Duration) time.Duration {
 		return v
 	}
 	return def
+}
+
+func redactDSN(dsn string) string {
+	if u, err := url.Parse(dsn); err == nil && u.User != nil {
+		return u.Redacted()
+	}
+	return dsn
 }
 
 func randomHex(n int) string {

@@ -86,7 +86,7 @@ func (d *Descriptor) List(ctx context.Context, st Store, p ListParams) ([]*Row, 
 		s.Where(sql.GTE(s.C("id"), *p.Start))
 		s.OrderBy(s.C("id"))
 	} else {
-		filters.ApplyOrder(s, p.Order)
+		d.applyOrder(s, p.Order)
 	}
 	if p.Limit >= 0 {
 		s.Limit(p.Limit)
@@ -100,6 +100,30 @@ func (d *Descriptor) List(ctx context.Context, st Store, p ListParams) ([]*Row, 
 	}
 	rows, err := d.query(ctx, st, s)
 	return rows, count, err
+}
+
+// applyOrder is filters.ApplyOrder, except that on SQLite the explicit
+// NULLS placement is left out for NOT NULL columns: it changes nothing
+// there, but SQLite cannot walk an index for "ASC NULLS LAST" and sorted
+// the whole table for every page (100k prefixes: ~60 ms per list request
+// instead of ~0.2 ms). PostgreSQL's defaults are the pinned placements, so
+// its indexes serve either form.
+func (d *Descriptor) applyOrder(s *sql.Selector, terms []filters.OrderTerm) {
+	if s.Dialect() != dialect.SQLite {
+		filters.ApplyOrder(s, terms)
+		return
+	}
+	for _, t := range terms {
+		if !d.notNull[t.Column] {
+			filters.ApplyOrder(s, []filters.OrderTerm{t})
+			continue
+		}
+		if t.Desc {
+			s.OrderExpr(sql.Expr(s.C(t.Column) + " DESC"))
+		} else {
+			s.OrderExpr(sql.Expr(s.C(t.Column) + " ASC"))
+		}
+	}
 }
 
 // Get selects one row by id, with extra predicates (filters on detail
