@@ -3001,7 +3001,23 @@ func (c *VLANClient) QueryQinqSvlan(_m *VLAN) *VLANQuery {
 		step := sqlgraph.NewStep(
 			sqlgraph.From(vlan.Table, vlan.FieldID, id),
 			sqlgraph.To(vlan.Table, vlan.FieldID),
-			sqlgraph.Edge(sqlgraph.O2O, false, vlan.QinqSvlanTable, vlan.QinqSvlanColumn),
+			sqlgraph.Edge(sqlgraph.M2O, true, vlan.QinqSvlanTable, vlan.QinqSvlanColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryQinqSvlanOf queries the qinq_svlan_of edge of a VLAN.
+func (c *VLANClient) QueryQinqSvlanOf(_m *VLAN) *VLANQuery {
+	query := (&VLANClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(vlan.Table, vlan.FieldID, id),
+			sqlgraph.To(vlan.Table, vlan.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, vlan.QinqSvlanOfTable, vlan.QinqSvlanOfColumn),
 		)
 		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
 		return fromV, nil

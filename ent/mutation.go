@@ -17802,33 +17802,36 @@ func (m *UserMutation) ResetEdge(name string) error {
 // VLANMutation represents an operation that mutates the VLAN nodes in the graph.
 type VLANMutation struct {
 	config
-	op                Op
-	typ               string
-	id                *int
-	created           *time.Time
-	last_updated      *time.Time
-	custom_field_data *map[string]interface{}
-	description       *string
-	comments          *string
-	vid               *int
-	addvid            *int
-	name              *string
-	status            *string
-	qinq_role         *string
-	clearedFields     map[string]struct{}
-	site              *int
-	clearedsite       bool
-	group             *int
-	clearedgroup      bool
-	tenant            *int
-	clearedtenant     bool
-	role              *int
-	clearedrole       bool
-	qinq_svlan        *int
-	clearedqinq_svlan bool
-	done              bool
-	oldValue          func(context.Context) (*VLAN, error)
-	predicates        []predicate.VLAN
+	op                   Op
+	typ                  string
+	id                   *int
+	created              *time.Time
+	last_updated         *time.Time
+	custom_field_data    *map[string]interface{}
+	description          *string
+	comments             *string
+	vid                  *int
+	addvid               *int
+	name                 *string
+	status               *string
+	qinq_role            *string
+	clearedFields        map[string]struct{}
+	site                 *int
+	clearedsite          bool
+	group                *int
+	clearedgroup         bool
+	tenant               *int
+	clearedtenant        bool
+	role                 *int
+	clearedrole          bool
+	qinq_svlan           *int
+	clearedqinq_svlan    bool
+	qinq_svlan_of        map[int]struct{}
+	removedqinq_svlan_of map[int]struct{}
+	clearedqinq_svlan_of bool
+	done                 bool
+	oldValue             func(context.Context) (*VLAN, error)
+	predicates           []predicate.VLAN
 }
 
 var _ ent.Mutation = (*VLANMutation)(nil)
@@ -18692,6 +18695,60 @@ func (m *VLANMutation) ResetQinqSvlan() {
 	m.clearedqinq_svlan = false
 }
 
+// AddQinqSvlanOfIDs adds the "qinq_svlan_of" edge to the VLAN entity by ids.
+func (m *VLANMutation) AddQinqSvlanOfIDs(ids ...int) {
+	if m.qinq_svlan_of == nil {
+		m.qinq_svlan_of = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.qinq_svlan_of[ids[i]] = struct{}{}
+	}
+}
+
+// ClearQinqSvlanOf clears the "qinq_svlan_of" edge to the VLAN entity.
+func (m *VLANMutation) ClearQinqSvlanOf() {
+	m.clearedqinq_svlan_of = true
+}
+
+// QinqSvlanOfCleared reports if the "qinq_svlan_of" edge to the VLAN entity was cleared.
+func (m *VLANMutation) QinqSvlanOfCleared() bool {
+	return m.clearedqinq_svlan_of
+}
+
+// RemoveQinqSvlanOfIDs removes the "qinq_svlan_of" edge to the VLAN entity by IDs.
+func (m *VLANMutation) RemoveQinqSvlanOfIDs(ids ...int) {
+	if m.removedqinq_svlan_of == nil {
+		m.removedqinq_svlan_of = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.qinq_svlan_of, ids[i])
+		m.removedqinq_svlan_of[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedQinqSvlanOf returns the removed IDs of the "qinq_svlan_of" edge to the VLAN entity.
+func (m *VLANMutation) RemovedQinqSvlanOfIDs() (ids []int) {
+	for id := range m.removedqinq_svlan_of {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// QinqSvlanOfIDs returns the "qinq_svlan_of" edge IDs in the mutation.
+func (m *VLANMutation) QinqSvlanOfIDs() (ids []int) {
+	for id := range m.qinq_svlan_of {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetQinqSvlanOf resets all changes to the "qinq_svlan_of" edge.
+func (m *VLANMutation) ResetQinqSvlanOf() {
+	m.qinq_svlan_of = nil
+	m.clearedqinq_svlan_of = false
+	m.removedqinq_svlan_of = nil
+}
+
 // Where appends a list predicates to the VLANMutation builder.
 func (m *VLANMutation) Where(ps ...predicate.VLAN) {
 	m.predicates = append(m.predicates, ps...)
@@ -19112,7 +19169,7 @@ func (m *VLANMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *VLANMutation) AddedEdges() []string {
-	edges := make([]string, 0, 5)
+	edges := make([]string, 0, 6)
 	if m.site != nil {
 		edges = append(edges, vlan.EdgeSite)
 	}
@@ -19127,6 +19184,9 @@ func (m *VLANMutation) AddedEdges() []string {
 	}
 	if m.qinq_svlan != nil {
 		edges = append(edges, vlan.EdgeQinqSvlan)
+	}
+	if m.qinq_svlan_of != nil {
+		edges = append(edges, vlan.EdgeQinqSvlanOf)
 	}
 	return edges
 }
@@ -19155,25 +19215,42 @@ func (m *VLANMutation) AddedIDs(name string) []ent.Value {
 		if id := m.qinq_svlan; id != nil {
 			return []ent.Value{*id}
 		}
+	case vlan.EdgeQinqSvlanOf:
+		ids := make([]ent.Value, 0, len(m.qinq_svlan_of))
+		for id := range m.qinq_svlan_of {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *VLANMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 5)
+	edges := make([]string, 0, 6)
+	if m.removedqinq_svlan_of != nil {
+		edges = append(edges, vlan.EdgeQinqSvlanOf)
+	}
 	return edges
 }
 
 // RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
 // the given name in this mutation.
 func (m *VLANMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case vlan.EdgeQinqSvlanOf:
+		ids := make([]ent.Value, 0, len(m.removedqinq_svlan_of))
+		for id := range m.removedqinq_svlan_of {
+			ids = append(ids, id)
+		}
+		return ids
+	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *VLANMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 5)
+	edges := make([]string, 0, 6)
 	if m.clearedsite {
 		edges = append(edges, vlan.EdgeSite)
 	}
@@ -19188,6 +19265,9 @@ func (m *VLANMutation) ClearedEdges() []string {
 	}
 	if m.clearedqinq_svlan {
 		edges = append(edges, vlan.EdgeQinqSvlan)
+	}
+	if m.clearedqinq_svlan_of {
+		edges = append(edges, vlan.EdgeQinqSvlanOf)
 	}
 	return edges
 }
@@ -19206,6 +19286,8 @@ func (m *VLANMutation) EdgeCleared(name string) bool {
 		return m.clearedrole
 	case vlan.EdgeQinqSvlan:
 		return m.clearedqinq_svlan
+	case vlan.EdgeQinqSvlanOf:
+		return m.clearedqinq_svlan_of
 	}
 	return false
 }
@@ -19251,6 +19333,9 @@ func (m *VLANMutation) ResetEdge(name string) error {
 		return nil
 	case vlan.EdgeQinqSvlan:
 		m.ResetQinqSvlan()
+		return nil
+	case vlan.EdgeQinqSvlanOf:
+		m.ResetQinqSvlanOf()
 		return nil
 	}
 	return fmt.Errorf("unknown VLAN edge %s", name)

@@ -280,11 +280,6 @@ func (_c *TokenCreate) check() error {
 	if _, ok := _c.mutation.Version(); !ok {
 		return &ValidationError{Name: "version", err: errors.New(`ent: missing required field "Token.version"`)}
 	}
-	if v, ok := _c.mutation.Version(); ok {
-		if err := token.VersionValidator(v); err != nil {
-			return &ValidationError{Name: "version", err: fmt.Errorf(`ent: validator failed for field "Token.version": %w`, err)}
-		}
-	}
 	if v, ok := _c.mutation.Key(); ok {
 		if err := token.KeyValidator(v); err != nil {
 			return &ValidationError{Name: "key", err: fmt.Errorf(`ent: validator failed for field "Token.key": %w`, err)}

@@ -300,11 +300,6 @@ func (_u *TokenUpdate) ExecX(ctx context.Context) {
 
 // check runs all checks and user-defined validators on the builder.
 func (_u *TokenUpdate) check() error {
-	if v, ok := _u.mutation.Version(); ok {
-		if err := token.VersionValidator(v); err != nil {
-			return &ValidationError{Name: "version", err: fmt.Errorf(`ent: validator failed for field "Token.version": %w`, err)}
-		}
-	}
 	if v, ok := _u.mutation.Key(); ok {
 		if err := token.KeyValidator(v); err != nil {
 			return &ValidationError{Name: "key", err: fmt.Errorf(`ent: validator failed for field "Token.key": %w`, err)}
@@ -734,11 +729,6 @@ func (_u *TokenUpdateOne) ExecX(ctx context.Context) {
 
 // check runs all checks and user-defined validators on the builder.
 func (_u *TokenUpdateOne) check() error {
-	if v, ok := _u.mutation.Version(); ok {
-		if err := token.VersionValidator(v); err != nil {
-			return &ValidationError{Name: "version", err: fmt.Errorf(`ent: validator failed for field "Token.version": %w`, err)}
-		}
-	}
 	if v, ok := _u.mutation.Key(); ok {
 		if err := token.KeyValidator(v); err != nil {
 			return &ValidationError{Name: "key", err: fmt.Errorf(`ent: validator failed for field "Token.key": %w`, err)}

@@ -537,7 +537,7 @@ var (
 		{Name: "group_id", Type: field.TypeInt, Nullable: true},
 		{Name: "tenant_id", Type: field.TypeInt, Nullable: true},
 		{Name: "role_id", Type: field.TypeInt, Nullable: true},
-		{Name: "qinq_svlan_id", Type: field.TypeInt, Unique: true, Nullable: true},
+		{Name: "qinq_svlan_id", Type: field.TypeInt, Nullable: true},
 	}
 	// IpamVlanTable holds the schema information for the "ipam_vlan" table.
 	IpamVlanTable = &schema.Table{
@@ -570,7 +570,7 @@ var (
 				OnDelete:   schema.SetNull,
 			},
 			{
-				Symbol:     "ipam_vlan_ipam_vlan_qinq_svlan",
+				Symbol:     "ipam_vlan_ipam_vlan_qinq_svlan_of",
 				Columns:    []*schema.Column{IpamVlanColumns[14]},
 				RefColumns: []*schema.Column{IpamVlanColumns[0]},
 				OnDelete:   schema.Restrict,

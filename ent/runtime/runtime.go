@@ -1037,22 +1037,6 @@ func init() {
 	tokenDescVersion := tokenFields[0].Descriptor()
 	// token.DefaultVersion holds the default value on creation for the version field.
 	token.DefaultVersion = tokenDescVersion.Default.(int)
-	// token.VersionValidator is a validator for the "version" field. It is called by the builders before save.
-	token.VersionValidator = func() func(int) error {
-		validators := tokenDescVersion.Validators
-		fns := [...]func(int) error{
-			validators[0].(func(int) error),
-			validators[1].(func(int) error),
-		}
-		return func(version int) error {
-			for _, fn := range fns {
-				if err := fn(version); err != nil {
-					return err
-				}
-			}
-			return nil
-		}
-	}()
 	// tokenDescKey is the schema descriptor for key field.
 	tokenDescKey := tokenFields[1].Descriptor()
 	// token.KeyValidator is a validator for the "key" field. It is called by the builders before save.

@@ -151,6 +151,14 @@ func FK(name string, t any, onDelete entsql.ReferenceOption) ent.Edge {
 	return edge.To(name, t).Field(name + "_id").Unique().Annotations(a...)
 }
 
+// SelfFK is an FK to the schema's own type (a VLAN's Q-in-Q service VLAN).
+// It needs the inverse pair: a lone unique To edge to oneself is a two-way
+// one-to-one link, which would rewrite the target's own FK too.
+func SelfFK(name string, t any, onDelete entsql.ReferenceOption) ent.Edge {
+	return edge.To(name+"_of", t).Annotations(entsql.OnDelete(onDelete)).
+		From(name).Unique().Field(name + "_id").Annotations(api.Field{Protect: onDelete == entsql.Restrict})
+}
+
 // FKField is the column of an FK edge.
 func FKField(name string) ent.Field {
 	return field.Int(name + "_id").Optional().Nillable()

@@ -20,8 +20,8 @@ func (Token) Fields() []ent.Field {
 	return []ent.Field{
 		// NetBox's token serializer renders version as the plain integer
 		// (pynetbox's create_token compares it with 2).
-		field.Int("version").Default(2).Min(1).Max(2).
-			Annotations(api.Field{CreateOnly: true, Min: api.Int(1), Max: api.Int(2)}),
+		field.Int("version").Default(2).
+			Annotations(api.Field{CreateOnly: true, Choices: []api.Choice{{Value: 1, Label: "v1"}, {Value: 2, Label: "v2"}}}),
 		field.String("key").Optional().Nillable().Unique().MaxLen(12).Annotations(api.Field{ReadOnly: true}),
 		field.Int("user_id").Annotations(api.Field{CreateOnly: true}),
 		field.String("description").MaxLen(200).Default(""),

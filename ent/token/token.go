@@ -87,8 +87,6 @@ func ValidColumn(column string) bool {
 var (
 	// DefaultVersion holds the default value on creation for the "version" field.
 	DefaultVersion int
-	// VersionValidator is a validator for the "version" field. It is called by the builders before save.
-	VersionValidator func(int) error
 	// KeyValidator is a validator for the "key" field. It is called by the builders before save.
 	KeyValidator func(string) error
 	// DefaultDescription holds the default value on creation for the "description" field.
