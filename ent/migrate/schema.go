@@ -126,9 +126,9 @@ var (
 		{Name: "request_path", Type: field.TypeString, Default: ""},
 		{Name: "user_id", Type: field.TypeInt, Nullable: true},
 		{Name: "username", Type: field.TypeString, Default: ""},
-		{Name: "data", Type: field.TypeJSON},
-		{Name: "prechange", Type: field.TypeJSON, Nullable: true},
-		{Name: "postchange", Type: field.TypeJSON, Nullable: true},
+		{Name: "data", Type: field.TypeJSON, SchemaType: map[string]string{"postgres": "json"}},
+		{Name: "prechange", Type: field.TypeJSON, Nullable: true, SchemaType: map[string]string{"postgres": "json"}},
+		{Name: "postchange", Type: field.TypeJSON, Nullable: true, SchemaType: map[string]string{"postgres": "json"}},
 		{Name: "dispatched", Type: field.TypeTime, Nullable: true},
 	}
 	// CoreOutboxeventTable holds the schema information for the "core_outboxevent" table.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 
 	"entgo.io/ent"
+	"entgo.io/ent/dialect"
 	"entgo.io/ent/dialect/entsql"
 	"entgo.io/ent/schema"
 	"entgo.io/ent/schema/field"
@@ -35,13 +36,18 @@ func (OutboxEvent) Fields() []ent.Field {
 		// (what conditions see); the snapshots are NetBox's
 		// serialize_object form, prechange null on create, postchange null
 		// on delete.
-		field.JSON("data", json.RawMessage{}),
-		field.JSON("prechange", json.RawMessage{}).Optional(),
-		field.JSON("postchange", json.RawMessage{}).Optional(),
+		// json, not jsonb, on PostgreSQL: jsonb reorders keys, and webhook
+		// bodies must keep the API's field order.
+		field.JSON("data", json.RawMessage{}).SchemaType(keepOrder),
+		field.JSON("prechange", json.RawMessage{}).Optional().SchemaType(keepOrder),
+		field.JSON("postchange", json.RawMessage{}).Optional().SchemaType(keepOrder),
 		// dispatched is set once the dispatcher has created the deliveries.
 		field.Time("dispatched").Optional().Nillable(),
 	}
 }
+
+// keepOrder stores JSON as text-preserving json on PostgreSQL.
+var keepOrder = map[string]string{dialect.Postgres: "json"}
 
 func (OutboxEvent) Indexes() []ent.Index {
 	return []ent.Index{index.Fields("dispatched", "id")}
