@@ -542,6 +542,9 @@ func translate(d *Descriptor, err error) error {
 	// Schema hooks and validators report NetBox's messages this way.
 	var fe *api.FieldError
 	if errors.As(err, &fe) {
+		if fe.Index != "" {
+			return &ValidationError{Fields: map[string]any{fe.Field: map[string][]string{fe.Index: {fe.Message}}}}
+		}
 		return Invalid(fe.Field, fe.Message)
 	}
 	var ve *gen.ValidationError
