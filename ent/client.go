@@ -17,6 +17,8 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"github.com/inventory/inventory/ent/customfield"
 	"github.com/inventory/inventory/ent/customfieldchoiceset"
+	"github.com/inventory/inventory/ent/delivery"
+	"github.com/inventory/inventory/ent/eventrule"
 	"github.com/inventory/inventory/ent/location"
 	"github.com/inventory/inventory/ent/outboxevent"
 	"github.com/inventory/inventory/ent/prefix"
@@ -34,6 +36,7 @@ import (
 	"github.com/inventory/inventory/ent/vlan"
 	"github.com/inventory/inventory/ent/vlangroup"
 	"github.com/inventory/inventory/ent/vrf"
+	"github.com/inventory/inventory/ent/webhook"
 
 	stdsql "database/sql"
 )
@@ -47,6 +50,10 @@ type Client struct {
 	CustomField *CustomFieldClient
 	// CustomFieldChoiceSet is the client for interacting with the CustomFieldChoiceSet builders.
 	CustomFieldChoiceSet *CustomFieldChoiceSetClient
+	// Delivery is the client for interacting with the Delivery builders.
+	Delivery *DeliveryClient
+	// EventRule is the client for interacting with the EventRule builders.
+	EventRule *EventRuleClient
 	// Location is the client for interacting with the Location builders.
 	Location *LocationClient
 	// OutboxEvent is the client for interacting with the OutboxEvent builders.
@@ -81,6 +88,8 @@ type Client struct {
 	VLANGroup *VLANGroupClient
 	// VRF is the client for interacting with the VRF builders.
 	VRF *VRFClient
+	// Webhook is the client for interacting with the Webhook builders.
+	Webhook *WebhookClient
 }
 
 // NewClient creates a new client configured with the given options.
@@ -94,6 +103,8 @@ func (c *Client) init() {
 	c.Schema = migrate.NewSchema(c.driver)
 	c.CustomField = NewCustomFieldClient(c.config)
 	c.CustomFieldChoiceSet = NewCustomFieldChoiceSetClient(c.config)
+	c.Delivery = NewDeliveryClient(c.config)
+	c.EventRule = NewEventRuleClient(c.config)
 	c.Location = NewLocationClient(c.config)
 	c.OutboxEvent = NewOutboxEventClient(c.config)
 	c.Prefix = NewPrefixClient(c.config)
@@ -111,6 +122,7 @@ func (c *Client) init() {
 	c.VLAN = NewVLANClient(c.config)
 	c.VLANGroup = NewVLANGroupClient(c.config)
 	c.VRF = NewVRFClient(c.config)
+	c.Webhook = NewWebhookClient(c.config)
 }
 
 type (
@@ -205,6 +217,8 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		config:               cfg,
 		CustomField:          NewCustomFieldClient(cfg),
 		CustomFieldChoiceSet: NewCustomFieldChoiceSetClient(cfg),
+		Delivery:             NewDeliveryClient(cfg),
+		EventRule:            NewEventRuleClient(cfg),
 		Location:             NewLocationClient(cfg),
 		OutboxEvent:          NewOutboxEventClient(cfg),
 		Prefix:               NewPrefixClient(cfg),
@@ -222,6 +236,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		VLAN:                 NewVLANClient(cfg),
 		VLANGroup:            NewVLANGroupClient(cfg),
 		VRF:                  NewVRFClient(cfg),
+		Webhook:              NewWebhookClient(cfg),
 	}, nil
 }
 
@@ -243,6 +258,8 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		config:               cfg,
 		CustomField:          NewCustomFieldClient(cfg),
 		CustomFieldChoiceSet: NewCustomFieldChoiceSetClient(cfg),
+		Delivery:             NewDeliveryClient(cfg),
+		EventRule:            NewEventRuleClient(cfg),
 		Location:             NewLocationClient(cfg),
 		OutboxEvent:          NewOutboxEventClient(cfg),
 		Prefix:               NewPrefixClient(cfg),
@@ -260,6 +277,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		VLAN:                 NewVLANClient(cfg),
 		VLANGroup:            NewVLANGroupClient(cfg),
 		VRF:                  NewVRFClient(cfg),
+		Webhook:              NewWebhookClient(cfg),
 	}, nil
 }
 
@@ -289,9 +307,10 @@ func (c *Client) Close() error {
 // In order to add hooks to a specific client, call: `client.Node.Use(...)`.
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
-		c.CustomField, c.CustomFieldChoiceSet, c.Location, c.OutboxEvent, c.Prefix,
-		c.RIR, c.Region, c.Role, c.Site, c.SiteGroup, c.Tag, c.TaggedItem, c.Tenant,
-		c.TenantGroup, c.Token, c.User, c.VLAN, c.VLANGroup, c.VRF,
+		c.CustomField, c.CustomFieldChoiceSet, c.Delivery, c.EventRule, c.Location,
+		c.OutboxEvent, c.Prefix, c.RIR, c.Region, c.Role, c.Site, c.SiteGroup, c.Tag,
+		c.TaggedItem, c.Tenant, c.TenantGroup, c.Token, c.User, c.VLAN, c.VLANGroup,
+		c.VRF, c.Webhook,
 	} {
 		n.Use(hooks...)
 	}
@@ -301,9 +320,10 @@ func (c *Client) Use(hooks ...Hook) {
 // In order to add interceptors to a specific client, call: `client.Node.Intercept(...)`.
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
-		c.CustomField, c.CustomFieldChoiceSet, c.Location, c.OutboxEvent, c.Prefix,
-		c.RIR, c.Region, c.Role, c.Site, c.SiteGroup, c.Tag, c.TaggedItem, c.Tenant,
-		c.TenantGroup, c.Token, c.User, c.VLAN, c.VLANGroup, c.VRF,
+		c.CustomField, c.CustomFieldChoiceSet, c.Delivery, c.EventRule, c.Location,
+		c.OutboxEvent, c.Prefix, c.RIR, c.Region, c.Role, c.Site, c.SiteGroup, c.Tag,
+		c.TaggedItem, c.Tenant, c.TenantGroup, c.Token, c.User, c.VLAN, c.VLANGroup,
+		c.VRF, c.Webhook,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -316,6 +336,10 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.CustomField.mutate(ctx, m)
 	case *CustomFieldChoiceSetMutation:
 		return c.CustomFieldChoiceSet.mutate(ctx, m)
+	case *DeliveryMutation:
+		return c.Delivery.mutate(ctx, m)
+	case *EventRuleMutation:
+		return c.EventRule.mutate(ctx, m)
 	case *LocationMutation:
 		return c.Location.mutate(ctx, m)
 	case *OutboxEventMutation:
@@ -350,6 +374,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.VLANGroup.mutate(ctx, m)
 	case *VRFMutation:
 		return c.VRF.mutate(ctx, m)
+	case *WebhookMutation:
+		return c.Webhook.mutate(ctx, m)
 	default:
 		return nil, fmt.Errorf("ent: unknown mutation type %T", m)
 	}
@@ -635,6 +661,273 @@ func (c *CustomFieldChoiceSetClient) mutate(ctx context.Context, m *CustomFieldC
 		return (&CustomFieldChoiceSetDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown CustomFieldChoiceSet mutation op: %q", m.Op())
+	}
+}
+
+// DeliveryClient is a client for the Delivery schema.
+type DeliveryClient struct {
+	config
+}
+
+// NewDeliveryClient returns a client for the Delivery from the given config.
+func NewDeliveryClient(c config) *DeliveryClient {
+	return &DeliveryClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `delivery.Hooks(f(g(h())))`.
+func (c *DeliveryClient) Use(hooks ...Hook) {
+	c.hooks.Delivery = append(c.hooks.Delivery, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `delivery.Intercept(f(g(h())))`.
+func (c *DeliveryClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Delivery = append(c.inters.Delivery, interceptors...)
+}
+
+// Create returns a builder for creating a Delivery entity.
+func (c *DeliveryClient) Create() *DeliveryCreate {
+	mutation := newDeliveryMutation(c.config, OpCreate)
+	return &DeliveryCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Delivery entities.
+func (c *DeliveryClient) CreateBulk(builders ...*DeliveryCreate) *DeliveryCreateBulk {
+	return &DeliveryCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *DeliveryClient) MapCreateBulk(slice any, setFunc func(*DeliveryCreate, int)) *DeliveryCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &DeliveryCreateBulk{err: fmt.Errorf("calling to DeliveryClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*DeliveryCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &DeliveryCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Delivery.
+func (c *DeliveryClient) Update() *DeliveryUpdate {
+	mutation := newDeliveryMutation(c.config, OpUpdate)
+	return &DeliveryUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *DeliveryClient) UpdateOne(_m *Delivery) *DeliveryUpdateOne {
+	mutation := newDeliveryMutation(c.config, OpUpdateOne, withDelivery(_m))
+	return &DeliveryUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *DeliveryClient) UpdateOneID(id int) *DeliveryUpdateOne {
+	mutation := newDeliveryMutation(c.config, OpUpdateOne, withDeliveryID(id))
+	return &DeliveryUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Delivery.
+func (c *DeliveryClient) Delete() *DeliveryDelete {
+	mutation := newDeliveryMutation(c.config, OpDelete)
+	return &DeliveryDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *DeliveryClient) DeleteOne(_m *Delivery) *DeliveryDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *DeliveryClient) DeleteOneID(id int) *DeliveryDeleteOne {
+	builder := c.Delete().Where(delivery.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &DeliveryDeleteOne{builder}
+}
+
+// Query returns a query builder for Delivery.
+func (c *DeliveryClient) Query() *DeliveryQuery {
+	return &DeliveryQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeDelivery},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Delivery entity by its id.
+func (c *DeliveryClient) Get(ctx context.Context, id int) (*Delivery, error) {
+	return c.Query().Where(delivery.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *DeliveryClient) GetX(ctx context.Context, id int) *Delivery {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *DeliveryClient) Hooks() []Hook {
+	return c.hooks.Delivery
+}
+
+// Interceptors returns the client interceptors.
+func (c *DeliveryClient) Interceptors() []Interceptor {
+	return c.inters.Delivery
+}
+
+func (c *DeliveryClient) mutate(ctx context.Context, m *DeliveryMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&DeliveryCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&DeliveryUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&DeliveryUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&DeliveryDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Delivery mutation op: %q", m.Op())
+	}
+}
+
+// EventRuleClient is a client for the EventRule schema.
+type EventRuleClient struct {
+	config
+}
+
+// NewEventRuleClient returns a client for the EventRule from the given config.
+func NewEventRuleClient(c config) *EventRuleClient {
+	return &EventRuleClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `eventrule.Hooks(f(g(h())))`.
+func (c *EventRuleClient) Use(hooks ...Hook) {
+	c.hooks.EventRule = append(c.hooks.EventRule, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `eventrule.Intercept(f(g(h())))`.
+func (c *EventRuleClient) Intercept(interceptors ...Interceptor) {
+	c.inters.EventRule = append(c.inters.EventRule, interceptors...)
+}
+
+// Create returns a builder for creating a EventRule entity.
+func (c *EventRuleClient) Create() *EventRuleCreate {
+	mutation := newEventRuleMutation(c.config, OpCreate)
+	return &EventRuleCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of EventRule entities.
+func (c *EventRuleClient) CreateBulk(builders ...*EventRuleCreate) *EventRuleCreateBulk {
+	return &EventRuleCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *EventRuleClient) MapCreateBulk(slice any, setFunc func(*EventRuleCreate, int)) *EventRuleCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &EventRuleCreateBulk{err: fmt.Errorf("calling to EventRuleClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*EventRuleCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &EventRuleCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for EventRule.
+func (c *EventRuleClient) Update() *EventRuleUpdate {
+	mutation := newEventRuleMutation(c.config, OpUpdate)
+	return &EventRuleUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *EventRuleClient) UpdateOne(_m *EventRule) *EventRuleUpdateOne {
+	mutation := newEventRuleMutation(c.config, OpUpdateOne, withEventRule(_m))
+	return &EventRuleUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *EventRuleClient) UpdateOneID(id int) *EventRuleUpdateOne {
+	mutation := newEventRuleMutation(c.config, OpUpdateOne, withEventRuleID(id))
+	return &EventRuleUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for EventRule.
+func (c *EventRuleClient) Delete() *EventRuleDelete {
+	mutation := newEventRuleMutation(c.config, OpDelete)
+	return &EventRuleDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *EventRuleClient) DeleteOne(_m *EventRule) *EventRuleDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *EventRuleClient) DeleteOneID(id int) *EventRuleDeleteOne {
+	builder := c.Delete().Where(eventrule.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &EventRuleDeleteOne{builder}
+}
+
+// Query returns a query builder for EventRule.
+func (c *EventRuleClient) Query() *EventRuleQuery {
+	return &EventRuleQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeEventRule},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a EventRule entity by its id.
+func (c *EventRuleClient) Get(ctx context.Context, id int) (*EventRule, error) {
+	return c.Query().Where(eventrule.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *EventRuleClient) GetX(ctx context.Context, id int) *EventRule {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *EventRuleClient) Hooks() []Hook {
+	hooks := c.hooks.EventRule
+	return append(hooks[:len(hooks):len(hooks)], eventrule.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *EventRuleClient) Interceptors() []Interceptor {
+	return c.inters.EventRule
+}
+
+func (c *EventRuleClient) mutate(ctx context.Context, m *EventRuleMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&EventRuleCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&EventRuleUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&EventRuleUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&EventRuleDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown EventRule mutation op: %q", m.Op())
 	}
 }
 
@@ -3349,17 +3642,151 @@ func (c *VRFClient) mutate(ctx context.Context, m *VRFMutation) (Value, error) {
 	}
 }
 
+// WebhookClient is a client for the Webhook schema.
+type WebhookClient struct {
+	config
+}
+
+// NewWebhookClient returns a client for the Webhook from the given config.
+func NewWebhookClient(c config) *WebhookClient {
+	return &WebhookClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `webhook.Hooks(f(g(h())))`.
+func (c *WebhookClient) Use(hooks ...Hook) {
+	c.hooks.Webhook = append(c.hooks.Webhook, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `webhook.Intercept(f(g(h())))`.
+func (c *WebhookClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Webhook = append(c.inters.Webhook, interceptors...)
+}
+
+// Create returns a builder for creating a Webhook entity.
+func (c *WebhookClient) Create() *WebhookCreate {
+	mutation := newWebhookMutation(c.config, OpCreate)
+	return &WebhookCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Webhook entities.
+func (c *WebhookClient) CreateBulk(builders ...*WebhookCreate) *WebhookCreateBulk {
+	return &WebhookCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *WebhookClient) MapCreateBulk(slice any, setFunc func(*WebhookCreate, int)) *WebhookCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &WebhookCreateBulk{err: fmt.Errorf("calling to WebhookClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*WebhookCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &WebhookCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Webhook.
+func (c *WebhookClient) Update() *WebhookUpdate {
+	mutation := newWebhookMutation(c.config, OpUpdate)
+	return &WebhookUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *WebhookClient) UpdateOne(_m *Webhook) *WebhookUpdateOne {
+	mutation := newWebhookMutation(c.config, OpUpdateOne, withWebhook(_m))
+	return &WebhookUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *WebhookClient) UpdateOneID(id int) *WebhookUpdateOne {
+	mutation := newWebhookMutation(c.config, OpUpdateOne, withWebhookID(id))
+	return &WebhookUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Webhook.
+func (c *WebhookClient) Delete() *WebhookDelete {
+	mutation := newWebhookMutation(c.config, OpDelete)
+	return &WebhookDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *WebhookClient) DeleteOne(_m *Webhook) *WebhookDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *WebhookClient) DeleteOneID(id int) *WebhookDeleteOne {
+	builder := c.Delete().Where(webhook.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &WebhookDeleteOne{builder}
+}
+
+// Query returns a query builder for Webhook.
+func (c *WebhookClient) Query() *WebhookQuery {
+	return &WebhookQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeWebhook},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Webhook entity by its id.
+func (c *WebhookClient) Get(ctx context.Context, id int) (*Webhook, error) {
+	return c.Query().Where(webhook.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *WebhookClient) GetX(ctx context.Context, id int) *Webhook {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *WebhookClient) Hooks() []Hook {
+	hooks := c.hooks.Webhook
+	return append(hooks[:len(hooks):len(hooks)], webhook.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *WebhookClient) Interceptors() []Interceptor {
+	return c.inters.Webhook
+}
+
+func (c *WebhookClient) mutate(ctx context.Context, m *WebhookMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&WebhookCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&WebhookUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&WebhookUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&WebhookDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Webhook mutation op: %q", m.Op())
+	}
+}
+
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		CustomField, CustomFieldChoiceSet, Location, OutboxEvent, Prefix, RIR, Region,
-		Role, Site, SiteGroup, Tag, TaggedItem, Tenant, TenantGroup, Token, User, VLAN,
-		VLANGroup, VRF []ent.Hook
+		CustomField, CustomFieldChoiceSet, Delivery, EventRule, Location, OutboxEvent,
+		Prefix, RIR, Region, Role, Site, SiteGroup, Tag, TaggedItem, Tenant,
+		TenantGroup, Token, User, VLAN, VLANGroup, VRF, Webhook []ent.Hook
 	}
 	inters struct {
-		CustomField, CustomFieldChoiceSet, Location, OutboxEvent, Prefix, RIR, Region,
-		Role, Site, SiteGroup, Tag, TaggedItem, Tenant, TenantGroup, Token, User, VLAN,
-		VLANGroup, VRF []ent.Interceptor
+		CustomField, CustomFieldChoiceSet, Delivery, EventRule, Location, OutboxEvent,
+		Prefix, RIR, Region, Role, Site, SiteGroup, Tag, TaggedItem, Tenant,
+		TenantGroup, Token, User, VLAN, VLANGroup, VRF, Webhook []ent.Interceptor
 	}
 )
 

@@ -14,6 +14,8 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"github.com/inventory/inventory/ent/customfield"
 	"github.com/inventory/inventory/ent/customfieldchoiceset"
+	"github.com/inventory/inventory/ent/delivery"
+	"github.com/inventory/inventory/ent/eventrule"
 	"github.com/inventory/inventory/ent/location"
 	"github.com/inventory/inventory/ent/outboxevent"
 	"github.com/inventory/inventory/ent/prefix"
@@ -31,6 +33,7 @@ import (
 	"github.com/inventory/inventory/ent/vlan"
 	"github.com/inventory/inventory/ent/vlangroup"
 	"github.com/inventory/inventory/ent/vrf"
+	"github.com/inventory/inventory/ent/webhook"
 )
 
 // ent aliases to avoid import conflicts in user's code.
@@ -93,6 +96,8 @@ func checkColumn(t, c string) error {
 		columnCheck = sql.NewColumnCheck(map[string]func(string) bool{
 			customfield.Table:          customfield.ValidColumn,
 			customfieldchoiceset.Table: customfieldchoiceset.ValidColumn,
+			delivery.Table:             delivery.ValidColumn,
+			eventrule.Table:            eventrule.ValidColumn,
 			location.Table:             location.ValidColumn,
 			outboxevent.Table:          outboxevent.ValidColumn,
 			prefix.Table:               prefix.ValidColumn,
@@ -110,6 +115,7 @@ func checkColumn(t, c string) error {
 			vlan.Table:                 vlan.ValidColumn,
 			vlangroup.Table:            vlangroup.ValidColumn,
 			vrf.Table:                  vrf.ValidColumn,
+			webhook.Table:              webhook.ValidColumn,
 		})
 	})
 	return columnCheck(t, c)

@@ -14,6 +14,8 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"github.com/inventory/inventory/ent/customfield"
 	"github.com/inventory/inventory/ent/customfieldchoiceset"
+	"github.com/inventory/inventory/ent/delivery"
+	"github.com/inventory/inventory/ent/eventrule"
 	"github.com/inventory/inventory/ent/location"
 	"github.com/inventory/inventory/ent/outboxevent"
 	"github.com/inventory/inventory/ent/predicate"
@@ -32,6 +34,7 @@ import (
 	"github.com/inventory/inventory/ent/vlan"
 	"github.com/inventory/inventory/ent/vlangroup"
 	"github.com/inventory/inventory/ent/vrf"
+	"github.com/inventory/inventory/ent/webhook"
 )
 
 const (
@@ -45,6 +48,8 @@ const (
 	// Node types.
 	TypeCustomField          = "CustomField"
 	TypeCustomFieldChoiceSet = "CustomFieldChoiceSet"
+	TypeDelivery             = "Delivery"
+	TypeEventRule            = "EventRule"
 	TypeLocation             = "Location"
 	TypeOutboxEvent          = "OutboxEvent"
 	TypePrefix               = "Prefix"
@@ -62,6 +67,7 @@ const (
 	TypeVLAN                 = "VLAN"
 	TypeVLANGroup            = "VLANGroup"
 	TypeVRF                  = "VRF"
+	TypeWebhook              = "Webhook"
 )
 
 // CustomFieldMutation represents an operation that mutates the CustomField nodes in the graph.
@@ -2986,6 +2992,3297 @@ func (m *CustomFieldChoiceSetMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *CustomFieldChoiceSetMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown CustomFieldChoiceSet edge %s", name)
+}
+
+// DeliveryMutation represents an operation that mutates the Delivery nodes in the graph.
+type DeliveryMutation struct {
+	config
+	op               Op
+	typ              string
+	id               *int
+	uuid             *string
+	event_id         *int
+	addevent_id      *int
+	rule_id          *int
+	addrule_id       *int
+	rule_name        *string
+	webhook_id       *int
+	addwebhook_id    *int
+	webhook_name     *string
+	event            *string
+	object_type      *string
+	object_id        *int
+	addobject_id     *int
+	request_id       *string
+	context          *json.RawMessage
+	appendcontext    json.RawMessage
+	status           *string
+	attempts         *int
+	addattempts      *int
+	created_at       *time.Time
+	enqueued_at      *time.Time
+	next_attempt_at  *time.Time
+	started_at       *time.Time
+	ended_at         *time.Time
+	worker           *string
+	claim            *string
+	lease_until      *time.Time
+	response_code    *int
+	addresponse_code *int
+	response_body    *string
+	duration_ms      *int
+	addduration_ms   *int
+	error            *string
+	log              *[]map[string]interface{}
+	appendlog        []map[string]interface{}
+	clearedFields    map[string]struct{}
+	done             bool
+	oldValue         func(context.Context) (*Delivery, error)
+	predicates       []predicate.Delivery
+}
+
+var _ ent.Mutation = (*DeliveryMutation)(nil)
+
+// deliveryOption allows management of the mutation configuration using functional options.
+type deliveryOption func(*DeliveryMutation)
+
+// newDeliveryMutation creates new mutation for the Delivery entity.
+func newDeliveryMutation(c config, op Op, opts ...deliveryOption) *DeliveryMutation {
+	m := &DeliveryMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeDelivery,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withDeliveryID sets the ID field of the mutation.
+func withDeliveryID(id int) deliveryOption {
+	return func(m *DeliveryMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Delivery
+		)
+		m.oldValue = func(ctx context.Context) (*Delivery, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Delivery.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withDelivery sets the old Delivery of the mutation.
+func withDelivery(node *Delivery) deliveryOption {
+	return func(m *DeliveryMutation) {
+		m.oldValue = func(context.Context) (*Delivery, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m DeliveryMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m DeliveryMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *DeliveryMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *DeliveryMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Delivery.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetUUID sets the "uuid" field.
+func (m *DeliveryMutation) SetUUID(s string) {
+	m.uuid = &s
+}
+
+// UUID returns the value of the "uuid" field in the mutation.
+func (m *DeliveryMutation) UUID() (r string, exists bool) {
+	v := m.uuid
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUUID returns the old "uuid" field's value of the Delivery entity.
+// If the Delivery object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeliveryMutation) OldUUID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUUID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUUID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUUID: %w", err)
+	}
+	return oldValue.UUID, nil
+}
+
+// ResetUUID resets all changes to the "uuid" field.
+func (m *DeliveryMutation) ResetUUID() {
+	m.uuid = nil
+}
+
+// SetEventID sets the "event_id" field.
+func (m *DeliveryMutation) SetEventID(i int) {
+	m.event_id = &i
+	m.addevent_id = nil
+}
+
+// EventID returns the value of the "event_id" field in the mutation.
+func (m *DeliveryMutation) EventID() (r int, exists bool) {
+	v := m.event_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEventID returns the old "event_id" field's value of the Delivery entity.
+// If the Delivery object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeliveryMutation) OldEventID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEventID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEventID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEventID: %w", err)
+	}
+	return oldValue.EventID, nil
+}
+
+// AddEventID adds i to the "event_id" field.
+func (m *DeliveryMutation) AddEventID(i int) {
+	if m.addevent_id != nil {
+		*m.addevent_id += i
+	} else {
+		m.addevent_id = &i
+	}
+}
+
+// AddedEventID returns the value that was added to the "event_id" field in this mutation.
+func (m *DeliveryMutation) AddedEventID() (r int, exists bool) {
+	v := m.addevent_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetEventID resets all changes to the "event_id" field.
+func (m *DeliveryMutation) ResetEventID() {
+	m.event_id = nil
+	m.addevent_id = nil
+}
+
+// SetRuleID sets the "rule_id" field.
+func (m *DeliveryMutation) SetRuleID(i int) {
+	m.rule_id = &i
+	m.addrule_id = nil
+}
+
+// RuleID returns the value of the "rule_id" field in the mutation.
+func (m *DeliveryMutation) RuleID() (r int, exists bool) {
+	v := m.rule_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRuleID returns the old "rule_id" field's value of the Delivery entity.
+// If the Delivery object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeliveryMutation) OldRuleID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRuleID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRuleID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRuleID: %w", err)
+	}
+	return oldValue.RuleID, nil
+}
+
+// AddRuleID adds i to the "rule_id" field.
+func (m *DeliveryMutation) AddRuleID(i int) {
+	if m.addrule_id != nil {
+		*m.addrule_id += i
+	} else {
+		m.addrule_id = &i
+	}
+}
+
+// AddedRuleID returns the value that was added to the "rule_id" field in this mutation.
+func (m *DeliveryMutation) AddedRuleID() (r int, exists bool) {
+	v := m.addrule_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetRuleID resets all changes to the "rule_id" field.
+func (m *DeliveryMutation) ResetRuleID() {
+	m.rule_id = nil
+	m.addrule_id = nil
+}
+
+// SetRuleName sets the "rule_name" field.
+func (m *DeliveryMutation) SetRuleName(s string) {
+	m.rule_name = &s
+}
+
+// RuleName returns the value of the "rule_name" field in the mutation.
+func (m *DeliveryMutation) RuleName() (r string, exists bool) {
+	v := m.rule_name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRuleName returns the old "rule_name" field's value of the Delivery entity.
+// If the Delivery object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeliveryMutation) OldRuleName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRuleName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRuleName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRuleName: %w", err)
+	}
+	return oldValue.RuleName, nil
+}
+
+// ResetRuleName resets all changes to the "rule_name" field.
+func (m *DeliveryMutation) ResetRuleName() {
+	m.rule_name = nil
+}
+
+// SetWebhookID sets the "webhook_id" field.
+func (m *DeliveryMutation) SetWebhookID(i int) {
+	m.webhook_id = &i
+	m.addwebhook_id = nil
+}
+
+// WebhookID returns the value of the "webhook_id" field in the mutation.
+func (m *DeliveryMutation) WebhookID() (r int, exists bool) {
+	v := m.webhook_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldWebhookID returns the old "webhook_id" field's value of the Delivery entity.
+// If the Delivery object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeliveryMutation) OldWebhookID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldWebhookID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldWebhookID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldWebhookID: %w", err)
+	}
+	return oldValue.WebhookID, nil
+}
+
+// AddWebhookID adds i to the "webhook_id" field.
+func (m *DeliveryMutation) AddWebhookID(i int) {
+	if m.addwebhook_id != nil {
+		*m.addwebhook_id += i
+	} else {
+		m.addwebhook_id = &i
+	}
+}
+
+// AddedWebhookID returns the value that was added to the "webhook_id" field in this mutation.
+func (m *DeliveryMutation) AddedWebhookID() (r int, exists bool) {
+	v := m.addwebhook_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetWebhookID resets all changes to the "webhook_id" field.
+func (m *DeliveryMutation) ResetWebhookID() {
+	m.webhook_id = nil
+	m.addwebhook_id = nil
+}
+
+// SetWebhookName sets the "webhook_name" field.
+func (m *DeliveryMutation) SetWebhookName(s string) {
+	m.webhook_name = &s
+}
+
+// WebhookName returns the value of the "webhook_name" field in the mutation.
+func (m *DeliveryMutation) WebhookName() (r string, exists bool) {
+	v := m.webhook_name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldWebhookName returns the old "webhook_name" field's value of the Delivery entity.
+// If the Delivery object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeliveryMutation) OldWebhookName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldWebhookName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldWebhookName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldWebhookName: %w", err)
+	}
+	return oldValue.WebhookName, nil
+}
+
+// ResetWebhookName resets all changes to the "webhook_name" field.
+func (m *DeliveryMutation) ResetWebhookName() {
+	m.webhook_name = nil
+}
+
+// SetEvent sets the "event" field.
+func (m *DeliveryMutation) SetEvent(s string) {
+	m.event = &s
+}
+
+// Event returns the value of the "event" field in the mutation.
+func (m *DeliveryMutation) Event() (r string, exists bool) {
+	v := m.event
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEvent returns the old "event" field's value of the Delivery entity.
+// If the Delivery object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeliveryMutation) OldEvent(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEvent is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEvent requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEvent: %w", err)
+	}
+	return oldValue.Event, nil
+}
+
+// ResetEvent resets all changes to the "event" field.
+func (m *DeliveryMutation) ResetEvent() {
+	m.event = nil
+}
+
+// SetObjectType sets the "object_type" field.
+func (m *DeliveryMutation) SetObjectType(s string) {
+	m.object_type = &s
+}
+
+// ObjectType returns the value of the "object_type" field in the mutation.
+func (m *DeliveryMutation) ObjectType() (r string, exists bool) {
+	v := m.object_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldObjectType returns the old "object_type" field's value of the Delivery entity.
+// If the Delivery object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeliveryMutation) OldObjectType(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldObjectType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldObjectType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldObjectType: %w", err)
+	}
+	return oldValue.ObjectType, nil
+}
+
+// ResetObjectType resets all changes to the "object_type" field.
+func (m *DeliveryMutation) ResetObjectType() {
+	m.object_type = nil
+}
+
+// SetObjectID sets the "object_id" field.
+func (m *DeliveryMutation) SetObjectID(i int) {
+	m.object_id = &i
+	m.addobject_id = nil
+}
+
+// ObjectID returns the value of the "object_id" field in the mutation.
+func (m *DeliveryMutation) ObjectID() (r int, exists bool) {
+	v := m.object_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldObjectID returns the old "object_id" field's value of the Delivery entity.
+// If the Delivery object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeliveryMutation) OldObjectID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldObjectID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldObjectID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldObjectID: %w", err)
+	}
+	return oldValue.ObjectID, nil
+}
+
+// AddObjectID adds i to the "object_id" field.
+func (m *DeliveryMutation) AddObjectID(i int) {
+	if m.addobject_id != nil {
+		*m.addobject_id += i
+	} else {
+		m.addobject_id = &i
+	}
+}
+
+// AddedObjectID returns the value that was added to the "object_id" field in this mutation.
+func (m *DeliveryMutation) AddedObjectID() (r int, exists bool) {
+	v := m.addobject_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetObjectID resets all changes to the "object_id" field.
+func (m *DeliveryMutation) ResetObjectID() {
+	m.object_id = nil
+	m.addobject_id = nil
+}
+
+// SetRequestID sets the "request_id" field.
+func (m *DeliveryMutation) SetRequestID(s string) {
+	m.request_id = &s
+}
+
+// RequestID returns the value of the "request_id" field in the mutation.
+func (m *DeliveryMutation) RequestID() (r string, exists bool) {
+	v := m.request_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRequestID returns the old "request_id" field's value of the Delivery entity.
+// If the Delivery object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeliveryMutation) OldRequestID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRequestID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRequestID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRequestID: %w", err)
+	}
+	return oldValue.RequestID, nil
+}
+
+// ResetRequestID resets all changes to the "request_id" field.
+func (m *DeliveryMutation) ResetRequestID() {
+	m.request_id = nil
+}
+
+// SetContext sets the "context" field.
+func (m *DeliveryMutation) SetContext(jm json.RawMessage) {
+	m.context = &jm
+	m.appendcontext = nil
+}
+
+// Context returns the value of the "context" field in the mutation.
+func (m *DeliveryMutation) Context() (r json.RawMessage, exists bool) {
+	v := m.context
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldContext returns the old "context" field's value of the Delivery entity.
+// If the Delivery object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeliveryMutation) OldContext(ctx context.Context) (v json.RawMessage, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldContext is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldContext requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldContext: %w", err)
+	}
+	return oldValue.Context, nil
+}
+
+// AppendContext adds jm to the "context" field.
+func (m *DeliveryMutation) AppendContext(jm json.RawMessage) {
+	m.appendcontext = append(m.appendcontext, jm...)
+}
+
+// AppendedContext returns the list of values that were appended to the "context" field in this mutation.
+func (m *DeliveryMutation) AppendedContext() (json.RawMessage, bool) {
+	if len(m.appendcontext) == 0 {
+		return nil, false
+	}
+	return m.appendcontext, true
+}
+
+// ResetContext resets all changes to the "context" field.
+func (m *DeliveryMutation) ResetContext() {
+	m.context = nil
+	m.appendcontext = nil
+}
+
+// SetStatus sets the "status" field.
+func (m *DeliveryMutation) SetStatus(s string) {
+	m.status = &s
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *DeliveryMutation) Status() (r string, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the Delivery entity.
+// If the Delivery object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeliveryMutation) OldStatus(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *DeliveryMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetAttempts sets the "attempts" field.
+func (m *DeliveryMutation) SetAttempts(i int) {
+	m.attempts = &i
+	m.addattempts = nil
+}
+
+// Attempts returns the value of the "attempts" field in the mutation.
+func (m *DeliveryMutation) Attempts() (r int, exists bool) {
+	v := m.attempts
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAttempts returns the old "attempts" field's value of the Delivery entity.
+// If the Delivery object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeliveryMutation) OldAttempts(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAttempts is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAttempts requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAttempts: %w", err)
+	}
+	return oldValue.Attempts, nil
+}
+
+// AddAttempts adds i to the "attempts" field.
+func (m *DeliveryMutation) AddAttempts(i int) {
+	if m.addattempts != nil {
+		*m.addattempts += i
+	} else {
+		m.addattempts = &i
+	}
+}
+
+// AddedAttempts returns the value that was added to the "attempts" field in this mutation.
+func (m *DeliveryMutation) AddedAttempts() (r int, exists bool) {
+	v := m.addattempts
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAttempts resets all changes to the "attempts" field.
+func (m *DeliveryMutation) ResetAttempts() {
+	m.attempts = nil
+	m.addattempts = nil
+}
+
+// SetCreatedAt sets the "created_at" field.
+func (m *DeliveryMutation) SetCreatedAt(t time.Time) {
+	m.created_at = &t
+}
+
+// CreatedAt returns the value of the "created_at" field in the mutation.
+func (m *DeliveryMutation) CreatedAt() (r time.Time, exists bool) {
+	v := m.created_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreatedAt returns the old "created_at" field's value of the Delivery entity.
+// If the Delivery object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeliveryMutation) OldCreatedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreatedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreatedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreatedAt: %w", err)
+	}
+	return oldValue.CreatedAt, nil
+}
+
+// ResetCreatedAt resets all changes to the "created_at" field.
+func (m *DeliveryMutation) ResetCreatedAt() {
+	m.created_at = nil
+}
+
+// SetEnqueuedAt sets the "enqueued_at" field.
+func (m *DeliveryMutation) SetEnqueuedAt(t time.Time) {
+	m.enqueued_at = &t
+}
+
+// EnqueuedAt returns the value of the "enqueued_at" field in the mutation.
+func (m *DeliveryMutation) EnqueuedAt() (r time.Time, exists bool) {
+	v := m.enqueued_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEnqueuedAt returns the old "enqueued_at" field's value of the Delivery entity.
+// If the Delivery object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeliveryMutation) OldEnqueuedAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEnqueuedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEnqueuedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEnqueuedAt: %w", err)
+	}
+	return oldValue.EnqueuedAt, nil
+}
+
+// ResetEnqueuedAt resets all changes to the "enqueued_at" field.
+func (m *DeliveryMutation) ResetEnqueuedAt() {
+	m.enqueued_at = nil
+}
+
+// SetNextAttemptAt sets the "next_attempt_at" field.
+func (m *DeliveryMutation) SetNextAttemptAt(t time.Time) {
+	m.next_attempt_at = &t
+}
+
+// NextAttemptAt returns the value of the "next_attempt_at" field in the mutation.
+func (m *DeliveryMutation) NextAttemptAt() (r time.Time, exists bool) {
+	v := m.next_attempt_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldNextAttemptAt returns the old "next_attempt_at" field's value of the Delivery entity.
+// If the Delivery object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeliveryMutation) OldNextAttemptAt(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldNextAttemptAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldNextAttemptAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldNextAttemptAt: %w", err)
+	}
+	return oldValue.NextAttemptAt, nil
+}
+
+// ResetNextAttemptAt resets all changes to the "next_attempt_at" field.
+func (m *DeliveryMutation) ResetNextAttemptAt() {
+	m.next_attempt_at = nil
+}
+
+// SetStartedAt sets the "started_at" field.
+func (m *DeliveryMutation) SetStartedAt(t time.Time) {
+	m.started_at = &t
+}
+
+// StartedAt returns the value of the "started_at" field in the mutation.
+func (m *DeliveryMutation) StartedAt() (r time.Time, exists bool) {
+	v := m.started_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStartedAt returns the old "started_at" field's value of the Delivery entity.
+// If the Delivery object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeliveryMutation) OldStartedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStartedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStartedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStartedAt: %w", err)
+	}
+	return oldValue.StartedAt, nil
+}
+
+// ClearStartedAt clears the value of the "started_at" field.
+func (m *DeliveryMutation) ClearStartedAt() {
+	m.started_at = nil
+	m.clearedFields[delivery.FieldStartedAt] = struct{}{}
+}
+
+// StartedAtCleared returns if the "started_at" field was cleared in this mutation.
+func (m *DeliveryMutation) StartedAtCleared() bool {
+	_, ok := m.clearedFields[delivery.FieldStartedAt]
+	return ok
+}
+
+// ResetStartedAt resets all changes to the "started_at" field.
+func (m *DeliveryMutation) ResetStartedAt() {
+	m.started_at = nil
+	delete(m.clearedFields, delivery.FieldStartedAt)
+}
+
+// SetEndedAt sets the "ended_at" field.
+func (m *DeliveryMutation) SetEndedAt(t time.Time) {
+	m.ended_at = &t
+}
+
+// EndedAt returns the value of the "ended_at" field in the mutation.
+func (m *DeliveryMutation) EndedAt() (r time.Time, exists bool) {
+	v := m.ended_at
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEndedAt returns the old "ended_at" field's value of the Delivery entity.
+// If the Delivery object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeliveryMutation) OldEndedAt(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEndedAt is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEndedAt requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEndedAt: %w", err)
+	}
+	return oldValue.EndedAt, nil
+}
+
+// ClearEndedAt clears the value of the "ended_at" field.
+func (m *DeliveryMutation) ClearEndedAt() {
+	m.ended_at = nil
+	m.clearedFields[delivery.FieldEndedAt] = struct{}{}
+}
+
+// EndedAtCleared returns if the "ended_at" field was cleared in this mutation.
+func (m *DeliveryMutation) EndedAtCleared() bool {
+	_, ok := m.clearedFields[delivery.FieldEndedAt]
+	return ok
+}
+
+// ResetEndedAt resets all changes to the "ended_at" field.
+func (m *DeliveryMutation) ResetEndedAt() {
+	m.ended_at = nil
+	delete(m.clearedFields, delivery.FieldEndedAt)
+}
+
+// SetWorker sets the "worker" field.
+func (m *DeliveryMutation) SetWorker(s string) {
+	m.worker = &s
+}
+
+// Worker returns the value of the "worker" field in the mutation.
+func (m *DeliveryMutation) Worker() (r string, exists bool) {
+	v := m.worker
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldWorker returns the old "worker" field's value of the Delivery entity.
+// If the Delivery object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeliveryMutation) OldWorker(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldWorker is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldWorker requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldWorker: %w", err)
+	}
+	return oldValue.Worker, nil
+}
+
+// ResetWorker resets all changes to the "worker" field.
+func (m *DeliveryMutation) ResetWorker() {
+	m.worker = nil
+}
+
+// SetClaim sets the "claim" field.
+func (m *DeliveryMutation) SetClaim(s string) {
+	m.claim = &s
+}
+
+// Claim returns the value of the "claim" field in the mutation.
+func (m *DeliveryMutation) Claim() (r string, exists bool) {
+	v := m.claim
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldClaim returns the old "claim" field's value of the Delivery entity.
+// If the Delivery object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeliveryMutation) OldClaim(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldClaim is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldClaim requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldClaim: %w", err)
+	}
+	return oldValue.Claim, nil
+}
+
+// ResetClaim resets all changes to the "claim" field.
+func (m *DeliveryMutation) ResetClaim() {
+	m.claim = nil
+}
+
+// SetLeaseUntil sets the "lease_until" field.
+func (m *DeliveryMutation) SetLeaseUntil(t time.Time) {
+	m.lease_until = &t
+}
+
+// LeaseUntil returns the value of the "lease_until" field in the mutation.
+func (m *DeliveryMutation) LeaseUntil() (r time.Time, exists bool) {
+	v := m.lease_until
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLeaseUntil returns the old "lease_until" field's value of the Delivery entity.
+// If the Delivery object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeliveryMutation) OldLeaseUntil(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLeaseUntil is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLeaseUntil requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLeaseUntil: %w", err)
+	}
+	return oldValue.LeaseUntil, nil
+}
+
+// ClearLeaseUntil clears the value of the "lease_until" field.
+func (m *DeliveryMutation) ClearLeaseUntil() {
+	m.lease_until = nil
+	m.clearedFields[delivery.FieldLeaseUntil] = struct{}{}
+}
+
+// LeaseUntilCleared returns if the "lease_until" field was cleared in this mutation.
+func (m *DeliveryMutation) LeaseUntilCleared() bool {
+	_, ok := m.clearedFields[delivery.FieldLeaseUntil]
+	return ok
+}
+
+// ResetLeaseUntil resets all changes to the "lease_until" field.
+func (m *DeliveryMutation) ResetLeaseUntil() {
+	m.lease_until = nil
+	delete(m.clearedFields, delivery.FieldLeaseUntil)
+}
+
+// SetResponseCode sets the "response_code" field.
+func (m *DeliveryMutation) SetResponseCode(i int) {
+	m.response_code = &i
+	m.addresponse_code = nil
+}
+
+// ResponseCode returns the value of the "response_code" field in the mutation.
+func (m *DeliveryMutation) ResponseCode() (r int, exists bool) {
+	v := m.response_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldResponseCode returns the old "response_code" field's value of the Delivery entity.
+// If the Delivery object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeliveryMutation) OldResponseCode(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldResponseCode is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldResponseCode requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldResponseCode: %w", err)
+	}
+	return oldValue.ResponseCode, nil
+}
+
+// AddResponseCode adds i to the "response_code" field.
+func (m *DeliveryMutation) AddResponseCode(i int) {
+	if m.addresponse_code != nil {
+		*m.addresponse_code += i
+	} else {
+		m.addresponse_code = &i
+	}
+}
+
+// AddedResponseCode returns the value that was added to the "response_code" field in this mutation.
+func (m *DeliveryMutation) AddedResponseCode() (r int, exists bool) {
+	v := m.addresponse_code
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearResponseCode clears the value of the "response_code" field.
+func (m *DeliveryMutation) ClearResponseCode() {
+	m.response_code = nil
+	m.addresponse_code = nil
+	m.clearedFields[delivery.FieldResponseCode] = struct{}{}
+}
+
+// ResponseCodeCleared returns if the "response_code" field was cleared in this mutation.
+func (m *DeliveryMutation) ResponseCodeCleared() bool {
+	_, ok := m.clearedFields[delivery.FieldResponseCode]
+	return ok
+}
+
+// ResetResponseCode resets all changes to the "response_code" field.
+func (m *DeliveryMutation) ResetResponseCode() {
+	m.response_code = nil
+	m.addresponse_code = nil
+	delete(m.clearedFields, delivery.FieldResponseCode)
+}
+
+// SetResponseBody sets the "response_body" field.
+func (m *DeliveryMutation) SetResponseBody(s string) {
+	m.response_body = &s
+}
+
+// ResponseBody returns the value of the "response_body" field in the mutation.
+func (m *DeliveryMutation) ResponseBody() (r string, exists bool) {
+	v := m.response_body
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldResponseBody returns the old "response_body" field's value of the Delivery entity.
+// If the Delivery object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeliveryMutation) OldResponseBody(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldResponseBody is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldResponseBody requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldResponseBody: %w", err)
+	}
+	return oldValue.ResponseBody, nil
+}
+
+// ResetResponseBody resets all changes to the "response_body" field.
+func (m *DeliveryMutation) ResetResponseBody() {
+	m.response_body = nil
+}
+
+// SetDurationMs sets the "duration_ms" field.
+func (m *DeliveryMutation) SetDurationMs(i int) {
+	m.duration_ms = &i
+	m.addduration_ms = nil
+}
+
+// DurationMs returns the value of the "duration_ms" field in the mutation.
+func (m *DeliveryMutation) DurationMs() (r int, exists bool) {
+	v := m.duration_ms
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDurationMs returns the old "duration_ms" field's value of the Delivery entity.
+// If the Delivery object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeliveryMutation) OldDurationMs(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDurationMs is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDurationMs requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDurationMs: %w", err)
+	}
+	return oldValue.DurationMs, nil
+}
+
+// AddDurationMs adds i to the "duration_ms" field.
+func (m *DeliveryMutation) AddDurationMs(i int) {
+	if m.addduration_ms != nil {
+		*m.addduration_ms += i
+	} else {
+		m.addduration_ms = &i
+	}
+}
+
+// AddedDurationMs returns the value that was added to the "duration_ms" field in this mutation.
+func (m *DeliveryMutation) AddedDurationMs() (r int, exists bool) {
+	v := m.addduration_ms
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearDurationMs clears the value of the "duration_ms" field.
+func (m *DeliveryMutation) ClearDurationMs() {
+	m.duration_ms = nil
+	m.addduration_ms = nil
+	m.clearedFields[delivery.FieldDurationMs] = struct{}{}
+}
+
+// DurationMsCleared returns if the "duration_ms" field was cleared in this mutation.
+func (m *DeliveryMutation) DurationMsCleared() bool {
+	_, ok := m.clearedFields[delivery.FieldDurationMs]
+	return ok
+}
+
+// ResetDurationMs resets all changes to the "duration_ms" field.
+func (m *DeliveryMutation) ResetDurationMs() {
+	m.duration_ms = nil
+	m.addduration_ms = nil
+	delete(m.clearedFields, delivery.FieldDurationMs)
+}
+
+// SetError sets the "error" field.
+func (m *DeliveryMutation) SetError(s string) {
+	m.error = &s
+}
+
+// Error returns the value of the "error" field in the mutation.
+func (m *DeliveryMutation) Error() (r string, exists bool) {
+	v := m.error
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldError returns the old "error" field's value of the Delivery entity.
+// If the Delivery object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeliveryMutation) OldError(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldError is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldError requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldError: %w", err)
+	}
+	return oldValue.Error, nil
+}
+
+// ResetError resets all changes to the "error" field.
+func (m *DeliveryMutation) ResetError() {
+	m.error = nil
+}
+
+// SetLog sets the "log" field.
+func (m *DeliveryMutation) SetLog(value []map[string]interface{}) {
+	m.log = &value
+	m.appendlog = nil
+}
+
+// Log returns the value of the "log" field in the mutation.
+func (m *DeliveryMutation) Log() (r []map[string]interface{}, exists bool) {
+	v := m.log
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLog returns the old "log" field's value of the Delivery entity.
+// If the Delivery object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeliveryMutation) OldLog(ctx context.Context) (v []map[string]interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLog is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLog requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLog: %w", err)
+	}
+	return oldValue.Log, nil
+}
+
+// AppendLog adds value to the "log" field.
+func (m *DeliveryMutation) AppendLog(value []map[string]interface{}) {
+	m.appendlog = append(m.appendlog, value...)
+}
+
+// AppendedLog returns the list of values that were appended to the "log" field in this mutation.
+func (m *DeliveryMutation) AppendedLog() ([]map[string]interface{}, bool) {
+	if len(m.appendlog) == 0 {
+		return nil, false
+	}
+	return m.appendlog, true
+}
+
+// ClearLog clears the value of the "log" field.
+func (m *DeliveryMutation) ClearLog() {
+	m.log = nil
+	m.appendlog = nil
+	m.clearedFields[delivery.FieldLog] = struct{}{}
+}
+
+// LogCleared returns if the "log" field was cleared in this mutation.
+func (m *DeliveryMutation) LogCleared() bool {
+	_, ok := m.clearedFields[delivery.FieldLog]
+	return ok
+}
+
+// ResetLog resets all changes to the "log" field.
+func (m *DeliveryMutation) ResetLog() {
+	m.log = nil
+	m.appendlog = nil
+	delete(m.clearedFields, delivery.FieldLog)
+}
+
+// Where appends a list predicates to the DeliveryMutation builder.
+func (m *DeliveryMutation) Where(ps ...predicate.Delivery) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the DeliveryMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *DeliveryMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Delivery, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *DeliveryMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *DeliveryMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Delivery).
+func (m *DeliveryMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *DeliveryMutation) Fields() []string {
+	fields := make([]string, 0, 26)
+	if m.uuid != nil {
+		fields = append(fields, delivery.FieldUUID)
+	}
+	if m.event_id != nil {
+		fields = append(fields, delivery.FieldEventID)
+	}
+	if m.rule_id != nil {
+		fields = append(fields, delivery.FieldRuleID)
+	}
+	if m.rule_name != nil {
+		fields = append(fields, delivery.FieldRuleName)
+	}
+	if m.webhook_id != nil {
+		fields = append(fields, delivery.FieldWebhookID)
+	}
+	if m.webhook_name != nil {
+		fields = append(fields, delivery.FieldWebhookName)
+	}
+	if m.event != nil {
+		fields = append(fields, delivery.FieldEvent)
+	}
+	if m.object_type != nil {
+		fields = append(fields, delivery.FieldObjectType)
+	}
+	if m.object_id != nil {
+		fields = append(fields, delivery.FieldObjectID)
+	}
+	if m.request_id != nil {
+		fields = append(fields, delivery.FieldRequestID)
+	}
+	if m.context != nil {
+		fields = append(fields, delivery.FieldContext)
+	}
+	if m.status != nil {
+		fields = append(fields, delivery.FieldStatus)
+	}
+	if m.attempts != nil {
+		fields = append(fields, delivery.FieldAttempts)
+	}
+	if m.created_at != nil {
+		fields = append(fields, delivery.FieldCreatedAt)
+	}
+	if m.enqueued_at != nil {
+		fields = append(fields, delivery.FieldEnqueuedAt)
+	}
+	if m.next_attempt_at != nil {
+		fields = append(fields, delivery.FieldNextAttemptAt)
+	}
+	if m.started_at != nil {
+		fields = append(fields, delivery.FieldStartedAt)
+	}
+	if m.ended_at != nil {
+		fields = append(fields, delivery.FieldEndedAt)
+	}
+	if m.worker != nil {
+		fields = append(fields, delivery.FieldWorker)
+	}
+	if m.claim != nil {
+		fields = append(fields, delivery.FieldClaim)
+	}
+	if m.lease_until != nil {
+		fields = append(fields, delivery.FieldLeaseUntil)
+	}
+	if m.response_code != nil {
+		fields = append(fields, delivery.FieldResponseCode)
+	}
+	if m.response_body != nil {
+		fields = append(fields, delivery.FieldResponseBody)
+	}
+	if m.duration_ms != nil {
+		fields = append(fields, delivery.FieldDurationMs)
+	}
+	if m.error != nil {
+		fields = append(fields, delivery.FieldError)
+	}
+	if m.log != nil {
+		fields = append(fields, delivery.FieldLog)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *DeliveryMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case delivery.FieldUUID:
+		return m.UUID()
+	case delivery.FieldEventID:
+		return m.EventID()
+	case delivery.FieldRuleID:
+		return m.RuleID()
+	case delivery.FieldRuleName:
+		return m.RuleName()
+	case delivery.FieldWebhookID:
+		return m.WebhookID()
+	case delivery.FieldWebhookName:
+		return m.WebhookName()
+	case delivery.FieldEvent:
+		return m.Event()
+	case delivery.FieldObjectType:
+		return m.ObjectType()
+	case delivery.FieldObjectID:
+		return m.ObjectID()
+	case delivery.FieldRequestID:
+		return m.RequestID()
+	case delivery.FieldContext:
+		return m.Context()
+	case delivery.FieldStatus:
+		return m.Status()
+	case delivery.FieldAttempts:
+		return m.Attempts()
+	case delivery.FieldCreatedAt:
+		return m.CreatedAt()
+	case delivery.FieldEnqueuedAt:
+		return m.EnqueuedAt()
+	case delivery.FieldNextAttemptAt:
+		return m.NextAttemptAt()
+	case delivery.FieldStartedAt:
+		return m.StartedAt()
+	case delivery.FieldEndedAt:
+		return m.EndedAt()
+	case delivery.FieldWorker:
+		return m.Worker()
+	case delivery.FieldClaim:
+		return m.Claim()
+	case delivery.FieldLeaseUntil:
+		return m.LeaseUntil()
+	case delivery.FieldResponseCode:
+		return m.ResponseCode()
+	case delivery.FieldResponseBody:
+		return m.ResponseBody()
+	case delivery.FieldDurationMs:
+		return m.DurationMs()
+	case delivery.FieldError:
+		return m.Error()
+	case delivery.FieldLog:
+		return m.Log()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *DeliveryMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case delivery.FieldUUID:
+		return m.OldUUID(ctx)
+	case delivery.FieldEventID:
+		return m.OldEventID(ctx)
+	case delivery.FieldRuleID:
+		return m.OldRuleID(ctx)
+	case delivery.FieldRuleName:
+		return m.OldRuleName(ctx)
+	case delivery.FieldWebhookID:
+		return m.OldWebhookID(ctx)
+	case delivery.FieldWebhookName:
+		return m.OldWebhookName(ctx)
+	case delivery.FieldEvent:
+		return m.OldEvent(ctx)
+	case delivery.FieldObjectType:
+		return m.OldObjectType(ctx)
+	case delivery.FieldObjectID:
+		return m.OldObjectID(ctx)
+	case delivery.FieldRequestID:
+		return m.OldRequestID(ctx)
+	case delivery.FieldContext:
+		return m.OldContext(ctx)
+	case delivery.FieldStatus:
+		return m.OldStatus(ctx)
+	case delivery.FieldAttempts:
+		return m.OldAttempts(ctx)
+	case delivery.FieldCreatedAt:
+		return m.OldCreatedAt(ctx)
+	case delivery.FieldEnqueuedAt:
+		return m.OldEnqueuedAt(ctx)
+	case delivery.FieldNextAttemptAt:
+		return m.OldNextAttemptAt(ctx)
+	case delivery.FieldStartedAt:
+		return m.OldStartedAt(ctx)
+	case delivery.FieldEndedAt:
+		return m.OldEndedAt(ctx)
+	case delivery.FieldWorker:
+		return m.OldWorker(ctx)
+	case delivery.FieldClaim:
+		return m.OldClaim(ctx)
+	case delivery.FieldLeaseUntil:
+		return m.OldLeaseUntil(ctx)
+	case delivery.FieldResponseCode:
+		return m.OldResponseCode(ctx)
+	case delivery.FieldResponseBody:
+		return m.OldResponseBody(ctx)
+	case delivery.FieldDurationMs:
+		return m.OldDurationMs(ctx)
+	case delivery.FieldError:
+		return m.OldError(ctx)
+	case delivery.FieldLog:
+		return m.OldLog(ctx)
+	}
+	return nil, fmt.Errorf("unknown Delivery field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *DeliveryMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case delivery.FieldUUID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUUID(v)
+		return nil
+	case delivery.FieldEventID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEventID(v)
+		return nil
+	case delivery.FieldRuleID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRuleID(v)
+		return nil
+	case delivery.FieldRuleName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRuleName(v)
+		return nil
+	case delivery.FieldWebhookID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetWebhookID(v)
+		return nil
+	case delivery.FieldWebhookName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetWebhookName(v)
+		return nil
+	case delivery.FieldEvent:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEvent(v)
+		return nil
+	case delivery.FieldObjectType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetObjectType(v)
+		return nil
+	case delivery.FieldObjectID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetObjectID(v)
+		return nil
+	case delivery.FieldRequestID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRequestID(v)
+		return nil
+	case delivery.FieldContext:
+		v, ok := value.(json.RawMessage)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetContext(v)
+		return nil
+	case delivery.FieldStatus:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case delivery.FieldAttempts:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAttempts(v)
+		return nil
+	case delivery.FieldCreatedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreatedAt(v)
+		return nil
+	case delivery.FieldEnqueuedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEnqueuedAt(v)
+		return nil
+	case delivery.FieldNextAttemptAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNextAttemptAt(v)
+		return nil
+	case delivery.FieldStartedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStartedAt(v)
+		return nil
+	case delivery.FieldEndedAt:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEndedAt(v)
+		return nil
+	case delivery.FieldWorker:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetWorker(v)
+		return nil
+	case delivery.FieldClaim:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetClaim(v)
+		return nil
+	case delivery.FieldLeaseUntil:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLeaseUntil(v)
+		return nil
+	case delivery.FieldResponseCode:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetResponseCode(v)
+		return nil
+	case delivery.FieldResponseBody:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetResponseBody(v)
+		return nil
+	case delivery.FieldDurationMs:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDurationMs(v)
+		return nil
+	case delivery.FieldError:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetError(v)
+		return nil
+	case delivery.FieldLog:
+		v, ok := value.([]map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLog(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Delivery field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *DeliveryMutation) AddedFields() []string {
+	var fields []string
+	if m.addevent_id != nil {
+		fields = append(fields, delivery.FieldEventID)
+	}
+	if m.addrule_id != nil {
+		fields = append(fields, delivery.FieldRuleID)
+	}
+	if m.addwebhook_id != nil {
+		fields = append(fields, delivery.FieldWebhookID)
+	}
+	if m.addobject_id != nil {
+		fields = append(fields, delivery.FieldObjectID)
+	}
+	if m.addattempts != nil {
+		fields = append(fields, delivery.FieldAttempts)
+	}
+	if m.addresponse_code != nil {
+		fields = append(fields, delivery.FieldResponseCode)
+	}
+	if m.addduration_ms != nil {
+		fields = append(fields, delivery.FieldDurationMs)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *DeliveryMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case delivery.FieldEventID:
+		return m.AddedEventID()
+	case delivery.FieldRuleID:
+		return m.AddedRuleID()
+	case delivery.FieldWebhookID:
+		return m.AddedWebhookID()
+	case delivery.FieldObjectID:
+		return m.AddedObjectID()
+	case delivery.FieldAttempts:
+		return m.AddedAttempts()
+	case delivery.FieldResponseCode:
+		return m.AddedResponseCode()
+	case delivery.FieldDurationMs:
+		return m.AddedDurationMs()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *DeliveryMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case delivery.FieldEventID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddEventID(v)
+		return nil
+	case delivery.FieldRuleID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddRuleID(v)
+		return nil
+	case delivery.FieldWebhookID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddWebhookID(v)
+		return nil
+	case delivery.FieldObjectID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddObjectID(v)
+		return nil
+	case delivery.FieldAttempts:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAttempts(v)
+		return nil
+	case delivery.FieldResponseCode:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddResponseCode(v)
+		return nil
+	case delivery.FieldDurationMs:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddDurationMs(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Delivery numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *DeliveryMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(delivery.FieldStartedAt) {
+		fields = append(fields, delivery.FieldStartedAt)
+	}
+	if m.FieldCleared(delivery.FieldEndedAt) {
+		fields = append(fields, delivery.FieldEndedAt)
+	}
+	if m.FieldCleared(delivery.FieldLeaseUntil) {
+		fields = append(fields, delivery.FieldLeaseUntil)
+	}
+	if m.FieldCleared(delivery.FieldResponseCode) {
+		fields = append(fields, delivery.FieldResponseCode)
+	}
+	if m.FieldCleared(delivery.FieldDurationMs) {
+		fields = append(fields, delivery.FieldDurationMs)
+	}
+	if m.FieldCleared(delivery.FieldLog) {
+		fields = append(fields, delivery.FieldLog)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *DeliveryMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *DeliveryMutation) ClearField(name string) error {
+	switch name {
+	case delivery.FieldStartedAt:
+		m.ClearStartedAt()
+		return nil
+	case delivery.FieldEndedAt:
+		m.ClearEndedAt()
+		return nil
+	case delivery.FieldLeaseUntil:
+		m.ClearLeaseUntil()
+		return nil
+	case delivery.FieldResponseCode:
+		m.ClearResponseCode()
+		return nil
+	case delivery.FieldDurationMs:
+		m.ClearDurationMs()
+		return nil
+	case delivery.FieldLog:
+		m.ClearLog()
+		return nil
+	}
+	return fmt.Errorf("unknown Delivery nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *DeliveryMutation) ResetField(name string) error {
+	switch name {
+	case delivery.FieldUUID:
+		m.ResetUUID()
+		return nil
+	case delivery.FieldEventID:
+		m.ResetEventID()
+		return nil
+	case delivery.FieldRuleID:
+		m.ResetRuleID()
+		return nil
+	case delivery.FieldRuleName:
+		m.ResetRuleName()
+		return nil
+	case delivery.FieldWebhookID:
+		m.ResetWebhookID()
+		return nil
+	case delivery.FieldWebhookName:
+		m.ResetWebhookName()
+		return nil
+	case delivery.FieldEvent:
+		m.ResetEvent()
+		return nil
+	case delivery.FieldObjectType:
+		m.ResetObjectType()
+		return nil
+	case delivery.FieldObjectID:
+		m.ResetObjectID()
+		return nil
+	case delivery.FieldRequestID:
+		m.ResetRequestID()
+		return nil
+	case delivery.FieldContext:
+		m.ResetContext()
+		return nil
+	case delivery.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case delivery.FieldAttempts:
+		m.ResetAttempts()
+		return nil
+	case delivery.FieldCreatedAt:
+		m.ResetCreatedAt()
+		return nil
+	case delivery.FieldEnqueuedAt:
+		m.ResetEnqueuedAt()
+		return nil
+	case delivery.FieldNextAttemptAt:
+		m.ResetNextAttemptAt()
+		return nil
+	case delivery.FieldStartedAt:
+		m.ResetStartedAt()
+		return nil
+	case delivery.FieldEndedAt:
+		m.ResetEndedAt()
+		return nil
+	case delivery.FieldWorker:
+		m.ResetWorker()
+		return nil
+	case delivery.FieldClaim:
+		m.ResetClaim()
+		return nil
+	case delivery.FieldLeaseUntil:
+		m.ResetLeaseUntil()
+		return nil
+	case delivery.FieldResponseCode:
+		m.ResetResponseCode()
+		return nil
+	case delivery.FieldResponseBody:
+		m.ResetResponseBody()
+		return nil
+	case delivery.FieldDurationMs:
+		m.ResetDurationMs()
+		return nil
+	case delivery.FieldError:
+		m.ResetError()
+		return nil
+	case delivery.FieldLog:
+		m.ResetLog()
+		return nil
+	}
+	return fmt.Errorf("unknown Delivery field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *DeliveryMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *DeliveryMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *DeliveryMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *DeliveryMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *DeliveryMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *DeliveryMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *DeliveryMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown Delivery unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *DeliveryMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown Delivery edge %s", name)
+}
+
+// EventRuleMutation represents an operation that mutates the EventRule nodes in the graph.
+type EventRuleMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *int
+	created             *time.Time
+	last_updated        *time.Time
+	custom_field_data   *map[string]interface{}
+	object_types        *[]string
+	appendobject_types  []string
+	name                *string
+	enabled             *bool
+	event_types         *[]string
+	appendevent_types   []string
+	conditions          *json.RawMessage
+	appendconditions    json.RawMessage
+	action_type         *string
+	action_object_type  *string
+	action_object_id    *int
+	addaction_object_id *int
+	action_data         *json.RawMessage
+	appendaction_data   json.RawMessage
+	description         *string
+	comments            *string
+	clearedFields       map[string]struct{}
+	done                bool
+	oldValue            func(context.Context) (*EventRule, error)
+	predicates          []predicate.EventRule
+}
+
+var _ ent.Mutation = (*EventRuleMutation)(nil)
+
+// eventruleOption allows management of the mutation configuration using functional options.
+type eventruleOption func(*EventRuleMutation)
+
+// newEventRuleMutation creates new mutation for the EventRule entity.
+func newEventRuleMutation(c config, op Op, opts ...eventruleOption) *EventRuleMutation {
+	m := &EventRuleMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeEventRule,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withEventRuleID sets the ID field of the mutation.
+func withEventRuleID(id int) eventruleOption {
+	return func(m *EventRuleMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *EventRule
+		)
+		m.oldValue = func(ctx context.Context) (*EventRule, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().EventRule.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withEventRule sets the old EventRule of the mutation.
+func withEventRule(node *EventRule) eventruleOption {
+	return func(m *EventRuleMutation) {
+		m.oldValue = func(context.Context) (*EventRule, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m EventRuleMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m EventRuleMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *EventRuleMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *EventRuleMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().EventRule.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *EventRuleMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *EventRuleMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreated returns the old "created" field's value of the EventRule entity.
+// If the EventRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EventRuleMutation) OldCreated(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreated is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreated requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreated: %w", err)
+	}
+	return oldValue.Created, nil
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *EventRuleMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[eventrule.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *EventRuleMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[eventrule.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *EventRuleMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, eventrule.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *EventRuleMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *EventRuleMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastUpdated returns the old "last_updated" field's value of the EventRule entity.
+// If the EventRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EventRuleMutation) OldLastUpdated(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastUpdated is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastUpdated requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastUpdated: %w", err)
+	}
+	return oldValue.LastUpdated, nil
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *EventRuleMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[eventrule.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *EventRuleMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[eventrule.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *EventRuleMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, eventrule.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *EventRuleMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *EventRuleMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCustomFieldData returns the old "custom_field_data" field's value of the EventRule entity.
+// If the EventRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EventRuleMutation) OldCustomFieldData(ctx context.Context) (v map[string]interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCustomFieldData is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCustomFieldData requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCustomFieldData: %w", err)
+	}
+	return oldValue.CustomFieldData, nil
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *EventRuleMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetObjectTypes sets the "object_types" field.
+func (m *EventRuleMutation) SetObjectTypes(s []string) {
+	m.object_types = &s
+	m.appendobject_types = nil
+}
+
+// ObjectTypes returns the value of the "object_types" field in the mutation.
+func (m *EventRuleMutation) ObjectTypes() (r []string, exists bool) {
+	v := m.object_types
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldObjectTypes returns the old "object_types" field's value of the EventRule entity.
+// If the EventRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EventRuleMutation) OldObjectTypes(ctx context.Context) (v []string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldObjectTypes is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldObjectTypes requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldObjectTypes: %w", err)
+	}
+	return oldValue.ObjectTypes, nil
+}
+
+// AppendObjectTypes adds s to the "object_types" field.
+func (m *EventRuleMutation) AppendObjectTypes(s []string) {
+	m.appendobject_types = append(m.appendobject_types, s...)
+}
+
+// AppendedObjectTypes returns the list of values that were appended to the "object_types" field in this mutation.
+func (m *EventRuleMutation) AppendedObjectTypes() ([]string, bool) {
+	if len(m.appendobject_types) == 0 {
+		return nil, false
+	}
+	return m.appendobject_types, true
+}
+
+// ResetObjectTypes resets all changes to the "object_types" field.
+func (m *EventRuleMutation) ResetObjectTypes() {
+	m.object_types = nil
+	m.appendobject_types = nil
+}
+
+// SetName sets the "name" field.
+func (m *EventRuleMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *EventRuleMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldName returns the old "name" field's value of the EventRule entity.
+// If the EventRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EventRuleMutation) OldName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldName: %w", err)
+	}
+	return oldValue.Name, nil
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *EventRuleMutation) ResetName() {
+	m.name = nil
+}
+
+// SetEnabled sets the "enabled" field.
+func (m *EventRuleMutation) SetEnabled(b bool) {
+	m.enabled = &b
+}
+
+// Enabled returns the value of the "enabled" field in the mutation.
+func (m *EventRuleMutation) Enabled() (r bool, exists bool) {
+	v := m.enabled
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEnabled returns the old "enabled" field's value of the EventRule entity.
+// If the EventRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EventRuleMutation) OldEnabled(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEnabled is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEnabled requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEnabled: %w", err)
+	}
+	return oldValue.Enabled, nil
+}
+
+// ResetEnabled resets all changes to the "enabled" field.
+func (m *EventRuleMutation) ResetEnabled() {
+	m.enabled = nil
+}
+
+// SetEventTypes sets the "event_types" field.
+func (m *EventRuleMutation) SetEventTypes(s []string) {
+	m.event_types = &s
+	m.appendevent_types = nil
+}
+
+// EventTypes returns the value of the "event_types" field in the mutation.
+func (m *EventRuleMutation) EventTypes() (r []string, exists bool) {
+	v := m.event_types
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEventTypes returns the old "event_types" field's value of the EventRule entity.
+// If the EventRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EventRuleMutation) OldEventTypes(ctx context.Context) (v []string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEventTypes is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEventTypes requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEventTypes: %w", err)
+	}
+	return oldValue.EventTypes, nil
+}
+
+// AppendEventTypes adds s to the "event_types" field.
+func (m *EventRuleMutation) AppendEventTypes(s []string) {
+	m.appendevent_types = append(m.appendevent_types, s...)
+}
+
+// AppendedEventTypes returns the list of values that were appended to the "event_types" field in this mutation.
+func (m *EventRuleMutation) AppendedEventTypes() ([]string, bool) {
+	if len(m.appendevent_types) == 0 {
+		return nil, false
+	}
+	return m.appendevent_types, true
+}
+
+// ResetEventTypes resets all changes to the "event_types" field.
+func (m *EventRuleMutation) ResetEventTypes() {
+	m.event_types = nil
+	m.appendevent_types = nil
+}
+
+// SetConditions sets the "conditions" field.
+func (m *EventRuleMutation) SetConditions(jm json.RawMessage) {
+	m.conditions = &jm
+	m.appendconditions = nil
+}
+
+// Conditions returns the value of the "conditions" field in the mutation.
+func (m *EventRuleMutation) Conditions() (r json.RawMessage, exists bool) {
+	v := m.conditions
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldConditions returns the old "conditions" field's value of the EventRule entity.
+// If the EventRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EventRuleMutation) OldConditions(ctx context.Context) (v json.RawMessage, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldConditions is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldConditions requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldConditions: %w", err)
+	}
+	return oldValue.Conditions, nil
+}
+
+// AppendConditions adds jm to the "conditions" field.
+func (m *EventRuleMutation) AppendConditions(jm json.RawMessage) {
+	m.appendconditions = append(m.appendconditions, jm...)
+}
+
+// AppendedConditions returns the list of values that were appended to the "conditions" field in this mutation.
+func (m *EventRuleMutation) AppendedConditions() (json.RawMessage, bool) {
+	if len(m.appendconditions) == 0 {
+		return nil, false
+	}
+	return m.appendconditions, true
+}
+
+// ClearConditions clears the value of the "conditions" field.
+func (m *EventRuleMutation) ClearConditions() {
+	m.conditions = nil
+	m.appendconditions = nil
+	m.clearedFields[eventrule.FieldConditions] = struct{}{}
+}
+
+// ConditionsCleared returns if the "conditions" field was cleared in this mutation.
+func (m *EventRuleMutation) ConditionsCleared() bool {
+	_, ok := m.clearedFields[eventrule.FieldConditions]
+	return ok
+}
+
+// ResetConditions resets all changes to the "conditions" field.
+func (m *EventRuleMutation) ResetConditions() {
+	m.conditions = nil
+	m.appendconditions = nil
+	delete(m.clearedFields, eventrule.FieldConditions)
+}
+
+// SetActionType sets the "action_type" field.
+func (m *EventRuleMutation) SetActionType(s string) {
+	m.action_type = &s
+}
+
+// ActionType returns the value of the "action_type" field in the mutation.
+func (m *EventRuleMutation) ActionType() (r string, exists bool) {
+	v := m.action_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldActionType returns the old "action_type" field's value of the EventRule entity.
+// If the EventRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EventRuleMutation) OldActionType(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldActionType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldActionType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldActionType: %w", err)
+	}
+	return oldValue.ActionType, nil
+}
+
+// ResetActionType resets all changes to the "action_type" field.
+func (m *EventRuleMutation) ResetActionType() {
+	m.action_type = nil
+}
+
+// SetActionObjectType sets the "action_object_type" field.
+func (m *EventRuleMutation) SetActionObjectType(s string) {
+	m.action_object_type = &s
+}
+
+// ActionObjectType returns the value of the "action_object_type" field in the mutation.
+func (m *EventRuleMutation) ActionObjectType() (r string, exists bool) {
+	v := m.action_object_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldActionObjectType returns the old "action_object_type" field's value of the EventRule entity.
+// If the EventRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EventRuleMutation) OldActionObjectType(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldActionObjectType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldActionObjectType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldActionObjectType: %w", err)
+	}
+	return oldValue.ActionObjectType, nil
+}
+
+// ResetActionObjectType resets all changes to the "action_object_type" field.
+func (m *EventRuleMutation) ResetActionObjectType() {
+	m.action_object_type = nil
+}
+
+// SetActionObjectID sets the "action_object_id" field.
+func (m *EventRuleMutation) SetActionObjectID(i int) {
+	m.action_object_id = &i
+	m.addaction_object_id = nil
+}
+
+// ActionObjectID returns the value of the "action_object_id" field in the mutation.
+func (m *EventRuleMutation) ActionObjectID() (r int, exists bool) {
+	v := m.action_object_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldActionObjectID returns the old "action_object_id" field's value of the EventRule entity.
+// If the EventRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EventRuleMutation) OldActionObjectID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldActionObjectID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldActionObjectID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldActionObjectID: %w", err)
+	}
+	return oldValue.ActionObjectID, nil
+}
+
+// AddActionObjectID adds i to the "action_object_id" field.
+func (m *EventRuleMutation) AddActionObjectID(i int) {
+	if m.addaction_object_id != nil {
+		*m.addaction_object_id += i
+	} else {
+		m.addaction_object_id = &i
+	}
+}
+
+// AddedActionObjectID returns the value that was added to the "action_object_id" field in this mutation.
+func (m *EventRuleMutation) AddedActionObjectID() (r int, exists bool) {
+	v := m.addaction_object_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearActionObjectID clears the value of the "action_object_id" field.
+func (m *EventRuleMutation) ClearActionObjectID() {
+	m.action_object_id = nil
+	m.addaction_object_id = nil
+	m.clearedFields[eventrule.FieldActionObjectID] = struct{}{}
+}
+
+// ActionObjectIDCleared returns if the "action_object_id" field was cleared in this mutation.
+func (m *EventRuleMutation) ActionObjectIDCleared() bool {
+	_, ok := m.clearedFields[eventrule.FieldActionObjectID]
+	return ok
+}
+
+// ResetActionObjectID resets all changes to the "action_object_id" field.
+func (m *EventRuleMutation) ResetActionObjectID() {
+	m.action_object_id = nil
+	m.addaction_object_id = nil
+	delete(m.clearedFields, eventrule.FieldActionObjectID)
+}
+
+// SetActionData sets the "action_data" field.
+func (m *EventRuleMutation) SetActionData(jm json.RawMessage) {
+	m.action_data = &jm
+	m.appendaction_data = nil
+}
+
+// ActionData returns the value of the "action_data" field in the mutation.
+func (m *EventRuleMutation) ActionData() (r json.RawMessage, exists bool) {
+	v := m.action_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldActionData returns the old "action_data" field's value of the EventRule entity.
+// If the EventRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EventRuleMutation) OldActionData(ctx context.Context) (v json.RawMessage, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldActionData is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldActionData requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldActionData: %w", err)
+	}
+	return oldValue.ActionData, nil
+}
+
+// AppendActionData adds jm to the "action_data" field.
+func (m *EventRuleMutation) AppendActionData(jm json.RawMessage) {
+	m.appendaction_data = append(m.appendaction_data, jm...)
+}
+
+// AppendedActionData returns the list of values that were appended to the "action_data" field in this mutation.
+func (m *EventRuleMutation) AppendedActionData() (json.RawMessage, bool) {
+	if len(m.appendaction_data) == 0 {
+		return nil, false
+	}
+	return m.appendaction_data, true
+}
+
+// ClearActionData clears the value of the "action_data" field.
+func (m *EventRuleMutation) ClearActionData() {
+	m.action_data = nil
+	m.appendaction_data = nil
+	m.clearedFields[eventrule.FieldActionData] = struct{}{}
+}
+
+// ActionDataCleared returns if the "action_data" field was cleared in this mutation.
+func (m *EventRuleMutation) ActionDataCleared() bool {
+	_, ok := m.clearedFields[eventrule.FieldActionData]
+	return ok
+}
+
+// ResetActionData resets all changes to the "action_data" field.
+func (m *EventRuleMutation) ResetActionData() {
+	m.action_data = nil
+	m.appendaction_data = nil
+	delete(m.clearedFields, eventrule.FieldActionData)
+}
+
+// SetDescription sets the "description" field.
+func (m *EventRuleMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *EventRuleMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDescription returns the old "description" field's value of the EventRule entity.
+// If the EventRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EventRuleMutation) OldDescription(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDescription requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
+	}
+	return oldValue.Description, nil
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *EventRuleMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetComments sets the "comments" field.
+func (m *EventRuleMutation) SetComments(s string) {
+	m.comments = &s
+}
+
+// Comments returns the value of the "comments" field in the mutation.
+func (m *EventRuleMutation) Comments() (r string, exists bool) {
+	v := m.comments
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldComments returns the old "comments" field's value of the EventRule entity.
+// If the EventRule object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *EventRuleMutation) OldComments(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldComments is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldComments requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldComments: %w", err)
+	}
+	return oldValue.Comments, nil
+}
+
+// ResetComments resets all changes to the "comments" field.
+func (m *EventRuleMutation) ResetComments() {
+	m.comments = nil
+}
+
+// Where appends a list predicates to the EventRuleMutation builder.
+func (m *EventRuleMutation) Where(ps ...predicate.EventRule) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the EventRuleMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *EventRuleMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.EventRule, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *EventRuleMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *EventRuleMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (EventRule).
+func (m *EventRuleMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *EventRuleMutation) Fields() []string {
+	fields := make([]string, 0, 14)
+	if m.created != nil {
+		fields = append(fields, eventrule.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, eventrule.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, eventrule.FieldCustomFieldData)
+	}
+	if m.object_types != nil {
+		fields = append(fields, eventrule.FieldObjectTypes)
+	}
+	if m.name != nil {
+		fields = append(fields, eventrule.FieldName)
+	}
+	if m.enabled != nil {
+		fields = append(fields, eventrule.FieldEnabled)
+	}
+	if m.event_types != nil {
+		fields = append(fields, eventrule.FieldEventTypes)
+	}
+	if m.conditions != nil {
+		fields = append(fields, eventrule.FieldConditions)
+	}
+	if m.action_type != nil {
+		fields = append(fields, eventrule.FieldActionType)
+	}
+	if m.action_object_type != nil {
+		fields = append(fields, eventrule.FieldActionObjectType)
+	}
+	if m.action_object_id != nil {
+		fields = append(fields, eventrule.FieldActionObjectID)
+	}
+	if m.action_data != nil {
+		fields = append(fields, eventrule.FieldActionData)
+	}
+	if m.description != nil {
+		fields = append(fields, eventrule.FieldDescription)
+	}
+	if m.comments != nil {
+		fields = append(fields, eventrule.FieldComments)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *EventRuleMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case eventrule.FieldCreated:
+		return m.Created()
+	case eventrule.FieldLastUpdated:
+		return m.LastUpdated()
+	case eventrule.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case eventrule.FieldObjectTypes:
+		return m.ObjectTypes()
+	case eventrule.FieldName:
+		return m.Name()
+	case eventrule.FieldEnabled:
+		return m.Enabled()
+	case eventrule.FieldEventTypes:
+		return m.EventTypes()
+	case eventrule.FieldConditions:
+		return m.Conditions()
+	case eventrule.FieldActionType:
+		return m.ActionType()
+	case eventrule.FieldActionObjectType:
+		return m.ActionObjectType()
+	case eventrule.FieldActionObjectID:
+		return m.ActionObjectID()
+	case eventrule.FieldActionData:
+		return m.ActionData()
+	case eventrule.FieldDescription:
+		return m.Description()
+	case eventrule.FieldComments:
+		return m.Comments()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *EventRuleMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case eventrule.FieldCreated:
+		return m.OldCreated(ctx)
+	case eventrule.FieldLastUpdated:
+		return m.OldLastUpdated(ctx)
+	case eventrule.FieldCustomFieldData:
+		return m.OldCustomFieldData(ctx)
+	case eventrule.FieldObjectTypes:
+		return m.OldObjectTypes(ctx)
+	case eventrule.FieldName:
+		return m.OldName(ctx)
+	case eventrule.FieldEnabled:
+		return m.OldEnabled(ctx)
+	case eventrule.FieldEventTypes:
+		return m.OldEventTypes(ctx)
+	case eventrule.FieldConditions:
+		return m.OldConditions(ctx)
+	case eventrule.FieldActionType:
+		return m.OldActionType(ctx)
+	case eventrule.FieldActionObjectType:
+		return m.OldActionObjectType(ctx)
+	case eventrule.FieldActionObjectID:
+		return m.OldActionObjectID(ctx)
+	case eventrule.FieldActionData:
+		return m.OldActionData(ctx)
+	case eventrule.FieldDescription:
+		return m.OldDescription(ctx)
+	case eventrule.FieldComments:
+		return m.OldComments(ctx)
+	}
+	return nil, fmt.Errorf("unknown EventRule field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *EventRuleMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case eventrule.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case eventrule.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case eventrule.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case eventrule.FieldObjectTypes:
+		v, ok := value.([]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetObjectTypes(v)
+		return nil
+	case eventrule.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case eventrule.FieldEnabled:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEnabled(v)
+		return nil
+	case eventrule.FieldEventTypes:
+		v, ok := value.([]string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEventTypes(v)
+		return nil
+	case eventrule.FieldConditions:
+		v, ok := value.(json.RawMessage)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetConditions(v)
+		return nil
+	case eventrule.FieldActionType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetActionType(v)
+		return nil
+	case eventrule.FieldActionObjectType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetActionObjectType(v)
+		return nil
+	case eventrule.FieldActionObjectID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetActionObjectID(v)
+		return nil
+	case eventrule.FieldActionData:
+		v, ok := value.(json.RawMessage)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetActionData(v)
+		return nil
+	case eventrule.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case eventrule.FieldComments:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetComments(v)
+		return nil
+	}
+	return fmt.Errorf("unknown EventRule field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *EventRuleMutation) AddedFields() []string {
+	var fields []string
+	if m.addaction_object_id != nil {
+		fields = append(fields, eventrule.FieldActionObjectID)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *EventRuleMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case eventrule.FieldActionObjectID:
+		return m.AddedActionObjectID()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *EventRuleMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case eventrule.FieldActionObjectID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddActionObjectID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown EventRule numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *EventRuleMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(eventrule.FieldCreated) {
+		fields = append(fields, eventrule.FieldCreated)
+	}
+	if m.FieldCleared(eventrule.FieldLastUpdated) {
+		fields = append(fields, eventrule.FieldLastUpdated)
+	}
+	if m.FieldCleared(eventrule.FieldConditions) {
+		fields = append(fields, eventrule.FieldConditions)
+	}
+	if m.FieldCleared(eventrule.FieldActionObjectID) {
+		fields = append(fields, eventrule.FieldActionObjectID)
+	}
+	if m.FieldCleared(eventrule.FieldActionData) {
+		fields = append(fields, eventrule.FieldActionData)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *EventRuleMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *EventRuleMutation) ClearField(name string) error {
+	switch name {
+	case eventrule.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case eventrule.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case eventrule.FieldConditions:
+		m.ClearConditions()
+		return nil
+	case eventrule.FieldActionObjectID:
+		m.ClearActionObjectID()
+		return nil
+	case eventrule.FieldActionData:
+		m.ClearActionData()
+		return nil
+	}
+	return fmt.Errorf("unknown EventRule nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *EventRuleMutation) ResetField(name string) error {
+	switch name {
+	case eventrule.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case eventrule.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case eventrule.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case eventrule.FieldObjectTypes:
+		m.ResetObjectTypes()
+		return nil
+	case eventrule.FieldName:
+		m.ResetName()
+		return nil
+	case eventrule.FieldEnabled:
+		m.ResetEnabled()
+		return nil
+	case eventrule.FieldEventTypes:
+		m.ResetEventTypes()
+		return nil
+	case eventrule.FieldConditions:
+		m.ResetConditions()
+		return nil
+	case eventrule.FieldActionType:
+		m.ResetActionType()
+		return nil
+	case eventrule.FieldActionObjectType:
+		m.ResetActionObjectType()
+		return nil
+	case eventrule.FieldActionObjectID:
+		m.ResetActionObjectID()
+		return nil
+	case eventrule.FieldActionData:
+		m.ResetActionData()
+		return nil
+	case eventrule.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case eventrule.FieldComments:
+		m.ResetComments()
+		return nil
+	}
+	return fmt.Errorf("unknown EventRule field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *EventRuleMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *EventRuleMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *EventRuleMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *EventRuleMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *EventRuleMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *EventRuleMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *EventRuleMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown EventRule unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *EventRuleMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown EventRule edge %s", name)
 }
 
 // LocationMutation represents an operation that mutates the Location nodes in the graph.
@@ -21391,4 +24688,1038 @@ func (m *VRFMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown VRF edge %s", name)
+}
+
+// WebhookMutation represents an operation that mutates the Webhook nodes in the graph.
+type WebhookMutation struct {
+	config
+	op                 Op
+	typ                string
+	id                 *int
+	created            *time.Time
+	last_updated       *time.Time
+	custom_field_data  *map[string]interface{}
+	name               *string
+	description        *string
+	payload_url        *string
+	http_method        *string
+	http_content_type  *string
+	additional_headers *string
+	body_template      *string
+	secret             *string
+	ssl_verification   *bool
+	ca_file_path       *string
+	clearedFields      map[string]struct{}
+	done               bool
+	oldValue           func(context.Context) (*Webhook, error)
+	predicates         []predicate.Webhook
+}
+
+var _ ent.Mutation = (*WebhookMutation)(nil)
+
+// webhookOption allows management of the mutation configuration using functional options.
+type webhookOption func(*WebhookMutation)
+
+// newWebhookMutation creates new mutation for the Webhook entity.
+func newWebhookMutation(c config, op Op, opts ...webhookOption) *WebhookMutation {
+	m := &WebhookMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeWebhook,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withWebhookID sets the ID field of the mutation.
+func withWebhookID(id int) webhookOption {
+	return func(m *WebhookMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Webhook
+		)
+		m.oldValue = func(ctx context.Context) (*Webhook, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Webhook.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withWebhook sets the old Webhook of the mutation.
+func withWebhook(node *Webhook) webhookOption {
+	return func(m *WebhookMutation) {
+		m.oldValue = func(context.Context) (*Webhook, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m WebhookMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m WebhookMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *WebhookMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *WebhookMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Webhook.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *WebhookMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *WebhookMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreated returns the old "created" field's value of the Webhook entity.
+// If the Webhook object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebhookMutation) OldCreated(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreated is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreated requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreated: %w", err)
+	}
+	return oldValue.Created, nil
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *WebhookMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[webhook.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *WebhookMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[webhook.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *WebhookMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, webhook.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *WebhookMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *WebhookMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastUpdated returns the old "last_updated" field's value of the Webhook entity.
+// If the Webhook object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebhookMutation) OldLastUpdated(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastUpdated is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastUpdated requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastUpdated: %w", err)
+	}
+	return oldValue.LastUpdated, nil
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *WebhookMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[webhook.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *WebhookMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[webhook.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *WebhookMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, webhook.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *WebhookMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *WebhookMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCustomFieldData returns the old "custom_field_data" field's value of the Webhook entity.
+// If the Webhook object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebhookMutation) OldCustomFieldData(ctx context.Context) (v map[string]interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCustomFieldData is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCustomFieldData requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCustomFieldData: %w", err)
+	}
+	return oldValue.CustomFieldData, nil
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *WebhookMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetName sets the "name" field.
+func (m *WebhookMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *WebhookMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldName returns the old "name" field's value of the Webhook entity.
+// If the Webhook object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebhookMutation) OldName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldName: %w", err)
+	}
+	return oldValue.Name, nil
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *WebhookMutation) ResetName() {
+	m.name = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *WebhookMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *WebhookMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDescription returns the old "description" field's value of the Webhook entity.
+// If the Webhook object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebhookMutation) OldDescription(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDescription requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
+	}
+	return oldValue.Description, nil
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *WebhookMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetPayloadURL sets the "payload_url" field.
+func (m *WebhookMutation) SetPayloadURL(s string) {
+	m.payload_url = &s
+}
+
+// PayloadURL returns the value of the "payload_url" field in the mutation.
+func (m *WebhookMutation) PayloadURL() (r string, exists bool) {
+	v := m.payload_url
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPayloadURL returns the old "payload_url" field's value of the Webhook entity.
+// If the Webhook object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebhookMutation) OldPayloadURL(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPayloadURL is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPayloadURL requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPayloadURL: %w", err)
+	}
+	return oldValue.PayloadURL, nil
+}
+
+// ResetPayloadURL resets all changes to the "payload_url" field.
+func (m *WebhookMutation) ResetPayloadURL() {
+	m.payload_url = nil
+}
+
+// SetHTTPMethod sets the "http_method" field.
+func (m *WebhookMutation) SetHTTPMethod(s string) {
+	m.http_method = &s
+}
+
+// HTTPMethod returns the value of the "http_method" field in the mutation.
+func (m *WebhookMutation) HTTPMethod() (r string, exists bool) {
+	v := m.http_method
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldHTTPMethod returns the old "http_method" field's value of the Webhook entity.
+// If the Webhook object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebhookMutation) OldHTTPMethod(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldHTTPMethod is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldHTTPMethod requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldHTTPMethod: %w", err)
+	}
+	return oldValue.HTTPMethod, nil
+}
+
+// ResetHTTPMethod resets all changes to the "http_method" field.
+func (m *WebhookMutation) ResetHTTPMethod() {
+	m.http_method = nil
+}
+
+// SetHTTPContentType sets the "http_content_type" field.
+func (m *WebhookMutation) SetHTTPContentType(s string) {
+	m.http_content_type = &s
+}
+
+// HTTPContentType returns the value of the "http_content_type" field in the mutation.
+func (m *WebhookMutation) HTTPContentType() (r string, exists bool) {
+	v := m.http_content_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldHTTPContentType returns the old "http_content_type" field's value of the Webhook entity.
+// If the Webhook object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebhookMutation) OldHTTPContentType(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldHTTPContentType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldHTTPContentType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldHTTPContentType: %w", err)
+	}
+	return oldValue.HTTPContentType, nil
+}
+
+// ResetHTTPContentType resets all changes to the "http_content_type" field.
+func (m *WebhookMutation) ResetHTTPContentType() {
+	m.http_content_type = nil
+}
+
+// SetAdditionalHeaders sets the "additional_headers" field.
+func (m *WebhookMutation) SetAdditionalHeaders(s string) {
+	m.additional_headers = &s
+}
+
+// AdditionalHeaders returns the value of the "additional_headers" field in the mutation.
+func (m *WebhookMutation) AdditionalHeaders() (r string, exists bool) {
+	v := m.additional_headers
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAdditionalHeaders returns the old "additional_headers" field's value of the Webhook entity.
+// If the Webhook object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebhookMutation) OldAdditionalHeaders(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAdditionalHeaders is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAdditionalHeaders requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAdditionalHeaders: %w", err)
+	}
+	return oldValue.AdditionalHeaders, nil
+}
+
+// ResetAdditionalHeaders resets all changes to the "additional_headers" field.
+func (m *WebhookMutation) ResetAdditionalHeaders() {
+	m.additional_headers = nil
+}
+
+// SetBodyTemplate sets the "body_template" field.
+func (m *WebhookMutation) SetBodyTemplate(s string) {
+	m.body_template = &s
+}
+
+// BodyTemplate returns the value of the "body_template" field in the mutation.
+func (m *WebhookMutation) BodyTemplate() (r string, exists bool) {
+	v := m.body_template
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldBodyTemplate returns the old "body_template" field's value of the Webhook entity.
+// If the Webhook object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebhookMutation) OldBodyTemplate(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldBodyTemplate is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldBodyTemplate requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldBodyTemplate: %w", err)
+	}
+	return oldValue.BodyTemplate, nil
+}
+
+// ResetBodyTemplate resets all changes to the "body_template" field.
+func (m *WebhookMutation) ResetBodyTemplate() {
+	m.body_template = nil
+}
+
+// SetSecret sets the "secret" field.
+func (m *WebhookMutation) SetSecret(s string) {
+	m.secret = &s
+}
+
+// Secret returns the value of the "secret" field in the mutation.
+func (m *WebhookMutation) Secret() (r string, exists bool) {
+	v := m.secret
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSecret returns the old "secret" field's value of the Webhook entity.
+// If the Webhook object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebhookMutation) OldSecret(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSecret is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSecret requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSecret: %w", err)
+	}
+	return oldValue.Secret, nil
+}
+
+// ResetSecret resets all changes to the "secret" field.
+func (m *WebhookMutation) ResetSecret() {
+	m.secret = nil
+}
+
+// SetSslVerification sets the "ssl_verification" field.
+func (m *WebhookMutation) SetSslVerification(b bool) {
+	m.ssl_verification = &b
+}
+
+// SslVerification returns the value of the "ssl_verification" field in the mutation.
+func (m *WebhookMutation) SslVerification() (r bool, exists bool) {
+	v := m.ssl_verification
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSslVerification returns the old "ssl_verification" field's value of the Webhook entity.
+// If the Webhook object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebhookMutation) OldSslVerification(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSslVerification is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSslVerification requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSslVerification: %w", err)
+	}
+	return oldValue.SslVerification, nil
+}
+
+// ResetSslVerification resets all changes to the "ssl_verification" field.
+func (m *WebhookMutation) ResetSslVerification() {
+	m.ssl_verification = nil
+}
+
+// SetCaFilePath sets the "ca_file_path" field.
+func (m *WebhookMutation) SetCaFilePath(s string) {
+	m.ca_file_path = &s
+}
+
+// CaFilePath returns the value of the "ca_file_path" field in the mutation.
+func (m *WebhookMutation) CaFilePath() (r string, exists bool) {
+	v := m.ca_file_path
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCaFilePath returns the old "ca_file_path" field's value of the Webhook entity.
+// If the Webhook object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *WebhookMutation) OldCaFilePath(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCaFilePath is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCaFilePath requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCaFilePath: %w", err)
+	}
+	return oldValue.CaFilePath, nil
+}
+
+// ClearCaFilePath clears the value of the "ca_file_path" field.
+func (m *WebhookMutation) ClearCaFilePath() {
+	m.ca_file_path = nil
+	m.clearedFields[webhook.FieldCaFilePath] = struct{}{}
+}
+
+// CaFilePathCleared returns if the "ca_file_path" field was cleared in this mutation.
+func (m *WebhookMutation) CaFilePathCleared() bool {
+	_, ok := m.clearedFields[webhook.FieldCaFilePath]
+	return ok
+}
+
+// ResetCaFilePath resets all changes to the "ca_file_path" field.
+func (m *WebhookMutation) ResetCaFilePath() {
+	m.ca_file_path = nil
+	delete(m.clearedFields, webhook.FieldCaFilePath)
+}
+
+// Where appends a list predicates to the WebhookMutation builder.
+func (m *WebhookMutation) Where(ps ...predicate.Webhook) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the WebhookMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *WebhookMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Webhook, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *WebhookMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *WebhookMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Webhook).
+func (m *WebhookMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *WebhookMutation) Fields() []string {
+	fields := make([]string, 0, 13)
+	if m.created != nil {
+		fields = append(fields, webhook.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, webhook.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, webhook.FieldCustomFieldData)
+	}
+	if m.name != nil {
+		fields = append(fields, webhook.FieldName)
+	}
+	if m.description != nil {
+		fields = append(fields, webhook.FieldDescription)
+	}
+	if m.payload_url != nil {
+		fields = append(fields, webhook.FieldPayloadURL)
+	}
+	if m.http_method != nil {
+		fields = append(fields, webhook.FieldHTTPMethod)
+	}
+	if m.http_content_type != nil {
+		fields = append(fields, webhook.FieldHTTPContentType)
+	}
+	if m.additional_headers != nil {
+		fields = append(fields, webhook.FieldAdditionalHeaders)
+	}
+	if m.body_template != nil {
+		fields = append(fields, webhook.FieldBodyTemplate)
+	}
+	if m.secret != nil {
+		fields = append(fields, webhook.FieldSecret)
+	}
+	if m.ssl_verification != nil {
+		fields = append(fields, webhook.FieldSslVerification)
+	}
+	if m.ca_file_path != nil {
+		fields = append(fields, webhook.FieldCaFilePath)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *WebhookMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case webhook.FieldCreated:
+		return m.Created()
+	case webhook.FieldLastUpdated:
+		return m.LastUpdated()
+	case webhook.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case webhook.FieldName:
+		return m.Name()
+	case webhook.FieldDescription:
+		return m.Description()
+	case webhook.FieldPayloadURL:
+		return m.PayloadURL()
+	case webhook.FieldHTTPMethod:
+		return m.HTTPMethod()
+	case webhook.FieldHTTPContentType:
+		return m.HTTPContentType()
+	case webhook.FieldAdditionalHeaders:
+		return m.AdditionalHeaders()
+	case webhook.FieldBodyTemplate:
+		return m.BodyTemplate()
+	case webhook.FieldSecret:
+		return m.Secret()
+	case webhook.FieldSslVerification:
+		return m.SslVerification()
+	case webhook.FieldCaFilePath:
+		return m.CaFilePath()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *WebhookMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case webhook.FieldCreated:
+		return m.OldCreated(ctx)
+	case webhook.FieldLastUpdated:
+		return m.OldLastUpdated(ctx)
+	case webhook.FieldCustomFieldData:
+		return m.OldCustomFieldData(ctx)
+	case webhook.FieldName:
+		return m.OldName(ctx)
+	case webhook.FieldDescription:
+		return m.OldDescription(ctx)
+	case webhook.FieldPayloadURL:
+		return m.OldPayloadURL(ctx)
+	case webhook.FieldHTTPMethod:
+		return m.OldHTTPMethod(ctx)
+	case webhook.FieldHTTPContentType:
+		return m.OldHTTPContentType(ctx)
+	case webhook.FieldAdditionalHeaders:
+		return m.OldAdditionalHeaders(ctx)
+	case webhook.FieldBodyTemplate:
+		return m.OldBodyTemplate(ctx)
+	case webhook.FieldSecret:
+		return m.OldSecret(ctx)
+	case webhook.FieldSslVerification:
+		return m.OldSslVerification(ctx)
+	case webhook.FieldCaFilePath:
+		return m.OldCaFilePath(ctx)
+	}
+	return nil, fmt.Errorf("unknown Webhook field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *WebhookMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case webhook.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case webhook.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case webhook.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case webhook.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case webhook.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case webhook.FieldPayloadURL:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPayloadURL(v)
+		return nil
+	case webhook.FieldHTTPMethod:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetHTTPMethod(v)
+		return nil
+	case webhook.FieldHTTPContentType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetHTTPContentType(v)
+		return nil
+	case webhook.FieldAdditionalHeaders:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAdditionalHeaders(v)
+		return nil
+	case webhook.FieldBodyTemplate:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBodyTemplate(v)
+		return nil
+	case webhook.FieldSecret:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSecret(v)
+		return nil
+	case webhook.FieldSslVerification:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSslVerification(v)
+		return nil
+	case webhook.FieldCaFilePath:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCaFilePath(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Webhook field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *WebhookMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *WebhookMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *WebhookMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown Webhook numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *WebhookMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(webhook.FieldCreated) {
+		fields = append(fields, webhook.FieldCreated)
+	}
+	if m.FieldCleared(webhook.FieldLastUpdated) {
+		fields = append(fields, webhook.FieldLastUpdated)
+	}
+	if m.FieldCleared(webhook.FieldCaFilePath) {
+		fields = append(fields, webhook.FieldCaFilePath)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *WebhookMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *WebhookMutation) ClearField(name string) error {
+	switch name {
+	case webhook.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case webhook.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case webhook.FieldCaFilePath:
+		m.ClearCaFilePath()
+		return nil
+	}
+	return fmt.Errorf("unknown Webhook nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *WebhookMutation) ResetField(name string) error {
+	switch name {
+	case webhook.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case webhook.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case webhook.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case webhook.FieldName:
+		m.ResetName()
+		return nil
+	case webhook.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case webhook.FieldPayloadURL:
+		m.ResetPayloadURL()
+		return nil
+	case webhook.FieldHTTPMethod:
+		m.ResetHTTPMethod()
+		return nil
+	case webhook.FieldHTTPContentType:
+		m.ResetHTTPContentType()
+		return nil
+	case webhook.FieldAdditionalHeaders:
+		m.ResetAdditionalHeaders()
+		return nil
+	case webhook.FieldBodyTemplate:
+		m.ResetBodyTemplate()
+		return nil
+	case webhook.FieldSecret:
+		m.ResetSecret()
+		return nil
+	case webhook.FieldSslVerification:
+		m.ResetSslVerification()
+		return nil
+	case webhook.FieldCaFilePath:
+		m.ResetCaFilePath()
+		return nil
+	}
+	return fmt.Errorf("unknown Webhook field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *WebhookMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *WebhookMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *WebhookMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *WebhookMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *WebhookMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *WebhookMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *WebhookMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown Webhook unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *WebhookMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown Webhook edge %s", name)
 }

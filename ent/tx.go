@@ -18,6 +18,10 @@ type Tx struct {
 	CustomField *CustomFieldClient
 	// CustomFieldChoiceSet is the client for interacting with the CustomFieldChoiceSet builders.
 	CustomFieldChoiceSet *CustomFieldChoiceSetClient
+	// Delivery is the client for interacting with the Delivery builders.
+	Delivery *DeliveryClient
+	// EventRule is the client for interacting with the EventRule builders.
+	EventRule *EventRuleClient
 	// Location is the client for interacting with the Location builders.
 	Location *LocationClient
 	// OutboxEvent is the client for interacting with the OutboxEvent builders.
@@ -52,6 +56,8 @@ type Tx struct {
 	VLANGroup *VLANGroupClient
 	// VRF is the client for interacting with the VRF builders.
 	VRF *VRFClient
+	// Webhook is the client for interacting with the Webhook builders.
+	Webhook *WebhookClient
 
 	// lazily loaded.
 	client     *Client
@@ -185,6 +191,8 @@ func (tx *Tx) Client() *Client {
 func (tx *Tx) init() {
 	tx.CustomField = NewCustomFieldClient(tx.config)
 	tx.CustomFieldChoiceSet = NewCustomFieldChoiceSetClient(tx.config)
+	tx.Delivery = NewDeliveryClient(tx.config)
+	tx.EventRule = NewEventRuleClient(tx.config)
 	tx.Location = NewLocationClient(tx.config)
 	tx.OutboxEvent = NewOutboxEventClient(tx.config)
 	tx.Prefix = NewPrefixClient(tx.config)
@@ -202,6 +210,7 @@ func (tx *Tx) init() {
 	tx.VLAN = NewVLANClient(tx.config)
 	tx.VLANGroup = NewVLANGroupClient(tx.config)
 	tx.VRF = NewVRFClient(tx.config)
+	tx.Webhook = NewWebhookClient(tx.config)
 }
 
 // txDriver wraps the given dialect.Tx with a nop dialect.Driver implementation.

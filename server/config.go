@@ -2,6 +2,7 @@ package server
 
 import (
 	"github.com/inventory/inventory/server/auth"
+	"github.com/inventory/inventory/webhooks"
 )
 
 // Config holds the settings of a running server. Parameter names follow
@@ -30,6 +31,9 @@ type Config struct {
 	Hostname string
 	// Version is the service version ("4.6.0"); API-Version is its major.minor.
 	Version string
+	// Webhooks are the delivery settings (allow-list, attempts, backoff,
+	// timeout, poll interval).
+	Webhooks webhooks.Config
 }
 
 // Defaults returns NetBox's defaults.
@@ -41,5 +45,6 @@ func Defaults() Config {
 		LoginRequired:   true,
 		MaxBodyBytes:    32 << 20,
 		Version:         "4.6.0",
+		Webhooks:        webhooks.Defaults(),
 	}
 }

@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"log/slog"
 	"net/http"
 	"strings"
 	"time"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/inventory/inventory/ent/db"
 	"github.com/inventory/inventory/ent/resource"
+	"github.com/inventory/inventory/webhooks"
 )
 
 // Context keys set by the middleware.
@@ -25,6 +27,7 @@ type Server struct {
 	db     *db.DB
 	engine *gin.Engine
 	now    func() time.Time
+	hooks  *webhooks.Engine
 }
 
 // New builds the server and registers a route per model.
@@ -36,6 +39,15 @@ func New(cfg Config, database *db.DB) *Server {
 	e.RedirectFixedPath = false
 	e.HandleMethodNotAllowed = true
 	s := &Server{cfg: cfg, db: database, engine: e, now: func() time.Time { return time.Now().UTC() }}
+	hooks, err := webhooks.New(database, cfg.Webhooks)
+	if err != nil {
+		// The allow-list is validated when the configuration is read;
+		// should it still be invalid, allow nothing internal.
+		slog.Error("webhook settings", "error", err)
+		cfg.Webhooks.AllowedTargets = nil
+		hooks, _ = webhooks.New(database, cfg.Webhooks)
+	}
+	s.hooks = hooks
 	database.Client.Token.Use(s.tokenHook())
 	e.Use(s.requestContext, s.recover, s.authenticate)
 	s.routes()
@@ -46,6 +58,10 @@ func New(cfg Config, database *db.DB) *Server {
 	return s
 }
 
+// Webhooks is the server's webhook engine: cmd starts its jobs, tests call
+// Dispatch and Deliver directly.
+func (s *Server) Webhooks() *webhooks.Engine { return s.hooks }
+
 // Handler is the http.Handler of the server.
 func (s *Server) Handler() http.Handler { return s.engine }
 
@@ -55,6 +71,7 @@ func (s *Server) routes() {
 	api.GET("/status/", s.wrap(s.status))
 	api.GET("/plugins/", s.wrap(func(c *gin.Context) error { writeJSON(c, 200, []byte("{}")); return nil }))
 	api.POST("/users/tokens/provision/", s.wrap(s.provision))
+	s.taskRoutes(api)
 	for _, app := range apps {
 		app := app
 		api.GET("/"+app+"/", s.wrap(func(c *gin.Context) error { return s.appRoot(c, app) }))
@@ -168,6 +185,12 @@ func (s *Server) routable(p string) bool {
 	switch len(seg) {
 	case 1:
 		return true
+	case 3, 4:
+		if seg[1] == "core" && (seg[2] == "background-tasks" || seg[2] == "background-queues") {
+			return true
+		}
+	}
+	switch len(seg) {
 	case 2:
 		if seg[1] == "status" || seg[1] == "plugins" {
 			return true

@@ -144,13 +144,6 @@ func bench(args []string) error {
 	return l.run(ctx, seed)
 }
 
-func envDuration(key string, def time.Duration) time.Duration {
-	if v, err := time.ParseDuration(os.Getenv(key)); err == nil {
-		return v
-	}
-	return def
-}
-
 func redactDSN(dsn string) string {
 	if u, err := url.Parse(dsn); err == nil && u.User != nil {
 		return u.Redacted()

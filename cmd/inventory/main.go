@@ -35,6 +35,9 @@ commands:
   serve            run the API server
   migrate          create or upgrade the database schema
   createsuperuser  create a superuser (and optionally a token)
+  worker           run only the webhook jobs (dispatch, delivery, cleanup)
+  webhooks         list or requeue webhook deliveries: webhooks list|requeue
+  webhook-receiver print the webhook requests received (port 9000)
   bench            seed a data set and load-test a running server
   version          print the version
 
@@ -57,6 +60,12 @@ func run(args []string) error {
 		return createSuperuser(args)
 	case "bench":
 		return bench(args)
+	case "worker":
+		return worker(args)
+	case "webhooks":
+		return webhooksCmd(args)
+	case "webhook-receiver":
+		return webhookReceiver(args)
 	case "version":
 		fmt.Println(version)
 		return nil
@@ -115,6 +124,7 @@ func serve(args []string) error {
 	o, fs := newOptions("serve")
 	listen := fs.String("listen", envOr("INVENTORY_LISTEN", "127.0.0.1:8000"), "address to listen on (env INVENTORY_LISTEN)")
 	noMigrate := fs.Bool("no-migrate", false, "do not migrate the database at start")
+	noWorker := fs.Bool("no-worker", envBool("INVENTORY_NO_WORKER", false), "do not run the webhook jobs in this process (env INVENTORY_NO_WORKER)")
 	if err := o.parse(fs, args); err != nil {
 		return err
 	}
@@ -126,9 +136,17 @@ func serve(args []string) error {
 		return err
 	}
 	defer d.Close()
+	api := server.New(cfg, d)
+	if !*noWorker {
+		stopJobs, err := api.Webhooks().Start(ctx)
+		if err != nil {
+			return err
+		}
+		defer stopJobs()
+	}
 	srv := &http.Server{
 		Addr:              *listen,
-		Handler:           server.New(cfg, d).Handler(),
+		Handler:           api.Handler(),
 		ReadHeaderTimeout: 10 * time.Second,
 		BaseContext:       func(net.Listener) context.Context { return ctx },
 	}

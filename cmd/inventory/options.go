@@ -14,10 +14,12 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/inventory/inventory/ent/db"
 	"github.com/inventory/inventory/server"
 	"github.com/inventory/inventory/server/auth"
+	"github.com/inventory/inventory/webhooks"
 )
 
 // options are the settings shared by the commands. Every flag has an
@@ -32,6 +34,7 @@ type options struct {
 	cfg        server.Config
 	exempt     string
 	ipHeaders  string
+	allow      string
 }
 
 func envOr(key, def string) string {
@@ -68,7 +71,22 @@ func newOptions(name string) (*options, *flag.FlagSet) {
 	fs.BoolVar(&o.cfg.LoginRequired, "login-required", envBool("INVENTORY_LOGIN_REQUIRED", o.cfg.LoginRequired), "LOGIN_REQUIRED: refuse anonymous requests")
 	fs.StringVar(&o.exempt, "exempt-view-permissions", os.Getenv("INVENTORY_EXEMPT_VIEW_PERMISSIONS"), `EXEMPT_VIEW_PERMISSIONS: comma-separated app.model list, or "*"`)
 	fs.StringVar(&o.ipHeaders, "http-client-ip-headers", os.Getenv("INVENTORY_HTTP_CLIENT_IP_HEADERS"), "HTTP_CLIENT_IP_HEADERS: comma-separated headers carrying the client address (default: the peer address)")
+	w := &o.cfg.Webhooks
+	fs.StringVar(&o.allow, "webhook-allow", os.Getenv("INVENTORY_WEBHOOK_ALLOW"), "comma-separated CIDRs and host names webhooks may reach although internal (loopback, private, link-local); e.g. 127.0.0.1/32 for the local receiver (env INVENTORY_WEBHOOK_ALLOW)")
+	fs.IntVar(&w.MaxAttempts, "webhook-max-attempts", envInt("INVENTORY_WEBHOOK_MAX_ATTEMPTS", w.MaxAttempts), "sends per delivery before it is marked failed (env INVENTORY_WEBHOOK_MAX_ATTEMPTS)")
+	fs.DurationVar(&w.BackoffBase, "webhook-backoff", envDuration("INVENTORY_WEBHOOK_BACKOFF", w.BackoffBase), "delay after the first failure; doubles per attempt, with jitter (env INVENTORY_WEBHOOK_BACKOFF)")
+	fs.DurationVar(&w.BackoffMax, "webhook-backoff-max", envDuration("INVENTORY_WEBHOOK_BACKOFF_MAX", w.BackoffMax), "longest delay between attempts (env INVENTORY_WEBHOOK_BACKOFF_MAX)")
+	fs.DurationVar(&w.Timeout, "webhook-timeout", envDuration("INVENTORY_WEBHOOK_TIMEOUT", w.Timeout), "timeout of one webhook request (env INVENTORY_WEBHOOK_TIMEOUT)")
+	fs.DurationVar(&w.PollInterval, "webhook-poll-interval", envDuration("INVENTORY_WEBHOOK_POLL_INTERVAL", w.PollInterval), "how often workers look for events and due deliveries (env INVENTORY_WEBHOOK_POLL_INTERVAL)")
+	fs.DurationVar(&w.Retention, "webhook-retention", envDuration("INVENTORY_WEBHOOK_RETENTION", w.Retention), "delete finished deliveries and dispatched events older than this; 0 keeps them (env INVENTORY_WEBHOOK_RETENTION)")
 	return o, fs
+}
+
+func envDuration(key string, def time.Duration) time.Duration {
+	if v, err := time.ParseDuration(os.Getenv(key)); err == nil {
+		return v
+	}
+	return def
 }
 
 // fileConfig is the optional config file.
@@ -129,6 +147,10 @@ func (o *options) parse(fs *flag.FlagSet, args []string) error {
 	}
 	o.cfg.ExemptViewPermissions = splitList(o.exempt)
 	o.cfg.HTTPClientIPHeaders = splitList(o.ipHeaders)
+	o.cfg.Webhooks.AllowedTargets = splitList(o.allow)
+	if _, err := webhooks.NewGuard(o.cfg.Webhooks.AllowedTargets); err != nil {
+		return err
+	}
 	o.cfg.Version = version
 	if o.cfg.PaginateCount < 1 || o.cfg.MaxPageSize < 0 {
 		return errors.New("PAGINATE_COUNT must be positive and MAX_PAGE_SIZE not negative")

@@ -33,6 +33,30 @@ func (f CustomFieldChoiceSetFunc) Mutate(ctx context.Context, m ent.Mutation) (e
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CustomFieldChoiceSetMutation", m)
 }
 
+// The DeliveryFunc type is an adapter to allow the use of ordinary
+// function as Delivery mutator.
+type DeliveryFunc func(context.Context, *ent.DeliveryMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f DeliveryFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.DeliveryMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.DeliveryMutation", m)
+}
+
+// The EventRuleFunc type is an adapter to allow the use of ordinary
+// function as EventRule mutator.
+type EventRuleFunc func(context.Context, *ent.EventRuleMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f EventRuleFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.EventRuleMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.EventRuleMutation", m)
+}
+
 // The LocationFunc type is an adapter to allow the use of ordinary
 // function as Location mutator.
 type LocationFunc func(context.Context, *ent.LocationMutation) (ent.Value, error)
@@ -235,6 +259,18 @@ func (f VRFFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) 
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.VRFMutation", m)
+}
+
+// The WebhookFunc type is an adapter to allow the use of ordinary
+// function as Webhook mutator.
+type WebhookFunc func(context.Context, *ent.WebhookMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f WebhookFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.WebhookMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.WebhookMutation", m)
 }
 
 // Condition is a hook condition function.

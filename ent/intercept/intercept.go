@@ -10,6 +10,8 @@ import (
 	"github.com/inventory/inventory/ent"
 	"github.com/inventory/inventory/ent/customfield"
 	"github.com/inventory/inventory/ent/customfieldchoiceset"
+	"github.com/inventory/inventory/ent/delivery"
+	"github.com/inventory/inventory/ent/eventrule"
 	"github.com/inventory/inventory/ent/location"
 	"github.com/inventory/inventory/ent/outboxevent"
 	"github.com/inventory/inventory/ent/predicate"
@@ -28,6 +30,7 @@ import (
 	"github.com/inventory/inventory/ent/vlan"
 	"github.com/inventory/inventory/ent/vlangroup"
 	"github.com/inventory/inventory/ent/vrf"
+	"github.com/inventory/inventory/ent/webhook"
 )
 
 // The Query interface represents an operation that queries a graph.
@@ -138,6 +141,60 @@ func (f TraverseCustomFieldChoiceSet) Traverse(ctx context.Context, q ent.Query)
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.CustomFieldChoiceSetQuery", q)
+}
+
+// The DeliveryFunc type is an adapter to allow the use of ordinary function as a Querier.
+type DeliveryFunc func(context.Context, *ent.DeliveryQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f DeliveryFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.DeliveryQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.DeliveryQuery", q)
+}
+
+// The TraverseDelivery type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseDelivery func(context.Context, *ent.DeliveryQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseDelivery) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseDelivery) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.DeliveryQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.DeliveryQuery", q)
+}
+
+// The EventRuleFunc type is an adapter to allow the use of ordinary function as a Querier.
+type EventRuleFunc func(context.Context, *ent.EventRuleQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f EventRuleFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.EventRuleQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.EventRuleQuery", q)
+}
+
+// The TraverseEventRule type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseEventRule func(context.Context, *ent.EventRuleQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseEventRule) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseEventRule) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.EventRuleQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.EventRuleQuery", q)
 }
 
 // The LocationFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -599,6 +656,33 @@ func (f TraverseVRF) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.VRFQuery", q)
 }
 
+// The WebhookFunc type is an adapter to allow the use of ordinary function as a Querier.
+type WebhookFunc func(context.Context, *ent.WebhookQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f WebhookFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.WebhookQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.WebhookQuery", q)
+}
+
+// The TraverseWebhook type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseWebhook func(context.Context, *ent.WebhookQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseWebhook) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseWebhook) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.WebhookQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.WebhookQuery", q)
+}
+
 // NewQuery returns the generic Query interface for the given typed query.
 func NewQuery(q ent.Query) (Query, error) {
 	switch q := q.(type) {
@@ -606,6 +690,10 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.CustomFieldQuery, predicate.CustomField, customfield.OrderOption]{typ: ent.TypeCustomField, tq: q}, nil
 	case *ent.CustomFieldChoiceSetQuery:
 		return &query[*ent.CustomFieldChoiceSetQuery, predicate.CustomFieldChoiceSet, customfieldchoiceset.OrderOption]{typ: ent.TypeCustomFieldChoiceSet, tq: q}, nil
+	case *ent.DeliveryQuery:
+		return &query[*ent.DeliveryQuery, predicate.Delivery, delivery.OrderOption]{typ: ent.TypeDelivery, tq: q}, nil
+	case *ent.EventRuleQuery:
+		return &query[*ent.EventRuleQuery, predicate.EventRule, eventrule.OrderOption]{typ: ent.TypeEventRule, tq: q}, nil
 	case *ent.LocationQuery:
 		return &query[*ent.LocationQuery, predicate.Location, location.OrderOption]{typ: ent.TypeLocation, tq: q}, nil
 	case *ent.OutboxEventQuery:
@@ -640,6 +728,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.VLANGroupQuery, predicate.VLANGroup, vlangroup.OrderOption]{typ: ent.TypeVLANGroup, tq: q}, nil
 	case *ent.VRFQuery:
 		return &query[*ent.VRFQuery, predicate.VRF, vrf.OrderOption]{typ: ent.TypeVRF, tq: q}, nil
+	case *ent.WebhookQuery:
+		return &query[*ent.WebhookQuery, predicate.Webhook, webhook.OrderOption]{typ: ent.TypeWebhook, tq: q}, nil
 	default:
 		return nil, fmt.Errorf("unknown query type %T", q)
 	}

@@ -71,6 +71,83 @@ var (
 		Columns:    ExtrasCustomfieldchoicesetColumns,
 		PrimaryKey: []*schema.Column{ExtrasCustomfieldchoicesetColumns[0]},
 	}
+	// CoreDeliveryColumns holds the columns for the "core_delivery" table.
+	CoreDeliveryColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "uuid", Type: field.TypeString, Unique: true},
+		{Name: "event_id", Type: field.TypeInt},
+		{Name: "rule_id", Type: field.TypeInt},
+		{Name: "rule_name", Type: field.TypeString, Default: ""},
+		{Name: "webhook_id", Type: field.TypeInt},
+		{Name: "webhook_name", Type: field.TypeString, Default: ""},
+		{Name: "event", Type: field.TypeString},
+		{Name: "object_type", Type: field.TypeString},
+		{Name: "object_id", Type: field.TypeInt},
+		{Name: "request_id", Type: field.TypeString, Default: ""},
+		{Name: "context", Type: field.TypeJSON, SchemaType: map[string]string{"postgres": "json"}},
+		{Name: "status", Type: field.TypeString, Default: "queued"},
+		{Name: "attempts", Type: field.TypeInt, Default: 0},
+		{Name: "created_at", Type: field.TypeTime},
+		{Name: "enqueued_at", Type: field.TypeTime},
+		{Name: "next_attempt_at", Type: field.TypeTime},
+		{Name: "started_at", Type: field.TypeTime, Nullable: true},
+		{Name: "ended_at", Type: field.TypeTime, Nullable: true},
+		{Name: "worker", Type: field.TypeString, Default: ""},
+		{Name: "claim", Type: field.TypeString, Default: ""},
+		{Name: "lease_until", Type: field.TypeTime, Nullable: true},
+		{Name: "response_code", Type: field.TypeInt, Nullable: true},
+		{Name: "response_body", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "duration_ms", Type: field.TypeInt, Nullable: true},
+		{Name: "error", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "log", Type: field.TypeJSON, Nullable: true},
+	}
+	// CoreDeliveryTable holds the schema information for the "core_delivery" table.
+	CoreDeliveryTable = &schema.Table{
+		Name:       "core_delivery",
+		Columns:    CoreDeliveryColumns,
+		PrimaryKey: []*schema.Column{CoreDeliveryColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "delivery_status_next_attempt_at",
+				Unique:  false,
+				Columns: []*schema.Column{CoreDeliveryColumns[12], CoreDeliveryColumns[16]},
+			},
+			{
+				Name:    "delivery_webhook_id",
+				Unique:  false,
+				Columns: []*schema.Column{CoreDeliveryColumns[5]},
+			},
+			{
+				Name:    "delivery_event_id_rule_id",
+				Unique:  true,
+				Columns: []*schema.Column{CoreDeliveryColumns[2], CoreDeliveryColumns[3]},
+			},
+		},
+	}
+	// ExtrasEventruleColumns holds the columns for the "extras_eventrule" table.
+	ExtrasEventruleColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "object_types", Type: field.TypeJSON},
+		{Name: "name", Type: field.TypeString, Unique: true, Size: 150},
+		{Name: "enabled", Type: field.TypeBool, Default: true},
+		{Name: "event_types", Type: field.TypeJSON},
+		{Name: "conditions", Type: field.TypeJSON, Nullable: true},
+		{Name: "action_type", Type: field.TypeString, Size: 30, Default: "webhook"},
+		{Name: "action_object_type", Type: field.TypeString},
+		{Name: "action_object_id", Type: field.TypeInt, Nullable: true},
+		{Name: "action_data", Type: field.TypeJSON, Nullable: true},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+	}
+	// ExtrasEventruleTable holds the schema information for the "extras_eventrule" table.
+	ExtrasEventruleTable = &schema.Table{
+		Name:       "extras_eventrule",
+		Columns:    ExtrasEventruleColumns,
+		PrimaryKey: []*schema.Column{ExtrasEventruleColumns[0]},
+	}
 	// DcimLocationColumns holds the columns for the "dcim_location" table.
 	DcimLocationColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -685,10 +762,35 @@ var (
 			},
 		},
 	}
+	// ExtrasWebhookColumns holds the columns for the "extras_webhook" table.
+	ExtrasWebhookColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "name", Type: field.TypeString, Unique: true, Size: 150},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "payload_url", Type: field.TypeString, Size: 500},
+		{Name: "http_method", Type: field.TypeString, Size: 30, Default: "POST"},
+		{Name: "http_content_type", Type: field.TypeString, Size: 100, Default: "application/json"},
+		{Name: "additional_headers", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "body_template", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "secret", Type: field.TypeString, Size: 255, Default: ""},
+		{Name: "ssl_verification", Type: field.TypeBool, Default: true},
+		{Name: "ca_file_path", Type: field.TypeString, Nullable: true, Size: 4096},
+	}
+	// ExtrasWebhookTable holds the schema information for the "extras_webhook" table.
+	ExtrasWebhookTable = &schema.Table{
+		Name:       "extras_webhook",
+		Columns:    ExtrasWebhookColumns,
+		PrimaryKey: []*schema.Column{ExtrasWebhookColumns[0]},
+	}
 	// Tables holds all the tables in the schema.
 	Tables = []*schema.Table{
 		ExtrasCustomfieldTable,
 		ExtrasCustomfieldchoicesetTable,
+		CoreDeliveryTable,
+		ExtrasEventruleTable,
 		DcimLocationTable,
 		CoreOutboxeventTable,
 		IpamPrefixTable,
@@ -706,6 +808,7 @@ var (
 		IpamVlanTable,
 		IpamVlangroupTable,
 		IpamVrfTable,
+		ExtrasWebhookTable,
 	}
 )
 
@@ -716,6 +819,12 @@ func init() {
 	}
 	ExtrasCustomfieldchoicesetTable.Annotation = &entsql.Annotation{
 		Table: "extras_customfieldchoiceset",
+	}
+	CoreDeliveryTable.Annotation = &entsql.Annotation{
+		Table: "core_delivery",
+	}
+	ExtrasEventruleTable.Annotation = &entsql.Annotation{
+		Table: "extras_eventrule",
 	}
 	DcimLocationTable.ForeignKeys[0].RefTable = DcimLocationTable
 	DcimLocationTable.ForeignKeys[1].RefTable = DcimSiteTable
@@ -790,5 +899,8 @@ func init() {
 	IpamVrfTable.ForeignKeys[0].RefTable = TenancyTenantTable
 	IpamVrfTable.Annotation = &entsql.Annotation{
 		Table: "ipam_vrf",
+	}
+	ExtrasWebhookTable.Annotation = &entsql.Annotation{
+		Table: "extras_webhook",
 	}
 }

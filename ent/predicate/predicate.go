@@ -12,6 +12,12 @@ type CustomField func(*sql.Selector)
 // CustomFieldChoiceSet is the predicate function for customfieldchoiceset builders.
 type CustomFieldChoiceSet func(*sql.Selector)
 
+// Delivery is the predicate function for delivery builders.
+type Delivery func(*sql.Selector)
+
+// EventRule is the predicate function for eventrule builders.
+type EventRule func(*sql.Selector)
+
 // Location is the predicate function for location builders.
 type Location func(*sql.Selector)
 
@@ -62,3 +68,6 @@ type VLANGroup func(*sql.Selector)
 
 // VRF is the predicate function for vrf builders.
 type VRF func(*sql.Selector)
+
+// Webhook is the predicate function for webhook builders.
+type Webhook func(*sql.Selector)

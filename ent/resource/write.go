@@ -125,9 +125,14 @@ func (d *Descriptor) decodeField(ctx context.Context, tx *Tx, f *Field, raw json
 		return f.codec.decode(f, raw)
 	}
 	if len(f.Choices) > 0 && f.Kind != KindChoice {
-		// A choice rendered as its bare value (a token's version): decoded
-		// as a choice, stored and shown plain.
-		return decodeChoice(f, raw)
+		// A choice rendered as its bare value (a token's version, a
+		// webhook's method): DRF's plain ChoiceField, whose message quotes
+		// the value, unlike NetBox's ChoiceField.
+		v, msgs := decodeChoice(f, raw)
+		if len(msgs) == 1 && strings.HasSuffix(msgs[0], " is not a valid choice.") {
+			msgs[0] = `"` + strings.TrimSuffix(msgs[0], " is not a valid choice.") + `" is not a valid choice.`
+		}
+		return v, msgs
 	}
 	switch f.Kind {
 	case KindString, KindText, KindSecret:
@@ -547,6 +552,9 @@ func translate(d *Descriptor, err error) error {
 	// Schema hooks and validators report NetBox's messages this way.
 	var fe *api.FieldError
 	if errors.As(err, &fe) {
+		if fe.Index != "" {
+			return &ValidationError{Fields: map[string]any{fe.Field: map[string][]string{fe.Index: {fe.Message}}}}
+		}
 		return Invalid(fe.Field, fe.Message)
 	}
 	var ve *gen.ValidationError

@@ -7,6 +7,8 @@ import (
 
 	"github.com/inventory/inventory/ent/customfield"
 	"github.com/inventory/inventory/ent/customfieldchoiceset"
+	"github.com/inventory/inventory/ent/delivery"
+	"github.com/inventory/inventory/ent/eventrule"
 	"github.com/inventory/inventory/ent/location"
 	"github.com/inventory/inventory/ent/outboxevent"
 	"github.com/inventory/inventory/ent/prefix"
@@ -24,6 +26,7 @@ import (
 	"github.com/inventory/inventory/ent/vlan"
 	"github.com/inventory/inventory/ent/vlangroup"
 	"github.com/inventory/inventory/ent/vrf"
+	"github.com/inventory/inventory/ent/webhook"
 )
 
 // The init function reads all schema descriptors with runtime code
@@ -225,6 +228,117 @@ func init() {
 	customfieldchoicesetDescChoicesCount := customfieldchoicesetFields[6].Descriptor()
 	// customfieldchoiceset.DefaultChoicesCount holds the default value on creation for the choices_count field.
 	customfieldchoiceset.DefaultChoicesCount = customfieldchoicesetDescChoicesCount.Default.(int)
+	deliveryFields := schema.Delivery{}.Fields()
+	_ = deliveryFields
+	// deliveryDescRuleName is the schema descriptor for rule_name field.
+	deliveryDescRuleName := deliveryFields[3].Descriptor()
+	// delivery.DefaultRuleName holds the default value on creation for the rule_name field.
+	delivery.DefaultRuleName = deliveryDescRuleName.Default.(string)
+	// deliveryDescWebhookName is the schema descriptor for webhook_name field.
+	deliveryDescWebhookName := deliveryFields[5].Descriptor()
+	// delivery.DefaultWebhookName holds the default value on creation for the webhook_name field.
+	delivery.DefaultWebhookName = deliveryDescWebhookName.Default.(string)
+	// deliveryDescRequestID is the schema descriptor for request_id field.
+	deliveryDescRequestID := deliveryFields[9].Descriptor()
+	// delivery.DefaultRequestID holds the default value on creation for the request_id field.
+	delivery.DefaultRequestID = deliveryDescRequestID.Default.(string)
+	// deliveryDescStatus is the schema descriptor for status field.
+	deliveryDescStatus := deliveryFields[11].Descriptor()
+	// delivery.DefaultStatus holds the default value on creation for the status field.
+	delivery.DefaultStatus = deliveryDescStatus.Default.(string)
+	// deliveryDescAttempts is the schema descriptor for attempts field.
+	deliveryDescAttempts := deliveryFields[12].Descriptor()
+	// delivery.DefaultAttempts holds the default value on creation for the attempts field.
+	delivery.DefaultAttempts = deliveryDescAttempts.Default.(int)
+	// deliveryDescCreatedAt is the schema descriptor for created_at field.
+	deliveryDescCreatedAt := deliveryFields[13].Descriptor()
+	// delivery.DefaultCreatedAt holds the default value on creation for the created_at field.
+	delivery.DefaultCreatedAt = deliveryDescCreatedAt.Default.(func() time.Time)
+	// deliveryDescEnqueuedAt is the schema descriptor for enqueued_at field.
+	deliveryDescEnqueuedAt := deliveryFields[14].Descriptor()
+	// delivery.DefaultEnqueuedAt holds the default value on creation for the enqueued_at field.
+	delivery.DefaultEnqueuedAt = deliveryDescEnqueuedAt.Default.(func() time.Time)
+	// deliveryDescNextAttemptAt is the schema descriptor for next_attempt_at field.
+	deliveryDescNextAttemptAt := deliveryFields[15].Descriptor()
+	// delivery.DefaultNextAttemptAt holds the default value on creation for the next_attempt_at field.
+	delivery.DefaultNextAttemptAt = deliveryDescNextAttemptAt.Default.(func() time.Time)
+	// deliveryDescWorker is the schema descriptor for worker field.
+	deliveryDescWorker := deliveryFields[18].Descriptor()
+	// delivery.DefaultWorker holds the default value on creation for the worker field.
+	delivery.DefaultWorker = deliveryDescWorker.Default.(string)
+	// deliveryDescClaim is the schema descriptor for claim field.
+	deliveryDescClaim := deliveryFields[19].Descriptor()
+	// delivery.DefaultClaim holds the default value on creation for the claim field.
+	delivery.DefaultClaim = deliveryDescClaim.Default.(string)
+	// deliveryDescResponseBody is the schema descriptor for response_body field.
+	deliveryDescResponseBody := deliveryFields[22].Descriptor()
+	// delivery.DefaultResponseBody holds the default value on creation for the response_body field.
+	delivery.DefaultResponseBody = deliveryDescResponseBody.Default.(string)
+	// deliveryDescError is the schema descriptor for error field.
+	deliveryDescError := deliveryFields[24].Descriptor()
+	// delivery.DefaultError holds the default value on creation for the error field.
+	delivery.DefaultError = deliveryDescError.Default.(string)
+	eventruleMixin := schema.EventRule{}.Mixin()
+	eventruleHooks := schema.EventRule{}.Hooks()
+	eventrule.Hooks[0] = eventruleHooks[0]
+	eventruleMixinFields0 := eventruleMixin[0].Fields()
+	_ = eventruleMixinFields0
+	eventruleMixinFields2 := eventruleMixin[2].Fields()
+	_ = eventruleMixinFields2
+	eventruleFields := schema.EventRule{}.Fields()
+	_ = eventruleFields
+	// eventruleDescCreated is the schema descriptor for created field.
+	eventruleDescCreated := eventruleMixinFields0[0].Descriptor()
+	// eventrule.DefaultCreated holds the default value on creation for the created field.
+	eventrule.DefaultCreated = eventruleDescCreated.Default.(func() time.Time)
+	// eventruleDescLastUpdated is the schema descriptor for last_updated field.
+	eventruleDescLastUpdated := eventruleMixinFields0[1].Descriptor()
+	// eventrule.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	eventrule.DefaultLastUpdated = eventruleDescLastUpdated.Default.(func() time.Time)
+	// eventrule.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	eventrule.UpdateDefaultLastUpdated = eventruleDescLastUpdated.UpdateDefault.(func() time.Time)
+	// eventruleDescCustomFieldData is the schema descriptor for custom_field_data field.
+	eventruleDescCustomFieldData := eventruleMixinFields2[0].Descriptor()
+	// eventrule.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	eventrule.DefaultCustomFieldData = eventruleDescCustomFieldData.Default.(map[string]interface{})
+	// eventruleDescName is the schema descriptor for name field.
+	eventruleDescName := eventruleFields[1].Descriptor()
+	// eventrule.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	eventrule.NameValidator = func() func(string) error {
+		validators := eventruleDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// eventruleDescEnabled is the schema descriptor for enabled field.
+	eventruleDescEnabled := eventruleFields[2].Descriptor()
+	// eventrule.DefaultEnabled holds the default value on creation for the enabled field.
+	eventrule.DefaultEnabled = eventruleDescEnabled.Default.(bool)
+	// eventruleDescActionType is the schema descriptor for action_type field.
+	eventruleDescActionType := eventruleFields[5].Descriptor()
+	// eventrule.DefaultActionType holds the default value on creation for the action_type field.
+	eventrule.DefaultActionType = eventruleDescActionType.Default.(string)
+	// eventrule.ActionTypeValidator is a validator for the "action_type" field. It is called by the builders before save.
+	eventrule.ActionTypeValidator = eventruleDescActionType.Validators[0].(func(string) error)
+	// eventruleDescDescription is the schema descriptor for description field.
+	eventruleDescDescription := eventruleFields[9].Descriptor()
+	// eventrule.DefaultDescription holds the default value on creation for the description field.
+	eventrule.DefaultDescription = eventruleDescDescription.Default.(string)
+	// eventrule.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	eventrule.DescriptionValidator = eventruleDescDescription.Validators[0].(func(string) error)
+	// eventruleDescComments is the schema descriptor for comments field.
+	eventruleDescComments := eventruleFields[10].Descriptor()
+	// eventrule.DefaultComments holds the default value on creation for the comments field.
+	eventrule.DefaultComments = eventruleDescComments.Default.(string)
 	locationMixin := schema.Location{}.Mixin()
 	locationMixinFields0 := locationMixin[0].Fields()
 	_ = locationMixinFields0
@@ -1348,6 +1462,106 @@ func init() {
 	vrfDescEnforceUnique := vrfFields[3].Descriptor()
 	// vrf.DefaultEnforceUnique holds the default value on creation for the enforce_unique field.
 	vrf.DefaultEnforceUnique = vrfDescEnforceUnique.Default.(bool)
+	webhookMixin := schema.Webhook{}.Mixin()
+	webhookHooks := schema.Webhook{}.Hooks()
+	webhook.Hooks[0] = webhookHooks[0]
+	webhookMixinFields0 := webhookMixin[0].Fields()
+	_ = webhookMixinFields0
+	webhookMixinFields2 := webhookMixin[2].Fields()
+	_ = webhookMixinFields2
+	webhookFields := schema.Webhook{}.Fields()
+	_ = webhookFields
+	// webhookDescCreated is the schema descriptor for created field.
+	webhookDescCreated := webhookMixinFields0[0].Descriptor()
+	// webhook.DefaultCreated holds the default value on creation for the created field.
+	webhook.DefaultCreated = webhookDescCreated.Default.(func() time.Time)
+	// webhookDescLastUpdated is the schema descriptor for last_updated field.
+	webhookDescLastUpdated := webhookMixinFields0[1].Descriptor()
+	// webhook.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	webhook.DefaultLastUpdated = webhookDescLastUpdated.Default.(func() time.Time)
+	// webhook.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	webhook.UpdateDefaultLastUpdated = webhookDescLastUpdated.UpdateDefault.(func() time.Time)
+	// webhookDescCustomFieldData is the schema descriptor for custom_field_data field.
+	webhookDescCustomFieldData := webhookMixinFields2[0].Descriptor()
+	// webhook.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	webhook.DefaultCustomFieldData = webhookDescCustomFieldData.Default.(map[string]interface{})
+	// webhookDescName is the schema descriptor for name field.
+	webhookDescName := webhookFields[0].Descriptor()
+	// webhook.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	webhook.NameValidator = func() func(string) error {
+		validators := webhookDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// webhookDescDescription is the schema descriptor for description field.
+	webhookDescDescription := webhookFields[1].Descriptor()
+	// webhook.DefaultDescription holds the default value on creation for the description field.
+	webhook.DefaultDescription = webhookDescDescription.Default.(string)
+	// webhook.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	webhook.DescriptionValidator = webhookDescDescription.Validators[0].(func(string) error)
+	// webhookDescPayloadURL is the schema descriptor for payload_url field.
+	webhookDescPayloadURL := webhookFields[2].Descriptor()
+	// webhook.PayloadURLValidator is a validator for the "payload_url" field. It is called by the builders before save.
+	webhook.PayloadURLValidator = func() func(string) error {
+		validators := webhookDescPayloadURL.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+			validators[2].(func(string) error),
+		}
+		return func(payload_url string) error {
+			for _, fn := range fns {
+				if err := fn(payload_url); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// webhookDescHTTPMethod is the schema descriptor for http_method field.
+	webhookDescHTTPMethod := webhookFields[3].Descriptor()
+	// webhook.DefaultHTTPMethod holds the default value on creation for the http_method field.
+	webhook.DefaultHTTPMethod = webhookDescHTTPMethod.Default.(string)
+	// webhook.HTTPMethodValidator is a validator for the "http_method" field. It is called by the builders before save.
+	webhook.HTTPMethodValidator = webhookDescHTTPMethod.Validators[0].(func(string) error)
+	// webhookDescHTTPContentType is the schema descriptor for http_content_type field.
+	webhookDescHTTPContentType := webhookFields[4].Descriptor()
+	// webhook.DefaultHTTPContentType holds the default value on creation for the http_content_type field.
+	webhook.DefaultHTTPContentType = webhookDescHTTPContentType.Default.(string)
+	// webhook.HTTPContentTypeValidator is a validator for the "http_content_type" field. It is called by the builders before save.
+	webhook.HTTPContentTypeValidator = webhookDescHTTPContentType.Validators[0].(func(string) error)
+	// webhookDescAdditionalHeaders is the schema descriptor for additional_headers field.
+	webhookDescAdditionalHeaders := webhookFields[5].Descriptor()
+	// webhook.DefaultAdditionalHeaders holds the default value on creation for the additional_headers field.
+	webhook.DefaultAdditionalHeaders = webhookDescAdditionalHeaders.Default.(string)
+	// webhookDescBodyTemplate is the schema descriptor for body_template field.
+	webhookDescBodyTemplate := webhookFields[6].Descriptor()
+	// webhook.DefaultBodyTemplate holds the default value on creation for the body_template field.
+	webhook.DefaultBodyTemplate = webhookDescBodyTemplate.Default.(string)
+	// webhookDescSecret is the schema descriptor for secret field.
+	webhookDescSecret := webhookFields[7].Descriptor()
+	// webhook.DefaultSecret holds the default value on creation for the secret field.
+	webhook.DefaultSecret = webhookDescSecret.Default.(string)
+	// webhook.SecretValidator is a validator for the "secret" field. It is called by the builders before save.
+	webhook.SecretValidator = webhookDescSecret.Validators[0].(func(string) error)
+	// webhookDescSslVerification is the schema descriptor for ssl_verification field.
+	webhookDescSslVerification := webhookFields[8].Descriptor()
+	// webhook.DefaultSslVerification holds the default value on creation for the ssl_verification field.
+	webhook.DefaultSslVerification = webhookDescSslVerification.Default.(bool)
+	// webhookDescCaFilePath is the schema descriptor for ca_file_path field.
+	webhookDescCaFilePath := webhookFields[9].Descriptor()
+	// webhook.CaFilePathValidator is a validator for the "ca_file_path" field. It is called by the builders before save.
+	webhook.CaFilePathValidator = webhookDescCaFilePath.Validators[0].(func(string) error)
 }
 
 const (

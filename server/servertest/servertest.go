@@ -59,16 +59,12 @@ type Env struct {
 	Server  *server.Server
 	Config  server.Config
 	Handler http.Handler
-	token   string
+	// DSN opens the same database again (a second replica or process).
+	DSN   string
+	token string
 
-	// live is shared by the copies Anonymous and WithToken make (a
-	// pointer, so that copying an Env copies no lock).
+	// live is shared by the copies Anonymous and WithToken make.
 	live *liveServer
-}
-
-type liveServer struct {
-	once sync.Once
-	http *httptest.Server
 }
 
 // New opens a fresh database of kind "sqlite" or "postgres".
@@ -102,7 +98,12 @@ func New(t testing.TB, kind string, opts ...func(*server.Config)) *Env {
 	if err := s.CreateSuperuser(ctx, "admin", "admin", "admin@example.com", Token, false); err != nil {
 		t.Fatal(err)
 	}
-	return &Env{T: t, DB: d, Server: s, Config: cfg, Handler: s.Handler(), token: "Token " + Token, live: &liveServer{}}
+	return &Env{T: t, DB: d, Server: s, Config: cfg, Handler: s.Handler(), DSN: dsn, token: "Token " + Token, live: &liveServer{}}
+}
+
+type liveServer struct {
+	once sync.Once
+	http *httptest.Server
 }
 
 var pgCounter struct {
@@ -143,12 +144,11 @@ func freshPostgres(t testing.TB) string {
 // URL starts a real HTTP server on loopback (for clients such as pynetbox)
 // and returns its base URL.
 func (e *Env) URL() string {
-	l := e.live
-	l.once.Do(func() {
-		l.http = httptest.NewServer(e.Handler)
-		e.T.Cleanup(l.http.Close)
+	e.live.once.Do(func() {
+		e.live.http = httptest.NewServer(e.Handler)
+		e.T.Cleanup(e.live.http.Close)
 	})
-	return l.http.URL
+	return e.live.http.URL
 }
 
 // Response is a recorded response.

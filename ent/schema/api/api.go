@@ -192,6 +192,9 @@ func Int(n int) *int { return &n }
 type FieldError struct {
 	Field   string
 	Message string
+	// Index names the list element at fault: the body is then
+	// {Field: {Index: [Message]}}, as DRF's ListField reports it.
+	Index string
 }
 
 func (e *FieldError) Error() string { return e.Message }

@@ -1,0 +1,90 @@
+package jinja
+
+import (
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+func ctx(t *testing.T) map[string]any {
+	v, err := Plain([]byte(`{"event": "created", "data": {"id": 4, "name": "Site é", "lat": 1.5, "ok": true,
+		"tags": [{"slug": "a"}, {"slug": "b"}]}, "request": {"user": "ad\r\nX-Evil: 1"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v.(map[string]any)
+}
+
+func TestRender(t *testing.T) {
+	cases := []struct{ src, want string }{
+		{"{{ data.id }} {{ data.lat }} {{ data.name }}", "4 1.5 Site é"},
+		{"{% for t in data.tags %}{{ t.slug }}{% if not loop.last %},{% endif %}{% endfor %}", "a,b"},
+		{"{{ data.name | upper }}", "SITE É"},
+		{"{{ data.get('id') }}", "4"},
+		{"{% for i in range(3) %}{{ i }}{% endfor %}", "012"},
+		{"{{ event }}\n", "created\n"},
+	}
+	for _, c := range cases {
+		got, err := Render(c.src, ctx(t), false, DefaultLimits)
+		if err != nil || got != c.want {
+			t.Errorf("%q: got %q, %v; want %q", c.src, got, err, c.want)
+		}
+	}
+}
+
+func TestHeaderSafe(t *testing.T) {
+	got, err := Render("X-User: {{ request.user | header_safe }}", ctx(t), true, DefaultLimits)
+	if err != nil || got != "X-User: adX-Evil: 1" {
+		t.Fatalf("got %q, %v", got, err)
+	}
+	if _, err := Render("{{ request.user | header_safe }}", ctx(t), false, DefaultLimits); err == nil {
+		t.Fatal("header_safe must only exist in header templates")
+	}
+	if HeaderSafe("a\x00b\x1fc\x7fd\te") != "abcde" {
+		t.Fatal("control characters survive")
+	}
+}
+
+func TestSandbox(t *testing.T) {
+	refused := []string{
+		"{% include '/etc/passwd' %}",
+		"{% import 'x' as y %}",
+		"{% extends '/etc/passwd' %}",
+		"{% macro f() %}{{ f() }}{% endmacro %}{{ f() }}",
+		"{% block a %}{{ self.a() }}{% endblock %}",
+		"{% for x in [1] recursive %}{{ loop([1]) }}{% endfor %}",
+		"{{ 'x' * 100000000 }}",
+		"{{ 2 ** 64 }}",
+		"{% for i in range(1000000) %}{% endfor %}",
+		"{% for i in range(1000) %}{% for j in range(1000) %}{% endfor %}{% endfor %}",
+		"{{ data.name | center(100000000) }}",
+		"{{ lipsum(100000) }}",
+	}
+	for _, src := range refused {
+		if out, err := Render(src, ctx(t), false, DefaultLimits); err == nil {
+			t.Errorf("%q rendered %d bytes", src, len(out))
+		}
+	}
+	small := DefaultLimits
+	small.MaxOutput = 100
+	if _, err := Render("{% for i in range(1000) %}xx{% endfor %}", nil, false, small); !errors.Is(err, ErrOutputTooLarge) {
+		t.Fatalf("size limit: %v", err)
+	}
+	quick := DefaultLimits
+	quick.Timeout = time.Nanosecond
+	quick.MaxIterations = 1 << 30
+	_, err := Render("{% for i in range(100000) %}{% for t in data.tags %}{{ t.slug }}{% endfor %}{% endfor %}", ctx(t), false, quick)
+	if !errors.Is(err, ErrTimeout) && (err == nil || !strings.Contains(err.Error(), "time limit")) {
+		t.Fatalf("time limit: %v", err)
+	}
+}
+
+func TestCheck(t *testing.T) {
+	if err := Check("{{ data.name }", false); err == nil {
+		t.Fatal("syntax error not reported")
+	}
+	if err := Check("https://x/{{ data.id }}", false); err != nil {
+		t.Fatal(err)
+	}
+}
