@@ -169,7 +169,7 @@ func (p *Page) loadCustomFields(ctx context.Context, rows []*Row) error {
 		if td == nil {
 			continue
 		}
-		got, err := td.GetMany(ctx, p.st, dedupe(ids))
+		got, err := td.getNested(ctx, p.st, dedupe(ids))
 		if err != nil {
 			return err
 		}

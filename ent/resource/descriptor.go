@@ -126,6 +126,8 @@ type Descriptor struct {
 	DeleteOne func(ctx context.Context, c *gen.Client, id int) error
 
 	columns []string          // selected columns, in row order
+	allCols []int             // 0..len(columns)-1
+	narrow  []int             // columns of the nested representation
 	byName  map[string]*Field // API name → field
 	byCol   map[string]*Field
 	brief   []*Field

@@ -140,7 +140,7 @@ func (p *Page) loadFK(ctx context.Context, f *Field, rows []*Row) error {
 	if len(ids) == 0 {
 		return nil
 	}
-	got, err := f.target.GetMany(ctx, p.st, ids)
+	got, err := f.target.getNested(ctx, p.st, ids)
 	for _, r := range got {
 		m[r.ID] = r
 	}
@@ -157,8 +157,8 @@ func (p *Page) loadTags(ctx context.Context, ids []int) error {
 		t := sql.Table(tag.Table).As("t")
 		ti := sql.Table("extras_taggeditem").As("ti")
 		cols := []string{ti.C("object_id")}
-		for _, c := range tag.columns {
-			cols = append(cols, t.C(c))
+		for _, c := range tag.narrow {
+			cols = append(cols, t.C(tag.columns[c]))
 		}
 		s := sql.Dialect(p.st.Dialect).Select(cols...).From(ti).Join(t).On(ti.C("tag_id"), t.C("id")).
 			Where(sql.And(sql.EQ(ti.C("object_type"), p.d.ContentType()), sql.InInts(ti.C("object_id"), chunk...))).
@@ -170,17 +170,18 @@ func (p *Page) loadTags(ctx context.Context, ids []int) error {
 		}
 		for rs.Next() {
 			var oid int
-			vals := make([]any, len(tag.columns))
+			scan := make([]any, len(tag.narrow))
 			ptrs := []any{&oid}
-			for i := range vals {
-				ptrs = append(ptrs, &vals[i])
+			for i := range scan {
+				ptrs = append(ptrs, &scan[i])
 			}
 			if err := rs.Scan(ptrs...); err != nil {
 				rs.Close()
 				return err
 			}
-			for i, c := range tag.columns {
-				vals[i] = normalize(tag.byCol[c], vals[i])
+			vals := make([]any, len(tag.columns))
+			for i, c := range tag.narrow {
+				vals[c] = normalize(tag.byCol[tag.columns[c]], scan[i])
 			}
 			p.tags[oid] = append(p.tags[oid], &Row{ID: vals[tag.byName["id"].col].(int), Vals: vals})
 		}
@@ -272,7 +273,7 @@ func (p *Page) loadGeneric(ctx context.Context, f *Field, rows []*Row) error {
 		if td == nil {
 			continue
 		}
-		got, err := td.GetMany(ctx, p.st, dedupe(byType[ct]))
+		got, err := td.getNested(ctx, p.st, dedupe(byType[ct]))
 		if err != nil {
 			return err
 		}

@@ -42,6 +42,7 @@ func (d *Descriptor) prepare() error {
 	if d.brief == nil {
 		d.brief = d.full
 	}
+	d.narrowColumns()
 	for _, f := range d.Fields {
 		if f.Kind == KindGenericObject {
 			d.byName[f.Generic+"_type"].Kind = KindGenericType
@@ -73,5 +74,39 @@ func displayFields(rule string) []string {
 		}
 		out = append(out, rule[i+1:i+j])
 		rule = rule[i+j+1:]
+	}
+}
+
+// narrowColumns fixes the columns a nested representation reads: the id,
+// the brief fields, and what the display rule needs (named rules read any
+// plain column, but never timestamps or JSON).
+func (d *Descriptor) narrowColumns() {
+	d.allCols = make([]int, len(d.columns))
+	for i := range d.columns {
+		d.allCols[i] = i
+	}
+	want := map[int]bool{d.byName["id"].col: true}
+	for _, f := range d.brief {
+		if f.col >= 0 {
+			want[f.col] = true
+		}
+	}
+	if _, named := displayRules[d.Display]; named {
+		for _, f := range d.Fields {
+			if f.col >= 0 && f.Kind != KindTime && f.Kind != KindJSON && f.Kind != KindCustomFields && f.Kind != KindStrings && f.Kind != KindContentTypes {
+				want[f.col] = true
+			}
+		}
+	} else {
+		for _, name := range displayFields(d.Display) {
+			if f := d.byName[name]; f != nil && f.col >= 0 {
+				want[f.col] = true
+			}
+		}
+	}
+	for i := range d.columns {
+		if want[i] {
+			d.narrow = append(d.narrow, i)
+		}
 	}
 }

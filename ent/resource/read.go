@@ -169,31 +169,69 @@ func (d *Descriptor) Where(ctx context.Context, st Store, limit int, preds ...fu
 }
 
 func (d *Descriptor) query(ctx context.Context, st Store, s *sql.Selector) ([]*Row, error) {
+	return d.queryCols(ctx, st, s, nil)
+}
+
+// queryCols runs s, whose select list is the columns at index idx (all
+// columns when idx is nil), into full-width rows: columns not selected
+// stay nil.
+func (d *Descriptor) queryCols(ctx context.Context, st Store, s *sql.Selector, idx []int) ([]*Row, error) {
 	q, args := s.Query()
 	rs, err := st.Q.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("select %s: %w", d.Table, err)
 	}
 	defer rs.Close()
+	if idx == nil {
+		idx = d.allCols
+	}
 	var out []*Row
 	n := len(d.columns)
+	scan := make([]any, len(idx))
+	ptrs := make([]any, len(idx))
+	for i := range scan {
+		ptrs[i] = &scan[i]
+	}
+	idCol := d.byName["id"].col
 	for rs.Next() {
-		vals := make([]any, n)
-		ptrs := make([]any, n)
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
 		if err := rs.Scan(ptrs...); err != nil {
 			return nil, err
 		}
-		r := &Row{Vals: vals}
-		for i, c := range d.columns {
-			vals[i] = normalize(d.byCol[c], vals[i])
+		vals := make([]any, n)
+		for i, c := range idx {
+			vals[c] = normalize(d.byCol[d.columns[c]], scan[i])
+			scan[i] = nil
 		}
-		r.ID = vals[d.byName["id"].col].(int)
-		out = append(out, r)
+		out = append(out, &Row{ID: vals[idCol].(int), Vals: vals})
 	}
 	return out, rs.Err()
+}
+
+// selectCols starts a SELECT of the columns at index idx.
+func (d *Descriptor) selectCols(dia string, idx []int) *sql.Selector {
+	t := sql.Table(d.Table)
+	cols := make([]string, len(idx))
+	for i, c := range idx {
+		cols[i] = t.C(d.columns[c])
+	}
+	return sql.Dialect(dia).Select(cols...).From(t)
+}
+
+// getNested selects rows by id with only the columns their nested
+// representation needs (no timestamps or JSON to decode): the related
+// objects of a page are many and small.
+func (d *Descriptor) getNested(ctx context.Context, st Store, ids []int) ([]*Row, error) {
+	var out []*Row
+	for _, chunk := range chunks(ids) {
+		s := d.selectCols(st.Dialect, d.narrow)
+		s.Where(sql.InInts(s.C("id"), chunk...))
+		rows, err := d.queryCols(ctx, st, s, d.narrow)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, rows...)
+	}
+	return out, nil
 }
 
 // normalize turns what either driver returns into one Go type per field:
