@@ -18,6 +18,7 @@ import (
 	"github.com/inventory/inventory/ent/customfield"
 	"github.com/inventory/inventory/ent/customfieldchoiceset"
 	"github.com/inventory/inventory/ent/location"
+	"github.com/inventory/inventory/ent/outboxevent"
 	"github.com/inventory/inventory/ent/prefix"
 	"github.com/inventory/inventory/ent/region"
 	"github.com/inventory/inventory/ent/rir"
@@ -48,6 +49,8 @@ type Client struct {
 	CustomFieldChoiceSet *CustomFieldChoiceSetClient
 	// Location is the client for interacting with the Location builders.
 	Location *LocationClient
+	// OutboxEvent is the client for interacting with the OutboxEvent builders.
+	OutboxEvent *OutboxEventClient
 	// Prefix is the client for interacting with the Prefix builders.
 	Prefix *PrefixClient
 	// RIR is the client for interacting with the RIR builders.
@@ -92,6 +95,7 @@ func (c *Client) init() {
 	c.CustomField = NewCustomFieldClient(c.config)
 	c.CustomFieldChoiceSet = NewCustomFieldChoiceSetClient(c.config)
 	c.Location = NewLocationClient(c.config)
+	c.OutboxEvent = NewOutboxEventClient(c.config)
 	c.Prefix = NewPrefixClient(c.config)
 	c.RIR = NewRIRClient(c.config)
 	c.Region = NewRegionClient(c.config)
@@ -202,6 +206,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		CustomField:          NewCustomFieldClient(cfg),
 		CustomFieldChoiceSet: NewCustomFieldChoiceSetClient(cfg),
 		Location:             NewLocationClient(cfg),
+		OutboxEvent:          NewOutboxEventClient(cfg),
 		Prefix:               NewPrefixClient(cfg),
 		RIR:                  NewRIRClient(cfg),
 		Region:               NewRegionClient(cfg),
@@ -239,6 +244,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		CustomField:          NewCustomFieldClient(cfg),
 		CustomFieldChoiceSet: NewCustomFieldChoiceSetClient(cfg),
 		Location:             NewLocationClient(cfg),
+		OutboxEvent:          NewOutboxEventClient(cfg),
 		Prefix:               NewPrefixClient(cfg),
 		RIR:                  NewRIRClient(cfg),
 		Region:               NewRegionClient(cfg),
@@ -283,9 +289,9 @@ func (c *Client) Close() error {
 // In order to add hooks to a specific client, call: `client.Node.Use(...)`.
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
-		c.CustomField, c.CustomFieldChoiceSet, c.Location, c.Prefix, c.RIR, c.Region,
-		c.Role, c.Site, c.SiteGroup, c.Tag, c.TaggedItem, c.Tenant, c.TenantGroup,
-		c.Token, c.User, c.VLAN, c.VLANGroup, c.VRF,
+		c.CustomField, c.CustomFieldChoiceSet, c.Location, c.OutboxEvent, c.Prefix,
+		c.RIR, c.Region, c.Role, c.Site, c.SiteGroup, c.Tag, c.TaggedItem, c.Tenant,
+		c.TenantGroup, c.Token, c.User, c.VLAN, c.VLANGroup, c.VRF,
 	} {
 		n.Use(hooks...)
 	}
@@ -295,9 +301,9 @@ func (c *Client) Use(hooks ...Hook) {
 // In order to add interceptors to a specific client, call: `client.Node.Intercept(...)`.
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
-		c.CustomField, c.CustomFieldChoiceSet, c.Location, c.Prefix, c.RIR, c.Region,
-		c.Role, c.Site, c.SiteGroup, c.Tag, c.TaggedItem, c.Tenant, c.TenantGroup,
-		c.Token, c.User, c.VLAN, c.VLANGroup, c.VRF,
+		c.CustomField, c.CustomFieldChoiceSet, c.Location, c.OutboxEvent, c.Prefix,
+		c.RIR, c.Region, c.Role, c.Site, c.SiteGroup, c.Tag, c.TaggedItem, c.Tenant,
+		c.TenantGroup, c.Token, c.User, c.VLAN, c.VLANGroup, c.VRF,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -312,6 +318,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.CustomFieldChoiceSet.mutate(ctx, m)
 	case *LocationMutation:
 		return c.Location.mutate(ctx, m)
+	case *OutboxEventMutation:
+		return c.OutboxEvent.mutate(ctx, m)
 	case *PrefixMutation:
 		return c.Prefix.mutate(ctx, m)
 	case *RIRMutation:
@@ -746,7 +754,23 @@ func (c *LocationClient) QueryParent(_m *Location) *LocationQuery {
 		step := sqlgraph.NewStep(
 			sqlgraph.From(location.Table, location.FieldID, id),
 			sqlgraph.To(location.Table, location.FieldID),
-			sqlgraph.Edge(sqlgraph.O2O, false, location.ParentTable, location.ParentColumn),
+			sqlgraph.Edge(sqlgraph.M2O, true, location.ParentTable, location.ParentColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryChildren queries the children edge of a Location.
+func (c *LocationClient) QueryChildren(_m *Location) *LocationQuery {
+	query := (&LocationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(location.Table, location.FieldID, id),
+			sqlgraph.To(location.Table, location.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, location.ChildrenTable, location.ChildrenColumn),
 		)
 		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
 		return fromV, nil
@@ -809,6 +833,139 @@ func (c *LocationClient) mutate(ctx context.Context, m *LocationMutation) (Value
 		return (&LocationDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Location mutation op: %q", m.Op())
+	}
+}
+
+// OutboxEventClient is a client for the OutboxEvent schema.
+type OutboxEventClient struct {
+	config
+}
+
+// NewOutboxEventClient returns a client for the OutboxEvent from the given config.
+func NewOutboxEventClient(c config) *OutboxEventClient {
+	return &OutboxEventClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `outboxevent.Hooks(f(g(h())))`.
+func (c *OutboxEventClient) Use(hooks ...Hook) {
+	c.hooks.OutboxEvent = append(c.hooks.OutboxEvent, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `outboxevent.Intercept(f(g(h())))`.
+func (c *OutboxEventClient) Intercept(interceptors ...Interceptor) {
+	c.inters.OutboxEvent = append(c.inters.OutboxEvent, interceptors...)
+}
+
+// Create returns a builder for creating a OutboxEvent entity.
+func (c *OutboxEventClient) Create() *OutboxEventCreate {
+	mutation := newOutboxEventMutation(c.config, OpCreate)
+	return &OutboxEventCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of OutboxEvent entities.
+func (c *OutboxEventClient) CreateBulk(builders ...*OutboxEventCreate) *OutboxEventCreateBulk {
+	return &OutboxEventCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *OutboxEventClient) MapCreateBulk(slice any, setFunc func(*OutboxEventCreate, int)) *OutboxEventCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &OutboxEventCreateBulk{err: fmt.Errorf("calling to OutboxEventClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*OutboxEventCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &OutboxEventCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for OutboxEvent.
+func (c *OutboxEventClient) Update() *OutboxEventUpdate {
+	mutation := newOutboxEventMutation(c.config, OpUpdate)
+	return &OutboxEventUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *OutboxEventClient) UpdateOne(_m *OutboxEvent) *OutboxEventUpdateOne {
+	mutation := newOutboxEventMutation(c.config, OpUpdateOne, withOutboxEvent(_m))
+	return &OutboxEventUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *OutboxEventClient) UpdateOneID(id int) *OutboxEventUpdateOne {
+	mutation := newOutboxEventMutation(c.config, OpUpdateOne, withOutboxEventID(id))
+	return &OutboxEventUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for OutboxEvent.
+func (c *OutboxEventClient) Delete() *OutboxEventDelete {
+	mutation := newOutboxEventMutation(c.config, OpDelete)
+	return &OutboxEventDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *OutboxEventClient) DeleteOne(_m *OutboxEvent) *OutboxEventDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *OutboxEventClient) DeleteOneID(id int) *OutboxEventDeleteOne {
+	builder := c.Delete().Where(outboxevent.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &OutboxEventDeleteOne{builder}
+}
+
+// Query returns a query builder for OutboxEvent.
+func (c *OutboxEventClient) Query() *OutboxEventQuery {
+	return &OutboxEventQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeOutboxEvent},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a OutboxEvent entity by its id.
+func (c *OutboxEventClient) Get(ctx context.Context, id int) (*OutboxEvent, error) {
+	return c.Query().Where(outboxevent.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *OutboxEventClient) GetX(ctx context.Context, id int) *OutboxEvent {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *OutboxEventClient) Hooks() []Hook {
+	return c.hooks.OutboxEvent
+}
+
+// Interceptors returns the client interceptors.
+func (c *OutboxEventClient) Interceptors() []Interceptor {
+	return c.inters.OutboxEvent
+}
+
+func (c *OutboxEventClient) mutate(ctx context.Context, m *OutboxEventMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&OutboxEventCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&OutboxEventUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&OutboxEventUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&OutboxEventDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown OutboxEvent mutation op: %q", m.Op())
 	}
 }
 
@@ -1259,7 +1416,23 @@ func (c *RegionClient) QueryParent(_m *Region) *RegionQuery {
 		step := sqlgraph.NewStep(
 			sqlgraph.From(region.Table, region.FieldID, id),
 			sqlgraph.To(region.Table, region.FieldID),
-			sqlgraph.Edge(sqlgraph.O2O, false, region.ParentTable, region.ParentColumn),
+			sqlgraph.Edge(sqlgraph.M2O, true, region.ParentTable, region.ParentColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryChildren queries the children edge of a Region.
+func (c *RegionClient) QueryChildren(_m *Region) *RegionQuery {
+	query := (&RegionClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(region.Table, region.FieldID, id),
+			sqlgraph.To(region.Table, region.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, region.ChildrenTable, region.ChildrenColumn),
 		)
 		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
 		return fromV, nil
@@ -1723,7 +1896,23 @@ func (c *SiteGroupClient) QueryParent(_m *SiteGroup) *SiteGroupQuery {
 		step := sqlgraph.NewStep(
 			sqlgraph.From(sitegroup.Table, sitegroup.FieldID, id),
 			sqlgraph.To(sitegroup.Table, sitegroup.FieldID),
-			sqlgraph.Edge(sqlgraph.O2O, false, sitegroup.ParentTable, sitegroup.ParentColumn),
+			sqlgraph.Edge(sqlgraph.M2O, true, sitegroup.ParentTable, sitegroup.ParentColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryChildren queries the children edge of a SiteGroup.
+func (c *SiteGroupClient) QueryChildren(_m *SiteGroup) *SiteGroupQuery {
+	query := (&SiteGroupClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(sitegroup.Table, sitegroup.FieldID, id),
+			sqlgraph.To(sitegroup.Table, sitegroup.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, sitegroup.ChildrenTable, sitegroup.ChildrenColumn),
 		)
 		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
 		return fromV, nil
@@ -2303,7 +2492,23 @@ func (c *TenantGroupClient) QueryParent(_m *TenantGroup) *TenantGroupQuery {
 		step := sqlgraph.NewStep(
 			sqlgraph.From(tenantgroup.Table, tenantgroup.FieldID, id),
 			sqlgraph.To(tenantgroup.Table, tenantgroup.FieldID),
-			sqlgraph.Edge(sqlgraph.O2O, false, tenantgroup.ParentTable, tenantgroup.ParentColumn),
+			sqlgraph.Edge(sqlgraph.M2O, true, tenantgroup.ParentTable, tenantgroup.ParentColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryChildren queries the children edge of a TenantGroup.
+func (c *TenantGroupClient) QueryChildren(_m *TenantGroup) *TenantGroupQuery {
+	query := (&TenantGroupClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(tenantgroup.Table, tenantgroup.FieldID, id),
+			sqlgraph.To(tenantgroup.Table, tenantgroup.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, tenantgroup.ChildrenTable, tenantgroup.ChildrenColumn),
 		)
 		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
 		return fromV, nil
@@ -2798,7 +3003,23 @@ func (c *VLANClient) QueryQinqSvlan(_m *VLAN) *VLANQuery {
 		step := sqlgraph.NewStep(
 			sqlgraph.From(vlan.Table, vlan.FieldID, id),
 			sqlgraph.To(vlan.Table, vlan.FieldID),
-			sqlgraph.Edge(sqlgraph.O2O, false, vlan.QinqSvlanTable, vlan.QinqSvlanColumn),
+			sqlgraph.Edge(sqlgraph.M2O, true, vlan.QinqSvlanTable, vlan.QinqSvlanColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryQinqSvlanOf queries the qinq_svlan_of edge of a VLAN.
+func (c *VLANClient) QueryQinqSvlanOf(_m *VLAN) *VLANQuery {
+	query := (&VLANClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(vlan.Table, vlan.FieldID, id),
+			sqlgraph.To(vlan.Table, vlan.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, vlan.QinqSvlanOfTable, vlan.QinqSvlanOfColumn),
 		)
 		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
 		return fromV, nil
@@ -3133,14 +3354,14 @@ func (c *VRFClient) mutate(ctx context.Context, m *VRFMutation) (Value, error) {
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		CustomField, CustomFieldChoiceSet, Location, Prefix, RIR, Region, Role, Site,
-		SiteGroup, Tag, TaggedItem, Tenant, TenantGroup, Token, User, VLAN, VLANGroup,
-		VRF []ent.Hook
+		CustomField, CustomFieldChoiceSet, Location, OutboxEvent, Prefix, RIR, Region,
+		Role, Site, SiteGroup, Tag, TaggedItem, Tenant, TenantGroup, Token, User, VLAN,
+		VLANGroup, VRF []ent.Hook
 	}
 	inters struct {
-		CustomField, CustomFieldChoiceSet, Location, Prefix, RIR, Region, Role, Site,
-		SiteGroup, Tag, TaggedItem, Tenant, TenantGroup, Token, User, VLAN, VLANGroup,
-		VRF []ent.Interceptor
+		CustomField, CustomFieldChoiceSet, Location, OutboxEvent, Prefix, RIR, Region,
+		Role, Site, SiteGroup, Tag, TaggedItem, Tenant, TenantGroup, Token, User, VLAN,
+		VLANGroup, VRF []ent.Interceptor
 	}
 )
 

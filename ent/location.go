@@ -56,13 +56,15 @@ type Location struct {
 type LocationEdges struct {
 	// Parent holds the value of the parent edge.
 	Parent *Location `json:"parent,omitempty"`
+	// Children holds the value of the children edge.
+	Children []*Location `json:"children,omitempty"`
 	// Site holds the value of the site edge.
 	Site *Site `json:"site,omitempty"`
 	// Tenant holds the value of the tenant edge.
 	Tenant *Tenant `json:"tenant,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [3]bool
+	loadedTypes [4]bool
 }
 
 // ParentOrErr returns the Parent value or an error if the edge
@@ -76,12 +78,21 @@ func (e LocationEdges) ParentOrErr() (*Location, error) {
 	return nil, &NotLoadedError{edge: "parent"}
 }
 
+// ChildrenOrErr returns the Children value or an error if the edge
+// was not loaded in eager-loading.
+func (e LocationEdges) ChildrenOrErr() ([]*Location, error) {
+	if e.loadedTypes[1] {
+		return e.Children, nil
+	}
+	return nil, &NotLoadedError{edge: "children"}
+}
+
 // SiteOrErr returns the Site value or an error if the edge
 // was not loaded in eager-loading, or loaded but was not found.
 func (e LocationEdges) SiteOrErr() (*Site, error) {
 	if e.Site != nil {
 		return e.Site, nil
-	} else if e.loadedTypes[1] {
+	} else if e.loadedTypes[2] {
 		return nil, &NotFoundError{label: site.Label}
 	}
 	return nil, &NotLoadedError{edge: "site"}
@@ -92,7 +103,7 @@ func (e LocationEdges) SiteOrErr() (*Site, error) {
 func (e LocationEdges) TenantOrErr() (*Tenant, error) {
 	if e.Tenant != nil {
 		return e.Tenant, nil
-	} else if e.loadedTypes[2] {
+	} else if e.loadedTypes[3] {
 		return nil, &NotFoundError{label: tenant.Label}
 	}
 	return nil, &NotLoadedError{edge: "tenant"}
@@ -232,6 +243,11 @@ func (_m *Location) Value(name string) (ent.Value, error) {
 // QueryParent queries the "parent" edge of the Location entity.
 func (_m *Location) QueryParent() *LocationQuery {
 	return NewLocationClient(_m.config).QueryParent(_m)
+}
+
+// QueryChildren queries the "children" edge of the Location entity.
+func (_m *Location) QueryChildren() *LocationQuery {
+	return NewLocationClient(_m.config).QueryChildren(_m)
 }
 
 // QuerySite queries the "site" edge of the Location entity.

@@ -15,6 +15,7 @@ import (
 	"github.com/inventory/inventory/ent/customfield"
 	"github.com/inventory/inventory/ent/customfieldchoiceset"
 	"github.com/inventory/inventory/ent/location"
+	"github.com/inventory/inventory/ent/outboxevent"
 	"github.com/inventory/inventory/ent/predicate"
 	"github.com/inventory/inventory/ent/prefix"
 	"github.com/inventory/inventory/ent/region"
@@ -45,6 +46,7 @@ const (
 	TypeCustomField          = "CustomField"
 	TypeCustomFieldChoiceSet = "CustomFieldChoiceSet"
 	TypeLocation             = "Location"
+	TypeOutboxEvent          = "OutboxEvent"
 	TypePrefix               = "Prefix"
 	TypeRIR                  = "RIR"
 	TypeRegion               = "Region"
@@ -3006,6 +3008,9 @@ type LocationMutation struct {
 	clearedFields     map[string]struct{}
 	parent            *int
 	clearedparent     bool
+	children          map[int]struct{}
+	removedchildren   map[int]struct{}
+	clearedchildren   bool
 	site              *int
 	clearedsite       bool
 	tenant            *int
@@ -3680,6 +3685,60 @@ func (m *LocationMutation) ResetParent() {
 	m.clearedparent = false
 }
 
+// AddChildIDs adds the "children" edge to the Location entity by ids.
+func (m *LocationMutation) AddChildIDs(ids ...int) {
+	if m.children == nil {
+		m.children = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.children[ids[i]] = struct{}{}
+	}
+}
+
+// ClearChildren clears the "children" edge to the Location entity.
+func (m *LocationMutation) ClearChildren() {
+	m.clearedchildren = true
+}
+
+// ChildrenCleared reports if the "children" edge to the Location entity was cleared.
+func (m *LocationMutation) ChildrenCleared() bool {
+	return m.clearedchildren
+}
+
+// RemoveChildIDs removes the "children" edge to the Location entity by IDs.
+func (m *LocationMutation) RemoveChildIDs(ids ...int) {
+	if m.removedchildren == nil {
+		m.removedchildren = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.children, ids[i])
+		m.removedchildren[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedChildren returns the removed IDs of the "children" edge to the Location entity.
+func (m *LocationMutation) RemovedChildrenIDs() (ids []int) {
+	for id := range m.removedchildren {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ChildrenIDs returns the "children" edge IDs in the mutation.
+func (m *LocationMutation) ChildrenIDs() (ids []int) {
+	for id := range m.children {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetChildren resets all changes to the "children" edge.
+func (m *LocationMutation) ResetChildren() {
+	m.children = nil
+	m.clearedchildren = false
+	m.removedchildren = nil
+}
+
 // ClearSite clears the "site" edge to the Site entity.
 func (m *LocationMutation) ClearSite() {
 	m.clearedsite = true
@@ -4113,9 +4172,12 @@ func (m *LocationMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *LocationMutation) AddedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.parent != nil {
 		edges = append(edges, location.EdgeParent)
+	}
+	if m.children != nil {
+		edges = append(edges, location.EdgeChildren)
 	}
 	if m.site != nil {
 		edges = append(edges, location.EdgeSite)
@@ -4134,6 +4196,12 @@ func (m *LocationMutation) AddedIDs(name string) []ent.Value {
 		if id := m.parent; id != nil {
 			return []ent.Value{*id}
 		}
+	case location.EdgeChildren:
+		ids := make([]ent.Value, 0, len(m.children))
+		for id := range m.children {
+			ids = append(ids, id)
+		}
+		return ids
 	case location.EdgeSite:
 		if id := m.site; id != nil {
 			return []ent.Value{*id}
@@ -4148,21 +4216,35 @@ func (m *LocationMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *LocationMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
+	if m.removedchildren != nil {
+		edges = append(edges, location.EdgeChildren)
+	}
 	return edges
 }
 
 // RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
 // the given name in this mutation.
 func (m *LocationMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case location.EdgeChildren:
+		ids := make([]ent.Value, 0, len(m.removedchildren))
+		for id := range m.removedchildren {
+			ids = append(ids, id)
+		}
+		return ids
+	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *LocationMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.clearedparent {
 		edges = append(edges, location.EdgeParent)
+	}
+	if m.clearedchildren {
+		edges = append(edges, location.EdgeChildren)
 	}
 	if m.clearedsite {
 		edges = append(edges, location.EdgeSite)
@@ -4179,6 +4261,8 @@ func (m *LocationMutation) EdgeCleared(name string) bool {
 	switch name {
 	case location.EdgeParent:
 		return m.clearedparent
+	case location.EdgeChildren:
+		return m.clearedchildren
 	case location.EdgeSite:
 		return m.clearedsite
 	case location.EdgeTenant:
@@ -4211,6 +4295,9 @@ func (m *LocationMutation) ResetEdge(name string) error {
 	case location.EdgeParent:
 		m.ResetParent()
 		return nil
+	case location.EdgeChildren:
+		m.ResetChildren()
+		return nil
 	case location.EdgeSite:
 		m.ResetSite()
 		return nil
@@ -4219,6 +4306,1179 @@ func (m *LocationMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown Location edge %s", name)
+}
+
+// OutboxEventMutation represents an operation that mutates the OutboxEvent nodes in the graph.
+type OutboxEventMutation struct {
+	config
+	op               Op
+	typ              string
+	id               *int
+	created          *time.Time
+	event            *string
+	object_type      *string
+	object_id        *int
+	addobject_id     *int
+	request_id       *string
+	request_method   *string
+	request_path     *string
+	user_id          *int
+	adduser_id       *int
+	username         *string
+	data             *json.RawMessage
+	appenddata       json.RawMessage
+	prechange        *json.RawMessage
+	appendprechange  json.RawMessage
+	postchange       *json.RawMessage
+	appendpostchange json.RawMessage
+	dispatched       *time.Time
+	clearedFields    map[string]struct{}
+	done             bool
+	oldValue         func(context.Context) (*OutboxEvent, error)
+	predicates       []predicate.OutboxEvent
+}
+
+var _ ent.Mutation = (*OutboxEventMutation)(nil)
+
+// outboxeventOption allows management of the mutation configuration using functional options.
+type outboxeventOption func(*OutboxEventMutation)
+
+// newOutboxEventMutation creates new mutation for the OutboxEvent entity.
+func newOutboxEventMutation(c config, op Op, opts ...outboxeventOption) *OutboxEventMutation {
+	m := &OutboxEventMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeOutboxEvent,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withOutboxEventID sets the ID field of the mutation.
+func withOutboxEventID(id int) outboxeventOption {
+	return func(m *OutboxEventMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *OutboxEvent
+		)
+		m.oldValue = func(ctx context.Context) (*OutboxEvent, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().OutboxEvent.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withOutboxEvent sets the old OutboxEvent of the mutation.
+func withOutboxEvent(node *OutboxEvent) outboxeventOption {
+	return func(m *OutboxEventMutation) {
+		m.oldValue = func(context.Context) (*OutboxEvent, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m OutboxEventMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m OutboxEventMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *OutboxEventMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *OutboxEventMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().OutboxEvent.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *OutboxEventMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *OutboxEventMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreated returns the old "created" field's value of the OutboxEvent entity.
+// If the OutboxEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OutboxEventMutation) OldCreated(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreated is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreated requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreated: %w", err)
+	}
+	return oldValue.Created, nil
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *OutboxEventMutation) ResetCreated() {
+	m.created = nil
+}
+
+// SetEvent sets the "event" field.
+func (m *OutboxEventMutation) SetEvent(s string) {
+	m.event = &s
+}
+
+// Event returns the value of the "event" field in the mutation.
+func (m *OutboxEventMutation) Event() (r string, exists bool) {
+	v := m.event
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldEvent returns the old "event" field's value of the OutboxEvent entity.
+// If the OutboxEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OutboxEventMutation) OldEvent(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldEvent is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldEvent requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldEvent: %w", err)
+	}
+	return oldValue.Event, nil
+}
+
+// ResetEvent resets all changes to the "event" field.
+func (m *OutboxEventMutation) ResetEvent() {
+	m.event = nil
+}
+
+// SetObjectType sets the "object_type" field.
+func (m *OutboxEventMutation) SetObjectType(s string) {
+	m.object_type = &s
+}
+
+// ObjectType returns the value of the "object_type" field in the mutation.
+func (m *OutboxEventMutation) ObjectType() (r string, exists bool) {
+	v := m.object_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldObjectType returns the old "object_type" field's value of the OutboxEvent entity.
+// If the OutboxEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OutboxEventMutation) OldObjectType(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldObjectType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldObjectType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldObjectType: %w", err)
+	}
+	return oldValue.ObjectType, nil
+}
+
+// ResetObjectType resets all changes to the "object_type" field.
+func (m *OutboxEventMutation) ResetObjectType() {
+	m.object_type = nil
+}
+
+// SetObjectID sets the "object_id" field.
+func (m *OutboxEventMutation) SetObjectID(i int) {
+	m.object_id = &i
+	m.addobject_id = nil
+}
+
+// ObjectID returns the value of the "object_id" field in the mutation.
+func (m *OutboxEventMutation) ObjectID() (r int, exists bool) {
+	v := m.object_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldObjectID returns the old "object_id" field's value of the OutboxEvent entity.
+// If the OutboxEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OutboxEventMutation) OldObjectID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldObjectID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldObjectID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldObjectID: %w", err)
+	}
+	return oldValue.ObjectID, nil
+}
+
+// AddObjectID adds i to the "object_id" field.
+func (m *OutboxEventMutation) AddObjectID(i int) {
+	if m.addobject_id != nil {
+		*m.addobject_id += i
+	} else {
+		m.addobject_id = &i
+	}
+}
+
+// AddedObjectID returns the value that was added to the "object_id" field in this mutation.
+func (m *OutboxEventMutation) AddedObjectID() (r int, exists bool) {
+	v := m.addobject_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetObjectID resets all changes to the "object_id" field.
+func (m *OutboxEventMutation) ResetObjectID() {
+	m.object_id = nil
+	m.addobject_id = nil
+}
+
+// SetRequestID sets the "request_id" field.
+func (m *OutboxEventMutation) SetRequestID(s string) {
+	m.request_id = &s
+}
+
+// RequestID returns the value of the "request_id" field in the mutation.
+func (m *OutboxEventMutation) RequestID() (r string, exists bool) {
+	v := m.request_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRequestID returns the old "request_id" field's value of the OutboxEvent entity.
+// If the OutboxEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OutboxEventMutation) OldRequestID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRequestID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRequestID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRequestID: %w", err)
+	}
+	return oldValue.RequestID, nil
+}
+
+// ResetRequestID resets all changes to the "request_id" field.
+func (m *OutboxEventMutation) ResetRequestID() {
+	m.request_id = nil
+}
+
+// SetRequestMethod sets the "request_method" field.
+func (m *OutboxEventMutation) SetRequestMethod(s string) {
+	m.request_method = &s
+}
+
+// RequestMethod returns the value of the "request_method" field in the mutation.
+func (m *OutboxEventMutation) RequestMethod() (r string, exists bool) {
+	v := m.request_method
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRequestMethod returns the old "request_method" field's value of the OutboxEvent entity.
+// If the OutboxEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OutboxEventMutation) OldRequestMethod(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRequestMethod is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRequestMethod requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRequestMethod: %w", err)
+	}
+	return oldValue.RequestMethod, nil
+}
+
+// ResetRequestMethod resets all changes to the "request_method" field.
+func (m *OutboxEventMutation) ResetRequestMethod() {
+	m.request_method = nil
+}
+
+// SetRequestPath sets the "request_path" field.
+func (m *OutboxEventMutation) SetRequestPath(s string) {
+	m.request_path = &s
+}
+
+// RequestPath returns the value of the "request_path" field in the mutation.
+func (m *OutboxEventMutation) RequestPath() (r string, exists bool) {
+	v := m.request_path
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRequestPath returns the old "request_path" field's value of the OutboxEvent entity.
+// If the OutboxEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OutboxEventMutation) OldRequestPath(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRequestPath is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRequestPath requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRequestPath: %w", err)
+	}
+	return oldValue.RequestPath, nil
+}
+
+// ResetRequestPath resets all changes to the "request_path" field.
+func (m *OutboxEventMutation) ResetRequestPath() {
+	m.request_path = nil
+}
+
+// SetUserID sets the "user_id" field.
+func (m *OutboxEventMutation) SetUserID(i int) {
+	m.user_id = &i
+	m.adduser_id = nil
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *OutboxEventMutation) UserID() (r int, exists bool) {
+	v := m.user_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserID returns the old "user_id" field's value of the OutboxEvent entity.
+// If the OutboxEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OutboxEventMutation) OldUserID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
+	}
+	return oldValue.UserID, nil
+}
+
+// AddUserID adds i to the "user_id" field.
+func (m *OutboxEventMutation) AddUserID(i int) {
+	if m.adduser_id != nil {
+		*m.adduser_id += i
+	} else {
+		m.adduser_id = &i
+	}
+}
+
+// AddedUserID returns the value that was added to the "user_id" field in this mutation.
+func (m *OutboxEventMutation) AddedUserID() (r int, exists bool) {
+	v := m.adduser_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearUserID clears the value of the "user_id" field.
+func (m *OutboxEventMutation) ClearUserID() {
+	m.user_id = nil
+	m.adduser_id = nil
+	m.clearedFields[outboxevent.FieldUserID] = struct{}{}
+}
+
+// UserIDCleared returns if the "user_id" field was cleared in this mutation.
+func (m *OutboxEventMutation) UserIDCleared() bool {
+	_, ok := m.clearedFields[outboxevent.FieldUserID]
+	return ok
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *OutboxEventMutation) ResetUserID() {
+	m.user_id = nil
+	m.adduser_id = nil
+	delete(m.clearedFields, outboxevent.FieldUserID)
+}
+
+// SetUsername sets the "username" field.
+func (m *OutboxEventMutation) SetUsername(s string) {
+	m.username = &s
+}
+
+// Username returns the value of the "username" field in the mutation.
+func (m *OutboxEventMutation) Username() (r string, exists bool) {
+	v := m.username
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUsername returns the old "username" field's value of the OutboxEvent entity.
+// If the OutboxEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OutboxEventMutation) OldUsername(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUsername is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUsername requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUsername: %w", err)
+	}
+	return oldValue.Username, nil
+}
+
+// ResetUsername resets all changes to the "username" field.
+func (m *OutboxEventMutation) ResetUsername() {
+	m.username = nil
+}
+
+// SetData sets the "data" field.
+func (m *OutboxEventMutation) SetData(jm json.RawMessage) {
+	m.data = &jm
+	m.appenddata = nil
+}
+
+// Data returns the value of the "data" field in the mutation.
+func (m *OutboxEventMutation) Data() (r json.RawMessage, exists bool) {
+	v := m.data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldData returns the old "data" field's value of the OutboxEvent entity.
+// If the OutboxEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OutboxEventMutation) OldData(ctx context.Context) (v json.RawMessage, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldData is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldData requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldData: %w", err)
+	}
+	return oldValue.Data, nil
+}
+
+// AppendData adds jm to the "data" field.
+func (m *OutboxEventMutation) AppendData(jm json.RawMessage) {
+	m.appenddata = append(m.appenddata, jm...)
+}
+
+// AppendedData returns the list of values that were appended to the "data" field in this mutation.
+func (m *OutboxEventMutation) AppendedData() (json.RawMessage, bool) {
+	if len(m.appenddata) == 0 {
+		return nil, false
+	}
+	return m.appenddata, true
+}
+
+// ResetData resets all changes to the "data" field.
+func (m *OutboxEventMutation) ResetData() {
+	m.data = nil
+	m.appenddata = nil
+}
+
+// SetPrechange sets the "prechange" field.
+func (m *OutboxEventMutation) SetPrechange(jm json.RawMessage) {
+	m.prechange = &jm
+	m.appendprechange = nil
+}
+
+// Prechange returns the value of the "prechange" field in the mutation.
+func (m *OutboxEventMutation) Prechange() (r json.RawMessage, exists bool) {
+	v := m.prechange
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPrechange returns the old "prechange" field's value of the OutboxEvent entity.
+// If the OutboxEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OutboxEventMutation) OldPrechange(ctx context.Context) (v json.RawMessage, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPrechange is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPrechange requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPrechange: %w", err)
+	}
+	return oldValue.Prechange, nil
+}
+
+// AppendPrechange adds jm to the "prechange" field.
+func (m *OutboxEventMutation) AppendPrechange(jm json.RawMessage) {
+	m.appendprechange = append(m.appendprechange, jm...)
+}
+
+// AppendedPrechange returns the list of values that were appended to the "prechange" field in this mutation.
+func (m *OutboxEventMutation) AppendedPrechange() (json.RawMessage, bool) {
+	if len(m.appendprechange) == 0 {
+		return nil, false
+	}
+	return m.appendprechange, true
+}
+
+// ClearPrechange clears the value of the "prechange" field.
+func (m *OutboxEventMutation) ClearPrechange() {
+	m.prechange = nil
+	m.appendprechange = nil
+	m.clearedFields[outboxevent.FieldPrechange] = struct{}{}
+}
+
+// PrechangeCleared returns if the "prechange" field was cleared in this mutation.
+func (m *OutboxEventMutation) PrechangeCleared() bool {
+	_, ok := m.clearedFields[outboxevent.FieldPrechange]
+	return ok
+}
+
+// ResetPrechange resets all changes to the "prechange" field.
+func (m *OutboxEventMutation) ResetPrechange() {
+	m.prechange = nil
+	m.appendprechange = nil
+	delete(m.clearedFields, outboxevent.FieldPrechange)
+}
+
+// SetPostchange sets the "postchange" field.
+func (m *OutboxEventMutation) SetPostchange(jm json.RawMessage) {
+	m.postchange = &jm
+	m.appendpostchange = nil
+}
+
+// Postchange returns the value of the "postchange" field in the mutation.
+func (m *OutboxEventMutation) Postchange() (r json.RawMessage, exists bool) {
+	v := m.postchange
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPostchange returns the old "postchange" field's value of the OutboxEvent entity.
+// If the OutboxEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OutboxEventMutation) OldPostchange(ctx context.Context) (v json.RawMessage, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPostchange is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPostchange requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPostchange: %w", err)
+	}
+	return oldValue.Postchange, nil
+}
+
+// AppendPostchange adds jm to the "postchange" field.
+func (m *OutboxEventMutation) AppendPostchange(jm json.RawMessage) {
+	m.appendpostchange = append(m.appendpostchange, jm...)
+}
+
+// AppendedPostchange returns the list of values that were appended to the "postchange" field in this mutation.
+func (m *OutboxEventMutation) AppendedPostchange() (json.RawMessage, bool) {
+	if len(m.appendpostchange) == 0 {
+		return nil, false
+	}
+	return m.appendpostchange, true
+}
+
+// ClearPostchange clears the value of the "postchange" field.
+func (m *OutboxEventMutation) ClearPostchange() {
+	m.postchange = nil
+	m.appendpostchange = nil
+	m.clearedFields[outboxevent.FieldPostchange] = struct{}{}
+}
+
+// PostchangeCleared returns if the "postchange" field was cleared in this mutation.
+func (m *OutboxEventMutation) PostchangeCleared() bool {
+	_, ok := m.clearedFields[outboxevent.FieldPostchange]
+	return ok
+}
+
+// ResetPostchange resets all changes to the "postchange" field.
+func (m *OutboxEventMutation) ResetPostchange() {
+	m.postchange = nil
+	m.appendpostchange = nil
+	delete(m.clearedFields, outboxevent.FieldPostchange)
+}
+
+// SetDispatched sets the "dispatched" field.
+func (m *OutboxEventMutation) SetDispatched(t time.Time) {
+	m.dispatched = &t
+}
+
+// Dispatched returns the value of the "dispatched" field in the mutation.
+func (m *OutboxEventMutation) Dispatched() (r time.Time, exists bool) {
+	v := m.dispatched
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDispatched returns the old "dispatched" field's value of the OutboxEvent entity.
+// If the OutboxEvent object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *OutboxEventMutation) OldDispatched(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDispatched is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDispatched requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDispatched: %w", err)
+	}
+	return oldValue.Dispatched, nil
+}
+
+// ClearDispatched clears the value of the "dispatched" field.
+func (m *OutboxEventMutation) ClearDispatched() {
+	m.dispatched = nil
+	m.clearedFields[outboxevent.FieldDispatched] = struct{}{}
+}
+
+// DispatchedCleared returns if the "dispatched" field was cleared in this mutation.
+func (m *OutboxEventMutation) DispatchedCleared() bool {
+	_, ok := m.clearedFields[outboxevent.FieldDispatched]
+	return ok
+}
+
+// ResetDispatched resets all changes to the "dispatched" field.
+func (m *OutboxEventMutation) ResetDispatched() {
+	m.dispatched = nil
+	delete(m.clearedFields, outboxevent.FieldDispatched)
+}
+
+// Where appends a list predicates to the OutboxEventMutation builder.
+func (m *OutboxEventMutation) Where(ps ...predicate.OutboxEvent) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the OutboxEventMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *OutboxEventMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.OutboxEvent, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *OutboxEventMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *OutboxEventMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (OutboxEvent).
+func (m *OutboxEventMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *OutboxEventMutation) Fields() []string {
+	fields := make([]string, 0, 13)
+	if m.created != nil {
+		fields = append(fields, outboxevent.FieldCreated)
+	}
+	if m.event != nil {
+		fields = append(fields, outboxevent.FieldEvent)
+	}
+	if m.object_type != nil {
+		fields = append(fields, outboxevent.FieldObjectType)
+	}
+	if m.object_id != nil {
+		fields = append(fields, outboxevent.FieldObjectID)
+	}
+	if m.request_id != nil {
+		fields = append(fields, outboxevent.FieldRequestID)
+	}
+	if m.request_method != nil {
+		fields = append(fields, outboxevent.FieldRequestMethod)
+	}
+	if m.request_path != nil {
+		fields = append(fields, outboxevent.FieldRequestPath)
+	}
+	if m.user_id != nil {
+		fields = append(fields, outboxevent.FieldUserID)
+	}
+	if m.username != nil {
+		fields = append(fields, outboxevent.FieldUsername)
+	}
+	if m.data != nil {
+		fields = append(fields, outboxevent.FieldData)
+	}
+	if m.prechange != nil {
+		fields = append(fields, outboxevent.FieldPrechange)
+	}
+	if m.postchange != nil {
+		fields = append(fields, outboxevent.FieldPostchange)
+	}
+	if m.dispatched != nil {
+		fields = append(fields, outboxevent.FieldDispatched)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *OutboxEventMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case outboxevent.FieldCreated:
+		return m.Created()
+	case outboxevent.FieldEvent:
+		return m.Event()
+	case outboxevent.FieldObjectType:
+		return m.ObjectType()
+	case outboxevent.FieldObjectID:
+		return m.ObjectID()
+	case outboxevent.FieldRequestID:
+		return m.RequestID()
+	case outboxevent.FieldRequestMethod:
+		return m.RequestMethod()
+	case outboxevent.FieldRequestPath:
+		return m.RequestPath()
+	case outboxevent.FieldUserID:
+		return m.UserID()
+	case outboxevent.FieldUsername:
+		return m.Username()
+	case outboxevent.FieldData:
+		return m.Data()
+	case outboxevent.FieldPrechange:
+		return m.Prechange()
+	case outboxevent.FieldPostchange:
+		return m.Postchange()
+	case outboxevent.FieldDispatched:
+		return m.Dispatched()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *OutboxEventMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case outboxevent.FieldCreated:
+		return m.OldCreated(ctx)
+	case outboxevent.FieldEvent:
+		return m.OldEvent(ctx)
+	case outboxevent.FieldObjectType:
+		return m.OldObjectType(ctx)
+	case outboxevent.FieldObjectID:
+		return m.OldObjectID(ctx)
+	case outboxevent.FieldRequestID:
+		return m.OldRequestID(ctx)
+	case outboxevent.FieldRequestMethod:
+		return m.OldRequestMethod(ctx)
+	case outboxevent.FieldRequestPath:
+		return m.OldRequestPath(ctx)
+	case outboxevent.FieldUserID:
+		return m.OldUserID(ctx)
+	case outboxevent.FieldUsername:
+		return m.OldUsername(ctx)
+	case outboxevent.FieldData:
+		return m.OldData(ctx)
+	case outboxevent.FieldPrechange:
+		return m.OldPrechange(ctx)
+	case outboxevent.FieldPostchange:
+		return m.OldPostchange(ctx)
+	case outboxevent.FieldDispatched:
+		return m.OldDispatched(ctx)
+	}
+	return nil, fmt.Errorf("unknown OutboxEvent field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *OutboxEventMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case outboxevent.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case outboxevent.FieldEvent:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEvent(v)
+		return nil
+	case outboxevent.FieldObjectType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetObjectType(v)
+		return nil
+	case outboxevent.FieldObjectID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetObjectID(v)
+		return nil
+	case outboxevent.FieldRequestID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRequestID(v)
+		return nil
+	case outboxevent.FieldRequestMethod:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRequestMethod(v)
+		return nil
+	case outboxevent.FieldRequestPath:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRequestPath(v)
+		return nil
+	case outboxevent.FieldUserID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	case outboxevent.FieldUsername:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUsername(v)
+		return nil
+	case outboxevent.FieldData:
+		v, ok := value.(json.RawMessage)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetData(v)
+		return nil
+	case outboxevent.FieldPrechange:
+		v, ok := value.(json.RawMessage)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPrechange(v)
+		return nil
+	case outboxevent.FieldPostchange:
+		v, ok := value.(json.RawMessage)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPostchange(v)
+		return nil
+	case outboxevent.FieldDispatched:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDispatched(v)
+		return nil
+	}
+	return fmt.Errorf("unknown OutboxEvent field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *OutboxEventMutation) AddedFields() []string {
+	var fields []string
+	if m.addobject_id != nil {
+		fields = append(fields, outboxevent.FieldObjectID)
+	}
+	if m.adduser_id != nil {
+		fields = append(fields, outboxevent.FieldUserID)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *OutboxEventMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case outboxevent.FieldObjectID:
+		return m.AddedObjectID()
+	case outboxevent.FieldUserID:
+		return m.AddedUserID()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *OutboxEventMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case outboxevent.FieldObjectID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddObjectID(v)
+		return nil
+	case outboxevent.FieldUserID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddUserID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown OutboxEvent numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *OutboxEventMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(outboxevent.FieldUserID) {
+		fields = append(fields, outboxevent.FieldUserID)
+	}
+	if m.FieldCleared(outboxevent.FieldPrechange) {
+		fields = append(fields, outboxevent.FieldPrechange)
+	}
+	if m.FieldCleared(outboxevent.FieldPostchange) {
+		fields = append(fields, outboxevent.FieldPostchange)
+	}
+	if m.FieldCleared(outboxevent.FieldDispatched) {
+		fields = append(fields, outboxevent.FieldDispatched)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *OutboxEventMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *OutboxEventMutation) ClearField(name string) error {
+	switch name {
+	case outboxevent.FieldUserID:
+		m.ClearUserID()
+		return nil
+	case outboxevent.FieldPrechange:
+		m.ClearPrechange()
+		return nil
+	case outboxevent.FieldPostchange:
+		m.ClearPostchange()
+		return nil
+	case outboxevent.FieldDispatched:
+		m.ClearDispatched()
+		return nil
+	}
+	return fmt.Errorf("unknown OutboxEvent nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *OutboxEventMutation) ResetField(name string) error {
+	switch name {
+	case outboxevent.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case outboxevent.FieldEvent:
+		m.ResetEvent()
+		return nil
+	case outboxevent.FieldObjectType:
+		m.ResetObjectType()
+		return nil
+	case outboxevent.FieldObjectID:
+		m.ResetObjectID()
+		return nil
+	case outboxevent.FieldRequestID:
+		m.ResetRequestID()
+		return nil
+	case outboxevent.FieldRequestMethod:
+		m.ResetRequestMethod()
+		return nil
+	case outboxevent.FieldRequestPath:
+		m.ResetRequestPath()
+		return nil
+	case outboxevent.FieldUserID:
+		m.ResetUserID()
+		return nil
+	case outboxevent.FieldUsername:
+		m.ResetUsername()
+		return nil
+	case outboxevent.FieldData:
+		m.ResetData()
+		return nil
+	case outboxevent.FieldPrechange:
+		m.ResetPrechange()
+		return nil
+	case outboxevent.FieldPostchange:
+		m.ResetPostchange()
+		return nil
+	case outboxevent.FieldDispatched:
+		m.ResetDispatched()
+		return nil
+	}
+	return fmt.Errorf("unknown OutboxEvent field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *OutboxEventMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *OutboxEventMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *OutboxEventMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *OutboxEventMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *OutboxEventMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *OutboxEventMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *OutboxEventMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown OutboxEvent unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *OutboxEventMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown OutboxEvent edge %s", name)
 }
 
 // PrefixMutation represents an operation that mutates the Prefix nodes in the graph.
@@ -7421,6 +8681,9 @@ type RegionMutation struct {
 	clearedFields     map[string]struct{}
 	parent            *int
 	clearedparent     bool
+	children          map[int]struct{}
+	removedchildren   map[int]struct{}
+	clearedchildren   bool
 	done              bool
 	oldValue          func(context.Context) (*Region, error)
 	predicates        []predicate.Region
@@ -7934,6 +9197,60 @@ func (m *RegionMutation) ResetParent() {
 	m.clearedparent = false
 }
 
+// AddChildIDs adds the "children" edge to the Region entity by ids.
+func (m *RegionMutation) AddChildIDs(ids ...int) {
+	if m.children == nil {
+		m.children = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.children[ids[i]] = struct{}{}
+	}
+}
+
+// ClearChildren clears the "children" edge to the Region entity.
+func (m *RegionMutation) ClearChildren() {
+	m.clearedchildren = true
+}
+
+// ChildrenCleared reports if the "children" edge to the Region entity was cleared.
+func (m *RegionMutation) ChildrenCleared() bool {
+	return m.clearedchildren
+}
+
+// RemoveChildIDs removes the "children" edge to the Region entity by IDs.
+func (m *RegionMutation) RemoveChildIDs(ids ...int) {
+	if m.removedchildren == nil {
+		m.removedchildren = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.children, ids[i])
+		m.removedchildren[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedChildren returns the removed IDs of the "children" edge to the Region entity.
+func (m *RegionMutation) RemovedChildrenIDs() (ids []int) {
+	for id := range m.removedchildren {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ChildrenIDs returns the "children" edge IDs in the mutation.
+func (m *RegionMutation) ChildrenIDs() (ids []int) {
+	for id := range m.children {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetChildren resets all changes to the "children" edge.
+func (m *RegionMutation) ResetChildren() {
+	m.children = nil
+	m.clearedchildren = false
+	m.removedchildren = nil
+}
+
 // Where appends a list predicates to the RegionMutation builder.
 func (m *RegionMutation) Where(ps ...predicate.Region) {
 	m.predicates = append(m.predicates, ps...)
@@ -8239,9 +9556,12 @@ func (m *RegionMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *RegionMutation) AddedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	if m.parent != nil {
 		edges = append(edges, region.EdgeParent)
+	}
+	if m.children != nil {
+		edges = append(edges, region.EdgeChildren)
 	}
 	return edges
 }
@@ -8254,27 +9574,47 @@ func (m *RegionMutation) AddedIDs(name string) []ent.Value {
 		if id := m.parent; id != nil {
 			return []ent.Value{*id}
 		}
+	case region.EdgeChildren:
+		ids := make([]ent.Value, 0, len(m.children))
+		for id := range m.children {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *RegionMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
+	if m.removedchildren != nil {
+		edges = append(edges, region.EdgeChildren)
+	}
 	return edges
 }
 
 // RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
 // the given name in this mutation.
 func (m *RegionMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case region.EdgeChildren:
+		ids := make([]ent.Value, 0, len(m.removedchildren))
+		for id := range m.removedchildren {
+			ids = append(ids, id)
+		}
+		return ids
+	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *RegionMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	if m.clearedparent {
 		edges = append(edges, region.EdgeParent)
+	}
+	if m.clearedchildren {
+		edges = append(edges, region.EdgeChildren)
 	}
 	return edges
 }
@@ -8285,6 +9625,8 @@ func (m *RegionMutation) EdgeCleared(name string) bool {
 	switch name {
 	case region.EdgeParent:
 		return m.clearedparent
+	case region.EdgeChildren:
+		return m.clearedchildren
 	}
 	return false
 }
@@ -8306,6 +9648,9 @@ func (m *RegionMutation) ResetEdge(name string) error {
 	switch name {
 	case region.EdgeParent:
 		m.ResetParent()
+		return nil
+	case region.EdgeChildren:
+		m.ResetChildren()
 		return nil
 	}
 	return fmt.Errorf("unknown Region edge %s", name)
@@ -10672,6 +12017,9 @@ type SiteGroupMutation struct {
 	clearedFields     map[string]struct{}
 	parent            *int
 	clearedparent     bool
+	children          map[int]struct{}
+	removedchildren   map[int]struct{}
+	clearedchildren   bool
 	done              bool
 	oldValue          func(context.Context) (*SiteGroup, error)
 	predicates        []predicate.SiteGroup
@@ -11185,6 +12533,60 @@ func (m *SiteGroupMutation) ResetParent() {
 	m.clearedparent = false
 }
 
+// AddChildIDs adds the "children" edge to the SiteGroup entity by ids.
+func (m *SiteGroupMutation) AddChildIDs(ids ...int) {
+	if m.children == nil {
+		m.children = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.children[ids[i]] = struct{}{}
+	}
+}
+
+// ClearChildren clears the "children" edge to the SiteGroup entity.
+func (m *SiteGroupMutation) ClearChildren() {
+	m.clearedchildren = true
+}
+
+// ChildrenCleared reports if the "children" edge to the SiteGroup entity was cleared.
+func (m *SiteGroupMutation) ChildrenCleared() bool {
+	return m.clearedchildren
+}
+
+// RemoveChildIDs removes the "children" edge to the SiteGroup entity by IDs.
+func (m *SiteGroupMutation) RemoveChildIDs(ids ...int) {
+	if m.removedchildren == nil {
+		m.removedchildren = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.children, ids[i])
+		m.removedchildren[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedChildren returns the removed IDs of the "children" edge to the SiteGroup entity.
+func (m *SiteGroupMutation) RemovedChildrenIDs() (ids []int) {
+	for id := range m.removedchildren {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ChildrenIDs returns the "children" edge IDs in the mutation.
+func (m *SiteGroupMutation) ChildrenIDs() (ids []int) {
+	for id := range m.children {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetChildren resets all changes to the "children" edge.
+func (m *SiteGroupMutation) ResetChildren() {
+	m.children = nil
+	m.clearedchildren = false
+	m.removedchildren = nil
+}
+
 // Where appends a list predicates to the SiteGroupMutation builder.
 func (m *SiteGroupMutation) Where(ps ...predicate.SiteGroup) {
 	m.predicates = append(m.predicates, ps...)
@@ -11490,9 +12892,12 @@ func (m *SiteGroupMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *SiteGroupMutation) AddedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	if m.parent != nil {
 		edges = append(edges, sitegroup.EdgeParent)
+	}
+	if m.children != nil {
+		edges = append(edges, sitegroup.EdgeChildren)
 	}
 	return edges
 }
@@ -11505,27 +12910,47 @@ func (m *SiteGroupMutation) AddedIDs(name string) []ent.Value {
 		if id := m.parent; id != nil {
 			return []ent.Value{*id}
 		}
+	case sitegroup.EdgeChildren:
+		ids := make([]ent.Value, 0, len(m.children))
+		for id := range m.children {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *SiteGroupMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
+	if m.removedchildren != nil {
+		edges = append(edges, sitegroup.EdgeChildren)
+	}
 	return edges
 }
 
 // RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
 // the given name in this mutation.
 func (m *SiteGroupMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case sitegroup.EdgeChildren:
+		ids := make([]ent.Value, 0, len(m.removedchildren))
+		for id := range m.removedchildren {
+			ids = append(ids, id)
+		}
+		return ids
+	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *SiteGroupMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	if m.clearedparent {
 		edges = append(edges, sitegroup.EdgeParent)
+	}
+	if m.clearedchildren {
+		edges = append(edges, sitegroup.EdgeChildren)
 	}
 	return edges
 }
@@ -11536,6 +12961,8 @@ func (m *SiteGroupMutation) EdgeCleared(name string) bool {
 	switch name {
 	case sitegroup.EdgeParent:
 		return m.clearedparent
+	case sitegroup.EdgeChildren:
+		return m.clearedchildren
 	}
 	return false
 }
@@ -11557,6 +12984,9 @@ func (m *SiteGroupMutation) ResetEdge(name string) error {
 	switch name {
 	case sitegroup.EdgeParent:
 		m.ResetParent()
+		return nil
+	case sitegroup.EdgeChildren:
+		m.ResetChildren()
 		return nil
 	}
 	return fmt.Errorf("unknown SiteGroup edge %s", name)
@@ -13722,6 +15152,9 @@ type TenantGroupMutation struct {
 	clearedFields     map[string]struct{}
 	parent            *int
 	clearedparent     bool
+	children          map[int]struct{}
+	removedchildren   map[int]struct{}
+	clearedchildren   bool
 	done              bool
 	oldValue          func(context.Context) (*TenantGroup, error)
 	predicates        []predicate.TenantGroup
@@ -14235,6 +15668,60 @@ func (m *TenantGroupMutation) ResetParent() {
 	m.clearedparent = false
 }
 
+// AddChildIDs adds the "children" edge to the TenantGroup entity by ids.
+func (m *TenantGroupMutation) AddChildIDs(ids ...int) {
+	if m.children == nil {
+		m.children = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.children[ids[i]] = struct{}{}
+	}
+}
+
+// ClearChildren clears the "children" edge to the TenantGroup entity.
+func (m *TenantGroupMutation) ClearChildren() {
+	m.clearedchildren = true
+}
+
+// ChildrenCleared reports if the "children" edge to the TenantGroup entity was cleared.
+func (m *TenantGroupMutation) ChildrenCleared() bool {
+	return m.clearedchildren
+}
+
+// RemoveChildIDs removes the "children" edge to the TenantGroup entity by IDs.
+func (m *TenantGroupMutation) RemoveChildIDs(ids ...int) {
+	if m.removedchildren == nil {
+		m.removedchildren = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.children, ids[i])
+		m.removedchildren[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedChildren returns the removed IDs of the "children" edge to the TenantGroup entity.
+func (m *TenantGroupMutation) RemovedChildrenIDs() (ids []int) {
+	for id := range m.removedchildren {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ChildrenIDs returns the "children" edge IDs in the mutation.
+func (m *TenantGroupMutation) ChildrenIDs() (ids []int) {
+	for id := range m.children {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetChildren resets all changes to the "children" edge.
+func (m *TenantGroupMutation) ResetChildren() {
+	m.children = nil
+	m.clearedchildren = false
+	m.removedchildren = nil
+}
+
 // Where appends a list predicates to the TenantGroupMutation builder.
 func (m *TenantGroupMutation) Where(ps ...predicate.TenantGroup) {
 	m.predicates = append(m.predicates, ps...)
@@ -14540,9 +16027,12 @@ func (m *TenantGroupMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *TenantGroupMutation) AddedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	if m.parent != nil {
 		edges = append(edges, tenantgroup.EdgeParent)
+	}
+	if m.children != nil {
+		edges = append(edges, tenantgroup.EdgeChildren)
 	}
 	return edges
 }
@@ -14555,27 +16045,47 @@ func (m *TenantGroupMutation) AddedIDs(name string) []ent.Value {
 		if id := m.parent; id != nil {
 			return []ent.Value{*id}
 		}
+	case tenantgroup.EdgeChildren:
+		ids := make([]ent.Value, 0, len(m.children))
+		for id := range m.children {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *TenantGroupMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
+	if m.removedchildren != nil {
+		edges = append(edges, tenantgroup.EdgeChildren)
+	}
 	return edges
 }
 
 // RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
 // the given name in this mutation.
 func (m *TenantGroupMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case tenantgroup.EdgeChildren:
+		ids := make([]ent.Value, 0, len(m.removedchildren))
+		for id := range m.removedchildren {
+			ids = append(ids, id)
+		}
+		return ids
+	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *TenantGroupMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	if m.clearedparent {
 		edges = append(edges, tenantgroup.EdgeParent)
+	}
+	if m.clearedchildren {
+		edges = append(edges, tenantgroup.EdgeChildren)
 	}
 	return edges
 }
@@ -14586,6 +16096,8 @@ func (m *TenantGroupMutation) EdgeCleared(name string) bool {
 	switch name {
 	case tenantgroup.EdgeParent:
 		return m.clearedparent
+	case tenantgroup.EdgeChildren:
+		return m.clearedchildren
 	}
 	return false
 }
@@ -14607,6 +16119,9 @@ func (m *TenantGroupMutation) ResetEdge(name string) error {
 	switch name {
 	case tenantgroup.EdgeParent:
 		m.ResetParent()
+		return nil
+	case tenantgroup.EdgeChildren:
+		m.ResetChildren()
 		return nil
 	}
 	return fmt.Errorf("unknown TenantGroup edge %s", name)
@@ -16715,33 +18230,36 @@ func (m *UserMutation) ResetEdge(name string) error {
 // VLANMutation represents an operation that mutates the VLAN nodes in the graph.
 type VLANMutation struct {
 	config
-	op                Op
-	typ               string
-	id                *int
-	created           *time.Time
-	last_updated      *time.Time
-	custom_field_data *map[string]interface{}
-	description       *string
-	comments          *string
-	vid               *int
-	addvid            *int
-	name              *string
-	status            *string
-	qinq_role         *string
-	clearedFields     map[string]struct{}
-	site              *int
-	clearedsite       bool
-	group             *int
-	clearedgroup      bool
-	tenant            *int
-	clearedtenant     bool
-	role              *int
-	clearedrole       bool
-	qinq_svlan        *int
-	clearedqinq_svlan bool
-	done              bool
-	oldValue          func(context.Context) (*VLAN, error)
-	predicates        []predicate.VLAN
+	op                   Op
+	typ                  string
+	id                   *int
+	created              *time.Time
+	last_updated         *time.Time
+	custom_field_data    *map[string]interface{}
+	description          *string
+	comments             *string
+	vid                  *int
+	addvid               *int
+	name                 *string
+	status               *string
+	qinq_role            *string
+	clearedFields        map[string]struct{}
+	site                 *int
+	clearedsite          bool
+	group                *int
+	clearedgroup         bool
+	tenant               *int
+	clearedtenant        bool
+	role                 *int
+	clearedrole          bool
+	qinq_svlan           *int
+	clearedqinq_svlan    bool
+	qinq_svlan_of        map[int]struct{}
+	removedqinq_svlan_of map[int]struct{}
+	clearedqinq_svlan_of bool
+	done                 bool
+	oldValue             func(context.Context) (*VLAN, error)
+	predicates           []predicate.VLAN
 }
 
 var _ ent.Mutation = (*VLANMutation)(nil)
@@ -17605,6 +19123,60 @@ func (m *VLANMutation) ResetQinqSvlan() {
 	m.clearedqinq_svlan = false
 }
 
+// AddQinqSvlanOfIDs adds the "qinq_svlan_of" edge to the VLAN entity by ids.
+func (m *VLANMutation) AddQinqSvlanOfIDs(ids ...int) {
+	if m.qinq_svlan_of == nil {
+		m.qinq_svlan_of = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.qinq_svlan_of[ids[i]] = struct{}{}
+	}
+}
+
+// ClearQinqSvlanOf clears the "qinq_svlan_of" edge to the VLAN entity.
+func (m *VLANMutation) ClearQinqSvlanOf() {
+	m.clearedqinq_svlan_of = true
+}
+
+// QinqSvlanOfCleared reports if the "qinq_svlan_of" edge to the VLAN entity was cleared.
+func (m *VLANMutation) QinqSvlanOfCleared() bool {
+	return m.clearedqinq_svlan_of
+}
+
+// RemoveQinqSvlanOfIDs removes the "qinq_svlan_of" edge to the VLAN entity by IDs.
+func (m *VLANMutation) RemoveQinqSvlanOfIDs(ids ...int) {
+	if m.removedqinq_svlan_of == nil {
+		m.removedqinq_svlan_of = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.qinq_svlan_of, ids[i])
+		m.removedqinq_svlan_of[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedQinqSvlanOf returns the removed IDs of the "qinq_svlan_of" edge to the VLAN entity.
+func (m *VLANMutation) RemovedQinqSvlanOfIDs() (ids []int) {
+	for id := range m.removedqinq_svlan_of {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// QinqSvlanOfIDs returns the "qinq_svlan_of" edge IDs in the mutation.
+func (m *VLANMutation) QinqSvlanOfIDs() (ids []int) {
+	for id := range m.qinq_svlan_of {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetQinqSvlanOf resets all changes to the "qinq_svlan_of" edge.
+func (m *VLANMutation) ResetQinqSvlanOf() {
+	m.qinq_svlan_of = nil
+	m.clearedqinq_svlan_of = false
+	m.removedqinq_svlan_of = nil
+}
+
 // Where appends a list predicates to the VLANMutation builder.
 func (m *VLANMutation) Where(ps ...predicate.VLAN) {
 	m.predicates = append(m.predicates, ps...)
@@ -18025,7 +19597,7 @@ func (m *VLANMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *VLANMutation) AddedEdges() []string {
-	edges := make([]string, 0, 5)
+	edges := make([]string, 0, 6)
 	if m.site != nil {
 		edges = append(edges, vlan.EdgeSite)
 	}
@@ -18040,6 +19612,9 @@ func (m *VLANMutation) AddedEdges() []string {
 	}
 	if m.qinq_svlan != nil {
 		edges = append(edges, vlan.EdgeQinqSvlan)
+	}
+	if m.qinq_svlan_of != nil {
+		edges = append(edges, vlan.EdgeQinqSvlanOf)
 	}
 	return edges
 }
@@ -18068,25 +19643,42 @@ func (m *VLANMutation) AddedIDs(name string) []ent.Value {
 		if id := m.qinq_svlan; id != nil {
 			return []ent.Value{*id}
 		}
+	case vlan.EdgeQinqSvlanOf:
+		ids := make([]ent.Value, 0, len(m.qinq_svlan_of))
+		for id := range m.qinq_svlan_of {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *VLANMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 5)
+	edges := make([]string, 0, 6)
+	if m.removedqinq_svlan_of != nil {
+		edges = append(edges, vlan.EdgeQinqSvlanOf)
+	}
 	return edges
 }
 
 // RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
 // the given name in this mutation.
 func (m *VLANMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case vlan.EdgeQinqSvlanOf:
+		ids := make([]ent.Value, 0, len(m.removedqinq_svlan_of))
+		for id := range m.removedqinq_svlan_of {
+			ids = append(ids, id)
+		}
+		return ids
+	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *VLANMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 5)
+	edges := make([]string, 0, 6)
 	if m.clearedsite {
 		edges = append(edges, vlan.EdgeSite)
 	}
@@ -18101,6 +19693,9 @@ func (m *VLANMutation) ClearedEdges() []string {
 	}
 	if m.clearedqinq_svlan {
 		edges = append(edges, vlan.EdgeQinqSvlan)
+	}
+	if m.clearedqinq_svlan_of {
+		edges = append(edges, vlan.EdgeQinqSvlanOf)
 	}
 	return edges
 }
@@ -18119,6 +19714,8 @@ func (m *VLANMutation) EdgeCleared(name string) bool {
 		return m.clearedrole
 	case vlan.EdgeQinqSvlan:
 		return m.clearedqinq_svlan
+	case vlan.EdgeQinqSvlanOf:
+		return m.clearedqinq_svlan_of
 	}
 	return false
 }
@@ -18164,6 +19761,9 @@ func (m *VLANMutation) ResetEdge(name string) error {
 		return nil
 	case vlan.EdgeQinqSvlan:
 		m.ResetQinqSvlan()
+		return nil
+	case vlan.EdgeQinqSvlanOf:
+		m.ResetQinqSvlanOf()
 		return nil
 	}
 	return fmt.Errorf("unknown VLAN edge %s", name)

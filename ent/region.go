@@ -46,9 +46,11 @@ type Region struct {
 type RegionEdges struct {
 	// Parent holds the value of the parent edge.
 	Parent *Region `json:"parent,omitempty"`
+	// Children holds the value of the children edge.
+	Children []*Region `json:"children,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [1]bool
+	loadedTypes [2]bool
 }
 
 // ParentOrErr returns the Parent value or an error if the edge
@@ -60,6 +62,15 @@ func (e RegionEdges) ParentOrErr() (*Region, error) {
 		return nil, &NotFoundError{label: region.Label}
 	}
 	return nil, &NotLoadedError{edge: "parent"}
+}
+
+// ChildrenOrErr returns the Children value or an error if the edge
+// was not loaded in eager-loading.
+func (e RegionEdges) ChildrenOrErr() ([]*Region, error) {
+	if e.loadedTypes[1] {
+		return e.Children, nil
+	}
+	return nil, &NotLoadedError{edge: "children"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -171,6 +182,11 @@ func (_m *Region) Value(name string) (ent.Value, error) {
 // QueryParent queries the "parent" edge of the Region entity.
 func (_m *Region) QueryParent() *RegionQuery {
 	return NewRegionClient(_m.config).QueryParent(_m)
+}
+
+// QueryChildren queries the "children" edge of the Region entity.
+func (_m *Region) QueryChildren() *RegionQuery {
+	return NewRegionClient(_m.config).QueryChildren(_m)
 }
 
 // Update returns a builder for updating this Region.

@@ -127,6 +127,21 @@ func (_c *RegionCreate) SetParent(v *Region) *RegionCreate {
 	return _c.SetParentID(v.ID)
 }
 
+// AddChildIDs adds the "children" edge to the Region entity by IDs.
+func (_c *RegionCreate) AddChildIDs(ids ...int) *RegionCreate {
+	_c.mutation.AddChildIDs(ids...)
+	return _c
+}
+
+// AddChildren adds the "children" edges to the Region entity.
+func (_c *RegionCreate) AddChildren(v ...*Region) *RegionCreate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddChildIDs(ids...)
+}
+
 // Mutation returns the RegionMutation object of the builder.
 func (_c *RegionCreate) Mutation() *RegionMutation {
 	return _c.mutation
@@ -283,11 +298,11 @@ func (_c *RegionCreate) createSpec() (*Region, *sqlgraph.CreateSpec) {
 	}
 	if nodes := _c.mutation.ParentIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2O,
-			Inverse: false,
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
 			Table:   region.ParentTable,
 			Columns: []string{region.ParentColumn},
-			Bidi:    true,
+			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(region.FieldID, field.TypeInt),
 			},
@@ -296,6 +311,22 @@ func (_c *RegionCreate) createSpec() (*Region, *sqlgraph.CreateSpec) {
 			edge.Target.Nodes = append(edge.Target.Nodes, k)
 		}
 		_node.ParentID = &nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.ChildrenIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   region.ChildrenTable,
+			Columns: []string{region.ChildrenColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(region.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
 		_spec.Edges = append(_spec.Edges, edge)
 	}
 	return _node, _spec

@@ -46,9 +46,11 @@ type SiteGroup struct {
 type SiteGroupEdges struct {
 	// Parent holds the value of the parent edge.
 	Parent *SiteGroup `json:"parent,omitempty"`
+	// Children holds the value of the children edge.
+	Children []*SiteGroup `json:"children,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [1]bool
+	loadedTypes [2]bool
 }
 
 // ParentOrErr returns the Parent value or an error if the edge
@@ -60,6 +62,15 @@ func (e SiteGroupEdges) ParentOrErr() (*SiteGroup, error) {
 		return nil, &NotFoundError{label: sitegroup.Label}
 	}
 	return nil, &NotLoadedError{edge: "parent"}
+}
+
+// ChildrenOrErr returns the Children value or an error if the edge
+// was not loaded in eager-loading.
+func (e SiteGroupEdges) ChildrenOrErr() ([]*SiteGroup, error) {
+	if e.loadedTypes[1] {
+		return e.Children, nil
+	}
+	return nil, &NotLoadedError{edge: "children"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -171,6 +182,11 @@ func (_m *SiteGroup) Value(name string) (ent.Value, error) {
 // QueryParent queries the "parent" edge of the SiteGroup entity.
 func (_m *SiteGroup) QueryParent() *SiteGroupQuery {
 	return NewSiteGroupClient(_m.config).QueryParent(_m)
+}
+
+// QueryChildren queries the "children" edge of the SiteGroup entity.
+func (_m *SiteGroup) QueryChildren() *SiteGroupQuery {
+	return NewSiteGroupClient(_m.config).QueryChildren(_m)
 }
 
 // Update returns a builder for updating this SiteGroup.

@@ -127,6 +127,21 @@ func (_c *SiteGroupCreate) SetParent(v *SiteGroup) *SiteGroupCreate {
 	return _c.SetParentID(v.ID)
 }
 
+// AddChildIDs adds the "children" edge to the SiteGroup entity by IDs.
+func (_c *SiteGroupCreate) AddChildIDs(ids ...int) *SiteGroupCreate {
+	_c.mutation.AddChildIDs(ids...)
+	return _c
+}
+
+// AddChildren adds the "children" edges to the SiteGroup entity.
+func (_c *SiteGroupCreate) AddChildren(v ...*SiteGroup) *SiteGroupCreate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddChildIDs(ids...)
+}
+
 // Mutation returns the SiteGroupMutation object of the builder.
 func (_c *SiteGroupCreate) Mutation() *SiteGroupMutation {
 	return _c.mutation
@@ -283,11 +298,11 @@ func (_c *SiteGroupCreate) createSpec() (*SiteGroup, *sqlgraph.CreateSpec) {
 	}
 	if nodes := _c.mutation.ParentIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2O,
-			Inverse: false,
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
 			Table:   sitegroup.ParentTable,
 			Columns: []string{sitegroup.ParentColumn},
-			Bidi:    true,
+			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(sitegroup.FieldID, field.TypeInt),
 			},
@@ -296,6 +311,22 @@ func (_c *SiteGroupCreate) createSpec() (*SiteGroup, *sqlgraph.CreateSpec) {
 			edge.Target.Nodes = append(edge.Target.Nodes, k)
 		}
 		_node.ParentID = &nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.ChildrenIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   sitegroup.ChildrenTable,
+			Columns: []string{sitegroup.ChildrenColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(sitegroup.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
 		_spec.Edges = append(_spec.Edges, edge)
 	}
 	return _node, _spec

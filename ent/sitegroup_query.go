@@ -4,6 +4,7 @@ package ent
 
 import (
 	"context"
+	"database/sql/driver"
 	"fmt"
 	"math"
 
@@ -19,12 +20,13 @@ import (
 // SiteGroupQuery is the builder for querying SiteGroup entities.
 type SiteGroupQuery struct {
 	config
-	ctx        *QueryContext
-	order      []sitegroup.OrderOption
-	inters     []Interceptor
-	predicates []predicate.SiteGroup
-	withParent *SiteGroupQuery
-	modifiers  []func(*sql.Selector)
+	ctx          *QueryContext
+	order        []sitegroup.OrderOption
+	inters       []Interceptor
+	predicates   []predicate.SiteGroup
+	withParent   *SiteGroupQuery
+	withChildren *SiteGroupQuery
+	modifiers    []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -75,7 +77,29 @@ func (_q *SiteGroupQuery) QueryParent() *SiteGroupQuery {
 		step := sqlgraph.NewStep(
 			sqlgraph.From(sitegroup.Table, sitegroup.FieldID, selector),
 			sqlgraph.To(sitegroup.Table, sitegroup.FieldID),
-			sqlgraph.Edge(sqlgraph.O2O, false, sitegroup.ParentTable, sitegroup.ParentColumn),
+			sqlgraph.Edge(sqlgraph.M2O, true, sitegroup.ParentTable, sitegroup.ParentColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryChildren chains the current query on the "children" edge.
+func (_q *SiteGroupQuery) QueryChildren() *SiteGroupQuery {
+	query := (&SiteGroupClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(sitegroup.Table, sitegroup.FieldID, selector),
+			sqlgraph.To(sitegroup.Table, sitegroup.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, sitegroup.ChildrenTable, sitegroup.ChildrenColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -270,12 +294,13 @@ func (_q *SiteGroupQuery) Clone() *SiteGroupQuery {
 		return nil
 	}
 	return &SiteGroupQuery{
-		config:     _q.config,
-		ctx:        _q.ctx.Clone(),
-		order:      append([]sitegroup.OrderOption{}, _q.order...),
-		inters:     append([]Interceptor{}, _q.inters...),
-		predicates: append([]predicate.SiteGroup{}, _q.predicates...),
-		withParent: _q.withParent.Clone(),
+		config:       _q.config,
+		ctx:          _q.ctx.Clone(),
+		order:        append([]sitegroup.OrderOption{}, _q.order...),
+		inters:       append([]Interceptor{}, _q.inters...),
+		predicates:   append([]predicate.SiteGroup{}, _q.predicates...),
+		withParent:   _q.withParent.Clone(),
+		withChildren: _q.withChildren.Clone(),
 		// clone intermediate query.
 		sql:       _q.sql.Clone(),
 		path:      _q.path,
@@ -291,6 +316,17 @@ func (_q *SiteGroupQuery) WithParent(opts ...func(*SiteGroupQuery)) *SiteGroupQu
 		opt(query)
 	}
 	_q.withParent = query
+	return _q
+}
+
+// WithChildren tells the query-builder to eager-load the nodes that are connected to
+// the "children" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *SiteGroupQuery) WithChildren(opts ...func(*SiteGroupQuery)) *SiteGroupQuery {
+	query := (&SiteGroupClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withChildren = query
 	return _q
 }
 
@@ -372,8 +408,9 @@ func (_q *SiteGroupQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Si
 	var (
 		nodes       = []*SiteGroup{}
 		_spec       = _q.querySpec()
-		loadedTypes = [1]bool{
+		loadedTypes = [2]bool{
 			_q.withParent != nil,
+			_q.withChildren != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -400,6 +437,13 @@ func (_q *SiteGroupQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Si
 	if query := _q.withParent; query != nil {
 		if err := _q.loadParent(ctx, query, nodes, nil,
 			func(n *SiteGroup, e *SiteGroup) { n.Edges.Parent = e }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withChildren; query != nil {
+		if err := _q.loadChildren(ctx, query, nodes,
+			func(n *SiteGroup) { n.Edges.Children = []*SiteGroup{} },
+			func(n *SiteGroup, e *SiteGroup) { n.Edges.Children = append(n.Edges.Children, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -435,6 +479,39 @@ func (_q *SiteGroupQuery) loadParent(ctx context.Context, query *SiteGroupQuery,
 		for i := range nodes {
 			assign(nodes[i], n)
 		}
+	}
+	return nil
+}
+func (_q *SiteGroupQuery) loadChildren(ctx context.Context, query *SiteGroupQuery, nodes []*SiteGroup, init func(*SiteGroup), assign func(*SiteGroup, *SiteGroup)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[int]*SiteGroup)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(sitegroup.FieldParentID)
+	}
+	query.Where(predicate.SiteGroup(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(sitegroup.ChildrenColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.ParentID
+		if fk == nil {
+			return fmt.Errorf(`foreign-key "parent_id" is nil for node %v`, n.ID)
+		}
+		node, ok := nodeids[*fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "parent_id" returned %v for node %v`, *fk, n.ID)
+		}
+		assign(node, n)
 	}
 	return nil
 }

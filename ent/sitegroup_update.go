@@ -149,6 +149,21 @@ func (_u *SiteGroupUpdate) SetParent(v *SiteGroup) *SiteGroupUpdate {
 	return _u.SetParentID(v.ID)
 }
 
+// AddChildIDs adds the "children" edge to the SiteGroup entity by IDs.
+func (_u *SiteGroupUpdate) AddChildIDs(ids ...int) *SiteGroupUpdate {
+	_u.mutation.AddChildIDs(ids...)
+	return _u
+}
+
+// AddChildren adds the "children" edges to the SiteGroup entity.
+func (_u *SiteGroupUpdate) AddChildren(v ...*SiteGroup) *SiteGroupUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddChildIDs(ids...)
+}
+
 // Mutation returns the SiteGroupMutation object of the builder.
 func (_u *SiteGroupUpdate) Mutation() *SiteGroupMutation {
 	return _u.mutation
@@ -158,6 +173,27 @@ func (_u *SiteGroupUpdate) Mutation() *SiteGroupMutation {
 func (_u *SiteGroupUpdate) ClearParent() *SiteGroupUpdate {
 	_u.mutation.ClearParent()
 	return _u
+}
+
+// ClearChildren clears all "children" edges to the SiteGroup entity.
+func (_u *SiteGroupUpdate) ClearChildren() *SiteGroupUpdate {
+	_u.mutation.ClearChildren()
+	return _u
+}
+
+// RemoveChildIDs removes the "children" edge to SiteGroup entities by IDs.
+func (_u *SiteGroupUpdate) RemoveChildIDs(ids ...int) *SiteGroupUpdate {
+	_u.mutation.RemoveChildIDs(ids...)
+	return _u
+}
+
+// RemoveChildren removes "children" edges to SiteGroup entities.
+func (_u *SiteGroupUpdate) RemoveChildren(v ...*SiteGroup) *SiteGroupUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveChildIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -266,11 +302,11 @@ func (_u *SiteGroupUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if _u.mutation.ParentCleared() {
 		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2O,
-			Inverse: false,
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
 			Table:   sitegroup.ParentTable,
 			Columns: []string{sitegroup.ParentColumn},
-			Bidi:    true,
+			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(sitegroup.FieldID, field.TypeInt),
 			},
@@ -279,11 +315,56 @@ func (_u *SiteGroupUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if nodes := _u.mutation.ParentIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2O,
-			Inverse: false,
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
 			Table:   sitegroup.ParentTable,
 			Columns: []string{sitegroup.ParentColumn},
-			Bidi:    true,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(sitegroup.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.ChildrenCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   sitegroup.ChildrenTable,
+			Columns: []string{sitegroup.ChildrenColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(sitegroup.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedChildrenIDs(); len(nodes) > 0 && !_u.mutation.ChildrenCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   sitegroup.ChildrenTable,
+			Columns: []string{sitegroup.ChildrenColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(sitegroup.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ChildrenIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   sitegroup.ChildrenTable,
+			Columns: []string{sitegroup.ChildrenColumn},
+			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(sitegroup.FieldID, field.TypeInt),
 			},
@@ -435,6 +516,21 @@ func (_u *SiteGroupUpdateOne) SetParent(v *SiteGroup) *SiteGroupUpdateOne {
 	return _u.SetParentID(v.ID)
 }
 
+// AddChildIDs adds the "children" edge to the SiteGroup entity by IDs.
+func (_u *SiteGroupUpdateOne) AddChildIDs(ids ...int) *SiteGroupUpdateOne {
+	_u.mutation.AddChildIDs(ids...)
+	return _u
+}
+
+// AddChildren adds the "children" edges to the SiteGroup entity.
+func (_u *SiteGroupUpdateOne) AddChildren(v ...*SiteGroup) *SiteGroupUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddChildIDs(ids...)
+}
+
 // Mutation returns the SiteGroupMutation object of the builder.
 func (_u *SiteGroupUpdateOne) Mutation() *SiteGroupMutation {
 	return _u.mutation
@@ -444,6 +540,27 @@ func (_u *SiteGroupUpdateOne) Mutation() *SiteGroupMutation {
 func (_u *SiteGroupUpdateOne) ClearParent() *SiteGroupUpdateOne {
 	_u.mutation.ClearParent()
 	return _u
+}
+
+// ClearChildren clears all "children" edges to the SiteGroup entity.
+func (_u *SiteGroupUpdateOne) ClearChildren() *SiteGroupUpdateOne {
+	_u.mutation.ClearChildren()
+	return _u
+}
+
+// RemoveChildIDs removes the "children" edge to SiteGroup entities by IDs.
+func (_u *SiteGroupUpdateOne) RemoveChildIDs(ids ...int) *SiteGroupUpdateOne {
+	_u.mutation.RemoveChildIDs(ids...)
+	return _u
+}
+
+// RemoveChildren removes "children" edges to SiteGroup entities.
+func (_u *SiteGroupUpdateOne) RemoveChildren(v ...*SiteGroup) *SiteGroupUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveChildIDs(ids...)
 }
 
 // Where appends a list predicates to the SiteGroupUpdate builder.
@@ -582,11 +699,11 @@ func (_u *SiteGroupUpdateOne) sqlSave(ctx context.Context) (_node *SiteGroup, er
 	}
 	if _u.mutation.ParentCleared() {
 		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2O,
-			Inverse: false,
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
 			Table:   sitegroup.ParentTable,
 			Columns: []string{sitegroup.ParentColumn},
-			Bidi:    true,
+			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(sitegroup.FieldID, field.TypeInt),
 			},
@@ -595,11 +712,56 @@ func (_u *SiteGroupUpdateOne) sqlSave(ctx context.Context) (_node *SiteGroup, er
 	}
 	if nodes := _u.mutation.ParentIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2O,
-			Inverse: false,
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
 			Table:   sitegroup.ParentTable,
 			Columns: []string{sitegroup.ParentColumn},
-			Bidi:    true,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(sitegroup.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.ChildrenCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   sitegroup.ChildrenTable,
+			Columns: []string{sitegroup.ChildrenColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(sitegroup.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedChildrenIDs(); len(nodes) > 0 && !_u.mutation.ChildrenCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   sitegroup.ChildrenTable,
+			Columns: []string{sitegroup.ChildrenColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(sitegroup.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ChildrenIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   sitegroup.ChildrenTable,
+			Columns: []string{sitegroup.ChildrenColumn},
+			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(sitegroup.FieldID, field.TypeInt),
 			},

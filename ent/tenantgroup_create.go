@@ -127,6 +127,21 @@ func (_c *TenantGroupCreate) SetParent(v *TenantGroup) *TenantGroupCreate {
 	return _c.SetParentID(v.ID)
 }
 
+// AddChildIDs adds the "children" edge to the TenantGroup entity by IDs.
+func (_c *TenantGroupCreate) AddChildIDs(ids ...int) *TenantGroupCreate {
+	_c.mutation.AddChildIDs(ids...)
+	return _c
+}
+
+// AddChildren adds the "children" edges to the TenantGroup entity.
+func (_c *TenantGroupCreate) AddChildren(v ...*TenantGroup) *TenantGroupCreate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddChildIDs(ids...)
+}
+
 // Mutation returns the TenantGroupMutation object of the builder.
 func (_c *TenantGroupCreate) Mutation() *TenantGroupMutation {
 	return _c.mutation
@@ -283,11 +298,11 @@ func (_c *TenantGroupCreate) createSpec() (*TenantGroup, *sqlgraph.CreateSpec) {
 	}
 	if nodes := _c.mutation.ParentIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2O,
-			Inverse: false,
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
 			Table:   tenantgroup.ParentTable,
 			Columns: []string{tenantgroup.ParentColumn},
-			Bidi:    true,
+			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(tenantgroup.FieldID, field.TypeInt),
 			},
@@ -296,6 +311,22 @@ func (_c *TenantGroupCreate) createSpec() (*TenantGroup, *sqlgraph.CreateSpec) {
 			edge.Target.Nodes = append(edge.Target.Nodes, k)
 		}
 		_node.ParentID = &nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.ChildrenIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   tenantgroup.ChildrenTable,
+			Columns: []string{tenantgroup.ChildrenColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(tenantgroup.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
 		_spec.Edges = append(_spec.Edges, edge)
 	}
 	return _node, _spec

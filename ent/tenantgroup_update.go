@@ -149,6 +149,21 @@ func (_u *TenantGroupUpdate) SetParent(v *TenantGroup) *TenantGroupUpdate {
 	return _u.SetParentID(v.ID)
 }
 
+// AddChildIDs adds the "children" edge to the TenantGroup entity by IDs.
+func (_u *TenantGroupUpdate) AddChildIDs(ids ...int) *TenantGroupUpdate {
+	_u.mutation.AddChildIDs(ids...)
+	return _u
+}
+
+// AddChildren adds the "children" edges to the TenantGroup entity.
+func (_u *TenantGroupUpdate) AddChildren(v ...*TenantGroup) *TenantGroupUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddChildIDs(ids...)
+}
+
 // Mutation returns the TenantGroupMutation object of the builder.
 func (_u *TenantGroupUpdate) Mutation() *TenantGroupMutation {
 	return _u.mutation
@@ -158,6 +173,27 @@ func (_u *TenantGroupUpdate) Mutation() *TenantGroupMutation {
 func (_u *TenantGroupUpdate) ClearParent() *TenantGroupUpdate {
 	_u.mutation.ClearParent()
 	return _u
+}
+
+// ClearChildren clears all "children" edges to the TenantGroup entity.
+func (_u *TenantGroupUpdate) ClearChildren() *TenantGroupUpdate {
+	_u.mutation.ClearChildren()
+	return _u
+}
+
+// RemoveChildIDs removes the "children" edge to TenantGroup entities by IDs.
+func (_u *TenantGroupUpdate) RemoveChildIDs(ids ...int) *TenantGroupUpdate {
+	_u.mutation.RemoveChildIDs(ids...)
+	return _u
+}
+
+// RemoveChildren removes "children" edges to TenantGroup entities.
+func (_u *TenantGroupUpdate) RemoveChildren(v ...*TenantGroup) *TenantGroupUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveChildIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -266,11 +302,11 @@ func (_u *TenantGroupUpdate) sqlSave(ctx context.Context) (_node int, err error)
 	}
 	if _u.mutation.ParentCleared() {
 		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2O,
-			Inverse: false,
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
 			Table:   tenantgroup.ParentTable,
 			Columns: []string{tenantgroup.ParentColumn},
-			Bidi:    true,
+			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(tenantgroup.FieldID, field.TypeInt),
 			},
@@ -279,11 +315,56 @@ func (_u *TenantGroupUpdate) sqlSave(ctx context.Context) (_node int, err error)
 	}
 	if nodes := _u.mutation.ParentIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2O,
-			Inverse: false,
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
 			Table:   tenantgroup.ParentTable,
 			Columns: []string{tenantgroup.ParentColumn},
-			Bidi:    true,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(tenantgroup.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.ChildrenCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   tenantgroup.ChildrenTable,
+			Columns: []string{tenantgroup.ChildrenColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(tenantgroup.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedChildrenIDs(); len(nodes) > 0 && !_u.mutation.ChildrenCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   tenantgroup.ChildrenTable,
+			Columns: []string{tenantgroup.ChildrenColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(tenantgroup.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ChildrenIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   tenantgroup.ChildrenTable,
+			Columns: []string{tenantgroup.ChildrenColumn},
+			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(tenantgroup.FieldID, field.TypeInt),
 			},
@@ -435,6 +516,21 @@ func (_u *TenantGroupUpdateOne) SetParent(v *TenantGroup) *TenantGroupUpdateOne 
 	return _u.SetParentID(v.ID)
 }
 
+// AddChildIDs adds the "children" edge to the TenantGroup entity by IDs.
+func (_u *TenantGroupUpdateOne) AddChildIDs(ids ...int) *TenantGroupUpdateOne {
+	_u.mutation.AddChildIDs(ids...)
+	return _u
+}
+
+// AddChildren adds the "children" edges to the TenantGroup entity.
+func (_u *TenantGroupUpdateOne) AddChildren(v ...*TenantGroup) *TenantGroupUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddChildIDs(ids...)
+}
+
 // Mutation returns the TenantGroupMutation object of the builder.
 func (_u *TenantGroupUpdateOne) Mutation() *TenantGroupMutation {
 	return _u.mutation
@@ -444,6 +540,27 @@ func (_u *TenantGroupUpdateOne) Mutation() *TenantGroupMutation {
 func (_u *TenantGroupUpdateOne) ClearParent() *TenantGroupUpdateOne {
 	_u.mutation.ClearParent()
 	return _u
+}
+
+// ClearChildren clears all "children" edges to the TenantGroup entity.
+func (_u *TenantGroupUpdateOne) ClearChildren() *TenantGroupUpdateOne {
+	_u.mutation.ClearChildren()
+	return _u
+}
+
+// RemoveChildIDs removes the "children" edge to TenantGroup entities by IDs.
+func (_u *TenantGroupUpdateOne) RemoveChildIDs(ids ...int) *TenantGroupUpdateOne {
+	_u.mutation.RemoveChildIDs(ids...)
+	return _u
+}
+
+// RemoveChildren removes "children" edges to TenantGroup entities.
+func (_u *TenantGroupUpdateOne) RemoveChildren(v ...*TenantGroup) *TenantGroupUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveChildIDs(ids...)
 }
 
 // Where appends a list predicates to the TenantGroupUpdate builder.
@@ -582,11 +699,11 @@ func (_u *TenantGroupUpdateOne) sqlSave(ctx context.Context) (_node *TenantGroup
 	}
 	if _u.mutation.ParentCleared() {
 		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2O,
-			Inverse: false,
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
 			Table:   tenantgroup.ParentTable,
 			Columns: []string{tenantgroup.ParentColumn},
-			Bidi:    true,
+			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(tenantgroup.FieldID, field.TypeInt),
 			},
@@ -595,11 +712,56 @@ func (_u *TenantGroupUpdateOne) sqlSave(ctx context.Context) (_node *TenantGroup
 	}
 	if nodes := _u.mutation.ParentIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2O,
-			Inverse: false,
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
 			Table:   tenantgroup.ParentTable,
 			Columns: []string{tenantgroup.ParentColumn},
-			Bidi:    true,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(tenantgroup.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.ChildrenCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   tenantgroup.ChildrenTable,
+			Columns: []string{tenantgroup.ChildrenColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(tenantgroup.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedChildrenIDs(); len(nodes) > 0 && !_u.mutation.ChildrenCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   tenantgroup.ChildrenTable,
+			Columns: []string{tenantgroup.ChildrenColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(tenantgroup.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ChildrenIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   tenantgroup.ChildrenTable,
+			Columns: []string{tenantgroup.ChildrenColumn},
+			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(tenantgroup.FieldID, field.TypeInt),
 			},

@@ -68,9 +68,11 @@ type VLANEdges struct {
 	Role *Role `json:"role,omitempty"`
 	// QinqSvlan holds the value of the qinq_svlan edge.
 	QinqSvlan *VLAN `json:"qinq_svlan,omitempty"`
+	// QinqSvlanOf holds the value of the qinq_svlan_of edge.
+	QinqSvlanOf []*VLAN `json:"qinq_svlan_of,omitempty"`
 	// loadedTypes holds the information for reporting if a
 	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [5]bool
+	loadedTypes [6]bool
 }
 
 // SiteOrErr returns the Site value or an error if the edge
@@ -126,6 +128,15 @@ func (e VLANEdges) QinqSvlanOrErr() (*VLAN, error) {
 		return nil, &NotFoundError{label: vlan.Label}
 	}
 	return nil, &NotLoadedError{edge: "qinq_svlan"}
+}
+
+// QinqSvlanOfOrErr returns the QinqSvlanOf value or an error if the edge
+// was not loaded in eager-loading.
+func (e VLANEdges) QinqSvlanOfOrErr() ([]*VLAN, error) {
+	if e.loadedTypes[5] {
+		return e.QinqSvlanOf, nil
+	}
+	return nil, &NotLoadedError{edge: "qinq_svlan_of"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -292,6 +303,11 @@ func (_m *VLAN) QueryRole() *RoleQuery {
 // QueryQinqSvlan queries the "qinq_svlan" edge of the VLAN entity.
 func (_m *VLAN) QueryQinqSvlan() *VLANQuery {
 	return NewVLANClient(_m.config).QueryQinqSvlan(_m)
+}
+
+// QueryQinqSvlanOf queries the "qinq_svlan_of" edge of the VLAN entity.
+func (_m *VLAN) QueryQinqSvlanOf() *VLANQuery {
+	return NewVLANClient(_m.config).QueryQinqSvlanOf(_m)
 }
 
 // Update returns a builder for updating this VLAN.

@@ -221,6 +221,21 @@ func (_c *VLANCreate) SetQinqSvlan(v *VLAN) *VLANCreate {
 	return _c.SetQinqSvlanID(v.ID)
 }
 
+// AddQinqSvlanOfIDs adds the "qinq_svlan_of" edge to the VLAN entity by IDs.
+func (_c *VLANCreate) AddQinqSvlanOfIDs(ids ...int) *VLANCreate {
+	_c.mutation.AddQinqSvlanOfIDs(ids...)
+	return _c
+}
+
+// AddQinqSvlanOf adds the "qinq_svlan_of" edges to the VLAN entity.
+func (_c *VLANCreate) AddQinqSvlanOf(v ...*VLAN) *VLANCreate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddQinqSvlanOfIDs(ids...)
+}
+
 // Mutation returns the VLANMutation object of the builder.
 func (_c *VLANCreate) Mutation() *VLANMutation {
 	return _c.mutation
@@ -459,11 +474,11 @@ func (_c *VLANCreate) createSpec() (*VLAN, *sqlgraph.CreateSpec) {
 	}
 	if nodes := _c.mutation.QinqSvlanIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2O,
-			Inverse: false,
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
 			Table:   vlan.QinqSvlanTable,
 			Columns: []string{vlan.QinqSvlanColumn},
-			Bidi:    true,
+			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(vlan.FieldID, field.TypeInt),
 			},
@@ -472,6 +487,22 @@ func (_c *VLANCreate) createSpec() (*VLAN, *sqlgraph.CreateSpec) {
 			edge.Target.Nodes = append(edge.Target.Nodes, k)
 		}
 		_node.QinqSvlanID = &nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.QinqSvlanOfIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   vlan.QinqSvlanOfTable,
+			Columns: []string{vlan.QinqSvlanOfColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(vlan.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
 		_spec.Edges = append(_spec.Edges, edge)
 	}
 	return _node, _spec

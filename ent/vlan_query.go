@@ -4,6 +4,7 @@ package ent
 
 import (
 	"context"
+	"database/sql/driver"
 	"fmt"
 	"math"
 
@@ -23,16 +24,17 @@ import (
 // VLANQuery is the builder for querying VLAN entities.
 type VLANQuery struct {
 	config
-	ctx           *QueryContext
-	order         []vlan.OrderOption
-	inters        []Interceptor
-	predicates    []predicate.VLAN
-	withSite      *SiteQuery
-	withGroup     *VLANGroupQuery
-	withTenant    *TenantQuery
-	withRole      *RoleQuery
-	withQinqSvlan *VLANQuery
-	modifiers     []func(*sql.Selector)
+	ctx             *QueryContext
+	order           []vlan.OrderOption
+	inters          []Interceptor
+	predicates      []predicate.VLAN
+	withSite        *SiteQuery
+	withGroup       *VLANGroupQuery
+	withTenant      *TenantQuery
+	withRole        *RoleQuery
+	withQinqSvlan   *VLANQuery
+	withQinqSvlanOf *VLANQuery
+	modifiers       []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -171,7 +173,29 @@ func (_q *VLANQuery) QueryQinqSvlan() *VLANQuery {
 		step := sqlgraph.NewStep(
 			sqlgraph.From(vlan.Table, vlan.FieldID, selector),
 			sqlgraph.To(vlan.Table, vlan.FieldID),
-			sqlgraph.Edge(sqlgraph.O2O, false, vlan.QinqSvlanTable, vlan.QinqSvlanColumn),
+			sqlgraph.Edge(sqlgraph.M2O, true, vlan.QinqSvlanTable, vlan.QinqSvlanColumn),
+		)
+		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
+		return fromU, nil
+	}
+	return query
+}
+
+// QueryQinqSvlanOf chains the current query on the "qinq_svlan_of" edge.
+func (_q *VLANQuery) QueryQinqSvlanOf() *VLANQuery {
+	query := (&VLANClient{config: _q.config}).Query()
+	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
+		if err := _q.prepareQuery(ctx); err != nil {
+			return nil, err
+		}
+		selector := _q.sqlQuery(ctx)
+		if err := selector.Err(); err != nil {
+			return nil, err
+		}
+		step := sqlgraph.NewStep(
+			sqlgraph.From(vlan.Table, vlan.FieldID, selector),
+			sqlgraph.To(vlan.Table, vlan.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, vlan.QinqSvlanOfTable, vlan.QinqSvlanOfColumn),
 		)
 		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
 		return fromU, nil
@@ -366,16 +390,17 @@ func (_q *VLANQuery) Clone() *VLANQuery {
 		return nil
 	}
 	return &VLANQuery{
-		config:        _q.config,
-		ctx:           _q.ctx.Clone(),
-		order:         append([]vlan.OrderOption{}, _q.order...),
-		inters:        append([]Interceptor{}, _q.inters...),
-		predicates:    append([]predicate.VLAN{}, _q.predicates...),
-		withSite:      _q.withSite.Clone(),
-		withGroup:     _q.withGroup.Clone(),
-		withTenant:    _q.withTenant.Clone(),
-		withRole:      _q.withRole.Clone(),
-		withQinqSvlan: _q.withQinqSvlan.Clone(),
+		config:          _q.config,
+		ctx:             _q.ctx.Clone(),
+		order:           append([]vlan.OrderOption{}, _q.order...),
+		inters:          append([]Interceptor{}, _q.inters...),
+		predicates:      append([]predicate.VLAN{}, _q.predicates...),
+		withSite:        _q.withSite.Clone(),
+		withGroup:       _q.withGroup.Clone(),
+		withTenant:      _q.withTenant.Clone(),
+		withRole:        _q.withRole.Clone(),
+		withQinqSvlan:   _q.withQinqSvlan.Clone(),
+		withQinqSvlanOf: _q.withQinqSvlanOf.Clone(),
 		// clone intermediate query.
 		sql:       _q.sql.Clone(),
 		path:      _q.path,
@@ -435,6 +460,17 @@ func (_q *VLANQuery) WithQinqSvlan(opts ...func(*VLANQuery)) *VLANQuery {
 		opt(query)
 	}
 	_q.withQinqSvlan = query
+	return _q
+}
+
+// WithQinqSvlanOf tells the query-builder to eager-load the nodes that are connected to
+// the "qinq_svlan_of" edge. The optional arguments are used to configure the query builder of the edge.
+func (_q *VLANQuery) WithQinqSvlanOf(opts ...func(*VLANQuery)) *VLANQuery {
+	query := (&VLANClient{config: _q.config}).Query()
+	for _, opt := range opts {
+		opt(query)
+	}
+	_q.withQinqSvlanOf = query
 	return _q
 }
 
@@ -516,12 +552,13 @@ func (_q *VLANQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*VLAN, e
 	var (
 		nodes       = []*VLAN{}
 		_spec       = _q.querySpec()
-		loadedTypes = [5]bool{
+		loadedTypes = [6]bool{
 			_q.withSite != nil,
 			_q.withGroup != nil,
 			_q.withTenant != nil,
 			_q.withRole != nil,
 			_q.withQinqSvlan != nil,
+			_q.withQinqSvlanOf != nil,
 		}
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
@@ -572,6 +609,13 @@ func (_q *VLANQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*VLAN, e
 	if query := _q.withQinqSvlan; query != nil {
 		if err := _q.loadQinqSvlan(ctx, query, nodes, nil,
 			func(n *VLAN, e *VLAN) { n.Edges.QinqSvlan = e }); err != nil {
+			return nil, err
+		}
+	}
+	if query := _q.withQinqSvlanOf; query != nil {
+		if err := _q.loadQinqSvlanOf(ctx, query, nodes,
+			func(n *VLAN) { n.Edges.QinqSvlanOf = []*VLAN{} },
+			func(n *VLAN, e *VLAN) { n.Edges.QinqSvlanOf = append(n.Edges.QinqSvlanOf, e) }); err != nil {
 			return nil, err
 		}
 	}
@@ -735,6 +779,39 @@ func (_q *VLANQuery) loadQinqSvlan(ctx context.Context, query *VLANQuery, nodes 
 		for i := range nodes {
 			assign(nodes[i], n)
 		}
+	}
+	return nil
+}
+func (_q *VLANQuery) loadQinqSvlanOf(ctx context.Context, query *VLANQuery, nodes []*VLAN, init func(*VLAN), assign func(*VLAN, *VLAN)) error {
+	fks := make([]driver.Value, 0, len(nodes))
+	nodeids := make(map[int]*VLAN)
+	for i := range nodes {
+		fks = append(fks, nodes[i].ID)
+		nodeids[nodes[i].ID] = nodes[i]
+		if init != nil {
+			init(nodes[i])
+		}
+	}
+	if len(query.ctx.Fields) > 0 {
+		query.ctx.AppendFieldOnce(vlan.FieldQinqSvlanID)
+	}
+	query.Where(predicate.VLAN(func(s *sql.Selector) {
+		s.Where(sql.InValues(s.C(vlan.QinqSvlanOfColumn), fks...))
+	}))
+	neighbors, err := query.All(ctx)
+	if err != nil {
+		return err
+	}
+	for _, n := range neighbors {
+		fk := n.QinqSvlanID
+		if fk == nil {
+			return fmt.Errorf(`foreign-key "qinq_svlan_id" is nil for node %v`, n.ID)
+		}
+		node, ok := nodeids[*fk]
+		if !ok {
+			return fmt.Errorf(`unexpected referenced foreign-key "qinq_svlan_id" returned %v for node %v`, *fk, n.ID)
+		}
+		assign(node, n)
 	}
 	return nil
 }

@@ -273,6 +273,21 @@ func (_u *VLANUpdate) SetQinqSvlan(v *VLAN) *VLANUpdate {
 	return _u.SetQinqSvlanID(v.ID)
 }
 
+// AddQinqSvlanOfIDs adds the "qinq_svlan_of" edge to the VLAN entity by IDs.
+func (_u *VLANUpdate) AddQinqSvlanOfIDs(ids ...int) *VLANUpdate {
+	_u.mutation.AddQinqSvlanOfIDs(ids...)
+	return _u
+}
+
+// AddQinqSvlanOf adds the "qinq_svlan_of" edges to the VLAN entity.
+func (_u *VLANUpdate) AddQinqSvlanOf(v ...*VLAN) *VLANUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddQinqSvlanOfIDs(ids...)
+}
+
 // Mutation returns the VLANMutation object of the builder.
 func (_u *VLANUpdate) Mutation() *VLANMutation {
 	return _u.mutation
@@ -306,6 +321,27 @@ func (_u *VLANUpdate) ClearRole() *VLANUpdate {
 func (_u *VLANUpdate) ClearQinqSvlan() *VLANUpdate {
 	_u.mutation.ClearQinqSvlan()
 	return _u
+}
+
+// ClearQinqSvlanOf clears all "qinq_svlan_of" edges to the VLAN entity.
+func (_u *VLANUpdate) ClearQinqSvlanOf() *VLANUpdate {
+	_u.mutation.ClearQinqSvlanOf()
+	return _u
+}
+
+// RemoveQinqSvlanOfIDs removes the "qinq_svlan_of" edge to VLAN entities by IDs.
+func (_u *VLANUpdate) RemoveQinqSvlanOfIDs(ids ...int) *VLANUpdate {
+	_u.mutation.RemoveQinqSvlanOfIDs(ids...)
+	return _u
+}
+
+// RemoveQinqSvlanOf removes "qinq_svlan_of" edges to VLAN entities.
+func (_u *VLANUpdate) RemoveQinqSvlanOf(v ...*VLAN) *VLANUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveQinqSvlanOfIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -546,11 +582,11 @@ func (_u *VLANUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if _u.mutation.QinqSvlanCleared() {
 		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2O,
-			Inverse: false,
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
 			Table:   vlan.QinqSvlanTable,
 			Columns: []string{vlan.QinqSvlanColumn},
-			Bidi:    true,
+			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(vlan.FieldID, field.TypeInt),
 			},
@@ -559,11 +595,56 @@ func (_u *VLANUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if nodes := _u.mutation.QinqSvlanIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2O,
-			Inverse: false,
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
 			Table:   vlan.QinqSvlanTable,
 			Columns: []string{vlan.QinqSvlanColumn},
-			Bidi:    true,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(vlan.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.QinqSvlanOfCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   vlan.QinqSvlanOfTable,
+			Columns: []string{vlan.QinqSvlanOfColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(vlan.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedQinqSvlanOfIDs(); len(nodes) > 0 && !_u.mutation.QinqSvlanOfCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   vlan.QinqSvlanOfTable,
+			Columns: []string{vlan.QinqSvlanOfColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(vlan.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.QinqSvlanOfIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   vlan.QinqSvlanOfTable,
+			Columns: []string{vlan.QinqSvlanOfColumn},
+			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(vlan.FieldID, field.TypeInt),
 			},
@@ -835,6 +916,21 @@ func (_u *VLANUpdateOne) SetQinqSvlan(v *VLAN) *VLANUpdateOne {
 	return _u.SetQinqSvlanID(v.ID)
 }
 
+// AddQinqSvlanOfIDs adds the "qinq_svlan_of" edge to the VLAN entity by IDs.
+func (_u *VLANUpdateOne) AddQinqSvlanOfIDs(ids ...int) *VLANUpdateOne {
+	_u.mutation.AddQinqSvlanOfIDs(ids...)
+	return _u
+}
+
+// AddQinqSvlanOf adds the "qinq_svlan_of" edges to the VLAN entity.
+func (_u *VLANUpdateOne) AddQinqSvlanOf(v ...*VLAN) *VLANUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.AddQinqSvlanOfIDs(ids...)
+}
+
 // Mutation returns the VLANMutation object of the builder.
 func (_u *VLANUpdateOne) Mutation() *VLANMutation {
 	return _u.mutation
@@ -868,6 +964,27 @@ func (_u *VLANUpdateOne) ClearRole() *VLANUpdateOne {
 func (_u *VLANUpdateOne) ClearQinqSvlan() *VLANUpdateOne {
 	_u.mutation.ClearQinqSvlan()
 	return _u
+}
+
+// ClearQinqSvlanOf clears all "qinq_svlan_of" edges to the VLAN entity.
+func (_u *VLANUpdateOne) ClearQinqSvlanOf() *VLANUpdateOne {
+	_u.mutation.ClearQinqSvlanOf()
+	return _u
+}
+
+// RemoveQinqSvlanOfIDs removes the "qinq_svlan_of" edge to VLAN entities by IDs.
+func (_u *VLANUpdateOne) RemoveQinqSvlanOfIDs(ids ...int) *VLANUpdateOne {
+	_u.mutation.RemoveQinqSvlanOfIDs(ids...)
+	return _u
+}
+
+// RemoveQinqSvlanOf removes "qinq_svlan_of" edges to VLAN entities.
+func (_u *VLANUpdateOne) RemoveQinqSvlanOf(v ...*VLAN) *VLANUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveQinqSvlanOfIDs(ids...)
 }
 
 // Where appends a list predicates to the VLANUpdate builder.
@@ -1138,11 +1255,11 @@ func (_u *VLANUpdateOne) sqlSave(ctx context.Context) (_node *VLAN, err error) {
 	}
 	if _u.mutation.QinqSvlanCleared() {
 		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2O,
-			Inverse: false,
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
 			Table:   vlan.QinqSvlanTable,
 			Columns: []string{vlan.QinqSvlanColumn},
-			Bidi:    true,
+			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(vlan.FieldID, field.TypeInt),
 			},
@@ -1151,11 +1268,56 @@ func (_u *VLANUpdateOne) sqlSave(ctx context.Context) (_node *VLAN, err error) {
 	}
 	if nodes := _u.mutation.QinqSvlanIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
-			Rel:     sqlgraph.O2O,
-			Inverse: false,
+			Rel:     sqlgraph.M2O,
+			Inverse: true,
 			Table:   vlan.QinqSvlanTable,
 			Columns: []string{vlan.QinqSvlanColumn},
-			Bidi:    true,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(vlan.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.QinqSvlanOfCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   vlan.QinqSvlanOfTable,
+			Columns: []string{vlan.QinqSvlanOfColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(vlan.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedQinqSvlanOfIDs(); len(nodes) > 0 && !_u.mutation.QinqSvlanOfCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   vlan.QinqSvlanOfTable,
+			Columns: []string{vlan.QinqSvlanOfColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(vlan.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.QinqSvlanOfIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.O2M,
+			Inverse: false,
+			Table:   vlan.QinqSvlanOfTable,
+			Columns: []string{vlan.QinqSvlanOfColumn},
+			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(vlan.FieldID, field.TypeInt),
 			},

@@ -167,7 +167,11 @@ func etag(d *resource.Descriptor, r *resource.Row) string {
 
 // respond renders one object, with its ETag.
 func (s *Server) respond(c *gin.Context, d *resource.Descriptor, r *resource.Row, status int) error {
-	page, err := d.Load(c.Request.Context(), s.db.Store(), []*resource.Row{r}, view(c))
+	return s.respondView(c, d, r, status, view(c))
+}
+
+func (s *Server) respondView(c *gin.Context, d *resource.Descriptor, r *resource.Row, status int, v resource.View) error {
+	page, err := d.Load(c.Request.Context(), s.db.Store(), []*resource.Row{r}, v)
 	if err != nil {
 		return err
 	}
@@ -246,6 +250,8 @@ func pyTypeName(raw json.RawMessage) string {
 		return "bool"
 	case 'n':
 		return "NoneType"
+	case '{':
+		return "dict"
 	}
 	if bytes.ContainsAny(raw, ".eE") {
 		return "float"

@@ -28,3 +28,28 @@ func TestSmoke(t *testing.T) {
 		e.Must(http.StatusNoContent, "DELETE", "/api/dcim/sites/1/", nil)
 	})
 }
+
+// TestTreeParents guards the tree edge: many children per parent, and
+// deleting a child leaves its parent alone while deleting a parent takes
+// its subtree (NetBox's MPTT models).
+func TestTreeParents(t *testing.T) {
+	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+		p := e.Must(http.StatusCreated, "POST", "/api/dcim/regions/", map[string]any{"name": "P", "slug": "p"}).Object()["id"]
+		for _, n := range []string{"a", "b"} {
+			r := e.Must(http.StatusCreated, "POST", "/api/dcim/regions/", map[string]any{"name": n, "slug": n, "parent": p}).Object()
+			if r["_depth"].(float64) != 1 {
+				t.Fatalf("child depth %v", r["_depth"])
+			}
+		}
+		parent := e.Must(http.StatusOK, "GET", "/api/dcim/regions/1/", nil).Object()
+		if parent["parent"] != nil {
+			t.Fatalf("parent got a parent: %v", parent["parent"])
+		}
+		e.Must(http.StatusNoContent, "DELETE", "/api/dcim/regions/2/", nil)
+		e.Must(http.StatusOK, "GET", "/api/dcim/regions/1/", nil)
+		e.Must(http.StatusNoContent, "DELETE", "/api/dcim/regions/1/", nil)
+		if n := e.Must(http.StatusOK, "GET", "/api/dcim/regions/", nil).Object()["count"]; n != 0.0 {
+			t.Fatalf("subtree left behind: %v", n)
+		}
+	})
+}

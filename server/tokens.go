@@ -194,7 +194,10 @@ func (s *Server) provision(c *gin.Context) error {
 	if err != nil || r == nil {
 		return fmt.Errorf("re-read token: %v", err)
 	}
-	return s.respond(c, d, r, http.StatusCreated)
+	// NetBox's provisioning response lists the token without pepper_id.
+	v := view(c)
+	v.Omit = append(v.Omit, "pepper_id")
+	return s.respondView(c, d, r, http.StatusCreated, v)
 }
 
 func sprint(v any) string { return fmt.Sprint(v) }

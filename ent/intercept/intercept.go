@@ -11,6 +11,7 @@ import (
 	"github.com/inventory/inventory/ent/customfield"
 	"github.com/inventory/inventory/ent/customfieldchoiceset"
 	"github.com/inventory/inventory/ent/location"
+	"github.com/inventory/inventory/ent/outboxevent"
 	"github.com/inventory/inventory/ent/predicate"
 	"github.com/inventory/inventory/ent/prefix"
 	"github.com/inventory/inventory/ent/region"
@@ -164,6 +165,33 @@ func (f TraverseLocation) Traverse(ctx context.Context, q ent.Query) error {
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.LocationQuery", q)
+}
+
+// The OutboxEventFunc type is an adapter to allow the use of ordinary function as a Querier.
+type OutboxEventFunc func(context.Context, *ent.OutboxEventQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f OutboxEventFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.OutboxEventQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.OutboxEventQuery", q)
+}
+
+// The TraverseOutboxEvent type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseOutboxEvent func(context.Context, *ent.OutboxEventQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseOutboxEvent) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseOutboxEvent) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.OutboxEventQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.OutboxEventQuery", q)
 }
 
 // The PrefixFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -580,6 +608,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.CustomFieldChoiceSetQuery, predicate.CustomFieldChoiceSet, customfieldchoiceset.OrderOption]{typ: ent.TypeCustomFieldChoiceSet, tq: q}, nil
 	case *ent.LocationQuery:
 		return &query[*ent.LocationQuery, predicate.Location, location.OrderOption]{typ: ent.TypeLocation, tq: q}, nil
+	case *ent.OutboxEventQuery:
+		return &query[*ent.OutboxEventQuery, predicate.OutboxEvent, outboxevent.OrderOption]{typ: ent.TypeOutboxEvent, tq: q}, nil
 	case *ent.PrefixQuery:
 		return &query[*ent.PrefixQuery, predicate.Prefix, prefix.OrderOption]{typ: ent.TypePrefix, tq: q}, nil
 	case *ent.RIRQuery:

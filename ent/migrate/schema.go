@@ -84,7 +84,7 @@ var (
 		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
 		{Name: "status", Type: field.TypeString, Size: 50, Default: "active"},
 		{Name: "facility", Type: field.TypeString, Size: 50, Default: ""},
-		{Name: "parent_id", Type: field.TypeInt, Unique: true, Nullable: true},
+		{Name: "parent_id", Type: field.TypeInt, Nullable: true},
 		{Name: "site_id", Type: field.TypeInt},
 		{Name: "tenant_id", Type: field.TypeInt, Nullable: true},
 	}
@@ -95,7 +95,7 @@ var (
 		PrimaryKey: []*schema.Column{DcimLocationColumns[0]},
 		ForeignKeys: []*schema.ForeignKey{
 			{
-				Symbol:     "dcim_location_dcim_location_parent",
+				Symbol:     "dcim_location_dcim_location_children",
 				Columns:    []*schema.Column{DcimLocationColumns[11]},
 				RefColumns: []*schema.Column{DcimLocationColumns[0]},
 				OnDelete:   schema.Cascade,
@@ -111,6 +111,36 @@ var (
 				Columns:    []*schema.Column{DcimLocationColumns[13]},
 				RefColumns: []*schema.Column{TenancyTenantColumns[0]},
 				OnDelete:   schema.Restrict,
+			},
+		},
+	}
+	// CoreOutboxeventColumns holds the columns for the "core_outboxevent" table.
+	CoreOutboxeventColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime},
+		{Name: "event", Type: field.TypeString},
+		{Name: "object_type", Type: field.TypeString},
+		{Name: "object_id", Type: field.TypeInt},
+		{Name: "request_id", Type: field.TypeString, Default: ""},
+		{Name: "request_method", Type: field.TypeString, Default: ""},
+		{Name: "request_path", Type: field.TypeString, Default: ""},
+		{Name: "user_id", Type: field.TypeInt, Nullable: true},
+		{Name: "username", Type: field.TypeString, Default: ""},
+		{Name: "data", Type: field.TypeJSON, SchemaType: map[string]string{"postgres": "json"}},
+		{Name: "prechange", Type: field.TypeJSON, Nullable: true, SchemaType: map[string]string{"postgres": "json"}},
+		{Name: "postchange", Type: field.TypeJSON, Nullable: true, SchemaType: map[string]string{"postgres": "json"}},
+		{Name: "dispatched", Type: field.TypeTime, Nullable: true},
+	}
+	// CoreOutboxeventTable holds the schema information for the "core_outboxevent" table.
+	CoreOutboxeventTable = &schema.Table{
+		Name:       "core_outboxevent",
+		Columns:    CoreOutboxeventColumns,
+		PrimaryKey: []*schema.Column{CoreOutboxeventColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "outboxevent_dispatched_id",
+				Unique:  false,
+				Columns: []*schema.Column{CoreOutboxeventColumns[13], CoreOutboxeventColumns[0]},
 			},
 		},
 	}
@@ -232,7 +262,7 @@ var (
 		{Name: "_depth", Type: field.TypeInt, Default: 0},
 		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
 		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
-		{Name: "parent_id", Type: field.TypeInt, Unique: true, Nullable: true},
+		{Name: "parent_id", Type: field.TypeInt, Nullable: true},
 	}
 	// DcimRegionTable holds the schema information for the "dcim_region" table.
 	DcimRegionTable = &schema.Table{
@@ -241,7 +271,7 @@ var (
 		PrimaryKey: []*schema.Column{DcimRegionColumns[0]},
 		ForeignKeys: []*schema.ForeignKey{
 			{
-				Symbol:     "dcim_region_dcim_region_parent",
+				Symbol:     "dcim_region_dcim_region_children",
 				Columns:    []*schema.Column{DcimRegionColumns[9]},
 				RefColumns: []*schema.Column{DcimRegionColumns[0]},
 				OnDelete:   schema.Cascade,
@@ -324,7 +354,7 @@ var (
 		{Name: "_depth", Type: field.TypeInt, Default: 0},
 		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
 		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
-		{Name: "parent_id", Type: field.TypeInt, Unique: true, Nullable: true},
+		{Name: "parent_id", Type: field.TypeInt, Nullable: true},
 	}
 	// DcimSitegroupTable holds the schema information for the "dcim_sitegroup" table.
 	DcimSitegroupTable = &schema.Table{
@@ -333,7 +363,7 @@ var (
 		PrimaryKey: []*schema.Column{DcimSitegroupColumns[0]},
 		ForeignKeys: []*schema.ForeignKey{
 			{
-				Symbol:     "dcim_sitegroup_dcim_sitegroup_parent",
+				Symbol:     "dcim_sitegroup_dcim_sitegroup_children",
 				Columns:    []*schema.Column{DcimSitegroupColumns[9]},
 				RefColumns: []*schema.Column{DcimSitegroupColumns[0]},
 				OnDelete:   schema.Cascade,
@@ -428,7 +458,7 @@ var (
 		{Name: "_depth", Type: field.TypeInt, Default: 0},
 		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
 		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
-		{Name: "parent_id", Type: field.TypeInt, Unique: true, Nullable: true},
+		{Name: "parent_id", Type: field.TypeInt, Nullable: true},
 	}
 	// TenancyTenantgroupTable holds the schema information for the "tenancy_tenantgroup" table.
 	TenancyTenantgroupTable = &schema.Table{
@@ -437,7 +467,7 @@ var (
 		PrimaryKey: []*schema.Column{TenancyTenantgroupColumns[0]},
 		ForeignKeys: []*schema.ForeignKey{
 			{
-				Symbol:     "tenancy_tenantgroup_tenancy_tenantgroup_parent",
+				Symbol:     "tenancy_tenantgroup_tenancy_tenantgroup_children",
 				Columns:    []*schema.Column{TenancyTenantgroupColumns[9]},
 				RefColumns: []*schema.Column{TenancyTenantgroupColumns[0]},
 				OnDelete:   schema.Cascade,
@@ -531,7 +561,7 @@ var (
 		{Name: "group_id", Type: field.TypeInt, Nullable: true},
 		{Name: "tenant_id", Type: field.TypeInt, Nullable: true},
 		{Name: "role_id", Type: field.TypeInt, Nullable: true},
-		{Name: "qinq_svlan_id", Type: field.TypeInt, Unique: true, Nullable: true},
+		{Name: "qinq_svlan_id", Type: field.TypeInt, Nullable: true},
 	}
 	// IpamVlanTable holds the schema information for the "ipam_vlan" table.
 	IpamVlanTable = &schema.Table{
@@ -564,7 +594,7 @@ var (
 				OnDelete:   schema.SetNull,
 			},
 			{
-				Symbol:     "ipam_vlan_ipam_vlan_qinq_svlan",
+				Symbol:     "ipam_vlan_ipam_vlan_qinq_svlan_of",
 				Columns:    []*schema.Column{IpamVlanColumns[14]},
 				RefColumns: []*schema.Column{IpamVlanColumns[0]},
 				OnDelete:   schema.Restrict,
@@ -684,6 +714,7 @@ var (
 		ExtrasCustomfieldTable,
 		ExtrasCustomfieldchoicesetTable,
 		DcimLocationTable,
+		CoreOutboxeventTable,
 		IpamPrefixTable,
 		IpamRirTable,
 		DcimRegionTable,
@@ -715,6 +746,9 @@ func init() {
 	DcimLocationTable.ForeignKeys[2].RefTable = TenancyTenantTable
 	DcimLocationTable.Annotation = &entsql.Annotation{
 		Table: "dcim_location",
+	}
+	CoreOutboxeventTable.Annotation = &entsql.Annotation{
+		Table: "core_outboxevent",
 	}
 	IpamPrefixTable.ForeignKeys[0].RefTable = IpamVrfTable
 	IpamPrefixTable.ForeignKeys[1].RefTable = TenancyTenantTable

@@ -131,6 +131,7 @@ type Descriptor struct {
 	brief   []*Field
 	full    []*Field
 	spec    *filters.Spec
+	notNull map[string]bool // NOT NULL columns of Table (from the ent schema)
 }
 
 // FilterDecl is a declared filter (from the schema annotation).

@@ -57,6 +57,15 @@ func (d *Descriptor) buildFilters() error {
 			add(&filters.Filter{Name: f.Name, Kind: filters.Decimal, Column: f.Column})
 		case KindString, KindSlug, "timezone", "color":
 			add(&filters.Filter{Name: f.Name, Kind: filters.String, Column: f.Column, Nullable: true})
+		default:
+			// Kinds with their own codec but plain text storage
+			// (username, email, ...) filter as strings, as NetBox's
+			// CharFields do; without this users had no username filter.
+			// (Not on the codec: the server registers some codecs, and the
+			// filters must not depend on what is linked in.)
+			if f.Kind != KindText && f.GoType == "string" && f.Column != "" {
+				add(&filters.Filter{Name: f.Name, Kind: filters.String, Column: f.Column, Nullable: true})
+			}
 		case KindBool:
 			add(&filters.Filter{Name: f.Name, Kind: filters.Boolean, Column: f.Column})
 		case KindTime:
@@ -71,14 +80,6 @@ func (d *Descriptor) buildFilters() error {
 			add(&filters.Filter{Name: f.Name, Kind: filters.String, Column: f.Column, Lookups: []string{"n"}})
 		case KindGenericID:
 			add(&filters.Filter{Name: f.Name, Kind: filters.Integer, Column: f.Column})
-		case KindText:
-			// long text (comments) has no filter, as in NetBox
-		default:
-			// Text columns of model-specific kinds (username, email, ...)
-			// filter as text; declared filters may still replace them.
-			if f.GoType == "string" && f.Column != "" {
-				add(&filters.Filter{Name: f.Name, Kind: filters.String, Column: f.Column, Nullable: true})
-			}
 		case KindFK:
 			t := f.target
 			idKind, attrKind := filters.ForeignID, filters.ForeignAttr
@@ -217,14 +218,22 @@ func (d *Descriptor) declared(decl FilterDecl) (*filters.Filter, error) {
 }
 
 // defaultLookup is the attribute an FK's <rel> filter matches: the field's
-// Lookup, else the target's slug, else its name ("" when it has neither).
+// Lookup, else the target's slug, else its name, else the target's natural
+// key: its first unique text column (a user's username, as NetBox's user
+// filter); "" when it has none.
 func defaultLookup(f *Field) string {
 	if f.Lookup != "" {
 		return f.Lookup
 	}
+	t := f.target
 	for _, a := range []string{"slug", "name"} {
-		if f.target.byName[a] != nil {
+		if t.byName[a] != nil {
 			return a
+		}
+	}
+	for _, tf := range t.Fields {
+		if tf.Unique && tf.GoType == "string" && tf.Column != "" && !tf.ReadOnly {
+			return tf.Name
 		}
 	}
 	return ""

@@ -1,6 +1,7 @@
 package resource
 
 import (
+	"bytes"
 	"context"
 	stdsql "database/sql"
 	"encoding/json"
@@ -85,7 +86,7 @@ func (d *Descriptor) List(ctx context.Context, st Store, p ListParams) ([]*Row, 
 		s.Where(sql.GTE(s.C("id"), *p.Start))
 		s.OrderBy(s.C("id"))
 	} else {
-		filters.ApplyOrder(s, p.Order)
+		d.applyOrder(s, p.Order)
 	}
 	if p.Limit >= 0 {
 		s.Limit(p.Limit)
@@ -99,6 +100,30 @@ func (d *Descriptor) List(ctx context.Context, st Store, p ListParams) ([]*Row, 
 	}
 	rows, err := d.query(ctx, st, s)
 	return rows, count, err
+}
+
+// applyOrder is filters.ApplyOrder, except that on SQLite the explicit
+// NULLS placement is left out for NOT NULL columns: it changes nothing
+// there, but SQLite cannot walk an index for "ASC NULLS LAST" and sorted
+// the whole table for every page (100k prefixes: ~60 ms per list request
+// instead of ~0.2 ms). PostgreSQL's defaults are the pinned placements, so
+// its indexes serve either form.
+func (d *Descriptor) applyOrder(s *sql.Selector, terms []filters.OrderTerm) {
+	if s.Dialect() != dialect.SQLite {
+		filters.ApplyOrder(s, terms)
+		return
+	}
+	for _, t := range terms {
+		if !d.notNull[t.Column] {
+			filters.ApplyOrder(s, []filters.OrderTerm{t})
+			continue
+		}
+		if t.Desc {
+			s.OrderExpr(sql.Expr(s.C(t.Column) + " DESC"))
+		} else {
+			s.OrderExpr(sql.Expr(s.C(t.Column) + " ASC"))
+		}
+	}
 }
 
 // Get selects one row by id, with extra predicates (filters on detail
@@ -240,15 +265,26 @@ func normalize(f *Field, v any) any {
 	default: // JSON columns
 		switch x := v.(type) {
 		case []byte:
-			return json.RawMessage(append([]byte(nil), x...))
+			return compactJSON(x)
 		case string:
-			return json.RawMessage(x)
+			return compactJSON([]byte(x))
 		default:
 			b, _ := json.Marshal(x)
 			return json.RawMessage(b)
 		}
 	}
 	return v
+}
+
+// compactJSON copies a stored JSON document without insignificant
+// whitespace: PostgreSQL's jsonb renders `[[1, 4094]]` where SQLite keeps
+// `[[1,4094]]`, and responses must not depend on the database.
+func compactJSON(b []byte) json.RawMessage {
+	var buf bytes.Buffer
+	if err := json.Compact(&buf, b); err != nil {
+		return json.RawMessage(append([]byte(nil), b...))
+	}
+	return json.RawMessage(buf.Bytes())
 }
 
 func parseStoredTime(s string) any {

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/inventory/inventory/ent/migrate"
+
 	// Schema hooks move ent's defaults, validators and hooks into the
 	// runtime package; every client is used through this package.
 	_ "github.com/inventory/inventory/ent/runtime"
@@ -49,7 +51,18 @@ func resolve() {
 		}
 		return all[i].Path < all[j].Path
 	})
+	notNull := map[string]map[string]bool{}
+	for _, t := range migrate.Tables {
+		cols := map[string]bool{}
+		for _, c := range t.Columns {
+			if !c.Nullable {
+				cols[c.Name] = true
+			}
+		}
+		notNull[t.Name] = cols
+	}
 	for _, d := range all {
+		d.notNull = notNull[d.Table]
 		byType[d.ContentType()] = d
 		byPath[d.App+"/"+d.Path] = d
 	}

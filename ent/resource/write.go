@@ -124,6 +124,11 @@ func (d *Descriptor) decodeField(ctx context.Context, tx *Tx, f *Field, raw json
 	if f.codec != nil && f.codec.decode != nil {
 		return f.codec.decode(f, raw)
 	}
+	if len(f.Choices) > 0 && f.Kind != KindChoice {
+		// A choice rendered as its bare value (a token's version): decoded
+		// as a choice, stored and shown plain.
+		return decodeChoice(f, raw)
+	}
 	switch f.Kind {
 	case KindString, KindText, KindSecret:
 		return decodeString(f, raw)

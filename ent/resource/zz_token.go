@@ -35,7 +35,7 @@ func init() {
 			{Name: "url", Kind: "url", ReadOnly: true},
 			{Name: "display_url", Kind: "display_url", ReadOnly: true},
 			{Name: "display", Kind: "display", ReadOnly: true},
-			{Name: "version", Kind: "choice", Column: "version", GoType: "int", CreateOnly: true, HasDefault: true, Choices: []Choice{{1, "v1"}, {2, "v2"}}},
+			{Name: "version", Kind: "int", Column: "version", GoType: "int", CreateOnly: true, HasDefault: true, Choices: []Choice{{1, "v1"}, {2, "v2"}}},
 			{Name: "key", Kind: "string", Column: "key", GoType: "string", ReadOnly: true, Nullable: true, HasDefault: true, Unique: true, MaxLen: 12},
 			{Name: "user", Kind: "fk", Column: "user_id", GoType: "int", Target: "users.user", Required: true, CreateOnly: true, Lookup: "username"},
 			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, MaxLen: 200},

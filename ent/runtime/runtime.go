@@ -8,6 +8,7 @@ import (
 	"github.com/inventory/inventory/ent/customfield"
 	"github.com/inventory/inventory/ent/customfieldchoiceset"
 	"github.com/inventory/inventory/ent/location"
+	"github.com/inventory/inventory/ent/outboxevent"
 	"github.com/inventory/inventory/ent/prefix"
 	"github.com/inventory/inventory/ent/region"
 	"github.com/inventory/inventory/ent/rir"
@@ -311,6 +312,28 @@ func init() {
 	location.DefaultFacility = locationDescFacility.Default.(string)
 	// location.FacilityValidator is a validator for the "facility" field. It is called by the builders before save.
 	location.FacilityValidator = locationDescFacility.Validators[0].(func(string) error)
+	outboxeventFields := schema.OutboxEvent{}.Fields()
+	_ = outboxeventFields
+	// outboxeventDescCreated is the schema descriptor for created field.
+	outboxeventDescCreated := outboxeventFields[0].Descriptor()
+	// outboxevent.DefaultCreated holds the default value on creation for the created field.
+	outboxevent.DefaultCreated = outboxeventDescCreated.Default.(func() time.Time)
+	// outboxeventDescRequestID is the schema descriptor for request_id field.
+	outboxeventDescRequestID := outboxeventFields[4].Descriptor()
+	// outboxevent.DefaultRequestID holds the default value on creation for the request_id field.
+	outboxevent.DefaultRequestID = outboxeventDescRequestID.Default.(string)
+	// outboxeventDescRequestMethod is the schema descriptor for request_method field.
+	outboxeventDescRequestMethod := outboxeventFields[5].Descriptor()
+	// outboxevent.DefaultRequestMethod holds the default value on creation for the request_method field.
+	outboxevent.DefaultRequestMethod = outboxeventDescRequestMethod.Default.(string)
+	// outboxeventDescRequestPath is the schema descriptor for request_path field.
+	outboxeventDescRequestPath := outboxeventFields[6].Descriptor()
+	// outboxevent.DefaultRequestPath holds the default value on creation for the request_path field.
+	outboxevent.DefaultRequestPath = outboxeventDescRequestPath.Default.(string)
+	// outboxeventDescUsername is the schema descriptor for username field.
+	outboxeventDescUsername := outboxeventFields[8].Descriptor()
+	// outboxevent.DefaultUsername holds the default value on creation for the username field.
+	outboxevent.DefaultUsername = outboxeventDescUsername.Default.(string)
 	prefixMixin := schema.Prefix{}.Mixin()
 	prefixHooks := schema.Prefix{}.Hooks()
 	prefix.Hooks[0] = prefixHooks[0]

@@ -42,7 +42,7 @@ func (VLAN) Edges() []ent.Edge {
 		FK("group", VLANGroup.Type, entsql.Restrict),
 		FK("tenant", Tenant.Type, entsql.Restrict),
 		FK("role", Role.Type, entsql.SetNull),
-		FK("qinq_svlan", VLAN.Type, entsql.Restrict),
+		SelfFK("qinq_svlan", VLAN.Type, entsql.Restrict),
 	}
 }
 

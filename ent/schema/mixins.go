@@ -103,11 +103,13 @@ func NestedGroupMixins() []ent.Mixin {
 	return []ent.Mixin{ChangeLogged{}, Tagged{}, CustomFields{}, NestedGroup{}}
 }
 
-// ParentEdge is the self edge of a NestedGroup schema. Deleting a node
-// deletes its subtree, as NetBox's MPTT models do.
+// ParentEdge is the self edge pair (children, parent) of a NestedGroup
+// schema: a tree, many children per parent. (A lone unique To edge would be
+// a two-way one-to-one link.) Deleting a node deletes its subtree, as
+// NetBox's MPTT models do.
 func ParentEdge(t any) ent.Edge {
-	return edge.To("parent", t).Field("parent_id").Unique().
-		Annotations(entsql.OnDelete(entsql.Cascade))
+	return edge.To("children", t).Annotations(entsql.OnDelete(entsql.Cascade)).
+		From("parent").Unique().Field("parent_id")
 }
 
 // NameField is a required name of at most n characters.
@@ -147,6 +149,14 @@ func FK(name string, t any, onDelete entsql.ReferenceOption) ent.Edge {
 		a = append(a, api.Field{Protect: true})
 	}
 	return edge.To(name, t).Field(name + "_id").Unique().Annotations(a...)
+}
+
+// SelfFK is an FK to the schema's own type (a VLAN's Q-in-Q service VLAN).
+// It needs the inverse pair: a lone unique To edge to oneself is a two-way
+// one-to-one link, which would rewrite the target's own FK too.
+func SelfFK(name string, t any, onDelete entsql.ReferenceOption) ent.Edge {
+	return edge.To(name+"_of", t).Annotations(entsql.OnDelete(onDelete)).
+		From(name).Unique().Field(name + "_id").Annotations(api.Field{Protect: onDelete == entsql.Restrict})
 }
 
 // FKField is the column of an FK edge.

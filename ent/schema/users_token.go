@@ -11,10 +11,6 @@ import (
 	"github.com/inventory/inventory/ent/schema/api"
 )
 
-// TokenVersion are the token versions: v1 is NetBox's deprecated plaintext
-// token, v2 the keyed one. Both are stored here only as keyed hashes.
-var TokenVersion = []api.Choice{{Value: 1, Label: "v1"}, {Value: 2, Label: "v2"}}
-
 // Token is users.Token. The secret ("token") is accepted on create, stored
 // only as an HMAC digest, and shown once in the creating response; the hook
 // that does so is registered on the client by the server, which holds the
@@ -23,7 +19,10 @@ type Token struct{ ent.Schema }
 
 func (Token) Fields() []ent.Field {
 	return []ent.Field{
-		field.Int("version").Default(2).Annotations(api.Field{Kind: "choice", Choices: TokenVersion, CreateOnly: true}),
+		// NetBox's token serializer renders version as the plain integer
+		// (pynetbox's create_token compares it with 2).
+		field.Int("version").Default(2).
+			Annotations(api.Field{CreateOnly: true, Choices: []api.Choice{{Value: 1, Label: "v1"}, {Value: 2, Label: "v2"}}}),
 		field.String("key").Optional().Nillable().Unique().MaxLen(12).Annotations(api.Field{ReadOnly: true}),
 		field.Int("user_id").Annotations(api.Field{CreateOnly: true}),
 		field.String("description").MaxLen(200).Default(""),

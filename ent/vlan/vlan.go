@@ -52,6 +52,8 @@ const (
 	EdgeRole = "role"
 	// EdgeQinqSvlan holds the string denoting the qinq_svlan edge name in mutations.
 	EdgeQinqSvlan = "qinq_svlan"
+	// EdgeQinqSvlanOf holds the string denoting the qinq_svlan_of edge name in mutations.
+	EdgeQinqSvlanOf = "qinq_svlan_of"
 	// Table holds the table name of the vlan in the database.
 	Table = "ipam_vlan"
 	// SiteTable is the table that holds the site relation/edge.
@@ -86,6 +88,10 @@ const (
 	QinqSvlanTable = "ipam_vlan"
 	// QinqSvlanColumn is the table column denoting the qinq_svlan relation/edge.
 	QinqSvlanColumn = "qinq_svlan_id"
+	// QinqSvlanOfTable is the table that holds the qinq_svlan_of relation/edge.
+	QinqSvlanOfTable = "ipam_vlan"
+	// QinqSvlanOfColumn is the table column denoting the qinq_svlan_of relation/edge.
+	QinqSvlanOfColumn = "qinq_svlan_id"
 )
 
 // Columns holds all SQL columns for vlan fields.
@@ -251,6 +257,20 @@ func ByQinqSvlanField(field string, opts ...sql.OrderTermOption) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newQinqSvlanStep(), sql.OrderByField(field, opts...))
 	}
 }
+
+// ByQinqSvlanOfCount orders the results by qinq_svlan_of count.
+func ByQinqSvlanOfCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newQinqSvlanOfStep(), opts...)
+	}
+}
+
+// ByQinqSvlanOf orders the results by qinq_svlan_of terms.
+func ByQinqSvlanOf(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newQinqSvlanOfStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
 func newSiteStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -283,6 +303,13 @@ func newQinqSvlanStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(Table, FieldID),
-		sqlgraph.Edge(sqlgraph.O2O, false, QinqSvlanTable, QinqSvlanColumn),
+		sqlgraph.Edge(sqlgraph.M2O, true, QinqSvlanTable, QinqSvlanColumn),
+	)
+}
+func newQinqSvlanOfStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(Table, FieldID),
+		sqlgraph.Edge(sqlgraph.O2M, false, QinqSvlanOfTable, QinqSvlanOfColumn),
 	)
 }

@@ -842,7 +842,7 @@ func HasQinqSvlan() predicate.VLAN {
 	return predicate.VLAN(func(s *sql.Selector) {
 		step := sqlgraph.NewStep(
 			sqlgraph.From(Table, FieldID),
-			sqlgraph.Edge(sqlgraph.O2O, false, QinqSvlanTable, QinqSvlanColumn),
+			sqlgraph.Edge(sqlgraph.M2O, true, QinqSvlanTable, QinqSvlanColumn),
 		)
 		sqlgraph.HasNeighbors(s, step)
 	})
@@ -852,6 +852,29 @@ func HasQinqSvlan() predicate.VLAN {
 func HasQinqSvlanWith(preds ...predicate.VLAN) predicate.VLAN {
 	return predicate.VLAN(func(s *sql.Selector) {
 		step := newQinqSvlanStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasQinqSvlanOf applies the HasEdge predicate on the "qinq_svlan_of" edge.
+func HasQinqSvlanOf() predicate.VLAN {
+	return predicate.VLAN(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, QinqSvlanOfTable, QinqSvlanOfColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasQinqSvlanOfWith applies the HasEdge predicate on the "qinq_svlan_of" edge with a given conditions (other predicates).
+func HasQinqSvlanOfWith(preds ...predicate.VLAN) predicate.VLAN {
+	return predicate.VLAN(func(s *sql.Selector) {
+		step := newQinqSvlanOfStep()
 		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
 			for _, p := range preds {
 				p(s)

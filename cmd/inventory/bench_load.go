@@ -1,0 +1,369 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// benchReq is one request of a scenario.
+type benchReq struct {
+	method, path string
+	body         []byte
+}
+
+// benchTarget is a goal from the issue, checked against a result.
+type benchTarget struct {
+	text  string
+	check func(r *benchResult) bool
+}
+
+type benchScenario struct {
+	name    string
+	clients int
+	maxReqs int // 0: bounded by duration only
+	warm    bool
+	next    func(rng *rand.Rand, n int64) benchReq
+	target  *benchTarget
+}
+
+type benchResult struct {
+	name             string
+	clients          int
+	requests, errors int
+	elapsed          time.Duration
+	lat              []time.Duration // sorted
+	rows             int             // objects in the first response
+	firstErr         string
+}
+
+func (r *benchResult) rps() float64 {
+	if r.elapsed <= 0 {
+		return 0
+	}
+	return float64(r.requests) / r.elapsed.Seconds()
+}
+
+func (r *benchResult) pct(p float64) time.Duration {
+	if len(r.lat) == 0 {
+		return 0
+	}
+	i := int(float64(len(r.lat))*p+0.999999) - 1
+	return r.lat[max(0, min(i, len(r.lat)-1))]
+}
+
+type loader struct {
+	base, auth string
+	o          *benchOptions
+	client     *http.Client
+	bulkSeq    atomic.Int64
+}
+
+func newLoader(base, auth string, o *benchOptions) *loader {
+	tr := &http.Transport{
+		MaxIdleConns:        4 * o.clients,
+		MaxIdleConnsPerHost: 4 * o.clients,
+		IdleConnTimeout:     time.Minute,
+		DisableCompression:  true,
+	}
+	return &loader{base: base, auth: auth, o: o, client: &http.Client{Transport: tr, Timeout: time.Minute}}
+}
+
+func (l *loader) do(ctx context.Context, q benchReq) (int, []byte, error) {
+	var body io.Reader
+	if q.body != nil {
+		body = bytes.NewReader(q.body)
+	}
+	req, err := http.NewRequestWithContext(ctx, q.method, l.base+q.path, body)
+	if err != nil {
+		return 0, nil, err
+	}
+	req.Header.Set("Authorization", l.auth)
+	req.Header.Set("Accept", "application/json")
+	if q.body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	resp, err := l.client.Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	return resp.StatusCode, b, err
+}
+
+// runScenario drives one scenario with its clients until the duration (or
+// the request bound) is reached.
+func (l *loader) runScenario(ctx context.Context, sc *benchScenario) *benchResult {
+	res := &benchResult{name: sc.name, clients: sc.clients, rows: -1}
+	// The first request is checked (and its objects counted) unmeasured.
+	if st, b, err := l.do(ctx, sc.next(rand.New(rand.NewPCG(0, 0)), 0)); err != nil || st >= 300 {
+		res.firstErr = describeFailure(st, b, err)
+	} else {
+		res.rows = countObjects(b)
+	}
+	if sc.warm && l.o.warmup > 0 {
+		l.drive(ctx, sc, l.o.warmup, nil)
+	}
+	var mu sync.Mutex
+	t0 := time.Now()
+	l.drive(ctx, sc, l.o.duration, func(lat []time.Duration, errs int, firstErr string) {
+		mu.Lock()
+		defer mu.Unlock()
+		res.lat = append(res.lat, lat...)
+		res.errors += errs
+		if res.firstErr == "" {
+			res.firstErr = firstErr
+		}
+	})
+	res.elapsed = time.Since(t0)
+	res.requests = len(res.lat)
+	sort.Slice(res.lat, func(i, j int) bool { return res.lat[i] < res.lat[j] })
+	return res
+}
+
+// drive runs the clients for d; report (when non-nil) receives each
+// client's latencies of successful requests.
+func (l *loader) drive(ctx context.Context, sc *benchScenario, d time.Duration, report func([]time.Duration, int, string)) {
+	// Requests in flight at the deadline finish (and count): cutting
+	// them off would only make the server log cancelled requests.
+	deadline := time.Now().Add(d)
+	var issued atomic.Int64
+	var wg sync.WaitGroup
+	for c := 0; c < sc.clients; c++ {
+		wg.Add(1)
+		go func(c int) {
+			defer wg.Done()
+			rng := rand.New(rand.NewPCG(uint64(c)+1, uint64(time.Now().UnixNano())))
+			var lat []time.Duration
+			errs, firstErr := 0, ""
+			for time.Now().Before(deadline) {
+				n := issued.Add(1)
+				if sc.maxReqs > 0 && n > int64(sc.maxReqs) {
+					break
+				}
+				q := sc.next(rng, n)
+				t := time.Now()
+				st, b, err := l.do(ctx, q)
+				el := time.Since(t)
+				if ctx.Err() != nil {
+					return // interrupted
+				}
+				if err != nil || st >= 300 {
+					errs++
+					if firstErr == "" {
+						firstErr = describeFailure(st, b, err)
+					}
+					continue
+				}
+				lat = append(lat, el)
+			}
+			if report != nil {
+				report(lat, errs, firstErr)
+			}
+		}(c)
+	}
+	wg.Wait()
+}
+
+func describeFailure(status int, body []byte, err error) string {
+	if err != nil {
+		return err.Error()
+	}
+	s := string(body)
+	if len(s) > 300 {
+		s = s[:300] + "..."
+	}
+	return fmt.Sprintf("HTTP %d: %s", status, s)
+}
+
+// countObjects counts the objects of a list or bulk response (1 for a
+// single object).
+func countObjects(b []byte) int {
+	var v any
+	if json.Unmarshal(b, &v) != nil {
+		return -1
+	}
+	switch x := v.(type) {
+	case []any:
+		return len(x)
+	case map[string]any:
+		if r, ok := x["results"].([]any); ok {
+			return len(r)
+		}
+		return 1
+	}
+	return -1
+}
+
+func pick(rng *rand.Rand, ids []int) int { return ids[rng.IntN(len(ids))] }
+
+// scenarios are the measurements the issue asks for, on the biggest
+// seeded table (prefixes; sites when the build has no prefix model).
+func (l *loader) scenarios(s *benchSeed) []*benchScenario {
+	C := l.o.clients
+	model, ids := "/api/dcim/sites/", s.sites
+	if s.hasPrefix && len(s.prefixes) > 0 {
+		model, ids = "/api/ipam/prefixes/", s.prefixes
+	}
+	get := func(path string) func(*rand.Rand, int64) benchReq {
+		return func(*rand.Rand, int64) benchReq { return benchReq{method: "GET", path: path} }
+	}
+	rps := func(min float64) *benchTarget {
+		return &benchTarget{fmt.Sprintf(">= %.0f req/s", min), func(r *benchResult) bool { return r.rps() >= min }}
+	}
+	p50 := func(max time.Duration) *benchTarget {
+		return &benchTarget{fmt.Sprintf("p50 <= %s", max), func(r *benchResult) bool { return r.pct(0.5) <= max }}
+	}
+	tag := s.tagSlugs[len(s.tagSlugs)/2]
+	deep := ids[len(ids)*9/10]
+	out := []*benchScenario{
+		{name: "detail GET", clients: C, warm: true, target: rps(8000), next: func(rng *rand.Rand, _ int64) benchReq {
+			return benchReq{method: "GET", path: fmt.Sprintf("%s%d/", model, pick(rng, ids))}
+		}},
+		{name: "list 50 complete", clients: C, warm: true, target: rps(1500), next: get(model + "?limit=50")},
+		{name: "list 50 brief", clients: C, warm: true, next: get(model + "?limit=50&brief=1")},
+		{name: "list 1000 complete", clients: C, warm: true, next: get(model + "?limit=1000")},
+		{name: "list 1000 complete, 1 client", clients: 1, warm: true, target: p50(40 * time.Millisecond), next: get(model + "?limit=1000")},
+		{name: "filter name__ic (VLANs)", clients: C, warm: true, next: get("/api/ipam/vlans/?limit=50&name__ic=n-0012")},
+		{name: "filter tag", clients: C, warm: true, next: get(model + "?limit=50&tag=" + tag)},
+		{name: "filter cf_" + benchCF, clients: C, warm: true, next: get(model + "?limit=50&cf_" + benchCF + "=value-42")},
+		{name: "filter name__ic+tag+cf_ (sites)", clients: C, warm: true, next: get("/api/dcim/sites/?limit=50&name__ic=site%200&tag=" + tag + "&cf_" + benchCF + "=value-4")},
+		{name: "cursor first page", clients: C, warm: true, next: get(model + "?start=0&limit=50")},
+		{name: "cursor deep page (90%)", clients: C, warm: true, next: get(fmt.Sprintf("%s?start=%d&limit=50", model, deep))},
+	}
+	if s.hasPrefix && len(s.prefixes) > 0 {
+		out = append(out,
+			&benchScenario{name: "bulk create 1000 prefixes", clients: 1, maxReqs: l.o.bulkMax, target: p50(time.Second), next: l.bulkCreate},
+			&benchScenario{name: "bulk PATCH 1000 prefixes", clients: 1, maxReqs: l.o.bulkMax, next: func(rng *rand.Rand, n int64) benchReq {
+				return bulkPatch(rng, n, model, s.prefixes)
+			}},
+		)
+	} else {
+		out = append(out, &benchScenario{name: "bulk PATCH 1000 sites", clients: 1, maxReqs: l.o.bulkMax, next: func(rng *rand.Rand, n int64) benchReq {
+			return bulkPatch(rng, n, model, s.sites)
+		}})
+	}
+	return out
+}
+
+// bulkCreate posts 1000 new /24s from 100.0.0.0 upwards, fresh ones on
+// every request (including the unmeasured check).
+func (l *loader) bulkCreate(_ *rand.Rand, _ int64) benchReq {
+	k := int(l.bulkSeq.Add(1) - 1)
+	var b bytes.Buffer
+	b.WriteByte('[')
+	for j := 0; j < 1000; j++ {
+		i := k*1000 + j
+		if j > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"prefix":"%d.%d.%d.0/24","status":"active","description":"bulk %d","custom_fields":{"%s":"bulk"}}`,
+			100+i/65536, (i/256)%256, i%256, i, benchCF)
+	}
+	b.WriteByte(']')
+	return benchReq{method: "POST", path: "/api/ipam/prefixes/", body: b.Bytes()}
+}
+
+// bulkPatch changes the description of 1000 consecutive seeded objects.
+func bulkPatch(rng *rand.Rand, n int64, model string, ids []int) benchReq {
+	lo := 0
+	if len(ids) > 1000 {
+		lo = rng.IntN(len(ids) - 1000)
+	}
+	var b bytes.Buffer
+	b.WriteByte('[')
+	for j, id := range ids[lo:min(lo+1000, len(ids))] {
+		if j > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"id":%d,"description":"patched %d"}`, id, n)
+	}
+	b.WriteByte(']')
+	return benchReq{method: "PATCH", path: model, body: b.Bytes()}
+}
+
+func (l *loader) run(ctx context.Context, s *benchSeed) error {
+	var only []string
+	for _, w := range strings.Split(l.o.only, ",") {
+		if w = strings.TrimSpace(w); w != "" {
+			only = append(only, strings.ToLower(w))
+		}
+	}
+	fmt.Printf("%-34s %7s %8s %9s %9s %9s %6s  %s\n", "scenario", "clients", "requests", "req/s", "p50", "p99", "rows", "target")
+	results := map[string]*benchResult{}
+	failed := 0
+	for _, sc := range l.scenarios(s) {
+		if len(only) > 0 && !containsAny(strings.ToLower(sc.name), only) {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		r := l.runScenario(ctx, sc)
+		results[sc.name] = r
+		target := ""
+		if sc.target != nil {
+			target = sc.target.text + "  " + passMiss(sc.target.check(r))
+		}
+		if sc.name == "cursor deep page (90%)" {
+			if first := results["cursor first page"]; first != nil && first.requests > 0 {
+				ratio := float64(r.pct(0.5)) / float64(first.pct(0.5))
+				target = fmt.Sprintf("p50 within 20%% of first page (%.2fx)  %s", ratio, passMiss(ratio <= 1.2))
+			}
+		}
+		fmt.Printf("%-34s %7d %8d %9.1f %9s %9s %6s  %s\n", r.name, r.clients, r.requests, r.rps(),
+			fmtDur(r.pct(0.5)), fmtDur(r.pct(0.99)), fmtRows(r.rows), target)
+		if r.errors > 0 || r.firstErr != "" {
+			failed++
+			fmt.Printf("  ! %d failed requests; first: %s\n", r.errors, r.firstErr)
+		}
+	}
+	if failed > 0 {
+		return fmt.Errorf("bench: %d scenarios had failed requests", failed)
+	}
+	return nil
+}
+
+func containsAny(s string, subs []string) bool {
+	for _, w := range subs {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
+func passMiss(ok bool) string {
+	if ok {
+		return "PASS"
+	}
+	return "MISS"
+}
+
+func fmtRows(n int) string {
+	if n < 0 {
+		return "-"
+	}
+	return fmt.Sprint(n)
+}
+
+func fmtDur(d time.Duration) string {
+	switch {
+	case d >= time.Second:
+		return fmt.Sprintf("%.2fs", d.Seconds())
+	case d >= 10*time.Millisecond:
+		return fmt.Sprintf("%.1fms", float64(d)/1e6)
+	default:
+		return fmt.Sprintf("%.2fms", float64(d)/1e6)
+	}
+}

@@ -1,0 +1,172 @@
+package server_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"testing"
+
+	"github.com/inventory/inventory/ent"
+	"github.com/inventory/inventory/ent/resource"
+	"github.com/inventory/inventory/server/servertest"
+)
+
+// Go benchmarks of the hot endpoints on a modest seeded data set, in
+// process (no network), on SQLite and on PostgreSQL when
+// INVENTORY_TEST_POSTGRES is set. The load run with the full data set is
+// `make bench` (cmd/inventory/bench*.go). Nothing here asserts a time.
+//
+//	go test -run xxx -bench . ./server/
+//	go test -run xxx -bench List1000 -cpuprofile cpu.out ./server/
+
+const (
+	benchSites    = 200
+	benchPrefixes = 2000
+	benchTags     = 10
+)
+
+func benchInput(kv ...any) resource.Input {
+	in := resource.Input{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		raw, err := json.Marshal(kv[i+1])
+		if err != nil {
+			panic(err)
+		}
+		in[kv[i].(string)] = raw
+	}
+	return in
+}
+
+// benchEnv is a server over a fresh database seeded with tags, a text
+// custom field, sites and /24 prefixes (every 4th scoped to a site) below
+// /16 containers, all through the resource layer's write path.
+func benchEnv(b *testing.B, kind string) (*servertest.Env, []int) {
+	b.Helper()
+	e := servertest.New(b, kind)
+	ctx := context.Background()
+	create := func(ct string, n int, gen func(i int) resource.Input) []int {
+		d := resource.ByContentType(ct)
+		ids := make([]int, 0, n)
+		err := e.DB.InTx(ctx, func(tx *ent.Tx) error {
+			rtx := &resource.Tx{Client: tx.Client(), Dialect: e.DB.Dialect}
+			for i := 0; i < n; i++ {
+				id, err := d.Create(ctx, rtx, gen(i))
+				if err != nil {
+					return fmt.Errorf("%s #%d: %w", ct, i, err)
+				}
+				ids = append(ids, id)
+			}
+			return nil
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+		return ids
+	}
+	tags := create("extras.tag", benchTags, func(i int) resource.Input {
+		return benchInput("name", fmt.Sprintf("Tag %d", i), "slug", fmt.Sprintf("tag-%d", i))
+	})
+	create("extras.customfield", 1, func(int) resource.Input {
+		return benchInput("name", "bench_text", "type", "text", "object_types", []string{"dcim.site", "ipam.prefix"})
+	})
+	cf := func(i int) map[string]any { return map[string]any{"bench_text": fmt.Sprintf("value-%d", i%100)} }
+	sites := create("dcim.site", benchSites, func(i int) resource.Input {
+		return benchInput("name", fmt.Sprintf("Site %04d", i), "slug", fmt.Sprintf("site-%04d", i),
+			"tags", []int{tags[i%len(tags)]}, "custom_fields", cf(i))
+	})
+	create("ipam.prefix", (benchPrefixes+255)/256, func(i int) resource.Input {
+		return benchInput("prefix", fmt.Sprintf("10.%d.0.0/16", i), "status", "container")
+	})
+	prefixes := create("ipam.prefix", benchPrefixes, func(i int) resource.Input {
+		in := benchInput("prefix", fmt.Sprintf("10.%d.%d.0/24", i/256, i%256), "description", fmt.Sprintf("prefix %d", i),
+			"tags", []int{tags[i%len(tags)], tags[(i/len(tags))%len(tags)]}, "custom_fields", cf(i))
+		if i%4 == 0 {
+			in["scope_type"], in["scope_id"] = json.RawMessage(`"dcim.site"`), json.RawMessage(fmt.Sprint(sites[i%len(sites)]))
+		}
+		return in
+	})
+	return e, prefixes
+}
+
+// benchGET measures GET path (from pathFor) per iteration.
+func benchGET(b *testing.B, pathFor func(i int, ids []int) string) {
+	for _, kind := range servertest.Databases(b) {
+		// Seeded once by the parent: the sub-benchmark's function runs
+		// several times while b.N grows.
+		e, ids := benchEnv(b, kind)
+		e.Must(http.StatusOK, "GET", pathFor(0, ids), nil)
+		b.Run(kind, func(b *testing.B) {
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if r := e.Do("GET", pathFor(i, ids), nil); r.Status != http.StatusOK {
+					b.Fatalf("status %d: %s", r.Status, r.Body)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkDetailGet(b *testing.B) {
+	benchGET(b, func(i int, ids []int) string {
+		return fmt.Sprintf("/api/ipam/prefixes/%d/", ids[(i*7919)%len(ids)])
+	})
+}
+
+func BenchmarkList50(b *testing.B) {
+	benchGET(b, func(int, []int) string { return "/api/ipam/prefixes/?limit=50" })
+}
+
+func BenchmarkList50Brief(b *testing.B) {
+	benchGET(b, func(int, []int) string { return "/api/ipam/prefixes/?limit=50&brief=1" })
+}
+
+func BenchmarkList1000(b *testing.B) {
+	benchGET(b, func(int, []int) string { return "/api/ipam/prefixes/?limit=1000" })
+}
+
+func BenchmarkListFiltered(b *testing.B) {
+	benchGET(b, func(int, []int) string { return "/api/ipam/prefixes/?limit=50&tag=tag-3&cf_bench_text=value-4" })
+}
+
+func BenchmarkCursorDeep(b *testing.B) {
+	benchGET(b, func(_ int, ids []int) string {
+		return fmt.Sprintf("/api/ipam/prefixes/?start=%d&limit=50", ids[len(ids)*9/10])
+	})
+}
+
+// BenchmarkBulkCreate1000 posts 1000 fresh /24s per iteration.
+func BenchmarkBulkCreate1000(b *testing.B) {
+	for _, kind := range servertest.Databases(b) {
+		e, _ := benchEnv(b, kind)
+		next := 0 // fresh prefixes across the sub-benchmark's runs
+		b.Run(kind, func(b *testing.B) {
+			body := func(k int) []byte {
+				var buf bytes.Buffer
+				buf.WriteByte('[')
+				for j := 0; j < 1000; j++ {
+					n := k*1000 + j
+					if j > 0 {
+						buf.WriteByte(',')
+					}
+					fmt.Fprintf(&buf, `{"prefix":"%d.%d.%d.0/24","description":"bulk %d"}`, 100+n/65536, (n/256)%256, n%256, n)
+				}
+				buf.WriteByte(']')
+				return buf.Bytes()
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				raw := body(next)
+				next++
+				b.StartTimer()
+				if r := e.Do("POST", "/api/ipam/prefixes/", raw); r.Status != http.StatusCreated {
+					b.Fatalf("status %d: %s", r.Status, r.Body)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,533 @@
+#!/usr/bin/env python3
+"""End-to-end test of the inventory REST API through the real pynetbox client.
+
+Usage: e2e.py [BASE_URL]   (default: $INVENTORY_URL, else http://127.0.0.1:8000)
+
+The server must have a superuser whose username/password are
+$INVENTORY_USER/$INVENTORY_PASSWORD (default admin/admin). The script starts
+without a token, provisions one with nb.create_token(), then drives regions,
+sites, tenants, tags, prefixes and VLANs with .create() (single and list),
+.all(), .filter(), .get(), .count(), .choices(), .save(), .delete(), bulk
+update/delete, offset pagination over several pages and cursor pagination
+(pagination="cursor", NetBox 4.6+).
+
+Every name carries a random suffix, so the script can also run repeatedly
+against a long-lived server (`make run`). Each section runs even if an
+earlier one failed, unless it needs objects that one did not create; a
+failure prints the failing request and the section's last HTTP requests.
+
+Exit status: 0 all checks passed, 1 a check failed, 2 pynetbox is not
+importable.
+"""
+
+import os
+import re
+import secrets
+import sys
+import traceback
+from urllib.parse import parse_qs, urlsplit
+
+try:
+    import pynetbox
+    from pynetbox.core.query import RequestError
+except ImportError as exc:  # the Go test skips (locally) or fails (CI) on 2
+    print("pynetbox is not importable: {}".format(exc), file=sys.stderr)
+    sys.exit(2)
+
+URL = (sys.argv[1] if len(sys.argv) > 1 else os.environ.get("INVENTORY_URL", "http://127.0.0.1:8000")).rstrip("/")
+USER = os.environ.get("INVENTORY_USER", "admin")
+PASSWORD = os.environ.get("INVENTORY_PASSWORD", "admin")
+SFX = secrets.token_hex(3)  # unique per run
+N_TENANTS = 60  # more than PAGINATE_COUNT (50) and than 3 pages of PAGE
+PAGE = 20  # explicit page size: pynetbox sends limit=0 (= MAX_PAGE_SIZE) otherwise
+
+# ---------------------------------------------------------------- harness
+
+REQUESTS = []  # (method, url, status) of every HTTP request, in order
+
+
+def log_response(resp, *args, **kwargs):
+    REQUESTS.append((resp.request.method, resp.request.url, resp.status_code))
+
+
+def new_api(**kwargs):
+    nb = pynetbox.api(URL, **kwargs)
+    nb.http_session.hooks["response"].append(log_response)
+    return nb
+
+
+class CheckFailed(AssertionError):
+    pass
+
+
+def check(cond, msg, *args):
+    if not cond:
+        raise CheckFailed(msg.format(*args) if args else msg)
+
+
+def eq(got, want, what):
+    check(got == want, "{}: got {!r}, want {!r}", what, got, want)
+
+
+def gets_since(mark, path=None):
+    """GET requests made since REQUESTS[mark], optionally only to path."""
+    out = []
+    for method, url, _ in REQUESTS[mark:]:
+        u = urlsplit(url)
+        if method == "GET" and (path is None or u.path == path):
+            out.append({k: v[-1] for k, v in parse_qs(u.query, keep_blank_values=True).items()})
+    return out
+
+
+PASSED, FAILED = [], []
+
+
+def section(name, fn, fatal=False, needs=()):
+    missing = [n for n in needs if n not in S]
+    if missing:
+        FAILED.append(name)
+        print("FAIL {}: not run: earlier sections did not create {}".format(name, ", ".join(missing)))
+        return
+    mark = len(REQUESTS)
+    try:
+        fn()
+    except Exception as exc:  # noqa: BLE001 - report everything
+        FAILED.append(name)
+        print("FAIL {}: {}".format(name, fn.__doc__))
+        print("  " + describe(exc))
+        if not isinstance(exc, CheckFailed):
+            for fr in traceback.extract_tb(exc.__traceback__):
+                if fr.filename == __file__ and fr.name != "section":
+                    print("  at {}:{} in {}: {}".format(os.path.basename(fr.filename), fr.lineno, fr.name, fr.line))
+        print("  requests of this section (last 15):")
+        for method, url, status in REQUESTS[mark:][-15:]:
+            print("    {} {} -> {}".format(method, url, status))
+        if fatal:
+            summary()
+    else:
+        PASSED.append(name)
+        print("ok   {}: {} ({} requests)".format(name, fn.__doc__, len(REQUESTS) - mark))
+
+
+def describe(exc):
+    if isinstance(exc, RequestError):
+        r = exc.req
+        body = r.request.body
+        if isinstance(body, bytes):
+            body = body.decode("utf-8", "replace")
+        return "{} {} (request body {}) -> {} {}".format(
+            r.request.method, r.request.url, body, r.status_code, r.text[:2000])
+    return "{}: {}".format(type(exc).__name__, exc)
+
+
+def summary():
+    print()
+    print("pynetbox {} against {}: {} passed, {} failed".format(
+        pynetbox.__version__, URL, len(PASSED), len(FAILED)))
+    if FAILED:
+        print("failed: " + ", ".join(FAILED))
+    sys.exit(1 if FAILED else 0)
+
+
+def ids(records):
+    return [r.id for r in records]
+
+
+# ---------------------------------------------------------------- state
+
+nb = new_api()  # no token: provisioning sets nb.token
+S = {}  # objects shared between sections
+
+
+# ---------------------------------------------------------------- sections
+
+def provisioning():
+    """nb.version (API-Version), create_token() and the token it sets"""
+    # pynetbox reads API-Version from GET /api/ even when it is a 403.
+    eq(nb.token, None, "token before create_token")
+    eq(nb.version, "4.6", "nb.version (API-Version of GET /api/) without a token")
+
+    bad = new_api()
+    try:
+        bad.create_token(USER, PASSWORD + "-wrong")
+    except RequestError as exc:
+        eq(exc.req.status_code, 403, "create_token with a wrong password: status")
+        eq(exc.req.json(), {"detail": "Invalid username/password"}, "create_token with a wrong password: body")
+    else:
+        check(False, "create_token with a wrong password succeeded")
+    eq(bad.token, None, "token after a failed create_token")
+
+    tok = nb.create_token(USER, PASSWORD)
+    S["token"] = tok
+    check(nb.token, "nb.token not set by create_token")
+    check(isinstance(tok.key, str) and tok.key, "token key missing: {!r}", tok.key)
+    check(isinstance(tok.token, str) and tok.token, "token plaintext missing: {!r}", tok.token)
+    # pynetbox builds the v2 credential nbt_<key>.<token> itself, but only
+    # when the response says "version": 2 (a plain integer, as in NetBox).
+    version = dict(tok).get("version")
+    check(nb.token == "nbt_{}.{}".format(tok.key, tok.token),
+          "nb.token is {!r}, want 'nbt_<key>.<token>': pynetbox builds it only when the provisioning "
+          "response has \"version\": 2 (integer); the response has \"version\": {!r}", nb.token, version)
+    eq(version, 2, "provisioned token version")
+    eq(tok.write_enabled, True, "provisioned token write_enabled")
+    eq(tok.enabled, True, "provisioned token enabled")
+    eq(tok.user.username, USER, "provisioned token user")
+    check(isinstance(tok.id, int), "token id: {!r}", tok.id)
+    eq(sorted(dict(tok)), sorted([
+        "id", "url", "display_url", "display", "version", "user", "key", "created", "expires", "last_used",
+        "enabled", "write_enabled", "description", "allowed_ips", "token"]), "provisioning response fields")
+
+    eq(nb.version, "4.6", "nb.version with the token")
+    # The provisioned token authenticates: it can read itself back.
+    again = nb.users.tokens.get(tok.id)
+    check(again is not None, "token {} not readable with itself", tok.id)
+    eq(again.key, tok.key, "token key read back")
+    check(not getattr(again, "token", None), "plaintext token returned on read: {!r}", getattr(again, "token", None))
+
+
+def status():
+    """nb.status()"""
+    st = nb.status()
+    check(isinstance(st, dict), "status is not a dict: {!r}", st)
+    v = st.get("netbox-version")
+    check(isinstance(v, str) and re.fullmatch(r"4\.6\.\d+", v), "netbox-version {!r} is not 4.6.X", v)
+    for key in ("hostname", "installed_apps", "plugins", "rq-workers-running"):
+        check(key in st, "status has no {!r}: {}", key, sorted(st))
+
+
+def tags():
+    """extras.tags.create()"""
+    red = nb.extras.tags.create(name="red-" + SFX, slug="red-" + SFX, color="ff0000")
+    blue = nb.extras.tags.create({"name": "blue-" + SFX, "slug": "blue-" + SFX})
+    eq(red.color, "ff0000", "tag color")
+    S["red"], S["blue"] = red, blue
+
+
+def regions():
+    """create() single and list, a tree (children of one parent), get(slug=), filter(), count()"""
+    tops = nb.dcim.regions.create([
+        {"name": "Europe " + SFX, "slug": "europe-" + SFX},
+        {"name": "Asia " + SFX, "slug": "asia-" + SFX, "description": "top"},
+    ])
+    check(isinstance(tops, list) and len(tops) == 2, "bulk create returned {!r}", tops)
+    europe, asia = tops
+    S["europe"], S["asia"] = europe, asia
+    eq((europe.parent, asia.description), (None, "top"), "top-level regions")
+    west = nb.dcim.regions.create(name="West " + SFX, slug="west-" + SFX, parent=europe.id)
+    S["west"] = west
+    eq(west.parent.id, europe.id, "parent of West")
+    eq(nb.dcim.regions.get(europe.id).parent, None, "parent of Europe after creating its child West")
+    eq(nb.dcim.regions.get(slug=west.slug).id, west.id, "regions.get(slug=)")
+
+    # More children of the same parent (NetBox: unique name/slug among siblings only).
+    kids = nb.dcim.regions.create([
+        {"name": "North " + SFX, "slug": "north-" + SFX, "parent": europe.id},
+        {"name": "South " + SFX, "slug": "south-" + SFX, "parent": {"slug": europe.slug}},
+    ])
+    S["north"], S["south"] = kids
+    eq([k.parent.id for k in kids], [europe.id] * 2, "parents of North and South")
+    eq(sorted(ids(nb.dcim.regions.filter(parent_id=europe.id))), sorted([west.id] + ids(kids)),
+       "regions.filter(parent_id=Europe)")
+    eq(nb.dcim.regions.count(name__ic=SFX), 5, "regions.count(name__ic=)")
+    eq(nb.dcim.regions.get(europe.id)._depth, 0, "_depth of Europe")
+    eq(nb.dcim.regions.get(kids[1].id)._depth, 1, "_depth of South")
+
+
+def tenants():
+    """bulk create() of 60, all()/filter() over several pages, count(), len(), tag filters, get()"""
+    red, blue = S["red"], S["blue"]
+    payload = []
+    for i in range(N_TENANTS):
+        t = {"name": "Tenant {:03d} {}".format(i, SFX), "slug": "tenant-{:03d}-{}".format(i, SFX)}
+        if i % 3 == 0:
+            t["tags"] = [red.id]  # tags by id
+        elif i % 3 == 1:
+            t["tags"] = [{"slug": blue.slug}]  # tags by attributes
+        payload.append(t)
+    created = nb.tenancy.tenants.create(payload)
+    check(isinstance(created, list), "bulk create returned {!r}", type(created))
+    eq(len(created), N_TENANTS, "bulk-created tenants")
+    eq([t.name for t in created], [p["name"] for p in payload], "bulk create order")
+    eq(sorted(t.slug for t in created[0].tags), [red.slug], "tags of tenant 0")
+    eq(sorted(t.slug for t in created[1].tags), [blue.slug], "tags of tenant 1")
+    S["tenants"] = created
+    S["tenant"] = nb.tenancy.tenants.create(name="Acme " + SFX, slug="acme-" + SFX)
+
+    # Offset pagination through next links: 61 matching tenants, pages of 20.
+    mark = len(REQUESTS)
+    listed = list(nb.tenancy.tenants.filter(name__ic=SFX, limit=PAGE))
+    eq(len(listed), N_TENANTS + 1, "filter(name__ic=, limit=20) results")
+    eq(len(set(ids(listed))), N_TENANTS + 1, "distinct ids over pages")
+    pages = gets_since(mark, "/api/tenancy/tenants/")
+    eq(len(pages), 4, "GET requests for 61 objects in pages of 20 ({})".format(pages))
+    eq([p.get("offset") for p in pages], [None, "20", "40", "60"], "offsets requested")
+    check(all(p.get("limit") == str(PAGE) for p in pages), "limit lost while paging: {}", pages)
+    check(all(p.get("name__ic") == SFX for p in pages), "filter lost while paging: {}", pages)
+
+    # .all() over everything: more than one page, each object once.
+    everything = list(nb.tenancy.tenants.all(limit=PAGE))
+    check(set(ids(listed)) <= set(ids(everything)), "all(limit=20) misses tenants of this run")
+    eq(len(everything), len(set(ids(everything))), "all(limit=20) has duplicates")
+    total = nb.tenancy.tenants.count()
+    eq(len(everything), total, "all(limit=20) length vs count()")
+    # pynetbox's default .all() asks limit=0 (one page up to MAX_PAGE_SIZE).
+    eq(sorted(ids(nb.tenancy.tenants.all())), sorted(ids(everything)), "all() vs all(limit=20)")
+    rs = nb.tenancy.tenants.filter(name__ic=SFX)
+    eq(len(rs), N_TENANTS + 1, "len(RecordSet)")
+
+    # Filters.
+    eq(sorted(ids(nb.tenancy.tenants.filter(tag=red.slug))),
+       sorted(t.id for i, t in enumerate(created) if i % 3 == 0), "filter(tag=red)")
+    eq(sorted(ids(nb.tenancy.tenants.filter(name__ic=SFX.upper(), tag=blue.slug))),
+       sorted(t.id for i, t in enumerate(created) if i % 3 == 1), "filter(name__ic=UPPER, tag=blue)")
+    eq(nb.tenancy.tenants.count(tag=[red.slug, blue.slug]), 0, "count(tag=[red, blue]) (AND: none has both)")
+    eq(nb.tenancy.tenants.count(tag__any=[red.slug, blue.slug]), 40, "count(tag__any=[red, blue]) (OR)")
+    eq(nb.tenancy.tenants.count(tag__n=red.slug, name__ic=SFX), 41, "count(tag__n=red)")
+    eq(nb.tenancy.tenants.count(name__ic=SFX), N_TENANTS + 1, "count(name__ic=)")
+    eq(nb.tenancy.tenants.count("Tenant 00", slug__ic=SFX), 10, "count(q) (free-text search)")
+    eq(list(nb.tenancy.tenants.filter(slug="no-such-" + SFX)), [], "filter with no match")
+
+    # get by id / by attribute / missing.
+    t5 = created[5]
+    eq(nb.tenancy.tenants.get(t5.id).slug, t5.slug, "get(id)")
+    eq(nb.tenancy.tenants.get(slug=t5.slug).id, t5.id, "get(slug=)")
+    eq(nb.tenancy.tenants.get(999999999), None, "get(missing id)")
+    eq(nb.tenancy.tenants.get(slug="no-such-" + SFX), None, "get(slug=missing)")
+    try:
+        nb.tenancy.tenants.get(name__ic=SFX)
+    except ValueError:
+        pass
+    else:
+        check(False, "get() matching many objects did not raise ValueError")
+
+
+def cursor():
+    """pagination='cursor': start=0 then the server's next links, count via ?limit=1&brief=1"""
+    nbc = new_api(token=nb.token, pagination="cursor")
+    want = sorted(t.id for t in S["tenants"]) + [S["tenant"].id]
+
+    mark = len(REQUESTS)
+    got = [t for t in nbc.tenancy.tenants.filter(name__ic=SFX, limit=PAGE)]  # no len(): see below
+    eq(ids(got), sorted(want), "cursor filter(limit=20): ids in pk order")
+    pages = gets_since(mark, "/api/tenancy/tenants/")
+    check(pages and pages[0].get("start") == "0", "first cursor request has no start=0: {}", pages)
+    check(all("start" in p and "offset" not in p for p in pages), "cursor requests: {}", pages)
+    check(all(p.get("name__ic") == SFX and p.get("limit") == str(PAGE) for p in pages), "filter/limit lost: {}", pages)
+    # 61 objects in pages of 20 -> 4 pages; start advances beyond the last id.
+    eq(len(pages), 4, "cursor GETs for 61 objects ({})".format(pages))
+    starts = [int(p["start"]) for p in pages]
+    check(starts == sorted(starts) and len(set(starts)) == len(starts), "starts not increasing: {}", starts)
+    eq(starts[1], got[PAGE - 1].id + 1, "second start (last id of page 1 + 1)")
+
+    # Exactly 60 objects in pages of 20: the third page is full, so next is
+    # given and yields an empty fourth page.
+    mark = len(REQUESTS)
+    got = [t for t in nbc.tenancy.tenants.filter(name__ic="Tenant", slug__ic=SFX, limit=PAGE)]
+    eq(len(got), N_TENANTS, "cursor over 60 objects")
+    eq(len(gets_since(mark, "/api/tenancy/tenants/")), 4, "cursor GETs for 60 objects")
+
+    # list() asks len() first; in cursor mode pynetbox fetches the count
+    # with an offset-style ?limit=1&brief=1 (cursor pages have count null).
+    mark = len(REQUESTS)
+    got = list(nbc.tenancy.tenants.filter(name__ic=SFX, limit=PAGE))
+    eq(ids(got), sorted(want), "list() of a cursor RecordSet")
+    counts = [p for p in gets_since(mark, "/api/tenancy/tenants/") if "start" not in p]
+    eq(counts, [{"name__ic": SFX, "limit": "1", "brief": "1"}], "count request of list()")
+
+    # Default .all() in cursor mode (limit=0 -> one page), and len() which
+    # pynetbox fetches with ?limit=1&brief=1 since cursor pages have count null.
+    rs = nbc.tenancy.tenants.all()
+    everything = list(rs)
+    check(set(want) <= set(ids(everything)), "cursor all() misses tenants of this run")
+    eq(ids(everything), sorted(ids(everything)), "cursor all() order")
+    eq(len(rs), len(everything), "len() of a cursor RecordSet")
+    eq(nbc.tenancy.tenants.count(name__ic=SFX), N_TENANTS + 1, "count() on a cursor-mode api")
+
+
+def sites():
+    """create() with related objects and tags, get(), filter(), save(), update(), choices()"""
+    red = S["red"]
+    site = nb.dcim.sites.create(
+        name="DC1 " + SFX, slug="dc1-" + SFX, status="planned", region=S["west"].id,
+        tenant=S["tenant"].id, tags=[red.id], description="first",
+    )
+    eq(site.status.value, "planned", "site status")
+    eq(site.region.id, S["west"].id, "site region")
+    eq(site.tenant.slug, S["tenant"].slug, "site tenant")
+    eq([t.slug for t in site.tags], [red.slug], "site tags")
+    more = nb.dcim.sites.create([
+        {"name": "DC{} {}".format(i, SFX), "slug": "dc{}-{}".format(i, SFX), "region": {"slug": S["asia"].slug}}
+        for i in (2, 3)
+    ])
+    eq([s.region.id for s in more], [S["asia"].id] * 2, "regions set by slug")
+    S["site"], S["sites"] = site, [site] + more
+
+    got = nb.dcim.sites.get(site.id)
+    eq(got.name, site.name, "sites.get(id)")
+    eq(got.region.name, S["west"].name, "nested region name")
+    eq(nb.dcim.sites.get(slug=site.slug).id, site.id, "sites.get(slug=)")
+    eq(ids(nb.dcim.sites.filter(region_id=S["europe"].id)), [site.id], "sites.filter(region_id=Europe) (descendants)")
+    eq(ids(nb.dcim.sites.filter(tag=red.slug, name__ic=SFX)), [site.id], "sites.filter(tag=)")
+    eq(nb.dcim.sites.count(region=S["asia"].slug), 2, "sites.count(region=slug)")
+
+    # save(): only the changed fields are PATCHed.
+    got.description = "changed by pynetbox"
+    got.status = "active"
+    got.region = S["asia"].id
+    got.tags = [{"slug": S["blue"].slug}]
+    eq(sorted(got.updates()), ["description", "region", "status", "tags"], "pending updates")
+    eq(got.save(), True, "site.save()")
+    again = nb.dcim.sites.get(site.id)
+    eq(again.description, "changed by pynetbox", "description after save")
+    eq(again.status.value, "active", "status after save")
+    eq(again.region.id, S["asia"].id, "region after save")
+    eq([t.slug for t in again.tags], [S["blue"].slug], "tags after save")
+    eq(again.save(), False, "save() without changes")  # no request at all
+    again.update({"description": "via update()"})
+    eq(nb.dcim.sites.get(site.id).description, "via update()", "description after Record.update()")
+
+    choices = nb.dcim.sites.choices()
+    check("status" in choices, "sites.choices() has no status: {}", sorted(choices))
+    values = [c["value"] for c in choices["status"]]
+    for v in ("planned", "staging", "active", "decommissioning", "retired"):
+        check(v in values, "site status choice {!r} missing: {}", v, values)
+    check(all("display_name" in c for c in choices["status"]), "status choices lack display_name: {}", choices["status"])
+
+
+def prefixes():
+    """create(), filter(within=), get(prefix=), children, save(), delete()"""
+    site, tenant = S["site"], S["tenant"]
+    octet = secrets.randbelow(200) + 20
+    base = "10.{}.".format(octet)
+    top = nb.ipam.prefixes.create(prefix=base + "0.0/16", status="container", tenant=tenant.id,
+                                  scope_type="dcim.site", scope_id=site.id)
+    eq(top.family.value, 4, "prefix family")
+    eq(top.status.value, "container", "prefix status")
+    eq(top.scope.id, site.id, "prefix scope")
+    kids = nb.ipam.prefixes.create([
+        {"prefix": base + "{}.0/24".format(i), "tenant": tenant.id, "description": SFX} for i in range(3)
+    ])
+    eq(len(kids), 3, "bulk-created prefixes")
+    S["prefixes"] = [top] + kids
+
+    inside = nb.ipam.prefixes.filter(within=base + "0.0/16", tenant_id=tenant.id)
+    eq(sorted(ids(inside)), sorted(ids(kids)), "prefixes.filter(within=)")
+    eq(nb.ipam.prefixes.get(prefix=base + "1.0/24", tenant_id=tenant.id).id, kids[1].id, "prefixes.get(prefix=)")
+    eq(nb.ipam.prefixes.count(tenant_id=tenant.id, mask_length=24), 3, "prefixes.count(mask_length=24)")
+    eq(nb.ipam.prefixes.get(top.id).children, 3, "children of the /16")
+
+    p = nb.ipam.prefixes.get(kids[2].id)
+    p.status = "reserved"
+    p.is_pool = True
+    eq(p.save(), True, "prefix.save()")
+    p = nb.ipam.prefixes.get(kids[2].id)
+    eq((p.status.value, p.is_pool), ("reserved", True), "prefix after save")
+    check("status" in nb.ipam.prefixes.choices(), "prefixes.choices() has no status")
+
+    eq(kids[0].delete(), True, "prefix.delete()")
+    eq(nb.ipam.prefixes.get(kids[0].id), None, "deleted prefix still there")
+    S["prefixes"].remove(kids[0])
+
+
+def vlans():
+    """create(), filter(), count(vid__gte=), 400 on a bad vid, save(), delete()"""
+    site, tenant = S["site"], S["tenant"]
+    v = nb.ipam.vlans.create(vid=100, name="v100-" + SFX, site=site.id, tenant=tenant.id)
+    more = nb.ipam.vlans.create([{"vid": 200 + i, "name": "v{}-{}".format(200 + i, SFX), "site": site.id} for i in range(3)])
+    S["vlans"] = [v] + more
+    eq(v.site.id, site.id, "vlan site")
+    eq(v.status.value, "active", "vlan default status")
+    eq(ids(nb.ipam.vlans.filter(vid=100, site_id=site.id)), [v.id], "vlans.filter(vid=, site_id=)")
+    eq(nb.ipam.vlans.count(site_id=site.id, vid__gte=200), 3, "vlans.count(vid__gte=)")
+    eq(nb.ipam.vlans.get(name="v201-" + SFX).vid, 201, "vlans.get(name=)")
+    bad = None
+    try:
+        bad = nb.ipam.vlans.create(vid=5000, name="bad-" + SFX)
+    except RequestError as exc:
+        eq(exc.req.status_code, 400, "vid 5000: status")
+        check("vid" in exc.error, "vid 5000: error does not name vid: {}", exc.error)
+    finally:
+        if bad is not None:
+            bad.delete()
+    check(bad is None, "vlan with vid 5000 was created")
+
+    v.name = "renamed-" + SFX
+    v.status = "deprecated"
+    eq(v.save(), True, "vlan.save()")
+    got = nb.ipam.vlans.get(v.id)
+    eq((got.name, got.status.value), ("renamed-" + SFX, "deprecated"), "vlan after save")
+    eq(got.delete(), True, "vlan.delete()")
+    eq(nb.ipam.vlans.get(v.id), None, "deleted vlan still there")
+    S["vlans"].remove(v)
+
+
+def bulk():
+    """RecordSet.update(), Endpoint.update(), Endpoint.delete(), RecordSet.delete()"""
+    created = S["tenants"]
+    # RecordSet.update(): bulk PATCH of the changed records only.
+    upd = nb.tenancy.tenants.filter(tag=S["red"].slug).update(description="red " + SFX)
+    eq(sorted(ids(upd or [])), sorted(t.id for i, t in enumerate(created) if i % 3 == 0), "RecordSet.update() result")
+    eq(nb.tenancy.tenants.filter(tag=S["red"].slug).update(description="red " + SFX), None,
+       "RecordSet.update() without changes")
+    eq(nb.tenancy.tenants.count(description="red " + SFX), 20, "tenants with the bulk-updated description")
+    # Endpoint.update() with dicts.
+    upd = nb.tenancy.tenants.update([{"id": t.id, "comments": "bulk " + SFX} for t in created[:5]])
+    eq(sorted(ids(upd)), sorted(ids(created[:5])), "Endpoint.update() ids")
+    eq(nb.tenancy.tenants.count("bulk " + SFX), 5, "tenants with bulk comments (q=)")
+    # Endpoint.delete() with Records and with ids; RecordSet.delete().
+    eq(nb.tenancy.tenants.delete(created[:10]), True, "Endpoint.delete(records)")
+    eq(nb.tenancy.tenants.delete([t.id for t in created[10:20]]), True, "Endpoint.delete(ids)")
+    eq(nb.tenancy.tenants.filter(tag=S["blue"].slug, name__ic=SFX).delete(), True, "RecordSet.delete()")
+    left = ids(nb.tenancy.tenants.filter(name__ic=SFX))
+    want = [t.id for i, t in enumerate(created) if i >= 20 and i % 3 != 1] + [S["tenant"].id]
+    eq(sorted(left), sorted(want), "tenants left after bulk deletes")
+
+
+def cleanup():
+    """Record.delete() of everything created, in dependency order"""
+    # Single deletes in dependency order; protected objects go last.
+    for key in ("vlans", "prefixes"):
+        for obj in S.get(key, []):
+            eq(obj.delete(), True, "delete {} {}".format(key, obj.id))
+    for s in S.get("sites", []):
+        eq(s.delete(), True, "delete site {}".format(s.id))
+    eq(nb.dcim.sites.get(S["site"].id) if "site" in S else None, None, "deleted site still there")
+    rest = list(nb.tenancy.tenants.filter(name__ic=SFX))
+    if rest:
+        eq(nb.tenancy.tenants.delete(rest), True, "delete remaining tenants")
+    for key in ("north", "south", "west"):
+        if key in S:
+            eq(S[key].delete(), True, "delete region {}".format(key))
+            check(nb.dcim.regions.get(S["europe"].id) is not None, "deleting region {} deleted its parent Europe", key)
+    for key in ("europe", "asia", "red", "blue"):
+        if key in S:
+            eq(S[key].delete(), True, "delete {}".format(key))
+    eq(nb.dcim.regions.count(name__ic=SFX), 0, "regions left")
+    eq(nb.tenancy.tenants.count(name__ic=SFX), 0, "tenants left")
+
+
+def main():
+    print("pynetbox {} against {} (suffix {})".format(pynetbox.__version__, URL, SFX))
+    section("provisioning", provisioning)
+    if "provisioning" in FAILED:
+        if "token" not in S:
+            summary()
+        # Keep going to find more failures, with the credential NetBox's
+        # response would have made pynetbox build.
+        nb.token = "nbt_{}.{}".format(S["token"].key, S["token"].token)
+        print("     (continuing with nb.token = nbt_<key>.<token> built from the provisioning response)")
+    section("status", status)
+    section("tags", tags, fatal=True)
+    section("regions", regions)
+    section("tenants", tenants)
+    section("cursor", cursor, needs=["tenants", "tenant"])
+    section("sites", sites, needs=["europe", "asia", "west", "tenant"])
+    section("prefixes", prefixes, needs=["site", "tenant"])
+    section("vlans", vlans, needs=["site", "tenant"])
+    section("bulk", bulk, needs=["tenants"])
+    section("cleanup", cleanup)
+    summary()
+
+
+if __name__ == "__main__":
+    main()
