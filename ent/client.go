@@ -1105,7 +1105,8 @@ func (c *LocationClient) QueryTenant(_m *Location) *TenantQuery {
 
 // Hooks returns the client hooks.
 func (c *LocationClient) Hooks() []Hook {
-	return c.hooks.Location
+	hooks := c.hooks.Location
+	return append(hooks[:len(hooks):len(hooks)], location.Hooks[:]...)
 }
 
 // Interceptors returns the client interceptors.
@@ -2048,7 +2049,8 @@ func (c *SiteClient) QueryTenant(_m *Site) *TenantQuery {
 
 // Hooks returns the client hooks.
 func (c *SiteClient) Hooks() []Hook {
-	return c.hooks.Site
+	hooks := c.hooks.Site
+	return append(hooks[:len(hooks):len(hooks)], site.Hooks[:]...)
 }
 
 // Interceptors returns the client interceptors.

@@ -209,7 +209,9 @@ func (_c *LocationCreate) Mutation() *LocationMutation {
 
 // Save creates the Location in the database.
 func (_c *LocationCreate) Save(ctx context.Context) (*Location, error) {
-	_c.defaults()
+	if err := _c.defaults(); err != nil {
+		return nil, err
+	}
 	return withHooks(ctx, _c.sqlSave, _c.mutation, _c.hooks)
 }
 
@@ -236,12 +238,18 @@ func (_c *LocationCreate) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_c *LocationCreate) defaults() {
+func (_c *LocationCreate) defaults() error {
 	if _, ok := _c.mutation.Created(); !ok {
+		if location.DefaultCreated == nil {
+			return fmt.Errorf("ent: uninitialized location.DefaultCreated (forgotten import ent/runtime?)")
+		}
 		v := location.DefaultCreated()
 		_c.mutation.SetCreated(v)
 	}
 	if _, ok := _c.mutation.LastUpdated(); !ok {
+		if location.DefaultLastUpdated == nil {
+			return fmt.Errorf("ent: uninitialized location.DefaultLastUpdated (forgotten import ent/runtime?)")
+		}
 		v := location.DefaultLastUpdated()
 		_c.mutation.SetLastUpdated(v)
 	}
@@ -269,6 +277,7 @@ func (_c *LocationCreate) defaults() {
 		v := location.DefaultFacility
 		_c.mutation.SetFacility(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.

@@ -284,7 +284,9 @@ func (_u *LocationUpdate) ClearTenant() *LocationUpdate {
 
 // Save executes the query and returns the number of nodes affected by the update operation.
 func (_u *LocationUpdate) Save(ctx context.Context) (int, error) {
-	_u.defaults()
+	if err := _u.defaults(); err != nil {
+		return 0, err
+	}
 	return withHooks(ctx, _u.sqlSave, _u.mutation, _u.hooks)
 }
 
@@ -311,11 +313,15 @@ func (_u *LocationUpdate) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_u *LocationUpdate) defaults() {
+func (_u *LocationUpdate) defaults() error {
 	if _, ok := _u.mutation.LastUpdated(); !ok && !_u.mutation.LastUpdatedCleared() {
+		if location.UpdateDefaultLastUpdated == nil {
+			return fmt.Errorf("ent: uninitialized location.UpdateDefaultLastUpdated (forgotten import ent/runtime?)")
+		}
 		v := location.UpdateDefaultLastUpdated()
 		_u.mutation.SetLastUpdated(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -825,7 +831,9 @@ func (_u *LocationUpdateOne) Select(field string, fields ...string) *LocationUpd
 
 // Save executes the query and returns the updated Location entity.
 func (_u *LocationUpdateOne) Save(ctx context.Context) (*Location, error) {
-	_u.defaults()
+	if err := _u.defaults(); err != nil {
+		return nil, err
+	}
 	return withHooks(ctx, _u.sqlSave, _u.mutation, _u.hooks)
 }
 
@@ -852,11 +860,15 @@ func (_u *LocationUpdateOne) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_u *LocationUpdateOne) defaults() {
+func (_u *LocationUpdateOne) defaults() error {
 	if _, ok := _u.mutation.LastUpdated(); !ok && !_u.mutation.LastUpdatedCleared() {
+		if location.UpdateDefaultLastUpdated == nil {
+			return fmt.Errorf("ent: uninitialized location.UpdateDefaultLastUpdated (forgotten import ent/runtime?)")
+		}
 		v := location.UpdateDefaultLastUpdated()
 		_u.mutation.SetLastUpdated(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.

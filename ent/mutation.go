@@ -8781,45 +8781,53 @@ func (m *OutboxEventMutation) ResetEdge(name string) error {
 // PrefixMutation represents an operation that mutates the Prefix nodes in the graph.
 type PrefixMutation struct {
 	config
-	op                Op
-	typ               string
-	id                *int
-	created           *time.Time
-	last_updated      *time.Time
-	custom_field_data *map[string]interface{}
-	description       *string
-	comments          *string
-	family            *int
-	addfamily         *int
-	prefix            *string
-	scope_type        *string
-	scope_id          *int
-	addscope_id       *int
-	status            *string
-	is_pool           *bool
-	mark_utilized     *bool
-	__children        *int
-	add__children     *int
-	__depth           *int
-	add__depth        *int
-	network           *[]byte
-	broadcast         *[]byte
-	prefix_length     *int
-	addprefix_length  *int
-	vrf_key           *int
-	addvrf_key        *int
-	clearedFields     map[string]struct{}
-	vrf               *int
-	clearedvrf        bool
-	tenant            *int
-	clearedtenant     bool
-	vlan              *int
-	clearedvlan       bool
-	role              *int
-	clearedrole       bool
-	done              bool
-	oldValue          func(context.Context) (*Prefix, error)
-	predicates        []predicate.Prefix
+	op                 Op
+	typ                string
+	id                 *int
+	created            *time.Time
+	last_updated       *time.Time
+	custom_field_data  *map[string]interface{}
+	description        *string
+	comments           *string
+	family             *int
+	addfamily          *int
+	prefix             *string
+	scope_type         *string
+	scope_id           *int
+	addscope_id        *int
+	status             *string
+	is_pool            *bool
+	mark_utilized      *bool
+	__children         *int
+	add__children      *int
+	__depth            *int
+	add__depth         *int
+	network            *[]byte
+	broadcast          *[]byte
+	prefix_length      *int
+	addprefix_length   *int
+	vrf_key            *int
+	addvrf_key         *int
+	__region_id        *int
+	add__region_id     *int
+	__site_group_id    *int
+	add__site_group_id *int
+	__site_id          *int
+	add__site_id       *int
+	__location_id      *int
+	add__location_id   *int
+	clearedFields      map[string]struct{}
+	vrf                *int
+	clearedvrf         bool
+	tenant             *int
+	clearedtenant      bool
+	vlan               *int
+	clearedvlan        bool
+	role               *int
+	clearedrole        bool
+	done               bool
+	oldValue           func(context.Context) (*Prefix, error)
+	predicates         []predicate.Prefix
 }
 
 var _ ent.Mutation = (*PrefixMutation)(nil)
@@ -9937,6 +9945,286 @@ func (m *PrefixMutation) ResetVrfKey() {
 	m.addvrf_key = nil
 }
 
+// SetRegionID sets the "_region_id" field.
+func (m *PrefixMutation) SetRegionID(i int) {
+	m.__region_id = &i
+	m.add__region_id = nil
+}
+
+// RegionID returns the value of the "_region_id" field in the mutation.
+func (m *PrefixMutation) RegionID() (r int, exists bool) {
+	v := m.__region_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRegionID returns the old "_region_id" field's value of the Prefix entity.
+// If the Prefix object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PrefixMutation) OldRegionID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRegionID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRegionID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRegionID: %w", err)
+	}
+	return oldValue.RegionID, nil
+}
+
+// AddRegionID adds i to the "_region_id" field.
+func (m *PrefixMutation) AddRegionID(i int) {
+	if m.add__region_id != nil {
+		*m.add__region_id += i
+	} else {
+		m.add__region_id = &i
+	}
+}
+
+// AddedRegionID returns the value that was added to the "_region_id" field in this mutation.
+func (m *PrefixMutation) AddedRegionID() (r int, exists bool) {
+	v := m.add__region_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearRegionID clears the value of the "_region_id" field.
+func (m *PrefixMutation) ClearRegionID() {
+	m.__region_id = nil
+	m.add__region_id = nil
+	m.clearedFields[prefix.FieldRegionID] = struct{}{}
+}
+
+// RegionIDCleared returns if the "_region_id" field was cleared in this mutation.
+func (m *PrefixMutation) RegionIDCleared() bool {
+	_, ok := m.clearedFields[prefix.FieldRegionID]
+	return ok
+}
+
+// ResetRegionID resets all changes to the "_region_id" field.
+func (m *PrefixMutation) ResetRegionID() {
+	m.__region_id = nil
+	m.add__region_id = nil
+	delete(m.clearedFields, prefix.FieldRegionID)
+}
+
+// SetSiteGroupID sets the "_site_group_id" field.
+func (m *PrefixMutation) SetSiteGroupID(i int) {
+	m.__site_group_id = &i
+	m.add__site_group_id = nil
+}
+
+// SiteGroupID returns the value of the "_site_group_id" field in the mutation.
+func (m *PrefixMutation) SiteGroupID() (r int, exists bool) {
+	v := m.__site_group_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSiteGroupID returns the old "_site_group_id" field's value of the Prefix entity.
+// If the Prefix object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PrefixMutation) OldSiteGroupID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSiteGroupID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSiteGroupID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSiteGroupID: %w", err)
+	}
+	return oldValue.SiteGroupID, nil
+}
+
+// AddSiteGroupID adds i to the "_site_group_id" field.
+func (m *PrefixMutation) AddSiteGroupID(i int) {
+	if m.add__site_group_id != nil {
+		*m.add__site_group_id += i
+	} else {
+		m.add__site_group_id = &i
+	}
+}
+
+// AddedSiteGroupID returns the value that was added to the "_site_group_id" field in this mutation.
+func (m *PrefixMutation) AddedSiteGroupID() (r int, exists bool) {
+	v := m.add__site_group_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearSiteGroupID clears the value of the "_site_group_id" field.
+func (m *PrefixMutation) ClearSiteGroupID() {
+	m.__site_group_id = nil
+	m.add__site_group_id = nil
+	m.clearedFields[prefix.FieldSiteGroupID] = struct{}{}
+}
+
+// SiteGroupIDCleared returns if the "_site_group_id" field was cleared in this mutation.
+func (m *PrefixMutation) SiteGroupIDCleared() bool {
+	_, ok := m.clearedFields[prefix.FieldSiteGroupID]
+	return ok
+}
+
+// ResetSiteGroupID resets all changes to the "_site_group_id" field.
+func (m *PrefixMutation) ResetSiteGroupID() {
+	m.__site_group_id = nil
+	m.add__site_group_id = nil
+	delete(m.clearedFields, prefix.FieldSiteGroupID)
+}
+
+// SetSiteID sets the "_site_id" field.
+func (m *PrefixMutation) SetSiteID(i int) {
+	m.__site_id = &i
+	m.add__site_id = nil
+}
+
+// SiteID returns the value of the "_site_id" field in the mutation.
+func (m *PrefixMutation) SiteID() (r int, exists bool) {
+	v := m.__site_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSiteID returns the old "_site_id" field's value of the Prefix entity.
+// If the Prefix object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PrefixMutation) OldSiteID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSiteID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSiteID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSiteID: %w", err)
+	}
+	return oldValue.SiteID, nil
+}
+
+// AddSiteID adds i to the "_site_id" field.
+func (m *PrefixMutation) AddSiteID(i int) {
+	if m.add__site_id != nil {
+		*m.add__site_id += i
+	} else {
+		m.add__site_id = &i
+	}
+}
+
+// AddedSiteID returns the value that was added to the "_site_id" field in this mutation.
+func (m *PrefixMutation) AddedSiteID() (r int, exists bool) {
+	v := m.add__site_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearSiteID clears the value of the "_site_id" field.
+func (m *PrefixMutation) ClearSiteID() {
+	m.__site_id = nil
+	m.add__site_id = nil
+	m.clearedFields[prefix.FieldSiteID] = struct{}{}
+}
+
+// SiteIDCleared returns if the "_site_id" field was cleared in this mutation.
+func (m *PrefixMutation) SiteIDCleared() bool {
+	_, ok := m.clearedFields[prefix.FieldSiteID]
+	return ok
+}
+
+// ResetSiteID resets all changes to the "_site_id" field.
+func (m *PrefixMutation) ResetSiteID() {
+	m.__site_id = nil
+	m.add__site_id = nil
+	delete(m.clearedFields, prefix.FieldSiteID)
+}
+
+// SetLocationID sets the "_location_id" field.
+func (m *PrefixMutation) SetLocationID(i int) {
+	m.__location_id = &i
+	m.add__location_id = nil
+}
+
+// LocationID returns the value of the "_location_id" field in the mutation.
+func (m *PrefixMutation) LocationID() (r int, exists bool) {
+	v := m.__location_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLocationID returns the old "_location_id" field's value of the Prefix entity.
+// If the Prefix object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PrefixMutation) OldLocationID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLocationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLocationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLocationID: %w", err)
+	}
+	return oldValue.LocationID, nil
+}
+
+// AddLocationID adds i to the "_location_id" field.
+func (m *PrefixMutation) AddLocationID(i int) {
+	if m.add__location_id != nil {
+		*m.add__location_id += i
+	} else {
+		m.add__location_id = &i
+	}
+}
+
+// AddedLocationID returns the value that was added to the "_location_id" field in this mutation.
+func (m *PrefixMutation) AddedLocationID() (r int, exists bool) {
+	v := m.add__location_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLocationID clears the value of the "_location_id" field.
+func (m *PrefixMutation) ClearLocationID() {
+	m.__location_id = nil
+	m.add__location_id = nil
+	m.clearedFields[prefix.FieldLocationID] = struct{}{}
+}
+
+// LocationIDCleared returns if the "_location_id" field was cleared in this mutation.
+func (m *PrefixMutation) LocationIDCleared() bool {
+	_, ok := m.clearedFields[prefix.FieldLocationID]
+	return ok
+}
+
+// ResetLocationID resets all changes to the "_location_id" field.
+func (m *PrefixMutation) ResetLocationID() {
+	m.__location_id = nil
+	m.add__location_id = nil
+	delete(m.clearedFields, prefix.FieldLocationID)
+}
+
 // ClearVrf clears the "vrf" edge to the VRF entity.
 func (m *PrefixMutation) ClearVrf() {
 	m.clearedvrf = true
@@ -10079,7 +10367,7 @@ func (m *PrefixMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *PrefixMutation) Fields() []string {
-	fields := make([]string, 0, 22)
+	fields := make([]string, 0, 26)
 	if m.created != nil {
 		fields = append(fields, prefix.FieldCreated)
 	}
@@ -10146,6 +10434,18 @@ func (m *PrefixMutation) Fields() []string {
 	if m.vrf_key != nil {
 		fields = append(fields, prefix.FieldVrfKey)
 	}
+	if m.__region_id != nil {
+		fields = append(fields, prefix.FieldRegionID)
+	}
+	if m.__site_group_id != nil {
+		fields = append(fields, prefix.FieldSiteGroupID)
+	}
+	if m.__site_id != nil {
+		fields = append(fields, prefix.FieldSiteID)
+	}
+	if m.__location_id != nil {
+		fields = append(fields, prefix.FieldLocationID)
+	}
 	return fields
 }
 
@@ -10198,6 +10498,14 @@ func (m *PrefixMutation) Field(name string) (ent.Value, bool) {
 		return m.PrefixLength()
 	case prefix.FieldVrfKey:
 		return m.VrfKey()
+	case prefix.FieldRegionID:
+		return m.RegionID()
+	case prefix.FieldSiteGroupID:
+		return m.SiteGroupID()
+	case prefix.FieldSiteID:
+		return m.SiteID()
+	case prefix.FieldLocationID:
+		return m.LocationID()
 	}
 	return nil, false
 }
@@ -10251,6 +10559,14 @@ func (m *PrefixMutation) OldField(ctx context.Context, name string) (ent.Value, 
 		return m.OldPrefixLength(ctx)
 	case prefix.FieldVrfKey:
 		return m.OldVrfKey(ctx)
+	case prefix.FieldRegionID:
+		return m.OldRegionID(ctx)
+	case prefix.FieldSiteGroupID:
+		return m.OldSiteGroupID(ctx)
+	case prefix.FieldSiteID:
+		return m.OldSiteID(ctx)
+	case prefix.FieldLocationID:
+		return m.OldLocationID(ctx)
 	}
 	return nil, fmt.Errorf("unknown Prefix field %s", name)
 }
@@ -10414,6 +10730,34 @@ func (m *PrefixMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetVrfKey(v)
 		return nil
+	case prefix.FieldRegionID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRegionID(v)
+		return nil
+	case prefix.FieldSiteGroupID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSiteGroupID(v)
+		return nil
+	case prefix.FieldSiteID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSiteID(v)
+		return nil
+	case prefix.FieldLocationID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLocationID(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Prefix field %s", name)
 }
@@ -10440,6 +10784,18 @@ func (m *PrefixMutation) AddedFields() []string {
 	if m.addvrf_key != nil {
 		fields = append(fields, prefix.FieldVrfKey)
 	}
+	if m.add__region_id != nil {
+		fields = append(fields, prefix.FieldRegionID)
+	}
+	if m.add__site_group_id != nil {
+		fields = append(fields, prefix.FieldSiteGroupID)
+	}
+	if m.add__site_id != nil {
+		fields = append(fields, prefix.FieldSiteID)
+	}
+	if m.add__location_id != nil {
+		fields = append(fields, prefix.FieldLocationID)
+	}
 	return fields
 }
 
@@ -10460,6 +10816,14 @@ func (m *PrefixMutation) AddedField(name string) (ent.Value, bool) {
 		return m.AddedPrefixLength()
 	case prefix.FieldVrfKey:
 		return m.AddedVrfKey()
+	case prefix.FieldRegionID:
+		return m.AddedRegionID()
+	case prefix.FieldSiteGroupID:
+		return m.AddedSiteGroupID()
+	case prefix.FieldSiteID:
+		return m.AddedSiteID()
+	case prefix.FieldLocationID:
+		return m.AddedLocationID()
 	}
 	return nil, false
 }
@@ -10511,6 +10875,34 @@ func (m *PrefixMutation) AddField(name string, value ent.Value) error {
 		}
 		m.AddVrfKey(v)
 		return nil
+	case prefix.FieldRegionID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddRegionID(v)
+		return nil
+	case prefix.FieldSiteGroupID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddSiteGroupID(v)
+		return nil
+	case prefix.FieldSiteID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddSiteID(v)
+		return nil
+	case prefix.FieldLocationID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddLocationID(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Prefix numeric field %s", name)
 }
@@ -10542,6 +10934,18 @@ func (m *PrefixMutation) ClearedFields() []string {
 	}
 	if m.FieldCleared(prefix.FieldRoleID) {
 		fields = append(fields, prefix.FieldRoleID)
+	}
+	if m.FieldCleared(prefix.FieldRegionID) {
+		fields = append(fields, prefix.FieldRegionID)
+	}
+	if m.FieldCleared(prefix.FieldSiteGroupID) {
+		fields = append(fields, prefix.FieldSiteGroupID)
+	}
+	if m.FieldCleared(prefix.FieldSiteID) {
+		fields = append(fields, prefix.FieldSiteID)
+	}
+	if m.FieldCleared(prefix.FieldLocationID) {
+		fields = append(fields, prefix.FieldLocationID)
 	}
 	return fields
 }
@@ -10580,6 +10984,18 @@ func (m *PrefixMutation) ClearField(name string) error {
 		return nil
 	case prefix.FieldRoleID:
 		m.ClearRoleID()
+		return nil
+	case prefix.FieldRegionID:
+		m.ClearRegionID()
+		return nil
+	case prefix.FieldSiteGroupID:
+		m.ClearSiteGroupID()
+		return nil
+	case prefix.FieldSiteID:
+		m.ClearSiteID()
+		return nil
+	case prefix.FieldLocationID:
+		m.ClearLocationID()
 		return nil
 	}
 	return fmt.Errorf("unknown Prefix nullable field %s", name)
@@ -10654,6 +11070,18 @@ func (m *PrefixMutation) ResetField(name string) error {
 		return nil
 	case prefix.FieldVrfKey:
 		m.ResetVrfKey()
+		return nil
+	case prefix.FieldRegionID:
+		m.ResetRegionID()
+		return nil
+	case prefix.FieldSiteGroupID:
+		m.ResetSiteGroupID()
+		return nil
+	case prefix.FieldSiteID:
+		m.ResetSiteID()
+		return nil
+	case prefix.FieldLocationID:
+		m.ResetLocationID()
 		return nil
 	}
 	return fmt.Errorf("unknown Prefix field %s", name)

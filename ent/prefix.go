@@ -66,6 +66,14 @@ type Prefix struct {
 	PrefixLength int `json:"prefix_length,omitempty"`
 	// VrfKey holds the value of the "vrf_key" field.
 	VrfKey int `json:"vrf_key,omitempty"`
+	// RegionID holds the value of the "_region_id" field.
+	RegionID *int `json:"_region_id,omitempty"`
+	// SiteGroupID holds the value of the "_site_group_id" field.
+	SiteGroupID *int `json:"_site_group_id,omitempty"`
+	// SiteID holds the value of the "_site_id" field.
+	SiteID *int `json:"_site_id,omitempty"`
+	// LocationID holds the value of the "_location_id" field.
+	LocationID *int `json:"_location_id,omitempty"`
 	// Edges holds the relations/edges for other nodes in the graph.
 	// The values are being populated by the PrefixQuery when eager-loading is set.
 	Edges        PrefixEdges `json:"edges"`
@@ -140,7 +148,7 @@ func (*Prefix) scanValues(columns []string) ([]any, error) {
 			values[i] = new([]byte)
 		case prefix.FieldIsPool, prefix.FieldMarkUtilized:
 			values[i] = new(sql.NullBool)
-		case prefix.FieldID, prefix.FieldFamily, prefix.FieldVrfID, prefix.FieldScopeID, prefix.FieldTenantID, prefix.FieldVlanID, prefix.FieldRoleID, prefix.FieldChildren, prefix.FieldDepth, prefix.FieldPrefixLength, prefix.FieldVrfKey:
+		case prefix.FieldID, prefix.FieldFamily, prefix.FieldVrfID, prefix.FieldScopeID, prefix.FieldTenantID, prefix.FieldVlanID, prefix.FieldRoleID, prefix.FieldChildren, prefix.FieldDepth, prefix.FieldPrefixLength, prefix.FieldVrfKey, prefix.FieldRegionID, prefix.FieldSiteGroupID, prefix.FieldSiteID, prefix.FieldLocationID:
 			values[i] = new(sql.NullInt64)
 		case prefix.FieldDescription, prefix.FieldComments, prefix.FieldPrefix, prefix.FieldScopeType, prefix.FieldStatus:
 			values[i] = new(sql.NullString)
@@ -309,6 +317,34 @@ func (_m *Prefix) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.VrfKey = int(value.Int64)
 			}
+		case prefix.FieldRegionID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field _region_id", values[i])
+			} else if value.Valid {
+				_m.RegionID = new(int)
+				*_m.RegionID = int(value.Int64)
+			}
+		case prefix.FieldSiteGroupID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field _site_group_id", values[i])
+			} else if value.Valid {
+				_m.SiteGroupID = new(int)
+				*_m.SiteGroupID = int(value.Int64)
+			}
+		case prefix.FieldSiteID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field _site_id", values[i])
+			} else if value.Valid {
+				_m.SiteID = new(int)
+				*_m.SiteID = int(value.Int64)
+			}
+		case prefix.FieldLocationID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field _location_id", values[i])
+			} else if value.Valid {
+				_m.LocationID = new(int)
+				*_m.LocationID = int(value.Int64)
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -446,6 +482,26 @@ func (_m *Prefix) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("vrf_key=")
 	builder.WriteString(fmt.Sprintf("%v", _m.VrfKey))
+	builder.WriteString(", ")
+	if v := _m.RegionID; v != nil {
+		builder.WriteString("_region_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.SiteGroupID; v != nil {
+		builder.WriteString("_site_group_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.SiteID; v != nil {
+		builder.WriteString("_site_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.LocationID; v != nil {
+		builder.WriteString("_location_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
 	builder.WriteByte(')')
 	return builder.String()
 }

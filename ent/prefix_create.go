@@ -276,6 +276,62 @@ func (_c *PrefixCreate) SetVrfKey(v int) *PrefixCreate {
 	return _c
 }
 
+// SetRegionID sets the "_region_id" field.
+func (_c *PrefixCreate) SetRegionID(v int) *PrefixCreate {
+	_c.mutation.SetRegionID(v)
+	return _c
+}
+
+// SetNillableRegionID sets the "_region_id" field if the given value is not nil.
+func (_c *PrefixCreate) SetNillableRegionID(v *int) *PrefixCreate {
+	if v != nil {
+		_c.SetRegionID(*v)
+	}
+	return _c
+}
+
+// SetSiteGroupID sets the "_site_group_id" field.
+func (_c *PrefixCreate) SetSiteGroupID(v int) *PrefixCreate {
+	_c.mutation.SetSiteGroupID(v)
+	return _c
+}
+
+// SetNillableSiteGroupID sets the "_site_group_id" field if the given value is not nil.
+func (_c *PrefixCreate) SetNillableSiteGroupID(v *int) *PrefixCreate {
+	if v != nil {
+		_c.SetSiteGroupID(*v)
+	}
+	return _c
+}
+
+// SetSiteID sets the "_site_id" field.
+func (_c *PrefixCreate) SetSiteID(v int) *PrefixCreate {
+	_c.mutation.SetSiteID(v)
+	return _c
+}
+
+// SetNillableSiteID sets the "_site_id" field if the given value is not nil.
+func (_c *PrefixCreate) SetNillableSiteID(v *int) *PrefixCreate {
+	if v != nil {
+		_c.SetSiteID(*v)
+	}
+	return _c
+}
+
+// SetLocationID sets the "_location_id" field.
+func (_c *PrefixCreate) SetLocationID(v int) *PrefixCreate {
+	_c.mutation.SetLocationID(v)
+	return _c
+}
+
+// SetNillableLocationID sets the "_location_id" field if the given value is not nil.
+func (_c *PrefixCreate) SetNillableLocationID(v *int) *PrefixCreate {
+	if v != nil {
+		_c.SetLocationID(*v)
+	}
+	return _c
+}
+
 // SetVrf sets the "vrf" edge to the VRF entity.
 func (_c *PrefixCreate) SetVrf(v *VRF) *PrefixCreate {
 	return _c.SetVrfID(v.ID)
@@ -548,6 +604,22 @@ func (_c *PrefixCreate) createSpec() (*Prefix, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.VrfKey(); ok {
 		_spec.SetField(prefix.FieldVrfKey, field.TypeInt, value)
 		_node.VrfKey = value
+	}
+	if value, ok := _c.mutation.RegionID(); ok {
+		_spec.SetField(prefix.FieldRegionID, field.TypeInt, value)
+		_node.RegionID = &value
+	}
+	if value, ok := _c.mutation.SiteGroupID(); ok {
+		_spec.SetField(prefix.FieldSiteGroupID, field.TypeInt, value)
+		_node.SiteGroupID = &value
+	}
+	if value, ok := _c.mutation.SiteID(); ok {
+		_spec.SetField(prefix.FieldSiteID, field.TypeInt, value)
+		_node.SiteID = &value
+	}
+	if value, ok := _c.mutation.LocationID(); ok {
+		_spec.SetField(prefix.FieldLocationID, field.TypeInt, value)
+		_node.LocationID = &value
 	}
 	if nodes := _c.mutation.VrfIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{

@@ -379,6 +379,114 @@ func (_u *PrefixUpdate) AddVrfKey(v int) *PrefixUpdate {
 	return _u
 }
 
+// SetRegionID sets the "_region_id" field.
+func (_u *PrefixUpdate) SetRegionID(v int) *PrefixUpdate {
+	_u.mutation.ResetRegionID()
+	_u.mutation.SetRegionID(v)
+	return _u
+}
+
+// SetNillableRegionID sets the "_region_id" field if the given value is not nil.
+func (_u *PrefixUpdate) SetNillableRegionID(v *int) *PrefixUpdate {
+	if v != nil {
+		_u.SetRegionID(*v)
+	}
+	return _u
+}
+
+// AddRegionID adds value to the "_region_id" field.
+func (_u *PrefixUpdate) AddRegionID(v int) *PrefixUpdate {
+	_u.mutation.AddRegionID(v)
+	return _u
+}
+
+// ClearRegionID clears the value of the "_region_id" field.
+func (_u *PrefixUpdate) ClearRegionID() *PrefixUpdate {
+	_u.mutation.ClearRegionID()
+	return _u
+}
+
+// SetSiteGroupID sets the "_site_group_id" field.
+func (_u *PrefixUpdate) SetSiteGroupID(v int) *PrefixUpdate {
+	_u.mutation.ResetSiteGroupID()
+	_u.mutation.SetSiteGroupID(v)
+	return _u
+}
+
+// SetNillableSiteGroupID sets the "_site_group_id" field if the given value is not nil.
+func (_u *PrefixUpdate) SetNillableSiteGroupID(v *int) *PrefixUpdate {
+	if v != nil {
+		_u.SetSiteGroupID(*v)
+	}
+	return _u
+}
+
+// AddSiteGroupID adds value to the "_site_group_id" field.
+func (_u *PrefixUpdate) AddSiteGroupID(v int) *PrefixUpdate {
+	_u.mutation.AddSiteGroupID(v)
+	return _u
+}
+
+// ClearSiteGroupID clears the value of the "_site_group_id" field.
+func (_u *PrefixUpdate) ClearSiteGroupID() *PrefixUpdate {
+	_u.mutation.ClearSiteGroupID()
+	return _u
+}
+
+// SetSiteID sets the "_site_id" field.
+func (_u *PrefixUpdate) SetSiteID(v int) *PrefixUpdate {
+	_u.mutation.ResetSiteID()
+	_u.mutation.SetSiteID(v)
+	return _u
+}
+
+// SetNillableSiteID sets the "_site_id" field if the given value is not nil.
+func (_u *PrefixUpdate) SetNillableSiteID(v *int) *PrefixUpdate {
+	if v != nil {
+		_u.SetSiteID(*v)
+	}
+	return _u
+}
+
+// AddSiteID adds value to the "_site_id" field.
+func (_u *PrefixUpdate) AddSiteID(v int) *PrefixUpdate {
+	_u.mutation.AddSiteID(v)
+	return _u
+}
+
+// ClearSiteID clears the value of the "_site_id" field.
+func (_u *PrefixUpdate) ClearSiteID() *PrefixUpdate {
+	_u.mutation.ClearSiteID()
+	return _u
+}
+
+// SetLocationID sets the "_location_id" field.
+func (_u *PrefixUpdate) SetLocationID(v int) *PrefixUpdate {
+	_u.mutation.ResetLocationID()
+	_u.mutation.SetLocationID(v)
+	return _u
+}
+
+// SetNillableLocationID sets the "_location_id" field if the given value is not nil.
+func (_u *PrefixUpdate) SetNillableLocationID(v *int) *PrefixUpdate {
+	if v != nil {
+		_u.SetLocationID(*v)
+	}
+	return _u
+}
+
+// AddLocationID adds value to the "_location_id" field.
+func (_u *PrefixUpdate) AddLocationID(v int) *PrefixUpdate {
+	_u.mutation.AddLocationID(v)
+	return _u
+}
+
+// ClearLocationID clears the value of the "_location_id" field.
+func (_u *PrefixUpdate) ClearLocationID() *PrefixUpdate {
+	_u.mutation.ClearLocationID()
+	return _u
+}
+
 // SetVrf sets the "vrf" edge to the VRF entity.
 func (_u *PrefixUpdate) SetVrf(v *VRF) *PrefixUpdate {
 	return _u.SetVrfID(v.ID)
@@ -598,6 +706,42 @@ func (_u *PrefixUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if value, ok := _u.mutation.AddedVrfKey(); ok {
 		_spec.AddField(prefix.FieldVrfKey, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.RegionID(); ok {
+		_spec.SetField(prefix.FieldRegionID, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedRegionID(); ok {
+		_spec.AddField(prefix.FieldRegionID, field.TypeInt, value)
+	}
+	if _u.mutation.RegionIDCleared() {
+		_spec.ClearField(prefix.FieldRegionID, field.TypeInt)
+	}
+	if value, ok := _u.mutation.SiteGroupID(); ok {
+		_spec.SetField(prefix.FieldSiteGroupID, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedSiteGroupID(); ok {
+		_spec.AddField(prefix.FieldSiteGroupID, field.TypeInt, value)
+	}
+	if _u.mutation.SiteGroupIDCleared() {
+		_spec.ClearField(prefix.FieldSiteGroupID, field.TypeInt)
+	}
+	if value, ok := _u.mutation.SiteID(); ok {
+		_spec.SetField(prefix.FieldSiteID, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedSiteID(); ok {
+		_spec.AddField(prefix.FieldSiteID, field.TypeInt, value)
+	}
+	if _u.mutation.SiteIDCleared() {
+		_spec.ClearField(prefix.FieldSiteID, field.TypeInt)
+	}
+	if value, ok := _u.mutation.LocationID(); ok {
+		_spec.SetField(prefix.FieldLocationID, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedLocationID(); ok {
+		_spec.AddField(prefix.FieldLocationID, field.TypeInt, value)
+	}
+	if _u.mutation.LocationIDCleared() {
+		_spec.ClearField(prefix.FieldLocationID, field.TypeInt)
 	}
 	if _u.mutation.VrfCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -1083,6 +1227,114 @@ func (_u *PrefixUpdateOne) AddVrfKey(v int) *PrefixUpdateOne {
 	return _u
 }
 
+// SetRegionID sets the "_region_id" field.
+func (_u *PrefixUpdateOne) SetRegionID(v int) *PrefixUpdateOne {
+	_u.mutation.ResetRegionID()
+	_u.mutation.SetRegionID(v)
+	return _u
+}
+
+// SetNillableRegionID sets the "_region_id" field if the given value is not nil.
+func (_u *PrefixUpdateOne) SetNillableRegionID(v *int) *PrefixUpdateOne {
+	if v != nil {
+		_u.SetRegionID(*v)
+	}
+	return _u
+}
+
+// AddRegionID adds value to the "_region_id" field.
+func (_u *PrefixUpdateOne) AddRegionID(v int) *PrefixUpdateOne {
+	_u.mutation.AddRegionID(v)
+	return _u
+}
+
+// ClearRegionID clears the value of the "_region_id" field.
+func (_u *PrefixUpdateOne) ClearRegionID() *PrefixUpdateOne {
+	_u.mutation.ClearRegionID()
+	return _u
+}
+
+// SetSiteGroupID sets the "_site_group_id" field.
+func (_u *PrefixUpdateOne) SetSiteGroupID(v int) *PrefixUpdateOne {
+	_u.mutation.ResetSiteGroupID()
+	_u.mutation.SetSiteGroupID(v)
+	return _u
+}
+
+// SetNillableSiteGroupID sets the "_site_group_id" field if the given value is not nil.
+func (_u *PrefixUpdateOne) SetNillableSiteGroupID(v *int) *PrefixUpdateOne {
+	if v != nil {
+		_u.SetSiteGroupID(*v)
+	}
+	return _u
+}
+
+// AddSiteGroupID adds value to the "_site_group_id" field.
+func (_u *PrefixUpdateOne) AddSiteGroupID(v int) *PrefixUpdateOne {
+	_u.mutation.AddSiteGroupID(v)
+	return _u
+}
+
+// ClearSiteGroupID clears the value of the "_site_group_id" field.
+func (_u *PrefixUpdateOne) ClearSiteGroupID() *PrefixUpdateOne {
+	_u.mutation.ClearSiteGroupID()
+	return _u
+}
+
+// SetSiteID sets the "_site_id" field.
+func (_u *PrefixUpdateOne) SetSiteID(v int) *PrefixUpdateOne {
+	_u.mutation.ResetSiteID()
+	_u.mutation.SetSiteID(v)
+	return _u
+}
+
+// SetNillableSiteID sets the "_site_id" field if the given value is not nil.
+func (_u *PrefixUpdateOne) SetNillableSiteID(v *int) *PrefixUpdateOne {
+	if v != nil {
+		_u.SetSiteID(*v)
+	}
+	return _u
+}
+
+// AddSiteID adds value to the "_site_id" field.
+func (_u *PrefixUpdateOne) AddSiteID(v int) *PrefixUpdateOne {
+	_u.mutation.AddSiteID(v)
+	return _u
+}
+
+// ClearSiteID clears the value of the "_site_id" field.
+func (_u *PrefixUpdateOne) ClearSiteID() *PrefixUpdateOne {
+	_u.mutation.ClearSiteID()
+	return _u
+}
+
+// SetLocationID sets the "_location_id" field.
+func (_u *PrefixUpdateOne) SetLocationID(v int) *PrefixUpdateOne {
+	_u.mutation.ResetLocationID()
+	_u.mutation.SetLocationID(v)
+	return _u
+}
+
+// SetNillableLocationID sets the "_location_id" field if the given value is not nil.
+func (_u *PrefixUpdateOne) SetNillableLocationID(v *int) *PrefixUpdateOne {
+	if v != nil {
+		_u.SetLocationID(*v)
+	}
+	return _u
+}
+
+// AddLocationID adds value to the "_location_id" field.
+func (_u *PrefixUpdateOne) AddLocationID(v int) *PrefixUpdateOne {
+	_u.mutation.AddLocationID(v)
+	return _u
+}
+
+// ClearLocationID clears the value of the "_location_id" field.
+func (_u *PrefixUpdateOne) ClearLocationID() *PrefixUpdateOne {
+	_u.mutation.ClearLocationID()
+	return _u
+}
+
 // SetVrf sets the "vrf" edge to the VRF entity.
 func (_u *PrefixUpdateOne) SetVrf(v *VRF) *PrefixUpdateOne {
 	return _u.SetVrfID(v.ID)
@@ -1332,6 +1584,42 @@ func (_u *PrefixUpdateOne) sqlSave(ctx context.Context) (_node *Prefix, err erro
 	}
 	if value, ok := _u.mutation.AddedVrfKey(); ok {
 		_spec.AddField(prefix.FieldVrfKey, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.RegionID(); ok {
+		_spec.SetField(prefix.FieldRegionID, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedRegionID(); ok {
+		_spec.AddField(prefix.FieldRegionID, field.TypeInt, value)
+	}
+	if _u.mutation.RegionIDCleared() {
+		_spec.ClearField(prefix.FieldRegionID, field.TypeInt)
+	}
+	if value, ok := _u.mutation.SiteGroupID(); ok {
+		_spec.SetField(prefix.FieldSiteGroupID, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedSiteGroupID(); ok {
+		_spec.AddField(prefix.FieldSiteGroupID, field.TypeInt, value)
+	}
+	if _u.mutation.SiteGroupIDCleared() {
+		_spec.ClearField(prefix.FieldSiteGroupID, field.TypeInt)
+	}
+	if value, ok := _u.mutation.SiteID(); ok {
+		_spec.SetField(prefix.FieldSiteID, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedSiteID(); ok {
+		_spec.AddField(prefix.FieldSiteID, field.TypeInt, value)
+	}
+	if _u.mutation.SiteIDCleared() {
+		_spec.ClearField(prefix.FieldSiteID, field.TypeInt)
+	}
+	if value, ok := _u.mutation.LocationID(); ok {
+		_spec.SetField(prefix.FieldLocationID, field.TypeInt, value)
+	}
+	if value, ok := _u.mutation.AddedLocationID(); ok {
+		_spec.AddField(prefix.FieldLocationID, field.TypeInt, value)
+	}
+	if _u.mutation.LocationIDCleared() {
+		_spec.ClearField(prefix.FieldLocationID, field.TypeInt)
 	}
 	if _u.mutation.VrfCleared() {
 		edge := &sqlgraph.EdgeSpec{

@@ -259,7 +259,9 @@ func (_c *SiteCreate) Mutation() *SiteMutation {
 
 // Save creates the Site in the database.
 func (_c *SiteCreate) Save(ctx context.Context) (*Site, error) {
-	_c.defaults()
+	if err := _c.defaults(); err != nil {
+		return nil, err
+	}
 	return withHooks(ctx, _c.sqlSave, _c.mutation, _c.hooks)
 }
 
@@ -286,12 +288,18 @@ func (_c *SiteCreate) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_c *SiteCreate) defaults() {
+func (_c *SiteCreate) defaults() error {
 	if _, ok := _c.mutation.Created(); !ok {
+		if site.DefaultCreated == nil {
+			return fmt.Errorf("ent: uninitialized site.DefaultCreated (forgotten import ent/runtime?)")
+		}
 		v := site.DefaultCreated()
 		_c.mutation.SetCreated(v)
 	}
 	if _, ok := _c.mutation.LastUpdated(); !ok {
+		if site.DefaultLastUpdated == nil {
+			return fmt.Errorf("ent: uninitialized site.DefaultLastUpdated (forgotten import ent/runtime?)")
+		}
 		v := site.DefaultLastUpdated()
 		_c.mutation.SetLastUpdated(v)
 	}
@@ -323,6 +331,7 @@ func (_c *SiteCreate) defaults() {
 		v := site.DefaultShippingAddress
 		_c.mutation.SetShippingAddress(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.

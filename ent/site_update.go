@@ -336,7 +336,9 @@ func (_u *SiteUpdate) ClearTenant() *SiteUpdate {
 
 // Save executes the query and returns the number of nodes affected by the update operation.
 func (_u *SiteUpdate) Save(ctx context.Context) (int, error) {
-	_u.defaults()
+	if err := _u.defaults(); err != nil {
+		return 0, err
+	}
 	return withHooks(ctx, _u.sqlSave, _u.mutation, _u.hooks)
 }
 
@@ -363,11 +365,15 @@ func (_u *SiteUpdate) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_u *SiteUpdate) defaults() {
+func (_u *SiteUpdate) defaults() error {
 	if _, ok := _u.mutation.LastUpdated(); !ok && !_u.mutation.LastUpdatedCleared() {
+		if site.UpdateDefaultLastUpdated == nil {
+			return fmt.Errorf("ent: uninitialized site.UpdateDefaultLastUpdated (forgotten import ent/runtime?)")
+		}
 		v := site.UpdateDefaultLastUpdated()
 		_u.mutation.SetLastUpdated(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -914,7 +920,9 @@ func (_u *SiteUpdateOne) Select(field string, fields ...string) *SiteUpdateOne {
 
 // Save executes the query and returns the updated Site entity.
 func (_u *SiteUpdateOne) Save(ctx context.Context) (*Site, error) {
-	_u.defaults()
+	if err := _u.defaults(); err != nil {
+		return nil, err
+	}
 	return withHooks(ctx, _u.sqlSave, _u.mutation, _u.hooks)
 }
 
@@ -941,11 +949,15 @@ func (_u *SiteUpdateOne) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_u *SiteUpdateOne) defaults() {
+func (_u *SiteUpdateOne) defaults() error {
 	if _, ok := _u.mutation.LastUpdated(); !ok && !_u.mutation.LastUpdatedCleared() {
+		if site.UpdateDefaultLastUpdated == nil {
+			return fmt.Errorf("ent: uninitialized site.UpdateDefaultLastUpdated (forgotten import ent/runtime?)")
+		}
 		v := site.UpdateDefaultLastUpdated()
 		_u.mutation.SetLastUpdated(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.

@@ -50,6 +50,14 @@ type Filter struct {
 	Choices   []string // Choice: the valid values
 	Lookups   []string // allowed lookup suffixes; nil = the defaults of Kind, empty = none
 	Nullable  bool     // the literal value "null" means IS NULL (Foreign*/Tree* always)
+	// Through applies the filter to a column of another table: Column is then
+	// an FK on the main table to Through.Table, and the predicate (of any
+	// kind but tags and custom) is on Through.Column, as Django's
+	// tenant__group: Column IN (SELECT id FROM Through.Table WHERE pred).
+	// Like Django's joins, a "null" value or __empty=true also matches rows
+	// whose Column is NULL, and negations exclude only rows whose related
+	// row matches.
+	Through *Through
 	// Func builds the predicate of a Custom filter. values are the non-empty
 	// values of the parameter; lookup is "" for the base name. An Errors or any
 	// other error is reported as a 400 for the parameter.
@@ -57,6 +65,9 @@ type Filter struct {
 
 	cf *CustomField
 }
+
+// Through names the table and column a Through filter's predicate reads.
+type Through struct{ Table, Column string }
 
 // Spec describes one model to the filter language.
 type Spec struct {
@@ -131,6 +142,9 @@ var (
 	// negated lookups map to the lookup they negate ("n" negates exact).
 	negated = map[string]string{"n": "", "nic": "ic", "nisw": "isw", "niew": "iew", "nie": "ie"}
 )
+
+// HasLookup reports whether the filter accepts the `__lookup` suffix.
+func (f *Filter) HasLookup(lookup string) bool { return slices.Contains(f.lookups(), lookup) }
 
 func (f *Filter) lookups() []string {
 	if f.Lookups != nil {
@@ -262,35 +276,55 @@ func (s *Spec) build(ctx context.Context, f *Filter, lookup string, raw []string
 	if f.cf != nil {
 		return s.buildCF(f, lookup, raw, opt)
 	}
-	col := f.Column
+	pos, neg, matchNull, err := s.positive(ctx, f, lookup, raw, opt)
+	if pos == nil || err != nil {
+		return nil, err
+	}
+	if f.Kind == TagSlug || f.Kind == TagID {
+		return where(func(sel *sql.Selector, pg bool) frag { return pos(sel, pg, "") }), nil
+	}
+	return where(func(sel *sql.Selector, pg bool) frag {
+		c := sel.C(f.Column)
+		if f.Through == nil {
+			return negate(pos(sel, pg, c), neg)
+		}
+		e := cat(fr(c+" IN (SELECT fth.id FROM "+sel.Quote(f.Through.Table)+" fth WHERE "),
+			pos(sel, pg, "fth."+sel.Quote(f.Through.Column)), fr(")"))
+		if matchNull {
+			e = cat(fr("("), e, fr(" OR "+c+" IS NULL)"))
+		}
+		return negate(e, neg)
+	}), nil
+}
+
+// positive is the predicate of a filter without its negation, on a column
+// expression given at render time; neg says whether to negate it and
+// matchNull whether a NULL column satisfies it. A nil pos is no filter.
+func (s *Spec) positive(ctx context.Context, f *Filter, lookup string, raw []string, opt Options) (pos func(sel *sql.Selector, pg bool, col string) frag, neg, matchNull bool, err error) {
 	if f.Kind == Boolean || lookup == "empty" {
 		// Boolean fields never fail: unknown words mean "no filter"; the
 		// last value wins like Django's QueryDict.get.
 		b, ok := parseBool(raw[len(raw)-1])
 		if !ok {
-			return nil, nil
+			return nil, false, false, nil
 		}
-		return where(func(sel *sql.Selector, pg bool) frag {
-			if f.Kind == Boolean {
-				return fr(sel.C(col)+" = ?", b)
-			}
-			e := fr(sel.C(col) + " IS NULL")
+		if f.Kind == Boolean {
+			return func(_ *sql.Selector, _ bool, col string) frag { return fr(col+" = ?", b) }, false, false, nil
+		}
+		return func(_ *sql.Selector, _ bool, col string) frag {
 			if f.Kind == String || f.Kind == Choice {
-				e = fr("(" + sel.C(col) + " = '' OR " + sel.C(col) + " IS NULL)")
+				return fr("(" + col + " = '' OR " + col + " IS NULL)")
 			}
-			if !b {
-				e = not(e)
-			}
-			return e
-		}), nil
+			return fr(col + " IS NULL")
+		}, !b, true, nil
 	}
-	base, neg := lookup, false
+	base := lookup
 	if b, ok := negated[lookup]; ok {
 		base, neg = b, true
 	}
 	vals, err := parseValues(f.Kind, base, raw, f.Nullable, f.Choices, opt.Location)
 	if err != nil {
-		return nil, err
+		return nil, false, false, err
 	}
 	switch f.Kind {
 	case ForeignAttr, TreeAttr:
@@ -305,21 +339,25 @@ func (s *Spec) build(ctx context.Context, f *Filter, lookup string, raw []string
 		vals, err = resolve(ctx, opt, s.TagsTable, "id", raw, vals)
 	}
 	if err != nil {
-		return nil, err
+		return nil, false, false, err
+	}
+	for _, v := range vals {
+		matchNull = matchNull || v == null
 	}
 	switch f.Kind {
 	case TagSlug, TagID:
-		return where(s.tagCond(lookup, vals)), nil
+		c := s.tagCond(lookup, vals)
+		return func(sel *sql.Selector, pg bool, _ string) frag { return c(sel, pg) }, false, false, nil
 	case TreeID, TreeAttr:
-		return where(treeCond(f, vals, neg)), nil
+		return treeCond(f, vals), neg, matchNull, nil
 	}
-	return where(func(sel *sql.Selector, pg bool) frag {
-		op := fr(sel.C(col))
+	return func(_ *sql.Selector, pg bool, col string) frag {
+		op := fr(col)
 		if !pg && (f.Kind == DateTime || f.Kind == Date) {
-			op = fr("inventory_ts(" + sel.C(col) + ")")
+			op = fr("inventory_ts(" + col + ")")
 		}
-		return negate(anyOf(pg, op, base, flat(vals)), neg)
-	}), nil
+		return anyOf(pg, op, base, flat(vals))
+	}, neg, matchNull, nil
 }
 
 // parseValues parses raw values for the lookup (already stripped of its
@@ -493,7 +531,7 @@ func flat(vals []any) []any {
 
 // treeCond matches the given nodes and all their descendants with a
 // recursive CTE (same SQL on SQLite and PostgreSQL; UNION stops on cycles).
-func treeCond(f *Filter, vals []any, neg bool) cond {
+func treeCond(f *Filter, vals []any) func(sel *sql.Selector, pg bool, col string) frag {
 	var ids []any
 	hasNull := false
 	for _, v := range flat(vals) {
@@ -503,18 +541,18 @@ func treeCond(f *Filter, vals []any, neg bool) cond {
 			ids = append(ids, v)
 		}
 	}
-	return func(sel *sql.Selector, pg bool) frag {
+	return func(sel *sql.Selector, pg bool, col string) frag {
 		var fs []frag
 		if len(ids) > 0 {
 			t := sel.Quote(f.RelTable)
-			fs = append(fs, fr(sel.C(f.Column)+" IN (WITH RECURSIVE filter_tree(id) AS (SELECT id FROM "+t+
+			fs = append(fs, fr(col+" IN (WITH RECURSIVE filter_tree(id) AS (SELECT id FROM "+t+
 				" WHERE id IN (?) UNION SELECT ftr.id FROM "+t+" ftr JOIN filter_tree ON ftr."+sel.Quote(f.RelParent)+
 				" = filter_tree.id) SELECT id FROM filter_tree)", ids))
 		}
 		if hasNull {
-			fs = append(fs, fr(sel.C(f.Column)+" IS NULL"))
+			fs = append(fs, fr(col+" IS NULL"))
 		}
-		return negate(join(" OR ", fs), neg)
+		return join(" OR ", fs)
 	}
 }
 

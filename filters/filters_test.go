@@ -74,7 +74,7 @@ func seed(t *testing.T, d testDB) {
 	}
 	ddl := []string{
 		"CREATE TABLE regions (id INTEGER PRIMARY KEY, name TEXT NOT NULL, slug TEXT NOT NULL, parent_id INTEGER NULL)",
-		"CREATE TABLE tenants (id INTEGER PRIMARY KEY, name TEXT NOT NULL, slug TEXT NOT NULL)",
+		"CREATE TABLE tenants (id INTEGER PRIMARY KEY, name TEXT NOT NULL, slug TEXT NOT NULL, region_id INTEGER NULL, rank INTEGER NULL)",
 		"CREATE TABLE tags (id INTEGER PRIMARY KEY, slug TEXT NOT NULL)",
 		"CREATE TABLE tagged (id INTEGER PRIMARY KEY, tag_id INTEGER NOT NULL, object_type TEXT NOT NULL, object_id INTEGER NOT NULL)",
 		"CREATE TABLE items (id INTEGER PRIMARY KEY, name TEXT NULL, status TEXT NOT NULL, count INTEGER NULL, weight " + types["real"] +
@@ -96,7 +96,10 @@ func seed(t *testing.T, d testDB) {
 	}
 	ins("regions", []string{"id", "name", "slug", "parent_id"},
 		[]any{1, "Europe", "europe", nil}, []any{2, "Germany", "germany", 1}, []any{3, "Berlin", "berlin", 2}, []any{4, "Asia", "asia", nil})
-	ins("tenants", []string{"id", "name", "slug"}, []any{1, "One", "t-one"}, []any{2, "Two", "t-two"}, []any{3, "Three", "t-three"})
+	// Tenants have a region and a rank for the Through filters: One in
+	// Berlin (under Germany, Europe), Two in Asia, Three nowhere.
+	ins("tenants", []string{"id", "name", "slug", "region_id", "rank"},
+		[]any{1, "One", "t-one", 3, 5}, []any{2, "Two", "t-two", 4, nil}, []any{3, "Three", "t-three", nil, 1})
 	ins("tags", []string{"id", "slug"}, []any{1, "red"}, []any{2, "blue"}, []any{3, "green"})
 	ins("tagged", []string{"id", "tag_id", "object_type", "object_id"},
 		[]any{1, 1, "test.item", 1}, []any{2, 2, "test.item", 1}, []any{3, 1, "test.item", 2}, []any{4, 2, "test.item", 3},
@@ -135,6 +138,17 @@ func testSpec() *Spec {
 			{Name: "region", Kind: TreeAttr, Column: "region_id", RelTable: "regions", RelColumn: "slug", RelParent: "parent_id"},
 			{Name: "tag", Kind: TagSlug},
 			{Name: "tag_id", Kind: TagID},
+			// Through the tenant (items 1, 4 → One; 2 → Two; 6 → Three; 3, 5 none).
+			{Name: "tenant_region_id", Kind: TreeID, Column: "tenant_id", RelTable: "regions", RelParent: "parent_id",
+				Through: &Through{"tenants", "region_id"}},
+			{Name: "tenant_region", Kind: TreeAttr, Column: "tenant_id", RelTable: "regions", RelColumn: "slug", RelParent: "parent_id",
+				Through: &Through{"tenants", "region_id"}},
+			{Name: "tenant_direct_region", Kind: ForeignAttr, Column: "tenant_id", RelTable: "regions", RelColumn: "slug",
+				Through: &Through{"tenants", "region_id"}},
+			{Name: "tenant_direct_region_id", Kind: ForeignID, Column: "tenant_id", RelTable: "regions",
+				Through: &Through{"tenants", "region_id"}},
+			{Name: "tenant_rank", Kind: Integer, Column: "tenant_id", Through: &Through{"tenants", "rank"}},
+			{Name: "tenant_name", Kind: String, Column: "tenant_id", Nullable: true, Through: &Through{"tenants", "name"}},
 			{Name: "q", Kind: Custom, Func: func(lookup string, values []string) (func(*sql.Selector), error) {
 				if values[0] == "bad" {
 					return nil, errors.New("Enter a valid UUID.")
@@ -371,6 +385,35 @@ var filterCases = []filterCase{
 	{q: "cf_off=1&cf_off__n=2", want: all},
 	{q: "cf_nope=1", err: msg("cf_nope", "Unknown filter parameter.")},
 	{q: "cf_nope=1", want: all, strict: &lenient},
+
+	// Through: the predicate applies to the tenant's column.
+	{q: "tenant_region=europe", want: ids(1, 4)},
+	{q: "tenant_region_id=2", want: ids(1, 4)},
+	{q: "tenant_region_id=4&tenant_region_id=3", want: ids(1, 2, 4)},
+	{q: "tenant_region=asia", want: ids(2)},
+	{q: "tenant_region__n=europe", want: ids(2, 3, 5, 6)},
+	{q: "tenant_region_id__n=1&tenant_region_id__n=4", want: ids(3, 5, 6)},
+	{q: "tenant_region=null", want: ids(3, 5, 6)}, // no tenant, or a tenant without region
+	{q: "tenant_region__n=null", want: ids(1, 2, 4)},
+	{q: "tenant_region=nope", err: choice("tenant_region", "nope")},
+	{q: "tenant_region_id=99", err: choice("tenant_region_id", "99")},
+	{q: "tenant_region_id=abc", err: msg("tenant_region_id", "“abc” is not a valid value.")},
+	{q: "tenant_region__ic=eu", err: msg("tenant_region__ic", `Unknown filter parameter: "tenant_region" does not support the lookup "ic".`)},
+	{q: "tenant_direct_region=berlin", want: ids(1, 4)},
+	{q: "tenant_direct_region=europe", want: ids()}, // not a tree filter
+	{q: "tenant_direct_region_id=4", want: ids(2)},
+	{q: "tenant_direct_region_id=null&tenant_direct_region_id=3", want: ids(1, 3, 4, 5, 6)},
+	{q: "tenant_rank=5", want: ids(1, 4)},
+	{q: "tenant_rank__gte=1", want: ids(1, 4, 6)},
+	{q: "tenant_rank__lt=5", want: ids(6)},
+	{q: "tenant_rank__n=5", want: ids(2, 3, 5, 6)},
+	{q: "tenant_rank__empty=true", want: ids(2, 3, 5)},
+	{q: "tenant_rank__empty=false", want: ids(1, 4, 6)},
+	{q: "tenant_rank=null", err: msg("tenant_rank", "Enter a whole number.")},
+	{q: "tenant_name__ic=T", want: ids(2, 6)},
+	{q: "tenant_name=null", want: ids(3, 5)},
+	{q: "tenant_name__nie=one", want: ids(2, 3, 5, 6)},
+	{q: "tenant_name__empty=true", want: ids(3, 5)},
 }
 
 // list runs the filters against items (optionally under an alias) and

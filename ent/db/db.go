@@ -19,6 +19,7 @@ import (
 
 	"github.com/inventory/inventory/ent"
 	"github.com/inventory/inventory/ent/resource"
+	"github.com/inventory/inventory/ent/schema"
 	// Schema hooks, defaults and validators live in ent/runtime once any
 	// schema has hooks (ipam.Prefix does): without this import they would
 	// silently not run.
@@ -106,9 +107,13 @@ func Open(ctx context.Context, rawURL string) (*DB, error) {
 	}, nil
 }
 
-// Migrate creates or upgrades the schema; existing data is kept.
+// Migrate creates or upgrades the schema; existing data is kept. Cached
+// columns added by an upgrade (the prefixes' cached scope) are filled.
 func (d *DB) Migrate(ctx context.Context) error {
-	return d.Client.Schema.Create(ctx)
+	if err := d.Client.Schema.Create(ctx); err != nil {
+		return err
+	}
+	return schema.RebuildPrefixScopes(ctx, d.Client)
 }
 
 // Store is the read side as the resource layer sees it.

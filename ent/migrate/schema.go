@@ -242,6 +242,10 @@ var (
 		{Name: "broadcast", Type: field.TypeBytes, Size: 16},
 		{Name: "prefix_length", Type: field.TypeInt},
 		{Name: "vrf_key", Type: field.TypeInt},
+		{Name: "_region_id", Type: field.TypeInt, Nullable: true},
+		{Name: "_site_group_id", Type: field.TypeInt, Nullable: true},
+		{Name: "_site_id", Type: field.TypeInt, Nullable: true},
+		{Name: "_location_id", Type: field.TypeInt, Nullable: true},
 		{Name: "vrf_id", Type: field.TypeInt, Nullable: true},
 		{Name: "tenant_id", Type: field.TypeInt, Nullable: true},
 		{Name: "vlan_id", Type: field.TypeInt, Nullable: true},
@@ -255,25 +259,25 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "ipam_prefix_ipam_vrf_vrf",
-				Columns:    []*schema.Column{IpamPrefixColumns[19]},
+				Columns:    []*schema.Column{IpamPrefixColumns[23]},
 				RefColumns: []*schema.Column{IpamVrfColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "ipam_prefix_tenancy_tenant_tenant",
-				Columns:    []*schema.Column{IpamPrefixColumns[20]},
+				Columns:    []*schema.Column{IpamPrefixColumns[24]},
 				RefColumns: []*schema.Column{TenancyTenantColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "ipam_prefix_ipam_vlan_vlan",
-				Columns:    []*schema.Column{IpamPrefixColumns[21]},
+				Columns:    []*schema.Column{IpamPrefixColumns[25]},
 				RefColumns: []*schema.Column{IpamVlanColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "ipam_prefix_ipam_role_role",
-				Columns:    []*schema.Column{IpamPrefixColumns[22]},
+				Columns:    []*schema.Column{IpamPrefixColumns[26]},
 				RefColumns: []*schema.Column{IpamRoleColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
@@ -283,6 +287,26 @@ var (
 				Name:    "prefix_vrf_key_family_network_prefix_length",
 				Unique:  false,
 				Columns: []*schema.Column{IpamPrefixColumns[18], IpamPrefixColumns[6], IpamPrefixColumns[15], IpamPrefixColumns[17]},
+			},
+			{
+				Name:    "prefix__region_id",
+				Unique:  false,
+				Columns: []*schema.Column{IpamPrefixColumns[19]},
+			},
+			{
+				Name:    "prefix__site_group_id",
+				Unique:  false,
+				Columns: []*schema.Column{IpamPrefixColumns[20]},
+			},
+			{
+				Name:    "prefix__site_id",
+				Unique:  false,
+				Columns: []*schema.Column{IpamPrefixColumns[21]},
+			},
+			{
+				Name:    "prefix__location_id",
+				Unique:  false,
+				Columns: []*schema.Column{IpamPrefixColumns[22]},
 			},
 		},
 	}

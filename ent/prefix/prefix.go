@@ -59,6 +59,14 @@ const (
 	FieldPrefixLength = "prefix_length"
 	// FieldVrfKey holds the string denoting the vrf_key field in the database.
 	FieldVrfKey = "vrf_key"
+	// FieldRegionID holds the string denoting the _region_id field in the database.
+	FieldRegionID = "_region_id"
+	// FieldSiteGroupID holds the string denoting the _site_group_id field in the database.
+	FieldSiteGroupID = "_site_group_id"
+	// FieldSiteID holds the string denoting the _site_id field in the database.
+	FieldSiteID = "_site_id"
+	// FieldLocationID holds the string denoting the _location_id field in the database.
+	FieldLocationID = "_location_id"
 	// EdgeVrf holds the string denoting the vrf edge name in mutations.
 	EdgeVrf = "vrf"
 	// EdgeTenant holds the string denoting the tenant edge name in mutations.
@@ -124,6 +132,10 @@ var Columns = []string{
 	FieldBroadcast,
 	FieldPrefixLength,
 	FieldVrfKey,
+	FieldRegionID,
+	FieldSiteGroupID,
+	FieldSiteID,
+	FieldLocationID,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -142,7 +154,7 @@ func ValidColumn(column string) bool {
 //
 //	import _ "github.com/inventory/inventory/ent/runtime"
 var (
-	Hooks [1]ent.Hook
+	Hooks [2]ent.Hook
 	// DefaultCreated holds the default value on creation for the "created" field.
 	DefaultCreated func() time.Time
 	// DefaultLastUpdated holds the default value on creation for the "last_updated" field.
@@ -278,6 +290,26 @@ func ByPrefixLength(opts ...sql.OrderTermOption) OrderOption {
 // ByVrfKey orders the results by the vrf_key field.
 func ByVrfKey(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldVrfKey, opts...).ToFunc()
+}
+
+// ByRegionID orders the results by the _region_id field.
+func ByRegionID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldRegionID, opts...).ToFunc()
+}
+
+// BySiteGroupID orders the results by the _site_group_id field.
+func BySiteGroupID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldSiteGroupID, opts...).ToFunc()
+}
+
+// BySiteID orders the results by the _site_id field.
+func BySiteID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldSiteID, opts...).ToFunc()
+}
+
+// ByLocationID orders the results by the _location_id field.
+func ByLocationID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldLocationID, opts...).ToFunc()
 }
 
 // ByVrfField orders the results by vrf field.

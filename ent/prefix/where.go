@@ -160,6 +160,26 @@ func VrfKey(v int) predicate.Prefix {
 	return predicate.Prefix(sql.FieldEQ(FieldVrfKey, v))
 }
 
+// RegionID applies equality check predicate on the "_region_id" field. It's identical to RegionIDEQ.
+func RegionID(v int) predicate.Prefix {
+	return predicate.Prefix(sql.FieldEQ(FieldRegionID, v))
+}
+
+// SiteGroupID applies equality check predicate on the "_site_group_id" field. It's identical to SiteGroupIDEQ.
+func SiteGroupID(v int) predicate.Prefix {
+	return predicate.Prefix(sql.FieldEQ(FieldSiteGroupID, v))
+}
+
+// SiteID applies equality check predicate on the "_site_id" field. It's identical to SiteIDEQ.
+func SiteID(v int) predicate.Prefix {
+	return predicate.Prefix(sql.FieldEQ(FieldSiteID, v))
+}
+
+// LocationID applies equality check predicate on the "_location_id" field. It's identical to LocationIDEQ.
+func LocationID(v int) predicate.Prefix {
+	return predicate.Prefix(sql.FieldEQ(FieldLocationID, v))
+}
+
 // CreatedEQ applies the EQ predicate on the "created" field.
 func CreatedEQ(v time.Time) predicate.Prefix {
 	return predicate.Prefix(sql.FieldEQ(FieldCreated, v))
@@ -1063,6 +1083,206 @@ func VrfKeyLT(v int) predicate.Prefix {
 // VrfKeyLTE applies the LTE predicate on the "vrf_key" field.
 func VrfKeyLTE(v int) predicate.Prefix {
 	return predicate.Prefix(sql.FieldLTE(FieldVrfKey, v))
+}
+
+// RegionIDEQ applies the EQ predicate on the "_region_id" field.
+func RegionIDEQ(v int) predicate.Prefix {
+	return predicate.Prefix(sql.FieldEQ(FieldRegionID, v))
+}
+
+// RegionIDNEQ applies the NEQ predicate on the "_region_id" field.
+func RegionIDNEQ(v int) predicate.Prefix {
+	return predicate.Prefix(sql.FieldNEQ(FieldRegionID, v))
+}
+
+// RegionIDIn applies the In predicate on the "_region_id" field.
+func RegionIDIn(vs ...int) predicate.Prefix {
+	return predicate.Prefix(sql.FieldIn(FieldRegionID, vs...))
+}
+
+// RegionIDNotIn applies the NotIn predicate on the "_region_id" field.
+func RegionIDNotIn(vs ...int) predicate.Prefix {
+	return predicate.Prefix(sql.FieldNotIn(FieldRegionID, vs...))
+}
+
+// RegionIDGT applies the GT predicate on the "_region_id" field.
+func RegionIDGT(v int) predicate.Prefix {
+	return predicate.Prefix(sql.FieldGT(FieldRegionID, v))
+}
+
+// RegionIDGTE applies the GTE predicate on the "_region_id" field.
+func RegionIDGTE(v int) predicate.Prefix {
+	return predicate.Prefix(sql.FieldGTE(FieldRegionID, v))
+}
+
+// RegionIDLT applies the LT predicate on the "_region_id" field.
+func RegionIDLT(v int) predicate.Prefix {
+	return predicate.Prefix(sql.FieldLT(FieldRegionID, v))
+}
+
+// RegionIDLTE applies the LTE predicate on the "_region_id" field.
+func RegionIDLTE(v int) predicate.Prefix {
+	return predicate.Prefix(sql.FieldLTE(FieldRegionID, v))
+}
+
+// RegionIDIsNil applies the IsNil predicate on the "_region_id" field.
+func RegionIDIsNil() predicate.Prefix {
+	return predicate.Prefix(sql.FieldIsNull(FieldRegionID))
+}
+
+// RegionIDNotNil applies the NotNil predicate on the "_region_id" field.
+func RegionIDNotNil() predicate.Prefix {
+	return predicate.Prefix(sql.FieldNotNull(FieldRegionID))
+}
+
+// SiteGroupIDEQ applies the EQ predicate on the "_site_group_id" field.
+func SiteGroupIDEQ(v int) predicate.Prefix {
+	return predicate.Prefix(sql.FieldEQ(FieldSiteGroupID, v))
+}
+
+// SiteGroupIDNEQ applies the NEQ predicate on the "_site_group_id" field.
+func SiteGroupIDNEQ(v int) predicate.Prefix {
+	return predicate.Prefix(sql.FieldNEQ(FieldSiteGroupID, v))
+}
+
+// SiteGroupIDIn applies the In predicate on the "_site_group_id" field.
+func SiteGroupIDIn(vs ...int) predicate.Prefix {
+	return predicate.Prefix(sql.FieldIn(FieldSiteGroupID, vs...))
+}
+
+// SiteGroupIDNotIn applies the NotIn predicate on the "_site_group_id" field.
+func SiteGroupIDNotIn(vs ...int) predicate.Prefix {
+	return predicate.Prefix(sql.FieldNotIn(FieldSiteGroupID, vs...))
+}
+
+// SiteGroupIDGT applies the GT predicate on the "_site_group_id" field.
+func SiteGroupIDGT(v int) predicate.Prefix {
+	return predicate.Prefix(sql.FieldGT(FieldSiteGroupID, v))
+}
+
+// SiteGroupIDGTE applies the GTE predicate on the "_site_group_id" field.
+func SiteGroupIDGTE(v int) predicate.Prefix {
+	return predicate.Prefix(sql.FieldGTE(FieldSiteGroupID, v))
+}
+
+// SiteGroupIDLT applies the LT predicate on the "_site_group_id" field.
+func SiteGroupIDLT(v int) predicate.Prefix {
+	return predicate.Prefix(sql.FieldLT(FieldSiteGroupID, v))
+}
+
+// SiteGroupIDLTE applies the LTE predicate on the "_site_group_id" field.
+func SiteGroupIDLTE(v int) predicate.Prefix {
+	return predicate.Prefix(sql.FieldLTE(FieldSiteGroupID, v))
+}
+
+// SiteGroupIDIsNil applies the IsNil predicate on the "_site_group_id" field.
+func SiteGroupIDIsNil() predicate.Prefix {
+	return predicate.Prefix(sql.FieldIsNull(FieldSiteGroupID))
+}
+
+// SiteGroupIDNotNil applies the NotNil predicate on the "_site_group_id" field.
+func SiteGroupIDNotNil() predicate.Prefix {
+	return predicate.Prefix(sql.FieldNotNull(FieldSiteGroupID))
+}
+
+// SiteIDEQ applies the EQ predicate on the "_site_id" field.
+func SiteIDEQ(v int) predicate.Prefix {
+	return predicate.Prefix(sql.FieldEQ(FieldSiteID, v))
+}
+
+// SiteIDNEQ applies the NEQ predicate on the "_site_id" field.
+func SiteIDNEQ(v int) predicate.Prefix {
+	return predicate.Prefix(sql.FieldNEQ(FieldSiteID, v))
+}
+
+// SiteIDIn applies the In predicate on the "_site_id" field.
+func SiteIDIn(vs ...int) predicate.Prefix {
+	return predicate.Prefix(sql.FieldIn(FieldSiteID, vs...))
+}
+
+// SiteIDNotIn applies the NotIn predicate on the "_site_id" field.
+func SiteIDNotIn(vs ...int) predicate.Prefix {
+	return predicate.Prefix(sql.FieldNotIn(FieldSiteID, vs...))
+}
+
+// SiteIDGT applies the GT predicate on the "_site_id" field.
+func SiteIDGT(v int) predicate.Prefix {
+	return predicate.Prefix(sql.FieldGT(FieldSiteID, v))
+}
+
+// SiteIDGTE applies the GTE predicate on the "_site_id" field.
+func SiteIDGTE(v int) predicate.Prefix {
+	return predicate.Prefix(sql.FieldGTE(FieldSiteID, v))
+}
+
+// SiteIDLT applies the LT predicate on the "_site_id" field.
+func SiteIDLT(v int) predicate.Prefix {
+	return predicate.Prefix(sql.FieldLT(FieldSiteID, v))
+}
+
+// SiteIDLTE applies the LTE predicate on the "_site_id" field.
+func SiteIDLTE(v int) predicate.Prefix {
+	return predicate.Prefix(sql.FieldLTE(FieldSiteID, v))
+}
+
+// SiteIDIsNil applies the IsNil predicate on the "_site_id" field.
+func SiteIDIsNil() predicate.Prefix {
+	return predicate.Prefix(sql.FieldIsNull(FieldSiteID))
+}
+
+// SiteIDNotNil applies the NotNil predicate on the "_site_id" field.
+func SiteIDNotNil() predicate.Prefix {
+	return predicate.Prefix(sql.FieldNotNull(FieldSiteID))
+}
+
+// LocationIDEQ applies the EQ predicate on the "_location_id" field.
+func LocationIDEQ(v int) predicate.Prefix {
+	return predicate.Prefix(sql.FieldEQ(FieldLocationID, v))
+}
+
+// LocationIDNEQ applies the NEQ predicate on the "_location_id" field.
+func LocationIDNEQ(v int) predicate.Prefix {
+	return predicate.Prefix(sql.FieldNEQ(FieldLocationID, v))
+}
+
+// LocationIDIn applies the In predicate on the "_location_id" field.
+func LocationIDIn(vs ...int) predicate.Prefix {
+	return predicate.Prefix(sql.FieldIn(FieldLocationID, vs...))
+}
+
+// LocationIDNotIn applies the NotIn predicate on the "_location_id" field.
+func LocationIDNotIn(vs ...int) predicate.Prefix {
+	return predicate.Prefix(sql.FieldNotIn(FieldLocationID, vs...))
+}
+
+// LocationIDGT applies the GT predicate on the "_location_id" field.
+func LocationIDGT(v int) predicate.Prefix {
+	return predicate.Prefix(sql.FieldGT(FieldLocationID, v))
+}
+
+// LocationIDGTE applies the GTE predicate on the "_location_id" field.
+func LocationIDGTE(v int) predicate.Prefix {
+	return predicate.Prefix(sql.FieldGTE(FieldLocationID, v))
+}
+
+// LocationIDLT applies the LT predicate on the "_location_id" field.
+func LocationIDLT(v int) predicate.Prefix {
+	return predicate.Prefix(sql.FieldLT(FieldLocationID, v))
+}
+
+// LocationIDLTE applies the LTE predicate on the "_location_id" field.
+func LocationIDLTE(v int) predicate.Prefix {
+	return predicate.Prefix(sql.FieldLTE(FieldLocationID, v))
+}
+
+// LocationIDIsNil applies the IsNil predicate on the "_location_id" field.
+func LocationIDIsNil() predicate.Prefix {
+	return predicate.Prefix(sql.FieldIsNull(FieldLocationID))
+}
+
+// LocationIDNotNil applies the NotNil predicate on the "_location_id" field.
+func LocationIDNotNil() predicate.Prefix {
+	return predicate.Prefix(sql.FieldNotNull(FieldLocationID))
 }
 
 // HasVrf applies the HasEdge predicate on the "vrf" edge.

@@ -139,6 +139,7 @@ type Descriptor struct {
 // FilterDecl is a declared filter (from the schema annotation).
 type FilterDecl struct {
 	Name, Kind, Column, Target, Attr string
+	Via                              string // FK field the filter goes through (api.Filter.Via)
 	Lookups, Choices                 []string
 }
 

@@ -61,7 +61,9 @@ func (d *Descriptor) buildFilters() error {
 			// Kinds with their own codec but plain text storage
 			// (username, email, ...) filter as strings, as NetBox's
 			// CharFields do; without this users had no username filter.
-			if f.codec != nil && f.GoType == "string" && f.Column != "" {
+			// (Not on the codec: the server registers some codecs, and the
+			// filters must not depend on what is linked in.)
+			if f.Kind != KindText && f.GoType == "string" && f.Column != "" {
 				add(&filters.Filter{Name: f.Name, Kind: filters.String, Column: f.Column, Nullable: true})
 			}
 		case KindBool:
@@ -85,24 +87,7 @@ func (d *Descriptor) buildFilters() error {
 				idKind, attrKind = filters.TreeID, filters.TreeAttr
 			}
 			add(&filters.Filter{Name: f.Name + "_id", Kind: idKind, Column: f.Column, RelTable: t.Table, RelParent: "parent_id"})
-			attr := f.Lookup
-			if attr == "" {
-				if t.byName["slug"] != nil {
-					attr = "slug"
-				} else if t.byName["name"] != nil {
-					attr = "name"
-				} else {
-					// Otherwise the target's natural key: its first unique
-					// text column (a user's username, as NetBox's user filter).
-					for _, tf := range t.Fields {
-						if tf.Unique && tf.GoType == "string" && tf.Column != "" && !tf.ReadOnly {
-							attr = tf.Name
-							break
-						}
-					}
-				}
-			}
-			if attr != "" {
+			if attr := defaultLookup(f); attr != "" {
 				add(&filters.Filter{Name: f.Name, Kind: attrKind, Column: f.Column, RelTable: t.Table, RelColumn: t.byName[attr].Column, RelParent: "parent_id"})
 			}
 		}
@@ -189,12 +174,67 @@ func (d *Descriptor) declared(decl FilterDecl) (*filters.Filter, error) {
 		return nil, fmt.Errorf("filter %s: unknown kind %q", decl.Name, decl.Kind)
 	}
 	f := &filters.Filter{Name: decl.Name, Kind: k, Column: decl.Column, Choices: decl.Choices, Lookups: decl.Lookups, RelParent: "parent_id"}
-	if decl.Target != "" {
-		t := byType[decl.Target]
-		if t == nil {
-			return nil, fmt.Errorf("filter %s: unknown target %s", decl.Name, decl.Target)
+	target, attr := decl.Target, decl.Attr
+	if decl.Via != "" {
+		// The filter reads a field of the row the FK field Via points at.
+		via := d.byName[decl.Via]
+		if via == nil || via.Kind != KindFK || via.target == nil {
+			return nil, fmt.Errorf("filter %s: via %q is not an FK field", decl.Name, decl.Via)
 		}
-		f.RelTable, f.RelColumn = t.Table, decl.Attr
+		on := via.target.byName[decl.Column]
+		if on == nil || on.Column == "" {
+			return nil, fmt.Errorf("filter %s: %s has no field %q", decl.Name, via.target.ContentType(), decl.Column)
+		}
+		f.Column, f.Through = via.Column, &filters.Through{Table: via.target.Table, Column: on.Column}
+		switch k {
+		case filters.ForeignID, filters.ForeignAttr, filters.TreeID, filters.TreeAttr:
+			if on.Kind != KindFK {
+				return nil, fmt.Errorf("filter %s: %s.%s is not an FK field", decl.Name, via.target.ContentType(), decl.Column)
+			}
+			if target == "" {
+				target = on.Target
+			}
+			if attr == "" && (k == filters.ForeignAttr || k == filters.TreeAttr) {
+				attr = defaultLookup(on)
+			}
+		case filters.String, filters.Choice:
+			f.Nullable = true
+		}
+	}
+	if target != "" {
+		t := byType[target]
+		if t == nil {
+			return nil, fmt.Errorf("filter %s: unknown target %s", decl.Name, target)
+		}
+		f.RelTable, f.RelColumn = t.Table, attr
+		if a := t.byName[attr]; a != nil && a.Column != "" {
+			f.RelColumn = a.Column
+		}
+		if (k == filters.ForeignAttr || k == filters.TreeAttr) && f.RelColumn == "" {
+			return nil, fmt.Errorf("filter %s: no attribute on %s", decl.Name, target)
+		}
 	}
 	return f, nil
+}
+
+// defaultLookup is the attribute an FK's <rel> filter matches: the field's
+// Lookup, else the target's slug, else its name, else the target's natural
+// key: its first unique text column (a user's username, as NetBox's user
+// filter); "" when it has none.
+func defaultLookup(f *Field) string {
+	if f.Lookup != "" {
+		return f.Lookup
+	}
+	t := f.target
+	for _, a := range []string{"slug", "name"} {
+		if t.byName[a] != nil {
+			return a
+		}
+	}
+	for _, tf := range t.Fields {
+		if tf.Unique && tf.GoType == "string" && tf.Column != "" && !tf.ReadOnly {
+			return tf.Name
+		}
+	}
+	return ""
 }

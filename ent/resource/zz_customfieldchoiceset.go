@@ -30,6 +30,10 @@ func init() {
 		Unique: []Unique{
 			{Fields: []string{"name"}, WhenNull: "", Message: ""},
 		},
+		FilterDecl: []FilterDecl{
+			{Name: "choice", Kind: "choice-set-choice", Column: "extra_choices", Target: "", Attr: ""},
+			{Name: "choice_colors", Kind: "json-values-choice", Column: "choice_colors", Target: "", Attr: "", Choices: []string{"blue", "indigo", "purple", "pink", "red", "orange", "yellow", "green", "teal", "cyan", "gray", "black", "white"}},
+		},
 		Fields: []*Field{
 			{Name: "id", Kind: "id", Column: "id", GoType: "int", ReadOnly: true},
 			{Name: "url", Kind: "url", ReadOnly: true},

@@ -33,6 +33,14 @@ func init() {
 			{Fields: []string{"site", "parent", "slug"}, WhenNull: "", Message: ""},
 			{Fields: []string{"site", "slug"}, WhenNull: "parent", Message: "A location with this slug already exists within the specified site."},
 		},
+		FilterDecl: []FilterDecl{
+			{Name: "tenant_group_id", Kind: "tree-id", Column: "group", Target: "", Attr: "", Via: "tenant"},
+			{Name: "tenant_group", Kind: "tree-attr", Column: "group", Target: "", Attr: "", Via: "tenant"},
+			{Name: "region_id", Kind: "tree-id", Column: "region", Target: "", Attr: "", Via: "site"},
+			{Name: "region", Kind: "tree-attr", Column: "region", Target: "", Attr: "", Via: "site"},
+			{Name: "site_group_id", Kind: "tree-id", Column: "group", Target: "", Attr: "", Via: "site"},
+			{Name: "site_group", Kind: "tree-attr", Column: "group", Target: "", Attr: "", Via: "site"},
+		},
 		Fields: []*Field{
 			{Name: "id", Kind: "id", Column: "id", GoType: "int", ReadOnly: true},
 			{Name: "url", Kind: "url", ReadOnly: true},
@@ -52,7 +60,7 @@ func init() {
 			{Name: "last_updated", Kind: "time", Column: "last_updated", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "rack_count", Kind: "empty", ReadOnly: true, Empty: 0},
 			{Name: "device_count", Kind: "empty", ReadOnly: true, Empty: 0},
-			{Name: "prefix_count", Kind: "empty", ReadOnly: true, Empty: 0},
+			{Name: "prefix_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "ipam.prefix", Table: "", Column: "_location_id", Cumulative: false}},
 			{Name: "owner", Kind: "empty", ReadOnly: true, Empty: nil},
 			{Name: "comments", Kind: "text", Column: "comments", GoType: "string", HasDefault: true},
 			{Name: "_depth", Kind: "int", Column: "_depth", GoType: "int", ReadOnly: true, HasDefault: true},

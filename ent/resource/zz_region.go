@@ -47,7 +47,7 @@ func init() {
 			{Name: "created", Kind: "time", Column: "created", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "last_updated", Kind: "time", Column: "last_updated", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "site_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "dcim.site", Table: "", Column: "region_id", Cumulative: true}},
-			{Name: "prefix_count", Kind: "empty", ReadOnly: true, Empty: 0},
+			{Name: "prefix_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "ipam.prefix", Table: "", Column: "_region_id", Cumulative: false}},
 			{Name: "owner", Kind: "empty", ReadOnly: true, Empty: nil},
 			{Name: "comments", Kind: "text", Column: "comments", GoType: "string", HasDefault: true},
 			{Name: "_depth", Kind: "int", Column: "_depth", GoType: "int", ReadOnly: true, HasDefault: true},

@@ -31,6 +31,10 @@ func init() {
 			{Fields: []string{"name"}, WhenNull: "", Message: ""},
 			{Fields: []string{"slug"}, WhenNull: "", Message: ""},
 		},
+		FilterDecl: []FilterDecl{
+			{Name: "tenant_group_id", Kind: "tree-id", Column: "group", Target: "", Attr: "", Via: "tenant"},
+			{Name: "tenant_group", Kind: "tree-attr", Column: "group", Target: "", Attr: "", Via: "tenant"},
+		},
 		Fields: []*Field{
 			{Name: "id", Kind: "id", Column: "id", GoType: "int", ReadOnly: true},
 			{Name: "url", Kind: "url", ReadOnly: true},
@@ -58,7 +62,7 @@ func init() {
 			{Name: "last_updated", Kind: "time", Column: "last_updated", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "circuit_count", Kind: "empty", ReadOnly: true, Empty: 0},
 			{Name: "device_count", Kind: "empty", ReadOnly: true, Empty: 0},
-			{Name: "prefix_count", Kind: "empty", ReadOnly: true, Empty: 0},
+			{Name: "prefix_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "ipam.prefix", Table: "", Column: "_site_id", Cumulative: false}},
 			{Name: "rack_count", Kind: "empty", ReadOnly: true, Empty: 0},
 			{Name: "virtualmachine_count", Kind: "empty", ReadOnly: true, Empty: 0},
 			{Name: "vlan_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "ipam.vlan", Table: "", Column: "site_id", Cumulative: false}},

@@ -31,6 +31,9 @@ func init() {
 			{Fields: []string{"name"}, WhenNull: "", Message: ""},
 			{Fields: []string{"slug"}, WhenNull: "", Message: ""},
 		},
+		FilterDecl: []FilterDecl{
+			{Name: "content_type", Kind: "tagged-type", Column: "", Target: "", Attr: ""},
+		},
 		Fields: []*Field{
 			{Name: "id", Kind: "id", Column: "id", GoType: "int", ReadOnly: true},
 			{Name: "url", Kind: "url", ReadOnly: true},

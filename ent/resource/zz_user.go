@@ -30,6 +30,9 @@ func init() {
 		Unique: []Unique{
 			{Fields: []string{"username"}, WhenNull: "", Message: ""},
 		},
+		FilterDecl: []FilterDecl{
+			{Name: "is_superuser", Kind: "boolean", Column: "is_superuser", Target: "", Attr: ""},
+		},
 		Fields: []*Field{
 			{Name: "id", Kind: "id", Column: "id", GoType: "int", ReadOnly: true},
 			{Name: "url", Kind: "url", ReadOnly: true},

@@ -33,6 +33,15 @@ func init() {
 			{Fields: []string{"qinq_svlan", "vid"}, WhenNull: "", Message: "VLAN with this Qinq svlan and VLAN ID already exists."},
 			{Fields: []string{"qinq_svlan", "name"}, WhenNull: "", Message: "VLAN with this Qinq svlan and Name already exists."},
 		},
+		FilterDecl: []FilterDecl{
+			{Name: "tenant_group_id", Kind: "tree-id", Column: "group", Target: "", Attr: "", Via: "tenant"},
+			{Name: "tenant_group", Kind: "tree-attr", Column: "group", Target: "", Attr: "", Via: "tenant"},
+			{Name: "region_id", Kind: "tree-id", Column: "region", Target: "", Attr: "", Via: "site"},
+			{Name: "region", Kind: "tree-attr", Column: "region", Target: "", Attr: "", Via: "site"},
+			{Name: "site_group_id", Kind: "tree-id", Column: "group", Target: "", Attr: "", Via: "site"},
+			{Name: "site_group", Kind: "tree-attr", Column: "group", Target: "", Attr: "", Via: "site"},
+			{Name: "qinq_svlan_vid", Kind: "integer", Column: "vid", Target: "", Attr: "", Via: "qinq_svlan"},
+		},
 		Fields: []*Field{
 			{Name: "id", Kind: "id", Column: "id", GoType: "int", ReadOnly: true},
 			{Name: "url", Kind: "url", ReadOnly: true},

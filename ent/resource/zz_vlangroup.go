@@ -31,6 +31,15 @@ func init() {
 			{Fields: []string{"scope_type", "scope_id", "name"}, WhenNull: "", Message: ""},
 			{Fields: []string{"scope_type", "scope_id", "slug"}, WhenNull: "", Message: ""},
 		},
+		FilterDecl: []FilterDecl{
+			{Name: "tenant_group_id", Kind: "tree-id", Column: "group", Target: "", Attr: "", Via: "tenant"},
+			{Name: "tenant_group", Kind: "tree-attr", Column: "group", Target: "", Attr: "", Via: "tenant"},
+			{Name: "region", Kind: "scope-id", Column: "scope", Target: "dcim.region", Attr: ""},
+			{Name: "site_group", Kind: "scope-id", Column: "scope", Target: "dcim.sitegroup", Attr: ""},
+			{Name: "site", Kind: "scope-id", Column: "scope", Target: "dcim.site", Attr: ""},
+			{Name: "location", Kind: "scope-id", Column: "scope", Target: "dcim.location", Attr: ""},
+			{Name: "contains_vid", Kind: "int-ranges-contains", Column: "vid_ranges", Target: "", Attr: ""},
+		},
 		Fields: []*Field{
 			{Name: "id", Kind: "id", Column: "id", GoType: "int", ReadOnly: true},
 			{Name: "url", Kind: "url", ReadOnly: true},

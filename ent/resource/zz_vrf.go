@@ -30,6 +30,10 @@ func init() {
 		Unique: []Unique{
 			{Fields: []string{"rd"}, WhenNull: "", Message: "VRF with this route distinguisher already exists."},
 		},
+		FilterDecl: []FilterDecl{
+			{Name: "tenant_group_id", Kind: "tree-id", Column: "group", Target: "", Attr: "", Via: "tenant"},
+			{Name: "tenant_group", Kind: "tree-attr", Column: "group", Target: "", Attr: "", Via: "tenant"},
+		},
 		Fields: []*Field{
 			{Name: "id", Kind: "id", Column: "id", GoType: "int", ReadOnly: true},
 			{Name: "url", Kind: "url", ReadOnly: true},

@@ -340,6 +340,8 @@ func init() {
 	// eventrule.DefaultComments holds the default value on creation for the comments field.
 	eventrule.DefaultComments = eventruleDescComments.Default.(string)
 	locationMixin := schema.Location{}.Mixin()
+	locationHooks := schema.Location{}.Hooks()
+	location.Hooks[0] = locationHooks[0]
 	locationMixinFields0 := locationMixin[0].Fields()
 	_ = locationMixinFields0
 	locationMixinFields2 := locationMixin[2].Fields()
@@ -449,6 +451,7 @@ func init() {
 	prefixMixin := schema.Prefix{}.Mixin()
 	prefixHooks := schema.Prefix{}.Hooks()
 	prefix.Hooks[0] = prefixHooks[0]
+	prefix.Hooks[1] = prefixHooks[1]
 	prefixMixinFields0 := prefixMixin[0].Fields()
 	_ = prefixMixinFields0
 	prefixMixinFields2 := prefixMixin[2].Fields()
@@ -751,6 +754,8 @@ func init() {
 		}
 	}()
 	siteMixin := schema.Site{}.Mixin()
+	siteHooks := schema.Site{}.Hooks()
+	site.Hooks[0] = siteHooks[0]
 	siteMixinFields0 := siteMixin[0].Fields()
 	_ = siteMixinFields0
 	siteMixinFields2 := siteMixin[2].Fields()

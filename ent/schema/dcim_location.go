@@ -52,7 +52,15 @@ func (Location) Annotations() []schema.Annotation {
 				{Fields: []string{"site", "slug"}, WhenNull: "parent",
 					Message: "A location with this slug already exists within the specified site."},
 			},
-			Empty: map[string]any{"owner": nil, "rack_count": 0, "device_count": 0, "prefix_count": 0},
+			Empty:   map[string]any{"owner": nil, "rack_count": 0, "device_count": 0},
+			Counts:  map[string]api.Count{"prefix_count": {Model: "ipam.prefix", Column: "_location_id"}},
+			Filters: append(TenancyFilters(), SiteTreeFilters()...),
 		},
 	}
+}
+
+// Hooks: a location that changes site moves the cached scope of the
+// prefixes on it.
+func (Location) Hooks() []ent.Hook {
+	return []ent.Hook{scopeMoveHook("_location_id", "site_id")}
 }

@@ -27,8 +27,12 @@ func (Region) Annotations() []schema.Annotation {
 			Search:   []string{"name", "slug", "description", "comments"},
 			Ordering: []string{"name"},
 			Unique:   nestedGroupUnique("region"),
-			Counts:   map[string]api.Count{"site_count": {Model: "dcim.site", Column: "region_id", Cumulative: true}},
-			Empty:    map[string]any{"owner": nil, "prefix_count": 0},
+			// site_count is cumulative (NetBox annotates it over the subtree);
+			// prefix_count is RelatedObjectCountField('_prefixes'): prefixes
+			// whose cached _region is this very region.
+			Counts: map[string]api.Count{"site_count": {Model: "dcim.site", Column: "region_id", Cumulative: true},
+				"prefix_count": {Model: "ipam.prefix", Column: "_region_id"}},
+			Empty: map[string]any{"owner": nil},
 		},
 	}
 }

@@ -53,9 +53,20 @@ func (Site) Annotations() []schema.Annotation {
 			Display:  "{name}",
 			Search:   []string{"name", "slug", "facility", "description", "physical_address", "shipping_address", "comments"},
 			Ordering: []string{"name"},
-			Counts:   map[string]api.Count{"vlan_count": {Model: "ipam.vlan", Column: "site_id"}},
+			// prefix_count is NetBox's RelatedObjectCountField('_prefixes'):
+			// prefixes whose cached _site is this one (scoped to it or to one
+			// of its locations).
+			Counts: map[string]api.Count{"vlan_count": {Model: "ipam.vlan", Column: "site_id"},
+				"prefix_count": {Model: "ipam.prefix", Column: "_site_id"}},
 			Empty: map[string]any{"owner": nil, "asns": []any{}, "circuit_count": 0, "device_count": 0,
-				"prefix_count": 0, "rack_count": 0, "virtualmachine_count": 0},
+				"rack_count": 0, "virtualmachine_count": 0},
+			Filters: TenancyFilters(),
 		},
 	}
+}
+
+// Hooks: a site that changes region or group moves the cached scope of the
+// prefixes on it (and on its locations).
+func (Site) Hooks() []ent.Hook {
+	return []ent.Hook{scopeMoveHook("_site_id", "region_id", "group_id")}
 }

@@ -27,8 +27,10 @@ func (SiteGroup) Annotations() []schema.Annotation {
 			Search:   []string{"name", "slug", "description", "comments"},
 			Ordering: []string{"name"},
 			Unique:   nestedGroupUnique("site group"),
-			Counts:   map[string]api.Count{"site_count": {Model: "dcim.site", Column: "group_id", Cumulative: true}},
-			Empty:    map[string]any{"owner": nil, "prefix_count": 0},
+			// As on regions: site_count cumulative, prefix_count direct.
+			Counts: map[string]api.Count{"site_count": {Model: "dcim.site", Column: "group_id", Cumulative: true},
+				"prefix_count": {Model: "ipam.prefix", Column: "_site_group_id"}},
+			Empty: map[string]any{"owner": nil},
 		},
 	}
 }

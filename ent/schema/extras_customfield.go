@@ -96,6 +96,8 @@ func (CustomField) Annotations() []schema.Annotation {
 			Search:   []string{"name", "label", "group_name", "description"},
 			Ordering: []string{"group_name", "weight", "name"},
 			Empty:    map[string]any{"data_type": "", "owner": nil},
+			// object_type: fields assigned to the given "app.model".
+			Filters: []api.Filter{{Name: "object_type", Kind: "content-types-contains", Column: "object_types"}},
 		},
 	}
 }

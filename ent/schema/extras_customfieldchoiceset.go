@@ -21,6 +21,10 @@ func (CustomFieldChoiceSet) Mixin() []ent.Mixin { return []ent.Mixin{ChangeLogge
 var ChoiceSetBase = api.C("IATA", "IATA (Airport codes)", "ISO_3166", "ISO 3166 (Country codes)",
 	"UN_LOCODE", "UN/LOCODE (Location codes)")
 
+// ChoiceColors are the colors a choice may be given (choice_colors).
+var ChoiceColors = []string{"blue", "indigo", "purple", "pink", "red", "orange", "yellow", "green", "teal", "cyan",
+	"gray", "black", "white"}
+
 func (CustomFieldChoiceSet) Fields() []ent.Field {
 	return []ent.Field{
 		UniqueName(100),
@@ -68,6 +72,12 @@ func (CustomFieldChoiceSet) Annotations() []schema.Annotation {
 			Search:   []string{"name", "description"},
 			Ordering: []string{"name"},
 			Empty:    map[string]any{"owner": nil},
+			// choice: sets whose extra choices hold the value; choice_colors:
+			// sets with a choice of that color.
+			Filters: []api.Filter{
+				{Name: "choice", Kind: "choice-set-choice", Column: "extra_choices"},
+				{Name: "choice_colors", Kind: "json-values-choice", Column: "choice_colors", Choices: ChoiceColors},
+			},
 		},
 	}
 }

@@ -38,6 +38,9 @@ func (Tag) Annotations() []schema.Annotation {
 			Search:   []string{"name", "slug", "description"},
 			Ordering: []string{"weight", "name"},
 			Counts:   map[string]api.Count{"tagged_items": {Table: "extras_taggeditem", Column: "tag_id"}},
+			// content_type: tags applied to objects of the given types
+			// ("app.model"), as NetBox's TagFilterSet._content_type.
+			Filters: []api.Filter{{Name: "content_type", Kind: "tagged-type"}},
 		},
 	}
 }

@@ -63,6 +63,14 @@ func (Prefix) Fields() []ent.Field {
 		field.Bytes("broadcast").MaxLen(16),
 		field.Int("prefix_length"),
 		field.Int("vrf_key"),
+		// The cached scope (NetBox's CachedScopeMixin), kept by
+		// prefixScopeHook: the region, site group, site and location the
+		// scope is or lies in. Read by the region/site/... filters and the
+		// prefix_count of those models.
+		field.Int("_region_id").Optional().Nillable(),
+		field.Int("_site_group_id").Optional().Nillable(),
+		field.Int("_site_id").Optional().Nillable(),
+		field.Int("_location_id").Optional().Nillable(),
 	}
 }
 
@@ -80,10 +88,11 @@ func (Prefix) Edges() []ent.Edge {
 func (Prefix) Indexes() []ent.Index {
 	return []ent.Index{
 		index.Fields("vrf_key", "family", "network", "prefix_length"),
+		index.Fields("_region_id"), index.Fields("_site_group_id"), index.Fields("_site_id"), index.Fields("_location_id"),
 	}
 }
 
-func (Prefix) Hooks() []ent.Hook { return []ent.Hook{prefixHook} }
+func (Prefix) Hooks() []ent.Hook { return []ent.Hook{prefixHook, prefixScopeHook} }
 
 func (Prefix) Annotations() []schema.Annotation {
 	return []schema.Annotation{
@@ -112,6 +121,21 @@ func (Prefix) Annotations() []schema.Annotation {
 				// from; route targets do not exist yet, so it is the VRF.
 				{Name: "present_in_vrf_id", Kind: "fk-id", Column: "vrf_id", Target: "ipam.vrf"},
 				{Name: "present_in_vrf", Kind: "fk-attr", Column: "vrf_id", Target: "ipam.vrf", Attr: "rd"},
+				// The cached scope columns (NetBox's _region, _site_group,
+				// _site, _location), kept by the hook below.
+				{Name: "region_id", Kind: "tree-id", Column: "_region_id", Target: "dcim.region"},
+				{Name: "region", Kind: "tree-attr", Column: "_region_id", Target: "dcim.region", Attr: "slug"},
+				{Name: "site_group_id", Kind: "tree-id", Column: "_site_group_id", Target: "dcim.sitegroup"},
+				{Name: "site_group", Kind: "tree-attr", Column: "_site_group_id", Target: "dcim.sitegroup", Attr: "slug"},
+				{Name: "site_id", Kind: "fk-id", Column: "_site_id", Target: "dcim.site"},
+				{Name: "site", Kind: "fk-attr", Column: "_site_id", Target: "dcim.site", Attr: "slug"},
+				{Name: "location_id", Kind: "tree-id", Column: "_location_id", Target: "dcim.location"},
+				{Name: "location", Kind: "tree-attr", Column: "_location_id", Target: "dcim.location", Attr: "slug"},
+				{Name: "vlan_group_id", Kind: "fk-id", Via: "vlan", Column: "group"},
+				{Name: "vlan_group", Kind: "fk-attr", Via: "vlan", Column: "group"},
+				{Name: "vlan_vid", Kind: "integer", Via: "vlan", Column: "vid"},
+				{Name: "tenant_group_id", Kind: "tree-id", Via: "tenant", Column: "group"},
+				{Name: "tenant_group", Kind: "tree-attr", Via: "tenant", Column: "group"},
 			},
 			NoFilters: []string{"_depth"},
 		},
@@ -511,4 +535,206 @@ func rebuildPrefixCaches(ctx context.Context, ex Execer, pg bool, vrfKeys []int)
 		}
 	}
 	return nil
+}
+
+// sqlMutation is what the cached-scope hooks need of a generated mutation
+// (see prefixMutation).
+type sqlMutation interface {
+	ent.Mutation
+	ExecContext(ctx context.Context, query string, args ...any) (stdsql.Result, error)
+	QueryContext(ctx context.Context, query string, args ...any) (*stdsql.Rows, error)
+	DriverDialect() string
+	ID() (int, bool)
+	IDs(ctx context.Context) ([]int, error)
+}
+
+// Scope types and the cached columns they fill.
+const (
+	scopeRegion    = "dcim.region"
+	scopeSiteGroup = "dcim.sitegroup"
+	scopeSite      = "dcim.site"
+	scopeLocation  = "dcim.location"
+)
+
+var prefixScopeColumns = []string{"_region_id", "_site_group_id", "_site_id", "_location_id"}
+
+// scopeTouched reports whether m sets or clears scope_type or scope_id.
+func scopeTouched(m ent.Mutation) bool {
+	_, t := m.Field("scope_type")
+	_, i := m.Field("scope_id")
+	return t || i || m.FieldCleared("scope_type") || m.FieldCleared("scope_id")
+}
+
+// prefixScopeHook keeps the cached scope columns of prefixes: a create sets
+// them from the new scope before the insert; updates that change the scope
+// recompute them in SQL afterwards. Sites and locations that move (a site's
+// region or group, a location's site) recompute the prefixes under them
+// (siteScopeHook, locationScopeHook), as NetBox's sync_cached_scope_fields
+// signal does. Deleting a scope object leaves the cache (and scope_id) as it
+// was, like the scope itself.
+func prefixScopeHook(next ent.Mutator) ent.Mutator {
+	return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+		sm, ok := m.(sqlMutation)
+		if !ok {
+			return nil, fmt.Errorf("prefix scope hook: unexpected mutation %T", m)
+		}
+		pg := sm.DriverDialect() == dialect.Postgres
+		switch op := m.Op(); {
+		case op.Is(ent.OpCreate):
+			if err := setScopeCache(ctx, sm, pg); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		case op.Is(ent.OpUpdateOne | ent.OpUpdate):
+			if !scopeTouched(m) {
+				return next.Mutate(ctx, m)
+			}
+			var ids []int
+			if id, ok := sm.ID(); ok {
+				ids = []int{id}
+			} else {
+				var err error
+				if ids, err = sm.IDs(ctx); err != nil {
+					return nil, err
+				}
+			}
+			v, err := next.Mutate(ctx, m)
+			if err != nil {
+				return nil, err
+			}
+			return v, recomputePrefixScopes(ctx, sm, pg, "id", ids)
+		}
+		return next.Mutate(ctx, m)
+	})
+}
+
+// setScopeCache sets the cached columns of a prefix being created.
+func setScopeCache(ctx context.Context, m sqlMutation, pg bool) error {
+	t, ok1 := m.Field("scope_type")
+	i, ok2 := m.Field("scope_id")
+	if !ok1 || !ok2 {
+		return nil
+	}
+	typ, _ := t.(string)
+	id, _ := i.(int)
+	vals := map[string]any{}
+	a := &args{pg: pg}
+	var q string
+	switch typ {
+	case scopeRegion:
+		vals["_region_id"] = id
+	case scopeSiteGroup:
+		vals["_site_group_id"] = id
+	case scopeSite:
+		vals["_site_id"] = id
+		q = `SELECT NULL, id, region_id, group_id FROM "dcim_site" WHERE id = ` + a.p(id)
+	case scopeLocation:
+		vals["_location_id"] = id
+		q = `SELECT l.id, l.site_id, s.region_id, s.group_id FROM "dcim_location" l JOIN "dcim_site" s ON s.id = l.site_id WHERE l.id = ` + a.p(id)
+	}
+	if q != "" {
+		rows, err := m.QueryContext(ctx, q, a.list...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		if rows.Next() {
+			var loc, site, region, group stdsql.NullInt64
+			if err := rows.Scan(&loc, &site, &region, &group); err != nil {
+				return err
+			}
+			for col, v := range map[string]stdsql.NullInt64{"_site_id": site, "_region_id": region, "_site_group_id": group} {
+				if v.Valid {
+					vals[col] = int(v.Int64)
+				}
+			}
+		}
+		if err := rows.Err(); err != nil {
+			return err
+		}
+	}
+	for _, col := range prefixScopeColumns {
+		if v, ok := vals[col]; ok {
+			if err := m.SetField(col, v); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// prefixScopeSQL recomputes the cached scope columns of the prefixes
+// matching the WHERE clause that follows it.
+const prefixScopeSQL = `UPDATE "ipam_prefix" SET ` +
+	`"_location_id" = CASE WHEN scope_type = 'dcim.location' THEN scope_id END, ` +
+	`"_site_id" = CASE scope_type WHEN 'dcim.site' THEN scope_id ` +
+	`WHEN 'dcim.location' THEN (SELECT l.site_id FROM "dcim_location" l WHERE l.id = "ipam_prefix".scope_id) END, ` +
+	`"_region_id" = CASE scope_type WHEN 'dcim.region' THEN scope_id ` +
+	`WHEN 'dcim.site' THEN (SELECT s.region_id FROM "dcim_site" s WHERE s.id = "ipam_prefix".scope_id) ` +
+	`WHEN 'dcim.location' THEN (SELECT s.region_id FROM "dcim_location" l JOIN "dcim_site" s ON s.id = l.site_id WHERE l.id = "ipam_prefix".scope_id) END, ` +
+	`"_site_group_id" = CASE scope_type WHEN 'dcim.sitegroup' THEN scope_id ` +
+	`WHEN 'dcim.site' THEN (SELECT s.group_id FROM "dcim_site" s WHERE s.id = "ipam_prefix".scope_id) ` +
+	`WHEN 'dcim.location' THEN (SELECT s.group_id FROM "dcim_location" l JOIN "dcim_site" s ON s.id = l.site_id WHERE l.id = "ipam_prefix".scope_id) END ` +
+	`WHERE `
+
+// recomputePrefixScopes recomputes the cached scope of the prefixes whose
+// column (id, _site_id, _location_id) is one of ids.
+func recomputePrefixScopes(ctx context.Context, ex Execer, pg bool, column string, ids []int) error {
+	for len(ids) > 0 {
+		n := min(len(ids), 500)
+		a := &args{pg: pg}
+		ps := make([]string, n)
+		for i, id := range ids[:n] {
+			ps[i] = a.p(id)
+		}
+		ids = ids[n:]
+		if _, err := ex.ExecContext(ctx, prefixScopeSQL+`"`+column+`" IN (`+strings.Join(ps, ", ")+`)`, a.list...); err != nil {
+			return fmt.Errorf("recompute prefix scopes: %w", err)
+		}
+	}
+	return nil
+}
+
+// RebuildPrefixScopes recomputes the cached scope columns of every prefix
+// (databases migrated from before the columns existed, bulk loads).
+func RebuildPrefixScopes(ctx context.Context, ex Execer) error {
+	_, err := ex.ExecContext(ctx, prefixScopeSQL+`scope_type IS NOT NULL OR "_region_id" IS NOT NULL OR `+
+		`"_site_group_id" IS NOT NULL OR "_site_id" IS NOT NULL OR "_location_id" IS NOT NULL`)
+	return err
+}
+
+// scopeMoveHook recomputes the cached scope of the prefixes whose column
+// holds the id of a row of this model when the mutation changes one of
+// fields (a site's region or group, a location's site).
+func scopeMoveHook(column string, fields ...string) ent.Hook {
+	return func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if !m.Op().Is(ent.OpUpdate | ent.OpUpdateOne) {
+				return next.Mutate(ctx, m)
+			}
+			moved := false
+			for _, f := range fields {
+				_, set := m.Field(f)
+				moved = moved || set || m.FieldCleared(f)
+			}
+			sm, ok := m.(sqlMutation)
+			if !moved || !ok {
+				return next.Mutate(ctx, m)
+			}
+			var ids []int
+			if id, ok := sm.ID(); ok {
+				ids = []int{id}
+			} else {
+				var err error
+				if ids, err = sm.IDs(ctx); err != nil {
+					return nil, err
+				}
+			}
+			v, err := next.Mutate(ctx, m)
+			if err != nil {
+				return nil, err
+			}
+			return v, recomputePrefixScopes(ctx, sm, sm.DriverDialect() == dialect.Postgres, column, ids)
+		})
+	}
 }

@@ -139,6 +139,14 @@ func (VLANGroup) Annotations() []schema.Annotation {
 			},
 			Counts: map[string]api.Count{"vlan_count": {Model: "ipam.vlan", Column: "group_id"}},
 			Empty:  map[string]any{"owner": nil, "utilization": ""},
+			// NetBox's scope filters take the scope object's id (a
+			// NumberFilter each); contains_vid is an ID inside vid_ranges.
+			Filters: append(TenancyFilters(),
+				api.Filter{Name: "region", Kind: "scope-id", Column: "scope", Target: "dcim.region"},
+				api.Filter{Name: "site_group", Kind: "scope-id", Column: "scope", Target: "dcim.sitegroup"},
+				api.Filter{Name: "site", Kind: "scope-id", Column: "scope", Target: "dcim.site"},
+				api.Filter{Name: "location", Kind: "scope-id", Column: "scope", Target: "dcim.location"},
+				api.Filter{Name: "contains_vid", Kind: "int-ranges-contains", Column: "vid_ranges"}),
 		},
 	}
 }

@@ -51,7 +51,8 @@ func (VRF) Annotations() []schema.Annotation {
 			},
 			Empty: map[string]any{"owner": nil, "import_targets": []any{}, "export_targets": []any{},
 				"ipaddress_count": 0},
-			Counts: map[string]api.Count{"prefix_count": {Model: "ipam.prefix", Column: "vrf_id"}},
+			Counts:  map[string]api.Count{"prefix_count": {Model: "ipam.prefix", Column: "vrf_id"}},
+			Filters: TenancyFilters(),
 		},
 	}
 }

@@ -173,3 +173,23 @@ func FKRequired(name string, t any, onDelete entsql.ReferenceOption) ent.Edge {
 	}
 	return edge.To(name, t).Field(name + "_id").Unique().Required().Annotations(a...)
 }
+
+// TenancyFilters are NetBox's TenancyFilterSet filters beyond tenant and
+// tenant_id: the tenant's group and its descendants.
+func TenancyFilters() []api.Filter {
+	return []api.Filter{
+		{Name: "tenant_group_id", Kind: "tree-id", Via: "tenant", Column: "group"},
+		{Name: "tenant_group", Kind: "tree-attr", Via: "tenant", Column: "group"},
+	}
+}
+
+// SiteTreeFilters are the region and site group filters of models with a
+// site FK: the site's region or group and their descendants.
+func SiteTreeFilters() []api.Filter {
+	return []api.Filter{
+		{Name: "region_id", Kind: "tree-id", Via: "site", Column: "region"},
+		{Name: "region", Kind: "tree-attr", Via: "site", Column: "region"},
+		{Name: "site_group_id", Kind: "tree-id", Via: "site", Column: "group"},
+		{Name: "site_group", Kind: "tree-attr", Via: "site", Column: "group"},
+	}
+}

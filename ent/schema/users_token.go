@@ -4,6 +4,7 @@ import (
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/entsql"
 	"entgo.io/ent/schema"
+	"entgo.io/ent/schema/edge"
 	"entgo.io/ent/schema/field"
 	"entgo.io/ent/schema/index"
 
@@ -41,7 +42,9 @@ func (Token) Fields() []ent.Field {
 }
 
 func (Token) Edges() []ent.Edge {
-	return []ent.Edge{FKRequired("user", User.Type, entsql.Cascade)}
+	// NetBox's user filter matches the username.
+	return []ent.Edge{edge.To("user", User.Type).Field("user_id").Unique().Required().
+		Annotations(entsql.OnDelete(entsql.Cascade), api.Field{Lookup: "username"})}
 }
 
 func (Token) Indexes() []ent.Index {

@@ -43,6 +43,8 @@ func (User) Annotations() []schema.Annotation {
 			Search:   []string{"username", "first_name", "last_name", "email"},
 			Ordering: []string{"username"},
 			Empty:    map[string]any{"groups": []any{}, "permissions": []any{}},
+			// is_superuser is no API field but NetBox filters on it.
+			Filters: []api.Filter{{Name: "is_superuser", Kind: "boolean", Column: "is_superuser"}},
 		},
 	}
 }

@@ -142,10 +142,16 @@ type Filter struct {
 	// Kind: string choice integer decimal boolean datetime date
 	// fk-id fk-attr tree-id tree-attr, or a named custom filter understood by
 	// the resource layer ("prefix-within", ...).
-	Kind      string   `json:"kind"`
-	Column    string   `json:"column,omitempty"`
-	Target    string   `json:"target,omitempty"` // content type for fk/tree kinds
-	Attr      string   `json:"attr,omitempty"`   // attribute column on the target
+	Kind   string `json:"kind"`
+	Column string `json:"column,omitempty"`
+	Target string `json:"target,omitempty"` // content type for fk/tree kinds
+	Attr   string `json:"attr,omitempty"`   // attribute column on the target
+	// Via is an FK field of this model ("tenant", "site", "vlan"): the
+	// filter then applies to the related row, as Django's tenant__group.
+	// Column names a field of the related model ("group", "vid"); for
+	// fk/tree kinds Target defaults to that field's target and Attr to its
+	// slug (or name).
+	Via       string   `json:"via,omitempty"`
 	Lookups   []string `json:"lookups,omitempty"`
 	Choices   []string `json:"choices,omitempty"`
 	Arguments string   `json:"arguments,omitempty"`

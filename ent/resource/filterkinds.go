@@ -1,0 +1,195 @@
+package resource
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"entgo.io/ent/dialect"
+	"entgo.io/ent/dialect/sql"
+
+	"github.com/inventory/inventory/filters"
+)
+
+// Named filter kinds of schemas whose filters are not a column comparison
+// (api.Filter.Kind). Each works on SQLite and PostgreSQL; JSON columns are
+// read with json_each (SQLite) or the jsonb functions (PostgreSQL).
+func init() {
+	// scope-id: <scope type>=<id>, NetBox's NumberFilter(method='filter_scope'):
+	// rows whose <Column>_type is Target and <Column>_id the value.
+	FilterKinds["scope-id"] = func(d *Descriptor, decl FilterDecl) *filters.Filter {
+		if decl.Target == "" || d.byName[decl.Column+"_type"] == nil || d.byName[decl.Column+"_id"] == nil {
+			return nil
+		}
+		tcol, icol := d.byName[decl.Column+"_type"].Column, d.byName[decl.Column+"_id"].Column
+		return numberFilter(decl.Name, func(n int64) func(*sql.Selector) {
+			return func(s *sql.Selector) { s.Where(sql.And(sql.EQ(s.C(tcol), decl.Target), sql.EQ(s.C(icol), n))) }
+		})
+	}
+	// int-ranges-contains: an integer inside any [lower, upper] pair (both
+	// inclusive, as the API shows them) of a JSON list of pairs.
+	FilterKinds["int-ranges-contains"] = func(d *Descriptor, decl FilterDecl) *filters.Filter {
+		col := d.column(decl.Column)
+		return numberFilter(decl.Name, func(n int64) func(*sql.Selector) {
+			return func(s *sql.Selector) {
+				if s.Dialect() == dialect.Postgres {
+					s.Where(rawPred("EXISTS (SELECT 1 FROM jsonb_array_elements("+s.C(col)+"::jsonb) r "+
+						"WHERE (r.value->>0)::bigint <= ? AND (r.value->>1)::bigint >= ?)", n, n))
+					return
+				}
+				s.Where(rawPred("EXISTS (SELECT 1 FROM json_each("+s.C(col)+") r "+
+					"WHERE json_extract(r.value, '$[0]') <= ? AND json_extract(r.value, '$[1]') >= ?)", n, n))
+			}
+		})
+	}
+	// content-types-contains: a JSON list of "app.model" holds one of the
+	// values (case-insensitive, as NetBox's ContentTypeFilter); __n: none.
+	FilterKinds["content-types-contains"] = func(d *Descriptor, decl FilterDecl) *filters.Filter {
+		col := d.column(decl.Column)
+		return &filters.Filter{Name: decl.Name, Kind: filters.Custom, Lookups: []string{"n"},
+			Func: func(lookup string, values []string) (func(*sql.Selector), error) {
+				cts := contentTypes(values)
+				return func(s *sql.Selector) {
+					p := jsonElementIn(s, col, cts)
+					if lookup == "n" {
+						p = sql.Not(coalesceFalse(p))
+					}
+					s.Where(p)
+				}, nil
+			}}
+	}
+	// tagged-type: tags applied to at least one object of the given types
+	// (TagFilterSet._content_type).
+	FilterKinds["tagged-type"] = func(d *Descriptor, decl FilterDecl) *filters.Filter {
+		return &filters.Filter{Name: decl.Name, Kind: filters.Custom, Lookups: []string{},
+			Func: func(_ string, values []string) (func(*sql.Selector), error) {
+				cts := contentTypes(values)
+				return func(s *sql.Selector) {
+					if len(cts) == 0 {
+						s.Where(sql.False())
+						return
+					}
+					s.Where(sql.In(s.C("id"), sql.Select("tag_id").From(sql.Table("extras_taggeditem")).
+						Where(sql.In("object_type", cts...))))
+				}, nil
+			}}
+	}
+	// choice-set-choice: a JSON list of [value, label] pairs holds one of
+	// the values. NetBox's extra_choices__overlap flattens the pairs, so a
+	// label matches too.
+	FilterKinds["choice-set-choice"] = func(d *Descriptor, decl FilterDecl) *filters.Filter {
+		col := d.column(decl.Column)
+		return &filters.Filter{Name: decl.Name, Kind: filters.Custom, Lookups: []string{},
+			Func: func(_ string, values []string) (func(*sql.Selector), error) {
+				vals := make([]any, len(values))
+				for i, v := range values {
+					vals[i] = v
+				}
+				return func(s *sql.Selector) {
+					in := strings.TrimSuffix(strings.Repeat("?, ", len(vals)), ", ")
+					if s.Dialect() == dialect.Postgres {
+						s.Where(rawPred("EXISTS (SELECT 1 FROM jsonb_array_elements("+s.C(col)+"::jsonb) p, "+
+							"jsonb_array_elements_text(CASE WHEN jsonb_typeof(p.value) = 'array' THEN p.value ELSE '[]'::jsonb END) e "+
+							"WHERE e.value IN ("+in+"))", vals...))
+						return
+					}
+					s.Where(rawPred("EXISTS (SELECT 1 FROM json_each("+s.C(col)+") p, json_each(p.value) e "+
+						"WHERE e.value IN ("+in+"))", vals...))
+				}, nil
+			}}
+	}
+	// json-values-choice: a JSON object has one of the values (validated
+	// against Choices) among its values (choice_colors: a choice's color).
+	FilterKinds["json-values-choice"] = func(d *Descriptor, decl FilterDecl) *filters.Filter {
+		col := d.column(decl.Column)
+		return &filters.Filter{Name: decl.Name, Kind: filters.Custom, Lookups: []string{},
+			Func: func(_ string, values []string) (func(*sql.Selector), error) {
+				vals := make([]any, len(values))
+				for i, v := range values {
+					if !slices.Contains(decl.Choices, v) {
+						return nil, fmt.Errorf("Select a valid choice. %s is not one of the available choices.", v)
+					}
+					vals[i] = v
+				}
+				return func(s *sql.Selector) {
+					in := strings.TrimSuffix(strings.Repeat("?, ", len(vals)), ", ")
+					if s.Dialect() == dialect.Postgres {
+						s.Where(rawPred("EXISTS (SELECT 1 FROM jsonb_each_text(CASE WHEN jsonb_typeof("+s.C(col)+
+							"::jsonb) = 'object' THEN "+s.C(col)+"::jsonb ELSE '{}'::jsonb END) e WHERE e.value IN ("+in+"))", vals...))
+						return
+					}
+					s.Where(rawPred("EXISTS (SELECT 1 FROM json_each("+s.C(col)+") e WHERE e.value IN ("+in+"))", vals...))
+				}, nil
+			}}
+	}
+}
+
+// column is the column of the API field name (or name itself).
+func (d *Descriptor) column(name string) string {
+	if f := d.byName[name]; f != nil && f.Column != "" {
+		return f.Column
+	}
+	return name
+}
+
+// numberFilter is Django's NumberFilter with a method: the last value
+// counts, a number is required, a fraction matches nothing.
+func numberFilter(name string, pred func(n int64) func(*sql.Selector)) *filters.Filter {
+	return &filters.Filter{Name: name, Kind: filters.Custom, Lookups: []string{},
+		Func: func(_ string, values []string) (func(*sql.Selector), error) {
+			f, err := strconv.ParseFloat(strings.TrimSpace(values[len(values)-1]), 64)
+			if err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
+				return nil, errors.New("Enter a number.")
+			}
+			if f != math.Trunc(f) || math.Abs(f) > math.MaxInt32 {
+				return none, nil
+			}
+			return pred(int64(f)), nil
+		}}
+}
+
+// contentTypes lower-cases "app.model" values and drops malformed ones.
+func contentTypes(values []string) []any {
+	var out []any
+	for _, v := range values {
+		v = strings.ToLower(strings.TrimSpace(v))
+		if app, model, ok := strings.Cut(v, "."); ok && app != "" && model != "" && !strings.Contains(model, ".") {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// jsonElementIn: the JSON list in col has an element among vals.
+func jsonElementIn(s *sql.Selector, col string, vals []any) *sql.Predicate {
+	if len(vals) == 0 {
+		return sql.False()
+	}
+	in := strings.TrimSuffix(strings.Repeat("?, ", len(vals)), ", ")
+	if s.Dialect() == dialect.Postgres {
+		return rawPred("EXISTS (SELECT 1 FROM jsonb_array_elements_text(CASE WHEN jsonb_typeof("+s.C(col)+
+			"::jsonb) = 'array' THEN "+s.C(col)+"::jsonb ELSE '[]'::jsonb END) e WHERE e.value IN ("+in+"))", vals...)
+	}
+	return rawPred("EXISTS (SELECT 1 FROM json_each("+s.C(col)+") e WHERE e.value IN ("+in+"))", vals...)
+}
+
+func coalesceFalse(p *sql.Predicate) *sql.Predicate {
+	return sql.P(func(b *sql.Builder) { b.WriteString("COALESCE(").Join(p).WriteString(", FALSE)") })
+}
+
+// rawPred renders text whose '?' are bound, in order, to args with the
+// dialect's placeholders. The text holds only quoted identifiers.
+func rawPred(text string, args ...any) *sql.Predicate {
+	return sql.P(func(b *sql.Builder) {
+		parts := strings.Split(text, "?")
+		for i, p := range parts {
+			b.WriteString(p)
+			if i < len(parts)-1 {
+				b.Arg(args[i])
+			}
+		}
+	})
+}
