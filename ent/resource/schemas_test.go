@@ -164,6 +164,7 @@ var filterExclusions = map[string]string{
 	"extras/tags for_object_type_id":              "ObjectType ids",
 	"extras/custom-fields object_type_id":         "ObjectType ids",
 	"extras/custom-fields related_object_type_id": "ObjectType ids",
+	"extras/event-rules object_type_id":           "ObjectType ids",
 }
 
 // TestFiltersMatchReference checks that every filter the reference lists

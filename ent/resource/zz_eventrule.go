@@ -30,6 +30,10 @@ func init() {
 		Unique: []Unique{
 			{Fields: []string{"name"}, WhenNull: "", Message: ""},
 		},
+		FilterDecl: []FilterDecl{
+			{Name: "object_type", Kind: "content-types-contains", Column: "object_types", Target: "", Attr: ""},
+			{Name: "event_type", Kind: "content-types-contains", Column: "event_types", Target: "", Attr: ""},
+		},
 		Fields: []*Field{
 			{Name: "id", Kind: "id", Column: "id", GoType: "int", ReadOnly: true},
 			{Name: "url", Kind: "url", ReadOnly: true},

@@ -102,6 +102,11 @@ func (EventRule) Annotations() []schema.Annotation {
 			Search:   []string{"name", "description", "comments"},
 			Ordering: []string{"name"},
 			Empty:    map[string]any{"owner": nil},
+			// Rules for a given "app.model", or a given event type.
+			Filters: []api.Filter{
+				{Name: "object_type", Kind: "content-types-contains", Column: "object_types"},
+				{Name: "event_type", Kind: "content-types-contains", Column: "event_types"},
+			},
 		},
 	}
 }
