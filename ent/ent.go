@@ -14,7 +14,9 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"github.com/inventory/inventory/ent/customfield"
 	"github.com/inventory/inventory/ent/customfieldchoiceset"
+	"github.com/inventory/inventory/ent/group"
 	"github.com/inventory/inventory/ent/location"
+	"github.com/inventory/inventory/ent/objectpermission"
 	"github.com/inventory/inventory/ent/outboxevent"
 	"github.com/inventory/inventory/ent/prefix"
 	"github.com/inventory/inventory/ent/region"
@@ -93,7 +95,9 @@ func checkColumn(t, c string) error {
 		columnCheck = sql.NewColumnCheck(map[string]func(string) bool{
 			customfield.Table:          customfield.ValidColumn,
 			customfieldchoiceset.Table: customfieldchoiceset.ValidColumn,
+			group.Table:                group.ValidColumn,
 			location.Table:             location.ValidColumn,
+			objectpermission.Table:     objectpermission.ValidColumn,
 			outboxevent.Table:          outboxevent.ValidColumn,
 			prefix.Table:               prefix.ValidColumn,
 			rir.Table:                  rir.ValidColumn,

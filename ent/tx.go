@@ -18,8 +18,12 @@ type Tx struct {
 	CustomField *CustomFieldClient
 	// CustomFieldChoiceSet is the client for interacting with the CustomFieldChoiceSet builders.
 	CustomFieldChoiceSet *CustomFieldChoiceSetClient
+	// Group is the client for interacting with the Group builders.
+	Group *GroupClient
 	// Location is the client for interacting with the Location builders.
 	Location *LocationClient
+	// ObjectPermission is the client for interacting with the ObjectPermission builders.
+	ObjectPermission *ObjectPermissionClient
 	// OutboxEvent is the client for interacting with the OutboxEvent builders.
 	OutboxEvent *OutboxEventClient
 	// Prefix is the client for interacting with the Prefix builders.
@@ -185,7 +189,9 @@ func (tx *Tx) Client() *Client {
 func (tx *Tx) init() {
 	tx.CustomField = NewCustomFieldClient(tx.config)
 	tx.CustomFieldChoiceSet = NewCustomFieldChoiceSetClient(tx.config)
+	tx.Group = NewGroupClient(tx.config)
 	tx.Location = NewLocationClient(tx.config)
+	tx.ObjectPermission = NewObjectPermissionClient(tx.config)
 	tx.OutboxEvent = NewOutboxEventClient(tx.config)
 	tx.Prefix = NewPrefixClient(tx.config)
 	tx.RIR = NewRIRClient(tx.config)

@@ -37,6 +37,7 @@ func New(cfg Config, database *db.DB) *Server {
 	e.HandleMethodNotAllowed = true
 	s := &Server{cfg: cfg, db: database, engine: e, now: func() time.Time { return time.Now().UTC() }}
 	database.Client.Token.Use(s.tokenHook())
+	database.Client.ObjectPermission.Use(s.permissionHook())
 	e.Use(s.requestContext, s.recover, s.authenticate)
 	s.routes()
 	e.NoRoute(s.noRoute)
@@ -55,6 +56,9 @@ func (s *Server) routes() {
 	api.GET("/status/", s.wrap(s.status))
 	api.GET("/plugins/", s.wrap(func(c *gin.Context) error { writeJSON(c, 200, []byte("{}")); return nil }))
 	api.POST("/users/tokens/provision/", s.wrap(s.provision))
+	api.GET("/authentication-check/", s.wrap(s.authenticationCheck))
+	api.GET("/users/config/", s.wrap(s.userConfig))
+	api.PATCH("/users/config/", s.wrap(s.userConfig))
 	for _, app := range apps {
 		app := app
 		api.GET("/"+app+"/", s.wrap(func(c *gin.Context) error { return s.appRoot(c, app) }))
@@ -169,7 +173,7 @@ func (s *Server) routable(p string) bool {
 	case 1:
 		return true
 	case 2:
-		if seg[1] == "status" || seg[1] == "plugins" {
+		if seg[1] == "status" || seg[1] == "plugins" || seg[1] == "authentication-check" {
 			return true
 		}
 		for _, a := range apps {
@@ -178,7 +182,7 @@ func (s *Server) routable(p string) bool {
 			}
 		}
 	case 3:
-		return resource.ByPath(seg[1], seg[2]) != nil
+		return resource.ByPath(seg[1], seg[2]) != nil || seg[1] == "users" && seg[2] == "config"
 	case 4:
 		return resource.ByPath(seg[1], seg[2]) != nil && !strings.Contains(seg[3], ".")
 	}

@@ -10,7 +10,9 @@ import (
 	"github.com/inventory/inventory/ent"
 	"github.com/inventory/inventory/ent/customfield"
 	"github.com/inventory/inventory/ent/customfieldchoiceset"
+	"github.com/inventory/inventory/ent/group"
 	"github.com/inventory/inventory/ent/location"
+	"github.com/inventory/inventory/ent/objectpermission"
 	"github.com/inventory/inventory/ent/outboxevent"
 	"github.com/inventory/inventory/ent/predicate"
 	"github.com/inventory/inventory/ent/prefix"
@@ -140,6 +142,33 @@ func (f TraverseCustomFieldChoiceSet) Traverse(ctx context.Context, q ent.Query)
 	return fmt.Errorf("unexpected query type %T. expect *ent.CustomFieldChoiceSetQuery", q)
 }
 
+// The GroupFunc type is an adapter to allow the use of ordinary function as a Querier.
+type GroupFunc func(context.Context, *ent.GroupQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f GroupFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.GroupQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.GroupQuery", q)
+}
+
+// The TraverseGroup type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseGroup func(context.Context, *ent.GroupQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseGroup) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseGroup) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.GroupQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.GroupQuery", q)
+}
+
 // The LocationFunc type is an adapter to allow the use of ordinary function as a Querier.
 type LocationFunc func(context.Context, *ent.LocationQuery) (ent.Value, error)
 
@@ -165,6 +194,33 @@ func (f TraverseLocation) Traverse(ctx context.Context, q ent.Query) error {
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.LocationQuery", q)
+}
+
+// The ObjectPermissionFunc type is an adapter to allow the use of ordinary function as a Querier.
+type ObjectPermissionFunc func(context.Context, *ent.ObjectPermissionQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f ObjectPermissionFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.ObjectPermissionQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.ObjectPermissionQuery", q)
+}
+
+// The TraverseObjectPermission type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseObjectPermission func(context.Context, *ent.ObjectPermissionQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseObjectPermission) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseObjectPermission) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.ObjectPermissionQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.ObjectPermissionQuery", q)
 }
 
 // The OutboxEventFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -606,8 +662,12 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.CustomFieldQuery, predicate.CustomField, customfield.OrderOption]{typ: ent.TypeCustomField, tq: q}, nil
 	case *ent.CustomFieldChoiceSetQuery:
 		return &query[*ent.CustomFieldChoiceSetQuery, predicate.CustomFieldChoiceSet, customfieldchoiceset.OrderOption]{typ: ent.TypeCustomFieldChoiceSet, tq: q}, nil
+	case *ent.GroupQuery:
+		return &query[*ent.GroupQuery, predicate.Group, group.OrderOption]{typ: ent.TypeGroup, tq: q}, nil
 	case *ent.LocationQuery:
 		return &query[*ent.LocationQuery, predicate.Location, location.OrderOption]{typ: ent.TypeLocation, tq: q}, nil
+	case *ent.ObjectPermissionQuery:
+		return &query[*ent.ObjectPermissionQuery, predicate.ObjectPermission, objectpermission.OrderOption]{typ: ent.TypeObjectPermission, tq: q}, nil
 	case *ent.OutboxEventQuery:
 		return &query[*ent.OutboxEventQuery, predicate.OutboxEvent, outboxevent.OrderOption]{typ: ent.TypeOutboxEvent, tq: q}, nil
 	case *ent.PrefixQuery:

@@ -12,8 +12,14 @@ type CustomField func(*sql.Selector)
 // CustomFieldChoiceSet is the predicate function for customfieldchoiceset builders.
 type CustomFieldChoiceSet func(*sql.Selector)
 
+// Group is the predicate function for group builders.
+type Group func(*sql.Selector)
+
 // Location is the predicate function for location builders.
 type Location func(*sql.Selector)
+
+// ObjectPermission is the predicate function for objectpermission builders.
+type ObjectPermission func(*sql.Selector)
 
 // OutboxEvent is the predicate function for outboxevent builders.
 type OutboxEvent func(*sql.Selector)
