@@ -225,7 +225,7 @@ func (s *Server) checkGrant(c *gin.Context, d *resource.Descriptor, in resource.
 		return nil
 	}
 	ud := resource.ByContentType("users.user")
-	tx := &resource.Tx{Client: s.db.Client, Dialect: s.db.Dialect, Visible: s.visible(ctx, p)}
+	tx := &resource.Tx{Client: s.db.ReadClient, Dialect: s.db.Dialect, Visible: s.visible(ctx, p)}
 	target, msg := tx.ResolveRef(ctx, ud, raw)
 	if msg != "" || target == p.User.ID {
 		return nil
