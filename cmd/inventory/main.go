@@ -35,6 +35,8 @@ commands:
   serve            run the API server
   migrate          create or upgrade the database schema
   createsuperuser  create a superuser (and optionally a token)
+  user             create|list|set-password: manage users
+  permission       grant: create an object permission for users and groups
   bench            seed a data set and load-test a running server
   version          print the version
 
@@ -55,6 +57,10 @@ func run(args []string) error {
 		return migrate(args)
 	case "createsuperuser":
 		return createSuperuser(args)
+	case "user":
+		return userCmd(args)
+	case "permission":
+		return permissionCmd(args)
 	case "bench":
 		return bench(args)
 	case "version":

@@ -61,6 +61,11 @@ type Env struct {
 	Handler http.Handler
 	token   string
 
+	// live is shared by the copies Anonymous and WithToken make.
+	live *liveServer
+}
+
+type liveServer struct {
 	once sync.Once
 	http *httptest.Server
 }
@@ -96,7 +101,7 @@ func New(t testing.TB, kind string, opts ...func(*server.Config)) *Env {
 	if err := s.CreateSuperuser(ctx, "admin", "admin", "admin@example.com", Token, false); err != nil {
 		t.Fatal(err)
 	}
-	return &Env{T: t, DB: d, Server: s, Config: cfg, Handler: s.Handler(), token: "Token " + Token}
+	return &Env{T: t, DB: d, Server: s, Config: cfg, Handler: s.Handler(), token: "Token " + Token, live: &liveServer{}}
 }
 
 var pgCounter struct {
@@ -137,11 +142,11 @@ func freshPostgres(t testing.TB) string {
 // URL starts a real HTTP server on loopback (for clients such as pynetbox)
 // and returns its base URL.
 func (e *Env) URL() string {
-	e.once.Do(func() {
-		e.http = httptest.NewServer(e.Handler)
-		e.T.Cleanup(e.http.Close)
+	e.live.once.Do(func() {
+		e.live.http = httptest.NewServer(e.Handler)
+		e.T.Cleanup(e.live.http.Close)
 	})
-	return e.http.URL
+	return e.live.http.URL
 }
 
 // Response is a recorded response.
