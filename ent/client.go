@@ -19,7 +19,9 @@ import (
 	"github.com/inventory/inventory/ent/customfieldchoiceset"
 	"github.com/inventory/inventory/ent/delivery"
 	"github.com/inventory/inventory/ent/eventrule"
+	"github.com/inventory/inventory/ent/group"
 	"github.com/inventory/inventory/ent/location"
+	"github.com/inventory/inventory/ent/objectpermission"
 	"github.com/inventory/inventory/ent/outboxevent"
 	"github.com/inventory/inventory/ent/prefix"
 	"github.com/inventory/inventory/ent/region"
@@ -54,8 +56,12 @@ type Client struct {
 	Delivery *DeliveryClient
 	// EventRule is the client for interacting with the EventRule builders.
 	EventRule *EventRuleClient
+	// Group is the client for interacting with the Group builders.
+	Group *GroupClient
 	// Location is the client for interacting with the Location builders.
 	Location *LocationClient
+	// ObjectPermission is the client for interacting with the ObjectPermission builders.
+	ObjectPermission *ObjectPermissionClient
 	// OutboxEvent is the client for interacting with the OutboxEvent builders.
 	OutboxEvent *OutboxEventClient
 	// Prefix is the client for interacting with the Prefix builders.
@@ -105,7 +111,9 @@ func (c *Client) init() {
 	c.CustomFieldChoiceSet = NewCustomFieldChoiceSetClient(c.config)
 	c.Delivery = NewDeliveryClient(c.config)
 	c.EventRule = NewEventRuleClient(c.config)
+	c.Group = NewGroupClient(c.config)
 	c.Location = NewLocationClient(c.config)
+	c.ObjectPermission = NewObjectPermissionClient(c.config)
 	c.OutboxEvent = NewOutboxEventClient(c.config)
 	c.Prefix = NewPrefixClient(c.config)
 	c.RIR = NewRIRClient(c.config)
@@ -219,7 +227,9 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		CustomFieldChoiceSet: NewCustomFieldChoiceSetClient(cfg),
 		Delivery:             NewDeliveryClient(cfg),
 		EventRule:            NewEventRuleClient(cfg),
+		Group:                NewGroupClient(cfg),
 		Location:             NewLocationClient(cfg),
+		ObjectPermission:     NewObjectPermissionClient(cfg),
 		OutboxEvent:          NewOutboxEventClient(cfg),
 		Prefix:               NewPrefixClient(cfg),
 		RIR:                  NewRIRClient(cfg),
@@ -260,7 +270,9 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		CustomFieldChoiceSet: NewCustomFieldChoiceSetClient(cfg),
 		Delivery:             NewDeliveryClient(cfg),
 		EventRule:            NewEventRuleClient(cfg),
+		Group:                NewGroupClient(cfg),
 		Location:             NewLocationClient(cfg),
+		ObjectPermission:     NewObjectPermissionClient(cfg),
 		OutboxEvent:          NewOutboxEventClient(cfg),
 		Prefix:               NewPrefixClient(cfg),
 		RIR:                  NewRIRClient(cfg),
@@ -307,10 +319,10 @@ func (c *Client) Close() error {
 // In order to add hooks to a specific client, call: `client.Node.Use(...)`.
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
-		c.CustomField, c.CustomFieldChoiceSet, c.Delivery, c.EventRule, c.Location,
-		c.OutboxEvent, c.Prefix, c.RIR, c.Region, c.Role, c.Site, c.SiteGroup, c.Tag,
-		c.TaggedItem, c.Tenant, c.TenantGroup, c.Token, c.User, c.VLAN, c.VLANGroup,
-		c.VRF, c.Webhook,
+		c.CustomField, c.CustomFieldChoiceSet, c.Delivery, c.EventRule, c.Group,
+		c.Location, c.ObjectPermission, c.OutboxEvent, c.Prefix, c.RIR, c.Region,
+		c.Role, c.Site, c.SiteGroup, c.Tag, c.TaggedItem, c.Tenant, c.TenantGroup,
+		c.Token, c.User, c.VLAN, c.VLANGroup, c.VRF, c.Webhook,
 	} {
 		n.Use(hooks...)
 	}
@@ -320,10 +332,10 @@ func (c *Client) Use(hooks ...Hook) {
 // In order to add interceptors to a specific client, call: `client.Node.Intercept(...)`.
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
-		c.CustomField, c.CustomFieldChoiceSet, c.Delivery, c.EventRule, c.Location,
-		c.OutboxEvent, c.Prefix, c.RIR, c.Region, c.Role, c.Site, c.SiteGroup, c.Tag,
-		c.TaggedItem, c.Tenant, c.TenantGroup, c.Token, c.User, c.VLAN, c.VLANGroup,
-		c.VRF, c.Webhook,
+		c.CustomField, c.CustomFieldChoiceSet, c.Delivery, c.EventRule, c.Group,
+		c.Location, c.ObjectPermission, c.OutboxEvent, c.Prefix, c.RIR, c.Region,
+		c.Role, c.Site, c.SiteGroup, c.Tag, c.TaggedItem, c.Tenant, c.TenantGroup,
+		c.Token, c.User, c.VLAN, c.VLANGroup, c.VRF, c.Webhook,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -340,8 +352,12 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Delivery.mutate(ctx, m)
 	case *EventRuleMutation:
 		return c.EventRule.mutate(ctx, m)
+	case *GroupMutation:
+		return c.Group.mutate(ctx, m)
 	case *LocationMutation:
 		return c.Location.mutate(ctx, m)
+	case *ObjectPermissionMutation:
+		return c.ObjectPermission.mutate(ctx, m)
 	case *OutboxEventMutation:
 		return c.OutboxEvent.mutate(ctx, m)
 	case *PrefixMutation:
@@ -931,6 +947,171 @@ func (c *EventRuleClient) mutate(ctx context.Context, m *EventRuleMutation) (Val
 	}
 }
 
+// GroupClient is a client for the Group schema.
+type GroupClient struct {
+	config
+}
+
+// NewGroupClient returns a client for the Group from the given config.
+func NewGroupClient(c config) *GroupClient {
+	return &GroupClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `group.Hooks(f(g(h())))`.
+func (c *GroupClient) Use(hooks ...Hook) {
+	c.hooks.Group = append(c.hooks.Group, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `group.Intercept(f(g(h())))`.
+func (c *GroupClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Group = append(c.inters.Group, interceptors...)
+}
+
+// Create returns a builder for creating a Group entity.
+func (c *GroupClient) Create() *GroupCreate {
+	mutation := newGroupMutation(c.config, OpCreate)
+	return &GroupCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Group entities.
+func (c *GroupClient) CreateBulk(builders ...*GroupCreate) *GroupCreateBulk {
+	return &GroupCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *GroupClient) MapCreateBulk(slice any, setFunc func(*GroupCreate, int)) *GroupCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &GroupCreateBulk{err: fmt.Errorf("calling to GroupClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*GroupCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &GroupCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Group.
+func (c *GroupClient) Update() *GroupUpdate {
+	mutation := newGroupMutation(c.config, OpUpdate)
+	return &GroupUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *GroupClient) UpdateOne(_m *Group) *GroupUpdateOne {
+	mutation := newGroupMutation(c.config, OpUpdateOne, withGroup(_m))
+	return &GroupUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *GroupClient) UpdateOneID(id int) *GroupUpdateOne {
+	mutation := newGroupMutation(c.config, OpUpdateOne, withGroupID(id))
+	return &GroupUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Group.
+func (c *GroupClient) Delete() *GroupDelete {
+	mutation := newGroupMutation(c.config, OpDelete)
+	return &GroupDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *GroupClient) DeleteOne(_m *Group) *GroupDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *GroupClient) DeleteOneID(id int) *GroupDeleteOne {
+	builder := c.Delete().Where(group.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &GroupDeleteOne{builder}
+}
+
+// Query returns a query builder for Group.
+func (c *GroupClient) Query() *GroupQuery {
+	return &GroupQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeGroup},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Group entity by its id.
+func (c *GroupClient) Get(ctx context.Context, id int) (*Group, error) {
+	return c.Query().Where(group.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *GroupClient) GetX(ctx context.Context, id int) *Group {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryUsers queries the users edge of a Group.
+func (c *GroupClient) QueryUsers(_m *Group) *UserQuery {
+	query := (&UserClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(group.Table, group.FieldID, id),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.M2M, true, group.UsersTable, group.UsersPrimaryKey...),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryPermissions queries the permissions edge of a Group.
+func (c *GroupClient) QueryPermissions(_m *Group) *ObjectPermissionQuery {
+	query := (&ObjectPermissionClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(group.Table, group.FieldID, id),
+			sqlgraph.To(objectpermission.Table, objectpermission.FieldID),
+			sqlgraph.Edge(sqlgraph.M2M, true, group.PermissionsTable, group.PermissionsPrimaryKey...),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *GroupClient) Hooks() []Hook {
+	return c.hooks.Group
+}
+
+// Interceptors returns the client interceptors.
+func (c *GroupClient) Interceptors() []Interceptor {
+	return c.inters.Group
+}
+
+func (c *GroupClient) mutate(ctx context.Context, m *GroupMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&GroupCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&GroupUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&GroupUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&GroupDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Group mutation op: %q", m.Op())
+	}
+}
+
 // LocationClient is a client for the Location schema.
 type LocationClient struct {
 	config
@@ -1126,6 +1307,171 @@ func (c *LocationClient) mutate(ctx context.Context, m *LocationMutation) (Value
 		return (&LocationDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Location mutation op: %q", m.Op())
+	}
+}
+
+// ObjectPermissionClient is a client for the ObjectPermission schema.
+type ObjectPermissionClient struct {
+	config
+}
+
+// NewObjectPermissionClient returns a client for the ObjectPermission from the given config.
+func NewObjectPermissionClient(c config) *ObjectPermissionClient {
+	return &ObjectPermissionClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `objectpermission.Hooks(f(g(h())))`.
+func (c *ObjectPermissionClient) Use(hooks ...Hook) {
+	c.hooks.ObjectPermission = append(c.hooks.ObjectPermission, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `objectpermission.Intercept(f(g(h())))`.
+func (c *ObjectPermissionClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ObjectPermission = append(c.inters.ObjectPermission, interceptors...)
+}
+
+// Create returns a builder for creating a ObjectPermission entity.
+func (c *ObjectPermissionClient) Create() *ObjectPermissionCreate {
+	mutation := newObjectPermissionMutation(c.config, OpCreate)
+	return &ObjectPermissionCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ObjectPermission entities.
+func (c *ObjectPermissionClient) CreateBulk(builders ...*ObjectPermissionCreate) *ObjectPermissionCreateBulk {
+	return &ObjectPermissionCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ObjectPermissionClient) MapCreateBulk(slice any, setFunc func(*ObjectPermissionCreate, int)) *ObjectPermissionCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ObjectPermissionCreateBulk{err: fmt.Errorf("calling to ObjectPermissionClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ObjectPermissionCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ObjectPermissionCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ObjectPermission.
+func (c *ObjectPermissionClient) Update() *ObjectPermissionUpdate {
+	mutation := newObjectPermissionMutation(c.config, OpUpdate)
+	return &ObjectPermissionUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ObjectPermissionClient) UpdateOne(_m *ObjectPermission) *ObjectPermissionUpdateOne {
+	mutation := newObjectPermissionMutation(c.config, OpUpdateOne, withObjectPermission(_m))
+	return &ObjectPermissionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ObjectPermissionClient) UpdateOneID(id int) *ObjectPermissionUpdateOne {
+	mutation := newObjectPermissionMutation(c.config, OpUpdateOne, withObjectPermissionID(id))
+	return &ObjectPermissionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ObjectPermission.
+func (c *ObjectPermissionClient) Delete() *ObjectPermissionDelete {
+	mutation := newObjectPermissionMutation(c.config, OpDelete)
+	return &ObjectPermissionDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ObjectPermissionClient) DeleteOne(_m *ObjectPermission) *ObjectPermissionDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ObjectPermissionClient) DeleteOneID(id int) *ObjectPermissionDeleteOne {
+	builder := c.Delete().Where(objectpermission.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ObjectPermissionDeleteOne{builder}
+}
+
+// Query returns a query builder for ObjectPermission.
+func (c *ObjectPermissionClient) Query() *ObjectPermissionQuery {
+	return &ObjectPermissionQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeObjectPermission},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ObjectPermission entity by its id.
+func (c *ObjectPermissionClient) Get(ctx context.Context, id int) (*ObjectPermission, error) {
+	return c.Query().Where(objectpermission.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ObjectPermissionClient) GetX(ctx context.Context, id int) *ObjectPermission {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryGroups queries the groups edge of a ObjectPermission.
+func (c *ObjectPermissionClient) QueryGroups(_m *ObjectPermission) *GroupQuery {
+	query := (&GroupClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(objectpermission.Table, objectpermission.FieldID, id),
+			sqlgraph.To(group.Table, group.FieldID),
+			sqlgraph.Edge(sqlgraph.M2M, false, objectpermission.GroupsTable, objectpermission.GroupsPrimaryKey...),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryUsers queries the users edge of a ObjectPermission.
+func (c *ObjectPermissionClient) QueryUsers(_m *ObjectPermission) *UserQuery {
+	query := (&UserClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(objectpermission.Table, objectpermission.FieldID, id),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.M2M, false, objectpermission.UsersTable, objectpermission.UsersPrimaryKey...),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *ObjectPermissionClient) Hooks() []Hook {
+	return c.hooks.ObjectPermission
+}
+
+// Interceptors returns the client interceptors.
+func (c *ObjectPermissionClient) Interceptors() []Interceptor {
+	return c.inters.ObjectPermission
+}
+
+func (c *ObjectPermissionClient) mutate(ctx context.Context, m *ObjectPermissionMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ObjectPermissionCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ObjectPermissionUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ObjectPermissionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ObjectPermissionDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ObjectPermission mutation op: %q", m.Op())
 	}
 }
 
@@ -3091,6 +3437,38 @@ func (c *UserClient) GetX(ctx context.Context, id int) *User {
 	return obj
 }
 
+// QueryGroups queries the groups edge of a User.
+func (c *UserClient) QueryGroups(_m *User) *GroupQuery {
+	query := (&GroupClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(user.Table, user.FieldID, id),
+			sqlgraph.To(group.Table, group.FieldID),
+			sqlgraph.Edge(sqlgraph.M2M, false, user.GroupsTable, user.GroupsPrimaryKey...),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryPermissions queries the permissions edge of a User.
+func (c *UserClient) QueryPermissions(_m *User) *ObjectPermissionQuery {
+	query := (&ObjectPermissionClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(user.Table, user.FieldID, id),
+			sqlgraph.To(objectpermission.Table, objectpermission.FieldID),
+			sqlgraph.Edge(sqlgraph.M2M, true, user.PermissionsTable, user.PermissionsPrimaryKey...),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
 // Hooks returns the client hooks.
 func (c *UserClient) Hooks() []Hook {
 	return c.hooks.User
@@ -3781,14 +4159,16 @@ func (c *WebhookClient) mutate(ctx context.Context, m *WebhookMutation) (Value, 
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		CustomField, CustomFieldChoiceSet, Delivery, EventRule, Location, OutboxEvent,
-		Prefix, RIR, Region, Role, Site, SiteGroup, Tag, TaggedItem, Tenant,
-		TenantGroup, Token, User, VLAN, VLANGroup, VRF, Webhook []ent.Hook
+		CustomField, CustomFieldChoiceSet, Delivery, EventRule, Group, Location,
+		ObjectPermission, OutboxEvent, Prefix, RIR, Region, Role, Site, SiteGroup, Tag,
+		TaggedItem, Tenant, TenantGroup, Token, User, VLAN, VLANGroup, VRF,
+		Webhook []ent.Hook
 	}
 	inters struct {
-		CustomField, CustomFieldChoiceSet, Delivery, EventRule, Location, OutboxEvent,
-		Prefix, RIR, Region, Role, Site, SiteGroup, Tag, TaggedItem, Tenant,
-		TenantGroup, Token, User, VLAN, VLANGroup, VRF, Webhook []ent.Interceptor
+		CustomField, CustomFieldChoiceSet, Delivery, EventRule, Group, Location,
+		ObjectPermission, OutboxEvent, Prefix, RIR, Region, Role, Site, SiteGroup, Tag,
+		TaggedItem, Tenant, TenantGroup, Token, User, VLAN, VLANGroup, VRF,
+		Webhook []ent.Interceptor
 	}
 )
 

@@ -16,7 +16,9 @@ import (
 	"github.com/inventory/inventory/ent/customfieldchoiceset"
 	"github.com/inventory/inventory/ent/delivery"
 	"github.com/inventory/inventory/ent/eventrule"
+	"github.com/inventory/inventory/ent/group"
 	"github.com/inventory/inventory/ent/location"
+	"github.com/inventory/inventory/ent/objectpermission"
 	"github.com/inventory/inventory/ent/outboxevent"
 	"github.com/inventory/inventory/ent/prefix"
 	"github.com/inventory/inventory/ent/region"
@@ -98,7 +100,9 @@ func checkColumn(t, c string) error {
 			customfieldchoiceset.Table: customfieldchoiceset.ValidColumn,
 			delivery.Table:             delivery.ValidColumn,
 			eventrule.Table:            eventrule.ValidColumn,
+			group.Table:                group.ValidColumn,
 			location.Table:             location.ValidColumn,
+			objectpermission.Table:     objectpermission.ValidColumn,
 			outboxevent.Table:          outboxevent.ValidColumn,
 			prefix.Table:               prefix.ValidColumn,
 			rir.Table:                  rir.ValidColumn,

@@ -142,6 +142,9 @@ type FieldData struct {
 	Empty                              any
 	HasEmpty                           bool
 	Count                              *api.Count
+	// Join, JoinOwn and JoinTarget describe a many-to-many relation: the
+	// join table, its column pointing at this model and at the target.
+	Join, JoinOwn, JoinTarget string
 }
 
 var builtins = map[string]string{
@@ -172,7 +175,7 @@ func describe(t *gen.Type, m api.Model) (*Data, error) {
 	}
 	edges := map[string]*gen.Edge{}
 	for _, e := range t.Edges {
-		if e.Unique && e.OwnFK() {
+		if e.Unique && e.OwnFK() || e.M2M() {
 			edges[e.Name] = e
 		}
 	}
@@ -253,6 +256,18 @@ func describeField(t *gen.Type, m api.Model, name string, fields map[string]*gen
 		tname := tm.Model
 		if tname == "" {
 			tname = strings.ToLower(e.Type.Name)
+		}
+		if e.M2M() {
+			// Many-to-many: a join table declared by the edge's storage key;
+			// ids on write, nested brief objects on read.
+			fd.Kind, fd.Target, fd.Lookup, fd.ReadOnly = "m2m", tm.App+"."+tname, a.Lookup, a.ReadOnly
+			fd.Join = e.Rel.Table
+			fd.JoinOwn, fd.JoinTarget = e.Rel.Columns[0], e.Rel.Columns[1]
+			if e.IsInverse() {
+				fd.JoinOwn, fd.JoinTarget = e.Rel.Columns[1], e.Rel.Columns[0]
+			}
+			fd.HasDefault = true
+			return fd, nil
 		}
 		fd.Kind, fd.Column, fd.GoType = "fk", f.StorageKey(), "int"
 		fd.Target = tm.App + "." + tname

@@ -22,8 +22,12 @@ type Tx struct {
 	Delivery *DeliveryClient
 	// EventRule is the client for interacting with the EventRule builders.
 	EventRule *EventRuleClient
+	// Group is the client for interacting with the Group builders.
+	Group *GroupClient
 	// Location is the client for interacting with the Location builders.
 	Location *LocationClient
+	// ObjectPermission is the client for interacting with the ObjectPermission builders.
+	ObjectPermission *ObjectPermissionClient
 	// OutboxEvent is the client for interacting with the OutboxEvent builders.
 	OutboxEvent *OutboxEventClient
 	// Prefix is the client for interacting with the Prefix builders.
@@ -193,7 +197,9 @@ func (tx *Tx) init() {
 	tx.CustomFieldChoiceSet = NewCustomFieldChoiceSetClient(tx.config)
 	tx.Delivery = NewDeliveryClient(tx.config)
 	tx.EventRule = NewEventRuleClient(tx.config)
+	tx.Group = NewGroupClient(tx.config)
 	tx.Location = NewLocationClient(tx.config)
+	tx.ObjectPermission = NewObjectPermissionClient(tx.config)
 	tx.OutboxEvent = NewOutboxEventClient(tx.config)
 	tx.Prefix = NewPrefixClient(tx.config)
 	tx.RIR = NewRIRClient(tx.config)

@@ -10,6 +10,8 @@ import (
 
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
+	"github.com/inventory/inventory/ent/group"
+	"github.com/inventory/inventory/ent/objectpermission"
 	"github.com/inventory/inventory/ent/user"
 )
 
@@ -152,6 +154,42 @@ func (_c *UserCreate) SetNillableLastLogin(v *time.Time) *UserCreate {
 	return _c
 }
 
+// SetConfig sets the "config" field.
+func (_c *UserCreate) SetConfig(v map[string]interface{}) *UserCreate {
+	_c.mutation.SetConfig(v)
+	return _c
+}
+
+// AddGroupIDs adds the "groups" edge to the Group entity by IDs.
+func (_c *UserCreate) AddGroupIDs(ids ...int) *UserCreate {
+	_c.mutation.AddGroupIDs(ids...)
+	return _c
+}
+
+// AddGroups adds the "groups" edges to the Group entity.
+func (_c *UserCreate) AddGroups(v ...*Group) *UserCreate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddGroupIDs(ids...)
+}
+
+// AddPermissionIDs adds the "permissions" edge to the ObjectPermission entity by IDs.
+func (_c *UserCreate) AddPermissionIDs(ids ...int) *UserCreate {
+	_c.mutation.AddPermissionIDs(ids...)
+	return _c
+}
+
+// AddPermissions adds the "permissions" edges to the ObjectPermission entity.
+func (_c *UserCreate) AddPermissions(v ...*ObjectPermission) *UserCreate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _c.AddPermissionIDs(ids...)
+}
+
 // Mutation returns the UserMutation object of the builder.
 func (_c *UserCreate) Mutation() *UserMutation {
 	return _c.mutation
@@ -219,6 +257,10 @@ func (_c *UserCreate) defaults() {
 		v := user.DefaultDateJoined()
 		_c.mutation.SetDateJoined(v)
 	}
+	if _, ok := _c.mutation.Config(); !ok {
+		v := user.DefaultConfig
+		_c.mutation.SetConfig(v)
+	}
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -274,6 +316,9 @@ func (_c *UserCreate) check() error {
 	}
 	if _, ok := _c.mutation.DateJoined(); !ok {
 		return &ValidationError{Name: "date_joined", err: errors.New(`ent: missing required field "User.date_joined"`)}
+	}
+	if _, ok := _c.mutation.Config(); !ok {
+		return &ValidationError{Name: "config", err: errors.New(`ent: missing required field "User.config"`)}
 	}
 	return nil
 }
@@ -340,6 +385,42 @@ func (_c *UserCreate) createSpec() (*User, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.LastLogin(); ok {
 		_spec.SetField(user.FieldLastLogin, field.TypeTime, value)
 		_node.LastLogin = &value
+	}
+	if value, ok := _c.mutation.Config(); ok {
+		_spec.SetField(user.FieldConfig, field.TypeJSON, value)
+		_node.Config = value
+	}
+	if nodes := _c.mutation.GroupsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: false,
+			Table:   user.GroupsTable,
+			Columns: user.GroupsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(group.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.PermissionsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   user.PermissionsTable,
+			Columns: user.PermissionsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(objectpermission.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
 	}
 	return _node, _spec
 }

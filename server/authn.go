@@ -18,6 +18,8 @@ import (
 type Principal struct {
 	User  *ent.User
 	Token *ent.Token
+
+	perms userGrants // loaded on first use (perms.go)
 }
 
 type principalKey struct{}
@@ -95,34 +97,6 @@ const (
 	actionChange = "change"
 	actionDelete = "delete"
 )
-
-// authorize is the one place that decides whether the caller may perform
-// action on model d. Until object permissions exist: anyone authenticated
-// may read (anonymous only for EXEMPT_VIEW_PERMISSIONS models when
-// LOGIN_REQUIRED is off), and writes need a write-enabled token of a
-// superuser or staff user.
-func (s *Server) authorize(c *gin.Context, d *resource.Descriptor, action string) error {
-	p := PrincipalFrom(c.Request.Context())
-	if action == actionView {
-		if p != nil {
-			return nil
-		}
-		if !s.cfg.LoginRequired && (d == nil || s.exempt(d)) {
-			return nil
-		}
-		return errNotAuthenticated
-	}
-	if p == nil {
-		return errNotAuthenticated
-	}
-	if p.Token != nil && !p.Token.WriteEnabled {
-		return errForbidden
-	}
-	if p.User.IsSuperuser || p.User.IsStaff {
-		return nil
-	}
-	return errForbidden
-}
 
 // exempt reports whether d is in EXEMPT_VIEW_PERMISSIONS. "*" never covers
 // the users app's models, which must be listed explicitly (as NetBox).

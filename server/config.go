@@ -20,6 +20,10 @@ type Config struct {
 	ExemptViewPermissions []string
 	// LoginRequired refuses anonymous requests (LOGIN_REQUIRED).
 	LoginRequired bool
+	// DefaultPermissions are granted to every authenticated user
+	// (DEFAULT_PERMISSIONS): "app.action_model" → constraint sets, ORed;
+	// an empty list is unrestricted.
+	DefaultPermissions map[string][]map[string]any
 	// HTTPClientIPHeaders names the headers that carry the client address
 	// for token allowed_ips; empty means the peer address only.
 	HTTPClientIPHeaders []string
@@ -43,8 +47,10 @@ func Defaults() Config {
 		MaxPageSize:     1000,
 		StrictFiltering: true,
 		LoginRequired:   true,
-		MaxBodyBytes:    32 << 20,
-		Version:         "4.6.0",
-		Webhooks:        webhooks.Defaults(),
+		// DefaultPermissions: every user manages their own tokens.
+		DefaultPermissions: DefaultPermissions(),
+		MaxBodyBytes:       32 << 20,
+		Version:            "4.6.0",
+		Webhooks:           webhooks.Defaults(),
 	}
 }

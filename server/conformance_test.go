@@ -369,6 +369,16 @@ func sameValue(f *resource.Field, sent, got any) bool {
 	case resource.KindFK:
 		m, ok := got.(map[string]any)
 		return ok && canon(m["id"]) == canon(sent)
+	case resource.KindM2M:
+		// ids in, nested objects out
+		list, _ := got.([]any)
+		var ids []any
+		for _, x := range list {
+			if m, ok := x.(map[string]any); ok {
+				ids = append(ids, m["id"])
+			}
+		}
+		return canon(ids) == canon(sent)
 	case resource.KindChoice:
 		m, ok := got.(map[string]any)
 		return ok && fmt.Sprint(m["value"]) == fmt.Sprint(sent)
@@ -1430,9 +1440,6 @@ func variant(d *resource.Descriptor, p map[string]any, k int) map[string]any {
 		f := d.Field(name)
 		if f == nil {
 			out[name] = v
-			continue
-		}
-		if f.WriteOnly {
 			continue
 		}
 		switch x := v.(type) {

@@ -67,6 +67,7 @@ func (s *Server) list(c *gin.Context, d *resource.Descriptor) error {
 	if err != nil {
 		return err
 	}
+	preds = append(preds, s.restriction(c)...)
 	params := resource.ListParams{Preds: preds, Limit: pg.limit, Offset: pg.offset, Start: pg.start, Count: pg.start == nil}
 	if pg.start == nil {
 		params.Order = d.Filters().Order(q.Get("ordering"))
@@ -144,6 +145,7 @@ func (s *Server) fetch(c *gin.Context, d *resource.Descriptor) (*resource.Row, e
 	if err != nil {
 		return nil, err
 	}
+	preds = append(preds, s.restriction(c)...)
 	r, err := d.Get(ctx, s.db.Store(), id, preds...)
 	if err != nil {
 		return nil, err
@@ -276,7 +278,7 @@ func items(raw json.RawMessage) ([]json.RawMessage, error) {
 func (s *Server) writeTx(c *gin.Context, fn func(ctx context.Context, tx *resource.Tx) error) error {
 	ctx := c.Request.Context()
 	return s.db.InTx(ctx, func(etx *ent.Tx) error {
-		return fn(ctx, &resource.Tx{Client: etx.Client(), Dialect: s.db.Dialect})
+		return fn(ctx, &resource.Tx{Client: etx.Client(), Dialect: s.db.Dialect, Visible: s.visible(ctx, PrincipalFrom(ctx))})
 	})
 }
 
@@ -299,11 +301,16 @@ func (s *Server) create(c *gin.Context, d *resource.Descriptor) error {
 	if err != nil {
 		return err
 	}
+	if err := s.checkGrant(c, d, in); err != nil {
+		return err
+	}
 	var id int
 	err = s.writeTx(c, func(ctx context.Context, tx *resource.Tx) error {
 		var err error
-		id, err = d.Create(ctx, tx, in)
-		return err
+		if id, err = d.Create(ctx, tx, in); err != nil {
+			return err
+		}
+		return s.inReach(c, ctx, tx, d, id)
 	})
 	if err != nil {
 		return err
@@ -328,6 +335,9 @@ func (s *Server) bulkCreate(c *gin.Context, d *resource.Descriptor, raw json.Raw
 			errs[i] = map[string]any{}
 			in, err := object(item)
 			if err == nil {
+				if err = s.checkGrant(c, d, in); err != nil {
+					return err
+				}
 				var id int
 				if id, err = d.Create(ctx, tx, in); err == nil {
 					ids = append(ids, id)
@@ -343,7 +353,7 @@ func (s *Server) bulkCreate(c *gin.Context, d *resource.Descriptor, raw json.Raw
 		if failed {
 			return errs
 		}
-		return nil
+		return s.inReach(c, ctx, tx, d, ids...)
 	})
 	if err != nil {
 		return err
@@ -435,7 +445,10 @@ func (s *Server) update(c *gin.Context, d *resource.Descriptor, partial bool) er
 		if err := checkIfMatch(c, d, cur); err != nil {
 			return err
 		}
-		return d.Update(ctx, tx, cur, in, partial)
+		if err := d.Update(ctx, tx, cur, in, partial); err != nil {
+			return err
+		}
+		return s.inReach(c, ctx, tx, d, cur.ID)
 	})
 	if err != nil {
 		return err
@@ -484,7 +497,7 @@ func (s *Server) destroy(c *gin.Context, d *resource.Descriptor) error {
 // bulkIDs validates the items of a bulk update or delete: each must carry
 // an integer id of an existing object. Unlike NetBox, which skips missing
 // ids silently, any missing id fails the whole request (DESIGN.md §7).
-func (s *Server) bulkIDs(ctx context.Context, d *resource.Descriptor, list []json.RawMessage) ([]int, []resource.Input, error) {
+func (s *Server) bulkIDs(ctx context.Context, d *resource.Descriptor, list []json.RawMessage, restrict ...func(*sql.Selector)) ([]int, []resource.Input, error) {
 	ids := make([]int, len(list))
 	ins := make([]resource.Input, len(list))
 	errs := make(bulkError, len(list))
@@ -513,7 +526,7 @@ func (s *Server) bulkIDs(ctx context.Context, d *resource.Descriptor, list []jso
 	if failed {
 		return nil, nil, errs
 	}
-	rows, err := d.GetMany(ctx, s.db.Store(), ids)
+	rows, err := d.GetMany(ctx, s.db.Store(), ids, restrict...)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -545,7 +558,7 @@ func (s *Server) bulkUpdate(c *gin.Context, d *resource.Descriptor, partial bool
 	if err != nil {
 		return err
 	}
-	ids, ins, err := s.bulkIDs(c.Request.Context(), d, list)
+	ids, ins, err := s.bulkIDs(c.Request.Context(), d, list, s.restriction(c)...)
 	if err != nil {
 		return err
 	}
@@ -562,7 +575,7 @@ func (s *Server) bulkUpdate(c *gin.Context, d *resource.Descriptor, partial bool
 				return err // the first failing item's error, as NetBox
 			}
 		}
-		return nil
+		return s.inReach(c, ctx, tx, d, ids...)
 	})
 	if err != nil {
 		return err
@@ -585,7 +598,7 @@ func (s *Server) bulkDelete(c *gin.Context, d *resource.Descriptor) error {
 	if err != nil {
 		return err
 	}
-	ids, ins, err := s.bulkIDs(c.Request.Context(), d, list)
+	ids, ins, err := s.bulkIDs(c.Request.Context(), d, list, s.restriction(c)...)
 	if err != nil {
 		return err
 	}

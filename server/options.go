@@ -12,8 +12,12 @@ import (
 // callers who may write, the fields of POST (list) and PUT with their
 // choices, which pynetbox's choices() reads.
 func (s *Server) options(c *gin.Context, d *resource.Descriptor, list bool) error {
-	if err := s.authorize(c, d, actionView); err != nil {
-		return err
+	// OPTIONS needs no model permission, only authentication when
+	// LOGIN_REQUIRED (BEHAVIOUR.md §1.8).
+	ctx := c.Request.Context()
+	p := PrincipalFrom(ctx)
+	if p == nil && s.cfg.LoginRequired {
+		return errNotAuthenticated
 	}
 	suffix := " Instance"
 	if list {
@@ -28,10 +32,12 @@ func (s *Server) options(c *gin.Context, d *resource.Descriptor, list bool) erro
 	actions := map[string]any{}
 	fields := fieldInfo(d)
 	if !d.ReadOnlyAPI {
-		if list && s.authorize(c.Copy(), d, actionAdd) == nil {
+		// Shown only to callers who would pass the gate for POST (add) and
+		// PUT (change); constraints are not evaluated.
+		if _, err := s.permits(ctx, p, d, actionAdd); list && err == nil {
 			actions["POST"] = fields
 		}
-		if s.authorize(c.Copy(), d, actionChange) == nil {
+		if _, err := s.permits(ctx, p, d, actionChange); err == nil {
 			actions["PUT"] = fields
 		}
 	}

@@ -49,6 +49,7 @@ func New(cfg Config, database *db.DB) *Server {
 	}
 	s.hooks = hooks
 	database.Client.Token.Use(s.tokenHook())
+	database.Client.ObjectPermission.Use(s.permissionHook())
 	e.Use(s.requestContext, s.recover, s.authenticate)
 	s.routes()
 	e.NoRoute(s.noRoute)
@@ -72,6 +73,9 @@ func (s *Server) routes() {
 	api.GET("/plugins/", s.wrap(func(c *gin.Context) error { writeJSON(c, 200, []byte("{}")); return nil }))
 	api.POST("/users/tokens/provision/", s.wrap(s.provision))
 	s.taskRoutes(api)
+	api.GET("/authentication-check/", s.wrap(s.authenticationCheck))
+	api.GET("/users/config/", s.wrap(s.userConfig))
+	api.PATCH("/users/config/", s.wrap(s.userConfig))
 	for _, app := range apps {
 		app := app
 		api.GET("/"+app+"/", s.wrap(func(c *gin.Context) error { return s.appRoot(c, app) }))
@@ -192,7 +196,7 @@ func (s *Server) routable(p string) bool {
 	}
 	switch len(seg) {
 	case 2:
-		if seg[1] == "status" || seg[1] == "plugins" {
+		if seg[1] == "status" || seg[1] == "plugins" || seg[1] == "authentication-check" {
 			return true
 		}
 		for _, a := range apps {
@@ -201,7 +205,7 @@ func (s *Server) routable(p string) bool {
 			}
 		}
 	case 3:
-		return resource.ByPath(seg[1], seg[2]) != nil
+		return resource.ByPath(seg[1], seg[2]) != nil || seg[1] == "users" && seg[2] == "config"
 	case 4:
 		return resource.ByPath(seg[1], seg[2]) != nil && !strings.Contains(seg[3], ".")
 	}

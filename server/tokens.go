@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/mail"
 	"regexp"
+	"strings"
 
 	"github.com/gin-gonic/gin"
 
@@ -178,14 +179,21 @@ func (s *Server) provision(c *gin.Context) error {
 		return detailErr(http.StatusForbidden, string(auth.ErrInvalidCredentials))
 	}
 	d := resource.ByContentType("users.token")
+	// The user must be allowed to create (their own) tokens (SPEC.md
+	// §4.13); by DEFAULT_PERMISSIONS every user is.
+	if err := s.authorizeAs(c, &Principal{User: u}, d, actionAdd); err != nil {
+		return errForbidden
+	}
 	in["user"] = json.RawMessage(fmt.Sprint(u.ID))
 	ctx, _ = resource.WithReveal(ctx)
 	c.Request = c.Request.WithContext(ctx)
 	var id int
 	err = s.writeTx(c, func(ctx context.Context, tx *resource.Tx) error {
 		var err error
-		id, err = d.Create(ctx, tx, in)
-		return err
+		if id, err = d.Create(ctx, tx, in); err != nil {
+			return err
+		}
+		return s.inReach(c, ctx, tx, d, id)
 	})
 	if err != nil {
 		return err
@@ -201,3 +209,105 @@ func (s *Server) provision(c *gin.Context) error {
 }
 
 func sprint(v any) string { return fmt.Sprint(v) }
+
+var errGrantDenied = detailErr(http.StatusForbidden, "This user does not have permission to create tokens for other users.")
+
+// checkGrant applies users.grant_token (BEHAVIOUR.md §3.6): creating a
+// token for another user needs superuser status or a "grant" permission on
+// users.token whose constraints, rewritten onto the user (user → id,
+// user__x → x; anything else fails closed), match the target user. It
+// runs before validation; an unresolvable user is left to validation.
+func (s *Server) checkGrant(c *gin.Context, d *resource.Descriptor, in resource.Input) error {
+	if d.ContentType() != "users.token" {
+		return nil
+	}
+	ctx := c.Request.Context()
+	p := PrincipalFrom(ctx)
+	raw, given := in["user"]
+	if p == nil || p.User.IsSuperuser || !given {
+		return nil
+	}
+	ud := resource.ByContentType("users.user")
+	tx := &resource.Tx{Client: s.db.ReadClient, Dialect: s.db.Dialect, Visible: s.visible(ctx, p)}
+	target, msg := tx.ResolveRef(ctx, ud, raw)
+	if msg != "" || target == p.User.ID {
+		return nil
+	}
+	sets, ok, err := s.matching(ctx, p, "users.token", "grant")
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return errGrantDenied
+	}
+	for _, raw := range sets {
+		onUser, ok := grantOnUser(raw)
+		if !ok {
+			continue
+		}
+		cond, all, err := ud.Constraint(onUser, p.User.ID)
+		if err != nil {
+			continue
+		}
+		if all {
+			return nil
+		}
+		r, err := ud.Get(ctx, s.db.Store(), target, preds(cond)...)
+		if err != nil {
+			return err
+		}
+		if r != nil {
+			return nil
+		}
+	}
+	return errGrantDenied
+}
+
+// grantOnUser rewrites token constraints into user constraints; ok is
+// false when a key is not about the token's user.
+func grantOnUser(raw json.RawMessage) (json.RawMessage, bool) {
+	var v any
+	if len(raw) == 0 || json.Unmarshal(raw, &v) != nil || v == nil {
+		return raw, true
+	}
+	rewrite := func(m map[string]any) (map[string]any, bool) {
+		out := map[string]any{}
+		for k, val := range m {
+			switch {
+			case k == "user":
+				out["id"] = val
+			case strings.HasPrefix(k, "user__"):
+				out[strings.TrimPrefix(k, "user__")] = val
+			default:
+				return nil, false
+			}
+		}
+		return out, true
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		m, ok := rewrite(x)
+		if !ok {
+			return nil, false
+		}
+		b, _ := json.Marshal(m)
+		return b, true
+	case []any:
+		var out []any
+		for _, e := range x {
+			m, isMap := e.(map[string]any)
+			if !isMap {
+				out = append(out, e)
+				continue
+			}
+			r, ok := rewrite(m)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, r)
+		}
+		b, _ := json.Marshal(out)
+		return b, true
+	}
+	return nil, false
+}

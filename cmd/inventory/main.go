@@ -38,6 +38,8 @@ commands:
   worker           run only the webhook jobs (dispatch, delivery, cleanup)
   webhooks         list or requeue webhook deliveries: webhooks list|requeue
   webhook-receiver print the webhook requests received (port 9000)
+  user             create|list|set-password: manage users
+  permission       grant: create an object permission for users and groups
   bench            seed a data set and load-test a running server
   version          print the version
 
@@ -58,6 +60,10 @@ func run(args []string) error {
 		return migrate(args)
 	case "createsuperuser":
 		return createSuperuser(args)
+	case "user":
+		return userCmd(args)
+	case "permission":
+		return permissionCmd(args)
 	case "bench":
 		return bench(args)
 	case "worker":

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"entgo.io/ent/dialect"
@@ -107,9 +108,16 @@ func Open(ctx context.Context, rawURL string) (*DB, error) {
 	}, nil
 }
 
+var migrateMu sync.Mutex
+
 // Migrate creates or upgrades the schema; existing data is kept. Cached
 // columns added by an upgrade (the prefixes' cached scope) are filled.
 func (d *DB) Migrate(ctx context.Context) error {
+	// ent's migration mutates the generated package-level table
+	// descriptions: migrations of several databases in one process (tests)
+	// must not overlap.
+	migrateMu.Lock()
+	defer migrateMu.Unlock()
 	if err := d.Client.Schema.Create(ctx); err != nil {
 		return err
 	}

@@ -12,7 +12,9 @@ import (
 	"github.com/inventory/inventory/ent/customfieldchoiceset"
 	"github.com/inventory/inventory/ent/delivery"
 	"github.com/inventory/inventory/ent/eventrule"
+	"github.com/inventory/inventory/ent/group"
 	"github.com/inventory/inventory/ent/location"
+	"github.com/inventory/inventory/ent/objectpermission"
 	"github.com/inventory/inventory/ent/outboxevent"
 	"github.com/inventory/inventory/ent/predicate"
 	"github.com/inventory/inventory/ent/prefix"
@@ -197,6 +199,33 @@ func (f TraverseEventRule) Traverse(ctx context.Context, q ent.Query) error {
 	return fmt.Errorf("unexpected query type %T. expect *ent.EventRuleQuery", q)
 }
 
+// The GroupFunc type is an adapter to allow the use of ordinary function as a Querier.
+type GroupFunc func(context.Context, *ent.GroupQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f GroupFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.GroupQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.GroupQuery", q)
+}
+
+// The TraverseGroup type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseGroup func(context.Context, *ent.GroupQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseGroup) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseGroup) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.GroupQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.GroupQuery", q)
+}
+
 // The LocationFunc type is an adapter to allow the use of ordinary function as a Querier.
 type LocationFunc func(context.Context, *ent.LocationQuery) (ent.Value, error)
 
@@ -222,6 +251,33 @@ func (f TraverseLocation) Traverse(ctx context.Context, q ent.Query) error {
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.LocationQuery", q)
+}
+
+// The ObjectPermissionFunc type is an adapter to allow the use of ordinary function as a Querier.
+type ObjectPermissionFunc func(context.Context, *ent.ObjectPermissionQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f ObjectPermissionFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.ObjectPermissionQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.ObjectPermissionQuery", q)
+}
+
+// The TraverseObjectPermission type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseObjectPermission func(context.Context, *ent.ObjectPermissionQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseObjectPermission) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseObjectPermission) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.ObjectPermissionQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.ObjectPermissionQuery", q)
 }
 
 // The OutboxEventFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -694,8 +750,12 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.DeliveryQuery, predicate.Delivery, delivery.OrderOption]{typ: ent.TypeDelivery, tq: q}, nil
 	case *ent.EventRuleQuery:
 		return &query[*ent.EventRuleQuery, predicate.EventRule, eventrule.OrderOption]{typ: ent.TypeEventRule, tq: q}, nil
+	case *ent.GroupQuery:
+		return &query[*ent.GroupQuery, predicate.Group, group.OrderOption]{typ: ent.TypeGroup, tq: q}, nil
 	case *ent.LocationQuery:
 		return &query[*ent.LocationQuery, predicate.Location, location.OrderOption]{typ: ent.TypeLocation, tq: q}, nil
+	case *ent.ObjectPermissionQuery:
+		return &query[*ent.ObjectPermissionQuery, predicate.ObjectPermission, objectpermission.OrderOption]{typ: ent.TypeObjectPermission, tq: q}, nil
 	case *ent.OutboxEventQuery:
 		return &query[*ent.OutboxEventQuery, predicate.OutboxEvent, outboxevent.OrderOption]{typ: ent.TypeOutboxEvent, tq: q}, nil
 	case *ent.PrefixQuery:

@@ -148,6 +148,18 @@ var (
 		Columns:    ExtrasEventruleColumns,
 		PrimaryKey: []*schema.Column{ExtrasEventruleColumns[0]},
 	}
+	// UsersGroupColumns holds the columns for the "users_group" table.
+	UsersGroupColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "name", Type: field.TypeString, Unique: true, Size: 150},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+	}
+	// UsersGroupTable holds the schema information for the "users_group" table.
+	UsersGroupTable = &schema.Table{
+		Name:       "users_group",
+		Columns:    UsersGroupColumns,
+		PrimaryKey: []*schema.Column{UsersGroupColumns[0]},
+	}
 	// DcimLocationColumns holds the columns for the "dcim_location" table.
 	DcimLocationColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -190,6 +202,22 @@ var (
 				OnDelete:   schema.Restrict,
 			},
 		},
+	}
+	// UsersObjectpermissionColumns holds the columns for the "users_objectpermission" table.
+	UsersObjectpermissionColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "name", Type: field.TypeString, Size: 100},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "enabled", Type: field.TypeBool, Default: true},
+		{Name: "object_types", Type: field.TypeJSON},
+		{Name: "actions", Type: field.TypeJSON},
+		{Name: "constraints", Type: field.TypeJSON, Nullable: true},
+	}
+	// UsersObjectpermissionTable holds the schema information for the "users_objectpermission" table.
+	UsersObjectpermissionTable = &schema.Table{
+		Name:       "users_objectpermission",
+		Columns:    UsersObjectpermissionColumns,
+		PrimaryKey: []*schema.Column{UsersObjectpermissionColumns[0]},
 	}
 	// CoreOutboxeventColumns holds the columns for the "core_outboxevent" table.
 	CoreOutboxeventColumns = []*schema.Column{
@@ -615,6 +643,7 @@ var (
 		{Name: "is_superuser", Type: field.TypeBool, Default: false},
 		{Name: "date_joined", Type: field.TypeTime},
 		{Name: "last_login", Type: field.TypeTime, Nullable: true},
+		{Name: "config", Type: field.TypeJSON},
 	}
 	// UsersUserTable holds the schema information for the "users_user" table.
 	UsersUserTable = &schema.Table{
@@ -809,13 +838,90 @@ var (
 		Columns:    ExtrasWebhookColumns,
 		PrimaryKey: []*schema.Column{ExtrasWebhookColumns[0]},
 	}
+	// UsersObjectpermissionGroupsColumns holds the columns for the "users_objectpermission_groups" table.
+	UsersObjectpermissionGroupsColumns = []*schema.Column{
+		{Name: "objectpermission_id", Type: field.TypeInt},
+		{Name: "group_id", Type: field.TypeInt},
+	}
+	// UsersObjectpermissionGroupsTable holds the schema information for the "users_objectpermission_groups" table.
+	UsersObjectpermissionGroupsTable = &schema.Table{
+		Name:       "users_objectpermission_groups",
+		Columns:    UsersObjectpermissionGroupsColumns,
+		PrimaryKey: []*schema.Column{UsersObjectpermissionGroupsColumns[0], UsersObjectpermissionGroupsColumns[1]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "users_objectpermission_groups_objectpermission_id",
+				Columns:    []*schema.Column{UsersObjectpermissionGroupsColumns[0]},
+				RefColumns: []*schema.Column{UsersObjectpermissionColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "users_objectpermission_groups_group_id",
+				Columns:    []*schema.Column{UsersObjectpermissionGroupsColumns[1]},
+				RefColumns: []*schema.Column{UsersGroupColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+	}
+	// UsersObjectpermissionUsersColumns holds the columns for the "users_objectpermission_users" table.
+	UsersObjectpermissionUsersColumns = []*schema.Column{
+		{Name: "objectpermission_id", Type: field.TypeInt},
+		{Name: "user_id", Type: field.TypeInt},
+	}
+	// UsersObjectpermissionUsersTable holds the schema information for the "users_objectpermission_users" table.
+	UsersObjectpermissionUsersTable = &schema.Table{
+		Name:       "users_objectpermission_users",
+		Columns:    UsersObjectpermissionUsersColumns,
+		PrimaryKey: []*schema.Column{UsersObjectpermissionUsersColumns[0], UsersObjectpermissionUsersColumns[1]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "users_objectpermission_users_objectpermission_id",
+				Columns:    []*schema.Column{UsersObjectpermissionUsersColumns[0]},
+				RefColumns: []*schema.Column{UsersObjectpermissionColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "users_objectpermission_users_user_id",
+				Columns:    []*schema.Column{UsersObjectpermissionUsersColumns[1]},
+				RefColumns: []*schema.Column{UsersUserColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+	}
+	// UsersUserGroupsColumns holds the columns for the "users_user_groups" table.
+	UsersUserGroupsColumns = []*schema.Column{
+		{Name: "user_id", Type: field.TypeInt},
+		{Name: "group_id", Type: field.TypeInt},
+	}
+	// UsersUserGroupsTable holds the schema information for the "users_user_groups" table.
+	UsersUserGroupsTable = &schema.Table{
+		Name:       "users_user_groups",
+		Columns:    UsersUserGroupsColumns,
+		PrimaryKey: []*schema.Column{UsersUserGroupsColumns[0], UsersUserGroupsColumns[1]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "users_user_groups_user_id",
+				Columns:    []*schema.Column{UsersUserGroupsColumns[0]},
+				RefColumns: []*schema.Column{UsersUserColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "users_user_groups_group_id",
+				Columns:    []*schema.Column{UsersUserGroupsColumns[1]},
+				RefColumns: []*schema.Column{UsersGroupColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+	}
 	// Tables holds all the tables in the schema.
 	Tables = []*schema.Table{
 		ExtrasCustomfieldTable,
 		ExtrasCustomfieldchoicesetTable,
 		CoreDeliveryTable,
 		ExtrasEventruleTable,
+		UsersGroupTable,
 		DcimLocationTable,
+		UsersObjectpermissionTable,
 		CoreOutboxeventTable,
 		IpamPrefixTable,
 		IpamRirTable,
@@ -833,6 +939,9 @@ var (
 		IpamVlangroupTable,
 		IpamVrfTable,
 		ExtrasWebhookTable,
+		UsersObjectpermissionGroupsTable,
+		UsersObjectpermissionUsersTable,
+		UsersUserGroupsTable,
 	}
 )
 
@@ -850,11 +959,17 @@ func init() {
 	ExtrasEventruleTable.Annotation = &entsql.Annotation{
 		Table: "extras_eventrule",
 	}
+	UsersGroupTable.Annotation = &entsql.Annotation{
+		Table: "users_group",
+	}
 	DcimLocationTable.ForeignKeys[0].RefTable = DcimLocationTable
 	DcimLocationTable.ForeignKeys[1].RefTable = DcimSiteTable
 	DcimLocationTable.ForeignKeys[2].RefTable = TenancyTenantTable
 	DcimLocationTable.Annotation = &entsql.Annotation{
 		Table: "dcim_location",
+	}
+	UsersObjectpermissionTable.Annotation = &entsql.Annotation{
+		Table: "users_objectpermission",
 	}
 	CoreOutboxeventTable.Annotation = &entsql.Annotation{
 		Table: "core_outboxevent",
@@ -927,4 +1042,10 @@ func init() {
 	ExtrasWebhookTable.Annotation = &entsql.Annotation{
 		Table: "extras_webhook",
 	}
+	UsersObjectpermissionGroupsTable.ForeignKeys[0].RefTable = UsersObjectpermissionTable
+	UsersObjectpermissionGroupsTable.ForeignKeys[1].RefTable = UsersGroupTable
+	UsersObjectpermissionUsersTable.ForeignKeys[0].RefTable = UsersObjectpermissionTable
+	UsersObjectpermissionUsersTable.ForeignKeys[1].RefTable = UsersUserTable
+	UsersUserGroupsTable.ForeignKeys[0].RefTable = UsersUserTable
+	UsersUserGroupsTable.ForeignKeys[1].RefTable = UsersGroupTable
 }

@@ -18,8 +18,14 @@ type Delivery func(*sql.Selector)
 // EventRule is the predicate function for eventrule builders.
 type EventRule func(*sql.Selector)
 
+// Group is the predicate function for group builders.
+type Group func(*sql.Selector)
+
 // Location is the predicate function for location builders.
 type Location func(*sql.Selector)
+
+// ObjectPermission is the predicate function for objectpermission builders.
+type ObjectPermission func(*sql.Selector)
 
 // OutboxEvent is the predicate function for outboxevent builders.
 type OutboxEvent func(*sql.Selector)

@@ -38,6 +38,9 @@ const (
 	KindGenericType   Kind = "generic-type"
 	KindGenericID     Kind = "generic-id"
 	KindGenericObject Kind = "generic-object"
+	// KindM2M is a many-to-many relation through a join table: a list of
+	// ids on write, nested brief objects on read.
+	KindM2M Kind = "m2m"
 	// KindHidden columns are selected for the runtime (a token's last six
 	// characters for its display) but never rendered, written or filtered.
 	KindHidden Kind = "hidden"
@@ -93,6 +96,9 @@ type Field struct {
 	Generic    string   // generic-object: the base name ("scope")
 	Empty      any      // KindEmpty: the value rendered
 	Count      *Count
+	// Join is the join table of a KindM2M field; JoinOwn its column
+	// pointing at this model, JoinTarget the one pointing at Target.
+	Join, JoinOwn, JoinTarget string
 
 	col    int         // index of Column in the descriptor's column list
 	target *Descriptor // resolved Target

@@ -76,6 +76,10 @@ func (d *Descriptor) buildFilters() error {
 				vals = append(vals, fmt.Sprint(c.Value))
 			}
 			add(&filters.Filter{Name: f.Name, Kind: filters.Choice, Column: f.Column, Choices: vals, Nullable: true})
+		case KindM2M:
+			for _, mf := range d.m2mFilters(f) {
+				add(mf)
+			}
 		case KindGenericType:
 			add(&filters.Filter{Name: f.Name, Kind: filters.String, Column: f.Column, Lookups: []string{"n"}})
 		case KindGenericID:

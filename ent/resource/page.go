@@ -34,6 +34,7 @@ type Page struct {
 	generic map[*Field]map[string]map[int]*Row
 	cfs     []CustomFieldDef
 	cfObjs  map[string]map[int]*Row // custom field object targets: content type → id → row
+	m2m     map[*Field]map[int][]*Row
 	reveal  *Reveal
 }
 
@@ -113,6 +114,8 @@ func (p *Page) load(ctx context.Context, rows []*Row) error {
 			}
 		case KindGenericObject:
 			err = p.loadGeneric(ctx, f, rows)
+		case KindM2M:
+			err = p.loadM2M(ctx, f, ids)
 		case KindCustomFields:
 			err = p.loadCustomFields(ctx, rows)
 		}
@@ -356,6 +359,8 @@ func (p *Page) value(b []byte, d *Descriptor, r *Row, f *Field, nested bool) []b
 		return appendAny(b, p.counts[f][r.ID])
 	case KindEmpty:
 		return appendAny(b, f.Empty)
+	case KindM2M:
+		return p.encodeM2M(b, f, r, nested)
 	case KindGenericObject:
 		ct, _ := d.Value(r, f.Generic+"_type").(string)
 		id, _ := d.Value(r, f.Generic+"_id").(int)

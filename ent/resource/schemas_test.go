@@ -165,6 +165,14 @@ var filterExclusions = map[string]string{
 	"extras/custom-fields object_type_id":         "ObjectType ids",
 	"extras/custom-fields related_object_type_id": "ObjectType ids",
 	"extras/event-rules object_type_id":           "ObjectType ids",
+	"users/permissions object_type_id":            "ObjectType ids",
+	"users/permissions object_types":              "ObjectType ids",
+	// Permission queries by action and by group name are not built yet.
+	"users/permissions can_view": "not built yet", "users/permissions can_add": "not built yet",
+	"users/permissions can_change": "not built yet", "users/permissions can_delete": "not built yet",
+	"users/permissions group":            "not built yet",
+	"users/groups notification_group_id": "no notification groups",
+	"users/groups user_id":               "reverse relation filters not built yet",
 }
 
 // TestFiltersMatchReference checks that every filter the reference lists

@@ -44,6 +44,7 @@ type change struct {
 	cfData   map[string]any // merged custom field data, when given
 	cfGiven  bool
 	parentOK bool
+	m2m      map[*Field][]int // replace the related sets
 }
 
 // Message returns the input's changelog_message, validated.
@@ -97,6 +98,22 @@ func (d *Descriptor) decode(ctx context.Context, tx *Tx, in Input, existing *Row
 			continue
 		}
 		ch.set[f] = v
+	}
+	for _, f := range d.Fields {
+		if f.Kind != KindM2M || f.ReadOnly {
+			continue
+		}
+		if raw, given := in[f.Name]; given {
+			ids, msgs := d.decodeM2M(ctx, tx, f, raw)
+			if msgs != nil {
+				verr.add(f.Name, msgs...)
+				continue
+			}
+			if ch.m2m == nil {
+				ch.m2m = map[*Field][]int{}
+			}
+			ch.m2m[f] = ids
+		}
 	}
 	d.decodeGeneric(ctx, tx, in, existing, ch, verr)
 	if d.Tagged {
@@ -255,6 +272,9 @@ func (d *Descriptor) Create(ctx context.Context, tx *Tx, in Input) (int, error) 
 		return 0, translate(d, err)
 	}
 	id, _ := m.(interface{ ID() (int, bool) }).ID()
+	if err := d.writeM2M(ctx, tx, id, ch, true); err != nil {
+		return 0, err
+	}
 	return id, d.writeTags(ctx, tx, id, ch, true)
 }
 
@@ -273,6 +293,9 @@ func (d *Descriptor) Update(ctx context.Context, tx *Tx, existing *Row, in Input
 	}
 	if _, err := tx.Client.Mutate(ctx, m); err != nil {
 		return translate(d, err)
+	}
+	if err := d.writeM2M(ctx, tx, existing.ID, ch, false); err != nil {
+		return err
 	}
 	return d.writeTags(ctx, tx, existing.ID, ch, false)
 }

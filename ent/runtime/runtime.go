@@ -9,7 +9,9 @@ import (
 	"github.com/inventory/inventory/ent/customfieldchoiceset"
 	"github.com/inventory/inventory/ent/delivery"
 	"github.com/inventory/inventory/ent/eventrule"
+	"github.com/inventory/inventory/ent/group"
 	"github.com/inventory/inventory/ent/location"
+	"github.com/inventory/inventory/ent/objectpermission"
 	"github.com/inventory/inventory/ent/outboxevent"
 	"github.com/inventory/inventory/ent/prefix"
 	"github.com/inventory/inventory/ent/region"
@@ -339,6 +341,32 @@ func init() {
 	eventruleDescComments := eventruleFields[10].Descriptor()
 	// eventrule.DefaultComments holds the default value on creation for the comments field.
 	eventrule.DefaultComments = eventruleDescComments.Default.(string)
+	groupFields := schema.Group{}.Fields()
+	_ = groupFields
+	// groupDescName is the schema descriptor for name field.
+	groupDescName := groupFields[0].Descriptor()
+	// group.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	group.NameValidator = func() func(string) error {
+		validators := groupDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// groupDescDescription is the schema descriptor for description field.
+	groupDescDescription := groupFields[1].Descriptor()
+	// group.DefaultDescription holds the default value on creation for the description field.
+	group.DefaultDescription = groupDescDescription.Default.(string)
+	// group.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	group.DescriptionValidator = groupDescDescription.Validators[0].(func(string) error)
 	locationMixin := schema.Location{}.Mixin()
 	locationHooks := schema.Location{}.Hooks()
 	location.Hooks[0] = locationHooks[0]
@@ -426,6 +454,36 @@ func init() {
 	location.DefaultFacility = locationDescFacility.Default.(string)
 	// location.FacilityValidator is a validator for the "facility" field. It is called by the builders before save.
 	location.FacilityValidator = locationDescFacility.Validators[0].(func(string) error)
+	objectpermissionFields := schema.ObjectPermission{}.Fields()
+	_ = objectpermissionFields
+	// objectpermissionDescName is the schema descriptor for name field.
+	objectpermissionDescName := objectpermissionFields[0].Descriptor()
+	// objectpermission.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	objectpermission.NameValidator = func() func(string) error {
+		validators := objectpermissionDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// objectpermissionDescDescription is the schema descriptor for description field.
+	objectpermissionDescDescription := objectpermissionFields[1].Descriptor()
+	// objectpermission.DefaultDescription holds the default value on creation for the description field.
+	objectpermission.DefaultDescription = objectpermissionDescDescription.Default.(string)
+	// objectpermission.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	objectpermission.DescriptionValidator = objectpermissionDescDescription.Validators[0].(func(string) error)
+	// objectpermissionDescEnabled is the schema descriptor for enabled field.
+	objectpermissionDescEnabled := objectpermissionFields[2].Descriptor()
+	// objectpermission.DefaultEnabled holds the default value on creation for the enabled field.
+	objectpermission.DefaultEnabled = objectpermissionDescEnabled.Default.(bool)
 	outboxeventFields := schema.OutboxEvent{}.Fields()
 	_ = outboxeventFields
 	// outboxeventDescCreated is the schema descriptor for created field.
@@ -1250,6 +1308,10 @@ func init() {
 	userDescDateJoined := userFields[8].Descriptor()
 	// user.DefaultDateJoined holds the default value on creation for the date_joined field.
 	user.DefaultDateJoined = userDescDateJoined.Default.(func() time.Time)
+	// userDescConfig is the schema descriptor for config field.
+	userDescConfig := userFields[10].Descriptor()
+	// user.DefaultConfig holds the default value on creation for the config field.
+	user.DefaultConfig = userDescConfig.Default.(map[string]interface{})
 	vlanMixin := schema.VLAN{}.Mixin()
 	vlanMixinFields0 := vlanMixin[0].Fields()
 	_ = vlanMixinFields0

@@ -4,6 +4,7 @@ import (
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/entsql"
 	"entgo.io/ent/schema"
+	"entgo.io/ent/schema/edge"
 	"entgo.io/ent/schema/field"
 
 	"github.com/inventory/inventory/ent/schema/api"
@@ -17,7 +18,7 @@ func (User) Fields() []ent.Field {
 	return []ent.Field{
 		field.String("username").MaxLen(150).NotEmpty().Unique().Annotations(api.Field{Kind: "username"}),
 		field.String("password").MaxLen(128).Default("").Sensitive().
-			Annotations(api.Field{Kind: "password", WriteOnly: true}),
+			Annotations(api.Field{Kind: "password", WriteOnly: true, Required: true}),
 		field.String("first_name").MaxLen(150).Default(""),
 		field.String("last_name").MaxLen(150).Default(""),
 		field.String("email").MaxLen(254).Default("").Annotations(api.Field{Kind: "email"}),
@@ -28,6 +29,16 @@ func (User) Fields() []ent.Field {
 		field.Bool("is_superuser").Default(false),
 		field.Time("date_joined").Default(Now).Immutable().Annotations(api.Field{ReadOnly: true}),
 		field.Time("last_login").Optional().Nillable().Annotations(api.Field{ReadOnly: true}),
+		// config is the user's preferences (/api/users/config/), never
+		// part of the user's representation.
+		field.JSON("config", map[string]any{}).Default(map[string]any{}).Annotations(api.Field{Kind: "hidden"}),
+	}
+}
+
+func (User) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.To("groups", Group.Type).StorageKey(edge.Table("users_user_groups"), edge.Columns("user_id", "group_id")),
+		edge.From("permissions", ObjectPermission.Type).Ref("users"),
 	}
 }
 
@@ -42,7 +53,6 @@ func (User) Annotations() []schema.Annotation {
 			Display:  "user",
 			Search:   []string{"username", "first_name", "last_name", "email"},
 			Ordering: []string{"username"},
-			Empty:    map[string]any{"groups": []any{}, "permissions": []any{}},
 			// is_superuser is no API field but NetBox filters on it.
 			Filters: []api.Filter{{Name: "is_superuser", Kind: "boolean", Column: "is_superuser"}},
 		},

@@ -242,3 +242,35 @@ func (e *Env) Must(want int, method, path string, body any, headers ...string) *
 	}
 	return r
 }
+
+// NewUser creates a user who is not a superuser (as the admin, through the
+// API) and returns an Env that authenticates with a fresh v1 token of
+// theirs, and the user's id.
+func (e *Env) NewUser(username string) (*Env, int) {
+	e.T.Helper()
+	r := e.Must(http.StatusCreated, "POST", "/api/users/users/", map[string]any{"username": username, "password": "pw-" + username})
+	id := int(r.Object()["id"].(float64))
+	return e.TokenFor(id, true), id
+}
+
+// TokenFor creates a v1 token for user id (as the admin) and returns an Env
+// that authenticates with it.
+func (e *Env) TokenFor(userID int, writeEnabled bool) *Env {
+	e.T.Helper()
+	r := e.Must(http.StatusCreated, "POST", "/api/users/tokens/", map[string]any{"user": userID, "version": 1, "write_enabled": writeEnabled})
+	return e.WithToken("Token " + r.Object()["token"].(string))
+}
+
+// Grant creates an ObjectPermission (as the admin) for a user, with
+// constraints (nil: unrestricted), and returns its id.
+func (e *Env) Grant(userID int, types, actions []string, constraints any) int {
+	e.T.Helper()
+	r := e.Must(http.StatusCreated, "POST", "/api/users/permissions/", map[string]any{
+		"name": fmt.Sprintf("grant-%d-%s-%s", userID, strings.Join(types, ","), strings.Join(actions, ",")), "object_types": types,
+		"actions": actions, "constraints": constraints, "users": []int{userID},
+	})
+	return int(r.Object()["id"].(float64))
+}
+
+// Admin returns an Env that authenticates as the admin again.
+func (e *Env) Admin() *Env { return e.WithToken("Token " + Token) }

@@ -1,0 +1,197 @@
+package resource
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"entgo.io/ent/dialect/sql"
+
+	"github.com/inventory/inventory/filters"
+)
+
+// Many-to-many relations (KindM2M) live in a join table per relation,
+// declared by the schema's edge. They are written as lists of ids and read
+// as lists of nested brief objects, loaded in one batched query per page.
+
+// loadM2M loads the related rows of every row of the page in one query
+// per chunk of ids.
+func (p *Page) loadM2M(ctx context.Context, f *Field, ids []int) error {
+	if p.m2m == nil {
+		p.m2m = map[*Field]map[int][]*Row{}
+	}
+	m := map[int][]*Row{}
+	p.m2m[f] = m
+	t := f.target
+	for _, chunk := range chunks(ids) {
+		tt := sql.Table(t.Table).As("t")
+		j := sql.Table(f.Join).As("j")
+		cols := []string{j.C(f.JoinOwn)}
+		for _, c := range t.columns {
+			cols = append(cols, tt.C(c))
+		}
+		s := sql.Dialect(p.st.Dialect).Select(cols...).From(j).Join(tt).On(j.C(f.JoinTarget), tt.C("id")).
+			Where(sql.InInts(j.C(f.JoinOwn), chunk...)).OrderBy(tt.C("id"))
+		q, args := s.Query()
+		rs, err := p.st.Q.QueryContext(ctx, q, args...)
+		if err != nil {
+			return fmt.Errorf("load %s.%s: %w", p.d.Type, f.Name, err)
+		}
+		for rs.Next() {
+			var oid int
+			vals := make([]any, len(t.columns))
+			ptrs := []any{&oid}
+			for i := range vals {
+				ptrs = append(ptrs, &vals[i])
+			}
+			if err := rs.Scan(ptrs...); err != nil {
+				rs.Close()
+				return err
+			}
+			for i, c := range t.columns {
+				vals[i] = normalize(t.byCol[c], vals[i])
+			}
+			m[oid] = append(m[oid], &Row{ID: vals[t.byName["id"].col].(int), Vals: vals})
+		}
+		rs.Close()
+		if err := rs.Err(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (p *Page) encodeM2M(b []byte, f *Field, r *Row, nested bool) []byte {
+	b = append(b, '[')
+	for i, t := range p.m2m[f][r.ID] {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		if nested {
+			b = appendAny(b, t.ID)
+			continue
+		}
+		b = p.encode(b, f.target, t, f.target.nestedFields(), true)
+	}
+	return append(b, ']')
+}
+
+// decodeM2M validates a list of related ids (or {"id": n} objects). Every
+// id must exist: DRF's `Invalid pk "n" - object does not exist.`.
+func (d *Descriptor) decodeM2M(ctx context.Context, tx *Tx, f *Field, raw json.RawMessage) ([]int, []string) {
+	var list []json.RawMessage
+	if err := json.Unmarshal(raw, &list); err != nil || bytes.TrimSpace(raw)[0] != '[' {
+		return nil, []string{fmt.Sprintf(`Expected a list of items but got type "%s".`, pyType(raw))}
+	}
+	ids := []int{}
+	for _, item := range list {
+		var id int
+		var obj struct {
+			ID *int `json:"id"`
+		}
+		switch {
+		case json.Unmarshal(item, &id) == nil:
+		case json.Unmarshal(item, &obj) == nil && obj.ID != nil:
+			id = *obj.ID
+		default:
+			var s string
+			if json.Unmarshal(item, &s) == nil {
+				if n, err := strconv.Atoi(s); err == nil {
+					id = n
+					break
+				}
+			}
+			return nil, []string{fmt.Sprintf("Incorrect type. Expected pk value, received %s.", pyType(item))}
+		}
+		ids = append(ids, id)
+	}
+	ids = dedupe(ids)
+	if len(ids) == 0 {
+		return ids, nil
+	}
+	rows, err := f.target.GetMany(ctx, tx.Store(), ids)
+	if err != nil {
+		return nil, []string{err.Error()}
+	}
+	found := map[int]bool{}
+	for _, r := range rows {
+		found[r.ID] = true
+	}
+	for _, id := range ids {
+		if !found[id] {
+			return nil, []string{fmt.Sprintf(`Invalid pk "%d" - object does not exist.`, id)}
+		}
+	}
+	return ids, nil
+}
+
+// writeM2M replaces the join rows of object id for every given relation.
+func (d *Descriptor) writeM2M(ctx context.Context, tx *Tx, id int, ch *change, create bool) error {
+	for f, ids := range ch.m2m {
+		if !create {
+			q := fmt.Sprintf("DELETE FROM %s WHERE %s = %s", quote(f.Join), quote(f.JoinOwn), placeholders(tx.Dialect, 1, 1))
+			if _, err := tx.Client.ExecContext(ctx, q, id); err != nil {
+				return err
+			}
+		}
+		for _, tid := range ids {
+			q := fmt.Sprintf("INSERT INTO %s (%s, %s) VALUES (%s)", quote(f.Join), quote(f.JoinOwn), quote(f.JoinTarget),
+				placeholders(tx.Dialect, 1, 2))
+			if _, err := tx.Client.ExecContext(ctx, q, id, tid); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// m2mFilters are the filters of a many-to-many field, named after it in
+// the singular as NetBox's filtersets name them: <name>_id by related id
+// and, when the field declares a lookup attribute, <name> by that
+// attribute ("user" by username on permissions).
+func (d *Descriptor) m2mFilters(f *Field) []*filters.Filter {
+	base := f.Name
+	if len(base) > 1 && base[len(base)-1] == 's' {
+		base = base[:len(base)-1]
+	}
+	f2 := f
+	in := func(attr string) func(string, []string) (func(*sql.Selector), error) {
+		return func(lookup string, values []string) (func(*sql.Selector), error) {
+			args := make([]any, 0, len(values))
+			for _, v := range values {
+				if attr == "id" {
+					n, err := strconv.Atoi(v)
+					if err != nil {
+						return nil, fmt.Errorf("“%s” is not a valid value.", v)
+					}
+					args = append(args, n)
+				} else {
+					args = append(args, v)
+				}
+			}
+			return func(s *sql.Selector) {
+				j := sql.Dialect(s.Dialect()).Select(f2.JoinOwn).From(sql.Table(f2.Join))
+				if attr == "id" {
+					j.Where(sql.In(f2.JoinTarget, args...))
+				} else {
+					t := sql.Dialect(s.Dialect()).Select("id").From(sql.Table(f2.target.Table)).Where(sql.In(attr, args...))
+					j.Where(sql.In(f2.JoinTarget, t))
+				}
+				p := sql.In(s.C("id"), j)
+				if lookup == "n" {
+					p = sql.Not(p)
+				}
+				s.Where(p)
+			}, nil
+		}
+	}
+	out := []*filters.Filter{{Name: base + "_id", Kind: filters.Custom, Lookups: []string{"n"}, Func: in("id")}}
+	if f.Lookup != "" {
+		if af := f.target.byName[f.Lookup]; af != nil && af.Column != "" {
+			out = append(out, &filters.Filter{Name: base, Kind: filters.Custom, Lookups: []string{"n"}, Func: in(af.Column)})
+		}
+	}
+	return out
+}

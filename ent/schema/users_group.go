@@ -1,0 +1,44 @@
+package schema
+
+import (
+	"entgo.io/ent"
+	"entgo.io/ent/dialect/entsql"
+	"entgo.io/ent/schema"
+	"entgo.io/ent/schema/edge"
+	"entgo.io/ent/schema/field"
+
+	"github.com/inventory/inventory/ent/schema/api"
+)
+
+// Group is users.Group: a set of users that object permissions can be
+// assigned to as a whole.
+type Group struct{ ent.Schema }
+
+func (Group) Fields() []ent.Field {
+	return []ent.Field{
+		field.String("name").MaxLen(150).NotEmpty().Unique(),
+		field.String("description").MaxLen(200).Default(""),
+	}
+}
+
+func (Group) Edges() []ent.Edge {
+	return []ent.Edge{
+		edge.From("users", User.Type).Ref("groups").Annotations(api.Field{Lookup: "username"}),
+		edge.From("permissions", ObjectPermission.Type).Ref("groups"),
+	}
+}
+
+func (Group) Annotations() []schema.Annotation {
+	return []schema.Annotation{
+		entsql.Annotation{Table: "users_group"},
+		api.Model{
+			App: "users", Path: "groups", Verbose: "group",
+			Fields:   []string{"id", "url", "display_url", "display", "name", "description", "permissions", "user_count"},
+			Brief:    []string{"id", "url", "display", "name", "description"},
+			Display:  "{name}",
+			Search:   []string{"name", "description"},
+			Ordering: []string{"name"},
+			Counts:   map[string]api.Count{"user_count": {Table: "users_user_groups", Column: "group_id"}},
+		},
+	}
+}

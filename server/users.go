@@ -1,0 +1,87 @@
+package server
+
+import (
+	"encoding/json"
+	"net/http"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/inventory/inventory/ent/resource"
+)
+
+// authenticationCheck serves GET /api/authentication-check/: the caller's
+// full user representation; anonymous callers get 403 whatever
+// LOGIN_REQUIRED says (BEHAVIOUR.md §1.7).
+func (s *Server) authenticationCheck(c *gin.Context) error {
+	p := PrincipalFrom(c.Request.Context())
+	if p == nil {
+		return errNotAuthenticated
+	}
+	d := resource.ByContentType("users.user")
+	r, err := d.Get(c.Request.Context(), s.db.Store(), p.User.ID)
+	if err != nil {
+		return err
+	}
+	if r == nil {
+		return errNotAuthenticated
+	}
+	return s.respond(c, d, r, http.StatusOK)
+}
+
+// userConfig serves GET and PATCH /api/users/config/: the caller's
+// preferences (free-form JSON); PATCH deep-merges the body into them.
+func (s *Server) userConfig(c *gin.Context) error {
+	ctx := c.Request.Context()
+	p := PrincipalFrom(ctx)
+	if p == nil {
+		return errNotAuthenticated
+	}
+	u, err := s.db.ReadClient.User.Get(ctx, p.User.ID)
+	if err != nil {
+		return err
+	}
+	cfg := u.Config
+	if cfg == nil {
+		cfg = map[string]any{}
+	}
+	if c.Request.Method == http.MethodPatch {
+		if p.Token != nil && !p.Token.WriteEnabled {
+			return errForbidden
+		}
+		raw, err := body(c)
+		if err != nil {
+			return err
+		}
+		var patch map[string]any
+		if raw == nil || json.Unmarshal(raw, &patch) != nil {
+			return resource.Invalid("non_field_errors", "Invalid data. Expected a dictionary.")
+		}
+		cfg = deepMerge(cfg, patch)
+		if err := s.db.Client.User.UpdateOneID(u.ID).SetConfig(cfg).Exec(ctx); err != nil {
+			return err
+		}
+	}
+	b, err := marshal(cfg)
+	if err != nil {
+		return err
+	}
+	writeJSON(c, http.StatusOK, b)
+	return nil
+}
+
+func deepMerge(dst, src map[string]any) map[string]any {
+	out := map[string]any{}
+	for k, v := range dst {
+		out[k] = v
+	}
+	for k, v := range src {
+		if sm, ok := v.(map[string]any); ok {
+			if dm, ok := out[k].(map[string]any); ok {
+				out[k] = deepMerge(dm, sm)
+				continue
+			}
+		}
+		out[k] = v
+	}
+	return out
+}
