@@ -18,6 +18,7 @@ import (
 	"github.com/inventory/inventory/ent/customfield"
 	"github.com/inventory/inventory/ent/customfieldchoiceset"
 	"github.com/inventory/inventory/ent/location"
+	"github.com/inventory/inventory/ent/objectchange"
 	"github.com/inventory/inventory/ent/outboxevent"
 	"github.com/inventory/inventory/ent/prefix"
 	"github.com/inventory/inventory/ent/region"
@@ -49,6 +50,8 @@ type Client struct {
 	CustomFieldChoiceSet *CustomFieldChoiceSetClient
 	// Location is the client for interacting with the Location builders.
 	Location *LocationClient
+	// ObjectChange is the client for interacting with the ObjectChange builders.
+	ObjectChange *ObjectChangeClient
 	// OutboxEvent is the client for interacting with the OutboxEvent builders.
 	OutboxEvent *OutboxEventClient
 	// Prefix is the client for interacting with the Prefix builders.
@@ -95,6 +98,7 @@ func (c *Client) init() {
 	c.CustomField = NewCustomFieldClient(c.config)
 	c.CustomFieldChoiceSet = NewCustomFieldChoiceSetClient(c.config)
 	c.Location = NewLocationClient(c.config)
+	c.ObjectChange = NewObjectChangeClient(c.config)
 	c.OutboxEvent = NewOutboxEventClient(c.config)
 	c.Prefix = NewPrefixClient(c.config)
 	c.RIR = NewRIRClient(c.config)
@@ -206,6 +210,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		CustomField:          NewCustomFieldClient(cfg),
 		CustomFieldChoiceSet: NewCustomFieldChoiceSetClient(cfg),
 		Location:             NewLocationClient(cfg),
+		ObjectChange:         NewObjectChangeClient(cfg),
 		OutboxEvent:          NewOutboxEventClient(cfg),
 		Prefix:               NewPrefixClient(cfg),
 		RIR:                  NewRIRClient(cfg),
@@ -244,6 +249,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		CustomField:          NewCustomFieldClient(cfg),
 		CustomFieldChoiceSet: NewCustomFieldChoiceSetClient(cfg),
 		Location:             NewLocationClient(cfg),
+		ObjectChange:         NewObjectChangeClient(cfg),
 		OutboxEvent:          NewOutboxEventClient(cfg),
 		Prefix:               NewPrefixClient(cfg),
 		RIR:                  NewRIRClient(cfg),
@@ -289,9 +295,10 @@ func (c *Client) Close() error {
 // In order to add hooks to a specific client, call: `client.Node.Use(...)`.
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
-		c.CustomField, c.CustomFieldChoiceSet, c.Location, c.OutboxEvent, c.Prefix,
-		c.RIR, c.Region, c.Role, c.Site, c.SiteGroup, c.Tag, c.TaggedItem, c.Tenant,
-		c.TenantGroup, c.Token, c.User, c.VLAN, c.VLANGroup, c.VRF,
+		c.CustomField, c.CustomFieldChoiceSet, c.Location, c.ObjectChange,
+		c.OutboxEvent, c.Prefix, c.RIR, c.Region, c.Role, c.Site, c.SiteGroup, c.Tag,
+		c.TaggedItem, c.Tenant, c.TenantGroup, c.Token, c.User, c.VLAN, c.VLANGroup,
+		c.VRF,
 	} {
 		n.Use(hooks...)
 	}
@@ -301,9 +308,10 @@ func (c *Client) Use(hooks ...Hook) {
 // In order to add interceptors to a specific client, call: `client.Node.Intercept(...)`.
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
-		c.CustomField, c.CustomFieldChoiceSet, c.Location, c.OutboxEvent, c.Prefix,
-		c.RIR, c.Region, c.Role, c.Site, c.SiteGroup, c.Tag, c.TaggedItem, c.Tenant,
-		c.TenantGroup, c.Token, c.User, c.VLAN, c.VLANGroup, c.VRF,
+		c.CustomField, c.CustomFieldChoiceSet, c.Location, c.ObjectChange,
+		c.OutboxEvent, c.Prefix, c.RIR, c.Region, c.Role, c.Site, c.SiteGroup, c.Tag,
+		c.TaggedItem, c.Tenant, c.TenantGroup, c.Token, c.User, c.VLAN, c.VLANGroup,
+		c.VRF,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -318,6 +326,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.CustomFieldChoiceSet.mutate(ctx, m)
 	case *LocationMutation:
 		return c.Location.mutate(ctx, m)
+	case *ObjectChangeMutation:
+		return c.ObjectChange.mutate(ctx, m)
 	case *OutboxEventMutation:
 		return c.OutboxEvent.mutate(ctx, m)
 	case *PrefixMutation:
@@ -816,6 +826,155 @@ func (c *LocationClient) mutate(ctx context.Context, m *LocationMutation) (Value
 		return (&LocationDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Location mutation op: %q", m.Op())
+	}
+}
+
+// ObjectChangeClient is a client for the ObjectChange schema.
+type ObjectChangeClient struct {
+	config
+}
+
+// NewObjectChangeClient returns a client for the ObjectChange from the given config.
+func NewObjectChangeClient(c config) *ObjectChangeClient {
+	return &ObjectChangeClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `objectchange.Hooks(f(g(h())))`.
+func (c *ObjectChangeClient) Use(hooks ...Hook) {
+	c.hooks.ObjectChange = append(c.hooks.ObjectChange, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `objectchange.Intercept(f(g(h())))`.
+func (c *ObjectChangeClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ObjectChange = append(c.inters.ObjectChange, interceptors...)
+}
+
+// Create returns a builder for creating a ObjectChange entity.
+func (c *ObjectChangeClient) Create() *ObjectChangeCreate {
+	mutation := newObjectChangeMutation(c.config, OpCreate)
+	return &ObjectChangeCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ObjectChange entities.
+func (c *ObjectChangeClient) CreateBulk(builders ...*ObjectChangeCreate) *ObjectChangeCreateBulk {
+	return &ObjectChangeCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ObjectChangeClient) MapCreateBulk(slice any, setFunc func(*ObjectChangeCreate, int)) *ObjectChangeCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ObjectChangeCreateBulk{err: fmt.Errorf("calling to ObjectChangeClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ObjectChangeCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ObjectChangeCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ObjectChange.
+func (c *ObjectChangeClient) Update() *ObjectChangeUpdate {
+	mutation := newObjectChangeMutation(c.config, OpUpdate)
+	return &ObjectChangeUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ObjectChangeClient) UpdateOne(_m *ObjectChange) *ObjectChangeUpdateOne {
+	mutation := newObjectChangeMutation(c.config, OpUpdateOne, withObjectChange(_m))
+	return &ObjectChangeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ObjectChangeClient) UpdateOneID(id int) *ObjectChangeUpdateOne {
+	mutation := newObjectChangeMutation(c.config, OpUpdateOne, withObjectChangeID(id))
+	return &ObjectChangeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ObjectChange.
+func (c *ObjectChangeClient) Delete() *ObjectChangeDelete {
+	mutation := newObjectChangeMutation(c.config, OpDelete)
+	return &ObjectChangeDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ObjectChangeClient) DeleteOne(_m *ObjectChange) *ObjectChangeDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ObjectChangeClient) DeleteOneID(id int) *ObjectChangeDeleteOne {
+	builder := c.Delete().Where(objectchange.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ObjectChangeDeleteOne{builder}
+}
+
+// Query returns a query builder for ObjectChange.
+func (c *ObjectChangeClient) Query() *ObjectChangeQuery {
+	return &ObjectChangeQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeObjectChange},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ObjectChange entity by its id.
+func (c *ObjectChangeClient) Get(ctx context.Context, id int) (*ObjectChange, error) {
+	return c.Query().Where(objectchange.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ObjectChangeClient) GetX(ctx context.Context, id int) *ObjectChange {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryUser queries the user edge of a ObjectChange.
+func (c *ObjectChangeClient) QueryUser(_m *ObjectChange) *UserQuery {
+	query := (&UserClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(objectchange.Table, objectchange.FieldID, id),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, objectchange.UserTable, objectchange.UserColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *ObjectChangeClient) Hooks() []Hook {
+	return c.hooks.ObjectChange
+}
+
+// Interceptors returns the client interceptors.
+func (c *ObjectChangeClient) Interceptors() []Interceptor {
+	return c.inters.ObjectChange
+}
+
+func (c *ObjectChangeClient) mutate(ctx context.Context, m *ObjectChangeMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ObjectChangeCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ObjectChangeUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ObjectChangeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ObjectChangeDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ObjectChange mutation op: %q", m.Op())
 	}
 }
 
@@ -3272,14 +3431,14 @@ func (c *VRFClient) mutate(ctx context.Context, m *VRFMutation) (Value, error) {
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		CustomField, CustomFieldChoiceSet, Location, OutboxEvent, Prefix, RIR, Region,
-		Role, Site, SiteGroup, Tag, TaggedItem, Tenant, TenantGroup, Token, User, VLAN,
-		VLANGroup, VRF []ent.Hook
+		CustomField, CustomFieldChoiceSet, Location, ObjectChange, OutboxEvent, Prefix,
+		RIR, Region, Role, Site, SiteGroup, Tag, TaggedItem, Tenant, TenantGroup,
+		Token, User, VLAN, VLANGroup, VRF []ent.Hook
 	}
 	inters struct {
-		CustomField, CustomFieldChoiceSet, Location, OutboxEvent, Prefix, RIR, Region,
-		Role, Site, SiteGroup, Tag, TaggedItem, Tenant, TenantGroup, Token, User, VLAN,
-		VLANGroup, VRF []ent.Interceptor
+		CustomField, CustomFieldChoiceSet, Location, ObjectChange, OutboxEvent, Prefix,
+		RIR, Region, Role, Site, SiteGroup, Tag, TaggedItem, Tenant, TenantGroup,
+		Token, User, VLAN, VLANGroup, VRF []ent.Interceptor
 	}
 )
 

@@ -15,6 +15,7 @@ import (
 	"github.com/inventory/inventory/ent/customfield"
 	"github.com/inventory/inventory/ent/customfieldchoiceset"
 	"github.com/inventory/inventory/ent/location"
+	"github.com/inventory/inventory/ent/objectchange"
 	"github.com/inventory/inventory/ent/outboxevent"
 	"github.com/inventory/inventory/ent/prefix"
 	"github.com/inventory/inventory/ent/region"
@@ -94,6 +95,7 @@ func checkColumn(t, c string) error {
 			customfield.Table:          customfield.ValidColumn,
 			customfieldchoiceset.Table: customfieldchoiceset.ValidColumn,
 			location.Table:             location.ValidColumn,
+			objectchange.Table:         objectchange.ValidColumn,
 			outboxevent.Table:          outboxevent.ValidColumn,
 			prefix.Table:               prefix.ValidColumn,
 			rir.Table:                  rir.ValidColumn,

@@ -20,6 +20,8 @@ type Tx struct {
 	CustomFieldChoiceSet *CustomFieldChoiceSetClient
 	// Location is the client for interacting with the Location builders.
 	Location *LocationClient
+	// ObjectChange is the client for interacting with the ObjectChange builders.
+	ObjectChange *ObjectChangeClient
 	// OutboxEvent is the client for interacting with the OutboxEvent builders.
 	OutboxEvent *OutboxEventClient
 	// Prefix is the client for interacting with the Prefix builders.
@@ -186,6 +188,7 @@ func (tx *Tx) init() {
 	tx.CustomField = NewCustomFieldClient(tx.config)
 	tx.CustomFieldChoiceSet = NewCustomFieldChoiceSetClient(tx.config)
 	tx.Location = NewLocationClient(tx.config)
+	tx.ObjectChange = NewObjectChangeClient(tx.config)
 	tx.OutboxEvent = NewOutboxEventClient(tx.config)
 	tx.Prefix = NewPrefixClient(tx.config)
 	tx.RIR = NewRIRClient(tx.config)

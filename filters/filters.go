@@ -54,6 +54,9 @@ type Filter struct {
 	// values of the parameter; lookup is "" for the base name. An Errors or any
 	// other error is reported as a 400 for the parameter.
 	Func func(lookup string, values []string) (func(*sql.Selector), error)
+	// Fixed is the lookup the base name applies (time_after is "time"
+	// with gte); such a filter takes no suffixes.
+	Fixed string
 
 	cf *CustomField
 }
@@ -283,6 +286,9 @@ func (s *Spec) build(ctx context.Context, f *Filter, lookup string, raw []string
 			}
 			return e
 		}), nil
+	}
+	if lookup == "" && f.Fixed != "" {
+		lookup = f.Fixed
 	}
 	base, neg := lookup, false
 	if b, ok := negated[lookup]; ok {

@@ -28,6 +28,9 @@ type Config struct {
 	MaxBodyBytes int64
 	// Hostname is reported by /api/status/.
 	Hostname string
+	// ChangelogRetention is how many days change records are kept; 0
+	// keeps them forever (CHANGELOG_RETENTION).
+	ChangelogRetention int
 	// Version is the service version ("4.6.0"); API-Version is its major.minor.
 	Version string
 }
@@ -40,6 +43,8 @@ func Defaults() Config {
 		StrictFiltering: true,
 		LoginRequired:   true,
 		MaxBodyBytes:    32 << 20,
-		Version:         "4.6.0",
+		// NetBox's default CHANGELOG_RETENTION.
+		ChangelogRetention: 90,
+		Version:            "4.6.0",
 	}
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/inventory/inventory/ent/db"
 	"github.com/inventory/inventory/server"
+	"github.com/inventory/inventory/webhooks"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -126,9 +127,18 @@ func serve(args []string) error {
 		return err
 	}
 	defer d.Close()
+	api := server.New(cfg, d)
+	// Daily change-log housekeeping (CHANGELOG_RETENTION).
+	sched, err := webhooks.StartRetention(ctx, d.Client, cfg.ChangelogRetention)
+	if err != nil {
+		return err
+	}
+	if sched != nil {
+		defer sched.Shutdown()
+	}
 	srv := &http.Server{
 		Addr:              *listen,
-		Handler:           server.New(cfg, d).Handler(),
+		Handler:           api.Handler(),
 		ReadHeaderTimeout: 10 * time.Second,
 		BaseContext:       func(net.Listener) context.Context { return ctx },
 	}

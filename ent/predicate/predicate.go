@@ -15,6 +15,9 @@ type CustomFieldChoiceSet func(*sql.Selector)
 // Location is the predicate function for location builders.
 type Location func(*sql.Selector)
 
+// ObjectChange is the predicate function for objectchange builders.
+type ObjectChange func(*sql.Selector)
+
 // OutboxEvent is the predicate function for outboxevent builders.
 type OutboxEvent func(*sql.Selector)
 
