@@ -21,6 +21,7 @@ import (
 	"github.com/inventory/inventory/ent/eventrule"
 	"github.com/inventory/inventory/ent/group"
 	"github.com/inventory/inventory/ent/location"
+	"github.com/inventory/inventory/ent/objectchange"
 	"github.com/inventory/inventory/ent/objectpermission"
 	"github.com/inventory/inventory/ent/outboxevent"
 	"github.com/inventory/inventory/ent/prefix"
@@ -60,6 +61,8 @@ type Client struct {
 	Group *GroupClient
 	// Location is the client for interacting with the Location builders.
 	Location *LocationClient
+	// ObjectChange is the client for interacting with the ObjectChange builders.
+	ObjectChange *ObjectChangeClient
 	// ObjectPermission is the client for interacting with the ObjectPermission builders.
 	ObjectPermission *ObjectPermissionClient
 	// OutboxEvent is the client for interacting with the OutboxEvent builders.
@@ -113,6 +116,7 @@ func (c *Client) init() {
 	c.EventRule = NewEventRuleClient(c.config)
 	c.Group = NewGroupClient(c.config)
 	c.Location = NewLocationClient(c.config)
+	c.ObjectChange = NewObjectChangeClient(c.config)
 	c.ObjectPermission = NewObjectPermissionClient(c.config)
 	c.OutboxEvent = NewOutboxEventClient(c.config)
 	c.Prefix = NewPrefixClient(c.config)
@@ -229,6 +233,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		EventRule:            NewEventRuleClient(cfg),
 		Group:                NewGroupClient(cfg),
 		Location:             NewLocationClient(cfg),
+		ObjectChange:         NewObjectChangeClient(cfg),
 		ObjectPermission:     NewObjectPermissionClient(cfg),
 		OutboxEvent:          NewOutboxEventClient(cfg),
 		Prefix:               NewPrefixClient(cfg),
@@ -272,6 +277,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		EventRule:            NewEventRuleClient(cfg),
 		Group:                NewGroupClient(cfg),
 		Location:             NewLocationClient(cfg),
+		ObjectChange:         NewObjectChangeClient(cfg),
 		ObjectPermission:     NewObjectPermissionClient(cfg),
 		OutboxEvent:          NewOutboxEventClient(cfg),
 		Prefix:               NewPrefixClient(cfg),
@@ -320,9 +326,9 @@ func (c *Client) Close() error {
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.CustomField, c.CustomFieldChoiceSet, c.Delivery, c.EventRule, c.Group,
-		c.Location, c.ObjectPermission, c.OutboxEvent, c.Prefix, c.RIR, c.Region,
-		c.Role, c.Site, c.SiteGroup, c.Tag, c.TaggedItem, c.Tenant, c.TenantGroup,
-		c.Token, c.User, c.VLAN, c.VLANGroup, c.VRF, c.Webhook,
+		c.Location, c.ObjectChange, c.ObjectPermission, c.OutboxEvent, c.Prefix, c.RIR,
+		c.Region, c.Role, c.Site, c.SiteGroup, c.Tag, c.TaggedItem, c.Tenant,
+		c.TenantGroup, c.Token, c.User, c.VLAN, c.VLANGroup, c.VRF, c.Webhook,
 	} {
 		n.Use(hooks...)
 	}
@@ -333,9 +339,9 @@ func (c *Client) Use(hooks ...Hook) {
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.CustomField, c.CustomFieldChoiceSet, c.Delivery, c.EventRule, c.Group,
-		c.Location, c.ObjectPermission, c.OutboxEvent, c.Prefix, c.RIR, c.Region,
-		c.Role, c.Site, c.SiteGroup, c.Tag, c.TaggedItem, c.Tenant, c.TenantGroup,
-		c.Token, c.User, c.VLAN, c.VLANGroup, c.VRF, c.Webhook,
+		c.Location, c.ObjectChange, c.ObjectPermission, c.OutboxEvent, c.Prefix, c.RIR,
+		c.Region, c.Role, c.Site, c.SiteGroup, c.Tag, c.TaggedItem, c.Tenant,
+		c.TenantGroup, c.Token, c.User, c.VLAN, c.VLANGroup, c.VRF, c.Webhook,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -356,6 +362,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Group.mutate(ctx, m)
 	case *LocationMutation:
 		return c.Location.mutate(ctx, m)
+	case *ObjectChangeMutation:
+		return c.ObjectChange.mutate(ctx, m)
 	case *ObjectPermissionMutation:
 		return c.ObjectPermission.mutate(ctx, m)
 	case *OutboxEventMutation:
@@ -1307,6 +1315,155 @@ func (c *LocationClient) mutate(ctx context.Context, m *LocationMutation) (Value
 		return (&LocationDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Location mutation op: %q", m.Op())
+	}
+}
+
+// ObjectChangeClient is a client for the ObjectChange schema.
+type ObjectChangeClient struct {
+	config
+}
+
+// NewObjectChangeClient returns a client for the ObjectChange from the given config.
+func NewObjectChangeClient(c config) *ObjectChangeClient {
+	return &ObjectChangeClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `objectchange.Hooks(f(g(h())))`.
+func (c *ObjectChangeClient) Use(hooks ...Hook) {
+	c.hooks.ObjectChange = append(c.hooks.ObjectChange, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `objectchange.Intercept(f(g(h())))`.
+func (c *ObjectChangeClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ObjectChange = append(c.inters.ObjectChange, interceptors...)
+}
+
+// Create returns a builder for creating a ObjectChange entity.
+func (c *ObjectChangeClient) Create() *ObjectChangeCreate {
+	mutation := newObjectChangeMutation(c.config, OpCreate)
+	return &ObjectChangeCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ObjectChange entities.
+func (c *ObjectChangeClient) CreateBulk(builders ...*ObjectChangeCreate) *ObjectChangeCreateBulk {
+	return &ObjectChangeCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ObjectChangeClient) MapCreateBulk(slice any, setFunc func(*ObjectChangeCreate, int)) *ObjectChangeCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ObjectChangeCreateBulk{err: fmt.Errorf("calling to ObjectChangeClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ObjectChangeCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ObjectChangeCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ObjectChange.
+func (c *ObjectChangeClient) Update() *ObjectChangeUpdate {
+	mutation := newObjectChangeMutation(c.config, OpUpdate)
+	return &ObjectChangeUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ObjectChangeClient) UpdateOne(_m *ObjectChange) *ObjectChangeUpdateOne {
+	mutation := newObjectChangeMutation(c.config, OpUpdateOne, withObjectChange(_m))
+	return &ObjectChangeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ObjectChangeClient) UpdateOneID(id int) *ObjectChangeUpdateOne {
+	mutation := newObjectChangeMutation(c.config, OpUpdateOne, withObjectChangeID(id))
+	return &ObjectChangeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ObjectChange.
+func (c *ObjectChangeClient) Delete() *ObjectChangeDelete {
+	mutation := newObjectChangeMutation(c.config, OpDelete)
+	return &ObjectChangeDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ObjectChangeClient) DeleteOne(_m *ObjectChange) *ObjectChangeDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ObjectChangeClient) DeleteOneID(id int) *ObjectChangeDeleteOne {
+	builder := c.Delete().Where(objectchange.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ObjectChangeDeleteOne{builder}
+}
+
+// Query returns a query builder for ObjectChange.
+func (c *ObjectChangeClient) Query() *ObjectChangeQuery {
+	return &ObjectChangeQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeObjectChange},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ObjectChange entity by its id.
+func (c *ObjectChangeClient) Get(ctx context.Context, id int) (*ObjectChange, error) {
+	return c.Query().Where(objectchange.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ObjectChangeClient) GetX(ctx context.Context, id int) *ObjectChange {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryUser queries the user edge of a ObjectChange.
+func (c *ObjectChangeClient) QueryUser(_m *ObjectChange) *UserQuery {
+	query := (&UserClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(objectchange.Table, objectchange.FieldID, id),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, objectchange.UserTable, objectchange.UserColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *ObjectChangeClient) Hooks() []Hook {
+	return c.hooks.ObjectChange
+}
+
+// Interceptors returns the client interceptors.
+func (c *ObjectChangeClient) Interceptors() []Interceptor {
+	return c.inters.ObjectChange
+}
+
+func (c *ObjectChangeClient) mutate(ctx context.Context, m *ObjectChangeMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ObjectChangeCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ObjectChangeUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ObjectChangeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ObjectChangeDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ObjectChange mutation op: %q", m.Op())
 	}
 }
 
@@ -4160,15 +4317,15 @@ func (c *WebhookClient) mutate(ctx context.Context, m *WebhookMutation) (Value, 
 type (
 	hooks struct {
 		CustomField, CustomFieldChoiceSet, Delivery, EventRule, Group, Location,
-		ObjectPermission, OutboxEvent, Prefix, RIR, Region, Role, Site, SiteGroup, Tag,
-		TaggedItem, Tenant, TenantGroup, Token, User, VLAN, VLANGroup, VRF,
-		Webhook []ent.Hook
+		ObjectChange, ObjectPermission, OutboxEvent, Prefix, RIR, Region, Role, Site,
+		SiteGroup, Tag, TaggedItem, Tenant, TenantGroup, Token, User, VLAN, VLANGroup,
+		VRF, Webhook []ent.Hook
 	}
 	inters struct {
 		CustomField, CustomFieldChoiceSet, Delivery, EventRule, Group, Location,
-		ObjectPermission, OutboxEvent, Prefix, RIR, Region, Role, Site, SiteGroup, Tag,
-		TaggedItem, Tenant, TenantGroup, Token, User, VLAN, VLANGroup, VRF,
-		Webhook []ent.Interceptor
+		ObjectChange, ObjectPermission, OutboxEvent, Prefix, RIR, Region, Role, Site,
+		SiteGroup, Tag, TaggedItem, Tenant, TenantGroup, Token, User, VLAN, VLANGroup,
+		VRF, Webhook []ent.Interceptor
 	}
 )
 

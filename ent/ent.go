@@ -18,6 +18,7 @@ import (
 	"github.com/inventory/inventory/ent/eventrule"
 	"github.com/inventory/inventory/ent/group"
 	"github.com/inventory/inventory/ent/location"
+	"github.com/inventory/inventory/ent/objectchange"
 	"github.com/inventory/inventory/ent/objectpermission"
 	"github.com/inventory/inventory/ent/outboxevent"
 	"github.com/inventory/inventory/ent/prefix"
@@ -102,6 +103,7 @@ func checkColumn(t, c string) error {
 			eventrule.Table:            eventrule.ValidColumn,
 			group.Table:                group.ValidColumn,
 			location.Table:             location.ValidColumn,
+			objectchange.Table:         objectchange.ValidColumn,
 			objectpermission.Table:     objectpermission.ValidColumn,
 			outboxevent.Table:          outboxevent.ValidColumn,
 			prefix.Table:               prefix.ValidColumn,

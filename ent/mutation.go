@@ -18,6 +18,7 @@ import (
 	"github.com/inventory/inventory/ent/eventrule"
 	"github.com/inventory/inventory/ent/group"
 	"github.com/inventory/inventory/ent/location"
+	"github.com/inventory/inventory/ent/objectchange"
 	"github.com/inventory/inventory/ent/objectpermission"
 	"github.com/inventory/inventory/ent/outboxevent"
 	"github.com/inventory/inventory/ent/predicate"
@@ -54,6 +55,7 @@ const (
 	TypeEventRule            = "EventRule"
 	TypeGroup                = "Group"
 	TypeLocation             = "Location"
+	TypeObjectChange         = "ObjectChange"
 	TypeObjectPermission     = "ObjectPermission"
 	TypeOutboxEvent          = "OutboxEvent"
 	TypePrefix               = "Prefix"
@@ -8163,6 +8165,1236 @@ func (m *LocationMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown Location edge %s", name)
+}
+
+// ObjectChangeMutation represents an operation that mutates the ObjectChange nodes in the graph.
+type ObjectChangeMutation struct {
+	config
+	op                    Op
+	typ                   string
+	id                    *int
+	time                  *time.Time
+	user_name             *string
+	request_id            *string
+	action                *string
+	changed_object_type   *string
+	changed_object_id     *int
+	addchanged_object_id  *int
+	related_object_type   *string
+	related_object_id     *int
+	addrelated_object_id  *int
+	object_repr           *string
+	message               *string
+	prechange_data        *json.RawMessage
+	appendprechange_data  json.RawMessage
+	postchange_data       *json.RawMessage
+	appendpostchange_data json.RawMessage
+	clearedFields         map[string]struct{}
+	user                  *int
+	cleareduser           bool
+	done                  bool
+	oldValue              func(context.Context) (*ObjectChange, error)
+	predicates            []predicate.ObjectChange
+}
+
+var _ ent.Mutation = (*ObjectChangeMutation)(nil)
+
+// objectchangeOption allows management of the mutation configuration using functional options.
+type objectchangeOption func(*ObjectChangeMutation)
+
+// newObjectChangeMutation creates new mutation for the ObjectChange entity.
+func newObjectChangeMutation(c config, op Op, opts ...objectchangeOption) *ObjectChangeMutation {
+	m := &ObjectChangeMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeObjectChange,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withObjectChangeID sets the ID field of the mutation.
+func withObjectChangeID(id int) objectchangeOption {
+	return func(m *ObjectChangeMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ObjectChange
+		)
+		m.oldValue = func(ctx context.Context) (*ObjectChange, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ObjectChange.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withObjectChange sets the old ObjectChange of the mutation.
+func withObjectChange(node *ObjectChange) objectchangeOption {
+	return func(m *ObjectChangeMutation) {
+		m.oldValue = func(context.Context) (*ObjectChange, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ObjectChangeMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ObjectChangeMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ObjectChangeMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ObjectChangeMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ObjectChange.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetTime sets the "time" field.
+func (m *ObjectChangeMutation) SetTime(t time.Time) {
+	m.time = &t
+}
+
+// Time returns the value of the "time" field in the mutation.
+func (m *ObjectChangeMutation) Time() (r time.Time, exists bool) {
+	v := m.time
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTime returns the old "time" field's value of the ObjectChange entity.
+// If the ObjectChange object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ObjectChangeMutation) OldTime(ctx context.Context) (v time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTime is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTime requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTime: %w", err)
+	}
+	return oldValue.Time, nil
+}
+
+// ResetTime resets all changes to the "time" field.
+func (m *ObjectChangeMutation) ResetTime() {
+	m.time = nil
+}
+
+// SetUserID sets the "user_id" field.
+func (m *ObjectChangeMutation) SetUserID(i int) {
+	m.user = &i
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *ObjectChangeMutation) UserID() (r int, exists bool) {
+	v := m.user
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserID returns the old "user_id" field's value of the ObjectChange entity.
+// If the ObjectChange object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ObjectChangeMutation) OldUserID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
+	}
+	return oldValue.UserID, nil
+}
+
+// ClearUserID clears the value of the "user_id" field.
+func (m *ObjectChangeMutation) ClearUserID() {
+	m.user = nil
+	m.clearedFields[objectchange.FieldUserID] = struct{}{}
+}
+
+// UserIDCleared returns if the "user_id" field was cleared in this mutation.
+func (m *ObjectChangeMutation) UserIDCleared() bool {
+	_, ok := m.clearedFields[objectchange.FieldUserID]
+	return ok
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *ObjectChangeMutation) ResetUserID() {
+	m.user = nil
+	delete(m.clearedFields, objectchange.FieldUserID)
+}
+
+// SetUserName sets the "user_name" field.
+func (m *ObjectChangeMutation) SetUserName(s string) {
+	m.user_name = &s
+}
+
+// UserName returns the value of the "user_name" field in the mutation.
+func (m *ObjectChangeMutation) UserName() (r string, exists bool) {
+	v := m.user_name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserName returns the old "user_name" field's value of the ObjectChange entity.
+// If the ObjectChange object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ObjectChangeMutation) OldUserName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserName: %w", err)
+	}
+	return oldValue.UserName, nil
+}
+
+// ResetUserName resets all changes to the "user_name" field.
+func (m *ObjectChangeMutation) ResetUserName() {
+	m.user_name = nil
+}
+
+// SetRequestID sets the "request_id" field.
+func (m *ObjectChangeMutation) SetRequestID(s string) {
+	m.request_id = &s
+}
+
+// RequestID returns the value of the "request_id" field in the mutation.
+func (m *ObjectChangeMutation) RequestID() (r string, exists bool) {
+	v := m.request_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRequestID returns the old "request_id" field's value of the ObjectChange entity.
+// If the ObjectChange object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ObjectChangeMutation) OldRequestID(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRequestID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRequestID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRequestID: %w", err)
+	}
+	return oldValue.RequestID, nil
+}
+
+// ResetRequestID resets all changes to the "request_id" field.
+func (m *ObjectChangeMutation) ResetRequestID() {
+	m.request_id = nil
+}
+
+// SetAction sets the "action" field.
+func (m *ObjectChangeMutation) SetAction(s string) {
+	m.action = &s
+}
+
+// Action returns the value of the "action" field in the mutation.
+func (m *ObjectChangeMutation) Action() (r string, exists bool) {
+	v := m.action
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAction returns the old "action" field's value of the ObjectChange entity.
+// If the ObjectChange object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ObjectChangeMutation) OldAction(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAction is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAction requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAction: %w", err)
+	}
+	return oldValue.Action, nil
+}
+
+// ResetAction resets all changes to the "action" field.
+func (m *ObjectChangeMutation) ResetAction() {
+	m.action = nil
+}
+
+// SetChangedObjectType sets the "changed_object_type" field.
+func (m *ObjectChangeMutation) SetChangedObjectType(s string) {
+	m.changed_object_type = &s
+}
+
+// ChangedObjectType returns the value of the "changed_object_type" field in the mutation.
+func (m *ObjectChangeMutation) ChangedObjectType() (r string, exists bool) {
+	v := m.changed_object_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldChangedObjectType returns the old "changed_object_type" field's value of the ObjectChange entity.
+// If the ObjectChange object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ObjectChangeMutation) OldChangedObjectType(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldChangedObjectType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldChangedObjectType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldChangedObjectType: %w", err)
+	}
+	return oldValue.ChangedObjectType, nil
+}
+
+// ResetChangedObjectType resets all changes to the "changed_object_type" field.
+func (m *ObjectChangeMutation) ResetChangedObjectType() {
+	m.changed_object_type = nil
+}
+
+// SetChangedObjectID sets the "changed_object_id" field.
+func (m *ObjectChangeMutation) SetChangedObjectID(i int) {
+	m.changed_object_id = &i
+	m.addchanged_object_id = nil
+}
+
+// ChangedObjectID returns the value of the "changed_object_id" field in the mutation.
+func (m *ObjectChangeMutation) ChangedObjectID() (r int, exists bool) {
+	v := m.changed_object_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldChangedObjectID returns the old "changed_object_id" field's value of the ObjectChange entity.
+// If the ObjectChange object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ObjectChangeMutation) OldChangedObjectID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldChangedObjectID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldChangedObjectID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldChangedObjectID: %w", err)
+	}
+	return oldValue.ChangedObjectID, nil
+}
+
+// AddChangedObjectID adds i to the "changed_object_id" field.
+func (m *ObjectChangeMutation) AddChangedObjectID(i int) {
+	if m.addchanged_object_id != nil {
+		*m.addchanged_object_id += i
+	} else {
+		m.addchanged_object_id = &i
+	}
+}
+
+// AddedChangedObjectID returns the value that was added to the "changed_object_id" field in this mutation.
+func (m *ObjectChangeMutation) AddedChangedObjectID() (r int, exists bool) {
+	v := m.addchanged_object_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetChangedObjectID resets all changes to the "changed_object_id" field.
+func (m *ObjectChangeMutation) ResetChangedObjectID() {
+	m.changed_object_id = nil
+	m.addchanged_object_id = nil
+}
+
+// SetRelatedObjectType sets the "related_object_type" field.
+func (m *ObjectChangeMutation) SetRelatedObjectType(s string) {
+	m.related_object_type = &s
+}
+
+// RelatedObjectType returns the value of the "related_object_type" field in the mutation.
+func (m *ObjectChangeMutation) RelatedObjectType() (r string, exists bool) {
+	v := m.related_object_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRelatedObjectType returns the old "related_object_type" field's value of the ObjectChange entity.
+// If the ObjectChange object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ObjectChangeMutation) OldRelatedObjectType(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRelatedObjectType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRelatedObjectType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRelatedObjectType: %w", err)
+	}
+	return oldValue.RelatedObjectType, nil
+}
+
+// ClearRelatedObjectType clears the value of the "related_object_type" field.
+func (m *ObjectChangeMutation) ClearRelatedObjectType() {
+	m.related_object_type = nil
+	m.clearedFields[objectchange.FieldRelatedObjectType] = struct{}{}
+}
+
+// RelatedObjectTypeCleared returns if the "related_object_type" field was cleared in this mutation.
+func (m *ObjectChangeMutation) RelatedObjectTypeCleared() bool {
+	_, ok := m.clearedFields[objectchange.FieldRelatedObjectType]
+	return ok
+}
+
+// ResetRelatedObjectType resets all changes to the "related_object_type" field.
+func (m *ObjectChangeMutation) ResetRelatedObjectType() {
+	m.related_object_type = nil
+	delete(m.clearedFields, objectchange.FieldRelatedObjectType)
+}
+
+// SetRelatedObjectID sets the "related_object_id" field.
+func (m *ObjectChangeMutation) SetRelatedObjectID(i int) {
+	m.related_object_id = &i
+	m.addrelated_object_id = nil
+}
+
+// RelatedObjectID returns the value of the "related_object_id" field in the mutation.
+func (m *ObjectChangeMutation) RelatedObjectID() (r int, exists bool) {
+	v := m.related_object_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRelatedObjectID returns the old "related_object_id" field's value of the ObjectChange entity.
+// If the ObjectChange object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ObjectChangeMutation) OldRelatedObjectID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRelatedObjectID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRelatedObjectID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRelatedObjectID: %w", err)
+	}
+	return oldValue.RelatedObjectID, nil
+}
+
+// AddRelatedObjectID adds i to the "related_object_id" field.
+func (m *ObjectChangeMutation) AddRelatedObjectID(i int) {
+	if m.addrelated_object_id != nil {
+		*m.addrelated_object_id += i
+	} else {
+		m.addrelated_object_id = &i
+	}
+}
+
+// AddedRelatedObjectID returns the value that was added to the "related_object_id" field in this mutation.
+func (m *ObjectChangeMutation) AddedRelatedObjectID() (r int, exists bool) {
+	v := m.addrelated_object_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearRelatedObjectID clears the value of the "related_object_id" field.
+func (m *ObjectChangeMutation) ClearRelatedObjectID() {
+	m.related_object_id = nil
+	m.addrelated_object_id = nil
+	m.clearedFields[objectchange.FieldRelatedObjectID] = struct{}{}
+}
+
+// RelatedObjectIDCleared returns if the "related_object_id" field was cleared in this mutation.
+func (m *ObjectChangeMutation) RelatedObjectIDCleared() bool {
+	_, ok := m.clearedFields[objectchange.FieldRelatedObjectID]
+	return ok
+}
+
+// ResetRelatedObjectID resets all changes to the "related_object_id" field.
+func (m *ObjectChangeMutation) ResetRelatedObjectID() {
+	m.related_object_id = nil
+	m.addrelated_object_id = nil
+	delete(m.clearedFields, objectchange.FieldRelatedObjectID)
+}
+
+// SetObjectRepr sets the "object_repr" field.
+func (m *ObjectChangeMutation) SetObjectRepr(s string) {
+	m.object_repr = &s
+}
+
+// ObjectRepr returns the value of the "object_repr" field in the mutation.
+func (m *ObjectChangeMutation) ObjectRepr() (r string, exists bool) {
+	v := m.object_repr
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldObjectRepr returns the old "object_repr" field's value of the ObjectChange entity.
+// If the ObjectChange object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ObjectChangeMutation) OldObjectRepr(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldObjectRepr is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldObjectRepr requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldObjectRepr: %w", err)
+	}
+	return oldValue.ObjectRepr, nil
+}
+
+// ResetObjectRepr resets all changes to the "object_repr" field.
+func (m *ObjectChangeMutation) ResetObjectRepr() {
+	m.object_repr = nil
+}
+
+// SetMessage sets the "message" field.
+func (m *ObjectChangeMutation) SetMessage(s string) {
+	m.message = &s
+}
+
+// Message returns the value of the "message" field in the mutation.
+func (m *ObjectChangeMutation) Message() (r string, exists bool) {
+	v := m.message
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMessage returns the old "message" field's value of the ObjectChange entity.
+// If the ObjectChange object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ObjectChangeMutation) OldMessage(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMessage is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMessage requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMessage: %w", err)
+	}
+	return oldValue.Message, nil
+}
+
+// ResetMessage resets all changes to the "message" field.
+func (m *ObjectChangeMutation) ResetMessage() {
+	m.message = nil
+}
+
+// SetPrechangeData sets the "prechange_data" field.
+func (m *ObjectChangeMutation) SetPrechangeData(jm json.RawMessage) {
+	m.prechange_data = &jm
+	m.appendprechange_data = nil
+}
+
+// PrechangeData returns the value of the "prechange_data" field in the mutation.
+func (m *ObjectChangeMutation) PrechangeData() (r json.RawMessage, exists bool) {
+	v := m.prechange_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPrechangeData returns the old "prechange_data" field's value of the ObjectChange entity.
+// If the ObjectChange object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ObjectChangeMutation) OldPrechangeData(ctx context.Context) (v json.RawMessage, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPrechangeData is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPrechangeData requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPrechangeData: %w", err)
+	}
+	return oldValue.PrechangeData, nil
+}
+
+// AppendPrechangeData adds jm to the "prechange_data" field.
+func (m *ObjectChangeMutation) AppendPrechangeData(jm json.RawMessage) {
+	m.appendprechange_data = append(m.appendprechange_data, jm...)
+}
+
+// AppendedPrechangeData returns the list of values that were appended to the "prechange_data" field in this mutation.
+func (m *ObjectChangeMutation) AppendedPrechangeData() (json.RawMessage, bool) {
+	if len(m.appendprechange_data) == 0 {
+		return nil, false
+	}
+	return m.appendprechange_data, true
+}
+
+// ClearPrechangeData clears the value of the "prechange_data" field.
+func (m *ObjectChangeMutation) ClearPrechangeData() {
+	m.prechange_data = nil
+	m.appendprechange_data = nil
+	m.clearedFields[objectchange.FieldPrechangeData] = struct{}{}
+}
+
+// PrechangeDataCleared returns if the "prechange_data" field was cleared in this mutation.
+func (m *ObjectChangeMutation) PrechangeDataCleared() bool {
+	_, ok := m.clearedFields[objectchange.FieldPrechangeData]
+	return ok
+}
+
+// ResetPrechangeData resets all changes to the "prechange_data" field.
+func (m *ObjectChangeMutation) ResetPrechangeData() {
+	m.prechange_data = nil
+	m.appendprechange_data = nil
+	delete(m.clearedFields, objectchange.FieldPrechangeData)
+}
+
+// SetPostchangeData sets the "postchange_data" field.
+func (m *ObjectChangeMutation) SetPostchangeData(jm json.RawMessage) {
+	m.postchange_data = &jm
+	m.appendpostchange_data = nil
+}
+
+// PostchangeData returns the value of the "postchange_data" field in the mutation.
+func (m *ObjectChangeMutation) PostchangeData() (r json.RawMessage, exists bool) {
+	v := m.postchange_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldPostchangeData returns the old "postchange_data" field's value of the ObjectChange entity.
+// If the ObjectChange object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *ObjectChangeMutation) OldPostchangeData(ctx context.Context) (v json.RawMessage, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldPostchangeData is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldPostchangeData requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldPostchangeData: %w", err)
+	}
+	return oldValue.PostchangeData, nil
+}
+
+// AppendPostchangeData adds jm to the "postchange_data" field.
+func (m *ObjectChangeMutation) AppendPostchangeData(jm json.RawMessage) {
+	m.appendpostchange_data = append(m.appendpostchange_data, jm...)
+}
+
+// AppendedPostchangeData returns the list of values that were appended to the "postchange_data" field in this mutation.
+func (m *ObjectChangeMutation) AppendedPostchangeData() (json.RawMessage, bool) {
+	if len(m.appendpostchange_data) == 0 {
+		return nil, false
+	}
+	return m.appendpostchange_data, true
+}
+
+// ClearPostchangeData clears the value of the "postchange_data" field.
+func (m *ObjectChangeMutation) ClearPostchangeData() {
+	m.postchange_data = nil
+	m.appendpostchange_data = nil
+	m.clearedFields[objectchange.FieldPostchangeData] = struct{}{}
+}
+
+// PostchangeDataCleared returns if the "postchange_data" field was cleared in this mutation.
+func (m *ObjectChangeMutation) PostchangeDataCleared() bool {
+	_, ok := m.clearedFields[objectchange.FieldPostchangeData]
+	return ok
+}
+
+// ResetPostchangeData resets all changes to the "postchange_data" field.
+func (m *ObjectChangeMutation) ResetPostchangeData() {
+	m.postchange_data = nil
+	m.appendpostchange_data = nil
+	delete(m.clearedFields, objectchange.FieldPostchangeData)
+}
+
+// ClearUser clears the "user" edge to the User entity.
+func (m *ObjectChangeMutation) ClearUser() {
+	m.cleareduser = true
+	m.clearedFields[objectchange.FieldUserID] = struct{}{}
+}
+
+// UserCleared reports if the "user" edge to the User entity was cleared.
+func (m *ObjectChangeMutation) UserCleared() bool {
+	return m.UserIDCleared() || m.cleareduser
+}
+
+// UserIDs returns the "user" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// UserID instead. It exists only for internal usage by the builders.
+func (m *ObjectChangeMutation) UserIDs() (ids []int) {
+	if id := m.user; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetUser resets all changes to the "user" edge.
+func (m *ObjectChangeMutation) ResetUser() {
+	m.user = nil
+	m.cleareduser = false
+}
+
+// Where appends a list predicates to the ObjectChangeMutation builder.
+func (m *ObjectChangeMutation) Where(ps ...predicate.ObjectChange) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ObjectChangeMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ObjectChangeMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ObjectChange, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ObjectChangeMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ObjectChangeMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ObjectChange).
+func (m *ObjectChangeMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ObjectChangeMutation) Fields() []string {
+	fields := make([]string, 0, 13)
+	if m.time != nil {
+		fields = append(fields, objectchange.FieldTime)
+	}
+	if m.user != nil {
+		fields = append(fields, objectchange.FieldUserID)
+	}
+	if m.user_name != nil {
+		fields = append(fields, objectchange.FieldUserName)
+	}
+	if m.request_id != nil {
+		fields = append(fields, objectchange.FieldRequestID)
+	}
+	if m.action != nil {
+		fields = append(fields, objectchange.FieldAction)
+	}
+	if m.changed_object_type != nil {
+		fields = append(fields, objectchange.FieldChangedObjectType)
+	}
+	if m.changed_object_id != nil {
+		fields = append(fields, objectchange.FieldChangedObjectID)
+	}
+	if m.related_object_type != nil {
+		fields = append(fields, objectchange.FieldRelatedObjectType)
+	}
+	if m.related_object_id != nil {
+		fields = append(fields, objectchange.FieldRelatedObjectID)
+	}
+	if m.object_repr != nil {
+		fields = append(fields, objectchange.FieldObjectRepr)
+	}
+	if m.message != nil {
+		fields = append(fields, objectchange.FieldMessage)
+	}
+	if m.prechange_data != nil {
+		fields = append(fields, objectchange.FieldPrechangeData)
+	}
+	if m.postchange_data != nil {
+		fields = append(fields, objectchange.FieldPostchangeData)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ObjectChangeMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case objectchange.FieldTime:
+		return m.Time()
+	case objectchange.FieldUserID:
+		return m.UserID()
+	case objectchange.FieldUserName:
+		return m.UserName()
+	case objectchange.FieldRequestID:
+		return m.RequestID()
+	case objectchange.FieldAction:
+		return m.Action()
+	case objectchange.FieldChangedObjectType:
+		return m.ChangedObjectType()
+	case objectchange.FieldChangedObjectID:
+		return m.ChangedObjectID()
+	case objectchange.FieldRelatedObjectType:
+		return m.RelatedObjectType()
+	case objectchange.FieldRelatedObjectID:
+		return m.RelatedObjectID()
+	case objectchange.FieldObjectRepr:
+		return m.ObjectRepr()
+	case objectchange.FieldMessage:
+		return m.Message()
+	case objectchange.FieldPrechangeData:
+		return m.PrechangeData()
+	case objectchange.FieldPostchangeData:
+		return m.PostchangeData()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ObjectChangeMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case objectchange.FieldTime:
+		return m.OldTime(ctx)
+	case objectchange.FieldUserID:
+		return m.OldUserID(ctx)
+	case objectchange.FieldUserName:
+		return m.OldUserName(ctx)
+	case objectchange.FieldRequestID:
+		return m.OldRequestID(ctx)
+	case objectchange.FieldAction:
+		return m.OldAction(ctx)
+	case objectchange.FieldChangedObjectType:
+		return m.OldChangedObjectType(ctx)
+	case objectchange.FieldChangedObjectID:
+		return m.OldChangedObjectID(ctx)
+	case objectchange.FieldRelatedObjectType:
+		return m.OldRelatedObjectType(ctx)
+	case objectchange.FieldRelatedObjectID:
+		return m.OldRelatedObjectID(ctx)
+	case objectchange.FieldObjectRepr:
+		return m.OldObjectRepr(ctx)
+	case objectchange.FieldMessage:
+		return m.OldMessage(ctx)
+	case objectchange.FieldPrechangeData:
+		return m.OldPrechangeData(ctx)
+	case objectchange.FieldPostchangeData:
+		return m.OldPostchangeData(ctx)
+	}
+	return nil, fmt.Errorf("unknown ObjectChange field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ObjectChangeMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case objectchange.FieldTime:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTime(v)
+		return nil
+	case objectchange.FieldUserID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	case objectchange.FieldUserName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserName(v)
+		return nil
+	case objectchange.FieldRequestID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRequestID(v)
+		return nil
+	case objectchange.FieldAction:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAction(v)
+		return nil
+	case objectchange.FieldChangedObjectType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetChangedObjectType(v)
+		return nil
+	case objectchange.FieldChangedObjectID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetChangedObjectID(v)
+		return nil
+	case objectchange.FieldRelatedObjectType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRelatedObjectType(v)
+		return nil
+	case objectchange.FieldRelatedObjectID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRelatedObjectID(v)
+		return nil
+	case objectchange.FieldObjectRepr:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetObjectRepr(v)
+		return nil
+	case objectchange.FieldMessage:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMessage(v)
+		return nil
+	case objectchange.FieldPrechangeData:
+		v, ok := value.(json.RawMessage)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPrechangeData(v)
+		return nil
+	case objectchange.FieldPostchangeData:
+		v, ok := value.(json.RawMessage)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPostchangeData(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ObjectChange field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ObjectChangeMutation) AddedFields() []string {
+	var fields []string
+	if m.addchanged_object_id != nil {
+		fields = append(fields, objectchange.FieldChangedObjectID)
+	}
+	if m.addrelated_object_id != nil {
+		fields = append(fields, objectchange.FieldRelatedObjectID)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ObjectChangeMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case objectchange.FieldChangedObjectID:
+		return m.AddedChangedObjectID()
+	case objectchange.FieldRelatedObjectID:
+		return m.AddedRelatedObjectID()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ObjectChangeMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case objectchange.FieldChangedObjectID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddChangedObjectID(v)
+		return nil
+	case objectchange.FieldRelatedObjectID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddRelatedObjectID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ObjectChange numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ObjectChangeMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(objectchange.FieldUserID) {
+		fields = append(fields, objectchange.FieldUserID)
+	}
+	if m.FieldCleared(objectchange.FieldRelatedObjectType) {
+		fields = append(fields, objectchange.FieldRelatedObjectType)
+	}
+	if m.FieldCleared(objectchange.FieldRelatedObjectID) {
+		fields = append(fields, objectchange.FieldRelatedObjectID)
+	}
+	if m.FieldCleared(objectchange.FieldPrechangeData) {
+		fields = append(fields, objectchange.FieldPrechangeData)
+	}
+	if m.FieldCleared(objectchange.FieldPostchangeData) {
+		fields = append(fields, objectchange.FieldPostchangeData)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ObjectChangeMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ObjectChangeMutation) ClearField(name string) error {
+	switch name {
+	case objectchange.FieldUserID:
+		m.ClearUserID()
+		return nil
+	case objectchange.FieldRelatedObjectType:
+		m.ClearRelatedObjectType()
+		return nil
+	case objectchange.FieldRelatedObjectID:
+		m.ClearRelatedObjectID()
+		return nil
+	case objectchange.FieldPrechangeData:
+		m.ClearPrechangeData()
+		return nil
+	case objectchange.FieldPostchangeData:
+		m.ClearPostchangeData()
+		return nil
+	}
+	return fmt.Errorf("unknown ObjectChange nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ObjectChangeMutation) ResetField(name string) error {
+	switch name {
+	case objectchange.FieldTime:
+		m.ResetTime()
+		return nil
+	case objectchange.FieldUserID:
+		m.ResetUserID()
+		return nil
+	case objectchange.FieldUserName:
+		m.ResetUserName()
+		return nil
+	case objectchange.FieldRequestID:
+		m.ResetRequestID()
+		return nil
+	case objectchange.FieldAction:
+		m.ResetAction()
+		return nil
+	case objectchange.FieldChangedObjectType:
+		m.ResetChangedObjectType()
+		return nil
+	case objectchange.FieldChangedObjectID:
+		m.ResetChangedObjectID()
+		return nil
+	case objectchange.FieldRelatedObjectType:
+		m.ResetRelatedObjectType()
+		return nil
+	case objectchange.FieldRelatedObjectID:
+		m.ResetRelatedObjectID()
+		return nil
+	case objectchange.FieldObjectRepr:
+		m.ResetObjectRepr()
+		return nil
+	case objectchange.FieldMessage:
+		m.ResetMessage()
+		return nil
+	case objectchange.FieldPrechangeData:
+		m.ResetPrechangeData()
+		return nil
+	case objectchange.FieldPostchangeData:
+		m.ResetPostchangeData()
+		return nil
+	}
+	return fmt.Errorf("unknown ObjectChange field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ObjectChangeMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.user != nil {
+		edges = append(edges, objectchange.EdgeUser)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ObjectChangeMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case objectchange.EdgeUser:
+		if id := m.user; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ObjectChangeMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ObjectChangeMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ObjectChangeMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.cleareduser {
+		edges = append(edges, objectchange.EdgeUser)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ObjectChangeMutation) EdgeCleared(name string) bool {
+	switch name {
+	case objectchange.EdgeUser:
+		return m.cleareduser
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ObjectChangeMutation) ClearEdge(name string) error {
+	switch name {
+	case objectchange.EdgeUser:
+		m.ClearUser()
+		return nil
+	}
+	return fmt.Errorf("unknown ObjectChange unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ObjectChangeMutation) ResetEdge(name string) error {
+	switch name {
+	case objectchange.EdgeUser:
+		m.ResetUser()
+		return nil
+	}
+	return fmt.Errorf("unknown ObjectChange edge %s", name)
 }
 
 // ObjectPermissionMutation represents an operation that mutates the ObjectPermission nodes in the graph.

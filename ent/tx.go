@@ -26,6 +26,8 @@ type Tx struct {
 	Group *GroupClient
 	// Location is the client for interacting with the Location builders.
 	Location *LocationClient
+	// ObjectChange is the client for interacting with the ObjectChange builders.
+	ObjectChange *ObjectChangeClient
 	// ObjectPermission is the client for interacting with the ObjectPermission builders.
 	ObjectPermission *ObjectPermissionClient
 	// OutboxEvent is the client for interacting with the OutboxEvent builders.
@@ -199,6 +201,7 @@ func (tx *Tx) init() {
 	tx.EventRule = NewEventRuleClient(tx.config)
 	tx.Group = NewGroupClient(tx.config)
 	tx.Location = NewLocationClient(tx.config)
+	tx.ObjectChange = NewObjectChangeClient(tx.config)
 	tx.ObjectPermission = NewObjectPermissionClient(tx.config)
 	tx.OutboxEvent = NewOutboxEventClient(tx.config)
 	tx.Prefix = NewPrefixClient(tx.config)

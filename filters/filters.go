@@ -62,6 +62,9 @@ type Filter struct {
 	// values of the parameter; lookup is "" for the base name. An Errors or any
 	// other error is reported as a 400 for the parameter.
 	Func func(lookup string, values []string) (func(*sql.Selector), error)
+	// Fixed is the lookup the base name applies (time_after is "time"
+	// with gte); such a filter takes no suffixes.
+	Fixed string
 
 	cf *CustomField
 }
@@ -317,6 +320,9 @@ func (s *Spec) positive(ctx context.Context, f *Filter, lookup string, raw []str
 			}
 			return fr(col + " IS NULL")
 		}, !b, true, nil
+	}
+	if lookup == "" && f.Fixed != "" {
+		lookup = f.Fixed
 	}
 	base := lookup
 	if b, ok := negated[lookup]; ok {

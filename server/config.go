@@ -33,6 +33,9 @@ type Config struct {
 	MaxBodyBytes int64
 	// Hostname is reported by /api/status/.
 	Hostname string
+	// ChangelogRetention is how many days change records are kept; 0
+	// keeps them forever (CHANGELOG_RETENTION).
+	ChangelogRetention int
 	// Version is the service version ("4.6.0"); API-Version is its major.minor.
 	Version string
 	// Webhooks are the delivery settings (allow-list, attempts, backoff,
@@ -50,6 +53,8 @@ func Defaults() Config {
 		// DefaultPermissions: every user manages their own tokens.
 		DefaultPermissions: DefaultPermissions(),
 		MaxBodyBytes:       32 << 20,
+		// NetBox's default CHANGELOG_RETENTION.
+		ChangelogRetention: 90,
 		Version:            "4.6.0",
 		Webhooks:           webhooks.Defaults(),
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/inventory/inventory/ent"
 	"github.com/inventory/inventory/ent/resource"
 	"github.com/inventory/inventory/filters"
+	"github.com/inventory/inventory/webhooks"
 )
 
 // view reads the representation parameters of a GET (SPEC.md §4.6).
@@ -278,8 +279,20 @@ func items(raw json.RawMessage) ([]json.RawMessage, error) {
 func (s *Server) writeTx(c *gin.Context, fn func(ctx context.Context, tx *resource.Tx) error) error {
 	ctx := c.Request.Context()
 	return s.db.InTx(ctx, func(etx *ent.Tx) error {
-		return fn(ctx, &resource.Tx{Client: etx.Client(), Dialect: s.db.Dialect, Visible: s.visible(ctx, PrincipalFrom(ctx))})
+		tctx := webhooks.Track(ctx, etx, actor(c))
+		return fn(tctx, &resource.Tx{Client: etx.Client(), Dialect: s.db.Dialect, Visible: s.visible(ctx, PrincipalFrom(ctx))})
 	})
+}
+
+// actor is who a request's changes are recorded for.
+func actor(c *gin.Context) webhooks.Actor {
+	ctx := c.Request.Context()
+	a := webhooks.Actor{RequestID: RequestID(ctx), Method: c.Request.Method, Path: c.Request.URL.Path}
+	if p := PrincipalFrom(ctx); p != nil && p.User != nil {
+		id := p.User.ID
+		a.UserID, a.Username = &id, p.User.Username
+	}
+	return a
 }
 
 // create serves POST on a list route: one object, or an array (bulk),
@@ -485,7 +498,7 @@ func (s *Server) destroy(c *gin.Context, d *resource.Descriptor) error {
 		return err
 	}
 	err = s.writeTx(c, func(ctx context.Context, tx *resource.Tx) error {
-		return d.Delete(ctx, tx, []int{r.ID})
+		return d.Delete(ctx, tx, []int{r.ID}, in)
 	})
 	if err != nil {
 		return err
@@ -608,7 +621,7 @@ func (s *Server) bulkDelete(c *gin.Context, d *resource.Descriptor) error {
 		}
 	}
 	err = s.writeTx(c, func(ctx context.Context, tx *resource.Tx) error {
-		return d.Delete(ctx, tx, ids)
+		return d.Delete(ctx, tx, ids, ins...)
 	})
 	if err != nil {
 		return err

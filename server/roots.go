@@ -3,6 +3,7 @@ package server
 import (
 	"os"
 	"runtime"
+	"sort"
 
 	"github.com/gin-gonic/gin"
 
@@ -41,20 +42,28 @@ func (s *Server) appRoot(c *gin.Context, app string) error {
 		return err
 	}
 	base := baseURL(c.Request)
-	b := []byte{'{'}
-	n := 0
+	type entry struct{ path, url string }
+	var list []entry
 	for _, d := range resource.All() { // All is sorted by app, then path
-		if d.App != app {
-			continue
+		if d.App == app {
+			list = append(list, entry{d.Path, d.ListURL(base)})
 		}
-		if n > 0 {
+	}
+	for _, a := range aliases {
+		if a.App == app {
+			list = append(list, entry{a.Path, base + "/api/" + a.App + "/" + a.Path + "/"})
+		}
+	}
+	sort.SliceStable(list, func(i, j int) bool { return list[i].path < list[j].path })
+	b := []byte{'{'}
+	for i, e := range list {
+		if i > 0 {
 			b = append(b, ',')
 		}
-		n++
-		raw, _ := marshal(d.Path)
+		raw, _ := marshal(e.path)
 		b = append(b, raw...)
 		b = append(b, ':')
-		raw, _ = marshal(d.ListURL(base))
+		raw, _ = marshal(e.url)
 		b = append(b, raw...)
 	}
 	writeJSON(c, 200, append(b, '}'))

@@ -50,6 +50,7 @@ func New(cfg Config, database *db.DB) *Server {
 	s.hooks = hooks
 	database.Client.Token.Use(s.tokenHook())
 	database.Client.ObjectPermission.Use(s.permissionHook())
+	webhooks.Install(database.Client)
 	e.Use(s.requestContext, s.recover, s.authenticate)
 	s.routes()
 	e.NoRoute(s.noRoute)
@@ -81,26 +82,53 @@ func (s *Server) routes() {
 		api.GET("/"+app+"/", s.wrap(func(c *gin.Context) error { return s.appRoot(c, app) }))
 	}
 	for _, d := range resource.All() {
-		d := d
-		list := "/" + d.App + "/" + d.Path + "/"
-		detail := list + ":id/"
-		api.GET(list, s.wrap(func(c *gin.Context) error { return s.list(c, d) }))
-		api.HEAD(list, s.wrap(func(c *gin.Context) error { return s.list(c, d) }))
-		api.HEAD(detail, s.wrap(func(c *gin.Context) error { return s.retrieve(c, d) }))
-		api.OPTIONS(list, s.wrap(func(c *gin.Context) error { return s.options(c, d, true) }))
-		api.OPTIONS(detail, s.wrap(func(c *gin.Context) error { return s.options(c, d, false) }))
-		api.GET(detail, s.wrap(func(c *gin.Context) error { return s.retrieve(c, d) }))
-		if d.ReadOnlyAPI {
-			continue
-		}
-		api.POST(list, s.wrap(func(c *gin.Context) error { return s.create(c, d) }))
-		api.PUT(list, s.wrap(func(c *gin.Context) error { return s.bulkUpdate(c, d, false) }))
-		api.PATCH(list, s.wrap(func(c *gin.Context) error { return s.bulkUpdate(c, d, true) }))
-		api.DELETE(list, s.wrap(func(c *gin.Context) error { return s.bulkDelete(c, d) }))
-		api.PUT(detail, s.wrap(func(c *gin.Context) error { return s.update(c, d, false) }))
-		api.PATCH(detail, s.wrap(func(c *gin.Context) error { return s.update(c, d, true) }))
-		api.DELETE(detail, s.wrap(func(c *gin.Context) error { return s.destroy(c, d) }))
+		s.modelRoutes(api, d.App, d.Path, d)
 	}
+	for _, a := range aliases {
+		s.modelRoutes(api, a.App, a.Path, resource.ByPath(a.TargetApp, a.TargetPath))
+	}
+}
+
+// alias serves a model under a second app path.
+type alias struct{ App, Path, TargetApp, TargetPath string }
+
+// aliases: change records live in core (NetBox 4.6) and are also served
+// under extras, where SPEC.md places them (DESIGN.md §7).
+var aliases = []alias{{"extras", "object-changes", "core", "object-changes"}}
+
+// byPath finds the model served at app/path, aliases included.
+func byPath(app, path string) *resource.Descriptor {
+	if d := resource.ByPath(app, path); d != nil {
+		return d
+	}
+	for _, a := range aliases {
+		if a.App == app && a.Path == path {
+			return resource.ByPath(a.TargetApp, a.TargetPath)
+		}
+	}
+	return nil
+}
+
+// modelRoutes registers the list and detail routes of d under app/path.
+func (s *Server) modelRoutes(api *gin.RouterGroup, app, path string, d *resource.Descriptor) {
+	list := "/" + app + "/" + path + "/"
+	detail := list + ":id/"
+	api.GET(list, s.wrap(func(c *gin.Context) error { return s.list(c, d) }))
+	api.HEAD(list, s.wrap(func(c *gin.Context) error { return s.list(c, d) }))
+	api.HEAD(detail, s.wrap(func(c *gin.Context) error { return s.retrieve(c, d) }))
+	api.OPTIONS(list, s.wrap(func(c *gin.Context) error { return s.options(c, d, true) }))
+	api.OPTIONS(detail, s.wrap(func(c *gin.Context) error { return s.options(c, d, false) }))
+	api.GET(detail, s.wrap(func(c *gin.Context) error { return s.retrieve(c, d) }))
+	if d.ReadOnlyAPI {
+		return
+	}
+	api.POST(list, s.wrap(func(c *gin.Context) error { return s.create(c, d) }))
+	api.PUT(list, s.wrap(func(c *gin.Context) error { return s.bulkUpdate(c, d, false) }))
+	api.PATCH(list, s.wrap(func(c *gin.Context) error { return s.bulkUpdate(c, d, true) }))
+	api.DELETE(list, s.wrap(func(c *gin.Context) error { return s.bulkDelete(c, d) }))
+	api.PUT(detail, s.wrap(func(c *gin.Context) error { return s.update(c, d, false) }))
+	api.PATCH(detail, s.wrap(func(c *gin.Context) error { return s.update(c, d, true) }))
+	api.DELETE(detail, s.wrap(func(c *gin.Context) error { return s.destroy(c, d) }))
 }
 
 // wrap adapts an error-returning handler: errors go to the translator.
@@ -205,9 +233,9 @@ func (s *Server) routable(p string) bool {
 			}
 		}
 	case 3:
-		return resource.ByPath(seg[1], seg[2]) != nil || seg[1] == "users" && seg[2] == "config"
+		return byPath(seg[1], seg[2]) != nil || seg[1] == "users" && seg[2] == "config"
 	case 4:
-		return resource.ByPath(seg[1], seg[2]) != nil && !strings.Contains(seg[3], ".")
+		return byPath(seg[1], seg[2]) != nil && !strings.Contains(seg[3], ".")
 	}
 	return false
 }

@@ -231,7 +231,7 @@ func (e *Engine) send(ctx context.Context, d *ent.Delivery) outcome {
 	defer resp.Body.Close()
 	raw, _ := io.ReadAll(io.LimitReader(resp.Body, int64(e.cfg.ResponseBodyLimit)+1))
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
-	o := outcome{code: &resp.StatusCode, body: truncate(raw, e.cfg.ResponseBodyLimit), duration: time.Since(start)}
+	o := outcome{code: &resp.StatusCode, body: truncateBytes(raw, e.cfg.ResponseBodyLimit), duration: time.Since(start)}
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		o.err = fmt.Sprintf("Status %d returned with content '%s', webhook FAILED to process.", resp.StatusCode, o.body)
 	}
@@ -239,7 +239,7 @@ func (e *Engine) send(ctx context.Context, d *ent.Delivery) outcome {
 }
 
 // truncate keeps at most n bytes of valid UTF-8.
-func truncate(b []byte, n int) string {
+func truncateBytes(b []byte, n int) string {
 	if len(b) > n {
 		b = b[:n]
 		for len(b) > 0 && !utf8.Valid(b) {

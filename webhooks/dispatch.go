@@ -109,7 +109,9 @@ func eventType(ev string) string {
 }
 
 // matching returns the rules that fire for ev: enabled (already
-// filtered), the event type and object type listed, conditions true.
+// filtered), existing when the change happened (NetBox matches rules as the
+// request ends, so a rule never sees earlier changes), the event type and
+// object type listed, conditions true.
 // Conditions see the event's data without action_data; an invalid
 // condition means no match (logged), as in NetBox.
 func (e *Engine) matching(ev *ent.OutboxEvent, rules []*ent.EventRule) []*ent.EventRule {
@@ -117,6 +119,9 @@ func (e *Engine) matching(ev *ent.OutboxEvent, rules []*ent.EventRule) []*ent.Ev
 	et := eventType(ev.Event)
 	for _, r := range rules {
 		if !slices.Contains(r.EventTypes, et) || !slices.Contains(r.ObjectTypes, ev.ObjectType) {
+			continue
+		}
+		if r.Created != nil && r.Created.After(ev.Created) {
 			continue
 		}
 		ok, err := conditions.EvaluateJSON(r.Conditions, ev.Data)

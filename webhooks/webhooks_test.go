@@ -287,8 +287,8 @@ func TestTemplatesAndConditions(t *testing.T) {
 			map[string]any{"attr": "status.value", "value": "active"},
 			map[string]any{"attr": "nope", "value": 1},
 		}}})
+		// The PATCH's own change capture writes the "updated" event.
 		e.Must(200, "PATCH", fmt.Sprintf("/api/dcim/sites/%d/", siteID), map[string]any{"description": "a\r\nInjected: yes"})
-		outbox(t, e.DB.Client, "updated", "dcim.site", siteID, siteData(t, e, siteID))
 		// Not matching: wrong object type, wrong event type.
 		outbox(t, e.DB.Client, "created", "dcim.region", 1, json.RawMessage(`{"id": 1}`))
 		outbox(t, e.DB.Client, "deleted", "dcim.site", siteID, siteData(t, e, siteID))

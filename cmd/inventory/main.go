@@ -16,6 +16,7 @@ import (
 
 	"github.com/inventory/inventory/ent/db"
 	"github.com/inventory/inventory/server"
+	"github.com/inventory/inventory/webhooks"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -149,6 +150,14 @@ func serve(args []string) error {
 			return err
 		}
 		defer stopJobs()
+	}
+	// Daily change-log housekeeping (CHANGELOG_RETENTION).
+	sched, err := webhooks.StartRetention(ctx, d.Client, cfg.ChangelogRetention)
+	if err != nil {
+		return err
+	}
+	if sched != nil {
+		defer sched.Shutdown()
 	}
 	srv := &http.Server{
 		Addr:              *listen,

@@ -69,6 +69,7 @@ func newOptions(name string) (*options, *flag.FlagSet) {
 	fs.IntVar(&o.cfg.MaxPageSize, "max-page-size", envInt("INVENTORY_MAX_PAGE_SIZE", o.cfg.MaxPageSize), "MAX_PAGE_SIZE: largest page; 0 removes the cap")
 	fs.BoolVar(&o.cfg.StrictFiltering, "strict-filtering", envBool("INVENTORY_STRICT_FILTERING", o.cfg.StrictFiltering), "STRICT_FILTERING: unknown filter parameters are a 400")
 	fs.BoolVar(&o.cfg.LoginRequired, "login-required", envBool("INVENTORY_LOGIN_REQUIRED", o.cfg.LoginRequired), "LOGIN_REQUIRED: refuse anonymous requests")
+	fs.IntVar(&o.cfg.ChangelogRetention, "changelog-retention", envInt("INVENTORY_CHANGELOG_RETENTION", o.cfg.ChangelogRetention), "CHANGELOG_RETENTION: days to keep change records; 0 keeps them forever")
 	fs.StringVar(&o.exempt, "exempt-view-permissions", os.Getenv("INVENTORY_EXEMPT_VIEW_PERMISSIONS"), `EXEMPT_VIEW_PERMISSIONS: comma-separated app.model list, or "*"`)
 	fs.StringVar(&o.ipHeaders, "http-client-ip-headers", os.Getenv("INVENTORY_HTTP_CLIENT_IP_HEADERS"), "HTTP_CLIENT_IP_HEADERS: comma-separated headers carrying the client address (default: the peer address)")
 	w := &o.cfg.Webhooks
@@ -96,6 +97,7 @@ type fileConfig struct {
 	MaxPageSize           *int              `json:"MAX_PAGE_SIZE"`
 	StrictFiltering       *bool             `json:"STRICT_FILTERING"`
 	LoginRequired         *bool             `json:"LOGIN_REQUIRED"`
+	ChangelogRetention    *int              `json:"CHANGELOG_RETENTION"`
 	ExemptViewPermissions []string          `json:"EXEMPT_VIEW_PERMISSIONS"`
 	HTTPClientIPHeaders   []string          `json:"HTTP_CLIENT_IP_HEADERS"`
 	APITokenPeppers       map[string]string `json:"API_TOKEN_PEPPERS"`
@@ -131,6 +133,9 @@ func (o *options) parse(fs *flag.FlagSet, args []string) error {
 		if fc.LoginRequired != nil && !set["login-required"] && os.Getenv("INVENTORY_LOGIN_REQUIRED") == "" {
 			o.cfg.LoginRequired = *fc.LoginRequired
 		}
+		if fc.ChangelogRetention != nil && !set["changelog-retention"] && os.Getenv("INVENTORY_CHANGELOG_RETENTION") == "" {
+			o.cfg.ChangelogRetention = *fc.ChangelogRetention
+		}
 		if o.exempt == "" {
 			o.exempt = strings.Join(fc.ExemptViewPermissions, ",")
 		}
@@ -152,6 +157,9 @@ func (o *options) parse(fs *flag.FlagSet, args []string) error {
 		return err
 	}
 	o.cfg.Version = version
+	if o.cfg.ChangelogRetention < 0 {
+		return errors.New("CHANGELOG_RETENTION must not be negative")
+	}
 	if o.cfg.PaginateCount < 1 || o.cfg.MaxPageSize < 0 {
 		return errors.New("PAGINATE_COUNT must be positive and MAX_PAGE_SIZE not negative")
 	}

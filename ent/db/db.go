@@ -156,7 +156,13 @@ func (d *DB) InTx(ctx context.Context, fn func(tx *ent.Tx) error) (err error) {
 		tx.Rollback()
 		return err
 	}
-	return tx.Commit()
+	if err := tx.Commit(); err != nil {
+		// A commit hook (the change log's flush) may fail before the
+		// commit: end the transaction rather than leak it.
+		tx.Rollback()
+		return err
+	}
+	return nil
 }
 
 // Close closes the pools.

@@ -14,6 +14,7 @@ import (
 	"github.com/inventory/inventory/ent/eventrule"
 	"github.com/inventory/inventory/ent/group"
 	"github.com/inventory/inventory/ent/location"
+	"github.com/inventory/inventory/ent/objectchange"
 	"github.com/inventory/inventory/ent/objectpermission"
 	"github.com/inventory/inventory/ent/outboxevent"
 	"github.com/inventory/inventory/ent/predicate"
@@ -251,6 +252,33 @@ func (f TraverseLocation) Traverse(ctx context.Context, q ent.Query) error {
 		return f(ctx, q)
 	}
 	return fmt.Errorf("unexpected query type %T. expect *ent.LocationQuery", q)
+}
+
+// The ObjectChangeFunc type is an adapter to allow the use of ordinary function as a Querier.
+type ObjectChangeFunc func(context.Context, *ent.ObjectChangeQuery) (ent.Value, error)
+
+// Query calls f(ctx, q).
+func (f ObjectChangeFunc) Query(ctx context.Context, q ent.Query) (ent.Value, error) {
+	if q, ok := q.(*ent.ObjectChangeQuery); ok {
+		return f(ctx, q)
+	}
+	return nil, fmt.Errorf("unexpected query type %T. expect *ent.ObjectChangeQuery", q)
+}
+
+// The TraverseObjectChange type is an adapter to allow the use of ordinary function as Traverser.
+type TraverseObjectChange func(context.Context, *ent.ObjectChangeQuery) error
+
+// Intercept is a dummy implementation of Intercept that returns the next Querier in the pipeline.
+func (f TraverseObjectChange) Intercept(next ent.Querier) ent.Querier {
+	return next
+}
+
+// Traverse calls f(ctx, q).
+func (f TraverseObjectChange) Traverse(ctx context.Context, q ent.Query) error {
+	if q, ok := q.(*ent.ObjectChangeQuery); ok {
+		return f(ctx, q)
+	}
+	return fmt.Errorf("unexpected query type %T. expect *ent.ObjectChangeQuery", q)
 }
 
 // The ObjectPermissionFunc type is an adapter to allow the use of ordinary function as a Querier.
@@ -754,6 +782,8 @@ func NewQuery(q ent.Query) (Query, error) {
 		return &query[*ent.GroupQuery, predicate.Group, group.OrderOption]{typ: ent.TypeGroup, tq: q}, nil
 	case *ent.LocationQuery:
 		return &query[*ent.LocationQuery, predicate.Location, location.OrderOption]{typ: ent.TypeLocation, tq: q}, nil
+	case *ent.ObjectChangeQuery:
+		return &query[*ent.ObjectChangeQuery, predicate.ObjectChange, objectchange.OrderOption]{typ: ent.TypeObjectChange, tq: q}, nil
 	case *ent.ObjectPermissionQuery:
 		return &query[*ent.ObjectPermissionQuery, predicate.ObjectPermission, objectpermission.OrderOption]{typ: ent.TypeObjectPermission, tq: q}, nil
 	case *ent.OutboxEventQuery:

@@ -203,6 +203,54 @@ var (
 			},
 		},
 	}
+	// CoreObjectchangeColumns holds the columns for the "core_objectchange" table.
+	CoreObjectchangeColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "time", Type: field.TypeTime},
+		{Name: "user_name", Type: field.TypeString, Size: 150, Default: ""},
+		{Name: "request_id", Type: field.TypeString, Size: 36, Default: ""},
+		{Name: "action", Type: field.TypeString, Size: 50},
+		{Name: "changed_object_type", Type: field.TypeString, Size: 100},
+		{Name: "changed_object_id", Type: field.TypeInt},
+		{Name: "related_object_type", Type: field.TypeString, Nullable: true, Size: 100},
+		{Name: "related_object_id", Type: field.TypeInt, Nullable: true},
+		{Name: "object_repr", Type: field.TypeString, Size: 200},
+		{Name: "message", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "prechange_data", Type: field.TypeJSON, Nullable: true, SchemaType: map[string]string{"postgres": "json"}},
+		{Name: "postchange_data", Type: field.TypeJSON, Nullable: true, SchemaType: map[string]string{"postgres": "json"}},
+		{Name: "user_id", Type: field.TypeInt, Nullable: true},
+	}
+	// CoreObjectchangeTable holds the schema information for the "core_objectchange" table.
+	CoreObjectchangeTable = &schema.Table{
+		Name:       "core_objectchange",
+		Columns:    CoreObjectchangeColumns,
+		PrimaryKey: []*schema.Column{CoreObjectchangeColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "core_objectchange_users_user_user",
+				Columns:    []*schema.Column{CoreObjectchangeColumns[13]},
+				RefColumns: []*schema.Column{UsersUserColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "objectchange_time",
+				Unique:  false,
+				Columns: []*schema.Column{CoreObjectchangeColumns[1]},
+			},
+			{
+				Name:    "objectchange_request_id",
+				Unique:  false,
+				Columns: []*schema.Column{CoreObjectchangeColumns[3]},
+			},
+			{
+				Name:    "objectchange_changed_object_type_changed_object_id",
+				Unique:  false,
+				Columns: []*schema.Column{CoreObjectchangeColumns[5], CoreObjectchangeColumns[6]},
+			},
+		},
+	}
 	// UsersObjectpermissionColumns holds the columns for the "users_objectpermission" table.
 	UsersObjectpermissionColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -921,6 +969,7 @@ var (
 		ExtrasEventruleTable,
 		UsersGroupTable,
 		DcimLocationTable,
+		CoreObjectchangeTable,
 		UsersObjectpermissionTable,
 		CoreOutboxeventTable,
 		IpamPrefixTable,
@@ -967,6 +1016,10 @@ func init() {
 	DcimLocationTable.ForeignKeys[2].RefTable = TenancyTenantTable
 	DcimLocationTable.Annotation = &entsql.Annotation{
 		Table: "dcim_location",
+	}
+	CoreObjectchangeTable.ForeignKeys[0].RefTable = UsersUserTable
+	CoreObjectchangeTable.Annotation = &entsql.Annotation{
+		Table: "core_objectchange",
 	}
 	UsersObjectpermissionTable.Annotation = &entsql.Annotation{
 		Table: "users_objectpermission",

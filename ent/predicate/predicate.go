@@ -24,6 +24,9 @@ type Group func(*sql.Selector)
 // Location is the predicate function for location builders.
 type Location func(*sql.Selector)
 
+// ObjectChange is the predicate function for objectchange builders.
+type ObjectChange func(*sql.Selector)
+
 // ObjectPermission is the predicate function for objectpermission builders.
 type ObjectPermission func(*sql.Selector)
 

@@ -125,6 +125,11 @@ func (d *Descriptor) buildFilters() error {
 			return out, err
 		}
 	}
+	if d.Logged {
+		for _, f := range d.requestFilters() {
+			add(f)
+		}
+	}
 	for _, decl := range d.FilterDecl {
 		f, err := d.declared(decl)
 		if err != nil {

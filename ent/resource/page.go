@@ -224,7 +224,7 @@ func (p *Page) loadCount(ctx context.Context, f *Field, ids []int) error {
 		if f.Count.Cumulative && p.d.Tree {
 			// Rows pointing at the node or any of its descendants.
 			q = fmt.Sprintf(`WITH RECURSIVE sub(root, id) AS (SELECT id, id FROM %[1]s WHERE id IN (%[2]s) `+
-				`UNION ALL SELECT sub.root, n.id FROM %[1]s n JOIN sub ON n.parent_id = sub.id) `+
+				`UNION SELECT sub.root, n.id FROM %[1]s n JOIN sub ON n.parent_id = sub.id) `+
 				`SELECT sub.root, COUNT(c.id) FROM sub JOIN %[3]s c ON c.%[4]s = sub.id GROUP BY sub.root`,
 				quote(p.d.Table), in, quote(table), quote(f.Count.Column))
 		} else {

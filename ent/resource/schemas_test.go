@@ -166,6 +166,7 @@ var filterExclusions = map[string]string{
 	"extras/custom-fields related_object_type_id": "ObjectType ids",
 	"extras/event-rules object_type_id":           "ObjectType ids",
 	"users/permissions object_type_id":            "ObjectType ids",
+	"core/object-changes changed_object_type_id":  "ObjectType ids",
 	"users/permissions object_types":              "ObjectType ids",
 	// Permission queries by action and by group name are not built yet.
 	"users/permissions can_view": "not built yet", "users/permissions can_add": "not built yet",

@@ -261,6 +261,7 @@ func (d *Descriptor) Create(ctx context.Context, tx *Tx, in Input) (int, error) 
 	if err != nil {
 		return 0, err
 	}
+	ctx = withInputMessage(ctx, in)
 	if err := d.checkUnique(ctx, tx, ch, nil); err != nil {
 		return 0, err
 	}
@@ -284,6 +285,7 @@ func (d *Descriptor) Update(ctx context.Context, tx *Tx, existing *Row, in Input
 	if err != nil {
 		return err
 	}
+	ctx = withInputMessage(ctx, in)
 	if err := d.checkUnique(ctx, tx, ch, existing); err != nil {
 		return err
 	}
@@ -510,10 +512,17 @@ func (d *Descriptor) Subtree(ctx context.Context, st Store, ids []int) ([]int, e
 }
 
 // Delete removes the given objects, refusing with 409 while protected
-// dependants exist (NetBox's PROTECT), all or nothing.
-func (d *Descriptor) Delete(ctx context.Context, tx *Tx, ids []int) error {
+// dependants exist (NetBox's PROTECT), all or nothing. ins, when given,
+// are the request's items parallel to ids: each one's changelog_message
+// goes with its object to the change log.
+func (d *Descriptor) Delete(ctx context.Context, tx *Tx, ids []int, ins ...Input) error {
 	if len(ids) == 0 {
 		return nil
+	}
+	for _, in := range ins {
+		if _, err := in.Message(); err != nil {
+			return err
+		}
 	}
 	doomed := ids
 	if d.Tree {
@@ -525,17 +534,23 @@ func (d *Descriptor) Delete(ctx context.Context, tx *Tx, ids []int) error {
 	if err := d.checkProtected(ctx, tx, doomed); err != nil {
 		return err
 	}
-	if d.Tagged {
-		if err := deleteTagged(ctx, tx, d.ContentType(), doomed); err != nil {
-			return err
+	for i, id := range ids {
+		octx := ctx
+		if i < len(ins) {
+			octx = withInputMessage(ctx, ins[i])
 		}
-	}
-	for _, id := range ids {
-		if err := d.DeleteOne(ctx, tx.Client, id); err != nil {
+		if err := d.DeleteOne(octx, tx.Client, id); err != nil {
 			if gen.IsNotFound(err) {
 				continue // already gone with its parent's subtree
 			}
 			return translate(d, err)
+		}
+	}
+	// Tag assignments go last: the change log's pre-change snapshot,
+	// taken as each object is deleted, still lists its tags.
+	if d.Tagged {
+		if err := deleteTagged(ctx, tx, d.ContentType(), doomed); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -11,6 +11,7 @@ import (
 	"github.com/inventory/inventory/ent/eventrule"
 	"github.com/inventory/inventory/ent/group"
 	"github.com/inventory/inventory/ent/location"
+	"github.com/inventory/inventory/ent/objectchange"
 	"github.com/inventory/inventory/ent/objectpermission"
 	"github.com/inventory/inventory/ent/outboxevent"
 	"github.com/inventory/inventory/ent/prefix"
@@ -454,6 +455,46 @@ func init() {
 	location.DefaultFacility = locationDescFacility.Default.(string)
 	// location.FacilityValidator is a validator for the "facility" field. It is called by the builders before save.
 	location.FacilityValidator = locationDescFacility.Validators[0].(func(string) error)
+	objectchangeFields := schema.ObjectChange{}.Fields()
+	_ = objectchangeFields
+	// objectchangeDescTime is the schema descriptor for time field.
+	objectchangeDescTime := objectchangeFields[0].Descriptor()
+	// objectchange.DefaultTime holds the default value on creation for the time field.
+	objectchange.DefaultTime = objectchangeDescTime.Default.(func() time.Time)
+	// objectchangeDescUserName is the schema descriptor for user_name field.
+	objectchangeDescUserName := objectchangeFields[2].Descriptor()
+	// objectchange.DefaultUserName holds the default value on creation for the user_name field.
+	objectchange.DefaultUserName = objectchangeDescUserName.Default.(string)
+	// objectchange.UserNameValidator is a validator for the "user_name" field. It is called by the builders before save.
+	objectchange.UserNameValidator = objectchangeDescUserName.Validators[0].(func(string) error)
+	// objectchangeDescRequestID is the schema descriptor for request_id field.
+	objectchangeDescRequestID := objectchangeFields[3].Descriptor()
+	// objectchange.DefaultRequestID holds the default value on creation for the request_id field.
+	objectchange.DefaultRequestID = objectchangeDescRequestID.Default.(string)
+	// objectchange.RequestIDValidator is a validator for the "request_id" field. It is called by the builders before save.
+	objectchange.RequestIDValidator = objectchangeDescRequestID.Validators[0].(func(string) error)
+	// objectchangeDescAction is the schema descriptor for action field.
+	objectchangeDescAction := objectchangeFields[4].Descriptor()
+	// objectchange.ActionValidator is a validator for the "action" field. It is called by the builders before save.
+	objectchange.ActionValidator = objectchangeDescAction.Validators[0].(func(string) error)
+	// objectchangeDescChangedObjectType is the schema descriptor for changed_object_type field.
+	objectchangeDescChangedObjectType := objectchangeFields[5].Descriptor()
+	// objectchange.ChangedObjectTypeValidator is a validator for the "changed_object_type" field. It is called by the builders before save.
+	objectchange.ChangedObjectTypeValidator = objectchangeDescChangedObjectType.Validators[0].(func(string) error)
+	// objectchangeDescRelatedObjectType is the schema descriptor for related_object_type field.
+	objectchangeDescRelatedObjectType := objectchangeFields[7].Descriptor()
+	// objectchange.RelatedObjectTypeValidator is a validator for the "related_object_type" field. It is called by the builders before save.
+	objectchange.RelatedObjectTypeValidator = objectchangeDescRelatedObjectType.Validators[0].(func(string) error)
+	// objectchangeDescObjectRepr is the schema descriptor for object_repr field.
+	objectchangeDescObjectRepr := objectchangeFields[9].Descriptor()
+	// objectchange.ObjectReprValidator is a validator for the "object_repr" field. It is called by the builders before save.
+	objectchange.ObjectReprValidator = objectchangeDescObjectRepr.Validators[0].(func(string) error)
+	// objectchangeDescMessage is the schema descriptor for message field.
+	objectchangeDescMessage := objectchangeFields[10].Descriptor()
+	// objectchange.DefaultMessage holds the default value on creation for the message field.
+	objectchange.DefaultMessage = objectchangeDescMessage.Default.(string)
+	// objectchange.MessageValidator is a validator for the "message" field. It is called by the builders before save.
+	objectchange.MessageValidator = objectchangeDescMessage.Validators[0].(func(string) error)
 	objectpermissionFields := schema.ObjectPermission{}.Fields()
 	_ = objectpermissionFields
 	// objectpermissionDescName is the schema descriptor for name field.

@@ -1,0 +1,364 @@
+package server_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/inventory/inventory/ent"
+	"github.com/inventory/inventory/ent/objectchange"
+	"github.com/inventory/inventory/ent/outboxevent"
+	"github.com/inventory/inventory/server/servertest"
+	"github.com/inventory/inventory/webhooks"
+)
+
+// changes lists the change records of one request, oldest first.
+func changes(t *testing.T, e *servertest.Env, reqID string) []map[string]any {
+	t.Helper()
+	list := e.Must(http.StatusOK, "GET", "/api/core/object-changes/?ordering=id&request_id="+reqID, nil).Results()
+	return list
+}
+
+// events lists the outbox rows of one request.
+func events(t *testing.T, e *servertest.Env, reqID string) []*ent.OutboxEvent {
+	t.Helper()
+	evs, err := e.DB.Client.OutboxEvent.Query().Where(outboxevent.RequestID(reqID)).Order(ent.Asc(outboxevent.FieldID)).All(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return evs
+}
+
+func counts(t *testing.T, e *servertest.Env) (int, int) {
+	t.Helper()
+	ctx := context.Background()
+	nc, err := e.DB.Client.ObjectChange.Query().Count(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ne, err := e.DB.Client.OutboxEvent.Query().Count(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return nc, ne
+}
+
+func action(rec map[string]any) string {
+	a, _ := rec["action"].(map[string]any)
+	v, _ := a["value"].(string)
+	return v
+}
+
+func asObject(v any) map[string]any { m, _ := v.(map[string]any); return m }
+
+func TestChangeLogSingle(t *testing.T) {
+	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+		r := e.Must(http.StatusCreated, "POST", "/api/dcim/sites/", map[string]any{"name": "Site 1", "slug": "site-1", "latitude": 12.5, "changelog_message": "hello"})
+		if strings.Contains(string(r.Body), "changelog_message") {
+			t.Fatalf("changelog_message echoed: %s", r.Body)
+		}
+		id := r.Object()["id"]
+		create := r.Header.Get("X-Request-ID")
+		recs := changes(t, e, create)
+		if len(recs) != 1 {
+			t.Fatalf("create: %d records", len(recs))
+		}
+		c := recs[0]
+		if action(c) != "create" || c["message"] != "hello" || c["changed_object_type"] != "dcim.site" || c["changed_object_id"] != id ||
+			c["user_name"] != "admin" || asObject(c["user"])["username"] != "admin" || c["request_id"] != create || c["object_repr"] != "Site 1" {
+			t.Fatalf("create record: %v", c)
+		}
+		if len(asObject(c["prechange_data"])) != 0 || asObject(c["postchange_data"])["name"] != "Site 1" || asObject(c["postchange_data"])["latitude"] != "12.5" {
+			t.Fatalf("create snapshots: %v / %v", c["prechange_data"], c["postchange_data"])
+		}
+		for _, k := range []string{"created", "last_updated", "id"} {
+			if _, ok := asObject(c["postchange_data"])[k]; ok {
+				t.Errorf("postchange_data shows %s", k)
+			}
+		}
+		if c["display"] != "DCIM | site Site 1 created by admin" {
+			t.Errorf("display = %v", c["display"])
+		}
+		if asObject(c["changed_object"])["name"] != "Site 1" || !strings.HasPrefix(c["url"].(string), "http://inventory.test/api/core/object-changes/") {
+			t.Errorf("changed_object / url: %v %v", c["changed_object"], c["url"])
+		}
+		// The same record under the extras path (SPEC.md).
+		ex := e.Must(http.StatusOK, "GET", "/api/extras/object-changes/?request_id="+create, nil).Results()
+		if len(ex) != 1 || ex[0]["id"] != c["id"] {
+			t.Fatalf("extras alias: %v", ex)
+		}
+		e.Must(http.StatusOK, "GET", "/api/extras/object-changes/"+jsonNum(c["id"])+"/", nil)
+		e.Must(http.StatusMethodNotAllowed, "POST", "/api/core/object-changes/", map[string]any{})
+
+		r = e.Must(http.StatusOK, "PATCH", "/api/dcim/sites/"+jsonNum(id)+"/", map[string]any{"facility": "F1", "changelog_message": "moved"})
+		upd := r.Header.Get("X-Request-ID")
+		recs = changes(t, e, upd)
+		if len(recs) != 1 || action(recs[0]) != "update" || recs[0]["message"] != "moved" ||
+			asObject(recs[0]["prechange_data"])["facility"] != "" || asObject(recs[0]["postchange_data"])["facility"] != "F1" {
+			t.Fatalf("update records: %v", recs)
+		}
+
+		// An update that changes nothing writes no record but an event.
+		r = e.Must(http.StatusOK, "PATCH", "/api/dcim/sites/"+jsonNum(id)+"/", map[string]any{"facility": "F1"})
+		same := r.Header.Get("X-Request-ID")
+		if recs := changes(t, e, same); len(recs) != 0 {
+			t.Fatalf("no-op update wrote %d records", len(recs))
+		}
+		if evs := events(t, e, same); len(evs) != 1 || evs[0].Event != "updated" {
+			t.Fatalf("no-op update events: %v", evs)
+		}
+
+		r = e.Must(http.StatusNoContent, "DELETE", "/api/dcim/sites/"+jsonNum(id)+"/", map[string]any{"changelog_message": "bye"})
+		del := r.Header.Get("X-Request-ID")
+		recs = changes(t, e, del)
+		if len(recs) != 1 || action(recs[0]) != "delete" || recs[0]["message"] != "bye" ||
+			asObject(recs[0]["prechange_data"])["facility"] != "F1" || len(asObject(recs[0]["postchange_data"])) != 0 {
+			t.Fatalf("delete records: %v", recs)
+		}
+		// Once deleted, changed_object is null everywhere.
+		all := e.Must(http.StatusOK, "GET", "/api/core/object-changes/?changed_object_type=dcim.site&changed_object_id="+jsonNum(id), nil).Results()
+		if len(all) != 3 {
+			t.Fatalf("records of the site: %d", len(all))
+		}
+		for _, rec := range all {
+			if rec["changed_object"] != nil {
+				t.Errorf("changed_object of a deleted site: %v", rec["changed_object"])
+			}
+		}
+		// Newest first by default.
+		if action(all[0]) != "delete" || action(all[2]) != "create" {
+			t.Errorf("default ordering: %v, %v", action(all[0]), action(all[2]))
+		}
+
+		// Events: one per request, relative URLs in data.
+		for _, c := range []struct{ req, event string }{{create, "created"}, {upd, "updated"}, {del, "deleted"}} {
+			evs := events(t, e, c.req)
+			if len(evs) != 1 || evs[0].Event != c.event || evs[0].ObjectType != "dcim.site" || evs[0].Username != "admin" || evs[0].UserID == nil {
+				t.Fatalf("%s events: %+v", c.event, evs)
+			}
+			var data map[string]any
+			json.Unmarshal(evs[0].Data, &data)
+			if data["url"] != "/api/dcim/sites/"+jsonNum(id)+"/" || data["name"] != "Site 1" {
+				t.Errorf("%s event data: %s", c.event, evs[0].Data)
+			}
+			hasPre, hasPost := len(evs[0].Prechange) > 0 && string(evs[0].Prechange) != "null", len(evs[0].Postchange) > 0 && string(evs[0].Postchange) != "null"
+			if hasPre != (c.event != "created") || hasPost != (c.event != "deleted") {
+				t.Errorf("%s event snapshots: pre %s post %s", c.event, evs[0].Prechange, evs[0].Postchange)
+			}
+			if evs[0].RequestMethod == "" || evs[0].RequestPath == "" {
+				t.Errorf("%s event request: %+v", c.event, evs[0])
+			}
+		}
+
+		// Over-long messages are a 400 on every write.
+		long := strings.Repeat("x", 201)
+		e.Must(http.StatusBadRequest, "POST", "/api/dcim/sites/", map[string]any{"name": "S2", "slug": "s2", "changelog_message": long})
+		e.Must(http.StatusBadRequest, "POST", "/api/dcim/sites/", []any{map[string]any{"name": "S2", "slug": "s2", "changelog_message": long}})
+	})
+}
+
+func jsonNum(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+func TestChangeLogBulkTagsCustomFields(t *testing.T) {
+	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+		e.Must(http.StatusCreated, "POST", "/api/extras/tags/", map[string]any{"name": "Zeta", "slug": "zeta"})
+		e.Must(http.StatusCreated, "POST", "/api/extras/tags/", map[string]any{"name": "Alpha", "slug": "alpha"})
+		e.Must(http.StatusCreated, "POST", "/api/extras/custom-fields/", map[string]any{"name": "cost", "type": "text", "object_types": []string{"tenancy.tenant"}})
+
+		r := e.Must(http.StatusCreated, "POST", "/api/tenancy/tenants/", []any{
+			map[string]any{"name": "T1", "slug": "t1", "tags": []any{map[string]any{"slug": "zeta"}, map[string]any{"slug": "alpha"}}, "custom_fields": map[string]any{"cost": "5"}, "changelog_message": "m1"},
+			map[string]any{"name": "T2", "slug": "t2", "changelog_message": "m2"},
+		})
+		create := r.Header.Get("X-Request-ID")
+		recs := changes(t, e, create)
+		if len(recs) != 2 || action(recs[0]) != "create" || action(recs[1]) != "create" || recs[0]["message"] != "m1" || recs[1]["message"] != "m2" {
+			t.Fatalf("bulk create records: %v", recs)
+		}
+		post := asObject(recs[0]["postchange_data"])
+		if tags, _ := json.Marshal(post["tags"]); string(tags) != `["Alpha","Zeta"]` || asObject(post["custom_fields"])["cost"] != "5" {
+			t.Fatalf("snapshot tags/custom fields: %v", post)
+		}
+		if evs := events(t, e, create); len(evs) != 2 || evs[0].Event != "created" || evs[1].Event != "created" {
+			t.Fatalf("bulk create events: %v", evs)
+		}
+		ids := []any{r.JSON().([]any)[0].(map[string]any)["id"], r.JSON().([]any)[1].(map[string]any)["id"]}
+
+		// created_by_request / modified_by_request / updated_by_request.
+		got := e.Must(http.StatusOK, "GET", "/api/tenancy/tenants/?created_by_request="+create, nil).Results()
+		if len(got) != 2 {
+			t.Fatalf("created_by_request: %d", len(got))
+		}
+		if n := len(e.Must(http.StatusOK, "GET", "/api/tenancy/tenants/?updated_by_request="+create, nil).Results()); n != 0 {
+			t.Fatalf("updated_by_request on a create: %d", n)
+		}
+		bad := e.Must(http.StatusBadRequest, "GET", "/api/tenancy/tenants/?created_by_request=nope", nil)
+		if !strings.Contains(string(bad.Body), "Enter a valid UUID.") {
+			t.Fatalf("invalid UUID: %s", bad.Body)
+		}
+		e.Must(http.StatusBadRequest, "GET", "/api/core/object-changes/?request_id=nope", nil)
+
+		// Bulk update: a tag change only is one update record per object.
+		r = e.Must(http.StatusOK, "PATCH", "/api/tenancy/tenants/", []any{
+			map[string]any{"id": ids[0], "tags": []any{}, "changelog_message": "u1"},
+			map[string]any{"id": ids[1], "description": "two", "changelog_message": "u2"},
+		})
+		upd := r.Header.Get("X-Request-ID")
+		recs = changes(t, e, upd)
+		if len(recs) != 2 || action(recs[0]) != "update" || recs[0]["message"] != "u1" || recs[1]["message"] != "u2" {
+			t.Fatalf("bulk update records: %v", recs)
+		}
+		if tags, _ := json.Marshal(asObject(recs[0]["prechange_data"])["tags"]); string(tags) != `["Alpha","Zeta"]` {
+			t.Errorf("pre tags: %s", tags)
+		}
+		if tags, _ := json.Marshal(asObject(recs[0]["postchange_data"])["tags"]); string(tags) != `[]` {
+			t.Errorf("post tags: %s", tags)
+		}
+		if n := len(e.Must(http.StatusOK, "GET", "/api/tenancy/tenants/?updated_by_request="+upd, nil).Results()); n != 2 {
+			t.Fatalf("updated_by_request: %d", n)
+		}
+		if n := len(e.Must(http.StatusOK, "GET", "/api/tenancy/tenants/?modified_by_request="+upd, nil).Results()); n != 2 {
+			t.Fatalf("modified_by_request: %d", n)
+		}
+		if evs := events(t, e, upd); len(evs) != 2 || evs[0].Event != "updated" {
+			t.Fatalf("bulk update events: %v", evs)
+		}
+
+		r = e.Must(http.StatusNoContent, "DELETE", "/api/tenancy/tenants/", []any{
+			map[string]any{"id": ids[0], "changelog_message": "d1"}, map[string]any{"id": ids[1]},
+		})
+		del := r.Header.Get("X-Request-ID")
+		recs = changes(t, e, del)
+		if len(recs) != 2 || action(recs[0]) != "delete" || recs[0]["message"] != "d1" || recs[1]["message"] != "" {
+			t.Fatalf("bulk delete records: %v", recs)
+		}
+		if evs := events(t, e, del); len(evs) != 2 || evs[0].Event != "deleted" || evs[1].Event != "deleted" {
+			t.Fatalf("bulk delete events: %v", evs)
+		}
+	})
+}
+
+func TestChangeLogRollback(t *testing.T) {
+	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+		e.Must(http.StatusCreated, "POST", "/api/ipam/prefixes/", map[string]any{"prefix": "10.0.0.0/8"})
+		nc, ne := counts(t, e)
+		// One invalid item fails the whole bulk create.
+		e.Must(http.StatusBadRequest, "POST", "/api/ipam/prefixes/", []any{
+			map[string]any{"prefix": "10.1.0.0/16"}, map[string]any{"prefix": "not a prefix"},
+		})
+		// A failing bulk update: the second item is invalid.
+		e.Must(http.StatusBadRequest, "PATCH", "/api/ipam/prefixes/", []any{
+			map[string]any{"id": 1, "description": "x"}, map[string]any{"id": 1, "status": "bogus"},
+		})
+		if nc2, ne2 := counts(t, e); nc2 != nc || ne2 != ne {
+			t.Fatalf("rolled-back writes left records %d→%d, events %d→%d", nc, nc2, ne, ne2)
+		}
+		// A mutation outside a tracked transaction is refused, with or
+		// without a transaction.
+		ctx := context.Background()
+		if _, err := e.DB.Client.Tenant.Create().SetName("x").SetSlug("x").Save(ctx); !errors.Is(err, webhooks.ErrOutsideTransaction) {
+			t.Fatalf("untracked create: %v", err)
+		}
+		err := e.DB.InTx(ctx, func(tx *ent.Tx) error {
+			_, err := tx.Client().Tenant.Create().SetName("x").SetSlug("x").Save(ctx)
+			return err
+		})
+		if !errors.Is(err, webhooks.ErrOutsideTransaction) {
+			t.Fatalf("untracked create in a transaction: %v", err)
+		}
+		// Tracked, several changes of one object collapse into one event.
+		err = e.DB.InTx(ctx, func(tx *ent.Tx) error {
+			tctx := webhooks.Track(ctx, tx, webhooks.Actor{RequestID: "00000000-0000-0000-0000-000000000001", Username: "cli"})
+			t1, err := tx.Client().Tenant.Create().SetName("x").SetSlug("x").Save(tctx)
+			if err != nil {
+				return err
+			}
+			if err := tx.Client().Tenant.UpdateOneID(t1.ID).SetDescription("d").Exec(tctx); err != nil {
+				return err
+			}
+			return tx.Client().Tenant.Update().SetComments("c").Exec(tctx)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		evs := events(t, e, "00000000-0000-0000-0000-000000000001")
+		recs := changes(t, e, "00000000-0000-0000-0000-000000000001")
+		if len(evs) != 1 || evs[0].Event != "created" || len(recs) != 1 || action(recs[0]) != "create" ||
+			asObject(recs[0]["postchange_data"])["comments"] != "c" || recs[0]["user"] != nil || recs[0]["user_name"] != "cli" {
+			t.Fatalf("collapsed: events %v records %v", evs, recs)
+		}
+		// A rolled-back tracked transaction writes nothing.
+		nc, ne = counts(t, e)
+		err = e.DB.InTx(ctx, func(tx *ent.Tx) error {
+			tctx := webhooks.Track(ctx, tx, webhooks.Actor{RequestID: "00000000-0000-0000-0000-000000000002"})
+			if _, err := tx.Client().Tenant.Create().SetName("y").SetSlug("y").Save(tctx); err != nil {
+				return err
+			}
+			return errors.New("abort")
+		})
+		if err == nil {
+			t.Fatal("no error")
+		}
+		if nc2, ne2 := counts(t, e); nc2 != nc || ne2 != ne {
+			t.Fatalf("rolled-back tracked write left records %d→%d, events %d→%d", nc, nc2, ne, ne2)
+		}
+	})
+}
+
+// Deleting a region clears the region of its sites: the sites get update
+// records; deleting a region deletes its child regions: delete records.
+func TestChangeLogCascades(t *testing.T) {
+	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+		e.Must(http.StatusCreated, "POST", "/api/dcim/regions/", map[string]any{"name": "R", "slug": "r"})
+		e.Must(http.StatusCreated, "POST", "/api/dcim/regions/", map[string]any{"name": "R2", "slug": "r2", "parent": 1})
+		e.Must(http.StatusCreated, "POST", "/api/dcim/sites/", map[string]any{"name": "S", "slug": "s", "region": 2})
+		e.Must(http.StatusCreated, "POST", "/api/dcim/sites/", map[string]any{"name": "Other", "slug": "other"})
+		r := e.Must(http.StatusNoContent, "DELETE", "/api/dcim/regions/1/", nil)
+		req := r.Header.Get("X-Request-ID")
+		got := map[string]string{}
+		for _, rec := range changes(t, e, req) {
+			got[rec["changed_object_type"].(string)+":"+jsonNum(rec["changed_object_id"])] = action(rec)
+		}
+		want := map[string]string{"dcim.region:1": "delete", "dcim.region:2": "delete", "dcim.site:1": "update"}
+		if len(got) != len(want) {
+			t.Fatalf("cascade records: %v", got)
+		}
+		for k, v := range want {
+			if got[k] != v {
+				t.Errorf("%s: %s, want %s", k, got[k], v)
+			}
+		}
+		if evs := events(t, e, req); len(evs) != 3 {
+			t.Fatalf("cascade events: %d", len(evs))
+		}
+	})
+}
+
+func TestChangeLogRetention(t *testing.T) {
+	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+		ctx := context.Background()
+		old := time.Now().UTC().Add(-100 * 24 * time.Hour)
+		for _, tm := range []time.Time{old, time.Now().UTC()} {
+			if _, err := e.DB.Client.ObjectChange.Create().SetTime(tm).SetAction("create").SetChangedObjectType("dcim.site").
+				SetChangedObjectID(1).SetObjectRepr("x").Save(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if n, err := webhooks.Prune(ctx, e.DB.Client, 0, time.Now()); err != nil || n != 0 {
+			t.Fatalf("retention 0: %d %v", n, err)
+		}
+		n, err := webhooks.Prune(ctx, e.DB.Client, 90, time.Now())
+		if err != nil || n != 1 {
+			t.Fatalf("prune: %d %v", n, err)
+		}
+		if left, _ := e.DB.Client.ObjectChange.Query().Where(objectchange.TimeGT(old)).Count(ctx); left != 1 {
+			t.Fatalf("left: %d", left)
+		}
+	})
+}

@@ -1,0 +1,430 @@
+package webhooks
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/inventory/inventory/ent"
+	"github.com/inventory/inventory/ent/resource"
+	"github.com/inventory/inventory/ent/schema"
+)
+
+// ErrOutsideTransaction refuses a write of a change-logged model that is
+// not part of a tracked transaction (it would escape the change log).
+var ErrOutsideTransaction = errors.New("mutation outside a transaction")
+
+// Actor is who made the changes of a transaction, and in which request.
+type Actor struct {
+	RequestID string // the request's X-Request-ID (a UUID)
+	UserID    *int
+	Username  string
+	Method    string // HTTP method, "" for CLI jobs
+	Path      string
+}
+
+// The event names of the outbox (core_outboxevent.event).
+const (
+	EventCreated = "created"
+	EventUpdated = "updated"
+	EventDeleted = "deleted"
+)
+
+type objKey struct {
+	ct string
+	id int
+}
+
+// entry is what the changeset knows about one object.
+type entry struct {
+	d       *resource.Descriptor
+	id      int
+	created bool // created in this transaction
+	// pre is the snapshot before the transaction touched the object
+	// (first capture wins); nil for created objects.
+	pre      json.RawMessage
+	captured bool
+	// last* are taken at the latest capture: for a deleted object they are
+	// its state when it went.
+	lastSnap json.RawMessage
+	lastData json.RawMessage
+	lastRepr string
+	message  string
+	// implicit objects were captured because a delete may cascade to them
+	// or clear their key; unchanged, they produce nothing.
+	implicit bool
+}
+
+// changeset collects the changes of one transaction.
+type changeset struct {
+	mu      sync.Mutex
+	actor   Actor
+	dialect string
+	order   []objKey
+	objs    map[objKey]*entry
+	done    bool
+}
+
+type changesetKey struct{}
+
+func changesetFrom(ctx context.Context) *changeset {
+	cs, _ := ctx.Value(changesetKey{}).(*changeset)
+	return cs
+}
+
+// Track attaches a changeset for tx to ctx: every change of a change-logged
+// model made with the returned context is recorded, and right before tx
+// commits (inside it) the change records and outbox events are written.
+// A rollback discards everything.
+func Track(ctx context.Context, tx *ent.Tx, actor Actor) context.Context {
+	cs := &changeset{actor: actor, dialect: tx.DriverDialect(), objs: map[objKey]*entry{}}
+	tx.OnCommit(func(next ent.Committer) ent.Committer {
+		return ent.CommitFunc(func(ctx context.Context, tx *ent.Tx) error {
+			if err := cs.flush(ctx, tx); err != nil {
+				return fmt.Errorf("change log: %w", err)
+			}
+			return next.Commit(ctx, tx)
+		})
+	})
+	tx.OnRollback(func(next ent.Rollbacker) ent.Rollbacker {
+		return ent.RollbackFunc(func(ctx context.Context, tx *ent.Tx) error {
+			cs.mu.Lock()
+			cs.done, cs.order, cs.objs = true, nil, nil
+			cs.mu.Unlock()
+			return next.Rollback(ctx, tx)
+		})
+	})
+	return context.WithValue(ctx, changesetKey{}, cs)
+}
+
+var (
+	loggedOnce sync.Once
+	logged     map[string]*resource.Descriptor // ent type name → descriptor
+)
+
+func loggedType(typ string) *resource.Descriptor {
+	loggedOnce.Do(func() {
+		logged = map[string]*resource.Descriptor{}
+		for _, d := range resource.All() {
+			if d.Logged {
+				logged[d.Type] = d
+			}
+		}
+	})
+	return logged[typ]
+}
+
+var installed sync.Map // *ent.Client → struct{}
+
+// Install registers the change-capture hook on the client (and so on every
+// transaction opened from it). Installing twice on one client is a no-op.
+func Install(c *ent.Client) {
+	if _, dup := installed.LoadOrStore(c, struct{}{}); dup {
+		return
+	}
+	c.Use(hook)
+}
+
+type mutationClient interface {
+	Client() *ent.Client
+	DriverDialect() string
+}
+
+func hook(next ent.Mutator) ent.Mutator {
+	return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+		d := loggedType(m.Type())
+		if d == nil {
+			return next.Mutate(ctx, m)
+		}
+		cs := changesetFrom(ctx)
+		if cs == nil || cs.isDone() {
+			return nil, fmt.Errorf("%s: %w", d.Type, ErrOutsideTransaction)
+		}
+		mc, ok := m.(mutationClient)
+		if !ok {
+			return nil, fmt.Errorf("%s: mutation has no client", d.Type)
+		}
+		st := resource.Store{Dialect: mc.DriverDialect(), Q: mc.Client()}
+		msg := resource.MessageFrom(ctx)
+		if m.Op().Is(ent.OpCreate) {
+			v, err := next.Mutate(ctx, m)
+			if err != nil {
+				return v, err
+			}
+			idm, ok := m.(interface{ ID() (int, bool) })
+			if !ok {
+				return v, fmt.Errorf("%s: created object has no id", d.Type)
+			}
+			id, ok := idm.ID()
+			if !ok {
+				return v, fmt.Errorf("%s: created object has no id", d.Type)
+			}
+			cs.created(d, id, msg)
+			return v, nil
+		}
+		idm, ok := m.(interface {
+			IDs(context.Context) ([]int, error)
+		})
+		if !ok {
+			return nil, fmt.Errorf("%s: mutation cannot list its rows", d.Type)
+		}
+		ids, err := idm.IDs(ctx)
+		if err != nil {
+			return nil, err
+		}
+		del := m.Op().Is(ent.OpDelete | ent.OpDeleteOne)
+		if err := cs.capture(ctx, st, d, ids, msg, false); err != nil {
+			return nil, err
+		}
+		if del && len(ids) > 0 {
+			if err := cs.captureDependants(ctx, st, d, ids, map[*resource.Descriptor]map[int]bool{}); err != nil {
+				return nil, err
+			}
+		}
+		return next.Mutate(ctx, m)
+	})
+}
+
+func (cs *changeset) isDone() bool {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	return cs.done
+}
+
+func (cs *changeset) get(d *resource.Descriptor, id int) *entry {
+	k := objKey{d.ContentType(), id}
+	e := cs.objs[k]
+	if e == nil {
+		e = &entry{d: d, id: id}
+		cs.objs[k] = e
+		cs.order = append(cs.order, k)
+	}
+	return e
+}
+
+func (cs *changeset) created(d *resource.Descriptor, id int, msg string) {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	e := cs.get(d, id)
+	e.created, e.captured, e.implicit = true, true, false
+	if msg != "" {
+		e.message = msg
+	}
+}
+
+// capture takes the snapshot and representation of rows about to change.
+func (cs *changeset) capture(ctx context.Context, st resource.Store, d *resource.Descriptor, ids []int, msg string, implicit bool) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	rows, err := d.GetMany(ctx, st, ids)
+	if err != nil {
+		return err
+	}
+	snaps, err := d.Snapshots(ctx, st, rows)
+	if err != nil {
+		return err
+	}
+	page, err := d.Load(ctx, st, rows, resource.View{})
+	if err != nil {
+		return err
+	}
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	for _, r := range rows {
+		e := cs.get(d, r.ID)
+		if !e.captured {
+			e.pre, e.captured, e.implicit = snaps[r.ID], true, implicit
+		} else if !implicit {
+			e.implicit = false
+		}
+		e.lastSnap, e.lastData, e.lastRepr = snaps[r.ID], page.JSON(r), d.DisplayOf(r)
+		if msg != "" && !implicit {
+			e.message = msg
+		}
+	}
+	return nil
+}
+
+// captureDependants captures the rows a delete of ids cascades to or
+// clears, following cascades.
+func (cs *changeset) captureDependants(ctx context.Context, st resource.Store, d *resource.Descriptor, ids []int, seen map[*resource.Descriptor]map[int]bool) error {
+	deps, err := d.Dependants(ctx, st, ids)
+	if err != nil {
+		return err
+	}
+	for _, dep := range deps {
+		if seen[dep.D] == nil {
+			seen[dep.D] = map[int]bool{}
+		}
+		var fresh []int
+		for _, id := range dep.IDs {
+			if !seen[dep.D][id] {
+				seen[dep.D][id] = true
+				fresh = append(fresh, id)
+			}
+		}
+		if len(fresh) == 0 {
+			continue
+		}
+		if err := cs.capture(ctx, st, dep.D, fresh, "", true); err != nil {
+			return err
+		}
+		if dep.Cascade {
+			if err := cs.captureDependants(ctx, st, dep.D, fresh, seen); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// record is one change record or event to write.
+type record struct {
+	e                 *entry
+	action            string // create update delete
+	event             string
+	pre, post, data   json.RawMessage
+	repr              string
+	writeChange       bool
+	extraUpdateBefore bool // an update record precedes the delete record
+}
+
+// flush writes the change records and outbox events, inside tx.
+func (cs *changeset) flush(ctx context.Context, tx *ent.Tx) error {
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	if cs.done {
+		return nil
+	}
+	cs.done = true
+	if len(cs.order) == 0 {
+		return nil
+	}
+	client := tx.Client()
+	st := resource.Store{Dialect: cs.dialect, Q: client}
+	// Read the final state of every touched object, batched per model.
+	byD := map[*resource.Descriptor][]int{}
+	var ds []*resource.Descriptor
+	for _, k := range cs.order {
+		e := cs.objs[k]
+		if byD[e.d] == nil {
+			ds = append(ds, e.d)
+		}
+		byD[e.d] = append(byD[e.d], e.id)
+	}
+	type final struct {
+		snap, data json.RawMessage
+		repr       string
+	}
+	now := map[objKey]*final{}
+	for _, d := range ds {
+		rows, err := d.GetMany(ctx, st, byD[d])
+		if err != nil {
+			return err
+		}
+		snaps, err := d.Snapshots(ctx, st, rows)
+		if err != nil {
+			return err
+		}
+		page, err := d.Load(ctx, st, rows, resource.View{})
+		if err != nil {
+			return err
+		}
+		for _, r := range rows {
+			now[objKey{d.ContentType(), r.ID}] = &final{snap: snaps[r.ID], data: page.JSON(r), repr: d.DisplayOf(r)}
+		}
+	}
+	var recs []record
+	for _, k := range cs.order {
+		e := cs.objs[k]
+		f := now[k]
+		switch {
+		case e.created && f != nil:
+			recs = append(recs, record{e: e, action: "create", event: EventCreated, post: f.snap, data: f.data, repr: f.repr, writeChange: true})
+		case e.created: // created and deleted in one transaction
+			recs = append(recs, record{e: e, action: "create", post: e.lastSnap, repr: e.lastRepr, writeChange: true})
+			recs = append(recs, record{e: e, action: "delete", event: EventDeleted, pre: e.lastSnap, data: e.lastData, repr: e.lastRepr, writeChange: true})
+		case f != nil:
+			same := bytes.Equal(e.pre, f.snap)
+			if same && e.implicit {
+				continue
+			}
+			recs = append(recs, record{e: e, action: "update", event: EventUpdated, pre: e.pre, post: f.snap, data: f.data, repr: f.repr, writeChange: !same})
+		default:
+			if !bytes.Equal(e.pre, e.lastSnap) {
+				// Updated, then deleted: NetBox keeps both records.
+				recs = append(recs, record{e: e, action: "update", pre: e.pre, post: e.lastSnap, repr: e.lastRepr, writeChange: true})
+			}
+			r := record{e: e, action: "delete", event: EventDeleted, pre: e.lastSnap, data: e.lastData, repr: e.lastRepr, writeChange: true}
+			recs = append(recs, r)
+		}
+	}
+	return cs.write(ctx, client, recs)
+}
+
+func (cs *changeset) write(ctx context.Context, client *ent.Client, recs []record) error {
+	a := cs.actor
+	t := schema.Now()
+	var changes []*ent.ObjectChangeCreate
+	var events []*ent.OutboxEventCreate
+	for _, r := range recs {
+		ct := r.e.d.ContentType()
+		if r.writeChange {
+			c := client.ObjectChange.Create().
+				SetTime(t).SetNillableUserID(a.UserID).SetUserName(a.Username).SetRequestID(a.RequestID).
+				SetAction(r.action).SetChangedObjectType(ct).SetChangedObjectID(r.e.id).
+				SetObjectRepr(truncateRunes(r.repr, 200)).SetMessage(r.e.message)
+			if r.pre != nil {
+				c.SetPrechangeData(r.pre)
+			}
+			if r.post != nil {
+				c.SetPostchangeData(r.post)
+			}
+			changes = append(changes, c)
+		}
+		if r.event != "" {
+			pre := r.e.pre
+			var post json.RawMessage
+			if r.event != EventDeleted {
+				post = r.post
+			}
+			ev := client.OutboxEvent.Create().
+				SetCreated(t).SetEvent(r.event).SetObjectType(ct).SetObjectID(r.e.id).
+				SetRequestID(a.RequestID).SetRequestMethod(a.Method).SetRequestPath(a.Path).
+				SetNillableUserID(a.UserID).SetUsername(a.Username).SetData(r.data)
+			if pre != nil {
+				ev.SetPrechange(pre)
+			}
+			if post != nil {
+				ev.SetPostchange(post)
+			}
+			events = append(events, ev)
+		}
+	}
+	const batch = 100
+	for i := 0; i < len(changes); i += batch {
+		j := min(i+batch, len(changes))
+		if err := client.ObjectChange.CreateBulk(changes[i:j]...).Exec(ctx); err != nil {
+			return fmt.Errorf("write change records: %w", err)
+		}
+	}
+	for i := 0; i < len(events); i += batch {
+		j := min(i+batch, len(events))
+		if err := client.OutboxEvent.CreateBulk(events[i:j]...).Exec(ctx); err != nil {
+			return fmt.Errorf("write outbox events: %w", err)
+		}
+	}
+	return nil
+}
+
+func truncateRunes(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n])
+}
