@@ -2,6 +2,8 @@ package server
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"net/http"
 	"slices"
 	"time"
@@ -48,12 +50,53 @@ func (s *Server) authenticate(c *gin.Context) {
 }
 
 func (s *Server) principal(r *http.Request) (*Principal, error) {
-	cred, err := auth.ParseAuthorization(r.Header.Get("Authorization"))
+	header := r.Header.Get("Authorization")
+	cred, err := auth.ParseAuthorization(header)
 	if err != nil || cred.Secret == "" {
 		return nil, err
 	}
 	ctx := r.Context()
-	var t *ent.Token
+	// The lookup and HMAC check are cached (keyed by a hash of the header,
+	// never the secret itself) until the next write or the cache TTL; the
+	// per-request checks below always run.
+	sum := sha256.Sum256([]byte(header))
+	key := "auth:" + hex.EncodeToString(sum[:])
+	var p *Principal
+	if v, ok := s.db.Cache.Get(key); ok {
+		p = v.(*Principal)
+	} else {
+		gen := s.db.Cache.Gen()
+		t, err := s.lookupToken(ctx, cred)
+		if err != nil {
+			return nil, err
+		}
+		p = &Principal{User: t.Edges.User, Token: t}
+		s.db.Cache.Put(key, gen, p)
+	}
+	t := p.Token
+	now := s.now()
+	if err := auth.CheckToken(auth.TokenState{Enabled: t.Enabled, Expires: t.Expires, AllowedIPs: t.AllowedIps},
+		r, s.cfg.HTTPClientIPHeaders, now); err != nil {
+		return nil, err
+	}
+	if auth.LastUsedStale(t.LastUsed, now) {
+		// A direct update: not change-logged, no event (as NetBox).
+		if err := s.db.Client.Token.UpdateOneID(t.ID).SetLastUsed(now.Truncate(time.Microsecond)).Exec(ctx); err != nil {
+			return nil, err
+		}
+	}
+	if p.User == nil || !p.User.IsActive {
+		return nil, auth.ErrUserInactive
+	}
+	return p, nil
+}
+
+// lookupToken finds and verifies the token of a credential.
+func (s *Server) lookupToken(ctx context.Context, cred auth.Credential) (*ent.Token, error) {
+	var (
+		t   *ent.Token
+		err error
+	)
 	if cred.Version == 2 {
 		t, err = s.db.ReadClient.Token.Query().Where(token.KeyEQ(cred.Key), token.VersionEQ(2)).WithUser().Only(ctx)
 		if ent.IsNotFound(err) || err == nil && (t.PepperID == nil || !auth.Verify(s.cfg.Peppers[*t.PepperID], cred.Secret, t.Digest)) {
@@ -70,24 +113,7 @@ func (s *Server) principal(r *http.Request) (*Principal, error) {
 			return nil, auth.ErrInvalidV1
 		}
 	}
-	if err != nil {
-		return nil, err
-	}
-	now := s.now()
-	if err := auth.CheckToken(auth.TokenState{Enabled: t.Enabled, Expires: t.Expires, AllowedIPs: t.AllowedIps},
-		r, s.cfg.HTTPClientIPHeaders, now); err != nil {
-		return nil, err
-	}
-	if auth.LastUsedStale(t.LastUsed, now) {
-		// A direct update: not change-logged, no event (as NetBox).
-		if err := s.db.Client.Token.UpdateOneID(t.ID).SetLastUsed(now.Truncate(time.Microsecond)).Exec(ctx); err != nil {
-			return nil, err
-		}
-	}
-	if t.Edges.User == nil || !t.Edges.User.IsActive {
-		return nil, auth.ErrUserInactive
-	}
-	return &Principal{User: t.Edges.User, Token: t}, nil
+	return t, err
 }
 
 // Actions of the permission model.

@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"net/http"
+	"strconv"
 	"testing"
 
 	"github.com/inventory/inventory/server/servertest"
@@ -50,6 +51,28 @@ func TestTreeParents(t *testing.T) {
 		e.Must(http.StatusNoContent, "DELETE", "/api/dcim/regions/1/", nil)
 		if n := e.Must(http.StatusOK, "GET", "/api/dcim/regions/", nil).Object()["count"]; n != 0.0 {
 			t.Fatalf("subtree left behind: %v", n)
+		}
+	})
+}
+
+// TestCachedAuthSeesWrites: token lookups are cached between requests, but
+// a write through this process (disabling the token) takes effect at once.
+func TestCachedAuthSeesWrites(t *testing.T) {
+	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+		tok := e.Must(http.StatusCreated, "POST", "/api/users/tokens/", map[string]any{"user": 1}).Object()
+		bearer := "Bearer svc_" + tok["key"].(string) + "." + tok["token"].(string)
+		u := e.WithToken(bearer)
+		u.Must(http.StatusOK, "GET", "/api/dcim/sites/", nil)
+		u.Must(http.StatusOK, "GET", "/api/dcim/sites/", nil) // served from the cache
+		e.Must(http.StatusOK, "PATCH", "/api/users/tokens/"+strconv.Itoa(int(tok["id"].(float64)))+"/", map[string]any{"enabled": false})
+		if r := u.Do("GET", "/api/dcim/sites/", nil); r.Status != http.StatusForbidden || r.Object()["detail"] != "Token disabled" {
+			t.Fatalf("disabled token: %d %s", r.Status, r.Body)
+		}
+		// Counts follow writes too.
+		e.Must(http.StatusOK, "GET", "/api/dcim/sites/", nil)
+		e.Must(http.StatusCreated, "POST", "/api/dcim/sites/", map[string]any{"name": "S", "slug": "s"})
+		if n := e.Must(http.StatusOK, "GET", "/api/dcim/sites/", nil).Object()["count"]; n != 1.0 {
+			t.Fatalf("count after create: %v", n)
 		}
 	})
 }

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"entgo.io/ent/dialect"
 	entsql "entgo.io/ent/dialect/sql"
@@ -40,6 +41,8 @@ type DB struct {
 	Read       *stdsql.DB
 	Write      *stdsql.DB
 	Dialect    string
+	// Cache keeps reads between requests (see CacheTTL).
+	Cache *resource.Cache
 	// Queries counts the reads made through Store, for the query-count
 	// tests that guard against N+1 regressions.
 	Queries atomic.Int64
@@ -61,7 +64,7 @@ func Open(ctx context.Context, rawURL string) (*DB, error) {
 			return nil, fmt.Errorf("connect to PostgreSQL: %w", err)
 		}
 		c := ent.NewClient(ent.Driver(entsql.OpenDB(dialect.Postgres, w)))
-		return &DB{Client: c, ReadClient: c, Read: w, Write: w, Dialect: dialect.Postgres}, nil
+		return withCache(&DB{Client: c, ReadClient: c, Read: w, Write: w, Dialect: dialect.Postgres}), nil
 	}
 	path := strings.TrimPrefix(strings.TrimPrefix(rawURL, "sqlite://"), "file:")
 	if i := strings.IndexByte(path, '?'); i >= 0 {
@@ -101,11 +104,33 @@ func Open(ctx context.Context, rawURL string) (*DB, error) {
 	}
 	r.SetMaxOpenConns(8)
 	r.SetMaxIdleConns(8)
-	return &DB{
+	return withCache(&DB{
 		Client:     ent.NewClient(ent.Driver(entsql.OpenDB(dialect.SQLite, w))),
 		ReadClient: ent.NewClient(ent.Driver(entsql.OpenDB(dialect.SQLite, r))),
 		Read:       r, Write: w, Dialect: dialect.SQLite,
-	}, nil
+	}), nil
+}
+
+// CacheTTL bounds how long a cached read (counts, custom field
+// definitions, token lookups) may miss a write made by another replica;
+// writes through this process invalidate the cache at once.
+const CacheTTL = 2 * time.Second
+
+// withCache gives d its read cache, invalidated by every mutation that
+// changed something and by every commit.
+func withCache(d *DB) *DB {
+	d.Cache = resource.NewCache(CacheTTL)
+	d.Client.Use(func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			v, err := next.Mutate(ctx, m)
+			if n, ok := v.(int); ok && n == 0 && err == nil {
+				return v, err // a bulk update that matched nothing
+			}
+			d.Cache.Bump()
+			return v, err
+		})
+	})
+	return d
 }
 
 var migrateMu sync.Mutex
@@ -126,7 +151,7 @@ func (d *DB) Migrate(ctx context.Context) error {
 
 // Store is the read side as the resource layer sees it.
 func (d *DB) Store() resource.Store {
-	return resource.Store{Dialect: d.Dialect, Q: counting{d.Read, &d.Queries}}
+	return resource.Store{Dialect: d.Dialect, Q: counting{d.Read, &d.Queries}, Cache: d.Cache}
 }
 
 type counting struct {
@@ -162,6 +187,8 @@ func (d *DB) InTx(ctx context.Context, fn func(tx *ent.Tx) error) (err error) {
 		tx.Rollback()
 		return err
 	}
+	// Readers may have cached what they saw while the transaction ran.
+	d.Cache.Bump()
 	return nil
 }
 

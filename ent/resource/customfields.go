@@ -27,6 +27,18 @@ type CustomFieldDef struct {
 // CustomFieldsFor returns the custom fields assigned to content type ct, in
 // NetBox's order (group name, weight, name).
 func CustomFieldsFor(ctx context.Context, st Store, ct string) ([]CustomFieldDef, error) {
+	if v, ok := st.Cache.Get("cf:" + ct); ok {
+		return v.([]CustomFieldDef), nil
+	}
+	gen := st.Cache.Gen()
+	defs, err := customFieldsFor(ctx, st, ct)
+	if err == nil {
+		st.Cache.Put("cf:"+ct, gen, defs)
+	}
+	return defs, err
+}
+
+func customFieldsFor(ctx context.Context, st Store, ct string) ([]CustomFieldDef, error) {
 	cfd := ByContentType("extras.customfield")
 	if cfd == nil {
 		return nil, nil

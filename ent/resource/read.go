@@ -26,6 +26,9 @@ type Querier interface {
 type Store struct {
 	Dialect string // dialect.SQLite or dialect.Postgres
 	Q       Querier
+	// Cache, when set, keeps counts and custom field definitions between
+	// requests (nil inside write transactions, which must read fresh).
+	Cache *Cache
 }
 
 // Row is one selected object: its values in the descriptor's column order.
@@ -73,9 +76,16 @@ func (d *Descriptor) List(ctx context.Context, st Store, p ListParams) ([]*Row, 
 			pr(cs)
 		}
 		q, args := cs.Query()
-		var err error
-		if count, err = queryInt(ctx, st, q, args...); err != nil {
-			return nil, 0, err
+		key := "count:" + q + fmt.Sprint(args)
+		if v, ok := st.Cache.Get(key); ok {
+			count = v.(int)
+		} else {
+			gen := st.Cache.Gen()
+			var err error
+			if count, err = queryInt(ctx, st, q, args...); err != nil {
+				return nil, 0, err
+			}
+			st.Cache.Put(key, gen, count)
 		}
 	}
 	s := d.Selector(st.Dialect)
