@@ -317,8 +317,14 @@ func (s *Server) create(c *gin.Context, d *resource.Descriptor) error {
 	if err := s.checkGrant(c, d, in); err != nil {
 		return err
 	}
+	return s.createOne(c, d, in, view(c))
+}
+
+// createOne creates one object in its own transaction, checks that the
+// result is within the caller's reach, and answers 201 with it.
+func (s *Server) createOne(c *gin.Context, d *resource.Descriptor, in resource.Input, v resource.View) error {
 	var id int
-	err = s.writeTx(c, func(ctx context.Context, tx *resource.Tx) error {
+	err := s.writeTx(c, func(ctx context.Context, tx *resource.Tx) error {
 		var err error
 		if id, err = d.Create(ctx, tx, in); err != nil {
 			return err
@@ -328,11 +334,11 @@ func (s *Server) create(c *gin.Context, d *resource.Descriptor) error {
 	if err != nil {
 		return err
 	}
-	r, err := d.Get(ctx, s.db.Store(), id)
+	r, err := d.Get(c.Request.Context(), s.db.Store(), id)
 	if err != nil || r == nil {
 		return fmt.Errorf("re-read created %s %d: %v", d.Type, id, err)
 	}
-	return s.respond(c, d, r, http.StatusCreated)
+	return s.respondView(c, d, r, http.StatusCreated, v)
 }
 
 func (s *Server) bulkCreate(c *gin.Context, d *resource.Descriptor, raw json.RawMessage) error {
@@ -427,23 +433,31 @@ func (s *Server) lockRow(ctx context.Context, tx *resource.Tx, d *resource.Descr
 	return d.Get(ctx, tx.Store(), id, preds...)
 }
 
-// update serves PUT and PATCH on a detail route.
-func (s *Server) update(c *gin.Context, d *resource.Descriptor, partial bool) error {
-	if err := s.authorize(c, d, actionChange); err != nil {
-		return err
+// detailWrite is the common start of a write on a detail route: the
+// permission gate, the object (404 when out of reach), If-Match, and the
+// body as one object.
+func (s *Server) detailWrite(c *gin.Context, d *resource.Descriptor, action string) (*resource.Row, resource.Input, error) {
+	if err := s.authorize(c, d, action); err != nil {
+		return nil, nil, err
 	}
 	r, err := s.fetch(c, d)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	if err := checkIfMatch(c, d, r); err != nil {
-		return err
+		return nil, nil, err
 	}
 	raw, err := body(c)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	in, err := object(raw)
+	return r, in, err
+}
+
+// update serves PUT and PATCH on a detail route.
+func (s *Server) update(c *gin.Context, d *resource.Descriptor, partial bool) error {
+	r, in, err := s.detailWrite(c, d, actionChange)
 	if err != nil {
 		return err
 	}
@@ -476,21 +490,7 @@ func (s *Server) update(c *gin.Context, d *resource.Descriptor, partial bool) er
 // destroy serves DELETE on a detail route (an optional body may carry a
 // changelog_message).
 func (s *Server) destroy(c *gin.Context, d *resource.Descriptor) error {
-	if err := s.authorize(c, d, actionDelete); err != nil {
-		return err
-	}
-	r, err := s.fetch(c, d)
-	if err != nil {
-		return err
-	}
-	if err := checkIfMatch(c, d, r); err != nil {
-		return err
-	}
-	raw, err := body(c)
-	if err != nil {
-		return err
-	}
-	in, err := object(raw)
+	r, in, err := s.detailWrite(c, d, actionDelete)
 	if err != nil {
 		return err
 	}

@@ -187,25 +187,10 @@ func (s *Server) provision(c *gin.Context) error {
 	in["user"] = json.RawMessage(fmt.Sprint(u.ID))
 	ctx, _ = resource.WithReveal(ctx)
 	c.Request = c.Request.WithContext(ctx)
-	var id int
-	err = s.writeTx(c, func(ctx context.Context, tx *resource.Tx) error {
-		var err error
-		if id, err = d.Create(ctx, tx, in); err != nil {
-			return err
-		}
-		return s.inReach(c, ctx, tx, d, id)
-	})
-	if err != nil {
-		return err
-	}
-	r, err := d.Get(ctx, s.db.Store(), id)
-	if err != nil || r == nil {
-		return fmt.Errorf("re-read token: %v", err)
-	}
 	// NetBox's provisioning response lists the token without pepper_id.
 	v := view(c)
 	v.Omit = append(v.Omit, "pepper_id")
-	return s.respondView(c, d, r, http.StatusCreated, v)
+	return s.createOne(c, d, in, v)
 }
 
 func sprint(v any) string { return fmt.Sprint(v) }

@@ -9,6 +9,7 @@ import (
 	"github.com/inventory/inventory/ent"
 	"github.com/inventory/inventory/ent/db"
 	"github.com/inventory/inventory/ent/resource"
+	"github.com/inventory/inventory/webhooks"
 )
 
 // benchCF is the text custom field set on every seeded object.
@@ -56,9 +57,11 @@ func seedBench(ctx context.Context, d *db.DB, o *benchOptions) (*benchSeed, erro
 		for lo := 0; lo < n; lo += o.batch {
 			hi := min(lo+o.batch, n)
 			err := d.InTx(ctx, func(tx *ent.Tx) error {
+				// Seeding writes change records and events like any write.
+				tctx := webhooks.Track(ctx, tx, webhooks.Actor{Username: "bench"})
 				rtx := &resource.Tx{Client: tx.Client(), Dialect: d.Dialect}
 				for i := lo; i < hi; i++ {
-					id, err := desc.Create(ctx, rtx, gen(i))
+					id, err := desc.Create(tctx, rtx, gen(i))
 					if err != nil {
 						return fmt.Errorf("%s #%d: %w", ct, i, err)
 					}
@@ -123,20 +126,25 @@ func seedBench(ctx context.Context, d *db.DB, o *benchOptions) (*benchSeed, erro
 		return nil, err
 	}
 	if s.hasPrefix && o.prefixes > 0 {
-		// /16 containers first, then the /24s inside them (depth 1).
-		containers := (o.prefixes + 255) / 256
-		if _, err := create("ipam.prefix", containers, func(i int) resource.Input {
-			return jsonInput("prefix", benchNet(i*256, 16), "status", "container", "description", fmt.Sprintf("container %d", i))
-		}); err != nil {
-			return nil, err
-		}
-		if s.prefixes, err = create("ipam.prefix", o.prefixes, func(i int) resource.Input {
-			in := jsonInput("prefix", benchNet(i, 24), "status", "active",
-				"description", fmt.Sprintf("benchmark prefix %d", i), "tags", tags(i), "custom_fields", cf(i))
+		// /16 containers first, then the /24s inside them (depth 1). Both
+		// carry the same kind of data (tags, a custom field, a scope on one
+		// in four), so that the first and a deep cursor page compare the
+		// paging, not different rows.
+		prefix := func(net, status, desc string, i int) resource.Input {
+			in := jsonInput("prefix", net, "status", status, "description", desc, "tags", tags(i), "custom_fields", cf(i))
 			if i%4 == 0 {
 				in["scope_type"], in["scope_id"] = json.RawMessage(`"dcim.site"`), json.RawMessage(fmt.Sprint(s.sites[i%len(s.sites)]))
 			}
 			return in
+		}
+		containers := (o.prefixes + 255) / 256
+		if _, err := create("ipam.prefix", containers, func(i int) resource.Input {
+			return prefix(benchNet(i*256, 16), "container", fmt.Sprintf("container %d", i), i)
+		}); err != nil {
+			return nil, err
+		}
+		if s.prefixes, err = create("ipam.prefix", o.prefixes, func(i int) resource.Input {
+			return prefix(benchNet(i, 24), "active", fmt.Sprintf("benchmark prefix %d", i), i)
 		}); err != nil {
 			return nil, err
 		}
