@@ -8,9 +8,9 @@ import (
 	"net/http"
 	"testing"
 
-	"github.com/inventory/inventory/ent"
 	"github.com/inventory/inventory/ent/resource"
 	"github.com/inventory/inventory/server/servertest"
+	"github.com/inventory/inventory/webhooks"
 )
 
 // Go benchmarks of the hot endpoints on a modest seeded data set, in
@@ -49,8 +49,7 @@ func benchEnv(b *testing.B, kind string) (*servertest.Env, []int) {
 	create := func(ct string, n int, gen func(i int) resource.Input) []int {
 		d := resource.ByContentType(ct)
 		ids := make([]int, 0, n)
-		err := e.DB.InTx(ctx, func(tx *ent.Tx) error {
-			rtx := &resource.Tx{Client: tx.Client(), Dialect: e.DB.Dialect}
+		err := webhooks.Write(ctx, e.DB, webhooks.Actor{Username: "bench"}, func(ctx context.Context, rtx *resource.Tx) error {
 			for i := 0; i < n; i++ {
 				id, err := d.Create(ctx, rtx, gen(i))
 				if err != nil {

@@ -19,7 +19,6 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"github.com/gin-gonic/gin"
 
-	"github.com/inventory/inventory/ent"
 	"github.com/inventory/inventory/ent/resource"
 	"github.com/inventory/inventory/filters"
 	"github.com/inventory/inventory/webhooks"
@@ -278,9 +277,9 @@ func items(raw json.RawMessage) ([]json.RawMessage, error) {
 // writeTx runs fn in one transaction with the resource layer's view of it.
 func (s *Server) writeTx(c *gin.Context, fn func(ctx context.Context, tx *resource.Tx) error) error {
 	ctx := c.Request.Context()
-	return s.db.InTx(ctx, func(etx *ent.Tx) error {
-		tctx := webhooks.Track(ctx, etx, actor(c))
-		return fn(tctx, &resource.Tx{Client: etx.Client(), Dialect: s.db.Dialect, Visible: s.visible(ctx, PrincipalFrom(ctx))})
+	return webhooks.Write(ctx, s.db, actor(c), func(tctx context.Context, tx *resource.Tx) error {
+		tx.Visible = s.visible(ctx, PrincipalFrom(ctx))
+		return fn(tctx, tx)
 	})
 }
 

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/inventory/inventory/ent"
+	"github.com/inventory/inventory/ent/db"
 	"github.com/inventory/inventory/ent/resource"
 	"github.com/inventory/inventory/ent/schema"
 )
@@ -427,4 +428,13 @@ func truncateRunes(s string, n int) string {
 		return s
 	}
 	return string(r[:n])
+}
+
+// Write runs fn in one transaction of d whose changes are captured (change
+// records and outbox events) under actor: the one way to write
+// change-logged models, for the API, the CLI and the benchmarks alike.
+func Write(ctx context.Context, d *db.DB, actor Actor, fn func(ctx context.Context, tx *resource.Tx) error) error {
+	return d.InTx(ctx, func(etx *ent.Tx) error {
+		return fn(Track(ctx, etx, actor), &resource.Tx{Client: etx.Client(), Dialect: d.Dialect})
+	})
 }

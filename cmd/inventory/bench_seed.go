@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/inventory/inventory/ent"
 	"github.com/inventory/inventory/ent/db"
 	"github.com/inventory/inventory/ent/resource"
 	"github.com/inventory/inventory/webhooks"
@@ -56,12 +55,10 @@ func seedBench(ctx context.Context, d *db.DB, o *benchOptions) (*benchSeed, erro
 		ids := make([]int, 0, n)
 		for lo := 0; lo < n; lo += o.batch {
 			hi := min(lo+o.batch, n)
-			err := d.InTx(ctx, func(tx *ent.Tx) error {
-				// Seeding writes change records and events like any write.
-				tctx := webhooks.Track(ctx, tx, webhooks.Actor{Username: "bench"})
-				rtx := &resource.Tx{Client: tx.Client(), Dialect: d.Dialect}
+			// Seeding writes change records and events like any write.
+			err := webhooks.Write(ctx, d, webhooks.Actor{Username: "bench"}, func(ctx context.Context, rtx *resource.Tx) error {
 				for i := lo; i < hi; i++ {
-					id, err := desc.Create(tctx, rtx, gen(i))
+					id, err := desc.Create(ctx, rtx, gen(i))
 					if err != nil {
 						return fmt.Errorf("%s #%d: %w", ct, i, err)
 					}

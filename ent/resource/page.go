@@ -155,43 +155,67 @@ func (p *Page) loadTags(ctx context.Context, ids []int) error {
 		return nil
 	}
 	p.tags = map[int][]*Row{}
-	tag := ByContentType("extras.tag")
+	// Two small queries rather than one join: the assignments through the
+	// covering (object_type, object_id, tag_id) index, then the few tags.
+	// With a join, SQLite's planner may loop over the small tag table and
+	// scan each tag's assignments instead.
+	assigned := map[int][]int{}
+	var tagIDs []int
 	for _, chunk := range chunks(ids) {
-		t := sql.Table(tag.Table).As("t")
-		ti := sql.Table("extras_taggeditem").As("ti")
-		cols := []string{ti.C("object_id")}
-		for _, c := range tag.narrow {
-			cols = append(cols, t.C(tag.columns[c]))
-		}
-		s := sql.Dialect(p.st.Dialect).Select(cols...).From(ti).Join(t).On(ti.C("tag_id"), t.C("id")).
-			Where(sql.And(sql.EQ(ti.C("object_type"), p.d.ContentType()), sql.InInts(ti.C("object_id"), chunk...))).
-			OrderBy(t.C("weight"), t.C("name"))
+		ti := sql.Table("extras_taggeditem")
+		s := sql.Dialect(p.st.Dialect).Select(ti.C("object_id"), ti.C("tag_id")).From(ti).
+			Where(sql.And(sql.EQ(ti.C("object_type"), p.d.ContentType()), sql.InInts(ti.C("object_id"), chunk...)))
 		q, args := s.Query()
 		rs, err := p.st.Q.QueryContext(ctx, q, args...)
 		if err != nil {
 			return err
 		}
 		for rs.Next() {
-			var oid int
-			scan := make([]any, len(tag.narrow))
-			ptrs := []any{&oid}
-			for i := range scan {
-				ptrs = append(ptrs, &scan[i])
-			}
-			if err := rs.Scan(ptrs...); err != nil {
+			var oid, tid int
+			if err := rs.Scan(&oid, &tid); err != nil {
 				rs.Close()
 				return err
 			}
-			vals := make([]any, len(tag.columns))
-			for i, c := range tag.narrow {
-				vals[c] = normalize(tag.byCol[tag.columns[c]], scan[i])
-			}
-			p.tags[oid] = append(p.tags[oid], &Row{ID: vals[tag.byName["id"].col].(int), Vals: vals})
+			assigned[oid] = append(assigned[oid], tid)
+			tagIDs = append(tagIDs, tid)
 		}
 		rs.Close()
 		if err := rs.Err(); err != nil {
 			return err
 		}
+	}
+	if len(tagIDs) == 0 {
+		return nil
+	}
+	tag := ByContentType("extras.tag")
+	rows, err := tag.getNested(ctx, p.st, dedupe(tagIDs))
+	if err != nil {
+		return err
+	}
+	byID := make(map[int]*Row, len(rows))
+	for _, r := range rows {
+		byID[r.ID] = r
+	}
+	weight, name := tag.byName["weight"].col, tag.byName["name"].col
+	for oid, tids := range assigned {
+		list := make([]*Row, 0, len(tids))
+		for _, tid := range tids {
+			if r := byID[tid]; r != nil {
+				list = append(list, r)
+			}
+		}
+		// NetBox's tag ordering: weight, then name.
+		sort.Slice(list, func(i, j int) bool {
+			wi, _ := list[i].Vals[weight].(int)
+			wj, _ := list[j].Vals[weight].(int)
+			if wi != wj {
+				return wi < wj
+			}
+			ni, _ := list[i].Vals[name].(string)
+			nj, _ := list[j].Vals[name].(string)
+			return ni < nj
+		})
+		p.tags[oid] = list
 	}
 	return nil
 }

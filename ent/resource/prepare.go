@@ -91,6 +91,13 @@ func (d *Descriptor) narrowColumns() {
 			want[f.col] = true
 		}
 	}
+	// The default ordering's columns too: nested lists (tags) are sorted
+	// by them.
+	for _, o := range d.Ordering {
+		if f := d.byName[strings.TrimPrefix(o, "-")]; f != nil && f.col >= 0 {
+			want[f.col] = true
+		}
+	}
 	if _, named := displayRules[d.Display]; named {
 		for _, f := range d.Fields {
 			if f.col >= 0 && f.Kind != KindTime && f.Kind != KindJSON && f.Kind != KindCustomFields && f.Kind != KindStrings && f.Kind != KindContentTypes {
