@@ -131,15 +131,20 @@ type Descriptor struct {
 	NewUpdate func(c *gen.Client, id int) ent.Mutation
 	DeleteOne func(ctx context.Context, c *gen.Client, id int) error
 
-	columns []string          // selected columns, in row order
-	allCols []int             // 0..len(columns)-1
-	narrow  []int             // columns of the nested representation
-	byName  map[string]*Field // API name → field
-	byCol   map[string]*Field
-	brief   []*Field
-	full    []*Field
-	spec    *filters.Spec
-	notNull map[string]bool // NOT NULL columns of Table (from the ent schema)
+	columns []string // selected columns, in row order
+	allCols []int    // 0..len(columns)-1
+	narrow  []int    // columns of the nested representation
+	nested  []*Field // fields of the nested representation
+	tagForm []*Field // fields of a tag inside an object's tags
+	// displayField is the field of a display rule that is just "{field}"
+	// of a string column.
+	displayField *Field
+	byName       map[string]*Field // API name → field
+	byCol        map[string]*Field
+	brief        []*Field
+	full         []*Field
+	spec         *filters.Spec
+	notNull      map[string]bool // NOT NULL columns of Table (from the ent schema)
 }
 
 // FilterDecl is a declared filter (from the schema annotation).

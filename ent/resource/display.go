@@ -56,6 +56,10 @@ func (d *Descriptor) DisplayOf(r *Row) string {
 	if rule, ok := displayRules[d.Display]; ok {
 		return rule(d, r)
 	}
+	if d.displayField != nil { // the common "{name}" rule
+		s, _ := r.Vals[d.displayField.col].(string)
+		return s
+	}
 	var b strings.Builder
 	rule := d.Display
 	for {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"entgo.io/ent/dialect/sql"
@@ -76,15 +77,16 @@ func (d *Descriptor) fieldsFor(v View) []*Field {
 // nestedFields is the representation of a related object inside another:
 // the brief fields without relation counts. NestedGroup models keep their
 // count at 0, as NetBox's nested serializers declare it without annotating.
-func (d *Descriptor) nestedFields() []*Field {
-	var out []*Field
+func (d *Descriptor) nestedFields() []*Field { return d.nested }
+
+func (d *Descriptor) computeNested() {
+	d.nested = nil
 	for _, f := range d.brief {
 		if f.Kind == KindCount && !d.Tree {
 			continue
 		}
-		out = append(out, f)
+		d.nested = append(d.nested, f)
 	}
-	return out
 }
 
 // Load prepares rows of d for rendering with view v.
@@ -340,9 +342,9 @@ func (p *Page) value(b []byte, d *Descriptor, r *Row, f *Field, nested bool) []b
 	}
 	switch f.Kind {
 	case KindURL:
-		return appendString(b, d.URL(p.base, r.ID))
+		return d.appendURL(b, p.base, "/api/", r.ID)
 	case KindDisplayURL:
-		return appendString(b, p.base+"/"+d.App+"/"+d.Path+"/"+itoa(r.ID)+"/")
+		return d.appendURL(b, p.base, "/", r.ID)
 	case KindDisplay:
 		return appendString(b, d.DisplayOf(r))
 	case KindChoice:
@@ -410,12 +412,29 @@ func (p *Page) value(b []byte, d *Descriptor, r *Row, f *Field, nested bool) []b
 
 // tagFields is the nested tag form: NetBox renders every tag with
 // id, url, display_url, display, name, slug and color.
-func (d *Descriptor) tagFields() []*Field {
-	var out []*Field
+func (d *Descriptor) tagFields() []*Field { return d.tagForm }
+
+func (d *Descriptor) computeTagForm() {
+	d.tagForm = nil
 	for _, n := range []string{"id", "url", "display_url", "display", "name", "slug", "color"} {
-		out = append(out, d.byName[n])
+		if f := d.byName[n]; f != nil {
+			d.tagForm = append(d.tagForm, f)
+		}
 	}
-	return out
+}
+
+// appendURL appends the quoted URL base+mid+app/path/id/ (URLs need no
+// escaping: app and path are plain names).
+func (d *Descriptor) appendURL(b []byte, base, mid string, id int) []byte {
+	b = append(b, '"')
+	b = append(b, base...)
+	b = append(b, mid...)
+	b = append(b, d.App...)
+	b = append(b, '/')
+	b = append(b, d.Path...)
+	b = append(b, '/')
+	b = strconv.AppendInt(b, int64(id), 10)
+	return append(b, '/', '"')
 }
 
 // URL is the API URL of object id.
@@ -429,6 +448,14 @@ func (d *Descriptor) ListURL(base string) string {
 }
 
 func (f *Field) label(v any) string {
+	if s, ok := v.(string); ok { // the common case: no formatting
+		for _, c := range f.Choices {
+			if cs, ok := c.Value.(string); ok && cs == s {
+				return c.Label
+			}
+		}
+		return ""
+	}
 	for _, c := range f.Choices {
 		if fmt.Sprint(c.Value) == fmt.Sprint(v) {
 			return c.Label

@@ -43,6 +43,13 @@ func (d *Descriptor) prepare() error {
 		d.brief = d.full
 	}
 	d.narrowColumns()
+	d.computeNested()
+	if names := displayFields(d.Display); len(names) == 1 && d.Display == "{"+names[0]+"}" {
+		if f := d.byName[names[0]]; f != nil && f.col >= 0 && f.GoType == "string" {
+			d.displayField = f
+		}
+	}
+	d.computeTagForm()
 	for _, f := range d.Fields {
 		if f.Kind == KindGenericObject {
 			d.byName[f.Generic+"_type"].Kind = KindGenericType
