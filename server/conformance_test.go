@@ -1125,6 +1125,8 @@ func conform(t *testing.T, e *servertest.Env, d *resource.Descriptor, fx *fixtur
 		delete(w.ids, ct)
 	})
 
+	t.Run("change log", func(t *testing.T) { conformChangeLog(t, e, d, fx, w, p, bp) })
+
 	t.Run("query count", func(t *testing.T) { conformQueries(t, w, d, p[0]) })
 }
 
