@@ -270,7 +270,7 @@ func conformChangeLog(t *testing.T, e *servertest.Env, d *resource.Descriptor, f
 	// accepted 200 are ASCII: the ent validators of the change record count
 	// bytes (see the report on MaxLen vs MaxRuneLen).
 	long := strings.Repeat("é", resource.MaxChangelogMessage+1)
-	ok := strings.Repeat("x", resource.MaxChangelogMessage)
+	ok := strings.Repeat("é", resource.MaxChangelogMessage) // characters, not bytes
 	if d.Logged {
 		r = must(t, e, http.StatusBadRequest, "POST", list, withMsg(p[1], long))
 		if _, has := r.Object()["changelog_message"]; !has {

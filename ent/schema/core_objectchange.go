@@ -31,17 +31,17 @@ func (ObjectChange) Fields() []ent.Field {
 	return []ent.Field{
 		field.Time("time").Default(Now).Immutable().Annotations(api.Field{ReadOnly: true}),
 		field.Int("user_id").Optional().Nillable().Annotations(api.Field{ReadOnly: true}),
-		field.String("user_name").MaxLen(150).Default("").Annotations(api.Field{ReadOnly: true}),
-		field.String("request_id").MaxLen(36).Default("").Annotations(api.Field{ReadOnly: true}),
-		field.String("action").MaxLen(50).Annotations(api.Field{Kind: "choice", Choices: ObjectChangeAction, ReadOnly: true}),
-		field.String("changed_object_type").MaxLen(100).Annotations(api.Field{ReadOnly: true}),
+		field.String("user_name").MaxRuneLen(150).Default("").Annotations(api.Field{ReadOnly: true}),
+		field.String("request_id").MaxRuneLen(36).Default("").Annotations(api.Field{ReadOnly: true}),
+		field.String("action").MaxRuneLen(50).Annotations(api.Field{Kind: "choice", Choices: ObjectChangeAction, ReadOnly: true}),
+		field.String("changed_object_type").MaxRuneLen(100).Annotations(api.Field{ReadOnly: true}),
 		field.Int("changed_object_id").Annotations(api.Field{ReadOnly: true}),
 		// related_object_* point at the parent of component-like models;
 		// filterable, never rendered (as in NetBox).
-		field.String("related_object_type").MaxLen(100).Optional().Nillable().Annotations(api.Field{Kind: "hidden"}),
+		field.String("related_object_type").MaxRuneLen(100).Optional().Nillable().Annotations(api.Field{Kind: "hidden"}),
 		field.Int("related_object_id").Optional().Nillable().Annotations(api.Field{Kind: "hidden"}),
-		field.String("object_repr").MaxLen(200).Annotations(api.Field{ReadOnly: true}),
-		field.String("message").MaxLen(200).Default("").Annotations(api.Field{ReadOnly: true}),
+		field.String("object_repr").MaxRuneLen(200).Annotations(api.Field{ReadOnly: true}),
+		field.String("message").MaxRuneLen(200).Default("").Annotations(api.Field{ReadOnly: true}),
 		// The snapshots in NetBox's serialize_object form (BEHAVIOUR.md
 		// §11.3): null pre-data on create, null post-data on delete; the
 		// API renders null as {} and hides bookkeeping keys.

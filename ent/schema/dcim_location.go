@@ -18,9 +18,9 @@ func (Location) Mixin() []ent.Mixin { return NestedGroupMixins() }
 func (Location) Fields() []ent.Field {
 	return []ent.Field{
 		field.Int("site_id"),
-		field.String("status").MaxLen(50).Default("active").Annotations(api.Field{Kind: "choice", Choices: SiteStatus}),
+		field.String("status").MaxRuneLen(50).Default("active").Annotations(api.Field{Kind: "choice", Choices: SiteStatus}),
 		FKField("tenant"),
-		field.String("facility").MaxLen(50).Default(""),
+		field.String("facility").MaxRuneLen(50).Default(""),
 	}
 }
 

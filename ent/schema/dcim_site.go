@@ -21,12 +21,12 @@ var SiteStatus = api.C("planned", "Planned", "staging", "Staging", "active", "Ac
 func (Site) Fields() []ent.Field {
 	return []ent.Field{
 		UniqueName(100), UniqueSlug(),
-		field.String("status").MaxLen(50).Default("active").Annotations(api.Field{Kind: "choice", Choices: SiteStatus}),
+		field.String("status").MaxRuneLen(50).Default("active").Annotations(api.Field{Kind: "choice", Choices: SiteStatus}),
 		FKField("region"), FKField("group"), FKField("tenant"),
-		field.String("facility").MaxLen(50).Default(""),
+		field.String("facility").MaxRuneLen(50).Default(""),
 		field.String("time_zone").Optional().Nillable().Annotations(api.Field{Kind: "timezone"}),
-		field.String("physical_address").MaxLen(200).Default(""),
-		field.String("shipping_address").MaxLen(200).Default(""),
+		field.String("physical_address").MaxRuneLen(200).Default(""),
+		field.String("shipping_address").MaxRuneLen(200).Default(""),
 		field.Float("latitude").Optional().Nillable(),
 		field.Float("longitude").Optional().Nillable(),
 	}

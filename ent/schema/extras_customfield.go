@@ -48,21 +48,21 @@ func (CustomField) Fields() []ent.Field {
 	smallint := api.Field{Min: api.Int(0), Max: api.Int(32767)}
 	return []ent.Field{
 		field.Strings("object_types").Annotations(api.Field{Kind: "content-types"}),
-		field.String("type").MaxLen(50).Default("text").
+		field.String("type").MaxRuneLen(50).Default("text").
 			Annotations(api.Field{Kind: "choice", Choices: CustomFieldType, Required: true}),
 		field.String("related_object_type").Optional().Nillable(),
-		field.String("name").MaxLen(50).NotEmpty().Unique().Validate(customFieldName),
-		field.String("label").MaxLen(50).Default(""),
-		field.String("group_name").MaxLen(50).Default(""),
-		field.String("description").MaxLen(200).Default(""),
+		field.String("name").MaxRuneLen(50).NotEmpty().Unique().Validate(customFieldName),
+		field.String("label").MaxRuneLen(50).Default(""),
+		field.String("group_name").MaxRuneLen(50).Default(""),
+		field.String("description").MaxRuneLen(200).Default(""),
 		field.Bool("required").Default(false),
 		field.Bool("unique").Default(false),
 		field.Int("search_weight").Default(1000).Min(0).Max(32767).Annotations(smallint),
-		field.String("filter_logic").MaxLen(50).Default("loose").
+		field.String("filter_logic").MaxRuneLen(50).Default("loose").
 			Annotations(api.Field{Kind: "choice", Choices: CustomFieldFilterLogic}),
-		field.String("ui_visible").MaxLen(50).Default("always").
+		field.String("ui_visible").MaxRuneLen(50).Default("always").
 			Annotations(api.Field{Kind: "choice", Choices: CustomFieldUIVisible}),
-		field.String("ui_editable").MaxLen(50).Default("yes").
+		field.String("ui_editable").MaxRuneLen(50).Default("yes").
 			Annotations(api.Field{Kind: "choice", Choices: CustomFieldUIEditable}),
 		field.Bool("is_cloneable").Default(false),
 		field.JSON("default", json.RawMessage{}).Optional(),
@@ -70,7 +70,7 @@ func (CustomField) Fields() []ent.Field {
 		field.Int("weight").Default(100).Min(0).Max(32767).Annotations(smallint),
 		field.Float("validation_minimum").Optional().Nillable(),
 		field.Float("validation_maximum").Optional().Nillable(),
-		field.String("validation_regex").MaxLen(500).Default(""),
+		field.String("validation_regex").MaxRuneLen(500).Default(""),
 		field.JSON("validation_schema", json.RawMessage{}).Optional(),
 		FKField("choice_set"),
 		field.Text("comments").Default(""),

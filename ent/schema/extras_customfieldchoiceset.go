@@ -28,8 +28,8 @@ var ChoiceColors = []string{"blue", "indigo", "purple", "pink", "red", "orange",
 func (CustomFieldChoiceSet) Fields() []ent.Field {
 	return []ent.Field{
 		UniqueName(100),
-		field.String("description").MaxLen(200).Default(""),
-		field.String("base_choices").MaxLen(50).Optional().Nillable().
+		field.String("description").MaxRuneLen(200).Default(""),
+		field.String("base_choices").MaxRuneLen(50).Optional().Nillable().
 			Annotations(api.Field{Kind: "choice", Choices: ChoiceSetBase}),
 		// extra_choices is a list of [value, label] pairs.
 		field.JSON("extra_choices", [][]string{}),

@@ -37,7 +37,7 @@ func (EventRule) Fields() []ent.Field {
 		field.Bool("enabled").Default(true),
 		field.Strings("event_types"),
 		field.JSON("conditions", json.RawMessage{}).Optional(),
-		field.String("action_type").MaxLen(30).Default("webhook").
+		field.String("action_type").MaxRuneLen(30).Default("webhook").
 			Annotations(api.Field{Kind: "choice", Choices: EventRuleActionType, Required: true}),
 		field.String("action_object_type").
 			Annotations(api.Field{Types: []string{"extras.webhook", "extras.script", "extras.notificationgroup"}}),
@@ -45,7 +45,7 @@ func (EventRule) Fields() []ent.Field {
 		// action_data is merged into the event data of the action (not
 		// exposed by NetBox's REST serializer either).
 		field.JSON("action_data", json.RawMessage{}).Optional(),
-		field.String("description").MaxLen(200).Default(""),
+		field.String("description").MaxRuneLen(200).Default(""),
 		field.Text("comments").Default(""),
 	}
 }

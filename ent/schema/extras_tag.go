@@ -19,8 +19,8 @@ func (Tag) Mixin() []ent.Mixin { return []ent.Mixin{ChangeLogged{}} }
 func (Tag) Fields() []ent.Field {
 	return []ent.Field{
 		UniqueName(100), UniqueSlug(),
-		field.String("color").MaxLen(6).Default("9e9e9e").Annotations(api.Field{Kind: "color"}),
-		field.String("description").MaxLen(200).Default(""),
+		field.String("color").MaxRuneLen(6).Default("9e9e9e").Annotations(api.Field{Kind: "color"}),
+		field.String("description").MaxRuneLen(200).Default(""),
 		field.Int("weight").Default(1000).Min(0).Max(32767),
 		field.Strings("object_types").Default([]string{}).Annotations(api.Field{Kind: "content-types"}),
 	}

@@ -65,17 +65,17 @@ func ValidatePayloadURL(s string) error {
 func (Webhook) Fields() []ent.Field {
 	return []ent.Field{
 		UniqueName(150),
-		field.String("description").MaxLen(200).Default(""),
-		field.String("payload_url").MaxLen(500).NotEmpty().Validate(ValidatePayloadURL),
+		field.String("description").MaxRuneLen(200).Default(""),
+		field.String("payload_url").MaxRuneLen(500).NotEmpty().Validate(ValidatePayloadURL),
 		// A choice rendered as its plain value, as NetBox does.
-		field.String("http_method").MaxLen(30).Default("POST").
+		field.String("http_method").MaxRuneLen(30).Default("POST").
 			Annotations(api.Field{Choices: api.C("GET", "GET", "POST", "POST", "PUT", "PUT", "PATCH", "PATCH", "DELETE", "DELETE")}),
-		field.String("http_content_type").MaxLen(100).Default("application/json"),
+		field.String("http_content_type").MaxRuneLen(100).Default("application/json"),
 		field.Text("additional_headers").Default(""),
 		field.Text("body_template").Default(""),
-		field.String("secret").MaxLen(255).Default(""),
+		field.String("secret").MaxRuneLen(255).Default(""),
 		field.Bool("ssl_verification").Default(true),
-		field.String("ca_file_path").MaxLen(4096).Optional().Nillable(),
+		field.String("ca_file_path").MaxRuneLen(4096).Optional().Nillable(),
 	}
 }
 

@@ -52,7 +52,7 @@ func (Prefix) Fields() []ent.Field {
 		field.Int("scope_id").Optional().Nillable(),
 		FKField("tenant"),
 		FKField("vlan"),
-		field.String("status").MaxLen(50).Default("active").Annotations(api.Field{Kind: "choice", Choices: PrefixStatus}),
+		field.String("status").MaxRuneLen(50).Default("active").Annotations(api.Field{Kind: "choice", Choices: PrefixStatus}),
 		FKField("role"),
 		field.Bool("is_pool").Default(false),
 		field.Bool("mark_utilized").Default(false),

@@ -28,9 +28,9 @@ func (VLAN) Fields() []ent.Field {
 			Annotations(api.Field{Min: api.Int(VLANVIDMin), Max: api.Int(VLANVIDMax)}),
 		NameField(64),
 		FKField("tenant"),
-		field.String("status").MaxLen(50).Default("active").Annotations(api.Field{Kind: "choice", Choices: VLANStatus}),
+		field.String("status").MaxRuneLen(50).Default("active").Annotations(api.Field{Kind: "choice", Choices: VLANStatus}),
 		FKField("role"),
-		field.String("qinq_role").MaxLen(50).Optional().Nillable().
+		field.String("qinq_role").MaxRuneLen(50).Optional().Nillable().
 			Annotations(api.Field{Kind: "choice", Choices: VLANQinQRole}),
 		FKField("qinq_svlan"),
 	}

@@ -20,7 +20,7 @@ func (VRF) Fields() []ent.Field {
 		NameField(100),
 		// rd is unique when set; the index (not field.Unique) carries the
 		// constraint so that the API check can use NetBox's field label.
-		field.String("rd").MaxLen(21).Optional().Nillable(),
+		field.String("rd").MaxRuneLen(21).Optional().Nillable(),
 		FKField("tenant"),
 		field.Bool("enforce_unique").Default(true),
 	}

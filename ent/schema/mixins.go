@@ -114,26 +114,26 @@ func ParentEdge(t any) ent.Edge {
 
 // NameField is a required name of at most n characters.
 func NameField(n int) ent.Field {
-	return field.String("name").MaxLen(n).NotEmpty()
+	return field.String("name").MaxRuneLen(n).NotEmpty()
 }
 
 // UniqueName is a globally unique NameField.
 func UniqueName(n int) ent.Field {
-	return field.String("name").MaxLen(n).NotEmpty().Unique()
+	return field.String("name").MaxRuneLen(n).NotEmpty().Unique()
 }
 
 // UniqueSlug is a globally unique SlugField.
 func UniqueSlug() ent.Field {
-	return field.String("slug").MaxLen(100).NotEmpty().Unique().Annotations(api.Field{Kind: "slug"})
+	return field.String("slug").MaxRuneLen(100).NotEmpty().Unique().Annotations(api.Field{Kind: "slug"})
 }
 
 // SlugField is a required slug.
 func SlugField() ent.Field {
-	return field.String("slug").MaxLen(100).NotEmpty().Annotations(api.Field{Kind: "slug"})
+	return field.String("slug").MaxRuneLen(100).NotEmpty().Annotations(api.Field{Kind: "slug"})
 }
 
 func descriptionFields() []ent.Field {
-	return []ent.Field{field.String("description").MaxLen(200).Default("")}
+	return []ent.Field{field.String("description").MaxRuneLen(200).Default("")}
 }
 
 func commentsField() ent.Field {

@@ -16,8 +16,8 @@ type Group struct{ ent.Schema }
 
 func (Group) Fields() []ent.Field {
 	return []ent.Field{
-		field.String("name").MaxLen(150).NotEmpty().Unique(),
-		field.String("description").MaxLen(200).Default(""),
+		field.String("name").MaxRuneLen(150).NotEmpty().Unique(),
+		field.String("description").MaxRuneLen(200).Default(""),
 	}
 }
 

@@ -19,8 +19,8 @@ type ObjectPermission struct{ ent.Schema }
 
 func (ObjectPermission) Fields() []ent.Field {
 	return []ent.Field{
-		field.String("name").MaxLen(100).NotEmpty(),
-		field.String("description").MaxLen(200).Default(""),
+		field.String("name").MaxRuneLen(100).NotEmpty(),
+		field.String("description").MaxRuneLen(200).Default(""),
 		field.Bool("enabled").Default(true),
 		field.Strings("object_types").Annotations(api.Field{Kind: "content-types"}),
 		field.Strings("actions").Annotations(api.Field{Kind: "actions"}),

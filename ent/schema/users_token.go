@@ -23,9 +23,9 @@ func (Token) Fields() []ent.Field {
 		// (pynetbox's create_token compares it with 2).
 		field.Int("version").Default(2).
 			Annotations(api.Field{CreateOnly: true, Choices: []api.Choice{{Value: 1, Label: "v1"}, {Value: 2, Label: "v2"}}}),
-		field.String("key").Optional().Nillable().Unique().MaxLen(12).Annotations(api.Field{ReadOnly: true}),
+		field.String("key").Optional().Nillable().Unique().MaxRuneLen(12).Annotations(api.Field{ReadOnly: true}),
 		field.Int("user_id").Annotations(api.Field{CreateOnly: true}),
-		field.String("description").MaxLen(200).Default(""),
+		field.String("description").MaxRuneLen(200).Default(""),
 		field.Time("created").Default(Now).Immutable().Annotations(api.Field{ReadOnly: true}),
 		field.Time("expires").Optional().Nillable(),
 		field.Time("last_used").Optional().Nillable().Annotations(api.Field{ReadOnly: true}),

@@ -16,12 +16,12 @@ type User struct{ ent.Schema }
 
 func (User) Fields() []ent.Field {
 	return []ent.Field{
-		field.String("username").MaxLen(150).NotEmpty().Unique().Annotations(api.Field{Kind: "username"}),
-		field.String("password").MaxLen(128).Default("").Sensitive().
+		field.String("username").MaxRuneLen(150).NotEmpty().Unique().Annotations(api.Field{Kind: "username"}),
+		field.String("password").MaxRuneLen(128).Default("").Sensitive().
 			Annotations(api.Field{Kind: "password", WriteOnly: true, Required: true}),
-		field.String("first_name").MaxLen(150).Default(""),
-		field.String("last_name").MaxLen(150).Default(""),
-		field.String("email").MaxLen(254).Default("").Annotations(api.Field{Kind: "email"}),
+		field.String("first_name").MaxRuneLen(150).Default(""),
+		field.String("last_name").MaxRuneLen(150).Default(""),
+		field.String("email").MaxRuneLen(254).Default("").Annotations(api.Field{Kind: "email"}),
 		field.Bool("is_active").Default(true),
 		field.Bool("is_staff").Default(false),
 		// is_superuser is not part of NetBox 4.6's user serializer; it is
