@@ -77,6 +77,7 @@ func (s *Server) routes() {
 	api.GET("/authentication-check/", s.wrap(s.authenticationCheck))
 	api.GET("/users/config/", s.wrap(s.userConfig))
 	api.PATCH("/users/config/", s.wrap(s.userConfig))
+	s.openAPIRoutes(api)
 	for _, app := range apps {
 		app := app
 		api.GET("/"+app+"/", s.wrap(func(c *gin.Context) error { return s.appRoot(c, app) }))
@@ -224,7 +225,7 @@ func (s *Server) routable(p string) bool {
 	}
 	switch len(seg) {
 	case 2:
-		if seg[1] == "status" || seg[1] == "plugins" || seg[1] == "authentication-check" {
+		if seg[1] == "status" || seg[1] == "plugins" || seg[1] == "authentication-check" || seg[1] == "schema" {
 			return true
 		}
 		for _, a := range apps {
@@ -233,7 +234,7 @@ func (s *Server) routable(p string) bool {
 			}
 		}
 	case 3:
-		return byPath(seg[1], seg[2]) != nil || seg[1] == "users" && seg[2] == "config"
+		return byPath(seg[1], seg[2]) != nil || seg[1] == "users" && seg[2] == "config" || seg[1] == "schema" && seg[2] == "swagger-ui"
 	case 4:
 		return byPath(seg[1], seg[2]) != nil && !strings.Contains(seg[3], ".")
 	}

@@ -1,0 +1,1001 @@
+package server
+
+import (
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"mime"
+	"net/http"
+	"path"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/gin-gonic/gin"
+	"github.com/goccy/go-yaml"
+
+	"github.com/inventory/inventory/ent/resource"
+	"github.com/inventory/inventory/filters"
+	"github.com/inventory/inventory/server/swaggerui"
+	"github.com/inventory/inventory/webhooks"
+)
+
+// The OpenAPI document (GET /api/schema/) and the interactive
+// documentation (GET /api/schema/swagger-ui/), BEHAVIOUR.md §1.1.
+//
+// Who may read them: NetBox serves both through drf-spectacular's views,
+// whose permission is drf-spectacular's SERVE_PERMISSIONS, AllowAny by
+// default, and NetBox does not override it (a setting to restrict them,
+// netbox#14555, was not merged). So NetBox serves the document and the
+// page to anonymous callers whatever LOGIN_REQUIRED says, and so do we:
+// they describe the API and hold no data. DRF still authenticates a
+// credential that is sent, so an invalid token is a 403 here as
+// everywhere (the authenticate middleware).
+//
+// Format: NetBox answers YAML unless ?format=json or an Accept header
+// that prefers JSON. We answer JSON unless ?format=yaml or an Accept header
+// that asks for YAML: JSON is valid YAML, so clients that read NetBox's
+// default YAML read ours too, and JSON is what Swagger UI and most clients
+// request. An unknown ?format= is a 404, as DRF's format negotiation.
+
+func (s *Server) openAPIRoutes(api *gin.RouterGroup) {
+	api.GET("/schema/", s.wrap(s.openAPISchema))
+	api.GET("/schema/swagger-ui/", s.wrap(s.swaggerUI))
+	api.GET("/schema/swagger-ui/static/:file", s.wrap(s.swaggerAsset))
+}
+
+func (s *Server) openAPISchema(c *gin.Context) error {
+	doc, err := openAPIFor(s.cfg.Version)
+	if err != nil {
+		return err
+	}
+	format := c.Query("format")
+	if format == "" {
+		accept := c.GetHeader("Accept")
+		if strings.Contains(accept, "yaml") || strings.Contains(accept, "application/vnd.oai.openapi") && !strings.Contains(accept, "application/vnd.oai.openapi+json") {
+			format = "yaml"
+		}
+	}
+	switch format {
+	case "":
+		writeJSON(c, http.StatusOK, doc.json)
+	case "json", "openapi-json":
+		c.Data(http.StatusOK, "application/vnd.oai.openapi+json", doc.json)
+	case "yaml", "openapi":
+		y, err := doc.yamlBytes()
+		if err != nil {
+			return err
+		}
+		c.Data(http.StatusOK, "application/vnd.oai.openapi; charset=utf-8", y)
+	default:
+		return errNotFound
+	}
+	return nil
+}
+
+// swaggerUI is the documentation page: swagger-ui from the embedded
+// assets, pointed at the document.
+func (s *Server) swaggerUI(c *gin.Context) error {
+	c.Header("Cache-Control", "no-cache")
+	c.Data(http.StatusOK, "text/html; charset=utf-8", []byte(swaggerPage))
+	return nil
+}
+
+const swaggerStatic = "/api/schema/swagger-ui/static/"
+
+var swaggerPage = `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>inventory REST API</title>
+<link rel="stylesheet" href="` + swaggerStatic + `swagger-ui.css">
+<link rel="icon" type="image/png" href="` + swaggerStatic + `favicon-32x32.png">
+</head>
+<body>
+<div id="swagger-ui"></div>
+<script src="` + swaggerStatic + `swagger-ui-bundle.js"></script>
+<script src="` + swaggerStatic + `swagger-ui-standalone-preset.js"></script>
+<script>
+window.ui = SwaggerUIBundle({
+  url: "/api/schema/?format=json",
+  dom_id: "#swagger-ui",
+  deepLinking: true,
+  persistAuthorization: true,
+  presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
+  plugins: [SwaggerUIBundle.plugins.DownloadUrl],
+  layout: "StandaloneLayout"
+});
+</script>
+</body>
+</html>
+`
+
+// swaggerAsset serves one embedded swagger-ui file; the files never change
+// within a build, so they may be cached for a day.
+func (s *Server) swaggerAsset(c *gin.Context) error {
+	name := c.Param("file")
+	b, err := fs.ReadFile(swaggerui.Files, name)
+	if err != nil || strings.Contains(name, "/") {
+		return errNotFound
+	}
+	ct := mime.TypeByExtension(path.Ext(name))
+	switch {
+	case strings.HasSuffix(name, ".js"):
+		ct = "text/javascript; charset=utf-8"
+	case strings.HasSuffix(name, ".css"):
+		ct = "text/css; charset=utf-8"
+	case ct == "" || name == "LICENSE" || name == "NOTICE":
+		ct = "text/plain; charset=utf-8"
+	}
+	c.Header("Cache-Control", "public, max-age=86400")
+	c.Data(http.StatusOK, ct, b)
+	return nil
+}
+
+// builtDoc is the document, encoded as JSON at once and as YAML when
+// first asked for.
+type builtDoc struct {
+	json     []byte
+	yamlOnce sync.Once
+	yaml     []byte
+	yamlErr  error
+}
+
+func (d *builtDoc) yamlBytes() ([]byte, error) {
+	d.yamlOnce.Do(func() {
+		d.yaml, d.yamlErr = yaml.JSONToYAML(d.json)
+	})
+	return d.yaml, d.yamlErr
+}
+
+// The document depends only on the descriptors and the version: built on
+// first request, then cached for the life of the process.
+var openAPICache struct {
+	sync.Mutex
+	docs map[string]*builtDoc
+}
+
+// openAPIFor returns the cached document for a service version.
+func openAPIFor(version string) (*builtDoc, error) {
+	openAPICache.Lock()
+	defer openAPICache.Unlock()
+	if d, ok := openAPICache.docs[version]; ok {
+		return d, nil
+	}
+	doc := BuildOpenAPI(version)
+	j, err := json.Marshal(doc)
+	if err != nil {
+		return nil, fmt.Errorf("openapi: %w", err)
+	}
+	d := &builtDoc{json: j}
+	if openAPICache.docs == nil {
+		openAPICache.docs = map[string]*builtDoc{}
+	}
+	openAPICache.docs[version] = d
+	return d, nil
+}
+
+// BuildOpenAPI describes the API served by this build: every model of
+// resource.All() (and its aliases) with NetBox's schema names (<Type>,
+// Brief<Type>, Writable<Type>Request, PatchedWritable<Type>Request,
+// Paginated<Type>List) and operation ids (<app>_<path>_list, ...), plus
+// the endpoints that are not models.
+func BuildOpenAPI(version string) *openapi3.T {
+	b := &oasBuilder{schemas: openapi3.Schemas{}, paths: openapi3.NewPaths()}
+	b.common()
+	for _, d := range resource.All() {
+		b.model(d)
+	}
+	if tag := resource.ByContentType("extras.tag"); tag != nil {
+		// A tag inside an object's tags.
+		nt := oasObject(map[string]*openapi3.SchemaRef{})
+		for _, f := range tag.TagFields() {
+			nt.Properties[f.Name] = b.readField(f)
+			nt.Required = append(nt.Required, f.Name)
+		}
+		b.schemas["NestedTag"] = oasVal(nt)
+	}
+	for _, d := range resource.All() {
+		b.modelPaths(d.App, d.Path, d)
+	}
+	for _, a := range aliases {
+		b.modelPaths(a.App, a.Path, resource.ByPath(a.TargetApp, a.TargetPath))
+	}
+	b.specialPaths()
+	return &openapi3.T{
+		OpenAPI: "3.0.3",
+		Info: &openapi3.Info{
+			Title:       "inventory REST API",
+			Version:     version,
+			Description: "A NetBox " + apiVersion(version) + " compatible REST API.",
+			License:     &openapi3.License{Name: "Apache v2 License"},
+		},
+		Paths: b.paths,
+		Components: &openapi3.Components{
+			Schemas:   b.schemas,
+			Responses: b.responses(),
+			SecuritySchemes: openapi3.SecuritySchemes{
+				"tokenAuth": &openapi3.SecuritySchemeRef{Value: &openapi3.SecurityScheme{
+					Type: "apiKey",
+					In:   "header",
+					Name: "Authorization",
+					Description: "Token authentication: `Authorization: Token <40-character v1 token>` " +
+						"or `Authorization: Bearer nbt_<key>.<token>` (v2).",
+				}},
+			},
+		},
+		Security: openapi3.SecurityRequirements{{"tokenAuth": []string{}}, {}},
+		Tags:     b.tags(),
+	}
+}
+
+type oasBuilder struct {
+	schemas openapi3.Schemas
+	paths   *openapi3.Paths
+	apps    map[string]bool
+}
+
+// --- small schema helpers ---------------------------------------------
+
+func oasRef(name string) *openapi3.SchemaRef {
+	return openapi3.NewSchemaRef("#/components/schemas/"+name, nil)
+}
+
+func oasVal(s *openapi3.Schema) *openapi3.SchemaRef { return openapi3.NewSchemaRef("", s) }
+
+func oasTyped(t string) *openapi3.Schema { return &openapi3.Schema{Type: &openapi3.Types{t}} }
+
+func oasObject(props map[string]*openapi3.SchemaRef, required ...string) *openapi3.Schema {
+	s := oasTyped("object")
+	s.Properties = props
+	s.Required = required
+	return s
+}
+
+func oasFreeObject() *openapi3.Schema {
+	s := oasTyped("object")
+	yes := true
+	s.AdditionalProperties = openapi3.AdditionalProperties{Has: &yes}
+	return s
+}
+
+func oasArrayOf(items *openapi3.SchemaRef) *openapi3.Schema {
+	s := oasTyped("array")
+	s.Items = items
+	return s
+}
+
+// nullableRef is a $ref that may be null (OpenAPI 3.0 ignores siblings of
+// $ref, hence the allOf).
+func oasNullableRef(r *openapi3.SchemaRef, readOnly bool) *openapi3.SchemaRef {
+	return oasVal(&openapi3.Schema{AllOf: openapi3.SchemaRefs{r}, Nullable: true, ReadOnly: readOnly})
+}
+
+func oasJSONResponse(desc string, s *openapi3.SchemaRef) *openapi3.ResponseRef {
+	return &openapi3.ResponseRef{Value: openapi3.NewResponse().WithDescription(desc).WithJSONSchemaRef(s)}
+}
+
+func oasEmptyResponse(desc string) *openapi3.ResponseRef {
+	return &openapi3.ResponseRef{Value: openapi3.NewResponse().WithDescription(desc)}
+}
+
+func oasJSONBody(s *openapi3.SchemaRef, required bool) *openapi3.RequestBodyRef {
+	return &openapi3.RequestBodyRef{Value: &openapi3.RequestBody{
+		Required: required,
+		Content:  openapi3.NewContentWithJSONSchemaRef(s),
+	}}
+}
+
+func oasErrorRef(name string) *openapi3.ResponseRef {
+	return &openapi3.ResponseRef{Ref: "#/components/responses/" + name}
+}
+
+func oasQueryParam(name, desc string, s *openapi3.Schema) *openapi3.ParameterRef {
+	p := openapi3.NewQueryParameter(name).WithSchema(s)
+	p.Description = desc
+	return &openapi3.ParameterRef{Value: p}
+}
+
+// common schemas and responses shared by every model.
+func (b *oasBuilder) common() {
+	detail := oasObject(map[string]*openapi3.SchemaRef{"detail": oasVal(oasTyped("string"))}, "detail")
+	b.schemas["Error"] = oasVal(detail)
+	b.schemas["ValidationError"] = oasVal(&openapi3.Schema{
+		Description: "Field name (or non_field_errors) → messages; bulk requests get a list of these.",
+		Type:        &openapi3.Types{"object"},
+		AdditionalProperties: openapi3.AdditionalProperties{Schema: oasVal(&openapi3.Schema{
+			OneOf: openapi3.SchemaRefs{oasVal(oasArrayOf(oasVal(oasTyped("string")))), oasVal(oasFreeObject())},
+		})},
+	})
+	b.schemas["ObjectReference"] = oasVal(&openapi3.Schema{
+		Description: "A related object by its id, or by attributes that identify it (for example {\"slug\": \"dc1\"}).",
+		OneOf:       openapi3.SchemaRefs{oasVal(oasTyped("integer")), oasVal(oasFreeObject())},
+	})
+	b.schemas["BulkDeleteRequest"] = oasVal(oasObject(map[string]*openapi3.SchemaRef{"id": oasVal(oasTyped("integer"))}, "id"))
+}
+
+func (b *oasBuilder) responses() openapi3.ResponseBodies {
+	return openapi3.ResponseBodies{
+		"BadRequest": &openapi3.ResponseRef{Value: openapi3.NewResponse().WithDescription("Invalid input.").
+			WithJSONSchemaRef(oasVal(&openapi3.Schema{OneOf: openapi3.SchemaRefs{
+				oasRef("ValidationError"), oasVal(oasArrayOf(oasRef("ValidationError"))), oasVal(oasArrayOf(oasVal(oasTyped("string")))), oasRef("Error"),
+			}}))},
+		"Forbidden": &openapi3.ResponseRef{Value: openapi3.NewResponse().
+			WithDescription("Not authenticated, invalid token, or permission denied.").WithJSONSchemaRef(oasRef("Error"))},
+		"NotFound": &openapi3.ResponseRef{Value: openapi3.NewResponse().WithDescription("Not found.").WithJSONSchemaRef(oasRef("Error"))},
+		"Conflict": &openapi3.ResponseRef{Value: openapi3.NewResponse().
+			WithDescription("The object is protected by related objects.").WithJSONSchemaRef(oasRef("Error"))},
+		"PreconditionFailed": &openapi3.ResponseRef{Value: openapi3.NewResponse().
+			WithDescription("If-Match does not match the object's ETag.").WithJSONSchemaRef(oasRef("Error"))},
+	}
+}
+
+func (b *oasBuilder) tags() openapi3.Tags {
+	var names []string
+	for a := range b.apps {
+		names = append(names, a)
+	}
+	sort.Strings(names)
+	var out openapi3.Tags
+	for _, n := range names {
+		out = append(out, &openapi3.Tag{Name: n})
+	}
+	return out
+}
+
+// --- model schemas -----------------------------------------------------
+
+// model adds the schemas of one model.
+func (b *oasBuilder) model(d *resource.Descriptor) {
+	t := d.Type
+	// The complete representation.
+	full := oasObject(map[string]*openapi3.SchemaRef{})
+	for _, f := range d.FullFields() {
+		full.Properties[f.Name] = b.readField(f)
+		if f.ReadOnly || f.Required {
+			full.Required = append(full.Required, f.Name)
+		}
+	}
+	b.schemas[t] = oasVal(full)
+
+	// Brief: ?brief=1 and the object nested in an FK (which leaves out
+	// relation counts).
+	brief := oasObject(map[string]*openapi3.SchemaRef{})
+	nested := map[string]bool{}
+	for _, f := range d.NestedFields() {
+		nested[f.Name] = true
+	}
+	for _, f := range d.BriefFields() {
+		brief.Properties[f.Name] = b.readField(f)
+		if nested[f.Name] && (f.ReadOnly || f.Required) {
+			brief.Required = append(brief.Required, f.Name)
+		}
+	}
+	b.schemas["Brief"+t] = oasVal(brief)
+
+	b.schemas["Paginated"+t+"List"] = oasVal(oasObject(map[string]*openapi3.SchemaRef{
+		"count":    oasVal(oasTyped("integer")),
+		"next":     oasVal(&openapi3.Schema{Type: &openapi3.Types{"string"}, Format: "uri", Nullable: true}),
+		"previous": oasVal(&openapi3.Schema{Type: &openapi3.Types{"string"}, Format: "uri", Nullable: true}),
+		"results":  oasVal(oasArrayOf(oasRef(t))),
+	}, "count", "next", "previous", "results"))
+
+	if d.ReadOnlyAPI {
+		return
+	}
+	// The writable forms: full (POST, PUT) and partial (PATCH).
+	w := oasObject(map[string]*openapi3.SchemaRef{})
+	p := oasObject(map[string]*openapi3.SchemaRef{})
+	for _, f := range d.Fields {
+		if !oasWritable(f) {
+			continue
+		}
+		w.Properties[f.Name] = b.writeField(f)
+		p.Properties[f.Name] = b.writeField(f)
+		if f.Required {
+			w.Required = append(w.Required, f.Name)
+		}
+	}
+	if d.Tagged {
+		tags := oasVal(&openapi3.Schema{
+			Type:        &openapi3.Types{"array"},
+			Description: "Tags by id or by attributes (name, slug).",
+			Items:       oasRef("ObjectReference"),
+		})
+		for _, name := range []string{"tags", "add_tags", "remove_tags"} {
+			w.Properties[name], p.Properties[name] = tags, tags
+		}
+	}
+	b.schemas["Writable"+t+"Request"] = oasVal(w)
+	b.schemas["PatchedWritable"+t+"Request"] = oasVal(p)
+	withID := oasObject(map[string]*openapi3.SchemaRef{"id": oasVal(oasTyped("integer"))}, "id")
+	b.schemas["Bulk"+t+"Request"] = oasVal(&openapi3.Schema{AllOf: openapi3.SchemaRefs{oasVal(withID), oasRef("Writable" + t + "Request")}})
+	b.schemas["PatchedBulk"+t+"Request"] = oasVal(&openapi3.Schema{AllOf: openapi3.SchemaRefs{oasVal(withID), oasRef("PatchedWritable" + t + "Request")}})
+}
+
+// writable says whether a field is accepted on input.
+func oasWritable(f *resource.Field) bool {
+	if f.ReadOnly {
+		return false
+	}
+	switch f.Kind {
+	case resource.KindHidden, resource.KindID, resource.KindURL, resource.KindDisplayURL, resource.KindDisplay,
+		resource.KindCount, resource.KindEmpty, resource.KindGenericObject, resource.KindTags:
+		return false
+	}
+	return true
+}
+
+// choiceValues are the values of a field's choices and their JSON type.
+func oasChoiceValues(f *resource.Field) ([]any, string) {
+	vals := make([]any, len(f.Choices))
+	typ := "string"
+	for i, c := range f.Choices {
+		vals[i] = c.Value
+		if _, ok := c.Value.(int); ok {
+			typ = "integer"
+		}
+	}
+	return vals, typ
+}
+
+// baseField is the schema of a field's value, read or written, from the
+// type OPTIONS reports (fieldType in options.go) refined by the kind.
+func (b *oasBuilder) baseField(f *resource.Field) *openapi3.Schema {
+	var s *openapi3.Schema
+	switch fieldType(f) {
+	case "integer":
+		s = oasTyped("integer")
+		if f.Min != nil {
+			m := float64(*f.Min)
+			s.Min = &m
+		}
+		if f.Max != nil {
+			m := float64(*f.Max)
+			s.Max = &m
+		}
+	case "boolean":
+		s = oasTyped("boolean")
+	case "decimal":
+		s = oasTyped("number")
+		s.Format = "double"
+	case "datetime":
+		s = oasTyped("string")
+		s.Format = "date-time"
+	case "url":
+		s = oasTyped("string")
+		s.Format = "uri"
+	case "slug":
+		s = oasTyped("string")
+		s.Pattern = `^[-a-zA-Z0-9_]+$`
+	case "list":
+		s = oasArrayOf(oasVal(oasTyped("string")))
+	case "nested object":
+		s = oasValueSchema(f)
+	default:
+		s = b.stringish(f)
+	}
+	if f.MaxLen > 0 && s.Type.Is("string") {
+		n := uint64(f.MaxLen)
+		s.MaxLength = &n
+	}
+	if len(f.Choices) > 0 && f.Kind != resource.KindChoice {
+		// A choice rendered as its bare value (a token's version).
+		vals, typ := oasChoiceValues(f)
+		s = oasTyped(typ)
+		s.Enum = vals
+	}
+	if f.Nullable {
+		s.Nullable = true
+	}
+	return s
+}
+
+// valueSchema is the schema of a JSON column, from its Go type.
+func oasValueSchema(f *resource.Field) *openapi3.Schema {
+	switch f.GoType {
+	case "map[string]interface {}":
+		return oasFreeObject()
+	case "[][]string":
+		return oasArrayOf(oasVal(oasArrayOf(oasVal(oasTyped("string")))))
+	case "[][]int":
+		return oasArrayOf(oasVal(oasArrayOf(oasVal(oasTyped("integer")))))
+	case "[]string":
+		return oasArrayOf(oasVal(oasTyped("string")))
+	}
+	return &openapi3.Schema{Description: "Any JSON value."}
+}
+
+// stringish refines the "string" type OPTIONS reports for kinds that are
+// not plain text.
+func (b *oasBuilder) stringish(f *resource.Field) *openapi3.Schema {
+	switch f.Kind {
+	case resource.KindDisplayURL:
+		s := oasTyped("string")
+		s.Format = "uri"
+		return s
+	case resource.KindEmpty:
+		// A field of a model not built yet, rendered with its empty value.
+		switch f.Empty.(type) {
+		case int:
+			return oasTyped("integer")
+		case []any:
+			return oasArrayOf(oasVal(oasFreeObject()))
+		}
+		return &openapi3.Schema{Nullable: true, Description: "Always null: the related model is not served yet."}
+	case resource.KindGenericType:
+		s := oasTyped("string")
+		if len(f.Types) > 0 {
+			s.Enum = make([]any, len(f.Types))
+			for i, t := range f.Types {
+				s.Enum[i] = t
+			}
+		}
+		return s
+	case "uuid":
+		s := oasTyped("string")
+		s.Format = "uuid"
+		return s
+	case "email":
+		s := oasTyped("string")
+		s.Format = "email"
+		return s
+	case "password":
+		s := oasTyped("string")
+		s.WriteOnly = true
+		return s
+	}
+	if f.GoType == "[]string" || f.GoType == "json.RawMessage" {
+		return oasValueSchema(f)
+	}
+	return oasTyped("string")
+}
+
+// readField is a field in a response.
+func (b *oasBuilder) readField(f *resource.Field) *openapi3.SchemaRef {
+	switch f.Kind {
+	case resource.KindFK:
+		r := oasRef("Brief" + f.TargetModel().Type)
+		if f.Nullable {
+			return oasNullableRef(r, f.ReadOnly)
+		}
+		return r
+	case resource.KindM2M:
+		return oasVal(oasArrayOf(oasRef("Brief" + f.TargetModel().Type)))
+	case resource.KindTags:
+		return oasVal(oasArrayOf(oasRef("NestedTag")))
+	case resource.KindCustomFields:
+		s := oasFreeObject()
+		s.Description = "Custom field name → value."
+		return oasVal(s)
+	case resource.KindGenericObject:
+		s := &openapi3.Schema{Nullable: true, ReadOnly: true}
+		for _, t := range f.Types {
+			if td := resource.ByContentType(t); td != nil {
+				s.OneOf = append(s.OneOf, oasRef("Brief"+td.Type))
+			}
+		}
+		if len(s.OneOf) == 0 {
+			s = oasFreeObject()
+			s.Nullable, s.ReadOnly = true, true
+			s.Description = "The brief representation of the related object."
+		}
+		return oasVal(s)
+	case resource.KindChoice:
+		vals, typ := oasChoiceValues(f)
+		labels := make([]any, len(f.Choices))
+		for i, c := range f.Choices {
+			labels[i] = c.Label
+		}
+		value := oasTyped(typ)
+		value.Enum = vals
+		label := oasTyped("string")
+		label.Enum = labels
+		s := oasObject(map[string]*openapi3.SchemaRef{"value": oasVal(value), "label": oasVal(label)}, "value", "label")
+		// An empty choice renders as null.
+		s.Nullable = true
+		s.ReadOnly = f.ReadOnly
+		return oasVal(s)
+	}
+	s := b.baseField(f)
+	if f.ReadOnly {
+		s.ReadOnly = true
+	}
+	return oasVal(s)
+}
+
+// writeField is a field in a request.
+func (b *oasBuilder) writeField(f *resource.Field) *openapi3.SchemaRef {
+	switch f.Kind {
+	case resource.KindFK:
+		if f.Nullable {
+			return oasNullableRef(oasRef("ObjectReference"), false)
+		}
+		return oasRef("ObjectReference")
+	case resource.KindM2M:
+		return oasVal(oasArrayOf(oasRef("ObjectReference")))
+	case resource.KindCustomFields:
+		s := oasFreeObject()
+		s.Description = "Custom field name → value."
+		return oasVal(s)
+	case resource.KindChoice:
+		vals, typ := oasChoiceValues(f)
+		s := oasTyped(typ)
+		s.Enum = vals
+		s.Nullable = f.Nullable
+		return oasVal(s)
+	}
+	return oasVal(b.baseField(f))
+}
+
+// --- model paths -------------------------------------------------------
+
+func (b *oasBuilder) op(app, id, summary string, params openapi3.Parameters) *openapi3.Operation {
+	if b.apps == nil {
+		b.apps = map[string]bool{}
+	}
+	b.apps[app] = true
+	o := openapi3.NewOperation()
+	o.Tags = []string{app}
+	o.OperationID = id
+	o.Summary = summary
+	o.Parameters = params
+	o.Responses = openapi3.NewResponses()
+	o.Responses.Set("403", oasErrorRef("Forbidden"))
+	return o
+}
+
+// viewParams are the representation parameters of list and detail GETs.
+func oasViewParams() openapi3.Parameters {
+	return openapi3.Parameters{
+		oasQueryParam("brief", "Render the brief representation.", oasTyped("boolean")),
+		oasQueryParam("fields", "Comma-separated fields to render (all others are left out).", oasTyped("string")),
+		oasQueryParam("omit", "Comma-separated fields to leave out.", oasTyped("string")),
+		oasQueryParam("exclude", "Comma-separated fields to leave out (accepted for compatibility).", oasTyped("string")),
+	}
+}
+
+// modelPaths adds the list and detail routes of d served under app/path.
+func (b *oasBuilder) modelPaths(app, p string, d *resource.Descriptor) {
+	t := d.Type
+	prefix := app + "_" + strings.ReplaceAll(p, "-", "_")
+	verbose := d.Verbose
+	a := "a "
+	if strings.ContainsRune("aeiou", rune(verbose[0])) {
+		a = "an "
+	}
+	plural := strings.ReplaceAll(p, "-", " ")
+
+	list := &openapi3.PathItem{}
+	get := b.op(app, prefix+"_list", "List "+plural, append(b.listParams(d), oasViewParams()...))
+	get.Responses.Set("200", oasJSONResponse("A page of "+plural+".", oasRef("Paginated"+t+"List")))
+	get.Responses.Set("400", oasErrorRef("BadRequest"))
+	list.Get = get
+
+	idParam := &openapi3.ParameterRef{Value: openapi3.NewPathParameter("id").WithSchema(oasTyped("integer"))}
+	idParam.Value.Description = "The " + verbose + "'s id."
+	detail := &openapi3.PathItem{}
+	dget := b.op(app, prefix+"_retrieve", "Get "+a+verbose, append(openapi3.Parameters{idParam}, oasViewParams()...))
+	dget.Responses.Set("200", oasJSONResponse("The "+verbose+".", oasRef(t)))
+	dget.Responses.Set("404", oasErrorRef("NotFound"))
+	detail.Get = dget
+
+	if !d.ReadOnlyAPI {
+		w, pw := oasRef("Writable"+t+"Request"), oasRef("PatchedWritable"+t+"Request")
+		post := b.op(app, prefix+"_create", "Create one "+verbose+" or a list of them", nil)
+		post.RequestBody = oasJSONBody(oasVal(&openapi3.Schema{OneOf: openapi3.SchemaRefs{w, oasVal(oasArrayOf(w))}}), true)
+		post.Responses.Set("201", oasJSONResponse("The created object (or list of objects).",
+			oasVal(&openapi3.Schema{OneOf: openapi3.SchemaRefs{oasRef(t), oasVal(oasArrayOf(oasRef(t)))}})))
+		post.Responses.Set("400", oasErrorRef("BadRequest"))
+		list.Post = post
+
+		bput := b.op(app, prefix+"_bulk_update", "Update "+plural+" (complete representations with ids)", nil)
+		bput.RequestBody = oasJSONBody(oasVal(oasArrayOf(oasRef("Bulk"+t+"Request"))), true)
+		bput.Responses.Set("200", oasJSONResponse("The updated objects.", oasVal(oasArrayOf(oasRef(t)))))
+		bput.Responses.Set("400", oasErrorRef("BadRequest"))
+		list.Put = bput
+
+		bpatch := b.op(app, prefix+"_bulk_partial_update", "Partially update "+plural+" (changed attributes with ids)", nil)
+		bpatch.RequestBody = oasJSONBody(oasVal(oasArrayOf(oasRef("PatchedBulk"+t+"Request"))), true)
+		bpatch.Responses.Set("200", oasJSONResponse("The updated objects.", oasVal(oasArrayOf(oasRef(t)))))
+		bpatch.Responses.Set("400", oasErrorRef("BadRequest"))
+		list.Patch = bpatch
+
+		bdel := b.op(app, prefix+"_bulk_destroy", "Delete "+plural+" by id", nil)
+		bdel.RequestBody = oasJSONBody(oasVal(oasArrayOf(oasRef("BulkDeleteRequest"))), true)
+		bdel.Responses.Set("204", oasEmptyResponse("Deleted."))
+		bdel.Responses.Set("400", oasErrorRef("BadRequest"))
+		bdel.Responses.Set("409", oasErrorRef("Conflict"))
+		list.Delete = bdel
+
+		ifMatch := &openapi3.ParameterRef{Value: openapi3.NewHeaderParameter("If-Match").WithSchema(oasTyped("string"))}
+		ifMatch.Value.Description = "Apply the change only if the object's ETag matches."
+		for _, m := range []struct {
+			method, id, summary string
+			body                *openapi3.SchemaRef
+		}{
+			{"PUT", "_update", "Replace " + a + verbose, w},
+			{"PATCH", "_partial_update", "Partially update " + a + verbose, pw},
+		} {
+			o := b.op(app, prefix+m.id, m.summary, openapi3.Parameters{idParam, ifMatch})
+			o.RequestBody = oasJSONBody(m.body, true)
+			o.Responses.Set("200", oasJSONResponse("The updated "+verbose+".", oasRef(t)))
+			o.Responses.Set("400", oasErrorRef("BadRequest"))
+			o.Responses.Set("404", oasErrorRef("NotFound"))
+			o.Responses.Set("412", oasErrorRef("PreconditionFailed"))
+			detail.SetOperation(m.method, o)
+		}
+		del := b.op(app, prefix+"_destroy", "Delete "+a+verbose, openapi3.Parameters{idParam})
+		del.Responses.Set("204", oasEmptyResponse("Deleted."))
+		del.Responses.Set("404", oasErrorRef("NotFound"))
+		del.Responses.Set("409", oasErrorRef("Conflict"))
+		detail.Delete = del
+	}
+	b.paths.Set("/api/"+app+"/"+p+"/", list)
+	b.paths.Set("/api/"+app+"/"+p+"/{id}/", detail)
+}
+
+// lookupNames are every lookup suffix the filter language knows.
+var oasLookupNames = []string{"n", "ic", "nic", "isw", "nisw", "iew", "niew", "ie", "nie", "empty", "regex", "iregex", "lt", "lte", "gt", "gte", "any"}
+
+// listParams are the list's pagination and ordering parameters and one
+// parameter per filter and lookup.
+func (b *oasBuilder) listParams(d *resource.Descriptor) openapi3.Parameters {
+	spec := d.Filters()
+	ordering := make([]string, 0, len(spec.Ordering))
+	for name := range spec.Ordering {
+		ordering = append(ordering, name)
+	}
+	sort.Strings(ordering)
+	ps := openapi3.Parameters{
+		oasQueryParam("limit", "Number of results per page (0: as many as allowed).", oasTyped("integer")),
+		oasQueryParam("offset", "Index of the first result.", oasTyped("integer")),
+		oasQueryParam("start", "Cursor: return objects whose id is at least this (ordered by id; not with offset or ordering).", oasTyped("integer")),
+		oasQueryParam("ordering", "Comma-separated fields to order by, \"-\" for descending: "+strings.Join(ordering, ", ")+".", oasTyped("string")),
+	}
+	seen := map[string]bool{}
+	for _, p := range ps {
+		seen[p.Value.Name] = true
+	}
+	add := func(p *openapi3.ParameterRef) {
+		if !seen[p.Value.Name] {
+			seen[p.Value.Name] = true
+			ps = append(ps, p)
+		}
+	}
+	for _, f := range spec.Filters {
+		add(oasFilterParam(f.Name, f, ""))
+		if f.Fixed != "" {
+			continue
+		}
+		lookups := f.Lookups
+		if lookups == nil {
+			for _, l := range oasLookupNames {
+				if f.HasLookup(l) {
+					lookups = append(lookups, l)
+				}
+			}
+		}
+		for _, l := range lookups {
+			add(oasFilterParam(f.Name+"__"+l, f, l))
+		}
+	}
+	return ps
+}
+
+// filterParam is one filter parameter; values may be repeated (ORed)
+// except for booleans and __empty.
+func oasFilterParam(name string, f *filters.Filter, lookup string) *openapi3.ParameterRef {
+	var item *openapi3.Schema
+	switch f.Kind {
+	case filters.Integer, filters.ForeignID, filters.TreeID, filters.TagID:
+		item = oasTyped("integer")
+	case filters.Decimal:
+		item = oasTyped("number")
+	case filters.Boolean:
+		item = oasTyped("boolean")
+	case filters.DateTime:
+		item = oasTyped("string")
+		item.Format = "date-time"
+	case filters.Date:
+		item = oasTyped("string")
+		item.Format = "date"
+	default:
+		item = oasTyped("string")
+	}
+	switch lookup {
+	case "ic", "nic", "isw", "nisw", "iew", "niew", "ie", "nie", "regex", "iregex":
+		item = oasTyped("string")
+	case "empty":
+		return oasQueryParam(name, "true: the value is empty; false: it is not.", oasTyped("boolean"))
+	}
+	if f.Kind == filters.Choice && (lookup == "" || lookup == "n") && len(f.Choices) > 0 {
+		item.Enum = make([]any, len(f.Choices))
+		for i, c := range f.Choices {
+			item.Enum[i] = c
+		}
+	}
+	if f.Kind == filters.Boolean {
+		return oasQueryParam(name, "", item)
+	}
+	desc := ""
+	switch {
+	case f.Kind == filters.ForeignID || f.Kind == filters.TreeID:
+		desc = "Related object id (\"null\" for none)."
+	case f.Kind == filters.TagSlug && lookup == "":
+		desc = "Tag slug; objects must carry every tag given."
+	case name == "q":
+		desc = "Search."
+	}
+	p := openapi3.NewQueryParameter(name).WithSchema(oasArrayOf(oasVal(item)))
+	explode := true
+	p.Style, p.Explode = "form", &explode
+	p.Description = desc
+	return &openapi3.ParameterRef{Value: p}
+}
+
+// --- endpoints that are not models -------------------------------------
+
+func (b *oasBuilder) specialPaths() {
+	str := func() *openapi3.SchemaRef { return oasVal(oasTyped("string")) }
+	strMap := func() *openapi3.Schema {
+		s := oasTyped("object")
+		s.AdditionalProperties = openapi3.AdditionalProperties{Schema: str()}
+		return s
+	}
+
+	root := b.op("api", "api_root", "Root of the API: each application's URL", nil)
+	root.Responses.Set("200", oasJSONResponse("Application name → URL.", oasVal(strMap())))
+	b.paths.Set("/api/", &openapi3.PathItem{Get: root})
+	for _, app := range apps {
+		o := b.op(app, app+"_root", "Endpoints of "+app, nil)
+		o.Responses.Set("200", oasJSONResponse("Endpoint name → list URL.", oasVal(strMap())))
+		b.paths.Set("/api/"+app+"/", &openapi3.PathItem{Get: o})
+	}
+	plugins := b.op("api", "plugins_root", "Installed plugins' APIs (none)", nil)
+	plugins.Responses.Set("200", oasJSONResponse("Always {}.", oasVal(oasFreeObject())))
+	b.paths.Set("/api/plugins/", &openapi3.PathItem{Get: plugins})
+
+	b.schemas["Status"] = oasVal(oasObject(map[string]*openapi3.SchemaRef{
+		"django-version":      str(),
+		"go-version":          str(),
+		"hostname":            str(),
+		"installed_apps":      oasVal(strMap()),
+		"netbox-version":      str(),
+		"netbox-full-version": str(),
+		"plugins":             oasVal(strMap()),
+		"python-version":      str(),
+		"rq-workers-running":  oasVal(oasTyped("integer")),
+	}, "netbox-version", "netbox-full-version", "hostname", "installed_apps", "plugins", "rq-workers-running"))
+	status := b.op("status", "status_retrieve", "Service status and versions", nil)
+	status.Responses.Set("200", oasJSONResponse("Status.", oasRef("Status")))
+	b.paths.Set("/api/status/", &openapi3.PathItem{Get: status})
+
+	authCheck := b.op("authentication-check", "authentication_check_retrieve", "The authenticated user", nil)
+	authCheck.Responses.Set("200", oasJSONResponse("The caller's user record.", oasRef("User")))
+	b.paths.Set("/api/authentication-check/", &openapi3.PathItem{Get: authCheck})
+
+	// Token provisioning: username and password, plus any writable token
+	// field; needs no token (SPEC.md §4.13).
+	prov := oasObject(map[string]*openapi3.SchemaRef{
+		"username": str(),
+		"password": oasVal(&openapi3.Schema{Type: &openapi3.Types{"string"}, WriteOnly: true}),
+	}, "username", "password")
+	if tok := resource.ByContentType("users.token"); tok != nil {
+		for _, f := range tok.Fields {
+			if oasWritable(f) && f.Name != "user" {
+				prov.Properties[f.Name] = b.writeField(f)
+			}
+		}
+	}
+	b.schemas["TokenProvisionRequest"] = oasVal(prov)
+	provision := b.op("users", "users_tokens_provision_create", "Create a token with a username and password", nil)
+	provision.Security = &openapi3.SecurityRequirements{{}}
+	provision.RequestBody = oasJSONBody(oasRef("TokenProvisionRequest"), true)
+	provision.Responses.Set("201", oasJSONResponse("The new token; its secret is shown only here.", oasRef("Token")))
+	provision.Responses.Set("400", oasErrorRef("BadRequest"))
+	b.paths.Set("/api/users/tokens/provision/", &openapi3.PathItem{Post: provision})
+
+	cfgGet := b.op("users", "users_config_retrieve", "The caller's preferences", nil)
+	cfgGet.Responses.Set("200", oasJSONResponse("Preferences (free-form).", oasVal(oasFreeObject())))
+	cfgPatch := b.op("users", "users_config_partial_update", "Merge into the caller's preferences", nil)
+	cfgPatch.RequestBody = oasJSONBody(oasVal(oasFreeObject()), true)
+	cfgPatch.Responses.Set("200", oasJSONResponse("The merged preferences.", oasVal(oasFreeObject())))
+	cfgPatch.Responses.Set("400", oasErrorRef("BadRequest"))
+	b.paths.Set("/api/users/config/", &openapi3.PathItem{Get: cfgGet, Patch: cfgPatch})
+
+	b.taskPaths()
+}
+
+// taskPaths: webhook deliveries as NetBox's background tasks and queues
+// (superusers only).
+func (b *oasBuilder) taskPaths() {
+	str := func() *openapi3.SchemaRef { return oasVal(oasTyped("string")) }
+	nstr := func(format string) *openapi3.SchemaRef {
+		return oasVal(&openapi3.Schema{Type: &openapi3.Types{"string"}, Format: format, Nullable: true})
+	}
+	nint := func() *openapi3.SchemaRef {
+		return oasVal(&openapi3.Schema{Type: &openapi3.Types{"integer"}, Nullable: true})
+	}
+	boolean := func() *openapi3.SchemaRef { return oasVal(oasTyped("boolean")) }
+	statuses := make([]any, len(webhooks.Statuses))
+	for i, s := range webhooks.Statuses {
+		statuses[i] = s
+	}
+	kwargs := oasTyped("object")
+	kwargs.AdditionalProperties = openapi3.AdditionalProperties{Schema: str()}
+	b.schemas["BackgroundTask"] = oasVal(oasObject(map[string]*openapi3.SchemaRef{
+		"id": str(), "url": oasVal(&openapi3.Schema{Type: &openapi3.Types{"string"}, Format: "uri"}),
+		"description": str(), "origin": str(), "func_name": str(),
+		"args": oasVal(oasArrayOf(str())), "kwargs": oasVal(kwargs),
+		"result": nstr(""), "timeout": oasVal(oasTyped("integer")), "result_ttl": nint(),
+		"created_at":  oasVal(&openapi3.Schema{Type: &openapi3.Types{"string"}, Format: "date-time"}),
+		"enqueued_at": nstr("date-time"), "started_at": nstr("date-time"), "ended_at": nstr("date-time"),
+		"worker_name": nstr(""), "position": nint(),
+		"status":         oasVal(&openapi3.Schema{Type: &openapi3.Types{"string"}, Enum: statuses}),
+		"meta":           oasVal(oasFreeObject()),
+		"last_heartbeat": nstr("date-time"),
+		"is_finished":    boolean(), "is_queued": boolean(), "is_failed": boolean(),
+		"is_started": boolean(), "is_deferred": boolean(), "is_canceled": boolean(),
+	}, "id", "url", "func_name", "status"))
+	page := func(item *openapi3.SchemaRef) *openapi3.SchemaRef {
+		return oasVal(oasObject(map[string]*openapi3.SchemaRef{
+			"count": oasVal(oasTyped("integer")), "next": nstr("uri"), "previous": nstr("uri"), "results": oasVal(oasArrayOf(item)),
+		}, "count", "next", "previous", "results"))
+	}
+	queues := make([]any, len(webhooks.Queues))
+	for i, q := range webhooks.Queues {
+		queues[i] = q
+	}
+	b.schemas["BackgroundQueue"] = oasVal(oasObject(map[string]*openapi3.SchemaRef{
+		"name":                 oasVal(&openapi3.Schema{Type: &openapi3.Types{"string"}, Enum: queues}),
+		"url":                  oasVal(&openapi3.Schema{Type: &openapi3.Types{"string"}, Format: "uri"}),
+		"jobs":                 oasVal(oasTyped("integer")),
+		"oldest_job_timestamp": nstr("date-time"),
+		"index":                oasVal(oasTyped("integer")),
+		"scheduler_pid":        nint(),
+		"workers":              oasVal(oasTyped("integer")),
+		"finished_jobs":        oasVal(oasTyped("integer")),
+		"started_jobs":         oasVal(oasTyped("integer")),
+		"deferred_jobs":        oasVal(oasTyped("integer")),
+		"failed_jobs":          oasVal(oasTyped("integer")),
+		"scheduled_jobs":       oasVal(oasTyped("integer")),
+	}, "name", "url"))
+
+	pageParams := openapi3.Parameters{
+		oasQueryParam("limit", "Number of results (default: all).", oasTyped("integer")),
+		oasQueryParam("offset", "Index of the first result.", oasTyped("integer")),
+	}
+	statusParam := oasTyped("string")
+	statusParam.Enum = statuses
+	list := b.op("core", "core_background_tasks_list", "List background tasks (webhook deliveries)", append(openapi3.Parameters{
+		oasQueryParam("status", "Only tasks in this state.", statusParam),
+		oasQueryParam("webhook_id", "Only deliveries of this webhook.", oasTyped("integer")),
+	}, pageParams...))
+	list.Responses.Set("200", oasJSONResponse("A page of tasks.", page(oasRef("BackgroundTask"))))
+	list.Responses.Set("400", oasErrorRef("BadRequest"))
+	b.paths.Set("/api/core/background-tasks/", &openapi3.PathItem{Get: list})
+
+	taskID := &openapi3.ParameterRef{Value: openapi3.NewPathParameter("id").WithSchema(oasTyped("string"))}
+	get := b.op("core", "core_background_tasks_retrieve", "Get a background task", openapi3.Parameters{taskID})
+	get.Responses.Set("200", oasJSONResponse("The task.", oasRef("BackgroundTask")))
+	get.Responses.Set("404", oasErrorRef("NotFound"))
+	b.paths.Set("/api/core/background-tasks/{id}/", &openapi3.PathItem{Get: get})
+
+	requeue := b.op("core", "core_background_tasks_requeue_create", "Requeue a failed task", openapi3.Parameters{taskID})
+	requeue.Responses.Set("200", oasEmptyResponse("Requeued."))
+	requeue.Responses.Set("400", oasErrorRef("BadRequest"))
+	requeue.Responses.Set("404", oasErrorRef("NotFound"))
+	b.paths.Set("/api/core/background-tasks/{id}/requeue/", &openapi3.PathItem{Post: requeue})
+
+	qlist := b.op("core", "core_background_queues_list", "List background queues", nil)
+	qlist.Responses.Set("200", oasJSONResponse("Every queue.", page(oasRef("BackgroundQueue"))))
+	b.paths.Set("/api/core/background-queues/", &openapi3.PathItem{Get: qlist})
+	qname := &openapi3.ParameterRef{Value: openapi3.NewPathParameter("name").WithSchema(&openapi3.Schema{Type: &openapi3.Types{"string"}, Enum: queues})}
+	qget := b.op("core", "core_background_queues_retrieve", "Get a background queue", openapi3.Parameters{qname})
+	qget.Responses.Set("200", oasJSONResponse("The queue.", oasRef("BackgroundQueue")))
+	qget.Responses.Set("404", oasErrorRef("NotFound"))
+	b.paths.Set("/api/core/background-queues/{name}/", &openapi3.PathItem{Get: qget})
+}
