@@ -15,83 +15,35 @@ var seq atomic.Int64
 
 func next() int { return int(seq.Add(1)) }
 
-// fixtures give a valid create payload per model for the permission suite;
-// self is the id of the acting user (tokens are created for oneself).
-// A model without a fixture fails the suite: add one with the model.
-var fixtures = map[string]func(e *servertest.Env, self int) map[string]any{
-	"dcim.location": func(e *servertest.Env, self int) map[string]any {
-		n := next()
-		return map[string]any{"name": fmt.Sprint("loc", n), "slug": fmt.Sprint("loc", n), "site": siteFor(e), "description": "in"}
-	},
-	"dcim.region":    nameSlug("region"),
-	"dcim.sitegroup": nameSlug("sitegroup"),
-	"dcim.site":      nameSlug("site"),
-	"extras.customfieldchoiceset": func(*servertest.Env, int) map[string]any {
-		return map[string]any{"name": fmt.Sprint("cs", next()), "extra_choices": [][]string{{"a", "A"}}, "description": "in"}
-	},
-	"extras.customfield": func(*servertest.Env, int) map[string]any {
-		return map[string]any{"name": fmt.Sprint("cf_", next()), "type": "text", "object_types": []string{"dcim.site"}, "description": "in"}
-	},
-	"extras.tag": nameSlug("tag"),
-	// Change records are read-only: the fixture makes one (creating a site)
-	// and the suite reads the newest record.
-	"core.objectchange": func(e *servertest.Env, _ int) map[string]any {
-		siteFor(e)
-		return nil
-	},
-	"extras.webhook": func(*servertest.Env, int) map[string]any {
-		return map[string]any{"name": fmt.Sprint("hook", next()), "payload_url": "https://hooks.example.com/", "description": "in"}
-	},
-	"extras.eventrule": func(e *servertest.Env, _ int) map[string]any {
-		n := next()
-		hook := e.Admin().Must(http.StatusCreated, "POST", "/api/extras/webhooks/",
-			map[string]any{"name": fmt.Sprint("rulehook", n), "payload_url": "https://hooks.example.com/"})
-		return map[string]any{"name": fmt.Sprint("rule", n), "object_types": []string{"dcim.site"},
-			"event_types": []string{"object_created"}, "action_type": "webhook",
-			"action_object_type": "extras.webhook", "action_object_id": id(hook), "description": "in"}
-	},
-	"ipam.prefix": func(*servertest.Env, int) map[string]any {
-		n := next()
-		return map[string]any{"prefix": fmt.Sprintf("10.%d.%d.0/24", n/256, n%256), "description": "in"}
-	},
-	"ipam.rir":       nameSlug("rir"),
-	"ipam.role":      nameSlug("role"),
-	"ipam.vlangroup": nameSlug("vlangroup"),
-	"ipam.vlan": func(*servertest.Env, int) map[string]any {
-		n := next()
-		return map[string]any{"vid": n%4000 + 1, "name": fmt.Sprint("vlan", n), "description": "in"}
-	},
-	"ipam.vrf": func(*servertest.Env, int) map[string]any {
-		return map[string]any{"name": fmt.Sprint("vrf", next()), "description": "in"}
-	},
-	"tenancy.tenantgroup": nameSlug("tenantgroup"),
-	"tenancy.tenant":      nameSlug("tenant"),
-	"users.group": func(*servertest.Env, int) map[string]any {
-		return map[string]any{"name": fmt.Sprint("group", next()), "description": "in"}
-	},
-	"users.objectpermission": func(*servertest.Env, int) map[string]any {
-		return map[string]any{"name": fmt.Sprint("perm", next()), "object_types": []string{"dcim.site"}, "actions": []string{"view"}, "description": "in"}
-	},
-	"users.token": func(_ *servertest.Env, self int) map[string]any {
-		return map[string]any{"user": self, "description": "in"}
-	},
-	"users.user": func(*servertest.Env, int) map[string]any {
-		n := next()
-		return map[string]any{"username": fmt.Sprint("user", n), "password": fmt.Sprint("pw", n)}
-	},
-}
-
-func nameSlug(prefix string) func(*servertest.Env, int) map[string]any {
-	return func(*servertest.Env, int) map[string]any {
-		n := next()
-		return map[string]any{"name": fmt.Sprint(prefix, n), "slug": fmt.Sprint(prefix, n), "description": "in"}
+// permFixture builds, from the model's conformance fixture
+// (testdata/models), a function that returns a fresh valid create payload:
+// the first fixture object made unique, with its related objects created
+// by the admin, "description": "in" where the model has a description (the
+// constraint cases use it), and for tokens the acting user as owner.
+// Read-only models (change records) get their objects as a side effect: a
+// change record per site created.
+// The world (the related objects already created) is shared by all models
+// of one database.
+func permFixture(t *testing.T, w *world, d *resource.Descriptor) func(e *servertest.Env, self int) map[string]any {
+	if d.ReadOnlyAPI {
+		sites := resource.ByContentType("dcim.site")
+		return func(e *servertest.Env, _ int) map[string]any {
+			e.Admin().Must(http.StatusCreated, "POST", sites.ListURL(""), permFixture(t, w, sites)(e, 1))
+			return nil
+		}
 	}
-}
-
-func siteFor(e *servertest.Env) int {
-	n := next()
-	r := e.Admin().Must(http.StatusCreated, "POST", "/api/dcim/sites/", map[string]any{"name": fmt.Sprint("site", n), "slug": fmt.Sprint("site", n)})
-	return id(r)
+	fx := loadFixture(t, d.ContentType())
+	return func(_ *servertest.Env, self int) map[string]any {
+		w.d = d
+		p := variant(d, w.payload(t, fx.Create[0]), next())
+		if d.Field("description") != nil {
+			p["description"] = "in"
+		}
+		if d.ContentType() == "users.token" {
+			p["user"] = self
+		}
+		return p
+	}
 }
 
 func id(r *servertest.Response) int { return int(r.Object()["id"].(float64)) }
@@ -113,14 +65,12 @@ func noDefaults(c *server.Config) { c.DefaultPermissions = nil }
 // reach fail as a whole.
 func TestPermissionsEveryModel(t *testing.T) {
 	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+		w := newWorld(e.Admin(), nil)
 		for _, d := range resource.All() {
 			d := d
 			ct := d.ContentType()
 			t.Run(ct, func(t *testing.T) {
-				fx := fixtures[ct]
-				if fx == nil {
-					t.Fatalf("no permission fixture for %s: add one to fixtures", ct)
-				}
+				fx := permFixture(t, w, d)
 				list := d.ListURL("")
 				detail := func(id int) string { return fmt.Sprintf("%s%d/", list, id) }
 				// Objects are created by the admin; tokens for the admin.
