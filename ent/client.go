@@ -531,7 +531,8 @@ func (c *CustomFieldClient) QueryChoiceSet(_m *CustomField) *CustomFieldChoiceSe
 
 // Hooks returns the client hooks.
 func (c *CustomFieldClient) Hooks() []Hook {
-	return c.hooks.CustomField
+	hooks := c.hooks.CustomField
+	return append(hooks[:len(hooks):len(hooks)], customfield.Hooks[:]...)
 }
 
 // Interceptors returns the client interceptors.

@@ -29,6 +29,8 @@ type CustomField struct {
 	Type string `json:"type,omitempty"`
 	// RelatedObjectType holds the value of the "related_object_type" field.
 	RelatedObjectType *string `json:"related_object_type,omitempty"`
+	// DataType holds the value of the "data_type" field.
+	DataType string `json:"data_type,omitempty"`
 	// Name holds the value of the "name" field.
 	Name string `json:"name,omitempty"`
 	// Label holds the value of the "label" field.
@@ -108,7 +110,7 @@ func (*CustomField) scanValues(columns []string) ([]any, error) {
 			values[i] = new(sql.NullFloat64)
 		case customfield.FieldID, customfield.FieldSearchWeight, customfield.FieldWeight, customfield.FieldChoiceSetID:
 			values[i] = new(sql.NullInt64)
-		case customfield.FieldType, customfield.FieldRelatedObjectType, customfield.FieldName, customfield.FieldLabel, customfield.FieldGroupName, customfield.FieldDescription, customfield.FieldFilterLogic, customfield.FieldUIVisible, customfield.FieldUIEditable, customfield.FieldValidationRegex, customfield.FieldComments:
+		case customfield.FieldType, customfield.FieldRelatedObjectType, customfield.FieldDataType, customfield.FieldName, customfield.FieldLabel, customfield.FieldGroupName, customfield.FieldDescription, customfield.FieldFilterLogic, customfield.FieldUIVisible, customfield.FieldUIEditable, customfield.FieldValidationRegex, customfield.FieldComments:
 			values[i] = new(sql.NullString)
 		case customfield.FieldCreated, customfield.FieldLastUpdated:
 			values[i] = new(sql.NullTime)
@@ -167,6 +169,12 @@ func (_m *CustomField) assignValues(columns []string, values []any) error {
 			} else if value.Valid {
 				_m.RelatedObjectType = new(string)
 				*_m.RelatedObjectType = value.String
+			}
+		case customfield.FieldDataType:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field data_type", values[i])
+			} else if value.Valid {
+				_m.DataType = value.String
 			}
 		case customfield.FieldName:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -358,6 +366,9 @@ func (_m *CustomField) String() string {
 		builder.WriteString("related_object_type=")
 		builder.WriteString(*v)
 	}
+	builder.WriteString(", ")
+	builder.WriteString("data_type=")
+	builder.WriteString(_m.DataType)
 	builder.WriteString(", ")
 	builder.WriteString("name=")
 	builder.WriteString(_m.Name)

@@ -84,6 +84,20 @@ func (_c *CustomFieldCreate) SetNillableRelatedObjectType(v *string) *CustomFiel
 	return _c
 }
 
+// SetDataType sets the "data_type" field.
+func (_c *CustomFieldCreate) SetDataType(v string) *CustomFieldCreate {
+	_c.mutation.SetDataType(v)
+	return _c
+}
+
+// SetNillableDataType sets the "data_type" field if the given value is not nil.
+func (_c *CustomFieldCreate) SetNillableDataType(v *string) *CustomFieldCreate {
+	if v != nil {
+		_c.SetDataType(*v)
+	}
+	return _c
+}
+
 // SetName sets the "name" field.
 func (_c *CustomFieldCreate) SetName(v string) *CustomFieldCreate {
 	_c.mutation.SetName(v)
@@ -344,7 +358,9 @@ func (_c *CustomFieldCreate) Mutation() *CustomFieldMutation {
 
 // Save creates the CustomField in the database.
 func (_c *CustomFieldCreate) Save(ctx context.Context) (*CustomField, error) {
-	_c.defaults()
+	if err := _c.defaults(); err != nil {
+		return nil, err
+	}
 	return withHooks(ctx, _c.sqlSave, _c.mutation, _c.hooks)
 }
 
@@ -371,18 +387,28 @@ func (_c *CustomFieldCreate) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_c *CustomFieldCreate) defaults() {
+func (_c *CustomFieldCreate) defaults() error {
 	if _, ok := _c.mutation.Created(); !ok {
+		if customfield.DefaultCreated == nil {
+			return fmt.Errorf("ent: uninitialized customfield.DefaultCreated (forgotten import ent/runtime?)")
+		}
 		v := customfield.DefaultCreated()
 		_c.mutation.SetCreated(v)
 	}
 	if _, ok := _c.mutation.LastUpdated(); !ok {
+		if customfield.DefaultLastUpdated == nil {
+			return fmt.Errorf("ent: uninitialized customfield.DefaultLastUpdated (forgotten import ent/runtime?)")
+		}
 		v := customfield.DefaultLastUpdated()
 		_c.mutation.SetLastUpdated(v)
 	}
 	if _, ok := _c.mutation.GetType(); !ok {
 		v := customfield.DefaultType
 		_c.mutation.SetType(v)
+	}
+	if _, ok := _c.mutation.DataType(); !ok {
+		v := customfield.DefaultDataType
+		_c.mutation.SetDataType(v)
 	}
 	if _, ok := _c.mutation.Label(); !ok {
 		v := customfield.DefaultLabel
@@ -436,6 +462,7 @@ func (_c *CustomFieldCreate) defaults() {
 		v := customfield.DefaultComments
 		_c.mutation.SetComments(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -450,6 +477,9 @@ func (_c *CustomFieldCreate) check() error {
 		if err := customfield.TypeValidator(v); err != nil {
 			return &ValidationError{Name: "type", err: fmt.Errorf(`ent: validator failed for field "CustomField.type": %w`, err)}
 		}
+	}
+	if _, ok := _c.mutation.DataType(); !ok {
+		return &ValidationError{Name: "data_type", err: errors.New(`ent: missing required field "CustomField.data_type"`)}
 	}
 	if _, ok := _c.mutation.Name(); !ok {
 		return &ValidationError{Name: "name", err: errors.New(`ent: missing required field "CustomField.name"`)}
@@ -588,6 +618,10 @@ func (_c *CustomFieldCreate) createSpec() (*CustomField, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.RelatedObjectType(); ok {
 		_spec.SetField(customfield.FieldRelatedObjectType, field.TypeString, value)
 		_node.RelatedObjectType = &value
+	}
+	if value, ok := _c.mutation.DataType(); ok {
+		_spec.SetField(customfield.FieldDataType, field.TypeString, value)
+		_node.DataType = value
 	}
 	if value, ok := _c.mutation.Name(); ok {
 		_spec.SetField(customfield.FieldName, field.TypeString, value)

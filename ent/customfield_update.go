@@ -90,6 +90,20 @@ func (_u *CustomFieldUpdate) ClearRelatedObjectType() *CustomFieldUpdate {
 	return _u
 }
 
+// SetDataType sets the "data_type" field.
+func (_u *CustomFieldUpdate) SetDataType(v string) *CustomFieldUpdate {
+	_u.mutation.SetDataType(v)
+	return _u
+}
+
+// SetNillableDataType sets the "data_type" field if the given value is not nil.
+func (_u *CustomFieldUpdate) SetNillableDataType(v *string) *CustomFieldUpdate {
+	if v != nil {
+		_u.SetDataType(*v)
+	}
+	return _u
+}
+
 // SetName sets the "name" field.
 func (_u *CustomFieldUpdate) SetName(v string) *CustomFieldUpdate {
 	_u.mutation.SetName(v)
@@ -446,7 +460,9 @@ func (_u *CustomFieldUpdate) ClearChoiceSet() *CustomFieldUpdate {
 
 // Save executes the query and returns the number of nodes affected by the update operation.
 func (_u *CustomFieldUpdate) Save(ctx context.Context) (int, error) {
-	_u.defaults()
+	if err := _u.defaults(); err != nil {
+		return 0, err
+	}
 	return withHooks(ctx, _u.sqlSave, _u.mutation, _u.hooks)
 }
 
@@ -473,11 +489,15 @@ func (_u *CustomFieldUpdate) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_u *CustomFieldUpdate) defaults() {
+func (_u *CustomFieldUpdate) defaults() error {
 	if _, ok := _u.mutation.LastUpdated(); !ok && !_u.mutation.LastUpdatedCleared() {
+		if customfield.UpdateDefaultLastUpdated == nil {
+			return fmt.Errorf("ent: uninitialized customfield.UpdateDefaultLastUpdated (forgotten import ent/runtime?)")
+		}
 		v := customfield.UpdateDefaultLastUpdated()
 		_u.mutation.SetLastUpdated(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -583,6 +603,9 @@ func (_u *CustomFieldUpdate) sqlSave(ctx context.Context) (_node int, err error)
 	}
 	if _u.mutation.RelatedObjectTypeCleared() {
 		_spec.ClearField(customfield.FieldRelatedObjectType, field.TypeString)
+	}
+	if value, ok := _u.mutation.DataType(); ok {
+		_spec.SetField(customfield.FieldDataType, field.TypeString, value)
 	}
 	if value, ok := _u.mutation.Name(); ok {
 		_spec.SetField(customfield.FieldName, field.TypeString, value)
@@ -789,6 +812,20 @@ func (_u *CustomFieldUpdateOne) SetNillableRelatedObjectType(v *string) *CustomF
 // ClearRelatedObjectType clears the value of the "related_object_type" field.
 func (_u *CustomFieldUpdateOne) ClearRelatedObjectType() *CustomFieldUpdateOne {
 	_u.mutation.ClearRelatedObjectType()
+	return _u
+}
+
+// SetDataType sets the "data_type" field.
+func (_u *CustomFieldUpdateOne) SetDataType(v string) *CustomFieldUpdateOne {
+	_u.mutation.SetDataType(v)
+	return _u
+}
+
+// SetNillableDataType sets the "data_type" field if the given value is not nil.
+func (_u *CustomFieldUpdateOne) SetNillableDataType(v *string) *CustomFieldUpdateOne {
+	if v != nil {
+		_u.SetDataType(*v)
+	}
 	return _u
 }
 
@@ -1161,7 +1198,9 @@ func (_u *CustomFieldUpdateOne) Select(field string, fields ...string) *CustomFi
 
 // Save executes the query and returns the updated CustomField entity.
 func (_u *CustomFieldUpdateOne) Save(ctx context.Context) (*CustomField, error) {
-	_u.defaults()
+	if err := _u.defaults(); err != nil {
+		return nil, err
+	}
 	return withHooks(ctx, _u.sqlSave, _u.mutation, _u.hooks)
 }
 
@@ -1188,11 +1227,15 @@ func (_u *CustomFieldUpdateOne) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_u *CustomFieldUpdateOne) defaults() {
+func (_u *CustomFieldUpdateOne) defaults() error {
 	if _, ok := _u.mutation.LastUpdated(); !ok && !_u.mutation.LastUpdatedCleared() {
+		if customfield.UpdateDefaultLastUpdated == nil {
+			return fmt.Errorf("ent: uninitialized customfield.UpdateDefaultLastUpdated (forgotten import ent/runtime?)")
+		}
 		v := customfield.UpdateDefaultLastUpdated()
 		_u.mutation.SetLastUpdated(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -1315,6 +1358,9 @@ func (_u *CustomFieldUpdateOne) sqlSave(ctx context.Context) (_node *CustomField
 	}
 	if _u.mutation.RelatedObjectTypeCleared() {
 		_spec.ClearField(customfield.FieldRelatedObjectType, field.TypeString)
+	}
+	if value, ok := _u.mutation.DataType(); ok {
+		_spec.SetField(customfield.FieldDataType, field.TypeString, value)
 	}
 	if value, ok := _u.mutation.Name(); ok {
 		_spec.SetField(customfield.FieldName, field.TypeString, value)

@@ -88,6 +88,7 @@ type CustomFieldMutation struct {
 	appendobject_types          []string
 	_type                       *string
 	related_object_type         *string
+	data_type                   *string
 	name                        *string
 	label                       *string
 	group_name                  *string
@@ -452,6 +453,42 @@ func (m *CustomFieldMutation) RelatedObjectTypeCleared() bool {
 func (m *CustomFieldMutation) ResetRelatedObjectType() {
 	m.related_object_type = nil
 	delete(m.clearedFields, customfield.FieldRelatedObjectType)
+}
+
+// SetDataType sets the "data_type" field.
+func (m *CustomFieldMutation) SetDataType(s string) {
+	m.data_type = &s
+}
+
+// DataType returns the value of the "data_type" field in the mutation.
+func (m *CustomFieldMutation) DataType() (r string, exists bool) {
+	v := m.data_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDataType returns the old "data_type" field's value of the CustomField entity.
+// If the CustomField object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *CustomFieldMutation) OldDataType(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDataType is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDataType requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDataType: %w", err)
+	}
+	return oldValue.DataType, nil
+}
+
+// ResetDataType resets all changes to the "data_type" field.
+func (m *CustomFieldMutation) ResetDataType() {
+	m.data_type = nil
 }
 
 // SetName sets the "name" field.
@@ -1443,7 +1480,7 @@ func (m *CustomFieldMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *CustomFieldMutation) Fields() []string {
-	fields := make([]string, 0, 25)
+	fields := make([]string, 0, 26)
 	if m.created != nil {
 		fields = append(fields, customfield.FieldCreated)
 	}
@@ -1458,6 +1495,9 @@ func (m *CustomFieldMutation) Fields() []string {
 	}
 	if m.related_object_type != nil {
 		fields = append(fields, customfield.FieldRelatedObjectType)
+	}
+	if m.data_type != nil {
+		fields = append(fields, customfield.FieldDataType)
 	}
 	if m.name != nil {
 		fields = append(fields, customfield.FieldName)
@@ -1537,6 +1577,8 @@ func (m *CustomFieldMutation) Field(name string) (ent.Value, bool) {
 		return m.GetType()
 	case customfield.FieldRelatedObjectType:
 		return m.RelatedObjectType()
+	case customfield.FieldDataType:
+		return m.DataType()
 	case customfield.FieldName:
 		return m.Name()
 	case customfield.FieldLabel:
@@ -1596,6 +1638,8 @@ func (m *CustomFieldMutation) OldField(ctx context.Context, name string) (ent.Va
 		return m.OldType(ctx)
 	case customfield.FieldRelatedObjectType:
 		return m.OldRelatedObjectType(ctx)
+	case customfield.FieldDataType:
+		return m.OldDataType(ctx)
 	case customfield.FieldName:
 		return m.OldName(ctx)
 	case customfield.FieldLabel:
@@ -1679,6 +1723,13 @@ func (m *CustomFieldMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetRelatedObjectType(v)
+		return nil
+	case customfield.FieldDataType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDataType(v)
 		return nil
 	case customfield.FieldName:
 		v, ok := value.(string)
@@ -1991,6 +2042,9 @@ func (m *CustomFieldMutation) ResetField(name string) error {
 		return nil
 	case customfield.FieldRelatedObjectType:
 		m.ResetRelatedObjectType()
+		return nil
+	case customfield.FieldDataType:
+		m.ResetDataType()
 		return nil
 	case customfield.FieldName:
 		m.ResetName()

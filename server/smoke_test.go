@@ -76,3 +76,26 @@ func TestCachedAuthSeesWrites(t *testing.T) {
 		}
 	})
 }
+
+// TestCustomFieldDataType: data_type follows type, as NetBox derives it.
+func TestCustomFieldDataType(t *testing.T) {
+	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+		cf := e.Must(http.StatusCreated, "POST", "/api/extras/custom-fields/", map[string]any{
+			"name": "speed", "type": "integer", "object_types": []string{"dcim.site"}}).Object()
+		if cf["data_type"] != "integer" {
+			t.Fatalf("data_type %v", cf["data_type"])
+		}
+		path := "/api/extras/custom-fields/" + strconv.Itoa(int(cf["id"].(float64))) + "/"
+		for typ, want := range map[string]string{"json": "object", "multiselect": "array", "date": "string"} {
+			body := map[string]any{"type": typ}
+			if typ == "multiselect" {
+				cs := e.Must(http.StatusCreated, "POST", "/api/extras/custom-field-choice-sets/", map[string]any{
+					"name": "set", "extra_choices": [][]string{{"a", "A"}}}).Object()
+				body["choice_set"] = cs["id"]
+			}
+			if got := e.Must(http.StatusOK, "PATCH", path, body).Object()["data_type"]; got != want {
+				t.Errorf("%s: data_type %v, want %s", typ, got, want)
+			}
+		}
+	})
+}

@@ -5,6 +5,7 @@ package customfield
 import (
 	"time"
 
+	"entgo.io/ent"
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 )
@@ -24,6 +25,8 @@ const (
 	FieldType = "type"
 	// FieldRelatedObjectType holds the string denoting the related_object_type field in the database.
 	FieldRelatedObjectType = "related_object_type"
+	// FieldDataType holds the string denoting the data_type field in the database.
+	FieldDataType = "data_type"
 	// FieldName holds the string denoting the name field in the database.
 	FieldName = "name"
 	// FieldLabel holds the string denoting the label field in the database.
@@ -85,6 +88,7 @@ var Columns = []string{
 	FieldObjectTypes,
 	FieldType,
 	FieldRelatedObjectType,
+	FieldDataType,
 	FieldName,
 	FieldLabel,
 	FieldGroupName,
@@ -117,7 +121,13 @@ func ValidColumn(column string) bool {
 	return false
 }
 
+// Note that the variables below are initialized by the runtime
+// package on the initialization of the application. Therefore,
+// it should be imported in the main as follows:
+//
+//	import _ "github.com/inventory/inventory/ent/runtime"
 var (
+	Hooks [1]ent.Hook
 	// DefaultCreated holds the default value on creation for the "created" field.
 	DefaultCreated func() time.Time
 	// DefaultLastUpdated holds the default value on creation for the "last_updated" field.
@@ -128,6 +138,8 @@ var (
 	DefaultType string
 	// TypeValidator is a validator for the "type" field. It is called by the builders before save.
 	TypeValidator func(string) error
+	// DefaultDataType holds the default value on creation for the "data_type" field.
+	DefaultDataType string
 	// NameValidator is a validator for the "name" field. It is called by the builders before save.
 	NameValidator func(string) error
 	// DefaultLabel holds the default value on creation for the "label" field.
@@ -202,6 +214,11 @@ func ByType(opts ...sql.OrderTermOption) OrderOption {
 // ByRelatedObjectType orders the results by the related_object_type field.
 func ByRelatedObjectType(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldRelatedObjectType, opts...).ToFunc()
+}
+
+// ByDataType orders the results by the data_type field.
+func ByDataType(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldDataType, opts...).ToFunc()
 }
 
 // ByName orders the results by the name field.

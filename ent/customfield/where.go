@@ -75,6 +75,11 @@ func RelatedObjectType(v string) predicate.CustomField {
 	return predicate.CustomField(sql.FieldEQ(FieldRelatedObjectType, v))
 }
 
+// DataType applies equality check predicate on the "data_type" field. It's identical to DataTypeEQ.
+func DataType(v string) predicate.CustomField {
+	return predicate.CustomField(sql.FieldEQ(FieldDataType, v))
+}
+
 // Name applies equality check predicate on the "name" field. It's identical to NameEQ.
 func Name(v string) predicate.CustomField {
 	return predicate.CustomField(sql.FieldEQ(FieldName, v))
@@ -393,6 +398,71 @@ func RelatedObjectTypeEqualFold(v string) predicate.CustomField {
 // RelatedObjectTypeContainsFold applies the ContainsFold predicate on the "related_object_type" field.
 func RelatedObjectTypeContainsFold(v string) predicate.CustomField {
 	return predicate.CustomField(sql.FieldContainsFold(FieldRelatedObjectType, v))
+}
+
+// DataTypeEQ applies the EQ predicate on the "data_type" field.
+func DataTypeEQ(v string) predicate.CustomField {
+	return predicate.CustomField(sql.FieldEQ(FieldDataType, v))
+}
+
+// DataTypeNEQ applies the NEQ predicate on the "data_type" field.
+func DataTypeNEQ(v string) predicate.CustomField {
+	return predicate.CustomField(sql.FieldNEQ(FieldDataType, v))
+}
+
+// DataTypeIn applies the In predicate on the "data_type" field.
+func DataTypeIn(vs ...string) predicate.CustomField {
+	return predicate.CustomField(sql.FieldIn(FieldDataType, vs...))
+}
+
+// DataTypeNotIn applies the NotIn predicate on the "data_type" field.
+func DataTypeNotIn(vs ...string) predicate.CustomField {
+	return predicate.CustomField(sql.FieldNotIn(FieldDataType, vs...))
+}
+
+// DataTypeGT applies the GT predicate on the "data_type" field.
+func DataTypeGT(v string) predicate.CustomField {
+	return predicate.CustomField(sql.FieldGT(FieldDataType, v))
+}
+
+// DataTypeGTE applies the GTE predicate on the "data_type" field.
+func DataTypeGTE(v string) predicate.CustomField {
+	return predicate.CustomField(sql.FieldGTE(FieldDataType, v))
+}
+
+// DataTypeLT applies the LT predicate on the "data_type" field.
+func DataTypeLT(v string) predicate.CustomField {
+	return predicate.CustomField(sql.FieldLT(FieldDataType, v))
+}
+
+// DataTypeLTE applies the LTE predicate on the "data_type" field.
+func DataTypeLTE(v string) predicate.CustomField {
+	return predicate.CustomField(sql.FieldLTE(FieldDataType, v))
+}
+
+// DataTypeContains applies the Contains predicate on the "data_type" field.
+func DataTypeContains(v string) predicate.CustomField {
+	return predicate.CustomField(sql.FieldContains(FieldDataType, v))
+}
+
+// DataTypeHasPrefix applies the HasPrefix predicate on the "data_type" field.
+func DataTypeHasPrefix(v string) predicate.CustomField {
+	return predicate.CustomField(sql.FieldHasPrefix(FieldDataType, v))
+}
+
+// DataTypeHasSuffix applies the HasSuffix predicate on the "data_type" field.
+func DataTypeHasSuffix(v string) predicate.CustomField {
+	return predicate.CustomField(sql.FieldHasSuffix(FieldDataType, v))
+}
+
+// DataTypeEqualFold applies the EqualFold predicate on the "data_type" field.
+func DataTypeEqualFold(v string) predicate.CustomField {
+	return predicate.CustomField(sql.FieldEqualFold(FieldDataType, v))
+}
+
+// DataTypeContainsFold applies the ContainsFold predicate on the "data_type" field.
+func DataTypeContainsFold(v string) predicate.CustomField {
+	return predicate.CustomField(sql.FieldContainsFold(FieldDataType, v))
 }
 
 // NameEQ applies the EQ predicate on the "name" field.

@@ -17,6 +17,7 @@ var (
 		{Name: "object_types", Type: field.TypeJSON},
 		{Name: "type", Type: field.TypeString, Size: 50, Default: "text"},
 		{Name: "related_object_type", Type: field.TypeString, Nullable: true},
+		{Name: "data_type", Type: field.TypeString, Default: "string"},
 		{Name: "name", Type: field.TypeString, Unique: true, Size: 50},
 		{Name: "label", Type: field.TypeString, Size: 50, Default: ""},
 		{Name: "group_name", Type: field.TypeString, Size: 50, Default: ""},
@@ -46,7 +47,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "extras_customfield_extras_customfieldchoiceset_choice_set",
-				Columns:    []*schema.Column{ExtrasCustomfieldColumns[25]},
+				Columns:    []*schema.Column{ExtrasCustomfieldColumns[26]},
 				RefColumns: []*schema.Column{ExtrasCustomfieldchoicesetColumns[0]},
 				OnDelete:   schema.Restrict,
 			},

@@ -37,6 +37,8 @@ import (
 // to their package variables.
 func init() {
 	customfieldMixin := schema.CustomField{}.Mixin()
+	customfieldHooks := schema.CustomField{}.Hooks()
+	customfield.Hooks[0] = customfieldHooks[0]
 	customfieldMixinFields0 := customfieldMixin[0].Fields()
 	_ = customfieldMixinFields0
 	customfieldFields := schema.CustomField{}.Fields()
@@ -57,8 +59,12 @@ func init() {
 	customfield.DefaultType = customfieldDescType.Default.(string)
 	// customfield.TypeValidator is a validator for the "type" field. It is called by the builders before save.
 	customfield.TypeValidator = customfieldDescType.Validators[0].(func(string) error)
+	// customfieldDescDataType is the schema descriptor for data_type field.
+	customfieldDescDataType := customfieldFields[3].Descriptor()
+	// customfield.DefaultDataType holds the default value on creation for the data_type field.
+	customfield.DefaultDataType = customfieldDescDataType.Default.(string)
 	// customfieldDescName is the schema descriptor for name field.
-	customfieldDescName := customfieldFields[3].Descriptor()
+	customfieldDescName := customfieldFields[4].Descriptor()
 	// customfield.NameValidator is a validator for the "name" field. It is called by the builders before save.
 	customfield.NameValidator = func() func(string) error {
 		validators := customfieldDescName.Validators
@@ -77,33 +83,33 @@ func init() {
 		}
 	}()
 	// customfieldDescLabel is the schema descriptor for label field.
-	customfieldDescLabel := customfieldFields[4].Descriptor()
+	customfieldDescLabel := customfieldFields[5].Descriptor()
 	// customfield.DefaultLabel holds the default value on creation for the label field.
 	customfield.DefaultLabel = customfieldDescLabel.Default.(string)
 	// customfield.LabelValidator is a validator for the "label" field. It is called by the builders before save.
 	customfield.LabelValidator = customfieldDescLabel.Validators[0].(func(string) error)
 	// customfieldDescGroupName is the schema descriptor for group_name field.
-	customfieldDescGroupName := customfieldFields[5].Descriptor()
+	customfieldDescGroupName := customfieldFields[6].Descriptor()
 	// customfield.DefaultGroupName holds the default value on creation for the group_name field.
 	customfield.DefaultGroupName = customfieldDescGroupName.Default.(string)
 	// customfield.GroupNameValidator is a validator for the "group_name" field. It is called by the builders before save.
 	customfield.GroupNameValidator = customfieldDescGroupName.Validators[0].(func(string) error)
 	// customfieldDescDescription is the schema descriptor for description field.
-	customfieldDescDescription := customfieldFields[6].Descriptor()
+	customfieldDescDescription := customfieldFields[7].Descriptor()
 	// customfield.DefaultDescription holds the default value on creation for the description field.
 	customfield.DefaultDescription = customfieldDescDescription.Default.(string)
 	// customfield.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
 	customfield.DescriptionValidator = customfieldDescDescription.Validators[0].(func(string) error)
 	// customfieldDescRequired is the schema descriptor for required field.
-	customfieldDescRequired := customfieldFields[7].Descriptor()
+	customfieldDescRequired := customfieldFields[8].Descriptor()
 	// customfield.DefaultRequired holds the default value on creation for the required field.
 	customfield.DefaultRequired = customfieldDescRequired.Default.(bool)
 	// customfieldDescUnique is the schema descriptor for unique field.
-	customfieldDescUnique := customfieldFields[8].Descriptor()
+	customfieldDescUnique := customfieldFields[9].Descriptor()
 	// customfield.DefaultUnique holds the default value on creation for the unique field.
 	customfield.DefaultUnique = customfieldDescUnique.Default.(bool)
 	// customfieldDescSearchWeight is the schema descriptor for search_weight field.
-	customfieldDescSearchWeight := customfieldFields[9].Descriptor()
+	customfieldDescSearchWeight := customfieldFields[10].Descriptor()
 	// customfield.DefaultSearchWeight holds the default value on creation for the search_weight field.
 	customfield.DefaultSearchWeight = customfieldDescSearchWeight.Default.(int)
 	// customfield.SearchWeightValidator is a validator for the "search_weight" field. It is called by the builders before save.
@@ -123,29 +129,29 @@ func init() {
 		}
 	}()
 	// customfieldDescFilterLogic is the schema descriptor for filter_logic field.
-	customfieldDescFilterLogic := customfieldFields[10].Descriptor()
+	customfieldDescFilterLogic := customfieldFields[11].Descriptor()
 	// customfield.DefaultFilterLogic holds the default value on creation for the filter_logic field.
 	customfield.DefaultFilterLogic = customfieldDescFilterLogic.Default.(string)
 	// customfield.FilterLogicValidator is a validator for the "filter_logic" field. It is called by the builders before save.
 	customfield.FilterLogicValidator = customfieldDescFilterLogic.Validators[0].(func(string) error)
 	// customfieldDescUIVisible is the schema descriptor for ui_visible field.
-	customfieldDescUIVisible := customfieldFields[11].Descriptor()
+	customfieldDescUIVisible := customfieldFields[12].Descriptor()
 	// customfield.DefaultUIVisible holds the default value on creation for the ui_visible field.
 	customfield.DefaultUIVisible = customfieldDescUIVisible.Default.(string)
 	// customfield.UIVisibleValidator is a validator for the "ui_visible" field. It is called by the builders before save.
 	customfield.UIVisibleValidator = customfieldDescUIVisible.Validators[0].(func(string) error)
 	// customfieldDescUIEditable is the schema descriptor for ui_editable field.
-	customfieldDescUIEditable := customfieldFields[12].Descriptor()
+	customfieldDescUIEditable := customfieldFields[13].Descriptor()
 	// customfield.DefaultUIEditable holds the default value on creation for the ui_editable field.
 	customfield.DefaultUIEditable = customfieldDescUIEditable.Default.(string)
 	// customfield.UIEditableValidator is a validator for the "ui_editable" field. It is called by the builders before save.
 	customfield.UIEditableValidator = customfieldDescUIEditable.Validators[0].(func(string) error)
 	// customfieldDescIsCloneable is the schema descriptor for is_cloneable field.
-	customfieldDescIsCloneable := customfieldFields[13].Descriptor()
+	customfieldDescIsCloneable := customfieldFields[14].Descriptor()
 	// customfield.DefaultIsCloneable holds the default value on creation for the is_cloneable field.
 	customfield.DefaultIsCloneable = customfieldDescIsCloneable.Default.(bool)
 	// customfieldDescWeight is the schema descriptor for weight field.
-	customfieldDescWeight := customfieldFields[16].Descriptor()
+	customfieldDescWeight := customfieldFields[17].Descriptor()
 	// customfield.DefaultWeight holds the default value on creation for the weight field.
 	customfield.DefaultWeight = customfieldDescWeight.Default.(int)
 	// customfield.WeightValidator is a validator for the "weight" field. It is called by the builders before save.
@@ -165,13 +171,13 @@ func init() {
 		}
 	}()
 	// customfieldDescValidationRegex is the schema descriptor for validation_regex field.
-	customfieldDescValidationRegex := customfieldFields[19].Descriptor()
+	customfieldDescValidationRegex := customfieldFields[20].Descriptor()
 	// customfield.DefaultValidationRegex holds the default value on creation for the validation_regex field.
 	customfield.DefaultValidationRegex = customfieldDescValidationRegex.Default.(string)
 	// customfield.ValidationRegexValidator is a validator for the "validation_regex" field. It is called by the builders before save.
 	customfield.ValidationRegexValidator = customfieldDescValidationRegex.Validators[0].(func(string) error)
 	// customfieldDescComments is the schema descriptor for comments field.
-	customfieldDescComments := customfieldFields[22].Descriptor()
+	customfieldDescComments := customfieldFields[23].Descriptor()
 	// customfield.DefaultComments holds the default value on creation for the comments field.
 	customfield.DefaultComments = customfieldDescComments.Default.(string)
 	customfieldchoicesetMixin := schema.CustomFieldChoiceSet{}.Mixin()

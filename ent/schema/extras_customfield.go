@@ -1,7 +1,9 @@
 package schema
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"regexp"
 	"strings"
 
@@ -51,6 +53,9 @@ func (CustomField) Fields() []ent.Field {
 		field.String("type").MaxRuneLen(50).Default("text").
 			Annotations(api.Field{Kind: "choice", Choices: CustomFieldType, Required: true}),
 		field.String("related_object_type").Optional().Nillable(),
+		// data_type is derived from type by the hook below (NetBox computes
+		// it in the serializer).
+		field.String("data_type").Default("string").Annotations(api.Field{ReadOnly: true}),
 		field.String("name").MaxRuneLen(50).NotEmpty().Unique().Validate(customFieldName),
 		field.String("label").MaxRuneLen(50).Default(""),
 		field.String("group_name").MaxRuneLen(50).Default(""),
@@ -95,9 +100,35 @@ func (CustomField) Annotations() []schema.Annotation {
 			Display:  "customfield",
 			Search:   []string{"name", "label", "group_name", "description"},
 			Ordering: []string{"group_name", "weight", "name"},
-			Empty:    map[string]any{"data_type": "", "owner": nil},
+			Empty:    map[string]any{"owner": nil},
 			// object_type: fields assigned to the given "app.model".
 			Filters: []api.Filter{{Name: "object_type", Kind: "content-types-contains", Column: "object_types"}},
+		},
+	}
+}
+
+// customFieldDataTypes is NetBox's CustomFieldSerializer.get_data_type.
+var customFieldDataTypes = map[string]string{
+	"integer": "integer", "decimal": "decimal", "boolean": "boolean", "json": "object",
+	"multiselect": "array", "multiobject": "array",
+}
+
+// Hooks keeps data_type in step with type.
+func (CustomField) Hooks() []ent.Hook {
+	return []ent.Hook{
+		func(next ent.Mutator) ent.Mutator {
+			return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+				if v, ok := m.Field("type"); ok && m.Op().Is(ent.OpCreate|ent.OpUpdate|ent.OpUpdateOne) {
+					dt, known := customFieldDataTypes[fmt.Sprint(v)]
+					if !known {
+						dt = "string"
+					}
+					if err := m.SetField("data_type", dt); err != nil {
+						return nil, err
+					}
+				}
+				return next.Mutate(ctx, m)
+			})
 		},
 	}
 }
