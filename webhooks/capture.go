@@ -221,15 +221,7 @@ func (cs *changeset) capture(ctx context.Context, st resource.Store, d *resource
 	if len(ids) == 0 {
 		return nil
 	}
-	rows, err := d.GetMany(ctx, st, ids)
-	if err != nil {
-		return err
-	}
-	snaps, err := d.Snapshots(ctx, st, rows)
-	if err != nil {
-		return err
-	}
-	page, err := d.Load(ctx, st, rows, resource.View{})
+	rows, snaps, page, err := state(ctx, st, d, ids)
 	if err != nil {
 		return err
 	}
@@ -323,15 +315,7 @@ func (cs *changeset) flush(ctx context.Context, tx *ent.Tx) error {
 	}
 	now := map[objKey]*final{}
 	for _, d := range ds {
-		rows, err := d.GetMany(ctx, st, byD[d])
-		if err != nil {
-			return err
-		}
-		snaps, err := d.Snapshots(ctx, st, rows)
-		if err != nil {
-			return err
-		}
-		page, err := d.Load(ctx, st, rows, resource.View{})
+		rows, snaps, page, err := state(ctx, st, d, byD[d])
 		if err != nil {
 			return err
 		}
@@ -437,4 +421,19 @@ func Write(ctx context.Context, d *db.DB, actor Actor, fn func(ctx context.Conte
 	return d.InTx(ctx, func(etx *ent.Tx) error {
 		return fn(Track(ctx, etx, actor), &resource.Tx{Client: etx.Client(), Dialect: d.Dialect})
 	})
+}
+
+// state reads objects as the change log records them: their rows, their
+// snapshots and their API representation with relative URLs.
+func state(ctx context.Context, st resource.Store, d *resource.Descriptor, ids []int) ([]*resource.Row, map[int]json.RawMessage, *resource.Page, error) {
+	rows, err := d.GetMany(ctx, st, ids)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	snaps, err := d.Snapshots(ctx, st, rows)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	page, err := d.Load(ctx, st, rows, resource.View{})
+	return rows, snaps, page, err
 }

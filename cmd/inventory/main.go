@@ -115,12 +115,12 @@ func createSuperuser(args []string) error {
 		return errors.New("a password is required (--password or INVENTORY_SUPERUSER_PASSWORD)")
 	}
 	ctx := context.Background()
-	d, cfg, err := o.open(ctx)
+	srv, closeDB, err := o.server(ctx)
 	if err != nil {
 		return err
 	}
-	defer d.Close()
-	if err := server.New(cfg, d).CreateSuperuser(ctx, *username, *password, *email, *token, *ifNotExists); err != nil {
+	defer closeDB()
+	if err := srv.CreateSuperuser(ctx, *username, *password, *email, *token, *ifNotExists); err != nil {
 		return err
 	}
 	slog.Info("superuser ready", "username", *username)

@@ -243,3 +243,14 @@ func (o *options) redactedDatabase() string {
 	}
 	return o.database
 }
+
+// server opens (and migrates) the database and builds the server over it:
+// what every command that reads or writes objects starts with. close
+// releases the database.
+func (o *options) server(ctx context.Context) (s *server.Server, close func() error, err error) {
+	d, cfg, err := o.open(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	return server.New(cfg, d), d.Close, nil
+}

@@ -8,7 +8,6 @@ import (
 	"os"
 	"text/tabwriter"
 
-	"github.com/inventory/inventory/server"
 )
 
 // userCmd is `inventory user create|list|set-password`.
@@ -26,12 +25,12 @@ func userCmd(args []string) error {
 		return err
 	}
 	ctx := context.Background()
-	d, cfg, err := o.open(ctx)
+	srv, closeDB, err := o.server(ctx)
 	if err != nil {
 		return err
 	}
-	defer d.Close()
-	s := server.New(cfg, d)
+	defer closeDB()
+	s := srv
 	switch sub {
 	case "create":
 		if *username == "" {
@@ -93,12 +92,12 @@ func permissionCmd(args []string) error {
 		raw = json.RawMessage(*constraints)
 	}
 	ctx := context.Background()
-	d, cfg, err := o.open(ctx)
+	srv, closeDB, err := o.server(ctx)
 	if err != nil {
 		return err
 	}
-	defer d.Close()
-	p, err := server.New(cfg, d).Grant(ctx, *name, splitList(*types), splitList(*actions), raw, splitList(*users), splitList(*groups))
+	defer closeDB()
+	p, err := srv.Grant(ctx, *name, splitList(*types), splitList(*actions), raw, splitList(*users), splitList(*groups))
 	if err != nil {
 		return err
 	}

@@ -14,7 +14,6 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/inventory/inventory/server"
 	"github.com/inventory/inventory/webhooks"
 )
 
@@ -27,12 +26,12 @@ func worker(args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	d, cfg, err := o.open(ctx)
+	srv, closeDB, err := o.server(ctx)
 	if err != nil {
 		return err
 	}
-	defer d.Close()
-	eng := server.New(cfg, d).Webhooks()
+	defer closeDB()
+	eng := srv.Webhooks()
 	stopJobs, err := eng.Start(ctx)
 	if err != nil {
 		return err
@@ -58,12 +57,12 @@ func webhooksCmd(args []string) error {
 		return err
 	}
 	ctx := context.Background()
-	d, cfg, err := o.open(ctx)
+	srv, closeDB, err := o.server(ctx)
 	if err != nil {
 		return err
 	}
-	defer d.Close()
-	eng := server.New(cfg, d).Webhooks()
+	defer closeDB()
+	eng := srv.Webhooks()
 	switch sub {
 	case "list":
 		rows, total, err := eng.Tasks(ctx, webhooks.TaskFilter{Status: *status, WebhookID: *hook, Limit: *limit})
