@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"text/tabwriter"
-
 )
 
 // userCmd is `inventory user create|list|set-password`.
