@@ -201,6 +201,12 @@ func (s *Spec) Apply(ctx context.Context, q url.Values, opt Options) ([]func(*sq
 		if slices.Contains(opt.Reserved, key) {
 			continue
 		}
+		// PostgreSQL text cannot hold NUL: refuse it as Django's
+		// ProhibitNullCharactersValidator does, on both databases.
+		if slices.ContainsFunc(q[key], func(v string) bool { return strings.ContainsRune(v, 0) }) {
+			errs[key] = []string{"Null characters are not allowed."}
+			continue
+		}
 		base, lookup := key, ""
 		f := byName[key]
 		if i := strings.LastIndex(key, "__"); f == nil && i > 0 {

@@ -1128,6 +1128,8 @@ func conform(t *testing.T, e *servertest.Env, d *resource.Descriptor, fx *fixtur
 	t.Run("change log", func(t *testing.T) { conformChangeLog(t, e, d, fx, w, p, bp) })
 
 	t.Run("query count", func(t *testing.T) { conformQueries(t, w, d, p[0]) })
+
+	t.Run("bad input", func(t *testing.T) { conformBadInput(t, e, d, w, variant(d, p[0], 900)) })
 }
 
 func without(list []string, drop ...string) []string {

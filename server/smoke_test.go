@@ -99,3 +99,24 @@ func TestCustomFieldDataType(t *testing.T) {
 		}
 	})
 }
+
+// TestRefusedValues: NUL characters (which PostgreSQL cannot store) and a
+// blank non-nullable choice are 400s with NetBox's texts, in bodies and in
+// filters alike.
+func TestRefusedValues(t *testing.T) {
+	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+		r := e.Must(http.StatusBadRequest, "POST", "/api/dcim/sites/", map[string]any{"name": "a\x00b", "slug": "a"})
+		if string(r.Body) != `{"name":["Null characters are not allowed."]}` {
+			t.Errorf("NUL in a body: %s", r.Body)
+		}
+		r = e.Must(http.StatusBadRequest, "GET", "/api/dcim/sites/?name=%00", nil)
+		if string(r.Body) != `{"name":["Null characters are not allowed."]}` {
+			t.Errorf("NUL in a filter: %s", r.Body)
+		}
+		e.Must(http.StatusCreated, "POST", "/api/dcim/sites/", map[string]any{"name": "S", "slug": "s"})
+		r = e.Must(http.StatusBadRequest, "PATCH", "/api/dcim/sites/1/", map[string]any{"status": nil})
+		if string(r.Body) != `{"status":["This field may not be blank."]}` {
+			t.Errorf("null status: %s", r.Body)
+		}
+	})
+}

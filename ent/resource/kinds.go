@@ -243,13 +243,13 @@ func decodeChoice(f *Field, raw json.RawMessage) (any, []string) {
 		v = ""
 	}
 	if v == "" {
-		if f.Required || !f.Nullable && !f.HasDefault {
-			return nil, []string{"This field may not be blank."}
-		}
-		if f.Nullable {
+		// NetBox's choice columns allow blank only where they are
+		// nullable (a blank reads back as null); a default does not make
+		// blank valid.
+		if f.Nullable && !f.Required {
 			return nil, nil
 		}
-		return "", nil
+		return nil, []string{"This field may not be blank."}
 	}
 	text := fmt.Sprint(v)
 	if x, ok := v.(float64); ok {

@@ -1,6 +1,7 @@
 package resource
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -71,6 +72,17 @@ func (in Input) Message() (string, error) {
 func (d *Descriptor) decode(ctx context.Context, tx *Tx, in Input, existing *Row, partial bool) (*change, error) {
 	ch := &change{set: map[*Field]any{}}
 	verr := &ValidationError{}
+	// PostgreSQL text and JSON cannot hold NUL (JSON's \u0000): refuse it
+	// in any field, as Django's ProhibitNullCharactersValidator does, on
+	// both databases alike.
+	for k, raw := range in {
+		if bytes.Contains(raw, []byte(`\u0000`)) {
+			verr.add(k, "Null characters are not allowed.")
+		}
+	}
+	if !verr.empty() {
+		return nil, verr
+	}
 	if _, err := in.Message(); err != nil {
 		var ve *ValidationError
 		errors.As(err, &ve)
@@ -146,6 +158,9 @@ func (d *Descriptor) decodeField(ctx context.Context, tx *Tx, f *Field, raw json
 		// webhook's method): DRF's plain ChoiceField, whose message quotes
 		// the value, unlike NetBox's ChoiceField.
 		v, msgs := decodeChoice(f, raw)
+		if msgs == nil && v == "" && f.GoType != "string" {
+			msgs = []string{" is not a valid choice."} // blank for a number
+		}
 		if len(msgs) == 1 && strings.HasSuffix(msgs[0], " is not a valid choice.") {
 			msgs[0] = `"` + strings.TrimSuffix(msgs[0], " is not a valid choice.") + `" is not a valid choice.`
 		}
