@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	gen "github.com/inventory/inventory/ent"
+	"github.com/inventory/inventory/ent/taggeditem"
 	"strings"
 )
 
@@ -124,16 +126,27 @@ func (d *Descriptor) writeTags(ctx context.Context, tx *Tx, id int, ch *change, 
 		if err := check(add); err != nil {
 			return err
 		}
-		for _, t := range dedupe(add) {
-			exists, err := queryInt(ctx, tx.Store(), fmt.Sprintf(`SELECT COUNT(*) FROM extras_taggeditem WHERE object_type = %s AND object_id = %s AND tag_id = %s`,
-				placeholders(tx.Dialect, 1, 1), placeholders(tx.Dialect, 2, 1), placeholders(tx.Dialect, 3, 1)), ct, id, t)
+		// One read of what the object carries, one insert of what it
+		// lacks.
+		have := map[int]bool{}
+		if ch.tags == nil && !created { // add_tags on an existing object
+			rows, err := tx.Client.TaggedItem.Query().Where(
+				taggeditem.ObjectTypeEQ(ct), taggeditem.ObjectIDEQ(id)).All(ctx)
 			if err != nil {
 				return err
 			}
-			if exists > 0 {
-				continue
+			for _, r := range rows {
+				have[r.TagID] = true
 			}
-			if _, err := tx.Client.TaggedItem.Create().SetTagID(t).SetObjectType(ct).SetObjectID(id).Save(ctx); err != nil {
+		}
+		var builders []*gen.TaggedItemCreate
+		for _, t := range dedupe(add) {
+			if !have[t] {
+				builders = append(builders, tx.Client.TaggedItem.Create().SetTagID(t).SetObjectType(ct).SetObjectID(id))
+			}
+		}
+		if len(builders) > 0 {
+			if _, err := tx.Client.TaggedItem.CreateBulk(builders...).Save(ctx); err != nil {
 				return err
 			}
 		}
