@@ -129,19 +129,22 @@ type Data struct {
 // FieldData is one API field.
 type FieldData struct {
 	Name, Kind, Column, GoType, Target string
-	Choices                            []api.Choice
-	ReadOnly, WriteOnly, Required      bool
-	CreateOnly                         bool
-	Nullable, HasDefault, Unique       bool
-	Protect                            bool
-	MaxLen                             int
-	Min, Max                           *int
-	Lookup                             string
-	Types                              []string
-	Generic                            string
-	Empty                              any
-	HasEmpty                           bool
-	Count                              *api.Count
+	// Natural is the companion sort key column of a naturally ordered
+	// field (api.Field.Natural).
+	Natural                       string
+	Choices                       []api.Choice
+	ReadOnly, WriteOnly, Required bool
+	CreateOnly                    bool
+	Nullable, HasDefault, Unique  bool
+	Protect                       bool
+	MaxLen                        int
+	Min, Max                      *int
+	Lookup                        string
+	Types                         []string
+	Generic                       string
+	Empty                         any
+	HasEmpty                      bool
+	Count                         *api.Count
 	// Join, JoinOwn and JoinTarget describe a many-to-many relation: the
 	// join table, its column pointing at this model and at the target.
 	Join, JoinOwn, JoinTarget string
@@ -317,6 +320,13 @@ func describeField(t *gen.Type, m api.Model, name string, fields map[string]*gen
 	fd.Choices = a.Choices
 	fd.Types = a.Types
 	fd.Min, fd.Max = a.Min, a.Max
+	if a.Natural {
+		c, ok := fields[api.NaturalColumn(f.Name)]
+		if !ok || !f.IsString() || !c.IsString() {
+			return fd, fmt.Errorf("field %s: natural ordering needs the string field %s (schema.NaturalKeyField)", name, api.NaturalColumn(f.Name))
+		}
+		fd.Natural = c.StorageKey()
+	}
 	if s := f.Column().Size; s > 0 && s < math.MaxInt32 && f.IsString() {
 		fd.MaxLen = int(s)
 	}

@@ -16435,6 +16435,7 @@ type SiteMutation struct {
 	description       *string
 	comments          *string
 	name              *string
+	__name_natural    *string
 	slug              *string
 	status            *string
 	facility          *string
@@ -16795,6 +16796,42 @@ func (m *SiteMutation) OldName(ctx context.Context) (v string, err error) {
 // ResetName resets all changes to the "name" field.
 func (m *SiteMutation) ResetName() {
 	m.name = nil
+}
+
+// SetNameNatural sets the "_name_natural" field.
+func (m *SiteMutation) SetNameNatural(s string) {
+	m.__name_natural = &s
+}
+
+// NameNatural returns the value of the "_name_natural" field in the mutation.
+func (m *SiteMutation) NameNatural() (r string, exists bool) {
+	v := m.__name_natural
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldNameNatural returns the old "_name_natural" field's value of the Site entity.
+// If the Site object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *SiteMutation) OldNameNatural(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldNameNatural is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldNameNatural requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldNameNatural: %w", err)
+	}
+	return oldValue.NameNatural, nil
+}
+
+// ResetNameNatural resets all changes to the "_name_natural" field.
+func (m *SiteMutation) ResetNameNatural() {
+	m.__name_natural = nil
 }
 
 // SetSlug sets the "slug" field.
@@ -17428,7 +17465,7 @@ func (m *SiteMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *SiteMutation) Fields() []string {
-	fields := make([]string, 0, 17)
+	fields := make([]string, 0, 18)
 	if m.created != nil {
 		fields = append(fields, site.FieldCreated)
 	}
@@ -17446,6 +17483,9 @@ func (m *SiteMutation) Fields() []string {
 	}
 	if m.name != nil {
 		fields = append(fields, site.FieldName)
+	}
+	if m.__name_natural != nil {
+		fields = append(fields, site.FieldNameNatural)
 	}
 	if m.slug != nil {
 		fields = append(fields, site.FieldSlug)
@@ -17500,6 +17540,8 @@ func (m *SiteMutation) Field(name string) (ent.Value, bool) {
 		return m.Comments()
 	case site.FieldName:
 		return m.Name()
+	case site.FieldNameNatural:
+		return m.NameNatural()
 	case site.FieldSlug:
 		return m.Slug()
 	case site.FieldStatus:
@@ -17543,6 +17585,8 @@ func (m *SiteMutation) OldField(ctx context.Context, name string) (ent.Value, er
 		return m.OldComments(ctx)
 	case site.FieldName:
 		return m.OldName(ctx)
+	case site.FieldNameNatural:
+		return m.OldNameNatural(ctx)
 	case site.FieldSlug:
 		return m.OldSlug(ctx)
 	case site.FieldStatus:
@@ -17615,6 +17659,13 @@ func (m *SiteMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetName(v)
+		return nil
+	case site.FieldNameNatural:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNameNatural(v)
 		return nil
 	case site.FieldSlug:
 		v, ok := value.(string)
@@ -17837,6 +17888,9 @@ func (m *SiteMutation) ResetField(name string) error {
 		return nil
 	case site.FieldName:
 		m.ResetName()
+		return nil
+	case site.FieldNameNatural:
+		m.ResetNameNatural()
 		return nil
 	case site.FieldSlug:
 		m.ResetSlug()
@@ -20311,6 +20365,7 @@ type TenantMutation struct {
 	description       *string
 	comments          *string
 	name              *string
+	__name_natural    *string
 	slug              *string
 	clearedFields     map[string]struct{}
 	group             *int
@@ -20660,6 +20715,42 @@ func (m *TenantMutation) ResetName() {
 	m.name = nil
 }
 
+// SetNameNatural sets the "_name_natural" field.
+func (m *TenantMutation) SetNameNatural(s string) {
+	m.__name_natural = &s
+}
+
+// NameNatural returns the value of the "_name_natural" field in the mutation.
+func (m *TenantMutation) NameNatural() (r string, exists bool) {
+	v := m.__name_natural
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldNameNatural returns the old "_name_natural" field's value of the Tenant entity.
+// If the Tenant object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TenantMutation) OldNameNatural(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldNameNatural is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldNameNatural requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldNameNatural: %w", err)
+	}
+	return oldValue.NameNatural, nil
+}
+
+// ResetNameNatural resets all changes to the "_name_natural" field.
+func (m *TenantMutation) ResetNameNatural() {
+	m.__name_natural = nil
+}
+
 // SetSlug sets the "slug" field.
 func (m *TenantMutation) SetSlug(s string) {
 	m.slug = &s
@@ -20806,7 +20897,7 @@ func (m *TenantMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *TenantMutation) Fields() []string {
-	fields := make([]string, 0, 8)
+	fields := make([]string, 0, 9)
 	if m.created != nil {
 		fields = append(fields, tenant.FieldCreated)
 	}
@@ -20824,6 +20915,9 @@ func (m *TenantMutation) Fields() []string {
 	}
 	if m.name != nil {
 		fields = append(fields, tenant.FieldName)
+	}
+	if m.__name_natural != nil {
+		fields = append(fields, tenant.FieldNameNatural)
 	}
 	if m.slug != nil {
 		fields = append(fields, tenant.FieldSlug)
@@ -20851,6 +20945,8 @@ func (m *TenantMutation) Field(name string) (ent.Value, bool) {
 		return m.Comments()
 	case tenant.FieldName:
 		return m.Name()
+	case tenant.FieldNameNatural:
+		return m.NameNatural()
 	case tenant.FieldSlug:
 		return m.Slug()
 	case tenant.FieldGroupID:
@@ -20876,6 +20972,8 @@ func (m *TenantMutation) OldField(ctx context.Context, name string) (ent.Value, 
 		return m.OldComments(ctx)
 	case tenant.FieldName:
 		return m.OldName(ctx)
+	case tenant.FieldNameNatural:
+		return m.OldNameNatural(ctx)
 	case tenant.FieldSlug:
 		return m.OldSlug(ctx)
 	case tenant.FieldGroupID:
@@ -20930,6 +21028,13 @@ func (m *TenantMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetName(v)
+		return nil
+	case tenant.FieldNameNatural:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNameNatural(v)
 		return nil
 	case tenant.FieldSlug:
 		v, ok := value.(string)
@@ -21036,6 +21141,9 @@ func (m *TenantMutation) ResetField(name string) error {
 	case tenant.FieldName:
 		m.ResetName()
 		return nil
+	case tenant.FieldNameNatural:
+		m.ResetNameNatural()
+		return nil
 	case tenant.FieldSlug:
 		m.ResetSlug()
 		return nil
@@ -21130,6 +21238,7 @@ type TenantGroupMutation struct {
 	last_updated      *time.Time
 	custom_field_data *map[string]interface{}
 	name              *string
+	__name_natural    *string
 	slug              *string
 	__depth           *int
 	add__depth        *int
@@ -21412,6 +21521,42 @@ func (m *TenantGroupMutation) OldName(ctx context.Context) (v string, err error)
 // ResetName resets all changes to the "name" field.
 func (m *TenantGroupMutation) ResetName() {
 	m.name = nil
+}
+
+// SetNameNatural sets the "_name_natural" field.
+func (m *TenantGroupMutation) SetNameNatural(s string) {
+	m.__name_natural = &s
+}
+
+// NameNatural returns the value of the "_name_natural" field in the mutation.
+func (m *TenantGroupMutation) NameNatural() (r string, exists bool) {
+	v := m.__name_natural
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldNameNatural returns the old "_name_natural" field's value of the TenantGroup entity.
+// If the TenantGroup object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TenantGroupMutation) OldNameNatural(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldNameNatural is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldNameNatural requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldNameNatural: %w", err)
+	}
+	return oldValue.NameNatural, nil
+}
+
+// ResetNameNatural resets all changes to the "_name_natural" field.
+func (m *TenantGroupMutation) ResetNameNatural() {
+	m.__name_natural = nil
 }
 
 // SetSlug sets the "slug" field.
@@ -21742,7 +21887,7 @@ func (m *TenantGroupMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *TenantGroupMutation) Fields() []string {
-	fields := make([]string, 0, 9)
+	fields := make([]string, 0, 10)
 	if m.created != nil {
 		fields = append(fields, tenantgroup.FieldCreated)
 	}
@@ -21754,6 +21899,9 @@ func (m *TenantGroupMutation) Fields() []string {
 	}
 	if m.name != nil {
 		fields = append(fields, tenantgroup.FieldName)
+	}
+	if m.__name_natural != nil {
+		fields = append(fields, tenantgroup.FieldNameNatural)
 	}
 	if m.slug != nil {
 		fields = append(fields, tenantgroup.FieldSlug)
@@ -21786,6 +21934,8 @@ func (m *TenantGroupMutation) Field(name string) (ent.Value, bool) {
 		return m.CustomFieldData()
 	case tenantgroup.FieldName:
 		return m.Name()
+	case tenantgroup.FieldNameNatural:
+		return m.NameNatural()
 	case tenantgroup.FieldSlug:
 		return m.Slug()
 	case tenantgroup.FieldParentID:
@@ -21813,6 +21963,8 @@ func (m *TenantGroupMutation) OldField(ctx context.Context, name string) (ent.Va
 		return m.OldCustomFieldData(ctx)
 	case tenantgroup.FieldName:
 		return m.OldName(ctx)
+	case tenantgroup.FieldNameNatural:
+		return m.OldNameNatural(ctx)
 	case tenantgroup.FieldSlug:
 		return m.OldSlug(ctx)
 	case tenantgroup.FieldParentID:
@@ -21859,6 +22011,13 @@ func (m *TenantGroupMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetName(v)
+		return nil
+	case tenantgroup.FieldNameNatural:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNameNatural(v)
 		return nil
 	case tenantgroup.FieldSlug:
 		v, ok := value.(string)
@@ -21991,6 +22150,9 @@ func (m *TenantGroupMutation) ResetField(name string) error {
 		return nil
 	case tenantgroup.FieldName:
 		m.ResetName()
+		return nil
+	case tenantgroup.FieldNameNatural:
+		m.ResetNameNatural()
 		return nil
 	case tenantgroup.FieldSlug:
 		m.ResetSlug()
@@ -25997,6 +26159,7 @@ type VLANGroupMutation struct {
 	description       *string
 	comments          *string
 	name              *string
+	__name_natural    *string
 	slug              *string
 	scope_type        *string
 	scope_id          *int
@@ -26351,6 +26514,42 @@ func (m *VLANGroupMutation) OldName(ctx context.Context) (v string, err error) {
 // ResetName resets all changes to the "name" field.
 func (m *VLANGroupMutation) ResetName() {
 	m.name = nil
+}
+
+// SetNameNatural sets the "_name_natural" field.
+func (m *VLANGroupMutation) SetNameNatural(s string) {
+	m.__name_natural = &s
+}
+
+// NameNatural returns the value of the "_name_natural" field in the mutation.
+func (m *VLANGroupMutation) NameNatural() (r string, exists bool) {
+	v := m.__name_natural
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldNameNatural returns the old "_name_natural" field's value of the VLANGroup entity.
+// If the VLANGroup object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VLANGroupMutation) OldNameNatural(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldNameNatural is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldNameNatural requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldNameNatural: %w", err)
+	}
+	return oldValue.NameNatural, nil
+}
+
+// ResetNameNatural resets all changes to the "_name_natural" field.
+func (m *VLANGroupMutation) ResetNameNatural() {
+	m.__name_natural = nil
 }
 
 // SetSlug sets the "slug" field.
@@ -26725,7 +26924,7 @@ func (m *VLANGroupMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *VLANGroupMutation) Fields() []string {
-	fields := make([]string, 0, 12)
+	fields := make([]string, 0, 13)
 	if m.created != nil {
 		fields = append(fields, vlangroup.FieldCreated)
 	}
@@ -26743,6 +26942,9 @@ func (m *VLANGroupMutation) Fields() []string {
 	}
 	if m.name != nil {
 		fields = append(fields, vlangroup.FieldName)
+	}
+	if m.__name_natural != nil {
+		fields = append(fields, vlangroup.FieldNameNatural)
 	}
 	if m.slug != nil {
 		fields = append(fields, vlangroup.FieldSlug)
@@ -26782,6 +26984,8 @@ func (m *VLANGroupMutation) Field(name string) (ent.Value, bool) {
 		return m.Comments()
 	case vlangroup.FieldName:
 		return m.Name()
+	case vlangroup.FieldNameNatural:
+		return m.NameNatural()
 	case vlangroup.FieldSlug:
 		return m.Slug()
 	case vlangroup.FieldScopeType:
@@ -26815,6 +27019,8 @@ func (m *VLANGroupMutation) OldField(ctx context.Context, name string) (ent.Valu
 		return m.OldComments(ctx)
 	case vlangroup.FieldName:
 		return m.OldName(ctx)
+	case vlangroup.FieldNameNatural:
+		return m.OldNameNatural(ctx)
 	case vlangroup.FieldSlug:
 		return m.OldSlug(ctx)
 	case vlangroup.FieldScopeType:
@@ -26877,6 +27083,13 @@ func (m *VLANGroupMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetName(v)
+		return nil
+	case vlangroup.FieldNameNatural:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNameNatural(v)
 		return nil
 	case vlangroup.FieldSlug:
 		v, ok := value.(string)
@@ -27047,6 +27260,9 @@ func (m *VLANGroupMutation) ResetField(name string) error {
 	case vlangroup.FieldName:
 		m.ResetName()
 		return nil
+	case vlangroup.FieldNameNatural:
+		m.ResetNameNatural()
+		return nil
 	case vlangroup.FieldSlug:
 		m.ResetSlug()
 		return nil
@@ -27155,6 +27371,7 @@ type VRFMutation struct {
 	description       *string
 	comments          *string
 	name              *string
+	__name_natural    *string
 	rd                *string
 	enforce_unique    *bool
 	clearedFields     map[string]struct{}
@@ -27505,6 +27722,42 @@ func (m *VRFMutation) ResetName() {
 	m.name = nil
 }
 
+// SetNameNatural sets the "_name_natural" field.
+func (m *VRFMutation) SetNameNatural(s string) {
+	m.__name_natural = &s
+}
+
+// NameNatural returns the value of the "_name_natural" field in the mutation.
+func (m *VRFMutation) NameNatural() (r string, exists bool) {
+	v := m.__name_natural
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldNameNatural returns the old "_name_natural" field's value of the VRF entity.
+// If the VRF object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *VRFMutation) OldNameNatural(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldNameNatural is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldNameNatural requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldNameNatural: %w", err)
+	}
+	return oldValue.NameNatural, nil
+}
+
+// ResetNameNatural resets all changes to the "_name_natural" field.
+func (m *VRFMutation) ResetNameNatural() {
+	m.__name_natural = nil
+}
+
 // SetRd sets the "rd" field.
 func (m *VRFMutation) SetRd(s string) {
 	m.rd = &s
@@ -27700,7 +27953,7 @@ func (m *VRFMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *VRFMutation) Fields() []string {
-	fields := make([]string, 0, 9)
+	fields := make([]string, 0, 10)
 	if m.created != nil {
 		fields = append(fields, vrf.FieldCreated)
 	}
@@ -27718,6 +27971,9 @@ func (m *VRFMutation) Fields() []string {
 	}
 	if m.name != nil {
 		fields = append(fields, vrf.FieldName)
+	}
+	if m.__name_natural != nil {
+		fields = append(fields, vrf.FieldNameNatural)
 	}
 	if m.rd != nil {
 		fields = append(fields, vrf.FieldRd)
@@ -27748,6 +28004,8 @@ func (m *VRFMutation) Field(name string) (ent.Value, bool) {
 		return m.Comments()
 	case vrf.FieldName:
 		return m.Name()
+	case vrf.FieldNameNatural:
+		return m.NameNatural()
 	case vrf.FieldRd:
 		return m.Rd()
 	case vrf.FieldTenantID:
@@ -27775,6 +28033,8 @@ func (m *VRFMutation) OldField(ctx context.Context, name string) (ent.Value, err
 		return m.OldComments(ctx)
 	case vrf.FieldName:
 		return m.OldName(ctx)
+	case vrf.FieldNameNatural:
+		return m.OldNameNatural(ctx)
 	case vrf.FieldRd:
 		return m.OldRd(ctx)
 	case vrf.FieldTenantID:
@@ -27831,6 +28091,13 @@ func (m *VRFMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetName(v)
+		return nil
+	case vrf.FieldNameNatural:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNameNatural(v)
 		return nil
 	case vrf.FieldRd:
 		v, ok := value.(string)
@@ -27949,6 +28216,9 @@ func (m *VRFMutation) ResetField(name string) error {
 		return nil
 	case vrf.FieldName:
 		m.ResetName()
+		return nil
+	case vrf.FieldNameNatural:
+		m.ResetNameNatural()
 		return nil
 	case vrf.FieldRd:
 		m.ResetRd()

@@ -33,6 +33,8 @@ type Site struct {
 	Comments string `json:"comments,omitempty"`
 	// Name holds the value of the "name" field.
 	Name string `json:"name,omitempty"`
+	// NameNatural holds the value of the "_name_natural" field.
+	NameNatural string `json:"_name_natural,omitempty"`
 	// Slug holds the value of the "slug" field.
 	Slug string `json:"slug,omitempty"`
 	// Status holds the value of the "status" field.
@@ -118,7 +120,7 @@ func (*Site) scanValues(columns []string) ([]any, error) {
 			values[i] = new(sql.NullFloat64)
 		case site.FieldID, site.FieldRegionID, site.FieldGroupID, site.FieldTenantID:
 			values[i] = new(sql.NullInt64)
-		case site.FieldDescription, site.FieldComments, site.FieldName, site.FieldSlug, site.FieldStatus, site.FieldFacility, site.FieldTimeZone, site.FieldPhysicalAddress, site.FieldShippingAddress:
+		case site.FieldDescription, site.FieldComments, site.FieldName, site.FieldNameNatural, site.FieldSlug, site.FieldStatus, site.FieldFacility, site.FieldTimeZone, site.FieldPhysicalAddress, site.FieldShippingAddress:
 			values[i] = new(sql.NullString)
 		case site.FieldCreated, site.FieldLastUpdated:
 			values[i] = new(sql.NullTime)
@@ -182,6 +184,12 @@ func (_m *Site) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field name", values[i])
 			} else if value.Valid {
 				_m.Name = value.String
+			}
+		case site.FieldNameNatural:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field _name_natural", values[i])
+			} else if value.Valid {
+				_m.NameNatural = value.String
 			}
 		case site.FieldSlug:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -327,6 +335,9 @@ func (_m *Site) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("name=")
 	builder.WriteString(_m.Name)
+	builder.WriteString(", ")
+	builder.WriteString("_name_natural=")
+	builder.WriteString(_m.NameNatural)
 	builder.WriteString(", ")
 	builder.WriteString("slug=")
 	builder.WriteString(_m.Slug)

@@ -91,6 +91,20 @@ func (_c *SiteCreate) SetName(v string) *SiteCreate {
 	return _c
 }
 
+// SetNameNatural sets the "_name_natural" field.
+func (_c *SiteCreate) SetNameNatural(v string) *SiteCreate {
+	_c.mutation.SetNameNatural(v)
+	return _c
+}
+
+// SetNillableNameNatural sets the "_name_natural" field if the given value is not nil.
+func (_c *SiteCreate) SetNillableNameNatural(v *string) *SiteCreate {
+	if v != nil {
+		_c.SetNameNatural(*v)
+	}
+	return _c
+}
+
 // SetSlug sets the "slug" field.
 func (_c *SiteCreate) SetSlug(v string) *SiteCreate {
 	_c.mutation.SetSlug(v)
@@ -315,6 +329,10 @@ func (_c *SiteCreate) defaults() error {
 		v := site.DefaultComments
 		_c.mutation.SetComments(v)
 	}
+	if _, ok := _c.mutation.NameNatural(); !ok {
+		v := site.DefaultNameNatural
+		_c.mutation.SetNameNatural(v)
+	}
 	if _, ok := _c.mutation.Status(); !ok {
 		v := site.DefaultStatus
 		_c.mutation.SetStatus(v)
@@ -357,6 +375,9 @@ func (_c *SiteCreate) check() error {
 		if err := site.NameValidator(v); err != nil {
 			return &ValidationError{Name: "name", err: fmt.Errorf(`ent: validator failed for field "Site.name": %w`, err)}
 		}
+	}
+	if _, ok := _c.mutation.NameNatural(); !ok {
+		return &ValidationError{Name: "_name_natural", err: errors.New(`ent: missing required field "Site._name_natural"`)}
 	}
 	if _, ok := _c.mutation.Slug(); !ok {
 		return &ValidationError{Name: "slug", err: errors.New(`ent: missing required field "Site.slug"`)}
@@ -447,6 +468,10 @@ func (_c *SiteCreate) createSpec() (*Site, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.Name(); ok {
 		_spec.SetField(site.FieldName, field.TypeString, value)
 		_node.Name = value
+	}
+	if value, ok := _c.mutation.NameNatural(); ok {
+		_spec.SetField(site.FieldNameNatural, field.TypeString, value)
+		_node.NameNatural = value
 	}
 	if value, ok := _c.mutation.Slug(); ok {
 		_spec.SetField(site.FieldSlug, field.TypeString, value)

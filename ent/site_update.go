@@ -92,6 +92,20 @@ func (_u *SiteUpdate) SetNillableName(v *string) *SiteUpdate {
 	return _u
 }
 
+// SetNameNatural sets the "_name_natural" field.
+func (_u *SiteUpdate) SetNameNatural(v string) *SiteUpdate {
+	_u.mutation.SetNameNatural(v)
+	return _u
+}
+
+// SetNillableNameNatural sets the "_name_natural" field if the given value is not nil.
+func (_u *SiteUpdate) SetNillableNameNatural(v *string) *SiteUpdate {
+	if v != nil {
+		_u.SetNameNatural(*v)
+	}
+	return _u
+}
+
 // SetSlug sets the "slug" field.
 func (_u *SiteUpdate) SetSlug(v string) *SiteUpdate {
 	_u.mutation.SetSlug(v)
@@ -455,6 +469,9 @@ func (_u *SiteUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if value, ok := _u.mutation.Name(); ok {
 		_spec.SetField(site.FieldName, field.TypeString, value)
 	}
+	if value, ok := _u.mutation.NameNatural(); ok {
+		_spec.SetField(site.FieldNameNatural, field.TypeString, value)
+	}
 	if value, ok := _u.mutation.Slug(); ok {
 		_spec.SetField(site.FieldSlug, field.TypeString, value)
 	}
@@ -659,6 +676,20 @@ func (_u *SiteUpdateOne) SetName(v string) *SiteUpdateOne {
 func (_u *SiteUpdateOne) SetNillableName(v *string) *SiteUpdateOne {
 	if v != nil {
 		_u.SetName(*v)
+	}
+	return _u
+}
+
+// SetNameNatural sets the "_name_natural" field.
+func (_u *SiteUpdateOne) SetNameNatural(v string) *SiteUpdateOne {
+	_u.mutation.SetNameNatural(v)
+	return _u
+}
+
+// SetNillableNameNatural sets the "_name_natural" field if the given value is not nil.
+func (_u *SiteUpdateOne) SetNillableNameNatural(v *string) *SiteUpdateOne {
+	if v != nil {
+		_u.SetNameNatural(*v)
 	}
 	return _u
 }
@@ -1055,6 +1086,9 @@ func (_u *SiteUpdateOne) sqlSave(ctx context.Context) (_node *Site, err error) {
 	}
 	if value, ok := _u.mutation.Name(); ok {
 		_spec.SetField(site.FieldName, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.NameNatural(); ok {
+		_spec.SetField(site.FieldNameNatural, field.TypeString, value)
 	}
 	if value, ok := _u.mutation.Slug(); ok {
 		_spec.SetField(site.FieldSlug, field.TypeString, value)

@@ -31,6 +31,8 @@ type Tenant struct {
 	Comments string `json:"comments,omitempty"`
 	// Name holds the value of the "name" field.
 	Name string `json:"name,omitempty"`
+	// NameNatural holds the value of the "_name_natural" field.
+	NameNatural string `json:"_name_natural,omitempty"`
 	// Slug holds the value of the "slug" field.
 	Slug string `json:"slug,omitempty"`
 	// GroupID holds the value of the "group_id" field.
@@ -70,7 +72,7 @@ func (*Tenant) scanValues(columns []string) ([]any, error) {
 			values[i] = new([]byte)
 		case tenant.FieldID, tenant.FieldGroupID:
 			values[i] = new(sql.NullInt64)
-		case tenant.FieldDescription, tenant.FieldComments, tenant.FieldName, tenant.FieldSlug:
+		case tenant.FieldDescription, tenant.FieldComments, tenant.FieldName, tenant.FieldNameNatural, tenant.FieldSlug:
 			values[i] = new(sql.NullString)
 		case tenant.FieldCreated, tenant.FieldLastUpdated:
 			values[i] = new(sql.NullTime)
@@ -134,6 +136,12 @@ func (_m *Tenant) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field name", values[i])
 			} else if value.Valid {
 				_m.Name = value.String
+			}
+		case tenant.FieldNameNatural:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field _name_natural", values[i])
+			} else if value.Valid {
+				_m.NameNatural = value.String
 			}
 		case tenant.FieldSlug:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -210,6 +218,9 @@ func (_m *Tenant) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("name=")
 	builder.WriteString(_m.Name)
+	builder.WriteString(", ")
+	builder.WriteString("_name_natural=")
+	builder.WriteString(_m.NameNatural)
 	builder.WriteString(", ")
 	builder.WriteString("slug=")
 	builder.WriteString(_m.Slug)

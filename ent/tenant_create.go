@@ -89,6 +89,20 @@ func (_c *TenantCreate) SetName(v string) *TenantCreate {
 	return _c
 }
 
+// SetNameNatural sets the "_name_natural" field.
+func (_c *TenantCreate) SetNameNatural(v string) *TenantCreate {
+	_c.mutation.SetNameNatural(v)
+	return _c
+}
+
+// SetNillableNameNatural sets the "_name_natural" field if the given value is not nil.
+func (_c *TenantCreate) SetNillableNameNatural(v *string) *TenantCreate {
+	if v != nil {
+		_c.SetNameNatural(*v)
+	}
+	return _c
+}
+
 // SetSlug sets the "slug" field.
 func (_c *TenantCreate) SetSlug(v string) *TenantCreate {
 	_c.mutation.SetSlug(v)
@@ -169,6 +183,10 @@ func (_c *TenantCreate) defaults() {
 		v := tenant.DefaultComments
 		_c.mutation.SetComments(v)
 	}
+	if _, ok := _c.mutation.NameNatural(); !ok {
+		v := tenant.DefaultNameNatural
+		_c.mutation.SetNameNatural(v)
+	}
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -194,6 +212,9 @@ func (_c *TenantCreate) check() error {
 		if err := tenant.NameValidator(v); err != nil {
 			return &ValidationError{Name: "name", err: fmt.Errorf(`ent: validator failed for field "Tenant.name": %w`, err)}
 		}
+	}
+	if _, ok := _c.mutation.NameNatural(); !ok {
+		return &ValidationError{Name: "_name_natural", err: errors.New(`ent: missing required field "Tenant._name_natural"`)}
 	}
 	if _, ok := _c.mutation.Slug(); !ok {
 		return &ValidationError{Name: "slug", err: errors.New(`ent: missing required field "Tenant.slug"`)}
@@ -252,6 +273,10 @@ func (_c *TenantCreate) createSpec() (*Tenant, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.Name(); ok {
 		_spec.SetField(tenant.FieldName, field.TypeString, value)
 		_node.Name = value
+	}
+	if value, ok := _c.mutation.NameNatural(); ok {
+		_spec.SetField(tenant.FieldNameNatural, field.TypeString, value)
+		_node.NameNatural = value
 	}
 	if value, ok := _c.mutation.Slug(); ok {
 		_spec.SetField(tenant.FieldSlug, field.TypeString, value)

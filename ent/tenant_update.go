@@ -90,6 +90,20 @@ func (_u *TenantUpdate) SetNillableName(v *string) *TenantUpdate {
 	return _u
 }
 
+// SetNameNatural sets the "_name_natural" field.
+func (_u *TenantUpdate) SetNameNatural(v string) *TenantUpdate {
+	_u.mutation.SetNameNatural(v)
+	return _u
+}
+
+// SetNillableNameNatural sets the "_name_natural" field if the given value is not nil.
+func (_u *TenantUpdate) SetNillableNameNatural(v *string) *TenantUpdate {
+	if v != nil {
+		_u.SetNameNatural(*v)
+	}
+	return _u
+}
+
 // SetSlug sets the "slug" field.
 func (_u *TenantUpdate) SetSlug(v string) *TenantUpdate {
 	_u.mutation.SetSlug(v)
@@ -235,6 +249,9 @@ func (_u *TenantUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if value, ok := _u.mutation.Name(); ok {
 		_spec.SetField(tenant.FieldName, field.TypeString, value)
 	}
+	if value, ok := _u.mutation.NameNatural(); ok {
+		_spec.SetField(tenant.FieldNameNatural, field.TypeString, value)
+	}
 	if value, ok := _u.mutation.Slug(); ok {
 		_spec.SetField(tenant.FieldSlug, field.TypeString, value)
 	}
@@ -345,6 +362,20 @@ func (_u *TenantUpdateOne) SetName(v string) *TenantUpdateOne {
 func (_u *TenantUpdateOne) SetNillableName(v *string) *TenantUpdateOne {
 	if v != nil {
 		_u.SetName(*v)
+	}
+	return _u
+}
+
+// SetNameNatural sets the "_name_natural" field.
+func (_u *TenantUpdateOne) SetNameNatural(v string) *TenantUpdateOne {
+	_u.mutation.SetNameNatural(v)
+	return _u
+}
+
+// SetNillableNameNatural sets the "_name_natural" field if the given value is not nil.
+func (_u *TenantUpdateOne) SetNillableNameNatural(v *string) *TenantUpdateOne {
+	if v != nil {
+		_u.SetNameNatural(*v)
 	}
 	return _u
 }
@@ -523,6 +554,9 @@ func (_u *TenantUpdateOne) sqlSave(ctx context.Context) (_node *Tenant, err erro
 	}
 	if value, ok := _u.mutation.Name(); ok {
 		_spec.SetField(tenant.FieldName, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.NameNatural(); ok {
+		_spec.SetField(tenant.FieldNameNatural, field.TypeString, value)
 	}
 	if value, ok := _u.mutation.Slug(); ok {
 		_spec.SetField(tenant.FieldSlug, field.TypeString, value)

@@ -26,6 +26,8 @@ type TenantGroup struct {
 	CustomFieldData map[string]interface{} `json:"custom_field_data,omitempty"`
 	// Name holds the value of the "name" field.
 	Name string `json:"name,omitempty"`
+	// NameNatural holds the value of the "_name_natural" field.
+	NameNatural string `json:"_name_natural,omitempty"`
 	// Slug holds the value of the "slug" field.
 	Slug string `json:"slug,omitempty"`
 	// ParentID holds the value of the "parent_id" field.
@@ -82,7 +84,7 @@ func (*TenantGroup) scanValues(columns []string) ([]any, error) {
 			values[i] = new([]byte)
 		case tenantgroup.FieldID, tenantgroup.FieldParentID, tenantgroup.FieldDepth:
 			values[i] = new(sql.NullInt64)
-		case tenantgroup.FieldName, tenantgroup.FieldSlug, tenantgroup.FieldDescription, tenantgroup.FieldComments:
+		case tenantgroup.FieldName, tenantgroup.FieldNameNatural, tenantgroup.FieldSlug, tenantgroup.FieldDescription, tenantgroup.FieldComments:
 			values[i] = new(sql.NullString)
 		case tenantgroup.FieldCreated, tenantgroup.FieldLastUpdated:
 			values[i] = new(sql.NullTime)
@@ -134,6 +136,12 @@ func (_m *TenantGroup) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field name", values[i])
 			} else if value.Valid {
 				_m.Name = value.String
+			}
+		case tenantgroup.FieldNameNatural:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field _name_natural", values[i])
+			} else if value.Valid {
+				_m.NameNatural = value.String
 			}
 		case tenantgroup.FieldSlug:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -227,6 +235,9 @@ func (_m *TenantGroup) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("name=")
 	builder.WriteString(_m.Name)
+	builder.WriteString(", ")
+	builder.WriteString("_name_natural=")
+	builder.WriteString(_m.NameNatural)
 	builder.WriteString(", ")
 	builder.WriteString("slug=")
 	builder.WriteString(_m.Slug)

@@ -60,6 +60,20 @@ func (_c *TenantGroupCreate) SetName(v string) *TenantGroupCreate {
 	return _c
 }
 
+// SetNameNatural sets the "_name_natural" field.
+func (_c *TenantGroupCreate) SetNameNatural(v string) *TenantGroupCreate {
+	_c.mutation.SetNameNatural(v)
+	return _c
+}
+
+// SetNillableNameNatural sets the "_name_natural" field if the given value is not nil.
+func (_c *TenantGroupCreate) SetNillableNameNatural(v *string) *TenantGroupCreate {
+	if v != nil {
+		_c.SetNameNatural(*v)
+	}
+	return _c
+}
+
 // SetSlug sets the "slug" field.
 func (_c *TenantGroupCreate) SetSlug(v string) *TenantGroupCreate {
 	_c.mutation.SetSlug(v)
@@ -189,6 +203,10 @@ func (_c *TenantGroupCreate) defaults() {
 		v := tenantgroup.DefaultCustomFieldData
 		_c.mutation.SetCustomFieldData(v)
 	}
+	if _, ok := _c.mutation.NameNatural(); !ok {
+		v := tenantgroup.DefaultNameNatural
+		_c.mutation.SetNameNatural(v)
+	}
 	if _, ok := _c.mutation.Depth(); !ok {
 		v := tenantgroup.DefaultDepth
 		_c.mutation.SetDepth(v)
@@ -215,6 +233,9 @@ func (_c *TenantGroupCreate) check() error {
 		if err := tenantgroup.NameValidator(v); err != nil {
 			return &ValidationError{Name: "name", err: fmt.Errorf(`ent: validator failed for field "TenantGroup.name": %w`, err)}
 		}
+	}
+	if _, ok := _c.mutation.NameNatural(); !ok {
+		return &ValidationError{Name: "_name_natural", err: errors.New(`ent: missing required field "TenantGroup._name_natural"`)}
 	}
 	if _, ok := _c.mutation.Slug(); !ok {
 		return &ValidationError{Name: "slug", err: errors.New(`ent: missing required field "TenantGroup.slug"`)}
@@ -279,6 +300,10 @@ func (_c *TenantGroupCreate) createSpec() (*TenantGroup, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.Name(); ok {
 		_spec.SetField(tenantgroup.FieldName, field.TypeString, value)
 		_node.Name = value
+	}
+	if value, ok := _c.mutation.NameNatural(); ok {
+		_spec.SetField(tenantgroup.FieldNameNatural, field.TypeString, value)
+		_node.NameNatural = value
 	}
 	if value, ok := _c.mutation.Slug(); ok {
 		_spec.SetField(tenantgroup.FieldSlug, field.TypeString, value)

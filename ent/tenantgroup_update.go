@@ -61,6 +61,20 @@ func (_u *TenantGroupUpdate) SetNillableName(v *string) *TenantGroupUpdate {
 	return _u
 }
 
+// SetNameNatural sets the "_name_natural" field.
+func (_u *TenantGroupUpdate) SetNameNatural(v string) *TenantGroupUpdate {
+	_u.mutation.SetNameNatural(v)
+	return _u
+}
+
+// SetNillableNameNatural sets the "_name_natural" field if the given value is not nil.
+func (_u *TenantGroupUpdate) SetNillableNameNatural(v *string) *TenantGroupUpdate {
+	if v != nil {
+		_u.SetNameNatural(*v)
+	}
+	return _u
+}
+
 // SetSlug sets the "slug" field.
 func (_u *TenantGroupUpdate) SetSlug(v string) *TenantGroupUpdate {
 	_u.mutation.SetSlug(v)
@@ -285,6 +299,9 @@ func (_u *TenantGroupUpdate) sqlSave(ctx context.Context) (_node int, err error)
 	if value, ok := _u.mutation.Name(); ok {
 		_spec.SetField(tenantgroup.FieldName, field.TypeString, value)
 	}
+	if value, ok := _u.mutation.NameNatural(); ok {
+		_spec.SetField(tenantgroup.FieldNameNatural, field.TypeString, value)
+	}
 	if value, ok := _u.mutation.Slug(); ok {
 		_spec.SetField(tenantgroup.FieldSlug, field.TypeString, value)
 	}
@@ -424,6 +441,20 @@ func (_u *TenantGroupUpdateOne) SetName(v string) *TenantGroupUpdateOne {
 func (_u *TenantGroupUpdateOne) SetNillableName(v *string) *TenantGroupUpdateOne {
 	if v != nil {
 		_u.SetName(*v)
+	}
+	return _u
+}
+
+// SetNameNatural sets the "_name_natural" field.
+func (_u *TenantGroupUpdateOne) SetNameNatural(v string) *TenantGroupUpdateOne {
+	_u.mutation.SetNameNatural(v)
+	return _u
+}
+
+// SetNillableNameNatural sets the "_name_natural" field if the given value is not nil.
+func (_u *TenantGroupUpdateOne) SetNillableNameNatural(v *string) *TenantGroupUpdateOne {
+	if v != nil {
+		_u.SetNameNatural(*v)
 	}
 	return _u
 }
@@ -681,6 +712,9 @@ func (_u *TenantGroupUpdateOne) sqlSave(ctx context.Context) (_node *TenantGroup
 	}
 	if value, ok := _u.mutation.Name(); ok {
 		_spec.SetField(tenantgroup.FieldName, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.NameNatural(); ok {
+		_spec.SetField(tenantgroup.FieldNameNatural, field.TypeString, value)
 	}
 	if value, ok := _u.mutation.Slug(); ok {
 		_spec.SetField(tenantgroup.FieldSlug, field.TypeString, value)

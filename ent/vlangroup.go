@@ -31,6 +31,8 @@ type VLANGroup struct {
 	Comments string `json:"comments,omitempty"`
 	// Name holds the value of the "name" field.
 	Name string `json:"name,omitempty"`
+	// NameNatural holds the value of the "_name_natural" field.
+	NameNatural string `json:"_name_natural,omitempty"`
 	// Slug holds the value of the "slug" field.
 	Slug string `json:"slug,omitempty"`
 	// ScopeType holds the value of the "scope_type" field.
@@ -78,7 +80,7 @@ func (*VLANGroup) scanValues(columns []string) ([]any, error) {
 			values[i] = new([]byte)
 		case vlangroup.FieldID, vlangroup.FieldScopeID, vlangroup.FieldTotalVlanIds, vlangroup.FieldTenantID:
 			values[i] = new(sql.NullInt64)
-		case vlangroup.FieldDescription, vlangroup.FieldComments, vlangroup.FieldName, vlangroup.FieldSlug, vlangroup.FieldScopeType:
+		case vlangroup.FieldDescription, vlangroup.FieldComments, vlangroup.FieldName, vlangroup.FieldNameNatural, vlangroup.FieldSlug, vlangroup.FieldScopeType:
 			values[i] = new(sql.NullString)
 		case vlangroup.FieldCreated, vlangroup.FieldLastUpdated:
 			values[i] = new(sql.NullTime)
@@ -142,6 +144,12 @@ func (_m *VLANGroup) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field name", values[i])
 			} else if value.Valid {
 				_m.Name = value.String
+			}
+		case vlangroup.FieldNameNatural:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field _name_natural", values[i])
+			} else if value.Valid {
+				_m.NameNatural = value.String
 			}
 		case vlangroup.FieldSlug:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -246,6 +254,9 @@ func (_m *VLANGroup) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("name=")
 	builder.WriteString(_m.Name)
+	builder.WriteString(", ")
+	builder.WriteString("_name_natural=")
+	builder.WriteString(_m.NameNatural)
 	builder.WriteString(", ")
 	builder.WriteString("slug=")
 	builder.WriteString(_m.Slug)

@@ -89,6 +89,20 @@ func (_c *VLANGroupCreate) SetName(v string) *VLANGroupCreate {
 	return _c
 }
 
+// SetNameNatural sets the "_name_natural" field.
+func (_c *VLANGroupCreate) SetNameNatural(v string) *VLANGroupCreate {
+	_c.mutation.SetNameNatural(v)
+	return _c
+}
+
+// SetNillableNameNatural sets the "_name_natural" field if the given value is not nil.
+func (_c *VLANGroupCreate) SetNillableNameNatural(v *string) *VLANGroupCreate {
+	if v != nil {
+		_c.SetNameNatural(*v)
+	}
+	return _c
+}
+
 // SetSlug sets the "slug" field.
 func (_c *VLANGroupCreate) SetSlug(v string) *VLANGroupCreate {
 	_c.mutation.SetSlug(v)
@@ -225,6 +239,10 @@ func (_c *VLANGroupCreate) defaults() error {
 		v := vlangroup.DefaultComments
 		_c.mutation.SetComments(v)
 	}
+	if _, ok := _c.mutation.NameNatural(); !ok {
+		v := vlangroup.DefaultNameNatural
+		_c.mutation.SetNameNatural(v)
+	}
 	if _, ok := _c.mutation.VidRanges(); !ok {
 		v := vlangroup.DefaultVidRanges
 		_c.mutation.SetVidRanges(v)
@@ -259,6 +277,9 @@ func (_c *VLANGroupCreate) check() error {
 		if err := vlangroup.NameValidator(v); err != nil {
 			return &ValidationError{Name: "name", err: fmt.Errorf(`ent: validator failed for field "VLANGroup.name": %w`, err)}
 		}
+	}
+	if _, ok := _c.mutation.NameNatural(); !ok {
+		return &ValidationError{Name: "_name_natural", err: errors.New(`ent: missing required field "VLANGroup._name_natural"`)}
 	}
 	if _, ok := _c.mutation.Slug(); !ok {
 		return &ValidationError{Name: "slug", err: errors.New(`ent: missing required field "VLANGroup.slug"`)}
@@ -323,6 +344,10 @@ func (_c *VLANGroupCreate) createSpec() (*VLANGroup, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.Name(); ok {
 		_spec.SetField(vlangroup.FieldName, field.TypeString, value)
 		_node.Name = value
+	}
+	if value, ok := _c.mutation.NameNatural(); ok {
+		_spec.SetField(vlangroup.FieldNameNatural, field.TypeString, value)
+		_node.NameNatural = value
 	}
 	if value, ok := _c.mutation.Slug(); ok {
 		_spec.SetField(vlangroup.FieldSlug, field.TypeString, value)

@@ -91,6 +91,20 @@ func (_u *VLANGroupUpdate) SetNillableName(v *string) *VLANGroupUpdate {
 	return _u
 }
 
+// SetNameNatural sets the "_name_natural" field.
+func (_u *VLANGroupUpdate) SetNameNatural(v string) *VLANGroupUpdate {
+	_u.mutation.SetNameNatural(v)
+	return _u
+}
+
+// SetNillableNameNatural sets the "_name_natural" field if the given value is not nil.
+func (_u *VLANGroupUpdate) SetNillableNameNatural(v *string) *VLANGroupUpdate {
+	if v != nil {
+		_u.SetNameNatural(*v)
+	}
+	return _u
+}
+
 // SetSlug sets the "slug" field.
 func (_u *VLANGroupUpdate) SetSlug(v string) *VLANGroupUpdate {
 	_u.mutation.SetSlug(v)
@@ -322,6 +336,9 @@ func (_u *VLANGroupUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if value, ok := _u.mutation.Name(); ok {
 		_spec.SetField(vlangroup.FieldName, field.TypeString, value)
 	}
+	if value, ok := _u.mutation.NameNatural(); ok {
+		_spec.SetField(vlangroup.FieldNameNatural, field.TypeString, value)
+	}
 	if value, ok := _u.mutation.Slug(); ok {
 		_spec.SetField(vlangroup.FieldSlug, field.TypeString, value)
 	}
@@ -461,6 +478,20 @@ func (_u *VLANGroupUpdateOne) SetName(v string) *VLANGroupUpdateOne {
 func (_u *VLANGroupUpdateOne) SetNillableName(v *string) *VLANGroupUpdateOne {
 	if v != nil {
 		_u.SetName(*v)
+	}
+	return _u
+}
+
+// SetNameNatural sets the "_name_natural" field.
+func (_u *VLANGroupUpdateOne) SetNameNatural(v string) *VLANGroupUpdateOne {
+	_u.mutation.SetNameNatural(v)
+	return _u
+}
+
+// SetNillableNameNatural sets the "_name_natural" field if the given value is not nil.
+func (_u *VLANGroupUpdateOne) SetNillableNameNatural(v *string) *VLANGroupUpdateOne {
+	if v != nil {
+		_u.SetNameNatural(*v)
 	}
 	return _u
 }
@@ -725,6 +756,9 @@ func (_u *VLANGroupUpdateOne) sqlSave(ctx context.Context) (_node *VLANGroup, er
 	}
 	if value, ok := _u.mutation.Name(); ok {
 		_spec.SetField(vlangroup.FieldName, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.NameNatural(); ok {
+		_spec.SetField(vlangroup.FieldNameNatural, field.TypeString, value)
 	}
 	if value, ok := _u.mutation.Slug(); ok {
 		_spec.SetField(vlangroup.FieldSlug, field.TypeString, value)

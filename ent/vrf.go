@@ -31,6 +31,8 @@ type VRF struct {
 	Comments string `json:"comments,omitempty"`
 	// Name holds the value of the "name" field.
 	Name string `json:"name,omitempty"`
+	// NameNatural holds the value of the "_name_natural" field.
+	NameNatural string `json:"_name_natural,omitempty"`
 	// Rd holds the value of the "rd" field.
 	Rd *string `json:"rd,omitempty"`
 	// TenantID holds the value of the "tenant_id" field.
@@ -74,7 +76,7 @@ func (*VRF) scanValues(columns []string) ([]any, error) {
 			values[i] = new(sql.NullBool)
 		case vrf.FieldID, vrf.FieldTenantID:
 			values[i] = new(sql.NullInt64)
-		case vrf.FieldDescription, vrf.FieldComments, vrf.FieldName, vrf.FieldRd:
+		case vrf.FieldDescription, vrf.FieldComments, vrf.FieldName, vrf.FieldNameNatural, vrf.FieldRd:
 			values[i] = new(sql.NullString)
 		case vrf.FieldCreated, vrf.FieldLastUpdated:
 			values[i] = new(sql.NullTime)
@@ -138,6 +140,12 @@ func (_m *VRF) assignValues(columns []string, values []any) error {
 				return fmt.Errorf("unexpected type %T for field name", values[i])
 			} else if value.Valid {
 				_m.Name = value.String
+			}
+		case vrf.FieldNameNatural:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field _name_natural", values[i])
+			} else if value.Valid {
+				_m.NameNatural = value.String
 			}
 		case vrf.FieldRd:
 			if value, ok := values[i].(*sql.NullString); !ok {
@@ -221,6 +229,9 @@ func (_m *VRF) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("name=")
 	builder.WriteString(_m.Name)
+	builder.WriteString(", ")
+	builder.WriteString("_name_natural=")
+	builder.WriteString(_m.NameNatural)
 	builder.WriteString(", ")
 	if v := _m.Rd; v != nil {
 		builder.WriteString("rd=")

@@ -89,6 +89,20 @@ func (_c *VRFCreate) SetName(v string) *VRFCreate {
 	return _c
 }
 
+// SetNameNatural sets the "_name_natural" field.
+func (_c *VRFCreate) SetNameNatural(v string) *VRFCreate {
+	_c.mutation.SetNameNatural(v)
+	return _c
+}
+
+// SetNillableNameNatural sets the "_name_natural" field if the given value is not nil.
+func (_c *VRFCreate) SetNillableNameNatural(v *string) *VRFCreate {
+	if v != nil {
+		_c.SetNameNatural(*v)
+	}
+	return _c
+}
+
 // SetRd sets the "rd" field.
 func (_c *VRFCreate) SetRd(v string) *VRFCreate {
 	_c.mutation.SetRd(v)
@@ -191,6 +205,10 @@ func (_c *VRFCreate) defaults() {
 		v := vrf.DefaultComments
 		_c.mutation.SetComments(v)
 	}
+	if _, ok := _c.mutation.NameNatural(); !ok {
+		v := vrf.DefaultNameNatural
+		_c.mutation.SetNameNatural(v)
+	}
 	if _, ok := _c.mutation.EnforceUnique(); !ok {
 		v := vrf.DefaultEnforceUnique
 		_c.mutation.SetEnforceUnique(v)
@@ -220,6 +238,9 @@ func (_c *VRFCreate) check() error {
 		if err := vrf.NameValidator(v); err != nil {
 			return &ValidationError{Name: "name", err: fmt.Errorf(`ent: validator failed for field "VRF.name": %w`, err)}
 		}
+	}
+	if _, ok := _c.mutation.NameNatural(); !ok {
+		return &ValidationError{Name: "_name_natural", err: errors.New(`ent: missing required field "VRF._name_natural"`)}
 	}
 	if v, ok := _c.mutation.Rd(); ok {
 		if err := vrf.RdValidator(v); err != nil {
@@ -278,6 +299,10 @@ func (_c *VRFCreate) createSpec() (*VRF, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.Name(); ok {
 		_spec.SetField(vrf.FieldName, field.TypeString, value)
 		_node.Name = value
+	}
+	if value, ok := _c.mutation.NameNatural(); ok {
+		_spec.SetField(vrf.FieldNameNatural, field.TypeString, value)
+		_node.NameNatural = value
 	}
 	if value, ok := _c.mutation.Rd(); ok {
 		_spec.SetField(vrf.FieldRd, field.TypeString, value)

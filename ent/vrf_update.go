@@ -90,6 +90,20 @@ func (_u *VRFUpdate) SetNillableName(v *string) *VRFUpdate {
 	return _u
 }
 
+// SetNameNatural sets the "_name_natural" field.
+func (_u *VRFUpdate) SetNameNatural(v string) *VRFUpdate {
+	_u.mutation.SetNameNatural(v)
+	return _u
+}
+
+// SetNillableNameNatural sets the "_name_natural" field if the given value is not nil.
+func (_u *VRFUpdate) SetNillableNameNatural(v *string) *VRFUpdate {
+	if v != nil {
+		_u.SetNameNatural(*v)
+	}
+	return _u
+}
+
 // SetRd sets the "rd" field.
 func (_u *VRFUpdate) SetRd(v string) *VRFUpdate {
 	_u.mutation.SetRd(v)
@@ -255,6 +269,9 @@ func (_u *VRFUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if value, ok := _u.mutation.Name(); ok {
 		_spec.SetField(vrf.FieldName, field.TypeString, value)
 	}
+	if value, ok := _u.mutation.NameNatural(); ok {
+		_spec.SetField(vrf.FieldNameNatural, field.TypeString, value)
+	}
 	if value, ok := _u.mutation.Rd(); ok {
 		_spec.SetField(vrf.FieldRd, field.TypeString, value)
 	}
@@ -371,6 +388,20 @@ func (_u *VRFUpdateOne) SetName(v string) *VRFUpdateOne {
 func (_u *VRFUpdateOne) SetNillableName(v *string) *VRFUpdateOne {
 	if v != nil {
 		_u.SetName(*v)
+	}
+	return _u
+}
+
+// SetNameNatural sets the "_name_natural" field.
+func (_u *VRFUpdateOne) SetNameNatural(v string) *VRFUpdateOne {
+	_u.mutation.SetNameNatural(v)
+	return _u
+}
+
+// SetNillableNameNatural sets the "_name_natural" field if the given value is not nil.
+func (_u *VRFUpdateOne) SetNillableNameNatural(v *string) *VRFUpdateOne {
+	if v != nil {
+		_u.SetNameNatural(*v)
 	}
 	return _u
 }
@@ -569,6 +600,9 @@ func (_u *VRFUpdateOne) sqlSave(ctx context.Context) (_node *VRF, err error) {
 	}
 	if value, ok := _u.mutation.Name(); ok {
 		_spec.SetField(vrf.FieldName, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.NameNatural(); ok {
+		_spec.SetField(vrf.FieldNameNatural, field.TypeString, value)
 	}
 	if value, ok := _u.mutation.Rd(); ok {
 		_spec.SetField(vrf.FieldRd, field.TypeString, value)

@@ -120,6 +120,7 @@ const CacheTTL = 2 * time.Second
 // changed something and by every commit.
 func withCache(d *DB) *DB {
 	d.Cache = resource.NewCache(CacheTTL)
+	d.Client.Use(resource.NaturalHook())
 	d.Client.Use(func(next ent.Mutator) ent.Mutator {
 		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
 			v, err := next.Mutate(ctx, m)
@@ -136,7 +137,8 @@ func withCache(d *DB) *DB {
 var migrateMu sync.Mutex
 
 // Migrate creates or upgrades the schema; existing data is kept. Cached
-// columns added by an upgrade (the prefixes' cached scope) are filled.
+// columns added by an upgrade (the prefixes' cached scope, the natural sort
+// keys) are filled.
 func (d *DB) Migrate(ctx context.Context) error {
 	// ent's migration mutates the generated package-level table
 	// descriptions: migrations of several databases in one process (tests)
@@ -144,6 +146,9 @@ func (d *DB) Migrate(ctx context.Context) error {
 	migrateMu.Lock()
 	defer migrateMu.Unlock()
 	if err := d.Client.Schema.Create(ctx); err != nil {
+		return err
+	}
+	if err := resource.FillNaturalKeys(ctx, d.Client, d.Dialect); err != nil {
 		return err
 	}
 	return schema.RebuildPrefixScopes(ctx, d.Client)

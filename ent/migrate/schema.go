@@ -459,6 +459,7 @@ var (
 		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
 		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
 		{Name: "name", Type: field.TypeString, Unique: true, Size: 100},
+		{Name: "_name_natural", Type: field.TypeString, Size: 2147483647, Default: ""},
 		{Name: "slug", Type: field.TypeString, Unique: true, Size: 100},
 		{Name: "status", Type: field.TypeString, Size: 50, Default: "active"},
 		{Name: "facility", Type: field.TypeString, Size: 50, Default: ""},
@@ -479,19 +480,19 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "dcim_site_dcim_region_region",
-				Columns:    []*schema.Column{DcimSiteColumns[15]},
+				Columns:    []*schema.Column{DcimSiteColumns[16]},
 				RefColumns: []*schema.Column{DcimRegionColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "dcim_site_dcim_sitegroup_group",
-				Columns:    []*schema.Column{DcimSiteColumns[16]},
+				Columns:    []*schema.Column{DcimSiteColumns[17]},
 				RefColumns: []*schema.Column{DcimSitegroupColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "dcim_site_tenancy_tenant_tenant",
-				Columns:    []*schema.Column{DcimSiteColumns[17]},
+				Columns:    []*schema.Column{DcimSiteColumns[18]},
 				RefColumns: []*schema.Column{TenancyTenantColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
@@ -584,6 +585,7 @@ var (
 		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
 		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
 		{Name: "name", Type: field.TypeString, Size: 100},
+		{Name: "_name_natural", Type: field.TypeString, Size: 2147483647, Default: ""},
 		{Name: "slug", Type: field.TypeString, Size: 100},
 		{Name: "group_id", Type: field.TypeInt, Nullable: true},
 	}
@@ -595,7 +597,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "tenancy_tenant_tenancy_tenantgroup_group",
-				Columns:    []*schema.Column{TenancyTenantColumns[8]},
+				Columns:    []*schema.Column{TenancyTenantColumns[9]},
 				RefColumns: []*schema.Column{TenancyTenantgroupColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
@@ -608,6 +610,7 @@ var (
 		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
 		{Name: "custom_field_data", Type: field.TypeJSON},
 		{Name: "name", Type: field.TypeString, Size: 100},
+		{Name: "_name_natural", Type: field.TypeString, Size: 2147483647, Default: ""},
 		{Name: "slug", Type: field.TypeString, Size: 100},
 		{Name: "_depth", Type: field.TypeInt, Default: 0},
 		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
@@ -622,7 +625,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "tenancy_tenantgroup_tenancy_tenantgroup_children",
-				Columns:    []*schema.Column{TenancyTenantgroupColumns[9]},
+				Columns:    []*schema.Column{TenancyTenantgroupColumns[10]},
 				RefColumns: []*schema.Column{TenancyTenantgroupColumns[0]},
 				OnDelete:   schema.Cascade,
 			},
@@ -636,7 +639,7 @@ var (
 			{
 				Name:    "tenantgroup_slug",
 				Unique:  true,
-				Columns: []*schema.Column{TenancyTenantgroupColumns[5]},
+				Columns: []*schema.Column{TenancyTenantgroupColumns[6]},
 			},
 		},
 	}
@@ -792,6 +795,7 @@ var (
 		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
 		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
 		{Name: "name", Type: field.TypeString, Size: 100},
+		{Name: "_name_natural", Type: field.TypeString, Size: 2147483647, Default: ""},
 		{Name: "slug", Type: field.TypeString, Size: 100},
 		{Name: "scope_type", Type: field.TypeString, Nullable: true},
 		{Name: "scope_id", Type: field.TypeInt, Nullable: true},
@@ -807,7 +811,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "ipam_vlangroup_tenancy_tenant_tenant",
-				Columns:    []*schema.Column{IpamVlangroupColumns[12]},
+				Columns:    []*schema.Column{IpamVlangroupColumns[13]},
 				RefColumns: []*schema.Column{TenancyTenantColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
@@ -816,17 +820,17 @@ var (
 			{
 				Name:    "vlangroup_scope_type_scope_id",
 				Unique:  false,
-				Columns: []*schema.Column{IpamVlangroupColumns[8], IpamVlangroupColumns[9]},
+				Columns: []*schema.Column{IpamVlangroupColumns[9], IpamVlangroupColumns[10]},
 			},
 			{
 				Name:    "vlangroup_scope_type_scope_id_name",
 				Unique:  true,
-				Columns: []*schema.Column{IpamVlangroupColumns[8], IpamVlangroupColumns[9], IpamVlangroupColumns[6]},
+				Columns: []*schema.Column{IpamVlangroupColumns[9], IpamVlangroupColumns[10], IpamVlangroupColumns[6]},
 			},
 			{
 				Name:    "vlangroup_scope_type_scope_id_slug",
 				Unique:  true,
-				Columns: []*schema.Column{IpamVlangroupColumns[8], IpamVlangroupColumns[9], IpamVlangroupColumns[7]},
+				Columns: []*schema.Column{IpamVlangroupColumns[9], IpamVlangroupColumns[10], IpamVlangroupColumns[8]},
 			},
 		},
 	}
@@ -839,6 +843,7 @@ var (
 		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
 		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
 		{Name: "name", Type: field.TypeString, Size: 100},
+		{Name: "_name_natural", Type: field.TypeString, Size: 2147483647, Default: ""},
 		{Name: "rd", Type: field.TypeString, Nullable: true, Size: 21},
 		{Name: "enforce_unique", Type: field.TypeBool, Default: true},
 		{Name: "tenant_id", Type: field.TypeInt, Nullable: true},
@@ -851,7 +856,7 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "ipam_vrf_tenancy_tenant_tenant",
-				Columns:    []*schema.Column{IpamVrfColumns[9]},
+				Columns:    []*schema.Column{IpamVrfColumns[10]},
 				RefColumns: []*schema.Column{TenancyTenantColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
@@ -860,7 +865,7 @@ var (
 			{
 				Name:    "vrf_rd",
 				Unique:  true,
-				Columns: []*schema.Column{IpamVrfColumns[7]},
+				Columns: []*schema.Column{IpamVrfColumns[8]},
 			},
 		},
 	}

@@ -92,10 +92,14 @@ type Field struct {
 	Unique     bool
 	Protect    bool // FK: deleting the target is refused (409)
 	Lookup     string
-	Types      []string // generic relation: allowed content types
-	Generic    string   // generic-object: the base name ("scope")
-	Empty      any      // KindEmpty: the value rendered
-	Count      *Count
+	// Natural is the hidden companion column holding the natural sort key
+	// of this text field (filters.NaturalKey): set on every write of the
+	// field, ordered by instead of it.
+	Natural string
+	Types   []string // generic relation: allowed content types
+	Generic string   // generic-object: the base name ("scope")
+	Empty   any      // KindEmpty: the value rendered
+	Count   *Count
 	// Join is the join table of a KindM2M field; JoinOwn its column
 	// pointing at this model, JoinTarget the one pointing at Target.
 	Join, JoinOwn, JoinTarget string

@@ -47,6 +47,11 @@ func (d *Descriptor) buildFilters() error {
 		if f.Column != "" && f.Kind != KindCustomFields && f.Kind != KindJSON && f.Kind != KindStrings && f.Kind != KindContentTypes {
 			s.Ordering[f.Name] = f.Column
 		}
+		if f.Natural != "" {
+			// Natural order: the companion sort key, byte-wise.
+			s.Ordering[f.Name] = f.Natural
+			s.Text = append(s.Text, f.Natural)
+		}
 		if f.WriteOnly {
 			continue
 		}
@@ -152,7 +157,9 @@ func (d *Descriptor) buildFilters() error {
 		desc := strings.HasPrefix(o, "-")
 		name := strings.TrimPrefix(o, "-")
 		col := name
-		if f := d.byName[name]; f != nil && f.Column != "" {
+		if f := d.byName[name]; f != nil && f.Natural != "" {
+			col = f.Natural
+		} else if f != nil && f.Column != "" {
 			col = f.Column
 		}
 		if desc {

@@ -15,6 +15,7 @@ import (
 
 	gen "github.com/inventory/inventory/ent"
 	"github.com/inventory/inventory/ent/schema/api"
+	"github.com/inventory/inventory/filters"
 )
 
 // Tx is one write transaction as the resource layer sees it.
@@ -330,6 +331,11 @@ func (d *Descriptor) apply(ctx context.Context, tx *Tx, m ent.Mutation, ch *chan
 		}
 		if err := m.SetField(f.Column, v); err != nil {
 			return fmt.Errorf("set %s.%s: %w", d.Type, f.Column, err)
+		}
+		if s, ok := v.(string); ok && f.Natural != "" {
+			if err := m.SetField(f.Natural, filters.NaturalKey(s)); err != nil {
+				return fmt.Errorf("set %s.%s: %w", d.Type, f.Natural, err)
+			}
 		}
 	}
 	if ch.cfGiven {

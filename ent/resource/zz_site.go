@@ -40,7 +40,7 @@ func init() {
 			{Name: "url", Kind: "url", ReadOnly: true},
 			{Name: "display_url", Kind: "display_url", ReadOnly: true},
 			{Name: "display", Kind: "display", ReadOnly: true},
-			{Name: "name", Kind: "string", Column: "name", GoType: "string", Required: true, Unique: true, MaxLen: 100},
+			{Name: "name", Kind: "string", Column: "name", GoType: "string", Required: true, Unique: true, MaxLen: 100, Natural: "_name_natural"},
 			{Name: "slug", Kind: "slug", Column: "slug", GoType: "string", Required: true, Unique: true, MaxLen: 100},
 			{Name: "status", Kind: "choice", Column: "status", GoType: "string", HasDefault: true, MaxLen: 50, Choices: []Choice{{"planned", "Planned"}, {"staging", "Staging"}, {"active", "Active"}, {"decommissioning", "Decommissioning"}, {"retired", "Retired"}}},
 			{Name: "region", Kind: "fk", Column: "region_id", GoType: "int", Target: "dcim.region", Nullable: true},

@@ -36,7 +36,7 @@ func init() {
 			{Name: "url", Kind: "url", ReadOnly: true},
 			{Name: "display_url", Kind: "display_url", ReadOnly: true},
 			{Name: "display", Kind: "display", ReadOnly: true},
-			{Name: "name", Kind: "string", Column: "name", GoType: "string", Required: true, MaxLen: 100},
+			{Name: "name", Kind: "string", Column: "name", GoType: "string", Required: true, MaxLen: 100, Natural: "_name_natural"},
 			{Name: "slug", Kind: "slug", Column: "slug", GoType: "string", Required: true, MaxLen: 100},
 			{Name: "parent", Kind: "fk", Column: "parent_id", GoType: "int", Target: "tenancy.tenantgroup", Nullable: true},
 			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, MaxLen: 200},

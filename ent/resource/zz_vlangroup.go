@@ -45,7 +45,7 @@ func init() {
 			{Name: "url", Kind: "url", ReadOnly: true},
 			{Name: "display_url", Kind: "display_url", ReadOnly: true},
 			{Name: "display", Kind: "display", ReadOnly: true},
-			{Name: "name", Kind: "string", Column: "name", GoType: "string", Required: true, MaxLen: 100},
+			{Name: "name", Kind: "string", Column: "name", GoType: "string", Required: true, MaxLen: 100, Natural: "_name_natural"},
 			{Name: "slug", Kind: "slug", Column: "slug", GoType: "string", Required: true, MaxLen: 100},
 			{Name: "scope_type", Kind: "string", Column: "scope_type", GoType: "string", Nullable: true, HasDefault: true, Types: []string{"dcim.region", "dcim.sitegroup", "dcim.site", "dcim.location"}},
 			{Name: "scope_id", Kind: "int", Column: "scope_id", GoType: "int", Nullable: true, HasDefault: true},

@@ -39,7 +39,7 @@ func init() {
 			{Name: "url", Kind: "url", ReadOnly: true},
 			{Name: "display_url", Kind: "display_url", ReadOnly: true},
 			{Name: "display", Kind: "display", ReadOnly: true},
-			{Name: "name", Kind: "string", Column: "name", GoType: "string", Required: true, MaxLen: 100},
+			{Name: "name", Kind: "string", Column: "name", GoType: "string", Required: true, MaxLen: 100, Natural: "_name_natural"},
 			{Name: "rd", Kind: "string", Column: "rd", GoType: "string", Nullable: true, HasDefault: true, MaxLen: 21},
 			{Name: "tenant", Kind: "fk", Column: "tenant_id", GoType: "int", Target: "tenancy.tenant", Nullable: true, Protect: true},
 			{Name: "enforce_unique", Kind: "bool", Column: "enforce_unique", GoType: "bool", HasDefault: true},

@@ -911,8 +911,12 @@ func init() {
 			return nil
 		}
 	}()
+	// siteDescNameNatural is the schema descriptor for _name_natural field.
+	siteDescNameNatural := siteFields[1].Descriptor()
+	// site.DefaultNameNatural holds the default value on creation for the _name_natural field.
+	site.DefaultNameNatural = siteDescNameNatural.Default.(string)
 	// siteDescSlug is the schema descriptor for slug field.
-	siteDescSlug := siteFields[1].Descriptor()
+	siteDescSlug := siteFields[2].Descriptor()
 	// site.SlugValidator is a validator for the "slug" field. It is called by the builders before save.
 	site.SlugValidator = func() func(string) error {
 		validators := siteDescSlug.Validators
@@ -930,25 +934,25 @@ func init() {
 		}
 	}()
 	// siteDescStatus is the schema descriptor for status field.
-	siteDescStatus := siteFields[2].Descriptor()
+	siteDescStatus := siteFields[3].Descriptor()
 	// site.DefaultStatus holds the default value on creation for the status field.
 	site.DefaultStatus = siteDescStatus.Default.(string)
 	// site.StatusValidator is a validator for the "status" field. It is called by the builders before save.
 	site.StatusValidator = siteDescStatus.Validators[0].(func(string) error)
 	// siteDescFacility is the schema descriptor for facility field.
-	siteDescFacility := siteFields[6].Descriptor()
+	siteDescFacility := siteFields[7].Descriptor()
 	// site.DefaultFacility holds the default value on creation for the facility field.
 	site.DefaultFacility = siteDescFacility.Default.(string)
 	// site.FacilityValidator is a validator for the "facility" field. It is called by the builders before save.
 	site.FacilityValidator = siteDescFacility.Validators[0].(func(string) error)
 	// siteDescPhysicalAddress is the schema descriptor for physical_address field.
-	siteDescPhysicalAddress := siteFields[8].Descriptor()
+	siteDescPhysicalAddress := siteFields[9].Descriptor()
 	// site.DefaultPhysicalAddress holds the default value on creation for the physical_address field.
 	site.DefaultPhysicalAddress = siteDescPhysicalAddress.Default.(string)
 	// site.PhysicalAddressValidator is a validator for the "physical_address" field. It is called by the builders before save.
 	site.PhysicalAddressValidator = siteDescPhysicalAddress.Validators[0].(func(string) error)
 	// siteDescShippingAddress is the schema descriptor for shipping_address field.
-	siteDescShippingAddress := siteFields[9].Descriptor()
+	siteDescShippingAddress := siteFields[10].Descriptor()
 	// site.DefaultShippingAddress holds the default value on creation for the shipping_address field.
 	site.DefaultShippingAddress = siteDescShippingAddress.Default.(string)
 	// site.ShippingAddressValidator is a validator for the "shipping_address" field. It is called by the builders before save.
@@ -1164,8 +1168,12 @@ func init() {
 			return nil
 		}
 	}()
+	// tenantDescNameNatural is the schema descriptor for _name_natural field.
+	tenantDescNameNatural := tenantFields[1].Descriptor()
+	// tenant.DefaultNameNatural holds the default value on creation for the _name_natural field.
+	tenant.DefaultNameNatural = tenantDescNameNatural.Default.(string)
 	// tenantDescSlug is the schema descriptor for slug field.
-	tenantDescSlug := tenantFields[1].Descriptor()
+	tenantDescSlug := tenantFields[2].Descriptor()
 	// tenant.SlugValidator is a validator for the "slug" field. It is called by the builders before save.
 	tenant.SlugValidator = func() func(string) error {
 		validators := tenantDescSlug.Validators
@@ -1223,8 +1231,12 @@ func init() {
 			return nil
 		}
 	}()
+	// tenantgroupDescNameNatural is the schema descriptor for _name_natural field.
+	tenantgroupDescNameNatural := tenantgroupMixinFields3[1].Descriptor()
+	// tenantgroup.DefaultNameNatural holds the default value on creation for the _name_natural field.
+	tenantgroup.DefaultNameNatural = tenantgroupDescNameNatural.Default.(string)
 	// tenantgroupDescSlug is the schema descriptor for slug field.
-	tenantgroupDescSlug := tenantgroupMixinFields3[1].Descriptor()
+	tenantgroupDescSlug := tenantgroupMixinFields3[2].Descriptor()
 	// tenantgroup.SlugValidator is a validator for the "slug" field. It is called by the builders before save.
 	tenantgroup.SlugValidator = func() func(string) error {
 		validators := tenantgroupDescSlug.Validators
@@ -1242,17 +1254,17 @@ func init() {
 		}
 	}()
 	// tenantgroupDescDepth is the schema descriptor for _depth field.
-	tenantgroupDescDepth := tenantgroupMixinFields3[3].Descriptor()
+	tenantgroupDescDepth := tenantgroupMixinFields3[4].Descriptor()
 	// tenantgroup.DefaultDepth holds the default value on creation for the _depth field.
 	tenantgroup.DefaultDepth = tenantgroupDescDepth.Default.(int)
 	// tenantgroupDescDescription is the schema descriptor for description field.
-	tenantgroupDescDescription := tenantgroupMixinFields3[4].Descriptor()
+	tenantgroupDescDescription := tenantgroupMixinFields3[5].Descriptor()
 	// tenantgroup.DefaultDescription holds the default value on creation for the description field.
 	tenantgroup.DefaultDescription = tenantgroupDescDescription.Default.(string)
 	// tenantgroup.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
 	tenantgroup.DescriptionValidator = tenantgroupDescDescription.Validators[0].(func(string) error)
 	// tenantgroupDescComments is the schema descriptor for comments field.
-	tenantgroupDescComments := tenantgroupMixinFields3[5].Descriptor()
+	tenantgroupDescComments := tenantgroupMixinFields3[6].Descriptor()
 	// tenantgroup.DefaultComments holds the default value on creation for the comments field.
 	tenantgroup.DefaultComments = tenantgroupDescComments.Default.(string)
 	tokenFields := schema.Token{}.Fields()
@@ -1491,8 +1503,12 @@ func init() {
 			return nil
 		}
 	}()
+	// vlangroupDescNameNatural is the schema descriptor for _name_natural field.
+	vlangroupDescNameNatural := vlangroupFields[1].Descriptor()
+	// vlangroup.DefaultNameNatural holds the default value on creation for the _name_natural field.
+	vlangroup.DefaultNameNatural = vlangroupDescNameNatural.Default.(string)
 	// vlangroupDescSlug is the schema descriptor for slug field.
-	vlangroupDescSlug := vlangroupFields[1].Descriptor()
+	vlangroupDescSlug := vlangroupFields[2].Descriptor()
 	// vlangroup.SlugValidator is a validator for the "slug" field. It is called by the builders before save.
 	vlangroup.SlugValidator = func() func(string) error {
 		validators := vlangroupDescSlug.Validators
@@ -1510,11 +1526,11 @@ func init() {
 		}
 	}()
 	// vlangroupDescVidRanges is the schema descriptor for vid_ranges field.
-	vlangroupDescVidRanges := vlangroupFields[4].Descriptor()
+	vlangroupDescVidRanges := vlangroupFields[5].Descriptor()
 	// vlangroup.DefaultVidRanges holds the default value on creation for the vid_ranges field.
 	vlangroup.DefaultVidRanges = vlangroupDescVidRanges.Default.([][]int)
 	// vlangroupDescTotalVlanIds is the schema descriptor for total_vlan_ids field.
-	vlangroupDescTotalVlanIds := vlangroupFields[5].Descriptor()
+	vlangroupDescTotalVlanIds := vlangroupFields[6].Descriptor()
 	// vlangroup.DefaultTotalVlanIds holds the default value on creation for the total_vlan_ids field.
 	vlangroup.DefaultTotalVlanIds = vlangroupDescTotalVlanIds.Default.(int)
 	vrfMixin := schema.VRF{}.Mixin()
@@ -1568,12 +1584,16 @@ func init() {
 			return nil
 		}
 	}()
+	// vrfDescNameNatural is the schema descriptor for _name_natural field.
+	vrfDescNameNatural := vrfFields[1].Descriptor()
+	// vrf.DefaultNameNatural holds the default value on creation for the _name_natural field.
+	vrf.DefaultNameNatural = vrfDescNameNatural.Default.(string)
 	// vrfDescRd is the schema descriptor for rd field.
-	vrfDescRd := vrfFields[1].Descriptor()
+	vrfDescRd := vrfFields[2].Descriptor()
 	// vrf.RdValidator is a validator for the "rd" field. It is called by the builders before save.
 	vrf.RdValidator = vrfDescRd.Validators[0].(func(string) error)
 	// vrfDescEnforceUnique is the schema descriptor for enforce_unique field.
-	vrfDescEnforceUnique := vrfFields[3].Descriptor()
+	vrfDescEnforceUnique := vrfFields[4].Descriptor()
 	// vrf.DefaultEnforceUnique holds the default value on creation for the enforce_unique field.
 	vrf.DefaultEnforceUnique = vrfDescEnforceUnique.Default.(bool)
 	webhookMixin := schema.Webhook{}.Mixin()

@@ -20,7 +20,7 @@ var SiteStatus = api.C("planned", "Planned", "staging", "Staging", "active", "Ac
 
 func (Site) Fields() []ent.Field {
 	return []ent.Field{
-		UniqueName(100), UniqueSlug(),
+		NaturalUniqueName(100), NaturalKeyField("name"), UniqueSlug(),
 		field.String("status").MaxRuneLen(50).Default("active").Annotations(api.Field{Kind: "choice", Choices: SiteStatus}),
 		FKField("region"), FKField("group"), FKField("tenant"),
 		field.String("facility").MaxRuneLen(50).Default(""),

@@ -36,7 +36,7 @@ var vlanGroupScopes = []string{"dcim.region", "dcim.sitegroup", "dcim.site", "dc
 
 func (VLANGroup) Fields() []ent.Field {
 	return []ent.Field{
-		NameField(100), SlugField(),
+		NaturalName(100), NaturalKeyField("name"), SlugField(),
 		field.String("scope_type").Optional().Nillable().Annotations(api.Field{Types: vlanGroupScopes}),
 		field.Int("scope_id").Optional().Nillable(),
 		field.JSON("vid_ranges", [][]int{}).Default([][]int{{VLANVIDMin, VLANVIDMax}}).

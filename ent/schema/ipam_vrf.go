@@ -17,7 +17,7 @@ func (VRF) Mixin() []ent.Mixin { return PrimaryMixins() }
 
 func (VRF) Fields() []ent.Field {
 	return []ent.Field{
-		NameField(100),
+		NaturalName(100), NaturalKeyField("name"),
 		// rd is unique when set; the index (not field.Unique) carries the
 		// constraint so that the API check can use NetBox's field label.
 		field.String("rd").MaxRuneLen(21).Optional().Nillable(),

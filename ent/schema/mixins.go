@@ -76,14 +76,23 @@ func (Organizational) Fields() []ent.Field {
 // NestedGroup is NetBox's NestedGroupModel: a tree with a parent, a cached
 // _depth, name, slug, description and comments. Uniqueness of name and slug
 // is per parent, declared by each schema.
-type NestedGroup struct{ mixin.Schema }
+type NestedGroup struct {
+	mixin.Schema
+	// Natural orders the name naturally (NetBox's natural_sort collation,
+	// which tenant groups use and regions, site groups and locations do
+	// not).
+	Natural bool
+}
 
-func (NestedGroup) Fields() []ent.Field {
-	return append([]ent.Field{
-		NameField(100), SlugField(),
+func (g NestedGroup) Fields() []ent.Field {
+	name := []ent.Field{NameField(100)}
+	if g.Natural {
+		name = []ent.Field{NaturalName(100), NaturalKeyField("name")}
+	}
+	return append(append(name, SlugField(),
 		field.Int("parent_id").Optional().Nillable(),
 		field.Int("_depth").Default(0).Annotations(api.Field{ReadOnly: true}),
-	}, append(descriptionFields(), commentsField())...)
+	), append(descriptionFields(), commentsField())...)
 }
 
 func (NestedGroup) Annotations() []schema.Annotation {
@@ -103,6 +112,12 @@ func NestedGroupMixins() []ent.Mixin {
 	return []ent.Mixin{ChangeLogged{}, Tagged{}, CustomFields{}, NestedGroup{}}
 }
 
+// NaturalNestedGroupMixins are NestedGroupMixins with a naturally ordered
+// name.
+func NaturalNestedGroupMixins() []ent.Mixin {
+	return []ent.Mixin{ChangeLogged{}, Tagged{}, CustomFields{}, NestedGroup{Natural: true}}
+}
+
 // ParentEdge is the self edge pair (children, parent) of a NestedGroup
 // schema: a tree, many children per parent. (A lone unique To edge would be
 // a two-way one-to-one link.) Deleting a node deletes its subtree, as
@@ -120,6 +135,28 @@ func NameField(n int) ent.Field {
 // UniqueName is a globally unique NameField.
 func UniqueName(n int) ent.Field {
 	return field.String("name").MaxRuneLen(n).NotEmpty().Unique()
+}
+
+// NaturalName is a NameField ordered as NetBox's natural_sort collation
+// orders it ("Site 2" before "Site 10"). Declare its companion sort key
+// column next to it: NaturalKeyField("name").
+func NaturalName(n int) ent.Field {
+	return field.String("name").MaxRuneLen(n).NotEmpty().Annotations(api.Field{Natural: true})
+}
+
+// NaturalUniqueName is a UniqueName ordered naturally; declare
+// NaturalKeyField("name") next to it.
+func NaturalUniqueName(n int) ent.Field {
+	return field.String("name").MaxRuneLen(n).NotEmpty().Unique().Annotations(api.Field{Natural: true})
+}
+
+// NaturalKeyField is the hidden companion column of a field annotated
+// api.Field{Natural: true}: "_<field>_natural", holding the sort key that
+// the resource layer computes on every write (filters.NaturalKey) and
+// orders by instead of the field. It is no API field: never rendered,
+// written by clients or filtered.
+func NaturalKeyField(name string) ent.Field {
+	return field.Text(api.NaturalColumn(name)).Default("").Annotations(api.Field{Kind: api.KindNaturalKey})
 }
 
 // UniqueSlug is a globally unique SlugField.

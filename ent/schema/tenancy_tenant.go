@@ -14,7 +14,7 @@ type Tenant struct{ ent.Schema }
 func (Tenant) Mixin() []ent.Mixin { return PrimaryMixins() }
 
 func (Tenant) Fields() []ent.Field {
-	return []ent.Field{NameField(100), SlugField(), FKField("group")}
+	return []ent.Field{NaturalName(100), NaturalKeyField("name"), SlugField(), FKField("group")}
 }
 
 func (Tenant) Edges() []ent.Edge {

@@ -12,7 +12,7 @@ import (
 // TenantGroup is tenancy.TenantGroup, a tree of tenant groups.
 type TenantGroup struct{ ent.Schema }
 
-func (TenantGroup) Mixin() []ent.Mixin { return NestedGroupMixins() }
+func (TenantGroup) Mixin() []ent.Mixin { return NaturalNestedGroupMixins() }
 
 func (TenantGroup) Edges() []ent.Edge { return []ent.Edge{ParentEdge(TenantGroup.Type)} }
 

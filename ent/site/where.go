@@ -80,6 +80,11 @@ func Name(v string) predicate.Site {
 	return predicate.Site(sql.FieldEQ(FieldName, v))
 }
 
+// NameNatural applies equality check predicate on the "_name_natural" field. It's identical to NameNaturalEQ.
+func NameNatural(v string) predicate.Site {
+	return predicate.Site(sql.FieldEQ(FieldNameNatural, v))
+}
+
 // Slug applies equality check predicate on the "slug" field. It's identical to SlugEQ.
 func Slug(v string) predicate.Site {
 	return predicate.Site(sql.FieldEQ(FieldSlug, v))
@@ -428,6 +433,71 @@ func NameEqualFold(v string) predicate.Site {
 // NameContainsFold applies the ContainsFold predicate on the "name" field.
 func NameContainsFold(v string) predicate.Site {
 	return predicate.Site(sql.FieldContainsFold(FieldName, v))
+}
+
+// NameNaturalEQ applies the EQ predicate on the "_name_natural" field.
+func NameNaturalEQ(v string) predicate.Site {
+	return predicate.Site(sql.FieldEQ(FieldNameNatural, v))
+}
+
+// NameNaturalNEQ applies the NEQ predicate on the "_name_natural" field.
+func NameNaturalNEQ(v string) predicate.Site {
+	return predicate.Site(sql.FieldNEQ(FieldNameNatural, v))
+}
+
+// NameNaturalIn applies the In predicate on the "_name_natural" field.
+func NameNaturalIn(vs ...string) predicate.Site {
+	return predicate.Site(sql.FieldIn(FieldNameNatural, vs...))
+}
+
+// NameNaturalNotIn applies the NotIn predicate on the "_name_natural" field.
+func NameNaturalNotIn(vs ...string) predicate.Site {
+	return predicate.Site(sql.FieldNotIn(FieldNameNatural, vs...))
+}
+
+// NameNaturalGT applies the GT predicate on the "_name_natural" field.
+func NameNaturalGT(v string) predicate.Site {
+	return predicate.Site(sql.FieldGT(FieldNameNatural, v))
+}
+
+// NameNaturalGTE applies the GTE predicate on the "_name_natural" field.
+func NameNaturalGTE(v string) predicate.Site {
+	return predicate.Site(sql.FieldGTE(FieldNameNatural, v))
+}
+
+// NameNaturalLT applies the LT predicate on the "_name_natural" field.
+func NameNaturalLT(v string) predicate.Site {
+	return predicate.Site(sql.FieldLT(FieldNameNatural, v))
+}
+
+// NameNaturalLTE applies the LTE predicate on the "_name_natural" field.
+func NameNaturalLTE(v string) predicate.Site {
+	return predicate.Site(sql.FieldLTE(FieldNameNatural, v))
+}
+
+// NameNaturalContains applies the Contains predicate on the "_name_natural" field.
+func NameNaturalContains(v string) predicate.Site {
+	return predicate.Site(sql.FieldContains(FieldNameNatural, v))
+}
+
+// NameNaturalHasPrefix applies the HasPrefix predicate on the "_name_natural" field.
+func NameNaturalHasPrefix(v string) predicate.Site {
+	return predicate.Site(sql.FieldHasPrefix(FieldNameNatural, v))
+}
+
+// NameNaturalHasSuffix applies the HasSuffix predicate on the "_name_natural" field.
+func NameNaturalHasSuffix(v string) predicate.Site {
+	return predicate.Site(sql.FieldHasSuffix(FieldNameNatural, v))
+}
+
+// NameNaturalEqualFold applies the EqualFold predicate on the "_name_natural" field.
+func NameNaturalEqualFold(v string) predicate.Site {
+	return predicate.Site(sql.FieldEqualFold(FieldNameNatural, v))
+}
+
+// NameNaturalContainsFold applies the ContainsFold predicate on the "_name_natural" field.
+func NameNaturalContainsFold(v string) predicate.Site {
+	return predicate.Site(sql.FieldContainsFold(FieldNameNatural, v))
 }
 
 // SlugEQ applies the EQ predicate on the "slug" field.

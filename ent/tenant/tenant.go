@@ -26,6 +26,8 @@ const (
 	FieldComments = "comments"
 	// FieldName holds the string denoting the name field in the database.
 	FieldName = "name"
+	// FieldNameNatural holds the string denoting the _name_natural field in the database.
+	FieldNameNatural = "_name_natural"
 	// FieldSlug holds the string denoting the slug field in the database.
 	FieldSlug = "slug"
 	// FieldGroupID holds the string denoting the group_id field in the database.
@@ -52,6 +54,7 @@ var Columns = []string{
 	FieldDescription,
 	FieldComments,
 	FieldName,
+	FieldNameNatural,
 	FieldSlug,
 	FieldGroupID,
 }
@@ -83,6 +86,8 @@ var (
 	DefaultComments string
 	// NameValidator is a validator for the "name" field. It is called by the builders before save.
 	NameValidator func(string) error
+	// DefaultNameNatural holds the default value on creation for the "_name_natural" field.
+	DefaultNameNatural string
 	// SlugValidator is a validator for the "slug" field. It is called by the builders before save.
 	SlugValidator func(string) error
 )
@@ -118,6 +123,11 @@ func ByComments(opts ...sql.OrderTermOption) OrderOption {
 // ByName orders the results by the name field.
 func ByName(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldName, opts...).ToFunc()
+}
+
+// ByNameNatural orders the results by the _name_natural field.
+func ByNameNatural(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldNameNatural, opts...).ToFunc()
 }
 
 // BySlug orders the results by the slug field.

@@ -80,6 +80,11 @@ func Name(v string) predicate.Tenant {
 	return predicate.Tenant(sql.FieldEQ(FieldName, v))
 }
 
+// NameNatural applies equality check predicate on the "_name_natural" field. It's identical to NameNaturalEQ.
+func NameNatural(v string) predicate.Tenant {
+	return predicate.Tenant(sql.FieldEQ(FieldNameNatural, v))
+}
+
 // Slug applies equality check predicate on the "slug" field. It's identical to SlugEQ.
 func Slug(v string) predicate.Tenant {
 	return predicate.Tenant(sql.FieldEQ(FieldSlug, v))
@@ -383,6 +388,71 @@ func NameEqualFold(v string) predicate.Tenant {
 // NameContainsFold applies the ContainsFold predicate on the "name" field.
 func NameContainsFold(v string) predicate.Tenant {
 	return predicate.Tenant(sql.FieldContainsFold(FieldName, v))
+}
+
+// NameNaturalEQ applies the EQ predicate on the "_name_natural" field.
+func NameNaturalEQ(v string) predicate.Tenant {
+	return predicate.Tenant(sql.FieldEQ(FieldNameNatural, v))
+}
+
+// NameNaturalNEQ applies the NEQ predicate on the "_name_natural" field.
+func NameNaturalNEQ(v string) predicate.Tenant {
+	return predicate.Tenant(sql.FieldNEQ(FieldNameNatural, v))
+}
+
+// NameNaturalIn applies the In predicate on the "_name_natural" field.
+func NameNaturalIn(vs ...string) predicate.Tenant {
+	return predicate.Tenant(sql.FieldIn(FieldNameNatural, vs...))
+}
+
+// NameNaturalNotIn applies the NotIn predicate on the "_name_natural" field.
+func NameNaturalNotIn(vs ...string) predicate.Tenant {
+	return predicate.Tenant(sql.FieldNotIn(FieldNameNatural, vs...))
+}
+
+// NameNaturalGT applies the GT predicate on the "_name_natural" field.
+func NameNaturalGT(v string) predicate.Tenant {
+	return predicate.Tenant(sql.FieldGT(FieldNameNatural, v))
+}
+
+// NameNaturalGTE applies the GTE predicate on the "_name_natural" field.
+func NameNaturalGTE(v string) predicate.Tenant {
+	return predicate.Tenant(sql.FieldGTE(FieldNameNatural, v))
+}
+
+// NameNaturalLT applies the LT predicate on the "_name_natural" field.
+func NameNaturalLT(v string) predicate.Tenant {
+	return predicate.Tenant(sql.FieldLT(FieldNameNatural, v))
+}
+
+// NameNaturalLTE applies the LTE predicate on the "_name_natural" field.
+func NameNaturalLTE(v string) predicate.Tenant {
+	return predicate.Tenant(sql.FieldLTE(FieldNameNatural, v))
+}
+
+// NameNaturalContains applies the Contains predicate on the "_name_natural" field.
+func NameNaturalContains(v string) predicate.Tenant {
+	return predicate.Tenant(sql.FieldContains(FieldNameNatural, v))
+}
+
+// NameNaturalHasPrefix applies the HasPrefix predicate on the "_name_natural" field.
+func NameNaturalHasPrefix(v string) predicate.Tenant {
+	return predicate.Tenant(sql.FieldHasPrefix(FieldNameNatural, v))
+}
+
+// NameNaturalHasSuffix applies the HasSuffix predicate on the "_name_natural" field.
+func NameNaturalHasSuffix(v string) predicate.Tenant {
+	return predicate.Tenant(sql.FieldHasSuffix(FieldNameNatural, v))
+}
+
+// NameNaturalEqualFold applies the EqualFold predicate on the "_name_natural" field.
+func NameNaturalEqualFold(v string) predicate.Tenant {
+	return predicate.Tenant(sql.FieldEqualFold(FieldNameNatural, v))
+}
+
+// NameNaturalContainsFold applies the ContainsFold predicate on the "_name_natural" field.
+func NameNaturalContainsFold(v string) predicate.Tenant {
+	return predicate.Tenant(sql.FieldContainsFold(FieldNameNatural, v))
 }
 
 // SlugEQ applies the EQ predicate on the "slug" field.

@@ -22,6 +22,8 @@ const (
 	FieldCustomFieldData = "custom_field_data"
 	// FieldName holds the string denoting the name field in the database.
 	FieldName = "name"
+	// FieldNameNatural holds the string denoting the _name_natural field in the database.
+	FieldNameNatural = "_name_natural"
 	// FieldSlug holds the string denoting the slug field in the database.
 	FieldSlug = "slug"
 	// FieldParentID holds the string denoting the parent_id field in the database.
@@ -55,6 +57,7 @@ var Columns = []string{
 	FieldLastUpdated,
 	FieldCustomFieldData,
 	FieldName,
+	FieldNameNatural,
 	FieldSlug,
 	FieldParentID,
 	FieldDepth,
@@ -83,6 +86,8 @@ var (
 	DefaultCustomFieldData map[string]interface{}
 	// NameValidator is a validator for the "name" field. It is called by the builders before save.
 	NameValidator func(string) error
+	// DefaultNameNatural holds the default value on creation for the "_name_natural" field.
+	DefaultNameNatural string
 	// SlugValidator is a validator for the "slug" field. It is called by the builders before save.
 	SlugValidator func(string) error
 	// DefaultDepth holds the default value on creation for the "_depth" field.
@@ -116,6 +121,11 @@ func ByLastUpdated(opts ...sql.OrderTermOption) OrderOption {
 // ByName orders the results by the name field.
 func ByName(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldName, opts...).ToFunc()
+}
+
+// ByNameNatural orders the results by the _name_natural field.
+func ByNameNatural(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldNameNatural, opts...).ToFunc()
 }
 
 // BySlug orders the results by the slug field.

@@ -27,6 +27,8 @@ const (
 	FieldComments = "comments"
 	// FieldName holds the string denoting the name field in the database.
 	FieldName = "name"
+	// FieldNameNatural holds the string denoting the _name_natural field in the database.
+	FieldNameNatural = "_name_natural"
 	// FieldSlug holds the string denoting the slug field in the database.
 	FieldSlug = "slug"
 	// FieldScopeType holds the string denoting the scope_type field in the database.
@@ -61,6 +63,7 @@ var Columns = []string{
 	FieldDescription,
 	FieldComments,
 	FieldName,
+	FieldNameNatural,
 	FieldSlug,
 	FieldScopeType,
 	FieldScopeID,
@@ -102,6 +105,8 @@ var (
 	DefaultComments string
 	// NameValidator is a validator for the "name" field. It is called by the builders before save.
 	NameValidator func(string) error
+	// DefaultNameNatural holds the default value on creation for the "_name_natural" field.
+	DefaultNameNatural string
 	// SlugValidator is a validator for the "slug" field. It is called by the builders before save.
 	SlugValidator func(string) error
 	// DefaultVidRanges holds the default value on creation for the "vid_ranges" field.
@@ -141,6 +146,11 @@ func ByComments(opts ...sql.OrderTermOption) OrderOption {
 // ByName orders the results by the name field.
 func ByName(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldName, opts...).ToFunc()
+}
+
+// ByNameNatural orders the results by the _name_natural field.
+func ByNameNatural(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldNameNatural, opts...).ToFunc()
 }
 
 // BySlug orders the results by the slug field.

@@ -80,6 +80,11 @@ func Name(v string) predicate.VLANGroup {
 	return predicate.VLANGroup(sql.FieldEQ(FieldName, v))
 }
 
+// NameNatural applies equality check predicate on the "_name_natural" field. It's identical to NameNaturalEQ.
+func NameNatural(v string) predicate.VLANGroup {
+	return predicate.VLANGroup(sql.FieldEQ(FieldNameNatural, v))
+}
+
 // Slug applies equality check predicate on the "slug" field. It's identical to SlugEQ.
 func Slug(v string) predicate.VLANGroup {
 	return predicate.VLANGroup(sql.FieldEQ(FieldSlug, v))
@@ -398,6 +403,71 @@ func NameEqualFold(v string) predicate.VLANGroup {
 // NameContainsFold applies the ContainsFold predicate on the "name" field.
 func NameContainsFold(v string) predicate.VLANGroup {
 	return predicate.VLANGroup(sql.FieldContainsFold(FieldName, v))
+}
+
+// NameNaturalEQ applies the EQ predicate on the "_name_natural" field.
+func NameNaturalEQ(v string) predicate.VLANGroup {
+	return predicate.VLANGroup(sql.FieldEQ(FieldNameNatural, v))
+}
+
+// NameNaturalNEQ applies the NEQ predicate on the "_name_natural" field.
+func NameNaturalNEQ(v string) predicate.VLANGroup {
+	return predicate.VLANGroup(sql.FieldNEQ(FieldNameNatural, v))
+}
+
+// NameNaturalIn applies the In predicate on the "_name_natural" field.
+func NameNaturalIn(vs ...string) predicate.VLANGroup {
+	return predicate.VLANGroup(sql.FieldIn(FieldNameNatural, vs...))
+}
+
+// NameNaturalNotIn applies the NotIn predicate on the "_name_natural" field.
+func NameNaturalNotIn(vs ...string) predicate.VLANGroup {
+	return predicate.VLANGroup(sql.FieldNotIn(FieldNameNatural, vs...))
+}
+
+// NameNaturalGT applies the GT predicate on the "_name_natural" field.
+func NameNaturalGT(v string) predicate.VLANGroup {
+	return predicate.VLANGroup(sql.FieldGT(FieldNameNatural, v))
+}
+
+// NameNaturalGTE applies the GTE predicate on the "_name_natural" field.
+func NameNaturalGTE(v string) predicate.VLANGroup {
+	return predicate.VLANGroup(sql.FieldGTE(FieldNameNatural, v))
+}
+
+// NameNaturalLT applies the LT predicate on the "_name_natural" field.
+func NameNaturalLT(v string) predicate.VLANGroup {
+	return predicate.VLANGroup(sql.FieldLT(FieldNameNatural, v))
+}
+
+// NameNaturalLTE applies the LTE predicate on the "_name_natural" field.
+func NameNaturalLTE(v string) predicate.VLANGroup {
+	return predicate.VLANGroup(sql.FieldLTE(FieldNameNatural, v))
+}
+
+// NameNaturalContains applies the Contains predicate on the "_name_natural" field.
+func NameNaturalContains(v string) predicate.VLANGroup {
+	return predicate.VLANGroup(sql.FieldContains(FieldNameNatural, v))
+}
+
+// NameNaturalHasPrefix applies the HasPrefix predicate on the "_name_natural" field.
+func NameNaturalHasPrefix(v string) predicate.VLANGroup {
+	return predicate.VLANGroup(sql.FieldHasPrefix(FieldNameNatural, v))
+}
+
+// NameNaturalHasSuffix applies the HasSuffix predicate on the "_name_natural" field.
+func NameNaturalHasSuffix(v string) predicate.VLANGroup {
+	return predicate.VLANGroup(sql.FieldHasSuffix(FieldNameNatural, v))
+}
+
+// NameNaturalEqualFold applies the EqualFold predicate on the "_name_natural" field.
+func NameNaturalEqualFold(v string) predicate.VLANGroup {
+	return predicate.VLANGroup(sql.FieldEqualFold(FieldNameNatural, v))
+}
+
+// NameNaturalContainsFold applies the ContainsFold predicate on the "_name_natural" field.
+func NameNaturalContainsFold(v string) predicate.VLANGroup {
+	return predicate.VLANGroup(sql.FieldContainsFold(FieldNameNatural, v))
 }
 
 // SlugEQ applies the EQ predicate on the "slug" field.

@@ -26,6 +26,8 @@ const (
 	FieldComments = "comments"
 	// FieldName holds the string denoting the name field in the database.
 	FieldName = "name"
+	// FieldNameNatural holds the string denoting the _name_natural field in the database.
+	FieldNameNatural = "_name_natural"
 	// FieldRd holds the string denoting the rd field in the database.
 	FieldRd = "rd"
 	// FieldTenantID holds the string denoting the tenant_id field in the database.
@@ -54,6 +56,7 @@ var Columns = []string{
 	FieldDescription,
 	FieldComments,
 	FieldName,
+	FieldNameNatural,
 	FieldRd,
 	FieldTenantID,
 	FieldEnforceUnique,
@@ -86,6 +89,8 @@ var (
 	DefaultComments string
 	// NameValidator is a validator for the "name" field. It is called by the builders before save.
 	NameValidator func(string) error
+	// DefaultNameNatural holds the default value on creation for the "_name_natural" field.
+	DefaultNameNatural string
 	// RdValidator is a validator for the "rd" field. It is called by the builders before save.
 	RdValidator func(string) error
 	// DefaultEnforceUnique holds the default value on creation for the "enforce_unique" field.
@@ -123,6 +128,11 @@ func ByComments(opts ...sql.OrderTermOption) OrderOption {
 // ByName orders the results by the name field.
 func ByName(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldName, opts...).ToFunc()
+}
+
+// ByNameNatural orders the results by the _name_natural field.
+func ByNameNatural(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldNameNatural, opts...).ToFunc()
 }
 
 // ByRd orders the results by the rd field.

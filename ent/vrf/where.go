@@ -80,6 +80,11 @@ func Name(v string) predicate.VRF {
 	return predicate.VRF(sql.FieldEQ(FieldName, v))
 }
 
+// NameNatural applies equality check predicate on the "_name_natural" field. It's identical to NameNaturalEQ.
+func NameNatural(v string) predicate.VRF {
+	return predicate.VRF(sql.FieldEQ(FieldNameNatural, v))
+}
+
 // Rd applies equality check predicate on the "rd" field. It's identical to RdEQ.
 func Rd(v string) predicate.VRF {
 	return predicate.VRF(sql.FieldEQ(FieldRd, v))
@@ -388,6 +393,71 @@ func NameEqualFold(v string) predicate.VRF {
 // NameContainsFold applies the ContainsFold predicate on the "name" field.
 func NameContainsFold(v string) predicate.VRF {
 	return predicate.VRF(sql.FieldContainsFold(FieldName, v))
+}
+
+// NameNaturalEQ applies the EQ predicate on the "_name_natural" field.
+func NameNaturalEQ(v string) predicate.VRF {
+	return predicate.VRF(sql.FieldEQ(FieldNameNatural, v))
+}
+
+// NameNaturalNEQ applies the NEQ predicate on the "_name_natural" field.
+func NameNaturalNEQ(v string) predicate.VRF {
+	return predicate.VRF(sql.FieldNEQ(FieldNameNatural, v))
+}
+
+// NameNaturalIn applies the In predicate on the "_name_natural" field.
+func NameNaturalIn(vs ...string) predicate.VRF {
+	return predicate.VRF(sql.FieldIn(FieldNameNatural, vs...))
+}
+
+// NameNaturalNotIn applies the NotIn predicate on the "_name_natural" field.
+func NameNaturalNotIn(vs ...string) predicate.VRF {
+	return predicate.VRF(sql.FieldNotIn(FieldNameNatural, vs...))
+}
+
+// NameNaturalGT applies the GT predicate on the "_name_natural" field.
+func NameNaturalGT(v string) predicate.VRF {
+	return predicate.VRF(sql.FieldGT(FieldNameNatural, v))
+}
+
+// NameNaturalGTE applies the GTE predicate on the "_name_natural" field.
+func NameNaturalGTE(v string) predicate.VRF {
+	return predicate.VRF(sql.FieldGTE(FieldNameNatural, v))
+}
+
+// NameNaturalLT applies the LT predicate on the "_name_natural" field.
+func NameNaturalLT(v string) predicate.VRF {
+	return predicate.VRF(sql.FieldLT(FieldNameNatural, v))
+}
+
+// NameNaturalLTE applies the LTE predicate on the "_name_natural" field.
+func NameNaturalLTE(v string) predicate.VRF {
+	return predicate.VRF(sql.FieldLTE(FieldNameNatural, v))
+}
+
+// NameNaturalContains applies the Contains predicate on the "_name_natural" field.
+func NameNaturalContains(v string) predicate.VRF {
+	return predicate.VRF(sql.FieldContains(FieldNameNatural, v))
+}
+
+// NameNaturalHasPrefix applies the HasPrefix predicate on the "_name_natural" field.
+func NameNaturalHasPrefix(v string) predicate.VRF {
+	return predicate.VRF(sql.FieldHasPrefix(FieldNameNatural, v))
+}
+
+// NameNaturalHasSuffix applies the HasSuffix predicate on the "_name_natural" field.
+func NameNaturalHasSuffix(v string) predicate.VRF {
+	return predicate.VRF(sql.FieldHasSuffix(FieldNameNatural, v))
+}
+
+// NameNaturalEqualFold applies the EqualFold predicate on the "_name_natural" field.
+func NameNaturalEqualFold(v string) predicate.VRF {
+	return predicate.VRF(sql.FieldEqualFold(FieldNameNatural, v))
+}
+
+// NameNaturalContainsFold applies the ContainsFold predicate on the "_name_natural" field.
+func NameNaturalContainsFold(v string) predicate.VRF {
+	return predicate.VRF(sql.FieldContainsFold(FieldNameNatural, v))
 }
 
 // RdEQ applies the EQ predicate on the "rd" field.

@@ -186,7 +186,20 @@ type Field struct {
 	// bounds with ent's Min/Max so the database side agrees.
 	Min *int `json:"min,omitempty"`
 	Max *int `json:"max,omitempty"`
+	// Natural orders a text field as NetBox's natural_sort collation does:
+	// runs of digits by their numeric value ("Site 2" before "Site 10").
+	// The schema declares the companion sort key column next to it
+	// (schema.NaturalKeyField, named NaturalColumn(field)); ordering by the
+	// field orders by that column.
+	Natural bool `json:"natural,omitempty"`
 }
+
+// KindNaturalKey marks the companion sort key column of a Natural field; it
+// is no API field.
+const KindNaturalKey = "natural-key"
+
+// NaturalColumn is the companion sort key column of the Natural field name.
+func NaturalColumn(name string) string { return "_" + name + "_natural" }
 
 // Int returns a pointer to n, for Field.Min and Field.Max.
 func Int(n int) *int { return &n }
