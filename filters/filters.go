@@ -436,6 +436,10 @@ func parseInt(v, msg string) (any, error) {
 	return n, nil
 }
 
+// ParseBool reads a boolean filter value as Django's BooleanFilter does:
+// ok is false for anything else (no filter).
+func ParseBool(v string) (b, ok bool) { return parseBool(v) }
+
 func parseBool(v string) (bool, bool) {
 	switch v {
 	case "true", "True", "1":

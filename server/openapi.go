@@ -990,6 +990,41 @@ func (b *oasBuilder) taskPaths() {
 	requeue.Responses.Set("404", oasErrorRef("NotFound"))
 	b.paths.Set("/api/core/background-tasks/{id}/requeue/", &openapi3.PathItem{Post: requeue})
 
+	for _, a := range []struct{ name, summary string }{
+		{"enqueue", "Force a task into its queue to run now"},
+		{"delete", "Delete a task"},
+		{"stop", "Stop a task (a delivery in flight cannot be stopped: 204)"},
+	} {
+		op := b.op("core", "core_background_tasks_"+a.name+"_create", a.summary, openapi3.Parameters{taskID})
+		if a.name == "stop" {
+			op.Responses.Set("204", oasEmptyResponse("Nothing was stopped."))
+		} else {
+			op.Responses.Set("200", oasEmptyResponse("Done."))
+		}
+		op.Responses.Set("404", oasErrorRef("NotFound"))
+		b.paths.Set("/api/core/background-tasks/{id}/"+a.name+"/", &openapi3.PathItem{Post: op})
+	}
+
+	b.schemas["BackgroundWorker"] = oasVal(oasObject(map[string]*openapi3.SchemaRef{
+		"name":                 str(),
+		"url":                  oasVal(&openapi3.Schema{Type: &openapi3.Types{"string"}, Format: "uri"}),
+		"state":                oasVal(&openapi3.Schema{Type: &openapi3.Types{"string"}, Enum: []any{"busy", "idle"}}),
+		"birth_date":           oasVal(&openapi3.Schema{Type: &openapi3.Types{"string"}, Format: "date-time"}),
+		"queue_names":          oasVal(oasArrayOf(str())),
+		"pid":                  str(),
+		"successful_job_count": oasVal(oasTyped("integer")),
+		"failed_job_count":     oasVal(oasTyped("integer")),
+		"total_working_time":   oasVal(oasTyped("integer")),
+	}, "name", "url", "state", "birth_date", "queue_names", "pid", "successful_job_count", "failed_job_count", "total_working_time"))
+	wlist := b.op("core", "core_background_workers_list", "List background workers (this process's, when it runs the jobs)", pageParams)
+	wlist.Responses.Set("200", oasJSONResponse("The workers.", page(oasRef("BackgroundWorker"))))
+	b.paths.Set("/api/core/background-workers/", &openapi3.PathItem{Get: wlist})
+	wname := &openapi3.ParameterRef{Value: openapi3.NewPathParameter("name").WithSchema(oasTyped("string"))}
+	wget := b.op("core", "core_background_workers_retrieve", "Get a background worker", openapi3.Parameters{wname})
+	wget.Responses.Set("200", oasJSONResponse("The worker.", oasRef("BackgroundWorker")))
+	wget.Responses.Set("404", oasErrorRef("NotFound"))
+	b.paths.Set("/api/core/background-workers/{name}/", &openapi3.PathItem{Get: wget})
+
 	qlist := b.op("core", "core_background_queues_list", "List background queues", nil)
 	qlist.Responses.Set("200", oasJSONResponse("Every queue.", page(oasRef("BackgroundQueue"))))
 	b.paths.Set("/api/core/background-queues/", &openapi3.PathItem{Get: qlist})

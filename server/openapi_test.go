@@ -73,7 +73,8 @@ func TestOpenAPIDocument(t *testing.T) {
 	check("extras", "object-changes", resource.ByPath("core", "object-changes"))
 	for _, p := range []string{"/api/", "/api/status/", "/api/authentication-check/", "/api/users/tokens/provision/",
 		"/api/users/config/", "/api/core/background-tasks/", "/api/core/background-tasks/{id}/requeue/",
-		"/api/core/background-queues/{name}/"} {
+		"/api/core/background-queues/{name}/", "/api/core/background-workers/{name}/",
+		"/api/core/background-tasks/{id}/stop/"} {
 		if doc.Paths.Find(p) == nil {
 			t.Fatalf("path %s missing", p)
 		}

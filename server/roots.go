@@ -13,6 +13,9 @@ import (
 // apps are the API's applications (SPEC.md §2.1; core for change records).
 var apps = []string{"circuits", "core", "dcim", "extras", "ipam", "tenancy", "users", "virtualization"}
 
+// nonModel are the endpoints of an app that no model serves.
+var nonModel = map[string][]string{"core": {"background-queues", "background-tasks", "background-workers"}}
+
 // apiRoot is GET /api/: every app's root URL, plus plugins and status, in
 // NetBox's key order.
 func (s *Server) apiRoot(c *gin.Context) error {
@@ -48,6 +51,9 @@ func (s *Server) appRoot(c *gin.Context, app string) error {
 		if d.App == app {
 			list = append(list, entry{d.Path, d.ListURL(base)})
 		}
+	}
+	for _, p := range nonModel[app] {
+		list = append(list, entry{p, base + "/api/" + app + "/" + p + "/"})
 	}
 	for _, a := range aliases {
 		if a.App == app {
@@ -89,7 +95,7 @@ func (s *Server) status(c *gin.Context) error {
 		"netbox-full-version": s.cfg.Version,
 		"plugins":             map[string]string{},
 		"python-version":      "",
-		"rq-workers-running":  1,
+		"rq-workers-running":  len(s.workers(c)),
 	})
 	if err != nil {
 		return err

@@ -21,6 +21,11 @@ func (s *Server) taskRoutes(api *gin.RouterGroup) {
 	api.GET("/core/background-tasks/", s.wrap(s.listTasks))
 	api.GET("/core/background-tasks/:id/", s.wrap(s.getTask))
 	api.POST("/core/background-tasks/:id/requeue/", s.wrap(s.requeueTask))
+	api.POST("/core/background-tasks/:id/enqueue/", s.wrap(s.enqueueTask))
+	api.POST("/core/background-tasks/:id/delete/", s.wrap(s.deleteTask))
+	api.POST("/core/background-tasks/:id/stop/", s.wrap(s.stopTask))
+	api.GET("/core/background-workers/", s.wrap(s.listWorkers))
+	api.GET("/core/background-workers/:name/", s.wrap(s.getWorker))
 	api.GET("/core/background-queues/", s.wrap(s.listQueues))
 	api.GET("/core/background-queues/:name/", s.wrap(s.getQueue))
 }
@@ -140,9 +145,101 @@ func (s *Server) requeueTask(c *gin.Context) error {
 	return nil
 }
 
+// enqueueTask forces a task into the queue to run now (NetBox: 200, empty
+// body). A started task is already running: nothing to do, 200 as well.
+func (s *Server) enqueueTask(c *gin.Context) error {
+	if err := s.superuser(c); err != nil {
+		return err
+	}
+	id := c.Param("id")
+	switch err := s.hooks.Enqueue(c.Request.Context(), id); {
+	case errors.Is(err, webhooks.ErrNotFound):
+		return detailErr(http.StatusNotFound, "Job "+id+" not found.")
+	case err != nil && !errors.Is(err, webhooks.ErrRunning):
+		return err
+	}
+	c.Status(http.StatusOK)
+	return nil
+}
+
+// deleteTask deletes a task in any state (NetBox: 200, empty body).
+func (s *Server) deleteTask(c *gin.Context) error {
+	if err := s.superuser(c); err != nil {
+		return err
+	}
+	id := c.Param("id")
+	switch err := s.hooks.Delete(c.Request.Context(), id); {
+	case errors.Is(err, webhooks.ErrNotFound):
+		return detailErr(http.StatusNotFound, "Job "+id+" not found")
+	case err != nil:
+		return err
+	}
+	c.Status(http.StatusOK)
+	return nil
+}
+
+// stopTask: NetBox stops a job a worker is executing (200) and answers
+// 204 when nothing was stopped. A delivery in flight is one HTTP request
+// that cannot be interrupted, so nothing is ever stopped: 204.
+func (s *Server) stopTask(c *gin.Context) error {
+	if err := s.superuser(c); err != nil {
+		return err
+	}
+	id := c.Param("id")
+	switch _, err := s.hooks.Task(c.Request.Context(), id); {
+	case errors.Is(err, webhooks.ErrNotFound):
+		return detailErr(http.StatusNotFound, "Job "+id+" not found")
+	case err != nil:
+		return err
+	}
+	c.Status(http.StatusNoContent)
+	return nil
+}
+
+// workers are the background workers: this process's, when it runs the
+// jobs (BEHAVIOUR.md §12.8). Workers of other processes are not known.
+func (s *Server) workers(c *gin.Context) []*webhooks.Worker {
+	if w := s.hooks.Worker(baseURL(c.Request) + "/api"); w != nil {
+		return []*webhooks.Worker{w}
+	}
+	return []*webhooks.Worker{}
+}
+
+func (s *Server) listWorkers(c *gin.Context) error {
+	if err := s.superuser(c); err != nil {
+		return err
+	}
+	all := s.workers(c)
+	limit, offset := page(c.Request.URL.Query())
+	rows := all[min(offset, len(all)):]
+	if limit > 0 && len(rows) > limit {
+		rows = rows[:limit]
+	}
+	next, prev := pageLinks(c.Request, len(all), limit, offset)
+	writeJSON(c, http.StatusOK, map[string]any{"count": len(all), "next": next, "previous": prev, "results": rows})
+	return nil
+}
+
+func (s *Server) getWorker(c *gin.Context) error {
+	if err := s.superuser(c); err != nil {
+		return err
+	}
+	for _, w := range s.workers(c) {
+		if w.Name == c.Param("name") {
+			writeJSON(c, http.StatusOK, w)
+			return nil
+		}
+	}
+	return errNotFound
+}
+
 func (s *Server) queueJSON(c *gin.Context, name string) (map[string]any, error) {
 	counts := map[string]int{}
 	var oldest any
+	workers := 0
+	if slices.Contains(webhooks.WorkerQueues, name) {
+		workers = len(s.workers(c))
+	}
 	if name == "default" {
 		qs, err := s.hooks.Queue(c.Request.Context())
 		if err != nil {
@@ -160,7 +257,7 @@ func (s *Server) queueJSON(c *gin.Context, name string) (map[string]any, error) 
 		"oldest_job_timestamp": oldest,
 		"index":                slices.Index(webhooks.Queues, name),
 		"scheduler_pid":        nil,
-		"workers":              0,
+		"workers":              workers,
 		"finished_jobs":        counts[webhooks.StatusFinished],
 		"started_jobs":         counts[webhooks.StatusStarted],
 		"deferred_jobs":        0,

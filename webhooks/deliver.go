@@ -60,6 +60,8 @@ type Engine struct {
 	Now func() time.Time
 	// WorkerID names this worker in claims and task listings.
 	WorkerID string
+
+	stats workerStats
 }
 
 // New builds an engine. The allow-list is parsed here.
@@ -192,7 +194,9 @@ type outcome struct {
 }
 
 func (e *Engine) attempt(ctx context.Context, c claimed) error {
+	e.begin()
 	o := e.send(ctx, c.row)
+	e.end(o)
 	return e.record(ctx, c, o)
 }
 
@@ -283,7 +287,7 @@ func (e *Engine) record(ctx context.Context, c claimed, o outcome) error {
 		return err
 	}
 	if n == 0 {
-		e.log.Warn("delivery was reclaimed by another worker before its result was recorded", "task", c.row.UUID)
+		e.log.Warn("delivery was deleted or reclaimed by another worker before its result was recorded", "task", c.row.UUID)
 	}
 	if o.err != "" {
 		e.log.Info("webhook delivery failed", "task", c.row.UUID, "webhook", c.row.WebhookName, "attempt", c.row.Attempts, "error", o.err)

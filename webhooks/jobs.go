@@ -2,6 +2,7 @@ package webhooks
 
 import (
 	"context"
+	"sync"
 	"time"
 
 	"github.com/go-co-op/gocron/v2"
@@ -79,13 +80,19 @@ func (e *Engine) Start(ctx context.Context) (stop func() error, err error) {
 		}
 	}
 	s.Start()
+	e.started()
+	var mu sync.Mutex
 	var stopped bool
 	stop = func() error {
+		mu.Lock()
+		defer mu.Unlock()
 		if stopped {
 			return nil
 		}
 		stopped = true
-		return s.Shutdown()
+		err := s.Shutdown()
+		e.stopped()
+		return err
 	}
 	go func() {
 		<-ctx.Done()

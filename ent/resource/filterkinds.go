@@ -61,6 +61,54 @@ func init() {
 				}, nil
 			}}
 	}
+	// strings-has: a boolean filter on a JSON list of strings (Column):
+	// true keeps the rows whose list holds Attr, false the others, as
+	// NetBox's permission can_view (actions__contains=[action]). A value
+	// that is no boolean is no filter, as Django's BooleanFilter.
+	FilterKinds["strings-has"] = func(d *Descriptor, decl FilterDecl) *filters.Filter {
+		if decl.Attr == "" || d.byName[decl.Column] == nil {
+			return nil
+		}
+		col, elem := d.column(decl.Column), []any{decl.Attr}
+		return &filters.Filter{Name: decl.Name, Kind: filters.Custom, Lookups: []string{},
+			Func: func(_ string, values []string) (func(*sql.Selector), error) {
+				b, ok := filters.ParseBool(values[len(values)-1])
+				if !ok {
+					return nil, nil
+				}
+				return func(s *sql.Selector) {
+					p := jsonElementIn(s, col, elem)
+					if !b {
+						p = sql.Not(coalesceFalse(p))
+					}
+					s.Where(p)
+				}, nil
+			}}
+	}
+	// m2m-reverse: the reverse side of another model's many-to-many field
+	// (Target's field Column, whose target is this model): rows related to
+	// a Target row by its id, or by its Attr when given (groups' user_id:
+	// the groups having that user). __n: related to none of them.
+	FilterKinds["m2m-reverse"] = func(d *Descriptor, decl FilterDecl) *filters.Filter {
+		t := byType[decl.Target]
+		if t == nil {
+			return nil
+		}
+		f := t.byName[decl.Column]
+		if f == nil || f.Kind != KindM2M || f.target != d {
+			return nil
+		}
+		attr := "id"
+		if decl.Attr != "" && decl.Attr != "id" {
+			af := t.byName[decl.Attr]
+			if af == nil || af.Column == "" {
+				return nil
+			}
+			attr = af.Column
+		}
+		return &filters.Filter{Name: decl.Name, Kind: filters.Custom, Lookups: []string{"n"},
+			Func: m2mMatch(f.Join, f.JoinTarget, f.JoinOwn, t.Table, attr)}
+	}
 	// tagged-type: tags applied to at least one object of the given types
 	// (TagFilterSet._content_type).
 	FilterKinds["tagged-type"] = func(d *Descriptor, decl FilterDecl) *filters.Filter {

@@ -156,36 +156,8 @@ func (d *Descriptor) m2mFilters(f *Field) []*filters.Filter {
 	if len(base) > 1 && base[len(base)-1] == 's' {
 		base = base[:len(base)-1]
 	}
-	f2 := f
 	in := func(attr string) func(string, []string) (func(*sql.Selector), error) {
-		return func(lookup string, values []string) (func(*sql.Selector), error) {
-			args := make([]any, 0, len(values))
-			for _, v := range values {
-				if attr == "id" {
-					n, err := strconv.Atoi(v)
-					if err != nil {
-						return nil, fmt.Errorf("“%s” is not a valid value.", v)
-					}
-					args = append(args, n)
-				} else {
-					args = append(args, v)
-				}
-			}
-			return func(s *sql.Selector) {
-				j := sql.Dialect(s.Dialect()).Select(f2.JoinOwn).From(sql.Table(f2.Join))
-				if attr == "id" {
-					j.Where(sql.In(f2.JoinTarget, args...))
-				} else {
-					t := sql.Dialect(s.Dialect()).Select("id").From(sql.Table(f2.target.Table)).Where(sql.In(attr, args...))
-					j.Where(sql.In(f2.JoinTarget, t))
-				}
-				p := sql.In(s.C("id"), j)
-				if lookup == "n" {
-					p = sql.Not(p)
-				}
-				s.Where(p)
-			}, nil
-		}
+		return m2mMatch(f.Join, f.JoinOwn, f.JoinTarget, f.target.Table, attr)
 	}
 	out := []*filters.Filter{{Name: base + "_id", Kind: filters.Custom, Lookups: []string{"n"}, Func: in("id")}}
 	if f.Lookup != "" {
@@ -194,4 +166,39 @@ func (d *Descriptor) m2mFilters(f *Field) []*filters.Filter {
 		}
 	}
 	return out
+}
+
+// m2mMatch is the predicate builder of a many-to-many filter: rows whose
+// id is in column own of the join table, paired (column other) with a
+// related row of relTable whose attr column is one of the values ("id":
+// the values are ids). __n negates.
+func m2mMatch(join, own, other, relTable, attr string) func(string, []string) (func(*sql.Selector), error) {
+	return func(lookup string, values []string) (func(*sql.Selector), error) {
+		args := make([]any, 0, len(values))
+		for _, v := range values {
+			if attr == "id" {
+				n, err := strconv.Atoi(v)
+				if err != nil {
+					return nil, fmt.Errorf("“%s” is not a valid value.", v)
+				}
+				args = append(args, n)
+			} else {
+				args = append(args, v)
+			}
+		}
+		return func(s *sql.Selector) {
+			j := sql.Dialect(s.Dialect()).Select(own).From(sql.Table(join))
+			if attr == "id" {
+				j.Where(sql.In(other, args...))
+			} else {
+				t := sql.Dialect(s.Dialect()).Select("id").From(sql.Table(relTable)).Where(sql.In(attr, args...))
+				j.Where(sql.In(other, t))
+			}
+			p := sql.In(s.C("id"), j)
+			if lookup == "n" {
+				p = sql.Not(p)
+			}
+			s.Where(p)
+		}, nil
+	}
 }

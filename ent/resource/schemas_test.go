@@ -167,12 +167,7 @@ var filterExclusions = map[string]string{
 	"users/permissions object_type_id":            "ObjectType ids",
 	"core/object-changes changed_object_type_id":  "ObjectType ids",
 	"users/permissions object_types":              "ObjectType ids",
-	// Permission queries by action and by group name are not built yet.
-	"users/permissions can_view": "not built yet", "users/permissions can_add": "not built yet",
-	"users/permissions can_change": "not built yet", "users/permissions can_delete": "not built yet",
-	"users/permissions group":            "not built yet",
-	"users/groups notification_group_id": "no notification groups",
-	"users/groups user_id":               "reverse relation filters not built yet",
+	"users/groups notification_group_id":          "no notification groups",
 }
 
 // TestFiltersMatchReference checks that every filter the reference lists

@@ -30,6 +30,9 @@ func init() {
 		Unique: []Unique{
 			{Fields: []string{"name"}, WhenNull: "", Message: ""},
 		},
+		FilterDecl: []FilterDecl{
+			{Name: "user_id", Kind: "m2m-reverse", Column: "groups", Target: "users.user", Attr: ""},
+		},
 		Fields: []*Field{
 			{Name: "id", Kind: "id", Column: "id", GoType: "int", ReadOnly: true},
 			{Name: "url", Kind: "url", ReadOnly: true},

@@ -29,6 +29,10 @@ func init() {
 		Ordering:    []string{"name"},
 		FilterDecl: []FilterDecl{
 			{Name: "object_type", Kind: "content-types-contains", Column: "object_types", Target: "", Attr: ""},
+			{Name: "can_view", Kind: "strings-has", Column: "actions", Target: "", Attr: "view"},
+			{Name: "can_add", Kind: "strings-has", Column: "actions", Target: "", Attr: "add"},
+			{Name: "can_change", Kind: "strings-has", Column: "actions", Target: "", Attr: "change"},
+			{Name: "can_delete", Kind: "strings-has", Column: "actions", Target: "", Attr: "delete"},
 		},
 		Fields: []*Field{
 			{Name: "id", Kind: "id", Column: "id", GoType: "int", ReadOnly: true},
@@ -41,7 +45,7 @@ func init() {
 			{Name: "object_types", Kind: "content-types", Column: "object_types", GoType: "[]string", Required: true},
 			{Name: "actions", Kind: "actions", Column: "actions", GoType: "[]string", Required: true},
 			{Name: "constraints", Kind: "constraints", Column: "constraints", GoType: "json.RawMessage", Nullable: true, HasDefault: true},
-			{Name: "groups", Kind: "m2m", Target: "users.group", HasDefault: true, Join: "users_objectpermission_groups", JoinOwn: "objectpermission_id", JoinTarget: "group_id"},
+			{Name: "groups", Kind: "m2m", Target: "users.group", HasDefault: true, Lookup: "name", Join: "users_objectpermission_groups", JoinOwn: "objectpermission_id", JoinTarget: "group_id"},
 			{Name: "users", Kind: "m2m", Target: "users.user", HasDefault: true, Lookup: "username", Join: "users_objectpermission_users", JoinOwn: "objectpermission_id", JoinTarget: "user_id"},
 		},
 		NewCreate: func(c *gen.Client) ent.Mutation { return c.ObjectPermission.Create().Mutation() },

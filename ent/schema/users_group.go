@@ -39,6 +39,8 @@ func (Group) Annotations() []schema.Annotation {
 			Search:   []string{"name", "description"},
 			Ordering: []string{"name"},
 			Counts:   map[string]api.Count{"user_count": {Table: "users_user_groups", Column: "group_id"}},
+			// The groups having a user: the reverse of the users' groups.
+			Filters: []api.Filter{{Name: "user_id", Kind: "m2m-reverse", Target: "users.user", Column: "groups"}},
 		},
 	}
 }

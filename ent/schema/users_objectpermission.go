@@ -30,7 +30,8 @@ func (ObjectPermission) Fields() []ent.Field {
 
 func (ObjectPermission) Edges() []ent.Edge {
 	return []ent.Edge{
-		edge.To("groups", Group.Type).StorageKey(edge.Table("users_objectpermission_groups"), edge.Columns("objectpermission_id", "group_id")),
+		edge.To("groups", Group.Type).StorageKey(edge.Table("users_objectpermission_groups"), edge.Columns("objectpermission_id", "group_id")).
+			Annotations(api.Field{Lookup: "name"}),
 		edge.To("users", User.Type).StorageKey(edge.Table("users_objectpermission_users"), edge.Columns("objectpermission_id", "user_id")).
 			Annotations(api.Field{Lookup: "username"}),
 	}
@@ -48,7 +49,14 @@ func (ObjectPermission) Annotations() []schema.Annotation {
 			Search:   []string{"name", "description"},
 			Ordering: []string{"name"},
 			// Permissions that cover a given "app.model".
-			Filters: []api.Filter{{Name: "object_type", Kind: "content-types-contains", Column: "object_types"}},
+			// can_<action>: permissions granting (or not) that action.
+			Filters: []api.Filter{
+				{Name: "object_type", Kind: "content-types-contains", Column: "object_types"},
+				{Name: "can_view", Kind: "strings-has", Column: "actions", Attr: "view"},
+				{Name: "can_add", Kind: "strings-has", Column: "actions", Attr: "add"},
+				{Name: "can_change", Kind: "strings-has", Column: "actions", Attr: "change"},
+				{Name: "can_delete", Kind: "strings-has", Column: "actions", Attr: "delete"},
+			},
 		},
 	}
 }
