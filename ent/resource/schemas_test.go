@@ -154,7 +154,6 @@ var filterExclusions = map[string]string{
 	"ipam/vlan-groups cluster_group": "no clusters", "ipam/vlan-groups cluster": "no clusters",
 	"ipam/vrfs import_target": "no route targets", "ipam/vrfs import_target_id": "no route targets",
 	"ipam/vrfs export_target": "no route targets", "ipam/vrfs export_target_id": "no route targets",
-	"users/users group": "no user groups", "users/users group_id": "no user groups",
 	"users/users permission_id": "no permissions", "users/users notification_group_id": "no notification groups",
 	// Filters by numeric ObjectType ids: we have no ObjectType table (object
 	// types are "app.model" strings; the string forms are served).

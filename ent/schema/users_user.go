@@ -37,7 +37,8 @@ func (User) Fields() []ent.Field {
 
 func (User) Edges() []ent.Edge {
 	return []ent.Edge{
-		edge.To("groups", Group.Type).StorageKey(edge.Table("users_user_groups"), edge.Columns("user_id", "group_id")),
+		edge.To("groups", Group.Type).StorageKey(edge.Table("users_user_groups"), edge.Columns("user_id", "group_id")).
+			Annotations(api.Field{Lookup: "name"}), // the group filter is by name
 		edge.From("permissions", ObjectPermission.Type).Ref("users"),
 	}
 }
