@@ -231,6 +231,25 @@ func (d *Descriptor) selectCols(dia string, idx []int) *sql.Selector {
 // representation needs (no timestamps or JSON to decode): the related
 // objects of a page are many and small.
 func (d *Descriptor) getNested(ctx context.Context, st Store, ids []int) ([]*Row, error) {
+	// Related objects repeat from page to page (the same tags, sites,
+	// tenants): cached until the next write. Rows are never modified after
+	// they are read, so pages may share them.
+	key := ""
+	if st.Cache != nil {
+		key = "nested:" + d.Table + ":" + fmt.Sprint(ids)
+		if v, ok := st.Cache.Get(key); ok {
+			return v.([]*Row), nil
+		}
+	}
+	gen := st.Cache.Gen()
+	out, err := d.fetchNested(ctx, st, ids)
+	if err == nil && key != "" {
+		st.Cache.Put(key, gen, out)
+	}
+	return out, err
+}
+
+func (d *Descriptor) fetchNested(ctx context.Context, st Store, ids []int) ([]*Row, error) {
 	var out []*Row
 	for _, chunk := range chunks(ids) {
 		s := d.selectCols(st.Dialect, d.narrow)
