@@ -446,12 +446,35 @@ func (s *Server) detailWrite(c *gin.Context, d *resource.Descriptor, action stri
 	if err := checkIfMatch(c, d, r); err != nil {
 		return nil, nil, err
 	}
+	in, err := objectBody(c)
+	return r, in, err
+}
+
+// objectBody reads a request body that must be one object.
+func objectBody(c *gin.Context) (resource.Input, error) {
+	raw, err := body(c)
+	if err != nil {
+		return nil, err
+	}
+	return object(raw)
+}
+
+// bulkWrite is the common start of a bulk update or delete: the permission
+// gate, the body as a list of items, and their ids, every one existing
+// and within the caller's reach.
+func (s *Server) bulkWrite(c *gin.Context, d *resource.Descriptor, action string) ([]int, []resource.Input, error) {
+	if err := s.authorize(c, d, action); err != nil {
+		return nil, nil, err
+	}
 	raw, err := body(c)
 	if err != nil {
 		return nil, nil, err
 	}
-	in, err := object(raw)
-	return r, in, err
+	list, err := items(raw)
+	if err != nil {
+		return nil, nil, err
+	}
+	return s.bulkIDs(c.Request.Context(), d, list, s.restriction(c)...)
 }
 
 // update serves PUT and PATCH on a detail route.
@@ -559,18 +582,7 @@ func (s *Server) bulkIDs(ctx context.Context, d *resource.Descriptor, list []jso
 
 // bulkUpdate serves PUT and PATCH on a list route, all or nothing.
 func (s *Server) bulkUpdate(c *gin.Context, d *resource.Descriptor, partial bool) error {
-	if err := s.authorize(c, d, actionChange); err != nil {
-		return err
-	}
-	raw, err := body(c)
-	if err != nil {
-		return err
-	}
-	list, err := items(raw)
-	if err != nil {
-		return err
-	}
-	ids, ins, err := s.bulkIDs(c.Request.Context(), d, list, s.restriction(c)...)
+	ids, ins, err := s.bulkWrite(c, d, actionChange)
 	if err != nil {
 		return err
 	}
@@ -599,18 +611,7 @@ func (s *Server) bulkUpdate(c *gin.Context, d *resource.Descriptor, partial bool
 
 // bulkDelete serves DELETE on a list route, all or nothing.
 func (s *Server) bulkDelete(c *gin.Context, d *resource.Descriptor) error {
-	if err := s.authorize(c, d, actionDelete); err != nil {
-		return err
-	}
-	raw, err := body(c)
-	if err != nil {
-		return err
-	}
-	list, err := items(raw)
-	if err != nil {
-		return err
-	}
-	ids, ins, err := s.bulkIDs(c.Request.Context(), d, list, s.restriction(c)...)
+	ids, ins, err := s.bulkWrite(c, d, actionDelete)
 	if err != nil {
 		return err
 	}

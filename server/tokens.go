@@ -146,11 +146,7 @@ func (s *Server) tokenHook() ent.Hook {
 // provision serves POST /api/users/tokens/provision/ (SPEC.md §4.13):
 // username and password in, a new token (with its secret, once) out.
 func (s *Server) provision(c *gin.Context) error {
-	raw, err := body(c)
-	if err != nil {
-		return err
-	}
-	in, err := object(raw)
+	in, err := objectBody(c)
 	if err != nil {
 		return err
 	}

@@ -29,19 +29,18 @@ func userCmd(args []string) error {
 		return err
 	}
 	defer closeDB()
-	s := srv
 	switch sub {
 	case "create":
 		if *username == "" {
 			return errors.New("--username is required")
 		}
-		u, err := s.CreateUser(ctx, *username, *password, *email, *superuser)
+		u, err := srv.CreateUser(ctx, *username, *password, *email, *superuser)
 		if err != nil {
 			return err
 		}
 		fmt.Printf("created user %s (id %d)\n", u.Username, u.ID)
 	case "list":
-		us, err := s.Users(ctx)
+		us, err := srv.Users(ctx)
 		if err != nil {
 			return err
 		}
@@ -55,7 +54,7 @@ func userCmd(args []string) error {
 		if *username == "" {
 			return errors.New("--username is required")
 		}
-		if err := s.SetPassword(ctx, *username, *password); err != nil {
+		if err := srv.SetPassword(ctx, *username, *password); err != nil {
 			return err
 		}
 		fmt.Printf("password of %s changed\n", *username)

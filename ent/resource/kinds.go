@@ -233,7 +233,9 @@ func decodeTime(raw json.RawMessage) (any, []string) {
 
 // decodeChoice matches the raw value against the field's choices. Strings
 // "true"/"false" and numeric strings are coerced first, as NetBox does.
-func decodeChoice(f *Field, raw json.RawMessage) (any, []string) {
+// plain is DRF's ChoiceField (choices rendered as bare values), whose
+// message quotes the value, unlike NetBox's ChoiceField.
+func decodeChoice(f *Field, raw json.RawMessage, plain bool) (any, []string) {
 	var v any
 	_ = json.Unmarshal(raw, &v)
 	switch v.(type) {
@@ -259,6 +261,9 @@ func decodeChoice(f *Field, raw json.RawMessage) (any, []string) {
 		if fmt.Sprint(c.Value) == text {
 			return c.Value, nil
 		}
+	}
+	if plain {
+		text = `"` + text + `"`
 	}
 	return nil, []string{text + " is not a valid choice."}
 }

@@ -156,16 +156,8 @@ func (d *Descriptor) decodeField(ctx context.Context, tx *Tx, f *Field, raw json
 	}
 	if len(f.Choices) > 0 && f.Kind != KindChoice {
 		// A choice rendered as its bare value (a token's version, a
-		// webhook's method): DRF's plain ChoiceField, whose message quotes
-		// the value, unlike NetBox's ChoiceField.
-		v, msgs := decodeChoice(f, raw)
-		if msgs == nil && v == "" && f.GoType != "string" {
-			msgs = []string{" is not a valid choice."} // blank for a number
-		}
-		if len(msgs) == 1 && strings.HasSuffix(msgs[0], " is not a valid choice.") {
-			msgs[0] = `"` + strings.TrimSuffix(msgs[0], " is not a valid choice.") + `" is not a valid choice.`
-		}
-		return v, msgs
+		// webhook's method): DRF's plain ChoiceField.
+		return decodeChoice(f, raw, true)
 	}
 	switch f.Kind {
 	case KindString, KindText, KindSecret:
@@ -179,7 +171,7 @@ func (d *Descriptor) decodeField(ctx context.Context, tx *Tx, f *Field, raw json
 	case KindTime:
 		return decodeTime(raw)
 	case KindChoice:
-		return decodeChoice(f, raw)
+		return decodeChoice(f, raw, false)
 	case KindFK:
 		id, msg := tx.ResolveRef(ctx, f.target, raw)
 		if msg != "" {
