@@ -3,7 +3,7 @@ package webhooks
 import (
 	"time"
 
-	"github.com/inventory/inventory/webhooks/jinja"
+	"github.com/inventory/inventory/ent/logic/jinja"
 )
 
 // Config are the delivery settings (flags and INVENTORY_WEBHOOK_* env

@@ -15,8 +15,8 @@ import (
 
 	"github.com/inventory/inventory/ent"
 	"github.com/inventory/inventory/ent/eventrule"
+	"github.com/inventory/inventory/ent/logic/conditions"
 	"github.com/inventory/inventory/ent/outboxevent"
-	"github.com/inventory/inventory/webhooks/conditions"
 )
 
 // Dispatch matches undispatched outbox events to enabled event rules and

@@ -14,7 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/inventory/inventory/ent"
-	"github.com/inventory/inventory/webhooks/jinja"
+	"github.com/inventory/inventory/ent/logic/jinja"
 )
 
 // Header names added to every delivery.

@@ -20,8 +20,8 @@ import (
 	_ "github.com/jackc/pgx/v5/stdlib" // PostgreSQL driver "pgx"
 
 	"github.com/inventory/inventory/ent"
+	"github.com/inventory/inventory/ent/logic/ipam"
 	"github.com/inventory/inventory/ent/resource"
-	"github.com/inventory/inventory/ent/schema"
 	// Schema hooks, defaults and validators live in ent/runtime once any
 	// schema has hooks (ipam.Prefix does): without this import they would
 	// silently not run.
@@ -151,7 +151,7 @@ func (d *DB) Migrate(ctx context.Context) error {
 	if err := resource.FillNaturalKeys(ctx, d.Client, d.Dialect); err != nil {
 		return err
 	}
-	return schema.RebuildPrefixScopes(ctx, d.Client)
+	return ipam.RebuildPrefixScopes(ctx, d.Client)
 }
 
 // Store is the read side as the resource layer sees it.

@@ -23,9 +23,9 @@ import (
 
 	"github.com/inventory/inventory/ent"
 	"github.com/inventory/inventory/ent/db"
+	"github.com/inventory/inventory/ent/logic/ipam"
 	"github.com/inventory/inventory/ent/prefix"
 	"github.com/inventory/inventory/ent/resource"
-	"github.com/inventory/inventory/ent/schema"
 	"github.com/inventory/inventory/filters"
 )
 
@@ -485,7 +485,7 @@ func TestPrefixHierarchy(t *testing.T) {
 			if _, err := etx.ExecContext(ctx, `UPDATE ipam_prefix SET "_depth" = 99, "_children" = 99`); err != nil {
 				return err
 			}
-			return schema.RebuildPrefixCaches(ctx, etx, d.Dialect, []int{0, 1, 2, 3})
+			return ipam.RebuildPrefixCaches(ctx, etx, d.Dialect, []int{0, 1, 2, 3})
 		})
 		if err != nil {
 			t.Fatal(err)

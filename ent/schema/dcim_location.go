@@ -6,6 +6,7 @@ import (
 	"entgo.io/ent/schema"
 	"entgo.io/ent/schema/field"
 
+	"github.com/inventory/inventory/ent/logic/dcim"
 	"github.com/inventory/inventory/ent/schema/api"
 )
 
@@ -61,6 +62,4 @@ func (Location) Annotations() []schema.Annotation {
 
 // Hooks: a location that changes site moves the cached scope of the
 // prefixes on it.
-func (Location) Hooks() []ent.Hook {
-	return []ent.Hook{scopeMoveHook("_location_id", "site_id")}
-}
+func (Location) Hooks() []ent.Hook { return dcim.LocationHooks() }

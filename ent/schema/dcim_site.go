@@ -6,6 +6,7 @@ import (
 	"entgo.io/ent/schema"
 	"entgo.io/ent/schema/field"
 
+	"github.com/inventory/inventory/ent/logic/dcim"
 	"github.com/inventory/inventory/ent/schema/api"
 )
 
@@ -67,6 +68,4 @@ func (Site) Annotations() []schema.Annotation {
 
 // Hooks: a site that changes region or group moves the cached scope of the
 // prefixes on it (and on its locations).
-func (Site) Hooks() []ent.Hook {
-	return []ent.Hook{scopeMoveHook("_site_id", "region_id", "group_id")}
-}
+func (Site) Hooks() []ent.Hook { return dcim.SiteHooks() }

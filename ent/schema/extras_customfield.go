@@ -1,17 +1,14 @@
 package schema
 
 import (
-	"context"
 	"encoding/json"
-	"fmt"
-	"regexp"
-	"strings"
 
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/entsql"
 	"entgo.io/ent/schema"
 	"entgo.io/ent/schema/field"
 
+	"github.com/inventory/inventory/ent/logic/extras"
 	"github.com/inventory/inventory/ent/schema/api"
 )
 
@@ -33,19 +30,6 @@ var (
 	CustomFieldUIEditable  = api.C("yes", "Yes", "no", "No", "hidden", "Hidden")
 )
 
-var cfNameRE = regexp.MustCompile(`(?i)^[a-z0-9_]+$`)
-
-// customFieldName applies NetBox's validators of a custom field's name.
-func customFieldName(s string) error {
-	if !cfNameRE.MatchString(s) {
-		return &api.FieldError{Field: "name", Message: "Only alphanumeric characters and underscores are allowed."}
-	}
-	if strings.Contains(s, "__") {
-		return &api.FieldError{Field: "name", Message: "Double underscores are not permitted in custom field names."}
-	}
-	return nil
-}
-
 func (CustomField) Fields() []ent.Field {
 	smallint := api.Field{Min: api.Int(0), Max: api.Int(32767)}
 	return []ent.Field{
@@ -56,7 +40,7 @@ func (CustomField) Fields() []ent.Field {
 		// data_type is derived from type by the hook below (NetBox computes
 		// it in the serializer).
 		field.String("data_type").Default("string").Annotations(api.Field{ReadOnly: true}),
-		field.String("name").MaxRuneLen(50).NotEmpty().Unique().Validate(customFieldName),
+		field.String("name").MaxRuneLen(50).NotEmpty().Unique().Validate(extras.ValidateCustomFieldName),
 		field.String("label").MaxRuneLen(50).Default(""),
 		field.String("group_name").MaxRuneLen(50).Default(""),
 		field.String("description").MaxRuneLen(200).Default(""),
@@ -107,28 +91,5 @@ func (CustomField) Annotations() []schema.Annotation {
 	}
 }
 
-// customFieldDataTypes is NetBox's CustomFieldSerializer.get_data_type.
-var customFieldDataTypes = map[string]string{
-	"integer": "integer", "decimal": "decimal", "boolean": "boolean", "json": "object",
-	"multiselect": "array", "multiobject": "array",
-}
-
 // Hooks keeps data_type in step with type.
-func (CustomField) Hooks() []ent.Hook {
-	return []ent.Hook{
-		func(next ent.Mutator) ent.Mutator {
-			return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
-				if v, ok := m.Field("type"); ok && m.Op().Is(ent.OpCreate|ent.OpUpdate|ent.OpUpdateOne) {
-					dt, known := customFieldDataTypes[fmt.Sprint(v)]
-					if !known {
-						dt = "string"
-					}
-					if err := m.SetField("data_type", dt); err != nil {
-						return nil, err
-					}
-				}
-				return next.Mutate(ctx, m)
-			})
-		},
-	}
-}
+func (CustomField) Hooks() []ent.Hook { return extras.CustomFieldHooks() }

@@ -1,13 +1,12 @@
 package schema
 
 import (
-	"context"
-
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/entsql"
 	"entgo.io/ent/schema"
 	"entgo.io/ent/schema/field"
 
+	"github.com/inventory/inventory/ent/logic/extras"
 	"github.com/inventory/inventory/ent/schema/api"
 )
 
@@ -43,21 +42,7 @@ func (CustomFieldChoiceSet) Fields() []ent.Field {
 }
 
 // Hooks keeps choices_count up to date.
-func (CustomFieldChoiceSet) Hooks() []ent.Hook {
-	return []ent.Hook{
-		func(next ent.Mutator) ent.Mutator {
-			return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
-				if v, ok := m.Field("extra_choices"); ok && m.Op().Is(ent.OpCreate|ent.OpUpdate|ent.OpUpdateOne) {
-					extra, _ := v.([][]string)
-					if err := m.SetField("choices_count", len(extra)); err != nil {
-						return nil, err
-					}
-				}
-				return next.Mutate(ctx, m)
-			})
-		},
-	}
-}
+func (CustomFieldChoiceSet) Hooks() []ent.Hook { return extras.CustomFieldChoiceSetHooks() }
 
 func (CustomFieldChoiceSet) Annotations() []schema.Annotation {
 	return []schema.Annotation{

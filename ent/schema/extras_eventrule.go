@@ -1,17 +1,15 @@
 package schema
 
 import (
-	"context"
 	"encoding/json"
-	"strconv"
 
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/entsql"
 	"entgo.io/ent/schema"
 	"entgo.io/ent/schema/field"
 
+	"github.com/inventory/inventory/ent/logic/extras"
 	"github.com/inventory/inventory/ent/schema/api"
-	"github.com/inventory/inventory/webhooks/conditions"
 )
 
 // EventRule is extras.EventRule (BEHAVIOUR.md §12.1): which events of which
@@ -21,10 +19,6 @@ type EventRule struct{ ent.Schema }
 func (EventRule) Mixin() []ent.Mixin {
 	return []ent.Mixin{ChangeLogged{}, Tagged{}, CustomFields{}}
 }
-
-// EventTypes are the registered event types.
-var EventTypes = []string{"object_created", "object_updated", "object_deleted",
-	"job_started", "job_completed", "job_failed", "job_errored"}
 
 // EventRuleActionType are the action types (only webhook actions are
 // executed by this service; the others are accepted and stored).
@@ -52,42 +46,7 @@ func (EventRule) Fields() []ent.Field {
 
 // Hooks validates object_types, event_types and conditions with NetBox's
 // messages.
-func (EventRule) Hooks() []ent.Hook {
-	return []ent.Hook{
-		func(next ent.Mutator) ent.Mutator {
-			return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
-				if !m.Op().Is(ent.OpCreate | ent.OpUpdate | ent.OpUpdateOne) {
-					return next.Mutate(ctx, m)
-				}
-				if v, ok := m.Field("object_types"); ok {
-					if list, _ := v.([]string); len(list) == 0 {
-						return nil, &api.FieldError{Field: "object_types", Message: "This list may not be empty."}
-					}
-				}
-				if v, ok := m.Field("event_types"); ok {
-					list, _ := v.([]string)
-					if len(list) == 0 {
-						return nil, &api.FieldError{Field: "event_types", Message: "This list may not be empty."}
-					}
-					for i, et := range list {
-						if err := plainChoice("event_types", EventTypes)(et); err != nil {
-							fe := err.(*api.FieldError)
-							fe.Index = strconv.Itoa(i)
-							return nil, fe
-						}
-					}
-				}
-				if v, ok := m.Field("conditions"); ok {
-					raw, _ := v.(json.RawMessage)
-					if err := conditions.Validate(raw); err != nil {
-						return nil, &api.FieldError{Field: "conditions", Message: err.Error()}
-					}
-				}
-				return next.Mutate(ctx, m)
-			})
-		},
-	}
-}
+func (EventRule) Hooks() []ent.Hook { return extras.EventRuleHooks() }
 
 func (EventRule) Annotations() []schema.Annotation {
 	return []schema.Annotation{

@@ -1,11 +1,3 @@
-// Package conditions is NetBox's condition language for event rules
-// (BEHAVIOUR.md §12.3): a JSON ruleset of conditions ({attr, value, op,
-// negate}) combined by nested "and"/"or" groups, evaluated against the
-// serialized object of an event.
-//
-// It is a leaf package (standard library only) so that the ent schema can
-// validate EventRule.conditions on write without importing the webhooks
-// package, which imports the generated code.
 package conditions
 
 import (

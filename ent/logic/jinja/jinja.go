@@ -1,19 +1,3 @@
-// Package jinja renders NetBox-style Jinja2 templates (webhook URLs,
-// headers and bodies) with gonja v2, sandboxed:
-//
-//   - templates see only plain data (maps, lists, strings, numbers, booleans,
-//     null), never live objects;
-//   - no template can load another: the loader refuses everything but the
-//     template itself, and include/import/from/extends/block/macro/call are
-//     not available (block and macro allow unbounded recursion);
-//   - recursive for-loops and the * and ** operators are refused (unbounded
-//     recursion; "x" * 10**10 allocates without producing output);
-//   - range() and lipsum() draw from a per-render budget, integer filter
-//     arguments (center, indent, truncate ...) are capped;
-//   - the output size and the render time are limited.
-//
-// It is a leaf package (gonja and the standard library only), so the ent
-// schema can check webhook templates on write.
 package jinja
 
 import (

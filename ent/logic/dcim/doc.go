@@ -1,0 +1,15 @@
+// Package dcim holds the domain rules of NetBox's dcim app that are more
+// than declarations; ent/schema wires them in as hooks
+// (func (Site) Hooks() []ent.Hook { return dcim.SiteHooks() }).
+//
+// Today that is NetBox's sync_cached_scope_fields signal: a site that
+// changes region or site group, or a location that changes site, moves
+// the cached scope of the prefixes on it (ipam.RecomputePrefixScopes),
+// after the update and in its transaction. Device placement and cable
+// paths will live here.
+//
+// Like every logic package that ent/schema imports, it must not import the
+// generated ent packages, ent/resource, ent/db, webhooks, server or cmd
+// (TestLayering in ent/logic). It may import other logic packages (ipam:
+// NetBox's dcim signals update ipam's models too).
+package dcim

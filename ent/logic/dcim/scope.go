@@ -1,0 +1,50 @@
+package dcim
+
+import (
+	"context"
+
+	"entgo.io/ent"
+
+	"github.com/inventory/inventory/ent/logic/ipam"
+	"github.com/inventory/inventory/ent/logic/rawsql"
+)
+
+// SiteHooks are the hooks of dcim.Site: a site that changes region or group
+// moves the cached scope of the prefixes on it (and on its locations).
+func SiteHooks() []ent.Hook {
+	return []ent.Hook{scopeMoveHook(ipam.ScopeSiteColumn, "region_id", "group_id")}
+}
+
+// LocationHooks are the hooks of dcim.Location: a location that changes
+// site moves the cached scope of the prefixes on it.
+func LocationHooks() []ent.Hook {
+	return []ent.Hook{scopeMoveHook(ipam.ScopeLocationColumn, "site_id")}
+}
+
+// scopeMoveHook recomputes, after an update of this model that changes one
+// of fields, the cached scope of the objects whose cached column holds the
+// id of an updated row, in the update's transaction: NetBox's
+// sync_cached_scope_fields signal. Prefixes are the only model with a
+// cached scope so far; clusters and wireless LANs will join them here.
+func scopeMoveHook(column string, fields ...string) ent.Hook {
+	return func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if !m.Op().Is(ent.OpUpdate|ent.OpUpdateOne) || !rawsql.Touched(m, fields...) {
+				return next.Mutate(ctx, m)
+			}
+			sm, err := rawsql.As("scope move hook", m)
+			if err != nil {
+				return nil, err
+			}
+			ids, err := rawsql.TargetIDs(ctx, sm)
+			if err != nil {
+				return nil, err
+			}
+			v, err := next.Mutate(ctx, m)
+			if err != nil {
+				return nil, err
+			}
+			return v, ipam.RecomputePrefixScopes(ctx, sm, column, ids)
+		})
+	}
+}

@@ -1,0 +1,34 @@
+// Package ipam holds the domain rules of NetBox's ipam app that are more
+// than declarations; ent/schema wires them in as hooks
+// (func (Prefix) Hooks() []ent.Hook { return ipam.PrefixHooks() }).
+//
+// Prefix (prefix.go, prefix_scope.go):
+//
+//   - The hierarchy. A prefix row carries hidden columns beside its text
+//     (family; network and broadcast as 16-byte, IPv4 v4-mapped binary;
+//     prefix_length; vrf_key, 0 for the global table) derived by the hook
+//     from prefix and vrf_id, with the prefix canonicalised (host bits
+//     cleared, as Prefix.save() does). _depth (distinct strictly
+//     containing prefixes of the same VRF) and _children (strictly
+//     contained ones, duplicates counted) are cached columns kept right
+//     in the mutation's transaction: a one-row create, update or delete
+//     adjusts the counters of the rows it enters or leaves; a many-row
+//     update or delete rebuilds the VRFs involved (RebuildPrefixCaches,
+//     which tests and repairs may call too).
+//   - The cached scope (NetBox's CachedScopeMixin): _region_id,
+//     _site_group_id, _site_id and _location_id are set from scope_type
+//     and scope_id on create and recomputed in SQL when the scope changes.
+//     When a site or location moves, ent/logic/dcim calls
+//     RecomputePrefixScopes. RebuildPrefixScopes refills every row after a
+//     migration that adds the columns (ent/db.Migrate).
+//
+// VLANGroup (vlangroup.go): vid_ranges is validated with NetBox's messages
+// and total_vlan_ids kept equal to the number of IDs it holds.
+//
+// Hooks see the generic ent.Mutation and run hand-written SQL for SQLite
+// and PostgreSQL through package rawsql. Because ent/schema imports this
+// package and ent's generator compiles ent/schema before the generated
+// code exists, this package must not import the generated ent packages,
+// ent/resource, ent/db, webhooks, server or cmd (TestLayering in ent/logic
+// fails if it does).
+package ipam

@@ -1,0 +1,24 @@
+// Package jinja renders NetBox-style Jinja2 templates (webhook URLs,
+// headers and bodies) with gonja v2, sandboxed:
+//
+//   - templates see only plain data (maps, lists, strings, numbers, booleans,
+//     null), never live objects;
+//   - no template can load another: the loader refuses everything but the
+//     template itself, and include/import/from/extends/block/macro/call are
+//     not available (block and macro allow unbounded recursion);
+//   - recursive for-loops and the * and ** operators are refused (unbounded
+//     recursion; "x" * 10**10 allocates without producing output);
+//   - range() and lipsum() draw from a per-render budget, integer filter
+//     arguments (center, indent, truncate ...) are capped;
+//   - the output size and the render time are limited.
+//
+// Two sides use it: the Webhook schema's payload_url validator
+// (ent/logic/extras) checks that a templated URL parses when it is
+// written, and the webhooks package renders URL, headers and body at
+// delivery time. That is why it is a neutral leaf under ent/logic rather
+// than part of webhooks: the schema must not import webhooks, which
+// imports the generated code.
+//
+// It must import only gonja and the standard library; never anything of
+// this module.
+package jinja

@@ -1,0 +1,137 @@
+package rawsql
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"entgo.io/ent"
+	"entgo.io/ent/dialect"
+)
+
+// Execer runs statements. The generated *ent.Client and *ent.Tx (with the
+// execquery feature), every generated mutation, *database/sql.DB and
+// *database/sql.Tx satisfy it.
+type Execer interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+}
+
+// Querier runs queries; the same types as Execer satisfy it.
+type Querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// Mutation is what a hook needs of a generated mutation (*ent.XMutation),
+// spelled as an interface so that the hook's package need not import the
+// generated code.
+type Mutation interface {
+	ent.Mutation
+	Execer
+	Querier
+	// DriverDialect is dialect.SQLite or dialect.Postgres.
+	DriverDialect() string
+	// ID is the row of a one-row update or delete.
+	ID() (int, bool)
+	// IDs are the rows a many-row update or delete matches (queried in the
+	// mutation's transaction).
+	IDs(ctx context.Context) ([]int, error)
+}
+
+// As asserts that m is a generated mutation; hook names the hook in the
+// error, which can only come from a generator change.
+func As(hook string, m ent.Mutation) (Mutation, error) {
+	sm, ok := m.(Mutation)
+	if !ok {
+		return nil, fmt.Errorf("%s: unexpected mutation %T", hook, m)
+	}
+	return sm, nil
+}
+
+// Postgres reports whether the mutation runs on PostgreSQL.
+func Postgres(m Mutation) bool { return m.DriverDialect() == dialect.Postgres }
+
+// TargetIDs are the rows an update or delete touches: the one row of a
+// one-row operation, or those the predicates of a many-row one match.
+func TargetIDs(ctx context.Context, m Mutation) ([]int, error) {
+	if id, ok := m.ID(); ok {
+		return []int{id}, nil
+	}
+	return m.IDs(ctx)
+}
+
+// Touched reports whether m sets or clears any of fields.
+func Touched(m ent.Mutation, fields ...string) bool {
+	for _, f := range fields {
+		if _, set := m.Field(f); set || m.FieldCleared(f) {
+			return true
+		}
+	}
+	return false
+}
+
+// Args collects bind parameters and renders their placeholders: "?" on
+// SQLite, "$n" on PostgreSQL.
+type Args struct {
+	PG   bool
+	List []any
+}
+
+// P adds v and returns its placeholder.
+func (a *Args) P(v any) string {
+	a.List = append(a.List, v)
+	if a.PG {
+		return "$" + strconv.Itoa(len(a.List))
+	}
+	return "?"
+}
+
+// In adds vals and returns their placeholders separated by commas, for
+// "x IN (...)".
+func In[T any](a *Args, vals []T) string {
+	ps := make([]string, len(vals))
+	for i, v := range vals {
+		ps[i] = a.P(v)
+	}
+	return strings.Join(ps, ", ")
+}
+
+// ChunkSize bounds the values bound in one IN list (SQLite allows 32766
+// parameters, PostgreSQL 65535; smaller statements plan faster anyway).
+const ChunkSize = 500
+
+// Chunks calls fn with consecutive pieces of ids of at most ChunkSize.
+func Chunks(ids []int, fn func([]int) error) error {
+	for len(ids) > 0 {
+		n := min(len(ids), ChunkSize)
+		if err := fn(ids[:n]); err != nil {
+			return err
+		}
+		ids = ids[n:]
+	}
+	return nil
+}
+
+// Int runs a query whose first row's first column is an integer (a COUNT);
+// no row is 0.
+func Int(ctx context.Context, q Querier, query string, a *Args) (int, error) {
+	rows, err := q.QueryContext(ctx, query, a.List...)
+	if err != nil {
+		return 0, err
+	}
+	defer rows.Close()
+	n := 0
+	if rows.Next() {
+		if err := rows.Scan(&n); err != nil {
+			return 0, err
+		}
+	}
+	return n, rows.Err()
+}
+
+// Exec runs a statement with a's parameters.
+func Exec(ctx context.Context, ex Execer, query string, a *Args) error {
+	_, err := ex.ExecContext(ctx, query, a.List...)
+	return err
+}
