@@ -16,6 +16,8 @@
 // CHANGELOG_RETENTION days; StartRetention runs it daily with gocron.
 //
 // The outbox rows are read by the dispatcher (event rules, webhook
-// deliveries). This package imports the generated resource layer and ent;
+// deliveries). Conditions are evaluated by ent/logic/conditions and
+// templates rendered by ent/logic/jinja: neutral leaves, because the
+// schema validates both on write and must not import this package. This package imports the generated resource layer and ent;
 // it must not import server or cmd.
 package webhooks
