@@ -43,6 +43,8 @@ type odCase struct {
 	gone        []string // objects that no longer exist
 	changed     []odRef  // change records (and events) of the request
 	cleared     map[string]string
+	// check, if given, looks further after a successful delete.
+	check func(t *testing.T, e *servertest.Env, ids map[string]int)
 }
 
 func TestOnDelete(t *testing.T) {
@@ -98,8 +100,8 @@ func TestOnDelete(t *testing.T) {
 				{"pl", "/api/ipam/prefixes/", map[string]any{"prefix": "10.2.0.0/16", "scope_type": "dcim.location", "scope_id": "@l2"}},
 				{"keep", "/api/ipam/prefixes/", map[string]any{"prefix": "10.3.0.0/16"}},
 			},
-			del:  []string{"s"},
-			gone: []string{"s", "l1", "l2", "ps", "pl"},
+			del:     []string{"s"},
+			gone:    []string{"s", "l1", "l2", "ps", "pl"},
 			changed: []odRef{{"s", "delete"}, {"l1", "delete"}, {"l2", "delete"}, {"ps", "delete"}, {"pl", "delete"}},
 		},
 		{
@@ -165,6 +167,51 @@ func TestOnDelete(t *testing.T) {
 			gone: []string{"u", "k"},
 		},
 		{
+			name: "bulk CASCADE: two sites with their locations",
+			objects: []odObj{
+				{"s1", "/api/dcim/sites/", map[string]any{"name": "S1", "slug": "s1"}},
+				{"s2", "/api/dcim/sites/", map[string]any{"name": "S2", "slug": "s2"}},
+				{"l1", "/api/dcim/locations/", map[string]any{"name": "L1", "slug": "l1", "site": "@s1"}},
+				{"l2", "/api/dcim/locations/", map[string]any{"name": "L2", "slug": "l2", "site": "@s2"}},
+			},
+			del:     []string{"s1", "s2"},
+			gone:    []string{"s1", "s2", "l1", "l2"},
+			changed: []odRef{{"s1", "delete"}, {"s2", "delete"}, {"l1", "delete"}, {"l2", "delete"}},
+		},
+		{
+			name: "tags of a deleted object go with it",
+			objects: []odObj{
+				{"x", "/api/extras/tags/", map[string]any{"name": "X", "slug": "x"}},
+				{"s", "/api/dcim/sites/", map[string]any{"name": "S1", "slug": "s1", "tags": []any{"@x"}}},
+				{"l", "/api/dcim/locations/", map[string]any{"name": "L1", "slug": "l1", "site": "@s", "tags": []any{"@x"}}},
+			},
+			del:     []string{"s"},
+			gone:    []string{"s", "l"},
+			changed: []odRef{{"s", "delete"}, {"l", "delete"}},
+			check: func(t *testing.T, e *servertest.Env, ids map[string]int) {
+				tag := e.Must(http.StatusOK, "GET", fmt.Sprintf("/api/extras/tags/%d/", ids["x"]), nil).Object()
+				if tag["tagged_items"] != float64(0) {
+					t.Errorf("tag still has %v tagged items", tag["tagged_items"])
+				}
+			},
+		},
+		{
+			name: "deleting a tag updates the objects carrying it",
+			objects: []odObj{
+				{"x", "/api/extras/tags/", map[string]any{"name": "X", "slug": "x"}},
+				{"s", "/api/dcim/sites/", map[string]any{"name": "S1", "slug": "s1", "tags": []any{"@x"}}},
+			},
+			del:     []string{"x"},
+			gone:    []string{"x"},
+			changed: []odRef{{"x", "delete"}, {"s", "update"}},
+			check: func(t *testing.T, e *servertest.Env, ids map[string]int) {
+				site := e.Must(http.StatusOK, "GET", fmt.Sprintf("/api/dcim/sites/%d/", ids["s"]), nil).Object()
+				if tags, _ := site["tags"].([]any); len(tags) != 0 {
+					t.Errorf("site still tagged: %v", tags)
+				}
+			},
+		},
+		{
 			name: "custom field choice set PROTECT from custom fields",
 			objects: []odObj{
 				{"cs", "/api/extras/custom-field-choice-sets/", map[string]any{"name": "CS", "extra_choices": [][]string{{"a", "A"}}}},
@@ -201,6 +248,13 @@ func runOnDelete(t *testing.T, e *servertest.Env, c odCase) {
 		for k, v := range o.body {
 			if s, ok := v.(string); ok && strings.HasPrefix(s, "@") {
 				v = ids[s[1:]]
+			}
+			if list, ok := v.([]any); ok {
+				refs := make([]any, len(list))
+				for i, x := range list {
+					refs[i] = ids[strings.TrimPrefix(x.(string), "@")]
+				}
+				v = refs
 			}
 			body[k] = v
 		}
@@ -291,6 +345,9 @@ func runOnDelete(t *testing.T, e *servertest.Env, c odCase) {
 	if strings.Join(gotEvs, "; ") != strings.Join(want, "; ") {
 		t.Errorf("outbox events:\n got %v\nwant %v", gotEvs, want)
 	}
+	if c.check != nil {
+		c.check(t, e, ids)
+	}
 	// Clean up what stays, for the next case.
 	for i := len(c.objects) - 1; i >= 0; i-- {
 		if !isGone[c.objects[i].key] {
@@ -306,6 +363,7 @@ func odContentType(path string) string {
 		"/api/ipam/prefixes/": "ipam.prefix", "/api/ipam/vlans/": "ipam.vlan", "/api/tenancy/tenants/": "tenancy.tenant",
 		"/api/tenancy/tenant-groups/": "tenancy.tenantgroup", "/api/extras/webhooks/": "extras.webhook",
 		"/api/extras/event-rules/": "extras.eventrule", "/api/ipam/roles/": "ipam.role",
+		"/api/extras/tags/": "extras.tag",
 	}[path]
 }
 
