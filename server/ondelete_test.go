@@ -43,8 +43,10 @@ type odCase struct {
 	gone        []string // objects that no longer exist
 	changed     []odRef  // change records (and events) of the request
 	cleared     map[string]string
-	// check, if given, looks further after a successful delete.
-	check func(t *testing.T, e *servertest.Env, ids map[string]int)
+	// before, if given, runs between creating the objects and the delete;
+	// check, if given, looks further after a successful delete and removes
+	// what before made.
+	before, check func(t *testing.T, e *servertest.Env, ids map[string]int)
 }
 
 func TestOnDelete(t *testing.T) {
@@ -158,15 +160,6 @@ func TestOnDelete(t *testing.T) {
 			changed: []odRef{{"w", "delete"}, {"e", "delete"}},
 		},
 		{
-			name: "user CASCADE to tokens (not change-logged)",
-			objects: []odObj{
-				{"u", "/api/users/users/", map[string]any{"username": "zed", "password": "Correct-Horse-1"}},
-				{"k", "/api/users/tokens/", map[string]any{"user": "@u"}},
-			},
-			del:  []string{"u"},
-			gone: []string{"u", "k"},
-		},
-		{
 			name: "bulk CASCADE: two sites with their locations",
 			objects: []odObj{
 				{"s1", "/api/dcim/sites/", map[string]any{"name": "S1", "slug": "s1"}},
@@ -221,6 +214,51 @@ func TestOnDelete(t *testing.T) {
 			protectedBy: []string{"cf"},
 		},
 	}
+	// A user's own change records outlive the user (SET_NULL on a model
+	// that is not change-logged: no update record), and the permissions
+	// granted to them lose the link.
+	var userReq string
+	cases = append(cases, odCase{
+		name: "user CASCADE to tokens, SET_NULL on their change records, permission links removed",
+		objects: []odObj{
+			{"u", "/api/users/users/", map[string]any{"username": "zed2", "password": "Correct-Horse-1"}},
+			{"k", "/api/users/tokens/", map[string]any{"user": "@u"}},
+		},
+		del:  []string{"u"},
+		gone: []string{"u", "k"},
+		before: func(t *testing.T, e *servertest.Env, ids map[string]int) {
+			ids["perm"] = e.Grant(ids["u"], []string{"dcim.site"}, []string{"add"}, nil)
+			r := e.TokenFor(ids["u"], true).Must(http.StatusCreated, "POST", "/api/dcim/sites/", map[string]any{"name": "By Zed", "slug": "by-zed"})
+			ids["site"] = int(r.Object()["id"].(float64))
+			userReq = r.Header.Get("X-Request-ID")
+		},
+		check: func(t *testing.T, e *servertest.Env, ids map[string]int) {
+			recs := e.Must(http.StatusOK, "GET", "/api/core/object-changes/?request_id="+userReq, nil).Results()
+			if len(recs) != 1 || recs[0]["user"] != nil || recs[0]["user_name"] != "zed2" {
+				t.Errorf("the user's change records: %v", recs)
+			}
+			perm := fmt.Sprintf("/api/users/permissions/%d/", ids["perm"])
+			if users, _ := e.Must(http.StatusOK, "GET", perm, nil).Object()["users"].([]any); len(users) != 0 {
+				t.Errorf("permission still lists %v", users)
+			}
+			e.Must(http.StatusNoContent, "DELETE", perm, nil)
+			e.Must(http.StatusNoContent, "DELETE", fmt.Sprintf("/api/dcim/sites/%d/", ids["site"]), nil)
+		},
+	}, odCase{
+		name: "group deleted: its users lose the link",
+		objects: []odObj{
+			{"g", "/api/users/groups/", map[string]any{"name": "G"}},
+			{"u", "/api/users/users/", map[string]any{"username": "zed3", "password": "Correct-Horse-1", "groups": []any{"@g"}}},
+		},
+		del:  []string{"g"},
+		gone: []string{"g"},
+		check: func(t *testing.T, e *servertest.Env, ids map[string]int) {
+			u := e.Must(http.StatusOK, "GET", fmt.Sprintf("/api/users/users/%d/", ids["u"]), nil).Object()
+			if groups, _ := u["groups"].([]any); len(groups) != 0 {
+				t.Errorf("user still in %v", groups)
+			}
+		},
+	})
 	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
 		for _, c := range cases {
 			t.Run(c.name, func(t *testing.T) { runOnDelete(t, e, c) })
@@ -263,6 +301,9 @@ func runOnDelete(t *testing.T, e *servertest.Env, c odCase) {
 		display[o.key], _ = r.Object()["display"].(string)
 	}
 	url := func(key string) string { return fmt.Sprintf("%s%d/", odPath(c, key), ids[key]) }
+	if c.before != nil {
+		c.before(t, e, ids)
+	}
 	nc, ne := odCounts(t, e)
 	var r *servertest.Response
 	if len(c.del) == 1 {

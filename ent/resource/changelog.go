@@ -299,8 +299,9 @@ func (d *Descriptor) tagNames(ctx context.Context, st Store, ids []int) (map[int
 
 // Dependant is a set of rows of a change-logged model that a delete
 // changes without a mutation of their own: the objects carrying a deleted
-// tag lose it, and NetBox records an update of each (its pre_delete
-// handler removes the reverse M2M link).
+// tag, or linking to the deleted object through a many-to-many field, lose
+// the link, and NetBox records an update of each (its pre_delete handler
+// removes the reverse M2M link, RELATIONS.md rule 5).
 type Dependant struct {
 	D       *Descriptor
 	IDs     []int
@@ -308,11 +309,35 @@ type Dependant struct {
 }
 
 // Dependants lists, for a delete of ids of d, the rows that change without
-// their own mutation: for tags the objects carrying them. Rows that a
-// delete cascades to or clears go through their own mutations (Delete in
-// ondelete.go) and are captured then.
+// their own mutation: for tags the objects carrying them, and the rows of
+// change-logged models linking to ids through a many-to-many field. Rows
+// that a delete cascades to or clears go through their own mutations
+// (Delete in ondelete.go) and are captured then.
 func (d *Descriptor) Dependants(ctx context.Context, st Store, ids []int) ([]Dependant, error) {
 	var out []Dependant
+	for _, od := range All() {
+		if !od.Logged || od == d {
+			continue
+		}
+		for _, f := range od.Fields {
+			if f.Kind != KindM2M || f.target != d || f.Join == "" {
+				continue
+			}
+			var found []int
+			for _, chunk := range chunks(ids) {
+				t := sql.Table(f.Join)
+				s := sql.Dialect(st.Dialect).Select(t.C(f.JoinOwn)).From(t).Where(sql.InInts(t.C(f.JoinTarget), chunk...))
+				got, err := queryIDs(ctx, st, s)
+				if err != nil {
+					return nil, err
+				}
+				found = append(found, got...)
+			}
+			if len(found) > 0 {
+				out = append(out, Dependant{D: od, IDs: dedupe(found)})
+			}
+		}
+	}
 	if d.ContentType() == "extras.tag" {
 		byType := map[string][]int{}
 		for _, chunk := range chunks(ids) {

@@ -31,11 +31,11 @@ const (
 // relation holds any object of the set, or a RESTRICT one from outside it,
 // the answer is 409 with NetBox's text and nothing has changed. Otherwise
 // SET_NULL keys are cleared (through mutations for change-logged models:
-// an update record and event each, NetBox's pre_delete handler), the links
-// of many-to-many relations go, and every object of the set is deleted
-// through its own mutation (a delete record and event each), dependants
-// before what they depend on. The database's ON DELETE actions never get
-// to act: they are a backstop.
+// an update record and event each, NetBox's pre_delete handler), every
+// object of the set is deleted through its own mutation (a delete record
+// and event each), dependants before what they depend on, and the links of
+// many-to-many relations go. The database's ON DELETE actions of FKs never
+// get to act: they are a backstop.
 //
 // Queries are batched per relation and model; only the mutations that
 // produce change records are per row.
@@ -58,9 +58,6 @@ func (d *Descriptor) Delete(ctx context.Context, tx *Tx, ids []int, ins ...Input
 	if err := p.clearKeys(ctx, tx); err != nil {
 		return err
 	}
-	if err := p.unlink(ctx, tx); err != nil {
-		return err
-	}
 	msgs := map[int]context.Context{}
 	for i, id := range ids {
 		if i < len(ins) {
@@ -68,6 +65,14 @@ func (d *Descriptor) Delete(ctx context.Context, tx *Tx, ids []int, ins ...Input
 		}
 	}
 	if err := p.deleteRows(ctx, tx, d, msgs); err != nil {
+		return err
+	}
+	// Many-to-many links go after the rows: the change capture of each
+	// delete still sees the change-logged objects linking to it (rule 5:
+	// they get an update record). The join tables' own ON DELETE CASCADE
+	// has removed the links by then, as Django's auto-created through
+	// tables lose them; unlink makes sure of it for any join table.
+	if err := p.unlink(ctx, tx); err != nil {
 		return err
 	}
 	// Tag assignments go last: the change log's pre-change snapshot,
