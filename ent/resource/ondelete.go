@@ -3,6 +3,7 @@ package resource
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -377,11 +378,16 @@ func deleteWhereIn(ctx context.Context, tx *Tx, table, col string, ids []int) er
 func (p *deletion) deleteRows(ctx context.Context, tx *Tx, root *Descriptor, msgs map[int]context.Context) error {
 	for _, d := range p.deleteOrder() {
 		ids := p.ids[d]
-		if d.Tree {
+		switch {
+		case d.Tree:
 			var err error
 			if ids, err = deepestFirst(ctx, tx, d, ids); err != nil {
 				return err
 			}
+		case selfCascade(d):
+			// Found level by level: the later rows hang on the earlier.
+			ids = append([]int(nil), ids...)
+			slices.Reverse(ids)
 		}
 		for _, id := range ids {
 			octx := ctx
@@ -399,11 +405,29 @@ func (p *deletion) deleteRows(ctx context.Context, tx *Tx, root *Descriptor, msg
 	return nil
 }
 
+// selfCascade says whether rows of d cascade from other rows of d (a
+// parent that is no tree's).
+func selfCascade(d *Descriptor) bool {
+	for _, r := range referencing(d) {
+		if r.d == d && r.rule() == OnDeleteCascade {
+			return true
+		}
+	}
+	return false
+}
+
 // deleteOrder orders the models of the set so that a model comes before
 // every other model of the set it refers to (its rows then never hold a
-// key to a deleted row). A cycle falls back to the order of discovery.
+// key to a deleted row, and their change records still render what they
+// point at, generic objects included). A cycle falls back to the order of
+// discovery.
 func (p *deletion) deleteOrder() []*Descriptor {
 	refersTo := func(o, t *Descriptor) bool {
+		for _, r := range referencing(t) {
+			if r.d == o {
+				return true
+			}
+		}
 		for _, f := range o.Fields {
 			if f.target == t && f.Column != "" {
 				return true
