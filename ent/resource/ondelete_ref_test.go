@@ -2,6 +2,7 @@ package resource
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -67,13 +68,57 @@ func relationField(d *Descriptor, name string) *Field {
 // relation we declare exists in NetBox with that rule. A new model with a
 // missing or different on_delete fails here.
 func TestOnDeleteMatchesNetBox(t *testing.T) {
+	for _, p := range relationProblems(loadRelations(t), All()) {
+		t.Error(p)
+	}
+}
+
+// TestOnDeleteCheckCatches makes sure the check above fails, naming model,
+// field, expected and found, when a schema declares a wrong or no rule.
+func TestOnDeleteCheckCatches(t *testing.T) {
 	ref := loadRelations(t)
+	site := ByContentType("dcim.site")
+	cases := []struct {
+		name, field, onDelete, want string
+	}{
+		{"wrong rule", "region", OnDeleteCascade, `dcim.site.region → dcim.region: on_delete "CASCADE" declared, NetBox has SET_NULL`},
+		{"no rule", "tenant", "", "dcim.site.tenant: FK without on_delete"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			// A copy of the site descriptor with one field changed.
+			d := *site
+			d.Fields, d.byName, d.byCol = nil, map[string]*Field{}, map[string]*Field{}
+			for _, f := range site.Fields {
+				if f.Name == c.field {
+					g := *f
+					g.OnDelete = c.onDelete
+					f = &g
+				}
+				d.Fields = append(d.Fields, f)
+				d.byName[f.Name] = f
+				if f.Column != "" {
+					d.byCol[f.Column] = f
+				}
+			}
+			got := relationProblems(ref, []*Descriptor{&d})
+			if !slices.Contains(got, c.want) {
+				t.Fatalf("problems %q lack %q", got, c.want)
+			}
+		})
+	}
+}
+
+// relationProblems compares the relations of ds with NetBox's.
+func relationProblems(ref map[string][]refRelation, ds []*Descriptor) []string {
+	var out []string
+	errorf := func(format string, args ...any) { out = append(out, fmt.Sprintf(format, args...)) }
 	served := func(ct string) bool { return ByContentType(ct) != nil }
-	for _, d := range All() {
+	for _, d := range ds {
 		ct := d.ContentType()
 		rels, ok := ref[ct]
 		if !ok {
-			t.Errorf("%s: not in netbox-relations.json", ct)
+			errorf("%s: not in netbox-relations.json", ct)
 			continue
 		}
 		declared := map[*Field]bool{}
@@ -86,11 +131,11 @@ func TestOnDeleteMatchesNetBox(t *testing.T) {
 				f := relationField(d, r.Field)
 				switch {
 				case f == nil:
-					t.Errorf("%s.%s → %s: NetBox's on_delete is %s; no such relation is declared", ct, r.Field, r.Target, r.OnDelete)
+					errorf("%s.%s → %s: NetBox's on_delete is %s; no such relation is declared", ct, r.Field, r.Target, r.OnDelete)
 				case f.Target != r.Target:
-					t.Errorf("%s.%s: points at %s, NetBox's at %s", ct, r.Field, f.Target, r.Target)
+					errorf("%s.%s: points at %s, NetBox's at %s", ct, r.Field, f.Target, r.Target)
 				case f.OnDelete != r.OnDelete:
-					t.Errorf("%s.%s → %s: on_delete %q declared, NetBox has %s", ct, r.Field, r.Target, f.OnDelete, r.OnDelete)
+					errorf("%s.%s → %s: on_delete %q declared, NetBox has %s", ct, r.Field, r.Target, f.OnDelete, r.OnDelete)
 				}
 				if f != nil {
 					declared[f] = true
@@ -98,7 +143,7 @@ func TestOnDeleteMatchesNetBox(t *testing.T) {
 			case "m2m":
 				if r.Through == "extras.taggeditem" {
 					if !d.Tagged {
-						t.Errorf("%s.%s: NetBox tags this model; it is not Tagged", ct, r.Field)
+						errorf("%s.%s: NetBox tags this model; it is not Tagged", ct, r.Field)
 					}
 					continue
 				}
@@ -106,7 +151,7 @@ func TestOnDeleteMatchesNetBox(t *testing.T) {
 					continue
 				}
 				if !hasM2M(d, ByContentType(r.Target)) {
-					t.Errorf("%s.%s → %s: NetBox's many-to-many relation is declared on neither side", ct, r.Field, r.Target)
+					errorf("%s.%s → %s: NetBox's many-to-many relation is declared on neither side", ct, r.Field, r.Target)
 				}
 			case "generic_fk":
 				f := d.byName[r.Field]
@@ -118,23 +163,23 @@ func TestOnDeleteMatchesNetBox(t *testing.T) {
 				}
 				if f == nil || f.Kind != KindGenericObject {
 					if len(holders) > 0 {
-						t.Errorf("%s.%s: NetBox's generic relation (deleted with %s) is not declared", ct, r.Field, strings.Join(holders, ", "))
+						errorf("%s.%s: NetBox's generic relation (deleted with %s) is not declared", ct, r.Field, strings.Join(holders, ", "))
 					}
 					continue
 				}
 				declared[f] = true
 				if len(holders) == 0 {
 					if f.OnDelete != "" {
-						t.Errorf("%s.%s: on_delete %q declared, NetBox has no GenericRelation cascading to it", ct, r.Field, f.OnDelete)
+						errorf("%s.%s: on_delete %q declared, NetBox has no GenericRelation cascading to it", ct, r.Field, f.OnDelete)
 					}
 					continue
 				}
 				if f.OnDelete != OnDeleteCascade {
-					t.Errorf("%s.%s: on_delete %q declared, NetBox has CASCADE (GenericRelation on %s)", ct, r.Field, f.OnDelete, strings.Join(holders, ", "))
+					errorf("%s.%s: on_delete %q declared, NetBox has CASCADE (GenericRelation on %s)", ct, r.Field, f.OnDelete, strings.Join(holders, ", "))
 				}
 				for _, h := range holders {
 					if !slices.Contains(f.Types, h) {
-						t.Errorf("%s.%s: NetBox deletes it with %s, which is not among its types %v", ct, r.Field, h, f.Types)
+						errorf("%s.%s: NetBox deletes it with %s, which is not among its types %v", ct, r.Field, h, f.Types)
 					}
 				}
 			}
@@ -143,12 +188,13 @@ func TestOnDeleteMatchesNetBox(t *testing.T) {
 		for _, f := range d.Fields {
 			switch {
 			case f.Kind == KindFK && f.OnDelete == "":
-				t.Errorf("%s.%s: FK without on_delete", ct, f.Name)
+				errorf("%s.%s: FK without on_delete", ct, f.Name)
 			case (f.OnDelete != "" || f.Kind == KindFK) && !declared[f]:
-				t.Errorf("%s.%s: on_delete %q declared, NetBox has no such relation", ct, f.Name, f.OnDelete)
+				errorf("%s.%s: on_delete %q declared, NetBox has no such relation", ct, f.Name, f.OnDelete)
 			}
 		}
 	}
+	return out
 }
 
 // hasM2M says whether a many-to-many field joins a and b, on either side.
