@@ -19,7 +19,6 @@ import (
 	"strings"
 	"text/template"
 
-	"entgo.io/ent/dialect/entsql"
 	"entgo.io/ent/entc"
 	"entgo.io/ent/entc/gen"
 	"entgo.io/ent/schema/field"
@@ -136,7 +135,7 @@ type FieldData struct {
 	ReadOnly, WriteOnly, Required bool
 	CreateOnly                    bool
 	Nullable, HasDefault, Unique  bool
-	Protect                       bool
+	OnDelete                      string // NetBox's on_delete (api.Field.OnDelete)
 	MaxLen                        int
 	Min, Max                      *int
 	Lookup                        string
@@ -276,7 +275,9 @@ func describeField(t *gen.Type, m api.Model, name string, fields map[string]*gen
 		fd.Target = tm.App + "." + tname
 		fd.Nullable = f.Optional
 		fd.Required = !f.Optional
-		fd.Protect = a.Protect || onDelete(e) == entsql.Restrict
+		if fd.OnDelete = string(a.OnDelete); fd.OnDelete == "" {
+			return fd, fmt.Errorf("edge %s: declare NetBox's on_delete (schema.FK or schema.OnDelete)", name)
+		}
 		fd.Lookup = a.Lookup
 		fa, _ := fieldAnn(f.Annotations)
 		fd.ReadOnly = a.ReadOnly || fa.ReadOnly
@@ -294,7 +295,7 @@ func describeField(t *gen.Type, m api.Model, name string, fields map[string]*gen
 				if err != nil {
 					return fd, err
 				}
-				fd.Types = ta.Types
+				fd.Types, fd.OnDelete = ta.Types, string(ta.OnDelete)
 				return fd, nil
 			}
 		}
@@ -320,6 +321,11 @@ func describeField(t *gen.Type, m api.Model, name string, fields map[string]*gen
 	fd.Choices = a.Choices
 	fd.Types = a.Types
 	fd.Min, fd.Max = a.Min, a.Max
+	if fd.Target = a.Target; a.Target != "" {
+		// A cached key column (schema.CachedFK). On a generic relation's
+		// <name>_type the rule belongs to the generic object field.
+		fd.OnDelete = string(a.OnDelete)
+	}
 	if a.Natural {
 		c, ok := fields[api.NaturalColumn(f.Name)]
 		if !ok || !f.IsString() || !c.IsString() {
@@ -353,17 +359,6 @@ func describeField(t *gen.Type, m api.Model, name string, fields map[string]*gen
 		return fd, fmt.Errorf("field %s: unsupported type %s", name, f.Type)
 	}
 	return fd, nil
-}
-
-func onDelete(e *gen.Edge) entsql.ReferenceOption {
-	raw, ok := e.Annotations[entsql.Annotation{}.Name()]
-	if !ok {
-		return ""
-	}
-	b, _ := json.Marshal(raw)
-	var a entsql.Annotation
-	_ = json.Unmarshal(b, &a)
-	return a.OnDelete
 }
 
 // goLiteral renders a JSON-decoded value as a Go literal.

@@ -297,33 +297,36 @@ func (d *Descriptor) tagNames(ctx context.Context, st Store, ids []int) (map[int
 	return out, nil
 }
 
-// Dependants are the rows of change-logged models whose foreign key points
-// at ids of d: deleting ids deletes them (cascade) or clears their key
-// (set null), so the change log records them too. cascade says whether
-// their own dependants must be followed (the key is required, or it is a
-// tree's parent).
+// Dependant is a set of rows of a change-logged model that a delete
+// changes without a mutation of their own: the objects carrying a deleted
+// tag, or linking to the deleted object through a many-to-many field, lose
+// the link, and NetBox records an update of each (its pre_delete handler
+// removes the reverse M2M link, RELATIONS.md rule 5).
 type Dependant struct {
 	D       *Descriptor
 	IDs     []int
 	Cascade bool
 }
 
-// Dependants lists the rows pointing at ids of d through unprotected
-// foreign keys, and for tags the objects carrying them.
+// Dependants lists, for a delete of ids of d, the rows that change without
+// their own mutation: for tags the objects carrying them, and the rows of
+// change-logged models linking to ids through a many-to-many field. Rows
+// that a delete cascades to or clears go through their own mutations
+// (Delete in ondelete.go) and are captured then.
 func (d *Descriptor) Dependants(ctx context.Context, st Store, ids []int) ([]Dependant, error) {
 	var out []Dependant
 	for _, od := range All() {
-		if !od.Logged {
+		if !od.Logged || od == d {
 			continue
 		}
 		for _, f := range od.Fields {
-			if f.Kind != KindFK || f.target != d || f.Protect {
+			if f.Kind != KindM2M || f.target != d || f.Join == "" {
 				continue
 			}
 			var found []int
 			for _, chunk := range chunks(ids) {
-				s := sql.Dialect(st.Dialect).Select("id").From(sql.Table(od.Table))
-				s.Where(sql.InInts(s.C(f.Column), chunk...))
+				t := sql.Table(f.Join)
+				s := sql.Dialect(st.Dialect).Select(t.C(f.JoinOwn)).From(t).Where(sql.InInts(t.C(f.JoinTarget), chunk...))
 				got, err := queryIDs(ctx, st, s)
 				if err != nil {
 					return nil, err
@@ -331,7 +334,7 @@ func (d *Descriptor) Dependants(ctx context.Context, st Store, ids []int) ([]Dep
 				found = append(found, got...)
 			}
 			if len(found) > 0 {
-				out = append(out, Dependant{D: od, IDs: found, Cascade: !f.Nullable || (od == d && od.Tree && f.Name == "parent")})
+				out = append(out, Dependant{D: od, IDs: dedupe(found)})
 			}
 		}
 	}

@@ -90,8 +90,11 @@ type Field struct {
 	MaxLen     int
 	Min, Max   *int
 	Unique     bool
-	Protect    bool // FK: deleting the target is refused (409)
-	Lookup     string
+	// OnDelete is NetBox's on_delete of a relation (FK, cached key or
+	// generic object): "PROTECT", "CASCADE", "SET_NULL", "RESTRICT"; see
+	// ondelete.go.
+	OnDelete string
+	Lookup   string
 	// Natural is the hidden companion column holding the natural sort key
 	// of this text field (filters.NaturalKey): set on every write of the
 	// field, ordered by instead of it.

@@ -60,7 +60,7 @@ func init() {
 			{Name: "validation_maximum", Kind: "float", Column: "validation_maximum", GoType: "float64", Nullable: true, HasDefault: true},
 			{Name: "validation_regex", Kind: "string", Column: "validation_regex", GoType: "string", HasDefault: true, MaxLen: 500},
 			{Name: "validation_schema", Kind: "json", Column: "validation_schema", GoType: "json.RawMessage", Nullable: true, HasDefault: true},
-			{Name: "choice_set", Kind: "fk", Column: "choice_set_id", GoType: "int", Target: "extras.customfieldchoiceset", Nullable: true, Protect: true},
+			{Name: "choice_set", Kind: "fk", Column: "choice_set_id", GoType: "int", Target: "extras.customfieldchoiceset", Nullable: true, OnDelete: "PROTECT"},
 			{Name: "owner", Kind: "empty", ReadOnly: true, Empty: nil},
 			{Name: "comments", Kind: "text", Column: "comments", GoType: "string", HasDefault: true},
 			{Name: "created", Kind: "time", Column: "created", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},

@@ -39,7 +39,7 @@ func init() {
 			{Name: "display_url", Kind: "display_url", ReadOnly: true},
 			{Name: "display", Kind: "display", ReadOnly: true},
 			{Name: "time", Kind: "time", Column: "time", GoType: "time.Time", ReadOnly: true, HasDefault: true},
-			{Name: "user", Kind: "fk", Column: "user_id", GoType: "int", Target: "users.user", ReadOnly: true, Nullable: true, Lookup: "username"},
+			{Name: "user", Kind: "fk", Column: "user_id", GoType: "int", Target: "users.user", ReadOnly: true, Nullable: true, OnDelete: "SET_NULL", Lookup: "username"},
 			{Name: "user_name", Kind: "string", Column: "user_name", GoType: "string", ReadOnly: true, HasDefault: true, MaxLen: 150},
 			{Name: "request_id", Kind: "string", Column: "request_id", GoType: "string", ReadOnly: true, HasDefault: true, MaxLen: 36},
 			{Name: "action", Kind: "choice", Column: "action", GoType: "string", ReadOnly: true, MaxLen: 50, Choices: []Choice{{"create", "Created"}, {"update", "Updated"}, {"delete", "Deleted"}}},

@@ -40,7 +40,7 @@ func init() {
 			{Name: "display", Kind: "display", ReadOnly: true},
 			{Name: "name", Kind: "string", Column: "name", GoType: "string", Required: true, MaxLen: 100, Natural: "_name_natural"},
 			{Name: "slug", Kind: "slug", Column: "slug", GoType: "string", Required: true, MaxLen: 100},
-			{Name: "group", Kind: "fk", Column: "group_id", GoType: "int", Target: "tenancy.tenantgroup", Nullable: true},
+			{Name: "group", Kind: "fk", Column: "group_id", GoType: "int", Target: "tenancy.tenantgroup", Nullable: true, OnDelete: "SET_NULL"},
 			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, MaxLen: 200},
 			{Name: "owner", Kind: "empty", ReadOnly: true, Empty: nil},
 			{Name: "comments", Kind: "text", Column: "comments", GoType: "string", HasDefault: true},

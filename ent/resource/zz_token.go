@@ -37,7 +37,7 @@ func init() {
 			{Name: "display", Kind: "display", ReadOnly: true},
 			{Name: "version", Kind: "int", Column: "version", GoType: "int", CreateOnly: true, HasDefault: true, Choices: []Choice{{1, "v1"}, {2, "v2"}}},
 			{Name: "key", Kind: "string", Column: "key", GoType: "string", ReadOnly: true, Nullable: true, HasDefault: true, Unique: true, MaxLen: 12},
-			{Name: "user", Kind: "fk", Column: "user_id", GoType: "int", Target: "users.user", Required: true, CreateOnly: true, Lookup: "username"},
+			{Name: "user", Kind: "fk", Column: "user_id", GoType: "int", Target: "users.user", Required: true, CreateOnly: true, OnDelete: "CASCADE", Lookup: "username"},
 			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, MaxLen: 200},
 			{Name: "created", Kind: "time", Column: "created", GoType: "time.Time", ReadOnly: true, HasDefault: true},
 			{Name: "expires", Kind: "time", Column: "expires", GoType: "time.Time", Nullable: true, HasDefault: true},

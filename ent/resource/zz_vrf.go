@@ -41,7 +41,7 @@ func init() {
 			{Name: "display", Kind: "display", ReadOnly: true},
 			{Name: "name", Kind: "string", Column: "name", GoType: "string", Required: true, MaxLen: 100, Natural: "_name_natural"},
 			{Name: "rd", Kind: "string", Column: "rd", GoType: "string", Nullable: true, HasDefault: true, MaxLen: 21},
-			{Name: "tenant", Kind: "fk", Column: "tenant_id", GoType: "int", Target: "tenancy.tenant", Nullable: true, Protect: true},
+			{Name: "tenant", Kind: "fk", Column: "tenant_id", GoType: "int", Target: "tenancy.tenant", Nullable: true, OnDelete: "PROTECT"},
 			{Name: "enforce_unique", Kind: "bool", Column: "enforce_unique", GoType: "bool", HasDefault: true},
 			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, MaxLen: 200},
 			{Name: "owner", Kind: "empty", ReadOnly: true, Empty: nil},

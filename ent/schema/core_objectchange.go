@@ -53,7 +53,7 @@ func (ObjectChange) Fields() []ent.Field {
 func (ObjectChange) Edges() []ent.Edge {
 	return []ent.Edge{
 		edge.To("user", User.Type).Field("user_id").Unique().
-			Annotations(entsql.OnDelete(entsql.SetNull), api.Field{Lookup: "username", ReadOnly: true}),
+			Annotations(OnDelete(api.SetNull, api.Field{Lookup: "username", ReadOnly: true})...),
 	}
 }
 

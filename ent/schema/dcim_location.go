@@ -28,8 +28,8 @@ func (Location) Fields() []ent.Field {
 func (Location) Edges() []ent.Edge {
 	return []ent.Edge{
 		ParentEdge(Location.Type),
-		FKRequired("site", Site.Type, entsql.Cascade),
-		FK("tenant", Tenant.Type, entsql.Restrict),
+		FKRequired("site", Site.Type, api.Cascade),
+		FK("tenant", Tenant.Type, api.Protect),
 	}
 }
 

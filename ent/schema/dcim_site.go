@@ -35,9 +35,9 @@ func (Site) Fields() []ent.Field {
 
 func (Site) Edges() []ent.Edge {
 	return []ent.Edge{
-		FK("region", Region.Type, entsql.SetNull),
-		FK("group", SiteGroup.Type, entsql.SetNull),
-		FK("tenant", Tenant.Type, entsql.Restrict),
+		FK("region", Region.Type, api.SetNull),
+		FK("group", SiteGroup.Type, api.SetNull),
+		FK("tenant", Tenant.Type, api.Protect),
 	}
 }
 

@@ -67,7 +67,7 @@ func (CustomField) Fields() []ent.Field {
 }
 
 func (CustomField) Edges() []ent.Edge {
-	return []ent.Edge{FK("choice_set", CustomFieldChoiceSet.Type, entsql.Restrict)}
+	return []ent.Edge{FK("choice_set", CustomFieldChoiceSet.Type, api.Protect)}
 }
 
 func (CustomField) Annotations() []schema.Annotation {

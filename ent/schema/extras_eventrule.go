@@ -34,7 +34,7 @@ func (EventRule) Fields() []ent.Field {
 		field.String("action_type").MaxRuneLen(30).Default("webhook").
 			Annotations(api.Field{Kind: "choice", Choices: EventRuleActionType, Required: true}),
 		field.String("action_object_type").
-			Annotations(api.Field{Types: []string{"extras.webhook", "extras.script", "extras.notificationgroup"}}),
+			Annotations(api.Field{Types: []string{"extras.webhook", "extras.script", "extras.notificationgroup"}, OnDelete: api.Cascade}),
 		field.Int("action_object_id").Optional().Nillable(),
 		// action_data is merged into the event data of the action (not
 		// exposed by NetBox's REST serializer either).

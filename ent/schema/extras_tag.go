@@ -58,7 +58,7 @@ func (TaggedItem) Fields() []ent.Field {
 }
 
 func (TaggedItem) Edges() []ent.Edge {
-	return []ent.Edge{FKRequired("tag", Tag.Type, entsql.Cascade)}
+	return []ent.Edge{FKRequired("tag", Tag.Type, api.Cascade)}
 }
 
 func (TaggedItem) Indexes() []ent.Index {

@@ -40,7 +40,7 @@ func (Prefix) Fields() []ent.Field {
 		field.Int("family").Annotations(api.Field{Kind: "choice", Choices: IPFamily, ReadOnly: true}),
 		field.String("prefix").NotEmpty().Annotations(api.Field{Kind: "cidr"}),
 		FKField("vrf"),
-		field.String("scope_type").Optional().Nillable().Annotations(api.Field{Types: prefixScopeTypes}),
+		field.String("scope_type").Optional().Nillable().Annotations(api.Field{Types: prefixScopeTypes, OnDelete: api.Cascade}),
 		field.Int("scope_id").Optional().Nillable(),
 		FKField("tenant"),
 		FKField("vlan"),
@@ -59,10 +59,13 @@ func (Prefix) Fields() []ent.Field {
 		// hooks (ent/logic/ipam, ent/logic/dcim): the region, site group, site and location the
 		// scope is or lies in. Read by the region/site/... filters and the
 		// prefix_count of those models.
-		field.Int("_region_id").Optional().Nillable(),
-		field.Int("_site_group_id").Optional().Nillable(),
-		field.Int("_site_id").Optional().Nillable(),
-		field.Int("_location_id").Optional().Nillable(),
+		// Their on_delete is NetBox 4.6.8's: a deleted site or location
+		// takes the prefixes cached under it along, a deleted region or
+		// site group only clears the cache.
+		CachedFK("_region", "dcim.region", api.SetNull),
+		CachedFK("_site_group", "dcim.sitegroup", api.SetNull),
+		CachedFK("_site", "dcim.site", api.Cascade),
+		CachedFK("_location", "dcim.location", api.Cascade),
 	}
 }
 
@@ -70,10 +73,10 @@ func (Prefix) Edges() []ent.Edge {
 	return []ent.Edge{
 		// NetBox's vrf filter matches the route distinguisher.
 		edge.To("vrf", VRF.Type).Field("vrf_id").Unique().
-			Annotations(entsql.OnDelete(entsql.Restrict), api.Field{Protect: true, Lookup: "rd"}),
-		FK("tenant", Tenant.Type, entsql.Restrict),
-		FK("vlan", VLAN.Type, entsql.Restrict),
-		FK("role", Role.Type, entsql.SetNull),
+			Annotations(OnDelete(api.Protect, api.Field{Lookup: "rd"})...),
+		FK("tenant", Tenant.Type, api.Protect),
+		FK("vlan", VLAN.Type, api.Protect),
+		FK("role", Role.Type, api.SetNull),
 	}
 }
 

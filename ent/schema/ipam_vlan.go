@@ -38,11 +38,11 @@ func (VLAN) Fields() []ent.Field {
 
 func (VLAN) Edges() []ent.Edge {
 	return []ent.Edge{
-		FK("site", Site.Type, entsql.Restrict),
-		FK("group", VLANGroup.Type, entsql.Restrict),
-		FK("tenant", Tenant.Type, entsql.Restrict),
-		FK("role", Role.Type, entsql.SetNull),
-		SelfFK("qinq_svlan", VLAN.Type, entsql.Restrict),
+		FK("site", Site.Type, api.Protect),
+		FK("group", VLANGroup.Type, api.Protect),
+		FK("tenant", Tenant.Type, api.Protect),
+		FK("role", Role.Type, api.SetNull),
+		SelfFK("qinq_svlan", VLAN.Type, api.Protect),
 	}
 }
 

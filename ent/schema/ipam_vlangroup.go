@@ -34,7 +34,7 @@ var vlanGroupScopes = []string{"dcim.region", "dcim.sitegroup", "dcim.site", "dc
 func (VLANGroup) Fields() []ent.Field {
 	return []ent.Field{
 		NaturalName(100), NaturalKeyField("name"), SlugField(),
-		field.String("scope_type").Optional().Nillable().Annotations(api.Field{Types: vlanGroupScopes}),
+		field.String("scope_type").Optional().Nillable().Annotations(api.Field{Types: vlanGroupScopes, OnDelete: api.Cascade}),
 		field.Int("scope_id").Optional().Nillable(),
 		field.JSON("vid_ranges", [][]int{}).Default([][]int{{VLANVIDMin, VLANVIDMax}}).
 			Annotations(api.Field{Kind: "json"}),
@@ -46,7 +46,7 @@ func (VLANGroup) Fields() []ent.Field {
 }
 
 func (VLANGroup) Edges() []ent.Edge {
-	return []ent.Edge{FK("tenant", Tenant.Type, entsql.Restrict)}
+	return []ent.Edge{FK("tenant", Tenant.Type, api.Protect)}
 }
 
 func (VLANGroup) Indexes() []ent.Index {

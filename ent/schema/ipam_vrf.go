@@ -27,7 +27,7 @@ func (VRF) Fields() []ent.Field {
 }
 
 func (VRF) Edges() []ent.Edge {
-	return []ent.Edge{FK("tenant", Tenant.Type, entsql.Restrict)}
+	return []ent.Edge{FK("tenant", Tenant.Type, api.Protect)}
 }
 
 func (VRF) Indexes() []ent.Index {

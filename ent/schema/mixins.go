@@ -124,7 +124,7 @@ func NaturalNestedGroupMixins() []ent.Mixin {
 // NetBox's MPTT models do.
 func ParentEdge(t any) ent.Edge {
 	return edge.To("children", t).Annotations(entsql.OnDelete(entsql.Cascade)).
-		From("parent").Unique().Field("parent_id")
+		From("parent").Unique().Field("parent_id").Annotations(api.Field{OnDelete: api.Cascade})
 }
 
 // NameField is a required name of at most n characters.
@@ -178,22 +178,19 @@ func commentsField() ent.Field {
 }
 
 // FK declares an optional foreign key edge named name to t, stored in
-// <name>_id. onDelete is entsql.SetNull, entsql.Cascade or entsql.Restrict
-// (Restrict answers 409 on delete, like NetBox's PROTECT).
-func FK(name string, t any, onDelete entsql.ReferenceOption) ent.Edge {
-	a := []schema.Annotation{entsql.OnDelete(onDelete)}
-	if onDelete == entsql.Restrict {
-		a = append(a, api.Field{Protect: true})
-	}
-	return edge.To(name, t).Field(name + "_id").Unique().Annotations(a...)
+// <name>_id, with NetBox's on_delete rule (api.Protect, api.Cascade,
+// api.SetNull, api.Restrict). The resource layer carries the rule out; the
+// database's own action (dbAction) is only a backstop.
+func FK(name string, t any, rule api.OnDelete) ent.Edge {
+	return edge.To(name, t).Field(name + "_id").Unique().Annotations(OnDelete(rule)...)
 }
 
 // SelfFK is an FK to the schema's own type (a VLAN's Q-in-Q service VLAN).
 // It needs the inverse pair: a lone unique To edge to oneself is a two-way
 // one-to-one link, which would rewrite the target's own FK too.
-func SelfFK(name string, t any, onDelete entsql.ReferenceOption) ent.Edge {
-	return edge.To(name+"_of", t).Annotations(entsql.OnDelete(onDelete)).
-		From(name).Unique().Field(name + "_id").Annotations(api.Field{Protect: onDelete == entsql.Restrict})
+func SelfFK(name string, t any, rule api.OnDelete) ent.Edge {
+	return edge.To(name+"_of", t).Annotations(entsql.OnDelete(dbAction(rule))).
+		From(name).Unique().Field(name + "_id").Annotations(api.Field{OnDelete: rule})
 }
 
 // FKField is the column of an FK edge.
@@ -203,12 +200,46 @@ func FKField(name string) ent.Field {
 
 // FKRequired is a required foreign key edge stored in <name>_id (declare the
 // field with field.Int(name+"_id")).
-func FKRequired(name string, t any, onDelete entsql.ReferenceOption) ent.Edge {
-	a := []schema.Annotation{entsql.OnDelete(onDelete)}
-	if onDelete == entsql.Restrict {
-		a = append(a, api.Field{Protect: true})
+func FKRequired(name string, t any, rule api.OnDelete) ent.Edge {
+	return edge.To(name, t).Field(name + "_id").Unique().Required().Annotations(OnDelete(rule)...)
+}
+
+// OnDelete annotates an FK edge declared without the helpers above with
+// NetBox's on_delete rule and the matching database action; with, if
+// given, carries the edge's other api.Field settings (one api.Field
+// annotation per edge: ent keeps only the last).
+func OnDelete(rule api.OnDelete, with ...api.Field) []schema.Annotation {
+	var f api.Field
+	if len(with) > 0 {
+		f = with[0]
 	}
-	return edge.To(name, t).Field(name + "_id").Unique().Required().Annotations(a...)
+	f.OnDelete = rule
+	return []schema.Annotation{entsql.OnDelete(dbAction(rule)), f}
+}
+
+// CachedFK is a cached key column without a database FK (NetBox's
+// CachedScopeMixin: a prefix's _region, _site ...): "<name>_id" referring
+// to the content type target, with NetBox's on_delete rule. It is no API
+// field.
+func CachedFK(name, target string, rule api.OnDelete) ent.Field {
+	return field.Int(name + "_id").Optional().Nillable().
+		Annotations(api.Field{Kind: "hidden", Target: target, OnDelete: rule})
+}
+
+// dbAction is the database's ON DELETE for a NetBox rule. The resource
+// layer deletes, clears or refuses before the database acts, so the
+// database only ever sees rows with no dependants left; the actions are
+// those the tables were created with, so existing databases need no
+// migration: RESTRICT backs PROTECT and RESTRICT up, CASCADE and SET NULL
+// do what the application already did.
+func dbAction(rule api.OnDelete) entsql.ReferenceOption {
+	switch rule {
+	case api.Cascade:
+		return entsql.Cascade
+	case api.SetNull:
+		return entsql.SetNull
+	}
+	return entsql.Restrict
 }
 
 // TenancyFilters are NetBox's TenancyFilterSet filters beyond tenant and

@@ -44,7 +44,7 @@ func (Token) Fields() []ent.Field {
 func (Token) Edges() []ent.Edge {
 	// NetBox's user filter matches the username.
 	return []ent.Edge{edge.To("user", User.Type).Field("user_id").Unique().Required().
-		Annotations(entsql.OnDelete(entsql.Cascade), api.Field{Lookup: "username"})}
+		Annotations(OnDelete(api.Cascade, api.Field{Lookup: "username"})...)}
 }
 
 func (Token) Indexes() []ent.Index {

@@ -177,8 +177,15 @@ type Field struct {
 	Lookup string `json:"lookup,omitempty"`
 	// Types lists allowed content types of a generic relation's *_type.
 	Types []string `json:"types,omitempty"`
-	// Protect makes deleting the target fail with 409 while rows point at it.
-	Protect bool `json:"protect,omitempty"`
+	// OnDelete is NetBox's on_delete of a relation: on an FK edge (set by
+	// the schema FK helpers), on a cached key column (with Target), or on a
+	// generic relation's <name>_type field (CASCADE: deleting the object
+	// deletes the rows scoped to it, NetBox's GenericRelation). The generic
+	// delete honours it; see resource's ondelete.go.
+	OnDelete OnDelete `json:"on_delete,omitempty"`
+	// Target is the content type a plain integer column refers to without
+	// a database FK (a prefix's cached _region_id), so that OnDelete applies.
+	Target string `json:"target,omitempty"`
 	// NoFilter suppresses the default filters for this field.
 	NoFilter bool `json:"no_filter,omitempty"`
 	// Min and Max bound an integer field (NetBox's Min/MaxValueValidator);
@@ -193,6 +200,18 @@ type Field struct {
 	// field orders by that column.
 	Natural bool `json:"natural,omitempty"`
 }
+
+// OnDelete is what deleting the referenced object does to a referencing
+// row, as NetBox's on_delete says it.
+type OnDelete string
+
+// The on_delete rules of NetBox 4.6 (no SET_DEFAULT or DO_NOTHING is used).
+const (
+	Protect  OnDelete = "PROTECT"  // the delete answers 409
+	Cascade  OnDelete = "CASCADE"  // the row is deleted too
+	SetNull  OnDelete = "SET_NULL" // the key is cleared
+	Restrict OnDelete = "RESTRICT" // 409 unless the row goes by a cascade of the same delete
+)
 
 // KindNaturalKey marks the companion sort key column of a Natural field; it
 // is no API field.

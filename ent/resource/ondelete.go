@@ -1,0 +1,496 @@
+package resource
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"entgo.io/ent/dialect/sql"
+
+	gen "github.com/inventory/inventory/ent"
+)
+
+// NetBox's on_delete rules, as the generated descriptors carry them in
+// Field.OnDelete (api.OnDelete in the schemas).
+const (
+	OnDeleteProtect  = "PROTECT"
+	OnDeleteCascade  = "CASCADE"
+	OnDeleteSetNull  = "SET_NULL"
+	OnDeleteRestrict = "RESTRICT"
+)
+
+// Delete removes the given objects as NetBox does, all or nothing inside
+// tx. ins, when given, are the request's items parallel to ids: each one's
+// changelog_message goes with its object to the change log.
+//
+// First the whole set is collected: the objects, their subtrees, and
+// recursively every row a CASCADE relation or a generic relation (a
+// prefix's scope, an event rule's action object) takes along. If a PROTECT
+// relation holds any object of the set, or a RESTRICT one from outside it,
+// the answer is 409 with NetBox's text and nothing has changed. Otherwise
+// SET_NULL keys are cleared (through mutations for change-logged models:
+// an update record and event each, NetBox's pre_delete handler), every
+// object of the set is deleted through its own mutation (a delete record
+// and event each), dependants before what they depend on, and the links of
+// many-to-many relations go. The database's ON DELETE actions of FKs never
+// get to act: they are a backstop.
+//
+// Queries are batched per relation and model; only the mutations that
+// produce change records are per row.
+func (d *Descriptor) Delete(ctx context.Context, tx *Tx, ids []int, ins ...Input) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	for _, in := range ins {
+		if _, err := in.Message(); err != nil {
+			return err
+		}
+	}
+	p, err := collectDeletion(ctx, tx, d, ids)
+	if err != nil {
+		return err
+	}
+	if err := p.checkProtected(ctx, tx); err != nil {
+		return err
+	}
+	if err := p.clearKeys(ctx, tx); err != nil {
+		return err
+	}
+	msgs := map[int]context.Context{}
+	for i, id := range ids {
+		if i < len(ins) {
+			msgs[id] = withInputMessage(ctx, ins[i])
+		}
+	}
+	if err := p.deleteRows(ctx, tx, d, msgs); err != nil {
+		return err
+	}
+	// Many-to-many links go after the rows: the change capture of each
+	// delete still sees the change-logged objects linking to it (rule 5:
+	// they get an update record). The join tables' own ON DELETE CASCADE
+	// has removed the links by then, as Django's auto-created through
+	// tables lose them; unlink makes sure of it for any join table.
+	if err := p.unlink(ctx, tx); err != nil {
+		return err
+	}
+	// Tag assignments go last: the change log's pre-change snapshot,
+	// taken as each object is deleted, still lists its tags.
+	for _, od := range p.order {
+		if od.Tagged {
+			if err := deleteTagged(ctx, tx, od.ContentType(), p.ids[od]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// relation is one way rows of a model refer to objects of another: an FK,
+// a cached key column, or a generic object (type and id columns).
+type relation struct {
+	d *Descriptor // the referencing model
+	f *Field
+}
+
+func (r relation) rule() string { return r.f.OnDelete }
+
+// where restricts s (over r.d's table) to the rows referring to ids of t.
+func (r relation) where(s *sql.Selector, t *Descriptor, ids []int) *sql.Selector {
+	if r.f.Kind == KindGenericObject {
+		tc, ic := r.d.byName[r.f.Generic+"_type"].Column, r.d.byName[r.f.Generic+"_id"].Column
+		return s.Where(sql.And(sql.EQ(s.C(tc), t.ContentType()), sql.InInts(s.C(ic), ids...)))
+	}
+	return s.Where(sql.InInts(s.C(r.f.Column), ids...))
+}
+
+// ids lists the rows of r.d that refer to ids of t.
+func (r relation) ids(ctx context.Context, tx *Tx, t *Descriptor, ids []int) ([]int, error) {
+	var out []int
+	for _, chunk := range chunks(ids) {
+		if len(chunk) == 0 {
+			continue
+		}
+		s := sql.Dialect(tx.Dialect).Select("id").From(sql.Table(r.d.Table))
+		got, err := queryIDs(ctx, tx.Store(), r.where(s, t, chunk))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, got...)
+	}
+	sort.Ints(out)
+	return out, nil
+}
+
+var (
+	relationsOnce sync.Once
+	relationsTo   map[*Descriptor][]relation
+)
+
+// referencing lists the relations with an on_delete rule that point at t,
+// in the order of All().
+func referencing(t *Descriptor) []relation {
+	relationsOnce.Do(func() {
+		relationsTo = map[*Descriptor][]relation{}
+		for _, od := range All() {
+			for _, f := range od.Fields {
+				switch {
+				case f.OnDelete == "":
+				case f.Kind == KindGenericObject:
+					for _, ct := range f.Types {
+						if td := ByContentType(ct); td != nil {
+							relationsTo[td] = append(relationsTo[td], relation{od, f})
+						}
+					}
+				case f.target != nil && f.Column != "":
+					relationsTo[f.target] = append(relationsTo[f.target], relation{od, f})
+				}
+			}
+		}
+	})
+	return relationsTo[t]
+}
+
+// deletion is the set of objects one delete removes, per model in the
+// order the models were reached.
+type deletion struct {
+	order []*Descriptor
+	ids   map[*Descriptor][]int
+	in    map[*Descriptor]map[int]bool
+}
+
+// add puts ids of d in the set and returns those that were not yet there.
+func (p *deletion) add(d *Descriptor, ids []int) []int {
+	if p.in[d] == nil {
+		p.in[d] = map[int]bool{}
+		p.order = append(p.order, d)
+	}
+	var fresh []int
+	for _, id := range ids {
+		if !p.in[d][id] {
+			p.in[d][id] = true
+			fresh = append(fresh, id)
+		}
+	}
+	p.ids[d] = append(p.ids[d], fresh...)
+	return fresh
+}
+
+// collectDeletion follows CASCADE relations (and the subtrees of tree
+// models, whose parent is CASCADE) from ids of d, one batch of queries per
+// level.
+func collectDeletion(ctx context.Context, tx *Tx, d *Descriptor, ids []int) (*deletion, error) {
+	p := &deletion{ids: map[*Descriptor][]int{}, in: map[*Descriptor]map[int]bool{}}
+	type batch struct {
+		d   *Descriptor
+		ids []int
+	}
+	next := []batch{{d, dedupe(ids)}}
+	for len(next) > 0 {
+		var found []batch
+		for _, b := range next {
+			ids := b.ids
+			if b.d.Tree {
+				var err error
+				if ids, err = b.d.Subtree(ctx, tx.Store(), ids); err != nil {
+					return nil, err
+				}
+			}
+			fresh := p.add(b.d, ids)
+			if len(fresh) == 0 {
+				continue
+			}
+			for _, r := range referencing(b.d) {
+				if r.rule() != OnDeleteCascade || r.d == b.d && r.d.Tree && r.f.Name == "parent" {
+					continue // not a cascade, or the subtree already taken
+				}
+				got, err := r.ids(ctx, tx, b.d, fresh)
+				if err != nil {
+					return nil, err
+				}
+				if len(got) > 0 {
+					found = append(found, batch{r.d, got})
+				}
+			}
+		}
+		next = found
+	}
+	return p, nil
+}
+
+// checkProtected answers 409 with NetBox's text when a PROTECT relation
+// holds an object of the set (even from a row the delete would cascade
+// to, as Django's collector does) or a RESTRICT one holds it from outside
+// the set.
+func (p *deletion) checkProtected(ctx context.Context, tx *Tx) error {
+	var found []string
+	seen := map[*Descriptor]map[int]bool{}
+	for _, t := range p.order {
+		for _, r := range referencing(t) {
+			if r.rule() != OnDeleteProtect && r.rule() != OnDeleteRestrict {
+				continue
+			}
+			for _, chunk := range chunks(p.ids[t]) {
+				if len(chunk) == 0 {
+					continue
+				}
+				s := r.d.Selector(tx.Dialect)
+				s = r.where(s, t, chunk).OrderBy(s.C("id"))
+				rows, err := r.d.query(ctx, tx.Store(), s)
+				if err != nil {
+					return err
+				}
+				for _, row := range rows {
+					if r.rule() == OnDeleteRestrict && p.in[r.d][row.ID] || seen[r.d][row.ID] {
+						continue
+					}
+					if seen[r.d] == nil {
+						seen[r.d] = map[int]bool{}
+					}
+					seen[r.d][row.ID] = true
+					found = append(found, fmt.Sprintf("%s (%d)", r.d.DisplayOf(row), row.ID))
+				}
+			}
+		}
+	}
+	if len(found) > 0 {
+		return Conflict(fmt.Sprintf("Unable to delete object. %d dependent objects were found: %s",
+			len(found), strings.Join(found, ", ")))
+	}
+	return nil
+}
+
+// clearKeys carries out SET_NULL for the rows that stay. Change-logged
+// models are updated one mutation per row, which records the update and
+// its event as NetBox's pre_delete handler does; the others in one
+// statement per relation.
+func (p *deletion) clearKeys(ctx context.Context, tx *Tx) error {
+	for _, t := range p.order {
+		for _, r := range referencing(t) {
+			if r.rule() != OnDeleteSetNull || r.f.Kind == KindGenericObject {
+				continue
+			}
+			ids, err := r.ids(ctx, tx, t, p.ids[t])
+			if err != nil {
+				return err
+			}
+			var stay []int
+			for _, id := range ids {
+				if !p.in[r.d][id] {
+					stay = append(stay, id)
+				}
+			}
+			if len(stay) == 0 {
+				continue
+			}
+			if !r.d.Logged {
+				if err := setNull(ctx, tx, r.d.Table, r.f.Column, stay); err != nil {
+					return err
+				}
+				continue
+			}
+			for _, id := range stay {
+				m := r.d.NewUpdate(tx.Client, id)
+				if err := m.ClearField(r.f.Column); err != nil {
+					return fmt.Errorf("clear %s.%s: %w", r.d.Type, r.f.Column, err)
+				}
+				if _, err := tx.Client.Mutate(ctx, m); err != nil {
+					return translate(r.d, err)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func setNull(ctx context.Context, tx *Tx, table, col string, ids []int) error {
+	for _, chunk := range chunks(ids) {
+		if len(chunk) == 0 {
+			continue
+		}
+		args := make([]any, len(chunk))
+		for i, id := range chunk {
+			args[i] = id
+		}
+		q := fmt.Sprintf(`UPDATE %s SET %s = NULL WHERE id IN (%s)`, quote(table), quote(col),
+			placeholders(tx.Dialect, 1, len(chunk)))
+		if _, err := tx.Client.ExecContext(ctx, q, args...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// unlink removes the many-to-many links of the objects of the set, from
+// either side of each join table (rule 6: only the link rows go).
+func (p *deletion) unlink(ctx context.Context, tx *Tx) error {
+	for _, t := range p.order {
+		done := map[string]bool{}
+		for _, od := range All() {
+			for _, f := range od.Fields {
+				if f.Kind != KindM2M || f.Join == "" {
+					continue
+				}
+				var cols []string
+				if f.target == t {
+					cols = append(cols, f.JoinTarget)
+				}
+				if od == t {
+					cols = append(cols, f.JoinOwn)
+				}
+				for _, col := range cols {
+					if key := f.Join + "." + col; !done[key] {
+						done[key] = true
+						if err := deleteWhereIn(ctx, tx, f.Join, col, p.ids[t]); err != nil {
+							return err
+						}
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func deleteWhereIn(ctx context.Context, tx *Tx, table, col string, ids []int) error {
+	for _, chunk := range chunks(ids) {
+		if len(chunk) == 0 {
+			continue
+		}
+		args := make([]any, len(chunk))
+		for i, id := range chunk {
+			args[i] = id
+		}
+		q := fmt.Sprintf(`DELETE FROM %s WHERE %s IN (%s)`, quote(table), quote(col), placeholders(tx.Dialect, 1, len(chunk)))
+		if _, err := tx.Client.ExecContext(ctx, q, args...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// deleteRows deletes every object of the set through its own mutation, so
+// that each gets its delete record and event. Models go after the models
+// referring to them, tree nodes deepest first. msgs carries the
+// changelog_message of the objects the request named.
+func (p *deletion) deleteRows(ctx context.Context, tx *Tx, root *Descriptor, msgs map[int]context.Context) error {
+	for _, d := range p.deleteOrder() {
+		ids := p.ids[d]
+		switch {
+		case d.Tree:
+			var err error
+			if ids, err = deepestFirst(ctx, tx, d, ids); err != nil {
+				return err
+			}
+		case selfCascade(d):
+			// Found level by level: the later rows hang on the earlier.
+			ids = append([]int(nil), ids...)
+			slices.Reverse(ids)
+		}
+		for _, id := range ids {
+			octx := ctx
+			if c, ok := msgs[id]; ok && d == root {
+				octx = c
+			}
+			if err := d.DeleteOne(octx, tx.Client, id); err != nil {
+				if gen.IsNotFound(err) {
+					continue // gone already: the set holds only existing rows, so by a hook
+				}
+				return translate(d, err)
+			}
+		}
+	}
+	return nil
+}
+
+// selfCascade says whether rows of d cascade from other rows of d (a
+// parent that is no tree's).
+func selfCascade(d *Descriptor) bool {
+	for _, r := range referencing(d) {
+		if r.d == d && r.rule() == OnDeleteCascade {
+			return true
+		}
+	}
+	return false
+}
+
+// deleteOrder orders the models of the set so that a model comes before
+// every other model of the set it refers to (its rows then never hold a
+// key to a deleted row, and their change records still render what they
+// point at, generic objects included). A cycle falls back to the order of
+// discovery.
+func (p *deletion) deleteOrder() []*Descriptor {
+	refersTo := func(o, t *Descriptor) bool {
+		for _, r := range referencing(t) {
+			if r.d == o {
+				return true
+			}
+		}
+		for _, f := range o.Fields {
+			if f.target == t && f.Column != "" {
+				return true
+			}
+		}
+		return false
+	}
+	rest := append([]*Descriptor(nil), p.order...)
+	var out []*Descriptor
+	for len(rest) > 0 {
+		pick := -1
+		for i, t := range rest {
+			blocked := false
+			for _, o := range rest {
+				if o != t && refersTo(o, t) {
+					blocked = true
+					break
+				}
+			}
+			if !blocked {
+				pick = i
+				break
+			}
+		}
+		if pick < 0 {
+			return append(out, rest...)
+		}
+		out = append(out, rest[pick])
+		rest = append(rest[:pick], rest[pick+1:]...)
+	}
+	return out
+}
+
+// deepestFirst orders tree nodes by descending depth.
+func deepestFirst(ctx context.Context, tx *Tx, d *Descriptor, ids []int) ([]int, error) {
+	depth := map[int]int{}
+	for _, chunk := range chunks(ids) {
+		if len(chunk) == 0 {
+			continue
+		}
+		s := sql.Dialect(tx.Dialect).Select("id", "_depth").From(sql.Table(d.Table))
+		s.Where(sql.InInts(s.C("id"), chunk...))
+		q, args := s.Query()
+		rs, err := tx.Client.QueryContext(ctx, q, args...)
+		if err != nil {
+			return nil, err
+		}
+		for rs.Next() {
+			var id, dep int
+			if err := rs.Scan(&id, &dep); err != nil {
+				rs.Close()
+				return nil, err
+			}
+			depth[id] = dep
+		}
+		rs.Close()
+	}
+	out := append([]int(nil), ids...)
+	sort.SliceStable(out, func(i, j int) bool {
+		if depth[out[i]] != depth[out[j]] {
+			return depth[out[i]] > depth[out[j]]
+		}
+		return out[i] < out[j]
+	})
+	return out, nil
+}
