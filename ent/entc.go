@@ -57,6 +57,7 @@ func resources(next gen.Generator) gen.Generator {
 			"quote": func(v any) string { b, _ := json.Marshal(v); return "`" + string(b) + "`" },
 			"goq":   func(s string) string { return fmt.Sprintf("%q", s) },
 			"goany": goLiteral,
+			"base":  filepath.Base,
 		}).ParseFiles("./ent/template/resource.tmpl"))
 		dir := "./ent/resource"
 		old, _ := filepath.Glob(filepath.Join(dir, "zz_*.go"))
@@ -114,6 +115,9 @@ func fieldAnn(a gen.Annotations) (api.Field, error) {
 	return f, err
 }
 
+// resourcePkg is the package the descriptors are generated into.
+const resourcePkg = "github.com/inventory/inventory/ent/resource"
+
 // Data is what resource.tmpl renders.
 type Data struct {
 	Type, Package  string
@@ -124,6 +128,9 @@ type Data struct {
 	Unique         []api.Unique
 	HasTree        bool
 	ContentTypeKey string
+	// Specifics (api.Model.DisplayFunc, IP, Endpoints): the logic package
+	// imported for the display function and the Go expression naming it.
+	DisplayImport, DisplayFunc string
 }
 
 // FieldData is one API field.
@@ -211,6 +218,13 @@ func describe(t *gen.Type, m api.Model) (*Data, error) {
 		}
 	}
 	d.Unique = append(d.Unique, m.Unique...)
+	if f := m.DisplayFunc; f != nil {
+		d.DisplayImport = f.Pkg
+		d.DisplayFunc = "logic" + filepath.Base(f.Pkg) + "." + f.Name
+		if f.Pkg == resourcePkg { // the resource layer's own (change records)
+			d.DisplayImport, d.DisplayFunc = "", f.Name
+		}
+	}
 	for _, name := range m.Brief {
 		if !seen[name] {
 			return nil, fmt.Errorf("brief field %q is not in Fields", name)

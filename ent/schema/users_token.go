@@ -58,10 +58,10 @@ func (Token) Annotations() []schema.Annotation {
 			App: "users", Path: "tokens", Verbose: "token",
 			Fields: []string{"id", "url", "display_url", "display", "version", "key", "user", "description", "created",
 				"expires", "last_used", "enabled", "write_enabled", "pepper_id", "allowed_ips", "token"},
-			Brief:    []string{"id", "url", "display", "version", "key", "enabled", "write_enabled", "description"},
-			Display:  "token",
-			Search:   []string{"key", "description"},
-			Ordering: []string{"-created"},
+			Brief:       []string{"id", "url", "display", "version", "key", "enabled", "write_enabled", "description"},
+			DisplayFunc: api.Func(api.LogicPkg("users"), "TokenDisplay"),
+			Search:      []string{"key", "description"},
+			Ordering:    []string{"-created"},
 		},
 	}
 }
