@@ -204,7 +204,9 @@ func prefixExactPred(c *IPColumns, values []string) func(*sql.Selector) {
 
 // maskLength: mask_length=<n> (repeated = OR), mask_length__gte/__lte.
 func maskLength(c *IPColumns) customFunc {
-	return func(lookup string, values []string) (func(*sql.Selector), error) { return maskLengthPred(c, lookup, values) }
+	return func(lookup string, values []string) (func(*sql.Selector), error) {
+		return maskLengthPred(c, lookup, values)
+	}
 }
 
 func maskLengthPred(c *IPColumns, lookup string, values []string) (func(*sql.Selector), error) {

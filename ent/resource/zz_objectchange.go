@@ -20,6 +20,7 @@ func init() {
 		Table:       "core_objectchange",
 		Display:     "",
 		DisplayFunc: ObjectChangeDisplay,
+		Endpoints:   endpoints(`[{"app":"extras","path":"object-changes","alias":"core.objectchange"}]`),
 		Tree:        false,
 		Tagged:      false,
 		Custom:      false,

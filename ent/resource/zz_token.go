@@ -21,6 +21,7 @@ func init() {
 		Table:       "users_token",
 		Display:     "",
 		DisplayFunc: logicusers.TokenDisplay,
+		Endpoints:   endpoints(`[{"name":"provision","ops":[{"method":"POST","permission":"public","handler":"users.tokens.provision","summary":"Create a token with a username and password","request":"TokenProvisionRequest","response":"Token","status":201,"description":"The new token; its secret is shown only here.","errors":[400]}]}]`),
 		Tree:        false,
 		Tagged:      false,
 		Custom:      false,

@@ -74,8 +74,11 @@ func (ObjectChange) Annotations() []schema.Annotation {
 				"changed_object_type", "changed_object_id", "changed_object", "object_repr", "message",
 				"prechange_data", "postchange_data"},
 			DisplayFunc: api.Func("github.com/inventory/inventory/ent/resource", "ObjectChangeDisplay"),
-			Search:      []string{"user_name", "object_repr"},
-			Ordering:    []string{"-time"},
+			// NetBox 4.6 serves change records under core; SPEC.md places
+			// them under extras too (DESIGN.md §7).
+			Endpoints: []api.Endpoint{{App: "extras", Path: "object-changes", Alias: "core.objectchange"}},
+			Search:    []string{"user_name", "object_repr"},
+			Ordering:  []string{"-time"},
 			Filters: []api.Filter{
 				{Name: "request_id", Kind: "uuid", Column: "request_id"},
 				{Name: "related_object_type", Kind: "string", Column: "related_object_type"},

@@ -37,6 +37,9 @@ type Endpoint struct {
 const (
 	// PermPublic needs no credential (token provisioning).
 	PermPublic = "public"
+	// PermAPI is what the API root needs: anyone, or any authenticated
+	// caller when LOGIN_REQUIRED.
+	PermAPI = "api"
 	// PermAuthenticated needs any authenticated caller.
 	PermAuthenticated = "authenticated"
 	// PermSuperuser needs a superuser.
@@ -76,3 +79,8 @@ type Param struct {
 	Description string   `json:"description,omitempty"`
 	Enum        []string `json:"enum,omitempty"`
 }
+
+// Apps are NetBox's applications: each has a root (/api/<app>/) even
+// before its first model is served. They are the API's namespace, not a
+// per-model list: models and endpoints of these apps need no other entry.
+var Apps = []string{"circuits", "core", "dcim", "extras", "ipam", "tenancy", "users", "virtualization"}
