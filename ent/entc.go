@@ -131,6 +131,23 @@ type Data struct {
 	// Specifics (api.Model.DisplayFunc, IP, Endpoints): the logic package
 	// imported for the display function and the Go expression naming it.
 	DisplayImport, DisplayFunc string
+	// Imports are the logic packages named by DisplayFunc and endpoint
+	// handlers (api.Op.Func); Handlers the handler functions by key.
+	Imports  []string
+	Handlers []HandlerRef
+}
+
+// HandlerRef is an endpoint handler function: Key is "<pkg>.<Name>", Expr
+// the Go expression naming it in the descriptor's file.
+type HandlerRef struct{ Key, Expr string }
+
+// logicRef is the Go expression naming f in a generated descriptor, and
+// the package to import ("" for the resource layer's own functions).
+func logicRef(f *api.FuncRef) (expr, imp string) {
+	if f.Pkg == resourcePkg {
+		return f.Name, ""
+	}
+	return "logic" + filepath.Base(f.Pkg) + "." + f.Name, f.Pkg
 }
 
 // FieldData is one API field.
@@ -218,13 +235,26 @@ func describe(t *gen.Type, m api.Model) (*Data, error) {
 		}
 	}
 	d.Unique = append(d.Unique, m.Unique...)
+	imports := map[string]bool{}
 	if f := m.DisplayFunc; f != nil {
-		d.DisplayImport = f.Pkg
-		d.DisplayFunc = "logic" + filepath.Base(f.Pkg) + "." + f.Name
-		if f.Pkg == resourcePkg { // the resource layer's own (change records)
-			d.DisplayImport, d.DisplayFunc = "", f.Name
+		d.DisplayFunc, d.DisplayImport = logicRef(f)
+		imports[d.DisplayImport] = true
+	}
+	for _, e := range m.Endpoints {
+		for _, op := range e.Ops {
+			if op.Func != nil {
+				expr, imp := logicRef(op.Func)
+				imports[imp] = true
+				d.Handlers = append(d.Handlers, HandlerRef{Key: op.Func.Pkg + "." + op.Func.Name, Expr: expr})
+			}
 		}
 	}
+	for imp := range imports {
+		if imp != "" {
+			d.Imports = append(d.Imports, imp)
+		}
+	}
+	sort.Strings(d.Imports)
 	for _, name := range m.Brief {
 		if !seen[name] {
 			return nil, fmt.Errorf("brief field %q is not in Fields", name)

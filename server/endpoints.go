@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"slices"
@@ -148,7 +149,10 @@ func specialRegistry() ([]*special, error) {
 			return fmt.Errorf("%s: no ops", s.oasPath())
 		}
 		for _, op := range e.Ops {
-			if specialHandlers[op.Handler] == nil {
+			switch {
+			case op.Func != nil && (d == nil || d.Handlers[funcKey(op.Func)] == nil):
+				return fmt.Errorf("%s %s: function %s is not wired (only model endpoints take Func)", op.Method, s.oasPath(), funcKey(op.Func))
+			case op.Func == nil && specialHandlers[op.Handler] == nil:
 				return fmt.Errorf("%s %s: handler %q is not bound", op.Method, s.oasPath(), op.Handler)
 			}
 			switch op.Permission {
@@ -217,6 +221,9 @@ func (s *Server) specialRoutes(api *gin.RouterGroup) {
 		}
 		for _, op := range e.Ops {
 			h := specialHandlers[op.Handler]
+			if op.Func != nil {
+				h = logicHandler(e, op, e.model.Handlers[funcKey(op.Func)])
+			}
 			api.Handle(op.Method, route, s.wrap(func(c *gin.Context) error {
 				if err := s.gate(c, e, op.Permission, op.Write); err != nil {
 					return err
@@ -227,6 +234,89 @@ func (s *Server) specialRoutes(api *gin.RouterGroup) {
 		api.OPTIONS(route, s.wrap(func(c *gin.Context) error { return s.specialOptions(c, e) }))
 	}
 }
+
+func funcKey(f *api.FuncRef) string { return f.Pkg + "." + f.Name }
+
+// logicHandler adapts a handler of a logic package: it gets the request
+// through api.Request (a detail endpoint's object read through the
+// caller's restriction, 404 when missing or hidden) and its value is
+// rendered as JSON, an api.Page paginated.
+func logicHandler(e *special, op api.Op, h api.Handler) specialHandler {
+	status := op.Status
+	if status == 0 {
+		status = http.StatusOK
+	}
+	return func(s *Server, c *gin.Context) error {
+		r := &logicRequest{c: c}
+		if e.Detail {
+			id, err := objectID(c)
+			if err != nil {
+				return err
+			}
+			row, err := e.model.Get(c.Request.Context(), s.db.Store(), id, s.restriction(c)...)
+			if err != nil {
+				return err
+			}
+			if row == nil {
+				return notFound(e.model)
+			}
+			r.obj = func(name string) any { return e.model.Value(row, name) }
+		}
+		if op.Request != "" {
+			raw, err := body(c)
+			if err != nil {
+				return err
+			}
+			r.body = raw
+		}
+		v, err := h(r)
+		if err != nil {
+			return err
+		}
+		if page, ok := v.(api.Page); ok {
+			p, err := s.pagination(c.Request.URL.Query())
+			if err != nil {
+				return err
+			}
+			count, items := len(page), []any(page)
+			if p.start == nil {
+				items = items[min(p.offset, count):]
+				if p.limit >= 0 && len(items) > p.limit {
+					items = items[:p.limit]
+				}
+			}
+			next, prev := p.links(c.Request, count, nil)
+			v = map[string]any{"count": count, "next": nilIfEmpty(next), "previous": nilIfEmpty(prev), "results": items}
+		}
+		writeJSON(c, status, v)
+		return nil
+	}
+}
+
+func nilIfEmpty(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+// logicRequest is api.Request over a gin request.
+type logicRequest struct {
+	c    *gin.Context
+	obj  api.Getter
+	body []byte
+}
+
+func (r *logicRequest) Context() context.Context { return r.c.Request.Context() }
+func (r *logicRequest) Query(name string) string {
+	v := r.c.Request.URL.Query()[name]
+	if len(v) == 0 {
+		return ""
+	}
+	return v[len(v)-1]
+}
+func (r *logicRequest) Object() api.Getter { return r.obj }
+func (r *logicRequest) Body() []byte       { return r.body }
 
 // gate is the one permission check of special endpoints: the op's
 // declared permission, and write ops refused to read-only tokens.

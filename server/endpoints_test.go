@@ -76,7 +76,7 @@ func TestSpecialEndpoints(t *testing.T) {
 					without, with = plain, admin
 				default: // an action on the declaring model
 					u, id := e.NewUser("perm-" + strings.NewReplacer("/", "-", "{", "", "}", "").Replace(op.Method+op.Path))
-					if r := without.Do(op.Method, op.Example, body); r.Status != http.StatusForbidden {
+					if r := u.Do(op.Method, op.Example, body); r.Status != http.StatusForbidden {
 						t.Fatalf("without %s on %s: status %d: %s", op.Permission, op.Model, r.Status, r.Body)
 					}
 					e.Grant(id, []string{op.Model}, []string{op.Permission}, nil)

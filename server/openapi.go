@@ -880,6 +880,18 @@ func (b *oasBuilder) specialPaths(reg []*special) {
 		b.paths.Set("/api/"+app+"/", &openapi3.PathItem{Get: o})
 	}
 	for _, e := range reg {
+		for _, sh := range e.Shapes {
+			o := oasObject(map[string]*openapi3.SchemaRef{})
+			for _, p := range sh.Props {
+				ps := oasTyped(p.Type)
+				ps.Nullable = p.Nullable
+				o.Properties[p.Name] = oasVal(ps)
+				o.Required = append(o.Required, p.Name)
+			}
+			b.schemas[sh.Name] = oasVal(o)
+		}
+	}
+	for _, e := range reg {
 		if e.target != nil {
 			b.modelPaths(e.app, strings.Join(e.parts, "/"), e.target)
 			continue

@@ -140,6 +140,9 @@ type Descriptor struct {
 	IP *IPColumns
 	// Endpoints are the model's special endpoints (api.Model.Endpoints).
 	Endpoints []api.Endpoint
+	// Handlers are the endpoint handlers living in logic packages, by
+	// "<pkg>.<Name>" (api.Op.Func), wired in by the generator.
+	Handlers map[string]api.Handler
 
 	NewCreate func(c *gen.Client) ent.Mutation
 	NewUpdate func(c *gen.Client, id int) ent.Mutation

@@ -1,5 +1,7 @@
 package api
 
+import "context"
+
 // Endpoint declares a special endpoint: a route that is not one of a
 // model's list/detail CRUD routes (NetBox's available-ips, trace,
 // render-config, tokens/provision, the background tasks...). A model
@@ -31,6 +33,23 @@ type Endpoint struct {
 	Alias string `json:"alias,omitempty"`
 	// Ops are the methods served, each with its handler and permission.
 	Ops []Op `json:"ops,omitempty"`
+	// Shapes declares the component schemas its ops name that are
+	// neither a model's nor registered by the server.
+	Shapes []Shape `json:"shapes,omitempty"`
+}
+
+// Shape is a flat JSON object schema for the OpenAPI document.
+type Shape struct {
+	Name  string `json:"name"`
+	Props []Prop `json:"props"`
+}
+
+// Prop is one property of a Shape; all are required.
+type Prop struct {
+	Name string `json:"name"`
+	Type string `json:"type"` // "string", "integer", "boolean", "number", "object"
+	// Nullable properties may be null.
+	Nullable bool `json:"nullable,omitempty"`
 }
 
 // Permissions an Op may need besides an action on its model.
@@ -55,7 +74,11 @@ type Op struct {
 	// Handler names the function serving the op, bound by its owning
 	// package (the server refuses to start while a declared handler is
 	// unbound).
-	Handler string `json:"handler"`
+	Handler string `json:"handler,omitempty"`
+	// Func is the handler when it lives in a logic package (a Handler):
+	// the generator wires it into the model's descriptor. Set Handler or
+	// Func.
+	Func *FuncRef `json:"func,omitempty"`
 	// Write ops are refused to read-only tokens.
 	Write bool `json:"write,omitempty"`
 	// OpenAPI: operation id (default <app>_<path>_<name>_<verb>), summary,
@@ -84,3 +107,36 @@ type Param struct {
 // before its first model is served. They are the API's namespace, not a
 // per-model list: models and endpoints of these apps need no other entry.
 var Apps = []string{"circuits", "core", "dcim", "extras", "ipam", "tenancy", "users", "virtualization"}
+
+// Handler serves an op whose function lives in a logic package
+// (Op.Func): it sees a small request abstraction, no HTTP, and returns
+// the response value (rendered as JSON; a Page is paginated by the server)
+// or an error for the server's one translator (*FieldError: 400,
+// *StatusError: its status).
+type Handler func(r Request) (any, error)
+
+// Request is what a Handler sees of the request.
+type Request interface {
+	Context() context.Context
+	// Query is a query parameter ("" when absent; the last value counts).
+	Query(name string) string
+	// Object is a detail endpoint's object, read through the caller's
+	// permission restriction (a missing or hidden object answers 404
+	// before the handler runs); nil on other endpoints.
+	Object() Getter
+	// Body is the JSON request body (nil when empty).
+	Body() []byte
+}
+
+// Page is a handler result the server paginates as a list: limit and
+// offset, with NetBox's count/next/previous/results envelope.
+type Page []any
+
+// StatusError is an error with an HTTP status and NetBox's {"detail": ...}
+// body, for handlers in logic packages.
+type StatusError struct {
+	Status int
+	Detail string
+}
+
+func (e *StatusError) Error() string { return e.Detail }
