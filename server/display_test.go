@@ -58,4 +58,3 @@ func TestDisplay(t *testing.T) {
 		}
 	})
 }
-
