@@ -18,8 +18,8 @@ type Model struct {
 	Fields []string `json:"fields"`
 	// Brief is the brief representation (nil: brief returns the full form).
 	Brief []string `json:"brief,omitempty"`
-	// Display is the display rule: "{name}", "{name} ({vid})", or a named
-	// Rules a template cannot express name a function instead (DisplayFunc).
+	// Display is the display template: "{name}", "{name} ({vid})". Rules a
+	// template cannot express name a function instead (DisplayFunc).
 	Display string `json:"display"`
 	// Search lists the columns that the q filter matches case-insensitively.
 	Search []string `json:"search,omitempty"`
