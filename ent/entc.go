@@ -56,6 +56,7 @@ func resources(next gen.Generator) gen.Generator {
 			"quote": func(v any) string { b, _ := json.Marshal(v); return "`" + string(b) + "`" },
 			"goq":   func(s string) string { return fmt.Sprintf("%q", s) },
 			"goany": goLiteral,
+			"base":  filepath.Base,
 		}).ParseFiles("./ent/template/resource.tmpl"))
 		dir := "./ent/resource"
 		old, _ := filepath.Glob(filepath.Join(dir, "zz_*.go"))
@@ -113,6 +114,9 @@ func fieldAnn(a gen.Annotations) (api.Field, error) {
 	return f, err
 }
 
+// resourcePkg is the package the descriptors are generated into.
+const resourcePkg = "github.com/inventory/inventory/ent/resource"
+
 // Data is what resource.tmpl renders.
 type Data struct {
 	Type, Package  string
@@ -123,6 +127,26 @@ type Data struct {
 	Unique         []api.Unique
 	HasTree        bool
 	ContentTypeKey string
+	// Specifics (api.Model.DisplayFunc, IP, Endpoints): the logic package
+	// imported for the display function and the Go expression naming it.
+	DisplayImport, DisplayFunc string
+	// Imports are the logic packages named by DisplayFunc and endpoint
+	// handlers (api.Op.Func); Handlers the handler functions by key.
+	Imports  []string
+	Handlers []HandlerRef
+}
+
+// HandlerRef is an endpoint handler function: Key is "<pkg>.<Name>", Expr
+// the Go expression naming it in the descriptor's file.
+type HandlerRef struct{ Key, Expr string }
+
+// logicRef is the Go expression naming f in a generated descriptor, and
+// the package to import ("" for the resource layer's own functions).
+func logicRef(f *api.FuncRef) (expr, imp string) {
+	if f.Pkg == resourcePkg {
+		return f.Name, ""
+	}
+	return "logic" + filepath.Base(f.Pkg) + "." + f.Name, f.Pkg
 }
 
 // FieldData is one API field.
@@ -210,6 +234,26 @@ func describe(t *gen.Type, m api.Model) (*Data, error) {
 		}
 	}
 	d.Unique = append(d.Unique, m.Unique...)
+	imports := map[string]bool{}
+	if f := m.DisplayFunc; f != nil {
+		d.DisplayFunc, d.DisplayImport = logicRef(f)
+		imports[d.DisplayImport] = true
+	}
+	for _, e := range m.Endpoints {
+		for _, op := range e.Ops {
+			if op.Func != nil {
+				expr, imp := logicRef(op.Func)
+				imports[imp] = true
+				d.Handlers = append(d.Handlers, HandlerRef{Key: op.Func.Pkg + "." + op.Func.Name, Expr: expr})
+			}
+		}
+	}
+	for imp := range imports {
+		if imp != "" {
+			d.Imports = append(d.Imports, imp)
+		}
+	}
+	sort.Strings(d.Imports)
 	for _, name := range m.Brief {
 		if !seen[name] {
 			return nil, fmt.Errorf("brief field %q is not in Fields", name)

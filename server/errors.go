@@ -10,6 +10,7 @@ import (
 	"github.com/gin-gonic/gin"
 
 	"github.com/inventory/inventory/ent/resource"
+	"github.com/inventory/inventory/ent/schema/api"
 	"github.com/inventory/inventory/filters"
 	"github.com/inventory/inventory/server/auth"
 )
@@ -58,12 +59,18 @@ func (s *Server) render(c *gin.Context, err error) {
 		be bulkError
 		bo bodyError
 		au auth.Error
+		se *api.StatusError
+		fd *api.FieldError
 	)
 	switch {
 	case errors.As(err, &ae):
 		writeJSON(c, ae.status, map[string]string{"detail": ae.detail})
 	case errors.As(err, &de):
 		writeJSON(c, de.Status, map[string]string{"detail": de.Detail})
+	case errors.As(err, &se): // from a logic package's handler
+		writeJSON(c, se.Status, map[string]string{"detail": se.Detail})
+	case errors.As(err, &fd):
+		writeJSON(c, http.StatusBadRequest, resource.Invalid(fd.Field, fd.Message).Fields)
 	case errors.As(err, &ve):
 		writeJSON(c, http.StatusBadRequest, ve.Fields)
 	case errors.As(err, &fe):

@@ -7,7 +7,9 @@ import (
 	"mime"
 	"net/http"
 	"path"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -16,9 +18,9 @@ import (
 	"github.com/goccy/go-yaml"
 
 	"github.com/inventory/inventory/ent/resource"
+	"github.com/inventory/inventory/ent/schema/api"
 	"github.com/inventory/inventory/filters"
 	"github.com/inventory/inventory/server/swaggerui"
-	"github.com/inventory/inventory/webhooks"
 )
 
 // The OpenAPI document (GET /api/schema/) and the interactive
@@ -178,10 +180,10 @@ func openAPIFor(version string) (*builtDoc, error) {
 }
 
 // BuildOpenAPI describes the API served by this build: every model of
-// resource.All() (and its aliases) with NetBox's schema names (<Type>,
+// resource.All() with NetBox's schema names (<Type>,
 // Brief<Type>, Writable<Type>Request, PatchedWritable<Type>Request,
 // Paginated<Type>List) and operation ids (<app>_<path>_list, ...), plus
-// the endpoints that are not models.
+// every special endpoint of the registry (aliases included).
 func BuildOpenAPI(version string) *openapi3.T {
 	b := &oasBuilder{schemas: openapi3.Schemas{}, paths: openapi3.NewPaths()}
 	b.common()
@@ -200,10 +202,7 @@ func BuildOpenAPI(version string) *openapi3.T {
 	for _, d := range resource.All() {
 		b.modelPaths(d.App, d.Path, d)
 	}
-	for _, a := range aliases {
-		b.modelPaths(a.App, a.Path, resource.ByPath(a.TargetApp, a.TargetPath))
-	}
-	b.specialPaths()
+	b.specialPaths(mustRegistry())
 	return &openapi3.T{
 		OpenAPI: "3.0.3",
 		Info: &openapi3.Info{
@@ -836,201 +835,151 @@ func oasFilterParam(name string, f *filters.Filter, lookup string) *openapi3.Par
 	return &openapi3.ParameterRef{Value: p}
 }
 
-// --- endpoints that are not models -------------------------------------
+// --- special endpoints (the registry, endpoints.go) ---------------------
 
-func (b *oasBuilder) specialPaths() {
-	str := func() *openapi3.SchemaRef { return oasVal(oasTyped("string")) }
-	strMap := func() *openapi3.Schema {
-		s := oasTyped("object")
-		s.AdditionalProperties = openapi3.AdditionalProperties{Schema: str()}
-		return s
-	}
+// oasShapes build the component schemas that special endpoints name as
+// their request or response (api.Op.Request, Response), registered by the
+// file owning the endpoint; model schemas are named by their type.
+var oasShapes = map[string]func(b *oasBuilder) *openapi3.Schema{}
 
-	root := b.op("api", "api_root", "Root of the API: each application's URL", nil)
-	root.Responses.Set("200", oasJSONResponse("Application name → URL.", oasVal(strMap())))
-	b.paths.Set("/api/", &openapi3.PathItem{Get: root})
-	for _, app := range apps {
-		o := b.op(app, app+"_root", "Endpoints of "+app, nil)
-		o.Responses.Set("200", oasJSONResponse("Endpoint name → list URL.", oasVal(strMap())))
-		b.paths.Set("/api/"+app+"/", &openapi3.PathItem{Get: o})
-	}
-	plugins := b.op("api", "plugins_root", "Installed plugins' APIs (none)", nil)
-	plugins.Responses.Set("200", oasJSONResponse("Always {}.", oasVal(oasFreeObject())))
-	b.paths.Set("/api/plugins/", &openapi3.PathItem{Get: plugins})
+func oasShape(name string, build func(b *oasBuilder) *openapi3.Schema) { oasShapes[name] = build }
 
-	b.schemas["Status"] = oasVal(oasObject(map[string]*openapi3.SchemaRef{
-		"django-version":      str(),
-		"go-version":          str(),
-		"hostname":            str(),
-		"installed_apps":      oasVal(strMap()),
-		"netbox-version":      str(),
-		"netbox-full-version": str(),
-		"plugins":             oasVal(strMap()),
-		"python-version":      str(),
-		"rq-workers-running":  oasVal(oasTyped("integer")),
-	}, "netbox-version", "netbox-full-version", "hostname", "installed_apps", "plugins", "rq-workers-running"))
-	status := b.op("status", "status_retrieve", "Service status and versions", nil)
-	status.Responses.Set("200", oasJSONResponse("Status.", oasRef("Status")))
-	b.paths.Set("/api/status/", &openapi3.PathItem{Get: status})
-
-	authCheck := b.op("authentication-check", "authentication_check_retrieve", "The authenticated user", nil)
-	authCheck.Responses.Set("200", oasJSONResponse("The caller's user record.", oasRef("User")))
-	b.paths.Set("/api/authentication-check/", &openapi3.PathItem{Get: authCheck})
-
-	// Token provisioning: username and password, plus any writable token
-	// field; needs no token (SPEC.md §4.13).
-	prov := oasObject(map[string]*openapi3.SchemaRef{
-		"username": str(),
-		"password": oasVal(&openapi3.Schema{Type: &openapi3.Types{"string"}, WriteOnly: true}),
-	}, "username", "password")
-	if tok := resource.ByContentType("users.token"); tok != nil {
-		for _, f := range tok.Fields {
-			if oasWritable(f) && f.Name != "user" {
-				prov.Properties[f.Name] = b.writeField(f)
-			}
-		}
-	}
-	b.schemas["TokenProvisionRequest"] = oasVal(prov)
-	provision := b.op("users", "users_tokens_provision_create", "Create a token with a username and password", nil)
-	provision.Security = &openapi3.SecurityRequirements{{}}
-	provision.RequestBody = oasJSONBody(oasRef("TokenProvisionRequest"), true)
-	provision.Responses.Set("201", oasJSONResponse("The new token; its secret is shown only here.", oasRef("Token")))
-	provision.Responses.Set("400", oasErrorRef("BadRequest"))
-	b.paths.Set("/api/users/tokens/provision/", &openapi3.PathItem{Post: provision})
-
-	cfgGet := b.op("users", "users_config_retrieve", "The caller's preferences", nil)
-	cfgGet.Responses.Set("200", oasJSONResponse("Preferences (free-form).", oasVal(oasFreeObject())))
-	cfgPatch := b.op("users", "users_config_partial_update", "Merge into the caller's preferences", nil)
-	cfgPatch.RequestBody = oasJSONBody(oasVal(oasFreeObject()), true)
-	cfgPatch.Responses.Set("200", oasJSONResponse("The merged preferences.", oasVal(oasFreeObject())))
-	cfgPatch.Responses.Set("400", oasErrorRef("BadRequest"))
-	b.paths.Set("/api/users/config/", &openapi3.PathItem{Get: cfgGet, Patch: cfgPatch})
-
-	b.taskPaths()
-}
-
-// taskPaths: webhook deliveries as NetBox's background tasks and queues
-// (superusers only).
-func (b *oasBuilder) taskPaths() {
-	str := func() *openapi3.SchemaRef { return oasVal(oasTyped("string")) }
-	nstr := func(format string) *openapi3.SchemaRef {
-		return oasVal(&openapi3.Schema{Type: &openapi3.Types{"string"}, Format: format, Nullable: true})
-	}
-	nint := func() *openapi3.SchemaRef {
-		return oasVal(&openapi3.Schema{Type: &openapi3.Types{"integer"}, Nullable: true})
-	}
-	boolean := func() *openapi3.SchemaRef { return oasVal(oasTyped("boolean")) }
-	statuses := make([]any, len(webhooks.Statuses))
-	for i, s := range webhooks.Statuses {
-		statuses[i] = s
-	}
-	kwargs := oasTyped("object")
-	kwargs.AdditionalProperties = openapi3.AdditionalProperties{Schema: str()}
-	b.schemas["BackgroundTask"] = oasVal(oasObject(map[string]*openapi3.SchemaRef{
-		"id": str(), "url": oasVal(&openapi3.Schema{Type: &openapi3.Types{"string"}, Format: "uri"}),
-		"description": str(), "origin": str(), "func_name": str(),
-		"args": oasVal(oasArrayOf(str())), "kwargs": oasVal(kwargs),
-		"result": nstr(""), "timeout": oasVal(oasTyped("integer")), "result_ttl": nint(),
-		"created_at":  oasVal(&openapi3.Schema{Type: &openapi3.Types{"string"}, Format: "date-time"}),
-		"enqueued_at": nstr("date-time"), "started_at": nstr("date-time"), "ended_at": nstr("date-time"),
-		"worker_name": nstr(""), "position": nint(),
-		"status":         oasVal(&openapi3.Schema{Type: &openapi3.Types{"string"}, Enum: statuses}),
-		"meta":           oasVal(oasFreeObject()),
-		"last_heartbeat": nstr("date-time"),
-		"is_finished":    boolean(), "is_queued": boolean(), "is_failed": boolean(),
-		"is_started": boolean(), "is_deferred": boolean(), "is_canceled": boolean(),
-	}, "id", "url", "func_name", "status"))
-	page := func(item *openapi3.SchemaRef) *openapi3.SchemaRef {
+// shape resolves a declared shape: "object" (free-form), "page:<Name>" (a
+// paginated list), or a component schema name.
+func (b *oasBuilder) shape(name string) *openapi3.SchemaRef {
+	switch {
+	case name == "object":
+		return oasVal(oasFreeObject())
+	case strings.HasPrefix(name, "page:"):
+		nstr := oasVal(&openapi3.Schema{Type: &openapi3.Types{"string"}, Format: "uri", Nullable: true})
 		return oasVal(oasObject(map[string]*openapi3.SchemaRef{
-			"count": oasVal(oasTyped("integer")), "next": nstr("uri"), "previous": nstr("uri"), "results": oasVal(oasArrayOf(item)),
+			"count": oasVal(oasTyped("integer")), "next": nstr, "previous": nstr,
+			"results": oasVal(oasArrayOf(b.shape(strings.TrimPrefix(name, "page:")))),
 		}, "count", "next", "previous", "results"))
 	}
-	queues := make([]any, len(webhooks.Queues))
-	for i, q := range webhooks.Queues {
-		queues[i] = q
-	}
-	b.schemas["BackgroundQueue"] = oasVal(oasObject(map[string]*openapi3.SchemaRef{
-		"name":                 oasVal(&openapi3.Schema{Type: &openapi3.Types{"string"}, Enum: queues}),
-		"url":                  oasVal(&openapi3.Schema{Type: &openapi3.Types{"string"}, Format: "uri"}),
-		"jobs":                 oasVal(oasTyped("integer")),
-		"oldest_job_timestamp": nstr("date-time"),
-		"index":                oasVal(oasTyped("integer")),
-		"scheduler_pid":        nint(),
-		"workers":              oasVal(oasTyped("integer")),
-		"finished_jobs":        oasVal(oasTyped("integer")),
-		"started_jobs":         oasVal(oasTyped("integer")),
-		"deferred_jobs":        oasVal(oasTyped("integer")),
-		"failed_jobs":          oasVal(oasTyped("integer")),
-		"scheduled_jobs":       oasVal(oasTyped("integer")),
-	}, "name", "url"))
-
-	pageParams := openapi3.Parameters{
-		oasQueryParam("limit", "Number of results (default: all).", oasTyped("integer")),
-		oasQueryParam("offset", "Index of the first result.", oasTyped("integer")),
-	}
-	statusParam := oasTyped("string")
-	statusParam.Enum = statuses
-	list := b.op("core", "core_background_tasks_list", "List background tasks (webhook deliveries)", append(openapi3.Parameters{
-		oasQueryParam("status", "Only tasks in this state.", statusParam),
-		oasQueryParam("webhook_id", "Only deliveries of this webhook.", oasTyped("integer")),
-	}, pageParams...))
-	list.Responses.Set("200", oasJSONResponse("A page of tasks.", page(oasRef("BackgroundTask"))))
-	list.Responses.Set("400", oasErrorRef("BadRequest"))
-	b.paths.Set("/api/core/background-tasks/", &openapi3.PathItem{Get: list})
-
-	taskID := &openapi3.ParameterRef{Value: openapi3.NewPathParameter("id").WithSchema(oasTyped("string"))}
-	get := b.op("core", "core_background_tasks_retrieve", "Get a background task", openapi3.Parameters{taskID})
-	get.Responses.Set("200", oasJSONResponse("The task.", oasRef("BackgroundTask")))
-	get.Responses.Set("404", oasErrorRef("NotFound"))
-	b.paths.Set("/api/core/background-tasks/{id}/", &openapi3.PathItem{Get: get})
-
-	requeue := b.op("core", "core_background_tasks_requeue_create", "Requeue a failed task", openapi3.Parameters{taskID})
-	requeue.Responses.Set("200", oasEmptyResponse("Requeued."))
-	requeue.Responses.Set("400", oasErrorRef("BadRequest"))
-	requeue.Responses.Set("404", oasErrorRef("NotFound"))
-	b.paths.Set("/api/core/background-tasks/{id}/requeue/", &openapi3.PathItem{Post: requeue})
-
-	for _, a := range []struct{ name, summary string }{
-		{"enqueue", "Force a task into its queue to run now"},
-		{"delete", "Delete a task"},
-		{"stop", "Stop a task (a delivery in flight cannot be stopped: 204)"},
-	} {
-		op := b.op("core", "core_background_tasks_"+a.name+"_create", a.summary, openapi3.Parameters{taskID})
-		if a.name == "stop" {
-			op.Responses.Set("204", oasEmptyResponse("Nothing was stopped."))
-		} else {
-			op.Responses.Set("200", oasEmptyResponse("Done."))
+	if _, ok := b.schemas[name]; !ok {
+		build, ok := oasShapes[name]
+		if !ok {
+			panic("openapi: unknown shape " + name) // caught by the OpenAPI test
 		}
-		op.Responses.Set("404", oasErrorRef("NotFound"))
-		b.paths.Set("/api/core/background-tasks/{id}/"+a.name+"/", &openapi3.PathItem{Post: op})
+		b.schemas[name] = oasVal(build(b))
 	}
+	return oasRef(name)
+}
 
-	b.schemas["BackgroundWorker"] = oasVal(oasObject(map[string]*openapi3.SchemaRef{
-		"name":                 str(),
-		"url":                  oasVal(&openapi3.Schema{Type: &openapi3.Types{"string"}, Format: "uri"}),
-		"state":                oasVal(&openapi3.Schema{Type: &openapi3.Types{"string"}, Enum: []any{"busy", "idle"}}),
-		"birth_date":           oasVal(&openapi3.Schema{Type: &openapi3.Types{"string"}, Format: "date-time"}),
-		"queue_names":          oasVal(oasArrayOf(str())),
-		"pid":                  str(),
-		"successful_job_count": oasVal(oasTyped("integer")),
-		"failed_job_count":     oasVal(oasTyped("integer")),
-		"total_working_time":   oasVal(oasTyped("integer")),
-	}, "name", "url", "state", "birth_date", "queue_names", "pid", "successful_job_count", "failed_job_count", "total_working_time"))
-	wlist := b.op("core", "core_background_workers_list", "List background workers (this process's, when it runs the jobs)", pageParams)
-	wlist.Responses.Set("200", oasJSONResponse("The workers.", page(oasRef("BackgroundWorker"))))
-	b.paths.Set("/api/core/background-workers/", &openapi3.PathItem{Get: wlist})
-	wname := &openapi3.ParameterRef{Value: openapi3.NewPathParameter("name").WithSchema(oasTyped("string"))}
-	wget := b.op("core", "core_background_workers_retrieve", "Get a background worker", openapi3.Parameters{wname})
-	wget.Responses.Set("200", oasJSONResponse("The worker.", oasRef("BackgroundWorker")))
-	wget.Responses.Set("404", oasErrorRef("NotFound"))
-	b.paths.Set("/api/core/background-workers/{name}/", &openapi3.PathItem{Get: wget})
+// specialPaths describes the roots and every registered special endpoint.
+func (b *oasBuilder) specialPaths(reg []*special) {
+	strMap := oasTyped("object")
+	strMap.AdditionalProperties = openapi3.AdditionalProperties{Schema: oasVal(oasTyped("string"))}
+	root := b.op("api", "api_root", "Root of the API: each application's URL", nil)
+	root.Responses.Set("200", oasJSONResponse("Application name → URL.", oasVal(strMap)))
+	b.paths.Set("/api/", &openapi3.PathItem{Get: root})
+	for _, app := range apps(reg) {
+		o := b.op(app, app+"_root", "Endpoints of "+app, nil)
+		o.Responses.Set("200", oasJSONResponse("Endpoint name → list URL.", oasVal(strMap)))
+		b.paths.Set("/api/"+app+"/", &openapi3.PathItem{Get: o})
+	}
+	for _, e := range reg {
+		for _, sh := range e.Shapes {
+			o := oasObject(map[string]*openapi3.SchemaRef{})
+			for _, p := range sh.Props {
+				ps := oasTyped(p.Type)
+				ps.Nullable = p.Nullable
+				o.Properties[p.Name] = oasVal(ps)
+				o.Required = append(o.Required, p.Name)
+			}
+			b.schemas[sh.Name] = oasVal(o)
+		}
+	}
+	for _, e := range reg {
+		if e.target != nil {
+			b.modelPaths(e.app, strings.Join(e.parts, "/"), e.target)
+			continue
+		}
+		item := b.paths.Value(e.oasPath())
+		if item == nil {
+			item = &openapi3.PathItem{}
+			b.paths.Set(e.oasPath(), item)
+		}
+		var params openapi3.Parameters
+		if e.Detail {
+			ks := oasTyped("string")
+			if e.key() == "id" && e.model != nil {
+				ks = oasTyped("integer")
+			}
+			for _, v := range e.KeyEnum {
+				ks.Enum = append(ks.Enum, v)
+			}
+			params = append(params, &openapi3.ParameterRef{Value: openapi3.NewPathParameter(e.key()).WithSchema(ks)})
+		}
+		for _, op := range e.Ops {
+			ps := slices.Clone(params)
+			for _, q := range op.Query {
+				qs := oasTyped(q.Type)
+				for _, v := range q.Enum {
+					qs.Enum = append(qs.Enum, v)
+				}
+				ps = append(ps, oasQueryParam(q.Name, q.Description, qs))
+			}
+			o := b.op(e.tag(), oasOperationID(e, op), op.Summary, ps)
+			if op.Permission == api.PermPublic {
+				o.Security = &openapi3.SecurityRequirements{{}}
+			}
+			if op.Request != "" {
+				o.RequestBody = oasJSONBody(b.shape(op.Request), true)
+			}
+			status, desc := op.Status, op.Description
+			if status == 0 {
+				status = http.StatusOK
+			}
+			if desc == "" {
+				desc = "Done."
+			}
+			if op.Response != "" {
+				o.Responses.Set(strconv.Itoa(status), oasJSONResponse(desc, b.shape(op.Response)))
+			} else {
+				o.Responses.Set(strconv.Itoa(status), oasEmptyResponse(desc))
+			}
+			for _, code := range op.Errors {
+				if name := oasErrorNames[code]; name != "" {
+					o.Responses.Set(strconv.Itoa(code), oasErrorRef(name))
+				}
+			}
+			item.SetOperation(op.Method, o)
+		}
+	}
+}
 
-	qlist := b.op("core", "core_background_queues_list", "List background queues", nil)
-	qlist.Responses.Set("200", oasJSONResponse("Every queue.", page(oasRef("BackgroundQueue"))))
-	b.paths.Set("/api/core/background-queues/", &openapi3.PathItem{Get: qlist})
-	qname := &openapi3.ParameterRef{Value: openapi3.NewPathParameter("name").WithSchema(&openapi3.Schema{Type: &openapi3.Types{"string"}, Enum: queues})}
-	qget := b.op("core", "core_background_queues_retrieve", "Get a background queue", openapi3.Parameters{qname})
-	qget.Responses.Set("200", oasJSONResponse("The queue.", oasRef("BackgroundQueue")))
-	qget.Responses.Set("404", oasErrorRef("NotFound"))
-	b.paths.Set("/api/core/background-queues/{name}/", &openapi3.PathItem{Get: qget})
+// oasErrorNames are the shared error responses by status.
+var oasErrorNames = map[int]string{
+	http.StatusBadRequest: "BadRequest", http.StatusNotFound: "NotFound",
+	http.StatusConflict: "Conflict", http.StatusPreconditionFailed: "PreconditionFailed",
+}
+
+// oasOperationID is the declared id or, as drf-spectacular names them,
+// <app>_<path>_<verb> with dashes and slashes as underscores; a GET is a
+// "list" when it answers a page, else a "retrieve".
+func oasOperationID(e *special, op api.Op) string {
+	if op.OperationID != "" {
+		return op.OperationID
+	}
+	var parts []string
+	if e.app != "" {
+		parts = append(parts, e.app)
+	}
+	for _, p := range e.parts {
+		if p != "{}" {
+			parts = append(parts, p)
+		}
+	}
+	verb := map[string]string{http.MethodPost: "create", http.MethodPut: "update", http.MethodPatch: "partial_update",
+		http.MethodDelete: "destroy"}[op.Method]
+	if op.Method == http.MethodGet {
+		verb = "retrieve"
+		if strings.HasPrefix(op.Response, "page:") {
+			verb = "list"
+		}
+	}
+	id := strings.Join(append(parts, verb), "_")
+	return strings.NewReplacer("-", "_", "/", "_").Replace(id)
 }

@@ -1,20 +1,46 @@
 package server
 
 import (
+	"net/http"
 	"os"
 	"runtime"
 	"sort"
 
+	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/gin-gonic/gin"
 
 	"github.com/inventory/inventory/ent/resource"
+	"github.com/inventory/inventory/ent/schema/api"
 )
 
-// apps are the API's applications (SPEC.md §2.1; core for change records).
-var apps = []string{"circuits", "core", "dcim", "extras", "ipam", "tenancy", "users", "virtualization"}
-
-// nonModel are the endpoints of an app that no model serves.
-var nonModel = map[string][]string{"core": {"background-queues", "background-tasks", "background-workers"}}
+func init() {
+	handle("api.status", (*Server).status)
+	handle("api.plugins", func(_ *Server, c *gin.Context) error { writeJSON(c, 200, []byte("{}")); return nil })
+	registerEndpoint(api.Endpoint{Path: "plugins", InRoot: true, Ops: []api.Op{{Method: http.MethodGet,
+		Permission: api.PermAPI, Handler: "api.plugins", OperationID: "plugins_root",
+		Summary: "Installed plugins' APIs (none)", Response: "object", Description: "Always {}."}}})
+	registerEndpoint(api.Endpoint{Path: "status", InRoot: true, Ops: []api.Op{{Method: http.MethodGet,
+		Permission: api.PermAPI, Handler: "api.status", Summary: "Service status and versions", Response: "Status"}}})
+	oasShape("Status", func(b *oasBuilder) *openapi3.Schema {
+		str := func() *openapi3.SchemaRef { return oasVal(oasTyped("string")) }
+		strMap := func() *openapi3.SchemaRef {
+			s := oasTyped("object")
+			s.AdditionalProperties = openapi3.AdditionalProperties{Schema: str()}
+			return oasVal(s)
+		}
+		return oasObject(map[string]*openapi3.SchemaRef{
+			"django-version":      str(),
+			"go-version":          str(),
+			"hostname":            str(),
+			"installed_apps":      strMap(),
+			"netbox-version":      str(),
+			"netbox-full-version": str(),
+			"plugins":             strMap(),
+			"python-version":      str(),
+			"rq-workers-running":  oasVal(oasTyped("integer")),
+		}, "netbox-version", "netbox-full-version", "hostname", "installed_apps", "plugins", "rq-workers-running")
+	})
+}
 
 // apiRoot is GET /api/: every app's root URL, plus plugins and status, in
 // NetBox's key order.
@@ -24,7 +50,13 @@ func (s *Server) apiRoot(c *gin.Context) error {
 	}
 	base := baseURL(c.Request) + "/api/"
 	b := []byte{'{'}
-	keys := []string{"circuits", "core", "dcim", "extras", "ipam", "plugins", "status", "tenancy", "users", "virtualization"}
+	keys := apps(s.specials)
+	for _, e := range s.specials {
+		if k := e.rootKey(); k != "" && e.app == "" {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
 	for i, k := range keys {
 		if i > 0 {
 			b = append(b, ',')
@@ -52,12 +84,9 @@ func (s *Server) appRoot(c *gin.Context, app string) error {
 			list = append(list, entry{d.Path, d.ListURL(base)})
 		}
 	}
-	for _, p := range nonModel[app] {
-		list = append(list, entry{p, base + "/api/" + app + "/" + p + "/"})
-	}
-	for _, a := range aliases {
-		if a.App == app {
-			list = append(list, entry{a.Path, base + "/api/" + a.App + "/" + a.Path + "/"})
+	for _, e := range s.specials {
+		if k := e.rootKey(); k != "" && e.app == app {
+			list = append(list, entry{k, base + e.oasPath()})
 		}
 	}
 	sort.SliceStable(list, func(i, j int) bool { return list[i].path < list[j].path })
@@ -79,9 +108,6 @@ func (s *Server) appRoot(c *gin.Context, app string) error {
 // status is GET /api/status/ in NetBox's shape; "netbox-version" is a plain
 // X.Y.Z so that clients comparing versions accept us.
 func (s *Server) status(c *gin.Context) error {
-	if err := s.authorize(c, nil, actionView); err != nil {
-		return err
-	}
 	host := s.cfg.Hostname
 	if host == "" {
 		host, _ = os.Hostname()

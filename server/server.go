@@ -28,6 +28,10 @@ type Server struct {
 	engine *gin.Engine
 	now    func() time.Time
 	hooks  *webhooks.Engine
+	// specials is the registry of special endpoints (endpoints.go);
+	// getRoutes the segments of every GET route, for routable.
+	specials  []*special
+	getRoutes [][]string
 }
 
 // New builds the server and registers a route per model.
@@ -38,7 +42,7 @@ func New(cfg Config, database *db.DB) *Server {
 	e.RedirectTrailingSlash = false
 	e.RedirectFixedPath = false
 	e.HandleMethodNotAllowed = true
-	s := &Server{cfg: cfg, db: database, engine: e, now: func() time.Time { return time.Now().UTC() }}
+	s := &Server{cfg: cfg, db: database, engine: e, now: func() time.Time { return time.Now().UTC() }, specials: mustRegistry()}
 	hooks, err := webhooks.New(database, cfg.Webhooks)
 	if err != nil {
 		// The allow-list is validated when the configuration is read;
@@ -53,6 +57,7 @@ func New(cfg Config, database *db.DB) *Server {
 	webhooks.Install(database.Client)
 	e.Use(s.requestContext, s.recover, s.authenticate)
 	s.routes()
+	s.indexGetRoutes()
 	e.NoRoute(s.noRoute)
 	e.NoMethod(func(c *gin.Context) {
 		s.render(c, detailErr(http.StatusMethodNotAllowed, `Method "`+c.Request.Method+`" not allowed.`))
@@ -67,47 +72,19 @@ func (s *Server) Webhooks() *webhooks.Engine { return s.hooks }
 // Handler is the http.Handler of the server.
 func (s *Server) Handler() http.Handler { return s.engine }
 
+// routes registers the roots, the models' CRUD routes and the special
+// endpoints of the registry.
 func (s *Server) routes() {
 	api := s.engine.Group("/api")
 	api.GET("/", s.wrap(s.apiRoot))
-	api.GET("/status/", s.wrap(s.status))
-	api.GET("/plugins/", s.wrap(func(c *gin.Context) error { writeJSON(c, 200, []byte("{}")); return nil }))
-	api.POST("/users/tokens/provision/", s.wrap(s.provision))
-	s.taskRoutes(api)
-	api.GET("/authentication-check/", s.wrap(s.authenticationCheck))
-	api.GET("/users/config/", s.wrap(s.userConfig))
-	api.PATCH("/users/config/", s.wrap(s.userConfig))
 	s.openAPIRoutes(api)
-	for _, app := range apps {
-		app := app
+	for _, app := range apps(s.specials) {
 		api.GET("/"+app+"/", s.wrap(func(c *gin.Context) error { return s.appRoot(c, app) }))
 	}
 	for _, d := range resource.All() {
 		s.modelRoutes(api, d.App, d.Path, d)
 	}
-	for _, a := range aliases {
-		s.modelRoutes(api, a.App, a.Path, resource.ByPath(a.TargetApp, a.TargetPath))
-	}
-}
-
-// alias serves a model under a second app path.
-type alias struct{ App, Path, TargetApp, TargetPath string }
-
-// aliases: change records live in core (NetBox 4.6) and are also served
-// under extras, where SPEC.md places them (DESIGN.md §7).
-var aliases = []alias{{"extras", "object-changes", "core", "object-changes"}}
-
-// byPath finds the model served at app/path, aliases included.
-func byPath(app, path string) *resource.Descriptor {
-	if d := resource.ByPath(app, path); d != nil {
-		return d
-	}
-	for _, a := range aliases {
-		if a.App == app && a.Path == path {
-			return resource.ByPath(a.TargetApp, a.TargetPath)
-		}
-	}
-	return nil
+	s.specialRoutes(api)
 }
 
 // modelRoutes registers the list and detail routes of d under app/path.
@@ -207,38 +184,6 @@ func (s *Server) noRoute(c *gin.Context) {
 		return
 	}
 	s.render(c, errNotFound)
-}
-
-// routable says whether a slashed API path matches a route.
-func (s *Server) routable(p string) bool {
-	seg := strings.Split(strings.Trim(p, "/"), "/")
-	if len(seg) == 0 || seg[0] != "api" {
-		return false
-	}
-	switch len(seg) {
-	case 1:
-		return true
-	case 3, 4:
-		if seg[1] == "core" && (seg[2] == "background-tasks" || seg[2] == "background-queues") {
-			return true
-		}
-	}
-	switch len(seg) {
-	case 2:
-		if seg[1] == "status" || seg[1] == "plugins" || seg[1] == "authentication-check" || seg[1] == "schema" {
-			return true
-		}
-		for _, a := range apps {
-			if a == seg[1] {
-				return true
-			}
-		}
-	case 3:
-		return byPath(seg[1], seg[2]) != nil || seg[1] == "users" && seg[2] == "config" || seg[1] == "schema" && seg[2] == "swagger-ui"
-	case 4:
-		return byPath(seg[1], seg[2]) != nil && !strings.Contains(seg[3], ".")
-	}
-	return false
 }
 
 // baseURL is the scheme and host for absolute URLs (BEHAVIOUR.md §1.5).

@@ -6,28 +6,83 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
+	"strings"
 
+	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/gin-gonic/gin"
+
+	"github.com/inventory/inventory/ent/schema/api"
 
 	"github.com/inventory/inventory/webhooks"
 )
 
 // Background tasks: webhook deliveries shown the way NetBox shows its RQ
-// queue (BEHAVIOUR.md §12.8). Superusers only. The webhooks package owns
+// queue (BEHAVIOUR.md §12.8). Superusers only (declared per op: the gate
+// checks it). The webhooks package owns
 // the queries and the task representation; these handlers only translate
 // HTTP.
 
-func (s *Server) taskRoutes(api *gin.RouterGroup) {
-	api.GET("/core/background-tasks/", s.wrap(s.listTasks))
-	api.GET("/core/background-tasks/:id/", s.wrap(s.getTask))
-	api.POST("/core/background-tasks/:id/requeue/", s.wrap(s.requeueTask))
-	api.POST("/core/background-tasks/:id/enqueue/", s.wrap(s.enqueueTask))
-	api.POST("/core/background-tasks/:id/delete/", s.wrap(s.deleteTask))
-	api.POST("/core/background-tasks/:id/stop/", s.wrap(s.stopTask))
-	api.GET("/core/background-workers/", s.wrap(s.listWorkers))
-	api.GET("/core/background-workers/:name/", s.wrap(s.getWorker))
-	api.GET("/core/background-queues/", s.wrap(s.listQueues))
-	api.GET("/core/background-queues/:name/", s.wrap(s.getQueue))
+func init() {
+	for name, h := range map[string]specialHandler{
+		"core.tasks.list": (*Server).listTasks, "core.tasks.get": (*Server).getTask,
+		"core.tasks.requeue": (*Server).requeueTask, "core.tasks.enqueue": (*Server).enqueueTask,
+		"core.tasks.delete": (*Server).deleteTask, "core.tasks.stop": (*Server).stopTask,
+		"core.workers.list": (*Server).listWorkers, "core.workers.get": (*Server).getWorker,
+		"core.queues.list": (*Server).listQueues, "core.queues.get": (*Server).getQueue,
+	} {
+		handle(name, h)
+	}
+	statuses := webhooks.Statuses
+	get := func(handler, summary, response, desc string, query ...api.Param) []api.Op {
+		op := api.Op{Method: http.MethodGet, Permission: api.PermSuperuser, Handler: handler, Summary: summary,
+			Response: response, Description: desc, Query: query}
+		if len(query) > 0 || strings.HasPrefix(response, "page:") {
+			op.Errors = []int{http.StatusBadRequest}
+		}
+		if !strings.HasPrefix(response, "page:") {
+			op.Errors = []int{http.StatusNotFound}
+		}
+		return []api.Op{op}
+	}
+	pageParams := []api.Param{
+		{Name: "limit", Type: "integer", Description: "Number of results (default: all)."},
+		{Name: "offset", Type: "integer", Description: "Index of the first result."},
+	}
+	registerEndpoint(api.Endpoint{App: "core", Path: "background-tasks", InRoot: true,
+		Ops: get("core.tasks.list", "List background tasks (webhook deliveries)", "page:BackgroundTask", "A page of tasks.",
+			append([]api.Param{
+				{Name: "status", Type: "string", Description: "Only tasks in this state.", Enum: statuses},
+				{Name: "webhook_id", Type: "integer", Description: "Only deliveries of this webhook."},
+			}, pageParams...)...)})
+	registerEndpoint(api.Endpoint{App: "core", Path: "background-tasks", Detail: true, Key: "id",
+		Ops: get("core.tasks.get", "Get a background task", "BackgroundTask", "The task.")})
+	for _, a := range []struct{ name, summary string }{
+		{"requeue", "Requeue a failed task"},
+		{"enqueue", "Force a task into its queue to run now"},
+		{"delete", "Delete a task"},
+		{"stop", "Stop a task (a delivery in flight cannot be stopped: 204)"},
+	} {
+		op := api.Op{Method: http.MethodPost, Permission: api.PermSuperuser, Handler: "core.tasks." + a.name,
+			Summary: a.summary, Description: "Done.", Errors: []int{http.StatusNotFound}}
+		switch a.name {
+		case "stop":
+			op.Status, op.Description = http.StatusNoContent, "Nothing was stopped."
+		case "requeue":
+			op.Description, op.Errors = "Requeued.", []int{http.StatusBadRequest, http.StatusNotFound}
+		}
+		registerEndpoint(api.Endpoint{App: "core", Path: "background-tasks", Detail: true, Key: "id", Name: a.name,
+			Ops: []api.Op{op}})
+	}
+	registerEndpoint(api.Endpoint{App: "core", Path: "background-workers", InRoot: true,
+		Ops: get("core.workers.list", "List background workers (this process's, when it runs the jobs)",
+			"page:BackgroundWorker", "The workers.", pageParams...)})
+	registerEndpoint(api.Endpoint{App: "core", Path: "background-workers", Detail: true, Key: "name",
+		Ops: get("core.workers.get", "Get a background worker", "BackgroundWorker", "The worker.")})
+	registerEndpoint(api.Endpoint{App: "core", Path: "background-queues", InRoot: true,
+		Ops: get("core.queues.list", "List background queues", "page:BackgroundQueue", "Every queue.")})
+	registerEndpoint(api.Endpoint{App: "core", Path: "background-queues", Detail: true, Key: "name", KeyEnum: webhooks.Queues,
+		Ops: get("core.queues.get", "Get a background queue", "BackgroundQueue", "The queue.")})
+	taskShapes()
 }
 
 func (s *Server) superuser(c *gin.Context) error {
@@ -81,9 +136,6 @@ func pageLinks(r *http.Request, count, limit, offset int) (next, prev any) {
 }
 
 func (s *Server) listTasks(c *gin.Context) error {
-	if err := s.superuser(c); err != nil {
-		return err
-	}
 	q := c.Request.URL.Query()
 	f := webhooks.TaskFilter{Status: q.Get("status")}
 	if f.Status != "" && !slices.Contains(webhooks.Statuses, f.Status) {
@@ -114,9 +166,6 @@ func (s *Server) listTasks(c *gin.Context) error {
 }
 
 func (s *Server) getTask(c *gin.Context) error {
-	if err := s.superuser(c); err != nil {
-		return err
-	}
 	d, err := s.hooks.Task(c.Request.Context(), c.Param("id"))
 	if errors.Is(err, webhooks.ErrNotFound) {
 		return errNotFound
@@ -129,9 +178,6 @@ func (s *Server) getTask(c *gin.Context) error {
 }
 
 func (s *Server) requeueTask(c *gin.Context) error {
-	if err := s.superuser(c); err != nil {
-		return err
-	}
 	id := c.Param("id")
 	switch err := s.hooks.Requeue(c.Request.Context(), id); {
 	case errors.Is(err, webhooks.ErrNotFound):
@@ -148,9 +194,6 @@ func (s *Server) requeueTask(c *gin.Context) error {
 // enqueueTask forces a task into the queue to run now (NetBox: 200, empty
 // body). A started task is already running: nothing to do, 200 as well.
 func (s *Server) enqueueTask(c *gin.Context) error {
-	if err := s.superuser(c); err != nil {
-		return err
-	}
 	id := c.Param("id")
 	switch err := s.hooks.Enqueue(c.Request.Context(), id); {
 	case errors.Is(err, webhooks.ErrNotFound):
@@ -164,9 +207,6 @@ func (s *Server) enqueueTask(c *gin.Context) error {
 
 // deleteTask deletes a task in any state (NetBox: 200, empty body).
 func (s *Server) deleteTask(c *gin.Context) error {
-	if err := s.superuser(c); err != nil {
-		return err
-	}
 	id := c.Param("id")
 	switch err := s.hooks.Delete(c.Request.Context(), id); {
 	case errors.Is(err, webhooks.ErrNotFound):
@@ -182,9 +222,6 @@ func (s *Server) deleteTask(c *gin.Context) error {
 // 204 when nothing was stopped. A delivery in flight is one HTTP request
 // that cannot be interrupted, so nothing is ever stopped: 204.
 func (s *Server) stopTask(c *gin.Context) error {
-	if err := s.superuser(c); err != nil {
-		return err
-	}
 	id := c.Param("id")
 	switch _, err := s.hooks.Task(c.Request.Context(), id); {
 	case errors.Is(err, webhooks.ErrNotFound):
@@ -206,9 +243,6 @@ func (s *Server) workers(c *gin.Context) []*webhooks.Worker {
 }
 
 func (s *Server) listWorkers(c *gin.Context) error {
-	if err := s.superuser(c); err != nil {
-		return err
-	}
 	all := s.workers(c)
 	limit, offset := page(c.Request.URL.Query())
 	rows := all[min(offset, len(all)):]
@@ -221,9 +255,6 @@ func (s *Server) listWorkers(c *gin.Context) error {
 }
 
 func (s *Server) getWorker(c *gin.Context) error {
-	if err := s.superuser(c); err != nil {
-		return err
-	}
 	for _, w := range s.workers(c) {
 		if w.Name == c.Param("name") {
 			writeJSON(c, http.StatusOK, w)
@@ -267,9 +298,6 @@ func (s *Server) queueJSON(c *gin.Context, name string) (map[string]any, error) 
 }
 
 func (s *Server) listQueues(c *gin.Context) error {
-	if err := s.superuser(c); err != nil {
-		return err
-	}
 	var results []map[string]any
 	for _, name := range webhooks.Queues {
 		m, err := s.queueJSON(c, name)
@@ -283,9 +311,6 @@ func (s *Server) listQueues(c *gin.Context) error {
 }
 
 func (s *Server) getQueue(c *gin.Context) error {
-	if err := s.superuser(c); err != nil {
-		return err
-	}
 	name := c.Param("name")
 	if !slices.Contains(webhooks.Queues, name) {
 		return errNotFound
@@ -296,4 +321,73 @@ func (s *Server) getQueue(c *gin.Context) error {
 	}
 	writeJSON(c, http.StatusOK, m)
 	return nil
+}
+
+// taskShapes registers the OpenAPI shapes of the background tasks,
+// queues and workers.
+func taskShapes() {
+	str := func() *openapi3.SchemaRef { return oasVal(oasTyped("string")) }
+	nstr := func(format string) *openapi3.SchemaRef {
+		return oasVal(&openapi3.Schema{Type: &openapi3.Types{"string"}, Format: format, Nullable: true})
+	}
+	nint := func() *openapi3.SchemaRef {
+		return oasVal(&openapi3.Schema{Type: &openapi3.Types{"integer"}, Nullable: true})
+	}
+	boolean := func() *openapi3.SchemaRef { return oasVal(oasTyped("boolean")) }
+	statuses := make([]any, len(webhooks.Statuses))
+	for i, s := range webhooks.Statuses {
+		statuses[i] = s
+	}
+	oasShape("BackgroundTask", func(*oasBuilder) *openapi3.Schema {
+		kwargs := oasTyped("object")
+		kwargs.AdditionalProperties = openapi3.AdditionalProperties{Schema: str()}
+		return oasObject(map[string]*openapi3.SchemaRef{
+			"id": str(), "url": oasVal(&openapi3.Schema{Type: &openapi3.Types{"string"}, Format: "uri"}),
+			"description": str(), "origin": str(), "func_name": str(),
+			"args": oasVal(oasArrayOf(str())), "kwargs": oasVal(kwargs),
+			"result": nstr(""), "timeout": oasVal(oasTyped("integer")), "result_ttl": nint(),
+			"created_at":  oasVal(&openapi3.Schema{Type: &openapi3.Types{"string"}, Format: "date-time"}),
+			"enqueued_at": nstr("date-time"), "started_at": nstr("date-time"), "ended_at": nstr("date-time"),
+			"worker_name": nstr(""), "position": nint(),
+			"status":         oasVal(&openapi3.Schema{Type: &openapi3.Types{"string"}, Enum: statuses}),
+			"meta":           oasVal(oasFreeObject()),
+			"last_heartbeat": nstr("date-time"),
+			"is_finished":    boolean(), "is_queued": boolean(), "is_failed": boolean(),
+			"is_started": boolean(), "is_deferred": boolean(), "is_canceled": boolean(),
+		}, "id", "url", "func_name", "status")
+	})
+	oasShape("BackgroundQueue", func(*oasBuilder) *openapi3.Schema {
+		queues := make([]any, len(webhooks.Queues))
+		for i, q := range webhooks.Queues {
+			queues[i] = q
+		}
+		return oasObject(map[string]*openapi3.SchemaRef{
+			"name":                 oasVal(&openapi3.Schema{Type: &openapi3.Types{"string"}, Enum: queues}),
+			"url":                  oasVal(&openapi3.Schema{Type: &openapi3.Types{"string"}, Format: "uri"}),
+			"jobs":                 oasVal(oasTyped("integer")),
+			"oldest_job_timestamp": nstr("date-time"),
+			"index":                oasVal(oasTyped("integer")),
+			"scheduler_pid":        nint(),
+			"workers":              oasVal(oasTyped("integer")),
+			"finished_jobs":        oasVal(oasTyped("integer")),
+			"started_jobs":         oasVal(oasTyped("integer")),
+			"deferred_jobs":        oasVal(oasTyped("integer")),
+			"failed_jobs":          oasVal(oasTyped("integer")),
+			"scheduled_jobs":       oasVal(oasTyped("integer")),
+		}, "name", "url")
+
+	})
+	oasShape("BackgroundWorker", func(*oasBuilder) *openapi3.Schema {
+		return oasObject(map[string]*openapi3.SchemaRef{
+			"name":                 str(),
+			"url":                  oasVal(&openapi3.Schema{Type: &openapi3.Types{"string"}, Format: "uri"}),
+			"state":                oasVal(&openapi3.Schema{Type: &openapi3.Types{"string"}, Enum: []any{"busy", "idle"}}),
+			"birth_date":           oasVal(&openapi3.Schema{Type: &openapi3.Types{"string"}, Format: "date-time"}),
+			"queue_names":          oasVal(oasArrayOf(str())),
+			"pid":                  str(),
+			"successful_job_count": oasVal(oasTyped("integer")),
+			"failed_job_count":     oasVal(oasTyped("integer")),
+			"total_working_time":   oasVal(oasTyped("integer")),
+		}, "name", "url", "state", "birth_date", "queue_names", "pid", "successful_job_count", "failed_job_count", "total_working_time")
+	})
 }

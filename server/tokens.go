@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/gin-gonic/gin"
 
 	"github.com/inventory/inventory/ent"
@@ -141,6 +142,26 @@ func (s *Server) tokenHook() ent.Hook {
 			return v, nil
 		})
 	}, ent.OpCreate)
+}
+
+func init() {
+	// The endpoint is declared by users.token (ent/schema/users_token.go).
+	handle("users.tokens.provision", (*Server).provision)
+	// Username and password, plus any writable token field.
+	oasShape("TokenProvisionRequest", func(b *oasBuilder) *openapi3.Schema {
+		prov := oasObject(map[string]*openapi3.SchemaRef{
+			"username": oasVal(oasTyped("string")),
+			"password": oasVal(&openapi3.Schema{Type: &openapi3.Types{"string"}, WriteOnly: true}),
+		}, "username", "password")
+		if tok := resource.ByContentType("users.token"); tok != nil {
+			for _, f := range tok.Fields {
+				if oasWritable(f) && f.Name != "user" {
+					prov.Properties[f.Name] = b.writeField(f)
+				}
+			}
+		}
+		return prov
+	})
 }
 
 // provision serves POST /api/users/tokens/provision/ (SPEC.md §4.13):

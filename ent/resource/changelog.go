@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/inventory/inventory/ent/schema/api"
 	"sort"
 	"strconv"
 	"strings"
@@ -68,18 +69,24 @@ func ContentTypeLabel(ct string) string {
 // changelogNoise are the snapshot keys the API hides (besides "_*").
 var changelogNoise = map[string]bool{"created": true, "last_updated": true, "level": true, "lft": true, "rght": true, "tree_id": true}
 
-func init() {
-	displayRules["objectchange"] = func(d *Descriptor, r *Row) string {
-		ct, _ := d.Value(r, "changed_object_type").(string)
-		repr, _ := d.Value(r, "object_repr").(string)
-		action, _ := d.Value(r, "action").(string)
-		user, _ := d.Value(r, "user_name").(string)
-		label := action
+// ObjectChangeDisplay is a change record's display: "<App> | <Model>
+// <repr> <action label> by <user>". Change capture belongs to this layer,
+// so core.objectchange names this function (api.Model.DisplayFunc).
+func ObjectChangeDisplay(get api.Getter) string {
+	ct, _ := get("changed_object_type").(string)
+	repr, _ := get("object_repr").(string)
+	action, _ := get("action").(string)
+	user, _ := get("user_name").(string)
+	label := action
+	if d := ByContentType("core.objectchange"); d != nil {
 		if f := d.byName["action"]; f != nil {
 			label = strings.ToLower(f.label(action))
 		}
-		return ContentTypeLabel(ct) + " " + repr + " " + label + " by " + user
 	}
+	return ContentTypeLabel(ct) + " " + repr + " " + label + " by " + user
+}
+
+func init() {
 	// Stored snapshots render with bookkeeping removed, null as {}.
 	RegisterKind("changelog-data", func(b []byte, v any) []byte {
 		raw, _ := v.(json.RawMessage)

@@ -2,10 +2,12 @@ package resource
 
 import (
 	"context"
+	"encoding/json"
 
 	"entgo.io/ent"
 
 	gen "github.com/inventory/inventory/ent"
+	"github.com/inventory/inventory/ent/schema/api"
 	"github.com/inventory/inventory/filters"
 )
 
@@ -133,6 +135,17 @@ type Descriptor struct {
 	ReadOnlyAPI bool
 	FilterDecl  []FilterDecl
 	NoFilters   []string
+	// DisplayFunc renders the display when it is more than the Display
+	// template (api.Model.DisplayFunc; the function lives in the model's
+	// logic package).
+	DisplayFunc api.DisplayFunc
+	// IP names the columns the IP filter kinds compare (api.Model.IP).
+	IP *IPColumns
+	// Endpoints are the model's special endpoints (api.Model.Endpoints).
+	Endpoints []api.Endpoint
+	// Handlers are the endpoint handlers living in logic packages, by
+	// "<pkg>.<Name>" (api.Op.Func), wired in by the generator.
+	Handlers map[string]api.Handler
 
 	NewCreate func(c *gen.Client) ent.Mutation
 	NewUpdate func(c *gen.Client, id int) ent.Mutation
@@ -159,6 +172,18 @@ type FilterDecl struct {
 	Name, Kind, Column, Target, Attr string
 	Via                              string // FK field the filter goes through (api.Filter.Via)
 	Lookups, Choices                 []string
+}
+
+// IPColumns are the hidden IP key columns of a model (api.IPColumns).
+type IPColumns = api.IPColumns
+
+// endpoints decodes the generated endpoint declarations of a model.
+func endpoints(raw string) []api.Endpoint {
+	var out []api.Endpoint
+	if err := json.Unmarshal([]byte(raw), &out); err != nil {
+		panic("resource: generated endpoints: " + err.Error())
+	}
+	return out
 }
 
 // intp is used by the generated descriptors for Field.Min and Field.Max.

@@ -56,7 +56,7 @@ func (d *Descriptor) prepare() error {
 			d.byName[f.Generic+"_id"].Kind = KindGenericID
 		}
 	}
-	if _, named := displayRules[d.Display]; named {
+	if d.DisplayFunc != nil {
 		return nil
 	}
 	for _, name := range displayFields(d.Display) {
@@ -85,7 +85,7 @@ func displayFields(rule string) []string {
 }
 
 // narrowColumns fixes the columns a nested representation reads: the id,
-// the brief fields, and what the display rule needs (named rules read any
+// the brief fields, and what the display rule needs (display functions read any
 // plain column, but never timestamps or JSON).
 func (d *Descriptor) narrowColumns() {
 	d.allCols = make([]int, len(d.columns))
@@ -105,7 +105,7 @@ func (d *Descriptor) narrowColumns() {
 			want[f.col] = true
 		}
 	}
-	if _, named := displayRules[d.Display]; named {
+	if d.DisplayFunc != nil {
 		for _, f := range d.Fields {
 			if f.col >= 0 && f.Kind != KindTime && f.Kind != KindJSON && f.Kind != KindCustomFields && f.Kind != KindStrings && f.Kind != KindContentTypes {
 				want[f.col] = true

@@ -8,6 +8,7 @@ import (
 	"entgo.io/ent"
 
 	gen "github.com/inventory/inventory/ent"
+	logicextras "github.com/inventory/inventory/ent/logic/extras"
 )
 
 func init() {
@@ -18,7 +19,8 @@ func init() {
 		Model:       "customfield",
 		Verbose:     "custom field",
 		Table:       "extras_customfield",
-		Display:     "customfield",
+		Display:     "",
+		DisplayFunc: logicextras.CustomFieldDisplay,
 		Tree:        false,
 		Tagged:      false,
 		Custom:      false,

@@ -8,17 +8,23 @@ import (
 	"entgo.io/ent"
 
 	gen "github.com/inventory/inventory/ent"
+	logicextras "github.com/inventory/inventory/ent/logic/extras"
+	"github.com/inventory/inventory/ent/schema/api"
 )
 
 func init() {
 	register(&Descriptor{
-		Type:        "CustomFieldChoiceSet",
-		App:         "extras",
-		Path:        "custom-field-choice-sets",
-		Model:       "customfieldchoiceset",
-		Verbose:     "custom field choice set",
-		Table:       "extras_customfieldchoiceset",
-		Display:     "{name}",
+		Type:      "CustomFieldChoiceSet",
+		App:       "extras",
+		Path:      "custom-field-choice-sets",
+		Model:     "customfieldchoiceset",
+		Verbose:   "custom field choice set",
+		Table:     "extras_customfieldchoiceset",
+		Display:   "{name}",
+		Endpoints: endpoints(`[{"name":"choices","detail":true,"ops":[{"method":"GET","permission":"view","func":{"pkg":"github.com/inventory/inventory/ent/logic/extras","name":"ChoiceSetChoices"},"summary":"The choices of a choice set","query":[{"name":"q","type":"string","description":"Only choices whose value or label contains this (case-insensitive)."},{"name":"limit","type":"integer","description":"Number of results per page."},{"name":"offset","type":"integer","description":"Index of the first result."}],"response":"page:CustomFieldChoice","description":"A page of choices.","errors":[404]}],"shapes":[{"name":"CustomFieldChoice","props":[{"name":"id","type":"string"},{"name":"display","type":"string"}]}]}]`),
+		Handlers: map[string]api.Handler{
+			"github.com/inventory/inventory/ent/logic/extras.ChoiceSetChoices": logicextras.ChoiceSetChoices,
+		},
 		Tree:        false,
 		Tagged:      false,
 		Custom:      false,

@@ -19,6 +19,7 @@ func init() {
 		Verbose:     "prefix",
 		Table:       "ipam_prefix",
 		Display:     "{prefix}",
+		IP:          &IPColumns{Family: "family", Network: "network", Broadcast: "broadcast", Length: "prefix_length", VRFKey: "vrf_key"},
 		Tree:        false,
 		Tagged:      true,
 		Custom:      true,

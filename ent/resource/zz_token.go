@@ -8,6 +8,7 @@ import (
 	"entgo.io/ent"
 
 	gen "github.com/inventory/inventory/ent"
+	logicusers "github.com/inventory/inventory/ent/logic/users"
 )
 
 func init() {
@@ -18,7 +19,9 @@ func init() {
 		Model:       "token",
 		Verbose:     "token",
 		Table:       "users_token",
-		Display:     "token",
+		Display:     "",
+		DisplayFunc: logicusers.TokenDisplay,
+		Endpoints:   endpoints(`[{"name":"provision","ops":[{"method":"POST","permission":"public","handler":"users.tokens.provision","summary":"Create a token with a username and password","request":"TokenProvisionRequest","response":"Token","status":201,"description":"The new token; its secret is shown only here.","errors":[400]}]}]`),
 		Tree:        false,
 		Tagged:      false,
 		Custom:      false,

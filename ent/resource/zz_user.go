@@ -8,6 +8,7 @@ import (
 	"entgo.io/ent"
 
 	gen "github.com/inventory/inventory/ent"
+	logicusers "github.com/inventory/inventory/ent/logic/users"
 )
 
 func init() {
@@ -18,7 +19,8 @@ func init() {
 		Model:       "user",
 		Verbose:     "user",
 		Table:       "users_user",
-		Display:     "user",
+		Display:     "",
+		DisplayFunc: logicusers.UserDisplay,
 		Tree:        false,
 		Tagged:      false,
 		Custom:      false,

@@ -8,6 +8,7 @@ import (
 	"entgo.io/ent"
 
 	gen "github.com/inventory/inventory/ent"
+	logicipam "github.com/inventory/inventory/ent/logic/ipam"
 )
 
 func init() {
@@ -18,7 +19,8 @@ func init() {
 		Model:       "vrf",
 		Verbose:     "VRF",
 		Table:       "ipam_vrf",
-		Display:     "vrf",
+		Display:     "",
+		DisplayFunc: logicipam.VRFDisplay,
 		Tree:        false,
 		Tagged:      true,
 		Custom:      true,

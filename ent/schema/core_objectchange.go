@@ -73,9 +73,12 @@ func (ObjectChange) Annotations() []schema.Annotation {
 			Fields: []string{"id", "url", "display_url", "display", "time", "user", "user_name", "request_id", "action",
 				"changed_object_type", "changed_object_id", "changed_object", "object_repr", "message",
 				"prechange_data", "postchange_data"},
-			Display:  "objectchange",
-			Search:   []string{"user_name", "object_repr"},
-			Ordering: []string{"-time"},
+			DisplayFunc: api.Func("github.com/inventory/inventory/ent/resource", "ObjectChangeDisplay"),
+			// NetBox 4.6 serves change records under core; SPEC.md places
+			// them under extras too (DESIGN.md §7).
+			Endpoints: []api.Endpoint{{App: "extras", Path: "object-changes", Alias: "core.objectchange"}},
+			Search:    []string{"user_name", "object_repr"},
+			Ordering:  []string{"-time"},
 			Filters: []api.Filter{
 				{Name: "request_id", Kind: "uuid", Column: "request_id"},
 				{Name: "related_object_type", Kind: "string", Column: "related_object_type"},

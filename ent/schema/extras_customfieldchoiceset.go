@@ -52,7 +52,18 @@ func (CustomFieldChoiceSet) Annotations() []schema.Annotation {
 			Fields: []string{"id", "url", "display_url", "display", "name", "description", "base_choices",
 				"extra_choices", "choice_colors", "order_alphabetically", "choices_count", "owner", "created",
 				"last_updated"},
-			Brief:    []string{"id", "url", "display", "name", "description", "choices_count"},
+			Brief: []string{"id", "url", "display", "name", "description", "choices_count"},
+			// NetBox's choices action: the set's choices, searchable and
+			// paginated (ent/logic/extras).
+			Endpoints: []api.Endpoint{{Name: "choices", Detail: true, Ops: []api.Op{{
+				Method: "GET", Permission: "view", Func: api.Func(api.LogicPkg("extras"), "ChoiceSetChoices"),
+				Summary: "The choices of a choice set", Response: "page:CustomFieldChoice",
+				Description: "A page of choices.", Errors: []int{404},
+				Query: []api.Param{{Name: "q", Type: "string", Description: "Only choices whose value or label contains this (case-insensitive)."},
+					{Name: "limit", Type: "integer", Description: "Number of results per page."},
+					{Name: "offset", Type: "integer", Description: "Index of the first result."}},
+			}}, Shapes: []api.Shape{{Name: "CustomFieldChoice", Props: []api.Prop{
+				{Name: "id", Type: "string"}, {Name: "display", Type: "string"}}}}}},
 			Display:  "{name}",
 			Search:   []string{"name", "description"},
 			Ordering: []string{"name"},

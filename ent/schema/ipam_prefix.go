@@ -99,6 +99,7 @@ func (Prefix) Annotations() []schema.Annotation {
 				"tags", "custom_fields", "created", "last_updated", "children", "_depth"},
 			Brief:   []string{"id", "url", "display", "family", "prefix", "description", "_depth"},
 			Display: "{prefix}",
+			IP:      api.PrefixColumns(),
 			Search:  []string{"prefix", "description", "comments"},
 			// VRF (global first: vrf_key is 0 there), then the prefix in
 			// numeric order (inet order: family, network, length).

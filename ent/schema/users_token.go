@@ -58,10 +58,19 @@ func (Token) Annotations() []schema.Annotation {
 			App: "users", Path: "tokens", Verbose: "token",
 			Fields: []string{"id", "url", "display_url", "display", "version", "key", "user", "description", "created",
 				"expires", "last_used", "enabled", "write_enabled", "pepper_id", "allowed_ips", "token"},
-			Brief:    []string{"id", "url", "display", "version", "key", "enabled", "write_enabled", "description"},
-			Display:  "token",
-			Search:   []string{"key", "description"},
-			Ordering: []string{"-created"},
+			Brief:       []string{"id", "url", "display", "version", "key", "enabled", "write_enabled", "description"},
+			DisplayFunc: api.Func(api.LogicPkg("users"), "TokenDisplay"),
+			Search:      []string{"key", "description"},
+			Ordering:    []string{"-created"},
+			// Token provisioning (SPEC.md §4.13): username and password in,
+			// a new token out; needs no token, and the user it acts for
+			// must be allowed to add tokens (checked by the handler).
+			Endpoints: []api.Endpoint{{Name: "provision", Ops: []api.Op{{
+				Method: "POST", Permission: api.PermPublic, Handler: "users.tokens.provision",
+				Summary: "Create a token with a username and password", Request: "TokenProvisionRequest",
+				Response: "Token", Status: 201, Description: "The new token; its secret is shown only here.",
+				Errors: []int{400},
+			}}}},
 		},
 	}
 }

@@ -9,6 +9,8 @@
 //     (package conditions); NetBox's messages.
 //   - Webhook: the payload URL is an http(s) URL or a template that parses
 //     (package jinja); no CA file while SSL verification is off.
+//   - CustomField's display string, and the choices endpoint of choice sets
+//     (declared in the schema's api.Model, wired by the generator).
 //
 // Errors are *api.FieldError, which the resource layer turns into a 400
 // with the field named. Like every logic package that ent/schema imports,

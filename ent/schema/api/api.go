@@ -18,8 +18,8 @@ type Model struct {
 	Fields []string `json:"fields"`
 	// Brief is the brief representation (nil: brief returns the full form).
 	Brief []string `json:"brief,omitempty"`
-	// Display is the display rule: "{name}", "{name} ({vid})", or a named
-	// rule understood by the resource layer (see resource.displayRules).
+	// Display is the display template: "{name}", "{name} ({vid})". Rules a
+	// template cannot express name a function instead (DisplayFunc).
 	Display string `json:"display"`
 	// Search lists the columns that the q filter matches case-insensitively.
 	Search []string `json:"search,omitempty"`
@@ -50,6 +50,10 @@ type Model struct {
 	NoFilters []string `json:"no_filters,omitempty"`
 	// ReadOnly endpoints accept no writes.
 	ReadOnly bool `json:"read_only,omitempty"`
+	// DisplayFunc, IP and Endpoints: see specifics.go.
+	DisplayFunc *FuncRef   `json:"display_func,omitempty"`
+	IP          *IPColumns `json:"ip,omitempty"`
+	Endpoints   []Endpoint `json:"endpoints,omitempty"`
 }
 
 // Name implements ent's schema.Annotation.
@@ -109,6 +113,13 @@ func (m Model) Merge(other schema.Annotation) schema.Annotation {
 	if o.NoFilters != nil {
 		m.NoFilters = append(m.NoFilters, o.NoFilters...)
 	}
+	if o.DisplayFunc != nil {
+		m.DisplayFunc = o.DisplayFunc
+	}
+	if o.IP != nil {
+		m.IP = o.IP
+	}
+	m.Endpoints = append(m.Endpoints, o.Endpoints...)
 	m.Tree = m.Tree || o.Tree
 	m.Tagged = m.Tagged || o.Tagged
 	m.Custom = m.Custom || o.Custom

@@ -1,0 +1,47 @@
+package api
+
+// A model's specifics that are more than data: its display function, the
+// columns its IP field kinds work on, and its special endpoints. They are
+// declared in the model's annotation and picked up by the generator
+// (ent/entc.go), so that no central list grows with each model.
+
+// FuncRef names a Go function by import path and name. The generator emits
+// a reference to it into the model's descriptor (ent/resource/zz_*.go), so
+// a wrong name fails the build, not a request. The package must not import
+// ent/resource (the descriptor imports it).
+type FuncRef struct {
+	Pkg  string `json:"pkg"`  // "github.com/inventory/inventory/ent/logic/users"
+	Name string `json:"name"` // "UserDisplay"
+}
+
+// Func is shorthand for a FuncRef.
+func Func(pkg, name string) *FuncRef { return &FuncRef{Pkg: pkg, Name: name} }
+
+// LogicPkg is the import path of an app's logic package (ent/logic/<app>).
+func LogicPkg(app string) string { return "github.com/inventory/inventory/ent/logic/" + app }
+
+// Getter reads a model field by its API name (nil when unset or unknown):
+// what a display function sees of a row.
+type Getter func(field string) any
+
+// DisplayFunc renders a display string that a "{field} ({other})"
+// template cannot express (a VRF shows its RD only when set).
+type DisplayFunc func(get Getter) string
+
+// IPColumns names the hidden columns of a model whose rows hold an IP
+// network or address (ent/schema/ipnet's key): the containment filter
+// kinds (prefix-within, prefix-contains, prefix-exact, prefix-mask-length,
+// ip-family) compare these, so Prefix, Aggregate, IPRange and IPAddress
+// share one implementation by declaring their columns.
+type IPColumns struct {
+	Family    string `json:"family"`            // 4 or 6
+	Network   string `json:"network"`           // 16 bytes, IPv4 v4-mapped
+	Broadcast string `json:"broadcast"`         // 16 bytes, last address
+	Length    string `json:"length"`            // prefix length
+	VRFKey    string `json:"vrf_key,omitempty"` // VRF id, 0 for global ("" if the model has no VRF)
+}
+
+// PrefixColumns are the column names ent/schema/ipnet's models use.
+func PrefixColumns() *IPColumns {
+	return &IPColumns{Family: "family", Network: "network", Broadcast: "broadcast", Length: "prefix_length", VRFKey: "vrf_key"}
+}

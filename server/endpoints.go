@@ -1,0 +1,458 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+
+	"github.com/inventory/inventory/ent/resource"
+	"github.com/inventory/inventory/ent/schema/api"
+)
+
+// The registry of special endpoints: every route that is not a model's
+// list/detail CRUD route. Models declare theirs in their schema annotation
+// (api.Model.Endpoints, carried into the generated descriptor); endpoints
+// no model serves are registered by the file that owns them
+// (registerEndpoint in an init). Routing, the API root and the app roots,
+// OPTIONS, the permission gate (gate) and the OpenAPI document are all
+// derived from this registry, so no list of apps, paths or aliases is kept
+// by hand: a new endpoint is one declaration plus its handler.
+
+// specialHandler serves one op of a special endpoint. It runs after the
+// gate has admitted the caller and returns its errors to the translator.
+type specialHandler func(s *Server, c *gin.Context) error
+
+var (
+	nonModelEndpoints []api.Endpoint
+	specialHandlers   = map[string]specialHandler{}
+)
+
+// registerEndpoint adds an endpoint that no model serves (from the init
+// of the file owning its handlers).
+func registerEndpoint(e api.Endpoint) { nonModelEndpoints = append(nonModelEndpoints, e) }
+
+// handle binds a handler name used by endpoint declarations.
+func handle(name string, h specialHandler) {
+	if _, dup := specialHandlers[name]; dup {
+		panic("server: handler " + name + " bound twice")
+	}
+	specialHandlers[name] = h
+}
+
+// special is a registered endpoint resolved against the models.
+type special struct {
+	api.Endpoint
+	model  *resource.Descriptor // the declaring model (nil: none)
+	target *resource.Descriptor // Alias: the model served here
+	app    string               // "" for /api/<path>/
+	parts  []string             // path segments below /api/<app>/, the key as "{key}"
+}
+
+// key is the name of the path parameter of a detail endpoint.
+func (e *special) key() string {
+	if e.Key != "" {
+		return e.Key
+	}
+	return "id"
+}
+
+// path renders the endpoint's path with the key written by param
+// (":id" for gin, "{id}" for OpenAPI).
+func (e *special) path(param func(string) string) string {
+	b := strings.Builder{}
+	b.WriteString("/api/")
+	if e.app != "" {
+		b.WriteString(e.app + "/")
+	}
+	for _, p := range e.parts {
+		if p == "{}" {
+			p = param(e.key())
+		}
+		b.WriteString(p + "/")
+	}
+	return b.String()
+}
+
+func (e *special) ginPath() string { return e.path(func(k string) string { return ":" + k }) }
+func (e *special) oasPath() string { return e.path(func(k string) string { return "{" + k + "}" }) }
+
+// rootKey is the name under which the endpoint is listed in its root
+// (the app's, or the API's when it has no app); "" when it is not.
+func (e *special) rootKey() string {
+	if e.Alias != "" {
+		return e.Path
+	}
+	if !e.InRoot || e.Detail || e.Name != "" || e.model != nil {
+		return ""
+	}
+	return e.Path
+}
+
+// tag is the OpenAPI tag and the name of an endpoint's operations.
+func (e *special) tag() string {
+	if e.app != "" {
+		return e.app
+	}
+	return e.Path
+}
+
+// methods lists the methods served, OPTIONS last (the Allow header).
+func (e *special) methods() []string {
+	var out []string
+	for _, op := range e.Ops {
+		out = append(out, op.Method)
+	}
+	return append(out, http.MethodOptions)
+}
+
+// specialRegistry resolves every declared endpoint: the non-model ones in
+// registration order, then each model's in resource.All() order.
+func specialRegistry() ([]*special, error) {
+	var out []*special
+	add := func(e api.Endpoint, d *resource.Descriptor) error {
+		s := &special{Endpoint: e, model: d}
+		var base []string
+		switch {
+		case d != nil && e.Alias != "":
+			// A model served at a second path (extras/object-changes).
+			s.app, base = e.App, strings.Split(e.Path, "/")
+		case d != nil:
+			if e.Name == "" {
+				return fmt.Errorf("%s: an endpoint of a model needs a Name", d.ContentType())
+			}
+			s.app, base = d.App, []string{d.Path}
+		case e.Path == "":
+			return fmt.Errorf("endpoint without a model needs a Path (%+v)", e)
+		default:
+			s.app, base = e.App, strings.Split(e.Path, "/")
+		}
+		s.parts = append(s.parts, base...)
+		if e.Detail {
+			s.parts = append(s.parts, "{}")
+		}
+		if e.Name != "" {
+			s.parts = append(s.parts, e.Name)
+		}
+		if e.Alias != "" {
+			if s.target = resource.ByContentType(e.Alias); s.target == nil {
+				return fmt.Errorf("%s: alias of unknown model %s", s.oasPath(), e.Alias)
+			}
+			if len(e.Ops) > 0 || e.Detail || e.Name != "" {
+				return fmt.Errorf("%s: an alias serves the model's routes only", s.oasPath())
+			}
+		} else if len(e.Ops) == 0 {
+			return fmt.Errorf("%s: no ops", s.oasPath())
+		}
+		for _, op := range e.Ops {
+			switch {
+			case op.Func != nil && (d == nil || d.Handlers[funcKey(op.Func)] == nil):
+				return fmt.Errorf("%s %s: function %s is not wired (only model endpoints take Func)", op.Method, s.oasPath(), funcKey(op.Func))
+			case op.Func == nil && specialHandlers[op.Handler] == nil:
+				return fmt.Errorf("%s %s: handler %q is not bound", op.Method, s.oasPath(), op.Handler)
+			}
+			switch op.Permission {
+			case api.PermPublic, api.PermAPI, api.PermAuthenticated, api.PermSuperuser:
+			case actionView, actionAdd, actionChange, actionDelete:
+				if d == nil {
+					return fmt.Errorf("%s %s: action %q needs a model", op.Method, s.oasPath(), op.Permission)
+				}
+			default:
+				return fmt.Errorf("%s %s: unknown permission %q", op.Method, s.oasPath(), op.Permission)
+			}
+		}
+		out = append(out, s)
+		return nil
+	}
+	for _, e := range nonModelEndpoints {
+		if err := add(e, nil); err != nil {
+			return nil, err
+		}
+	}
+	for _, d := range resource.All() {
+		for _, e := range d.Endpoints {
+			if err := add(e, d); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return out, nil
+}
+
+// mustRegistry is the registry; a declaration error is a programming
+// error caught by every test that starts a server.
+func mustRegistry() []*special {
+	r, err := specialRegistry()
+	if err != nil {
+		panic("server: special endpoints: " + err.Error())
+	}
+	return r
+}
+
+// apps are the API's applications: NetBox's (api.Apps, each with a root
+// even before its first model is served), plus any app a model or an
+// endpoint names.
+func apps(reg []*special) []string {
+	out := slices.Clone(api.Apps)
+	for _, d := range resource.All() {
+		out = append(out, d.App)
+	}
+	for _, e := range reg {
+		if e.app != "" {
+			out = append(out, e.app)
+		}
+	}
+	sort.Strings(out)
+	return slices.Compact(out)
+}
+
+// specialRoutes registers every endpoint of the registry: its ops behind
+// the gate, OPTIONS, and the model routes of aliases.
+func (s *Server) specialRoutes(api *gin.RouterGroup) {
+	for _, e := range s.specials {
+		route := strings.TrimPrefix(e.ginPath(), "/api")
+		if e.target != nil {
+			s.modelRoutes(api, e.app, strings.Join(e.parts, "/"), e.target)
+			continue
+		}
+		for _, op := range e.Ops {
+			h := specialHandlers[op.Handler]
+			if op.Func != nil {
+				h = logicHandler(e, op, e.model.Handlers[funcKey(op.Func)])
+			}
+			api.Handle(op.Method, route, s.wrap(func(c *gin.Context) error {
+				if err := s.gate(c, e, op.Permission, op.Write); err != nil {
+					return err
+				}
+				return h(s, c)
+			}))
+		}
+		api.OPTIONS(route, s.wrap(func(c *gin.Context) error { return s.specialOptions(c, e) }))
+	}
+}
+
+func funcKey(f *api.FuncRef) string { return f.Pkg + "." + f.Name }
+
+// logicHandler adapts a handler of a logic package: it gets the request
+// through api.Request (a detail endpoint's object read through the
+// caller's restriction, 404 when missing or hidden) and its value is
+// rendered as JSON, an api.Page paginated.
+func logicHandler(e *special, op api.Op, h api.Handler) specialHandler {
+	status := op.Status
+	if status == 0 {
+		status = http.StatusOK
+	}
+	return func(s *Server, c *gin.Context) error {
+		r := &logicRequest{c: c}
+		if e.Detail {
+			id, err := objectID(c)
+			if err != nil {
+				return err
+			}
+			row, err := e.model.Get(c.Request.Context(), s.db.Store(), id, s.restriction(c)...)
+			if err != nil {
+				return err
+			}
+			if row == nil {
+				return notFound(e.model)
+			}
+			r.obj = func(name string) any { return e.model.Value(row, name) }
+		}
+		if op.Request != "" {
+			raw, err := body(c)
+			if err != nil {
+				return err
+			}
+			r.body = raw
+		}
+		v, err := h(r)
+		if err != nil {
+			return err
+		}
+		if page, ok := v.(api.Page); ok {
+			p, err := s.pagination(c.Request.URL.Query())
+			if err != nil {
+				return err
+			}
+			count, items := len(page), []any(page)
+			if p.start == nil {
+				items = items[min(p.offset, count):]
+				if p.limit >= 0 && len(items) > p.limit {
+					items = items[:p.limit]
+				}
+			}
+			next, prev := p.links(c.Request, count, nil)
+			v = map[string]any{"count": count, "next": nilIfEmpty(next), "previous": nilIfEmpty(prev), "results": items}
+		}
+		writeJSON(c, status, v)
+		return nil
+	}
+}
+
+func nilIfEmpty(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+// logicRequest is api.Request over a gin request.
+type logicRequest struct {
+	c    *gin.Context
+	obj  api.Getter
+	body []byte
+}
+
+func (r *logicRequest) Context() context.Context { return r.c.Request.Context() }
+func (r *logicRequest) Query(name string) string {
+	v := r.c.Request.URL.Query()[name]
+	if len(v) == 0 {
+		return ""
+	}
+	return v[len(v)-1]
+}
+func (r *logicRequest) Object() api.Getter { return r.obj }
+func (r *logicRequest) Body() []byte       { return r.body }
+
+// gate is the one permission check of special endpoints: the op's
+// declared permission, and write ops refused to read-only tokens.
+func (s *Server) gate(c *gin.Context, e *special, perm string, write bool) error {
+	p := PrincipalFrom(c.Request.Context())
+	switch perm {
+	case api.PermPublic:
+	case api.PermAPI:
+		if err := s.authorize(c, nil, actionView); err != nil {
+			return err
+		}
+	case api.PermAuthenticated:
+		if p == nil {
+			return errNotAuthenticated
+		}
+	case api.PermSuperuser:
+		if err := s.superuser(c); err != nil {
+			return err
+		}
+	default:
+		if err := s.authorize(c, e.model, perm); err != nil {
+			return err
+		}
+	}
+	if write && p != nil && p.Token != nil && !p.Token.WriteEnabled {
+		return errForbidden
+	}
+	return nil
+}
+
+// specialOptions answers OPTIONS on a special endpoint as DRF's metadata
+// for a view without a serializer form: name, description, renders,
+// parses; Allow lists the declared methods.
+func (s *Server) specialOptions(c *gin.Context, e *special) error {
+	if PrincipalFrom(c.Request.Context()) == nil && s.cfg.LoginRequired {
+		return errNotAuthenticated
+	}
+	name := e.parts[len(e.parts)-1]
+	if name == "{}" {
+		name = e.parts[len(e.parts)-2]
+	}
+	suffix := ""
+	if e.Detail && e.Name == "" {
+		suffix = " Instance"
+	}
+	b, err := marshal(map[string]any{
+		"name":        titleCase(strings.ReplaceAll(name, "-", " ")) + suffix,
+		"description": e.Ops[0].Summary,
+		"renders":     []string{"application/json"},
+		"parses":      []string{"application/json"},
+	})
+	if err != nil {
+		return err
+	}
+	c.Header("Allow", strings.Join(e.methods(), ", "))
+	writeJSON(c, http.StatusOK, b)
+	return nil
+}
+
+// routable says whether a slashed API path matches a GET route of the
+// router (a param segment never holds a dot: "/sites/1.json" is no
+// object), for the redirect of a path without its trailing slash.
+func (s *Server) routable(p string) bool {
+	seg := strings.Split(strings.Trim(p, "/"), "/")
+	for _, r := range s.getRoutes {
+		if len(r) != len(seg) {
+			continue
+		}
+		ok := true
+		for i, x := range r {
+			if strings.HasPrefix(x, ":") {
+				ok = seg[i] != "" && !strings.Contains(seg[i], ".")
+			} else {
+				ok = x == seg[i]
+			}
+			if !ok {
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+// indexGetRoutes keeps the segments of every GET route (catch-alls left
+// out) for routable.
+func (s *Server) indexGetRoutes() {
+	for _, r := range s.engine.Routes() {
+		if r.Method != http.MethodGet || strings.Contains(r.Path, "*") {
+			continue
+		}
+		s.getRoutes = append(s.getRoutes, strings.Split(strings.Trim(r.Path, "/"), "/"))
+	}
+}
+
+// EndpointOp is one op of the registry as tests and tools see it.
+type EndpointOp struct {
+	Method     string
+	Path       string // the OpenAPI path, key as "{key}"
+	Example    string // a concrete path, key "1"
+	Permission string // api.Op.Permission
+	Model      string // the declaring model's content type ("" for none)
+	// Root and RootKey: the root listing the endpoint ("/api/" or
+	// "/api/<app>/") and its key there; "" when it is not listed.
+	Root, RootKey string
+	OperationID   string
+}
+
+// Endpoints lists every op of the registry (aliases excluded: their
+// routes are a model's, covered by the model suites).
+func Endpoints() []EndpointOp {
+	var out []EndpointOp
+	for _, e := range mustRegistry() {
+		if e.target != nil {
+			continue
+		}
+		root := ""
+		if k := e.rootKey(); k != "" {
+			root = "/api/"
+			if e.app != "" {
+				root += e.app + "/"
+			}
+		}
+		for _, op := range e.Ops {
+			o := EndpointOp{Method: op.Method, Path: e.oasPath(), Example: e.path(func(string) string { return "1" }),
+				Permission: op.Permission, Root: root, RootKey: e.rootKey(), OperationID: oasOperationID(e, op)}
+			if e.KeyEnum != nil {
+				o.Example = e.path(func(string) string { return e.KeyEnum[0] })
+			}
+			if e.model != nil {
+				o.Model = e.model.ContentType()
+			}
+			out = append(out, o)
+		}
+	}
+	return out
+}
