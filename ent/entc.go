@@ -44,6 +44,7 @@ func main() {
 			// api.Model.GenericOnly keep only Mutation() (the compile budget
 			// in the README's Development section).
 			gen.MustParse(gen.NewTemplate("setter").ParseFiles("./ent/template/setter.tmpl")),
+			gen.MustParse(gen.NewTemplate("imports").ParseFiles("./ent/template/imports.tmpl")),
 		},
 	}
 	if err := entc.Generate("./ent/schema", cfg); err != nil {
