@@ -278,9 +278,8 @@ func (_q *CustomFieldQuery) Clone() *CustomFieldQuery {
 		predicates:    append([]predicate.CustomField{}, _q.predicates...),
 		withChoiceSet: _q.withChoiceSet.Clone(),
 		// clone intermediate query.
-		sql:       _q.sql.Clone(),
-		path:      _q.path,
-		modifiers: append([]func(*sql.Selector){}, _q.modifiers...),
+		sql:  _q.sql.Clone(),
+		path: _q.path,
 	}
 }
 
@@ -556,12 +555,6 @@ func (_q *CustomFieldQuery) ForShare(opts ...sql.LockOption) *CustomFieldQuery {
 	return _q
 }
 
-// Modify adds a query modifier for attaching custom logic to queries.
-func (_q *CustomFieldQuery) Modify(modifiers ...func(s *sql.Selector)) *CustomFieldSelect {
-	_q.modifiers = append(_q.modifiers, modifiers...)
-	return _q.Select()
-}
-
 // CustomFieldGroupBy is the group-by builder for CustomField entities.
 type CustomFieldGroupBy struct {
 	selector
@@ -650,10 +643,4 @@ func (_s *CustomFieldSelect) sqlScan(ctx context.Context, root *CustomFieldQuery
 	}
 	defer rows.Close()
 	return sql.ScanSlice(rows, v)
-}
-
-// Modify adds a query modifier for attaching custom logic to queries.
-func (_s *CustomFieldSelect) Modify(modifiers ...func(s *sql.Selector)) *CustomFieldSelect {
-	_s.modifiers = append(_s.modifiers, modifiers...)
-	return _s
 }

@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
@@ -20,109 +19,8 @@ type CustomFieldChoiceSetCreate struct {
 	hooks    []Hook
 }
 
-// SetCreated sets the "created" field.
-func (_c *CustomFieldChoiceSetCreate) SetCreated(v time.Time) *CustomFieldChoiceSetCreate {
-	_c.mutation.SetCreated(v)
-	return _c
-}
-
-// SetNillableCreated sets the "created" field if the given value is not nil.
-func (_c *CustomFieldChoiceSetCreate) SetNillableCreated(v *time.Time) *CustomFieldChoiceSetCreate {
-	if v != nil {
-		_c.SetCreated(*v)
-	}
-	return _c
-}
-
-// SetLastUpdated sets the "last_updated" field.
-func (_c *CustomFieldChoiceSetCreate) SetLastUpdated(v time.Time) *CustomFieldChoiceSetCreate {
-	_c.mutation.SetLastUpdated(v)
-	return _c
-}
-
-// SetNillableLastUpdated sets the "last_updated" field if the given value is not nil.
-func (_c *CustomFieldChoiceSetCreate) SetNillableLastUpdated(v *time.Time) *CustomFieldChoiceSetCreate {
-	if v != nil {
-		_c.SetLastUpdated(*v)
-	}
-	return _c
-}
-
-// SetName sets the "name" field.
-func (_c *CustomFieldChoiceSetCreate) SetName(v string) *CustomFieldChoiceSetCreate {
-	_c.mutation.SetName(v)
-	return _c
-}
-
-// SetDescription sets the "description" field.
-func (_c *CustomFieldChoiceSetCreate) SetDescription(v string) *CustomFieldChoiceSetCreate {
-	_c.mutation.SetDescription(v)
-	return _c
-}
-
-// SetNillableDescription sets the "description" field if the given value is not nil.
-func (_c *CustomFieldChoiceSetCreate) SetNillableDescription(v *string) *CustomFieldChoiceSetCreate {
-	if v != nil {
-		_c.SetDescription(*v)
-	}
-	return _c
-}
-
-// SetBaseChoices sets the "base_choices" field.
-func (_c *CustomFieldChoiceSetCreate) SetBaseChoices(v string) *CustomFieldChoiceSetCreate {
-	_c.mutation.SetBaseChoices(v)
-	return _c
-}
-
-// SetNillableBaseChoices sets the "base_choices" field if the given value is not nil.
-func (_c *CustomFieldChoiceSetCreate) SetNillableBaseChoices(v *string) *CustomFieldChoiceSetCreate {
-	if v != nil {
-		_c.SetBaseChoices(*v)
-	}
-	return _c
-}
-
-// SetExtraChoices sets the "extra_choices" field.
-func (_c *CustomFieldChoiceSetCreate) SetExtraChoices(v [][]string) *CustomFieldChoiceSetCreate {
-	_c.mutation.SetExtraChoices(v)
-	return _c
-}
-
-// SetChoiceColors sets the "choice_colors" field.
-func (_c *CustomFieldChoiceSetCreate) SetChoiceColors(v map[string]interface{}) *CustomFieldChoiceSetCreate {
-	_c.mutation.SetChoiceColors(v)
-	return _c
-}
-
-// SetOrderAlphabetically sets the "order_alphabetically" field.
-func (_c *CustomFieldChoiceSetCreate) SetOrderAlphabetically(v bool) *CustomFieldChoiceSetCreate {
-	_c.mutation.SetOrderAlphabetically(v)
-	return _c
-}
-
-// SetNillableOrderAlphabetically sets the "order_alphabetically" field if the given value is not nil.
-func (_c *CustomFieldChoiceSetCreate) SetNillableOrderAlphabetically(v *bool) *CustomFieldChoiceSetCreate {
-	if v != nil {
-		_c.SetOrderAlphabetically(*v)
-	}
-	return _c
-}
-
-// SetChoicesCount sets the "choices_count" field.
-func (_c *CustomFieldChoiceSetCreate) SetChoicesCount(v int) *CustomFieldChoiceSetCreate {
-	_c.mutation.SetChoicesCount(v)
-	return _c
-}
-
-// SetNillableChoicesCount sets the "choices_count" field if the given value is not nil.
-func (_c *CustomFieldChoiceSetCreate) SetNillableChoicesCount(v *int) *CustomFieldChoiceSetCreate {
-	if v != nil {
-		_c.SetChoicesCount(*v)
-	}
-	return _c
-}
-
-// Mutation returns the CustomFieldChoiceSetMutation object of the builder.
+// Mutation returns the CustomFieldChoiceSetMutation object of the builder. The typed
+// setters are not generated for this type (api.Model.GenericOnly).
 func (_c *CustomFieldChoiceSetCreate) Mutation() *CustomFieldChoiceSetMutation {
 	return _c.mutation
 }

@@ -253,9 +253,8 @@ func (_q *CustomFieldChoiceSetQuery) Clone() *CustomFieldChoiceSetQuery {
 		inters:     append([]Interceptor{}, _q.inters...),
 		predicates: append([]predicate.CustomFieldChoiceSet{}, _q.predicates...),
 		// clone intermediate query.
-		sql:       _q.sql.Clone(),
-		path:      _q.path,
-		modifiers: append([]func(*sql.Selector){}, _q.modifiers...),
+		sql:  _q.sql.Clone(),
+		path: _q.path,
 	}
 }
 
@@ -474,12 +473,6 @@ func (_q *CustomFieldChoiceSetQuery) ForShare(opts ...sql.LockOption) *CustomFie
 	return _q
 }
 
-// Modify adds a query modifier for attaching custom logic to queries.
-func (_q *CustomFieldChoiceSetQuery) Modify(modifiers ...func(s *sql.Selector)) *CustomFieldChoiceSetSelect {
-	_q.modifiers = append(_q.modifiers, modifiers...)
-	return _q.Select()
-}
-
 // CustomFieldChoiceSetGroupBy is the group-by builder for CustomFieldChoiceSet entities.
 type CustomFieldChoiceSetGroupBy struct {
 	selector
@@ -568,10 +561,4 @@ func (_s *CustomFieldChoiceSetSelect) sqlScan(ctx context.Context, root *CustomF
 	}
 	defer rows.Close()
 	return sql.ScanSlice(rows, v)
-}
-
-// Modify adds a query modifier for attaching custom logic to queries.
-func (_s *CustomFieldChoiceSetSelect) Modify(modifiers ...func(s *sql.Selector)) *CustomFieldChoiceSetSelect {
-	_s.modifiers = append(_s.modifiers, modifiers...)
-	return _s
 }

@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
@@ -19,9 +18,8 @@ import (
 // CustomFieldChoiceSetUpdate is the builder for updating CustomFieldChoiceSet entities.
 type CustomFieldChoiceSetUpdate struct {
 	config
-	hooks     []Hook
-	mutation  *CustomFieldChoiceSetMutation
-	modifiers []func(*sql.UpdateBuilder)
+	hooks    []Hook
+	mutation *CustomFieldChoiceSetMutation
 }
 
 // Where appends a list predicates to the CustomFieldChoiceSetUpdate builder.
@@ -30,120 +28,8 @@ func (_u *CustomFieldChoiceSetUpdate) Where(ps ...predicate.CustomFieldChoiceSet
 	return _u
 }
 
-// SetLastUpdated sets the "last_updated" field.
-func (_u *CustomFieldChoiceSetUpdate) SetLastUpdated(v time.Time) *CustomFieldChoiceSetUpdate {
-	_u.mutation.SetLastUpdated(v)
-	return _u
-}
-
-// ClearLastUpdated clears the value of the "last_updated" field.
-func (_u *CustomFieldChoiceSetUpdate) ClearLastUpdated() *CustomFieldChoiceSetUpdate {
-	_u.mutation.ClearLastUpdated()
-	return _u
-}
-
-// SetName sets the "name" field.
-func (_u *CustomFieldChoiceSetUpdate) SetName(v string) *CustomFieldChoiceSetUpdate {
-	_u.mutation.SetName(v)
-	return _u
-}
-
-// SetNillableName sets the "name" field if the given value is not nil.
-func (_u *CustomFieldChoiceSetUpdate) SetNillableName(v *string) *CustomFieldChoiceSetUpdate {
-	if v != nil {
-		_u.SetName(*v)
-	}
-	return _u
-}
-
-// SetDescription sets the "description" field.
-func (_u *CustomFieldChoiceSetUpdate) SetDescription(v string) *CustomFieldChoiceSetUpdate {
-	_u.mutation.SetDescription(v)
-	return _u
-}
-
-// SetNillableDescription sets the "description" field if the given value is not nil.
-func (_u *CustomFieldChoiceSetUpdate) SetNillableDescription(v *string) *CustomFieldChoiceSetUpdate {
-	if v != nil {
-		_u.SetDescription(*v)
-	}
-	return _u
-}
-
-// SetBaseChoices sets the "base_choices" field.
-func (_u *CustomFieldChoiceSetUpdate) SetBaseChoices(v string) *CustomFieldChoiceSetUpdate {
-	_u.mutation.SetBaseChoices(v)
-	return _u
-}
-
-// SetNillableBaseChoices sets the "base_choices" field if the given value is not nil.
-func (_u *CustomFieldChoiceSetUpdate) SetNillableBaseChoices(v *string) *CustomFieldChoiceSetUpdate {
-	if v != nil {
-		_u.SetBaseChoices(*v)
-	}
-	return _u
-}
-
-// ClearBaseChoices clears the value of the "base_choices" field.
-func (_u *CustomFieldChoiceSetUpdate) ClearBaseChoices() *CustomFieldChoiceSetUpdate {
-	_u.mutation.ClearBaseChoices()
-	return _u
-}
-
-// SetExtraChoices sets the "extra_choices" field.
-func (_u *CustomFieldChoiceSetUpdate) SetExtraChoices(v [][]string) *CustomFieldChoiceSetUpdate {
-	_u.mutation.SetExtraChoices(v)
-	return _u
-}
-
-// AppendExtraChoices appends value to the "extra_choices" field.
-func (_u *CustomFieldChoiceSetUpdate) AppendExtraChoices(v [][]string) *CustomFieldChoiceSetUpdate {
-	_u.mutation.AppendExtraChoices(v)
-	return _u
-}
-
-// SetChoiceColors sets the "choice_colors" field.
-func (_u *CustomFieldChoiceSetUpdate) SetChoiceColors(v map[string]interface{}) *CustomFieldChoiceSetUpdate {
-	_u.mutation.SetChoiceColors(v)
-	return _u
-}
-
-// SetOrderAlphabetically sets the "order_alphabetically" field.
-func (_u *CustomFieldChoiceSetUpdate) SetOrderAlphabetically(v bool) *CustomFieldChoiceSetUpdate {
-	_u.mutation.SetOrderAlphabetically(v)
-	return _u
-}
-
-// SetNillableOrderAlphabetically sets the "order_alphabetically" field if the given value is not nil.
-func (_u *CustomFieldChoiceSetUpdate) SetNillableOrderAlphabetically(v *bool) *CustomFieldChoiceSetUpdate {
-	if v != nil {
-		_u.SetOrderAlphabetically(*v)
-	}
-	return _u
-}
-
-// SetChoicesCount sets the "choices_count" field.
-func (_u *CustomFieldChoiceSetUpdate) SetChoicesCount(v int) *CustomFieldChoiceSetUpdate {
-	_u.mutation.ResetChoicesCount()
-	_u.mutation.SetChoicesCount(v)
-	return _u
-}
-
-// SetNillableChoicesCount sets the "choices_count" field if the given value is not nil.
-func (_u *CustomFieldChoiceSetUpdate) SetNillableChoicesCount(v *int) *CustomFieldChoiceSetUpdate {
-	if v != nil {
-		_u.SetChoicesCount(*v)
-	}
-	return _u
-}
-
-// AddChoicesCount adds value to the "choices_count" field.
-func (_u *CustomFieldChoiceSetUpdate) AddChoicesCount(v int) *CustomFieldChoiceSetUpdate {
-	_u.mutation.AddChoicesCount(v)
-	return _u
-}
-
-// Mutation returns the CustomFieldChoiceSetMutation object of the builder.
+// Mutation returns the CustomFieldChoiceSetMutation object of the builder. The typed
+// setters are not generated for this type (api.Model.GenericOnly).
 func (_u *CustomFieldChoiceSetUpdate) Mutation() *CustomFieldChoiceSetMutation {
 	return _u.mutation
 }
@@ -210,12 +96,6 @@ func (_u *CustomFieldChoiceSetUpdate) check() error {
 	return nil
 }
 
-// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
-func (_u *CustomFieldChoiceSetUpdate) Modify(modifiers ...func(u *sql.UpdateBuilder)) *CustomFieldChoiceSetUpdate {
-	_u.modifiers = append(_u.modifiers, modifiers...)
-	return _u
-}
-
 func (_u *CustomFieldChoiceSetUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -269,7 +149,6 @@ func (_u *CustomFieldChoiceSetUpdate) sqlSave(ctx context.Context) (_node int, e
 	if value, ok := _u.mutation.AddedChoicesCount(); ok {
 		_spec.AddField(customfieldchoiceset.FieldChoicesCount, field.TypeInt, value)
 	}
-	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{customfieldchoiceset.Label}
@@ -285,126 +164,13 @@ func (_u *CustomFieldChoiceSetUpdate) sqlSave(ctx context.Context) (_node int, e
 // CustomFieldChoiceSetUpdateOne is the builder for updating a single CustomFieldChoiceSet entity.
 type CustomFieldChoiceSetUpdateOne struct {
 	config
-	fields    []string
-	hooks     []Hook
-	mutation  *CustomFieldChoiceSetMutation
-	modifiers []func(*sql.UpdateBuilder)
+	fields   []string
+	hooks    []Hook
+	mutation *CustomFieldChoiceSetMutation
 }
 
-// SetLastUpdated sets the "last_updated" field.
-func (_u *CustomFieldChoiceSetUpdateOne) SetLastUpdated(v time.Time) *CustomFieldChoiceSetUpdateOne {
-	_u.mutation.SetLastUpdated(v)
-	return _u
-}
-
-// ClearLastUpdated clears the value of the "last_updated" field.
-func (_u *CustomFieldChoiceSetUpdateOne) ClearLastUpdated() *CustomFieldChoiceSetUpdateOne {
-	_u.mutation.ClearLastUpdated()
-	return _u
-}
-
-// SetName sets the "name" field.
-func (_u *CustomFieldChoiceSetUpdateOne) SetName(v string) *CustomFieldChoiceSetUpdateOne {
-	_u.mutation.SetName(v)
-	return _u
-}
-
-// SetNillableName sets the "name" field if the given value is not nil.
-func (_u *CustomFieldChoiceSetUpdateOne) SetNillableName(v *string) *CustomFieldChoiceSetUpdateOne {
-	if v != nil {
-		_u.SetName(*v)
-	}
-	return _u
-}
-
-// SetDescription sets the "description" field.
-func (_u *CustomFieldChoiceSetUpdateOne) SetDescription(v string) *CustomFieldChoiceSetUpdateOne {
-	_u.mutation.SetDescription(v)
-	return _u
-}
-
-// SetNillableDescription sets the "description" field if the given value is not nil.
-func (_u *CustomFieldChoiceSetUpdateOne) SetNillableDescription(v *string) *CustomFieldChoiceSetUpdateOne {
-	if v != nil {
-		_u.SetDescription(*v)
-	}
-	return _u
-}
-
-// SetBaseChoices sets the "base_choices" field.
-func (_u *CustomFieldChoiceSetUpdateOne) SetBaseChoices(v string) *CustomFieldChoiceSetUpdateOne {
-	_u.mutation.SetBaseChoices(v)
-	return _u
-}
-
-// SetNillableBaseChoices sets the "base_choices" field if the given value is not nil.
-func (_u *CustomFieldChoiceSetUpdateOne) SetNillableBaseChoices(v *string) *CustomFieldChoiceSetUpdateOne {
-	if v != nil {
-		_u.SetBaseChoices(*v)
-	}
-	return _u
-}
-
-// ClearBaseChoices clears the value of the "base_choices" field.
-func (_u *CustomFieldChoiceSetUpdateOne) ClearBaseChoices() *CustomFieldChoiceSetUpdateOne {
-	_u.mutation.ClearBaseChoices()
-	return _u
-}
-
-// SetExtraChoices sets the "extra_choices" field.
-func (_u *CustomFieldChoiceSetUpdateOne) SetExtraChoices(v [][]string) *CustomFieldChoiceSetUpdateOne {
-	_u.mutation.SetExtraChoices(v)
-	return _u
-}
-
-// AppendExtraChoices appends value to the "extra_choices" field.
-func (_u *CustomFieldChoiceSetUpdateOne) AppendExtraChoices(v [][]string) *CustomFieldChoiceSetUpdateOne {
-	_u.mutation.AppendExtraChoices(v)
-	return _u
-}
-
-// SetChoiceColors sets the "choice_colors" field.
-func (_u *CustomFieldChoiceSetUpdateOne) SetChoiceColors(v map[string]interface{}) *CustomFieldChoiceSetUpdateOne {
-	_u.mutation.SetChoiceColors(v)
-	return _u
-}
-
-// SetOrderAlphabetically sets the "order_alphabetically" field.
-func (_u *CustomFieldChoiceSetUpdateOne) SetOrderAlphabetically(v bool) *CustomFieldChoiceSetUpdateOne {
-	_u.mutation.SetOrderAlphabetically(v)
-	return _u
-}
-
-// SetNillableOrderAlphabetically sets the "order_alphabetically" field if the given value is not nil.
-func (_u *CustomFieldChoiceSetUpdateOne) SetNillableOrderAlphabetically(v *bool) *CustomFieldChoiceSetUpdateOne {
-	if v != nil {
-		_u.SetOrderAlphabetically(*v)
-	}
-	return _u
-}
-
-// SetChoicesCount sets the "choices_count" field.
-func (_u *CustomFieldChoiceSetUpdateOne) SetChoicesCount(v int) *CustomFieldChoiceSetUpdateOne {
-	_u.mutation.ResetChoicesCount()
-	_u.mutation.SetChoicesCount(v)
-	return _u
-}
-
-// SetNillableChoicesCount sets the "choices_count" field if the given value is not nil.
-func (_u *CustomFieldChoiceSetUpdateOne) SetNillableChoicesCount(v *int) *CustomFieldChoiceSetUpdateOne {
-	if v != nil {
-		_u.SetChoicesCount(*v)
-	}
-	return _u
-}
-
-// AddChoicesCount adds value to the "choices_count" field.
-func (_u *CustomFieldChoiceSetUpdateOne) AddChoicesCount(v int) *CustomFieldChoiceSetUpdateOne {
-	_u.mutation.AddChoicesCount(v)
-	return _u
-}
-
-// Mutation returns the CustomFieldChoiceSetMutation object of the builder.
+// Mutation returns the CustomFieldChoiceSetMutation object of the builder. The typed
+// setters are not generated for this type (api.Model.GenericOnly).
 func (_u *CustomFieldChoiceSetUpdateOne) Mutation() *CustomFieldChoiceSetMutation {
 	return _u.mutation
 }
@@ -484,12 +250,6 @@ func (_u *CustomFieldChoiceSetUpdateOne) check() error {
 	return nil
 }
 
-// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
-func (_u *CustomFieldChoiceSetUpdateOne) Modify(modifiers ...func(u *sql.UpdateBuilder)) *CustomFieldChoiceSetUpdateOne {
-	_u.modifiers = append(_u.modifiers, modifiers...)
-	return _u
-}
-
 func (_u *CustomFieldChoiceSetUpdateOne) sqlSave(ctx context.Context) (_node *CustomFieldChoiceSet, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -560,7 +320,6 @@ func (_u *CustomFieldChoiceSetUpdateOne) sqlSave(ctx context.Context) (_node *Cu
 	if value, ok := _u.mutation.AddedChoicesCount(); ok {
 		_spec.AddField(customfieldchoiceset.FieldChoicesCount, field.TypeInt, value)
 	}
-	_spec.AddModifiers(_u.modifiers...)
 	_node = &CustomFieldChoiceSet{config: _u.config}
 	_spec.Assign = _node.assignValues
 	_spec.ScanValues = _node.scanValues

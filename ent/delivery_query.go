@@ -253,9 +253,8 @@ func (_q *DeliveryQuery) Clone() *DeliveryQuery {
 		inters:     append([]Interceptor{}, _q.inters...),
 		predicates: append([]predicate.Delivery{}, _q.predicates...),
 		// clone intermediate query.
-		sql:       _q.sql.Clone(),
-		path:      _q.path,
-		modifiers: append([]func(*sql.Selector){}, _q.modifiers...),
+		sql:  _q.sql.Clone(),
+		path: _q.path,
 	}
 }
 
@@ -474,12 +473,6 @@ func (_q *DeliveryQuery) ForShare(opts ...sql.LockOption) *DeliveryQuery {
 	return _q
 }
 
-// Modify adds a query modifier for attaching custom logic to queries.
-func (_q *DeliveryQuery) Modify(modifiers ...func(s *sql.Selector)) *DeliverySelect {
-	_q.modifiers = append(_q.modifiers, modifiers...)
-	return _q.Select()
-}
-
 // DeliveryGroupBy is the group-by builder for Delivery entities.
 type DeliveryGroupBy struct {
 	selector
@@ -568,10 +561,4 @@ func (_s *DeliverySelect) sqlScan(ctx context.Context, root *DeliveryQuery, v an
 	}
 	defer rows.Close()
 	return sql.ScanSlice(rows, v)
-}
-
-// Modify adds a query modifier for attaching custom logic to queries.
-func (_s *DeliverySelect) Modify(modifiers ...func(s *sql.Selector)) *DeliverySelect {
-	_s.modifiers = append(_s.modifiers, modifiers...)
-	return _s
 }

@@ -20,9 +20,8 @@ import (
 // DeliveryUpdate is the builder for updating Delivery entities.
 type DeliveryUpdate struct {
 	config
-	hooks     []Hook
-	mutation  *DeliveryMutation
-	modifiers []func(*sql.UpdateBuilder)
+	hooks    []Hook
+	mutation *DeliveryMutation
 }
 
 // Where appends a list predicates to the DeliveryUpdate builder.
@@ -480,12 +479,6 @@ func (_u *DeliveryUpdate) ExecX(ctx context.Context) {
 	}
 }
 
-// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
-func (_u *DeliveryUpdate) Modify(modifiers ...func(u *sql.UpdateBuilder)) *DeliveryUpdate {
-	_u.modifiers = append(_u.modifiers, modifiers...)
-	return _u
-}
-
 func (_u *DeliveryUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	_spec := sqlgraph.NewUpdateSpec(delivery.Table, delivery.Columns, sqlgraph.NewFieldSpec(delivery.FieldID, field.TypeInt))
 	if ps := _u.mutation.predicates; len(ps) > 0 {
@@ -616,7 +609,6 @@ func (_u *DeliveryUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if _u.mutation.LogCleared() {
 		_spec.ClearField(delivery.FieldLog, field.TypeJSON)
 	}
-	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{delivery.Label}
@@ -632,10 +624,9 @@ func (_u *DeliveryUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 // DeliveryUpdateOne is the builder for updating a single Delivery entity.
 type DeliveryUpdateOne struct {
 	config
-	fields    []string
-	hooks     []Hook
-	mutation  *DeliveryMutation
-	modifiers []func(*sql.UpdateBuilder)
+	fields   []string
+	hooks    []Hook
+	mutation *DeliveryMutation
 }
 
 // SetEventID sets the "event_id" field.
@@ -1100,12 +1091,6 @@ func (_u *DeliveryUpdateOne) ExecX(ctx context.Context) {
 	}
 }
 
-// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
-func (_u *DeliveryUpdateOne) Modify(modifiers ...func(u *sql.UpdateBuilder)) *DeliveryUpdateOne {
-	_u.modifiers = append(_u.modifiers, modifiers...)
-	return _u
-}
-
 func (_u *DeliveryUpdateOne) sqlSave(ctx context.Context) (_node *Delivery, err error) {
 	_spec := sqlgraph.NewUpdateSpec(delivery.Table, delivery.Columns, sqlgraph.NewFieldSpec(delivery.FieldID, field.TypeInt))
 	id, ok := _u.mutation.ID()
@@ -1253,7 +1238,6 @@ func (_u *DeliveryUpdateOne) sqlSave(ctx context.Context) (_node *Delivery, err 
 	if _u.mutation.LogCleared() {
 		_spec.ClearField(delivery.FieldLog, field.TypeJSON)
 	}
-	_spec.AddModifiers(_u.modifiers...)
 	_node = &Delivery{config: _u.config}
 	_spec.Assign = _node.assignValues
 	_spec.ScanValues = _node.scanValues

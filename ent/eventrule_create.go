@@ -4,10 +4,8 @@ package ent
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"time"
 
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
@@ -21,147 +19,8 @@ type EventRuleCreate struct {
 	hooks    []Hook
 }
 
-// SetCreated sets the "created" field.
-func (_c *EventRuleCreate) SetCreated(v time.Time) *EventRuleCreate {
-	_c.mutation.SetCreated(v)
-	return _c
-}
-
-// SetNillableCreated sets the "created" field if the given value is not nil.
-func (_c *EventRuleCreate) SetNillableCreated(v *time.Time) *EventRuleCreate {
-	if v != nil {
-		_c.SetCreated(*v)
-	}
-	return _c
-}
-
-// SetLastUpdated sets the "last_updated" field.
-func (_c *EventRuleCreate) SetLastUpdated(v time.Time) *EventRuleCreate {
-	_c.mutation.SetLastUpdated(v)
-	return _c
-}
-
-// SetNillableLastUpdated sets the "last_updated" field if the given value is not nil.
-func (_c *EventRuleCreate) SetNillableLastUpdated(v *time.Time) *EventRuleCreate {
-	if v != nil {
-		_c.SetLastUpdated(*v)
-	}
-	return _c
-}
-
-// SetCustomFieldData sets the "custom_field_data" field.
-func (_c *EventRuleCreate) SetCustomFieldData(v map[string]interface{}) *EventRuleCreate {
-	_c.mutation.SetCustomFieldData(v)
-	return _c
-}
-
-// SetObjectTypes sets the "object_types" field.
-func (_c *EventRuleCreate) SetObjectTypes(v []string) *EventRuleCreate {
-	_c.mutation.SetObjectTypes(v)
-	return _c
-}
-
-// SetName sets the "name" field.
-func (_c *EventRuleCreate) SetName(v string) *EventRuleCreate {
-	_c.mutation.SetName(v)
-	return _c
-}
-
-// SetEnabled sets the "enabled" field.
-func (_c *EventRuleCreate) SetEnabled(v bool) *EventRuleCreate {
-	_c.mutation.SetEnabled(v)
-	return _c
-}
-
-// SetNillableEnabled sets the "enabled" field if the given value is not nil.
-func (_c *EventRuleCreate) SetNillableEnabled(v *bool) *EventRuleCreate {
-	if v != nil {
-		_c.SetEnabled(*v)
-	}
-	return _c
-}
-
-// SetEventTypes sets the "event_types" field.
-func (_c *EventRuleCreate) SetEventTypes(v []string) *EventRuleCreate {
-	_c.mutation.SetEventTypes(v)
-	return _c
-}
-
-// SetConditions sets the "conditions" field.
-func (_c *EventRuleCreate) SetConditions(v json.RawMessage) *EventRuleCreate {
-	_c.mutation.SetConditions(v)
-	return _c
-}
-
-// SetActionType sets the "action_type" field.
-func (_c *EventRuleCreate) SetActionType(v string) *EventRuleCreate {
-	_c.mutation.SetActionType(v)
-	return _c
-}
-
-// SetNillableActionType sets the "action_type" field if the given value is not nil.
-func (_c *EventRuleCreate) SetNillableActionType(v *string) *EventRuleCreate {
-	if v != nil {
-		_c.SetActionType(*v)
-	}
-	return _c
-}
-
-// SetActionObjectType sets the "action_object_type" field.
-func (_c *EventRuleCreate) SetActionObjectType(v string) *EventRuleCreate {
-	_c.mutation.SetActionObjectType(v)
-	return _c
-}
-
-// SetActionObjectID sets the "action_object_id" field.
-func (_c *EventRuleCreate) SetActionObjectID(v int) *EventRuleCreate {
-	_c.mutation.SetActionObjectID(v)
-	return _c
-}
-
-// SetNillableActionObjectID sets the "action_object_id" field if the given value is not nil.
-func (_c *EventRuleCreate) SetNillableActionObjectID(v *int) *EventRuleCreate {
-	if v != nil {
-		_c.SetActionObjectID(*v)
-	}
-	return _c
-}
-
-// SetActionData sets the "action_data" field.
-func (_c *EventRuleCreate) SetActionData(v json.RawMessage) *EventRuleCreate {
-	_c.mutation.SetActionData(v)
-	return _c
-}
-
-// SetDescription sets the "description" field.
-func (_c *EventRuleCreate) SetDescription(v string) *EventRuleCreate {
-	_c.mutation.SetDescription(v)
-	return _c
-}
-
-// SetNillableDescription sets the "description" field if the given value is not nil.
-func (_c *EventRuleCreate) SetNillableDescription(v *string) *EventRuleCreate {
-	if v != nil {
-		_c.SetDescription(*v)
-	}
-	return _c
-}
-
-// SetComments sets the "comments" field.
-func (_c *EventRuleCreate) SetComments(v string) *EventRuleCreate {
-	_c.mutation.SetComments(v)
-	return _c
-}
-
-// SetNillableComments sets the "comments" field if the given value is not nil.
-func (_c *EventRuleCreate) SetNillableComments(v *string) *EventRuleCreate {
-	if v != nil {
-		_c.SetComments(*v)
-	}
-	return _c
-}
-
-// Mutation returns the EventRuleMutation object of the builder.
+// Mutation returns the EventRuleMutation object of the builder. The typed
+// setters are not generated for this type (api.Model.GenericOnly).
 func (_c *EventRuleCreate) Mutation() *EventRuleMutation {
 	return _c.mutation
 }

@@ -253,9 +253,8 @@ func (_q *EventRuleQuery) Clone() *EventRuleQuery {
 		inters:     append([]Interceptor{}, _q.inters...),
 		predicates: append([]predicate.EventRule{}, _q.predicates...),
 		// clone intermediate query.
-		sql:       _q.sql.Clone(),
-		path:      _q.path,
-		modifiers: append([]func(*sql.Selector){}, _q.modifiers...),
+		sql:  _q.sql.Clone(),
+		path: _q.path,
 	}
 }
 
@@ -474,12 +473,6 @@ func (_q *EventRuleQuery) ForShare(opts ...sql.LockOption) *EventRuleQuery {
 	return _q
 }
 
-// Modify adds a query modifier for attaching custom logic to queries.
-func (_q *EventRuleQuery) Modify(modifiers ...func(s *sql.Selector)) *EventRuleSelect {
-	_q.modifiers = append(_q.modifiers, modifiers...)
-	return _q.Select()
-}
-
 // EventRuleGroupBy is the group-by builder for EventRule entities.
 type EventRuleGroupBy struct {
 	selector
@@ -568,10 +561,4 @@ func (_s *EventRuleSelect) sqlScan(ctx context.Context, root *EventRuleQuery, v 
 	}
 	defer rows.Close()
 	return sql.ScanSlice(rows, v)
-}
-
-// Modify adds a query modifier for attaching custom logic to queries.
-func (_s *EventRuleSelect) Modify(modifiers ...func(s *sql.Selector)) *EventRuleSelect {
-	_s.modifiers = append(_s.modifiers, modifiers...)
-	return _s
 }

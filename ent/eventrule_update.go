@@ -4,10 +4,8 @@ package ent
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"time"
 
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
@@ -20,9 +18,8 @@ import (
 // EventRuleUpdate is the builder for updating EventRule entities.
 type EventRuleUpdate struct {
 	config
-	hooks     []Hook
-	mutation  *EventRuleMutation
-	modifiers []func(*sql.UpdateBuilder)
+	hooks    []Hook
+	mutation *EventRuleMutation
 }
 
 // Where appends a list predicates to the EventRuleUpdate builder.
@@ -31,196 +28,8 @@ func (_u *EventRuleUpdate) Where(ps ...predicate.EventRule) *EventRuleUpdate {
 	return _u
 }
 
-// SetLastUpdated sets the "last_updated" field.
-func (_u *EventRuleUpdate) SetLastUpdated(v time.Time) *EventRuleUpdate {
-	_u.mutation.SetLastUpdated(v)
-	return _u
-}
-
-// ClearLastUpdated clears the value of the "last_updated" field.
-func (_u *EventRuleUpdate) ClearLastUpdated() *EventRuleUpdate {
-	_u.mutation.ClearLastUpdated()
-	return _u
-}
-
-// SetCustomFieldData sets the "custom_field_data" field.
-func (_u *EventRuleUpdate) SetCustomFieldData(v map[string]interface{}) *EventRuleUpdate {
-	_u.mutation.SetCustomFieldData(v)
-	return _u
-}
-
-// SetObjectTypes sets the "object_types" field.
-func (_u *EventRuleUpdate) SetObjectTypes(v []string) *EventRuleUpdate {
-	_u.mutation.SetObjectTypes(v)
-	return _u
-}
-
-// AppendObjectTypes appends value to the "object_types" field.
-func (_u *EventRuleUpdate) AppendObjectTypes(v []string) *EventRuleUpdate {
-	_u.mutation.AppendObjectTypes(v)
-	return _u
-}
-
-// SetName sets the "name" field.
-func (_u *EventRuleUpdate) SetName(v string) *EventRuleUpdate {
-	_u.mutation.SetName(v)
-	return _u
-}
-
-// SetNillableName sets the "name" field if the given value is not nil.
-func (_u *EventRuleUpdate) SetNillableName(v *string) *EventRuleUpdate {
-	if v != nil {
-		_u.SetName(*v)
-	}
-	return _u
-}
-
-// SetEnabled sets the "enabled" field.
-func (_u *EventRuleUpdate) SetEnabled(v bool) *EventRuleUpdate {
-	_u.mutation.SetEnabled(v)
-	return _u
-}
-
-// SetNillableEnabled sets the "enabled" field if the given value is not nil.
-func (_u *EventRuleUpdate) SetNillableEnabled(v *bool) *EventRuleUpdate {
-	if v != nil {
-		_u.SetEnabled(*v)
-	}
-	return _u
-}
-
-// SetEventTypes sets the "event_types" field.
-func (_u *EventRuleUpdate) SetEventTypes(v []string) *EventRuleUpdate {
-	_u.mutation.SetEventTypes(v)
-	return _u
-}
-
-// AppendEventTypes appends value to the "event_types" field.
-func (_u *EventRuleUpdate) AppendEventTypes(v []string) *EventRuleUpdate {
-	_u.mutation.AppendEventTypes(v)
-	return _u
-}
-
-// SetConditions sets the "conditions" field.
-func (_u *EventRuleUpdate) SetConditions(v json.RawMessage) *EventRuleUpdate {
-	_u.mutation.SetConditions(v)
-	return _u
-}
-
-// AppendConditions appends value to the "conditions" field.
-func (_u *EventRuleUpdate) AppendConditions(v json.RawMessage) *EventRuleUpdate {
-	_u.mutation.AppendConditions(v)
-	return _u
-}
-
-// ClearConditions clears the value of the "conditions" field.
-func (_u *EventRuleUpdate) ClearConditions() *EventRuleUpdate {
-	_u.mutation.ClearConditions()
-	return _u
-}
-
-// SetActionType sets the "action_type" field.
-func (_u *EventRuleUpdate) SetActionType(v string) *EventRuleUpdate {
-	_u.mutation.SetActionType(v)
-	return _u
-}
-
-// SetNillableActionType sets the "action_type" field if the given value is not nil.
-func (_u *EventRuleUpdate) SetNillableActionType(v *string) *EventRuleUpdate {
-	if v != nil {
-		_u.SetActionType(*v)
-	}
-	return _u
-}
-
-// SetActionObjectType sets the "action_object_type" field.
-func (_u *EventRuleUpdate) SetActionObjectType(v string) *EventRuleUpdate {
-	_u.mutation.SetActionObjectType(v)
-	return _u
-}
-
-// SetNillableActionObjectType sets the "action_object_type" field if the given value is not nil.
-func (_u *EventRuleUpdate) SetNillableActionObjectType(v *string) *EventRuleUpdate {
-	if v != nil {
-		_u.SetActionObjectType(*v)
-	}
-	return _u
-}
-
-// SetActionObjectID sets the "action_object_id" field.
-func (_u *EventRuleUpdate) SetActionObjectID(v int) *EventRuleUpdate {
-	_u.mutation.ResetActionObjectID()
-	_u.mutation.SetActionObjectID(v)
-	return _u
-}
-
-// SetNillableActionObjectID sets the "action_object_id" field if the given value is not nil.
-func (_u *EventRuleUpdate) SetNillableActionObjectID(v *int) *EventRuleUpdate {
-	if v != nil {
-		_u.SetActionObjectID(*v)
-	}
-	return _u
-}
-
-// AddActionObjectID adds value to the "action_object_id" field.
-func (_u *EventRuleUpdate) AddActionObjectID(v int) *EventRuleUpdate {
-	_u.mutation.AddActionObjectID(v)
-	return _u
-}
-
-// ClearActionObjectID clears the value of the "action_object_id" field.
-func (_u *EventRuleUpdate) ClearActionObjectID() *EventRuleUpdate {
-	_u.mutation.ClearActionObjectID()
-	return _u
-}
-
-// SetActionData sets the "action_data" field.
-func (_u *EventRuleUpdate) SetActionData(v json.RawMessage) *EventRuleUpdate {
-	_u.mutation.SetActionData(v)
-	return _u
-}
-
-// AppendActionData appends value to the "action_data" field.
-func (_u *EventRuleUpdate) AppendActionData(v json.RawMessage) *EventRuleUpdate {
-	_u.mutation.AppendActionData(v)
-	return _u
-}
-
-// ClearActionData clears the value of the "action_data" field.
-func (_u *EventRuleUpdate) ClearActionData() *EventRuleUpdate {
-	_u.mutation.ClearActionData()
-	return _u
-}
-
-// SetDescription sets the "description" field.
-func (_u *EventRuleUpdate) SetDescription(v string) *EventRuleUpdate {
-	_u.mutation.SetDescription(v)
-	return _u
-}
-
-// SetNillableDescription sets the "description" field if the given value is not nil.
-func (_u *EventRuleUpdate) SetNillableDescription(v *string) *EventRuleUpdate {
-	if v != nil {
-		_u.SetDescription(*v)
-	}
-	return _u
-}
-
-// SetComments sets the "comments" field.
-func (_u *EventRuleUpdate) SetComments(v string) *EventRuleUpdate {
-	_u.mutation.SetComments(v)
-	return _u
-}
-
-// SetNillableComments sets the "comments" field if the given value is not nil.
-func (_u *EventRuleUpdate) SetNillableComments(v *string) *EventRuleUpdate {
-	if v != nil {
-		_u.SetComments(*v)
-	}
-	return _u
-}
-
-// Mutation returns the EventRuleMutation object of the builder.
+// Mutation returns the EventRuleMutation object of the builder. The typed
+// setters are not generated for this type (api.Model.GenericOnly).
 func (_u *EventRuleUpdate) Mutation() *EventRuleMutation {
 	return _u.mutation
 }
@@ -285,12 +94,6 @@ func (_u *EventRuleUpdate) check() error {
 		}
 	}
 	return nil
-}
-
-// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
-func (_u *EventRuleUpdate) Modify(modifiers ...func(u *sql.UpdateBuilder)) *EventRuleUpdate {
-	_u.modifiers = append(_u.modifiers, modifiers...)
-	return _u
 }
 
 func (_u *EventRuleUpdate) sqlSave(ctx context.Context) (_node int, err error) {
@@ -382,7 +185,6 @@ func (_u *EventRuleUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if value, ok := _u.mutation.Comments(); ok {
 		_spec.SetField(eventrule.FieldComments, field.TypeString, value)
 	}
-	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{eventrule.Label}
@@ -398,202 +200,13 @@ func (_u *EventRuleUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 // EventRuleUpdateOne is the builder for updating a single EventRule entity.
 type EventRuleUpdateOne struct {
 	config
-	fields    []string
-	hooks     []Hook
-	mutation  *EventRuleMutation
-	modifiers []func(*sql.UpdateBuilder)
+	fields   []string
+	hooks    []Hook
+	mutation *EventRuleMutation
 }
 
-// SetLastUpdated sets the "last_updated" field.
-func (_u *EventRuleUpdateOne) SetLastUpdated(v time.Time) *EventRuleUpdateOne {
-	_u.mutation.SetLastUpdated(v)
-	return _u
-}
-
-// ClearLastUpdated clears the value of the "last_updated" field.
-func (_u *EventRuleUpdateOne) ClearLastUpdated() *EventRuleUpdateOne {
-	_u.mutation.ClearLastUpdated()
-	return _u
-}
-
-// SetCustomFieldData sets the "custom_field_data" field.
-func (_u *EventRuleUpdateOne) SetCustomFieldData(v map[string]interface{}) *EventRuleUpdateOne {
-	_u.mutation.SetCustomFieldData(v)
-	return _u
-}
-
-// SetObjectTypes sets the "object_types" field.
-func (_u *EventRuleUpdateOne) SetObjectTypes(v []string) *EventRuleUpdateOne {
-	_u.mutation.SetObjectTypes(v)
-	return _u
-}
-
-// AppendObjectTypes appends value to the "object_types" field.
-func (_u *EventRuleUpdateOne) AppendObjectTypes(v []string) *EventRuleUpdateOne {
-	_u.mutation.AppendObjectTypes(v)
-	return _u
-}
-
-// SetName sets the "name" field.
-func (_u *EventRuleUpdateOne) SetName(v string) *EventRuleUpdateOne {
-	_u.mutation.SetName(v)
-	return _u
-}
-
-// SetNillableName sets the "name" field if the given value is not nil.
-func (_u *EventRuleUpdateOne) SetNillableName(v *string) *EventRuleUpdateOne {
-	if v != nil {
-		_u.SetName(*v)
-	}
-	return _u
-}
-
-// SetEnabled sets the "enabled" field.
-func (_u *EventRuleUpdateOne) SetEnabled(v bool) *EventRuleUpdateOne {
-	_u.mutation.SetEnabled(v)
-	return _u
-}
-
-// SetNillableEnabled sets the "enabled" field if the given value is not nil.
-func (_u *EventRuleUpdateOne) SetNillableEnabled(v *bool) *EventRuleUpdateOne {
-	if v != nil {
-		_u.SetEnabled(*v)
-	}
-	return _u
-}
-
-// SetEventTypes sets the "event_types" field.
-func (_u *EventRuleUpdateOne) SetEventTypes(v []string) *EventRuleUpdateOne {
-	_u.mutation.SetEventTypes(v)
-	return _u
-}
-
-// AppendEventTypes appends value to the "event_types" field.
-func (_u *EventRuleUpdateOne) AppendEventTypes(v []string) *EventRuleUpdateOne {
-	_u.mutation.AppendEventTypes(v)
-	return _u
-}
-
-// SetConditions sets the "conditions" field.
-func (_u *EventRuleUpdateOne) SetConditions(v json.RawMessage) *EventRuleUpdateOne {
-	_u.mutation.SetConditions(v)
-	return _u
-}
-
-// AppendConditions appends value to the "conditions" field.
-func (_u *EventRuleUpdateOne) AppendConditions(v json.RawMessage) *EventRuleUpdateOne {
-	_u.mutation.AppendConditions(v)
-	return _u
-}
-
-// ClearConditions clears the value of the "conditions" field.
-func (_u *EventRuleUpdateOne) ClearConditions() *EventRuleUpdateOne {
-	_u.mutation.ClearConditions()
-	return _u
-}
-
-// SetActionType sets the "action_type" field.
-func (_u *EventRuleUpdateOne) SetActionType(v string) *EventRuleUpdateOne {
-	_u.mutation.SetActionType(v)
-	return _u
-}
-
-// SetNillableActionType sets the "action_type" field if the given value is not nil.
-func (_u *EventRuleUpdateOne) SetNillableActionType(v *string) *EventRuleUpdateOne {
-	if v != nil {
-		_u.SetActionType(*v)
-	}
-	return _u
-}
-
-// SetActionObjectType sets the "action_object_type" field.
-func (_u *EventRuleUpdateOne) SetActionObjectType(v string) *EventRuleUpdateOne {
-	_u.mutation.SetActionObjectType(v)
-	return _u
-}
-
-// SetNillableActionObjectType sets the "action_object_type" field if the given value is not nil.
-func (_u *EventRuleUpdateOne) SetNillableActionObjectType(v *string) *EventRuleUpdateOne {
-	if v != nil {
-		_u.SetActionObjectType(*v)
-	}
-	return _u
-}
-
-// SetActionObjectID sets the "action_object_id" field.
-func (_u *EventRuleUpdateOne) SetActionObjectID(v int) *EventRuleUpdateOne {
-	_u.mutation.ResetActionObjectID()
-	_u.mutation.SetActionObjectID(v)
-	return _u
-}
-
-// SetNillableActionObjectID sets the "action_object_id" field if the given value is not nil.
-func (_u *EventRuleUpdateOne) SetNillableActionObjectID(v *int) *EventRuleUpdateOne {
-	if v != nil {
-		_u.SetActionObjectID(*v)
-	}
-	return _u
-}
-
-// AddActionObjectID adds value to the "action_object_id" field.
-func (_u *EventRuleUpdateOne) AddActionObjectID(v int) *EventRuleUpdateOne {
-	_u.mutation.AddActionObjectID(v)
-	return _u
-}
-
-// ClearActionObjectID clears the value of the "action_object_id" field.
-func (_u *EventRuleUpdateOne) ClearActionObjectID() *EventRuleUpdateOne {
-	_u.mutation.ClearActionObjectID()
-	return _u
-}
-
-// SetActionData sets the "action_data" field.
-func (_u *EventRuleUpdateOne) SetActionData(v json.RawMessage) *EventRuleUpdateOne {
-	_u.mutation.SetActionData(v)
-	return _u
-}
-
-// AppendActionData appends value to the "action_data" field.
-func (_u *EventRuleUpdateOne) AppendActionData(v json.RawMessage) *EventRuleUpdateOne {
-	_u.mutation.AppendActionData(v)
-	return _u
-}
-
-// ClearActionData clears the value of the "action_data" field.
-func (_u *EventRuleUpdateOne) ClearActionData() *EventRuleUpdateOne {
-	_u.mutation.ClearActionData()
-	return _u
-}
-
-// SetDescription sets the "description" field.
-func (_u *EventRuleUpdateOne) SetDescription(v string) *EventRuleUpdateOne {
-	_u.mutation.SetDescription(v)
-	return _u
-}
-
-// SetNillableDescription sets the "description" field if the given value is not nil.
-func (_u *EventRuleUpdateOne) SetNillableDescription(v *string) *EventRuleUpdateOne {
-	if v != nil {
-		_u.SetDescription(*v)
-	}
-	return _u
-}
-
-// SetComments sets the "comments" field.
-func (_u *EventRuleUpdateOne) SetComments(v string) *EventRuleUpdateOne {
-	_u.mutation.SetComments(v)
-	return _u
-}
-
-// SetNillableComments sets the "comments" field if the given value is not nil.
-func (_u *EventRuleUpdateOne) SetNillableComments(v *string) *EventRuleUpdateOne {
-	if v != nil {
-		_u.SetComments(*v)
-	}
-	return _u
-}
-
-// Mutation returns the EventRuleMutation object of the builder.
+// Mutation returns the EventRuleMutation object of the builder. The typed
+// setters are not generated for this type (api.Model.GenericOnly).
 func (_u *EventRuleUpdateOne) Mutation() *EventRuleMutation {
 	return _u.mutation
 }
@@ -671,12 +284,6 @@ func (_u *EventRuleUpdateOne) check() error {
 		}
 	}
 	return nil
-}
-
-// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
-func (_u *EventRuleUpdateOne) Modify(modifiers ...func(u *sql.UpdateBuilder)) *EventRuleUpdateOne {
-	_u.modifiers = append(_u.modifiers, modifiers...)
-	return _u
 }
 
 func (_u *EventRuleUpdateOne) sqlSave(ctx context.Context) (_node *EventRule, err error) {
@@ -785,7 +392,6 @@ func (_u *EventRuleUpdateOne) sqlSave(ctx context.Context) (_node *EventRule, er
 	if value, ok := _u.mutation.Comments(); ok {
 		_spec.SetField(eventrule.FieldComments, field.TypeString, value)
 	}
-	_spec.AddModifiers(_u.modifiers...)
 	_node = &EventRule{config: _u.config}
 	_spec.Assign = _node.assignValues
 	_spec.ScanValues = _node.scanValues

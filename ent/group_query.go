@@ -304,9 +304,8 @@ func (_q *GroupQuery) Clone() *GroupQuery {
 		withUsers:       _q.withUsers.Clone(),
 		withPermissions: _q.withPermissions.Clone(),
 		// clone intermediate query.
-		sql:       _q.sql.Clone(),
-		path:      _q.path,
-		modifiers: append([]func(*sql.Selector){}, _q.modifiers...),
+		sql:  _q.sql.Clone(),
+		path: _q.path,
 	}
 }
 
@@ -689,12 +688,6 @@ func (_q *GroupQuery) ForShare(opts ...sql.LockOption) *GroupQuery {
 	return _q
 }
 
-// Modify adds a query modifier for attaching custom logic to queries.
-func (_q *GroupQuery) Modify(modifiers ...func(s *sql.Selector)) *GroupSelect {
-	_q.modifiers = append(_q.modifiers, modifiers...)
-	return _q.Select()
-}
-
 // GroupGroupBy is the group-by builder for Group entities.
 type GroupGroupBy struct {
 	selector
@@ -783,10 +776,4 @@ func (_s *GroupSelect) sqlScan(ctx context.Context, root *GroupQuery, v any) err
 	}
 	defer rows.Close()
 	return sql.ScanSlice(rows, v)
-}
-
-// Modify adds a query modifier for attaching custom logic to queries.
-func (_s *GroupSelect) Modify(modifiers ...func(s *sql.Selector)) *GroupSelect {
-	_s.modifiers = append(_s.modifiers, modifiers...)
-	return _s
 }

@@ -352,9 +352,8 @@ func (_q *LocationQuery) Clone() *LocationQuery {
 		withSite:     _q.withSite.Clone(),
 		withTenant:   _q.withTenant.Clone(),
 		// clone intermediate query.
-		sql:       _q.sql.Clone(),
-		path:      _q.path,
-		modifiers: append([]func(*sql.Selector){}, _q.modifiers...),
+		sql:  _q.sql.Clone(),
+		path: _q.path,
 	}
 }
 
@@ -785,12 +784,6 @@ func (_q *LocationQuery) ForShare(opts ...sql.LockOption) *LocationQuery {
 	return _q
 }
 
-// Modify adds a query modifier for attaching custom logic to queries.
-func (_q *LocationQuery) Modify(modifiers ...func(s *sql.Selector)) *LocationSelect {
-	_q.modifiers = append(_q.modifiers, modifiers...)
-	return _q.Select()
-}
-
 // LocationGroupBy is the group-by builder for Location entities.
 type LocationGroupBy struct {
 	selector
@@ -879,10 +872,4 @@ func (_s *LocationSelect) sqlScan(ctx context.Context, root *LocationQuery, v an
 	}
 	defer rows.Close()
 	return sql.ScanSlice(rows, v)
-}
-
-// Modify adds a query modifier for attaching custom logic to queries.
-func (_s *LocationSelect) Modify(modifiers ...func(s *sql.Selector)) *LocationSelect {
-	_s.modifiers = append(_s.modifiers, modifiers...)
-	return _s
 }

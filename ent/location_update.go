@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
@@ -20,9 +19,8 @@ import (
 // LocationUpdate is the builder for updating Location entities.
 type LocationUpdate struct {
 	config
-	hooks     []Hook
-	mutation  *LocationMutation
-	modifiers []func(*sql.UpdateBuilder)
+	hooks    []Hook
+	mutation *LocationMutation
 }
 
 // Where appends a list predicates to the LocationUpdate builder.
@@ -31,214 +29,8 @@ func (_u *LocationUpdate) Where(ps ...predicate.Location) *LocationUpdate {
 	return _u
 }
 
-// SetLastUpdated sets the "last_updated" field.
-func (_u *LocationUpdate) SetLastUpdated(v time.Time) *LocationUpdate {
-	_u.mutation.SetLastUpdated(v)
-	return _u
-}
-
-// ClearLastUpdated clears the value of the "last_updated" field.
-func (_u *LocationUpdate) ClearLastUpdated() *LocationUpdate {
-	_u.mutation.ClearLastUpdated()
-	return _u
-}
-
-// SetCustomFieldData sets the "custom_field_data" field.
-func (_u *LocationUpdate) SetCustomFieldData(v map[string]interface{}) *LocationUpdate {
-	_u.mutation.SetCustomFieldData(v)
-	return _u
-}
-
-// SetName sets the "name" field.
-func (_u *LocationUpdate) SetName(v string) *LocationUpdate {
-	_u.mutation.SetName(v)
-	return _u
-}
-
-// SetNillableName sets the "name" field if the given value is not nil.
-func (_u *LocationUpdate) SetNillableName(v *string) *LocationUpdate {
-	if v != nil {
-		_u.SetName(*v)
-	}
-	return _u
-}
-
-// SetSlug sets the "slug" field.
-func (_u *LocationUpdate) SetSlug(v string) *LocationUpdate {
-	_u.mutation.SetSlug(v)
-	return _u
-}
-
-// SetNillableSlug sets the "slug" field if the given value is not nil.
-func (_u *LocationUpdate) SetNillableSlug(v *string) *LocationUpdate {
-	if v != nil {
-		_u.SetSlug(*v)
-	}
-	return _u
-}
-
-// SetParentID sets the "parent_id" field.
-func (_u *LocationUpdate) SetParentID(v int) *LocationUpdate {
-	_u.mutation.SetParentID(v)
-	return _u
-}
-
-// SetNillableParentID sets the "parent_id" field if the given value is not nil.
-func (_u *LocationUpdate) SetNillableParentID(v *int) *LocationUpdate {
-	if v != nil {
-		_u.SetParentID(*v)
-	}
-	return _u
-}
-
-// ClearParentID clears the value of the "parent_id" field.
-func (_u *LocationUpdate) ClearParentID() *LocationUpdate {
-	_u.mutation.ClearParentID()
-	return _u
-}
-
-// SetDepth sets the "_depth" field.
-func (_u *LocationUpdate) SetDepth(v int) *LocationUpdate {
-	_u.mutation.ResetDepth()
-	_u.mutation.SetDepth(v)
-	return _u
-}
-
-// SetNillableDepth sets the "_depth" field if the given value is not nil.
-func (_u *LocationUpdate) SetNillableDepth(v *int) *LocationUpdate {
-	if v != nil {
-		_u.SetDepth(*v)
-	}
-	return _u
-}
-
-// AddDepth adds value to the "_depth" field.
-func (_u *LocationUpdate) AddDepth(v int) *LocationUpdate {
-	_u.mutation.AddDepth(v)
-	return _u
-}
-
-// SetDescription sets the "description" field.
-func (_u *LocationUpdate) SetDescription(v string) *LocationUpdate {
-	_u.mutation.SetDescription(v)
-	return _u
-}
-
-// SetNillableDescription sets the "description" field if the given value is not nil.
-func (_u *LocationUpdate) SetNillableDescription(v *string) *LocationUpdate {
-	if v != nil {
-		_u.SetDescription(*v)
-	}
-	return _u
-}
-
-// SetComments sets the "comments" field.
-func (_u *LocationUpdate) SetComments(v string) *LocationUpdate {
-	_u.mutation.SetComments(v)
-	return _u
-}
-
-// SetNillableComments sets the "comments" field if the given value is not nil.
-func (_u *LocationUpdate) SetNillableComments(v *string) *LocationUpdate {
-	if v != nil {
-		_u.SetComments(*v)
-	}
-	return _u
-}
-
-// SetSiteID sets the "site_id" field.
-func (_u *LocationUpdate) SetSiteID(v int) *LocationUpdate {
-	_u.mutation.SetSiteID(v)
-	return _u
-}
-
-// SetNillableSiteID sets the "site_id" field if the given value is not nil.
-func (_u *LocationUpdate) SetNillableSiteID(v *int) *LocationUpdate {
-	if v != nil {
-		_u.SetSiteID(*v)
-	}
-	return _u
-}
-
-// SetStatus sets the "status" field.
-func (_u *LocationUpdate) SetStatus(v string) *LocationUpdate {
-	_u.mutation.SetStatus(v)
-	return _u
-}
-
-// SetNillableStatus sets the "status" field if the given value is not nil.
-func (_u *LocationUpdate) SetNillableStatus(v *string) *LocationUpdate {
-	if v != nil {
-		_u.SetStatus(*v)
-	}
-	return _u
-}
-
-// SetTenantID sets the "tenant_id" field.
-func (_u *LocationUpdate) SetTenantID(v int) *LocationUpdate {
-	_u.mutation.SetTenantID(v)
-	return _u
-}
-
-// SetNillableTenantID sets the "tenant_id" field if the given value is not nil.
-func (_u *LocationUpdate) SetNillableTenantID(v *int) *LocationUpdate {
-	if v != nil {
-		_u.SetTenantID(*v)
-	}
-	return _u
-}
-
-// ClearTenantID clears the value of the "tenant_id" field.
-func (_u *LocationUpdate) ClearTenantID() *LocationUpdate {
-	_u.mutation.ClearTenantID()
-	return _u
-}
-
-// SetFacility sets the "facility" field.
-func (_u *LocationUpdate) SetFacility(v string) *LocationUpdate {
-	_u.mutation.SetFacility(v)
-	return _u
-}
-
-// SetNillableFacility sets the "facility" field if the given value is not nil.
-func (_u *LocationUpdate) SetNillableFacility(v *string) *LocationUpdate {
-	if v != nil {
-		_u.SetFacility(*v)
-	}
-	return _u
-}
-
-// SetParent sets the "parent" edge to the Location entity.
-func (_u *LocationUpdate) SetParent(v *Location) *LocationUpdate {
-	return _u.SetParentID(v.ID)
-}
-
-// AddChildIDs adds the "children" edge to the Location entity by IDs.
-func (_u *LocationUpdate) AddChildIDs(ids ...int) *LocationUpdate {
-	_u.mutation.AddChildIDs(ids...)
-	return _u
-}
-
-// AddChildren adds the "children" edges to the Location entity.
-func (_u *LocationUpdate) AddChildren(v ...*Location) *LocationUpdate {
-	ids := make([]int, len(v))
-	for i := range v {
-		ids[i] = v[i].ID
-	}
-	return _u.AddChildIDs(ids...)
-}
-
-// SetSite sets the "site" edge to the Site entity.
-func (_u *LocationUpdate) SetSite(v *Site) *LocationUpdate {
-	return _u.SetSiteID(v.ID)
-}
-
-// SetTenant sets the "tenant" edge to the Tenant entity.
-func (_u *LocationUpdate) SetTenant(v *Tenant) *LocationUpdate {
-	return _u.SetTenantID(v.ID)
-}
-
-// Mutation returns the LocationMutation object of the builder.
+// Mutation returns the LocationMutation object of the builder. The typed
+// setters are not generated for this type (api.Model.GenericOnly).
 func (_u *LocationUpdate) Mutation() *LocationMutation {
 	return _u.mutation
 }
@@ -355,12 +147,6 @@ func (_u *LocationUpdate) check() error {
 		return errors.New(`ent: clearing a required unique edge "Location.site"`)
 	}
 	return nil
-}
-
-// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
-func (_u *LocationUpdate) Modify(modifiers ...func(u *sql.UpdateBuilder)) *LocationUpdate {
-	_u.modifiers = append(_u.modifiers, modifiers...)
-	return _u
 }
 
 func (_u *LocationUpdate) sqlSave(ctx context.Context) (_node int, err error) {
@@ -543,7 +329,6 @@ func (_u *LocationUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
-	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{location.Label}
@@ -559,220 +344,13 @@ func (_u *LocationUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 // LocationUpdateOne is the builder for updating a single Location entity.
 type LocationUpdateOne struct {
 	config
-	fields    []string
-	hooks     []Hook
-	mutation  *LocationMutation
-	modifiers []func(*sql.UpdateBuilder)
+	fields   []string
+	hooks    []Hook
+	mutation *LocationMutation
 }
 
-// SetLastUpdated sets the "last_updated" field.
-func (_u *LocationUpdateOne) SetLastUpdated(v time.Time) *LocationUpdateOne {
-	_u.mutation.SetLastUpdated(v)
-	return _u
-}
-
-// ClearLastUpdated clears the value of the "last_updated" field.
-func (_u *LocationUpdateOne) ClearLastUpdated() *LocationUpdateOne {
-	_u.mutation.ClearLastUpdated()
-	return _u
-}
-
-// SetCustomFieldData sets the "custom_field_data" field.
-func (_u *LocationUpdateOne) SetCustomFieldData(v map[string]interface{}) *LocationUpdateOne {
-	_u.mutation.SetCustomFieldData(v)
-	return _u
-}
-
-// SetName sets the "name" field.
-func (_u *LocationUpdateOne) SetName(v string) *LocationUpdateOne {
-	_u.mutation.SetName(v)
-	return _u
-}
-
-// SetNillableName sets the "name" field if the given value is not nil.
-func (_u *LocationUpdateOne) SetNillableName(v *string) *LocationUpdateOne {
-	if v != nil {
-		_u.SetName(*v)
-	}
-	return _u
-}
-
-// SetSlug sets the "slug" field.
-func (_u *LocationUpdateOne) SetSlug(v string) *LocationUpdateOne {
-	_u.mutation.SetSlug(v)
-	return _u
-}
-
-// SetNillableSlug sets the "slug" field if the given value is not nil.
-func (_u *LocationUpdateOne) SetNillableSlug(v *string) *LocationUpdateOne {
-	if v != nil {
-		_u.SetSlug(*v)
-	}
-	return _u
-}
-
-// SetParentID sets the "parent_id" field.
-func (_u *LocationUpdateOne) SetParentID(v int) *LocationUpdateOne {
-	_u.mutation.SetParentID(v)
-	return _u
-}
-
-// SetNillableParentID sets the "parent_id" field if the given value is not nil.
-func (_u *LocationUpdateOne) SetNillableParentID(v *int) *LocationUpdateOne {
-	if v != nil {
-		_u.SetParentID(*v)
-	}
-	return _u
-}
-
-// ClearParentID clears the value of the "parent_id" field.
-func (_u *LocationUpdateOne) ClearParentID() *LocationUpdateOne {
-	_u.mutation.ClearParentID()
-	return _u
-}
-
-// SetDepth sets the "_depth" field.
-func (_u *LocationUpdateOne) SetDepth(v int) *LocationUpdateOne {
-	_u.mutation.ResetDepth()
-	_u.mutation.SetDepth(v)
-	return _u
-}
-
-// SetNillableDepth sets the "_depth" field if the given value is not nil.
-func (_u *LocationUpdateOne) SetNillableDepth(v *int) *LocationUpdateOne {
-	if v != nil {
-		_u.SetDepth(*v)
-	}
-	return _u
-}
-
-// AddDepth adds value to the "_depth" field.
-func (_u *LocationUpdateOne) AddDepth(v int) *LocationUpdateOne {
-	_u.mutation.AddDepth(v)
-	return _u
-}
-
-// SetDescription sets the "description" field.
-func (_u *LocationUpdateOne) SetDescription(v string) *LocationUpdateOne {
-	_u.mutation.SetDescription(v)
-	return _u
-}
-
-// SetNillableDescription sets the "description" field if the given value is not nil.
-func (_u *LocationUpdateOne) SetNillableDescription(v *string) *LocationUpdateOne {
-	if v != nil {
-		_u.SetDescription(*v)
-	}
-	return _u
-}
-
-// SetComments sets the "comments" field.
-func (_u *LocationUpdateOne) SetComments(v string) *LocationUpdateOne {
-	_u.mutation.SetComments(v)
-	return _u
-}
-
-// SetNillableComments sets the "comments" field if the given value is not nil.
-func (_u *LocationUpdateOne) SetNillableComments(v *string) *LocationUpdateOne {
-	if v != nil {
-		_u.SetComments(*v)
-	}
-	return _u
-}
-
-// SetSiteID sets the "site_id" field.
-func (_u *LocationUpdateOne) SetSiteID(v int) *LocationUpdateOne {
-	_u.mutation.SetSiteID(v)
-	return _u
-}
-
-// SetNillableSiteID sets the "site_id" field if the given value is not nil.
-func (_u *LocationUpdateOne) SetNillableSiteID(v *int) *LocationUpdateOne {
-	if v != nil {
-		_u.SetSiteID(*v)
-	}
-	return _u
-}
-
-// SetStatus sets the "status" field.
-func (_u *LocationUpdateOne) SetStatus(v string) *LocationUpdateOne {
-	_u.mutation.SetStatus(v)
-	return _u
-}
-
-// SetNillableStatus sets the "status" field if the given value is not nil.
-func (_u *LocationUpdateOne) SetNillableStatus(v *string) *LocationUpdateOne {
-	if v != nil {
-		_u.SetStatus(*v)
-	}
-	return _u
-}
-
-// SetTenantID sets the "tenant_id" field.
-func (_u *LocationUpdateOne) SetTenantID(v int) *LocationUpdateOne {
-	_u.mutation.SetTenantID(v)
-	return _u
-}
-
-// SetNillableTenantID sets the "tenant_id" field if the given value is not nil.
-func (_u *LocationUpdateOne) SetNillableTenantID(v *int) *LocationUpdateOne {
-	if v != nil {
-		_u.SetTenantID(*v)
-	}
-	return _u
-}
-
-// ClearTenantID clears the value of the "tenant_id" field.
-func (_u *LocationUpdateOne) ClearTenantID() *LocationUpdateOne {
-	_u.mutation.ClearTenantID()
-	return _u
-}
-
-// SetFacility sets the "facility" field.
-func (_u *LocationUpdateOne) SetFacility(v string) *LocationUpdateOne {
-	_u.mutation.SetFacility(v)
-	return _u
-}
-
-// SetNillableFacility sets the "facility" field if the given value is not nil.
-func (_u *LocationUpdateOne) SetNillableFacility(v *string) *LocationUpdateOne {
-	if v != nil {
-		_u.SetFacility(*v)
-	}
-	return _u
-}
-
-// SetParent sets the "parent" edge to the Location entity.
-func (_u *LocationUpdateOne) SetParent(v *Location) *LocationUpdateOne {
-	return _u.SetParentID(v.ID)
-}
-
-// AddChildIDs adds the "children" edge to the Location entity by IDs.
-func (_u *LocationUpdateOne) AddChildIDs(ids ...int) *LocationUpdateOne {
-	_u.mutation.AddChildIDs(ids...)
-	return _u
-}
-
-// AddChildren adds the "children" edges to the Location entity.
-func (_u *LocationUpdateOne) AddChildren(v ...*Location) *LocationUpdateOne {
-	ids := make([]int, len(v))
-	for i := range v {
-		ids[i] = v[i].ID
-	}
-	return _u.AddChildIDs(ids...)
-}
-
-// SetSite sets the "site" edge to the Site entity.
-func (_u *LocationUpdateOne) SetSite(v *Site) *LocationUpdateOne {
-	return _u.SetSiteID(v.ID)
-}
-
-// SetTenant sets the "tenant" edge to the Tenant entity.
-func (_u *LocationUpdateOne) SetTenant(v *Tenant) *LocationUpdateOne {
-	return _u.SetTenantID(v.ID)
-}
-
-// Mutation returns the LocationMutation object of the builder.
+// Mutation returns the LocationMutation object of the builder. The typed
+// setters are not generated for this type (api.Model.GenericOnly).
 func (_u *LocationUpdateOne) Mutation() *LocationMutation {
 	return _u.mutation
 }
@@ -902,12 +480,6 @@ func (_u *LocationUpdateOne) check() error {
 		return errors.New(`ent: clearing a required unique edge "Location.site"`)
 	}
 	return nil
-}
-
-// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
-func (_u *LocationUpdateOne) Modify(modifiers ...func(u *sql.UpdateBuilder)) *LocationUpdateOne {
-	_u.modifiers = append(_u.modifiers, modifiers...)
-	return _u
 }
 
 func (_u *LocationUpdateOne) sqlSave(ctx context.Context) (_node *Location, err error) {
@@ -1107,7 +679,6 @@ func (_u *LocationUpdateOne) sqlSave(ctx context.Context) (_node *Location, err 
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
-	_spec.AddModifiers(_u.modifiers...)
 	_node = &Location{config: _u.config}
 	_spec.Assign = _node.assignValues
 	_spec.ScanValues = _node.scanValues

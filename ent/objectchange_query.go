@@ -278,9 +278,8 @@ func (_q *ObjectChangeQuery) Clone() *ObjectChangeQuery {
 		predicates: append([]predicate.ObjectChange{}, _q.predicates...),
 		withUser:   _q.withUser.Clone(),
 		// clone intermediate query.
-		sql:       _q.sql.Clone(),
-		path:      _q.path,
-		modifiers: append([]func(*sql.Selector){}, _q.modifiers...),
+		sql:  _q.sql.Clone(),
+		path: _q.path,
 	}
 }
 
@@ -556,12 +555,6 @@ func (_q *ObjectChangeQuery) ForShare(opts ...sql.LockOption) *ObjectChangeQuery
 	return _q
 }
 
-// Modify adds a query modifier for attaching custom logic to queries.
-func (_q *ObjectChangeQuery) Modify(modifiers ...func(s *sql.Selector)) *ObjectChangeSelect {
-	_q.modifiers = append(_q.modifiers, modifiers...)
-	return _q.Select()
-}
-
 // ObjectChangeGroupBy is the group-by builder for ObjectChange entities.
 type ObjectChangeGroupBy struct {
 	selector
@@ -650,10 +643,4 @@ func (_s *ObjectChangeSelect) sqlScan(ctx context.Context, root *ObjectChangeQue
 	}
 	defer rows.Close()
 	return sql.ScanSlice(rows, v)
-}
-
-// Modify adds a query modifier for attaching custom logic to queries.
-func (_s *ObjectChangeSelect) Modify(modifiers ...func(s *sql.Selector)) *ObjectChangeSelect {
-	_s.modifiers = append(_s.modifiers, modifiers...)
-	return _s
 }

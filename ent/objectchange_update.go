@@ -20,9 +20,8 @@ import (
 // ObjectChangeUpdate is the builder for updating ObjectChange entities.
 type ObjectChangeUpdate struct {
 	config
-	hooks     []Hook
-	mutation  *ObjectChangeMutation
-	modifiers []func(*sql.UpdateBuilder)
+	hooks    []Hook
+	mutation *ObjectChangeMutation
 }
 
 // Where appends a list predicates to the ObjectChangeUpdate builder.
@@ -322,12 +321,6 @@ func (_u *ObjectChangeUpdate) check() error {
 	return nil
 }
 
-// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
-func (_u *ObjectChangeUpdate) Modify(modifiers ...func(u *sql.UpdateBuilder)) *ObjectChangeUpdate {
-	_u.modifiers = append(_u.modifiers, modifiers...)
-	return _u
-}
-
 func (_u *ObjectChangeUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -430,7 +423,6 @@ func (_u *ObjectChangeUpdate) sqlSave(ctx context.Context) (_node int, err error
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
-	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{objectchange.Label}
@@ -446,10 +438,9 @@ func (_u *ObjectChangeUpdate) sqlSave(ctx context.Context) (_node int, err error
 // ObjectChangeUpdateOne is the builder for updating a single ObjectChange entity.
 type ObjectChangeUpdateOne struct {
 	config
-	fields    []string
-	hooks     []Hook
-	mutation  *ObjectChangeMutation
-	modifiers []func(*sql.UpdateBuilder)
+	fields   []string
+	hooks    []Hook
+	mutation *ObjectChangeMutation
 }
 
 // SetUserID sets the "user_id" field.
@@ -756,12 +747,6 @@ func (_u *ObjectChangeUpdateOne) check() error {
 	return nil
 }
 
-// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
-func (_u *ObjectChangeUpdateOne) Modify(modifiers ...func(u *sql.UpdateBuilder)) *ObjectChangeUpdateOne {
-	_u.modifiers = append(_u.modifiers, modifiers...)
-	return _u
-}
-
 func (_u *ObjectChangeUpdateOne) sqlSave(ctx context.Context) (_node *ObjectChange, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -881,7 +866,6 @@ func (_u *ObjectChangeUpdateOne) sqlSave(ctx context.Context) (_node *ObjectChan
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
-	_spec.AddModifiers(_u.modifiers...)
 	_node = &ObjectChange{config: _u.config}
 	_spec.Assign = _node.assignValues
 	_spec.ScanValues = _node.scanValues

@@ -304,9 +304,8 @@ func (_q *ObjectPermissionQuery) Clone() *ObjectPermissionQuery {
 		withGroups: _q.withGroups.Clone(),
 		withUsers:  _q.withUsers.Clone(),
 		// clone intermediate query.
-		sql:       _q.sql.Clone(),
-		path:      _q.path,
-		modifiers: append([]func(*sql.Selector){}, _q.modifiers...),
+		sql:  _q.sql.Clone(),
+		path: _q.path,
 	}
 }
 
@@ -689,12 +688,6 @@ func (_q *ObjectPermissionQuery) ForShare(opts ...sql.LockOption) *ObjectPermiss
 	return _q
 }
 
-// Modify adds a query modifier for attaching custom logic to queries.
-func (_q *ObjectPermissionQuery) Modify(modifiers ...func(s *sql.Selector)) *ObjectPermissionSelect {
-	_q.modifiers = append(_q.modifiers, modifiers...)
-	return _q.Select()
-}
-
 // ObjectPermissionGroupBy is the group-by builder for ObjectPermission entities.
 type ObjectPermissionGroupBy struct {
 	selector
@@ -783,10 +776,4 @@ func (_s *ObjectPermissionSelect) sqlScan(ctx context.Context, root *ObjectPermi
 	}
 	defer rows.Close()
 	return sql.ScanSlice(rows, v)
-}
-
-// Modify adds a query modifier for attaching custom logic to queries.
-func (_s *ObjectPermissionSelect) Modify(modifiers ...func(s *sql.Selector)) *ObjectPermissionSelect {
-	_s.modifiers = append(_s.modifiers, modifiers...)
-	return _s
 }

@@ -21,9 +21,8 @@ import (
 // ObjectPermissionUpdate is the builder for updating ObjectPermission entities.
 type ObjectPermissionUpdate struct {
 	config
-	hooks     []Hook
-	mutation  *ObjectPermissionMutation
-	modifiers []func(*sql.UpdateBuilder)
+	hooks    []Hook
+	mutation *ObjectPermissionMutation
 }
 
 // Where appends a list predicates to the ObjectPermissionUpdate builder.
@@ -235,12 +234,6 @@ func (_u *ObjectPermissionUpdate) check() error {
 	return nil
 }
 
-// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
-func (_u *ObjectPermissionUpdate) Modify(modifiers ...func(u *sql.UpdateBuilder)) *ObjectPermissionUpdate {
-	_u.modifiers = append(_u.modifiers, modifiers...)
-	return _u
-}
-
 func (_u *ObjectPermissionUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -379,7 +372,6 @@ func (_u *ObjectPermissionUpdate) sqlSave(ctx context.Context) (_node int, err e
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
-	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{objectpermission.Label}
@@ -395,10 +387,9 @@ func (_u *ObjectPermissionUpdate) sqlSave(ctx context.Context) (_node int, err e
 // ObjectPermissionUpdateOne is the builder for updating a single ObjectPermission entity.
 type ObjectPermissionUpdateOne struct {
 	config
-	fields    []string
-	hooks     []Hook
-	mutation  *ObjectPermissionMutation
-	modifiers []func(*sql.UpdateBuilder)
+	fields   []string
+	hooks    []Hook
+	mutation *ObjectPermissionMutation
 }
 
 // SetName sets the "name" field.
@@ -617,12 +608,6 @@ func (_u *ObjectPermissionUpdateOne) check() error {
 	return nil
 }
 
-// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
-func (_u *ObjectPermissionUpdateOne) Modify(modifiers ...func(u *sql.UpdateBuilder)) *ObjectPermissionUpdateOne {
-	_u.modifiers = append(_u.modifiers, modifiers...)
-	return _u
-}
-
 func (_u *ObjectPermissionUpdateOne) sqlSave(ctx context.Context) (_node *ObjectPermission, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -778,7 +763,6 @@ func (_u *ObjectPermissionUpdateOne) sqlSave(ctx context.Context) (_node *Object
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
-	_spec.AddModifiers(_u.modifiers...)
 	_node = &ObjectPermission{config: _u.config}
 	_spec.Assign = _node.assignValues
 	_spec.ScanValues = _node.scanValues

@@ -253,9 +253,8 @@ func (_q *OutboxEventQuery) Clone() *OutboxEventQuery {
 		inters:     append([]Interceptor{}, _q.inters...),
 		predicates: append([]predicate.OutboxEvent{}, _q.predicates...),
 		// clone intermediate query.
-		sql:       _q.sql.Clone(),
-		path:      _q.path,
-		modifiers: append([]func(*sql.Selector){}, _q.modifiers...),
+		sql:  _q.sql.Clone(),
+		path: _q.path,
 	}
 }
 
@@ -474,12 +473,6 @@ func (_q *OutboxEventQuery) ForShare(opts ...sql.LockOption) *OutboxEventQuery {
 	return _q
 }
 
-// Modify adds a query modifier for attaching custom logic to queries.
-func (_q *OutboxEventQuery) Modify(modifiers ...func(s *sql.Selector)) *OutboxEventSelect {
-	_q.modifiers = append(_q.modifiers, modifiers...)
-	return _q.Select()
-}
-
 // OutboxEventGroupBy is the group-by builder for OutboxEvent entities.
 type OutboxEventGroupBy struct {
 	selector
@@ -568,10 +561,4 @@ func (_s *OutboxEventSelect) sqlScan(ctx context.Context, root *OutboxEventQuery
 	}
 	defer rows.Close()
 	return sql.ScanSlice(rows, v)
-}
-
-// Modify adds a query modifier for attaching custom logic to queries.
-func (_s *OutboxEventSelect) Modify(modifiers ...func(s *sql.Selector)) *OutboxEventSelect {
-	_s.modifiers = append(_s.modifiers, modifiers...)
-	return _s
 }

@@ -20,9 +20,8 @@ import (
 // OutboxEventUpdate is the builder for updating OutboxEvent entities.
 type OutboxEventUpdate struct {
 	config
-	hooks     []Hook
-	mutation  *OutboxEventMutation
-	modifiers []func(*sql.UpdateBuilder)
+	hooks    []Hook
+	mutation *OutboxEventMutation
 }
 
 // Where appends a list predicates to the OutboxEventUpdate builder.
@@ -263,12 +262,6 @@ func (_u *OutboxEventUpdate) ExecX(ctx context.Context) {
 	}
 }
 
-// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
-func (_u *OutboxEventUpdate) Modify(modifiers ...func(u *sql.UpdateBuilder)) *OutboxEventUpdate {
-	_u.modifiers = append(_u.modifiers, modifiers...)
-	return _u
-}
-
 func (_u *OutboxEventUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	_spec := sqlgraph.NewUpdateSpec(outboxevent.Table, outboxevent.Columns, sqlgraph.NewFieldSpec(outboxevent.FieldID, field.TypeInt))
 	if ps := _u.mutation.predicates; len(ps) > 0 {
@@ -347,7 +340,6 @@ func (_u *OutboxEventUpdate) sqlSave(ctx context.Context) (_node int, err error)
 	if _u.mutation.DispatchedCleared() {
 		_spec.ClearField(outboxevent.FieldDispatched, field.TypeTime)
 	}
-	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{outboxevent.Label}
@@ -363,10 +355,9 @@ func (_u *OutboxEventUpdate) sqlSave(ctx context.Context) (_node int, err error)
 // OutboxEventUpdateOne is the builder for updating a single OutboxEvent entity.
 type OutboxEventUpdateOne struct {
 	config
-	fields    []string
-	hooks     []Hook
-	mutation  *OutboxEventMutation
-	modifiers []func(*sql.UpdateBuilder)
+	fields   []string
+	hooks    []Hook
+	mutation *OutboxEventMutation
 }
 
 // SetEvent sets the "event" field.
@@ -614,12 +605,6 @@ func (_u *OutboxEventUpdateOne) ExecX(ctx context.Context) {
 	}
 }
 
-// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
-func (_u *OutboxEventUpdateOne) Modify(modifiers ...func(u *sql.UpdateBuilder)) *OutboxEventUpdateOne {
-	_u.modifiers = append(_u.modifiers, modifiers...)
-	return _u
-}
-
 func (_u *OutboxEventUpdateOne) sqlSave(ctx context.Context) (_node *OutboxEvent, err error) {
 	_spec := sqlgraph.NewUpdateSpec(outboxevent.Table, outboxevent.Columns, sqlgraph.NewFieldSpec(outboxevent.FieldID, field.TypeInt))
 	id, ok := _u.mutation.ID()
@@ -715,7 +700,6 @@ func (_u *OutboxEventUpdateOne) sqlSave(ctx context.Context) (_node *OutboxEvent
 	if _u.mutation.DispatchedCleared() {
 		_spec.ClearField(outboxevent.FieldDispatched, field.TypeTime)
 	}
-	_spec.AddModifiers(_u.modifiers...)
 	_node = &OutboxEvent{config: _u.config}
 	_spec.Assign = _node.assignValues
 	_spec.ScanValues = _node.scanValues

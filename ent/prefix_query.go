@@ -353,9 +353,8 @@ func (_q *PrefixQuery) Clone() *PrefixQuery {
 		withVlan:   _q.withVlan.Clone(),
 		withRole:   _q.withRole.Clone(),
 		// clone intermediate query.
-		sql:       _q.sql.Clone(),
-		path:      _q.path,
-		modifiers: append([]func(*sql.Selector){}, _q.modifiers...),
+		sql:  _q.sql.Clone(),
+		path: _q.path,
 	}
 }
 
@@ -790,12 +789,6 @@ func (_q *PrefixQuery) ForShare(opts ...sql.LockOption) *PrefixQuery {
 	return _q
 }
 
-// Modify adds a query modifier for attaching custom logic to queries.
-func (_q *PrefixQuery) Modify(modifiers ...func(s *sql.Selector)) *PrefixSelect {
-	_q.modifiers = append(_q.modifiers, modifiers...)
-	return _q.Select()
-}
-
 // PrefixGroupBy is the group-by builder for Prefix entities.
 type PrefixGroupBy struct {
 	selector
@@ -884,10 +877,4 @@ func (_s *PrefixSelect) sqlScan(ctx context.Context, root *PrefixQuery, v any) e
 	}
 	defer rows.Close()
 	return sql.ScanSlice(rows, v)
-}
-
-// Modify adds a query modifier for attaching custom logic to queries.
-func (_s *PrefixSelect) Modify(modifiers ...func(s *sql.Selector)) *PrefixSelect {
-	_s.modifiers = append(_s.modifiers, modifiers...)
-	return _s
 }

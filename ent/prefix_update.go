@@ -22,9 +22,8 @@ import (
 // PrefixUpdate is the builder for updating Prefix entities.
 type PrefixUpdate struct {
 	config
-	hooks     []Hook
-	mutation  *PrefixMutation
-	modifiers []func(*sql.UpdateBuilder)
+	hooks    []Hook
+	mutation *PrefixMutation
 }
 
 // Where appends a list predicates to the PrefixUpdate builder.
@@ -608,12 +607,6 @@ func (_u *PrefixUpdate) check() error {
 	return nil
 }
 
-// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
-func (_u *PrefixUpdate) Modify(modifiers ...func(u *sql.UpdateBuilder)) *PrefixUpdate {
-	_u.modifiers = append(_u.modifiers, modifiers...)
-	return _u
-}
-
 func (_u *PrefixUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -859,7 +852,6 @@ func (_u *PrefixUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
-	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{prefix.Label}
@@ -875,10 +867,9 @@ func (_u *PrefixUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 // PrefixUpdateOne is the builder for updating a single Prefix entity.
 type PrefixUpdateOne struct {
 	config
-	fields    []string
-	hooks     []Hook
-	mutation  *PrefixMutation
-	modifiers []func(*sql.UpdateBuilder)
+	fields   []string
+	hooks    []Hook
+	mutation *PrefixMutation
 }
 
 // SetLastUpdated sets the "last_updated" field.
@@ -1469,12 +1460,6 @@ func (_u *PrefixUpdateOne) check() error {
 	return nil
 }
 
-// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
-func (_u *PrefixUpdateOne) Modify(modifiers ...func(u *sql.UpdateBuilder)) *PrefixUpdateOne {
-	_u.modifiers = append(_u.modifiers, modifiers...)
-	return _u
-}
-
 func (_u *PrefixUpdateOne) sqlSave(ctx context.Context) (_node *Prefix, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -1737,7 +1722,6 @@ func (_u *PrefixUpdateOne) sqlSave(ctx context.Context) (_node *Prefix, err erro
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
-	_spec.AddModifiers(_u.modifiers...)
 	_node = &Prefix{config: _u.config}
 	_spec.Assign = _node.assignValues
 	_spec.ScanValues = _node.scanValues

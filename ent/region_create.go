@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
@@ -20,129 +19,8 @@ type RegionCreate struct {
 	hooks    []Hook
 }
 
-// SetCreated sets the "created" field.
-func (_c *RegionCreate) SetCreated(v time.Time) *RegionCreate {
-	_c.mutation.SetCreated(v)
-	return _c
-}
-
-// SetNillableCreated sets the "created" field if the given value is not nil.
-func (_c *RegionCreate) SetNillableCreated(v *time.Time) *RegionCreate {
-	if v != nil {
-		_c.SetCreated(*v)
-	}
-	return _c
-}
-
-// SetLastUpdated sets the "last_updated" field.
-func (_c *RegionCreate) SetLastUpdated(v time.Time) *RegionCreate {
-	_c.mutation.SetLastUpdated(v)
-	return _c
-}
-
-// SetNillableLastUpdated sets the "last_updated" field if the given value is not nil.
-func (_c *RegionCreate) SetNillableLastUpdated(v *time.Time) *RegionCreate {
-	if v != nil {
-		_c.SetLastUpdated(*v)
-	}
-	return _c
-}
-
-// SetCustomFieldData sets the "custom_field_data" field.
-func (_c *RegionCreate) SetCustomFieldData(v map[string]interface{}) *RegionCreate {
-	_c.mutation.SetCustomFieldData(v)
-	return _c
-}
-
-// SetName sets the "name" field.
-func (_c *RegionCreate) SetName(v string) *RegionCreate {
-	_c.mutation.SetName(v)
-	return _c
-}
-
-// SetSlug sets the "slug" field.
-func (_c *RegionCreate) SetSlug(v string) *RegionCreate {
-	_c.mutation.SetSlug(v)
-	return _c
-}
-
-// SetParentID sets the "parent_id" field.
-func (_c *RegionCreate) SetParentID(v int) *RegionCreate {
-	_c.mutation.SetParentID(v)
-	return _c
-}
-
-// SetNillableParentID sets the "parent_id" field if the given value is not nil.
-func (_c *RegionCreate) SetNillableParentID(v *int) *RegionCreate {
-	if v != nil {
-		_c.SetParentID(*v)
-	}
-	return _c
-}
-
-// SetDepth sets the "_depth" field.
-func (_c *RegionCreate) SetDepth(v int) *RegionCreate {
-	_c.mutation.SetDepth(v)
-	return _c
-}
-
-// SetNillableDepth sets the "_depth" field if the given value is not nil.
-func (_c *RegionCreate) SetNillableDepth(v *int) *RegionCreate {
-	if v != nil {
-		_c.SetDepth(*v)
-	}
-	return _c
-}
-
-// SetDescription sets the "description" field.
-func (_c *RegionCreate) SetDescription(v string) *RegionCreate {
-	_c.mutation.SetDescription(v)
-	return _c
-}
-
-// SetNillableDescription sets the "description" field if the given value is not nil.
-func (_c *RegionCreate) SetNillableDescription(v *string) *RegionCreate {
-	if v != nil {
-		_c.SetDescription(*v)
-	}
-	return _c
-}
-
-// SetComments sets the "comments" field.
-func (_c *RegionCreate) SetComments(v string) *RegionCreate {
-	_c.mutation.SetComments(v)
-	return _c
-}
-
-// SetNillableComments sets the "comments" field if the given value is not nil.
-func (_c *RegionCreate) SetNillableComments(v *string) *RegionCreate {
-	if v != nil {
-		_c.SetComments(*v)
-	}
-	return _c
-}
-
-// SetParent sets the "parent" edge to the Region entity.
-func (_c *RegionCreate) SetParent(v *Region) *RegionCreate {
-	return _c.SetParentID(v.ID)
-}
-
-// AddChildIDs adds the "children" edge to the Region entity by IDs.
-func (_c *RegionCreate) AddChildIDs(ids ...int) *RegionCreate {
-	_c.mutation.AddChildIDs(ids...)
-	return _c
-}
-
-// AddChildren adds the "children" edges to the Region entity.
-func (_c *RegionCreate) AddChildren(v ...*Region) *RegionCreate {
-	ids := make([]int, len(v))
-	for i := range v {
-		ids[i] = v[i].ID
-	}
-	return _c.AddChildIDs(ids...)
-}
-
-// Mutation returns the RegionMutation object of the builder.
+// Mutation returns the RegionMutation object of the builder. The typed
+// setters are not generated for this type (api.Model.GenericOnly).
 func (_c *RegionCreate) Mutation() *RegionMutation {
 	return _c.mutation
 }

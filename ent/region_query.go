@@ -302,9 +302,8 @@ func (_q *RegionQuery) Clone() *RegionQuery {
 		withParent:   _q.withParent.Clone(),
 		withChildren: _q.withChildren.Clone(),
 		// clone intermediate query.
-		sql:       _q.sql.Clone(),
-		path:      _q.path,
-		modifiers: append([]func(*sql.Selector){}, _q.modifiers...),
+		sql:  _q.sql.Clone(),
+		path: _q.path,
 	}
 }
 
@@ -632,12 +631,6 @@ func (_q *RegionQuery) ForShare(opts ...sql.LockOption) *RegionQuery {
 	return _q
 }
 
-// Modify adds a query modifier for attaching custom logic to queries.
-func (_q *RegionQuery) Modify(modifiers ...func(s *sql.Selector)) *RegionSelect {
-	_q.modifiers = append(_q.modifiers, modifiers...)
-	return _q.Select()
-}
-
 // RegionGroupBy is the group-by builder for Region entities.
 type RegionGroupBy struct {
 	selector
@@ -726,10 +719,4 @@ func (_s *RegionSelect) sqlScan(ctx context.Context, root *RegionQuery, v any) e
 	}
 	defer rows.Close()
 	return sql.ScanSlice(rows, v)
-}
-
-// Modify adds a query modifier for attaching custom logic to queries.
-func (_s *RegionSelect) Modify(modifiers ...func(s *sql.Selector)) *RegionSelect {
-	_s.modifiers = append(_s.modifiers, modifiers...)
-	return _s
 }

@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
@@ -18,9 +17,8 @@ import (
 // RegionUpdate is the builder for updating Region entities.
 type RegionUpdate struct {
 	config
-	hooks     []Hook
-	mutation  *RegionMutation
-	modifiers []func(*sql.UpdateBuilder)
+	hooks    []Hook
+	mutation *RegionMutation
 }
 
 // Where appends a list predicates to the RegionUpdate builder.
@@ -29,142 +27,8 @@ func (_u *RegionUpdate) Where(ps ...predicate.Region) *RegionUpdate {
 	return _u
 }
 
-// SetLastUpdated sets the "last_updated" field.
-func (_u *RegionUpdate) SetLastUpdated(v time.Time) *RegionUpdate {
-	_u.mutation.SetLastUpdated(v)
-	return _u
-}
-
-// ClearLastUpdated clears the value of the "last_updated" field.
-func (_u *RegionUpdate) ClearLastUpdated() *RegionUpdate {
-	_u.mutation.ClearLastUpdated()
-	return _u
-}
-
-// SetCustomFieldData sets the "custom_field_data" field.
-func (_u *RegionUpdate) SetCustomFieldData(v map[string]interface{}) *RegionUpdate {
-	_u.mutation.SetCustomFieldData(v)
-	return _u
-}
-
-// SetName sets the "name" field.
-func (_u *RegionUpdate) SetName(v string) *RegionUpdate {
-	_u.mutation.SetName(v)
-	return _u
-}
-
-// SetNillableName sets the "name" field if the given value is not nil.
-func (_u *RegionUpdate) SetNillableName(v *string) *RegionUpdate {
-	if v != nil {
-		_u.SetName(*v)
-	}
-	return _u
-}
-
-// SetSlug sets the "slug" field.
-func (_u *RegionUpdate) SetSlug(v string) *RegionUpdate {
-	_u.mutation.SetSlug(v)
-	return _u
-}
-
-// SetNillableSlug sets the "slug" field if the given value is not nil.
-func (_u *RegionUpdate) SetNillableSlug(v *string) *RegionUpdate {
-	if v != nil {
-		_u.SetSlug(*v)
-	}
-	return _u
-}
-
-// SetParentID sets the "parent_id" field.
-func (_u *RegionUpdate) SetParentID(v int) *RegionUpdate {
-	_u.mutation.SetParentID(v)
-	return _u
-}
-
-// SetNillableParentID sets the "parent_id" field if the given value is not nil.
-func (_u *RegionUpdate) SetNillableParentID(v *int) *RegionUpdate {
-	if v != nil {
-		_u.SetParentID(*v)
-	}
-	return _u
-}
-
-// ClearParentID clears the value of the "parent_id" field.
-func (_u *RegionUpdate) ClearParentID() *RegionUpdate {
-	_u.mutation.ClearParentID()
-	return _u
-}
-
-// SetDepth sets the "_depth" field.
-func (_u *RegionUpdate) SetDepth(v int) *RegionUpdate {
-	_u.mutation.ResetDepth()
-	_u.mutation.SetDepth(v)
-	return _u
-}
-
-// SetNillableDepth sets the "_depth" field if the given value is not nil.
-func (_u *RegionUpdate) SetNillableDepth(v *int) *RegionUpdate {
-	if v != nil {
-		_u.SetDepth(*v)
-	}
-	return _u
-}
-
-// AddDepth adds value to the "_depth" field.
-func (_u *RegionUpdate) AddDepth(v int) *RegionUpdate {
-	_u.mutation.AddDepth(v)
-	return _u
-}
-
-// SetDescription sets the "description" field.
-func (_u *RegionUpdate) SetDescription(v string) *RegionUpdate {
-	_u.mutation.SetDescription(v)
-	return _u
-}
-
-// SetNillableDescription sets the "description" field if the given value is not nil.
-func (_u *RegionUpdate) SetNillableDescription(v *string) *RegionUpdate {
-	if v != nil {
-		_u.SetDescription(*v)
-	}
-	return _u
-}
-
-// SetComments sets the "comments" field.
-func (_u *RegionUpdate) SetComments(v string) *RegionUpdate {
-	_u.mutation.SetComments(v)
-	return _u
-}
-
-// SetNillableComments sets the "comments" field if the given value is not nil.
-func (_u *RegionUpdate) SetNillableComments(v *string) *RegionUpdate {
-	if v != nil {
-		_u.SetComments(*v)
-	}
-	return _u
-}
-
-// SetParent sets the "parent" edge to the Region entity.
-func (_u *RegionUpdate) SetParent(v *Region) *RegionUpdate {
-	return _u.SetParentID(v.ID)
-}
-
-// AddChildIDs adds the "children" edge to the Region entity by IDs.
-func (_u *RegionUpdate) AddChildIDs(ids ...int) *RegionUpdate {
-	_u.mutation.AddChildIDs(ids...)
-	return _u
-}
-
-// AddChildren adds the "children" edges to the Region entity.
-func (_u *RegionUpdate) AddChildren(v ...*Region) *RegionUpdate {
-	ids := make([]int, len(v))
-	for i := range v {
-		ids[i] = v[i].ID
-	}
-	return _u.AddChildIDs(ids...)
-}
-
-// Mutation returns the RegionMutation object of the builder.
+// Mutation returns the RegionMutation object of the builder. The typed
+// setters are not generated for this type (api.Model.GenericOnly).
 func (_u *RegionUpdate) Mutation() *RegionMutation {
 	return _u.mutation
 }
@@ -250,12 +114,6 @@ func (_u *RegionUpdate) check() error {
 		}
 	}
 	return nil
-}
-
-// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
-func (_u *RegionUpdate) Modify(modifiers ...func(u *sql.UpdateBuilder)) *RegionUpdate {
-	_u.modifiers = append(_u.modifiers, modifiers...)
-	return _u
 }
 
 func (_u *RegionUpdate) sqlSave(ctx context.Context) (_node int, err error) {
@@ -374,7 +232,6 @@ func (_u *RegionUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
-	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{region.Label}
@@ -390,148 +247,13 @@ func (_u *RegionUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 // RegionUpdateOne is the builder for updating a single Region entity.
 type RegionUpdateOne struct {
 	config
-	fields    []string
-	hooks     []Hook
-	mutation  *RegionMutation
-	modifiers []func(*sql.UpdateBuilder)
+	fields   []string
+	hooks    []Hook
+	mutation *RegionMutation
 }
 
-// SetLastUpdated sets the "last_updated" field.
-func (_u *RegionUpdateOne) SetLastUpdated(v time.Time) *RegionUpdateOne {
-	_u.mutation.SetLastUpdated(v)
-	return _u
-}
-
-// ClearLastUpdated clears the value of the "last_updated" field.
-func (_u *RegionUpdateOne) ClearLastUpdated() *RegionUpdateOne {
-	_u.mutation.ClearLastUpdated()
-	return _u
-}
-
-// SetCustomFieldData sets the "custom_field_data" field.
-func (_u *RegionUpdateOne) SetCustomFieldData(v map[string]interface{}) *RegionUpdateOne {
-	_u.mutation.SetCustomFieldData(v)
-	return _u
-}
-
-// SetName sets the "name" field.
-func (_u *RegionUpdateOne) SetName(v string) *RegionUpdateOne {
-	_u.mutation.SetName(v)
-	return _u
-}
-
-// SetNillableName sets the "name" field if the given value is not nil.
-func (_u *RegionUpdateOne) SetNillableName(v *string) *RegionUpdateOne {
-	if v != nil {
-		_u.SetName(*v)
-	}
-	return _u
-}
-
-// SetSlug sets the "slug" field.
-func (_u *RegionUpdateOne) SetSlug(v string) *RegionUpdateOne {
-	_u.mutation.SetSlug(v)
-	return _u
-}
-
-// SetNillableSlug sets the "slug" field if the given value is not nil.
-func (_u *RegionUpdateOne) SetNillableSlug(v *string) *RegionUpdateOne {
-	if v != nil {
-		_u.SetSlug(*v)
-	}
-	return _u
-}
-
-// SetParentID sets the "parent_id" field.
-func (_u *RegionUpdateOne) SetParentID(v int) *RegionUpdateOne {
-	_u.mutation.SetParentID(v)
-	return _u
-}
-
-// SetNillableParentID sets the "parent_id" field if the given value is not nil.
-func (_u *RegionUpdateOne) SetNillableParentID(v *int) *RegionUpdateOne {
-	if v != nil {
-		_u.SetParentID(*v)
-	}
-	return _u
-}
-
-// ClearParentID clears the value of the "parent_id" field.
-func (_u *RegionUpdateOne) ClearParentID() *RegionUpdateOne {
-	_u.mutation.ClearParentID()
-	return _u
-}
-
-// SetDepth sets the "_depth" field.
-func (_u *RegionUpdateOne) SetDepth(v int) *RegionUpdateOne {
-	_u.mutation.ResetDepth()
-	_u.mutation.SetDepth(v)
-	return _u
-}
-
-// SetNillableDepth sets the "_depth" field if the given value is not nil.
-func (_u *RegionUpdateOne) SetNillableDepth(v *int) *RegionUpdateOne {
-	if v != nil {
-		_u.SetDepth(*v)
-	}
-	return _u
-}
-
-// AddDepth adds value to the "_depth" field.
-func (_u *RegionUpdateOne) AddDepth(v int) *RegionUpdateOne {
-	_u.mutation.AddDepth(v)
-	return _u
-}
-
-// SetDescription sets the "description" field.
-func (_u *RegionUpdateOne) SetDescription(v string) *RegionUpdateOne {
-	_u.mutation.SetDescription(v)
-	return _u
-}
-
-// SetNillableDescription sets the "description" field if the given value is not nil.
-func (_u *RegionUpdateOne) SetNillableDescription(v *string) *RegionUpdateOne {
-	if v != nil {
-		_u.SetDescription(*v)
-	}
-	return _u
-}
-
-// SetComments sets the "comments" field.
-func (_u *RegionUpdateOne) SetComments(v string) *RegionUpdateOne {
-	_u.mutation.SetComments(v)
-	return _u
-}
-
-// SetNillableComments sets the "comments" field if the given value is not nil.
-func (_u *RegionUpdateOne) SetNillableComments(v *string) *RegionUpdateOne {
-	if v != nil {
-		_u.SetComments(*v)
-	}
-	return _u
-}
-
-// SetParent sets the "parent" edge to the Region entity.
-func (_u *RegionUpdateOne) SetParent(v *Region) *RegionUpdateOne {
-	return _u.SetParentID(v.ID)
-}
-
-// AddChildIDs adds the "children" edge to the Region entity by IDs.
-func (_u *RegionUpdateOne) AddChildIDs(ids ...int) *RegionUpdateOne {
-	_u.mutation.AddChildIDs(ids...)
-	return _u
-}
-
-// AddChildren adds the "children" edges to the Region entity.
-func (_u *RegionUpdateOne) AddChildren(v ...*Region) *RegionUpdateOne {
-	ids := make([]int, len(v))
-	for i := range v {
-		ids[i] = v[i].ID
-	}
-	return _u.AddChildIDs(ids...)
-}
-
-// Mutation returns the RegionMutation object of the builder.
+// Mutation returns the RegionMutation object of the builder. The typed
+// setters are not generated for this type (api.Model.GenericOnly).
 func (_u *RegionUpdateOne) Mutation() *RegionMutation {
 	return _u.mutation
 }
@@ -630,12 +352,6 @@ func (_u *RegionUpdateOne) check() error {
 		}
 	}
 	return nil
-}
-
-// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
-func (_u *RegionUpdateOne) Modify(modifiers ...func(u *sql.UpdateBuilder)) *RegionUpdateOne {
-	_u.modifiers = append(_u.modifiers, modifiers...)
-	return _u
 }
 
 func (_u *RegionUpdateOne) sqlSave(ctx context.Context) (_node *Region, err error) {
@@ -771,7 +487,6 @@ func (_u *RegionUpdateOne) sqlSave(ctx context.Context) (_node *Region, err erro
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
-	_spec.AddModifiers(_u.modifiers...)
 	_node = &Region{config: _u.config}
 	_spec.Assign = _node.assignValues
 	_spec.ScanValues = _node.scanValues

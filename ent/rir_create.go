@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
@@ -20,95 +19,8 @@ type RIRCreate struct {
 	hooks    []Hook
 }
 
-// SetCreated sets the "created" field.
-func (_c *RIRCreate) SetCreated(v time.Time) *RIRCreate {
-	_c.mutation.SetCreated(v)
-	return _c
-}
-
-// SetNillableCreated sets the "created" field if the given value is not nil.
-func (_c *RIRCreate) SetNillableCreated(v *time.Time) *RIRCreate {
-	if v != nil {
-		_c.SetCreated(*v)
-	}
-	return _c
-}
-
-// SetLastUpdated sets the "last_updated" field.
-func (_c *RIRCreate) SetLastUpdated(v time.Time) *RIRCreate {
-	_c.mutation.SetLastUpdated(v)
-	return _c
-}
-
-// SetNillableLastUpdated sets the "last_updated" field if the given value is not nil.
-func (_c *RIRCreate) SetNillableLastUpdated(v *time.Time) *RIRCreate {
-	if v != nil {
-		_c.SetLastUpdated(*v)
-	}
-	return _c
-}
-
-// SetCustomFieldData sets the "custom_field_data" field.
-func (_c *RIRCreate) SetCustomFieldData(v map[string]interface{}) *RIRCreate {
-	_c.mutation.SetCustomFieldData(v)
-	return _c
-}
-
-// SetName sets the "name" field.
-func (_c *RIRCreate) SetName(v string) *RIRCreate {
-	_c.mutation.SetName(v)
-	return _c
-}
-
-// SetSlug sets the "slug" field.
-func (_c *RIRCreate) SetSlug(v string) *RIRCreate {
-	_c.mutation.SetSlug(v)
-	return _c
-}
-
-// SetDescription sets the "description" field.
-func (_c *RIRCreate) SetDescription(v string) *RIRCreate {
-	_c.mutation.SetDescription(v)
-	return _c
-}
-
-// SetNillableDescription sets the "description" field if the given value is not nil.
-func (_c *RIRCreate) SetNillableDescription(v *string) *RIRCreate {
-	if v != nil {
-		_c.SetDescription(*v)
-	}
-	return _c
-}
-
-// SetComments sets the "comments" field.
-func (_c *RIRCreate) SetComments(v string) *RIRCreate {
-	_c.mutation.SetComments(v)
-	return _c
-}
-
-// SetNillableComments sets the "comments" field if the given value is not nil.
-func (_c *RIRCreate) SetNillableComments(v *string) *RIRCreate {
-	if v != nil {
-		_c.SetComments(*v)
-	}
-	return _c
-}
-
-// SetIsPrivate sets the "is_private" field.
-func (_c *RIRCreate) SetIsPrivate(v bool) *RIRCreate {
-	_c.mutation.SetIsPrivate(v)
-	return _c
-}
-
-// SetNillableIsPrivate sets the "is_private" field if the given value is not nil.
-func (_c *RIRCreate) SetNillableIsPrivate(v *bool) *RIRCreate {
-	if v != nil {
-		_c.SetIsPrivate(*v)
-	}
-	return _c
-}
-
-// Mutation returns the RIRMutation object of the builder.
+// Mutation returns the RIRMutation object of the builder. The typed
+// setters are not generated for this type (api.Model.GenericOnly).
 func (_c *RIRCreate) Mutation() *RIRMutation {
 	return _c.mutation
 }

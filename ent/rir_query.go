@@ -253,9 +253,8 @@ func (_q *RIRQuery) Clone() *RIRQuery {
 		inters:     append([]Interceptor{}, _q.inters...),
 		predicates: append([]predicate.RIR{}, _q.predicates...),
 		// clone intermediate query.
-		sql:       _q.sql.Clone(),
-		path:      _q.path,
-		modifiers: append([]func(*sql.Selector){}, _q.modifiers...),
+		sql:  _q.sql.Clone(),
+		path: _q.path,
 	}
 }
 
@@ -474,12 +473,6 @@ func (_q *RIRQuery) ForShare(opts ...sql.LockOption) *RIRQuery {
 	return _q
 }
 
-// Modify adds a query modifier for attaching custom logic to queries.
-func (_q *RIRQuery) Modify(modifiers ...func(s *sql.Selector)) *RIRSelect {
-	_q.modifiers = append(_q.modifiers, modifiers...)
-	return _q.Select()
-}
-
 // RIRGroupBy is the group-by builder for RIR entities.
 type RIRGroupBy struct {
 	selector
@@ -568,10 +561,4 @@ func (_s *RIRSelect) sqlScan(ctx context.Context, root *RIRQuery, v any) error {
 	}
 	defer rows.Close()
 	return sql.ScanSlice(rows, v)
-}
-
-// Modify adds a query modifier for attaching custom logic to queries.
-func (_s *RIRSelect) Modify(modifiers ...func(s *sql.Selector)) *RIRSelect {
-	_s.modifiers = append(_s.modifiers, modifiers...)
-	return _s
 }

@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
@@ -18,9 +17,8 @@ import (
 // RIRUpdate is the builder for updating RIR entities.
 type RIRUpdate struct {
 	config
-	hooks     []Hook
-	mutation  *RIRMutation
-	modifiers []func(*sql.UpdateBuilder)
+	hooks    []Hook
+	mutation *RIRMutation
 }
 
 // Where appends a list predicates to the RIRUpdate builder.
@@ -29,95 +27,8 @@ func (_u *RIRUpdate) Where(ps ...predicate.RIR) *RIRUpdate {
 	return _u
 }
 
-// SetLastUpdated sets the "last_updated" field.
-func (_u *RIRUpdate) SetLastUpdated(v time.Time) *RIRUpdate {
-	_u.mutation.SetLastUpdated(v)
-	return _u
-}
-
-// ClearLastUpdated clears the value of the "last_updated" field.
-func (_u *RIRUpdate) ClearLastUpdated() *RIRUpdate {
-	_u.mutation.ClearLastUpdated()
-	return _u
-}
-
-// SetCustomFieldData sets the "custom_field_data" field.
-func (_u *RIRUpdate) SetCustomFieldData(v map[string]interface{}) *RIRUpdate {
-	_u.mutation.SetCustomFieldData(v)
-	return _u
-}
-
-// SetName sets the "name" field.
-func (_u *RIRUpdate) SetName(v string) *RIRUpdate {
-	_u.mutation.SetName(v)
-	return _u
-}
-
-// SetNillableName sets the "name" field if the given value is not nil.
-func (_u *RIRUpdate) SetNillableName(v *string) *RIRUpdate {
-	if v != nil {
-		_u.SetName(*v)
-	}
-	return _u
-}
-
-// SetSlug sets the "slug" field.
-func (_u *RIRUpdate) SetSlug(v string) *RIRUpdate {
-	_u.mutation.SetSlug(v)
-	return _u
-}
-
-// SetNillableSlug sets the "slug" field if the given value is not nil.
-func (_u *RIRUpdate) SetNillableSlug(v *string) *RIRUpdate {
-	if v != nil {
-		_u.SetSlug(*v)
-	}
-	return _u
-}
-
-// SetDescription sets the "description" field.
-func (_u *RIRUpdate) SetDescription(v string) *RIRUpdate {
-	_u.mutation.SetDescription(v)
-	return _u
-}
-
-// SetNillableDescription sets the "description" field if the given value is not nil.
-func (_u *RIRUpdate) SetNillableDescription(v *string) *RIRUpdate {
-	if v != nil {
-		_u.SetDescription(*v)
-	}
-	return _u
-}
-
-// SetComments sets the "comments" field.
-func (_u *RIRUpdate) SetComments(v string) *RIRUpdate {
-	_u.mutation.SetComments(v)
-	return _u
-}
-
-// SetNillableComments sets the "comments" field if the given value is not nil.
-func (_u *RIRUpdate) SetNillableComments(v *string) *RIRUpdate {
-	if v != nil {
-		_u.SetComments(*v)
-	}
-	return _u
-}
-
-// SetIsPrivate sets the "is_private" field.
-func (_u *RIRUpdate) SetIsPrivate(v bool) *RIRUpdate {
-	_u.mutation.SetIsPrivate(v)
-	return _u
-}
-
-// SetNillableIsPrivate sets the "is_private" field if the given value is not nil.
-func (_u *RIRUpdate) SetNillableIsPrivate(v *bool) *RIRUpdate {
-	if v != nil {
-		_u.SetIsPrivate(*v)
-	}
-	return _u
-}
-
-// Mutation returns the RIRMutation object of the builder.
+// Mutation returns the RIRMutation object of the builder. The typed
+// setters are not generated for this type (api.Model.GenericOnly).
 func (_u *RIRUpdate) Mutation() *RIRMutation {
 	return _u.mutation
 }
@@ -178,12 +89,6 @@ func (_u *RIRUpdate) check() error {
 	return nil
 }
 
-// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
-func (_u *RIRUpdate) Modify(modifiers ...func(u *sql.UpdateBuilder)) *RIRUpdate {
-	_u.modifiers = append(_u.modifiers, modifiers...)
-	return _u
-}
-
 func (_u *RIRUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -223,7 +128,6 @@ func (_u *RIRUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if value, ok := _u.mutation.IsPrivate(); ok {
 		_spec.SetField(rir.FieldIsPrivate, field.TypeBool, value)
 	}
-	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{rir.Label}
@@ -239,101 +143,13 @@ func (_u *RIRUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 // RIRUpdateOne is the builder for updating a single RIR entity.
 type RIRUpdateOne struct {
 	config
-	fields    []string
-	hooks     []Hook
-	mutation  *RIRMutation
-	modifiers []func(*sql.UpdateBuilder)
+	fields   []string
+	hooks    []Hook
+	mutation *RIRMutation
 }
 
-// SetLastUpdated sets the "last_updated" field.
-func (_u *RIRUpdateOne) SetLastUpdated(v time.Time) *RIRUpdateOne {
-	_u.mutation.SetLastUpdated(v)
-	return _u
-}
-
-// ClearLastUpdated clears the value of the "last_updated" field.
-func (_u *RIRUpdateOne) ClearLastUpdated() *RIRUpdateOne {
-	_u.mutation.ClearLastUpdated()
-	return _u
-}
-
-// SetCustomFieldData sets the "custom_field_data" field.
-func (_u *RIRUpdateOne) SetCustomFieldData(v map[string]interface{}) *RIRUpdateOne {
-	_u.mutation.SetCustomFieldData(v)
-	return _u
-}
-
-// SetName sets the "name" field.
-func (_u *RIRUpdateOne) SetName(v string) *RIRUpdateOne {
-	_u.mutation.SetName(v)
-	return _u
-}
-
-// SetNillableName sets the "name" field if the given value is not nil.
-func (_u *RIRUpdateOne) SetNillableName(v *string) *RIRUpdateOne {
-	if v != nil {
-		_u.SetName(*v)
-	}
-	return _u
-}
-
-// SetSlug sets the "slug" field.
-func (_u *RIRUpdateOne) SetSlug(v string) *RIRUpdateOne {
-	_u.mutation.SetSlug(v)
-	return _u
-}
-
-// SetNillableSlug sets the "slug" field if the given value is not nil.
-func (_u *RIRUpdateOne) SetNillableSlug(v *string) *RIRUpdateOne {
-	if v != nil {
-		_u.SetSlug(*v)
-	}
-	return _u
-}
-
-// SetDescription sets the "description" field.
-func (_u *RIRUpdateOne) SetDescription(v string) *RIRUpdateOne {
-	_u.mutation.SetDescription(v)
-	return _u
-}
-
-// SetNillableDescription sets the "description" field if the given value is not nil.
-func (_u *RIRUpdateOne) SetNillableDescription(v *string) *RIRUpdateOne {
-	if v != nil {
-		_u.SetDescription(*v)
-	}
-	return _u
-}
-
-// SetComments sets the "comments" field.
-func (_u *RIRUpdateOne) SetComments(v string) *RIRUpdateOne {
-	_u.mutation.SetComments(v)
-	return _u
-}
-
-// SetNillableComments sets the "comments" field if the given value is not nil.
-func (_u *RIRUpdateOne) SetNillableComments(v *string) *RIRUpdateOne {
-	if v != nil {
-		_u.SetComments(*v)
-	}
-	return _u
-}
-
-// SetIsPrivate sets the "is_private" field.
-func (_u *RIRUpdateOne) SetIsPrivate(v bool) *RIRUpdateOne {
-	_u.mutation.SetIsPrivate(v)
-	return _u
-}
-
-// SetNillableIsPrivate sets the "is_private" field if the given value is not nil.
-func (_u *RIRUpdateOne) SetNillableIsPrivate(v *bool) *RIRUpdateOne {
-	if v != nil {
-		_u.SetIsPrivate(*v)
-	}
-	return _u
-}
-
-// Mutation returns the RIRMutation object of the builder.
+// Mutation returns the RIRMutation object of the builder. The typed
+// setters are not generated for this type (api.Model.GenericOnly).
 func (_u *RIRUpdateOne) Mutation() *RIRMutation {
 	return _u.mutation
 }
@@ -407,12 +223,6 @@ func (_u *RIRUpdateOne) check() error {
 	return nil
 }
 
-// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
-func (_u *RIRUpdateOne) Modify(modifiers ...func(u *sql.UpdateBuilder)) *RIRUpdateOne {
-	_u.modifiers = append(_u.modifiers, modifiers...)
-	return _u
-}
-
 func (_u *RIRUpdateOne) sqlSave(ctx context.Context) (_node *RIR, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -469,7 +279,6 @@ func (_u *RIRUpdateOne) sqlSave(ctx context.Context) (_node *RIR, err error) {
 	if value, ok := _u.mutation.IsPrivate(); ok {
 		_spec.SetField(rir.FieldIsPrivate, field.TypeBool, value)
 	}
-	_spec.AddModifiers(_u.modifiers...)
 	_node = &RIR{config: _u.config}
 	_spec.Assign = _node.assignValues
 	_spec.ScanValues = _node.scanValues

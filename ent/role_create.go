@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
@@ -20,95 +19,8 @@ type RoleCreate struct {
 	hooks    []Hook
 }
 
-// SetCreated sets the "created" field.
-func (_c *RoleCreate) SetCreated(v time.Time) *RoleCreate {
-	_c.mutation.SetCreated(v)
-	return _c
-}
-
-// SetNillableCreated sets the "created" field if the given value is not nil.
-func (_c *RoleCreate) SetNillableCreated(v *time.Time) *RoleCreate {
-	if v != nil {
-		_c.SetCreated(*v)
-	}
-	return _c
-}
-
-// SetLastUpdated sets the "last_updated" field.
-func (_c *RoleCreate) SetLastUpdated(v time.Time) *RoleCreate {
-	_c.mutation.SetLastUpdated(v)
-	return _c
-}
-
-// SetNillableLastUpdated sets the "last_updated" field if the given value is not nil.
-func (_c *RoleCreate) SetNillableLastUpdated(v *time.Time) *RoleCreate {
-	if v != nil {
-		_c.SetLastUpdated(*v)
-	}
-	return _c
-}
-
-// SetCustomFieldData sets the "custom_field_data" field.
-func (_c *RoleCreate) SetCustomFieldData(v map[string]interface{}) *RoleCreate {
-	_c.mutation.SetCustomFieldData(v)
-	return _c
-}
-
-// SetName sets the "name" field.
-func (_c *RoleCreate) SetName(v string) *RoleCreate {
-	_c.mutation.SetName(v)
-	return _c
-}
-
-// SetSlug sets the "slug" field.
-func (_c *RoleCreate) SetSlug(v string) *RoleCreate {
-	_c.mutation.SetSlug(v)
-	return _c
-}
-
-// SetDescription sets the "description" field.
-func (_c *RoleCreate) SetDescription(v string) *RoleCreate {
-	_c.mutation.SetDescription(v)
-	return _c
-}
-
-// SetNillableDescription sets the "description" field if the given value is not nil.
-func (_c *RoleCreate) SetNillableDescription(v *string) *RoleCreate {
-	if v != nil {
-		_c.SetDescription(*v)
-	}
-	return _c
-}
-
-// SetComments sets the "comments" field.
-func (_c *RoleCreate) SetComments(v string) *RoleCreate {
-	_c.mutation.SetComments(v)
-	return _c
-}
-
-// SetNillableComments sets the "comments" field if the given value is not nil.
-func (_c *RoleCreate) SetNillableComments(v *string) *RoleCreate {
-	if v != nil {
-		_c.SetComments(*v)
-	}
-	return _c
-}
-
-// SetWeight sets the "weight" field.
-func (_c *RoleCreate) SetWeight(v int) *RoleCreate {
-	_c.mutation.SetWeight(v)
-	return _c
-}
-
-// SetNillableWeight sets the "weight" field if the given value is not nil.
-func (_c *RoleCreate) SetNillableWeight(v *int) *RoleCreate {
-	if v != nil {
-		_c.SetWeight(*v)
-	}
-	return _c
-}
-
-// Mutation returns the RoleMutation object of the builder.
+// Mutation returns the RoleMutation object of the builder. The typed
+// setters are not generated for this type (api.Model.GenericOnly).
 func (_c *RoleCreate) Mutation() *RoleMutation {
 	return _c.mutation
 }

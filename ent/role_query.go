@@ -253,9 +253,8 @@ func (_q *RoleQuery) Clone() *RoleQuery {
 		inters:     append([]Interceptor{}, _q.inters...),
 		predicates: append([]predicate.Role{}, _q.predicates...),
 		// clone intermediate query.
-		sql:       _q.sql.Clone(),
-		path:      _q.path,
-		modifiers: append([]func(*sql.Selector){}, _q.modifiers...),
+		sql:  _q.sql.Clone(),
+		path: _q.path,
 	}
 }
 
@@ -474,12 +473,6 @@ func (_q *RoleQuery) ForShare(opts ...sql.LockOption) *RoleQuery {
 	return _q
 }
 
-// Modify adds a query modifier for attaching custom logic to queries.
-func (_q *RoleQuery) Modify(modifiers ...func(s *sql.Selector)) *RoleSelect {
-	_q.modifiers = append(_q.modifiers, modifiers...)
-	return _q.Select()
-}
-
 // RoleGroupBy is the group-by builder for Role entities.
 type RoleGroupBy struct {
 	selector
@@ -568,10 +561,4 @@ func (_s *RoleSelect) sqlScan(ctx context.Context, root *RoleQuery, v any) error
 	}
 	defer rows.Close()
 	return sql.ScanSlice(rows, v)
-}
-
-// Modify adds a query modifier for attaching custom logic to queries.
-func (_s *RoleSelect) Modify(modifiers ...func(s *sql.Selector)) *RoleSelect {
-	_s.modifiers = append(_s.modifiers, modifiers...)
-	return _s
 }

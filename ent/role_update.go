@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
@@ -18,9 +17,8 @@ import (
 // RoleUpdate is the builder for updating Role entities.
 type RoleUpdate struct {
 	config
-	hooks     []Hook
-	mutation  *RoleMutation
-	modifiers []func(*sql.UpdateBuilder)
+	hooks    []Hook
+	mutation *RoleMutation
 }
 
 // Where appends a list predicates to the RoleUpdate builder.
@@ -29,102 +27,8 @@ func (_u *RoleUpdate) Where(ps ...predicate.Role) *RoleUpdate {
 	return _u
 }
 
-// SetLastUpdated sets the "last_updated" field.
-func (_u *RoleUpdate) SetLastUpdated(v time.Time) *RoleUpdate {
-	_u.mutation.SetLastUpdated(v)
-	return _u
-}
-
-// ClearLastUpdated clears the value of the "last_updated" field.
-func (_u *RoleUpdate) ClearLastUpdated() *RoleUpdate {
-	_u.mutation.ClearLastUpdated()
-	return _u
-}
-
-// SetCustomFieldData sets the "custom_field_data" field.
-func (_u *RoleUpdate) SetCustomFieldData(v map[string]interface{}) *RoleUpdate {
-	_u.mutation.SetCustomFieldData(v)
-	return _u
-}
-
-// SetName sets the "name" field.
-func (_u *RoleUpdate) SetName(v string) *RoleUpdate {
-	_u.mutation.SetName(v)
-	return _u
-}
-
-// SetNillableName sets the "name" field if the given value is not nil.
-func (_u *RoleUpdate) SetNillableName(v *string) *RoleUpdate {
-	if v != nil {
-		_u.SetName(*v)
-	}
-	return _u
-}
-
-// SetSlug sets the "slug" field.
-func (_u *RoleUpdate) SetSlug(v string) *RoleUpdate {
-	_u.mutation.SetSlug(v)
-	return _u
-}
-
-// SetNillableSlug sets the "slug" field if the given value is not nil.
-func (_u *RoleUpdate) SetNillableSlug(v *string) *RoleUpdate {
-	if v != nil {
-		_u.SetSlug(*v)
-	}
-	return _u
-}
-
-// SetDescription sets the "description" field.
-func (_u *RoleUpdate) SetDescription(v string) *RoleUpdate {
-	_u.mutation.SetDescription(v)
-	return _u
-}
-
-// SetNillableDescription sets the "description" field if the given value is not nil.
-func (_u *RoleUpdate) SetNillableDescription(v *string) *RoleUpdate {
-	if v != nil {
-		_u.SetDescription(*v)
-	}
-	return _u
-}
-
-// SetComments sets the "comments" field.
-func (_u *RoleUpdate) SetComments(v string) *RoleUpdate {
-	_u.mutation.SetComments(v)
-	return _u
-}
-
-// SetNillableComments sets the "comments" field if the given value is not nil.
-func (_u *RoleUpdate) SetNillableComments(v *string) *RoleUpdate {
-	if v != nil {
-		_u.SetComments(*v)
-	}
-	return _u
-}
-
-// SetWeight sets the "weight" field.
-func (_u *RoleUpdate) SetWeight(v int) *RoleUpdate {
-	_u.mutation.ResetWeight()
-	_u.mutation.SetWeight(v)
-	return _u
-}
-
-// SetNillableWeight sets the "weight" field if the given value is not nil.
-func (_u *RoleUpdate) SetNillableWeight(v *int) *RoleUpdate {
-	if v != nil {
-		_u.SetWeight(*v)
-	}
-	return _u
-}
-
-// AddWeight adds value to the "weight" field.
-func (_u *RoleUpdate) AddWeight(v int) *RoleUpdate {
-	_u.mutation.AddWeight(v)
-	return _u
-}
-
-// Mutation returns the RoleMutation object of the builder.
+// Mutation returns the RoleMutation object of the builder. The typed
+// setters are not generated for this type (api.Model.GenericOnly).
 func (_u *RoleUpdate) Mutation() *RoleMutation {
 	return _u.mutation
 }
@@ -190,12 +94,6 @@ func (_u *RoleUpdate) check() error {
 	return nil
 }
 
-// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
-func (_u *RoleUpdate) Modify(modifiers ...func(u *sql.UpdateBuilder)) *RoleUpdate {
-	_u.modifiers = append(_u.modifiers, modifiers...)
-	return _u
-}
-
 func (_u *RoleUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -238,7 +136,6 @@ func (_u *RoleUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if value, ok := _u.mutation.AddedWeight(); ok {
 		_spec.AddField(role.FieldWeight, field.TypeInt, value)
 	}
-	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{role.Label}
@@ -254,108 +151,13 @@ func (_u *RoleUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 // RoleUpdateOne is the builder for updating a single Role entity.
 type RoleUpdateOne struct {
 	config
-	fields    []string
-	hooks     []Hook
-	mutation  *RoleMutation
-	modifiers []func(*sql.UpdateBuilder)
+	fields   []string
+	hooks    []Hook
+	mutation *RoleMutation
 }
 
-// SetLastUpdated sets the "last_updated" field.
-func (_u *RoleUpdateOne) SetLastUpdated(v time.Time) *RoleUpdateOne {
-	_u.mutation.SetLastUpdated(v)
-	return _u
-}
-
-// ClearLastUpdated clears the value of the "last_updated" field.
-func (_u *RoleUpdateOne) ClearLastUpdated() *RoleUpdateOne {
-	_u.mutation.ClearLastUpdated()
-	return _u
-}
-
-// SetCustomFieldData sets the "custom_field_data" field.
-func (_u *RoleUpdateOne) SetCustomFieldData(v map[string]interface{}) *RoleUpdateOne {
-	_u.mutation.SetCustomFieldData(v)
-	return _u
-}
-
-// SetName sets the "name" field.
-func (_u *RoleUpdateOne) SetName(v string) *RoleUpdateOne {
-	_u.mutation.SetName(v)
-	return _u
-}
-
-// SetNillableName sets the "name" field if the given value is not nil.
-func (_u *RoleUpdateOne) SetNillableName(v *string) *RoleUpdateOne {
-	if v != nil {
-		_u.SetName(*v)
-	}
-	return _u
-}
-
-// SetSlug sets the "slug" field.
-func (_u *RoleUpdateOne) SetSlug(v string) *RoleUpdateOne {
-	_u.mutation.SetSlug(v)
-	return _u
-}
-
-// SetNillableSlug sets the "slug" field if the given value is not nil.
-func (_u *RoleUpdateOne) SetNillableSlug(v *string) *RoleUpdateOne {
-	if v != nil {
-		_u.SetSlug(*v)
-	}
-	return _u
-}
-
-// SetDescription sets the "description" field.
-func (_u *RoleUpdateOne) SetDescription(v string) *RoleUpdateOne {
-	_u.mutation.SetDescription(v)
-	return _u
-}
-
-// SetNillableDescription sets the "description" field if the given value is not nil.
-func (_u *RoleUpdateOne) SetNillableDescription(v *string) *RoleUpdateOne {
-	if v != nil {
-		_u.SetDescription(*v)
-	}
-	return _u
-}
-
-// SetComments sets the "comments" field.
-func (_u *RoleUpdateOne) SetComments(v string) *RoleUpdateOne {
-	_u.mutation.SetComments(v)
-	return _u
-}
-
-// SetNillableComments sets the "comments" field if the given value is not nil.
-func (_u *RoleUpdateOne) SetNillableComments(v *string) *RoleUpdateOne {
-	if v != nil {
-		_u.SetComments(*v)
-	}
-	return _u
-}
-
-// SetWeight sets the "weight" field.
-func (_u *RoleUpdateOne) SetWeight(v int) *RoleUpdateOne {
-	_u.mutation.ResetWeight()
-	_u.mutation.SetWeight(v)
-	return _u
-}
-
-// SetNillableWeight sets the "weight" field if the given value is not nil.
-func (_u *RoleUpdateOne) SetNillableWeight(v *int) *RoleUpdateOne {
-	if v != nil {
-		_u.SetWeight(*v)
-	}
-	return _u
-}
-
-// AddWeight adds value to the "weight" field.
-func (_u *RoleUpdateOne) AddWeight(v int) *RoleUpdateOne {
-	_u.mutation.AddWeight(v)
-	return _u
-}
-
-// Mutation returns the RoleMutation object of the builder.
+// Mutation returns the RoleMutation object of the builder. The typed
+// setters are not generated for this type (api.Model.GenericOnly).
 func (_u *RoleUpdateOne) Mutation() *RoleMutation {
 	return _u.mutation
 }
@@ -434,12 +236,6 @@ func (_u *RoleUpdateOne) check() error {
 	return nil
 }
 
-// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
-func (_u *RoleUpdateOne) Modify(modifiers ...func(u *sql.UpdateBuilder)) *RoleUpdateOne {
-	_u.modifiers = append(_u.modifiers, modifiers...)
-	return _u
-}
-
 func (_u *RoleUpdateOne) sqlSave(ctx context.Context) (_node *Role, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -499,7 +295,6 @@ func (_u *RoleUpdateOne) sqlSave(ctx context.Context) (_node *Role, err error) {
 	if value, ok := _u.mutation.AddedWeight(); ok {
 		_spec.AddField(role.FieldWeight, field.TypeInt, value)
 	}
-	_spec.AddModifiers(_u.modifiers...)
 	_node = &Role{config: _u.config}
 	_spec.Assign = _node.assignValues
 	_spec.ScanValues = _node.scanValues

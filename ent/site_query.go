@@ -328,9 +328,8 @@ func (_q *SiteQuery) Clone() *SiteQuery {
 		withGroup:  _q.withGroup.Clone(),
 		withTenant: _q.withTenant.Clone(),
 		// clone intermediate query.
-		sql:       _q.sql.Clone(),
-		path:      _q.path,
-		modifiers: append([]func(*sql.Selector){}, _q.modifiers...),
+		sql:  _q.sql.Clone(),
+		path: _q.path,
 	}
 }
 
@@ -712,12 +711,6 @@ func (_q *SiteQuery) ForShare(opts ...sql.LockOption) *SiteQuery {
 	return _q
 }
 
-// Modify adds a query modifier for attaching custom logic to queries.
-func (_q *SiteQuery) Modify(modifiers ...func(s *sql.Selector)) *SiteSelect {
-	_q.modifiers = append(_q.modifiers, modifiers...)
-	return _q.Select()
-}
-
 // SiteGroupBy is the group-by builder for Site entities.
 type SiteGroupBy struct {
 	selector
@@ -806,10 +799,4 @@ func (_s *SiteSelect) sqlScan(ctx context.Context, root *SiteQuery, v any) error
 	}
 	defer rows.Close()
 	return sql.ScanSlice(rows, v)
-}
-
-// Modify adds a query modifier for attaching custom logic to queries.
-func (_s *SiteSelect) Modify(modifiers ...func(s *sql.Selector)) *SiteSelect {
-	_s.modifiers = append(_s.modifiers, modifiers...)
-	return _s
 }

@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
@@ -20,129 +19,8 @@ type SiteGroupCreate struct {
 	hooks    []Hook
 }
 
-// SetCreated sets the "created" field.
-func (_c *SiteGroupCreate) SetCreated(v time.Time) *SiteGroupCreate {
-	_c.mutation.SetCreated(v)
-	return _c
-}
-
-// SetNillableCreated sets the "created" field if the given value is not nil.
-func (_c *SiteGroupCreate) SetNillableCreated(v *time.Time) *SiteGroupCreate {
-	if v != nil {
-		_c.SetCreated(*v)
-	}
-	return _c
-}
-
-// SetLastUpdated sets the "last_updated" field.
-func (_c *SiteGroupCreate) SetLastUpdated(v time.Time) *SiteGroupCreate {
-	_c.mutation.SetLastUpdated(v)
-	return _c
-}
-
-// SetNillableLastUpdated sets the "last_updated" field if the given value is not nil.
-func (_c *SiteGroupCreate) SetNillableLastUpdated(v *time.Time) *SiteGroupCreate {
-	if v != nil {
-		_c.SetLastUpdated(*v)
-	}
-	return _c
-}
-
-// SetCustomFieldData sets the "custom_field_data" field.
-func (_c *SiteGroupCreate) SetCustomFieldData(v map[string]interface{}) *SiteGroupCreate {
-	_c.mutation.SetCustomFieldData(v)
-	return _c
-}
-
-// SetName sets the "name" field.
-func (_c *SiteGroupCreate) SetName(v string) *SiteGroupCreate {
-	_c.mutation.SetName(v)
-	return _c
-}
-
-// SetSlug sets the "slug" field.
-func (_c *SiteGroupCreate) SetSlug(v string) *SiteGroupCreate {
-	_c.mutation.SetSlug(v)
-	return _c
-}
-
-// SetParentID sets the "parent_id" field.
-func (_c *SiteGroupCreate) SetParentID(v int) *SiteGroupCreate {
-	_c.mutation.SetParentID(v)
-	return _c
-}
-
-// SetNillableParentID sets the "parent_id" field if the given value is not nil.
-func (_c *SiteGroupCreate) SetNillableParentID(v *int) *SiteGroupCreate {
-	if v != nil {
-		_c.SetParentID(*v)
-	}
-	return _c
-}
-
-// SetDepth sets the "_depth" field.
-func (_c *SiteGroupCreate) SetDepth(v int) *SiteGroupCreate {
-	_c.mutation.SetDepth(v)
-	return _c
-}
-
-// SetNillableDepth sets the "_depth" field if the given value is not nil.
-func (_c *SiteGroupCreate) SetNillableDepth(v *int) *SiteGroupCreate {
-	if v != nil {
-		_c.SetDepth(*v)
-	}
-	return _c
-}
-
-// SetDescription sets the "description" field.
-func (_c *SiteGroupCreate) SetDescription(v string) *SiteGroupCreate {
-	_c.mutation.SetDescription(v)
-	return _c
-}
-
-// SetNillableDescription sets the "description" field if the given value is not nil.
-func (_c *SiteGroupCreate) SetNillableDescription(v *string) *SiteGroupCreate {
-	if v != nil {
-		_c.SetDescription(*v)
-	}
-	return _c
-}
-
-// SetComments sets the "comments" field.
-func (_c *SiteGroupCreate) SetComments(v string) *SiteGroupCreate {
-	_c.mutation.SetComments(v)
-	return _c
-}
-
-// SetNillableComments sets the "comments" field if the given value is not nil.
-func (_c *SiteGroupCreate) SetNillableComments(v *string) *SiteGroupCreate {
-	if v != nil {
-		_c.SetComments(*v)
-	}
-	return _c
-}
-
-// SetParent sets the "parent" edge to the SiteGroup entity.
-func (_c *SiteGroupCreate) SetParent(v *SiteGroup) *SiteGroupCreate {
-	return _c.SetParentID(v.ID)
-}
-
-// AddChildIDs adds the "children" edge to the SiteGroup entity by IDs.
-func (_c *SiteGroupCreate) AddChildIDs(ids ...int) *SiteGroupCreate {
-	_c.mutation.AddChildIDs(ids...)
-	return _c
-}
-
-// AddChildren adds the "children" edges to the SiteGroup entity.
-func (_c *SiteGroupCreate) AddChildren(v ...*SiteGroup) *SiteGroupCreate {
-	ids := make([]int, len(v))
-	for i := range v {
-		ids[i] = v[i].ID
-	}
-	return _c.AddChildIDs(ids...)
-}
-
-// Mutation returns the SiteGroupMutation object of the builder.
+// Mutation returns the SiteGroupMutation object of the builder. The typed
+// setters are not generated for this type (api.Model.GenericOnly).
 func (_c *SiteGroupCreate) Mutation() *SiteGroupMutation {
 	return _c.mutation
 }

@@ -302,9 +302,8 @@ func (_q *SiteGroupQuery) Clone() *SiteGroupQuery {
 		withParent:   _q.withParent.Clone(),
 		withChildren: _q.withChildren.Clone(),
 		// clone intermediate query.
-		sql:       _q.sql.Clone(),
-		path:      _q.path,
-		modifiers: append([]func(*sql.Selector){}, _q.modifiers...),
+		sql:  _q.sql.Clone(),
+		path: _q.path,
 	}
 }
 
@@ -632,12 +631,6 @@ func (_q *SiteGroupQuery) ForShare(opts ...sql.LockOption) *SiteGroupQuery {
 	return _q
 }
 
-// Modify adds a query modifier for attaching custom logic to queries.
-func (_q *SiteGroupQuery) Modify(modifiers ...func(s *sql.Selector)) *SiteGroupSelect {
-	_q.modifiers = append(_q.modifiers, modifiers...)
-	return _q.Select()
-}
-
 // SiteGroupGroupBy is the group-by builder for SiteGroup entities.
 type SiteGroupGroupBy struct {
 	selector
@@ -726,10 +719,4 @@ func (_s *SiteGroupSelect) sqlScan(ctx context.Context, root *SiteGroupQuery, v 
 	}
 	defer rows.Close()
 	return sql.ScanSlice(rows, v)
-}
-
-// Modify adds a query modifier for attaching custom logic to queries.
-func (_s *SiteGroupSelect) Modify(modifiers ...func(s *sql.Selector)) *SiteGroupSelect {
-	_s.modifiers = append(_s.modifiers, modifiers...)
-	return _s
 }

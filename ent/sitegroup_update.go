@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
@@ -18,9 +17,8 @@ import (
 // SiteGroupUpdate is the builder for updating SiteGroup entities.
 type SiteGroupUpdate struct {
 	config
-	hooks     []Hook
-	mutation  *SiteGroupMutation
-	modifiers []func(*sql.UpdateBuilder)
+	hooks    []Hook
+	mutation *SiteGroupMutation
 }
 
 // Where appends a list predicates to the SiteGroupUpdate builder.
@@ -29,142 +27,8 @@ func (_u *SiteGroupUpdate) Where(ps ...predicate.SiteGroup) *SiteGroupUpdate {
 	return _u
 }
 
-// SetLastUpdated sets the "last_updated" field.
-func (_u *SiteGroupUpdate) SetLastUpdated(v time.Time) *SiteGroupUpdate {
-	_u.mutation.SetLastUpdated(v)
-	return _u
-}
-
-// ClearLastUpdated clears the value of the "last_updated" field.
-func (_u *SiteGroupUpdate) ClearLastUpdated() *SiteGroupUpdate {
-	_u.mutation.ClearLastUpdated()
-	return _u
-}
-
-// SetCustomFieldData sets the "custom_field_data" field.
-func (_u *SiteGroupUpdate) SetCustomFieldData(v map[string]interface{}) *SiteGroupUpdate {
-	_u.mutation.SetCustomFieldData(v)
-	return _u
-}
-
-// SetName sets the "name" field.
-func (_u *SiteGroupUpdate) SetName(v string) *SiteGroupUpdate {
-	_u.mutation.SetName(v)
-	return _u
-}
-
-// SetNillableName sets the "name" field if the given value is not nil.
-func (_u *SiteGroupUpdate) SetNillableName(v *string) *SiteGroupUpdate {
-	if v != nil {
-		_u.SetName(*v)
-	}
-	return _u
-}
-
-// SetSlug sets the "slug" field.
-func (_u *SiteGroupUpdate) SetSlug(v string) *SiteGroupUpdate {
-	_u.mutation.SetSlug(v)
-	return _u
-}
-
-// SetNillableSlug sets the "slug" field if the given value is not nil.
-func (_u *SiteGroupUpdate) SetNillableSlug(v *string) *SiteGroupUpdate {
-	if v != nil {
-		_u.SetSlug(*v)
-	}
-	return _u
-}
-
-// SetParentID sets the "parent_id" field.
-func (_u *SiteGroupUpdate) SetParentID(v int) *SiteGroupUpdate {
-	_u.mutation.SetParentID(v)
-	return _u
-}
-
-// SetNillableParentID sets the "parent_id" field if the given value is not nil.
-func (_u *SiteGroupUpdate) SetNillableParentID(v *int) *SiteGroupUpdate {
-	if v != nil {
-		_u.SetParentID(*v)
-	}
-	return _u
-}
-
-// ClearParentID clears the value of the "parent_id" field.
-func (_u *SiteGroupUpdate) ClearParentID() *SiteGroupUpdate {
-	_u.mutation.ClearParentID()
-	return _u
-}
-
-// SetDepth sets the "_depth" field.
-func (_u *SiteGroupUpdate) SetDepth(v int) *SiteGroupUpdate {
-	_u.mutation.ResetDepth()
-	_u.mutation.SetDepth(v)
-	return _u
-}
-
-// SetNillableDepth sets the "_depth" field if the given value is not nil.
-func (_u *SiteGroupUpdate) SetNillableDepth(v *int) *SiteGroupUpdate {
-	if v != nil {
-		_u.SetDepth(*v)
-	}
-	return _u
-}
-
-// AddDepth adds value to the "_depth" field.
-func (_u *SiteGroupUpdate) AddDepth(v int) *SiteGroupUpdate {
-	_u.mutation.AddDepth(v)
-	return _u
-}
-
-// SetDescription sets the "description" field.
-func (_u *SiteGroupUpdate) SetDescription(v string) *SiteGroupUpdate {
-	_u.mutation.SetDescription(v)
-	return _u
-}
-
-// SetNillableDescription sets the "description" field if the given value is not nil.
-func (_u *SiteGroupUpdate) SetNillableDescription(v *string) *SiteGroupUpdate {
-	if v != nil {
-		_u.SetDescription(*v)
-	}
-	return _u
-}
-
-// SetComments sets the "comments" field.
-func (_u *SiteGroupUpdate) SetComments(v string) *SiteGroupUpdate {
-	_u.mutation.SetComments(v)
-	return _u
-}
-
-// SetNillableComments sets the "comments" field if the given value is not nil.
-func (_u *SiteGroupUpdate) SetNillableComments(v *string) *SiteGroupUpdate {
-	if v != nil {
-		_u.SetComments(*v)
-	}
-	return _u
-}
-
-// SetParent sets the "parent" edge to the SiteGroup entity.
-func (_u *SiteGroupUpdate) SetParent(v *SiteGroup) *SiteGroupUpdate {
-	return _u.SetParentID(v.ID)
-}
-
-// AddChildIDs adds the "children" edge to the SiteGroup entity by IDs.
-func (_u *SiteGroupUpdate) AddChildIDs(ids ...int) *SiteGroupUpdate {
-	_u.mutation.AddChildIDs(ids...)
-	return _u
-}
-
-// AddChildren adds the "children" edges to the SiteGroup entity.
-func (_u *SiteGroupUpdate) AddChildren(v ...*SiteGroup) *SiteGroupUpdate {
-	ids := make([]int, len(v))
-	for i := range v {
-		ids[i] = v[i].ID
-	}
-	return _u.AddChildIDs(ids...)
-}
-
-// Mutation returns the SiteGroupMutation object of the builder.
+// Mutation returns the SiteGroupMutation object of the builder. The typed
+// setters are not generated for this type (api.Model.GenericOnly).
 func (_u *SiteGroupUpdate) Mutation() *SiteGroupMutation {
 	return _u.mutation
 }
@@ -250,12 +114,6 @@ func (_u *SiteGroupUpdate) check() error {
 		}
 	}
 	return nil
-}
-
-// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
-func (_u *SiteGroupUpdate) Modify(modifiers ...func(u *sql.UpdateBuilder)) *SiteGroupUpdate {
-	_u.modifiers = append(_u.modifiers, modifiers...)
-	return _u
 }
 
 func (_u *SiteGroupUpdate) sqlSave(ctx context.Context) (_node int, err error) {
@@ -374,7 +232,6 @@ func (_u *SiteGroupUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
-	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{sitegroup.Label}
@@ -390,148 +247,13 @@ func (_u *SiteGroupUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 // SiteGroupUpdateOne is the builder for updating a single SiteGroup entity.
 type SiteGroupUpdateOne struct {
 	config
-	fields    []string
-	hooks     []Hook
-	mutation  *SiteGroupMutation
-	modifiers []func(*sql.UpdateBuilder)
+	fields   []string
+	hooks    []Hook
+	mutation *SiteGroupMutation
 }
 
-// SetLastUpdated sets the "last_updated" field.
-func (_u *SiteGroupUpdateOne) SetLastUpdated(v time.Time) *SiteGroupUpdateOne {
-	_u.mutation.SetLastUpdated(v)
-	return _u
-}
-
-// ClearLastUpdated clears the value of the "last_updated" field.
-func (_u *SiteGroupUpdateOne) ClearLastUpdated() *SiteGroupUpdateOne {
-	_u.mutation.ClearLastUpdated()
-	return _u
-}
-
-// SetCustomFieldData sets the "custom_field_data" field.
-func (_u *SiteGroupUpdateOne) SetCustomFieldData(v map[string]interface{}) *SiteGroupUpdateOne {
-	_u.mutation.SetCustomFieldData(v)
-	return _u
-}
-
-// SetName sets the "name" field.
-func (_u *SiteGroupUpdateOne) SetName(v string) *SiteGroupUpdateOne {
-	_u.mutation.SetName(v)
-	return _u
-}
-
-// SetNillableName sets the "name" field if the given value is not nil.
-func (_u *SiteGroupUpdateOne) SetNillableName(v *string) *SiteGroupUpdateOne {
-	if v != nil {
-		_u.SetName(*v)
-	}
-	return _u
-}
-
-// SetSlug sets the "slug" field.
-func (_u *SiteGroupUpdateOne) SetSlug(v string) *SiteGroupUpdateOne {
-	_u.mutation.SetSlug(v)
-	return _u
-}
-
-// SetNillableSlug sets the "slug" field if the given value is not nil.
-func (_u *SiteGroupUpdateOne) SetNillableSlug(v *string) *SiteGroupUpdateOne {
-	if v != nil {
-		_u.SetSlug(*v)
-	}
-	return _u
-}
-
-// SetParentID sets the "parent_id" field.
-func (_u *SiteGroupUpdateOne) SetParentID(v int) *SiteGroupUpdateOne {
-	_u.mutation.SetParentID(v)
-	return _u
-}
-
-// SetNillableParentID sets the "parent_id" field if the given value is not nil.
-func (_u *SiteGroupUpdateOne) SetNillableParentID(v *int) *SiteGroupUpdateOne {
-	if v != nil {
-		_u.SetParentID(*v)
-	}
-	return _u
-}
-
-// ClearParentID clears the value of the "parent_id" field.
-func (_u *SiteGroupUpdateOne) ClearParentID() *SiteGroupUpdateOne {
-	_u.mutation.ClearParentID()
-	return _u
-}
-
-// SetDepth sets the "_depth" field.
-func (_u *SiteGroupUpdateOne) SetDepth(v int) *SiteGroupUpdateOne {
-	_u.mutation.ResetDepth()
-	_u.mutation.SetDepth(v)
-	return _u
-}
-
-// SetNillableDepth sets the "_depth" field if the given value is not nil.
-func (_u *SiteGroupUpdateOne) SetNillableDepth(v *int) *SiteGroupUpdateOne {
-	if v != nil {
-		_u.SetDepth(*v)
-	}
-	return _u
-}
-
-// AddDepth adds value to the "_depth" field.
-func (_u *SiteGroupUpdateOne) AddDepth(v int) *SiteGroupUpdateOne {
-	_u.mutation.AddDepth(v)
-	return _u
-}
-
-// SetDescription sets the "description" field.
-func (_u *SiteGroupUpdateOne) SetDescription(v string) *SiteGroupUpdateOne {
-	_u.mutation.SetDescription(v)
-	return _u
-}
-
-// SetNillableDescription sets the "description" field if the given value is not nil.
-func (_u *SiteGroupUpdateOne) SetNillableDescription(v *string) *SiteGroupUpdateOne {
-	if v != nil {
-		_u.SetDescription(*v)
-	}
-	return _u
-}
-
-// SetComments sets the "comments" field.
-func (_u *SiteGroupUpdateOne) SetComments(v string) *SiteGroupUpdateOne {
-	_u.mutation.SetComments(v)
-	return _u
-}
-
-// SetNillableComments sets the "comments" field if the given value is not nil.
-func (_u *SiteGroupUpdateOne) SetNillableComments(v *string) *SiteGroupUpdateOne {
-	if v != nil {
-		_u.SetComments(*v)
-	}
-	return _u
-}
-
-// SetParent sets the "parent" edge to the SiteGroup entity.
-func (_u *SiteGroupUpdateOne) SetParent(v *SiteGroup) *SiteGroupUpdateOne {
-	return _u.SetParentID(v.ID)
-}
-
-// AddChildIDs adds the "children" edge to the SiteGroup entity by IDs.
-func (_u *SiteGroupUpdateOne) AddChildIDs(ids ...int) *SiteGroupUpdateOne {
-	_u.mutation.AddChildIDs(ids...)
-	return _u
-}
-
-// AddChildren adds the "children" edges to the SiteGroup entity.
-func (_u *SiteGroupUpdateOne) AddChildren(v ...*SiteGroup) *SiteGroupUpdateOne {
-	ids := make([]int, len(v))
-	for i := range v {
-		ids[i] = v[i].ID
-	}
-	return _u.AddChildIDs(ids...)
-}
-
-// Mutation returns the SiteGroupMutation object of the builder.
+// Mutation returns the SiteGroupMutation object of the builder. The typed
+// setters are not generated for this type (api.Model.GenericOnly).
 func (_u *SiteGroupUpdateOne) Mutation() *SiteGroupMutation {
 	return _u.mutation
 }
@@ -630,12 +352,6 @@ func (_u *SiteGroupUpdateOne) check() error {
 		}
 	}
 	return nil
-}
-
-// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
-func (_u *SiteGroupUpdateOne) Modify(modifiers ...func(u *sql.UpdateBuilder)) *SiteGroupUpdateOne {
-	_u.modifiers = append(_u.modifiers, modifiers...)
-	return _u
 }
 
 func (_u *SiteGroupUpdateOne) sqlSave(ctx context.Context) (_node *SiteGroup, err error) {
@@ -771,7 +487,6 @@ func (_u *SiteGroupUpdateOne) sqlSave(ctx context.Context) (_node *SiteGroup, er
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
-	_spec.AddModifiers(_u.modifiers...)
 	_node = &SiteGroup{config: _u.config}
 	_spec.Assign = _node.assignValues
 	_spec.ScanValues = _node.scanValues

@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
@@ -20,95 +19,8 @@ type TagCreate struct {
 	hooks    []Hook
 }
 
-// SetCreated sets the "created" field.
-func (_c *TagCreate) SetCreated(v time.Time) *TagCreate {
-	_c.mutation.SetCreated(v)
-	return _c
-}
-
-// SetNillableCreated sets the "created" field if the given value is not nil.
-func (_c *TagCreate) SetNillableCreated(v *time.Time) *TagCreate {
-	if v != nil {
-		_c.SetCreated(*v)
-	}
-	return _c
-}
-
-// SetLastUpdated sets the "last_updated" field.
-func (_c *TagCreate) SetLastUpdated(v time.Time) *TagCreate {
-	_c.mutation.SetLastUpdated(v)
-	return _c
-}
-
-// SetNillableLastUpdated sets the "last_updated" field if the given value is not nil.
-func (_c *TagCreate) SetNillableLastUpdated(v *time.Time) *TagCreate {
-	if v != nil {
-		_c.SetLastUpdated(*v)
-	}
-	return _c
-}
-
-// SetName sets the "name" field.
-func (_c *TagCreate) SetName(v string) *TagCreate {
-	_c.mutation.SetName(v)
-	return _c
-}
-
-// SetSlug sets the "slug" field.
-func (_c *TagCreate) SetSlug(v string) *TagCreate {
-	_c.mutation.SetSlug(v)
-	return _c
-}
-
-// SetColor sets the "color" field.
-func (_c *TagCreate) SetColor(v string) *TagCreate {
-	_c.mutation.SetColor(v)
-	return _c
-}
-
-// SetNillableColor sets the "color" field if the given value is not nil.
-func (_c *TagCreate) SetNillableColor(v *string) *TagCreate {
-	if v != nil {
-		_c.SetColor(*v)
-	}
-	return _c
-}
-
-// SetDescription sets the "description" field.
-func (_c *TagCreate) SetDescription(v string) *TagCreate {
-	_c.mutation.SetDescription(v)
-	return _c
-}
-
-// SetNillableDescription sets the "description" field if the given value is not nil.
-func (_c *TagCreate) SetNillableDescription(v *string) *TagCreate {
-	if v != nil {
-		_c.SetDescription(*v)
-	}
-	return _c
-}
-
-// SetWeight sets the "weight" field.
-func (_c *TagCreate) SetWeight(v int) *TagCreate {
-	_c.mutation.SetWeight(v)
-	return _c
-}
-
-// SetNillableWeight sets the "weight" field if the given value is not nil.
-func (_c *TagCreate) SetNillableWeight(v *int) *TagCreate {
-	if v != nil {
-		_c.SetWeight(*v)
-	}
-	return _c
-}
-
-// SetObjectTypes sets the "object_types" field.
-func (_c *TagCreate) SetObjectTypes(v []string) *TagCreate {
-	_c.mutation.SetObjectTypes(v)
-	return _c
-}
-
-// Mutation returns the TagMutation object of the builder.
+// Mutation returns the TagMutation object of the builder. The typed
+// setters are not generated for this type (api.Model.GenericOnly).
 func (_c *TagCreate) Mutation() *TagMutation {
 	return _c.mutation
 }

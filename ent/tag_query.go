@@ -253,9 +253,8 @@ func (_q *TagQuery) Clone() *TagQuery {
 		inters:     append([]Interceptor{}, _q.inters...),
 		predicates: append([]predicate.Tag{}, _q.predicates...),
 		// clone intermediate query.
-		sql:       _q.sql.Clone(),
-		path:      _q.path,
-		modifiers: append([]func(*sql.Selector){}, _q.modifiers...),
+		sql:  _q.sql.Clone(),
+		path: _q.path,
 	}
 }
 
@@ -474,12 +473,6 @@ func (_q *TagQuery) ForShare(opts ...sql.LockOption) *TagQuery {
 	return _q
 }
 
-// Modify adds a query modifier for attaching custom logic to queries.
-func (_q *TagQuery) Modify(modifiers ...func(s *sql.Selector)) *TagSelect {
-	_q.modifiers = append(_q.modifiers, modifiers...)
-	return _q.Select()
-}
-
 // TagGroupBy is the group-by builder for Tag entities.
 type TagGroupBy struct {
 	selector
@@ -568,10 +561,4 @@ func (_s *TagSelect) sqlScan(ctx context.Context, root *TagQuery, v any) error {
 	}
 	defer rows.Close()
 	return sql.ScanSlice(rows, v)
-}
-
-// Modify adds a query modifier for attaching custom logic to queries.
-func (_s *TagSelect) Modify(modifiers ...func(s *sql.Selector)) *TagSelect {
-	_s.modifiers = append(_s.modifiers, modifiers...)
-	return _s
 }

@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
@@ -19,9 +18,8 @@ import (
 // TagUpdate is the builder for updating Tag entities.
 type TagUpdate struct {
 	config
-	hooks     []Hook
-	mutation  *TagMutation
-	modifiers []func(*sql.UpdateBuilder)
+	hooks    []Hook
+	mutation *TagMutation
 }
 
 // Where appends a list predicates to the TagUpdate builder.
@@ -30,108 +28,8 @@ func (_u *TagUpdate) Where(ps ...predicate.Tag) *TagUpdate {
 	return _u
 }
 
-// SetLastUpdated sets the "last_updated" field.
-func (_u *TagUpdate) SetLastUpdated(v time.Time) *TagUpdate {
-	_u.mutation.SetLastUpdated(v)
-	return _u
-}
-
-// ClearLastUpdated clears the value of the "last_updated" field.
-func (_u *TagUpdate) ClearLastUpdated() *TagUpdate {
-	_u.mutation.ClearLastUpdated()
-	return _u
-}
-
-// SetName sets the "name" field.
-func (_u *TagUpdate) SetName(v string) *TagUpdate {
-	_u.mutation.SetName(v)
-	return _u
-}
-
-// SetNillableName sets the "name" field if the given value is not nil.
-func (_u *TagUpdate) SetNillableName(v *string) *TagUpdate {
-	if v != nil {
-		_u.SetName(*v)
-	}
-	return _u
-}
-
-// SetSlug sets the "slug" field.
-func (_u *TagUpdate) SetSlug(v string) *TagUpdate {
-	_u.mutation.SetSlug(v)
-	return _u
-}
-
-// SetNillableSlug sets the "slug" field if the given value is not nil.
-func (_u *TagUpdate) SetNillableSlug(v *string) *TagUpdate {
-	if v != nil {
-		_u.SetSlug(*v)
-	}
-	return _u
-}
-
-// SetColor sets the "color" field.
-func (_u *TagUpdate) SetColor(v string) *TagUpdate {
-	_u.mutation.SetColor(v)
-	return _u
-}
-
-// SetNillableColor sets the "color" field if the given value is not nil.
-func (_u *TagUpdate) SetNillableColor(v *string) *TagUpdate {
-	if v != nil {
-		_u.SetColor(*v)
-	}
-	return _u
-}
-
-// SetDescription sets the "description" field.
-func (_u *TagUpdate) SetDescription(v string) *TagUpdate {
-	_u.mutation.SetDescription(v)
-	return _u
-}
-
-// SetNillableDescription sets the "description" field if the given value is not nil.
-func (_u *TagUpdate) SetNillableDescription(v *string) *TagUpdate {
-	if v != nil {
-		_u.SetDescription(*v)
-	}
-	return _u
-}
-
-// SetWeight sets the "weight" field.
-func (_u *TagUpdate) SetWeight(v int) *TagUpdate {
-	_u.mutation.ResetWeight()
-	_u.mutation.SetWeight(v)
-	return _u
-}
-
-// SetNillableWeight sets the "weight" field if the given value is not nil.
-func (_u *TagUpdate) SetNillableWeight(v *int) *TagUpdate {
-	if v != nil {
-		_u.SetWeight(*v)
-	}
-	return _u
-}
-
-// AddWeight adds value to the "weight" field.
-func (_u *TagUpdate) AddWeight(v int) *TagUpdate {
-	_u.mutation.AddWeight(v)
-	return _u
-}
-
-// SetObjectTypes sets the "object_types" field.
-func (_u *TagUpdate) SetObjectTypes(v []string) *TagUpdate {
-	_u.mutation.SetObjectTypes(v)
-	return _u
-}
-
-// AppendObjectTypes appends value to the "object_types" field.
-func (_u *TagUpdate) AppendObjectTypes(v []string) *TagUpdate {
-	_u.mutation.AppendObjectTypes(v)
-	return _u
-}
-
-// Mutation returns the TagMutation object of the builder.
+// Mutation returns the TagMutation object of the builder. The typed
+// setters are not generated for this type (api.Model.GenericOnly).
 func (_u *TagUpdate) Mutation() *TagMutation {
 	return _u.mutation
 }
@@ -202,12 +100,6 @@ func (_u *TagUpdate) check() error {
 	return nil
 }
 
-// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
-func (_u *TagUpdate) Modify(modifiers ...func(u *sql.UpdateBuilder)) *TagUpdate {
-	_u.modifiers = append(_u.modifiers, modifiers...)
-	return _u
-}
-
 func (_u *TagUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -255,7 +147,6 @@ func (_u *TagUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 			sqljson.Append(u, tag.FieldObjectTypes, value)
 		})
 	}
-	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{tag.Label}
@@ -271,114 +162,13 @@ func (_u *TagUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 // TagUpdateOne is the builder for updating a single Tag entity.
 type TagUpdateOne struct {
 	config
-	fields    []string
-	hooks     []Hook
-	mutation  *TagMutation
-	modifiers []func(*sql.UpdateBuilder)
+	fields   []string
+	hooks    []Hook
+	mutation *TagMutation
 }
 
-// SetLastUpdated sets the "last_updated" field.
-func (_u *TagUpdateOne) SetLastUpdated(v time.Time) *TagUpdateOne {
-	_u.mutation.SetLastUpdated(v)
-	return _u
-}
-
-// ClearLastUpdated clears the value of the "last_updated" field.
-func (_u *TagUpdateOne) ClearLastUpdated() *TagUpdateOne {
-	_u.mutation.ClearLastUpdated()
-	return _u
-}
-
-// SetName sets the "name" field.
-func (_u *TagUpdateOne) SetName(v string) *TagUpdateOne {
-	_u.mutation.SetName(v)
-	return _u
-}
-
-// SetNillableName sets the "name" field if the given value is not nil.
-func (_u *TagUpdateOne) SetNillableName(v *string) *TagUpdateOne {
-	if v != nil {
-		_u.SetName(*v)
-	}
-	return _u
-}
-
-// SetSlug sets the "slug" field.
-func (_u *TagUpdateOne) SetSlug(v string) *TagUpdateOne {
-	_u.mutation.SetSlug(v)
-	return _u
-}
-
-// SetNillableSlug sets the "slug" field if the given value is not nil.
-func (_u *TagUpdateOne) SetNillableSlug(v *string) *TagUpdateOne {
-	if v != nil {
-		_u.SetSlug(*v)
-	}
-	return _u
-}
-
-// SetColor sets the "color" field.
-func (_u *TagUpdateOne) SetColor(v string) *TagUpdateOne {
-	_u.mutation.SetColor(v)
-	return _u
-}
-
-// SetNillableColor sets the "color" field if the given value is not nil.
-func (_u *TagUpdateOne) SetNillableColor(v *string) *TagUpdateOne {
-	if v != nil {
-		_u.SetColor(*v)
-	}
-	return _u
-}
-
-// SetDescription sets the "description" field.
-func (_u *TagUpdateOne) SetDescription(v string) *TagUpdateOne {
-	_u.mutation.SetDescription(v)
-	return _u
-}
-
-// SetNillableDescription sets the "description" field if the given value is not nil.
-func (_u *TagUpdateOne) SetNillableDescription(v *string) *TagUpdateOne {
-	if v != nil {
-		_u.SetDescription(*v)
-	}
-	return _u
-}
-
-// SetWeight sets the "weight" field.
-func (_u *TagUpdateOne) SetWeight(v int) *TagUpdateOne {
-	_u.mutation.ResetWeight()
-	_u.mutation.SetWeight(v)
-	return _u
-}
-
-// SetNillableWeight sets the "weight" field if the given value is not nil.
-func (_u *TagUpdateOne) SetNillableWeight(v *int) *TagUpdateOne {
-	if v != nil {
-		_u.SetWeight(*v)
-	}
-	return _u
-}
-
-// AddWeight adds value to the "weight" field.
-func (_u *TagUpdateOne) AddWeight(v int) *TagUpdateOne {
-	_u.mutation.AddWeight(v)
-	return _u
-}
-
-// SetObjectTypes sets the "object_types" field.
-func (_u *TagUpdateOne) SetObjectTypes(v []string) *TagUpdateOne {
-	_u.mutation.SetObjectTypes(v)
-	return _u
-}
-
-// AppendObjectTypes appends value to the "object_types" field.
-func (_u *TagUpdateOne) AppendObjectTypes(v []string) *TagUpdateOne {
-	_u.mutation.AppendObjectTypes(v)
-	return _u
-}
-
-// Mutation returns the TagMutation object of the builder.
+// Mutation returns the TagMutation object of the builder. The typed
+// setters are not generated for this type (api.Model.GenericOnly).
 func (_u *TagUpdateOne) Mutation() *TagMutation {
 	return _u.mutation
 }
@@ -462,12 +252,6 @@ func (_u *TagUpdateOne) check() error {
 	return nil
 }
 
-// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
-func (_u *TagUpdateOne) Modify(modifiers ...func(u *sql.UpdateBuilder)) *TagUpdateOne {
-	_u.modifiers = append(_u.modifiers, modifiers...)
-	return _u
-}
-
 func (_u *TagUpdateOne) sqlSave(ctx context.Context) (_node *Tag, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -532,7 +316,6 @@ func (_u *TagUpdateOne) sqlSave(ctx context.Context) (_node *Tag, err error) {
 			sqljson.Append(u, tag.FieldObjectTypes, value)
 		})
 	}
-	_spec.AddModifiers(_u.modifiers...)
 	_node = &Tag{config: _u.config}
 	_spec.Assign = _node.assignValues
 	_spec.ScanValues = _node.scanValues

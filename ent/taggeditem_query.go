@@ -278,9 +278,8 @@ func (_q *TaggedItemQuery) Clone() *TaggedItemQuery {
 		predicates: append([]predicate.TaggedItem{}, _q.predicates...),
 		withTag:    _q.withTag.Clone(),
 		// clone intermediate query.
-		sql:       _q.sql.Clone(),
-		path:      _q.path,
-		modifiers: append([]func(*sql.Selector){}, _q.modifiers...),
+		sql:  _q.sql.Clone(),
+		path: _q.path,
 	}
 }
 
@@ -553,12 +552,6 @@ func (_q *TaggedItemQuery) ForShare(opts ...sql.LockOption) *TaggedItemQuery {
 	return _q
 }
 
-// Modify adds a query modifier for attaching custom logic to queries.
-func (_q *TaggedItemQuery) Modify(modifiers ...func(s *sql.Selector)) *TaggedItemSelect {
-	_q.modifiers = append(_q.modifiers, modifiers...)
-	return _q.Select()
-}
-
 // TaggedItemGroupBy is the group-by builder for TaggedItem entities.
 type TaggedItemGroupBy struct {
 	selector
@@ -647,10 +640,4 @@ func (_s *TaggedItemSelect) sqlScan(ctx context.Context, root *TaggedItemQuery, 
 	}
 	defer rows.Close()
 	return sql.ScanSlice(rows, v)
-}
-
-// Modify adds a query modifier for attaching custom logic to queries.
-func (_s *TaggedItemSelect) Modify(modifiers ...func(s *sql.Selector)) *TaggedItemSelect {
-	_s.modifiers = append(_s.modifiers, modifiers...)
-	return _s
 }

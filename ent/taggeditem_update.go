@@ -18,9 +18,8 @@ import (
 // TaggedItemUpdate is the builder for updating TaggedItem entities.
 type TaggedItemUpdate struct {
 	config
-	hooks     []Hook
-	mutation  *TaggedItemMutation
-	modifiers []func(*sql.UpdateBuilder)
+	hooks    []Hook
+	mutation *TaggedItemMutation
 }
 
 // Where appends a list predicates to the TaggedItemUpdate builder.
@@ -129,12 +128,6 @@ func (_u *TaggedItemUpdate) check() error {
 	return nil
 }
 
-// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
-func (_u *TaggedItemUpdate) Modify(modifiers ...func(u *sql.UpdateBuilder)) *TaggedItemUpdate {
-	_u.modifiers = append(_u.modifiers, modifiers...)
-	return _u
-}
-
 func (_u *TaggedItemUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -185,7 +178,6 @@ func (_u *TaggedItemUpdate) sqlSave(ctx context.Context) (_node int, err error) 
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
-	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{taggeditem.Label}
@@ -201,10 +193,9 @@ func (_u *TaggedItemUpdate) sqlSave(ctx context.Context) (_node int, err error) 
 // TaggedItemUpdateOne is the builder for updating a single TaggedItem entity.
 type TaggedItemUpdateOne struct {
 	config
-	fields    []string
-	hooks     []Hook
-	mutation  *TaggedItemMutation
-	modifiers []func(*sql.UpdateBuilder)
+	fields   []string
+	hooks    []Hook
+	mutation *TaggedItemMutation
 }
 
 // SetTagID sets the "tag_id" field.
@@ -320,12 +311,6 @@ func (_u *TaggedItemUpdateOne) check() error {
 	return nil
 }
 
-// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
-func (_u *TaggedItemUpdateOne) Modify(modifiers ...func(u *sql.UpdateBuilder)) *TaggedItemUpdateOne {
-	_u.modifiers = append(_u.modifiers, modifiers...)
-	return _u
-}
-
 func (_u *TaggedItemUpdateOne) sqlSave(ctx context.Context) (_node *TaggedItem, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -393,7 +378,6 @@ func (_u *TaggedItemUpdateOne) sqlSave(ctx context.Context) (_node *TaggedItem, 
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
-	_spec.AddModifiers(_u.modifiers...)
 	_node = &TaggedItem{config: _u.config}
 	_spec.Assign = _node.assignValues
 	_spec.ScanValues = _node.scanValues

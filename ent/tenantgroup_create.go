@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
@@ -20,143 +19,8 @@ type TenantGroupCreate struct {
 	hooks    []Hook
 }
 
-// SetCreated sets the "created" field.
-func (_c *TenantGroupCreate) SetCreated(v time.Time) *TenantGroupCreate {
-	_c.mutation.SetCreated(v)
-	return _c
-}
-
-// SetNillableCreated sets the "created" field if the given value is not nil.
-func (_c *TenantGroupCreate) SetNillableCreated(v *time.Time) *TenantGroupCreate {
-	if v != nil {
-		_c.SetCreated(*v)
-	}
-	return _c
-}
-
-// SetLastUpdated sets the "last_updated" field.
-func (_c *TenantGroupCreate) SetLastUpdated(v time.Time) *TenantGroupCreate {
-	_c.mutation.SetLastUpdated(v)
-	return _c
-}
-
-// SetNillableLastUpdated sets the "last_updated" field if the given value is not nil.
-func (_c *TenantGroupCreate) SetNillableLastUpdated(v *time.Time) *TenantGroupCreate {
-	if v != nil {
-		_c.SetLastUpdated(*v)
-	}
-	return _c
-}
-
-// SetCustomFieldData sets the "custom_field_data" field.
-func (_c *TenantGroupCreate) SetCustomFieldData(v map[string]interface{}) *TenantGroupCreate {
-	_c.mutation.SetCustomFieldData(v)
-	return _c
-}
-
-// SetName sets the "name" field.
-func (_c *TenantGroupCreate) SetName(v string) *TenantGroupCreate {
-	_c.mutation.SetName(v)
-	return _c
-}
-
-// SetNameNatural sets the "_name_natural" field.
-func (_c *TenantGroupCreate) SetNameNatural(v string) *TenantGroupCreate {
-	_c.mutation.SetNameNatural(v)
-	return _c
-}
-
-// SetNillableNameNatural sets the "_name_natural" field if the given value is not nil.
-func (_c *TenantGroupCreate) SetNillableNameNatural(v *string) *TenantGroupCreate {
-	if v != nil {
-		_c.SetNameNatural(*v)
-	}
-	return _c
-}
-
-// SetSlug sets the "slug" field.
-func (_c *TenantGroupCreate) SetSlug(v string) *TenantGroupCreate {
-	_c.mutation.SetSlug(v)
-	return _c
-}
-
-// SetParentID sets the "parent_id" field.
-func (_c *TenantGroupCreate) SetParentID(v int) *TenantGroupCreate {
-	_c.mutation.SetParentID(v)
-	return _c
-}
-
-// SetNillableParentID sets the "parent_id" field if the given value is not nil.
-func (_c *TenantGroupCreate) SetNillableParentID(v *int) *TenantGroupCreate {
-	if v != nil {
-		_c.SetParentID(*v)
-	}
-	return _c
-}
-
-// SetDepth sets the "_depth" field.
-func (_c *TenantGroupCreate) SetDepth(v int) *TenantGroupCreate {
-	_c.mutation.SetDepth(v)
-	return _c
-}
-
-// SetNillableDepth sets the "_depth" field if the given value is not nil.
-func (_c *TenantGroupCreate) SetNillableDepth(v *int) *TenantGroupCreate {
-	if v != nil {
-		_c.SetDepth(*v)
-	}
-	return _c
-}
-
-// SetDescription sets the "description" field.
-func (_c *TenantGroupCreate) SetDescription(v string) *TenantGroupCreate {
-	_c.mutation.SetDescription(v)
-	return _c
-}
-
-// SetNillableDescription sets the "description" field if the given value is not nil.
-func (_c *TenantGroupCreate) SetNillableDescription(v *string) *TenantGroupCreate {
-	if v != nil {
-		_c.SetDescription(*v)
-	}
-	return _c
-}
-
-// SetComments sets the "comments" field.
-func (_c *TenantGroupCreate) SetComments(v string) *TenantGroupCreate {
-	_c.mutation.SetComments(v)
-	return _c
-}
-
-// SetNillableComments sets the "comments" field if the given value is not nil.
-func (_c *TenantGroupCreate) SetNillableComments(v *string) *TenantGroupCreate {
-	if v != nil {
-		_c.SetComments(*v)
-	}
-	return _c
-}
-
-// SetParent sets the "parent" edge to the TenantGroup entity.
-func (_c *TenantGroupCreate) SetParent(v *TenantGroup) *TenantGroupCreate {
-	return _c.SetParentID(v.ID)
-}
-
-// AddChildIDs adds the "children" edge to the TenantGroup entity by IDs.
-func (_c *TenantGroupCreate) AddChildIDs(ids ...int) *TenantGroupCreate {
-	_c.mutation.AddChildIDs(ids...)
-	return _c
-}
-
-// AddChildren adds the "children" edges to the TenantGroup entity.
-func (_c *TenantGroupCreate) AddChildren(v ...*TenantGroup) *TenantGroupCreate {
-	ids := make([]int, len(v))
-	for i := range v {
-		ids[i] = v[i].ID
-	}
-	return _c.AddChildIDs(ids...)
-}
-
-// Mutation returns the TenantGroupMutation object of the builder.
+// Mutation returns the TenantGroupMutation object of the builder. The typed
+// setters are not generated for this type (api.Model.GenericOnly).
 func (_c *TenantGroupCreate) Mutation() *TenantGroupMutation {
 	return _c.mutation
 }

@@ -302,9 +302,8 @@ func (_q *TenantGroupQuery) Clone() *TenantGroupQuery {
 		withParent:   _q.withParent.Clone(),
 		withChildren: _q.withChildren.Clone(),
 		// clone intermediate query.
-		sql:       _q.sql.Clone(),
-		path:      _q.path,
-		modifiers: append([]func(*sql.Selector){}, _q.modifiers...),
+		sql:  _q.sql.Clone(),
+		path: _q.path,
 	}
 }
 
@@ -632,12 +631,6 @@ func (_q *TenantGroupQuery) ForShare(opts ...sql.LockOption) *TenantGroupQuery {
 	return _q
 }
 
-// Modify adds a query modifier for attaching custom logic to queries.
-func (_q *TenantGroupQuery) Modify(modifiers ...func(s *sql.Selector)) *TenantGroupSelect {
-	_q.modifiers = append(_q.modifiers, modifiers...)
-	return _q.Select()
-}
-
 // TenantGroupGroupBy is the group-by builder for TenantGroup entities.
 type TenantGroupGroupBy struct {
 	selector
@@ -726,10 +719,4 @@ func (_s *TenantGroupSelect) sqlScan(ctx context.Context, root *TenantGroupQuery
 	}
 	defer rows.Close()
 	return sql.ScanSlice(rows, v)
-}
-
-// Modify adds a query modifier for attaching custom logic to queries.
-func (_s *TenantGroupSelect) Modify(modifiers ...func(s *sql.Selector)) *TenantGroupSelect {
-	_s.modifiers = append(_s.modifiers, modifiers...)
-	return _s
 }

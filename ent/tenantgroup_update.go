@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
@@ -18,9 +17,8 @@ import (
 // TenantGroupUpdate is the builder for updating TenantGroup entities.
 type TenantGroupUpdate struct {
 	config
-	hooks     []Hook
-	mutation  *TenantGroupMutation
-	modifiers []func(*sql.UpdateBuilder)
+	hooks    []Hook
+	mutation *TenantGroupMutation
 }
 
 // Where appends a list predicates to the TenantGroupUpdate builder.
@@ -29,156 +27,8 @@ func (_u *TenantGroupUpdate) Where(ps ...predicate.TenantGroup) *TenantGroupUpda
 	return _u
 }
 
-// SetLastUpdated sets the "last_updated" field.
-func (_u *TenantGroupUpdate) SetLastUpdated(v time.Time) *TenantGroupUpdate {
-	_u.mutation.SetLastUpdated(v)
-	return _u
-}
-
-// ClearLastUpdated clears the value of the "last_updated" field.
-func (_u *TenantGroupUpdate) ClearLastUpdated() *TenantGroupUpdate {
-	_u.mutation.ClearLastUpdated()
-	return _u
-}
-
-// SetCustomFieldData sets the "custom_field_data" field.
-func (_u *TenantGroupUpdate) SetCustomFieldData(v map[string]interface{}) *TenantGroupUpdate {
-	_u.mutation.SetCustomFieldData(v)
-	return _u
-}
-
-// SetName sets the "name" field.
-func (_u *TenantGroupUpdate) SetName(v string) *TenantGroupUpdate {
-	_u.mutation.SetName(v)
-	return _u
-}
-
-// SetNillableName sets the "name" field if the given value is not nil.
-func (_u *TenantGroupUpdate) SetNillableName(v *string) *TenantGroupUpdate {
-	if v != nil {
-		_u.SetName(*v)
-	}
-	return _u
-}
-
-// SetNameNatural sets the "_name_natural" field.
-func (_u *TenantGroupUpdate) SetNameNatural(v string) *TenantGroupUpdate {
-	_u.mutation.SetNameNatural(v)
-	return _u
-}
-
-// SetNillableNameNatural sets the "_name_natural" field if the given value is not nil.
-func (_u *TenantGroupUpdate) SetNillableNameNatural(v *string) *TenantGroupUpdate {
-	if v != nil {
-		_u.SetNameNatural(*v)
-	}
-	return _u
-}
-
-// SetSlug sets the "slug" field.
-func (_u *TenantGroupUpdate) SetSlug(v string) *TenantGroupUpdate {
-	_u.mutation.SetSlug(v)
-	return _u
-}
-
-// SetNillableSlug sets the "slug" field if the given value is not nil.
-func (_u *TenantGroupUpdate) SetNillableSlug(v *string) *TenantGroupUpdate {
-	if v != nil {
-		_u.SetSlug(*v)
-	}
-	return _u
-}
-
-// SetParentID sets the "parent_id" field.
-func (_u *TenantGroupUpdate) SetParentID(v int) *TenantGroupUpdate {
-	_u.mutation.SetParentID(v)
-	return _u
-}
-
-// SetNillableParentID sets the "parent_id" field if the given value is not nil.
-func (_u *TenantGroupUpdate) SetNillableParentID(v *int) *TenantGroupUpdate {
-	if v != nil {
-		_u.SetParentID(*v)
-	}
-	return _u
-}
-
-// ClearParentID clears the value of the "parent_id" field.
-func (_u *TenantGroupUpdate) ClearParentID() *TenantGroupUpdate {
-	_u.mutation.ClearParentID()
-	return _u
-}
-
-// SetDepth sets the "_depth" field.
-func (_u *TenantGroupUpdate) SetDepth(v int) *TenantGroupUpdate {
-	_u.mutation.ResetDepth()
-	_u.mutation.SetDepth(v)
-	return _u
-}
-
-// SetNillableDepth sets the "_depth" field if the given value is not nil.
-func (_u *TenantGroupUpdate) SetNillableDepth(v *int) *TenantGroupUpdate {
-	if v != nil {
-		_u.SetDepth(*v)
-	}
-	return _u
-}
-
-// AddDepth adds value to the "_depth" field.
-func (_u *TenantGroupUpdate) AddDepth(v int) *TenantGroupUpdate {
-	_u.mutation.AddDepth(v)
-	return _u
-}
-
-// SetDescription sets the "description" field.
-func (_u *TenantGroupUpdate) SetDescription(v string) *TenantGroupUpdate {
-	_u.mutation.SetDescription(v)
-	return _u
-}
-
-// SetNillableDescription sets the "description" field if the given value is not nil.
-func (_u *TenantGroupUpdate) SetNillableDescription(v *string) *TenantGroupUpdate {
-	if v != nil {
-		_u.SetDescription(*v)
-	}
-	return _u
-}
-
-// SetComments sets the "comments" field.
-func (_u *TenantGroupUpdate) SetComments(v string) *TenantGroupUpdate {
-	_u.mutation.SetComments(v)
-	return _u
-}
-
-// SetNillableComments sets the "comments" field if the given value is not nil.
-func (_u *TenantGroupUpdate) SetNillableComments(v *string) *TenantGroupUpdate {
-	if v != nil {
-		_u.SetComments(*v)
-	}
-	return _u
-}
-
-// SetParent sets the "parent" edge to the TenantGroup entity.
-func (_u *TenantGroupUpdate) SetParent(v *TenantGroup) *TenantGroupUpdate {
-	return _u.SetParentID(v.ID)
-}
-
-// AddChildIDs adds the "children" edge to the TenantGroup entity by IDs.
-func (_u *TenantGroupUpdate) AddChildIDs(ids ...int) *TenantGroupUpdate {
-	_u.mutation.AddChildIDs(ids...)
-	return _u
-}
-
-// AddChildren adds the "children" edges to the TenantGroup entity.
-func (_u *TenantGroupUpdate) AddChildren(v ...*TenantGroup) *TenantGroupUpdate {
-	ids := make([]int, len(v))
-	for i := range v {
-		ids[i] = v[i].ID
-	}
-	return _u.AddChildIDs(ids...)
-}
-
-// Mutation returns the TenantGroupMutation object of the builder.
+// Mutation returns the TenantGroupMutation object of the builder. The typed
+// setters are not generated for this type (api.Model.GenericOnly).
 func (_u *TenantGroupUpdate) Mutation() *TenantGroupMutation {
 	return _u.mutation
 }
@@ -264,12 +114,6 @@ func (_u *TenantGroupUpdate) check() error {
 		}
 	}
 	return nil
-}
-
-// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
-func (_u *TenantGroupUpdate) Modify(modifiers ...func(u *sql.UpdateBuilder)) *TenantGroupUpdate {
-	_u.modifiers = append(_u.modifiers, modifiers...)
-	return _u
 }
 
 func (_u *TenantGroupUpdate) sqlSave(ctx context.Context) (_node int, err error) {
@@ -391,7 +235,6 @@ func (_u *TenantGroupUpdate) sqlSave(ctx context.Context) (_node int, err error)
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
-	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{tenantgroup.Label}
@@ -407,162 +250,13 @@ func (_u *TenantGroupUpdate) sqlSave(ctx context.Context) (_node int, err error)
 // TenantGroupUpdateOne is the builder for updating a single TenantGroup entity.
 type TenantGroupUpdateOne struct {
 	config
-	fields    []string
-	hooks     []Hook
-	mutation  *TenantGroupMutation
-	modifiers []func(*sql.UpdateBuilder)
+	fields   []string
+	hooks    []Hook
+	mutation *TenantGroupMutation
 }
 
-// SetLastUpdated sets the "last_updated" field.
-func (_u *TenantGroupUpdateOne) SetLastUpdated(v time.Time) *TenantGroupUpdateOne {
-	_u.mutation.SetLastUpdated(v)
-	return _u
-}
-
-// ClearLastUpdated clears the value of the "last_updated" field.
-func (_u *TenantGroupUpdateOne) ClearLastUpdated() *TenantGroupUpdateOne {
-	_u.mutation.ClearLastUpdated()
-	return _u
-}
-
-// SetCustomFieldData sets the "custom_field_data" field.
-func (_u *TenantGroupUpdateOne) SetCustomFieldData(v map[string]interface{}) *TenantGroupUpdateOne {
-	_u.mutation.SetCustomFieldData(v)
-	return _u
-}
-
-// SetName sets the "name" field.
-func (_u *TenantGroupUpdateOne) SetName(v string) *TenantGroupUpdateOne {
-	_u.mutation.SetName(v)
-	return _u
-}
-
-// SetNillableName sets the "name" field if the given value is not nil.
-func (_u *TenantGroupUpdateOne) SetNillableName(v *string) *TenantGroupUpdateOne {
-	if v != nil {
-		_u.SetName(*v)
-	}
-	return _u
-}
-
-// SetNameNatural sets the "_name_natural" field.
-func (_u *TenantGroupUpdateOne) SetNameNatural(v string) *TenantGroupUpdateOne {
-	_u.mutation.SetNameNatural(v)
-	return _u
-}
-
-// SetNillableNameNatural sets the "_name_natural" field if the given value is not nil.
-func (_u *TenantGroupUpdateOne) SetNillableNameNatural(v *string) *TenantGroupUpdateOne {
-	if v != nil {
-		_u.SetNameNatural(*v)
-	}
-	return _u
-}
-
-// SetSlug sets the "slug" field.
-func (_u *TenantGroupUpdateOne) SetSlug(v string) *TenantGroupUpdateOne {
-	_u.mutation.SetSlug(v)
-	return _u
-}
-
-// SetNillableSlug sets the "slug" field if the given value is not nil.
-func (_u *TenantGroupUpdateOne) SetNillableSlug(v *string) *TenantGroupUpdateOne {
-	if v != nil {
-		_u.SetSlug(*v)
-	}
-	return _u
-}
-
-// SetParentID sets the "parent_id" field.
-func (_u *TenantGroupUpdateOne) SetParentID(v int) *TenantGroupUpdateOne {
-	_u.mutation.SetParentID(v)
-	return _u
-}
-
-// SetNillableParentID sets the "parent_id" field if the given value is not nil.
-func (_u *TenantGroupUpdateOne) SetNillableParentID(v *int) *TenantGroupUpdateOne {
-	if v != nil {
-		_u.SetParentID(*v)
-	}
-	return _u
-}
-
-// ClearParentID clears the value of the "parent_id" field.
-func (_u *TenantGroupUpdateOne) ClearParentID() *TenantGroupUpdateOne {
-	_u.mutation.ClearParentID()
-	return _u
-}
-
-// SetDepth sets the "_depth" field.
-func (_u *TenantGroupUpdateOne) SetDepth(v int) *TenantGroupUpdateOne {
-	_u.mutation.ResetDepth()
-	_u.mutation.SetDepth(v)
-	return _u
-}
-
-// SetNillableDepth sets the "_depth" field if the given value is not nil.
-func (_u *TenantGroupUpdateOne) SetNillableDepth(v *int) *TenantGroupUpdateOne {
-	if v != nil {
-		_u.SetDepth(*v)
-	}
-	return _u
-}
-
-// AddDepth adds value to the "_depth" field.
-func (_u *TenantGroupUpdateOne) AddDepth(v int) *TenantGroupUpdateOne {
-	_u.mutation.AddDepth(v)
-	return _u
-}
-
-// SetDescription sets the "description" field.
-func (_u *TenantGroupUpdateOne) SetDescription(v string) *TenantGroupUpdateOne {
-	_u.mutation.SetDescription(v)
-	return _u
-}
-
-// SetNillableDescription sets the "description" field if the given value is not nil.
-func (_u *TenantGroupUpdateOne) SetNillableDescription(v *string) *TenantGroupUpdateOne {
-	if v != nil {
-		_u.SetDescription(*v)
-	}
-	return _u
-}
-
-// SetComments sets the "comments" field.
-func (_u *TenantGroupUpdateOne) SetComments(v string) *TenantGroupUpdateOne {
-	_u.mutation.SetComments(v)
-	return _u
-}
-
-// SetNillableComments sets the "comments" field if the given value is not nil.
-func (_u *TenantGroupUpdateOne) SetNillableComments(v *string) *TenantGroupUpdateOne {
-	if v != nil {
-		_u.SetComments(*v)
-	}
-	return _u
-}
-
-// SetParent sets the "parent" edge to the TenantGroup entity.
-func (_u *TenantGroupUpdateOne) SetParent(v *TenantGroup) *TenantGroupUpdateOne {
-	return _u.SetParentID(v.ID)
-}
-
-// AddChildIDs adds the "children" edge to the TenantGroup entity by IDs.
-func (_u *TenantGroupUpdateOne) AddChildIDs(ids ...int) *TenantGroupUpdateOne {
-	_u.mutation.AddChildIDs(ids...)
-	return _u
-}
-
-// AddChildren adds the "children" edges to the TenantGroup entity.
-func (_u *TenantGroupUpdateOne) AddChildren(v ...*TenantGroup) *TenantGroupUpdateOne {
-	ids := make([]int, len(v))
-	for i := range v {
-		ids[i] = v[i].ID
-	}
-	return _u.AddChildIDs(ids...)
-}
-
-// Mutation returns the TenantGroupMutation object of the builder.
+// Mutation returns the TenantGroupMutation object of the builder. The typed
+// setters are not generated for this type (api.Model.GenericOnly).
 func (_u *TenantGroupUpdateOne) Mutation() *TenantGroupMutation {
 	return _u.mutation
 }
@@ -661,12 +355,6 @@ func (_u *TenantGroupUpdateOne) check() error {
 		}
 	}
 	return nil
-}
-
-// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
-func (_u *TenantGroupUpdateOne) Modify(modifiers ...func(u *sql.UpdateBuilder)) *TenantGroupUpdateOne {
-	_u.modifiers = append(_u.modifiers, modifiers...)
-	return _u
 }
 
 func (_u *TenantGroupUpdateOne) sqlSave(ctx context.Context) (_node *TenantGroup, err error) {
@@ -805,7 +493,6 @@ func (_u *TenantGroupUpdateOne) sqlSave(ctx context.Context) (_node *TenantGroup
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
-	_spec.AddModifiers(_u.modifiers...)
 	_node = &TenantGroup{config: _u.config}
 	_spec.Assign = _node.assignValues
 	_spec.ScanValues = _node.scanValues

@@ -304,9 +304,8 @@ func (_q *UserQuery) Clone() *UserQuery {
 		withGroups:      _q.withGroups.Clone(),
 		withPermissions: _q.withPermissions.Clone(),
 		// clone intermediate query.
-		sql:       _q.sql.Clone(),
-		path:      _q.path,
-		modifiers: append([]func(*sql.Selector){}, _q.modifiers...),
+		sql:  _q.sql.Clone(),
+		path: _q.path,
 	}
 }
 
@@ -689,12 +688,6 @@ func (_q *UserQuery) ForShare(opts ...sql.LockOption) *UserQuery {
 	return _q
 }
 
-// Modify adds a query modifier for attaching custom logic to queries.
-func (_q *UserQuery) Modify(modifiers ...func(s *sql.Selector)) *UserSelect {
-	_q.modifiers = append(_q.modifiers, modifiers...)
-	return _q.Select()
-}
-
 // UserGroupBy is the group-by builder for User entities.
 type UserGroupBy struct {
 	selector
@@ -783,10 +776,4 @@ func (_s *UserSelect) sqlScan(ctx context.Context, root *UserQuery, v any) error
 	}
 	defer rows.Close()
 	return sql.ScanSlice(rows, v)
-}
-
-// Modify adds a query modifier for attaching custom logic to queries.
-func (_s *UserSelect) Modify(modifiers ...func(s *sql.Selector)) *UserSelect {
-	_s.modifiers = append(_s.modifiers, modifiers...)
-	return _s
 }

@@ -402,9 +402,8 @@ func (_q *VLANQuery) Clone() *VLANQuery {
 		withQinqSvlan:   _q.withQinqSvlan.Clone(),
 		withQinqSvlanOf: _q.withQinqSvlanOf.Clone(),
 		// clone intermediate query.
-		sql:       _q.sql.Clone(),
-		path:      _q.path,
-		modifiers: append([]func(*sql.Selector){}, _q.modifiers...),
+		sql:  _q.sql.Clone(),
+		path: _q.path,
 	}
 }
 
@@ -944,12 +943,6 @@ func (_q *VLANQuery) ForShare(opts ...sql.LockOption) *VLANQuery {
 	return _q
 }
 
-// Modify adds a query modifier for attaching custom logic to queries.
-func (_q *VLANQuery) Modify(modifiers ...func(s *sql.Selector)) *VLANSelect {
-	_q.modifiers = append(_q.modifiers, modifiers...)
-	return _q.Select()
-}
-
 // VLANGroupBy is the group-by builder for VLAN entities.
 type VLANGroupBy struct {
 	selector
@@ -1038,10 +1031,4 @@ func (_s *VLANSelect) sqlScan(ctx context.Context, root *VLANQuery, v any) error
 	}
 	defer rows.Close()
 	return sql.ScanSlice(rows, v)
-}
-
-// Modify adds a query modifier for attaching custom logic to queries.
-func (_s *VLANSelect) Modify(modifiers ...func(s *sql.Selector)) *VLANSelect {
-	_s.modifiers = append(_s.modifiers, modifiers...)
-	return _s
 }

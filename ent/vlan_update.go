@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
@@ -22,9 +21,8 @@ import (
 // VLANUpdate is the builder for updating VLAN entities.
 type VLANUpdate struct {
 	config
-	hooks     []Hook
-	mutation  *VLANMutation
-	modifiers []func(*sql.UpdateBuilder)
+	hooks    []Hook
+	mutation *VLANMutation
 }
 
 // Where appends a list predicates to the VLANUpdate builder.
@@ -33,262 +31,8 @@ func (_u *VLANUpdate) Where(ps ...predicate.VLAN) *VLANUpdate {
 	return _u
 }
 
-// SetLastUpdated sets the "last_updated" field.
-func (_u *VLANUpdate) SetLastUpdated(v time.Time) *VLANUpdate {
-	_u.mutation.SetLastUpdated(v)
-	return _u
-}
-
-// ClearLastUpdated clears the value of the "last_updated" field.
-func (_u *VLANUpdate) ClearLastUpdated() *VLANUpdate {
-	_u.mutation.ClearLastUpdated()
-	return _u
-}
-
-// SetCustomFieldData sets the "custom_field_data" field.
-func (_u *VLANUpdate) SetCustomFieldData(v map[string]interface{}) *VLANUpdate {
-	_u.mutation.SetCustomFieldData(v)
-	return _u
-}
-
-// SetDescription sets the "description" field.
-func (_u *VLANUpdate) SetDescription(v string) *VLANUpdate {
-	_u.mutation.SetDescription(v)
-	return _u
-}
-
-// SetNillableDescription sets the "description" field if the given value is not nil.
-func (_u *VLANUpdate) SetNillableDescription(v *string) *VLANUpdate {
-	if v != nil {
-		_u.SetDescription(*v)
-	}
-	return _u
-}
-
-// SetComments sets the "comments" field.
-func (_u *VLANUpdate) SetComments(v string) *VLANUpdate {
-	_u.mutation.SetComments(v)
-	return _u
-}
-
-// SetNillableComments sets the "comments" field if the given value is not nil.
-func (_u *VLANUpdate) SetNillableComments(v *string) *VLANUpdate {
-	if v != nil {
-		_u.SetComments(*v)
-	}
-	return _u
-}
-
-// SetSiteID sets the "site_id" field.
-func (_u *VLANUpdate) SetSiteID(v int) *VLANUpdate {
-	_u.mutation.SetSiteID(v)
-	return _u
-}
-
-// SetNillableSiteID sets the "site_id" field if the given value is not nil.
-func (_u *VLANUpdate) SetNillableSiteID(v *int) *VLANUpdate {
-	if v != nil {
-		_u.SetSiteID(*v)
-	}
-	return _u
-}
-
-// ClearSiteID clears the value of the "site_id" field.
-func (_u *VLANUpdate) ClearSiteID() *VLANUpdate {
-	_u.mutation.ClearSiteID()
-	return _u
-}
-
-// SetGroupID sets the "group_id" field.
-func (_u *VLANUpdate) SetGroupID(v int) *VLANUpdate {
-	_u.mutation.SetGroupID(v)
-	return _u
-}
-
-// SetNillableGroupID sets the "group_id" field if the given value is not nil.
-func (_u *VLANUpdate) SetNillableGroupID(v *int) *VLANUpdate {
-	if v != nil {
-		_u.SetGroupID(*v)
-	}
-	return _u
-}
-
-// ClearGroupID clears the value of the "group_id" field.
-func (_u *VLANUpdate) ClearGroupID() *VLANUpdate {
-	_u.mutation.ClearGroupID()
-	return _u
-}
-
-// SetVid sets the "vid" field.
-func (_u *VLANUpdate) SetVid(v int) *VLANUpdate {
-	_u.mutation.ResetVid()
-	_u.mutation.SetVid(v)
-	return _u
-}
-
-// SetNillableVid sets the "vid" field if the given value is not nil.
-func (_u *VLANUpdate) SetNillableVid(v *int) *VLANUpdate {
-	if v != nil {
-		_u.SetVid(*v)
-	}
-	return _u
-}
-
-// AddVid adds value to the "vid" field.
-func (_u *VLANUpdate) AddVid(v int) *VLANUpdate {
-	_u.mutation.AddVid(v)
-	return _u
-}
-
-// SetName sets the "name" field.
-func (_u *VLANUpdate) SetName(v string) *VLANUpdate {
-	_u.mutation.SetName(v)
-	return _u
-}
-
-// SetNillableName sets the "name" field if the given value is not nil.
-func (_u *VLANUpdate) SetNillableName(v *string) *VLANUpdate {
-	if v != nil {
-		_u.SetName(*v)
-	}
-	return _u
-}
-
-// SetTenantID sets the "tenant_id" field.
-func (_u *VLANUpdate) SetTenantID(v int) *VLANUpdate {
-	_u.mutation.SetTenantID(v)
-	return _u
-}
-
-// SetNillableTenantID sets the "tenant_id" field if the given value is not nil.
-func (_u *VLANUpdate) SetNillableTenantID(v *int) *VLANUpdate {
-	if v != nil {
-		_u.SetTenantID(*v)
-	}
-	return _u
-}
-
-// ClearTenantID clears the value of the "tenant_id" field.
-func (_u *VLANUpdate) ClearTenantID() *VLANUpdate {
-	_u.mutation.ClearTenantID()
-	return _u
-}
-
-// SetStatus sets the "status" field.
-func (_u *VLANUpdate) SetStatus(v string) *VLANUpdate {
-	_u.mutation.SetStatus(v)
-	return _u
-}
-
-// SetNillableStatus sets the "status" field if the given value is not nil.
-func (_u *VLANUpdate) SetNillableStatus(v *string) *VLANUpdate {
-	if v != nil {
-		_u.SetStatus(*v)
-	}
-	return _u
-}
-
-// SetRoleID sets the "role_id" field.
-func (_u *VLANUpdate) SetRoleID(v int) *VLANUpdate {
-	_u.mutation.SetRoleID(v)
-	return _u
-}
-
-// SetNillableRoleID sets the "role_id" field if the given value is not nil.
-func (_u *VLANUpdate) SetNillableRoleID(v *int) *VLANUpdate {
-	if v != nil {
-		_u.SetRoleID(*v)
-	}
-	return _u
-}
-
-// ClearRoleID clears the value of the "role_id" field.
-func (_u *VLANUpdate) ClearRoleID() *VLANUpdate {
-	_u.mutation.ClearRoleID()
-	return _u
-}
-
-// SetQinqRole sets the "qinq_role" field.
-func (_u *VLANUpdate) SetQinqRole(v string) *VLANUpdate {
-	_u.mutation.SetQinqRole(v)
-	return _u
-}
-
-// SetNillableQinqRole sets the "qinq_role" field if the given value is not nil.
-func (_u *VLANUpdate) SetNillableQinqRole(v *string) *VLANUpdate {
-	if v != nil {
-		_u.SetQinqRole(*v)
-	}
-	return _u
-}
-
-// ClearQinqRole clears the value of the "qinq_role" field.
-func (_u *VLANUpdate) ClearQinqRole() *VLANUpdate {
-	_u.mutation.ClearQinqRole()
-	return _u
-}
-
-// SetQinqSvlanID sets the "qinq_svlan_id" field.
-func (_u *VLANUpdate) SetQinqSvlanID(v int) *VLANUpdate {
-	_u.mutation.SetQinqSvlanID(v)
-	return _u
-}
-
-// SetNillableQinqSvlanID sets the "qinq_svlan_id" field if the given value is not nil.
-func (_u *VLANUpdate) SetNillableQinqSvlanID(v *int) *VLANUpdate {
-	if v != nil {
-		_u.SetQinqSvlanID(*v)
-	}
-	return _u
-}
-
-// ClearQinqSvlanID clears the value of the "qinq_svlan_id" field.
-func (_u *VLANUpdate) ClearQinqSvlanID() *VLANUpdate {
-	_u.mutation.ClearQinqSvlanID()
-	return _u
-}
-
-// SetSite sets the "site" edge to the Site entity.
-func (_u *VLANUpdate) SetSite(v *Site) *VLANUpdate {
-	return _u.SetSiteID(v.ID)
-}
-
-// SetGroup sets the "group" edge to the VLANGroup entity.
-func (_u *VLANUpdate) SetGroup(v *VLANGroup) *VLANUpdate {
-	return _u.SetGroupID(v.ID)
-}
-
-// SetTenant sets the "tenant" edge to the Tenant entity.
-func (_u *VLANUpdate) SetTenant(v *Tenant) *VLANUpdate {
-	return _u.SetTenantID(v.ID)
-}
-
-// SetRole sets the "role" edge to the Role entity.
-func (_u *VLANUpdate) SetRole(v *Role) *VLANUpdate {
-	return _u.SetRoleID(v.ID)
-}
-
-// SetQinqSvlan sets the "qinq_svlan" edge to the VLAN entity.
-func (_u *VLANUpdate) SetQinqSvlan(v *VLAN) *VLANUpdate {
-	return _u.SetQinqSvlanID(v.ID)
-}
-
-// AddQinqSvlanOfIDs adds the "qinq_svlan_of" edge to the VLAN entity by IDs.
-func (_u *VLANUpdate) AddQinqSvlanOfIDs(ids ...int) *VLANUpdate {
-	_u.mutation.AddQinqSvlanOfIDs(ids...)
-	return _u
-}
-
-// AddQinqSvlanOf adds the "qinq_svlan_of" edges to the VLAN entity.
-func (_u *VLANUpdate) AddQinqSvlanOf(v ...*VLAN) *VLANUpdate {
-	ids := make([]int, len(v))
-	for i := range v {
-		ids[i] = v[i].ID
-	}
-	return _u.AddQinqSvlanOfIDs(ids...)
-}
-
-// Mutation returns the VLANMutation object of the builder.
+// Mutation returns the VLANMutation object of the builder. The typed
+// setters are not generated for this type (api.Model.GenericOnly).
 func (_u *VLANUpdate) Mutation() *VLANMutation {
 	return _u.mutation
 }
@@ -408,12 +152,6 @@ func (_u *VLANUpdate) check() error {
 		}
 	}
 	return nil
-}
-
-// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
-func (_u *VLANUpdate) Modify(modifiers ...func(u *sql.UpdateBuilder)) *VLANUpdate {
-	_u.modifiers = append(_u.modifiers, modifiers...)
-	return _u
 }
 
 func (_u *VLANUpdate) sqlSave(ctx context.Context) (_node int, err error) {
@@ -654,7 +392,6 @@ func (_u *VLANUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
-	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{vlan.Label}
@@ -670,268 +407,13 @@ func (_u *VLANUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 // VLANUpdateOne is the builder for updating a single VLAN entity.
 type VLANUpdateOne struct {
 	config
-	fields    []string
-	hooks     []Hook
-	mutation  *VLANMutation
-	modifiers []func(*sql.UpdateBuilder)
+	fields   []string
+	hooks    []Hook
+	mutation *VLANMutation
 }
 
-// SetLastUpdated sets the "last_updated" field.
-func (_u *VLANUpdateOne) SetLastUpdated(v time.Time) *VLANUpdateOne {
-	_u.mutation.SetLastUpdated(v)
-	return _u
-}
-
-// ClearLastUpdated clears the value of the "last_updated" field.
-func (_u *VLANUpdateOne) ClearLastUpdated() *VLANUpdateOne {
-	_u.mutation.ClearLastUpdated()
-	return _u
-}
-
-// SetCustomFieldData sets the "custom_field_data" field.
-func (_u *VLANUpdateOne) SetCustomFieldData(v map[string]interface{}) *VLANUpdateOne {
-	_u.mutation.SetCustomFieldData(v)
-	return _u
-}
-
-// SetDescription sets the "description" field.
-func (_u *VLANUpdateOne) SetDescription(v string) *VLANUpdateOne {
-	_u.mutation.SetDescription(v)
-	return _u
-}
-
-// SetNillableDescription sets the "description" field if the given value is not nil.
-func (_u *VLANUpdateOne) SetNillableDescription(v *string) *VLANUpdateOne {
-	if v != nil {
-		_u.SetDescription(*v)
-	}
-	return _u
-}
-
-// SetComments sets the "comments" field.
-func (_u *VLANUpdateOne) SetComments(v string) *VLANUpdateOne {
-	_u.mutation.SetComments(v)
-	return _u
-}
-
-// SetNillableComments sets the "comments" field if the given value is not nil.
-func (_u *VLANUpdateOne) SetNillableComments(v *string) *VLANUpdateOne {
-	if v != nil {
-		_u.SetComments(*v)
-	}
-	return _u
-}
-
-// SetSiteID sets the "site_id" field.
-func (_u *VLANUpdateOne) SetSiteID(v int) *VLANUpdateOne {
-	_u.mutation.SetSiteID(v)
-	return _u
-}
-
-// SetNillableSiteID sets the "site_id" field if the given value is not nil.
-func (_u *VLANUpdateOne) SetNillableSiteID(v *int) *VLANUpdateOne {
-	if v != nil {
-		_u.SetSiteID(*v)
-	}
-	return _u
-}
-
-// ClearSiteID clears the value of the "site_id" field.
-func (_u *VLANUpdateOne) ClearSiteID() *VLANUpdateOne {
-	_u.mutation.ClearSiteID()
-	return _u
-}
-
-// SetGroupID sets the "group_id" field.
-func (_u *VLANUpdateOne) SetGroupID(v int) *VLANUpdateOne {
-	_u.mutation.SetGroupID(v)
-	return _u
-}
-
-// SetNillableGroupID sets the "group_id" field if the given value is not nil.
-func (_u *VLANUpdateOne) SetNillableGroupID(v *int) *VLANUpdateOne {
-	if v != nil {
-		_u.SetGroupID(*v)
-	}
-	return _u
-}
-
-// ClearGroupID clears the value of the "group_id" field.
-func (_u *VLANUpdateOne) ClearGroupID() *VLANUpdateOne {
-	_u.mutation.ClearGroupID()
-	return _u
-}
-
-// SetVid sets the "vid" field.
-func (_u *VLANUpdateOne) SetVid(v int) *VLANUpdateOne {
-	_u.mutation.ResetVid()
-	_u.mutation.SetVid(v)
-	return _u
-}
-
-// SetNillableVid sets the "vid" field if the given value is not nil.
-func (_u *VLANUpdateOne) SetNillableVid(v *int) *VLANUpdateOne {
-	if v != nil {
-		_u.SetVid(*v)
-	}
-	return _u
-}
-
-// AddVid adds value to the "vid" field.
-func (_u *VLANUpdateOne) AddVid(v int) *VLANUpdateOne {
-	_u.mutation.AddVid(v)
-	return _u
-}
-
-// SetName sets the "name" field.
-func (_u *VLANUpdateOne) SetName(v string) *VLANUpdateOne {
-	_u.mutation.SetName(v)
-	return _u
-}
-
-// SetNillableName sets the "name" field if the given value is not nil.
-func (_u *VLANUpdateOne) SetNillableName(v *string) *VLANUpdateOne {
-	if v != nil {
-		_u.SetName(*v)
-	}
-	return _u
-}
-
-// SetTenantID sets the "tenant_id" field.
-func (_u *VLANUpdateOne) SetTenantID(v int) *VLANUpdateOne {
-	_u.mutation.SetTenantID(v)
-	return _u
-}
-
-// SetNillableTenantID sets the "tenant_id" field if the given value is not nil.
-func (_u *VLANUpdateOne) SetNillableTenantID(v *int) *VLANUpdateOne {
-	if v != nil {
-		_u.SetTenantID(*v)
-	}
-	return _u
-}
-
-// ClearTenantID clears the value of the "tenant_id" field.
-func (_u *VLANUpdateOne) ClearTenantID() *VLANUpdateOne {
-	_u.mutation.ClearTenantID()
-	return _u
-}
-
-// SetStatus sets the "status" field.
-func (_u *VLANUpdateOne) SetStatus(v string) *VLANUpdateOne {
-	_u.mutation.SetStatus(v)
-	return _u
-}
-
-// SetNillableStatus sets the "status" field if the given value is not nil.
-func (_u *VLANUpdateOne) SetNillableStatus(v *string) *VLANUpdateOne {
-	if v != nil {
-		_u.SetStatus(*v)
-	}
-	return _u
-}
-
-// SetRoleID sets the "role_id" field.
-func (_u *VLANUpdateOne) SetRoleID(v int) *VLANUpdateOne {
-	_u.mutation.SetRoleID(v)
-	return _u
-}
-
-// SetNillableRoleID sets the "role_id" field if the given value is not nil.
-func (_u *VLANUpdateOne) SetNillableRoleID(v *int) *VLANUpdateOne {
-	if v != nil {
-		_u.SetRoleID(*v)
-	}
-	return _u
-}
-
-// ClearRoleID clears the value of the "role_id" field.
-func (_u *VLANUpdateOne) ClearRoleID() *VLANUpdateOne {
-	_u.mutation.ClearRoleID()
-	return _u
-}
-
-// SetQinqRole sets the "qinq_role" field.
-func (_u *VLANUpdateOne) SetQinqRole(v string) *VLANUpdateOne {
-	_u.mutation.SetQinqRole(v)
-	return _u
-}
-
-// SetNillableQinqRole sets the "qinq_role" field if the given value is not nil.
-func (_u *VLANUpdateOne) SetNillableQinqRole(v *string) *VLANUpdateOne {
-	if v != nil {
-		_u.SetQinqRole(*v)
-	}
-	return _u
-}
-
-// ClearQinqRole clears the value of the "qinq_role" field.
-func (_u *VLANUpdateOne) ClearQinqRole() *VLANUpdateOne {
-	_u.mutation.ClearQinqRole()
-	return _u
-}
-
-// SetQinqSvlanID sets the "qinq_svlan_id" field.
-func (_u *VLANUpdateOne) SetQinqSvlanID(v int) *VLANUpdateOne {
-	_u.mutation.SetQinqSvlanID(v)
-	return _u
-}
-
-// SetNillableQinqSvlanID sets the "qinq_svlan_id" field if the given value is not nil.
-func (_u *VLANUpdateOne) SetNillableQinqSvlanID(v *int) *VLANUpdateOne {
-	if v != nil {
-		_u.SetQinqSvlanID(*v)
-	}
-	return _u
-}
-
-// ClearQinqSvlanID clears the value of the "qinq_svlan_id" field.
-func (_u *VLANUpdateOne) ClearQinqSvlanID() *VLANUpdateOne {
-	_u.mutation.ClearQinqSvlanID()
-	return _u
-}
-
-// SetSite sets the "site" edge to the Site entity.
-func (_u *VLANUpdateOne) SetSite(v *Site) *VLANUpdateOne {
-	return _u.SetSiteID(v.ID)
-}
-
-// SetGroup sets the "group" edge to the VLANGroup entity.
-func (_u *VLANUpdateOne) SetGroup(v *VLANGroup) *VLANUpdateOne {
-	return _u.SetGroupID(v.ID)
-}
-
-// SetTenant sets the "tenant" edge to the Tenant entity.
-func (_u *VLANUpdateOne) SetTenant(v *Tenant) *VLANUpdateOne {
-	return _u.SetTenantID(v.ID)
-}
-
-// SetRole sets the "role" edge to the Role entity.
-func (_u *VLANUpdateOne) SetRole(v *Role) *VLANUpdateOne {
-	return _u.SetRoleID(v.ID)
-}
-
-// SetQinqSvlan sets the "qinq_svlan" edge to the VLAN entity.
-func (_u *VLANUpdateOne) SetQinqSvlan(v *VLAN) *VLANUpdateOne {
-	return _u.SetQinqSvlanID(v.ID)
-}
-
-// AddQinqSvlanOfIDs adds the "qinq_svlan_of" edge to the VLAN entity by IDs.
-func (_u *VLANUpdateOne) AddQinqSvlanOfIDs(ids ...int) *VLANUpdateOne {
-	_u.mutation.AddQinqSvlanOfIDs(ids...)
-	return _u
-}
-
-// AddQinqSvlanOf adds the "qinq_svlan_of" edges to the VLAN entity.
-func (_u *VLANUpdateOne) AddQinqSvlanOf(v ...*VLAN) *VLANUpdateOne {
-	ids := make([]int, len(v))
-	for i := range v {
-		ids[i] = v[i].ID
-	}
-	return _u.AddQinqSvlanOfIDs(ids...)
-}
-
-// Mutation returns the VLANMutation object of the builder.
+// Mutation returns the VLANMutation object of the builder. The typed
+// setters are not generated for this type (api.Model.GenericOnly).
 func (_u *VLANUpdateOne) Mutation() *VLANMutation {
 	return _u.mutation
 }
@@ -1064,12 +546,6 @@ func (_u *VLANUpdateOne) check() error {
 		}
 	}
 	return nil
-}
-
-// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
-func (_u *VLANUpdateOne) Modify(modifiers ...func(u *sql.UpdateBuilder)) *VLANUpdateOne {
-	_u.modifiers = append(_u.modifiers, modifiers...)
-	return _u
 }
 
 func (_u *VLANUpdateOne) sqlSave(ctx context.Context) (_node *VLAN, err error) {
@@ -1327,7 +803,6 @@ func (_u *VLANUpdateOne) sqlSave(ctx context.Context) (_node *VLAN, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
-	_spec.AddModifiers(_u.modifiers...)
 	_node = &VLAN{config: _u.config}
 	_spec.Assign = _node.assignValues
 	_spec.ScanValues = _node.scanValues

@@ -278,9 +278,8 @@ func (_q *VLANGroupQuery) Clone() *VLANGroupQuery {
 		predicates: append([]predicate.VLANGroup{}, _q.predicates...),
 		withTenant: _q.withTenant.Clone(),
 		// clone intermediate query.
-		sql:       _q.sql.Clone(),
-		path:      _q.path,
-		modifiers: append([]func(*sql.Selector){}, _q.modifiers...),
+		sql:  _q.sql.Clone(),
+		path: _q.path,
 	}
 }
 
@@ -556,12 +555,6 @@ func (_q *VLANGroupQuery) ForShare(opts ...sql.LockOption) *VLANGroupQuery {
 	return _q
 }
 
-// Modify adds a query modifier for attaching custom logic to queries.
-func (_q *VLANGroupQuery) Modify(modifiers ...func(s *sql.Selector)) *VLANGroupSelect {
-	_q.modifiers = append(_q.modifiers, modifiers...)
-	return _q.Select()
-}
-
 // VLANGroupGroupBy is the group-by builder for VLANGroup entities.
 type VLANGroupGroupBy struct {
 	selector
@@ -650,10 +643,4 @@ func (_s *VLANGroupSelect) sqlScan(ctx context.Context, root *VLANGroupQuery, v 
 	}
 	defer rows.Close()
 	return sql.ScanSlice(rows, v)
-}
-
-// Modify adds a query modifier for attaching custom logic to queries.
-func (_s *VLANGroupSelect) Modify(modifiers ...func(s *sql.Selector)) *VLANGroupSelect {
-	_s.modifiers = append(_s.modifiers, modifiers...)
-	return _s
 }

@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
@@ -20,9 +19,8 @@ import (
 // VLANGroupUpdate is the builder for updating VLANGroup entities.
 type VLANGroupUpdate struct {
 	config
-	hooks     []Hook
-	mutation  *VLANGroupMutation
-	modifiers []func(*sql.UpdateBuilder)
+	hooks    []Hook
+	mutation *VLANGroupMutation
 }
 
 // Where appends a list predicates to the VLANGroupUpdate builder.
@@ -31,200 +29,8 @@ func (_u *VLANGroupUpdate) Where(ps ...predicate.VLANGroup) *VLANGroupUpdate {
 	return _u
 }
 
-// SetLastUpdated sets the "last_updated" field.
-func (_u *VLANGroupUpdate) SetLastUpdated(v time.Time) *VLANGroupUpdate {
-	_u.mutation.SetLastUpdated(v)
-	return _u
-}
-
-// ClearLastUpdated clears the value of the "last_updated" field.
-func (_u *VLANGroupUpdate) ClearLastUpdated() *VLANGroupUpdate {
-	_u.mutation.ClearLastUpdated()
-	return _u
-}
-
-// SetCustomFieldData sets the "custom_field_data" field.
-func (_u *VLANGroupUpdate) SetCustomFieldData(v map[string]interface{}) *VLANGroupUpdate {
-	_u.mutation.SetCustomFieldData(v)
-	return _u
-}
-
-// SetDescription sets the "description" field.
-func (_u *VLANGroupUpdate) SetDescription(v string) *VLANGroupUpdate {
-	_u.mutation.SetDescription(v)
-	return _u
-}
-
-// SetNillableDescription sets the "description" field if the given value is not nil.
-func (_u *VLANGroupUpdate) SetNillableDescription(v *string) *VLANGroupUpdate {
-	if v != nil {
-		_u.SetDescription(*v)
-	}
-	return _u
-}
-
-// SetComments sets the "comments" field.
-func (_u *VLANGroupUpdate) SetComments(v string) *VLANGroupUpdate {
-	_u.mutation.SetComments(v)
-	return _u
-}
-
-// SetNillableComments sets the "comments" field if the given value is not nil.
-func (_u *VLANGroupUpdate) SetNillableComments(v *string) *VLANGroupUpdate {
-	if v != nil {
-		_u.SetComments(*v)
-	}
-	return _u
-}
-
-// SetName sets the "name" field.
-func (_u *VLANGroupUpdate) SetName(v string) *VLANGroupUpdate {
-	_u.mutation.SetName(v)
-	return _u
-}
-
-// SetNillableName sets the "name" field if the given value is not nil.
-func (_u *VLANGroupUpdate) SetNillableName(v *string) *VLANGroupUpdate {
-	if v != nil {
-		_u.SetName(*v)
-	}
-	return _u
-}
-
-// SetNameNatural sets the "_name_natural" field.
-func (_u *VLANGroupUpdate) SetNameNatural(v string) *VLANGroupUpdate {
-	_u.mutation.SetNameNatural(v)
-	return _u
-}
-
-// SetNillableNameNatural sets the "_name_natural" field if the given value is not nil.
-func (_u *VLANGroupUpdate) SetNillableNameNatural(v *string) *VLANGroupUpdate {
-	if v != nil {
-		_u.SetNameNatural(*v)
-	}
-	return _u
-}
-
-// SetSlug sets the "slug" field.
-func (_u *VLANGroupUpdate) SetSlug(v string) *VLANGroupUpdate {
-	_u.mutation.SetSlug(v)
-	return _u
-}
-
-// SetNillableSlug sets the "slug" field if the given value is not nil.
-func (_u *VLANGroupUpdate) SetNillableSlug(v *string) *VLANGroupUpdate {
-	if v != nil {
-		_u.SetSlug(*v)
-	}
-	return _u
-}
-
-// SetScopeType sets the "scope_type" field.
-func (_u *VLANGroupUpdate) SetScopeType(v string) *VLANGroupUpdate {
-	_u.mutation.SetScopeType(v)
-	return _u
-}
-
-// SetNillableScopeType sets the "scope_type" field if the given value is not nil.
-func (_u *VLANGroupUpdate) SetNillableScopeType(v *string) *VLANGroupUpdate {
-	if v != nil {
-		_u.SetScopeType(*v)
-	}
-	return _u
-}
-
-// ClearScopeType clears the value of the "scope_type" field.
-func (_u *VLANGroupUpdate) ClearScopeType() *VLANGroupUpdate {
-	_u.mutation.ClearScopeType()
-	return _u
-}
-
-// SetScopeID sets the "scope_id" field.
-func (_u *VLANGroupUpdate) SetScopeID(v int) *VLANGroupUpdate {
-	_u.mutation.ResetScopeID()
-	_u.mutation.SetScopeID(v)
-	return _u
-}
-
-// SetNillableScopeID sets the "scope_id" field if the given value is not nil.
-func (_u *VLANGroupUpdate) SetNillableScopeID(v *int) *VLANGroupUpdate {
-	if v != nil {
-		_u.SetScopeID(*v)
-	}
-	return _u
-}
-
-// AddScopeID adds value to the "scope_id" field.
-func (_u *VLANGroupUpdate) AddScopeID(v int) *VLANGroupUpdate {
-	_u.mutation.AddScopeID(v)
-	return _u
-}
-
-// ClearScopeID clears the value of the "scope_id" field.
-func (_u *VLANGroupUpdate) ClearScopeID() *VLANGroupUpdate {
-	_u.mutation.ClearScopeID()
-	return _u
-}
-
-// SetVidRanges sets the "vid_ranges" field.
-func (_u *VLANGroupUpdate) SetVidRanges(v [][]int) *VLANGroupUpdate {
-	_u.mutation.SetVidRanges(v)
-	return _u
-}
-
-// AppendVidRanges appends value to the "vid_ranges" field.
-func (_u *VLANGroupUpdate) AppendVidRanges(v [][]int) *VLANGroupUpdate {
-	_u.mutation.AppendVidRanges(v)
-	return _u
-}
-
-// SetTotalVlanIds sets the "total_vlan_ids" field.
-func (_u *VLANGroupUpdate) SetTotalVlanIds(v int) *VLANGroupUpdate {
-	_u.mutation.ResetTotalVlanIds()
-	_u.mutation.SetTotalVlanIds(v)
-	return _u
-}
-
-// SetNillableTotalVlanIds sets the "total_vlan_ids" field if the given value is not nil.
-func (_u *VLANGroupUpdate) SetNillableTotalVlanIds(v *int) *VLANGroupUpdate {
-	if v != nil {
-		_u.SetTotalVlanIds(*v)
-	}
-	return _u
-}
-
-// AddTotalVlanIds adds value to the "total_vlan_ids" field.
-func (_u *VLANGroupUpdate) AddTotalVlanIds(v int) *VLANGroupUpdate {
-	_u.mutation.AddTotalVlanIds(v)
-	return _u
-}
-
-// SetTenantID sets the "tenant_id" field.
-func (_u *VLANGroupUpdate) SetTenantID(v int) *VLANGroupUpdate {
-	_u.mutation.SetTenantID(v)
-	return _u
-}
-
-// SetNillableTenantID sets the "tenant_id" field if the given value is not nil.
-func (_u *VLANGroupUpdate) SetNillableTenantID(v *int) *VLANGroupUpdate {
-	if v != nil {
-		_u.SetTenantID(*v)
-	}
-	return _u
-}
-
-// ClearTenantID clears the value of the "tenant_id" field.
-func (_u *VLANGroupUpdate) ClearTenantID() *VLANGroupUpdate {
-	_u.mutation.ClearTenantID()
-	return _u
-}
-
-// SetTenant sets the "tenant" edge to the Tenant entity.
-func (_u *VLANGroupUpdate) SetTenant(v *Tenant) *VLANGroupUpdate {
-	return _u.SetTenantID(v.ID)
-}
-
-// Mutation returns the VLANGroupMutation object of the builder.
+// Mutation returns the VLANGroupMutation object of the builder. The typed
+// setters are not generated for this type (api.Model.GenericOnly).
 func (_u *VLANGroupUpdate) Mutation() *VLANGroupMutation {
 	return _u.mutation
 }
@@ -295,12 +101,6 @@ func (_u *VLANGroupUpdate) check() error {
 		}
 	}
 	return nil
-}
-
-// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
-func (_u *VLANGroupUpdate) Modify(modifiers ...func(u *sql.UpdateBuilder)) *VLANGroupUpdate {
-	_u.modifiers = append(_u.modifiers, modifiers...)
-	return _u
 }
 
 func (_u *VLANGroupUpdate) sqlSave(ctx context.Context) (_node int, err error) {
@@ -400,7 +200,6 @@ func (_u *VLANGroupUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
-	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{vlangroup.Label}
@@ -416,206 +215,13 @@ func (_u *VLANGroupUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 // VLANGroupUpdateOne is the builder for updating a single VLANGroup entity.
 type VLANGroupUpdateOne struct {
 	config
-	fields    []string
-	hooks     []Hook
-	mutation  *VLANGroupMutation
-	modifiers []func(*sql.UpdateBuilder)
+	fields   []string
+	hooks    []Hook
+	mutation *VLANGroupMutation
 }
 
-// SetLastUpdated sets the "last_updated" field.
-func (_u *VLANGroupUpdateOne) SetLastUpdated(v time.Time) *VLANGroupUpdateOne {
-	_u.mutation.SetLastUpdated(v)
-	return _u
-}
-
-// ClearLastUpdated clears the value of the "last_updated" field.
-func (_u *VLANGroupUpdateOne) ClearLastUpdated() *VLANGroupUpdateOne {
-	_u.mutation.ClearLastUpdated()
-	return _u
-}
-
-// SetCustomFieldData sets the "custom_field_data" field.
-func (_u *VLANGroupUpdateOne) SetCustomFieldData(v map[string]interface{}) *VLANGroupUpdateOne {
-	_u.mutation.SetCustomFieldData(v)
-	return _u
-}
-
-// SetDescription sets the "description" field.
-func (_u *VLANGroupUpdateOne) SetDescription(v string) *VLANGroupUpdateOne {
-	_u.mutation.SetDescription(v)
-	return _u
-}
-
-// SetNillableDescription sets the "description" field if the given value is not nil.
-func (_u *VLANGroupUpdateOne) SetNillableDescription(v *string) *VLANGroupUpdateOne {
-	if v != nil {
-		_u.SetDescription(*v)
-	}
-	return _u
-}
-
-// SetComments sets the "comments" field.
-func (_u *VLANGroupUpdateOne) SetComments(v string) *VLANGroupUpdateOne {
-	_u.mutation.SetComments(v)
-	return _u
-}
-
-// SetNillableComments sets the "comments" field if the given value is not nil.
-func (_u *VLANGroupUpdateOne) SetNillableComments(v *string) *VLANGroupUpdateOne {
-	if v != nil {
-		_u.SetComments(*v)
-	}
-	return _u
-}
-
-// SetName sets the "name" field.
-func (_u *VLANGroupUpdateOne) SetName(v string) *VLANGroupUpdateOne {
-	_u.mutation.SetName(v)
-	return _u
-}
-
-// SetNillableName sets the "name" field if the given value is not nil.
-func (_u *VLANGroupUpdateOne) SetNillableName(v *string) *VLANGroupUpdateOne {
-	if v != nil {
-		_u.SetName(*v)
-	}
-	return _u
-}
-
-// SetNameNatural sets the "_name_natural" field.
-func (_u *VLANGroupUpdateOne) SetNameNatural(v string) *VLANGroupUpdateOne {
-	_u.mutation.SetNameNatural(v)
-	return _u
-}
-
-// SetNillableNameNatural sets the "_name_natural" field if the given value is not nil.
-func (_u *VLANGroupUpdateOne) SetNillableNameNatural(v *string) *VLANGroupUpdateOne {
-	if v != nil {
-		_u.SetNameNatural(*v)
-	}
-	return _u
-}
-
-// SetSlug sets the "slug" field.
-func (_u *VLANGroupUpdateOne) SetSlug(v string) *VLANGroupUpdateOne {
-	_u.mutation.SetSlug(v)
-	return _u
-}
-
-// SetNillableSlug sets the "slug" field if the given value is not nil.
-func (_u *VLANGroupUpdateOne) SetNillableSlug(v *string) *VLANGroupUpdateOne {
-	if v != nil {
-		_u.SetSlug(*v)
-	}
-	return _u
-}
-
-// SetScopeType sets the "scope_type" field.
-func (_u *VLANGroupUpdateOne) SetScopeType(v string) *VLANGroupUpdateOne {
-	_u.mutation.SetScopeType(v)
-	return _u
-}
-
-// SetNillableScopeType sets the "scope_type" field if the given value is not nil.
-func (_u *VLANGroupUpdateOne) SetNillableScopeType(v *string) *VLANGroupUpdateOne {
-	if v != nil {
-		_u.SetScopeType(*v)
-	}
-	return _u
-}
-
-// ClearScopeType clears the value of the "scope_type" field.
-func (_u *VLANGroupUpdateOne) ClearScopeType() *VLANGroupUpdateOne {
-	_u.mutation.ClearScopeType()
-	return _u
-}
-
-// SetScopeID sets the "scope_id" field.
-func (_u *VLANGroupUpdateOne) SetScopeID(v int) *VLANGroupUpdateOne {
-	_u.mutation.ResetScopeID()
-	_u.mutation.SetScopeID(v)
-	return _u
-}
-
-// SetNillableScopeID sets the "scope_id" field if the given value is not nil.
-func (_u *VLANGroupUpdateOne) SetNillableScopeID(v *int) *VLANGroupUpdateOne {
-	if v != nil {
-		_u.SetScopeID(*v)
-	}
-	return _u
-}
-
-// AddScopeID adds value to the "scope_id" field.
-func (_u *VLANGroupUpdateOne) AddScopeID(v int) *VLANGroupUpdateOne {
-	_u.mutation.AddScopeID(v)
-	return _u
-}
-
-// ClearScopeID clears the value of the "scope_id" field.
-func (_u *VLANGroupUpdateOne) ClearScopeID() *VLANGroupUpdateOne {
-	_u.mutation.ClearScopeID()
-	return _u
-}
-
-// SetVidRanges sets the "vid_ranges" field.
-func (_u *VLANGroupUpdateOne) SetVidRanges(v [][]int) *VLANGroupUpdateOne {
-	_u.mutation.SetVidRanges(v)
-	return _u
-}
-
-// AppendVidRanges appends value to the "vid_ranges" field.
-func (_u *VLANGroupUpdateOne) AppendVidRanges(v [][]int) *VLANGroupUpdateOne {
-	_u.mutation.AppendVidRanges(v)
-	return _u
-}
-
-// SetTotalVlanIds sets the "total_vlan_ids" field.
-func (_u *VLANGroupUpdateOne) SetTotalVlanIds(v int) *VLANGroupUpdateOne {
-	_u.mutation.ResetTotalVlanIds()
-	_u.mutation.SetTotalVlanIds(v)
-	return _u
-}
-
-// SetNillableTotalVlanIds sets the "total_vlan_ids" field if the given value is not nil.
-func (_u *VLANGroupUpdateOne) SetNillableTotalVlanIds(v *int) *VLANGroupUpdateOne {
-	if v != nil {
-		_u.SetTotalVlanIds(*v)
-	}
-	return _u
-}
-
-// AddTotalVlanIds adds value to the "total_vlan_ids" field.
-func (_u *VLANGroupUpdateOne) AddTotalVlanIds(v int) *VLANGroupUpdateOne {
-	_u.mutation.AddTotalVlanIds(v)
-	return _u
-}
-
-// SetTenantID sets the "tenant_id" field.
-func (_u *VLANGroupUpdateOne) SetTenantID(v int) *VLANGroupUpdateOne {
-	_u.mutation.SetTenantID(v)
-	return _u
-}
-
-// SetNillableTenantID sets the "tenant_id" field if the given value is not nil.
-func (_u *VLANGroupUpdateOne) SetNillableTenantID(v *int) *VLANGroupUpdateOne {
-	if v != nil {
-		_u.SetTenantID(*v)
-	}
-	return _u
-}
-
-// ClearTenantID clears the value of the "tenant_id" field.
-func (_u *VLANGroupUpdateOne) ClearTenantID() *VLANGroupUpdateOne {
-	_u.mutation.ClearTenantID()
-	return _u
-}
-
-// SetTenant sets the "tenant" edge to the Tenant entity.
-func (_u *VLANGroupUpdateOne) SetTenant(v *Tenant) *VLANGroupUpdateOne {
-	return _u.SetTenantID(v.ID)
-}
-
-// Mutation returns the VLANGroupMutation object of the builder.
+// Mutation returns the VLANGroupMutation object of the builder. The typed
+// setters are not generated for this type (api.Model.GenericOnly).
 func (_u *VLANGroupUpdateOne) Mutation() *VLANGroupMutation {
 	return _u.mutation
 }
@@ -699,12 +305,6 @@ func (_u *VLANGroupUpdateOne) check() error {
 		}
 	}
 	return nil
-}
-
-// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
-func (_u *VLANGroupUpdateOne) Modify(modifiers ...func(u *sql.UpdateBuilder)) *VLANGroupUpdateOne {
-	_u.modifiers = append(_u.modifiers, modifiers...)
-	return _u
 }
 
 func (_u *VLANGroupUpdateOne) sqlSave(ctx context.Context) (_node *VLANGroup, err error) {
@@ -821,7 +421,6 @@ func (_u *VLANGroupUpdateOne) sqlSave(ctx context.Context) (_node *VLANGroup, er
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
-	_spec.AddModifiers(_u.modifiers...)
 	_node = &VLANGroup{config: _u.config}
 	_spec.Assign = _node.assignValues
 	_spec.ScanValues = _node.scanValues

@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
@@ -21,136 +20,8 @@ type VRFCreate struct {
 	hooks    []Hook
 }
 
-// SetCreated sets the "created" field.
-func (_c *VRFCreate) SetCreated(v time.Time) *VRFCreate {
-	_c.mutation.SetCreated(v)
-	return _c
-}
-
-// SetNillableCreated sets the "created" field if the given value is not nil.
-func (_c *VRFCreate) SetNillableCreated(v *time.Time) *VRFCreate {
-	if v != nil {
-		_c.SetCreated(*v)
-	}
-	return _c
-}
-
-// SetLastUpdated sets the "last_updated" field.
-func (_c *VRFCreate) SetLastUpdated(v time.Time) *VRFCreate {
-	_c.mutation.SetLastUpdated(v)
-	return _c
-}
-
-// SetNillableLastUpdated sets the "last_updated" field if the given value is not nil.
-func (_c *VRFCreate) SetNillableLastUpdated(v *time.Time) *VRFCreate {
-	if v != nil {
-		_c.SetLastUpdated(*v)
-	}
-	return _c
-}
-
-// SetCustomFieldData sets the "custom_field_data" field.
-func (_c *VRFCreate) SetCustomFieldData(v map[string]interface{}) *VRFCreate {
-	_c.mutation.SetCustomFieldData(v)
-	return _c
-}
-
-// SetDescription sets the "description" field.
-func (_c *VRFCreate) SetDescription(v string) *VRFCreate {
-	_c.mutation.SetDescription(v)
-	return _c
-}
-
-// SetNillableDescription sets the "description" field if the given value is not nil.
-func (_c *VRFCreate) SetNillableDescription(v *string) *VRFCreate {
-	if v != nil {
-		_c.SetDescription(*v)
-	}
-	return _c
-}
-
-// SetComments sets the "comments" field.
-func (_c *VRFCreate) SetComments(v string) *VRFCreate {
-	_c.mutation.SetComments(v)
-	return _c
-}
-
-// SetNillableComments sets the "comments" field if the given value is not nil.
-func (_c *VRFCreate) SetNillableComments(v *string) *VRFCreate {
-	if v != nil {
-		_c.SetComments(*v)
-	}
-	return _c
-}
-
-// SetName sets the "name" field.
-func (_c *VRFCreate) SetName(v string) *VRFCreate {
-	_c.mutation.SetName(v)
-	return _c
-}
-
-// SetNameNatural sets the "_name_natural" field.
-func (_c *VRFCreate) SetNameNatural(v string) *VRFCreate {
-	_c.mutation.SetNameNatural(v)
-	return _c
-}
-
-// SetNillableNameNatural sets the "_name_natural" field if the given value is not nil.
-func (_c *VRFCreate) SetNillableNameNatural(v *string) *VRFCreate {
-	if v != nil {
-		_c.SetNameNatural(*v)
-	}
-	return _c
-}
-
-// SetRd sets the "rd" field.
-func (_c *VRFCreate) SetRd(v string) *VRFCreate {
-	_c.mutation.SetRd(v)
-	return _c
-}
-
-// SetNillableRd sets the "rd" field if the given value is not nil.
-func (_c *VRFCreate) SetNillableRd(v *string) *VRFCreate {
-	if v != nil {
-		_c.SetRd(*v)
-	}
-	return _c
-}
-
-// SetTenantID sets the "tenant_id" field.
-func (_c *VRFCreate) SetTenantID(v int) *VRFCreate {
-	_c.mutation.SetTenantID(v)
-	return _c
-}
-
-// SetNillableTenantID sets the "tenant_id" field if the given value is not nil.
-func (_c *VRFCreate) SetNillableTenantID(v *int) *VRFCreate {
-	if v != nil {
-		_c.SetTenantID(*v)
-	}
-	return _c
-}
-
-// SetEnforceUnique sets the "enforce_unique" field.
-func (_c *VRFCreate) SetEnforceUnique(v bool) *VRFCreate {
-	_c.mutation.SetEnforceUnique(v)
-	return _c
-}
-
-// SetNillableEnforceUnique sets the "enforce_unique" field if the given value is not nil.
-func (_c *VRFCreate) SetNillableEnforceUnique(v *bool) *VRFCreate {
-	if v != nil {
-		_c.SetEnforceUnique(*v)
-	}
-	return _c
-}
-
-// SetTenant sets the "tenant" edge to the Tenant entity.
-func (_c *VRFCreate) SetTenant(v *Tenant) *VRFCreate {
-	return _c.SetTenantID(v.ID)
-}
-
-// Mutation returns the VRFMutation object of the builder.
+// Mutation returns the VRFMutation object of the builder. The typed
+// setters are not generated for this type (api.Model.GenericOnly).
 func (_c *VRFCreate) Mutation() *VRFMutation {
 	return _c.mutation
 }

@@ -278,9 +278,8 @@ func (_q *VRFQuery) Clone() *VRFQuery {
 		predicates: append([]predicate.VRF{}, _q.predicates...),
 		withTenant: _q.withTenant.Clone(),
 		// clone intermediate query.
-		sql:       _q.sql.Clone(),
-		path:      _q.path,
-		modifiers: append([]func(*sql.Selector){}, _q.modifiers...),
+		sql:  _q.sql.Clone(),
+		path: _q.path,
 	}
 }
 
@@ -556,12 +555,6 @@ func (_q *VRFQuery) ForShare(opts ...sql.LockOption) *VRFQuery {
 	return _q
 }
 
-// Modify adds a query modifier for attaching custom logic to queries.
-func (_q *VRFQuery) Modify(modifiers ...func(s *sql.Selector)) *VRFSelect {
-	_q.modifiers = append(_q.modifiers, modifiers...)
-	return _q.Select()
-}
-
 // VRFGroupBy is the group-by builder for VRF entities.
 type VRFGroupBy struct {
 	selector
@@ -650,10 +643,4 @@ func (_s *VRFSelect) sqlScan(ctx context.Context, root *VRFQuery, v any) error {
 	}
 	defer rows.Close()
 	return sql.ScanSlice(rows, v)
-}
-
-// Modify adds a query modifier for attaching custom logic to queries.
-func (_s *VRFSelect) Modify(modifiers ...func(s *sql.Selector)) *VRFSelect {
-	_s.modifiers = append(_s.modifiers, modifiers...)
-	return _s
 }

@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
@@ -19,9 +18,8 @@ import (
 // VRFUpdate is the builder for updating VRF entities.
 type VRFUpdate struct {
 	config
-	hooks     []Hook
-	mutation  *VRFMutation
-	modifiers []func(*sql.UpdateBuilder)
+	hooks    []Hook
+	mutation *VRFMutation
 }
 
 // Where appends a list predicates to the VRFUpdate builder.
@@ -30,140 +28,8 @@ func (_u *VRFUpdate) Where(ps ...predicate.VRF) *VRFUpdate {
 	return _u
 }
 
-// SetLastUpdated sets the "last_updated" field.
-func (_u *VRFUpdate) SetLastUpdated(v time.Time) *VRFUpdate {
-	_u.mutation.SetLastUpdated(v)
-	return _u
-}
-
-// ClearLastUpdated clears the value of the "last_updated" field.
-func (_u *VRFUpdate) ClearLastUpdated() *VRFUpdate {
-	_u.mutation.ClearLastUpdated()
-	return _u
-}
-
-// SetCustomFieldData sets the "custom_field_data" field.
-func (_u *VRFUpdate) SetCustomFieldData(v map[string]interface{}) *VRFUpdate {
-	_u.mutation.SetCustomFieldData(v)
-	return _u
-}
-
-// SetDescription sets the "description" field.
-func (_u *VRFUpdate) SetDescription(v string) *VRFUpdate {
-	_u.mutation.SetDescription(v)
-	return _u
-}
-
-// SetNillableDescription sets the "description" field if the given value is not nil.
-func (_u *VRFUpdate) SetNillableDescription(v *string) *VRFUpdate {
-	if v != nil {
-		_u.SetDescription(*v)
-	}
-	return _u
-}
-
-// SetComments sets the "comments" field.
-func (_u *VRFUpdate) SetComments(v string) *VRFUpdate {
-	_u.mutation.SetComments(v)
-	return _u
-}
-
-// SetNillableComments sets the "comments" field if the given value is not nil.
-func (_u *VRFUpdate) SetNillableComments(v *string) *VRFUpdate {
-	if v != nil {
-		_u.SetComments(*v)
-	}
-	return _u
-}
-
-// SetName sets the "name" field.
-func (_u *VRFUpdate) SetName(v string) *VRFUpdate {
-	_u.mutation.SetName(v)
-	return _u
-}
-
-// SetNillableName sets the "name" field if the given value is not nil.
-func (_u *VRFUpdate) SetNillableName(v *string) *VRFUpdate {
-	if v != nil {
-		_u.SetName(*v)
-	}
-	return _u
-}
-
-// SetNameNatural sets the "_name_natural" field.
-func (_u *VRFUpdate) SetNameNatural(v string) *VRFUpdate {
-	_u.mutation.SetNameNatural(v)
-	return _u
-}
-
-// SetNillableNameNatural sets the "_name_natural" field if the given value is not nil.
-func (_u *VRFUpdate) SetNillableNameNatural(v *string) *VRFUpdate {
-	if v != nil {
-		_u.SetNameNatural(*v)
-	}
-	return _u
-}
-
-// SetRd sets the "rd" field.
-func (_u *VRFUpdate) SetRd(v string) *VRFUpdate {
-	_u.mutation.SetRd(v)
-	return _u
-}
-
-// SetNillableRd sets the "rd" field if the given value is not nil.
-func (_u *VRFUpdate) SetNillableRd(v *string) *VRFUpdate {
-	if v != nil {
-		_u.SetRd(*v)
-	}
-	return _u
-}
-
-// ClearRd clears the value of the "rd" field.
-func (_u *VRFUpdate) ClearRd() *VRFUpdate {
-	_u.mutation.ClearRd()
-	return _u
-}
-
-// SetTenantID sets the "tenant_id" field.
-func (_u *VRFUpdate) SetTenantID(v int) *VRFUpdate {
-	_u.mutation.SetTenantID(v)
-	return _u
-}
-
-// SetNillableTenantID sets the "tenant_id" field if the given value is not nil.
-func (_u *VRFUpdate) SetNillableTenantID(v *int) *VRFUpdate {
-	if v != nil {
-		_u.SetTenantID(*v)
-	}
-	return _u
-}
-
-// ClearTenantID clears the value of the "tenant_id" field.
-func (_u *VRFUpdate) ClearTenantID() *VRFUpdate {
-	_u.mutation.ClearTenantID()
-	return _u
-}
-
-// SetEnforceUnique sets the "enforce_unique" field.
-func (_u *VRFUpdate) SetEnforceUnique(v bool) *VRFUpdate {
-	_u.mutation.SetEnforceUnique(v)
-	return _u
-}
-
-// SetNillableEnforceUnique sets the "enforce_unique" field if the given value is not nil.
-func (_u *VRFUpdate) SetNillableEnforceUnique(v *bool) *VRFUpdate {
-	if v != nil {
-		_u.SetEnforceUnique(*v)
-	}
-	return _u
-}
-
-// SetTenant sets the "tenant" edge to the Tenant entity.
-func (_u *VRFUpdate) SetTenant(v *Tenant) *VRFUpdate {
-	return _u.SetTenantID(v.ID)
-}
-
-// Mutation returns the VRFMutation object of the builder.
+// Mutation returns the VRFMutation object of the builder. The typed
+// setters are not generated for this type (api.Model.GenericOnly).
 func (_u *VRFUpdate) Mutation() *VRFMutation {
 	return _u.mutation
 }
@@ -228,12 +94,6 @@ func (_u *VRFUpdate) check() error {
 		}
 	}
 	return nil
-}
-
-// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
-func (_u *VRFUpdate) Modify(modifiers ...func(u *sql.UpdateBuilder)) *VRFUpdate {
-	_u.modifiers = append(_u.modifiers, modifiers...)
-	return _u
 }
 
 func (_u *VRFUpdate) sqlSave(ctx context.Context) (_node int, err error) {
@@ -310,7 +170,6 @@ func (_u *VRFUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
-	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{vrf.Label}
@@ -326,146 +185,13 @@ func (_u *VRFUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 // VRFUpdateOne is the builder for updating a single VRF entity.
 type VRFUpdateOne struct {
 	config
-	fields    []string
-	hooks     []Hook
-	mutation  *VRFMutation
-	modifiers []func(*sql.UpdateBuilder)
+	fields   []string
+	hooks    []Hook
+	mutation *VRFMutation
 }
 
-// SetLastUpdated sets the "last_updated" field.
-func (_u *VRFUpdateOne) SetLastUpdated(v time.Time) *VRFUpdateOne {
-	_u.mutation.SetLastUpdated(v)
-	return _u
-}
-
-// ClearLastUpdated clears the value of the "last_updated" field.
-func (_u *VRFUpdateOne) ClearLastUpdated() *VRFUpdateOne {
-	_u.mutation.ClearLastUpdated()
-	return _u
-}
-
-// SetCustomFieldData sets the "custom_field_data" field.
-func (_u *VRFUpdateOne) SetCustomFieldData(v map[string]interface{}) *VRFUpdateOne {
-	_u.mutation.SetCustomFieldData(v)
-	return _u
-}
-
-// SetDescription sets the "description" field.
-func (_u *VRFUpdateOne) SetDescription(v string) *VRFUpdateOne {
-	_u.mutation.SetDescription(v)
-	return _u
-}
-
-// SetNillableDescription sets the "description" field if the given value is not nil.
-func (_u *VRFUpdateOne) SetNillableDescription(v *string) *VRFUpdateOne {
-	if v != nil {
-		_u.SetDescription(*v)
-	}
-	return _u
-}
-
-// SetComments sets the "comments" field.
-func (_u *VRFUpdateOne) SetComments(v string) *VRFUpdateOne {
-	_u.mutation.SetComments(v)
-	return _u
-}
-
-// SetNillableComments sets the "comments" field if the given value is not nil.
-func (_u *VRFUpdateOne) SetNillableComments(v *string) *VRFUpdateOne {
-	if v != nil {
-		_u.SetComments(*v)
-	}
-	return _u
-}
-
-// SetName sets the "name" field.
-func (_u *VRFUpdateOne) SetName(v string) *VRFUpdateOne {
-	_u.mutation.SetName(v)
-	return _u
-}
-
-// SetNillableName sets the "name" field if the given value is not nil.
-func (_u *VRFUpdateOne) SetNillableName(v *string) *VRFUpdateOne {
-	if v != nil {
-		_u.SetName(*v)
-	}
-	return _u
-}
-
-// SetNameNatural sets the "_name_natural" field.
-func (_u *VRFUpdateOne) SetNameNatural(v string) *VRFUpdateOne {
-	_u.mutation.SetNameNatural(v)
-	return _u
-}
-
-// SetNillableNameNatural sets the "_name_natural" field if the given value is not nil.
-func (_u *VRFUpdateOne) SetNillableNameNatural(v *string) *VRFUpdateOne {
-	if v != nil {
-		_u.SetNameNatural(*v)
-	}
-	return _u
-}
-
-// SetRd sets the "rd" field.
-func (_u *VRFUpdateOne) SetRd(v string) *VRFUpdateOne {
-	_u.mutation.SetRd(v)
-	return _u
-}
-
-// SetNillableRd sets the "rd" field if the given value is not nil.
-func (_u *VRFUpdateOne) SetNillableRd(v *string) *VRFUpdateOne {
-	if v != nil {
-		_u.SetRd(*v)
-	}
-	return _u
-}
-
-// ClearRd clears the value of the "rd" field.
-func (_u *VRFUpdateOne) ClearRd() *VRFUpdateOne {
-	_u.mutation.ClearRd()
-	return _u
-}
-
-// SetTenantID sets the "tenant_id" field.
-func (_u *VRFUpdateOne) SetTenantID(v int) *VRFUpdateOne {
-	_u.mutation.SetTenantID(v)
-	return _u
-}
-
-// SetNillableTenantID sets the "tenant_id" field if the given value is not nil.
-func (_u *VRFUpdateOne) SetNillableTenantID(v *int) *VRFUpdateOne {
-	if v != nil {
-		_u.SetTenantID(*v)
-	}
-	return _u
-}
-
-// ClearTenantID clears the value of the "tenant_id" field.
-func (_u *VRFUpdateOne) ClearTenantID() *VRFUpdateOne {
-	_u.mutation.ClearTenantID()
-	return _u
-}
-
-// SetEnforceUnique sets the "enforce_unique" field.
-func (_u *VRFUpdateOne) SetEnforceUnique(v bool) *VRFUpdateOne {
-	_u.mutation.SetEnforceUnique(v)
-	return _u
-}
-
-// SetNillableEnforceUnique sets the "enforce_unique" field if the given value is not nil.
-func (_u *VRFUpdateOne) SetNillableEnforceUnique(v *bool) *VRFUpdateOne {
-	if v != nil {
-		_u.SetEnforceUnique(*v)
-	}
-	return _u
-}
-
-// SetTenant sets the "tenant" edge to the Tenant entity.
-func (_u *VRFUpdateOne) SetTenant(v *Tenant) *VRFUpdateOne {
-	return _u.SetTenantID(v.ID)
-}
-
-// Mutation returns the VRFMutation object of the builder.
+// Mutation returns the VRFMutation object of the builder. The typed
+// setters are not generated for this type (api.Model.GenericOnly).
 func (_u *VRFUpdateOne) Mutation() *VRFMutation {
 	return _u.mutation
 }
@@ -543,12 +269,6 @@ func (_u *VRFUpdateOne) check() error {
 		}
 	}
 	return nil
-}
-
-// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
-func (_u *VRFUpdateOne) Modify(modifiers ...func(u *sql.UpdateBuilder)) *VRFUpdateOne {
-	_u.modifiers = append(_u.modifiers, modifiers...)
-	return _u
 }
 
 func (_u *VRFUpdateOne) sqlSave(ctx context.Context) (_node *VRF, err error) {
@@ -642,7 +362,6 @@ func (_u *VRFUpdateOne) sqlSave(ctx context.Context) (_node *VRF, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
-	_spec.AddModifiers(_u.modifiers...)
 	_node = &VRF{config: _u.config}
 	_spec.Assign = _node.assignValues
 	_spec.ScanValues = _node.scanValues

@@ -253,9 +253,8 @@ func (_q *WebhookQuery) Clone() *WebhookQuery {
 		inters:     append([]Interceptor{}, _q.inters...),
 		predicates: append([]predicate.Webhook{}, _q.predicates...),
 		// clone intermediate query.
-		sql:       _q.sql.Clone(),
-		path:      _q.path,
-		modifiers: append([]func(*sql.Selector){}, _q.modifiers...),
+		sql:  _q.sql.Clone(),
+		path: _q.path,
 	}
 }
 
@@ -474,12 +473,6 @@ func (_q *WebhookQuery) ForShare(opts ...sql.LockOption) *WebhookQuery {
 	return _q
 }
 
-// Modify adds a query modifier for attaching custom logic to queries.
-func (_q *WebhookQuery) Modify(modifiers ...func(s *sql.Selector)) *WebhookSelect {
-	_q.modifiers = append(_q.modifiers, modifiers...)
-	return _q.Select()
-}
-
 // WebhookGroupBy is the group-by builder for Webhook entities.
 type WebhookGroupBy struct {
 	selector
@@ -568,10 +561,4 @@ func (_s *WebhookSelect) sqlScan(ctx context.Context, root *WebhookQuery, v any)
 	}
 	defer rows.Close()
 	return sql.ScanSlice(rows, v)
-}
-
-// Modify adds a query modifier for attaching custom logic to queries.
-func (_s *WebhookSelect) Modify(modifiers ...func(s *sql.Selector)) *WebhookSelect {
-	_s.modifiers = append(_s.modifiers, modifiers...)
-	return _s
 }

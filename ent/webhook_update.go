@@ -6,7 +6,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
@@ -18,9 +17,8 @@ import (
 // WebhookUpdate is the builder for updating Webhook entities.
 type WebhookUpdate struct {
 	config
-	hooks     []Hook
-	mutation  *WebhookMutation
-	modifiers []func(*sql.UpdateBuilder)
+	hooks    []Hook
+	mutation *WebhookMutation
 }
 
 // Where appends a list predicates to the WebhookUpdate builder.
@@ -29,171 +27,8 @@ func (_u *WebhookUpdate) Where(ps ...predicate.Webhook) *WebhookUpdate {
 	return _u
 }
 
-// SetLastUpdated sets the "last_updated" field.
-func (_u *WebhookUpdate) SetLastUpdated(v time.Time) *WebhookUpdate {
-	_u.mutation.SetLastUpdated(v)
-	return _u
-}
-
-// ClearLastUpdated clears the value of the "last_updated" field.
-func (_u *WebhookUpdate) ClearLastUpdated() *WebhookUpdate {
-	_u.mutation.ClearLastUpdated()
-	return _u
-}
-
-// SetCustomFieldData sets the "custom_field_data" field.
-func (_u *WebhookUpdate) SetCustomFieldData(v map[string]interface{}) *WebhookUpdate {
-	_u.mutation.SetCustomFieldData(v)
-	return _u
-}
-
-// SetName sets the "name" field.
-func (_u *WebhookUpdate) SetName(v string) *WebhookUpdate {
-	_u.mutation.SetName(v)
-	return _u
-}
-
-// SetNillableName sets the "name" field if the given value is not nil.
-func (_u *WebhookUpdate) SetNillableName(v *string) *WebhookUpdate {
-	if v != nil {
-		_u.SetName(*v)
-	}
-	return _u
-}
-
-// SetDescription sets the "description" field.
-func (_u *WebhookUpdate) SetDescription(v string) *WebhookUpdate {
-	_u.mutation.SetDescription(v)
-	return _u
-}
-
-// SetNillableDescription sets the "description" field if the given value is not nil.
-func (_u *WebhookUpdate) SetNillableDescription(v *string) *WebhookUpdate {
-	if v != nil {
-		_u.SetDescription(*v)
-	}
-	return _u
-}
-
-// SetPayloadURL sets the "payload_url" field.
-func (_u *WebhookUpdate) SetPayloadURL(v string) *WebhookUpdate {
-	_u.mutation.SetPayloadURL(v)
-	return _u
-}
-
-// SetNillablePayloadURL sets the "payload_url" field if the given value is not nil.
-func (_u *WebhookUpdate) SetNillablePayloadURL(v *string) *WebhookUpdate {
-	if v != nil {
-		_u.SetPayloadURL(*v)
-	}
-	return _u
-}
-
-// SetHTTPMethod sets the "http_method" field.
-func (_u *WebhookUpdate) SetHTTPMethod(v string) *WebhookUpdate {
-	_u.mutation.SetHTTPMethod(v)
-	return _u
-}
-
-// SetNillableHTTPMethod sets the "http_method" field if the given value is not nil.
-func (_u *WebhookUpdate) SetNillableHTTPMethod(v *string) *WebhookUpdate {
-	if v != nil {
-		_u.SetHTTPMethod(*v)
-	}
-	return _u
-}
-
-// SetHTTPContentType sets the "http_content_type" field.
-func (_u *WebhookUpdate) SetHTTPContentType(v string) *WebhookUpdate {
-	_u.mutation.SetHTTPContentType(v)
-	return _u
-}
-
-// SetNillableHTTPContentType sets the "http_content_type" field if the given value is not nil.
-func (_u *WebhookUpdate) SetNillableHTTPContentType(v *string) *WebhookUpdate {
-	if v != nil {
-		_u.SetHTTPContentType(*v)
-	}
-	return _u
-}
-
-// SetAdditionalHeaders sets the "additional_headers" field.
-func (_u *WebhookUpdate) SetAdditionalHeaders(v string) *WebhookUpdate {
-	_u.mutation.SetAdditionalHeaders(v)
-	return _u
-}
-
-// SetNillableAdditionalHeaders sets the "additional_headers" field if the given value is not nil.
-func (_u *WebhookUpdate) SetNillableAdditionalHeaders(v *string) *WebhookUpdate {
-	if v != nil {
-		_u.SetAdditionalHeaders(*v)
-	}
-	return _u
-}
-
-// SetBodyTemplate sets the "body_template" field.
-func (_u *WebhookUpdate) SetBodyTemplate(v string) *WebhookUpdate {
-	_u.mutation.SetBodyTemplate(v)
-	return _u
-}
-
-// SetNillableBodyTemplate sets the "body_template" field if the given value is not nil.
-func (_u *WebhookUpdate) SetNillableBodyTemplate(v *string) *WebhookUpdate {
-	if v != nil {
-		_u.SetBodyTemplate(*v)
-	}
-	return _u
-}
-
-// SetSecret sets the "secret" field.
-func (_u *WebhookUpdate) SetSecret(v string) *WebhookUpdate {
-	_u.mutation.SetSecret(v)
-	return _u
-}
-
-// SetNillableSecret sets the "secret" field if the given value is not nil.
-func (_u *WebhookUpdate) SetNillableSecret(v *string) *WebhookUpdate {
-	if v != nil {
-		_u.SetSecret(*v)
-	}
-	return _u
-}
-
-// SetSslVerification sets the "ssl_verification" field.
-func (_u *WebhookUpdate) SetSslVerification(v bool) *WebhookUpdate {
-	_u.mutation.SetSslVerification(v)
-	return _u
-}
-
-// SetNillableSslVerification sets the "ssl_verification" field if the given value is not nil.
-func (_u *WebhookUpdate) SetNillableSslVerification(v *bool) *WebhookUpdate {
-	if v != nil {
-		_u.SetSslVerification(*v)
-	}
-	return _u
-}
-
-// SetCaFilePath sets the "ca_file_path" field.
-func (_u *WebhookUpdate) SetCaFilePath(v string) *WebhookUpdate {
-	_u.mutation.SetCaFilePath(v)
-	return _u
-}
-
-// SetNillableCaFilePath sets the "ca_file_path" field if the given value is not nil.
-func (_u *WebhookUpdate) SetNillableCaFilePath(v *string) *WebhookUpdate {
-	if v != nil {
-		_u.SetCaFilePath(*v)
-	}
-	return _u
-}
-
-// ClearCaFilePath clears the value of the "ca_file_path" field.
-func (_u *WebhookUpdate) ClearCaFilePath() *WebhookUpdate {
-	_u.mutation.ClearCaFilePath()
-	return _u
-}
-
-// Mutation returns the WebhookMutation object of the builder.
+// Mutation returns the WebhookMutation object of the builder. The typed
+// setters are not generated for this type (api.Model.GenericOnly).
 func (_u *WebhookUpdate) Mutation() *WebhookMutation {
 	return _u.mutation
 }
@@ -280,12 +115,6 @@ func (_u *WebhookUpdate) check() error {
 	return nil
 }
 
-// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
-func (_u *WebhookUpdate) Modify(modifiers ...func(u *sql.UpdateBuilder)) *WebhookUpdate {
-	_u.modifiers = append(_u.modifiers, modifiers...)
-	return _u
-}
-
 func (_u *WebhookUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -343,7 +172,6 @@ func (_u *WebhookUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	if _u.mutation.CaFilePathCleared() {
 		_spec.ClearField(webhook.FieldCaFilePath, field.TypeString)
 	}
-	_spec.AddModifiers(_u.modifiers...)
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{webhook.Label}
@@ -359,177 +187,13 @@ func (_u *WebhookUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 // WebhookUpdateOne is the builder for updating a single Webhook entity.
 type WebhookUpdateOne struct {
 	config
-	fields    []string
-	hooks     []Hook
-	mutation  *WebhookMutation
-	modifiers []func(*sql.UpdateBuilder)
+	fields   []string
+	hooks    []Hook
+	mutation *WebhookMutation
 }
 
-// SetLastUpdated sets the "last_updated" field.
-func (_u *WebhookUpdateOne) SetLastUpdated(v time.Time) *WebhookUpdateOne {
-	_u.mutation.SetLastUpdated(v)
-	return _u
-}
-
-// ClearLastUpdated clears the value of the "last_updated" field.
-func (_u *WebhookUpdateOne) ClearLastUpdated() *WebhookUpdateOne {
-	_u.mutation.ClearLastUpdated()
-	return _u
-}
-
-// SetCustomFieldData sets the "custom_field_data" field.
-func (_u *WebhookUpdateOne) SetCustomFieldData(v map[string]interface{}) *WebhookUpdateOne {
-	_u.mutation.SetCustomFieldData(v)
-	return _u
-}
-
-// SetName sets the "name" field.
-func (_u *WebhookUpdateOne) SetName(v string) *WebhookUpdateOne {
-	_u.mutation.SetName(v)
-	return _u
-}
-
-// SetNillableName sets the "name" field if the given value is not nil.
-func (_u *WebhookUpdateOne) SetNillableName(v *string) *WebhookUpdateOne {
-	if v != nil {
-		_u.SetName(*v)
-	}
-	return _u
-}
-
-// SetDescription sets the "description" field.
-func (_u *WebhookUpdateOne) SetDescription(v string) *WebhookUpdateOne {
-	_u.mutation.SetDescription(v)
-	return _u
-}
-
-// SetNillableDescription sets the "description" field if the given value is not nil.
-func (_u *WebhookUpdateOne) SetNillableDescription(v *string) *WebhookUpdateOne {
-	if v != nil {
-		_u.SetDescription(*v)
-	}
-	return _u
-}
-
-// SetPayloadURL sets the "payload_url" field.
-func (_u *WebhookUpdateOne) SetPayloadURL(v string) *WebhookUpdateOne {
-	_u.mutation.SetPayloadURL(v)
-	return _u
-}
-
-// SetNillablePayloadURL sets the "payload_url" field if the given value is not nil.
-func (_u *WebhookUpdateOne) SetNillablePayloadURL(v *string) *WebhookUpdateOne {
-	if v != nil {
-		_u.SetPayloadURL(*v)
-	}
-	return _u
-}
-
-// SetHTTPMethod sets the "http_method" field.
-func (_u *WebhookUpdateOne) SetHTTPMethod(v string) *WebhookUpdateOne {
-	_u.mutation.SetHTTPMethod(v)
-	return _u
-}
-
-// SetNillableHTTPMethod sets the "http_method" field if the given value is not nil.
-func (_u *WebhookUpdateOne) SetNillableHTTPMethod(v *string) *WebhookUpdateOne {
-	if v != nil {
-		_u.SetHTTPMethod(*v)
-	}
-	return _u
-}
-
-// SetHTTPContentType sets the "http_content_type" field.
-func (_u *WebhookUpdateOne) SetHTTPContentType(v string) *WebhookUpdateOne {
-	_u.mutation.SetHTTPContentType(v)
-	return _u
-}
-
-// SetNillableHTTPContentType sets the "http_content_type" field if the given value is not nil.
-func (_u *WebhookUpdateOne) SetNillableHTTPContentType(v *string) *WebhookUpdateOne {
-	if v != nil {
-		_u.SetHTTPContentType(*v)
-	}
-	return _u
-}
-
-// SetAdditionalHeaders sets the "additional_headers" field.
-func (_u *WebhookUpdateOne) SetAdditionalHeaders(v string) *WebhookUpdateOne {
-	_u.mutation.SetAdditionalHeaders(v)
-	return _u
-}
-
-// SetNillableAdditionalHeaders sets the "additional_headers" field if the given value is not nil.
-func (_u *WebhookUpdateOne) SetNillableAdditionalHeaders(v *string) *WebhookUpdateOne {
-	if v != nil {
-		_u.SetAdditionalHeaders(*v)
-	}
-	return _u
-}
-
-// SetBodyTemplate sets the "body_template" field.
-func (_u *WebhookUpdateOne) SetBodyTemplate(v string) *WebhookUpdateOne {
-	_u.mutation.SetBodyTemplate(v)
-	return _u
-}
-
-// SetNillableBodyTemplate sets the "body_template" field if the given value is not nil.
-func (_u *WebhookUpdateOne) SetNillableBodyTemplate(v *string) *WebhookUpdateOne {
-	if v != nil {
-		_u.SetBodyTemplate(*v)
-	}
-	return _u
-}
-
-// SetSecret sets the "secret" field.
-func (_u *WebhookUpdateOne) SetSecret(v string) *WebhookUpdateOne {
-	_u.mutation.SetSecret(v)
-	return _u
-}
-
-// SetNillableSecret sets the "secret" field if the given value is not nil.
-func (_u *WebhookUpdateOne) SetNillableSecret(v *string) *WebhookUpdateOne {
-	if v != nil {
-		_u.SetSecret(*v)
-	}
-	return _u
-}
-
-// SetSslVerification sets the "ssl_verification" field.
-func (_u *WebhookUpdateOne) SetSslVerification(v bool) *WebhookUpdateOne {
-	_u.mutation.SetSslVerification(v)
-	return _u
-}
-
-// SetNillableSslVerification sets the "ssl_verification" field if the given value is not nil.
-func (_u *WebhookUpdateOne) SetNillableSslVerification(v *bool) *WebhookUpdateOne {
-	if v != nil {
-		_u.SetSslVerification(*v)
-	}
-	return _u
-}
-
-// SetCaFilePath sets the "ca_file_path" field.
-func (_u *WebhookUpdateOne) SetCaFilePath(v string) *WebhookUpdateOne {
-	_u.mutation.SetCaFilePath(v)
-	return _u
-}
-
-// SetNillableCaFilePath sets the "ca_file_path" field if the given value is not nil.
-func (_u *WebhookUpdateOne) SetNillableCaFilePath(v *string) *WebhookUpdateOne {
-	if v != nil {
-		_u.SetCaFilePath(*v)
-	}
-	return _u
-}
-
-// ClearCaFilePath clears the value of the "ca_file_path" field.
-func (_u *WebhookUpdateOne) ClearCaFilePath() *WebhookUpdateOne {
-	_u.mutation.ClearCaFilePath()
-	return _u
-}
-
-// Mutation returns the WebhookMutation object of the builder.
+// Mutation returns the WebhookMutation object of the builder. The typed
+// setters are not generated for this type (api.Model.GenericOnly).
 func (_u *WebhookUpdateOne) Mutation() *WebhookMutation {
 	return _u.mutation
 }
@@ -629,12 +293,6 @@ func (_u *WebhookUpdateOne) check() error {
 	return nil
 }
 
-// Modify adds a statement modifier for attaching custom logic to the UPDATE statement.
-func (_u *WebhookUpdateOne) Modify(modifiers ...func(u *sql.UpdateBuilder)) *WebhookUpdateOne {
-	_u.modifiers = append(_u.modifiers, modifiers...)
-	return _u
-}
-
 func (_u *WebhookUpdateOne) sqlSave(ctx context.Context) (_node *Webhook, err error) {
 	if err := _u.check(); err != nil {
 		return _node, err
@@ -709,7 +367,6 @@ func (_u *WebhookUpdateOne) sqlSave(ctx context.Context) (_node *Webhook, err er
 	if _u.mutation.CaFilePathCleared() {
 		_spec.ClearField(webhook.FieldCaFilePath, field.TypeString)
 	}
-	_spec.AddModifiers(_u.modifiers...)
 	_node = &Webhook{config: _u.config}
 	_spec.Assign = _node.assignValues
 	_spec.ScanValues = _node.scanValues

@@ -38,6 +38,7 @@ func (Location) Annotations() []schema.Annotation {
 		entsql.Annotation{Table: "dcim_location"},
 		api.Model{
 			App: "dcim", Path: "locations", Verbose: "location",
+			GenericOnly: true,
 			Fields: []string{"id", "url", "display_url", "display", "name", "slug", "site", "parent", "status",
 				"tenant", "facility", "description", "tags", "custom_fields", "created", "last_updated",
 				"rack_count", "device_count", "prefix_count", "owner", "comments", "_depth"},

@@ -20,6 +20,7 @@ func (Region) Annotations() []schema.Annotation {
 		entsql.Annotation{Table: "dcim_region"},
 		api.Model{
 			App: "dcim", Path: "regions", Verbose: "region",
+			GenericOnly: true,
 			Fields: []string{"id", "url", "display_url", "display", "name", "slug", "parent", "description", "tags",
 				"custom_fields", "created", "last_updated", "site_count", "prefix_count", "owner", "comments", "_depth"},
 			Brief:    []string{"id", "url", "display", "name", "slug", "description", "site_count", "_depth"},

@@ -46,6 +46,7 @@ func (Site) Annotations() []schema.Annotation {
 		entsql.Annotation{Table: "dcim_site"},
 		api.Model{
 			App: "dcim", Path: "sites", Verbose: "site",
+			GenericOnly: true,
 			Fields: []string{"id", "url", "display_url", "display", "name", "slug", "status", "region", "group",
 				"tenant", "facility", "time_zone", "description", "physical_address", "shipping_address", "latitude",
 				"longitude", "owner", "comments", "asns", "tags", "custom_fields", "created", "last_updated",

@@ -75,6 +75,7 @@ func (CustomField) Annotations() []schema.Annotation {
 		entsql.Annotation{Table: "extras_customfield"},
 		api.Model{
 			App: "extras", Path: "custom-fields", Verbose: "custom field",
+			GenericOnly: true,
 			Fields: []string{"id", "url", "display_url", "display", "object_types", "type", "related_object_type",
 				"data_type", "name", "label", "group_name", "description", "required", "unique", "search_weight",
 				"filter_logic", "ui_visible", "ui_editable", "is_cloneable", "default", "related_object_filter",

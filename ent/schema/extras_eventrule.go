@@ -53,6 +53,7 @@ func (EventRule) Annotations() []schema.Annotation {
 		entsql.Annotation{Table: "extras_eventrule"},
 		api.Model{
 			App: "extras", Path: "event-rules", Verbose: "event rule",
+			GenericOnly: true,
 			Fields: []string{"id", "url", "display_url", "display", "object_types", "name", "enabled", "event_types",
 				"conditions", "action_type", "action_object_type", "action_object_id", "action_object", "description",
 				"custom_fields", "owner", "tags", "created", "last_updated"},

@@ -31,6 +31,7 @@ func (Tag) Annotations() []schema.Annotation {
 		entsql.Annotation{Table: "extras_tag"},
 		api.Model{
 			App: "extras", Path: "tags", Verbose: "tag",
+			GenericOnly: true,
 			Fields: []string{"id", "url", "display_url", "display", "name", "slug", "color", "description", "weight",
 				"object_types", "tagged_items", "created", "last_updated"},
 			Brief:    []string{"id", "url", "display", "name", "slug", "color", "description"},

@@ -43,6 +43,7 @@ func (Webhook) Annotations() []schema.Annotation {
 		entsql.Annotation{Table: "extras_webhook"},
 		api.Model{
 			App: "extras", Path: "webhooks", Verbose: "webhook",
+			GenericOnly: true,
 			Fields: []string{"id", "url", "display_url", "display", "name", "description", "payload_url", "http_method",
 				"http_content_type", "additional_headers", "body_template", "secret", "ssl_verification", "ca_file_path",
 				"custom_fields", "owner", "tags", "created", "last_updated"},

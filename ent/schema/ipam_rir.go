@@ -23,6 +23,7 @@ func (RIR) Annotations() []schema.Annotation {
 		entsql.Annotation{Table: "ipam_rir"},
 		api.Model{
 			App: "ipam", Path: "rirs", Verbose: "RIR",
+			GenericOnly: true,
 			Fields: []string{"id", "url", "display_url", "display", "name", "slug", "is_private", "description",
 				"owner", "comments", "tags", "custom_fields", "created", "last_updated", "aggregate_count"},
 			Brief:    []string{"id", "url", "display", "name", "slug", "description", "aggregate_count"},

@@ -26,6 +26,7 @@ func (Role) Annotations() []schema.Annotation {
 		entsql.Annotation{Table: "ipam_role"},
 		api.Model{
 			App: "ipam", Path: "roles", Verbose: "role",
+			GenericOnly: true,
 			Fields: []string{"id", "url", "display_url", "display", "name", "slug", "weight", "description", "owner",
 				"comments", "tags", "custom_fields", "created", "last_updated", "prefix_count", "vlan_count", "asn_count"},
 			Brief:    []string{"id", "url", "display", "name", "slug", "description", "prefix_count", "vlan_count", "asn_count"},

@@ -61,6 +61,7 @@ func (VLAN) Annotations() []schema.Annotation {
 		entsql.Annotation{Table: "ipam_vlan"},
 		api.Model{
 			App: "ipam", Path: "vlans", Verbose: "VLAN",
+			GenericOnly: true,
 			Fields: []string{"id", "url", "display_url", "display", "site", "group", "vid", "name", "tenant", "status",
 				"role", "description", "qinq_role", "qinq_svlan", "owner", "comments", "l2vpn_termination", "tags",
 				"custom_fields", "created", "last_updated", "prefix_count", "display_name"},

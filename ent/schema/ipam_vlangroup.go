@@ -65,6 +65,7 @@ func (VLANGroup) Annotations() []schema.Annotation {
 		entsql.Annotation{Table: "ipam_vlangroup"},
 		api.Model{
 			App: "ipam", Path: "vlan-groups", Verbose: "VLAN group",
+			GenericOnly: true,
 			Fields: []string{"id", "url", "display_url", "display", "name", "slug", "scope_type", "scope_id", "scope",
 				"vid_ranges", "total_vlan_ids", "tenant", "description", "owner", "comments", "tags", "custom_fields",
 				"created", "last_updated", "vlan_count", "utilization"},

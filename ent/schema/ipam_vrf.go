@@ -39,6 +39,7 @@ func (VRF) Annotations() []schema.Annotation {
 		entsql.Annotation{Table: "ipam_vrf"},
 		api.Model{
 			App: "ipam", Path: "vrfs", Verbose: "VRF",
+			GenericOnly: true,
 			Fields: []string{"id", "url", "display_url", "display", "name", "rd", "tenant", "enforce_unique",
 				"description", "owner", "comments", "import_targets", "export_targets", "tags", "custom_fields",
 				"created", "last_updated", "ipaddress_count", "prefix_count"},

@@ -25,6 +25,7 @@ func (TenantGroup) Annotations() []schema.Annotation {
 		entsql.Annotation{Table: "tenancy_tenantgroup"},
 		api.Model{
 			App: "tenancy", Path: "tenant-groups", Verbose: "tenant group",
+			GenericOnly: true,
 			Fields: []string{"id", "url", "display_url", "display", "name", "slug", "parent", "description", "tags",
 				"custom_fields", "created", "last_updated", "tenant_count", "owner", "comments", "_depth"},
 			Brief:    []string{"id", "url", "display", "name", "slug", "description", "tenant_count", "_depth"},

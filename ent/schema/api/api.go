@@ -54,6 +54,13 @@ type Model struct {
 	DisplayFunc *FuncRef   `json:"display_func,omitempty"`
 	IP          *IPColumns `json:"ip,omitempty"`
 	Endpoints   []Endpoint `json:"endpoints,omitempty"`
+	// GenericOnly opts the type into slim generated builders
+	// (ent/template/setter.tmpl): its create and update builders keep only
+	// Mutation(), which is all the generic layer needs, and lose the typed
+	// SetX/ClearX/AddX methods. It keeps the compile of the root ent package
+	// cheap; set it unless hand-written code (tests included) sets this type's
+	// fields through typed builders.
+	GenericOnly bool `json:"generic_only,omitempty"`
 }
 
 // Name implements ent's schema.Annotation.
@@ -125,6 +132,7 @@ func (m Model) Merge(other schema.Annotation) schema.Annotation {
 	m.Custom = m.Custom || o.Custom
 	m.ChangeLogged = m.ChangeLogged || o.ChangeLogged
 	m.ReadOnly = m.ReadOnly || o.ReadOnly
+	m.GenericOnly = m.GenericOnly || o.GenericOnly
 	return m
 }
 
