@@ -8,7 +8,7 @@ TESTFLAGS ?=
 TEST_TIMEOUT ?= 30m
 # Parallel tests per package (go test -parallel, default GOMAXPROCS): the
 # per-model suites wait on the database more than they compute.
-TEST_PARALLEL ?= 4
+TEST_PARALLEL ?= 12
 # Packages for `make test-update`.
 UPDATE_PKGS ?= ./...
 GOFMT ?= $(shell $(GO) env GOROOT)/bin/gofmt

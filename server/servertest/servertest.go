@@ -128,9 +128,10 @@ type liveServer struct {
 	http *httptest.Server
 }
 
-// pgConnsPerEnv caps each Env's PostgreSQL pool: with `go test -parallel 4`
-// and two test binaries at once (-p 2), at most 2*4*(8+1) = 72 connections.
-const pgConnsPerEnv = 8
+// pgConnsPerEnv caps each Env's PostgreSQL pool: with `make test`'s
+// -parallel 12, at most 12*(6+1) = 84 connections (the +1 is the admin
+// connection that created the database), below max_connections = 100.
+const pgConnsPerEnv = 6
 
 var pgCounter struct {
 	sync.Mutex
