@@ -6,8 +6,10 @@ BIN := bin/inventory
 # Extra flags for `go test`, e.g. `make test TESTFLAGS='-v -run TestFoo'`.
 TESTFLAGS ?=
 TEST_TIMEOUT ?= 30m
-# Packages for `make test-update`; every package run with -update must define
-# that flag, so narrow this if some do not (e.g. UPDATE_PKGS=./server/...).
+# Parallel tests per package (go test -parallel, default GOMAXPROCS): the
+# per-model suites wait on the database more than they compute.
+TEST_PARALLEL ?= 12
+# Packages for `make test-update`.
 UPDATE_PKGS ?= ./...
 GOFMT ?= $(shell $(GO) env GOROOT)/bin/gofmt
 # Dev and test builds compile the root ent package (~100k generated lines,
@@ -78,10 +80,10 @@ test: ## Run all tests (SQLite; PostgreSQL too when INVENTORY_TEST_POSTGRES is s
 	else \
 		echo 'PostgreSQL: INVENTORY_TEST_POSTGRES not set; PostgreSQL tests are skipped (start one with: eval "$$(.ci/pg.sh)")'; \
 	fi
-	$(GO) test $(DEV_GCFLAGS) -count=1 -timeout $(TEST_TIMEOUT) $(TESTFLAGS) ./...
+	$(GO) test $(DEV_GCFLAGS) -count=1 -parallel $(TEST_PARALLEL) -timeout $(TEST_TIMEOUT) $(TESTFLAGS) ./...
 
-test-update: ## Run the tests with -update to rewrite golden files
-	$(GO) test $(DEV_GCFLAGS) -count=1 -timeout $(TEST_TIMEOUT) $(TESTFLAGS) $(UPDATE_PKGS) -update
+test-update: ## Run the tests rewriting golden files and query-count baselines (testdata/)
+	INVENTORY_UPDATE_GOLDEN=1 $(GO) test $(DEV_GCFLAGS) -count=1 -parallel $(TEST_PARALLEL) -timeout $(TEST_TIMEOUT) $(TESTFLAGS) $(UPDATE_PKGS)
 
 bench: release ## Run the benchmark against SQLite, then PostgreSQL if INVENTORY_TEST_POSTGRES is set
 	./$(BIN) bench --database sqlite

@@ -140,15 +140,22 @@ func logOf(t *testing.T, e *servertest.Env, d *resource.Descriptor, what, reqID 
 }
 
 // conformChangeLog writes fresh objects made from the fixture payloads p
-// (the model's table holds none of them when it runs): create (with tags and
+// (made distinct for this aspect): create (with tags and
 // a custom field where the model has them), PATCH, a no-op PATCH, refused
 // writes (invalid object, invalid bulk item, over-long changelog_message),
 // bulk create, bulk update, a rolled-back bulk PUT, the fixture's update,
 // delete and bulk delete. After each request it checks that request's
 // change records (REST) and outbox events (database) object by object; a
 // model without change logging must produce neither.
-func conformChangeLog(t *testing.T, e *servertest.Env, d *resource.Descriptor, fx *fixture, w *world, p []map[string]any, bp map[string]any) {
+func conformChangeLog(t *testing.T, s *suite) {
+	e, d, fx, w, p, bp := s.e, s.d, s.fx, s.w, s.p, s.bulkPayload(t)
 	list := listPath(d)
+	if d.Tagged {
+		conformanceTags(t, e, d)
+	}
+	if d.Custom {
+		conformanceField(t, e, map[string]any{"name": "conformance_text", "type": "text", "object_types": []string{d.ContentType()}})
+	}
 	nothing := func(what string, before [2]int, reqID string) {
 		t.Helper()
 		logOf(t, e, d, what, reqID, nil)
@@ -180,10 +187,10 @@ func conformChangeLog(t *testing.T, e *servertest.Env, d *resource.Descriptor, f
 	// Create one object; tags and custom fields written with it belong to
 	// its one create record and event (BEHAVIOUR.md §11.2, §12.4).
 	first := withMsg(p[0], "conformance create")
-	if d.Tagged { // the tags step made the "Conformance" tags
+	if d.Tagged {
 		first["tags"] = []any{map[string]any{"slug": "conformance-a"}}
 	}
-	if d.Custom { // the custom fields step made conformance_text
+	if d.Custom {
 		first["custom_fields"] = map[string]any{"conformance_text": "logged"}
 	}
 	r := must(t, e, http.StatusCreated, "POST", list, first)
@@ -350,7 +357,7 @@ func conformChangeLog(t *testing.T, e *servertest.Env, d *resource.Descriptor, f
 	// two others (a tree parent): still one record, of the first only.
 	w.remember(d.ContentType(), 1, pair[0])
 	w.remember(d.ContentType(), 2, pair[1])
-	r = must(t, e, http.StatusOK, "PATCH", detailPath(d, id0), withMsg(w.payload(t, fx.Update), "conformance fixture update"))
+	r = must(t, e, http.StatusOK, "PATCH", detailPath(d, id0), withMsg(s.update(t), "conformance fixture update"))
 	updated = get(id0)
 	recs = logOf(t, e, d, "fixture PATCH", r.Header.Get("X-Request-ID"), []touched{{id0, "update", "conformance fixture update", display(updated), updated}})
 	if d.Logged {
@@ -387,5 +394,4 @@ func conformChangeLog(t *testing.T, e *servertest.Env, d *resource.Descriptor, f
 			}
 		}
 	}
-	delete(w.ids, d.ContentType())
 }

@@ -25,6 +25,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"net/http"
 	"os"
@@ -35,6 +36,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -430,19 +432,37 @@ func hasTimestamps(d *resource.Descriptor) bool {
 	return d.Field("last_updated") != nil || d.Field("created") != nil
 }
 
-// TestConformance runs the generic suite over every registered model.
+// TestConformance runs the generic suite over every registered model: a
+// parallel subtest per model and per database, each with a server of its
+// own, running the aspects (the table below) one after the other. Every
+// aspect makes the objects it needs from the fixture, so any one runs
+// alone:
+//
+//	go test ./server/ -run 'TestConformance/dcim.site/sqlite/filters'
 func TestConformance(t *testing.T) {
+	t.Cleanup(func() { saveQueryCounts(t) })
 	for _, d := range resource.All() {
-		d := d
 		t.Run(d.ContentType(), func(t *testing.T) {
 			if d.ReadOnlyAPI {
 				t.Skip("read-only model: change records are tested in changelog_test.go")
 			}
 			t.Parallel()
 			fx := loadFixture(t, d.ContentType())
-			servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+			servertest.EachParallel(t, func(t *testing.T, e *servertest.Env) {
+				s := &suite{e: e, d: d, fx: fx, w: newWorld(e, d), db: t.Name()[strings.LastIndex(t.Name(), "/")+1:]}
 				start := time.Now()
-				conform(t, e, d, fx)
+				for i, a := range aspects {
+					t.Run(a.name, func(t *testing.T) {
+						if a.applies != nil && !a.applies(d) {
+							t.Skipf("%s does not apply to %s", a.name, d.ContentType())
+						}
+						if skipped(t, fx, a.name) {
+							return
+						}
+						s.begin(t, i+1)
+						a.run(t, s)
+					})
+				}
 				t.Logf("%s done in %v", d.ContentType(), time.Since(start).Round(time.Millisecond))
 			})
 		})
@@ -457,679 +477,956 @@ func skipped(t *testing.T, fx *fixture, aspect string) bool {
 	return false
 }
 
-// conform is the suite for one model on one database. Steps run in order
-// and build on each other (the objects created first are read, updated,
-// tagged and finally deleted).
-func conform(t *testing.T, e *servertest.Env, d *resource.Descriptor, fx *fixture) {
-	w := newWorld(e, d)
-	ct := d.ContentType()
-	list := listPath(d)
-	p := make([]map[string]any, 3)
-	for i := range p {
-		p[i] = w.payload(t, fx.Create[i])
-	}
-	p0, _ := getPage(t, e, list+"?limit=1")
-	base := *p0.Count
-	count := func(t *testing.T) int {
-		pg, _ := getPage(t, e, list+"?limit=1")
-		return *pg.Count
-	}
-	var ids [3]int
-	full := fullFields(d)
+// suite is one model on one database: its server, and the fixture objects
+// of other models created so far (shared by the aspects: they are only
+// read). The model's own objects belong to the aspect that made them.
+type suite struct {
+	e  *servertest.Env
+	d  *resource.Descriptor
+	fx *fixture
+	w  *world
+	db string // "sqlite" or "postgres"
 
-	ok := t.Run("create", func(t *testing.T) {
-		r := must(t, e, http.StatusCreated, "POST", list, p[0])
-		if loc := r.Header.Get("Location"); loc != "" {
-			t.Errorf("Location header %q on create", loc)
+	// Per aspect: the variant number k and the three create payloads
+	// made distinct by it.
+	k int
+	p []map[string]any
+}
+
+// Variant numbers: aspect n uses k = 2n (so that an update's vid of
+// fixture+1, VLAN style, never meets another aspect's create); the query
+// counts use kQueries+1..kQueries+20, the golden and bad input aspects
+// fixed numbers so that their values do not move with the table.
+const (
+	kQueries  = 50
+	kBadInput = 80
+	kGolden   = 90
+)
+
+// begin prepares an aspect: it forgets the objects of the model under test
+// that earlier aspects made, and makes this aspect's payloads.
+func (s *suite) begin(t *testing.T, n int) {
+	delete(s.w.ids, s.d.ContentType())
+	s.setK(t, 2*n)
+}
+
+func (s *suite) setK(t *testing.T, k int) {
+	s.k = k
+	s.p = make([]map[string]any, 3)
+	for i := range s.p {
+		s.p[i] = s.vary(s.w.payload(t, s.fx.Create[i]))
+	}
+}
+
+// vary makes a payload distinct for this aspect (see variant); k = 0 keeps
+// the fixture's own values.
+func (s *suite) vary(m map[string]any) map[string]any {
+	if s.k == 0 || m == nil {
+		return m
+	}
+	return vary(s.d, m, s.k)
+}
+
+func (s *suite) list() string { return listPath(s.d) }
+
+func (s *suite) count(t *testing.T) int {
+	t.Helper()
+	pg, _ := getPage(t, s.e, s.list()+"?limit=1")
+	return *pg.Count
+}
+
+// objects creates the aspect's three objects (one bulk create) and returns
+// their ids; fixture references to the model's own objects resolve to
+// them from now on.
+func (s *suite) objects(t *testing.T) [3]int {
+	t.Helper()
+	r := must(t, s.e, http.StatusCreated, "POST", s.list(), []any{s.p[0], s.p[1], s.p[2]})
+	var ids [3]int
+	for i, m := range r.JSON().([]any) {
+		ids[i] = int(m.(map[string]any)["id"].(float64))
+		s.w.remember(s.d.ContentType(), i, ids[i])
+	}
+	return ids
+}
+
+// update is the fixture's update payload, resolved and varied.
+func (s *suite) update(t *testing.T) map[string]any {
+	t.Helper()
+	if s.fx.Update == nil {
+		t.Fatal("fixture has no update")
+	}
+	return s.vary(s.w.payload(t, s.fx.Update))
+}
+
+// bulkPayload is the fixture's bulk_update payload (default: a new
+// description), resolved; nil when the model has neither.
+func (s *suite) bulkPayload(t *testing.T) map[string]any {
+	bp := s.fx.BulkUpdate
+	if bp == nil && writable(s.d, "description") {
+		bp = map[string]any{"description": "bulk updated"}
+	}
+	return s.w.payload(t, bp)
+}
+
+// aspect is one independent check of the generic suite.
+type aspect struct {
+	name    string
+	applies func(d *resource.Descriptor) bool // nil: every model
+	run     func(t *testing.T, s *suite)
+}
+
+var aspects = []aspect{
+	{name: "create", run: aspectCreate},
+	{name: "bulk_create_all_or_none", run: aspectBulkCreateAllOrNone},
+	{name: "invalid_create", run: aspectInvalidCreate},
+	{name: "bulk_create", run: aspectBulkCreate},
+	{name: "list_and_retrieve", run: aspectListAndRetrieve},
+	{name: "brief", run: aspectBrief},
+	{name: "fields_and_omit", run: aspectFieldsAndOmit},
+	{name: "ordering", run: aspectOrdering},
+	{name: "offset_pagination", run: aspectOffsetPagination},
+	{name: "cursor_pagination", run: aspectCursorPagination},
+	{name: "filters", run: aspectFilters},
+	{name: "errors", run: aspectErrors},
+	{name: "options", run: aspectOptions},
+	{name: "update", run: aspectUpdate},
+	{name: "put", run: aspectPut},
+	{name: "etag", run: aspectETag},
+	{name: "bulk_update", run: aspectBulkUpdate},
+	{name: "tags", applies: func(d *resource.Descriptor) bool { return d.Tagged }, run: aspectTags},
+	{name: "custom_fields", applies: func(d *resource.Descriptor) bool { return d.Custom }, run: aspectCustomFields},
+	{name: "delete", run: aspectDelete},
+	{name: "change_log", run: func(t *testing.T, s *suite) { conformChangeLog(t, s) }},
+	{name: "query_count", run: aspectQueryCount},
+	{name: "bad_input", run: func(t *testing.T, s *suite) {
+		s.setK(t, kBadInput)
+		conformBadInput(t, s.e, s.d, s.w, s.p[0])
+	}},
+	{name: "golden", run: aspectGolden},
+}
+
+func aspectCreate(t *testing.T, s *suite) {
+	e, d, p := s.e, s.d, s.p
+	full := fullFields(d)
+	r := must(t, e, http.StatusCreated, "POST", s.list(), p[0])
+	if loc := r.Header.Get("Location"); loc != "" {
+		t.Errorf("Location header %q on create", loc)
+	}
+	if got := keys(t, r.Body); !slices.Equal(got, full) {
+		t.Errorf("create: keys\n  %v\nwant\n  %v", got, full)
+	}
+	created := obj(t, r.Body)
+	id := int(created["id"].(float64))
+	checkValues(t, d, "create", p[0], created)
+	if hasTimestamps(d) {
+		if !etagRE.MatchString(r.Header.Get("ETag")) {
+			t.Errorf("create: ETag %q", r.Header.Get("ETag"))
 		}
-		if got := keys(t, r.Body); !slices.Equal(got, full) {
-			t.Errorf("create: keys\n  %v\nwant\n  %v", got, full)
+	}
+	g := must(t, e, http.StatusOK, "GET", detailPath(d, id), nil)
+	if r.Header.Get("ETag") != g.Header.Get("ETag") {
+		t.Errorf("ETag of create %q != of GET %q", r.Header.Get("ETag"), g.Header.Get("ETag"))
+	}
+	after := obj(t, g.Body)
+	for k, v := range after {
+		if f := d.Field(k); f != nil && f.Kind == resource.KindSecret && v != nil {
+			t.Errorf("GET shows secret %s after the creating response", k)
 		}
-		created := obj(t, r.Body)
-		ids[0] = int(created["id"].(float64))
-		w.remember(ct, 0, ids[0])
-		checkValues(t, d, "create", p[0], created)
-		if hasTimestamps(d) {
-			if !etagRE.MatchString(r.Header.Get("ETag")) {
-				t.Errorf("create: ETag %q", r.Header.Get("ETag"))
-			}
+	}
+	sameObject(t, "create response and re-GET", stripSecrets(t, d, created, true), stripSecrets(t, d, after, false))
+}
+
+func aspectBulkCreateAllOrNone(t *testing.T, s *suite) {
+	e, d, p, fx, list := s.e, s.d, s.p, s.fx, s.list()
+	if fx.Invalid.Body == nil {
+		t.Fatal("fixture has no invalid payload")
+	}
+	base := s.count(t)
+	inv := s.w.payload(t, fx.Invalid.Body)
+	r := must(t, e, http.StatusBadRequest, "POST", list, []any{p[1], p[2], inv})
+	var errs []map[string]any
+	if err := json.Unmarshal(r.Body, &errs); err != nil || len(errs) != 3 {
+		t.Fatalf("bulk create error body is no 3-item array: %s", r.Body)
+	}
+	if len(errs[0]) != 0 || len(errs[1]) != 0 {
+		t.Errorf("valid items carry errors: %s", r.Body)
+	}
+	var got []string
+	for k := range errs[2] {
+		got = append(got, k)
+	}
+	sort.Strings(got)
+	want := slices.Clone(fx.Invalid.Errors)
+	sort.Strings(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("invalid item: error keys %v, want %v (%s)", got, want, r.Body)
+	}
+	if n := s.count(t); n != base {
+		t.Errorf("after failed bulk create: count %d, want %d", n, base)
+	}
+	// The same object twice: the second collides with the first
+	// inside the transaction (NetBox: 500; here a per-item 400).
+	if uniqueApplies(d, p[1]) {
+		r := must(t, e, http.StatusBadRequest, "POST", list, []any{p[1], p[1]})
+		if err := json.Unmarshal(r.Body, &errs); err != nil || len(errs) != 2 || len(errs[0]) != 0 || len(errs[1]) == 0 {
+			t.Errorf("duplicate items: %s", r.Body)
 		}
-		g := must(t, e, http.StatusOK, "GET", detailPath(d, ids[0]), nil)
-		if r.Header.Get("ETag") != g.Header.Get("ETag") {
-			t.Errorf("ETag of create %q != of GET %q", r.Header.Get("ETag"), g.Header.Get("ETag"))
+		if n := s.count(t); n != base {
+			t.Errorf("after failed bulk create: count %d, want %d", n, base)
 		}
-		after := obj(t, g.Body)
-		for k, v := range after {
-			if f := d.Field(k); f != nil && f.Kind == resource.KindSecret && v != nil {
-				t.Errorf("GET shows secret %s after the creating response", k)
-			}
+	}
+}
+
+func aspectInvalidCreate(t *testing.T, s *suite) {
+	e, fx, list := s.e, s.fx, s.list()
+	r := must(t, e, http.StatusBadRequest, "POST", list, s.w.payload(t, fx.Invalid.Body))
+	var got []string
+	for k := range obj(t, r.Body) {
+		got = append(got, k)
+	}
+	sort.Strings(got)
+	want := slices.Clone(fx.Invalid.Errors)
+	sort.Strings(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("error keys %v, want %v (%s)", got, want, r.Body)
+	}
+	r = must(t, e, http.StatusBadRequest, "POST", list, `"just a string"`)
+	if string(r.Body) != `{"non_field_errors":["Invalid data. Expected a dictionary, but got str."]}` {
+		t.Errorf("scalar body: %s", r.Body)
+	}
+}
+
+func aspectBulkCreate(t *testing.T, s *suite) {
+	e, d, p := s.e, s.d, s.p
+	full := fullFields(d)
+	base := s.count(t)
+	r := must(t, e, http.StatusCreated, "POST", s.list(), []any{p[1], p[2]})
+	var items []json.RawMessage
+	if err := json.Unmarshal(r.Body, &items); err != nil || len(items) != 2 {
+		t.Fatalf("bulk create response is no 2-item array: %s", r.Body)
+	}
+	if r.Header.Get("ETag") != "" {
+		t.Errorf("bulk create carries an ETag")
+	}
+	var ids [2]int
+	for i, raw := range items {
+		if got := keys(t, raw); !slices.Equal(got, full) {
+			t.Errorf("bulk create item %d: keys %v", i, got)
 		}
-		sameObject(t, "create response and re-GET", stripSecrets(t, d, created, true), stripSecrets(t, d, after, false))
-	})
-	if !ok {
+		m := obj(t, raw)
+		ids[i] = int(m["id"].(float64))
+		checkValues(t, d, fmt.Sprintf("bulk create item %d", i), p[i+1], m)
+		stripSecrets(t, d, m, true)
+	}
+	if ids[0] >= ids[1] {
+		t.Errorf("bulk create: ids %v not in request order", ids)
+	}
+	if n := s.count(t); n != base+2 {
+		t.Errorf("count %d after creating 2, want %d", n, base+2)
+	}
+}
+
+func aspectListAndRetrieve(t *testing.T, s *suite) {
+	e, d, list := s.e, s.d, s.list()
+	full := fullFields(d)
+	base := s.count(t)
+	ids := s.objects(t)
+	pg, _ := getPage(t, e, list+"?limit=0")
+	if *pg.Count != base+3 || len(pg.Results) != base+3 || pg.Next != nil || pg.Previous != nil {
+		t.Fatalf("list: count %v, %d results, next %v, previous %v", *pg.Count, len(pg.Results), pg.Next, pg.Previous)
+	}
+	for _, raw := range pg.Results {
+		if got := keys(t, raw); !slices.Equal(got, full) {
+			t.Errorf("list item keys\n  %v\nwant\n  %v", got, full)
+		}
+		m := obj(t, raw)
+		id := int(m["id"].(float64))
+		if !slices.Contains(ids[:], id) {
+			continue
+		}
+		g := must(t, e, http.StatusOK, "GET", detailPath(d, id), nil)
+		if got := keys(t, g.Body); !slices.Equal(got, full) {
+			t.Errorf("detail keys %v", got)
+		}
+		sameObject(t, "list item and detail", m, obj(t, g.Body))
+		if hasTimestamps(d) && !etagRE.MatchString(g.Header.Get("ETag")) {
+			t.Errorf("GET detail: ETag %q", g.Header.Get("ETag"))
+		}
+		if u, _ := m["url"].(string); u != host+detailPath(d, id) {
+			t.Errorf("url %q", u)
+		}
+	}
+}
+
+func aspectBrief(t *testing.T, s *suite) {
+	e, d, list := s.e, s.d, s.list()
+	ids := s.objects(t)
+	if len(d.Brief) == 0 {
+		t.Logf("%s has no brief fields: brief is the full representation", d.ContentType())
+	}
+	want := briefFields(d)
+	pg, _ := getPage(t, e, list+"?brief=true")
+	for _, raw := range pg.Results {
+		if got := keys(t, raw); !slices.Equal(got, want) {
+			t.Errorf("brief list item keys %v, want %v", got, want)
+		}
+	}
+	r := must(t, e, http.StatusOK, "GET", detailPath(d, ids[0])+"?brief=1", nil)
+	if got := keys(t, r.Body); !slices.Equal(got, want) {
+		t.Errorf("brief detail keys %v, want %v", got, want)
+	}
+}
+
+func aspectFieldsAndOmit(t *testing.T, s *suite) {
+	e, d, list := s.e, s.d, s.list()
+	full := fullFields(d)
+	ids := s.objects(t)
+	pick := []string{"id", "display"}
+	if !has(d, "display") {
+		pick = []string{"id"}
+	}
+	r := must(t, e, http.StatusOK, "GET", detailPath(d, ids[0])+"?fields="+strings.Join(pick, ","), nil)
+	if got := keys(t, r.Body); !slices.Equal(got, pick) {
+		t.Errorf("fields=%v: keys %v", pick, got)
+	}
+	// Order follows the representation, not the parameter.
+	r = must(t, e, http.StatusOK, "GET", detailPath(d, ids[0])+"?fields="+pick[len(pick)-1]+",id,no_such_field", nil)
+	if got := keys(t, r.Body); !slices.Equal(got, pick) {
+		t.Errorf("fields (reversed, unknown name): keys %v", got)
+	}
+	pg, _ := getPage(t, e, list+"?fields=id")
+	for _, raw := range pg.Results {
+		if got := keys(t, raw); !slices.Equal(got, []string{"id"}) {
+			t.Errorf("list fields=id: keys %v", got)
+		}
+	}
+	omit := full[len(full)-1]
+	r = must(t, e, http.StatusOK, "GET", detailPath(d, ids[0])+"?omit=id,"+omit, nil)
+	if got, want := keys(t, r.Body), without(full, "id", omit); !slices.Equal(got, want) {
+		t.Errorf("omit=id,%s: keys %v", omit, got)
+	}
+	r = must(t, e, http.StatusOK, "GET", detailPath(d, ids[0])+"?fields=id&omit=id", nil)
+	if got := keys(t, r.Body); !slices.Equal(got, []string{"id"}) {
+		t.Errorf("fields wins over omit: keys %v", got)
+	}
+	r = must(t, e, http.StatusOK, "GET", detailPath(d, ids[0])+"?fields=id&brief=1", nil)
+	if got := keys(t, r.Body); !slices.Equal(got, []string{"id"}) {
+		t.Errorf("fields wins over brief: keys %v", got)
+	}
+}
+
+func aspectOrdering(t *testing.T, s *suite) {
+	e, d, p, list := s.e, s.d, s.p, s.list()
+	ids := s.objects(t)
+	pg, _ := getPage(t, e, list+"?ordering=id&limit=0")
+	asc := pg.ids(t)
+	if !slices.IsSorted(asc) {
+		t.Errorf("ordering=id: %v", asc)
+	}
+	pg, _ = getPage(t, e, list+"?ordering=-id&limit=0")
+	desc := pg.ids(t)
+	slices.Reverse(desc)
+	if !slices.Equal(asc, desc) {
+		t.Errorf("ordering=-id is not the reverse of ordering=id: %v", pg.ids(t))
+	}
+	f := orderField(d, p)
+	if f == nil {
+		t.Logf("no field with distinct plain values to order by")
 		return
 	}
-
-	t.Run("bulk create all or none", func(t *testing.T) {
-		if fx.Invalid.Body == nil {
-			t.Fatal("fixture has no invalid payload")
-		}
-		inv := w.payload(t, fx.Invalid.Body)
-		r := must(t, e, http.StatusBadRequest, "POST", list, []any{p[1], p[2], inv})
-		var errs []map[string]any
-		if err := json.Unmarshal(r.Body, &errs); err != nil || len(errs) != 3 {
-			t.Fatalf("bulk create error body is no 3-item array: %s", r.Body)
-		}
-		if len(errs[0]) != 0 || len(errs[1]) != 0 {
-			t.Errorf("valid items carry errors: %s", r.Body)
-		}
-		var got []string
-		for k := range errs[2] {
-			got = append(got, k)
-		}
-		sort.Strings(got)
-		want := slices.Clone(fx.Invalid.Errors)
-		sort.Strings(want)
-		if !slices.Equal(got, want) {
-			t.Errorf("invalid item: error keys %v, want %v (%s)", got, want, r.Body)
-		}
-		if n := count(t); n != base+1 {
-			t.Errorf("after failed bulk create: count %d, want %d", n, base+1)
-		}
-		// The same object twice: the second collides with the first
-		// inside the transaction (NetBox: 500; here a per-item 400).
-		if uniqueApplies(d, p[1]) {
-			r := must(t, e, http.StatusBadRequest, "POST", list, []any{p[1], p[1]})
-			if err := json.Unmarshal(r.Body, &errs); err != nil || len(errs) != 2 || len(errs[0]) != 0 || len(errs[1]) == 0 {
-				t.Errorf("duplicate items: %s", r.Body)
-			}
-			if n := count(t); n != base+1 {
-				t.Errorf("after failed bulk create: count %d, want %d", n, base+1)
+	for _, dir := range []string{"", "-"} {
+		pg, _ := getPage(t, e, list+"?ordering="+dir+f.Name+"&limit=0")
+		var vals []any
+		for _, raw := range pg.Results {
+			m := obj(t, raw)
+			if slices.Contains(ids[:], int(m["id"].(float64))) {
+				vals = append(vals, m[f.Name])
 			}
 		}
-	})
+		sorted := slices.Clone(vals)
+		sort.SliceStable(sorted, func(i, j int) bool { return less(sorted[i], sorted[j]) != (dir == "-") })
+		if canon(vals) != canon(sorted) {
+			t.Errorf("ordering=%s%s: %v", dir, f.Name, vals)
+		}
+	}
+}
 
-	t.Run("invalid create", func(t *testing.T) {
-		r := must(t, e, http.StatusBadRequest, "POST", list, w.payload(t, fx.Invalid.Body))
+func aspectOffsetPagination(t *testing.T, s *suite) {
+	e, list := s.e, s.list()
+	s.objects(t)
+	total := s.count(t)
+	pg, _ := getPage(t, e, list+"?limit=1")
+	if *pg.Count != total || len(pg.Results) != 1 || pg.Previous != nil {
+		t.Fatalf("limit=1: count %v, %d results, previous %v", *pg.Count, len(pg.Results), pg.Previous)
+	}
+	if want := host + list + "?limit=1&offset=1"; pg.Next == nil || *pg.Next != want {
+		t.Errorf("limit=1: next %v, want %s", pg.Next, want)
+	}
+	pg, _ = getPage(t, e, list+"?offset=2&limit=1")
+	if want := host + list + "?limit=1&offset=1"; pg.Previous == nil || *pg.Previous != want {
+		t.Errorf("offset=2: previous %v, want %s", pg.Previous, want)
+	}
+	pg, _ = getPage(t, e, list+"?offset=1&limit=1")
+	if want := host + list + "?limit=1"; pg.Previous == nil || *pg.Previous != want {
+		t.Errorf("offset=1: previous %v, want %s (offset dropped)", pg.Previous, want)
+	}
+	// Follow next with other parameters present: they stay, sorted.
+	next := list + "?ordering=-id&limit=2"
+	var seen []int
+	for i := 0; next != ""; i++ {
+		pg, _ := getPage(t, e, next)
+		seen = append(seen, pg.ids(t)...)
+		next = ""
+		if pg.Next != nil {
+			if want := fmt.Sprintf("%s%s?limit=2&offset=%d&ordering=-id", host, list, 2*(i+1)); *pg.Next != want {
+				t.Fatalf("next %s, want %s", *pg.Next, want)
+			}
+			next = strings.TrimPrefix(*pg.Next, host)
+		}
+		if i > total {
+			t.Fatal("next never ends")
+		}
+	}
+	all, _ := getPage(t, e, list+"?ordering=-id&limit=0")
+	if !slices.Equal(seen, all.ids(t)) {
+		t.Errorf("pages %v != all %v", seen, all.ids(t))
+	}
+	pg, _ = getPage(t, e, list+fmt.Sprintf("?offset=%d", total+5))
+	if *pg.Count != total || len(pg.Results) != 0 || pg.Next != nil {
+		t.Errorf("offset past the end: count %v, %d results", *pg.Count, len(pg.Results))
+	}
+}
+
+func aspectCursorPagination(t *testing.T, s *suite) {
+	e, list := s.e, s.list()
+	s.objects(t)
+	total := s.count(t)
+	next := list + "?start=0&limit=2"
+	var seen []int
+	for i := 0; next != ""; i++ {
+		r := must(t, e, http.StatusOK, "GET", next, nil)
+		if !bytes.HasPrefix(r.Body, []byte(`{"count":null,`)) {
+			t.Fatalf("cursor page: count not null: %s", r.Body)
+		}
+		var pg page
+		_ = json.Unmarshal(r.Body, &pg)
+		got := pg.ids(t)
+		seen = append(seen, got...)
+		if pg.Previous != nil {
+			t.Errorf("cursor page: previous %v", *pg.Previous)
+		}
+		next = ""
+		if pg.Next != nil {
+			if len(got) != 2 {
+				t.Fatalf("next on a short page")
+			}
+			if want := fmt.Sprintf("%s%s?limit=2&start=%d", host, list, got[len(got)-1]+1); *pg.Next != want {
+				t.Fatalf("next %s, want %s", *pg.Next, want)
+			}
+			next = strings.TrimPrefix(*pg.Next, host)
+		} else if len(got) == 2 {
+			t.Fatalf("full cursor page without next")
+		}
+		if i > total {
+			t.Fatal("next never ends")
+		}
+	}
+	all, _ := getPage(t, e, list+"?ordering=id&limit=0")
+	if !slices.Equal(seen, all.ids(t)) {
+		t.Errorf("cursor pages %v != all %v", seen, all.ids(t))
+	}
+	for q, msg := range map[string]string{
+		"?start=0&offset=1":    `["'start' and 'offset' are mutually exclusive."]`,
+		"?start=-1":            `["Invalid 'start' parameter: must be a non-negative integer."]`,
+		"?start=x":             `["Invalid 'start' parameter: must be a non-negative integer."]`,
+		"?start=0&ordering=id": `["Ordering cannot be specified in conjunction with cursor-based pagination."]`,
+	} {
+		r := must(t, e, http.StatusBadRequest, "GET", list+q, nil)
+		if string(r.Body) != msg {
+			t.Errorf("%s: %s, want %s", q, r.Body, msg)
+		}
+	}
+}
+
+// aspectFilters runs the fixture's filters over the fixture's own values
+// (k = 0: no other aspect uses them).
+func aspectFilters(t *testing.T, s *suite) {
+	e, d, fx, list := s.e, s.d, s.fx, s.list()
+	s.setK(t, 0)
+	ids := s.objects(t)
+	r := must(t, e, http.StatusBadRequest, "GET", list+"?no_such_filter=1", nil)
+	if _, ok := obj(t, r.Body)["no_such_filter"]; !ok {
+		t.Errorf("unknown filter: body does not name it: %s", r.Body)
+	}
+	if len(fx.Filters) == 0 {
+		t.Errorf("fixture has no filters")
+	}
+	for _, f := range fx.Filters {
+		q := s.w.query(t, f.Query)
+		if n := matches(t, e, list, q, ids[:]); n != f.Count {
+			t.Errorf("?%s: %d of the created objects match, want %d", q, n, f.Count)
+		}
+	}
+	// Filters apply on detail routes too (BEHAVIOUR.md §7.1).
+	must(t, e, http.StatusNotFound, "GET", detailPath(d, ids[0])+fmt.Sprintf("?id=%d", ids[1]), nil)
+}
+
+func aspectErrors(t *testing.T, s *suite) {
+	e, d, list := s.e, s.d, s.list()
+	ids := s.objects(t)
+	r := must(t, e, http.StatusNotFound, "GET", detailPath(d, missing), nil)
+	if want := `{"detail":"No ` + d.Type + ` matches the given query."}`; string(r.Body) != want {
+		t.Errorf("missing object: %s, want %s", r.Body, want)
+	}
+	for _, m := range []string{"PATCH", "PUT", "DELETE"} {
+		r := must(t, e, http.StatusNotFound, m, detailPath(d, missing), map[string]any{})
+		if want := `{"detail":"No ` + d.Type + ` matches the given query."}`; string(r.Body) != want {
+			t.Errorf("%s missing object: %s", m, r.Body)
+		}
+	}
+	r = must(t, e, http.StatusNotFound, "GET", detailPath(d, "abc"), nil)
+	if string(r.Body) != `{"detail":"Not found."}` {
+		t.Errorf("non-integer id: %s", r.Body)
+	}
+	r = must(t, e, http.StatusFound, "GET", strings.TrimSuffix(list, "/"), nil)
+	if loc := r.Header.Get("Location"); loc != list {
+		t.Errorf("list without slash: Location %q", loc)
+	}
+	r = must(t, e, http.StatusFound, "GET", strings.TrimSuffix(detailPath(d, ids[0]), "/")+"?brief=1", nil)
+	if loc := r.Header.Get("Location"); loc != detailPath(d, ids[0])+"?brief=1" {
+		t.Errorf("detail without slash: Location %q", loc)
+	}
+	anon := e.Anonymous()
+	for _, req := range [][2]string{{"GET", list}, {"GET", detailPath(d, ids[0])}, {"POST", list}, {"PATCH", detailPath(d, ids[0])}, {"DELETE", list}} {
+		var body any
+		if req[0] != "GET" {
+			body = map[string]any{}
+		}
+		r := must(t, anon, http.StatusForbidden, req[0], req[1], body)
+		if string(r.Body) != `{"detail":"Authentication credentials were not provided."}` {
+			t.Errorf("anonymous %s %s: %s", req[0], req[1], r.Body)
+		}
+	}
+	r = must(t, e, http.StatusMethodNotAllowed, "POST", detailPath(d, ids[0]), map[string]any{})
+	if string(r.Body) != `{"detail":"Method \"POST\" not allowed."}` {
+		t.Errorf("POST on detail: %s", r.Body)
+	}
+}
+
+func aspectOptions(t *testing.T, s *suite) {
+	e, d, list := s.e, s.d, s.list()
+	ids := s.objects(t)
+	r := must(t, e, http.StatusOK, "OPTIONS", list, nil)
+	var body struct {
+		Name    string
+		Actions map[string]map[string]struct {
+			Type     string
+			Required bool
+			ReadOnly bool `json:"read_only"`
+			Choices  json.RawMessage
+		}
+	}
+	if err := json.Unmarshal(r.Body, &body); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasSuffix(body.Name, " List") {
+		t.Errorf("name %q", body.Name)
+	}
+	post := body.Actions["POST"]
+	if post == nil {
+		t.Fatalf("no actions.POST: %s", r.Body)
+	}
+	for _, f := range d.Fields {
+		info, ok := post[f.Name]
+		if f.Kind == resource.KindHidden {
+			if ok {
+				t.Errorf("hidden field %s listed", f.Name)
+			}
+			continue
+		}
+		if !ok {
+			t.Errorf("field %s missing from actions.POST", f.Name)
+			continue
+		}
+		if len(f.Choices) == 0 || f.ReadOnly {
+			if info.Choices != nil {
+				t.Errorf("%s: choices on a field without writable choices", f.Name)
+			}
+			continue
+		}
+		var want []map[string]any
+		for _, c := range f.Choices {
+			want = append(want, map[string]any{"value": c.Value, "display_name": c.Label})
+		}
+		var got any
+		_ = json.Unmarshal(info.Choices, &got)
+		if canon(got) != canon(want) {
+			t.Errorf("%s: choices %s, want %s", f.Name, info.Choices, canon(want))
+		}
+	}
+	r = must(t, e, http.StatusOK, "OPTIONS", detailPath(d, ids[0]), nil)
+	var detailMeta struct {
+		Actions map[string]json.RawMessage `json:"actions"`
+	}
+	_ = json.Unmarshal(r.Body, &detailMeta)
+	if detailMeta.Actions["PUT"] == nil || detailMeta.Actions["POST"] != nil {
+		t.Errorf("detail OPTIONS: %s", r.Body)
+	}
+}
+
+func aspectUpdate(t *testing.T, s *suite) {
+	e, d, p := s.e, s.d, s.p
+	full := fullFields(d)
+	ids := s.objects(t)
+	up := s.update(t)
+	// Derived read-only values (a prefix's _depth) may move; what was
+	// written, and last_updated, may not.
+	others := func() string {
+		var out []any
+		for _, id := range ids[1:] {
+			m := must(t, e, http.StatusOK, "GET", detailPath(d, id), nil).Object()
+			for k := range m {
+				if f := d.Field(k); f == nil || f.ReadOnly && k != "last_updated" {
+					delete(m, k)
+				}
+			}
+			out = append(out, m)
+		}
+		return canon(out)
+	}
+	before := others()
+	r := must(t, e, http.StatusOK, "PATCH", detailPath(d, ids[0]), up)
+	// Writing one object leaves the others alone (a self-referencing
+	// edge once rewrote the parent's own parent).
+	if after := others(); after != before {
+		t.Errorf("PATCH of one object changed others:\n  %s\n  %s", before, after)
+	}
+	if pid, ok := up["parent"].(int); ok && d.Field("_depth") != nil {
+		parent := must(t, e, http.StatusOK, "GET", detailPath(d, pid), nil).Object()
+		if got, want := obj(t, r.Body)["_depth"], parent["_depth"].(float64)+1; got != want {
+			t.Errorf("_depth %v below a parent of depth %v", got, parent["_depth"])
+		}
+	}
+	got := obj(t, r.Body)
+	checkValues(t, d, "PATCH", up, got)
+	if got := keys(t, r.Body); !slices.Equal(got, full) {
+		t.Errorf("PATCH keys %v", got)
+	}
+	checkValues(t, d, "PATCH keeps the rest", without2(p[0], up), got)
+	g := must(t, e, http.StatusOK, "GET", detailPath(d, ids[0]), nil)
+	sameObject(t, "PATCH response and re-GET", got, obj(t, g.Body))
+	if r.Header.Get("ETag") != g.Header.Get("ETag") {
+		t.Errorf("PATCH ETag %q != GET ETag %q", r.Header.Get("ETag"), g.Header.Get("ETag"))
+	}
+}
+
+func aspectPut(t *testing.T, s *suite) {
+	e, d, p := s.e, s.d, s.p
+	ids := s.objects(t)
+	var required []string
+	for _, f := range d.Fields {
+		if f.Required && !f.ReadOnly && !f.CreateOnly && f.Column != "" {
+			required = append(required, f.Name)
+		}
+	}
+	sort.Strings(required)
+	before := must(t, e, http.StatusOK, "GET", detailPath(d, ids[1]), nil)
+	if len(required) > 0 {
+		r := must(t, e, http.StatusBadRequest, "PUT", detailPath(d, ids[1]), map[string]any{})
 		var got []string
 		for k := range obj(t, r.Body) {
 			got = append(got, k)
 		}
 		sort.Strings(got)
-		want := slices.Clone(fx.Invalid.Errors)
-		sort.Strings(want)
-		if !slices.Equal(got, want) {
-			t.Errorf("error keys %v, want %v (%s)", got, want, r.Body)
+		if !slices.Equal(got, required) {
+			t.Errorf("PUT {}: error keys %v, want the required fields %v", got, required)
 		}
-		r = must(t, e, http.StatusBadRequest, "POST", list, `"just a string"`)
-		if string(r.Body) != `{"non_field_errors":["Invalid data. Expected a dictionary, but got str."]}` {
-			t.Errorf("scalar body: %s", r.Body)
-		}
-	})
+		after := must(t, e, http.StatusOK, "GET", detailPath(d, ids[1]), nil)
+		sameObject(t, "object after a failed PUT", obj(t, before.Body), obj(t, after.Body))
+	} else {
+		t.Logf("no required fields on update: PUT {} not checked")
+	}
+	r := must(t, e, http.StatusOK, "PUT", detailPath(d, ids[1]), p[1])
+	checkValues(t, d, "PUT", p[1], obj(t, r.Body))
+}
 
-	ok = t.Run("bulk create", func(t *testing.T) {
-		r := must(t, e, http.StatusCreated, "POST", list, []any{p[1], p[2]})
-		var items []json.RawMessage
-		if err := json.Unmarshal(r.Body, &items); err != nil || len(items) != 2 {
-			t.Fatalf("bulk create response is no 2-item array: %s", r.Body)
-		}
+func aspectETag(t *testing.T, s *suite) {
+	e, d, p := s.e, s.d, s.p
+	ids := s.objects(t)
+	bp := s.bulkPayload(t)
+	if !hasTimestamps(d) {
+		r := must(t, e, http.StatusOK, "GET", detailPath(d, ids[0]), nil)
 		if r.Header.Get("ETag") != "" {
-			t.Errorf("bulk create carries an ETag")
+			t.Errorf("ETag %q on a model without timestamps", r.Header.Get("ETag"))
 		}
-		for i, raw := range items {
-			if got := keys(t, raw); !slices.Equal(got, full) {
-				t.Errorf("bulk create item %d: keys %v", i, got)
-			}
-			m := obj(t, raw)
-			ids[i+1] = int(m["id"].(float64))
-			w.remember(ct, i+1, ids[i+1])
-			checkValues(t, d, fmt.Sprintf("bulk create item %d", i), p[i+1], m)
-			stripSecrets(t, d, m, true)
-		}
-		if ids[1] >= ids[2] {
-			t.Errorf("bulk create: ids %v not in request order", ids)
-		}
-		if n := count(t); n != base+3 {
-			t.Errorf("count %d after creating 3, want %d", n, base+3)
-		}
-	})
-	if !ok {
+		t.Logf("no timestamps: no ETag, If-Match ignored")
 		return
 	}
-
-	t.Run("list and retrieve", func(t *testing.T) {
-		pg, _ := getPage(t, e, list)
-		if *pg.Count != base+3 || len(pg.Results) != base+3 || pg.Next != nil || pg.Previous != nil {
-			t.Fatalf("list: count %v, %d results, next %v, previous %v", *pg.Count, len(pg.Results), pg.Next, pg.Previous)
-		}
-		for _, raw := range pg.Results {
-			if got := keys(t, raw); !slices.Equal(got, full) {
-				t.Errorf("list item keys\n  %v\nwant\n  %v", got, full)
-			}
-			m := obj(t, raw)
-			id := int(m["id"].(float64))
-			if !slices.Contains(ids[:], id) {
-				continue
-			}
-			g := must(t, e, http.StatusOK, "GET", detailPath(d, id), nil)
-			if got := keys(t, g.Body); !slices.Equal(got, full) {
-				t.Errorf("detail keys %v", got)
-			}
-			sameObject(t, "list item and detail", m, obj(t, g.Body))
-			if hasTimestamps(d) && !etagRE.MatchString(g.Header.Get("ETag")) {
-				t.Errorf("GET detail: ETag %q", g.Header.Get("ETag"))
-			}
-			if u, _ := m["url"].(string); u != host+detailPath(d, id) {
-				t.Errorf("url %q", u)
-			}
-		}
-	})
-
-	t.Run("brief", func(t *testing.T) {
-		if len(d.Brief) == 0 {
-			t.Logf("%s has no brief fields: brief is the full representation", ct)
-		}
-		want := briefFields(d)
-		pg, _ := getPage(t, e, list+"?brief=true")
-		for _, raw := range pg.Results {
-			if got := keys(t, raw); !slices.Equal(got, want) {
-				t.Errorf("brief list item keys %v, want %v", got, want)
-			}
-		}
-		r := must(t, e, http.StatusOK, "GET", detailPath(d, ids[0])+"?brief=1", nil)
-		if got := keys(t, r.Body); !slices.Equal(got, want) {
-			t.Errorf("brief detail keys %v, want %v", got, want)
-		}
-	})
-
-	t.Run("fields and omit", func(t *testing.T) {
-		pick := []string{"id", "display"}
-		if !has(d, "display") {
-			pick = []string{"id"}
-		}
-		r := must(t, e, http.StatusOK, "GET", detailPath(d, ids[0])+"?fields="+strings.Join(pick, ","), nil)
-		if got := keys(t, r.Body); !slices.Equal(got, pick) {
-			t.Errorf("fields=%v: keys %v", pick, got)
-		}
-		// Order follows the representation, not the parameter.
-		r = must(t, e, http.StatusOK, "GET", detailPath(d, ids[0])+"?fields="+pick[len(pick)-1]+",id,no_such_field", nil)
-		if got := keys(t, r.Body); !slices.Equal(got, pick) {
-			t.Errorf("fields (reversed, unknown name): keys %v", got)
-		}
-		pg, _ := getPage(t, e, list+"?fields=id")
-		for _, raw := range pg.Results {
-			if got := keys(t, raw); !slices.Equal(got, []string{"id"}) {
-				t.Errorf("list fields=id: keys %v", got)
-			}
-		}
-		omit := full[len(full)-1]
-		r = must(t, e, http.StatusOK, "GET", detailPath(d, ids[0])+"?omit=id,"+omit, nil)
-		if got, want := keys(t, r.Body), without(full, "id", omit); !slices.Equal(got, want) {
-			t.Errorf("omit=id,%s: keys %v", omit, got)
-		}
-		r = must(t, e, http.StatusOK, "GET", detailPath(d, ids[0])+"?fields=id&omit=id", nil)
-		if got := keys(t, r.Body); !slices.Equal(got, []string{"id"}) {
-			t.Errorf("fields wins over omit: keys %v", got)
-		}
-		r = must(t, e, http.StatusOK, "GET", detailPath(d, ids[0])+"?fields=id&brief=1", nil)
-		if got := keys(t, r.Body); !slices.Equal(got, []string{"id"}) {
-			t.Errorf("fields wins over brief: keys %v", got)
-		}
-	})
-
-	t.Run("ordering", func(t *testing.T) {
-		pg, _ := getPage(t, e, list+"?ordering=id")
-		asc := pg.ids(t)
-		if !slices.IsSorted(asc) {
-			t.Errorf("ordering=id: %v", asc)
-		}
-		pg, _ = getPage(t, e, list+"?ordering=-id")
-		desc := pg.ids(t)
-		slices.Reverse(desc)
-		if !slices.Equal(asc, desc) {
-			t.Errorf("ordering=-id is not the reverse of ordering=id: %v", pg.ids(t))
-		}
-		f := orderField(d, p)
-		if f == nil {
-			t.Logf("no field with distinct plain values to order by")
-			return
-		}
-		for _, dir := range []string{"", "-"} {
-			pg, _ := getPage(t, e, list+"?ordering="+dir+f.Name+"&limit=0")
-			var vals []any
-			for _, raw := range pg.Results {
-				m := obj(t, raw)
-				if slices.Contains(ids[:], int(m["id"].(float64))) {
-					vals = append(vals, m[f.Name])
-				}
-			}
-			sorted := slices.Clone(vals)
-			sort.SliceStable(sorted, func(i, j int) bool { return less(sorted[i], sorted[j]) != (dir == "-") })
-			if canon(vals) != canon(sorted) {
-				t.Errorf("ordering=%s%s: %v", dir, f.Name, vals)
-			}
-		}
-	})
-
-	t.Run("offset pagination", func(t *testing.T) {
-		total := base + 3
-		pg, _ := getPage(t, e, list+"?limit=1")
-		if *pg.Count != total || len(pg.Results) != 1 || pg.Previous != nil {
-			t.Fatalf("limit=1: count %v, %d results, previous %v", *pg.Count, len(pg.Results), pg.Previous)
-		}
-		if want := host + list + "?limit=1&offset=1"; pg.Next == nil || *pg.Next != want {
-			t.Errorf("limit=1: next %v, want %s", pg.Next, want)
-		}
-		pg, _ = getPage(t, e, list+"?offset=2&limit=1")
-		if want := host + list + "?limit=1&offset=1"; pg.Previous == nil || *pg.Previous != want {
-			t.Errorf("offset=2: previous %v, want %s", pg.Previous, want)
-		}
-		pg, _ = getPage(t, e, list+"?offset=1&limit=1")
-		if want := host + list + "?limit=1"; pg.Previous == nil || *pg.Previous != want {
-			t.Errorf("offset=1: previous %v, want %s (offset dropped)", pg.Previous, want)
-		}
-		// Follow next with other parameters present: they stay, sorted.
-		next := list + "?ordering=-id&limit=2"
-		var seen []int
-		for i := 0; next != ""; i++ {
-			pg, _ := getPage(t, e, next)
-			seen = append(seen, pg.ids(t)...)
-			next = ""
-			if pg.Next != nil {
-				if want := fmt.Sprintf("%s%s?limit=2&offset=%d&ordering=-id", host, list, 2*(i+1)); *pg.Next != want {
-					t.Fatalf("next %s, want %s", *pg.Next, want)
-				}
-				next = strings.TrimPrefix(*pg.Next, host)
-			}
-			if i > total {
-				t.Fatal("next never ends")
-			}
-		}
-		all, _ := getPage(t, e, list+"?ordering=-id&limit=0")
-		if !slices.Equal(seen, all.ids(t)) {
-			t.Errorf("pages %v != all %v", seen, all.ids(t))
-		}
-		pg, _ = getPage(t, e, list+fmt.Sprintf("?offset=%d", total+5))
-		if *pg.Count != total || len(pg.Results) != 0 || pg.Next != nil {
-			t.Errorf("offset past the end: count %v, %d results", *pg.Count, len(pg.Results))
-		}
-	})
-
-	t.Run("cursor pagination", func(t *testing.T) {
-		next := list + "?start=0&limit=2"
-		var seen []int
-		for i := 0; next != ""; i++ {
-			r := must(t, e, http.StatusOK, "GET", next, nil)
-			if !bytes.HasPrefix(r.Body, []byte(`{"count":null,`)) {
-				t.Fatalf("cursor page: count not null: %s", r.Body)
-			}
-			var pg page
-			_ = json.Unmarshal(r.Body, &pg)
-			got := pg.ids(t)
-			seen = append(seen, got...)
-			if pg.Previous != nil {
-				t.Errorf("cursor page: previous %v", *pg.Previous)
-			}
-			next = ""
-			if pg.Next != nil {
-				if len(got) != 2 {
-					t.Fatalf("next on a short page")
-				}
-				if want := fmt.Sprintf("%s%s?limit=2&start=%d", host, list, got[len(got)-1]+1); *pg.Next != want {
-					t.Fatalf("next %s, want %s", *pg.Next, want)
-				}
-				next = strings.TrimPrefix(*pg.Next, host)
-			} else if len(got) == 2 {
-				t.Fatalf("full cursor page without next")
-			}
-			if i > base+3 {
-				t.Fatal("next never ends")
-			}
-		}
-		all, _ := getPage(t, e, list+"?ordering=id&limit=0")
-		if !slices.Equal(seen, all.ids(t)) {
-			t.Errorf("cursor pages %v != all %v", seen, all.ids(t))
-		}
-		for q, msg := range map[string]string{
-			"?start=0&offset=1":    `["'start' and 'offset' are mutually exclusive."]`,
-			"?start=-1":            `["Invalid 'start' parameter: must be a non-negative integer."]`,
-			"?start=x":             `["Invalid 'start' parameter: must be a non-negative integer."]`,
-			"?start=0&ordering=id": `["Ordering cannot be specified in conjunction with cursor-based pagination."]`,
-		} {
-			r := must(t, e, http.StatusBadRequest, "GET", list+q, nil)
-			if string(r.Body) != msg {
-				t.Errorf("%s: %s, want %s", q, r.Body, msg)
-			}
-		}
-	})
-
-	t.Run("filters", func(t *testing.T) {
-		r := must(t, e, http.StatusBadRequest, "GET", list+"?no_such_filter=1", nil)
-		if _, ok := obj(t, r.Body)["no_such_filter"]; !ok {
-			t.Errorf("unknown filter: body does not name it: %s", r.Body)
-		}
-		if len(fx.Filters) == 0 {
-			t.Errorf("fixture has no filters")
-		}
-		for _, f := range fx.Filters {
-			q := w.query(t, f.Query)
-			if n := matches(t, e, list, q, ids[:]); n != f.Count {
-				t.Errorf("?%s: %d of the created objects match, want %d", q, n, f.Count)
-			}
-		}
-		// Filters apply on detail routes too (BEHAVIOUR.md §7.1).
-		must(t, e, http.StatusNotFound, "GET", detailPath(d, ids[0])+fmt.Sprintf("?id=%d", ids[1]), nil)
-	})
-
-	t.Run("errors", func(t *testing.T) {
-		r := must(t, e, http.StatusNotFound, "GET", detailPath(d, missing), nil)
-		if want := `{"detail":"No ` + d.Type + ` matches the given query."}`; string(r.Body) != want {
-			t.Errorf("missing object: %s, want %s", r.Body, want)
-		}
-		for _, m := range []string{"PATCH", "PUT", "DELETE"} {
-			r := must(t, e, http.StatusNotFound, m, detailPath(d, missing), map[string]any{})
-			if want := `{"detail":"No ` + d.Type + ` matches the given query."}`; string(r.Body) != want {
-				t.Errorf("%s missing object: %s", m, r.Body)
-			}
-		}
-		r = must(t, e, http.StatusNotFound, "GET", detailPath(d, "abc"), nil)
-		if string(r.Body) != `{"detail":"Not found."}` {
-			t.Errorf("non-integer id: %s", r.Body)
-		}
-		r = must(t, e, http.StatusFound, "GET", strings.TrimSuffix(list, "/"), nil)
-		if loc := r.Header.Get("Location"); loc != list {
-			t.Errorf("list without slash: Location %q", loc)
-		}
-		r = must(t, e, http.StatusFound, "GET", strings.TrimSuffix(detailPath(d, ids[0]), "/")+"?brief=1", nil)
-		if loc := r.Header.Get("Location"); loc != detailPath(d, ids[0])+"?brief=1" {
-			t.Errorf("detail without slash: Location %q", loc)
-		}
-		anon := e.Anonymous()
-		for _, req := range [][2]string{{"GET", list}, {"GET", detailPath(d, ids[0])}, {"POST", list}, {"PATCH", detailPath(d, ids[0])}, {"DELETE", list}} {
-			var body any
-			if req[0] != "GET" {
-				body = map[string]any{}
-			}
-			r := must(t, anon, http.StatusForbidden, req[0], req[1], body)
-			if string(r.Body) != `{"detail":"Authentication credentials were not provided."}` {
-				t.Errorf("anonymous %s %s: %s", req[0], req[1], r.Body)
-			}
-		}
-		r = must(t, e, http.StatusMethodNotAllowed, "POST", detailPath(d, ids[0]), map[string]any{})
-		if string(r.Body) != `{"detail":"Method \"POST\" not allowed."}` {
-			t.Errorf("POST on detail: %s", r.Body)
-		}
-	})
-
-	t.Run("options", func(t *testing.T) {
-		r := must(t, e, http.StatusOK, "OPTIONS", list, nil)
-		var body struct {
-			Name    string
-			Actions map[string]map[string]struct {
-				Type     string
-				Required bool
-				ReadOnly bool `json:"read_only"`
-				Choices  json.RawMessage
-			}
-		}
-		if err := json.Unmarshal(r.Body, &body); err != nil {
-			t.Fatal(err)
-		}
-		if !strings.HasSuffix(body.Name, " List") {
-			t.Errorf("name %q", body.Name)
-		}
-		post := body.Actions["POST"]
-		if post == nil {
-			t.Fatalf("no actions.POST: %s", r.Body)
-		}
-		for _, f := range d.Fields {
-			info, ok := post[f.Name]
-			if f.Kind == resource.KindHidden {
-				if ok {
-					t.Errorf("hidden field %s listed", f.Name)
-				}
-				continue
-			}
-			if !ok {
-				t.Errorf("field %s missing from actions.POST", f.Name)
-				continue
-			}
-			if len(f.Choices) == 0 || f.ReadOnly {
-				if info.Choices != nil {
-					t.Errorf("%s: choices on a field without writable choices", f.Name)
-				}
-				continue
-			}
-			var want []map[string]any
-			for _, c := range f.Choices {
-				want = append(want, map[string]any{"value": c.Value, "display_name": c.Label})
-			}
-			var got any
-			_ = json.Unmarshal(info.Choices, &got)
-			if canon(got) != canon(want) {
-				t.Errorf("%s: choices %s, want %s", f.Name, info.Choices, canon(want))
-			}
-		}
-		r = must(t, e, http.StatusOK, "OPTIONS", detailPath(d, ids[0]), nil)
-		var detailMeta struct {
-			Actions map[string]json.RawMessage `json:"actions"`
-		}
-		_ = json.Unmarshal(r.Body, &detailMeta)
-		if detailMeta.Actions["PUT"] == nil || detailMeta.Actions["POST"] != nil {
-			t.Errorf("detail OPTIONS: %s", r.Body)
-		}
-	})
-
-	t.Run("update", func(t *testing.T) {
-		if fx.Update == nil {
-			t.Fatal("fixture has no update")
-		}
-		up := w.payload(t, fx.Update)
-		// Derived read-only values (a prefix's _depth) may move; what was
-		// written, and last_updated, may not.
-		others := func() string {
-			var out []any
-			for _, id := range ids[1:] {
-				m := must(t, e, http.StatusOK, "GET", detailPath(d, id), nil).Object()
-				for k := range m {
-					if f := d.Field(k); f == nil || f.ReadOnly && k != "last_updated" {
-						delete(m, k)
-					}
-				}
-				out = append(out, m)
-			}
-			return canon(out)
-		}
-		before := others()
-		r := must(t, e, http.StatusOK, "PATCH", detailPath(d, ids[0]), up)
-		// Writing one object leaves the others alone (a self-referencing
-		// edge once rewrote the parent's own parent).
-		if after := others(); after != before {
-			t.Errorf("PATCH of one object changed others:\n  %s\n  %s", before, after)
-		}
-		if pid, ok := up["parent"].(int); ok && d.Field("_depth") != nil {
-			parent := must(t, e, http.StatusOK, "GET", detailPath(d, pid), nil).Object()
-			if got, want := obj(t, r.Body)["_depth"], parent["_depth"].(float64)+1; got != want {
-				t.Errorf("_depth %v below a parent of depth %v", got, parent["_depth"])
-			}
-		}
-		got := obj(t, r.Body)
-		checkValues(t, d, "PATCH", up, got)
-		if got := keys(t, r.Body); !slices.Equal(got, full) {
-			t.Errorf("PATCH keys %v", got)
-		}
-		checkValues(t, d, "PATCH keeps the rest", without2(p[0], up), got)
-		g := must(t, e, http.StatusOK, "GET", detailPath(d, ids[0]), nil)
-		sameObject(t, "PATCH response and re-GET", got, obj(t, g.Body))
-		if r.Header.Get("ETag") != g.Header.Get("ETag") {
-			t.Errorf("PATCH ETag %q != GET ETag %q", r.Header.Get("ETag"), g.Header.Get("ETag"))
-		}
-	})
-
-	t.Run("put", func(t *testing.T) {
-		var required []string
-		for _, f := range d.Fields {
-			if f.Required && !f.ReadOnly && !f.CreateOnly && f.Column != "" {
-				required = append(required, f.Name)
-			}
-		}
-		sort.Strings(required)
-		before := must(t, e, http.StatusOK, "GET", detailPath(d, ids[1]), nil)
-		if len(required) > 0 {
-			r := must(t, e, http.StatusBadRequest, "PUT", detailPath(d, ids[1]), map[string]any{})
-			var got []string
-			for k := range obj(t, r.Body) {
-				got = append(got, k)
-			}
-			sort.Strings(got)
-			if !slices.Equal(got, required) {
-				t.Errorf("PUT {}: error keys %v, want the required fields %v", got, required)
-			}
-			after := must(t, e, http.StatusOK, "GET", detailPath(d, ids[1]), nil)
-			sameObject(t, "object after a failed PUT", obj(t, before.Body), obj(t, after.Body))
-		} else {
-			t.Logf("no required fields on update: PUT {} not checked")
-		}
-		r := must(t, e, http.StatusOK, "PUT", detailPath(d, ids[1]), p[1])
-		checkValues(t, d, "PUT", p[1], obj(t, r.Body))
-	})
-
-	bp := fx.BulkUpdate
-	if bp == nil && writable(d, "description") {
-		bp = map[string]any{"description": "bulk updated"}
+	if bp == nil {
+		t.Fatal("no bulk_update payload for the ETag checks")
 	}
-	bp = w.payload(t, bp)
-
-	t.Run("etag", func(t *testing.T) {
-		if !hasTimestamps(d) {
-			r := must(t, e, http.StatusOK, "GET", detailPath(d, ids[0]), nil)
-			if r.Header.Get("ETag") != "" {
-				t.Errorf("ETag %q on a model without timestamps", r.Header.Get("ETag"))
-			}
-			t.Logf("no timestamps: no ETag, If-Match ignored")
-			return
-		}
-		if bp == nil {
-			t.Fatal("no bulk_update payload for the ETag checks")
-		}
-		path := detailPath(d, ids[0])
-		e1 := must(t, e, http.StatusOK, "GET", path, nil).Header.Get("ETag")
-		r := must(t, e, http.StatusPreconditionFailed, "PATCH", path, bp, `If-Match: W/"1999-01-01T00:00:00+00:00"`)
-		if string(r.Body) != `{"detail":"Precondition failed."}` || r.Header.Get("ETag") != e1 {
-			t.Errorf("412: %s, ETag %q want %q", r.Body, r.Header.Get("ETag"), e1)
-		}
-		must(t, e, http.StatusPreconditionFailed, "PUT", path, p[0], `If-Match: W/"nope"`)
-		must(t, e, http.StatusPreconditionFailed, "DELETE", path, nil, `If-Match: W/"nope"`)
-		must(t, e, http.StatusOK, "PATCH", path, bp, "If-Match: *")
-		e2 := must(t, e, http.StatusOK, "GET", path, nil).Header.Get("ETag")
-		r = must(t, e, http.StatusOK, "PATCH", path, bp, `If-Match: W/"other", `+e2)
-		e3 := r.Header.Get("ETag")
-		if d.Field("last_updated") == nil {
-			t.Logf("ETag from created only: a stale ETag is not detectable")
-			return
-		}
-		if e3 == e2 {
-			t.Fatalf("ETag did not move on PATCH: %s", e3)
-		}
-		r = must(t, e, http.StatusPreconditionFailed, "PATCH", path, bp, "If-Match: "+e2)
-		if r.Header.Get("ETag") != e3 {
-			t.Errorf("412 carries ETag %q, want current %q", r.Header.Get("ETag"), e3)
-		}
-	})
-
-	t.Run("bulk update", func(t *testing.T) {
-		if skipped(t, fx, "bulk_update") {
-			return
-		}
-		if bp == nil {
-			t.Fatal("fixture needs bulk_update: the model has no writable description")
-		}
-		snapshot := func() string {
-			a := must(t, e, http.StatusOK, "GET", detailPath(d, ids[1]), nil)
-			b := must(t, e, http.StatusOK, "GET", detailPath(d, ids[2]), nil)
-			return string(a.Body) + string(b.Body)
-		}
-		before := snapshot()
-		item := func(id int, m map[string]any) map[string]any {
-			out := map[string]any{"id": id}
-			for k, v := range m {
-				out[k] = v
-			}
-			return out
-		}
-		// All or none: a missing id, or an invalid item, fails everything.
-		r := must(t, e, http.StatusBadRequest, "PATCH", list, []any{item(ids[1], bp), item(missing, bp)})
-		if !strings.Contains(string(r.Body), "id") {
-			t.Errorf("missing id: %s", r.Body)
-		}
-		must(t, e, http.StatusBadRequest, "PUT", list, []any{item(ids[1], p[1]), item(missing, p[2])})
-		must(t, e, http.StatusBadRequest, "PUT", list, []any{item(ids[1], p[1]), item(ids[2], w.payload(t, fx.Invalid.Body))})
-		must(t, e, http.StatusBadRequest, "PATCH", list, []any{item(ids[1], bp), map[string]any{"description": "no id"}})
-		r = must(t, e, http.StatusBadRequest, "PATCH", list, map[string]any{"id": ids[1]})
-		if string(r.Body) != `{"non_field_errors":["Expected a list of items but got type \"dict\"."]}` {
-			t.Errorf("bulk PATCH with an object: %s", r.Body)
-		}
-		if after := snapshot(); after != before {
-			t.Errorf("a failed bulk update changed objects:\n%s\n%s", before, after)
-		}
-		r = must(t, e, http.StatusOK, "PATCH", list, []any{item(ids[2], bp), item(ids[1], bp)})
-		var got []map[string]any
-		if err := json.Unmarshal(r.Body, &got); err != nil || len(got) != 2 {
-			t.Fatalf("bulk PATCH response: %s", r.Body)
-		}
-		if r.Header.Get("ETag") != "" {
-			t.Errorf("bulk PATCH carries an ETag")
-		}
-		for _, m := range got {
-			checkValues(t, d, "bulk PATCH", bp, m)
-		}
-		r = must(t, e, http.StatusOK, "PUT", list, []any{item(ids[1], p[1]), item(ids[2], p[2])})
-		if err := json.Unmarshal(r.Body, &got); err != nil || len(got) != 2 {
-			t.Fatalf("bulk PUT response: %s", r.Body)
-		}
-		for i, m := range got {
-			checkValues(t, d, "bulk PUT", p[i+1], m)
-		}
-	})
-
-	if d.Tagged {
-		t.Run("tags", func(t *testing.T) { conformTags(t, e, d, ids) })
+	path := detailPath(d, ids[0])
+	e1 := must(t, e, http.StatusOK, "GET", path, nil).Header.Get("ETag")
+	r := must(t, e, http.StatusPreconditionFailed, "PATCH", path, bp, `If-Match: W/"1999-01-01T00:00:00+00:00"`)
+	if string(r.Body) != `{"detail":"Precondition failed."}` || r.Header.Get("ETag") != e1 {
+		t.Errorf("412: %s, ETag %q want %q", r.Body, r.Header.Get("ETag"), e1)
 	}
-	if d.Custom {
-		t.Run("custom fields", func(t *testing.T) { conformCustomFields(t, e, d, ids, bp) })
+	must(t, e, http.StatusPreconditionFailed, "PUT", path, p[0], `If-Match: W/"nope"`)
+	must(t, e, http.StatusPreconditionFailed, "DELETE", path, nil, `If-Match: W/"nope"`)
+	must(t, e, http.StatusOK, "PATCH", path, bp, "If-Match: *")
+	e2 := must(t, e, http.StatusOK, "GET", path, nil).Header.Get("ETag")
+	r = must(t, e, http.StatusOK, "PATCH", path, bp, `If-Match: W/"other", `+e2)
+	e3 := r.Header.Get("ETag")
+	if d.Field("last_updated") == nil {
+		t.Logf("ETag from created only: a stale ETag is not detectable")
+		return
 	}
+	if e3 == e2 {
+		t.Fatalf("ETag did not move on PATCH: %s", e3)
+	}
+	r = must(t, e, http.StatusPreconditionFailed, "PATCH", path, bp, "If-Match: "+e2)
+	if r.Header.Get("ETag") != e3 {
+		t.Errorf("412 carries ETag %q, want current %q", r.Header.Get("ETag"), e3)
+	}
+}
 
-	t.Run("delete", func(t *testing.T) {
-		r := must(t, e, http.StatusNoContent, "DELETE", detailPath(d, ids[0]), nil)
-		if len(r.Body) != 0 {
-			t.Errorf("DELETE body: %q", r.Body)
+func aspectBulkUpdate(t *testing.T, s *suite) {
+	e, d, p, list := s.e, s.d, s.p, s.list()
+	ids := s.objects(t)
+	bp := s.bulkPayload(t)
+	if bp == nil {
+		t.Fatal("fixture needs bulk_update: the model has no writable description")
+	}
+	snapshot := func() string {
+		a := must(t, e, http.StatusOK, "GET", detailPath(d, ids[1]), nil)
+		b := must(t, e, http.StatusOK, "GET", detailPath(d, ids[2]), nil)
+		return string(a.Body) + string(b.Body)
+	}
+	before := snapshot()
+	item := func(id int, m map[string]any) map[string]any {
+		out := map[string]any{"id": id}
+		for k, v := range m {
+			out[k] = v
 		}
-		r = must(t, e, http.StatusNotFound, "GET", detailPath(d, ids[0]), nil)
-		if want := `{"detail":"No ` + d.Type + ` matches the given query."}`; string(r.Body) != want {
-			t.Errorf("deleted object: %s", r.Body)
-		}
-		must(t, e, http.StatusBadRequest, "DELETE", list, []any{map[string]any{"id": ids[1]}, map[string]any{"id": missing}})
-		must(t, e, http.StatusBadRequest, "DELETE", list, []any{map[string]any{"id": ids[1]}, map[string]any{"id": ids[0]}})
-		must(t, e, http.StatusBadRequest, "DELETE", list, nil)
-		must(t, e, http.StatusOK, "GET", detailPath(d, ids[1]), nil)
-		r = must(t, e, http.StatusNoContent, "DELETE", list, []any{map[string]any{"id": ids[1]}, map[string]any{"id": ids[2], "changelog_message": "bye"}})
-		if len(r.Body) != 0 {
-			t.Errorf("bulk DELETE body: %q", r.Body)
-		}
-		for _, id := range ids[1:] {
-			must(t, e, http.StatusNotFound, "GET", detailPath(d, id), nil)
-		}
-		if n := count(t); n != base {
-			t.Errorf("count %d after deleting everything, want %d", n, base)
-		}
-		delete(w.ids, ct)
-	})
+		return out
+	}
+	// All or none: a missing id, or an invalid item, fails everything.
+	r := must(t, e, http.StatusBadRequest, "PATCH", list, []any{item(ids[1], bp), item(missing, bp)})
+	if !strings.Contains(string(r.Body), "id") {
+		t.Errorf("missing id: %s", r.Body)
+	}
+	must(t, e, http.StatusBadRequest, "PUT", list, []any{item(ids[1], p[1]), item(missing, p[2])})
+	must(t, e, http.StatusBadRequest, "PUT", list, []any{item(ids[1], p[1]), item(ids[2], s.w.payload(t, s.fx.Invalid.Body))})
+	must(t, e, http.StatusBadRequest, "PATCH", list, []any{item(ids[1], bp), map[string]any{"description": "no id"}})
+	r = must(t, e, http.StatusBadRequest, "PATCH", list, map[string]any{"id": ids[1]})
+	if string(r.Body) != `{"non_field_errors":["Expected a list of items but got type \"dict\"."]}` {
+		t.Errorf("bulk PATCH with an object: %s", r.Body)
+	}
+	if after := snapshot(); after != before {
+		t.Errorf("a failed bulk update changed objects:\n%s\n%s", before, after)
+	}
+	r = must(t, e, http.StatusOK, "PATCH", list, []any{item(ids[2], bp), item(ids[1], bp)})
+	var got []map[string]any
+	if err := json.Unmarshal(r.Body, &got); err != nil || len(got) != 2 {
+		t.Fatalf("bulk PATCH response: %s", r.Body)
+	}
+	if r.Header.Get("ETag") != "" {
+		t.Errorf("bulk PATCH carries an ETag")
+	}
+	for _, m := range got {
+		checkValues(t, d, "bulk PATCH", bp, m)
+	}
+	r = must(t, e, http.StatusOK, "PUT", list, []any{item(ids[1], p[1]), item(ids[2], p[2])})
+	if err := json.Unmarshal(r.Body, &got); err != nil || len(got) != 2 {
+		t.Fatalf("bulk PUT response: %s", r.Body)
+	}
+	for i, m := range got {
+		checkValues(t, d, "bulk PUT", p[i+1], m)
+	}
+}
 
-	t.Run("change log", func(t *testing.T) { conformChangeLog(t, e, d, fx, w, p, bp) })
+func aspectTags(t *testing.T, s *suite) {
+	ids := s.objects(t)
+	conformTags(t, s.e, s.d, ids)
+}
 
-	t.Run("query count", func(t *testing.T) { conformQueries(t, w, d, p[0]) })
+func aspectCustomFields(t *testing.T, s *suite) {
+	ids := s.objects(t)
+	conformCustomFields(t, s.e, s.d, ids, s.bulkPayload(t))
+}
 
-	t.Run("bad input", func(t *testing.T) { conformBadInput(t, e, d, w, variant(d, p[0], 900)) })
+func aspectDelete(t *testing.T, s *suite) {
+	e, d, list := s.e, s.d, s.list()
+	base := s.count(t)
+	ids := s.objects(t)
+	r := must(t, e, http.StatusNoContent, "DELETE", detailPath(d, ids[0]), nil)
+	if len(r.Body) != 0 {
+		t.Errorf("DELETE body: %q", r.Body)
+	}
+	r = must(t, e, http.StatusNotFound, "GET", detailPath(d, ids[0]), nil)
+	if want := `{"detail":"No ` + d.Type + ` matches the given query."}`; string(r.Body) != want {
+		t.Errorf("deleted object: %s", r.Body)
+	}
+	must(t, e, http.StatusBadRequest, "DELETE", list, []any{map[string]any{"id": ids[1]}, map[string]any{"id": missing}})
+	must(t, e, http.StatusBadRequest, "DELETE", list, []any{map[string]any{"id": ids[1]}, map[string]any{"id": ids[0]}})
+	must(t, e, http.StatusBadRequest, "DELETE", list, nil)
+	must(t, e, http.StatusOK, "GET", detailPath(d, ids[1]), nil)
+	r = must(t, e, http.StatusNoContent, "DELETE", list, []any{map[string]any{"id": ids[1]}, map[string]any{"id": ids[2], "changelog_message": "bye"}})
+	if len(r.Body) != 0 {
+		t.Errorf("bulk DELETE body: %q", r.Body)
+	}
+	for _, id := range ids[1:] {
+		must(t, e, http.StatusNotFound, "GET", detailPath(d, id), nil)
+	}
+	if n := s.count(t); n != base {
+		t.Errorf("count %d after deleting everything, want %d", n, base)
+	}
+}
+
+// queryCountsFile holds the stored read-query baselines, per model,
+// database and endpoint; `make test-update` rewrites it.
+var queryCountsFile = filepath.Join("..", "testdata", "querycounts.json")
+
+// measured collects the counts of this run, written by saveQueryCounts
+// when updating.
+var measured = struct {
+	sync.Mutex
+	m map[string]map[string]map[string]int64
+}{m: map[string]map[string]map[string]int64{}}
+
+func loadQueryCounts(t *testing.T) map[string]map[string]map[string]int64 {
+	t.Helper()
+	out := map[string]map[string]map[string]int64{}
+	raw, err := os.ReadFile(queryCountsFile)
+	if os.IsNotExist(err) {
+		return out
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &out); err != nil {
+		t.Fatalf("%s: %v", queryCountsFile, err)
+	}
+	return out
+}
+
+// saveQueryCounts merges this run's counts into the baselines file (models
+// and databases not run keep theirs) when updating.
+func saveQueryCounts(t *testing.T) {
+	if !servertest.Updating() {
+		return
+	}
+	measured.Lock()
+	defer measured.Unlock()
+	if len(measured.m) == 0 {
+		return
+	}
+	all := loadQueryCounts(t)
+	for ct, dbs := range measured.m {
+		if all[ct] == nil {
+			all[ct] = map[string]map[string]int64{}
+		}
+		for db, m := range dbs {
+			all[ct][db] = m
+		}
+	}
+	for ct := range all {
+		if resource.ByContentType(ct) == nil {
+			delete(all, ct)
+		}
+	}
+	raw, err := json.MarshalIndent(all, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(queryCountsFile, append(raw, '\n'), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("updated %s", queryCountsFile)
+}
+
+// aspectQueryCount measures the read queries of a list page of 1 and of 20
+// objects (complete and brief) and of a detail GET. A page must cost the
+// same whatever its size (no N+1), and no count may rise above its stored
+// baseline (testdata/querycounts.json).
+func aspectQueryCount(t *testing.T, s *suite) {
+	e, d, list := s.e, s.d, s.list()
+	cost := func(q string) int64 {
+		e.DB.Cache.Bump() // measure the queries themselves, not the cache
+		before := e.DB.Queries.Load()
+		must(t, e, http.StatusOK, "GET", q, nil)
+		return e.DB.Queries.Load() - before
+	}
+	var more []any
+	for k := 1; k <= 20; k++ {
+		more = append(more, vary(d, s.p[0], kQueries+k))
+	}
+	r := must(t, e, http.StatusCreated, "POST", list, more)
+	var q20 []string
+	for _, m := range r.JSON().([]any) {
+		q20 = append(q20, fmt.Sprintf("id=%v", m.(map[string]any)["id"]))
+	}
+	one := list + "?" + q20[0] + "&limit=20"
+	twenty := list + "?" + strings.Join(q20, "&") + "&limit=20"
+	if pg, _ := getPage(t, e, twenty); len(pg.Results) != 20 {
+		t.Fatalf("the 20 objects made: %d listed", len(pg.Results))
+	}
+	got := map[string]int64{
+		"list_1":        cost(one),
+		"list_20":       cost(twenty),
+		"list_brief_1":  cost(one + "&brief=1"),
+		"list_brief_20": cost(twenty + "&brief=1"),
+		"detail":        cost(detailPath(d, strings.TrimPrefix(q20[0], "id="))),
+	}
+	if got["list_1"] != got["list_20"] || got["list_brief_1"] != got["list_brief_20"] {
+		t.Errorf("read queries for a page of 1 vs 20 objects: complete %d vs %d, brief %d vs %d (N+1)",
+			got["list_1"], got["list_20"], got["list_brief_1"], got["list_brief_20"])
+	}
+	t.Logf("read queries: %v", got)
+	ct := d.ContentType()
+	if servertest.Updating() {
+		measured.Lock()
+		if measured.m[ct] == nil {
+			measured.m[ct] = map[string]map[string]int64{}
+		}
+		measured.m[ct][s.db] = got
+		measured.Unlock()
+		return
+	}
+	base := loadQueryCounts(t)[ct][s.db]
+	if base == nil {
+		t.Fatalf("no query-count baseline for %s on %s in %s: run `make test-update` and commit it", ct, s.db, queryCountsFile)
+	}
+	for _, k := range slices.Sorted(maps.Keys(got)) {
+		b, ok := base[k]
+		switch {
+		case !ok:
+			t.Errorf("%s: no baseline for %s: run `make test-update`", queryCountsFile, k)
+		case got[k] > b:
+			t.Errorf("%s on %s: %d read queries, baseline %d (%s)", k, s.db, got[k], b, queryCountsFile)
+		case got[k] < b:
+			t.Logf("%s: %d read queries, below the baseline %d: `make test-update` lowers it", k, got[k], b)
+		}
+	}
+}
+
+// aspectGolden compares representative responses with the model's golden
+// files in testdata/golden/<app>.<model>/ (the same files for every
+// database): the complete and brief object, a 400 error body and the
+// list's OPTIONS. Volatile values are normalised (servertest.Normalize).
+func aspectGolden(t *testing.T, s *suite) {
+	e, d, list := s.e, s.d, s.list()
+	s.setK(t, kGolden)
+	dir := filepath.Join("..", "testdata", "golden", d.ContentType())
+	id := int(must(t, e, http.StatusCreated, "POST", list, s.p[0]).Object()["id"].(float64))
+	golden := func(name string, r *servertest.Response) {
+		t.Helper()
+		servertest.Golden(t, filepath.Join(dir, name), servertest.Normalize(t, r.Body))
+	}
+	golden("complete.json", must(t, e, http.StatusOK, "GET", detailPath(d, id), nil))
+	golden("brief.json", must(t, e, http.StatusOK, "GET", detailPath(d, id)+"?brief=1", nil))
+	golden("error_400.json", must(t, e, http.StatusBadRequest, "POST", list, s.w.payload(t, s.fx.Invalid.Body)))
+	golden("options.json", must(t, e, http.StatusOK, "OPTIONS", list, nil))
 }
 
 func without(list []string, drop ...string) []string {
@@ -1249,9 +1546,10 @@ func sortedKeys(m map[string]any) []string {
 	return out
 }
 
-// conformTags checks tag filters and tags / add_tags / remove_tags
-// (BEHAVIOUR.md §7.4, §10) on the three objects.
-func conformTags(t *testing.T, e *servertest.Env, d *resource.Descriptor, ids [3]int) {
+// conformanceTags creates the tags "Conformance A", "B" and "C" (C only
+// for another model) for one aspect, and deletes them when it ends.
+func conformanceTags(t *testing.T, e *servertest.Env, d *resource.Descriptor) []int {
+	t.Helper()
 	restricted := "dcim.region"
 	if d.ContentType() == restricted {
 		restricted = "dcim.site"
@@ -1265,6 +1563,28 @@ func conformTags(t *testing.T, e *servertest.Env, d *resource.Descriptor, ids [3
 		r := must(t, e, http.StatusCreated, "POST", "/api/extras/tags/", body)
 		tagIDs = append(tagIDs, int(r.Object()["id"].(float64)))
 	}
+	t.Cleanup(func() {
+		for _, id := range tagIDs {
+			e.Must(http.StatusNoContent, "DELETE", fmt.Sprintf("/api/extras/tags/%d/", id), nil)
+		}
+	})
+	return tagIDs
+}
+
+// conformanceField creates a custom field of the model for one aspect, and
+// deletes it when the aspect ends.
+func conformanceField(t *testing.T, e *servertest.Env, body map[string]any) {
+	t.Helper()
+	id := int(must(t, e, http.StatusCreated, "POST", "/api/extras/custom-fields/", body).Object()["id"].(float64))
+	t.Cleanup(func() {
+		e.Must(http.StatusNoContent, "DELETE", fmt.Sprintf("/api/extras/custom-fields/%d/", id), nil)
+	})
+}
+
+// conformTags checks tag filters and tags / add_tags / remove_tags
+// (BEHAVIOUR.md §7.4, §10) on the three objects.
+func conformTags(t *testing.T, e *servertest.Env, d *resource.Descriptor, ids [3]int) {
+	tagIDs := conformanceTags(t, e, d)
 	slug := func(n string) map[string]any { return map[string]any{"slug": "conformance-" + n} }
 	path := func(i int) string { return detailPath(d, ids[i]) }
 	r := must(t, e, http.StatusOK, "PATCH", path(0), map[string]any{"tags": []any{slug("b"), slug("a")}})
@@ -1351,10 +1671,10 @@ func conformCustomFields(t *testing.T, e *servertest.Env, d *resource.Descriptor
 		t.Errorf("custom_fields without any custom field: %v", r.Object()["custom_fields"])
 	}
 	other := "extras.tag"
-	must(t, e, http.StatusCreated, "POST", "/api/extras/custom-fields/", map[string]any{"name": "conformance_other", "type": "text", "object_types": []string{other}})
-	must(t, e, http.StatusCreated, "POST", "/api/extras/custom-fields/", map[string]any{"name": "conformance_text", "type": "text", "object_types": []string{d.ContentType()}})
-	must(t, e, http.StatusCreated, "POST", "/api/extras/custom-fields/", map[string]any{"name": "conformance_int", "type": "integer", "object_types": []string{d.ContentType(), other}, "weight": 1})
-	pg, _ := getPage(t, e, listPath(d))
+	conformanceField(t, e, map[string]any{"name": "conformance_other", "type": "text", "object_types": []string{other}})
+	conformanceField(t, e, map[string]any{"name": "conformance_text", "type": "text", "object_types": []string{d.ContentType()}})
+	conformanceField(t, e, map[string]any{"name": "conformance_int", "type": "integer", "object_types": []string{d.ContentType(), other}, "weight": 1})
+	pg, _ := getPage(t, e, listPath(d)+"?limit=0")
 	for _, raw := range pg.Results {
 		m := obj(t, raw)
 		if got := canon(m["custom_fields"]); got != `{"conformance_int":null,"conformance_text":null}` {
@@ -1404,39 +1724,20 @@ func conformCustomFields(t *testing.T, e *servertest.Env, d *resource.Descriptor
 	}
 }
 
-// conformQueries checks that a list costs the same number of read queries
-// for 1 object as for 20 (no N+1), brief and complete.
-func conformQueries(t *testing.T, w *world, d *resource.Descriptor, p0 map[string]any) {
-	e := w.e
-	list := listPath(d)
-	cost := func(q string) int64 {
-		e.DB.Cache.Bump() // measure the queries themselves, not the cache
-		before := e.DB.Queries.Load()
-		must(t, e, http.StatusOK, "GET", list+q, nil)
-		return e.DB.Queries.Load() - before
-	}
-	must(t, e, http.StatusCreated, "POST", list, p0)
-	one, oneBrief := cost("?limit=100"), cost("?limit=100&brief=1")
-	var more []any
-	for k := 1; k < 20; k++ {
-		more = append(more, variant(d, p0, k))
-	}
-	must(t, e, http.StatusCreated, "POST", list, more)
-	pg, _ := getPage(t, e, list+"?limit=1")
-	if *pg.Count < 20 {
-		t.Fatalf("count %d", *pg.Count)
-	}
-	many, manyBrief := cost("?limit=100"), cost("?limit=100&brief=1")
-	if one != many || oneBrief != manyBrief {
-		t.Errorf("read queries for 1 vs 20 objects: complete %d vs %d, brief %d vs %d", one, many, oneBrief, manyBrief)
-	}
-	t.Logf("read queries per list: complete %d, brief %d", many, manyBrief)
-}
-
 // variant is payload p made distinct by k: strings of unique-ish kinds get
 // a suffix, integers in unique sets an offset; write-only fields (password
 // hashing is slow on purpose) are dropped.
 func variant(d *resource.Descriptor, p map[string]any, k int) map[string]any {
+	out := vary(d, p, k)
+	if reflect.DeepEqual(out, p) {
+		panic("variant did not change the payload")
+	}
+	return out
+}
+
+// vary is variant for payloads that may have nothing to make distinct (an
+// update payload): it returns them unchanged.
+func vary(d *resource.Descriptor, p map[string]any, k int) map[string]any {
 	inUnique := map[string]bool{}
 	for _, u := range d.Unique {
 		for _, f := range u.Fields {
@@ -1468,9 +1769,6 @@ func variant(d *resource.Descriptor, p map[string]any, k int) map[string]any {
 			}
 		}
 		out[name] = v
-	}
-	if reflect.DeepEqual(out, p) {
-		panic("variant did not change the payload")
 	}
 	return out
 }

@@ -13,7 +13,8 @@ import (
 // TestPermissionsDoneMeans is issue 3's walk-through: a robot that may view
 // and change only tenant blue's prefixes.
 func TestPermissionsDoneMeans(t *testing.T) {
-	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+	t.Parallel()
+	servertest.EachParallel(t, func(t *testing.T, e *servertest.Env) {
 		blue := id(e.Must(http.StatusCreated, "POST", "/api/tenancy/tenants/", map[string]any{"name": "Blue", "slug": "blue"}))
 		red := id(e.Must(http.StatusCreated, "POST", "/api/tenancy/tenants/", map[string]any{"name": "Red", "slug": "red"}))
 		b1 := id(e.Must(http.StatusCreated, "POST", "/api/ipam/prefixes/", map[string]any{"prefix": "10.1.0.0/16", "tenant": blue}))
@@ -97,7 +98,8 @@ func TestPermissionsDoneMeans(t *testing.T) {
 
 // TestPermissionsExempt covers EXEMPT_VIEW_PERMISSIONS and LOGIN_REQUIRED.
 func TestPermissionsExempt(t *testing.T) {
-	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+	t.Parallel()
+	servertest.EachParallel(t, func(t *testing.T, e *servertest.Env) {
 		anon := e.Anonymous()
 		anon.Must(http.StatusOK, "GET", "/api/dcim/sites/", nil)
 		anon.Must(http.StatusForbidden, "GET", "/api/ipam/prefixes/", nil)
@@ -118,7 +120,8 @@ func TestPermissionsExempt(t *testing.T) {
 // one test would reuse the SQLite file: the subtest's "#01" ends the DSN's
 // path.)
 func TestPermissionsExemptAll(t *testing.T) {
-	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+	t.Parallel()
+	servertest.EachParallel(t, func(t *testing.T, e *servertest.Env) {
 		// "*" exempts every model but the users app's.
 		e.Anonymous().Must(http.StatusForbidden, "GET", "/api/dcim/sites/", nil) // LOGIN_REQUIRED
 		u, _ := e.NewUser("plain")
@@ -132,7 +135,8 @@ func TestPermissionsExemptAll(t *testing.T) {
 // lookups by attribute and by id, constraint validation, the
 // authentication check and the user config.
 func TestPermissionsMisc(t *testing.T) {
-	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+	t.Parallel()
+	servertest.EachParallel(t, func(t *testing.T, e *servertest.Env) {
 		eu := id(e.Must(http.StatusCreated, "POST", "/api/dcim/regions/", map[string]any{"name": "EU", "slug": "eu"}))
 		us := id(e.Must(http.StatusCreated, "POST", "/api/dcim/regions/", map[string]any{"name": "US", "slug": "us"}))
 		u, uid := e.NewUser("ops")
@@ -202,7 +206,8 @@ func TestPermissionsMisc(t *testing.T) {
 // tokens and no one else's; users.grant_token lets a user create tokens
 // for others, and they see the secret once.
 func TestTokensForUsers(t *testing.T) {
-	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+	t.Parallel()
+	servertest.EachParallel(t, func(t *testing.T, e *servertest.Env) {
 		alice, aid := e.NewUser("alice")
 		_, bid := e.NewUser("bob")
 		r := alice.Must(http.StatusCreated, "POST", "/api/users/tokens/", map[string]any{"user": aid, "description": "mine"})
@@ -248,7 +253,8 @@ func TestTokensForUsers(t *testing.T) {
 
 // TestTokensWithoutDefaults: DEFAULT_PERMISSIONS emptied.
 func TestTokensWithoutDefaults(t *testing.T) {
-	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+	t.Parallel()
+	servertest.EachParallel(t, func(t *testing.T, e *servertest.Env) {
 		// DEFAULT_PERMISSIONS emptied: no token self-service.
 		alice, aid := e.NewUser("alice")
 		alice.Must(http.StatusForbidden, "GET", "/api/users/tokens/", nil)

@@ -63,13 +63,16 @@ func noDefaults(c *server.Config) { c.DefaultPermissions = nil }
 // with and without constraints; writes whose result leaves the
 // constraints roll back with 403; bulk writes touching an object out of
 // reach fail as a whole.
+//
+// Each model runs on each database in parallel, with a server of its own:
+// go test ./server/ -run 'TestPermissionsEveryModel/ipam.prefix/postgres'.
 func TestPermissionsEveryModel(t *testing.T) {
-	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
-		w := newWorld(e.Admin(), nil)
-		for _, d := range resource.All() {
-			d := d
-			ct := d.ContentType()
-			t.Run(ct, func(t *testing.T) {
+	for _, d := range resource.All() {
+		ct := d.ContentType()
+		t.Run(ct, func(t *testing.T) {
+			t.Parallel()
+			servertest.EachParallel(t, func(t *testing.T, e *servertest.Env) {
+				w := newWorld(e.Admin(), nil)
 				fx := permFixture(t, w, d)
 				list := d.ListURL("")
 				detail := func(id int) string { return fmt.Sprintf("%s%d/", list, id) }
@@ -186,7 +189,7 @@ func TestPermissionsEveryModel(t *testing.T) {
 				if ct != "users.user" || a != daid {
 					da.Must(http.StatusNoContent, "DELETE", list, []map[string]any{{"id": a}})
 				}
-			})
-		}
-	}, noDefaults)
+			}, noDefaults)
+		})
+	}
 }

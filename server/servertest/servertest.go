@@ -51,6 +51,20 @@ func Each(t *testing.T, fn func(t *testing.T, e *Env), opts ...func(*server.Conf
 	}
 }
 
+// EachParallel is Each with the databases run as parallel subtests: for
+// suites whose every database gets its own Env, so that SQLite and
+// PostgreSQL (and, one level up, the models) proceed side by side. The Env
+// is opened after t.Parallel returns, so at most -parallel Envs (and their
+// PostgreSQL connections) are open at once.
+func EachParallel(t *testing.T, fn func(t *testing.T, e *Env), opts ...func(*server.Config)) {
+	for _, name := range Databases(t) {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			fn(t, New(t, name, opts...))
+		})
+	}
+}
+
 // Env is a server over a fresh database with a superuser "admin" whose
 // token is Token.
 type Env struct {
@@ -85,6 +99,14 @@ func New(t testing.TB, kind string, opts ...func(*server.Config)) *Env {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { d.Close() })
+	if kind == "postgres" {
+		// The server's pool allows 20 connections per database; parallel
+		// tests open many databases at once on a server that allows 100
+		// (max_connections). A test makes its requests one at a time
+		// (or a few at once), so a few connections each are plenty.
+		d.Write.SetMaxOpenConns(pgConnsPerEnv)
+		d.Write.SetMaxIdleConns(2)
+	}
 	if err := d.Migrate(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -105,6 +127,11 @@ type liveServer struct {
 	once sync.Once
 	http *httptest.Server
 }
+
+// pgConnsPerEnv caps each Env's PostgreSQL pool: with `make test`'s
+// -parallel 12, at most 12*(6+1) = 84 connections (the +1 is the admin
+// connection that created the database), below max_connections = 100.
+const pgConnsPerEnv = 6
 
 var pgCounter struct {
 	sync.Mutex
