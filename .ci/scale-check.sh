@@ -107,10 +107,10 @@ func ($name) Fields() []ent.Field {
 
 func ($name) Edges() []ent.Edge {
 	return []ent.Edge{
-		FK("site", Site.Type, entsql.Restrict),
-		FK("tenant", Tenant.Type, entsql.SetNull),
-		FK("role", Role.Type, entsql.SetNull),
-		FK("peer", $prev.Type, entsql.SetNull),
+		FK("site", Site.Type, api.Protect),
+		FK("tenant", Tenant.Type, api.SetNull),
+		FK("role", Role.Type, api.SetNull),
+		FK("peer", $prev.Type, api.SetNull),
 	}
 }
 
