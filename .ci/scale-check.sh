@@ -33,8 +33,11 @@ models="${SCALE_MODELS:-$((scale_types > real_types ? scale_types - real_types :
 # budget). Peak memory meets it (2.9 GB) and is the stable, sharp measure
 # (with inlining: 6 GB). CPU time does not (98 s at load 6 on 2 cores; it
 # grows with the machine's load), so its budget is that floor plus margin.
+# The memory budget is the 3 GB target plus 5% for run-to-run variation of
+# the compiler's heap (2.72-2.86 GB measured): it still fails if a lever is
+# lost (no -dwarf=false: 3.4 GB; inlining: 6 GB).
 budget_cpu="${SCALE_BUDGET_CPU:-150}"
-budget_mb="${SCALE_BUDGET_MB:-3072}"
+budget_mb="${SCALE_BUDGET_MB:-3226}"
 go="${GO:-go}"
 pkg=github.com/inventory/inventory/ent
 # The root package's flags in dev and test builds (the Makefile's
