@@ -304,7 +304,7 @@ func runOnDelete(t *testing.T, e *servertest.Env, c odCase) {
 	if c.before != nil {
 		c.before(t, e, ids)
 	}
-	nc, ne := odCounts(t, e)
+	nc, ne := counts(t, e)
 	var r *servertest.Response
 	if len(c.del) == 1 {
 		r = e.Do("DELETE", url(c.del[0]), nil)
@@ -327,7 +327,7 @@ func runOnDelete(t *testing.T, e *servertest.Env, c odCase) {
 		for _, o := range c.objects {
 			e.Must(http.StatusOK, "GET", url(o.key), nil)
 		}
-		if nc2, ne2 := odCounts(t, e); nc2 != nc || ne2 != ne {
+		if nc2, ne2 := counts(t, e); nc2 != nc || ne2 != ne {
 			t.Fatalf("refused delete wrote %d change records and %d events", nc2-nc, ne2-ne)
 		}
 		// Clean up, dependants first, for the next case.
@@ -406,18 +406,4 @@ func odContentType(path string) string {
 		"/api/extras/event-rules/": "extras.eventrule", "/api/ipam/roles/": "ipam.role",
 		"/api/extras/tags/": "extras.tag",
 	}[path]
-}
-
-func odCounts(t *testing.T, e *servertest.Env) (int, int) {
-	t.Helper()
-	ctx := context.Background()
-	nc, err := e.DB.Client.ObjectChange.Query().Count(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ne, err := e.DB.Client.OutboxEvent.Query().Count(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return nc, ne
 }

@@ -305,22 +305,9 @@ func (p *deletion) clearKeys(ctx context.Context, tx *Tx) error {
 	return nil
 }
 
+// setNull clears col of the rows ids of table.
 func setNull(ctx context.Context, tx *Tx, table, col string, ids []int) error {
-	for _, chunk := range chunks(ids) {
-		if len(chunk) == 0 {
-			continue
-		}
-		args := make([]any, len(chunk))
-		for i, id := range chunk {
-			args[i] = id
-		}
-		q := fmt.Sprintf(`UPDATE %s SET %s = NULL WHERE id IN (%s)`, quote(table), quote(col),
-			placeholders(tx.Dialect, 1, len(chunk)))
-		if _, err := tx.Client.ExecContext(ctx, q, args...); err != nil {
-			return err
-		}
-	}
-	return nil
+	return execWhereIn(ctx, tx, fmt.Sprintf(`UPDATE %s SET %s = NULL`, quote(table), quote(col)), "id", ids)
 }
 
 // unlink removes the many-to-many links of the objects of the set, from
@@ -354,7 +341,14 @@ func (p *deletion) unlink(ctx context.Context, tx *Tx) error {
 	return nil
 }
 
+// deleteWhereIn deletes the rows of table whose col is one of ids.
 func deleteWhereIn(ctx context.Context, tx *Tx, table, col string, ids []int) error {
+	return execWhereIn(ctx, tx, "DELETE FROM "+quote(table), col, ids)
+}
+
+// execWhereIn runs stmt + " WHERE col IN (...)" over ids, in chunks that
+// stay under the databases' bind-parameter limits.
+func execWhereIn(ctx context.Context, tx *Tx, stmt, col string, ids []int) error {
 	for _, chunk := range chunks(ids) {
 		if len(chunk) == 0 {
 			continue
@@ -363,7 +357,7 @@ func deleteWhereIn(ctx context.Context, tx *Tx, table, col string, ids []int) er
 		for i, id := range chunk {
 			args[i] = id
 		}
-		q := fmt.Sprintf(`DELETE FROM %s WHERE %s IN (%s)`, quote(table), quote(col), placeholders(tx.Dialect, 1, len(chunk)))
+		q := fmt.Sprintf(`%s WHERE %s IN (%s)`, stmt, quote(col), placeholders(tx.Dialect, 1, len(chunk)))
 		if _, err := tx.Client.ExecContext(ctx, q, args...); err != nil {
 			return err
 		}
