@@ -21,6 +21,7 @@ import (
 	"github.com/inventory/inventory/ent/eventrule"
 	"github.com/inventory/inventory/ent/group"
 	"github.com/inventory/inventory/ent/location"
+	"github.com/inventory/inventory/ent/manufacturer"
 	"github.com/inventory/inventory/ent/objectchange"
 	"github.com/inventory/inventory/ent/objectpermission"
 	"github.com/inventory/inventory/ent/outboxevent"
@@ -61,6 +62,8 @@ type Client struct {
 	Group *GroupClient
 	// Location is the client for interacting with the Location builders.
 	Location *LocationClient
+	// Manufacturer is the client for interacting with the Manufacturer builders.
+	Manufacturer *ManufacturerClient
 	// ObjectChange is the client for interacting with the ObjectChange builders.
 	ObjectChange *ObjectChangeClient
 	// ObjectPermission is the client for interacting with the ObjectPermission builders.
@@ -116,6 +119,7 @@ func (c *Client) init() {
 	c.EventRule = NewEventRuleClient(c.config)
 	c.Group = NewGroupClient(c.config)
 	c.Location = NewLocationClient(c.config)
+	c.Manufacturer = NewManufacturerClient(c.config)
 	c.ObjectChange = NewObjectChangeClient(c.config)
 	c.ObjectPermission = NewObjectPermissionClient(c.config)
 	c.OutboxEvent = NewOutboxEventClient(c.config)
@@ -233,6 +237,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		EventRule:            NewEventRuleClient(cfg),
 		Group:                NewGroupClient(cfg),
 		Location:             NewLocationClient(cfg),
+		Manufacturer:         NewManufacturerClient(cfg),
 		ObjectChange:         NewObjectChangeClient(cfg),
 		ObjectPermission:     NewObjectPermissionClient(cfg),
 		OutboxEvent:          NewOutboxEventClient(cfg),
@@ -277,6 +282,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		EventRule:            NewEventRuleClient(cfg),
 		Group:                NewGroupClient(cfg),
 		Location:             NewLocationClient(cfg),
+		Manufacturer:         NewManufacturerClient(cfg),
 		ObjectChange:         NewObjectChangeClient(cfg),
 		ObjectPermission:     NewObjectPermissionClient(cfg),
 		OutboxEvent:          NewOutboxEventClient(cfg),
@@ -326,9 +332,10 @@ func (c *Client) Close() error {
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.CustomField, c.CustomFieldChoiceSet, c.Delivery, c.EventRule, c.Group,
-		c.Location, c.ObjectChange, c.ObjectPermission, c.OutboxEvent, c.Prefix, c.RIR,
-		c.Region, c.Role, c.Site, c.SiteGroup, c.Tag, c.TaggedItem, c.Tenant,
-		c.TenantGroup, c.Token, c.User, c.VLAN, c.VLANGroup, c.VRF, c.Webhook,
+		c.Location, c.Manufacturer, c.ObjectChange, c.ObjectPermission, c.OutboxEvent,
+		c.Prefix, c.RIR, c.Region, c.Role, c.Site, c.SiteGroup, c.Tag, c.TaggedItem,
+		c.Tenant, c.TenantGroup, c.Token, c.User, c.VLAN, c.VLANGroup, c.VRF,
+		c.Webhook,
 	} {
 		n.Use(hooks...)
 	}
@@ -339,9 +346,10 @@ func (c *Client) Use(hooks ...Hook) {
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.CustomField, c.CustomFieldChoiceSet, c.Delivery, c.EventRule, c.Group,
-		c.Location, c.ObjectChange, c.ObjectPermission, c.OutboxEvent, c.Prefix, c.RIR,
-		c.Region, c.Role, c.Site, c.SiteGroup, c.Tag, c.TaggedItem, c.Tenant,
-		c.TenantGroup, c.Token, c.User, c.VLAN, c.VLANGroup, c.VRF, c.Webhook,
+		c.Location, c.Manufacturer, c.ObjectChange, c.ObjectPermission, c.OutboxEvent,
+		c.Prefix, c.RIR, c.Region, c.Role, c.Site, c.SiteGroup, c.Tag, c.TaggedItem,
+		c.Tenant, c.TenantGroup, c.Token, c.User, c.VLAN, c.VLANGroup, c.VRF,
+		c.Webhook,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -362,6 +370,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Group.mutate(ctx, m)
 	case *LocationMutation:
 		return c.Location.mutate(ctx, m)
+	case *ManufacturerMutation:
+		return c.Manufacturer.mutate(ctx, m)
 	case *ObjectChangeMutation:
 		return c.ObjectChange.mutate(ctx, m)
 	case *ObjectPermissionMutation:
@@ -1316,6 +1326,139 @@ func (c *LocationClient) mutate(ctx context.Context, m *LocationMutation) (Value
 		return (&LocationDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Location mutation op: %q", m.Op())
+	}
+}
+
+// ManufacturerClient is a client for the Manufacturer schema.
+type ManufacturerClient struct {
+	config
+}
+
+// NewManufacturerClient returns a client for the Manufacturer from the given config.
+func NewManufacturerClient(c config) *ManufacturerClient {
+	return &ManufacturerClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `manufacturer.Hooks(f(g(h())))`.
+func (c *ManufacturerClient) Use(hooks ...Hook) {
+	c.hooks.Manufacturer = append(c.hooks.Manufacturer, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `manufacturer.Intercept(f(g(h())))`.
+func (c *ManufacturerClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Manufacturer = append(c.inters.Manufacturer, interceptors...)
+}
+
+// Create returns a builder for creating a Manufacturer entity.
+func (c *ManufacturerClient) Create() *ManufacturerCreate {
+	mutation := newManufacturerMutation(c.config, OpCreate)
+	return &ManufacturerCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Manufacturer entities.
+func (c *ManufacturerClient) CreateBulk(builders ...*ManufacturerCreate) *ManufacturerCreateBulk {
+	return &ManufacturerCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *ManufacturerClient) MapCreateBulk(slice any, setFunc func(*ManufacturerCreate, int)) *ManufacturerCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &ManufacturerCreateBulk{err: fmt.Errorf("calling to ManufacturerClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*ManufacturerCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &ManufacturerCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Manufacturer.
+func (c *ManufacturerClient) Update() *ManufacturerUpdate {
+	mutation := newManufacturerMutation(c.config, OpUpdate)
+	return &ManufacturerUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *ManufacturerClient) UpdateOne(_m *Manufacturer) *ManufacturerUpdateOne {
+	mutation := newManufacturerMutation(c.config, OpUpdateOne, withManufacturer(_m))
+	return &ManufacturerUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ManufacturerClient) UpdateOneID(id int) *ManufacturerUpdateOne {
+	mutation := newManufacturerMutation(c.config, OpUpdateOne, withManufacturerID(id))
+	return &ManufacturerUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Manufacturer.
+func (c *ManufacturerClient) Delete() *ManufacturerDelete {
+	mutation := newManufacturerMutation(c.config, OpDelete)
+	return &ManufacturerDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *ManufacturerClient) DeleteOne(_m *Manufacturer) *ManufacturerDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ManufacturerClient) DeleteOneID(id int) *ManufacturerDeleteOne {
+	builder := c.Delete().Where(manufacturer.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ManufacturerDeleteOne{builder}
+}
+
+// Query returns a query builder for Manufacturer.
+func (c *ManufacturerClient) Query() *ManufacturerQuery {
+	return &ManufacturerQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeManufacturer},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Manufacturer entity by its id.
+func (c *ManufacturerClient) Get(ctx context.Context, id int) (*Manufacturer, error) {
+	return c.Query().Where(manufacturer.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *ManufacturerClient) GetX(ctx context.Context, id int) *Manufacturer {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *ManufacturerClient) Hooks() []Hook {
+	return c.hooks.Manufacturer
+}
+
+// Interceptors returns the client interceptors.
+func (c *ManufacturerClient) Interceptors() []Interceptor {
+	return c.inters.Manufacturer
+}
+
+func (c *ManufacturerClient) mutate(ctx context.Context, m *ManufacturerMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ManufacturerCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ManufacturerUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ManufacturerUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ManufacturerDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Manufacturer mutation op: %q", m.Op())
 	}
 }
 
@@ -4318,15 +4461,15 @@ func (c *WebhookClient) mutate(ctx context.Context, m *WebhookMutation) (Value, 
 type (
 	hooks struct {
 		CustomField, CustomFieldChoiceSet, Delivery, EventRule, Group, Location,
-		ObjectChange, ObjectPermission, OutboxEvent, Prefix, RIR, Region, Role, Site,
-		SiteGroup, Tag, TaggedItem, Tenant, TenantGroup, Token, User, VLAN, VLANGroup,
-		VRF, Webhook []ent.Hook
+		Manufacturer, ObjectChange, ObjectPermission, OutboxEvent, Prefix, RIR, Region,
+		Role, Site, SiteGroup, Tag, TaggedItem, Tenant, TenantGroup, Token, User, VLAN,
+		VLANGroup, VRF, Webhook []ent.Hook
 	}
 	inters struct {
 		CustomField, CustomFieldChoiceSet, Delivery, EventRule, Group, Location,
-		ObjectChange, ObjectPermission, OutboxEvent, Prefix, RIR, Region, Role, Site,
-		SiteGroup, Tag, TaggedItem, Tenant, TenantGroup, Token, User, VLAN, VLANGroup,
-		VRF, Webhook []ent.Interceptor
+		Manufacturer, ObjectChange, ObjectPermission, OutboxEvent, Prefix, RIR, Region,
+		Role, Site, SiteGroup, Tag, TaggedItem, Tenant, TenantGroup, Token, User, VLAN,
+		VLANGroup, VRF, Webhook []ent.Interceptor
 	}
 )
 

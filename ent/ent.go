@@ -18,6 +18,7 @@ import (
 	"github.com/inventory/inventory/ent/eventrule"
 	"github.com/inventory/inventory/ent/group"
 	"github.com/inventory/inventory/ent/location"
+	"github.com/inventory/inventory/ent/manufacturer"
 	"github.com/inventory/inventory/ent/objectchange"
 	"github.com/inventory/inventory/ent/objectpermission"
 	"github.com/inventory/inventory/ent/outboxevent"
@@ -103,6 +104,7 @@ func checkColumn(t, c string) error {
 			eventrule.Table:            eventrule.ValidColumn,
 			group.Table:                group.ValidColumn,
 			location.Table:             location.ValidColumn,
+			manufacturer.Table:         manufacturer.ValidColumn,
 			objectchange.Table:         objectchange.ValidColumn,
 			objectpermission.Table:     objectpermission.ValidColumn,
 			outboxevent.Table:          outboxevent.ValidColumn,

@@ -26,6 +26,8 @@ type Tx struct {
 	Group *GroupClient
 	// Location is the client for interacting with the Location builders.
 	Location *LocationClient
+	// Manufacturer is the client for interacting with the Manufacturer builders.
+	Manufacturer *ManufacturerClient
 	// ObjectChange is the client for interacting with the ObjectChange builders.
 	ObjectChange *ObjectChangeClient
 	// ObjectPermission is the client for interacting with the ObjectPermission builders.
@@ -201,6 +203,7 @@ func (tx *Tx) init() {
 	tx.EventRule = NewEventRuleClient(tx.config)
 	tx.Group = NewGroupClient(tx.config)
 	tx.Location = NewLocationClient(tx.config)
+	tx.Manufacturer = NewManufacturerClient(tx.config)
 	tx.ObjectChange = NewObjectChangeClient(tx.config)
 	tx.ObjectPermission = NewObjectPermissionClient(tx.config)
 	tx.OutboxEvent = NewOutboxEventClient(tx.config)

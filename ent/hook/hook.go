@@ -81,6 +81,18 @@ func (f LocationFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, er
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.LocationMutation", m)
 }
 
+// The ManufacturerFunc type is an adapter to allow the use of ordinary
+// function as Manufacturer mutator.
+type ManufacturerFunc func(context.Context, *ent.ManufacturerMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ManufacturerFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ManufacturerMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ManufacturerMutation", m)
+}
+
 // The ObjectChangeFunc type is an adapter to allow the use of ordinary
 // function as ObjectChange mutator.
 type ObjectChangeFunc func(context.Context, *ent.ObjectChangeMutation) (ent.Value, error)

@@ -204,6 +204,23 @@ var (
 			},
 		},
 	}
+	// DcimManufacturerColumns holds the columns for the "dcim_manufacturer" table.
+	DcimManufacturerColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "name", Type: field.TypeString, Unique: true, Size: 100},
+		{Name: "slug", Type: field.TypeString, Unique: true, Size: 100},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+	}
+	// DcimManufacturerTable holds the schema information for the "dcim_manufacturer" table.
+	DcimManufacturerTable = &schema.Table{
+		Name:       "dcim_manufacturer",
+		Columns:    DcimManufacturerColumns,
+		PrimaryKey: []*schema.Column{DcimManufacturerColumns[0]},
+	}
 	// CoreObjectchangeColumns holds the columns for the "core_objectchange" table.
 	CoreObjectchangeColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -975,6 +992,7 @@ var (
 		ExtrasEventruleTable,
 		UsersGroupTable,
 		DcimLocationTable,
+		DcimManufacturerTable,
 		CoreObjectchangeTable,
 		UsersObjectpermissionTable,
 		CoreOutboxeventTable,
@@ -1022,6 +1040,9 @@ func init() {
 	DcimLocationTable.ForeignKeys[2].RefTable = TenancyTenantTable
 	DcimLocationTable.Annotation = &entsql.Annotation{
 		Table: "dcim_location",
+	}
+	DcimManufacturerTable.Annotation = &entsql.Annotation{
+		Table: "dcim_manufacturer",
 	}
 	CoreObjectchangeTable.ForeignKeys[0].RefTable = UsersUserTable
 	CoreObjectchangeTable.Annotation = &entsql.Annotation{

@@ -24,6 +24,9 @@ type Group func(*sql.Selector)
 // Location is the predicate function for location builders.
 type Location func(*sql.Selector)
 
+// Manufacturer is the predicate function for manufacturer builders.
+type Manufacturer func(*sql.Selector)
+
 // ObjectChange is the predicate function for objectchange builders.
 type ObjectChange func(*sql.Selector)
 

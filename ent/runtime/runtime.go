@@ -11,6 +11,7 @@ import (
 	"github.com/inventory/inventory/ent/eventrule"
 	"github.com/inventory/inventory/ent/group"
 	"github.com/inventory/inventory/ent/location"
+	"github.com/inventory/inventory/ent/manufacturer"
 	"github.com/inventory/inventory/ent/objectchange"
 	"github.com/inventory/inventory/ent/objectpermission"
 	"github.com/inventory/inventory/ent/outboxevent"
@@ -461,6 +462,75 @@ func init() {
 	location.DefaultFacility = locationDescFacility.Default.(string)
 	// location.FacilityValidator is a validator for the "facility" field. It is called by the builders before save.
 	location.FacilityValidator = locationDescFacility.Validators[0].(func(string) error)
+	manufacturerMixin := schema.Manufacturer{}.Mixin()
+	manufacturerMixinFields0 := manufacturerMixin[0].Fields()
+	_ = manufacturerMixinFields0
+	manufacturerMixinFields2 := manufacturerMixin[2].Fields()
+	_ = manufacturerMixinFields2
+	manufacturerMixinFields3 := manufacturerMixin[3].Fields()
+	_ = manufacturerMixinFields3
+	manufacturerFields := schema.Manufacturer{}.Fields()
+	_ = manufacturerFields
+	// manufacturerDescCreated is the schema descriptor for created field.
+	manufacturerDescCreated := manufacturerMixinFields0[0].Descriptor()
+	// manufacturer.DefaultCreated holds the default value on creation for the created field.
+	manufacturer.DefaultCreated = manufacturerDescCreated.Default.(func() time.Time)
+	// manufacturerDescLastUpdated is the schema descriptor for last_updated field.
+	manufacturerDescLastUpdated := manufacturerMixinFields0[1].Descriptor()
+	// manufacturer.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	manufacturer.DefaultLastUpdated = manufacturerDescLastUpdated.Default.(func() time.Time)
+	// manufacturer.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	manufacturer.UpdateDefaultLastUpdated = manufacturerDescLastUpdated.UpdateDefault.(func() time.Time)
+	// manufacturerDescCustomFieldData is the schema descriptor for custom_field_data field.
+	manufacturerDescCustomFieldData := manufacturerMixinFields2[0].Descriptor()
+	// manufacturer.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	manufacturer.DefaultCustomFieldData = manufacturerDescCustomFieldData.Default.(map[string]interface{})
+	// manufacturerDescName is the schema descriptor for name field.
+	manufacturerDescName := manufacturerMixinFields3[0].Descriptor()
+	// manufacturer.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	manufacturer.NameValidator = func() func(string) error {
+		validators := manufacturerDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// manufacturerDescSlug is the schema descriptor for slug field.
+	manufacturerDescSlug := manufacturerMixinFields3[1].Descriptor()
+	// manufacturer.SlugValidator is a validator for the "slug" field. It is called by the builders before save.
+	manufacturer.SlugValidator = func() func(string) error {
+		validators := manufacturerDescSlug.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(slug string) error {
+			for _, fn := range fns {
+				if err := fn(slug); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// manufacturerDescDescription is the schema descriptor for description field.
+	manufacturerDescDescription := manufacturerMixinFields3[2].Descriptor()
+	// manufacturer.DefaultDescription holds the default value on creation for the description field.
+	manufacturer.DefaultDescription = manufacturerDescDescription.Default.(string)
+	// manufacturer.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	manufacturer.DescriptionValidator = manufacturerDescDescription.Validators[0].(func(string) error)
+	// manufacturerDescComments is the schema descriptor for comments field.
+	manufacturerDescComments := manufacturerMixinFields3[3].Descriptor()
+	// manufacturer.DefaultComments holds the default value on creation for the comments field.
+	manufacturer.DefaultComments = manufacturerDescComments.Default.(string)
 	objectchangeFields := schema.ObjectChange{}.Fields()
 	_ = objectchangeFields
 	// objectchangeDescTime is the schema descriptor for time field.

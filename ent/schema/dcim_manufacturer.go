@@ -1,0 +1,34 @@
+package schema
+
+import (
+	"entgo.io/ent"
+	"entgo.io/ent/dialect/entsql"
+	"entgo.io/ent/schema"
+
+	"github.com/inventory/inventory/ent/schema/api"
+)
+
+// Manufacturer is dcim.Manufacturer: the maker of device types, module
+// types, rack types, platforms and inventory items.
+type Manufacturer struct{ ent.Schema }
+
+func (Manufacturer) Mixin() []ent.Mixin { return OrganizationalMixins() }
+
+func (Manufacturer) Annotations() []schema.Annotation {
+	return []schema.Annotation{
+		entsql.Annotation{Table: "dcim_manufacturer"},
+		api.Model{
+			App: "dcim", Path: "manufacturers", Verbose: "manufacturer",
+			GenericOnly: true,
+			Fields: []string{"id", "url", "display_url", "display", "name", "slug", "description", "owner",
+				"comments", "tags", "custom_fields", "created", "last_updated", "devicetype_count",
+				"moduletype_count", "inventoryitem_count", "platform_count"},
+			Brief:    []string{"id", "url", "display", "name", "slug", "description"},
+			Display:  "{name}",
+			Search:   []string{"name", "slug", "description", "comments"},
+			Ordering: []string{"name"},
+			Empty: map[string]any{"owner": nil, "devicetype_count": 0, "moduletype_count": 0,
+				"inventoryitem_count": 0, "platform_count": 0},
+		},
+	}
+}
