@@ -56,6 +56,7 @@ func action(rec map[string]any) string {
 func asObject(v any) map[string]any { m, _ := v.(map[string]any); return m }
 
 func TestChangeLogSingle(t *testing.T) {
+	t.Parallel()
 	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
 		r := e.Must(http.StatusCreated, "POST", "/api/dcim/sites/", map[string]any{"name": "Site 1", "slug": "site-1", "latitude": 12.5, "changelog_message": "hello"})
 		if strings.Contains(string(r.Body), "changelog_message") {
@@ -167,6 +168,7 @@ func jsonNum(v any) string {
 }
 
 func TestChangeLogBulkTagsCustomFields(t *testing.T) {
+	t.Parallel()
 	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
 		e.Must(http.StatusCreated, "POST", "/api/extras/tags/", map[string]any{"name": "Zeta", "slug": "zeta"})
 		e.Must(http.StatusCreated, "POST", "/api/extras/tags/", map[string]any{"name": "Alpha", "slug": "alpha"})
@@ -245,6 +247,7 @@ func TestChangeLogBulkTagsCustomFields(t *testing.T) {
 }
 
 func TestChangeLogRollback(t *testing.T) {
+	t.Parallel()
 	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
 		e.Must(http.StatusCreated, "POST", "/api/ipam/prefixes/", map[string]any{"prefix": "10.0.0.0/8"})
 		nc, ne := counts(t, e)
@@ -314,6 +317,7 @@ func TestChangeLogRollback(t *testing.T) {
 // Deleting a region clears the region of its sites: the sites get update
 // records; deleting a region deletes its child regions: delete records.
 func TestChangeLogCascades(t *testing.T) {
+	t.Parallel()
 	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
 		e.Must(http.StatusCreated, "POST", "/api/dcim/regions/", map[string]any{"name": "R", "slug": "r"})
 		e.Must(http.StatusCreated, "POST", "/api/dcim/regions/", map[string]any{"name": "R2", "slug": "r2", "parent": 1})
@@ -341,6 +345,7 @@ func TestChangeLogCascades(t *testing.T) {
 }
 
 func TestChangeLogRetention(t *testing.T) {
+	t.Parallel()
 	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
 		ctx := context.Background()
 		old := time.Now().UTC().Add(-100 * 24 * time.Hour)

@@ -16,6 +16,7 @@ import (
 // in order on every database ({key} and {last6} stand for the created
 // token's key and last six secret characters).
 func TestDisplay(t *testing.T) {
+	t.Parallel()
 	raw, err := os.ReadFile("../testdata/display.json")
 	if err != nil {
 		t.Fatal(err)

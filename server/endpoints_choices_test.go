@@ -16,6 +16,7 @@ import (
 // searchable, paginated, 404 for a missing set or one outside the caller's
 // constraints. Cases in testdata/endpoints/choiceset-choices.json.
 func TestChoiceSetChoices(t *testing.T) {
+	t.Parallel()
 	raw, err := os.ReadFile("../testdata/endpoints/choiceset-choices.json")
 	if err != nil {
 		t.Fatal(err)

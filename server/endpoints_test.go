@@ -17,6 +17,7 @@ import (
 // and its declared permission is enforced (403 without it, admitted with
 // it). A new endpoint is covered without new test code.
 func TestSpecialEndpoints(t *testing.T) {
+	t.Parallel()
 	ops := server.Endpoints()
 	if len(ops) == 0 {
 		t.Fatal("empty registry")
@@ -98,6 +99,7 @@ func TestSpecialEndpoints(t *testing.T) {
 // TestSpecialEndpointsLoginRequired: with LOGIN_REQUIRED, every op that
 // is not public refuses anonymous callers.
 func TestSpecialEndpointsLoginRequired(t *testing.T) {
+	t.Parallel()
 	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
 		for _, op := range server.Endpoints() {
 			r := e.Anonymous().Do(op.Method, op.Example, nil)

@@ -15,6 +15,7 @@ import (
 // re-sort; the companion sort key is never shown; Migrate fills it for rows
 // written before it existed.
 func TestNaturalOrdering(t *testing.T) {
+	t.Parallel()
 	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
 		for _, n := range []string{"Site 10", "Site 2", "site 1", "Site 1a"} {
 			r := e.Must(http.StatusCreated, "POST", "/api/dcim/sites/", map[string]any{"name": n, "slug": slug(n)}).Object()

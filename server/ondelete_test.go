@@ -50,6 +50,7 @@ type odCase struct {
 }
 
 func TestOnDelete(t *testing.T) {
+	t.Parallel()
 	cases := []odCase{
 		{
 			name: "tenant PROTECT from site, prefix and vlan",

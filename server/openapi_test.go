@@ -123,6 +123,7 @@ func TestOpenAPIDocument(t *testing.T) {
 // TestOpenAPIMatchesResponses checks real responses and requests against
 // the document's schemas, on every database.
 func TestOpenAPIMatchesResponses(t *testing.T) {
+	t.Parallel()
 	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
 		var doc openapi3.T
 		if err := json.Unmarshal(e.Must(http.StatusOK, "GET", "/api/schema/", nil).Body, &doc); err != nil {
@@ -162,6 +163,7 @@ func TestOpenAPIMatchesResponses(t *testing.T) {
 }
 
 func TestSwaggerUI(t *testing.T) {
+	t.Parallel()
 	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
 		anon := e.Anonymous() // LOGIN_REQUIRED is on: the page is public all the same
 		r := anon.Must(http.StatusOK, "GET", "/api/schema/swagger-ui/", nil)

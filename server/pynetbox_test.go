@@ -26,6 +26,7 @@ const pynetboxScript = "../testdata/pynetbox/e2e.py"
 // puts a virtualenv with the requirements first on PATH). Without python3 or
 // pynetbox the test is skipped locally and fails in CI (CI=true).
 func TestPynetbox(t *testing.T) {
+	t.Parallel()
 	python := pynetboxPython(t)
 	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
 		timeout := 5 * time.Minute

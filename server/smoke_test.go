@@ -10,6 +10,7 @@ import (
 
 // TestSmoke walks the basic life of a site on every database.
 func TestSmoke(t *testing.T) {
+	t.Parallel()
 	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
 		r := e.Must(http.StatusCreated, "POST", "/api/dcim/regions/", map[string]any{"name": "Europe", "slug": "europe"})
 		region := r.Object()["id"]
@@ -34,6 +35,7 @@ func TestSmoke(t *testing.T) {
 // deleting a child leaves its parent alone while deleting a parent takes
 // its subtree (NetBox's MPTT models).
 func TestTreeParents(t *testing.T) {
+	t.Parallel()
 	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
 		p := e.Must(http.StatusCreated, "POST", "/api/dcim/regions/", map[string]any{"name": "P", "slug": "p"}).Object()["id"]
 		for _, n := range []string{"a", "b"} {
@@ -58,6 +60,7 @@ func TestTreeParents(t *testing.T) {
 // TestCachedAuthSeesWrites: token lookups are cached between requests, but
 // a write through this process (disabling the token) takes effect at once.
 func TestCachedAuthSeesWrites(t *testing.T) {
+	t.Parallel()
 	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
 		tok := e.Must(http.StatusCreated, "POST", "/api/users/tokens/", map[string]any{"user": 1}).Object()
 		bearer := "Bearer svc_" + tok["key"].(string) + "." + tok["token"].(string)
@@ -79,6 +82,7 @@ func TestCachedAuthSeesWrites(t *testing.T) {
 
 // TestCustomFieldDataType: data_type follows type, as NetBox derives it.
 func TestCustomFieldDataType(t *testing.T) {
+	t.Parallel()
 	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
 		cf := e.Must(http.StatusCreated, "POST", "/api/extras/custom-fields/", map[string]any{
 			"name": "speed", "type": "integer", "object_types": []string{"dcim.site"}}).Object()
@@ -104,6 +108,7 @@ func TestCustomFieldDataType(t *testing.T) {
 // blank non-nullable choice are 400s with NetBox's texts, in bodies and in
 // filters alike.
 func TestRefusedValues(t *testing.T) {
+	t.Parallel()
 	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
 		r := e.Must(http.StatusBadRequest, "POST", "/api/dcim/sites/", map[string]any{"name": "a\x00b", "slug": "a"})
 		if string(r.Body) != `{"name":["Null characters are not allowed."]}` {

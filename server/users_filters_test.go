@@ -11,6 +11,7 @@ import (
 // TestUserFilters: permissions by action (can_<action>) and by group name,
 // groups by user (the reverse of the users' groups).
 func TestUserFilters(t *testing.T) {
+	t.Parallel()
 	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
 		g1 := id(e.Must(http.StatusCreated, "POST", "/api/users/groups/", map[string]any{"name": "netops"}))
 		g2 := id(e.Must(http.StatusCreated, "POST", "/api/users/groups/", map[string]any{"name": "dev"}))
