@@ -448,31 +448,10 @@ func (c *CustomFieldClient) CreateBulk(builders ...*CustomFieldCreate) *CustomFi
 	return &CustomFieldCreateBulk{config: c.config, builders: builders}
 }
 
-// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
-// a builder and applies setFunc on it.
-func (c *CustomFieldClient) MapCreateBulk(slice any, setFunc func(*CustomFieldCreate, int)) *CustomFieldCreateBulk {
-	rv := reflect.ValueOf(slice)
-	if rv.Kind() != reflect.Slice {
-		return &CustomFieldCreateBulk{err: fmt.Errorf("calling to CustomFieldClient.MapCreateBulk with wrong type %T, need slice", slice)}
-	}
-	builders := make([]*CustomFieldCreate, rv.Len())
-	for i := 0; i < rv.Len(); i++ {
-		builders[i] = c.Create()
-		setFunc(builders[i], i)
-	}
-	return &CustomFieldCreateBulk{config: c.config, builders: builders}
-}
-
 // Update returns an update builder for CustomField.
 func (c *CustomFieldClient) Update() *CustomFieldUpdate {
 	mutation := newCustomFieldMutation(c.config, OpUpdate)
 	return &CustomFieldUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
-}
-
-// UpdateOne returns an update builder for the given entity.
-func (c *CustomFieldClient) UpdateOne(_m *CustomField) *CustomFieldUpdateOne {
-	mutation := newCustomFieldMutation(c.config, OpUpdateOne, withCustomField(_m))
-	return &CustomFieldUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
 }
 
 // UpdateOneID returns an update builder for the given id.
@@ -485,11 +464,6 @@ func (c *CustomFieldClient) UpdateOneID(id int) *CustomFieldUpdateOne {
 func (c *CustomFieldClient) Delete() *CustomFieldDelete {
 	mutation := newCustomFieldMutation(c.config, OpDelete)
 	return &CustomFieldDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
-}
-
-// DeleteOne returns a builder for deleting the given entity.
-func (c *CustomFieldClient) DeleteOne(_m *CustomField) *CustomFieldDeleteOne {
-	return c.DeleteOneID(_m.ID)
 }
 
 // DeleteOneID returns a builder for deleting the given entity by its id.
@@ -512,31 +486,6 @@ func (c *CustomFieldClient) Query() *CustomFieldQuery {
 // Get returns a CustomField entity by its id.
 func (c *CustomFieldClient) Get(ctx context.Context, id int) (*CustomField, error) {
 	return c.Query().Where(customfield.ID(id)).Only(ctx)
-}
-
-// GetX is like Get, but panics if an error occurs.
-func (c *CustomFieldClient) GetX(ctx context.Context, id int) *CustomField {
-	obj, err := c.Get(ctx, id)
-	if err != nil {
-		panic(err)
-	}
-	return obj
-}
-
-// QueryChoiceSet queries the choice_set edge of a CustomField.
-func (c *CustomFieldClient) QueryChoiceSet(_m *CustomField) *CustomFieldChoiceSetQuery {
-	query := (&CustomFieldChoiceSetClient{config: c.config}).Query()
-	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
-		id := _m.ID
-		step := sqlgraph.NewStep(
-			sqlgraph.From(customfield.Table, customfield.FieldID, id),
-			sqlgraph.To(customfieldchoiceset.Table, customfieldchoiceset.FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, false, customfield.ChoiceSetTable, customfield.ChoiceSetColumn),
-		)
-		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
-		return fromV, nil
-	}
-	return query
 }
 
 // Hooks returns the client hooks.
@@ -598,31 +547,10 @@ func (c *CustomFieldChoiceSetClient) CreateBulk(builders ...*CustomFieldChoiceSe
 	return &CustomFieldChoiceSetCreateBulk{config: c.config, builders: builders}
 }
 
-// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
-// a builder and applies setFunc on it.
-func (c *CustomFieldChoiceSetClient) MapCreateBulk(slice any, setFunc func(*CustomFieldChoiceSetCreate, int)) *CustomFieldChoiceSetCreateBulk {
-	rv := reflect.ValueOf(slice)
-	if rv.Kind() != reflect.Slice {
-		return &CustomFieldChoiceSetCreateBulk{err: fmt.Errorf("calling to CustomFieldChoiceSetClient.MapCreateBulk with wrong type %T, need slice", slice)}
-	}
-	builders := make([]*CustomFieldChoiceSetCreate, rv.Len())
-	for i := 0; i < rv.Len(); i++ {
-		builders[i] = c.Create()
-		setFunc(builders[i], i)
-	}
-	return &CustomFieldChoiceSetCreateBulk{config: c.config, builders: builders}
-}
-
 // Update returns an update builder for CustomFieldChoiceSet.
 func (c *CustomFieldChoiceSetClient) Update() *CustomFieldChoiceSetUpdate {
 	mutation := newCustomFieldChoiceSetMutation(c.config, OpUpdate)
 	return &CustomFieldChoiceSetUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
-}
-
-// UpdateOne returns an update builder for the given entity.
-func (c *CustomFieldChoiceSetClient) UpdateOne(_m *CustomFieldChoiceSet) *CustomFieldChoiceSetUpdateOne {
-	mutation := newCustomFieldChoiceSetMutation(c.config, OpUpdateOne, withCustomFieldChoiceSet(_m))
-	return &CustomFieldChoiceSetUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
 }
 
 // UpdateOneID returns an update builder for the given id.
@@ -635,11 +563,6 @@ func (c *CustomFieldChoiceSetClient) UpdateOneID(id int) *CustomFieldChoiceSetUp
 func (c *CustomFieldChoiceSetClient) Delete() *CustomFieldChoiceSetDelete {
 	mutation := newCustomFieldChoiceSetMutation(c.config, OpDelete)
 	return &CustomFieldChoiceSetDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
-}
-
-// DeleteOne returns a builder for deleting the given entity.
-func (c *CustomFieldChoiceSetClient) DeleteOne(_m *CustomFieldChoiceSet) *CustomFieldChoiceSetDeleteOne {
-	return c.DeleteOneID(_m.ID)
 }
 
 // DeleteOneID returns a builder for deleting the given entity by its id.
@@ -662,15 +585,6 @@ func (c *CustomFieldChoiceSetClient) Query() *CustomFieldChoiceSetQuery {
 // Get returns a CustomFieldChoiceSet entity by its id.
 func (c *CustomFieldChoiceSetClient) Get(ctx context.Context, id int) (*CustomFieldChoiceSet, error) {
 	return c.Query().Where(customfieldchoiceset.ID(id)).Only(ctx)
-}
-
-// GetX is like Get, but panics if an error occurs.
-func (c *CustomFieldChoiceSetClient) GetX(ctx context.Context, id int) *CustomFieldChoiceSet {
-	obj, err := c.Get(ctx, id)
-	if err != nil {
-		panic(err)
-	}
-	return obj
 }
 
 // Hooks returns the client hooks.
@@ -865,31 +779,10 @@ func (c *EventRuleClient) CreateBulk(builders ...*EventRuleCreate) *EventRuleCre
 	return &EventRuleCreateBulk{config: c.config, builders: builders}
 }
 
-// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
-// a builder and applies setFunc on it.
-func (c *EventRuleClient) MapCreateBulk(slice any, setFunc func(*EventRuleCreate, int)) *EventRuleCreateBulk {
-	rv := reflect.ValueOf(slice)
-	if rv.Kind() != reflect.Slice {
-		return &EventRuleCreateBulk{err: fmt.Errorf("calling to EventRuleClient.MapCreateBulk with wrong type %T, need slice", slice)}
-	}
-	builders := make([]*EventRuleCreate, rv.Len())
-	for i := 0; i < rv.Len(); i++ {
-		builders[i] = c.Create()
-		setFunc(builders[i], i)
-	}
-	return &EventRuleCreateBulk{config: c.config, builders: builders}
-}
-
 // Update returns an update builder for EventRule.
 func (c *EventRuleClient) Update() *EventRuleUpdate {
 	mutation := newEventRuleMutation(c.config, OpUpdate)
 	return &EventRuleUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
-}
-
-// UpdateOne returns an update builder for the given entity.
-func (c *EventRuleClient) UpdateOne(_m *EventRule) *EventRuleUpdateOne {
-	mutation := newEventRuleMutation(c.config, OpUpdateOne, withEventRule(_m))
-	return &EventRuleUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
 }
 
 // UpdateOneID returns an update builder for the given id.
@@ -902,11 +795,6 @@ func (c *EventRuleClient) UpdateOneID(id int) *EventRuleUpdateOne {
 func (c *EventRuleClient) Delete() *EventRuleDelete {
 	mutation := newEventRuleMutation(c.config, OpDelete)
 	return &EventRuleDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
-}
-
-// DeleteOne returns a builder for deleting the given entity.
-func (c *EventRuleClient) DeleteOne(_m *EventRule) *EventRuleDeleteOne {
-	return c.DeleteOneID(_m.ID)
 }
 
 // DeleteOneID returns a builder for deleting the given entity by its id.
@@ -929,15 +817,6 @@ func (c *EventRuleClient) Query() *EventRuleQuery {
 // Get returns a EventRule entity by its id.
 func (c *EventRuleClient) Get(ctx context.Context, id int) (*EventRule, error) {
 	return c.Query().Where(eventrule.ID(id)).Only(ctx)
-}
-
-// GetX is like Get, but panics if an error occurs.
-func (c *EventRuleClient) GetX(ctx context.Context, id int) *EventRule {
-	obj, err := c.Get(ctx, id)
-	if err != nil {
-		panic(err)
-	}
-	return obj
 }
 
 // Hooks returns the client hooks.
@@ -1164,31 +1043,10 @@ func (c *LocationClient) CreateBulk(builders ...*LocationCreate) *LocationCreate
 	return &LocationCreateBulk{config: c.config, builders: builders}
 }
 
-// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
-// a builder and applies setFunc on it.
-func (c *LocationClient) MapCreateBulk(slice any, setFunc func(*LocationCreate, int)) *LocationCreateBulk {
-	rv := reflect.ValueOf(slice)
-	if rv.Kind() != reflect.Slice {
-		return &LocationCreateBulk{err: fmt.Errorf("calling to LocationClient.MapCreateBulk with wrong type %T, need slice", slice)}
-	}
-	builders := make([]*LocationCreate, rv.Len())
-	for i := 0; i < rv.Len(); i++ {
-		builders[i] = c.Create()
-		setFunc(builders[i], i)
-	}
-	return &LocationCreateBulk{config: c.config, builders: builders}
-}
-
 // Update returns an update builder for Location.
 func (c *LocationClient) Update() *LocationUpdate {
 	mutation := newLocationMutation(c.config, OpUpdate)
 	return &LocationUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
-}
-
-// UpdateOne returns an update builder for the given entity.
-func (c *LocationClient) UpdateOne(_m *Location) *LocationUpdateOne {
-	mutation := newLocationMutation(c.config, OpUpdateOne, withLocation(_m))
-	return &LocationUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
 }
 
 // UpdateOneID returns an update builder for the given id.
@@ -1201,11 +1059,6 @@ func (c *LocationClient) UpdateOneID(id int) *LocationUpdateOne {
 func (c *LocationClient) Delete() *LocationDelete {
 	mutation := newLocationMutation(c.config, OpDelete)
 	return &LocationDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
-}
-
-// DeleteOne returns a builder for deleting the given entity.
-func (c *LocationClient) DeleteOne(_m *Location) *LocationDeleteOne {
-	return c.DeleteOneID(_m.ID)
 }
 
 // DeleteOneID returns a builder for deleting the given entity by its id.
@@ -1228,79 +1081,6 @@ func (c *LocationClient) Query() *LocationQuery {
 // Get returns a Location entity by its id.
 func (c *LocationClient) Get(ctx context.Context, id int) (*Location, error) {
 	return c.Query().Where(location.ID(id)).Only(ctx)
-}
-
-// GetX is like Get, but panics if an error occurs.
-func (c *LocationClient) GetX(ctx context.Context, id int) *Location {
-	obj, err := c.Get(ctx, id)
-	if err != nil {
-		panic(err)
-	}
-	return obj
-}
-
-// QueryParent queries the parent edge of a Location.
-func (c *LocationClient) QueryParent(_m *Location) *LocationQuery {
-	query := (&LocationClient{config: c.config}).Query()
-	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
-		id := _m.ID
-		step := sqlgraph.NewStep(
-			sqlgraph.From(location.Table, location.FieldID, id),
-			sqlgraph.To(location.Table, location.FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, true, location.ParentTable, location.ParentColumn),
-		)
-		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
-		return fromV, nil
-	}
-	return query
-}
-
-// QueryChildren queries the children edge of a Location.
-func (c *LocationClient) QueryChildren(_m *Location) *LocationQuery {
-	query := (&LocationClient{config: c.config}).Query()
-	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
-		id := _m.ID
-		step := sqlgraph.NewStep(
-			sqlgraph.From(location.Table, location.FieldID, id),
-			sqlgraph.To(location.Table, location.FieldID),
-			sqlgraph.Edge(sqlgraph.O2M, false, location.ChildrenTable, location.ChildrenColumn),
-		)
-		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
-		return fromV, nil
-	}
-	return query
-}
-
-// QuerySite queries the site edge of a Location.
-func (c *LocationClient) QuerySite(_m *Location) *SiteQuery {
-	query := (&SiteClient{config: c.config}).Query()
-	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
-		id := _m.ID
-		step := sqlgraph.NewStep(
-			sqlgraph.From(location.Table, location.FieldID, id),
-			sqlgraph.To(site.Table, site.FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, false, location.SiteTable, location.SiteColumn),
-		)
-		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
-		return fromV, nil
-	}
-	return query
-}
-
-// QueryTenant queries the tenant edge of a Location.
-func (c *LocationClient) QueryTenant(_m *Location) *TenantQuery {
-	query := (&TenantClient{config: c.config}).Query()
-	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
-		id := _m.ID
-		step := sqlgraph.NewStep(
-			sqlgraph.From(location.Table, location.FieldID, id),
-			sqlgraph.To(tenant.Table, tenant.FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, false, location.TenantTable, location.TenantColumn),
-		)
-		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
-		return fromV, nil
-	}
-	return query
 }
 
 // Hooks returns the client hooks.
@@ -1362,31 +1142,10 @@ func (c *ManufacturerClient) CreateBulk(builders ...*ManufacturerCreate) *Manufa
 	return &ManufacturerCreateBulk{config: c.config, builders: builders}
 }
 
-// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
-// a builder and applies setFunc on it.
-func (c *ManufacturerClient) MapCreateBulk(slice any, setFunc func(*ManufacturerCreate, int)) *ManufacturerCreateBulk {
-	rv := reflect.ValueOf(slice)
-	if rv.Kind() != reflect.Slice {
-		return &ManufacturerCreateBulk{err: fmt.Errorf("calling to ManufacturerClient.MapCreateBulk with wrong type %T, need slice", slice)}
-	}
-	builders := make([]*ManufacturerCreate, rv.Len())
-	for i := 0; i < rv.Len(); i++ {
-		builders[i] = c.Create()
-		setFunc(builders[i], i)
-	}
-	return &ManufacturerCreateBulk{config: c.config, builders: builders}
-}
-
 // Update returns an update builder for Manufacturer.
 func (c *ManufacturerClient) Update() *ManufacturerUpdate {
 	mutation := newManufacturerMutation(c.config, OpUpdate)
 	return &ManufacturerUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
-}
-
-// UpdateOne returns an update builder for the given entity.
-func (c *ManufacturerClient) UpdateOne(_m *Manufacturer) *ManufacturerUpdateOne {
-	mutation := newManufacturerMutation(c.config, OpUpdateOne, withManufacturer(_m))
-	return &ManufacturerUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
 }
 
 // UpdateOneID returns an update builder for the given id.
@@ -1399,11 +1158,6 @@ func (c *ManufacturerClient) UpdateOneID(id int) *ManufacturerUpdateOne {
 func (c *ManufacturerClient) Delete() *ManufacturerDelete {
 	mutation := newManufacturerMutation(c.config, OpDelete)
 	return &ManufacturerDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
-}
-
-// DeleteOne returns a builder for deleting the given entity.
-func (c *ManufacturerClient) DeleteOne(_m *Manufacturer) *ManufacturerDeleteOne {
-	return c.DeleteOneID(_m.ID)
 }
 
 // DeleteOneID returns a builder for deleting the given entity by its id.
@@ -1426,15 +1180,6 @@ func (c *ManufacturerClient) Query() *ManufacturerQuery {
 // Get returns a Manufacturer entity by its id.
 func (c *ManufacturerClient) Get(ctx context.Context, id int) (*Manufacturer, error) {
 	return c.Query().Where(manufacturer.ID(id)).Only(ctx)
-}
-
-// GetX is like Get, but panics if an error occurs.
-func (c *ManufacturerClient) GetX(ctx context.Context, id int) *Manufacturer {
-	obj, err := c.Get(ctx, id)
-	if err != nil {
-		panic(err)
-	}
-	return obj
 }
 
 // Hooks returns the client hooks.
@@ -2140,31 +1885,10 @@ func (c *RIRClient) CreateBulk(builders ...*RIRCreate) *RIRCreateBulk {
 	return &RIRCreateBulk{config: c.config, builders: builders}
 }
 
-// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
-// a builder and applies setFunc on it.
-func (c *RIRClient) MapCreateBulk(slice any, setFunc func(*RIRCreate, int)) *RIRCreateBulk {
-	rv := reflect.ValueOf(slice)
-	if rv.Kind() != reflect.Slice {
-		return &RIRCreateBulk{err: fmt.Errorf("calling to RIRClient.MapCreateBulk with wrong type %T, need slice", slice)}
-	}
-	builders := make([]*RIRCreate, rv.Len())
-	for i := 0; i < rv.Len(); i++ {
-		builders[i] = c.Create()
-		setFunc(builders[i], i)
-	}
-	return &RIRCreateBulk{config: c.config, builders: builders}
-}
-
 // Update returns an update builder for RIR.
 func (c *RIRClient) Update() *RIRUpdate {
 	mutation := newRIRMutation(c.config, OpUpdate)
 	return &RIRUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
-}
-
-// UpdateOne returns an update builder for the given entity.
-func (c *RIRClient) UpdateOne(_m *RIR) *RIRUpdateOne {
-	mutation := newRIRMutation(c.config, OpUpdateOne, withRIR(_m))
-	return &RIRUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
 }
 
 // UpdateOneID returns an update builder for the given id.
@@ -2177,11 +1901,6 @@ func (c *RIRClient) UpdateOneID(id int) *RIRUpdateOne {
 func (c *RIRClient) Delete() *RIRDelete {
 	mutation := newRIRMutation(c.config, OpDelete)
 	return &RIRDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
-}
-
-// DeleteOne returns a builder for deleting the given entity.
-func (c *RIRClient) DeleteOne(_m *RIR) *RIRDeleteOne {
-	return c.DeleteOneID(_m.ID)
 }
 
 // DeleteOneID returns a builder for deleting the given entity by its id.
@@ -2204,15 +1923,6 @@ func (c *RIRClient) Query() *RIRQuery {
 // Get returns a RIR entity by its id.
 func (c *RIRClient) Get(ctx context.Context, id int) (*RIR, error) {
 	return c.Query().Where(rir.ID(id)).Only(ctx)
-}
-
-// GetX is like Get, but panics if an error occurs.
-func (c *RIRClient) GetX(ctx context.Context, id int) *RIR {
-	obj, err := c.Get(ctx, id)
-	if err != nil {
-		panic(err)
-	}
-	return obj
 }
 
 // Hooks returns the client hooks.
@@ -2273,31 +1983,10 @@ func (c *RegionClient) CreateBulk(builders ...*RegionCreate) *RegionCreateBulk {
 	return &RegionCreateBulk{config: c.config, builders: builders}
 }
 
-// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
-// a builder and applies setFunc on it.
-func (c *RegionClient) MapCreateBulk(slice any, setFunc func(*RegionCreate, int)) *RegionCreateBulk {
-	rv := reflect.ValueOf(slice)
-	if rv.Kind() != reflect.Slice {
-		return &RegionCreateBulk{err: fmt.Errorf("calling to RegionClient.MapCreateBulk with wrong type %T, need slice", slice)}
-	}
-	builders := make([]*RegionCreate, rv.Len())
-	for i := 0; i < rv.Len(); i++ {
-		builders[i] = c.Create()
-		setFunc(builders[i], i)
-	}
-	return &RegionCreateBulk{config: c.config, builders: builders}
-}
-
 // Update returns an update builder for Region.
 func (c *RegionClient) Update() *RegionUpdate {
 	mutation := newRegionMutation(c.config, OpUpdate)
 	return &RegionUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
-}
-
-// UpdateOne returns an update builder for the given entity.
-func (c *RegionClient) UpdateOne(_m *Region) *RegionUpdateOne {
-	mutation := newRegionMutation(c.config, OpUpdateOne, withRegion(_m))
-	return &RegionUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
 }
 
 // UpdateOneID returns an update builder for the given id.
@@ -2310,11 +1999,6 @@ func (c *RegionClient) UpdateOneID(id int) *RegionUpdateOne {
 func (c *RegionClient) Delete() *RegionDelete {
 	mutation := newRegionMutation(c.config, OpDelete)
 	return &RegionDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
-}
-
-// DeleteOne returns a builder for deleting the given entity.
-func (c *RegionClient) DeleteOne(_m *Region) *RegionDeleteOne {
-	return c.DeleteOneID(_m.ID)
 }
 
 // DeleteOneID returns a builder for deleting the given entity by its id.
@@ -2337,47 +2021,6 @@ func (c *RegionClient) Query() *RegionQuery {
 // Get returns a Region entity by its id.
 func (c *RegionClient) Get(ctx context.Context, id int) (*Region, error) {
 	return c.Query().Where(region.ID(id)).Only(ctx)
-}
-
-// GetX is like Get, but panics if an error occurs.
-func (c *RegionClient) GetX(ctx context.Context, id int) *Region {
-	obj, err := c.Get(ctx, id)
-	if err != nil {
-		panic(err)
-	}
-	return obj
-}
-
-// QueryParent queries the parent edge of a Region.
-func (c *RegionClient) QueryParent(_m *Region) *RegionQuery {
-	query := (&RegionClient{config: c.config}).Query()
-	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
-		id := _m.ID
-		step := sqlgraph.NewStep(
-			sqlgraph.From(region.Table, region.FieldID, id),
-			sqlgraph.To(region.Table, region.FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, true, region.ParentTable, region.ParentColumn),
-		)
-		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
-		return fromV, nil
-	}
-	return query
-}
-
-// QueryChildren queries the children edge of a Region.
-func (c *RegionClient) QueryChildren(_m *Region) *RegionQuery {
-	query := (&RegionClient{config: c.config}).Query()
-	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
-		id := _m.ID
-		step := sqlgraph.NewStep(
-			sqlgraph.From(region.Table, region.FieldID, id),
-			sqlgraph.To(region.Table, region.FieldID),
-			sqlgraph.Edge(sqlgraph.O2M, false, region.ChildrenTable, region.ChildrenColumn),
-		)
-		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
-		return fromV, nil
-	}
-	return query
 }
 
 // Hooks returns the client hooks.
@@ -2438,31 +2081,10 @@ func (c *RoleClient) CreateBulk(builders ...*RoleCreate) *RoleCreateBulk {
 	return &RoleCreateBulk{config: c.config, builders: builders}
 }
 
-// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
-// a builder and applies setFunc on it.
-func (c *RoleClient) MapCreateBulk(slice any, setFunc func(*RoleCreate, int)) *RoleCreateBulk {
-	rv := reflect.ValueOf(slice)
-	if rv.Kind() != reflect.Slice {
-		return &RoleCreateBulk{err: fmt.Errorf("calling to RoleClient.MapCreateBulk with wrong type %T, need slice", slice)}
-	}
-	builders := make([]*RoleCreate, rv.Len())
-	for i := 0; i < rv.Len(); i++ {
-		builders[i] = c.Create()
-		setFunc(builders[i], i)
-	}
-	return &RoleCreateBulk{config: c.config, builders: builders}
-}
-
 // Update returns an update builder for Role.
 func (c *RoleClient) Update() *RoleUpdate {
 	mutation := newRoleMutation(c.config, OpUpdate)
 	return &RoleUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
-}
-
-// UpdateOne returns an update builder for the given entity.
-func (c *RoleClient) UpdateOne(_m *Role) *RoleUpdateOne {
-	mutation := newRoleMutation(c.config, OpUpdateOne, withRole(_m))
-	return &RoleUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
 }
 
 // UpdateOneID returns an update builder for the given id.
@@ -2475,11 +2097,6 @@ func (c *RoleClient) UpdateOneID(id int) *RoleUpdateOne {
 func (c *RoleClient) Delete() *RoleDelete {
 	mutation := newRoleMutation(c.config, OpDelete)
 	return &RoleDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
-}
-
-// DeleteOne returns a builder for deleting the given entity.
-func (c *RoleClient) DeleteOne(_m *Role) *RoleDeleteOne {
-	return c.DeleteOneID(_m.ID)
 }
 
 // DeleteOneID returns a builder for deleting the given entity by its id.
@@ -2502,15 +2119,6 @@ func (c *RoleClient) Query() *RoleQuery {
 // Get returns a Role entity by its id.
 func (c *RoleClient) Get(ctx context.Context, id int) (*Role, error) {
 	return c.Query().Where(role.ID(id)).Only(ctx)
-}
-
-// GetX is like Get, but panics if an error occurs.
-func (c *RoleClient) GetX(ctx context.Context, id int) *Role {
-	obj, err := c.Get(ctx, id)
-	if err != nil {
-		panic(err)
-	}
-	return obj
 }
 
 // Hooks returns the client hooks.
@@ -2571,31 +2179,10 @@ func (c *SiteClient) CreateBulk(builders ...*SiteCreate) *SiteCreateBulk {
 	return &SiteCreateBulk{config: c.config, builders: builders}
 }
 
-// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
-// a builder and applies setFunc on it.
-func (c *SiteClient) MapCreateBulk(slice any, setFunc func(*SiteCreate, int)) *SiteCreateBulk {
-	rv := reflect.ValueOf(slice)
-	if rv.Kind() != reflect.Slice {
-		return &SiteCreateBulk{err: fmt.Errorf("calling to SiteClient.MapCreateBulk with wrong type %T, need slice", slice)}
-	}
-	builders := make([]*SiteCreate, rv.Len())
-	for i := 0; i < rv.Len(); i++ {
-		builders[i] = c.Create()
-		setFunc(builders[i], i)
-	}
-	return &SiteCreateBulk{config: c.config, builders: builders}
-}
-
 // Update returns an update builder for Site.
 func (c *SiteClient) Update() *SiteUpdate {
 	mutation := newSiteMutation(c.config, OpUpdate)
 	return &SiteUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
-}
-
-// UpdateOne returns an update builder for the given entity.
-func (c *SiteClient) UpdateOne(_m *Site) *SiteUpdateOne {
-	mutation := newSiteMutation(c.config, OpUpdateOne, withSite(_m))
-	return &SiteUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
 }
 
 // UpdateOneID returns an update builder for the given id.
@@ -2608,11 +2195,6 @@ func (c *SiteClient) UpdateOneID(id int) *SiteUpdateOne {
 func (c *SiteClient) Delete() *SiteDelete {
 	mutation := newSiteMutation(c.config, OpDelete)
 	return &SiteDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
-}
-
-// DeleteOne returns a builder for deleting the given entity.
-func (c *SiteClient) DeleteOne(_m *Site) *SiteDeleteOne {
-	return c.DeleteOneID(_m.ID)
 }
 
 // DeleteOneID returns a builder for deleting the given entity by its id.
@@ -2635,63 +2217,6 @@ func (c *SiteClient) Query() *SiteQuery {
 // Get returns a Site entity by its id.
 func (c *SiteClient) Get(ctx context.Context, id int) (*Site, error) {
 	return c.Query().Where(site.ID(id)).Only(ctx)
-}
-
-// GetX is like Get, but panics if an error occurs.
-func (c *SiteClient) GetX(ctx context.Context, id int) *Site {
-	obj, err := c.Get(ctx, id)
-	if err != nil {
-		panic(err)
-	}
-	return obj
-}
-
-// QueryRegion queries the region edge of a Site.
-func (c *SiteClient) QueryRegion(_m *Site) *RegionQuery {
-	query := (&RegionClient{config: c.config}).Query()
-	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
-		id := _m.ID
-		step := sqlgraph.NewStep(
-			sqlgraph.From(site.Table, site.FieldID, id),
-			sqlgraph.To(region.Table, region.FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, false, site.RegionTable, site.RegionColumn),
-		)
-		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
-		return fromV, nil
-	}
-	return query
-}
-
-// QueryGroup queries the group edge of a Site.
-func (c *SiteClient) QueryGroup(_m *Site) *SiteGroupQuery {
-	query := (&SiteGroupClient{config: c.config}).Query()
-	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
-		id := _m.ID
-		step := sqlgraph.NewStep(
-			sqlgraph.From(site.Table, site.FieldID, id),
-			sqlgraph.To(sitegroup.Table, sitegroup.FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, false, site.GroupTable, site.GroupColumn),
-		)
-		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
-		return fromV, nil
-	}
-	return query
-}
-
-// QueryTenant queries the tenant edge of a Site.
-func (c *SiteClient) QueryTenant(_m *Site) *TenantQuery {
-	query := (&TenantClient{config: c.config}).Query()
-	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
-		id := _m.ID
-		step := sqlgraph.NewStep(
-			sqlgraph.From(site.Table, site.FieldID, id),
-			sqlgraph.To(tenant.Table, tenant.FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, false, site.TenantTable, site.TenantColumn),
-		)
-		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
-		return fromV, nil
-	}
-	return query
 }
 
 // Hooks returns the client hooks.
@@ -2753,31 +2278,10 @@ func (c *SiteGroupClient) CreateBulk(builders ...*SiteGroupCreate) *SiteGroupCre
 	return &SiteGroupCreateBulk{config: c.config, builders: builders}
 }
 
-// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
-// a builder and applies setFunc on it.
-func (c *SiteGroupClient) MapCreateBulk(slice any, setFunc func(*SiteGroupCreate, int)) *SiteGroupCreateBulk {
-	rv := reflect.ValueOf(slice)
-	if rv.Kind() != reflect.Slice {
-		return &SiteGroupCreateBulk{err: fmt.Errorf("calling to SiteGroupClient.MapCreateBulk with wrong type %T, need slice", slice)}
-	}
-	builders := make([]*SiteGroupCreate, rv.Len())
-	for i := 0; i < rv.Len(); i++ {
-		builders[i] = c.Create()
-		setFunc(builders[i], i)
-	}
-	return &SiteGroupCreateBulk{config: c.config, builders: builders}
-}
-
 // Update returns an update builder for SiteGroup.
 func (c *SiteGroupClient) Update() *SiteGroupUpdate {
 	mutation := newSiteGroupMutation(c.config, OpUpdate)
 	return &SiteGroupUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
-}
-
-// UpdateOne returns an update builder for the given entity.
-func (c *SiteGroupClient) UpdateOne(_m *SiteGroup) *SiteGroupUpdateOne {
-	mutation := newSiteGroupMutation(c.config, OpUpdateOne, withSiteGroup(_m))
-	return &SiteGroupUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
 }
 
 // UpdateOneID returns an update builder for the given id.
@@ -2790,11 +2294,6 @@ func (c *SiteGroupClient) UpdateOneID(id int) *SiteGroupUpdateOne {
 func (c *SiteGroupClient) Delete() *SiteGroupDelete {
 	mutation := newSiteGroupMutation(c.config, OpDelete)
 	return &SiteGroupDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
-}
-
-// DeleteOne returns a builder for deleting the given entity.
-func (c *SiteGroupClient) DeleteOne(_m *SiteGroup) *SiteGroupDeleteOne {
-	return c.DeleteOneID(_m.ID)
 }
 
 // DeleteOneID returns a builder for deleting the given entity by its id.
@@ -2817,47 +2316,6 @@ func (c *SiteGroupClient) Query() *SiteGroupQuery {
 // Get returns a SiteGroup entity by its id.
 func (c *SiteGroupClient) Get(ctx context.Context, id int) (*SiteGroup, error) {
 	return c.Query().Where(sitegroup.ID(id)).Only(ctx)
-}
-
-// GetX is like Get, but panics if an error occurs.
-func (c *SiteGroupClient) GetX(ctx context.Context, id int) *SiteGroup {
-	obj, err := c.Get(ctx, id)
-	if err != nil {
-		panic(err)
-	}
-	return obj
-}
-
-// QueryParent queries the parent edge of a SiteGroup.
-func (c *SiteGroupClient) QueryParent(_m *SiteGroup) *SiteGroupQuery {
-	query := (&SiteGroupClient{config: c.config}).Query()
-	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
-		id := _m.ID
-		step := sqlgraph.NewStep(
-			sqlgraph.From(sitegroup.Table, sitegroup.FieldID, id),
-			sqlgraph.To(sitegroup.Table, sitegroup.FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, true, sitegroup.ParentTable, sitegroup.ParentColumn),
-		)
-		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
-		return fromV, nil
-	}
-	return query
-}
-
-// QueryChildren queries the children edge of a SiteGroup.
-func (c *SiteGroupClient) QueryChildren(_m *SiteGroup) *SiteGroupQuery {
-	query := (&SiteGroupClient{config: c.config}).Query()
-	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
-		id := _m.ID
-		step := sqlgraph.NewStep(
-			sqlgraph.From(sitegroup.Table, sitegroup.FieldID, id),
-			sqlgraph.To(sitegroup.Table, sitegroup.FieldID),
-			sqlgraph.Edge(sqlgraph.O2M, false, sitegroup.ChildrenTable, sitegroup.ChildrenColumn),
-		)
-		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
-		return fromV, nil
-	}
-	return query
 }
 
 // Hooks returns the client hooks.
@@ -2918,31 +2376,10 @@ func (c *TagClient) CreateBulk(builders ...*TagCreate) *TagCreateBulk {
 	return &TagCreateBulk{config: c.config, builders: builders}
 }
 
-// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
-// a builder and applies setFunc on it.
-func (c *TagClient) MapCreateBulk(slice any, setFunc func(*TagCreate, int)) *TagCreateBulk {
-	rv := reflect.ValueOf(slice)
-	if rv.Kind() != reflect.Slice {
-		return &TagCreateBulk{err: fmt.Errorf("calling to TagClient.MapCreateBulk with wrong type %T, need slice", slice)}
-	}
-	builders := make([]*TagCreate, rv.Len())
-	for i := 0; i < rv.Len(); i++ {
-		builders[i] = c.Create()
-		setFunc(builders[i], i)
-	}
-	return &TagCreateBulk{config: c.config, builders: builders}
-}
-
 // Update returns an update builder for Tag.
 func (c *TagClient) Update() *TagUpdate {
 	mutation := newTagMutation(c.config, OpUpdate)
 	return &TagUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
-}
-
-// UpdateOne returns an update builder for the given entity.
-func (c *TagClient) UpdateOne(_m *Tag) *TagUpdateOne {
-	mutation := newTagMutation(c.config, OpUpdateOne, withTag(_m))
-	return &TagUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
 }
 
 // UpdateOneID returns an update builder for the given id.
@@ -2955,11 +2392,6 @@ func (c *TagClient) UpdateOneID(id int) *TagUpdateOne {
 func (c *TagClient) Delete() *TagDelete {
 	mutation := newTagMutation(c.config, OpDelete)
 	return &TagDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
-}
-
-// DeleteOne returns a builder for deleting the given entity.
-func (c *TagClient) DeleteOne(_m *Tag) *TagDeleteOne {
-	return c.DeleteOneID(_m.ID)
 }
 
 // DeleteOneID returns a builder for deleting the given entity by its id.
@@ -2982,15 +2414,6 @@ func (c *TagClient) Query() *TagQuery {
 // Get returns a Tag entity by its id.
 func (c *TagClient) Get(ctx context.Context, id int) (*Tag, error) {
 	return c.Query().Where(tag.ID(id)).Only(ctx)
-}
-
-// GetX is like Get, but panics if an error occurs.
-func (c *TagClient) GetX(ctx context.Context, id int) *Tag {
-	obj, err := c.Get(ctx, id)
-	if err != nil {
-		panic(err)
-	}
-	return obj
 }
 
 // Hooks returns the client hooks.
@@ -3349,31 +2772,10 @@ func (c *TenantGroupClient) CreateBulk(builders ...*TenantGroupCreate) *TenantGr
 	return &TenantGroupCreateBulk{config: c.config, builders: builders}
 }
 
-// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
-// a builder and applies setFunc on it.
-func (c *TenantGroupClient) MapCreateBulk(slice any, setFunc func(*TenantGroupCreate, int)) *TenantGroupCreateBulk {
-	rv := reflect.ValueOf(slice)
-	if rv.Kind() != reflect.Slice {
-		return &TenantGroupCreateBulk{err: fmt.Errorf("calling to TenantGroupClient.MapCreateBulk with wrong type %T, need slice", slice)}
-	}
-	builders := make([]*TenantGroupCreate, rv.Len())
-	for i := 0; i < rv.Len(); i++ {
-		builders[i] = c.Create()
-		setFunc(builders[i], i)
-	}
-	return &TenantGroupCreateBulk{config: c.config, builders: builders}
-}
-
 // Update returns an update builder for TenantGroup.
 func (c *TenantGroupClient) Update() *TenantGroupUpdate {
 	mutation := newTenantGroupMutation(c.config, OpUpdate)
 	return &TenantGroupUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
-}
-
-// UpdateOne returns an update builder for the given entity.
-func (c *TenantGroupClient) UpdateOne(_m *TenantGroup) *TenantGroupUpdateOne {
-	mutation := newTenantGroupMutation(c.config, OpUpdateOne, withTenantGroup(_m))
-	return &TenantGroupUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
 }
 
 // UpdateOneID returns an update builder for the given id.
@@ -3386,11 +2788,6 @@ func (c *TenantGroupClient) UpdateOneID(id int) *TenantGroupUpdateOne {
 func (c *TenantGroupClient) Delete() *TenantGroupDelete {
 	mutation := newTenantGroupMutation(c.config, OpDelete)
 	return &TenantGroupDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
-}
-
-// DeleteOne returns a builder for deleting the given entity.
-func (c *TenantGroupClient) DeleteOne(_m *TenantGroup) *TenantGroupDeleteOne {
-	return c.DeleteOneID(_m.ID)
 }
 
 // DeleteOneID returns a builder for deleting the given entity by its id.
@@ -3413,47 +2810,6 @@ func (c *TenantGroupClient) Query() *TenantGroupQuery {
 // Get returns a TenantGroup entity by its id.
 func (c *TenantGroupClient) Get(ctx context.Context, id int) (*TenantGroup, error) {
 	return c.Query().Where(tenantgroup.ID(id)).Only(ctx)
-}
-
-// GetX is like Get, but panics if an error occurs.
-func (c *TenantGroupClient) GetX(ctx context.Context, id int) *TenantGroup {
-	obj, err := c.Get(ctx, id)
-	if err != nil {
-		panic(err)
-	}
-	return obj
-}
-
-// QueryParent queries the parent edge of a TenantGroup.
-func (c *TenantGroupClient) QueryParent(_m *TenantGroup) *TenantGroupQuery {
-	query := (&TenantGroupClient{config: c.config}).Query()
-	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
-		id := _m.ID
-		step := sqlgraph.NewStep(
-			sqlgraph.From(tenantgroup.Table, tenantgroup.FieldID, id),
-			sqlgraph.To(tenantgroup.Table, tenantgroup.FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, true, tenantgroup.ParentTable, tenantgroup.ParentColumn),
-		)
-		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
-		return fromV, nil
-	}
-	return query
-}
-
-// QueryChildren queries the children edge of a TenantGroup.
-func (c *TenantGroupClient) QueryChildren(_m *TenantGroup) *TenantGroupQuery {
-	query := (&TenantGroupClient{config: c.config}).Query()
-	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
-		id := _m.ID
-		step := sqlgraph.NewStep(
-			sqlgraph.From(tenantgroup.Table, tenantgroup.FieldID, id),
-			sqlgraph.To(tenantgroup.Table, tenantgroup.FieldID),
-			sqlgraph.Edge(sqlgraph.O2M, false, tenantgroup.ChildrenTable, tenantgroup.ChildrenColumn),
-		)
-		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
-		return fromV, nil
-	}
-	return query
 }
 
 // Hooks returns the client hooks.
@@ -3828,31 +3184,10 @@ func (c *VLANClient) CreateBulk(builders ...*VLANCreate) *VLANCreateBulk {
 	return &VLANCreateBulk{config: c.config, builders: builders}
 }
 
-// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
-// a builder and applies setFunc on it.
-func (c *VLANClient) MapCreateBulk(slice any, setFunc func(*VLANCreate, int)) *VLANCreateBulk {
-	rv := reflect.ValueOf(slice)
-	if rv.Kind() != reflect.Slice {
-		return &VLANCreateBulk{err: fmt.Errorf("calling to VLANClient.MapCreateBulk with wrong type %T, need slice", slice)}
-	}
-	builders := make([]*VLANCreate, rv.Len())
-	for i := 0; i < rv.Len(); i++ {
-		builders[i] = c.Create()
-		setFunc(builders[i], i)
-	}
-	return &VLANCreateBulk{config: c.config, builders: builders}
-}
-
 // Update returns an update builder for VLAN.
 func (c *VLANClient) Update() *VLANUpdate {
 	mutation := newVLANMutation(c.config, OpUpdate)
 	return &VLANUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
-}
-
-// UpdateOne returns an update builder for the given entity.
-func (c *VLANClient) UpdateOne(_m *VLAN) *VLANUpdateOne {
-	mutation := newVLANMutation(c.config, OpUpdateOne, withVLAN(_m))
-	return &VLANUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
 }
 
 // UpdateOneID returns an update builder for the given id.
@@ -3865,11 +3200,6 @@ func (c *VLANClient) UpdateOneID(id int) *VLANUpdateOne {
 func (c *VLANClient) Delete() *VLANDelete {
 	mutation := newVLANMutation(c.config, OpDelete)
 	return &VLANDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
-}
-
-// DeleteOne returns a builder for deleting the given entity.
-func (c *VLANClient) DeleteOne(_m *VLAN) *VLANDeleteOne {
-	return c.DeleteOneID(_m.ID)
 }
 
 // DeleteOneID returns a builder for deleting the given entity by its id.
@@ -3892,111 +3222,6 @@ func (c *VLANClient) Query() *VLANQuery {
 // Get returns a VLAN entity by its id.
 func (c *VLANClient) Get(ctx context.Context, id int) (*VLAN, error) {
 	return c.Query().Where(vlan.ID(id)).Only(ctx)
-}
-
-// GetX is like Get, but panics if an error occurs.
-func (c *VLANClient) GetX(ctx context.Context, id int) *VLAN {
-	obj, err := c.Get(ctx, id)
-	if err != nil {
-		panic(err)
-	}
-	return obj
-}
-
-// QuerySite queries the site edge of a VLAN.
-func (c *VLANClient) QuerySite(_m *VLAN) *SiteQuery {
-	query := (&SiteClient{config: c.config}).Query()
-	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
-		id := _m.ID
-		step := sqlgraph.NewStep(
-			sqlgraph.From(vlan.Table, vlan.FieldID, id),
-			sqlgraph.To(site.Table, site.FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, false, vlan.SiteTable, vlan.SiteColumn),
-		)
-		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
-		return fromV, nil
-	}
-	return query
-}
-
-// QueryGroup queries the group edge of a VLAN.
-func (c *VLANClient) QueryGroup(_m *VLAN) *VLANGroupQuery {
-	query := (&VLANGroupClient{config: c.config}).Query()
-	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
-		id := _m.ID
-		step := sqlgraph.NewStep(
-			sqlgraph.From(vlan.Table, vlan.FieldID, id),
-			sqlgraph.To(vlangroup.Table, vlangroup.FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, false, vlan.GroupTable, vlan.GroupColumn),
-		)
-		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
-		return fromV, nil
-	}
-	return query
-}
-
-// QueryTenant queries the tenant edge of a VLAN.
-func (c *VLANClient) QueryTenant(_m *VLAN) *TenantQuery {
-	query := (&TenantClient{config: c.config}).Query()
-	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
-		id := _m.ID
-		step := sqlgraph.NewStep(
-			sqlgraph.From(vlan.Table, vlan.FieldID, id),
-			sqlgraph.To(tenant.Table, tenant.FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, false, vlan.TenantTable, vlan.TenantColumn),
-		)
-		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
-		return fromV, nil
-	}
-	return query
-}
-
-// QueryRole queries the role edge of a VLAN.
-func (c *VLANClient) QueryRole(_m *VLAN) *RoleQuery {
-	query := (&RoleClient{config: c.config}).Query()
-	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
-		id := _m.ID
-		step := sqlgraph.NewStep(
-			sqlgraph.From(vlan.Table, vlan.FieldID, id),
-			sqlgraph.To(role.Table, role.FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, false, vlan.RoleTable, vlan.RoleColumn),
-		)
-		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
-		return fromV, nil
-	}
-	return query
-}
-
-// QueryQinqSvlan queries the qinq_svlan edge of a VLAN.
-func (c *VLANClient) QueryQinqSvlan(_m *VLAN) *VLANQuery {
-	query := (&VLANClient{config: c.config}).Query()
-	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
-		id := _m.ID
-		step := sqlgraph.NewStep(
-			sqlgraph.From(vlan.Table, vlan.FieldID, id),
-			sqlgraph.To(vlan.Table, vlan.FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, true, vlan.QinqSvlanTable, vlan.QinqSvlanColumn),
-		)
-		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
-		return fromV, nil
-	}
-	return query
-}
-
-// QueryQinqSvlanOf queries the qinq_svlan_of edge of a VLAN.
-func (c *VLANClient) QueryQinqSvlanOf(_m *VLAN) *VLANQuery {
-	query := (&VLANClient{config: c.config}).Query()
-	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
-		id := _m.ID
-		step := sqlgraph.NewStep(
-			sqlgraph.From(vlan.Table, vlan.FieldID, id),
-			sqlgraph.To(vlan.Table, vlan.FieldID),
-			sqlgraph.Edge(sqlgraph.O2M, false, vlan.QinqSvlanOfTable, vlan.QinqSvlanOfColumn),
-		)
-		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
-		return fromV, nil
-	}
-	return query
 }
 
 // Hooks returns the client hooks.
@@ -4057,31 +3282,10 @@ func (c *VLANGroupClient) CreateBulk(builders ...*VLANGroupCreate) *VLANGroupCre
 	return &VLANGroupCreateBulk{config: c.config, builders: builders}
 }
 
-// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
-// a builder and applies setFunc on it.
-func (c *VLANGroupClient) MapCreateBulk(slice any, setFunc func(*VLANGroupCreate, int)) *VLANGroupCreateBulk {
-	rv := reflect.ValueOf(slice)
-	if rv.Kind() != reflect.Slice {
-		return &VLANGroupCreateBulk{err: fmt.Errorf("calling to VLANGroupClient.MapCreateBulk with wrong type %T, need slice", slice)}
-	}
-	builders := make([]*VLANGroupCreate, rv.Len())
-	for i := 0; i < rv.Len(); i++ {
-		builders[i] = c.Create()
-		setFunc(builders[i], i)
-	}
-	return &VLANGroupCreateBulk{config: c.config, builders: builders}
-}
-
 // Update returns an update builder for VLANGroup.
 func (c *VLANGroupClient) Update() *VLANGroupUpdate {
 	mutation := newVLANGroupMutation(c.config, OpUpdate)
 	return &VLANGroupUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
-}
-
-// UpdateOne returns an update builder for the given entity.
-func (c *VLANGroupClient) UpdateOne(_m *VLANGroup) *VLANGroupUpdateOne {
-	mutation := newVLANGroupMutation(c.config, OpUpdateOne, withVLANGroup(_m))
-	return &VLANGroupUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
 }
 
 // UpdateOneID returns an update builder for the given id.
@@ -4094,11 +3298,6 @@ func (c *VLANGroupClient) UpdateOneID(id int) *VLANGroupUpdateOne {
 func (c *VLANGroupClient) Delete() *VLANGroupDelete {
 	mutation := newVLANGroupMutation(c.config, OpDelete)
 	return &VLANGroupDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
-}
-
-// DeleteOne returns a builder for deleting the given entity.
-func (c *VLANGroupClient) DeleteOne(_m *VLANGroup) *VLANGroupDeleteOne {
-	return c.DeleteOneID(_m.ID)
 }
 
 // DeleteOneID returns a builder for deleting the given entity by its id.
@@ -4121,31 +3320,6 @@ func (c *VLANGroupClient) Query() *VLANGroupQuery {
 // Get returns a VLANGroup entity by its id.
 func (c *VLANGroupClient) Get(ctx context.Context, id int) (*VLANGroup, error) {
 	return c.Query().Where(vlangroup.ID(id)).Only(ctx)
-}
-
-// GetX is like Get, but panics if an error occurs.
-func (c *VLANGroupClient) GetX(ctx context.Context, id int) *VLANGroup {
-	obj, err := c.Get(ctx, id)
-	if err != nil {
-		panic(err)
-	}
-	return obj
-}
-
-// QueryTenant queries the tenant edge of a VLANGroup.
-func (c *VLANGroupClient) QueryTenant(_m *VLANGroup) *TenantQuery {
-	query := (&TenantClient{config: c.config}).Query()
-	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
-		id := _m.ID
-		step := sqlgraph.NewStep(
-			sqlgraph.From(vlangroup.Table, vlangroup.FieldID, id),
-			sqlgraph.To(tenant.Table, tenant.FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, false, vlangroup.TenantTable, vlangroup.TenantColumn),
-		)
-		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
-		return fromV, nil
-	}
-	return query
 }
 
 // Hooks returns the client hooks.
@@ -4207,31 +3381,10 @@ func (c *VRFClient) CreateBulk(builders ...*VRFCreate) *VRFCreateBulk {
 	return &VRFCreateBulk{config: c.config, builders: builders}
 }
 
-// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
-// a builder and applies setFunc on it.
-func (c *VRFClient) MapCreateBulk(slice any, setFunc func(*VRFCreate, int)) *VRFCreateBulk {
-	rv := reflect.ValueOf(slice)
-	if rv.Kind() != reflect.Slice {
-		return &VRFCreateBulk{err: fmt.Errorf("calling to VRFClient.MapCreateBulk with wrong type %T, need slice", slice)}
-	}
-	builders := make([]*VRFCreate, rv.Len())
-	for i := 0; i < rv.Len(); i++ {
-		builders[i] = c.Create()
-		setFunc(builders[i], i)
-	}
-	return &VRFCreateBulk{config: c.config, builders: builders}
-}
-
 // Update returns an update builder for VRF.
 func (c *VRFClient) Update() *VRFUpdate {
 	mutation := newVRFMutation(c.config, OpUpdate)
 	return &VRFUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
-}
-
-// UpdateOne returns an update builder for the given entity.
-func (c *VRFClient) UpdateOne(_m *VRF) *VRFUpdateOne {
-	mutation := newVRFMutation(c.config, OpUpdateOne, withVRF(_m))
-	return &VRFUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
 }
 
 // UpdateOneID returns an update builder for the given id.
@@ -4244,11 +3397,6 @@ func (c *VRFClient) UpdateOneID(id int) *VRFUpdateOne {
 func (c *VRFClient) Delete() *VRFDelete {
 	mutation := newVRFMutation(c.config, OpDelete)
 	return &VRFDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
-}
-
-// DeleteOne returns a builder for deleting the given entity.
-func (c *VRFClient) DeleteOne(_m *VRF) *VRFDeleteOne {
-	return c.DeleteOneID(_m.ID)
 }
 
 // DeleteOneID returns a builder for deleting the given entity by its id.
@@ -4271,31 +3419,6 @@ func (c *VRFClient) Query() *VRFQuery {
 // Get returns a VRF entity by its id.
 func (c *VRFClient) Get(ctx context.Context, id int) (*VRF, error) {
 	return c.Query().Where(vrf.ID(id)).Only(ctx)
-}
-
-// GetX is like Get, but panics if an error occurs.
-func (c *VRFClient) GetX(ctx context.Context, id int) *VRF {
-	obj, err := c.Get(ctx, id)
-	if err != nil {
-		panic(err)
-	}
-	return obj
-}
-
-// QueryTenant queries the tenant edge of a VRF.
-func (c *VRFClient) QueryTenant(_m *VRF) *TenantQuery {
-	query := (&TenantClient{config: c.config}).Query()
-	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
-		id := _m.ID
-		step := sqlgraph.NewStep(
-			sqlgraph.From(vrf.Table, vrf.FieldID, id),
-			sqlgraph.To(tenant.Table, tenant.FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, false, vrf.TenantTable, vrf.TenantColumn),
-		)
-		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
-		return fromV, nil
-	}
-	return query
 }
 
 // Hooks returns the client hooks.
@@ -4356,31 +3479,10 @@ func (c *WebhookClient) CreateBulk(builders ...*WebhookCreate) *WebhookCreateBul
 	return &WebhookCreateBulk{config: c.config, builders: builders}
 }
 
-// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
-// a builder and applies setFunc on it.
-func (c *WebhookClient) MapCreateBulk(slice any, setFunc func(*WebhookCreate, int)) *WebhookCreateBulk {
-	rv := reflect.ValueOf(slice)
-	if rv.Kind() != reflect.Slice {
-		return &WebhookCreateBulk{err: fmt.Errorf("calling to WebhookClient.MapCreateBulk with wrong type %T, need slice", slice)}
-	}
-	builders := make([]*WebhookCreate, rv.Len())
-	for i := 0; i < rv.Len(); i++ {
-		builders[i] = c.Create()
-		setFunc(builders[i], i)
-	}
-	return &WebhookCreateBulk{config: c.config, builders: builders}
-}
-
 // Update returns an update builder for Webhook.
 func (c *WebhookClient) Update() *WebhookUpdate {
 	mutation := newWebhookMutation(c.config, OpUpdate)
 	return &WebhookUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
-}
-
-// UpdateOne returns an update builder for the given entity.
-func (c *WebhookClient) UpdateOne(_m *Webhook) *WebhookUpdateOne {
-	mutation := newWebhookMutation(c.config, OpUpdateOne, withWebhook(_m))
-	return &WebhookUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
 }
 
 // UpdateOneID returns an update builder for the given id.
@@ -4393,11 +3495,6 @@ func (c *WebhookClient) UpdateOneID(id int) *WebhookUpdateOne {
 func (c *WebhookClient) Delete() *WebhookDelete {
 	mutation := newWebhookMutation(c.config, OpDelete)
 	return &WebhookDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
-}
-
-// DeleteOne returns a builder for deleting the given entity.
-func (c *WebhookClient) DeleteOne(_m *Webhook) *WebhookDeleteOne {
-	return c.DeleteOneID(_m.ID)
 }
 
 // DeleteOneID returns a builder for deleting the given entity by its id.
@@ -4420,15 +3517,6 @@ func (c *WebhookClient) Query() *WebhookQuery {
 // Get returns a Webhook entity by its id.
 func (c *WebhookClient) Get(ctx context.Context, id int) (*Webhook, error) {
 	return c.Query().Where(webhook.ID(id)).Only(ctx)
-}
-
-// GetX is like Get, but panics if an error occurs.
-func (c *WebhookClient) GetX(ctx context.Context, id int) *Webhook {
-	obj, err := c.Get(ctx, id)
-	if err != nil {
-		panic(err)
-	}
-	return obj
 }
 
 // Hooks returns the client hooks.

@@ -11,7 +11,6 @@ import (
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/sql"
 	"github.com/inventory/inventory/ent/customfield"
-	"github.com/inventory/inventory/ent/customfieldchoiceset"
 )
 
 // CustomField is the model entity for the CustomField schema.
@@ -70,31 +69,8 @@ type CustomField struct {
 	// ChoiceSetID holds the value of the "choice_set_id" field.
 	ChoiceSetID *int `json:"choice_set_id,omitempty"`
 	// Comments holds the value of the "comments" field.
-	Comments string `json:"comments,omitempty"`
-	// Edges holds the relations/edges for other nodes in the graph.
-	// The values are being populated by the CustomFieldQuery when eager-loading is set.
-	Edges        CustomFieldEdges `json:"edges"`
+	Comments     string `json:"comments,omitempty"`
 	selectValues sql.SelectValues
-}
-
-// CustomFieldEdges holds the relations/edges for other nodes in the graph.
-type CustomFieldEdges struct {
-	// ChoiceSet holds the value of the choice_set edge.
-	ChoiceSet *CustomFieldChoiceSet `json:"choice_set,omitempty"`
-	// loadedTypes holds the information for reporting if a
-	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [1]bool
-}
-
-// ChoiceSetOrErr returns the ChoiceSet value or an error if the edge
-// was not loaded in eager-loading, or loaded but was not found.
-func (e CustomFieldEdges) ChoiceSetOrErr() (*CustomFieldChoiceSet, error) {
-	if e.ChoiceSet != nil {
-		return e.ChoiceSet, nil
-	} else if e.loadedTypes[0] {
-		return nil, &NotFoundError{label: customfieldchoiceset.Label}
-	}
-	return nil, &NotLoadedError{edge: "choice_set"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -316,18 +292,6 @@ func (_m *CustomField) assignValues(columns []string, values []any) error {
 // This includes values selected through modifiers, order, etc.
 func (_m *CustomField) Value(name string) (ent.Value, error) {
 	return _m.selectValues.Get(name)
-}
-
-// QueryChoiceSet queries the "choice_set" edge of the CustomField entity.
-func (_m *CustomField) QueryChoiceSet() *CustomFieldChoiceSetQuery {
-	return NewCustomFieldClient(_m.config).QueryChoiceSet(_m)
-}
-
-// Update returns a builder for updating this CustomField.
-// Note that you need to call CustomField.Unwrap() before calling this method if this CustomField
-// was returned from a transaction, and the transaction was committed or rolled back.
-func (_m *CustomField) Update() *CustomFieldUpdateOne {
-	return NewCustomFieldClient(_m.config).UpdateOne(_m)
 }
 
 // Unwrap unwraps the CustomField entity that was returned from a transaction after it was closed,

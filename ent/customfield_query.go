@@ -5,27 +5,23 @@ package ent
 import (
 	"context"
 	"fmt"
-	"math"
 
 	"entgo.io/ent"
-	"entgo.io/ent/dialect"
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/customfield"
-	"github.com/inventory/inventory/ent/customfieldchoiceset"
 	"github.com/inventory/inventory/ent/predicate"
 )
 
-// CustomFieldQuery is the builder for querying CustomField entities.
+// CustomFieldQuery is the builder for querying CustomField entities: the slim
+// builder of an api.Model.GenericOnly type (ent/template/query.tmpl).
 type CustomFieldQuery struct {
 	config
-	ctx           *QueryContext
-	order         []customfield.OrderOption
-	inters        []Interceptor
-	predicates    []predicate.CustomField
-	withChoiceSet *CustomFieldChoiceSetQuery
-	modifiers     []func(*sql.Selector)
+	ctx        *QueryContext
+	order      []customfield.OrderOption
+	inters     []Interceptor
+	predicates []predicate.CustomField
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -50,7 +46,6 @@ func (_q *CustomFieldQuery) Offset(offset int) *CustomFieldQuery {
 }
 
 // Unique configures the query builder to filter duplicate records on query.
-// By default, unique is set to true, and can be disabled using this method.
 func (_q *CustomFieldQuery) Unique(unique bool) *CustomFieldQuery {
 	_q.ctx.Unique = &unique
 	return _q
@@ -60,28 +55,6 @@ func (_q *CustomFieldQuery) Unique(unique bool) *CustomFieldQuery {
 func (_q *CustomFieldQuery) Order(o ...customfield.OrderOption) *CustomFieldQuery {
 	_q.order = append(_q.order, o...)
 	return _q
-}
-
-// QueryChoiceSet chains the current query on the "choice_set" edge.
-func (_q *CustomFieldQuery) QueryChoiceSet() *CustomFieldChoiceSetQuery {
-	query := (&CustomFieldChoiceSetClient{config: _q.config}).Query()
-	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
-		if err := _q.prepareQuery(ctx); err != nil {
-			return nil, err
-		}
-		selector := _q.sqlQuery(ctx)
-		if err := selector.Err(); err != nil {
-			return nil, err
-		}
-		step := sqlgraph.NewStep(
-			sqlgraph.From(customfield.Table, customfield.FieldID, selector),
-			sqlgraph.To(customfieldchoiceset.Table, customfieldchoiceset.FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, false, customfield.ChoiceSetTable, customfield.ChoiceSetColumn),
-		)
-		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
-		return fromU, nil
-	}
-	return query
 }
 
 // First returns the first CustomField entity from the query.
@@ -95,38 +68,6 @@ func (_q *CustomFieldQuery) First(ctx context.Context) (*CustomField, error) {
 		return nil, &NotFoundError{customfield.Label}
 	}
 	return nodes[0], nil
-}
-
-// FirstX is like First, but panics if an error occurs.
-func (_q *CustomFieldQuery) FirstX(ctx context.Context) *CustomField {
-	node, err := _q.First(ctx)
-	if err != nil && !IsNotFound(err) {
-		panic(err)
-	}
-	return node
-}
-
-// FirstID returns the first CustomField ID from the query.
-// Returns a *NotFoundError when no CustomField ID was found.
-func (_q *CustomFieldQuery) FirstID(ctx context.Context) (id int, err error) {
-	var ids []int
-	if ids, err = _q.Limit(1).IDs(setContextOp(ctx, _q.ctx, ent.OpQueryFirstID)); err != nil {
-		return
-	}
-	if len(ids) == 0 {
-		err = &NotFoundError{customfield.Label}
-		return
-	}
-	return ids[0], nil
-}
-
-// FirstIDX is like FirstID, but panics if an error occurs.
-func (_q *CustomFieldQuery) FirstIDX(ctx context.Context) int {
-	id, err := _q.FirstID(ctx)
-	if err != nil && !IsNotFound(err) {
-		panic(err)
-	}
-	return id
 }
 
 // Only returns a single CustomField entity found by the query, ensuring it only returns one.
@@ -147,43 +88,6 @@ func (_q *CustomFieldQuery) Only(ctx context.Context) (*CustomField, error) {
 	}
 }
 
-// OnlyX is like Only, but panics if an error occurs.
-func (_q *CustomFieldQuery) OnlyX(ctx context.Context) *CustomField {
-	node, err := _q.Only(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return node
-}
-
-// OnlyID is like Only, but returns the only CustomField ID in the query.
-// Returns a *NotSingularError when more than one CustomField ID is found.
-// Returns a *NotFoundError when no entities are found.
-func (_q *CustomFieldQuery) OnlyID(ctx context.Context) (id int, err error) {
-	var ids []int
-	if ids, err = _q.Limit(2).IDs(setContextOp(ctx, _q.ctx, ent.OpQueryOnlyID)); err != nil {
-		return
-	}
-	switch len(ids) {
-	case 1:
-		id = ids[0]
-	case 0:
-		err = &NotFoundError{customfield.Label}
-	default:
-		err = &NotSingularError{customfield.Label}
-	}
-	return
-}
-
-// OnlyIDX is like OnlyID, but panics if an error occurs.
-func (_q *CustomFieldQuery) OnlyIDX(ctx context.Context) int {
-	id, err := _q.OnlyID(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return id
-}
-
 // All executes the query and returns a list of CustomFields.
 func (_q *CustomFieldQuery) All(ctx context.Context) ([]*CustomField, error) {
 	ctx = setContextOp(ctx, _q.ctx, ent.OpQueryAll)
@@ -194,152 +98,39 @@ func (_q *CustomFieldQuery) All(ctx context.Context) ([]*CustomField, error) {
 	return withInterceptors[[]*CustomField](ctx, _q, qr, _q.inters)
 }
 
-// AllX is like All, but panics if an error occurs.
-func (_q *CustomFieldQuery) AllX(ctx context.Context) []*CustomField {
-	nodes, err := _q.All(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return nodes
-}
-
-// IDs executes the query and returns a list of CustomField IDs.
-func (_q *CustomFieldQuery) IDs(ctx context.Context) (ids []int, err error) {
+// IDs executes the query and returns a list of CustomField IDs (a
+// mutation's IDs uses it for updates and deletes by predicate).
+func (_q *CustomFieldQuery) IDs(ctx context.Context) ([]int, error) {
 	if _q.ctx.Unique == nil && _q.path != nil {
 		_q.Unique(true)
 	}
-	ctx = setContextOp(ctx, _q.ctx, ent.OpQueryIDs)
-	if err = _q.Select(customfield.FieldID).Scan(ctx, &ids); err != nil {
+	_q.ctx.Fields = append(_q.ctx.Fields, customfield.FieldID)
+	nodes, err := _q.All(setContextOp(ctx, _q.ctx, ent.OpQueryIDs))
+	if err != nil {
 		return nil, err
+	}
+	ids := make([]int, len(nodes))
+	for i, n := range nodes {
+		ids[i] = n.ID
 	}
 	return ids, nil
 }
 
-// IDsX is like IDs, but panics if an error occurs.
-func (_q *CustomFieldQuery) IDsX(ctx context.Context) []int {
-	ids, err := _q.IDs(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return ids
-}
-
-// Count returns the count of the given query.
-func (_q *CustomFieldQuery) Count(ctx context.Context) (int, error) {
-	ctx = setContextOp(ctx, _q.ctx, ent.OpQueryCount)
-	if err := _q.prepareQuery(ctx); err != nil {
-		return 0, err
-	}
-	return withInterceptors[int](ctx, _q, querierCount[*CustomFieldQuery](), _q.inters)
-}
-
-// CountX is like Count, but panics if an error occurs.
-func (_q *CustomFieldQuery) CountX(ctx context.Context) int {
-	count, err := _q.Count(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return count
-}
-
-// Exist returns true if the query has elements in the graph.
-func (_q *CustomFieldQuery) Exist(ctx context.Context) (bool, error) {
-	ctx = setContextOp(ctx, _q.ctx, ent.OpQueryExist)
-	switch _, err := _q.FirstID(ctx); {
-	case IsNotFound(err):
-		return false, nil
-	case err != nil:
-		return false, fmt.Errorf("ent: check existence: %w", err)
-	default:
-		return true, nil
-	}
-}
-
-// ExistX is like Exist, but panics if an error occurs.
-func (_q *CustomFieldQuery) ExistX(ctx context.Context) bool {
-	exist, err := _q.Exist(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return exist
-}
-
-// Clone returns a duplicate of the CustomFieldQuery builder, including all associated steps. It can be
-// used to prepare common query builders and use them differently after the clone is made.
+// Clone returns a duplicate of the CustomFieldQuery builder, including all associated steps.
 func (_q *CustomFieldQuery) Clone() *CustomFieldQuery {
 	if _q == nil {
 		return nil
 	}
 	return &CustomFieldQuery{
-		config:        _q.config,
-		ctx:           _q.ctx.Clone(),
-		order:         append([]customfield.OrderOption{}, _q.order...),
-		inters:        append([]Interceptor{}, _q.inters...),
-		predicates:    append([]predicate.CustomField{}, _q.predicates...),
-		withChoiceSet: _q.withChoiceSet.Clone(),
+		config:     _q.config,
+		ctx:        _q.ctx.Clone(),
+		order:      append([]customfield.OrderOption{}, _q.order...),
+		inters:     append([]Interceptor{}, _q.inters...),
+		predicates: append([]predicate.CustomField{}, _q.predicates...),
 		// clone intermediate query.
 		sql:  _q.sql.Clone(),
 		path: _q.path,
 	}
-}
-
-// WithChoiceSet tells the query-builder to eager-load the nodes that are connected to
-// the "choice_set" edge. The optional arguments are used to configure the query builder of the edge.
-func (_q *CustomFieldQuery) WithChoiceSet(opts ...func(*CustomFieldChoiceSetQuery)) *CustomFieldQuery {
-	query := (&CustomFieldChoiceSetClient{config: _q.config}).Query()
-	for _, opt := range opts {
-		opt(query)
-	}
-	_q.withChoiceSet = query
-	return _q
-}
-
-// GroupBy is used to group vertices by one or more fields/columns.
-// It is often used with aggregate functions, like: count, max, mean, min, sum.
-//
-// Example:
-//
-//	var v []struct {
-//		Created time.Time `json:"created,omitempty"`
-//		Count int `json:"count,omitempty"`
-//	}
-//
-//	client.CustomField.Query().
-//		GroupBy(customfield.FieldCreated).
-//		Aggregate(ent.Count()).
-//		Scan(ctx, &v)
-func (_q *CustomFieldQuery) GroupBy(field string, fields ...string) *CustomFieldGroupBy {
-	_q.ctx.Fields = append([]string{field}, fields...)
-	grbuild := &CustomFieldGroupBy{build: _q}
-	grbuild.flds = &_q.ctx.Fields
-	grbuild.label = customfield.Label
-	grbuild.scan = grbuild.Scan
-	return grbuild
-}
-
-// Select allows the selection one or more fields/columns for the given query,
-// instead of selecting all fields in the entity.
-//
-// Example:
-//
-//	var v []struct {
-//		Created time.Time `json:"created,omitempty"`
-//	}
-//
-//	client.CustomField.Query().
-//		Select(customfield.FieldCreated).
-//		Scan(ctx, &v)
-func (_q *CustomFieldQuery) Select(fields ...string) *CustomFieldSelect {
-	_q.ctx.Fields = append(_q.ctx.Fields, fields...)
-	sbuild := &CustomFieldSelect{CustomFieldQuery: _q}
-	sbuild.label = customfield.Label
-	sbuild.flds, sbuild.scan = &_q.ctx.Fields, sbuild.Scan
-	return sbuild
-}
-
-// Aggregate returns a CustomFieldSelect configured with the given aggregations.
-func (_q *CustomFieldQuery) Aggregate(fns ...AggregateFunc) *CustomFieldSelect {
-	return _q.Select().Aggregate(fns...)
 }
 
 func (_q *CustomFieldQuery) prepareQuery(ctx context.Context) error {
@@ -370,11 +161,8 @@ func (_q *CustomFieldQuery) prepareQuery(ctx context.Context) error {
 
 func (_q *CustomFieldQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*CustomField, error) {
 	var (
-		nodes       = []*CustomField{}
-		_spec       = _q.querySpec()
-		loadedTypes = [1]bool{
-			_q.withChoiceSet != nil,
-		}
+		nodes = []*CustomField{}
+		_spec = _q.querySpec()
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
 		return (*CustomField).scanValues(nil, columns)
@@ -382,11 +170,7 @@ func (_q *CustomFieldQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*
 	_spec.Assign = func(columns []string, values []any) error {
 		node := &CustomField{config: _q.config}
 		nodes = append(nodes, node)
-		node.Edges.loadedTypes = loadedTypes
 		return node.assignValues(columns, values)
-	}
-	if len(_q.modifiers) > 0 {
-		_spec.Modifiers = _q.modifiers
 	}
 	for i := range hooks {
 		hooks[i](ctx, _spec)
@@ -394,61 +178,7 @@ func (_q *CustomFieldQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*
 	if err := sqlgraph.QueryNodes(ctx, _q.driver, _spec); err != nil {
 		return nil, err
 	}
-	if len(nodes) == 0 {
-		return nodes, nil
-	}
-	if query := _q.withChoiceSet; query != nil {
-		if err := _q.loadChoiceSet(ctx, query, nodes, nil,
-			func(n *CustomField, e *CustomFieldChoiceSet) { n.Edges.ChoiceSet = e }); err != nil {
-			return nil, err
-		}
-	}
 	return nodes, nil
-}
-
-func (_q *CustomFieldQuery) loadChoiceSet(ctx context.Context, query *CustomFieldChoiceSetQuery, nodes []*CustomField, init func(*CustomField), assign func(*CustomField, *CustomFieldChoiceSet)) error {
-	ids := make([]int, 0, len(nodes))
-	nodeids := make(map[int][]*CustomField)
-	for i := range nodes {
-		if nodes[i].ChoiceSetID == nil {
-			continue
-		}
-		fk := *nodes[i].ChoiceSetID
-		if _, ok := nodeids[fk]; !ok {
-			ids = append(ids, fk)
-		}
-		nodeids[fk] = append(nodeids[fk], nodes[i])
-	}
-	if len(ids) == 0 {
-		return nil
-	}
-	query.Where(customfieldchoiceset.IDIn(ids...))
-	neighbors, err := query.All(ctx)
-	if err != nil {
-		return err
-	}
-	for _, n := range neighbors {
-		nodes, ok := nodeids[n.ID]
-		if !ok {
-			return fmt.Errorf(`unexpected foreign-key "choice_set_id" returned %v`, n.ID)
-		}
-		for i := range nodes {
-			assign(nodes[i], n)
-		}
-	}
-	return nil
-}
-
-func (_q *CustomFieldQuery) sqlCount(ctx context.Context) (int, error) {
-	_spec := _q.querySpec()
-	if len(_q.modifiers) > 0 {
-		_spec.Modifiers = _q.modifiers
-	}
-	_spec.Node.Columns = _q.ctx.Fields
-	if len(_q.ctx.Fields) > 0 {
-		_spec.Unique = _q.ctx.Unique != nil && *_q.ctx.Unique
-	}
-	return sqlgraph.CountNodes(ctx, _q.driver, _spec)
 }
 
 func (_q *CustomFieldQuery) querySpec() *sqlgraph.QuerySpec {
@@ -466,9 +196,6 @@ func (_q *CustomFieldQuery) querySpec() *sqlgraph.QuerySpec {
 			if fields[i] != customfield.FieldID {
 				_spec.Node.Columns = append(_spec.Node.Columns, fields[i])
 			}
-		}
-		if _q.withChoiceSet != nil {
-			_spec.Node.AddColumnOnce(customfield.FieldChoiceSetID)
 		}
 	}
 	if ps := _q.predicates; len(ps) > 0 {
@@ -492,155 +219,4 @@ func (_q *CustomFieldQuery) querySpec() *sqlgraph.QuerySpec {
 		}
 	}
 	return _spec
-}
-
-func (_q *CustomFieldQuery) sqlQuery(ctx context.Context) *sql.Selector {
-	builder := sql.Dialect(_q.driver.Dialect())
-	t1 := builder.Table(customfield.Table)
-	columns := _q.ctx.Fields
-	if len(columns) == 0 {
-		columns = customfield.Columns
-	}
-	selector := builder.Select(t1.Columns(columns...)...).From(t1)
-	if _q.sql != nil {
-		selector = _q.sql
-		selector.Select(selector.Columns(columns...)...)
-	}
-	if _q.ctx.Unique != nil && *_q.ctx.Unique {
-		selector.Distinct()
-	}
-	for _, m := range _q.modifiers {
-		m(selector)
-	}
-	for _, p := range _q.predicates {
-		p(selector)
-	}
-	for _, p := range _q.order {
-		p(selector)
-	}
-	if offset := _q.ctx.Offset; offset != nil {
-		// limit is mandatory for offset clause. We start
-		// with default value, and override it below if needed.
-		selector.Offset(*offset).Limit(math.MaxInt32)
-	}
-	if limit := _q.ctx.Limit; limit != nil {
-		selector.Limit(*limit)
-	}
-	return selector
-}
-
-// ForUpdate locks the selected rows against concurrent updates, and prevent them from being
-// updated, deleted or "selected ... for update" by other sessions, until the transaction is
-// either committed or rolled-back.
-func (_q *CustomFieldQuery) ForUpdate(opts ...sql.LockOption) *CustomFieldQuery {
-	if _q.driver.Dialect() == dialect.Postgres {
-		_q.Unique(false)
-	}
-	_q.modifiers = append(_q.modifiers, func(s *sql.Selector) {
-		s.ForUpdate(opts...)
-	})
-	return _q
-}
-
-// ForShare behaves similarly to ForUpdate, except that it acquires a shared mode lock
-// on any rows that are read. Other sessions can read the rows, but cannot modify them
-// until your transaction commits.
-func (_q *CustomFieldQuery) ForShare(opts ...sql.LockOption) *CustomFieldQuery {
-	if _q.driver.Dialect() == dialect.Postgres {
-		_q.Unique(false)
-	}
-	_q.modifiers = append(_q.modifiers, func(s *sql.Selector) {
-		s.ForShare(opts...)
-	})
-	return _q
-}
-
-// CustomFieldGroupBy is the group-by builder for CustomField entities.
-type CustomFieldGroupBy struct {
-	selector
-	build *CustomFieldQuery
-}
-
-// Aggregate adds the given aggregation functions to the group-by query.
-func (_g *CustomFieldGroupBy) Aggregate(fns ...AggregateFunc) *CustomFieldGroupBy {
-	_g.fns = append(_g.fns, fns...)
-	return _g
-}
-
-// Scan applies the selector query and scans the result into the given value.
-func (_g *CustomFieldGroupBy) Scan(ctx context.Context, v any) error {
-	ctx = setContextOp(ctx, _g.build.ctx, ent.OpQueryGroupBy)
-	if err := _g.build.prepareQuery(ctx); err != nil {
-		return err
-	}
-	return scanWithInterceptors[*CustomFieldQuery, *CustomFieldGroupBy](ctx, _g.build, _g, _g.build.inters, v)
-}
-
-func (_g *CustomFieldGroupBy) sqlScan(ctx context.Context, root *CustomFieldQuery, v any) error {
-	selector := root.sqlQuery(ctx).Select()
-	aggregation := make([]string, 0, len(_g.fns))
-	for _, fn := range _g.fns {
-		aggregation = append(aggregation, fn(selector))
-	}
-	if len(selector.SelectedColumns()) == 0 {
-		columns := make([]string, 0, len(*_g.flds)+len(_g.fns))
-		for _, f := range *_g.flds {
-			columns = append(columns, selector.C(f))
-		}
-		columns = append(columns, aggregation...)
-		selector.Select(columns...)
-	}
-	selector.GroupBy(selector.Columns(*_g.flds...)...)
-	if err := selector.Err(); err != nil {
-		return err
-	}
-	rows := &sql.Rows{}
-	query, args := selector.Query()
-	if err := _g.build.driver.Query(ctx, query, args, rows); err != nil {
-		return err
-	}
-	defer rows.Close()
-	return sql.ScanSlice(rows, v)
-}
-
-// CustomFieldSelect is the builder for selecting fields of CustomField entities.
-type CustomFieldSelect struct {
-	*CustomFieldQuery
-	selector
-}
-
-// Aggregate adds the given aggregation functions to the selector query.
-func (_s *CustomFieldSelect) Aggregate(fns ...AggregateFunc) *CustomFieldSelect {
-	_s.fns = append(_s.fns, fns...)
-	return _s
-}
-
-// Scan applies the selector query and scans the result into the given value.
-func (_s *CustomFieldSelect) Scan(ctx context.Context, v any) error {
-	ctx = setContextOp(ctx, _s.ctx, ent.OpQuerySelect)
-	if err := _s.prepareQuery(ctx); err != nil {
-		return err
-	}
-	return scanWithInterceptors[*CustomFieldQuery, *CustomFieldSelect](ctx, _s.CustomFieldQuery, _s, _s.inters, v)
-}
-
-func (_s *CustomFieldSelect) sqlScan(ctx context.Context, root *CustomFieldQuery, v any) error {
-	selector := root.sqlQuery(ctx)
-	aggregation := make([]string, 0, len(_s.fns))
-	for _, fn := range _s.fns {
-		aggregation = append(aggregation, fn(selector))
-	}
-	switch n := len(*_s.selector.flds); {
-	case n == 0 && len(aggregation) > 0:
-		selector.Select(aggregation...)
-	case n != 0 && len(aggregation) > 0:
-		selector.AppendSelect(aggregation...)
-	}
-	rows := &sql.Rows{}
-	query, args := selector.Query()
-	if err := _s.driver.Query(ctx, query, args, rows); err != nil {
-		return err
-	}
-	defer rows.Close()
-	return sql.ScanSlice(rows, v)
 }

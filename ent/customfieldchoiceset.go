@@ -149,13 +149,6 @@ func (_m *CustomFieldChoiceSet) Value(name string) (ent.Value, error) {
 	return _m.selectValues.Get(name)
 }
 
-// Update returns a builder for updating this CustomFieldChoiceSet.
-// Note that you need to call CustomFieldChoiceSet.Unwrap() before calling this method if this CustomFieldChoiceSet
-// was returned from a transaction, and the transaction was committed or rolled back.
-func (_m *CustomFieldChoiceSet) Update() *CustomFieldChoiceSetUpdateOne {
-	return NewCustomFieldChoiceSetClient(_m.config).UpdateOne(_m)
-}
-
 // Unwrap unwraps the CustomFieldChoiceSet entity that was returned from a transaction after it was closed,
 // so that all future queries will be executed through the driver which created the transaction.
 func (_m *CustomFieldChoiceSet) Unwrap() *CustomFieldChoiceSet {

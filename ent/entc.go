@@ -43,6 +43,15 @@ func main() {
 			// api.Model.GenericOnly keep only Mutation() (the compile budget
 			// in the README's Development section).
 			gen.MustParse(gen.NewTemplate("setter").ParseFiles("./ent/template/setter.tmpl")),
+			// query.tmpl, model.tmpl, mutation.tmpl and client.tmpl replace
+			// ent's "query", "model", "mutation" and "client" the same way:
+			// GenericOnly types get a slim query builder, entities without
+			// edges, mutations without typed Old<Field> methods and clients
+			// without edge traversal.
+			gen.MustParse(gen.NewTemplate("query").ParseFiles("./ent/template/query.tmpl")),
+			gen.MustParse(gen.NewTemplate("model").ParseFiles("./ent/template/model.tmpl")),
+			gen.MustParse(gen.NewTemplate("mutation").ParseFiles("./ent/template/mutation.tmpl")),
+			gen.MustParse(gen.NewTemplate("client").ParseFiles("./ent/template/client.tmpl")),
 			gen.MustParse(gen.NewTemplate("imports").ParseFiles("./ent/template/imports.tmpl")),
 		},
 	}

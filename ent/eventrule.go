@@ -195,13 +195,6 @@ func (_m *EventRule) Value(name string) (ent.Value, error) {
 	return _m.selectValues.Get(name)
 }
 
-// Update returns a builder for updating this EventRule.
-// Note that you need to call EventRule.Unwrap() before calling this method if this EventRule
-// was returned from a transaction, and the transaction was committed or rolled back.
-func (_m *EventRule) Update() *EventRuleUpdateOne {
-	return NewEventRuleClient(_m.config).UpdateOne(_m)
-}
-
 // Unwrap unwraps the EventRule entity that was returned from a transaction after it was closed,
 // so that all future queries will be executed through the driver which created the transaction.
 func (_m *EventRule) Unwrap() *EventRule {

@@ -11,8 +11,6 @@ import (
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/sql"
 	"github.com/inventory/inventory/ent/location"
-	"github.com/inventory/inventory/ent/site"
-	"github.com/inventory/inventory/ent/tenant"
 )
 
 // Location is the model entity for the Location schema.
@@ -45,68 +43,8 @@ type Location struct {
 	// TenantID holds the value of the "tenant_id" field.
 	TenantID *int `json:"tenant_id,omitempty"`
 	// Facility holds the value of the "facility" field.
-	Facility string `json:"facility,omitempty"`
-	// Edges holds the relations/edges for other nodes in the graph.
-	// The values are being populated by the LocationQuery when eager-loading is set.
-	Edges        LocationEdges `json:"edges"`
+	Facility     string `json:"facility,omitempty"`
 	selectValues sql.SelectValues
-}
-
-// LocationEdges holds the relations/edges for other nodes in the graph.
-type LocationEdges struct {
-	// Parent holds the value of the parent edge.
-	Parent *Location `json:"parent,omitempty"`
-	// Children holds the value of the children edge.
-	Children []*Location `json:"children,omitempty"`
-	// Site holds the value of the site edge.
-	Site *Site `json:"site,omitempty"`
-	// Tenant holds the value of the tenant edge.
-	Tenant *Tenant `json:"tenant,omitempty"`
-	// loadedTypes holds the information for reporting if a
-	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [4]bool
-}
-
-// ParentOrErr returns the Parent value or an error if the edge
-// was not loaded in eager-loading, or loaded but was not found.
-func (e LocationEdges) ParentOrErr() (*Location, error) {
-	if e.Parent != nil {
-		return e.Parent, nil
-	} else if e.loadedTypes[0] {
-		return nil, &NotFoundError{label: location.Label}
-	}
-	return nil, &NotLoadedError{edge: "parent"}
-}
-
-// ChildrenOrErr returns the Children value or an error if the edge
-// was not loaded in eager-loading.
-func (e LocationEdges) ChildrenOrErr() ([]*Location, error) {
-	if e.loadedTypes[1] {
-		return e.Children, nil
-	}
-	return nil, &NotLoadedError{edge: "children"}
-}
-
-// SiteOrErr returns the Site value or an error if the edge
-// was not loaded in eager-loading, or loaded but was not found.
-func (e LocationEdges) SiteOrErr() (*Site, error) {
-	if e.Site != nil {
-		return e.Site, nil
-	} else if e.loadedTypes[2] {
-		return nil, &NotFoundError{label: site.Label}
-	}
-	return nil, &NotLoadedError{edge: "site"}
-}
-
-// TenantOrErr returns the Tenant value or an error if the edge
-// was not loaded in eager-loading, or loaded but was not found.
-func (e LocationEdges) TenantOrErr() (*Tenant, error) {
-	if e.Tenant != nil {
-		return e.Tenant, nil
-	} else if e.loadedTypes[3] {
-		return nil, &NotFoundError{label: tenant.Label}
-	}
-	return nil, &NotLoadedError{edge: "tenant"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -238,33 +176,6 @@ func (_m *Location) assignValues(columns []string, values []any) error {
 // This includes values selected through modifiers, order, etc.
 func (_m *Location) Value(name string) (ent.Value, error) {
 	return _m.selectValues.Get(name)
-}
-
-// QueryParent queries the "parent" edge of the Location entity.
-func (_m *Location) QueryParent() *LocationQuery {
-	return NewLocationClient(_m.config).QueryParent(_m)
-}
-
-// QueryChildren queries the "children" edge of the Location entity.
-func (_m *Location) QueryChildren() *LocationQuery {
-	return NewLocationClient(_m.config).QueryChildren(_m)
-}
-
-// QuerySite queries the "site" edge of the Location entity.
-func (_m *Location) QuerySite() *SiteQuery {
-	return NewLocationClient(_m.config).QuerySite(_m)
-}
-
-// QueryTenant queries the "tenant" edge of the Location entity.
-func (_m *Location) QueryTenant() *TenantQuery {
-	return NewLocationClient(_m.config).QueryTenant(_m)
-}
-
-// Update returns a builder for updating this Location.
-// Note that you need to call Location.Unwrap() before calling this method if this Location
-// was returned from a transaction, and the transaction was committed or rolled back.
-func (_m *Location) Update() *LocationUpdateOne {
-	return NewLocationClient(_m.config).UpdateOne(_m)
 }
 
 // Unwrap unwraps the Location entity that was returned from a transaction after it was closed,

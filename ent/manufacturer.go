@@ -128,13 +128,6 @@ func (_m *Manufacturer) Value(name string) (ent.Value, error) {
 	return _m.selectValues.Get(name)
 }
 
-// Update returns a builder for updating this Manufacturer.
-// Note that you need to call Manufacturer.Unwrap() before calling this method if this Manufacturer
-// was returned from a transaction, and the transaction was committed or rolled back.
-func (_m *Manufacturer) Update() *ManufacturerUpdateOne {
-	return NewManufacturerClient(_m.config).UpdateOne(_m)
-}
-
 // Unwrap unwraps the Manufacturer entity that was returned from a transaction after it was closed,
 // so that all future queries will be executed through the driver which created the transaction.
 func (_m *Manufacturer) Unwrap() *Manufacturer {

@@ -237,23 +237,6 @@ func (m *CustomFieldMutation) Created() (r time.Time, exists bool) {
 	return *v, true
 }
 
-// OldCreated returns the old "created" field's value of the CustomField entity.
-// If the CustomField object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *CustomFieldMutation) OldCreated(ctx context.Context) (v *time.Time, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldCreated is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldCreated requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldCreated: %w", err)
-	}
-	return oldValue.Created, nil
-}
-
 // ClearCreated clears the value of the "created" field.
 func (m *CustomFieldMutation) ClearCreated() {
 	m.created = nil
@@ -284,23 +267,6 @@ func (m *CustomFieldMutation) LastUpdated() (r time.Time, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldLastUpdated returns the old "last_updated" field's value of the CustomField entity.
-// If the CustomField object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *CustomFieldMutation) OldLastUpdated(ctx context.Context) (v *time.Time, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldLastUpdated is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldLastUpdated requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldLastUpdated: %w", err)
-	}
-	return oldValue.LastUpdated, nil
 }
 
 // ClearLastUpdated clears the value of the "last_updated" field.
@@ -336,23 +302,6 @@ func (m *CustomFieldMutation) ObjectTypes() (r []string, exists bool) {
 	return *v, true
 }
 
-// OldObjectTypes returns the old "object_types" field's value of the CustomField entity.
-// If the CustomField object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *CustomFieldMutation) OldObjectTypes(ctx context.Context) (v []string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldObjectTypes is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldObjectTypes requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldObjectTypes: %w", err)
-	}
-	return oldValue.ObjectTypes, nil
-}
-
 // AppendObjectTypes adds s to the "object_types" field.
 func (m *CustomFieldMutation) AppendObjectTypes(s []string) {
 	m.appendobject_types = append(m.appendobject_types, s...)
@@ -386,23 +335,6 @@ func (m *CustomFieldMutation) GetType() (r string, exists bool) {
 	return *v, true
 }
 
-// OldType returns the old "type" field's value of the CustomField entity.
-// If the CustomField object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *CustomFieldMutation) OldType(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldType is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldType requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldType: %w", err)
-	}
-	return oldValue.Type, nil
-}
-
 // ResetType resets all changes to the "type" field.
 func (m *CustomFieldMutation) ResetType() {
 	m._type = nil
@@ -420,23 +352,6 @@ func (m *CustomFieldMutation) RelatedObjectType() (r string, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldRelatedObjectType returns the old "related_object_type" field's value of the CustomField entity.
-// If the CustomField object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *CustomFieldMutation) OldRelatedObjectType(ctx context.Context) (v *string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldRelatedObjectType is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldRelatedObjectType requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldRelatedObjectType: %w", err)
-	}
-	return oldValue.RelatedObjectType, nil
 }
 
 // ClearRelatedObjectType clears the value of the "related_object_type" field.
@@ -471,23 +386,6 @@ func (m *CustomFieldMutation) DataType() (r string, exists bool) {
 	return *v, true
 }
 
-// OldDataType returns the old "data_type" field's value of the CustomField entity.
-// If the CustomField object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *CustomFieldMutation) OldDataType(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldDataType is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldDataType requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldDataType: %w", err)
-	}
-	return oldValue.DataType, nil
-}
-
 // ResetDataType resets all changes to the "data_type" field.
 func (m *CustomFieldMutation) ResetDataType() {
 	m.data_type = nil
@@ -505,23 +403,6 @@ func (m *CustomFieldMutation) Name() (r string, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldName returns the old "name" field's value of the CustomField entity.
-// If the CustomField object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *CustomFieldMutation) OldName(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldName is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldName requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldName: %w", err)
-	}
-	return oldValue.Name, nil
 }
 
 // ResetName resets all changes to the "name" field.
@@ -543,23 +424,6 @@ func (m *CustomFieldMutation) Label() (r string, exists bool) {
 	return *v, true
 }
 
-// OldLabel returns the old "label" field's value of the CustomField entity.
-// If the CustomField object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *CustomFieldMutation) OldLabel(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldLabel is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldLabel requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldLabel: %w", err)
-	}
-	return oldValue.Label, nil
-}
-
 // ResetLabel resets all changes to the "label" field.
 func (m *CustomFieldMutation) ResetLabel() {
 	m.label = nil
@@ -577,23 +441,6 @@ func (m *CustomFieldMutation) GroupName() (r string, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldGroupName returns the old "group_name" field's value of the CustomField entity.
-// If the CustomField object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *CustomFieldMutation) OldGroupName(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldGroupName is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldGroupName requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldGroupName: %w", err)
-	}
-	return oldValue.GroupName, nil
 }
 
 // ResetGroupName resets all changes to the "group_name" field.
@@ -615,23 +462,6 @@ func (m *CustomFieldMutation) Description() (r string, exists bool) {
 	return *v, true
 }
 
-// OldDescription returns the old "description" field's value of the CustomField entity.
-// If the CustomField object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *CustomFieldMutation) OldDescription(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldDescription requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
-	}
-	return oldValue.Description, nil
-}
-
 // ResetDescription resets all changes to the "description" field.
 func (m *CustomFieldMutation) ResetDescription() {
 	m.description = nil
@@ -649,23 +479,6 @@ func (m *CustomFieldMutation) Required() (r bool, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldRequired returns the old "required" field's value of the CustomField entity.
-// If the CustomField object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *CustomFieldMutation) OldRequired(ctx context.Context) (v bool, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldRequired is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldRequired requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldRequired: %w", err)
-	}
-	return oldValue.Required, nil
 }
 
 // ResetRequired resets all changes to the "required" field.
@@ -687,23 +500,6 @@ func (m *CustomFieldMutation) Unique() (r bool, exists bool) {
 	return *v, true
 }
 
-// OldUnique returns the old "unique" field's value of the CustomField entity.
-// If the CustomField object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *CustomFieldMutation) OldUnique(ctx context.Context) (v bool, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldUnique is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldUnique requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldUnique: %w", err)
-	}
-	return oldValue.Unique, nil
-}
-
 // ResetUnique resets all changes to the "unique" field.
 func (m *CustomFieldMutation) ResetUnique() {
 	m._unique = nil
@@ -722,23 +518,6 @@ func (m *CustomFieldMutation) SearchWeight() (r int, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldSearchWeight returns the old "search_weight" field's value of the CustomField entity.
-// If the CustomField object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *CustomFieldMutation) OldSearchWeight(ctx context.Context) (v int, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldSearchWeight is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldSearchWeight requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldSearchWeight: %w", err)
-	}
-	return oldValue.SearchWeight, nil
 }
 
 // AddSearchWeight adds i to the "search_weight" field.
@@ -779,23 +558,6 @@ func (m *CustomFieldMutation) FilterLogic() (r string, exists bool) {
 	return *v, true
 }
 
-// OldFilterLogic returns the old "filter_logic" field's value of the CustomField entity.
-// If the CustomField object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *CustomFieldMutation) OldFilterLogic(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldFilterLogic is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldFilterLogic requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldFilterLogic: %w", err)
-	}
-	return oldValue.FilterLogic, nil
-}
-
 // ResetFilterLogic resets all changes to the "filter_logic" field.
 func (m *CustomFieldMutation) ResetFilterLogic() {
 	m.filter_logic = nil
@@ -813,23 +575,6 @@ func (m *CustomFieldMutation) UIVisible() (r string, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldUIVisible returns the old "ui_visible" field's value of the CustomField entity.
-// If the CustomField object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *CustomFieldMutation) OldUIVisible(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldUIVisible is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldUIVisible requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldUIVisible: %w", err)
-	}
-	return oldValue.UIVisible, nil
 }
 
 // ResetUIVisible resets all changes to the "ui_visible" field.
@@ -851,23 +596,6 @@ func (m *CustomFieldMutation) UIEditable() (r string, exists bool) {
 	return *v, true
 }
 
-// OldUIEditable returns the old "ui_editable" field's value of the CustomField entity.
-// If the CustomField object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *CustomFieldMutation) OldUIEditable(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldUIEditable is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldUIEditable requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldUIEditable: %w", err)
-	}
-	return oldValue.UIEditable, nil
-}
-
 // ResetUIEditable resets all changes to the "ui_editable" field.
 func (m *CustomFieldMutation) ResetUIEditable() {
 	m.ui_editable = nil
@@ -885,23 +613,6 @@ func (m *CustomFieldMutation) IsCloneable() (r bool, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldIsCloneable returns the old "is_cloneable" field's value of the CustomField entity.
-// If the CustomField object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *CustomFieldMutation) OldIsCloneable(ctx context.Context) (v bool, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldIsCloneable is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldIsCloneable requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldIsCloneable: %w", err)
-	}
-	return oldValue.IsCloneable, nil
 }
 
 // ResetIsCloneable resets all changes to the "is_cloneable" field.
@@ -922,23 +633,6 @@ func (m *CustomFieldMutation) Default() (r json.RawMessage, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldDefault returns the old "default" field's value of the CustomField entity.
-// If the CustomField object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *CustomFieldMutation) OldDefault(ctx context.Context) (v json.RawMessage, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldDefault is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldDefault requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldDefault: %w", err)
-	}
-	return oldValue.Default, nil
 }
 
 // AppendDefault adds jm to the "default" field.
@@ -989,23 +683,6 @@ func (m *CustomFieldMutation) RelatedObjectFilter() (r json.RawMessage, exists b
 	return *v, true
 }
 
-// OldRelatedObjectFilter returns the old "related_object_filter" field's value of the CustomField entity.
-// If the CustomField object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *CustomFieldMutation) OldRelatedObjectFilter(ctx context.Context) (v json.RawMessage, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldRelatedObjectFilter is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldRelatedObjectFilter requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldRelatedObjectFilter: %w", err)
-	}
-	return oldValue.RelatedObjectFilter, nil
-}
-
 // AppendRelatedObjectFilter adds jm to the "related_object_filter" field.
 func (m *CustomFieldMutation) AppendRelatedObjectFilter(jm json.RawMessage) {
 	m.appendrelated_object_filter = append(m.appendrelated_object_filter, jm...)
@@ -1054,23 +731,6 @@ func (m *CustomFieldMutation) Weight() (r int, exists bool) {
 	return *v, true
 }
 
-// OldWeight returns the old "weight" field's value of the CustomField entity.
-// If the CustomField object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *CustomFieldMutation) OldWeight(ctx context.Context) (v int, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldWeight is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldWeight requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldWeight: %w", err)
-	}
-	return oldValue.Weight, nil
-}
-
 // AddWeight adds i to the "weight" field.
 func (m *CustomFieldMutation) AddWeight(i int) {
 	if m.addweight != nil {
@@ -1108,23 +768,6 @@ func (m *CustomFieldMutation) ValidationMinimum() (r float64, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldValidationMinimum returns the old "validation_minimum" field's value of the CustomField entity.
-// If the CustomField object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *CustomFieldMutation) OldValidationMinimum(ctx context.Context) (v *float64, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldValidationMinimum is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldValidationMinimum requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldValidationMinimum: %w", err)
-	}
-	return oldValue.ValidationMinimum, nil
 }
 
 // AddValidationMinimum adds f to the "validation_minimum" field.
@@ -1180,23 +823,6 @@ func (m *CustomFieldMutation) ValidationMaximum() (r float64, exists bool) {
 	return *v, true
 }
 
-// OldValidationMaximum returns the old "validation_maximum" field's value of the CustomField entity.
-// If the CustomField object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *CustomFieldMutation) OldValidationMaximum(ctx context.Context) (v *float64, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldValidationMaximum is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldValidationMaximum requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldValidationMaximum: %w", err)
-	}
-	return oldValue.ValidationMaximum, nil
-}
-
 // AddValidationMaximum adds f to the "validation_maximum" field.
 func (m *CustomFieldMutation) AddValidationMaximum(f float64) {
 	if m.addvalidation_maximum != nil {
@@ -1249,23 +875,6 @@ func (m *CustomFieldMutation) ValidationRegex() (r string, exists bool) {
 	return *v, true
 }
 
-// OldValidationRegex returns the old "validation_regex" field's value of the CustomField entity.
-// If the CustomField object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *CustomFieldMutation) OldValidationRegex(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldValidationRegex is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldValidationRegex requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldValidationRegex: %w", err)
-	}
-	return oldValue.ValidationRegex, nil
-}
-
 // ResetValidationRegex resets all changes to the "validation_regex" field.
 func (m *CustomFieldMutation) ResetValidationRegex() {
 	m.validation_regex = nil
@@ -1284,23 +893,6 @@ func (m *CustomFieldMutation) ValidationSchema() (r json.RawMessage, exists bool
 		return
 	}
 	return *v, true
-}
-
-// OldValidationSchema returns the old "validation_schema" field's value of the CustomField entity.
-// If the CustomField object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *CustomFieldMutation) OldValidationSchema(ctx context.Context) (v json.RawMessage, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldValidationSchema is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldValidationSchema requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldValidationSchema: %w", err)
-	}
-	return oldValue.ValidationSchema, nil
 }
 
 // AppendValidationSchema adds jm to the "validation_schema" field.
@@ -1350,23 +942,6 @@ func (m *CustomFieldMutation) ChoiceSetID() (r int, exists bool) {
 	return *v, true
 }
 
-// OldChoiceSetID returns the old "choice_set_id" field's value of the CustomField entity.
-// If the CustomField object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *CustomFieldMutation) OldChoiceSetID(ctx context.Context) (v *int, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldChoiceSetID is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldChoiceSetID requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldChoiceSetID: %w", err)
-	}
-	return oldValue.ChoiceSetID, nil
-}
-
 // ClearChoiceSetID clears the value of the "choice_set_id" field.
 func (m *CustomFieldMutation) ClearChoiceSetID() {
 	m.choice_set = nil
@@ -1397,23 +972,6 @@ func (m *CustomFieldMutation) Comments() (r string, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldComments returns the old "comments" field's value of the CustomField entity.
-// If the CustomField object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *CustomFieldMutation) OldComments(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldComments is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldComments requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldComments: %w", err)
-	}
-	return oldValue.Comments, nil
 }
 
 // ResetComments resets all changes to the "comments" field.
@@ -1630,58 +1188,73 @@ func (m *CustomFieldMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *CustomFieldMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
+	case customfield.FieldCreated, customfield.FieldLastUpdated, customfield.FieldObjectTypes, customfield.FieldType, customfield.FieldRelatedObjectType, customfield.FieldDataType, customfield.FieldName, customfield.FieldLabel, customfield.FieldGroupName, customfield.FieldDescription, customfield.FieldRequired, customfield.FieldUnique, customfield.FieldSearchWeight, customfield.FieldFilterLogic, customfield.FieldUIVisible, customfield.FieldUIEditable, customfield.FieldIsCloneable, customfield.FieldDefault, customfield.FieldRelatedObjectFilter, customfield.FieldWeight, customfield.FieldValidationMinimum, customfield.FieldValidationMaximum, customfield.FieldValidationRegex, customfield.FieldValidationSchema, customfield.FieldChoiceSetID, customfield.FieldComments:
+	default:
+		return nil, fmt.Errorf("unknown CustomField field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
 	case customfield.FieldCreated:
-		return m.OldCreated(ctx)
+		return old.Created, nil
 	case customfield.FieldLastUpdated:
-		return m.OldLastUpdated(ctx)
+		return old.LastUpdated, nil
 	case customfield.FieldObjectTypes:
-		return m.OldObjectTypes(ctx)
+		return old.ObjectTypes, nil
 	case customfield.FieldType:
-		return m.OldType(ctx)
+		return old.Type, nil
 	case customfield.FieldRelatedObjectType:
-		return m.OldRelatedObjectType(ctx)
+		return old.RelatedObjectType, nil
 	case customfield.FieldDataType:
-		return m.OldDataType(ctx)
+		return old.DataType, nil
 	case customfield.FieldName:
-		return m.OldName(ctx)
+		return old.Name, nil
 	case customfield.FieldLabel:
-		return m.OldLabel(ctx)
+		return old.Label, nil
 	case customfield.FieldGroupName:
-		return m.OldGroupName(ctx)
+		return old.GroupName, nil
 	case customfield.FieldDescription:
-		return m.OldDescription(ctx)
+		return old.Description, nil
 	case customfield.FieldRequired:
-		return m.OldRequired(ctx)
+		return old.Required, nil
 	case customfield.FieldUnique:
-		return m.OldUnique(ctx)
+		return old.Unique, nil
 	case customfield.FieldSearchWeight:
-		return m.OldSearchWeight(ctx)
+		return old.SearchWeight, nil
 	case customfield.FieldFilterLogic:
-		return m.OldFilterLogic(ctx)
+		return old.FilterLogic, nil
 	case customfield.FieldUIVisible:
-		return m.OldUIVisible(ctx)
+		return old.UIVisible, nil
 	case customfield.FieldUIEditable:
-		return m.OldUIEditable(ctx)
+		return old.UIEditable, nil
 	case customfield.FieldIsCloneable:
-		return m.OldIsCloneable(ctx)
+		return old.IsCloneable, nil
 	case customfield.FieldDefault:
-		return m.OldDefault(ctx)
+		return old.Default, nil
 	case customfield.FieldRelatedObjectFilter:
-		return m.OldRelatedObjectFilter(ctx)
+		return old.RelatedObjectFilter, nil
 	case customfield.FieldWeight:
-		return m.OldWeight(ctx)
+		return old.Weight, nil
 	case customfield.FieldValidationMinimum:
-		return m.OldValidationMinimum(ctx)
+		return old.ValidationMinimum, nil
 	case customfield.FieldValidationMaximum:
-		return m.OldValidationMaximum(ctx)
+		return old.ValidationMaximum, nil
 	case customfield.FieldValidationRegex:
-		return m.OldValidationRegex(ctx)
+		return old.ValidationRegex, nil
 	case customfield.FieldValidationSchema:
-		return m.OldValidationSchema(ctx)
+		return old.ValidationSchema, nil
 	case customfield.FieldChoiceSetID:
-		return m.OldChoiceSetID(ctx)
+		return old.ChoiceSetID, nil
 	case customfield.FieldComments:
-		return m.OldComments(ctx)
+		return old.Comments, nil
 	}
 	return nil, fmt.Errorf("unknown CustomField field %s", name)
 }
@@ -2321,23 +1894,6 @@ func (m *CustomFieldChoiceSetMutation) Created() (r time.Time, exists bool) {
 	return *v, true
 }
 
-// OldCreated returns the old "created" field's value of the CustomFieldChoiceSet entity.
-// If the CustomFieldChoiceSet object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *CustomFieldChoiceSetMutation) OldCreated(ctx context.Context) (v *time.Time, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldCreated is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldCreated requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldCreated: %w", err)
-	}
-	return oldValue.Created, nil
-}
-
 // ClearCreated clears the value of the "created" field.
 func (m *CustomFieldChoiceSetMutation) ClearCreated() {
 	m.created = nil
@@ -2368,23 +1924,6 @@ func (m *CustomFieldChoiceSetMutation) LastUpdated() (r time.Time, exists bool) 
 		return
 	}
 	return *v, true
-}
-
-// OldLastUpdated returns the old "last_updated" field's value of the CustomFieldChoiceSet entity.
-// If the CustomFieldChoiceSet object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *CustomFieldChoiceSetMutation) OldLastUpdated(ctx context.Context) (v *time.Time, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldLastUpdated is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldLastUpdated requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldLastUpdated: %w", err)
-	}
-	return oldValue.LastUpdated, nil
 }
 
 // ClearLastUpdated clears the value of the "last_updated" field.
@@ -2419,23 +1958,6 @@ func (m *CustomFieldChoiceSetMutation) Name() (r string, exists bool) {
 	return *v, true
 }
 
-// OldName returns the old "name" field's value of the CustomFieldChoiceSet entity.
-// If the CustomFieldChoiceSet object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *CustomFieldChoiceSetMutation) OldName(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldName is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldName requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldName: %w", err)
-	}
-	return oldValue.Name, nil
-}
-
 // ResetName resets all changes to the "name" field.
 func (m *CustomFieldChoiceSetMutation) ResetName() {
 	m.name = nil
@@ -2455,23 +1977,6 @@ func (m *CustomFieldChoiceSetMutation) Description() (r string, exists bool) {
 	return *v, true
 }
 
-// OldDescription returns the old "description" field's value of the CustomFieldChoiceSet entity.
-// If the CustomFieldChoiceSet object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *CustomFieldChoiceSetMutation) OldDescription(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldDescription requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
-	}
-	return oldValue.Description, nil
-}
-
 // ResetDescription resets all changes to the "description" field.
 func (m *CustomFieldChoiceSetMutation) ResetDescription() {
 	m.description = nil
@@ -2489,23 +1994,6 @@ func (m *CustomFieldChoiceSetMutation) BaseChoices() (r string, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldBaseChoices returns the old "base_choices" field's value of the CustomFieldChoiceSet entity.
-// If the CustomFieldChoiceSet object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *CustomFieldChoiceSetMutation) OldBaseChoices(ctx context.Context) (v *string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldBaseChoices is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldBaseChoices requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldBaseChoices: %w", err)
-	}
-	return oldValue.BaseChoices, nil
 }
 
 // ClearBaseChoices clears the value of the "base_choices" field.
@@ -2541,23 +2029,6 @@ func (m *CustomFieldChoiceSetMutation) ExtraChoices() (r [][]string, exists bool
 	return *v, true
 }
 
-// OldExtraChoices returns the old "extra_choices" field's value of the CustomFieldChoiceSet entity.
-// If the CustomFieldChoiceSet object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *CustomFieldChoiceSetMutation) OldExtraChoices(ctx context.Context) (v [][]string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldExtraChoices is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldExtraChoices requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldExtraChoices: %w", err)
-	}
-	return oldValue.ExtraChoices, nil
-}
-
 // AppendExtraChoices adds s to the "extra_choices" field.
 func (m *CustomFieldChoiceSetMutation) AppendExtraChoices(s [][]string) {
 	m.appendextra_choices = append(m.appendextra_choices, s...)
@@ -2591,23 +2062,6 @@ func (m *CustomFieldChoiceSetMutation) ChoiceColors() (r map[string]interface{},
 	return *v, true
 }
 
-// OldChoiceColors returns the old "choice_colors" field's value of the CustomFieldChoiceSet entity.
-// If the CustomFieldChoiceSet object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *CustomFieldChoiceSetMutation) OldChoiceColors(ctx context.Context) (v map[string]interface{}, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldChoiceColors is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldChoiceColors requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldChoiceColors: %w", err)
-	}
-	return oldValue.ChoiceColors, nil
-}
-
 // ResetChoiceColors resets all changes to the "choice_colors" field.
 func (m *CustomFieldChoiceSetMutation) ResetChoiceColors() {
 	m.choice_colors = nil
@@ -2625,23 +2079,6 @@ func (m *CustomFieldChoiceSetMutation) OrderAlphabetically() (r bool, exists boo
 		return
 	}
 	return *v, true
-}
-
-// OldOrderAlphabetically returns the old "order_alphabetically" field's value of the CustomFieldChoiceSet entity.
-// If the CustomFieldChoiceSet object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *CustomFieldChoiceSetMutation) OldOrderAlphabetically(ctx context.Context) (v bool, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldOrderAlphabetically is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldOrderAlphabetically requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldOrderAlphabetically: %w", err)
-	}
-	return oldValue.OrderAlphabetically, nil
 }
 
 // ResetOrderAlphabetically resets all changes to the "order_alphabetically" field.
@@ -2662,23 +2099,6 @@ func (m *CustomFieldChoiceSetMutation) ChoicesCount() (r int, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldChoicesCount returns the old "choices_count" field's value of the CustomFieldChoiceSet entity.
-// If the CustomFieldChoiceSet object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *CustomFieldChoiceSetMutation) OldChoicesCount(ctx context.Context) (v int, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldChoicesCount is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldChoicesCount requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldChoicesCount: %w", err)
-	}
-	return oldValue.ChoicesCount, nil
 }
 
 // AddChoicesCount adds i to the "choices_count" field.
@@ -2802,24 +2222,39 @@ func (m *CustomFieldChoiceSetMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *CustomFieldChoiceSetMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
+	case customfieldchoiceset.FieldCreated, customfieldchoiceset.FieldLastUpdated, customfieldchoiceset.FieldName, customfieldchoiceset.FieldDescription, customfieldchoiceset.FieldBaseChoices, customfieldchoiceset.FieldExtraChoices, customfieldchoiceset.FieldChoiceColors, customfieldchoiceset.FieldOrderAlphabetically, customfieldchoiceset.FieldChoicesCount:
+	default:
+		return nil, fmt.Errorf("unknown CustomFieldChoiceSet field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
 	case customfieldchoiceset.FieldCreated:
-		return m.OldCreated(ctx)
+		return old.Created, nil
 	case customfieldchoiceset.FieldLastUpdated:
-		return m.OldLastUpdated(ctx)
+		return old.LastUpdated, nil
 	case customfieldchoiceset.FieldName:
-		return m.OldName(ctx)
+		return old.Name, nil
 	case customfieldchoiceset.FieldDescription:
-		return m.OldDescription(ctx)
+		return old.Description, nil
 	case customfieldchoiceset.FieldBaseChoices:
-		return m.OldBaseChoices(ctx)
+		return old.BaseChoices, nil
 	case customfieldchoiceset.FieldExtraChoices:
-		return m.OldExtraChoices(ctx)
+		return old.ExtraChoices, nil
 	case customfieldchoiceset.FieldChoiceColors:
-		return m.OldChoiceColors(ctx)
+		return old.ChoiceColors, nil
 	case customfieldchoiceset.FieldOrderAlphabetically:
-		return m.OldOrderAlphabetically(ctx)
+		return old.OrderAlphabetically, nil
 	case customfieldchoiceset.FieldChoicesCount:
-		return m.OldChoicesCount(ctx)
+		return old.ChoicesCount, nil
 	}
 	return nil, fmt.Errorf("unknown CustomFieldChoiceSet field %s", name)
 }
@@ -5261,23 +4696,6 @@ func (m *EventRuleMutation) Created() (r time.Time, exists bool) {
 	return *v, true
 }
 
-// OldCreated returns the old "created" field's value of the EventRule entity.
-// If the EventRule object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *EventRuleMutation) OldCreated(ctx context.Context) (v *time.Time, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldCreated is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldCreated requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldCreated: %w", err)
-	}
-	return oldValue.Created, nil
-}
-
 // ClearCreated clears the value of the "created" field.
 func (m *EventRuleMutation) ClearCreated() {
 	m.created = nil
@@ -5308,23 +4726,6 @@ func (m *EventRuleMutation) LastUpdated() (r time.Time, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldLastUpdated returns the old "last_updated" field's value of the EventRule entity.
-// If the EventRule object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *EventRuleMutation) OldLastUpdated(ctx context.Context) (v *time.Time, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldLastUpdated is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldLastUpdated requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldLastUpdated: %w", err)
-	}
-	return oldValue.LastUpdated, nil
 }
 
 // ClearLastUpdated clears the value of the "last_updated" field.
@@ -5359,23 +4760,6 @@ func (m *EventRuleMutation) CustomFieldData() (r map[string]interface{}, exists 
 	return *v, true
 }
 
-// OldCustomFieldData returns the old "custom_field_data" field's value of the EventRule entity.
-// If the EventRule object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *EventRuleMutation) OldCustomFieldData(ctx context.Context) (v map[string]interface{}, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldCustomFieldData is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldCustomFieldData requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldCustomFieldData: %w", err)
-	}
-	return oldValue.CustomFieldData, nil
-}
-
 // ResetCustomFieldData resets all changes to the "custom_field_data" field.
 func (m *EventRuleMutation) ResetCustomFieldData() {
 	m.custom_field_data = nil
@@ -5394,23 +4778,6 @@ func (m *EventRuleMutation) ObjectTypes() (r []string, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldObjectTypes returns the old "object_types" field's value of the EventRule entity.
-// If the EventRule object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *EventRuleMutation) OldObjectTypes(ctx context.Context) (v []string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldObjectTypes is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldObjectTypes requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldObjectTypes: %w", err)
-	}
-	return oldValue.ObjectTypes, nil
 }
 
 // AppendObjectTypes adds s to the "object_types" field.
@@ -5446,23 +4813,6 @@ func (m *EventRuleMutation) Name() (r string, exists bool) {
 	return *v, true
 }
 
-// OldName returns the old "name" field's value of the EventRule entity.
-// If the EventRule object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *EventRuleMutation) OldName(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldName is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldName requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldName: %w", err)
-	}
-	return oldValue.Name, nil
-}
-
 // ResetName resets all changes to the "name" field.
 func (m *EventRuleMutation) ResetName() {
 	m.name = nil
@@ -5480,23 +4830,6 @@ func (m *EventRuleMutation) Enabled() (r bool, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldEnabled returns the old "enabled" field's value of the EventRule entity.
-// If the EventRule object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *EventRuleMutation) OldEnabled(ctx context.Context) (v bool, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldEnabled is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldEnabled requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldEnabled: %w", err)
-	}
-	return oldValue.Enabled, nil
 }
 
 // ResetEnabled resets all changes to the "enabled" field.
@@ -5517,23 +4850,6 @@ func (m *EventRuleMutation) EventTypes() (r []string, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldEventTypes returns the old "event_types" field's value of the EventRule entity.
-// If the EventRule object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *EventRuleMutation) OldEventTypes(ctx context.Context) (v []string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldEventTypes is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldEventTypes requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldEventTypes: %w", err)
-	}
-	return oldValue.EventTypes, nil
 }
 
 // AppendEventTypes adds s to the "event_types" field.
@@ -5568,23 +4884,6 @@ func (m *EventRuleMutation) Conditions() (r json.RawMessage, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldConditions returns the old "conditions" field's value of the EventRule entity.
-// If the EventRule object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *EventRuleMutation) OldConditions(ctx context.Context) (v json.RawMessage, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldConditions is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldConditions requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldConditions: %w", err)
-	}
-	return oldValue.Conditions, nil
 }
 
 // AppendConditions adds jm to the "conditions" field.
@@ -5634,23 +4933,6 @@ func (m *EventRuleMutation) ActionType() (r string, exists bool) {
 	return *v, true
 }
 
-// OldActionType returns the old "action_type" field's value of the EventRule entity.
-// If the EventRule object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *EventRuleMutation) OldActionType(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldActionType is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldActionType requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldActionType: %w", err)
-	}
-	return oldValue.ActionType, nil
-}
-
 // ResetActionType resets all changes to the "action_type" field.
 func (m *EventRuleMutation) ResetActionType() {
 	m.action_type = nil
@@ -5668,23 +4950,6 @@ func (m *EventRuleMutation) ActionObjectType() (r string, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldActionObjectType returns the old "action_object_type" field's value of the EventRule entity.
-// If the EventRule object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *EventRuleMutation) OldActionObjectType(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldActionObjectType is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldActionObjectType requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldActionObjectType: %w", err)
-	}
-	return oldValue.ActionObjectType, nil
 }
 
 // ResetActionObjectType resets all changes to the "action_object_type" field.
@@ -5705,23 +4970,6 @@ func (m *EventRuleMutation) ActionObjectID() (r int, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldActionObjectID returns the old "action_object_id" field's value of the EventRule entity.
-// If the EventRule object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *EventRuleMutation) OldActionObjectID(ctx context.Context) (v *int, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldActionObjectID is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldActionObjectID requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldActionObjectID: %w", err)
-	}
-	return oldValue.ActionObjectID, nil
 }
 
 // AddActionObjectID adds i to the "action_object_id" field.
@@ -5777,23 +5025,6 @@ func (m *EventRuleMutation) ActionData() (r json.RawMessage, exists bool) {
 	return *v, true
 }
 
-// OldActionData returns the old "action_data" field's value of the EventRule entity.
-// If the EventRule object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *EventRuleMutation) OldActionData(ctx context.Context) (v json.RawMessage, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldActionData is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldActionData requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldActionData: %w", err)
-	}
-	return oldValue.ActionData, nil
-}
-
 // AppendActionData adds jm to the "action_data" field.
 func (m *EventRuleMutation) AppendActionData(jm json.RawMessage) {
 	m.appendaction_data = append(m.appendaction_data, jm...)
@@ -5841,23 +5072,6 @@ func (m *EventRuleMutation) Description() (r string, exists bool) {
 	return *v, true
 }
 
-// OldDescription returns the old "description" field's value of the EventRule entity.
-// If the EventRule object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *EventRuleMutation) OldDescription(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldDescription requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
-	}
-	return oldValue.Description, nil
-}
-
 // ResetDescription resets all changes to the "description" field.
 func (m *EventRuleMutation) ResetDescription() {
 	m.description = nil
@@ -5875,23 +5089,6 @@ func (m *EventRuleMutation) Comments() (r string, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldComments returns the old "comments" field's value of the EventRule entity.
-// If the EventRule object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *EventRuleMutation) OldComments(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldComments is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldComments requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldComments: %w", err)
-	}
-	return oldValue.Comments, nil
 }
 
 // ResetComments resets all changes to the "comments" field.
@@ -6021,34 +5218,49 @@ func (m *EventRuleMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *EventRuleMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
+	case eventrule.FieldCreated, eventrule.FieldLastUpdated, eventrule.FieldCustomFieldData, eventrule.FieldObjectTypes, eventrule.FieldName, eventrule.FieldEnabled, eventrule.FieldEventTypes, eventrule.FieldConditions, eventrule.FieldActionType, eventrule.FieldActionObjectType, eventrule.FieldActionObjectID, eventrule.FieldActionData, eventrule.FieldDescription, eventrule.FieldComments:
+	default:
+		return nil, fmt.Errorf("unknown EventRule field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
 	case eventrule.FieldCreated:
-		return m.OldCreated(ctx)
+		return old.Created, nil
 	case eventrule.FieldLastUpdated:
-		return m.OldLastUpdated(ctx)
+		return old.LastUpdated, nil
 	case eventrule.FieldCustomFieldData:
-		return m.OldCustomFieldData(ctx)
+		return old.CustomFieldData, nil
 	case eventrule.FieldObjectTypes:
-		return m.OldObjectTypes(ctx)
+		return old.ObjectTypes, nil
 	case eventrule.FieldName:
-		return m.OldName(ctx)
+		return old.Name, nil
 	case eventrule.FieldEnabled:
-		return m.OldEnabled(ctx)
+		return old.Enabled, nil
 	case eventrule.FieldEventTypes:
-		return m.OldEventTypes(ctx)
+		return old.EventTypes, nil
 	case eventrule.FieldConditions:
-		return m.OldConditions(ctx)
+		return old.Conditions, nil
 	case eventrule.FieldActionType:
-		return m.OldActionType(ctx)
+		return old.ActionType, nil
 	case eventrule.FieldActionObjectType:
-		return m.OldActionObjectType(ctx)
+		return old.ActionObjectType, nil
 	case eventrule.FieldActionObjectID:
-		return m.OldActionObjectID(ctx)
+		return old.ActionObjectID, nil
 	case eventrule.FieldActionData:
-		return m.OldActionData(ctx)
+		return old.ActionData, nil
 	case eventrule.FieldDescription:
-		return m.OldDescription(ctx)
+		return old.Description, nil
 	case eventrule.FieldComments:
-		return m.OldComments(ctx)
+		return old.Comments, nil
 	}
 	return nil, fmt.Errorf("unknown EventRule field %s", name)
 }
@@ -7047,23 +6259,6 @@ func (m *LocationMutation) Created() (r time.Time, exists bool) {
 	return *v, true
 }
 
-// OldCreated returns the old "created" field's value of the Location entity.
-// If the Location object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *LocationMutation) OldCreated(ctx context.Context) (v *time.Time, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldCreated is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldCreated requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldCreated: %w", err)
-	}
-	return oldValue.Created, nil
-}
-
 // ClearCreated clears the value of the "created" field.
 func (m *LocationMutation) ClearCreated() {
 	m.created = nil
@@ -7094,23 +6289,6 @@ func (m *LocationMutation) LastUpdated() (r time.Time, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldLastUpdated returns the old "last_updated" field's value of the Location entity.
-// If the Location object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *LocationMutation) OldLastUpdated(ctx context.Context) (v *time.Time, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldLastUpdated is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldLastUpdated requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldLastUpdated: %w", err)
-	}
-	return oldValue.LastUpdated, nil
 }
 
 // ClearLastUpdated clears the value of the "last_updated" field.
@@ -7145,23 +6323,6 @@ func (m *LocationMutation) CustomFieldData() (r map[string]interface{}, exists b
 	return *v, true
 }
 
-// OldCustomFieldData returns the old "custom_field_data" field's value of the Location entity.
-// If the Location object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *LocationMutation) OldCustomFieldData(ctx context.Context) (v map[string]interface{}, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldCustomFieldData is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldCustomFieldData requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldCustomFieldData: %w", err)
-	}
-	return oldValue.CustomFieldData, nil
-}
-
 // ResetCustomFieldData resets all changes to the "custom_field_data" field.
 func (m *LocationMutation) ResetCustomFieldData() {
 	m.custom_field_data = nil
@@ -7179,23 +6340,6 @@ func (m *LocationMutation) Name() (r string, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldName returns the old "name" field's value of the Location entity.
-// If the Location object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *LocationMutation) OldName(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldName is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldName requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldName: %w", err)
-	}
-	return oldValue.Name, nil
 }
 
 // ResetName resets all changes to the "name" field.
@@ -7217,23 +6361,6 @@ func (m *LocationMutation) Slug() (r string, exists bool) {
 	return *v, true
 }
 
-// OldSlug returns the old "slug" field's value of the Location entity.
-// If the Location object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *LocationMutation) OldSlug(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldSlug is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldSlug requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldSlug: %w", err)
-	}
-	return oldValue.Slug, nil
-}
-
 // ResetSlug resets all changes to the "slug" field.
 func (m *LocationMutation) ResetSlug() {
 	m.slug = nil
@@ -7251,23 +6378,6 @@ func (m *LocationMutation) ParentID() (r int, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldParentID returns the old "parent_id" field's value of the Location entity.
-// If the Location object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *LocationMutation) OldParentID(ctx context.Context) (v *int, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldParentID is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldParentID requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldParentID: %w", err)
-	}
-	return oldValue.ParentID, nil
 }
 
 // ClearParentID clears the value of the "parent_id" field.
@@ -7301,23 +6411,6 @@ func (m *LocationMutation) Depth() (r int, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldDepth returns the old "_depth" field's value of the Location entity.
-// If the Location object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *LocationMutation) OldDepth(ctx context.Context) (v int, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldDepth is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldDepth requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldDepth: %w", err)
-	}
-	return oldValue.Depth, nil
 }
 
 // AddDepth adds i to the "_depth" field.
@@ -7358,23 +6451,6 @@ func (m *LocationMutation) Description() (r string, exists bool) {
 	return *v, true
 }
 
-// OldDescription returns the old "description" field's value of the Location entity.
-// If the Location object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *LocationMutation) OldDescription(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldDescription requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
-	}
-	return oldValue.Description, nil
-}
-
 // ResetDescription resets all changes to the "description" field.
 func (m *LocationMutation) ResetDescription() {
 	m.description = nil
@@ -7392,23 +6468,6 @@ func (m *LocationMutation) Comments() (r string, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldComments returns the old "comments" field's value of the Location entity.
-// If the Location object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *LocationMutation) OldComments(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldComments is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldComments requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldComments: %w", err)
-	}
-	return oldValue.Comments, nil
 }
 
 // ResetComments resets all changes to the "comments" field.
@@ -7430,23 +6489,6 @@ func (m *LocationMutation) SiteID() (r int, exists bool) {
 	return *v, true
 }
 
-// OldSiteID returns the old "site_id" field's value of the Location entity.
-// If the Location object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *LocationMutation) OldSiteID(ctx context.Context) (v int, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldSiteID is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldSiteID requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldSiteID: %w", err)
-	}
-	return oldValue.SiteID, nil
-}
-
 // ResetSiteID resets all changes to the "site_id" field.
 func (m *LocationMutation) ResetSiteID() {
 	m.site = nil
@@ -7466,23 +6508,6 @@ func (m *LocationMutation) Status() (r string, exists bool) {
 	return *v, true
 }
 
-// OldStatus returns the old "status" field's value of the Location entity.
-// If the Location object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *LocationMutation) OldStatus(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldStatus requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
-	}
-	return oldValue.Status, nil
-}
-
 // ResetStatus resets all changes to the "status" field.
 func (m *LocationMutation) ResetStatus() {
 	m.status = nil
@@ -7500,23 +6525,6 @@ func (m *LocationMutation) TenantID() (r int, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldTenantID returns the old "tenant_id" field's value of the Location entity.
-// If the Location object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *LocationMutation) OldTenantID(ctx context.Context) (v *int, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldTenantID is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldTenantID requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldTenantID: %w", err)
-	}
-	return oldValue.TenantID, nil
 }
 
 // ClearTenantID clears the value of the "tenant_id" field.
@@ -7549,23 +6557,6 @@ func (m *LocationMutation) Facility() (r string, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldFacility returns the old "facility" field's value of the Location entity.
-// If the Location object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *LocationMutation) OldFacility(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldFacility is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldFacility requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldFacility: %w", err)
-	}
-	return oldValue.Facility, nil
 }
 
 // ResetFacility resets all changes to the "facility" field.
@@ -7825,32 +6816,47 @@ func (m *LocationMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *LocationMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
+	case location.FieldCreated, location.FieldLastUpdated, location.FieldCustomFieldData, location.FieldName, location.FieldSlug, location.FieldParentID, location.FieldDepth, location.FieldDescription, location.FieldComments, location.FieldSiteID, location.FieldStatus, location.FieldTenantID, location.FieldFacility:
+	default:
+		return nil, fmt.Errorf("unknown Location field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
 	case location.FieldCreated:
-		return m.OldCreated(ctx)
+		return old.Created, nil
 	case location.FieldLastUpdated:
-		return m.OldLastUpdated(ctx)
+		return old.LastUpdated, nil
 	case location.FieldCustomFieldData:
-		return m.OldCustomFieldData(ctx)
+		return old.CustomFieldData, nil
 	case location.FieldName:
-		return m.OldName(ctx)
+		return old.Name, nil
 	case location.FieldSlug:
-		return m.OldSlug(ctx)
+		return old.Slug, nil
 	case location.FieldParentID:
-		return m.OldParentID(ctx)
+		return old.ParentID, nil
 	case location.FieldDepth:
-		return m.OldDepth(ctx)
+		return old.Depth, nil
 	case location.FieldDescription:
-		return m.OldDescription(ctx)
+		return old.Description, nil
 	case location.FieldComments:
-		return m.OldComments(ctx)
+		return old.Comments, nil
 	case location.FieldSiteID:
-		return m.OldSiteID(ctx)
+		return old.SiteID, nil
 	case location.FieldStatus:
-		return m.OldStatus(ctx)
+		return old.Status, nil
 	case location.FieldTenantID:
-		return m.OldTenantID(ctx)
+		return old.TenantID, nil
 	case location.FieldFacility:
-		return m.OldFacility(ctx)
+		return old.Facility, nil
 	}
 	return nil, fmt.Errorf("unknown Location field %s", name)
 }
@@ -8354,23 +7360,6 @@ func (m *ManufacturerMutation) Created() (r time.Time, exists bool) {
 	return *v, true
 }
 
-// OldCreated returns the old "created" field's value of the Manufacturer entity.
-// If the Manufacturer object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *ManufacturerMutation) OldCreated(ctx context.Context) (v *time.Time, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldCreated is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldCreated requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldCreated: %w", err)
-	}
-	return oldValue.Created, nil
-}
-
 // ClearCreated clears the value of the "created" field.
 func (m *ManufacturerMutation) ClearCreated() {
 	m.created = nil
@@ -8401,23 +7390,6 @@ func (m *ManufacturerMutation) LastUpdated() (r time.Time, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldLastUpdated returns the old "last_updated" field's value of the Manufacturer entity.
-// If the Manufacturer object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *ManufacturerMutation) OldLastUpdated(ctx context.Context) (v *time.Time, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldLastUpdated is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldLastUpdated requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldLastUpdated: %w", err)
-	}
-	return oldValue.LastUpdated, nil
 }
 
 // ClearLastUpdated clears the value of the "last_updated" field.
@@ -8452,23 +7424,6 @@ func (m *ManufacturerMutation) CustomFieldData() (r map[string]interface{}, exis
 	return *v, true
 }
 
-// OldCustomFieldData returns the old "custom_field_data" field's value of the Manufacturer entity.
-// If the Manufacturer object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *ManufacturerMutation) OldCustomFieldData(ctx context.Context) (v map[string]interface{}, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldCustomFieldData is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldCustomFieldData requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldCustomFieldData: %w", err)
-	}
-	return oldValue.CustomFieldData, nil
-}
-
 // ResetCustomFieldData resets all changes to the "custom_field_data" field.
 func (m *ManufacturerMutation) ResetCustomFieldData() {
 	m.custom_field_data = nil
@@ -8486,23 +7441,6 @@ func (m *ManufacturerMutation) Name() (r string, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldName returns the old "name" field's value of the Manufacturer entity.
-// If the Manufacturer object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *ManufacturerMutation) OldName(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldName is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldName requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldName: %w", err)
-	}
-	return oldValue.Name, nil
 }
 
 // ResetName resets all changes to the "name" field.
@@ -8524,23 +7462,6 @@ func (m *ManufacturerMutation) Slug() (r string, exists bool) {
 	return *v, true
 }
 
-// OldSlug returns the old "slug" field's value of the Manufacturer entity.
-// If the Manufacturer object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *ManufacturerMutation) OldSlug(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldSlug is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldSlug requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldSlug: %w", err)
-	}
-	return oldValue.Slug, nil
-}
-
 // ResetSlug resets all changes to the "slug" field.
 func (m *ManufacturerMutation) ResetSlug() {
 	m.slug = nil
@@ -8560,23 +7481,6 @@ func (m *ManufacturerMutation) Description() (r string, exists bool) {
 	return *v, true
 }
 
-// OldDescription returns the old "description" field's value of the Manufacturer entity.
-// If the Manufacturer object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *ManufacturerMutation) OldDescription(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldDescription requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
-	}
-	return oldValue.Description, nil
-}
-
 // ResetDescription resets all changes to the "description" field.
 func (m *ManufacturerMutation) ResetDescription() {
 	m.description = nil
@@ -8594,23 +7498,6 @@ func (m *ManufacturerMutation) Comments() (r string, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldComments returns the old "comments" field's value of the Manufacturer entity.
-// If the Manufacturer object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *ManufacturerMutation) OldComments(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldComments is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldComments requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldComments: %w", err)
-	}
-	return oldValue.Comments, nil
 }
 
 // ResetComments resets all changes to the "comments" field.
@@ -8705,20 +7592,35 @@ func (m *ManufacturerMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *ManufacturerMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
+	case manufacturer.FieldCreated, manufacturer.FieldLastUpdated, manufacturer.FieldCustomFieldData, manufacturer.FieldName, manufacturer.FieldSlug, manufacturer.FieldDescription, manufacturer.FieldComments:
+	default:
+		return nil, fmt.Errorf("unknown Manufacturer field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
 	case manufacturer.FieldCreated:
-		return m.OldCreated(ctx)
+		return old.Created, nil
 	case manufacturer.FieldLastUpdated:
-		return m.OldLastUpdated(ctx)
+		return old.LastUpdated, nil
 	case manufacturer.FieldCustomFieldData:
-		return m.OldCustomFieldData(ctx)
+		return old.CustomFieldData, nil
 	case manufacturer.FieldName:
-		return m.OldName(ctx)
+		return old.Name, nil
 	case manufacturer.FieldSlug:
-		return m.OldSlug(ctx)
+		return old.Slug, nil
 	case manufacturer.FieldDescription:
-		return m.OldDescription(ctx)
+		return old.Description, nil
 	case manufacturer.FieldComments:
-		return m.OldComments(ctx)
+		return old.Comments, nil
 	}
 	return nil, fmt.Errorf("unknown Manufacturer field %s", name)
 }
@@ -14729,23 +13631,6 @@ func (m *RIRMutation) Created() (r time.Time, exists bool) {
 	return *v, true
 }
 
-// OldCreated returns the old "created" field's value of the RIR entity.
-// If the RIR object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RIRMutation) OldCreated(ctx context.Context) (v *time.Time, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldCreated is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldCreated requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldCreated: %w", err)
-	}
-	return oldValue.Created, nil
-}
-
 // ClearCreated clears the value of the "created" field.
 func (m *RIRMutation) ClearCreated() {
 	m.created = nil
@@ -14776,23 +13661,6 @@ func (m *RIRMutation) LastUpdated() (r time.Time, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldLastUpdated returns the old "last_updated" field's value of the RIR entity.
-// If the RIR object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RIRMutation) OldLastUpdated(ctx context.Context) (v *time.Time, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldLastUpdated is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldLastUpdated requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldLastUpdated: %w", err)
-	}
-	return oldValue.LastUpdated, nil
 }
 
 // ClearLastUpdated clears the value of the "last_updated" field.
@@ -14827,23 +13695,6 @@ func (m *RIRMutation) CustomFieldData() (r map[string]interface{}, exists bool) 
 	return *v, true
 }
 
-// OldCustomFieldData returns the old "custom_field_data" field's value of the RIR entity.
-// If the RIR object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RIRMutation) OldCustomFieldData(ctx context.Context) (v map[string]interface{}, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldCustomFieldData is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldCustomFieldData requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldCustomFieldData: %w", err)
-	}
-	return oldValue.CustomFieldData, nil
-}
-
 // ResetCustomFieldData resets all changes to the "custom_field_data" field.
 func (m *RIRMutation) ResetCustomFieldData() {
 	m.custom_field_data = nil
@@ -14861,23 +13712,6 @@ func (m *RIRMutation) Name() (r string, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldName returns the old "name" field's value of the RIR entity.
-// If the RIR object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RIRMutation) OldName(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldName is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldName requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldName: %w", err)
-	}
-	return oldValue.Name, nil
 }
 
 // ResetName resets all changes to the "name" field.
@@ -14899,23 +13733,6 @@ func (m *RIRMutation) Slug() (r string, exists bool) {
 	return *v, true
 }
 
-// OldSlug returns the old "slug" field's value of the RIR entity.
-// If the RIR object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RIRMutation) OldSlug(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldSlug is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldSlug requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldSlug: %w", err)
-	}
-	return oldValue.Slug, nil
-}
-
 // ResetSlug resets all changes to the "slug" field.
 func (m *RIRMutation) ResetSlug() {
 	m.slug = nil
@@ -14933,23 +13750,6 @@ func (m *RIRMutation) Description() (r string, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldDescription returns the old "description" field's value of the RIR entity.
-// If the RIR object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RIRMutation) OldDescription(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldDescription requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
-	}
-	return oldValue.Description, nil
 }
 
 // ResetDescription resets all changes to the "description" field.
@@ -14971,23 +13771,6 @@ func (m *RIRMutation) Comments() (r string, exists bool) {
 	return *v, true
 }
 
-// OldComments returns the old "comments" field's value of the RIR entity.
-// If the RIR object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RIRMutation) OldComments(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldComments is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldComments requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldComments: %w", err)
-	}
-	return oldValue.Comments, nil
-}
-
 // ResetComments resets all changes to the "comments" field.
 func (m *RIRMutation) ResetComments() {
 	m.comments = nil
@@ -15005,23 +13788,6 @@ func (m *RIRMutation) IsPrivate() (r bool, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldIsPrivate returns the old "is_private" field's value of the RIR entity.
-// If the RIR object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RIRMutation) OldIsPrivate(ctx context.Context) (v bool, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldIsPrivate is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldIsPrivate requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldIsPrivate: %w", err)
-	}
-	return oldValue.IsPrivate, nil
 }
 
 // ResetIsPrivate resets all changes to the "is_private" field.
@@ -15121,22 +13887,37 @@ func (m *RIRMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *RIRMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
+	case rir.FieldCreated, rir.FieldLastUpdated, rir.FieldCustomFieldData, rir.FieldName, rir.FieldSlug, rir.FieldDescription, rir.FieldComments, rir.FieldIsPrivate:
+	default:
+		return nil, fmt.Errorf("unknown RIR field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
 	case rir.FieldCreated:
-		return m.OldCreated(ctx)
+		return old.Created, nil
 	case rir.FieldLastUpdated:
-		return m.OldLastUpdated(ctx)
+		return old.LastUpdated, nil
 	case rir.FieldCustomFieldData:
-		return m.OldCustomFieldData(ctx)
+		return old.CustomFieldData, nil
 	case rir.FieldName:
-		return m.OldName(ctx)
+		return old.Name, nil
 	case rir.FieldSlug:
-		return m.OldSlug(ctx)
+		return old.Slug, nil
 	case rir.FieldDescription:
-		return m.OldDescription(ctx)
+		return old.Description, nil
 	case rir.FieldComments:
-		return m.OldComments(ctx)
+		return old.Comments, nil
 	case rir.FieldIsPrivate:
-		return m.OldIsPrivate(ctx)
+		return old.IsPrivate, nil
 	}
 	return nil, fmt.Errorf("unknown RIR field %s", name)
 }
@@ -15480,23 +14261,6 @@ func (m *RegionMutation) Created() (r time.Time, exists bool) {
 	return *v, true
 }
 
-// OldCreated returns the old "created" field's value of the Region entity.
-// If the Region object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RegionMutation) OldCreated(ctx context.Context) (v *time.Time, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldCreated is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldCreated requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldCreated: %w", err)
-	}
-	return oldValue.Created, nil
-}
-
 // ClearCreated clears the value of the "created" field.
 func (m *RegionMutation) ClearCreated() {
 	m.created = nil
@@ -15527,23 +14291,6 @@ func (m *RegionMutation) LastUpdated() (r time.Time, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldLastUpdated returns the old "last_updated" field's value of the Region entity.
-// If the Region object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RegionMutation) OldLastUpdated(ctx context.Context) (v *time.Time, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldLastUpdated is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldLastUpdated requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldLastUpdated: %w", err)
-	}
-	return oldValue.LastUpdated, nil
 }
 
 // ClearLastUpdated clears the value of the "last_updated" field.
@@ -15578,23 +14325,6 @@ func (m *RegionMutation) CustomFieldData() (r map[string]interface{}, exists boo
 	return *v, true
 }
 
-// OldCustomFieldData returns the old "custom_field_data" field's value of the Region entity.
-// If the Region object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RegionMutation) OldCustomFieldData(ctx context.Context) (v map[string]interface{}, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldCustomFieldData is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldCustomFieldData requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldCustomFieldData: %w", err)
-	}
-	return oldValue.CustomFieldData, nil
-}
-
 // ResetCustomFieldData resets all changes to the "custom_field_data" field.
 func (m *RegionMutation) ResetCustomFieldData() {
 	m.custom_field_data = nil
@@ -15612,23 +14342,6 @@ func (m *RegionMutation) Name() (r string, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldName returns the old "name" field's value of the Region entity.
-// If the Region object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RegionMutation) OldName(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldName is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldName requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldName: %w", err)
-	}
-	return oldValue.Name, nil
 }
 
 // ResetName resets all changes to the "name" field.
@@ -15650,23 +14363,6 @@ func (m *RegionMutation) Slug() (r string, exists bool) {
 	return *v, true
 }
 
-// OldSlug returns the old "slug" field's value of the Region entity.
-// If the Region object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RegionMutation) OldSlug(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldSlug is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldSlug requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldSlug: %w", err)
-	}
-	return oldValue.Slug, nil
-}
-
 // ResetSlug resets all changes to the "slug" field.
 func (m *RegionMutation) ResetSlug() {
 	m.slug = nil
@@ -15684,23 +14380,6 @@ func (m *RegionMutation) ParentID() (r int, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldParentID returns the old "parent_id" field's value of the Region entity.
-// If the Region object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RegionMutation) OldParentID(ctx context.Context) (v *int, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldParentID is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldParentID requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldParentID: %w", err)
-	}
-	return oldValue.ParentID, nil
 }
 
 // ClearParentID clears the value of the "parent_id" field.
@@ -15734,23 +14413,6 @@ func (m *RegionMutation) Depth() (r int, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldDepth returns the old "_depth" field's value of the Region entity.
-// If the Region object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RegionMutation) OldDepth(ctx context.Context) (v int, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldDepth is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldDepth requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldDepth: %w", err)
-	}
-	return oldValue.Depth, nil
 }
 
 // AddDepth adds i to the "_depth" field.
@@ -15791,23 +14453,6 @@ func (m *RegionMutation) Description() (r string, exists bool) {
 	return *v, true
 }
 
-// OldDescription returns the old "description" field's value of the Region entity.
-// If the Region object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RegionMutation) OldDescription(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldDescription requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
-	}
-	return oldValue.Description, nil
-}
-
 // ResetDescription resets all changes to the "description" field.
 func (m *RegionMutation) ResetDescription() {
 	m.description = nil
@@ -15825,23 +14470,6 @@ func (m *RegionMutation) Comments() (r string, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldComments returns the old "comments" field's value of the Region entity.
-// If the Region object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RegionMutation) OldComments(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldComments is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldComments requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldComments: %w", err)
-	}
-	return oldValue.Comments, nil
 }
 
 // ResetComments resets all changes to the "comments" field.
@@ -16027,24 +14655,39 @@ func (m *RegionMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *RegionMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
+	case region.FieldCreated, region.FieldLastUpdated, region.FieldCustomFieldData, region.FieldName, region.FieldSlug, region.FieldParentID, region.FieldDepth, region.FieldDescription, region.FieldComments:
+	default:
+		return nil, fmt.Errorf("unknown Region field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
 	case region.FieldCreated:
-		return m.OldCreated(ctx)
+		return old.Created, nil
 	case region.FieldLastUpdated:
-		return m.OldLastUpdated(ctx)
+		return old.LastUpdated, nil
 	case region.FieldCustomFieldData:
-		return m.OldCustomFieldData(ctx)
+		return old.CustomFieldData, nil
 	case region.FieldName:
-		return m.OldName(ctx)
+		return old.Name, nil
 	case region.FieldSlug:
-		return m.OldSlug(ctx)
+		return old.Slug, nil
 	case region.FieldParentID:
-		return m.OldParentID(ctx)
+		return old.ParentID, nil
 	case region.FieldDepth:
-		return m.OldDepth(ctx)
+		return old.Depth, nil
 	case region.FieldDescription:
-		return m.OldDescription(ctx)
+		return old.Description, nil
 	case region.FieldComments:
-		return m.OldComments(ctx)
+		return old.Comments, nil
 	}
 	return nil, fmt.Errorf("unknown Region field %s", name)
 }
@@ -16468,23 +15111,6 @@ func (m *RoleMutation) Created() (r time.Time, exists bool) {
 	return *v, true
 }
 
-// OldCreated returns the old "created" field's value of the Role entity.
-// If the Role object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RoleMutation) OldCreated(ctx context.Context) (v *time.Time, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldCreated is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldCreated requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldCreated: %w", err)
-	}
-	return oldValue.Created, nil
-}
-
 // ClearCreated clears the value of the "created" field.
 func (m *RoleMutation) ClearCreated() {
 	m.created = nil
@@ -16515,23 +15141,6 @@ func (m *RoleMutation) LastUpdated() (r time.Time, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldLastUpdated returns the old "last_updated" field's value of the Role entity.
-// If the Role object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RoleMutation) OldLastUpdated(ctx context.Context) (v *time.Time, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldLastUpdated is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldLastUpdated requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldLastUpdated: %w", err)
-	}
-	return oldValue.LastUpdated, nil
 }
 
 // ClearLastUpdated clears the value of the "last_updated" field.
@@ -16566,23 +15175,6 @@ func (m *RoleMutation) CustomFieldData() (r map[string]interface{}, exists bool)
 	return *v, true
 }
 
-// OldCustomFieldData returns the old "custom_field_data" field's value of the Role entity.
-// If the Role object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RoleMutation) OldCustomFieldData(ctx context.Context) (v map[string]interface{}, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldCustomFieldData is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldCustomFieldData requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldCustomFieldData: %w", err)
-	}
-	return oldValue.CustomFieldData, nil
-}
-
 // ResetCustomFieldData resets all changes to the "custom_field_data" field.
 func (m *RoleMutation) ResetCustomFieldData() {
 	m.custom_field_data = nil
@@ -16600,23 +15192,6 @@ func (m *RoleMutation) Name() (r string, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldName returns the old "name" field's value of the Role entity.
-// If the Role object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RoleMutation) OldName(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldName is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldName requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldName: %w", err)
-	}
-	return oldValue.Name, nil
 }
 
 // ResetName resets all changes to the "name" field.
@@ -16638,23 +15213,6 @@ func (m *RoleMutation) Slug() (r string, exists bool) {
 	return *v, true
 }
 
-// OldSlug returns the old "slug" field's value of the Role entity.
-// If the Role object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RoleMutation) OldSlug(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldSlug is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldSlug requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldSlug: %w", err)
-	}
-	return oldValue.Slug, nil
-}
-
 // ResetSlug resets all changes to the "slug" field.
 func (m *RoleMutation) ResetSlug() {
 	m.slug = nil
@@ -16672,23 +15230,6 @@ func (m *RoleMutation) Description() (r string, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldDescription returns the old "description" field's value of the Role entity.
-// If the Role object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RoleMutation) OldDescription(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldDescription requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
-	}
-	return oldValue.Description, nil
 }
 
 // ResetDescription resets all changes to the "description" field.
@@ -16710,23 +15251,6 @@ func (m *RoleMutation) Comments() (r string, exists bool) {
 	return *v, true
 }
 
-// OldComments returns the old "comments" field's value of the Role entity.
-// If the Role object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RoleMutation) OldComments(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldComments is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldComments requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldComments: %w", err)
-	}
-	return oldValue.Comments, nil
-}
-
 // ResetComments resets all changes to the "comments" field.
 func (m *RoleMutation) ResetComments() {
 	m.comments = nil
@@ -16745,23 +15269,6 @@ func (m *RoleMutation) Weight() (r int, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldWeight returns the old "weight" field's value of the Role entity.
-// If the Role object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RoleMutation) OldWeight(ctx context.Context) (v int, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldWeight is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldWeight requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldWeight: %w", err)
-	}
-	return oldValue.Weight, nil
 }
 
 // AddWeight adds i to the "weight" field.
@@ -16880,22 +15387,37 @@ func (m *RoleMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *RoleMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
+	case role.FieldCreated, role.FieldLastUpdated, role.FieldCustomFieldData, role.FieldName, role.FieldSlug, role.FieldDescription, role.FieldComments, role.FieldWeight:
+	default:
+		return nil, fmt.Errorf("unknown Role field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
 	case role.FieldCreated:
-		return m.OldCreated(ctx)
+		return old.Created, nil
 	case role.FieldLastUpdated:
-		return m.OldLastUpdated(ctx)
+		return old.LastUpdated, nil
 	case role.FieldCustomFieldData:
-		return m.OldCustomFieldData(ctx)
+		return old.CustomFieldData, nil
 	case role.FieldName:
-		return m.OldName(ctx)
+		return old.Name, nil
 	case role.FieldSlug:
-		return m.OldSlug(ctx)
+		return old.Slug, nil
 	case role.FieldDescription:
-		return m.OldDescription(ctx)
+		return old.Description, nil
 	case role.FieldComments:
-		return m.OldComments(ctx)
+		return old.Comments, nil
 	case role.FieldWeight:
-		return m.OldWeight(ctx)
+		return old.Weight, nil
 	}
 	return nil, fmt.Errorf("unknown Role field %s", name)
 }
@@ -17263,23 +15785,6 @@ func (m *SiteMutation) Created() (r time.Time, exists bool) {
 	return *v, true
 }
 
-// OldCreated returns the old "created" field's value of the Site entity.
-// If the Site object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *SiteMutation) OldCreated(ctx context.Context) (v *time.Time, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldCreated is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldCreated requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldCreated: %w", err)
-	}
-	return oldValue.Created, nil
-}
-
 // ClearCreated clears the value of the "created" field.
 func (m *SiteMutation) ClearCreated() {
 	m.created = nil
@@ -17310,23 +15815,6 @@ func (m *SiteMutation) LastUpdated() (r time.Time, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldLastUpdated returns the old "last_updated" field's value of the Site entity.
-// If the Site object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *SiteMutation) OldLastUpdated(ctx context.Context) (v *time.Time, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldLastUpdated is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldLastUpdated requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldLastUpdated: %w", err)
-	}
-	return oldValue.LastUpdated, nil
 }
 
 // ClearLastUpdated clears the value of the "last_updated" field.
@@ -17361,23 +15849,6 @@ func (m *SiteMutation) CustomFieldData() (r map[string]interface{}, exists bool)
 	return *v, true
 }
 
-// OldCustomFieldData returns the old "custom_field_data" field's value of the Site entity.
-// If the Site object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *SiteMutation) OldCustomFieldData(ctx context.Context) (v map[string]interface{}, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldCustomFieldData is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldCustomFieldData requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldCustomFieldData: %w", err)
-	}
-	return oldValue.CustomFieldData, nil
-}
-
 // ResetCustomFieldData resets all changes to the "custom_field_data" field.
 func (m *SiteMutation) ResetCustomFieldData() {
 	m.custom_field_data = nil
@@ -17395,23 +15866,6 @@ func (m *SiteMutation) Description() (r string, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldDescription returns the old "description" field's value of the Site entity.
-// If the Site object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *SiteMutation) OldDescription(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldDescription requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
-	}
-	return oldValue.Description, nil
 }
 
 // ResetDescription resets all changes to the "description" field.
@@ -17433,23 +15887,6 @@ func (m *SiteMutation) Comments() (r string, exists bool) {
 	return *v, true
 }
 
-// OldComments returns the old "comments" field's value of the Site entity.
-// If the Site object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *SiteMutation) OldComments(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldComments is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldComments requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldComments: %w", err)
-	}
-	return oldValue.Comments, nil
-}
-
 // ResetComments resets all changes to the "comments" field.
 func (m *SiteMutation) ResetComments() {
 	m.comments = nil
@@ -17467,23 +15904,6 @@ func (m *SiteMutation) Name() (r string, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldName returns the old "name" field's value of the Site entity.
-// If the Site object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *SiteMutation) OldName(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldName is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldName requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldName: %w", err)
-	}
-	return oldValue.Name, nil
 }
 
 // ResetName resets all changes to the "name" field.
@@ -17505,23 +15925,6 @@ func (m *SiteMutation) NameNatural() (r string, exists bool) {
 	return *v, true
 }
 
-// OldNameNatural returns the old "_name_natural" field's value of the Site entity.
-// If the Site object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *SiteMutation) OldNameNatural(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldNameNatural is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldNameNatural requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldNameNatural: %w", err)
-	}
-	return oldValue.NameNatural, nil
-}
-
 // ResetNameNatural resets all changes to the "_name_natural" field.
 func (m *SiteMutation) ResetNameNatural() {
 	m.__name_natural = nil
@@ -17539,23 +15942,6 @@ func (m *SiteMutation) Slug() (r string, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldSlug returns the old "slug" field's value of the Site entity.
-// If the Site object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *SiteMutation) OldSlug(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldSlug is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldSlug requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldSlug: %w", err)
-	}
-	return oldValue.Slug, nil
 }
 
 // ResetSlug resets all changes to the "slug" field.
@@ -17577,23 +15963,6 @@ func (m *SiteMutation) Status() (r string, exists bool) {
 	return *v, true
 }
 
-// OldStatus returns the old "status" field's value of the Site entity.
-// If the Site object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *SiteMutation) OldStatus(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldStatus requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
-	}
-	return oldValue.Status, nil
-}
-
 // ResetStatus resets all changes to the "status" field.
 func (m *SiteMutation) ResetStatus() {
 	m.status = nil
@@ -17611,23 +15980,6 @@ func (m *SiteMutation) RegionID() (r int, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldRegionID returns the old "region_id" field's value of the Site entity.
-// If the Site object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *SiteMutation) OldRegionID(ctx context.Context) (v *int, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldRegionID is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldRegionID requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldRegionID: %w", err)
-	}
-	return oldValue.RegionID, nil
 }
 
 // ClearRegionID clears the value of the "region_id" field.
@@ -17662,23 +16014,6 @@ func (m *SiteMutation) GroupID() (r int, exists bool) {
 	return *v, true
 }
 
-// OldGroupID returns the old "group_id" field's value of the Site entity.
-// If the Site object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *SiteMutation) OldGroupID(ctx context.Context) (v *int, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldGroupID is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldGroupID requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldGroupID: %w", err)
-	}
-	return oldValue.GroupID, nil
-}
-
 // ClearGroupID clears the value of the "group_id" field.
 func (m *SiteMutation) ClearGroupID() {
 	m.group = nil
@@ -17709,23 +16044,6 @@ func (m *SiteMutation) TenantID() (r int, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldTenantID returns the old "tenant_id" field's value of the Site entity.
-// If the Site object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *SiteMutation) OldTenantID(ctx context.Context) (v *int, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldTenantID is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldTenantID requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldTenantID: %w", err)
-	}
-	return oldValue.TenantID, nil
 }
 
 // ClearTenantID clears the value of the "tenant_id" field.
@@ -17760,23 +16078,6 @@ func (m *SiteMutation) Facility() (r string, exists bool) {
 	return *v, true
 }
 
-// OldFacility returns the old "facility" field's value of the Site entity.
-// If the Site object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *SiteMutation) OldFacility(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldFacility is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldFacility requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldFacility: %w", err)
-	}
-	return oldValue.Facility, nil
-}
-
 // ResetFacility resets all changes to the "facility" field.
 func (m *SiteMutation) ResetFacility() {
 	m.facility = nil
@@ -17794,23 +16095,6 @@ func (m *SiteMutation) TimeZone() (r string, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldTimeZone returns the old "time_zone" field's value of the Site entity.
-// If the Site object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *SiteMutation) OldTimeZone(ctx context.Context) (v *string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldTimeZone is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldTimeZone requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldTimeZone: %w", err)
-	}
-	return oldValue.TimeZone, nil
 }
 
 // ClearTimeZone clears the value of the "time_zone" field.
@@ -17845,23 +16129,6 @@ func (m *SiteMutation) PhysicalAddress() (r string, exists bool) {
 	return *v, true
 }
 
-// OldPhysicalAddress returns the old "physical_address" field's value of the Site entity.
-// If the Site object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *SiteMutation) OldPhysicalAddress(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldPhysicalAddress is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldPhysicalAddress requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldPhysicalAddress: %w", err)
-	}
-	return oldValue.PhysicalAddress, nil
-}
-
 // ResetPhysicalAddress resets all changes to the "physical_address" field.
 func (m *SiteMutation) ResetPhysicalAddress() {
 	m.physical_address = nil
@@ -17879,23 +16146,6 @@ func (m *SiteMutation) ShippingAddress() (r string, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldShippingAddress returns the old "shipping_address" field's value of the Site entity.
-// If the Site object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *SiteMutation) OldShippingAddress(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldShippingAddress is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldShippingAddress requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldShippingAddress: %w", err)
-	}
-	return oldValue.ShippingAddress, nil
 }
 
 // ResetShippingAddress resets all changes to the "shipping_address" field.
@@ -17916,23 +16166,6 @@ func (m *SiteMutation) Latitude() (r float64, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldLatitude returns the old "latitude" field's value of the Site entity.
-// If the Site object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *SiteMutation) OldLatitude(ctx context.Context) (v *float64, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldLatitude is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldLatitude requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldLatitude: %w", err)
-	}
-	return oldValue.Latitude, nil
 }
 
 // AddLatitude adds f to the "latitude" field.
@@ -17986,23 +16219,6 @@ func (m *SiteMutation) Longitude() (r float64, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldLongitude returns the old "longitude" field's value of the Site entity.
-// If the Site object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *SiteMutation) OldLongitude(ctx context.Context) (v *float64, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldLongitude is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldLongitude requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldLongitude: %w", err)
-	}
-	return oldValue.Longitude, nil
 }
 
 // AddLongitude adds f to the "longitude" field.
@@ -18266,42 +16482,57 @@ func (m *SiteMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *SiteMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
+	case site.FieldCreated, site.FieldLastUpdated, site.FieldCustomFieldData, site.FieldDescription, site.FieldComments, site.FieldName, site.FieldNameNatural, site.FieldSlug, site.FieldStatus, site.FieldRegionID, site.FieldGroupID, site.FieldTenantID, site.FieldFacility, site.FieldTimeZone, site.FieldPhysicalAddress, site.FieldShippingAddress, site.FieldLatitude, site.FieldLongitude:
+	default:
+		return nil, fmt.Errorf("unknown Site field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
 	case site.FieldCreated:
-		return m.OldCreated(ctx)
+		return old.Created, nil
 	case site.FieldLastUpdated:
-		return m.OldLastUpdated(ctx)
+		return old.LastUpdated, nil
 	case site.FieldCustomFieldData:
-		return m.OldCustomFieldData(ctx)
+		return old.CustomFieldData, nil
 	case site.FieldDescription:
-		return m.OldDescription(ctx)
+		return old.Description, nil
 	case site.FieldComments:
-		return m.OldComments(ctx)
+		return old.Comments, nil
 	case site.FieldName:
-		return m.OldName(ctx)
+		return old.Name, nil
 	case site.FieldNameNatural:
-		return m.OldNameNatural(ctx)
+		return old.NameNatural, nil
 	case site.FieldSlug:
-		return m.OldSlug(ctx)
+		return old.Slug, nil
 	case site.FieldStatus:
-		return m.OldStatus(ctx)
+		return old.Status, nil
 	case site.FieldRegionID:
-		return m.OldRegionID(ctx)
+		return old.RegionID, nil
 	case site.FieldGroupID:
-		return m.OldGroupID(ctx)
+		return old.GroupID, nil
 	case site.FieldTenantID:
-		return m.OldTenantID(ctx)
+		return old.TenantID, nil
 	case site.FieldFacility:
-		return m.OldFacility(ctx)
+		return old.Facility, nil
 	case site.FieldTimeZone:
-		return m.OldTimeZone(ctx)
+		return old.TimeZone, nil
 	case site.FieldPhysicalAddress:
-		return m.OldPhysicalAddress(ctx)
+		return old.PhysicalAddress, nil
 	case site.FieldShippingAddress:
-		return m.OldShippingAddress(ctx)
+		return old.ShippingAddress, nil
 	case site.FieldLatitude:
-		return m.OldLatitude(ctx)
+		return old.Latitude, nil
 	case site.FieldLongitude:
-		return m.OldLongitude(ctx)
+		return old.Longitude, nil
 	}
 	return nil, fmt.Errorf("unknown Site field %s", name)
 }
@@ -18870,23 +17101,6 @@ func (m *SiteGroupMutation) Created() (r time.Time, exists bool) {
 	return *v, true
 }
 
-// OldCreated returns the old "created" field's value of the SiteGroup entity.
-// If the SiteGroup object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *SiteGroupMutation) OldCreated(ctx context.Context) (v *time.Time, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldCreated is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldCreated requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldCreated: %w", err)
-	}
-	return oldValue.Created, nil
-}
-
 // ClearCreated clears the value of the "created" field.
 func (m *SiteGroupMutation) ClearCreated() {
 	m.created = nil
@@ -18917,23 +17131,6 @@ func (m *SiteGroupMutation) LastUpdated() (r time.Time, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldLastUpdated returns the old "last_updated" field's value of the SiteGroup entity.
-// If the SiteGroup object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *SiteGroupMutation) OldLastUpdated(ctx context.Context) (v *time.Time, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldLastUpdated is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldLastUpdated requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldLastUpdated: %w", err)
-	}
-	return oldValue.LastUpdated, nil
 }
 
 // ClearLastUpdated clears the value of the "last_updated" field.
@@ -18968,23 +17165,6 @@ func (m *SiteGroupMutation) CustomFieldData() (r map[string]interface{}, exists 
 	return *v, true
 }
 
-// OldCustomFieldData returns the old "custom_field_data" field's value of the SiteGroup entity.
-// If the SiteGroup object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *SiteGroupMutation) OldCustomFieldData(ctx context.Context) (v map[string]interface{}, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldCustomFieldData is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldCustomFieldData requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldCustomFieldData: %w", err)
-	}
-	return oldValue.CustomFieldData, nil
-}
-
 // ResetCustomFieldData resets all changes to the "custom_field_data" field.
 func (m *SiteGroupMutation) ResetCustomFieldData() {
 	m.custom_field_data = nil
@@ -19002,23 +17182,6 @@ func (m *SiteGroupMutation) Name() (r string, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldName returns the old "name" field's value of the SiteGroup entity.
-// If the SiteGroup object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *SiteGroupMutation) OldName(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldName is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldName requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldName: %w", err)
-	}
-	return oldValue.Name, nil
 }
 
 // ResetName resets all changes to the "name" field.
@@ -19040,23 +17203,6 @@ func (m *SiteGroupMutation) Slug() (r string, exists bool) {
 	return *v, true
 }
 
-// OldSlug returns the old "slug" field's value of the SiteGroup entity.
-// If the SiteGroup object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *SiteGroupMutation) OldSlug(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldSlug is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldSlug requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldSlug: %w", err)
-	}
-	return oldValue.Slug, nil
-}
-
 // ResetSlug resets all changes to the "slug" field.
 func (m *SiteGroupMutation) ResetSlug() {
 	m.slug = nil
@@ -19074,23 +17220,6 @@ func (m *SiteGroupMutation) ParentID() (r int, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldParentID returns the old "parent_id" field's value of the SiteGroup entity.
-// If the SiteGroup object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *SiteGroupMutation) OldParentID(ctx context.Context) (v *int, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldParentID is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldParentID requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldParentID: %w", err)
-	}
-	return oldValue.ParentID, nil
 }
 
 // ClearParentID clears the value of the "parent_id" field.
@@ -19124,23 +17253,6 @@ func (m *SiteGroupMutation) Depth() (r int, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldDepth returns the old "_depth" field's value of the SiteGroup entity.
-// If the SiteGroup object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *SiteGroupMutation) OldDepth(ctx context.Context) (v int, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldDepth is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldDepth requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldDepth: %w", err)
-	}
-	return oldValue.Depth, nil
 }
 
 // AddDepth adds i to the "_depth" field.
@@ -19181,23 +17293,6 @@ func (m *SiteGroupMutation) Description() (r string, exists bool) {
 	return *v, true
 }
 
-// OldDescription returns the old "description" field's value of the SiteGroup entity.
-// If the SiteGroup object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *SiteGroupMutation) OldDescription(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldDescription requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
-	}
-	return oldValue.Description, nil
-}
-
 // ResetDescription resets all changes to the "description" field.
 func (m *SiteGroupMutation) ResetDescription() {
 	m.description = nil
@@ -19215,23 +17310,6 @@ func (m *SiteGroupMutation) Comments() (r string, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldComments returns the old "comments" field's value of the SiteGroup entity.
-// If the SiteGroup object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *SiteGroupMutation) OldComments(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldComments is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldComments requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldComments: %w", err)
-	}
-	return oldValue.Comments, nil
 }
 
 // ResetComments resets all changes to the "comments" field.
@@ -19417,24 +17495,39 @@ func (m *SiteGroupMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *SiteGroupMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
+	case sitegroup.FieldCreated, sitegroup.FieldLastUpdated, sitegroup.FieldCustomFieldData, sitegroup.FieldName, sitegroup.FieldSlug, sitegroup.FieldParentID, sitegroup.FieldDepth, sitegroup.FieldDescription, sitegroup.FieldComments:
+	default:
+		return nil, fmt.Errorf("unknown SiteGroup field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
 	case sitegroup.FieldCreated:
-		return m.OldCreated(ctx)
+		return old.Created, nil
 	case sitegroup.FieldLastUpdated:
-		return m.OldLastUpdated(ctx)
+		return old.LastUpdated, nil
 	case sitegroup.FieldCustomFieldData:
-		return m.OldCustomFieldData(ctx)
+		return old.CustomFieldData, nil
 	case sitegroup.FieldName:
-		return m.OldName(ctx)
+		return old.Name, nil
 	case sitegroup.FieldSlug:
-		return m.OldSlug(ctx)
+		return old.Slug, nil
 	case sitegroup.FieldParentID:
-		return m.OldParentID(ctx)
+		return old.ParentID, nil
 	case sitegroup.FieldDepth:
-		return m.OldDepth(ctx)
+		return old.Depth, nil
 	case sitegroup.FieldDescription:
-		return m.OldDescription(ctx)
+		return old.Description, nil
 	case sitegroup.FieldComments:
-		return m.OldComments(ctx)
+		return old.Comments, nil
 	}
 	return nil, fmt.Errorf("unknown SiteGroup field %s", name)
 }
@@ -19859,23 +17952,6 @@ func (m *TagMutation) Created() (r time.Time, exists bool) {
 	return *v, true
 }
 
-// OldCreated returns the old "created" field's value of the Tag entity.
-// If the Tag object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *TagMutation) OldCreated(ctx context.Context) (v *time.Time, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldCreated is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldCreated requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldCreated: %w", err)
-	}
-	return oldValue.Created, nil
-}
-
 // ClearCreated clears the value of the "created" field.
 func (m *TagMutation) ClearCreated() {
 	m.created = nil
@@ -19906,23 +17982,6 @@ func (m *TagMutation) LastUpdated() (r time.Time, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldLastUpdated returns the old "last_updated" field's value of the Tag entity.
-// If the Tag object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *TagMutation) OldLastUpdated(ctx context.Context) (v *time.Time, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldLastUpdated is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldLastUpdated requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldLastUpdated: %w", err)
-	}
-	return oldValue.LastUpdated, nil
 }
 
 // ClearLastUpdated clears the value of the "last_updated" field.
@@ -19957,23 +18016,6 @@ func (m *TagMutation) Name() (r string, exists bool) {
 	return *v, true
 }
 
-// OldName returns the old "name" field's value of the Tag entity.
-// If the Tag object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *TagMutation) OldName(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldName is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldName requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldName: %w", err)
-	}
-	return oldValue.Name, nil
-}
-
 // ResetName resets all changes to the "name" field.
 func (m *TagMutation) ResetName() {
 	m.name = nil
@@ -19991,23 +18033,6 @@ func (m *TagMutation) Slug() (r string, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldSlug returns the old "slug" field's value of the Tag entity.
-// If the Tag object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *TagMutation) OldSlug(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldSlug is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldSlug requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldSlug: %w", err)
-	}
-	return oldValue.Slug, nil
 }
 
 // ResetSlug resets all changes to the "slug" field.
@@ -20029,23 +18054,6 @@ func (m *TagMutation) Color() (r string, exists bool) {
 	return *v, true
 }
 
-// OldColor returns the old "color" field's value of the Tag entity.
-// If the Tag object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *TagMutation) OldColor(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldColor is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldColor requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldColor: %w", err)
-	}
-	return oldValue.Color, nil
-}
-
 // ResetColor resets all changes to the "color" field.
 func (m *TagMutation) ResetColor() {
 	m.color = nil
@@ -20063,23 +18071,6 @@ func (m *TagMutation) Description() (r string, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldDescription returns the old "description" field's value of the Tag entity.
-// If the Tag object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *TagMutation) OldDescription(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldDescription requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
-	}
-	return oldValue.Description, nil
 }
 
 // ResetDescription resets all changes to the "description" field.
@@ -20100,23 +18091,6 @@ func (m *TagMutation) Weight() (r int, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldWeight returns the old "weight" field's value of the Tag entity.
-// If the Tag object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *TagMutation) OldWeight(ctx context.Context) (v int, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldWeight is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldWeight requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldWeight: %w", err)
-	}
-	return oldValue.Weight, nil
 }
 
 // AddWeight adds i to the "weight" field.
@@ -20156,23 +18130,6 @@ func (m *TagMutation) ObjectTypes() (r []string, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldObjectTypes returns the old "object_types" field's value of the Tag entity.
-// If the Tag object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *TagMutation) OldObjectTypes(ctx context.Context) (v []string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldObjectTypes is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldObjectTypes requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldObjectTypes: %w", err)
-	}
-	return oldValue.ObjectTypes, nil
 }
 
 // AppendObjectTypes adds s to the "object_types" field.
@@ -20286,22 +18243,37 @@ func (m *TagMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *TagMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
+	case tag.FieldCreated, tag.FieldLastUpdated, tag.FieldName, tag.FieldSlug, tag.FieldColor, tag.FieldDescription, tag.FieldWeight, tag.FieldObjectTypes:
+	default:
+		return nil, fmt.Errorf("unknown Tag field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
 	case tag.FieldCreated:
-		return m.OldCreated(ctx)
+		return old.Created, nil
 	case tag.FieldLastUpdated:
-		return m.OldLastUpdated(ctx)
+		return old.LastUpdated, nil
 	case tag.FieldName:
-		return m.OldName(ctx)
+		return old.Name, nil
 	case tag.FieldSlug:
-		return m.OldSlug(ctx)
+		return old.Slug, nil
 	case tag.FieldColor:
-		return m.OldColor(ctx)
+		return old.Color, nil
 	case tag.FieldDescription:
-		return m.OldDescription(ctx)
+		return old.Description, nil
 	case tag.FieldWeight:
-		return m.OldWeight(ctx)
+		return old.Weight, nil
 	case tag.FieldObjectTypes:
-		return m.OldObjectTypes(ctx)
+		return old.ObjectTypes, nil
 	}
 	return nil, fmt.Errorf("unknown Tag field %s", name)
 }
@@ -22060,23 +20032,6 @@ func (m *TenantGroupMutation) Created() (r time.Time, exists bool) {
 	return *v, true
 }
 
-// OldCreated returns the old "created" field's value of the TenantGroup entity.
-// If the TenantGroup object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *TenantGroupMutation) OldCreated(ctx context.Context) (v *time.Time, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldCreated is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldCreated requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldCreated: %w", err)
-	}
-	return oldValue.Created, nil
-}
-
 // ClearCreated clears the value of the "created" field.
 func (m *TenantGroupMutation) ClearCreated() {
 	m.created = nil
@@ -22107,23 +20062,6 @@ func (m *TenantGroupMutation) LastUpdated() (r time.Time, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldLastUpdated returns the old "last_updated" field's value of the TenantGroup entity.
-// If the TenantGroup object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *TenantGroupMutation) OldLastUpdated(ctx context.Context) (v *time.Time, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldLastUpdated is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldLastUpdated requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldLastUpdated: %w", err)
-	}
-	return oldValue.LastUpdated, nil
 }
 
 // ClearLastUpdated clears the value of the "last_updated" field.
@@ -22158,23 +20096,6 @@ func (m *TenantGroupMutation) CustomFieldData() (r map[string]interface{}, exist
 	return *v, true
 }
 
-// OldCustomFieldData returns the old "custom_field_data" field's value of the TenantGroup entity.
-// If the TenantGroup object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *TenantGroupMutation) OldCustomFieldData(ctx context.Context) (v map[string]interface{}, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldCustomFieldData is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldCustomFieldData requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldCustomFieldData: %w", err)
-	}
-	return oldValue.CustomFieldData, nil
-}
-
 // ResetCustomFieldData resets all changes to the "custom_field_data" field.
 func (m *TenantGroupMutation) ResetCustomFieldData() {
 	m.custom_field_data = nil
@@ -22192,23 +20113,6 @@ func (m *TenantGroupMutation) Name() (r string, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldName returns the old "name" field's value of the TenantGroup entity.
-// If the TenantGroup object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *TenantGroupMutation) OldName(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldName is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldName requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldName: %w", err)
-	}
-	return oldValue.Name, nil
 }
 
 // ResetName resets all changes to the "name" field.
@@ -22230,23 +20134,6 @@ func (m *TenantGroupMutation) NameNatural() (r string, exists bool) {
 	return *v, true
 }
 
-// OldNameNatural returns the old "_name_natural" field's value of the TenantGroup entity.
-// If the TenantGroup object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *TenantGroupMutation) OldNameNatural(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldNameNatural is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldNameNatural requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldNameNatural: %w", err)
-	}
-	return oldValue.NameNatural, nil
-}
-
 // ResetNameNatural resets all changes to the "_name_natural" field.
 func (m *TenantGroupMutation) ResetNameNatural() {
 	m.__name_natural = nil
@@ -22266,23 +20153,6 @@ func (m *TenantGroupMutation) Slug() (r string, exists bool) {
 	return *v, true
 }
 
-// OldSlug returns the old "slug" field's value of the TenantGroup entity.
-// If the TenantGroup object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *TenantGroupMutation) OldSlug(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldSlug is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldSlug requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldSlug: %w", err)
-	}
-	return oldValue.Slug, nil
-}
-
 // ResetSlug resets all changes to the "slug" field.
 func (m *TenantGroupMutation) ResetSlug() {
 	m.slug = nil
@@ -22300,23 +20170,6 @@ func (m *TenantGroupMutation) ParentID() (r int, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldParentID returns the old "parent_id" field's value of the TenantGroup entity.
-// If the TenantGroup object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *TenantGroupMutation) OldParentID(ctx context.Context) (v *int, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldParentID is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldParentID requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldParentID: %w", err)
-	}
-	return oldValue.ParentID, nil
 }
 
 // ClearParentID clears the value of the "parent_id" field.
@@ -22350,23 +20203,6 @@ func (m *TenantGroupMutation) Depth() (r int, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldDepth returns the old "_depth" field's value of the TenantGroup entity.
-// If the TenantGroup object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *TenantGroupMutation) OldDepth(ctx context.Context) (v int, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldDepth is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldDepth requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldDepth: %w", err)
-	}
-	return oldValue.Depth, nil
 }
 
 // AddDepth adds i to the "_depth" field.
@@ -22407,23 +20243,6 @@ func (m *TenantGroupMutation) Description() (r string, exists bool) {
 	return *v, true
 }
 
-// OldDescription returns the old "description" field's value of the TenantGroup entity.
-// If the TenantGroup object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *TenantGroupMutation) OldDescription(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldDescription requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
-	}
-	return oldValue.Description, nil
-}
-
 // ResetDescription resets all changes to the "description" field.
 func (m *TenantGroupMutation) ResetDescription() {
 	m.description = nil
@@ -22441,23 +20260,6 @@ func (m *TenantGroupMutation) Comments() (r string, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldComments returns the old "comments" field's value of the TenantGroup entity.
-// If the TenantGroup object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *TenantGroupMutation) OldComments(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldComments is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldComments requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldComments: %w", err)
-	}
-	return oldValue.Comments, nil
 }
 
 // ResetComments resets all changes to the "comments" field.
@@ -22648,26 +20450,41 @@ func (m *TenantGroupMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *TenantGroupMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
+	case tenantgroup.FieldCreated, tenantgroup.FieldLastUpdated, tenantgroup.FieldCustomFieldData, tenantgroup.FieldName, tenantgroup.FieldNameNatural, tenantgroup.FieldSlug, tenantgroup.FieldParentID, tenantgroup.FieldDepth, tenantgroup.FieldDescription, tenantgroup.FieldComments:
+	default:
+		return nil, fmt.Errorf("unknown TenantGroup field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
 	case tenantgroup.FieldCreated:
-		return m.OldCreated(ctx)
+		return old.Created, nil
 	case tenantgroup.FieldLastUpdated:
-		return m.OldLastUpdated(ctx)
+		return old.LastUpdated, nil
 	case tenantgroup.FieldCustomFieldData:
-		return m.OldCustomFieldData(ctx)
+		return old.CustomFieldData, nil
 	case tenantgroup.FieldName:
-		return m.OldName(ctx)
+		return old.Name, nil
 	case tenantgroup.FieldNameNatural:
-		return m.OldNameNatural(ctx)
+		return old.NameNatural, nil
 	case tenantgroup.FieldSlug:
-		return m.OldSlug(ctx)
+		return old.Slug, nil
 	case tenantgroup.FieldParentID:
-		return m.OldParentID(ctx)
+		return old.ParentID, nil
 	case tenantgroup.FieldDepth:
-		return m.OldDepth(ctx)
+		return old.Depth, nil
 	case tenantgroup.FieldDescription:
-		return m.OldDescription(ctx)
+		return old.Description, nil
 	case tenantgroup.FieldComments:
-		return m.OldComments(ctx)
+		return old.Comments, nil
 	}
 	return nil, fmt.Errorf("unknown TenantGroup field %s", name)
 }
@@ -25445,23 +23262,6 @@ func (m *VLANMutation) Created() (r time.Time, exists bool) {
 	return *v, true
 }
 
-// OldCreated returns the old "created" field's value of the VLAN entity.
-// If the VLAN object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *VLANMutation) OldCreated(ctx context.Context) (v *time.Time, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldCreated is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldCreated requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldCreated: %w", err)
-	}
-	return oldValue.Created, nil
-}
-
 // ClearCreated clears the value of the "created" field.
 func (m *VLANMutation) ClearCreated() {
 	m.created = nil
@@ -25492,23 +23292,6 @@ func (m *VLANMutation) LastUpdated() (r time.Time, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldLastUpdated returns the old "last_updated" field's value of the VLAN entity.
-// If the VLAN object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *VLANMutation) OldLastUpdated(ctx context.Context) (v *time.Time, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldLastUpdated is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldLastUpdated requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldLastUpdated: %w", err)
-	}
-	return oldValue.LastUpdated, nil
 }
 
 // ClearLastUpdated clears the value of the "last_updated" field.
@@ -25543,23 +23326,6 @@ func (m *VLANMutation) CustomFieldData() (r map[string]interface{}, exists bool)
 	return *v, true
 }
 
-// OldCustomFieldData returns the old "custom_field_data" field's value of the VLAN entity.
-// If the VLAN object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *VLANMutation) OldCustomFieldData(ctx context.Context) (v map[string]interface{}, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldCustomFieldData is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldCustomFieldData requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldCustomFieldData: %w", err)
-	}
-	return oldValue.CustomFieldData, nil
-}
-
 // ResetCustomFieldData resets all changes to the "custom_field_data" field.
 func (m *VLANMutation) ResetCustomFieldData() {
 	m.custom_field_data = nil
@@ -25577,23 +23343,6 @@ func (m *VLANMutation) Description() (r string, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldDescription returns the old "description" field's value of the VLAN entity.
-// If the VLAN object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *VLANMutation) OldDescription(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldDescription requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
-	}
-	return oldValue.Description, nil
 }
 
 // ResetDescription resets all changes to the "description" field.
@@ -25615,23 +23364,6 @@ func (m *VLANMutation) Comments() (r string, exists bool) {
 	return *v, true
 }
 
-// OldComments returns the old "comments" field's value of the VLAN entity.
-// If the VLAN object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *VLANMutation) OldComments(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldComments is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldComments requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldComments: %w", err)
-	}
-	return oldValue.Comments, nil
-}
-
 // ResetComments resets all changes to the "comments" field.
 func (m *VLANMutation) ResetComments() {
 	m.comments = nil
@@ -25649,23 +23381,6 @@ func (m *VLANMutation) SiteID() (r int, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldSiteID returns the old "site_id" field's value of the VLAN entity.
-// If the VLAN object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *VLANMutation) OldSiteID(ctx context.Context) (v *int, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldSiteID is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldSiteID requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldSiteID: %w", err)
-	}
-	return oldValue.SiteID, nil
 }
 
 // ClearSiteID clears the value of the "site_id" field.
@@ -25700,23 +23415,6 @@ func (m *VLANMutation) GroupID() (r int, exists bool) {
 	return *v, true
 }
 
-// OldGroupID returns the old "group_id" field's value of the VLAN entity.
-// If the VLAN object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *VLANMutation) OldGroupID(ctx context.Context) (v *int, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldGroupID is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldGroupID requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldGroupID: %w", err)
-	}
-	return oldValue.GroupID, nil
-}
-
 // ClearGroupID clears the value of the "group_id" field.
 func (m *VLANMutation) ClearGroupID() {
 	m.group = nil
@@ -25748,23 +23446,6 @@ func (m *VLANMutation) Vid() (r int, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldVid returns the old "vid" field's value of the VLAN entity.
-// If the VLAN object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *VLANMutation) OldVid(ctx context.Context) (v int, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldVid is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldVid requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldVid: %w", err)
-	}
-	return oldValue.Vid, nil
 }
 
 // AddVid adds i to the "vid" field.
@@ -25805,23 +23486,6 @@ func (m *VLANMutation) Name() (r string, exists bool) {
 	return *v, true
 }
 
-// OldName returns the old "name" field's value of the VLAN entity.
-// If the VLAN object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *VLANMutation) OldName(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldName is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldName requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldName: %w", err)
-	}
-	return oldValue.Name, nil
-}
-
 // ResetName resets all changes to the "name" field.
 func (m *VLANMutation) ResetName() {
 	m.name = nil
@@ -25839,23 +23503,6 @@ func (m *VLANMutation) TenantID() (r int, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldTenantID returns the old "tenant_id" field's value of the VLAN entity.
-// If the VLAN object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *VLANMutation) OldTenantID(ctx context.Context) (v *int, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldTenantID is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldTenantID requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldTenantID: %w", err)
-	}
-	return oldValue.TenantID, nil
 }
 
 // ClearTenantID clears the value of the "tenant_id" field.
@@ -25890,23 +23537,6 @@ func (m *VLANMutation) Status() (r string, exists bool) {
 	return *v, true
 }
 
-// OldStatus returns the old "status" field's value of the VLAN entity.
-// If the VLAN object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *VLANMutation) OldStatus(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldStatus requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
-	}
-	return oldValue.Status, nil
-}
-
 // ResetStatus resets all changes to the "status" field.
 func (m *VLANMutation) ResetStatus() {
 	m.status = nil
@@ -25924,23 +23554,6 @@ func (m *VLANMutation) RoleID() (r int, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldRoleID returns the old "role_id" field's value of the VLAN entity.
-// If the VLAN object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *VLANMutation) OldRoleID(ctx context.Context) (v *int, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldRoleID is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldRoleID requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldRoleID: %w", err)
-	}
-	return oldValue.RoleID, nil
 }
 
 // ClearRoleID clears the value of the "role_id" field.
@@ -25975,23 +23588,6 @@ func (m *VLANMutation) QinqRole() (r string, exists bool) {
 	return *v, true
 }
 
-// OldQinqRole returns the old "qinq_role" field's value of the VLAN entity.
-// If the VLAN object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *VLANMutation) OldQinqRole(ctx context.Context) (v *string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldQinqRole is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldQinqRole requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldQinqRole: %w", err)
-	}
-	return oldValue.QinqRole, nil
-}
-
 // ClearQinqRole clears the value of the "qinq_role" field.
 func (m *VLANMutation) ClearQinqRole() {
 	m.qinq_role = nil
@@ -26022,23 +23618,6 @@ func (m *VLANMutation) QinqSvlanID() (r int, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldQinqSvlanID returns the old "qinq_svlan_id" field's value of the VLAN entity.
-// If the VLAN object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *VLANMutation) OldQinqSvlanID(ctx context.Context) (v *int, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldQinqSvlanID is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldQinqSvlanID requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldQinqSvlanID: %w", err)
-	}
-	return oldValue.QinqSvlanID, nil
 }
 
 // ClearQinqSvlanID clears the value of the "qinq_svlan_id" field.
@@ -26370,34 +23949,49 @@ func (m *VLANMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *VLANMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
+	case vlan.FieldCreated, vlan.FieldLastUpdated, vlan.FieldCustomFieldData, vlan.FieldDescription, vlan.FieldComments, vlan.FieldSiteID, vlan.FieldGroupID, vlan.FieldVid, vlan.FieldName, vlan.FieldTenantID, vlan.FieldStatus, vlan.FieldRoleID, vlan.FieldQinqRole, vlan.FieldQinqSvlanID:
+	default:
+		return nil, fmt.Errorf("unknown VLAN field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
 	case vlan.FieldCreated:
-		return m.OldCreated(ctx)
+		return old.Created, nil
 	case vlan.FieldLastUpdated:
-		return m.OldLastUpdated(ctx)
+		return old.LastUpdated, nil
 	case vlan.FieldCustomFieldData:
-		return m.OldCustomFieldData(ctx)
+		return old.CustomFieldData, nil
 	case vlan.FieldDescription:
-		return m.OldDescription(ctx)
+		return old.Description, nil
 	case vlan.FieldComments:
-		return m.OldComments(ctx)
+		return old.Comments, nil
 	case vlan.FieldSiteID:
-		return m.OldSiteID(ctx)
+		return old.SiteID, nil
 	case vlan.FieldGroupID:
-		return m.OldGroupID(ctx)
+		return old.GroupID, nil
 	case vlan.FieldVid:
-		return m.OldVid(ctx)
+		return old.Vid, nil
 	case vlan.FieldName:
-		return m.OldName(ctx)
+		return old.Name, nil
 	case vlan.FieldTenantID:
-		return m.OldTenantID(ctx)
+		return old.TenantID, nil
 	case vlan.FieldStatus:
-		return m.OldStatus(ctx)
+		return old.Status, nil
 	case vlan.FieldRoleID:
-		return m.OldRoleID(ctx)
+		return old.RoleID, nil
 	case vlan.FieldQinqRole:
-		return m.OldQinqRole(ctx)
+		return old.QinqRole, nil
 	case vlan.FieldQinqSvlanID:
-		return m.OldQinqSvlanID(ctx)
+		return old.QinqSvlanID, nil
 	}
 	return nil, fmt.Errorf("unknown VLAN field %s", name)
 }
@@ -26981,23 +24575,6 @@ func (m *VLANGroupMutation) Created() (r time.Time, exists bool) {
 	return *v, true
 }
 
-// OldCreated returns the old "created" field's value of the VLANGroup entity.
-// If the VLANGroup object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *VLANGroupMutation) OldCreated(ctx context.Context) (v *time.Time, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldCreated is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldCreated requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldCreated: %w", err)
-	}
-	return oldValue.Created, nil
-}
-
 // ClearCreated clears the value of the "created" field.
 func (m *VLANGroupMutation) ClearCreated() {
 	m.created = nil
@@ -27028,23 +24605,6 @@ func (m *VLANGroupMutation) LastUpdated() (r time.Time, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldLastUpdated returns the old "last_updated" field's value of the VLANGroup entity.
-// If the VLANGroup object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *VLANGroupMutation) OldLastUpdated(ctx context.Context) (v *time.Time, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldLastUpdated is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldLastUpdated requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldLastUpdated: %w", err)
-	}
-	return oldValue.LastUpdated, nil
 }
 
 // ClearLastUpdated clears the value of the "last_updated" field.
@@ -27079,23 +24639,6 @@ func (m *VLANGroupMutation) CustomFieldData() (r map[string]interface{}, exists 
 	return *v, true
 }
 
-// OldCustomFieldData returns the old "custom_field_data" field's value of the VLANGroup entity.
-// If the VLANGroup object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *VLANGroupMutation) OldCustomFieldData(ctx context.Context) (v map[string]interface{}, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldCustomFieldData is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldCustomFieldData requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldCustomFieldData: %w", err)
-	}
-	return oldValue.CustomFieldData, nil
-}
-
 // ResetCustomFieldData resets all changes to the "custom_field_data" field.
 func (m *VLANGroupMutation) ResetCustomFieldData() {
 	m.custom_field_data = nil
@@ -27113,23 +24656,6 @@ func (m *VLANGroupMutation) Description() (r string, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldDescription returns the old "description" field's value of the VLANGroup entity.
-// If the VLANGroup object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *VLANGroupMutation) OldDescription(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldDescription requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
-	}
-	return oldValue.Description, nil
 }
 
 // ResetDescription resets all changes to the "description" field.
@@ -27151,23 +24677,6 @@ func (m *VLANGroupMutation) Comments() (r string, exists bool) {
 	return *v, true
 }
 
-// OldComments returns the old "comments" field's value of the VLANGroup entity.
-// If the VLANGroup object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *VLANGroupMutation) OldComments(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldComments is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldComments requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldComments: %w", err)
-	}
-	return oldValue.Comments, nil
-}
-
 // ResetComments resets all changes to the "comments" field.
 func (m *VLANGroupMutation) ResetComments() {
 	m.comments = nil
@@ -27185,23 +24694,6 @@ func (m *VLANGroupMutation) Name() (r string, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldName returns the old "name" field's value of the VLANGroup entity.
-// If the VLANGroup object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *VLANGroupMutation) OldName(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldName is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldName requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldName: %w", err)
-	}
-	return oldValue.Name, nil
 }
 
 // ResetName resets all changes to the "name" field.
@@ -27223,23 +24715,6 @@ func (m *VLANGroupMutation) NameNatural() (r string, exists bool) {
 	return *v, true
 }
 
-// OldNameNatural returns the old "_name_natural" field's value of the VLANGroup entity.
-// If the VLANGroup object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *VLANGroupMutation) OldNameNatural(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldNameNatural is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldNameNatural requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldNameNatural: %w", err)
-	}
-	return oldValue.NameNatural, nil
-}
-
 // ResetNameNatural resets all changes to the "_name_natural" field.
 func (m *VLANGroupMutation) ResetNameNatural() {
 	m.__name_natural = nil
@@ -27259,23 +24734,6 @@ func (m *VLANGroupMutation) Slug() (r string, exists bool) {
 	return *v, true
 }
 
-// OldSlug returns the old "slug" field's value of the VLANGroup entity.
-// If the VLANGroup object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *VLANGroupMutation) OldSlug(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldSlug is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldSlug requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldSlug: %w", err)
-	}
-	return oldValue.Slug, nil
-}
-
 // ResetSlug resets all changes to the "slug" field.
 func (m *VLANGroupMutation) ResetSlug() {
 	m.slug = nil
@@ -27293,23 +24751,6 @@ func (m *VLANGroupMutation) ScopeType() (r string, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldScopeType returns the old "scope_type" field's value of the VLANGroup entity.
-// If the VLANGroup object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *VLANGroupMutation) OldScopeType(ctx context.Context) (v *string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldScopeType is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldScopeType requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldScopeType: %w", err)
-	}
-	return oldValue.ScopeType, nil
 }
 
 // ClearScopeType clears the value of the "scope_type" field.
@@ -27343,23 +24784,6 @@ func (m *VLANGroupMutation) ScopeID() (r int, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldScopeID returns the old "scope_id" field's value of the VLANGroup entity.
-// If the VLANGroup object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *VLANGroupMutation) OldScopeID(ctx context.Context) (v *int, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldScopeID is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldScopeID requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldScopeID: %w", err)
-	}
-	return oldValue.ScopeID, nil
 }
 
 // AddScopeID adds i to the "scope_id" field.
@@ -27415,23 +24839,6 @@ func (m *VLANGroupMutation) VidRanges() (r [][]int, exists bool) {
 	return *v, true
 }
 
-// OldVidRanges returns the old "vid_ranges" field's value of the VLANGroup entity.
-// If the VLANGroup object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *VLANGroupMutation) OldVidRanges(ctx context.Context) (v [][]int, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldVidRanges is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldVidRanges requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldVidRanges: %w", err)
-	}
-	return oldValue.VidRanges, nil
-}
-
 // AppendVidRanges adds i to the "vid_ranges" field.
 func (m *VLANGroupMutation) AppendVidRanges(i [][]int) {
 	m.appendvid_ranges = append(m.appendvid_ranges, i...)
@@ -27464,23 +24871,6 @@ func (m *VLANGroupMutation) TotalVlanIds() (r int, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldTotalVlanIds returns the old "total_vlan_ids" field's value of the VLANGroup entity.
-// If the VLANGroup object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *VLANGroupMutation) OldTotalVlanIds(ctx context.Context) (v int, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldTotalVlanIds is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldTotalVlanIds requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldTotalVlanIds: %w", err)
-	}
-	return oldValue.TotalVlanIds, nil
 }
 
 // AddTotalVlanIds adds i to the "total_vlan_ids" field.
@@ -27519,23 +24909,6 @@ func (m *VLANGroupMutation) TenantID() (r int, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldTenantID returns the old "tenant_id" field's value of the VLANGroup entity.
-// If the VLANGroup object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *VLANGroupMutation) OldTenantID(ctx context.Context) (v *int, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldTenantID is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldTenantID requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldTenantID: %w", err)
-	}
-	return oldValue.TenantID, nil
 }
 
 // ClearTenantID clears the value of the "tenant_id" field.
@@ -27700,32 +25073,47 @@ func (m *VLANGroupMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *VLANGroupMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
+	case vlangroup.FieldCreated, vlangroup.FieldLastUpdated, vlangroup.FieldCustomFieldData, vlangroup.FieldDescription, vlangroup.FieldComments, vlangroup.FieldName, vlangroup.FieldNameNatural, vlangroup.FieldSlug, vlangroup.FieldScopeType, vlangroup.FieldScopeID, vlangroup.FieldVidRanges, vlangroup.FieldTotalVlanIds, vlangroup.FieldTenantID:
+	default:
+		return nil, fmt.Errorf("unknown VLANGroup field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
 	case vlangroup.FieldCreated:
-		return m.OldCreated(ctx)
+		return old.Created, nil
 	case vlangroup.FieldLastUpdated:
-		return m.OldLastUpdated(ctx)
+		return old.LastUpdated, nil
 	case vlangroup.FieldCustomFieldData:
-		return m.OldCustomFieldData(ctx)
+		return old.CustomFieldData, nil
 	case vlangroup.FieldDescription:
-		return m.OldDescription(ctx)
+		return old.Description, nil
 	case vlangroup.FieldComments:
-		return m.OldComments(ctx)
+		return old.Comments, nil
 	case vlangroup.FieldName:
-		return m.OldName(ctx)
+		return old.Name, nil
 	case vlangroup.FieldNameNatural:
-		return m.OldNameNatural(ctx)
+		return old.NameNatural, nil
 	case vlangroup.FieldSlug:
-		return m.OldSlug(ctx)
+		return old.Slug, nil
 	case vlangroup.FieldScopeType:
-		return m.OldScopeType(ctx)
+		return old.ScopeType, nil
 	case vlangroup.FieldScopeID:
-		return m.OldScopeID(ctx)
+		return old.ScopeID, nil
 	case vlangroup.FieldVidRanges:
-		return m.OldVidRanges(ctx)
+		return old.VidRanges, nil
 	case vlangroup.FieldTotalVlanIds:
-		return m.OldTotalVlanIds(ctx)
+		return old.TotalVlanIds, nil
 	case vlangroup.FieldTenantID:
-		return m.OldTenantID(ctx)
+		return old.TenantID, nil
 	}
 	return nil, fmt.Errorf("unknown VLANGroup field %s", name)
 }
@@ -28187,23 +25575,6 @@ func (m *VRFMutation) Created() (r time.Time, exists bool) {
 	return *v, true
 }
 
-// OldCreated returns the old "created" field's value of the VRF entity.
-// If the VRF object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *VRFMutation) OldCreated(ctx context.Context) (v *time.Time, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldCreated is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldCreated requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldCreated: %w", err)
-	}
-	return oldValue.Created, nil
-}
-
 // ClearCreated clears the value of the "created" field.
 func (m *VRFMutation) ClearCreated() {
 	m.created = nil
@@ -28234,23 +25605,6 @@ func (m *VRFMutation) LastUpdated() (r time.Time, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldLastUpdated returns the old "last_updated" field's value of the VRF entity.
-// If the VRF object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *VRFMutation) OldLastUpdated(ctx context.Context) (v *time.Time, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldLastUpdated is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldLastUpdated requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldLastUpdated: %w", err)
-	}
-	return oldValue.LastUpdated, nil
 }
 
 // ClearLastUpdated clears the value of the "last_updated" field.
@@ -28285,23 +25639,6 @@ func (m *VRFMutation) CustomFieldData() (r map[string]interface{}, exists bool) 
 	return *v, true
 }
 
-// OldCustomFieldData returns the old "custom_field_data" field's value of the VRF entity.
-// If the VRF object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *VRFMutation) OldCustomFieldData(ctx context.Context) (v map[string]interface{}, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldCustomFieldData is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldCustomFieldData requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldCustomFieldData: %w", err)
-	}
-	return oldValue.CustomFieldData, nil
-}
-
 // ResetCustomFieldData resets all changes to the "custom_field_data" field.
 func (m *VRFMutation) ResetCustomFieldData() {
 	m.custom_field_data = nil
@@ -28319,23 +25656,6 @@ func (m *VRFMutation) Description() (r string, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldDescription returns the old "description" field's value of the VRF entity.
-// If the VRF object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *VRFMutation) OldDescription(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldDescription requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
-	}
-	return oldValue.Description, nil
 }
 
 // ResetDescription resets all changes to the "description" field.
@@ -28357,23 +25677,6 @@ func (m *VRFMutation) Comments() (r string, exists bool) {
 	return *v, true
 }
 
-// OldComments returns the old "comments" field's value of the VRF entity.
-// If the VRF object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *VRFMutation) OldComments(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldComments is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldComments requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldComments: %w", err)
-	}
-	return oldValue.Comments, nil
-}
-
 // ResetComments resets all changes to the "comments" field.
 func (m *VRFMutation) ResetComments() {
 	m.comments = nil
@@ -28391,23 +25694,6 @@ func (m *VRFMutation) Name() (r string, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldName returns the old "name" field's value of the VRF entity.
-// If the VRF object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *VRFMutation) OldName(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldName is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldName requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldName: %w", err)
-	}
-	return oldValue.Name, nil
 }
 
 // ResetName resets all changes to the "name" field.
@@ -28429,23 +25715,6 @@ func (m *VRFMutation) NameNatural() (r string, exists bool) {
 	return *v, true
 }
 
-// OldNameNatural returns the old "_name_natural" field's value of the VRF entity.
-// If the VRF object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *VRFMutation) OldNameNatural(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldNameNatural is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldNameNatural requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldNameNatural: %w", err)
-	}
-	return oldValue.NameNatural, nil
-}
-
 // ResetNameNatural resets all changes to the "_name_natural" field.
 func (m *VRFMutation) ResetNameNatural() {
 	m.__name_natural = nil
@@ -28463,23 +25732,6 @@ func (m *VRFMutation) Rd() (r string, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldRd returns the old "rd" field's value of the VRF entity.
-// If the VRF object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *VRFMutation) OldRd(ctx context.Context) (v *string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldRd is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldRd requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldRd: %w", err)
-	}
-	return oldValue.Rd, nil
 }
 
 // ClearRd clears the value of the "rd" field.
@@ -28514,23 +25766,6 @@ func (m *VRFMutation) TenantID() (r int, exists bool) {
 	return *v, true
 }
 
-// OldTenantID returns the old "tenant_id" field's value of the VRF entity.
-// If the VRF object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *VRFMutation) OldTenantID(ctx context.Context) (v *int, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldTenantID is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldTenantID requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldTenantID: %w", err)
-	}
-	return oldValue.TenantID, nil
-}
-
 // ClearTenantID clears the value of the "tenant_id" field.
 func (m *VRFMutation) ClearTenantID() {
 	m.tenant = nil
@@ -28561,23 +25796,6 @@ func (m *VRFMutation) EnforceUnique() (r bool, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldEnforceUnique returns the old "enforce_unique" field's value of the VRF entity.
-// If the VRF object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *VRFMutation) OldEnforceUnique(ctx context.Context) (v bool, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldEnforceUnique is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldEnforceUnique requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldEnforceUnique: %w", err)
-	}
-	return oldValue.EnforceUnique, nil
 }
 
 // ResetEnforceUnique resets all changes to the "enforce_unique" field.
@@ -28714,26 +25932,41 @@ func (m *VRFMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *VRFMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
+	case vrf.FieldCreated, vrf.FieldLastUpdated, vrf.FieldCustomFieldData, vrf.FieldDescription, vrf.FieldComments, vrf.FieldName, vrf.FieldNameNatural, vrf.FieldRd, vrf.FieldTenantID, vrf.FieldEnforceUnique:
+	default:
+		return nil, fmt.Errorf("unknown VRF field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
 	case vrf.FieldCreated:
-		return m.OldCreated(ctx)
+		return old.Created, nil
 	case vrf.FieldLastUpdated:
-		return m.OldLastUpdated(ctx)
+		return old.LastUpdated, nil
 	case vrf.FieldCustomFieldData:
-		return m.OldCustomFieldData(ctx)
+		return old.CustomFieldData, nil
 	case vrf.FieldDescription:
-		return m.OldDescription(ctx)
+		return old.Description, nil
 	case vrf.FieldComments:
-		return m.OldComments(ctx)
+		return old.Comments, nil
 	case vrf.FieldName:
-		return m.OldName(ctx)
+		return old.Name, nil
 	case vrf.FieldNameNatural:
-		return m.OldNameNatural(ctx)
+		return old.NameNatural, nil
 	case vrf.FieldRd:
-		return m.OldRd(ctx)
+		return old.Rd, nil
 	case vrf.FieldTenantID:
-		return m.OldTenantID(ctx)
+		return old.TenantID, nil
 	case vrf.FieldEnforceUnique:
-		return m.OldEnforceUnique(ctx)
+		return old.EnforceUnique, nil
 	}
 	return nil, fmt.Errorf("unknown VRF field %s", name)
 }
@@ -29137,23 +26370,6 @@ func (m *WebhookMutation) Created() (r time.Time, exists bool) {
 	return *v, true
 }
 
-// OldCreated returns the old "created" field's value of the Webhook entity.
-// If the Webhook object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *WebhookMutation) OldCreated(ctx context.Context) (v *time.Time, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldCreated is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldCreated requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldCreated: %w", err)
-	}
-	return oldValue.Created, nil
-}
-
 // ClearCreated clears the value of the "created" field.
 func (m *WebhookMutation) ClearCreated() {
 	m.created = nil
@@ -29184,23 +26400,6 @@ func (m *WebhookMutation) LastUpdated() (r time.Time, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldLastUpdated returns the old "last_updated" field's value of the Webhook entity.
-// If the Webhook object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *WebhookMutation) OldLastUpdated(ctx context.Context) (v *time.Time, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldLastUpdated is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldLastUpdated requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldLastUpdated: %w", err)
-	}
-	return oldValue.LastUpdated, nil
 }
 
 // ClearLastUpdated clears the value of the "last_updated" field.
@@ -29235,23 +26434,6 @@ func (m *WebhookMutation) CustomFieldData() (r map[string]interface{}, exists bo
 	return *v, true
 }
 
-// OldCustomFieldData returns the old "custom_field_data" field's value of the Webhook entity.
-// If the Webhook object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *WebhookMutation) OldCustomFieldData(ctx context.Context) (v map[string]interface{}, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldCustomFieldData is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldCustomFieldData requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldCustomFieldData: %w", err)
-	}
-	return oldValue.CustomFieldData, nil
-}
-
 // ResetCustomFieldData resets all changes to the "custom_field_data" field.
 func (m *WebhookMutation) ResetCustomFieldData() {
 	m.custom_field_data = nil
@@ -29269,23 +26451,6 @@ func (m *WebhookMutation) Name() (r string, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldName returns the old "name" field's value of the Webhook entity.
-// If the Webhook object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *WebhookMutation) OldName(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldName is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldName requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldName: %w", err)
-	}
-	return oldValue.Name, nil
 }
 
 // ResetName resets all changes to the "name" field.
@@ -29307,23 +26472,6 @@ func (m *WebhookMutation) Description() (r string, exists bool) {
 	return *v, true
 }
 
-// OldDescription returns the old "description" field's value of the Webhook entity.
-// If the Webhook object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *WebhookMutation) OldDescription(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldDescription requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
-	}
-	return oldValue.Description, nil
-}
-
 // ResetDescription resets all changes to the "description" field.
 func (m *WebhookMutation) ResetDescription() {
 	m.description = nil
@@ -29341,23 +26489,6 @@ func (m *WebhookMutation) PayloadURL() (r string, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldPayloadURL returns the old "payload_url" field's value of the Webhook entity.
-// If the Webhook object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *WebhookMutation) OldPayloadURL(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldPayloadURL is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldPayloadURL requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldPayloadURL: %w", err)
-	}
-	return oldValue.PayloadURL, nil
 }
 
 // ResetPayloadURL resets all changes to the "payload_url" field.
@@ -29379,23 +26510,6 @@ func (m *WebhookMutation) HTTPMethod() (r string, exists bool) {
 	return *v, true
 }
 
-// OldHTTPMethod returns the old "http_method" field's value of the Webhook entity.
-// If the Webhook object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *WebhookMutation) OldHTTPMethod(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldHTTPMethod is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldHTTPMethod requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldHTTPMethod: %w", err)
-	}
-	return oldValue.HTTPMethod, nil
-}
-
 // ResetHTTPMethod resets all changes to the "http_method" field.
 func (m *WebhookMutation) ResetHTTPMethod() {
 	m.http_method = nil
@@ -29413,23 +26527,6 @@ func (m *WebhookMutation) HTTPContentType() (r string, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldHTTPContentType returns the old "http_content_type" field's value of the Webhook entity.
-// If the Webhook object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *WebhookMutation) OldHTTPContentType(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldHTTPContentType is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldHTTPContentType requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldHTTPContentType: %w", err)
-	}
-	return oldValue.HTTPContentType, nil
 }
 
 // ResetHTTPContentType resets all changes to the "http_content_type" field.
@@ -29451,23 +26548,6 @@ func (m *WebhookMutation) AdditionalHeaders() (r string, exists bool) {
 	return *v, true
 }
 
-// OldAdditionalHeaders returns the old "additional_headers" field's value of the Webhook entity.
-// If the Webhook object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *WebhookMutation) OldAdditionalHeaders(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldAdditionalHeaders is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldAdditionalHeaders requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldAdditionalHeaders: %w", err)
-	}
-	return oldValue.AdditionalHeaders, nil
-}
-
 // ResetAdditionalHeaders resets all changes to the "additional_headers" field.
 func (m *WebhookMutation) ResetAdditionalHeaders() {
 	m.additional_headers = nil
@@ -29485,23 +26565,6 @@ func (m *WebhookMutation) BodyTemplate() (r string, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldBodyTemplate returns the old "body_template" field's value of the Webhook entity.
-// If the Webhook object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *WebhookMutation) OldBodyTemplate(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldBodyTemplate is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldBodyTemplate requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldBodyTemplate: %w", err)
-	}
-	return oldValue.BodyTemplate, nil
 }
 
 // ResetBodyTemplate resets all changes to the "body_template" field.
@@ -29523,23 +26586,6 @@ func (m *WebhookMutation) Secret() (r string, exists bool) {
 	return *v, true
 }
 
-// OldSecret returns the old "secret" field's value of the Webhook entity.
-// If the Webhook object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *WebhookMutation) OldSecret(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldSecret is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldSecret requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldSecret: %w", err)
-	}
-	return oldValue.Secret, nil
-}
-
 // ResetSecret resets all changes to the "secret" field.
 func (m *WebhookMutation) ResetSecret() {
 	m.secret = nil
@@ -29559,23 +26605,6 @@ func (m *WebhookMutation) SslVerification() (r bool, exists bool) {
 	return *v, true
 }
 
-// OldSslVerification returns the old "ssl_verification" field's value of the Webhook entity.
-// If the Webhook object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *WebhookMutation) OldSslVerification(ctx context.Context) (v bool, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldSslVerification is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldSslVerification requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldSslVerification: %w", err)
-	}
-	return oldValue.SslVerification, nil
-}
-
 // ResetSslVerification resets all changes to the "ssl_verification" field.
 func (m *WebhookMutation) ResetSslVerification() {
 	m.ssl_verification = nil
@@ -29593,23 +26622,6 @@ func (m *WebhookMutation) CaFilePath() (r string, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldCaFilePath returns the old "ca_file_path" field's value of the Webhook entity.
-// If the Webhook object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *WebhookMutation) OldCaFilePath(ctx context.Context) (v *string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldCaFilePath is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldCaFilePath requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldCaFilePath: %w", err)
-	}
-	return oldValue.CaFilePath, nil
 }
 
 // ClearCaFilePath clears the value of the "ca_file_path" field.
@@ -29747,32 +26759,47 @@ func (m *WebhookMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *WebhookMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
+	case webhook.FieldCreated, webhook.FieldLastUpdated, webhook.FieldCustomFieldData, webhook.FieldName, webhook.FieldDescription, webhook.FieldPayloadURL, webhook.FieldHTTPMethod, webhook.FieldHTTPContentType, webhook.FieldAdditionalHeaders, webhook.FieldBodyTemplate, webhook.FieldSecret, webhook.FieldSslVerification, webhook.FieldCaFilePath:
+	default:
+		return nil, fmt.Errorf("unknown Webhook field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
 	case webhook.FieldCreated:
-		return m.OldCreated(ctx)
+		return old.Created, nil
 	case webhook.FieldLastUpdated:
-		return m.OldLastUpdated(ctx)
+		return old.LastUpdated, nil
 	case webhook.FieldCustomFieldData:
-		return m.OldCustomFieldData(ctx)
+		return old.CustomFieldData, nil
 	case webhook.FieldName:
-		return m.OldName(ctx)
+		return old.Name, nil
 	case webhook.FieldDescription:
-		return m.OldDescription(ctx)
+		return old.Description, nil
 	case webhook.FieldPayloadURL:
-		return m.OldPayloadURL(ctx)
+		return old.PayloadURL, nil
 	case webhook.FieldHTTPMethod:
-		return m.OldHTTPMethod(ctx)
+		return old.HTTPMethod, nil
 	case webhook.FieldHTTPContentType:
-		return m.OldHTTPContentType(ctx)
+		return old.HTTPContentType, nil
 	case webhook.FieldAdditionalHeaders:
-		return m.OldAdditionalHeaders(ctx)
+		return old.AdditionalHeaders, nil
 	case webhook.FieldBodyTemplate:
-		return m.OldBodyTemplate(ctx)
+		return old.BodyTemplate, nil
 	case webhook.FieldSecret:
-		return m.OldSecret(ctx)
+		return old.Secret, nil
 	case webhook.FieldSslVerification:
-		return m.OldSslVerification(ctx)
+		return old.SslVerification, nil
 	case webhook.FieldCaFilePath:
-		return m.OldCaFilePath(ctx)
+		return old.CaFilePath, nil
 	}
 	return nil, fmt.Errorf("unknown Webhook field %s", name)
 }

@@ -35,42 +35,8 @@ type Region struct {
 	// Description holds the value of the "description" field.
 	Description string `json:"description,omitempty"`
 	// Comments holds the value of the "comments" field.
-	Comments string `json:"comments,omitempty"`
-	// Edges holds the relations/edges for other nodes in the graph.
-	// The values are being populated by the RegionQuery when eager-loading is set.
-	Edges        RegionEdges `json:"edges"`
+	Comments     string `json:"comments,omitempty"`
 	selectValues sql.SelectValues
-}
-
-// RegionEdges holds the relations/edges for other nodes in the graph.
-type RegionEdges struct {
-	// Parent holds the value of the parent edge.
-	Parent *Region `json:"parent,omitempty"`
-	// Children holds the value of the children edge.
-	Children []*Region `json:"children,omitempty"`
-	// loadedTypes holds the information for reporting if a
-	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [2]bool
-}
-
-// ParentOrErr returns the Parent value or an error if the edge
-// was not loaded in eager-loading, or loaded but was not found.
-func (e RegionEdges) ParentOrErr() (*Region, error) {
-	if e.Parent != nil {
-		return e.Parent, nil
-	} else if e.loadedTypes[0] {
-		return nil, &NotFoundError{label: region.Label}
-	}
-	return nil, &NotLoadedError{edge: "parent"}
-}
-
-// ChildrenOrErr returns the Children value or an error if the edge
-// was not loaded in eager-loading.
-func (e RegionEdges) ChildrenOrErr() ([]*Region, error) {
-	if e.loadedTypes[1] {
-		return e.Children, nil
-	}
-	return nil, &NotLoadedError{edge: "children"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -177,23 +143,6 @@ func (_m *Region) assignValues(columns []string, values []any) error {
 // This includes values selected through modifiers, order, etc.
 func (_m *Region) Value(name string) (ent.Value, error) {
 	return _m.selectValues.Get(name)
-}
-
-// QueryParent queries the "parent" edge of the Region entity.
-func (_m *Region) QueryParent() *RegionQuery {
-	return NewRegionClient(_m.config).QueryParent(_m)
-}
-
-// QueryChildren queries the "children" edge of the Region entity.
-func (_m *Region) QueryChildren() *RegionQuery {
-	return NewRegionClient(_m.config).QueryChildren(_m)
-}
-
-// Update returns a builder for updating this Region.
-// Note that you need to call Region.Unwrap() before calling this method if this Region
-// was returned from a transaction, and the transaction was committed or rolled back.
-func (_m *Region) Update() *RegionUpdateOne {
-	return NewRegionClient(_m.config).UpdateOne(_m)
 }
 
 // Unwrap unwraps the Region entity that was returned from a transaction after it was closed,

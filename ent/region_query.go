@@ -4,12 +4,9 @@ package ent
 
 import (
 	"context"
-	"database/sql/driver"
 	"fmt"
-	"math"
 
 	"entgo.io/ent"
-	"entgo.io/ent/dialect"
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
@@ -17,16 +14,14 @@ import (
 	"github.com/inventory/inventory/ent/region"
 )
 
-// RegionQuery is the builder for querying Region entities.
+// RegionQuery is the builder for querying Region entities: the slim
+// builder of an api.Model.GenericOnly type (ent/template/query.tmpl).
 type RegionQuery struct {
 	config
-	ctx          *QueryContext
-	order        []region.OrderOption
-	inters       []Interceptor
-	predicates   []predicate.Region
-	withParent   *RegionQuery
-	withChildren *RegionQuery
-	modifiers    []func(*sql.Selector)
+	ctx        *QueryContext
+	order      []region.OrderOption
+	inters     []Interceptor
+	predicates []predicate.Region
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -51,7 +46,6 @@ func (_q *RegionQuery) Offset(offset int) *RegionQuery {
 }
 
 // Unique configures the query builder to filter duplicate records on query.
-// By default, unique is set to true, and can be disabled using this method.
 func (_q *RegionQuery) Unique(unique bool) *RegionQuery {
 	_q.ctx.Unique = &unique
 	return _q
@@ -61,50 +55,6 @@ func (_q *RegionQuery) Unique(unique bool) *RegionQuery {
 func (_q *RegionQuery) Order(o ...region.OrderOption) *RegionQuery {
 	_q.order = append(_q.order, o...)
 	return _q
-}
-
-// QueryParent chains the current query on the "parent" edge.
-func (_q *RegionQuery) QueryParent() *RegionQuery {
-	query := (&RegionClient{config: _q.config}).Query()
-	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
-		if err := _q.prepareQuery(ctx); err != nil {
-			return nil, err
-		}
-		selector := _q.sqlQuery(ctx)
-		if err := selector.Err(); err != nil {
-			return nil, err
-		}
-		step := sqlgraph.NewStep(
-			sqlgraph.From(region.Table, region.FieldID, selector),
-			sqlgraph.To(region.Table, region.FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, true, region.ParentTable, region.ParentColumn),
-		)
-		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
-		return fromU, nil
-	}
-	return query
-}
-
-// QueryChildren chains the current query on the "children" edge.
-func (_q *RegionQuery) QueryChildren() *RegionQuery {
-	query := (&RegionClient{config: _q.config}).Query()
-	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
-		if err := _q.prepareQuery(ctx); err != nil {
-			return nil, err
-		}
-		selector := _q.sqlQuery(ctx)
-		if err := selector.Err(); err != nil {
-			return nil, err
-		}
-		step := sqlgraph.NewStep(
-			sqlgraph.From(region.Table, region.FieldID, selector),
-			sqlgraph.To(region.Table, region.FieldID),
-			sqlgraph.Edge(sqlgraph.O2M, false, region.ChildrenTable, region.ChildrenColumn),
-		)
-		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
-		return fromU, nil
-	}
-	return query
 }
 
 // First returns the first Region entity from the query.
@@ -118,38 +68,6 @@ func (_q *RegionQuery) First(ctx context.Context) (*Region, error) {
 		return nil, &NotFoundError{region.Label}
 	}
 	return nodes[0], nil
-}
-
-// FirstX is like First, but panics if an error occurs.
-func (_q *RegionQuery) FirstX(ctx context.Context) *Region {
-	node, err := _q.First(ctx)
-	if err != nil && !IsNotFound(err) {
-		panic(err)
-	}
-	return node
-}
-
-// FirstID returns the first Region ID from the query.
-// Returns a *NotFoundError when no Region ID was found.
-func (_q *RegionQuery) FirstID(ctx context.Context) (id int, err error) {
-	var ids []int
-	if ids, err = _q.Limit(1).IDs(setContextOp(ctx, _q.ctx, ent.OpQueryFirstID)); err != nil {
-		return
-	}
-	if len(ids) == 0 {
-		err = &NotFoundError{region.Label}
-		return
-	}
-	return ids[0], nil
-}
-
-// FirstIDX is like FirstID, but panics if an error occurs.
-func (_q *RegionQuery) FirstIDX(ctx context.Context) int {
-	id, err := _q.FirstID(ctx)
-	if err != nil && !IsNotFound(err) {
-		panic(err)
-	}
-	return id
 }
 
 // Only returns a single Region entity found by the query, ensuring it only returns one.
@@ -170,43 +88,6 @@ func (_q *RegionQuery) Only(ctx context.Context) (*Region, error) {
 	}
 }
 
-// OnlyX is like Only, but panics if an error occurs.
-func (_q *RegionQuery) OnlyX(ctx context.Context) *Region {
-	node, err := _q.Only(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return node
-}
-
-// OnlyID is like Only, but returns the only Region ID in the query.
-// Returns a *NotSingularError when more than one Region ID is found.
-// Returns a *NotFoundError when no entities are found.
-func (_q *RegionQuery) OnlyID(ctx context.Context) (id int, err error) {
-	var ids []int
-	if ids, err = _q.Limit(2).IDs(setContextOp(ctx, _q.ctx, ent.OpQueryOnlyID)); err != nil {
-		return
-	}
-	switch len(ids) {
-	case 1:
-		id = ids[0]
-	case 0:
-		err = &NotFoundError{region.Label}
-	default:
-		err = &NotSingularError{region.Label}
-	}
-	return
-}
-
-// OnlyIDX is like OnlyID, but panics if an error occurs.
-func (_q *RegionQuery) OnlyIDX(ctx context.Context) int {
-	id, err := _q.OnlyID(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return id
-}
-
 // All executes the query and returns a list of Regions.
 func (_q *RegionQuery) All(ctx context.Context) ([]*Region, error) {
 	ctx = setContextOp(ctx, _q.ctx, ent.OpQueryAll)
@@ -217,164 +98,39 @@ func (_q *RegionQuery) All(ctx context.Context) ([]*Region, error) {
 	return withInterceptors[[]*Region](ctx, _q, qr, _q.inters)
 }
 
-// AllX is like All, but panics if an error occurs.
-func (_q *RegionQuery) AllX(ctx context.Context) []*Region {
-	nodes, err := _q.All(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return nodes
-}
-
-// IDs executes the query and returns a list of Region IDs.
-func (_q *RegionQuery) IDs(ctx context.Context) (ids []int, err error) {
+// IDs executes the query and returns a list of Region IDs (a
+// mutation's IDs uses it for updates and deletes by predicate).
+func (_q *RegionQuery) IDs(ctx context.Context) ([]int, error) {
 	if _q.ctx.Unique == nil && _q.path != nil {
 		_q.Unique(true)
 	}
-	ctx = setContextOp(ctx, _q.ctx, ent.OpQueryIDs)
-	if err = _q.Select(region.FieldID).Scan(ctx, &ids); err != nil {
+	_q.ctx.Fields = append(_q.ctx.Fields, region.FieldID)
+	nodes, err := _q.All(setContextOp(ctx, _q.ctx, ent.OpQueryIDs))
+	if err != nil {
 		return nil, err
+	}
+	ids := make([]int, len(nodes))
+	for i, n := range nodes {
+		ids[i] = n.ID
 	}
 	return ids, nil
 }
 
-// IDsX is like IDs, but panics if an error occurs.
-func (_q *RegionQuery) IDsX(ctx context.Context) []int {
-	ids, err := _q.IDs(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return ids
-}
-
-// Count returns the count of the given query.
-func (_q *RegionQuery) Count(ctx context.Context) (int, error) {
-	ctx = setContextOp(ctx, _q.ctx, ent.OpQueryCount)
-	if err := _q.prepareQuery(ctx); err != nil {
-		return 0, err
-	}
-	return withInterceptors[int](ctx, _q, querierCount[*RegionQuery](), _q.inters)
-}
-
-// CountX is like Count, but panics if an error occurs.
-func (_q *RegionQuery) CountX(ctx context.Context) int {
-	count, err := _q.Count(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return count
-}
-
-// Exist returns true if the query has elements in the graph.
-func (_q *RegionQuery) Exist(ctx context.Context) (bool, error) {
-	ctx = setContextOp(ctx, _q.ctx, ent.OpQueryExist)
-	switch _, err := _q.FirstID(ctx); {
-	case IsNotFound(err):
-		return false, nil
-	case err != nil:
-		return false, fmt.Errorf("ent: check existence: %w", err)
-	default:
-		return true, nil
-	}
-}
-
-// ExistX is like Exist, but panics if an error occurs.
-func (_q *RegionQuery) ExistX(ctx context.Context) bool {
-	exist, err := _q.Exist(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return exist
-}
-
-// Clone returns a duplicate of the RegionQuery builder, including all associated steps. It can be
-// used to prepare common query builders and use them differently after the clone is made.
+// Clone returns a duplicate of the RegionQuery builder, including all associated steps.
 func (_q *RegionQuery) Clone() *RegionQuery {
 	if _q == nil {
 		return nil
 	}
 	return &RegionQuery{
-		config:       _q.config,
-		ctx:          _q.ctx.Clone(),
-		order:        append([]region.OrderOption{}, _q.order...),
-		inters:       append([]Interceptor{}, _q.inters...),
-		predicates:   append([]predicate.Region{}, _q.predicates...),
-		withParent:   _q.withParent.Clone(),
-		withChildren: _q.withChildren.Clone(),
+		config:     _q.config,
+		ctx:        _q.ctx.Clone(),
+		order:      append([]region.OrderOption{}, _q.order...),
+		inters:     append([]Interceptor{}, _q.inters...),
+		predicates: append([]predicate.Region{}, _q.predicates...),
 		// clone intermediate query.
 		sql:  _q.sql.Clone(),
 		path: _q.path,
 	}
-}
-
-// WithParent tells the query-builder to eager-load the nodes that are connected to
-// the "parent" edge. The optional arguments are used to configure the query builder of the edge.
-func (_q *RegionQuery) WithParent(opts ...func(*RegionQuery)) *RegionQuery {
-	query := (&RegionClient{config: _q.config}).Query()
-	for _, opt := range opts {
-		opt(query)
-	}
-	_q.withParent = query
-	return _q
-}
-
-// WithChildren tells the query-builder to eager-load the nodes that are connected to
-// the "children" edge. The optional arguments are used to configure the query builder of the edge.
-func (_q *RegionQuery) WithChildren(opts ...func(*RegionQuery)) *RegionQuery {
-	query := (&RegionClient{config: _q.config}).Query()
-	for _, opt := range opts {
-		opt(query)
-	}
-	_q.withChildren = query
-	return _q
-}
-
-// GroupBy is used to group vertices by one or more fields/columns.
-// It is often used with aggregate functions, like: count, max, mean, min, sum.
-//
-// Example:
-//
-//	var v []struct {
-//		Created time.Time `json:"created,omitempty"`
-//		Count int `json:"count,omitempty"`
-//	}
-//
-//	client.Region.Query().
-//		GroupBy(region.FieldCreated).
-//		Aggregate(ent.Count()).
-//		Scan(ctx, &v)
-func (_q *RegionQuery) GroupBy(field string, fields ...string) *RegionGroupBy {
-	_q.ctx.Fields = append([]string{field}, fields...)
-	grbuild := &RegionGroupBy{build: _q}
-	grbuild.flds = &_q.ctx.Fields
-	grbuild.label = region.Label
-	grbuild.scan = grbuild.Scan
-	return grbuild
-}
-
-// Select allows the selection one or more fields/columns for the given query,
-// instead of selecting all fields in the entity.
-//
-// Example:
-//
-//	var v []struct {
-//		Created time.Time `json:"created,omitempty"`
-//	}
-//
-//	client.Region.Query().
-//		Select(region.FieldCreated).
-//		Scan(ctx, &v)
-func (_q *RegionQuery) Select(fields ...string) *RegionSelect {
-	_q.ctx.Fields = append(_q.ctx.Fields, fields...)
-	sbuild := &RegionSelect{RegionQuery: _q}
-	sbuild.label = region.Label
-	sbuild.flds, sbuild.scan = &_q.ctx.Fields, sbuild.Scan
-	return sbuild
-}
-
-// Aggregate returns a RegionSelect configured with the given aggregations.
-func (_q *RegionQuery) Aggregate(fns ...AggregateFunc) *RegionSelect {
-	return _q.Select().Aggregate(fns...)
 }
 
 func (_q *RegionQuery) prepareQuery(ctx context.Context) error {
@@ -405,12 +161,8 @@ func (_q *RegionQuery) prepareQuery(ctx context.Context) error {
 
 func (_q *RegionQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Region, error) {
 	var (
-		nodes       = []*Region{}
-		_spec       = _q.querySpec()
-		loadedTypes = [2]bool{
-			_q.withParent != nil,
-			_q.withChildren != nil,
-		}
+		nodes = []*Region{}
+		_spec = _q.querySpec()
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
 		return (*Region).scanValues(nil, columns)
@@ -418,11 +170,7 @@ func (_q *RegionQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Regio
 	_spec.Assign = func(columns []string, values []any) error {
 		node := &Region{config: _q.config}
 		nodes = append(nodes, node)
-		node.Edges.loadedTypes = loadedTypes
 		return node.assignValues(columns, values)
-	}
-	if len(_q.modifiers) > 0 {
-		_spec.Modifiers = _q.modifiers
 	}
 	for i := range hooks {
 		hooks[i](ctx, _spec)
@@ -430,101 +178,7 @@ func (_q *RegionQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Regio
 	if err := sqlgraph.QueryNodes(ctx, _q.driver, _spec); err != nil {
 		return nil, err
 	}
-	if len(nodes) == 0 {
-		return nodes, nil
-	}
-	if query := _q.withParent; query != nil {
-		if err := _q.loadParent(ctx, query, nodes, nil,
-			func(n *Region, e *Region) { n.Edges.Parent = e }); err != nil {
-			return nil, err
-		}
-	}
-	if query := _q.withChildren; query != nil {
-		if err := _q.loadChildren(ctx, query, nodes,
-			func(n *Region) { n.Edges.Children = []*Region{} },
-			func(n *Region, e *Region) { n.Edges.Children = append(n.Edges.Children, e) }); err != nil {
-			return nil, err
-		}
-	}
 	return nodes, nil
-}
-
-func (_q *RegionQuery) loadParent(ctx context.Context, query *RegionQuery, nodes []*Region, init func(*Region), assign func(*Region, *Region)) error {
-	ids := make([]int, 0, len(nodes))
-	nodeids := make(map[int][]*Region)
-	for i := range nodes {
-		if nodes[i].ParentID == nil {
-			continue
-		}
-		fk := *nodes[i].ParentID
-		if _, ok := nodeids[fk]; !ok {
-			ids = append(ids, fk)
-		}
-		nodeids[fk] = append(nodeids[fk], nodes[i])
-	}
-	if len(ids) == 0 {
-		return nil
-	}
-	query.Where(region.IDIn(ids...))
-	neighbors, err := query.All(ctx)
-	if err != nil {
-		return err
-	}
-	for _, n := range neighbors {
-		nodes, ok := nodeids[n.ID]
-		if !ok {
-			return fmt.Errorf(`unexpected foreign-key "parent_id" returned %v`, n.ID)
-		}
-		for i := range nodes {
-			assign(nodes[i], n)
-		}
-	}
-	return nil
-}
-func (_q *RegionQuery) loadChildren(ctx context.Context, query *RegionQuery, nodes []*Region, init func(*Region), assign func(*Region, *Region)) error {
-	fks := make([]driver.Value, 0, len(nodes))
-	nodeids := make(map[int]*Region)
-	for i := range nodes {
-		fks = append(fks, nodes[i].ID)
-		nodeids[nodes[i].ID] = nodes[i]
-		if init != nil {
-			init(nodes[i])
-		}
-	}
-	if len(query.ctx.Fields) > 0 {
-		query.ctx.AppendFieldOnce(region.FieldParentID)
-	}
-	query.Where(predicate.Region(func(s *sql.Selector) {
-		s.Where(sql.InValues(s.C(region.ChildrenColumn), fks...))
-	}))
-	neighbors, err := query.All(ctx)
-	if err != nil {
-		return err
-	}
-	for _, n := range neighbors {
-		fk := n.ParentID
-		if fk == nil {
-			return fmt.Errorf(`foreign-key "parent_id" is nil for node %v`, n.ID)
-		}
-		node, ok := nodeids[*fk]
-		if !ok {
-			return fmt.Errorf(`unexpected referenced foreign-key "parent_id" returned %v for node %v`, *fk, n.ID)
-		}
-		assign(node, n)
-	}
-	return nil
-}
-
-func (_q *RegionQuery) sqlCount(ctx context.Context) (int, error) {
-	_spec := _q.querySpec()
-	if len(_q.modifiers) > 0 {
-		_spec.Modifiers = _q.modifiers
-	}
-	_spec.Node.Columns = _q.ctx.Fields
-	if len(_q.ctx.Fields) > 0 {
-		_spec.Unique = _q.ctx.Unique != nil && *_q.ctx.Unique
-	}
-	return sqlgraph.CountNodes(ctx, _q.driver, _spec)
 }
 
 func (_q *RegionQuery) querySpec() *sqlgraph.QuerySpec {
@@ -542,9 +196,6 @@ func (_q *RegionQuery) querySpec() *sqlgraph.QuerySpec {
 			if fields[i] != region.FieldID {
 				_spec.Node.Columns = append(_spec.Node.Columns, fields[i])
 			}
-		}
-		if _q.withParent != nil {
-			_spec.Node.AddColumnOnce(region.FieldParentID)
 		}
 	}
 	if ps := _q.predicates; len(ps) > 0 {
@@ -568,155 +219,4 @@ func (_q *RegionQuery) querySpec() *sqlgraph.QuerySpec {
 		}
 	}
 	return _spec
-}
-
-func (_q *RegionQuery) sqlQuery(ctx context.Context) *sql.Selector {
-	builder := sql.Dialect(_q.driver.Dialect())
-	t1 := builder.Table(region.Table)
-	columns := _q.ctx.Fields
-	if len(columns) == 0 {
-		columns = region.Columns
-	}
-	selector := builder.Select(t1.Columns(columns...)...).From(t1)
-	if _q.sql != nil {
-		selector = _q.sql
-		selector.Select(selector.Columns(columns...)...)
-	}
-	if _q.ctx.Unique != nil && *_q.ctx.Unique {
-		selector.Distinct()
-	}
-	for _, m := range _q.modifiers {
-		m(selector)
-	}
-	for _, p := range _q.predicates {
-		p(selector)
-	}
-	for _, p := range _q.order {
-		p(selector)
-	}
-	if offset := _q.ctx.Offset; offset != nil {
-		// limit is mandatory for offset clause. We start
-		// with default value, and override it below if needed.
-		selector.Offset(*offset).Limit(math.MaxInt32)
-	}
-	if limit := _q.ctx.Limit; limit != nil {
-		selector.Limit(*limit)
-	}
-	return selector
-}
-
-// ForUpdate locks the selected rows against concurrent updates, and prevent them from being
-// updated, deleted or "selected ... for update" by other sessions, until the transaction is
-// either committed or rolled-back.
-func (_q *RegionQuery) ForUpdate(opts ...sql.LockOption) *RegionQuery {
-	if _q.driver.Dialect() == dialect.Postgres {
-		_q.Unique(false)
-	}
-	_q.modifiers = append(_q.modifiers, func(s *sql.Selector) {
-		s.ForUpdate(opts...)
-	})
-	return _q
-}
-
-// ForShare behaves similarly to ForUpdate, except that it acquires a shared mode lock
-// on any rows that are read. Other sessions can read the rows, but cannot modify them
-// until your transaction commits.
-func (_q *RegionQuery) ForShare(opts ...sql.LockOption) *RegionQuery {
-	if _q.driver.Dialect() == dialect.Postgres {
-		_q.Unique(false)
-	}
-	_q.modifiers = append(_q.modifiers, func(s *sql.Selector) {
-		s.ForShare(opts...)
-	})
-	return _q
-}
-
-// RegionGroupBy is the group-by builder for Region entities.
-type RegionGroupBy struct {
-	selector
-	build *RegionQuery
-}
-
-// Aggregate adds the given aggregation functions to the group-by query.
-func (_g *RegionGroupBy) Aggregate(fns ...AggregateFunc) *RegionGroupBy {
-	_g.fns = append(_g.fns, fns...)
-	return _g
-}
-
-// Scan applies the selector query and scans the result into the given value.
-func (_g *RegionGroupBy) Scan(ctx context.Context, v any) error {
-	ctx = setContextOp(ctx, _g.build.ctx, ent.OpQueryGroupBy)
-	if err := _g.build.prepareQuery(ctx); err != nil {
-		return err
-	}
-	return scanWithInterceptors[*RegionQuery, *RegionGroupBy](ctx, _g.build, _g, _g.build.inters, v)
-}
-
-func (_g *RegionGroupBy) sqlScan(ctx context.Context, root *RegionQuery, v any) error {
-	selector := root.sqlQuery(ctx).Select()
-	aggregation := make([]string, 0, len(_g.fns))
-	for _, fn := range _g.fns {
-		aggregation = append(aggregation, fn(selector))
-	}
-	if len(selector.SelectedColumns()) == 0 {
-		columns := make([]string, 0, len(*_g.flds)+len(_g.fns))
-		for _, f := range *_g.flds {
-			columns = append(columns, selector.C(f))
-		}
-		columns = append(columns, aggregation...)
-		selector.Select(columns...)
-	}
-	selector.GroupBy(selector.Columns(*_g.flds...)...)
-	if err := selector.Err(); err != nil {
-		return err
-	}
-	rows := &sql.Rows{}
-	query, args := selector.Query()
-	if err := _g.build.driver.Query(ctx, query, args, rows); err != nil {
-		return err
-	}
-	defer rows.Close()
-	return sql.ScanSlice(rows, v)
-}
-
-// RegionSelect is the builder for selecting fields of Region entities.
-type RegionSelect struct {
-	*RegionQuery
-	selector
-}
-
-// Aggregate adds the given aggregation functions to the selector query.
-func (_s *RegionSelect) Aggregate(fns ...AggregateFunc) *RegionSelect {
-	_s.fns = append(_s.fns, fns...)
-	return _s
-}
-
-// Scan applies the selector query and scans the result into the given value.
-func (_s *RegionSelect) Scan(ctx context.Context, v any) error {
-	ctx = setContextOp(ctx, _s.ctx, ent.OpQuerySelect)
-	if err := _s.prepareQuery(ctx); err != nil {
-		return err
-	}
-	return scanWithInterceptors[*RegionQuery, *RegionSelect](ctx, _s.RegionQuery, _s, _s.inters, v)
-}
-
-func (_s *RegionSelect) sqlScan(ctx context.Context, root *RegionQuery, v any) error {
-	selector := root.sqlQuery(ctx)
-	aggregation := make([]string, 0, len(_s.fns))
-	for _, fn := range _s.fns {
-		aggregation = append(aggregation, fn(selector))
-	}
-	switch n := len(*_s.selector.flds); {
-	case n == 0 && len(aggregation) > 0:
-		selector.Select(aggregation...)
-	case n != 0 && len(aggregation) > 0:
-		selector.AppendSelect(aggregation...)
-	}
-	rows := &sql.Rows{}
-	query, args := selector.Query()
-	if err := _s.driver.Query(ctx, query, args, rows); err != nil {
-		return err
-	}
-	defer rows.Close()
-	return sql.ScanSlice(rows, v)
 }

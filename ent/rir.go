@@ -138,13 +138,6 @@ func (_m *RIR) Value(name string) (ent.Value, error) {
 	return _m.selectValues.Get(name)
 }
 
-// Update returns a builder for updating this RIR.
-// Note that you need to call RIR.Unwrap() before calling this method if this RIR
-// was returned from a transaction, and the transaction was committed or rolled back.
-func (_m *RIR) Update() *RIRUpdateOne {
-	return NewRIRClient(_m.config).UpdateOne(_m)
-}
-
 // Unwrap unwraps the RIR entity that was returned from a transaction after it was closed,
 // so that all future queries will be executed through the driver which created the transaction.
 func (_m *RIR) Unwrap() *RIR {

@@ -10,10 +10,7 @@ import (
 
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/sql"
-	"github.com/inventory/inventory/ent/region"
 	"github.com/inventory/inventory/ent/site"
-	"github.com/inventory/inventory/ent/sitegroup"
-	"github.com/inventory/inventory/ent/tenant"
 )
 
 // Site is the model entity for the Site schema.
@@ -56,57 +53,8 @@ type Site struct {
 	// Latitude holds the value of the "latitude" field.
 	Latitude *float64 `json:"latitude,omitempty"`
 	// Longitude holds the value of the "longitude" field.
-	Longitude *float64 `json:"longitude,omitempty"`
-	// Edges holds the relations/edges for other nodes in the graph.
-	// The values are being populated by the SiteQuery when eager-loading is set.
-	Edges        SiteEdges `json:"edges"`
+	Longitude    *float64 `json:"longitude,omitempty"`
 	selectValues sql.SelectValues
-}
-
-// SiteEdges holds the relations/edges for other nodes in the graph.
-type SiteEdges struct {
-	// Region holds the value of the region edge.
-	Region *Region `json:"region,omitempty"`
-	// Group holds the value of the group edge.
-	Group *SiteGroup `json:"group,omitempty"`
-	// Tenant holds the value of the tenant edge.
-	Tenant *Tenant `json:"tenant,omitempty"`
-	// loadedTypes holds the information for reporting if a
-	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [3]bool
-}
-
-// RegionOrErr returns the Region value or an error if the edge
-// was not loaded in eager-loading, or loaded but was not found.
-func (e SiteEdges) RegionOrErr() (*Region, error) {
-	if e.Region != nil {
-		return e.Region, nil
-	} else if e.loadedTypes[0] {
-		return nil, &NotFoundError{label: region.Label}
-	}
-	return nil, &NotLoadedError{edge: "region"}
-}
-
-// GroupOrErr returns the Group value or an error if the edge
-// was not loaded in eager-loading, or loaded but was not found.
-func (e SiteEdges) GroupOrErr() (*SiteGroup, error) {
-	if e.Group != nil {
-		return e.Group, nil
-	} else if e.loadedTypes[1] {
-		return nil, &NotFoundError{label: sitegroup.Label}
-	}
-	return nil, &NotLoadedError{edge: "group"}
-}
-
-// TenantOrErr returns the Tenant value or an error if the edge
-// was not loaded in eager-loading, or loaded but was not found.
-func (e SiteEdges) TenantOrErr() (*Tenant, error) {
-	if e.Tenant != nil {
-		return e.Tenant, nil
-	} else if e.loadedTypes[2] {
-		return nil, &NotFoundError{label: tenant.Label}
-	}
-	return nil, &NotLoadedError{edge: "tenant"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -274,28 +222,6 @@ func (_m *Site) assignValues(columns []string, values []any) error {
 // This includes values selected through modifiers, order, etc.
 func (_m *Site) Value(name string) (ent.Value, error) {
 	return _m.selectValues.Get(name)
-}
-
-// QueryRegion queries the "region" edge of the Site entity.
-func (_m *Site) QueryRegion() *RegionQuery {
-	return NewSiteClient(_m.config).QueryRegion(_m)
-}
-
-// QueryGroup queries the "group" edge of the Site entity.
-func (_m *Site) QueryGroup() *SiteGroupQuery {
-	return NewSiteClient(_m.config).QueryGroup(_m)
-}
-
-// QueryTenant queries the "tenant" edge of the Site entity.
-func (_m *Site) QueryTenant() *TenantQuery {
-	return NewSiteClient(_m.config).QueryTenant(_m)
-}
-
-// Update returns a builder for updating this Site.
-// Note that you need to call Site.Unwrap() before calling this method if this Site
-// was returned from a transaction, and the transaction was committed or rolled back.
-func (_m *Site) Update() *SiteUpdateOne {
-	return NewSiteClient(_m.config).UpdateOne(_m)
 }
 
 // Unwrap unwraps the Site entity that was returned from a transaction after it was closed,

@@ -5,31 +5,23 @@ package ent
 import (
 	"context"
 	"fmt"
-	"math"
 
 	"entgo.io/ent"
-	"entgo.io/ent/dialect"
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/predicate"
-	"github.com/inventory/inventory/ent/region"
 	"github.com/inventory/inventory/ent/site"
-	"github.com/inventory/inventory/ent/sitegroup"
-	"github.com/inventory/inventory/ent/tenant"
 )
 
-// SiteQuery is the builder for querying Site entities.
+// SiteQuery is the builder for querying Site entities: the slim
+// builder of an api.Model.GenericOnly type (ent/template/query.tmpl).
 type SiteQuery struct {
 	config
 	ctx        *QueryContext
 	order      []site.OrderOption
 	inters     []Interceptor
 	predicates []predicate.Site
-	withRegion *RegionQuery
-	withGroup  *SiteGroupQuery
-	withTenant *TenantQuery
-	modifiers  []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -54,7 +46,6 @@ func (_q *SiteQuery) Offset(offset int) *SiteQuery {
 }
 
 // Unique configures the query builder to filter duplicate records on query.
-// By default, unique is set to true, and can be disabled using this method.
 func (_q *SiteQuery) Unique(unique bool) *SiteQuery {
 	_q.ctx.Unique = &unique
 	return _q
@@ -64,72 +55,6 @@ func (_q *SiteQuery) Unique(unique bool) *SiteQuery {
 func (_q *SiteQuery) Order(o ...site.OrderOption) *SiteQuery {
 	_q.order = append(_q.order, o...)
 	return _q
-}
-
-// QueryRegion chains the current query on the "region" edge.
-func (_q *SiteQuery) QueryRegion() *RegionQuery {
-	query := (&RegionClient{config: _q.config}).Query()
-	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
-		if err := _q.prepareQuery(ctx); err != nil {
-			return nil, err
-		}
-		selector := _q.sqlQuery(ctx)
-		if err := selector.Err(); err != nil {
-			return nil, err
-		}
-		step := sqlgraph.NewStep(
-			sqlgraph.From(site.Table, site.FieldID, selector),
-			sqlgraph.To(region.Table, region.FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, false, site.RegionTable, site.RegionColumn),
-		)
-		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
-		return fromU, nil
-	}
-	return query
-}
-
-// QueryGroup chains the current query on the "group" edge.
-func (_q *SiteQuery) QueryGroup() *SiteGroupQuery {
-	query := (&SiteGroupClient{config: _q.config}).Query()
-	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
-		if err := _q.prepareQuery(ctx); err != nil {
-			return nil, err
-		}
-		selector := _q.sqlQuery(ctx)
-		if err := selector.Err(); err != nil {
-			return nil, err
-		}
-		step := sqlgraph.NewStep(
-			sqlgraph.From(site.Table, site.FieldID, selector),
-			sqlgraph.To(sitegroup.Table, sitegroup.FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, false, site.GroupTable, site.GroupColumn),
-		)
-		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
-		return fromU, nil
-	}
-	return query
-}
-
-// QueryTenant chains the current query on the "tenant" edge.
-func (_q *SiteQuery) QueryTenant() *TenantQuery {
-	query := (&TenantClient{config: _q.config}).Query()
-	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
-		if err := _q.prepareQuery(ctx); err != nil {
-			return nil, err
-		}
-		selector := _q.sqlQuery(ctx)
-		if err := selector.Err(); err != nil {
-			return nil, err
-		}
-		step := sqlgraph.NewStep(
-			sqlgraph.From(site.Table, site.FieldID, selector),
-			sqlgraph.To(tenant.Table, tenant.FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, false, site.TenantTable, site.TenantColumn),
-		)
-		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
-		return fromU, nil
-	}
-	return query
 }
 
 // First returns the first Site entity from the query.
@@ -143,38 +68,6 @@ func (_q *SiteQuery) First(ctx context.Context) (*Site, error) {
 		return nil, &NotFoundError{site.Label}
 	}
 	return nodes[0], nil
-}
-
-// FirstX is like First, but panics if an error occurs.
-func (_q *SiteQuery) FirstX(ctx context.Context) *Site {
-	node, err := _q.First(ctx)
-	if err != nil && !IsNotFound(err) {
-		panic(err)
-	}
-	return node
-}
-
-// FirstID returns the first Site ID from the query.
-// Returns a *NotFoundError when no Site ID was found.
-func (_q *SiteQuery) FirstID(ctx context.Context) (id int, err error) {
-	var ids []int
-	if ids, err = _q.Limit(1).IDs(setContextOp(ctx, _q.ctx, ent.OpQueryFirstID)); err != nil {
-		return
-	}
-	if len(ids) == 0 {
-		err = &NotFoundError{site.Label}
-		return
-	}
-	return ids[0], nil
-}
-
-// FirstIDX is like FirstID, but panics if an error occurs.
-func (_q *SiteQuery) FirstIDX(ctx context.Context) int {
-	id, err := _q.FirstID(ctx)
-	if err != nil && !IsNotFound(err) {
-		panic(err)
-	}
-	return id
 }
 
 // Only returns a single Site entity found by the query, ensuring it only returns one.
@@ -195,43 +88,6 @@ func (_q *SiteQuery) Only(ctx context.Context) (*Site, error) {
 	}
 }
 
-// OnlyX is like Only, but panics if an error occurs.
-func (_q *SiteQuery) OnlyX(ctx context.Context) *Site {
-	node, err := _q.Only(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return node
-}
-
-// OnlyID is like Only, but returns the only Site ID in the query.
-// Returns a *NotSingularError when more than one Site ID is found.
-// Returns a *NotFoundError when no entities are found.
-func (_q *SiteQuery) OnlyID(ctx context.Context) (id int, err error) {
-	var ids []int
-	if ids, err = _q.Limit(2).IDs(setContextOp(ctx, _q.ctx, ent.OpQueryOnlyID)); err != nil {
-		return
-	}
-	switch len(ids) {
-	case 1:
-		id = ids[0]
-	case 0:
-		err = &NotFoundError{site.Label}
-	default:
-		err = &NotSingularError{site.Label}
-	}
-	return
-}
-
-// OnlyIDX is like OnlyID, but panics if an error occurs.
-func (_q *SiteQuery) OnlyIDX(ctx context.Context) int {
-	id, err := _q.OnlyID(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return id
-}
-
 // All executes the query and returns a list of Sites.
 func (_q *SiteQuery) All(ctx context.Context) ([]*Site, error) {
 	ctx = setContextOp(ctx, _q.ctx, ent.OpQueryAll)
@@ -242,78 +98,25 @@ func (_q *SiteQuery) All(ctx context.Context) ([]*Site, error) {
 	return withInterceptors[[]*Site](ctx, _q, qr, _q.inters)
 }
 
-// AllX is like All, but panics if an error occurs.
-func (_q *SiteQuery) AllX(ctx context.Context) []*Site {
-	nodes, err := _q.All(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return nodes
-}
-
-// IDs executes the query and returns a list of Site IDs.
-func (_q *SiteQuery) IDs(ctx context.Context) (ids []int, err error) {
+// IDs executes the query and returns a list of Site IDs (a
+// mutation's IDs uses it for updates and deletes by predicate).
+func (_q *SiteQuery) IDs(ctx context.Context) ([]int, error) {
 	if _q.ctx.Unique == nil && _q.path != nil {
 		_q.Unique(true)
 	}
-	ctx = setContextOp(ctx, _q.ctx, ent.OpQueryIDs)
-	if err = _q.Select(site.FieldID).Scan(ctx, &ids); err != nil {
+	_q.ctx.Fields = append(_q.ctx.Fields, site.FieldID)
+	nodes, err := _q.All(setContextOp(ctx, _q.ctx, ent.OpQueryIDs))
+	if err != nil {
 		return nil, err
+	}
+	ids := make([]int, len(nodes))
+	for i, n := range nodes {
+		ids[i] = n.ID
 	}
 	return ids, nil
 }
 
-// IDsX is like IDs, but panics if an error occurs.
-func (_q *SiteQuery) IDsX(ctx context.Context) []int {
-	ids, err := _q.IDs(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return ids
-}
-
-// Count returns the count of the given query.
-func (_q *SiteQuery) Count(ctx context.Context) (int, error) {
-	ctx = setContextOp(ctx, _q.ctx, ent.OpQueryCount)
-	if err := _q.prepareQuery(ctx); err != nil {
-		return 0, err
-	}
-	return withInterceptors[int](ctx, _q, querierCount[*SiteQuery](), _q.inters)
-}
-
-// CountX is like Count, but panics if an error occurs.
-func (_q *SiteQuery) CountX(ctx context.Context) int {
-	count, err := _q.Count(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return count
-}
-
-// Exist returns true if the query has elements in the graph.
-func (_q *SiteQuery) Exist(ctx context.Context) (bool, error) {
-	ctx = setContextOp(ctx, _q.ctx, ent.OpQueryExist)
-	switch _, err := _q.FirstID(ctx); {
-	case IsNotFound(err):
-		return false, nil
-	case err != nil:
-		return false, fmt.Errorf("ent: check existence: %w", err)
-	default:
-		return true, nil
-	}
-}
-
-// ExistX is like Exist, but panics if an error occurs.
-func (_q *SiteQuery) ExistX(ctx context.Context) bool {
-	exist, err := _q.Exist(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return exist
-}
-
-// Clone returns a duplicate of the SiteQuery builder, including all associated steps. It can be
-// used to prepare common query builders and use them differently after the clone is made.
+// Clone returns a duplicate of the SiteQuery builder, including all associated steps.
 func (_q *SiteQuery) Clone() *SiteQuery {
 	if _q == nil {
 		return nil
@@ -324,94 +127,10 @@ func (_q *SiteQuery) Clone() *SiteQuery {
 		order:      append([]site.OrderOption{}, _q.order...),
 		inters:     append([]Interceptor{}, _q.inters...),
 		predicates: append([]predicate.Site{}, _q.predicates...),
-		withRegion: _q.withRegion.Clone(),
-		withGroup:  _q.withGroup.Clone(),
-		withTenant: _q.withTenant.Clone(),
 		// clone intermediate query.
 		sql:  _q.sql.Clone(),
 		path: _q.path,
 	}
-}
-
-// WithRegion tells the query-builder to eager-load the nodes that are connected to
-// the "region" edge. The optional arguments are used to configure the query builder of the edge.
-func (_q *SiteQuery) WithRegion(opts ...func(*RegionQuery)) *SiteQuery {
-	query := (&RegionClient{config: _q.config}).Query()
-	for _, opt := range opts {
-		opt(query)
-	}
-	_q.withRegion = query
-	return _q
-}
-
-// WithGroup tells the query-builder to eager-load the nodes that are connected to
-// the "group" edge. The optional arguments are used to configure the query builder of the edge.
-func (_q *SiteQuery) WithGroup(opts ...func(*SiteGroupQuery)) *SiteQuery {
-	query := (&SiteGroupClient{config: _q.config}).Query()
-	for _, opt := range opts {
-		opt(query)
-	}
-	_q.withGroup = query
-	return _q
-}
-
-// WithTenant tells the query-builder to eager-load the nodes that are connected to
-// the "tenant" edge. The optional arguments are used to configure the query builder of the edge.
-func (_q *SiteQuery) WithTenant(opts ...func(*TenantQuery)) *SiteQuery {
-	query := (&TenantClient{config: _q.config}).Query()
-	for _, opt := range opts {
-		opt(query)
-	}
-	_q.withTenant = query
-	return _q
-}
-
-// GroupBy is used to group vertices by one or more fields/columns.
-// It is often used with aggregate functions, like: count, max, mean, min, sum.
-//
-// Example:
-//
-//	var v []struct {
-//		Created time.Time `json:"created,omitempty"`
-//		Count int `json:"count,omitempty"`
-//	}
-//
-//	client.Site.Query().
-//		GroupBy(site.FieldCreated).
-//		Aggregate(ent.Count()).
-//		Scan(ctx, &v)
-func (_q *SiteQuery) GroupBy(field string, fields ...string) *SiteGroupBy {
-	_q.ctx.Fields = append([]string{field}, fields...)
-	grbuild := &SiteGroupBy{build: _q}
-	grbuild.flds = &_q.ctx.Fields
-	grbuild.label = site.Label
-	grbuild.scan = grbuild.Scan
-	return grbuild
-}
-
-// Select allows the selection one or more fields/columns for the given query,
-// instead of selecting all fields in the entity.
-//
-// Example:
-//
-//	var v []struct {
-//		Created time.Time `json:"created,omitempty"`
-//	}
-//
-//	client.Site.Query().
-//		Select(site.FieldCreated).
-//		Scan(ctx, &v)
-func (_q *SiteQuery) Select(fields ...string) *SiteSelect {
-	_q.ctx.Fields = append(_q.ctx.Fields, fields...)
-	sbuild := &SiteSelect{SiteQuery: _q}
-	sbuild.label = site.Label
-	sbuild.flds, sbuild.scan = &_q.ctx.Fields, sbuild.Scan
-	return sbuild
-}
-
-// Aggregate returns a SiteSelect configured with the given aggregations.
-func (_q *SiteQuery) Aggregate(fns ...AggregateFunc) *SiteSelect {
-	return _q.Select().Aggregate(fns...)
 }
 
 func (_q *SiteQuery) prepareQuery(ctx context.Context) error {
@@ -442,13 +161,8 @@ func (_q *SiteQuery) prepareQuery(ctx context.Context) error {
 
 func (_q *SiteQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Site, error) {
 	var (
-		nodes       = []*Site{}
-		_spec       = _q.querySpec()
-		loadedTypes = [3]bool{
-			_q.withRegion != nil,
-			_q.withGroup != nil,
-			_q.withTenant != nil,
-		}
+		nodes = []*Site{}
+		_spec = _q.querySpec()
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
 		return (*Site).scanValues(nil, columns)
@@ -456,11 +170,7 @@ func (_q *SiteQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Site, e
 	_spec.Assign = func(columns []string, values []any) error {
 		node := &Site{config: _q.config}
 		nodes = append(nodes, node)
-		node.Edges.loadedTypes = loadedTypes
 		return node.assignValues(columns, values)
-	}
-	if len(_q.modifiers) > 0 {
-		_spec.Modifiers = _q.modifiers
 	}
 	for i := range hooks {
 		hooks[i](ctx, _spec)
@@ -468,137 +178,7 @@ func (_q *SiteQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Site, e
 	if err := sqlgraph.QueryNodes(ctx, _q.driver, _spec); err != nil {
 		return nil, err
 	}
-	if len(nodes) == 0 {
-		return nodes, nil
-	}
-	if query := _q.withRegion; query != nil {
-		if err := _q.loadRegion(ctx, query, nodes, nil,
-			func(n *Site, e *Region) { n.Edges.Region = e }); err != nil {
-			return nil, err
-		}
-	}
-	if query := _q.withGroup; query != nil {
-		if err := _q.loadGroup(ctx, query, nodes, nil,
-			func(n *Site, e *SiteGroup) { n.Edges.Group = e }); err != nil {
-			return nil, err
-		}
-	}
-	if query := _q.withTenant; query != nil {
-		if err := _q.loadTenant(ctx, query, nodes, nil,
-			func(n *Site, e *Tenant) { n.Edges.Tenant = e }); err != nil {
-			return nil, err
-		}
-	}
 	return nodes, nil
-}
-
-func (_q *SiteQuery) loadRegion(ctx context.Context, query *RegionQuery, nodes []*Site, init func(*Site), assign func(*Site, *Region)) error {
-	ids := make([]int, 0, len(nodes))
-	nodeids := make(map[int][]*Site)
-	for i := range nodes {
-		if nodes[i].RegionID == nil {
-			continue
-		}
-		fk := *nodes[i].RegionID
-		if _, ok := nodeids[fk]; !ok {
-			ids = append(ids, fk)
-		}
-		nodeids[fk] = append(nodeids[fk], nodes[i])
-	}
-	if len(ids) == 0 {
-		return nil
-	}
-	query.Where(region.IDIn(ids...))
-	neighbors, err := query.All(ctx)
-	if err != nil {
-		return err
-	}
-	for _, n := range neighbors {
-		nodes, ok := nodeids[n.ID]
-		if !ok {
-			return fmt.Errorf(`unexpected foreign-key "region_id" returned %v`, n.ID)
-		}
-		for i := range nodes {
-			assign(nodes[i], n)
-		}
-	}
-	return nil
-}
-func (_q *SiteQuery) loadGroup(ctx context.Context, query *SiteGroupQuery, nodes []*Site, init func(*Site), assign func(*Site, *SiteGroup)) error {
-	ids := make([]int, 0, len(nodes))
-	nodeids := make(map[int][]*Site)
-	for i := range nodes {
-		if nodes[i].GroupID == nil {
-			continue
-		}
-		fk := *nodes[i].GroupID
-		if _, ok := nodeids[fk]; !ok {
-			ids = append(ids, fk)
-		}
-		nodeids[fk] = append(nodeids[fk], nodes[i])
-	}
-	if len(ids) == 0 {
-		return nil
-	}
-	query.Where(sitegroup.IDIn(ids...))
-	neighbors, err := query.All(ctx)
-	if err != nil {
-		return err
-	}
-	for _, n := range neighbors {
-		nodes, ok := nodeids[n.ID]
-		if !ok {
-			return fmt.Errorf(`unexpected foreign-key "group_id" returned %v`, n.ID)
-		}
-		for i := range nodes {
-			assign(nodes[i], n)
-		}
-	}
-	return nil
-}
-func (_q *SiteQuery) loadTenant(ctx context.Context, query *TenantQuery, nodes []*Site, init func(*Site), assign func(*Site, *Tenant)) error {
-	ids := make([]int, 0, len(nodes))
-	nodeids := make(map[int][]*Site)
-	for i := range nodes {
-		if nodes[i].TenantID == nil {
-			continue
-		}
-		fk := *nodes[i].TenantID
-		if _, ok := nodeids[fk]; !ok {
-			ids = append(ids, fk)
-		}
-		nodeids[fk] = append(nodeids[fk], nodes[i])
-	}
-	if len(ids) == 0 {
-		return nil
-	}
-	query.Where(tenant.IDIn(ids...))
-	neighbors, err := query.All(ctx)
-	if err != nil {
-		return err
-	}
-	for _, n := range neighbors {
-		nodes, ok := nodeids[n.ID]
-		if !ok {
-			return fmt.Errorf(`unexpected foreign-key "tenant_id" returned %v`, n.ID)
-		}
-		for i := range nodes {
-			assign(nodes[i], n)
-		}
-	}
-	return nil
-}
-
-func (_q *SiteQuery) sqlCount(ctx context.Context) (int, error) {
-	_spec := _q.querySpec()
-	if len(_q.modifiers) > 0 {
-		_spec.Modifiers = _q.modifiers
-	}
-	_spec.Node.Columns = _q.ctx.Fields
-	if len(_q.ctx.Fields) > 0 {
-		_spec.Unique = _q.ctx.Unique != nil && *_q.ctx.Unique
-	}
-	return sqlgraph.CountNodes(ctx, _q.driver, _spec)
 }
 
 func (_q *SiteQuery) querySpec() *sqlgraph.QuerySpec {
@@ -616,15 +196,6 @@ func (_q *SiteQuery) querySpec() *sqlgraph.QuerySpec {
 			if fields[i] != site.FieldID {
 				_spec.Node.Columns = append(_spec.Node.Columns, fields[i])
 			}
-		}
-		if _q.withRegion != nil {
-			_spec.Node.AddColumnOnce(site.FieldRegionID)
-		}
-		if _q.withGroup != nil {
-			_spec.Node.AddColumnOnce(site.FieldGroupID)
-		}
-		if _q.withTenant != nil {
-			_spec.Node.AddColumnOnce(site.FieldTenantID)
 		}
 	}
 	if ps := _q.predicates; len(ps) > 0 {
@@ -648,155 +219,4 @@ func (_q *SiteQuery) querySpec() *sqlgraph.QuerySpec {
 		}
 	}
 	return _spec
-}
-
-func (_q *SiteQuery) sqlQuery(ctx context.Context) *sql.Selector {
-	builder := sql.Dialect(_q.driver.Dialect())
-	t1 := builder.Table(site.Table)
-	columns := _q.ctx.Fields
-	if len(columns) == 0 {
-		columns = site.Columns
-	}
-	selector := builder.Select(t1.Columns(columns...)...).From(t1)
-	if _q.sql != nil {
-		selector = _q.sql
-		selector.Select(selector.Columns(columns...)...)
-	}
-	if _q.ctx.Unique != nil && *_q.ctx.Unique {
-		selector.Distinct()
-	}
-	for _, m := range _q.modifiers {
-		m(selector)
-	}
-	for _, p := range _q.predicates {
-		p(selector)
-	}
-	for _, p := range _q.order {
-		p(selector)
-	}
-	if offset := _q.ctx.Offset; offset != nil {
-		// limit is mandatory for offset clause. We start
-		// with default value, and override it below if needed.
-		selector.Offset(*offset).Limit(math.MaxInt32)
-	}
-	if limit := _q.ctx.Limit; limit != nil {
-		selector.Limit(*limit)
-	}
-	return selector
-}
-
-// ForUpdate locks the selected rows against concurrent updates, and prevent them from being
-// updated, deleted or "selected ... for update" by other sessions, until the transaction is
-// either committed or rolled-back.
-func (_q *SiteQuery) ForUpdate(opts ...sql.LockOption) *SiteQuery {
-	if _q.driver.Dialect() == dialect.Postgres {
-		_q.Unique(false)
-	}
-	_q.modifiers = append(_q.modifiers, func(s *sql.Selector) {
-		s.ForUpdate(opts...)
-	})
-	return _q
-}
-
-// ForShare behaves similarly to ForUpdate, except that it acquires a shared mode lock
-// on any rows that are read. Other sessions can read the rows, but cannot modify them
-// until your transaction commits.
-func (_q *SiteQuery) ForShare(opts ...sql.LockOption) *SiteQuery {
-	if _q.driver.Dialect() == dialect.Postgres {
-		_q.Unique(false)
-	}
-	_q.modifiers = append(_q.modifiers, func(s *sql.Selector) {
-		s.ForShare(opts...)
-	})
-	return _q
-}
-
-// SiteGroupBy is the group-by builder for Site entities.
-type SiteGroupBy struct {
-	selector
-	build *SiteQuery
-}
-
-// Aggregate adds the given aggregation functions to the group-by query.
-func (_g *SiteGroupBy) Aggregate(fns ...AggregateFunc) *SiteGroupBy {
-	_g.fns = append(_g.fns, fns...)
-	return _g
-}
-
-// Scan applies the selector query and scans the result into the given value.
-func (_g *SiteGroupBy) Scan(ctx context.Context, v any) error {
-	ctx = setContextOp(ctx, _g.build.ctx, ent.OpQueryGroupBy)
-	if err := _g.build.prepareQuery(ctx); err != nil {
-		return err
-	}
-	return scanWithInterceptors[*SiteQuery, *SiteGroupBy](ctx, _g.build, _g, _g.build.inters, v)
-}
-
-func (_g *SiteGroupBy) sqlScan(ctx context.Context, root *SiteQuery, v any) error {
-	selector := root.sqlQuery(ctx).Select()
-	aggregation := make([]string, 0, len(_g.fns))
-	for _, fn := range _g.fns {
-		aggregation = append(aggregation, fn(selector))
-	}
-	if len(selector.SelectedColumns()) == 0 {
-		columns := make([]string, 0, len(*_g.flds)+len(_g.fns))
-		for _, f := range *_g.flds {
-			columns = append(columns, selector.C(f))
-		}
-		columns = append(columns, aggregation...)
-		selector.Select(columns...)
-	}
-	selector.GroupBy(selector.Columns(*_g.flds...)...)
-	if err := selector.Err(); err != nil {
-		return err
-	}
-	rows := &sql.Rows{}
-	query, args := selector.Query()
-	if err := _g.build.driver.Query(ctx, query, args, rows); err != nil {
-		return err
-	}
-	defer rows.Close()
-	return sql.ScanSlice(rows, v)
-}
-
-// SiteSelect is the builder for selecting fields of Site entities.
-type SiteSelect struct {
-	*SiteQuery
-	selector
-}
-
-// Aggregate adds the given aggregation functions to the selector query.
-func (_s *SiteSelect) Aggregate(fns ...AggregateFunc) *SiteSelect {
-	_s.fns = append(_s.fns, fns...)
-	return _s
-}
-
-// Scan applies the selector query and scans the result into the given value.
-func (_s *SiteSelect) Scan(ctx context.Context, v any) error {
-	ctx = setContextOp(ctx, _s.ctx, ent.OpQuerySelect)
-	if err := _s.prepareQuery(ctx); err != nil {
-		return err
-	}
-	return scanWithInterceptors[*SiteQuery, *SiteSelect](ctx, _s.SiteQuery, _s, _s.inters, v)
-}
-
-func (_s *SiteSelect) sqlScan(ctx context.Context, root *SiteQuery, v any) error {
-	selector := root.sqlQuery(ctx)
-	aggregation := make([]string, 0, len(_s.fns))
-	for _, fn := range _s.fns {
-		aggregation = append(aggregation, fn(selector))
-	}
-	switch n := len(*_s.selector.flds); {
-	case n == 0 && len(aggregation) > 0:
-		selector.Select(aggregation...)
-	case n != 0 && len(aggregation) > 0:
-		selector.AppendSelect(aggregation...)
-	}
-	rows := &sql.Rows{}
-	query, args := selector.Query()
-	if err := _s.driver.Query(ctx, query, args, rows); err != nil {
-		return err
-	}
-	defer rows.Close()
-	return sql.ScanSlice(rows, v)
 }

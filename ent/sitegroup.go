@@ -35,42 +35,8 @@ type SiteGroup struct {
 	// Description holds the value of the "description" field.
 	Description string `json:"description,omitempty"`
 	// Comments holds the value of the "comments" field.
-	Comments string `json:"comments,omitempty"`
-	// Edges holds the relations/edges for other nodes in the graph.
-	// The values are being populated by the SiteGroupQuery when eager-loading is set.
-	Edges        SiteGroupEdges `json:"edges"`
+	Comments     string `json:"comments,omitempty"`
 	selectValues sql.SelectValues
-}
-
-// SiteGroupEdges holds the relations/edges for other nodes in the graph.
-type SiteGroupEdges struct {
-	// Parent holds the value of the parent edge.
-	Parent *SiteGroup `json:"parent,omitempty"`
-	// Children holds the value of the children edge.
-	Children []*SiteGroup `json:"children,omitempty"`
-	// loadedTypes holds the information for reporting if a
-	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [2]bool
-}
-
-// ParentOrErr returns the Parent value or an error if the edge
-// was not loaded in eager-loading, or loaded but was not found.
-func (e SiteGroupEdges) ParentOrErr() (*SiteGroup, error) {
-	if e.Parent != nil {
-		return e.Parent, nil
-	} else if e.loadedTypes[0] {
-		return nil, &NotFoundError{label: sitegroup.Label}
-	}
-	return nil, &NotLoadedError{edge: "parent"}
-}
-
-// ChildrenOrErr returns the Children value or an error if the edge
-// was not loaded in eager-loading.
-func (e SiteGroupEdges) ChildrenOrErr() ([]*SiteGroup, error) {
-	if e.loadedTypes[1] {
-		return e.Children, nil
-	}
-	return nil, &NotLoadedError{edge: "children"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -177,23 +143,6 @@ func (_m *SiteGroup) assignValues(columns []string, values []any) error {
 // This includes values selected through modifiers, order, etc.
 func (_m *SiteGroup) Value(name string) (ent.Value, error) {
 	return _m.selectValues.Get(name)
-}
-
-// QueryParent queries the "parent" edge of the SiteGroup entity.
-func (_m *SiteGroup) QueryParent() *SiteGroupQuery {
-	return NewSiteGroupClient(_m.config).QueryParent(_m)
-}
-
-// QueryChildren queries the "children" edge of the SiteGroup entity.
-func (_m *SiteGroup) QueryChildren() *SiteGroupQuery {
-	return NewSiteGroupClient(_m.config).QueryChildren(_m)
-}
-
-// Update returns a builder for updating this SiteGroup.
-// Note that you need to call SiteGroup.Unwrap() before calling this method if this SiteGroup
-// was returned from a transaction, and the transaction was committed or rolled back.
-func (_m *SiteGroup) Update() *SiteGroupUpdateOne {
-	return NewSiteGroupClient(_m.config).UpdateOne(_m)
 }
 
 // Unwrap unwraps the SiteGroup entity that was returned from a transaction after it was closed,

@@ -136,13 +136,6 @@ func (_m *Tag) Value(name string) (ent.Value, error) {
 	return _m.selectValues.Get(name)
 }
 
-// Update returns a builder for updating this Tag.
-// Note that you need to call Tag.Unwrap() before calling this method if this Tag
-// was returned from a transaction, and the transaction was committed or rolled back.
-func (_m *Tag) Update() *TagUpdateOne {
-	return NewTagClient(_m.config).UpdateOne(_m)
-}
-
 // Unwrap unwraps the Tag entity that was returned from a transaction after it was closed,
 // so that all future queries will be executed through the driver which created the transaction.
 func (_m *Tag) Unwrap() *Tag {

@@ -37,42 +37,8 @@ type TenantGroup struct {
 	// Description holds the value of the "description" field.
 	Description string `json:"description,omitempty"`
 	// Comments holds the value of the "comments" field.
-	Comments string `json:"comments,omitempty"`
-	// Edges holds the relations/edges for other nodes in the graph.
-	// The values are being populated by the TenantGroupQuery when eager-loading is set.
-	Edges        TenantGroupEdges `json:"edges"`
+	Comments     string `json:"comments,omitempty"`
 	selectValues sql.SelectValues
-}
-
-// TenantGroupEdges holds the relations/edges for other nodes in the graph.
-type TenantGroupEdges struct {
-	// Parent holds the value of the parent edge.
-	Parent *TenantGroup `json:"parent,omitempty"`
-	// Children holds the value of the children edge.
-	Children []*TenantGroup `json:"children,omitempty"`
-	// loadedTypes holds the information for reporting if a
-	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [2]bool
-}
-
-// ParentOrErr returns the Parent value or an error if the edge
-// was not loaded in eager-loading, or loaded but was not found.
-func (e TenantGroupEdges) ParentOrErr() (*TenantGroup, error) {
-	if e.Parent != nil {
-		return e.Parent, nil
-	} else if e.loadedTypes[0] {
-		return nil, &NotFoundError{label: tenantgroup.Label}
-	}
-	return nil, &NotLoadedError{edge: "parent"}
-}
-
-// ChildrenOrErr returns the Children value or an error if the edge
-// was not loaded in eager-loading.
-func (e TenantGroupEdges) ChildrenOrErr() ([]*TenantGroup, error) {
-	if e.loadedTypes[1] {
-		return e.Children, nil
-	}
-	return nil, &NotLoadedError{edge: "children"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -185,23 +151,6 @@ func (_m *TenantGroup) assignValues(columns []string, values []any) error {
 // This includes values selected through modifiers, order, etc.
 func (_m *TenantGroup) Value(name string) (ent.Value, error) {
 	return _m.selectValues.Get(name)
-}
-
-// QueryParent queries the "parent" edge of the TenantGroup entity.
-func (_m *TenantGroup) QueryParent() *TenantGroupQuery {
-	return NewTenantGroupClient(_m.config).QueryParent(_m)
-}
-
-// QueryChildren queries the "children" edge of the TenantGroup entity.
-func (_m *TenantGroup) QueryChildren() *TenantGroupQuery {
-	return NewTenantGroupClient(_m.config).QueryChildren(_m)
-}
-
-// Update returns a builder for updating this TenantGroup.
-// Note that you need to call TenantGroup.Unwrap() before calling this method if this TenantGroup
-// was returned from a transaction, and the transaction was committed or rolled back.
-func (_m *TenantGroup) Update() *TenantGroupUpdateOne {
-	return NewTenantGroupClient(_m.config).UpdateOne(_m)
 }
 
 // Unwrap unwraps the TenantGroup entity that was returned from a transaction after it was closed,

@@ -10,11 +10,7 @@ import (
 
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/sql"
-	"github.com/inventory/inventory/ent/role"
-	"github.com/inventory/inventory/ent/site"
-	"github.com/inventory/inventory/ent/tenant"
 	"github.com/inventory/inventory/ent/vlan"
-	"github.com/inventory/inventory/ent/vlangroup"
 )
 
 // VLAN is the model entity for the VLAN schema.
@@ -49,94 +45,8 @@ type VLAN struct {
 	// QinqRole holds the value of the "qinq_role" field.
 	QinqRole *string `json:"qinq_role,omitempty"`
 	// QinqSvlanID holds the value of the "qinq_svlan_id" field.
-	QinqSvlanID *int `json:"qinq_svlan_id,omitempty"`
-	// Edges holds the relations/edges for other nodes in the graph.
-	// The values are being populated by the VLANQuery when eager-loading is set.
-	Edges        VLANEdges `json:"edges"`
+	QinqSvlanID  *int `json:"qinq_svlan_id,omitempty"`
 	selectValues sql.SelectValues
-}
-
-// VLANEdges holds the relations/edges for other nodes in the graph.
-type VLANEdges struct {
-	// Site holds the value of the site edge.
-	Site *Site `json:"site,omitempty"`
-	// Group holds the value of the group edge.
-	Group *VLANGroup `json:"group,omitempty"`
-	// Tenant holds the value of the tenant edge.
-	Tenant *Tenant `json:"tenant,omitempty"`
-	// Role holds the value of the role edge.
-	Role *Role `json:"role,omitempty"`
-	// QinqSvlan holds the value of the qinq_svlan edge.
-	QinqSvlan *VLAN `json:"qinq_svlan,omitempty"`
-	// QinqSvlanOf holds the value of the qinq_svlan_of edge.
-	QinqSvlanOf []*VLAN `json:"qinq_svlan_of,omitempty"`
-	// loadedTypes holds the information for reporting if a
-	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [6]bool
-}
-
-// SiteOrErr returns the Site value or an error if the edge
-// was not loaded in eager-loading, or loaded but was not found.
-func (e VLANEdges) SiteOrErr() (*Site, error) {
-	if e.Site != nil {
-		return e.Site, nil
-	} else if e.loadedTypes[0] {
-		return nil, &NotFoundError{label: site.Label}
-	}
-	return nil, &NotLoadedError{edge: "site"}
-}
-
-// GroupOrErr returns the Group value or an error if the edge
-// was not loaded in eager-loading, or loaded but was not found.
-func (e VLANEdges) GroupOrErr() (*VLANGroup, error) {
-	if e.Group != nil {
-		return e.Group, nil
-	} else if e.loadedTypes[1] {
-		return nil, &NotFoundError{label: vlangroup.Label}
-	}
-	return nil, &NotLoadedError{edge: "group"}
-}
-
-// TenantOrErr returns the Tenant value or an error if the edge
-// was not loaded in eager-loading, or loaded but was not found.
-func (e VLANEdges) TenantOrErr() (*Tenant, error) {
-	if e.Tenant != nil {
-		return e.Tenant, nil
-	} else if e.loadedTypes[2] {
-		return nil, &NotFoundError{label: tenant.Label}
-	}
-	return nil, &NotLoadedError{edge: "tenant"}
-}
-
-// RoleOrErr returns the Role value or an error if the edge
-// was not loaded in eager-loading, or loaded but was not found.
-func (e VLANEdges) RoleOrErr() (*Role, error) {
-	if e.Role != nil {
-		return e.Role, nil
-	} else if e.loadedTypes[3] {
-		return nil, &NotFoundError{label: role.Label}
-	}
-	return nil, &NotLoadedError{edge: "role"}
-}
-
-// QinqSvlanOrErr returns the QinqSvlan value or an error if the edge
-// was not loaded in eager-loading, or loaded but was not found.
-func (e VLANEdges) QinqSvlanOrErr() (*VLAN, error) {
-	if e.QinqSvlan != nil {
-		return e.QinqSvlan, nil
-	} else if e.loadedTypes[4] {
-		return nil, &NotFoundError{label: vlan.Label}
-	}
-	return nil, &NotLoadedError{edge: "qinq_svlan"}
-}
-
-// QinqSvlanOfOrErr returns the QinqSvlanOf value or an error if the edge
-// was not loaded in eager-loading.
-func (e VLANEdges) QinqSvlanOfOrErr() ([]*VLAN, error) {
-	if e.loadedTypes[5] {
-		return e.QinqSvlanOf, nil
-	}
-	return nil, &NotLoadedError{edge: "qinq_svlan_of"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -278,43 +188,6 @@ func (_m *VLAN) assignValues(columns []string, values []any) error {
 // This includes values selected through modifiers, order, etc.
 func (_m *VLAN) Value(name string) (ent.Value, error) {
 	return _m.selectValues.Get(name)
-}
-
-// QuerySite queries the "site" edge of the VLAN entity.
-func (_m *VLAN) QuerySite() *SiteQuery {
-	return NewVLANClient(_m.config).QuerySite(_m)
-}
-
-// QueryGroup queries the "group" edge of the VLAN entity.
-func (_m *VLAN) QueryGroup() *VLANGroupQuery {
-	return NewVLANClient(_m.config).QueryGroup(_m)
-}
-
-// QueryTenant queries the "tenant" edge of the VLAN entity.
-func (_m *VLAN) QueryTenant() *TenantQuery {
-	return NewVLANClient(_m.config).QueryTenant(_m)
-}
-
-// QueryRole queries the "role" edge of the VLAN entity.
-func (_m *VLAN) QueryRole() *RoleQuery {
-	return NewVLANClient(_m.config).QueryRole(_m)
-}
-
-// QueryQinqSvlan queries the "qinq_svlan" edge of the VLAN entity.
-func (_m *VLAN) QueryQinqSvlan() *VLANQuery {
-	return NewVLANClient(_m.config).QueryQinqSvlan(_m)
-}
-
-// QueryQinqSvlanOf queries the "qinq_svlan_of" edge of the VLAN entity.
-func (_m *VLAN) QueryQinqSvlanOf() *VLANQuery {
-	return NewVLANClient(_m.config).QueryQinqSvlanOf(_m)
-}
-
-// Update returns a builder for updating this VLAN.
-// Note that you need to call VLAN.Unwrap() before calling this method if this VLAN
-// was returned from a transaction, and the transaction was committed or rolled back.
-func (_m *VLAN) Update() *VLANUpdateOne {
-	return NewVLANClient(_m.config).UpdateOne(_m)
 }
 
 // Unwrap unwraps the VLAN entity that was returned from a transaction after it was closed,

@@ -4,37 +4,24 @@ package ent
 
 import (
 	"context"
-	"database/sql/driver"
 	"fmt"
-	"math"
 
 	"entgo.io/ent"
-	"entgo.io/ent/dialect"
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/predicate"
-	"github.com/inventory/inventory/ent/role"
-	"github.com/inventory/inventory/ent/site"
-	"github.com/inventory/inventory/ent/tenant"
 	"github.com/inventory/inventory/ent/vlan"
-	"github.com/inventory/inventory/ent/vlangroup"
 )
 
-// VLANQuery is the builder for querying VLAN entities.
+// VLANQuery is the builder for querying VLAN entities: the slim
+// builder of an api.Model.GenericOnly type (ent/template/query.tmpl).
 type VLANQuery struct {
 	config
-	ctx             *QueryContext
-	order           []vlan.OrderOption
-	inters          []Interceptor
-	predicates      []predicate.VLAN
-	withSite        *SiteQuery
-	withGroup       *VLANGroupQuery
-	withTenant      *TenantQuery
-	withRole        *RoleQuery
-	withQinqSvlan   *VLANQuery
-	withQinqSvlanOf *VLANQuery
-	modifiers       []func(*sql.Selector)
+	ctx        *QueryContext
+	order      []vlan.OrderOption
+	inters     []Interceptor
+	predicates []predicate.VLAN
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -59,7 +46,6 @@ func (_q *VLANQuery) Offset(offset int) *VLANQuery {
 }
 
 // Unique configures the query builder to filter duplicate records on query.
-// By default, unique is set to true, and can be disabled using this method.
 func (_q *VLANQuery) Unique(unique bool) *VLANQuery {
 	_q.ctx.Unique = &unique
 	return _q
@@ -69,138 +55,6 @@ func (_q *VLANQuery) Unique(unique bool) *VLANQuery {
 func (_q *VLANQuery) Order(o ...vlan.OrderOption) *VLANQuery {
 	_q.order = append(_q.order, o...)
 	return _q
-}
-
-// QuerySite chains the current query on the "site" edge.
-func (_q *VLANQuery) QuerySite() *SiteQuery {
-	query := (&SiteClient{config: _q.config}).Query()
-	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
-		if err := _q.prepareQuery(ctx); err != nil {
-			return nil, err
-		}
-		selector := _q.sqlQuery(ctx)
-		if err := selector.Err(); err != nil {
-			return nil, err
-		}
-		step := sqlgraph.NewStep(
-			sqlgraph.From(vlan.Table, vlan.FieldID, selector),
-			sqlgraph.To(site.Table, site.FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, false, vlan.SiteTable, vlan.SiteColumn),
-		)
-		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
-		return fromU, nil
-	}
-	return query
-}
-
-// QueryGroup chains the current query on the "group" edge.
-func (_q *VLANQuery) QueryGroup() *VLANGroupQuery {
-	query := (&VLANGroupClient{config: _q.config}).Query()
-	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
-		if err := _q.prepareQuery(ctx); err != nil {
-			return nil, err
-		}
-		selector := _q.sqlQuery(ctx)
-		if err := selector.Err(); err != nil {
-			return nil, err
-		}
-		step := sqlgraph.NewStep(
-			sqlgraph.From(vlan.Table, vlan.FieldID, selector),
-			sqlgraph.To(vlangroup.Table, vlangroup.FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, false, vlan.GroupTable, vlan.GroupColumn),
-		)
-		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
-		return fromU, nil
-	}
-	return query
-}
-
-// QueryTenant chains the current query on the "tenant" edge.
-func (_q *VLANQuery) QueryTenant() *TenantQuery {
-	query := (&TenantClient{config: _q.config}).Query()
-	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
-		if err := _q.prepareQuery(ctx); err != nil {
-			return nil, err
-		}
-		selector := _q.sqlQuery(ctx)
-		if err := selector.Err(); err != nil {
-			return nil, err
-		}
-		step := sqlgraph.NewStep(
-			sqlgraph.From(vlan.Table, vlan.FieldID, selector),
-			sqlgraph.To(tenant.Table, tenant.FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, false, vlan.TenantTable, vlan.TenantColumn),
-		)
-		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
-		return fromU, nil
-	}
-	return query
-}
-
-// QueryRole chains the current query on the "role" edge.
-func (_q *VLANQuery) QueryRole() *RoleQuery {
-	query := (&RoleClient{config: _q.config}).Query()
-	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
-		if err := _q.prepareQuery(ctx); err != nil {
-			return nil, err
-		}
-		selector := _q.sqlQuery(ctx)
-		if err := selector.Err(); err != nil {
-			return nil, err
-		}
-		step := sqlgraph.NewStep(
-			sqlgraph.From(vlan.Table, vlan.FieldID, selector),
-			sqlgraph.To(role.Table, role.FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, false, vlan.RoleTable, vlan.RoleColumn),
-		)
-		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
-		return fromU, nil
-	}
-	return query
-}
-
-// QueryQinqSvlan chains the current query on the "qinq_svlan" edge.
-func (_q *VLANQuery) QueryQinqSvlan() *VLANQuery {
-	query := (&VLANClient{config: _q.config}).Query()
-	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
-		if err := _q.prepareQuery(ctx); err != nil {
-			return nil, err
-		}
-		selector := _q.sqlQuery(ctx)
-		if err := selector.Err(); err != nil {
-			return nil, err
-		}
-		step := sqlgraph.NewStep(
-			sqlgraph.From(vlan.Table, vlan.FieldID, selector),
-			sqlgraph.To(vlan.Table, vlan.FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, true, vlan.QinqSvlanTable, vlan.QinqSvlanColumn),
-		)
-		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
-		return fromU, nil
-	}
-	return query
-}
-
-// QueryQinqSvlanOf chains the current query on the "qinq_svlan_of" edge.
-func (_q *VLANQuery) QueryQinqSvlanOf() *VLANQuery {
-	query := (&VLANClient{config: _q.config}).Query()
-	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
-		if err := _q.prepareQuery(ctx); err != nil {
-			return nil, err
-		}
-		selector := _q.sqlQuery(ctx)
-		if err := selector.Err(); err != nil {
-			return nil, err
-		}
-		step := sqlgraph.NewStep(
-			sqlgraph.From(vlan.Table, vlan.FieldID, selector),
-			sqlgraph.To(vlan.Table, vlan.FieldID),
-			sqlgraph.Edge(sqlgraph.O2M, false, vlan.QinqSvlanOfTable, vlan.QinqSvlanOfColumn),
-		)
-		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
-		return fromU, nil
-	}
-	return query
 }
 
 // First returns the first VLAN entity from the query.
@@ -214,38 +68,6 @@ func (_q *VLANQuery) First(ctx context.Context) (*VLAN, error) {
 		return nil, &NotFoundError{vlan.Label}
 	}
 	return nodes[0], nil
-}
-
-// FirstX is like First, but panics if an error occurs.
-func (_q *VLANQuery) FirstX(ctx context.Context) *VLAN {
-	node, err := _q.First(ctx)
-	if err != nil && !IsNotFound(err) {
-		panic(err)
-	}
-	return node
-}
-
-// FirstID returns the first VLAN ID from the query.
-// Returns a *NotFoundError when no VLAN ID was found.
-func (_q *VLANQuery) FirstID(ctx context.Context) (id int, err error) {
-	var ids []int
-	if ids, err = _q.Limit(1).IDs(setContextOp(ctx, _q.ctx, ent.OpQueryFirstID)); err != nil {
-		return
-	}
-	if len(ids) == 0 {
-		err = &NotFoundError{vlan.Label}
-		return
-	}
-	return ids[0], nil
-}
-
-// FirstIDX is like FirstID, but panics if an error occurs.
-func (_q *VLANQuery) FirstIDX(ctx context.Context) int {
-	id, err := _q.FirstID(ctx)
-	if err != nil && !IsNotFound(err) {
-		panic(err)
-	}
-	return id
 }
 
 // Only returns a single VLAN entity found by the query, ensuring it only returns one.
@@ -266,43 +88,6 @@ func (_q *VLANQuery) Only(ctx context.Context) (*VLAN, error) {
 	}
 }
 
-// OnlyX is like Only, but panics if an error occurs.
-func (_q *VLANQuery) OnlyX(ctx context.Context) *VLAN {
-	node, err := _q.Only(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return node
-}
-
-// OnlyID is like Only, but returns the only VLAN ID in the query.
-// Returns a *NotSingularError when more than one VLAN ID is found.
-// Returns a *NotFoundError when no entities are found.
-func (_q *VLANQuery) OnlyID(ctx context.Context) (id int, err error) {
-	var ids []int
-	if ids, err = _q.Limit(2).IDs(setContextOp(ctx, _q.ctx, ent.OpQueryOnlyID)); err != nil {
-		return
-	}
-	switch len(ids) {
-	case 1:
-		id = ids[0]
-	case 0:
-		err = &NotFoundError{vlan.Label}
-	default:
-		err = &NotSingularError{vlan.Label}
-	}
-	return
-}
-
-// OnlyIDX is like OnlyID, but panics if an error occurs.
-func (_q *VLANQuery) OnlyIDX(ctx context.Context) int {
-	id, err := _q.OnlyID(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return id
-}
-
 // All executes the query and returns a list of VLANs.
 func (_q *VLANQuery) All(ctx context.Context) ([]*VLAN, error) {
 	ctx = setContextOp(ctx, _q.ctx, ent.OpQueryAll)
@@ -313,212 +98,39 @@ func (_q *VLANQuery) All(ctx context.Context) ([]*VLAN, error) {
 	return withInterceptors[[]*VLAN](ctx, _q, qr, _q.inters)
 }
 
-// AllX is like All, but panics if an error occurs.
-func (_q *VLANQuery) AllX(ctx context.Context) []*VLAN {
-	nodes, err := _q.All(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return nodes
-}
-
-// IDs executes the query and returns a list of VLAN IDs.
-func (_q *VLANQuery) IDs(ctx context.Context) (ids []int, err error) {
+// IDs executes the query and returns a list of VLAN IDs (a
+// mutation's IDs uses it for updates and deletes by predicate).
+func (_q *VLANQuery) IDs(ctx context.Context) ([]int, error) {
 	if _q.ctx.Unique == nil && _q.path != nil {
 		_q.Unique(true)
 	}
-	ctx = setContextOp(ctx, _q.ctx, ent.OpQueryIDs)
-	if err = _q.Select(vlan.FieldID).Scan(ctx, &ids); err != nil {
+	_q.ctx.Fields = append(_q.ctx.Fields, vlan.FieldID)
+	nodes, err := _q.All(setContextOp(ctx, _q.ctx, ent.OpQueryIDs))
+	if err != nil {
 		return nil, err
+	}
+	ids := make([]int, len(nodes))
+	for i, n := range nodes {
+		ids[i] = n.ID
 	}
 	return ids, nil
 }
 
-// IDsX is like IDs, but panics if an error occurs.
-func (_q *VLANQuery) IDsX(ctx context.Context) []int {
-	ids, err := _q.IDs(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return ids
-}
-
-// Count returns the count of the given query.
-func (_q *VLANQuery) Count(ctx context.Context) (int, error) {
-	ctx = setContextOp(ctx, _q.ctx, ent.OpQueryCount)
-	if err := _q.prepareQuery(ctx); err != nil {
-		return 0, err
-	}
-	return withInterceptors[int](ctx, _q, querierCount[*VLANQuery](), _q.inters)
-}
-
-// CountX is like Count, but panics if an error occurs.
-func (_q *VLANQuery) CountX(ctx context.Context) int {
-	count, err := _q.Count(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return count
-}
-
-// Exist returns true if the query has elements in the graph.
-func (_q *VLANQuery) Exist(ctx context.Context) (bool, error) {
-	ctx = setContextOp(ctx, _q.ctx, ent.OpQueryExist)
-	switch _, err := _q.FirstID(ctx); {
-	case IsNotFound(err):
-		return false, nil
-	case err != nil:
-		return false, fmt.Errorf("ent: check existence: %w", err)
-	default:
-		return true, nil
-	}
-}
-
-// ExistX is like Exist, but panics if an error occurs.
-func (_q *VLANQuery) ExistX(ctx context.Context) bool {
-	exist, err := _q.Exist(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return exist
-}
-
-// Clone returns a duplicate of the VLANQuery builder, including all associated steps. It can be
-// used to prepare common query builders and use them differently after the clone is made.
+// Clone returns a duplicate of the VLANQuery builder, including all associated steps.
 func (_q *VLANQuery) Clone() *VLANQuery {
 	if _q == nil {
 		return nil
 	}
 	return &VLANQuery{
-		config:          _q.config,
-		ctx:             _q.ctx.Clone(),
-		order:           append([]vlan.OrderOption{}, _q.order...),
-		inters:          append([]Interceptor{}, _q.inters...),
-		predicates:      append([]predicate.VLAN{}, _q.predicates...),
-		withSite:        _q.withSite.Clone(),
-		withGroup:       _q.withGroup.Clone(),
-		withTenant:      _q.withTenant.Clone(),
-		withRole:        _q.withRole.Clone(),
-		withQinqSvlan:   _q.withQinqSvlan.Clone(),
-		withQinqSvlanOf: _q.withQinqSvlanOf.Clone(),
+		config:     _q.config,
+		ctx:        _q.ctx.Clone(),
+		order:      append([]vlan.OrderOption{}, _q.order...),
+		inters:     append([]Interceptor{}, _q.inters...),
+		predicates: append([]predicate.VLAN{}, _q.predicates...),
 		// clone intermediate query.
 		sql:  _q.sql.Clone(),
 		path: _q.path,
 	}
-}
-
-// WithSite tells the query-builder to eager-load the nodes that are connected to
-// the "site" edge. The optional arguments are used to configure the query builder of the edge.
-func (_q *VLANQuery) WithSite(opts ...func(*SiteQuery)) *VLANQuery {
-	query := (&SiteClient{config: _q.config}).Query()
-	for _, opt := range opts {
-		opt(query)
-	}
-	_q.withSite = query
-	return _q
-}
-
-// WithGroup tells the query-builder to eager-load the nodes that are connected to
-// the "group" edge. The optional arguments are used to configure the query builder of the edge.
-func (_q *VLANQuery) WithGroup(opts ...func(*VLANGroupQuery)) *VLANQuery {
-	query := (&VLANGroupClient{config: _q.config}).Query()
-	for _, opt := range opts {
-		opt(query)
-	}
-	_q.withGroup = query
-	return _q
-}
-
-// WithTenant tells the query-builder to eager-load the nodes that are connected to
-// the "tenant" edge. The optional arguments are used to configure the query builder of the edge.
-func (_q *VLANQuery) WithTenant(opts ...func(*TenantQuery)) *VLANQuery {
-	query := (&TenantClient{config: _q.config}).Query()
-	for _, opt := range opts {
-		opt(query)
-	}
-	_q.withTenant = query
-	return _q
-}
-
-// WithRole tells the query-builder to eager-load the nodes that are connected to
-// the "role" edge. The optional arguments are used to configure the query builder of the edge.
-func (_q *VLANQuery) WithRole(opts ...func(*RoleQuery)) *VLANQuery {
-	query := (&RoleClient{config: _q.config}).Query()
-	for _, opt := range opts {
-		opt(query)
-	}
-	_q.withRole = query
-	return _q
-}
-
-// WithQinqSvlan tells the query-builder to eager-load the nodes that are connected to
-// the "qinq_svlan" edge. The optional arguments are used to configure the query builder of the edge.
-func (_q *VLANQuery) WithQinqSvlan(opts ...func(*VLANQuery)) *VLANQuery {
-	query := (&VLANClient{config: _q.config}).Query()
-	for _, opt := range opts {
-		opt(query)
-	}
-	_q.withQinqSvlan = query
-	return _q
-}
-
-// WithQinqSvlanOf tells the query-builder to eager-load the nodes that are connected to
-// the "qinq_svlan_of" edge. The optional arguments are used to configure the query builder of the edge.
-func (_q *VLANQuery) WithQinqSvlanOf(opts ...func(*VLANQuery)) *VLANQuery {
-	query := (&VLANClient{config: _q.config}).Query()
-	for _, opt := range opts {
-		opt(query)
-	}
-	_q.withQinqSvlanOf = query
-	return _q
-}
-
-// GroupBy is used to group vertices by one or more fields/columns.
-// It is often used with aggregate functions, like: count, max, mean, min, sum.
-//
-// Example:
-//
-//	var v []struct {
-//		Created time.Time `json:"created,omitempty"`
-//		Count int `json:"count,omitempty"`
-//	}
-//
-//	client.VLAN.Query().
-//		GroupBy(vlan.FieldCreated).
-//		Aggregate(ent.Count()).
-//		Scan(ctx, &v)
-func (_q *VLANQuery) GroupBy(field string, fields ...string) *VLANGroupBy {
-	_q.ctx.Fields = append([]string{field}, fields...)
-	grbuild := &VLANGroupBy{build: _q}
-	grbuild.flds = &_q.ctx.Fields
-	grbuild.label = vlan.Label
-	grbuild.scan = grbuild.Scan
-	return grbuild
-}
-
-// Select allows the selection one or more fields/columns for the given query,
-// instead of selecting all fields in the entity.
-//
-// Example:
-//
-//	var v []struct {
-//		Created time.Time `json:"created,omitempty"`
-//	}
-//
-//	client.VLAN.Query().
-//		Select(vlan.FieldCreated).
-//		Scan(ctx, &v)
-func (_q *VLANQuery) Select(fields ...string) *VLANSelect {
-	_q.ctx.Fields = append(_q.ctx.Fields, fields...)
-	sbuild := &VLANSelect{VLANQuery: _q}
-	sbuild.label = vlan.Label
-	sbuild.flds, sbuild.scan = &_q.ctx.Fields, sbuild.Scan
-	return sbuild
-}
-
-// Aggregate returns a VLANSelect configured with the given aggregations.
-func (_q *VLANQuery) Aggregate(fns ...AggregateFunc) *VLANSelect {
-	return _q.Select().Aggregate(fns...)
 }
 
 func (_q *VLANQuery) prepareQuery(ctx context.Context) error {
@@ -549,16 +161,8 @@ func (_q *VLANQuery) prepareQuery(ctx context.Context) error {
 
 func (_q *VLANQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*VLAN, error) {
 	var (
-		nodes       = []*VLAN{}
-		_spec       = _q.querySpec()
-		loadedTypes = [6]bool{
-			_q.withSite != nil,
-			_q.withGroup != nil,
-			_q.withTenant != nil,
-			_q.withRole != nil,
-			_q.withQinqSvlan != nil,
-			_q.withQinqSvlanOf != nil,
-		}
+		nodes = []*VLAN{}
+		_spec = _q.querySpec()
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
 		return (*VLAN).scanValues(nil, columns)
@@ -566,11 +170,7 @@ func (_q *VLANQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*VLAN, e
 	_spec.Assign = func(columns []string, values []any) error {
 		node := &VLAN{config: _q.config}
 		nodes = append(nodes, node)
-		node.Edges.loadedTypes = loadedTypes
 		return node.assignValues(columns, values)
-	}
-	if len(_q.modifiers) > 0 {
-		_spec.Modifiers = _q.modifiers
 	}
 	for i := range hooks {
 		hooks[i](ctx, _spec)
@@ -578,253 +178,7 @@ func (_q *VLANQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*VLAN, e
 	if err := sqlgraph.QueryNodes(ctx, _q.driver, _spec); err != nil {
 		return nil, err
 	}
-	if len(nodes) == 0 {
-		return nodes, nil
-	}
-	if query := _q.withSite; query != nil {
-		if err := _q.loadSite(ctx, query, nodes, nil,
-			func(n *VLAN, e *Site) { n.Edges.Site = e }); err != nil {
-			return nil, err
-		}
-	}
-	if query := _q.withGroup; query != nil {
-		if err := _q.loadGroup(ctx, query, nodes, nil,
-			func(n *VLAN, e *VLANGroup) { n.Edges.Group = e }); err != nil {
-			return nil, err
-		}
-	}
-	if query := _q.withTenant; query != nil {
-		if err := _q.loadTenant(ctx, query, nodes, nil,
-			func(n *VLAN, e *Tenant) { n.Edges.Tenant = e }); err != nil {
-			return nil, err
-		}
-	}
-	if query := _q.withRole; query != nil {
-		if err := _q.loadRole(ctx, query, nodes, nil,
-			func(n *VLAN, e *Role) { n.Edges.Role = e }); err != nil {
-			return nil, err
-		}
-	}
-	if query := _q.withQinqSvlan; query != nil {
-		if err := _q.loadQinqSvlan(ctx, query, nodes, nil,
-			func(n *VLAN, e *VLAN) { n.Edges.QinqSvlan = e }); err != nil {
-			return nil, err
-		}
-	}
-	if query := _q.withQinqSvlanOf; query != nil {
-		if err := _q.loadQinqSvlanOf(ctx, query, nodes,
-			func(n *VLAN) { n.Edges.QinqSvlanOf = []*VLAN{} },
-			func(n *VLAN, e *VLAN) { n.Edges.QinqSvlanOf = append(n.Edges.QinqSvlanOf, e) }); err != nil {
-			return nil, err
-		}
-	}
 	return nodes, nil
-}
-
-func (_q *VLANQuery) loadSite(ctx context.Context, query *SiteQuery, nodes []*VLAN, init func(*VLAN), assign func(*VLAN, *Site)) error {
-	ids := make([]int, 0, len(nodes))
-	nodeids := make(map[int][]*VLAN)
-	for i := range nodes {
-		if nodes[i].SiteID == nil {
-			continue
-		}
-		fk := *nodes[i].SiteID
-		if _, ok := nodeids[fk]; !ok {
-			ids = append(ids, fk)
-		}
-		nodeids[fk] = append(nodeids[fk], nodes[i])
-	}
-	if len(ids) == 0 {
-		return nil
-	}
-	query.Where(site.IDIn(ids...))
-	neighbors, err := query.All(ctx)
-	if err != nil {
-		return err
-	}
-	for _, n := range neighbors {
-		nodes, ok := nodeids[n.ID]
-		if !ok {
-			return fmt.Errorf(`unexpected foreign-key "site_id" returned %v`, n.ID)
-		}
-		for i := range nodes {
-			assign(nodes[i], n)
-		}
-	}
-	return nil
-}
-func (_q *VLANQuery) loadGroup(ctx context.Context, query *VLANGroupQuery, nodes []*VLAN, init func(*VLAN), assign func(*VLAN, *VLANGroup)) error {
-	ids := make([]int, 0, len(nodes))
-	nodeids := make(map[int][]*VLAN)
-	for i := range nodes {
-		if nodes[i].GroupID == nil {
-			continue
-		}
-		fk := *nodes[i].GroupID
-		if _, ok := nodeids[fk]; !ok {
-			ids = append(ids, fk)
-		}
-		nodeids[fk] = append(nodeids[fk], nodes[i])
-	}
-	if len(ids) == 0 {
-		return nil
-	}
-	query.Where(vlangroup.IDIn(ids...))
-	neighbors, err := query.All(ctx)
-	if err != nil {
-		return err
-	}
-	for _, n := range neighbors {
-		nodes, ok := nodeids[n.ID]
-		if !ok {
-			return fmt.Errorf(`unexpected foreign-key "group_id" returned %v`, n.ID)
-		}
-		for i := range nodes {
-			assign(nodes[i], n)
-		}
-	}
-	return nil
-}
-func (_q *VLANQuery) loadTenant(ctx context.Context, query *TenantQuery, nodes []*VLAN, init func(*VLAN), assign func(*VLAN, *Tenant)) error {
-	ids := make([]int, 0, len(nodes))
-	nodeids := make(map[int][]*VLAN)
-	for i := range nodes {
-		if nodes[i].TenantID == nil {
-			continue
-		}
-		fk := *nodes[i].TenantID
-		if _, ok := nodeids[fk]; !ok {
-			ids = append(ids, fk)
-		}
-		nodeids[fk] = append(nodeids[fk], nodes[i])
-	}
-	if len(ids) == 0 {
-		return nil
-	}
-	query.Where(tenant.IDIn(ids...))
-	neighbors, err := query.All(ctx)
-	if err != nil {
-		return err
-	}
-	for _, n := range neighbors {
-		nodes, ok := nodeids[n.ID]
-		if !ok {
-			return fmt.Errorf(`unexpected foreign-key "tenant_id" returned %v`, n.ID)
-		}
-		for i := range nodes {
-			assign(nodes[i], n)
-		}
-	}
-	return nil
-}
-func (_q *VLANQuery) loadRole(ctx context.Context, query *RoleQuery, nodes []*VLAN, init func(*VLAN), assign func(*VLAN, *Role)) error {
-	ids := make([]int, 0, len(nodes))
-	nodeids := make(map[int][]*VLAN)
-	for i := range nodes {
-		if nodes[i].RoleID == nil {
-			continue
-		}
-		fk := *nodes[i].RoleID
-		if _, ok := nodeids[fk]; !ok {
-			ids = append(ids, fk)
-		}
-		nodeids[fk] = append(nodeids[fk], nodes[i])
-	}
-	if len(ids) == 0 {
-		return nil
-	}
-	query.Where(role.IDIn(ids...))
-	neighbors, err := query.All(ctx)
-	if err != nil {
-		return err
-	}
-	for _, n := range neighbors {
-		nodes, ok := nodeids[n.ID]
-		if !ok {
-			return fmt.Errorf(`unexpected foreign-key "role_id" returned %v`, n.ID)
-		}
-		for i := range nodes {
-			assign(nodes[i], n)
-		}
-	}
-	return nil
-}
-func (_q *VLANQuery) loadQinqSvlan(ctx context.Context, query *VLANQuery, nodes []*VLAN, init func(*VLAN), assign func(*VLAN, *VLAN)) error {
-	ids := make([]int, 0, len(nodes))
-	nodeids := make(map[int][]*VLAN)
-	for i := range nodes {
-		if nodes[i].QinqSvlanID == nil {
-			continue
-		}
-		fk := *nodes[i].QinqSvlanID
-		if _, ok := nodeids[fk]; !ok {
-			ids = append(ids, fk)
-		}
-		nodeids[fk] = append(nodeids[fk], nodes[i])
-	}
-	if len(ids) == 0 {
-		return nil
-	}
-	query.Where(vlan.IDIn(ids...))
-	neighbors, err := query.All(ctx)
-	if err != nil {
-		return err
-	}
-	for _, n := range neighbors {
-		nodes, ok := nodeids[n.ID]
-		if !ok {
-			return fmt.Errorf(`unexpected foreign-key "qinq_svlan_id" returned %v`, n.ID)
-		}
-		for i := range nodes {
-			assign(nodes[i], n)
-		}
-	}
-	return nil
-}
-func (_q *VLANQuery) loadQinqSvlanOf(ctx context.Context, query *VLANQuery, nodes []*VLAN, init func(*VLAN), assign func(*VLAN, *VLAN)) error {
-	fks := make([]driver.Value, 0, len(nodes))
-	nodeids := make(map[int]*VLAN)
-	for i := range nodes {
-		fks = append(fks, nodes[i].ID)
-		nodeids[nodes[i].ID] = nodes[i]
-		if init != nil {
-			init(nodes[i])
-		}
-	}
-	if len(query.ctx.Fields) > 0 {
-		query.ctx.AppendFieldOnce(vlan.FieldQinqSvlanID)
-	}
-	query.Where(predicate.VLAN(func(s *sql.Selector) {
-		s.Where(sql.InValues(s.C(vlan.QinqSvlanOfColumn), fks...))
-	}))
-	neighbors, err := query.All(ctx)
-	if err != nil {
-		return err
-	}
-	for _, n := range neighbors {
-		fk := n.QinqSvlanID
-		if fk == nil {
-			return fmt.Errorf(`foreign-key "qinq_svlan_id" is nil for node %v`, n.ID)
-		}
-		node, ok := nodeids[*fk]
-		if !ok {
-			return fmt.Errorf(`unexpected referenced foreign-key "qinq_svlan_id" returned %v for node %v`, *fk, n.ID)
-		}
-		assign(node, n)
-	}
-	return nil
-}
-
-func (_q *VLANQuery) sqlCount(ctx context.Context) (int, error) {
-	_spec := _q.querySpec()
-	if len(_q.modifiers) > 0 {
-		_spec.Modifiers = _q.modifiers
-	}
-	_spec.Node.Columns = _q.ctx.Fields
-	if len(_q.ctx.Fields) > 0 {
-		_spec.Unique = _q.ctx.Unique != nil && *_q.ctx.Unique
-	}
-	return sqlgraph.CountNodes(ctx, _q.driver, _spec)
 }
 
 func (_q *VLANQuery) querySpec() *sqlgraph.QuerySpec {
@@ -842,21 +196,6 @@ func (_q *VLANQuery) querySpec() *sqlgraph.QuerySpec {
 			if fields[i] != vlan.FieldID {
 				_spec.Node.Columns = append(_spec.Node.Columns, fields[i])
 			}
-		}
-		if _q.withSite != nil {
-			_spec.Node.AddColumnOnce(vlan.FieldSiteID)
-		}
-		if _q.withGroup != nil {
-			_spec.Node.AddColumnOnce(vlan.FieldGroupID)
-		}
-		if _q.withTenant != nil {
-			_spec.Node.AddColumnOnce(vlan.FieldTenantID)
-		}
-		if _q.withRole != nil {
-			_spec.Node.AddColumnOnce(vlan.FieldRoleID)
-		}
-		if _q.withQinqSvlan != nil {
-			_spec.Node.AddColumnOnce(vlan.FieldQinqSvlanID)
 		}
 	}
 	if ps := _q.predicates; len(ps) > 0 {
@@ -880,155 +219,4 @@ func (_q *VLANQuery) querySpec() *sqlgraph.QuerySpec {
 		}
 	}
 	return _spec
-}
-
-func (_q *VLANQuery) sqlQuery(ctx context.Context) *sql.Selector {
-	builder := sql.Dialect(_q.driver.Dialect())
-	t1 := builder.Table(vlan.Table)
-	columns := _q.ctx.Fields
-	if len(columns) == 0 {
-		columns = vlan.Columns
-	}
-	selector := builder.Select(t1.Columns(columns...)...).From(t1)
-	if _q.sql != nil {
-		selector = _q.sql
-		selector.Select(selector.Columns(columns...)...)
-	}
-	if _q.ctx.Unique != nil && *_q.ctx.Unique {
-		selector.Distinct()
-	}
-	for _, m := range _q.modifiers {
-		m(selector)
-	}
-	for _, p := range _q.predicates {
-		p(selector)
-	}
-	for _, p := range _q.order {
-		p(selector)
-	}
-	if offset := _q.ctx.Offset; offset != nil {
-		// limit is mandatory for offset clause. We start
-		// with default value, and override it below if needed.
-		selector.Offset(*offset).Limit(math.MaxInt32)
-	}
-	if limit := _q.ctx.Limit; limit != nil {
-		selector.Limit(*limit)
-	}
-	return selector
-}
-
-// ForUpdate locks the selected rows against concurrent updates, and prevent them from being
-// updated, deleted or "selected ... for update" by other sessions, until the transaction is
-// either committed or rolled-back.
-func (_q *VLANQuery) ForUpdate(opts ...sql.LockOption) *VLANQuery {
-	if _q.driver.Dialect() == dialect.Postgres {
-		_q.Unique(false)
-	}
-	_q.modifiers = append(_q.modifiers, func(s *sql.Selector) {
-		s.ForUpdate(opts...)
-	})
-	return _q
-}
-
-// ForShare behaves similarly to ForUpdate, except that it acquires a shared mode lock
-// on any rows that are read. Other sessions can read the rows, but cannot modify them
-// until your transaction commits.
-func (_q *VLANQuery) ForShare(opts ...sql.LockOption) *VLANQuery {
-	if _q.driver.Dialect() == dialect.Postgres {
-		_q.Unique(false)
-	}
-	_q.modifiers = append(_q.modifiers, func(s *sql.Selector) {
-		s.ForShare(opts...)
-	})
-	return _q
-}
-
-// VLANGroupBy is the group-by builder for VLAN entities.
-type VLANGroupBy struct {
-	selector
-	build *VLANQuery
-}
-
-// Aggregate adds the given aggregation functions to the group-by query.
-func (_g *VLANGroupBy) Aggregate(fns ...AggregateFunc) *VLANGroupBy {
-	_g.fns = append(_g.fns, fns...)
-	return _g
-}
-
-// Scan applies the selector query and scans the result into the given value.
-func (_g *VLANGroupBy) Scan(ctx context.Context, v any) error {
-	ctx = setContextOp(ctx, _g.build.ctx, ent.OpQueryGroupBy)
-	if err := _g.build.prepareQuery(ctx); err != nil {
-		return err
-	}
-	return scanWithInterceptors[*VLANQuery, *VLANGroupBy](ctx, _g.build, _g, _g.build.inters, v)
-}
-
-func (_g *VLANGroupBy) sqlScan(ctx context.Context, root *VLANQuery, v any) error {
-	selector := root.sqlQuery(ctx).Select()
-	aggregation := make([]string, 0, len(_g.fns))
-	for _, fn := range _g.fns {
-		aggregation = append(aggregation, fn(selector))
-	}
-	if len(selector.SelectedColumns()) == 0 {
-		columns := make([]string, 0, len(*_g.flds)+len(_g.fns))
-		for _, f := range *_g.flds {
-			columns = append(columns, selector.C(f))
-		}
-		columns = append(columns, aggregation...)
-		selector.Select(columns...)
-	}
-	selector.GroupBy(selector.Columns(*_g.flds...)...)
-	if err := selector.Err(); err != nil {
-		return err
-	}
-	rows := &sql.Rows{}
-	query, args := selector.Query()
-	if err := _g.build.driver.Query(ctx, query, args, rows); err != nil {
-		return err
-	}
-	defer rows.Close()
-	return sql.ScanSlice(rows, v)
-}
-
-// VLANSelect is the builder for selecting fields of VLAN entities.
-type VLANSelect struct {
-	*VLANQuery
-	selector
-}
-
-// Aggregate adds the given aggregation functions to the selector query.
-func (_s *VLANSelect) Aggregate(fns ...AggregateFunc) *VLANSelect {
-	_s.fns = append(_s.fns, fns...)
-	return _s
-}
-
-// Scan applies the selector query and scans the result into the given value.
-func (_s *VLANSelect) Scan(ctx context.Context, v any) error {
-	ctx = setContextOp(ctx, _s.ctx, ent.OpQuerySelect)
-	if err := _s.prepareQuery(ctx); err != nil {
-		return err
-	}
-	return scanWithInterceptors[*VLANQuery, *VLANSelect](ctx, _s.VLANQuery, _s, _s.inters, v)
-}
-
-func (_s *VLANSelect) sqlScan(ctx context.Context, root *VLANQuery, v any) error {
-	selector := root.sqlQuery(ctx)
-	aggregation := make([]string, 0, len(_s.fns))
-	for _, fn := range _s.fns {
-		aggregation = append(aggregation, fn(selector))
-	}
-	switch n := len(*_s.selector.flds); {
-	case n == 0 && len(aggregation) > 0:
-		selector.Select(aggregation...)
-	case n != 0 && len(aggregation) > 0:
-		selector.AppendSelect(aggregation...)
-	}
-	rows := &sql.Rows{}
-	query, args := selector.Query()
-	if err := _s.driver.Query(ctx, query, args, rows); err != nil {
-		return err
-	}
-	defer rows.Close()
-	return sql.ScanSlice(rows, v)
 }

@@ -10,7 +10,6 @@ import (
 
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/sql"
-	"github.com/inventory/inventory/ent/tenant"
 	"github.com/inventory/inventory/ent/vlangroup"
 )
 
@@ -44,31 +43,8 @@ type VLANGroup struct {
 	// TotalVlanIds holds the value of the "total_vlan_ids" field.
 	TotalVlanIds int `json:"total_vlan_ids,omitempty"`
 	// TenantID holds the value of the "tenant_id" field.
-	TenantID *int `json:"tenant_id,omitempty"`
-	// Edges holds the relations/edges for other nodes in the graph.
-	// The values are being populated by the VLANGroupQuery when eager-loading is set.
-	Edges        VLANGroupEdges `json:"edges"`
+	TenantID     *int `json:"tenant_id,omitempty"`
 	selectValues sql.SelectValues
-}
-
-// VLANGroupEdges holds the relations/edges for other nodes in the graph.
-type VLANGroupEdges struct {
-	// Tenant holds the value of the tenant edge.
-	Tenant *Tenant `json:"tenant,omitempty"`
-	// loadedTypes holds the information for reporting if a
-	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [1]bool
-}
-
-// TenantOrErr returns the Tenant value or an error if the edge
-// was not loaded in eager-loading, or loaded but was not found.
-func (e VLANGroupEdges) TenantOrErr() (*Tenant, error) {
-	if e.Tenant != nil {
-		return e.Tenant, nil
-	} else if e.loadedTypes[0] {
-		return nil, &NotFoundError{label: tenant.Label}
-	}
-	return nil, &NotLoadedError{edge: "tenant"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -203,18 +179,6 @@ func (_m *VLANGroup) assignValues(columns []string, values []any) error {
 // This includes values selected through modifiers, order, etc.
 func (_m *VLANGroup) Value(name string) (ent.Value, error) {
 	return _m.selectValues.Get(name)
-}
-
-// QueryTenant queries the "tenant" edge of the VLANGroup entity.
-func (_m *VLANGroup) QueryTenant() *TenantQuery {
-	return NewVLANGroupClient(_m.config).QueryTenant(_m)
-}
-
-// Update returns a builder for updating this VLANGroup.
-// Note that you need to call VLANGroup.Unwrap() before calling this method if this VLANGroup
-// was returned from a transaction, and the transaction was committed or rolled back.
-func (_m *VLANGroup) Update() *VLANGroupUpdateOne {
-	return NewVLANGroupClient(_m.config).UpdateOne(_m)
 }
 
 // Unwrap unwraps the VLANGroup entity that was returned from a transaction after it was closed,

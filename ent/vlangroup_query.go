@@ -5,27 +5,23 @@ package ent
 import (
 	"context"
 	"fmt"
-	"math"
 
 	"entgo.io/ent"
-	"entgo.io/ent/dialect"
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/predicate"
-	"github.com/inventory/inventory/ent/tenant"
 	"github.com/inventory/inventory/ent/vlangroup"
 )
 
-// VLANGroupQuery is the builder for querying VLANGroup entities.
+// VLANGroupQuery is the builder for querying VLANGroup entities: the slim
+// builder of an api.Model.GenericOnly type (ent/template/query.tmpl).
 type VLANGroupQuery struct {
 	config
 	ctx        *QueryContext
 	order      []vlangroup.OrderOption
 	inters     []Interceptor
 	predicates []predicate.VLANGroup
-	withTenant *TenantQuery
-	modifiers  []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -50,7 +46,6 @@ func (_q *VLANGroupQuery) Offset(offset int) *VLANGroupQuery {
 }
 
 // Unique configures the query builder to filter duplicate records on query.
-// By default, unique is set to true, and can be disabled using this method.
 func (_q *VLANGroupQuery) Unique(unique bool) *VLANGroupQuery {
 	_q.ctx.Unique = &unique
 	return _q
@@ -60,28 +55,6 @@ func (_q *VLANGroupQuery) Unique(unique bool) *VLANGroupQuery {
 func (_q *VLANGroupQuery) Order(o ...vlangroup.OrderOption) *VLANGroupQuery {
 	_q.order = append(_q.order, o...)
 	return _q
-}
-
-// QueryTenant chains the current query on the "tenant" edge.
-func (_q *VLANGroupQuery) QueryTenant() *TenantQuery {
-	query := (&TenantClient{config: _q.config}).Query()
-	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
-		if err := _q.prepareQuery(ctx); err != nil {
-			return nil, err
-		}
-		selector := _q.sqlQuery(ctx)
-		if err := selector.Err(); err != nil {
-			return nil, err
-		}
-		step := sqlgraph.NewStep(
-			sqlgraph.From(vlangroup.Table, vlangroup.FieldID, selector),
-			sqlgraph.To(tenant.Table, tenant.FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, false, vlangroup.TenantTable, vlangroup.TenantColumn),
-		)
-		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
-		return fromU, nil
-	}
-	return query
 }
 
 // First returns the first VLANGroup entity from the query.
@@ -95,38 +68,6 @@ func (_q *VLANGroupQuery) First(ctx context.Context) (*VLANGroup, error) {
 		return nil, &NotFoundError{vlangroup.Label}
 	}
 	return nodes[0], nil
-}
-
-// FirstX is like First, but panics if an error occurs.
-func (_q *VLANGroupQuery) FirstX(ctx context.Context) *VLANGroup {
-	node, err := _q.First(ctx)
-	if err != nil && !IsNotFound(err) {
-		panic(err)
-	}
-	return node
-}
-
-// FirstID returns the first VLANGroup ID from the query.
-// Returns a *NotFoundError when no VLANGroup ID was found.
-func (_q *VLANGroupQuery) FirstID(ctx context.Context) (id int, err error) {
-	var ids []int
-	if ids, err = _q.Limit(1).IDs(setContextOp(ctx, _q.ctx, ent.OpQueryFirstID)); err != nil {
-		return
-	}
-	if len(ids) == 0 {
-		err = &NotFoundError{vlangroup.Label}
-		return
-	}
-	return ids[0], nil
-}
-
-// FirstIDX is like FirstID, but panics if an error occurs.
-func (_q *VLANGroupQuery) FirstIDX(ctx context.Context) int {
-	id, err := _q.FirstID(ctx)
-	if err != nil && !IsNotFound(err) {
-		panic(err)
-	}
-	return id
 }
 
 // Only returns a single VLANGroup entity found by the query, ensuring it only returns one.
@@ -147,43 +88,6 @@ func (_q *VLANGroupQuery) Only(ctx context.Context) (*VLANGroup, error) {
 	}
 }
 
-// OnlyX is like Only, but panics if an error occurs.
-func (_q *VLANGroupQuery) OnlyX(ctx context.Context) *VLANGroup {
-	node, err := _q.Only(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return node
-}
-
-// OnlyID is like Only, but returns the only VLANGroup ID in the query.
-// Returns a *NotSingularError when more than one VLANGroup ID is found.
-// Returns a *NotFoundError when no entities are found.
-func (_q *VLANGroupQuery) OnlyID(ctx context.Context) (id int, err error) {
-	var ids []int
-	if ids, err = _q.Limit(2).IDs(setContextOp(ctx, _q.ctx, ent.OpQueryOnlyID)); err != nil {
-		return
-	}
-	switch len(ids) {
-	case 1:
-		id = ids[0]
-	case 0:
-		err = &NotFoundError{vlangroup.Label}
-	default:
-		err = &NotSingularError{vlangroup.Label}
-	}
-	return
-}
-
-// OnlyIDX is like OnlyID, but panics if an error occurs.
-func (_q *VLANGroupQuery) OnlyIDX(ctx context.Context) int {
-	id, err := _q.OnlyID(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return id
-}
-
 // All executes the query and returns a list of VLANGroups.
 func (_q *VLANGroupQuery) All(ctx context.Context) ([]*VLANGroup, error) {
 	ctx = setContextOp(ctx, _q.ctx, ent.OpQueryAll)
@@ -194,78 +98,25 @@ func (_q *VLANGroupQuery) All(ctx context.Context) ([]*VLANGroup, error) {
 	return withInterceptors[[]*VLANGroup](ctx, _q, qr, _q.inters)
 }
 
-// AllX is like All, but panics if an error occurs.
-func (_q *VLANGroupQuery) AllX(ctx context.Context) []*VLANGroup {
-	nodes, err := _q.All(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return nodes
-}
-
-// IDs executes the query and returns a list of VLANGroup IDs.
-func (_q *VLANGroupQuery) IDs(ctx context.Context) (ids []int, err error) {
+// IDs executes the query and returns a list of VLANGroup IDs (a
+// mutation's IDs uses it for updates and deletes by predicate).
+func (_q *VLANGroupQuery) IDs(ctx context.Context) ([]int, error) {
 	if _q.ctx.Unique == nil && _q.path != nil {
 		_q.Unique(true)
 	}
-	ctx = setContextOp(ctx, _q.ctx, ent.OpQueryIDs)
-	if err = _q.Select(vlangroup.FieldID).Scan(ctx, &ids); err != nil {
+	_q.ctx.Fields = append(_q.ctx.Fields, vlangroup.FieldID)
+	nodes, err := _q.All(setContextOp(ctx, _q.ctx, ent.OpQueryIDs))
+	if err != nil {
 		return nil, err
+	}
+	ids := make([]int, len(nodes))
+	for i, n := range nodes {
+		ids[i] = n.ID
 	}
 	return ids, nil
 }
 
-// IDsX is like IDs, but panics if an error occurs.
-func (_q *VLANGroupQuery) IDsX(ctx context.Context) []int {
-	ids, err := _q.IDs(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return ids
-}
-
-// Count returns the count of the given query.
-func (_q *VLANGroupQuery) Count(ctx context.Context) (int, error) {
-	ctx = setContextOp(ctx, _q.ctx, ent.OpQueryCount)
-	if err := _q.prepareQuery(ctx); err != nil {
-		return 0, err
-	}
-	return withInterceptors[int](ctx, _q, querierCount[*VLANGroupQuery](), _q.inters)
-}
-
-// CountX is like Count, but panics if an error occurs.
-func (_q *VLANGroupQuery) CountX(ctx context.Context) int {
-	count, err := _q.Count(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return count
-}
-
-// Exist returns true if the query has elements in the graph.
-func (_q *VLANGroupQuery) Exist(ctx context.Context) (bool, error) {
-	ctx = setContextOp(ctx, _q.ctx, ent.OpQueryExist)
-	switch _, err := _q.FirstID(ctx); {
-	case IsNotFound(err):
-		return false, nil
-	case err != nil:
-		return false, fmt.Errorf("ent: check existence: %w", err)
-	default:
-		return true, nil
-	}
-}
-
-// ExistX is like Exist, but panics if an error occurs.
-func (_q *VLANGroupQuery) ExistX(ctx context.Context) bool {
-	exist, err := _q.Exist(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return exist
-}
-
-// Clone returns a duplicate of the VLANGroupQuery builder, including all associated steps. It can be
-// used to prepare common query builders and use them differently after the clone is made.
+// Clone returns a duplicate of the VLANGroupQuery builder, including all associated steps.
 func (_q *VLANGroupQuery) Clone() *VLANGroupQuery {
 	if _q == nil {
 		return nil
@@ -276,70 +127,10 @@ func (_q *VLANGroupQuery) Clone() *VLANGroupQuery {
 		order:      append([]vlangroup.OrderOption{}, _q.order...),
 		inters:     append([]Interceptor{}, _q.inters...),
 		predicates: append([]predicate.VLANGroup{}, _q.predicates...),
-		withTenant: _q.withTenant.Clone(),
 		// clone intermediate query.
 		sql:  _q.sql.Clone(),
 		path: _q.path,
 	}
-}
-
-// WithTenant tells the query-builder to eager-load the nodes that are connected to
-// the "tenant" edge. The optional arguments are used to configure the query builder of the edge.
-func (_q *VLANGroupQuery) WithTenant(opts ...func(*TenantQuery)) *VLANGroupQuery {
-	query := (&TenantClient{config: _q.config}).Query()
-	for _, opt := range opts {
-		opt(query)
-	}
-	_q.withTenant = query
-	return _q
-}
-
-// GroupBy is used to group vertices by one or more fields/columns.
-// It is often used with aggregate functions, like: count, max, mean, min, sum.
-//
-// Example:
-//
-//	var v []struct {
-//		Created time.Time `json:"created,omitempty"`
-//		Count int `json:"count,omitempty"`
-//	}
-//
-//	client.VLANGroup.Query().
-//		GroupBy(vlangroup.FieldCreated).
-//		Aggregate(ent.Count()).
-//		Scan(ctx, &v)
-func (_q *VLANGroupQuery) GroupBy(field string, fields ...string) *VLANGroupGroupBy {
-	_q.ctx.Fields = append([]string{field}, fields...)
-	grbuild := &VLANGroupGroupBy{build: _q}
-	grbuild.flds = &_q.ctx.Fields
-	grbuild.label = vlangroup.Label
-	grbuild.scan = grbuild.Scan
-	return grbuild
-}
-
-// Select allows the selection one or more fields/columns for the given query,
-// instead of selecting all fields in the entity.
-//
-// Example:
-//
-//	var v []struct {
-//		Created time.Time `json:"created,omitempty"`
-//	}
-//
-//	client.VLANGroup.Query().
-//		Select(vlangroup.FieldCreated).
-//		Scan(ctx, &v)
-func (_q *VLANGroupQuery) Select(fields ...string) *VLANGroupSelect {
-	_q.ctx.Fields = append(_q.ctx.Fields, fields...)
-	sbuild := &VLANGroupSelect{VLANGroupQuery: _q}
-	sbuild.label = vlangroup.Label
-	sbuild.flds, sbuild.scan = &_q.ctx.Fields, sbuild.Scan
-	return sbuild
-}
-
-// Aggregate returns a VLANGroupSelect configured with the given aggregations.
-func (_q *VLANGroupQuery) Aggregate(fns ...AggregateFunc) *VLANGroupSelect {
-	return _q.Select().Aggregate(fns...)
 }
 
 func (_q *VLANGroupQuery) prepareQuery(ctx context.Context) error {
@@ -370,11 +161,8 @@ func (_q *VLANGroupQuery) prepareQuery(ctx context.Context) error {
 
 func (_q *VLANGroupQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*VLANGroup, error) {
 	var (
-		nodes       = []*VLANGroup{}
-		_spec       = _q.querySpec()
-		loadedTypes = [1]bool{
-			_q.withTenant != nil,
-		}
+		nodes = []*VLANGroup{}
+		_spec = _q.querySpec()
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
 		return (*VLANGroup).scanValues(nil, columns)
@@ -382,11 +170,7 @@ func (_q *VLANGroupQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*VL
 	_spec.Assign = func(columns []string, values []any) error {
 		node := &VLANGroup{config: _q.config}
 		nodes = append(nodes, node)
-		node.Edges.loadedTypes = loadedTypes
 		return node.assignValues(columns, values)
-	}
-	if len(_q.modifiers) > 0 {
-		_spec.Modifiers = _q.modifiers
 	}
 	for i := range hooks {
 		hooks[i](ctx, _spec)
@@ -394,61 +178,7 @@ func (_q *VLANGroupQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*VL
 	if err := sqlgraph.QueryNodes(ctx, _q.driver, _spec); err != nil {
 		return nil, err
 	}
-	if len(nodes) == 0 {
-		return nodes, nil
-	}
-	if query := _q.withTenant; query != nil {
-		if err := _q.loadTenant(ctx, query, nodes, nil,
-			func(n *VLANGroup, e *Tenant) { n.Edges.Tenant = e }); err != nil {
-			return nil, err
-		}
-	}
 	return nodes, nil
-}
-
-func (_q *VLANGroupQuery) loadTenant(ctx context.Context, query *TenantQuery, nodes []*VLANGroup, init func(*VLANGroup), assign func(*VLANGroup, *Tenant)) error {
-	ids := make([]int, 0, len(nodes))
-	nodeids := make(map[int][]*VLANGroup)
-	for i := range nodes {
-		if nodes[i].TenantID == nil {
-			continue
-		}
-		fk := *nodes[i].TenantID
-		if _, ok := nodeids[fk]; !ok {
-			ids = append(ids, fk)
-		}
-		nodeids[fk] = append(nodeids[fk], nodes[i])
-	}
-	if len(ids) == 0 {
-		return nil
-	}
-	query.Where(tenant.IDIn(ids...))
-	neighbors, err := query.All(ctx)
-	if err != nil {
-		return err
-	}
-	for _, n := range neighbors {
-		nodes, ok := nodeids[n.ID]
-		if !ok {
-			return fmt.Errorf(`unexpected foreign-key "tenant_id" returned %v`, n.ID)
-		}
-		for i := range nodes {
-			assign(nodes[i], n)
-		}
-	}
-	return nil
-}
-
-func (_q *VLANGroupQuery) sqlCount(ctx context.Context) (int, error) {
-	_spec := _q.querySpec()
-	if len(_q.modifiers) > 0 {
-		_spec.Modifiers = _q.modifiers
-	}
-	_spec.Node.Columns = _q.ctx.Fields
-	if len(_q.ctx.Fields) > 0 {
-		_spec.Unique = _q.ctx.Unique != nil && *_q.ctx.Unique
-	}
-	return sqlgraph.CountNodes(ctx, _q.driver, _spec)
 }
 
 func (_q *VLANGroupQuery) querySpec() *sqlgraph.QuerySpec {
@@ -466,9 +196,6 @@ func (_q *VLANGroupQuery) querySpec() *sqlgraph.QuerySpec {
 			if fields[i] != vlangroup.FieldID {
 				_spec.Node.Columns = append(_spec.Node.Columns, fields[i])
 			}
-		}
-		if _q.withTenant != nil {
-			_spec.Node.AddColumnOnce(vlangroup.FieldTenantID)
 		}
 	}
 	if ps := _q.predicates; len(ps) > 0 {
@@ -492,155 +219,4 @@ func (_q *VLANGroupQuery) querySpec() *sqlgraph.QuerySpec {
 		}
 	}
 	return _spec
-}
-
-func (_q *VLANGroupQuery) sqlQuery(ctx context.Context) *sql.Selector {
-	builder := sql.Dialect(_q.driver.Dialect())
-	t1 := builder.Table(vlangroup.Table)
-	columns := _q.ctx.Fields
-	if len(columns) == 0 {
-		columns = vlangroup.Columns
-	}
-	selector := builder.Select(t1.Columns(columns...)...).From(t1)
-	if _q.sql != nil {
-		selector = _q.sql
-		selector.Select(selector.Columns(columns...)...)
-	}
-	if _q.ctx.Unique != nil && *_q.ctx.Unique {
-		selector.Distinct()
-	}
-	for _, m := range _q.modifiers {
-		m(selector)
-	}
-	for _, p := range _q.predicates {
-		p(selector)
-	}
-	for _, p := range _q.order {
-		p(selector)
-	}
-	if offset := _q.ctx.Offset; offset != nil {
-		// limit is mandatory for offset clause. We start
-		// with default value, and override it below if needed.
-		selector.Offset(*offset).Limit(math.MaxInt32)
-	}
-	if limit := _q.ctx.Limit; limit != nil {
-		selector.Limit(*limit)
-	}
-	return selector
-}
-
-// ForUpdate locks the selected rows against concurrent updates, and prevent them from being
-// updated, deleted or "selected ... for update" by other sessions, until the transaction is
-// either committed or rolled-back.
-func (_q *VLANGroupQuery) ForUpdate(opts ...sql.LockOption) *VLANGroupQuery {
-	if _q.driver.Dialect() == dialect.Postgres {
-		_q.Unique(false)
-	}
-	_q.modifiers = append(_q.modifiers, func(s *sql.Selector) {
-		s.ForUpdate(opts...)
-	})
-	return _q
-}
-
-// ForShare behaves similarly to ForUpdate, except that it acquires a shared mode lock
-// on any rows that are read. Other sessions can read the rows, but cannot modify them
-// until your transaction commits.
-func (_q *VLANGroupQuery) ForShare(opts ...sql.LockOption) *VLANGroupQuery {
-	if _q.driver.Dialect() == dialect.Postgres {
-		_q.Unique(false)
-	}
-	_q.modifiers = append(_q.modifiers, func(s *sql.Selector) {
-		s.ForShare(opts...)
-	})
-	return _q
-}
-
-// VLANGroupGroupBy is the group-by builder for VLANGroup entities.
-type VLANGroupGroupBy struct {
-	selector
-	build *VLANGroupQuery
-}
-
-// Aggregate adds the given aggregation functions to the group-by query.
-func (_g *VLANGroupGroupBy) Aggregate(fns ...AggregateFunc) *VLANGroupGroupBy {
-	_g.fns = append(_g.fns, fns...)
-	return _g
-}
-
-// Scan applies the selector query and scans the result into the given value.
-func (_g *VLANGroupGroupBy) Scan(ctx context.Context, v any) error {
-	ctx = setContextOp(ctx, _g.build.ctx, ent.OpQueryGroupBy)
-	if err := _g.build.prepareQuery(ctx); err != nil {
-		return err
-	}
-	return scanWithInterceptors[*VLANGroupQuery, *VLANGroupGroupBy](ctx, _g.build, _g, _g.build.inters, v)
-}
-
-func (_g *VLANGroupGroupBy) sqlScan(ctx context.Context, root *VLANGroupQuery, v any) error {
-	selector := root.sqlQuery(ctx).Select()
-	aggregation := make([]string, 0, len(_g.fns))
-	for _, fn := range _g.fns {
-		aggregation = append(aggregation, fn(selector))
-	}
-	if len(selector.SelectedColumns()) == 0 {
-		columns := make([]string, 0, len(*_g.flds)+len(_g.fns))
-		for _, f := range *_g.flds {
-			columns = append(columns, selector.C(f))
-		}
-		columns = append(columns, aggregation...)
-		selector.Select(columns...)
-	}
-	selector.GroupBy(selector.Columns(*_g.flds...)...)
-	if err := selector.Err(); err != nil {
-		return err
-	}
-	rows := &sql.Rows{}
-	query, args := selector.Query()
-	if err := _g.build.driver.Query(ctx, query, args, rows); err != nil {
-		return err
-	}
-	defer rows.Close()
-	return sql.ScanSlice(rows, v)
-}
-
-// VLANGroupSelect is the builder for selecting fields of VLANGroup entities.
-type VLANGroupSelect struct {
-	*VLANGroupQuery
-	selector
-}
-
-// Aggregate adds the given aggregation functions to the selector query.
-func (_s *VLANGroupSelect) Aggregate(fns ...AggregateFunc) *VLANGroupSelect {
-	_s.fns = append(_s.fns, fns...)
-	return _s
-}
-
-// Scan applies the selector query and scans the result into the given value.
-func (_s *VLANGroupSelect) Scan(ctx context.Context, v any) error {
-	ctx = setContextOp(ctx, _s.ctx, ent.OpQuerySelect)
-	if err := _s.prepareQuery(ctx); err != nil {
-		return err
-	}
-	return scanWithInterceptors[*VLANGroupQuery, *VLANGroupSelect](ctx, _s.VLANGroupQuery, _s, _s.inters, v)
-}
-
-func (_s *VLANGroupSelect) sqlScan(ctx context.Context, root *VLANGroupQuery, v any) error {
-	selector := root.sqlQuery(ctx)
-	aggregation := make([]string, 0, len(_s.fns))
-	for _, fn := range _s.fns {
-		aggregation = append(aggregation, fn(selector))
-	}
-	switch n := len(*_s.selector.flds); {
-	case n == 0 && len(aggregation) > 0:
-		selector.Select(aggregation...)
-	case n != 0 && len(aggregation) > 0:
-		selector.AppendSelect(aggregation...)
-	}
-	rows := &sql.Rows{}
-	query, args := selector.Query()
-	if err := _s.driver.Query(ctx, query, args, rows); err != nil {
-		return err
-	}
-	defer rows.Close()
-	return sql.ScanSlice(rows, v)
 }

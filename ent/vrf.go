@@ -10,7 +10,6 @@ import (
 
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/sql"
-	"github.com/inventory/inventory/ent/tenant"
 	"github.com/inventory/inventory/ent/vrf"
 )
 
@@ -39,30 +38,7 @@ type VRF struct {
 	TenantID *int `json:"tenant_id,omitempty"`
 	// EnforceUnique holds the value of the "enforce_unique" field.
 	EnforceUnique bool `json:"enforce_unique,omitempty"`
-	// Edges holds the relations/edges for other nodes in the graph.
-	// The values are being populated by the VRFQuery when eager-loading is set.
-	Edges        VRFEdges `json:"edges"`
-	selectValues sql.SelectValues
-}
-
-// VRFEdges holds the relations/edges for other nodes in the graph.
-type VRFEdges struct {
-	// Tenant holds the value of the tenant edge.
-	Tenant *Tenant `json:"tenant,omitempty"`
-	// loadedTypes holds the information for reporting if a
-	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [1]bool
-}
-
-// TenantOrErr returns the Tenant value or an error if the edge
-// was not loaded in eager-loading, or loaded but was not found.
-func (e VRFEdges) TenantOrErr() (*Tenant, error) {
-	if e.Tenant != nil {
-		return e.Tenant, nil
-	} else if e.loadedTypes[0] {
-		return nil, &NotFoundError{label: tenant.Label}
-	}
-	return nil, &NotLoadedError{edge: "tenant"}
+	selectValues  sql.SelectValues
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -178,18 +154,6 @@ func (_m *VRF) assignValues(columns []string, values []any) error {
 // This includes values selected through modifiers, order, etc.
 func (_m *VRF) Value(name string) (ent.Value, error) {
 	return _m.selectValues.Get(name)
-}
-
-// QueryTenant queries the "tenant" edge of the VRF entity.
-func (_m *VRF) QueryTenant() *TenantQuery {
-	return NewVRFClient(_m.config).QueryTenant(_m)
-}
-
-// Update returns a builder for updating this VRF.
-// Note that you need to call VRF.Unwrap() before calling this method if this VRF
-// was returned from a transaction, and the transaction was committed or rolled back.
-func (_m *VRF) Update() *VRFUpdateOne {
-	return NewVRFClient(_m.config).UpdateOne(_m)
 }
 
 // Unwrap unwraps the VRF entity that was returned from a transaction after it was closed,

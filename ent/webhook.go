@@ -179,13 +179,6 @@ func (_m *Webhook) Value(name string) (ent.Value, error) {
 	return _m.selectValues.Get(name)
 }
 
-// Update returns a builder for updating this Webhook.
-// Note that you need to call Webhook.Unwrap() before calling this method if this Webhook
-// was returned from a transaction, and the transaction was committed or rolled back.
-func (_m *Webhook) Update() *WebhookUpdateOne {
-	return NewWebhookClient(_m.config).UpdateOne(_m)
-}
-
 // Unwrap unwraps the Webhook entity that was returned from a transaction after it was closed,
 // so that all future queries will be executed through the driver which created the transaction.
 func (_m *Webhook) Unwrap() *Webhook {
