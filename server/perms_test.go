@@ -33,9 +33,14 @@ func permFixture(t *testing.T, w *world, d *resource.Descriptor) func(e *servert
 		}
 	}
 	fx := loadFixture(t, d.ContentType())
+	// Variants count per fixture (one model in one Env), not process-wide:
+	// values that must stay distinct in a small range (a reservation's
+	// units within its rack's height) then stay small.
+	var n int
 	return func(_ *servertest.Env, self int) map[string]any {
 		w.d = d
-		p := variant(d, w.payload(t, fx.Create[0]), next())
+		n++
+		p := variant(d, w.payload(t, fx.Create[0]), n)
 		if d.Field("description") != nil {
 			p["description"] = "in"
 		}
