@@ -32,6 +32,10 @@ func init() {
 		FilterDecl: []FilterDecl{
 			{Name: "tenant_group_id", Kind: "tree-id", Column: "group", Target: "", Attr: "", Via: "tenant"},
 			{Name: "tenant_group", Kind: "tree-attr", Column: "group", Target: "", Attr: "", Via: "tenant"},
+			{Name: "region_id", Kind: "tree-id", Column: "region", Target: "", Attr: "", Via: "rack.site"},
+			{Name: "region", Kind: "tree-attr", Column: "region", Target: "", Attr: "", Via: "rack.site"},
+			{Name: "site_group_id", Kind: "tree-id", Column: "group", Target: "", Attr: "", Via: "rack.site"},
+			{Name: "site_group", Kind: "tree-attr", Column: "group", Target: "", Attr: "", Via: "rack.site"},
 			{Name: "site_id", Kind: "fk-id", Column: "site", Target: "", Attr: "", Via: "rack"},
 			{Name: "site", Kind: "fk-attr", Column: "site", Target: "", Attr: "", Via: "rack"},
 			{Name: "location_id", Kind: "tree-id", Column: "location", Target: "", Attr: "", Via: "rack"},
