@@ -303,7 +303,7 @@ func (s *Spec) build(ctx context.Context, f *Filter, lookup string, raw []string
 			return negate(pos(sel, pg, c), neg)
 		}
 		e := cat(fr(c+" IN (SELECT fth.id FROM "+sel.Quote(f.Through.Table)+" fth WHERE "),
-			beyond(sel, pg, "fth."+sel.Quote(f.Through.Column), f.Beyond, pos), fr(")"))
+			beyond(sel, pg, "fth."+sel.Quote(f.Through.Column), f.Beyond, matchNull, pos), fr(")"))
 		if matchNull {
 			e = cat(fr("("), e, fr(" OR "+c+" IS NULL)"))
 		}
@@ -313,13 +313,19 @@ func (s *Spec) build(ctx context.Context, f *Filter, lookup string, raw []string
 
 // beyond renders the predicate on col, or, when further hops follow, col
 // IN (SELECT id of the next table WHERE ... the predicate on its column).
-func beyond(sel *sql.Selector, pg bool, col string, hops []Through, pos func(sel *sql.Selector, pg bool, col string) frag) frag {
+// When NULL matches, a NULL key on the way matches too (Django's LEFT
+// JOINs: rack__site__region__isnull holds when the site has no region).
+func beyond(sel *sql.Selector, pg bool, col string, hops []Through, matchNull bool, pos func(sel *sql.Selector, pg bool, col string) frag) frag {
 	if len(hops) == 0 {
 		return pos(sel, pg, col)
 	}
 	a := fmt.Sprintf("fth%d", len(hops))
-	return cat(fr(col+" IN (SELECT "+a+".id FROM "+sel.Quote(hops[0].Table)+" "+a+" WHERE "),
-		beyond(sel, pg, a+"."+sel.Quote(hops[0].Column), hops[1:], pos), fr(")"))
+	e := cat(fr(col+" IN (SELECT "+a+".id FROM "+sel.Quote(hops[0].Table)+" "+a+" WHERE "),
+		beyond(sel, pg, a+"."+sel.Quote(hops[0].Column), hops[1:], matchNull, pos), fr(")"))
+	if matchNull {
+		e = cat(fr("("), e, fr(" OR "+col+" IS NULL)"))
+	}
+	return e
 }
 
 // positive is the predicate of a filter without its negation, on a column
