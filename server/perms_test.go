@@ -27,8 +27,9 @@ func next() int { return int(seq.Add(1)) }
 func permFixture(t *testing.T, w *world, d *resource.Descriptor) func(e *servertest.Env, self int) map[string]any {
 	if d.ReadOnlyAPI {
 		sites := resource.ByContentType("dcim.site")
+		site := permFixture(t, w, sites) // one counter for the sites made
 		return func(e *servertest.Env, _ int) map[string]any {
-			e.Admin().Must(http.StatusCreated, "POST", sites.ListURL(""), permFixture(t, w, sites)(e, 1))
+			e.Admin().Must(http.StatusCreated, "POST", sites.ListURL(""), site(e, 1))
 			return nil
 		}
 	}
