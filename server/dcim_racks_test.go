@@ -141,8 +141,9 @@ func TestRackRules(t *testing.T) {
 		}
 
 		// A renamed rack renames its reservations' display; deleting the
-		// rack deletes them; a rack role in use is protected; a deleted
-		// location leaves its racks at the site.
+		// rack deletes them and the VLAN groups scoped to it; a rack role
+		// in use is protected; a deleted location leaves its racks at the
+		// site.
 		a.Must(http.StatusOK, "PATCH", fmt.Sprintf("/api/dcim/racks/%d/", idOf(typed)), map[string]any{"name": "T2", "facility_id": "F9"})
 		rs := a.Must(http.StatusOK, "GET", fmt.Sprintf("/api/dcim/rack-reservations/?rack_id=%d", idOf(typed)), nil).Results()
 		if len(rs) != 2 || rs[0]["display"] != "Reservation for rack T2 (F9)" {
@@ -153,7 +154,13 @@ func TestRackRules(t *testing.T) {
 		}
 		a.Must(http.StatusOK, "PATCH", fmt.Sprintf("/api/dcim/racks/%d/", idOf(r1)), map[string]any{"role": w.role})
 		a.Must(http.StatusConflict, "DELETE", fmt.Sprintf("/api/dcim/rack-roles/%d/", w.role), nil)
+		vg := a.Must(http.StatusCreated, "POST", "/api/ipam/vlan-groups/", map[string]any{"name": "Rack VLANs", "slug": "rack-vlans",
+			"scope_type": "dcim.rack", "scope_id": idOf(typed)}).Object()
+		if n := len(a.Must(http.StatusOK, "GET", fmt.Sprintf("/api/ipam/vlan-groups/?rack=%d", idOf(typed)), nil).Results()); n != 1 {
+			t.Errorf("VLAN groups of the rack: %d", n)
+		}
 		a.Must(http.StatusNoContent, "DELETE", fmt.Sprintf("/api/dcim/racks/%d/", idOf(typed)), nil)
+		a.Must(http.StatusNotFound, "GET", fmt.Sprintf("/api/ipam/vlan-groups/%d/", idOf(vg)), nil) // NetBox's GenericRelation cascade
 		if n := count(); n != 0.0 {
 			t.Errorf("reservations after their rack was deleted: %v", n)
 		}
