@@ -18,14 +18,22 @@ import (
 	"github.com/inventory/inventory/ent/customfield"
 	"github.com/inventory/inventory/ent/customfieldchoiceset"
 	"github.com/inventory/inventory/ent/delivery"
+	"github.com/inventory/inventory/ent/devicerole"
 	"github.com/inventory/inventory/ent/eventrule"
 	"github.com/inventory/inventory/ent/group"
+	"github.com/inventory/inventory/ent/inventoryitemrole"
 	"github.com/inventory/inventory/ent/location"
 	"github.com/inventory/inventory/ent/manufacturer"
 	"github.com/inventory/inventory/ent/objectchange"
 	"github.com/inventory/inventory/ent/objectpermission"
 	"github.com/inventory/inventory/ent/outboxevent"
+	"github.com/inventory/inventory/ent/platform"
 	"github.com/inventory/inventory/ent/prefix"
+	"github.com/inventory/inventory/ent/rack"
+	"github.com/inventory/inventory/ent/rackgroup"
+	"github.com/inventory/inventory/ent/rackreservation"
+	"github.com/inventory/inventory/ent/rackrole"
+	"github.com/inventory/inventory/ent/racktype"
 	"github.com/inventory/inventory/ent/region"
 	"github.com/inventory/inventory/ent/rir"
 	"github.com/inventory/inventory/ent/role"
@@ -56,10 +64,14 @@ type Client struct {
 	CustomFieldChoiceSet *CustomFieldChoiceSetClient
 	// Delivery is the client for interacting with the Delivery builders.
 	Delivery *DeliveryClient
+	// DeviceRole is the client for interacting with the DeviceRole builders.
+	DeviceRole *DeviceRoleClient
 	// EventRule is the client for interacting with the EventRule builders.
 	EventRule *EventRuleClient
 	// Group is the client for interacting with the Group builders.
 	Group *GroupClient
+	// InventoryItemRole is the client for interacting with the InventoryItemRole builders.
+	InventoryItemRole *InventoryItemRoleClient
 	// Location is the client for interacting with the Location builders.
 	Location *LocationClient
 	// Manufacturer is the client for interacting with the Manufacturer builders.
@@ -70,10 +82,22 @@ type Client struct {
 	ObjectPermission *ObjectPermissionClient
 	// OutboxEvent is the client for interacting with the OutboxEvent builders.
 	OutboxEvent *OutboxEventClient
+	// Platform is the client for interacting with the Platform builders.
+	Platform *PlatformClient
 	// Prefix is the client for interacting with the Prefix builders.
 	Prefix *PrefixClient
 	// RIR is the client for interacting with the RIR builders.
 	RIR *RIRClient
+	// Rack is the client for interacting with the Rack builders.
+	Rack *RackClient
+	// RackGroup is the client for interacting with the RackGroup builders.
+	RackGroup *RackGroupClient
+	// RackReservation is the client for interacting with the RackReservation builders.
+	RackReservation *RackReservationClient
+	// RackRole is the client for interacting with the RackRole builders.
+	RackRole *RackRoleClient
+	// RackType is the client for interacting with the RackType builders.
+	RackType *RackTypeClient
 	// Region is the client for interacting with the Region builders.
 	Region *RegionClient
 	// Role is the client for interacting with the Role builders.
@@ -116,15 +140,23 @@ func (c *Client) init() {
 	c.CustomField = NewCustomFieldClient(c.config)
 	c.CustomFieldChoiceSet = NewCustomFieldChoiceSetClient(c.config)
 	c.Delivery = NewDeliveryClient(c.config)
+	c.DeviceRole = NewDeviceRoleClient(c.config)
 	c.EventRule = NewEventRuleClient(c.config)
 	c.Group = NewGroupClient(c.config)
+	c.InventoryItemRole = NewInventoryItemRoleClient(c.config)
 	c.Location = NewLocationClient(c.config)
 	c.Manufacturer = NewManufacturerClient(c.config)
 	c.ObjectChange = NewObjectChangeClient(c.config)
 	c.ObjectPermission = NewObjectPermissionClient(c.config)
 	c.OutboxEvent = NewOutboxEventClient(c.config)
+	c.Platform = NewPlatformClient(c.config)
 	c.Prefix = NewPrefixClient(c.config)
 	c.RIR = NewRIRClient(c.config)
+	c.Rack = NewRackClient(c.config)
+	c.RackGroup = NewRackGroupClient(c.config)
+	c.RackReservation = NewRackReservationClient(c.config)
+	c.RackRole = NewRackRoleClient(c.config)
+	c.RackType = NewRackTypeClient(c.config)
 	c.Region = NewRegionClient(c.config)
 	c.Role = NewRoleClient(c.config)
 	c.Site = NewSiteClient(c.config)
@@ -234,15 +266,23 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		CustomField:          NewCustomFieldClient(cfg),
 		CustomFieldChoiceSet: NewCustomFieldChoiceSetClient(cfg),
 		Delivery:             NewDeliveryClient(cfg),
+		DeviceRole:           NewDeviceRoleClient(cfg),
 		EventRule:            NewEventRuleClient(cfg),
 		Group:                NewGroupClient(cfg),
+		InventoryItemRole:    NewInventoryItemRoleClient(cfg),
 		Location:             NewLocationClient(cfg),
 		Manufacturer:         NewManufacturerClient(cfg),
 		ObjectChange:         NewObjectChangeClient(cfg),
 		ObjectPermission:     NewObjectPermissionClient(cfg),
 		OutboxEvent:          NewOutboxEventClient(cfg),
+		Platform:             NewPlatformClient(cfg),
 		Prefix:               NewPrefixClient(cfg),
 		RIR:                  NewRIRClient(cfg),
+		Rack:                 NewRackClient(cfg),
+		RackGroup:            NewRackGroupClient(cfg),
+		RackReservation:      NewRackReservationClient(cfg),
+		RackRole:             NewRackRoleClient(cfg),
+		RackType:             NewRackTypeClient(cfg),
 		Region:               NewRegionClient(cfg),
 		Role:                 NewRoleClient(cfg),
 		Site:                 NewSiteClient(cfg),
@@ -279,15 +319,23 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		CustomField:          NewCustomFieldClient(cfg),
 		CustomFieldChoiceSet: NewCustomFieldChoiceSetClient(cfg),
 		Delivery:             NewDeliveryClient(cfg),
+		DeviceRole:           NewDeviceRoleClient(cfg),
 		EventRule:            NewEventRuleClient(cfg),
 		Group:                NewGroupClient(cfg),
+		InventoryItemRole:    NewInventoryItemRoleClient(cfg),
 		Location:             NewLocationClient(cfg),
 		Manufacturer:         NewManufacturerClient(cfg),
 		ObjectChange:         NewObjectChangeClient(cfg),
 		ObjectPermission:     NewObjectPermissionClient(cfg),
 		OutboxEvent:          NewOutboxEventClient(cfg),
+		Platform:             NewPlatformClient(cfg),
 		Prefix:               NewPrefixClient(cfg),
 		RIR:                  NewRIRClient(cfg),
+		Rack:                 NewRackClient(cfg),
+		RackGroup:            NewRackGroupClient(cfg),
+		RackReservation:      NewRackReservationClient(cfg),
+		RackRole:             NewRackRoleClient(cfg),
+		RackType:             NewRackTypeClient(cfg),
 		Region:               NewRegionClient(cfg),
 		Role:                 NewRoleClient(cfg),
 		Site:                 NewSiteClient(cfg),
@@ -331,11 +379,12 @@ func (c *Client) Close() error {
 // In order to add hooks to a specific client, call: `client.Node.Use(...)`.
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
-		c.CustomField, c.CustomFieldChoiceSet, c.Delivery, c.EventRule, c.Group,
-		c.Location, c.Manufacturer, c.ObjectChange, c.ObjectPermission, c.OutboxEvent,
-		c.Prefix, c.RIR, c.Region, c.Role, c.Site, c.SiteGroup, c.Tag, c.TaggedItem,
-		c.Tenant, c.TenantGroup, c.Token, c.User, c.VLAN, c.VLANGroup, c.VRF,
-		c.Webhook,
+		c.CustomField, c.CustomFieldChoiceSet, c.Delivery, c.DeviceRole, c.EventRule,
+		c.Group, c.InventoryItemRole, c.Location, c.Manufacturer, c.ObjectChange,
+		c.ObjectPermission, c.OutboxEvent, c.Platform, c.Prefix, c.RIR, c.Rack,
+		c.RackGroup, c.RackReservation, c.RackRole, c.RackType, c.Region, c.Role,
+		c.Site, c.SiteGroup, c.Tag, c.TaggedItem, c.Tenant, c.TenantGroup, c.Token,
+		c.User, c.VLAN, c.VLANGroup, c.VRF, c.Webhook,
 	} {
 		n.Use(hooks...)
 	}
@@ -345,11 +394,12 @@ func (c *Client) Use(hooks ...Hook) {
 // In order to add interceptors to a specific client, call: `client.Node.Intercept(...)`.
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
-		c.CustomField, c.CustomFieldChoiceSet, c.Delivery, c.EventRule, c.Group,
-		c.Location, c.Manufacturer, c.ObjectChange, c.ObjectPermission, c.OutboxEvent,
-		c.Prefix, c.RIR, c.Region, c.Role, c.Site, c.SiteGroup, c.Tag, c.TaggedItem,
-		c.Tenant, c.TenantGroup, c.Token, c.User, c.VLAN, c.VLANGroup, c.VRF,
-		c.Webhook,
+		c.CustomField, c.CustomFieldChoiceSet, c.Delivery, c.DeviceRole, c.EventRule,
+		c.Group, c.InventoryItemRole, c.Location, c.Manufacturer, c.ObjectChange,
+		c.ObjectPermission, c.OutboxEvent, c.Platform, c.Prefix, c.RIR, c.Rack,
+		c.RackGroup, c.RackReservation, c.RackRole, c.RackType, c.Region, c.Role,
+		c.Site, c.SiteGroup, c.Tag, c.TaggedItem, c.Tenant, c.TenantGroup, c.Token,
+		c.User, c.VLAN, c.VLANGroup, c.VRF, c.Webhook,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -364,10 +414,14 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.CustomFieldChoiceSet.mutate(ctx, m)
 	case *DeliveryMutation:
 		return c.Delivery.mutate(ctx, m)
+	case *DeviceRoleMutation:
+		return c.DeviceRole.mutate(ctx, m)
 	case *EventRuleMutation:
 		return c.EventRule.mutate(ctx, m)
 	case *GroupMutation:
 		return c.Group.mutate(ctx, m)
+	case *InventoryItemRoleMutation:
+		return c.InventoryItemRole.mutate(ctx, m)
 	case *LocationMutation:
 		return c.Location.mutate(ctx, m)
 	case *ManufacturerMutation:
@@ -378,10 +432,22 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.ObjectPermission.mutate(ctx, m)
 	case *OutboxEventMutation:
 		return c.OutboxEvent.mutate(ctx, m)
+	case *PlatformMutation:
+		return c.Platform.mutate(ctx, m)
 	case *PrefixMutation:
 		return c.Prefix.mutate(ctx, m)
 	case *RIRMutation:
 		return c.RIR.mutate(ctx, m)
+	case *RackMutation:
+		return c.Rack.mutate(ctx, m)
+	case *RackGroupMutation:
+		return c.RackGroup.mutate(ctx, m)
+	case *RackReservationMutation:
+		return c.RackReservation.mutate(ctx, m)
+	case *RackRoleMutation:
+		return c.RackRole.mutate(ctx, m)
+	case *RackTypeMutation:
+		return c.RackType.mutate(ctx, m)
 	case *RegionMutation:
 		return c.Region.mutate(ctx, m)
 	case *RoleMutation:
@@ -746,6 +812,171 @@ func (c *DeliveryClient) mutate(ctx context.Context, m *DeliveryMutation) (Value
 	}
 }
 
+// DeviceRoleClient is a client for the DeviceRole schema.
+type DeviceRoleClient struct {
+	config
+}
+
+// NewDeviceRoleClient returns a client for the DeviceRole from the given config.
+func NewDeviceRoleClient(c config) *DeviceRoleClient {
+	return &DeviceRoleClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `devicerole.Hooks(f(g(h())))`.
+func (c *DeviceRoleClient) Use(hooks ...Hook) {
+	c.hooks.DeviceRole = append(c.hooks.DeviceRole, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `devicerole.Intercept(f(g(h())))`.
+func (c *DeviceRoleClient) Intercept(interceptors ...Interceptor) {
+	c.inters.DeviceRole = append(c.inters.DeviceRole, interceptors...)
+}
+
+// Create returns a builder for creating a DeviceRole entity.
+func (c *DeviceRoleClient) Create() *DeviceRoleCreate {
+	mutation := newDeviceRoleMutation(c.config, OpCreate)
+	return &DeviceRoleCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of DeviceRole entities.
+func (c *DeviceRoleClient) CreateBulk(builders ...*DeviceRoleCreate) *DeviceRoleCreateBulk {
+	return &DeviceRoleCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *DeviceRoleClient) MapCreateBulk(slice any, setFunc func(*DeviceRoleCreate, int)) *DeviceRoleCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &DeviceRoleCreateBulk{err: fmt.Errorf("calling to DeviceRoleClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*DeviceRoleCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &DeviceRoleCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for DeviceRole.
+func (c *DeviceRoleClient) Update() *DeviceRoleUpdate {
+	mutation := newDeviceRoleMutation(c.config, OpUpdate)
+	return &DeviceRoleUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *DeviceRoleClient) UpdateOne(_m *DeviceRole) *DeviceRoleUpdateOne {
+	mutation := newDeviceRoleMutation(c.config, OpUpdateOne, withDeviceRole(_m))
+	return &DeviceRoleUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *DeviceRoleClient) UpdateOneID(id int) *DeviceRoleUpdateOne {
+	mutation := newDeviceRoleMutation(c.config, OpUpdateOne, withDeviceRoleID(id))
+	return &DeviceRoleUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for DeviceRole.
+func (c *DeviceRoleClient) Delete() *DeviceRoleDelete {
+	mutation := newDeviceRoleMutation(c.config, OpDelete)
+	return &DeviceRoleDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *DeviceRoleClient) DeleteOne(_m *DeviceRole) *DeviceRoleDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *DeviceRoleClient) DeleteOneID(id int) *DeviceRoleDeleteOne {
+	builder := c.Delete().Where(devicerole.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &DeviceRoleDeleteOne{builder}
+}
+
+// Query returns a query builder for DeviceRole.
+func (c *DeviceRoleClient) Query() *DeviceRoleQuery {
+	return &DeviceRoleQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeDeviceRole},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a DeviceRole entity by its id.
+func (c *DeviceRoleClient) Get(ctx context.Context, id int) (*DeviceRole, error) {
+	return c.Query().Where(devicerole.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *DeviceRoleClient) GetX(ctx context.Context, id int) *DeviceRole {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryParent queries the parent edge of a DeviceRole.
+func (c *DeviceRoleClient) QueryParent(_m *DeviceRole) *DeviceRoleQuery {
+	query := (&DeviceRoleClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(devicerole.Table, devicerole.FieldID, id),
+			sqlgraph.To(devicerole.Table, devicerole.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, devicerole.ParentTable, devicerole.ParentColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryChildren queries the children edge of a DeviceRole.
+func (c *DeviceRoleClient) QueryChildren(_m *DeviceRole) *DeviceRoleQuery {
+	query := (&DeviceRoleClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(devicerole.Table, devicerole.FieldID, id),
+			sqlgraph.To(devicerole.Table, devicerole.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, devicerole.ChildrenTable, devicerole.ChildrenColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *DeviceRoleClient) Hooks() []Hook {
+	return c.hooks.DeviceRole
+}
+
+// Interceptors returns the client interceptors.
+func (c *DeviceRoleClient) Interceptors() []Interceptor {
+	return c.inters.DeviceRole
+}
+
+func (c *DeviceRoleClient) mutate(ctx context.Context, m *DeviceRoleMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&DeviceRoleCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&DeviceRoleUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&DeviceRoleUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&DeviceRoleDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown DeviceRole mutation op: %q", m.Op())
+	}
+}
+
 // EventRuleClient is a client for the EventRule schema.
 type EventRuleClient struct {
 	config
@@ -1007,6 +1238,139 @@ func (c *GroupClient) mutate(ctx context.Context, m *GroupMutation) (Value, erro
 		return (&GroupDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Group mutation op: %q", m.Op())
+	}
+}
+
+// InventoryItemRoleClient is a client for the InventoryItemRole schema.
+type InventoryItemRoleClient struct {
+	config
+}
+
+// NewInventoryItemRoleClient returns a client for the InventoryItemRole from the given config.
+func NewInventoryItemRoleClient(c config) *InventoryItemRoleClient {
+	return &InventoryItemRoleClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `inventoryitemrole.Hooks(f(g(h())))`.
+func (c *InventoryItemRoleClient) Use(hooks ...Hook) {
+	c.hooks.InventoryItemRole = append(c.hooks.InventoryItemRole, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `inventoryitemrole.Intercept(f(g(h())))`.
+func (c *InventoryItemRoleClient) Intercept(interceptors ...Interceptor) {
+	c.inters.InventoryItemRole = append(c.inters.InventoryItemRole, interceptors...)
+}
+
+// Create returns a builder for creating a InventoryItemRole entity.
+func (c *InventoryItemRoleClient) Create() *InventoryItemRoleCreate {
+	mutation := newInventoryItemRoleMutation(c.config, OpCreate)
+	return &InventoryItemRoleCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of InventoryItemRole entities.
+func (c *InventoryItemRoleClient) CreateBulk(builders ...*InventoryItemRoleCreate) *InventoryItemRoleCreateBulk {
+	return &InventoryItemRoleCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *InventoryItemRoleClient) MapCreateBulk(slice any, setFunc func(*InventoryItemRoleCreate, int)) *InventoryItemRoleCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &InventoryItemRoleCreateBulk{err: fmt.Errorf("calling to InventoryItemRoleClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*InventoryItemRoleCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &InventoryItemRoleCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for InventoryItemRole.
+func (c *InventoryItemRoleClient) Update() *InventoryItemRoleUpdate {
+	mutation := newInventoryItemRoleMutation(c.config, OpUpdate)
+	return &InventoryItemRoleUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *InventoryItemRoleClient) UpdateOne(_m *InventoryItemRole) *InventoryItemRoleUpdateOne {
+	mutation := newInventoryItemRoleMutation(c.config, OpUpdateOne, withInventoryItemRole(_m))
+	return &InventoryItemRoleUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *InventoryItemRoleClient) UpdateOneID(id int) *InventoryItemRoleUpdateOne {
+	mutation := newInventoryItemRoleMutation(c.config, OpUpdateOne, withInventoryItemRoleID(id))
+	return &InventoryItemRoleUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for InventoryItemRole.
+func (c *InventoryItemRoleClient) Delete() *InventoryItemRoleDelete {
+	mutation := newInventoryItemRoleMutation(c.config, OpDelete)
+	return &InventoryItemRoleDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *InventoryItemRoleClient) DeleteOne(_m *InventoryItemRole) *InventoryItemRoleDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *InventoryItemRoleClient) DeleteOneID(id int) *InventoryItemRoleDeleteOne {
+	builder := c.Delete().Where(inventoryitemrole.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &InventoryItemRoleDeleteOne{builder}
+}
+
+// Query returns a query builder for InventoryItemRole.
+func (c *InventoryItemRoleClient) Query() *InventoryItemRoleQuery {
+	return &InventoryItemRoleQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeInventoryItemRole},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a InventoryItemRole entity by its id.
+func (c *InventoryItemRoleClient) Get(ctx context.Context, id int) (*InventoryItemRole, error) {
+	return c.Query().Where(inventoryitemrole.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *InventoryItemRoleClient) GetX(ctx context.Context, id int) *InventoryItemRole {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *InventoryItemRoleClient) Hooks() []Hook {
+	return c.hooks.InventoryItemRole
+}
+
+// Interceptors returns the client interceptors.
+func (c *InventoryItemRoleClient) Interceptors() []Interceptor {
+	return c.inters.InventoryItemRole
+}
+
+func (c *InventoryItemRoleClient) mutate(ctx context.Context, m *InventoryItemRoleMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&InventoryItemRoleCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&InventoryItemRoleUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&InventoryItemRoleUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&InventoryItemRoleDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown InventoryItemRole mutation op: %q", m.Op())
 	}
 }
 
@@ -1654,6 +2018,187 @@ func (c *OutboxEventClient) mutate(ctx context.Context, m *OutboxEventMutation) 
 	}
 }
 
+// PlatformClient is a client for the Platform schema.
+type PlatformClient struct {
+	config
+}
+
+// NewPlatformClient returns a client for the Platform from the given config.
+func NewPlatformClient(c config) *PlatformClient {
+	return &PlatformClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `platform.Hooks(f(g(h())))`.
+func (c *PlatformClient) Use(hooks ...Hook) {
+	c.hooks.Platform = append(c.hooks.Platform, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `platform.Intercept(f(g(h())))`.
+func (c *PlatformClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Platform = append(c.inters.Platform, interceptors...)
+}
+
+// Create returns a builder for creating a Platform entity.
+func (c *PlatformClient) Create() *PlatformCreate {
+	mutation := newPlatformMutation(c.config, OpCreate)
+	return &PlatformCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Platform entities.
+func (c *PlatformClient) CreateBulk(builders ...*PlatformCreate) *PlatformCreateBulk {
+	return &PlatformCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *PlatformClient) MapCreateBulk(slice any, setFunc func(*PlatformCreate, int)) *PlatformCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &PlatformCreateBulk{err: fmt.Errorf("calling to PlatformClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*PlatformCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &PlatformCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Platform.
+func (c *PlatformClient) Update() *PlatformUpdate {
+	mutation := newPlatformMutation(c.config, OpUpdate)
+	return &PlatformUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *PlatformClient) UpdateOne(_m *Platform) *PlatformUpdateOne {
+	mutation := newPlatformMutation(c.config, OpUpdateOne, withPlatform(_m))
+	return &PlatformUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *PlatformClient) UpdateOneID(id int) *PlatformUpdateOne {
+	mutation := newPlatformMutation(c.config, OpUpdateOne, withPlatformID(id))
+	return &PlatformUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Platform.
+func (c *PlatformClient) Delete() *PlatformDelete {
+	mutation := newPlatformMutation(c.config, OpDelete)
+	return &PlatformDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *PlatformClient) DeleteOne(_m *Platform) *PlatformDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *PlatformClient) DeleteOneID(id int) *PlatformDeleteOne {
+	builder := c.Delete().Where(platform.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &PlatformDeleteOne{builder}
+}
+
+// Query returns a query builder for Platform.
+func (c *PlatformClient) Query() *PlatformQuery {
+	return &PlatformQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypePlatform},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Platform entity by its id.
+func (c *PlatformClient) Get(ctx context.Context, id int) (*Platform, error) {
+	return c.Query().Where(platform.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *PlatformClient) GetX(ctx context.Context, id int) *Platform {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryParent queries the parent edge of a Platform.
+func (c *PlatformClient) QueryParent(_m *Platform) *PlatformQuery {
+	query := (&PlatformClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(platform.Table, platform.FieldID, id),
+			sqlgraph.To(platform.Table, platform.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, true, platform.ParentTable, platform.ParentColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryChildren queries the children edge of a Platform.
+func (c *PlatformClient) QueryChildren(_m *Platform) *PlatformQuery {
+	query := (&PlatformClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(platform.Table, platform.FieldID, id),
+			sqlgraph.To(platform.Table, platform.FieldID),
+			sqlgraph.Edge(sqlgraph.O2M, false, platform.ChildrenTable, platform.ChildrenColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryManufacturer queries the manufacturer edge of a Platform.
+func (c *PlatformClient) QueryManufacturer(_m *Platform) *ManufacturerQuery {
+	query := (&ManufacturerClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(platform.Table, platform.FieldID, id),
+			sqlgraph.To(manufacturer.Table, manufacturer.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, platform.ManufacturerTable, platform.ManufacturerColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *PlatformClient) Hooks() []Hook {
+	return c.hooks.Platform
+}
+
+// Interceptors returns the client interceptors.
+func (c *PlatformClient) Interceptors() []Interceptor {
+	return c.inters.Platform
+}
+
+func (c *PlatformClient) mutate(ctx context.Context, m *PlatformMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&PlatformCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&PlatformUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&PlatformUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&PlatformDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Platform mutation op: %q", m.Op())
+	}
+}
+
 // PrefixClient is a client for the Prefix schema.
 type PrefixClient struct {
 	config
@@ -1947,6 +2492,834 @@ func (c *RIRClient) mutate(ctx context.Context, m *RIRMutation) (Value, error) {
 		return (&RIRDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown RIR mutation op: %q", m.Op())
+	}
+}
+
+// RackClient is a client for the Rack schema.
+type RackClient struct {
+	config
+}
+
+// NewRackClient returns a client for the Rack from the given config.
+func NewRackClient(c config) *RackClient {
+	return &RackClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `rack.Hooks(f(g(h())))`.
+func (c *RackClient) Use(hooks ...Hook) {
+	c.hooks.Rack = append(c.hooks.Rack, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `rack.Intercept(f(g(h())))`.
+func (c *RackClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Rack = append(c.inters.Rack, interceptors...)
+}
+
+// Create returns a builder for creating a Rack entity.
+func (c *RackClient) Create() *RackCreate {
+	mutation := newRackMutation(c.config, OpCreate)
+	return &RackCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Rack entities.
+func (c *RackClient) CreateBulk(builders ...*RackCreate) *RackCreateBulk {
+	return &RackCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *RackClient) MapCreateBulk(slice any, setFunc func(*RackCreate, int)) *RackCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &RackCreateBulk{err: fmt.Errorf("calling to RackClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*RackCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &RackCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Rack.
+func (c *RackClient) Update() *RackUpdate {
+	mutation := newRackMutation(c.config, OpUpdate)
+	return &RackUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *RackClient) UpdateOne(_m *Rack) *RackUpdateOne {
+	mutation := newRackMutation(c.config, OpUpdateOne, withRack(_m))
+	return &RackUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *RackClient) UpdateOneID(id int) *RackUpdateOne {
+	mutation := newRackMutation(c.config, OpUpdateOne, withRackID(id))
+	return &RackUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Rack.
+func (c *RackClient) Delete() *RackDelete {
+	mutation := newRackMutation(c.config, OpDelete)
+	return &RackDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *RackClient) DeleteOne(_m *Rack) *RackDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *RackClient) DeleteOneID(id int) *RackDeleteOne {
+	builder := c.Delete().Where(rack.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &RackDeleteOne{builder}
+}
+
+// Query returns a query builder for Rack.
+func (c *RackClient) Query() *RackQuery {
+	return &RackQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeRack},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Rack entity by its id.
+func (c *RackClient) Get(ctx context.Context, id int) (*Rack, error) {
+	return c.Query().Where(rack.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *RackClient) GetX(ctx context.Context, id int) *Rack {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QuerySite queries the site edge of a Rack.
+func (c *RackClient) QuerySite(_m *Rack) *SiteQuery {
+	query := (&SiteClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(rack.Table, rack.FieldID, id),
+			sqlgraph.To(site.Table, site.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, rack.SiteTable, rack.SiteColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryLocation queries the location edge of a Rack.
+func (c *RackClient) QueryLocation(_m *Rack) *LocationQuery {
+	query := (&LocationClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(rack.Table, rack.FieldID, id),
+			sqlgraph.To(location.Table, location.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, rack.LocationTable, rack.LocationColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryGroup queries the group edge of a Rack.
+func (c *RackClient) QueryGroup(_m *Rack) *RackGroupQuery {
+	query := (&RackGroupClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(rack.Table, rack.FieldID, id),
+			sqlgraph.To(rackgroup.Table, rackgroup.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, rack.GroupTable, rack.GroupColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryTenant queries the tenant edge of a Rack.
+func (c *RackClient) QueryTenant(_m *Rack) *TenantQuery {
+	query := (&TenantClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(rack.Table, rack.FieldID, id),
+			sqlgraph.To(tenant.Table, tenant.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, rack.TenantTable, rack.TenantColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryRole queries the role edge of a Rack.
+func (c *RackClient) QueryRole(_m *Rack) *RackRoleQuery {
+	query := (&RackRoleClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(rack.Table, rack.FieldID, id),
+			sqlgraph.To(rackrole.Table, rackrole.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, rack.RoleTable, rack.RoleColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryRackType queries the rack_type edge of a Rack.
+func (c *RackClient) QueryRackType(_m *Rack) *RackTypeQuery {
+	query := (&RackTypeClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(rack.Table, rack.FieldID, id),
+			sqlgraph.To(racktype.Table, racktype.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, rack.RackTypeTable, rack.RackTypeColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *RackClient) Hooks() []Hook {
+	hooks := c.hooks.Rack
+	return append(hooks[:len(hooks):len(hooks)], rack.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *RackClient) Interceptors() []Interceptor {
+	return c.inters.Rack
+}
+
+func (c *RackClient) mutate(ctx context.Context, m *RackMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&RackCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&RackUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&RackUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&RackDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Rack mutation op: %q", m.Op())
+	}
+}
+
+// RackGroupClient is a client for the RackGroup schema.
+type RackGroupClient struct {
+	config
+}
+
+// NewRackGroupClient returns a client for the RackGroup from the given config.
+func NewRackGroupClient(c config) *RackGroupClient {
+	return &RackGroupClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `rackgroup.Hooks(f(g(h())))`.
+func (c *RackGroupClient) Use(hooks ...Hook) {
+	c.hooks.RackGroup = append(c.hooks.RackGroup, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `rackgroup.Intercept(f(g(h())))`.
+func (c *RackGroupClient) Intercept(interceptors ...Interceptor) {
+	c.inters.RackGroup = append(c.inters.RackGroup, interceptors...)
+}
+
+// Create returns a builder for creating a RackGroup entity.
+func (c *RackGroupClient) Create() *RackGroupCreate {
+	mutation := newRackGroupMutation(c.config, OpCreate)
+	return &RackGroupCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of RackGroup entities.
+func (c *RackGroupClient) CreateBulk(builders ...*RackGroupCreate) *RackGroupCreateBulk {
+	return &RackGroupCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *RackGroupClient) MapCreateBulk(slice any, setFunc func(*RackGroupCreate, int)) *RackGroupCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &RackGroupCreateBulk{err: fmt.Errorf("calling to RackGroupClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*RackGroupCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &RackGroupCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for RackGroup.
+func (c *RackGroupClient) Update() *RackGroupUpdate {
+	mutation := newRackGroupMutation(c.config, OpUpdate)
+	return &RackGroupUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *RackGroupClient) UpdateOne(_m *RackGroup) *RackGroupUpdateOne {
+	mutation := newRackGroupMutation(c.config, OpUpdateOne, withRackGroup(_m))
+	return &RackGroupUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *RackGroupClient) UpdateOneID(id int) *RackGroupUpdateOne {
+	mutation := newRackGroupMutation(c.config, OpUpdateOne, withRackGroupID(id))
+	return &RackGroupUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for RackGroup.
+func (c *RackGroupClient) Delete() *RackGroupDelete {
+	mutation := newRackGroupMutation(c.config, OpDelete)
+	return &RackGroupDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *RackGroupClient) DeleteOne(_m *RackGroup) *RackGroupDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *RackGroupClient) DeleteOneID(id int) *RackGroupDeleteOne {
+	builder := c.Delete().Where(rackgroup.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &RackGroupDeleteOne{builder}
+}
+
+// Query returns a query builder for RackGroup.
+func (c *RackGroupClient) Query() *RackGroupQuery {
+	return &RackGroupQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeRackGroup},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a RackGroup entity by its id.
+func (c *RackGroupClient) Get(ctx context.Context, id int) (*RackGroup, error) {
+	return c.Query().Where(rackgroup.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *RackGroupClient) GetX(ctx context.Context, id int) *RackGroup {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *RackGroupClient) Hooks() []Hook {
+	return c.hooks.RackGroup
+}
+
+// Interceptors returns the client interceptors.
+func (c *RackGroupClient) Interceptors() []Interceptor {
+	return c.inters.RackGroup
+}
+
+func (c *RackGroupClient) mutate(ctx context.Context, m *RackGroupMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&RackGroupCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&RackGroupUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&RackGroupUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&RackGroupDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown RackGroup mutation op: %q", m.Op())
+	}
+}
+
+// RackReservationClient is a client for the RackReservation schema.
+type RackReservationClient struct {
+	config
+}
+
+// NewRackReservationClient returns a client for the RackReservation from the given config.
+func NewRackReservationClient(c config) *RackReservationClient {
+	return &RackReservationClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `rackreservation.Hooks(f(g(h())))`.
+func (c *RackReservationClient) Use(hooks ...Hook) {
+	c.hooks.RackReservation = append(c.hooks.RackReservation, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `rackreservation.Intercept(f(g(h())))`.
+func (c *RackReservationClient) Intercept(interceptors ...Interceptor) {
+	c.inters.RackReservation = append(c.inters.RackReservation, interceptors...)
+}
+
+// Create returns a builder for creating a RackReservation entity.
+func (c *RackReservationClient) Create() *RackReservationCreate {
+	mutation := newRackReservationMutation(c.config, OpCreate)
+	return &RackReservationCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of RackReservation entities.
+func (c *RackReservationClient) CreateBulk(builders ...*RackReservationCreate) *RackReservationCreateBulk {
+	return &RackReservationCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *RackReservationClient) MapCreateBulk(slice any, setFunc func(*RackReservationCreate, int)) *RackReservationCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &RackReservationCreateBulk{err: fmt.Errorf("calling to RackReservationClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*RackReservationCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &RackReservationCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for RackReservation.
+func (c *RackReservationClient) Update() *RackReservationUpdate {
+	mutation := newRackReservationMutation(c.config, OpUpdate)
+	return &RackReservationUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *RackReservationClient) UpdateOne(_m *RackReservation) *RackReservationUpdateOne {
+	mutation := newRackReservationMutation(c.config, OpUpdateOne, withRackReservation(_m))
+	return &RackReservationUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *RackReservationClient) UpdateOneID(id int) *RackReservationUpdateOne {
+	mutation := newRackReservationMutation(c.config, OpUpdateOne, withRackReservationID(id))
+	return &RackReservationUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for RackReservation.
+func (c *RackReservationClient) Delete() *RackReservationDelete {
+	mutation := newRackReservationMutation(c.config, OpDelete)
+	return &RackReservationDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *RackReservationClient) DeleteOne(_m *RackReservation) *RackReservationDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *RackReservationClient) DeleteOneID(id int) *RackReservationDeleteOne {
+	builder := c.Delete().Where(rackreservation.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &RackReservationDeleteOne{builder}
+}
+
+// Query returns a query builder for RackReservation.
+func (c *RackReservationClient) Query() *RackReservationQuery {
+	return &RackReservationQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeRackReservation},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a RackReservation entity by its id.
+func (c *RackReservationClient) Get(ctx context.Context, id int) (*RackReservation, error) {
+	return c.Query().Where(rackreservation.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *RackReservationClient) GetX(ctx context.Context, id int) *RackReservation {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryRack queries the rack edge of a RackReservation.
+func (c *RackReservationClient) QueryRack(_m *RackReservation) *RackQuery {
+	query := (&RackClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(rackreservation.Table, rackreservation.FieldID, id),
+			sqlgraph.To(rack.Table, rack.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, rackreservation.RackTable, rackreservation.RackColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryTenant queries the tenant edge of a RackReservation.
+func (c *RackReservationClient) QueryTenant(_m *RackReservation) *TenantQuery {
+	query := (&TenantClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(rackreservation.Table, rackreservation.FieldID, id),
+			sqlgraph.To(tenant.Table, tenant.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, rackreservation.TenantTable, rackreservation.TenantColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// QueryUser queries the user edge of a RackReservation.
+func (c *RackReservationClient) QueryUser(_m *RackReservation) *UserQuery {
+	query := (&UserClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(rackreservation.Table, rackreservation.FieldID, id),
+			sqlgraph.To(user.Table, user.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, rackreservation.UserTable, rackreservation.UserColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *RackReservationClient) Hooks() []Hook {
+	hooks := c.hooks.RackReservation
+	return append(hooks[:len(hooks):len(hooks)], rackreservation.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *RackReservationClient) Interceptors() []Interceptor {
+	return c.inters.RackReservation
+}
+
+func (c *RackReservationClient) mutate(ctx context.Context, m *RackReservationMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&RackReservationCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&RackReservationUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&RackReservationUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&RackReservationDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown RackReservation mutation op: %q", m.Op())
+	}
+}
+
+// RackRoleClient is a client for the RackRole schema.
+type RackRoleClient struct {
+	config
+}
+
+// NewRackRoleClient returns a client for the RackRole from the given config.
+func NewRackRoleClient(c config) *RackRoleClient {
+	return &RackRoleClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `rackrole.Hooks(f(g(h())))`.
+func (c *RackRoleClient) Use(hooks ...Hook) {
+	c.hooks.RackRole = append(c.hooks.RackRole, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `rackrole.Intercept(f(g(h())))`.
+func (c *RackRoleClient) Intercept(interceptors ...Interceptor) {
+	c.inters.RackRole = append(c.inters.RackRole, interceptors...)
+}
+
+// Create returns a builder for creating a RackRole entity.
+func (c *RackRoleClient) Create() *RackRoleCreate {
+	mutation := newRackRoleMutation(c.config, OpCreate)
+	return &RackRoleCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of RackRole entities.
+func (c *RackRoleClient) CreateBulk(builders ...*RackRoleCreate) *RackRoleCreateBulk {
+	return &RackRoleCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *RackRoleClient) MapCreateBulk(slice any, setFunc func(*RackRoleCreate, int)) *RackRoleCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &RackRoleCreateBulk{err: fmt.Errorf("calling to RackRoleClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*RackRoleCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &RackRoleCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for RackRole.
+func (c *RackRoleClient) Update() *RackRoleUpdate {
+	mutation := newRackRoleMutation(c.config, OpUpdate)
+	return &RackRoleUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *RackRoleClient) UpdateOne(_m *RackRole) *RackRoleUpdateOne {
+	mutation := newRackRoleMutation(c.config, OpUpdateOne, withRackRole(_m))
+	return &RackRoleUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *RackRoleClient) UpdateOneID(id int) *RackRoleUpdateOne {
+	mutation := newRackRoleMutation(c.config, OpUpdateOne, withRackRoleID(id))
+	return &RackRoleUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for RackRole.
+func (c *RackRoleClient) Delete() *RackRoleDelete {
+	mutation := newRackRoleMutation(c.config, OpDelete)
+	return &RackRoleDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *RackRoleClient) DeleteOne(_m *RackRole) *RackRoleDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *RackRoleClient) DeleteOneID(id int) *RackRoleDeleteOne {
+	builder := c.Delete().Where(rackrole.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &RackRoleDeleteOne{builder}
+}
+
+// Query returns a query builder for RackRole.
+func (c *RackRoleClient) Query() *RackRoleQuery {
+	return &RackRoleQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeRackRole},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a RackRole entity by its id.
+func (c *RackRoleClient) Get(ctx context.Context, id int) (*RackRole, error) {
+	return c.Query().Where(rackrole.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *RackRoleClient) GetX(ctx context.Context, id int) *RackRole {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *RackRoleClient) Hooks() []Hook {
+	return c.hooks.RackRole
+}
+
+// Interceptors returns the client interceptors.
+func (c *RackRoleClient) Interceptors() []Interceptor {
+	return c.inters.RackRole
+}
+
+func (c *RackRoleClient) mutate(ctx context.Context, m *RackRoleMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&RackRoleCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&RackRoleUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&RackRoleUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&RackRoleDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown RackRole mutation op: %q", m.Op())
+	}
+}
+
+// RackTypeClient is a client for the RackType schema.
+type RackTypeClient struct {
+	config
+}
+
+// NewRackTypeClient returns a client for the RackType from the given config.
+func NewRackTypeClient(c config) *RackTypeClient {
+	return &RackTypeClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `racktype.Hooks(f(g(h())))`.
+func (c *RackTypeClient) Use(hooks ...Hook) {
+	c.hooks.RackType = append(c.hooks.RackType, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `racktype.Intercept(f(g(h())))`.
+func (c *RackTypeClient) Intercept(interceptors ...Interceptor) {
+	c.inters.RackType = append(c.inters.RackType, interceptors...)
+}
+
+// Create returns a builder for creating a RackType entity.
+func (c *RackTypeClient) Create() *RackTypeCreate {
+	mutation := newRackTypeMutation(c.config, OpCreate)
+	return &RackTypeCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of RackType entities.
+func (c *RackTypeClient) CreateBulk(builders ...*RackTypeCreate) *RackTypeCreateBulk {
+	return &RackTypeCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *RackTypeClient) MapCreateBulk(slice any, setFunc func(*RackTypeCreate, int)) *RackTypeCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &RackTypeCreateBulk{err: fmt.Errorf("calling to RackTypeClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*RackTypeCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &RackTypeCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for RackType.
+func (c *RackTypeClient) Update() *RackTypeUpdate {
+	mutation := newRackTypeMutation(c.config, OpUpdate)
+	return &RackTypeUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *RackTypeClient) UpdateOne(_m *RackType) *RackTypeUpdateOne {
+	mutation := newRackTypeMutation(c.config, OpUpdateOne, withRackType(_m))
+	return &RackTypeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *RackTypeClient) UpdateOneID(id int) *RackTypeUpdateOne {
+	mutation := newRackTypeMutation(c.config, OpUpdateOne, withRackTypeID(id))
+	return &RackTypeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for RackType.
+func (c *RackTypeClient) Delete() *RackTypeDelete {
+	mutation := newRackTypeMutation(c.config, OpDelete)
+	return &RackTypeDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *RackTypeClient) DeleteOne(_m *RackType) *RackTypeDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *RackTypeClient) DeleteOneID(id int) *RackTypeDeleteOne {
+	builder := c.Delete().Where(racktype.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &RackTypeDeleteOne{builder}
+}
+
+// Query returns a query builder for RackType.
+func (c *RackTypeClient) Query() *RackTypeQuery {
+	return &RackTypeQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeRackType},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a RackType entity by its id.
+func (c *RackTypeClient) Get(ctx context.Context, id int) (*RackType, error) {
+	return c.Query().Where(racktype.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *RackTypeClient) GetX(ctx context.Context, id int) *RackType {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// QueryManufacturer queries the manufacturer edge of a RackType.
+func (c *RackTypeClient) QueryManufacturer(_m *RackType) *ManufacturerQuery {
+	query := (&ManufacturerClient{config: c.config}).Query()
+	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
+		id := _m.ID
+		step := sqlgraph.NewStep(
+			sqlgraph.From(racktype.Table, racktype.FieldID, id),
+			sqlgraph.To(manufacturer.Table, manufacturer.FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, racktype.ManufacturerTable, racktype.ManufacturerColumn),
+		)
+		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
+		return fromV, nil
+	}
+	return query
+}
+
+// Hooks returns the client hooks.
+func (c *RackTypeClient) Hooks() []Hook {
+	hooks := c.hooks.RackType
+	return append(hooks[:len(hooks):len(hooks)], racktype.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *RackTypeClient) Interceptors() []Interceptor {
+	return c.inters.RackType
+}
+
+func (c *RackTypeClient) mutate(ctx context.Context, m *RackTypeMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&RackTypeCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&RackTypeUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&RackTypeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&RackTypeDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown RackType mutation op: %q", m.Op())
 	}
 }
 
@@ -3548,16 +4921,18 @@ func (c *WebhookClient) mutate(ctx context.Context, m *WebhookMutation) (Value, 
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		CustomField, CustomFieldChoiceSet, Delivery, EventRule, Group, Location,
-		Manufacturer, ObjectChange, ObjectPermission, OutboxEvent, Prefix, RIR, Region,
-		Role, Site, SiteGroup, Tag, TaggedItem, Tenant, TenantGroup, Token, User, VLAN,
-		VLANGroup, VRF, Webhook []ent.Hook
+		CustomField, CustomFieldChoiceSet, Delivery, DeviceRole, EventRule, Group,
+		InventoryItemRole, Location, Manufacturer, ObjectChange, ObjectPermission,
+		OutboxEvent, Platform, Prefix, RIR, Rack, RackGroup, RackReservation, RackRole,
+		RackType, Region, Role, Site, SiteGroup, Tag, TaggedItem, Tenant, TenantGroup,
+		Token, User, VLAN, VLANGroup, VRF, Webhook []ent.Hook
 	}
 	inters struct {
-		CustomField, CustomFieldChoiceSet, Delivery, EventRule, Group, Location,
-		Manufacturer, ObjectChange, ObjectPermission, OutboxEvent, Prefix, RIR, Region,
-		Role, Site, SiteGroup, Tag, TaggedItem, Tenant, TenantGroup, Token, User, VLAN,
-		VLANGroup, VRF, Webhook []ent.Interceptor
+		CustomField, CustomFieldChoiceSet, Delivery, DeviceRole, EventRule, Group,
+		InventoryItemRole, Location, Manufacturer, ObjectChange, ObjectPermission,
+		OutboxEvent, Platform, Prefix, RIR, Rack, RackGroup, RackReservation, RackRole,
+		RackType, Region, Role, Site, SiteGroup, Tag, TaggedItem, Tenant, TenantGroup,
+		Token, User, VLAN, VLANGroup, VRF, Webhook []ent.Interceptor
 	}
 )
 

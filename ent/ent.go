@@ -15,14 +15,22 @@ import (
 	"github.com/inventory/inventory/ent/customfield"
 	"github.com/inventory/inventory/ent/customfieldchoiceset"
 	"github.com/inventory/inventory/ent/delivery"
+	"github.com/inventory/inventory/ent/devicerole"
 	"github.com/inventory/inventory/ent/eventrule"
 	"github.com/inventory/inventory/ent/group"
+	"github.com/inventory/inventory/ent/inventoryitemrole"
 	"github.com/inventory/inventory/ent/location"
 	"github.com/inventory/inventory/ent/manufacturer"
 	"github.com/inventory/inventory/ent/objectchange"
 	"github.com/inventory/inventory/ent/objectpermission"
 	"github.com/inventory/inventory/ent/outboxevent"
+	"github.com/inventory/inventory/ent/platform"
 	"github.com/inventory/inventory/ent/prefix"
+	"github.com/inventory/inventory/ent/rack"
+	"github.com/inventory/inventory/ent/rackgroup"
+	"github.com/inventory/inventory/ent/rackreservation"
+	"github.com/inventory/inventory/ent/rackrole"
+	"github.com/inventory/inventory/ent/racktype"
 	"github.com/inventory/inventory/ent/region"
 	"github.com/inventory/inventory/ent/rir"
 	"github.com/inventory/inventory/ent/role"
@@ -101,15 +109,23 @@ func checkColumn(t, c string) error {
 			customfield.Table:          customfield.ValidColumn,
 			customfieldchoiceset.Table: customfieldchoiceset.ValidColumn,
 			delivery.Table:             delivery.ValidColumn,
+			devicerole.Table:           devicerole.ValidColumn,
 			eventrule.Table:            eventrule.ValidColumn,
 			group.Table:                group.ValidColumn,
+			inventoryitemrole.Table:    inventoryitemrole.ValidColumn,
 			location.Table:             location.ValidColumn,
 			manufacturer.Table:         manufacturer.ValidColumn,
 			objectchange.Table:         objectchange.ValidColumn,
 			objectpermission.Table:     objectpermission.ValidColumn,
 			outboxevent.Table:          outboxevent.ValidColumn,
+			platform.Table:             platform.ValidColumn,
 			prefix.Table:               prefix.ValidColumn,
 			rir.Table:                  rir.ValidColumn,
+			rack.Table:                 rack.ValidColumn,
+			rackgroup.Table:            rackgroup.ValidColumn,
+			rackreservation.Table:      rackreservation.ValidColumn,
+			rackrole.Table:             rackrole.ValidColumn,
+			racktype.Table:             racktype.ValidColumn,
 			region.Table:               region.ValidColumn,
 			role.Table:                 role.ValidColumn,
 			site.Table:                 site.ValidColumn,

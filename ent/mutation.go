@@ -15,15 +15,23 @@ import (
 	"github.com/inventory/inventory/ent/customfield"
 	"github.com/inventory/inventory/ent/customfieldchoiceset"
 	"github.com/inventory/inventory/ent/delivery"
+	"github.com/inventory/inventory/ent/devicerole"
 	"github.com/inventory/inventory/ent/eventrule"
 	"github.com/inventory/inventory/ent/group"
+	"github.com/inventory/inventory/ent/inventoryitemrole"
 	"github.com/inventory/inventory/ent/location"
 	"github.com/inventory/inventory/ent/manufacturer"
 	"github.com/inventory/inventory/ent/objectchange"
 	"github.com/inventory/inventory/ent/objectpermission"
 	"github.com/inventory/inventory/ent/outboxevent"
+	"github.com/inventory/inventory/ent/platform"
 	"github.com/inventory/inventory/ent/predicate"
 	"github.com/inventory/inventory/ent/prefix"
+	"github.com/inventory/inventory/ent/rack"
+	"github.com/inventory/inventory/ent/rackgroup"
+	"github.com/inventory/inventory/ent/rackreservation"
+	"github.com/inventory/inventory/ent/rackrole"
+	"github.com/inventory/inventory/ent/racktype"
 	"github.com/inventory/inventory/ent/region"
 	"github.com/inventory/inventory/ent/rir"
 	"github.com/inventory/inventory/ent/role"
@@ -53,15 +61,23 @@ const (
 	TypeCustomField          = "CustomField"
 	TypeCustomFieldChoiceSet = "CustomFieldChoiceSet"
 	TypeDelivery             = "Delivery"
+	TypeDeviceRole           = "DeviceRole"
 	TypeEventRule            = "EventRule"
 	TypeGroup                = "Group"
+	TypeInventoryItemRole    = "InventoryItemRole"
 	TypeLocation             = "Location"
 	TypeManufacturer         = "Manufacturer"
 	TypeObjectChange         = "ObjectChange"
 	TypeObjectPermission     = "ObjectPermission"
 	TypeOutboxEvent          = "OutboxEvent"
+	TypePlatform             = "Platform"
 	TypePrefix               = "Prefix"
 	TypeRIR                  = "RIR"
+	TypeRack                 = "Rack"
+	TypeRackGroup            = "RackGroup"
+	TypeRackReservation      = "RackReservation"
+	TypeRackRole             = "RackRole"
+	TypeRackType             = "RackType"
 	TypeRegion               = "Region"
 	TypeRole                 = "Role"
 	TypeSite                 = "Site"
@@ -4553,6 +4569,1107 @@ func (m *DeliveryMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown Delivery edge %s", name)
 }
 
+// DeviceRoleMutation represents an operation that mutates the DeviceRole nodes in the graph.
+type DeviceRoleMutation struct {
+	config
+	op                Op
+	typ               string
+	id                *int
+	created           *time.Time
+	last_updated      *time.Time
+	custom_field_data *map[string]interface{}
+	name              *string
+	slug              *string
+	__depth           *int
+	add__depth        *int
+	description       *string
+	comments          *string
+	color             *string
+	vm_role           *bool
+	clearedFields     map[string]struct{}
+	parent            *int
+	clearedparent     bool
+	children          map[int]struct{}
+	removedchildren   map[int]struct{}
+	clearedchildren   bool
+	done              bool
+	oldValue          func(context.Context) (*DeviceRole, error)
+	predicates        []predicate.DeviceRole
+}
+
+var _ ent.Mutation = (*DeviceRoleMutation)(nil)
+
+// deviceroleOption allows management of the mutation configuration using functional options.
+type deviceroleOption func(*DeviceRoleMutation)
+
+// newDeviceRoleMutation creates new mutation for the DeviceRole entity.
+func newDeviceRoleMutation(c config, op Op, opts ...deviceroleOption) *DeviceRoleMutation {
+	m := &DeviceRoleMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeDeviceRole,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withDeviceRoleID sets the ID field of the mutation.
+func withDeviceRoleID(id int) deviceroleOption {
+	return func(m *DeviceRoleMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *DeviceRole
+		)
+		m.oldValue = func(ctx context.Context) (*DeviceRole, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().DeviceRole.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withDeviceRole sets the old DeviceRole of the mutation.
+func withDeviceRole(node *DeviceRole) deviceroleOption {
+	return func(m *DeviceRoleMutation) {
+		m.oldValue = func(context.Context) (*DeviceRole, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m DeviceRoleMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m DeviceRoleMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *DeviceRoleMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *DeviceRoleMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().DeviceRole.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *DeviceRoleMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *DeviceRoleMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreated returns the old "created" field's value of the DeviceRole entity.
+// If the DeviceRole object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeviceRoleMutation) OldCreated(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreated is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreated requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreated: %w", err)
+	}
+	return oldValue.Created, nil
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *DeviceRoleMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[devicerole.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *DeviceRoleMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[devicerole.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *DeviceRoleMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, devicerole.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *DeviceRoleMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *DeviceRoleMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastUpdated returns the old "last_updated" field's value of the DeviceRole entity.
+// If the DeviceRole object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeviceRoleMutation) OldLastUpdated(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastUpdated is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastUpdated requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastUpdated: %w", err)
+	}
+	return oldValue.LastUpdated, nil
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *DeviceRoleMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[devicerole.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *DeviceRoleMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[devicerole.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *DeviceRoleMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, devicerole.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *DeviceRoleMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *DeviceRoleMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCustomFieldData returns the old "custom_field_data" field's value of the DeviceRole entity.
+// If the DeviceRole object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeviceRoleMutation) OldCustomFieldData(ctx context.Context) (v map[string]interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCustomFieldData is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCustomFieldData requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCustomFieldData: %w", err)
+	}
+	return oldValue.CustomFieldData, nil
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *DeviceRoleMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetName sets the "name" field.
+func (m *DeviceRoleMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *DeviceRoleMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldName returns the old "name" field's value of the DeviceRole entity.
+// If the DeviceRole object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeviceRoleMutation) OldName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldName: %w", err)
+	}
+	return oldValue.Name, nil
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *DeviceRoleMutation) ResetName() {
+	m.name = nil
+}
+
+// SetSlug sets the "slug" field.
+func (m *DeviceRoleMutation) SetSlug(s string) {
+	m.slug = &s
+}
+
+// Slug returns the value of the "slug" field in the mutation.
+func (m *DeviceRoleMutation) Slug() (r string, exists bool) {
+	v := m.slug
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSlug returns the old "slug" field's value of the DeviceRole entity.
+// If the DeviceRole object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeviceRoleMutation) OldSlug(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSlug is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSlug requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSlug: %w", err)
+	}
+	return oldValue.Slug, nil
+}
+
+// ResetSlug resets all changes to the "slug" field.
+func (m *DeviceRoleMutation) ResetSlug() {
+	m.slug = nil
+}
+
+// SetParentID sets the "parent_id" field.
+func (m *DeviceRoleMutation) SetParentID(i int) {
+	m.parent = &i
+}
+
+// ParentID returns the value of the "parent_id" field in the mutation.
+func (m *DeviceRoleMutation) ParentID() (r int, exists bool) {
+	v := m.parent
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldParentID returns the old "parent_id" field's value of the DeviceRole entity.
+// If the DeviceRole object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeviceRoleMutation) OldParentID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldParentID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldParentID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldParentID: %w", err)
+	}
+	return oldValue.ParentID, nil
+}
+
+// ClearParentID clears the value of the "parent_id" field.
+func (m *DeviceRoleMutation) ClearParentID() {
+	m.parent = nil
+	m.clearedFields[devicerole.FieldParentID] = struct{}{}
+}
+
+// ParentIDCleared returns if the "parent_id" field was cleared in this mutation.
+func (m *DeviceRoleMutation) ParentIDCleared() bool {
+	_, ok := m.clearedFields[devicerole.FieldParentID]
+	return ok
+}
+
+// ResetParentID resets all changes to the "parent_id" field.
+func (m *DeviceRoleMutation) ResetParentID() {
+	m.parent = nil
+	delete(m.clearedFields, devicerole.FieldParentID)
+}
+
+// SetDepth sets the "_depth" field.
+func (m *DeviceRoleMutation) SetDepth(i int) {
+	m.__depth = &i
+	m.add__depth = nil
+}
+
+// Depth returns the value of the "_depth" field in the mutation.
+func (m *DeviceRoleMutation) Depth() (r int, exists bool) {
+	v := m.__depth
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDepth returns the old "_depth" field's value of the DeviceRole entity.
+// If the DeviceRole object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeviceRoleMutation) OldDepth(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDepth is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDepth requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDepth: %w", err)
+	}
+	return oldValue.Depth, nil
+}
+
+// AddDepth adds i to the "_depth" field.
+func (m *DeviceRoleMutation) AddDepth(i int) {
+	if m.add__depth != nil {
+		*m.add__depth += i
+	} else {
+		m.add__depth = &i
+	}
+}
+
+// AddedDepth returns the value that was added to the "_depth" field in this mutation.
+func (m *DeviceRoleMutation) AddedDepth() (r int, exists bool) {
+	v := m.add__depth
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDepth resets all changes to the "_depth" field.
+func (m *DeviceRoleMutation) ResetDepth() {
+	m.__depth = nil
+	m.add__depth = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *DeviceRoleMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *DeviceRoleMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDescription returns the old "description" field's value of the DeviceRole entity.
+// If the DeviceRole object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeviceRoleMutation) OldDescription(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDescription requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
+	}
+	return oldValue.Description, nil
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *DeviceRoleMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetComments sets the "comments" field.
+func (m *DeviceRoleMutation) SetComments(s string) {
+	m.comments = &s
+}
+
+// Comments returns the value of the "comments" field in the mutation.
+func (m *DeviceRoleMutation) Comments() (r string, exists bool) {
+	v := m.comments
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldComments returns the old "comments" field's value of the DeviceRole entity.
+// If the DeviceRole object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeviceRoleMutation) OldComments(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldComments is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldComments requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldComments: %w", err)
+	}
+	return oldValue.Comments, nil
+}
+
+// ResetComments resets all changes to the "comments" field.
+func (m *DeviceRoleMutation) ResetComments() {
+	m.comments = nil
+}
+
+// SetColor sets the "color" field.
+func (m *DeviceRoleMutation) SetColor(s string) {
+	m.color = &s
+}
+
+// Color returns the value of the "color" field in the mutation.
+func (m *DeviceRoleMutation) Color() (r string, exists bool) {
+	v := m.color
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldColor returns the old "color" field's value of the DeviceRole entity.
+// If the DeviceRole object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeviceRoleMutation) OldColor(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldColor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldColor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldColor: %w", err)
+	}
+	return oldValue.Color, nil
+}
+
+// ResetColor resets all changes to the "color" field.
+func (m *DeviceRoleMutation) ResetColor() {
+	m.color = nil
+}
+
+// SetVMRole sets the "vm_role" field.
+func (m *DeviceRoleMutation) SetVMRole(b bool) {
+	m.vm_role = &b
+}
+
+// VMRole returns the value of the "vm_role" field in the mutation.
+func (m *DeviceRoleMutation) VMRole() (r bool, exists bool) {
+	v := m.vm_role
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldVMRole returns the old "vm_role" field's value of the DeviceRole entity.
+// If the DeviceRole object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *DeviceRoleMutation) OldVMRole(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldVMRole is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldVMRole requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldVMRole: %w", err)
+	}
+	return oldValue.VMRole, nil
+}
+
+// ResetVMRole resets all changes to the "vm_role" field.
+func (m *DeviceRoleMutation) ResetVMRole() {
+	m.vm_role = nil
+}
+
+// ClearParent clears the "parent" edge to the DeviceRole entity.
+func (m *DeviceRoleMutation) ClearParent() {
+	m.clearedparent = true
+	m.clearedFields[devicerole.FieldParentID] = struct{}{}
+}
+
+// ParentCleared reports if the "parent" edge to the DeviceRole entity was cleared.
+func (m *DeviceRoleMutation) ParentCleared() bool {
+	return m.ParentIDCleared() || m.clearedparent
+}
+
+// ParentIDs returns the "parent" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ParentID instead. It exists only for internal usage by the builders.
+func (m *DeviceRoleMutation) ParentIDs() (ids []int) {
+	if id := m.parent; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetParent resets all changes to the "parent" edge.
+func (m *DeviceRoleMutation) ResetParent() {
+	m.parent = nil
+	m.clearedparent = false
+}
+
+// AddChildIDs adds the "children" edge to the DeviceRole entity by ids.
+func (m *DeviceRoleMutation) AddChildIDs(ids ...int) {
+	if m.children == nil {
+		m.children = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.children[ids[i]] = struct{}{}
+	}
+}
+
+// ClearChildren clears the "children" edge to the DeviceRole entity.
+func (m *DeviceRoleMutation) ClearChildren() {
+	m.clearedchildren = true
+}
+
+// ChildrenCleared reports if the "children" edge to the DeviceRole entity was cleared.
+func (m *DeviceRoleMutation) ChildrenCleared() bool {
+	return m.clearedchildren
+}
+
+// RemoveChildIDs removes the "children" edge to the DeviceRole entity by IDs.
+func (m *DeviceRoleMutation) RemoveChildIDs(ids ...int) {
+	if m.removedchildren == nil {
+		m.removedchildren = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.children, ids[i])
+		m.removedchildren[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedChildren returns the removed IDs of the "children" edge to the DeviceRole entity.
+func (m *DeviceRoleMutation) RemovedChildrenIDs() (ids []int) {
+	for id := range m.removedchildren {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ChildrenIDs returns the "children" edge IDs in the mutation.
+func (m *DeviceRoleMutation) ChildrenIDs() (ids []int) {
+	for id := range m.children {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetChildren resets all changes to the "children" edge.
+func (m *DeviceRoleMutation) ResetChildren() {
+	m.children = nil
+	m.clearedchildren = false
+	m.removedchildren = nil
+}
+
+// Where appends a list predicates to the DeviceRoleMutation builder.
+func (m *DeviceRoleMutation) Where(ps ...predicate.DeviceRole) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the DeviceRoleMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *DeviceRoleMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.DeviceRole, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *DeviceRoleMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *DeviceRoleMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (DeviceRole).
+func (m *DeviceRoleMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *DeviceRoleMutation) Fields() []string {
+	fields := make([]string, 0, 11)
+	if m.created != nil {
+		fields = append(fields, devicerole.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, devicerole.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, devicerole.FieldCustomFieldData)
+	}
+	if m.name != nil {
+		fields = append(fields, devicerole.FieldName)
+	}
+	if m.slug != nil {
+		fields = append(fields, devicerole.FieldSlug)
+	}
+	if m.parent != nil {
+		fields = append(fields, devicerole.FieldParentID)
+	}
+	if m.__depth != nil {
+		fields = append(fields, devicerole.FieldDepth)
+	}
+	if m.description != nil {
+		fields = append(fields, devicerole.FieldDescription)
+	}
+	if m.comments != nil {
+		fields = append(fields, devicerole.FieldComments)
+	}
+	if m.color != nil {
+		fields = append(fields, devicerole.FieldColor)
+	}
+	if m.vm_role != nil {
+		fields = append(fields, devicerole.FieldVMRole)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *DeviceRoleMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case devicerole.FieldCreated:
+		return m.Created()
+	case devicerole.FieldLastUpdated:
+		return m.LastUpdated()
+	case devicerole.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case devicerole.FieldName:
+		return m.Name()
+	case devicerole.FieldSlug:
+		return m.Slug()
+	case devicerole.FieldParentID:
+		return m.ParentID()
+	case devicerole.FieldDepth:
+		return m.Depth()
+	case devicerole.FieldDescription:
+		return m.Description()
+	case devicerole.FieldComments:
+		return m.Comments()
+	case devicerole.FieldColor:
+		return m.Color()
+	case devicerole.FieldVMRole:
+		return m.VMRole()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *DeviceRoleMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case devicerole.FieldCreated:
+		return m.OldCreated(ctx)
+	case devicerole.FieldLastUpdated:
+		return m.OldLastUpdated(ctx)
+	case devicerole.FieldCustomFieldData:
+		return m.OldCustomFieldData(ctx)
+	case devicerole.FieldName:
+		return m.OldName(ctx)
+	case devicerole.FieldSlug:
+		return m.OldSlug(ctx)
+	case devicerole.FieldParentID:
+		return m.OldParentID(ctx)
+	case devicerole.FieldDepth:
+		return m.OldDepth(ctx)
+	case devicerole.FieldDescription:
+		return m.OldDescription(ctx)
+	case devicerole.FieldComments:
+		return m.OldComments(ctx)
+	case devicerole.FieldColor:
+		return m.OldColor(ctx)
+	case devicerole.FieldVMRole:
+		return m.OldVMRole(ctx)
+	}
+	return nil, fmt.Errorf("unknown DeviceRole field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *DeviceRoleMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case devicerole.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case devicerole.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case devicerole.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case devicerole.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case devicerole.FieldSlug:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSlug(v)
+		return nil
+	case devicerole.FieldParentID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetParentID(v)
+		return nil
+	case devicerole.FieldDepth:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDepth(v)
+		return nil
+	case devicerole.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case devicerole.FieldComments:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetComments(v)
+		return nil
+	case devicerole.FieldColor:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetColor(v)
+		return nil
+	case devicerole.FieldVMRole:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVMRole(v)
+		return nil
+	}
+	return fmt.Errorf("unknown DeviceRole field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *DeviceRoleMutation) AddedFields() []string {
+	var fields []string
+	if m.add__depth != nil {
+		fields = append(fields, devicerole.FieldDepth)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *DeviceRoleMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case devicerole.FieldDepth:
+		return m.AddedDepth()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *DeviceRoleMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case devicerole.FieldDepth:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddDepth(v)
+		return nil
+	}
+	return fmt.Errorf("unknown DeviceRole numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *DeviceRoleMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(devicerole.FieldCreated) {
+		fields = append(fields, devicerole.FieldCreated)
+	}
+	if m.FieldCleared(devicerole.FieldLastUpdated) {
+		fields = append(fields, devicerole.FieldLastUpdated)
+	}
+	if m.FieldCleared(devicerole.FieldParentID) {
+		fields = append(fields, devicerole.FieldParentID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *DeviceRoleMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *DeviceRoleMutation) ClearField(name string) error {
+	switch name {
+	case devicerole.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case devicerole.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case devicerole.FieldParentID:
+		m.ClearParentID()
+		return nil
+	}
+	return fmt.Errorf("unknown DeviceRole nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *DeviceRoleMutation) ResetField(name string) error {
+	switch name {
+	case devicerole.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case devicerole.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case devicerole.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case devicerole.FieldName:
+		m.ResetName()
+		return nil
+	case devicerole.FieldSlug:
+		m.ResetSlug()
+		return nil
+	case devicerole.FieldParentID:
+		m.ResetParentID()
+		return nil
+	case devicerole.FieldDepth:
+		m.ResetDepth()
+		return nil
+	case devicerole.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case devicerole.FieldComments:
+		m.ResetComments()
+		return nil
+	case devicerole.FieldColor:
+		m.ResetColor()
+		return nil
+	case devicerole.FieldVMRole:
+		m.ResetVMRole()
+		return nil
+	}
+	return fmt.Errorf("unknown DeviceRole field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *DeviceRoleMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.parent != nil {
+		edges = append(edges, devicerole.EdgeParent)
+	}
+	if m.children != nil {
+		edges = append(edges, devicerole.EdgeChildren)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *DeviceRoleMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case devicerole.EdgeParent:
+		if id := m.parent; id != nil {
+			return []ent.Value{*id}
+		}
+	case devicerole.EdgeChildren:
+		ids := make([]ent.Value, 0, len(m.children))
+		for id := range m.children {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *DeviceRoleMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.removedchildren != nil {
+		edges = append(edges, devicerole.EdgeChildren)
+	}
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *DeviceRoleMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case devicerole.EdgeChildren:
+		ids := make([]ent.Value, 0, len(m.removedchildren))
+		for id := range m.removedchildren {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *DeviceRoleMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedparent {
+		edges = append(edges, devicerole.EdgeParent)
+	}
+	if m.clearedchildren {
+		edges = append(edges, devicerole.EdgeChildren)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *DeviceRoleMutation) EdgeCleared(name string) bool {
+	switch name {
+	case devicerole.EdgeParent:
+		return m.clearedparent
+	case devicerole.EdgeChildren:
+		return m.clearedchildren
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *DeviceRoleMutation) ClearEdge(name string) error {
+	switch name {
+	case devicerole.EdgeParent:
+		m.ClearParent()
+		return nil
+	}
+	return fmt.Errorf("unknown DeviceRole unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *DeviceRoleMutation) ResetEdge(name string) error {
+	switch name {
+	case devicerole.EdgeParent:
+		m.ResetParent()
+		return nil
+	case devicerole.EdgeChildren:
+		m.ResetChildren()
+		return nil
+	}
+	return fmt.Errorf("unknown DeviceRole edge %s", name)
+}
+
 // EventRuleMutation represents an operation that mutates the EventRule nodes in the graph.
 type EventRuleMutation struct {
 	config
@@ -6113,6 +7230,751 @@ func (m *GroupMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown Group edge %s", name)
+}
+
+// InventoryItemRoleMutation represents an operation that mutates the InventoryItemRole nodes in the graph.
+type InventoryItemRoleMutation struct {
+	config
+	op                Op
+	typ               string
+	id                *int
+	created           *time.Time
+	last_updated      *time.Time
+	custom_field_data *map[string]interface{}
+	name              *string
+	slug              *string
+	description       *string
+	comments          *string
+	color             *string
+	clearedFields     map[string]struct{}
+	done              bool
+	oldValue          func(context.Context) (*InventoryItemRole, error)
+	predicates        []predicate.InventoryItemRole
+}
+
+var _ ent.Mutation = (*InventoryItemRoleMutation)(nil)
+
+// inventoryitemroleOption allows management of the mutation configuration using functional options.
+type inventoryitemroleOption func(*InventoryItemRoleMutation)
+
+// newInventoryItemRoleMutation creates new mutation for the InventoryItemRole entity.
+func newInventoryItemRoleMutation(c config, op Op, opts ...inventoryitemroleOption) *InventoryItemRoleMutation {
+	m := &InventoryItemRoleMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeInventoryItemRole,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withInventoryItemRoleID sets the ID field of the mutation.
+func withInventoryItemRoleID(id int) inventoryitemroleOption {
+	return func(m *InventoryItemRoleMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *InventoryItemRole
+		)
+		m.oldValue = func(ctx context.Context) (*InventoryItemRole, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().InventoryItemRole.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withInventoryItemRole sets the old InventoryItemRole of the mutation.
+func withInventoryItemRole(node *InventoryItemRole) inventoryitemroleOption {
+	return func(m *InventoryItemRoleMutation) {
+		m.oldValue = func(context.Context) (*InventoryItemRole, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m InventoryItemRoleMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m InventoryItemRoleMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *InventoryItemRoleMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *InventoryItemRoleMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().InventoryItemRole.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *InventoryItemRoleMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *InventoryItemRoleMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreated returns the old "created" field's value of the InventoryItemRole entity.
+// If the InventoryItemRole object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InventoryItemRoleMutation) OldCreated(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreated is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreated requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreated: %w", err)
+	}
+	return oldValue.Created, nil
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *InventoryItemRoleMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[inventoryitemrole.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *InventoryItemRoleMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[inventoryitemrole.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *InventoryItemRoleMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, inventoryitemrole.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *InventoryItemRoleMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *InventoryItemRoleMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastUpdated returns the old "last_updated" field's value of the InventoryItemRole entity.
+// If the InventoryItemRole object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InventoryItemRoleMutation) OldLastUpdated(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastUpdated is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastUpdated requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastUpdated: %w", err)
+	}
+	return oldValue.LastUpdated, nil
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *InventoryItemRoleMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[inventoryitemrole.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *InventoryItemRoleMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[inventoryitemrole.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *InventoryItemRoleMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, inventoryitemrole.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *InventoryItemRoleMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *InventoryItemRoleMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCustomFieldData returns the old "custom_field_data" field's value of the InventoryItemRole entity.
+// If the InventoryItemRole object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InventoryItemRoleMutation) OldCustomFieldData(ctx context.Context) (v map[string]interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCustomFieldData is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCustomFieldData requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCustomFieldData: %w", err)
+	}
+	return oldValue.CustomFieldData, nil
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *InventoryItemRoleMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetName sets the "name" field.
+func (m *InventoryItemRoleMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *InventoryItemRoleMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldName returns the old "name" field's value of the InventoryItemRole entity.
+// If the InventoryItemRole object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InventoryItemRoleMutation) OldName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldName: %w", err)
+	}
+	return oldValue.Name, nil
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *InventoryItemRoleMutation) ResetName() {
+	m.name = nil
+}
+
+// SetSlug sets the "slug" field.
+func (m *InventoryItemRoleMutation) SetSlug(s string) {
+	m.slug = &s
+}
+
+// Slug returns the value of the "slug" field in the mutation.
+func (m *InventoryItemRoleMutation) Slug() (r string, exists bool) {
+	v := m.slug
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSlug returns the old "slug" field's value of the InventoryItemRole entity.
+// If the InventoryItemRole object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InventoryItemRoleMutation) OldSlug(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSlug is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSlug requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSlug: %w", err)
+	}
+	return oldValue.Slug, nil
+}
+
+// ResetSlug resets all changes to the "slug" field.
+func (m *InventoryItemRoleMutation) ResetSlug() {
+	m.slug = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *InventoryItemRoleMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *InventoryItemRoleMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDescription returns the old "description" field's value of the InventoryItemRole entity.
+// If the InventoryItemRole object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InventoryItemRoleMutation) OldDescription(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDescription requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
+	}
+	return oldValue.Description, nil
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *InventoryItemRoleMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetComments sets the "comments" field.
+func (m *InventoryItemRoleMutation) SetComments(s string) {
+	m.comments = &s
+}
+
+// Comments returns the value of the "comments" field in the mutation.
+func (m *InventoryItemRoleMutation) Comments() (r string, exists bool) {
+	v := m.comments
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldComments returns the old "comments" field's value of the InventoryItemRole entity.
+// If the InventoryItemRole object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InventoryItemRoleMutation) OldComments(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldComments is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldComments requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldComments: %w", err)
+	}
+	return oldValue.Comments, nil
+}
+
+// ResetComments resets all changes to the "comments" field.
+func (m *InventoryItemRoleMutation) ResetComments() {
+	m.comments = nil
+}
+
+// SetColor sets the "color" field.
+func (m *InventoryItemRoleMutation) SetColor(s string) {
+	m.color = &s
+}
+
+// Color returns the value of the "color" field in the mutation.
+func (m *InventoryItemRoleMutation) Color() (r string, exists bool) {
+	v := m.color
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldColor returns the old "color" field's value of the InventoryItemRole entity.
+// If the InventoryItemRole object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *InventoryItemRoleMutation) OldColor(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldColor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldColor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldColor: %w", err)
+	}
+	return oldValue.Color, nil
+}
+
+// ResetColor resets all changes to the "color" field.
+func (m *InventoryItemRoleMutation) ResetColor() {
+	m.color = nil
+}
+
+// Where appends a list predicates to the InventoryItemRoleMutation builder.
+func (m *InventoryItemRoleMutation) Where(ps ...predicate.InventoryItemRole) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the InventoryItemRoleMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *InventoryItemRoleMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.InventoryItemRole, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *InventoryItemRoleMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *InventoryItemRoleMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (InventoryItemRole).
+func (m *InventoryItemRoleMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *InventoryItemRoleMutation) Fields() []string {
+	fields := make([]string, 0, 8)
+	if m.created != nil {
+		fields = append(fields, inventoryitemrole.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, inventoryitemrole.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, inventoryitemrole.FieldCustomFieldData)
+	}
+	if m.name != nil {
+		fields = append(fields, inventoryitemrole.FieldName)
+	}
+	if m.slug != nil {
+		fields = append(fields, inventoryitemrole.FieldSlug)
+	}
+	if m.description != nil {
+		fields = append(fields, inventoryitemrole.FieldDescription)
+	}
+	if m.comments != nil {
+		fields = append(fields, inventoryitemrole.FieldComments)
+	}
+	if m.color != nil {
+		fields = append(fields, inventoryitemrole.FieldColor)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *InventoryItemRoleMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case inventoryitemrole.FieldCreated:
+		return m.Created()
+	case inventoryitemrole.FieldLastUpdated:
+		return m.LastUpdated()
+	case inventoryitemrole.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case inventoryitemrole.FieldName:
+		return m.Name()
+	case inventoryitemrole.FieldSlug:
+		return m.Slug()
+	case inventoryitemrole.FieldDescription:
+		return m.Description()
+	case inventoryitemrole.FieldComments:
+		return m.Comments()
+	case inventoryitemrole.FieldColor:
+		return m.Color()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *InventoryItemRoleMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case inventoryitemrole.FieldCreated:
+		return m.OldCreated(ctx)
+	case inventoryitemrole.FieldLastUpdated:
+		return m.OldLastUpdated(ctx)
+	case inventoryitemrole.FieldCustomFieldData:
+		return m.OldCustomFieldData(ctx)
+	case inventoryitemrole.FieldName:
+		return m.OldName(ctx)
+	case inventoryitemrole.FieldSlug:
+		return m.OldSlug(ctx)
+	case inventoryitemrole.FieldDescription:
+		return m.OldDescription(ctx)
+	case inventoryitemrole.FieldComments:
+		return m.OldComments(ctx)
+	case inventoryitemrole.FieldColor:
+		return m.OldColor(ctx)
+	}
+	return nil, fmt.Errorf("unknown InventoryItemRole field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *InventoryItemRoleMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case inventoryitemrole.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case inventoryitemrole.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case inventoryitemrole.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case inventoryitemrole.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case inventoryitemrole.FieldSlug:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSlug(v)
+		return nil
+	case inventoryitemrole.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case inventoryitemrole.FieldComments:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetComments(v)
+		return nil
+	case inventoryitemrole.FieldColor:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetColor(v)
+		return nil
+	}
+	return fmt.Errorf("unknown InventoryItemRole field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *InventoryItemRoleMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *InventoryItemRoleMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *InventoryItemRoleMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown InventoryItemRole numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *InventoryItemRoleMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(inventoryitemrole.FieldCreated) {
+		fields = append(fields, inventoryitemrole.FieldCreated)
+	}
+	if m.FieldCleared(inventoryitemrole.FieldLastUpdated) {
+		fields = append(fields, inventoryitemrole.FieldLastUpdated)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *InventoryItemRoleMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *InventoryItemRoleMutation) ClearField(name string) error {
+	switch name {
+	case inventoryitemrole.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case inventoryitemrole.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	}
+	return fmt.Errorf("unknown InventoryItemRole nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *InventoryItemRoleMutation) ResetField(name string) error {
+	switch name {
+	case inventoryitemrole.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case inventoryitemrole.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case inventoryitemrole.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case inventoryitemrole.FieldName:
+		m.ResetName()
+		return nil
+	case inventoryitemrole.FieldSlug:
+		m.ResetSlug()
+		return nil
+	case inventoryitemrole.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case inventoryitemrole.FieldComments:
+		m.ResetComments()
+		return nil
+	case inventoryitemrole.FieldColor:
+		m.ResetColor()
+		return nil
+	}
+	return fmt.Errorf("unknown InventoryItemRole field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *InventoryItemRoleMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *InventoryItemRoleMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *InventoryItemRoleMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *InventoryItemRoleMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *InventoryItemRoleMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *InventoryItemRoleMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *InventoryItemRoleMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown InventoryItemRole unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *InventoryItemRoleMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown InventoryItemRole edge %s", name)
 }
 
 // LocationMutation represents an operation that mutates the Location nodes in the graph.
@@ -11062,6 +12924,1118 @@ func (m *OutboxEventMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown OutboxEvent edge %s", name)
 }
 
+// PlatformMutation represents an operation that mutates the Platform nodes in the graph.
+type PlatformMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *int
+	created             *time.Time
+	last_updated        *time.Time
+	custom_field_data   *map[string]interface{}
+	name                *string
+	slug                *string
+	__depth             *int
+	add__depth          *int
+	description         *string
+	comments            *string
+	clearedFields       map[string]struct{}
+	parent              *int
+	clearedparent       bool
+	children            map[int]struct{}
+	removedchildren     map[int]struct{}
+	clearedchildren     bool
+	manufacturer        *int
+	clearedmanufacturer bool
+	done                bool
+	oldValue            func(context.Context) (*Platform, error)
+	predicates          []predicate.Platform
+}
+
+var _ ent.Mutation = (*PlatformMutation)(nil)
+
+// platformOption allows management of the mutation configuration using functional options.
+type platformOption func(*PlatformMutation)
+
+// newPlatformMutation creates new mutation for the Platform entity.
+func newPlatformMutation(c config, op Op, opts ...platformOption) *PlatformMutation {
+	m := &PlatformMutation{
+		config:        c,
+		op:            op,
+		typ:           TypePlatform,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withPlatformID sets the ID field of the mutation.
+func withPlatformID(id int) platformOption {
+	return func(m *PlatformMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Platform
+		)
+		m.oldValue = func(ctx context.Context) (*Platform, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Platform.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withPlatform sets the old Platform of the mutation.
+func withPlatform(node *Platform) platformOption {
+	return func(m *PlatformMutation) {
+		m.oldValue = func(context.Context) (*Platform, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m PlatformMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m PlatformMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *PlatformMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *PlatformMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Platform.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *PlatformMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *PlatformMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreated returns the old "created" field's value of the Platform entity.
+// If the Platform object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PlatformMutation) OldCreated(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreated is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreated requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreated: %w", err)
+	}
+	return oldValue.Created, nil
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *PlatformMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[platform.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *PlatformMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[platform.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *PlatformMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, platform.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *PlatformMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *PlatformMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastUpdated returns the old "last_updated" field's value of the Platform entity.
+// If the Platform object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PlatformMutation) OldLastUpdated(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastUpdated is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastUpdated requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastUpdated: %w", err)
+	}
+	return oldValue.LastUpdated, nil
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *PlatformMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[platform.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *PlatformMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[platform.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *PlatformMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, platform.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *PlatformMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *PlatformMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCustomFieldData returns the old "custom_field_data" field's value of the Platform entity.
+// If the Platform object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PlatformMutation) OldCustomFieldData(ctx context.Context) (v map[string]interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCustomFieldData is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCustomFieldData requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCustomFieldData: %w", err)
+	}
+	return oldValue.CustomFieldData, nil
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *PlatformMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetName sets the "name" field.
+func (m *PlatformMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *PlatformMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldName returns the old "name" field's value of the Platform entity.
+// If the Platform object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PlatformMutation) OldName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldName: %w", err)
+	}
+	return oldValue.Name, nil
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *PlatformMutation) ResetName() {
+	m.name = nil
+}
+
+// SetSlug sets the "slug" field.
+func (m *PlatformMutation) SetSlug(s string) {
+	m.slug = &s
+}
+
+// Slug returns the value of the "slug" field in the mutation.
+func (m *PlatformMutation) Slug() (r string, exists bool) {
+	v := m.slug
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSlug returns the old "slug" field's value of the Platform entity.
+// If the Platform object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PlatformMutation) OldSlug(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSlug is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSlug requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSlug: %w", err)
+	}
+	return oldValue.Slug, nil
+}
+
+// ResetSlug resets all changes to the "slug" field.
+func (m *PlatformMutation) ResetSlug() {
+	m.slug = nil
+}
+
+// SetParentID sets the "parent_id" field.
+func (m *PlatformMutation) SetParentID(i int) {
+	m.parent = &i
+}
+
+// ParentID returns the value of the "parent_id" field in the mutation.
+func (m *PlatformMutation) ParentID() (r int, exists bool) {
+	v := m.parent
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldParentID returns the old "parent_id" field's value of the Platform entity.
+// If the Platform object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PlatformMutation) OldParentID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldParentID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldParentID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldParentID: %w", err)
+	}
+	return oldValue.ParentID, nil
+}
+
+// ClearParentID clears the value of the "parent_id" field.
+func (m *PlatformMutation) ClearParentID() {
+	m.parent = nil
+	m.clearedFields[platform.FieldParentID] = struct{}{}
+}
+
+// ParentIDCleared returns if the "parent_id" field was cleared in this mutation.
+func (m *PlatformMutation) ParentIDCleared() bool {
+	_, ok := m.clearedFields[platform.FieldParentID]
+	return ok
+}
+
+// ResetParentID resets all changes to the "parent_id" field.
+func (m *PlatformMutation) ResetParentID() {
+	m.parent = nil
+	delete(m.clearedFields, platform.FieldParentID)
+}
+
+// SetDepth sets the "_depth" field.
+func (m *PlatformMutation) SetDepth(i int) {
+	m.__depth = &i
+	m.add__depth = nil
+}
+
+// Depth returns the value of the "_depth" field in the mutation.
+func (m *PlatformMutation) Depth() (r int, exists bool) {
+	v := m.__depth
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDepth returns the old "_depth" field's value of the Platform entity.
+// If the Platform object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PlatformMutation) OldDepth(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDepth is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDepth requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDepth: %w", err)
+	}
+	return oldValue.Depth, nil
+}
+
+// AddDepth adds i to the "_depth" field.
+func (m *PlatformMutation) AddDepth(i int) {
+	if m.add__depth != nil {
+		*m.add__depth += i
+	} else {
+		m.add__depth = &i
+	}
+}
+
+// AddedDepth returns the value that was added to the "_depth" field in this mutation.
+func (m *PlatformMutation) AddedDepth() (r int, exists bool) {
+	v := m.add__depth
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDepth resets all changes to the "_depth" field.
+func (m *PlatformMutation) ResetDepth() {
+	m.__depth = nil
+	m.add__depth = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *PlatformMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *PlatformMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDescription returns the old "description" field's value of the Platform entity.
+// If the Platform object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PlatformMutation) OldDescription(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDescription requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
+	}
+	return oldValue.Description, nil
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *PlatformMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetComments sets the "comments" field.
+func (m *PlatformMutation) SetComments(s string) {
+	m.comments = &s
+}
+
+// Comments returns the value of the "comments" field in the mutation.
+func (m *PlatformMutation) Comments() (r string, exists bool) {
+	v := m.comments
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldComments returns the old "comments" field's value of the Platform entity.
+// If the Platform object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PlatformMutation) OldComments(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldComments is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldComments requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldComments: %w", err)
+	}
+	return oldValue.Comments, nil
+}
+
+// ResetComments resets all changes to the "comments" field.
+func (m *PlatformMutation) ResetComments() {
+	m.comments = nil
+}
+
+// SetManufacturerID sets the "manufacturer_id" field.
+func (m *PlatformMutation) SetManufacturerID(i int) {
+	m.manufacturer = &i
+}
+
+// ManufacturerID returns the value of the "manufacturer_id" field in the mutation.
+func (m *PlatformMutation) ManufacturerID() (r int, exists bool) {
+	v := m.manufacturer
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldManufacturerID returns the old "manufacturer_id" field's value of the Platform entity.
+// If the Platform object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PlatformMutation) OldManufacturerID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldManufacturerID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldManufacturerID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldManufacturerID: %w", err)
+	}
+	return oldValue.ManufacturerID, nil
+}
+
+// ClearManufacturerID clears the value of the "manufacturer_id" field.
+func (m *PlatformMutation) ClearManufacturerID() {
+	m.manufacturer = nil
+	m.clearedFields[platform.FieldManufacturerID] = struct{}{}
+}
+
+// ManufacturerIDCleared returns if the "manufacturer_id" field was cleared in this mutation.
+func (m *PlatformMutation) ManufacturerIDCleared() bool {
+	_, ok := m.clearedFields[platform.FieldManufacturerID]
+	return ok
+}
+
+// ResetManufacturerID resets all changes to the "manufacturer_id" field.
+func (m *PlatformMutation) ResetManufacturerID() {
+	m.manufacturer = nil
+	delete(m.clearedFields, platform.FieldManufacturerID)
+}
+
+// ClearParent clears the "parent" edge to the Platform entity.
+func (m *PlatformMutation) ClearParent() {
+	m.clearedparent = true
+	m.clearedFields[platform.FieldParentID] = struct{}{}
+}
+
+// ParentCleared reports if the "parent" edge to the Platform entity was cleared.
+func (m *PlatformMutation) ParentCleared() bool {
+	return m.ParentIDCleared() || m.clearedparent
+}
+
+// ParentIDs returns the "parent" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ParentID instead. It exists only for internal usage by the builders.
+func (m *PlatformMutation) ParentIDs() (ids []int) {
+	if id := m.parent; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetParent resets all changes to the "parent" edge.
+func (m *PlatformMutation) ResetParent() {
+	m.parent = nil
+	m.clearedparent = false
+}
+
+// AddChildIDs adds the "children" edge to the Platform entity by ids.
+func (m *PlatformMutation) AddChildIDs(ids ...int) {
+	if m.children == nil {
+		m.children = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.children[ids[i]] = struct{}{}
+	}
+}
+
+// ClearChildren clears the "children" edge to the Platform entity.
+func (m *PlatformMutation) ClearChildren() {
+	m.clearedchildren = true
+}
+
+// ChildrenCleared reports if the "children" edge to the Platform entity was cleared.
+func (m *PlatformMutation) ChildrenCleared() bool {
+	return m.clearedchildren
+}
+
+// RemoveChildIDs removes the "children" edge to the Platform entity by IDs.
+func (m *PlatformMutation) RemoveChildIDs(ids ...int) {
+	if m.removedchildren == nil {
+		m.removedchildren = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.children, ids[i])
+		m.removedchildren[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedChildren returns the removed IDs of the "children" edge to the Platform entity.
+func (m *PlatformMutation) RemovedChildrenIDs() (ids []int) {
+	for id := range m.removedchildren {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ChildrenIDs returns the "children" edge IDs in the mutation.
+func (m *PlatformMutation) ChildrenIDs() (ids []int) {
+	for id := range m.children {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetChildren resets all changes to the "children" edge.
+func (m *PlatformMutation) ResetChildren() {
+	m.children = nil
+	m.clearedchildren = false
+	m.removedchildren = nil
+}
+
+// ClearManufacturer clears the "manufacturer" edge to the Manufacturer entity.
+func (m *PlatformMutation) ClearManufacturer() {
+	m.clearedmanufacturer = true
+	m.clearedFields[platform.FieldManufacturerID] = struct{}{}
+}
+
+// ManufacturerCleared reports if the "manufacturer" edge to the Manufacturer entity was cleared.
+func (m *PlatformMutation) ManufacturerCleared() bool {
+	return m.ManufacturerIDCleared() || m.clearedmanufacturer
+}
+
+// ManufacturerIDs returns the "manufacturer" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ManufacturerID instead. It exists only for internal usage by the builders.
+func (m *PlatformMutation) ManufacturerIDs() (ids []int) {
+	if id := m.manufacturer; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetManufacturer resets all changes to the "manufacturer" edge.
+func (m *PlatformMutation) ResetManufacturer() {
+	m.manufacturer = nil
+	m.clearedmanufacturer = false
+}
+
+// Where appends a list predicates to the PlatformMutation builder.
+func (m *PlatformMutation) Where(ps ...predicate.Platform) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the PlatformMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *PlatformMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Platform, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *PlatformMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *PlatformMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Platform).
+func (m *PlatformMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *PlatformMutation) Fields() []string {
+	fields := make([]string, 0, 10)
+	if m.created != nil {
+		fields = append(fields, platform.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, platform.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, platform.FieldCustomFieldData)
+	}
+	if m.name != nil {
+		fields = append(fields, platform.FieldName)
+	}
+	if m.slug != nil {
+		fields = append(fields, platform.FieldSlug)
+	}
+	if m.parent != nil {
+		fields = append(fields, platform.FieldParentID)
+	}
+	if m.__depth != nil {
+		fields = append(fields, platform.FieldDepth)
+	}
+	if m.description != nil {
+		fields = append(fields, platform.FieldDescription)
+	}
+	if m.comments != nil {
+		fields = append(fields, platform.FieldComments)
+	}
+	if m.manufacturer != nil {
+		fields = append(fields, platform.FieldManufacturerID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *PlatformMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case platform.FieldCreated:
+		return m.Created()
+	case platform.FieldLastUpdated:
+		return m.LastUpdated()
+	case platform.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case platform.FieldName:
+		return m.Name()
+	case platform.FieldSlug:
+		return m.Slug()
+	case platform.FieldParentID:
+		return m.ParentID()
+	case platform.FieldDepth:
+		return m.Depth()
+	case platform.FieldDescription:
+		return m.Description()
+	case platform.FieldComments:
+		return m.Comments()
+	case platform.FieldManufacturerID:
+		return m.ManufacturerID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *PlatformMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case platform.FieldCreated:
+		return m.OldCreated(ctx)
+	case platform.FieldLastUpdated:
+		return m.OldLastUpdated(ctx)
+	case platform.FieldCustomFieldData:
+		return m.OldCustomFieldData(ctx)
+	case platform.FieldName:
+		return m.OldName(ctx)
+	case platform.FieldSlug:
+		return m.OldSlug(ctx)
+	case platform.FieldParentID:
+		return m.OldParentID(ctx)
+	case platform.FieldDepth:
+		return m.OldDepth(ctx)
+	case platform.FieldDescription:
+		return m.OldDescription(ctx)
+	case platform.FieldComments:
+		return m.OldComments(ctx)
+	case platform.FieldManufacturerID:
+		return m.OldManufacturerID(ctx)
+	}
+	return nil, fmt.Errorf("unknown Platform field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PlatformMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case platform.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case platform.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case platform.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case platform.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case platform.FieldSlug:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSlug(v)
+		return nil
+	case platform.FieldParentID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetParentID(v)
+		return nil
+	case platform.FieldDepth:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDepth(v)
+		return nil
+	case platform.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case platform.FieldComments:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetComments(v)
+		return nil
+	case platform.FieldManufacturerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetManufacturerID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Platform field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *PlatformMutation) AddedFields() []string {
+	var fields []string
+	if m.add__depth != nil {
+		fields = append(fields, platform.FieldDepth)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *PlatformMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case platform.FieldDepth:
+		return m.AddedDepth()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PlatformMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case platform.FieldDepth:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddDepth(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Platform numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *PlatformMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(platform.FieldCreated) {
+		fields = append(fields, platform.FieldCreated)
+	}
+	if m.FieldCleared(platform.FieldLastUpdated) {
+		fields = append(fields, platform.FieldLastUpdated)
+	}
+	if m.FieldCleared(platform.FieldParentID) {
+		fields = append(fields, platform.FieldParentID)
+	}
+	if m.FieldCleared(platform.FieldManufacturerID) {
+		fields = append(fields, platform.FieldManufacturerID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *PlatformMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *PlatformMutation) ClearField(name string) error {
+	switch name {
+	case platform.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case platform.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case platform.FieldParentID:
+		m.ClearParentID()
+		return nil
+	case platform.FieldManufacturerID:
+		m.ClearManufacturerID()
+		return nil
+	}
+	return fmt.Errorf("unknown Platform nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *PlatformMutation) ResetField(name string) error {
+	switch name {
+	case platform.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case platform.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case platform.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case platform.FieldName:
+		m.ResetName()
+		return nil
+	case platform.FieldSlug:
+		m.ResetSlug()
+		return nil
+	case platform.FieldParentID:
+		m.ResetParentID()
+		return nil
+	case platform.FieldDepth:
+		m.ResetDepth()
+		return nil
+	case platform.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case platform.FieldComments:
+		m.ResetComments()
+		return nil
+	case platform.FieldManufacturerID:
+		m.ResetManufacturerID()
+		return nil
+	}
+	return fmt.Errorf("unknown Platform field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *PlatformMutation) AddedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.parent != nil {
+		edges = append(edges, platform.EdgeParent)
+	}
+	if m.children != nil {
+		edges = append(edges, platform.EdgeChildren)
+	}
+	if m.manufacturer != nil {
+		edges = append(edges, platform.EdgeManufacturer)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *PlatformMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case platform.EdgeParent:
+		if id := m.parent; id != nil {
+			return []ent.Value{*id}
+		}
+	case platform.EdgeChildren:
+		ids := make([]ent.Value, 0, len(m.children))
+		for id := range m.children {
+			ids = append(ids, id)
+		}
+		return ids
+	case platform.EdgeManufacturer:
+		if id := m.manufacturer; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *PlatformMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.removedchildren != nil {
+		edges = append(edges, platform.EdgeChildren)
+	}
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *PlatformMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case platform.EdgeChildren:
+		ids := make([]ent.Value, 0, len(m.removedchildren))
+		for id := range m.removedchildren {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *PlatformMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.clearedparent {
+		edges = append(edges, platform.EdgeParent)
+	}
+	if m.clearedchildren {
+		edges = append(edges, platform.EdgeChildren)
+	}
+	if m.clearedmanufacturer {
+		edges = append(edges, platform.EdgeManufacturer)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *PlatformMutation) EdgeCleared(name string) bool {
+	switch name {
+	case platform.EdgeParent:
+		return m.clearedparent
+	case platform.EdgeChildren:
+		return m.clearedchildren
+	case platform.EdgeManufacturer:
+		return m.clearedmanufacturer
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *PlatformMutation) ClearEdge(name string) error {
+	switch name {
+	case platform.EdgeParent:
+		m.ClearParent()
+		return nil
+	case platform.EdgeManufacturer:
+		m.ClearManufacturer()
+		return nil
+	}
+	return fmt.Errorf("unknown Platform unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *PlatformMutation) ResetEdge(name string) error {
+	switch name {
+	case platform.EdgeParent:
+		m.ResetParent()
+		return nil
+	case platform.EdgeChildren:
+		m.ResetChildren()
+		return nil
+	case platform.EdgeManufacturer:
+		m.ResetManufacturer()
+		return nil
+	}
+	return fmt.Errorf("unknown Platform edge %s", name)
+}
+
 // PrefixMutation represents an operation that mutates the Prefix nodes in the graph.
 type PrefixMutation struct {
 	config
@@ -14121,6 +17095,7498 @@ func (m *RIRMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *RIRMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown RIR edge %s", name)
+}
+
+// RackMutation represents an operation that mutates the Rack nodes in the graph.
+type RackMutation struct {
+	config
+	op                Op
+	typ               string
+	id                *int
+	created           *time.Time
+	last_updated      *time.Time
+	custom_field_data *map[string]interface{}
+	description       *string
+	comments          *string
+	name              *string
+	__name_natural    *string
+	facility_id       *string
+	status            *string
+	serial            *string
+	asset_tag         *string
+	airflow           *string
+	form_factor       *string
+	width             *int
+	addwidth          *int
+	u_height          *int
+	addu_height       *int
+	starting_unit     *int
+	addstarting_unit  *int
+	desc_units        *bool
+	outer_width       *int
+	addouter_width    *int
+	outer_height      *int
+	addouter_height   *int
+	outer_depth       *int
+	addouter_depth    *int
+	outer_unit        *string
+	mounting_depth    *int
+	addmounting_depth *int
+	weight            *float64
+	addweight         *float64
+	weight_unit       *string
+	max_weight        *int
+	addmax_weight     *int
+	clearedFields     map[string]struct{}
+	site              *int
+	clearedsite       bool
+	location          *int
+	clearedlocation   bool
+	group             *int
+	clearedgroup      bool
+	tenant            *int
+	clearedtenant     bool
+	role              *int
+	clearedrole       bool
+	rack_type         *int
+	clearedrack_type  bool
+	done              bool
+	oldValue          func(context.Context) (*Rack, error)
+	predicates        []predicate.Rack
+}
+
+var _ ent.Mutation = (*RackMutation)(nil)
+
+// rackOption allows management of the mutation configuration using functional options.
+type rackOption func(*RackMutation)
+
+// newRackMutation creates new mutation for the Rack entity.
+func newRackMutation(c config, op Op, opts ...rackOption) *RackMutation {
+	m := &RackMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeRack,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withRackID sets the ID field of the mutation.
+func withRackID(id int) rackOption {
+	return func(m *RackMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Rack
+		)
+		m.oldValue = func(ctx context.Context) (*Rack, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Rack.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withRack sets the old Rack of the mutation.
+func withRack(node *Rack) rackOption {
+	return func(m *RackMutation) {
+		m.oldValue = func(context.Context) (*Rack, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m RackMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m RackMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *RackMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *RackMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Rack.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *RackMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *RackMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreated returns the old "created" field's value of the Rack entity.
+// If the Rack object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackMutation) OldCreated(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreated is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreated requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreated: %w", err)
+	}
+	return oldValue.Created, nil
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *RackMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[rack.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *RackMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[rack.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *RackMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, rack.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *RackMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *RackMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastUpdated returns the old "last_updated" field's value of the Rack entity.
+// If the Rack object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackMutation) OldLastUpdated(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastUpdated is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastUpdated requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastUpdated: %w", err)
+	}
+	return oldValue.LastUpdated, nil
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *RackMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[rack.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *RackMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[rack.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *RackMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, rack.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *RackMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *RackMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCustomFieldData returns the old "custom_field_data" field's value of the Rack entity.
+// If the Rack object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackMutation) OldCustomFieldData(ctx context.Context) (v map[string]interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCustomFieldData is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCustomFieldData requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCustomFieldData: %w", err)
+	}
+	return oldValue.CustomFieldData, nil
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *RackMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *RackMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *RackMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDescription returns the old "description" field's value of the Rack entity.
+// If the Rack object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackMutation) OldDescription(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDescription requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
+	}
+	return oldValue.Description, nil
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *RackMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetComments sets the "comments" field.
+func (m *RackMutation) SetComments(s string) {
+	m.comments = &s
+}
+
+// Comments returns the value of the "comments" field in the mutation.
+func (m *RackMutation) Comments() (r string, exists bool) {
+	v := m.comments
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldComments returns the old "comments" field's value of the Rack entity.
+// If the Rack object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackMutation) OldComments(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldComments is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldComments requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldComments: %w", err)
+	}
+	return oldValue.Comments, nil
+}
+
+// ResetComments resets all changes to the "comments" field.
+func (m *RackMutation) ResetComments() {
+	m.comments = nil
+}
+
+// SetName sets the "name" field.
+func (m *RackMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *RackMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldName returns the old "name" field's value of the Rack entity.
+// If the Rack object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackMutation) OldName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldName: %w", err)
+	}
+	return oldValue.Name, nil
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *RackMutation) ResetName() {
+	m.name = nil
+}
+
+// SetNameNatural sets the "_name_natural" field.
+func (m *RackMutation) SetNameNatural(s string) {
+	m.__name_natural = &s
+}
+
+// NameNatural returns the value of the "_name_natural" field in the mutation.
+func (m *RackMutation) NameNatural() (r string, exists bool) {
+	v := m.__name_natural
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldNameNatural returns the old "_name_natural" field's value of the Rack entity.
+// If the Rack object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackMutation) OldNameNatural(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldNameNatural is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldNameNatural requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldNameNatural: %w", err)
+	}
+	return oldValue.NameNatural, nil
+}
+
+// ResetNameNatural resets all changes to the "_name_natural" field.
+func (m *RackMutation) ResetNameNatural() {
+	m.__name_natural = nil
+}
+
+// SetFacilityID sets the "facility_id" field.
+func (m *RackMutation) SetFacilityID(s string) {
+	m.facility_id = &s
+}
+
+// FacilityID returns the value of the "facility_id" field in the mutation.
+func (m *RackMutation) FacilityID() (r string, exists bool) {
+	v := m.facility_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFacilityID returns the old "facility_id" field's value of the Rack entity.
+// If the Rack object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackMutation) OldFacilityID(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFacilityID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFacilityID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFacilityID: %w", err)
+	}
+	return oldValue.FacilityID, nil
+}
+
+// ClearFacilityID clears the value of the "facility_id" field.
+func (m *RackMutation) ClearFacilityID() {
+	m.facility_id = nil
+	m.clearedFields[rack.FieldFacilityID] = struct{}{}
+}
+
+// FacilityIDCleared returns if the "facility_id" field was cleared in this mutation.
+func (m *RackMutation) FacilityIDCleared() bool {
+	_, ok := m.clearedFields[rack.FieldFacilityID]
+	return ok
+}
+
+// ResetFacilityID resets all changes to the "facility_id" field.
+func (m *RackMutation) ResetFacilityID() {
+	m.facility_id = nil
+	delete(m.clearedFields, rack.FieldFacilityID)
+}
+
+// SetSiteID sets the "site_id" field.
+func (m *RackMutation) SetSiteID(i int) {
+	m.site = &i
+}
+
+// SiteID returns the value of the "site_id" field in the mutation.
+func (m *RackMutation) SiteID() (r int, exists bool) {
+	v := m.site
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSiteID returns the old "site_id" field's value of the Rack entity.
+// If the Rack object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackMutation) OldSiteID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSiteID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSiteID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSiteID: %w", err)
+	}
+	return oldValue.SiteID, nil
+}
+
+// ResetSiteID resets all changes to the "site_id" field.
+func (m *RackMutation) ResetSiteID() {
+	m.site = nil
+}
+
+// SetLocationID sets the "location_id" field.
+func (m *RackMutation) SetLocationID(i int) {
+	m.location = &i
+}
+
+// LocationID returns the value of the "location_id" field in the mutation.
+func (m *RackMutation) LocationID() (r int, exists bool) {
+	v := m.location
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLocationID returns the old "location_id" field's value of the Rack entity.
+// If the Rack object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackMutation) OldLocationID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLocationID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLocationID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLocationID: %w", err)
+	}
+	return oldValue.LocationID, nil
+}
+
+// ClearLocationID clears the value of the "location_id" field.
+func (m *RackMutation) ClearLocationID() {
+	m.location = nil
+	m.clearedFields[rack.FieldLocationID] = struct{}{}
+}
+
+// LocationIDCleared returns if the "location_id" field was cleared in this mutation.
+func (m *RackMutation) LocationIDCleared() bool {
+	_, ok := m.clearedFields[rack.FieldLocationID]
+	return ok
+}
+
+// ResetLocationID resets all changes to the "location_id" field.
+func (m *RackMutation) ResetLocationID() {
+	m.location = nil
+	delete(m.clearedFields, rack.FieldLocationID)
+}
+
+// SetGroupID sets the "group_id" field.
+func (m *RackMutation) SetGroupID(i int) {
+	m.group = &i
+}
+
+// GroupID returns the value of the "group_id" field in the mutation.
+func (m *RackMutation) GroupID() (r int, exists bool) {
+	v := m.group
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldGroupID returns the old "group_id" field's value of the Rack entity.
+// If the Rack object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackMutation) OldGroupID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldGroupID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldGroupID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldGroupID: %w", err)
+	}
+	return oldValue.GroupID, nil
+}
+
+// ClearGroupID clears the value of the "group_id" field.
+func (m *RackMutation) ClearGroupID() {
+	m.group = nil
+	m.clearedFields[rack.FieldGroupID] = struct{}{}
+}
+
+// GroupIDCleared returns if the "group_id" field was cleared in this mutation.
+func (m *RackMutation) GroupIDCleared() bool {
+	_, ok := m.clearedFields[rack.FieldGroupID]
+	return ok
+}
+
+// ResetGroupID resets all changes to the "group_id" field.
+func (m *RackMutation) ResetGroupID() {
+	m.group = nil
+	delete(m.clearedFields, rack.FieldGroupID)
+}
+
+// SetTenantID sets the "tenant_id" field.
+func (m *RackMutation) SetTenantID(i int) {
+	m.tenant = &i
+}
+
+// TenantID returns the value of the "tenant_id" field in the mutation.
+func (m *RackMutation) TenantID() (r int, exists bool) {
+	v := m.tenant
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTenantID returns the old "tenant_id" field's value of the Rack entity.
+// If the Rack object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackMutation) OldTenantID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTenantID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTenantID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTenantID: %w", err)
+	}
+	return oldValue.TenantID, nil
+}
+
+// ClearTenantID clears the value of the "tenant_id" field.
+func (m *RackMutation) ClearTenantID() {
+	m.tenant = nil
+	m.clearedFields[rack.FieldTenantID] = struct{}{}
+}
+
+// TenantIDCleared returns if the "tenant_id" field was cleared in this mutation.
+func (m *RackMutation) TenantIDCleared() bool {
+	_, ok := m.clearedFields[rack.FieldTenantID]
+	return ok
+}
+
+// ResetTenantID resets all changes to the "tenant_id" field.
+func (m *RackMutation) ResetTenantID() {
+	m.tenant = nil
+	delete(m.clearedFields, rack.FieldTenantID)
+}
+
+// SetStatus sets the "status" field.
+func (m *RackMutation) SetStatus(s string) {
+	m.status = &s
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *RackMutation) Status() (r string, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the Rack entity.
+// If the Rack object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackMutation) OldStatus(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *RackMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetRoleID sets the "role_id" field.
+func (m *RackMutation) SetRoleID(i int) {
+	m.role = &i
+}
+
+// RoleID returns the value of the "role_id" field in the mutation.
+func (m *RackMutation) RoleID() (r int, exists bool) {
+	v := m.role
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRoleID returns the old "role_id" field's value of the Rack entity.
+// If the Rack object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackMutation) OldRoleID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRoleID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRoleID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRoleID: %w", err)
+	}
+	return oldValue.RoleID, nil
+}
+
+// ClearRoleID clears the value of the "role_id" field.
+func (m *RackMutation) ClearRoleID() {
+	m.role = nil
+	m.clearedFields[rack.FieldRoleID] = struct{}{}
+}
+
+// RoleIDCleared returns if the "role_id" field was cleared in this mutation.
+func (m *RackMutation) RoleIDCleared() bool {
+	_, ok := m.clearedFields[rack.FieldRoleID]
+	return ok
+}
+
+// ResetRoleID resets all changes to the "role_id" field.
+func (m *RackMutation) ResetRoleID() {
+	m.role = nil
+	delete(m.clearedFields, rack.FieldRoleID)
+}
+
+// SetSerial sets the "serial" field.
+func (m *RackMutation) SetSerial(s string) {
+	m.serial = &s
+}
+
+// Serial returns the value of the "serial" field in the mutation.
+func (m *RackMutation) Serial() (r string, exists bool) {
+	v := m.serial
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSerial returns the old "serial" field's value of the Rack entity.
+// If the Rack object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackMutation) OldSerial(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSerial is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSerial requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSerial: %w", err)
+	}
+	return oldValue.Serial, nil
+}
+
+// ResetSerial resets all changes to the "serial" field.
+func (m *RackMutation) ResetSerial() {
+	m.serial = nil
+}
+
+// SetAssetTag sets the "asset_tag" field.
+func (m *RackMutation) SetAssetTag(s string) {
+	m.asset_tag = &s
+}
+
+// AssetTag returns the value of the "asset_tag" field in the mutation.
+func (m *RackMutation) AssetTag() (r string, exists bool) {
+	v := m.asset_tag
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAssetTag returns the old "asset_tag" field's value of the Rack entity.
+// If the Rack object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackMutation) OldAssetTag(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAssetTag is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAssetTag requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAssetTag: %w", err)
+	}
+	return oldValue.AssetTag, nil
+}
+
+// ClearAssetTag clears the value of the "asset_tag" field.
+func (m *RackMutation) ClearAssetTag() {
+	m.asset_tag = nil
+	m.clearedFields[rack.FieldAssetTag] = struct{}{}
+}
+
+// AssetTagCleared returns if the "asset_tag" field was cleared in this mutation.
+func (m *RackMutation) AssetTagCleared() bool {
+	_, ok := m.clearedFields[rack.FieldAssetTag]
+	return ok
+}
+
+// ResetAssetTag resets all changes to the "asset_tag" field.
+func (m *RackMutation) ResetAssetTag() {
+	m.asset_tag = nil
+	delete(m.clearedFields, rack.FieldAssetTag)
+}
+
+// SetRackTypeID sets the "rack_type_id" field.
+func (m *RackMutation) SetRackTypeID(i int) {
+	m.rack_type = &i
+}
+
+// RackTypeID returns the value of the "rack_type_id" field in the mutation.
+func (m *RackMutation) RackTypeID() (r int, exists bool) {
+	v := m.rack_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRackTypeID returns the old "rack_type_id" field's value of the Rack entity.
+// If the Rack object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackMutation) OldRackTypeID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRackTypeID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRackTypeID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRackTypeID: %w", err)
+	}
+	return oldValue.RackTypeID, nil
+}
+
+// ClearRackTypeID clears the value of the "rack_type_id" field.
+func (m *RackMutation) ClearRackTypeID() {
+	m.rack_type = nil
+	m.clearedFields[rack.FieldRackTypeID] = struct{}{}
+}
+
+// RackTypeIDCleared returns if the "rack_type_id" field was cleared in this mutation.
+func (m *RackMutation) RackTypeIDCleared() bool {
+	_, ok := m.clearedFields[rack.FieldRackTypeID]
+	return ok
+}
+
+// ResetRackTypeID resets all changes to the "rack_type_id" field.
+func (m *RackMutation) ResetRackTypeID() {
+	m.rack_type = nil
+	delete(m.clearedFields, rack.FieldRackTypeID)
+}
+
+// SetAirflow sets the "airflow" field.
+func (m *RackMutation) SetAirflow(s string) {
+	m.airflow = &s
+}
+
+// Airflow returns the value of the "airflow" field in the mutation.
+func (m *RackMutation) Airflow() (r string, exists bool) {
+	v := m.airflow
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldAirflow returns the old "airflow" field's value of the Rack entity.
+// If the Rack object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackMutation) OldAirflow(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldAirflow is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldAirflow requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldAirflow: %w", err)
+	}
+	return oldValue.Airflow, nil
+}
+
+// ClearAirflow clears the value of the "airflow" field.
+func (m *RackMutation) ClearAirflow() {
+	m.airflow = nil
+	m.clearedFields[rack.FieldAirflow] = struct{}{}
+}
+
+// AirflowCleared returns if the "airflow" field was cleared in this mutation.
+func (m *RackMutation) AirflowCleared() bool {
+	_, ok := m.clearedFields[rack.FieldAirflow]
+	return ok
+}
+
+// ResetAirflow resets all changes to the "airflow" field.
+func (m *RackMutation) ResetAirflow() {
+	m.airflow = nil
+	delete(m.clearedFields, rack.FieldAirflow)
+}
+
+// SetFormFactor sets the "form_factor" field.
+func (m *RackMutation) SetFormFactor(s string) {
+	m.form_factor = &s
+}
+
+// FormFactor returns the value of the "form_factor" field in the mutation.
+func (m *RackMutation) FormFactor() (r string, exists bool) {
+	v := m.form_factor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFormFactor returns the old "form_factor" field's value of the Rack entity.
+// If the Rack object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackMutation) OldFormFactor(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFormFactor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFormFactor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFormFactor: %w", err)
+	}
+	return oldValue.FormFactor, nil
+}
+
+// ClearFormFactor clears the value of the "form_factor" field.
+func (m *RackMutation) ClearFormFactor() {
+	m.form_factor = nil
+	m.clearedFields[rack.FieldFormFactor] = struct{}{}
+}
+
+// FormFactorCleared returns if the "form_factor" field was cleared in this mutation.
+func (m *RackMutation) FormFactorCleared() bool {
+	_, ok := m.clearedFields[rack.FieldFormFactor]
+	return ok
+}
+
+// ResetFormFactor resets all changes to the "form_factor" field.
+func (m *RackMutation) ResetFormFactor() {
+	m.form_factor = nil
+	delete(m.clearedFields, rack.FieldFormFactor)
+}
+
+// SetWidth sets the "width" field.
+func (m *RackMutation) SetWidth(i int) {
+	m.width = &i
+	m.addwidth = nil
+}
+
+// Width returns the value of the "width" field in the mutation.
+func (m *RackMutation) Width() (r int, exists bool) {
+	v := m.width
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldWidth returns the old "width" field's value of the Rack entity.
+// If the Rack object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackMutation) OldWidth(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldWidth is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldWidth requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldWidth: %w", err)
+	}
+	return oldValue.Width, nil
+}
+
+// AddWidth adds i to the "width" field.
+func (m *RackMutation) AddWidth(i int) {
+	if m.addwidth != nil {
+		*m.addwidth += i
+	} else {
+		m.addwidth = &i
+	}
+}
+
+// AddedWidth returns the value that was added to the "width" field in this mutation.
+func (m *RackMutation) AddedWidth() (r int, exists bool) {
+	v := m.addwidth
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetWidth resets all changes to the "width" field.
+func (m *RackMutation) ResetWidth() {
+	m.width = nil
+	m.addwidth = nil
+}
+
+// SetUHeight sets the "u_height" field.
+func (m *RackMutation) SetUHeight(i int) {
+	m.u_height = &i
+	m.addu_height = nil
+}
+
+// UHeight returns the value of the "u_height" field in the mutation.
+func (m *RackMutation) UHeight() (r int, exists bool) {
+	v := m.u_height
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUHeight returns the old "u_height" field's value of the Rack entity.
+// If the Rack object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackMutation) OldUHeight(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUHeight is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUHeight requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUHeight: %w", err)
+	}
+	return oldValue.UHeight, nil
+}
+
+// AddUHeight adds i to the "u_height" field.
+func (m *RackMutation) AddUHeight(i int) {
+	if m.addu_height != nil {
+		*m.addu_height += i
+	} else {
+		m.addu_height = &i
+	}
+}
+
+// AddedUHeight returns the value that was added to the "u_height" field in this mutation.
+func (m *RackMutation) AddedUHeight() (r int, exists bool) {
+	v := m.addu_height
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetUHeight resets all changes to the "u_height" field.
+func (m *RackMutation) ResetUHeight() {
+	m.u_height = nil
+	m.addu_height = nil
+}
+
+// SetStartingUnit sets the "starting_unit" field.
+func (m *RackMutation) SetStartingUnit(i int) {
+	m.starting_unit = &i
+	m.addstarting_unit = nil
+}
+
+// StartingUnit returns the value of the "starting_unit" field in the mutation.
+func (m *RackMutation) StartingUnit() (r int, exists bool) {
+	v := m.starting_unit
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStartingUnit returns the old "starting_unit" field's value of the Rack entity.
+// If the Rack object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackMutation) OldStartingUnit(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStartingUnit is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStartingUnit requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStartingUnit: %w", err)
+	}
+	return oldValue.StartingUnit, nil
+}
+
+// AddStartingUnit adds i to the "starting_unit" field.
+func (m *RackMutation) AddStartingUnit(i int) {
+	if m.addstarting_unit != nil {
+		*m.addstarting_unit += i
+	} else {
+		m.addstarting_unit = &i
+	}
+}
+
+// AddedStartingUnit returns the value that was added to the "starting_unit" field in this mutation.
+func (m *RackMutation) AddedStartingUnit() (r int, exists bool) {
+	v := m.addstarting_unit
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetStartingUnit resets all changes to the "starting_unit" field.
+func (m *RackMutation) ResetStartingUnit() {
+	m.starting_unit = nil
+	m.addstarting_unit = nil
+}
+
+// SetDescUnits sets the "desc_units" field.
+func (m *RackMutation) SetDescUnits(b bool) {
+	m.desc_units = &b
+}
+
+// DescUnits returns the value of the "desc_units" field in the mutation.
+func (m *RackMutation) DescUnits() (r bool, exists bool) {
+	v := m.desc_units
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDescUnits returns the old "desc_units" field's value of the Rack entity.
+// If the Rack object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackMutation) OldDescUnits(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDescUnits is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDescUnits requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDescUnits: %w", err)
+	}
+	return oldValue.DescUnits, nil
+}
+
+// ResetDescUnits resets all changes to the "desc_units" field.
+func (m *RackMutation) ResetDescUnits() {
+	m.desc_units = nil
+}
+
+// SetOuterWidth sets the "outer_width" field.
+func (m *RackMutation) SetOuterWidth(i int) {
+	m.outer_width = &i
+	m.addouter_width = nil
+}
+
+// OuterWidth returns the value of the "outer_width" field in the mutation.
+func (m *RackMutation) OuterWidth() (r int, exists bool) {
+	v := m.outer_width
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOuterWidth returns the old "outer_width" field's value of the Rack entity.
+// If the Rack object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackMutation) OldOuterWidth(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOuterWidth is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOuterWidth requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOuterWidth: %w", err)
+	}
+	return oldValue.OuterWidth, nil
+}
+
+// AddOuterWidth adds i to the "outer_width" field.
+func (m *RackMutation) AddOuterWidth(i int) {
+	if m.addouter_width != nil {
+		*m.addouter_width += i
+	} else {
+		m.addouter_width = &i
+	}
+}
+
+// AddedOuterWidth returns the value that was added to the "outer_width" field in this mutation.
+func (m *RackMutation) AddedOuterWidth() (r int, exists bool) {
+	v := m.addouter_width
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOuterWidth clears the value of the "outer_width" field.
+func (m *RackMutation) ClearOuterWidth() {
+	m.outer_width = nil
+	m.addouter_width = nil
+	m.clearedFields[rack.FieldOuterWidth] = struct{}{}
+}
+
+// OuterWidthCleared returns if the "outer_width" field was cleared in this mutation.
+func (m *RackMutation) OuterWidthCleared() bool {
+	_, ok := m.clearedFields[rack.FieldOuterWidth]
+	return ok
+}
+
+// ResetOuterWidth resets all changes to the "outer_width" field.
+func (m *RackMutation) ResetOuterWidth() {
+	m.outer_width = nil
+	m.addouter_width = nil
+	delete(m.clearedFields, rack.FieldOuterWidth)
+}
+
+// SetOuterHeight sets the "outer_height" field.
+func (m *RackMutation) SetOuterHeight(i int) {
+	m.outer_height = &i
+	m.addouter_height = nil
+}
+
+// OuterHeight returns the value of the "outer_height" field in the mutation.
+func (m *RackMutation) OuterHeight() (r int, exists bool) {
+	v := m.outer_height
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOuterHeight returns the old "outer_height" field's value of the Rack entity.
+// If the Rack object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackMutation) OldOuterHeight(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOuterHeight is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOuterHeight requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOuterHeight: %w", err)
+	}
+	return oldValue.OuterHeight, nil
+}
+
+// AddOuterHeight adds i to the "outer_height" field.
+func (m *RackMutation) AddOuterHeight(i int) {
+	if m.addouter_height != nil {
+		*m.addouter_height += i
+	} else {
+		m.addouter_height = &i
+	}
+}
+
+// AddedOuterHeight returns the value that was added to the "outer_height" field in this mutation.
+func (m *RackMutation) AddedOuterHeight() (r int, exists bool) {
+	v := m.addouter_height
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOuterHeight clears the value of the "outer_height" field.
+func (m *RackMutation) ClearOuterHeight() {
+	m.outer_height = nil
+	m.addouter_height = nil
+	m.clearedFields[rack.FieldOuterHeight] = struct{}{}
+}
+
+// OuterHeightCleared returns if the "outer_height" field was cleared in this mutation.
+func (m *RackMutation) OuterHeightCleared() bool {
+	_, ok := m.clearedFields[rack.FieldOuterHeight]
+	return ok
+}
+
+// ResetOuterHeight resets all changes to the "outer_height" field.
+func (m *RackMutation) ResetOuterHeight() {
+	m.outer_height = nil
+	m.addouter_height = nil
+	delete(m.clearedFields, rack.FieldOuterHeight)
+}
+
+// SetOuterDepth sets the "outer_depth" field.
+func (m *RackMutation) SetOuterDepth(i int) {
+	m.outer_depth = &i
+	m.addouter_depth = nil
+}
+
+// OuterDepth returns the value of the "outer_depth" field in the mutation.
+func (m *RackMutation) OuterDepth() (r int, exists bool) {
+	v := m.outer_depth
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOuterDepth returns the old "outer_depth" field's value of the Rack entity.
+// If the Rack object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackMutation) OldOuterDepth(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOuterDepth is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOuterDepth requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOuterDepth: %w", err)
+	}
+	return oldValue.OuterDepth, nil
+}
+
+// AddOuterDepth adds i to the "outer_depth" field.
+func (m *RackMutation) AddOuterDepth(i int) {
+	if m.addouter_depth != nil {
+		*m.addouter_depth += i
+	} else {
+		m.addouter_depth = &i
+	}
+}
+
+// AddedOuterDepth returns the value that was added to the "outer_depth" field in this mutation.
+func (m *RackMutation) AddedOuterDepth() (r int, exists bool) {
+	v := m.addouter_depth
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOuterDepth clears the value of the "outer_depth" field.
+func (m *RackMutation) ClearOuterDepth() {
+	m.outer_depth = nil
+	m.addouter_depth = nil
+	m.clearedFields[rack.FieldOuterDepth] = struct{}{}
+}
+
+// OuterDepthCleared returns if the "outer_depth" field was cleared in this mutation.
+func (m *RackMutation) OuterDepthCleared() bool {
+	_, ok := m.clearedFields[rack.FieldOuterDepth]
+	return ok
+}
+
+// ResetOuterDepth resets all changes to the "outer_depth" field.
+func (m *RackMutation) ResetOuterDepth() {
+	m.outer_depth = nil
+	m.addouter_depth = nil
+	delete(m.clearedFields, rack.FieldOuterDepth)
+}
+
+// SetOuterUnit sets the "outer_unit" field.
+func (m *RackMutation) SetOuterUnit(s string) {
+	m.outer_unit = &s
+}
+
+// OuterUnit returns the value of the "outer_unit" field in the mutation.
+func (m *RackMutation) OuterUnit() (r string, exists bool) {
+	v := m.outer_unit
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOuterUnit returns the old "outer_unit" field's value of the Rack entity.
+// If the Rack object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackMutation) OldOuterUnit(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOuterUnit is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOuterUnit requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOuterUnit: %w", err)
+	}
+	return oldValue.OuterUnit, nil
+}
+
+// ClearOuterUnit clears the value of the "outer_unit" field.
+func (m *RackMutation) ClearOuterUnit() {
+	m.outer_unit = nil
+	m.clearedFields[rack.FieldOuterUnit] = struct{}{}
+}
+
+// OuterUnitCleared returns if the "outer_unit" field was cleared in this mutation.
+func (m *RackMutation) OuterUnitCleared() bool {
+	_, ok := m.clearedFields[rack.FieldOuterUnit]
+	return ok
+}
+
+// ResetOuterUnit resets all changes to the "outer_unit" field.
+func (m *RackMutation) ResetOuterUnit() {
+	m.outer_unit = nil
+	delete(m.clearedFields, rack.FieldOuterUnit)
+}
+
+// SetMountingDepth sets the "mounting_depth" field.
+func (m *RackMutation) SetMountingDepth(i int) {
+	m.mounting_depth = &i
+	m.addmounting_depth = nil
+}
+
+// MountingDepth returns the value of the "mounting_depth" field in the mutation.
+func (m *RackMutation) MountingDepth() (r int, exists bool) {
+	v := m.mounting_depth
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMountingDepth returns the old "mounting_depth" field's value of the Rack entity.
+// If the Rack object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackMutation) OldMountingDepth(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMountingDepth is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMountingDepth requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMountingDepth: %w", err)
+	}
+	return oldValue.MountingDepth, nil
+}
+
+// AddMountingDepth adds i to the "mounting_depth" field.
+func (m *RackMutation) AddMountingDepth(i int) {
+	if m.addmounting_depth != nil {
+		*m.addmounting_depth += i
+	} else {
+		m.addmounting_depth = &i
+	}
+}
+
+// AddedMountingDepth returns the value that was added to the "mounting_depth" field in this mutation.
+func (m *RackMutation) AddedMountingDepth() (r int, exists bool) {
+	v := m.addmounting_depth
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearMountingDepth clears the value of the "mounting_depth" field.
+func (m *RackMutation) ClearMountingDepth() {
+	m.mounting_depth = nil
+	m.addmounting_depth = nil
+	m.clearedFields[rack.FieldMountingDepth] = struct{}{}
+}
+
+// MountingDepthCleared returns if the "mounting_depth" field was cleared in this mutation.
+func (m *RackMutation) MountingDepthCleared() bool {
+	_, ok := m.clearedFields[rack.FieldMountingDepth]
+	return ok
+}
+
+// ResetMountingDepth resets all changes to the "mounting_depth" field.
+func (m *RackMutation) ResetMountingDepth() {
+	m.mounting_depth = nil
+	m.addmounting_depth = nil
+	delete(m.clearedFields, rack.FieldMountingDepth)
+}
+
+// SetWeight sets the "weight" field.
+func (m *RackMutation) SetWeight(f float64) {
+	m.weight = &f
+	m.addweight = nil
+}
+
+// Weight returns the value of the "weight" field in the mutation.
+func (m *RackMutation) Weight() (r float64, exists bool) {
+	v := m.weight
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldWeight returns the old "weight" field's value of the Rack entity.
+// If the Rack object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackMutation) OldWeight(ctx context.Context) (v *float64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldWeight is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldWeight requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldWeight: %w", err)
+	}
+	return oldValue.Weight, nil
+}
+
+// AddWeight adds f to the "weight" field.
+func (m *RackMutation) AddWeight(f float64) {
+	if m.addweight != nil {
+		*m.addweight += f
+	} else {
+		m.addweight = &f
+	}
+}
+
+// AddedWeight returns the value that was added to the "weight" field in this mutation.
+func (m *RackMutation) AddedWeight() (r float64, exists bool) {
+	v := m.addweight
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearWeight clears the value of the "weight" field.
+func (m *RackMutation) ClearWeight() {
+	m.weight = nil
+	m.addweight = nil
+	m.clearedFields[rack.FieldWeight] = struct{}{}
+}
+
+// WeightCleared returns if the "weight" field was cleared in this mutation.
+func (m *RackMutation) WeightCleared() bool {
+	_, ok := m.clearedFields[rack.FieldWeight]
+	return ok
+}
+
+// ResetWeight resets all changes to the "weight" field.
+func (m *RackMutation) ResetWeight() {
+	m.weight = nil
+	m.addweight = nil
+	delete(m.clearedFields, rack.FieldWeight)
+}
+
+// SetWeightUnit sets the "weight_unit" field.
+func (m *RackMutation) SetWeightUnit(s string) {
+	m.weight_unit = &s
+}
+
+// WeightUnit returns the value of the "weight_unit" field in the mutation.
+func (m *RackMutation) WeightUnit() (r string, exists bool) {
+	v := m.weight_unit
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldWeightUnit returns the old "weight_unit" field's value of the Rack entity.
+// If the Rack object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackMutation) OldWeightUnit(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldWeightUnit is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldWeightUnit requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldWeightUnit: %w", err)
+	}
+	return oldValue.WeightUnit, nil
+}
+
+// ClearWeightUnit clears the value of the "weight_unit" field.
+func (m *RackMutation) ClearWeightUnit() {
+	m.weight_unit = nil
+	m.clearedFields[rack.FieldWeightUnit] = struct{}{}
+}
+
+// WeightUnitCleared returns if the "weight_unit" field was cleared in this mutation.
+func (m *RackMutation) WeightUnitCleared() bool {
+	_, ok := m.clearedFields[rack.FieldWeightUnit]
+	return ok
+}
+
+// ResetWeightUnit resets all changes to the "weight_unit" field.
+func (m *RackMutation) ResetWeightUnit() {
+	m.weight_unit = nil
+	delete(m.clearedFields, rack.FieldWeightUnit)
+}
+
+// SetMaxWeight sets the "max_weight" field.
+func (m *RackMutation) SetMaxWeight(i int) {
+	m.max_weight = &i
+	m.addmax_weight = nil
+}
+
+// MaxWeight returns the value of the "max_weight" field in the mutation.
+func (m *RackMutation) MaxWeight() (r int, exists bool) {
+	v := m.max_weight
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMaxWeight returns the old "max_weight" field's value of the Rack entity.
+// If the Rack object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackMutation) OldMaxWeight(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMaxWeight is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMaxWeight requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMaxWeight: %w", err)
+	}
+	return oldValue.MaxWeight, nil
+}
+
+// AddMaxWeight adds i to the "max_weight" field.
+func (m *RackMutation) AddMaxWeight(i int) {
+	if m.addmax_weight != nil {
+		*m.addmax_weight += i
+	} else {
+		m.addmax_weight = &i
+	}
+}
+
+// AddedMaxWeight returns the value that was added to the "max_weight" field in this mutation.
+func (m *RackMutation) AddedMaxWeight() (r int, exists bool) {
+	v := m.addmax_weight
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearMaxWeight clears the value of the "max_weight" field.
+func (m *RackMutation) ClearMaxWeight() {
+	m.max_weight = nil
+	m.addmax_weight = nil
+	m.clearedFields[rack.FieldMaxWeight] = struct{}{}
+}
+
+// MaxWeightCleared returns if the "max_weight" field was cleared in this mutation.
+func (m *RackMutation) MaxWeightCleared() bool {
+	_, ok := m.clearedFields[rack.FieldMaxWeight]
+	return ok
+}
+
+// ResetMaxWeight resets all changes to the "max_weight" field.
+func (m *RackMutation) ResetMaxWeight() {
+	m.max_weight = nil
+	m.addmax_weight = nil
+	delete(m.clearedFields, rack.FieldMaxWeight)
+}
+
+// ClearSite clears the "site" edge to the Site entity.
+func (m *RackMutation) ClearSite() {
+	m.clearedsite = true
+	m.clearedFields[rack.FieldSiteID] = struct{}{}
+}
+
+// SiteCleared reports if the "site" edge to the Site entity was cleared.
+func (m *RackMutation) SiteCleared() bool {
+	return m.clearedsite
+}
+
+// SiteIDs returns the "site" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// SiteID instead. It exists only for internal usage by the builders.
+func (m *RackMutation) SiteIDs() (ids []int) {
+	if id := m.site; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetSite resets all changes to the "site" edge.
+func (m *RackMutation) ResetSite() {
+	m.site = nil
+	m.clearedsite = false
+}
+
+// ClearLocation clears the "location" edge to the Location entity.
+func (m *RackMutation) ClearLocation() {
+	m.clearedlocation = true
+	m.clearedFields[rack.FieldLocationID] = struct{}{}
+}
+
+// LocationCleared reports if the "location" edge to the Location entity was cleared.
+func (m *RackMutation) LocationCleared() bool {
+	return m.LocationIDCleared() || m.clearedlocation
+}
+
+// LocationIDs returns the "location" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// LocationID instead. It exists only for internal usage by the builders.
+func (m *RackMutation) LocationIDs() (ids []int) {
+	if id := m.location; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetLocation resets all changes to the "location" edge.
+func (m *RackMutation) ResetLocation() {
+	m.location = nil
+	m.clearedlocation = false
+}
+
+// ClearGroup clears the "group" edge to the RackGroup entity.
+func (m *RackMutation) ClearGroup() {
+	m.clearedgroup = true
+	m.clearedFields[rack.FieldGroupID] = struct{}{}
+}
+
+// GroupCleared reports if the "group" edge to the RackGroup entity was cleared.
+func (m *RackMutation) GroupCleared() bool {
+	return m.GroupIDCleared() || m.clearedgroup
+}
+
+// GroupIDs returns the "group" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// GroupID instead. It exists only for internal usage by the builders.
+func (m *RackMutation) GroupIDs() (ids []int) {
+	if id := m.group; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetGroup resets all changes to the "group" edge.
+func (m *RackMutation) ResetGroup() {
+	m.group = nil
+	m.clearedgroup = false
+}
+
+// ClearTenant clears the "tenant" edge to the Tenant entity.
+func (m *RackMutation) ClearTenant() {
+	m.clearedtenant = true
+	m.clearedFields[rack.FieldTenantID] = struct{}{}
+}
+
+// TenantCleared reports if the "tenant" edge to the Tenant entity was cleared.
+func (m *RackMutation) TenantCleared() bool {
+	return m.TenantIDCleared() || m.clearedtenant
+}
+
+// TenantIDs returns the "tenant" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// TenantID instead. It exists only for internal usage by the builders.
+func (m *RackMutation) TenantIDs() (ids []int) {
+	if id := m.tenant; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetTenant resets all changes to the "tenant" edge.
+func (m *RackMutation) ResetTenant() {
+	m.tenant = nil
+	m.clearedtenant = false
+}
+
+// ClearRole clears the "role" edge to the RackRole entity.
+func (m *RackMutation) ClearRole() {
+	m.clearedrole = true
+	m.clearedFields[rack.FieldRoleID] = struct{}{}
+}
+
+// RoleCleared reports if the "role" edge to the RackRole entity was cleared.
+func (m *RackMutation) RoleCleared() bool {
+	return m.RoleIDCleared() || m.clearedrole
+}
+
+// RoleIDs returns the "role" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// RoleID instead. It exists only for internal usage by the builders.
+func (m *RackMutation) RoleIDs() (ids []int) {
+	if id := m.role; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetRole resets all changes to the "role" edge.
+func (m *RackMutation) ResetRole() {
+	m.role = nil
+	m.clearedrole = false
+}
+
+// ClearRackType clears the "rack_type" edge to the RackType entity.
+func (m *RackMutation) ClearRackType() {
+	m.clearedrack_type = true
+	m.clearedFields[rack.FieldRackTypeID] = struct{}{}
+}
+
+// RackTypeCleared reports if the "rack_type" edge to the RackType entity was cleared.
+func (m *RackMutation) RackTypeCleared() bool {
+	return m.RackTypeIDCleared() || m.clearedrack_type
+}
+
+// RackTypeIDs returns the "rack_type" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// RackTypeID instead. It exists only for internal usage by the builders.
+func (m *RackMutation) RackTypeIDs() (ids []int) {
+	if id := m.rack_type; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetRackType resets all changes to the "rack_type" edge.
+func (m *RackMutation) ResetRackType() {
+	m.rack_type = nil
+	m.clearedrack_type = false
+}
+
+// Where appends a list predicates to the RackMutation builder.
+func (m *RackMutation) Where(ps ...predicate.Rack) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the RackMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *RackMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Rack, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *RackMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *RackMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Rack).
+func (m *RackMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *RackMutation) Fields() []string {
+	fields := make([]string, 0, 31)
+	if m.created != nil {
+		fields = append(fields, rack.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, rack.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, rack.FieldCustomFieldData)
+	}
+	if m.description != nil {
+		fields = append(fields, rack.FieldDescription)
+	}
+	if m.comments != nil {
+		fields = append(fields, rack.FieldComments)
+	}
+	if m.name != nil {
+		fields = append(fields, rack.FieldName)
+	}
+	if m.__name_natural != nil {
+		fields = append(fields, rack.FieldNameNatural)
+	}
+	if m.facility_id != nil {
+		fields = append(fields, rack.FieldFacilityID)
+	}
+	if m.site != nil {
+		fields = append(fields, rack.FieldSiteID)
+	}
+	if m.location != nil {
+		fields = append(fields, rack.FieldLocationID)
+	}
+	if m.group != nil {
+		fields = append(fields, rack.FieldGroupID)
+	}
+	if m.tenant != nil {
+		fields = append(fields, rack.FieldTenantID)
+	}
+	if m.status != nil {
+		fields = append(fields, rack.FieldStatus)
+	}
+	if m.role != nil {
+		fields = append(fields, rack.FieldRoleID)
+	}
+	if m.serial != nil {
+		fields = append(fields, rack.FieldSerial)
+	}
+	if m.asset_tag != nil {
+		fields = append(fields, rack.FieldAssetTag)
+	}
+	if m.rack_type != nil {
+		fields = append(fields, rack.FieldRackTypeID)
+	}
+	if m.airflow != nil {
+		fields = append(fields, rack.FieldAirflow)
+	}
+	if m.form_factor != nil {
+		fields = append(fields, rack.FieldFormFactor)
+	}
+	if m.width != nil {
+		fields = append(fields, rack.FieldWidth)
+	}
+	if m.u_height != nil {
+		fields = append(fields, rack.FieldUHeight)
+	}
+	if m.starting_unit != nil {
+		fields = append(fields, rack.FieldStartingUnit)
+	}
+	if m.desc_units != nil {
+		fields = append(fields, rack.FieldDescUnits)
+	}
+	if m.outer_width != nil {
+		fields = append(fields, rack.FieldOuterWidth)
+	}
+	if m.outer_height != nil {
+		fields = append(fields, rack.FieldOuterHeight)
+	}
+	if m.outer_depth != nil {
+		fields = append(fields, rack.FieldOuterDepth)
+	}
+	if m.outer_unit != nil {
+		fields = append(fields, rack.FieldOuterUnit)
+	}
+	if m.mounting_depth != nil {
+		fields = append(fields, rack.FieldMountingDepth)
+	}
+	if m.weight != nil {
+		fields = append(fields, rack.FieldWeight)
+	}
+	if m.weight_unit != nil {
+		fields = append(fields, rack.FieldWeightUnit)
+	}
+	if m.max_weight != nil {
+		fields = append(fields, rack.FieldMaxWeight)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *RackMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case rack.FieldCreated:
+		return m.Created()
+	case rack.FieldLastUpdated:
+		return m.LastUpdated()
+	case rack.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case rack.FieldDescription:
+		return m.Description()
+	case rack.FieldComments:
+		return m.Comments()
+	case rack.FieldName:
+		return m.Name()
+	case rack.FieldNameNatural:
+		return m.NameNatural()
+	case rack.FieldFacilityID:
+		return m.FacilityID()
+	case rack.FieldSiteID:
+		return m.SiteID()
+	case rack.FieldLocationID:
+		return m.LocationID()
+	case rack.FieldGroupID:
+		return m.GroupID()
+	case rack.FieldTenantID:
+		return m.TenantID()
+	case rack.FieldStatus:
+		return m.Status()
+	case rack.FieldRoleID:
+		return m.RoleID()
+	case rack.FieldSerial:
+		return m.Serial()
+	case rack.FieldAssetTag:
+		return m.AssetTag()
+	case rack.FieldRackTypeID:
+		return m.RackTypeID()
+	case rack.FieldAirflow:
+		return m.Airflow()
+	case rack.FieldFormFactor:
+		return m.FormFactor()
+	case rack.FieldWidth:
+		return m.Width()
+	case rack.FieldUHeight:
+		return m.UHeight()
+	case rack.FieldStartingUnit:
+		return m.StartingUnit()
+	case rack.FieldDescUnits:
+		return m.DescUnits()
+	case rack.FieldOuterWidth:
+		return m.OuterWidth()
+	case rack.FieldOuterHeight:
+		return m.OuterHeight()
+	case rack.FieldOuterDepth:
+		return m.OuterDepth()
+	case rack.FieldOuterUnit:
+		return m.OuterUnit()
+	case rack.FieldMountingDepth:
+		return m.MountingDepth()
+	case rack.FieldWeight:
+		return m.Weight()
+	case rack.FieldWeightUnit:
+		return m.WeightUnit()
+	case rack.FieldMaxWeight:
+		return m.MaxWeight()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *RackMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case rack.FieldCreated:
+		return m.OldCreated(ctx)
+	case rack.FieldLastUpdated:
+		return m.OldLastUpdated(ctx)
+	case rack.FieldCustomFieldData:
+		return m.OldCustomFieldData(ctx)
+	case rack.FieldDescription:
+		return m.OldDescription(ctx)
+	case rack.FieldComments:
+		return m.OldComments(ctx)
+	case rack.FieldName:
+		return m.OldName(ctx)
+	case rack.FieldNameNatural:
+		return m.OldNameNatural(ctx)
+	case rack.FieldFacilityID:
+		return m.OldFacilityID(ctx)
+	case rack.FieldSiteID:
+		return m.OldSiteID(ctx)
+	case rack.FieldLocationID:
+		return m.OldLocationID(ctx)
+	case rack.FieldGroupID:
+		return m.OldGroupID(ctx)
+	case rack.FieldTenantID:
+		return m.OldTenantID(ctx)
+	case rack.FieldStatus:
+		return m.OldStatus(ctx)
+	case rack.FieldRoleID:
+		return m.OldRoleID(ctx)
+	case rack.FieldSerial:
+		return m.OldSerial(ctx)
+	case rack.FieldAssetTag:
+		return m.OldAssetTag(ctx)
+	case rack.FieldRackTypeID:
+		return m.OldRackTypeID(ctx)
+	case rack.FieldAirflow:
+		return m.OldAirflow(ctx)
+	case rack.FieldFormFactor:
+		return m.OldFormFactor(ctx)
+	case rack.FieldWidth:
+		return m.OldWidth(ctx)
+	case rack.FieldUHeight:
+		return m.OldUHeight(ctx)
+	case rack.FieldStartingUnit:
+		return m.OldStartingUnit(ctx)
+	case rack.FieldDescUnits:
+		return m.OldDescUnits(ctx)
+	case rack.FieldOuterWidth:
+		return m.OldOuterWidth(ctx)
+	case rack.FieldOuterHeight:
+		return m.OldOuterHeight(ctx)
+	case rack.FieldOuterDepth:
+		return m.OldOuterDepth(ctx)
+	case rack.FieldOuterUnit:
+		return m.OldOuterUnit(ctx)
+	case rack.FieldMountingDepth:
+		return m.OldMountingDepth(ctx)
+	case rack.FieldWeight:
+		return m.OldWeight(ctx)
+	case rack.FieldWeightUnit:
+		return m.OldWeightUnit(ctx)
+	case rack.FieldMaxWeight:
+		return m.OldMaxWeight(ctx)
+	}
+	return nil, fmt.Errorf("unknown Rack field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *RackMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case rack.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case rack.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case rack.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case rack.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case rack.FieldComments:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetComments(v)
+		return nil
+	case rack.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case rack.FieldNameNatural:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNameNatural(v)
+		return nil
+	case rack.FieldFacilityID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFacilityID(v)
+		return nil
+	case rack.FieldSiteID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSiteID(v)
+		return nil
+	case rack.FieldLocationID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLocationID(v)
+		return nil
+	case rack.FieldGroupID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetGroupID(v)
+		return nil
+	case rack.FieldTenantID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTenantID(v)
+		return nil
+	case rack.FieldStatus:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case rack.FieldRoleID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRoleID(v)
+		return nil
+	case rack.FieldSerial:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSerial(v)
+		return nil
+	case rack.FieldAssetTag:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAssetTag(v)
+		return nil
+	case rack.FieldRackTypeID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRackTypeID(v)
+		return nil
+	case rack.FieldAirflow:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAirflow(v)
+		return nil
+	case rack.FieldFormFactor:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFormFactor(v)
+		return nil
+	case rack.FieldWidth:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetWidth(v)
+		return nil
+	case rack.FieldUHeight:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUHeight(v)
+		return nil
+	case rack.FieldStartingUnit:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStartingUnit(v)
+		return nil
+	case rack.FieldDescUnits:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescUnits(v)
+		return nil
+	case rack.FieldOuterWidth:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOuterWidth(v)
+		return nil
+	case rack.FieldOuterHeight:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOuterHeight(v)
+		return nil
+	case rack.FieldOuterDepth:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOuterDepth(v)
+		return nil
+	case rack.FieldOuterUnit:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOuterUnit(v)
+		return nil
+	case rack.FieldMountingDepth:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMountingDepth(v)
+		return nil
+	case rack.FieldWeight:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetWeight(v)
+		return nil
+	case rack.FieldWeightUnit:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetWeightUnit(v)
+		return nil
+	case rack.FieldMaxWeight:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMaxWeight(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Rack field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *RackMutation) AddedFields() []string {
+	var fields []string
+	if m.addwidth != nil {
+		fields = append(fields, rack.FieldWidth)
+	}
+	if m.addu_height != nil {
+		fields = append(fields, rack.FieldUHeight)
+	}
+	if m.addstarting_unit != nil {
+		fields = append(fields, rack.FieldStartingUnit)
+	}
+	if m.addouter_width != nil {
+		fields = append(fields, rack.FieldOuterWidth)
+	}
+	if m.addouter_height != nil {
+		fields = append(fields, rack.FieldOuterHeight)
+	}
+	if m.addouter_depth != nil {
+		fields = append(fields, rack.FieldOuterDepth)
+	}
+	if m.addmounting_depth != nil {
+		fields = append(fields, rack.FieldMountingDepth)
+	}
+	if m.addweight != nil {
+		fields = append(fields, rack.FieldWeight)
+	}
+	if m.addmax_weight != nil {
+		fields = append(fields, rack.FieldMaxWeight)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *RackMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case rack.FieldWidth:
+		return m.AddedWidth()
+	case rack.FieldUHeight:
+		return m.AddedUHeight()
+	case rack.FieldStartingUnit:
+		return m.AddedStartingUnit()
+	case rack.FieldOuterWidth:
+		return m.AddedOuterWidth()
+	case rack.FieldOuterHeight:
+		return m.AddedOuterHeight()
+	case rack.FieldOuterDepth:
+		return m.AddedOuterDepth()
+	case rack.FieldMountingDepth:
+		return m.AddedMountingDepth()
+	case rack.FieldWeight:
+		return m.AddedWeight()
+	case rack.FieldMaxWeight:
+		return m.AddedMaxWeight()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *RackMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case rack.FieldWidth:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddWidth(v)
+		return nil
+	case rack.FieldUHeight:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddUHeight(v)
+		return nil
+	case rack.FieldStartingUnit:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddStartingUnit(v)
+		return nil
+	case rack.FieldOuterWidth:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddOuterWidth(v)
+		return nil
+	case rack.FieldOuterHeight:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddOuterHeight(v)
+		return nil
+	case rack.FieldOuterDepth:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddOuterDepth(v)
+		return nil
+	case rack.FieldMountingDepth:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddMountingDepth(v)
+		return nil
+	case rack.FieldWeight:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddWeight(v)
+		return nil
+	case rack.FieldMaxWeight:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddMaxWeight(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Rack numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *RackMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(rack.FieldCreated) {
+		fields = append(fields, rack.FieldCreated)
+	}
+	if m.FieldCleared(rack.FieldLastUpdated) {
+		fields = append(fields, rack.FieldLastUpdated)
+	}
+	if m.FieldCleared(rack.FieldFacilityID) {
+		fields = append(fields, rack.FieldFacilityID)
+	}
+	if m.FieldCleared(rack.FieldLocationID) {
+		fields = append(fields, rack.FieldLocationID)
+	}
+	if m.FieldCleared(rack.FieldGroupID) {
+		fields = append(fields, rack.FieldGroupID)
+	}
+	if m.FieldCleared(rack.FieldTenantID) {
+		fields = append(fields, rack.FieldTenantID)
+	}
+	if m.FieldCleared(rack.FieldRoleID) {
+		fields = append(fields, rack.FieldRoleID)
+	}
+	if m.FieldCleared(rack.FieldAssetTag) {
+		fields = append(fields, rack.FieldAssetTag)
+	}
+	if m.FieldCleared(rack.FieldRackTypeID) {
+		fields = append(fields, rack.FieldRackTypeID)
+	}
+	if m.FieldCleared(rack.FieldAirflow) {
+		fields = append(fields, rack.FieldAirflow)
+	}
+	if m.FieldCleared(rack.FieldFormFactor) {
+		fields = append(fields, rack.FieldFormFactor)
+	}
+	if m.FieldCleared(rack.FieldOuterWidth) {
+		fields = append(fields, rack.FieldOuterWidth)
+	}
+	if m.FieldCleared(rack.FieldOuterHeight) {
+		fields = append(fields, rack.FieldOuterHeight)
+	}
+	if m.FieldCleared(rack.FieldOuterDepth) {
+		fields = append(fields, rack.FieldOuterDepth)
+	}
+	if m.FieldCleared(rack.FieldOuterUnit) {
+		fields = append(fields, rack.FieldOuterUnit)
+	}
+	if m.FieldCleared(rack.FieldMountingDepth) {
+		fields = append(fields, rack.FieldMountingDepth)
+	}
+	if m.FieldCleared(rack.FieldWeight) {
+		fields = append(fields, rack.FieldWeight)
+	}
+	if m.FieldCleared(rack.FieldWeightUnit) {
+		fields = append(fields, rack.FieldWeightUnit)
+	}
+	if m.FieldCleared(rack.FieldMaxWeight) {
+		fields = append(fields, rack.FieldMaxWeight)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *RackMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *RackMutation) ClearField(name string) error {
+	switch name {
+	case rack.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case rack.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case rack.FieldFacilityID:
+		m.ClearFacilityID()
+		return nil
+	case rack.FieldLocationID:
+		m.ClearLocationID()
+		return nil
+	case rack.FieldGroupID:
+		m.ClearGroupID()
+		return nil
+	case rack.FieldTenantID:
+		m.ClearTenantID()
+		return nil
+	case rack.FieldRoleID:
+		m.ClearRoleID()
+		return nil
+	case rack.FieldAssetTag:
+		m.ClearAssetTag()
+		return nil
+	case rack.FieldRackTypeID:
+		m.ClearRackTypeID()
+		return nil
+	case rack.FieldAirflow:
+		m.ClearAirflow()
+		return nil
+	case rack.FieldFormFactor:
+		m.ClearFormFactor()
+		return nil
+	case rack.FieldOuterWidth:
+		m.ClearOuterWidth()
+		return nil
+	case rack.FieldOuterHeight:
+		m.ClearOuterHeight()
+		return nil
+	case rack.FieldOuterDepth:
+		m.ClearOuterDepth()
+		return nil
+	case rack.FieldOuterUnit:
+		m.ClearOuterUnit()
+		return nil
+	case rack.FieldMountingDepth:
+		m.ClearMountingDepth()
+		return nil
+	case rack.FieldWeight:
+		m.ClearWeight()
+		return nil
+	case rack.FieldWeightUnit:
+		m.ClearWeightUnit()
+		return nil
+	case rack.FieldMaxWeight:
+		m.ClearMaxWeight()
+		return nil
+	}
+	return fmt.Errorf("unknown Rack nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *RackMutation) ResetField(name string) error {
+	switch name {
+	case rack.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case rack.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case rack.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case rack.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case rack.FieldComments:
+		m.ResetComments()
+		return nil
+	case rack.FieldName:
+		m.ResetName()
+		return nil
+	case rack.FieldNameNatural:
+		m.ResetNameNatural()
+		return nil
+	case rack.FieldFacilityID:
+		m.ResetFacilityID()
+		return nil
+	case rack.FieldSiteID:
+		m.ResetSiteID()
+		return nil
+	case rack.FieldLocationID:
+		m.ResetLocationID()
+		return nil
+	case rack.FieldGroupID:
+		m.ResetGroupID()
+		return nil
+	case rack.FieldTenantID:
+		m.ResetTenantID()
+		return nil
+	case rack.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case rack.FieldRoleID:
+		m.ResetRoleID()
+		return nil
+	case rack.FieldSerial:
+		m.ResetSerial()
+		return nil
+	case rack.FieldAssetTag:
+		m.ResetAssetTag()
+		return nil
+	case rack.FieldRackTypeID:
+		m.ResetRackTypeID()
+		return nil
+	case rack.FieldAirflow:
+		m.ResetAirflow()
+		return nil
+	case rack.FieldFormFactor:
+		m.ResetFormFactor()
+		return nil
+	case rack.FieldWidth:
+		m.ResetWidth()
+		return nil
+	case rack.FieldUHeight:
+		m.ResetUHeight()
+		return nil
+	case rack.FieldStartingUnit:
+		m.ResetStartingUnit()
+		return nil
+	case rack.FieldDescUnits:
+		m.ResetDescUnits()
+		return nil
+	case rack.FieldOuterWidth:
+		m.ResetOuterWidth()
+		return nil
+	case rack.FieldOuterHeight:
+		m.ResetOuterHeight()
+		return nil
+	case rack.FieldOuterDepth:
+		m.ResetOuterDepth()
+		return nil
+	case rack.FieldOuterUnit:
+		m.ResetOuterUnit()
+		return nil
+	case rack.FieldMountingDepth:
+		m.ResetMountingDepth()
+		return nil
+	case rack.FieldWeight:
+		m.ResetWeight()
+		return nil
+	case rack.FieldWeightUnit:
+		m.ResetWeightUnit()
+		return nil
+	case rack.FieldMaxWeight:
+		m.ResetMaxWeight()
+		return nil
+	}
+	return fmt.Errorf("unknown Rack field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *RackMutation) AddedEdges() []string {
+	edges := make([]string, 0, 6)
+	if m.site != nil {
+		edges = append(edges, rack.EdgeSite)
+	}
+	if m.location != nil {
+		edges = append(edges, rack.EdgeLocation)
+	}
+	if m.group != nil {
+		edges = append(edges, rack.EdgeGroup)
+	}
+	if m.tenant != nil {
+		edges = append(edges, rack.EdgeTenant)
+	}
+	if m.role != nil {
+		edges = append(edges, rack.EdgeRole)
+	}
+	if m.rack_type != nil {
+		edges = append(edges, rack.EdgeRackType)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *RackMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case rack.EdgeSite:
+		if id := m.site; id != nil {
+			return []ent.Value{*id}
+		}
+	case rack.EdgeLocation:
+		if id := m.location; id != nil {
+			return []ent.Value{*id}
+		}
+	case rack.EdgeGroup:
+		if id := m.group; id != nil {
+			return []ent.Value{*id}
+		}
+	case rack.EdgeTenant:
+		if id := m.tenant; id != nil {
+			return []ent.Value{*id}
+		}
+	case rack.EdgeRole:
+		if id := m.role; id != nil {
+			return []ent.Value{*id}
+		}
+	case rack.EdgeRackType:
+		if id := m.rack_type; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *RackMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 6)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *RackMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *RackMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 6)
+	if m.clearedsite {
+		edges = append(edges, rack.EdgeSite)
+	}
+	if m.clearedlocation {
+		edges = append(edges, rack.EdgeLocation)
+	}
+	if m.clearedgroup {
+		edges = append(edges, rack.EdgeGroup)
+	}
+	if m.clearedtenant {
+		edges = append(edges, rack.EdgeTenant)
+	}
+	if m.clearedrole {
+		edges = append(edges, rack.EdgeRole)
+	}
+	if m.clearedrack_type {
+		edges = append(edges, rack.EdgeRackType)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *RackMutation) EdgeCleared(name string) bool {
+	switch name {
+	case rack.EdgeSite:
+		return m.clearedsite
+	case rack.EdgeLocation:
+		return m.clearedlocation
+	case rack.EdgeGroup:
+		return m.clearedgroup
+	case rack.EdgeTenant:
+		return m.clearedtenant
+	case rack.EdgeRole:
+		return m.clearedrole
+	case rack.EdgeRackType:
+		return m.clearedrack_type
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *RackMutation) ClearEdge(name string) error {
+	switch name {
+	case rack.EdgeSite:
+		m.ClearSite()
+		return nil
+	case rack.EdgeLocation:
+		m.ClearLocation()
+		return nil
+	case rack.EdgeGroup:
+		m.ClearGroup()
+		return nil
+	case rack.EdgeTenant:
+		m.ClearTenant()
+		return nil
+	case rack.EdgeRole:
+		m.ClearRole()
+		return nil
+	case rack.EdgeRackType:
+		m.ClearRackType()
+		return nil
+	}
+	return fmt.Errorf("unknown Rack unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *RackMutation) ResetEdge(name string) error {
+	switch name {
+	case rack.EdgeSite:
+		m.ResetSite()
+		return nil
+	case rack.EdgeLocation:
+		m.ResetLocation()
+		return nil
+	case rack.EdgeGroup:
+		m.ResetGroup()
+		return nil
+	case rack.EdgeTenant:
+		m.ResetTenant()
+		return nil
+	case rack.EdgeRole:
+		m.ResetRole()
+		return nil
+	case rack.EdgeRackType:
+		m.ResetRackType()
+		return nil
+	}
+	return fmt.Errorf("unknown Rack edge %s", name)
+}
+
+// RackGroupMutation represents an operation that mutates the RackGroup nodes in the graph.
+type RackGroupMutation struct {
+	config
+	op                Op
+	typ               string
+	id                *int
+	created           *time.Time
+	last_updated      *time.Time
+	custom_field_data *map[string]interface{}
+	name              *string
+	slug              *string
+	description       *string
+	comments          *string
+	clearedFields     map[string]struct{}
+	done              bool
+	oldValue          func(context.Context) (*RackGroup, error)
+	predicates        []predicate.RackGroup
+}
+
+var _ ent.Mutation = (*RackGroupMutation)(nil)
+
+// rackgroupOption allows management of the mutation configuration using functional options.
+type rackgroupOption func(*RackGroupMutation)
+
+// newRackGroupMutation creates new mutation for the RackGroup entity.
+func newRackGroupMutation(c config, op Op, opts ...rackgroupOption) *RackGroupMutation {
+	m := &RackGroupMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeRackGroup,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withRackGroupID sets the ID field of the mutation.
+func withRackGroupID(id int) rackgroupOption {
+	return func(m *RackGroupMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *RackGroup
+		)
+		m.oldValue = func(ctx context.Context) (*RackGroup, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().RackGroup.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withRackGroup sets the old RackGroup of the mutation.
+func withRackGroup(node *RackGroup) rackgroupOption {
+	return func(m *RackGroupMutation) {
+		m.oldValue = func(context.Context) (*RackGroup, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m RackGroupMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m RackGroupMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *RackGroupMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *RackGroupMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().RackGroup.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *RackGroupMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *RackGroupMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreated returns the old "created" field's value of the RackGroup entity.
+// If the RackGroup object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackGroupMutation) OldCreated(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreated is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreated requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreated: %w", err)
+	}
+	return oldValue.Created, nil
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *RackGroupMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[rackgroup.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *RackGroupMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[rackgroup.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *RackGroupMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, rackgroup.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *RackGroupMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *RackGroupMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastUpdated returns the old "last_updated" field's value of the RackGroup entity.
+// If the RackGroup object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackGroupMutation) OldLastUpdated(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastUpdated is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastUpdated requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastUpdated: %w", err)
+	}
+	return oldValue.LastUpdated, nil
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *RackGroupMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[rackgroup.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *RackGroupMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[rackgroup.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *RackGroupMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, rackgroup.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *RackGroupMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *RackGroupMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCustomFieldData returns the old "custom_field_data" field's value of the RackGroup entity.
+// If the RackGroup object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackGroupMutation) OldCustomFieldData(ctx context.Context) (v map[string]interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCustomFieldData is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCustomFieldData requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCustomFieldData: %w", err)
+	}
+	return oldValue.CustomFieldData, nil
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *RackGroupMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetName sets the "name" field.
+func (m *RackGroupMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *RackGroupMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldName returns the old "name" field's value of the RackGroup entity.
+// If the RackGroup object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackGroupMutation) OldName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldName: %w", err)
+	}
+	return oldValue.Name, nil
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *RackGroupMutation) ResetName() {
+	m.name = nil
+}
+
+// SetSlug sets the "slug" field.
+func (m *RackGroupMutation) SetSlug(s string) {
+	m.slug = &s
+}
+
+// Slug returns the value of the "slug" field in the mutation.
+func (m *RackGroupMutation) Slug() (r string, exists bool) {
+	v := m.slug
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSlug returns the old "slug" field's value of the RackGroup entity.
+// If the RackGroup object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackGroupMutation) OldSlug(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSlug is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSlug requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSlug: %w", err)
+	}
+	return oldValue.Slug, nil
+}
+
+// ResetSlug resets all changes to the "slug" field.
+func (m *RackGroupMutation) ResetSlug() {
+	m.slug = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *RackGroupMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *RackGroupMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDescription returns the old "description" field's value of the RackGroup entity.
+// If the RackGroup object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackGroupMutation) OldDescription(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDescription requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
+	}
+	return oldValue.Description, nil
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *RackGroupMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetComments sets the "comments" field.
+func (m *RackGroupMutation) SetComments(s string) {
+	m.comments = &s
+}
+
+// Comments returns the value of the "comments" field in the mutation.
+func (m *RackGroupMutation) Comments() (r string, exists bool) {
+	v := m.comments
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldComments returns the old "comments" field's value of the RackGroup entity.
+// If the RackGroup object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackGroupMutation) OldComments(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldComments is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldComments requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldComments: %w", err)
+	}
+	return oldValue.Comments, nil
+}
+
+// ResetComments resets all changes to the "comments" field.
+func (m *RackGroupMutation) ResetComments() {
+	m.comments = nil
+}
+
+// Where appends a list predicates to the RackGroupMutation builder.
+func (m *RackGroupMutation) Where(ps ...predicate.RackGroup) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the RackGroupMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *RackGroupMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.RackGroup, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *RackGroupMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *RackGroupMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (RackGroup).
+func (m *RackGroupMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *RackGroupMutation) Fields() []string {
+	fields := make([]string, 0, 7)
+	if m.created != nil {
+		fields = append(fields, rackgroup.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, rackgroup.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, rackgroup.FieldCustomFieldData)
+	}
+	if m.name != nil {
+		fields = append(fields, rackgroup.FieldName)
+	}
+	if m.slug != nil {
+		fields = append(fields, rackgroup.FieldSlug)
+	}
+	if m.description != nil {
+		fields = append(fields, rackgroup.FieldDescription)
+	}
+	if m.comments != nil {
+		fields = append(fields, rackgroup.FieldComments)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *RackGroupMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case rackgroup.FieldCreated:
+		return m.Created()
+	case rackgroup.FieldLastUpdated:
+		return m.LastUpdated()
+	case rackgroup.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case rackgroup.FieldName:
+		return m.Name()
+	case rackgroup.FieldSlug:
+		return m.Slug()
+	case rackgroup.FieldDescription:
+		return m.Description()
+	case rackgroup.FieldComments:
+		return m.Comments()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *RackGroupMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case rackgroup.FieldCreated:
+		return m.OldCreated(ctx)
+	case rackgroup.FieldLastUpdated:
+		return m.OldLastUpdated(ctx)
+	case rackgroup.FieldCustomFieldData:
+		return m.OldCustomFieldData(ctx)
+	case rackgroup.FieldName:
+		return m.OldName(ctx)
+	case rackgroup.FieldSlug:
+		return m.OldSlug(ctx)
+	case rackgroup.FieldDescription:
+		return m.OldDescription(ctx)
+	case rackgroup.FieldComments:
+		return m.OldComments(ctx)
+	}
+	return nil, fmt.Errorf("unknown RackGroup field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *RackGroupMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case rackgroup.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case rackgroup.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case rackgroup.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case rackgroup.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case rackgroup.FieldSlug:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSlug(v)
+		return nil
+	case rackgroup.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case rackgroup.FieldComments:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetComments(v)
+		return nil
+	}
+	return fmt.Errorf("unknown RackGroup field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *RackGroupMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *RackGroupMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *RackGroupMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown RackGroup numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *RackGroupMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(rackgroup.FieldCreated) {
+		fields = append(fields, rackgroup.FieldCreated)
+	}
+	if m.FieldCleared(rackgroup.FieldLastUpdated) {
+		fields = append(fields, rackgroup.FieldLastUpdated)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *RackGroupMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *RackGroupMutation) ClearField(name string) error {
+	switch name {
+	case rackgroup.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case rackgroup.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	}
+	return fmt.Errorf("unknown RackGroup nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *RackGroupMutation) ResetField(name string) error {
+	switch name {
+	case rackgroup.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case rackgroup.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case rackgroup.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case rackgroup.FieldName:
+		m.ResetName()
+		return nil
+	case rackgroup.FieldSlug:
+		m.ResetSlug()
+		return nil
+	case rackgroup.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case rackgroup.FieldComments:
+		m.ResetComments()
+		return nil
+	}
+	return fmt.Errorf("unknown RackGroup field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *RackGroupMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *RackGroupMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *RackGroupMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *RackGroupMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *RackGroupMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *RackGroupMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *RackGroupMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown RackGroup unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *RackGroupMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown RackGroup edge %s", name)
+}
+
+// RackReservationMutation represents an operation that mutates the RackReservation nodes in the graph.
+type RackReservationMutation struct {
+	config
+	op                Op
+	typ               string
+	id                *int
+	created           *time.Time
+	last_updated      *time.Time
+	custom_field_data *map[string]interface{}
+	units             *[]int
+	appendunits       []int
+	unit_count        *int
+	addunit_count     *int
+	status            *string
+	description       *string
+	comments          *string
+	__rack_display    *string
+	clearedFields     map[string]struct{}
+	rack              *int
+	clearedrack       bool
+	tenant            *int
+	clearedtenant     bool
+	user              *int
+	cleareduser       bool
+	done              bool
+	oldValue          func(context.Context) (*RackReservation, error)
+	predicates        []predicate.RackReservation
+}
+
+var _ ent.Mutation = (*RackReservationMutation)(nil)
+
+// rackreservationOption allows management of the mutation configuration using functional options.
+type rackreservationOption func(*RackReservationMutation)
+
+// newRackReservationMutation creates new mutation for the RackReservation entity.
+func newRackReservationMutation(c config, op Op, opts ...rackreservationOption) *RackReservationMutation {
+	m := &RackReservationMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeRackReservation,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withRackReservationID sets the ID field of the mutation.
+func withRackReservationID(id int) rackreservationOption {
+	return func(m *RackReservationMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *RackReservation
+		)
+		m.oldValue = func(ctx context.Context) (*RackReservation, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().RackReservation.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withRackReservation sets the old RackReservation of the mutation.
+func withRackReservation(node *RackReservation) rackreservationOption {
+	return func(m *RackReservationMutation) {
+		m.oldValue = func(context.Context) (*RackReservation, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m RackReservationMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m RackReservationMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *RackReservationMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *RackReservationMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().RackReservation.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *RackReservationMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *RackReservationMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreated returns the old "created" field's value of the RackReservation entity.
+// If the RackReservation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackReservationMutation) OldCreated(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreated is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreated requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreated: %w", err)
+	}
+	return oldValue.Created, nil
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *RackReservationMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[rackreservation.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *RackReservationMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[rackreservation.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *RackReservationMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, rackreservation.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *RackReservationMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *RackReservationMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastUpdated returns the old "last_updated" field's value of the RackReservation entity.
+// If the RackReservation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackReservationMutation) OldLastUpdated(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastUpdated is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastUpdated requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastUpdated: %w", err)
+	}
+	return oldValue.LastUpdated, nil
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *RackReservationMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[rackreservation.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *RackReservationMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[rackreservation.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *RackReservationMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, rackreservation.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *RackReservationMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *RackReservationMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCustomFieldData returns the old "custom_field_data" field's value of the RackReservation entity.
+// If the RackReservation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackReservationMutation) OldCustomFieldData(ctx context.Context) (v map[string]interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCustomFieldData is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCustomFieldData requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCustomFieldData: %w", err)
+	}
+	return oldValue.CustomFieldData, nil
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *RackReservationMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetRackID sets the "rack_id" field.
+func (m *RackReservationMutation) SetRackID(i int) {
+	m.rack = &i
+}
+
+// RackID returns the value of the "rack_id" field in the mutation.
+func (m *RackReservationMutation) RackID() (r int, exists bool) {
+	v := m.rack
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRackID returns the old "rack_id" field's value of the RackReservation entity.
+// If the RackReservation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackReservationMutation) OldRackID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRackID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRackID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRackID: %w", err)
+	}
+	return oldValue.RackID, nil
+}
+
+// ResetRackID resets all changes to the "rack_id" field.
+func (m *RackReservationMutation) ResetRackID() {
+	m.rack = nil
+}
+
+// SetUnits sets the "units" field.
+func (m *RackReservationMutation) SetUnits(i []int) {
+	m.units = &i
+	m.appendunits = nil
+}
+
+// Units returns the value of the "units" field in the mutation.
+func (m *RackReservationMutation) Units() (r []int, exists bool) {
+	v := m.units
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUnits returns the old "units" field's value of the RackReservation entity.
+// If the RackReservation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackReservationMutation) OldUnits(ctx context.Context) (v []int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUnits is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUnits requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUnits: %w", err)
+	}
+	return oldValue.Units, nil
+}
+
+// AppendUnits adds i to the "units" field.
+func (m *RackReservationMutation) AppendUnits(i []int) {
+	m.appendunits = append(m.appendunits, i...)
+}
+
+// AppendedUnits returns the list of values that were appended to the "units" field in this mutation.
+func (m *RackReservationMutation) AppendedUnits() ([]int, bool) {
+	if len(m.appendunits) == 0 {
+		return nil, false
+	}
+	return m.appendunits, true
+}
+
+// ResetUnits resets all changes to the "units" field.
+func (m *RackReservationMutation) ResetUnits() {
+	m.units = nil
+	m.appendunits = nil
+}
+
+// SetUnitCount sets the "unit_count" field.
+func (m *RackReservationMutation) SetUnitCount(i int) {
+	m.unit_count = &i
+	m.addunit_count = nil
+}
+
+// UnitCount returns the value of the "unit_count" field in the mutation.
+func (m *RackReservationMutation) UnitCount() (r int, exists bool) {
+	v := m.unit_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUnitCount returns the old "unit_count" field's value of the RackReservation entity.
+// If the RackReservation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackReservationMutation) OldUnitCount(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUnitCount is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUnitCount requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUnitCount: %w", err)
+	}
+	return oldValue.UnitCount, nil
+}
+
+// AddUnitCount adds i to the "unit_count" field.
+func (m *RackReservationMutation) AddUnitCount(i int) {
+	if m.addunit_count != nil {
+		*m.addunit_count += i
+	} else {
+		m.addunit_count = &i
+	}
+}
+
+// AddedUnitCount returns the value that was added to the "unit_count" field in this mutation.
+func (m *RackReservationMutation) AddedUnitCount() (r int, exists bool) {
+	v := m.addunit_count
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetUnitCount resets all changes to the "unit_count" field.
+func (m *RackReservationMutation) ResetUnitCount() {
+	m.unit_count = nil
+	m.addunit_count = nil
+}
+
+// SetStatus sets the "status" field.
+func (m *RackReservationMutation) SetStatus(s string) {
+	m.status = &s
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *RackReservationMutation) Status() (r string, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStatus returns the old "status" field's value of the RackReservation entity.
+// If the RackReservation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackReservationMutation) OldStatus(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStatus requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
+	}
+	return oldValue.Status, nil
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *RackReservationMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetTenantID sets the "tenant_id" field.
+func (m *RackReservationMutation) SetTenantID(i int) {
+	m.tenant = &i
+}
+
+// TenantID returns the value of the "tenant_id" field in the mutation.
+func (m *RackReservationMutation) TenantID() (r int, exists bool) {
+	v := m.tenant
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldTenantID returns the old "tenant_id" field's value of the RackReservation entity.
+// If the RackReservation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackReservationMutation) OldTenantID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldTenantID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldTenantID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldTenantID: %w", err)
+	}
+	return oldValue.TenantID, nil
+}
+
+// ClearTenantID clears the value of the "tenant_id" field.
+func (m *RackReservationMutation) ClearTenantID() {
+	m.tenant = nil
+	m.clearedFields[rackreservation.FieldTenantID] = struct{}{}
+}
+
+// TenantIDCleared returns if the "tenant_id" field was cleared in this mutation.
+func (m *RackReservationMutation) TenantIDCleared() bool {
+	_, ok := m.clearedFields[rackreservation.FieldTenantID]
+	return ok
+}
+
+// ResetTenantID resets all changes to the "tenant_id" field.
+func (m *RackReservationMutation) ResetTenantID() {
+	m.tenant = nil
+	delete(m.clearedFields, rackreservation.FieldTenantID)
+}
+
+// SetUserID sets the "user_id" field.
+func (m *RackReservationMutation) SetUserID(i int) {
+	m.user = &i
+}
+
+// UserID returns the value of the "user_id" field in the mutation.
+func (m *RackReservationMutation) UserID() (r int, exists bool) {
+	v := m.user
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUserID returns the old "user_id" field's value of the RackReservation entity.
+// If the RackReservation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackReservationMutation) OldUserID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUserID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
+	}
+	return oldValue.UserID, nil
+}
+
+// ResetUserID resets all changes to the "user_id" field.
+func (m *RackReservationMutation) ResetUserID() {
+	m.user = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *RackReservationMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *RackReservationMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDescription returns the old "description" field's value of the RackReservation entity.
+// If the RackReservation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackReservationMutation) OldDescription(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDescription requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
+	}
+	return oldValue.Description, nil
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *RackReservationMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetComments sets the "comments" field.
+func (m *RackReservationMutation) SetComments(s string) {
+	m.comments = &s
+}
+
+// Comments returns the value of the "comments" field in the mutation.
+func (m *RackReservationMutation) Comments() (r string, exists bool) {
+	v := m.comments
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldComments returns the old "comments" field's value of the RackReservation entity.
+// If the RackReservation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackReservationMutation) OldComments(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldComments is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldComments requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldComments: %w", err)
+	}
+	return oldValue.Comments, nil
+}
+
+// ResetComments resets all changes to the "comments" field.
+func (m *RackReservationMutation) ResetComments() {
+	m.comments = nil
+}
+
+// SetRackDisplay sets the "_rack_display" field.
+func (m *RackReservationMutation) SetRackDisplay(s string) {
+	m.__rack_display = &s
+}
+
+// RackDisplay returns the value of the "_rack_display" field in the mutation.
+func (m *RackReservationMutation) RackDisplay() (r string, exists bool) {
+	v := m.__rack_display
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldRackDisplay returns the old "_rack_display" field's value of the RackReservation entity.
+// If the RackReservation object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackReservationMutation) OldRackDisplay(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldRackDisplay is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldRackDisplay requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldRackDisplay: %w", err)
+	}
+	return oldValue.RackDisplay, nil
+}
+
+// ResetRackDisplay resets all changes to the "_rack_display" field.
+func (m *RackReservationMutation) ResetRackDisplay() {
+	m.__rack_display = nil
+}
+
+// ClearRack clears the "rack" edge to the Rack entity.
+func (m *RackReservationMutation) ClearRack() {
+	m.clearedrack = true
+	m.clearedFields[rackreservation.FieldRackID] = struct{}{}
+}
+
+// RackCleared reports if the "rack" edge to the Rack entity was cleared.
+func (m *RackReservationMutation) RackCleared() bool {
+	return m.clearedrack
+}
+
+// RackIDs returns the "rack" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// RackID instead. It exists only for internal usage by the builders.
+func (m *RackReservationMutation) RackIDs() (ids []int) {
+	if id := m.rack; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetRack resets all changes to the "rack" edge.
+func (m *RackReservationMutation) ResetRack() {
+	m.rack = nil
+	m.clearedrack = false
+}
+
+// ClearTenant clears the "tenant" edge to the Tenant entity.
+func (m *RackReservationMutation) ClearTenant() {
+	m.clearedtenant = true
+	m.clearedFields[rackreservation.FieldTenantID] = struct{}{}
+}
+
+// TenantCleared reports if the "tenant" edge to the Tenant entity was cleared.
+func (m *RackReservationMutation) TenantCleared() bool {
+	return m.TenantIDCleared() || m.clearedtenant
+}
+
+// TenantIDs returns the "tenant" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// TenantID instead. It exists only for internal usage by the builders.
+func (m *RackReservationMutation) TenantIDs() (ids []int) {
+	if id := m.tenant; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetTenant resets all changes to the "tenant" edge.
+func (m *RackReservationMutation) ResetTenant() {
+	m.tenant = nil
+	m.clearedtenant = false
+}
+
+// ClearUser clears the "user" edge to the User entity.
+func (m *RackReservationMutation) ClearUser() {
+	m.cleareduser = true
+	m.clearedFields[rackreservation.FieldUserID] = struct{}{}
+}
+
+// UserCleared reports if the "user" edge to the User entity was cleared.
+func (m *RackReservationMutation) UserCleared() bool {
+	return m.cleareduser
+}
+
+// UserIDs returns the "user" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// UserID instead. It exists only for internal usage by the builders.
+func (m *RackReservationMutation) UserIDs() (ids []int) {
+	if id := m.user; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetUser resets all changes to the "user" edge.
+func (m *RackReservationMutation) ResetUser() {
+	m.user = nil
+	m.cleareduser = false
+}
+
+// Where appends a list predicates to the RackReservationMutation builder.
+func (m *RackReservationMutation) Where(ps ...predicate.RackReservation) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the RackReservationMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *RackReservationMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.RackReservation, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *RackReservationMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *RackReservationMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (RackReservation).
+func (m *RackReservationMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *RackReservationMutation) Fields() []string {
+	fields := make([]string, 0, 12)
+	if m.created != nil {
+		fields = append(fields, rackreservation.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, rackreservation.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, rackreservation.FieldCustomFieldData)
+	}
+	if m.rack != nil {
+		fields = append(fields, rackreservation.FieldRackID)
+	}
+	if m.units != nil {
+		fields = append(fields, rackreservation.FieldUnits)
+	}
+	if m.unit_count != nil {
+		fields = append(fields, rackreservation.FieldUnitCount)
+	}
+	if m.status != nil {
+		fields = append(fields, rackreservation.FieldStatus)
+	}
+	if m.tenant != nil {
+		fields = append(fields, rackreservation.FieldTenantID)
+	}
+	if m.user != nil {
+		fields = append(fields, rackreservation.FieldUserID)
+	}
+	if m.description != nil {
+		fields = append(fields, rackreservation.FieldDescription)
+	}
+	if m.comments != nil {
+		fields = append(fields, rackreservation.FieldComments)
+	}
+	if m.__rack_display != nil {
+		fields = append(fields, rackreservation.FieldRackDisplay)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *RackReservationMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case rackreservation.FieldCreated:
+		return m.Created()
+	case rackreservation.FieldLastUpdated:
+		return m.LastUpdated()
+	case rackreservation.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case rackreservation.FieldRackID:
+		return m.RackID()
+	case rackreservation.FieldUnits:
+		return m.Units()
+	case rackreservation.FieldUnitCount:
+		return m.UnitCount()
+	case rackreservation.FieldStatus:
+		return m.Status()
+	case rackreservation.FieldTenantID:
+		return m.TenantID()
+	case rackreservation.FieldUserID:
+		return m.UserID()
+	case rackreservation.FieldDescription:
+		return m.Description()
+	case rackreservation.FieldComments:
+		return m.Comments()
+	case rackreservation.FieldRackDisplay:
+		return m.RackDisplay()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *RackReservationMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case rackreservation.FieldCreated:
+		return m.OldCreated(ctx)
+	case rackreservation.FieldLastUpdated:
+		return m.OldLastUpdated(ctx)
+	case rackreservation.FieldCustomFieldData:
+		return m.OldCustomFieldData(ctx)
+	case rackreservation.FieldRackID:
+		return m.OldRackID(ctx)
+	case rackreservation.FieldUnits:
+		return m.OldUnits(ctx)
+	case rackreservation.FieldUnitCount:
+		return m.OldUnitCount(ctx)
+	case rackreservation.FieldStatus:
+		return m.OldStatus(ctx)
+	case rackreservation.FieldTenantID:
+		return m.OldTenantID(ctx)
+	case rackreservation.FieldUserID:
+		return m.OldUserID(ctx)
+	case rackreservation.FieldDescription:
+		return m.OldDescription(ctx)
+	case rackreservation.FieldComments:
+		return m.OldComments(ctx)
+	case rackreservation.FieldRackDisplay:
+		return m.OldRackDisplay(ctx)
+	}
+	return nil, fmt.Errorf("unknown RackReservation field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *RackReservationMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case rackreservation.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case rackreservation.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case rackreservation.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case rackreservation.FieldRackID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRackID(v)
+		return nil
+	case rackreservation.FieldUnits:
+		v, ok := value.([]int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUnits(v)
+		return nil
+	case rackreservation.FieldUnitCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUnitCount(v)
+		return nil
+	case rackreservation.FieldStatus:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case rackreservation.FieldTenantID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTenantID(v)
+		return nil
+	case rackreservation.FieldUserID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUserID(v)
+		return nil
+	case rackreservation.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case rackreservation.FieldComments:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetComments(v)
+		return nil
+	case rackreservation.FieldRackDisplay:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRackDisplay(v)
+		return nil
+	}
+	return fmt.Errorf("unknown RackReservation field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *RackReservationMutation) AddedFields() []string {
+	var fields []string
+	if m.addunit_count != nil {
+		fields = append(fields, rackreservation.FieldUnitCount)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *RackReservationMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case rackreservation.FieldUnitCount:
+		return m.AddedUnitCount()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *RackReservationMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case rackreservation.FieldUnitCount:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddUnitCount(v)
+		return nil
+	}
+	return fmt.Errorf("unknown RackReservation numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *RackReservationMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(rackreservation.FieldCreated) {
+		fields = append(fields, rackreservation.FieldCreated)
+	}
+	if m.FieldCleared(rackreservation.FieldLastUpdated) {
+		fields = append(fields, rackreservation.FieldLastUpdated)
+	}
+	if m.FieldCleared(rackreservation.FieldTenantID) {
+		fields = append(fields, rackreservation.FieldTenantID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *RackReservationMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *RackReservationMutation) ClearField(name string) error {
+	switch name {
+	case rackreservation.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case rackreservation.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case rackreservation.FieldTenantID:
+		m.ClearTenantID()
+		return nil
+	}
+	return fmt.Errorf("unknown RackReservation nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *RackReservationMutation) ResetField(name string) error {
+	switch name {
+	case rackreservation.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case rackreservation.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case rackreservation.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case rackreservation.FieldRackID:
+		m.ResetRackID()
+		return nil
+	case rackreservation.FieldUnits:
+		m.ResetUnits()
+		return nil
+	case rackreservation.FieldUnitCount:
+		m.ResetUnitCount()
+		return nil
+	case rackreservation.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case rackreservation.FieldTenantID:
+		m.ResetTenantID()
+		return nil
+	case rackreservation.FieldUserID:
+		m.ResetUserID()
+		return nil
+	case rackreservation.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case rackreservation.FieldComments:
+		m.ResetComments()
+		return nil
+	case rackreservation.FieldRackDisplay:
+		m.ResetRackDisplay()
+		return nil
+	}
+	return fmt.Errorf("unknown RackReservation field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *RackReservationMutation) AddedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.rack != nil {
+		edges = append(edges, rackreservation.EdgeRack)
+	}
+	if m.tenant != nil {
+		edges = append(edges, rackreservation.EdgeTenant)
+	}
+	if m.user != nil {
+		edges = append(edges, rackreservation.EdgeUser)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *RackReservationMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case rackreservation.EdgeRack:
+		if id := m.rack; id != nil {
+			return []ent.Value{*id}
+		}
+	case rackreservation.EdgeTenant:
+		if id := m.tenant; id != nil {
+			return []ent.Value{*id}
+		}
+	case rackreservation.EdgeUser:
+		if id := m.user; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *RackReservationMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 3)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *RackReservationMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *RackReservationMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.clearedrack {
+		edges = append(edges, rackreservation.EdgeRack)
+	}
+	if m.clearedtenant {
+		edges = append(edges, rackreservation.EdgeTenant)
+	}
+	if m.cleareduser {
+		edges = append(edges, rackreservation.EdgeUser)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *RackReservationMutation) EdgeCleared(name string) bool {
+	switch name {
+	case rackreservation.EdgeRack:
+		return m.clearedrack
+	case rackreservation.EdgeTenant:
+		return m.clearedtenant
+	case rackreservation.EdgeUser:
+		return m.cleareduser
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *RackReservationMutation) ClearEdge(name string) error {
+	switch name {
+	case rackreservation.EdgeRack:
+		m.ClearRack()
+		return nil
+	case rackreservation.EdgeTenant:
+		m.ClearTenant()
+		return nil
+	case rackreservation.EdgeUser:
+		m.ClearUser()
+		return nil
+	}
+	return fmt.Errorf("unknown RackReservation unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *RackReservationMutation) ResetEdge(name string) error {
+	switch name {
+	case rackreservation.EdgeRack:
+		m.ResetRack()
+		return nil
+	case rackreservation.EdgeTenant:
+		m.ResetTenant()
+		return nil
+	case rackreservation.EdgeUser:
+		m.ResetUser()
+		return nil
+	}
+	return fmt.Errorf("unknown RackReservation edge %s", name)
+}
+
+// RackRoleMutation represents an operation that mutates the RackRole nodes in the graph.
+type RackRoleMutation struct {
+	config
+	op                Op
+	typ               string
+	id                *int
+	created           *time.Time
+	last_updated      *time.Time
+	custom_field_data *map[string]interface{}
+	name              *string
+	slug              *string
+	description       *string
+	comments          *string
+	color             *string
+	clearedFields     map[string]struct{}
+	done              bool
+	oldValue          func(context.Context) (*RackRole, error)
+	predicates        []predicate.RackRole
+}
+
+var _ ent.Mutation = (*RackRoleMutation)(nil)
+
+// rackroleOption allows management of the mutation configuration using functional options.
+type rackroleOption func(*RackRoleMutation)
+
+// newRackRoleMutation creates new mutation for the RackRole entity.
+func newRackRoleMutation(c config, op Op, opts ...rackroleOption) *RackRoleMutation {
+	m := &RackRoleMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeRackRole,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withRackRoleID sets the ID field of the mutation.
+func withRackRoleID(id int) rackroleOption {
+	return func(m *RackRoleMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *RackRole
+		)
+		m.oldValue = func(ctx context.Context) (*RackRole, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().RackRole.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withRackRole sets the old RackRole of the mutation.
+func withRackRole(node *RackRole) rackroleOption {
+	return func(m *RackRoleMutation) {
+		m.oldValue = func(context.Context) (*RackRole, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m RackRoleMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m RackRoleMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *RackRoleMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *RackRoleMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().RackRole.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *RackRoleMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *RackRoleMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreated returns the old "created" field's value of the RackRole entity.
+// If the RackRole object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackRoleMutation) OldCreated(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreated is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreated requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreated: %w", err)
+	}
+	return oldValue.Created, nil
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *RackRoleMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[rackrole.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *RackRoleMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[rackrole.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *RackRoleMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, rackrole.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *RackRoleMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *RackRoleMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastUpdated returns the old "last_updated" field's value of the RackRole entity.
+// If the RackRole object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackRoleMutation) OldLastUpdated(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastUpdated is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastUpdated requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastUpdated: %w", err)
+	}
+	return oldValue.LastUpdated, nil
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *RackRoleMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[rackrole.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *RackRoleMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[rackrole.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *RackRoleMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, rackrole.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *RackRoleMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *RackRoleMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCustomFieldData returns the old "custom_field_data" field's value of the RackRole entity.
+// If the RackRole object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackRoleMutation) OldCustomFieldData(ctx context.Context) (v map[string]interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCustomFieldData is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCustomFieldData requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCustomFieldData: %w", err)
+	}
+	return oldValue.CustomFieldData, nil
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *RackRoleMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetName sets the "name" field.
+func (m *RackRoleMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *RackRoleMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldName returns the old "name" field's value of the RackRole entity.
+// If the RackRole object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackRoleMutation) OldName(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldName is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldName requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldName: %w", err)
+	}
+	return oldValue.Name, nil
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *RackRoleMutation) ResetName() {
+	m.name = nil
+}
+
+// SetSlug sets the "slug" field.
+func (m *RackRoleMutation) SetSlug(s string) {
+	m.slug = &s
+}
+
+// Slug returns the value of the "slug" field in the mutation.
+func (m *RackRoleMutation) Slug() (r string, exists bool) {
+	v := m.slug
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSlug returns the old "slug" field's value of the RackRole entity.
+// If the RackRole object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackRoleMutation) OldSlug(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSlug is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSlug requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSlug: %w", err)
+	}
+	return oldValue.Slug, nil
+}
+
+// ResetSlug resets all changes to the "slug" field.
+func (m *RackRoleMutation) ResetSlug() {
+	m.slug = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *RackRoleMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *RackRoleMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDescription returns the old "description" field's value of the RackRole entity.
+// If the RackRole object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackRoleMutation) OldDescription(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDescription requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
+	}
+	return oldValue.Description, nil
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *RackRoleMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetComments sets the "comments" field.
+func (m *RackRoleMutation) SetComments(s string) {
+	m.comments = &s
+}
+
+// Comments returns the value of the "comments" field in the mutation.
+func (m *RackRoleMutation) Comments() (r string, exists bool) {
+	v := m.comments
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldComments returns the old "comments" field's value of the RackRole entity.
+// If the RackRole object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackRoleMutation) OldComments(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldComments is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldComments requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldComments: %w", err)
+	}
+	return oldValue.Comments, nil
+}
+
+// ResetComments resets all changes to the "comments" field.
+func (m *RackRoleMutation) ResetComments() {
+	m.comments = nil
+}
+
+// SetColor sets the "color" field.
+func (m *RackRoleMutation) SetColor(s string) {
+	m.color = &s
+}
+
+// Color returns the value of the "color" field in the mutation.
+func (m *RackRoleMutation) Color() (r string, exists bool) {
+	v := m.color
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldColor returns the old "color" field's value of the RackRole entity.
+// If the RackRole object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackRoleMutation) OldColor(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldColor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldColor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldColor: %w", err)
+	}
+	return oldValue.Color, nil
+}
+
+// ResetColor resets all changes to the "color" field.
+func (m *RackRoleMutation) ResetColor() {
+	m.color = nil
+}
+
+// Where appends a list predicates to the RackRoleMutation builder.
+func (m *RackRoleMutation) Where(ps ...predicate.RackRole) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the RackRoleMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *RackRoleMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.RackRole, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *RackRoleMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *RackRoleMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (RackRole).
+func (m *RackRoleMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *RackRoleMutation) Fields() []string {
+	fields := make([]string, 0, 8)
+	if m.created != nil {
+		fields = append(fields, rackrole.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, rackrole.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, rackrole.FieldCustomFieldData)
+	}
+	if m.name != nil {
+		fields = append(fields, rackrole.FieldName)
+	}
+	if m.slug != nil {
+		fields = append(fields, rackrole.FieldSlug)
+	}
+	if m.description != nil {
+		fields = append(fields, rackrole.FieldDescription)
+	}
+	if m.comments != nil {
+		fields = append(fields, rackrole.FieldComments)
+	}
+	if m.color != nil {
+		fields = append(fields, rackrole.FieldColor)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *RackRoleMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case rackrole.FieldCreated:
+		return m.Created()
+	case rackrole.FieldLastUpdated:
+		return m.LastUpdated()
+	case rackrole.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case rackrole.FieldName:
+		return m.Name()
+	case rackrole.FieldSlug:
+		return m.Slug()
+	case rackrole.FieldDescription:
+		return m.Description()
+	case rackrole.FieldComments:
+		return m.Comments()
+	case rackrole.FieldColor:
+		return m.Color()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *RackRoleMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case rackrole.FieldCreated:
+		return m.OldCreated(ctx)
+	case rackrole.FieldLastUpdated:
+		return m.OldLastUpdated(ctx)
+	case rackrole.FieldCustomFieldData:
+		return m.OldCustomFieldData(ctx)
+	case rackrole.FieldName:
+		return m.OldName(ctx)
+	case rackrole.FieldSlug:
+		return m.OldSlug(ctx)
+	case rackrole.FieldDescription:
+		return m.OldDescription(ctx)
+	case rackrole.FieldComments:
+		return m.OldComments(ctx)
+	case rackrole.FieldColor:
+		return m.OldColor(ctx)
+	}
+	return nil, fmt.Errorf("unknown RackRole field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *RackRoleMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case rackrole.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case rackrole.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case rackrole.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case rackrole.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case rackrole.FieldSlug:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSlug(v)
+		return nil
+	case rackrole.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case rackrole.FieldComments:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetComments(v)
+		return nil
+	case rackrole.FieldColor:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetColor(v)
+		return nil
+	}
+	return fmt.Errorf("unknown RackRole field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *RackRoleMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *RackRoleMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *RackRoleMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown RackRole numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *RackRoleMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(rackrole.FieldCreated) {
+		fields = append(fields, rackrole.FieldCreated)
+	}
+	if m.FieldCleared(rackrole.FieldLastUpdated) {
+		fields = append(fields, rackrole.FieldLastUpdated)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *RackRoleMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *RackRoleMutation) ClearField(name string) error {
+	switch name {
+	case rackrole.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case rackrole.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	}
+	return fmt.Errorf("unknown RackRole nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *RackRoleMutation) ResetField(name string) error {
+	switch name {
+	case rackrole.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case rackrole.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case rackrole.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case rackrole.FieldName:
+		m.ResetName()
+		return nil
+	case rackrole.FieldSlug:
+		m.ResetSlug()
+		return nil
+	case rackrole.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case rackrole.FieldComments:
+		m.ResetComments()
+		return nil
+	case rackrole.FieldColor:
+		m.ResetColor()
+		return nil
+	}
+	return fmt.Errorf("unknown RackRole field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *RackRoleMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *RackRoleMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *RackRoleMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *RackRoleMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *RackRoleMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *RackRoleMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *RackRoleMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown RackRole unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *RackRoleMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown RackRole edge %s", name)
+}
+
+// RackTypeMutation represents an operation that mutates the RackType nodes in the graph.
+type RackTypeMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *int
+	created             *time.Time
+	last_updated        *time.Time
+	custom_field_data   *map[string]interface{}
+	description         *string
+	comments            *string
+	model               *string
+	slug                *string
+	form_factor         *string
+	width               *int
+	addwidth            *int
+	u_height            *int
+	addu_height         *int
+	starting_unit       *int
+	addstarting_unit    *int
+	desc_units          *bool
+	outer_width         *int
+	addouter_width      *int
+	outer_height        *int
+	addouter_height     *int
+	outer_depth         *int
+	addouter_depth      *int
+	outer_unit          *string
+	mounting_depth      *int
+	addmounting_depth   *int
+	weight              *float64
+	addweight           *float64
+	weight_unit         *string
+	max_weight          *int
+	addmax_weight       *int
+	clearedFields       map[string]struct{}
+	manufacturer        *int
+	clearedmanufacturer bool
+	done                bool
+	oldValue            func(context.Context) (*RackType, error)
+	predicates          []predicate.RackType
+}
+
+var _ ent.Mutation = (*RackTypeMutation)(nil)
+
+// racktypeOption allows management of the mutation configuration using functional options.
+type racktypeOption func(*RackTypeMutation)
+
+// newRackTypeMutation creates new mutation for the RackType entity.
+func newRackTypeMutation(c config, op Op, opts ...racktypeOption) *RackTypeMutation {
+	m := &RackTypeMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeRackType,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withRackTypeID sets the ID field of the mutation.
+func withRackTypeID(id int) racktypeOption {
+	return func(m *RackTypeMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *RackType
+		)
+		m.oldValue = func(ctx context.Context) (*RackType, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().RackType.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withRackType sets the old RackType of the mutation.
+func withRackType(node *RackType) racktypeOption {
+	return func(m *RackTypeMutation) {
+		m.oldValue = func(context.Context) (*RackType, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m RackTypeMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m RackTypeMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *RackTypeMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *RackTypeMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().RackType.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *RackTypeMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *RackTypeMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCreated returns the old "created" field's value of the RackType entity.
+// If the RackType object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackTypeMutation) OldCreated(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCreated is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCreated requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCreated: %w", err)
+	}
+	return oldValue.Created, nil
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *RackTypeMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[racktype.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *RackTypeMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[racktype.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *RackTypeMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, racktype.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *RackTypeMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *RackTypeMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldLastUpdated returns the old "last_updated" field's value of the RackType entity.
+// If the RackType object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackTypeMutation) OldLastUpdated(ctx context.Context) (v *time.Time, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldLastUpdated is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldLastUpdated requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldLastUpdated: %w", err)
+	}
+	return oldValue.LastUpdated, nil
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *RackTypeMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[racktype.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *RackTypeMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[racktype.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *RackTypeMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, racktype.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *RackTypeMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *RackTypeMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldCustomFieldData returns the old "custom_field_data" field's value of the RackType entity.
+// If the RackType object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackTypeMutation) OldCustomFieldData(ctx context.Context) (v map[string]interface{}, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldCustomFieldData is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldCustomFieldData requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldCustomFieldData: %w", err)
+	}
+	return oldValue.CustomFieldData, nil
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *RackTypeMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *RackTypeMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *RackTypeMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDescription returns the old "description" field's value of the RackType entity.
+// If the RackType object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackTypeMutation) OldDescription(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDescription requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
+	}
+	return oldValue.Description, nil
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *RackTypeMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetComments sets the "comments" field.
+func (m *RackTypeMutation) SetComments(s string) {
+	m.comments = &s
+}
+
+// Comments returns the value of the "comments" field in the mutation.
+func (m *RackTypeMutation) Comments() (r string, exists bool) {
+	v := m.comments
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldComments returns the old "comments" field's value of the RackType entity.
+// If the RackType object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackTypeMutation) OldComments(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldComments is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldComments requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldComments: %w", err)
+	}
+	return oldValue.Comments, nil
+}
+
+// ResetComments resets all changes to the "comments" field.
+func (m *RackTypeMutation) ResetComments() {
+	m.comments = nil
+}
+
+// SetManufacturerID sets the "manufacturer_id" field.
+func (m *RackTypeMutation) SetManufacturerID(i int) {
+	m.manufacturer = &i
+}
+
+// ManufacturerID returns the value of the "manufacturer_id" field in the mutation.
+func (m *RackTypeMutation) ManufacturerID() (r int, exists bool) {
+	v := m.manufacturer
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldManufacturerID returns the old "manufacturer_id" field's value of the RackType entity.
+// If the RackType object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackTypeMutation) OldManufacturerID(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldManufacturerID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldManufacturerID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldManufacturerID: %w", err)
+	}
+	return oldValue.ManufacturerID, nil
+}
+
+// ResetManufacturerID resets all changes to the "manufacturer_id" field.
+func (m *RackTypeMutation) ResetManufacturerID() {
+	m.manufacturer = nil
+}
+
+// SetModel sets the "model" field.
+func (m *RackTypeMutation) SetModel(s string) {
+	m.model = &s
+}
+
+// Model returns the value of the "model" field in the mutation.
+func (m *RackTypeMutation) Model() (r string, exists bool) {
+	v := m.model
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldModel returns the old "model" field's value of the RackType entity.
+// If the RackType object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackTypeMutation) OldModel(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldModel is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldModel requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldModel: %w", err)
+	}
+	return oldValue.Model, nil
+}
+
+// ResetModel resets all changes to the "model" field.
+func (m *RackTypeMutation) ResetModel() {
+	m.model = nil
+}
+
+// SetSlug sets the "slug" field.
+func (m *RackTypeMutation) SetSlug(s string) {
+	m.slug = &s
+}
+
+// Slug returns the value of the "slug" field in the mutation.
+func (m *RackTypeMutation) Slug() (r string, exists bool) {
+	v := m.slug
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldSlug returns the old "slug" field's value of the RackType entity.
+// If the RackType object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackTypeMutation) OldSlug(ctx context.Context) (v string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldSlug is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldSlug requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldSlug: %w", err)
+	}
+	return oldValue.Slug, nil
+}
+
+// ResetSlug resets all changes to the "slug" field.
+func (m *RackTypeMutation) ResetSlug() {
+	m.slug = nil
+}
+
+// SetFormFactor sets the "form_factor" field.
+func (m *RackTypeMutation) SetFormFactor(s string) {
+	m.form_factor = &s
+}
+
+// FormFactor returns the value of the "form_factor" field in the mutation.
+func (m *RackTypeMutation) FormFactor() (r string, exists bool) {
+	v := m.form_factor
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldFormFactor returns the old "form_factor" field's value of the RackType entity.
+// If the RackType object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackTypeMutation) OldFormFactor(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldFormFactor is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldFormFactor requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldFormFactor: %w", err)
+	}
+	return oldValue.FormFactor, nil
+}
+
+// ClearFormFactor clears the value of the "form_factor" field.
+func (m *RackTypeMutation) ClearFormFactor() {
+	m.form_factor = nil
+	m.clearedFields[racktype.FieldFormFactor] = struct{}{}
+}
+
+// FormFactorCleared returns if the "form_factor" field was cleared in this mutation.
+func (m *RackTypeMutation) FormFactorCleared() bool {
+	_, ok := m.clearedFields[racktype.FieldFormFactor]
+	return ok
+}
+
+// ResetFormFactor resets all changes to the "form_factor" field.
+func (m *RackTypeMutation) ResetFormFactor() {
+	m.form_factor = nil
+	delete(m.clearedFields, racktype.FieldFormFactor)
+}
+
+// SetWidth sets the "width" field.
+func (m *RackTypeMutation) SetWidth(i int) {
+	m.width = &i
+	m.addwidth = nil
+}
+
+// Width returns the value of the "width" field in the mutation.
+func (m *RackTypeMutation) Width() (r int, exists bool) {
+	v := m.width
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldWidth returns the old "width" field's value of the RackType entity.
+// If the RackType object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackTypeMutation) OldWidth(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldWidth is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldWidth requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldWidth: %w", err)
+	}
+	return oldValue.Width, nil
+}
+
+// AddWidth adds i to the "width" field.
+func (m *RackTypeMutation) AddWidth(i int) {
+	if m.addwidth != nil {
+		*m.addwidth += i
+	} else {
+		m.addwidth = &i
+	}
+}
+
+// AddedWidth returns the value that was added to the "width" field in this mutation.
+func (m *RackTypeMutation) AddedWidth() (r int, exists bool) {
+	v := m.addwidth
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetWidth resets all changes to the "width" field.
+func (m *RackTypeMutation) ResetWidth() {
+	m.width = nil
+	m.addwidth = nil
+}
+
+// SetUHeight sets the "u_height" field.
+func (m *RackTypeMutation) SetUHeight(i int) {
+	m.u_height = &i
+	m.addu_height = nil
+}
+
+// UHeight returns the value of the "u_height" field in the mutation.
+func (m *RackTypeMutation) UHeight() (r int, exists bool) {
+	v := m.u_height
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldUHeight returns the old "u_height" field's value of the RackType entity.
+// If the RackType object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackTypeMutation) OldUHeight(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldUHeight is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldUHeight requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldUHeight: %w", err)
+	}
+	return oldValue.UHeight, nil
+}
+
+// AddUHeight adds i to the "u_height" field.
+func (m *RackTypeMutation) AddUHeight(i int) {
+	if m.addu_height != nil {
+		*m.addu_height += i
+	} else {
+		m.addu_height = &i
+	}
+}
+
+// AddedUHeight returns the value that was added to the "u_height" field in this mutation.
+func (m *RackTypeMutation) AddedUHeight() (r int, exists bool) {
+	v := m.addu_height
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetUHeight resets all changes to the "u_height" field.
+func (m *RackTypeMutation) ResetUHeight() {
+	m.u_height = nil
+	m.addu_height = nil
+}
+
+// SetStartingUnit sets the "starting_unit" field.
+func (m *RackTypeMutation) SetStartingUnit(i int) {
+	m.starting_unit = &i
+	m.addstarting_unit = nil
+}
+
+// StartingUnit returns the value of the "starting_unit" field in the mutation.
+func (m *RackTypeMutation) StartingUnit() (r int, exists bool) {
+	v := m.starting_unit
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldStartingUnit returns the old "starting_unit" field's value of the RackType entity.
+// If the RackType object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackTypeMutation) OldStartingUnit(ctx context.Context) (v int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldStartingUnit is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldStartingUnit requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldStartingUnit: %w", err)
+	}
+	return oldValue.StartingUnit, nil
+}
+
+// AddStartingUnit adds i to the "starting_unit" field.
+func (m *RackTypeMutation) AddStartingUnit(i int) {
+	if m.addstarting_unit != nil {
+		*m.addstarting_unit += i
+	} else {
+		m.addstarting_unit = &i
+	}
+}
+
+// AddedStartingUnit returns the value that was added to the "starting_unit" field in this mutation.
+func (m *RackTypeMutation) AddedStartingUnit() (r int, exists bool) {
+	v := m.addstarting_unit
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetStartingUnit resets all changes to the "starting_unit" field.
+func (m *RackTypeMutation) ResetStartingUnit() {
+	m.starting_unit = nil
+	m.addstarting_unit = nil
+}
+
+// SetDescUnits sets the "desc_units" field.
+func (m *RackTypeMutation) SetDescUnits(b bool) {
+	m.desc_units = &b
+}
+
+// DescUnits returns the value of the "desc_units" field in the mutation.
+func (m *RackTypeMutation) DescUnits() (r bool, exists bool) {
+	v := m.desc_units
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldDescUnits returns the old "desc_units" field's value of the RackType entity.
+// If the RackType object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackTypeMutation) OldDescUnits(ctx context.Context) (v bool, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldDescUnits is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldDescUnits requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldDescUnits: %w", err)
+	}
+	return oldValue.DescUnits, nil
+}
+
+// ResetDescUnits resets all changes to the "desc_units" field.
+func (m *RackTypeMutation) ResetDescUnits() {
+	m.desc_units = nil
+}
+
+// SetOuterWidth sets the "outer_width" field.
+func (m *RackTypeMutation) SetOuterWidth(i int) {
+	m.outer_width = &i
+	m.addouter_width = nil
+}
+
+// OuterWidth returns the value of the "outer_width" field in the mutation.
+func (m *RackTypeMutation) OuterWidth() (r int, exists bool) {
+	v := m.outer_width
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOuterWidth returns the old "outer_width" field's value of the RackType entity.
+// If the RackType object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackTypeMutation) OldOuterWidth(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOuterWidth is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOuterWidth requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOuterWidth: %w", err)
+	}
+	return oldValue.OuterWidth, nil
+}
+
+// AddOuterWidth adds i to the "outer_width" field.
+func (m *RackTypeMutation) AddOuterWidth(i int) {
+	if m.addouter_width != nil {
+		*m.addouter_width += i
+	} else {
+		m.addouter_width = &i
+	}
+}
+
+// AddedOuterWidth returns the value that was added to the "outer_width" field in this mutation.
+func (m *RackTypeMutation) AddedOuterWidth() (r int, exists bool) {
+	v := m.addouter_width
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOuterWidth clears the value of the "outer_width" field.
+func (m *RackTypeMutation) ClearOuterWidth() {
+	m.outer_width = nil
+	m.addouter_width = nil
+	m.clearedFields[racktype.FieldOuterWidth] = struct{}{}
+}
+
+// OuterWidthCleared returns if the "outer_width" field was cleared in this mutation.
+func (m *RackTypeMutation) OuterWidthCleared() bool {
+	_, ok := m.clearedFields[racktype.FieldOuterWidth]
+	return ok
+}
+
+// ResetOuterWidth resets all changes to the "outer_width" field.
+func (m *RackTypeMutation) ResetOuterWidth() {
+	m.outer_width = nil
+	m.addouter_width = nil
+	delete(m.clearedFields, racktype.FieldOuterWidth)
+}
+
+// SetOuterHeight sets the "outer_height" field.
+func (m *RackTypeMutation) SetOuterHeight(i int) {
+	m.outer_height = &i
+	m.addouter_height = nil
+}
+
+// OuterHeight returns the value of the "outer_height" field in the mutation.
+func (m *RackTypeMutation) OuterHeight() (r int, exists bool) {
+	v := m.outer_height
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOuterHeight returns the old "outer_height" field's value of the RackType entity.
+// If the RackType object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackTypeMutation) OldOuterHeight(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOuterHeight is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOuterHeight requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOuterHeight: %w", err)
+	}
+	return oldValue.OuterHeight, nil
+}
+
+// AddOuterHeight adds i to the "outer_height" field.
+func (m *RackTypeMutation) AddOuterHeight(i int) {
+	if m.addouter_height != nil {
+		*m.addouter_height += i
+	} else {
+		m.addouter_height = &i
+	}
+}
+
+// AddedOuterHeight returns the value that was added to the "outer_height" field in this mutation.
+func (m *RackTypeMutation) AddedOuterHeight() (r int, exists bool) {
+	v := m.addouter_height
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOuterHeight clears the value of the "outer_height" field.
+func (m *RackTypeMutation) ClearOuterHeight() {
+	m.outer_height = nil
+	m.addouter_height = nil
+	m.clearedFields[racktype.FieldOuterHeight] = struct{}{}
+}
+
+// OuterHeightCleared returns if the "outer_height" field was cleared in this mutation.
+func (m *RackTypeMutation) OuterHeightCleared() bool {
+	_, ok := m.clearedFields[racktype.FieldOuterHeight]
+	return ok
+}
+
+// ResetOuterHeight resets all changes to the "outer_height" field.
+func (m *RackTypeMutation) ResetOuterHeight() {
+	m.outer_height = nil
+	m.addouter_height = nil
+	delete(m.clearedFields, racktype.FieldOuterHeight)
+}
+
+// SetOuterDepth sets the "outer_depth" field.
+func (m *RackTypeMutation) SetOuterDepth(i int) {
+	m.outer_depth = &i
+	m.addouter_depth = nil
+}
+
+// OuterDepth returns the value of the "outer_depth" field in the mutation.
+func (m *RackTypeMutation) OuterDepth() (r int, exists bool) {
+	v := m.outer_depth
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOuterDepth returns the old "outer_depth" field's value of the RackType entity.
+// If the RackType object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackTypeMutation) OldOuterDepth(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOuterDepth is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOuterDepth requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOuterDepth: %w", err)
+	}
+	return oldValue.OuterDepth, nil
+}
+
+// AddOuterDepth adds i to the "outer_depth" field.
+func (m *RackTypeMutation) AddOuterDepth(i int) {
+	if m.addouter_depth != nil {
+		*m.addouter_depth += i
+	} else {
+		m.addouter_depth = &i
+	}
+}
+
+// AddedOuterDepth returns the value that was added to the "outer_depth" field in this mutation.
+func (m *RackTypeMutation) AddedOuterDepth() (r int, exists bool) {
+	v := m.addouter_depth
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOuterDepth clears the value of the "outer_depth" field.
+func (m *RackTypeMutation) ClearOuterDepth() {
+	m.outer_depth = nil
+	m.addouter_depth = nil
+	m.clearedFields[racktype.FieldOuterDepth] = struct{}{}
+}
+
+// OuterDepthCleared returns if the "outer_depth" field was cleared in this mutation.
+func (m *RackTypeMutation) OuterDepthCleared() bool {
+	_, ok := m.clearedFields[racktype.FieldOuterDepth]
+	return ok
+}
+
+// ResetOuterDepth resets all changes to the "outer_depth" field.
+func (m *RackTypeMutation) ResetOuterDepth() {
+	m.outer_depth = nil
+	m.addouter_depth = nil
+	delete(m.clearedFields, racktype.FieldOuterDepth)
+}
+
+// SetOuterUnit sets the "outer_unit" field.
+func (m *RackTypeMutation) SetOuterUnit(s string) {
+	m.outer_unit = &s
+}
+
+// OuterUnit returns the value of the "outer_unit" field in the mutation.
+func (m *RackTypeMutation) OuterUnit() (r string, exists bool) {
+	v := m.outer_unit
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOuterUnit returns the old "outer_unit" field's value of the RackType entity.
+// If the RackType object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackTypeMutation) OldOuterUnit(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOuterUnit is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOuterUnit requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOuterUnit: %w", err)
+	}
+	return oldValue.OuterUnit, nil
+}
+
+// ClearOuterUnit clears the value of the "outer_unit" field.
+func (m *RackTypeMutation) ClearOuterUnit() {
+	m.outer_unit = nil
+	m.clearedFields[racktype.FieldOuterUnit] = struct{}{}
+}
+
+// OuterUnitCleared returns if the "outer_unit" field was cleared in this mutation.
+func (m *RackTypeMutation) OuterUnitCleared() bool {
+	_, ok := m.clearedFields[racktype.FieldOuterUnit]
+	return ok
+}
+
+// ResetOuterUnit resets all changes to the "outer_unit" field.
+func (m *RackTypeMutation) ResetOuterUnit() {
+	m.outer_unit = nil
+	delete(m.clearedFields, racktype.FieldOuterUnit)
+}
+
+// SetMountingDepth sets the "mounting_depth" field.
+func (m *RackTypeMutation) SetMountingDepth(i int) {
+	m.mounting_depth = &i
+	m.addmounting_depth = nil
+}
+
+// MountingDepth returns the value of the "mounting_depth" field in the mutation.
+func (m *RackTypeMutation) MountingDepth() (r int, exists bool) {
+	v := m.mounting_depth
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMountingDepth returns the old "mounting_depth" field's value of the RackType entity.
+// If the RackType object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackTypeMutation) OldMountingDepth(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMountingDepth is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMountingDepth requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMountingDepth: %w", err)
+	}
+	return oldValue.MountingDepth, nil
+}
+
+// AddMountingDepth adds i to the "mounting_depth" field.
+func (m *RackTypeMutation) AddMountingDepth(i int) {
+	if m.addmounting_depth != nil {
+		*m.addmounting_depth += i
+	} else {
+		m.addmounting_depth = &i
+	}
+}
+
+// AddedMountingDepth returns the value that was added to the "mounting_depth" field in this mutation.
+func (m *RackTypeMutation) AddedMountingDepth() (r int, exists bool) {
+	v := m.addmounting_depth
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearMountingDepth clears the value of the "mounting_depth" field.
+func (m *RackTypeMutation) ClearMountingDepth() {
+	m.mounting_depth = nil
+	m.addmounting_depth = nil
+	m.clearedFields[racktype.FieldMountingDepth] = struct{}{}
+}
+
+// MountingDepthCleared returns if the "mounting_depth" field was cleared in this mutation.
+func (m *RackTypeMutation) MountingDepthCleared() bool {
+	_, ok := m.clearedFields[racktype.FieldMountingDepth]
+	return ok
+}
+
+// ResetMountingDepth resets all changes to the "mounting_depth" field.
+func (m *RackTypeMutation) ResetMountingDepth() {
+	m.mounting_depth = nil
+	m.addmounting_depth = nil
+	delete(m.clearedFields, racktype.FieldMountingDepth)
+}
+
+// SetWeight sets the "weight" field.
+func (m *RackTypeMutation) SetWeight(f float64) {
+	m.weight = &f
+	m.addweight = nil
+}
+
+// Weight returns the value of the "weight" field in the mutation.
+func (m *RackTypeMutation) Weight() (r float64, exists bool) {
+	v := m.weight
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldWeight returns the old "weight" field's value of the RackType entity.
+// If the RackType object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackTypeMutation) OldWeight(ctx context.Context) (v *float64, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldWeight is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldWeight requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldWeight: %w", err)
+	}
+	return oldValue.Weight, nil
+}
+
+// AddWeight adds f to the "weight" field.
+func (m *RackTypeMutation) AddWeight(f float64) {
+	if m.addweight != nil {
+		*m.addweight += f
+	} else {
+		m.addweight = &f
+	}
+}
+
+// AddedWeight returns the value that was added to the "weight" field in this mutation.
+func (m *RackTypeMutation) AddedWeight() (r float64, exists bool) {
+	v := m.addweight
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearWeight clears the value of the "weight" field.
+func (m *RackTypeMutation) ClearWeight() {
+	m.weight = nil
+	m.addweight = nil
+	m.clearedFields[racktype.FieldWeight] = struct{}{}
+}
+
+// WeightCleared returns if the "weight" field was cleared in this mutation.
+func (m *RackTypeMutation) WeightCleared() bool {
+	_, ok := m.clearedFields[racktype.FieldWeight]
+	return ok
+}
+
+// ResetWeight resets all changes to the "weight" field.
+func (m *RackTypeMutation) ResetWeight() {
+	m.weight = nil
+	m.addweight = nil
+	delete(m.clearedFields, racktype.FieldWeight)
+}
+
+// SetWeightUnit sets the "weight_unit" field.
+func (m *RackTypeMutation) SetWeightUnit(s string) {
+	m.weight_unit = &s
+}
+
+// WeightUnit returns the value of the "weight_unit" field in the mutation.
+func (m *RackTypeMutation) WeightUnit() (r string, exists bool) {
+	v := m.weight_unit
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldWeightUnit returns the old "weight_unit" field's value of the RackType entity.
+// If the RackType object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackTypeMutation) OldWeightUnit(ctx context.Context) (v *string, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldWeightUnit is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldWeightUnit requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldWeightUnit: %w", err)
+	}
+	return oldValue.WeightUnit, nil
+}
+
+// ClearWeightUnit clears the value of the "weight_unit" field.
+func (m *RackTypeMutation) ClearWeightUnit() {
+	m.weight_unit = nil
+	m.clearedFields[racktype.FieldWeightUnit] = struct{}{}
+}
+
+// WeightUnitCleared returns if the "weight_unit" field was cleared in this mutation.
+func (m *RackTypeMutation) WeightUnitCleared() bool {
+	_, ok := m.clearedFields[racktype.FieldWeightUnit]
+	return ok
+}
+
+// ResetWeightUnit resets all changes to the "weight_unit" field.
+func (m *RackTypeMutation) ResetWeightUnit() {
+	m.weight_unit = nil
+	delete(m.clearedFields, racktype.FieldWeightUnit)
+}
+
+// SetMaxWeight sets the "max_weight" field.
+func (m *RackTypeMutation) SetMaxWeight(i int) {
+	m.max_weight = &i
+	m.addmax_weight = nil
+}
+
+// MaxWeight returns the value of the "max_weight" field in the mutation.
+func (m *RackTypeMutation) MaxWeight() (r int, exists bool) {
+	v := m.max_weight
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldMaxWeight returns the old "max_weight" field's value of the RackType entity.
+// If the RackType object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *RackTypeMutation) OldMaxWeight(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldMaxWeight is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldMaxWeight requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldMaxWeight: %w", err)
+	}
+	return oldValue.MaxWeight, nil
+}
+
+// AddMaxWeight adds i to the "max_weight" field.
+func (m *RackTypeMutation) AddMaxWeight(i int) {
+	if m.addmax_weight != nil {
+		*m.addmax_weight += i
+	} else {
+		m.addmax_weight = &i
+	}
+}
+
+// AddedMaxWeight returns the value that was added to the "max_weight" field in this mutation.
+func (m *RackTypeMutation) AddedMaxWeight() (r int, exists bool) {
+	v := m.addmax_weight
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearMaxWeight clears the value of the "max_weight" field.
+func (m *RackTypeMutation) ClearMaxWeight() {
+	m.max_weight = nil
+	m.addmax_weight = nil
+	m.clearedFields[racktype.FieldMaxWeight] = struct{}{}
+}
+
+// MaxWeightCleared returns if the "max_weight" field was cleared in this mutation.
+func (m *RackTypeMutation) MaxWeightCleared() bool {
+	_, ok := m.clearedFields[racktype.FieldMaxWeight]
+	return ok
+}
+
+// ResetMaxWeight resets all changes to the "max_weight" field.
+func (m *RackTypeMutation) ResetMaxWeight() {
+	m.max_weight = nil
+	m.addmax_weight = nil
+	delete(m.clearedFields, racktype.FieldMaxWeight)
+}
+
+// ClearManufacturer clears the "manufacturer" edge to the Manufacturer entity.
+func (m *RackTypeMutation) ClearManufacturer() {
+	m.clearedmanufacturer = true
+	m.clearedFields[racktype.FieldManufacturerID] = struct{}{}
+}
+
+// ManufacturerCleared reports if the "manufacturer" edge to the Manufacturer entity was cleared.
+func (m *RackTypeMutation) ManufacturerCleared() bool {
+	return m.clearedmanufacturer
+}
+
+// ManufacturerIDs returns the "manufacturer" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ManufacturerID instead. It exists only for internal usage by the builders.
+func (m *RackTypeMutation) ManufacturerIDs() (ids []int) {
+	if id := m.manufacturer; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetManufacturer resets all changes to the "manufacturer" edge.
+func (m *RackTypeMutation) ResetManufacturer() {
+	m.manufacturer = nil
+	m.clearedmanufacturer = false
+}
+
+// Where appends a list predicates to the RackTypeMutation builder.
+func (m *RackTypeMutation) Where(ps ...predicate.RackType) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the RackTypeMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *RackTypeMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.RackType, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *RackTypeMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *RackTypeMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (RackType).
+func (m *RackTypeMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *RackTypeMutation) Fields() []string {
+	fields := make([]string, 0, 21)
+	if m.created != nil {
+		fields = append(fields, racktype.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, racktype.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, racktype.FieldCustomFieldData)
+	}
+	if m.description != nil {
+		fields = append(fields, racktype.FieldDescription)
+	}
+	if m.comments != nil {
+		fields = append(fields, racktype.FieldComments)
+	}
+	if m.manufacturer != nil {
+		fields = append(fields, racktype.FieldManufacturerID)
+	}
+	if m.model != nil {
+		fields = append(fields, racktype.FieldModel)
+	}
+	if m.slug != nil {
+		fields = append(fields, racktype.FieldSlug)
+	}
+	if m.form_factor != nil {
+		fields = append(fields, racktype.FieldFormFactor)
+	}
+	if m.width != nil {
+		fields = append(fields, racktype.FieldWidth)
+	}
+	if m.u_height != nil {
+		fields = append(fields, racktype.FieldUHeight)
+	}
+	if m.starting_unit != nil {
+		fields = append(fields, racktype.FieldStartingUnit)
+	}
+	if m.desc_units != nil {
+		fields = append(fields, racktype.FieldDescUnits)
+	}
+	if m.outer_width != nil {
+		fields = append(fields, racktype.FieldOuterWidth)
+	}
+	if m.outer_height != nil {
+		fields = append(fields, racktype.FieldOuterHeight)
+	}
+	if m.outer_depth != nil {
+		fields = append(fields, racktype.FieldOuterDepth)
+	}
+	if m.outer_unit != nil {
+		fields = append(fields, racktype.FieldOuterUnit)
+	}
+	if m.mounting_depth != nil {
+		fields = append(fields, racktype.FieldMountingDepth)
+	}
+	if m.weight != nil {
+		fields = append(fields, racktype.FieldWeight)
+	}
+	if m.weight_unit != nil {
+		fields = append(fields, racktype.FieldWeightUnit)
+	}
+	if m.max_weight != nil {
+		fields = append(fields, racktype.FieldMaxWeight)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *RackTypeMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case racktype.FieldCreated:
+		return m.Created()
+	case racktype.FieldLastUpdated:
+		return m.LastUpdated()
+	case racktype.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case racktype.FieldDescription:
+		return m.Description()
+	case racktype.FieldComments:
+		return m.Comments()
+	case racktype.FieldManufacturerID:
+		return m.ManufacturerID()
+	case racktype.FieldModel:
+		return m.Model()
+	case racktype.FieldSlug:
+		return m.Slug()
+	case racktype.FieldFormFactor:
+		return m.FormFactor()
+	case racktype.FieldWidth:
+		return m.Width()
+	case racktype.FieldUHeight:
+		return m.UHeight()
+	case racktype.FieldStartingUnit:
+		return m.StartingUnit()
+	case racktype.FieldDescUnits:
+		return m.DescUnits()
+	case racktype.FieldOuterWidth:
+		return m.OuterWidth()
+	case racktype.FieldOuterHeight:
+		return m.OuterHeight()
+	case racktype.FieldOuterDepth:
+		return m.OuterDepth()
+	case racktype.FieldOuterUnit:
+		return m.OuterUnit()
+	case racktype.FieldMountingDepth:
+		return m.MountingDepth()
+	case racktype.FieldWeight:
+		return m.Weight()
+	case racktype.FieldWeightUnit:
+		return m.WeightUnit()
+	case racktype.FieldMaxWeight:
+		return m.MaxWeight()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *RackTypeMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case racktype.FieldCreated:
+		return m.OldCreated(ctx)
+	case racktype.FieldLastUpdated:
+		return m.OldLastUpdated(ctx)
+	case racktype.FieldCustomFieldData:
+		return m.OldCustomFieldData(ctx)
+	case racktype.FieldDescription:
+		return m.OldDescription(ctx)
+	case racktype.FieldComments:
+		return m.OldComments(ctx)
+	case racktype.FieldManufacturerID:
+		return m.OldManufacturerID(ctx)
+	case racktype.FieldModel:
+		return m.OldModel(ctx)
+	case racktype.FieldSlug:
+		return m.OldSlug(ctx)
+	case racktype.FieldFormFactor:
+		return m.OldFormFactor(ctx)
+	case racktype.FieldWidth:
+		return m.OldWidth(ctx)
+	case racktype.FieldUHeight:
+		return m.OldUHeight(ctx)
+	case racktype.FieldStartingUnit:
+		return m.OldStartingUnit(ctx)
+	case racktype.FieldDescUnits:
+		return m.OldDescUnits(ctx)
+	case racktype.FieldOuterWidth:
+		return m.OldOuterWidth(ctx)
+	case racktype.FieldOuterHeight:
+		return m.OldOuterHeight(ctx)
+	case racktype.FieldOuterDepth:
+		return m.OldOuterDepth(ctx)
+	case racktype.FieldOuterUnit:
+		return m.OldOuterUnit(ctx)
+	case racktype.FieldMountingDepth:
+		return m.OldMountingDepth(ctx)
+	case racktype.FieldWeight:
+		return m.OldWeight(ctx)
+	case racktype.FieldWeightUnit:
+		return m.OldWeightUnit(ctx)
+	case racktype.FieldMaxWeight:
+		return m.OldMaxWeight(ctx)
+	}
+	return nil, fmt.Errorf("unknown RackType field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *RackTypeMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case racktype.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case racktype.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case racktype.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case racktype.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case racktype.FieldComments:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetComments(v)
+		return nil
+	case racktype.FieldManufacturerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetManufacturerID(v)
+		return nil
+	case racktype.FieldModel:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetModel(v)
+		return nil
+	case racktype.FieldSlug:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSlug(v)
+		return nil
+	case racktype.FieldFormFactor:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFormFactor(v)
+		return nil
+	case racktype.FieldWidth:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetWidth(v)
+		return nil
+	case racktype.FieldUHeight:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUHeight(v)
+		return nil
+	case racktype.FieldStartingUnit:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStartingUnit(v)
+		return nil
+	case racktype.FieldDescUnits:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescUnits(v)
+		return nil
+	case racktype.FieldOuterWidth:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOuterWidth(v)
+		return nil
+	case racktype.FieldOuterHeight:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOuterHeight(v)
+		return nil
+	case racktype.FieldOuterDepth:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOuterDepth(v)
+		return nil
+	case racktype.FieldOuterUnit:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOuterUnit(v)
+		return nil
+	case racktype.FieldMountingDepth:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMountingDepth(v)
+		return nil
+	case racktype.FieldWeight:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetWeight(v)
+		return nil
+	case racktype.FieldWeightUnit:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetWeightUnit(v)
+		return nil
+	case racktype.FieldMaxWeight:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMaxWeight(v)
+		return nil
+	}
+	return fmt.Errorf("unknown RackType field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *RackTypeMutation) AddedFields() []string {
+	var fields []string
+	if m.addwidth != nil {
+		fields = append(fields, racktype.FieldWidth)
+	}
+	if m.addu_height != nil {
+		fields = append(fields, racktype.FieldUHeight)
+	}
+	if m.addstarting_unit != nil {
+		fields = append(fields, racktype.FieldStartingUnit)
+	}
+	if m.addouter_width != nil {
+		fields = append(fields, racktype.FieldOuterWidth)
+	}
+	if m.addouter_height != nil {
+		fields = append(fields, racktype.FieldOuterHeight)
+	}
+	if m.addouter_depth != nil {
+		fields = append(fields, racktype.FieldOuterDepth)
+	}
+	if m.addmounting_depth != nil {
+		fields = append(fields, racktype.FieldMountingDepth)
+	}
+	if m.addweight != nil {
+		fields = append(fields, racktype.FieldWeight)
+	}
+	if m.addmax_weight != nil {
+		fields = append(fields, racktype.FieldMaxWeight)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *RackTypeMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case racktype.FieldWidth:
+		return m.AddedWidth()
+	case racktype.FieldUHeight:
+		return m.AddedUHeight()
+	case racktype.FieldStartingUnit:
+		return m.AddedStartingUnit()
+	case racktype.FieldOuterWidth:
+		return m.AddedOuterWidth()
+	case racktype.FieldOuterHeight:
+		return m.AddedOuterHeight()
+	case racktype.FieldOuterDepth:
+		return m.AddedOuterDepth()
+	case racktype.FieldMountingDepth:
+		return m.AddedMountingDepth()
+	case racktype.FieldWeight:
+		return m.AddedWeight()
+	case racktype.FieldMaxWeight:
+		return m.AddedMaxWeight()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *RackTypeMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case racktype.FieldWidth:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddWidth(v)
+		return nil
+	case racktype.FieldUHeight:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddUHeight(v)
+		return nil
+	case racktype.FieldStartingUnit:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddStartingUnit(v)
+		return nil
+	case racktype.FieldOuterWidth:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddOuterWidth(v)
+		return nil
+	case racktype.FieldOuterHeight:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddOuterHeight(v)
+		return nil
+	case racktype.FieldOuterDepth:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddOuterDepth(v)
+		return nil
+	case racktype.FieldMountingDepth:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddMountingDepth(v)
+		return nil
+	case racktype.FieldWeight:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddWeight(v)
+		return nil
+	case racktype.FieldMaxWeight:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddMaxWeight(v)
+		return nil
+	}
+	return fmt.Errorf("unknown RackType numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *RackTypeMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(racktype.FieldCreated) {
+		fields = append(fields, racktype.FieldCreated)
+	}
+	if m.FieldCleared(racktype.FieldLastUpdated) {
+		fields = append(fields, racktype.FieldLastUpdated)
+	}
+	if m.FieldCleared(racktype.FieldFormFactor) {
+		fields = append(fields, racktype.FieldFormFactor)
+	}
+	if m.FieldCleared(racktype.FieldOuterWidth) {
+		fields = append(fields, racktype.FieldOuterWidth)
+	}
+	if m.FieldCleared(racktype.FieldOuterHeight) {
+		fields = append(fields, racktype.FieldOuterHeight)
+	}
+	if m.FieldCleared(racktype.FieldOuterDepth) {
+		fields = append(fields, racktype.FieldOuterDepth)
+	}
+	if m.FieldCleared(racktype.FieldOuterUnit) {
+		fields = append(fields, racktype.FieldOuterUnit)
+	}
+	if m.FieldCleared(racktype.FieldMountingDepth) {
+		fields = append(fields, racktype.FieldMountingDepth)
+	}
+	if m.FieldCleared(racktype.FieldWeight) {
+		fields = append(fields, racktype.FieldWeight)
+	}
+	if m.FieldCleared(racktype.FieldWeightUnit) {
+		fields = append(fields, racktype.FieldWeightUnit)
+	}
+	if m.FieldCleared(racktype.FieldMaxWeight) {
+		fields = append(fields, racktype.FieldMaxWeight)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *RackTypeMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *RackTypeMutation) ClearField(name string) error {
+	switch name {
+	case racktype.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case racktype.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case racktype.FieldFormFactor:
+		m.ClearFormFactor()
+		return nil
+	case racktype.FieldOuterWidth:
+		m.ClearOuterWidth()
+		return nil
+	case racktype.FieldOuterHeight:
+		m.ClearOuterHeight()
+		return nil
+	case racktype.FieldOuterDepth:
+		m.ClearOuterDepth()
+		return nil
+	case racktype.FieldOuterUnit:
+		m.ClearOuterUnit()
+		return nil
+	case racktype.FieldMountingDepth:
+		m.ClearMountingDepth()
+		return nil
+	case racktype.FieldWeight:
+		m.ClearWeight()
+		return nil
+	case racktype.FieldWeightUnit:
+		m.ClearWeightUnit()
+		return nil
+	case racktype.FieldMaxWeight:
+		m.ClearMaxWeight()
+		return nil
+	}
+	return fmt.Errorf("unknown RackType nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *RackTypeMutation) ResetField(name string) error {
+	switch name {
+	case racktype.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case racktype.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case racktype.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case racktype.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case racktype.FieldComments:
+		m.ResetComments()
+		return nil
+	case racktype.FieldManufacturerID:
+		m.ResetManufacturerID()
+		return nil
+	case racktype.FieldModel:
+		m.ResetModel()
+		return nil
+	case racktype.FieldSlug:
+		m.ResetSlug()
+		return nil
+	case racktype.FieldFormFactor:
+		m.ResetFormFactor()
+		return nil
+	case racktype.FieldWidth:
+		m.ResetWidth()
+		return nil
+	case racktype.FieldUHeight:
+		m.ResetUHeight()
+		return nil
+	case racktype.FieldStartingUnit:
+		m.ResetStartingUnit()
+		return nil
+	case racktype.FieldDescUnits:
+		m.ResetDescUnits()
+		return nil
+	case racktype.FieldOuterWidth:
+		m.ResetOuterWidth()
+		return nil
+	case racktype.FieldOuterHeight:
+		m.ResetOuterHeight()
+		return nil
+	case racktype.FieldOuterDepth:
+		m.ResetOuterDepth()
+		return nil
+	case racktype.FieldOuterUnit:
+		m.ResetOuterUnit()
+		return nil
+	case racktype.FieldMountingDepth:
+		m.ResetMountingDepth()
+		return nil
+	case racktype.FieldWeight:
+		m.ResetWeight()
+		return nil
+	case racktype.FieldWeightUnit:
+		m.ResetWeightUnit()
+		return nil
+	case racktype.FieldMaxWeight:
+		m.ResetMaxWeight()
+		return nil
+	}
+	return fmt.Errorf("unknown RackType field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *RackTypeMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.manufacturer != nil {
+		edges = append(edges, racktype.EdgeManufacturer)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *RackTypeMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case racktype.EdgeManufacturer:
+		if id := m.manufacturer; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *RackTypeMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *RackTypeMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *RackTypeMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedmanufacturer {
+		edges = append(edges, racktype.EdgeManufacturer)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *RackTypeMutation) EdgeCleared(name string) bool {
+	switch name {
+	case racktype.EdgeManufacturer:
+		return m.clearedmanufacturer
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *RackTypeMutation) ClearEdge(name string) error {
+	switch name {
+	case racktype.EdgeManufacturer:
+		m.ClearManufacturer()
+		return nil
+	}
+	return fmt.Errorf("unknown RackType unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *RackTypeMutation) ResetEdge(name string) error {
+	switch name {
+	case racktype.EdgeManufacturer:
+		m.ResetManufacturer()
+		return nil
+	}
+	return fmt.Errorf("unknown RackType edge %s", name)
 }
 
 // RegionMutation represents an operation that mutates the Region nodes in the graph.

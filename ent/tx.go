@@ -20,10 +20,14 @@ type Tx struct {
 	CustomFieldChoiceSet *CustomFieldChoiceSetClient
 	// Delivery is the client for interacting with the Delivery builders.
 	Delivery *DeliveryClient
+	// DeviceRole is the client for interacting with the DeviceRole builders.
+	DeviceRole *DeviceRoleClient
 	// EventRule is the client for interacting with the EventRule builders.
 	EventRule *EventRuleClient
 	// Group is the client for interacting with the Group builders.
 	Group *GroupClient
+	// InventoryItemRole is the client for interacting with the InventoryItemRole builders.
+	InventoryItemRole *InventoryItemRoleClient
 	// Location is the client for interacting with the Location builders.
 	Location *LocationClient
 	// Manufacturer is the client for interacting with the Manufacturer builders.
@@ -34,10 +38,22 @@ type Tx struct {
 	ObjectPermission *ObjectPermissionClient
 	// OutboxEvent is the client for interacting with the OutboxEvent builders.
 	OutboxEvent *OutboxEventClient
+	// Platform is the client for interacting with the Platform builders.
+	Platform *PlatformClient
 	// Prefix is the client for interacting with the Prefix builders.
 	Prefix *PrefixClient
 	// RIR is the client for interacting with the RIR builders.
 	RIR *RIRClient
+	// Rack is the client for interacting with the Rack builders.
+	Rack *RackClient
+	// RackGroup is the client for interacting with the RackGroup builders.
+	RackGroup *RackGroupClient
+	// RackReservation is the client for interacting with the RackReservation builders.
+	RackReservation *RackReservationClient
+	// RackRole is the client for interacting with the RackRole builders.
+	RackRole *RackRoleClient
+	// RackType is the client for interacting with the RackType builders.
+	RackType *RackTypeClient
 	// Region is the client for interacting with the Region builders.
 	Region *RegionClient
 	// Role is the client for interacting with the Role builders.
@@ -200,15 +216,23 @@ func (tx *Tx) init() {
 	tx.CustomField = NewCustomFieldClient(tx.config)
 	tx.CustomFieldChoiceSet = NewCustomFieldChoiceSetClient(tx.config)
 	tx.Delivery = NewDeliveryClient(tx.config)
+	tx.DeviceRole = NewDeviceRoleClient(tx.config)
 	tx.EventRule = NewEventRuleClient(tx.config)
 	tx.Group = NewGroupClient(tx.config)
+	tx.InventoryItemRole = NewInventoryItemRoleClient(tx.config)
 	tx.Location = NewLocationClient(tx.config)
 	tx.Manufacturer = NewManufacturerClient(tx.config)
 	tx.ObjectChange = NewObjectChangeClient(tx.config)
 	tx.ObjectPermission = NewObjectPermissionClient(tx.config)
 	tx.OutboxEvent = NewOutboxEventClient(tx.config)
+	tx.Platform = NewPlatformClient(tx.config)
 	tx.Prefix = NewPrefixClient(tx.config)
 	tx.RIR = NewRIRClient(tx.config)
+	tx.Rack = NewRackClient(tx.config)
+	tx.RackGroup = NewRackGroupClient(tx.config)
+	tx.RackReservation = NewRackReservationClient(tx.config)
+	tx.RackRole = NewRackRoleClient(tx.config)
+	tx.RackType = NewRackTypeClient(tx.config)
 	tx.Region = NewRegionClient(tx.config)
 	tx.Role = NewRoleClient(tx.config)
 	tx.Site = NewSiteClient(tx.config)

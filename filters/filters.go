@@ -58,6 +58,11 @@ type Filter struct {
 	// whose Column is NULL, and negations exclude only rows whose related
 	// row matches.
 	Through *Through
+	// Beyond continues Through over further relations, as Django's
+	// rack__site__region: Through.Column is then an FK of Through.Table to
+	// Beyond[0].Table, and so on; the predicate is on the last one's
+	// Column.
+	Beyond []Through
 	// Func builds the predicate of a Custom filter. values are the non-empty
 	// values of the parameter; lookup is "" for the base name. An Errors or any
 	// other error is reported as a 400 for the parameter.
@@ -298,12 +303,29 @@ func (s *Spec) build(ctx context.Context, f *Filter, lookup string, raw []string
 			return negate(pos(sel, pg, c), neg)
 		}
 		e := cat(fr(c+" IN (SELECT fth.id FROM "+sel.Quote(f.Through.Table)+" fth WHERE "),
-			pos(sel, pg, "fth."+sel.Quote(f.Through.Column)), fr(")"))
+			beyond(sel, pg, "fth."+sel.Quote(f.Through.Column), f.Beyond, matchNull, pos), fr(")"))
 		if matchNull {
 			e = cat(fr("("), e, fr(" OR "+c+" IS NULL)"))
 		}
 		return negate(e, neg)
 	}), nil
+}
+
+// beyond renders the predicate on col, or, when further hops follow, col
+// IN (SELECT id of the next table WHERE ... the predicate on its column).
+// When NULL matches, a NULL key on the way matches too (Django's LEFT
+// JOINs: rack__site__region__isnull holds when the site has no region).
+func beyond(sel *sql.Selector, pg bool, col string, hops []Through, matchNull bool, pos func(sel *sql.Selector, pg bool, col string) frag) frag {
+	if len(hops) == 0 {
+		return pos(sel, pg, col)
+	}
+	a := fmt.Sprintf("fth%d", len(hops))
+	e := cat(fr(col+" IN (SELECT "+a+".id FROM "+sel.Quote(hops[0].Table)+" "+a+" WHERE "),
+		beyond(sel, pg, a+"."+sel.Quote(hops[0].Column), hops[1:], matchNull, pos), fr(")"))
+	if matchNull {
+		e = cat(fr("("), e, fr(" OR "+col+" IS NULL)"))
+	}
+	return e
 }
 
 // positive is the predicate of a filter without its negation, on a column

@@ -149,6 +149,11 @@ func testSpec() *Spec {
 				Through: &Through{"tenants", "region_id"}},
 			{Name: "tenant_rank", Kind: Integer, Column: "tenant_id", Through: &Through{"tenants", "rank"}},
 			{Name: "tenant_name", Kind: String, Column: "tenant_id", Nullable: true, Through: &Through{"tenants", "name"}},
+			// Two relations away: the parent of the tenant's region.
+			{Name: "tenant_region_parent_id", Kind: ForeignID, Column: "tenant_id", RelTable: "regions",
+				Through: &Through{"tenants", "region_id"}, Beyond: []Through{{"regions", "parent_id"}}},
+			{Name: "tenant_region_parent", Kind: TreeAttr, Column: "tenant_id", RelTable: "regions", RelColumn: "slug",
+				RelParent: "parent_id", Through: &Through{"tenants", "region_id"}, Beyond: []Through{{"regions", "parent_id"}}},
 			{Name: "q", Kind: Custom, Func: func(lookup string, values []string) (func(*sql.Selector), error) {
 				if values[0] == "bad" {
 					return nil, errors.New("Enter a valid UUID.")
@@ -414,6 +419,15 @@ var filterCases = []filterCase{
 	{q: "tenant_name=null", want: ids(3, 5)},
 	{q: "tenant_name__nie=one", want: ids(2, 3, 5, 6)},
 	{q: "tenant_name__empty=true", want: ids(3, 5)},
+
+	// Beyond: tenant → region → its parent (One's Berlin is below
+	// Germany, Two's Asia has none, Three has no region).
+	{q: "tenant_region_parent_id=2", want: ids(1, 4)},
+	{q: "tenant_region_parent_id__n=2", want: ids(2, 3, 5, 6)},
+	{q: "tenant_region_parent_id=null", want: ids(2, 3, 5, 6)},
+	{q: "tenant_region_parent=europe", want: ids(1, 4)},
+	{q: "tenant_region_parent=asia", want: ids()},
+	{q: "tenant_region_parent=nope", err: choice("tenant_region_parent", "nope")},
 }
 
 // list runs the filters against items (optionally under an alias) and

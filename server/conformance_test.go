@@ -1357,9 +1357,13 @@ func aspectQueryCount(t *testing.T, s *suite) {
 		must(t, e, http.StatusOK, "GET", q, nil)
 		return e.DB.Queries.Load() - before
 	}
+	// Variants of the fixture's own first object (not of this aspect's,
+	// which would shift by both k): their values stay within
+	// kQueries+1..kQueries+20, clear of every other aspect's.
+	first := s.w.payload(t, s.fx.Create[0])
 	var more []any
 	for k := 1; k <= 20; k++ {
-		more = append(more, vary(d, s.p[0], kQueries+k))
+		more = append(more, vary(d, first, kQueries+k))
 	}
 	r := must(t, e, http.StatusCreated, "POST", list, more)
 	var q20 []string
@@ -1766,6 +1770,21 @@ func vary(d *resource.Descriptor, p map[string]any, k int) map[string]any {
 		case int:
 			if f.Kind == resource.KindInt && inUnique[name] {
 				v = x + k
+			}
+		case []any:
+			// A list of integers (a rack reservation's units) shifts by k
+			// too: values that may not repeat across objects (units
+			// reserved once per rack) stay distinct across aspects.
+			if f.GoType == "[]int" {
+				shifted := make([]any, len(x))
+				for i, e := range x {
+					if n, ok := e.(float64); ok {
+						shifted[i] = n + float64(k)
+					} else {
+						shifted[i] = e
+					}
+				}
+				v = shifted
 			}
 		}
 		out[name] = v

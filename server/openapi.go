@@ -471,6 +471,9 @@ func (b *oasBuilder) baseField(f *resource.Field) *openapi3.Schema {
 		s.Pattern = `^[-a-zA-Z0-9_]+$`
 	case "list":
 		s = oasArrayOf(oasVal(oasTyped("string")))
+		if f.Kind == resource.KindJSON {
+			s = oasValueSchema(f)
+		}
 	case "nested object":
 		s = oasValueSchema(f)
 	default:
@@ -503,6 +506,8 @@ func oasValueSchema(f *resource.Field) *openapi3.Schema {
 		return oasArrayOf(oasVal(oasArrayOf(oasVal(oasTyped("integer")))))
 	case "[]string":
 		return oasArrayOf(oasVal(oasTyped("string")))
+	case "[]int":
+		return oasArrayOf(oasVal(oasTyped("integer")))
 	}
 	return &openapi3.Schema{Description: "Any JSON value."}
 }

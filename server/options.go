@@ -102,7 +102,12 @@ func fieldType(f *resource.Field) string {
 		return "datetime"
 	case resource.KindChoice:
 		return "choice"
-	case resource.KindFK, resource.KindGenericObject, resource.KindCustomFields, resource.KindJSON:
+	case resource.KindJSON:
+		if f.GoType == "[]int" {
+			return "list" // DRF's ListField of integers (a reservation's units)
+		}
+		return "nested object"
+	case resource.KindFK, resource.KindGenericObject, resource.KindCustomFields:
 		return "nested object"
 	case resource.KindTags, resource.KindStrings, resource.KindContentTypes:
 		return "list"

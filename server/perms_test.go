@@ -27,15 +27,21 @@ func next() int { return int(seq.Add(1)) }
 func permFixture(t *testing.T, w *world, d *resource.Descriptor) func(e *servertest.Env, self int) map[string]any {
 	if d.ReadOnlyAPI {
 		sites := resource.ByContentType("dcim.site")
+		site := permFixture(t, w, sites) // one counter for the sites made
 		return func(e *servertest.Env, _ int) map[string]any {
-			e.Admin().Must(http.StatusCreated, "POST", sites.ListURL(""), permFixture(t, w, sites)(e, 1))
+			e.Admin().Must(http.StatusCreated, "POST", sites.ListURL(""), site(e, 1))
 			return nil
 		}
 	}
 	fx := loadFixture(t, d.ContentType())
+	// Variants count per fixture (one model in one Env), not process-wide:
+	// values that must stay distinct in a small range (a reservation's
+	// units within its rack's height) then stay small.
+	var n int
 	return func(_ *servertest.Env, self int) map[string]any {
 		w.d = d
-		p := variant(d, w.payload(t, fx.Create[0]), next())
+		n++
+		p := variant(d, w.payload(t, fx.Create[0]), n)
 		if d.Field("description") != nil {
 			p["description"] = "in"
 		}

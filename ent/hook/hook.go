@@ -45,6 +45,18 @@ func (f DeliveryFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, er
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.DeliveryMutation", m)
 }
 
+// The DeviceRoleFunc type is an adapter to allow the use of ordinary
+// function as DeviceRole mutator.
+type DeviceRoleFunc func(context.Context, *ent.DeviceRoleMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f DeviceRoleFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.DeviceRoleMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.DeviceRoleMutation", m)
+}
+
 // The EventRuleFunc type is an adapter to allow the use of ordinary
 // function as EventRule mutator.
 type EventRuleFunc func(context.Context, *ent.EventRuleMutation) (ent.Value, error)
@@ -67,6 +79,18 @@ func (f GroupFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.GroupMutation", m)
+}
+
+// The InventoryItemRoleFunc type is an adapter to allow the use of ordinary
+// function as InventoryItemRole mutator.
+type InventoryItemRoleFunc func(context.Context, *ent.InventoryItemRoleMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f InventoryItemRoleFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.InventoryItemRoleMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.InventoryItemRoleMutation", m)
 }
 
 // The LocationFunc type is an adapter to allow the use of ordinary
@@ -129,6 +153,18 @@ func (f OutboxEventFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value,
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.OutboxEventMutation", m)
 }
 
+// The PlatformFunc type is an adapter to allow the use of ordinary
+// function as Platform mutator.
+type PlatformFunc func(context.Context, *ent.PlatformMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f PlatformFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.PlatformMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PlatformMutation", m)
+}
+
 // The PrefixFunc type is an adapter to allow the use of ordinary
 // function as Prefix mutator.
 type PrefixFunc func(context.Context, *ent.PrefixMutation) (ent.Value, error)
@@ -151,6 +187,66 @@ func (f RIRFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) 
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.RIRMutation", m)
+}
+
+// The RackFunc type is an adapter to allow the use of ordinary
+// function as Rack mutator.
+type RackFunc func(context.Context, *ent.RackMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f RackFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.RackMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.RackMutation", m)
+}
+
+// The RackGroupFunc type is an adapter to allow the use of ordinary
+// function as RackGroup mutator.
+type RackGroupFunc func(context.Context, *ent.RackGroupMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f RackGroupFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.RackGroupMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.RackGroupMutation", m)
+}
+
+// The RackReservationFunc type is an adapter to allow the use of ordinary
+// function as RackReservation mutator.
+type RackReservationFunc func(context.Context, *ent.RackReservationMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f RackReservationFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.RackReservationMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.RackReservationMutation", m)
+}
+
+// The RackRoleFunc type is an adapter to allow the use of ordinary
+// function as RackRole mutator.
+type RackRoleFunc func(context.Context, *ent.RackRoleMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f RackRoleFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.RackRoleMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.RackRoleMutation", m)
+}
+
+// The RackTypeFunc type is an adapter to allow the use of ordinary
+// function as RackType mutator.
+type RackTypeFunc func(context.Context, *ent.RackTypeMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f RackTypeFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.RackTypeMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.RackTypeMutation", m)
 }
 
 // The RegionFunc type is an adapter to allow the use of ordinary

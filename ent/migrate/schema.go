@@ -125,6 +125,35 @@ var (
 			},
 		},
 	}
+	// DcimDeviceroleColumns holds the columns for the "dcim_devicerole" table.
+	DcimDeviceroleColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "name", Type: field.TypeString, Size: 100},
+		{Name: "slug", Type: field.TypeString, Size: 100},
+		{Name: "_depth", Type: field.TypeInt, Default: 0},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "color", Type: field.TypeString, Size: 6, Default: "9e9e9e"},
+		{Name: "vm_role", Type: field.TypeBool, Default: true},
+		{Name: "parent_id", Type: field.TypeInt, Nullable: true},
+	}
+	// DcimDeviceroleTable holds the schema information for the "dcim_devicerole" table.
+	DcimDeviceroleTable = &schema.Table{
+		Name:       "dcim_devicerole",
+		Columns:    DcimDeviceroleColumns,
+		PrimaryKey: []*schema.Column{DcimDeviceroleColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "dcim_devicerole_dcim_devicerole_children",
+				Columns:    []*schema.Column{DcimDeviceroleColumns[11]},
+				RefColumns: []*schema.Column{DcimDeviceroleColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+	}
 	// ExtrasEventruleColumns holds the columns for the "extras_eventrule" table.
 	ExtrasEventruleColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -160,6 +189,24 @@ var (
 		Name:       "users_group",
 		Columns:    UsersGroupColumns,
 		PrimaryKey: []*schema.Column{UsersGroupColumns[0]},
+	}
+	// DcimInventoryitemroleColumns holds the columns for the "dcim_inventoryitemrole" table.
+	DcimInventoryitemroleColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "name", Type: field.TypeString, Unique: true, Size: 100},
+		{Name: "slug", Type: field.TypeString, Unique: true, Size: 100},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "color", Type: field.TypeString, Size: 6, Default: "9e9e9e"},
+	}
+	// DcimInventoryitemroleTable holds the schema information for the "dcim_inventoryitemrole" table.
+	DcimInventoryitemroleTable = &schema.Table{
+		Name:       "dcim_inventoryitemrole",
+		Columns:    DcimInventoryitemroleColumns,
+		PrimaryKey: []*schema.Column{DcimInventoryitemroleColumns[0]},
 	}
 	// DcimLocationColumns holds the columns for the "dcim_location" table.
 	DcimLocationColumns = []*schema.Column{
@@ -315,6 +362,40 @@ var (
 			},
 		},
 	}
+	// DcimPlatformColumns holds the columns for the "dcim_platform" table.
+	DcimPlatformColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "name", Type: field.TypeString, Size: 100},
+		{Name: "slug", Type: field.TypeString, Size: 100},
+		{Name: "_depth", Type: field.TypeInt, Default: 0},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "parent_id", Type: field.TypeInt, Nullable: true},
+		{Name: "manufacturer_id", Type: field.TypeInt, Nullable: true},
+	}
+	// DcimPlatformTable holds the schema information for the "dcim_platform" table.
+	DcimPlatformTable = &schema.Table{
+		Name:       "dcim_platform",
+		Columns:    DcimPlatformColumns,
+		PrimaryKey: []*schema.Column{DcimPlatformColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "dcim_platform_dcim_platform_children",
+				Columns:    []*schema.Column{DcimPlatformColumns[9]},
+				RefColumns: []*schema.Column{DcimPlatformColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "dcim_platform_dcim_manufacturer_manufacturer",
+				Columns:    []*schema.Column{DcimPlatformColumns[10]},
+				RefColumns: []*schema.Column{DcimManufacturerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
+	}
 	// IpamPrefixColumns holds the columns for the "ipam_prefix" table.
 	IpamPrefixColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -421,6 +502,208 @@ var (
 		Name:       "ipam_rir",
 		Columns:    IpamRirColumns,
 		PrimaryKey: []*schema.Column{IpamRirColumns[0]},
+	}
+	// DcimRackColumns holds the columns for the "dcim_rack" table.
+	DcimRackColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "name", Type: field.TypeString, Size: 100},
+		{Name: "_name_natural", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "facility_id", Type: field.TypeString, Nullable: true, Size: 50},
+		{Name: "status", Type: field.TypeString, Size: 50, Default: "active"},
+		{Name: "serial", Type: field.TypeString, Size: 50, Default: ""},
+		{Name: "asset_tag", Type: field.TypeString, Unique: true, Nullable: true, Size: 50},
+		{Name: "airflow", Type: field.TypeString, Nullable: true, Size: 50},
+		{Name: "form_factor", Type: field.TypeString, Nullable: true, Size: 50},
+		{Name: "width", Type: field.TypeInt, Default: 19},
+		{Name: "u_height", Type: field.TypeInt, Default: 42},
+		{Name: "starting_unit", Type: field.TypeInt, Default: 1},
+		{Name: "desc_units", Type: field.TypeBool, Default: false},
+		{Name: "outer_width", Type: field.TypeInt, Nullable: true},
+		{Name: "outer_height", Type: field.TypeInt, Nullable: true},
+		{Name: "outer_depth", Type: field.TypeInt, Nullable: true},
+		{Name: "outer_unit", Type: field.TypeString, Nullable: true, Size: 50},
+		{Name: "mounting_depth", Type: field.TypeInt, Nullable: true},
+		{Name: "weight", Type: field.TypeFloat64, Nullable: true},
+		{Name: "weight_unit", Type: field.TypeString, Nullable: true, Size: 50},
+		{Name: "max_weight", Type: field.TypeInt, Nullable: true},
+		{Name: "site_id", Type: field.TypeInt},
+		{Name: "location_id", Type: field.TypeInt, Nullable: true},
+		{Name: "group_id", Type: field.TypeInt, Nullable: true},
+		{Name: "tenant_id", Type: field.TypeInt, Nullable: true},
+		{Name: "role_id", Type: field.TypeInt, Nullable: true},
+		{Name: "rack_type_id", Type: field.TypeInt, Nullable: true},
+	}
+	// DcimRackTable holds the schema information for the "dcim_rack" table.
+	DcimRackTable = &schema.Table{
+		Name:       "dcim_rack",
+		Columns:    DcimRackColumns,
+		PrimaryKey: []*schema.Column{DcimRackColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "dcim_rack_dcim_site_site",
+				Columns:    []*schema.Column{DcimRackColumns[26]},
+				RefColumns: []*schema.Column{DcimSiteColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "dcim_rack_dcim_location_location",
+				Columns:    []*schema.Column{DcimRackColumns[27]},
+				RefColumns: []*schema.Column{DcimLocationColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "dcim_rack_dcim_rackgroup_group",
+				Columns:    []*schema.Column{DcimRackColumns[28]},
+				RefColumns: []*schema.Column{DcimRackgroupColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "dcim_rack_tenancy_tenant_tenant",
+				Columns:    []*schema.Column{DcimRackColumns[29]},
+				RefColumns: []*schema.Column{TenancyTenantColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "dcim_rack_dcim_rackrole_role",
+				Columns:    []*schema.Column{DcimRackColumns[30]},
+				RefColumns: []*schema.Column{DcimRackroleColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "dcim_rack_dcim_racktype_rack_type",
+				Columns:    []*schema.Column{DcimRackColumns[31]},
+				RefColumns: []*schema.Column{DcimRacktypeColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "rack_site_id_location_id__name_natural_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimRackColumns[26], DcimRackColumns[27], DcimRackColumns[7], DcimRackColumns[0]},
+			},
+		},
+	}
+	// DcimRackgroupColumns holds the columns for the "dcim_rackgroup" table.
+	DcimRackgroupColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "name", Type: field.TypeString, Unique: true, Size: 100},
+		{Name: "slug", Type: field.TypeString, Unique: true, Size: 100},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+	}
+	// DcimRackgroupTable holds the schema information for the "dcim_rackgroup" table.
+	DcimRackgroupTable = &schema.Table{
+		Name:       "dcim_rackgroup",
+		Columns:    DcimRackgroupColumns,
+		PrimaryKey: []*schema.Column{DcimRackgroupColumns[0]},
+	}
+	// DcimRackreservationColumns holds the columns for the "dcim_rackreservation" table.
+	DcimRackreservationColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "units", Type: field.TypeJSON},
+		{Name: "unit_count", Type: field.TypeInt, Default: 0},
+		{Name: "status", Type: field.TypeString, Size: 50, Default: "active"},
+		{Name: "description", Type: field.TypeString, Size: 200},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "_rack_display", Type: field.TypeString, Default: ""},
+		{Name: "rack_id", Type: field.TypeInt},
+		{Name: "tenant_id", Type: field.TypeInt, Nullable: true},
+		{Name: "user_id", Type: field.TypeInt},
+	}
+	// DcimRackreservationTable holds the schema information for the "dcim_rackreservation" table.
+	DcimRackreservationTable = &schema.Table{
+		Name:       "dcim_rackreservation",
+		Columns:    DcimRackreservationColumns,
+		PrimaryKey: []*schema.Column{DcimRackreservationColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "dcim_rackreservation_dcim_rack_rack",
+				Columns:    []*schema.Column{DcimRackreservationColumns[10]},
+				RefColumns: []*schema.Column{DcimRackColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "dcim_rackreservation_tenancy_tenant_tenant",
+				Columns:    []*schema.Column{DcimRackreservationColumns[11]},
+				RefColumns: []*schema.Column{TenancyTenantColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "dcim_rackreservation_users_user_user",
+				Columns:    []*schema.Column{DcimRackreservationColumns[12]},
+				RefColumns: []*schema.Column{UsersUserColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
+	}
+	// DcimRackroleColumns holds the columns for the "dcim_rackrole" table.
+	DcimRackroleColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "name", Type: field.TypeString, Unique: true, Size: 100},
+		{Name: "slug", Type: field.TypeString, Unique: true, Size: 100},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "color", Type: field.TypeString, Size: 6, Default: "9e9e9e"},
+	}
+	// DcimRackroleTable holds the schema information for the "dcim_rackrole" table.
+	DcimRackroleTable = &schema.Table{
+		Name:       "dcim_rackrole",
+		Columns:    DcimRackroleColumns,
+		PrimaryKey: []*schema.Column{DcimRackroleColumns[0]},
+	}
+	// DcimRacktypeColumns holds the columns for the "dcim_racktype" table.
+	DcimRacktypeColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "model", Type: field.TypeString, Size: 100},
+		{Name: "slug", Type: field.TypeString, Unique: true, Size: 100},
+		{Name: "form_factor", Type: field.TypeString, Nullable: true, Size: 50},
+		{Name: "width", Type: field.TypeInt, Default: 19},
+		{Name: "u_height", Type: field.TypeInt, Default: 42},
+		{Name: "starting_unit", Type: field.TypeInt, Default: 1},
+		{Name: "desc_units", Type: field.TypeBool, Default: false},
+		{Name: "outer_width", Type: field.TypeInt, Nullable: true},
+		{Name: "outer_height", Type: field.TypeInt, Nullable: true},
+		{Name: "outer_depth", Type: field.TypeInt, Nullable: true},
+		{Name: "outer_unit", Type: field.TypeString, Nullable: true, Size: 50},
+		{Name: "mounting_depth", Type: field.TypeInt, Nullable: true},
+		{Name: "weight", Type: field.TypeFloat64, Nullable: true},
+		{Name: "weight_unit", Type: field.TypeString, Nullable: true, Size: 50},
+		{Name: "max_weight", Type: field.TypeInt, Nullable: true},
+		{Name: "manufacturer_id", Type: field.TypeInt},
+	}
+	// DcimRacktypeTable holds the schema information for the "dcim_racktype" table.
+	DcimRacktypeTable = &schema.Table{
+		Name:       "dcim_racktype",
+		Columns:    DcimRacktypeColumns,
+		PrimaryKey: []*schema.Column{DcimRacktypeColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "dcim_racktype_dcim_manufacturer_manufacturer",
+				Columns:    []*schema.Column{DcimRacktypeColumns[21]},
+				RefColumns: []*schema.Column{DcimManufacturerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
 	}
 	// DcimRegionColumns holds the columns for the "dcim_region" table.
 	DcimRegionColumns = []*schema.Column{
@@ -989,15 +1272,23 @@ var (
 		ExtrasCustomfieldTable,
 		ExtrasCustomfieldchoicesetTable,
 		CoreDeliveryTable,
+		DcimDeviceroleTable,
 		ExtrasEventruleTable,
 		UsersGroupTable,
+		DcimInventoryitemroleTable,
 		DcimLocationTable,
 		DcimManufacturerTable,
 		CoreObjectchangeTable,
 		UsersObjectpermissionTable,
 		CoreOutboxeventTable,
+		DcimPlatformTable,
 		IpamPrefixTable,
 		IpamRirTable,
+		DcimRackTable,
+		DcimRackgroupTable,
+		DcimRackreservationTable,
+		DcimRackroleTable,
+		DcimRacktypeTable,
 		DcimRegionTable,
 		IpamRoleTable,
 		DcimSiteTable,
@@ -1029,11 +1320,18 @@ func init() {
 	CoreDeliveryTable.Annotation = &entsql.Annotation{
 		Table: "core_delivery",
 	}
+	DcimDeviceroleTable.ForeignKeys[0].RefTable = DcimDeviceroleTable
+	DcimDeviceroleTable.Annotation = &entsql.Annotation{
+		Table: "dcim_devicerole",
+	}
 	ExtrasEventruleTable.Annotation = &entsql.Annotation{
 		Table: "extras_eventrule",
 	}
 	UsersGroupTable.Annotation = &entsql.Annotation{
 		Table: "users_group",
+	}
+	DcimInventoryitemroleTable.Annotation = &entsql.Annotation{
+		Table: "dcim_inventoryitemrole",
 	}
 	DcimLocationTable.ForeignKeys[0].RefTable = DcimLocationTable
 	DcimLocationTable.ForeignKeys[1].RefTable = DcimSiteTable
@@ -1054,6 +1352,11 @@ func init() {
 	CoreOutboxeventTable.Annotation = &entsql.Annotation{
 		Table: "core_outboxevent",
 	}
+	DcimPlatformTable.ForeignKeys[0].RefTable = DcimPlatformTable
+	DcimPlatformTable.ForeignKeys[1].RefTable = DcimManufacturerTable
+	DcimPlatformTable.Annotation = &entsql.Annotation{
+		Table: "dcim_platform",
+	}
 	IpamPrefixTable.ForeignKeys[0].RefTable = IpamVrfTable
 	IpamPrefixTable.ForeignKeys[1].RefTable = TenancyTenantTable
 	IpamPrefixTable.ForeignKeys[2].RefTable = IpamVlanTable
@@ -1063,6 +1366,31 @@ func init() {
 	}
 	IpamRirTable.Annotation = &entsql.Annotation{
 		Table: "ipam_rir",
+	}
+	DcimRackTable.ForeignKeys[0].RefTable = DcimSiteTable
+	DcimRackTable.ForeignKeys[1].RefTable = DcimLocationTable
+	DcimRackTable.ForeignKeys[2].RefTable = DcimRackgroupTable
+	DcimRackTable.ForeignKeys[3].RefTable = TenancyTenantTable
+	DcimRackTable.ForeignKeys[4].RefTable = DcimRackroleTable
+	DcimRackTable.ForeignKeys[5].RefTable = DcimRacktypeTable
+	DcimRackTable.Annotation = &entsql.Annotation{
+		Table: "dcim_rack",
+	}
+	DcimRackgroupTable.Annotation = &entsql.Annotation{
+		Table: "dcim_rackgroup",
+	}
+	DcimRackreservationTable.ForeignKeys[0].RefTable = DcimRackTable
+	DcimRackreservationTable.ForeignKeys[1].RefTable = TenancyTenantTable
+	DcimRackreservationTable.ForeignKeys[2].RefTable = UsersUserTable
+	DcimRackreservationTable.Annotation = &entsql.Annotation{
+		Table: "dcim_rackreservation",
+	}
+	DcimRackroleTable.Annotation = &entsql.Annotation{
+		Table: "dcim_rackrole",
+	}
+	DcimRacktypeTable.ForeignKeys[0].RefTable = DcimManufacturerTable
+	DcimRacktypeTable.Annotation = &entsql.Annotation{
+		Table: "dcim_racktype",
 	}
 	DcimRegionTable.ForeignKeys[0].RefTable = DcimRegionTable
 	DcimRegionTable.Annotation = &entsql.Annotation{

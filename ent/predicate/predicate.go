@@ -15,11 +15,17 @@ type CustomFieldChoiceSet func(*sql.Selector)
 // Delivery is the predicate function for delivery builders.
 type Delivery func(*sql.Selector)
 
+// DeviceRole is the predicate function for devicerole builders.
+type DeviceRole func(*sql.Selector)
+
 // EventRule is the predicate function for eventrule builders.
 type EventRule func(*sql.Selector)
 
 // Group is the predicate function for group builders.
 type Group func(*sql.Selector)
+
+// InventoryItemRole is the predicate function for inventoryitemrole builders.
+type InventoryItemRole func(*sql.Selector)
 
 // Location is the predicate function for location builders.
 type Location func(*sql.Selector)
@@ -36,11 +42,29 @@ type ObjectPermission func(*sql.Selector)
 // OutboxEvent is the predicate function for outboxevent builders.
 type OutboxEvent func(*sql.Selector)
 
+// Platform is the predicate function for platform builders.
+type Platform func(*sql.Selector)
+
 // Prefix is the predicate function for prefix builders.
 type Prefix func(*sql.Selector)
 
 // RIR is the predicate function for rir builders.
 type RIR func(*sql.Selector)
+
+// Rack is the predicate function for rack builders.
+type Rack func(*sql.Selector)
+
+// RackGroup is the predicate function for rackgroup builders.
+type RackGroup func(*sql.Selector)
+
+// RackReservation is the predicate function for rackreservation builders.
+type RackReservation func(*sql.Selector)
+
+// RackRole is the predicate function for rackrole builders.
+type RackRole func(*sql.Selector)
+
+// RackType is the predicate function for racktype builders.
+type RackType func(*sql.Selector)
 
 // Region is the predicate function for region builders.
 type Region func(*sql.Selector)

@@ -192,16 +192,36 @@ func (d *Descriptor) declared(decl FilterDecl) (*filters.Filter, error) {
 	f := &filters.Filter{Name: decl.Name, Kind: k, Column: decl.Column, Choices: decl.Choices, Lookups: decl.Lookups, RelParent: "parent_id"}
 	target, attr := decl.Target, decl.Attr
 	if decl.Via != "" {
-		// The filter reads a field of the row the FK field Via points at.
-		via := d.byName[decl.Via]
-		if via == nil || via.Kind != KindFK || via.target == nil {
-			return nil, fmt.Errorf("filter %s: via %q is not an FK field", decl.Name, decl.Via)
+		// The filter reads a field of the row the FK field Via points at;
+		// "rack.site" follows one FK after another.
+		var chain []*Field
+		cur := d
+		for _, hop := range strings.Split(decl.Via, ".") {
+			v := cur.byName[hop]
+			if v == nil || v.Kind != KindFK || v.target == nil {
+				return nil, fmt.Errorf("filter %s: via %q: %s is not an FK field of %s", decl.Name, decl.Via, hop, cur.ContentType())
+			}
+			chain = append(chain, v)
+			cur = v.target
 		}
+		via := chain[len(chain)-1]
 		on := via.target.byName[decl.Column]
 		if on == nil || on.Column == "" {
 			return nil, fmt.Errorf("filter %s: %s has no field %q", decl.Name, via.target.ContentType(), decl.Column)
 		}
-		f.Column, f.Through = via.Column, &filters.Through{Table: via.target.Table, Column: on.Column}
+		// Hop i reads, in its target's table, the FK of hop i+1 (the
+		// last hop: the filtered field).
+		hops := make([]filters.Through, len(chain))
+		for i, v := range chain {
+			hops[i] = filters.Through{Table: v.target.Table, Column: on.Column}
+			if i+1 < len(chain) {
+				hops[i].Column = chain[i+1].Column
+			}
+		}
+		f.Column, f.Through = chain[0].Column, &hops[0]
+		if len(hops) > 1 {
+			f.Beyond = hops[1:]
+		}
 		switch k {
 		case filters.ForeignID, filters.ForeignAttr, filters.TreeID, filters.TreeAttr:
 			if on.Kind != KindFK {

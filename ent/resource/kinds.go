@@ -268,6 +268,9 @@ func decodeChoice(f *Field, raw json.RawMessage, plain bool) (any, []string) {
 	return nil, []string{text + " is not a valid choice."}
 }
 
+// Bounds of a PositiveSmallIntegerField list element.
+var zero, smallMax = 0, 32767
+
 func decodeJSON(f *Field, raw json.RawMessage) (any, []string) {
 	switch f.GoType {
 	case "[]string":
@@ -289,6 +292,23 @@ func decodeJSON(f *Field, raw json.RawMessage) (any, []string) {
 		var out []any
 		if err := json.Unmarshal(raw, &out); err != nil {
 			return nil, []string{fmt.Sprintf("Expected a list of items but got type %q.", pyType(raw))}
+		}
+		return out, nil
+	case "[]int":
+		// A list of small positive integers (NetBox's
+		// ArrayField(PositiveSmallIntegerField): a reservation's units).
+		var items []json.RawMessage
+		if err := json.Unmarshal(raw, &items); err != nil {
+			return nil, []string{fmt.Sprintf("Expected a list of items but got type %q.", pyType(raw))}
+		}
+		out := make([]int, 0, len(items))
+		elem := &Field{Min: &zero, Max: &smallMax}
+		for _, it := range items {
+			v, msgs := decodeInt(elem, it)
+			if msgs != nil {
+				return nil, msgs
+			}
+			out = append(out, v.(int))
 		}
 		return out, nil
 	case "[][]int":

@@ -84,10 +84,14 @@ func TestSchemasMatchReference(t *testing.T) {
 			}
 			refChoices := map[string][]string{}
 			plainChoices := map[string]bool{}
+			seen := map[string]bool{}
 			for _, f := range want.Fields {
-				if refWriteOnly[f.Name] {
+				// A name listed twice (a rack type's description, twice in
+				// NetBox's serializer) renders once, where it first appears.
+				if refWriteOnly[f.Name] || seen[f.Name] {
 					continue
 				}
+				seen[f.Name] = true
 				exp = append(exp, f.Name)
 				if f.Type == "choice" && strings.HasPrefix(f.ChoiceRepr, "plain") {
 					plainChoices[f.Name] = true
@@ -146,12 +150,14 @@ var filterExclusions = map[string]string{
 	"dcim/sites asn": "no ASNs", "dcim/sites asn_id": "no ASNs",
 	"ipam/vlans l2vpn": "no L2VPNs", "ipam/vlans l2vpn_id": "no L2VPNs",
 	"ipam/vlans interface_id": "no interfaces", "ipam/vlans vminterface_id": "no VM interfaces",
-	"ipam/vlans available_at_site":           "needs VLAN availability rules (another issue)",
-	"ipam/vlans available_at_site_group":     "needs VLAN availability rules (another issue)",
-	"ipam/vlans available_on_device":         "no devices",
-	"ipam/vlans available_on_virtualmachine": "no virtual machines",
-	"ipam/vlan-groups rack_group":            "no racks", "ipam/vlan-groups rack": "no racks",
-	"ipam/vlan-groups cluster_group": "no clusters", "ipam/vlan-groups cluster": "no clusters",
+	"ipam/vlans available_at_site":             "needs VLAN availability rules (another issue)",
+	"ipam/vlans available_at_site_group":       "needs VLAN availability rules (another issue)",
+	"ipam/vlans available_on_device":           "no devices",
+	"ipam/vlans available_on_virtualmachine":   "no virtual machines",
+	"dcim/platforms config_template_id":        "no config templates",
+	"dcim/device-roles config_template_id":     "no config templates",
+	"dcim/platforms available_for_device_type": "no device types (a later wave)",
+	"ipam/vlan-groups cluster_group":           "no clusters", "ipam/vlan-groups cluster": "no clusters",
 	"ipam/vrfs import_target": "no route targets", "ipam/vrfs import_target_id": "no route targets",
 	"ipam/vrfs export_target": "no route targets", "ipam/vrfs export_target_id": "no route targets",
 	"users/users permission_id": "no permissions", "users/users notification_group_id": "no notification groups",

@@ -58,7 +58,7 @@ func init() {
 			{Name: "custom_fields", Kind: "custom-fields", Column: "custom_field_data", GoType: "map[string]interface {}", HasDefault: true},
 			{Name: "created", Kind: "time", Column: "created", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "last_updated", Kind: "time", Column: "last_updated", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
-			{Name: "rack_count", Kind: "empty", ReadOnly: true, Empty: 0},
+			{Name: "rack_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "dcim.rack", Table: "", Column: "location_id", Cumulative: true}},
 			{Name: "device_count", Kind: "empty", ReadOnly: true, Empty: 0},
 			{Name: "prefix_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "ipam.prefix", Table: "", Column: "_location_id", Cumulative: false}},
 			{Name: "owner", Kind: "empty", ReadOnly: true, Empty: nil},

@@ -48,7 +48,7 @@ func init() {
 			{Name: "devicetype_count", Kind: "empty", ReadOnly: true, Empty: 0},
 			{Name: "moduletype_count", Kind: "empty", ReadOnly: true, Empty: 0},
 			{Name: "inventoryitem_count", Kind: "empty", ReadOnly: true, Empty: 0},
-			{Name: "platform_count", Kind: "empty", ReadOnly: true, Empty: 0},
+			{Name: "platform_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "dcim.platform", Table: "", Column: "manufacturer_id", Cumulative: false}},
 		},
 		NewCreate: func(c *gen.Client) ent.Mutation { return c.Manufacturer.Create().Mutation() },
 		NewUpdate: func(c *gen.Client, id int) ent.Mutation { return c.Manufacturer.UpdateOneID(id).Mutation() },

@@ -63,7 +63,7 @@ func init() {
 			{Name: "circuit_count", Kind: "empty", ReadOnly: true, Empty: 0},
 			{Name: "device_count", Kind: "empty", ReadOnly: true, Empty: 0},
 			{Name: "prefix_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "ipam.prefix", Table: "", Column: "_site_id", Cumulative: false}},
-			{Name: "rack_count", Kind: "empty", ReadOnly: true, Empty: 0},
+			{Name: "rack_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "dcim.rack", Table: "", Column: "site_id", Cumulative: false}},
 			{Name: "virtualmachine_count", Kind: "empty", ReadOnly: true, Empty: 0},
 			{Name: "vlan_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "ipam.vlan", Table: "", Column: "site_id", Cumulative: false}},
 		},

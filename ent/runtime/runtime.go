@@ -8,14 +8,22 @@ import (
 	"github.com/inventory/inventory/ent/customfield"
 	"github.com/inventory/inventory/ent/customfieldchoiceset"
 	"github.com/inventory/inventory/ent/delivery"
+	"github.com/inventory/inventory/ent/devicerole"
 	"github.com/inventory/inventory/ent/eventrule"
 	"github.com/inventory/inventory/ent/group"
+	"github.com/inventory/inventory/ent/inventoryitemrole"
 	"github.com/inventory/inventory/ent/location"
 	"github.com/inventory/inventory/ent/manufacturer"
 	"github.com/inventory/inventory/ent/objectchange"
 	"github.com/inventory/inventory/ent/objectpermission"
 	"github.com/inventory/inventory/ent/outboxevent"
+	"github.com/inventory/inventory/ent/platform"
 	"github.com/inventory/inventory/ent/prefix"
+	"github.com/inventory/inventory/ent/rack"
+	"github.com/inventory/inventory/ent/rackgroup"
+	"github.com/inventory/inventory/ent/rackreservation"
+	"github.com/inventory/inventory/ent/rackrole"
+	"github.com/inventory/inventory/ent/racktype"
 	"github.com/inventory/inventory/ent/region"
 	"github.com/inventory/inventory/ent/rir"
 	"github.com/inventory/inventory/ent/role"
@@ -288,6 +296,89 @@ func init() {
 	deliveryDescError := deliveryFields[24].Descriptor()
 	// delivery.DefaultError holds the default value on creation for the error field.
 	delivery.DefaultError = deliveryDescError.Default.(string)
+	deviceroleMixin := schema.DeviceRole{}.Mixin()
+	deviceroleMixinFields0 := deviceroleMixin[0].Fields()
+	_ = deviceroleMixinFields0
+	deviceroleMixinFields2 := deviceroleMixin[2].Fields()
+	_ = deviceroleMixinFields2
+	deviceroleMixinFields3 := deviceroleMixin[3].Fields()
+	_ = deviceroleMixinFields3
+	deviceroleFields := schema.DeviceRole{}.Fields()
+	_ = deviceroleFields
+	// deviceroleDescCreated is the schema descriptor for created field.
+	deviceroleDescCreated := deviceroleMixinFields0[0].Descriptor()
+	// devicerole.DefaultCreated holds the default value on creation for the created field.
+	devicerole.DefaultCreated = deviceroleDescCreated.Default.(func() time.Time)
+	// deviceroleDescLastUpdated is the schema descriptor for last_updated field.
+	deviceroleDescLastUpdated := deviceroleMixinFields0[1].Descriptor()
+	// devicerole.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	devicerole.DefaultLastUpdated = deviceroleDescLastUpdated.Default.(func() time.Time)
+	// devicerole.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	devicerole.UpdateDefaultLastUpdated = deviceroleDescLastUpdated.UpdateDefault.(func() time.Time)
+	// deviceroleDescCustomFieldData is the schema descriptor for custom_field_data field.
+	deviceroleDescCustomFieldData := deviceroleMixinFields2[0].Descriptor()
+	// devicerole.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	devicerole.DefaultCustomFieldData = deviceroleDescCustomFieldData.Default.(map[string]interface{})
+	// deviceroleDescName is the schema descriptor for name field.
+	deviceroleDescName := deviceroleMixinFields3[0].Descriptor()
+	// devicerole.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	devicerole.NameValidator = func() func(string) error {
+		validators := deviceroleDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// deviceroleDescSlug is the schema descriptor for slug field.
+	deviceroleDescSlug := deviceroleMixinFields3[1].Descriptor()
+	// devicerole.SlugValidator is a validator for the "slug" field. It is called by the builders before save.
+	devicerole.SlugValidator = func() func(string) error {
+		validators := deviceroleDescSlug.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(slug string) error {
+			for _, fn := range fns {
+				if err := fn(slug); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// deviceroleDescDepth is the schema descriptor for _depth field.
+	deviceroleDescDepth := deviceroleMixinFields3[3].Descriptor()
+	// devicerole.DefaultDepth holds the default value on creation for the _depth field.
+	devicerole.DefaultDepth = deviceroleDescDepth.Default.(int)
+	// deviceroleDescDescription is the schema descriptor for description field.
+	deviceroleDescDescription := deviceroleMixinFields3[4].Descriptor()
+	// devicerole.DefaultDescription holds the default value on creation for the description field.
+	devicerole.DefaultDescription = deviceroleDescDescription.Default.(string)
+	// devicerole.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	devicerole.DescriptionValidator = deviceroleDescDescription.Validators[0].(func(string) error)
+	// deviceroleDescComments is the schema descriptor for comments field.
+	deviceroleDescComments := deviceroleMixinFields3[5].Descriptor()
+	// devicerole.DefaultComments holds the default value on creation for the comments field.
+	devicerole.DefaultComments = deviceroleDescComments.Default.(string)
+	// deviceroleDescColor is the schema descriptor for color field.
+	deviceroleDescColor := deviceroleFields[0].Descriptor()
+	// devicerole.DefaultColor holds the default value on creation for the color field.
+	devicerole.DefaultColor = deviceroleDescColor.Default.(string)
+	// devicerole.ColorValidator is a validator for the "color" field. It is called by the builders before save.
+	devicerole.ColorValidator = deviceroleDescColor.Validators[0].(func(string) error)
+	// deviceroleDescVMRole is the schema descriptor for vm_role field.
+	deviceroleDescVMRole := deviceroleFields[1].Descriptor()
+	// devicerole.DefaultVMRole holds the default value on creation for the vm_role field.
+	devicerole.DefaultVMRole = deviceroleDescVMRole.Default.(bool)
 	eventruleMixin := schema.EventRule{}.Mixin()
 	eventruleHooks := schema.EventRule{}.Hooks()
 	eventrule.Hooks[0] = eventruleHooks[0]
@@ -375,6 +466,81 @@ func init() {
 	group.DefaultDescription = groupDescDescription.Default.(string)
 	// group.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
 	group.DescriptionValidator = groupDescDescription.Validators[0].(func(string) error)
+	inventoryitemroleMixin := schema.InventoryItemRole{}.Mixin()
+	inventoryitemroleMixinFields0 := inventoryitemroleMixin[0].Fields()
+	_ = inventoryitemroleMixinFields0
+	inventoryitemroleMixinFields2 := inventoryitemroleMixin[2].Fields()
+	_ = inventoryitemroleMixinFields2
+	inventoryitemroleMixinFields3 := inventoryitemroleMixin[3].Fields()
+	_ = inventoryitemroleMixinFields3
+	inventoryitemroleFields := schema.InventoryItemRole{}.Fields()
+	_ = inventoryitemroleFields
+	// inventoryitemroleDescCreated is the schema descriptor for created field.
+	inventoryitemroleDescCreated := inventoryitemroleMixinFields0[0].Descriptor()
+	// inventoryitemrole.DefaultCreated holds the default value on creation for the created field.
+	inventoryitemrole.DefaultCreated = inventoryitemroleDescCreated.Default.(func() time.Time)
+	// inventoryitemroleDescLastUpdated is the schema descriptor for last_updated field.
+	inventoryitemroleDescLastUpdated := inventoryitemroleMixinFields0[1].Descriptor()
+	// inventoryitemrole.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	inventoryitemrole.DefaultLastUpdated = inventoryitemroleDescLastUpdated.Default.(func() time.Time)
+	// inventoryitemrole.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	inventoryitemrole.UpdateDefaultLastUpdated = inventoryitemroleDescLastUpdated.UpdateDefault.(func() time.Time)
+	// inventoryitemroleDescCustomFieldData is the schema descriptor for custom_field_data field.
+	inventoryitemroleDescCustomFieldData := inventoryitemroleMixinFields2[0].Descriptor()
+	// inventoryitemrole.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	inventoryitemrole.DefaultCustomFieldData = inventoryitemroleDescCustomFieldData.Default.(map[string]interface{})
+	// inventoryitemroleDescName is the schema descriptor for name field.
+	inventoryitemroleDescName := inventoryitemroleMixinFields3[0].Descriptor()
+	// inventoryitemrole.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	inventoryitemrole.NameValidator = func() func(string) error {
+		validators := inventoryitemroleDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// inventoryitemroleDescSlug is the schema descriptor for slug field.
+	inventoryitemroleDescSlug := inventoryitemroleMixinFields3[1].Descriptor()
+	// inventoryitemrole.SlugValidator is a validator for the "slug" field. It is called by the builders before save.
+	inventoryitemrole.SlugValidator = func() func(string) error {
+		validators := inventoryitemroleDescSlug.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(slug string) error {
+			for _, fn := range fns {
+				if err := fn(slug); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// inventoryitemroleDescDescription is the schema descriptor for description field.
+	inventoryitemroleDescDescription := inventoryitemroleMixinFields3[2].Descriptor()
+	// inventoryitemrole.DefaultDescription holds the default value on creation for the description field.
+	inventoryitemrole.DefaultDescription = inventoryitemroleDescDescription.Default.(string)
+	// inventoryitemrole.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	inventoryitemrole.DescriptionValidator = inventoryitemroleDescDescription.Validators[0].(func(string) error)
+	// inventoryitemroleDescComments is the schema descriptor for comments field.
+	inventoryitemroleDescComments := inventoryitemroleMixinFields3[3].Descriptor()
+	// inventoryitemrole.DefaultComments holds the default value on creation for the comments field.
+	inventoryitemrole.DefaultComments = inventoryitemroleDescComments.Default.(string)
+	// inventoryitemroleDescColor is the schema descriptor for color field.
+	inventoryitemroleDescColor := inventoryitemroleFields[0].Descriptor()
+	// inventoryitemrole.DefaultColor holds the default value on creation for the color field.
+	inventoryitemrole.DefaultColor = inventoryitemroleDescColor.Default.(string)
+	// inventoryitemrole.ColorValidator is a validator for the "color" field. It is called by the builders before save.
+	inventoryitemrole.ColorValidator = inventoryitemroleDescColor.Validators[0].(func(string) error)
 	locationMixin := schema.Location{}.Mixin()
 	locationHooks := schema.Location{}.Hooks()
 	location.Hooks[0] = locationHooks[0]
@@ -623,6 +789,79 @@ func init() {
 	outboxeventDescUsername := outboxeventFields[8].Descriptor()
 	// outboxevent.DefaultUsername holds the default value on creation for the username field.
 	outboxevent.DefaultUsername = outboxeventDescUsername.Default.(string)
+	platformMixin := schema.Platform{}.Mixin()
+	platformMixinFields0 := platformMixin[0].Fields()
+	_ = platformMixinFields0
+	platformMixinFields2 := platformMixin[2].Fields()
+	_ = platformMixinFields2
+	platformMixinFields3 := platformMixin[3].Fields()
+	_ = platformMixinFields3
+	platformFields := schema.Platform{}.Fields()
+	_ = platformFields
+	// platformDescCreated is the schema descriptor for created field.
+	platformDescCreated := platformMixinFields0[0].Descriptor()
+	// platform.DefaultCreated holds the default value on creation for the created field.
+	platform.DefaultCreated = platformDescCreated.Default.(func() time.Time)
+	// platformDescLastUpdated is the schema descriptor for last_updated field.
+	platformDescLastUpdated := platformMixinFields0[1].Descriptor()
+	// platform.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	platform.DefaultLastUpdated = platformDescLastUpdated.Default.(func() time.Time)
+	// platform.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	platform.UpdateDefaultLastUpdated = platformDescLastUpdated.UpdateDefault.(func() time.Time)
+	// platformDescCustomFieldData is the schema descriptor for custom_field_data field.
+	platformDescCustomFieldData := platformMixinFields2[0].Descriptor()
+	// platform.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	platform.DefaultCustomFieldData = platformDescCustomFieldData.Default.(map[string]interface{})
+	// platformDescName is the schema descriptor for name field.
+	platformDescName := platformMixinFields3[0].Descriptor()
+	// platform.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	platform.NameValidator = func() func(string) error {
+		validators := platformDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// platformDescSlug is the schema descriptor for slug field.
+	platformDescSlug := platformMixinFields3[1].Descriptor()
+	// platform.SlugValidator is a validator for the "slug" field. It is called by the builders before save.
+	platform.SlugValidator = func() func(string) error {
+		validators := platformDescSlug.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(slug string) error {
+			for _, fn := range fns {
+				if err := fn(slug); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// platformDescDepth is the schema descriptor for _depth field.
+	platformDescDepth := platformMixinFields3[3].Descriptor()
+	// platform.DefaultDepth holds the default value on creation for the _depth field.
+	platform.DefaultDepth = platformDescDepth.Default.(int)
+	// platformDescDescription is the schema descriptor for description field.
+	platformDescDescription := platformMixinFields3[4].Descriptor()
+	// platform.DefaultDescription holds the default value on creation for the description field.
+	platform.DefaultDescription = platformDescDescription.Default.(string)
+	// platform.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	platform.DescriptionValidator = platformDescDescription.Validators[0].(func(string) error)
+	// platformDescComments is the schema descriptor for comments field.
+	platformDescComments := platformMixinFields3[5].Descriptor()
+	// platform.DefaultComments holds the default value on creation for the comments field.
+	platform.DefaultComments = platformDescComments.Default.(string)
 	prefixMixin := schema.Prefix{}.Mixin()
 	prefixHooks := schema.Prefix{}.Hooks()
 	prefix.Hooks[0] = prefixHooks[0]
@@ -766,6 +1005,661 @@ func init() {
 	rirDescIsPrivate := rirFields[0].Descriptor()
 	// rir.DefaultIsPrivate holds the default value on creation for the is_private field.
 	rir.DefaultIsPrivate = rirDescIsPrivate.Default.(bool)
+	rackMixin := schema.Rack{}.Mixin()
+	rackHooks := schema.Rack{}.Hooks()
+	rack.Hooks[0] = rackHooks[0]
+	rackMixinFields0 := rackMixin[0].Fields()
+	_ = rackMixinFields0
+	rackMixinFields2 := rackMixin[2].Fields()
+	_ = rackMixinFields2
+	rackMixinFields3 := rackMixin[3].Fields()
+	_ = rackMixinFields3
+	rackFields := schema.Rack{}.Fields()
+	_ = rackFields
+	// rackDescCreated is the schema descriptor for created field.
+	rackDescCreated := rackMixinFields0[0].Descriptor()
+	// rack.DefaultCreated holds the default value on creation for the created field.
+	rack.DefaultCreated = rackDescCreated.Default.(func() time.Time)
+	// rackDescLastUpdated is the schema descriptor for last_updated field.
+	rackDescLastUpdated := rackMixinFields0[1].Descriptor()
+	// rack.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	rack.DefaultLastUpdated = rackDescLastUpdated.Default.(func() time.Time)
+	// rack.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	rack.UpdateDefaultLastUpdated = rackDescLastUpdated.UpdateDefault.(func() time.Time)
+	// rackDescCustomFieldData is the schema descriptor for custom_field_data field.
+	rackDescCustomFieldData := rackMixinFields2[0].Descriptor()
+	// rack.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	rack.DefaultCustomFieldData = rackDescCustomFieldData.Default.(map[string]interface{})
+	// rackDescDescription is the schema descriptor for description field.
+	rackDescDescription := rackMixinFields3[0].Descriptor()
+	// rack.DefaultDescription holds the default value on creation for the description field.
+	rack.DefaultDescription = rackDescDescription.Default.(string)
+	// rack.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	rack.DescriptionValidator = rackDescDescription.Validators[0].(func(string) error)
+	// rackDescComments is the schema descriptor for comments field.
+	rackDescComments := rackMixinFields3[1].Descriptor()
+	// rack.DefaultComments holds the default value on creation for the comments field.
+	rack.DefaultComments = rackDescComments.Default.(string)
+	// rackDescName is the schema descriptor for name field.
+	rackDescName := rackFields[0].Descriptor()
+	// rack.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	rack.NameValidator = func() func(string) error {
+		validators := rackDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// rackDescNameNatural is the schema descriptor for _name_natural field.
+	rackDescNameNatural := rackFields[1].Descriptor()
+	// rack.DefaultNameNatural holds the default value on creation for the _name_natural field.
+	rack.DefaultNameNatural = rackDescNameNatural.Default.(string)
+	// rackDescFacilityID is the schema descriptor for facility_id field.
+	rackDescFacilityID := rackFields[2].Descriptor()
+	// rack.FacilityIDValidator is a validator for the "facility_id" field. It is called by the builders before save.
+	rack.FacilityIDValidator = rackDescFacilityID.Validators[0].(func(string) error)
+	// rackDescStatus is the schema descriptor for status field.
+	rackDescStatus := rackFields[7].Descriptor()
+	// rack.DefaultStatus holds the default value on creation for the status field.
+	rack.DefaultStatus = rackDescStatus.Default.(string)
+	// rack.StatusValidator is a validator for the "status" field. It is called by the builders before save.
+	rack.StatusValidator = rackDescStatus.Validators[0].(func(string) error)
+	// rackDescSerial is the schema descriptor for serial field.
+	rackDescSerial := rackFields[9].Descriptor()
+	// rack.DefaultSerial holds the default value on creation for the serial field.
+	rack.DefaultSerial = rackDescSerial.Default.(string)
+	// rack.SerialValidator is a validator for the "serial" field. It is called by the builders before save.
+	rack.SerialValidator = rackDescSerial.Validators[0].(func(string) error)
+	// rackDescAssetTag is the schema descriptor for asset_tag field.
+	rackDescAssetTag := rackFields[10].Descriptor()
+	// rack.AssetTagValidator is a validator for the "asset_tag" field. It is called by the builders before save.
+	rack.AssetTagValidator = rackDescAssetTag.Validators[0].(func(string) error)
+	// rackDescAirflow is the schema descriptor for airflow field.
+	rackDescAirflow := rackFields[12].Descriptor()
+	// rack.AirflowValidator is a validator for the "airflow" field. It is called by the builders before save.
+	rack.AirflowValidator = rackDescAirflow.Validators[0].(func(string) error)
+	// rackDescFormFactor is the schema descriptor for form_factor field.
+	rackDescFormFactor := rackFields[13].Descriptor()
+	// rack.FormFactorValidator is a validator for the "form_factor" field. It is called by the builders before save.
+	rack.FormFactorValidator = rackDescFormFactor.Validators[0].(func(string) error)
+	// rackDescWidth is the schema descriptor for width field.
+	rackDescWidth := rackFields[14].Descriptor()
+	// rack.DefaultWidth holds the default value on creation for the width field.
+	rack.DefaultWidth = rackDescWidth.Default.(int)
+	// rackDescUHeight is the schema descriptor for u_height field.
+	rackDescUHeight := rackFields[15].Descriptor()
+	// rack.DefaultUHeight holds the default value on creation for the u_height field.
+	rack.DefaultUHeight = rackDescUHeight.Default.(int)
+	// rack.UHeightValidator is a validator for the "u_height" field. It is called by the builders before save.
+	rack.UHeightValidator = func() func(int) error {
+		validators := rackDescUHeight.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(u_height int) error {
+			for _, fn := range fns {
+				if err := fn(u_height); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// rackDescStartingUnit is the schema descriptor for starting_unit field.
+	rackDescStartingUnit := rackFields[16].Descriptor()
+	// rack.DefaultStartingUnit holds the default value on creation for the starting_unit field.
+	rack.DefaultStartingUnit = rackDescStartingUnit.Default.(int)
+	// rack.StartingUnitValidator is a validator for the "starting_unit" field. It is called by the builders before save.
+	rack.StartingUnitValidator = func() func(int) error {
+		validators := rackDescStartingUnit.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(starting_unit int) error {
+			for _, fn := range fns {
+				if err := fn(starting_unit); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// rackDescDescUnits is the schema descriptor for desc_units field.
+	rackDescDescUnits := rackFields[17].Descriptor()
+	// rack.DefaultDescUnits holds the default value on creation for the desc_units field.
+	rack.DefaultDescUnits = rackDescDescUnits.Default.(bool)
+	// rackDescOuterWidth is the schema descriptor for outer_width field.
+	rackDescOuterWidth := rackFields[18].Descriptor()
+	// rack.OuterWidthValidator is a validator for the "outer_width" field. It is called by the builders before save.
+	rack.OuterWidthValidator = func() func(int) error {
+		validators := rackDescOuterWidth.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(outer_width int) error {
+			for _, fn := range fns {
+				if err := fn(outer_width); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// rackDescOuterHeight is the schema descriptor for outer_height field.
+	rackDescOuterHeight := rackFields[19].Descriptor()
+	// rack.OuterHeightValidator is a validator for the "outer_height" field. It is called by the builders before save.
+	rack.OuterHeightValidator = func() func(int) error {
+		validators := rackDescOuterHeight.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(outer_height int) error {
+			for _, fn := range fns {
+				if err := fn(outer_height); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// rackDescOuterDepth is the schema descriptor for outer_depth field.
+	rackDescOuterDepth := rackFields[20].Descriptor()
+	// rack.OuterDepthValidator is a validator for the "outer_depth" field. It is called by the builders before save.
+	rack.OuterDepthValidator = func() func(int) error {
+		validators := rackDescOuterDepth.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(outer_depth int) error {
+			for _, fn := range fns {
+				if err := fn(outer_depth); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// rackDescOuterUnit is the schema descriptor for outer_unit field.
+	rackDescOuterUnit := rackFields[21].Descriptor()
+	// rack.OuterUnitValidator is a validator for the "outer_unit" field. It is called by the builders before save.
+	rack.OuterUnitValidator = rackDescOuterUnit.Validators[0].(func(string) error)
+	// rackDescMountingDepth is the schema descriptor for mounting_depth field.
+	rackDescMountingDepth := rackFields[22].Descriptor()
+	// rack.MountingDepthValidator is a validator for the "mounting_depth" field. It is called by the builders before save.
+	rack.MountingDepthValidator = func() func(int) error {
+		validators := rackDescMountingDepth.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(mounting_depth int) error {
+			for _, fn := range fns {
+				if err := fn(mounting_depth); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// rackDescWeightUnit is the schema descriptor for weight_unit field.
+	rackDescWeightUnit := rackFields[24].Descriptor()
+	// rack.WeightUnitValidator is a validator for the "weight_unit" field. It is called by the builders before save.
+	rack.WeightUnitValidator = rackDescWeightUnit.Validators[0].(func(string) error)
+	// rackDescMaxWeight is the schema descriptor for max_weight field.
+	rackDescMaxWeight := rackFields[25].Descriptor()
+	// rack.MaxWeightValidator is a validator for the "max_weight" field. It is called by the builders before save.
+	rack.MaxWeightValidator = func() func(int) error {
+		validators := rackDescMaxWeight.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(max_weight int) error {
+			for _, fn := range fns {
+				if err := fn(max_weight); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	rackgroupMixin := schema.RackGroup{}.Mixin()
+	rackgroupMixinFields0 := rackgroupMixin[0].Fields()
+	_ = rackgroupMixinFields0
+	rackgroupMixinFields2 := rackgroupMixin[2].Fields()
+	_ = rackgroupMixinFields2
+	rackgroupMixinFields3 := rackgroupMixin[3].Fields()
+	_ = rackgroupMixinFields3
+	rackgroupFields := schema.RackGroup{}.Fields()
+	_ = rackgroupFields
+	// rackgroupDescCreated is the schema descriptor for created field.
+	rackgroupDescCreated := rackgroupMixinFields0[0].Descriptor()
+	// rackgroup.DefaultCreated holds the default value on creation for the created field.
+	rackgroup.DefaultCreated = rackgroupDescCreated.Default.(func() time.Time)
+	// rackgroupDescLastUpdated is the schema descriptor for last_updated field.
+	rackgroupDescLastUpdated := rackgroupMixinFields0[1].Descriptor()
+	// rackgroup.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	rackgroup.DefaultLastUpdated = rackgroupDescLastUpdated.Default.(func() time.Time)
+	// rackgroup.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	rackgroup.UpdateDefaultLastUpdated = rackgroupDescLastUpdated.UpdateDefault.(func() time.Time)
+	// rackgroupDescCustomFieldData is the schema descriptor for custom_field_data field.
+	rackgroupDescCustomFieldData := rackgroupMixinFields2[0].Descriptor()
+	// rackgroup.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	rackgroup.DefaultCustomFieldData = rackgroupDescCustomFieldData.Default.(map[string]interface{})
+	// rackgroupDescName is the schema descriptor for name field.
+	rackgroupDescName := rackgroupMixinFields3[0].Descriptor()
+	// rackgroup.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	rackgroup.NameValidator = func() func(string) error {
+		validators := rackgroupDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// rackgroupDescSlug is the schema descriptor for slug field.
+	rackgroupDescSlug := rackgroupMixinFields3[1].Descriptor()
+	// rackgroup.SlugValidator is a validator for the "slug" field. It is called by the builders before save.
+	rackgroup.SlugValidator = func() func(string) error {
+		validators := rackgroupDescSlug.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(slug string) error {
+			for _, fn := range fns {
+				if err := fn(slug); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// rackgroupDescDescription is the schema descriptor for description field.
+	rackgroupDescDescription := rackgroupMixinFields3[2].Descriptor()
+	// rackgroup.DefaultDescription holds the default value on creation for the description field.
+	rackgroup.DefaultDescription = rackgroupDescDescription.Default.(string)
+	// rackgroup.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	rackgroup.DescriptionValidator = rackgroupDescDescription.Validators[0].(func(string) error)
+	// rackgroupDescComments is the schema descriptor for comments field.
+	rackgroupDescComments := rackgroupMixinFields3[3].Descriptor()
+	// rackgroup.DefaultComments holds the default value on creation for the comments field.
+	rackgroup.DefaultComments = rackgroupDescComments.Default.(string)
+	rackreservationMixin := schema.RackReservation{}.Mixin()
+	rackreservationHooks := schema.RackReservation{}.Hooks()
+	rackreservation.Hooks[0] = rackreservationHooks[0]
+	rackreservationMixinFields0 := rackreservationMixin[0].Fields()
+	_ = rackreservationMixinFields0
+	rackreservationMixinFields2 := rackreservationMixin[2].Fields()
+	_ = rackreservationMixinFields2
+	rackreservationFields := schema.RackReservation{}.Fields()
+	_ = rackreservationFields
+	// rackreservationDescCreated is the schema descriptor for created field.
+	rackreservationDescCreated := rackreservationMixinFields0[0].Descriptor()
+	// rackreservation.DefaultCreated holds the default value on creation for the created field.
+	rackreservation.DefaultCreated = rackreservationDescCreated.Default.(func() time.Time)
+	// rackreservationDescLastUpdated is the schema descriptor for last_updated field.
+	rackreservationDescLastUpdated := rackreservationMixinFields0[1].Descriptor()
+	// rackreservation.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	rackreservation.DefaultLastUpdated = rackreservationDescLastUpdated.Default.(func() time.Time)
+	// rackreservation.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	rackreservation.UpdateDefaultLastUpdated = rackreservationDescLastUpdated.UpdateDefault.(func() time.Time)
+	// rackreservationDescCustomFieldData is the schema descriptor for custom_field_data field.
+	rackreservationDescCustomFieldData := rackreservationMixinFields2[0].Descriptor()
+	// rackreservation.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	rackreservation.DefaultCustomFieldData = rackreservationDescCustomFieldData.Default.(map[string]interface{})
+	// rackreservationDescUnitCount is the schema descriptor for unit_count field.
+	rackreservationDescUnitCount := rackreservationFields[2].Descriptor()
+	// rackreservation.DefaultUnitCount holds the default value on creation for the unit_count field.
+	rackreservation.DefaultUnitCount = rackreservationDescUnitCount.Default.(int)
+	// rackreservationDescStatus is the schema descriptor for status field.
+	rackreservationDescStatus := rackreservationFields[3].Descriptor()
+	// rackreservation.DefaultStatus holds the default value on creation for the status field.
+	rackreservation.DefaultStatus = rackreservationDescStatus.Default.(string)
+	// rackreservation.StatusValidator is a validator for the "status" field. It is called by the builders before save.
+	rackreservation.StatusValidator = rackreservationDescStatus.Validators[0].(func(string) error)
+	// rackreservationDescDescription is the schema descriptor for description field.
+	rackreservationDescDescription := rackreservationFields[6].Descriptor()
+	// rackreservation.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	rackreservation.DescriptionValidator = func() func(string) error {
+		validators := rackreservationDescDescription.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(description string) error {
+			for _, fn := range fns {
+				if err := fn(description); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// rackreservationDescComments is the schema descriptor for comments field.
+	rackreservationDescComments := rackreservationFields[7].Descriptor()
+	// rackreservation.DefaultComments holds the default value on creation for the comments field.
+	rackreservation.DefaultComments = rackreservationDescComments.Default.(string)
+	// rackreservationDescRackDisplay is the schema descriptor for _rack_display field.
+	rackreservationDescRackDisplay := rackreservationFields[8].Descriptor()
+	// rackreservation.DefaultRackDisplay holds the default value on creation for the _rack_display field.
+	rackreservation.DefaultRackDisplay = rackreservationDescRackDisplay.Default.(string)
+	rackroleMixin := schema.RackRole{}.Mixin()
+	rackroleMixinFields0 := rackroleMixin[0].Fields()
+	_ = rackroleMixinFields0
+	rackroleMixinFields2 := rackroleMixin[2].Fields()
+	_ = rackroleMixinFields2
+	rackroleMixinFields3 := rackroleMixin[3].Fields()
+	_ = rackroleMixinFields3
+	rackroleFields := schema.RackRole{}.Fields()
+	_ = rackroleFields
+	// rackroleDescCreated is the schema descriptor for created field.
+	rackroleDescCreated := rackroleMixinFields0[0].Descriptor()
+	// rackrole.DefaultCreated holds the default value on creation for the created field.
+	rackrole.DefaultCreated = rackroleDescCreated.Default.(func() time.Time)
+	// rackroleDescLastUpdated is the schema descriptor for last_updated field.
+	rackroleDescLastUpdated := rackroleMixinFields0[1].Descriptor()
+	// rackrole.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	rackrole.DefaultLastUpdated = rackroleDescLastUpdated.Default.(func() time.Time)
+	// rackrole.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	rackrole.UpdateDefaultLastUpdated = rackroleDescLastUpdated.UpdateDefault.(func() time.Time)
+	// rackroleDescCustomFieldData is the schema descriptor for custom_field_data field.
+	rackroleDescCustomFieldData := rackroleMixinFields2[0].Descriptor()
+	// rackrole.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	rackrole.DefaultCustomFieldData = rackroleDescCustomFieldData.Default.(map[string]interface{})
+	// rackroleDescName is the schema descriptor for name field.
+	rackroleDescName := rackroleMixinFields3[0].Descriptor()
+	// rackrole.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	rackrole.NameValidator = func() func(string) error {
+		validators := rackroleDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// rackroleDescSlug is the schema descriptor for slug field.
+	rackroleDescSlug := rackroleMixinFields3[1].Descriptor()
+	// rackrole.SlugValidator is a validator for the "slug" field. It is called by the builders before save.
+	rackrole.SlugValidator = func() func(string) error {
+		validators := rackroleDescSlug.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(slug string) error {
+			for _, fn := range fns {
+				if err := fn(slug); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// rackroleDescDescription is the schema descriptor for description field.
+	rackroleDescDescription := rackroleMixinFields3[2].Descriptor()
+	// rackrole.DefaultDescription holds the default value on creation for the description field.
+	rackrole.DefaultDescription = rackroleDescDescription.Default.(string)
+	// rackrole.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	rackrole.DescriptionValidator = rackroleDescDescription.Validators[0].(func(string) error)
+	// rackroleDescComments is the schema descriptor for comments field.
+	rackroleDescComments := rackroleMixinFields3[3].Descriptor()
+	// rackrole.DefaultComments holds the default value on creation for the comments field.
+	rackrole.DefaultComments = rackroleDescComments.Default.(string)
+	// rackroleDescColor is the schema descriptor for color field.
+	rackroleDescColor := rackroleFields[0].Descriptor()
+	// rackrole.DefaultColor holds the default value on creation for the color field.
+	rackrole.DefaultColor = rackroleDescColor.Default.(string)
+	// rackrole.ColorValidator is a validator for the "color" field. It is called by the builders before save.
+	rackrole.ColorValidator = rackroleDescColor.Validators[0].(func(string) error)
+	racktypeMixin := schema.RackType{}.Mixin()
+	racktypeHooks := schema.RackType{}.Hooks()
+	racktype.Hooks[0] = racktypeHooks[0]
+	racktypeMixinFields0 := racktypeMixin[0].Fields()
+	_ = racktypeMixinFields0
+	racktypeMixinFields2 := racktypeMixin[2].Fields()
+	_ = racktypeMixinFields2
+	racktypeMixinFields3 := racktypeMixin[3].Fields()
+	_ = racktypeMixinFields3
+	racktypeFields := schema.RackType{}.Fields()
+	_ = racktypeFields
+	// racktypeDescCreated is the schema descriptor for created field.
+	racktypeDescCreated := racktypeMixinFields0[0].Descriptor()
+	// racktype.DefaultCreated holds the default value on creation for the created field.
+	racktype.DefaultCreated = racktypeDescCreated.Default.(func() time.Time)
+	// racktypeDescLastUpdated is the schema descriptor for last_updated field.
+	racktypeDescLastUpdated := racktypeMixinFields0[1].Descriptor()
+	// racktype.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	racktype.DefaultLastUpdated = racktypeDescLastUpdated.Default.(func() time.Time)
+	// racktype.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	racktype.UpdateDefaultLastUpdated = racktypeDescLastUpdated.UpdateDefault.(func() time.Time)
+	// racktypeDescCustomFieldData is the schema descriptor for custom_field_data field.
+	racktypeDescCustomFieldData := racktypeMixinFields2[0].Descriptor()
+	// racktype.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	racktype.DefaultCustomFieldData = racktypeDescCustomFieldData.Default.(map[string]interface{})
+	// racktypeDescDescription is the schema descriptor for description field.
+	racktypeDescDescription := racktypeMixinFields3[0].Descriptor()
+	// racktype.DefaultDescription holds the default value on creation for the description field.
+	racktype.DefaultDescription = racktypeDescDescription.Default.(string)
+	// racktype.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	racktype.DescriptionValidator = racktypeDescDescription.Validators[0].(func(string) error)
+	// racktypeDescComments is the schema descriptor for comments field.
+	racktypeDescComments := racktypeMixinFields3[1].Descriptor()
+	// racktype.DefaultComments holds the default value on creation for the comments field.
+	racktype.DefaultComments = racktypeDescComments.Default.(string)
+	// racktypeDescModel is the schema descriptor for model field.
+	racktypeDescModel := racktypeFields[1].Descriptor()
+	// racktype.ModelValidator is a validator for the "model" field. It is called by the builders before save.
+	racktype.ModelValidator = func() func(string) error {
+		validators := racktypeDescModel.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(model string) error {
+			for _, fn := range fns {
+				if err := fn(model); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// racktypeDescSlug is the schema descriptor for slug field.
+	racktypeDescSlug := racktypeFields[2].Descriptor()
+	// racktype.SlugValidator is a validator for the "slug" field. It is called by the builders before save.
+	racktype.SlugValidator = func() func(string) error {
+		validators := racktypeDescSlug.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(slug string) error {
+			for _, fn := range fns {
+				if err := fn(slug); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// racktypeDescFormFactor is the schema descriptor for form_factor field.
+	racktypeDescFormFactor := racktypeFields[3].Descriptor()
+	// racktype.FormFactorValidator is a validator for the "form_factor" field. It is called by the builders before save.
+	racktype.FormFactorValidator = racktypeDescFormFactor.Validators[0].(func(string) error)
+	// racktypeDescWidth is the schema descriptor for width field.
+	racktypeDescWidth := racktypeFields[4].Descriptor()
+	// racktype.DefaultWidth holds the default value on creation for the width field.
+	racktype.DefaultWidth = racktypeDescWidth.Default.(int)
+	// racktypeDescUHeight is the schema descriptor for u_height field.
+	racktypeDescUHeight := racktypeFields[5].Descriptor()
+	// racktype.DefaultUHeight holds the default value on creation for the u_height field.
+	racktype.DefaultUHeight = racktypeDescUHeight.Default.(int)
+	// racktype.UHeightValidator is a validator for the "u_height" field. It is called by the builders before save.
+	racktype.UHeightValidator = func() func(int) error {
+		validators := racktypeDescUHeight.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(u_height int) error {
+			for _, fn := range fns {
+				if err := fn(u_height); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// racktypeDescStartingUnit is the schema descriptor for starting_unit field.
+	racktypeDescStartingUnit := racktypeFields[6].Descriptor()
+	// racktype.DefaultStartingUnit holds the default value on creation for the starting_unit field.
+	racktype.DefaultStartingUnit = racktypeDescStartingUnit.Default.(int)
+	// racktype.StartingUnitValidator is a validator for the "starting_unit" field. It is called by the builders before save.
+	racktype.StartingUnitValidator = func() func(int) error {
+		validators := racktypeDescStartingUnit.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(starting_unit int) error {
+			for _, fn := range fns {
+				if err := fn(starting_unit); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// racktypeDescDescUnits is the schema descriptor for desc_units field.
+	racktypeDescDescUnits := racktypeFields[7].Descriptor()
+	// racktype.DefaultDescUnits holds the default value on creation for the desc_units field.
+	racktype.DefaultDescUnits = racktypeDescDescUnits.Default.(bool)
+	// racktypeDescOuterWidth is the schema descriptor for outer_width field.
+	racktypeDescOuterWidth := racktypeFields[8].Descriptor()
+	// racktype.OuterWidthValidator is a validator for the "outer_width" field. It is called by the builders before save.
+	racktype.OuterWidthValidator = func() func(int) error {
+		validators := racktypeDescOuterWidth.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(outer_width int) error {
+			for _, fn := range fns {
+				if err := fn(outer_width); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// racktypeDescOuterHeight is the schema descriptor for outer_height field.
+	racktypeDescOuterHeight := racktypeFields[9].Descriptor()
+	// racktype.OuterHeightValidator is a validator for the "outer_height" field. It is called by the builders before save.
+	racktype.OuterHeightValidator = func() func(int) error {
+		validators := racktypeDescOuterHeight.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(outer_height int) error {
+			for _, fn := range fns {
+				if err := fn(outer_height); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// racktypeDescOuterDepth is the schema descriptor for outer_depth field.
+	racktypeDescOuterDepth := racktypeFields[10].Descriptor()
+	// racktype.OuterDepthValidator is a validator for the "outer_depth" field. It is called by the builders before save.
+	racktype.OuterDepthValidator = func() func(int) error {
+		validators := racktypeDescOuterDepth.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(outer_depth int) error {
+			for _, fn := range fns {
+				if err := fn(outer_depth); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// racktypeDescOuterUnit is the schema descriptor for outer_unit field.
+	racktypeDescOuterUnit := racktypeFields[11].Descriptor()
+	// racktype.OuterUnitValidator is a validator for the "outer_unit" field. It is called by the builders before save.
+	racktype.OuterUnitValidator = racktypeDescOuterUnit.Validators[0].(func(string) error)
+	// racktypeDescMountingDepth is the schema descriptor for mounting_depth field.
+	racktypeDescMountingDepth := racktypeFields[12].Descriptor()
+	// racktype.MountingDepthValidator is a validator for the "mounting_depth" field. It is called by the builders before save.
+	racktype.MountingDepthValidator = func() func(int) error {
+		validators := racktypeDescMountingDepth.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(mounting_depth int) error {
+			for _, fn := range fns {
+				if err := fn(mounting_depth); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// racktypeDescWeightUnit is the schema descriptor for weight_unit field.
+	racktypeDescWeightUnit := racktypeFields[14].Descriptor()
+	// racktype.WeightUnitValidator is a validator for the "weight_unit" field. It is called by the builders before save.
+	racktype.WeightUnitValidator = racktypeDescWeightUnit.Validators[0].(func(string) error)
+	// racktypeDescMaxWeight is the schema descriptor for max_weight field.
+	racktypeDescMaxWeight := racktypeFields[15].Descriptor()
+	// racktype.MaxWeightValidator is a validator for the "max_weight" field. It is called by the builders before save.
+	racktype.MaxWeightValidator = func() func(int) error {
+		validators := racktypeDescMaxWeight.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(max_weight int) error {
+			for _, fn := range fns {
+				if err := fn(max_weight); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
 	regionMixin := schema.Region{}.Mixin()
 	regionMixinFields0 := regionMixin[0].Fields()
 	_ = regionMixinFields0

@@ -28,7 +28,8 @@ func (Manufacturer) Annotations() []schema.Annotation {
 			Search:   []string{"name", "slug", "description", "comments"},
 			Ordering: []string{"name"},
 			Empty: map[string]any{"owner": nil, "devicetype_count": 0, "moduletype_count": 0,
-				"inventoryitem_count": 0, "platform_count": 0},
+				"inventoryitem_count": 0},
+			Counts: map[string]api.Count{"platform_count": {Model: "dcim.platform", Column: "manufacturer_id"}},
 		},
 	}
 }

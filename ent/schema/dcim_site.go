@@ -59,9 +59,10 @@ func (Site) Annotations() []schema.Annotation {
 			// prefixes whose cached _site is this one (scoped to it or to one
 			// of its locations).
 			Counts: map[string]api.Count{"vlan_count": {Model: "ipam.vlan", Column: "site_id"},
-				"prefix_count": {Model: "ipam.prefix", Column: "_site_id"}},
+				"prefix_count": {Model: "ipam.prefix", Column: "_site_id"},
+				"rack_count":   {Model: "dcim.rack", Column: "site_id"}},
 			Empty: map[string]any{"owner": nil, "asns": []any{}, "circuit_count": 0, "device_count": 0,
-				"rack_count": 0, "virtualmachine_count": 0},
+				"virtualmachine_count": 0},
 			Filters: TenancyFilters(),
 		},
 	}

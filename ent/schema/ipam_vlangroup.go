@@ -27,9 +27,8 @@ func (VLANGroup) Mixin() []ent.Mixin {
 }
 
 // vlanGroupScopes are the scope types we serve (NetBox also allows
-// dcim.rackgroup, dcim.rack, virtualization.clustergroup and
-// virtualization.cluster).
-var vlanGroupScopes = []string{"dcim.region", "dcim.sitegroup", "dcim.site", "dcim.location"}
+// virtualization.clustergroup and virtualization.cluster).
+var vlanGroupScopes = []string{"dcim.region", "dcim.sitegroup", "dcim.site", "dcim.location", "dcim.rackgroup", "dcim.rack"}
 
 func (VLANGroup) Fields() []ent.Field {
 	return []ent.Field{
@@ -86,6 +85,8 @@ func (VLANGroup) Annotations() []schema.Annotation {
 				api.Filter{Name: "site_group", Kind: "scope-id", Column: "scope", Target: "dcim.sitegroup"},
 				api.Filter{Name: "site", Kind: "scope-id", Column: "scope", Target: "dcim.site"},
 				api.Filter{Name: "location", Kind: "scope-id", Column: "scope", Target: "dcim.location"},
+				api.Filter{Name: "rack_group", Kind: "scope-id", Column: "scope", Target: "dcim.rackgroup"},
+				api.Filter{Name: "rack", Kind: "scope-id", Column: "scope", Target: "dcim.rack"},
 				api.Filter{Name: "contains_vid", Kind: "int-ranges-contains", Column: "vid_ranges"}),
 		},
 	}

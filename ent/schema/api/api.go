@@ -167,6 +167,8 @@ type Filter struct {
 	Attr   string `json:"attr,omitempty"`   // attribute column on the target
 	// Via is an FK field of this model ("tenant", "site", "vlan"): the
 	// filter then applies to the related row, as Django's tenant__group.
+	// Dotted, it follows FKs one after another ("rack.site": Django's
+	// rack__site__region).
 	// Column names a field of the related model ("group", "vid"); for
 	// fk/tree kinds Target defaults to that field's target and Attr to its
 	// slug (or name).

@@ -1,0 +1,47 @@
+package schema
+
+import (
+	"entgo.io/ent"
+	"entgo.io/ent/dialect/entsql"
+	"entgo.io/ent/schema"
+	"entgo.io/ent/schema/field"
+
+	"github.com/inventory/inventory/ent/schema/api"
+)
+
+// DeviceRole is dcim.DeviceRole: the functional role of devices (and of
+// virtual machines when vm_role). NetBox 4.6 made it a nested group.
+type DeviceRole struct{ ent.Schema }
+
+func (DeviceRole) Mixin() []ent.Mixin { return NestedGroupMixins() }
+
+func (DeviceRole) Fields() []ent.Field {
+	return []ent.Field{
+		field.String("color").MaxRuneLen(6).Default("9e9e9e").Annotations(api.Field{Kind: "color"}),
+		field.Bool("vm_role").Default(true),
+	}
+}
+
+func (DeviceRole) Edges() []ent.Edge { return []ent.Edge{ParentEdge(DeviceRole.Type)} }
+
+func (DeviceRole) Annotations() []schema.Annotation {
+	return []schema.Annotation{
+		entsql.Annotation{Table: "dcim_devicerole"},
+		api.Model{
+			App: "dcim", Path: "device-roles", Verbose: "device role",
+			GenericOnly: true,
+			Fields: []string{"id", "url", "display_url", "display", "name", "slug", "color", "vm_role",
+				"config_template", "parent", "description", "tags", "custom_fields", "created", "last_updated",
+				"device_count", "virtualmachine_count", "owner", "comments", "_depth"},
+			Brief: []string{"id", "url", "display", "name", "slug", "description", "device_count",
+				"virtualmachine_count", "_depth"},
+			Display:  "{name}",
+			Search:   []string{"name", "slug", "description", "comments"},
+			Ordering: []string{"name"},
+			Unique:   nestedGroupUnique("device role"),
+			// Config templates, devices and virtual machines are not built
+			// yet.
+			Empty: map[string]any{"owner": nil, "config_template": nil, "device_count": 0, "virtualmachine_count": 0},
+		},
+	}
+}

@@ -1,0 +1,53 @@
+package schema
+
+import (
+	"entgo.io/ent"
+	"entgo.io/ent/dialect/entsql"
+	"entgo.io/ent/schema"
+
+	"github.com/inventory/inventory/ent/schema/api"
+)
+
+// Platform is dcim.Platform: the software a device runs, a tree,
+// optionally tied to a manufacturer.
+type Platform struct{ ent.Schema }
+
+func (Platform) Mixin() []ent.Mixin { return NestedGroupMixins() }
+
+func (Platform) Fields() []ent.Field { return []ent.Field{FKField("manufacturer")} }
+
+func (Platform) Edges() []ent.Edge {
+	return []ent.Edge{
+		ParentEdge(Platform.Type),
+		FK("manufacturer", Manufacturer.Type, api.Protect),
+	}
+}
+
+func (Platform) Annotations() []schema.Annotation {
+	return []schema.Annotation{
+		entsql.Annotation{Table: "dcim_platform"},
+		api.Model{
+			App: "dcim", Path: "platforms", Verbose: "platform",
+			GenericOnly: true,
+			Fields: []string{"id", "url", "display_url", "display", "parent", "name", "slug", "manufacturer",
+				"config_template", "description", "owner", "comments", "tags", "custom_fields", "created",
+				"last_updated", "device_count", "virtualmachine_count", "_depth"},
+			Brief: []string{"id", "url", "display", "name", "slug", "description", "device_count",
+				"virtualmachine_count", "_depth"},
+			Display:  "{name}",
+			Search:   []string{"name", "slug", "description", "comments"},
+			Ordering: []string{"name"},
+			// NetBox's Platform replaces the nested group's per-parent
+			// constraints by per-manufacturer ones.
+			Unique: []api.Unique{
+				{Fields: []string{"manufacturer", "name"}},
+				{Fields: []string{"name"}, WhenNull: "manufacturer", Message: "Platform name must be unique."},
+				{Fields: []string{"manufacturer", "slug"}},
+				{Fields: []string{"slug"}, WhenNull: "manufacturer", Message: "Platform slug must be unique."},
+			},
+			// Config templates, devices and virtual machines are not built
+			// yet.
+			Empty: map[string]any{"owner": nil, "config_template": nil, "device_count": 0, "virtualmachine_count": 0},
+		},
+	}
+}
