@@ -845,31 +845,10 @@ func (c *DeviceRoleClient) CreateBulk(builders ...*DeviceRoleCreate) *DeviceRole
 	return &DeviceRoleCreateBulk{config: c.config, builders: builders}
 }
 
-// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
-// a builder and applies setFunc on it.
-func (c *DeviceRoleClient) MapCreateBulk(slice any, setFunc func(*DeviceRoleCreate, int)) *DeviceRoleCreateBulk {
-	rv := reflect.ValueOf(slice)
-	if rv.Kind() != reflect.Slice {
-		return &DeviceRoleCreateBulk{err: fmt.Errorf("calling to DeviceRoleClient.MapCreateBulk with wrong type %T, need slice", slice)}
-	}
-	builders := make([]*DeviceRoleCreate, rv.Len())
-	for i := 0; i < rv.Len(); i++ {
-		builders[i] = c.Create()
-		setFunc(builders[i], i)
-	}
-	return &DeviceRoleCreateBulk{config: c.config, builders: builders}
-}
-
 // Update returns an update builder for DeviceRole.
 func (c *DeviceRoleClient) Update() *DeviceRoleUpdate {
 	mutation := newDeviceRoleMutation(c.config, OpUpdate)
 	return &DeviceRoleUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
-}
-
-// UpdateOne returns an update builder for the given entity.
-func (c *DeviceRoleClient) UpdateOne(_m *DeviceRole) *DeviceRoleUpdateOne {
-	mutation := newDeviceRoleMutation(c.config, OpUpdateOne, withDeviceRole(_m))
-	return &DeviceRoleUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
 }
 
 // UpdateOneID returns an update builder for the given id.
@@ -882,11 +861,6 @@ func (c *DeviceRoleClient) UpdateOneID(id int) *DeviceRoleUpdateOne {
 func (c *DeviceRoleClient) Delete() *DeviceRoleDelete {
 	mutation := newDeviceRoleMutation(c.config, OpDelete)
 	return &DeviceRoleDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
-}
-
-// DeleteOne returns a builder for deleting the given entity.
-func (c *DeviceRoleClient) DeleteOne(_m *DeviceRole) *DeviceRoleDeleteOne {
-	return c.DeleteOneID(_m.ID)
 }
 
 // DeleteOneID returns a builder for deleting the given entity by its id.
@@ -909,47 +883,6 @@ func (c *DeviceRoleClient) Query() *DeviceRoleQuery {
 // Get returns a DeviceRole entity by its id.
 func (c *DeviceRoleClient) Get(ctx context.Context, id int) (*DeviceRole, error) {
 	return c.Query().Where(devicerole.ID(id)).Only(ctx)
-}
-
-// GetX is like Get, but panics if an error occurs.
-func (c *DeviceRoleClient) GetX(ctx context.Context, id int) *DeviceRole {
-	obj, err := c.Get(ctx, id)
-	if err != nil {
-		panic(err)
-	}
-	return obj
-}
-
-// QueryParent queries the parent edge of a DeviceRole.
-func (c *DeviceRoleClient) QueryParent(_m *DeviceRole) *DeviceRoleQuery {
-	query := (&DeviceRoleClient{config: c.config}).Query()
-	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
-		id := _m.ID
-		step := sqlgraph.NewStep(
-			sqlgraph.From(devicerole.Table, devicerole.FieldID, id),
-			sqlgraph.To(devicerole.Table, devicerole.FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, true, devicerole.ParentTable, devicerole.ParentColumn),
-		)
-		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
-		return fromV, nil
-	}
-	return query
-}
-
-// QueryChildren queries the children edge of a DeviceRole.
-func (c *DeviceRoleClient) QueryChildren(_m *DeviceRole) *DeviceRoleQuery {
-	query := (&DeviceRoleClient{config: c.config}).Query()
-	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
-		id := _m.ID
-		step := sqlgraph.NewStep(
-			sqlgraph.From(devicerole.Table, devicerole.FieldID, id),
-			sqlgraph.To(devicerole.Table, devicerole.FieldID),
-			sqlgraph.Edge(sqlgraph.O2M, false, devicerole.ChildrenTable, devicerole.ChildrenColumn),
-		)
-		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
-		return fromV, nil
-	}
-	return query
 }
 
 // Hooks returns the client hooks.
@@ -1274,31 +1207,10 @@ func (c *InventoryItemRoleClient) CreateBulk(builders ...*InventoryItemRoleCreat
 	return &InventoryItemRoleCreateBulk{config: c.config, builders: builders}
 }
 
-// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
-// a builder and applies setFunc on it.
-func (c *InventoryItemRoleClient) MapCreateBulk(slice any, setFunc func(*InventoryItemRoleCreate, int)) *InventoryItemRoleCreateBulk {
-	rv := reflect.ValueOf(slice)
-	if rv.Kind() != reflect.Slice {
-		return &InventoryItemRoleCreateBulk{err: fmt.Errorf("calling to InventoryItemRoleClient.MapCreateBulk with wrong type %T, need slice", slice)}
-	}
-	builders := make([]*InventoryItemRoleCreate, rv.Len())
-	for i := 0; i < rv.Len(); i++ {
-		builders[i] = c.Create()
-		setFunc(builders[i], i)
-	}
-	return &InventoryItemRoleCreateBulk{config: c.config, builders: builders}
-}
-
 // Update returns an update builder for InventoryItemRole.
 func (c *InventoryItemRoleClient) Update() *InventoryItemRoleUpdate {
 	mutation := newInventoryItemRoleMutation(c.config, OpUpdate)
 	return &InventoryItemRoleUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
-}
-
-// UpdateOne returns an update builder for the given entity.
-func (c *InventoryItemRoleClient) UpdateOne(_m *InventoryItemRole) *InventoryItemRoleUpdateOne {
-	mutation := newInventoryItemRoleMutation(c.config, OpUpdateOne, withInventoryItemRole(_m))
-	return &InventoryItemRoleUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
 }
 
 // UpdateOneID returns an update builder for the given id.
@@ -1311,11 +1223,6 @@ func (c *InventoryItemRoleClient) UpdateOneID(id int) *InventoryItemRoleUpdateOn
 func (c *InventoryItemRoleClient) Delete() *InventoryItemRoleDelete {
 	mutation := newInventoryItemRoleMutation(c.config, OpDelete)
 	return &InventoryItemRoleDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
-}
-
-// DeleteOne returns a builder for deleting the given entity.
-func (c *InventoryItemRoleClient) DeleteOne(_m *InventoryItemRole) *InventoryItemRoleDeleteOne {
-	return c.DeleteOneID(_m.ID)
 }
 
 // DeleteOneID returns a builder for deleting the given entity by its id.
@@ -1338,15 +1245,6 @@ func (c *InventoryItemRoleClient) Query() *InventoryItemRoleQuery {
 // Get returns a InventoryItemRole entity by its id.
 func (c *InventoryItemRoleClient) Get(ctx context.Context, id int) (*InventoryItemRole, error) {
 	return c.Query().Where(inventoryitemrole.ID(id)).Only(ctx)
-}
-
-// GetX is like Get, but panics if an error occurs.
-func (c *InventoryItemRoleClient) GetX(ctx context.Context, id int) *InventoryItemRole {
-	obj, err := c.Get(ctx, id)
-	if err != nil {
-		panic(err)
-	}
-	return obj
 }
 
 // Hooks returns the client hooks.
@@ -2051,31 +1949,10 @@ func (c *PlatformClient) CreateBulk(builders ...*PlatformCreate) *PlatformCreate
 	return &PlatformCreateBulk{config: c.config, builders: builders}
 }
 
-// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
-// a builder and applies setFunc on it.
-func (c *PlatformClient) MapCreateBulk(slice any, setFunc func(*PlatformCreate, int)) *PlatformCreateBulk {
-	rv := reflect.ValueOf(slice)
-	if rv.Kind() != reflect.Slice {
-		return &PlatformCreateBulk{err: fmt.Errorf("calling to PlatformClient.MapCreateBulk with wrong type %T, need slice", slice)}
-	}
-	builders := make([]*PlatformCreate, rv.Len())
-	for i := 0; i < rv.Len(); i++ {
-		builders[i] = c.Create()
-		setFunc(builders[i], i)
-	}
-	return &PlatformCreateBulk{config: c.config, builders: builders}
-}
-
 // Update returns an update builder for Platform.
 func (c *PlatformClient) Update() *PlatformUpdate {
 	mutation := newPlatformMutation(c.config, OpUpdate)
 	return &PlatformUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
-}
-
-// UpdateOne returns an update builder for the given entity.
-func (c *PlatformClient) UpdateOne(_m *Platform) *PlatformUpdateOne {
-	mutation := newPlatformMutation(c.config, OpUpdateOne, withPlatform(_m))
-	return &PlatformUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
 }
 
 // UpdateOneID returns an update builder for the given id.
@@ -2088,11 +1965,6 @@ func (c *PlatformClient) UpdateOneID(id int) *PlatformUpdateOne {
 func (c *PlatformClient) Delete() *PlatformDelete {
 	mutation := newPlatformMutation(c.config, OpDelete)
 	return &PlatformDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
-}
-
-// DeleteOne returns a builder for deleting the given entity.
-func (c *PlatformClient) DeleteOne(_m *Platform) *PlatformDeleteOne {
-	return c.DeleteOneID(_m.ID)
 }
 
 // DeleteOneID returns a builder for deleting the given entity by its id.
@@ -2115,63 +1987,6 @@ func (c *PlatformClient) Query() *PlatformQuery {
 // Get returns a Platform entity by its id.
 func (c *PlatformClient) Get(ctx context.Context, id int) (*Platform, error) {
 	return c.Query().Where(platform.ID(id)).Only(ctx)
-}
-
-// GetX is like Get, but panics if an error occurs.
-func (c *PlatformClient) GetX(ctx context.Context, id int) *Platform {
-	obj, err := c.Get(ctx, id)
-	if err != nil {
-		panic(err)
-	}
-	return obj
-}
-
-// QueryParent queries the parent edge of a Platform.
-func (c *PlatformClient) QueryParent(_m *Platform) *PlatformQuery {
-	query := (&PlatformClient{config: c.config}).Query()
-	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
-		id := _m.ID
-		step := sqlgraph.NewStep(
-			sqlgraph.From(platform.Table, platform.FieldID, id),
-			sqlgraph.To(platform.Table, platform.FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, true, platform.ParentTable, platform.ParentColumn),
-		)
-		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
-		return fromV, nil
-	}
-	return query
-}
-
-// QueryChildren queries the children edge of a Platform.
-func (c *PlatformClient) QueryChildren(_m *Platform) *PlatformQuery {
-	query := (&PlatformClient{config: c.config}).Query()
-	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
-		id := _m.ID
-		step := sqlgraph.NewStep(
-			sqlgraph.From(platform.Table, platform.FieldID, id),
-			sqlgraph.To(platform.Table, platform.FieldID),
-			sqlgraph.Edge(sqlgraph.O2M, false, platform.ChildrenTable, platform.ChildrenColumn),
-		)
-		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
-		return fromV, nil
-	}
-	return query
-}
-
-// QueryManufacturer queries the manufacturer edge of a Platform.
-func (c *PlatformClient) QueryManufacturer(_m *Platform) *ManufacturerQuery {
-	query := (&ManufacturerClient{config: c.config}).Query()
-	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
-		id := _m.ID
-		step := sqlgraph.NewStep(
-			sqlgraph.From(platform.Table, platform.FieldID, id),
-			sqlgraph.To(manufacturer.Table, manufacturer.FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, false, platform.ManufacturerTable, platform.ManufacturerColumn),
-		)
-		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
-		return fromV, nil
-	}
-	return query
 }
 
 // Hooks returns the client hooks.
@@ -2528,31 +2343,10 @@ func (c *RackClient) CreateBulk(builders ...*RackCreate) *RackCreateBulk {
 	return &RackCreateBulk{config: c.config, builders: builders}
 }
 
-// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
-// a builder and applies setFunc on it.
-func (c *RackClient) MapCreateBulk(slice any, setFunc func(*RackCreate, int)) *RackCreateBulk {
-	rv := reflect.ValueOf(slice)
-	if rv.Kind() != reflect.Slice {
-		return &RackCreateBulk{err: fmt.Errorf("calling to RackClient.MapCreateBulk with wrong type %T, need slice", slice)}
-	}
-	builders := make([]*RackCreate, rv.Len())
-	for i := 0; i < rv.Len(); i++ {
-		builders[i] = c.Create()
-		setFunc(builders[i], i)
-	}
-	return &RackCreateBulk{config: c.config, builders: builders}
-}
-
 // Update returns an update builder for Rack.
 func (c *RackClient) Update() *RackUpdate {
 	mutation := newRackMutation(c.config, OpUpdate)
 	return &RackUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
-}
-
-// UpdateOne returns an update builder for the given entity.
-func (c *RackClient) UpdateOne(_m *Rack) *RackUpdateOne {
-	mutation := newRackMutation(c.config, OpUpdateOne, withRack(_m))
-	return &RackUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
 }
 
 // UpdateOneID returns an update builder for the given id.
@@ -2565,11 +2359,6 @@ func (c *RackClient) UpdateOneID(id int) *RackUpdateOne {
 func (c *RackClient) Delete() *RackDelete {
 	mutation := newRackMutation(c.config, OpDelete)
 	return &RackDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
-}
-
-// DeleteOne returns a builder for deleting the given entity.
-func (c *RackClient) DeleteOne(_m *Rack) *RackDeleteOne {
-	return c.DeleteOneID(_m.ID)
 }
 
 // DeleteOneID returns a builder for deleting the given entity by its id.
@@ -2592,111 +2381,6 @@ func (c *RackClient) Query() *RackQuery {
 // Get returns a Rack entity by its id.
 func (c *RackClient) Get(ctx context.Context, id int) (*Rack, error) {
 	return c.Query().Where(rack.ID(id)).Only(ctx)
-}
-
-// GetX is like Get, but panics if an error occurs.
-func (c *RackClient) GetX(ctx context.Context, id int) *Rack {
-	obj, err := c.Get(ctx, id)
-	if err != nil {
-		panic(err)
-	}
-	return obj
-}
-
-// QuerySite queries the site edge of a Rack.
-func (c *RackClient) QuerySite(_m *Rack) *SiteQuery {
-	query := (&SiteClient{config: c.config}).Query()
-	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
-		id := _m.ID
-		step := sqlgraph.NewStep(
-			sqlgraph.From(rack.Table, rack.FieldID, id),
-			sqlgraph.To(site.Table, site.FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, false, rack.SiteTable, rack.SiteColumn),
-		)
-		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
-		return fromV, nil
-	}
-	return query
-}
-
-// QueryLocation queries the location edge of a Rack.
-func (c *RackClient) QueryLocation(_m *Rack) *LocationQuery {
-	query := (&LocationClient{config: c.config}).Query()
-	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
-		id := _m.ID
-		step := sqlgraph.NewStep(
-			sqlgraph.From(rack.Table, rack.FieldID, id),
-			sqlgraph.To(location.Table, location.FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, false, rack.LocationTable, rack.LocationColumn),
-		)
-		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
-		return fromV, nil
-	}
-	return query
-}
-
-// QueryGroup queries the group edge of a Rack.
-func (c *RackClient) QueryGroup(_m *Rack) *RackGroupQuery {
-	query := (&RackGroupClient{config: c.config}).Query()
-	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
-		id := _m.ID
-		step := sqlgraph.NewStep(
-			sqlgraph.From(rack.Table, rack.FieldID, id),
-			sqlgraph.To(rackgroup.Table, rackgroup.FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, false, rack.GroupTable, rack.GroupColumn),
-		)
-		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
-		return fromV, nil
-	}
-	return query
-}
-
-// QueryTenant queries the tenant edge of a Rack.
-func (c *RackClient) QueryTenant(_m *Rack) *TenantQuery {
-	query := (&TenantClient{config: c.config}).Query()
-	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
-		id := _m.ID
-		step := sqlgraph.NewStep(
-			sqlgraph.From(rack.Table, rack.FieldID, id),
-			sqlgraph.To(tenant.Table, tenant.FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, false, rack.TenantTable, rack.TenantColumn),
-		)
-		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
-		return fromV, nil
-	}
-	return query
-}
-
-// QueryRole queries the role edge of a Rack.
-func (c *RackClient) QueryRole(_m *Rack) *RackRoleQuery {
-	query := (&RackRoleClient{config: c.config}).Query()
-	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
-		id := _m.ID
-		step := sqlgraph.NewStep(
-			sqlgraph.From(rack.Table, rack.FieldID, id),
-			sqlgraph.To(rackrole.Table, rackrole.FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, false, rack.RoleTable, rack.RoleColumn),
-		)
-		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
-		return fromV, nil
-	}
-	return query
-}
-
-// QueryRackType queries the rack_type edge of a Rack.
-func (c *RackClient) QueryRackType(_m *Rack) *RackTypeQuery {
-	query := (&RackTypeClient{config: c.config}).Query()
-	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
-		id := _m.ID
-		step := sqlgraph.NewStep(
-			sqlgraph.From(rack.Table, rack.FieldID, id),
-			sqlgraph.To(racktype.Table, racktype.FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, false, rack.RackTypeTable, rack.RackTypeColumn),
-		)
-		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
-		return fromV, nil
-	}
-	return query
 }
 
 // Hooks returns the client hooks.
@@ -2758,31 +2442,10 @@ func (c *RackGroupClient) CreateBulk(builders ...*RackGroupCreate) *RackGroupCre
 	return &RackGroupCreateBulk{config: c.config, builders: builders}
 }
 
-// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
-// a builder and applies setFunc on it.
-func (c *RackGroupClient) MapCreateBulk(slice any, setFunc func(*RackGroupCreate, int)) *RackGroupCreateBulk {
-	rv := reflect.ValueOf(slice)
-	if rv.Kind() != reflect.Slice {
-		return &RackGroupCreateBulk{err: fmt.Errorf("calling to RackGroupClient.MapCreateBulk with wrong type %T, need slice", slice)}
-	}
-	builders := make([]*RackGroupCreate, rv.Len())
-	for i := 0; i < rv.Len(); i++ {
-		builders[i] = c.Create()
-		setFunc(builders[i], i)
-	}
-	return &RackGroupCreateBulk{config: c.config, builders: builders}
-}
-
 // Update returns an update builder for RackGroup.
 func (c *RackGroupClient) Update() *RackGroupUpdate {
 	mutation := newRackGroupMutation(c.config, OpUpdate)
 	return &RackGroupUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
-}
-
-// UpdateOne returns an update builder for the given entity.
-func (c *RackGroupClient) UpdateOne(_m *RackGroup) *RackGroupUpdateOne {
-	mutation := newRackGroupMutation(c.config, OpUpdateOne, withRackGroup(_m))
-	return &RackGroupUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
 }
 
 // UpdateOneID returns an update builder for the given id.
@@ -2795,11 +2458,6 @@ func (c *RackGroupClient) UpdateOneID(id int) *RackGroupUpdateOne {
 func (c *RackGroupClient) Delete() *RackGroupDelete {
 	mutation := newRackGroupMutation(c.config, OpDelete)
 	return &RackGroupDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
-}
-
-// DeleteOne returns a builder for deleting the given entity.
-func (c *RackGroupClient) DeleteOne(_m *RackGroup) *RackGroupDeleteOne {
-	return c.DeleteOneID(_m.ID)
 }
 
 // DeleteOneID returns a builder for deleting the given entity by its id.
@@ -2822,15 +2480,6 @@ func (c *RackGroupClient) Query() *RackGroupQuery {
 // Get returns a RackGroup entity by its id.
 func (c *RackGroupClient) Get(ctx context.Context, id int) (*RackGroup, error) {
 	return c.Query().Where(rackgroup.ID(id)).Only(ctx)
-}
-
-// GetX is like Get, but panics if an error occurs.
-func (c *RackGroupClient) GetX(ctx context.Context, id int) *RackGroup {
-	obj, err := c.Get(ctx, id)
-	if err != nil {
-		panic(err)
-	}
-	return obj
 }
 
 // Hooks returns the client hooks.
@@ -2891,31 +2540,10 @@ func (c *RackReservationClient) CreateBulk(builders ...*RackReservationCreate) *
 	return &RackReservationCreateBulk{config: c.config, builders: builders}
 }
 
-// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
-// a builder and applies setFunc on it.
-func (c *RackReservationClient) MapCreateBulk(slice any, setFunc func(*RackReservationCreate, int)) *RackReservationCreateBulk {
-	rv := reflect.ValueOf(slice)
-	if rv.Kind() != reflect.Slice {
-		return &RackReservationCreateBulk{err: fmt.Errorf("calling to RackReservationClient.MapCreateBulk with wrong type %T, need slice", slice)}
-	}
-	builders := make([]*RackReservationCreate, rv.Len())
-	for i := 0; i < rv.Len(); i++ {
-		builders[i] = c.Create()
-		setFunc(builders[i], i)
-	}
-	return &RackReservationCreateBulk{config: c.config, builders: builders}
-}
-
 // Update returns an update builder for RackReservation.
 func (c *RackReservationClient) Update() *RackReservationUpdate {
 	mutation := newRackReservationMutation(c.config, OpUpdate)
 	return &RackReservationUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
-}
-
-// UpdateOne returns an update builder for the given entity.
-func (c *RackReservationClient) UpdateOne(_m *RackReservation) *RackReservationUpdateOne {
-	mutation := newRackReservationMutation(c.config, OpUpdateOne, withRackReservation(_m))
-	return &RackReservationUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
 }
 
 // UpdateOneID returns an update builder for the given id.
@@ -2928,11 +2556,6 @@ func (c *RackReservationClient) UpdateOneID(id int) *RackReservationUpdateOne {
 func (c *RackReservationClient) Delete() *RackReservationDelete {
 	mutation := newRackReservationMutation(c.config, OpDelete)
 	return &RackReservationDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
-}
-
-// DeleteOne returns a builder for deleting the given entity.
-func (c *RackReservationClient) DeleteOne(_m *RackReservation) *RackReservationDeleteOne {
-	return c.DeleteOneID(_m.ID)
 }
 
 // DeleteOneID returns a builder for deleting the given entity by its id.
@@ -2955,63 +2578,6 @@ func (c *RackReservationClient) Query() *RackReservationQuery {
 // Get returns a RackReservation entity by its id.
 func (c *RackReservationClient) Get(ctx context.Context, id int) (*RackReservation, error) {
 	return c.Query().Where(rackreservation.ID(id)).Only(ctx)
-}
-
-// GetX is like Get, but panics if an error occurs.
-func (c *RackReservationClient) GetX(ctx context.Context, id int) *RackReservation {
-	obj, err := c.Get(ctx, id)
-	if err != nil {
-		panic(err)
-	}
-	return obj
-}
-
-// QueryRack queries the rack edge of a RackReservation.
-func (c *RackReservationClient) QueryRack(_m *RackReservation) *RackQuery {
-	query := (&RackClient{config: c.config}).Query()
-	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
-		id := _m.ID
-		step := sqlgraph.NewStep(
-			sqlgraph.From(rackreservation.Table, rackreservation.FieldID, id),
-			sqlgraph.To(rack.Table, rack.FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, false, rackreservation.RackTable, rackreservation.RackColumn),
-		)
-		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
-		return fromV, nil
-	}
-	return query
-}
-
-// QueryTenant queries the tenant edge of a RackReservation.
-func (c *RackReservationClient) QueryTenant(_m *RackReservation) *TenantQuery {
-	query := (&TenantClient{config: c.config}).Query()
-	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
-		id := _m.ID
-		step := sqlgraph.NewStep(
-			sqlgraph.From(rackreservation.Table, rackreservation.FieldID, id),
-			sqlgraph.To(tenant.Table, tenant.FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, false, rackreservation.TenantTable, rackreservation.TenantColumn),
-		)
-		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
-		return fromV, nil
-	}
-	return query
-}
-
-// QueryUser queries the user edge of a RackReservation.
-func (c *RackReservationClient) QueryUser(_m *RackReservation) *UserQuery {
-	query := (&UserClient{config: c.config}).Query()
-	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
-		id := _m.ID
-		step := sqlgraph.NewStep(
-			sqlgraph.From(rackreservation.Table, rackreservation.FieldID, id),
-			sqlgraph.To(user.Table, user.FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, false, rackreservation.UserTable, rackreservation.UserColumn),
-		)
-		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
-		return fromV, nil
-	}
-	return query
 }
 
 // Hooks returns the client hooks.
@@ -3073,31 +2639,10 @@ func (c *RackRoleClient) CreateBulk(builders ...*RackRoleCreate) *RackRoleCreate
 	return &RackRoleCreateBulk{config: c.config, builders: builders}
 }
 
-// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
-// a builder and applies setFunc on it.
-func (c *RackRoleClient) MapCreateBulk(slice any, setFunc func(*RackRoleCreate, int)) *RackRoleCreateBulk {
-	rv := reflect.ValueOf(slice)
-	if rv.Kind() != reflect.Slice {
-		return &RackRoleCreateBulk{err: fmt.Errorf("calling to RackRoleClient.MapCreateBulk with wrong type %T, need slice", slice)}
-	}
-	builders := make([]*RackRoleCreate, rv.Len())
-	for i := 0; i < rv.Len(); i++ {
-		builders[i] = c.Create()
-		setFunc(builders[i], i)
-	}
-	return &RackRoleCreateBulk{config: c.config, builders: builders}
-}
-
 // Update returns an update builder for RackRole.
 func (c *RackRoleClient) Update() *RackRoleUpdate {
 	mutation := newRackRoleMutation(c.config, OpUpdate)
 	return &RackRoleUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
-}
-
-// UpdateOne returns an update builder for the given entity.
-func (c *RackRoleClient) UpdateOne(_m *RackRole) *RackRoleUpdateOne {
-	mutation := newRackRoleMutation(c.config, OpUpdateOne, withRackRole(_m))
-	return &RackRoleUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
 }
 
 // UpdateOneID returns an update builder for the given id.
@@ -3110,11 +2655,6 @@ func (c *RackRoleClient) UpdateOneID(id int) *RackRoleUpdateOne {
 func (c *RackRoleClient) Delete() *RackRoleDelete {
 	mutation := newRackRoleMutation(c.config, OpDelete)
 	return &RackRoleDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
-}
-
-// DeleteOne returns a builder for deleting the given entity.
-func (c *RackRoleClient) DeleteOne(_m *RackRole) *RackRoleDeleteOne {
-	return c.DeleteOneID(_m.ID)
 }
 
 // DeleteOneID returns a builder for deleting the given entity by its id.
@@ -3137,15 +2677,6 @@ func (c *RackRoleClient) Query() *RackRoleQuery {
 // Get returns a RackRole entity by its id.
 func (c *RackRoleClient) Get(ctx context.Context, id int) (*RackRole, error) {
 	return c.Query().Where(rackrole.ID(id)).Only(ctx)
-}
-
-// GetX is like Get, but panics if an error occurs.
-func (c *RackRoleClient) GetX(ctx context.Context, id int) *RackRole {
-	obj, err := c.Get(ctx, id)
-	if err != nil {
-		panic(err)
-	}
-	return obj
 }
 
 // Hooks returns the client hooks.
@@ -3206,31 +2737,10 @@ func (c *RackTypeClient) CreateBulk(builders ...*RackTypeCreate) *RackTypeCreate
 	return &RackTypeCreateBulk{config: c.config, builders: builders}
 }
 
-// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
-// a builder and applies setFunc on it.
-func (c *RackTypeClient) MapCreateBulk(slice any, setFunc func(*RackTypeCreate, int)) *RackTypeCreateBulk {
-	rv := reflect.ValueOf(slice)
-	if rv.Kind() != reflect.Slice {
-		return &RackTypeCreateBulk{err: fmt.Errorf("calling to RackTypeClient.MapCreateBulk with wrong type %T, need slice", slice)}
-	}
-	builders := make([]*RackTypeCreate, rv.Len())
-	for i := 0; i < rv.Len(); i++ {
-		builders[i] = c.Create()
-		setFunc(builders[i], i)
-	}
-	return &RackTypeCreateBulk{config: c.config, builders: builders}
-}
-
 // Update returns an update builder for RackType.
 func (c *RackTypeClient) Update() *RackTypeUpdate {
 	mutation := newRackTypeMutation(c.config, OpUpdate)
 	return &RackTypeUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
-}
-
-// UpdateOne returns an update builder for the given entity.
-func (c *RackTypeClient) UpdateOne(_m *RackType) *RackTypeUpdateOne {
-	mutation := newRackTypeMutation(c.config, OpUpdateOne, withRackType(_m))
-	return &RackTypeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
 }
 
 // UpdateOneID returns an update builder for the given id.
@@ -3243,11 +2753,6 @@ func (c *RackTypeClient) UpdateOneID(id int) *RackTypeUpdateOne {
 func (c *RackTypeClient) Delete() *RackTypeDelete {
 	mutation := newRackTypeMutation(c.config, OpDelete)
 	return &RackTypeDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
-}
-
-// DeleteOne returns a builder for deleting the given entity.
-func (c *RackTypeClient) DeleteOne(_m *RackType) *RackTypeDeleteOne {
-	return c.DeleteOneID(_m.ID)
 }
 
 // DeleteOneID returns a builder for deleting the given entity by its id.
@@ -3270,31 +2775,6 @@ func (c *RackTypeClient) Query() *RackTypeQuery {
 // Get returns a RackType entity by its id.
 func (c *RackTypeClient) Get(ctx context.Context, id int) (*RackType, error) {
 	return c.Query().Where(racktype.ID(id)).Only(ctx)
-}
-
-// GetX is like Get, but panics if an error occurs.
-func (c *RackTypeClient) GetX(ctx context.Context, id int) *RackType {
-	obj, err := c.Get(ctx, id)
-	if err != nil {
-		panic(err)
-	}
-	return obj
-}
-
-// QueryManufacturer queries the manufacturer edge of a RackType.
-func (c *RackTypeClient) QueryManufacturer(_m *RackType) *ManufacturerQuery {
-	query := (&ManufacturerClient{config: c.config}).Query()
-	query.path = func(context.Context) (fromV *sql.Selector, _ error) {
-		id := _m.ID
-		step := sqlgraph.NewStep(
-			sqlgraph.From(racktype.Table, racktype.FieldID, id),
-			sqlgraph.To(manufacturer.Table, manufacturer.FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, false, racktype.ManufacturerTable, racktype.ManufacturerColumn),
-		)
-		fromV = sqlgraph.Neighbors(_m.driver.Dialect(), step)
-		return fromV, nil
-	}
-	return query
 }
 
 // Hooks returns the client hooks.

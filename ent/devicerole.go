@@ -39,42 +39,8 @@ type DeviceRole struct {
 	// Color holds the value of the "color" field.
 	Color string `json:"color,omitempty"`
 	// VMRole holds the value of the "vm_role" field.
-	VMRole bool `json:"vm_role,omitempty"`
-	// Edges holds the relations/edges for other nodes in the graph.
-	// The values are being populated by the DeviceRoleQuery when eager-loading is set.
-	Edges        DeviceRoleEdges `json:"edges"`
+	VMRole       bool `json:"vm_role,omitempty"`
 	selectValues sql.SelectValues
-}
-
-// DeviceRoleEdges holds the relations/edges for other nodes in the graph.
-type DeviceRoleEdges struct {
-	// Parent holds the value of the parent edge.
-	Parent *DeviceRole `json:"parent,omitempty"`
-	// Children holds the value of the children edge.
-	Children []*DeviceRole `json:"children,omitempty"`
-	// loadedTypes holds the information for reporting if a
-	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [2]bool
-}
-
-// ParentOrErr returns the Parent value or an error if the edge
-// was not loaded in eager-loading, or loaded but was not found.
-func (e DeviceRoleEdges) ParentOrErr() (*DeviceRole, error) {
-	if e.Parent != nil {
-		return e.Parent, nil
-	} else if e.loadedTypes[0] {
-		return nil, &NotFoundError{label: devicerole.Label}
-	}
-	return nil, &NotLoadedError{edge: "parent"}
-}
-
-// ChildrenOrErr returns the Children value or an error if the edge
-// was not loaded in eager-loading.
-func (e DeviceRoleEdges) ChildrenOrErr() ([]*DeviceRole, error) {
-	if e.loadedTypes[1] {
-		return e.Children, nil
-	}
-	return nil, &NotLoadedError{edge: "children"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -195,23 +161,6 @@ func (_m *DeviceRole) assignValues(columns []string, values []any) error {
 // This includes values selected through modifiers, order, etc.
 func (_m *DeviceRole) Value(name string) (ent.Value, error) {
 	return _m.selectValues.Get(name)
-}
-
-// QueryParent queries the "parent" edge of the DeviceRole entity.
-func (_m *DeviceRole) QueryParent() *DeviceRoleQuery {
-	return NewDeviceRoleClient(_m.config).QueryParent(_m)
-}
-
-// QueryChildren queries the "children" edge of the DeviceRole entity.
-func (_m *DeviceRole) QueryChildren() *DeviceRoleQuery {
-	return NewDeviceRoleClient(_m.config).QueryChildren(_m)
-}
-
-// Update returns a builder for updating this DeviceRole.
-// Note that you need to call DeviceRole.Unwrap() before calling this method if this DeviceRole
-// was returned from a transaction, and the transaction was committed or rolled back.
-func (_m *DeviceRole) Update() *DeviceRoleUpdateOne {
-	return NewDeviceRoleClient(_m.config).UpdateOne(_m)
 }
 
 // Unwrap unwraps the DeviceRole entity that was returned from a transaction after it was closed,

@@ -4,12 +4,9 @@ package ent
 
 import (
 	"context"
-	"database/sql/driver"
 	"fmt"
-	"math"
 
 	"entgo.io/ent"
-	"entgo.io/ent/dialect"
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
@@ -17,16 +14,14 @@ import (
 	"github.com/inventory/inventory/ent/predicate"
 )
 
-// DeviceRoleQuery is the builder for querying DeviceRole entities.
+// DeviceRoleQuery is the builder for querying DeviceRole entities: the slim
+// builder of an api.Model.GenericOnly type (ent/template/query.tmpl).
 type DeviceRoleQuery struct {
 	config
-	ctx          *QueryContext
-	order        []devicerole.OrderOption
-	inters       []Interceptor
-	predicates   []predicate.DeviceRole
-	withParent   *DeviceRoleQuery
-	withChildren *DeviceRoleQuery
-	modifiers    []func(*sql.Selector)
+	ctx        *QueryContext
+	order      []devicerole.OrderOption
+	inters     []Interceptor
+	predicates []predicate.DeviceRole
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -51,7 +46,6 @@ func (_q *DeviceRoleQuery) Offset(offset int) *DeviceRoleQuery {
 }
 
 // Unique configures the query builder to filter duplicate records on query.
-// By default, unique is set to true, and can be disabled using this method.
 func (_q *DeviceRoleQuery) Unique(unique bool) *DeviceRoleQuery {
 	_q.ctx.Unique = &unique
 	return _q
@@ -61,50 +55,6 @@ func (_q *DeviceRoleQuery) Unique(unique bool) *DeviceRoleQuery {
 func (_q *DeviceRoleQuery) Order(o ...devicerole.OrderOption) *DeviceRoleQuery {
 	_q.order = append(_q.order, o...)
 	return _q
-}
-
-// QueryParent chains the current query on the "parent" edge.
-func (_q *DeviceRoleQuery) QueryParent() *DeviceRoleQuery {
-	query := (&DeviceRoleClient{config: _q.config}).Query()
-	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
-		if err := _q.prepareQuery(ctx); err != nil {
-			return nil, err
-		}
-		selector := _q.sqlQuery(ctx)
-		if err := selector.Err(); err != nil {
-			return nil, err
-		}
-		step := sqlgraph.NewStep(
-			sqlgraph.From(devicerole.Table, devicerole.FieldID, selector),
-			sqlgraph.To(devicerole.Table, devicerole.FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, true, devicerole.ParentTable, devicerole.ParentColumn),
-		)
-		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
-		return fromU, nil
-	}
-	return query
-}
-
-// QueryChildren chains the current query on the "children" edge.
-func (_q *DeviceRoleQuery) QueryChildren() *DeviceRoleQuery {
-	query := (&DeviceRoleClient{config: _q.config}).Query()
-	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
-		if err := _q.prepareQuery(ctx); err != nil {
-			return nil, err
-		}
-		selector := _q.sqlQuery(ctx)
-		if err := selector.Err(); err != nil {
-			return nil, err
-		}
-		step := sqlgraph.NewStep(
-			sqlgraph.From(devicerole.Table, devicerole.FieldID, selector),
-			sqlgraph.To(devicerole.Table, devicerole.FieldID),
-			sqlgraph.Edge(sqlgraph.O2M, false, devicerole.ChildrenTable, devicerole.ChildrenColumn),
-		)
-		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
-		return fromU, nil
-	}
-	return query
 }
 
 // First returns the first DeviceRole entity from the query.
@@ -118,38 +68,6 @@ func (_q *DeviceRoleQuery) First(ctx context.Context) (*DeviceRole, error) {
 		return nil, &NotFoundError{devicerole.Label}
 	}
 	return nodes[0], nil
-}
-
-// FirstX is like First, but panics if an error occurs.
-func (_q *DeviceRoleQuery) FirstX(ctx context.Context) *DeviceRole {
-	node, err := _q.First(ctx)
-	if err != nil && !IsNotFound(err) {
-		panic(err)
-	}
-	return node
-}
-
-// FirstID returns the first DeviceRole ID from the query.
-// Returns a *NotFoundError when no DeviceRole ID was found.
-func (_q *DeviceRoleQuery) FirstID(ctx context.Context) (id int, err error) {
-	var ids []int
-	if ids, err = _q.Limit(1).IDs(setContextOp(ctx, _q.ctx, ent.OpQueryFirstID)); err != nil {
-		return
-	}
-	if len(ids) == 0 {
-		err = &NotFoundError{devicerole.Label}
-		return
-	}
-	return ids[0], nil
-}
-
-// FirstIDX is like FirstID, but panics if an error occurs.
-func (_q *DeviceRoleQuery) FirstIDX(ctx context.Context) int {
-	id, err := _q.FirstID(ctx)
-	if err != nil && !IsNotFound(err) {
-		panic(err)
-	}
-	return id
 }
 
 // Only returns a single DeviceRole entity found by the query, ensuring it only returns one.
@@ -170,43 +88,6 @@ func (_q *DeviceRoleQuery) Only(ctx context.Context) (*DeviceRole, error) {
 	}
 }
 
-// OnlyX is like Only, but panics if an error occurs.
-func (_q *DeviceRoleQuery) OnlyX(ctx context.Context) *DeviceRole {
-	node, err := _q.Only(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return node
-}
-
-// OnlyID is like Only, but returns the only DeviceRole ID in the query.
-// Returns a *NotSingularError when more than one DeviceRole ID is found.
-// Returns a *NotFoundError when no entities are found.
-func (_q *DeviceRoleQuery) OnlyID(ctx context.Context) (id int, err error) {
-	var ids []int
-	if ids, err = _q.Limit(2).IDs(setContextOp(ctx, _q.ctx, ent.OpQueryOnlyID)); err != nil {
-		return
-	}
-	switch len(ids) {
-	case 1:
-		id = ids[0]
-	case 0:
-		err = &NotFoundError{devicerole.Label}
-	default:
-		err = &NotSingularError{devicerole.Label}
-	}
-	return
-}
-
-// OnlyIDX is like OnlyID, but panics if an error occurs.
-func (_q *DeviceRoleQuery) OnlyIDX(ctx context.Context) int {
-	id, err := _q.OnlyID(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return id
-}
-
 // All executes the query and returns a list of DeviceRoles.
 func (_q *DeviceRoleQuery) All(ctx context.Context) ([]*DeviceRole, error) {
 	ctx = setContextOp(ctx, _q.ctx, ent.OpQueryAll)
@@ -217,164 +98,39 @@ func (_q *DeviceRoleQuery) All(ctx context.Context) ([]*DeviceRole, error) {
 	return withInterceptors[[]*DeviceRole](ctx, _q, qr, _q.inters)
 }
 
-// AllX is like All, but panics if an error occurs.
-func (_q *DeviceRoleQuery) AllX(ctx context.Context) []*DeviceRole {
-	nodes, err := _q.All(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return nodes
-}
-
-// IDs executes the query and returns a list of DeviceRole IDs.
-func (_q *DeviceRoleQuery) IDs(ctx context.Context) (ids []int, err error) {
+// IDs executes the query and returns a list of DeviceRole IDs (a
+// mutation's IDs uses it for updates and deletes by predicate).
+func (_q *DeviceRoleQuery) IDs(ctx context.Context) ([]int, error) {
 	if _q.ctx.Unique == nil && _q.path != nil {
 		_q.Unique(true)
 	}
-	ctx = setContextOp(ctx, _q.ctx, ent.OpQueryIDs)
-	if err = _q.Select(devicerole.FieldID).Scan(ctx, &ids); err != nil {
+	_q.ctx.Fields = append(_q.ctx.Fields, devicerole.FieldID)
+	nodes, err := _q.All(setContextOp(ctx, _q.ctx, ent.OpQueryIDs))
+	if err != nil {
 		return nil, err
+	}
+	ids := make([]int, len(nodes))
+	for i, n := range nodes {
+		ids[i] = n.ID
 	}
 	return ids, nil
 }
 
-// IDsX is like IDs, but panics if an error occurs.
-func (_q *DeviceRoleQuery) IDsX(ctx context.Context) []int {
-	ids, err := _q.IDs(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return ids
-}
-
-// Count returns the count of the given query.
-func (_q *DeviceRoleQuery) Count(ctx context.Context) (int, error) {
-	ctx = setContextOp(ctx, _q.ctx, ent.OpQueryCount)
-	if err := _q.prepareQuery(ctx); err != nil {
-		return 0, err
-	}
-	return withInterceptors[int](ctx, _q, querierCount[*DeviceRoleQuery](), _q.inters)
-}
-
-// CountX is like Count, but panics if an error occurs.
-func (_q *DeviceRoleQuery) CountX(ctx context.Context) int {
-	count, err := _q.Count(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return count
-}
-
-// Exist returns true if the query has elements in the graph.
-func (_q *DeviceRoleQuery) Exist(ctx context.Context) (bool, error) {
-	ctx = setContextOp(ctx, _q.ctx, ent.OpQueryExist)
-	switch _, err := _q.FirstID(ctx); {
-	case IsNotFound(err):
-		return false, nil
-	case err != nil:
-		return false, fmt.Errorf("ent: check existence: %w", err)
-	default:
-		return true, nil
-	}
-}
-
-// ExistX is like Exist, but panics if an error occurs.
-func (_q *DeviceRoleQuery) ExistX(ctx context.Context) bool {
-	exist, err := _q.Exist(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return exist
-}
-
-// Clone returns a duplicate of the DeviceRoleQuery builder, including all associated steps. It can be
-// used to prepare common query builders and use them differently after the clone is made.
+// Clone returns a duplicate of the DeviceRoleQuery builder, including all associated steps.
 func (_q *DeviceRoleQuery) Clone() *DeviceRoleQuery {
 	if _q == nil {
 		return nil
 	}
 	return &DeviceRoleQuery{
-		config:       _q.config,
-		ctx:          _q.ctx.Clone(),
-		order:        append([]devicerole.OrderOption{}, _q.order...),
-		inters:       append([]Interceptor{}, _q.inters...),
-		predicates:   append([]predicate.DeviceRole{}, _q.predicates...),
-		withParent:   _q.withParent.Clone(),
-		withChildren: _q.withChildren.Clone(),
+		config:     _q.config,
+		ctx:        _q.ctx.Clone(),
+		order:      append([]devicerole.OrderOption{}, _q.order...),
+		inters:     append([]Interceptor{}, _q.inters...),
+		predicates: append([]predicate.DeviceRole{}, _q.predicates...),
 		// clone intermediate query.
 		sql:  _q.sql.Clone(),
 		path: _q.path,
 	}
-}
-
-// WithParent tells the query-builder to eager-load the nodes that are connected to
-// the "parent" edge. The optional arguments are used to configure the query builder of the edge.
-func (_q *DeviceRoleQuery) WithParent(opts ...func(*DeviceRoleQuery)) *DeviceRoleQuery {
-	query := (&DeviceRoleClient{config: _q.config}).Query()
-	for _, opt := range opts {
-		opt(query)
-	}
-	_q.withParent = query
-	return _q
-}
-
-// WithChildren tells the query-builder to eager-load the nodes that are connected to
-// the "children" edge. The optional arguments are used to configure the query builder of the edge.
-func (_q *DeviceRoleQuery) WithChildren(opts ...func(*DeviceRoleQuery)) *DeviceRoleQuery {
-	query := (&DeviceRoleClient{config: _q.config}).Query()
-	for _, opt := range opts {
-		opt(query)
-	}
-	_q.withChildren = query
-	return _q
-}
-
-// GroupBy is used to group vertices by one or more fields/columns.
-// It is often used with aggregate functions, like: count, max, mean, min, sum.
-//
-// Example:
-//
-//	var v []struct {
-//		Created time.Time `json:"created,omitempty"`
-//		Count int `json:"count,omitempty"`
-//	}
-//
-//	client.DeviceRole.Query().
-//		GroupBy(devicerole.FieldCreated).
-//		Aggregate(ent.Count()).
-//		Scan(ctx, &v)
-func (_q *DeviceRoleQuery) GroupBy(field string, fields ...string) *DeviceRoleGroupBy {
-	_q.ctx.Fields = append([]string{field}, fields...)
-	grbuild := &DeviceRoleGroupBy{build: _q}
-	grbuild.flds = &_q.ctx.Fields
-	grbuild.label = devicerole.Label
-	grbuild.scan = grbuild.Scan
-	return grbuild
-}
-
-// Select allows the selection one or more fields/columns for the given query,
-// instead of selecting all fields in the entity.
-//
-// Example:
-//
-//	var v []struct {
-//		Created time.Time `json:"created,omitempty"`
-//	}
-//
-//	client.DeviceRole.Query().
-//		Select(devicerole.FieldCreated).
-//		Scan(ctx, &v)
-func (_q *DeviceRoleQuery) Select(fields ...string) *DeviceRoleSelect {
-	_q.ctx.Fields = append(_q.ctx.Fields, fields...)
-	sbuild := &DeviceRoleSelect{DeviceRoleQuery: _q}
-	sbuild.label = devicerole.Label
-	sbuild.flds, sbuild.scan = &_q.ctx.Fields, sbuild.Scan
-	return sbuild
-}
-
-// Aggregate returns a DeviceRoleSelect configured with the given aggregations.
-func (_q *DeviceRoleQuery) Aggregate(fns ...AggregateFunc) *DeviceRoleSelect {
-	return _q.Select().Aggregate(fns...)
 }
 
 func (_q *DeviceRoleQuery) prepareQuery(ctx context.Context) error {
@@ -405,12 +161,8 @@ func (_q *DeviceRoleQuery) prepareQuery(ctx context.Context) error {
 
 func (_q *DeviceRoleQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*DeviceRole, error) {
 	var (
-		nodes       = []*DeviceRole{}
-		_spec       = _q.querySpec()
-		loadedTypes = [2]bool{
-			_q.withParent != nil,
-			_q.withChildren != nil,
-		}
+		nodes = []*DeviceRole{}
+		_spec = _q.querySpec()
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
 		return (*DeviceRole).scanValues(nil, columns)
@@ -418,11 +170,7 @@ func (_q *DeviceRoleQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*D
 	_spec.Assign = func(columns []string, values []any) error {
 		node := &DeviceRole{config: _q.config}
 		nodes = append(nodes, node)
-		node.Edges.loadedTypes = loadedTypes
 		return node.assignValues(columns, values)
-	}
-	if len(_q.modifiers) > 0 {
-		_spec.Modifiers = _q.modifiers
 	}
 	for i := range hooks {
 		hooks[i](ctx, _spec)
@@ -430,101 +178,7 @@ func (_q *DeviceRoleQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*D
 	if err := sqlgraph.QueryNodes(ctx, _q.driver, _spec); err != nil {
 		return nil, err
 	}
-	if len(nodes) == 0 {
-		return nodes, nil
-	}
-	if query := _q.withParent; query != nil {
-		if err := _q.loadParent(ctx, query, nodes, nil,
-			func(n *DeviceRole, e *DeviceRole) { n.Edges.Parent = e }); err != nil {
-			return nil, err
-		}
-	}
-	if query := _q.withChildren; query != nil {
-		if err := _q.loadChildren(ctx, query, nodes,
-			func(n *DeviceRole) { n.Edges.Children = []*DeviceRole{} },
-			func(n *DeviceRole, e *DeviceRole) { n.Edges.Children = append(n.Edges.Children, e) }); err != nil {
-			return nil, err
-		}
-	}
 	return nodes, nil
-}
-
-func (_q *DeviceRoleQuery) loadParent(ctx context.Context, query *DeviceRoleQuery, nodes []*DeviceRole, init func(*DeviceRole), assign func(*DeviceRole, *DeviceRole)) error {
-	ids := make([]int, 0, len(nodes))
-	nodeids := make(map[int][]*DeviceRole)
-	for i := range nodes {
-		if nodes[i].ParentID == nil {
-			continue
-		}
-		fk := *nodes[i].ParentID
-		if _, ok := nodeids[fk]; !ok {
-			ids = append(ids, fk)
-		}
-		nodeids[fk] = append(nodeids[fk], nodes[i])
-	}
-	if len(ids) == 0 {
-		return nil
-	}
-	query.Where(devicerole.IDIn(ids...))
-	neighbors, err := query.All(ctx)
-	if err != nil {
-		return err
-	}
-	for _, n := range neighbors {
-		nodes, ok := nodeids[n.ID]
-		if !ok {
-			return fmt.Errorf(`unexpected foreign-key "parent_id" returned %v`, n.ID)
-		}
-		for i := range nodes {
-			assign(nodes[i], n)
-		}
-	}
-	return nil
-}
-func (_q *DeviceRoleQuery) loadChildren(ctx context.Context, query *DeviceRoleQuery, nodes []*DeviceRole, init func(*DeviceRole), assign func(*DeviceRole, *DeviceRole)) error {
-	fks := make([]driver.Value, 0, len(nodes))
-	nodeids := make(map[int]*DeviceRole)
-	for i := range nodes {
-		fks = append(fks, nodes[i].ID)
-		nodeids[nodes[i].ID] = nodes[i]
-		if init != nil {
-			init(nodes[i])
-		}
-	}
-	if len(query.ctx.Fields) > 0 {
-		query.ctx.AppendFieldOnce(devicerole.FieldParentID)
-	}
-	query.Where(predicate.DeviceRole(func(s *sql.Selector) {
-		s.Where(sql.InValues(s.C(devicerole.ChildrenColumn), fks...))
-	}))
-	neighbors, err := query.All(ctx)
-	if err != nil {
-		return err
-	}
-	for _, n := range neighbors {
-		fk := n.ParentID
-		if fk == nil {
-			return fmt.Errorf(`foreign-key "parent_id" is nil for node %v`, n.ID)
-		}
-		node, ok := nodeids[*fk]
-		if !ok {
-			return fmt.Errorf(`unexpected referenced foreign-key "parent_id" returned %v for node %v`, *fk, n.ID)
-		}
-		assign(node, n)
-	}
-	return nil
-}
-
-func (_q *DeviceRoleQuery) sqlCount(ctx context.Context) (int, error) {
-	_spec := _q.querySpec()
-	if len(_q.modifiers) > 0 {
-		_spec.Modifiers = _q.modifiers
-	}
-	_spec.Node.Columns = _q.ctx.Fields
-	if len(_q.ctx.Fields) > 0 {
-		_spec.Unique = _q.ctx.Unique != nil && *_q.ctx.Unique
-	}
-	return sqlgraph.CountNodes(ctx, _q.driver, _spec)
 }
 
 func (_q *DeviceRoleQuery) querySpec() *sqlgraph.QuerySpec {
@@ -542,9 +196,6 @@ func (_q *DeviceRoleQuery) querySpec() *sqlgraph.QuerySpec {
 			if fields[i] != devicerole.FieldID {
 				_spec.Node.Columns = append(_spec.Node.Columns, fields[i])
 			}
-		}
-		if _q.withParent != nil {
-			_spec.Node.AddColumnOnce(devicerole.FieldParentID)
 		}
 	}
 	if ps := _q.predicates; len(ps) > 0 {
@@ -568,155 +219,4 @@ func (_q *DeviceRoleQuery) querySpec() *sqlgraph.QuerySpec {
 		}
 	}
 	return _spec
-}
-
-func (_q *DeviceRoleQuery) sqlQuery(ctx context.Context) *sql.Selector {
-	builder := sql.Dialect(_q.driver.Dialect())
-	t1 := builder.Table(devicerole.Table)
-	columns := _q.ctx.Fields
-	if len(columns) == 0 {
-		columns = devicerole.Columns
-	}
-	selector := builder.Select(t1.Columns(columns...)...).From(t1)
-	if _q.sql != nil {
-		selector = _q.sql
-		selector.Select(selector.Columns(columns...)...)
-	}
-	if _q.ctx.Unique != nil && *_q.ctx.Unique {
-		selector.Distinct()
-	}
-	for _, m := range _q.modifiers {
-		m(selector)
-	}
-	for _, p := range _q.predicates {
-		p(selector)
-	}
-	for _, p := range _q.order {
-		p(selector)
-	}
-	if offset := _q.ctx.Offset; offset != nil {
-		// limit is mandatory for offset clause. We start
-		// with default value, and override it below if needed.
-		selector.Offset(*offset).Limit(math.MaxInt32)
-	}
-	if limit := _q.ctx.Limit; limit != nil {
-		selector.Limit(*limit)
-	}
-	return selector
-}
-
-// ForUpdate locks the selected rows against concurrent updates, and prevent them from being
-// updated, deleted or "selected ... for update" by other sessions, until the transaction is
-// either committed or rolled-back.
-func (_q *DeviceRoleQuery) ForUpdate(opts ...sql.LockOption) *DeviceRoleQuery {
-	if _q.driver.Dialect() == dialect.Postgres {
-		_q.Unique(false)
-	}
-	_q.modifiers = append(_q.modifiers, func(s *sql.Selector) {
-		s.ForUpdate(opts...)
-	})
-	return _q
-}
-
-// ForShare behaves similarly to ForUpdate, except that it acquires a shared mode lock
-// on any rows that are read. Other sessions can read the rows, but cannot modify them
-// until your transaction commits.
-func (_q *DeviceRoleQuery) ForShare(opts ...sql.LockOption) *DeviceRoleQuery {
-	if _q.driver.Dialect() == dialect.Postgres {
-		_q.Unique(false)
-	}
-	_q.modifiers = append(_q.modifiers, func(s *sql.Selector) {
-		s.ForShare(opts...)
-	})
-	return _q
-}
-
-// DeviceRoleGroupBy is the group-by builder for DeviceRole entities.
-type DeviceRoleGroupBy struct {
-	selector
-	build *DeviceRoleQuery
-}
-
-// Aggregate adds the given aggregation functions to the group-by query.
-func (_g *DeviceRoleGroupBy) Aggregate(fns ...AggregateFunc) *DeviceRoleGroupBy {
-	_g.fns = append(_g.fns, fns...)
-	return _g
-}
-
-// Scan applies the selector query and scans the result into the given value.
-func (_g *DeviceRoleGroupBy) Scan(ctx context.Context, v any) error {
-	ctx = setContextOp(ctx, _g.build.ctx, ent.OpQueryGroupBy)
-	if err := _g.build.prepareQuery(ctx); err != nil {
-		return err
-	}
-	return scanWithInterceptors[*DeviceRoleQuery, *DeviceRoleGroupBy](ctx, _g.build, _g, _g.build.inters, v)
-}
-
-func (_g *DeviceRoleGroupBy) sqlScan(ctx context.Context, root *DeviceRoleQuery, v any) error {
-	selector := root.sqlQuery(ctx).Select()
-	aggregation := make([]string, 0, len(_g.fns))
-	for _, fn := range _g.fns {
-		aggregation = append(aggregation, fn(selector))
-	}
-	if len(selector.SelectedColumns()) == 0 {
-		columns := make([]string, 0, len(*_g.flds)+len(_g.fns))
-		for _, f := range *_g.flds {
-			columns = append(columns, selector.C(f))
-		}
-		columns = append(columns, aggregation...)
-		selector.Select(columns...)
-	}
-	selector.GroupBy(selector.Columns(*_g.flds...)...)
-	if err := selector.Err(); err != nil {
-		return err
-	}
-	rows := &sql.Rows{}
-	query, args := selector.Query()
-	if err := _g.build.driver.Query(ctx, query, args, rows); err != nil {
-		return err
-	}
-	defer rows.Close()
-	return sql.ScanSlice(rows, v)
-}
-
-// DeviceRoleSelect is the builder for selecting fields of DeviceRole entities.
-type DeviceRoleSelect struct {
-	*DeviceRoleQuery
-	selector
-}
-
-// Aggregate adds the given aggregation functions to the selector query.
-func (_s *DeviceRoleSelect) Aggregate(fns ...AggregateFunc) *DeviceRoleSelect {
-	_s.fns = append(_s.fns, fns...)
-	return _s
-}
-
-// Scan applies the selector query and scans the result into the given value.
-func (_s *DeviceRoleSelect) Scan(ctx context.Context, v any) error {
-	ctx = setContextOp(ctx, _s.ctx, ent.OpQuerySelect)
-	if err := _s.prepareQuery(ctx); err != nil {
-		return err
-	}
-	return scanWithInterceptors[*DeviceRoleQuery, *DeviceRoleSelect](ctx, _s.DeviceRoleQuery, _s, _s.inters, v)
-}
-
-func (_s *DeviceRoleSelect) sqlScan(ctx context.Context, root *DeviceRoleQuery, v any) error {
-	selector := root.sqlQuery(ctx)
-	aggregation := make([]string, 0, len(_s.fns))
-	for _, fn := range _s.fns {
-		aggregation = append(aggregation, fn(selector))
-	}
-	switch n := len(*_s.selector.flds); {
-	case n == 0 && len(aggregation) > 0:
-		selector.Select(aggregation...)
-	case n != 0 && len(aggregation) > 0:
-		selector.AppendSelect(aggregation...)
-	}
-	rows := &sql.Rows{}
-	query, args := selector.Query()
-	if err := _s.driver.Query(ctx, query, args, rows); err != nil {
-		return err
-	}
-	defer rows.Close()
-	return sql.ScanSlice(rows, v)
 }

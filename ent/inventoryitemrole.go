@@ -136,13 +136,6 @@ func (_m *InventoryItemRole) Value(name string) (ent.Value, error) {
 	return _m.selectValues.Get(name)
 }
 
-// Update returns a builder for updating this InventoryItemRole.
-// Note that you need to call InventoryItemRole.Unwrap() before calling this method if this InventoryItemRole
-// was returned from a transaction, and the transaction was committed or rolled back.
-func (_m *InventoryItemRole) Update() *InventoryItemRoleUpdateOne {
-	return NewInventoryItemRoleClient(_m.config).UpdateOne(_m)
-}
-
 // Unwrap unwraps the InventoryItemRole entity that was returned from a transaction after it was closed,
 // so that all future queries will be executed through the driver which created the transaction.
 func (_m *InventoryItemRole) Unwrap() *InventoryItemRole {

@@ -5,10 +5,8 @@ package ent
 import (
 	"context"
 	"fmt"
-	"math"
 
 	"entgo.io/ent"
-	"entgo.io/ent/dialect"
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
@@ -16,14 +14,14 @@ import (
 	"github.com/inventory/inventory/ent/predicate"
 )
 
-// InventoryItemRoleQuery is the builder for querying InventoryItemRole entities.
+// InventoryItemRoleQuery is the builder for querying InventoryItemRole entities: the slim
+// builder of an api.Model.GenericOnly type (ent/template/query.tmpl).
 type InventoryItemRoleQuery struct {
 	config
 	ctx        *QueryContext
 	order      []inventoryitemrole.OrderOption
 	inters     []Interceptor
 	predicates []predicate.InventoryItemRole
-	modifiers  []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -48,7 +46,6 @@ func (_q *InventoryItemRoleQuery) Offset(offset int) *InventoryItemRoleQuery {
 }
 
 // Unique configures the query builder to filter duplicate records on query.
-// By default, unique is set to true, and can be disabled using this method.
 func (_q *InventoryItemRoleQuery) Unique(unique bool) *InventoryItemRoleQuery {
 	_q.ctx.Unique = &unique
 	return _q
@@ -73,38 +70,6 @@ func (_q *InventoryItemRoleQuery) First(ctx context.Context) (*InventoryItemRole
 	return nodes[0], nil
 }
 
-// FirstX is like First, but panics if an error occurs.
-func (_q *InventoryItemRoleQuery) FirstX(ctx context.Context) *InventoryItemRole {
-	node, err := _q.First(ctx)
-	if err != nil && !IsNotFound(err) {
-		panic(err)
-	}
-	return node
-}
-
-// FirstID returns the first InventoryItemRole ID from the query.
-// Returns a *NotFoundError when no InventoryItemRole ID was found.
-func (_q *InventoryItemRoleQuery) FirstID(ctx context.Context) (id int, err error) {
-	var ids []int
-	if ids, err = _q.Limit(1).IDs(setContextOp(ctx, _q.ctx, ent.OpQueryFirstID)); err != nil {
-		return
-	}
-	if len(ids) == 0 {
-		err = &NotFoundError{inventoryitemrole.Label}
-		return
-	}
-	return ids[0], nil
-}
-
-// FirstIDX is like FirstID, but panics if an error occurs.
-func (_q *InventoryItemRoleQuery) FirstIDX(ctx context.Context) int {
-	id, err := _q.FirstID(ctx)
-	if err != nil && !IsNotFound(err) {
-		panic(err)
-	}
-	return id
-}
-
 // Only returns a single InventoryItemRole entity found by the query, ensuring it only returns one.
 // Returns a *NotSingularError when more than one InventoryItemRole entity is found.
 // Returns a *NotFoundError when no InventoryItemRole entities are found.
@@ -123,43 +88,6 @@ func (_q *InventoryItemRoleQuery) Only(ctx context.Context) (*InventoryItemRole,
 	}
 }
 
-// OnlyX is like Only, but panics if an error occurs.
-func (_q *InventoryItemRoleQuery) OnlyX(ctx context.Context) *InventoryItemRole {
-	node, err := _q.Only(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return node
-}
-
-// OnlyID is like Only, but returns the only InventoryItemRole ID in the query.
-// Returns a *NotSingularError when more than one InventoryItemRole ID is found.
-// Returns a *NotFoundError when no entities are found.
-func (_q *InventoryItemRoleQuery) OnlyID(ctx context.Context) (id int, err error) {
-	var ids []int
-	if ids, err = _q.Limit(2).IDs(setContextOp(ctx, _q.ctx, ent.OpQueryOnlyID)); err != nil {
-		return
-	}
-	switch len(ids) {
-	case 1:
-		id = ids[0]
-	case 0:
-		err = &NotFoundError{inventoryitemrole.Label}
-	default:
-		err = &NotSingularError{inventoryitemrole.Label}
-	}
-	return
-}
-
-// OnlyIDX is like OnlyID, but panics if an error occurs.
-func (_q *InventoryItemRoleQuery) OnlyIDX(ctx context.Context) int {
-	id, err := _q.OnlyID(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return id
-}
-
 // All executes the query and returns a list of InventoryItemRoles.
 func (_q *InventoryItemRoleQuery) All(ctx context.Context) ([]*InventoryItemRole, error) {
 	ctx = setContextOp(ctx, _q.ctx, ent.OpQueryAll)
@@ -170,78 +98,25 @@ func (_q *InventoryItemRoleQuery) All(ctx context.Context) ([]*InventoryItemRole
 	return withInterceptors[[]*InventoryItemRole](ctx, _q, qr, _q.inters)
 }
 
-// AllX is like All, but panics if an error occurs.
-func (_q *InventoryItemRoleQuery) AllX(ctx context.Context) []*InventoryItemRole {
-	nodes, err := _q.All(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return nodes
-}
-
-// IDs executes the query and returns a list of InventoryItemRole IDs.
-func (_q *InventoryItemRoleQuery) IDs(ctx context.Context) (ids []int, err error) {
+// IDs executes the query and returns a list of InventoryItemRole IDs (a
+// mutation's IDs uses it for updates and deletes by predicate).
+func (_q *InventoryItemRoleQuery) IDs(ctx context.Context) ([]int, error) {
 	if _q.ctx.Unique == nil && _q.path != nil {
 		_q.Unique(true)
 	}
-	ctx = setContextOp(ctx, _q.ctx, ent.OpQueryIDs)
-	if err = _q.Select(inventoryitemrole.FieldID).Scan(ctx, &ids); err != nil {
+	_q.ctx.Fields = append(_q.ctx.Fields, inventoryitemrole.FieldID)
+	nodes, err := _q.All(setContextOp(ctx, _q.ctx, ent.OpQueryIDs))
+	if err != nil {
 		return nil, err
+	}
+	ids := make([]int, len(nodes))
+	for i, n := range nodes {
+		ids[i] = n.ID
 	}
 	return ids, nil
 }
 
-// IDsX is like IDs, but panics if an error occurs.
-func (_q *InventoryItemRoleQuery) IDsX(ctx context.Context) []int {
-	ids, err := _q.IDs(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return ids
-}
-
-// Count returns the count of the given query.
-func (_q *InventoryItemRoleQuery) Count(ctx context.Context) (int, error) {
-	ctx = setContextOp(ctx, _q.ctx, ent.OpQueryCount)
-	if err := _q.prepareQuery(ctx); err != nil {
-		return 0, err
-	}
-	return withInterceptors[int](ctx, _q, querierCount[*InventoryItemRoleQuery](), _q.inters)
-}
-
-// CountX is like Count, but panics if an error occurs.
-func (_q *InventoryItemRoleQuery) CountX(ctx context.Context) int {
-	count, err := _q.Count(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return count
-}
-
-// Exist returns true if the query has elements in the graph.
-func (_q *InventoryItemRoleQuery) Exist(ctx context.Context) (bool, error) {
-	ctx = setContextOp(ctx, _q.ctx, ent.OpQueryExist)
-	switch _, err := _q.FirstID(ctx); {
-	case IsNotFound(err):
-		return false, nil
-	case err != nil:
-		return false, fmt.Errorf("ent: check existence: %w", err)
-	default:
-		return true, nil
-	}
-}
-
-// ExistX is like Exist, but panics if an error occurs.
-func (_q *InventoryItemRoleQuery) ExistX(ctx context.Context) bool {
-	exist, err := _q.Exist(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return exist
-}
-
-// Clone returns a duplicate of the InventoryItemRoleQuery builder, including all associated steps. It can be
-// used to prepare common query builders and use them differently after the clone is made.
+// Clone returns a duplicate of the InventoryItemRoleQuery builder, including all associated steps.
 func (_q *InventoryItemRoleQuery) Clone() *InventoryItemRoleQuery {
 	if _q == nil {
 		return nil
@@ -256,54 +131,6 @@ func (_q *InventoryItemRoleQuery) Clone() *InventoryItemRoleQuery {
 		sql:  _q.sql.Clone(),
 		path: _q.path,
 	}
-}
-
-// GroupBy is used to group vertices by one or more fields/columns.
-// It is often used with aggregate functions, like: count, max, mean, min, sum.
-//
-// Example:
-//
-//	var v []struct {
-//		Created time.Time `json:"created,omitempty"`
-//		Count int `json:"count,omitempty"`
-//	}
-//
-//	client.InventoryItemRole.Query().
-//		GroupBy(inventoryitemrole.FieldCreated).
-//		Aggregate(ent.Count()).
-//		Scan(ctx, &v)
-func (_q *InventoryItemRoleQuery) GroupBy(field string, fields ...string) *InventoryItemRoleGroupBy {
-	_q.ctx.Fields = append([]string{field}, fields...)
-	grbuild := &InventoryItemRoleGroupBy{build: _q}
-	grbuild.flds = &_q.ctx.Fields
-	grbuild.label = inventoryitemrole.Label
-	grbuild.scan = grbuild.Scan
-	return grbuild
-}
-
-// Select allows the selection one or more fields/columns for the given query,
-// instead of selecting all fields in the entity.
-//
-// Example:
-//
-//	var v []struct {
-//		Created time.Time `json:"created,omitempty"`
-//	}
-//
-//	client.InventoryItemRole.Query().
-//		Select(inventoryitemrole.FieldCreated).
-//		Scan(ctx, &v)
-func (_q *InventoryItemRoleQuery) Select(fields ...string) *InventoryItemRoleSelect {
-	_q.ctx.Fields = append(_q.ctx.Fields, fields...)
-	sbuild := &InventoryItemRoleSelect{InventoryItemRoleQuery: _q}
-	sbuild.label = inventoryitemrole.Label
-	sbuild.flds, sbuild.scan = &_q.ctx.Fields, sbuild.Scan
-	return sbuild
-}
-
-// Aggregate returns a InventoryItemRoleSelect configured with the given aggregations.
-func (_q *InventoryItemRoleQuery) Aggregate(fns ...AggregateFunc) *InventoryItemRoleSelect {
-	return _q.Select().Aggregate(fns...)
 }
 
 func (_q *InventoryItemRoleQuery) prepareQuery(ctx context.Context) error {
@@ -345,31 +172,13 @@ func (_q *InventoryItemRoleQuery) sqlAll(ctx context.Context, hooks ...queryHook
 		nodes = append(nodes, node)
 		return node.assignValues(columns, values)
 	}
-	if len(_q.modifiers) > 0 {
-		_spec.Modifiers = _q.modifiers
-	}
 	for i := range hooks {
 		hooks[i](ctx, _spec)
 	}
 	if err := sqlgraph.QueryNodes(ctx, _q.driver, _spec); err != nil {
 		return nil, err
 	}
-	if len(nodes) == 0 {
-		return nodes, nil
-	}
 	return nodes, nil
-}
-
-func (_q *InventoryItemRoleQuery) sqlCount(ctx context.Context) (int, error) {
-	_spec := _q.querySpec()
-	if len(_q.modifiers) > 0 {
-		_spec.Modifiers = _q.modifiers
-	}
-	_spec.Node.Columns = _q.ctx.Fields
-	if len(_q.ctx.Fields) > 0 {
-		_spec.Unique = _q.ctx.Unique != nil && *_q.ctx.Unique
-	}
-	return sqlgraph.CountNodes(ctx, _q.driver, _spec)
 }
 
 func (_q *InventoryItemRoleQuery) querySpec() *sqlgraph.QuerySpec {
@@ -410,155 +219,4 @@ func (_q *InventoryItemRoleQuery) querySpec() *sqlgraph.QuerySpec {
 		}
 	}
 	return _spec
-}
-
-func (_q *InventoryItemRoleQuery) sqlQuery(ctx context.Context) *sql.Selector {
-	builder := sql.Dialect(_q.driver.Dialect())
-	t1 := builder.Table(inventoryitemrole.Table)
-	columns := _q.ctx.Fields
-	if len(columns) == 0 {
-		columns = inventoryitemrole.Columns
-	}
-	selector := builder.Select(t1.Columns(columns...)...).From(t1)
-	if _q.sql != nil {
-		selector = _q.sql
-		selector.Select(selector.Columns(columns...)...)
-	}
-	if _q.ctx.Unique != nil && *_q.ctx.Unique {
-		selector.Distinct()
-	}
-	for _, m := range _q.modifiers {
-		m(selector)
-	}
-	for _, p := range _q.predicates {
-		p(selector)
-	}
-	for _, p := range _q.order {
-		p(selector)
-	}
-	if offset := _q.ctx.Offset; offset != nil {
-		// limit is mandatory for offset clause. We start
-		// with default value, and override it below if needed.
-		selector.Offset(*offset).Limit(math.MaxInt32)
-	}
-	if limit := _q.ctx.Limit; limit != nil {
-		selector.Limit(*limit)
-	}
-	return selector
-}
-
-// ForUpdate locks the selected rows against concurrent updates, and prevent them from being
-// updated, deleted or "selected ... for update" by other sessions, until the transaction is
-// either committed or rolled-back.
-func (_q *InventoryItemRoleQuery) ForUpdate(opts ...sql.LockOption) *InventoryItemRoleQuery {
-	if _q.driver.Dialect() == dialect.Postgres {
-		_q.Unique(false)
-	}
-	_q.modifiers = append(_q.modifiers, func(s *sql.Selector) {
-		s.ForUpdate(opts...)
-	})
-	return _q
-}
-
-// ForShare behaves similarly to ForUpdate, except that it acquires a shared mode lock
-// on any rows that are read. Other sessions can read the rows, but cannot modify them
-// until your transaction commits.
-func (_q *InventoryItemRoleQuery) ForShare(opts ...sql.LockOption) *InventoryItemRoleQuery {
-	if _q.driver.Dialect() == dialect.Postgres {
-		_q.Unique(false)
-	}
-	_q.modifiers = append(_q.modifiers, func(s *sql.Selector) {
-		s.ForShare(opts...)
-	})
-	return _q
-}
-
-// InventoryItemRoleGroupBy is the group-by builder for InventoryItemRole entities.
-type InventoryItemRoleGroupBy struct {
-	selector
-	build *InventoryItemRoleQuery
-}
-
-// Aggregate adds the given aggregation functions to the group-by query.
-func (_g *InventoryItemRoleGroupBy) Aggregate(fns ...AggregateFunc) *InventoryItemRoleGroupBy {
-	_g.fns = append(_g.fns, fns...)
-	return _g
-}
-
-// Scan applies the selector query and scans the result into the given value.
-func (_g *InventoryItemRoleGroupBy) Scan(ctx context.Context, v any) error {
-	ctx = setContextOp(ctx, _g.build.ctx, ent.OpQueryGroupBy)
-	if err := _g.build.prepareQuery(ctx); err != nil {
-		return err
-	}
-	return scanWithInterceptors[*InventoryItemRoleQuery, *InventoryItemRoleGroupBy](ctx, _g.build, _g, _g.build.inters, v)
-}
-
-func (_g *InventoryItemRoleGroupBy) sqlScan(ctx context.Context, root *InventoryItemRoleQuery, v any) error {
-	selector := root.sqlQuery(ctx).Select()
-	aggregation := make([]string, 0, len(_g.fns))
-	for _, fn := range _g.fns {
-		aggregation = append(aggregation, fn(selector))
-	}
-	if len(selector.SelectedColumns()) == 0 {
-		columns := make([]string, 0, len(*_g.flds)+len(_g.fns))
-		for _, f := range *_g.flds {
-			columns = append(columns, selector.C(f))
-		}
-		columns = append(columns, aggregation...)
-		selector.Select(columns...)
-	}
-	selector.GroupBy(selector.Columns(*_g.flds...)...)
-	if err := selector.Err(); err != nil {
-		return err
-	}
-	rows := &sql.Rows{}
-	query, args := selector.Query()
-	if err := _g.build.driver.Query(ctx, query, args, rows); err != nil {
-		return err
-	}
-	defer rows.Close()
-	return sql.ScanSlice(rows, v)
-}
-
-// InventoryItemRoleSelect is the builder for selecting fields of InventoryItemRole entities.
-type InventoryItemRoleSelect struct {
-	*InventoryItemRoleQuery
-	selector
-}
-
-// Aggregate adds the given aggregation functions to the selector query.
-func (_s *InventoryItemRoleSelect) Aggregate(fns ...AggregateFunc) *InventoryItemRoleSelect {
-	_s.fns = append(_s.fns, fns...)
-	return _s
-}
-
-// Scan applies the selector query and scans the result into the given value.
-func (_s *InventoryItemRoleSelect) Scan(ctx context.Context, v any) error {
-	ctx = setContextOp(ctx, _s.ctx, ent.OpQuerySelect)
-	if err := _s.prepareQuery(ctx); err != nil {
-		return err
-	}
-	return scanWithInterceptors[*InventoryItemRoleQuery, *InventoryItemRoleSelect](ctx, _s.InventoryItemRoleQuery, _s, _s.inters, v)
-}
-
-func (_s *InventoryItemRoleSelect) sqlScan(ctx context.Context, root *InventoryItemRoleQuery, v any) error {
-	selector := root.sqlQuery(ctx)
-	aggregation := make([]string, 0, len(_s.fns))
-	for _, fn := range _s.fns {
-		aggregation = append(aggregation, fn(selector))
-	}
-	switch n := len(*_s.selector.flds); {
-	case n == 0 && len(aggregation) > 0:
-		selector.Select(aggregation...)
-	case n != 0 && len(aggregation) > 0:
-		selector.AppendSelect(aggregation...)
-	}
-	rows := &sql.Rows{}
-	query, args := selector.Query()
-	if err := _s.driver.Query(ctx, query, args, rows); err != nil {
-		return err
-	}
-	defer rows.Close()
-	return sql.ScanSlice(rows, v)
 }

@@ -4709,23 +4709,6 @@ func (m *DeviceRoleMutation) Created() (r time.Time, exists bool) {
 	return *v, true
 }
 
-// OldCreated returns the old "created" field's value of the DeviceRole entity.
-// If the DeviceRole object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *DeviceRoleMutation) OldCreated(ctx context.Context) (v *time.Time, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldCreated is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldCreated requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldCreated: %w", err)
-	}
-	return oldValue.Created, nil
-}
-
 // ClearCreated clears the value of the "created" field.
 func (m *DeviceRoleMutation) ClearCreated() {
 	m.created = nil
@@ -4756,23 +4739,6 @@ func (m *DeviceRoleMutation) LastUpdated() (r time.Time, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldLastUpdated returns the old "last_updated" field's value of the DeviceRole entity.
-// If the DeviceRole object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *DeviceRoleMutation) OldLastUpdated(ctx context.Context) (v *time.Time, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldLastUpdated is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldLastUpdated requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldLastUpdated: %w", err)
-	}
-	return oldValue.LastUpdated, nil
 }
 
 // ClearLastUpdated clears the value of the "last_updated" field.
@@ -4807,23 +4773,6 @@ func (m *DeviceRoleMutation) CustomFieldData() (r map[string]interface{}, exists
 	return *v, true
 }
 
-// OldCustomFieldData returns the old "custom_field_data" field's value of the DeviceRole entity.
-// If the DeviceRole object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *DeviceRoleMutation) OldCustomFieldData(ctx context.Context) (v map[string]interface{}, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldCustomFieldData is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldCustomFieldData requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldCustomFieldData: %w", err)
-	}
-	return oldValue.CustomFieldData, nil
-}
-
 // ResetCustomFieldData resets all changes to the "custom_field_data" field.
 func (m *DeviceRoleMutation) ResetCustomFieldData() {
 	m.custom_field_data = nil
@@ -4841,23 +4790,6 @@ func (m *DeviceRoleMutation) Name() (r string, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldName returns the old "name" field's value of the DeviceRole entity.
-// If the DeviceRole object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *DeviceRoleMutation) OldName(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldName is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldName requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldName: %w", err)
-	}
-	return oldValue.Name, nil
 }
 
 // ResetName resets all changes to the "name" field.
@@ -4879,23 +4811,6 @@ func (m *DeviceRoleMutation) Slug() (r string, exists bool) {
 	return *v, true
 }
 
-// OldSlug returns the old "slug" field's value of the DeviceRole entity.
-// If the DeviceRole object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *DeviceRoleMutation) OldSlug(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldSlug is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldSlug requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldSlug: %w", err)
-	}
-	return oldValue.Slug, nil
-}
-
 // ResetSlug resets all changes to the "slug" field.
 func (m *DeviceRoleMutation) ResetSlug() {
 	m.slug = nil
@@ -4913,23 +4828,6 @@ func (m *DeviceRoleMutation) ParentID() (r int, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldParentID returns the old "parent_id" field's value of the DeviceRole entity.
-// If the DeviceRole object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *DeviceRoleMutation) OldParentID(ctx context.Context) (v *int, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldParentID is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldParentID requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldParentID: %w", err)
-	}
-	return oldValue.ParentID, nil
 }
 
 // ClearParentID clears the value of the "parent_id" field.
@@ -4963,23 +4861,6 @@ func (m *DeviceRoleMutation) Depth() (r int, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldDepth returns the old "_depth" field's value of the DeviceRole entity.
-// If the DeviceRole object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *DeviceRoleMutation) OldDepth(ctx context.Context) (v int, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldDepth is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldDepth requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldDepth: %w", err)
-	}
-	return oldValue.Depth, nil
 }
 
 // AddDepth adds i to the "_depth" field.
@@ -5020,23 +4901,6 @@ func (m *DeviceRoleMutation) Description() (r string, exists bool) {
 	return *v, true
 }
 
-// OldDescription returns the old "description" field's value of the DeviceRole entity.
-// If the DeviceRole object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *DeviceRoleMutation) OldDescription(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldDescription requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
-	}
-	return oldValue.Description, nil
-}
-
 // ResetDescription resets all changes to the "description" field.
 func (m *DeviceRoleMutation) ResetDescription() {
 	m.description = nil
@@ -5054,23 +4918,6 @@ func (m *DeviceRoleMutation) Comments() (r string, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldComments returns the old "comments" field's value of the DeviceRole entity.
-// If the DeviceRole object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *DeviceRoleMutation) OldComments(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldComments is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldComments requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldComments: %w", err)
-	}
-	return oldValue.Comments, nil
 }
 
 // ResetComments resets all changes to the "comments" field.
@@ -5092,23 +4939,6 @@ func (m *DeviceRoleMutation) Color() (r string, exists bool) {
 	return *v, true
 }
 
-// OldColor returns the old "color" field's value of the DeviceRole entity.
-// If the DeviceRole object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *DeviceRoleMutation) OldColor(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldColor is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldColor requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldColor: %w", err)
-	}
-	return oldValue.Color, nil
-}
-
 // ResetColor resets all changes to the "color" field.
 func (m *DeviceRoleMutation) ResetColor() {
 	m.color = nil
@@ -5126,23 +4956,6 @@ func (m *DeviceRoleMutation) VMRole() (r bool, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldVMRole returns the old "vm_role" field's value of the DeviceRole entity.
-// If the DeviceRole object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *DeviceRoleMutation) OldVMRole(ctx context.Context) (v bool, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldVMRole is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldVMRole requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldVMRole: %w", err)
-	}
-	return oldValue.VMRole, nil
 }
 
 // ResetVMRole resets all changes to the "vm_role" field.
@@ -5338,28 +5151,43 @@ func (m *DeviceRoleMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *DeviceRoleMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
+	case devicerole.FieldCreated, devicerole.FieldLastUpdated, devicerole.FieldCustomFieldData, devicerole.FieldName, devicerole.FieldSlug, devicerole.FieldParentID, devicerole.FieldDepth, devicerole.FieldDescription, devicerole.FieldComments, devicerole.FieldColor, devicerole.FieldVMRole:
+	default:
+		return nil, fmt.Errorf("unknown DeviceRole field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
 	case devicerole.FieldCreated:
-		return m.OldCreated(ctx)
+		return old.Created, nil
 	case devicerole.FieldLastUpdated:
-		return m.OldLastUpdated(ctx)
+		return old.LastUpdated, nil
 	case devicerole.FieldCustomFieldData:
-		return m.OldCustomFieldData(ctx)
+		return old.CustomFieldData, nil
 	case devicerole.FieldName:
-		return m.OldName(ctx)
+		return old.Name, nil
 	case devicerole.FieldSlug:
-		return m.OldSlug(ctx)
+		return old.Slug, nil
 	case devicerole.FieldParentID:
-		return m.OldParentID(ctx)
+		return old.ParentID, nil
 	case devicerole.FieldDepth:
-		return m.OldDepth(ctx)
+		return old.Depth, nil
 	case devicerole.FieldDescription:
-		return m.OldDescription(ctx)
+		return old.Description, nil
 	case devicerole.FieldComments:
-		return m.OldComments(ctx)
+		return old.Comments, nil
 	case devicerole.FieldColor:
-		return m.OldColor(ctx)
+		return old.Color, nil
 	case devicerole.FieldVMRole:
-		return m.OldVMRole(ctx)
+		return old.VMRole, nil
 	}
 	return nil, fmt.Errorf("unknown DeviceRole field %s", name)
 }
@@ -7364,23 +7192,6 @@ func (m *InventoryItemRoleMutation) Created() (r time.Time, exists bool) {
 	return *v, true
 }
 
-// OldCreated returns the old "created" field's value of the InventoryItemRole entity.
-// If the InventoryItemRole object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *InventoryItemRoleMutation) OldCreated(ctx context.Context) (v *time.Time, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldCreated is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldCreated requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldCreated: %w", err)
-	}
-	return oldValue.Created, nil
-}
-
 // ClearCreated clears the value of the "created" field.
 func (m *InventoryItemRoleMutation) ClearCreated() {
 	m.created = nil
@@ -7411,23 +7222,6 @@ func (m *InventoryItemRoleMutation) LastUpdated() (r time.Time, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldLastUpdated returns the old "last_updated" field's value of the InventoryItemRole entity.
-// If the InventoryItemRole object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *InventoryItemRoleMutation) OldLastUpdated(ctx context.Context) (v *time.Time, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldLastUpdated is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldLastUpdated requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldLastUpdated: %w", err)
-	}
-	return oldValue.LastUpdated, nil
 }
 
 // ClearLastUpdated clears the value of the "last_updated" field.
@@ -7462,23 +7256,6 @@ func (m *InventoryItemRoleMutation) CustomFieldData() (r map[string]interface{},
 	return *v, true
 }
 
-// OldCustomFieldData returns the old "custom_field_data" field's value of the InventoryItemRole entity.
-// If the InventoryItemRole object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *InventoryItemRoleMutation) OldCustomFieldData(ctx context.Context) (v map[string]interface{}, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldCustomFieldData is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldCustomFieldData requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldCustomFieldData: %w", err)
-	}
-	return oldValue.CustomFieldData, nil
-}
-
 // ResetCustomFieldData resets all changes to the "custom_field_data" field.
 func (m *InventoryItemRoleMutation) ResetCustomFieldData() {
 	m.custom_field_data = nil
@@ -7496,23 +7273,6 @@ func (m *InventoryItemRoleMutation) Name() (r string, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldName returns the old "name" field's value of the InventoryItemRole entity.
-// If the InventoryItemRole object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *InventoryItemRoleMutation) OldName(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldName is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldName requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldName: %w", err)
-	}
-	return oldValue.Name, nil
 }
 
 // ResetName resets all changes to the "name" field.
@@ -7534,23 +7294,6 @@ func (m *InventoryItemRoleMutation) Slug() (r string, exists bool) {
 	return *v, true
 }
 
-// OldSlug returns the old "slug" field's value of the InventoryItemRole entity.
-// If the InventoryItemRole object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *InventoryItemRoleMutation) OldSlug(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldSlug is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldSlug requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldSlug: %w", err)
-	}
-	return oldValue.Slug, nil
-}
-
 // ResetSlug resets all changes to the "slug" field.
 func (m *InventoryItemRoleMutation) ResetSlug() {
 	m.slug = nil
@@ -7568,23 +7311,6 @@ func (m *InventoryItemRoleMutation) Description() (r string, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldDescription returns the old "description" field's value of the InventoryItemRole entity.
-// If the InventoryItemRole object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *InventoryItemRoleMutation) OldDescription(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldDescription requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
-	}
-	return oldValue.Description, nil
 }
 
 // ResetDescription resets all changes to the "description" field.
@@ -7606,23 +7332,6 @@ func (m *InventoryItemRoleMutation) Comments() (r string, exists bool) {
 	return *v, true
 }
 
-// OldComments returns the old "comments" field's value of the InventoryItemRole entity.
-// If the InventoryItemRole object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *InventoryItemRoleMutation) OldComments(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldComments is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldComments requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldComments: %w", err)
-	}
-	return oldValue.Comments, nil
-}
-
 // ResetComments resets all changes to the "comments" field.
 func (m *InventoryItemRoleMutation) ResetComments() {
 	m.comments = nil
@@ -7640,23 +7349,6 @@ func (m *InventoryItemRoleMutation) Color() (r string, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldColor returns the old "color" field's value of the InventoryItemRole entity.
-// If the InventoryItemRole object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *InventoryItemRoleMutation) OldColor(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldColor is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldColor requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldColor: %w", err)
-	}
-	return oldValue.Color, nil
 }
 
 // ResetColor resets all changes to the "color" field.
@@ -7756,22 +7448,37 @@ func (m *InventoryItemRoleMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *InventoryItemRoleMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
+	case inventoryitemrole.FieldCreated, inventoryitemrole.FieldLastUpdated, inventoryitemrole.FieldCustomFieldData, inventoryitemrole.FieldName, inventoryitemrole.FieldSlug, inventoryitemrole.FieldDescription, inventoryitemrole.FieldComments, inventoryitemrole.FieldColor:
+	default:
+		return nil, fmt.Errorf("unknown InventoryItemRole field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
 	case inventoryitemrole.FieldCreated:
-		return m.OldCreated(ctx)
+		return old.Created, nil
 	case inventoryitemrole.FieldLastUpdated:
-		return m.OldLastUpdated(ctx)
+		return old.LastUpdated, nil
 	case inventoryitemrole.FieldCustomFieldData:
-		return m.OldCustomFieldData(ctx)
+		return old.CustomFieldData, nil
 	case inventoryitemrole.FieldName:
-		return m.OldName(ctx)
+		return old.Name, nil
 	case inventoryitemrole.FieldSlug:
-		return m.OldSlug(ctx)
+		return old.Slug, nil
 	case inventoryitemrole.FieldDescription:
-		return m.OldDescription(ctx)
+		return old.Description, nil
 	case inventoryitemrole.FieldComments:
-		return m.OldComments(ctx)
+		return old.Comments, nil
 	case inventoryitemrole.FieldColor:
-		return m.OldColor(ctx)
+		return old.Color, nil
 	}
 	return nil, fmt.Errorf("unknown InventoryItemRole field %s", name)
 }
@@ -13064,23 +12771,6 @@ func (m *PlatformMutation) Created() (r time.Time, exists bool) {
 	return *v, true
 }
 
-// OldCreated returns the old "created" field's value of the Platform entity.
-// If the Platform object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *PlatformMutation) OldCreated(ctx context.Context) (v *time.Time, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldCreated is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldCreated requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldCreated: %w", err)
-	}
-	return oldValue.Created, nil
-}
-
 // ClearCreated clears the value of the "created" field.
 func (m *PlatformMutation) ClearCreated() {
 	m.created = nil
@@ -13111,23 +12801,6 @@ func (m *PlatformMutation) LastUpdated() (r time.Time, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldLastUpdated returns the old "last_updated" field's value of the Platform entity.
-// If the Platform object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *PlatformMutation) OldLastUpdated(ctx context.Context) (v *time.Time, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldLastUpdated is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldLastUpdated requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldLastUpdated: %w", err)
-	}
-	return oldValue.LastUpdated, nil
 }
 
 // ClearLastUpdated clears the value of the "last_updated" field.
@@ -13162,23 +12835,6 @@ func (m *PlatformMutation) CustomFieldData() (r map[string]interface{}, exists b
 	return *v, true
 }
 
-// OldCustomFieldData returns the old "custom_field_data" field's value of the Platform entity.
-// If the Platform object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *PlatformMutation) OldCustomFieldData(ctx context.Context) (v map[string]interface{}, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldCustomFieldData is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldCustomFieldData requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldCustomFieldData: %w", err)
-	}
-	return oldValue.CustomFieldData, nil
-}
-
 // ResetCustomFieldData resets all changes to the "custom_field_data" field.
 func (m *PlatformMutation) ResetCustomFieldData() {
 	m.custom_field_data = nil
@@ -13196,23 +12852,6 @@ func (m *PlatformMutation) Name() (r string, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldName returns the old "name" field's value of the Platform entity.
-// If the Platform object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *PlatformMutation) OldName(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldName is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldName requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldName: %w", err)
-	}
-	return oldValue.Name, nil
 }
 
 // ResetName resets all changes to the "name" field.
@@ -13234,23 +12873,6 @@ func (m *PlatformMutation) Slug() (r string, exists bool) {
 	return *v, true
 }
 
-// OldSlug returns the old "slug" field's value of the Platform entity.
-// If the Platform object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *PlatformMutation) OldSlug(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldSlug is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldSlug requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldSlug: %w", err)
-	}
-	return oldValue.Slug, nil
-}
-
 // ResetSlug resets all changes to the "slug" field.
 func (m *PlatformMutation) ResetSlug() {
 	m.slug = nil
@@ -13268,23 +12890,6 @@ func (m *PlatformMutation) ParentID() (r int, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldParentID returns the old "parent_id" field's value of the Platform entity.
-// If the Platform object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *PlatformMutation) OldParentID(ctx context.Context) (v *int, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldParentID is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldParentID requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldParentID: %w", err)
-	}
-	return oldValue.ParentID, nil
 }
 
 // ClearParentID clears the value of the "parent_id" field.
@@ -13318,23 +12923,6 @@ func (m *PlatformMutation) Depth() (r int, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldDepth returns the old "_depth" field's value of the Platform entity.
-// If the Platform object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *PlatformMutation) OldDepth(ctx context.Context) (v int, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldDepth is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldDepth requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldDepth: %w", err)
-	}
-	return oldValue.Depth, nil
 }
 
 // AddDepth adds i to the "_depth" field.
@@ -13375,23 +12963,6 @@ func (m *PlatformMutation) Description() (r string, exists bool) {
 	return *v, true
 }
 
-// OldDescription returns the old "description" field's value of the Platform entity.
-// If the Platform object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *PlatformMutation) OldDescription(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldDescription requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
-	}
-	return oldValue.Description, nil
-}
-
 // ResetDescription resets all changes to the "description" field.
 func (m *PlatformMutation) ResetDescription() {
 	m.description = nil
@@ -13411,23 +12982,6 @@ func (m *PlatformMutation) Comments() (r string, exists bool) {
 	return *v, true
 }
 
-// OldComments returns the old "comments" field's value of the Platform entity.
-// If the Platform object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *PlatformMutation) OldComments(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldComments is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldComments requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldComments: %w", err)
-	}
-	return oldValue.Comments, nil
-}
-
 // ResetComments resets all changes to the "comments" field.
 func (m *PlatformMutation) ResetComments() {
 	m.comments = nil
@@ -13445,23 +12999,6 @@ func (m *PlatformMutation) ManufacturerID() (r int, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldManufacturerID returns the old "manufacturer_id" field's value of the Platform entity.
-// If the Platform object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *PlatformMutation) OldManufacturerID(ctx context.Context) (v *int, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldManufacturerID is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldManufacturerID requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldManufacturerID: %w", err)
-	}
-	return oldValue.ManufacturerID, nil
 }
 
 // ClearManufacturerID clears the value of the "manufacturer_id" field.
@@ -13692,26 +13229,41 @@ func (m *PlatformMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *PlatformMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
+	case platform.FieldCreated, platform.FieldLastUpdated, platform.FieldCustomFieldData, platform.FieldName, platform.FieldSlug, platform.FieldParentID, platform.FieldDepth, platform.FieldDescription, platform.FieldComments, platform.FieldManufacturerID:
+	default:
+		return nil, fmt.Errorf("unknown Platform field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
 	case platform.FieldCreated:
-		return m.OldCreated(ctx)
+		return old.Created, nil
 	case platform.FieldLastUpdated:
-		return m.OldLastUpdated(ctx)
+		return old.LastUpdated, nil
 	case platform.FieldCustomFieldData:
-		return m.OldCustomFieldData(ctx)
+		return old.CustomFieldData, nil
 	case platform.FieldName:
-		return m.OldName(ctx)
+		return old.Name, nil
 	case platform.FieldSlug:
-		return m.OldSlug(ctx)
+		return old.Slug, nil
 	case platform.FieldParentID:
-		return m.OldParentID(ctx)
+		return old.ParentID, nil
 	case platform.FieldDepth:
-		return m.OldDepth(ctx)
+		return old.Depth, nil
 	case platform.FieldDescription:
-		return m.OldDescription(ctx)
+		return old.Description, nil
 	case platform.FieldComments:
-		return m.OldComments(ctx)
+		return old.Comments, nil
 	case platform.FieldManufacturerID:
-		return m.OldManufacturerID(ctx)
+		return old.ManufacturerID, nil
 	}
 	return nil, fmt.Errorf("unknown Platform field %s", name)
 }
@@ -17267,23 +16819,6 @@ func (m *RackMutation) Created() (r time.Time, exists bool) {
 	return *v, true
 }
 
-// OldCreated returns the old "created" field's value of the Rack entity.
-// If the Rack object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackMutation) OldCreated(ctx context.Context) (v *time.Time, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldCreated is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldCreated requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldCreated: %w", err)
-	}
-	return oldValue.Created, nil
-}
-
 // ClearCreated clears the value of the "created" field.
 func (m *RackMutation) ClearCreated() {
 	m.created = nil
@@ -17314,23 +16849,6 @@ func (m *RackMutation) LastUpdated() (r time.Time, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldLastUpdated returns the old "last_updated" field's value of the Rack entity.
-// If the Rack object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackMutation) OldLastUpdated(ctx context.Context) (v *time.Time, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldLastUpdated is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldLastUpdated requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldLastUpdated: %w", err)
-	}
-	return oldValue.LastUpdated, nil
 }
 
 // ClearLastUpdated clears the value of the "last_updated" field.
@@ -17365,23 +16883,6 @@ func (m *RackMutation) CustomFieldData() (r map[string]interface{}, exists bool)
 	return *v, true
 }
 
-// OldCustomFieldData returns the old "custom_field_data" field's value of the Rack entity.
-// If the Rack object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackMutation) OldCustomFieldData(ctx context.Context) (v map[string]interface{}, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldCustomFieldData is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldCustomFieldData requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldCustomFieldData: %w", err)
-	}
-	return oldValue.CustomFieldData, nil
-}
-
 // ResetCustomFieldData resets all changes to the "custom_field_data" field.
 func (m *RackMutation) ResetCustomFieldData() {
 	m.custom_field_data = nil
@@ -17399,23 +16900,6 @@ func (m *RackMutation) Description() (r string, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldDescription returns the old "description" field's value of the Rack entity.
-// If the Rack object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackMutation) OldDescription(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldDescription requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
-	}
-	return oldValue.Description, nil
 }
 
 // ResetDescription resets all changes to the "description" field.
@@ -17437,23 +16921,6 @@ func (m *RackMutation) Comments() (r string, exists bool) {
 	return *v, true
 }
 
-// OldComments returns the old "comments" field's value of the Rack entity.
-// If the Rack object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackMutation) OldComments(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldComments is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldComments requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldComments: %w", err)
-	}
-	return oldValue.Comments, nil
-}
-
 // ResetComments resets all changes to the "comments" field.
 func (m *RackMutation) ResetComments() {
 	m.comments = nil
@@ -17471,23 +16938,6 @@ func (m *RackMutation) Name() (r string, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldName returns the old "name" field's value of the Rack entity.
-// If the Rack object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackMutation) OldName(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldName is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldName requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldName: %w", err)
-	}
-	return oldValue.Name, nil
 }
 
 // ResetName resets all changes to the "name" field.
@@ -17509,23 +16959,6 @@ func (m *RackMutation) NameNatural() (r string, exists bool) {
 	return *v, true
 }
 
-// OldNameNatural returns the old "_name_natural" field's value of the Rack entity.
-// If the Rack object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackMutation) OldNameNatural(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldNameNatural is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldNameNatural requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldNameNatural: %w", err)
-	}
-	return oldValue.NameNatural, nil
-}
-
 // ResetNameNatural resets all changes to the "_name_natural" field.
 func (m *RackMutation) ResetNameNatural() {
 	m.__name_natural = nil
@@ -17543,23 +16976,6 @@ func (m *RackMutation) FacilityID() (r string, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldFacilityID returns the old "facility_id" field's value of the Rack entity.
-// If the Rack object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackMutation) OldFacilityID(ctx context.Context) (v *string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldFacilityID is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldFacilityID requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldFacilityID: %w", err)
-	}
-	return oldValue.FacilityID, nil
 }
 
 // ClearFacilityID clears the value of the "facility_id" field.
@@ -17594,23 +17010,6 @@ func (m *RackMutation) SiteID() (r int, exists bool) {
 	return *v, true
 }
 
-// OldSiteID returns the old "site_id" field's value of the Rack entity.
-// If the Rack object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackMutation) OldSiteID(ctx context.Context) (v int, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldSiteID is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldSiteID requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldSiteID: %w", err)
-	}
-	return oldValue.SiteID, nil
-}
-
 // ResetSiteID resets all changes to the "site_id" field.
 func (m *RackMutation) ResetSiteID() {
 	m.site = nil
@@ -17628,23 +17027,6 @@ func (m *RackMutation) LocationID() (r int, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldLocationID returns the old "location_id" field's value of the Rack entity.
-// If the Rack object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackMutation) OldLocationID(ctx context.Context) (v *int, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldLocationID is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldLocationID requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldLocationID: %w", err)
-	}
-	return oldValue.LocationID, nil
 }
 
 // ClearLocationID clears the value of the "location_id" field.
@@ -17679,23 +17061,6 @@ func (m *RackMutation) GroupID() (r int, exists bool) {
 	return *v, true
 }
 
-// OldGroupID returns the old "group_id" field's value of the Rack entity.
-// If the Rack object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackMutation) OldGroupID(ctx context.Context) (v *int, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldGroupID is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldGroupID requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldGroupID: %w", err)
-	}
-	return oldValue.GroupID, nil
-}
-
 // ClearGroupID clears the value of the "group_id" field.
 func (m *RackMutation) ClearGroupID() {
 	m.group = nil
@@ -17726,23 +17091,6 @@ func (m *RackMutation) TenantID() (r int, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldTenantID returns the old "tenant_id" field's value of the Rack entity.
-// If the Rack object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackMutation) OldTenantID(ctx context.Context) (v *int, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldTenantID is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldTenantID requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldTenantID: %w", err)
-	}
-	return oldValue.TenantID, nil
 }
 
 // ClearTenantID clears the value of the "tenant_id" field.
@@ -17777,23 +17125,6 @@ func (m *RackMutation) Status() (r string, exists bool) {
 	return *v, true
 }
 
-// OldStatus returns the old "status" field's value of the Rack entity.
-// If the Rack object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackMutation) OldStatus(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldStatus requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
-	}
-	return oldValue.Status, nil
-}
-
 // ResetStatus resets all changes to the "status" field.
 func (m *RackMutation) ResetStatus() {
 	m.status = nil
@@ -17811,23 +17142,6 @@ func (m *RackMutation) RoleID() (r int, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldRoleID returns the old "role_id" field's value of the Rack entity.
-// If the Rack object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackMutation) OldRoleID(ctx context.Context) (v *int, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldRoleID is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldRoleID requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldRoleID: %w", err)
-	}
-	return oldValue.RoleID, nil
 }
 
 // ClearRoleID clears the value of the "role_id" field.
@@ -17862,23 +17176,6 @@ func (m *RackMutation) Serial() (r string, exists bool) {
 	return *v, true
 }
 
-// OldSerial returns the old "serial" field's value of the Rack entity.
-// If the Rack object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackMutation) OldSerial(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldSerial is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldSerial requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldSerial: %w", err)
-	}
-	return oldValue.Serial, nil
-}
-
 // ResetSerial resets all changes to the "serial" field.
 func (m *RackMutation) ResetSerial() {
 	m.serial = nil
@@ -17896,23 +17193,6 @@ func (m *RackMutation) AssetTag() (r string, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldAssetTag returns the old "asset_tag" field's value of the Rack entity.
-// If the Rack object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackMutation) OldAssetTag(ctx context.Context) (v *string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldAssetTag is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldAssetTag requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldAssetTag: %w", err)
-	}
-	return oldValue.AssetTag, nil
 }
 
 // ClearAssetTag clears the value of the "asset_tag" field.
@@ -17947,23 +17227,6 @@ func (m *RackMutation) RackTypeID() (r int, exists bool) {
 	return *v, true
 }
 
-// OldRackTypeID returns the old "rack_type_id" field's value of the Rack entity.
-// If the Rack object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackMutation) OldRackTypeID(ctx context.Context) (v *int, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldRackTypeID is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldRackTypeID requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldRackTypeID: %w", err)
-	}
-	return oldValue.RackTypeID, nil
-}
-
 // ClearRackTypeID clears the value of the "rack_type_id" field.
 func (m *RackMutation) ClearRackTypeID() {
 	m.rack_type = nil
@@ -17994,23 +17257,6 @@ func (m *RackMutation) Airflow() (r string, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldAirflow returns the old "airflow" field's value of the Rack entity.
-// If the Rack object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackMutation) OldAirflow(ctx context.Context) (v *string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldAirflow is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldAirflow requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldAirflow: %w", err)
-	}
-	return oldValue.Airflow, nil
 }
 
 // ClearAirflow clears the value of the "airflow" field.
@@ -18045,23 +17291,6 @@ func (m *RackMutation) FormFactor() (r string, exists bool) {
 	return *v, true
 }
 
-// OldFormFactor returns the old "form_factor" field's value of the Rack entity.
-// If the Rack object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackMutation) OldFormFactor(ctx context.Context) (v *string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldFormFactor is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldFormFactor requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldFormFactor: %w", err)
-	}
-	return oldValue.FormFactor, nil
-}
-
 // ClearFormFactor clears the value of the "form_factor" field.
 func (m *RackMutation) ClearFormFactor() {
 	m.form_factor = nil
@@ -18093,23 +17322,6 @@ func (m *RackMutation) Width() (r int, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldWidth returns the old "width" field's value of the Rack entity.
-// If the Rack object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackMutation) OldWidth(ctx context.Context) (v int, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldWidth is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldWidth requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldWidth: %w", err)
-	}
-	return oldValue.Width, nil
 }
 
 // AddWidth adds i to the "width" field.
@@ -18151,23 +17363,6 @@ func (m *RackMutation) UHeight() (r int, exists bool) {
 	return *v, true
 }
 
-// OldUHeight returns the old "u_height" field's value of the Rack entity.
-// If the Rack object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackMutation) OldUHeight(ctx context.Context) (v int, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldUHeight is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldUHeight requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldUHeight: %w", err)
-	}
-	return oldValue.UHeight, nil
-}
-
 // AddUHeight adds i to the "u_height" field.
 func (m *RackMutation) AddUHeight(i int) {
 	if m.addu_height != nil {
@@ -18205,23 +17400,6 @@ func (m *RackMutation) StartingUnit() (r int, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldStartingUnit returns the old "starting_unit" field's value of the Rack entity.
-// If the Rack object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackMutation) OldStartingUnit(ctx context.Context) (v int, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldStartingUnit is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldStartingUnit requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldStartingUnit: %w", err)
-	}
-	return oldValue.StartingUnit, nil
 }
 
 // AddStartingUnit adds i to the "starting_unit" field.
@@ -18262,23 +17440,6 @@ func (m *RackMutation) DescUnits() (r bool, exists bool) {
 	return *v, true
 }
 
-// OldDescUnits returns the old "desc_units" field's value of the Rack entity.
-// If the Rack object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackMutation) OldDescUnits(ctx context.Context) (v bool, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldDescUnits is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldDescUnits requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldDescUnits: %w", err)
-	}
-	return oldValue.DescUnits, nil
-}
-
 // ResetDescUnits resets all changes to the "desc_units" field.
 func (m *RackMutation) ResetDescUnits() {
 	m.desc_units = nil
@@ -18297,23 +17458,6 @@ func (m *RackMutation) OuterWidth() (r int, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldOuterWidth returns the old "outer_width" field's value of the Rack entity.
-// If the Rack object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackMutation) OldOuterWidth(ctx context.Context) (v *int, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldOuterWidth is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldOuterWidth requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldOuterWidth: %w", err)
-	}
-	return oldValue.OuterWidth, nil
 }
 
 // AddOuterWidth adds i to the "outer_width" field.
@@ -18369,23 +17513,6 @@ func (m *RackMutation) OuterHeight() (r int, exists bool) {
 	return *v, true
 }
 
-// OldOuterHeight returns the old "outer_height" field's value of the Rack entity.
-// If the Rack object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackMutation) OldOuterHeight(ctx context.Context) (v *int, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldOuterHeight is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldOuterHeight requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldOuterHeight: %w", err)
-	}
-	return oldValue.OuterHeight, nil
-}
-
 // AddOuterHeight adds i to the "outer_height" field.
 func (m *RackMutation) AddOuterHeight(i int) {
 	if m.addouter_height != nil {
@@ -18437,23 +17564,6 @@ func (m *RackMutation) OuterDepth() (r int, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldOuterDepth returns the old "outer_depth" field's value of the Rack entity.
-// If the Rack object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackMutation) OldOuterDepth(ctx context.Context) (v *int, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldOuterDepth is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldOuterDepth requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldOuterDepth: %w", err)
-	}
-	return oldValue.OuterDepth, nil
 }
 
 // AddOuterDepth adds i to the "outer_depth" field.
@@ -18508,23 +17618,6 @@ func (m *RackMutation) OuterUnit() (r string, exists bool) {
 	return *v, true
 }
 
-// OldOuterUnit returns the old "outer_unit" field's value of the Rack entity.
-// If the Rack object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackMutation) OldOuterUnit(ctx context.Context) (v *string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldOuterUnit is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldOuterUnit requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldOuterUnit: %w", err)
-	}
-	return oldValue.OuterUnit, nil
-}
-
 // ClearOuterUnit clears the value of the "outer_unit" field.
 func (m *RackMutation) ClearOuterUnit() {
 	m.outer_unit = nil
@@ -18556,23 +17649,6 @@ func (m *RackMutation) MountingDepth() (r int, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldMountingDepth returns the old "mounting_depth" field's value of the Rack entity.
-// If the Rack object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackMutation) OldMountingDepth(ctx context.Context) (v *int, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldMountingDepth is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldMountingDepth requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldMountingDepth: %w", err)
-	}
-	return oldValue.MountingDepth, nil
 }
 
 // AddMountingDepth adds i to the "mounting_depth" field.
@@ -18628,23 +17704,6 @@ func (m *RackMutation) Weight() (r float64, exists bool) {
 	return *v, true
 }
 
-// OldWeight returns the old "weight" field's value of the Rack entity.
-// If the Rack object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackMutation) OldWeight(ctx context.Context) (v *float64, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldWeight is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldWeight requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldWeight: %w", err)
-	}
-	return oldValue.Weight, nil
-}
-
 // AddWeight adds f to the "weight" field.
 func (m *RackMutation) AddWeight(f float64) {
 	if m.addweight != nil {
@@ -18697,23 +17756,6 @@ func (m *RackMutation) WeightUnit() (r string, exists bool) {
 	return *v, true
 }
 
-// OldWeightUnit returns the old "weight_unit" field's value of the Rack entity.
-// If the Rack object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackMutation) OldWeightUnit(ctx context.Context) (v *string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldWeightUnit is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldWeightUnit requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldWeightUnit: %w", err)
-	}
-	return oldValue.WeightUnit, nil
-}
-
 // ClearWeightUnit clears the value of the "weight_unit" field.
 func (m *RackMutation) ClearWeightUnit() {
 	m.weight_unit = nil
@@ -18745,23 +17787,6 @@ func (m *RackMutation) MaxWeight() (r int, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldMaxWeight returns the old "max_weight" field's value of the Rack entity.
-// If the Rack object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackMutation) OldMaxWeight(ctx context.Context) (v *int, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldMaxWeight is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldMaxWeight requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldMaxWeight: %w", err)
-	}
-	return oldValue.MaxWeight, nil
 }
 
 // AddMaxWeight adds i to the "max_weight" field.
@@ -19171,68 +18196,83 @@ func (m *RackMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *RackMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
+	case rack.FieldCreated, rack.FieldLastUpdated, rack.FieldCustomFieldData, rack.FieldDescription, rack.FieldComments, rack.FieldName, rack.FieldNameNatural, rack.FieldFacilityID, rack.FieldSiteID, rack.FieldLocationID, rack.FieldGroupID, rack.FieldTenantID, rack.FieldStatus, rack.FieldRoleID, rack.FieldSerial, rack.FieldAssetTag, rack.FieldRackTypeID, rack.FieldAirflow, rack.FieldFormFactor, rack.FieldWidth, rack.FieldUHeight, rack.FieldStartingUnit, rack.FieldDescUnits, rack.FieldOuterWidth, rack.FieldOuterHeight, rack.FieldOuterDepth, rack.FieldOuterUnit, rack.FieldMountingDepth, rack.FieldWeight, rack.FieldWeightUnit, rack.FieldMaxWeight:
+	default:
+		return nil, fmt.Errorf("unknown Rack field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
 	case rack.FieldCreated:
-		return m.OldCreated(ctx)
+		return old.Created, nil
 	case rack.FieldLastUpdated:
-		return m.OldLastUpdated(ctx)
+		return old.LastUpdated, nil
 	case rack.FieldCustomFieldData:
-		return m.OldCustomFieldData(ctx)
+		return old.CustomFieldData, nil
 	case rack.FieldDescription:
-		return m.OldDescription(ctx)
+		return old.Description, nil
 	case rack.FieldComments:
-		return m.OldComments(ctx)
+		return old.Comments, nil
 	case rack.FieldName:
-		return m.OldName(ctx)
+		return old.Name, nil
 	case rack.FieldNameNatural:
-		return m.OldNameNatural(ctx)
+		return old.NameNatural, nil
 	case rack.FieldFacilityID:
-		return m.OldFacilityID(ctx)
+		return old.FacilityID, nil
 	case rack.FieldSiteID:
-		return m.OldSiteID(ctx)
+		return old.SiteID, nil
 	case rack.FieldLocationID:
-		return m.OldLocationID(ctx)
+		return old.LocationID, nil
 	case rack.FieldGroupID:
-		return m.OldGroupID(ctx)
+		return old.GroupID, nil
 	case rack.FieldTenantID:
-		return m.OldTenantID(ctx)
+		return old.TenantID, nil
 	case rack.FieldStatus:
-		return m.OldStatus(ctx)
+		return old.Status, nil
 	case rack.FieldRoleID:
-		return m.OldRoleID(ctx)
+		return old.RoleID, nil
 	case rack.FieldSerial:
-		return m.OldSerial(ctx)
+		return old.Serial, nil
 	case rack.FieldAssetTag:
-		return m.OldAssetTag(ctx)
+		return old.AssetTag, nil
 	case rack.FieldRackTypeID:
-		return m.OldRackTypeID(ctx)
+		return old.RackTypeID, nil
 	case rack.FieldAirflow:
-		return m.OldAirflow(ctx)
+		return old.Airflow, nil
 	case rack.FieldFormFactor:
-		return m.OldFormFactor(ctx)
+		return old.FormFactor, nil
 	case rack.FieldWidth:
-		return m.OldWidth(ctx)
+		return old.Width, nil
 	case rack.FieldUHeight:
-		return m.OldUHeight(ctx)
+		return old.UHeight, nil
 	case rack.FieldStartingUnit:
-		return m.OldStartingUnit(ctx)
+		return old.StartingUnit, nil
 	case rack.FieldDescUnits:
-		return m.OldDescUnits(ctx)
+		return old.DescUnits, nil
 	case rack.FieldOuterWidth:
-		return m.OldOuterWidth(ctx)
+		return old.OuterWidth, nil
 	case rack.FieldOuterHeight:
-		return m.OldOuterHeight(ctx)
+		return old.OuterHeight, nil
 	case rack.FieldOuterDepth:
-		return m.OldOuterDepth(ctx)
+		return old.OuterDepth, nil
 	case rack.FieldOuterUnit:
-		return m.OldOuterUnit(ctx)
+		return old.OuterUnit, nil
 	case rack.FieldMountingDepth:
-		return m.OldMountingDepth(ctx)
+		return old.MountingDepth, nil
 	case rack.FieldWeight:
-		return m.OldWeight(ctx)
+		return old.Weight, nil
 	case rack.FieldWeightUnit:
-		return m.OldWeightUnit(ctx)
+		return old.WeightUnit, nil
 	case rack.FieldMaxWeight:
-		return m.OldMaxWeight(ctx)
+		return old.MaxWeight, nil
 	}
 	return nil, fmt.Errorf("unknown Rack field %s", name)
 }
@@ -20128,23 +19168,6 @@ func (m *RackGroupMutation) Created() (r time.Time, exists bool) {
 	return *v, true
 }
 
-// OldCreated returns the old "created" field's value of the RackGroup entity.
-// If the RackGroup object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackGroupMutation) OldCreated(ctx context.Context) (v *time.Time, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldCreated is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldCreated requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldCreated: %w", err)
-	}
-	return oldValue.Created, nil
-}
-
 // ClearCreated clears the value of the "created" field.
 func (m *RackGroupMutation) ClearCreated() {
 	m.created = nil
@@ -20175,23 +19198,6 @@ func (m *RackGroupMutation) LastUpdated() (r time.Time, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldLastUpdated returns the old "last_updated" field's value of the RackGroup entity.
-// If the RackGroup object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackGroupMutation) OldLastUpdated(ctx context.Context) (v *time.Time, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldLastUpdated is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldLastUpdated requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldLastUpdated: %w", err)
-	}
-	return oldValue.LastUpdated, nil
 }
 
 // ClearLastUpdated clears the value of the "last_updated" field.
@@ -20226,23 +19232,6 @@ func (m *RackGroupMutation) CustomFieldData() (r map[string]interface{}, exists 
 	return *v, true
 }
 
-// OldCustomFieldData returns the old "custom_field_data" field's value of the RackGroup entity.
-// If the RackGroup object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackGroupMutation) OldCustomFieldData(ctx context.Context) (v map[string]interface{}, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldCustomFieldData is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldCustomFieldData requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldCustomFieldData: %w", err)
-	}
-	return oldValue.CustomFieldData, nil
-}
-
 // ResetCustomFieldData resets all changes to the "custom_field_data" field.
 func (m *RackGroupMutation) ResetCustomFieldData() {
 	m.custom_field_data = nil
@@ -20260,23 +19249,6 @@ func (m *RackGroupMutation) Name() (r string, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldName returns the old "name" field's value of the RackGroup entity.
-// If the RackGroup object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackGroupMutation) OldName(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldName is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldName requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldName: %w", err)
-	}
-	return oldValue.Name, nil
 }
 
 // ResetName resets all changes to the "name" field.
@@ -20298,23 +19270,6 @@ func (m *RackGroupMutation) Slug() (r string, exists bool) {
 	return *v, true
 }
 
-// OldSlug returns the old "slug" field's value of the RackGroup entity.
-// If the RackGroup object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackGroupMutation) OldSlug(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldSlug is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldSlug requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldSlug: %w", err)
-	}
-	return oldValue.Slug, nil
-}
-
 // ResetSlug resets all changes to the "slug" field.
 func (m *RackGroupMutation) ResetSlug() {
 	m.slug = nil
@@ -20334,23 +19289,6 @@ func (m *RackGroupMutation) Description() (r string, exists bool) {
 	return *v, true
 }
 
-// OldDescription returns the old "description" field's value of the RackGroup entity.
-// If the RackGroup object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackGroupMutation) OldDescription(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldDescription requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
-	}
-	return oldValue.Description, nil
-}
-
 // ResetDescription resets all changes to the "description" field.
 func (m *RackGroupMutation) ResetDescription() {
 	m.description = nil
@@ -20368,23 +19306,6 @@ func (m *RackGroupMutation) Comments() (r string, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldComments returns the old "comments" field's value of the RackGroup entity.
-// If the RackGroup object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackGroupMutation) OldComments(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldComments is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldComments requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldComments: %w", err)
-	}
-	return oldValue.Comments, nil
 }
 
 // ResetComments resets all changes to the "comments" field.
@@ -20479,20 +19400,35 @@ func (m *RackGroupMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *RackGroupMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
+	case rackgroup.FieldCreated, rackgroup.FieldLastUpdated, rackgroup.FieldCustomFieldData, rackgroup.FieldName, rackgroup.FieldSlug, rackgroup.FieldDescription, rackgroup.FieldComments:
+	default:
+		return nil, fmt.Errorf("unknown RackGroup field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
 	case rackgroup.FieldCreated:
-		return m.OldCreated(ctx)
+		return old.Created, nil
 	case rackgroup.FieldLastUpdated:
-		return m.OldLastUpdated(ctx)
+		return old.LastUpdated, nil
 	case rackgroup.FieldCustomFieldData:
-		return m.OldCustomFieldData(ctx)
+		return old.CustomFieldData, nil
 	case rackgroup.FieldName:
-		return m.OldName(ctx)
+		return old.Name, nil
 	case rackgroup.FieldSlug:
-		return m.OldSlug(ctx)
+		return old.Slug, nil
 	case rackgroup.FieldDescription:
-		return m.OldDescription(ctx)
+		return old.Description, nil
 	case rackgroup.FieldComments:
-		return m.OldComments(ctx)
+		return old.Comments, nil
 	}
 	return nil, fmt.Errorf("unknown RackGroup field %s", name)
 }
@@ -20829,23 +19765,6 @@ func (m *RackReservationMutation) Created() (r time.Time, exists bool) {
 	return *v, true
 }
 
-// OldCreated returns the old "created" field's value of the RackReservation entity.
-// If the RackReservation object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackReservationMutation) OldCreated(ctx context.Context) (v *time.Time, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldCreated is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldCreated requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldCreated: %w", err)
-	}
-	return oldValue.Created, nil
-}
-
 // ClearCreated clears the value of the "created" field.
 func (m *RackReservationMutation) ClearCreated() {
 	m.created = nil
@@ -20876,23 +19795,6 @@ func (m *RackReservationMutation) LastUpdated() (r time.Time, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldLastUpdated returns the old "last_updated" field's value of the RackReservation entity.
-// If the RackReservation object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackReservationMutation) OldLastUpdated(ctx context.Context) (v *time.Time, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldLastUpdated is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldLastUpdated requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldLastUpdated: %w", err)
-	}
-	return oldValue.LastUpdated, nil
 }
 
 // ClearLastUpdated clears the value of the "last_updated" field.
@@ -20927,23 +19829,6 @@ func (m *RackReservationMutation) CustomFieldData() (r map[string]interface{}, e
 	return *v, true
 }
 
-// OldCustomFieldData returns the old "custom_field_data" field's value of the RackReservation entity.
-// If the RackReservation object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackReservationMutation) OldCustomFieldData(ctx context.Context) (v map[string]interface{}, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldCustomFieldData is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldCustomFieldData requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldCustomFieldData: %w", err)
-	}
-	return oldValue.CustomFieldData, nil
-}
-
 // ResetCustomFieldData resets all changes to the "custom_field_data" field.
 func (m *RackReservationMutation) ResetCustomFieldData() {
 	m.custom_field_data = nil
@@ -20961,23 +19846,6 @@ func (m *RackReservationMutation) RackID() (r int, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldRackID returns the old "rack_id" field's value of the RackReservation entity.
-// If the RackReservation object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackReservationMutation) OldRackID(ctx context.Context) (v int, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldRackID is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldRackID requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldRackID: %w", err)
-	}
-	return oldValue.RackID, nil
 }
 
 // ResetRackID resets all changes to the "rack_id" field.
@@ -20998,23 +19866,6 @@ func (m *RackReservationMutation) Units() (r []int, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldUnits returns the old "units" field's value of the RackReservation entity.
-// If the RackReservation object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackReservationMutation) OldUnits(ctx context.Context) (v []int, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldUnits is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldUnits requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldUnits: %w", err)
-	}
-	return oldValue.Units, nil
 }
 
 // AppendUnits adds i to the "units" field.
@@ -21049,23 +19900,6 @@ func (m *RackReservationMutation) UnitCount() (r int, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldUnitCount returns the old "unit_count" field's value of the RackReservation entity.
-// If the RackReservation object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackReservationMutation) OldUnitCount(ctx context.Context) (v int, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldUnitCount is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldUnitCount requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldUnitCount: %w", err)
-	}
-	return oldValue.UnitCount, nil
 }
 
 // AddUnitCount adds i to the "unit_count" field.
@@ -21106,23 +19940,6 @@ func (m *RackReservationMutation) Status() (r string, exists bool) {
 	return *v, true
 }
 
-// OldStatus returns the old "status" field's value of the RackReservation entity.
-// If the RackReservation object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackReservationMutation) OldStatus(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldStatus is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldStatus requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldStatus: %w", err)
-	}
-	return oldValue.Status, nil
-}
-
 // ResetStatus resets all changes to the "status" field.
 func (m *RackReservationMutation) ResetStatus() {
 	m.status = nil
@@ -21140,23 +19957,6 @@ func (m *RackReservationMutation) TenantID() (r int, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldTenantID returns the old "tenant_id" field's value of the RackReservation entity.
-// If the RackReservation object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackReservationMutation) OldTenantID(ctx context.Context) (v *int, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldTenantID is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldTenantID requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldTenantID: %w", err)
-	}
-	return oldValue.TenantID, nil
 }
 
 // ClearTenantID clears the value of the "tenant_id" field.
@@ -21191,23 +19991,6 @@ func (m *RackReservationMutation) UserID() (r int, exists bool) {
 	return *v, true
 }
 
-// OldUserID returns the old "user_id" field's value of the RackReservation entity.
-// If the RackReservation object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackReservationMutation) OldUserID(ctx context.Context) (v int, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldUserID is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldUserID requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldUserID: %w", err)
-	}
-	return oldValue.UserID, nil
-}
-
 // ResetUserID resets all changes to the "user_id" field.
 func (m *RackReservationMutation) ResetUserID() {
 	m.user = nil
@@ -21225,23 +20008,6 @@ func (m *RackReservationMutation) Description() (r string, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldDescription returns the old "description" field's value of the RackReservation entity.
-// If the RackReservation object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackReservationMutation) OldDescription(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldDescription requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
-	}
-	return oldValue.Description, nil
 }
 
 // ResetDescription resets all changes to the "description" field.
@@ -21263,23 +20029,6 @@ func (m *RackReservationMutation) Comments() (r string, exists bool) {
 	return *v, true
 }
 
-// OldComments returns the old "comments" field's value of the RackReservation entity.
-// If the RackReservation object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackReservationMutation) OldComments(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldComments is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldComments requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldComments: %w", err)
-	}
-	return oldValue.Comments, nil
-}
-
 // ResetComments resets all changes to the "comments" field.
 func (m *RackReservationMutation) ResetComments() {
 	m.comments = nil
@@ -21297,23 +20046,6 @@ func (m *RackReservationMutation) RackDisplay() (r string, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldRackDisplay returns the old "_rack_display" field's value of the RackReservation entity.
-// If the RackReservation object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackReservationMutation) OldRackDisplay(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldRackDisplay is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldRackDisplay requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldRackDisplay: %w", err)
-	}
-	return oldValue.RackDisplay, nil
 }
 
 // ResetRackDisplay resets all changes to the "_rack_display" field.
@@ -21514,30 +20246,45 @@ func (m *RackReservationMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *RackReservationMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
+	case rackreservation.FieldCreated, rackreservation.FieldLastUpdated, rackreservation.FieldCustomFieldData, rackreservation.FieldRackID, rackreservation.FieldUnits, rackreservation.FieldUnitCount, rackreservation.FieldStatus, rackreservation.FieldTenantID, rackreservation.FieldUserID, rackreservation.FieldDescription, rackreservation.FieldComments, rackreservation.FieldRackDisplay:
+	default:
+		return nil, fmt.Errorf("unknown RackReservation field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
 	case rackreservation.FieldCreated:
-		return m.OldCreated(ctx)
+		return old.Created, nil
 	case rackreservation.FieldLastUpdated:
-		return m.OldLastUpdated(ctx)
+		return old.LastUpdated, nil
 	case rackreservation.FieldCustomFieldData:
-		return m.OldCustomFieldData(ctx)
+		return old.CustomFieldData, nil
 	case rackreservation.FieldRackID:
-		return m.OldRackID(ctx)
+		return old.RackID, nil
 	case rackreservation.FieldUnits:
-		return m.OldUnits(ctx)
+		return old.Units, nil
 	case rackreservation.FieldUnitCount:
-		return m.OldUnitCount(ctx)
+		return old.UnitCount, nil
 	case rackreservation.FieldStatus:
-		return m.OldStatus(ctx)
+		return old.Status, nil
 	case rackreservation.FieldTenantID:
-		return m.OldTenantID(ctx)
+		return old.TenantID, nil
 	case rackreservation.FieldUserID:
-		return m.OldUserID(ctx)
+		return old.UserID, nil
 	case rackreservation.FieldDescription:
-		return m.OldDescription(ctx)
+		return old.Description, nil
 	case rackreservation.FieldComments:
-		return m.OldComments(ctx)
+		return old.Comments, nil
 	case rackreservation.FieldRackDisplay:
-		return m.OldRackDisplay(ctx)
+		return old.RackDisplay, nil
 	}
 	return nil, fmt.Errorf("unknown RackReservation field %s", name)
 }
@@ -21998,23 +20745,6 @@ func (m *RackRoleMutation) Created() (r time.Time, exists bool) {
 	return *v, true
 }
 
-// OldCreated returns the old "created" field's value of the RackRole entity.
-// If the RackRole object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackRoleMutation) OldCreated(ctx context.Context) (v *time.Time, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldCreated is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldCreated requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldCreated: %w", err)
-	}
-	return oldValue.Created, nil
-}
-
 // ClearCreated clears the value of the "created" field.
 func (m *RackRoleMutation) ClearCreated() {
 	m.created = nil
@@ -22045,23 +20775,6 @@ func (m *RackRoleMutation) LastUpdated() (r time.Time, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldLastUpdated returns the old "last_updated" field's value of the RackRole entity.
-// If the RackRole object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackRoleMutation) OldLastUpdated(ctx context.Context) (v *time.Time, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldLastUpdated is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldLastUpdated requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldLastUpdated: %w", err)
-	}
-	return oldValue.LastUpdated, nil
 }
 
 // ClearLastUpdated clears the value of the "last_updated" field.
@@ -22096,23 +20809,6 @@ func (m *RackRoleMutation) CustomFieldData() (r map[string]interface{}, exists b
 	return *v, true
 }
 
-// OldCustomFieldData returns the old "custom_field_data" field's value of the RackRole entity.
-// If the RackRole object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackRoleMutation) OldCustomFieldData(ctx context.Context) (v map[string]interface{}, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldCustomFieldData is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldCustomFieldData requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldCustomFieldData: %w", err)
-	}
-	return oldValue.CustomFieldData, nil
-}
-
 // ResetCustomFieldData resets all changes to the "custom_field_data" field.
 func (m *RackRoleMutation) ResetCustomFieldData() {
 	m.custom_field_data = nil
@@ -22130,23 +20826,6 @@ func (m *RackRoleMutation) Name() (r string, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldName returns the old "name" field's value of the RackRole entity.
-// If the RackRole object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackRoleMutation) OldName(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldName is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldName requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldName: %w", err)
-	}
-	return oldValue.Name, nil
 }
 
 // ResetName resets all changes to the "name" field.
@@ -22168,23 +20847,6 @@ func (m *RackRoleMutation) Slug() (r string, exists bool) {
 	return *v, true
 }
 
-// OldSlug returns the old "slug" field's value of the RackRole entity.
-// If the RackRole object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackRoleMutation) OldSlug(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldSlug is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldSlug requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldSlug: %w", err)
-	}
-	return oldValue.Slug, nil
-}
-
 // ResetSlug resets all changes to the "slug" field.
 func (m *RackRoleMutation) ResetSlug() {
 	m.slug = nil
@@ -22202,23 +20864,6 @@ func (m *RackRoleMutation) Description() (r string, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldDescription returns the old "description" field's value of the RackRole entity.
-// If the RackRole object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackRoleMutation) OldDescription(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldDescription requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
-	}
-	return oldValue.Description, nil
 }
 
 // ResetDescription resets all changes to the "description" field.
@@ -22240,23 +20885,6 @@ func (m *RackRoleMutation) Comments() (r string, exists bool) {
 	return *v, true
 }
 
-// OldComments returns the old "comments" field's value of the RackRole entity.
-// If the RackRole object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackRoleMutation) OldComments(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldComments is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldComments requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldComments: %w", err)
-	}
-	return oldValue.Comments, nil
-}
-
 // ResetComments resets all changes to the "comments" field.
 func (m *RackRoleMutation) ResetComments() {
 	m.comments = nil
@@ -22274,23 +20902,6 @@ func (m *RackRoleMutation) Color() (r string, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldColor returns the old "color" field's value of the RackRole entity.
-// If the RackRole object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackRoleMutation) OldColor(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldColor is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldColor requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldColor: %w", err)
-	}
-	return oldValue.Color, nil
 }
 
 // ResetColor resets all changes to the "color" field.
@@ -22390,22 +21001,37 @@ func (m *RackRoleMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *RackRoleMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
+	case rackrole.FieldCreated, rackrole.FieldLastUpdated, rackrole.FieldCustomFieldData, rackrole.FieldName, rackrole.FieldSlug, rackrole.FieldDescription, rackrole.FieldComments, rackrole.FieldColor:
+	default:
+		return nil, fmt.Errorf("unknown RackRole field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
 	case rackrole.FieldCreated:
-		return m.OldCreated(ctx)
+		return old.Created, nil
 	case rackrole.FieldLastUpdated:
-		return m.OldLastUpdated(ctx)
+		return old.LastUpdated, nil
 	case rackrole.FieldCustomFieldData:
-		return m.OldCustomFieldData(ctx)
+		return old.CustomFieldData, nil
 	case rackrole.FieldName:
-		return m.OldName(ctx)
+		return old.Name, nil
 	case rackrole.FieldSlug:
-		return m.OldSlug(ctx)
+		return old.Slug, nil
 	case rackrole.FieldDescription:
-		return m.OldDescription(ctx)
+		return old.Description, nil
 	case rackrole.FieldComments:
-		return m.OldComments(ctx)
+		return old.Comments, nil
 	case rackrole.FieldColor:
-		return m.OldColor(ctx)
+		return old.Color, nil
 	}
 	return nil, fmt.Errorf("unknown RackRole field %s", name)
 }
@@ -22766,23 +21392,6 @@ func (m *RackTypeMutation) Created() (r time.Time, exists bool) {
 	return *v, true
 }
 
-// OldCreated returns the old "created" field's value of the RackType entity.
-// If the RackType object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackTypeMutation) OldCreated(ctx context.Context) (v *time.Time, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldCreated is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldCreated requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldCreated: %w", err)
-	}
-	return oldValue.Created, nil
-}
-
 // ClearCreated clears the value of the "created" field.
 func (m *RackTypeMutation) ClearCreated() {
 	m.created = nil
@@ -22813,23 +21422,6 @@ func (m *RackTypeMutation) LastUpdated() (r time.Time, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldLastUpdated returns the old "last_updated" field's value of the RackType entity.
-// If the RackType object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackTypeMutation) OldLastUpdated(ctx context.Context) (v *time.Time, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldLastUpdated is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldLastUpdated requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldLastUpdated: %w", err)
-	}
-	return oldValue.LastUpdated, nil
 }
 
 // ClearLastUpdated clears the value of the "last_updated" field.
@@ -22864,23 +21456,6 @@ func (m *RackTypeMutation) CustomFieldData() (r map[string]interface{}, exists b
 	return *v, true
 }
 
-// OldCustomFieldData returns the old "custom_field_data" field's value of the RackType entity.
-// If the RackType object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackTypeMutation) OldCustomFieldData(ctx context.Context) (v map[string]interface{}, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldCustomFieldData is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldCustomFieldData requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldCustomFieldData: %w", err)
-	}
-	return oldValue.CustomFieldData, nil
-}
-
 // ResetCustomFieldData resets all changes to the "custom_field_data" field.
 func (m *RackTypeMutation) ResetCustomFieldData() {
 	m.custom_field_data = nil
@@ -22898,23 +21473,6 @@ func (m *RackTypeMutation) Description() (r string, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldDescription returns the old "description" field's value of the RackType entity.
-// If the RackType object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackTypeMutation) OldDescription(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldDescription is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldDescription requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldDescription: %w", err)
-	}
-	return oldValue.Description, nil
 }
 
 // ResetDescription resets all changes to the "description" field.
@@ -22936,23 +21494,6 @@ func (m *RackTypeMutation) Comments() (r string, exists bool) {
 	return *v, true
 }
 
-// OldComments returns the old "comments" field's value of the RackType entity.
-// If the RackType object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackTypeMutation) OldComments(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldComments is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldComments requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldComments: %w", err)
-	}
-	return oldValue.Comments, nil
-}
-
 // ResetComments resets all changes to the "comments" field.
 func (m *RackTypeMutation) ResetComments() {
 	m.comments = nil
@@ -22970,23 +21511,6 @@ func (m *RackTypeMutation) ManufacturerID() (r int, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldManufacturerID returns the old "manufacturer_id" field's value of the RackType entity.
-// If the RackType object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackTypeMutation) OldManufacturerID(ctx context.Context) (v int, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldManufacturerID is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldManufacturerID requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldManufacturerID: %w", err)
-	}
-	return oldValue.ManufacturerID, nil
 }
 
 // ResetManufacturerID resets all changes to the "manufacturer_id" field.
@@ -23008,23 +21532,6 @@ func (m *RackTypeMutation) Model() (r string, exists bool) {
 	return *v, true
 }
 
-// OldModel returns the old "model" field's value of the RackType entity.
-// If the RackType object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackTypeMutation) OldModel(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldModel is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldModel requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldModel: %w", err)
-	}
-	return oldValue.Model, nil
-}
-
 // ResetModel resets all changes to the "model" field.
 func (m *RackTypeMutation) ResetModel() {
 	m.model = nil
@@ -23044,23 +21551,6 @@ func (m *RackTypeMutation) Slug() (r string, exists bool) {
 	return *v, true
 }
 
-// OldSlug returns the old "slug" field's value of the RackType entity.
-// If the RackType object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackTypeMutation) OldSlug(ctx context.Context) (v string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldSlug is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldSlug requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldSlug: %w", err)
-	}
-	return oldValue.Slug, nil
-}
-
 // ResetSlug resets all changes to the "slug" field.
 func (m *RackTypeMutation) ResetSlug() {
 	m.slug = nil
@@ -23078,23 +21568,6 @@ func (m *RackTypeMutation) FormFactor() (r string, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldFormFactor returns the old "form_factor" field's value of the RackType entity.
-// If the RackType object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackTypeMutation) OldFormFactor(ctx context.Context) (v *string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldFormFactor is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldFormFactor requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldFormFactor: %w", err)
-	}
-	return oldValue.FormFactor, nil
 }
 
 // ClearFormFactor clears the value of the "form_factor" field.
@@ -23128,23 +21601,6 @@ func (m *RackTypeMutation) Width() (r int, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldWidth returns the old "width" field's value of the RackType entity.
-// If the RackType object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackTypeMutation) OldWidth(ctx context.Context) (v int, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldWidth is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldWidth requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldWidth: %w", err)
-	}
-	return oldValue.Width, nil
 }
 
 // AddWidth adds i to the "width" field.
@@ -23186,23 +21642,6 @@ func (m *RackTypeMutation) UHeight() (r int, exists bool) {
 	return *v, true
 }
 
-// OldUHeight returns the old "u_height" field's value of the RackType entity.
-// If the RackType object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackTypeMutation) OldUHeight(ctx context.Context) (v int, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldUHeight is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldUHeight requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldUHeight: %w", err)
-	}
-	return oldValue.UHeight, nil
-}
-
 // AddUHeight adds i to the "u_height" field.
 func (m *RackTypeMutation) AddUHeight(i int) {
 	if m.addu_height != nil {
@@ -23240,23 +21679,6 @@ func (m *RackTypeMutation) StartingUnit() (r int, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldStartingUnit returns the old "starting_unit" field's value of the RackType entity.
-// If the RackType object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackTypeMutation) OldStartingUnit(ctx context.Context) (v int, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldStartingUnit is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldStartingUnit requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldStartingUnit: %w", err)
-	}
-	return oldValue.StartingUnit, nil
 }
 
 // AddStartingUnit adds i to the "starting_unit" field.
@@ -23297,23 +21719,6 @@ func (m *RackTypeMutation) DescUnits() (r bool, exists bool) {
 	return *v, true
 }
 
-// OldDescUnits returns the old "desc_units" field's value of the RackType entity.
-// If the RackType object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackTypeMutation) OldDescUnits(ctx context.Context) (v bool, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldDescUnits is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldDescUnits requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldDescUnits: %w", err)
-	}
-	return oldValue.DescUnits, nil
-}
-
 // ResetDescUnits resets all changes to the "desc_units" field.
 func (m *RackTypeMutation) ResetDescUnits() {
 	m.desc_units = nil
@@ -23332,23 +21737,6 @@ func (m *RackTypeMutation) OuterWidth() (r int, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldOuterWidth returns the old "outer_width" field's value of the RackType entity.
-// If the RackType object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackTypeMutation) OldOuterWidth(ctx context.Context) (v *int, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldOuterWidth is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldOuterWidth requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldOuterWidth: %w", err)
-	}
-	return oldValue.OuterWidth, nil
 }
 
 // AddOuterWidth adds i to the "outer_width" field.
@@ -23404,23 +21792,6 @@ func (m *RackTypeMutation) OuterHeight() (r int, exists bool) {
 	return *v, true
 }
 
-// OldOuterHeight returns the old "outer_height" field's value of the RackType entity.
-// If the RackType object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackTypeMutation) OldOuterHeight(ctx context.Context) (v *int, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldOuterHeight is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldOuterHeight requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldOuterHeight: %w", err)
-	}
-	return oldValue.OuterHeight, nil
-}
-
 // AddOuterHeight adds i to the "outer_height" field.
 func (m *RackTypeMutation) AddOuterHeight(i int) {
 	if m.addouter_height != nil {
@@ -23472,23 +21843,6 @@ func (m *RackTypeMutation) OuterDepth() (r int, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldOuterDepth returns the old "outer_depth" field's value of the RackType entity.
-// If the RackType object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackTypeMutation) OldOuterDepth(ctx context.Context) (v *int, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldOuterDepth is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldOuterDepth requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldOuterDepth: %w", err)
-	}
-	return oldValue.OuterDepth, nil
 }
 
 // AddOuterDepth adds i to the "outer_depth" field.
@@ -23543,23 +21897,6 @@ func (m *RackTypeMutation) OuterUnit() (r string, exists bool) {
 	return *v, true
 }
 
-// OldOuterUnit returns the old "outer_unit" field's value of the RackType entity.
-// If the RackType object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackTypeMutation) OldOuterUnit(ctx context.Context) (v *string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldOuterUnit is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldOuterUnit requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldOuterUnit: %w", err)
-	}
-	return oldValue.OuterUnit, nil
-}
-
 // ClearOuterUnit clears the value of the "outer_unit" field.
 func (m *RackTypeMutation) ClearOuterUnit() {
 	m.outer_unit = nil
@@ -23591,23 +21928,6 @@ func (m *RackTypeMutation) MountingDepth() (r int, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldMountingDepth returns the old "mounting_depth" field's value of the RackType entity.
-// If the RackType object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackTypeMutation) OldMountingDepth(ctx context.Context) (v *int, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldMountingDepth is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldMountingDepth requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldMountingDepth: %w", err)
-	}
-	return oldValue.MountingDepth, nil
 }
 
 // AddMountingDepth adds i to the "mounting_depth" field.
@@ -23663,23 +21983,6 @@ func (m *RackTypeMutation) Weight() (r float64, exists bool) {
 	return *v, true
 }
 
-// OldWeight returns the old "weight" field's value of the RackType entity.
-// If the RackType object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackTypeMutation) OldWeight(ctx context.Context) (v *float64, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldWeight is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldWeight requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldWeight: %w", err)
-	}
-	return oldValue.Weight, nil
-}
-
 // AddWeight adds f to the "weight" field.
 func (m *RackTypeMutation) AddWeight(f float64) {
 	if m.addweight != nil {
@@ -23732,23 +22035,6 @@ func (m *RackTypeMutation) WeightUnit() (r string, exists bool) {
 	return *v, true
 }
 
-// OldWeightUnit returns the old "weight_unit" field's value of the RackType entity.
-// If the RackType object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackTypeMutation) OldWeightUnit(ctx context.Context) (v *string, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldWeightUnit is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldWeightUnit requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldWeightUnit: %w", err)
-	}
-	return oldValue.WeightUnit, nil
-}
-
 // ClearWeightUnit clears the value of the "weight_unit" field.
 func (m *RackTypeMutation) ClearWeightUnit() {
 	m.weight_unit = nil
@@ -23780,23 +22066,6 @@ func (m *RackTypeMutation) MaxWeight() (r int, exists bool) {
 		return
 	}
 	return *v, true
-}
-
-// OldMaxWeight returns the old "max_weight" field's value of the RackType entity.
-// If the RackType object wasn't provided to the builder, the object is fetched from the database.
-// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
-func (m *RackTypeMutation) OldMaxWeight(ctx context.Context) (v *int, err error) {
-	if !m.op.Is(OpUpdateOne) {
-		return v, errors.New("OldMaxWeight is only allowed on UpdateOne operations")
-	}
-	if m.id == nil || m.oldValue == nil {
-		return v, errors.New("OldMaxWeight requires an ID field in the mutation")
-	}
-	oldValue, err := m.oldValue(ctx)
-	if err != nil {
-		return v, fmt.Errorf("querying old value for OldMaxWeight: %w", err)
-	}
-	return oldValue.MaxWeight, nil
 }
 
 // AddMaxWeight adds i to the "max_weight" field.
@@ -24021,48 +22290,63 @@ func (m *RackTypeMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *RackTypeMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
+	case racktype.FieldCreated, racktype.FieldLastUpdated, racktype.FieldCustomFieldData, racktype.FieldDescription, racktype.FieldComments, racktype.FieldManufacturerID, racktype.FieldModel, racktype.FieldSlug, racktype.FieldFormFactor, racktype.FieldWidth, racktype.FieldUHeight, racktype.FieldStartingUnit, racktype.FieldDescUnits, racktype.FieldOuterWidth, racktype.FieldOuterHeight, racktype.FieldOuterDepth, racktype.FieldOuterUnit, racktype.FieldMountingDepth, racktype.FieldWeight, racktype.FieldWeightUnit, racktype.FieldMaxWeight:
+	default:
+		return nil, fmt.Errorf("unknown RackType field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
 	case racktype.FieldCreated:
-		return m.OldCreated(ctx)
+		return old.Created, nil
 	case racktype.FieldLastUpdated:
-		return m.OldLastUpdated(ctx)
+		return old.LastUpdated, nil
 	case racktype.FieldCustomFieldData:
-		return m.OldCustomFieldData(ctx)
+		return old.CustomFieldData, nil
 	case racktype.FieldDescription:
-		return m.OldDescription(ctx)
+		return old.Description, nil
 	case racktype.FieldComments:
-		return m.OldComments(ctx)
+		return old.Comments, nil
 	case racktype.FieldManufacturerID:
-		return m.OldManufacturerID(ctx)
+		return old.ManufacturerID, nil
 	case racktype.FieldModel:
-		return m.OldModel(ctx)
+		return old.Model, nil
 	case racktype.FieldSlug:
-		return m.OldSlug(ctx)
+		return old.Slug, nil
 	case racktype.FieldFormFactor:
-		return m.OldFormFactor(ctx)
+		return old.FormFactor, nil
 	case racktype.FieldWidth:
-		return m.OldWidth(ctx)
+		return old.Width, nil
 	case racktype.FieldUHeight:
-		return m.OldUHeight(ctx)
+		return old.UHeight, nil
 	case racktype.FieldStartingUnit:
-		return m.OldStartingUnit(ctx)
+		return old.StartingUnit, nil
 	case racktype.FieldDescUnits:
-		return m.OldDescUnits(ctx)
+		return old.DescUnits, nil
 	case racktype.FieldOuterWidth:
-		return m.OldOuterWidth(ctx)
+		return old.OuterWidth, nil
 	case racktype.FieldOuterHeight:
-		return m.OldOuterHeight(ctx)
+		return old.OuterHeight, nil
 	case racktype.FieldOuterDepth:
-		return m.OldOuterDepth(ctx)
+		return old.OuterDepth, nil
 	case racktype.FieldOuterUnit:
-		return m.OldOuterUnit(ctx)
+		return old.OuterUnit, nil
 	case racktype.FieldMountingDepth:
-		return m.OldMountingDepth(ctx)
+		return old.MountingDepth, nil
 	case racktype.FieldWeight:
-		return m.OldWeight(ctx)
+		return old.Weight, nil
 	case racktype.FieldWeightUnit:
-		return m.OldWeightUnit(ctx)
+		return old.WeightUnit, nil
 	case racktype.FieldMaxWeight:
-		return m.OldMaxWeight(ctx)
+		return old.MaxWeight, nil
 	}
 	return nil, fmt.Errorf("unknown RackType field %s", name)
 }

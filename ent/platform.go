@@ -10,7 +10,6 @@ import (
 
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/sql"
-	"github.com/inventory/inventory/ent/manufacturer"
 	"github.com/inventory/inventory/ent/platform"
 )
 
@@ -39,54 +38,7 @@ type Platform struct {
 	Comments string `json:"comments,omitempty"`
 	// ManufacturerID holds the value of the "manufacturer_id" field.
 	ManufacturerID *int `json:"manufacturer_id,omitempty"`
-	// Edges holds the relations/edges for other nodes in the graph.
-	// The values are being populated by the PlatformQuery when eager-loading is set.
-	Edges        PlatformEdges `json:"edges"`
-	selectValues sql.SelectValues
-}
-
-// PlatformEdges holds the relations/edges for other nodes in the graph.
-type PlatformEdges struct {
-	// Parent holds the value of the parent edge.
-	Parent *Platform `json:"parent,omitempty"`
-	// Children holds the value of the children edge.
-	Children []*Platform `json:"children,omitempty"`
-	// Manufacturer holds the value of the manufacturer edge.
-	Manufacturer *Manufacturer `json:"manufacturer,omitempty"`
-	// loadedTypes holds the information for reporting if a
-	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [3]bool
-}
-
-// ParentOrErr returns the Parent value or an error if the edge
-// was not loaded in eager-loading, or loaded but was not found.
-func (e PlatformEdges) ParentOrErr() (*Platform, error) {
-	if e.Parent != nil {
-		return e.Parent, nil
-	} else if e.loadedTypes[0] {
-		return nil, &NotFoundError{label: platform.Label}
-	}
-	return nil, &NotLoadedError{edge: "parent"}
-}
-
-// ChildrenOrErr returns the Children value or an error if the edge
-// was not loaded in eager-loading.
-func (e PlatformEdges) ChildrenOrErr() ([]*Platform, error) {
-	if e.loadedTypes[1] {
-		return e.Children, nil
-	}
-	return nil, &NotLoadedError{edge: "children"}
-}
-
-// ManufacturerOrErr returns the Manufacturer value or an error if the edge
-// was not loaded in eager-loading, or loaded but was not found.
-func (e PlatformEdges) ManufacturerOrErr() (*Manufacturer, error) {
-	if e.Manufacturer != nil {
-		return e.Manufacturer, nil
-	} else if e.loadedTypes[2] {
-		return nil, &NotFoundError{label: manufacturer.Label}
-	}
-	return nil, &NotLoadedError{edge: "manufacturer"}
+	selectValues   sql.SelectValues
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -200,28 +152,6 @@ func (_m *Platform) assignValues(columns []string, values []any) error {
 // This includes values selected through modifiers, order, etc.
 func (_m *Platform) Value(name string) (ent.Value, error) {
 	return _m.selectValues.Get(name)
-}
-
-// QueryParent queries the "parent" edge of the Platform entity.
-func (_m *Platform) QueryParent() *PlatformQuery {
-	return NewPlatformClient(_m.config).QueryParent(_m)
-}
-
-// QueryChildren queries the "children" edge of the Platform entity.
-func (_m *Platform) QueryChildren() *PlatformQuery {
-	return NewPlatformClient(_m.config).QueryChildren(_m)
-}
-
-// QueryManufacturer queries the "manufacturer" edge of the Platform entity.
-func (_m *Platform) QueryManufacturer() *ManufacturerQuery {
-	return NewPlatformClient(_m.config).QueryManufacturer(_m)
-}
-
-// Update returns a builder for updating this Platform.
-// Note that you need to call Platform.Unwrap() before calling this method if this Platform
-// was returned from a transaction, and the transaction was committed or rolled back.
-func (_m *Platform) Update() *PlatformUpdateOne {
-	return NewPlatformClient(_m.config).UpdateOne(_m)
 }
 
 // Unwrap unwraps the Platform entity that was returned from a transaction after it was closed,

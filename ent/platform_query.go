@@ -4,31 +4,24 @@ package ent
 
 import (
 	"context"
-	"database/sql/driver"
 	"fmt"
-	"math"
 
 	"entgo.io/ent"
-	"entgo.io/ent/dialect"
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
-	"github.com/inventory/inventory/ent/manufacturer"
 	"github.com/inventory/inventory/ent/platform"
 	"github.com/inventory/inventory/ent/predicate"
 )
 
-// PlatformQuery is the builder for querying Platform entities.
+// PlatformQuery is the builder for querying Platform entities: the slim
+// builder of an api.Model.GenericOnly type (ent/template/query.tmpl).
 type PlatformQuery struct {
 	config
-	ctx              *QueryContext
-	order            []platform.OrderOption
-	inters           []Interceptor
-	predicates       []predicate.Platform
-	withParent       *PlatformQuery
-	withChildren     *PlatformQuery
-	withManufacturer *ManufacturerQuery
-	modifiers        []func(*sql.Selector)
+	ctx        *QueryContext
+	order      []platform.OrderOption
+	inters     []Interceptor
+	predicates []predicate.Platform
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -53,7 +46,6 @@ func (_q *PlatformQuery) Offset(offset int) *PlatformQuery {
 }
 
 // Unique configures the query builder to filter duplicate records on query.
-// By default, unique is set to true, and can be disabled using this method.
 func (_q *PlatformQuery) Unique(unique bool) *PlatformQuery {
 	_q.ctx.Unique = &unique
 	return _q
@@ -63,72 +55,6 @@ func (_q *PlatformQuery) Unique(unique bool) *PlatformQuery {
 func (_q *PlatformQuery) Order(o ...platform.OrderOption) *PlatformQuery {
 	_q.order = append(_q.order, o...)
 	return _q
-}
-
-// QueryParent chains the current query on the "parent" edge.
-func (_q *PlatformQuery) QueryParent() *PlatformQuery {
-	query := (&PlatformClient{config: _q.config}).Query()
-	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
-		if err := _q.prepareQuery(ctx); err != nil {
-			return nil, err
-		}
-		selector := _q.sqlQuery(ctx)
-		if err := selector.Err(); err != nil {
-			return nil, err
-		}
-		step := sqlgraph.NewStep(
-			sqlgraph.From(platform.Table, platform.FieldID, selector),
-			sqlgraph.To(platform.Table, platform.FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, true, platform.ParentTable, platform.ParentColumn),
-		)
-		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
-		return fromU, nil
-	}
-	return query
-}
-
-// QueryChildren chains the current query on the "children" edge.
-func (_q *PlatformQuery) QueryChildren() *PlatformQuery {
-	query := (&PlatformClient{config: _q.config}).Query()
-	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
-		if err := _q.prepareQuery(ctx); err != nil {
-			return nil, err
-		}
-		selector := _q.sqlQuery(ctx)
-		if err := selector.Err(); err != nil {
-			return nil, err
-		}
-		step := sqlgraph.NewStep(
-			sqlgraph.From(platform.Table, platform.FieldID, selector),
-			sqlgraph.To(platform.Table, platform.FieldID),
-			sqlgraph.Edge(sqlgraph.O2M, false, platform.ChildrenTable, platform.ChildrenColumn),
-		)
-		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
-		return fromU, nil
-	}
-	return query
-}
-
-// QueryManufacturer chains the current query on the "manufacturer" edge.
-func (_q *PlatformQuery) QueryManufacturer() *ManufacturerQuery {
-	query := (&ManufacturerClient{config: _q.config}).Query()
-	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
-		if err := _q.prepareQuery(ctx); err != nil {
-			return nil, err
-		}
-		selector := _q.sqlQuery(ctx)
-		if err := selector.Err(); err != nil {
-			return nil, err
-		}
-		step := sqlgraph.NewStep(
-			sqlgraph.From(platform.Table, platform.FieldID, selector),
-			sqlgraph.To(manufacturer.Table, manufacturer.FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, false, platform.ManufacturerTable, platform.ManufacturerColumn),
-		)
-		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
-		return fromU, nil
-	}
-	return query
 }
 
 // First returns the first Platform entity from the query.
@@ -142,38 +68,6 @@ func (_q *PlatformQuery) First(ctx context.Context) (*Platform, error) {
 		return nil, &NotFoundError{platform.Label}
 	}
 	return nodes[0], nil
-}
-
-// FirstX is like First, but panics if an error occurs.
-func (_q *PlatformQuery) FirstX(ctx context.Context) *Platform {
-	node, err := _q.First(ctx)
-	if err != nil && !IsNotFound(err) {
-		panic(err)
-	}
-	return node
-}
-
-// FirstID returns the first Platform ID from the query.
-// Returns a *NotFoundError when no Platform ID was found.
-func (_q *PlatformQuery) FirstID(ctx context.Context) (id int, err error) {
-	var ids []int
-	if ids, err = _q.Limit(1).IDs(setContextOp(ctx, _q.ctx, ent.OpQueryFirstID)); err != nil {
-		return
-	}
-	if len(ids) == 0 {
-		err = &NotFoundError{platform.Label}
-		return
-	}
-	return ids[0], nil
-}
-
-// FirstIDX is like FirstID, but panics if an error occurs.
-func (_q *PlatformQuery) FirstIDX(ctx context.Context) int {
-	id, err := _q.FirstID(ctx)
-	if err != nil && !IsNotFound(err) {
-		panic(err)
-	}
-	return id
 }
 
 // Only returns a single Platform entity found by the query, ensuring it only returns one.
@@ -194,43 +88,6 @@ func (_q *PlatformQuery) Only(ctx context.Context) (*Platform, error) {
 	}
 }
 
-// OnlyX is like Only, but panics if an error occurs.
-func (_q *PlatformQuery) OnlyX(ctx context.Context) *Platform {
-	node, err := _q.Only(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return node
-}
-
-// OnlyID is like Only, but returns the only Platform ID in the query.
-// Returns a *NotSingularError when more than one Platform ID is found.
-// Returns a *NotFoundError when no entities are found.
-func (_q *PlatformQuery) OnlyID(ctx context.Context) (id int, err error) {
-	var ids []int
-	if ids, err = _q.Limit(2).IDs(setContextOp(ctx, _q.ctx, ent.OpQueryOnlyID)); err != nil {
-		return
-	}
-	switch len(ids) {
-	case 1:
-		id = ids[0]
-	case 0:
-		err = &NotFoundError{platform.Label}
-	default:
-		err = &NotSingularError{platform.Label}
-	}
-	return
-}
-
-// OnlyIDX is like OnlyID, but panics if an error occurs.
-func (_q *PlatformQuery) OnlyIDX(ctx context.Context) int {
-	id, err := _q.OnlyID(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return id
-}
-
 // All executes the query and returns a list of Platforms.
 func (_q *PlatformQuery) All(ctx context.Context) ([]*Platform, error) {
 	ctx = setContextOp(ctx, _q.ctx, ent.OpQueryAll)
@@ -241,176 +98,39 @@ func (_q *PlatformQuery) All(ctx context.Context) ([]*Platform, error) {
 	return withInterceptors[[]*Platform](ctx, _q, qr, _q.inters)
 }
 
-// AllX is like All, but panics if an error occurs.
-func (_q *PlatformQuery) AllX(ctx context.Context) []*Platform {
-	nodes, err := _q.All(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return nodes
-}
-
-// IDs executes the query and returns a list of Platform IDs.
-func (_q *PlatformQuery) IDs(ctx context.Context) (ids []int, err error) {
+// IDs executes the query and returns a list of Platform IDs (a
+// mutation's IDs uses it for updates and deletes by predicate).
+func (_q *PlatformQuery) IDs(ctx context.Context) ([]int, error) {
 	if _q.ctx.Unique == nil && _q.path != nil {
 		_q.Unique(true)
 	}
-	ctx = setContextOp(ctx, _q.ctx, ent.OpQueryIDs)
-	if err = _q.Select(platform.FieldID).Scan(ctx, &ids); err != nil {
+	_q.ctx.Fields = append(_q.ctx.Fields, platform.FieldID)
+	nodes, err := _q.All(setContextOp(ctx, _q.ctx, ent.OpQueryIDs))
+	if err != nil {
 		return nil, err
+	}
+	ids := make([]int, len(nodes))
+	for i, n := range nodes {
+		ids[i] = n.ID
 	}
 	return ids, nil
 }
 
-// IDsX is like IDs, but panics if an error occurs.
-func (_q *PlatformQuery) IDsX(ctx context.Context) []int {
-	ids, err := _q.IDs(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return ids
-}
-
-// Count returns the count of the given query.
-func (_q *PlatformQuery) Count(ctx context.Context) (int, error) {
-	ctx = setContextOp(ctx, _q.ctx, ent.OpQueryCount)
-	if err := _q.prepareQuery(ctx); err != nil {
-		return 0, err
-	}
-	return withInterceptors[int](ctx, _q, querierCount[*PlatformQuery](), _q.inters)
-}
-
-// CountX is like Count, but panics if an error occurs.
-func (_q *PlatformQuery) CountX(ctx context.Context) int {
-	count, err := _q.Count(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return count
-}
-
-// Exist returns true if the query has elements in the graph.
-func (_q *PlatformQuery) Exist(ctx context.Context) (bool, error) {
-	ctx = setContextOp(ctx, _q.ctx, ent.OpQueryExist)
-	switch _, err := _q.FirstID(ctx); {
-	case IsNotFound(err):
-		return false, nil
-	case err != nil:
-		return false, fmt.Errorf("ent: check existence: %w", err)
-	default:
-		return true, nil
-	}
-}
-
-// ExistX is like Exist, but panics if an error occurs.
-func (_q *PlatformQuery) ExistX(ctx context.Context) bool {
-	exist, err := _q.Exist(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return exist
-}
-
-// Clone returns a duplicate of the PlatformQuery builder, including all associated steps. It can be
-// used to prepare common query builders and use them differently after the clone is made.
+// Clone returns a duplicate of the PlatformQuery builder, including all associated steps.
 func (_q *PlatformQuery) Clone() *PlatformQuery {
 	if _q == nil {
 		return nil
 	}
 	return &PlatformQuery{
-		config:           _q.config,
-		ctx:              _q.ctx.Clone(),
-		order:            append([]platform.OrderOption{}, _q.order...),
-		inters:           append([]Interceptor{}, _q.inters...),
-		predicates:       append([]predicate.Platform{}, _q.predicates...),
-		withParent:       _q.withParent.Clone(),
-		withChildren:     _q.withChildren.Clone(),
-		withManufacturer: _q.withManufacturer.Clone(),
+		config:     _q.config,
+		ctx:        _q.ctx.Clone(),
+		order:      append([]platform.OrderOption{}, _q.order...),
+		inters:     append([]Interceptor{}, _q.inters...),
+		predicates: append([]predicate.Platform{}, _q.predicates...),
 		// clone intermediate query.
 		sql:  _q.sql.Clone(),
 		path: _q.path,
 	}
-}
-
-// WithParent tells the query-builder to eager-load the nodes that are connected to
-// the "parent" edge. The optional arguments are used to configure the query builder of the edge.
-func (_q *PlatformQuery) WithParent(opts ...func(*PlatformQuery)) *PlatformQuery {
-	query := (&PlatformClient{config: _q.config}).Query()
-	for _, opt := range opts {
-		opt(query)
-	}
-	_q.withParent = query
-	return _q
-}
-
-// WithChildren tells the query-builder to eager-load the nodes that are connected to
-// the "children" edge. The optional arguments are used to configure the query builder of the edge.
-func (_q *PlatformQuery) WithChildren(opts ...func(*PlatformQuery)) *PlatformQuery {
-	query := (&PlatformClient{config: _q.config}).Query()
-	for _, opt := range opts {
-		opt(query)
-	}
-	_q.withChildren = query
-	return _q
-}
-
-// WithManufacturer tells the query-builder to eager-load the nodes that are connected to
-// the "manufacturer" edge. The optional arguments are used to configure the query builder of the edge.
-func (_q *PlatformQuery) WithManufacturer(opts ...func(*ManufacturerQuery)) *PlatformQuery {
-	query := (&ManufacturerClient{config: _q.config}).Query()
-	for _, opt := range opts {
-		opt(query)
-	}
-	_q.withManufacturer = query
-	return _q
-}
-
-// GroupBy is used to group vertices by one or more fields/columns.
-// It is often used with aggregate functions, like: count, max, mean, min, sum.
-//
-// Example:
-//
-//	var v []struct {
-//		Created time.Time `json:"created,omitempty"`
-//		Count int `json:"count,omitempty"`
-//	}
-//
-//	client.Platform.Query().
-//		GroupBy(platform.FieldCreated).
-//		Aggregate(ent.Count()).
-//		Scan(ctx, &v)
-func (_q *PlatformQuery) GroupBy(field string, fields ...string) *PlatformGroupBy {
-	_q.ctx.Fields = append([]string{field}, fields...)
-	grbuild := &PlatformGroupBy{build: _q}
-	grbuild.flds = &_q.ctx.Fields
-	grbuild.label = platform.Label
-	grbuild.scan = grbuild.Scan
-	return grbuild
-}
-
-// Select allows the selection one or more fields/columns for the given query,
-// instead of selecting all fields in the entity.
-//
-// Example:
-//
-//	var v []struct {
-//		Created time.Time `json:"created,omitempty"`
-//	}
-//
-//	client.Platform.Query().
-//		Select(platform.FieldCreated).
-//		Scan(ctx, &v)
-func (_q *PlatformQuery) Select(fields ...string) *PlatformSelect {
-	_q.ctx.Fields = append(_q.ctx.Fields, fields...)
-	sbuild := &PlatformSelect{PlatformQuery: _q}
-	sbuild.label = platform.Label
-	sbuild.flds, sbuild.scan = &_q.ctx.Fields, sbuild.Scan
-	return sbuild
-}
-
-// Aggregate returns a PlatformSelect configured with the given aggregations.
-func (_q *PlatformQuery) Aggregate(fns ...AggregateFunc) *PlatformSelect {
-	return _q.Select().Aggregate(fns...)
 }
 
 func (_q *PlatformQuery) prepareQuery(ctx context.Context) error {
@@ -441,13 +161,8 @@ func (_q *PlatformQuery) prepareQuery(ctx context.Context) error {
 
 func (_q *PlatformQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Platform, error) {
 	var (
-		nodes       = []*Platform{}
-		_spec       = _q.querySpec()
-		loadedTypes = [3]bool{
-			_q.withParent != nil,
-			_q.withChildren != nil,
-			_q.withManufacturer != nil,
-		}
+		nodes = []*Platform{}
+		_spec = _q.querySpec()
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
 		return (*Platform).scanValues(nil, columns)
@@ -455,11 +170,7 @@ func (_q *PlatformQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Pla
 	_spec.Assign = func(columns []string, values []any) error {
 		node := &Platform{config: _q.config}
 		nodes = append(nodes, node)
-		node.Edges.loadedTypes = loadedTypes
 		return node.assignValues(columns, values)
-	}
-	if len(_q.modifiers) > 0 {
-		_spec.Modifiers = _q.modifiers
 	}
 	for i := range hooks {
 		hooks[i](ctx, _spec)
@@ -467,139 +178,7 @@ func (_q *PlatformQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Pla
 	if err := sqlgraph.QueryNodes(ctx, _q.driver, _spec); err != nil {
 		return nil, err
 	}
-	if len(nodes) == 0 {
-		return nodes, nil
-	}
-	if query := _q.withParent; query != nil {
-		if err := _q.loadParent(ctx, query, nodes, nil,
-			func(n *Platform, e *Platform) { n.Edges.Parent = e }); err != nil {
-			return nil, err
-		}
-	}
-	if query := _q.withChildren; query != nil {
-		if err := _q.loadChildren(ctx, query, nodes,
-			func(n *Platform) { n.Edges.Children = []*Platform{} },
-			func(n *Platform, e *Platform) { n.Edges.Children = append(n.Edges.Children, e) }); err != nil {
-			return nil, err
-		}
-	}
-	if query := _q.withManufacturer; query != nil {
-		if err := _q.loadManufacturer(ctx, query, nodes, nil,
-			func(n *Platform, e *Manufacturer) { n.Edges.Manufacturer = e }); err != nil {
-			return nil, err
-		}
-	}
 	return nodes, nil
-}
-
-func (_q *PlatformQuery) loadParent(ctx context.Context, query *PlatformQuery, nodes []*Platform, init func(*Platform), assign func(*Platform, *Platform)) error {
-	ids := make([]int, 0, len(nodes))
-	nodeids := make(map[int][]*Platform)
-	for i := range nodes {
-		if nodes[i].ParentID == nil {
-			continue
-		}
-		fk := *nodes[i].ParentID
-		if _, ok := nodeids[fk]; !ok {
-			ids = append(ids, fk)
-		}
-		nodeids[fk] = append(nodeids[fk], nodes[i])
-	}
-	if len(ids) == 0 {
-		return nil
-	}
-	query.Where(platform.IDIn(ids...))
-	neighbors, err := query.All(ctx)
-	if err != nil {
-		return err
-	}
-	for _, n := range neighbors {
-		nodes, ok := nodeids[n.ID]
-		if !ok {
-			return fmt.Errorf(`unexpected foreign-key "parent_id" returned %v`, n.ID)
-		}
-		for i := range nodes {
-			assign(nodes[i], n)
-		}
-	}
-	return nil
-}
-func (_q *PlatformQuery) loadChildren(ctx context.Context, query *PlatformQuery, nodes []*Platform, init func(*Platform), assign func(*Platform, *Platform)) error {
-	fks := make([]driver.Value, 0, len(nodes))
-	nodeids := make(map[int]*Platform)
-	for i := range nodes {
-		fks = append(fks, nodes[i].ID)
-		nodeids[nodes[i].ID] = nodes[i]
-		if init != nil {
-			init(nodes[i])
-		}
-	}
-	if len(query.ctx.Fields) > 0 {
-		query.ctx.AppendFieldOnce(platform.FieldParentID)
-	}
-	query.Where(predicate.Platform(func(s *sql.Selector) {
-		s.Where(sql.InValues(s.C(platform.ChildrenColumn), fks...))
-	}))
-	neighbors, err := query.All(ctx)
-	if err != nil {
-		return err
-	}
-	for _, n := range neighbors {
-		fk := n.ParentID
-		if fk == nil {
-			return fmt.Errorf(`foreign-key "parent_id" is nil for node %v`, n.ID)
-		}
-		node, ok := nodeids[*fk]
-		if !ok {
-			return fmt.Errorf(`unexpected referenced foreign-key "parent_id" returned %v for node %v`, *fk, n.ID)
-		}
-		assign(node, n)
-	}
-	return nil
-}
-func (_q *PlatformQuery) loadManufacturer(ctx context.Context, query *ManufacturerQuery, nodes []*Platform, init func(*Platform), assign func(*Platform, *Manufacturer)) error {
-	ids := make([]int, 0, len(nodes))
-	nodeids := make(map[int][]*Platform)
-	for i := range nodes {
-		if nodes[i].ManufacturerID == nil {
-			continue
-		}
-		fk := *nodes[i].ManufacturerID
-		if _, ok := nodeids[fk]; !ok {
-			ids = append(ids, fk)
-		}
-		nodeids[fk] = append(nodeids[fk], nodes[i])
-	}
-	if len(ids) == 0 {
-		return nil
-	}
-	query.Where(manufacturer.IDIn(ids...))
-	neighbors, err := query.All(ctx)
-	if err != nil {
-		return err
-	}
-	for _, n := range neighbors {
-		nodes, ok := nodeids[n.ID]
-		if !ok {
-			return fmt.Errorf(`unexpected foreign-key "manufacturer_id" returned %v`, n.ID)
-		}
-		for i := range nodes {
-			assign(nodes[i], n)
-		}
-	}
-	return nil
-}
-
-func (_q *PlatformQuery) sqlCount(ctx context.Context) (int, error) {
-	_spec := _q.querySpec()
-	if len(_q.modifiers) > 0 {
-		_spec.Modifiers = _q.modifiers
-	}
-	_spec.Node.Columns = _q.ctx.Fields
-	if len(_q.ctx.Fields) > 0 {
-		_spec.Unique = _q.ctx.Unique != nil && *_q.ctx.Unique
-	}
-	return sqlgraph.CountNodes(ctx, _q.driver, _spec)
 }
 
 func (_q *PlatformQuery) querySpec() *sqlgraph.QuerySpec {
@@ -617,12 +196,6 @@ func (_q *PlatformQuery) querySpec() *sqlgraph.QuerySpec {
 			if fields[i] != platform.FieldID {
 				_spec.Node.Columns = append(_spec.Node.Columns, fields[i])
 			}
-		}
-		if _q.withParent != nil {
-			_spec.Node.AddColumnOnce(platform.FieldParentID)
-		}
-		if _q.withManufacturer != nil {
-			_spec.Node.AddColumnOnce(platform.FieldManufacturerID)
 		}
 	}
 	if ps := _q.predicates; len(ps) > 0 {
@@ -646,155 +219,4 @@ func (_q *PlatformQuery) querySpec() *sqlgraph.QuerySpec {
 		}
 	}
 	return _spec
-}
-
-func (_q *PlatformQuery) sqlQuery(ctx context.Context) *sql.Selector {
-	builder := sql.Dialect(_q.driver.Dialect())
-	t1 := builder.Table(platform.Table)
-	columns := _q.ctx.Fields
-	if len(columns) == 0 {
-		columns = platform.Columns
-	}
-	selector := builder.Select(t1.Columns(columns...)...).From(t1)
-	if _q.sql != nil {
-		selector = _q.sql
-		selector.Select(selector.Columns(columns...)...)
-	}
-	if _q.ctx.Unique != nil && *_q.ctx.Unique {
-		selector.Distinct()
-	}
-	for _, m := range _q.modifiers {
-		m(selector)
-	}
-	for _, p := range _q.predicates {
-		p(selector)
-	}
-	for _, p := range _q.order {
-		p(selector)
-	}
-	if offset := _q.ctx.Offset; offset != nil {
-		// limit is mandatory for offset clause. We start
-		// with default value, and override it below if needed.
-		selector.Offset(*offset).Limit(math.MaxInt32)
-	}
-	if limit := _q.ctx.Limit; limit != nil {
-		selector.Limit(*limit)
-	}
-	return selector
-}
-
-// ForUpdate locks the selected rows against concurrent updates, and prevent them from being
-// updated, deleted or "selected ... for update" by other sessions, until the transaction is
-// either committed or rolled-back.
-func (_q *PlatformQuery) ForUpdate(opts ...sql.LockOption) *PlatformQuery {
-	if _q.driver.Dialect() == dialect.Postgres {
-		_q.Unique(false)
-	}
-	_q.modifiers = append(_q.modifiers, func(s *sql.Selector) {
-		s.ForUpdate(opts...)
-	})
-	return _q
-}
-
-// ForShare behaves similarly to ForUpdate, except that it acquires a shared mode lock
-// on any rows that are read. Other sessions can read the rows, but cannot modify them
-// until your transaction commits.
-func (_q *PlatformQuery) ForShare(opts ...sql.LockOption) *PlatformQuery {
-	if _q.driver.Dialect() == dialect.Postgres {
-		_q.Unique(false)
-	}
-	_q.modifiers = append(_q.modifiers, func(s *sql.Selector) {
-		s.ForShare(opts...)
-	})
-	return _q
-}
-
-// PlatformGroupBy is the group-by builder for Platform entities.
-type PlatformGroupBy struct {
-	selector
-	build *PlatformQuery
-}
-
-// Aggregate adds the given aggregation functions to the group-by query.
-func (_g *PlatformGroupBy) Aggregate(fns ...AggregateFunc) *PlatformGroupBy {
-	_g.fns = append(_g.fns, fns...)
-	return _g
-}
-
-// Scan applies the selector query and scans the result into the given value.
-func (_g *PlatformGroupBy) Scan(ctx context.Context, v any) error {
-	ctx = setContextOp(ctx, _g.build.ctx, ent.OpQueryGroupBy)
-	if err := _g.build.prepareQuery(ctx); err != nil {
-		return err
-	}
-	return scanWithInterceptors[*PlatformQuery, *PlatformGroupBy](ctx, _g.build, _g, _g.build.inters, v)
-}
-
-func (_g *PlatformGroupBy) sqlScan(ctx context.Context, root *PlatformQuery, v any) error {
-	selector := root.sqlQuery(ctx).Select()
-	aggregation := make([]string, 0, len(_g.fns))
-	for _, fn := range _g.fns {
-		aggregation = append(aggregation, fn(selector))
-	}
-	if len(selector.SelectedColumns()) == 0 {
-		columns := make([]string, 0, len(*_g.flds)+len(_g.fns))
-		for _, f := range *_g.flds {
-			columns = append(columns, selector.C(f))
-		}
-		columns = append(columns, aggregation...)
-		selector.Select(columns...)
-	}
-	selector.GroupBy(selector.Columns(*_g.flds...)...)
-	if err := selector.Err(); err != nil {
-		return err
-	}
-	rows := &sql.Rows{}
-	query, args := selector.Query()
-	if err := _g.build.driver.Query(ctx, query, args, rows); err != nil {
-		return err
-	}
-	defer rows.Close()
-	return sql.ScanSlice(rows, v)
-}
-
-// PlatformSelect is the builder for selecting fields of Platform entities.
-type PlatformSelect struct {
-	*PlatformQuery
-	selector
-}
-
-// Aggregate adds the given aggregation functions to the selector query.
-func (_s *PlatformSelect) Aggregate(fns ...AggregateFunc) *PlatformSelect {
-	_s.fns = append(_s.fns, fns...)
-	return _s
-}
-
-// Scan applies the selector query and scans the result into the given value.
-func (_s *PlatformSelect) Scan(ctx context.Context, v any) error {
-	ctx = setContextOp(ctx, _s.ctx, ent.OpQuerySelect)
-	if err := _s.prepareQuery(ctx); err != nil {
-		return err
-	}
-	return scanWithInterceptors[*PlatformQuery, *PlatformSelect](ctx, _s.PlatformQuery, _s, _s.inters, v)
-}
-
-func (_s *PlatformSelect) sqlScan(ctx context.Context, root *PlatformQuery, v any) error {
-	selector := root.sqlQuery(ctx)
-	aggregation := make([]string, 0, len(_s.fns))
-	for _, fn := range _s.fns {
-		aggregation = append(aggregation, fn(selector))
-	}
-	switch n := len(*_s.selector.flds); {
-	case n == 0 && len(aggregation) > 0:
-		selector.Select(aggregation...)
-	case n != 0 && len(aggregation) > 0:
-		selector.AppendSelect(aggregation...)
-	}
-	rows := &sql.Rows{}
-	query, args := selector.Query()
-	if err := _s.driver.Query(ctx, query, args, rows); err != nil {
-		return err
-	}
-	defer rows.Close()
-	return sql.ScanSlice(rows, v)
 }

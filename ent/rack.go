@@ -10,13 +10,7 @@ import (
 
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/sql"
-	"github.com/inventory/inventory/ent/location"
 	"github.com/inventory/inventory/ent/rack"
-	"github.com/inventory/inventory/ent/rackgroup"
-	"github.com/inventory/inventory/ent/rackrole"
-	"github.com/inventory/inventory/ent/racktype"
-	"github.com/inventory/inventory/ent/site"
-	"github.com/inventory/inventory/ent/tenant"
 )
 
 // Rack is the model entity for the Rack schema.
@@ -85,96 +79,8 @@ type Rack struct {
 	// WeightUnit holds the value of the "weight_unit" field.
 	WeightUnit *string `json:"weight_unit,omitempty"`
 	// MaxWeight holds the value of the "max_weight" field.
-	MaxWeight *int `json:"max_weight,omitempty"`
-	// Edges holds the relations/edges for other nodes in the graph.
-	// The values are being populated by the RackQuery when eager-loading is set.
-	Edges        RackEdges `json:"edges"`
+	MaxWeight    *int `json:"max_weight,omitempty"`
 	selectValues sql.SelectValues
-}
-
-// RackEdges holds the relations/edges for other nodes in the graph.
-type RackEdges struct {
-	// Site holds the value of the site edge.
-	Site *Site `json:"site,omitempty"`
-	// Location holds the value of the location edge.
-	Location *Location `json:"location,omitempty"`
-	// Group holds the value of the group edge.
-	Group *RackGroup `json:"group,omitempty"`
-	// Tenant holds the value of the tenant edge.
-	Tenant *Tenant `json:"tenant,omitempty"`
-	// Role holds the value of the role edge.
-	Role *RackRole `json:"role,omitempty"`
-	// RackType holds the value of the rack_type edge.
-	RackType *RackType `json:"rack_type,omitempty"`
-	// loadedTypes holds the information for reporting if a
-	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [6]bool
-}
-
-// SiteOrErr returns the Site value or an error if the edge
-// was not loaded in eager-loading, or loaded but was not found.
-func (e RackEdges) SiteOrErr() (*Site, error) {
-	if e.Site != nil {
-		return e.Site, nil
-	} else if e.loadedTypes[0] {
-		return nil, &NotFoundError{label: site.Label}
-	}
-	return nil, &NotLoadedError{edge: "site"}
-}
-
-// LocationOrErr returns the Location value or an error if the edge
-// was not loaded in eager-loading, or loaded but was not found.
-func (e RackEdges) LocationOrErr() (*Location, error) {
-	if e.Location != nil {
-		return e.Location, nil
-	} else if e.loadedTypes[1] {
-		return nil, &NotFoundError{label: location.Label}
-	}
-	return nil, &NotLoadedError{edge: "location"}
-}
-
-// GroupOrErr returns the Group value or an error if the edge
-// was not loaded in eager-loading, or loaded but was not found.
-func (e RackEdges) GroupOrErr() (*RackGroup, error) {
-	if e.Group != nil {
-		return e.Group, nil
-	} else if e.loadedTypes[2] {
-		return nil, &NotFoundError{label: rackgroup.Label}
-	}
-	return nil, &NotLoadedError{edge: "group"}
-}
-
-// TenantOrErr returns the Tenant value or an error if the edge
-// was not loaded in eager-loading, or loaded but was not found.
-func (e RackEdges) TenantOrErr() (*Tenant, error) {
-	if e.Tenant != nil {
-		return e.Tenant, nil
-	} else if e.loadedTypes[3] {
-		return nil, &NotFoundError{label: tenant.Label}
-	}
-	return nil, &NotLoadedError{edge: "tenant"}
-}
-
-// RoleOrErr returns the Role value or an error if the edge
-// was not loaded in eager-loading, or loaded but was not found.
-func (e RackEdges) RoleOrErr() (*RackRole, error) {
-	if e.Role != nil {
-		return e.Role, nil
-	} else if e.loadedTypes[4] {
-		return nil, &NotFoundError{label: rackrole.Label}
-	}
-	return nil, &NotLoadedError{edge: "role"}
-}
-
-// RackTypeOrErr returns the RackType value or an error if the edge
-// was not loaded in eager-loading, or loaded but was not found.
-func (e RackEdges) RackTypeOrErr() (*RackType, error) {
-	if e.RackType != nil {
-		return e.RackType, nil
-	} else if e.loadedTypes[5] {
-		return nil, &NotFoundError{label: racktype.Label}
-	}
-	return nil, &NotLoadedError{edge: "rack_type"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -433,43 +339,6 @@ func (_m *Rack) assignValues(columns []string, values []any) error {
 // This includes values selected through modifiers, order, etc.
 func (_m *Rack) Value(name string) (ent.Value, error) {
 	return _m.selectValues.Get(name)
-}
-
-// QuerySite queries the "site" edge of the Rack entity.
-func (_m *Rack) QuerySite() *SiteQuery {
-	return NewRackClient(_m.config).QuerySite(_m)
-}
-
-// QueryLocation queries the "location" edge of the Rack entity.
-func (_m *Rack) QueryLocation() *LocationQuery {
-	return NewRackClient(_m.config).QueryLocation(_m)
-}
-
-// QueryGroup queries the "group" edge of the Rack entity.
-func (_m *Rack) QueryGroup() *RackGroupQuery {
-	return NewRackClient(_m.config).QueryGroup(_m)
-}
-
-// QueryTenant queries the "tenant" edge of the Rack entity.
-func (_m *Rack) QueryTenant() *TenantQuery {
-	return NewRackClient(_m.config).QueryTenant(_m)
-}
-
-// QueryRole queries the "role" edge of the Rack entity.
-func (_m *Rack) QueryRole() *RackRoleQuery {
-	return NewRackClient(_m.config).QueryRole(_m)
-}
-
-// QueryRackType queries the "rack_type" edge of the Rack entity.
-func (_m *Rack) QueryRackType() *RackTypeQuery {
-	return NewRackClient(_m.config).QueryRackType(_m)
-}
-
-// Update returns a builder for updating this Rack.
-// Note that you need to call Rack.Unwrap() before calling this method if this Rack
-// was returned from a transaction, and the transaction was committed or rolled back.
-func (_m *Rack) Update() *RackUpdateOne {
-	return NewRackClient(_m.config).UpdateOne(_m)
 }
 
 // Unwrap unwraps the Rack entity that was returned from a transaction after it was closed,

@@ -5,37 +5,23 @@ package ent
 import (
 	"context"
 	"fmt"
-	"math"
 
 	"entgo.io/ent"
-	"entgo.io/ent/dialect"
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
-	"github.com/inventory/inventory/ent/location"
 	"github.com/inventory/inventory/ent/predicate"
 	"github.com/inventory/inventory/ent/rack"
-	"github.com/inventory/inventory/ent/rackgroup"
-	"github.com/inventory/inventory/ent/rackrole"
-	"github.com/inventory/inventory/ent/racktype"
-	"github.com/inventory/inventory/ent/site"
-	"github.com/inventory/inventory/ent/tenant"
 )
 
-// RackQuery is the builder for querying Rack entities.
+// RackQuery is the builder for querying Rack entities: the slim
+// builder of an api.Model.GenericOnly type (ent/template/query.tmpl).
 type RackQuery struct {
 	config
-	ctx          *QueryContext
-	order        []rack.OrderOption
-	inters       []Interceptor
-	predicates   []predicate.Rack
-	withSite     *SiteQuery
-	withLocation *LocationQuery
-	withGroup    *RackGroupQuery
-	withTenant   *TenantQuery
-	withRole     *RackRoleQuery
-	withRackType *RackTypeQuery
-	modifiers    []func(*sql.Selector)
+	ctx        *QueryContext
+	order      []rack.OrderOption
+	inters     []Interceptor
+	predicates []predicate.Rack
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -60,7 +46,6 @@ func (_q *RackQuery) Offset(offset int) *RackQuery {
 }
 
 // Unique configures the query builder to filter duplicate records on query.
-// By default, unique is set to true, and can be disabled using this method.
 func (_q *RackQuery) Unique(unique bool) *RackQuery {
 	_q.ctx.Unique = &unique
 	return _q
@@ -70,138 +55,6 @@ func (_q *RackQuery) Unique(unique bool) *RackQuery {
 func (_q *RackQuery) Order(o ...rack.OrderOption) *RackQuery {
 	_q.order = append(_q.order, o...)
 	return _q
-}
-
-// QuerySite chains the current query on the "site" edge.
-func (_q *RackQuery) QuerySite() *SiteQuery {
-	query := (&SiteClient{config: _q.config}).Query()
-	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
-		if err := _q.prepareQuery(ctx); err != nil {
-			return nil, err
-		}
-		selector := _q.sqlQuery(ctx)
-		if err := selector.Err(); err != nil {
-			return nil, err
-		}
-		step := sqlgraph.NewStep(
-			sqlgraph.From(rack.Table, rack.FieldID, selector),
-			sqlgraph.To(site.Table, site.FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, false, rack.SiteTable, rack.SiteColumn),
-		)
-		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
-		return fromU, nil
-	}
-	return query
-}
-
-// QueryLocation chains the current query on the "location" edge.
-func (_q *RackQuery) QueryLocation() *LocationQuery {
-	query := (&LocationClient{config: _q.config}).Query()
-	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
-		if err := _q.prepareQuery(ctx); err != nil {
-			return nil, err
-		}
-		selector := _q.sqlQuery(ctx)
-		if err := selector.Err(); err != nil {
-			return nil, err
-		}
-		step := sqlgraph.NewStep(
-			sqlgraph.From(rack.Table, rack.FieldID, selector),
-			sqlgraph.To(location.Table, location.FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, false, rack.LocationTable, rack.LocationColumn),
-		)
-		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
-		return fromU, nil
-	}
-	return query
-}
-
-// QueryGroup chains the current query on the "group" edge.
-func (_q *RackQuery) QueryGroup() *RackGroupQuery {
-	query := (&RackGroupClient{config: _q.config}).Query()
-	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
-		if err := _q.prepareQuery(ctx); err != nil {
-			return nil, err
-		}
-		selector := _q.sqlQuery(ctx)
-		if err := selector.Err(); err != nil {
-			return nil, err
-		}
-		step := sqlgraph.NewStep(
-			sqlgraph.From(rack.Table, rack.FieldID, selector),
-			sqlgraph.To(rackgroup.Table, rackgroup.FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, false, rack.GroupTable, rack.GroupColumn),
-		)
-		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
-		return fromU, nil
-	}
-	return query
-}
-
-// QueryTenant chains the current query on the "tenant" edge.
-func (_q *RackQuery) QueryTenant() *TenantQuery {
-	query := (&TenantClient{config: _q.config}).Query()
-	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
-		if err := _q.prepareQuery(ctx); err != nil {
-			return nil, err
-		}
-		selector := _q.sqlQuery(ctx)
-		if err := selector.Err(); err != nil {
-			return nil, err
-		}
-		step := sqlgraph.NewStep(
-			sqlgraph.From(rack.Table, rack.FieldID, selector),
-			sqlgraph.To(tenant.Table, tenant.FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, false, rack.TenantTable, rack.TenantColumn),
-		)
-		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
-		return fromU, nil
-	}
-	return query
-}
-
-// QueryRole chains the current query on the "role" edge.
-func (_q *RackQuery) QueryRole() *RackRoleQuery {
-	query := (&RackRoleClient{config: _q.config}).Query()
-	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
-		if err := _q.prepareQuery(ctx); err != nil {
-			return nil, err
-		}
-		selector := _q.sqlQuery(ctx)
-		if err := selector.Err(); err != nil {
-			return nil, err
-		}
-		step := sqlgraph.NewStep(
-			sqlgraph.From(rack.Table, rack.FieldID, selector),
-			sqlgraph.To(rackrole.Table, rackrole.FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, false, rack.RoleTable, rack.RoleColumn),
-		)
-		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
-		return fromU, nil
-	}
-	return query
-}
-
-// QueryRackType chains the current query on the "rack_type" edge.
-func (_q *RackQuery) QueryRackType() *RackTypeQuery {
-	query := (&RackTypeClient{config: _q.config}).Query()
-	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
-		if err := _q.prepareQuery(ctx); err != nil {
-			return nil, err
-		}
-		selector := _q.sqlQuery(ctx)
-		if err := selector.Err(); err != nil {
-			return nil, err
-		}
-		step := sqlgraph.NewStep(
-			sqlgraph.From(rack.Table, rack.FieldID, selector),
-			sqlgraph.To(racktype.Table, racktype.FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, false, rack.RackTypeTable, rack.RackTypeColumn),
-		)
-		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
-		return fromU, nil
-	}
-	return query
 }
 
 // First returns the first Rack entity from the query.
@@ -215,38 +68,6 @@ func (_q *RackQuery) First(ctx context.Context) (*Rack, error) {
 		return nil, &NotFoundError{rack.Label}
 	}
 	return nodes[0], nil
-}
-
-// FirstX is like First, but panics if an error occurs.
-func (_q *RackQuery) FirstX(ctx context.Context) *Rack {
-	node, err := _q.First(ctx)
-	if err != nil && !IsNotFound(err) {
-		panic(err)
-	}
-	return node
-}
-
-// FirstID returns the first Rack ID from the query.
-// Returns a *NotFoundError when no Rack ID was found.
-func (_q *RackQuery) FirstID(ctx context.Context) (id int, err error) {
-	var ids []int
-	if ids, err = _q.Limit(1).IDs(setContextOp(ctx, _q.ctx, ent.OpQueryFirstID)); err != nil {
-		return
-	}
-	if len(ids) == 0 {
-		err = &NotFoundError{rack.Label}
-		return
-	}
-	return ids[0], nil
-}
-
-// FirstIDX is like FirstID, but panics if an error occurs.
-func (_q *RackQuery) FirstIDX(ctx context.Context) int {
-	id, err := _q.FirstID(ctx)
-	if err != nil && !IsNotFound(err) {
-		panic(err)
-	}
-	return id
 }
 
 // Only returns a single Rack entity found by the query, ensuring it only returns one.
@@ -267,43 +88,6 @@ func (_q *RackQuery) Only(ctx context.Context) (*Rack, error) {
 	}
 }
 
-// OnlyX is like Only, but panics if an error occurs.
-func (_q *RackQuery) OnlyX(ctx context.Context) *Rack {
-	node, err := _q.Only(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return node
-}
-
-// OnlyID is like Only, but returns the only Rack ID in the query.
-// Returns a *NotSingularError when more than one Rack ID is found.
-// Returns a *NotFoundError when no entities are found.
-func (_q *RackQuery) OnlyID(ctx context.Context) (id int, err error) {
-	var ids []int
-	if ids, err = _q.Limit(2).IDs(setContextOp(ctx, _q.ctx, ent.OpQueryOnlyID)); err != nil {
-		return
-	}
-	switch len(ids) {
-	case 1:
-		id = ids[0]
-	case 0:
-		err = &NotFoundError{rack.Label}
-	default:
-		err = &NotSingularError{rack.Label}
-	}
-	return
-}
-
-// OnlyIDX is like OnlyID, but panics if an error occurs.
-func (_q *RackQuery) OnlyIDX(ctx context.Context) int {
-	id, err := _q.OnlyID(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return id
-}
-
 // All executes the query and returns a list of Racks.
 func (_q *RackQuery) All(ctx context.Context) ([]*Rack, error) {
 	ctx = setContextOp(ctx, _q.ctx, ent.OpQueryAll)
@@ -314,212 +98,39 @@ func (_q *RackQuery) All(ctx context.Context) ([]*Rack, error) {
 	return withInterceptors[[]*Rack](ctx, _q, qr, _q.inters)
 }
 
-// AllX is like All, but panics if an error occurs.
-func (_q *RackQuery) AllX(ctx context.Context) []*Rack {
-	nodes, err := _q.All(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return nodes
-}
-
-// IDs executes the query and returns a list of Rack IDs.
-func (_q *RackQuery) IDs(ctx context.Context) (ids []int, err error) {
+// IDs executes the query and returns a list of Rack IDs (a
+// mutation's IDs uses it for updates and deletes by predicate).
+func (_q *RackQuery) IDs(ctx context.Context) ([]int, error) {
 	if _q.ctx.Unique == nil && _q.path != nil {
 		_q.Unique(true)
 	}
-	ctx = setContextOp(ctx, _q.ctx, ent.OpQueryIDs)
-	if err = _q.Select(rack.FieldID).Scan(ctx, &ids); err != nil {
+	_q.ctx.Fields = append(_q.ctx.Fields, rack.FieldID)
+	nodes, err := _q.All(setContextOp(ctx, _q.ctx, ent.OpQueryIDs))
+	if err != nil {
 		return nil, err
+	}
+	ids := make([]int, len(nodes))
+	for i, n := range nodes {
+		ids[i] = n.ID
 	}
 	return ids, nil
 }
 
-// IDsX is like IDs, but panics if an error occurs.
-func (_q *RackQuery) IDsX(ctx context.Context) []int {
-	ids, err := _q.IDs(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return ids
-}
-
-// Count returns the count of the given query.
-func (_q *RackQuery) Count(ctx context.Context) (int, error) {
-	ctx = setContextOp(ctx, _q.ctx, ent.OpQueryCount)
-	if err := _q.prepareQuery(ctx); err != nil {
-		return 0, err
-	}
-	return withInterceptors[int](ctx, _q, querierCount[*RackQuery](), _q.inters)
-}
-
-// CountX is like Count, but panics if an error occurs.
-func (_q *RackQuery) CountX(ctx context.Context) int {
-	count, err := _q.Count(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return count
-}
-
-// Exist returns true if the query has elements in the graph.
-func (_q *RackQuery) Exist(ctx context.Context) (bool, error) {
-	ctx = setContextOp(ctx, _q.ctx, ent.OpQueryExist)
-	switch _, err := _q.FirstID(ctx); {
-	case IsNotFound(err):
-		return false, nil
-	case err != nil:
-		return false, fmt.Errorf("ent: check existence: %w", err)
-	default:
-		return true, nil
-	}
-}
-
-// ExistX is like Exist, but panics if an error occurs.
-func (_q *RackQuery) ExistX(ctx context.Context) bool {
-	exist, err := _q.Exist(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return exist
-}
-
-// Clone returns a duplicate of the RackQuery builder, including all associated steps. It can be
-// used to prepare common query builders and use them differently after the clone is made.
+// Clone returns a duplicate of the RackQuery builder, including all associated steps.
 func (_q *RackQuery) Clone() *RackQuery {
 	if _q == nil {
 		return nil
 	}
 	return &RackQuery{
-		config:       _q.config,
-		ctx:          _q.ctx.Clone(),
-		order:        append([]rack.OrderOption{}, _q.order...),
-		inters:       append([]Interceptor{}, _q.inters...),
-		predicates:   append([]predicate.Rack{}, _q.predicates...),
-		withSite:     _q.withSite.Clone(),
-		withLocation: _q.withLocation.Clone(),
-		withGroup:    _q.withGroup.Clone(),
-		withTenant:   _q.withTenant.Clone(),
-		withRole:     _q.withRole.Clone(),
-		withRackType: _q.withRackType.Clone(),
+		config:     _q.config,
+		ctx:        _q.ctx.Clone(),
+		order:      append([]rack.OrderOption{}, _q.order...),
+		inters:     append([]Interceptor{}, _q.inters...),
+		predicates: append([]predicate.Rack{}, _q.predicates...),
 		// clone intermediate query.
 		sql:  _q.sql.Clone(),
 		path: _q.path,
 	}
-}
-
-// WithSite tells the query-builder to eager-load the nodes that are connected to
-// the "site" edge. The optional arguments are used to configure the query builder of the edge.
-func (_q *RackQuery) WithSite(opts ...func(*SiteQuery)) *RackQuery {
-	query := (&SiteClient{config: _q.config}).Query()
-	for _, opt := range opts {
-		opt(query)
-	}
-	_q.withSite = query
-	return _q
-}
-
-// WithLocation tells the query-builder to eager-load the nodes that are connected to
-// the "location" edge. The optional arguments are used to configure the query builder of the edge.
-func (_q *RackQuery) WithLocation(opts ...func(*LocationQuery)) *RackQuery {
-	query := (&LocationClient{config: _q.config}).Query()
-	for _, opt := range opts {
-		opt(query)
-	}
-	_q.withLocation = query
-	return _q
-}
-
-// WithGroup tells the query-builder to eager-load the nodes that are connected to
-// the "group" edge. The optional arguments are used to configure the query builder of the edge.
-func (_q *RackQuery) WithGroup(opts ...func(*RackGroupQuery)) *RackQuery {
-	query := (&RackGroupClient{config: _q.config}).Query()
-	for _, opt := range opts {
-		opt(query)
-	}
-	_q.withGroup = query
-	return _q
-}
-
-// WithTenant tells the query-builder to eager-load the nodes that are connected to
-// the "tenant" edge. The optional arguments are used to configure the query builder of the edge.
-func (_q *RackQuery) WithTenant(opts ...func(*TenantQuery)) *RackQuery {
-	query := (&TenantClient{config: _q.config}).Query()
-	for _, opt := range opts {
-		opt(query)
-	}
-	_q.withTenant = query
-	return _q
-}
-
-// WithRole tells the query-builder to eager-load the nodes that are connected to
-// the "role" edge. The optional arguments are used to configure the query builder of the edge.
-func (_q *RackQuery) WithRole(opts ...func(*RackRoleQuery)) *RackQuery {
-	query := (&RackRoleClient{config: _q.config}).Query()
-	for _, opt := range opts {
-		opt(query)
-	}
-	_q.withRole = query
-	return _q
-}
-
-// WithRackType tells the query-builder to eager-load the nodes that are connected to
-// the "rack_type" edge. The optional arguments are used to configure the query builder of the edge.
-func (_q *RackQuery) WithRackType(opts ...func(*RackTypeQuery)) *RackQuery {
-	query := (&RackTypeClient{config: _q.config}).Query()
-	for _, opt := range opts {
-		opt(query)
-	}
-	_q.withRackType = query
-	return _q
-}
-
-// GroupBy is used to group vertices by one or more fields/columns.
-// It is often used with aggregate functions, like: count, max, mean, min, sum.
-//
-// Example:
-//
-//	var v []struct {
-//		Created time.Time `json:"created,omitempty"`
-//		Count int `json:"count,omitempty"`
-//	}
-//
-//	client.Rack.Query().
-//		GroupBy(rack.FieldCreated).
-//		Aggregate(ent.Count()).
-//		Scan(ctx, &v)
-func (_q *RackQuery) GroupBy(field string, fields ...string) *RackGroupBy {
-	_q.ctx.Fields = append([]string{field}, fields...)
-	grbuild := &RackGroupBy{build: _q}
-	grbuild.flds = &_q.ctx.Fields
-	grbuild.label = rack.Label
-	grbuild.scan = grbuild.Scan
-	return grbuild
-}
-
-// Select allows the selection one or more fields/columns for the given query,
-// instead of selecting all fields in the entity.
-//
-// Example:
-//
-//	var v []struct {
-//		Created time.Time `json:"created,omitempty"`
-//	}
-//
-//	client.Rack.Query().
-//		Select(rack.FieldCreated).
-//		Scan(ctx, &v)
-func (_q *RackQuery) Select(fields ...string) *RackSelect {
-	_q.ctx.Fields = append(_q.ctx.Fields, fields...)
-	sbuild := &RackSelect{RackQuery: _q}
-	sbuild.label = rack.Label
-	sbuild.flds, sbuild.scan = &_q.ctx.Fields, sbuild.Scan
-	return sbuild
-}
-
-// Aggregate returns a RackSelect configured with the given aggregations.
-func (_q *RackQuery) Aggregate(fns ...AggregateFunc) *RackSelect {
-	return _q.Select().Aggregate(fns...)
 }
 
 func (_q *RackQuery) prepareQuery(ctx context.Context) error {
@@ -550,16 +161,8 @@ func (_q *RackQuery) prepareQuery(ctx context.Context) error {
 
 func (_q *RackQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Rack, error) {
 	var (
-		nodes       = []*Rack{}
-		_spec       = _q.querySpec()
-		loadedTypes = [6]bool{
-			_q.withSite != nil,
-			_q.withLocation != nil,
-			_q.withGroup != nil,
-			_q.withTenant != nil,
-			_q.withRole != nil,
-			_q.withRackType != nil,
-		}
+		nodes = []*Rack{}
+		_spec = _q.querySpec()
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
 		return (*Rack).scanValues(nil, columns)
@@ -567,11 +170,7 @@ func (_q *RackQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Rack, e
 	_spec.Assign = func(columns []string, values []any) error {
 		node := &Rack{config: _q.config}
 		nodes = append(nodes, node)
-		node.Edges.loadedTypes = loadedTypes
 		return node.assignValues(columns, values)
-	}
-	if len(_q.modifiers) > 0 {
-		_spec.Modifiers = _q.modifiers
 	}
 	for i := range hooks {
 		hooks[i](ctx, _spec)
@@ -579,248 +178,7 @@ func (_q *RackQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Rack, e
 	if err := sqlgraph.QueryNodes(ctx, _q.driver, _spec); err != nil {
 		return nil, err
 	}
-	if len(nodes) == 0 {
-		return nodes, nil
-	}
-	if query := _q.withSite; query != nil {
-		if err := _q.loadSite(ctx, query, nodes, nil,
-			func(n *Rack, e *Site) { n.Edges.Site = e }); err != nil {
-			return nil, err
-		}
-	}
-	if query := _q.withLocation; query != nil {
-		if err := _q.loadLocation(ctx, query, nodes, nil,
-			func(n *Rack, e *Location) { n.Edges.Location = e }); err != nil {
-			return nil, err
-		}
-	}
-	if query := _q.withGroup; query != nil {
-		if err := _q.loadGroup(ctx, query, nodes, nil,
-			func(n *Rack, e *RackGroup) { n.Edges.Group = e }); err != nil {
-			return nil, err
-		}
-	}
-	if query := _q.withTenant; query != nil {
-		if err := _q.loadTenant(ctx, query, nodes, nil,
-			func(n *Rack, e *Tenant) { n.Edges.Tenant = e }); err != nil {
-			return nil, err
-		}
-	}
-	if query := _q.withRole; query != nil {
-		if err := _q.loadRole(ctx, query, nodes, nil,
-			func(n *Rack, e *RackRole) { n.Edges.Role = e }); err != nil {
-			return nil, err
-		}
-	}
-	if query := _q.withRackType; query != nil {
-		if err := _q.loadRackType(ctx, query, nodes, nil,
-			func(n *Rack, e *RackType) { n.Edges.RackType = e }); err != nil {
-			return nil, err
-		}
-	}
 	return nodes, nil
-}
-
-func (_q *RackQuery) loadSite(ctx context.Context, query *SiteQuery, nodes []*Rack, init func(*Rack), assign func(*Rack, *Site)) error {
-	ids := make([]int, 0, len(nodes))
-	nodeids := make(map[int][]*Rack)
-	for i := range nodes {
-		fk := nodes[i].SiteID
-		if _, ok := nodeids[fk]; !ok {
-			ids = append(ids, fk)
-		}
-		nodeids[fk] = append(nodeids[fk], nodes[i])
-	}
-	if len(ids) == 0 {
-		return nil
-	}
-	query.Where(site.IDIn(ids...))
-	neighbors, err := query.All(ctx)
-	if err != nil {
-		return err
-	}
-	for _, n := range neighbors {
-		nodes, ok := nodeids[n.ID]
-		if !ok {
-			return fmt.Errorf(`unexpected foreign-key "site_id" returned %v`, n.ID)
-		}
-		for i := range nodes {
-			assign(nodes[i], n)
-		}
-	}
-	return nil
-}
-func (_q *RackQuery) loadLocation(ctx context.Context, query *LocationQuery, nodes []*Rack, init func(*Rack), assign func(*Rack, *Location)) error {
-	ids := make([]int, 0, len(nodes))
-	nodeids := make(map[int][]*Rack)
-	for i := range nodes {
-		if nodes[i].LocationID == nil {
-			continue
-		}
-		fk := *nodes[i].LocationID
-		if _, ok := nodeids[fk]; !ok {
-			ids = append(ids, fk)
-		}
-		nodeids[fk] = append(nodeids[fk], nodes[i])
-	}
-	if len(ids) == 0 {
-		return nil
-	}
-	query.Where(location.IDIn(ids...))
-	neighbors, err := query.All(ctx)
-	if err != nil {
-		return err
-	}
-	for _, n := range neighbors {
-		nodes, ok := nodeids[n.ID]
-		if !ok {
-			return fmt.Errorf(`unexpected foreign-key "location_id" returned %v`, n.ID)
-		}
-		for i := range nodes {
-			assign(nodes[i], n)
-		}
-	}
-	return nil
-}
-func (_q *RackQuery) loadGroup(ctx context.Context, query *RackGroupQuery, nodes []*Rack, init func(*Rack), assign func(*Rack, *RackGroup)) error {
-	ids := make([]int, 0, len(nodes))
-	nodeids := make(map[int][]*Rack)
-	for i := range nodes {
-		if nodes[i].GroupID == nil {
-			continue
-		}
-		fk := *nodes[i].GroupID
-		if _, ok := nodeids[fk]; !ok {
-			ids = append(ids, fk)
-		}
-		nodeids[fk] = append(nodeids[fk], nodes[i])
-	}
-	if len(ids) == 0 {
-		return nil
-	}
-	query.Where(rackgroup.IDIn(ids...))
-	neighbors, err := query.All(ctx)
-	if err != nil {
-		return err
-	}
-	for _, n := range neighbors {
-		nodes, ok := nodeids[n.ID]
-		if !ok {
-			return fmt.Errorf(`unexpected foreign-key "group_id" returned %v`, n.ID)
-		}
-		for i := range nodes {
-			assign(nodes[i], n)
-		}
-	}
-	return nil
-}
-func (_q *RackQuery) loadTenant(ctx context.Context, query *TenantQuery, nodes []*Rack, init func(*Rack), assign func(*Rack, *Tenant)) error {
-	ids := make([]int, 0, len(nodes))
-	nodeids := make(map[int][]*Rack)
-	for i := range nodes {
-		if nodes[i].TenantID == nil {
-			continue
-		}
-		fk := *nodes[i].TenantID
-		if _, ok := nodeids[fk]; !ok {
-			ids = append(ids, fk)
-		}
-		nodeids[fk] = append(nodeids[fk], nodes[i])
-	}
-	if len(ids) == 0 {
-		return nil
-	}
-	query.Where(tenant.IDIn(ids...))
-	neighbors, err := query.All(ctx)
-	if err != nil {
-		return err
-	}
-	for _, n := range neighbors {
-		nodes, ok := nodeids[n.ID]
-		if !ok {
-			return fmt.Errorf(`unexpected foreign-key "tenant_id" returned %v`, n.ID)
-		}
-		for i := range nodes {
-			assign(nodes[i], n)
-		}
-	}
-	return nil
-}
-func (_q *RackQuery) loadRole(ctx context.Context, query *RackRoleQuery, nodes []*Rack, init func(*Rack), assign func(*Rack, *RackRole)) error {
-	ids := make([]int, 0, len(nodes))
-	nodeids := make(map[int][]*Rack)
-	for i := range nodes {
-		if nodes[i].RoleID == nil {
-			continue
-		}
-		fk := *nodes[i].RoleID
-		if _, ok := nodeids[fk]; !ok {
-			ids = append(ids, fk)
-		}
-		nodeids[fk] = append(nodeids[fk], nodes[i])
-	}
-	if len(ids) == 0 {
-		return nil
-	}
-	query.Where(rackrole.IDIn(ids...))
-	neighbors, err := query.All(ctx)
-	if err != nil {
-		return err
-	}
-	for _, n := range neighbors {
-		nodes, ok := nodeids[n.ID]
-		if !ok {
-			return fmt.Errorf(`unexpected foreign-key "role_id" returned %v`, n.ID)
-		}
-		for i := range nodes {
-			assign(nodes[i], n)
-		}
-	}
-	return nil
-}
-func (_q *RackQuery) loadRackType(ctx context.Context, query *RackTypeQuery, nodes []*Rack, init func(*Rack), assign func(*Rack, *RackType)) error {
-	ids := make([]int, 0, len(nodes))
-	nodeids := make(map[int][]*Rack)
-	for i := range nodes {
-		if nodes[i].RackTypeID == nil {
-			continue
-		}
-		fk := *nodes[i].RackTypeID
-		if _, ok := nodeids[fk]; !ok {
-			ids = append(ids, fk)
-		}
-		nodeids[fk] = append(nodeids[fk], nodes[i])
-	}
-	if len(ids) == 0 {
-		return nil
-	}
-	query.Where(racktype.IDIn(ids...))
-	neighbors, err := query.All(ctx)
-	if err != nil {
-		return err
-	}
-	for _, n := range neighbors {
-		nodes, ok := nodeids[n.ID]
-		if !ok {
-			return fmt.Errorf(`unexpected foreign-key "rack_type_id" returned %v`, n.ID)
-		}
-		for i := range nodes {
-			assign(nodes[i], n)
-		}
-	}
-	return nil
-}
-
-func (_q *RackQuery) sqlCount(ctx context.Context) (int, error) {
-	_spec := _q.querySpec()
-	if len(_q.modifiers) > 0 {
-		_spec.Modifiers = _q.modifiers
-	}
-	_spec.Node.Columns = _q.ctx.Fields
-	if len(_q.ctx.Fields) > 0 {
-		_spec.Unique = _q.ctx.Unique != nil && *_q.ctx.Unique
-	}
-	return sqlgraph.CountNodes(ctx, _q.driver, _spec)
 }
 
 func (_q *RackQuery) querySpec() *sqlgraph.QuerySpec {
@@ -838,24 +196,6 @@ func (_q *RackQuery) querySpec() *sqlgraph.QuerySpec {
 			if fields[i] != rack.FieldID {
 				_spec.Node.Columns = append(_spec.Node.Columns, fields[i])
 			}
-		}
-		if _q.withSite != nil {
-			_spec.Node.AddColumnOnce(rack.FieldSiteID)
-		}
-		if _q.withLocation != nil {
-			_spec.Node.AddColumnOnce(rack.FieldLocationID)
-		}
-		if _q.withGroup != nil {
-			_spec.Node.AddColumnOnce(rack.FieldGroupID)
-		}
-		if _q.withTenant != nil {
-			_spec.Node.AddColumnOnce(rack.FieldTenantID)
-		}
-		if _q.withRole != nil {
-			_spec.Node.AddColumnOnce(rack.FieldRoleID)
-		}
-		if _q.withRackType != nil {
-			_spec.Node.AddColumnOnce(rack.FieldRackTypeID)
 		}
 	}
 	if ps := _q.predicates; len(ps) > 0 {
@@ -879,155 +219,4 @@ func (_q *RackQuery) querySpec() *sqlgraph.QuerySpec {
 		}
 	}
 	return _spec
-}
-
-func (_q *RackQuery) sqlQuery(ctx context.Context) *sql.Selector {
-	builder := sql.Dialect(_q.driver.Dialect())
-	t1 := builder.Table(rack.Table)
-	columns := _q.ctx.Fields
-	if len(columns) == 0 {
-		columns = rack.Columns
-	}
-	selector := builder.Select(t1.Columns(columns...)...).From(t1)
-	if _q.sql != nil {
-		selector = _q.sql
-		selector.Select(selector.Columns(columns...)...)
-	}
-	if _q.ctx.Unique != nil && *_q.ctx.Unique {
-		selector.Distinct()
-	}
-	for _, m := range _q.modifiers {
-		m(selector)
-	}
-	for _, p := range _q.predicates {
-		p(selector)
-	}
-	for _, p := range _q.order {
-		p(selector)
-	}
-	if offset := _q.ctx.Offset; offset != nil {
-		// limit is mandatory for offset clause. We start
-		// with default value, and override it below if needed.
-		selector.Offset(*offset).Limit(math.MaxInt32)
-	}
-	if limit := _q.ctx.Limit; limit != nil {
-		selector.Limit(*limit)
-	}
-	return selector
-}
-
-// ForUpdate locks the selected rows against concurrent updates, and prevent them from being
-// updated, deleted or "selected ... for update" by other sessions, until the transaction is
-// either committed or rolled-back.
-func (_q *RackQuery) ForUpdate(opts ...sql.LockOption) *RackQuery {
-	if _q.driver.Dialect() == dialect.Postgres {
-		_q.Unique(false)
-	}
-	_q.modifiers = append(_q.modifiers, func(s *sql.Selector) {
-		s.ForUpdate(opts...)
-	})
-	return _q
-}
-
-// ForShare behaves similarly to ForUpdate, except that it acquires a shared mode lock
-// on any rows that are read. Other sessions can read the rows, but cannot modify them
-// until your transaction commits.
-func (_q *RackQuery) ForShare(opts ...sql.LockOption) *RackQuery {
-	if _q.driver.Dialect() == dialect.Postgres {
-		_q.Unique(false)
-	}
-	_q.modifiers = append(_q.modifiers, func(s *sql.Selector) {
-		s.ForShare(opts...)
-	})
-	return _q
-}
-
-// RackGroupBy is the group-by builder for Rack entities.
-type RackGroupBy struct {
-	selector
-	build *RackQuery
-}
-
-// Aggregate adds the given aggregation functions to the group-by query.
-func (_g *RackGroupBy) Aggregate(fns ...AggregateFunc) *RackGroupBy {
-	_g.fns = append(_g.fns, fns...)
-	return _g
-}
-
-// Scan applies the selector query and scans the result into the given value.
-func (_g *RackGroupBy) Scan(ctx context.Context, v any) error {
-	ctx = setContextOp(ctx, _g.build.ctx, ent.OpQueryGroupBy)
-	if err := _g.build.prepareQuery(ctx); err != nil {
-		return err
-	}
-	return scanWithInterceptors[*RackQuery, *RackGroupBy](ctx, _g.build, _g, _g.build.inters, v)
-}
-
-func (_g *RackGroupBy) sqlScan(ctx context.Context, root *RackQuery, v any) error {
-	selector := root.sqlQuery(ctx).Select()
-	aggregation := make([]string, 0, len(_g.fns))
-	for _, fn := range _g.fns {
-		aggregation = append(aggregation, fn(selector))
-	}
-	if len(selector.SelectedColumns()) == 0 {
-		columns := make([]string, 0, len(*_g.flds)+len(_g.fns))
-		for _, f := range *_g.flds {
-			columns = append(columns, selector.C(f))
-		}
-		columns = append(columns, aggregation...)
-		selector.Select(columns...)
-	}
-	selector.GroupBy(selector.Columns(*_g.flds...)...)
-	if err := selector.Err(); err != nil {
-		return err
-	}
-	rows := &sql.Rows{}
-	query, args := selector.Query()
-	if err := _g.build.driver.Query(ctx, query, args, rows); err != nil {
-		return err
-	}
-	defer rows.Close()
-	return sql.ScanSlice(rows, v)
-}
-
-// RackSelect is the builder for selecting fields of Rack entities.
-type RackSelect struct {
-	*RackQuery
-	selector
-}
-
-// Aggregate adds the given aggregation functions to the selector query.
-func (_s *RackSelect) Aggregate(fns ...AggregateFunc) *RackSelect {
-	_s.fns = append(_s.fns, fns...)
-	return _s
-}
-
-// Scan applies the selector query and scans the result into the given value.
-func (_s *RackSelect) Scan(ctx context.Context, v any) error {
-	ctx = setContextOp(ctx, _s.ctx, ent.OpQuerySelect)
-	if err := _s.prepareQuery(ctx); err != nil {
-		return err
-	}
-	return scanWithInterceptors[*RackQuery, *RackSelect](ctx, _s.RackQuery, _s, _s.inters, v)
-}
-
-func (_s *RackSelect) sqlScan(ctx context.Context, root *RackQuery, v any) error {
-	selector := root.sqlQuery(ctx)
-	aggregation := make([]string, 0, len(_s.fns))
-	for _, fn := range _s.fns {
-		aggregation = append(aggregation, fn(selector))
-	}
-	switch n := len(*_s.selector.flds); {
-	case n == 0 && len(aggregation) > 0:
-		selector.Select(aggregation...)
-	case n != 0 && len(aggregation) > 0:
-		selector.AppendSelect(aggregation...)
-	}
-	rows := &sql.Rows{}
-	query, args := selector.Query()
-	if err := _s.driver.Query(ctx, query, args, rows); err != nil {
-		return err
-	}
-	defer rows.Close()
-	return sql.ScanSlice(rows, v)
 }

@@ -128,13 +128,6 @@ func (_m *RackGroup) Value(name string) (ent.Value, error) {
 	return _m.selectValues.Get(name)
 }
 
-// Update returns a builder for updating this RackGroup.
-// Note that you need to call RackGroup.Unwrap() before calling this method if this RackGroup
-// was returned from a transaction, and the transaction was committed or rolled back.
-func (_m *RackGroup) Update() *RackGroupUpdateOne {
-	return NewRackGroupClient(_m.config).UpdateOne(_m)
-}
-
 // Unwrap unwraps the RackGroup entity that was returned from a transaction after it was closed,
 // so that all future queries will be executed through the driver which created the transaction.
 func (_m *RackGroup) Unwrap() *RackGroup {

@@ -10,10 +10,7 @@ import (
 
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/sql"
-	"github.com/inventory/inventory/ent/rack"
 	"github.com/inventory/inventory/ent/rackreservation"
-	"github.com/inventory/inventory/ent/tenant"
-	"github.com/inventory/inventory/ent/user"
 )
 
 // RackReservation is the model entity for the RackReservation schema.
@@ -44,57 +41,8 @@ type RackReservation struct {
 	// Comments holds the value of the "comments" field.
 	Comments string `json:"comments,omitempty"`
 	// RackDisplay holds the value of the "_rack_display" field.
-	RackDisplay string `json:"_rack_display,omitempty"`
-	// Edges holds the relations/edges for other nodes in the graph.
-	// The values are being populated by the RackReservationQuery when eager-loading is set.
-	Edges        RackReservationEdges `json:"edges"`
+	RackDisplay  string `json:"_rack_display,omitempty"`
 	selectValues sql.SelectValues
-}
-
-// RackReservationEdges holds the relations/edges for other nodes in the graph.
-type RackReservationEdges struct {
-	// Rack holds the value of the rack edge.
-	Rack *Rack `json:"rack,omitempty"`
-	// Tenant holds the value of the tenant edge.
-	Tenant *Tenant `json:"tenant,omitempty"`
-	// User holds the value of the user edge.
-	User *User `json:"user,omitempty"`
-	// loadedTypes holds the information for reporting if a
-	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [3]bool
-}
-
-// RackOrErr returns the Rack value or an error if the edge
-// was not loaded in eager-loading, or loaded but was not found.
-func (e RackReservationEdges) RackOrErr() (*Rack, error) {
-	if e.Rack != nil {
-		return e.Rack, nil
-	} else if e.loadedTypes[0] {
-		return nil, &NotFoundError{label: rack.Label}
-	}
-	return nil, &NotLoadedError{edge: "rack"}
-}
-
-// TenantOrErr returns the Tenant value or an error if the edge
-// was not loaded in eager-loading, or loaded but was not found.
-func (e RackReservationEdges) TenantOrErr() (*Tenant, error) {
-	if e.Tenant != nil {
-		return e.Tenant, nil
-	} else if e.loadedTypes[1] {
-		return nil, &NotFoundError{label: tenant.Label}
-	}
-	return nil, &NotLoadedError{edge: "tenant"}
-}
-
-// UserOrErr returns the User value or an error if the edge
-// was not loaded in eager-loading, or loaded but was not found.
-func (e RackReservationEdges) UserOrErr() (*User, error) {
-	if e.User != nil {
-		return e.User, nil
-	} else if e.loadedTypes[2] {
-		return nil, &NotFoundError{label: user.Label}
-	}
-	return nil, &NotLoadedError{edge: "user"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -221,28 +169,6 @@ func (_m *RackReservation) assignValues(columns []string, values []any) error {
 // This includes values selected through modifiers, order, etc.
 func (_m *RackReservation) Value(name string) (ent.Value, error) {
 	return _m.selectValues.Get(name)
-}
-
-// QueryRack queries the "rack" edge of the RackReservation entity.
-func (_m *RackReservation) QueryRack() *RackQuery {
-	return NewRackReservationClient(_m.config).QueryRack(_m)
-}
-
-// QueryTenant queries the "tenant" edge of the RackReservation entity.
-func (_m *RackReservation) QueryTenant() *TenantQuery {
-	return NewRackReservationClient(_m.config).QueryTenant(_m)
-}
-
-// QueryUser queries the "user" edge of the RackReservation entity.
-func (_m *RackReservation) QueryUser() *UserQuery {
-	return NewRackReservationClient(_m.config).QueryUser(_m)
-}
-
-// Update returns a builder for updating this RackReservation.
-// Note that you need to call RackReservation.Unwrap() before calling this method if this RackReservation
-// was returned from a transaction, and the transaction was committed or rolled back.
-func (_m *RackReservation) Update() *RackReservationUpdateOne {
-	return NewRackReservationClient(_m.config).UpdateOne(_m)
 }
 
 // Unwrap unwraps the RackReservation entity that was returned from a transaction after it was closed,

@@ -5,31 +5,23 @@ package ent
 import (
 	"context"
 	"fmt"
-	"math"
 
 	"entgo.io/ent"
-	"entgo.io/ent/dialect"
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/predicate"
-	"github.com/inventory/inventory/ent/rack"
 	"github.com/inventory/inventory/ent/rackreservation"
-	"github.com/inventory/inventory/ent/tenant"
-	"github.com/inventory/inventory/ent/user"
 )
 
-// RackReservationQuery is the builder for querying RackReservation entities.
+// RackReservationQuery is the builder for querying RackReservation entities: the slim
+// builder of an api.Model.GenericOnly type (ent/template/query.tmpl).
 type RackReservationQuery struct {
 	config
 	ctx        *QueryContext
 	order      []rackreservation.OrderOption
 	inters     []Interceptor
 	predicates []predicate.RackReservation
-	withRack   *RackQuery
-	withTenant *TenantQuery
-	withUser   *UserQuery
-	modifiers  []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -54,7 +46,6 @@ func (_q *RackReservationQuery) Offset(offset int) *RackReservationQuery {
 }
 
 // Unique configures the query builder to filter duplicate records on query.
-// By default, unique is set to true, and can be disabled using this method.
 func (_q *RackReservationQuery) Unique(unique bool) *RackReservationQuery {
 	_q.ctx.Unique = &unique
 	return _q
@@ -64,72 +55,6 @@ func (_q *RackReservationQuery) Unique(unique bool) *RackReservationQuery {
 func (_q *RackReservationQuery) Order(o ...rackreservation.OrderOption) *RackReservationQuery {
 	_q.order = append(_q.order, o...)
 	return _q
-}
-
-// QueryRack chains the current query on the "rack" edge.
-func (_q *RackReservationQuery) QueryRack() *RackQuery {
-	query := (&RackClient{config: _q.config}).Query()
-	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
-		if err := _q.prepareQuery(ctx); err != nil {
-			return nil, err
-		}
-		selector := _q.sqlQuery(ctx)
-		if err := selector.Err(); err != nil {
-			return nil, err
-		}
-		step := sqlgraph.NewStep(
-			sqlgraph.From(rackreservation.Table, rackreservation.FieldID, selector),
-			sqlgraph.To(rack.Table, rack.FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, false, rackreservation.RackTable, rackreservation.RackColumn),
-		)
-		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
-		return fromU, nil
-	}
-	return query
-}
-
-// QueryTenant chains the current query on the "tenant" edge.
-func (_q *RackReservationQuery) QueryTenant() *TenantQuery {
-	query := (&TenantClient{config: _q.config}).Query()
-	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
-		if err := _q.prepareQuery(ctx); err != nil {
-			return nil, err
-		}
-		selector := _q.sqlQuery(ctx)
-		if err := selector.Err(); err != nil {
-			return nil, err
-		}
-		step := sqlgraph.NewStep(
-			sqlgraph.From(rackreservation.Table, rackreservation.FieldID, selector),
-			sqlgraph.To(tenant.Table, tenant.FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, false, rackreservation.TenantTable, rackreservation.TenantColumn),
-		)
-		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
-		return fromU, nil
-	}
-	return query
-}
-
-// QueryUser chains the current query on the "user" edge.
-func (_q *RackReservationQuery) QueryUser() *UserQuery {
-	query := (&UserClient{config: _q.config}).Query()
-	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
-		if err := _q.prepareQuery(ctx); err != nil {
-			return nil, err
-		}
-		selector := _q.sqlQuery(ctx)
-		if err := selector.Err(); err != nil {
-			return nil, err
-		}
-		step := sqlgraph.NewStep(
-			sqlgraph.From(rackreservation.Table, rackreservation.FieldID, selector),
-			sqlgraph.To(user.Table, user.FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, false, rackreservation.UserTable, rackreservation.UserColumn),
-		)
-		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
-		return fromU, nil
-	}
-	return query
 }
 
 // First returns the first RackReservation entity from the query.
@@ -143,38 +68,6 @@ func (_q *RackReservationQuery) First(ctx context.Context) (*RackReservation, er
 		return nil, &NotFoundError{rackreservation.Label}
 	}
 	return nodes[0], nil
-}
-
-// FirstX is like First, but panics if an error occurs.
-func (_q *RackReservationQuery) FirstX(ctx context.Context) *RackReservation {
-	node, err := _q.First(ctx)
-	if err != nil && !IsNotFound(err) {
-		panic(err)
-	}
-	return node
-}
-
-// FirstID returns the first RackReservation ID from the query.
-// Returns a *NotFoundError when no RackReservation ID was found.
-func (_q *RackReservationQuery) FirstID(ctx context.Context) (id int, err error) {
-	var ids []int
-	if ids, err = _q.Limit(1).IDs(setContextOp(ctx, _q.ctx, ent.OpQueryFirstID)); err != nil {
-		return
-	}
-	if len(ids) == 0 {
-		err = &NotFoundError{rackreservation.Label}
-		return
-	}
-	return ids[0], nil
-}
-
-// FirstIDX is like FirstID, but panics if an error occurs.
-func (_q *RackReservationQuery) FirstIDX(ctx context.Context) int {
-	id, err := _q.FirstID(ctx)
-	if err != nil && !IsNotFound(err) {
-		panic(err)
-	}
-	return id
 }
 
 // Only returns a single RackReservation entity found by the query, ensuring it only returns one.
@@ -195,43 +88,6 @@ func (_q *RackReservationQuery) Only(ctx context.Context) (*RackReservation, err
 	}
 }
 
-// OnlyX is like Only, but panics if an error occurs.
-func (_q *RackReservationQuery) OnlyX(ctx context.Context) *RackReservation {
-	node, err := _q.Only(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return node
-}
-
-// OnlyID is like Only, but returns the only RackReservation ID in the query.
-// Returns a *NotSingularError when more than one RackReservation ID is found.
-// Returns a *NotFoundError when no entities are found.
-func (_q *RackReservationQuery) OnlyID(ctx context.Context) (id int, err error) {
-	var ids []int
-	if ids, err = _q.Limit(2).IDs(setContextOp(ctx, _q.ctx, ent.OpQueryOnlyID)); err != nil {
-		return
-	}
-	switch len(ids) {
-	case 1:
-		id = ids[0]
-	case 0:
-		err = &NotFoundError{rackreservation.Label}
-	default:
-		err = &NotSingularError{rackreservation.Label}
-	}
-	return
-}
-
-// OnlyIDX is like OnlyID, but panics if an error occurs.
-func (_q *RackReservationQuery) OnlyIDX(ctx context.Context) int {
-	id, err := _q.OnlyID(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return id
-}
-
 // All executes the query and returns a list of RackReservations.
 func (_q *RackReservationQuery) All(ctx context.Context) ([]*RackReservation, error) {
 	ctx = setContextOp(ctx, _q.ctx, ent.OpQueryAll)
@@ -242,78 +98,25 @@ func (_q *RackReservationQuery) All(ctx context.Context) ([]*RackReservation, er
 	return withInterceptors[[]*RackReservation](ctx, _q, qr, _q.inters)
 }
 
-// AllX is like All, but panics if an error occurs.
-func (_q *RackReservationQuery) AllX(ctx context.Context) []*RackReservation {
-	nodes, err := _q.All(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return nodes
-}
-
-// IDs executes the query and returns a list of RackReservation IDs.
-func (_q *RackReservationQuery) IDs(ctx context.Context) (ids []int, err error) {
+// IDs executes the query and returns a list of RackReservation IDs (a
+// mutation's IDs uses it for updates and deletes by predicate).
+func (_q *RackReservationQuery) IDs(ctx context.Context) ([]int, error) {
 	if _q.ctx.Unique == nil && _q.path != nil {
 		_q.Unique(true)
 	}
-	ctx = setContextOp(ctx, _q.ctx, ent.OpQueryIDs)
-	if err = _q.Select(rackreservation.FieldID).Scan(ctx, &ids); err != nil {
+	_q.ctx.Fields = append(_q.ctx.Fields, rackreservation.FieldID)
+	nodes, err := _q.All(setContextOp(ctx, _q.ctx, ent.OpQueryIDs))
+	if err != nil {
 		return nil, err
+	}
+	ids := make([]int, len(nodes))
+	for i, n := range nodes {
+		ids[i] = n.ID
 	}
 	return ids, nil
 }
 
-// IDsX is like IDs, but panics if an error occurs.
-func (_q *RackReservationQuery) IDsX(ctx context.Context) []int {
-	ids, err := _q.IDs(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return ids
-}
-
-// Count returns the count of the given query.
-func (_q *RackReservationQuery) Count(ctx context.Context) (int, error) {
-	ctx = setContextOp(ctx, _q.ctx, ent.OpQueryCount)
-	if err := _q.prepareQuery(ctx); err != nil {
-		return 0, err
-	}
-	return withInterceptors[int](ctx, _q, querierCount[*RackReservationQuery](), _q.inters)
-}
-
-// CountX is like Count, but panics if an error occurs.
-func (_q *RackReservationQuery) CountX(ctx context.Context) int {
-	count, err := _q.Count(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return count
-}
-
-// Exist returns true if the query has elements in the graph.
-func (_q *RackReservationQuery) Exist(ctx context.Context) (bool, error) {
-	ctx = setContextOp(ctx, _q.ctx, ent.OpQueryExist)
-	switch _, err := _q.FirstID(ctx); {
-	case IsNotFound(err):
-		return false, nil
-	case err != nil:
-		return false, fmt.Errorf("ent: check existence: %w", err)
-	default:
-		return true, nil
-	}
-}
-
-// ExistX is like Exist, but panics if an error occurs.
-func (_q *RackReservationQuery) ExistX(ctx context.Context) bool {
-	exist, err := _q.Exist(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return exist
-}
-
-// Clone returns a duplicate of the RackReservationQuery builder, including all associated steps. It can be
-// used to prepare common query builders and use them differently after the clone is made.
+// Clone returns a duplicate of the RackReservationQuery builder, including all associated steps.
 func (_q *RackReservationQuery) Clone() *RackReservationQuery {
 	if _q == nil {
 		return nil
@@ -324,94 +127,10 @@ func (_q *RackReservationQuery) Clone() *RackReservationQuery {
 		order:      append([]rackreservation.OrderOption{}, _q.order...),
 		inters:     append([]Interceptor{}, _q.inters...),
 		predicates: append([]predicate.RackReservation{}, _q.predicates...),
-		withRack:   _q.withRack.Clone(),
-		withTenant: _q.withTenant.Clone(),
-		withUser:   _q.withUser.Clone(),
 		// clone intermediate query.
 		sql:  _q.sql.Clone(),
 		path: _q.path,
 	}
-}
-
-// WithRack tells the query-builder to eager-load the nodes that are connected to
-// the "rack" edge. The optional arguments are used to configure the query builder of the edge.
-func (_q *RackReservationQuery) WithRack(opts ...func(*RackQuery)) *RackReservationQuery {
-	query := (&RackClient{config: _q.config}).Query()
-	for _, opt := range opts {
-		opt(query)
-	}
-	_q.withRack = query
-	return _q
-}
-
-// WithTenant tells the query-builder to eager-load the nodes that are connected to
-// the "tenant" edge. The optional arguments are used to configure the query builder of the edge.
-func (_q *RackReservationQuery) WithTenant(opts ...func(*TenantQuery)) *RackReservationQuery {
-	query := (&TenantClient{config: _q.config}).Query()
-	for _, opt := range opts {
-		opt(query)
-	}
-	_q.withTenant = query
-	return _q
-}
-
-// WithUser tells the query-builder to eager-load the nodes that are connected to
-// the "user" edge. The optional arguments are used to configure the query builder of the edge.
-func (_q *RackReservationQuery) WithUser(opts ...func(*UserQuery)) *RackReservationQuery {
-	query := (&UserClient{config: _q.config}).Query()
-	for _, opt := range opts {
-		opt(query)
-	}
-	_q.withUser = query
-	return _q
-}
-
-// GroupBy is used to group vertices by one or more fields/columns.
-// It is often used with aggregate functions, like: count, max, mean, min, sum.
-//
-// Example:
-//
-//	var v []struct {
-//		Created time.Time `json:"created,omitempty"`
-//		Count int `json:"count,omitempty"`
-//	}
-//
-//	client.RackReservation.Query().
-//		GroupBy(rackreservation.FieldCreated).
-//		Aggregate(ent.Count()).
-//		Scan(ctx, &v)
-func (_q *RackReservationQuery) GroupBy(field string, fields ...string) *RackReservationGroupBy {
-	_q.ctx.Fields = append([]string{field}, fields...)
-	grbuild := &RackReservationGroupBy{build: _q}
-	grbuild.flds = &_q.ctx.Fields
-	grbuild.label = rackreservation.Label
-	grbuild.scan = grbuild.Scan
-	return grbuild
-}
-
-// Select allows the selection one or more fields/columns for the given query,
-// instead of selecting all fields in the entity.
-//
-// Example:
-//
-//	var v []struct {
-//		Created time.Time `json:"created,omitempty"`
-//	}
-//
-//	client.RackReservation.Query().
-//		Select(rackreservation.FieldCreated).
-//		Scan(ctx, &v)
-func (_q *RackReservationQuery) Select(fields ...string) *RackReservationSelect {
-	_q.ctx.Fields = append(_q.ctx.Fields, fields...)
-	sbuild := &RackReservationSelect{RackReservationQuery: _q}
-	sbuild.label = rackreservation.Label
-	sbuild.flds, sbuild.scan = &_q.ctx.Fields, sbuild.Scan
-	return sbuild
-}
-
-// Aggregate returns a RackReservationSelect configured with the given aggregations.
-func (_q *RackReservationQuery) Aggregate(fns ...AggregateFunc) *RackReservationSelect {
-	return _q.Select().Aggregate(fns...)
 }
 
 func (_q *RackReservationQuery) prepareQuery(ctx context.Context) error {
@@ -442,13 +161,8 @@ func (_q *RackReservationQuery) prepareQuery(ctx context.Context) error {
 
 func (_q *RackReservationQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*RackReservation, error) {
 	var (
-		nodes       = []*RackReservation{}
-		_spec       = _q.querySpec()
-		loadedTypes = [3]bool{
-			_q.withRack != nil,
-			_q.withTenant != nil,
-			_q.withUser != nil,
-		}
+		nodes = []*RackReservation{}
+		_spec = _q.querySpec()
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
 		return (*RackReservation).scanValues(nil, columns)
@@ -456,11 +170,7 @@ func (_q *RackReservationQuery) sqlAll(ctx context.Context, hooks ...queryHook) 
 	_spec.Assign = func(columns []string, values []any) error {
 		node := &RackReservation{config: _q.config}
 		nodes = append(nodes, node)
-		node.Edges.loadedTypes = loadedTypes
 		return node.assignValues(columns, values)
-	}
-	if len(_q.modifiers) > 0 {
-		_spec.Modifiers = _q.modifiers
 	}
 	for i := range hooks {
 		hooks[i](ctx, _spec)
@@ -468,131 +178,7 @@ func (_q *RackReservationQuery) sqlAll(ctx context.Context, hooks ...queryHook) 
 	if err := sqlgraph.QueryNodes(ctx, _q.driver, _spec); err != nil {
 		return nil, err
 	}
-	if len(nodes) == 0 {
-		return nodes, nil
-	}
-	if query := _q.withRack; query != nil {
-		if err := _q.loadRack(ctx, query, nodes, nil,
-			func(n *RackReservation, e *Rack) { n.Edges.Rack = e }); err != nil {
-			return nil, err
-		}
-	}
-	if query := _q.withTenant; query != nil {
-		if err := _q.loadTenant(ctx, query, nodes, nil,
-			func(n *RackReservation, e *Tenant) { n.Edges.Tenant = e }); err != nil {
-			return nil, err
-		}
-	}
-	if query := _q.withUser; query != nil {
-		if err := _q.loadUser(ctx, query, nodes, nil,
-			func(n *RackReservation, e *User) { n.Edges.User = e }); err != nil {
-			return nil, err
-		}
-	}
 	return nodes, nil
-}
-
-func (_q *RackReservationQuery) loadRack(ctx context.Context, query *RackQuery, nodes []*RackReservation, init func(*RackReservation), assign func(*RackReservation, *Rack)) error {
-	ids := make([]int, 0, len(nodes))
-	nodeids := make(map[int][]*RackReservation)
-	for i := range nodes {
-		fk := nodes[i].RackID
-		if _, ok := nodeids[fk]; !ok {
-			ids = append(ids, fk)
-		}
-		nodeids[fk] = append(nodeids[fk], nodes[i])
-	}
-	if len(ids) == 0 {
-		return nil
-	}
-	query.Where(rack.IDIn(ids...))
-	neighbors, err := query.All(ctx)
-	if err != nil {
-		return err
-	}
-	for _, n := range neighbors {
-		nodes, ok := nodeids[n.ID]
-		if !ok {
-			return fmt.Errorf(`unexpected foreign-key "rack_id" returned %v`, n.ID)
-		}
-		for i := range nodes {
-			assign(nodes[i], n)
-		}
-	}
-	return nil
-}
-func (_q *RackReservationQuery) loadTenant(ctx context.Context, query *TenantQuery, nodes []*RackReservation, init func(*RackReservation), assign func(*RackReservation, *Tenant)) error {
-	ids := make([]int, 0, len(nodes))
-	nodeids := make(map[int][]*RackReservation)
-	for i := range nodes {
-		if nodes[i].TenantID == nil {
-			continue
-		}
-		fk := *nodes[i].TenantID
-		if _, ok := nodeids[fk]; !ok {
-			ids = append(ids, fk)
-		}
-		nodeids[fk] = append(nodeids[fk], nodes[i])
-	}
-	if len(ids) == 0 {
-		return nil
-	}
-	query.Where(tenant.IDIn(ids...))
-	neighbors, err := query.All(ctx)
-	if err != nil {
-		return err
-	}
-	for _, n := range neighbors {
-		nodes, ok := nodeids[n.ID]
-		if !ok {
-			return fmt.Errorf(`unexpected foreign-key "tenant_id" returned %v`, n.ID)
-		}
-		for i := range nodes {
-			assign(nodes[i], n)
-		}
-	}
-	return nil
-}
-func (_q *RackReservationQuery) loadUser(ctx context.Context, query *UserQuery, nodes []*RackReservation, init func(*RackReservation), assign func(*RackReservation, *User)) error {
-	ids := make([]int, 0, len(nodes))
-	nodeids := make(map[int][]*RackReservation)
-	for i := range nodes {
-		fk := nodes[i].UserID
-		if _, ok := nodeids[fk]; !ok {
-			ids = append(ids, fk)
-		}
-		nodeids[fk] = append(nodeids[fk], nodes[i])
-	}
-	if len(ids) == 0 {
-		return nil
-	}
-	query.Where(user.IDIn(ids...))
-	neighbors, err := query.All(ctx)
-	if err != nil {
-		return err
-	}
-	for _, n := range neighbors {
-		nodes, ok := nodeids[n.ID]
-		if !ok {
-			return fmt.Errorf(`unexpected foreign-key "user_id" returned %v`, n.ID)
-		}
-		for i := range nodes {
-			assign(nodes[i], n)
-		}
-	}
-	return nil
-}
-
-func (_q *RackReservationQuery) sqlCount(ctx context.Context) (int, error) {
-	_spec := _q.querySpec()
-	if len(_q.modifiers) > 0 {
-		_spec.Modifiers = _q.modifiers
-	}
-	_spec.Node.Columns = _q.ctx.Fields
-	if len(_q.ctx.Fields) > 0 {
-		_spec.Unique = _q.ctx.Unique != nil && *_q.ctx.Unique
-	}
-	return sqlgraph.CountNodes(ctx, _q.driver, _spec)
 }
 
 func (_q *RackReservationQuery) querySpec() *sqlgraph.QuerySpec {
@@ -610,15 +196,6 @@ func (_q *RackReservationQuery) querySpec() *sqlgraph.QuerySpec {
 			if fields[i] != rackreservation.FieldID {
 				_spec.Node.Columns = append(_spec.Node.Columns, fields[i])
 			}
-		}
-		if _q.withRack != nil {
-			_spec.Node.AddColumnOnce(rackreservation.FieldRackID)
-		}
-		if _q.withTenant != nil {
-			_spec.Node.AddColumnOnce(rackreservation.FieldTenantID)
-		}
-		if _q.withUser != nil {
-			_spec.Node.AddColumnOnce(rackreservation.FieldUserID)
 		}
 	}
 	if ps := _q.predicates; len(ps) > 0 {
@@ -642,155 +219,4 @@ func (_q *RackReservationQuery) querySpec() *sqlgraph.QuerySpec {
 		}
 	}
 	return _spec
-}
-
-func (_q *RackReservationQuery) sqlQuery(ctx context.Context) *sql.Selector {
-	builder := sql.Dialect(_q.driver.Dialect())
-	t1 := builder.Table(rackreservation.Table)
-	columns := _q.ctx.Fields
-	if len(columns) == 0 {
-		columns = rackreservation.Columns
-	}
-	selector := builder.Select(t1.Columns(columns...)...).From(t1)
-	if _q.sql != nil {
-		selector = _q.sql
-		selector.Select(selector.Columns(columns...)...)
-	}
-	if _q.ctx.Unique != nil && *_q.ctx.Unique {
-		selector.Distinct()
-	}
-	for _, m := range _q.modifiers {
-		m(selector)
-	}
-	for _, p := range _q.predicates {
-		p(selector)
-	}
-	for _, p := range _q.order {
-		p(selector)
-	}
-	if offset := _q.ctx.Offset; offset != nil {
-		// limit is mandatory for offset clause. We start
-		// with default value, and override it below if needed.
-		selector.Offset(*offset).Limit(math.MaxInt32)
-	}
-	if limit := _q.ctx.Limit; limit != nil {
-		selector.Limit(*limit)
-	}
-	return selector
-}
-
-// ForUpdate locks the selected rows against concurrent updates, and prevent them from being
-// updated, deleted or "selected ... for update" by other sessions, until the transaction is
-// either committed or rolled-back.
-func (_q *RackReservationQuery) ForUpdate(opts ...sql.LockOption) *RackReservationQuery {
-	if _q.driver.Dialect() == dialect.Postgres {
-		_q.Unique(false)
-	}
-	_q.modifiers = append(_q.modifiers, func(s *sql.Selector) {
-		s.ForUpdate(opts...)
-	})
-	return _q
-}
-
-// ForShare behaves similarly to ForUpdate, except that it acquires a shared mode lock
-// on any rows that are read. Other sessions can read the rows, but cannot modify them
-// until your transaction commits.
-func (_q *RackReservationQuery) ForShare(opts ...sql.LockOption) *RackReservationQuery {
-	if _q.driver.Dialect() == dialect.Postgres {
-		_q.Unique(false)
-	}
-	_q.modifiers = append(_q.modifiers, func(s *sql.Selector) {
-		s.ForShare(opts...)
-	})
-	return _q
-}
-
-// RackReservationGroupBy is the group-by builder for RackReservation entities.
-type RackReservationGroupBy struct {
-	selector
-	build *RackReservationQuery
-}
-
-// Aggregate adds the given aggregation functions to the group-by query.
-func (_g *RackReservationGroupBy) Aggregate(fns ...AggregateFunc) *RackReservationGroupBy {
-	_g.fns = append(_g.fns, fns...)
-	return _g
-}
-
-// Scan applies the selector query and scans the result into the given value.
-func (_g *RackReservationGroupBy) Scan(ctx context.Context, v any) error {
-	ctx = setContextOp(ctx, _g.build.ctx, ent.OpQueryGroupBy)
-	if err := _g.build.prepareQuery(ctx); err != nil {
-		return err
-	}
-	return scanWithInterceptors[*RackReservationQuery, *RackReservationGroupBy](ctx, _g.build, _g, _g.build.inters, v)
-}
-
-func (_g *RackReservationGroupBy) sqlScan(ctx context.Context, root *RackReservationQuery, v any) error {
-	selector := root.sqlQuery(ctx).Select()
-	aggregation := make([]string, 0, len(_g.fns))
-	for _, fn := range _g.fns {
-		aggregation = append(aggregation, fn(selector))
-	}
-	if len(selector.SelectedColumns()) == 0 {
-		columns := make([]string, 0, len(*_g.flds)+len(_g.fns))
-		for _, f := range *_g.flds {
-			columns = append(columns, selector.C(f))
-		}
-		columns = append(columns, aggregation...)
-		selector.Select(columns...)
-	}
-	selector.GroupBy(selector.Columns(*_g.flds...)...)
-	if err := selector.Err(); err != nil {
-		return err
-	}
-	rows := &sql.Rows{}
-	query, args := selector.Query()
-	if err := _g.build.driver.Query(ctx, query, args, rows); err != nil {
-		return err
-	}
-	defer rows.Close()
-	return sql.ScanSlice(rows, v)
-}
-
-// RackReservationSelect is the builder for selecting fields of RackReservation entities.
-type RackReservationSelect struct {
-	*RackReservationQuery
-	selector
-}
-
-// Aggregate adds the given aggregation functions to the selector query.
-func (_s *RackReservationSelect) Aggregate(fns ...AggregateFunc) *RackReservationSelect {
-	_s.fns = append(_s.fns, fns...)
-	return _s
-}
-
-// Scan applies the selector query and scans the result into the given value.
-func (_s *RackReservationSelect) Scan(ctx context.Context, v any) error {
-	ctx = setContextOp(ctx, _s.ctx, ent.OpQuerySelect)
-	if err := _s.prepareQuery(ctx); err != nil {
-		return err
-	}
-	return scanWithInterceptors[*RackReservationQuery, *RackReservationSelect](ctx, _s.RackReservationQuery, _s, _s.inters, v)
-}
-
-func (_s *RackReservationSelect) sqlScan(ctx context.Context, root *RackReservationQuery, v any) error {
-	selector := root.sqlQuery(ctx)
-	aggregation := make([]string, 0, len(_s.fns))
-	for _, fn := range _s.fns {
-		aggregation = append(aggregation, fn(selector))
-	}
-	switch n := len(*_s.selector.flds); {
-	case n == 0 && len(aggregation) > 0:
-		selector.Select(aggregation...)
-	case n != 0 && len(aggregation) > 0:
-		selector.AppendSelect(aggregation...)
-	}
-	rows := &sql.Rows{}
-	query, args := selector.Query()
-	if err := _s.driver.Query(ctx, query, args, rows); err != nil {
-		return err
-	}
-	defer rows.Close()
-	return sql.ScanSlice(rows, v)
 }

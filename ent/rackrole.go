@@ -136,13 +136,6 @@ func (_m *RackRole) Value(name string) (ent.Value, error) {
 	return _m.selectValues.Get(name)
 }
 
-// Update returns a builder for updating this RackRole.
-// Note that you need to call RackRole.Unwrap() before calling this method if this RackRole
-// was returned from a transaction, and the transaction was committed or rolled back.
-func (_m *RackRole) Update() *RackRoleUpdateOne {
-	return NewRackRoleClient(_m.config).UpdateOne(_m)
-}
-
 // Unwrap unwraps the RackRole entity that was returned from a transaction after it was closed,
 // so that all future queries will be executed through the driver which created the transaction.
 func (_m *RackRole) Unwrap() *RackRole {

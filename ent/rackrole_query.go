@@ -5,10 +5,8 @@ package ent
 import (
 	"context"
 	"fmt"
-	"math"
 
 	"entgo.io/ent"
-	"entgo.io/ent/dialect"
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
@@ -16,14 +14,14 @@ import (
 	"github.com/inventory/inventory/ent/rackrole"
 )
 
-// RackRoleQuery is the builder for querying RackRole entities.
+// RackRoleQuery is the builder for querying RackRole entities: the slim
+// builder of an api.Model.GenericOnly type (ent/template/query.tmpl).
 type RackRoleQuery struct {
 	config
 	ctx        *QueryContext
 	order      []rackrole.OrderOption
 	inters     []Interceptor
 	predicates []predicate.RackRole
-	modifiers  []func(*sql.Selector)
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -48,7 +46,6 @@ func (_q *RackRoleQuery) Offset(offset int) *RackRoleQuery {
 }
 
 // Unique configures the query builder to filter duplicate records on query.
-// By default, unique is set to true, and can be disabled using this method.
 func (_q *RackRoleQuery) Unique(unique bool) *RackRoleQuery {
 	_q.ctx.Unique = &unique
 	return _q
@@ -73,38 +70,6 @@ func (_q *RackRoleQuery) First(ctx context.Context) (*RackRole, error) {
 	return nodes[0], nil
 }
 
-// FirstX is like First, but panics if an error occurs.
-func (_q *RackRoleQuery) FirstX(ctx context.Context) *RackRole {
-	node, err := _q.First(ctx)
-	if err != nil && !IsNotFound(err) {
-		panic(err)
-	}
-	return node
-}
-
-// FirstID returns the first RackRole ID from the query.
-// Returns a *NotFoundError when no RackRole ID was found.
-func (_q *RackRoleQuery) FirstID(ctx context.Context) (id int, err error) {
-	var ids []int
-	if ids, err = _q.Limit(1).IDs(setContextOp(ctx, _q.ctx, ent.OpQueryFirstID)); err != nil {
-		return
-	}
-	if len(ids) == 0 {
-		err = &NotFoundError{rackrole.Label}
-		return
-	}
-	return ids[0], nil
-}
-
-// FirstIDX is like FirstID, but panics if an error occurs.
-func (_q *RackRoleQuery) FirstIDX(ctx context.Context) int {
-	id, err := _q.FirstID(ctx)
-	if err != nil && !IsNotFound(err) {
-		panic(err)
-	}
-	return id
-}
-
 // Only returns a single RackRole entity found by the query, ensuring it only returns one.
 // Returns a *NotSingularError when more than one RackRole entity is found.
 // Returns a *NotFoundError when no RackRole entities are found.
@@ -123,43 +88,6 @@ func (_q *RackRoleQuery) Only(ctx context.Context) (*RackRole, error) {
 	}
 }
 
-// OnlyX is like Only, but panics if an error occurs.
-func (_q *RackRoleQuery) OnlyX(ctx context.Context) *RackRole {
-	node, err := _q.Only(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return node
-}
-
-// OnlyID is like Only, but returns the only RackRole ID in the query.
-// Returns a *NotSingularError when more than one RackRole ID is found.
-// Returns a *NotFoundError when no entities are found.
-func (_q *RackRoleQuery) OnlyID(ctx context.Context) (id int, err error) {
-	var ids []int
-	if ids, err = _q.Limit(2).IDs(setContextOp(ctx, _q.ctx, ent.OpQueryOnlyID)); err != nil {
-		return
-	}
-	switch len(ids) {
-	case 1:
-		id = ids[0]
-	case 0:
-		err = &NotFoundError{rackrole.Label}
-	default:
-		err = &NotSingularError{rackrole.Label}
-	}
-	return
-}
-
-// OnlyIDX is like OnlyID, but panics if an error occurs.
-func (_q *RackRoleQuery) OnlyIDX(ctx context.Context) int {
-	id, err := _q.OnlyID(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return id
-}
-
 // All executes the query and returns a list of RackRoles.
 func (_q *RackRoleQuery) All(ctx context.Context) ([]*RackRole, error) {
 	ctx = setContextOp(ctx, _q.ctx, ent.OpQueryAll)
@@ -170,78 +98,25 @@ func (_q *RackRoleQuery) All(ctx context.Context) ([]*RackRole, error) {
 	return withInterceptors[[]*RackRole](ctx, _q, qr, _q.inters)
 }
 
-// AllX is like All, but panics if an error occurs.
-func (_q *RackRoleQuery) AllX(ctx context.Context) []*RackRole {
-	nodes, err := _q.All(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return nodes
-}
-
-// IDs executes the query and returns a list of RackRole IDs.
-func (_q *RackRoleQuery) IDs(ctx context.Context) (ids []int, err error) {
+// IDs executes the query and returns a list of RackRole IDs (a
+// mutation's IDs uses it for updates and deletes by predicate).
+func (_q *RackRoleQuery) IDs(ctx context.Context) ([]int, error) {
 	if _q.ctx.Unique == nil && _q.path != nil {
 		_q.Unique(true)
 	}
-	ctx = setContextOp(ctx, _q.ctx, ent.OpQueryIDs)
-	if err = _q.Select(rackrole.FieldID).Scan(ctx, &ids); err != nil {
+	_q.ctx.Fields = append(_q.ctx.Fields, rackrole.FieldID)
+	nodes, err := _q.All(setContextOp(ctx, _q.ctx, ent.OpQueryIDs))
+	if err != nil {
 		return nil, err
+	}
+	ids := make([]int, len(nodes))
+	for i, n := range nodes {
+		ids[i] = n.ID
 	}
 	return ids, nil
 }
 
-// IDsX is like IDs, but panics if an error occurs.
-func (_q *RackRoleQuery) IDsX(ctx context.Context) []int {
-	ids, err := _q.IDs(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return ids
-}
-
-// Count returns the count of the given query.
-func (_q *RackRoleQuery) Count(ctx context.Context) (int, error) {
-	ctx = setContextOp(ctx, _q.ctx, ent.OpQueryCount)
-	if err := _q.prepareQuery(ctx); err != nil {
-		return 0, err
-	}
-	return withInterceptors[int](ctx, _q, querierCount[*RackRoleQuery](), _q.inters)
-}
-
-// CountX is like Count, but panics if an error occurs.
-func (_q *RackRoleQuery) CountX(ctx context.Context) int {
-	count, err := _q.Count(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return count
-}
-
-// Exist returns true if the query has elements in the graph.
-func (_q *RackRoleQuery) Exist(ctx context.Context) (bool, error) {
-	ctx = setContextOp(ctx, _q.ctx, ent.OpQueryExist)
-	switch _, err := _q.FirstID(ctx); {
-	case IsNotFound(err):
-		return false, nil
-	case err != nil:
-		return false, fmt.Errorf("ent: check existence: %w", err)
-	default:
-		return true, nil
-	}
-}
-
-// ExistX is like Exist, but panics if an error occurs.
-func (_q *RackRoleQuery) ExistX(ctx context.Context) bool {
-	exist, err := _q.Exist(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return exist
-}
-
-// Clone returns a duplicate of the RackRoleQuery builder, including all associated steps. It can be
-// used to prepare common query builders and use them differently after the clone is made.
+// Clone returns a duplicate of the RackRoleQuery builder, including all associated steps.
 func (_q *RackRoleQuery) Clone() *RackRoleQuery {
 	if _q == nil {
 		return nil
@@ -256,54 +131,6 @@ func (_q *RackRoleQuery) Clone() *RackRoleQuery {
 		sql:  _q.sql.Clone(),
 		path: _q.path,
 	}
-}
-
-// GroupBy is used to group vertices by one or more fields/columns.
-// It is often used with aggregate functions, like: count, max, mean, min, sum.
-//
-// Example:
-//
-//	var v []struct {
-//		Created time.Time `json:"created,omitempty"`
-//		Count int `json:"count,omitempty"`
-//	}
-//
-//	client.RackRole.Query().
-//		GroupBy(rackrole.FieldCreated).
-//		Aggregate(ent.Count()).
-//		Scan(ctx, &v)
-func (_q *RackRoleQuery) GroupBy(field string, fields ...string) *RackRoleGroupBy {
-	_q.ctx.Fields = append([]string{field}, fields...)
-	grbuild := &RackRoleGroupBy{build: _q}
-	grbuild.flds = &_q.ctx.Fields
-	grbuild.label = rackrole.Label
-	grbuild.scan = grbuild.Scan
-	return grbuild
-}
-
-// Select allows the selection one or more fields/columns for the given query,
-// instead of selecting all fields in the entity.
-//
-// Example:
-//
-//	var v []struct {
-//		Created time.Time `json:"created,omitempty"`
-//	}
-//
-//	client.RackRole.Query().
-//		Select(rackrole.FieldCreated).
-//		Scan(ctx, &v)
-func (_q *RackRoleQuery) Select(fields ...string) *RackRoleSelect {
-	_q.ctx.Fields = append(_q.ctx.Fields, fields...)
-	sbuild := &RackRoleSelect{RackRoleQuery: _q}
-	sbuild.label = rackrole.Label
-	sbuild.flds, sbuild.scan = &_q.ctx.Fields, sbuild.Scan
-	return sbuild
-}
-
-// Aggregate returns a RackRoleSelect configured with the given aggregations.
-func (_q *RackRoleQuery) Aggregate(fns ...AggregateFunc) *RackRoleSelect {
-	return _q.Select().Aggregate(fns...)
 }
 
 func (_q *RackRoleQuery) prepareQuery(ctx context.Context) error {
@@ -345,31 +172,13 @@ func (_q *RackRoleQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Rac
 		nodes = append(nodes, node)
 		return node.assignValues(columns, values)
 	}
-	if len(_q.modifiers) > 0 {
-		_spec.Modifiers = _q.modifiers
-	}
 	for i := range hooks {
 		hooks[i](ctx, _spec)
 	}
 	if err := sqlgraph.QueryNodes(ctx, _q.driver, _spec); err != nil {
 		return nil, err
 	}
-	if len(nodes) == 0 {
-		return nodes, nil
-	}
 	return nodes, nil
-}
-
-func (_q *RackRoleQuery) sqlCount(ctx context.Context) (int, error) {
-	_spec := _q.querySpec()
-	if len(_q.modifiers) > 0 {
-		_spec.Modifiers = _q.modifiers
-	}
-	_spec.Node.Columns = _q.ctx.Fields
-	if len(_q.ctx.Fields) > 0 {
-		_spec.Unique = _q.ctx.Unique != nil && *_q.ctx.Unique
-	}
-	return sqlgraph.CountNodes(ctx, _q.driver, _spec)
 }
 
 func (_q *RackRoleQuery) querySpec() *sqlgraph.QuerySpec {
@@ -410,155 +219,4 @@ func (_q *RackRoleQuery) querySpec() *sqlgraph.QuerySpec {
 		}
 	}
 	return _spec
-}
-
-func (_q *RackRoleQuery) sqlQuery(ctx context.Context) *sql.Selector {
-	builder := sql.Dialect(_q.driver.Dialect())
-	t1 := builder.Table(rackrole.Table)
-	columns := _q.ctx.Fields
-	if len(columns) == 0 {
-		columns = rackrole.Columns
-	}
-	selector := builder.Select(t1.Columns(columns...)...).From(t1)
-	if _q.sql != nil {
-		selector = _q.sql
-		selector.Select(selector.Columns(columns...)...)
-	}
-	if _q.ctx.Unique != nil && *_q.ctx.Unique {
-		selector.Distinct()
-	}
-	for _, m := range _q.modifiers {
-		m(selector)
-	}
-	for _, p := range _q.predicates {
-		p(selector)
-	}
-	for _, p := range _q.order {
-		p(selector)
-	}
-	if offset := _q.ctx.Offset; offset != nil {
-		// limit is mandatory for offset clause. We start
-		// with default value, and override it below if needed.
-		selector.Offset(*offset).Limit(math.MaxInt32)
-	}
-	if limit := _q.ctx.Limit; limit != nil {
-		selector.Limit(*limit)
-	}
-	return selector
-}
-
-// ForUpdate locks the selected rows against concurrent updates, and prevent them from being
-// updated, deleted or "selected ... for update" by other sessions, until the transaction is
-// either committed or rolled-back.
-func (_q *RackRoleQuery) ForUpdate(opts ...sql.LockOption) *RackRoleQuery {
-	if _q.driver.Dialect() == dialect.Postgres {
-		_q.Unique(false)
-	}
-	_q.modifiers = append(_q.modifiers, func(s *sql.Selector) {
-		s.ForUpdate(opts...)
-	})
-	return _q
-}
-
-// ForShare behaves similarly to ForUpdate, except that it acquires a shared mode lock
-// on any rows that are read. Other sessions can read the rows, but cannot modify them
-// until your transaction commits.
-func (_q *RackRoleQuery) ForShare(opts ...sql.LockOption) *RackRoleQuery {
-	if _q.driver.Dialect() == dialect.Postgres {
-		_q.Unique(false)
-	}
-	_q.modifiers = append(_q.modifiers, func(s *sql.Selector) {
-		s.ForShare(opts...)
-	})
-	return _q
-}
-
-// RackRoleGroupBy is the group-by builder for RackRole entities.
-type RackRoleGroupBy struct {
-	selector
-	build *RackRoleQuery
-}
-
-// Aggregate adds the given aggregation functions to the group-by query.
-func (_g *RackRoleGroupBy) Aggregate(fns ...AggregateFunc) *RackRoleGroupBy {
-	_g.fns = append(_g.fns, fns...)
-	return _g
-}
-
-// Scan applies the selector query and scans the result into the given value.
-func (_g *RackRoleGroupBy) Scan(ctx context.Context, v any) error {
-	ctx = setContextOp(ctx, _g.build.ctx, ent.OpQueryGroupBy)
-	if err := _g.build.prepareQuery(ctx); err != nil {
-		return err
-	}
-	return scanWithInterceptors[*RackRoleQuery, *RackRoleGroupBy](ctx, _g.build, _g, _g.build.inters, v)
-}
-
-func (_g *RackRoleGroupBy) sqlScan(ctx context.Context, root *RackRoleQuery, v any) error {
-	selector := root.sqlQuery(ctx).Select()
-	aggregation := make([]string, 0, len(_g.fns))
-	for _, fn := range _g.fns {
-		aggregation = append(aggregation, fn(selector))
-	}
-	if len(selector.SelectedColumns()) == 0 {
-		columns := make([]string, 0, len(*_g.flds)+len(_g.fns))
-		for _, f := range *_g.flds {
-			columns = append(columns, selector.C(f))
-		}
-		columns = append(columns, aggregation...)
-		selector.Select(columns...)
-	}
-	selector.GroupBy(selector.Columns(*_g.flds...)...)
-	if err := selector.Err(); err != nil {
-		return err
-	}
-	rows := &sql.Rows{}
-	query, args := selector.Query()
-	if err := _g.build.driver.Query(ctx, query, args, rows); err != nil {
-		return err
-	}
-	defer rows.Close()
-	return sql.ScanSlice(rows, v)
-}
-
-// RackRoleSelect is the builder for selecting fields of RackRole entities.
-type RackRoleSelect struct {
-	*RackRoleQuery
-	selector
-}
-
-// Aggregate adds the given aggregation functions to the selector query.
-func (_s *RackRoleSelect) Aggregate(fns ...AggregateFunc) *RackRoleSelect {
-	_s.fns = append(_s.fns, fns...)
-	return _s
-}
-
-// Scan applies the selector query and scans the result into the given value.
-func (_s *RackRoleSelect) Scan(ctx context.Context, v any) error {
-	ctx = setContextOp(ctx, _s.ctx, ent.OpQuerySelect)
-	if err := _s.prepareQuery(ctx); err != nil {
-		return err
-	}
-	return scanWithInterceptors[*RackRoleQuery, *RackRoleSelect](ctx, _s.RackRoleQuery, _s, _s.inters, v)
-}
-
-func (_s *RackRoleSelect) sqlScan(ctx context.Context, root *RackRoleQuery, v any) error {
-	selector := root.sqlQuery(ctx)
-	aggregation := make([]string, 0, len(_s.fns))
-	for _, fn := range _s.fns {
-		aggregation = append(aggregation, fn(selector))
-	}
-	switch n := len(*_s.selector.flds); {
-	case n == 0 && len(aggregation) > 0:
-		selector.Select(aggregation...)
-	case n != 0 && len(aggregation) > 0:
-		selector.AppendSelect(aggregation...)
-	}
-	rows := &sql.Rows{}
-	query, args := selector.Query()
-	if err := _s.driver.Query(ctx, query, args, rows); err != nil {
-		return err
-	}
-	defer rows.Close()
-	return sql.ScanSlice(rows, v)
 }

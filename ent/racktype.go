@@ -10,7 +10,6 @@ import (
 
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/sql"
-	"github.com/inventory/inventory/ent/manufacturer"
 	"github.com/inventory/inventory/ent/racktype"
 )
 
@@ -60,31 +59,8 @@ type RackType struct {
 	// WeightUnit holds the value of the "weight_unit" field.
 	WeightUnit *string `json:"weight_unit,omitempty"`
 	// MaxWeight holds the value of the "max_weight" field.
-	MaxWeight *int `json:"max_weight,omitempty"`
-	// Edges holds the relations/edges for other nodes in the graph.
-	// The values are being populated by the RackTypeQuery when eager-loading is set.
-	Edges        RackTypeEdges `json:"edges"`
+	MaxWeight    *int `json:"max_weight,omitempty"`
 	selectValues sql.SelectValues
-}
-
-// RackTypeEdges holds the relations/edges for other nodes in the graph.
-type RackTypeEdges struct {
-	// Manufacturer holds the value of the manufacturer edge.
-	Manufacturer *Manufacturer `json:"manufacturer,omitempty"`
-	// loadedTypes holds the information for reporting if a
-	// type was loaded (or requested) in eager-loading or not.
-	loadedTypes [1]bool
-}
-
-// ManufacturerOrErr returns the Manufacturer value or an error if the edge
-// was not loaded in eager-loading, or loaded but was not found.
-func (e RackTypeEdges) ManufacturerOrErr() (*Manufacturer, error) {
-	if e.Manufacturer != nil {
-		return e.Manufacturer, nil
-	} else if e.loadedTypes[0] {
-		return nil, &NotFoundError{label: manufacturer.Label}
-	}
-	return nil, &NotLoadedError{edge: "manufacturer"}
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -275,18 +251,6 @@ func (_m *RackType) assignValues(columns []string, values []any) error {
 // This includes values selected through modifiers, order, etc.
 func (_m *RackType) Value(name string) (ent.Value, error) {
 	return _m.selectValues.Get(name)
-}
-
-// QueryManufacturer queries the "manufacturer" edge of the RackType entity.
-func (_m *RackType) QueryManufacturer() *ManufacturerQuery {
-	return NewRackTypeClient(_m.config).QueryManufacturer(_m)
-}
-
-// Update returns a builder for updating this RackType.
-// Note that you need to call RackType.Unwrap() before calling this method if this RackType
-// was returned from a transaction, and the transaction was committed or rolled back.
-func (_m *RackType) Update() *RackTypeUpdateOne {
-	return NewRackTypeClient(_m.config).UpdateOne(_m)
 }
 
 // Unwrap unwraps the RackType entity that was returned from a transaction after it was closed,

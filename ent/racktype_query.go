@@ -5,27 +5,23 @@ package ent
 import (
 	"context"
 	"fmt"
-	"math"
 
 	"entgo.io/ent"
-	"entgo.io/ent/dialect"
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
-	"github.com/inventory/inventory/ent/manufacturer"
 	"github.com/inventory/inventory/ent/predicate"
 	"github.com/inventory/inventory/ent/racktype"
 )
 
-// RackTypeQuery is the builder for querying RackType entities.
+// RackTypeQuery is the builder for querying RackType entities: the slim
+// builder of an api.Model.GenericOnly type (ent/template/query.tmpl).
 type RackTypeQuery struct {
 	config
-	ctx              *QueryContext
-	order            []racktype.OrderOption
-	inters           []Interceptor
-	predicates       []predicate.RackType
-	withManufacturer *ManufacturerQuery
-	modifiers        []func(*sql.Selector)
+	ctx        *QueryContext
+	order      []racktype.OrderOption
+	inters     []Interceptor
+	predicates []predicate.RackType
 	// intermediate query (i.e. traversal path).
 	sql  *sql.Selector
 	path func(context.Context) (*sql.Selector, error)
@@ -50,7 +46,6 @@ func (_q *RackTypeQuery) Offset(offset int) *RackTypeQuery {
 }
 
 // Unique configures the query builder to filter duplicate records on query.
-// By default, unique is set to true, and can be disabled using this method.
 func (_q *RackTypeQuery) Unique(unique bool) *RackTypeQuery {
 	_q.ctx.Unique = &unique
 	return _q
@@ -60,28 +55,6 @@ func (_q *RackTypeQuery) Unique(unique bool) *RackTypeQuery {
 func (_q *RackTypeQuery) Order(o ...racktype.OrderOption) *RackTypeQuery {
 	_q.order = append(_q.order, o...)
 	return _q
-}
-
-// QueryManufacturer chains the current query on the "manufacturer" edge.
-func (_q *RackTypeQuery) QueryManufacturer() *ManufacturerQuery {
-	query := (&ManufacturerClient{config: _q.config}).Query()
-	query.path = func(ctx context.Context) (fromU *sql.Selector, err error) {
-		if err := _q.prepareQuery(ctx); err != nil {
-			return nil, err
-		}
-		selector := _q.sqlQuery(ctx)
-		if err := selector.Err(); err != nil {
-			return nil, err
-		}
-		step := sqlgraph.NewStep(
-			sqlgraph.From(racktype.Table, racktype.FieldID, selector),
-			sqlgraph.To(manufacturer.Table, manufacturer.FieldID),
-			sqlgraph.Edge(sqlgraph.M2O, false, racktype.ManufacturerTable, racktype.ManufacturerColumn),
-		)
-		fromU = sqlgraph.SetNeighbors(_q.driver.Dialect(), step)
-		return fromU, nil
-	}
-	return query
 }
 
 // First returns the first RackType entity from the query.
@@ -95,38 +68,6 @@ func (_q *RackTypeQuery) First(ctx context.Context) (*RackType, error) {
 		return nil, &NotFoundError{racktype.Label}
 	}
 	return nodes[0], nil
-}
-
-// FirstX is like First, but panics if an error occurs.
-func (_q *RackTypeQuery) FirstX(ctx context.Context) *RackType {
-	node, err := _q.First(ctx)
-	if err != nil && !IsNotFound(err) {
-		panic(err)
-	}
-	return node
-}
-
-// FirstID returns the first RackType ID from the query.
-// Returns a *NotFoundError when no RackType ID was found.
-func (_q *RackTypeQuery) FirstID(ctx context.Context) (id int, err error) {
-	var ids []int
-	if ids, err = _q.Limit(1).IDs(setContextOp(ctx, _q.ctx, ent.OpQueryFirstID)); err != nil {
-		return
-	}
-	if len(ids) == 0 {
-		err = &NotFoundError{racktype.Label}
-		return
-	}
-	return ids[0], nil
-}
-
-// FirstIDX is like FirstID, but panics if an error occurs.
-func (_q *RackTypeQuery) FirstIDX(ctx context.Context) int {
-	id, err := _q.FirstID(ctx)
-	if err != nil && !IsNotFound(err) {
-		panic(err)
-	}
-	return id
 }
 
 // Only returns a single RackType entity found by the query, ensuring it only returns one.
@@ -147,43 +88,6 @@ func (_q *RackTypeQuery) Only(ctx context.Context) (*RackType, error) {
 	}
 }
 
-// OnlyX is like Only, but panics if an error occurs.
-func (_q *RackTypeQuery) OnlyX(ctx context.Context) *RackType {
-	node, err := _q.Only(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return node
-}
-
-// OnlyID is like Only, but returns the only RackType ID in the query.
-// Returns a *NotSingularError when more than one RackType ID is found.
-// Returns a *NotFoundError when no entities are found.
-func (_q *RackTypeQuery) OnlyID(ctx context.Context) (id int, err error) {
-	var ids []int
-	if ids, err = _q.Limit(2).IDs(setContextOp(ctx, _q.ctx, ent.OpQueryOnlyID)); err != nil {
-		return
-	}
-	switch len(ids) {
-	case 1:
-		id = ids[0]
-	case 0:
-		err = &NotFoundError{racktype.Label}
-	default:
-		err = &NotSingularError{racktype.Label}
-	}
-	return
-}
-
-// OnlyIDX is like OnlyID, but panics if an error occurs.
-func (_q *RackTypeQuery) OnlyIDX(ctx context.Context) int {
-	id, err := _q.OnlyID(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return id
-}
-
 // All executes the query and returns a list of RackTypes.
 func (_q *RackTypeQuery) All(ctx context.Context) ([]*RackType, error) {
 	ctx = setContextOp(ctx, _q.ctx, ent.OpQueryAll)
@@ -194,152 +98,39 @@ func (_q *RackTypeQuery) All(ctx context.Context) ([]*RackType, error) {
 	return withInterceptors[[]*RackType](ctx, _q, qr, _q.inters)
 }
 
-// AllX is like All, but panics if an error occurs.
-func (_q *RackTypeQuery) AllX(ctx context.Context) []*RackType {
-	nodes, err := _q.All(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return nodes
-}
-
-// IDs executes the query and returns a list of RackType IDs.
-func (_q *RackTypeQuery) IDs(ctx context.Context) (ids []int, err error) {
+// IDs executes the query and returns a list of RackType IDs (a
+// mutation's IDs uses it for updates and deletes by predicate).
+func (_q *RackTypeQuery) IDs(ctx context.Context) ([]int, error) {
 	if _q.ctx.Unique == nil && _q.path != nil {
 		_q.Unique(true)
 	}
-	ctx = setContextOp(ctx, _q.ctx, ent.OpQueryIDs)
-	if err = _q.Select(racktype.FieldID).Scan(ctx, &ids); err != nil {
+	_q.ctx.Fields = append(_q.ctx.Fields, racktype.FieldID)
+	nodes, err := _q.All(setContextOp(ctx, _q.ctx, ent.OpQueryIDs))
+	if err != nil {
 		return nil, err
+	}
+	ids := make([]int, len(nodes))
+	for i, n := range nodes {
+		ids[i] = n.ID
 	}
 	return ids, nil
 }
 
-// IDsX is like IDs, but panics if an error occurs.
-func (_q *RackTypeQuery) IDsX(ctx context.Context) []int {
-	ids, err := _q.IDs(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return ids
-}
-
-// Count returns the count of the given query.
-func (_q *RackTypeQuery) Count(ctx context.Context) (int, error) {
-	ctx = setContextOp(ctx, _q.ctx, ent.OpQueryCount)
-	if err := _q.prepareQuery(ctx); err != nil {
-		return 0, err
-	}
-	return withInterceptors[int](ctx, _q, querierCount[*RackTypeQuery](), _q.inters)
-}
-
-// CountX is like Count, but panics if an error occurs.
-func (_q *RackTypeQuery) CountX(ctx context.Context) int {
-	count, err := _q.Count(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return count
-}
-
-// Exist returns true if the query has elements in the graph.
-func (_q *RackTypeQuery) Exist(ctx context.Context) (bool, error) {
-	ctx = setContextOp(ctx, _q.ctx, ent.OpQueryExist)
-	switch _, err := _q.FirstID(ctx); {
-	case IsNotFound(err):
-		return false, nil
-	case err != nil:
-		return false, fmt.Errorf("ent: check existence: %w", err)
-	default:
-		return true, nil
-	}
-}
-
-// ExistX is like Exist, but panics if an error occurs.
-func (_q *RackTypeQuery) ExistX(ctx context.Context) bool {
-	exist, err := _q.Exist(ctx)
-	if err != nil {
-		panic(err)
-	}
-	return exist
-}
-
-// Clone returns a duplicate of the RackTypeQuery builder, including all associated steps. It can be
-// used to prepare common query builders and use them differently after the clone is made.
+// Clone returns a duplicate of the RackTypeQuery builder, including all associated steps.
 func (_q *RackTypeQuery) Clone() *RackTypeQuery {
 	if _q == nil {
 		return nil
 	}
 	return &RackTypeQuery{
-		config:           _q.config,
-		ctx:              _q.ctx.Clone(),
-		order:            append([]racktype.OrderOption{}, _q.order...),
-		inters:           append([]Interceptor{}, _q.inters...),
-		predicates:       append([]predicate.RackType{}, _q.predicates...),
-		withManufacturer: _q.withManufacturer.Clone(),
+		config:     _q.config,
+		ctx:        _q.ctx.Clone(),
+		order:      append([]racktype.OrderOption{}, _q.order...),
+		inters:     append([]Interceptor{}, _q.inters...),
+		predicates: append([]predicate.RackType{}, _q.predicates...),
 		// clone intermediate query.
 		sql:  _q.sql.Clone(),
 		path: _q.path,
 	}
-}
-
-// WithManufacturer tells the query-builder to eager-load the nodes that are connected to
-// the "manufacturer" edge. The optional arguments are used to configure the query builder of the edge.
-func (_q *RackTypeQuery) WithManufacturer(opts ...func(*ManufacturerQuery)) *RackTypeQuery {
-	query := (&ManufacturerClient{config: _q.config}).Query()
-	for _, opt := range opts {
-		opt(query)
-	}
-	_q.withManufacturer = query
-	return _q
-}
-
-// GroupBy is used to group vertices by one or more fields/columns.
-// It is often used with aggregate functions, like: count, max, mean, min, sum.
-//
-// Example:
-//
-//	var v []struct {
-//		Created time.Time `json:"created,omitempty"`
-//		Count int `json:"count,omitempty"`
-//	}
-//
-//	client.RackType.Query().
-//		GroupBy(racktype.FieldCreated).
-//		Aggregate(ent.Count()).
-//		Scan(ctx, &v)
-func (_q *RackTypeQuery) GroupBy(field string, fields ...string) *RackTypeGroupBy {
-	_q.ctx.Fields = append([]string{field}, fields...)
-	grbuild := &RackTypeGroupBy{build: _q}
-	grbuild.flds = &_q.ctx.Fields
-	grbuild.label = racktype.Label
-	grbuild.scan = grbuild.Scan
-	return grbuild
-}
-
-// Select allows the selection one or more fields/columns for the given query,
-// instead of selecting all fields in the entity.
-//
-// Example:
-//
-//	var v []struct {
-//		Created time.Time `json:"created,omitempty"`
-//	}
-//
-//	client.RackType.Query().
-//		Select(racktype.FieldCreated).
-//		Scan(ctx, &v)
-func (_q *RackTypeQuery) Select(fields ...string) *RackTypeSelect {
-	_q.ctx.Fields = append(_q.ctx.Fields, fields...)
-	sbuild := &RackTypeSelect{RackTypeQuery: _q}
-	sbuild.label = racktype.Label
-	sbuild.flds, sbuild.scan = &_q.ctx.Fields, sbuild.Scan
-	return sbuild
-}
-
-// Aggregate returns a RackTypeSelect configured with the given aggregations.
-func (_q *RackTypeQuery) Aggregate(fns ...AggregateFunc) *RackTypeSelect {
-	return _q.Select().Aggregate(fns...)
 }
 
 func (_q *RackTypeQuery) prepareQuery(ctx context.Context) error {
@@ -370,11 +161,8 @@ func (_q *RackTypeQuery) prepareQuery(ctx context.Context) error {
 
 func (_q *RackTypeQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*RackType, error) {
 	var (
-		nodes       = []*RackType{}
-		_spec       = _q.querySpec()
-		loadedTypes = [1]bool{
-			_q.withManufacturer != nil,
-		}
+		nodes = []*RackType{}
+		_spec = _q.querySpec()
 	)
 	_spec.ScanValues = func(columns []string) ([]any, error) {
 		return (*RackType).scanValues(nil, columns)
@@ -382,11 +170,7 @@ func (_q *RackTypeQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Rac
 	_spec.Assign = func(columns []string, values []any) error {
 		node := &RackType{config: _q.config}
 		nodes = append(nodes, node)
-		node.Edges.loadedTypes = loadedTypes
 		return node.assignValues(columns, values)
-	}
-	if len(_q.modifiers) > 0 {
-		_spec.Modifiers = _q.modifiers
 	}
 	for i := range hooks {
 		hooks[i](ctx, _spec)
@@ -394,58 +178,7 @@ func (_q *RackTypeQuery) sqlAll(ctx context.Context, hooks ...queryHook) ([]*Rac
 	if err := sqlgraph.QueryNodes(ctx, _q.driver, _spec); err != nil {
 		return nil, err
 	}
-	if len(nodes) == 0 {
-		return nodes, nil
-	}
-	if query := _q.withManufacturer; query != nil {
-		if err := _q.loadManufacturer(ctx, query, nodes, nil,
-			func(n *RackType, e *Manufacturer) { n.Edges.Manufacturer = e }); err != nil {
-			return nil, err
-		}
-	}
 	return nodes, nil
-}
-
-func (_q *RackTypeQuery) loadManufacturer(ctx context.Context, query *ManufacturerQuery, nodes []*RackType, init func(*RackType), assign func(*RackType, *Manufacturer)) error {
-	ids := make([]int, 0, len(nodes))
-	nodeids := make(map[int][]*RackType)
-	for i := range nodes {
-		fk := nodes[i].ManufacturerID
-		if _, ok := nodeids[fk]; !ok {
-			ids = append(ids, fk)
-		}
-		nodeids[fk] = append(nodeids[fk], nodes[i])
-	}
-	if len(ids) == 0 {
-		return nil
-	}
-	query.Where(manufacturer.IDIn(ids...))
-	neighbors, err := query.All(ctx)
-	if err != nil {
-		return err
-	}
-	for _, n := range neighbors {
-		nodes, ok := nodeids[n.ID]
-		if !ok {
-			return fmt.Errorf(`unexpected foreign-key "manufacturer_id" returned %v`, n.ID)
-		}
-		for i := range nodes {
-			assign(nodes[i], n)
-		}
-	}
-	return nil
-}
-
-func (_q *RackTypeQuery) sqlCount(ctx context.Context) (int, error) {
-	_spec := _q.querySpec()
-	if len(_q.modifiers) > 0 {
-		_spec.Modifiers = _q.modifiers
-	}
-	_spec.Node.Columns = _q.ctx.Fields
-	if len(_q.ctx.Fields) > 0 {
-		_spec.Unique = _q.ctx.Unique != nil && *_q.ctx.Unique
-	}
-	return sqlgraph.CountNodes(ctx, _q.driver, _spec)
 }
 
 func (_q *RackTypeQuery) querySpec() *sqlgraph.QuerySpec {
@@ -463,9 +196,6 @@ func (_q *RackTypeQuery) querySpec() *sqlgraph.QuerySpec {
 			if fields[i] != racktype.FieldID {
 				_spec.Node.Columns = append(_spec.Node.Columns, fields[i])
 			}
-		}
-		if _q.withManufacturer != nil {
-			_spec.Node.AddColumnOnce(racktype.FieldManufacturerID)
 		}
 	}
 	if ps := _q.predicates; len(ps) > 0 {
@@ -489,155 +219,4 @@ func (_q *RackTypeQuery) querySpec() *sqlgraph.QuerySpec {
 		}
 	}
 	return _spec
-}
-
-func (_q *RackTypeQuery) sqlQuery(ctx context.Context) *sql.Selector {
-	builder := sql.Dialect(_q.driver.Dialect())
-	t1 := builder.Table(racktype.Table)
-	columns := _q.ctx.Fields
-	if len(columns) == 0 {
-		columns = racktype.Columns
-	}
-	selector := builder.Select(t1.Columns(columns...)...).From(t1)
-	if _q.sql != nil {
-		selector = _q.sql
-		selector.Select(selector.Columns(columns...)...)
-	}
-	if _q.ctx.Unique != nil && *_q.ctx.Unique {
-		selector.Distinct()
-	}
-	for _, m := range _q.modifiers {
-		m(selector)
-	}
-	for _, p := range _q.predicates {
-		p(selector)
-	}
-	for _, p := range _q.order {
-		p(selector)
-	}
-	if offset := _q.ctx.Offset; offset != nil {
-		// limit is mandatory for offset clause. We start
-		// with default value, and override it below if needed.
-		selector.Offset(*offset).Limit(math.MaxInt32)
-	}
-	if limit := _q.ctx.Limit; limit != nil {
-		selector.Limit(*limit)
-	}
-	return selector
-}
-
-// ForUpdate locks the selected rows against concurrent updates, and prevent them from being
-// updated, deleted or "selected ... for update" by other sessions, until the transaction is
-// either committed or rolled-back.
-func (_q *RackTypeQuery) ForUpdate(opts ...sql.LockOption) *RackTypeQuery {
-	if _q.driver.Dialect() == dialect.Postgres {
-		_q.Unique(false)
-	}
-	_q.modifiers = append(_q.modifiers, func(s *sql.Selector) {
-		s.ForUpdate(opts...)
-	})
-	return _q
-}
-
-// ForShare behaves similarly to ForUpdate, except that it acquires a shared mode lock
-// on any rows that are read. Other sessions can read the rows, but cannot modify them
-// until your transaction commits.
-func (_q *RackTypeQuery) ForShare(opts ...sql.LockOption) *RackTypeQuery {
-	if _q.driver.Dialect() == dialect.Postgres {
-		_q.Unique(false)
-	}
-	_q.modifiers = append(_q.modifiers, func(s *sql.Selector) {
-		s.ForShare(opts...)
-	})
-	return _q
-}
-
-// RackTypeGroupBy is the group-by builder for RackType entities.
-type RackTypeGroupBy struct {
-	selector
-	build *RackTypeQuery
-}
-
-// Aggregate adds the given aggregation functions to the group-by query.
-func (_g *RackTypeGroupBy) Aggregate(fns ...AggregateFunc) *RackTypeGroupBy {
-	_g.fns = append(_g.fns, fns...)
-	return _g
-}
-
-// Scan applies the selector query and scans the result into the given value.
-func (_g *RackTypeGroupBy) Scan(ctx context.Context, v any) error {
-	ctx = setContextOp(ctx, _g.build.ctx, ent.OpQueryGroupBy)
-	if err := _g.build.prepareQuery(ctx); err != nil {
-		return err
-	}
-	return scanWithInterceptors[*RackTypeQuery, *RackTypeGroupBy](ctx, _g.build, _g, _g.build.inters, v)
-}
-
-func (_g *RackTypeGroupBy) sqlScan(ctx context.Context, root *RackTypeQuery, v any) error {
-	selector := root.sqlQuery(ctx).Select()
-	aggregation := make([]string, 0, len(_g.fns))
-	for _, fn := range _g.fns {
-		aggregation = append(aggregation, fn(selector))
-	}
-	if len(selector.SelectedColumns()) == 0 {
-		columns := make([]string, 0, len(*_g.flds)+len(_g.fns))
-		for _, f := range *_g.flds {
-			columns = append(columns, selector.C(f))
-		}
-		columns = append(columns, aggregation...)
-		selector.Select(columns...)
-	}
-	selector.GroupBy(selector.Columns(*_g.flds...)...)
-	if err := selector.Err(); err != nil {
-		return err
-	}
-	rows := &sql.Rows{}
-	query, args := selector.Query()
-	if err := _g.build.driver.Query(ctx, query, args, rows); err != nil {
-		return err
-	}
-	defer rows.Close()
-	return sql.ScanSlice(rows, v)
-}
-
-// RackTypeSelect is the builder for selecting fields of RackType entities.
-type RackTypeSelect struct {
-	*RackTypeQuery
-	selector
-}
-
-// Aggregate adds the given aggregation functions to the selector query.
-func (_s *RackTypeSelect) Aggregate(fns ...AggregateFunc) *RackTypeSelect {
-	_s.fns = append(_s.fns, fns...)
-	return _s
-}
-
-// Scan applies the selector query and scans the result into the given value.
-func (_s *RackTypeSelect) Scan(ctx context.Context, v any) error {
-	ctx = setContextOp(ctx, _s.ctx, ent.OpQuerySelect)
-	if err := _s.prepareQuery(ctx); err != nil {
-		return err
-	}
-	return scanWithInterceptors[*RackTypeQuery, *RackTypeSelect](ctx, _s.RackTypeQuery, _s, _s.inters, v)
-}
-
-func (_s *RackTypeSelect) sqlScan(ctx context.Context, root *RackTypeQuery, v any) error {
-	selector := root.sqlQuery(ctx)
-	aggregation := make([]string, 0, len(_s.fns))
-	for _, fn := range _s.fns {
-		aggregation = append(aggregation, fn(selector))
-	}
-	switch n := len(*_s.selector.flds); {
-	case n == 0 && len(aggregation) > 0:
-		selector.Select(aggregation...)
-	case n != 0 && len(aggregation) > 0:
-		selector.AppendSelect(aggregation...)
-	}
-	rows := &sql.Rows{}
-	query, args := selector.Query()
-	if err := _s.driver.Query(ctx, query, args, rows); err != nil {
-		return err
-	}
-	defer rows.Close()
-	return sql.ScanSlice(rows, v)
 }
