@@ -6,6 +6,12 @@ import (
 	"entgo.io/ent/dialect/sql"
 )
 
+// ConsolePortTemplate is the predicate function for consoleporttemplate builders.
+type ConsolePortTemplate func(*sql.Selector)
+
+// ConsoleServerPortTemplate is the predicate function for consoleserverporttemplate builders.
+type ConsoleServerPortTemplate func(*sql.Selector)
+
 // CustomField is the predicate function for customfield builders.
 type CustomField func(*sql.Selector)
 
@@ -15,17 +21,41 @@ type CustomFieldChoiceSet func(*sql.Selector)
 // Delivery is the predicate function for delivery builders.
 type Delivery func(*sql.Selector)
 
+// DeviceBayTemplate is the predicate function for devicebaytemplate builders.
+type DeviceBayTemplate func(*sql.Selector)
+
+// DeviceType is the predicate function for devicetype builders.
+type DeviceType func(*sql.Selector)
+
 // EventRule is the predicate function for eventrule builders.
 type EventRule func(*sql.Selector)
 
+// FrontPortTemplate is the predicate function for frontporttemplate builders.
+type FrontPortTemplate func(*sql.Selector)
+
 // Group is the predicate function for group builders.
 type Group func(*sql.Selector)
+
+// InterfaceTemplate is the predicate function for interfacetemplate builders.
+type InterfaceTemplate func(*sql.Selector)
+
+// InventoryItemTemplate is the predicate function for inventoryitemtemplate builders.
+type InventoryItemTemplate func(*sql.Selector)
 
 // Location is the predicate function for location builders.
 type Location func(*sql.Selector)
 
 // Manufacturer is the predicate function for manufacturer builders.
 type Manufacturer func(*sql.Selector)
+
+// ModuleBayTemplate is the predicate function for modulebaytemplate builders.
+type ModuleBayTemplate func(*sql.Selector)
+
+// ModuleType is the predicate function for moduletype builders.
+type ModuleType func(*sql.Selector)
+
+// ModuleTypeProfile is the predicate function for moduletypeprofile builders.
+type ModuleTypeProfile func(*sql.Selector)
 
 // ObjectChange is the predicate function for objectchange builders.
 type ObjectChange func(*sql.Selector)
@@ -36,11 +66,20 @@ type ObjectPermission func(*sql.Selector)
 // OutboxEvent is the predicate function for outboxevent builders.
 type OutboxEvent func(*sql.Selector)
 
+// PowerOutletTemplate is the predicate function for poweroutlettemplate builders.
+type PowerOutletTemplate func(*sql.Selector)
+
+// PowerPortTemplate is the predicate function for powerporttemplate builders.
+type PowerPortTemplate func(*sql.Selector)
+
 // Prefix is the predicate function for prefix builders.
 type Prefix func(*sql.Selector)
 
 // RIR is the predicate function for rir builders.
 type RIR func(*sql.Selector)
+
+// RearPortTemplate is the predicate function for rearporttemplate builders.
+type RearPortTemplate func(*sql.Selector)
 
 // Region is the predicate function for region builders.
 type Region func(*sql.Selector)
