@@ -178,11 +178,10 @@ func compileSchema(doc []byte) (*jsonschema.Schema, error) {
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft7)
 	c.AssertFormat()
-	const url = "inventory:///profile.json"
-	if err := c.AddResource(url, v); err != nil {
+	if err := c.AddResource(schemaURL, v); err != nil {
 		return nil, err
 	}
-	return c.Compile(url)
+	return c.Compile(schemaURL)
 }
 
 // toSchemaValue converts a decoded JSON value into the library's own
@@ -212,8 +211,11 @@ func schemaMessage(err error) string {
 	if se, ok := err.(*jsonschema.SchemaValidationError); ok {
 		return schemaMessage(se.Err)
 	}
-	return strings.ReplaceAll(err.Error(), "\n", " ")
+	return strings.ReplaceAll(strings.ReplaceAll(err.Error(), "\n", " "), schemaURL, "")
 }
+
+// schemaURL names the schema being compiled; messages drop it.
+const schemaURL = "inventory:///profile.json"
 
 // checkWeightUnit is WeightMixin.clean(): a weight needs its unit. NetBox
 // raises it without a field; we name weight_unit, the field to fix.
