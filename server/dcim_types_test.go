@@ -378,3 +378,57 @@ func TestDCIMTypeDeletes(t *testing.T) {
 		}
 	})
 }
+
+// TestPortTemplateMappings: a front port template's rear_ports and a rear
+// port template's front_ports are two views of one set of mappings, as
+// NetBox 4.6's PortTemplateMapping: writing either side shows on the
+// other, a position maps once, a deleted port leaves its peers.
+func TestPortTemplateMappings(t *testing.T) {
+	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+		ids := typesWorld(t, e)
+		post := func(kind string, body map[string]any) int {
+			return int(e.Must(http.StatusCreated, "POST", tplPath(kind), resolveRefs(ids, body)).Object()["id"].(float64))
+		}
+		ids["r"] = post("rear-port", map[string]any{"device_type": "@dt1", "name": "R", "type": "mpo", "positions": 4})
+		m := func(pos int, peer string, ppos int, key string) map[string]any {
+			return map[string]any{"position": pos, peer: ids[key], peer + "_position": ppos}
+		}
+		list := func(kind, key, field string) string {
+			o := e.Must(http.StatusOK, "GET", fmt.Sprintf("%s%d/", tplPath(kind), ids[key]), nil).Object()
+			return canon(o[field])
+		}
+		want := func(kind, key, field string, entries ...map[string]any) {
+			t.Helper()
+			if entries == nil {
+				entries = []map[string]any{}
+			}
+			if got, w := list(kind, key, field), canon(entries); got != w {
+				t.Errorf("%s %s: %s, want %s", key, field, got, w)
+			}
+		}
+		ids["f1"] = post("front-port", map[string]any{"device_type": "@dt1", "name": "F1", "type": "lc", "positions": 2,
+			"rear_ports": []any{m(1, "rear_port", 1, "r"), m(2, "rear_port", 2, "r")}})
+		want("rear-port", "r", "front_ports", m(1, "front_port", 1, "f1"), m(2, "front_port", 2, "f1"))
+
+		r := e.Do("POST", tplPath("front-port"), map[string]any{"device_type": ids["dt1"], "name": "F2", "type": "lc",
+			"rear_ports": []any{m(1, "rear_port", 2, "r")}})
+		if r.Status != http.StatusBadRequest || !strings.Contains(string(r.Body), "Position 2 of rear port R is already mapped.") {
+			t.Errorf("mapping a taken position: %d %s", r.Status, r.Body)
+		}
+		ids["f2"] = post("front-port", map[string]any{"device_type": "@dt1", "name": "F2", "type": "lc",
+			"rear_ports": []any{m(1, "rear_port", 3, "r")}})
+		want("rear-port", "r", "front_ports", m(1, "front_port", 1, "f1"), m(2, "front_port", 2, "f1"), m(3, "front_port", 1, "f2"))
+
+		e.Must(http.StatusOK, "PATCH", fmt.Sprintf("%s%d/", tplPath("front-port"), ids["f1"]), map[string]any{"rear_ports": []any{}})
+		want("rear-port", "r", "front_ports", m(3, "front_port", 1, "f2"))
+
+		// From the rear side: F2 loses its mapping, F1 gains one.
+		e.Must(http.StatusOK, "PATCH", fmt.Sprintf("%s%d/", tplPath("rear-port"), ids["r"]),
+			map[string]any{"front_ports": []any{m(4, "front_port", 1, "f1")}})
+		want("front-port", "f1", "rear_ports", m(1, "rear_port", 4, "r"))
+		want("front-port", "f2", "rear_ports")
+
+		e.Must(http.StatusNoContent, "DELETE", fmt.Sprintf("%s%d/", tplPath("front-port"), ids["f1"]), nil)
+		want("rear-port", "r", "front_ports")
+	})
+}

@@ -643,6 +643,7 @@ func init() {
 	frontporttemplateMixin := schema.FrontPortTemplate{}.Mixin()
 	frontporttemplateHooks := schema.FrontPortTemplate{}.Hooks()
 	frontporttemplate.Hooks[0] = frontporttemplateHooks[0]
+	frontporttemplate.Hooks[1] = frontporttemplateHooks[1]
 	frontporttemplateMixinFields0 := frontporttemplateMixin[0].Fields()
 	_ = frontporttemplateMixinFields0
 	frontporttemplateMixinFields1 := frontporttemplateMixin[1].Fields()
@@ -1606,6 +1607,7 @@ func init() {
 	rearporttemplateMixin := schema.RearPortTemplate{}.Mixin()
 	rearporttemplateHooks := schema.RearPortTemplate{}.Hooks()
 	rearporttemplate.Hooks[0] = rearporttemplateHooks[0]
+	rearporttemplate.Hooks[1] = rearporttemplateHooks[1]
 	rearporttemplateMixinFields0 := rearporttemplateMixin[0].Fields()
 	_ = rearporttemplateMixinFields0
 	rearporttemplateMixinFields1 := rearporttemplateMixin[1].Fields()

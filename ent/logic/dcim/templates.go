@@ -212,6 +212,7 @@ func InterfaceTemplateHooks() []ent.Hook {
 func FrontPortTemplateHooks() []ent.Hook {
 	return []ent.Hook{templateHook("dcim_frontporttemplate", true, []string{"positions", "mappings"},
 		portMappings("rear_ports", "rear_port", "dcim_rearporttemplate", "rear port")),
+		mirrorHook(frontSide),
 	}
 }
 
@@ -220,6 +221,7 @@ func FrontPortTemplateHooks() []ent.Hook {
 func RearPortTemplateHooks() []ent.Hook {
 	return []ent.Hook{templateHook("dcim_rearporttemplate", true, []string{"positions", "mappings"},
 		portMappings("front_ports", "front_port", "dcim_frontporttemplate", "front port")),
+		mirrorHook(rearSide),
 	}
 }
 
