@@ -15,25 +15,38 @@ import (
 	"entgo.io/ent/dialect"
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
+	"github.com/inventory/inventory/ent/consoleporttemplate"
+	"github.com/inventory/inventory/ent/consoleserverporttemplate"
 	"github.com/inventory/inventory/ent/customfield"
 	"github.com/inventory/inventory/ent/customfieldchoiceset"
 	"github.com/inventory/inventory/ent/delivery"
+	"github.com/inventory/inventory/ent/devicebaytemplate"
 	"github.com/inventory/inventory/ent/devicerole"
+	"github.com/inventory/inventory/ent/devicetype"
 	"github.com/inventory/inventory/ent/eventrule"
+	"github.com/inventory/inventory/ent/frontporttemplate"
 	"github.com/inventory/inventory/ent/group"
+	"github.com/inventory/inventory/ent/interfacetemplate"
 	"github.com/inventory/inventory/ent/inventoryitemrole"
+	"github.com/inventory/inventory/ent/inventoryitemtemplate"
 	"github.com/inventory/inventory/ent/location"
 	"github.com/inventory/inventory/ent/manufacturer"
+	"github.com/inventory/inventory/ent/modulebaytemplate"
+	"github.com/inventory/inventory/ent/moduletype"
+	"github.com/inventory/inventory/ent/moduletypeprofile"
 	"github.com/inventory/inventory/ent/objectchange"
 	"github.com/inventory/inventory/ent/objectpermission"
 	"github.com/inventory/inventory/ent/outboxevent"
 	"github.com/inventory/inventory/ent/platform"
+	"github.com/inventory/inventory/ent/poweroutlettemplate"
+	"github.com/inventory/inventory/ent/powerporttemplate"
 	"github.com/inventory/inventory/ent/prefix"
 	"github.com/inventory/inventory/ent/rack"
 	"github.com/inventory/inventory/ent/rackgroup"
 	"github.com/inventory/inventory/ent/rackreservation"
 	"github.com/inventory/inventory/ent/rackrole"
 	"github.com/inventory/inventory/ent/racktype"
+	"github.com/inventory/inventory/ent/rearporttemplate"
 	"github.com/inventory/inventory/ent/region"
 	"github.com/inventory/inventory/ent/rir"
 	"github.com/inventory/inventory/ent/role"
@@ -58,24 +71,44 @@ type Client struct {
 	config
 	// Schema is the client for creating, migrating and dropping schema.
 	Schema *migrate.Schema
+	// ConsolePortTemplate is the client for interacting with the ConsolePortTemplate builders.
+	ConsolePortTemplate *ConsolePortTemplateClient
+	// ConsoleServerPortTemplate is the client for interacting with the ConsoleServerPortTemplate builders.
+	ConsoleServerPortTemplate *ConsoleServerPortTemplateClient
 	// CustomField is the client for interacting with the CustomField builders.
 	CustomField *CustomFieldClient
 	// CustomFieldChoiceSet is the client for interacting with the CustomFieldChoiceSet builders.
 	CustomFieldChoiceSet *CustomFieldChoiceSetClient
 	// Delivery is the client for interacting with the Delivery builders.
 	Delivery *DeliveryClient
+	// DeviceBayTemplate is the client for interacting with the DeviceBayTemplate builders.
+	DeviceBayTemplate *DeviceBayTemplateClient
 	// DeviceRole is the client for interacting with the DeviceRole builders.
 	DeviceRole *DeviceRoleClient
+	// DeviceType is the client for interacting with the DeviceType builders.
+	DeviceType *DeviceTypeClient
 	// EventRule is the client for interacting with the EventRule builders.
 	EventRule *EventRuleClient
+	// FrontPortTemplate is the client for interacting with the FrontPortTemplate builders.
+	FrontPortTemplate *FrontPortTemplateClient
 	// Group is the client for interacting with the Group builders.
 	Group *GroupClient
+	// InterfaceTemplate is the client for interacting with the InterfaceTemplate builders.
+	InterfaceTemplate *InterfaceTemplateClient
 	// InventoryItemRole is the client for interacting with the InventoryItemRole builders.
 	InventoryItemRole *InventoryItemRoleClient
+	// InventoryItemTemplate is the client for interacting with the InventoryItemTemplate builders.
+	InventoryItemTemplate *InventoryItemTemplateClient
 	// Location is the client for interacting with the Location builders.
 	Location *LocationClient
 	// Manufacturer is the client for interacting with the Manufacturer builders.
 	Manufacturer *ManufacturerClient
+	// ModuleBayTemplate is the client for interacting with the ModuleBayTemplate builders.
+	ModuleBayTemplate *ModuleBayTemplateClient
+	// ModuleType is the client for interacting with the ModuleType builders.
+	ModuleType *ModuleTypeClient
+	// ModuleTypeProfile is the client for interacting with the ModuleTypeProfile builders.
+	ModuleTypeProfile *ModuleTypeProfileClient
 	// ObjectChange is the client for interacting with the ObjectChange builders.
 	ObjectChange *ObjectChangeClient
 	// ObjectPermission is the client for interacting with the ObjectPermission builders.
@@ -84,6 +117,10 @@ type Client struct {
 	OutboxEvent *OutboxEventClient
 	// Platform is the client for interacting with the Platform builders.
 	Platform *PlatformClient
+	// PowerOutletTemplate is the client for interacting with the PowerOutletTemplate builders.
+	PowerOutletTemplate *PowerOutletTemplateClient
+	// PowerPortTemplate is the client for interacting with the PowerPortTemplate builders.
+	PowerPortTemplate *PowerPortTemplateClient
 	// Prefix is the client for interacting with the Prefix builders.
 	Prefix *PrefixClient
 	// RIR is the client for interacting with the RIR builders.
@@ -98,6 +135,8 @@ type Client struct {
 	RackRole *RackRoleClient
 	// RackType is the client for interacting with the RackType builders.
 	RackType *RackTypeClient
+	// RearPortTemplate is the client for interacting with the RearPortTemplate builders.
+	RearPortTemplate *RearPortTemplateClient
 	// Region is the client for interacting with the Region builders.
 	Region *RegionClient
 	// Role is the client for interacting with the Role builders.
@@ -137,19 +176,31 @@ func NewClient(opts ...Option) *Client {
 
 func (c *Client) init() {
 	c.Schema = migrate.NewSchema(c.driver)
+	c.ConsolePortTemplate = NewConsolePortTemplateClient(c.config)
+	c.ConsoleServerPortTemplate = NewConsoleServerPortTemplateClient(c.config)
 	c.CustomField = NewCustomFieldClient(c.config)
 	c.CustomFieldChoiceSet = NewCustomFieldChoiceSetClient(c.config)
 	c.Delivery = NewDeliveryClient(c.config)
+	c.DeviceBayTemplate = NewDeviceBayTemplateClient(c.config)
 	c.DeviceRole = NewDeviceRoleClient(c.config)
+	c.DeviceType = NewDeviceTypeClient(c.config)
 	c.EventRule = NewEventRuleClient(c.config)
+	c.FrontPortTemplate = NewFrontPortTemplateClient(c.config)
 	c.Group = NewGroupClient(c.config)
+	c.InterfaceTemplate = NewInterfaceTemplateClient(c.config)
 	c.InventoryItemRole = NewInventoryItemRoleClient(c.config)
+	c.InventoryItemTemplate = NewInventoryItemTemplateClient(c.config)
 	c.Location = NewLocationClient(c.config)
 	c.Manufacturer = NewManufacturerClient(c.config)
+	c.ModuleBayTemplate = NewModuleBayTemplateClient(c.config)
+	c.ModuleType = NewModuleTypeClient(c.config)
+	c.ModuleTypeProfile = NewModuleTypeProfileClient(c.config)
 	c.ObjectChange = NewObjectChangeClient(c.config)
 	c.ObjectPermission = NewObjectPermissionClient(c.config)
 	c.OutboxEvent = NewOutboxEventClient(c.config)
 	c.Platform = NewPlatformClient(c.config)
+	c.PowerOutletTemplate = NewPowerOutletTemplateClient(c.config)
+	c.PowerPortTemplate = NewPowerPortTemplateClient(c.config)
 	c.Prefix = NewPrefixClient(c.config)
 	c.RIR = NewRIRClient(c.config)
 	c.Rack = NewRackClient(c.config)
@@ -157,6 +208,7 @@ func (c *Client) init() {
 	c.RackReservation = NewRackReservationClient(c.config)
 	c.RackRole = NewRackRoleClient(c.config)
 	c.RackType = NewRackTypeClient(c.config)
+	c.RearPortTemplate = NewRearPortTemplateClient(c.config)
 	c.Region = NewRegionClient(c.config)
 	c.Role = NewRoleClient(c.config)
 	c.Site = NewSiteClient(c.config)
@@ -261,42 +313,55 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 	cfg := c.config
 	cfg.driver = tx
 	return &Tx{
-		ctx:                  ctx,
-		config:               cfg,
-		CustomField:          NewCustomFieldClient(cfg),
-		CustomFieldChoiceSet: NewCustomFieldChoiceSetClient(cfg),
-		Delivery:             NewDeliveryClient(cfg),
-		DeviceRole:           NewDeviceRoleClient(cfg),
-		EventRule:            NewEventRuleClient(cfg),
-		Group:                NewGroupClient(cfg),
-		InventoryItemRole:    NewInventoryItemRoleClient(cfg),
-		Location:             NewLocationClient(cfg),
-		Manufacturer:         NewManufacturerClient(cfg),
-		ObjectChange:         NewObjectChangeClient(cfg),
-		ObjectPermission:     NewObjectPermissionClient(cfg),
-		OutboxEvent:          NewOutboxEventClient(cfg),
-		Platform:             NewPlatformClient(cfg),
-		Prefix:               NewPrefixClient(cfg),
-		RIR:                  NewRIRClient(cfg),
-		Rack:                 NewRackClient(cfg),
-		RackGroup:            NewRackGroupClient(cfg),
-		RackReservation:      NewRackReservationClient(cfg),
-		RackRole:             NewRackRoleClient(cfg),
-		RackType:             NewRackTypeClient(cfg),
-		Region:               NewRegionClient(cfg),
-		Role:                 NewRoleClient(cfg),
-		Site:                 NewSiteClient(cfg),
-		SiteGroup:            NewSiteGroupClient(cfg),
-		Tag:                  NewTagClient(cfg),
-		TaggedItem:           NewTaggedItemClient(cfg),
-		Tenant:               NewTenantClient(cfg),
-		TenantGroup:          NewTenantGroupClient(cfg),
-		Token:                NewTokenClient(cfg),
-		User:                 NewUserClient(cfg),
-		VLAN:                 NewVLANClient(cfg),
-		VLANGroup:            NewVLANGroupClient(cfg),
-		VRF:                  NewVRFClient(cfg),
-		Webhook:              NewWebhookClient(cfg),
+		ctx:                       ctx,
+		config:                    cfg,
+		ConsolePortTemplate:       NewConsolePortTemplateClient(cfg),
+		ConsoleServerPortTemplate: NewConsoleServerPortTemplateClient(cfg),
+		CustomField:               NewCustomFieldClient(cfg),
+		CustomFieldChoiceSet:      NewCustomFieldChoiceSetClient(cfg),
+		Delivery:                  NewDeliveryClient(cfg),
+		DeviceBayTemplate:         NewDeviceBayTemplateClient(cfg),
+		DeviceRole:                NewDeviceRoleClient(cfg),
+		DeviceType:                NewDeviceTypeClient(cfg),
+		EventRule:                 NewEventRuleClient(cfg),
+		FrontPortTemplate:         NewFrontPortTemplateClient(cfg),
+		Group:                     NewGroupClient(cfg),
+		InterfaceTemplate:         NewInterfaceTemplateClient(cfg),
+		InventoryItemRole:         NewInventoryItemRoleClient(cfg),
+		InventoryItemTemplate:     NewInventoryItemTemplateClient(cfg),
+		Location:                  NewLocationClient(cfg),
+		Manufacturer:              NewManufacturerClient(cfg),
+		ModuleBayTemplate:         NewModuleBayTemplateClient(cfg),
+		ModuleType:                NewModuleTypeClient(cfg),
+		ModuleTypeProfile:         NewModuleTypeProfileClient(cfg),
+		ObjectChange:              NewObjectChangeClient(cfg),
+		ObjectPermission:          NewObjectPermissionClient(cfg),
+		OutboxEvent:               NewOutboxEventClient(cfg),
+		Platform:                  NewPlatformClient(cfg),
+		PowerOutletTemplate:       NewPowerOutletTemplateClient(cfg),
+		PowerPortTemplate:         NewPowerPortTemplateClient(cfg),
+		Prefix:                    NewPrefixClient(cfg),
+		RIR:                       NewRIRClient(cfg),
+		Rack:                      NewRackClient(cfg),
+		RackGroup:                 NewRackGroupClient(cfg),
+		RackReservation:           NewRackReservationClient(cfg),
+		RackRole:                  NewRackRoleClient(cfg),
+		RackType:                  NewRackTypeClient(cfg),
+		RearPortTemplate:          NewRearPortTemplateClient(cfg),
+		Region:                    NewRegionClient(cfg),
+		Role:                      NewRoleClient(cfg),
+		Site:                      NewSiteClient(cfg),
+		SiteGroup:                 NewSiteGroupClient(cfg),
+		Tag:                       NewTagClient(cfg),
+		TaggedItem:                NewTaggedItemClient(cfg),
+		Tenant:                    NewTenantClient(cfg),
+		TenantGroup:               NewTenantGroupClient(cfg),
+		Token:                     NewTokenClient(cfg),
+		User:                      NewUserClient(cfg),
+		VLAN:                      NewVLANClient(cfg),
+		VLANGroup:                 NewVLANGroupClient(cfg),
+		VRF:                       NewVRFClient(cfg),
+		Webhook:                   NewWebhookClient(cfg),
 	}, nil
 }
 
@@ -314,49 +379,62 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 	cfg := c.config
 	cfg.driver = &txDriver{tx: tx, drv: c.driver}
 	return &Tx{
-		ctx:                  ctx,
-		config:               cfg,
-		CustomField:          NewCustomFieldClient(cfg),
-		CustomFieldChoiceSet: NewCustomFieldChoiceSetClient(cfg),
-		Delivery:             NewDeliveryClient(cfg),
-		DeviceRole:           NewDeviceRoleClient(cfg),
-		EventRule:            NewEventRuleClient(cfg),
-		Group:                NewGroupClient(cfg),
-		InventoryItemRole:    NewInventoryItemRoleClient(cfg),
-		Location:             NewLocationClient(cfg),
-		Manufacturer:         NewManufacturerClient(cfg),
-		ObjectChange:         NewObjectChangeClient(cfg),
-		ObjectPermission:     NewObjectPermissionClient(cfg),
-		OutboxEvent:          NewOutboxEventClient(cfg),
-		Platform:             NewPlatformClient(cfg),
-		Prefix:               NewPrefixClient(cfg),
-		RIR:                  NewRIRClient(cfg),
-		Rack:                 NewRackClient(cfg),
-		RackGroup:            NewRackGroupClient(cfg),
-		RackReservation:      NewRackReservationClient(cfg),
-		RackRole:             NewRackRoleClient(cfg),
-		RackType:             NewRackTypeClient(cfg),
-		Region:               NewRegionClient(cfg),
-		Role:                 NewRoleClient(cfg),
-		Site:                 NewSiteClient(cfg),
-		SiteGroup:            NewSiteGroupClient(cfg),
-		Tag:                  NewTagClient(cfg),
-		TaggedItem:           NewTaggedItemClient(cfg),
-		Tenant:               NewTenantClient(cfg),
-		TenantGroup:          NewTenantGroupClient(cfg),
-		Token:                NewTokenClient(cfg),
-		User:                 NewUserClient(cfg),
-		VLAN:                 NewVLANClient(cfg),
-		VLANGroup:            NewVLANGroupClient(cfg),
-		VRF:                  NewVRFClient(cfg),
-		Webhook:              NewWebhookClient(cfg),
+		ctx:                       ctx,
+		config:                    cfg,
+		ConsolePortTemplate:       NewConsolePortTemplateClient(cfg),
+		ConsoleServerPortTemplate: NewConsoleServerPortTemplateClient(cfg),
+		CustomField:               NewCustomFieldClient(cfg),
+		CustomFieldChoiceSet:      NewCustomFieldChoiceSetClient(cfg),
+		Delivery:                  NewDeliveryClient(cfg),
+		DeviceBayTemplate:         NewDeviceBayTemplateClient(cfg),
+		DeviceRole:                NewDeviceRoleClient(cfg),
+		DeviceType:                NewDeviceTypeClient(cfg),
+		EventRule:                 NewEventRuleClient(cfg),
+		FrontPortTemplate:         NewFrontPortTemplateClient(cfg),
+		Group:                     NewGroupClient(cfg),
+		InterfaceTemplate:         NewInterfaceTemplateClient(cfg),
+		InventoryItemRole:         NewInventoryItemRoleClient(cfg),
+		InventoryItemTemplate:     NewInventoryItemTemplateClient(cfg),
+		Location:                  NewLocationClient(cfg),
+		Manufacturer:              NewManufacturerClient(cfg),
+		ModuleBayTemplate:         NewModuleBayTemplateClient(cfg),
+		ModuleType:                NewModuleTypeClient(cfg),
+		ModuleTypeProfile:         NewModuleTypeProfileClient(cfg),
+		ObjectChange:              NewObjectChangeClient(cfg),
+		ObjectPermission:          NewObjectPermissionClient(cfg),
+		OutboxEvent:               NewOutboxEventClient(cfg),
+		Platform:                  NewPlatformClient(cfg),
+		PowerOutletTemplate:       NewPowerOutletTemplateClient(cfg),
+		PowerPortTemplate:         NewPowerPortTemplateClient(cfg),
+		Prefix:                    NewPrefixClient(cfg),
+		RIR:                       NewRIRClient(cfg),
+		Rack:                      NewRackClient(cfg),
+		RackGroup:                 NewRackGroupClient(cfg),
+		RackReservation:           NewRackReservationClient(cfg),
+		RackRole:                  NewRackRoleClient(cfg),
+		RackType:                  NewRackTypeClient(cfg),
+		RearPortTemplate:          NewRearPortTemplateClient(cfg),
+		Region:                    NewRegionClient(cfg),
+		Role:                      NewRoleClient(cfg),
+		Site:                      NewSiteClient(cfg),
+		SiteGroup:                 NewSiteGroupClient(cfg),
+		Tag:                       NewTagClient(cfg),
+		TaggedItem:                NewTaggedItemClient(cfg),
+		Tenant:                    NewTenantClient(cfg),
+		TenantGroup:               NewTenantGroupClient(cfg),
+		Token:                     NewTokenClient(cfg),
+		User:                      NewUserClient(cfg),
+		VLAN:                      NewVLANClient(cfg),
+		VLANGroup:                 NewVLANGroupClient(cfg),
+		VRF:                       NewVRFClient(cfg),
+		Webhook:                   NewWebhookClient(cfg),
 	}, nil
 }
 
 // Debug returns a new debug-client. It's used to get verbose logging on specific operations.
 //
 //	client.Debug().
-//		CustomField.
+//		ConsolePortTemplate.
 //		Query().
 //		Count(ctx)
 func (c *Client) Debug() *Client {
@@ -379,12 +457,16 @@ func (c *Client) Close() error {
 // In order to add hooks to a specific client, call: `client.Node.Use(...)`.
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
-		c.CustomField, c.CustomFieldChoiceSet, c.Delivery, c.DeviceRole, c.EventRule,
-		c.Group, c.InventoryItemRole, c.Location, c.Manufacturer, c.ObjectChange,
-		c.ObjectPermission, c.OutboxEvent, c.Platform, c.Prefix, c.RIR, c.Rack,
-		c.RackGroup, c.RackReservation, c.RackRole, c.RackType, c.Region, c.Role,
-		c.Site, c.SiteGroup, c.Tag, c.TaggedItem, c.Tenant, c.TenantGroup, c.Token,
-		c.User, c.VLAN, c.VLANGroup, c.VRF, c.Webhook,
+		c.ConsolePortTemplate, c.ConsoleServerPortTemplate, c.CustomField,
+		c.CustomFieldChoiceSet, c.Delivery, c.DeviceBayTemplate, c.DeviceRole,
+		c.DeviceType, c.EventRule, c.FrontPortTemplate, c.Group, c.InterfaceTemplate,
+		c.InventoryItemRole, c.InventoryItemTemplate, c.Location, c.Manufacturer,
+		c.ModuleBayTemplate, c.ModuleType, c.ModuleTypeProfile, c.ObjectChange,
+		c.ObjectPermission, c.OutboxEvent, c.Platform, c.PowerOutletTemplate,
+		c.PowerPortTemplate, c.Prefix, c.RIR, c.Rack, c.RackGroup, c.RackReservation,
+		c.RackRole, c.RackType, c.RearPortTemplate, c.Region, c.Role, c.Site,
+		c.SiteGroup, c.Tag, c.TaggedItem, c.Tenant, c.TenantGroup, c.Token, c.User,
+		c.VLAN, c.VLANGroup, c.VRF, c.Webhook,
 	} {
 		n.Use(hooks...)
 	}
@@ -394,12 +476,16 @@ func (c *Client) Use(hooks ...Hook) {
 // In order to add interceptors to a specific client, call: `client.Node.Intercept(...)`.
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
-		c.CustomField, c.CustomFieldChoiceSet, c.Delivery, c.DeviceRole, c.EventRule,
-		c.Group, c.InventoryItemRole, c.Location, c.Manufacturer, c.ObjectChange,
-		c.ObjectPermission, c.OutboxEvent, c.Platform, c.Prefix, c.RIR, c.Rack,
-		c.RackGroup, c.RackReservation, c.RackRole, c.RackType, c.Region, c.Role,
-		c.Site, c.SiteGroup, c.Tag, c.TaggedItem, c.Tenant, c.TenantGroup, c.Token,
-		c.User, c.VLAN, c.VLANGroup, c.VRF, c.Webhook,
+		c.ConsolePortTemplate, c.ConsoleServerPortTemplate, c.CustomField,
+		c.CustomFieldChoiceSet, c.Delivery, c.DeviceBayTemplate, c.DeviceRole,
+		c.DeviceType, c.EventRule, c.FrontPortTemplate, c.Group, c.InterfaceTemplate,
+		c.InventoryItemRole, c.InventoryItemTemplate, c.Location, c.Manufacturer,
+		c.ModuleBayTemplate, c.ModuleType, c.ModuleTypeProfile, c.ObjectChange,
+		c.ObjectPermission, c.OutboxEvent, c.Platform, c.PowerOutletTemplate,
+		c.PowerPortTemplate, c.Prefix, c.RIR, c.Rack, c.RackGroup, c.RackReservation,
+		c.RackRole, c.RackType, c.RearPortTemplate, c.Region, c.Role, c.Site,
+		c.SiteGroup, c.Tag, c.TaggedItem, c.Tenant, c.TenantGroup, c.Token, c.User,
+		c.VLAN, c.VLANGroup, c.VRF, c.Webhook,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -408,24 +494,44 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 // Mutate implements the ent.Mutator interface.
 func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 	switch m := m.(type) {
+	case *ConsolePortTemplateMutation:
+		return c.ConsolePortTemplate.mutate(ctx, m)
+	case *ConsoleServerPortTemplateMutation:
+		return c.ConsoleServerPortTemplate.mutate(ctx, m)
 	case *CustomFieldMutation:
 		return c.CustomField.mutate(ctx, m)
 	case *CustomFieldChoiceSetMutation:
 		return c.CustomFieldChoiceSet.mutate(ctx, m)
 	case *DeliveryMutation:
 		return c.Delivery.mutate(ctx, m)
+	case *DeviceBayTemplateMutation:
+		return c.DeviceBayTemplate.mutate(ctx, m)
 	case *DeviceRoleMutation:
 		return c.DeviceRole.mutate(ctx, m)
+	case *DeviceTypeMutation:
+		return c.DeviceType.mutate(ctx, m)
 	case *EventRuleMutation:
 		return c.EventRule.mutate(ctx, m)
+	case *FrontPortTemplateMutation:
+		return c.FrontPortTemplate.mutate(ctx, m)
 	case *GroupMutation:
 		return c.Group.mutate(ctx, m)
+	case *InterfaceTemplateMutation:
+		return c.InterfaceTemplate.mutate(ctx, m)
 	case *InventoryItemRoleMutation:
 		return c.InventoryItemRole.mutate(ctx, m)
+	case *InventoryItemTemplateMutation:
+		return c.InventoryItemTemplate.mutate(ctx, m)
 	case *LocationMutation:
 		return c.Location.mutate(ctx, m)
 	case *ManufacturerMutation:
 		return c.Manufacturer.mutate(ctx, m)
+	case *ModuleBayTemplateMutation:
+		return c.ModuleBayTemplate.mutate(ctx, m)
+	case *ModuleTypeMutation:
+		return c.ModuleType.mutate(ctx, m)
+	case *ModuleTypeProfileMutation:
+		return c.ModuleTypeProfile.mutate(ctx, m)
 	case *ObjectChangeMutation:
 		return c.ObjectChange.mutate(ctx, m)
 	case *ObjectPermissionMutation:
@@ -434,6 +540,10 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.OutboxEvent.mutate(ctx, m)
 	case *PlatformMutation:
 		return c.Platform.mutate(ctx, m)
+	case *PowerOutletTemplateMutation:
+		return c.PowerOutletTemplate.mutate(ctx, m)
+	case *PowerPortTemplateMutation:
+		return c.PowerPortTemplate.mutate(ctx, m)
 	case *PrefixMutation:
 		return c.Prefix.mutate(ctx, m)
 	case *RIRMutation:
@@ -448,6 +558,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.RackRole.mutate(ctx, m)
 	case *RackTypeMutation:
 		return c.RackType.mutate(ctx, m)
+	case *RearPortTemplateMutation:
+		return c.RearPortTemplate.mutate(ctx, m)
 	case *RegionMutation:
 		return c.Region.mutate(ctx, m)
 	case *RoleMutation:
@@ -478,6 +590,204 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Webhook.mutate(ctx, m)
 	default:
 		return nil, fmt.Errorf("ent: unknown mutation type %T", m)
+	}
+}
+
+// ConsolePortTemplateClient is a client for the ConsolePortTemplate schema.
+type ConsolePortTemplateClient struct {
+	config
+}
+
+// NewConsolePortTemplateClient returns a client for the ConsolePortTemplate from the given config.
+func NewConsolePortTemplateClient(c config) *ConsolePortTemplateClient {
+	return &ConsolePortTemplateClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `consoleporttemplate.Hooks(f(g(h())))`.
+func (c *ConsolePortTemplateClient) Use(hooks ...Hook) {
+	c.hooks.ConsolePortTemplate = append(c.hooks.ConsolePortTemplate, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `consoleporttemplate.Intercept(f(g(h())))`.
+func (c *ConsolePortTemplateClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ConsolePortTemplate = append(c.inters.ConsolePortTemplate, interceptors...)
+}
+
+// Create returns a builder for creating a ConsolePortTemplate entity.
+func (c *ConsolePortTemplateClient) Create() *ConsolePortTemplateCreate {
+	mutation := newConsolePortTemplateMutation(c.config, OpCreate)
+	return &ConsolePortTemplateCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ConsolePortTemplate entities.
+func (c *ConsolePortTemplateClient) CreateBulk(builders ...*ConsolePortTemplateCreate) *ConsolePortTemplateCreateBulk {
+	return &ConsolePortTemplateCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ConsolePortTemplate.
+func (c *ConsolePortTemplateClient) Update() *ConsolePortTemplateUpdate {
+	mutation := newConsolePortTemplateMutation(c.config, OpUpdate)
+	return &ConsolePortTemplateUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ConsolePortTemplateClient) UpdateOneID(id int) *ConsolePortTemplateUpdateOne {
+	mutation := newConsolePortTemplateMutation(c.config, OpUpdateOne, withConsolePortTemplateID(id))
+	return &ConsolePortTemplateUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ConsolePortTemplate.
+func (c *ConsolePortTemplateClient) Delete() *ConsolePortTemplateDelete {
+	mutation := newConsolePortTemplateMutation(c.config, OpDelete)
+	return &ConsolePortTemplateDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ConsolePortTemplateClient) DeleteOneID(id int) *ConsolePortTemplateDeleteOne {
+	builder := c.Delete().Where(consoleporttemplate.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ConsolePortTemplateDeleteOne{builder}
+}
+
+// Query returns a query builder for ConsolePortTemplate.
+func (c *ConsolePortTemplateClient) Query() *ConsolePortTemplateQuery {
+	return &ConsolePortTemplateQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeConsolePortTemplate},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ConsolePortTemplate entity by its id.
+func (c *ConsolePortTemplateClient) Get(ctx context.Context, id int) (*ConsolePortTemplate, error) {
+	return c.Query().Where(consoleporttemplate.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *ConsolePortTemplateClient) Hooks() []Hook {
+	hooks := c.hooks.ConsolePortTemplate
+	return append(hooks[:len(hooks):len(hooks)], consoleporttemplate.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *ConsolePortTemplateClient) Interceptors() []Interceptor {
+	return c.inters.ConsolePortTemplate
+}
+
+func (c *ConsolePortTemplateClient) mutate(ctx context.Context, m *ConsolePortTemplateMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ConsolePortTemplateCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ConsolePortTemplateUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ConsolePortTemplateUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ConsolePortTemplateDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ConsolePortTemplate mutation op: %q", m.Op())
+	}
+}
+
+// ConsoleServerPortTemplateClient is a client for the ConsoleServerPortTemplate schema.
+type ConsoleServerPortTemplateClient struct {
+	config
+}
+
+// NewConsoleServerPortTemplateClient returns a client for the ConsoleServerPortTemplate from the given config.
+func NewConsoleServerPortTemplateClient(c config) *ConsoleServerPortTemplateClient {
+	return &ConsoleServerPortTemplateClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `consoleserverporttemplate.Hooks(f(g(h())))`.
+func (c *ConsoleServerPortTemplateClient) Use(hooks ...Hook) {
+	c.hooks.ConsoleServerPortTemplate = append(c.hooks.ConsoleServerPortTemplate, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `consoleserverporttemplate.Intercept(f(g(h())))`.
+func (c *ConsoleServerPortTemplateClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ConsoleServerPortTemplate = append(c.inters.ConsoleServerPortTemplate, interceptors...)
+}
+
+// Create returns a builder for creating a ConsoleServerPortTemplate entity.
+func (c *ConsoleServerPortTemplateClient) Create() *ConsoleServerPortTemplateCreate {
+	mutation := newConsoleServerPortTemplateMutation(c.config, OpCreate)
+	return &ConsoleServerPortTemplateCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ConsoleServerPortTemplate entities.
+func (c *ConsoleServerPortTemplateClient) CreateBulk(builders ...*ConsoleServerPortTemplateCreate) *ConsoleServerPortTemplateCreateBulk {
+	return &ConsoleServerPortTemplateCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ConsoleServerPortTemplate.
+func (c *ConsoleServerPortTemplateClient) Update() *ConsoleServerPortTemplateUpdate {
+	mutation := newConsoleServerPortTemplateMutation(c.config, OpUpdate)
+	return &ConsoleServerPortTemplateUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ConsoleServerPortTemplateClient) UpdateOneID(id int) *ConsoleServerPortTemplateUpdateOne {
+	mutation := newConsoleServerPortTemplateMutation(c.config, OpUpdateOne, withConsoleServerPortTemplateID(id))
+	return &ConsoleServerPortTemplateUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ConsoleServerPortTemplate.
+func (c *ConsoleServerPortTemplateClient) Delete() *ConsoleServerPortTemplateDelete {
+	mutation := newConsoleServerPortTemplateMutation(c.config, OpDelete)
+	return &ConsoleServerPortTemplateDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ConsoleServerPortTemplateClient) DeleteOneID(id int) *ConsoleServerPortTemplateDeleteOne {
+	builder := c.Delete().Where(consoleserverporttemplate.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ConsoleServerPortTemplateDeleteOne{builder}
+}
+
+// Query returns a query builder for ConsoleServerPortTemplate.
+func (c *ConsoleServerPortTemplateClient) Query() *ConsoleServerPortTemplateQuery {
+	return &ConsoleServerPortTemplateQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeConsoleServerPortTemplate},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ConsoleServerPortTemplate entity by its id.
+func (c *ConsoleServerPortTemplateClient) Get(ctx context.Context, id int) (*ConsoleServerPortTemplate, error) {
+	return c.Query().Where(consoleserverporttemplate.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *ConsoleServerPortTemplateClient) Hooks() []Hook {
+	hooks := c.hooks.ConsoleServerPortTemplate
+	return append(hooks[:len(hooks):len(hooks)], consoleserverporttemplate.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *ConsoleServerPortTemplateClient) Interceptors() []Interceptor {
+	return c.inters.ConsoleServerPortTemplate
+}
+
+func (c *ConsoleServerPortTemplateClient) mutate(ctx context.Context, m *ConsoleServerPortTemplateMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ConsoleServerPortTemplateCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ConsoleServerPortTemplateUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ConsoleServerPortTemplateUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ConsoleServerPortTemplateDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ConsoleServerPortTemplate mutation op: %q", m.Op())
 	}
 }
 
@@ -812,6 +1122,105 @@ func (c *DeliveryClient) mutate(ctx context.Context, m *DeliveryMutation) (Value
 	}
 }
 
+// DeviceBayTemplateClient is a client for the DeviceBayTemplate schema.
+type DeviceBayTemplateClient struct {
+	config
+}
+
+// NewDeviceBayTemplateClient returns a client for the DeviceBayTemplate from the given config.
+func NewDeviceBayTemplateClient(c config) *DeviceBayTemplateClient {
+	return &DeviceBayTemplateClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `devicebaytemplate.Hooks(f(g(h())))`.
+func (c *DeviceBayTemplateClient) Use(hooks ...Hook) {
+	c.hooks.DeviceBayTemplate = append(c.hooks.DeviceBayTemplate, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `devicebaytemplate.Intercept(f(g(h())))`.
+func (c *DeviceBayTemplateClient) Intercept(interceptors ...Interceptor) {
+	c.inters.DeviceBayTemplate = append(c.inters.DeviceBayTemplate, interceptors...)
+}
+
+// Create returns a builder for creating a DeviceBayTemplate entity.
+func (c *DeviceBayTemplateClient) Create() *DeviceBayTemplateCreate {
+	mutation := newDeviceBayTemplateMutation(c.config, OpCreate)
+	return &DeviceBayTemplateCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of DeviceBayTemplate entities.
+func (c *DeviceBayTemplateClient) CreateBulk(builders ...*DeviceBayTemplateCreate) *DeviceBayTemplateCreateBulk {
+	return &DeviceBayTemplateCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for DeviceBayTemplate.
+func (c *DeviceBayTemplateClient) Update() *DeviceBayTemplateUpdate {
+	mutation := newDeviceBayTemplateMutation(c.config, OpUpdate)
+	return &DeviceBayTemplateUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *DeviceBayTemplateClient) UpdateOneID(id int) *DeviceBayTemplateUpdateOne {
+	mutation := newDeviceBayTemplateMutation(c.config, OpUpdateOne, withDeviceBayTemplateID(id))
+	return &DeviceBayTemplateUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for DeviceBayTemplate.
+func (c *DeviceBayTemplateClient) Delete() *DeviceBayTemplateDelete {
+	mutation := newDeviceBayTemplateMutation(c.config, OpDelete)
+	return &DeviceBayTemplateDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *DeviceBayTemplateClient) DeleteOneID(id int) *DeviceBayTemplateDeleteOne {
+	builder := c.Delete().Where(devicebaytemplate.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &DeviceBayTemplateDeleteOne{builder}
+}
+
+// Query returns a query builder for DeviceBayTemplate.
+func (c *DeviceBayTemplateClient) Query() *DeviceBayTemplateQuery {
+	return &DeviceBayTemplateQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeDeviceBayTemplate},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a DeviceBayTemplate entity by its id.
+func (c *DeviceBayTemplateClient) Get(ctx context.Context, id int) (*DeviceBayTemplate, error) {
+	return c.Query().Where(devicebaytemplate.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *DeviceBayTemplateClient) Hooks() []Hook {
+	hooks := c.hooks.DeviceBayTemplate
+	return append(hooks[:len(hooks):len(hooks)], devicebaytemplate.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *DeviceBayTemplateClient) Interceptors() []Interceptor {
+	return c.inters.DeviceBayTemplate
+}
+
+func (c *DeviceBayTemplateClient) mutate(ctx context.Context, m *DeviceBayTemplateMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&DeviceBayTemplateCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&DeviceBayTemplateUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&DeviceBayTemplateUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&DeviceBayTemplateDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown DeviceBayTemplate mutation op: %q", m.Op())
+	}
+}
+
 // DeviceRoleClient is a client for the DeviceRole schema.
 type DeviceRoleClient struct {
 	config
@@ -907,6 +1316,105 @@ func (c *DeviceRoleClient) mutate(ctx context.Context, m *DeviceRoleMutation) (V
 		return (&DeviceRoleDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown DeviceRole mutation op: %q", m.Op())
+	}
+}
+
+// DeviceTypeClient is a client for the DeviceType schema.
+type DeviceTypeClient struct {
+	config
+}
+
+// NewDeviceTypeClient returns a client for the DeviceType from the given config.
+func NewDeviceTypeClient(c config) *DeviceTypeClient {
+	return &DeviceTypeClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `devicetype.Hooks(f(g(h())))`.
+func (c *DeviceTypeClient) Use(hooks ...Hook) {
+	c.hooks.DeviceType = append(c.hooks.DeviceType, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `devicetype.Intercept(f(g(h())))`.
+func (c *DeviceTypeClient) Intercept(interceptors ...Interceptor) {
+	c.inters.DeviceType = append(c.inters.DeviceType, interceptors...)
+}
+
+// Create returns a builder for creating a DeviceType entity.
+func (c *DeviceTypeClient) Create() *DeviceTypeCreate {
+	mutation := newDeviceTypeMutation(c.config, OpCreate)
+	return &DeviceTypeCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of DeviceType entities.
+func (c *DeviceTypeClient) CreateBulk(builders ...*DeviceTypeCreate) *DeviceTypeCreateBulk {
+	return &DeviceTypeCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for DeviceType.
+func (c *DeviceTypeClient) Update() *DeviceTypeUpdate {
+	mutation := newDeviceTypeMutation(c.config, OpUpdate)
+	return &DeviceTypeUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *DeviceTypeClient) UpdateOneID(id int) *DeviceTypeUpdateOne {
+	mutation := newDeviceTypeMutation(c.config, OpUpdateOne, withDeviceTypeID(id))
+	return &DeviceTypeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for DeviceType.
+func (c *DeviceTypeClient) Delete() *DeviceTypeDelete {
+	mutation := newDeviceTypeMutation(c.config, OpDelete)
+	return &DeviceTypeDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *DeviceTypeClient) DeleteOneID(id int) *DeviceTypeDeleteOne {
+	builder := c.Delete().Where(devicetype.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &DeviceTypeDeleteOne{builder}
+}
+
+// Query returns a query builder for DeviceType.
+func (c *DeviceTypeClient) Query() *DeviceTypeQuery {
+	return &DeviceTypeQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeDeviceType},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a DeviceType entity by its id.
+func (c *DeviceTypeClient) Get(ctx context.Context, id int) (*DeviceType, error) {
+	return c.Query().Where(devicetype.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *DeviceTypeClient) Hooks() []Hook {
+	hooks := c.hooks.DeviceType
+	return append(hooks[:len(hooks):len(hooks)], devicetype.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *DeviceTypeClient) Interceptors() []Interceptor {
+	return c.inters.DeviceType
+}
+
+func (c *DeviceTypeClient) mutate(ctx context.Context, m *DeviceTypeMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&DeviceTypeCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&DeviceTypeUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&DeviceTypeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&DeviceTypeDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown DeviceType mutation op: %q", m.Op())
 	}
 }
 
@@ -1006,6 +1514,105 @@ func (c *EventRuleClient) mutate(ctx context.Context, m *EventRuleMutation) (Val
 		return (&EventRuleDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown EventRule mutation op: %q", m.Op())
+	}
+}
+
+// FrontPortTemplateClient is a client for the FrontPortTemplate schema.
+type FrontPortTemplateClient struct {
+	config
+}
+
+// NewFrontPortTemplateClient returns a client for the FrontPortTemplate from the given config.
+func NewFrontPortTemplateClient(c config) *FrontPortTemplateClient {
+	return &FrontPortTemplateClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `frontporttemplate.Hooks(f(g(h())))`.
+func (c *FrontPortTemplateClient) Use(hooks ...Hook) {
+	c.hooks.FrontPortTemplate = append(c.hooks.FrontPortTemplate, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `frontporttemplate.Intercept(f(g(h())))`.
+func (c *FrontPortTemplateClient) Intercept(interceptors ...Interceptor) {
+	c.inters.FrontPortTemplate = append(c.inters.FrontPortTemplate, interceptors...)
+}
+
+// Create returns a builder for creating a FrontPortTemplate entity.
+func (c *FrontPortTemplateClient) Create() *FrontPortTemplateCreate {
+	mutation := newFrontPortTemplateMutation(c.config, OpCreate)
+	return &FrontPortTemplateCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of FrontPortTemplate entities.
+func (c *FrontPortTemplateClient) CreateBulk(builders ...*FrontPortTemplateCreate) *FrontPortTemplateCreateBulk {
+	return &FrontPortTemplateCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for FrontPortTemplate.
+func (c *FrontPortTemplateClient) Update() *FrontPortTemplateUpdate {
+	mutation := newFrontPortTemplateMutation(c.config, OpUpdate)
+	return &FrontPortTemplateUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *FrontPortTemplateClient) UpdateOneID(id int) *FrontPortTemplateUpdateOne {
+	mutation := newFrontPortTemplateMutation(c.config, OpUpdateOne, withFrontPortTemplateID(id))
+	return &FrontPortTemplateUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for FrontPortTemplate.
+func (c *FrontPortTemplateClient) Delete() *FrontPortTemplateDelete {
+	mutation := newFrontPortTemplateMutation(c.config, OpDelete)
+	return &FrontPortTemplateDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *FrontPortTemplateClient) DeleteOneID(id int) *FrontPortTemplateDeleteOne {
+	builder := c.Delete().Where(frontporttemplate.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &FrontPortTemplateDeleteOne{builder}
+}
+
+// Query returns a query builder for FrontPortTemplate.
+func (c *FrontPortTemplateClient) Query() *FrontPortTemplateQuery {
+	return &FrontPortTemplateQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeFrontPortTemplate},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a FrontPortTemplate entity by its id.
+func (c *FrontPortTemplateClient) Get(ctx context.Context, id int) (*FrontPortTemplate, error) {
+	return c.Query().Where(frontporttemplate.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *FrontPortTemplateClient) Hooks() []Hook {
+	hooks := c.hooks.FrontPortTemplate
+	return append(hooks[:len(hooks):len(hooks)], frontporttemplate.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *FrontPortTemplateClient) Interceptors() []Interceptor {
+	return c.inters.FrontPortTemplate
+}
+
+func (c *FrontPortTemplateClient) mutate(ctx context.Context, m *FrontPortTemplateMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&FrontPortTemplateCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&FrontPortTemplateUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&FrontPortTemplateUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&FrontPortTemplateDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown FrontPortTemplate mutation op: %q", m.Op())
 	}
 }
 
@@ -1174,6 +1781,105 @@ func (c *GroupClient) mutate(ctx context.Context, m *GroupMutation) (Value, erro
 	}
 }
 
+// InterfaceTemplateClient is a client for the InterfaceTemplate schema.
+type InterfaceTemplateClient struct {
+	config
+}
+
+// NewInterfaceTemplateClient returns a client for the InterfaceTemplate from the given config.
+func NewInterfaceTemplateClient(c config) *InterfaceTemplateClient {
+	return &InterfaceTemplateClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `interfacetemplate.Hooks(f(g(h())))`.
+func (c *InterfaceTemplateClient) Use(hooks ...Hook) {
+	c.hooks.InterfaceTemplate = append(c.hooks.InterfaceTemplate, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `interfacetemplate.Intercept(f(g(h())))`.
+func (c *InterfaceTemplateClient) Intercept(interceptors ...Interceptor) {
+	c.inters.InterfaceTemplate = append(c.inters.InterfaceTemplate, interceptors...)
+}
+
+// Create returns a builder for creating a InterfaceTemplate entity.
+func (c *InterfaceTemplateClient) Create() *InterfaceTemplateCreate {
+	mutation := newInterfaceTemplateMutation(c.config, OpCreate)
+	return &InterfaceTemplateCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of InterfaceTemplate entities.
+func (c *InterfaceTemplateClient) CreateBulk(builders ...*InterfaceTemplateCreate) *InterfaceTemplateCreateBulk {
+	return &InterfaceTemplateCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for InterfaceTemplate.
+func (c *InterfaceTemplateClient) Update() *InterfaceTemplateUpdate {
+	mutation := newInterfaceTemplateMutation(c.config, OpUpdate)
+	return &InterfaceTemplateUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *InterfaceTemplateClient) UpdateOneID(id int) *InterfaceTemplateUpdateOne {
+	mutation := newInterfaceTemplateMutation(c.config, OpUpdateOne, withInterfaceTemplateID(id))
+	return &InterfaceTemplateUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for InterfaceTemplate.
+func (c *InterfaceTemplateClient) Delete() *InterfaceTemplateDelete {
+	mutation := newInterfaceTemplateMutation(c.config, OpDelete)
+	return &InterfaceTemplateDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *InterfaceTemplateClient) DeleteOneID(id int) *InterfaceTemplateDeleteOne {
+	builder := c.Delete().Where(interfacetemplate.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &InterfaceTemplateDeleteOne{builder}
+}
+
+// Query returns a query builder for InterfaceTemplate.
+func (c *InterfaceTemplateClient) Query() *InterfaceTemplateQuery {
+	return &InterfaceTemplateQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeInterfaceTemplate},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a InterfaceTemplate entity by its id.
+func (c *InterfaceTemplateClient) Get(ctx context.Context, id int) (*InterfaceTemplate, error) {
+	return c.Query().Where(interfacetemplate.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *InterfaceTemplateClient) Hooks() []Hook {
+	hooks := c.hooks.InterfaceTemplate
+	return append(hooks[:len(hooks):len(hooks)], interfacetemplate.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *InterfaceTemplateClient) Interceptors() []Interceptor {
+	return c.inters.InterfaceTemplate
+}
+
+func (c *InterfaceTemplateClient) mutate(ctx context.Context, m *InterfaceTemplateMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&InterfaceTemplateCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&InterfaceTemplateUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&InterfaceTemplateUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&InterfaceTemplateDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown InterfaceTemplate mutation op: %q", m.Op())
+	}
+}
+
 // InventoryItemRoleClient is a client for the InventoryItemRole schema.
 type InventoryItemRoleClient struct {
 	config
@@ -1269,6 +1975,105 @@ func (c *InventoryItemRoleClient) mutate(ctx context.Context, m *InventoryItemRo
 		return (&InventoryItemRoleDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown InventoryItemRole mutation op: %q", m.Op())
+	}
+}
+
+// InventoryItemTemplateClient is a client for the InventoryItemTemplate schema.
+type InventoryItemTemplateClient struct {
+	config
+}
+
+// NewInventoryItemTemplateClient returns a client for the InventoryItemTemplate from the given config.
+func NewInventoryItemTemplateClient(c config) *InventoryItemTemplateClient {
+	return &InventoryItemTemplateClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `inventoryitemtemplate.Hooks(f(g(h())))`.
+func (c *InventoryItemTemplateClient) Use(hooks ...Hook) {
+	c.hooks.InventoryItemTemplate = append(c.hooks.InventoryItemTemplate, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `inventoryitemtemplate.Intercept(f(g(h())))`.
+func (c *InventoryItemTemplateClient) Intercept(interceptors ...Interceptor) {
+	c.inters.InventoryItemTemplate = append(c.inters.InventoryItemTemplate, interceptors...)
+}
+
+// Create returns a builder for creating a InventoryItemTemplate entity.
+func (c *InventoryItemTemplateClient) Create() *InventoryItemTemplateCreate {
+	mutation := newInventoryItemTemplateMutation(c.config, OpCreate)
+	return &InventoryItemTemplateCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of InventoryItemTemplate entities.
+func (c *InventoryItemTemplateClient) CreateBulk(builders ...*InventoryItemTemplateCreate) *InventoryItemTemplateCreateBulk {
+	return &InventoryItemTemplateCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for InventoryItemTemplate.
+func (c *InventoryItemTemplateClient) Update() *InventoryItemTemplateUpdate {
+	mutation := newInventoryItemTemplateMutation(c.config, OpUpdate)
+	return &InventoryItemTemplateUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *InventoryItemTemplateClient) UpdateOneID(id int) *InventoryItemTemplateUpdateOne {
+	mutation := newInventoryItemTemplateMutation(c.config, OpUpdateOne, withInventoryItemTemplateID(id))
+	return &InventoryItemTemplateUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for InventoryItemTemplate.
+func (c *InventoryItemTemplateClient) Delete() *InventoryItemTemplateDelete {
+	mutation := newInventoryItemTemplateMutation(c.config, OpDelete)
+	return &InventoryItemTemplateDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *InventoryItemTemplateClient) DeleteOneID(id int) *InventoryItemTemplateDeleteOne {
+	builder := c.Delete().Where(inventoryitemtemplate.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &InventoryItemTemplateDeleteOne{builder}
+}
+
+// Query returns a query builder for InventoryItemTemplate.
+func (c *InventoryItemTemplateClient) Query() *InventoryItemTemplateQuery {
+	return &InventoryItemTemplateQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeInventoryItemTemplate},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a InventoryItemTemplate entity by its id.
+func (c *InventoryItemTemplateClient) Get(ctx context.Context, id int) (*InventoryItemTemplate, error) {
+	return c.Query().Where(inventoryitemtemplate.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *InventoryItemTemplateClient) Hooks() []Hook {
+	hooks := c.hooks.InventoryItemTemplate
+	return append(hooks[:len(hooks):len(hooks)], inventoryitemtemplate.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *InventoryItemTemplateClient) Interceptors() []Interceptor {
+	return c.inters.InventoryItemTemplate
+}
+
+func (c *InventoryItemTemplateClient) mutate(ctx context.Context, m *InventoryItemTemplateMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&InventoryItemTemplateCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&InventoryItemTemplateUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&InventoryItemTemplateUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&InventoryItemTemplateDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown InventoryItemTemplate mutation op: %q", m.Op())
 	}
 }
 
@@ -1466,6 +2271,303 @@ func (c *ManufacturerClient) mutate(ctx context.Context, m *ManufacturerMutation
 		return (&ManufacturerDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Manufacturer mutation op: %q", m.Op())
+	}
+}
+
+// ModuleBayTemplateClient is a client for the ModuleBayTemplate schema.
+type ModuleBayTemplateClient struct {
+	config
+}
+
+// NewModuleBayTemplateClient returns a client for the ModuleBayTemplate from the given config.
+func NewModuleBayTemplateClient(c config) *ModuleBayTemplateClient {
+	return &ModuleBayTemplateClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `modulebaytemplate.Hooks(f(g(h())))`.
+func (c *ModuleBayTemplateClient) Use(hooks ...Hook) {
+	c.hooks.ModuleBayTemplate = append(c.hooks.ModuleBayTemplate, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `modulebaytemplate.Intercept(f(g(h())))`.
+func (c *ModuleBayTemplateClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ModuleBayTemplate = append(c.inters.ModuleBayTemplate, interceptors...)
+}
+
+// Create returns a builder for creating a ModuleBayTemplate entity.
+func (c *ModuleBayTemplateClient) Create() *ModuleBayTemplateCreate {
+	mutation := newModuleBayTemplateMutation(c.config, OpCreate)
+	return &ModuleBayTemplateCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ModuleBayTemplate entities.
+func (c *ModuleBayTemplateClient) CreateBulk(builders ...*ModuleBayTemplateCreate) *ModuleBayTemplateCreateBulk {
+	return &ModuleBayTemplateCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ModuleBayTemplate.
+func (c *ModuleBayTemplateClient) Update() *ModuleBayTemplateUpdate {
+	mutation := newModuleBayTemplateMutation(c.config, OpUpdate)
+	return &ModuleBayTemplateUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ModuleBayTemplateClient) UpdateOneID(id int) *ModuleBayTemplateUpdateOne {
+	mutation := newModuleBayTemplateMutation(c.config, OpUpdateOne, withModuleBayTemplateID(id))
+	return &ModuleBayTemplateUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ModuleBayTemplate.
+func (c *ModuleBayTemplateClient) Delete() *ModuleBayTemplateDelete {
+	mutation := newModuleBayTemplateMutation(c.config, OpDelete)
+	return &ModuleBayTemplateDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ModuleBayTemplateClient) DeleteOneID(id int) *ModuleBayTemplateDeleteOne {
+	builder := c.Delete().Where(modulebaytemplate.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ModuleBayTemplateDeleteOne{builder}
+}
+
+// Query returns a query builder for ModuleBayTemplate.
+func (c *ModuleBayTemplateClient) Query() *ModuleBayTemplateQuery {
+	return &ModuleBayTemplateQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeModuleBayTemplate},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ModuleBayTemplate entity by its id.
+func (c *ModuleBayTemplateClient) Get(ctx context.Context, id int) (*ModuleBayTemplate, error) {
+	return c.Query().Where(modulebaytemplate.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *ModuleBayTemplateClient) Hooks() []Hook {
+	hooks := c.hooks.ModuleBayTemplate
+	return append(hooks[:len(hooks):len(hooks)], modulebaytemplate.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *ModuleBayTemplateClient) Interceptors() []Interceptor {
+	return c.inters.ModuleBayTemplate
+}
+
+func (c *ModuleBayTemplateClient) mutate(ctx context.Context, m *ModuleBayTemplateMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ModuleBayTemplateCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ModuleBayTemplateUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ModuleBayTemplateUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ModuleBayTemplateDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ModuleBayTemplate mutation op: %q", m.Op())
+	}
+}
+
+// ModuleTypeClient is a client for the ModuleType schema.
+type ModuleTypeClient struct {
+	config
+}
+
+// NewModuleTypeClient returns a client for the ModuleType from the given config.
+func NewModuleTypeClient(c config) *ModuleTypeClient {
+	return &ModuleTypeClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `moduletype.Hooks(f(g(h())))`.
+func (c *ModuleTypeClient) Use(hooks ...Hook) {
+	c.hooks.ModuleType = append(c.hooks.ModuleType, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `moduletype.Intercept(f(g(h())))`.
+func (c *ModuleTypeClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ModuleType = append(c.inters.ModuleType, interceptors...)
+}
+
+// Create returns a builder for creating a ModuleType entity.
+func (c *ModuleTypeClient) Create() *ModuleTypeCreate {
+	mutation := newModuleTypeMutation(c.config, OpCreate)
+	return &ModuleTypeCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ModuleType entities.
+func (c *ModuleTypeClient) CreateBulk(builders ...*ModuleTypeCreate) *ModuleTypeCreateBulk {
+	return &ModuleTypeCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ModuleType.
+func (c *ModuleTypeClient) Update() *ModuleTypeUpdate {
+	mutation := newModuleTypeMutation(c.config, OpUpdate)
+	return &ModuleTypeUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ModuleTypeClient) UpdateOneID(id int) *ModuleTypeUpdateOne {
+	mutation := newModuleTypeMutation(c.config, OpUpdateOne, withModuleTypeID(id))
+	return &ModuleTypeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ModuleType.
+func (c *ModuleTypeClient) Delete() *ModuleTypeDelete {
+	mutation := newModuleTypeMutation(c.config, OpDelete)
+	return &ModuleTypeDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ModuleTypeClient) DeleteOneID(id int) *ModuleTypeDeleteOne {
+	builder := c.Delete().Where(moduletype.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ModuleTypeDeleteOne{builder}
+}
+
+// Query returns a query builder for ModuleType.
+func (c *ModuleTypeClient) Query() *ModuleTypeQuery {
+	return &ModuleTypeQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeModuleType},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ModuleType entity by its id.
+func (c *ModuleTypeClient) Get(ctx context.Context, id int) (*ModuleType, error) {
+	return c.Query().Where(moduletype.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *ModuleTypeClient) Hooks() []Hook {
+	hooks := c.hooks.ModuleType
+	return append(hooks[:len(hooks):len(hooks)], moduletype.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *ModuleTypeClient) Interceptors() []Interceptor {
+	return c.inters.ModuleType
+}
+
+func (c *ModuleTypeClient) mutate(ctx context.Context, m *ModuleTypeMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ModuleTypeCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ModuleTypeUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ModuleTypeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ModuleTypeDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ModuleType mutation op: %q", m.Op())
+	}
+}
+
+// ModuleTypeProfileClient is a client for the ModuleTypeProfile schema.
+type ModuleTypeProfileClient struct {
+	config
+}
+
+// NewModuleTypeProfileClient returns a client for the ModuleTypeProfile from the given config.
+func NewModuleTypeProfileClient(c config) *ModuleTypeProfileClient {
+	return &ModuleTypeProfileClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `moduletypeprofile.Hooks(f(g(h())))`.
+func (c *ModuleTypeProfileClient) Use(hooks ...Hook) {
+	c.hooks.ModuleTypeProfile = append(c.hooks.ModuleTypeProfile, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `moduletypeprofile.Intercept(f(g(h())))`.
+func (c *ModuleTypeProfileClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ModuleTypeProfile = append(c.inters.ModuleTypeProfile, interceptors...)
+}
+
+// Create returns a builder for creating a ModuleTypeProfile entity.
+func (c *ModuleTypeProfileClient) Create() *ModuleTypeProfileCreate {
+	mutation := newModuleTypeProfileMutation(c.config, OpCreate)
+	return &ModuleTypeProfileCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ModuleTypeProfile entities.
+func (c *ModuleTypeProfileClient) CreateBulk(builders ...*ModuleTypeProfileCreate) *ModuleTypeProfileCreateBulk {
+	return &ModuleTypeProfileCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ModuleTypeProfile.
+func (c *ModuleTypeProfileClient) Update() *ModuleTypeProfileUpdate {
+	mutation := newModuleTypeProfileMutation(c.config, OpUpdate)
+	return &ModuleTypeProfileUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ModuleTypeProfileClient) UpdateOneID(id int) *ModuleTypeProfileUpdateOne {
+	mutation := newModuleTypeProfileMutation(c.config, OpUpdateOne, withModuleTypeProfileID(id))
+	return &ModuleTypeProfileUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ModuleTypeProfile.
+func (c *ModuleTypeProfileClient) Delete() *ModuleTypeProfileDelete {
+	mutation := newModuleTypeProfileMutation(c.config, OpDelete)
+	return &ModuleTypeProfileDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ModuleTypeProfileClient) DeleteOneID(id int) *ModuleTypeProfileDeleteOne {
+	builder := c.Delete().Where(moduletypeprofile.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ModuleTypeProfileDeleteOne{builder}
+}
+
+// Query returns a query builder for ModuleTypeProfile.
+func (c *ModuleTypeProfileClient) Query() *ModuleTypeProfileQuery {
+	return &ModuleTypeProfileQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeModuleTypeProfile},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ModuleTypeProfile entity by its id.
+func (c *ModuleTypeProfileClient) Get(ctx context.Context, id int) (*ModuleTypeProfile, error) {
+	return c.Query().Where(moduletypeprofile.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *ModuleTypeProfileClient) Hooks() []Hook {
+	hooks := c.hooks.ModuleTypeProfile
+	return append(hooks[:len(hooks):len(hooks)], moduletypeprofile.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *ModuleTypeProfileClient) Interceptors() []Interceptor {
+	return c.inters.ModuleTypeProfile
+}
+
+func (c *ModuleTypeProfileClient) mutate(ctx context.Context, m *ModuleTypeProfileMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ModuleTypeProfileCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ModuleTypeProfileUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ModuleTypeProfileUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ModuleTypeProfileDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ModuleTypeProfile mutation op: %q", m.Op())
 	}
 }
 
@@ -2011,6 +3113,204 @@ func (c *PlatformClient) mutate(ctx context.Context, m *PlatformMutation) (Value
 		return (&PlatformDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Platform mutation op: %q", m.Op())
+	}
+}
+
+// PowerOutletTemplateClient is a client for the PowerOutletTemplate schema.
+type PowerOutletTemplateClient struct {
+	config
+}
+
+// NewPowerOutletTemplateClient returns a client for the PowerOutletTemplate from the given config.
+func NewPowerOutletTemplateClient(c config) *PowerOutletTemplateClient {
+	return &PowerOutletTemplateClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `poweroutlettemplate.Hooks(f(g(h())))`.
+func (c *PowerOutletTemplateClient) Use(hooks ...Hook) {
+	c.hooks.PowerOutletTemplate = append(c.hooks.PowerOutletTemplate, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `poweroutlettemplate.Intercept(f(g(h())))`.
+func (c *PowerOutletTemplateClient) Intercept(interceptors ...Interceptor) {
+	c.inters.PowerOutletTemplate = append(c.inters.PowerOutletTemplate, interceptors...)
+}
+
+// Create returns a builder for creating a PowerOutletTemplate entity.
+func (c *PowerOutletTemplateClient) Create() *PowerOutletTemplateCreate {
+	mutation := newPowerOutletTemplateMutation(c.config, OpCreate)
+	return &PowerOutletTemplateCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of PowerOutletTemplate entities.
+func (c *PowerOutletTemplateClient) CreateBulk(builders ...*PowerOutletTemplateCreate) *PowerOutletTemplateCreateBulk {
+	return &PowerOutletTemplateCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for PowerOutletTemplate.
+func (c *PowerOutletTemplateClient) Update() *PowerOutletTemplateUpdate {
+	mutation := newPowerOutletTemplateMutation(c.config, OpUpdate)
+	return &PowerOutletTemplateUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *PowerOutletTemplateClient) UpdateOneID(id int) *PowerOutletTemplateUpdateOne {
+	mutation := newPowerOutletTemplateMutation(c.config, OpUpdateOne, withPowerOutletTemplateID(id))
+	return &PowerOutletTemplateUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for PowerOutletTemplate.
+func (c *PowerOutletTemplateClient) Delete() *PowerOutletTemplateDelete {
+	mutation := newPowerOutletTemplateMutation(c.config, OpDelete)
+	return &PowerOutletTemplateDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *PowerOutletTemplateClient) DeleteOneID(id int) *PowerOutletTemplateDeleteOne {
+	builder := c.Delete().Where(poweroutlettemplate.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &PowerOutletTemplateDeleteOne{builder}
+}
+
+// Query returns a query builder for PowerOutletTemplate.
+func (c *PowerOutletTemplateClient) Query() *PowerOutletTemplateQuery {
+	return &PowerOutletTemplateQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypePowerOutletTemplate},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a PowerOutletTemplate entity by its id.
+func (c *PowerOutletTemplateClient) Get(ctx context.Context, id int) (*PowerOutletTemplate, error) {
+	return c.Query().Where(poweroutlettemplate.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *PowerOutletTemplateClient) Hooks() []Hook {
+	hooks := c.hooks.PowerOutletTemplate
+	return append(hooks[:len(hooks):len(hooks)], poweroutlettemplate.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *PowerOutletTemplateClient) Interceptors() []Interceptor {
+	return c.inters.PowerOutletTemplate
+}
+
+func (c *PowerOutletTemplateClient) mutate(ctx context.Context, m *PowerOutletTemplateMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&PowerOutletTemplateCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&PowerOutletTemplateUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&PowerOutletTemplateUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&PowerOutletTemplateDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown PowerOutletTemplate mutation op: %q", m.Op())
+	}
+}
+
+// PowerPortTemplateClient is a client for the PowerPortTemplate schema.
+type PowerPortTemplateClient struct {
+	config
+}
+
+// NewPowerPortTemplateClient returns a client for the PowerPortTemplate from the given config.
+func NewPowerPortTemplateClient(c config) *PowerPortTemplateClient {
+	return &PowerPortTemplateClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `powerporttemplate.Hooks(f(g(h())))`.
+func (c *PowerPortTemplateClient) Use(hooks ...Hook) {
+	c.hooks.PowerPortTemplate = append(c.hooks.PowerPortTemplate, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `powerporttemplate.Intercept(f(g(h())))`.
+func (c *PowerPortTemplateClient) Intercept(interceptors ...Interceptor) {
+	c.inters.PowerPortTemplate = append(c.inters.PowerPortTemplate, interceptors...)
+}
+
+// Create returns a builder for creating a PowerPortTemplate entity.
+func (c *PowerPortTemplateClient) Create() *PowerPortTemplateCreate {
+	mutation := newPowerPortTemplateMutation(c.config, OpCreate)
+	return &PowerPortTemplateCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of PowerPortTemplate entities.
+func (c *PowerPortTemplateClient) CreateBulk(builders ...*PowerPortTemplateCreate) *PowerPortTemplateCreateBulk {
+	return &PowerPortTemplateCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for PowerPortTemplate.
+func (c *PowerPortTemplateClient) Update() *PowerPortTemplateUpdate {
+	mutation := newPowerPortTemplateMutation(c.config, OpUpdate)
+	return &PowerPortTemplateUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *PowerPortTemplateClient) UpdateOneID(id int) *PowerPortTemplateUpdateOne {
+	mutation := newPowerPortTemplateMutation(c.config, OpUpdateOne, withPowerPortTemplateID(id))
+	return &PowerPortTemplateUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for PowerPortTemplate.
+func (c *PowerPortTemplateClient) Delete() *PowerPortTemplateDelete {
+	mutation := newPowerPortTemplateMutation(c.config, OpDelete)
+	return &PowerPortTemplateDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *PowerPortTemplateClient) DeleteOneID(id int) *PowerPortTemplateDeleteOne {
+	builder := c.Delete().Where(powerporttemplate.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &PowerPortTemplateDeleteOne{builder}
+}
+
+// Query returns a query builder for PowerPortTemplate.
+func (c *PowerPortTemplateClient) Query() *PowerPortTemplateQuery {
+	return &PowerPortTemplateQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypePowerPortTemplate},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a PowerPortTemplate entity by its id.
+func (c *PowerPortTemplateClient) Get(ctx context.Context, id int) (*PowerPortTemplate, error) {
+	return c.Query().Where(powerporttemplate.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *PowerPortTemplateClient) Hooks() []Hook {
+	hooks := c.hooks.PowerPortTemplate
+	return append(hooks[:len(hooks):len(hooks)], powerporttemplate.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *PowerPortTemplateClient) Interceptors() []Interceptor {
+	return c.inters.PowerPortTemplate
+}
+
+func (c *PowerPortTemplateClient) mutate(ctx context.Context, m *PowerPortTemplateMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&PowerPortTemplateCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&PowerPortTemplateUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&PowerPortTemplateUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&PowerPortTemplateDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown PowerPortTemplate mutation op: %q", m.Op())
 	}
 }
 
@@ -2800,6 +4100,105 @@ func (c *RackTypeClient) mutate(ctx context.Context, m *RackTypeMutation) (Value
 		return (&RackTypeDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown RackType mutation op: %q", m.Op())
+	}
+}
+
+// RearPortTemplateClient is a client for the RearPortTemplate schema.
+type RearPortTemplateClient struct {
+	config
+}
+
+// NewRearPortTemplateClient returns a client for the RearPortTemplate from the given config.
+func NewRearPortTemplateClient(c config) *RearPortTemplateClient {
+	return &RearPortTemplateClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `rearporttemplate.Hooks(f(g(h())))`.
+func (c *RearPortTemplateClient) Use(hooks ...Hook) {
+	c.hooks.RearPortTemplate = append(c.hooks.RearPortTemplate, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `rearporttemplate.Intercept(f(g(h())))`.
+func (c *RearPortTemplateClient) Intercept(interceptors ...Interceptor) {
+	c.inters.RearPortTemplate = append(c.inters.RearPortTemplate, interceptors...)
+}
+
+// Create returns a builder for creating a RearPortTemplate entity.
+func (c *RearPortTemplateClient) Create() *RearPortTemplateCreate {
+	mutation := newRearPortTemplateMutation(c.config, OpCreate)
+	return &RearPortTemplateCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of RearPortTemplate entities.
+func (c *RearPortTemplateClient) CreateBulk(builders ...*RearPortTemplateCreate) *RearPortTemplateCreateBulk {
+	return &RearPortTemplateCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for RearPortTemplate.
+func (c *RearPortTemplateClient) Update() *RearPortTemplateUpdate {
+	mutation := newRearPortTemplateMutation(c.config, OpUpdate)
+	return &RearPortTemplateUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *RearPortTemplateClient) UpdateOneID(id int) *RearPortTemplateUpdateOne {
+	mutation := newRearPortTemplateMutation(c.config, OpUpdateOne, withRearPortTemplateID(id))
+	return &RearPortTemplateUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for RearPortTemplate.
+func (c *RearPortTemplateClient) Delete() *RearPortTemplateDelete {
+	mutation := newRearPortTemplateMutation(c.config, OpDelete)
+	return &RearPortTemplateDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *RearPortTemplateClient) DeleteOneID(id int) *RearPortTemplateDeleteOne {
+	builder := c.Delete().Where(rearporttemplate.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &RearPortTemplateDeleteOne{builder}
+}
+
+// Query returns a query builder for RearPortTemplate.
+func (c *RearPortTemplateClient) Query() *RearPortTemplateQuery {
+	return &RearPortTemplateQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeRearPortTemplate},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a RearPortTemplate entity by its id.
+func (c *RearPortTemplateClient) Get(ctx context.Context, id int) (*RearPortTemplate, error) {
+	return c.Query().Where(rearporttemplate.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *RearPortTemplateClient) Hooks() []Hook {
+	hooks := c.hooks.RearPortTemplate
+	return append(hooks[:len(hooks):len(hooks)], rearporttemplate.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *RearPortTemplateClient) Interceptors() []Interceptor {
+	return c.inters.RearPortTemplate
+}
+
+func (c *RearPortTemplateClient) mutate(ctx context.Context, m *RearPortTemplateMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&RearPortTemplateCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&RearPortTemplateUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&RearPortTemplateUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&RearPortTemplateDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown RearPortTemplate mutation op: %q", m.Op())
 	}
 }
 
@@ -4401,18 +5800,26 @@ func (c *WebhookClient) mutate(ctx context.Context, m *WebhookMutation) (Value, 
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		CustomField, CustomFieldChoiceSet, Delivery, DeviceRole, EventRule, Group,
-		InventoryItemRole, Location, Manufacturer, ObjectChange, ObjectPermission,
-		OutboxEvent, Platform, Prefix, RIR, Rack, RackGroup, RackReservation, RackRole,
-		RackType, Region, Role, Site, SiteGroup, Tag, TaggedItem, Tenant, TenantGroup,
-		Token, User, VLAN, VLANGroup, VRF, Webhook []ent.Hook
+		ConsolePortTemplate, ConsoleServerPortTemplate, CustomField,
+		CustomFieldChoiceSet, Delivery, DeviceBayTemplate, DeviceRole, DeviceType,
+		EventRule, FrontPortTemplate, Group, InterfaceTemplate, InventoryItemRole,
+		InventoryItemTemplate, Location, Manufacturer, ModuleBayTemplate, ModuleType,
+		ModuleTypeProfile, ObjectChange, ObjectPermission, OutboxEvent, Platform,
+		PowerOutletTemplate, PowerPortTemplate, Prefix, RIR, Rack, RackGroup,
+		RackReservation, RackRole, RackType, RearPortTemplate, Region, Role, Site,
+		SiteGroup, Tag, TaggedItem, Tenant, TenantGroup, Token, User, VLAN, VLANGroup,
+		VRF, Webhook []ent.Hook
 	}
 	inters struct {
-		CustomField, CustomFieldChoiceSet, Delivery, DeviceRole, EventRule, Group,
-		InventoryItemRole, Location, Manufacturer, ObjectChange, ObjectPermission,
-		OutboxEvent, Platform, Prefix, RIR, Rack, RackGroup, RackReservation, RackRole,
-		RackType, Region, Role, Site, SiteGroup, Tag, TaggedItem, Tenant, TenantGroup,
-		Token, User, VLAN, VLANGroup, VRF, Webhook []ent.Interceptor
+		ConsolePortTemplate, ConsoleServerPortTemplate, CustomField,
+		CustomFieldChoiceSet, Delivery, DeviceBayTemplate, DeviceRole, DeviceType,
+		EventRule, FrontPortTemplate, Group, InterfaceTemplate, InventoryItemRole,
+		InventoryItemTemplate, Location, Manufacturer, ModuleBayTemplate, ModuleType,
+		ModuleTypeProfile, ObjectChange, ObjectPermission, OutboxEvent, Platform,
+		PowerOutletTemplate, PowerPortTemplate, Prefix, RIR, Rack, RackGroup,
+		RackReservation, RackRole, RackType, RearPortTemplate, Region, Role, Site,
+		SiteGroup, Tag, TaggedItem, Tenant, TenantGroup, Token, User, VLAN, VLANGroup,
+		VRF, Webhook []ent.Interceptor
 	}
 )
 

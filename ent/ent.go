@@ -12,25 +12,38 @@ import (
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
+	"github.com/inventory/inventory/ent/consoleporttemplate"
+	"github.com/inventory/inventory/ent/consoleserverporttemplate"
 	"github.com/inventory/inventory/ent/customfield"
 	"github.com/inventory/inventory/ent/customfieldchoiceset"
 	"github.com/inventory/inventory/ent/delivery"
+	"github.com/inventory/inventory/ent/devicebaytemplate"
 	"github.com/inventory/inventory/ent/devicerole"
+	"github.com/inventory/inventory/ent/devicetype"
 	"github.com/inventory/inventory/ent/eventrule"
+	"github.com/inventory/inventory/ent/frontporttemplate"
 	"github.com/inventory/inventory/ent/group"
+	"github.com/inventory/inventory/ent/interfacetemplate"
 	"github.com/inventory/inventory/ent/inventoryitemrole"
+	"github.com/inventory/inventory/ent/inventoryitemtemplate"
 	"github.com/inventory/inventory/ent/location"
 	"github.com/inventory/inventory/ent/manufacturer"
+	"github.com/inventory/inventory/ent/modulebaytemplate"
+	"github.com/inventory/inventory/ent/moduletype"
+	"github.com/inventory/inventory/ent/moduletypeprofile"
 	"github.com/inventory/inventory/ent/objectchange"
 	"github.com/inventory/inventory/ent/objectpermission"
 	"github.com/inventory/inventory/ent/outboxevent"
 	"github.com/inventory/inventory/ent/platform"
+	"github.com/inventory/inventory/ent/poweroutlettemplate"
+	"github.com/inventory/inventory/ent/powerporttemplate"
 	"github.com/inventory/inventory/ent/prefix"
 	"github.com/inventory/inventory/ent/rack"
 	"github.com/inventory/inventory/ent/rackgroup"
 	"github.com/inventory/inventory/ent/rackreservation"
 	"github.com/inventory/inventory/ent/rackrole"
 	"github.com/inventory/inventory/ent/racktype"
+	"github.com/inventory/inventory/ent/rearporttemplate"
 	"github.com/inventory/inventory/ent/region"
 	"github.com/inventory/inventory/ent/rir"
 	"github.com/inventory/inventory/ent/role"
@@ -106,40 +119,53 @@ var (
 func checkColumn(t, c string) error {
 	initCheck.Do(func() {
 		columnCheck = sql.NewColumnCheck(map[string]func(string) bool{
-			customfield.Table:          customfield.ValidColumn,
-			customfieldchoiceset.Table: customfieldchoiceset.ValidColumn,
-			delivery.Table:             delivery.ValidColumn,
-			devicerole.Table:           devicerole.ValidColumn,
-			eventrule.Table:            eventrule.ValidColumn,
-			group.Table:                group.ValidColumn,
-			inventoryitemrole.Table:    inventoryitemrole.ValidColumn,
-			location.Table:             location.ValidColumn,
-			manufacturer.Table:         manufacturer.ValidColumn,
-			objectchange.Table:         objectchange.ValidColumn,
-			objectpermission.Table:     objectpermission.ValidColumn,
-			outboxevent.Table:          outboxevent.ValidColumn,
-			platform.Table:             platform.ValidColumn,
-			prefix.Table:               prefix.ValidColumn,
-			rir.Table:                  rir.ValidColumn,
-			rack.Table:                 rack.ValidColumn,
-			rackgroup.Table:            rackgroup.ValidColumn,
-			rackreservation.Table:      rackreservation.ValidColumn,
-			rackrole.Table:             rackrole.ValidColumn,
-			racktype.Table:             racktype.ValidColumn,
-			region.Table:               region.ValidColumn,
-			role.Table:                 role.ValidColumn,
-			site.Table:                 site.ValidColumn,
-			sitegroup.Table:            sitegroup.ValidColumn,
-			tag.Table:                  tag.ValidColumn,
-			taggeditem.Table:           taggeditem.ValidColumn,
-			tenant.Table:               tenant.ValidColumn,
-			tenantgroup.Table:          tenantgroup.ValidColumn,
-			token.Table:                token.ValidColumn,
-			user.Table:                 user.ValidColumn,
-			vlan.Table:                 vlan.ValidColumn,
-			vlangroup.Table:            vlangroup.ValidColumn,
-			vrf.Table:                  vrf.ValidColumn,
-			webhook.Table:              webhook.ValidColumn,
+			consoleporttemplate.Table:       consoleporttemplate.ValidColumn,
+			consoleserverporttemplate.Table: consoleserverporttemplate.ValidColumn,
+			customfield.Table:               customfield.ValidColumn,
+			customfieldchoiceset.Table:      customfieldchoiceset.ValidColumn,
+			delivery.Table:                  delivery.ValidColumn,
+			devicebaytemplate.Table:         devicebaytemplate.ValidColumn,
+			devicerole.Table:                devicerole.ValidColumn,
+			devicetype.Table:                devicetype.ValidColumn,
+			eventrule.Table:                 eventrule.ValidColumn,
+			frontporttemplate.Table:         frontporttemplate.ValidColumn,
+			group.Table:                     group.ValidColumn,
+			interfacetemplate.Table:         interfacetemplate.ValidColumn,
+			inventoryitemrole.Table:         inventoryitemrole.ValidColumn,
+			inventoryitemtemplate.Table:     inventoryitemtemplate.ValidColumn,
+			location.Table:                  location.ValidColumn,
+			manufacturer.Table:              manufacturer.ValidColumn,
+			modulebaytemplate.Table:         modulebaytemplate.ValidColumn,
+			moduletype.Table:                moduletype.ValidColumn,
+			moduletypeprofile.Table:         moduletypeprofile.ValidColumn,
+			objectchange.Table:              objectchange.ValidColumn,
+			objectpermission.Table:          objectpermission.ValidColumn,
+			outboxevent.Table:               outboxevent.ValidColumn,
+			platform.Table:                  platform.ValidColumn,
+			poweroutlettemplate.Table:       poweroutlettemplate.ValidColumn,
+			powerporttemplate.Table:         powerporttemplate.ValidColumn,
+			prefix.Table:                    prefix.ValidColumn,
+			rir.Table:                       rir.ValidColumn,
+			rack.Table:                      rack.ValidColumn,
+			rackgroup.Table:                 rackgroup.ValidColumn,
+			rackreservation.Table:           rackreservation.ValidColumn,
+			rackrole.Table:                  rackrole.ValidColumn,
+			racktype.Table:                  racktype.ValidColumn,
+			rearporttemplate.Table:          rearporttemplate.ValidColumn,
+			region.Table:                    region.ValidColumn,
+			role.Table:                      role.ValidColumn,
+			site.Table:                      site.ValidColumn,
+			sitegroup.Table:                 sitegroup.ValidColumn,
+			tag.Table:                       tag.ValidColumn,
+			taggeditem.Table:                taggeditem.ValidColumn,
+			tenant.Table:                    tenant.ValidColumn,
+			tenantgroup.Table:               tenantgroup.ValidColumn,
+			token.Table:                     token.ValidColumn,
+			user.Table:                      user.ValidColumn,
+			vlan.Table:                      vlan.ValidColumn,
+			vlangroup.Table:                 vlangroup.ValidColumn,
+			vrf.Table:                       vrf.ValidColumn,
+			webhook.Table:                   webhook.ValidColumn,
 		})
 	})
 	return columnCheck(t, c)

@@ -12,19 +12,31 @@ import (
 
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/sql"
+	"github.com/inventory/inventory/ent/consoleporttemplate"
+	"github.com/inventory/inventory/ent/consoleserverporttemplate"
 	"github.com/inventory/inventory/ent/customfield"
 	"github.com/inventory/inventory/ent/customfieldchoiceset"
 	"github.com/inventory/inventory/ent/delivery"
+	"github.com/inventory/inventory/ent/devicebaytemplate"
 	"github.com/inventory/inventory/ent/devicerole"
+	"github.com/inventory/inventory/ent/devicetype"
 	"github.com/inventory/inventory/ent/eventrule"
+	"github.com/inventory/inventory/ent/frontporttemplate"
 	"github.com/inventory/inventory/ent/group"
+	"github.com/inventory/inventory/ent/interfacetemplate"
 	"github.com/inventory/inventory/ent/inventoryitemrole"
+	"github.com/inventory/inventory/ent/inventoryitemtemplate"
 	"github.com/inventory/inventory/ent/location"
 	"github.com/inventory/inventory/ent/manufacturer"
+	"github.com/inventory/inventory/ent/modulebaytemplate"
+	"github.com/inventory/inventory/ent/moduletype"
+	"github.com/inventory/inventory/ent/moduletypeprofile"
 	"github.com/inventory/inventory/ent/objectchange"
 	"github.com/inventory/inventory/ent/objectpermission"
 	"github.com/inventory/inventory/ent/outboxevent"
 	"github.com/inventory/inventory/ent/platform"
+	"github.com/inventory/inventory/ent/poweroutlettemplate"
+	"github.com/inventory/inventory/ent/powerporttemplate"
 	"github.com/inventory/inventory/ent/predicate"
 	"github.com/inventory/inventory/ent/prefix"
 	"github.com/inventory/inventory/ent/rack"
@@ -32,6 +44,7 @@ import (
 	"github.com/inventory/inventory/ent/rackreservation"
 	"github.com/inventory/inventory/ent/rackrole"
 	"github.com/inventory/inventory/ent/racktype"
+	"github.com/inventory/inventory/ent/rearporttemplate"
 	"github.com/inventory/inventory/ent/region"
 	"github.com/inventory/inventory/ent/rir"
 	"github.com/inventory/inventory/ent/role"
@@ -58,41 +71,1696 @@ const (
 	OpUpdateOne = ent.OpUpdateOne
 
 	// Node types.
-	TypeCustomField          = "CustomField"
-	TypeCustomFieldChoiceSet = "CustomFieldChoiceSet"
-	TypeDelivery             = "Delivery"
-	TypeDeviceRole           = "DeviceRole"
-	TypeEventRule            = "EventRule"
-	TypeGroup                = "Group"
-	TypeInventoryItemRole    = "InventoryItemRole"
-	TypeLocation             = "Location"
-	TypeManufacturer         = "Manufacturer"
-	TypeObjectChange         = "ObjectChange"
-	TypeObjectPermission     = "ObjectPermission"
-	TypeOutboxEvent          = "OutboxEvent"
-	TypePlatform             = "Platform"
-	TypePrefix               = "Prefix"
-	TypeRIR                  = "RIR"
-	TypeRack                 = "Rack"
-	TypeRackGroup            = "RackGroup"
-	TypeRackReservation      = "RackReservation"
-	TypeRackRole             = "RackRole"
-	TypeRackType             = "RackType"
-	TypeRegion               = "Region"
-	TypeRole                 = "Role"
-	TypeSite                 = "Site"
-	TypeSiteGroup            = "SiteGroup"
-	TypeTag                  = "Tag"
-	TypeTaggedItem           = "TaggedItem"
-	TypeTenant               = "Tenant"
-	TypeTenantGroup          = "TenantGroup"
-	TypeToken                = "Token"
-	TypeUser                 = "User"
-	TypeVLAN                 = "VLAN"
-	TypeVLANGroup            = "VLANGroup"
-	TypeVRF                  = "VRF"
-	TypeWebhook              = "Webhook"
+	TypeConsolePortTemplate       = "ConsolePortTemplate"
+	TypeConsoleServerPortTemplate = "ConsoleServerPortTemplate"
+	TypeCustomField               = "CustomField"
+	TypeCustomFieldChoiceSet      = "CustomFieldChoiceSet"
+	TypeDelivery                  = "Delivery"
+	TypeDeviceBayTemplate         = "DeviceBayTemplate"
+	TypeDeviceRole                = "DeviceRole"
+	TypeDeviceType                = "DeviceType"
+	TypeEventRule                 = "EventRule"
+	TypeFrontPortTemplate         = "FrontPortTemplate"
+	TypeGroup                     = "Group"
+	TypeInterfaceTemplate         = "InterfaceTemplate"
+	TypeInventoryItemRole         = "InventoryItemRole"
+	TypeInventoryItemTemplate     = "InventoryItemTemplate"
+	TypeLocation                  = "Location"
+	TypeManufacturer              = "Manufacturer"
+	TypeModuleBayTemplate         = "ModuleBayTemplate"
+	TypeModuleType                = "ModuleType"
+	TypeModuleTypeProfile         = "ModuleTypeProfile"
+	TypeObjectChange              = "ObjectChange"
+	TypeObjectPermission          = "ObjectPermission"
+	TypeOutboxEvent               = "OutboxEvent"
+	TypePlatform                  = "Platform"
+	TypePowerOutletTemplate       = "PowerOutletTemplate"
+	TypePowerPortTemplate         = "PowerPortTemplate"
+	TypePrefix                    = "Prefix"
+	TypeRIR                       = "RIR"
+	TypeRack                      = "Rack"
+	TypeRackGroup                 = "RackGroup"
+	TypeRackReservation           = "RackReservation"
+	TypeRackRole                  = "RackRole"
+	TypeRackType                  = "RackType"
+	TypeRearPortTemplate          = "RearPortTemplate"
+	TypeRegion                    = "Region"
+	TypeRole                      = "Role"
+	TypeSite                      = "Site"
+	TypeSiteGroup                 = "SiteGroup"
+	TypeTag                       = "Tag"
+	TypeTaggedItem                = "TaggedItem"
+	TypeTenant                    = "Tenant"
+	TypeTenantGroup               = "TenantGroup"
+	TypeToken                     = "Token"
+	TypeUser                      = "User"
+	TypeVLAN                      = "VLAN"
+	TypeVLANGroup                 = "VLANGroup"
+	TypeVRF                       = "VRF"
+	TypeWebhook                   = "Webhook"
 )
+
+// ConsolePortTemplateMutation represents an operation that mutates the ConsolePortTemplate nodes in the graph.
+type ConsolePortTemplateMutation struct {
+	config
+	op                 Op
+	typ                string
+	id                 *int
+	created            *time.Time
+	last_updated       *time.Time
+	name               *string
+	__name_natural     *string
+	label              *string
+	description        *string
+	_type              *string
+	clearedFields      map[string]struct{}
+	device_type        *int
+	cleareddevice_type bool
+	module_type        *int
+	clearedmodule_type bool
+	done               bool
+	oldValue           func(context.Context) (*ConsolePortTemplate, error)
+	predicates         []predicate.ConsolePortTemplate
+}
+
+var _ ent.Mutation = (*ConsolePortTemplateMutation)(nil)
+
+// consoleporttemplateOption allows management of the mutation configuration using functional options.
+type consoleporttemplateOption func(*ConsolePortTemplateMutation)
+
+// newConsolePortTemplateMutation creates new mutation for the ConsolePortTemplate entity.
+func newConsolePortTemplateMutation(c config, op Op, opts ...consoleporttemplateOption) *ConsolePortTemplateMutation {
+	m := &ConsolePortTemplateMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeConsolePortTemplate,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withConsolePortTemplateID sets the ID field of the mutation.
+func withConsolePortTemplateID(id int) consoleporttemplateOption {
+	return func(m *ConsolePortTemplateMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ConsolePortTemplate
+		)
+		m.oldValue = func(ctx context.Context) (*ConsolePortTemplate, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ConsolePortTemplate.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withConsolePortTemplate sets the old ConsolePortTemplate of the mutation.
+func withConsolePortTemplate(node *ConsolePortTemplate) consoleporttemplateOption {
+	return func(m *ConsolePortTemplateMutation) {
+		m.oldValue = func(context.Context) (*ConsolePortTemplate, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ConsolePortTemplateMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ConsolePortTemplateMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ConsolePortTemplateMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ConsolePortTemplateMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ConsolePortTemplate.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *ConsolePortTemplateMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *ConsolePortTemplateMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *ConsolePortTemplateMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[consoleporttemplate.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *ConsolePortTemplateMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[consoleporttemplate.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *ConsolePortTemplateMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, consoleporttemplate.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *ConsolePortTemplateMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *ConsolePortTemplateMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *ConsolePortTemplateMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[consoleporttemplate.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *ConsolePortTemplateMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[consoleporttemplate.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *ConsolePortTemplateMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, consoleporttemplate.FieldLastUpdated)
+}
+
+// SetDeviceTypeID sets the "device_type_id" field.
+func (m *ConsolePortTemplateMutation) SetDeviceTypeID(i int) {
+	m.device_type = &i
+}
+
+// DeviceTypeID returns the value of the "device_type_id" field in the mutation.
+func (m *ConsolePortTemplateMutation) DeviceTypeID() (r int, exists bool) {
+	v := m.device_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearDeviceTypeID clears the value of the "device_type_id" field.
+func (m *ConsolePortTemplateMutation) ClearDeviceTypeID() {
+	m.device_type = nil
+	m.clearedFields[consoleporttemplate.FieldDeviceTypeID] = struct{}{}
+}
+
+// DeviceTypeIDCleared returns if the "device_type_id" field was cleared in this mutation.
+func (m *ConsolePortTemplateMutation) DeviceTypeIDCleared() bool {
+	_, ok := m.clearedFields[consoleporttemplate.FieldDeviceTypeID]
+	return ok
+}
+
+// ResetDeviceTypeID resets all changes to the "device_type_id" field.
+func (m *ConsolePortTemplateMutation) ResetDeviceTypeID() {
+	m.device_type = nil
+	delete(m.clearedFields, consoleporttemplate.FieldDeviceTypeID)
+}
+
+// SetModuleTypeID sets the "module_type_id" field.
+func (m *ConsolePortTemplateMutation) SetModuleTypeID(i int) {
+	m.module_type = &i
+}
+
+// ModuleTypeID returns the value of the "module_type_id" field in the mutation.
+func (m *ConsolePortTemplateMutation) ModuleTypeID() (r int, exists bool) {
+	v := m.module_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearModuleTypeID clears the value of the "module_type_id" field.
+func (m *ConsolePortTemplateMutation) ClearModuleTypeID() {
+	m.module_type = nil
+	m.clearedFields[consoleporttemplate.FieldModuleTypeID] = struct{}{}
+}
+
+// ModuleTypeIDCleared returns if the "module_type_id" field was cleared in this mutation.
+func (m *ConsolePortTemplateMutation) ModuleTypeIDCleared() bool {
+	_, ok := m.clearedFields[consoleporttemplate.FieldModuleTypeID]
+	return ok
+}
+
+// ResetModuleTypeID resets all changes to the "module_type_id" field.
+func (m *ConsolePortTemplateMutation) ResetModuleTypeID() {
+	m.module_type = nil
+	delete(m.clearedFields, consoleporttemplate.FieldModuleTypeID)
+}
+
+// SetName sets the "name" field.
+func (m *ConsolePortTemplateMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *ConsolePortTemplateMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *ConsolePortTemplateMutation) ResetName() {
+	m.name = nil
+}
+
+// SetNameNatural sets the "_name_natural" field.
+func (m *ConsolePortTemplateMutation) SetNameNatural(s string) {
+	m.__name_natural = &s
+}
+
+// NameNatural returns the value of the "_name_natural" field in the mutation.
+func (m *ConsolePortTemplateMutation) NameNatural() (r string, exists bool) {
+	v := m.__name_natural
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetNameNatural resets all changes to the "_name_natural" field.
+func (m *ConsolePortTemplateMutation) ResetNameNatural() {
+	m.__name_natural = nil
+}
+
+// SetLabel sets the "label" field.
+func (m *ConsolePortTemplateMutation) SetLabel(s string) {
+	m.label = &s
+}
+
+// Label returns the value of the "label" field in the mutation.
+func (m *ConsolePortTemplateMutation) Label() (r string, exists bool) {
+	v := m.label
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetLabel resets all changes to the "label" field.
+func (m *ConsolePortTemplateMutation) ResetLabel() {
+	m.label = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *ConsolePortTemplateMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *ConsolePortTemplateMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *ConsolePortTemplateMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetType sets the "type" field.
+func (m *ConsolePortTemplateMutation) SetType(s string) {
+	m._type = &s
+}
+
+// GetType returns the value of the "type" field in the mutation.
+func (m *ConsolePortTemplateMutation) GetType() (r string, exists bool) {
+	v := m._type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearType clears the value of the "type" field.
+func (m *ConsolePortTemplateMutation) ClearType() {
+	m._type = nil
+	m.clearedFields[consoleporttemplate.FieldType] = struct{}{}
+}
+
+// TypeCleared returns if the "type" field was cleared in this mutation.
+func (m *ConsolePortTemplateMutation) TypeCleared() bool {
+	_, ok := m.clearedFields[consoleporttemplate.FieldType]
+	return ok
+}
+
+// ResetType resets all changes to the "type" field.
+func (m *ConsolePortTemplateMutation) ResetType() {
+	m._type = nil
+	delete(m.clearedFields, consoleporttemplate.FieldType)
+}
+
+// ClearDeviceType clears the "device_type" edge to the DeviceType entity.
+func (m *ConsolePortTemplateMutation) ClearDeviceType() {
+	m.cleareddevice_type = true
+	m.clearedFields[consoleporttemplate.FieldDeviceTypeID] = struct{}{}
+}
+
+// DeviceTypeCleared reports if the "device_type" edge to the DeviceType entity was cleared.
+func (m *ConsolePortTemplateMutation) DeviceTypeCleared() bool {
+	return m.DeviceTypeIDCleared() || m.cleareddevice_type
+}
+
+// DeviceTypeIDs returns the "device_type" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// DeviceTypeID instead. It exists only for internal usage by the builders.
+func (m *ConsolePortTemplateMutation) DeviceTypeIDs() (ids []int) {
+	if id := m.device_type; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetDeviceType resets all changes to the "device_type" edge.
+func (m *ConsolePortTemplateMutation) ResetDeviceType() {
+	m.device_type = nil
+	m.cleareddevice_type = false
+}
+
+// ClearModuleType clears the "module_type" edge to the ModuleType entity.
+func (m *ConsolePortTemplateMutation) ClearModuleType() {
+	m.clearedmodule_type = true
+	m.clearedFields[consoleporttemplate.FieldModuleTypeID] = struct{}{}
+}
+
+// ModuleTypeCleared reports if the "module_type" edge to the ModuleType entity was cleared.
+func (m *ConsolePortTemplateMutation) ModuleTypeCleared() bool {
+	return m.ModuleTypeIDCleared() || m.clearedmodule_type
+}
+
+// ModuleTypeIDs returns the "module_type" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ModuleTypeID instead. It exists only for internal usage by the builders.
+func (m *ConsolePortTemplateMutation) ModuleTypeIDs() (ids []int) {
+	if id := m.module_type; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetModuleType resets all changes to the "module_type" edge.
+func (m *ConsolePortTemplateMutation) ResetModuleType() {
+	m.module_type = nil
+	m.clearedmodule_type = false
+}
+
+// Where appends a list predicates to the ConsolePortTemplateMutation builder.
+func (m *ConsolePortTemplateMutation) Where(ps ...predicate.ConsolePortTemplate) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ConsolePortTemplateMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ConsolePortTemplateMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ConsolePortTemplate, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ConsolePortTemplateMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ConsolePortTemplateMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ConsolePortTemplate).
+func (m *ConsolePortTemplateMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ConsolePortTemplateMutation) Fields() []string {
+	fields := make([]string, 0, 9)
+	if m.created != nil {
+		fields = append(fields, consoleporttemplate.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, consoleporttemplate.FieldLastUpdated)
+	}
+	if m.device_type != nil {
+		fields = append(fields, consoleporttemplate.FieldDeviceTypeID)
+	}
+	if m.module_type != nil {
+		fields = append(fields, consoleporttemplate.FieldModuleTypeID)
+	}
+	if m.name != nil {
+		fields = append(fields, consoleporttemplate.FieldName)
+	}
+	if m.__name_natural != nil {
+		fields = append(fields, consoleporttemplate.FieldNameNatural)
+	}
+	if m.label != nil {
+		fields = append(fields, consoleporttemplate.FieldLabel)
+	}
+	if m.description != nil {
+		fields = append(fields, consoleporttemplate.FieldDescription)
+	}
+	if m._type != nil {
+		fields = append(fields, consoleporttemplate.FieldType)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ConsolePortTemplateMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case consoleporttemplate.FieldCreated:
+		return m.Created()
+	case consoleporttemplate.FieldLastUpdated:
+		return m.LastUpdated()
+	case consoleporttemplate.FieldDeviceTypeID:
+		return m.DeviceTypeID()
+	case consoleporttemplate.FieldModuleTypeID:
+		return m.ModuleTypeID()
+	case consoleporttemplate.FieldName:
+		return m.Name()
+	case consoleporttemplate.FieldNameNatural:
+		return m.NameNatural()
+	case consoleporttemplate.FieldLabel:
+		return m.Label()
+	case consoleporttemplate.FieldDescription:
+		return m.Description()
+	case consoleporttemplate.FieldType:
+		return m.GetType()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ConsolePortTemplateMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case consoleporttemplate.FieldCreated, consoleporttemplate.FieldLastUpdated, consoleporttemplate.FieldDeviceTypeID, consoleporttemplate.FieldModuleTypeID, consoleporttemplate.FieldName, consoleporttemplate.FieldNameNatural, consoleporttemplate.FieldLabel, consoleporttemplate.FieldDescription, consoleporttemplate.FieldType:
+	default:
+		return nil, fmt.Errorf("unknown ConsolePortTemplate field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case consoleporttemplate.FieldCreated:
+		return old.Created, nil
+	case consoleporttemplate.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case consoleporttemplate.FieldDeviceTypeID:
+		return old.DeviceTypeID, nil
+	case consoleporttemplate.FieldModuleTypeID:
+		return old.ModuleTypeID, nil
+	case consoleporttemplate.FieldName:
+		return old.Name, nil
+	case consoleporttemplate.FieldNameNatural:
+		return old.NameNatural, nil
+	case consoleporttemplate.FieldLabel:
+		return old.Label, nil
+	case consoleporttemplate.FieldDescription:
+		return old.Description, nil
+	case consoleporttemplate.FieldType:
+		return old.Type, nil
+	}
+	return nil, fmt.Errorf("unknown ConsolePortTemplate field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ConsolePortTemplateMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case consoleporttemplate.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case consoleporttemplate.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case consoleporttemplate.FieldDeviceTypeID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDeviceTypeID(v)
+		return nil
+	case consoleporttemplate.FieldModuleTypeID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetModuleTypeID(v)
+		return nil
+	case consoleporttemplate.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case consoleporttemplate.FieldNameNatural:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNameNatural(v)
+		return nil
+	case consoleporttemplate.FieldLabel:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLabel(v)
+		return nil
+	case consoleporttemplate.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case consoleporttemplate.FieldType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetType(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ConsolePortTemplate field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ConsolePortTemplateMutation) AddedFields() []string {
+	var fields []string
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ConsolePortTemplateMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ConsolePortTemplateMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown ConsolePortTemplate numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ConsolePortTemplateMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(consoleporttemplate.FieldCreated) {
+		fields = append(fields, consoleporttemplate.FieldCreated)
+	}
+	if m.FieldCleared(consoleporttemplate.FieldLastUpdated) {
+		fields = append(fields, consoleporttemplate.FieldLastUpdated)
+	}
+	if m.FieldCleared(consoleporttemplate.FieldDeviceTypeID) {
+		fields = append(fields, consoleporttemplate.FieldDeviceTypeID)
+	}
+	if m.FieldCleared(consoleporttemplate.FieldModuleTypeID) {
+		fields = append(fields, consoleporttemplate.FieldModuleTypeID)
+	}
+	if m.FieldCleared(consoleporttemplate.FieldType) {
+		fields = append(fields, consoleporttemplate.FieldType)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ConsolePortTemplateMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ConsolePortTemplateMutation) ClearField(name string) error {
+	switch name {
+	case consoleporttemplate.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case consoleporttemplate.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case consoleporttemplate.FieldDeviceTypeID:
+		m.ClearDeviceTypeID()
+		return nil
+	case consoleporttemplate.FieldModuleTypeID:
+		m.ClearModuleTypeID()
+		return nil
+	case consoleporttemplate.FieldType:
+		m.ClearType()
+		return nil
+	}
+	return fmt.Errorf("unknown ConsolePortTemplate nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ConsolePortTemplateMutation) ResetField(name string) error {
+	switch name {
+	case consoleporttemplate.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case consoleporttemplate.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case consoleporttemplate.FieldDeviceTypeID:
+		m.ResetDeviceTypeID()
+		return nil
+	case consoleporttemplate.FieldModuleTypeID:
+		m.ResetModuleTypeID()
+		return nil
+	case consoleporttemplate.FieldName:
+		m.ResetName()
+		return nil
+	case consoleporttemplate.FieldNameNatural:
+		m.ResetNameNatural()
+		return nil
+	case consoleporttemplate.FieldLabel:
+		m.ResetLabel()
+		return nil
+	case consoleporttemplate.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case consoleporttemplate.FieldType:
+		m.ResetType()
+		return nil
+	}
+	return fmt.Errorf("unknown ConsolePortTemplate field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ConsolePortTemplateMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.device_type != nil {
+		edges = append(edges, consoleporttemplate.EdgeDeviceType)
+	}
+	if m.module_type != nil {
+		edges = append(edges, consoleporttemplate.EdgeModuleType)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ConsolePortTemplateMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case consoleporttemplate.EdgeDeviceType:
+		if id := m.device_type; id != nil {
+			return []ent.Value{*id}
+		}
+	case consoleporttemplate.EdgeModuleType:
+		if id := m.module_type; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ConsolePortTemplateMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ConsolePortTemplateMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ConsolePortTemplateMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.cleareddevice_type {
+		edges = append(edges, consoleporttemplate.EdgeDeviceType)
+	}
+	if m.clearedmodule_type {
+		edges = append(edges, consoleporttemplate.EdgeModuleType)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ConsolePortTemplateMutation) EdgeCleared(name string) bool {
+	switch name {
+	case consoleporttemplate.EdgeDeviceType:
+		return m.cleareddevice_type
+	case consoleporttemplate.EdgeModuleType:
+		return m.clearedmodule_type
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ConsolePortTemplateMutation) ClearEdge(name string) error {
+	switch name {
+	case consoleporttemplate.EdgeDeviceType:
+		m.ClearDeviceType()
+		return nil
+	case consoleporttemplate.EdgeModuleType:
+		m.ClearModuleType()
+		return nil
+	}
+	return fmt.Errorf("unknown ConsolePortTemplate unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ConsolePortTemplateMutation) ResetEdge(name string) error {
+	switch name {
+	case consoleporttemplate.EdgeDeviceType:
+		m.ResetDeviceType()
+		return nil
+	case consoleporttemplate.EdgeModuleType:
+		m.ResetModuleType()
+		return nil
+	}
+	return fmt.Errorf("unknown ConsolePortTemplate edge %s", name)
+}
+
+// ConsoleServerPortTemplateMutation represents an operation that mutates the ConsoleServerPortTemplate nodes in the graph.
+type ConsoleServerPortTemplateMutation struct {
+	config
+	op                 Op
+	typ                string
+	id                 *int
+	created            *time.Time
+	last_updated       *time.Time
+	name               *string
+	__name_natural     *string
+	label              *string
+	description        *string
+	_type              *string
+	clearedFields      map[string]struct{}
+	device_type        *int
+	cleareddevice_type bool
+	module_type        *int
+	clearedmodule_type bool
+	done               bool
+	oldValue           func(context.Context) (*ConsoleServerPortTemplate, error)
+	predicates         []predicate.ConsoleServerPortTemplate
+}
+
+var _ ent.Mutation = (*ConsoleServerPortTemplateMutation)(nil)
+
+// consoleserverporttemplateOption allows management of the mutation configuration using functional options.
+type consoleserverporttemplateOption func(*ConsoleServerPortTemplateMutation)
+
+// newConsoleServerPortTemplateMutation creates new mutation for the ConsoleServerPortTemplate entity.
+func newConsoleServerPortTemplateMutation(c config, op Op, opts ...consoleserverporttemplateOption) *ConsoleServerPortTemplateMutation {
+	m := &ConsoleServerPortTemplateMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeConsoleServerPortTemplate,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withConsoleServerPortTemplateID sets the ID field of the mutation.
+func withConsoleServerPortTemplateID(id int) consoleserverporttemplateOption {
+	return func(m *ConsoleServerPortTemplateMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ConsoleServerPortTemplate
+		)
+		m.oldValue = func(ctx context.Context) (*ConsoleServerPortTemplate, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ConsoleServerPortTemplate.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withConsoleServerPortTemplate sets the old ConsoleServerPortTemplate of the mutation.
+func withConsoleServerPortTemplate(node *ConsoleServerPortTemplate) consoleserverporttemplateOption {
+	return func(m *ConsoleServerPortTemplateMutation) {
+		m.oldValue = func(context.Context) (*ConsoleServerPortTemplate, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ConsoleServerPortTemplateMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ConsoleServerPortTemplateMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ConsoleServerPortTemplateMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ConsoleServerPortTemplateMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ConsoleServerPortTemplate.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *ConsoleServerPortTemplateMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *ConsoleServerPortTemplateMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *ConsoleServerPortTemplateMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[consoleserverporttemplate.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *ConsoleServerPortTemplateMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[consoleserverporttemplate.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *ConsoleServerPortTemplateMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, consoleserverporttemplate.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *ConsoleServerPortTemplateMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *ConsoleServerPortTemplateMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *ConsoleServerPortTemplateMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[consoleserverporttemplate.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *ConsoleServerPortTemplateMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[consoleserverporttemplate.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *ConsoleServerPortTemplateMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, consoleserverporttemplate.FieldLastUpdated)
+}
+
+// SetDeviceTypeID sets the "device_type_id" field.
+func (m *ConsoleServerPortTemplateMutation) SetDeviceTypeID(i int) {
+	m.device_type = &i
+}
+
+// DeviceTypeID returns the value of the "device_type_id" field in the mutation.
+func (m *ConsoleServerPortTemplateMutation) DeviceTypeID() (r int, exists bool) {
+	v := m.device_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearDeviceTypeID clears the value of the "device_type_id" field.
+func (m *ConsoleServerPortTemplateMutation) ClearDeviceTypeID() {
+	m.device_type = nil
+	m.clearedFields[consoleserverporttemplate.FieldDeviceTypeID] = struct{}{}
+}
+
+// DeviceTypeIDCleared returns if the "device_type_id" field was cleared in this mutation.
+func (m *ConsoleServerPortTemplateMutation) DeviceTypeIDCleared() bool {
+	_, ok := m.clearedFields[consoleserverporttemplate.FieldDeviceTypeID]
+	return ok
+}
+
+// ResetDeviceTypeID resets all changes to the "device_type_id" field.
+func (m *ConsoleServerPortTemplateMutation) ResetDeviceTypeID() {
+	m.device_type = nil
+	delete(m.clearedFields, consoleserverporttemplate.FieldDeviceTypeID)
+}
+
+// SetModuleTypeID sets the "module_type_id" field.
+func (m *ConsoleServerPortTemplateMutation) SetModuleTypeID(i int) {
+	m.module_type = &i
+}
+
+// ModuleTypeID returns the value of the "module_type_id" field in the mutation.
+func (m *ConsoleServerPortTemplateMutation) ModuleTypeID() (r int, exists bool) {
+	v := m.module_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearModuleTypeID clears the value of the "module_type_id" field.
+func (m *ConsoleServerPortTemplateMutation) ClearModuleTypeID() {
+	m.module_type = nil
+	m.clearedFields[consoleserverporttemplate.FieldModuleTypeID] = struct{}{}
+}
+
+// ModuleTypeIDCleared returns if the "module_type_id" field was cleared in this mutation.
+func (m *ConsoleServerPortTemplateMutation) ModuleTypeIDCleared() bool {
+	_, ok := m.clearedFields[consoleserverporttemplate.FieldModuleTypeID]
+	return ok
+}
+
+// ResetModuleTypeID resets all changes to the "module_type_id" field.
+func (m *ConsoleServerPortTemplateMutation) ResetModuleTypeID() {
+	m.module_type = nil
+	delete(m.clearedFields, consoleserverporttemplate.FieldModuleTypeID)
+}
+
+// SetName sets the "name" field.
+func (m *ConsoleServerPortTemplateMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *ConsoleServerPortTemplateMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *ConsoleServerPortTemplateMutation) ResetName() {
+	m.name = nil
+}
+
+// SetNameNatural sets the "_name_natural" field.
+func (m *ConsoleServerPortTemplateMutation) SetNameNatural(s string) {
+	m.__name_natural = &s
+}
+
+// NameNatural returns the value of the "_name_natural" field in the mutation.
+func (m *ConsoleServerPortTemplateMutation) NameNatural() (r string, exists bool) {
+	v := m.__name_natural
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetNameNatural resets all changes to the "_name_natural" field.
+func (m *ConsoleServerPortTemplateMutation) ResetNameNatural() {
+	m.__name_natural = nil
+}
+
+// SetLabel sets the "label" field.
+func (m *ConsoleServerPortTemplateMutation) SetLabel(s string) {
+	m.label = &s
+}
+
+// Label returns the value of the "label" field in the mutation.
+func (m *ConsoleServerPortTemplateMutation) Label() (r string, exists bool) {
+	v := m.label
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetLabel resets all changes to the "label" field.
+func (m *ConsoleServerPortTemplateMutation) ResetLabel() {
+	m.label = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *ConsoleServerPortTemplateMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *ConsoleServerPortTemplateMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *ConsoleServerPortTemplateMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetType sets the "type" field.
+func (m *ConsoleServerPortTemplateMutation) SetType(s string) {
+	m._type = &s
+}
+
+// GetType returns the value of the "type" field in the mutation.
+func (m *ConsoleServerPortTemplateMutation) GetType() (r string, exists bool) {
+	v := m._type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearType clears the value of the "type" field.
+func (m *ConsoleServerPortTemplateMutation) ClearType() {
+	m._type = nil
+	m.clearedFields[consoleserverporttemplate.FieldType] = struct{}{}
+}
+
+// TypeCleared returns if the "type" field was cleared in this mutation.
+func (m *ConsoleServerPortTemplateMutation) TypeCleared() bool {
+	_, ok := m.clearedFields[consoleserverporttemplate.FieldType]
+	return ok
+}
+
+// ResetType resets all changes to the "type" field.
+func (m *ConsoleServerPortTemplateMutation) ResetType() {
+	m._type = nil
+	delete(m.clearedFields, consoleserverporttemplate.FieldType)
+}
+
+// ClearDeviceType clears the "device_type" edge to the DeviceType entity.
+func (m *ConsoleServerPortTemplateMutation) ClearDeviceType() {
+	m.cleareddevice_type = true
+	m.clearedFields[consoleserverporttemplate.FieldDeviceTypeID] = struct{}{}
+}
+
+// DeviceTypeCleared reports if the "device_type" edge to the DeviceType entity was cleared.
+func (m *ConsoleServerPortTemplateMutation) DeviceTypeCleared() bool {
+	return m.DeviceTypeIDCleared() || m.cleareddevice_type
+}
+
+// DeviceTypeIDs returns the "device_type" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// DeviceTypeID instead. It exists only for internal usage by the builders.
+func (m *ConsoleServerPortTemplateMutation) DeviceTypeIDs() (ids []int) {
+	if id := m.device_type; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetDeviceType resets all changes to the "device_type" edge.
+func (m *ConsoleServerPortTemplateMutation) ResetDeviceType() {
+	m.device_type = nil
+	m.cleareddevice_type = false
+}
+
+// ClearModuleType clears the "module_type" edge to the ModuleType entity.
+func (m *ConsoleServerPortTemplateMutation) ClearModuleType() {
+	m.clearedmodule_type = true
+	m.clearedFields[consoleserverporttemplate.FieldModuleTypeID] = struct{}{}
+}
+
+// ModuleTypeCleared reports if the "module_type" edge to the ModuleType entity was cleared.
+func (m *ConsoleServerPortTemplateMutation) ModuleTypeCleared() bool {
+	return m.ModuleTypeIDCleared() || m.clearedmodule_type
+}
+
+// ModuleTypeIDs returns the "module_type" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ModuleTypeID instead. It exists only for internal usage by the builders.
+func (m *ConsoleServerPortTemplateMutation) ModuleTypeIDs() (ids []int) {
+	if id := m.module_type; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetModuleType resets all changes to the "module_type" edge.
+func (m *ConsoleServerPortTemplateMutation) ResetModuleType() {
+	m.module_type = nil
+	m.clearedmodule_type = false
+}
+
+// Where appends a list predicates to the ConsoleServerPortTemplateMutation builder.
+func (m *ConsoleServerPortTemplateMutation) Where(ps ...predicate.ConsoleServerPortTemplate) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ConsoleServerPortTemplateMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ConsoleServerPortTemplateMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ConsoleServerPortTemplate, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ConsoleServerPortTemplateMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ConsoleServerPortTemplateMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ConsoleServerPortTemplate).
+func (m *ConsoleServerPortTemplateMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ConsoleServerPortTemplateMutation) Fields() []string {
+	fields := make([]string, 0, 9)
+	if m.created != nil {
+		fields = append(fields, consoleserverporttemplate.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, consoleserverporttemplate.FieldLastUpdated)
+	}
+	if m.device_type != nil {
+		fields = append(fields, consoleserverporttemplate.FieldDeviceTypeID)
+	}
+	if m.module_type != nil {
+		fields = append(fields, consoleserverporttemplate.FieldModuleTypeID)
+	}
+	if m.name != nil {
+		fields = append(fields, consoleserverporttemplate.FieldName)
+	}
+	if m.__name_natural != nil {
+		fields = append(fields, consoleserverporttemplate.FieldNameNatural)
+	}
+	if m.label != nil {
+		fields = append(fields, consoleserverporttemplate.FieldLabel)
+	}
+	if m.description != nil {
+		fields = append(fields, consoleserverporttemplate.FieldDescription)
+	}
+	if m._type != nil {
+		fields = append(fields, consoleserverporttemplate.FieldType)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ConsoleServerPortTemplateMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case consoleserverporttemplate.FieldCreated:
+		return m.Created()
+	case consoleserverporttemplate.FieldLastUpdated:
+		return m.LastUpdated()
+	case consoleserverporttemplate.FieldDeviceTypeID:
+		return m.DeviceTypeID()
+	case consoleserverporttemplate.FieldModuleTypeID:
+		return m.ModuleTypeID()
+	case consoleserverporttemplate.FieldName:
+		return m.Name()
+	case consoleserverporttemplate.FieldNameNatural:
+		return m.NameNatural()
+	case consoleserverporttemplate.FieldLabel:
+		return m.Label()
+	case consoleserverporttemplate.FieldDescription:
+		return m.Description()
+	case consoleserverporttemplate.FieldType:
+		return m.GetType()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ConsoleServerPortTemplateMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case consoleserverporttemplate.FieldCreated, consoleserverporttemplate.FieldLastUpdated, consoleserverporttemplate.FieldDeviceTypeID, consoleserverporttemplate.FieldModuleTypeID, consoleserverporttemplate.FieldName, consoleserverporttemplate.FieldNameNatural, consoleserverporttemplate.FieldLabel, consoleserverporttemplate.FieldDescription, consoleserverporttemplate.FieldType:
+	default:
+		return nil, fmt.Errorf("unknown ConsoleServerPortTemplate field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case consoleserverporttemplate.FieldCreated:
+		return old.Created, nil
+	case consoleserverporttemplate.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case consoleserverporttemplate.FieldDeviceTypeID:
+		return old.DeviceTypeID, nil
+	case consoleserverporttemplate.FieldModuleTypeID:
+		return old.ModuleTypeID, nil
+	case consoleserverporttemplate.FieldName:
+		return old.Name, nil
+	case consoleserverporttemplate.FieldNameNatural:
+		return old.NameNatural, nil
+	case consoleserverporttemplate.FieldLabel:
+		return old.Label, nil
+	case consoleserverporttemplate.FieldDescription:
+		return old.Description, nil
+	case consoleserverporttemplate.FieldType:
+		return old.Type, nil
+	}
+	return nil, fmt.Errorf("unknown ConsoleServerPortTemplate field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ConsoleServerPortTemplateMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case consoleserverporttemplate.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case consoleserverporttemplate.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case consoleserverporttemplate.FieldDeviceTypeID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDeviceTypeID(v)
+		return nil
+	case consoleserverporttemplate.FieldModuleTypeID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetModuleTypeID(v)
+		return nil
+	case consoleserverporttemplate.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case consoleserverporttemplate.FieldNameNatural:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNameNatural(v)
+		return nil
+	case consoleserverporttemplate.FieldLabel:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLabel(v)
+		return nil
+	case consoleserverporttemplate.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case consoleserverporttemplate.FieldType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetType(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ConsoleServerPortTemplate field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ConsoleServerPortTemplateMutation) AddedFields() []string {
+	var fields []string
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ConsoleServerPortTemplateMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ConsoleServerPortTemplateMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown ConsoleServerPortTemplate numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ConsoleServerPortTemplateMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(consoleserverporttemplate.FieldCreated) {
+		fields = append(fields, consoleserverporttemplate.FieldCreated)
+	}
+	if m.FieldCleared(consoleserverporttemplate.FieldLastUpdated) {
+		fields = append(fields, consoleserverporttemplate.FieldLastUpdated)
+	}
+	if m.FieldCleared(consoleserverporttemplate.FieldDeviceTypeID) {
+		fields = append(fields, consoleserverporttemplate.FieldDeviceTypeID)
+	}
+	if m.FieldCleared(consoleserverporttemplate.FieldModuleTypeID) {
+		fields = append(fields, consoleserverporttemplate.FieldModuleTypeID)
+	}
+	if m.FieldCleared(consoleserverporttemplate.FieldType) {
+		fields = append(fields, consoleserverporttemplate.FieldType)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ConsoleServerPortTemplateMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ConsoleServerPortTemplateMutation) ClearField(name string) error {
+	switch name {
+	case consoleserverporttemplate.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case consoleserverporttemplate.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case consoleserverporttemplate.FieldDeviceTypeID:
+		m.ClearDeviceTypeID()
+		return nil
+	case consoleserverporttemplate.FieldModuleTypeID:
+		m.ClearModuleTypeID()
+		return nil
+	case consoleserverporttemplate.FieldType:
+		m.ClearType()
+		return nil
+	}
+	return fmt.Errorf("unknown ConsoleServerPortTemplate nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ConsoleServerPortTemplateMutation) ResetField(name string) error {
+	switch name {
+	case consoleserverporttemplate.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case consoleserverporttemplate.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case consoleserverporttemplate.FieldDeviceTypeID:
+		m.ResetDeviceTypeID()
+		return nil
+	case consoleserverporttemplate.FieldModuleTypeID:
+		m.ResetModuleTypeID()
+		return nil
+	case consoleserverporttemplate.FieldName:
+		m.ResetName()
+		return nil
+	case consoleserverporttemplate.FieldNameNatural:
+		m.ResetNameNatural()
+		return nil
+	case consoleserverporttemplate.FieldLabel:
+		m.ResetLabel()
+		return nil
+	case consoleserverporttemplate.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case consoleserverporttemplate.FieldType:
+		m.ResetType()
+		return nil
+	}
+	return fmt.Errorf("unknown ConsoleServerPortTemplate field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ConsoleServerPortTemplateMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.device_type != nil {
+		edges = append(edges, consoleserverporttemplate.EdgeDeviceType)
+	}
+	if m.module_type != nil {
+		edges = append(edges, consoleserverporttemplate.EdgeModuleType)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ConsoleServerPortTemplateMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case consoleserverporttemplate.EdgeDeviceType:
+		if id := m.device_type; id != nil {
+			return []ent.Value{*id}
+		}
+	case consoleserverporttemplate.EdgeModuleType:
+		if id := m.module_type; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ConsoleServerPortTemplateMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ConsoleServerPortTemplateMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ConsoleServerPortTemplateMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.cleareddevice_type {
+		edges = append(edges, consoleserverporttemplate.EdgeDeviceType)
+	}
+	if m.clearedmodule_type {
+		edges = append(edges, consoleserverporttemplate.EdgeModuleType)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ConsoleServerPortTemplateMutation) EdgeCleared(name string) bool {
+	switch name {
+	case consoleserverporttemplate.EdgeDeviceType:
+		return m.cleareddevice_type
+	case consoleserverporttemplate.EdgeModuleType:
+		return m.clearedmodule_type
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ConsoleServerPortTemplateMutation) ClearEdge(name string) error {
+	switch name {
+	case consoleserverporttemplate.EdgeDeviceType:
+		m.ClearDeviceType()
+		return nil
+	case consoleserverporttemplate.EdgeModuleType:
+		m.ClearModuleType()
+		return nil
+	}
+	return fmt.Errorf("unknown ConsoleServerPortTemplate unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ConsoleServerPortTemplateMutation) ResetEdge(name string) error {
+	switch name {
+	case consoleserverporttemplate.EdgeDeviceType:
+		m.ResetDeviceType()
+		return nil
+	case consoleserverporttemplate.EdgeModuleType:
+		m.ResetModuleType()
+		return nil
+	}
+	return fmt.Errorf("unknown ConsoleServerPortTemplate edge %s", name)
+}
 
 // CustomFieldMutation represents an operation that mutates the CustomField nodes in the graph.
 type CustomFieldMutation struct {
@@ -4569,6 +6237,687 @@ func (m *DeliveryMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown Delivery edge %s", name)
 }
 
+// DeviceBayTemplateMutation represents an operation that mutates the DeviceBayTemplate nodes in the graph.
+type DeviceBayTemplateMutation struct {
+	config
+	op                 Op
+	typ                string
+	id                 *int
+	created            *time.Time
+	last_updated       *time.Time
+	name               *string
+	__name_natural     *string
+	label              *string
+	description        *string
+	enabled            *bool
+	clearedFields      map[string]struct{}
+	device_type        *int
+	cleareddevice_type bool
+	done               bool
+	oldValue           func(context.Context) (*DeviceBayTemplate, error)
+	predicates         []predicate.DeviceBayTemplate
+}
+
+var _ ent.Mutation = (*DeviceBayTemplateMutation)(nil)
+
+// devicebaytemplateOption allows management of the mutation configuration using functional options.
+type devicebaytemplateOption func(*DeviceBayTemplateMutation)
+
+// newDeviceBayTemplateMutation creates new mutation for the DeviceBayTemplate entity.
+func newDeviceBayTemplateMutation(c config, op Op, opts ...devicebaytemplateOption) *DeviceBayTemplateMutation {
+	m := &DeviceBayTemplateMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeDeviceBayTemplate,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withDeviceBayTemplateID sets the ID field of the mutation.
+func withDeviceBayTemplateID(id int) devicebaytemplateOption {
+	return func(m *DeviceBayTemplateMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *DeviceBayTemplate
+		)
+		m.oldValue = func(ctx context.Context) (*DeviceBayTemplate, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().DeviceBayTemplate.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withDeviceBayTemplate sets the old DeviceBayTemplate of the mutation.
+func withDeviceBayTemplate(node *DeviceBayTemplate) devicebaytemplateOption {
+	return func(m *DeviceBayTemplateMutation) {
+		m.oldValue = func(context.Context) (*DeviceBayTemplate, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m DeviceBayTemplateMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m DeviceBayTemplateMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *DeviceBayTemplateMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *DeviceBayTemplateMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().DeviceBayTemplate.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *DeviceBayTemplateMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *DeviceBayTemplateMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *DeviceBayTemplateMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[devicebaytemplate.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *DeviceBayTemplateMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[devicebaytemplate.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *DeviceBayTemplateMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, devicebaytemplate.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *DeviceBayTemplateMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *DeviceBayTemplateMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *DeviceBayTemplateMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[devicebaytemplate.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *DeviceBayTemplateMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[devicebaytemplate.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *DeviceBayTemplateMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, devicebaytemplate.FieldLastUpdated)
+}
+
+// SetDeviceTypeID sets the "device_type_id" field.
+func (m *DeviceBayTemplateMutation) SetDeviceTypeID(i int) {
+	m.device_type = &i
+}
+
+// DeviceTypeID returns the value of the "device_type_id" field in the mutation.
+func (m *DeviceBayTemplateMutation) DeviceTypeID() (r int, exists bool) {
+	v := m.device_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDeviceTypeID resets all changes to the "device_type_id" field.
+func (m *DeviceBayTemplateMutation) ResetDeviceTypeID() {
+	m.device_type = nil
+}
+
+// SetName sets the "name" field.
+func (m *DeviceBayTemplateMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *DeviceBayTemplateMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *DeviceBayTemplateMutation) ResetName() {
+	m.name = nil
+}
+
+// SetNameNatural sets the "_name_natural" field.
+func (m *DeviceBayTemplateMutation) SetNameNatural(s string) {
+	m.__name_natural = &s
+}
+
+// NameNatural returns the value of the "_name_natural" field in the mutation.
+func (m *DeviceBayTemplateMutation) NameNatural() (r string, exists bool) {
+	v := m.__name_natural
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetNameNatural resets all changes to the "_name_natural" field.
+func (m *DeviceBayTemplateMutation) ResetNameNatural() {
+	m.__name_natural = nil
+}
+
+// SetLabel sets the "label" field.
+func (m *DeviceBayTemplateMutation) SetLabel(s string) {
+	m.label = &s
+}
+
+// Label returns the value of the "label" field in the mutation.
+func (m *DeviceBayTemplateMutation) Label() (r string, exists bool) {
+	v := m.label
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetLabel resets all changes to the "label" field.
+func (m *DeviceBayTemplateMutation) ResetLabel() {
+	m.label = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *DeviceBayTemplateMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *DeviceBayTemplateMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *DeviceBayTemplateMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetEnabled sets the "enabled" field.
+func (m *DeviceBayTemplateMutation) SetEnabled(b bool) {
+	m.enabled = &b
+}
+
+// Enabled returns the value of the "enabled" field in the mutation.
+func (m *DeviceBayTemplateMutation) Enabled() (r bool, exists bool) {
+	v := m.enabled
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetEnabled resets all changes to the "enabled" field.
+func (m *DeviceBayTemplateMutation) ResetEnabled() {
+	m.enabled = nil
+}
+
+// ClearDeviceType clears the "device_type" edge to the DeviceType entity.
+func (m *DeviceBayTemplateMutation) ClearDeviceType() {
+	m.cleareddevice_type = true
+	m.clearedFields[devicebaytemplate.FieldDeviceTypeID] = struct{}{}
+}
+
+// DeviceTypeCleared reports if the "device_type" edge to the DeviceType entity was cleared.
+func (m *DeviceBayTemplateMutation) DeviceTypeCleared() bool {
+	return m.cleareddevice_type
+}
+
+// DeviceTypeIDs returns the "device_type" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// DeviceTypeID instead. It exists only for internal usage by the builders.
+func (m *DeviceBayTemplateMutation) DeviceTypeIDs() (ids []int) {
+	if id := m.device_type; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetDeviceType resets all changes to the "device_type" edge.
+func (m *DeviceBayTemplateMutation) ResetDeviceType() {
+	m.device_type = nil
+	m.cleareddevice_type = false
+}
+
+// Where appends a list predicates to the DeviceBayTemplateMutation builder.
+func (m *DeviceBayTemplateMutation) Where(ps ...predicate.DeviceBayTemplate) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the DeviceBayTemplateMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *DeviceBayTemplateMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.DeviceBayTemplate, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *DeviceBayTemplateMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *DeviceBayTemplateMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (DeviceBayTemplate).
+func (m *DeviceBayTemplateMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *DeviceBayTemplateMutation) Fields() []string {
+	fields := make([]string, 0, 8)
+	if m.created != nil {
+		fields = append(fields, devicebaytemplate.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, devicebaytemplate.FieldLastUpdated)
+	}
+	if m.device_type != nil {
+		fields = append(fields, devicebaytemplate.FieldDeviceTypeID)
+	}
+	if m.name != nil {
+		fields = append(fields, devicebaytemplate.FieldName)
+	}
+	if m.__name_natural != nil {
+		fields = append(fields, devicebaytemplate.FieldNameNatural)
+	}
+	if m.label != nil {
+		fields = append(fields, devicebaytemplate.FieldLabel)
+	}
+	if m.description != nil {
+		fields = append(fields, devicebaytemplate.FieldDescription)
+	}
+	if m.enabled != nil {
+		fields = append(fields, devicebaytemplate.FieldEnabled)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *DeviceBayTemplateMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case devicebaytemplate.FieldCreated:
+		return m.Created()
+	case devicebaytemplate.FieldLastUpdated:
+		return m.LastUpdated()
+	case devicebaytemplate.FieldDeviceTypeID:
+		return m.DeviceTypeID()
+	case devicebaytemplate.FieldName:
+		return m.Name()
+	case devicebaytemplate.FieldNameNatural:
+		return m.NameNatural()
+	case devicebaytemplate.FieldLabel:
+		return m.Label()
+	case devicebaytemplate.FieldDescription:
+		return m.Description()
+	case devicebaytemplate.FieldEnabled:
+		return m.Enabled()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *DeviceBayTemplateMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case devicebaytemplate.FieldCreated, devicebaytemplate.FieldLastUpdated, devicebaytemplate.FieldDeviceTypeID, devicebaytemplate.FieldName, devicebaytemplate.FieldNameNatural, devicebaytemplate.FieldLabel, devicebaytemplate.FieldDescription, devicebaytemplate.FieldEnabled:
+	default:
+		return nil, fmt.Errorf("unknown DeviceBayTemplate field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case devicebaytemplate.FieldCreated:
+		return old.Created, nil
+	case devicebaytemplate.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case devicebaytemplate.FieldDeviceTypeID:
+		return old.DeviceTypeID, nil
+	case devicebaytemplate.FieldName:
+		return old.Name, nil
+	case devicebaytemplate.FieldNameNatural:
+		return old.NameNatural, nil
+	case devicebaytemplate.FieldLabel:
+		return old.Label, nil
+	case devicebaytemplate.FieldDescription:
+		return old.Description, nil
+	case devicebaytemplate.FieldEnabled:
+		return old.Enabled, nil
+	}
+	return nil, fmt.Errorf("unknown DeviceBayTemplate field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *DeviceBayTemplateMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case devicebaytemplate.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case devicebaytemplate.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case devicebaytemplate.FieldDeviceTypeID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDeviceTypeID(v)
+		return nil
+	case devicebaytemplate.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case devicebaytemplate.FieldNameNatural:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNameNatural(v)
+		return nil
+	case devicebaytemplate.FieldLabel:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLabel(v)
+		return nil
+	case devicebaytemplate.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case devicebaytemplate.FieldEnabled:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEnabled(v)
+		return nil
+	}
+	return fmt.Errorf("unknown DeviceBayTemplate field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *DeviceBayTemplateMutation) AddedFields() []string {
+	var fields []string
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *DeviceBayTemplateMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *DeviceBayTemplateMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown DeviceBayTemplate numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *DeviceBayTemplateMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(devicebaytemplate.FieldCreated) {
+		fields = append(fields, devicebaytemplate.FieldCreated)
+	}
+	if m.FieldCleared(devicebaytemplate.FieldLastUpdated) {
+		fields = append(fields, devicebaytemplate.FieldLastUpdated)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *DeviceBayTemplateMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *DeviceBayTemplateMutation) ClearField(name string) error {
+	switch name {
+	case devicebaytemplate.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case devicebaytemplate.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	}
+	return fmt.Errorf("unknown DeviceBayTemplate nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *DeviceBayTemplateMutation) ResetField(name string) error {
+	switch name {
+	case devicebaytemplate.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case devicebaytemplate.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case devicebaytemplate.FieldDeviceTypeID:
+		m.ResetDeviceTypeID()
+		return nil
+	case devicebaytemplate.FieldName:
+		m.ResetName()
+		return nil
+	case devicebaytemplate.FieldNameNatural:
+		m.ResetNameNatural()
+		return nil
+	case devicebaytemplate.FieldLabel:
+		m.ResetLabel()
+		return nil
+	case devicebaytemplate.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case devicebaytemplate.FieldEnabled:
+		m.ResetEnabled()
+		return nil
+	}
+	return fmt.Errorf("unknown DeviceBayTemplate field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *DeviceBayTemplateMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.device_type != nil {
+		edges = append(edges, devicebaytemplate.EdgeDeviceType)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *DeviceBayTemplateMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case devicebaytemplate.EdgeDeviceType:
+		if id := m.device_type; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *DeviceBayTemplateMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *DeviceBayTemplateMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *DeviceBayTemplateMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.cleareddevice_type {
+		edges = append(edges, devicebaytemplate.EdgeDeviceType)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *DeviceBayTemplateMutation) EdgeCleared(name string) bool {
+	switch name {
+	case devicebaytemplate.EdgeDeviceType:
+		return m.cleareddevice_type
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *DeviceBayTemplateMutation) ClearEdge(name string) error {
+	switch name {
+	case devicebaytemplate.EdgeDeviceType:
+		m.ClearDeviceType()
+		return nil
+	}
+	return fmt.Errorf("unknown DeviceBayTemplate unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *DeviceBayTemplateMutation) ResetEdge(name string) error {
+	switch name {
+	case devicebaytemplate.EdgeDeviceType:
+		m.ResetDeviceType()
+		return nil
+	}
+	return fmt.Errorf("unknown DeviceBayTemplate edge %s", name)
+}
+
 // DeviceRoleMutation represents an operation that mutates the DeviceRole nodes in the graph.
 type DeviceRoleMutation struct {
 	config
@@ -5496,6 +7845,1228 @@ func (m *DeviceRoleMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown DeviceRole edge %s", name)
+}
+
+// DeviceTypeMutation represents an operation that mutates the DeviceType nodes in the graph.
+type DeviceTypeMutation struct {
+	config
+	op                       Op
+	typ                      string
+	id                       *int
+	created                  *time.Time
+	last_updated             *time.Time
+	custom_field_data        *map[string]interface{}
+	description              *string
+	comments                 *string
+	model                    *string
+	slug                     *string
+	part_number              *string
+	u_height                 *float64
+	addu_height              *float64
+	exclude_from_utilization *bool
+	is_full_depth            *bool
+	subdevice_role           *string
+	airflow                  *string
+	weight                   *float64
+	addweight                *float64
+	weight_unit              *string
+	clearedFields            map[string]struct{}
+	manufacturer             *int
+	clearedmanufacturer      bool
+	default_platform         *int
+	cleareddefault_platform  bool
+	done                     bool
+	oldValue                 func(context.Context) (*DeviceType, error)
+	predicates               []predicate.DeviceType
+}
+
+var _ ent.Mutation = (*DeviceTypeMutation)(nil)
+
+// devicetypeOption allows management of the mutation configuration using functional options.
+type devicetypeOption func(*DeviceTypeMutation)
+
+// newDeviceTypeMutation creates new mutation for the DeviceType entity.
+func newDeviceTypeMutation(c config, op Op, opts ...devicetypeOption) *DeviceTypeMutation {
+	m := &DeviceTypeMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeDeviceType,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withDeviceTypeID sets the ID field of the mutation.
+func withDeviceTypeID(id int) devicetypeOption {
+	return func(m *DeviceTypeMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *DeviceType
+		)
+		m.oldValue = func(ctx context.Context) (*DeviceType, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().DeviceType.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withDeviceType sets the old DeviceType of the mutation.
+func withDeviceType(node *DeviceType) devicetypeOption {
+	return func(m *DeviceTypeMutation) {
+		m.oldValue = func(context.Context) (*DeviceType, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m DeviceTypeMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m DeviceTypeMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *DeviceTypeMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *DeviceTypeMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().DeviceType.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *DeviceTypeMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *DeviceTypeMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *DeviceTypeMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[devicetype.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *DeviceTypeMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[devicetype.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *DeviceTypeMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, devicetype.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *DeviceTypeMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *DeviceTypeMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *DeviceTypeMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[devicetype.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *DeviceTypeMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[devicetype.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *DeviceTypeMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, devicetype.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *DeviceTypeMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *DeviceTypeMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *DeviceTypeMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *DeviceTypeMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *DeviceTypeMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *DeviceTypeMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetComments sets the "comments" field.
+func (m *DeviceTypeMutation) SetComments(s string) {
+	m.comments = &s
+}
+
+// Comments returns the value of the "comments" field in the mutation.
+func (m *DeviceTypeMutation) Comments() (r string, exists bool) {
+	v := m.comments
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetComments resets all changes to the "comments" field.
+func (m *DeviceTypeMutation) ResetComments() {
+	m.comments = nil
+}
+
+// SetManufacturerID sets the "manufacturer_id" field.
+func (m *DeviceTypeMutation) SetManufacturerID(i int) {
+	m.manufacturer = &i
+}
+
+// ManufacturerID returns the value of the "manufacturer_id" field in the mutation.
+func (m *DeviceTypeMutation) ManufacturerID() (r int, exists bool) {
+	v := m.manufacturer
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetManufacturerID resets all changes to the "manufacturer_id" field.
+func (m *DeviceTypeMutation) ResetManufacturerID() {
+	m.manufacturer = nil
+}
+
+// SetDefaultPlatformID sets the "default_platform_id" field.
+func (m *DeviceTypeMutation) SetDefaultPlatformID(i int) {
+	m.default_platform = &i
+}
+
+// DefaultPlatformID returns the value of the "default_platform_id" field in the mutation.
+func (m *DeviceTypeMutation) DefaultPlatformID() (r int, exists bool) {
+	v := m.default_platform
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearDefaultPlatformID clears the value of the "default_platform_id" field.
+func (m *DeviceTypeMutation) ClearDefaultPlatformID() {
+	m.default_platform = nil
+	m.clearedFields[devicetype.FieldDefaultPlatformID] = struct{}{}
+}
+
+// DefaultPlatformIDCleared returns if the "default_platform_id" field was cleared in this mutation.
+func (m *DeviceTypeMutation) DefaultPlatformIDCleared() bool {
+	_, ok := m.clearedFields[devicetype.FieldDefaultPlatformID]
+	return ok
+}
+
+// ResetDefaultPlatformID resets all changes to the "default_platform_id" field.
+func (m *DeviceTypeMutation) ResetDefaultPlatformID() {
+	m.default_platform = nil
+	delete(m.clearedFields, devicetype.FieldDefaultPlatformID)
+}
+
+// SetModel sets the "model" field.
+func (m *DeviceTypeMutation) SetModel(s string) {
+	m.model = &s
+}
+
+// Model returns the value of the "model" field in the mutation.
+func (m *DeviceTypeMutation) Model() (r string, exists bool) {
+	v := m.model
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetModel resets all changes to the "model" field.
+func (m *DeviceTypeMutation) ResetModel() {
+	m.model = nil
+}
+
+// SetSlug sets the "slug" field.
+func (m *DeviceTypeMutation) SetSlug(s string) {
+	m.slug = &s
+}
+
+// Slug returns the value of the "slug" field in the mutation.
+func (m *DeviceTypeMutation) Slug() (r string, exists bool) {
+	v := m.slug
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetSlug resets all changes to the "slug" field.
+func (m *DeviceTypeMutation) ResetSlug() {
+	m.slug = nil
+}
+
+// SetPartNumber sets the "part_number" field.
+func (m *DeviceTypeMutation) SetPartNumber(s string) {
+	m.part_number = &s
+}
+
+// PartNumber returns the value of the "part_number" field in the mutation.
+func (m *DeviceTypeMutation) PartNumber() (r string, exists bool) {
+	v := m.part_number
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetPartNumber resets all changes to the "part_number" field.
+func (m *DeviceTypeMutation) ResetPartNumber() {
+	m.part_number = nil
+}
+
+// SetUHeight sets the "u_height" field.
+func (m *DeviceTypeMutation) SetUHeight(f float64) {
+	m.u_height = &f
+	m.addu_height = nil
+}
+
+// UHeight returns the value of the "u_height" field in the mutation.
+func (m *DeviceTypeMutation) UHeight() (r float64, exists bool) {
+	v := m.u_height
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddUHeight adds f to the "u_height" field.
+func (m *DeviceTypeMutation) AddUHeight(f float64) {
+	if m.addu_height != nil {
+		*m.addu_height += f
+	} else {
+		m.addu_height = &f
+	}
+}
+
+// AddedUHeight returns the value that was added to the "u_height" field in this mutation.
+func (m *DeviceTypeMutation) AddedUHeight() (r float64, exists bool) {
+	v := m.addu_height
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetUHeight resets all changes to the "u_height" field.
+func (m *DeviceTypeMutation) ResetUHeight() {
+	m.u_height = nil
+	m.addu_height = nil
+}
+
+// SetExcludeFromUtilization sets the "exclude_from_utilization" field.
+func (m *DeviceTypeMutation) SetExcludeFromUtilization(b bool) {
+	m.exclude_from_utilization = &b
+}
+
+// ExcludeFromUtilization returns the value of the "exclude_from_utilization" field in the mutation.
+func (m *DeviceTypeMutation) ExcludeFromUtilization() (r bool, exists bool) {
+	v := m.exclude_from_utilization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetExcludeFromUtilization resets all changes to the "exclude_from_utilization" field.
+func (m *DeviceTypeMutation) ResetExcludeFromUtilization() {
+	m.exclude_from_utilization = nil
+}
+
+// SetIsFullDepth sets the "is_full_depth" field.
+func (m *DeviceTypeMutation) SetIsFullDepth(b bool) {
+	m.is_full_depth = &b
+}
+
+// IsFullDepth returns the value of the "is_full_depth" field in the mutation.
+func (m *DeviceTypeMutation) IsFullDepth() (r bool, exists bool) {
+	v := m.is_full_depth
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetIsFullDepth resets all changes to the "is_full_depth" field.
+func (m *DeviceTypeMutation) ResetIsFullDepth() {
+	m.is_full_depth = nil
+}
+
+// SetSubdeviceRole sets the "subdevice_role" field.
+func (m *DeviceTypeMutation) SetSubdeviceRole(s string) {
+	m.subdevice_role = &s
+}
+
+// SubdeviceRole returns the value of the "subdevice_role" field in the mutation.
+func (m *DeviceTypeMutation) SubdeviceRole() (r string, exists bool) {
+	v := m.subdevice_role
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearSubdeviceRole clears the value of the "subdevice_role" field.
+func (m *DeviceTypeMutation) ClearSubdeviceRole() {
+	m.subdevice_role = nil
+	m.clearedFields[devicetype.FieldSubdeviceRole] = struct{}{}
+}
+
+// SubdeviceRoleCleared returns if the "subdevice_role" field was cleared in this mutation.
+func (m *DeviceTypeMutation) SubdeviceRoleCleared() bool {
+	_, ok := m.clearedFields[devicetype.FieldSubdeviceRole]
+	return ok
+}
+
+// ResetSubdeviceRole resets all changes to the "subdevice_role" field.
+func (m *DeviceTypeMutation) ResetSubdeviceRole() {
+	m.subdevice_role = nil
+	delete(m.clearedFields, devicetype.FieldSubdeviceRole)
+}
+
+// SetAirflow sets the "airflow" field.
+func (m *DeviceTypeMutation) SetAirflow(s string) {
+	m.airflow = &s
+}
+
+// Airflow returns the value of the "airflow" field in the mutation.
+func (m *DeviceTypeMutation) Airflow() (r string, exists bool) {
+	v := m.airflow
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearAirflow clears the value of the "airflow" field.
+func (m *DeviceTypeMutation) ClearAirflow() {
+	m.airflow = nil
+	m.clearedFields[devicetype.FieldAirflow] = struct{}{}
+}
+
+// AirflowCleared returns if the "airflow" field was cleared in this mutation.
+func (m *DeviceTypeMutation) AirflowCleared() bool {
+	_, ok := m.clearedFields[devicetype.FieldAirflow]
+	return ok
+}
+
+// ResetAirflow resets all changes to the "airflow" field.
+func (m *DeviceTypeMutation) ResetAirflow() {
+	m.airflow = nil
+	delete(m.clearedFields, devicetype.FieldAirflow)
+}
+
+// SetWeight sets the "weight" field.
+func (m *DeviceTypeMutation) SetWeight(f float64) {
+	m.weight = &f
+	m.addweight = nil
+}
+
+// Weight returns the value of the "weight" field in the mutation.
+func (m *DeviceTypeMutation) Weight() (r float64, exists bool) {
+	v := m.weight
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddWeight adds f to the "weight" field.
+func (m *DeviceTypeMutation) AddWeight(f float64) {
+	if m.addweight != nil {
+		*m.addweight += f
+	} else {
+		m.addweight = &f
+	}
+}
+
+// AddedWeight returns the value that was added to the "weight" field in this mutation.
+func (m *DeviceTypeMutation) AddedWeight() (r float64, exists bool) {
+	v := m.addweight
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearWeight clears the value of the "weight" field.
+func (m *DeviceTypeMutation) ClearWeight() {
+	m.weight = nil
+	m.addweight = nil
+	m.clearedFields[devicetype.FieldWeight] = struct{}{}
+}
+
+// WeightCleared returns if the "weight" field was cleared in this mutation.
+func (m *DeviceTypeMutation) WeightCleared() bool {
+	_, ok := m.clearedFields[devicetype.FieldWeight]
+	return ok
+}
+
+// ResetWeight resets all changes to the "weight" field.
+func (m *DeviceTypeMutation) ResetWeight() {
+	m.weight = nil
+	m.addweight = nil
+	delete(m.clearedFields, devicetype.FieldWeight)
+}
+
+// SetWeightUnit sets the "weight_unit" field.
+func (m *DeviceTypeMutation) SetWeightUnit(s string) {
+	m.weight_unit = &s
+}
+
+// WeightUnit returns the value of the "weight_unit" field in the mutation.
+func (m *DeviceTypeMutation) WeightUnit() (r string, exists bool) {
+	v := m.weight_unit
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearWeightUnit clears the value of the "weight_unit" field.
+func (m *DeviceTypeMutation) ClearWeightUnit() {
+	m.weight_unit = nil
+	m.clearedFields[devicetype.FieldWeightUnit] = struct{}{}
+}
+
+// WeightUnitCleared returns if the "weight_unit" field was cleared in this mutation.
+func (m *DeviceTypeMutation) WeightUnitCleared() bool {
+	_, ok := m.clearedFields[devicetype.FieldWeightUnit]
+	return ok
+}
+
+// ResetWeightUnit resets all changes to the "weight_unit" field.
+func (m *DeviceTypeMutation) ResetWeightUnit() {
+	m.weight_unit = nil
+	delete(m.clearedFields, devicetype.FieldWeightUnit)
+}
+
+// ClearManufacturer clears the "manufacturer" edge to the Manufacturer entity.
+func (m *DeviceTypeMutation) ClearManufacturer() {
+	m.clearedmanufacturer = true
+	m.clearedFields[devicetype.FieldManufacturerID] = struct{}{}
+}
+
+// ManufacturerCleared reports if the "manufacturer" edge to the Manufacturer entity was cleared.
+func (m *DeviceTypeMutation) ManufacturerCleared() bool {
+	return m.clearedmanufacturer
+}
+
+// ManufacturerIDs returns the "manufacturer" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ManufacturerID instead. It exists only for internal usage by the builders.
+func (m *DeviceTypeMutation) ManufacturerIDs() (ids []int) {
+	if id := m.manufacturer; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetManufacturer resets all changes to the "manufacturer" edge.
+func (m *DeviceTypeMutation) ResetManufacturer() {
+	m.manufacturer = nil
+	m.clearedmanufacturer = false
+}
+
+// ClearDefaultPlatform clears the "default_platform" edge to the Platform entity.
+func (m *DeviceTypeMutation) ClearDefaultPlatform() {
+	m.cleareddefault_platform = true
+	m.clearedFields[devicetype.FieldDefaultPlatformID] = struct{}{}
+}
+
+// DefaultPlatformCleared reports if the "default_platform" edge to the Platform entity was cleared.
+func (m *DeviceTypeMutation) DefaultPlatformCleared() bool {
+	return m.DefaultPlatformIDCleared() || m.cleareddefault_platform
+}
+
+// DefaultPlatformIDs returns the "default_platform" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// DefaultPlatformID instead. It exists only for internal usage by the builders.
+func (m *DeviceTypeMutation) DefaultPlatformIDs() (ids []int) {
+	if id := m.default_platform; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetDefaultPlatform resets all changes to the "default_platform" edge.
+func (m *DeviceTypeMutation) ResetDefaultPlatform() {
+	m.default_platform = nil
+	m.cleareddefault_platform = false
+}
+
+// Where appends a list predicates to the DeviceTypeMutation builder.
+func (m *DeviceTypeMutation) Where(ps ...predicate.DeviceType) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the DeviceTypeMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *DeviceTypeMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.DeviceType, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *DeviceTypeMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *DeviceTypeMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (DeviceType).
+func (m *DeviceTypeMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *DeviceTypeMutation) Fields() []string {
+	fields := make([]string, 0, 17)
+	if m.created != nil {
+		fields = append(fields, devicetype.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, devicetype.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, devicetype.FieldCustomFieldData)
+	}
+	if m.description != nil {
+		fields = append(fields, devicetype.FieldDescription)
+	}
+	if m.comments != nil {
+		fields = append(fields, devicetype.FieldComments)
+	}
+	if m.manufacturer != nil {
+		fields = append(fields, devicetype.FieldManufacturerID)
+	}
+	if m.default_platform != nil {
+		fields = append(fields, devicetype.FieldDefaultPlatformID)
+	}
+	if m.model != nil {
+		fields = append(fields, devicetype.FieldModel)
+	}
+	if m.slug != nil {
+		fields = append(fields, devicetype.FieldSlug)
+	}
+	if m.part_number != nil {
+		fields = append(fields, devicetype.FieldPartNumber)
+	}
+	if m.u_height != nil {
+		fields = append(fields, devicetype.FieldUHeight)
+	}
+	if m.exclude_from_utilization != nil {
+		fields = append(fields, devicetype.FieldExcludeFromUtilization)
+	}
+	if m.is_full_depth != nil {
+		fields = append(fields, devicetype.FieldIsFullDepth)
+	}
+	if m.subdevice_role != nil {
+		fields = append(fields, devicetype.FieldSubdeviceRole)
+	}
+	if m.airflow != nil {
+		fields = append(fields, devicetype.FieldAirflow)
+	}
+	if m.weight != nil {
+		fields = append(fields, devicetype.FieldWeight)
+	}
+	if m.weight_unit != nil {
+		fields = append(fields, devicetype.FieldWeightUnit)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *DeviceTypeMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case devicetype.FieldCreated:
+		return m.Created()
+	case devicetype.FieldLastUpdated:
+		return m.LastUpdated()
+	case devicetype.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case devicetype.FieldDescription:
+		return m.Description()
+	case devicetype.FieldComments:
+		return m.Comments()
+	case devicetype.FieldManufacturerID:
+		return m.ManufacturerID()
+	case devicetype.FieldDefaultPlatformID:
+		return m.DefaultPlatformID()
+	case devicetype.FieldModel:
+		return m.Model()
+	case devicetype.FieldSlug:
+		return m.Slug()
+	case devicetype.FieldPartNumber:
+		return m.PartNumber()
+	case devicetype.FieldUHeight:
+		return m.UHeight()
+	case devicetype.FieldExcludeFromUtilization:
+		return m.ExcludeFromUtilization()
+	case devicetype.FieldIsFullDepth:
+		return m.IsFullDepth()
+	case devicetype.FieldSubdeviceRole:
+		return m.SubdeviceRole()
+	case devicetype.FieldAirflow:
+		return m.Airflow()
+	case devicetype.FieldWeight:
+		return m.Weight()
+	case devicetype.FieldWeightUnit:
+		return m.WeightUnit()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *DeviceTypeMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case devicetype.FieldCreated, devicetype.FieldLastUpdated, devicetype.FieldCustomFieldData, devicetype.FieldDescription, devicetype.FieldComments, devicetype.FieldManufacturerID, devicetype.FieldDefaultPlatformID, devicetype.FieldModel, devicetype.FieldSlug, devicetype.FieldPartNumber, devicetype.FieldUHeight, devicetype.FieldExcludeFromUtilization, devicetype.FieldIsFullDepth, devicetype.FieldSubdeviceRole, devicetype.FieldAirflow, devicetype.FieldWeight, devicetype.FieldWeightUnit:
+	default:
+		return nil, fmt.Errorf("unknown DeviceType field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case devicetype.FieldCreated:
+		return old.Created, nil
+	case devicetype.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case devicetype.FieldCustomFieldData:
+		return old.CustomFieldData, nil
+	case devicetype.FieldDescription:
+		return old.Description, nil
+	case devicetype.FieldComments:
+		return old.Comments, nil
+	case devicetype.FieldManufacturerID:
+		return old.ManufacturerID, nil
+	case devicetype.FieldDefaultPlatformID:
+		return old.DefaultPlatformID, nil
+	case devicetype.FieldModel:
+		return old.Model, nil
+	case devicetype.FieldSlug:
+		return old.Slug, nil
+	case devicetype.FieldPartNumber:
+		return old.PartNumber, nil
+	case devicetype.FieldUHeight:
+		return old.UHeight, nil
+	case devicetype.FieldExcludeFromUtilization:
+		return old.ExcludeFromUtilization, nil
+	case devicetype.FieldIsFullDepth:
+		return old.IsFullDepth, nil
+	case devicetype.FieldSubdeviceRole:
+		return old.SubdeviceRole, nil
+	case devicetype.FieldAirflow:
+		return old.Airflow, nil
+	case devicetype.FieldWeight:
+		return old.Weight, nil
+	case devicetype.FieldWeightUnit:
+		return old.WeightUnit, nil
+	}
+	return nil, fmt.Errorf("unknown DeviceType field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *DeviceTypeMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case devicetype.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case devicetype.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case devicetype.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case devicetype.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case devicetype.FieldComments:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetComments(v)
+		return nil
+	case devicetype.FieldManufacturerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetManufacturerID(v)
+		return nil
+	case devicetype.FieldDefaultPlatformID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDefaultPlatformID(v)
+		return nil
+	case devicetype.FieldModel:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetModel(v)
+		return nil
+	case devicetype.FieldSlug:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSlug(v)
+		return nil
+	case devicetype.FieldPartNumber:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPartNumber(v)
+		return nil
+	case devicetype.FieldUHeight:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUHeight(v)
+		return nil
+	case devicetype.FieldExcludeFromUtilization:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetExcludeFromUtilization(v)
+		return nil
+	case devicetype.FieldIsFullDepth:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIsFullDepth(v)
+		return nil
+	case devicetype.FieldSubdeviceRole:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSubdeviceRole(v)
+		return nil
+	case devicetype.FieldAirflow:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAirflow(v)
+		return nil
+	case devicetype.FieldWeight:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetWeight(v)
+		return nil
+	case devicetype.FieldWeightUnit:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetWeightUnit(v)
+		return nil
+	}
+	return fmt.Errorf("unknown DeviceType field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *DeviceTypeMutation) AddedFields() []string {
+	var fields []string
+	if m.addu_height != nil {
+		fields = append(fields, devicetype.FieldUHeight)
+	}
+	if m.addweight != nil {
+		fields = append(fields, devicetype.FieldWeight)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *DeviceTypeMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case devicetype.FieldUHeight:
+		return m.AddedUHeight()
+	case devicetype.FieldWeight:
+		return m.AddedWeight()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *DeviceTypeMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case devicetype.FieldUHeight:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddUHeight(v)
+		return nil
+	case devicetype.FieldWeight:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddWeight(v)
+		return nil
+	}
+	return fmt.Errorf("unknown DeviceType numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *DeviceTypeMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(devicetype.FieldCreated) {
+		fields = append(fields, devicetype.FieldCreated)
+	}
+	if m.FieldCleared(devicetype.FieldLastUpdated) {
+		fields = append(fields, devicetype.FieldLastUpdated)
+	}
+	if m.FieldCleared(devicetype.FieldDefaultPlatformID) {
+		fields = append(fields, devicetype.FieldDefaultPlatformID)
+	}
+	if m.FieldCleared(devicetype.FieldSubdeviceRole) {
+		fields = append(fields, devicetype.FieldSubdeviceRole)
+	}
+	if m.FieldCleared(devicetype.FieldAirflow) {
+		fields = append(fields, devicetype.FieldAirflow)
+	}
+	if m.FieldCleared(devicetype.FieldWeight) {
+		fields = append(fields, devicetype.FieldWeight)
+	}
+	if m.FieldCleared(devicetype.FieldWeightUnit) {
+		fields = append(fields, devicetype.FieldWeightUnit)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *DeviceTypeMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *DeviceTypeMutation) ClearField(name string) error {
+	switch name {
+	case devicetype.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case devicetype.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case devicetype.FieldDefaultPlatformID:
+		m.ClearDefaultPlatformID()
+		return nil
+	case devicetype.FieldSubdeviceRole:
+		m.ClearSubdeviceRole()
+		return nil
+	case devicetype.FieldAirflow:
+		m.ClearAirflow()
+		return nil
+	case devicetype.FieldWeight:
+		m.ClearWeight()
+		return nil
+	case devicetype.FieldWeightUnit:
+		m.ClearWeightUnit()
+		return nil
+	}
+	return fmt.Errorf("unknown DeviceType nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *DeviceTypeMutation) ResetField(name string) error {
+	switch name {
+	case devicetype.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case devicetype.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case devicetype.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case devicetype.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case devicetype.FieldComments:
+		m.ResetComments()
+		return nil
+	case devicetype.FieldManufacturerID:
+		m.ResetManufacturerID()
+		return nil
+	case devicetype.FieldDefaultPlatformID:
+		m.ResetDefaultPlatformID()
+		return nil
+	case devicetype.FieldModel:
+		m.ResetModel()
+		return nil
+	case devicetype.FieldSlug:
+		m.ResetSlug()
+		return nil
+	case devicetype.FieldPartNumber:
+		m.ResetPartNumber()
+		return nil
+	case devicetype.FieldUHeight:
+		m.ResetUHeight()
+		return nil
+	case devicetype.FieldExcludeFromUtilization:
+		m.ResetExcludeFromUtilization()
+		return nil
+	case devicetype.FieldIsFullDepth:
+		m.ResetIsFullDepth()
+		return nil
+	case devicetype.FieldSubdeviceRole:
+		m.ResetSubdeviceRole()
+		return nil
+	case devicetype.FieldAirflow:
+		m.ResetAirflow()
+		return nil
+	case devicetype.FieldWeight:
+		m.ResetWeight()
+		return nil
+	case devicetype.FieldWeightUnit:
+		m.ResetWeightUnit()
+		return nil
+	}
+	return fmt.Errorf("unknown DeviceType field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *DeviceTypeMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.manufacturer != nil {
+		edges = append(edges, devicetype.EdgeManufacturer)
+	}
+	if m.default_platform != nil {
+		edges = append(edges, devicetype.EdgeDefaultPlatform)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *DeviceTypeMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case devicetype.EdgeManufacturer:
+		if id := m.manufacturer; id != nil {
+			return []ent.Value{*id}
+		}
+	case devicetype.EdgeDefaultPlatform:
+		if id := m.default_platform; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *DeviceTypeMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *DeviceTypeMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *DeviceTypeMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedmanufacturer {
+		edges = append(edges, devicetype.EdgeManufacturer)
+	}
+	if m.cleareddefault_platform {
+		edges = append(edges, devicetype.EdgeDefaultPlatform)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *DeviceTypeMutation) EdgeCleared(name string) bool {
+	switch name {
+	case devicetype.EdgeManufacturer:
+		return m.clearedmanufacturer
+	case devicetype.EdgeDefaultPlatform:
+		return m.cleareddefault_platform
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *DeviceTypeMutation) ClearEdge(name string) error {
+	switch name {
+	case devicetype.EdgeManufacturer:
+		m.ClearManufacturer()
+		return nil
+	case devicetype.EdgeDefaultPlatform:
+		m.ClearDefaultPlatform()
+		return nil
+	}
+	return fmt.Errorf("unknown DeviceType unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *DeviceTypeMutation) ResetEdge(name string) error {
+	switch name {
+	case devicetype.EdgeManufacturer:
+		m.ResetManufacturer()
+		return nil
+	case devicetype.EdgeDefaultPlatform:
+		m.ResetDefaultPlatform()
+		return nil
+	}
+	return fmt.Errorf("unknown DeviceType edge %s", name)
 }
 
 // EventRuleMutation represents an operation that mutates the EventRule nodes in the graph.
@@ -6504,6 +10075,968 @@ func (m *EventRuleMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown EventRule edge %s", name)
 }
 
+// FrontPortTemplateMutation represents an operation that mutates the FrontPortTemplate nodes in the graph.
+type FrontPortTemplateMutation struct {
+	config
+	op                 Op
+	typ                string
+	id                 *int
+	created            *time.Time
+	last_updated       *time.Time
+	name               *string
+	__name_natural     *string
+	label              *string
+	description        *string
+	_type              *string
+	color              *string
+	positions          *int
+	addpositions       *int
+	mappings           *[]interface{}
+	appendmappings     []interface{}
+	clearedFields      map[string]struct{}
+	device_type        *int
+	cleareddevice_type bool
+	module_type        *int
+	clearedmodule_type bool
+	done               bool
+	oldValue           func(context.Context) (*FrontPortTemplate, error)
+	predicates         []predicate.FrontPortTemplate
+}
+
+var _ ent.Mutation = (*FrontPortTemplateMutation)(nil)
+
+// frontporttemplateOption allows management of the mutation configuration using functional options.
+type frontporttemplateOption func(*FrontPortTemplateMutation)
+
+// newFrontPortTemplateMutation creates new mutation for the FrontPortTemplate entity.
+func newFrontPortTemplateMutation(c config, op Op, opts ...frontporttemplateOption) *FrontPortTemplateMutation {
+	m := &FrontPortTemplateMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeFrontPortTemplate,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withFrontPortTemplateID sets the ID field of the mutation.
+func withFrontPortTemplateID(id int) frontporttemplateOption {
+	return func(m *FrontPortTemplateMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *FrontPortTemplate
+		)
+		m.oldValue = func(ctx context.Context) (*FrontPortTemplate, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().FrontPortTemplate.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withFrontPortTemplate sets the old FrontPortTemplate of the mutation.
+func withFrontPortTemplate(node *FrontPortTemplate) frontporttemplateOption {
+	return func(m *FrontPortTemplateMutation) {
+		m.oldValue = func(context.Context) (*FrontPortTemplate, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m FrontPortTemplateMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m FrontPortTemplateMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *FrontPortTemplateMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *FrontPortTemplateMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().FrontPortTemplate.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *FrontPortTemplateMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *FrontPortTemplateMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *FrontPortTemplateMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[frontporttemplate.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *FrontPortTemplateMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[frontporttemplate.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *FrontPortTemplateMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, frontporttemplate.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *FrontPortTemplateMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *FrontPortTemplateMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *FrontPortTemplateMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[frontporttemplate.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *FrontPortTemplateMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[frontporttemplate.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *FrontPortTemplateMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, frontporttemplate.FieldLastUpdated)
+}
+
+// SetDeviceTypeID sets the "device_type_id" field.
+func (m *FrontPortTemplateMutation) SetDeviceTypeID(i int) {
+	m.device_type = &i
+}
+
+// DeviceTypeID returns the value of the "device_type_id" field in the mutation.
+func (m *FrontPortTemplateMutation) DeviceTypeID() (r int, exists bool) {
+	v := m.device_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearDeviceTypeID clears the value of the "device_type_id" field.
+func (m *FrontPortTemplateMutation) ClearDeviceTypeID() {
+	m.device_type = nil
+	m.clearedFields[frontporttemplate.FieldDeviceTypeID] = struct{}{}
+}
+
+// DeviceTypeIDCleared returns if the "device_type_id" field was cleared in this mutation.
+func (m *FrontPortTemplateMutation) DeviceTypeIDCleared() bool {
+	_, ok := m.clearedFields[frontporttemplate.FieldDeviceTypeID]
+	return ok
+}
+
+// ResetDeviceTypeID resets all changes to the "device_type_id" field.
+func (m *FrontPortTemplateMutation) ResetDeviceTypeID() {
+	m.device_type = nil
+	delete(m.clearedFields, frontporttemplate.FieldDeviceTypeID)
+}
+
+// SetModuleTypeID sets the "module_type_id" field.
+func (m *FrontPortTemplateMutation) SetModuleTypeID(i int) {
+	m.module_type = &i
+}
+
+// ModuleTypeID returns the value of the "module_type_id" field in the mutation.
+func (m *FrontPortTemplateMutation) ModuleTypeID() (r int, exists bool) {
+	v := m.module_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearModuleTypeID clears the value of the "module_type_id" field.
+func (m *FrontPortTemplateMutation) ClearModuleTypeID() {
+	m.module_type = nil
+	m.clearedFields[frontporttemplate.FieldModuleTypeID] = struct{}{}
+}
+
+// ModuleTypeIDCleared returns if the "module_type_id" field was cleared in this mutation.
+func (m *FrontPortTemplateMutation) ModuleTypeIDCleared() bool {
+	_, ok := m.clearedFields[frontporttemplate.FieldModuleTypeID]
+	return ok
+}
+
+// ResetModuleTypeID resets all changes to the "module_type_id" field.
+func (m *FrontPortTemplateMutation) ResetModuleTypeID() {
+	m.module_type = nil
+	delete(m.clearedFields, frontporttemplate.FieldModuleTypeID)
+}
+
+// SetName sets the "name" field.
+func (m *FrontPortTemplateMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *FrontPortTemplateMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *FrontPortTemplateMutation) ResetName() {
+	m.name = nil
+}
+
+// SetNameNatural sets the "_name_natural" field.
+func (m *FrontPortTemplateMutation) SetNameNatural(s string) {
+	m.__name_natural = &s
+}
+
+// NameNatural returns the value of the "_name_natural" field in the mutation.
+func (m *FrontPortTemplateMutation) NameNatural() (r string, exists bool) {
+	v := m.__name_natural
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetNameNatural resets all changes to the "_name_natural" field.
+func (m *FrontPortTemplateMutation) ResetNameNatural() {
+	m.__name_natural = nil
+}
+
+// SetLabel sets the "label" field.
+func (m *FrontPortTemplateMutation) SetLabel(s string) {
+	m.label = &s
+}
+
+// Label returns the value of the "label" field in the mutation.
+func (m *FrontPortTemplateMutation) Label() (r string, exists bool) {
+	v := m.label
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetLabel resets all changes to the "label" field.
+func (m *FrontPortTemplateMutation) ResetLabel() {
+	m.label = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *FrontPortTemplateMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *FrontPortTemplateMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *FrontPortTemplateMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetType sets the "type" field.
+func (m *FrontPortTemplateMutation) SetType(s string) {
+	m._type = &s
+}
+
+// GetType returns the value of the "type" field in the mutation.
+func (m *FrontPortTemplateMutation) GetType() (r string, exists bool) {
+	v := m._type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetType resets all changes to the "type" field.
+func (m *FrontPortTemplateMutation) ResetType() {
+	m._type = nil
+}
+
+// SetColor sets the "color" field.
+func (m *FrontPortTemplateMutation) SetColor(s string) {
+	m.color = &s
+}
+
+// Color returns the value of the "color" field in the mutation.
+func (m *FrontPortTemplateMutation) Color() (r string, exists bool) {
+	v := m.color
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetColor resets all changes to the "color" field.
+func (m *FrontPortTemplateMutation) ResetColor() {
+	m.color = nil
+}
+
+// SetPositions sets the "positions" field.
+func (m *FrontPortTemplateMutation) SetPositions(i int) {
+	m.positions = &i
+	m.addpositions = nil
+}
+
+// Positions returns the value of the "positions" field in the mutation.
+func (m *FrontPortTemplateMutation) Positions() (r int, exists bool) {
+	v := m.positions
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddPositions adds i to the "positions" field.
+func (m *FrontPortTemplateMutation) AddPositions(i int) {
+	if m.addpositions != nil {
+		*m.addpositions += i
+	} else {
+		m.addpositions = &i
+	}
+}
+
+// AddedPositions returns the value that was added to the "positions" field in this mutation.
+func (m *FrontPortTemplateMutation) AddedPositions() (r int, exists bool) {
+	v := m.addpositions
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetPositions resets all changes to the "positions" field.
+func (m *FrontPortTemplateMutation) ResetPositions() {
+	m.positions = nil
+	m.addpositions = nil
+}
+
+// SetMappings sets the "mappings" field.
+func (m *FrontPortTemplateMutation) SetMappings(i []interface{}) {
+	m.mappings = &i
+	m.appendmappings = nil
+}
+
+// Mappings returns the value of the "mappings" field in the mutation.
+func (m *FrontPortTemplateMutation) Mappings() (r []interface{}, exists bool) {
+	v := m.mappings
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AppendMappings adds i to the "mappings" field.
+func (m *FrontPortTemplateMutation) AppendMappings(i []interface{}) {
+	m.appendmappings = append(m.appendmappings, i...)
+}
+
+// AppendedMappings returns the list of values that were appended to the "mappings" field in this mutation.
+func (m *FrontPortTemplateMutation) AppendedMappings() ([]interface{}, bool) {
+	if len(m.appendmappings) == 0 {
+		return nil, false
+	}
+	return m.appendmappings, true
+}
+
+// ResetMappings resets all changes to the "mappings" field.
+func (m *FrontPortTemplateMutation) ResetMappings() {
+	m.mappings = nil
+	m.appendmappings = nil
+}
+
+// ClearDeviceType clears the "device_type" edge to the DeviceType entity.
+func (m *FrontPortTemplateMutation) ClearDeviceType() {
+	m.cleareddevice_type = true
+	m.clearedFields[frontporttemplate.FieldDeviceTypeID] = struct{}{}
+}
+
+// DeviceTypeCleared reports if the "device_type" edge to the DeviceType entity was cleared.
+func (m *FrontPortTemplateMutation) DeviceTypeCleared() bool {
+	return m.DeviceTypeIDCleared() || m.cleareddevice_type
+}
+
+// DeviceTypeIDs returns the "device_type" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// DeviceTypeID instead. It exists only for internal usage by the builders.
+func (m *FrontPortTemplateMutation) DeviceTypeIDs() (ids []int) {
+	if id := m.device_type; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetDeviceType resets all changes to the "device_type" edge.
+func (m *FrontPortTemplateMutation) ResetDeviceType() {
+	m.device_type = nil
+	m.cleareddevice_type = false
+}
+
+// ClearModuleType clears the "module_type" edge to the ModuleType entity.
+func (m *FrontPortTemplateMutation) ClearModuleType() {
+	m.clearedmodule_type = true
+	m.clearedFields[frontporttemplate.FieldModuleTypeID] = struct{}{}
+}
+
+// ModuleTypeCleared reports if the "module_type" edge to the ModuleType entity was cleared.
+func (m *FrontPortTemplateMutation) ModuleTypeCleared() bool {
+	return m.ModuleTypeIDCleared() || m.clearedmodule_type
+}
+
+// ModuleTypeIDs returns the "module_type" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ModuleTypeID instead. It exists only for internal usage by the builders.
+func (m *FrontPortTemplateMutation) ModuleTypeIDs() (ids []int) {
+	if id := m.module_type; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetModuleType resets all changes to the "module_type" edge.
+func (m *FrontPortTemplateMutation) ResetModuleType() {
+	m.module_type = nil
+	m.clearedmodule_type = false
+}
+
+// Where appends a list predicates to the FrontPortTemplateMutation builder.
+func (m *FrontPortTemplateMutation) Where(ps ...predicate.FrontPortTemplate) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the FrontPortTemplateMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *FrontPortTemplateMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.FrontPortTemplate, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *FrontPortTemplateMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *FrontPortTemplateMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (FrontPortTemplate).
+func (m *FrontPortTemplateMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *FrontPortTemplateMutation) Fields() []string {
+	fields := make([]string, 0, 12)
+	if m.created != nil {
+		fields = append(fields, frontporttemplate.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, frontporttemplate.FieldLastUpdated)
+	}
+	if m.device_type != nil {
+		fields = append(fields, frontporttemplate.FieldDeviceTypeID)
+	}
+	if m.module_type != nil {
+		fields = append(fields, frontporttemplate.FieldModuleTypeID)
+	}
+	if m.name != nil {
+		fields = append(fields, frontporttemplate.FieldName)
+	}
+	if m.__name_natural != nil {
+		fields = append(fields, frontporttemplate.FieldNameNatural)
+	}
+	if m.label != nil {
+		fields = append(fields, frontporttemplate.FieldLabel)
+	}
+	if m.description != nil {
+		fields = append(fields, frontporttemplate.FieldDescription)
+	}
+	if m._type != nil {
+		fields = append(fields, frontporttemplate.FieldType)
+	}
+	if m.color != nil {
+		fields = append(fields, frontporttemplate.FieldColor)
+	}
+	if m.positions != nil {
+		fields = append(fields, frontporttemplate.FieldPositions)
+	}
+	if m.mappings != nil {
+		fields = append(fields, frontporttemplate.FieldMappings)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *FrontPortTemplateMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case frontporttemplate.FieldCreated:
+		return m.Created()
+	case frontporttemplate.FieldLastUpdated:
+		return m.LastUpdated()
+	case frontporttemplate.FieldDeviceTypeID:
+		return m.DeviceTypeID()
+	case frontporttemplate.FieldModuleTypeID:
+		return m.ModuleTypeID()
+	case frontporttemplate.FieldName:
+		return m.Name()
+	case frontporttemplate.FieldNameNatural:
+		return m.NameNatural()
+	case frontporttemplate.FieldLabel:
+		return m.Label()
+	case frontporttemplate.FieldDescription:
+		return m.Description()
+	case frontporttemplate.FieldType:
+		return m.GetType()
+	case frontporttemplate.FieldColor:
+		return m.Color()
+	case frontporttemplate.FieldPositions:
+		return m.Positions()
+	case frontporttemplate.FieldMappings:
+		return m.Mappings()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *FrontPortTemplateMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case frontporttemplate.FieldCreated, frontporttemplate.FieldLastUpdated, frontporttemplate.FieldDeviceTypeID, frontporttemplate.FieldModuleTypeID, frontporttemplate.FieldName, frontporttemplate.FieldNameNatural, frontporttemplate.FieldLabel, frontporttemplate.FieldDescription, frontporttemplate.FieldType, frontporttemplate.FieldColor, frontporttemplate.FieldPositions, frontporttemplate.FieldMappings:
+	default:
+		return nil, fmt.Errorf("unknown FrontPortTemplate field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case frontporttemplate.FieldCreated:
+		return old.Created, nil
+	case frontporttemplate.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case frontporttemplate.FieldDeviceTypeID:
+		return old.DeviceTypeID, nil
+	case frontporttemplate.FieldModuleTypeID:
+		return old.ModuleTypeID, nil
+	case frontporttemplate.FieldName:
+		return old.Name, nil
+	case frontporttemplate.FieldNameNatural:
+		return old.NameNatural, nil
+	case frontporttemplate.FieldLabel:
+		return old.Label, nil
+	case frontporttemplate.FieldDescription:
+		return old.Description, nil
+	case frontporttemplate.FieldType:
+		return old.Type, nil
+	case frontporttemplate.FieldColor:
+		return old.Color, nil
+	case frontporttemplate.FieldPositions:
+		return old.Positions, nil
+	case frontporttemplate.FieldMappings:
+		return old.Mappings, nil
+	}
+	return nil, fmt.Errorf("unknown FrontPortTemplate field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *FrontPortTemplateMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case frontporttemplate.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case frontporttemplate.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case frontporttemplate.FieldDeviceTypeID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDeviceTypeID(v)
+		return nil
+	case frontporttemplate.FieldModuleTypeID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetModuleTypeID(v)
+		return nil
+	case frontporttemplate.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case frontporttemplate.FieldNameNatural:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNameNatural(v)
+		return nil
+	case frontporttemplate.FieldLabel:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLabel(v)
+		return nil
+	case frontporttemplate.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case frontporttemplate.FieldType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetType(v)
+		return nil
+	case frontporttemplate.FieldColor:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetColor(v)
+		return nil
+	case frontporttemplate.FieldPositions:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPositions(v)
+		return nil
+	case frontporttemplate.FieldMappings:
+		v, ok := value.([]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMappings(v)
+		return nil
+	}
+	return fmt.Errorf("unknown FrontPortTemplate field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *FrontPortTemplateMutation) AddedFields() []string {
+	var fields []string
+	if m.addpositions != nil {
+		fields = append(fields, frontporttemplate.FieldPositions)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *FrontPortTemplateMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case frontporttemplate.FieldPositions:
+		return m.AddedPositions()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *FrontPortTemplateMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case frontporttemplate.FieldPositions:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPositions(v)
+		return nil
+	}
+	return fmt.Errorf("unknown FrontPortTemplate numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *FrontPortTemplateMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(frontporttemplate.FieldCreated) {
+		fields = append(fields, frontporttemplate.FieldCreated)
+	}
+	if m.FieldCleared(frontporttemplate.FieldLastUpdated) {
+		fields = append(fields, frontporttemplate.FieldLastUpdated)
+	}
+	if m.FieldCleared(frontporttemplate.FieldDeviceTypeID) {
+		fields = append(fields, frontporttemplate.FieldDeviceTypeID)
+	}
+	if m.FieldCleared(frontporttemplate.FieldModuleTypeID) {
+		fields = append(fields, frontporttemplate.FieldModuleTypeID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *FrontPortTemplateMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *FrontPortTemplateMutation) ClearField(name string) error {
+	switch name {
+	case frontporttemplate.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case frontporttemplate.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case frontporttemplate.FieldDeviceTypeID:
+		m.ClearDeviceTypeID()
+		return nil
+	case frontporttemplate.FieldModuleTypeID:
+		m.ClearModuleTypeID()
+		return nil
+	}
+	return fmt.Errorf("unknown FrontPortTemplate nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *FrontPortTemplateMutation) ResetField(name string) error {
+	switch name {
+	case frontporttemplate.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case frontporttemplate.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case frontporttemplate.FieldDeviceTypeID:
+		m.ResetDeviceTypeID()
+		return nil
+	case frontporttemplate.FieldModuleTypeID:
+		m.ResetModuleTypeID()
+		return nil
+	case frontporttemplate.FieldName:
+		m.ResetName()
+		return nil
+	case frontporttemplate.FieldNameNatural:
+		m.ResetNameNatural()
+		return nil
+	case frontporttemplate.FieldLabel:
+		m.ResetLabel()
+		return nil
+	case frontporttemplate.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case frontporttemplate.FieldType:
+		m.ResetType()
+		return nil
+	case frontporttemplate.FieldColor:
+		m.ResetColor()
+		return nil
+	case frontporttemplate.FieldPositions:
+		m.ResetPositions()
+		return nil
+	case frontporttemplate.FieldMappings:
+		m.ResetMappings()
+		return nil
+	}
+	return fmt.Errorf("unknown FrontPortTemplate field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *FrontPortTemplateMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.device_type != nil {
+		edges = append(edges, frontporttemplate.EdgeDeviceType)
+	}
+	if m.module_type != nil {
+		edges = append(edges, frontporttemplate.EdgeModuleType)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *FrontPortTemplateMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case frontporttemplate.EdgeDeviceType:
+		if id := m.device_type; id != nil {
+			return []ent.Value{*id}
+		}
+	case frontporttemplate.EdgeModuleType:
+		if id := m.module_type; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *FrontPortTemplateMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *FrontPortTemplateMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *FrontPortTemplateMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.cleareddevice_type {
+		edges = append(edges, frontporttemplate.EdgeDeviceType)
+	}
+	if m.clearedmodule_type {
+		edges = append(edges, frontporttemplate.EdgeModuleType)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *FrontPortTemplateMutation) EdgeCleared(name string) bool {
+	switch name {
+	case frontporttemplate.EdgeDeviceType:
+		return m.cleareddevice_type
+	case frontporttemplate.EdgeModuleType:
+		return m.clearedmodule_type
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *FrontPortTemplateMutation) ClearEdge(name string) error {
+	switch name {
+	case frontporttemplate.EdgeDeviceType:
+		m.ClearDeviceType()
+		return nil
+	case frontporttemplate.EdgeModuleType:
+		m.ClearModuleType()
+		return nil
+	}
+	return fmt.Errorf("unknown FrontPortTemplate unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *FrontPortTemplateMutation) ResetEdge(name string) error {
+	switch name {
+	case frontporttemplate.EdgeDeviceType:
+		m.ResetDeviceType()
+		return nil
+	case frontporttemplate.EdgeModuleType:
+		m.ResetModuleType()
+		return nil
+	}
+	return fmt.Errorf("unknown FrontPortTemplate edge %s", name)
+}
+
 // GroupMutation represents an operation that mutates the Group nodes in the graph.
 type GroupMutation struct {
 	config
@@ -7058,6 +11591,1237 @@ func (m *GroupMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown Group edge %s", name)
+}
+
+// InterfaceTemplateMutation represents an operation that mutates the InterfaceTemplate nodes in the graph.
+type InterfaceTemplateMutation struct {
+	config
+	op                 Op
+	typ                string
+	id                 *int
+	created            *time.Time
+	last_updated       *time.Time
+	name               *string
+	__name_natural     *string
+	label              *string
+	description        *string
+	_type              *string
+	enabled            *bool
+	mgmt_only          *bool
+	poe_mode           *string
+	poe_type           *string
+	rf_role            *string
+	clearedFields      map[string]struct{}
+	device_type        *int
+	cleareddevice_type bool
+	module_type        *int
+	clearedmodule_type bool
+	bridge             *int
+	clearedbridge      bool
+	bridge_of          map[int]struct{}
+	removedbridge_of   map[int]struct{}
+	clearedbridge_of   bool
+	done               bool
+	oldValue           func(context.Context) (*InterfaceTemplate, error)
+	predicates         []predicate.InterfaceTemplate
+}
+
+var _ ent.Mutation = (*InterfaceTemplateMutation)(nil)
+
+// interfacetemplateOption allows management of the mutation configuration using functional options.
+type interfacetemplateOption func(*InterfaceTemplateMutation)
+
+// newInterfaceTemplateMutation creates new mutation for the InterfaceTemplate entity.
+func newInterfaceTemplateMutation(c config, op Op, opts ...interfacetemplateOption) *InterfaceTemplateMutation {
+	m := &InterfaceTemplateMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeInterfaceTemplate,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withInterfaceTemplateID sets the ID field of the mutation.
+func withInterfaceTemplateID(id int) interfacetemplateOption {
+	return func(m *InterfaceTemplateMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *InterfaceTemplate
+		)
+		m.oldValue = func(ctx context.Context) (*InterfaceTemplate, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().InterfaceTemplate.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withInterfaceTemplate sets the old InterfaceTemplate of the mutation.
+func withInterfaceTemplate(node *InterfaceTemplate) interfacetemplateOption {
+	return func(m *InterfaceTemplateMutation) {
+		m.oldValue = func(context.Context) (*InterfaceTemplate, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m InterfaceTemplateMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m InterfaceTemplateMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *InterfaceTemplateMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *InterfaceTemplateMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().InterfaceTemplate.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *InterfaceTemplateMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *InterfaceTemplateMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *InterfaceTemplateMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[interfacetemplate.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *InterfaceTemplateMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[interfacetemplate.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *InterfaceTemplateMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, interfacetemplate.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *InterfaceTemplateMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *InterfaceTemplateMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *InterfaceTemplateMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[interfacetemplate.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *InterfaceTemplateMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[interfacetemplate.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *InterfaceTemplateMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, interfacetemplate.FieldLastUpdated)
+}
+
+// SetDeviceTypeID sets the "device_type_id" field.
+func (m *InterfaceTemplateMutation) SetDeviceTypeID(i int) {
+	m.device_type = &i
+}
+
+// DeviceTypeID returns the value of the "device_type_id" field in the mutation.
+func (m *InterfaceTemplateMutation) DeviceTypeID() (r int, exists bool) {
+	v := m.device_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearDeviceTypeID clears the value of the "device_type_id" field.
+func (m *InterfaceTemplateMutation) ClearDeviceTypeID() {
+	m.device_type = nil
+	m.clearedFields[interfacetemplate.FieldDeviceTypeID] = struct{}{}
+}
+
+// DeviceTypeIDCleared returns if the "device_type_id" field was cleared in this mutation.
+func (m *InterfaceTemplateMutation) DeviceTypeIDCleared() bool {
+	_, ok := m.clearedFields[interfacetemplate.FieldDeviceTypeID]
+	return ok
+}
+
+// ResetDeviceTypeID resets all changes to the "device_type_id" field.
+func (m *InterfaceTemplateMutation) ResetDeviceTypeID() {
+	m.device_type = nil
+	delete(m.clearedFields, interfacetemplate.FieldDeviceTypeID)
+}
+
+// SetModuleTypeID sets the "module_type_id" field.
+func (m *InterfaceTemplateMutation) SetModuleTypeID(i int) {
+	m.module_type = &i
+}
+
+// ModuleTypeID returns the value of the "module_type_id" field in the mutation.
+func (m *InterfaceTemplateMutation) ModuleTypeID() (r int, exists bool) {
+	v := m.module_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearModuleTypeID clears the value of the "module_type_id" field.
+func (m *InterfaceTemplateMutation) ClearModuleTypeID() {
+	m.module_type = nil
+	m.clearedFields[interfacetemplate.FieldModuleTypeID] = struct{}{}
+}
+
+// ModuleTypeIDCleared returns if the "module_type_id" field was cleared in this mutation.
+func (m *InterfaceTemplateMutation) ModuleTypeIDCleared() bool {
+	_, ok := m.clearedFields[interfacetemplate.FieldModuleTypeID]
+	return ok
+}
+
+// ResetModuleTypeID resets all changes to the "module_type_id" field.
+func (m *InterfaceTemplateMutation) ResetModuleTypeID() {
+	m.module_type = nil
+	delete(m.clearedFields, interfacetemplate.FieldModuleTypeID)
+}
+
+// SetName sets the "name" field.
+func (m *InterfaceTemplateMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *InterfaceTemplateMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *InterfaceTemplateMutation) ResetName() {
+	m.name = nil
+}
+
+// SetNameNatural sets the "_name_natural" field.
+func (m *InterfaceTemplateMutation) SetNameNatural(s string) {
+	m.__name_natural = &s
+}
+
+// NameNatural returns the value of the "_name_natural" field in the mutation.
+func (m *InterfaceTemplateMutation) NameNatural() (r string, exists bool) {
+	v := m.__name_natural
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetNameNatural resets all changes to the "_name_natural" field.
+func (m *InterfaceTemplateMutation) ResetNameNatural() {
+	m.__name_natural = nil
+}
+
+// SetLabel sets the "label" field.
+func (m *InterfaceTemplateMutation) SetLabel(s string) {
+	m.label = &s
+}
+
+// Label returns the value of the "label" field in the mutation.
+func (m *InterfaceTemplateMutation) Label() (r string, exists bool) {
+	v := m.label
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetLabel resets all changes to the "label" field.
+func (m *InterfaceTemplateMutation) ResetLabel() {
+	m.label = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *InterfaceTemplateMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *InterfaceTemplateMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *InterfaceTemplateMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetType sets the "type" field.
+func (m *InterfaceTemplateMutation) SetType(s string) {
+	m._type = &s
+}
+
+// GetType returns the value of the "type" field in the mutation.
+func (m *InterfaceTemplateMutation) GetType() (r string, exists bool) {
+	v := m._type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetType resets all changes to the "type" field.
+func (m *InterfaceTemplateMutation) ResetType() {
+	m._type = nil
+}
+
+// SetEnabled sets the "enabled" field.
+func (m *InterfaceTemplateMutation) SetEnabled(b bool) {
+	m.enabled = &b
+}
+
+// Enabled returns the value of the "enabled" field in the mutation.
+func (m *InterfaceTemplateMutation) Enabled() (r bool, exists bool) {
+	v := m.enabled
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetEnabled resets all changes to the "enabled" field.
+func (m *InterfaceTemplateMutation) ResetEnabled() {
+	m.enabled = nil
+}
+
+// SetMgmtOnly sets the "mgmt_only" field.
+func (m *InterfaceTemplateMutation) SetMgmtOnly(b bool) {
+	m.mgmt_only = &b
+}
+
+// MgmtOnly returns the value of the "mgmt_only" field in the mutation.
+func (m *InterfaceTemplateMutation) MgmtOnly() (r bool, exists bool) {
+	v := m.mgmt_only
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetMgmtOnly resets all changes to the "mgmt_only" field.
+func (m *InterfaceTemplateMutation) ResetMgmtOnly() {
+	m.mgmt_only = nil
+}
+
+// SetBridgeID sets the "bridge_id" field.
+func (m *InterfaceTemplateMutation) SetBridgeID(i int) {
+	m.bridge = &i
+}
+
+// BridgeID returns the value of the "bridge_id" field in the mutation.
+func (m *InterfaceTemplateMutation) BridgeID() (r int, exists bool) {
+	v := m.bridge
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearBridgeID clears the value of the "bridge_id" field.
+func (m *InterfaceTemplateMutation) ClearBridgeID() {
+	m.bridge = nil
+	m.clearedFields[interfacetemplate.FieldBridgeID] = struct{}{}
+}
+
+// BridgeIDCleared returns if the "bridge_id" field was cleared in this mutation.
+func (m *InterfaceTemplateMutation) BridgeIDCleared() bool {
+	_, ok := m.clearedFields[interfacetemplate.FieldBridgeID]
+	return ok
+}
+
+// ResetBridgeID resets all changes to the "bridge_id" field.
+func (m *InterfaceTemplateMutation) ResetBridgeID() {
+	m.bridge = nil
+	delete(m.clearedFields, interfacetemplate.FieldBridgeID)
+}
+
+// SetPoeMode sets the "poe_mode" field.
+func (m *InterfaceTemplateMutation) SetPoeMode(s string) {
+	m.poe_mode = &s
+}
+
+// PoeMode returns the value of the "poe_mode" field in the mutation.
+func (m *InterfaceTemplateMutation) PoeMode() (r string, exists bool) {
+	v := m.poe_mode
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearPoeMode clears the value of the "poe_mode" field.
+func (m *InterfaceTemplateMutation) ClearPoeMode() {
+	m.poe_mode = nil
+	m.clearedFields[interfacetemplate.FieldPoeMode] = struct{}{}
+}
+
+// PoeModeCleared returns if the "poe_mode" field was cleared in this mutation.
+func (m *InterfaceTemplateMutation) PoeModeCleared() bool {
+	_, ok := m.clearedFields[interfacetemplate.FieldPoeMode]
+	return ok
+}
+
+// ResetPoeMode resets all changes to the "poe_mode" field.
+func (m *InterfaceTemplateMutation) ResetPoeMode() {
+	m.poe_mode = nil
+	delete(m.clearedFields, interfacetemplate.FieldPoeMode)
+}
+
+// SetPoeType sets the "poe_type" field.
+func (m *InterfaceTemplateMutation) SetPoeType(s string) {
+	m.poe_type = &s
+}
+
+// PoeType returns the value of the "poe_type" field in the mutation.
+func (m *InterfaceTemplateMutation) PoeType() (r string, exists bool) {
+	v := m.poe_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearPoeType clears the value of the "poe_type" field.
+func (m *InterfaceTemplateMutation) ClearPoeType() {
+	m.poe_type = nil
+	m.clearedFields[interfacetemplate.FieldPoeType] = struct{}{}
+}
+
+// PoeTypeCleared returns if the "poe_type" field was cleared in this mutation.
+func (m *InterfaceTemplateMutation) PoeTypeCleared() bool {
+	_, ok := m.clearedFields[interfacetemplate.FieldPoeType]
+	return ok
+}
+
+// ResetPoeType resets all changes to the "poe_type" field.
+func (m *InterfaceTemplateMutation) ResetPoeType() {
+	m.poe_type = nil
+	delete(m.clearedFields, interfacetemplate.FieldPoeType)
+}
+
+// SetRfRole sets the "rf_role" field.
+func (m *InterfaceTemplateMutation) SetRfRole(s string) {
+	m.rf_role = &s
+}
+
+// RfRole returns the value of the "rf_role" field in the mutation.
+func (m *InterfaceTemplateMutation) RfRole() (r string, exists bool) {
+	v := m.rf_role
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearRfRole clears the value of the "rf_role" field.
+func (m *InterfaceTemplateMutation) ClearRfRole() {
+	m.rf_role = nil
+	m.clearedFields[interfacetemplate.FieldRfRole] = struct{}{}
+}
+
+// RfRoleCleared returns if the "rf_role" field was cleared in this mutation.
+func (m *InterfaceTemplateMutation) RfRoleCleared() bool {
+	_, ok := m.clearedFields[interfacetemplate.FieldRfRole]
+	return ok
+}
+
+// ResetRfRole resets all changes to the "rf_role" field.
+func (m *InterfaceTemplateMutation) ResetRfRole() {
+	m.rf_role = nil
+	delete(m.clearedFields, interfacetemplate.FieldRfRole)
+}
+
+// ClearDeviceType clears the "device_type" edge to the DeviceType entity.
+func (m *InterfaceTemplateMutation) ClearDeviceType() {
+	m.cleareddevice_type = true
+	m.clearedFields[interfacetemplate.FieldDeviceTypeID] = struct{}{}
+}
+
+// DeviceTypeCleared reports if the "device_type" edge to the DeviceType entity was cleared.
+func (m *InterfaceTemplateMutation) DeviceTypeCleared() bool {
+	return m.DeviceTypeIDCleared() || m.cleareddevice_type
+}
+
+// DeviceTypeIDs returns the "device_type" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// DeviceTypeID instead. It exists only for internal usage by the builders.
+func (m *InterfaceTemplateMutation) DeviceTypeIDs() (ids []int) {
+	if id := m.device_type; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetDeviceType resets all changes to the "device_type" edge.
+func (m *InterfaceTemplateMutation) ResetDeviceType() {
+	m.device_type = nil
+	m.cleareddevice_type = false
+}
+
+// ClearModuleType clears the "module_type" edge to the ModuleType entity.
+func (m *InterfaceTemplateMutation) ClearModuleType() {
+	m.clearedmodule_type = true
+	m.clearedFields[interfacetemplate.FieldModuleTypeID] = struct{}{}
+}
+
+// ModuleTypeCleared reports if the "module_type" edge to the ModuleType entity was cleared.
+func (m *InterfaceTemplateMutation) ModuleTypeCleared() bool {
+	return m.ModuleTypeIDCleared() || m.clearedmodule_type
+}
+
+// ModuleTypeIDs returns the "module_type" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ModuleTypeID instead. It exists only for internal usage by the builders.
+func (m *InterfaceTemplateMutation) ModuleTypeIDs() (ids []int) {
+	if id := m.module_type; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetModuleType resets all changes to the "module_type" edge.
+func (m *InterfaceTemplateMutation) ResetModuleType() {
+	m.module_type = nil
+	m.clearedmodule_type = false
+}
+
+// ClearBridge clears the "bridge" edge to the InterfaceTemplate entity.
+func (m *InterfaceTemplateMutation) ClearBridge() {
+	m.clearedbridge = true
+	m.clearedFields[interfacetemplate.FieldBridgeID] = struct{}{}
+}
+
+// BridgeCleared reports if the "bridge" edge to the InterfaceTemplate entity was cleared.
+func (m *InterfaceTemplateMutation) BridgeCleared() bool {
+	return m.BridgeIDCleared() || m.clearedbridge
+}
+
+// BridgeIDs returns the "bridge" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// BridgeID instead. It exists only for internal usage by the builders.
+func (m *InterfaceTemplateMutation) BridgeIDs() (ids []int) {
+	if id := m.bridge; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetBridge resets all changes to the "bridge" edge.
+func (m *InterfaceTemplateMutation) ResetBridge() {
+	m.bridge = nil
+	m.clearedbridge = false
+}
+
+// AddBridgeOfIDs adds the "bridge_of" edge to the InterfaceTemplate entity by ids.
+func (m *InterfaceTemplateMutation) AddBridgeOfIDs(ids ...int) {
+	if m.bridge_of == nil {
+		m.bridge_of = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.bridge_of[ids[i]] = struct{}{}
+	}
+}
+
+// ClearBridgeOf clears the "bridge_of" edge to the InterfaceTemplate entity.
+func (m *InterfaceTemplateMutation) ClearBridgeOf() {
+	m.clearedbridge_of = true
+}
+
+// BridgeOfCleared reports if the "bridge_of" edge to the InterfaceTemplate entity was cleared.
+func (m *InterfaceTemplateMutation) BridgeOfCleared() bool {
+	return m.clearedbridge_of
+}
+
+// RemoveBridgeOfIDs removes the "bridge_of" edge to the InterfaceTemplate entity by IDs.
+func (m *InterfaceTemplateMutation) RemoveBridgeOfIDs(ids ...int) {
+	if m.removedbridge_of == nil {
+		m.removedbridge_of = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.bridge_of, ids[i])
+		m.removedbridge_of[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedBridgeOf returns the removed IDs of the "bridge_of" edge to the InterfaceTemplate entity.
+func (m *InterfaceTemplateMutation) RemovedBridgeOfIDs() (ids []int) {
+	for id := range m.removedbridge_of {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// BridgeOfIDs returns the "bridge_of" edge IDs in the mutation.
+func (m *InterfaceTemplateMutation) BridgeOfIDs() (ids []int) {
+	for id := range m.bridge_of {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetBridgeOf resets all changes to the "bridge_of" edge.
+func (m *InterfaceTemplateMutation) ResetBridgeOf() {
+	m.bridge_of = nil
+	m.clearedbridge_of = false
+	m.removedbridge_of = nil
+}
+
+// Where appends a list predicates to the InterfaceTemplateMutation builder.
+func (m *InterfaceTemplateMutation) Where(ps ...predicate.InterfaceTemplate) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the InterfaceTemplateMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *InterfaceTemplateMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.InterfaceTemplate, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *InterfaceTemplateMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *InterfaceTemplateMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (InterfaceTemplate).
+func (m *InterfaceTemplateMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *InterfaceTemplateMutation) Fields() []string {
+	fields := make([]string, 0, 15)
+	if m.created != nil {
+		fields = append(fields, interfacetemplate.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, interfacetemplate.FieldLastUpdated)
+	}
+	if m.device_type != nil {
+		fields = append(fields, interfacetemplate.FieldDeviceTypeID)
+	}
+	if m.module_type != nil {
+		fields = append(fields, interfacetemplate.FieldModuleTypeID)
+	}
+	if m.name != nil {
+		fields = append(fields, interfacetemplate.FieldName)
+	}
+	if m.__name_natural != nil {
+		fields = append(fields, interfacetemplate.FieldNameNatural)
+	}
+	if m.label != nil {
+		fields = append(fields, interfacetemplate.FieldLabel)
+	}
+	if m.description != nil {
+		fields = append(fields, interfacetemplate.FieldDescription)
+	}
+	if m._type != nil {
+		fields = append(fields, interfacetemplate.FieldType)
+	}
+	if m.enabled != nil {
+		fields = append(fields, interfacetemplate.FieldEnabled)
+	}
+	if m.mgmt_only != nil {
+		fields = append(fields, interfacetemplate.FieldMgmtOnly)
+	}
+	if m.bridge != nil {
+		fields = append(fields, interfacetemplate.FieldBridgeID)
+	}
+	if m.poe_mode != nil {
+		fields = append(fields, interfacetemplate.FieldPoeMode)
+	}
+	if m.poe_type != nil {
+		fields = append(fields, interfacetemplate.FieldPoeType)
+	}
+	if m.rf_role != nil {
+		fields = append(fields, interfacetemplate.FieldRfRole)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *InterfaceTemplateMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case interfacetemplate.FieldCreated:
+		return m.Created()
+	case interfacetemplate.FieldLastUpdated:
+		return m.LastUpdated()
+	case interfacetemplate.FieldDeviceTypeID:
+		return m.DeviceTypeID()
+	case interfacetemplate.FieldModuleTypeID:
+		return m.ModuleTypeID()
+	case interfacetemplate.FieldName:
+		return m.Name()
+	case interfacetemplate.FieldNameNatural:
+		return m.NameNatural()
+	case interfacetemplate.FieldLabel:
+		return m.Label()
+	case interfacetemplate.FieldDescription:
+		return m.Description()
+	case interfacetemplate.FieldType:
+		return m.GetType()
+	case interfacetemplate.FieldEnabled:
+		return m.Enabled()
+	case interfacetemplate.FieldMgmtOnly:
+		return m.MgmtOnly()
+	case interfacetemplate.FieldBridgeID:
+		return m.BridgeID()
+	case interfacetemplate.FieldPoeMode:
+		return m.PoeMode()
+	case interfacetemplate.FieldPoeType:
+		return m.PoeType()
+	case interfacetemplate.FieldRfRole:
+		return m.RfRole()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *InterfaceTemplateMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case interfacetemplate.FieldCreated, interfacetemplate.FieldLastUpdated, interfacetemplate.FieldDeviceTypeID, interfacetemplate.FieldModuleTypeID, interfacetemplate.FieldName, interfacetemplate.FieldNameNatural, interfacetemplate.FieldLabel, interfacetemplate.FieldDescription, interfacetemplate.FieldType, interfacetemplate.FieldEnabled, interfacetemplate.FieldMgmtOnly, interfacetemplate.FieldBridgeID, interfacetemplate.FieldPoeMode, interfacetemplate.FieldPoeType, interfacetemplate.FieldRfRole:
+	default:
+		return nil, fmt.Errorf("unknown InterfaceTemplate field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case interfacetemplate.FieldCreated:
+		return old.Created, nil
+	case interfacetemplate.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case interfacetemplate.FieldDeviceTypeID:
+		return old.DeviceTypeID, nil
+	case interfacetemplate.FieldModuleTypeID:
+		return old.ModuleTypeID, nil
+	case interfacetemplate.FieldName:
+		return old.Name, nil
+	case interfacetemplate.FieldNameNatural:
+		return old.NameNatural, nil
+	case interfacetemplate.FieldLabel:
+		return old.Label, nil
+	case interfacetemplate.FieldDescription:
+		return old.Description, nil
+	case interfacetemplate.FieldType:
+		return old.Type, nil
+	case interfacetemplate.FieldEnabled:
+		return old.Enabled, nil
+	case interfacetemplate.FieldMgmtOnly:
+		return old.MgmtOnly, nil
+	case interfacetemplate.FieldBridgeID:
+		return old.BridgeID, nil
+	case interfacetemplate.FieldPoeMode:
+		return old.PoeMode, nil
+	case interfacetemplate.FieldPoeType:
+		return old.PoeType, nil
+	case interfacetemplate.FieldRfRole:
+		return old.RfRole, nil
+	}
+	return nil, fmt.Errorf("unknown InterfaceTemplate field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *InterfaceTemplateMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case interfacetemplate.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case interfacetemplate.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case interfacetemplate.FieldDeviceTypeID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDeviceTypeID(v)
+		return nil
+	case interfacetemplate.FieldModuleTypeID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetModuleTypeID(v)
+		return nil
+	case interfacetemplate.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case interfacetemplate.FieldNameNatural:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNameNatural(v)
+		return nil
+	case interfacetemplate.FieldLabel:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLabel(v)
+		return nil
+	case interfacetemplate.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case interfacetemplate.FieldType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetType(v)
+		return nil
+	case interfacetemplate.FieldEnabled:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEnabled(v)
+		return nil
+	case interfacetemplate.FieldMgmtOnly:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMgmtOnly(v)
+		return nil
+	case interfacetemplate.FieldBridgeID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBridgeID(v)
+		return nil
+	case interfacetemplate.FieldPoeMode:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPoeMode(v)
+		return nil
+	case interfacetemplate.FieldPoeType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPoeType(v)
+		return nil
+	case interfacetemplate.FieldRfRole:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRfRole(v)
+		return nil
+	}
+	return fmt.Errorf("unknown InterfaceTemplate field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *InterfaceTemplateMutation) AddedFields() []string {
+	var fields []string
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *InterfaceTemplateMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *InterfaceTemplateMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown InterfaceTemplate numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *InterfaceTemplateMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(interfacetemplate.FieldCreated) {
+		fields = append(fields, interfacetemplate.FieldCreated)
+	}
+	if m.FieldCleared(interfacetemplate.FieldLastUpdated) {
+		fields = append(fields, interfacetemplate.FieldLastUpdated)
+	}
+	if m.FieldCleared(interfacetemplate.FieldDeviceTypeID) {
+		fields = append(fields, interfacetemplate.FieldDeviceTypeID)
+	}
+	if m.FieldCleared(interfacetemplate.FieldModuleTypeID) {
+		fields = append(fields, interfacetemplate.FieldModuleTypeID)
+	}
+	if m.FieldCleared(interfacetemplate.FieldBridgeID) {
+		fields = append(fields, interfacetemplate.FieldBridgeID)
+	}
+	if m.FieldCleared(interfacetemplate.FieldPoeMode) {
+		fields = append(fields, interfacetemplate.FieldPoeMode)
+	}
+	if m.FieldCleared(interfacetemplate.FieldPoeType) {
+		fields = append(fields, interfacetemplate.FieldPoeType)
+	}
+	if m.FieldCleared(interfacetemplate.FieldRfRole) {
+		fields = append(fields, interfacetemplate.FieldRfRole)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *InterfaceTemplateMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *InterfaceTemplateMutation) ClearField(name string) error {
+	switch name {
+	case interfacetemplate.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case interfacetemplate.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case interfacetemplate.FieldDeviceTypeID:
+		m.ClearDeviceTypeID()
+		return nil
+	case interfacetemplate.FieldModuleTypeID:
+		m.ClearModuleTypeID()
+		return nil
+	case interfacetemplate.FieldBridgeID:
+		m.ClearBridgeID()
+		return nil
+	case interfacetemplate.FieldPoeMode:
+		m.ClearPoeMode()
+		return nil
+	case interfacetemplate.FieldPoeType:
+		m.ClearPoeType()
+		return nil
+	case interfacetemplate.FieldRfRole:
+		m.ClearRfRole()
+		return nil
+	}
+	return fmt.Errorf("unknown InterfaceTemplate nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *InterfaceTemplateMutation) ResetField(name string) error {
+	switch name {
+	case interfacetemplate.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case interfacetemplate.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case interfacetemplate.FieldDeviceTypeID:
+		m.ResetDeviceTypeID()
+		return nil
+	case interfacetemplate.FieldModuleTypeID:
+		m.ResetModuleTypeID()
+		return nil
+	case interfacetemplate.FieldName:
+		m.ResetName()
+		return nil
+	case interfacetemplate.FieldNameNatural:
+		m.ResetNameNatural()
+		return nil
+	case interfacetemplate.FieldLabel:
+		m.ResetLabel()
+		return nil
+	case interfacetemplate.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case interfacetemplate.FieldType:
+		m.ResetType()
+		return nil
+	case interfacetemplate.FieldEnabled:
+		m.ResetEnabled()
+		return nil
+	case interfacetemplate.FieldMgmtOnly:
+		m.ResetMgmtOnly()
+		return nil
+	case interfacetemplate.FieldBridgeID:
+		m.ResetBridgeID()
+		return nil
+	case interfacetemplate.FieldPoeMode:
+		m.ResetPoeMode()
+		return nil
+	case interfacetemplate.FieldPoeType:
+		m.ResetPoeType()
+		return nil
+	case interfacetemplate.FieldRfRole:
+		m.ResetRfRole()
+		return nil
+	}
+	return fmt.Errorf("unknown InterfaceTemplate field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *InterfaceTemplateMutation) AddedEdges() []string {
+	edges := make([]string, 0, 4)
+	if m.device_type != nil {
+		edges = append(edges, interfacetemplate.EdgeDeviceType)
+	}
+	if m.module_type != nil {
+		edges = append(edges, interfacetemplate.EdgeModuleType)
+	}
+	if m.bridge != nil {
+		edges = append(edges, interfacetemplate.EdgeBridge)
+	}
+	if m.bridge_of != nil {
+		edges = append(edges, interfacetemplate.EdgeBridgeOf)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *InterfaceTemplateMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case interfacetemplate.EdgeDeviceType:
+		if id := m.device_type; id != nil {
+			return []ent.Value{*id}
+		}
+	case interfacetemplate.EdgeModuleType:
+		if id := m.module_type; id != nil {
+			return []ent.Value{*id}
+		}
+	case interfacetemplate.EdgeBridge:
+		if id := m.bridge; id != nil {
+			return []ent.Value{*id}
+		}
+	case interfacetemplate.EdgeBridgeOf:
+		ids := make([]ent.Value, 0, len(m.bridge_of))
+		for id := range m.bridge_of {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *InterfaceTemplateMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 4)
+	if m.removedbridge_of != nil {
+		edges = append(edges, interfacetemplate.EdgeBridgeOf)
+	}
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *InterfaceTemplateMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case interfacetemplate.EdgeBridgeOf:
+		ids := make([]ent.Value, 0, len(m.removedbridge_of))
+		for id := range m.removedbridge_of {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *InterfaceTemplateMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 4)
+	if m.cleareddevice_type {
+		edges = append(edges, interfacetemplate.EdgeDeviceType)
+	}
+	if m.clearedmodule_type {
+		edges = append(edges, interfacetemplate.EdgeModuleType)
+	}
+	if m.clearedbridge {
+		edges = append(edges, interfacetemplate.EdgeBridge)
+	}
+	if m.clearedbridge_of {
+		edges = append(edges, interfacetemplate.EdgeBridgeOf)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *InterfaceTemplateMutation) EdgeCleared(name string) bool {
+	switch name {
+	case interfacetemplate.EdgeDeviceType:
+		return m.cleareddevice_type
+	case interfacetemplate.EdgeModuleType:
+		return m.clearedmodule_type
+	case interfacetemplate.EdgeBridge:
+		return m.clearedbridge
+	case interfacetemplate.EdgeBridgeOf:
+		return m.clearedbridge_of
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *InterfaceTemplateMutation) ClearEdge(name string) error {
+	switch name {
+	case interfacetemplate.EdgeDeviceType:
+		m.ClearDeviceType()
+		return nil
+	case interfacetemplate.EdgeModuleType:
+		m.ClearModuleType()
+		return nil
+	case interfacetemplate.EdgeBridge:
+		m.ClearBridge()
+		return nil
+	}
+	return fmt.Errorf("unknown InterfaceTemplate unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *InterfaceTemplateMutation) ResetEdge(name string) error {
+	switch name {
+	case interfacetemplate.EdgeDeviceType:
+		m.ResetDeviceType()
+		return nil
+	case interfacetemplate.EdgeModuleType:
+		m.ResetModuleType()
+		return nil
+	case interfacetemplate.EdgeBridge:
+		m.ResetBridge()
+		return nil
+	case interfacetemplate.EdgeBridgeOf:
+		m.ResetBridgeOf()
+		return nil
+	}
+	return fmt.Errorf("unknown InterfaceTemplate edge %s", name)
 }
 
 // InventoryItemRoleMutation represents an operation that mutates the InventoryItemRole nodes in the graph.
@@ -7682,6 +13446,1197 @@ func (m *InventoryItemRoleMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *InventoryItemRoleMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown InventoryItemRole edge %s", name)
+}
+
+// InventoryItemTemplateMutation represents an operation that mutates the InventoryItemTemplate nodes in the graph.
+type InventoryItemTemplateMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *int
+	created             *time.Time
+	last_updated        *time.Time
+	name                *string
+	__name_natural      *string
+	label               *string
+	description         *string
+	parent_id           *int
+	addparent_id        *int
+	__depth             *int
+	add__depth          *int
+	part_id             *string
+	component_type      *string
+	component_id        *int
+	addcomponent_id     *int
+	clearedFields       map[string]struct{}
+	device_type         *int
+	cleareddevice_type  bool
+	role                *int
+	clearedrole         bool
+	manufacturer        *int
+	clearedmanufacturer bool
+	done                bool
+	oldValue            func(context.Context) (*InventoryItemTemplate, error)
+	predicates          []predicate.InventoryItemTemplate
+}
+
+var _ ent.Mutation = (*InventoryItemTemplateMutation)(nil)
+
+// inventoryitemtemplateOption allows management of the mutation configuration using functional options.
+type inventoryitemtemplateOption func(*InventoryItemTemplateMutation)
+
+// newInventoryItemTemplateMutation creates new mutation for the InventoryItemTemplate entity.
+func newInventoryItemTemplateMutation(c config, op Op, opts ...inventoryitemtemplateOption) *InventoryItemTemplateMutation {
+	m := &InventoryItemTemplateMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeInventoryItemTemplate,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withInventoryItemTemplateID sets the ID field of the mutation.
+func withInventoryItemTemplateID(id int) inventoryitemtemplateOption {
+	return func(m *InventoryItemTemplateMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *InventoryItemTemplate
+		)
+		m.oldValue = func(ctx context.Context) (*InventoryItemTemplate, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().InventoryItemTemplate.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withInventoryItemTemplate sets the old InventoryItemTemplate of the mutation.
+func withInventoryItemTemplate(node *InventoryItemTemplate) inventoryitemtemplateOption {
+	return func(m *InventoryItemTemplateMutation) {
+		m.oldValue = func(context.Context) (*InventoryItemTemplate, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m InventoryItemTemplateMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m InventoryItemTemplateMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *InventoryItemTemplateMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *InventoryItemTemplateMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().InventoryItemTemplate.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *InventoryItemTemplateMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *InventoryItemTemplateMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *InventoryItemTemplateMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[inventoryitemtemplate.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *InventoryItemTemplateMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[inventoryitemtemplate.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *InventoryItemTemplateMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, inventoryitemtemplate.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *InventoryItemTemplateMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *InventoryItemTemplateMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *InventoryItemTemplateMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[inventoryitemtemplate.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *InventoryItemTemplateMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[inventoryitemtemplate.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *InventoryItemTemplateMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, inventoryitemtemplate.FieldLastUpdated)
+}
+
+// SetDeviceTypeID sets the "device_type_id" field.
+func (m *InventoryItemTemplateMutation) SetDeviceTypeID(i int) {
+	m.device_type = &i
+}
+
+// DeviceTypeID returns the value of the "device_type_id" field in the mutation.
+func (m *InventoryItemTemplateMutation) DeviceTypeID() (r int, exists bool) {
+	v := m.device_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDeviceTypeID resets all changes to the "device_type_id" field.
+func (m *InventoryItemTemplateMutation) ResetDeviceTypeID() {
+	m.device_type = nil
+}
+
+// SetName sets the "name" field.
+func (m *InventoryItemTemplateMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *InventoryItemTemplateMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *InventoryItemTemplateMutation) ResetName() {
+	m.name = nil
+}
+
+// SetNameNatural sets the "_name_natural" field.
+func (m *InventoryItemTemplateMutation) SetNameNatural(s string) {
+	m.__name_natural = &s
+}
+
+// NameNatural returns the value of the "_name_natural" field in the mutation.
+func (m *InventoryItemTemplateMutation) NameNatural() (r string, exists bool) {
+	v := m.__name_natural
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetNameNatural resets all changes to the "_name_natural" field.
+func (m *InventoryItemTemplateMutation) ResetNameNatural() {
+	m.__name_natural = nil
+}
+
+// SetLabel sets the "label" field.
+func (m *InventoryItemTemplateMutation) SetLabel(s string) {
+	m.label = &s
+}
+
+// Label returns the value of the "label" field in the mutation.
+func (m *InventoryItemTemplateMutation) Label() (r string, exists bool) {
+	v := m.label
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetLabel resets all changes to the "label" field.
+func (m *InventoryItemTemplateMutation) ResetLabel() {
+	m.label = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *InventoryItemTemplateMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *InventoryItemTemplateMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *InventoryItemTemplateMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetParentID sets the "parent_id" field.
+func (m *InventoryItemTemplateMutation) SetParentID(i int) {
+	m.parent_id = &i
+	m.addparent_id = nil
+}
+
+// ParentID returns the value of the "parent_id" field in the mutation.
+func (m *InventoryItemTemplateMutation) ParentID() (r int, exists bool) {
+	v := m.parent_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddParentID adds i to the "parent_id" field.
+func (m *InventoryItemTemplateMutation) AddParentID(i int) {
+	if m.addparent_id != nil {
+		*m.addparent_id += i
+	} else {
+		m.addparent_id = &i
+	}
+}
+
+// AddedParentID returns the value that was added to the "parent_id" field in this mutation.
+func (m *InventoryItemTemplateMutation) AddedParentID() (r int, exists bool) {
+	v := m.addparent_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearParentID clears the value of the "parent_id" field.
+func (m *InventoryItemTemplateMutation) ClearParentID() {
+	m.parent_id = nil
+	m.addparent_id = nil
+	m.clearedFields[inventoryitemtemplate.FieldParentID] = struct{}{}
+}
+
+// ParentIDCleared returns if the "parent_id" field was cleared in this mutation.
+func (m *InventoryItemTemplateMutation) ParentIDCleared() bool {
+	_, ok := m.clearedFields[inventoryitemtemplate.FieldParentID]
+	return ok
+}
+
+// ResetParentID resets all changes to the "parent_id" field.
+func (m *InventoryItemTemplateMutation) ResetParentID() {
+	m.parent_id = nil
+	m.addparent_id = nil
+	delete(m.clearedFields, inventoryitemtemplate.FieldParentID)
+}
+
+// SetDepth sets the "_depth" field.
+func (m *InventoryItemTemplateMutation) SetDepth(i int) {
+	m.__depth = &i
+	m.add__depth = nil
+}
+
+// Depth returns the value of the "_depth" field in the mutation.
+func (m *InventoryItemTemplateMutation) Depth() (r int, exists bool) {
+	v := m.__depth
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddDepth adds i to the "_depth" field.
+func (m *InventoryItemTemplateMutation) AddDepth(i int) {
+	if m.add__depth != nil {
+		*m.add__depth += i
+	} else {
+		m.add__depth = &i
+	}
+}
+
+// AddedDepth returns the value that was added to the "_depth" field in this mutation.
+func (m *InventoryItemTemplateMutation) AddedDepth() (r int, exists bool) {
+	v := m.add__depth
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDepth resets all changes to the "_depth" field.
+func (m *InventoryItemTemplateMutation) ResetDepth() {
+	m.__depth = nil
+	m.add__depth = nil
+}
+
+// SetRoleID sets the "role_id" field.
+func (m *InventoryItemTemplateMutation) SetRoleID(i int) {
+	m.role = &i
+}
+
+// RoleID returns the value of the "role_id" field in the mutation.
+func (m *InventoryItemTemplateMutation) RoleID() (r int, exists bool) {
+	v := m.role
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearRoleID clears the value of the "role_id" field.
+func (m *InventoryItemTemplateMutation) ClearRoleID() {
+	m.role = nil
+	m.clearedFields[inventoryitemtemplate.FieldRoleID] = struct{}{}
+}
+
+// RoleIDCleared returns if the "role_id" field was cleared in this mutation.
+func (m *InventoryItemTemplateMutation) RoleIDCleared() bool {
+	_, ok := m.clearedFields[inventoryitemtemplate.FieldRoleID]
+	return ok
+}
+
+// ResetRoleID resets all changes to the "role_id" field.
+func (m *InventoryItemTemplateMutation) ResetRoleID() {
+	m.role = nil
+	delete(m.clearedFields, inventoryitemtemplate.FieldRoleID)
+}
+
+// SetManufacturerID sets the "manufacturer_id" field.
+func (m *InventoryItemTemplateMutation) SetManufacturerID(i int) {
+	m.manufacturer = &i
+}
+
+// ManufacturerID returns the value of the "manufacturer_id" field in the mutation.
+func (m *InventoryItemTemplateMutation) ManufacturerID() (r int, exists bool) {
+	v := m.manufacturer
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearManufacturerID clears the value of the "manufacturer_id" field.
+func (m *InventoryItemTemplateMutation) ClearManufacturerID() {
+	m.manufacturer = nil
+	m.clearedFields[inventoryitemtemplate.FieldManufacturerID] = struct{}{}
+}
+
+// ManufacturerIDCleared returns if the "manufacturer_id" field was cleared in this mutation.
+func (m *InventoryItemTemplateMutation) ManufacturerIDCleared() bool {
+	_, ok := m.clearedFields[inventoryitemtemplate.FieldManufacturerID]
+	return ok
+}
+
+// ResetManufacturerID resets all changes to the "manufacturer_id" field.
+func (m *InventoryItemTemplateMutation) ResetManufacturerID() {
+	m.manufacturer = nil
+	delete(m.clearedFields, inventoryitemtemplate.FieldManufacturerID)
+}
+
+// SetPartID sets the "part_id" field.
+func (m *InventoryItemTemplateMutation) SetPartID(s string) {
+	m.part_id = &s
+}
+
+// PartID returns the value of the "part_id" field in the mutation.
+func (m *InventoryItemTemplateMutation) PartID() (r string, exists bool) {
+	v := m.part_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetPartID resets all changes to the "part_id" field.
+func (m *InventoryItemTemplateMutation) ResetPartID() {
+	m.part_id = nil
+}
+
+// SetComponentType sets the "component_type" field.
+func (m *InventoryItemTemplateMutation) SetComponentType(s string) {
+	m.component_type = &s
+}
+
+// ComponentType returns the value of the "component_type" field in the mutation.
+func (m *InventoryItemTemplateMutation) ComponentType() (r string, exists bool) {
+	v := m.component_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearComponentType clears the value of the "component_type" field.
+func (m *InventoryItemTemplateMutation) ClearComponentType() {
+	m.component_type = nil
+	m.clearedFields[inventoryitemtemplate.FieldComponentType] = struct{}{}
+}
+
+// ComponentTypeCleared returns if the "component_type" field was cleared in this mutation.
+func (m *InventoryItemTemplateMutation) ComponentTypeCleared() bool {
+	_, ok := m.clearedFields[inventoryitemtemplate.FieldComponentType]
+	return ok
+}
+
+// ResetComponentType resets all changes to the "component_type" field.
+func (m *InventoryItemTemplateMutation) ResetComponentType() {
+	m.component_type = nil
+	delete(m.clearedFields, inventoryitemtemplate.FieldComponentType)
+}
+
+// SetComponentID sets the "component_id" field.
+func (m *InventoryItemTemplateMutation) SetComponentID(i int) {
+	m.component_id = &i
+	m.addcomponent_id = nil
+}
+
+// ComponentID returns the value of the "component_id" field in the mutation.
+func (m *InventoryItemTemplateMutation) ComponentID() (r int, exists bool) {
+	v := m.component_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddComponentID adds i to the "component_id" field.
+func (m *InventoryItemTemplateMutation) AddComponentID(i int) {
+	if m.addcomponent_id != nil {
+		*m.addcomponent_id += i
+	} else {
+		m.addcomponent_id = &i
+	}
+}
+
+// AddedComponentID returns the value that was added to the "component_id" field in this mutation.
+func (m *InventoryItemTemplateMutation) AddedComponentID() (r int, exists bool) {
+	v := m.addcomponent_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearComponentID clears the value of the "component_id" field.
+func (m *InventoryItemTemplateMutation) ClearComponentID() {
+	m.component_id = nil
+	m.addcomponent_id = nil
+	m.clearedFields[inventoryitemtemplate.FieldComponentID] = struct{}{}
+}
+
+// ComponentIDCleared returns if the "component_id" field was cleared in this mutation.
+func (m *InventoryItemTemplateMutation) ComponentIDCleared() bool {
+	_, ok := m.clearedFields[inventoryitemtemplate.FieldComponentID]
+	return ok
+}
+
+// ResetComponentID resets all changes to the "component_id" field.
+func (m *InventoryItemTemplateMutation) ResetComponentID() {
+	m.component_id = nil
+	m.addcomponent_id = nil
+	delete(m.clearedFields, inventoryitemtemplate.FieldComponentID)
+}
+
+// ClearDeviceType clears the "device_type" edge to the DeviceType entity.
+func (m *InventoryItemTemplateMutation) ClearDeviceType() {
+	m.cleareddevice_type = true
+	m.clearedFields[inventoryitemtemplate.FieldDeviceTypeID] = struct{}{}
+}
+
+// DeviceTypeCleared reports if the "device_type" edge to the DeviceType entity was cleared.
+func (m *InventoryItemTemplateMutation) DeviceTypeCleared() bool {
+	return m.cleareddevice_type
+}
+
+// DeviceTypeIDs returns the "device_type" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// DeviceTypeID instead. It exists only for internal usage by the builders.
+func (m *InventoryItemTemplateMutation) DeviceTypeIDs() (ids []int) {
+	if id := m.device_type; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetDeviceType resets all changes to the "device_type" edge.
+func (m *InventoryItemTemplateMutation) ResetDeviceType() {
+	m.device_type = nil
+	m.cleareddevice_type = false
+}
+
+// ClearRole clears the "role" edge to the InventoryItemRole entity.
+func (m *InventoryItemTemplateMutation) ClearRole() {
+	m.clearedrole = true
+	m.clearedFields[inventoryitemtemplate.FieldRoleID] = struct{}{}
+}
+
+// RoleCleared reports if the "role" edge to the InventoryItemRole entity was cleared.
+func (m *InventoryItemTemplateMutation) RoleCleared() bool {
+	return m.RoleIDCleared() || m.clearedrole
+}
+
+// RoleIDs returns the "role" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// RoleID instead. It exists only for internal usage by the builders.
+func (m *InventoryItemTemplateMutation) RoleIDs() (ids []int) {
+	if id := m.role; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetRole resets all changes to the "role" edge.
+func (m *InventoryItemTemplateMutation) ResetRole() {
+	m.role = nil
+	m.clearedrole = false
+}
+
+// ClearManufacturer clears the "manufacturer" edge to the Manufacturer entity.
+func (m *InventoryItemTemplateMutation) ClearManufacturer() {
+	m.clearedmanufacturer = true
+	m.clearedFields[inventoryitemtemplate.FieldManufacturerID] = struct{}{}
+}
+
+// ManufacturerCleared reports if the "manufacturer" edge to the Manufacturer entity was cleared.
+func (m *InventoryItemTemplateMutation) ManufacturerCleared() bool {
+	return m.ManufacturerIDCleared() || m.clearedmanufacturer
+}
+
+// ManufacturerIDs returns the "manufacturer" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ManufacturerID instead. It exists only for internal usage by the builders.
+func (m *InventoryItemTemplateMutation) ManufacturerIDs() (ids []int) {
+	if id := m.manufacturer; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetManufacturer resets all changes to the "manufacturer" edge.
+func (m *InventoryItemTemplateMutation) ResetManufacturer() {
+	m.manufacturer = nil
+	m.clearedmanufacturer = false
+}
+
+// Where appends a list predicates to the InventoryItemTemplateMutation builder.
+func (m *InventoryItemTemplateMutation) Where(ps ...predicate.InventoryItemTemplate) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the InventoryItemTemplateMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *InventoryItemTemplateMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.InventoryItemTemplate, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *InventoryItemTemplateMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *InventoryItemTemplateMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (InventoryItemTemplate).
+func (m *InventoryItemTemplateMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *InventoryItemTemplateMutation) Fields() []string {
+	fields := make([]string, 0, 14)
+	if m.created != nil {
+		fields = append(fields, inventoryitemtemplate.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, inventoryitemtemplate.FieldLastUpdated)
+	}
+	if m.device_type != nil {
+		fields = append(fields, inventoryitemtemplate.FieldDeviceTypeID)
+	}
+	if m.name != nil {
+		fields = append(fields, inventoryitemtemplate.FieldName)
+	}
+	if m.__name_natural != nil {
+		fields = append(fields, inventoryitemtemplate.FieldNameNatural)
+	}
+	if m.label != nil {
+		fields = append(fields, inventoryitemtemplate.FieldLabel)
+	}
+	if m.description != nil {
+		fields = append(fields, inventoryitemtemplate.FieldDescription)
+	}
+	if m.parent_id != nil {
+		fields = append(fields, inventoryitemtemplate.FieldParentID)
+	}
+	if m.__depth != nil {
+		fields = append(fields, inventoryitemtemplate.FieldDepth)
+	}
+	if m.role != nil {
+		fields = append(fields, inventoryitemtemplate.FieldRoleID)
+	}
+	if m.manufacturer != nil {
+		fields = append(fields, inventoryitemtemplate.FieldManufacturerID)
+	}
+	if m.part_id != nil {
+		fields = append(fields, inventoryitemtemplate.FieldPartID)
+	}
+	if m.component_type != nil {
+		fields = append(fields, inventoryitemtemplate.FieldComponentType)
+	}
+	if m.component_id != nil {
+		fields = append(fields, inventoryitemtemplate.FieldComponentID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *InventoryItemTemplateMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case inventoryitemtemplate.FieldCreated:
+		return m.Created()
+	case inventoryitemtemplate.FieldLastUpdated:
+		return m.LastUpdated()
+	case inventoryitemtemplate.FieldDeviceTypeID:
+		return m.DeviceTypeID()
+	case inventoryitemtemplate.FieldName:
+		return m.Name()
+	case inventoryitemtemplate.FieldNameNatural:
+		return m.NameNatural()
+	case inventoryitemtemplate.FieldLabel:
+		return m.Label()
+	case inventoryitemtemplate.FieldDescription:
+		return m.Description()
+	case inventoryitemtemplate.FieldParentID:
+		return m.ParentID()
+	case inventoryitemtemplate.FieldDepth:
+		return m.Depth()
+	case inventoryitemtemplate.FieldRoleID:
+		return m.RoleID()
+	case inventoryitemtemplate.FieldManufacturerID:
+		return m.ManufacturerID()
+	case inventoryitemtemplate.FieldPartID:
+		return m.PartID()
+	case inventoryitemtemplate.FieldComponentType:
+		return m.ComponentType()
+	case inventoryitemtemplate.FieldComponentID:
+		return m.ComponentID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *InventoryItemTemplateMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case inventoryitemtemplate.FieldCreated, inventoryitemtemplate.FieldLastUpdated, inventoryitemtemplate.FieldDeviceTypeID, inventoryitemtemplate.FieldName, inventoryitemtemplate.FieldNameNatural, inventoryitemtemplate.FieldLabel, inventoryitemtemplate.FieldDescription, inventoryitemtemplate.FieldParentID, inventoryitemtemplate.FieldDepth, inventoryitemtemplate.FieldRoleID, inventoryitemtemplate.FieldManufacturerID, inventoryitemtemplate.FieldPartID, inventoryitemtemplate.FieldComponentType, inventoryitemtemplate.FieldComponentID:
+	default:
+		return nil, fmt.Errorf("unknown InventoryItemTemplate field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case inventoryitemtemplate.FieldCreated:
+		return old.Created, nil
+	case inventoryitemtemplate.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case inventoryitemtemplate.FieldDeviceTypeID:
+		return old.DeviceTypeID, nil
+	case inventoryitemtemplate.FieldName:
+		return old.Name, nil
+	case inventoryitemtemplate.FieldNameNatural:
+		return old.NameNatural, nil
+	case inventoryitemtemplate.FieldLabel:
+		return old.Label, nil
+	case inventoryitemtemplate.FieldDescription:
+		return old.Description, nil
+	case inventoryitemtemplate.FieldParentID:
+		return old.ParentID, nil
+	case inventoryitemtemplate.FieldDepth:
+		return old.Depth, nil
+	case inventoryitemtemplate.FieldRoleID:
+		return old.RoleID, nil
+	case inventoryitemtemplate.FieldManufacturerID:
+		return old.ManufacturerID, nil
+	case inventoryitemtemplate.FieldPartID:
+		return old.PartID, nil
+	case inventoryitemtemplate.FieldComponentType:
+		return old.ComponentType, nil
+	case inventoryitemtemplate.FieldComponentID:
+		return old.ComponentID, nil
+	}
+	return nil, fmt.Errorf("unknown InventoryItemTemplate field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *InventoryItemTemplateMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case inventoryitemtemplate.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case inventoryitemtemplate.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case inventoryitemtemplate.FieldDeviceTypeID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDeviceTypeID(v)
+		return nil
+	case inventoryitemtemplate.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case inventoryitemtemplate.FieldNameNatural:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNameNatural(v)
+		return nil
+	case inventoryitemtemplate.FieldLabel:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLabel(v)
+		return nil
+	case inventoryitemtemplate.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case inventoryitemtemplate.FieldParentID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetParentID(v)
+		return nil
+	case inventoryitemtemplate.FieldDepth:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDepth(v)
+		return nil
+	case inventoryitemtemplate.FieldRoleID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRoleID(v)
+		return nil
+	case inventoryitemtemplate.FieldManufacturerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetManufacturerID(v)
+		return nil
+	case inventoryitemtemplate.FieldPartID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPartID(v)
+		return nil
+	case inventoryitemtemplate.FieldComponentType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetComponentType(v)
+		return nil
+	case inventoryitemtemplate.FieldComponentID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetComponentID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown InventoryItemTemplate field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *InventoryItemTemplateMutation) AddedFields() []string {
+	var fields []string
+	if m.addparent_id != nil {
+		fields = append(fields, inventoryitemtemplate.FieldParentID)
+	}
+	if m.add__depth != nil {
+		fields = append(fields, inventoryitemtemplate.FieldDepth)
+	}
+	if m.addcomponent_id != nil {
+		fields = append(fields, inventoryitemtemplate.FieldComponentID)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *InventoryItemTemplateMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case inventoryitemtemplate.FieldParentID:
+		return m.AddedParentID()
+	case inventoryitemtemplate.FieldDepth:
+		return m.AddedDepth()
+	case inventoryitemtemplate.FieldComponentID:
+		return m.AddedComponentID()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *InventoryItemTemplateMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case inventoryitemtemplate.FieldParentID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddParentID(v)
+		return nil
+	case inventoryitemtemplate.FieldDepth:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddDepth(v)
+		return nil
+	case inventoryitemtemplate.FieldComponentID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddComponentID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown InventoryItemTemplate numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *InventoryItemTemplateMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(inventoryitemtemplate.FieldCreated) {
+		fields = append(fields, inventoryitemtemplate.FieldCreated)
+	}
+	if m.FieldCleared(inventoryitemtemplate.FieldLastUpdated) {
+		fields = append(fields, inventoryitemtemplate.FieldLastUpdated)
+	}
+	if m.FieldCleared(inventoryitemtemplate.FieldParentID) {
+		fields = append(fields, inventoryitemtemplate.FieldParentID)
+	}
+	if m.FieldCleared(inventoryitemtemplate.FieldRoleID) {
+		fields = append(fields, inventoryitemtemplate.FieldRoleID)
+	}
+	if m.FieldCleared(inventoryitemtemplate.FieldManufacturerID) {
+		fields = append(fields, inventoryitemtemplate.FieldManufacturerID)
+	}
+	if m.FieldCleared(inventoryitemtemplate.FieldComponentType) {
+		fields = append(fields, inventoryitemtemplate.FieldComponentType)
+	}
+	if m.FieldCleared(inventoryitemtemplate.FieldComponentID) {
+		fields = append(fields, inventoryitemtemplate.FieldComponentID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *InventoryItemTemplateMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *InventoryItemTemplateMutation) ClearField(name string) error {
+	switch name {
+	case inventoryitemtemplate.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case inventoryitemtemplate.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case inventoryitemtemplate.FieldParentID:
+		m.ClearParentID()
+		return nil
+	case inventoryitemtemplate.FieldRoleID:
+		m.ClearRoleID()
+		return nil
+	case inventoryitemtemplate.FieldManufacturerID:
+		m.ClearManufacturerID()
+		return nil
+	case inventoryitemtemplate.FieldComponentType:
+		m.ClearComponentType()
+		return nil
+	case inventoryitemtemplate.FieldComponentID:
+		m.ClearComponentID()
+		return nil
+	}
+	return fmt.Errorf("unknown InventoryItemTemplate nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *InventoryItemTemplateMutation) ResetField(name string) error {
+	switch name {
+	case inventoryitemtemplate.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case inventoryitemtemplate.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case inventoryitemtemplate.FieldDeviceTypeID:
+		m.ResetDeviceTypeID()
+		return nil
+	case inventoryitemtemplate.FieldName:
+		m.ResetName()
+		return nil
+	case inventoryitemtemplate.FieldNameNatural:
+		m.ResetNameNatural()
+		return nil
+	case inventoryitemtemplate.FieldLabel:
+		m.ResetLabel()
+		return nil
+	case inventoryitemtemplate.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case inventoryitemtemplate.FieldParentID:
+		m.ResetParentID()
+		return nil
+	case inventoryitemtemplate.FieldDepth:
+		m.ResetDepth()
+		return nil
+	case inventoryitemtemplate.FieldRoleID:
+		m.ResetRoleID()
+		return nil
+	case inventoryitemtemplate.FieldManufacturerID:
+		m.ResetManufacturerID()
+		return nil
+	case inventoryitemtemplate.FieldPartID:
+		m.ResetPartID()
+		return nil
+	case inventoryitemtemplate.FieldComponentType:
+		m.ResetComponentType()
+		return nil
+	case inventoryitemtemplate.FieldComponentID:
+		m.ResetComponentID()
+		return nil
+	}
+	return fmt.Errorf("unknown InventoryItemTemplate field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *InventoryItemTemplateMutation) AddedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.device_type != nil {
+		edges = append(edges, inventoryitemtemplate.EdgeDeviceType)
+	}
+	if m.role != nil {
+		edges = append(edges, inventoryitemtemplate.EdgeRole)
+	}
+	if m.manufacturer != nil {
+		edges = append(edges, inventoryitemtemplate.EdgeManufacturer)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *InventoryItemTemplateMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case inventoryitemtemplate.EdgeDeviceType:
+		if id := m.device_type; id != nil {
+			return []ent.Value{*id}
+		}
+	case inventoryitemtemplate.EdgeRole:
+		if id := m.role; id != nil {
+			return []ent.Value{*id}
+		}
+	case inventoryitemtemplate.EdgeManufacturer:
+		if id := m.manufacturer; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *InventoryItemTemplateMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 3)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *InventoryItemTemplateMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *InventoryItemTemplateMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.cleareddevice_type {
+		edges = append(edges, inventoryitemtemplate.EdgeDeviceType)
+	}
+	if m.clearedrole {
+		edges = append(edges, inventoryitemtemplate.EdgeRole)
+	}
+	if m.clearedmanufacturer {
+		edges = append(edges, inventoryitemtemplate.EdgeManufacturer)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *InventoryItemTemplateMutation) EdgeCleared(name string) bool {
+	switch name {
+	case inventoryitemtemplate.EdgeDeviceType:
+		return m.cleareddevice_type
+	case inventoryitemtemplate.EdgeRole:
+		return m.clearedrole
+	case inventoryitemtemplate.EdgeManufacturer:
+		return m.clearedmanufacturer
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *InventoryItemTemplateMutation) ClearEdge(name string) error {
+	switch name {
+	case inventoryitemtemplate.EdgeDeviceType:
+		m.ClearDeviceType()
+		return nil
+	case inventoryitemtemplate.EdgeRole:
+		m.ClearRole()
+		return nil
+	case inventoryitemtemplate.EdgeManufacturer:
+		m.ClearManufacturer()
+		return nil
+	}
+	return fmt.Errorf("unknown InventoryItemTemplate unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *InventoryItemTemplateMutation) ResetEdge(name string) error {
+	switch name {
+	case inventoryitemtemplate.EdgeDeviceType:
+		m.ResetDeviceType()
+		return nil
+	case inventoryitemtemplate.EdgeRole:
+		m.ResetRole()
+		return nil
+	case inventoryitemtemplate.EdgeManufacturer:
+		m.ResetManufacturer()
+		return nil
+	}
+	return fmt.Errorf("unknown InventoryItemTemplate edge %s", name)
 }
 
 // LocationMutation represents an operation that mutates the Location nodes in the graph.
@@ -9383,6 +16338,2492 @@ func (m *ManufacturerMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *ManufacturerMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown Manufacturer edge %s", name)
+}
+
+// ModuleBayTemplateMutation represents an operation that mutates the ModuleBayTemplate nodes in the graph.
+type ModuleBayTemplateMutation struct {
+	config
+	op                 Op
+	typ                string
+	id                 *int
+	created            *time.Time
+	last_updated       *time.Time
+	name               *string
+	__name_natural     *string
+	label              *string
+	description        *string
+	position           *string
+	enabled            *bool
+	clearedFields      map[string]struct{}
+	device_type        *int
+	cleareddevice_type bool
+	module_type        *int
+	clearedmodule_type bool
+	done               bool
+	oldValue           func(context.Context) (*ModuleBayTemplate, error)
+	predicates         []predicate.ModuleBayTemplate
+}
+
+var _ ent.Mutation = (*ModuleBayTemplateMutation)(nil)
+
+// modulebaytemplateOption allows management of the mutation configuration using functional options.
+type modulebaytemplateOption func(*ModuleBayTemplateMutation)
+
+// newModuleBayTemplateMutation creates new mutation for the ModuleBayTemplate entity.
+func newModuleBayTemplateMutation(c config, op Op, opts ...modulebaytemplateOption) *ModuleBayTemplateMutation {
+	m := &ModuleBayTemplateMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeModuleBayTemplate,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withModuleBayTemplateID sets the ID field of the mutation.
+func withModuleBayTemplateID(id int) modulebaytemplateOption {
+	return func(m *ModuleBayTemplateMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ModuleBayTemplate
+		)
+		m.oldValue = func(ctx context.Context) (*ModuleBayTemplate, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ModuleBayTemplate.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withModuleBayTemplate sets the old ModuleBayTemplate of the mutation.
+func withModuleBayTemplate(node *ModuleBayTemplate) modulebaytemplateOption {
+	return func(m *ModuleBayTemplateMutation) {
+		m.oldValue = func(context.Context) (*ModuleBayTemplate, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ModuleBayTemplateMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ModuleBayTemplateMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ModuleBayTemplateMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ModuleBayTemplateMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ModuleBayTemplate.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *ModuleBayTemplateMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *ModuleBayTemplateMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *ModuleBayTemplateMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[modulebaytemplate.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *ModuleBayTemplateMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[modulebaytemplate.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *ModuleBayTemplateMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, modulebaytemplate.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *ModuleBayTemplateMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *ModuleBayTemplateMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *ModuleBayTemplateMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[modulebaytemplate.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *ModuleBayTemplateMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[modulebaytemplate.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *ModuleBayTemplateMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, modulebaytemplate.FieldLastUpdated)
+}
+
+// SetDeviceTypeID sets the "device_type_id" field.
+func (m *ModuleBayTemplateMutation) SetDeviceTypeID(i int) {
+	m.device_type = &i
+}
+
+// DeviceTypeID returns the value of the "device_type_id" field in the mutation.
+func (m *ModuleBayTemplateMutation) DeviceTypeID() (r int, exists bool) {
+	v := m.device_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearDeviceTypeID clears the value of the "device_type_id" field.
+func (m *ModuleBayTemplateMutation) ClearDeviceTypeID() {
+	m.device_type = nil
+	m.clearedFields[modulebaytemplate.FieldDeviceTypeID] = struct{}{}
+}
+
+// DeviceTypeIDCleared returns if the "device_type_id" field was cleared in this mutation.
+func (m *ModuleBayTemplateMutation) DeviceTypeIDCleared() bool {
+	_, ok := m.clearedFields[modulebaytemplate.FieldDeviceTypeID]
+	return ok
+}
+
+// ResetDeviceTypeID resets all changes to the "device_type_id" field.
+func (m *ModuleBayTemplateMutation) ResetDeviceTypeID() {
+	m.device_type = nil
+	delete(m.clearedFields, modulebaytemplate.FieldDeviceTypeID)
+}
+
+// SetModuleTypeID sets the "module_type_id" field.
+func (m *ModuleBayTemplateMutation) SetModuleTypeID(i int) {
+	m.module_type = &i
+}
+
+// ModuleTypeID returns the value of the "module_type_id" field in the mutation.
+func (m *ModuleBayTemplateMutation) ModuleTypeID() (r int, exists bool) {
+	v := m.module_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearModuleTypeID clears the value of the "module_type_id" field.
+func (m *ModuleBayTemplateMutation) ClearModuleTypeID() {
+	m.module_type = nil
+	m.clearedFields[modulebaytemplate.FieldModuleTypeID] = struct{}{}
+}
+
+// ModuleTypeIDCleared returns if the "module_type_id" field was cleared in this mutation.
+func (m *ModuleBayTemplateMutation) ModuleTypeIDCleared() bool {
+	_, ok := m.clearedFields[modulebaytemplate.FieldModuleTypeID]
+	return ok
+}
+
+// ResetModuleTypeID resets all changes to the "module_type_id" field.
+func (m *ModuleBayTemplateMutation) ResetModuleTypeID() {
+	m.module_type = nil
+	delete(m.clearedFields, modulebaytemplate.FieldModuleTypeID)
+}
+
+// SetName sets the "name" field.
+func (m *ModuleBayTemplateMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *ModuleBayTemplateMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *ModuleBayTemplateMutation) ResetName() {
+	m.name = nil
+}
+
+// SetNameNatural sets the "_name_natural" field.
+func (m *ModuleBayTemplateMutation) SetNameNatural(s string) {
+	m.__name_natural = &s
+}
+
+// NameNatural returns the value of the "_name_natural" field in the mutation.
+func (m *ModuleBayTemplateMutation) NameNatural() (r string, exists bool) {
+	v := m.__name_natural
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetNameNatural resets all changes to the "_name_natural" field.
+func (m *ModuleBayTemplateMutation) ResetNameNatural() {
+	m.__name_natural = nil
+}
+
+// SetLabel sets the "label" field.
+func (m *ModuleBayTemplateMutation) SetLabel(s string) {
+	m.label = &s
+}
+
+// Label returns the value of the "label" field in the mutation.
+func (m *ModuleBayTemplateMutation) Label() (r string, exists bool) {
+	v := m.label
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetLabel resets all changes to the "label" field.
+func (m *ModuleBayTemplateMutation) ResetLabel() {
+	m.label = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *ModuleBayTemplateMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *ModuleBayTemplateMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *ModuleBayTemplateMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetPosition sets the "position" field.
+func (m *ModuleBayTemplateMutation) SetPosition(s string) {
+	m.position = &s
+}
+
+// Position returns the value of the "position" field in the mutation.
+func (m *ModuleBayTemplateMutation) Position() (r string, exists bool) {
+	v := m.position
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetPosition resets all changes to the "position" field.
+func (m *ModuleBayTemplateMutation) ResetPosition() {
+	m.position = nil
+}
+
+// SetEnabled sets the "enabled" field.
+func (m *ModuleBayTemplateMutation) SetEnabled(b bool) {
+	m.enabled = &b
+}
+
+// Enabled returns the value of the "enabled" field in the mutation.
+func (m *ModuleBayTemplateMutation) Enabled() (r bool, exists bool) {
+	v := m.enabled
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetEnabled resets all changes to the "enabled" field.
+func (m *ModuleBayTemplateMutation) ResetEnabled() {
+	m.enabled = nil
+}
+
+// ClearDeviceType clears the "device_type" edge to the DeviceType entity.
+func (m *ModuleBayTemplateMutation) ClearDeviceType() {
+	m.cleareddevice_type = true
+	m.clearedFields[modulebaytemplate.FieldDeviceTypeID] = struct{}{}
+}
+
+// DeviceTypeCleared reports if the "device_type" edge to the DeviceType entity was cleared.
+func (m *ModuleBayTemplateMutation) DeviceTypeCleared() bool {
+	return m.DeviceTypeIDCleared() || m.cleareddevice_type
+}
+
+// DeviceTypeIDs returns the "device_type" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// DeviceTypeID instead. It exists only for internal usage by the builders.
+func (m *ModuleBayTemplateMutation) DeviceTypeIDs() (ids []int) {
+	if id := m.device_type; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetDeviceType resets all changes to the "device_type" edge.
+func (m *ModuleBayTemplateMutation) ResetDeviceType() {
+	m.device_type = nil
+	m.cleareddevice_type = false
+}
+
+// ClearModuleType clears the "module_type" edge to the ModuleType entity.
+func (m *ModuleBayTemplateMutation) ClearModuleType() {
+	m.clearedmodule_type = true
+	m.clearedFields[modulebaytemplate.FieldModuleTypeID] = struct{}{}
+}
+
+// ModuleTypeCleared reports if the "module_type" edge to the ModuleType entity was cleared.
+func (m *ModuleBayTemplateMutation) ModuleTypeCleared() bool {
+	return m.ModuleTypeIDCleared() || m.clearedmodule_type
+}
+
+// ModuleTypeIDs returns the "module_type" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ModuleTypeID instead. It exists only for internal usage by the builders.
+func (m *ModuleBayTemplateMutation) ModuleTypeIDs() (ids []int) {
+	if id := m.module_type; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetModuleType resets all changes to the "module_type" edge.
+func (m *ModuleBayTemplateMutation) ResetModuleType() {
+	m.module_type = nil
+	m.clearedmodule_type = false
+}
+
+// Where appends a list predicates to the ModuleBayTemplateMutation builder.
+func (m *ModuleBayTemplateMutation) Where(ps ...predicate.ModuleBayTemplate) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ModuleBayTemplateMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ModuleBayTemplateMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ModuleBayTemplate, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ModuleBayTemplateMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ModuleBayTemplateMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ModuleBayTemplate).
+func (m *ModuleBayTemplateMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ModuleBayTemplateMutation) Fields() []string {
+	fields := make([]string, 0, 10)
+	if m.created != nil {
+		fields = append(fields, modulebaytemplate.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, modulebaytemplate.FieldLastUpdated)
+	}
+	if m.device_type != nil {
+		fields = append(fields, modulebaytemplate.FieldDeviceTypeID)
+	}
+	if m.module_type != nil {
+		fields = append(fields, modulebaytemplate.FieldModuleTypeID)
+	}
+	if m.name != nil {
+		fields = append(fields, modulebaytemplate.FieldName)
+	}
+	if m.__name_natural != nil {
+		fields = append(fields, modulebaytemplate.FieldNameNatural)
+	}
+	if m.label != nil {
+		fields = append(fields, modulebaytemplate.FieldLabel)
+	}
+	if m.description != nil {
+		fields = append(fields, modulebaytemplate.FieldDescription)
+	}
+	if m.position != nil {
+		fields = append(fields, modulebaytemplate.FieldPosition)
+	}
+	if m.enabled != nil {
+		fields = append(fields, modulebaytemplate.FieldEnabled)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ModuleBayTemplateMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case modulebaytemplate.FieldCreated:
+		return m.Created()
+	case modulebaytemplate.FieldLastUpdated:
+		return m.LastUpdated()
+	case modulebaytemplate.FieldDeviceTypeID:
+		return m.DeviceTypeID()
+	case modulebaytemplate.FieldModuleTypeID:
+		return m.ModuleTypeID()
+	case modulebaytemplate.FieldName:
+		return m.Name()
+	case modulebaytemplate.FieldNameNatural:
+		return m.NameNatural()
+	case modulebaytemplate.FieldLabel:
+		return m.Label()
+	case modulebaytemplate.FieldDescription:
+		return m.Description()
+	case modulebaytemplate.FieldPosition:
+		return m.Position()
+	case modulebaytemplate.FieldEnabled:
+		return m.Enabled()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ModuleBayTemplateMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case modulebaytemplate.FieldCreated, modulebaytemplate.FieldLastUpdated, modulebaytemplate.FieldDeviceTypeID, modulebaytemplate.FieldModuleTypeID, modulebaytemplate.FieldName, modulebaytemplate.FieldNameNatural, modulebaytemplate.FieldLabel, modulebaytemplate.FieldDescription, modulebaytemplate.FieldPosition, modulebaytemplate.FieldEnabled:
+	default:
+		return nil, fmt.Errorf("unknown ModuleBayTemplate field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case modulebaytemplate.FieldCreated:
+		return old.Created, nil
+	case modulebaytemplate.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case modulebaytemplate.FieldDeviceTypeID:
+		return old.DeviceTypeID, nil
+	case modulebaytemplate.FieldModuleTypeID:
+		return old.ModuleTypeID, nil
+	case modulebaytemplate.FieldName:
+		return old.Name, nil
+	case modulebaytemplate.FieldNameNatural:
+		return old.NameNatural, nil
+	case modulebaytemplate.FieldLabel:
+		return old.Label, nil
+	case modulebaytemplate.FieldDescription:
+		return old.Description, nil
+	case modulebaytemplate.FieldPosition:
+		return old.Position, nil
+	case modulebaytemplate.FieldEnabled:
+		return old.Enabled, nil
+	}
+	return nil, fmt.Errorf("unknown ModuleBayTemplate field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ModuleBayTemplateMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case modulebaytemplate.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case modulebaytemplate.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case modulebaytemplate.FieldDeviceTypeID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDeviceTypeID(v)
+		return nil
+	case modulebaytemplate.FieldModuleTypeID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetModuleTypeID(v)
+		return nil
+	case modulebaytemplate.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case modulebaytemplate.FieldNameNatural:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNameNatural(v)
+		return nil
+	case modulebaytemplate.FieldLabel:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLabel(v)
+		return nil
+	case modulebaytemplate.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case modulebaytemplate.FieldPosition:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPosition(v)
+		return nil
+	case modulebaytemplate.FieldEnabled:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEnabled(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ModuleBayTemplate field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ModuleBayTemplateMutation) AddedFields() []string {
+	var fields []string
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ModuleBayTemplateMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ModuleBayTemplateMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown ModuleBayTemplate numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ModuleBayTemplateMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(modulebaytemplate.FieldCreated) {
+		fields = append(fields, modulebaytemplate.FieldCreated)
+	}
+	if m.FieldCleared(modulebaytemplate.FieldLastUpdated) {
+		fields = append(fields, modulebaytemplate.FieldLastUpdated)
+	}
+	if m.FieldCleared(modulebaytemplate.FieldDeviceTypeID) {
+		fields = append(fields, modulebaytemplate.FieldDeviceTypeID)
+	}
+	if m.FieldCleared(modulebaytemplate.FieldModuleTypeID) {
+		fields = append(fields, modulebaytemplate.FieldModuleTypeID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ModuleBayTemplateMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ModuleBayTemplateMutation) ClearField(name string) error {
+	switch name {
+	case modulebaytemplate.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case modulebaytemplate.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case modulebaytemplate.FieldDeviceTypeID:
+		m.ClearDeviceTypeID()
+		return nil
+	case modulebaytemplate.FieldModuleTypeID:
+		m.ClearModuleTypeID()
+		return nil
+	}
+	return fmt.Errorf("unknown ModuleBayTemplate nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ModuleBayTemplateMutation) ResetField(name string) error {
+	switch name {
+	case modulebaytemplate.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case modulebaytemplate.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case modulebaytemplate.FieldDeviceTypeID:
+		m.ResetDeviceTypeID()
+		return nil
+	case modulebaytemplate.FieldModuleTypeID:
+		m.ResetModuleTypeID()
+		return nil
+	case modulebaytemplate.FieldName:
+		m.ResetName()
+		return nil
+	case modulebaytemplate.FieldNameNatural:
+		m.ResetNameNatural()
+		return nil
+	case modulebaytemplate.FieldLabel:
+		m.ResetLabel()
+		return nil
+	case modulebaytemplate.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case modulebaytemplate.FieldPosition:
+		m.ResetPosition()
+		return nil
+	case modulebaytemplate.FieldEnabled:
+		m.ResetEnabled()
+		return nil
+	}
+	return fmt.Errorf("unknown ModuleBayTemplate field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ModuleBayTemplateMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.device_type != nil {
+		edges = append(edges, modulebaytemplate.EdgeDeviceType)
+	}
+	if m.module_type != nil {
+		edges = append(edges, modulebaytemplate.EdgeModuleType)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ModuleBayTemplateMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case modulebaytemplate.EdgeDeviceType:
+		if id := m.device_type; id != nil {
+			return []ent.Value{*id}
+		}
+	case modulebaytemplate.EdgeModuleType:
+		if id := m.module_type; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ModuleBayTemplateMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ModuleBayTemplateMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ModuleBayTemplateMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.cleareddevice_type {
+		edges = append(edges, modulebaytemplate.EdgeDeviceType)
+	}
+	if m.clearedmodule_type {
+		edges = append(edges, modulebaytemplate.EdgeModuleType)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ModuleBayTemplateMutation) EdgeCleared(name string) bool {
+	switch name {
+	case modulebaytemplate.EdgeDeviceType:
+		return m.cleareddevice_type
+	case modulebaytemplate.EdgeModuleType:
+		return m.clearedmodule_type
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ModuleBayTemplateMutation) ClearEdge(name string) error {
+	switch name {
+	case modulebaytemplate.EdgeDeviceType:
+		m.ClearDeviceType()
+		return nil
+	case modulebaytemplate.EdgeModuleType:
+		m.ClearModuleType()
+		return nil
+	}
+	return fmt.Errorf("unknown ModuleBayTemplate unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ModuleBayTemplateMutation) ResetEdge(name string) error {
+	switch name {
+	case modulebaytemplate.EdgeDeviceType:
+		m.ResetDeviceType()
+		return nil
+	case modulebaytemplate.EdgeModuleType:
+		m.ResetModuleType()
+		return nil
+	}
+	return fmt.Errorf("unknown ModuleBayTemplate edge %s", name)
+}
+
+// ModuleTypeMutation represents an operation that mutates the ModuleType nodes in the graph.
+type ModuleTypeMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *int
+	created             *time.Time
+	last_updated        *time.Time
+	custom_field_data   *map[string]interface{}
+	description         *string
+	comments            *string
+	model               *string
+	part_number         *string
+	airflow             *string
+	weight              *float64
+	addweight           *float64
+	weight_unit         *string
+	attribute_data      *map[string]interface{}
+	clearedFields       map[string]struct{}
+	profile             *int
+	clearedprofile      bool
+	manufacturer        *int
+	clearedmanufacturer bool
+	done                bool
+	oldValue            func(context.Context) (*ModuleType, error)
+	predicates          []predicate.ModuleType
+}
+
+var _ ent.Mutation = (*ModuleTypeMutation)(nil)
+
+// moduletypeOption allows management of the mutation configuration using functional options.
+type moduletypeOption func(*ModuleTypeMutation)
+
+// newModuleTypeMutation creates new mutation for the ModuleType entity.
+func newModuleTypeMutation(c config, op Op, opts ...moduletypeOption) *ModuleTypeMutation {
+	m := &ModuleTypeMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeModuleType,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withModuleTypeID sets the ID field of the mutation.
+func withModuleTypeID(id int) moduletypeOption {
+	return func(m *ModuleTypeMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ModuleType
+		)
+		m.oldValue = func(ctx context.Context) (*ModuleType, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ModuleType.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withModuleType sets the old ModuleType of the mutation.
+func withModuleType(node *ModuleType) moduletypeOption {
+	return func(m *ModuleTypeMutation) {
+		m.oldValue = func(context.Context) (*ModuleType, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ModuleTypeMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ModuleTypeMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ModuleTypeMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ModuleTypeMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ModuleType.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *ModuleTypeMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *ModuleTypeMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *ModuleTypeMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[moduletype.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *ModuleTypeMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[moduletype.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *ModuleTypeMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, moduletype.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *ModuleTypeMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *ModuleTypeMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *ModuleTypeMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[moduletype.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *ModuleTypeMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[moduletype.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *ModuleTypeMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, moduletype.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *ModuleTypeMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *ModuleTypeMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *ModuleTypeMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *ModuleTypeMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *ModuleTypeMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *ModuleTypeMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetComments sets the "comments" field.
+func (m *ModuleTypeMutation) SetComments(s string) {
+	m.comments = &s
+}
+
+// Comments returns the value of the "comments" field in the mutation.
+func (m *ModuleTypeMutation) Comments() (r string, exists bool) {
+	v := m.comments
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetComments resets all changes to the "comments" field.
+func (m *ModuleTypeMutation) ResetComments() {
+	m.comments = nil
+}
+
+// SetProfileID sets the "profile_id" field.
+func (m *ModuleTypeMutation) SetProfileID(i int) {
+	m.profile = &i
+}
+
+// ProfileID returns the value of the "profile_id" field in the mutation.
+func (m *ModuleTypeMutation) ProfileID() (r int, exists bool) {
+	v := m.profile
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearProfileID clears the value of the "profile_id" field.
+func (m *ModuleTypeMutation) ClearProfileID() {
+	m.profile = nil
+	m.clearedFields[moduletype.FieldProfileID] = struct{}{}
+}
+
+// ProfileIDCleared returns if the "profile_id" field was cleared in this mutation.
+func (m *ModuleTypeMutation) ProfileIDCleared() bool {
+	_, ok := m.clearedFields[moduletype.FieldProfileID]
+	return ok
+}
+
+// ResetProfileID resets all changes to the "profile_id" field.
+func (m *ModuleTypeMutation) ResetProfileID() {
+	m.profile = nil
+	delete(m.clearedFields, moduletype.FieldProfileID)
+}
+
+// SetManufacturerID sets the "manufacturer_id" field.
+func (m *ModuleTypeMutation) SetManufacturerID(i int) {
+	m.manufacturer = &i
+}
+
+// ManufacturerID returns the value of the "manufacturer_id" field in the mutation.
+func (m *ModuleTypeMutation) ManufacturerID() (r int, exists bool) {
+	v := m.manufacturer
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetManufacturerID resets all changes to the "manufacturer_id" field.
+func (m *ModuleTypeMutation) ResetManufacturerID() {
+	m.manufacturer = nil
+}
+
+// SetModel sets the "model" field.
+func (m *ModuleTypeMutation) SetModel(s string) {
+	m.model = &s
+}
+
+// Model returns the value of the "model" field in the mutation.
+func (m *ModuleTypeMutation) Model() (r string, exists bool) {
+	v := m.model
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetModel resets all changes to the "model" field.
+func (m *ModuleTypeMutation) ResetModel() {
+	m.model = nil
+}
+
+// SetPartNumber sets the "part_number" field.
+func (m *ModuleTypeMutation) SetPartNumber(s string) {
+	m.part_number = &s
+}
+
+// PartNumber returns the value of the "part_number" field in the mutation.
+func (m *ModuleTypeMutation) PartNumber() (r string, exists bool) {
+	v := m.part_number
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetPartNumber resets all changes to the "part_number" field.
+func (m *ModuleTypeMutation) ResetPartNumber() {
+	m.part_number = nil
+}
+
+// SetAirflow sets the "airflow" field.
+func (m *ModuleTypeMutation) SetAirflow(s string) {
+	m.airflow = &s
+}
+
+// Airflow returns the value of the "airflow" field in the mutation.
+func (m *ModuleTypeMutation) Airflow() (r string, exists bool) {
+	v := m.airflow
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearAirflow clears the value of the "airflow" field.
+func (m *ModuleTypeMutation) ClearAirflow() {
+	m.airflow = nil
+	m.clearedFields[moduletype.FieldAirflow] = struct{}{}
+}
+
+// AirflowCleared returns if the "airflow" field was cleared in this mutation.
+func (m *ModuleTypeMutation) AirflowCleared() bool {
+	_, ok := m.clearedFields[moduletype.FieldAirflow]
+	return ok
+}
+
+// ResetAirflow resets all changes to the "airflow" field.
+func (m *ModuleTypeMutation) ResetAirflow() {
+	m.airflow = nil
+	delete(m.clearedFields, moduletype.FieldAirflow)
+}
+
+// SetWeight sets the "weight" field.
+func (m *ModuleTypeMutation) SetWeight(f float64) {
+	m.weight = &f
+	m.addweight = nil
+}
+
+// Weight returns the value of the "weight" field in the mutation.
+func (m *ModuleTypeMutation) Weight() (r float64, exists bool) {
+	v := m.weight
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddWeight adds f to the "weight" field.
+func (m *ModuleTypeMutation) AddWeight(f float64) {
+	if m.addweight != nil {
+		*m.addweight += f
+	} else {
+		m.addweight = &f
+	}
+}
+
+// AddedWeight returns the value that was added to the "weight" field in this mutation.
+func (m *ModuleTypeMutation) AddedWeight() (r float64, exists bool) {
+	v := m.addweight
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearWeight clears the value of the "weight" field.
+func (m *ModuleTypeMutation) ClearWeight() {
+	m.weight = nil
+	m.addweight = nil
+	m.clearedFields[moduletype.FieldWeight] = struct{}{}
+}
+
+// WeightCleared returns if the "weight" field was cleared in this mutation.
+func (m *ModuleTypeMutation) WeightCleared() bool {
+	_, ok := m.clearedFields[moduletype.FieldWeight]
+	return ok
+}
+
+// ResetWeight resets all changes to the "weight" field.
+func (m *ModuleTypeMutation) ResetWeight() {
+	m.weight = nil
+	m.addweight = nil
+	delete(m.clearedFields, moduletype.FieldWeight)
+}
+
+// SetWeightUnit sets the "weight_unit" field.
+func (m *ModuleTypeMutation) SetWeightUnit(s string) {
+	m.weight_unit = &s
+}
+
+// WeightUnit returns the value of the "weight_unit" field in the mutation.
+func (m *ModuleTypeMutation) WeightUnit() (r string, exists bool) {
+	v := m.weight_unit
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearWeightUnit clears the value of the "weight_unit" field.
+func (m *ModuleTypeMutation) ClearWeightUnit() {
+	m.weight_unit = nil
+	m.clearedFields[moduletype.FieldWeightUnit] = struct{}{}
+}
+
+// WeightUnitCleared returns if the "weight_unit" field was cleared in this mutation.
+func (m *ModuleTypeMutation) WeightUnitCleared() bool {
+	_, ok := m.clearedFields[moduletype.FieldWeightUnit]
+	return ok
+}
+
+// ResetWeightUnit resets all changes to the "weight_unit" field.
+func (m *ModuleTypeMutation) ResetWeightUnit() {
+	m.weight_unit = nil
+	delete(m.clearedFields, moduletype.FieldWeightUnit)
+}
+
+// SetAttributeData sets the "attribute_data" field.
+func (m *ModuleTypeMutation) SetAttributeData(value map[string]interface{}) {
+	m.attribute_data = &value
+}
+
+// AttributeData returns the value of the "attribute_data" field in the mutation.
+func (m *ModuleTypeMutation) AttributeData() (r map[string]interface{}, exists bool) {
+	v := m.attribute_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearAttributeData clears the value of the "attribute_data" field.
+func (m *ModuleTypeMutation) ClearAttributeData() {
+	m.attribute_data = nil
+	m.clearedFields[moduletype.FieldAttributeData] = struct{}{}
+}
+
+// AttributeDataCleared returns if the "attribute_data" field was cleared in this mutation.
+func (m *ModuleTypeMutation) AttributeDataCleared() bool {
+	_, ok := m.clearedFields[moduletype.FieldAttributeData]
+	return ok
+}
+
+// ResetAttributeData resets all changes to the "attribute_data" field.
+func (m *ModuleTypeMutation) ResetAttributeData() {
+	m.attribute_data = nil
+	delete(m.clearedFields, moduletype.FieldAttributeData)
+}
+
+// ClearProfile clears the "profile" edge to the ModuleTypeProfile entity.
+func (m *ModuleTypeMutation) ClearProfile() {
+	m.clearedprofile = true
+	m.clearedFields[moduletype.FieldProfileID] = struct{}{}
+}
+
+// ProfileCleared reports if the "profile" edge to the ModuleTypeProfile entity was cleared.
+func (m *ModuleTypeMutation) ProfileCleared() bool {
+	return m.ProfileIDCleared() || m.clearedprofile
+}
+
+// ProfileIDs returns the "profile" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ProfileID instead. It exists only for internal usage by the builders.
+func (m *ModuleTypeMutation) ProfileIDs() (ids []int) {
+	if id := m.profile; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetProfile resets all changes to the "profile" edge.
+func (m *ModuleTypeMutation) ResetProfile() {
+	m.profile = nil
+	m.clearedprofile = false
+}
+
+// ClearManufacturer clears the "manufacturer" edge to the Manufacturer entity.
+func (m *ModuleTypeMutation) ClearManufacturer() {
+	m.clearedmanufacturer = true
+	m.clearedFields[moduletype.FieldManufacturerID] = struct{}{}
+}
+
+// ManufacturerCleared reports if the "manufacturer" edge to the Manufacturer entity was cleared.
+func (m *ModuleTypeMutation) ManufacturerCleared() bool {
+	return m.clearedmanufacturer
+}
+
+// ManufacturerIDs returns the "manufacturer" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ManufacturerID instead. It exists only for internal usage by the builders.
+func (m *ModuleTypeMutation) ManufacturerIDs() (ids []int) {
+	if id := m.manufacturer; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetManufacturer resets all changes to the "manufacturer" edge.
+func (m *ModuleTypeMutation) ResetManufacturer() {
+	m.manufacturer = nil
+	m.clearedmanufacturer = false
+}
+
+// Where appends a list predicates to the ModuleTypeMutation builder.
+func (m *ModuleTypeMutation) Where(ps ...predicate.ModuleType) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ModuleTypeMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ModuleTypeMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ModuleType, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ModuleTypeMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ModuleTypeMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ModuleType).
+func (m *ModuleTypeMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ModuleTypeMutation) Fields() []string {
+	fields := make([]string, 0, 13)
+	if m.created != nil {
+		fields = append(fields, moduletype.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, moduletype.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, moduletype.FieldCustomFieldData)
+	}
+	if m.description != nil {
+		fields = append(fields, moduletype.FieldDescription)
+	}
+	if m.comments != nil {
+		fields = append(fields, moduletype.FieldComments)
+	}
+	if m.profile != nil {
+		fields = append(fields, moduletype.FieldProfileID)
+	}
+	if m.manufacturer != nil {
+		fields = append(fields, moduletype.FieldManufacturerID)
+	}
+	if m.model != nil {
+		fields = append(fields, moduletype.FieldModel)
+	}
+	if m.part_number != nil {
+		fields = append(fields, moduletype.FieldPartNumber)
+	}
+	if m.airflow != nil {
+		fields = append(fields, moduletype.FieldAirflow)
+	}
+	if m.weight != nil {
+		fields = append(fields, moduletype.FieldWeight)
+	}
+	if m.weight_unit != nil {
+		fields = append(fields, moduletype.FieldWeightUnit)
+	}
+	if m.attribute_data != nil {
+		fields = append(fields, moduletype.FieldAttributeData)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ModuleTypeMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case moduletype.FieldCreated:
+		return m.Created()
+	case moduletype.FieldLastUpdated:
+		return m.LastUpdated()
+	case moduletype.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case moduletype.FieldDescription:
+		return m.Description()
+	case moduletype.FieldComments:
+		return m.Comments()
+	case moduletype.FieldProfileID:
+		return m.ProfileID()
+	case moduletype.FieldManufacturerID:
+		return m.ManufacturerID()
+	case moduletype.FieldModel:
+		return m.Model()
+	case moduletype.FieldPartNumber:
+		return m.PartNumber()
+	case moduletype.FieldAirflow:
+		return m.Airflow()
+	case moduletype.FieldWeight:
+		return m.Weight()
+	case moduletype.FieldWeightUnit:
+		return m.WeightUnit()
+	case moduletype.FieldAttributeData:
+		return m.AttributeData()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ModuleTypeMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case moduletype.FieldCreated, moduletype.FieldLastUpdated, moduletype.FieldCustomFieldData, moduletype.FieldDescription, moduletype.FieldComments, moduletype.FieldProfileID, moduletype.FieldManufacturerID, moduletype.FieldModel, moduletype.FieldPartNumber, moduletype.FieldAirflow, moduletype.FieldWeight, moduletype.FieldWeightUnit, moduletype.FieldAttributeData:
+	default:
+		return nil, fmt.Errorf("unknown ModuleType field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case moduletype.FieldCreated:
+		return old.Created, nil
+	case moduletype.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case moduletype.FieldCustomFieldData:
+		return old.CustomFieldData, nil
+	case moduletype.FieldDescription:
+		return old.Description, nil
+	case moduletype.FieldComments:
+		return old.Comments, nil
+	case moduletype.FieldProfileID:
+		return old.ProfileID, nil
+	case moduletype.FieldManufacturerID:
+		return old.ManufacturerID, nil
+	case moduletype.FieldModel:
+		return old.Model, nil
+	case moduletype.FieldPartNumber:
+		return old.PartNumber, nil
+	case moduletype.FieldAirflow:
+		return old.Airflow, nil
+	case moduletype.FieldWeight:
+		return old.Weight, nil
+	case moduletype.FieldWeightUnit:
+		return old.WeightUnit, nil
+	case moduletype.FieldAttributeData:
+		return old.AttributeData, nil
+	}
+	return nil, fmt.Errorf("unknown ModuleType field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ModuleTypeMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case moduletype.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case moduletype.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case moduletype.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case moduletype.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case moduletype.FieldComments:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetComments(v)
+		return nil
+	case moduletype.FieldProfileID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProfileID(v)
+		return nil
+	case moduletype.FieldManufacturerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetManufacturerID(v)
+		return nil
+	case moduletype.FieldModel:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetModel(v)
+		return nil
+	case moduletype.FieldPartNumber:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPartNumber(v)
+		return nil
+	case moduletype.FieldAirflow:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAirflow(v)
+		return nil
+	case moduletype.FieldWeight:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetWeight(v)
+		return nil
+	case moduletype.FieldWeightUnit:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetWeightUnit(v)
+		return nil
+	case moduletype.FieldAttributeData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAttributeData(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ModuleType field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ModuleTypeMutation) AddedFields() []string {
+	var fields []string
+	if m.addweight != nil {
+		fields = append(fields, moduletype.FieldWeight)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ModuleTypeMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case moduletype.FieldWeight:
+		return m.AddedWeight()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ModuleTypeMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case moduletype.FieldWeight:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddWeight(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ModuleType numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ModuleTypeMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(moduletype.FieldCreated) {
+		fields = append(fields, moduletype.FieldCreated)
+	}
+	if m.FieldCleared(moduletype.FieldLastUpdated) {
+		fields = append(fields, moduletype.FieldLastUpdated)
+	}
+	if m.FieldCleared(moduletype.FieldProfileID) {
+		fields = append(fields, moduletype.FieldProfileID)
+	}
+	if m.FieldCleared(moduletype.FieldAirflow) {
+		fields = append(fields, moduletype.FieldAirflow)
+	}
+	if m.FieldCleared(moduletype.FieldWeight) {
+		fields = append(fields, moduletype.FieldWeight)
+	}
+	if m.FieldCleared(moduletype.FieldWeightUnit) {
+		fields = append(fields, moduletype.FieldWeightUnit)
+	}
+	if m.FieldCleared(moduletype.FieldAttributeData) {
+		fields = append(fields, moduletype.FieldAttributeData)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ModuleTypeMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ModuleTypeMutation) ClearField(name string) error {
+	switch name {
+	case moduletype.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case moduletype.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case moduletype.FieldProfileID:
+		m.ClearProfileID()
+		return nil
+	case moduletype.FieldAirflow:
+		m.ClearAirflow()
+		return nil
+	case moduletype.FieldWeight:
+		m.ClearWeight()
+		return nil
+	case moduletype.FieldWeightUnit:
+		m.ClearWeightUnit()
+		return nil
+	case moduletype.FieldAttributeData:
+		m.ClearAttributeData()
+		return nil
+	}
+	return fmt.Errorf("unknown ModuleType nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ModuleTypeMutation) ResetField(name string) error {
+	switch name {
+	case moduletype.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case moduletype.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case moduletype.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case moduletype.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case moduletype.FieldComments:
+		m.ResetComments()
+		return nil
+	case moduletype.FieldProfileID:
+		m.ResetProfileID()
+		return nil
+	case moduletype.FieldManufacturerID:
+		m.ResetManufacturerID()
+		return nil
+	case moduletype.FieldModel:
+		m.ResetModel()
+		return nil
+	case moduletype.FieldPartNumber:
+		m.ResetPartNumber()
+		return nil
+	case moduletype.FieldAirflow:
+		m.ResetAirflow()
+		return nil
+	case moduletype.FieldWeight:
+		m.ResetWeight()
+		return nil
+	case moduletype.FieldWeightUnit:
+		m.ResetWeightUnit()
+		return nil
+	case moduletype.FieldAttributeData:
+		m.ResetAttributeData()
+		return nil
+	}
+	return fmt.Errorf("unknown ModuleType field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ModuleTypeMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.profile != nil {
+		edges = append(edges, moduletype.EdgeProfile)
+	}
+	if m.manufacturer != nil {
+		edges = append(edges, moduletype.EdgeManufacturer)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ModuleTypeMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case moduletype.EdgeProfile:
+		if id := m.profile; id != nil {
+			return []ent.Value{*id}
+		}
+	case moduletype.EdgeManufacturer:
+		if id := m.manufacturer; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ModuleTypeMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ModuleTypeMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ModuleTypeMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedprofile {
+		edges = append(edges, moduletype.EdgeProfile)
+	}
+	if m.clearedmanufacturer {
+		edges = append(edges, moduletype.EdgeManufacturer)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ModuleTypeMutation) EdgeCleared(name string) bool {
+	switch name {
+	case moduletype.EdgeProfile:
+		return m.clearedprofile
+	case moduletype.EdgeManufacturer:
+		return m.clearedmanufacturer
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ModuleTypeMutation) ClearEdge(name string) error {
+	switch name {
+	case moduletype.EdgeProfile:
+		m.ClearProfile()
+		return nil
+	case moduletype.EdgeManufacturer:
+		m.ClearManufacturer()
+		return nil
+	}
+	return fmt.Errorf("unknown ModuleType unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ModuleTypeMutation) ResetEdge(name string) error {
+	switch name {
+	case moduletype.EdgeProfile:
+		m.ResetProfile()
+		return nil
+	case moduletype.EdgeManufacturer:
+		m.ResetManufacturer()
+		return nil
+	}
+	return fmt.Errorf("unknown ModuleType edge %s", name)
+}
+
+// ModuleTypeProfileMutation represents an operation that mutates the ModuleTypeProfile nodes in the graph.
+type ModuleTypeProfileMutation struct {
+	config
+	op                Op
+	typ               string
+	id                *int
+	created           *time.Time
+	last_updated      *time.Time
+	custom_field_data *map[string]interface{}
+	description       *string
+	comments          *string
+	name              *string
+	schema            *map[string]interface{}
+	clearedFields     map[string]struct{}
+	done              bool
+	oldValue          func(context.Context) (*ModuleTypeProfile, error)
+	predicates        []predicate.ModuleTypeProfile
+}
+
+var _ ent.Mutation = (*ModuleTypeProfileMutation)(nil)
+
+// moduletypeprofileOption allows management of the mutation configuration using functional options.
+type moduletypeprofileOption func(*ModuleTypeProfileMutation)
+
+// newModuleTypeProfileMutation creates new mutation for the ModuleTypeProfile entity.
+func newModuleTypeProfileMutation(c config, op Op, opts ...moduletypeprofileOption) *ModuleTypeProfileMutation {
+	m := &ModuleTypeProfileMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeModuleTypeProfile,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withModuleTypeProfileID sets the ID field of the mutation.
+func withModuleTypeProfileID(id int) moduletypeprofileOption {
+	return func(m *ModuleTypeProfileMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ModuleTypeProfile
+		)
+		m.oldValue = func(ctx context.Context) (*ModuleTypeProfile, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ModuleTypeProfile.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withModuleTypeProfile sets the old ModuleTypeProfile of the mutation.
+func withModuleTypeProfile(node *ModuleTypeProfile) moduletypeprofileOption {
+	return func(m *ModuleTypeProfileMutation) {
+		m.oldValue = func(context.Context) (*ModuleTypeProfile, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ModuleTypeProfileMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ModuleTypeProfileMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ModuleTypeProfileMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ModuleTypeProfileMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ModuleTypeProfile.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *ModuleTypeProfileMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *ModuleTypeProfileMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *ModuleTypeProfileMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[moduletypeprofile.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *ModuleTypeProfileMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[moduletypeprofile.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *ModuleTypeProfileMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, moduletypeprofile.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *ModuleTypeProfileMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *ModuleTypeProfileMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *ModuleTypeProfileMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[moduletypeprofile.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *ModuleTypeProfileMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[moduletypeprofile.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *ModuleTypeProfileMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, moduletypeprofile.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *ModuleTypeProfileMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *ModuleTypeProfileMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *ModuleTypeProfileMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *ModuleTypeProfileMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *ModuleTypeProfileMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *ModuleTypeProfileMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetComments sets the "comments" field.
+func (m *ModuleTypeProfileMutation) SetComments(s string) {
+	m.comments = &s
+}
+
+// Comments returns the value of the "comments" field in the mutation.
+func (m *ModuleTypeProfileMutation) Comments() (r string, exists bool) {
+	v := m.comments
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetComments resets all changes to the "comments" field.
+func (m *ModuleTypeProfileMutation) ResetComments() {
+	m.comments = nil
+}
+
+// SetName sets the "name" field.
+func (m *ModuleTypeProfileMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *ModuleTypeProfileMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *ModuleTypeProfileMutation) ResetName() {
+	m.name = nil
+}
+
+// SetSchema sets the "schema" field.
+func (m *ModuleTypeProfileMutation) SetSchema(value map[string]interface{}) {
+	m.schema = &value
+}
+
+// Schema returns the value of the "schema" field in the mutation.
+func (m *ModuleTypeProfileMutation) Schema() (r map[string]interface{}, exists bool) {
+	v := m.schema
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearSchema clears the value of the "schema" field.
+func (m *ModuleTypeProfileMutation) ClearSchema() {
+	m.schema = nil
+	m.clearedFields[moduletypeprofile.FieldSchema] = struct{}{}
+}
+
+// SchemaCleared returns if the "schema" field was cleared in this mutation.
+func (m *ModuleTypeProfileMutation) SchemaCleared() bool {
+	_, ok := m.clearedFields[moduletypeprofile.FieldSchema]
+	return ok
+}
+
+// ResetSchema resets all changes to the "schema" field.
+func (m *ModuleTypeProfileMutation) ResetSchema() {
+	m.schema = nil
+	delete(m.clearedFields, moduletypeprofile.FieldSchema)
+}
+
+// Where appends a list predicates to the ModuleTypeProfileMutation builder.
+func (m *ModuleTypeProfileMutation) Where(ps ...predicate.ModuleTypeProfile) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ModuleTypeProfileMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ModuleTypeProfileMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ModuleTypeProfile, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ModuleTypeProfileMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ModuleTypeProfileMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ModuleTypeProfile).
+func (m *ModuleTypeProfileMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ModuleTypeProfileMutation) Fields() []string {
+	fields := make([]string, 0, 7)
+	if m.created != nil {
+		fields = append(fields, moduletypeprofile.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, moduletypeprofile.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, moduletypeprofile.FieldCustomFieldData)
+	}
+	if m.description != nil {
+		fields = append(fields, moduletypeprofile.FieldDescription)
+	}
+	if m.comments != nil {
+		fields = append(fields, moduletypeprofile.FieldComments)
+	}
+	if m.name != nil {
+		fields = append(fields, moduletypeprofile.FieldName)
+	}
+	if m.schema != nil {
+		fields = append(fields, moduletypeprofile.FieldSchema)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ModuleTypeProfileMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case moduletypeprofile.FieldCreated:
+		return m.Created()
+	case moduletypeprofile.FieldLastUpdated:
+		return m.LastUpdated()
+	case moduletypeprofile.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case moduletypeprofile.FieldDescription:
+		return m.Description()
+	case moduletypeprofile.FieldComments:
+		return m.Comments()
+	case moduletypeprofile.FieldName:
+		return m.Name()
+	case moduletypeprofile.FieldSchema:
+		return m.Schema()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ModuleTypeProfileMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case moduletypeprofile.FieldCreated, moduletypeprofile.FieldLastUpdated, moduletypeprofile.FieldCustomFieldData, moduletypeprofile.FieldDescription, moduletypeprofile.FieldComments, moduletypeprofile.FieldName, moduletypeprofile.FieldSchema:
+	default:
+		return nil, fmt.Errorf("unknown ModuleTypeProfile field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case moduletypeprofile.FieldCreated:
+		return old.Created, nil
+	case moduletypeprofile.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case moduletypeprofile.FieldCustomFieldData:
+		return old.CustomFieldData, nil
+	case moduletypeprofile.FieldDescription:
+		return old.Description, nil
+	case moduletypeprofile.FieldComments:
+		return old.Comments, nil
+	case moduletypeprofile.FieldName:
+		return old.Name, nil
+	case moduletypeprofile.FieldSchema:
+		return old.Schema, nil
+	}
+	return nil, fmt.Errorf("unknown ModuleTypeProfile field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ModuleTypeProfileMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case moduletypeprofile.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case moduletypeprofile.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case moduletypeprofile.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case moduletypeprofile.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case moduletypeprofile.FieldComments:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetComments(v)
+		return nil
+	case moduletypeprofile.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case moduletypeprofile.FieldSchema:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSchema(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ModuleTypeProfile field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ModuleTypeProfileMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ModuleTypeProfileMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ModuleTypeProfileMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown ModuleTypeProfile numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ModuleTypeProfileMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(moduletypeprofile.FieldCreated) {
+		fields = append(fields, moduletypeprofile.FieldCreated)
+	}
+	if m.FieldCleared(moduletypeprofile.FieldLastUpdated) {
+		fields = append(fields, moduletypeprofile.FieldLastUpdated)
+	}
+	if m.FieldCleared(moduletypeprofile.FieldSchema) {
+		fields = append(fields, moduletypeprofile.FieldSchema)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ModuleTypeProfileMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ModuleTypeProfileMutation) ClearField(name string) error {
+	switch name {
+	case moduletypeprofile.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case moduletypeprofile.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case moduletypeprofile.FieldSchema:
+		m.ClearSchema()
+		return nil
+	}
+	return fmt.Errorf("unknown ModuleTypeProfile nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ModuleTypeProfileMutation) ResetField(name string) error {
+	switch name {
+	case moduletypeprofile.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case moduletypeprofile.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case moduletypeprofile.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case moduletypeprofile.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case moduletypeprofile.FieldComments:
+		m.ResetComments()
+		return nil
+	case moduletypeprofile.FieldName:
+		m.ResetName()
+		return nil
+	case moduletypeprofile.FieldSchema:
+		m.ResetSchema()
+		return nil
+	}
+	return fmt.Errorf("unknown ModuleTypeProfile field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ModuleTypeProfileMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ModuleTypeProfileMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ModuleTypeProfileMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ModuleTypeProfileMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ModuleTypeProfileMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ModuleTypeProfileMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ModuleTypeProfileMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown ModuleTypeProfile unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ModuleTypeProfileMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown ModuleTypeProfile edge %s", name)
 }
 
 // ObjectChangeMutation represents an operation that mutates the ObjectChange nodes in the graph.
@@ -13586,6 +23027,2023 @@ func (m *PlatformMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown Platform edge %s", name)
+}
+
+// PowerOutletTemplateMutation represents an operation that mutates the PowerOutletTemplate nodes in the graph.
+type PowerOutletTemplateMutation struct {
+	config
+	op                 Op
+	typ                string
+	id                 *int
+	created            *time.Time
+	last_updated       *time.Time
+	name               *string
+	__name_natural     *string
+	label              *string
+	description        *string
+	_type              *string
+	color              *string
+	feed_leg           *string
+	clearedFields      map[string]struct{}
+	device_type        *int
+	cleareddevice_type bool
+	module_type        *int
+	clearedmodule_type bool
+	power_port         *int
+	clearedpower_port  bool
+	done               bool
+	oldValue           func(context.Context) (*PowerOutletTemplate, error)
+	predicates         []predicate.PowerOutletTemplate
+}
+
+var _ ent.Mutation = (*PowerOutletTemplateMutation)(nil)
+
+// poweroutlettemplateOption allows management of the mutation configuration using functional options.
+type poweroutlettemplateOption func(*PowerOutletTemplateMutation)
+
+// newPowerOutletTemplateMutation creates new mutation for the PowerOutletTemplate entity.
+func newPowerOutletTemplateMutation(c config, op Op, opts ...poweroutlettemplateOption) *PowerOutletTemplateMutation {
+	m := &PowerOutletTemplateMutation{
+		config:        c,
+		op:            op,
+		typ:           TypePowerOutletTemplate,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withPowerOutletTemplateID sets the ID field of the mutation.
+func withPowerOutletTemplateID(id int) poweroutlettemplateOption {
+	return func(m *PowerOutletTemplateMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *PowerOutletTemplate
+		)
+		m.oldValue = func(ctx context.Context) (*PowerOutletTemplate, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().PowerOutletTemplate.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withPowerOutletTemplate sets the old PowerOutletTemplate of the mutation.
+func withPowerOutletTemplate(node *PowerOutletTemplate) poweroutlettemplateOption {
+	return func(m *PowerOutletTemplateMutation) {
+		m.oldValue = func(context.Context) (*PowerOutletTemplate, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m PowerOutletTemplateMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m PowerOutletTemplateMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *PowerOutletTemplateMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *PowerOutletTemplateMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().PowerOutletTemplate.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *PowerOutletTemplateMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *PowerOutletTemplateMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *PowerOutletTemplateMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[poweroutlettemplate.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *PowerOutletTemplateMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[poweroutlettemplate.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *PowerOutletTemplateMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, poweroutlettemplate.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *PowerOutletTemplateMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *PowerOutletTemplateMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *PowerOutletTemplateMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[poweroutlettemplate.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *PowerOutletTemplateMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[poweroutlettemplate.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *PowerOutletTemplateMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, poweroutlettemplate.FieldLastUpdated)
+}
+
+// SetDeviceTypeID sets the "device_type_id" field.
+func (m *PowerOutletTemplateMutation) SetDeviceTypeID(i int) {
+	m.device_type = &i
+}
+
+// DeviceTypeID returns the value of the "device_type_id" field in the mutation.
+func (m *PowerOutletTemplateMutation) DeviceTypeID() (r int, exists bool) {
+	v := m.device_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearDeviceTypeID clears the value of the "device_type_id" field.
+func (m *PowerOutletTemplateMutation) ClearDeviceTypeID() {
+	m.device_type = nil
+	m.clearedFields[poweroutlettemplate.FieldDeviceTypeID] = struct{}{}
+}
+
+// DeviceTypeIDCleared returns if the "device_type_id" field was cleared in this mutation.
+func (m *PowerOutletTemplateMutation) DeviceTypeIDCleared() bool {
+	_, ok := m.clearedFields[poweroutlettemplate.FieldDeviceTypeID]
+	return ok
+}
+
+// ResetDeviceTypeID resets all changes to the "device_type_id" field.
+func (m *PowerOutletTemplateMutation) ResetDeviceTypeID() {
+	m.device_type = nil
+	delete(m.clearedFields, poweroutlettemplate.FieldDeviceTypeID)
+}
+
+// SetModuleTypeID sets the "module_type_id" field.
+func (m *PowerOutletTemplateMutation) SetModuleTypeID(i int) {
+	m.module_type = &i
+}
+
+// ModuleTypeID returns the value of the "module_type_id" field in the mutation.
+func (m *PowerOutletTemplateMutation) ModuleTypeID() (r int, exists bool) {
+	v := m.module_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearModuleTypeID clears the value of the "module_type_id" field.
+func (m *PowerOutletTemplateMutation) ClearModuleTypeID() {
+	m.module_type = nil
+	m.clearedFields[poweroutlettemplate.FieldModuleTypeID] = struct{}{}
+}
+
+// ModuleTypeIDCleared returns if the "module_type_id" field was cleared in this mutation.
+func (m *PowerOutletTemplateMutation) ModuleTypeIDCleared() bool {
+	_, ok := m.clearedFields[poweroutlettemplate.FieldModuleTypeID]
+	return ok
+}
+
+// ResetModuleTypeID resets all changes to the "module_type_id" field.
+func (m *PowerOutletTemplateMutation) ResetModuleTypeID() {
+	m.module_type = nil
+	delete(m.clearedFields, poweroutlettemplate.FieldModuleTypeID)
+}
+
+// SetName sets the "name" field.
+func (m *PowerOutletTemplateMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *PowerOutletTemplateMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *PowerOutletTemplateMutation) ResetName() {
+	m.name = nil
+}
+
+// SetNameNatural sets the "_name_natural" field.
+func (m *PowerOutletTemplateMutation) SetNameNatural(s string) {
+	m.__name_natural = &s
+}
+
+// NameNatural returns the value of the "_name_natural" field in the mutation.
+func (m *PowerOutletTemplateMutation) NameNatural() (r string, exists bool) {
+	v := m.__name_natural
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetNameNatural resets all changes to the "_name_natural" field.
+func (m *PowerOutletTemplateMutation) ResetNameNatural() {
+	m.__name_natural = nil
+}
+
+// SetLabel sets the "label" field.
+func (m *PowerOutletTemplateMutation) SetLabel(s string) {
+	m.label = &s
+}
+
+// Label returns the value of the "label" field in the mutation.
+func (m *PowerOutletTemplateMutation) Label() (r string, exists bool) {
+	v := m.label
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetLabel resets all changes to the "label" field.
+func (m *PowerOutletTemplateMutation) ResetLabel() {
+	m.label = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *PowerOutletTemplateMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *PowerOutletTemplateMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *PowerOutletTemplateMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetType sets the "type" field.
+func (m *PowerOutletTemplateMutation) SetType(s string) {
+	m._type = &s
+}
+
+// GetType returns the value of the "type" field in the mutation.
+func (m *PowerOutletTemplateMutation) GetType() (r string, exists bool) {
+	v := m._type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearType clears the value of the "type" field.
+func (m *PowerOutletTemplateMutation) ClearType() {
+	m._type = nil
+	m.clearedFields[poweroutlettemplate.FieldType] = struct{}{}
+}
+
+// TypeCleared returns if the "type" field was cleared in this mutation.
+func (m *PowerOutletTemplateMutation) TypeCleared() bool {
+	_, ok := m.clearedFields[poweroutlettemplate.FieldType]
+	return ok
+}
+
+// ResetType resets all changes to the "type" field.
+func (m *PowerOutletTemplateMutation) ResetType() {
+	m._type = nil
+	delete(m.clearedFields, poweroutlettemplate.FieldType)
+}
+
+// SetColor sets the "color" field.
+func (m *PowerOutletTemplateMutation) SetColor(s string) {
+	m.color = &s
+}
+
+// Color returns the value of the "color" field in the mutation.
+func (m *PowerOutletTemplateMutation) Color() (r string, exists bool) {
+	v := m.color
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetColor resets all changes to the "color" field.
+func (m *PowerOutletTemplateMutation) ResetColor() {
+	m.color = nil
+}
+
+// SetPowerPortID sets the "power_port_id" field.
+func (m *PowerOutletTemplateMutation) SetPowerPortID(i int) {
+	m.power_port = &i
+}
+
+// PowerPortID returns the value of the "power_port_id" field in the mutation.
+func (m *PowerOutletTemplateMutation) PowerPortID() (r int, exists bool) {
+	v := m.power_port
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearPowerPortID clears the value of the "power_port_id" field.
+func (m *PowerOutletTemplateMutation) ClearPowerPortID() {
+	m.power_port = nil
+	m.clearedFields[poweroutlettemplate.FieldPowerPortID] = struct{}{}
+}
+
+// PowerPortIDCleared returns if the "power_port_id" field was cleared in this mutation.
+func (m *PowerOutletTemplateMutation) PowerPortIDCleared() bool {
+	_, ok := m.clearedFields[poweroutlettemplate.FieldPowerPortID]
+	return ok
+}
+
+// ResetPowerPortID resets all changes to the "power_port_id" field.
+func (m *PowerOutletTemplateMutation) ResetPowerPortID() {
+	m.power_port = nil
+	delete(m.clearedFields, poweroutlettemplate.FieldPowerPortID)
+}
+
+// SetFeedLeg sets the "feed_leg" field.
+func (m *PowerOutletTemplateMutation) SetFeedLeg(s string) {
+	m.feed_leg = &s
+}
+
+// FeedLeg returns the value of the "feed_leg" field in the mutation.
+func (m *PowerOutletTemplateMutation) FeedLeg() (r string, exists bool) {
+	v := m.feed_leg
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearFeedLeg clears the value of the "feed_leg" field.
+func (m *PowerOutletTemplateMutation) ClearFeedLeg() {
+	m.feed_leg = nil
+	m.clearedFields[poweroutlettemplate.FieldFeedLeg] = struct{}{}
+}
+
+// FeedLegCleared returns if the "feed_leg" field was cleared in this mutation.
+func (m *PowerOutletTemplateMutation) FeedLegCleared() bool {
+	_, ok := m.clearedFields[poweroutlettemplate.FieldFeedLeg]
+	return ok
+}
+
+// ResetFeedLeg resets all changes to the "feed_leg" field.
+func (m *PowerOutletTemplateMutation) ResetFeedLeg() {
+	m.feed_leg = nil
+	delete(m.clearedFields, poweroutlettemplate.FieldFeedLeg)
+}
+
+// ClearDeviceType clears the "device_type" edge to the DeviceType entity.
+func (m *PowerOutletTemplateMutation) ClearDeviceType() {
+	m.cleareddevice_type = true
+	m.clearedFields[poweroutlettemplate.FieldDeviceTypeID] = struct{}{}
+}
+
+// DeviceTypeCleared reports if the "device_type" edge to the DeviceType entity was cleared.
+func (m *PowerOutletTemplateMutation) DeviceTypeCleared() bool {
+	return m.DeviceTypeIDCleared() || m.cleareddevice_type
+}
+
+// DeviceTypeIDs returns the "device_type" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// DeviceTypeID instead. It exists only for internal usage by the builders.
+func (m *PowerOutletTemplateMutation) DeviceTypeIDs() (ids []int) {
+	if id := m.device_type; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetDeviceType resets all changes to the "device_type" edge.
+func (m *PowerOutletTemplateMutation) ResetDeviceType() {
+	m.device_type = nil
+	m.cleareddevice_type = false
+}
+
+// ClearModuleType clears the "module_type" edge to the ModuleType entity.
+func (m *PowerOutletTemplateMutation) ClearModuleType() {
+	m.clearedmodule_type = true
+	m.clearedFields[poweroutlettemplate.FieldModuleTypeID] = struct{}{}
+}
+
+// ModuleTypeCleared reports if the "module_type" edge to the ModuleType entity was cleared.
+func (m *PowerOutletTemplateMutation) ModuleTypeCleared() bool {
+	return m.ModuleTypeIDCleared() || m.clearedmodule_type
+}
+
+// ModuleTypeIDs returns the "module_type" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ModuleTypeID instead. It exists only for internal usage by the builders.
+func (m *PowerOutletTemplateMutation) ModuleTypeIDs() (ids []int) {
+	if id := m.module_type; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetModuleType resets all changes to the "module_type" edge.
+func (m *PowerOutletTemplateMutation) ResetModuleType() {
+	m.module_type = nil
+	m.clearedmodule_type = false
+}
+
+// ClearPowerPort clears the "power_port" edge to the PowerPortTemplate entity.
+func (m *PowerOutletTemplateMutation) ClearPowerPort() {
+	m.clearedpower_port = true
+	m.clearedFields[poweroutlettemplate.FieldPowerPortID] = struct{}{}
+}
+
+// PowerPortCleared reports if the "power_port" edge to the PowerPortTemplate entity was cleared.
+func (m *PowerOutletTemplateMutation) PowerPortCleared() bool {
+	return m.PowerPortIDCleared() || m.clearedpower_port
+}
+
+// PowerPortIDs returns the "power_port" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// PowerPortID instead. It exists only for internal usage by the builders.
+func (m *PowerOutletTemplateMutation) PowerPortIDs() (ids []int) {
+	if id := m.power_port; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetPowerPort resets all changes to the "power_port" edge.
+func (m *PowerOutletTemplateMutation) ResetPowerPort() {
+	m.power_port = nil
+	m.clearedpower_port = false
+}
+
+// Where appends a list predicates to the PowerOutletTemplateMutation builder.
+func (m *PowerOutletTemplateMutation) Where(ps ...predicate.PowerOutletTemplate) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the PowerOutletTemplateMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *PowerOutletTemplateMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.PowerOutletTemplate, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *PowerOutletTemplateMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *PowerOutletTemplateMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (PowerOutletTemplate).
+func (m *PowerOutletTemplateMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *PowerOutletTemplateMutation) Fields() []string {
+	fields := make([]string, 0, 12)
+	if m.created != nil {
+		fields = append(fields, poweroutlettemplate.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, poweroutlettemplate.FieldLastUpdated)
+	}
+	if m.device_type != nil {
+		fields = append(fields, poweroutlettemplate.FieldDeviceTypeID)
+	}
+	if m.module_type != nil {
+		fields = append(fields, poweroutlettemplate.FieldModuleTypeID)
+	}
+	if m.name != nil {
+		fields = append(fields, poweroutlettemplate.FieldName)
+	}
+	if m.__name_natural != nil {
+		fields = append(fields, poweroutlettemplate.FieldNameNatural)
+	}
+	if m.label != nil {
+		fields = append(fields, poweroutlettemplate.FieldLabel)
+	}
+	if m.description != nil {
+		fields = append(fields, poweroutlettemplate.FieldDescription)
+	}
+	if m._type != nil {
+		fields = append(fields, poweroutlettemplate.FieldType)
+	}
+	if m.color != nil {
+		fields = append(fields, poweroutlettemplate.FieldColor)
+	}
+	if m.power_port != nil {
+		fields = append(fields, poweroutlettemplate.FieldPowerPortID)
+	}
+	if m.feed_leg != nil {
+		fields = append(fields, poweroutlettemplate.FieldFeedLeg)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *PowerOutletTemplateMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case poweroutlettemplate.FieldCreated:
+		return m.Created()
+	case poweroutlettemplate.FieldLastUpdated:
+		return m.LastUpdated()
+	case poweroutlettemplate.FieldDeviceTypeID:
+		return m.DeviceTypeID()
+	case poweroutlettemplate.FieldModuleTypeID:
+		return m.ModuleTypeID()
+	case poweroutlettemplate.FieldName:
+		return m.Name()
+	case poweroutlettemplate.FieldNameNatural:
+		return m.NameNatural()
+	case poweroutlettemplate.FieldLabel:
+		return m.Label()
+	case poweroutlettemplate.FieldDescription:
+		return m.Description()
+	case poweroutlettemplate.FieldType:
+		return m.GetType()
+	case poweroutlettemplate.FieldColor:
+		return m.Color()
+	case poweroutlettemplate.FieldPowerPortID:
+		return m.PowerPortID()
+	case poweroutlettemplate.FieldFeedLeg:
+		return m.FeedLeg()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *PowerOutletTemplateMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case poweroutlettemplate.FieldCreated, poweroutlettemplate.FieldLastUpdated, poweroutlettemplate.FieldDeviceTypeID, poweroutlettemplate.FieldModuleTypeID, poweroutlettemplate.FieldName, poweroutlettemplate.FieldNameNatural, poweroutlettemplate.FieldLabel, poweroutlettemplate.FieldDescription, poweroutlettemplate.FieldType, poweroutlettemplate.FieldColor, poweroutlettemplate.FieldPowerPortID, poweroutlettemplate.FieldFeedLeg:
+	default:
+		return nil, fmt.Errorf("unknown PowerOutletTemplate field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case poweroutlettemplate.FieldCreated:
+		return old.Created, nil
+	case poweroutlettemplate.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case poweroutlettemplate.FieldDeviceTypeID:
+		return old.DeviceTypeID, nil
+	case poweroutlettemplate.FieldModuleTypeID:
+		return old.ModuleTypeID, nil
+	case poweroutlettemplate.FieldName:
+		return old.Name, nil
+	case poweroutlettemplate.FieldNameNatural:
+		return old.NameNatural, nil
+	case poweroutlettemplate.FieldLabel:
+		return old.Label, nil
+	case poweroutlettemplate.FieldDescription:
+		return old.Description, nil
+	case poweroutlettemplate.FieldType:
+		return old.Type, nil
+	case poweroutlettemplate.FieldColor:
+		return old.Color, nil
+	case poweroutlettemplate.FieldPowerPortID:
+		return old.PowerPortID, nil
+	case poweroutlettemplate.FieldFeedLeg:
+		return old.FeedLeg, nil
+	}
+	return nil, fmt.Errorf("unknown PowerOutletTemplate field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PowerOutletTemplateMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case poweroutlettemplate.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case poweroutlettemplate.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case poweroutlettemplate.FieldDeviceTypeID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDeviceTypeID(v)
+		return nil
+	case poweroutlettemplate.FieldModuleTypeID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetModuleTypeID(v)
+		return nil
+	case poweroutlettemplate.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case poweroutlettemplate.FieldNameNatural:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNameNatural(v)
+		return nil
+	case poweroutlettemplate.FieldLabel:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLabel(v)
+		return nil
+	case poweroutlettemplate.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case poweroutlettemplate.FieldType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetType(v)
+		return nil
+	case poweroutlettemplate.FieldColor:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetColor(v)
+		return nil
+	case poweroutlettemplate.FieldPowerPortID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPowerPortID(v)
+		return nil
+	case poweroutlettemplate.FieldFeedLeg:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFeedLeg(v)
+		return nil
+	}
+	return fmt.Errorf("unknown PowerOutletTemplate field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *PowerOutletTemplateMutation) AddedFields() []string {
+	var fields []string
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *PowerOutletTemplateMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PowerOutletTemplateMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown PowerOutletTemplate numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *PowerOutletTemplateMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(poweroutlettemplate.FieldCreated) {
+		fields = append(fields, poweroutlettemplate.FieldCreated)
+	}
+	if m.FieldCleared(poweroutlettemplate.FieldLastUpdated) {
+		fields = append(fields, poweroutlettemplate.FieldLastUpdated)
+	}
+	if m.FieldCleared(poweroutlettemplate.FieldDeviceTypeID) {
+		fields = append(fields, poweroutlettemplate.FieldDeviceTypeID)
+	}
+	if m.FieldCleared(poweroutlettemplate.FieldModuleTypeID) {
+		fields = append(fields, poweroutlettemplate.FieldModuleTypeID)
+	}
+	if m.FieldCleared(poweroutlettemplate.FieldType) {
+		fields = append(fields, poweroutlettemplate.FieldType)
+	}
+	if m.FieldCleared(poweroutlettemplate.FieldPowerPortID) {
+		fields = append(fields, poweroutlettemplate.FieldPowerPortID)
+	}
+	if m.FieldCleared(poweroutlettemplate.FieldFeedLeg) {
+		fields = append(fields, poweroutlettemplate.FieldFeedLeg)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *PowerOutletTemplateMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *PowerOutletTemplateMutation) ClearField(name string) error {
+	switch name {
+	case poweroutlettemplate.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case poweroutlettemplate.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case poweroutlettemplate.FieldDeviceTypeID:
+		m.ClearDeviceTypeID()
+		return nil
+	case poweroutlettemplate.FieldModuleTypeID:
+		m.ClearModuleTypeID()
+		return nil
+	case poweroutlettemplate.FieldType:
+		m.ClearType()
+		return nil
+	case poweroutlettemplate.FieldPowerPortID:
+		m.ClearPowerPortID()
+		return nil
+	case poweroutlettemplate.FieldFeedLeg:
+		m.ClearFeedLeg()
+		return nil
+	}
+	return fmt.Errorf("unknown PowerOutletTemplate nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *PowerOutletTemplateMutation) ResetField(name string) error {
+	switch name {
+	case poweroutlettemplate.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case poweroutlettemplate.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case poweroutlettemplate.FieldDeviceTypeID:
+		m.ResetDeviceTypeID()
+		return nil
+	case poweroutlettemplate.FieldModuleTypeID:
+		m.ResetModuleTypeID()
+		return nil
+	case poweroutlettemplate.FieldName:
+		m.ResetName()
+		return nil
+	case poweroutlettemplate.FieldNameNatural:
+		m.ResetNameNatural()
+		return nil
+	case poweroutlettemplate.FieldLabel:
+		m.ResetLabel()
+		return nil
+	case poweroutlettemplate.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case poweroutlettemplate.FieldType:
+		m.ResetType()
+		return nil
+	case poweroutlettemplate.FieldColor:
+		m.ResetColor()
+		return nil
+	case poweroutlettemplate.FieldPowerPortID:
+		m.ResetPowerPortID()
+		return nil
+	case poweroutlettemplate.FieldFeedLeg:
+		m.ResetFeedLeg()
+		return nil
+	}
+	return fmt.Errorf("unknown PowerOutletTemplate field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *PowerOutletTemplateMutation) AddedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.device_type != nil {
+		edges = append(edges, poweroutlettemplate.EdgeDeviceType)
+	}
+	if m.module_type != nil {
+		edges = append(edges, poweroutlettemplate.EdgeModuleType)
+	}
+	if m.power_port != nil {
+		edges = append(edges, poweroutlettemplate.EdgePowerPort)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *PowerOutletTemplateMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case poweroutlettemplate.EdgeDeviceType:
+		if id := m.device_type; id != nil {
+			return []ent.Value{*id}
+		}
+	case poweroutlettemplate.EdgeModuleType:
+		if id := m.module_type; id != nil {
+			return []ent.Value{*id}
+		}
+	case poweroutlettemplate.EdgePowerPort:
+		if id := m.power_port; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *PowerOutletTemplateMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 3)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *PowerOutletTemplateMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *PowerOutletTemplateMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.cleareddevice_type {
+		edges = append(edges, poweroutlettemplate.EdgeDeviceType)
+	}
+	if m.clearedmodule_type {
+		edges = append(edges, poweroutlettemplate.EdgeModuleType)
+	}
+	if m.clearedpower_port {
+		edges = append(edges, poweroutlettemplate.EdgePowerPort)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *PowerOutletTemplateMutation) EdgeCleared(name string) bool {
+	switch name {
+	case poweroutlettemplate.EdgeDeviceType:
+		return m.cleareddevice_type
+	case poweroutlettemplate.EdgeModuleType:
+		return m.clearedmodule_type
+	case poweroutlettemplate.EdgePowerPort:
+		return m.clearedpower_port
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *PowerOutletTemplateMutation) ClearEdge(name string) error {
+	switch name {
+	case poweroutlettemplate.EdgeDeviceType:
+		m.ClearDeviceType()
+		return nil
+	case poweroutlettemplate.EdgeModuleType:
+		m.ClearModuleType()
+		return nil
+	case poweroutlettemplate.EdgePowerPort:
+		m.ClearPowerPort()
+		return nil
+	}
+	return fmt.Errorf("unknown PowerOutletTemplate unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *PowerOutletTemplateMutation) ResetEdge(name string) error {
+	switch name {
+	case poweroutlettemplate.EdgeDeviceType:
+		m.ResetDeviceType()
+		return nil
+	case poweroutlettemplate.EdgeModuleType:
+		m.ResetModuleType()
+		return nil
+	case poweroutlettemplate.EdgePowerPort:
+		m.ResetPowerPort()
+		return nil
+	}
+	return fmt.Errorf("unknown PowerOutletTemplate edge %s", name)
+}
+
+// PowerPortTemplateMutation represents an operation that mutates the PowerPortTemplate nodes in the graph.
+type PowerPortTemplateMutation struct {
+	config
+	op                 Op
+	typ                string
+	id                 *int
+	created            *time.Time
+	last_updated       *time.Time
+	name               *string
+	__name_natural     *string
+	label              *string
+	description        *string
+	_type              *string
+	maximum_draw       *int
+	addmaximum_draw    *int
+	allocated_draw     *int
+	addallocated_draw  *int
+	clearedFields      map[string]struct{}
+	device_type        *int
+	cleareddevice_type bool
+	module_type        *int
+	clearedmodule_type bool
+	done               bool
+	oldValue           func(context.Context) (*PowerPortTemplate, error)
+	predicates         []predicate.PowerPortTemplate
+}
+
+var _ ent.Mutation = (*PowerPortTemplateMutation)(nil)
+
+// powerporttemplateOption allows management of the mutation configuration using functional options.
+type powerporttemplateOption func(*PowerPortTemplateMutation)
+
+// newPowerPortTemplateMutation creates new mutation for the PowerPortTemplate entity.
+func newPowerPortTemplateMutation(c config, op Op, opts ...powerporttemplateOption) *PowerPortTemplateMutation {
+	m := &PowerPortTemplateMutation{
+		config:        c,
+		op:            op,
+		typ:           TypePowerPortTemplate,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withPowerPortTemplateID sets the ID field of the mutation.
+func withPowerPortTemplateID(id int) powerporttemplateOption {
+	return func(m *PowerPortTemplateMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *PowerPortTemplate
+		)
+		m.oldValue = func(ctx context.Context) (*PowerPortTemplate, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().PowerPortTemplate.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withPowerPortTemplate sets the old PowerPortTemplate of the mutation.
+func withPowerPortTemplate(node *PowerPortTemplate) powerporttemplateOption {
+	return func(m *PowerPortTemplateMutation) {
+		m.oldValue = func(context.Context) (*PowerPortTemplate, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m PowerPortTemplateMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m PowerPortTemplateMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *PowerPortTemplateMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *PowerPortTemplateMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().PowerPortTemplate.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *PowerPortTemplateMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *PowerPortTemplateMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *PowerPortTemplateMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[powerporttemplate.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *PowerPortTemplateMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[powerporttemplate.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *PowerPortTemplateMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, powerporttemplate.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *PowerPortTemplateMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *PowerPortTemplateMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *PowerPortTemplateMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[powerporttemplate.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *PowerPortTemplateMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[powerporttemplate.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *PowerPortTemplateMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, powerporttemplate.FieldLastUpdated)
+}
+
+// SetDeviceTypeID sets the "device_type_id" field.
+func (m *PowerPortTemplateMutation) SetDeviceTypeID(i int) {
+	m.device_type = &i
+}
+
+// DeviceTypeID returns the value of the "device_type_id" field in the mutation.
+func (m *PowerPortTemplateMutation) DeviceTypeID() (r int, exists bool) {
+	v := m.device_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearDeviceTypeID clears the value of the "device_type_id" field.
+func (m *PowerPortTemplateMutation) ClearDeviceTypeID() {
+	m.device_type = nil
+	m.clearedFields[powerporttemplate.FieldDeviceTypeID] = struct{}{}
+}
+
+// DeviceTypeIDCleared returns if the "device_type_id" field was cleared in this mutation.
+func (m *PowerPortTemplateMutation) DeviceTypeIDCleared() bool {
+	_, ok := m.clearedFields[powerporttemplate.FieldDeviceTypeID]
+	return ok
+}
+
+// ResetDeviceTypeID resets all changes to the "device_type_id" field.
+func (m *PowerPortTemplateMutation) ResetDeviceTypeID() {
+	m.device_type = nil
+	delete(m.clearedFields, powerporttemplate.FieldDeviceTypeID)
+}
+
+// SetModuleTypeID sets the "module_type_id" field.
+func (m *PowerPortTemplateMutation) SetModuleTypeID(i int) {
+	m.module_type = &i
+}
+
+// ModuleTypeID returns the value of the "module_type_id" field in the mutation.
+func (m *PowerPortTemplateMutation) ModuleTypeID() (r int, exists bool) {
+	v := m.module_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearModuleTypeID clears the value of the "module_type_id" field.
+func (m *PowerPortTemplateMutation) ClearModuleTypeID() {
+	m.module_type = nil
+	m.clearedFields[powerporttemplate.FieldModuleTypeID] = struct{}{}
+}
+
+// ModuleTypeIDCleared returns if the "module_type_id" field was cleared in this mutation.
+func (m *PowerPortTemplateMutation) ModuleTypeIDCleared() bool {
+	_, ok := m.clearedFields[powerporttemplate.FieldModuleTypeID]
+	return ok
+}
+
+// ResetModuleTypeID resets all changes to the "module_type_id" field.
+func (m *PowerPortTemplateMutation) ResetModuleTypeID() {
+	m.module_type = nil
+	delete(m.clearedFields, powerporttemplate.FieldModuleTypeID)
+}
+
+// SetName sets the "name" field.
+func (m *PowerPortTemplateMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *PowerPortTemplateMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *PowerPortTemplateMutation) ResetName() {
+	m.name = nil
+}
+
+// SetNameNatural sets the "_name_natural" field.
+func (m *PowerPortTemplateMutation) SetNameNatural(s string) {
+	m.__name_natural = &s
+}
+
+// NameNatural returns the value of the "_name_natural" field in the mutation.
+func (m *PowerPortTemplateMutation) NameNatural() (r string, exists bool) {
+	v := m.__name_natural
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetNameNatural resets all changes to the "_name_natural" field.
+func (m *PowerPortTemplateMutation) ResetNameNatural() {
+	m.__name_natural = nil
+}
+
+// SetLabel sets the "label" field.
+func (m *PowerPortTemplateMutation) SetLabel(s string) {
+	m.label = &s
+}
+
+// Label returns the value of the "label" field in the mutation.
+func (m *PowerPortTemplateMutation) Label() (r string, exists bool) {
+	v := m.label
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetLabel resets all changes to the "label" field.
+func (m *PowerPortTemplateMutation) ResetLabel() {
+	m.label = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *PowerPortTemplateMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *PowerPortTemplateMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *PowerPortTemplateMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetType sets the "type" field.
+func (m *PowerPortTemplateMutation) SetType(s string) {
+	m._type = &s
+}
+
+// GetType returns the value of the "type" field in the mutation.
+func (m *PowerPortTemplateMutation) GetType() (r string, exists bool) {
+	v := m._type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearType clears the value of the "type" field.
+func (m *PowerPortTemplateMutation) ClearType() {
+	m._type = nil
+	m.clearedFields[powerporttemplate.FieldType] = struct{}{}
+}
+
+// TypeCleared returns if the "type" field was cleared in this mutation.
+func (m *PowerPortTemplateMutation) TypeCleared() bool {
+	_, ok := m.clearedFields[powerporttemplate.FieldType]
+	return ok
+}
+
+// ResetType resets all changes to the "type" field.
+func (m *PowerPortTemplateMutation) ResetType() {
+	m._type = nil
+	delete(m.clearedFields, powerporttemplate.FieldType)
+}
+
+// SetMaximumDraw sets the "maximum_draw" field.
+func (m *PowerPortTemplateMutation) SetMaximumDraw(i int) {
+	m.maximum_draw = &i
+	m.addmaximum_draw = nil
+}
+
+// MaximumDraw returns the value of the "maximum_draw" field in the mutation.
+func (m *PowerPortTemplateMutation) MaximumDraw() (r int, exists bool) {
+	v := m.maximum_draw
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddMaximumDraw adds i to the "maximum_draw" field.
+func (m *PowerPortTemplateMutation) AddMaximumDraw(i int) {
+	if m.addmaximum_draw != nil {
+		*m.addmaximum_draw += i
+	} else {
+		m.addmaximum_draw = &i
+	}
+}
+
+// AddedMaximumDraw returns the value that was added to the "maximum_draw" field in this mutation.
+func (m *PowerPortTemplateMutation) AddedMaximumDraw() (r int, exists bool) {
+	v := m.addmaximum_draw
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearMaximumDraw clears the value of the "maximum_draw" field.
+func (m *PowerPortTemplateMutation) ClearMaximumDraw() {
+	m.maximum_draw = nil
+	m.addmaximum_draw = nil
+	m.clearedFields[powerporttemplate.FieldMaximumDraw] = struct{}{}
+}
+
+// MaximumDrawCleared returns if the "maximum_draw" field was cleared in this mutation.
+func (m *PowerPortTemplateMutation) MaximumDrawCleared() bool {
+	_, ok := m.clearedFields[powerporttemplate.FieldMaximumDraw]
+	return ok
+}
+
+// ResetMaximumDraw resets all changes to the "maximum_draw" field.
+func (m *PowerPortTemplateMutation) ResetMaximumDraw() {
+	m.maximum_draw = nil
+	m.addmaximum_draw = nil
+	delete(m.clearedFields, powerporttemplate.FieldMaximumDraw)
+}
+
+// SetAllocatedDraw sets the "allocated_draw" field.
+func (m *PowerPortTemplateMutation) SetAllocatedDraw(i int) {
+	m.allocated_draw = &i
+	m.addallocated_draw = nil
+}
+
+// AllocatedDraw returns the value of the "allocated_draw" field in the mutation.
+func (m *PowerPortTemplateMutation) AllocatedDraw() (r int, exists bool) {
+	v := m.allocated_draw
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddAllocatedDraw adds i to the "allocated_draw" field.
+func (m *PowerPortTemplateMutation) AddAllocatedDraw(i int) {
+	if m.addallocated_draw != nil {
+		*m.addallocated_draw += i
+	} else {
+		m.addallocated_draw = &i
+	}
+}
+
+// AddedAllocatedDraw returns the value that was added to the "allocated_draw" field in this mutation.
+func (m *PowerPortTemplateMutation) AddedAllocatedDraw() (r int, exists bool) {
+	v := m.addallocated_draw
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearAllocatedDraw clears the value of the "allocated_draw" field.
+func (m *PowerPortTemplateMutation) ClearAllocatedDraw() {
+	m.allocated_draw = nil
+	m.addallocated_draw = nil
+	m.clearedFields[powerporttemplate.FieldAllocatedDraw] = struct{}{}
+}
+
+// AllocatedDrawCleared returns if the "allocated_draw" field was cleared in this mutation.
+func (m *PowerPortTemplateMutation) AllocatedDrawCleared() bool {
+	_, ok := m.clearedFields[powerporttemplate.FieldAllocatedDraw]
+	return ok
+}
+
+// ResetAllocatedDraw resets all changes to the "allocated_draw" field.
+func (m *PowerPortTemplateMutation) ResetAllocatedDraw() {
+	m.allocated_draw = nil
+	m.addallocated_draw = nil
+	delete(m.clearedFields, powerporttemplate.FieldAllocatedDraw)
+}
+
+// ClearDeviceType clears the "device_type" edge to the DeviceType entity.
+func (m *PowerPortTemplateMutation) ClearDeviceType() {
+	m.cleareddevice_type = true
+	m.clearedFields[powerporttemplate.FieldDeviceTypeID] = struct{}{}
+}
+
+// DeviceTypeCleared reports if the "device_type" edge to the DeviceType entity was cleared.
+func (m *PowerPortTemplateMutation) DeviceTypeCleared() bool {
+	return m.DeviceTypeIDCleared() || m.cleareddevice_type
+}
+
+// DeviceTypeIDs returns the "device_type" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// DeviceTypeID instead. It exists only for internal usage by the builders.
+func (m *PowerPortTemplateMutation) DeviceTypeIDs() (ids []int) {
+	if id := m.device_type; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetDeviceType resets all changes to the "device_type" edge.
+func (m *PowerPortTemplateMutation) ResetDeviceType() {
+	m.device_type = nil
+	m.cleareddevice_type = false
+}
+
+// ClearModuleType clears the "module_type" edge to the ModuleType entity.
+func (m *PowerPortTemplateMutation) ClearModuleType() {
+	m.clearedmodule_type = true
+	m.clearedFields[powerporttemplate.FieldModuleTypeID] = struct{}{}
+}
+
+// ModuleTypeCleared reports if the "module_type" edge to the ModuleType entity was cleared.
+func (m *PowerPortTemplateMutation) ModuleTypeCleared() bool {
+	return m.ModuleTypeIDCleared() || m.clearedmodule_type
+}
+
+// ModuleTypeIDs returns the "module_type" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ModuleTypeID instead. It exists only for internal usage by the builders.
+func (m *PowerPortTemplateMutation) ModuleTypeIDs() (ids []int) {
+	if id := m.module_type; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetModuleType resets all changes to the "module_type" edge.
+func (m *PowerPortTemplateMutation) ResetModuleType() {
+	m.module_type = nil
+	m.clearedmodule_type = false
+}
+
+// Where appends a list predicates to the PowerPortTemplateMutation builder.
+func (m *PowerPortTemplateMutation) Where(ps ...predicate.PowerPortTemplate) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the PowerPortTemplateMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *PowerPortTemplateMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.PowerPortTemplate, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *PowerPortTemplateMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *PowerPortTemplateMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (PowerPortTemplate).
+func (m *PowerPortTemplateMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *PowerPortTemplateMutation) Fields() []string {
+	fields := make([]string, 0, 11)
+	if m.created != nil {
+		fields = append(fields, powerporttemplate.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, powerporttemplate.FieldLastUpdated)
+	}
+	if m.device_type != nil {
+		fields = append(fields, powerporttemplate.FieldDeviceTypeID)
+	}
+	if m.module_type != nil {
+		fields = append(fields, powerporttemplate.FieldModuleTypeID)
+	}
+	if m.name != nil {
+		fields = append(fields, powerporttemplate.FieldName)
+	}
+	if m.__name_natural != nil {
+		fields = append(fields, powerporttemplate.FieldNameNatural)
+	}
+	if m.label != nil {
+		fields = append(fields, powerporttemplate.FieldLabel)
+	}
+	if m.description != nil {
+		fields = append(fields, powerporttemplate.FieldDescription)
+	}
+	if m._type != nil {
+		fields = append(fields, powerporttemplate.FieldType)
+	}
+	if m.maximum_draw != nil {
+		fields = append(fields, powerporttemplate.FieldMaximumDraw)
+	}
+	if m.allocated_draw != nil {
+		fields = append(fields, powerporttemplate.FieldAllocatedDraw)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *PowerPortTemplateMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case powerporttemplate.FieldCreated:
+		return m.Created()
+	case powerporttemplate.FieldLastUpdated:
+		return m.LastUpdated()
+	case powerporttemplate.FieldDeviceTypeID:
+		return m.DeviceTypeID()
+	case powerporttemplate.FieldModuleTypeID:
+		return m.ModuleTypeID()
+	case powerporttemplate.FieldName:
+		return m.Name()
+	case powerporttemplate.FieldNameNatural:
+		return m.NameNatural()
+	case powerporttemplate.FieldLabel:
+		return m.Label()
+	case powerporttemplate.FieldDescription:
+		return m.Description()
+	case powerporttemplate.FieldType:
+		return m.GetType()
+	case powerporttemplate.FieldMaximumDraw:
+		return m.MaximumDraw()
+	case powerporttemplate.FieldAllocatedDraw:
+		return m.AllocatedDraw()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *PowerPortTemplateMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case powerporttemplate.FieldCreated, powerporttemplate.FieldLastUpdated, powerporttemplate.FieldDeviceTypeID, powerporttemplate.FieldModuleTypeID, powerporttemplate.FieldName, powerporttemplate.FieldNameNatural, powerporttemplate.FieldLabel, powerporttemplate.FieldDescription, powerporttemplate.FieldType, powerporttemplate.FieldMaximumDraw, powerporttemplate.FieldAllocatedDraw:
+	default:
+		return nil, fmt.Errorf("unknown PowerPortTemplate field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case powerporttemplate.FieldCreated:
+		return old.Created, nil
+	case powerporttemplate.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case powerporttemplate.FieldDeviceTypeID:
+		return old.DeviceTypeID, nil
+	case powerporttemplate.FieldModuleTypeID:
+		return old.ModuleTypeID, nil
+	case powerporttemplate.FieldName:
+		return old.Name, nil
+	case powerporttemplate.FieldNameNatural:
+		return old.NameNatural, nil
+	case powerporttemplate.FieldLabel:
+		return old.Label, nil
+	case powerporttemplate.FieldDescription:
+		return old.Description, nil
+	case powerporttemplate.FieldType:
+		return old.Type, nil
+	case powerporttemplate.FieldMaximumDraw:
+		return old.MaximumDraw, nil
+	case powerporttemplate.FieldAllocatedDraw:
+		return old.AllocatedDraw, nil
+	}
+	return nil, fmt.Errorf("unknown PowerPortTemplate field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PowerPortTemplateMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case powerporttemplate.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case powerporttemplate.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case powerporttemplate.FieldDeviceTypeID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDeviceTypeID(v)
+		return nil
+	case powerporttemplate.FieldModuleTypeID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetModuleTypeID(v)
+		return nil
+	case powerporttemplate.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case powerporttemplate.FieldNameNatural:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNameNatural(v)
+		return nil
+	case powerporttemplate.FieldLabel:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLabel(v)
+		return nil
+	case powerporttemplate.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case powerporttemplate.FieldType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetType(v)
+		return nil
+	case powerporttemplate.FieldMaximumDraw:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMaximumDraw(v)
+		return nil
+	case powerporttemplate.FieldAllocatedDraw:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAllocatedDraw(v)
+		return nil
+	}
+	return fmt.Errorf("unknown PowerPortTemplate field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *PowerPortTemplateMutation) AddedFields() []string {
+	var fields []string
+	if m.addmaximum_draw != nil {
+		fields = append(fields, powerporttemplate.FieldMaximumDraw)
+	}
+	if m.addallocated_draw != nil {
+		fields = append(fields, powerporttemplate.FieldAllocatedDraw)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *PowerPortTemplateMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case powerporttemplate.FieldMaximumDraw:
+		return m.AddedMaximumDraw()
+	case powerporttemplate.FieldAllocatedDraw:
+		return m.AddedAllocatedDraw()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PowerPortTemplateMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case powerporttemplate.FieldMaximumDraw:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddMaximumDraw(v)
+		return nil
+	case powerporttemplate.FieldAllocatedDraw:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAllocatedDraw(v)
+		return nil
+	}
+	return fmt.Errorf("unknown PowerPortTemplate numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *PowerPortTemplateMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(powerporttemplate.FieldCreated) {
+		fields = append(fields, powerporttemplate.FieldCreated)
+	}
+	if m.FieldCleared(powerporttemplate.FieldLastUpdated) {
+		fields = append(fields, powerporttemplate.FieldLastUpdated)
+	}
+	if m.FieldCleared(powerporttemplate.FieldDeviceTypeID) {
+		fields = append(fields, powerporttemplate.FieldDeviceTypeID)
+	}
+	if m.FieldCleared(powerporttemplate.FieldModuleTypeID) {
+		fields = append(fields, powerporttemplate.FieldModuleTypeID)
+	}
+	if m.FieldCleared(powerporttemplate.FieldType) {
+		fields = append(fields, powerporttemplate.FieldType)
+	}
+	if m.FieldCleared(powerporttemplate.FieldMaximumDraw) {
+		fields = append(fields, powerporttemplate.FieldMaximumDraw)
+	}
+	if m.FieldCleared(powerporttemplate.FieldAllocatedDraw) {
+		fields = append(fields, powerporttemplate.FieldAllocatedDraw)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *PowerPortTemplateMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *PowerPortTemplateMutation) ClearField(name string) error {
+	switch name {
+	case powerporttemplate.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case powerporttemplate.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case powerporttemplate.FieldDeviceTypeID:
+		m.ClearDeviceTypeID()
+		return nil
+	case powerporttemplate.FieldModuleTypeID:
+		m.ClearModuleTypeID()
+		return nil
+	case powerporttemplate.FieldType:
+		m.ClearType()
+		return nil
+	case powerporttemplate.FieldMaximumDraw:
+		m.ClearMaximumDraw()
+		return nil
+	case powerporttemplate.FieldAllocatedDraw:
+		m.ClearAllocatedDraw()
+		return nil
+	}
+	return fmt.Errorf("unknown PowerPortTemplate nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *PowerPortTemplateMutation) ResetField(name string) error {
+	switch name {
+	case powerporttemplate.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case powerporttemplate.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case powerporttemplate.FieldDeviceTypeID:
+		m.ResetDeviceTypeID()
+		return nil
+	case powerporttemplate.FieldModuleTypeID:
+		m.ResetModuleTypeID()
+		return nil
+	case powerporttemplate.FieldName:
+		m.ResetName()
+		return nil
+	case powerporttemplate.FieldNameNatural:
+		m.ResetNameNatural()
+		return nil
+	case powerporttemplate.FieldLabel:
+		m.ResetLabel()
+		return nil
+	case powerporttemplate.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case powerporttemplate.FieldType:
+		m.ResetType()
+		return nil
+	case powerporttemplate.FieldMaximumDraw:
+		m.ResetMaximumDraw()
+		return nil
+	case powerporttemplate.FieldAllocatedDraw:
+		m.ResetAllocatedDraw()
+		return nil
+	}
+	return fmt.Errorf("unknown PowerPortTemplate field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *PowerPortTemplateMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.device_type != nil {
+		edges = append(edges, powerporttemplate.EdgeDeviceType)
+	}
+	if m.module_type != nil {
+		edges = append(edges, powerporttemplate.EdgeModuleType)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *PowerPortTemplateMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case powerporttemplate.EdgeDeviceType:
+		if id := m.device_type; id != nil {
+			return []ent.Value{*id}
+		}
+	case powerporttemplate.EdgeModuleType:
+		if id := m.module_type; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *PowerPortTemplateMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *PowerPortTemplateMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *PowerPortTemplateMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.cleareddevice_type {
+		edges = append(edges, powerporttemplate.EdgeDeviceType)
+	}
+	if m.clearedmodule_type {
+		edges = append(edges, powerporttemplate.EdgeModuleType)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *PowerPortTemplateMutation) EdgeCleared(name string) bool {
+	switch name {
+	case powerporttemplate.EdgeDeviceType:
+		return m.cleareddevice_type
+	case powerporttemplate.EdgeModuleType:
+		return m.clearedmodule_type
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *PowerPortTemplateMutation) ClearEdge(name string) error {
+	switch name {
+	case powerporttemplate.EdgeDeviceType:
+		m.ClearDeviceType()
+		return nil
+	case powerporttemplate.EdgeModuleType:
+		m.ClearModuleType()
+		return nil
+	}
+	return fmt.Errorf("unknown PowerPortTemplate unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *PowerPortTemplateMutation) ResetEdge(name string) error {
+	switch name {
+	case powerporttemplate.EdgeDeviceType:
+		m.ResetDeviceType()
+		return nil
+	case powerporttemplate.EdgeModuleType:
+		m.ResetModuleType()
+		return nil
+	}
+	return fmt.Errorf("unknown PowerPortTemplate edge %s", name)
 }
 
 // PrefixMutation represents an operation that mutates the Prefix nodes in the graph.
@@ -22871,6 +34329,968 @@ func (m *RackTypeMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown RackType edge %s", name)
+}
+
+// RearPortTemplateMutation represents an operation that mutates the RearPortTemplate nodes in the graph.
+type RearPortTemplateMutation struct {
+	config
+	op                 Op
+	typ                string
+	id                 *int
+	created            *time.Time
+	last_updated       *time.Time
+	name               *string
+	__name_natural     *string
+	label              *string
+	description        *string
+	_type              *string
+	color              *string
+	positions          *int
+	addpositions       *int
+	mappings           *[]interface{}
+	appendmappings     []interface{}
+	clearedFields      map[string]struct{}
+	device_type        *int
+	cleareddevice_type bool
+	module_type        *int
+	clearedmodule_type bool
+	done               bool
+	oldValue           func(context.Context) (*RearPortTemplate, error)
+	predicates         []predicate.RearPortTemplate
+}
+
+var _ ent.Mutation = (*RearPortTemplateMutation)(nil)
+
+// rearporttemplateOption allows management of the mutation configuration using functional options.
+type rearporttemplateOption func(*RearPortTemplateMutation)
+
+// newRearPortTemplateMutation creates new mutation for the RearPortTemplate entity.
+func newRearPortTemplateMutation(c config, op Op, opts ...rearporttemplateOption) *RearPortTemplateMutation {
+	m := &RearPortTemplateMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeRearPortTemplate,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withRearPortTemplateID sets the ID field of the mutation.
+func withRearPortTemplateID(id int) rearporttemplateOption {
+	return func(m *RearPortTemplateMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *RearPortTemplate
+		)
+		m.oldValue = func(ctx context.Context) (*RearPortTemplate, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().RearPortTemplate.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withRearPortTemplate sets the old RearPortTemplate of the mutation.
+func withRearPortTemplate(node *RearPortTemplate) rearporttemplateOption {
+	return func(m *RearPortTemplateMutation) {
+		m.oldValue = func(context.Context) (*RearPortTemplate, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m RearPortTemplateMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m RearPortTemplateMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *RearPortTemplateMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *RearPortTemplateMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().RearPortTemplate.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *RearPortTemplateMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *RearPortTemplateMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *RearPortTemplateMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[rearporttemplate.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *RearPortTemplateMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[rearporttemplate.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *RearPortTemplateMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, rearporttemplate.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *RearPortTemplateMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *RearPortTemplateMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *RearPortTemplateMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[rearporttemplate.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *RearPortTemplateMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[rearporttemplate.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *RearPortTemplateMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, rearporttemplate.FieldLastUpdated)
+}
+
+// SetDeviceTypeID sets the "device_type_id" field.
+func (m *RearPortTemplateMutation) SetDeviceTypeID(i int) {
+	m.device_type = &i
+}
+
+// DeviceTypeID returns the value of the "device_type_id" field in the mutation.
+func (m *RearPortTemplateMutation) DeviceTypeID() (r int, exists bool) {
+	v := m.device_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearDeviceTypeID clears the value of the "device_type_id" field.
+func (m *RearPortTemplateMutation) ClearDeviceTypeID() {
+	m.device_type = nil
+	m.clearedFields[rearporttemplate.FieldDeviceTypeID] = struct{}{}
+}
+
+// DeviceTypeIDCleared returns if the "device_type_id" field was cleared in this mutation.
+func (m *RearPortTemplateMutation) DeviceTypeIDCleared() bool {
+	_, ok := m.clearedFields[rearporttemplate.FieldDeviceTypeID]
+	return ok
+}
+
+// ResetDeviceTypeID resets all changes to the "device_type_id" field.
+func (m *RearPortTemplateMutation) ResetDeviceTypeID() {
+	m.device_type = nil
+	delete(m.clearedFields, rearporttemplate.FieldDeviceTypeID)
+}
+
+// SetModuleTypeID sets the "module_type_id" field.
+func (m *RearPortTemplateMutation) SetModuleTypeID(i int) {
+	m.module_type = &i
+}
+
+// ModuleTypeID returns the value of the "module_type_id" field in the mutation.
+func (m *RearPortTemplateMutation) ModuleTypeID() (r int, exists bool) {
+	v := m.module_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearModuleTypeID clears the value of the "module_type_id" field.
+func (m *RearPortTemplateMutation) ClearModuleTypeID() {
+	m.module_type = nil
+	m.clearedFields[rearporttemplate.FieldModuleTypeID] = struct{}{}
+}
+
+// ModuleTypeIDCleared returns if the "module_type_id" field was cleared in this mutation.
+func (m *RearPortTemplateMutation) ModuleTypeIDCleared() bool {
+	_, ok := m.clearedFields[rearporttemplate.FieldModuleTypeID]
+	return ok
+}
+
+// ResetModuleTypeID resets all changes to the "module_type_id" field.
+func (m *RearPortTemplateMutation) ResetModuleTypeID() {
+	m.module_type = nil
+	delete(m.clearedFields, rearporttemplate.FieldModuleTypeID)
+}
+
+// SetName sets the "name" field.
+func (m *RearPortTemplateMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *RearPortTemplateMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *RearPortTemplateMutation) ResetName() {
+	m.name = nil
+}
+
+// SetNameNatural sets the "_name_natural" field.
+func (m *RearPortTemplateMutation) SetNameNatural(s string) {
+	m.__name_natural = &s
+}
+
+// NameNatural returns the value of the "_name_natural" field in the mutation.
+func (m *RearPortTemplateMutation) NameNatural() (r string, exists bool) {
+	v := m.__name_natural
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetNameNatural resets all changes to the "_name_natural" field.
+func (m *RearPortTemplateMutation) ResetNameNatural() {
+	m.__name_natural = nil
+}
+
+// SetLabel sets the "label" field.
+func (m *RearPortTemplateMutation) SetLabel(s string) {
+	m.label = &s
+}
+
+// Label returns the value of the "label" field in the mutation.
+func (m *RearPortTemplateMutation) Label() (r string, exists bool) {
+	v := m.label
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetLabel resets all changes to the "label" field.
+func (m *RearPortTemplateMutation) ResetLabel() {
+	m.label = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *RearPortTemplateMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *RearPortTemplateMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *RearPortTemplateMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetType sets the "type" field.
+func (m *RearPortTemplateMutation) SetType(s string) {
+	m._type = &s
+}
+
+// GetType returns the value of the "type" field in the mutation.
+func (m *RearPortTemplateMutation) GetType() (r string, exists bool) {
+	v := m._type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetType resets all changes to the "type" field.
+func (m *RearPortTemplateMutation) ResetType() {
+	m._type = nil
+}
+
+// SetColor sets the "color" field.
+func (m *RearPortTemplateMutation) SetColor(s string) {
+	m.color = &s
+}
+
+// Color returns the value of the "color" field in the mutation.
+func (m *RearPortTemplateMutation) Color() (r string, exists bool) {
+	v := m.color
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetColor resets all changes to the "color" field.
+func (m *RearPortTemplateMutation) ResetColor() {
+	m.color = nil
+}
+
+// SetPositions sets the "positions" field.
+func (m *RearPortTemplateMutation) SetPositions(i int) {
+	m.positions = &i
+	m.addpositions = nil
+}
+
+// Positions returns the value of the "positions" field in the mutation.
+func (m *RearPortTemplateMutation) Positions() (r int, exists bool) {
+	v := m.positions
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddPositions adds i to the "positions" field.
+func (m *RearPortTemplateMutation) AddPositions(i int) {
+	if m.addpositions != nil {
+		*m.addpositions += i
+	} else {
+		m.addpositions = &i
+	}
+}
+
+// AddedPositions returns the value that was added to the "positions" field in this mutation.
+func (m *RearPortTemplateMutation) AddedPositions() (r int, exists bool) {
+	v := m.addpositions
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetPositions resets all changes to the "positions" field.
+func (m *RearPortTemplateMutation) ResetPositions() {
+	m.positions = nil
+	m.addpositions = nil
+}
+
+// SetMappings sets the "mappings" field.
+func (m *RearPortTemplateMutation) SetMappings(i []interface{}) {
+	m.mappings = &i
+	m.appendmappings = nil
+}
+
+// Mappings returns the value of the "mappings" field in the mutation.
+func (m *RearPortTemplateMutation) Mappings() (r []interface{}, exists bool) {
+	v := m.mappings
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AppendMappings adds i to the "mappings" field.
+func (m *RearPortTemplateMutation) AppendMappings(i []interface{}) {
+	m.appendmappings = append(m.appendmappings, i...)
+}
+
+// AppendedMappings returns the list of values that were appended to the "mappings" field in this mutation.
+func (m *RearPortTemplateMutation) AppendedMappings() ([]interface{}, bool) {
+	if len(m.appendmappings) == 0 {
+		return nil, false
+	}
+	return m.appendmappings, true
+}
+
+// ResetMappings resets all changes to the "mappings" field.
+func (m *RearPortTemplateMutation) ResetMappings() {
+	m.mappings = nil
+	m.appendmappings = nil
+}
+
+// ClearDeviceType clears the "device_type" edge to the DeviceType entity.
+func (m *RearPortTemplateMutation) ClearDeviceType() {
+	m.cleareddevice_type = true
+	m.clearedFields[rearporttemplate.FieldDeviceTypeID] = struct{}{}
+}
+
+// DeviceTypeCleared reports if the "device_type" edge to the DeviceType entity was cleared.
+func (m *RearPortTemplateMutation) DeviceTypeCleared() bool {
+	return m.DeviceTypeIDCleared() || m.cleareddevice_type
+}
+
+// DeviceTypeIDs returns the "device_type" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// DeviceTypeID instead. It exists only for internal usage by the builders.
+func (m *RearPortTemplateMutation) DeviceTypeIDs() (ids []int) {
+	if id := m.device_type; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetDeviceType resets all changes to the "device_type" edge.
+func (m *RearPortTemplateMutation) ResetDeviceType() {
+	m.device_type = nil
+	m.cleareddevice_type = false
+}
+
+// ClearModuleType clears the "module_type" edge to the ModuleType entity.
+func (m *RearPortTemplateMutation) ClearModuleType() {
+	m.clearedmodule_type = true
+	m.clearedFields[rearporttemplate.FieldModuleTypeID] = struct{}{}
+}
+
+// ModuleTypeCleared reports if the "module_type" edge to the ModuleType entity was cleared.
+func (m *RearPortTemplateMutation) ModuleTypeCleared() bool {
+	return m.ModuleTypeIDCleared() || m.clearedmodule_type
+}
+
+// ModuleTypeIDs returns the "module_type" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ModuleTypeID instead. It exists only for internal usage by the builders.
+func (m *RearPortTemplateMutation) ModuleTypeIDs() (ids []int) {
+	if id := m.module_type; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetModuleType resets all changes to the "module_type" edge.
+func (m *RearPortTemplateMutation) ResetModuleType() {
+	m.module_type = nil
+	m.clearedmodule_type = false
+}
+
+// Where appends a list predicates to the RearPortTemplateMutation builder.
+func (m *RearPortTemplateMutation) Where(ps ...predicate.RearPortTemplate) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the RearPortTemplateMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *RearPortTemplateMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.RearPortTemplate, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *RearPortTemplateMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *RearPortTemplateMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (RearPortTemplate).
+func (m *RearPortTemplateMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *RearPortTemplateMutation) Fields() []string {
+	fields := make([]string, 0, 12)
+	if m.created != nil {
+		fields = append(fields, rearporttemplate.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, rearporttemplate.FieldLastUpdated)
+	}
+	if m.device_type != nil {
+		fields = append(fields, rearporttemplate.FieldDeviceTypeID)
+	}
+	if m.module_type != nil {
+		fields = append(fields, rearporttemplate.FieldModuleTypeID)
+	}
+	if m.name != nil {
+		fields = append(fields, rearporttemplate.FieldName)
+	}
+	if m.__name_natural != nil {
+		fields = append(fields, rearporttemplate.FieldNameNatural)
+	}
+	if m.label != nil {
+		fields = append(fields, rearporttemplate.FieldLabel)
+	}
+	if m.description != nil {
+		fields = append(fields, rearporttemplate.FieldDescription)
+	}
+	if m._type != nil {
+		fields = append(fields, rearporttemplate.FieldType)
+	}
+	if m.color != nil {
+		fields = append(fields, rearporttemplate.FieldColor)
+	}
+	if m.positions != nil {
+		fields = append(fields, rearporttemplate.FieldPositions)
+	}
+	if m.mappings != nil {
+		fields = append(fields, rearporttemplate.FieldMappings)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *RearPortTemplateMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case rearporttemplate.FieldCreated:
+		return m.Created()
+	case rearporttemplate.FieldLastUpdated:
+		return m.LastUpdated()
+	case rearporttemplate.FieldDeviceTypeID:
+		return m.DeviceTypeID()
+	case rearporttemplate.FieldModuleTypeID:
+		return m.ModuleTypeID()
+	case rearporttemplate.FieldName:
+		return m.Name()
+	case rearporttemplate.FieldNameNatural:
+		return m.NameNatural()
+	case rearporttemplate.FieldLabel:
+		return m.Label()
+	case rearporttemplate.FieldDescription:
+		return m.Description()
+	case rearporttemplate.FieldType:
+		return m.GetType()
+	case rearporttemplate.FieldColor:
+		return m.Color()
+	case rearporttemplate.FieldPositions:
+		return m.Positions()
+	case rearporttemplate.FieldMappings:
+		return m.Mappings()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *RearPortTemplateMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case rearporttemplate.FieldCreated, rearporttemplate.FieldLastUpdated, rearporttemplate.FieldDeviceTypeID, rearporttemplate.FieldModuleTypeID, rearporttemplate.FieldName, rearporttemplate.FieldNameNatural, rearporttemplate.FieldLabel, rearporttemplate.FieldDescription, rearporttemplate.FieldType, rearporttemplate.FieldColor, rearporttemplate.FieldPositions, rearporttemplate.FieldMappings:
+	default:
+		return nil, fmt.Errorf("unknown RearPortTemplate field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case rearporttemplate.FieldCreated:
+		return old.Created, nil
+	case rearporttemplate.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case rearporttemplate.FieldDeviceTypeID:
+		return old.DeviceTypeID, nil
+	case rearporttemplate.FieldModuleTypeID:
+		return old.ModuleTypeID, nil
+	case rearporttemplate.FieldName:
+		return old.Name, nil
+	case rearporttemplate.FieldNameNatural:
+		return old.NameNatural, nil
+	case rearporttemplate.FieldLabel:
+		return old.Label, nil
+	case rearporttemplate.FieldDescription:
+		return old.Description, nil
+	case rearporttemplate.FieldType:
+		return old.Type, nil
+	case rearporttemplate.FieldColor:
+		return old.Color, nil
+	case rearporttemplate.FieldPositions:
+		return old.Positions, nil
+	case rearporttemplate.FieldMappings:
+		return old.Mappings, nil
+	}
+	return nil, fmt.Errorf("unknown RearPortTemplate field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *RearPortTemplateMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case rearporttemplate.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case rearporttemplate.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case rearporttemplate.FieldDeviceTypeID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDeviceTypeID(v)
+		return nil
+	case rearporttemplate.FieldModuleTypeID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetModuleTypeID(v)
+		return nil
+	case rearporttemplate.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case rearporttemplate.FieldNameNatural:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNameNatural(v)
+		return nil
+	case rearporttemplate.FieldLabel:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLabel(v)
+		return nil
+	case rearporttemplate.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case rearporttemplate.FieldType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetType(v)
+		return nil
+	case rearporttemplate.FieldColor:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetColor(v)
+		return nil
+	case rearporttemplate.FieldPositions:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPositions(v)
+		return nil
+	case rearporttemplate.FieldMappings:
+		v, ok := value.([]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMappings(v)
+		return nil
+	}
+	return fmt.Errorf("unknown RearPortTemplate field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *RearPortTemplateMutation) AddedFields() []string {
+	var fields []string
+	if m.addpositions != nil {
+		fields = append(fields, rearporttemplate.FieldPositions)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *RearPortTemplateMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case rearporttemplate.FieldPositions:
+		return m.AddedPositions()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *RearPortTemplateMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case rearporttemplate.FieldPositions:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPositions(v)
+		return nil
+	}
+	return fmt.Errorf("unknown RearPortTemplate numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *RearPortTemplateMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(rearporttemplate.FieldCreated) {
+		fields = append(fields, rearporttemplate.FieldCreated)
+	}
+	if m.FieldCleared(rearporttemplate.FieldLastUpdated) {
+		fields = append(fields, rearporttemplate.FieldLastUpdated)
+	}
+	if m.FieldCleared(rearporttemplate.FieldDeviceTypeID) {
+		fields = append(fields, rearporttemplate.FieldDeviceTypeID)
+	}
+	if m.FieldCleared(rearporttemplate.FieldModuleTypeID) {
+		fields = append(fields, rearporttemplate.FieldModuleTypeID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *RearPortTemplateMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *RearPortTemplateMutation) ClearField(name string) error {
+	switch name {
+	case rearporttemplate.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case rearporttemplate.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case rearporttemplate.FieldDeviceTypeID:
+		m.ClearDeviceTypeID()
+		return nil
+	case rearporttemplate.FieldModuleTypeID:
+		m.ClearModuleTypeID()
+		return nil
+	}
+	return fmt.Errorf("unknown RearPortTemplate nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *RearPortTemplateMutation) ResetField(name string) error {
+	switch name {
+	case rearporttemplate.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case rearporttemplate.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case rearporttemplate.FieldDeviceTypeID:
+		m.ResetDeviceTypeID()
+		return nil
+	case rearporttemplate.FieldModuleTypeID:
+		m.ResetModuleTypeID()
+		return nil
+	case rearporttemplate.FieldName:
+		m.ResetName()
+		return nil
+	case rearporttemplate.FieldNameNatural:
+		m.ResetNameNatural()
+		return nil
+	case rearporttemplate.FieldLabel:
+		m.ResetLabel()
+		return nil
+	case rearporttemplate.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case rearporttemplate.FieldType:
+		m.ResetType()
+		return nil
+	case rearporttemplate.FieldColor:
+		m.ResetColor()
+		return nil
+	case rearporttemplate.FieldPositions:
+		m.ResetPositions()
+		return nil
+	case rearporttemplate.FieldMappings:
+		m.ResetMappings()
+		return nil
+	}
+	return fmt.Errorf("unknown RearPortTemplate field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *RearPortTemplateMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.device_type != nil {
+		edges = append(edges, rearporttemplate.EdgeDeviceType)
+	}
+	if m.module_type != nil {
+		edges = append(edges, rearporttemplate.EdgeModuleType)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *RearPortTemplateMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case rearporttemplate.EdgeDeviceType:
+		if id := m.device_type; id != nil {
+			return []ent.Value{*id}
+		}
+	case rearporttemplate.EdgeModuleType:
+		if id := m.module_type; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *RearPortTemplateMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *RearPortTemplateMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *RearPortTemplateMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.cleareddevice_type {
+		edges = append(edges, rearporttemplate.EdgeDeviceType)
+	}
+	if m.clearedmodule_type {
+		edges = append(edges, rearporttemplate.EdgeModuleType)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *RearPortTemplateMutation) EdgeCleared(name string) bool {
+	switch name {
+	case rearporttemplate.EdgeDeviceType:
+		return m.cleareddevice_type
+	case rearporttemplate.EdgeModuleType:
+		return m.clearedmodule_type
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *RearPortTemplateMutation) ClearEdge(name string) error {
+	switch name {
+	case rearporttemplate.EdgeDeviceType:
+		m.ClearDeviceType()
+		return nil
+	case rearporttemplate.EdgeModuleType:
+		m.ClearModuleType()
+		return nil
+	}
+	return fmt.Errorf("unknown RearPortTemplate unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *RearPortTemplateMutation) ResetEdge(name string) error {
+	switch name {
+	case rearporttemplate.EdgeDeviceType:
+		m.ResetDeviceType()
+		return nil
+	case rearporttemplate.EdgeModuleType:
+		m.ResetModuleType()
+		return nil
+	}
+	return fmt.Errorf("unknown RearPortTemplate edge %s", name)
 }
 
 // RegionMutation represents an operation that mutates the Region nodes in the graph.

@@ -14,24 +14,44 @@ import (
 // Tx is a transactional client that is created by calling Client.Tx().
 type Tx struct {
 	config
+	// ConsolePortTemplate is the client for interacting with the ConsolePortTemplate builders.
+	ConsolePortTemplate *ConsolePortTemplateClient
+	// ConsoleServerPortTemplate is the client for interacting with the ConsoleServerPortTemplate builders.
+	ConsoleServerPortTemplate *ConsoleServerPortTemplateClient
 	// CustomField is the client for interacting with the CustomField builders.
 	CustomField *CustomFieldClient
 	// CustomFieldChoiceSet is the client for interacting with the CustomFieldChoiceSet builders.
 	CustomFieldChoiceSet *CustomFieldChoiceSetClient
 	// Delivery is the client for interacting with the Delivery builders.
 	Delivery *DeliveryClient
+	// DeviceBayTemplate is the client for interacting with the DeviceBayTemplate builders.
+	DeviceBayTemplate *DeviceBayTemplateClient
 	// DeviceRole is the client for interacting with the DeviceRole builders.
 	DeviceRole *DeviceRoleClient
+	// DeviceType is the client for interacting with the DeviceType builders.
+	DeviceType *DeviceTypeClient
 	// EventRule is the client for interacting with the EventRule builders.
 	EventRule *EventRuleClient
+	// FrontPortTemplate is the client for interacting with the FrontPortTemplate builders.
+	FrontPortTemplate *FrontPortTemplateClient
 	// Group is the client for interacting with the Group builders.
 	Group *GroupClient
+	// InterfaceTemplate is the client for interacting with the InterfaceTemplate builders.
+	InterfaceTemplate *InterfaceTemplateClient
 	// InventoryItemRole is the client for interacting with the InventoryItemRole builders.
 	InventoryItemRole *InventoryItemRoleClient
+	// InventoryItemTemplate is the client for interacting with the InventoryItemTemplate builders.
+	InventoryItemTemplate *InventoryItemTemplateClient
 	// Location is the client for interacting with the Location builders.
 	Location *LocationClient
 	// Manufacturer is the client for interacting with the Manufacturer builders.
 	Manufacturer *ManufacturerClient
+	// ModuleBayTemplate is the client for interacting with the ModuleBayTemplate builders.
+	ModuleBayTemplate *ModuleBayTemplateClient
+	// ModuleType is the client for interacting with the ModuleType builders.
+	ModuleType *ModuleTypeClient
+	// ModuleTypeProfile is the client for interacting with the ModuleTypeProfile builders.
+	ModuleTypeProfile *ModuleTypeProfileClient
 	// ObjectChange is the client for interacting with the ObjectChange builders.
 	ObjectChange *ObjectChangeClient
 	// ObjectPermission is the client for interacting with the ObjectPermission builders.
@@ -40,6 +60,10 @@ type Tx struct {
 	OutboxEvent *OutboxEventClient
 	// Platform is the client for interacting with the Platform builders.
 	Platform *PlatformClient
+	// PowerOutletTemplate is the client for interacting with the PowerOutletTemplate builders.
+	PowerOutletTemplate *PowerOutletTemplateClient
+	// PowerPortTemplate is the client for interacting with the PowerPortTemplate builders.
+	PowerPortTemplate *PowerPortTemplateClient
 	// Prefix is the client for interacting with the Prefix builders.
 	Prefix *PrefixClient
 	// RIR is the client for interacting with the RIR builders.
@@ -54,6 +78,8 @@ type Tx struct {
 	RackRole *RackRoleClient
 	// RackType is the client for interacting with the RackType builders.
 	RackType *RackTypeClient
+	// RearPortTemplate is the client for interacting with the RearPortTemplate builders.
+	RearPortTemplate *RearPortTemplateClient
 	// Region is the client for interacting with the Region builders.
 	Region *RegionClient
 	// Role is the client for interacting with the Role builders.
@@ -213,19 +239,31 @@ func (tx *Tx) Client() *Client {
 }
 
 func (tx *Tx) init() {
+	tx.ConsolePortTemplate = NewConsolePortTemplateClient(tx.config)
+	tx.ConsoleServerPortTemplate = NewConsoleServerPortTemplateClient(tx.config)
 	tx.CustomField = NewCustomFieldClient(tx.config)
 	tx.CustomFieldChoiceSet = NewCustomFieldChoiceSetClient(tx.config)
 	tx.Delivery = NewDeliveryClient(tx.config)
+	tx.DeviceBayTemplate = NewDeviceBayTemplateClient(tx.config)
 	tx.DeviceRole = NewDeviceRoleClient(tx.config)
+	tx.DeviceType = NewDeviceTypeClient(tx.config)
 	tx.EventRule = NewEventRuleClient(tx.config)
+	tx.FrontPortTemplate = NewFrontPortTemplateClient(tx.config)
 	tx.Group = NewGroupClient(tx.config)
+	tx.InterfaceTemplate = NewInterfaceTemplateClient(tx.config)
 	tx.InventoryItemRole = NewInventoryItemRoleClient(tx.config)
+	tx.InventoryItemTemplate = NewInventoryItemTemplateClient(tx.config)
 	tx.Location = NewLocationClient(tx.config)
 	tx.Manufacturer = NewManufacturerClient(tx.config)
+	tx.ModuleBayTemplate = NewModuleBayTemplateClient(tx.config)
+	tx.ModuleType = NewModuleTypeClient(tx.config)
+	tx.ModuleTypeProfile = NewModuleTypeProfileClient(tx.config)
 	tx.ObjectChange = NewObjectChangeClient(tx.config)
 	tx.ObjectPermission = NewObjectPermissionClient(tx.config)
 	tx.OutboxEvent = NewOutboxEventClient(tx.config)
 	tx.Platform = NewPlatformClient(tx.config)
+	tx.PowerOutletTemplate = NewPowerOutletTemplateClient(tx.config)
+	tx.PowerPortTemplate = NewPowerPortTemplateClient(tx.config)
 	tx.Prefix = NewPrefixClient(tx.config)
 	tx.RIR = NewRIRClient(tx.config)
 	tx.Rack = NewRackClient(tx.config)
@@ -233,6 +271,7 @@ func (tx *Tx) init() {
 	tx.RackReservation = NewRackReservationClient(tx.config)
 	tx.RackRole = NewRackRoleClient(tx.config)
 	tx.RackType = NewRackTypeClient(tx.config)
+	tx.RearPortTemplate = NewRearPortTemplateClient(tx.config)
 	tx.Region = NewRegionClient(tx.config)
 	tx.Role = NewRoleClient(tx.config)
 	tx.Site = NewSiteClient(tx.config)
@@ -256,7 +295,7 @@ func (tx *Tx) init() {
 // of them in order to commit or rollback the transaction.
 //
 // If a closed transaction is embedded in one of the generated entities, and the entity
-// applies a query, for example: CustomField.QueryXXX(), the query will be executed
+// applies a query, for example: ConsolePortTemplate.QueryXXX(), the query will be executed
 // through the driver which created this transaction.
 //
 // Note that txDriver is not goroutine safe.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/inventory/inventory/ent"
 	"github.com/inventory/inventory/ent/outboxevent"
+	"github.com/inventory/inventory/ent/resource"
 	"github.com/inventory/inventory/server/servertest"
 )
 
@@ -398,8 +399,21 @@ func runOnDelete(t *testing.T, e *servertest.Env, c odCase) {
 	}
 }
 
-// odContentType maps "/api/dcim/sites/" to "dcim.site".
+// odContentType maps "/api/dcim/sites/" to "dcim.site": the list below,
+// else the registered model served there.
 func odContentType(path string) string {
+	if ct := odContentTypes(path); ct != "" {
+		return ct
+	}
+	for _, d := range resource.All() {
+		if listPath(d) == path {
+			return d.ContentType()
+		}
+	}
+	return ""
+}
+
+func odContentTypes(path string) string {
 	return map[string]string{
 		"/api/dcim/sites/": "dcim.site", "/api/dcim/locations/": "dcim.location", "/api/dcim/regions/": "dcim.region",
 		"/api/ipam/prefixes/": "ipam.prefix", "/api/ipam/vlans/": "ipam.vlan", "/api/tenancy/tenants/": "tenancy.tenant",

@@ -9,6 +9,30 @@ import (
 	"github.com/inventory/inventory/ent"
 )
 
+// The ConsolePortTemplateFunc type is an adapter to allow the use of ordinary
+// function as ConsolePortTemplate mutator.
+type ConsolePortTemplateFunc func(context.Context, *ent.ConsolePortTemplateMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ConsolePortTemplateFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ConsolePortTemplateMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ConsolePortTemplateMutation", m)
+}
+
+// The ConsoleServerPortTemplateFunc type is an adapter to allow the use of ordinary
+// function as ConsoleServerPortTemplate mutator.
+type ConsoleServerPortTemplateFunc func(context.Context, *ent.ConsoleServerPortTemplateMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ConsoleServerPortTemplateFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ConsoleServerPortTemplateMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ConsoleServerPortTemplateMutation", m)
+}
+
 // The CustomFieldFunc type is an adapter to allow the use of ordinary
 // function as CustomField mutator.
 type CustomFieldFunc func(context.Context, *ent.CustomFieldMutation) (ent.Value, error)
@@ -45,6 +69,18 @@ func (f DeliveryFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, er
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.DeliveryMutation", m)
 }
 
+// The DeviceBayTemplateFunc type is an adapter to allow the use of ordinary
+// function as DeviceBayTemplate mutator.
+type DeviceBayTemplateFunc func(context.Context, *ent.DeviceBayTemplateMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f DeviceBayTemplateFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.DeviceBayTemplateMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.DeviceBayTemplateMutation", m)
+}
+
 // The DeviceRoleFunc type is an adapter to allow the use of ordinary
 // function as DeviceRole mutator.
 type DeviceRoleFunc func(context.Context, *ent.DeviceRoleMutation) (ent.Value, error)
@@ -55,6 +91,18 @@ func (f DeviceRoleFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, 
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.DeviceRoleMutation", m)
+}
+
+// The DeviceTypeFunc type is an adapter to allow the use of ordinary
+// function as DeviceType mutator.
+type DeviceTypeFunc func(context.Context, *ent.DeviceTypeMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f DeviceTypeFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.DeviceTypeMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.DeviceTypeMutation", m)
 }
 
 // The EventRuleFunc type is an adapter to allow the use of ordinary
@@ -69,6 +117,18 @@ func (f EventRuleFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, e
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.EventRuleMutation", m)
 }
 
+// The FrontPortTemplateFunc type is an adapter to allow the use of ordinary
+// function as FrontPortTemplate mutator.
+type FrontPortTemplateFunc func(context.Context, *ent.FrontPortTemplateMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f FrontPortTemplateFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.FrontPortTemplateMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.FrontPortTemplateMutation", m)
+}
+
 // The GroupFunc type is an adapter to allow the use of ordinary
 // function as Group mutator.
 type GroupFunc func(context.Context, *ent.GroupMutation) (ent.Value, error)
@@ -81,6 +141,18 @@ func (f GroupFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.GroupMutation", m)
 }
 
+// The InterfaceTemplateFunc type is an adapter to allow the use of ordinary
+// function as InterfaceTemplate mutator.
+type InterfaceTemplateFunc func(context.Context, *ent.InterfaceTemplateMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f InterfaceTemplateFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.InterfaceTemplateMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.InterfaceTemplateMutation", m)
+}
+
 // The InventoryItemRoleFunc type is an adapter to allow the use of ordinary
 // function as InventoryItemRole mutator.
 type InventoryItemRoleFunc func(context.Context, *ent.InventoryItemRoleMutation) (ent.Value, error)
@@ -91,6 +163,18 @@ func (f InventoryItemRoleFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.InventoryItemRoleMutation", m)
+}
+
+// The InventoryItemTemplateFunc type is an adapter to allow the use of ordinary
+// function as InventoryItemTemplate mutator.
+type InventoryItemTemplateFunc func(context.Context, *ent.InventoryItemTemplateMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f InventoryItemTemplateFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.InventoryItemTemplateMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.InventoryItemTemplateMutation", m)
 }
 
 // The LocationFunc type is an adapter to allow the use of ordinary
@@ -115,6 +199,42 @@ func (f ManufacturerFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ManufacturerMutation", m)
+}
+
+// The ModuleBayTemplateFunc type is an adapter to allow the use of ordinary
+// function as ModuleBayTemplate mutator.
+type ModuleBayTemplateFunc func(context.Context, *ent.ModuleBayTemplateMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ModuleBayTemplateFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ModuleBayTemplateMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ModuleBayTemplateMutation", m)
+}
+
+// The ModuleTypeFunc type is an adapter to allow the use of ordinary
+// function as ModuleType mutator.
+type ModuleTypeFunc func(context.Context, *ent.ModuleTypeMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ModuleTypeFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ModuleTypeMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ModuleTypeMutation", m)
+}
+
+// The ModuleTypeProfileFunc type is an adapter to allow the use of ordinary
+// function as ModuleTypeProfile mutator.
+type ModuleTypeProfileFunc func(context.Context, *ent.ModuleTypeProfileMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ModuleTypeProfileFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ModuleTypeProfileMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ModuleTypeProfileMutation", m)
 }
 
 // The ObjectChangeFunc type is an adapter to allow the use of ordinary
@@ -163,6 +283,30 @@ func (f PlatformFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, er
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PlatformMutation", m)
+}
+
+// The PowerOutletTemplateFunc type is an adapter to allow the use of ordinary
+// function as PowerOutletTemplate mutator.
+type PowerOutletTemplateFunc func(context.Context, *ent.PowerOutletTemplateMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f PowerOutletTemplateFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.PowerOutletTemplateMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PowerOutletTemplateMutation", m)
+}
+
+// The PowerPortTemplateFunc type is an adapter to allow the use of ordinary
+// function as PowerPortTemplate mutator.
+type PowerPortTemplateFunc func(context.Context, *ent.PowerPortTemplateMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f PowerPortTemplateFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.PowerPortTemplateMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PowerPortTemplateMutation", m)
 }
 
 // The PrefixFunc type is an adapter to allow the use of ordinary
@@ -247,6 +391,18 @@ func (f RackTypeFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, er
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.RackTypeMutation", m)
+}
+
+// The RearPortTemplateFunc type is an adapter to allow the use of ordinary
+// function as RearPortTemplate mutator.
+type RearPortTemplateFunc func(context.Context, *ent.RearPortTemplateMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f RearPortTemplateFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.RearPortTemplateMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.RearPortTemplateMutation", m)
 }
 
 // The RegionFunc type is an adapter to allow the use of ordinary

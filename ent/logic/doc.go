@@ -5,7 +5,8 @@
 //
 //	ipam/        Prefix hierarchy (_depth, _children) and cached scope,
 //	             VLANGroup vid_ranges
-//	dcim/        sites and locations that move re-scope the prefixes on them
+//	dcim/        sites and locations that move re-scope the prefixes on them;
+//	             device/module type and component template rules
 //	extras/      CustomField, CustomFieldChoiceSet, EventRule, Webhook rules
 //	rawsql/      what hooks need to run their own SQL on a mutation's
 //	             connection, for SQLite and PostgreSQL

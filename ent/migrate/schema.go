@@ -9,6 +9,96 @@ import (
 )
 
 var (
+	// DcimConsoleporttemplateColumns holds the columns for the "dcim_consoleporttemplate" table.
+	DcimConsoleporttemplateColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "name", Type: field.TypeString, Size: 64},
+		{Name: "_name_natural", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "label", Type: field.TypeString, Size: 64, Default: ""},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "type", Type: field.TypeString, Nullable: true, Size: 50},
+		{Name: "device_type_id", Type: field.TypeInt, Nullable: true},
+		{Name: "module_type_id", Type: field.TypeInt, Nullable: true},
+	}
+	// DcimConsoleporttemplateTable holds the schema information for the "dcim_consoleporttemplate" table.
+	DcimConsoleporttemplateTable = &schema.Table{
+		Name:       "dcim_consoleporttemplate",
+		Columns:    DcimConsoleporttemplateColumns,
+		PrimaryKey: []*schema.Column{DcimConsoleporttemplateColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "dcim_consoleporttemplate_dcim_devicetype_device_type",
+				Columns:    []*schema.Column{DcimConsoleporttemplateColumns[8]},
+				RefColumns: []*schema.Column{DcimDevicetypeColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "dcim_consoleporttemplate_dcim_moduletype_module_type",
+				Columns:    []*schema.Column{DcimConsoleporttemplateColumns[9]},
+				RefColumns: []*schema.Column{DcimModuletypeColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "consoleporttemplate_device_type_id_name",
+				Unique:  true,
+				Columns: []*schema.Column{DcimConsoleporttemplateColumns[8], DcimConsoleporttemplateColumns[3]},
+			},
+			{
+				Name:    "consoleporttemplate_module_type_id_name",
+				Unique:  true,
+				Columns: []*schema.Column{DcimConsoleporttemplateColumns[9], DcimConsoleporttemplateColumns[3]},
+			},
+		},
+	}
+	// DcimConsoleserverporttemplateColumns holds the columns for the "dcim_consoleserverporttemplate" table.
+	DcimConsoleserverporttemplateColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "name", Type: field.TypeString, Size: 64},
+		{Name: "_name_natural", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "label", Type: field.TypeString, Size: 64, Default: ""},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "type", Type: field.TypeString, Nullable: true, Size: 50},
+		{Name: "device_type_id", Type: field.TypeInt, Nullable: true},
+		{Name: "module_type_id", Type: field.TypeInt, Nullable: true},
+	}
+	// DcimConsoleserverporttemplateTable holds the schema information for the "dcim_consoleserverporttemplate" table.
+	DcimConsoleserverporttemplateTable = &schema.Table{
+		Name:       "dcim_consoleserverporttemplate",
+		Columns:    DcimConsoleserverporttemplateColumns,
+		PrimaryKey: []*schema.Column{DcimConsoleserverporttemplateColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "dcim_consoleserverporttemplate_dcim_devicetype_device_type",
+				Columns:    []*schema.Column{DcimConsoleserverporttemplateColumns[8]},
+				RefColumns: []*schema.Column{DcimDevicetypeColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "dcim_consoleserverporttemplate_dcim_moduletype_module_type",
+				Columns:    []*schema.Column{DcimConsoleserverporttemplateColumns[9]},
+				RefColumns: []*schema.Column{DcimModuletypeColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "consoleserverporttemplate_device_type_id_name",
+				Unique:  true,
+				Columns: []*schema.Column{DcimConsoleserverporttemplateColumns[8], DcimConsoleserverporttemplateColumns[3]},
+			},
+			{
+				Name:    "consoleserverporttemplate_module_type_id_name",
+				Unique:  true,
+				Columns: []*schema.Column{DcimConsoleserverporttemplateColumns[9], DcimConsoleserverporttemplateColumns[3]},
+			},
+		},
+	}
 	// ExtrasCustomfieldColumns holds the columns for the "extras_customfield" table.
 	ExtrasCustomfieldColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -125,6 +215,39 @@ var (
 			},
 		},
 	}
+	// DcimDevicebaytemplateColumns holds the columns for the "dcim_devicebaytemplate" table.
+	DcimDevicebaytemplateColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "name", Type: field.TypeString, Size: 64},
+		{Name: "_name_natural", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "label", Type: field.TypeString, Size: 64, Default: ""},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "enabled", Type: field.TypeBool, Default: true},
+		{Name: "device_type_id", Type: field.TypeInt},
+	}
+	// DcimDevicebaytemplateTable holds the schema information for the "dcim_devicebaytemplate" table.
+	DcimDevicebaytemplateTable = &schema.Table{
+		Name:       "dcim_devicebaytemplate",
+		Columns:    DcimDevicebaytemplateColumns,
+		PrimaryKey: []*schema.Column{DcimDevicebaytemplateColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "dcim_devicebaytemplate_dcim_devicetype_device_type",
+				Columns:    []*schema.Column{DcimDevicebaytemplateColumns[8]},
+				RefColumns: []*schema.Column{DcimDevicetypeColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "devicebaytemplate_device_type_id_name",
+				Unique:  true,
+				Columns: []*schema.Column{DcimDevicebaytemplateColumns[8], DcimDevicebaytemplateColumns[3]},
+			},
+		},
+	}
 	// DcimDeviceroleColumns holds the columns for the "dcim_devicerole" table.
 	DcimDeviceroleColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -154,6 +277,59 @@ var (
 			},
 		},
 	}
+	// DcimDevicetypeColumns holds the columns for the "dcim_devicetype" table.
+	DcimDevicetypeColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "model", Type: field.TypeString, Size: 100},
+		{Name: "slug", Type: field.TypeString, Size: 100},
+		{Name: "part_number", Type: field.TypeString, Size: 50, Default: ""},
+		{Name: "u_height", Type: field.TypeFloat64, Default: 1},
+		{Name: "exclude_from_utilization", Type: field.TypeBool, Default: false},
+		{Name: "is_full_depth", Type: field.TypeBool, Default: true},
+		{Name: "subdevice_role", Type: field.TypeString, Nullable: true, Size: 50},
+		{Name: "airflow", Type: field.TypeString, Nullable: true, Size: 50},
+		{Name: "weight", Type: field.TypeFloat64, Nullable: true},
+		{Name: "weight_unit", Type: field.TypeString, Nullable: true, Size: 50},
+		{Name: "manufacturer_id", Type: field.TypeInt},
+		{Name: "default_platform_id", Type: field.TypeInt, Nullable: true},
+	}
+	// DcimDevicetypeTable holds the schema information for the "dcim_devicetype" table.
+	DcimDevicetypeTable = &schema.Table{
+		Name:       "dcim_devicetype",
+		Columns:    DcimDevicetypeColumns,
+		PrimaryKey: []*schema.Column{DcimDevicetypeColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "dcim_devicetype_dcim_manufacturer_manufacturer",
+				Columns:    []*schema.Column{DcimDevicetypeColumns[16]},
+				RefColumns: []*schema.Column{DcimManufacturerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "dcim_devicetype_dcim_platform_default_platform",
+				Columns:    []*schema.Column{DcimDevicetypeColumns[17]},
+				RefColumns: []*schema.Column{DcimPlatformColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "devicetype_manufacturer_id_model",
+				Unique:  true,
+				Columns: []*schema.Column{DcimDevicetypeColumns[16], DcimDevicetypeColumns[6]},
+			},
+			{
+				Name:    "devicetype_manufacturer_id_slug",
+				Unique:  true,
+				Columns: []*schema.Column{DcimDevicetypeColumns[16], DcimDevicetypeColumns[7]},
+			},
+		},
+	}
 	// ExtrasEventruleColumns holds the columns for the "extras_eventrule" table.
 	ExtrasEventruleColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -178,6 +354,54 @@ var (
 		Columns:    ExtrasEventruleColumns,
 		PrimaryKey: []*schema.Column{ExtrasEventruleColumns[0]},
 	}
+	// DcimFrontporttemplateColumns holds the columns for the "dcim_frontporttemplate" table.
+	DcimFrontporttemplateColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "name", Type: field.TypeString, Size: 64},
+		{Name: "_name_natural", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "label", Type: field.TypeString, Size: 64, Default: ""},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "type", Type: field.TypeString, Size: 50},
+		{Name: "color", Type: field.TypeString, Size: 6, Default: ""},
+		{Name: "positions", Type: field.TypeInt, Default: 1},
+		{Name: "mappings", Type: field.TypeJSON},
+		{Name: "device_type_id", Type: field.TypeInt, Nullable: true},
+		{Name: "module_type_id", Type: field.TypeInt, Nullable: true},
+	}
+	// DcimFrontporttemplateTable holds the schema information for the "dcim_frontporttemplate" table.
+	DcimFrontporttemplateTable = &schema.Table{
+		Name:       "dcim_frontporttemplate",
+		Columns:    DcimFrontporttemplateColumns,
+		PrimaryKey: []*schema.Column{DcimFrontporttemplateColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "dcim_frontporttemplate_dcim_devicetype_device_type",
+				Columns:    []*schema.Column{DcimFrontporttemplateColumns[11]},
+				RefColumns: []*schema.Column{DcimDevicetypeColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "dcim_frontporttemplate_dcim_moduletype_module_type",
+				Columns:    []*schema.Column{DcimFrontporttemplateColumns[12]},
+				RefColumns: []*schema.Column{DcimModuletypeColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "frontporttemplate_device_type_id_name",
+				Unique:  true,
+				Columns: []*schema.Column{DcimFrontporttemplateColumns[11], DcimFrontporttemplateColumns[3]},
+			},
+			{
+				Name:    "frontporttemplate_module_type_id_name",
+				Unique:  true,
+				Columns: []*schema.Column{DcimFrontporttemplateColumns[12], DcimFrontporttemplateColumns[3]},
+			},
+		},
+	}
 	// UsersGroupColumns holds the columns for the "users_group" table.
 	UsersGroupColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -189,6 +413,63 @@ var (
 		Name:       "users_group",
 		Columns:    UsersGroupColumns,
 		PrimaryKey: []*schema.Column{UsersGroupColumns[0]},
+	}
+	// DcimInterfacetemplateColumns holds the columns for the "dcim_interfacetemplate" table.
+	DcimInterfacetemplateColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "name", Type: field.TypeString, Size: 64},
+		{Name: "_name_natural", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "label", Type: field.TypeString, Size: 64, Default: ""},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "type", Type: field.TypeString, Size: 50},
+		{Name: "enabled", Type: field.TypeBool, Default: true},
+		{Name: "mgmt_only", Type: field.TypeBool, Default: false},
+		{Name: "poe_mode", Type: field.TypeString, Nullable: true, Size: 50},
+		{Name: "poe_type", Type: field.TypeString, Nullable: true, Size: 50},
+		{Name: "rf_role", Type: field.TypeString, Nullable: true, Size: 30},
+		{Name: "device_type_id", Type: field.TypeInt, Nullable: true},
+		{Name: "module_type_id", Type: field.TypeInt, Nullable: true},
+		{Name: "bridge_id", Type: field.TypeInt, Nullable: true},
+	}
+	// DcimInterfacetemplateTable holds the schema information for the "dcim_interfacetemplate" table.
+	DcimInterfacetemplateTable = &schema.Table{
+		Name:       "dcim_interfacetemplate",
+		Columns:    DcimInterfacetemplateColumns,
+		PrimaryKey: []*schema.Column{DcimInterfacetemplateColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "dcim_interfacetemplate_dcim_devicetype_device_type",
+				Columns:    []*schema.Column{DcimInterfacetemplateColumns[13]},
+				RefColumns: []*schema.Column{DcimDevicetypeColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "dcim_interfacetemplate_dcim_moduletype_module_type",
+				Columns:    []*schema.Column{DcimInterfacetemplateColumns[14]},
+				RefColumns: []*schema.Column{DcimModuletypeColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "dcim_interfacetemplate_dcim_interfacetemplate_bridge_of",
+				Columns:    []*schema.Column{DcimInterfacetemplateColumns[15]},
+				RefColumns: []*schema.Column{DcimInterfacetemplateColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "interfacetemplate_device_type_id_name",
+				Unique:  true,
+				Columns: []*schema.Column{DcimInterfacetemplateColumns[13], DcimInterfacetemplateColumns[3]},
+			},
+			{
+				Name:    "interfacetemplate_module_type_id_name",
+				Unique:  true,
+				Columns: []*schema.Column{DcimInterfacetemplateColumns[14], DcimInterfacetemplateColumns[3]},
+			},
+		},
 	}
 	// DcimInventoryitemroleColumns holds the columns for the "dcim_inventoryitemrole" table.
 	DcimInventoryitemroleColumns = []*schema.Column{
@@ -207,6 +488,57 @@ var (
 		Name:       "dcim_inventoryitemrole",
 		Columns:    DcimInventoryitemroleColumns,
 		PrimaryKey: []*schema.Column{DcimInventoryitemroleColumns[0]},
+	}
+	// DcimInventoryitemtemplateColumns holds the columns for the "dcim_inventoryitemtemplate" table.
+	DcimInventoryitemtemplateColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "name", Type: field.TypeString, Size: 64},
+		{Name: "_name_natural", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "label", Type: field.TypeString, Size: 64, Default: ""},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "parent_id", Type: field.TypeInt, Nullable: true},
+		{Name: "_depth", Type: field.TypeInt, Default: 0},
+		{Name: "part_id", Type: field.TypeString, Size: 50, Default: ""},
+		{Name: "component_type", Type: field.TypeString, Nullable: true},
+		{Name: "component_id", Type: field.TypeInt, Nullable: true},
+		{Name: "device_type_id", Type: field.TypeInt},
+		{Name: "role_id", Type: field.TypeInt, Nullable: true},
+		{Name: "manufacturer_id", Type: field.TypeInt, Nullable: true},
+	}
+	// DcimInventoryitemtemplateTable holds the schema information for the "dcim_inventoryitemtemplate" table.
+	DcimInventoryitemtemplateTable = &schema.Table{
+		Name:       "dcim_inventoryitemtemplate",
+		Columns:    DcimInventoryitemtemplateColumns,
+		PrimaryKey: []*schema.Column{DcimInventoryitemtemplateColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "dcim_inventoryitemtemplate_dcim_devicetype_device_type",
+				Columns:    []*schema.Column{DcimInventoryitemtemplateColumns[12]},
+				RefColumns: []*schema.Column{DcimDevicetypeColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "dcim_inventoryitemtemplate_dcim_inventoryitemrole_role",
+				Columns:    []*schema.Column{DcimInventoryitemtemplateColumns[13]},
+				RefColumns: []*schema.Column{DcimInventoryitemroleColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "dcim_inventoryitemtemplate_dcim_manufacturer_manufacturer",
+				Columns:    []*schema.Column{DcimInventoryitemtemplateColumns[14]},
+				RefColumns: []*schema.Column{DcimManufacturerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "inventoryitemtemplate_device_type_id_parent_id_name",
+				Unique:  true,
+				Columns: []*schema.Column{DcimInventoryitemtemplateColumns[12], DcimInventoryitemtemplateColumns[7], DcimInventoryitemtemplateColumns[3]},
+			},
+		},
 	}
 	// DcimLocationColumns holds the columns for the "dcim_location" table.
 	DcimLocationColumns = []*schema.Column{
@@ -267,6 +599,113 @@ var (
 		Name:       "dcim_manufacturer",
 		Columns:    DcimManufacturerColumns,
 		PrimaryKey: []*schema.Column{DcimManufacturerColumns[0]},
+	}
+	// DcimModulebaytemplateColumns holds the columns for the "dcim_modulebaytemplate" table.
+	DcimModulebaytemplateColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "name", Type: field.TypeString, Size: 64},
+		{Name: "_name_natural", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "label", Type: field.TypeString, Size: 64, Default: ""},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "position", Type: field.TypeString, Size: 30, Default: ""},
+		{Name: "enabled", Type: field.TypeBool, Default: true},
+		{Name: "device_type_id", Type: field.TypeInt, Nullable: true},
+		{Name: "module_type_id", Type: field.TypeInt, Nullable: true},
+	}
+	// DcimModulebaytemplateTable holds the schema information for the "dcim_modulebaytemplate" table.
+	DcimModulebaytemplateTable = &schema.Table{
+		Name:       "dcim_modulebaytemplate",
+		Columns:    DcimModulebaytemplateColumns,
+		PrimaryKey: []*schema.Column{DcimModulebaytemplateColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "dcim_modulebaytemplate_dcim_devicetype_device_type",
+				Columns:    []*schema.Column{DcimModulebaytemplateColumns[9]},
+				RefColumns: []*schema.Column{DcimDevicetypeColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "dcim_modulebaytemplate_dcim_moduletype_module_type",
+				Columns:    []*schema.Column{DcimModulebaytemplateColumns[10]},
+				RefColumns: []*schema.Column{DcimModuletypeColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "modulebaytemplate_device_type_id_name",
+				Unique:  true,
+				Columns: []*schema.Column{DcimModulebaytemplateColumns[9], DcimModulebaytemplateColumns[3]},
+			},
+			{
+				Name:    "modulebaytemplate_module_type_id_name",
+				Unique:  true,
+				Columns: []*schema.Column{DcimModulebaytemplateColumns[10], DcimModulebaytemplateColumns[3]},
+			},
+		},
+	}
+	// DcimModuletypeColumns holds the columns for the "dcim_moduletype" table.
+	DcimModuletypeColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "model", Type: field.TypeString, Size: 100},
+		{Name: "part_number", Type: field.TypeString, Size: 50, Default: ""},
+		{Name: "airflow", Type: field.TypeString, Nullable: true, Size: 50},
+		{Name: "weight", Type: field.TypeFloat64, Nullable: true},
+		{Name: "weight_unit", Type: field.TypeString, Nullable: true, Size: 50},
+		{Name: "attribute_data", Type: field.TypeJSON, Nullable: true},
+		{Name: "profile_id", Type: field.TypeInt, Nullable: true},
+		{Name: "manufacturer_id", Type: field.TypeInt},
+	}
+	// DcimModuletypeTable holds the schema information for the "dcim_moduletype" table.
+	DcimModuletypeTable = &schema.Table{
+		Name:       "dcim_moduletype",
+		Columns:    DcimModuletypeColumns,
+		PrimaryKey: []*schema.Column{DcimModuletypeColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "dcim_moduletype_dcim_moduletypeprofile_profile",
+				Columns:    []*schema.Column{DcimModuletypeColumns[12]},
+				RefColumns: []*schema.Column{DcimModuletypeprofileColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "dcim_moduletype_dcim_manufacturer_manufacturer",
+				Columns:    []*schema.Column{DcimModuletypeColumns[13]},
+				RefColumns: []*schema.Column{DcimManufacturerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "moduletype_manufacturer_id_model",
+				Unique:  true,
+				Columns: []*schema.Column{DcimModuletypeColumns[13], DcimModuletypeColumns[6]},
+			},
+		},
+	}
+	// DcimModuletypeprofileColumns holds the columns for the "dcim_moduletypeprofile" table.
+	DcimModuletypeprofileColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "name", Type: field.TypeString, Unique: true, Size: 100},
+		{Name: "schema", Type: field.TypeJSON, Nullable: true},
+	}
+	// DcimModuletypeprofileTable holds the schema information for the "dcim_moduletypeprofile" table.
+	DcimModuletypeprofileTable = &schema.Table{
+		Name:       "dcim_moduletypeprofile",
+		Columns:    DcimModuletypeprofileColumns,
+		PrimaryKey: []*schema.Column{DcimModuletypeprofileColumns[0]},
 	}
 	// CoreObjectchangeColumns holds the columns for the "core_objectchange" table.
 	CoreObjectchangeColumns = []*schema.Column{
@@ -393,6 +832,107 @@ var (
 				Columns:    []*schema.Column{DcimPlatformColumns[10]},
 				RefColumns: []*schema.Column{DcimManufacturerColumns[0]},
 				OnDelete:   schema.Restrict,
+			},
+		},
+	}
+	// DcimPoweroutlettemplateColumns holds the columns for the "dcim_poweroutlettemplate" table.
+	DcimPoweroutlettemplateColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "name", Type: field.TypeString, Size: 64},
+		{Name: "_name_natural", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "label", Type: field.TypeString, Size: 64, Default: ""},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "type", Type: field.TypeString, Nullable: true, Size: 50},
+		{Name: "color", Type: field.TypeString, Size: 6, Default: ""},
+		{Name: "feed_leg", Type: field.TypeString, Nullable: true, Size: 50},
+		{Name: "device_type_id", Type: field.TypeInt, Nullable: true},
+		{Name: "module_type_id", Type: field.TypeInt, Nullable: true},
+		{Name: "power_port_id", Type: field.TypeInt, Nullable: true},
+	}
+	// DcimPoweroutlettemplateTable holds the schema information for the "dcim_poweroutlettemplate" table.
+	DcimPoweroutlettemplateTable = &schema.Table{
+		Name:       "dcim_poweroutlettemplate",
+		Columns:    DcimPoweroutlettemplateColumns,
+		PrimaryKey: []*schema.Column{DcimPoweroutlettemplateColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "dcim_poweroutlettemplate_dcim_devicetype_device_type",
+				Columns:    []*schema.Column{DcimPoweroutlettemplateColumns[10]},
+				RefColumns: []*schema.Column{DcimDevicetypeColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "dcim_poweroutlettemplate_dcim_moduletype_module_type",
+				Columns:    []*schema.Column{DcimPoweroutlettemplateColumns[11]},
+				RefColumns: []*schema.Column{DcimModuletypeColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "dcim_poweroutlettemplate_dcim_powerporttemplate_power_port",
+				Columns:    []*schema.Column{DcimPoweroutlettemplateColumns[12]},
+				RefColumns: []*schema.Column{DcimPowerporttemplateColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "poweroutlettemplate_device_type_id_name",
+				Unique:  true,
+				Columns: []*schema.Column{DcimPoweroutlettemplateColumns[10], DcimPoweroutlettemplateColumns[3]},
+			},
+			{
+				Name:    "poweroutlettemplate_module_type_id_name",
+				Unique:  true,
+				Columns: []*schema.Column{DcimPoweroutlettemplateColumns[11], DcimPoweroutlettemplateColumns[3]},
+			},
+		},
+	}
+	// DcimPowerporttemplateColumns holds the columns for the "dcim_powerporttemplate" table.
+	DcimPowerporttemplateColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "name", Type: field.TypeString, Size: 64},
+		{Name: "_name_natural", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "label", Type: field.TypeString, Size: 64, Default: ""},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "type", Type: field.TypeString, Nullable: true, Size: 50},
+		{Name: "maximum_draw", Type: field.TypeInt, Nullable: true},
+		{Name: "allocated_draw", Type: field.TypeInt, Nullable: true},
+		{Name: "device_type_id", Type: field.TypeInt, Nullable: true},
+		{Name: "module_type_id", Type: field.TypeInt, Nullable: true},
+	}
+	// DcimPowerporttemplateTable holds the schema information for the "dcim_powerporttemplate" table.
+	DcimPowerporttemplateTable = &schema.Table{
+		Name:       "dcim_powerporttemplate",
+		Columns:    DcimPowerporttemplateColumns,
+		PrimaryKey: []*schema.Column{DcimPowerporttemplateColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "dcim_powerporttemplate_dcim_devicetype_device_type",
+				Columns:    []*schema.Column{DcimPowerporttemplateColumns[10]},
+				RefColumns: []*schema.Column{DcimDevicetypeColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "dcim_powerporttemplate_dcim_moduletype_module_type",
+				Columns:    []*schema.Column{DcimPowerporttemplateColumns[11]},
+				RefColumns: []*schema.Column{DcimModuletypeColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "powerporttemplate_device_type_id_name",
+				Unique:  true,
+				Columns: []*schema.Column{DcimPowerporttemplateColumns[10], DcimPowerporttemplateColumns[3]},
+			},
+			{
+				Name:    "powerporttemplate_module_type_id_name",
+				Unique:  true,
+				Columns: []*schema.Column{DcimPowerporttemplateColumns[11], DcimPowerporttemplateColumns[3]},
 			},
 		},
 	}
@@ -702,6 +1242,54 @@ var (
 				Columns:    []*schema.Column{DcimRacktypeColumns[21]},
 				RefColumns: []*schema.Column{DcimManufacturerColumns[0]},
 				OnDelete:   schema.Restrict,
+			},
+		},
+	}
+	// DcimRearporttemplateColumns holds the columns for the "dcim_rearporttemplate" table.
+	DcimRearporttemplateColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "name", Type: field.TypeString, Size: 64},
+		{Name: "_name_natural", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "label", Type: field.TypeString, Size: 64, Default: ""},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "type", Type: field.TypeString, Size: 50},
+		{Name: "color", Type: field.TypeString, Size: 6, Default: ""},
+		{Name: "positions", Type: field.TypeInt, Default: 1},
+		{Name: "mappings", Type: field.TypeJSON},
+		{Name: "device_type_id", Type: field.TypeInt, Nullable: true},
+		{Name: "module_type_id", Type: field.TypeInt, Nullable: true},
+	}
+	// DcimRearporttemplateTable holds the schema information for the "dcim_rearporttemplate" table.
+	DcimRearporttemplateTable = &schema.Table{
+		Name:       "dcim_rearporttemplate",
+		Columns:    DcimRearporttemplateColumns,
+		PrimaryKey: []*schema.Column{DcimRearporttemplateColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "dcim_rearporttemplate_dcim_devicetype_device_type",
+				Columns:    []*schema.Column{DcimRearporttemplateColumns[11]},
+				RefColumns: []*schema.Column{DcimDevicetypeColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "dcim_rearporttemplate_dcim_moduletype_module_type",
+				Columns:    []*schema.Column{DcimRearporttemplateColumns[12]},
+				RefColumns: []*schema.Column{DcimModuletypeColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "rearporttemplate_device_type_id_name",
+				Unique:  true,
+				Columns: []*schema.Column{DcimRearporttemplateColumns[11], DcimRearporttemplateColumns[3]},
+			},
+			{
+				Name:    "rearporttemplate_module_type_id_name",
+				Unique:  true,
+				Columns: []*schema.Column{DcimRearporttemplateColumns[12], DcimRearporttemplateColumns[3]},
 			},
 		},
 	}
@@ -1269,19 +1857,31 @@ var (
 	}
 	// Tables holds all the tables in the schema.
 	Tables = []*schema.Table{
+		DcimConsoleporttemplateTable,
+		DcimConsoleserverporttemplateTable,
 		ExtrasCustomfieldTable,
 		ExtrasCustomfieldchoicesetTable,
 		CoreDeliveryTable,
+		DcimDevicebaytemplateTable,
 		DcimDeviceroleTable,
+		DcimDevicetypeTable,
 		ExtrasEventruleTable,
+		DcimFrontporttemplateTable,
 		UsersGroupTable,
+		DcimInterfacetemplateTable,
 		DcimInventoryitemroleTable,
+		DcimInventoryitemtemplateTable,
 		DcimLocationTable,
 		DcimManufacturerTable,
+		DcimModulebaytemplateTable,
+		DcimModuletypeTable,
+		DcimModuletypeprofileTable,
 		CoreObjectchangeTable,
 		UsersObjectpermissionTable,
 		CoreOutboxeventTable,
 		DcimPlatformTable,
+		DcimPoweroutlettemplateTable,
+		DcimPowerporttemplateTable,
 		IpamPrefixTable,
 		IpamRirTable,
 		DcimRackTable,
@@ -1289,6 +1889,7 @@ var (
 		DcimRackreservationTable,
 		DcimRackroleTable,
 		DcimRacktypeTable,
+		DcimRearporttemplateTable,
 		DcimRegionTable,
 		IpamRoleTable,
 		DcimSiteTable,
@@ -1310,6 +1911,16 @@ var (
 )
 
 func init() {
+	DcimConsoleporttemplateTable.ForeignKeys[0].RefTable = DcimDevicetypeTable
+	DcimConsoleporttemplateTable.ForeignKeys[1].RefTable = DcimModuletypeTable
+	DcimConsoleporttemplateTable.Annotation = &entsql.Annotation{
+		Table: "dcim_consoleporttemplate",
+	}
+	DcimConsoleserverporttemplateTable.ForeignKeys[0].RefTable = DcimDevicetypeTable
+	DcimConsoleserverporttemplateTable.ForeignKeys[1].RefTable = DcimModuletypeTable
+	DcimConsoleserverporttemplateTable.Annotation = &entsql.Annotation{
+		Table: "dcim_consoleserverporttemplate",
+	}
 	ExtrasCustomfieldTable.ForeignKeys[0].RefTable = ExtrasCustomfieldchoicesetTable
 	ExtrasCustomfieldTable.Annotation = &entsql.Annotation{
 		Table: "extras_customfield",
@@ -1320,18 +1931,44 @@ func init() {
 	CoreDeliveryTable.Annotation = &entsql.Annotation{
 		Table: "core_delivery",
 	}
+	DcimDevicebaytemplateTable.ForeignKeys[0].RefTable = DcimDevicetypeTable
+	DcimDevicebaytemplateTable.Annotation = &entsql.Annotation{
+		Table: "dcim_devicebaytemplate",
+	}
 	DcimDeviceroleTable.ForeignKeys[0].RefTable = DcimDeviceroleTable
 	DcimDeviceroleTable.Annotation = &entsql.Annotation{
 		Table: "dcim_devicerole",
 	}
+	DcimDevicetypeTable.ForeignKeys[0].RefTable = DcimManufacturerTable
+	DcimDevicetypeTable.ForeignKeys[1].RefTable = DcimPlatformTable
+	DcimDevicetypeTable.Annotation = &entsql.Annotation{
+		Table: "dcim_devicetype",
+	}
 	ExtrasEventruleTable.Annotation = &entsql.Annotation{
 		Table: "extras_eventrule",
+	}
+	DcimFrontporttemplateTable.ForeignKeys[0].RefTable = DcimDevicetypeTable
+	DcimFrontporttemplateTable.ForeignKeys[1].RefTable = DcimModuletypeTable
+	DcimFrontporttemplateTable.Annotation = &entsql.Annotation{
+		Table: "dcim_frontporttemplate",
 	}
 	UsersGroupTable.Annotation = &entsql.Annotation{
 		Table: "users_group",
 	}
+	DcimInterfacetemplateTable.ForeignKeys[0].RefTable = DcimDevicetypeTable
+	DcimInterfacetemplateTable.ForeignKeys[1].RefTable = DcimModuletypeTable
+	DcimInterfacetemplateTable.ForeignKeys[2].RefTable = DcimInterfacetemplateTable
+	DcimInterfacetemplateTable.Annotation = &entsql.Annotation{
+		Table: "dcim_interfacetemplate",
+	}
 	DcimInventoryitemroleTable.Annotation = &entsql.Annotation{
 		Table: "dcim_inventoryitemrole",
+	}
+	DcimInventoryitemtemplateTable.ForeignKeys[0].RefTable = DcimDevicetypeTable
+	DcimInventoryitemtemplateTable.ForeignKeys[1].RefTable = DcimInventoryitemroleTable
+	DcimInventoryitemtemplateTable.ForeignKeys[2].RefTable = DcimManufacturerTable
+	DcimInventoryitemtemplateTable.Annotation = &entsql.Annotation{
+		Table: "dcim_inventoryitemtemplate",
 	}
 	DcimLocationTable.ForeignKeys[0].RefTable = DcimLocationTable
 	DcimLocationTable.ForeignKeys[1].RefTable = DcimSiteTable
@@ -1341,6 +1978,19 @@ func init() {
 	}
 	DcimManufacturerTable.Annotation = &entsql.Annotation{
 		Table: "dcim_manufacturer",
+	}
+	DcimModulebaytemplateTable.ForeignKeys[0].RefTable = DcimDevicetypeTable
+	DcimModulebaytemplateTable.ForeignKeys[1].RefTable = DcimModuletypeTable
+	DcimModulebaytemplateTable.Annotation = &entsql.Annotation{
+		Table: "dcim_modulebaytemplate",
+	}
+	DcimModuletypeTable.ForeignKeys[0].RefTable = DcimModuletypeprofileTable
+	DcimModuletypeTable.ForeignKeys[1].RefTable = DcimManufacturerTable
+	DcimModuletypeTable.Annotation = &entsql.Annotation{
+		Table: "dcim_moduletype",
+	}
+	DcimModuletypeprofileTable.Annotation = &entsql.Annotation{
+		Table: "dcim_moduletypeprofile",
 	}
 	CoreObjectchangeTable.ForeignKeys[0].RefTable = UsersUserTable
 	CoreObjectchangeTable.Annotation = &entsql.Annotation{
@@ -1356,6 +2006,17 @@ func init() {
 	DcimPlatformTable.ForeignKeys[1].RefTable = DcimManufacturerTable
 	DcimPlatformTable.Annotation = &entsql.Annotation{
 		Table: "dcim_platform",
+	}
+	DcimPoweroutlettemplateTable.ForeignKeys[0].RefTable = DcimDevicetypeTable
+	DcimPoweroutlettemplateTable.ForeignKeys[1].RefTable = DcimModuletypeTable
+	DcimPoweroutlettemplateTable.ForeignKeys[2].RefTable = DcimPowerporttemplateTable
+	DcimPoweroutlettemplateTable.Annotation = &entsql.Annotation{
+		Table: "dcim_poweroutlettemplate",
+	}
+	DcimPowerporttemplateTable.ForeignKeys[0].RefTable = DcimDevicetypeTable
+	DcimPowerporttemplateTable.ForeignKeys[1].RefTable = DcimModuletypeTable
+	DcimPowerporttemplateTable.Annotation = &entsql.Annotation{
+		Table: "dcim_powerporttemplate",
 	}
 	IpamPrefixTable.ForeignKeys[0].RefTable = IpamVrfTable
 	IpamPrefixTable.ForeignKeys[1].RefTable = TenancyTenantTable
@@ -1391,6 +2052,11 @@ func init() {
 	DcimRacktypeTable.ForeignKeys[0].RefTable = DcimManufacturerTable
 	DcimRacktypeTable.Annotation = &entsql.Annotation{
 		Table: "dcim_racktype",
+	}
+	DcimRearporttemplateTable.ForeignKeys[0].RefTable = DcimDevicetypeTable
+	DcimRearporttemplateTable.ForeignKeys[1].RefTable = DcimModuletypeTable
+	DcimRearporttemplateTable.Annotation = &entsql.Annotation{
+		Table: "dcim_rearporttemplate",
 	}
 	DcimRegionTable.ForeignKeys[0].RefTable = DcimRegionTable
 	DcimRegionTable.Annotation = &entsql.Annotation{

@@ -6,6 +6,12 @@ import (
 	"entgo.io/ent/dialect/sql"
 )
 
+// ConsolePortTemplate is the predicate function for consoleporttemplate builders.
+type ConsolePortTemplate func(*sql.Selector)
+
+// ConsoleServerPortTemplate is the predicate function for consoleserverporttemplate builders.
+type ConsoleServerPortTemplate func(*sql.Selector)
+
 // CustomField is the predicate function for customfield builders.
 type CustomField func(*sql.Selector)
 
@@ -15,23 +21,47 @@ type CustomFieldChoiceSet func(*sql.Selector)
 // Delivery is the predicate function for delivery builders.
 type Delivery func(*sql.Selector)
 
+// DeviceBayTemplate is the predicate function for devicebaytemplate builders.
+type DeviceBayTemplate func(*sql.Selector)
+
 // DeviceRole is the predicate function for devicerole builders.
 type DeviceRole func(*sql.Selector)
+
+// DeviceType is the predicate function for devicetype builders.
+type DeviceType func(*sql.Selector)
 
 // EventRule is the predicate function for eventrule builders.
 type EventRule func(*sql.Selector)
 
+// FrontPortTemplate is the predicate function for frontporttemplate builders.
+type FrontPortTemplate func(*sql.Selector)
+
 // Group is the predicate function for group builders.
 type Group func(*sql.Selector)
 
+// InterfaceTemplate is the predicate function for interfacetemplate builders.
+type InterfaceTemplate func(*sql.Selector)
+
 // InventoryItemRole is the predicate function for inventoryitemrole builders.
 type InventoryItemRole func(*sql.Selector)
+
+// InventoryItemTemplate is the predicate function for inventoryitemtemplate builders.
+type InventoryItemTemplate func(*sql.Selector)
 
 // Location is the predicate function for location builders.
 type Location func(*sql.Selector)
 
 // Manufacturer is the predicate function for manufacturer builders.
 type Manufacturer func(*sql.Selector)
+
+// ModuleBayTemplate is the predicate function for modulebaytemplate builders.
+type ModuleBayTemplate func(*sql.Selector)
+
+// ModuleType is the predicate function for moduletype builders.
+type ModuleType func(*sql.Selector)
+
+// ModuleTypeProfile is the predicate function for moduletypeprofile builders.
+type ModuleTypeProfile func(*sql.Selector)
 
 // ObjectChange is the predicate function for objectchange builders.
 type ObjectChange func(*sql.Selector)
@@ -44,6 +74,12 @@ type OutboxEvent func(*sql.Selector)
 
 // Platform is the predicate function for platform builders.
 type Platform func(*sql.Selector)
+
+// PowerOutletTemplate is the predicate function for poweroutlettemplate builders.
+type PowerOutletTemplate func(*sql.Selector)
+
+// PowerPortTemplate is the predicate function for powerporttemplate builders.
+type PowerPortTemplate func(*sql.Selector)
 
 // Prefix is the predicate function for prefix builders.
 type Prefix func(*sql.Selector)
@@ -65,6 +101,9 @@ type RackRole func(*sql.Selector)
 
 // RackType is the predicate function for racktype builders.
 type RackType func(*sql.Selector)
+
+// RearPortTemplate is the predicate function for rearporttemplate builders.
+type RearPortTemplate func(*sql.Selector)
 
 // Region is the predicate function for region builders.
 type Region func(*sql.Selector)

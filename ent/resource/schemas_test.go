@@ -27,6 +27,9 @@ type refEndpoint struct {
 		// ChoiceRepr says "plain value (no {value,label} wrapper)" for
 		// choice fields rendered as their bare value (a token's version).
 		ChoiceRepr string `json:"choice_repr"`
+		// RemovedSince42 marks a 4.2 field that 4.6 no longer serializes
+		// (a front port template's rear_port): a model may leave it out.
+		RemovedSince42 bool `json:"removed_since_4_2"`
 	} `json:"fields"`
 }
 
@@ -88,7 +91,7 @@ func TestSchemasMatchReference(t *testing.T) {
 			for _, f := range want.Fields {
 				// A name listed twice (a rack type's description, twice in
 				// NetBox's serializer) renders once, where it first appears.
-				if refWriteOnly[f.Name] || seen[f.Name] {
+				if refWriteOnly[f.Name] || seen[f.Name] || f.RemovedSince42 && d.Field(f.Name) == nil {
 					continue
 				}
 				seen[f.Name] = true
@@ -173,6 +176,14 @@ var filterExclusions = map[string]string{
 	"core/object-changes changed_object_type_id":  "ObjectType ids",
 	"users/permissions object_types":              "ObjectType ids",
 	"users/groups notification_group_id":          "no notification groups",
+	// Port mappings are JSON lists on each side, not NetBox's mapping table.
+	"dcim/front-port-templates rear_port_id":       "port mappings are no table yet",
+	"dcim/front-port-templates rear_port_position": "port mappings are no table yet",
+	"dcim/rear-port-templates front_port_id":       "port mappings are no table yet",
+	// Images are not stored.
+	"dcim/device-types has_front_image": "no image storage", "dcim/device-types has_rear_image": "no image storage",
+	// Modules and devices come later.
+	"dcim/device-types device_count": "no devices yet", "dcim/module-types module_count": "no modules yet",
 }
 
 // TestFiltersMatchReference checks that every filter the reference lists

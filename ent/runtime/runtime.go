@@ -5,25 +5,38 @@ package runtime
 import (
 	"time"
 
+	"github.com/inventory/inventory/ent/consoleporttemplate"
+	"github.com/inventory/inventory/ent/consoleserverporttemplate"
 	"github.com/inventory/inventory/ent/customfield"
 	"github.com/inventory/inventory/ent/customfieldchoiceset"
 	"github.com/inventory/inventory/ent/delivery"
+	"github.com/inventory/inventory/ent/devicebaytemplate"
 	"github.com/inventory/inventory/ent/devicerole"
+	"github.com/inventory/inventory/ent/devicetype"
 	"github.com/inventory/inventory/ent/eventrule"
+	"github.com/inventory/inventory/ent/frontporttemplate"
 	"github.com/inventory/inventory/ent/group"
+	"github.com/inventory/inventory/ent/interfacetemplate"
 	"github.com/inventory/inventory/ent/inventoryitemrole"
+	"github.com/inventory/inventory/ent/inventoryitemtemplate"
 	"github.com/inventory/inventory/ent/location"
 	"github.com/inventory/inventory/ent/manufacturer"
+	"github.com/inventory/inventory/ent/modulebaytemplate"
+	"github.com/inventory/inventory/ent/moduletype"
+	"github.com/inventory/inventory/ent/moduletypeprofile"
 	"github.com/inventory/inventory/ent/objectchange"
 	"github.com/inventory/inventory/ent/objectpermission"
 	"github.com/inventory/inventory/ent/outboxevent"
 	"github.com/inventory/inventory/ent/platform"
+	"github.com/inventory/inventory/ent/poweroutlettemplate"
+	"github.com/inventory/inventory/ent/powerporttemplate"
 	"github.com/inventory/inventory/ent/prefix"
 	"github.com/inventory/inventory/ent/rack"
 	"github.com/inventory/inventory/ent/rackgroup"
 	"github.com/inventory/inventory/ent/rackreservation"
 	"github.com/inventory/inventory/ent/rackrole"
 	"github.com/inventory/inventory/ent/racktype"
+	"github.com/inventory/inventory/ent/rearporttemplate"
 	"github.com/inventory/inventory/ent/region"
 	"github.com/inventory/inventory/ent/rir"
 	"github.com/inventory/inventory/ent/role"
@@ -45,6 +58,120 @@ import (
 // (default values, validators, hooks and policies) and stitches it
 // to their package variables.
 func init() {
+	consoleporttemplateMixin := schema.ConsolePortTemplate{}.Mixin()
+	consoleporttemplateHooks := schema.ConsolePortTemplate{}.Hooks()
+	consoleporttemplate.Hooks[0] = consoleporttemplateHooks[0]
+	consoleporttemplateMixinFields0 := consoleporttemplateMixin[0].Fields()
+	_ = consoleporttemplateMixinFields0
+	consoleporttemplateMixinFields1 := consoleporttemplateMixin[1].Fields()
+	_ = consoleporttemplateMixinFields1
+	consoleporttemplateFields := schema.ConsolePortTemplate{}.Fields()
+	_ = consoleporttemplateFields
+	// consoleporttemplateDescCreated is the schema descriptor for created field.
+	consoleporttemplateDescCreated := consoleporttemplateMixinFields0[0].Descriptor()
+	// consoleporttemplate.DefaultCreated holds the default value on creation for the created field.
+	consoleporttemplate.DefaultCreated = consoleporttemplateDescCreated.Default.(func() time.Time)
+	// consoleporttemplateDescLastUpdated is the schema descriptor for last_updated field.
+	consoleporttemplateDescLastUpdated := consoleporttemplateMixinFields0[1].Descriptor()
+	// consoleporttemplate.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	consoleporttemplate.DefaultLastUpdated = consoleporttemplateDescLastUpdated.Default.(func() time.Time)
+	// consoleporttemplate.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	consoleporttemplate.UpdateDefaultLastUpdated = consoleporttemplateDescLastUpdated.UpdateDefault.(func() time.Time)
+	// consoleporttemplateDescName is the schema descriptor for name field.
+	consoleporttemplateDescName := consoleporttemplateMixinFields1[2].Descriptor()
+	// consoleporttemplate.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	consoleporttemplate.NameValidator = func() func(string) error {
+		validators := consoleporttemplateDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// consoleporttemplateDescNameNatural is the schema descriptor for _name_natural field.
+	consoleporttemplateDescNameNatural := consoleporttemplateMixinFields1[3].Descriptor()
+	// consoleporttemplate.DefaultNameNatural holds the default value on creation for the _name_natural field.
+	consoleporttemplate.DefaultNameNatural = consoleporttemplateDescNameNatural.Default.(string)
+	// consoleporttemplateDescLabel is the schema descriptor for label field.
+	consoleporttemplateDescLabel := consoleporttemplateMixinFields1[4].Descriptor()
+	// consoleporttemplate.DefaultLabel holds the default value on creation for the label field.
+	consoleporttemplate.DefaultLabel = consoleporttemplateDescLabel.Default.(string)
+	// consoleporttemplate.LabelValidator is a validator for the "label" field. It is called by the builders before save.
+	consoleporttemplate.LabelValidator = consoleporttemplateDescLabel.Validators[0].(func(string) error)
+	// consoleporttemplateDescDescription is the schema descriptor for description field.
+	consoleporttemplateDescDescription := consoleporttemplateMixinFields1[5].Descriptor()
+	// consoleporttemplate.DefaultDescription holds the default value on creation for the description field.
+	consoleporttemplate.DefaultDescription = consoleporttemplateDescDescription.Default.(string)
+	// consoleporttemplate.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	consoleporttemplate.DescriptionValidator = consoleporttemplateDescDescription.Validators[0].(func(string) error)
+	// consoleporttemplateDescType is the schema descriptor for type field.
+	consoleporttemplateDescType := consoleporttemplateFields[0].Descriptor()
+	// consoleporttemplate.TypeValidator is a validator for the "type" field. It is called by the builders before save.
+	consoleporttemplate.TypeValidator = consoleporttemplateDescType.Validators[0].(func(string) error)
+	consoleserverporttemplateMixin := schema.ConsoleServerPortTemplate{}.Mixin()
+	consoleserverporttemplateHooks := schema.ConsoleServerPortTemplate{}.Hooks()
+	consoleserverporttemplate.Hooks[0] = consoleserverporttemplateHooks[0]
+	consoleserverporttemplateMixinFields0 := consoleserverporttemplateMixin[0].Fields()
+	_ = consoleserverporttemplateMixinFields0
+	consoleserverporttemplateMixinFields1 := consoleserverporttemplateMixin[1].Fields()
+	_ = consoleserverporttemplateMixinFields1
+	consoleserverporttemplateFields := schema.ConsoleServerPortTemplate{}.Fields()
+	_ = consoleserverporttemplateFields
+	// consoleserverporttemplateDescCreated is the schema descriptor for created field.
+	consoleserverporttemplateDescCreated := consoleserverporttemplateMixinFields0[0].Descriptor()
+	// consoleserverporttemplate.DefaultCreated holds the default value on creation for the created field.
+	consoleserverporttemplate.DefaultCreated = consoleserverporttemplateDescCreated.Default.(func() time.Time)
+	// consoleserverporttemplateDescLastUpdated is the schema descriptor for last_updated field.
+	consoleserverporttemplateDescLastUpdated := consoleserverporttemplateMixinFields0[1].Descriptor()
+	// consoleserverporttemplate.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	consoleserverporttemplate.DefaultLastUpdated = consoleserverporttemplateDescLastUpdated.Default.(func() time.Time)
+	// consoleserverporttemplate.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	consoleserverporttemplate.UpdateDefaultLastUpdated = consoleserverporttemplateDescLastUpdated.UpdateDefault.(func() time.Time)
+	// consoleserverporttemplateDescName is the schema descriptor for name field.
+	consoleserverporttemplateDescName := consoleserverporttemplateMixinFields1[2].Descriptor()
+	// consoleserverporttemplate.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	consoleserverporttemplate.NameValidator = func() func(string) error {
+		validators := consoleserverporttemplateDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// consoleserverporttemplateDescNameNatural is the schema descriptor for _name_natural field.
+	consoleserverporttemplateDescNameNatural := consoleserverporttemplateMixinFields1[3].Descriptor()
+	// consoleserverporttemplate.DefaultNameNatural holds the default value on creation for the _name_natural field.
+	consoleserverporttemplate.DefaultNameNatural = consoleserverporttemplateDescNameNatural.Default.(string)
+	// consoleserverporttemplateDescLabel is the schema descriptor for label field.
+	consoleserverporttemplateDescLabel := consoleserverporttemplateMixinFields1[4].Descriptor()
+	// consoleserverporttemplate.DefaultLabel holds the default value on creation for the label field.
+	consoleserverporttemplate.DefaultLabel = consoleserverporttemplateDescLabel.Default.(string)
+	// consoleserverporttemplate.LabelValidator is a validator for the "label" field. It is called by the builders before save.
+	consoleserverporttemplate.LabelValidator = consoleserverporttemplateDescLabel.Validators[0].(func(string) error)
+	// consoleserverporttemplateDescDescription is the schema descriptor for description field.
+	consoleserverporttemplateDescDescription := consoleserverporttemplateMixinFields1[5].Descriptor()
+	// consoleserverporttemplate.DefaultDescription holds the default value on creation for the description field.
+	consoleserverporttemplate.DefaultDescription = consoleserverporttemplateDescDescription.Default.(string)
+	// consoleserverporttemplate.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	consoleserverporttemplate.DescriptionValidator = consoleserverporttemplateDescDescription.Validators[0].(func(string) error)
+	// consoleserverporttemplateDescType is the schema descriptor for type field.
+	consoleserverporttemplateDescType := consoleserverporttemplateFields[0].Descriptor()
+	// consoleserverporttemplate.TypeValidator is a validator for the "type" field. It is called by the builders before save.
+	consoleserverporttemplate.TypeValidator = consoleserverporttemplateDescType.Validators[0].(func(string) error)
 	customfieldMixin := schema.CustomField{}.Mixin()
 	customfieldHooks := schema.CustomField{}.Hooks()
 	customfield.Hooks[0] = customfieldHooks[0]
@@ -296,6 +423,63 @@ func init() {
 	deliveryDescError := deliveryFields[24].Descriptor()
 	// delivery.DefaultError holds the default value on creation for the error field.
 	delivery.DefaultError = deliveryDescError.Default.(string)
+	devicebaytemplateMixin := schema.DeviceBayTemplate{}.Mixin()
+	devicebaytemplateHooks := schema.DeviceBayTemplate{}.Hooks()
+	devicebaytemplate.Hooks[0] = devicebaytemplateHooks[0]
+	devicebaytemplateMixinFields0 := devicebaytemplateMixin[0].Fields()
+	_ = devicebaytemplateMixinFields0
+	devicebaytemplateMixinFields1 := devicebaytemplateMixin[1].Fields()
+	_ = devicebaytemplateMixinFields1
+	devicebaytemplateFields := schema.DeviceBayTemplate{}.Fields()
+	_ = devicebaytemplateFields
+	// devicebaytemplateDescCreated is the schema descriptor for created field.
+	devicebaytemplateDescCreated := devicebaytemplateMixinFields0[0].Descriptor()
+	// devicebaytemplate.DefaultCreated holds the default value on creation for the created field.
+	devicebaytemplate.DefaultCreated = devicebaytemplateDescCreated.Default.(func() time.Time)
+	// devicebaytemplateDescLastUpdated is the schema descriptor for last_updated field.
+	devicebaytemplateDescLastUpdated := devicebaytemplateMixinFields0[1].Descriptor()
+	// devicebaytemplate.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	devicebaytemplate.DefaultLastUpdated = devicebaytemplateDescLastUpdated.Default.(func() time.Time)
+	// devicebaytemplate.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	devicebaytemplate.UpdateDefaultLastUpdated = devicebaytemplateDescLastUpdated.UpdateDefault.(func() time.Time)
+	// devicebaytemplateDescName is the schema descriptor for name field.
+	devicebaytemplateDescName := devicebaytemplateMixinFields1[1].Descriptor()
+	// devicebaytemplate.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	devicebaytemplate.NameValidator = func() func(string) error {
+		validators := devicebaytemplateDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// devicebaytemplateDescNameNatural is the schema descriptor for _name_natural field.
+	devicebaytemplateDescNameNatural := devicebaytemplateMixinFields1[2].Descriptor()
+	// devicebaytemplate.DefaultNameNatural holds the default value on creation for the _name_natural field.
+	devicebaytemplate.DefaultNameNatural = devicebaytemplateDescNameNatural.Default.(string)
+	// devicebaytemplateDescLabel is the schema descriptor for label field.
+	devicebaytemplateDescLabel := devicebaytemplateMixinFields1[3].Descriptor()
+	// devicebaytemplate.DefaultLabel holds the default value on creation for the label field.
+	devicebaytemplate.DefaultLabel = devicebaytemplateDescLabel.Default.(string)
+	// devicebaytemplate.LabelValidator is a validator for the "label" field. It is called by the builders before save.
+	devicebaytemplate.LabelValidator = devicebaytemplateDescLabel.Validators[0].(func(string) error)
+	// devicebaytemplateDescDescription is the schema descriptor for description field.
+	devicebaytemplateDescDescription := devicebaytemplateMixinFields1[4].Descriptor()
+	// devicebaytemplate.DefaultDescription holds the default value on creation for the description field.
+	devicebaytemplate.DefaultDescription = devicebaytemplateDescDescription.Default.(string)
+	// devicebaytemplate.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	devicebaytemplate.DescriptionValidator = devicebaytemplateDescDescription.Validators[0].(func(string) error)
+	// devicebaytemplateDescEnabled is the schema descriptor for enabled field.
+	devicebaytemplateDescEnabled := devicebaytemplateFields[0].Descriptor()
+	// devicebaytemplate.DefaultEnabled holds the default value on creation for the enabled field.
+	devicebaytemplate.DefaultEnabled = devicebaytemplateDescEnabled.Default.(bool)
 	deviceroleMixin := schema.DeviceRole{}.Mixin()
 	deviceroleMixinFields0 := deviceroleMixin[0].Fields()
 	_ = deviceroleMixinFields0
@@ -379,6 +563,113 @@ func init() {
 	deviceroleDescVMRole := deviceroleFields[1].Descriptor()
 	// devicerole.DefaultVMRole holds the default value on creation for the vm_role field.
 	devicerole.DefaultVMRole = deviceroleDescVMRole.Default.(bool)
+	devicetypeMixin := schema.DeviceType{}.Mixin()
+	devicetypeHooks := schema.DeviceType{}.Hooks()
+	devicetype.Hooks[0] = devicetypeHooks[0]
+	devicetypeMixinFields0 := devicetypeMixin[0].Fields()
+	_ = devicetypeMixinFields0
+	devicetypeMixinFields2 := devicetypeMixin[2].Fields()
+	_ = devicetypeMixinFields2
+	devicetypeMixinFields3 := devicetypeMixin[3].Fields()
+	_ = devicetypeMixinFields3
+	devicetypeFields := schema.DeviceType{}.Fields()
+	_ = devicetypeFields
+	// devicetypeDescCreated is the schema descriptor for created field.
+	devicetypeDescCreated := devicetypeMixinFields0[0].Descriptor()
+	// devicetype.DefaultCreated holds the default value on creation for the created field.
+	devicetype.DefaultCreated = devicetypeDescCreated.Default.(func() time.Time)
+	// devicetypeDescLastUpdated is the schema descriptor for last_updated field.
+	devicetypeDescLastUpdated := devicetypeMixinFields0[1].Descriptor()
+	// devicetype.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	devicetype.DefaultLastUpdated = devicetypeDescLastUpdated.Default.(func() time.Time)
+	// devicetype.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	devicetype.UpdateDefaultLastUpdated = devicetypeDescLastUpdated.UpdateDefault.(func() time.Time)
+	// devicetypeDescCustomFieldData is the schema descriptor for custom_field_data field.
+	devicetypeDescCustomFieldData := devicetypeMixinFields2[0].Descriptor()
+	// devicetype.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	devicetype.DefaultCustomFieldData = devicetypeDescCustomFieldData.Default.(map[string]interface{})
+	// devicetypeDescDescription is the schema descriptor for description field.
+	devicetypeDescDescription := devicetypeMixinFields3[0].Descriptor()
+	// devicetype.DefaultDescription holds the default value on creation for the description field.
+	devicetype.DefaultDescription = devicetypeDescDescription.Default.(string)
+	// devicetype.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	devicetype.DescriptionValidator = devicetypeDescDescription.Validators[0].(func(string) error)
+	// devicetypeDescComments is the schema descriptor for comments field.
+	devicetypeDescComments := devicetypeMixinFields3[1].Descriptor()
+	// devicetype.DefaultComments holds the default value on creation for the comments field.
+	devicetype.DefaultComments = devicetypeDescComments.Default.(string)
+	// devicetypeDescModel is the schema descriptor for model field.
+	devicetypeDescModel := devicetypeFields[2].Descriptor()
+	// devicetype.ModelValidator is a validator for the "model" field. It is called by the builders before save.
+	devicetype.ModelValidator = func() func(string) error {
+		validators := devicetypeDescModel.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(model string) error {
+			for _, fn := range fns {
+				if err := fn(model); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// devicetypeDescSlug is the schema descriptor for slug field.
+	devicetypeDescSlug := devicetypeFields[3].Descriptor()
+	// devicetype.SlugValidator is a validator for the "slug" field. It is called by the builders before save.
+	devicetype.SlugValidator = func() func(string) error {
+		validators := devicetypeDescSlug.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(slug string) error {
+			for _, fn := range fns {
+				if err := fn(slug); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// devicetypeDescPartNumber is the schema descriptor for part_number field.
+	devicetypeDescPartNumber := devicetypeFields[4].Descriptor()
+	// devicetype.DefaultPartNumber holds the default value on creation for the part_number field.
+	devicetype.DefaultPartNumber = devicetypeDescPartNumber.Default.(string)
+	// devicetype.PartNumberValidator is a validator for the "part_number" field. It is called by the builders before save.
+	devicetype.PartNumberValidator = devicetypeDescPartNumber.Validators[0].(func(string) error)
+	// devicetypeDescUHeight is the schema descriptor for u_height field.
+	devicetypeDescUHeight := devicetypeFields[5].Descriptor()
+	// devicetype.DefaultUHeight holds the default value on creation for the u_height field.
+	devicetype.DefaultUHeight = devicetypeDescUHeight.Default.(float64)
+	// devicetype.UHeightValidator is a validator for the "u_height" field. It is called by the builders before save.
+	devicetype.UHeightValidator = devicetypeDescUHeight.Validators[0].(func(float64) error)
+	// devicetypeDescExcludeFromUtilization is the schema descriptor for exclude_from_utilization field.
+	devicetypeDescExcludeFromUtilization := devicetypeFields[6].Descriptor()
+	// devicetype.DefaultExcludeFromUtilization holds the default value on creation for the exclude_from_utilization field.
+	devicetype.DefaultExcludeFromUtilization = devicetypeDescExcludeFromUtilization.Default.(bool)
+	// devicetypeDescIsFullDepth is the schema descriptor for is_full_depth field.
+	devicetypeDescIsFullDepth := devicetypeFields[7].Descriptor()
+	// devicetype.DefaultIsFullDepth holds the default value on creation for the is_full_depth field.
+	devicetype.DefaultIsFullDepth = devicetypeDescIsFullDepth.Default.(bool)
+	// devicetypeDescSubdeviceRole is the schema descriptor for subdevice_role field.
+	devicetypeDescSubdeviceRole := devicetypeFields[8].Descriptor()
+	// devicetype.SubdeviceRoleValidator is a validator for the "subdevice_role" field. It is called by the builders before save.
+	devicetype.SubdeviceRoleValidator = devicetypeDescSubdeviceRole.Validators[0].(func(string) error)
+	// devicetypeDescAirflow is the schema descriptor for airflow field.
+	devicetypeDescAirflow := devicetypeFields[9].Descriptor()
+	// devicetype.AirflowValidator is a validator for the "airflow" field. It is called by the builders before save.
+	devicetype.AirflowValidator = devicetypeDescAirflow.Validators[0].(func(string) error)
+	// devicetypeDescWeight is the schema descriptor for weight field.
+	devicetypeDescWeight := devicetypeFields[10].Descriptor()
+	// devicetype.WeightValidator is a validator for the "weight" field. It is called by the builders before save.
+	devicetype.WeightValidator = devicetypeDescWeight.Validators[0].(func(float64) error)
+	// devicetypeDescWeightUnit is the schema descriptor for weight_unit field.
+	devicetypeDescWeightUnit := devicetypeFields[11].Descriptor()
+	// devicetype.WeightUnitValidator is a validator for the "weight_unit" field. It is called by the builders before save.
+	devicetype.WeightUnitValidator = devicetypeDescWeightUnit.Validators[0].(func(string) error)
 	eventruleMixin := schema.EventRule{}.Mixin()
 	eventruleHooks := schema.EventRule{}.Hooks()
 	eventrule.Hooks[0] = eventruleHooks[0]
@@ -440,6 +731,94 @@ func init() {
 	eventruleDescComments := eventruleFields[10].Descriptor()
 	// eventrule.DefaultComments holds the default value on creation for the comments field.
 	eventrule.DefaultComments = eventruleDescComments.Default.(string)
+	frontporttemplateMixin := schema.FrontPortTemplate{}.Mixin()
+	frontporttemplateHooks := schema.FrontPortTemplate{}.Hooks()
+	frontporttemplate.Hooks[0] = frontporttemplateHooks[0]
+	frontporttemplate.Hooks[1] = frontporttemplateHooks[1]
+	frontporttemplateMixinFields0 := frontporttemplateMixin[0].Fields()
+	_ = frontporttemplateMixinFields0
+	frontporttemplateMixinFields1 := frontporttemplateMixin[1].Fields()
+	_ = frontporttemplateMixinFields1
+	frontporttemplateFields := schema.FrontPortTemplate{}.Fields()
+	_ = frontporttemplateFields
+	// frontporttemplateDescCreated is the schema descriptor for created field.
+	frontporttemplateDescCreated := frontporttemplateMixinFields0[0].Descriptor()
+	// frontporttemplate.DefaultCreated holds the default value on creation for the created field.
+	frontporttemplate.DefaultCreated = frontporttemplateDescCreated.Default.(func() time.Time)
+	// frontporttemplateDescLastUpdated is the schema descriptor for last_updated field.
+	frontporttemplateDescLastUpdated := frontporttemplateMixinFields0[1].Descriptor()
+	// frontporttemplate.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	frontporttemplate.DefaultLastUpdated = frontporttemplateDescLastUpdated.Default.(func() time.Time)
+	// frontporttemplate.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	frontporttemplate.UpdateDefaultLastUpdated = frontporttemplateDescLastUpdated.UpdateDefault.(func() time.Time)
+	// frontporttemplateDescName is the schema descriptor for name field.
+	frontporttemplateDescName := frontporttemplateMixinFields1[2].Descriptor()
+	// frontporttemplate.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	frontporttemplate.NameValidator = func() func(string) error {
+		validators := frontporttemplateDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// frontporttemplateDescNameNatural is the schema descriptor for _name_natural field.
+	frontporttemplateDescNameNatural := frontporttemplateMixinFields1[3].Descriptor()
+	// frontporttemplate.DefaultNameNatural holds the default value on creation for the _name_natural field.
+	frontporttemplate.DefaultNameNatural = frontporttemplateDescNameNatural.Default.(string)
+	// frontporttemplateDescLabel is the schema descriptor for label field.
+	frontporttemplateDescLabel := frontporttemplateMixinFields1[4].Descriptor()
+	// frontporttemplate.DefaultLabel holds the default value on creation for the label field.
+	frontporttemplate.DefaultLabel = frontporttemplateDescLabel.Default.(string)
+	// frontporttemplate.LabelValidator is a validator for the "label" field. It is called by the builders before save.
+	frontporttemplate.LabelValidator = frontporttemplateDescLabel.Validators[0].(func(string) error)
+	// frontporttemplateDescDescription is the schema descriptor for description field.
+	frontporttemplateDescDescription := frontporttemplateMixinFields1[5].Descriptor()
+	// frontporttemplate.DefaultDescription holds the default value on creation for the description field.
+	frontporttemplate.DefaultDescription = frontporttemplateDescDescription.Default.(string)
+	// frontporttemplate.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	frontporttemplate.DescriptionValidator = frontporttemplateDescDescription.Validators[0].(func(string) error)
+	// frontporttemplateDescType is the schema descriptor for type field.
+	frontporttemplateDescType := frontporttemplateFields[0].Descriptor()
+	// frontporttemplate.TypeValidator is a validator for the "type" field. It is called by the builders before save.
+	frontporttemplate.TypeValidator = frontporttemplateDescType.Validators[0].(func(string) error)
+	// frontporttemplateDescColor is the schema descriptor for color field.
+	frontporttemplateDescColor := frontporttemplateFields[1].Descriptor()
+	// frontporttemplate.DefaultColor holds the default value on creation for the color field.
+	frontporttemplate.DefaultColor = frontporttemplateDescColor.Default.(string)
+	// frontporttemplate.ColorValidator is a validator for the "color" field. It is called by the builders before save.
+	frontporttemplate.ColorValidator = frontporttemplateDescColor.Validators[0].(func(string) error)
+	// frontporttemplateDescPositions is the schema descriptor for positions field.
+	frontporttemplateDescPositions := frontporttemplateFields[2].Descriptor()
+	// frontporttemplate.DefaultPositions holds the default value on creation for the positions field.
+	frontporttemplate.DefaultPositions = frontporttemplateDescPositions.Default.(int)
+	// frontporttemplate.PositionsValidator is a validator for the "positions" field. It is called by the builders before save.
+	frontporttemplate.PositionsValidator = func() func(int) error {
+		validators := frontporttemplateDescPositions.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(positions int) error {
+			for _, fn := range fns {
+				if err := fn(positions); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// frontporttemplateDescMappings is the schema descriptor for mappings field.
+	frontporttemplateDescMappings := frontporttemplateFields[3].Descriptor()
+	// frontporttemplate.DefaultMappings holds the default value on creation for the mappings field.
+	frontporttemplate.DefaultMappings = frontporttemplateDescMappings.Default.([]interface{})
 	groupFields := schema.Group{}.Fields()
 	_ = groupFields
 	// groupDescName is the schema descriptor for name field.
@@ -466,6 +845,83 @@ func init() {
 	group.DefaultDescription = groupDescDescription.Default.(string)
 	// group.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
 	group.DescriptionValidator = groupDescDescription.Validators[0].(func(string) error)
+	interfacetemplateMixin := schema.InterfaceTemplate{}.Mixin()
+	interfacetemplateHooks := schema.InterfaceTemplate{}.Hooks()
+	interfacetemplate.Hooks[0] = interfacetemplateHooks[0]
+	interfacetemplateMixinFields0 := interfacetemplateMixin[0].Fields()
+	_ = interfacetemplateMixinFields0
+	interfacetemplateMixinFields1 := interfacetemplateMixin[1].Fields()
+	_ = interfacetemplateMixinFields1
+	interfacetemplateFields := schema.InterfaceTemplate{}.Fields()
+	_ = interfacetemplateFields
+	// interfacetemplateDescCreated is the schema descriptor for created field.
+	interfacetemplateDescCreated := interfacetemplateMixinFields0[0].Descriptor()
+	// interfacetemplate.DefaultCreated holds the default value on creation for the created field.
+	interfacetemplate.DefaultCreated = interfacetemplateDescCreated.Default.(func() time.Time)
+	// interfacetemplateDescLastUpdated is the schema descriptor for last_updated field.
+	interfacetemplateDescLastUpdated := interfacetemplateMixinFields0[1].Descriptor()
+	// interfacetemplate.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	interfacetemplate.DefaultLastUpdated = interfacetemplateDescLastUpdated.Default.(func() time.Time)
+	// interfacetemplate.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	interfacetemplate.UpdateDefaultLastUpdated = interfacetemplateDescLastUpdated.UpdateDefault.(func() time.Time)
+	// interfacetemplateDescName is the schema descriptor for name field.
+	interfacetemplateDescName := interfacetemplateMixinFields1[2].Descriptor()
+	// interfacetemplate.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	interfacetemplate.NameValidator = func() func(string) error {
+		validators := interfacetemplateDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// interfacetemplateDescNameNatural is the schema descriptor for _name_natural field.
+	interfacetemplateDescNameNatural := interfacetemplateMixinFields1[3].Descriptor()
+	// interfacetemplate.DefaultNameNatural holds the default value on creation for the _name_natural field.
+	interfacetemplate.DefaultNameNatural = interfacetemplateDescNameNatural.Default.(string)
+	// interfacetemplateDescLabel is the schema descriptor for label field.
+	interfacetemplateDescLabel := interfacetemplateMixinFields1[4].Descriptor()
+	// interfacetemplate.DefaultLabel holds the default value on creation for the label field.
+	interfacetemplate.DefaultLabel = interfacetemplateDescLabel.Default.(string)
+	// interfacetemplate.LabelValidator is a validator for the "label" field. It is called by the builders before save.
+	interfacetemplate.LabelValidator = interfacetemplateDescLabel.Validators[0].(func(string) error)
+	// interfacetemplateDescDescription is the schema descriptor for description field.
+	interfacetemplateDescDescription := interfacetemplateMixinFields1[5].Descriptor()
+	// interfacetemplate.DefaultDescription holds the default value on creation for the description field.
+	interfacetemplate.DefaultDescription = interfacetemplateDescDescription.Default.(string)
+	// interfacetemplate.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	interfacetemplate.DescriptionValidator = interfacetemplateDescDescription.Validators[0].(func(string) error)
+	// interfacetemplateDescType is the schema descriptor for type field.
+	interfacetemplateDescType := interfacetemplateFields[0].Descriptor()
+	// interfacetemplate.TypeValidator is a validator for the "type" field. It is called by the builders before save.
+	interfacetemplate.TypeValidator = interfacetemplateDescType.Validators[0].(func(string) error)
+	// interfacetemplateDescEnabled is the schema descriptor for enabled field.
+	interfacetemplateDescEnabled := interfacetemplateFields[1].Descriptor()
+	// interfacetemplate.DefaultEnabled holds the default value on creation for the enabled field.
+	interfacetemplate.DefaultEnabled = interfacetemplateDescEnabled.Default.(bool)
+	// interfacetemplateDescMgmtOnly is the schema descriptor for mgmt_only field.
+	interfacetemplateDescMgmtOnly := interfacetemplateFields[2].Descriptor()
+	// interfacetemplate.DefaultMgmtOnly holds the default value on creation for the mgmt_only field.
+	interfacetemplate.DefaultMgmtOnly = interfacetemplateDescMgmtOnly.Default.(bool)
+	// interfacetemplateDescPoeMode is the schema descriptor for poe_mode field.
+	interfacetemplateDescPoeMode := interfacetemplateFields[4].Descriptor()
+	// interfacetemplate.PoeModeValidator is a validator for the "poe_mode" field. It is called by the builders before save.
+	interfacetemplate.PoeModeValidator = interfacetemplateDescPoeMode.Validators[0].(func(string) error)
+	// interfacetemplateDescPoeType is the schema descriptor for poe_type field.
+	interfacetemplateDescPoeType := interfacetemplateFields[5].Descriptor()
+	// interfacetemplate.PoeTypeValidator is a validator for the "poe_type" field. It is called by the builders before save.
+	interfacetemplate.PoeTypeValidator = interfacetemplateDescPoeType.Validators[0].(func(string) error)
+	// interfacetemplateDescRfRole is the schema descriptor for rf_role field.
+	interfacetemplateDescRfRole := interfacetemplateFields[6].Descriptor()
+	// interfacetemplate.RfRoleValidator is a validator for the "rf_role" field. It is called by the builders before save.
+	interfacetemplate.RfRoleValidator = interfacetemplateDescRfRole.Validators[0].(func(string) error)
 	inventoryitemroleMixin := schema.InventoryItemRole{}.Mixin()
 	inventoryitemroleMixinFields0 := inventoryitemroleMixin[0].Fields()
 	_ = inventoryitemroleMixinFields0
@@ -541,6 +997,69 @@ func init() {
 	inventoryitemrole.DefaultColor = inventoryitemroleDescColor.Default.(string)
 	// inventoryitemrole.ColorValidator is a validator for the "color" field. It is called by the builders before save.
 	inventoryitemrole.ColorValidator = inventoryitemroleDescColor.Validators[0].(func(string) error)
+	inventoryitemtemplateMixin := schema.InventoryItemTemplate{}.Mixin()
+	inventoryitemtemplateHooks := schema.InventoryItemTemplate{}.Hooks()
+	inventoryitemtemplate.Hooks[0] = inventoryitemtemplateHooks[0]
+	inventoryitemtemplateMixinFields0 := inventoryitemtemplateMixin[0].Fields()
+	_ = inventoryitemtemplateMixinFields0
+	inventoryitemtemplateMixinFields1 := inventoryitemtemplateMixin[1].Fields()
+	_ = inventoryitemtemplateMixinFields1
+	inventoryitemtemplateFields := schema.InventoryItemTemplate{}.Fields()
+	_ = inventoryitemtemplateFields
+	// inventoryitemtemplateDescCreated is the schema descriptor for created field.
+	inventoryitemtemplateDescCreated := inventoryitemtemplateMixinFields0[0].Descriptor()
+	// inventoryitemtemplate.DefaultCreated holds the default value on creation for the created field.
+	inventoryitemtemplate.DefaultCreated = inventoryitemtemplateDescCreated.Default.(func() time.Time)
+	// inventoryitemtemplateDescLastUpdated is the schema descriptor for last_updated field.
+	inventoryitemtemplateDescLastUpdated := inventoryitemtemplateMixinFields0[1].Descriptor()
+	// inventoryitemtemplate.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	inventoryitemtemplate.DefaultLastUpdated = inventoryitemtemplateDescLastUpdated.Default.(func() time.Time)
+	// inventoryitemtemplate.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	inventoryitemtemplate.UpdateDefaultLastUpdated = inventoryitemtemplateDescLastUpdated.UpdateDefault.(func() time.Time)
+	// inventoryitemtemplateDescName is the schema descriptor for name field.
+	inventoryitemtemplateDescName := inventoryitemtemplateMixinFields1[1].Descriptor()
+	// inventoryitemtemplate.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	inventoryitemtemplate.NameValidator = func() func(string) error {
+		validators := inventoryitemtemplateDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// inventoryitemtemplateDescNameNatural is the schema descriptor for _name_natural field.
+	inventoryitemtemplateDescNameNatural := inventoryitemtemplateMixinFields1[2].Descriptor()
+	// inventoryitemtemplate.DefaultNameNatural holds the default value on creation for the _name_natural field.
+	inventoryitemtemplate.DefaultNameNatural = inventoryitemtemplateDescNameNatural.Default.(string)
+	// inventoryitemtemplateDescLabel is the schema descriptor for label field.
+	inventoryitemtemplateDescLabel := inventoryitemtemplateMixinFields1[3].Descriptor()
+	// inventoryitemtemplate.DefaultLabel holds the default value on creation for the label field.
+	inventoryitemtemplate.DefaultLabel = inventoryitemtemplateDescLabel.Default.(string)
+	// inventoryitemtemplate.LabelValidator is a validator for the "label" field. It is called by the builders before save.
+	inventoryitemtemplate.LabelValidator = inventoryitemtemplateDescLabel.Validators[0].(func(string) error)
+	// inventoryitemtemplateDescDescription is the schema descriptor for description field.
+	inventoryitemtemplateDescDescription := inventoryitemtemplateMixinFields1[4].Descriptor()
+	// inventoryitemtemplate.DefaultDescription holds the default value on creation for the description field.
+	inventoryitemtemplate.DefaultDescription = inventoryitemtemplateDescDescription.Default.(string)
+	// inventoryitemtemplate.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	inventoryitemtemplate.DescriptionValidator = inventoryitemtemplateDescDescription.Validators[0].(func(string) error)
+	// inventoryitemtemplateDescDepth is the schema descriptor for _depth field.
+	inventoryitemtemplateDescDepth := inventoryitemtemplateFields[1].Descriptor()
+	// inventoryitemtemplate.DefaultDepth holds the default value on creation for the _depth field.
+	inventoryitemtemplate.DefaultDepth = inventoryitemtemplateDescDepth.Default.(int)
+	// inventoryitemtemplateDescPartID is the schema descriptor for part_id field.
+	inventoryitemtemplateDescPartID := inventoryitemtemplateFields[4].Descriptor()
+	// inventoryitemtemplate.DefaultPartID holds the default value on creation for the part_id field.
+	inventoryitemtemplate.DefaultPartID = inventoryitemtemplateDescPartID.Default.(string)
+	// inventoryitemtemplate.PartIDValidator is a validator for the "part_id" field. It is called by the builders before save.
+	inventoryitemtemplate.PartIDValidator = inventoryitemtemplateDescPartID.Validators[0].(func(string) error)
 	locationMixin := schema.Location{}.Mixin()
 	locationHooks := schema.Location{}.Hooks()
 	location.Hooks[0] = locationHooks[0]
@@ -697,6 +1216,193 @@ func init() {
 	manufacturerDescComments := manufacturerMixinFields3[3].Descriptor()
 	// manufacturer.DefaultComments holds the default value on creation for the comments field.
 	manufacturer.DefaultComments = manufacturerDescComments.Default.(string)
+	modulebaytemplateMixin := schema.ModuleBayTemplate{}.Mixin()
+	modulebaytemplateHooks := schema.ModuleBayTemplate{}.Hooks()
+	modulebaytemplate.Hooks[0] = modulebaytemplateHooks[0]
+	modulebaytemplateMixinFields0 := modulebaytemplateMixin[0].Fields()
+	_ = modulebaytemplateMixinFields0
+	modulebaytemplateMixinFields1 := modulebaytemplateMixin[1].Fields()
+	_ = modulebaytemplateMixinFields1
+	modulebaytemplateFields := schema.ModuleBayTemplate{}.Fields()
+	_ = modulebaytemplateFields
+	// modulebaytemplateDescCreated is the schema descriptor for created field.
+	modulebaytemplateDescCreated := modulebaytemplateMixinFields0[0].Descriptor()
+	// modulebaytemplate.DefaultCreated holds the default value on creation for the created field.
+	modulebaytemplate.DefaultCreated = modulebaytemplateDescCreated.Default.(func() time.Time)
+	// modulebaytemplateDescLastUpdated is the schema descriptor for last_updated field.
+	modulebaytemplateDescLastUpdated := modulebaytemplateMixinFields0[1].Descriptor()
+	// modulebaytemplate.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	modulebaytemplate.DefaultLastUpdated = modulebaytemplateDescLastUpdated.Default.(func() time.Time)
+	// modulebaytemplate.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	modulebaytemplate.UpdateDefaultLastUpdated = modulebaytemplateDescLastUpdated.UpdateDefault.(func() time.Time)
+	// modulebaytemplateDescName is the schema descriptor for name field.
+	modulebaytemplateDescName := modulebaytemplateMixinFields1[2].Descriptor()
+	// modulebaytemplate.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	modulebaytemplate.NameValidator = func() func(string) error {
+		validators := modulebaytemplateDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// modulebaytemplateDescNameNatural is the schema descriptor for _name_natural field.
+	modulebaytemplateDescNameNatural := modulebaytemplateMixinFields1[3].Descriptor()
+	// modulebaytemplate.DefaultNameNatural holds the default value on creation for the _name_natural field.
+	modulebaytemplate.DefaultNameNatural = modulebaytemplateDescNameNatural.Default.(string)
+	// modulebaytemplateDescLabel is the schema descriptor for label field.
+	modulebaytemplateDescLabel := modulebaytemplateMixinFields1[4].Descriptor()
+	// modulebaytemplate.DefaultLabel holds the default value on creation for the label field.
+	modulebaytemplate.DefaultLabel = modulebaytemplateDescLabel.Default.(string)
+	// modulebaytemplate.LabelValidator is a validator for the "label" field. It is called by the builders before save.
+	modulebaytemplate.LabelValidator = modulebaytemplateDescLabel.Validators[0].(func(string) error)
+	// modulebaytemplateDescDescription is the schema descriptor for description field.
+	modulebaytemplateDescDescription := modulebaytemplateMixinFields1[5].Descriptor()
+	// modulebaytemplate.DefaultDescription holds the default value on creation for the description field.
+	modulebaytemplate.DefaultDescription = modulebaytemplateDescDescription.Default.(string)
+	// modulebaytemplate.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	modulebaytemplate.DescriptionValidator = modulebaytemplateDescDescription.Validators[0].(func(string) error)
+	// modulebaytemplateDescPosition is the schema descriptor for position field.
+	modulebaytemplateDescPosition := modulebaytemplateFields[0].Descriptor()
+	// modulebaytemplate.DefaultPosition holds the default value on creation for the position field.
+	modulebaytemplate.DefaultPosition = modulebaytemplateDescPosition.Default.(string)
+	// modulebaytemplate.PositionValidator is a validator for the "position" field. It is called by the builders before save.
+	modulebaytemplate.PositionValidator = modulebaytemplateDescPosition.Validators[0].(func(string) error)
+	// modulebaytemplateDescEnabled is the schema descriptor for enabled field.
+	modulebaytemplateDescEnabled := modulebaytemplateFields[1].Descriptor()
+	// modulebaytemplate.DefaultEnabled holds the default value on creation for the enabled field.
+	modulebaytemplate.DefaultEnabled = modulebaytemplateDescEnabled.Default.(bool)
+	moduletypeMixin := schema.ModuleType{}.Mixin()
+	moduletypeHooks := schema.ModuleType{}.Hooks()
+	moduletype.Hooks[0] = moduletypeHooks[0]
+	moduletypeMixinFields0 := moduletypeMixin[0].Fields()
+	_ = moduletypeMixinFields0
+	moduletypeMixinFields2 := moduletypeMixin[2].Fields()
+	_ = moduletypeMixinFields2
+	moduletypeMixinFields3 := moduletypeMixin[3].Fields()
+	_ = moduletypeMixinFields3
+	moduletypeFields := schema.ModuleType{}.Fields()
+	_ = moduletypeFields
+	// moduletypeDescCreated is the schema descriptor for created field.
+	moduletypeDescCreated := moduletypeMixinFields0[0].Descriptor()
+	// moduletype.DefaultCreated holds the default value on creation for the created field.
+	moduletype.DefaultCreated = moduletypeDescCreated.Default.(func() time.Time)
+	// moduletypeDescLastUpdated is the schema descriptor for last_updated field.
+	moduletypeDescLastUpdated := moduletypeMixinFields0[1].Descriptor()
+	// moduletype.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	moduletype.DefaultLastUpdated = moduletypeDescLastUpdated.Default.(func() time.Time)
+	// moduletype.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	moduletype.UpdateDefaultLastUpdated = moduletypeDescLastUpdated.UpdateDefault.(func() time.Time)
+	// moduletypeDescCustomFieldData is the schema descriptor for custom_field_data field.
+	moduletypeDescCustomFieldData := moduletypeMixinFields2[0].Descriptor()
+	// moduletype.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	moduletype.DefaultCustomFieldData = moduletypeDescCustomFieldData.Default.(map[string]interface{})
+	// moduletypeDescDescription is the schema descriptor for description field.
+	moduletypeDescDescription := moduletypeMixinFields3[0].Descriptor()
+	// moduletype.DefaultDescription holds the default value on creation for the description field.
+	moduletype.DefaultDescription = moduletypeDescDescription.Default.(string)
+	// moduletype.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	moduletype.DescriptionValidator = moduletypeDescDescription.Validators[0].(func(string) error)
+	// moduletypeDescComments is the schema descriptor for comments field.
+	moduletypeDescComments := moduletypeMixinFields3[1].Descriptor()
+	// moduletype.DefaultComments holds the default value on creation for the comments field.
+	moduletype.DefaultComments = moduletypeDescComments.Default.(string)
+	// moduletypeDescModel is the schema descriptor for model field.
+	moduletypeDescModel := moduletypeFields[2].Descriptor()
+	// moduletype.ModelValidator is a validator for the "model" field. It is called by the builders before save.
+	moduletype.ModelValidator = func() func(string) error {
+		validators := moduletypeDescModel.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(model string) error {
+			for _, fn := range fns {
+				if err := fn(model); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// moduletypeDescPartNumber is the schema descriptor for part_number field.
+	moduletypeDescPartNumber := moduletypeFields[3].Descriptor()
+	// moduletype.DefaultPartNumber holds the default value on creation for the part_number field.
+	moduletype.DefaultPartNumber = moduletypeDescPartNumber.Default.(string)
+	// moduletype.PartNumberValidator is a validator for the "part_number" field. It is called by the builders before save.
+	moduletype.PartNumberValidator = moduletypeDescPartNumber.Validators[0].(func(string) error)
+	// moduletypeDescAirflow is the schema descriptor for airflow field.
+	moduletypeDescAirflow := moduletypeFields[4].Descriptor()
+	// moduletype.AirflowValidator is a validator for the "airflow" field. It is called by the builders before save.
+	moduletype.AirflowValidator = moduletypeDescAirflow.Validators[0].(func(string) error)
+	// moduletypeDescWeight is the schema descriptor for weight field.
+	moduletypeDescWeight := moduletypeFields[5].Descriptor()
+	// moduletype.WeightValidator is a validator for the "weight" field. It is called by the builders before save.
+	moduletype.WeightValidator = moduletypeDescWeight.Validators[0].(func(float64) error)
+	// moduletypeDescWeightUnit is the schema descriptor for weight_unit field.
+	moduletypeDescWeightUnit := moduletypeFields[6].Descriptor()
+	// moduletype.WeightUnitValidator is a validator for the "weight_unit" field. It is called by the builders before save.
+	moduletype.WeightUnitValidator = moduletypeDescWeightUnit.Validators[0].(func(string) error)
+	moduletypeprofileMixin := schema.ModuleTypeProfile{}.Mixin()
+	moduletypeprofileHooks := schema.ModuleTypeProfile{}.Hooks()
+	moduletypeprofile.Hooks[0] = moduletypeprofileHooks[0]
+	moduletypeprofileMixinFields0 := moduletypeprofileMixin[0].Fields()
+	_ = moduletypeprofileMixinFields0
+	moduletypeprofileMixinFields2 := moduletypeprofileMixin[2].Fields()
+	_ = moduletypeprofileMixinFields2
+	moduletypeprofileMixinFields3 := moduletypeprofileMixin[3].Fields()
+	_ = moduletypeprofileMixinFields3
+	moduletypeprofileFields := schema.ModuleTypeProfile{}.Fields()
+	_ = moduletypeprofileFields
+	// moduletypeprofileDescCreated is the schema descriptor for created field.
+	moduletypeprofileDescCreated := moduletypeprofileMixinFields0[0].Descriptor()
+	// moduletypeprofile.DefaultCreated holds the default value on creation for the created field.
+	moduletypeprofile.DefaultCreated = moduletypeprofileDescCreated.Default.(func() time.Time)
+	// moduletypeprofileDescLastUpdated is the schema descriptor for last_updated field.
+	moduletypeprofileDescLastUpdated := moduletypeprofileMixinFields0[1].Descriptor()
+	// moduletypeprofile.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	moduletypeprofile.DefaultLastUpdated = moduletypeprofileDescLastUpdated.Default.(func() time.Time)
+	// moduletypeprofile.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	moduletypeprofile.UpdateDefaultLastUpdated = moduletypeprofileDescLastUpdated.UpdateDefault.(func() time.Time)
+	// moduletypeprofileDescCustomFieldData is the schema descriptor for custom_field_data field.
+	moduletypeprofileDescCustomFieldData := moduletypeprofileMixinFields2[0].Descriptor()
+	// moduletypeprofile.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	moduletypeprofile.DefaultCustomFieldData = moduletypeprofileDescCustomFieldData.Default.(map[string]interface{})
+	// moduletypeprofileDescDescription is the schema descriptor for description field.
+	moduletypeprofileDescDescription := moduletypeprofileMixinFields3[0].Descriptor()
+	// moduletypeprofile.DefaultDescription holds the default value on creation for the description field.
+	moduletypeprofile.DefaultDescription = moduletypeprofileDescDescription.Default.(string)
+	// moduletypeprofile.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	moduletypeprofile.DescriptionValidator = moduletypeprofileDescDescription.Validators[0].(func(string) error)
+	// moduletypeprofileDescComments is the schema descriptor for comments field.
+	moduletypeprofileDescComments := moduletypeprofileMixinFields3[1].Descriptor()
+	// moduletypeprofile.DefaultComments holds the default value on creation for the comments field.
+	moduletypeprofile.DefaultComments = moduletypeprofileDescComments.Default.(string)
+	// moduletypeprofileDescName is the schema descriptor for name field.
+	moduletypeprofileDescName := moduletypeprofileFields[0].Descriptor()
+	// moduletypeprofile.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	moduletypeprofile.NameValidator = func() func(string) error {
+		validators := moduletypeprofileDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
 	objectchangeFields := schema.ObjectChange{}.Fields()
 	_ = objectchangeFields
 	// objectchangeDescTime is the schema descriptor for time field.
@@ -862,6 +1568,138 @@ func init() {
 	platformDescComments := platformMixinFields3[5].Descriptor()
 	// platform.DefaultComments holds the default value on creation for the comments field.
 	platform.DefaultComments = platformDescComments.Default.(string)
+	poweroutlettemplateMixin := schema.PowerOutletTemplate{}.Mixin()
+	poweroutlettemplateHooks := schema.PowerOutletTemplate{}.Hooks()
+	poweroutlettemplate.Hooks[0] = poweroutlettemplateHooks[0]
+	poweroutlettemplateMixinFields0 := poweroutlettemplateMixin[0].Fields()
+	_ = poweroutlettemplateMixinFields0
+	poweroutlettemplateMixinFields1 := poweroutlettemplateMixin[1].Fields()
+	_ = poweroutlettemplateMixinFields1
+	poweroutlettemplateFields := schema.PowerOutletTemplate{}.Fields()
+	_ = poweroutlettemplateFields
+	// poweroutlettemplateDescCreated is the schema descriptor for created field.
+	poweroutlettemplateDescCreated := poweroutlettemplateMixinFields0[0].Descriptor()
+	// poweroutlettemplate.DefaultCreated holds the default value on creation for the created field.
+	poweroutlettemplate.DefaultCreated = poweroutlettemplateDescCreated.Default.(func() time.Time)
+	// poweroutlettemplateDescLastUpdated is the schema descriptor for last_updated field.
+	poweroutlettemplateDescLastUpdated := poweroutlettemplateMixinFields0[1].Descriptor()
+	// poweroutlettemplate.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	poweroutlettemplate.DefaultLastUpdated = poweroutlettemplateDescLastUpdated.Default.(func() time.Time)
+	// poweroutlettemplate.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	poweroutlettemplate.UpdateDefaultLastUpdated = poweroutlettemplateDescLastUpdated.UpdateDefault.(func() time.Time)
+	// poweroutlettemplateDescName is the schema descriptor for name field.
+	poweroutlettemplateDescName := poweroutlettemplateMixinFields1[2].Descriptor()
+	// poweroutlettemplate.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	poweroutlettemplate.NameValidator = func() func(string) error {
+		validators := poweroutlettemplateDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// poweroutlettemplateDescNameNatural is the schema descriptor for _name_natural field.
+	poweroutlettemplateDescNameNatural := poweroutlettemplateMixinFields1[3].Descriptor()
+	// poweroutlettemplate.DefaultNameNatural holds the default value on creation for the _name_natural field.
+	poweroutlettemplate.DefaultNameNatural = poweroutlettemplateDescNameNatural.Default.(string)
+	// poweroutlettemplateDescLabel is the schema descriptor for label field.
+	poweroutlettemplateDescLabel := poweroutlettemplateMixinFields1[4].Descriptor()
+	// poweroutlettemplate.DefaultLabel holds the default value on creation for the label field.
+	poweroutlettemplate.DefaultLabel = poweroutlettemplateDescLabel.Default.(string)
+	// poweroutlettemplate.LabelValidator is a validator for the "label" field. It is called by the builders before save.
+	poweroutlettemplate.LabelValidator = poweroutlettemplateDescLabel.Validators[0].(func(string) error)
+	// poweroutlettemplateDescDescription is the schema descriptor for description field.
+	poweroutlettemplateDescDescription := poweroutlettemplateMixinFields1[5].Descriptor()
+	// poweroutlettemplate.DefaultDescription holds the default value on creation for the description field.
+	poweroutlettemplate.DefaultDescription = poweroutlettemplateDescDescription.Default.(string)
+	// poweroutlettemplate.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	poweroutlettemplate.DescriptionValidator = poweroutlettemplateDescDescription.Validators[0].(func(string) error)
+	// poweroutlettemplateDescType is the schema descriptor for type field.
+	poweroutlettemplateDescType := poweroutlettemplateFields[0].Descriptor()
+	// poweroutlettemplate.TypeValidator is a validator for the "type" field. It is called by the builders before save.
+	poweroutlettemplate.TypeValidator = poweroutlettemplateDescType.Validators[0].(func(string) error)
+	// poweroutlettemplateDescColor is the schema descriptor for color field.
+	poweroutlettemplateDescColor := poweroutlettemplateFields[1].Descriptor()
+	// poweroutlettemplate.DefaultColor holds the default value on creation for the color field.
+	poweroutlettemplate.DefaultColor = poweroutlettemplateDescColor.Default.(string)
+	// poweroutlettemplate.ColorValidator is a validator for the "color" field. It is called by the builders before save.
+	poweroutlettemplate.ColorValidator = poweroutlettemplateDescColor.Validators[0].(func(string) error)
+	// poweroutlettemplateDescFeedLeg is the schema descriptor for feed_leg field.
+	poweroutlettemplateDescFeedLeg := poweroutlettemplateFields[3].Descriptor()
+	// poweroutlettemplate.FeedLegValidator is a validator for the "feed_leg" field. It is called by the builders before save.
+	poweroutlettemplate.FeedLegValidator = poweroutlettemplateDescFeedLeg.Validators[0].(func(string) error)
+	powerporttemplateMixin := schema.PowerPortTemplate{}.Mixin()
+	powerporttemplateHooks := schema.PowerPortTemplate{}.Hooks()
+	powerporttemplate.Hooks[0] = powerporttemplateHooks[0]
+	powerporttemplateMixinFields0 := powerporttemplateMixin[0].Fields()
+	_ = powerporttemplateMixinFields0
+	powerporttemplateMixinFields1 := powerporttemplateMixin[1].Fields()
+	_ = powerporttemplateMixinFields1
+	powerporttemplateFields := schema.PowerPortTemplate{}.Fields()
+	_ = powerporttemplateFields
+	// powerporttemplateDescCreated is the schema descriptor for created field.
+	powerporttemplateDescCreated := powerporttemplateMixinFields0[0].Descriptor()
+	// powerporttemplate.DefaultCreated holds the default value on creation for the created field.
+	powerporttemplate.DefaultCreated = powerporttemplateDescCreated.Default.(func() time.Time)
+	// powerporttemplateDescLastUpdated is the schema descriptor for last_updated field.
+	powerporttemplateDescLastUpdated := powerporttemplateMixinFields0[1].Descriptor()
+	// powerporttemplate.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	powerporttemplate.DefaultLastUpdated = powerporttemplateDescLastUpdated.Default.(func() time.Time)
+	// powerporttemplate.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	powerporttemplate.UpdateDefaultLastUpdated = powerporttemplateDescLastUpdated.UpdateDefault.(func() time.Time)
+	// powerporttemplateDescName is the schema descriptor for name field.
+	powerporttemplateDescName := powerporttemplateMixinFields1[2].Descriptor()
+	// powerporttemplate.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	powerporttemplate.NameValidator = func() func(string) error {
+		validators := powerporttemplateDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// powerporttemplateDescNameNatural is the schema descriptor for _name_natural field.
+	powerporttemplateDescNameNatural := powerporttemplateMixinFields1[3].Descriptor()
+	// powerporttemplate.DefaultNameNatural holds the default value on creation for the _name_natural field.
+	powerporttemplate.DefaultNameNatural = powerporttemplateDescNameNatural.Default.(string)
+	// powerporttemplateDescLabel is the schema descriptor for label field.
+	powerporttemplateDescLabel := powerporttemplateMixinFields1[4].Descriptor()
+	// powerporttemplate.DefaultLabel holds the default value on creation for the label field.
+	powerporttemplate.DefaultLabel = powerporttemplateDescLabel.Default.(string)
+	// powerporttemplate.LabelValidator is a validator for the "label" field. It is called by the builders before save.
+	powerporttemplate.LabelValidator = powerporttemplateDescLabel.Validators[0].(func(string) error)
+	// powerporttemplateDescDescription is the schema descriptor for description field.
+	powerporttemplateDescDescription := powerporttemplateMixinFields1[5].Descriptor()
+	// powerporttemplate.DefaultDescription holds the default value on creation for the description field.
+	powerporttemplate.DefaultDescription = powerporttemplateDescDescription.Default.(string)
+	// powerporttemplate.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	powerporttemplate.DescriptionValidator = powerporttemplateDescDescription.Validators[0].(func(string) error)
+	// powerporttemplateDescType is the schema descriptor for type field.
+	powerporttemplateDescType := powerporttemplateFields[0].Descriptor()
+	// powerporttemplate.TypeValidator is a validator for the "type" field. It is called by the builders before save.
+	powerporttemplate.TypeValidator = powerporttemplateDescType.Validators[0].(func(string) error)
+	// powerporttemplateDescMaximumDraw is the schema descriptor for maximum_draw field.
+	powerporttemplateDescMaximumDraw := powerporttemplateFields[1].Descriptor()
+	// powerporttemplate.MaximumDrawValidator is a validator for the "maximum_draw" field. It is called by the builders before save.
+	powerporttemplate.MaximumDrawValidator = powerporttemplateDescMaximumDraw.Validators[0].(func(int) error)
+	// powerporttemplateDescAllocatedDraw is the schema descriptor for allocated_draw field.
+	powerporttemplateDescAllocatedDraw := powerporttemplateFields[2].Descriptor()
+	// powerporttemplate.AllocatedDrawValidator is a validator for the "allocated_draw" field. It is called by the builders before save.
+	powerporttemplate.AllocatedDrawValidator = powerporttemplateDescAllocatedDraw.Validators[0].(func(int) error)
 	prefixMixin := schema.Prefix{}.Mixin()
 	prefixHooks := schema.Prefix{}.Hooks()
 	prefix.Hooks[0] = prefixHooks[0]
@@ -1660,6 +2498,94 @@ func init() {
 			return nil
 		}
 	}()
+	rearporttemplateMixin := schema.RearPortTemplate{}.Mixin()
+	rearporttemplateHooks := schema.RearPortTemplate{}.Hooks()
+	rearporttemplate.Hooks[0] = rearporttemplateHooks[0]
+	rearporttemplate.Hooks[1] = rearporttemplateHooks[1]
+	rearporttemplateMixinFields0 := rearporttemplateMixin[0].Fields()
+	_ = rearporttemplateMixinFields0
+	rearporttemplateMixinFields1 := rearporttemplateMixin[1].Fields()
+	_ = rearporttemplateMixinFields1
+	rearporttemplateFields := schema.RearPortTemplate{}.Fields()
+	_ = rearporttemplateFields
+	// rearporttemplateDescCreated is the schema descriptor for created field.
+	rearporttemplateDescCreated := rearporttemplateMixinFields0[0].Descriptor()
+	// rearporttemplate.DefaultCreated holds the default value on creation for the created field.
+	rearporttemplate.DefaultCreated = rearporttemplateDescCreated.Default.(func() time.Time)
+	// rearporttemplateDescLastUpdated is the schema descriptor for last_updated field.
+	rearporttemplateDescLastUpdated := rearporttemplateMixinFields0[1].Descriptor()
+	// rearporttemplate.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	rearporttemplate.DefaultLastUpdated = rearporttemplateDescLastUpdated.Default.(func() time.Time)
+	// rearporttemplate.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	rearporttemplate.UpdateDefaultLastUpdated = rearporttemplateDescLastUpdated.UpdateDefault.(func() time.Time)
+	// rearporttemplateDescName is the schema descriptor for name field.
+	rearporttemplateDescName := rearporttemplateMixinFields1[2].Descriptor()
+	// rearporttemplate.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	rearporttemplate.NameValidator = func() func(string) error {
+		validators := rearporttemplateDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// rearporttemplateDescNameNatural is the schema descriptor for _name_natural field.
+	rearporttemplateDescNameNatural := rearporttemplateMixinFields1[3].Descriptor()
+	// rearporttemplate.DefaultNameNatural holds the default value on creation for the _name_natural field.
+	rearporttemplate.DefaultNameNatural = rearporttemplateDescNameNatural.Default.(string)
+	// rearporttemplateDescLabel is the schema descriptor for label field.
+	rearporttemplateDescLabel := rearporttemplateMixinFields1[4].Descriptor()
+	// rearporttemplate.DefaultLabel holds the default value on creation for the label field.
+	rearporttemplate.DefaultLabel = rearporttemplateDescLabel.Default.(string)
+	// rearporttemplate.LabelValidator is a validator for the "label" field. It is called by the builders before save.
+	rearporttemplate.LabelValidator = rearporttemplateDescLabel.Validators[0].(func(string) error)
+	// rearporttemplateDescDescription is the schema descriptor for description field.
+	rearporttemplateDescDescription := rearporttemplateMixinFields1[5].Descriptor()
+	// rearporttemplate.DefaultDescription holds the default value on creation for the description field.
+	rearporttemplate.DefaultDescription = rearporttemplateDescDescription.Default.(string)
+	// rearporttemplate.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	rearporttemplate.DescriptionValidator = rearporttemplateDescDescription.Validators[0].(func(string) error)
+	// rearporttemplateDescType is the schema descriptor for type field.
+	rearporttemplateDescType := rearporttemplateFields[0].Descriptor()
+	// rearporttemplate.TypeValidator is a validator for the "type" field. It is called by the builders before save.
+	rearporttemplate.TypeValidator = rearporttemplateDescType.Validators[0].(func(string) error)
+	// rearporttemplateDescColor is the schema descriptor for color field.
+	rearporttemplateDescColor := rearporttemplateFields[1].Descriptor()
+	// rearporttemplate.DefaultColor holds the default value on creation for the color field.
+	rearporttemplate.DefaultColor = rearporttemplateDescColor.Default.(string)
+	// rearporttemplate.ColorValidator is a validator for the "color" field. It is called by the builders before save.
+	rearporttemplate.ColorValidator = rearporttemplateDescColor.Validators[0].(func(string) error)
+	// rearporttemplateDescPositions is the schema descriptor for positions field.
+	rearporttemplateDescPositions := rearporttemplateFields[2].Descriptor()
+	// rearporttemplate.DefaultPositions holds the default value on creation for the positions field.
+	rearporttemplate.DefaultPositions = rearporttemplateDescPositions.Default.(int)
+	// rearporttemplate.PositionsValidator is a validator for the "positions" field. It is called by the builders before save.
+	rearporttemplate.PositionsValidator = func() func(int) error {
+		validators := rearporttemplateDescPositions.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(positions int) error {
+			for _, fn := range fns {
+				if err := fn(positions); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// rearporttemplateDescMappings is the schema descriptor for mappings field.
+	rearporttemplateDescMappings := rearporttemplateFields[3].Descriptor()
+	// rearporttemplate.DefaultMappings holds the default value on creation for the mappings field.
+	rearporttemplate.DefaultMappings = rearporttemplateDescMappings.Default.([]interface{})
 	regionMixin := schema.Region{}.Mixin()
 	regionMixinFields0 := regionMixin[0].Fields()
 	_ = regionMixinFields0

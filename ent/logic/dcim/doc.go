@@ -5,8 +5,18 @@
 // Today that is NetBox's sync_cached_scope_fields signal: a site that
 // changes region or site group, or a location that changes site, moves
 // the cached scope of the prefixes on it (ipam.RecomputePrefixScopes),
-// after the update and in its transaction. Device placement and cable
-// paths will live here.
+// after the update and in its transaction.
+//
+// Device types, module types and profiles (types.go): NetBox's clean()
+// of each (u_height in 0.5 steps, child types 0U, a weight needs its
+// unit, profile schemas are JSON Schemas and module type attributes
+// satisfy them). Component templates (templates.go): one hook per
+// template model built from the shared rules (exactly one parent type,
+// no move to another device type, {module} only on module types) and the
+// model's own (references to other templates stay on the same parent).
+// rows.go runs such a check on the row a write leaves behind, for creates
+// and one- and many-row updates. Device placement and cable paths will
+// live here.
 //
 // Like every logic package that ent/schema imports, it must not import the
 // generated ent packages, ent/resource, ent/db, webhooks, server or cmd

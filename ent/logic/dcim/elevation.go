@@ -124,7 +124,9 @@ func RackElevation(r api.Request) (any, error) {
 		}
 	}
 	obj := r.Object()
-	g := RackGeometry{Height: asInt(obj("u_height")), Start: asInt(obj("starting_unit")), DescUnits: truthy(obj("desc_units"))}
+	height, _ := asInt(obj("u_height"))
+	start, _ := asInt(obj("starting_unit"))
+	g := RackGeometry{Height: height, Start: start, DescUnits: truthy(obj("desc_units"))}
 	q := strings.ToLower(r.Query("q"))
 	page := api.Page{}
 	for _, u := range RackUnits(g, face, nil) {
@@ -133,18 +135,4 @@ func RackElevation(r api.Request) (any, error) {
 		}
 	}
 	return page, nil
-}
-
-func asInt(v any) int {
-	switch x := v.(type) {
-	case int:
-		return x
-	case int64:
-		return int(x)
-	case *int:
-		if x != nil {
-			return *x
-		}
-	}
-	return 0
 }

@@ -1,0 +1,101 @@
+package dcim
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/inventory/inventory/ent/schema/api"
+)
+
+// fieldErr returns the field and message of a *api.FieldError ("" for nil).
+func fieldErr(t *testing.T, err error) (string, string) {
+	t.Helper()
+	if err == nil {
+		return "", ""
+	}
+	var fe *api.FieldError
+	if !errors.As(err, &fe) {
+		t.Fatalf("error %v is no *api.FieldError", err)
+	}
+	return fe.Field, fe.Message
+}
+
+func TestDecimals(t *testing.T) {
+	cases := []struct {
+		name  string
+		check func(float64) error
+		v     float64
+		field string
+		text  string
+	}{
+		{"u_height 1", ValidateUHeight, 1, "", ""},
+		{"u_height 0", ValidateUHeight, 0, "", ""},
+		{"u_height 2.5", ValidateUHeight, 2.5, "", ""},
+		{"u_height 999.5", ValidateUHeight, 999.5, "", ""},
+		{"u_height 1.3", ValidateUHeight, 1.3, "u_height", "increments of 0.5"},
+		{"u_height 1.25", ValidateUHeight, 1.25, "u_height", "no more than 1 decimal places"},
+		{"u_height 1000", ValidateUHeight, 1000, "u_height", "no more than 3 digits before the decimal point"},
+		{"u_height -1", ValidateUHeight, -1, "u_height", "greater than or equal to 0"},
+		{"weight 74.55", ValidateWeight, 74.55, "", ""},
+		{"weight 0.125", ValidateWeight, 0.125, "weight", "no more than 2 decimal places"},
+		{"weight 1e6", ValidateWeight, 1e6, "weight", "no more than 6 digits"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f, msg := fieldErr(t, c.check(c.v))
+			if f != c.field || !strings.Contains(msg, c.text) {
+				t.Errorf("got %q %q, want %q containing %q", f, msg, c.field, c.text)
+			}
+		})
+	}
+}
+
+func TestJSONSchema(t *testing.T) {
+	schema := `{"properties": {"watts": {"type": "integer", "minimum": 1}}, "required": ["watts"]}`
+	cases := []struct {
+		name   string
+		schema map[string]any // for ValidateJSONSchema
+		attrs  any            // for ValidateAttributes against schema
+		field  string
+		text   string
+	}{
+		{name: "valid schema", schema: map[string]any{"properties": map[string]any{"a": map[string]any{"type": "string"}}}},
+		{name: "unknown type", schema: map[string]any{"type": "no-such-type"}, field: "schema", text: "Invalid JSON schema definition: "},
+		{name: "type not a string", schema: map[string]any{"type": 12}, field: "schema", text: "Invalid JSON schema definition: "},
+		{name: "unresolvable $ref", schema: map[string]any{"$ref": "#/definitions/missing"}, field: "schema", text: "Invalid JSON schema definition: "},
+		{name: "attributes valid", attrs: map[string]any{"watts": 20}},
+		{name: "attributes missing", attrs: map[string]any{}, field: "attributes", text: "Invalid schema: "},
+		{name: "attributes below minimum", attrs: map[string]any{"watts": 0}, field: "attributes", text: "(at /watts)"},
+		{name: "attributes of another type", attrs: map[string]any{"watts": "x"}, field: "attributes", text: "Invalid schema: "},
+		// properties and required apply to objects only: null passes, as
+		// with Python's jsonschema.
+		{name: "attributes null", attrs: nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var err error
+			if c.schema != nil {
+				err = ValidateJSONSchema(c.schema)
+			} else {
+				err = ValidateAttributes([]byte(schema), c.attrs)
+			}
+			f, msg := fieldErr(t, err)
+			if f != c.field || !strings.Contains(msg, c.text) {
+				t.Errorf("got %q %q, want %q containing %q", f, msg, c.field, c.text)
+			}
+		})
+	}
+}
+
+func TestTemplateDisplay(t *testing.T) {
+	for _, c := range []struct{ name, label, want string }{
+		{"ge-0/0/0", "", "ge-0/0/0"},
+		{"ge-0/0/0", "uplink", "ge-0/0/0 (uplink)"},
+	} {
+		get := func(f string) any { return map[string]any{"name": c.name, "label": c.label}[f] }
+		if got := TemplateDisplay(get); got != c.want {
+			t.Errorf("TemplateDisplay(%q, %q) = %q, want %q", c.name, c.label, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,112 @@
+package resource
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"entgo.io/ent/dialect/sql"
+
+	"github.com/inventory/inventory/filters"
+)
+
+// Filters on related-object counts, which NetBox keeps in counter-cache
+// columns (a device type's interface_template_count) and filters like any
+// number, plus its "has any" booleans (interfaces=true). We count at read
+// time, so both filter on a correlated subquery over the count's
+// relation; Column names the count field (api.Model.Counts) of the model.
+func init() {
+	// related-count: the count compared with the value(s): exact (any of
+	// them), n (none of them), lt, lte, gt, gte.
+	FilterKinds["related-count"] = func(d *Descriptor, decl FilterDecl) *filters.Filter {
+		return &filters.Filter{Name: decl.Name, Kind: filters.Custom, Lookups: []string{"n", "lt", "lte", "gt", "gte"},
+			Func: func(lookup string, values []string) (func(*sql.Selector), error) {
+				ns := make([]any, 0, len(values))
+				for _, v := range values {
+					n, err := strconv.Atoi(strings.TrimSpace(v))
+					if err != nil {
+						return nil, errors.New("Enter a number.")
+					}
+					ns = append(ns, n)
+				}
+				return func(s *sql.Selector) {
+					sub, err := countSubquery(d, decl.Column, s)
+					if err != nil {
+						s.AddError(err)
+						return
+					}
+					ops := map[string]string{"lt": "<", "lte": "<=", "gt": ">", "gte": ">="}
+					if op, ok := ops[lookup]; ok {
+						s.Where(rawPred(sub+" "+op+" ?", ns[len(ns)-1]))
+						return
+					}
+					in := strings.TrimSuffix(strings.Repeat("?, ", len(ns)), ", ")
+					p := rawPred(sub+" IN ("+in+")", ns...)
+					if lookup == "n" {
+						p = sql.Not(p)
+					}
+					s.Where(p)
+				}, nil
+			}}
+	}
+	// related-exists: true for rows with at least one related row, false
+	// for rows with none.
+	FilterKinds["related-exists"] = func(d *Descriptor, decl FilterDecl) *filters.Filter {
+		return &filters.Filter{Name: decl.Name, Kind: filters.Custom, Lookups: []string{},
+			Func: func(_ string, values []string) (func(*sql.Selector), error) {
+				var want bool
+				switch strings.ToLower(strings.TrimSpace(values[len(values)-1])) {
+				case "true", "1", "yes", "on":
+					want = true
+				case "false", "0", "no", "off":
+				default:
+					return nil, errors.New("Select a valid choice. " + values[len(values)-1] + " is not one of the available choices.")
+				}
+				return func(s *sql.Selector) {
+					sub, err := countSubquery(d, decl.Column, s)
+					if err != nil {
+						s.AddError(err)
+						return
+					}
+					if want {
+						s.Where(rawPred(sub + " > 0"))
+					} else {
+						s.Where(rawPred(sub + " = 0"))
+					}
+				}, nil
+			}}
+	}
+}
+
+// countSubquery renders the correlated COUNT of the count field name of d
+// for the selector's current row; names may list several count fields
+// separated by commas, which are summed (NetBox's pass_through_ports: front
+// or rear port templates).
+func countSubquery(d *Descriptor, names string, s *sql.Selector) (string, error) {
+	var parts []string
+	for _, name := range strings.Split(names, ",") {
+		p, err := countOne(d, name, s)
+		if err != nil {
+			return "", err
+		}
+		parts = append(parts, p)
+	}
+	return "(" + strings.Join(parts, " + ") + ")", nil
+}
+
+func countOne(d *Descriptor, name string, s *sql.Selector) (string, error) {
+	f := d.byName[name]
+	if f == nil || f.Count == nil {
+		return "", fmt.Errorf("filter: %s is no count field of %s", name, d.ContentType())
+	}
+	table := f.Count.Table
+	if f.Count.Model != "" {
+		t := ByContentType(f.Count.Model)
+		if t == nil {
+			return "", fmt.Errorf("filter: unknown model %s", f.Count.Model)
+		}
+		table = t.Table
+	}
+	return "(SELECT COUNT(*) FROM " + s.Quote(table) + " rc WHERE rc." + s.Quote(f.Count.Column) + " = " + s.C("id") + ")", nil
+}

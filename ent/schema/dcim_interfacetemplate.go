@@ -1,0 +1,47 @@
+package schema
+
+import (
+	"entgo.io/ent"
+	"entgo.io/ent/dialect/entsql"
+	"entgo.io/ent/schema"
+	"entgo.io/ent/schema/field"
+
+	"github.com/inventory/inventory/ent/logic/dcim"
+	"github.com/inventory/inventory/ent/schema/api"
+)
+
+// InterfaceTemplate is dcim.InterfaceTemplate: a bridge is another interface
+// template of the same parent.
+type InterfaceTemplate struct{ ent.Schema }
+
+func (InterfaceTemplate) Mixin() []ent.Mixin { return ComponentTemplateMixins(true) }
+
+func (InterfaceTemplate) Fields() []ent.Field {
+	return []ent.Field{
+		field.String("type").MaxRuneLen(50).Annotations(api.Field{Kind: "choice", Choices: dtInterfaceType}),
+		field.Bool("enabled").Default(true),
+		field.Bool("mgmt_only").Default(false),
+		FKField("bridge"),
+		field.String("poe_mode").MaxRuneLen(50).Optional().Nillable().Annotations(api.Field{Kind: "choice", Choices: dtInterfacePoEMode}),
+		field.String("poe_type").MaxRuneLen(50).Optional().Nillable().Annotations(api.Field{Kind: "choice", Choices: dtInterfacePoEType}),
+		field.String("rf_role").MaxRuneLen(30).Optional().Nillable().Annotations(api.Field{Kind: "choice", Choices: dtWirelessRole}),
+	}
+}
+
+func (InterfaceTemplate) Edges() []ent.Edge {
+	return []ent.Edge{
+		SelfFK("bridge", InterfaceTemplate.Type, api.SetNull),
+	}
+}
+
+func (InterfaceTemplate) Hooks() []ent.Hook { return dcim.InterfaceTemplateHooks() }
+
+func (InterfaceTemplate) Annotations() []schema.Annotation {
+	return []schema.Annotation{
+		entsql.Annotation{Table: "dcim_interfacetemplate"},
+		api.Model{
+			App: "dcim", Path: "interface-templates", Verbose: "interface template",
+			Fields: []string{"id", "url", "display", "device_type", "module_type", "name", "label", "type", "enabled", "mgmt_only", "description", "bridge", "poe_mode", "poe_type", "rf_role", "created", "last_updated"},
+		},
+	}
+}
