@@ -54,12 +54,14 @@ type Model struct {
 	DisplayFunc *FuncRef   `json:"display_func,omitempty"`
 	IP          *IPColumns `json:"ip,omitempty"`
 	Endpoints   []Endpoint `json:"endpoints,omitempty"`
-	// GenericOnly opts the type into slim generated builders
-	// (ent/template/setter.tmpl): its create and update builders keep only
-	// Mutation(), which is all the generic layer needs, and lose the typed
-	// SetX/ClearX/AddX methods. It keeps the compile of the root ent package
-	// cheap; set it unless hand-written code (tests included) sets this type's
-	// fields through typed builders.
+	// GenericOnly opts the type into slim generated code (ent/template:
+	// setter, query, model, mutation and client overrides): its create and
+	// update builders keep only Mutation(), its query builder only what
+	// the generic layer and ent's own graph code call, its entity no typed
+	// edges. That is all the generic layer needs, and it keeps the compile
+	// of the root ent package cheap (README, Compile budget); set it unless
+	// hand-written code (tests included) uses this type's typed builders,
+	// queries or edges.
 	GenericOnly bool `json:"generic_only,omitempty"`
 }
 
