@@ -79,6 +79,25 @@ func init() {
 	}
 }
 
+func init() {
+	// null-or-same: rows whose FK Column is null or equals the Attr column
+	// of the Target row named by the value (NetBox's platforms
+	// available_for_device_type: no manufacturer, or the device type's).
+	FilterKinds["null-or-same"] = func(d *Descriptor, decl FilterDecl) *filters.Filter {
+		t := byType[decl.Target] // filters are built while the registry resolves
+		if t == nil {
+			return nil
+		}
+		col := d.column(decl.Column)
+		return numberFilter(decl.Name, func(id int64) func(*sql.Selector) {
+			return func(s *sql.Selector) {
+				s.Where(sql.Or(sql.IsNull(s.C(col)), rawPred(s.C(col)+" IN (SELECT t."+s.Quote(decl.Attr)+
+					" FROM "+s.Quote(t.Table)+" t WHERE t."+s.Quote("id")+" = ?)", id)))
+			}
+		})
+	}
+}
+
 // countSubquery renders the correlated COUNT of the count field name of d
 // for the selector's current row; names may list several count fields
 // separated by commas, which are summed (NetBox's pass_through_ports: front

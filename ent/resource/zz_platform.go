@@ -33,6 +33,9 @@ func init() {
 			{Fields: []string{"manufacturer", "slug"}, WhenNull: "", Message: ""},
 			{Fields: []string{"slug"}, WhenNull: "manufacturer", Message: "Platform slug must be unique."},
 		},
+		FilterDecl: []FilterDecl{
+			{Name: "available_for_device_type", Kind: "null-or-same", Column: "manufacturer", Target: "dcim.devicetype", Attr: "manufacturer_id"},
+		},
 		Fields: []*Field{
 			{Name: "id", Kind: "id", Column: "id", GoType: "int", ReadOnly: true},
 			{Name: "url", Kind: "url", ReadOnly: true},

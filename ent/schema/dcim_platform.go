@@ -48,6 +48,8 @@ func (Platform) Annotations() []schema.Annotation {
 			// Config templates, devices and virtual machines are not built
 			// yet.
 			Empty: map[string]any{"owner": nil, "config_template": nil, "device_count": 0, "virtualmachine_count": 0},
+			Filters: []api.Filter{{Name: "available_for_device_type", Kind: "null-or-same", Column: "manufacturer",
+				Target: "dcim.devicetype", Attr: "manufacturer_id"}},
 		},
 	}
 }
