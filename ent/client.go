@@ -20,6 +20,7 @@ import (
 	"github.com/inventory/inventory/ent/customfield"
 	"github.com/inventory/inventory/ent/customfieldchoiceset"
 	"github.com/inventory/inventory/ent/delivery"
+	"github.com/inventory/inventory/ent/device"
 	"github.com/inventory/inventory/ent/devicebaytemplate"
 	"github.com/inventory/inventory/ent/devicerole"
 	"github.com/inventory/inventory/ent/devicetype"
@@ -81,6 +82,8 @@ type Client struct {
 	CustomFieldChoiceSet *CustomFieldChoiceSetClient
 	// Delivery is the client for interacting with the Delivery builders.
 	Delivery *DeliveryClient
+	// Device is the client for interacting with the Device builders.
+	Device *DeviceClient
 	// DeviceBayTemplate is the client for interacting with the DeviceBayTemplate builders.
 	DeviceBayTemplate *DeviceBayTemplateClient
 	// DeviceRole is the client for interacting with the DeviceRole builders.
@@ -181,6 +184,7 @@ func (c *Client) init() {
 	c.CustomField = NewCustomFieldClient(c.config)
 	c.CustomFieldChoiceSet = NewCustomFieldChoiceSetClient(c.config)
 	c.Delivery = NewDeliveryClient(c.config)
+	c.Device = NewDeviceClient(c.config)
 	c.DeviceBayTemplate = NewDeviceBayTemplateClient(c.config)
 	c.DeviceRole = NewDeviceRoleClient(c.config)
 	c.DeviceType = NewDeviceTypeClient(c.config)
@@ -320,6 +324,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		CustomField:               NewCustomFieldClient(cfg),
 		CustomFieldChoiceSet:      NewCustomFieldChoiceSetClient(cfg),
 		Delivery:                  NewDeliveryClient(cfg),
+		Device:                    NewDeviceClient(cfg),
 		DeviceBayTemplate:         NewDeviceBayTemplateClient(cfg),
 		DeviceRole:                NewDeviceRoleClient(cfg),
 		DeviceType:                NewDeviceTypeClient(cfg),
@@ -386,6 +391,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		CustomField:               NewCustomFieldClient(cfg),
 		CustomFieldChoiceSet:      NewCustomFieldChoiceSetClient(cfg),
 		Delivery:                  NewDeliveryClient(cfg),
+		Device:                    NewDeviceClient(cfg),
 		DeviceBayTemplate:         NewDeviceBayTemplateClient(cfg),
 		DeviceRole:                NewDeviceRoleClient(cfg),
 		DeviceType:                NewDeviceTypeClient(cfg),
@@ -458,15 +464,15 @@ func (c *Client) Close() error {
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.ConsolePortTemplate, c.ConsoleServerPortTemplate, c.CustomField,
-		c.CustomFieldChoiceSet, c.Delivery, c.DeviceBayTemplate, c.DeviceRole,
-		c.DeviceType, c.EventRule, c.FrontPortTemplate, c.Group, c.InterfaceTemplate,
-		c.InventoryItemRole, c.InventoryItemTemplate, c.Location, c.Manufacturer,
-		c.ModuleBayTemplate, c.ModuleType, c.ModuleTypeProfile, c.ObjectChange,
-		c.ObjectPermission, c.OutboxEvent, c.Platform, c.PowerOutletTemplate,
-		c.PowerPortTemplate, c.Prefix, c.RIR, c.Rack, c.RackGroup, c.RackReservation,
-		c.RackRole, c.RackType, c.RearPortTemplate, c.Region, c.Role, c.Site,
-		c.SiteGroup, c.Tag, c.TaggedItem, c.Tenant, c.TenantGroup, c.Token, c.User,
-		c.VLAN, c.VLANGroup, c.VRF, c.Webhook,
+		c.CustomFieldChoiceSet, c.Delivery, c.Device, c.DeviceBayTemplate,
+		c.DeviceRole, c.DeviceType, c.EventRule, c.FrontPortTemplate, c.Group,
+		c.InterfaceTemplate, c.InventoryItemRole, c.InventoryItemTemplate, c.Location,
+		c.Manufacturer, c.ModuleBayTemplate, c.ModuleType, c.ModuleTypeProfile,
+		c.ObjectChange, c.ObjectPermission, c.OutboxEvent, c.Platform,
+		c.PowerOutletTemplate, c.PowerPortTemplate, c.Prefix, c.RIR, c.Rack,
+		c.RackGroup, c.RackReservation, c.RackRole, c.RackType, c.RearPortTemplate,
+		c.Region, c.Role, c.Site, c.SiteGroup, c.Tag, c.TaggedItem, c.Tenant,
+		c.TenantGroup, c.Token, c.User, c.VLAN, c.VLANGroup, c.VRF, c.Webhook,
 	} {
 		n.Use(hooks...)
 	}
@@ -477,15 +483,15 @@ func (c *Client) Use(hooks ...Hook) {
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.ConsolePortTemplate, c.ConsoleServerPortTemplate, c.CustomField,
-		c.CustomFieldChoiceSet, c.Delivery, c.DeviceBayTemplate, c.DeviceRole,
-		c.DeviceType, c.EventRule, c.FrontPortTemplate, c.Group, c.InterfaceTemplate,
-		c.InventoryItemRole, c.InventoryItemTemplate, c.Location, c.Manufacturer,
-		c.ModuleBayTemplate, c.ModuleType, c.ModuleTypeProfile, c.ObjectChange,
-		c.ObjectPermission, c.OutboxEvent, c.Platform, c.PowerOutletTemplate,
-		c.PowerPortTemplate, c.Prefix, c.RIR, c.Rack, c.RackGroup, c.RackReservation,
-		c.RackRole, c.RackType, c.RearPortTemplate, c.Region, c.Role, c.Site,
-		c.SiteGroup, c.Tag, c.TaggedItem, c.Tenant, c.TenantGroup, c.Token, c.User,
-		c.VLAN, c.VLANGroup, c.VRF, c.Webhook,
+		c.CustomFieldChoiceSet, c.Delivery, c.Device, c.DeviceBayTemplate,
+		c.DeviceRole, c.DeviceType, c.EventRule, c.FrontPortTemplate, c.Group,
+		c.InterfaceTemplate, c.InventoryItemRole, c.InventoryItemTemplate, c.Location,
+		c.Manufacturer, c.ModuleBayTemplate, c.ModuleType, c.ModuleTypeProfile,
+		c.ObjectChange, c.ObjectPermission, c.OutboxEvent, c.Platform,
+		c.PowerOutletTemplate, c.PowerPortTemplate, c.Prefix, c.RIR, c.Rack,
+		c.RackGroup, c.RackReservation, c.RackRole, c.RackType, c.RearPortTemplate,
+		c.Region, c.Role, c.Site, c.SiteGroup, c.Tag, c.TaggedItem, c.Tenant,
+		c.TenantGroup, c.Token, c.User, c.VLAN, c.VLANGroup, c.VRF, c.Webhook,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -504,6 +510,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.CustomFieldChoiceSet.mutate(ctx, m)
 	case *DeliveryMutation:
 		return c.Delivery.mutate(ctx, m)
+	case *DeviceMutation:
+		return c.Device.mutate(ctx, m)
 	case *DeviceBayTemplateMutation:
 		return c.DeviceBayTemplate.mutate(ctx, m)
 	case *DeviceRoleMutation:
@@ -1119,6 +1127,104 @@ func (c *DeliveryClient) mutate(ctx context.Context, m *DeliveryMutation) (Value
 		return (&DeliveryDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Delivery mutation op: %q", m.Op())
+	}
+}
+
+// DeviceClient is a client for the Device schema.
+type DeviceClient struct {
+	config
+}
+
+// NewDeviceClient returns a client for the Device from the given config.
+func NewDeviceClient(c config) *DeviceClient {
+	return &DeviceClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `device.Hooks(f(g(h())))`.
+func (c *DeviceClient) Use(hooks ...Hook) {
+	c.hooks.Device = append(c.hooks.Device, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `device.Intercept(f(g(h())))`.
+func (c *DeviceClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Device = append(c.inters.Device, interceptors...)
+}
+
+// Create returns a builder for creating a Device entity.
+func (c *DeviceClient) Create() *DeviceCreate {
+	mutation := newDeviceMutation(c.config, OpCreate)
+	return &DeviceCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Device entities.
+func (c *DeviceClient) CreateBulk(builders ...*DeviceCreate) *DeviceCreateBulk {
+	return &DeviceCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Device.
+func (c *DeviceClient) Update() *DeviceUpdate {
+	mutation := newDeviceMutation(c.config, OpUpdate)
+	return &DeviceUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *DeviceClient) UpdateOneID(id int) *DeviceUpdateOne {
+	mutation := newDeviceMutation(c.config, OpUpdateOne, withDeviceID(id))
+	return &DeviceUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Device.
+func (c *DeviceClient) Delete() *DeviceDelete {
+	mutation := newDeviceMutation(c.config, OpDelete)
+	return &DeviceDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *DeviceClient) DeleteOneID(id int) *DeviceDeleteOne {
+	builder := c.Delete().Where(device.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &DeviceDeleteOne{builder}
+}
+
+// Query returns a query builder for Device.
+func (c *DeviceClient) Query() *DeviceQuery {
+	return &DeviceQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeDevice},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Device entity by its id.
+func (c *DeviceClient) Get(ctx context.Context, id int) (*Device, error) {
+	return c.Query().Where(device.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *DeviceClient) Hooks() []Hook {
+	return c.hooks.Device
+}
+
+// Interceptors returns the client interceptors.
+func (c *DeviceClient) Interceptors() []Interceptor {
+	return c.inters.Device
+}
+
+func (c *DeviceClient) mutate(ctx context.Context, m *DeviceMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&DeviceCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&DeviceUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&DeviceUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&DeviceDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Device mutation op: %q", m.Op())
 	}
 }
 
@@ -5801,25 +5907,26 @@ func (c *WebhookClient) mutate(ctx context.Context, m *WebhookMutation) (Value, 
 type (
 	hooks struct {
 		ConsolePortTemplate, ConsoleServerPortTemplate, CustomField,
-		CustomFieldChoiceSet, Delivery, DeviceBayTemplate, DeviceRole, DeviceType,
-		EventRule, FrontPortTemplate, Group, InterfaceTemplate, InventoryItemRole,
-		InventoryItemTemplate, Location, Manufacturer, ModuleBayTemplate, ModuleType,
-		ModuleTypeProfile, ObjectChange, ObjectPermission, OutboxEvent, Platform,
-		PowerOutletTemplate, PowerPortTemplate, Prefix, RIR, Rack, RackGroup,
-		RackReservation, RackRole, RackType, RearPortTemplate, Region, Role, Site,
-		SiteGroup, Tag, TaggedItem, Tenant, TenantGroup, Token, User, VLAN, VLANGroup,
-		VRF, Webhook []ent.Hook
+		CustomFieldChoiceSet, Delivery, Device, DeviceBayTemplate, DeviceRole,
+		DeviceType, EventRule, FrontPortTemplate, Group, InterfaceTemplate,
+		InventoryItemRole, InventoryItemTemplate, Location, Manufacturer,
+		ModuleBayTemplate, ModuleType, ModuleTypeProfile, ObjectChange,
+		ObjectPermission, OutboxEvent, Platform, PowerOutletTemplate,
+		PowerPortTemplate, Prefix, RIR, Rack, RackGroup, RackReservation, RackRole,
+		RackType, RearPortTemplate, Region, Role, Site, SiteGroup, Tag, TaggedItem,
+		Tenant, TenantGroup, Token, User, VLAN, VLANGroup, VRF, Webhook []ent.Hook
 	}
 	inters struct {
 		ConsolePortTemplate, ConsoleServerPortTemplate, CustomField,
-		CustomFieldChoiceSet, Delivery, DeviceBayTemplate, DeviceRole, DeviceType,
-		EventRule, FrontPortTemplate, Group, InterfaceTemplate, InventoryItemRole,
-		InventoryItemTemplate, Location, Manufacturer, ModuleBayTemplate, ModuleType,
-		ModuleTypeProfile, ObjectChange, ObjectPermission, OutboxEvent, Platform,
-		PowerOutletTemplate, PowerPortTemplate, Prefix, RIR, Rack, RackGroup,
-		RackReservation, RackRole, RackType, RearPortTemplate, Region, Role, Site,
-		SiteGroup, Tag, TaggedItem, Tenant, TenantGroup, Token, User, VLAN, VLANGroup,
-		VRF, Webhook []ent.Interceptor
+		CustomFieldChoiceSet, Delivery, Device, DeviceBayTemplate, DeviceRole,
+		DeviceType, EventRule, FrontPortTemplate, Group, InterfaceTemplate,
+		InventoryItemRole, InventoryItemTemplate, Location, Manufacturer,
+		ModuleBayTemplate, ModuleType, ModuleTypeProfile, ObjectChange,
+		ObjectPermission, OutboxEvent, Platform, PowerOutletTemplate,
+		PowerPortTemplate, Prefix, RIR, Rack, RackGroup, RackReservation, RackRole,
+		RackType, RearPortTemplate, Region, Role, Site, SiteGroup, Tag, TaggedItem,
+		Tenant, TenantGroup, Token, User, VLAN, VLANGroup, VRF,
+		Webhook []ent.Interceptor
 	}
 )
 

@@ -17,6 +17,7 @@ import (
 	"github.com/inventory/inventory/ent/customfield"
 	"github.com/inventory/inventory/ent/customfieldchoiceset"
 	"github.com/inventory/inventory/ent/delivery"
+	"github.com/inventory/inventory/ent/device"
 	"github.com/inventory/inventory/ent/devicebaytemplate"
 	"github.com/inventory/inventory/ent/devicerole"
 	"github.com/inventory/inventory/ent/devicetype"
@@ -124,6 +125,7 @@ func checkColumn(t, c string) error {
 			customfield.Table:               customfield.ValidColumn,
 			customfieldchoiceset.Table:      customfieldchoiceset.ValidColumn,
 			delivery.Table:                  delivery.ValidColumn,
+			device.Table:                    device.ValidColumn,
 			devicebaytemplate.Table:         devicebaytemplate.ValidColumn,
 			devicerole.Table:                devicerole.ValidColumn,
 			devicetype.Table:                devicetype.ValidColumn,

@@ -17,6 +17,7 @@ import (
 	"github.com/inventory/inventory/ent/customfield"
 	"github.com/inventory/inventory/ent/customfieldchoiceset"
 	"github.com/inventory/inventory/ent/delivery"
+	"github.com/inventory/inventory/ent/device"
 	"github.com/inventory/inventory/ent/devicebaytemplate"
 	"github.com/inventory/inventory/ent/devicerole"
 	"github.com/inventory/inventory/ent/devicetype"
@@ -76,6 +77,7 @@ const (
 	TypeCustomField               = "CustomField"
 	TypeCustomFieldChoiceSet      = "CustomFieldChoiceSet"
 	TypeDelivery                  = "Delivery"
+	TypeDevice                    = "Device"
 	TypeDeviceBayTemplate         = "DeviceBayTemplate"
 	TypeDeviceRole                = "DeviceRole"
 	TypeDeviceType                = "DeviceType"
@@ -6235,6 +6237,2009 @@ func (m *DeliveryMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *DeliveryMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown Delivery edge %s", name)
+}
+
+// DeviceMutation represents an operation that mutates the Device nodes in the graph.
+type DeviceMutation struct {
+	config
+	op                 Op
+	typ                string
+	id                 *int
+	created            *time.Time
+	last_updated       *time.Time
+	custom_field_data  *map[string]interface{}
+	description        *string
+	comments           *string
+	name               *string
+	__name_natural     *string
+	serial             *string
+	asset_tag          *string
+	position           *float64
+	addposition        *float64
+	face               *string
+	latitude           *float64
+	addlatitude        *float64
+	longitude          *float64
+	addlongitude       *float64
+	status             *string
+	airflow            *string
+	vc_position        *int
+	addvc_position     *int
+	vc_priority        *int
+	addvc_priority     *int
+	local_context_data *map[string]interface{}
+	clearedFields      map[string]struct{}
+	device_type        *int
+	cleareddevice_type bool
+	role               *int
+	clearedrole        bool
+	tenant             *int
+	clearedtenant      bool
+	platform           *int
+	clearedplatform    bool
+	site               *int
+	clearedsite        bool
+	location           *int
+	clearedlocation    bool
+	rack               *int
+	clearedrack        bool
+	done               bool
+	oldValue           func(context.Context) (*Device, error)
+	predicates         []predicate.Device
+}
+
+var _ ent.Mutation = (*DeviceMutation)(nil)
+
+// deviceOption allows management of the mutation configuration using functional options.
+type deviceOption func(*DeviceMutation)
+
+// newDeviceMutation creates new mutation for the Device entity.
+func newDeviceMutation(c config, op Op, opts ...deviceOption) *DeviceMutation {
+	m := &DeviceMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeDevice,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withDeviceID sets the ID field of the mutation.
+func withDeviceID(id int) deviceOption {
+	return func(m *DeviceMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Device
+		)
+		m.oldValue = func(ctx context.Context) (*Device, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Device.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withDevice sets the old Device of the mutation.
+func withDevice(node *Device) deviceOption {
+	return func(m *DeviceMutation) {
+		m.oldValue = func(context.Context) (*Device, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m DeviceMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m DeviceMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *DeviceMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *DeviceMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Device.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *DeviceMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *DeviceMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *DeviceMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[device.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *DeviceMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[device.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *DeviceMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, device.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *DeviceMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *DeviceMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *DeviceMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[device.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *DeviceMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[device.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *DeviceMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, device.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *DeviceMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *DeviceMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *DeviceMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *DeviceMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *DeviceMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *DeviceMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetComments sets the "comments" field.
+func (m *DeviceMutation) SetComments(s string) {
+	m.comments = &s
+}
+
+// Comments returns the value of the "comments" field in the mutation.
+func (m *DeviceMutation) Comments() (r string, exists bool) {
+	v := m.comments
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetComments resets all changes to the "comments" field.
+func (m *DeviceMutation) ResetComments() {
+	m.comments = nil
+}
+
+// SetName sets the "name" field.
+func (m *DeviceMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *DeviceMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearName clears the value of the "name" field.
+func (m *DeviceMutation) ClearName() {
+	m.name = nil
+	m.clearedFields[device.FieldName] = struct{}{}
+}
+
+// NameCleared returns if the "name" field was cleared in this mutation.
+func (m *DeviceMutation) NameCleared() bool {
+	_, ok := m.clearedFields[device.FieldName]
+	return ok
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *DeviceMutation) ResetName() {
+	m.name = nil
+	delete(m.clearedFields, device.FieldName)
+}
+
+// SetNameNatural sets the "_name_natural" field.
+func (m *DeviceMutation) SetNameNatural(s string) {
+	m.__name_natural = &s
+}
+
+// NameNatural returns the value of the "_name_natural" field in the mutation.
+func (m *DeviceMutation) NameNatural() (r string, exists bool) {
+	v := m.__name_natural
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetNameNatural resets all changes to the "_name_natural" field.
+func (m *DeviceMutation) ResetNameNatural() {
+	m.__name_natural = nil
+}
+
+// SetDeviceTypeID sets the "device_type_id" field.
+func (m *DeviceMutation) SetDeviceTypeID(i int) {
+	m.device_type = &i
+}
+
+// DeviceTypeID returns the value of the "device_type_id" field in the mutation.
+func (m *DeviceMutation) DeviceTypeID() (r int, exists bool) {
+	v := m.device_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDeviceTypeID resets all changes to the "device_type_id" field.
+func (m *DeviceMutation) ResetDeviceTypeID() {
+	m.device_type = nil
+}
+
+// SetRoleID sets the "role_id" field.
+func (m *DeviceMutation) SetRoleID(i int) {
+	m.role = &i
+}
+
+// RoleID returns the value of the "role_id" field in the mutation.
+func (m *DeviceMutation) RoleID() (r int, exists bool) {
+	v := m.role
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetRoleID resets all changes to the "role_id" field.
+func (m *DeviceMutation) ResetRoleID() {
+	m.role = nil
+}
+
+// SetTenantID sets the "tenant_id" field.
+func (m *DeviceMutation) SetTenantID(i int) {
+	m.tenant = &i
+}
+
+// TenantID returns the value of the "tenant_id" field in the mutation.
+func (m *DeviceMutation) TenantID() (r int, exists bool) {
+	v := m.tenant
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearTenantID clears the value of the "tenant_id" field.
+func (m *DeviceMutation) ClearTenantID() {
+	m.tenant = nil
+	m.clearedFields[device.FieldTenantID] = struct{}{}
+}
+
+// TenantIDCleared returns if the "tenant_id" field was cleared in this mutation.
+func (m *DeviceMutation) TenantIDCleared() bool {
+	_, ok := m.clearedFields[device.FieldTenantID]
+	return ok
+}
+
+// ResetTenantID resets all changes to the "tenant_id" field.
+func (m *DeviceMutation) ResetTenantID() {
+	m.tenant = nil
+	delete(m.clearedFields, device.FieldTenantID)
+}
+
+// SetPlatformID sets the "platform_id" field.
+func (m *DeviceMutation) SetPlatformID(i int) {
+	m.platform = &i
+}
+
+// PlatformID returns the value of the "platform_id" field in the mutation.
+func (m *DeviceMutation) PlatformID() (r int, exists bool) {
+	v := m.platform
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearPlatformID clears the value of the "platform_id" field.
+func (m *DeviceMutation) ClearPlatformID() {
+	m.platform = nil
+	m.clearedFields[device.FieldPlatformID] = struct{}{}
+}
+
+// PlatformIDCleared returns if the "platform_id" field was cleared in this mutation.
+func (m *DeviceMutation) PlatformIDCleared() bool {
+	_, ok := m.clearedFields[device.FieldPlatformID]
+	return ok
+}
+
+// ResetPlatformID resets all changes to the "platform_id" field.
+func (m *DeviceMutation) ResetPlatformID() {
+	m.platform = nil
+	delete(m.clearedFields, device.FieldPlatformID)
+}
+
+// SetSerial sets the "serial" field.
+func (m *DeviceMutation) SetSerial(s string) {
+	m.serial = &s
+}
+
+// Serial returns the value of the "serial" field in the mutation.
+func (m *DeviceMutation) Serial() (r string, exists bool) {
+	v := m.serial
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetSerial resets all changes to the "serial" field.
+func (m *DeviceMutation) ResetSerial() {
+	m.serial = nil
+}
+
+// SetAssetTag sets the "asset_tag" field.
+func (m *DeviceMutation) SetAssetTag(s string) {
+	m.asset_tag = &s
+}
+
+// AssetTag returns the value of the "asset_tag" field in the mutation.
+func (m *DeviceMutation) AssetTag() (r string, exists bool) {
+	v := m.asset_tag
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearAssetTag clears the value of the "asset_tag" field.
+func (m *DeviceMutation) ClearAssetTag() {
+	m.asset_tag = nil
+	m.clearedFields[device.FieldAssetTag] = struct{}{}
+}
+
+// AssetTagCleared returns if the "asset_tag" field was cleared in this mutation.
+func (m *DeviceMutation) AssetTagCleared() bool {
+	_, ok := m.clearedFields[device.FieldAssetTag]
+	return ok
+}
+
+// ResetAssetTag resets all changes to the "asset_tag" field.
+func (m *DeviceMutation) ResetAssetTag() {
+	m.asset_tag = nil
+	delete(m.clearedFields, device.FieldAssetTag)
+}
+
+// SetSiteID sets the "site_id" field.
+func (m *DeviceMutation) SetSiteID(i int) {
+	m.site = &i
+}
+
+// SiteID returns the value of the "site_id" field in the mutation.
+func (m *DeviceMutation) SiteID() (r int, exists bool) {
+	v := m.site
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetSiteID resets all changes to the "site_id" field.
+func (m *DeviceMutation) ResetSiteID() {
+	m.site = nil
+}
+
+// SetLocationID sets the "location_id" field.
+func (m *DeviceMutation) SetLocationID(i int) {
+	m.location = &i
+}
+
+// LocationID returns the value of the "location_id" field in the mutation.
+func (m *DeviceMutation) LocationID() (r int, exists bool) {
+	v := m.location
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLocationID clears the value of the "location_id" field.
+func (m *DeviceMutation) ClearLocationID() {
+	m.location = nil
+	m.clearedFields[device.FieldLocationID] = struct{}{}
+}
+
+// LocationIDCleared returns if the "location_id" field was cleared in this mutation.
+func (m *DeviceMutation) LocationIDCleared() bool {
+	_, ok := m.clearedFields[device.FieldLocationID]
+	return ok
+}
+
+// ResetLocationID resets all changes to the "location_id" field.
+func (m *DeviceMutation) ResetLocationID() {
+	m.location = nil
+	delete(m.clearedFields, device.FieldLocationID)
+}
+
+// SetRackID sets the "rack_id" field.
+func (m *DeviceMutation) SetRackID(i int) {
+	m.rack = &i
+}
+
+// RackID returns the value of the "rack_id" field in the mutation.
+func (m *DeviceMutation) RackID() (r int, exists bool) {
+	v := m.rack
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearRackID clears the value of the "rack_id" field.
+func (m *DeviceMutation) ClearRackID() {
+	m.rack = nil
+	m.clearedFields[device.FieldRackID] = struct{}{}
+}
+
+// RackIDCleared returns if the "rack_id" field was cleared in this mutation.
+func (m *DeviceMutation) RackIDCleared() bool {
+	_, ok := m.clearedFields[device.FieldRackID]
+	return ok
+}
+
+// ResetRackID resets all changes to the "rack_id" field.
+func (m *DeviceMutation) ResetRackID() {
+	m.rack = nil
+	delete(m.clearedFields, device.FieldRackID)
+}
+
+// SetPosition sets the "position" field.
+func (m *DeviceMutation) SetPosition(f float64) {
+	m.position = &f
+	m.addposition = nil
+}
+
+// Position returns the value of the "position" field in the mutation.
+func (m *DeviceMutation) Position() (r float64, exists bool) {
+	v := m.position
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddPosition adds f to the "position" field.
+func (m *DeviceMutation) AddPosition(f float64) {
+	if m.addposition != nil {
+		*m.addposition += f
+	} else {
+		m.addposition = &f
+	}
+}
+
+// AddedPosition returns the value that was added to the "position" field in this mutation.
+func (m *DeviceMutation) AddedPosition() (r float64, exists bool) {
+	v := m.addposition
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearPosition clears the value of the "position" field.
+func (m *DeviceMutation) ClearPosition() {
+	m.position = nil
+	m.addposition = nil
+	m.clearedFields[device.FieldPosition] = struct{}{}
+}
+
+// PositionCleared returns if the "position" field was cleared in this mutation.
+func (m *DeviceMutation) PositionCleared() bool {
+	_, ok := m.clearedFields[device.FieldPosition]
+	return ok
+}
+
+// ResetPosition resets all changes to the "position" field.
+func (m *DeviceMutation) ResetPosition() {
+	m.position = nil
+	m.addposition = nil
+	delete(m.clearedFields, device.FieldPosition)
+}
+
+// SetFace sets the "face" field.
+func (m *DeviceMutation) SetFace(s string) {
+	m.face = &s
+}
+
+// Face returns the value of the "face" field in the mutation.
+func (m *DeviceMutation) Face() (r string, exists bool) {
+	v := m.face
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetFace resets all changes to the "face" field.
+func (m *DeviceMutation) ResetFace() {
+	m.face = nil
+}
+
+// SetLatitude sets the "latitude" field.
+func (m *DeviceMutation) SetLatitude(f float64) {
+	m.latitude = &f
+	m.addlatitude = nil
+}
+
+// Latitude returns the value of the "latitude" field in the mutation.
+func (m *DeviceMutation) Latitude() (r float64, exists bool) {
+	v := m.latitude
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddLatitude adds f to the "latitude" field.
+func (m *DeviceMutation) AddLatitude(f float64) {
+	if m.addlatitude != nil {
+		*m.addlatitude += f
+	} else {
+		m.addlatitude = &f
+	}
+}
+
+// AddedLatitude returns the value that was added to the "latitude" field in this mutation.
+func (m *DeviceMutation) AddedLatitude() (r float64, exists bool) {
+	v := m.addlatitude
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLatitude clears the value of the "latitude" field.
+func (m *DeviceMutation) ClearLatitude() {
+	m.latitude = nil
+	m.addlatitude = nil
+	m.clearedFields[device.FieldLatitude] = struct{}{}
+}
+
+// LatitudeCleared returns if the "latitude" field was cleared in this mutation.
+func (m *DeviceMutation) LatitudeCleared() bool {
+	_, ok := m.clearedFields[device.FieldLatitude]
+	return ok
+}
+
+// ResetLatitude resets all changes to the "latitude" field.
+func (m *DeviceMutation) ResetLatitude() {
+	m.latitude = nil
+	m.addlatitude = nil
+	delete(m.clearedFields, device.FieldLatitude)
+}
+
+// SetLongitude sets the "longitude" field.
+func (m *DeviceMutation) SetLongitude(f float64) {
+	m.longitude = &f
+	m.addlongitude = nil
+}
+
+// Longitude returns the value of the "longitude" field in the mutation.
+func (m *DeviceMutation) Longitude() (r float64, exists bool) {
+	v := m.longitude
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddLongitude adds f to the "longitude" field.
+func (m *DeviceMutation) AddLongitude(f float64) {
+	if m.addlongitude != nil {
+		*m.addlongitude += f
+	} else {
+		m.addlongitude = &f
+	}
+}
+
+// AddedLongitude returns the value that was added to the "longitude" field in this mutation.
+func (m *DeviceMutation) AddedLongitude() (r float64, exists bool) {
+	v := m.addlongitude
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLongitude clears the value of the "longitude" field.
+func (m *DeviceMutation) ClearLongitude() {
+	m.longitude = nil
+	m.addlongitude = nil
+	m.clearedFields[device.FieldLongitude] = struct{}{}
+}
+
+// LongitudeCleared returns if the "longitude" field was cleared in this mutation.
+func (m *DeviceMutation) LongitudeCleared() bool {
+	_, ok := m.clearedFields[device.FieldLongitude]
+	return ok
+}
+
+// ResetLongitude resets all changes to the "longitude" field.
+func (m *DeviceMutation) ResetLongitude() {
+	m.longitude = nil
+	m.addlongitude = nil
+	delete(m.clearedFields, device.FieldLongitude)
+}
+
+// SetStatus sets the "status" field.
+func (m *DeviceMutation) SetStatus(s string) {
+	m.status = &s
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *DeviceMutation) Status() (r string, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *DeviceMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetAirflow sets the "airflow" field.
+func (m *DeviceMutation) SetAirflow(s string) {
+	m.airflow = &s
+}
+
+// Airflow returns the value of the "airflow" field in the mutation.
+func (m *DeviceMutation) Airflow() (r string, exists bool) {
+	v := m.airflow
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearAirflow clears the value of the "airflow" field.
+func (m *DeviceMutation) ClearAirflow() {
+	m.airflow = nil
+	m.clearedFields[device.FieldAirflow] = struct{}{}
+}
+
+// AirflowCleared returns if the "airflow" field was cleared in this mutation.
+func (m *DeviceMutation) AirflowCleared() bool {
+	_, ok := m.clearedFields[device.FieldAirflow]
+	return ok
+}
+
+// ResetAirflow resets all changes to the "airflow" field.
+func (m *DeviceMutation) ResetAirflow() {
+	m.airflow = nil
+	delete(m.clearedFields, device.FieldAirflow)
+}
+
+// SetVcPosition sets the "vc_position" field.
+func (m *DeviceMutation) SetVcPosition(i int) {
+	m.vc_position = &i
+	m.addvc_position = nil
+}
+
+// VcPosition returns the value of the "vc_position" field in the mutation.
+func (m *DeviceMutation) VcPosition() (r int, exists bool) {
+	v := m.vc_position
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddVcPosition adds i to the "vc_position" field.
+func (m *DeviceMutation) AddVcPosition(i int) {
+	if m.addvc_position != nil {
+		*m.addvc_position += i
+	} else {
+		m.addvc_position = &i
+	}
+}
+
+// AddedVcPosition returns the value that was added to the "vc_position" field in this mutation.
+func (m *DeviceMutation) AddedVcPosition() (r int, exists bool) {
+	v := m.addvc_position
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearVcPosition clears the value of the "vc_position" field.
+func (m *DeviceMutation) ClearVcPosition() {
+	m.vc_position = nil
+	m.addvc_position = nil
+	m.clearedFields[device.FieldVcPosition] = struct{}{}
+}
+
+// VcPositionCleared returns if the "vc_position" field was cleared in this mutation.
+func (m *DeviceMutation) VcPositionCleared() bool {
+	_, ok := m.clearedFields[device.FieldVcPosition]
+	return ok
+}
+
+// ResetVcPosition resets all changes to the "vc_position" field.
+func (m *DeviceMutation) ResetVcPosition() {
+	m.vc_position = nil
+	m.addvc_position = nil
+	delete(m.clearedFields, device.FieldVcPosition)
+}
+
+// SetVcPriority sets the "vc_priority" field.
+func (m *DeviceMutation) SetVcPriority(i int) {
+	m.vc_priority = &i
+	m.addvc_priority = nil
+}
+
+// VcPriority returns the value of the "vc_priority" field in the mutation.
+func (m *DeviceMutation) VcPriority() (r int, exists bool) {
+	v := m.vc_priority
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddVcPriority adds i to the "vc_priority" field.
+func (m *DeviceMutation) AddVcPriority(i int) {
+	if m.addvc_priority != nil {
+		*m.addvc_priority += i
+	} else {
+		m.addvc_priority = &i
+	}
+}
+
+// AddedVcPriority returns the value that was added to the "vc_priority" field in this mutation.
+func (m *DeviceMutation) AddedVcPriority() (r int, exists bool) {
+	v := m.addvc_priority
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearVcPriority clears the value of the "vc_priority" field.
+func (m *DeviceMutation) ClearVcPriority() {
+	m.vc_priority = nil
+	m.addvc_priority = nil
+	m.clearedFields[device.FieldVcPriority] = struct{}{}
+}
+
+// VcPriorityCleared returns if the "vc_priority" field was cleared in this mutation.
+func (m *DeviceMutation) VcPriorityCleared() bool {
+	_, ok := m.clearedFields[device.FieldVcPriority]
+	return ok
+}
+
+// ResetVcPriority resets all changes to the "vc_priority" field.
+func (m *DeviceMutation) ResetVcPriority() {
+	m.vc_priority = nil
+	m.addvc_priority = nil
+	delete(m.clearedFields, device.FieldVcPriority)
+}
+
+// SetLocalContextData sets the "local_context_data" field.
+func (m *DeviceMutation) SetLocalContextData(value map[string]interface{}) {
+	m.local_context_data = &value
+}
+
+// LocalContextData returns the value of the "local_context_data" field in the mutation.
+func (m *DeviceMutation) LocalContextData() (r map[string]interface{}, exists bool) {
+	v := m.local_context_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLocalContextData clears the value of the "local_context_data" field.
+func (m *DeviceMutation) ClearLocalContextData() {
+	m.local_context_data = nil
+	m.clearedFields[device.FieldLocalContextData] = struct{}{}
+}
+
+// LocalContextDataCleared returns if the "local_context_data" field was cleared in this mutation.
+func (m *DeviceMutation) LocalContextDataCleared() bool {
+	_, ok := m.clearedFields[device.FieldLocalContextData]
+	return ok
+}
+
+// ResetLocalContextData resets all changes to the "local_context_data" field.
+func (m *DeviceMutation) ResetLocalContextData() {
+	m.local_context_data = nil
+	delete(m.clearedFields, device.FieldLocalContextData)
+}
+
+// ClearDeviceType clears the "device_type" edge to the DeviceType entity.
+func (m *DeviceMutation) ClearDeviceType() {
+	m.cleareddevice_type = true
+	m.clearedFields[device.FieldDeviceTypeID] = struct{}{}
+}
+
+// DeviceTypeCleared reports if the "device_type" edge to the DeviceType entity was cleared.
+func (m *DeviceMutation) DeviceTypeCleared() bool {
+	return m.cleareddevice_type
+}
+
+// DeviceTypeIDs returns the "device_type" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// DeviceTypeID instead. It exists only for internal usage by the builders.
+func (m *DeviceMutation) DeviceTypeIDs() (ids []int) {
+	if id := m.device_type; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetDeviceType resets all changes to the "device_type" edge.
+func (m *DeviceMutation) ResetDeviceType() {
+	m.device_type = nil
+	m.cleareddevice_type = false
+}
+
+// ClearRole clears the "role" edge to the DeviceRole entity.
+func (m *DeviceMutation) ClearRole() {
+	m.clearedrole = true
+	m.clearedFields[device.FieldRoleID] = struct{}{}
+}
+
+// RoleCleared reports if the "role" edge to the DeviceRole entity was cleared.
+func (m *DeviceMutation) RoleCleared() bool {
+	return m.clearedrole
+}
+
+// RoleIDs returns the "role" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// RoleID instead. It exists only for internal usage by the builders.
+func (m *DeviceMutation) RoleIDs() (ids []int) {
+	if id := m.role; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetRole resets all changes to the "role" edge.
+func (m *DeviceMutation) ResetRole() {
+	m.role = nil
+	m.clearedrole = false
+}
+
+// ClearTenant clears the "tenant" edge to the Tenant entity.
+func (m *DeviceMutation) ClearTenant() {
+	m.clearedtenant = true
+	m.clearedFields[device.FieldTenantID] = struct{}{}
+}
+
+// TenantCleared reports if the "tenant" edge to the Tenant entity was cleared.
+func (m *DeviceMutation) TenantCleared() bool {
+	return m.TenantIDCleared() || m.clearedtenant
+}
+
+// TenantIDs returns the "tenant" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// TenantID instead. It exists only for internal usage by the builders.
+func (m *DeviceMutation) TenantIDs() (ids []int) {
+	if id := m.tenant; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetTenant resets all changes to the "tenant" edge.
+func (m *DeviceMutation) ResetTenant() {
+	m.tenant = nil
+	m.clearedtenant = false
+}
+
+// ClearPlatform clears the "platform" edge to the Platform entity.
+func (m *DeviceMutation) ClearPlatform() {
+	m.clearedplatform = true
+	m.clearedFields[device.FieldPlatformID] = struct{}{}
+}
+
+// PlatformCleared reports if the "platform" edge to the Platform entity was cleared.
+func (m *DeviceMutation) PlatformCleared() bool {
+	return m.PlatformIDCleared() || m.clearedplatform
+}
+
+// PlatformIDs returns the "platform" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// PlatformID instead. It exists only for internal usage by the builders.
+func (m *DeviceMutation) PlatformIDs() (ids []int) {
+	if id := m.platform; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetPlatform resets all changes to the "platform" edge.
+func (m *DeviceMutation) ResetPlatform() {
+	m.platform = nil
+	m.clearedplatform = false
+}
+
+// ClearSite clears the "site" edge to the Site entity.
+func (m *DeviceMutation) ClearSite() {
+	m.clearedsite = true
+	m.clearedFields[device.FieldSiteID] = struct{}{}
+}
+
+// SiteCleared reports if the "site" edge to the Site entity was cleared.
+func (m *DeviceMutation) SiteCleared() bool {
+	return m.clearedsite
+}
+
+// SiteIDs returns the "site" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// SiteID instead. It exists only for internal usage by the builders.
+func (m *DeviceMutation) SiteIDs() (ids []int) {
+	if id := m.site; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetSite resets all changes to the "site" edge.
+func (m *DeviceMutation) ResetSite() {
+	m.site = nil
+	m.clearedsite = false
+}
+
+// ClearLocation clears the "location" edge to the Location entity.
+func (m *DeviceMutation) ClearLocation() {
+	m.clearedlocation = true
+	m.clearedFields[device.FieldLocationID] = struct{}{}
+}
+
+// LocationCleared reports if the "location" edge to the Location entity was cleared.
+func (m *DeviceMutation) LocationCleared() bool {
+	return m.LocationIDCleared() || m.clearedlocation
+}
+
+// LocationIDs returns the "location" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// LocationID instead. It exists only for internal usage by the builders.
+func (m *DeviceMutation) LocationIDs() (ids []int) {
+	if id := m.location; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetLocation resets all changes to the "location" edge.
+func (m *DeviceMutation) ResetLocation() {
+	m.location = nil
+	m.clearedlocation = false
+}
+
+// ClearRack clears the "rack" edge to the Rack entity.
+func (m *DeviceMutation) ClearRack() {
+	m.clearedrack = true
+	m.clearedFields[device.FieldRackID] = struct{}{}
+}
+
+// RackCleared reports if the "rack" edge to the Rack entity was cleared.
+func (m *DeviceMutation) RackCleared() bool {
+	return m.RackIDCleared() || m.clearedrack
+}
+
+// RackIDs returns the "rack" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// RackID instead. It exists only for internal usage by the builders.
+func (m *DeviceMutation) RackIDs() (ids []int) {
+	if id := m.rack; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetRack resets all changes to the "rack" edge.
+func (m *DeviceMutation) ResetRack() {
+	m.rack = nil
+	m.clearedrack = false
+}
+
+// Where appends a list predicates to the DeviceMutation builder.
+func (m *DeviceMutation) Where(ps ...predicate.Device) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the DeviceMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *DeviceMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Device, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *DeviceMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *DeviceMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Device).
+func (m *DeviceMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *DeviceMutation) Fields() []string {
+	fields := make([]string, 0, 25)
+	if m.created != nil {
+		fields = append(fields, device.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, device.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, device.FieldCustomFieldData)
+	}
+	if m.description != nil {
+		fields = append(fields, device.FieldDescription)
+	}
+	if m.comments != nil {
+		fields = append(fields, device.FieldComments)
+	}
+	if m.name != nil {
+		fields = append(fields, device.FieldName)
+	}
+	if m.__name_natural != nil {
+		fields = append(fields, device.FieldNameNatural)
+	}
+	if m.device_type != nil {
+		fields = append(fields, device.FieldDeviceTypeID)
+	}
+	if m.role != nil {
+		fields = append(fields, device.FieldRoleID)
+	}
+	if m.tenant != nil {
+		fields = append(fields, device.FieldTenantID)
+	}
+	if m.platform != nil {
+		fields = append(fields, device.FieldPlatformID)
+	}
+	if m.serial != nil {
+		fields = append(fields, device.FieldSerial)
+	}
+	if m.asset_tag != nil {
+		fields = append(fields, device.FieldAssetTag)
+	}
+	if m.site != nil {
+		fields = append(fields, device.FieldSiteID)
+	}
+	if m.location != nil {
+		fields = append(fields, device.FieldLocationID)
+	}
+	if m.rack != nil {
+		fields = append(fields, device.FieldRackID)
+	}
+	if m.position != nil {
+		fields = append(fields, device.FieldPosition)
+	}
+	if m.face != nil {
+		fields = append(fields, device.FieldFace)
+	}
+	if m.latitude != nil {
+		fields = append(fields, device.FieldLatitude)
+	}
+	if m.longitude != nil {
+		fields = append(fields, device.FieldLongitude)
+	}
+	if m.status != nil {
+		fields = append(fields, device.FieldStatus)
+	}
+	if m.airflow != nil {
+		fields = append(fields, device.FieldAirflow)
+	}
+	if m.vc_position != nil {
+		fields = append(fields, device.FieldVcPosition)
+	}
+	if m.vc_priority != nil {
+		fields = append(fields, device.FieldVcPriority)
+	}
+	if m.local_context_data != nil {
+		fields = append(fields, device.FieldLocalContextData)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *DeviceMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case device.FieldCreated:
+		return m.Created()
+	case device.FieldLastUpdated:
+		return m.LastUpdated()
+	case device.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case device.FieldDescription:
+		return m.Description()
+	case device.FieldComments:
+		return m.Comments()
+	case device.FieldName:
+		return m.Name()
+	case device.FieldNameNatural:
+		return m.NameNatural()
+	case device.FieldDeviceTypeID:
+		return m.DeviceTypeID()
+	case device.FieldRoleID:
+		return m.RoleID()
+	case device.FieldTenantID:
+		return m.TenantID()
+	case device.FieldPlatformID:
+		return m.PlatformID()
+	case device.FieldSerial:
+		return m.Serial()
+	case device.FieldAssetTag:
+		return m.AssetTag()
+	case device.FieldSiteID:
+		return m.SiteID()
+	case device.FieldLocationID:
+		return m.LocationID()
+	case device.FieldRackID:
+		return m.RackID()
+	case device.FieldPosition:
+		return m.Position()
+	case device.FieldFace:
+		return m.Face()
+	case device.FieldLatitude:
+		return m.Latitude()
+	case device.FieldLongitude:
+		return m.Longitude()
+	case device.FieldStatus:
+		return m.Status()
+	case device.FieldAirflow:
+		return m.Airflow()
+	case device.FieldVcPosition:
+		return m.VcPosition()
+	case device.FieldVcPriority:
+		return m.VcPriority()
+	case device.FieldLocalContextData:
+		return m.LocalContextData()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *DeviceMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case device.FieldCreated, device.FieldLastUpdated, device.FieldCustomFieldData, device.FieldDescription, device.FieldComments, device.FieldName, device.FieldNameNatural, device.FieldDeviceTypeID, device.FieldRoleID, device.FieldTenantID, device.FieldPlatformID, device.FieldSerial, device.FieldAssetTag, device.FieldSiteID, device.FieldLocationID, device.FieldRackID, device.FieldPosition, device.FieldFace, device.FieldLatitude, device.FieldLongitude, device.FieldStatus, device.FieldAirflow, device.FieldVcPosition, device.FieldVcPriority, device.FieldLocalContextData:
+	default:
+		return nil, fmt.Errorf("unknown Device field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case device.FieldCreated:
+		return old.Created, nil
+	case device.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case device.FieldCustomFieldData:
+		return old.CustomFieldData, nil
+	case device.FieldDescription:
+		return old.Description, nil
+	case device.FieldComments:
+		return old.Comments, nil
+	case device.FieldName:
+		return old.Name, nil
+	case device.FieldNameNatural:
+		return old.NameNatural, nil
+	case device.FieldDeviceTypeID:
+		return old.DeviceTypeID, nil
+	case device.FieldRoleID:
+		return old.RoleID, nil
+	case device.FieldTenantID:
+		return old.TenantID, nil
+	case device.FieldPlatformID:
+		return old.PlatformID, nil
+	case device.FieldSerial:
+		return old.Serial, nil
+	case device.FieldAssetTag:
+		return old.AssetTag, nil
+	case device.FieldSiteID:
+		return old.SiteID, nil
+	case device.FieldLocationID:
+		return old.LocationID, nil
+	case device.FieldRackID:
+		return old.RackID, nil
+	case device.FieldPosition:
+		return old.Position, nil
+	case device.FieldFace:
+		return old.Face, nil
+	case device.FieldLatitude:
+		return old.Latitude, nil
+	case device.FieldLongitude:
+		return old.Longitude, nil
+	case device.FieldStatus:
+		return old.Status, nil
+	case device.FieldAirflow:
+		return old.Airflow, nil
+	case device.FieldVcPosition:
+		return old.VcPosition, nil
+	case device.FieldVcPriority:
+		return old.VcPriority, nil
+	case device.FieldLocalContextData:
+		return old.LocalContextData, nil
+	}
+	return nil, fmt.Errorf("unknown Device field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *DeviceMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case device.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case device.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case device.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case device.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case device.FieldComments:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetComments(v)
+		return nil
+	case device.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case device.FieldNameNatural:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNameNatural(v)
+		return nil
+	case device.FieldDeviceTypeID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDeviceTypeID(v)
+		return nil
+	case device.FieldRoleID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRoleID(v)
+		return nil
+	case device.FieldTenantID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTenantID(v)
+		return nil
+	case device.FieldPlatformID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPlatformID(v)
+		return nil
+	case device.FieldSerial:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSerial(v)
+		return nil
+	case device.FieldAssetTag:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAssetTag(v)
+		return nil
+	case device.FieldSiteID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSiteID(v)
+		return nil
+	case device.FieldLocationID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLocationID(v)
+		return nil
+	case device.FieldRackID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRackID(v)
+		return nil
+	case device.FieldPosition:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPosition(v)
+		return nil
+	case device.FieldFace:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFace(v)
+		return nil
+	case device.FieldLatitude:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLatitude(v)
+		return nil
+	case device.FieldLongitude:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLongitude(v)
+		return nil
+	case device.FieldStatus:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case device.FieldAirflow:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAirflow(v)
+		return nil
+	case device.FieldVcPosition:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVcPosition(v)
+		return nil
+	case device.FieldVcPriority:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVcPriority(v)
+		return nil
+	case device.FieldLocalContextData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLocalContextData(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Device field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *DeviceMutation) AddedFields() []string {
+	var fields []string
+	if m.addposition != nil {
+		fields = append(fields, device.FieldPosition)
+	}
+	if m.addlatitude != nil {
+		fields = append(fields, device.FieldLatitude)
+	}
+	if m.addlongitude != nil {
+		fields = append(fields, device.FieldLongitude)
+	}
+	if m.addvc_position != nil {
+		fields = append(fields, device.FieldVcPosition)
+	}
+	if m.addvc_priority != nil {
+		fields = append(fields, device.FieldVcPriority)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *DeviceMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case device.FieldPosition:
+		return m.AddedPosition()
+	case device.FieldLatitude:
+		return m.AddedLatitude()
+	case device.FieldLongitude:
+		return m.AddedLongitude()
+	case device.FieldVcPosition:
+		return m.AddedVcPosition()
+	case device.FieldVcPriority:
+		return m.AddedVcPriority()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *DeviceMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case device.FieldPosition:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPosition(v)
+		return nil
+	case device.FieldLatitude:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddLatitude(v)
+		return nil
+	case device.FieldLongitude:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddLongitude(v)
+		return nil
+	case device.FieldVcPosition:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddVcPosition(v)
+		return nil
+	case device.FieldVcPriority:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddVcPriority(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Device numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *DeviceMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(device.FieldCreated) {
+		fields = append(fields, device.FieldCreated)
+	}
+	if m.FieldCleared(device.FieldLastUpdated) {
+		fields = append(fields, device.FieldLastUpdated)
+	}
+	if m.FieldCleared(device.FieldName) {
+		fields = append(fields, device.FieldName)
+	}
+	if m.FieldCleared(device.FieldTenantID) {
+		fields = append(fields, device.FieldTenantID)
+	}
+	if m.FieldCleared(device.FieldPlatformID) {
+		fields = append(fields, device.FieldPlatformID)
+	}
+	if m.FieldCleared(device.FieldAssetTag) {
+		fields = append(fields, device.FieldAssetTag)
+	}
+	if m.FieldCleared(device.FieldLocationID) {
+		fields = append(fields, device.FieldLocationID)
+	}
+	if m.FieldCleared(device.FieldRackID) {
+		fields = append(fields, device.FieldRackID)
+	}
+	if m.FieldCleared(device.FieldPosition) {
+		fields = append(fields, device.FieldPosition)
+	}
+	if m.FieldCleared(device.FieldLatitude) {
+		fields = append(fields, device.FieldLatitude)
+	}
+	if m.FieldCleared(device.FieldLongitude) {
+		fields = append(fields, device.FieldLongitude)
+	}
+	if m.FieldCleared(device.FieldAirflow) {
+		fields = append(fields, device.FieldAirflow)
+	}
+	if m.FieldCleared(device.FieldVcPosition) {
+		fields = append(fields, device.FieldVcPosition)
+	}
+	if m.FieldCleared(device.FieldVcPriority) {
+		fields = append(fields, device.FieldVcPriority)
+	}
+	if m.FieldCleared(device.FieldLocalContextData) {
+		fields = append(fields, device.FieldLocalContextData)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *DeviceMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *DeviceMutation) ClearField(name string) error {
+	switch name {
+	case device.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case device.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case device.FieldName:
+		m.ClearName()
+		return nil
+	case device.FieldTenantID:
+		m.ClearTenantID()
+		return nil
+	case device.FieldPlatformID:
+		m.ClearPlatformID()
+		return nil
+	case device.FieldAssetTag:
+		m.ClearAssetTag()
+		return nil
+	case device.FieldLocationID:
+		m.ClearLocationID()
+		return nil
+	case device.FieldRackID:
+		m.ClearRackID()
+		return nil
+	case device.FieldPosition:
+		m.ClearPosition()
+		return nil
+	case device.FieldLatitude:
+		m.ClearLatitude()
+		return nil
+	case device.FieldLongitude:
+		m.ClearLongitude()
+		return nil
+	case device.FieldAirflow:
+		m.ClearAirflow()
+		return nil
+	case device.FieldVcPosition:
+		m.ClearVcPosition()
+		return nil
+	case device.FieldVcPriority:
+		m.ClearVcPriority()
+		return nil
+	case device.FieldLocalContextData:
+		m.ClearLocalContextData()
+		return nil
+	}
+	return fmt.Errorf("unknown Device nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *DeviceMutation) ResetField(name string) error {
+	switch name {
+	case device.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case device.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case device.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case device.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case device.FieldComments:
+		m.ResetComments()
+		return nil
+	case device.FieldName:
+		m.ResetName()
+		return nil
+	case device.FieldNameNatural:
+		m.ResetNameNatural()
+		return nil
+	case device.FieldDeviceTypeID:
+		m.ResetDeviceTypeID()
+		return nil
+	case device.FieldRoleID:
+		m.ResetRoleID()
+		return nil
+	case device.FieldTenantID:
+		m.ResetTenantID()
+		return nil
+	case device.FieldPlatformID:
+		m.ResetPlatformID()
+		return nil
+	case device.FieldSerial:
+		m.ResetSerial()
+		return nil
+	case device.FieldAssetTag:
+		m.ResetAssetTag()
+		return nil
+	case device.FieldSiteID:
+		m.ResetSiteID()
+		return nil
+	case device.FieldLocationID:
+		m.ResetLocationID()
+		return nil
+	case device.FieldRackID:
+		m.ResetRackID()
+		return nil
+	case device.FieldPosition:
+		m.ResetPosition()
+		return nil
+	case device.FieldFace:
+		m.ResetFace()
+		return nil
+	case device.FieldLatitude:
+		m.ResetLatitude()
+		return nil
+	case device.FieldLongitude:
+		m.ResetLongitude()
+		return nil
+	case device.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case device.FieldAirflow:
+		m.ResetAirflow()
+		return nil
+	case device.FieldVcPosition:
+		m.ResetVcPosition()
+		return nil
+	case device.FieldVcPriority:
+		m.ResetVcPriority()
+		return nil
+	case device.FieldLocalContextData:
+		m.ResetLocalContextData()
+		return nil
+	}
+	return fmt.Errorf("unknown Device field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *DeviceMutation) AddedEdges() []string {
+	edges := make([]string, 0, 7)
+	if m.device_type != nil {
+		edges = append(edges, device.EdgeDeviceType)
+	}
+	if m.role != nil {
+		edges = append(edges, device.EdgeRole)
+	}
+	if m.tenant != nil {
+		edges = append(edges, device.EdgeTenant)
+	}
+	if m.platform != nil {
+		edges = append(edges, device.EdgePlatform)
+	}
+	if m.site != nil {
+		edges = append(edges, device.EdgeSite)
+	}
+	if m.location != nil {
+		edges = append(edges, device.EdgeLocation)
+	}
+	if m.rack != nil {
+		edges = append(edges, device.EdgeRack)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *DeviceMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case device.EdgeDeviceType:
+		if id := m.device_type; id != nil {
+			return []ent.Value{*id}
+		}
+	case device.EdgeRole:
+		if id := m.role; id != nil {
+			return []ent.Value{*id}
+		}
+	case device.EdgeTenant:
+		if id := m.tenant; id != nil {
+			return []ent.Value{*id}
+		}
+	case device.EdgePlatform:
+		if id := m.platform; id != nil {
+			return []ent.Value{*id}
+		}
+	case device.EdgeSite:
+		if id := m.site; id != nil {
+			return []ent.Value{*id}
+		}
+	case device.EdgeLocation:
+		if id := m.location; id != nil {
+			return []ent.Value{*id}
+		}
+	case device.EdgeRack:
+		if id := m.rack; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *DeviceMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 7)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *DeviceMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *DeviceMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 7)
+	if m.cleareddevice_type {
+		edges = append(edges, device.EdgeDeviceType)
+	}
+	if m.clearedrole {
+		edges = append(edges, device.EdgeRole)
+	}
+	if m.clearedtenant {
+		edges = append(edges, device.EdgeTenant)
+	}
+	if m.clearedplatform {
+		edges = append(edges, device.EdgePlatform)
+	}
+	if m.clearedsite {
+		edges = append(edges, device.EdgeSite)
+	}
+	if m.clearedlocation {
+		edges = append(edges, device.EdgeLocation)
+	}
+	if m.clearedrack {
+		edges = append(edges, device.EdgeRack)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *DeviceMutation) EdgeCleared(name string) bool {
+	switch name {
+	case device.EdgeDeviceType:
+		return m.cleareddevice_type
+	case device.EdgeRole:
+		return m.clearedrole
+	case device.EdgeTenant:
+		return m.clearedtenant
+	case device.EdgePlatform:
+		return m.clearedplatform
+	case device.EdgeSite:
+		return m.clearedsite
+	case device.EdgeLocation:
+		return m.clearedlocation
+	case device.EdgeRack:
+		return m.clearedrack
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *DeviceMutation) ClearEdge(name string) error {
+	switch name {
+	case device.EdgeDeviceType:
+		m.ClearDeviceType()
+		return nil
+	case device.EdgeRole:
+		m.ClearRole()
+		return nil
+	case device.EdgeTenant:
+		m.ClearTenant()
+		return nil
+	case device.EdgePlatform:
+		m.ClearPlatform()
+		return nil
+	case device.EdgeSite:
+		m.ClearSite()
+		return nil
+	case device.EdgeLocation:
+		m.ClearLocation()
+		return nil
+	case device.EdgeRack:
+		m.ClearRack()
+		return nil
+	}
+	return fmt.Errorf("unknown Device unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *DeviceMutation) ResetEdge(name string) error {
+	switch name {
+	case device.EdgeDeviceType:
+		m.ResetDeviceType()
+		return nil
+	case device.EdgeRole:
+		m.ResetRole()
+		return nil
+	case device.EdgeTenant:
+		m.ResetTenant()
+		return nil
+	case device.EdgePlatform:
+		m.ResetPlatform()
+		return nil
+	case device.EdgeSite:
+		m.ResetSite()
+		return nil
+	case device.EdgeLocation:
+		m.ResetLocation()
+		return nil
+	case device.EdgeRack:
+		m.ResetRack()
+		return nil
+	}
+	return fmt.Errorf("unknown Device edge %s", name)
 }
 
 // DeviceBayTemplateMutation represents an operation that mutates the DeviceBayTemplate nodes in the graph.

@@ -24,6 +24,8 @@ type Tx struct {
 	CustomFieldChoiceSet *CustomFieldChoiceSetClient
 	// Delivery is the client for interacting with the Delivery builders.
 	Delivery *DeliveryClient
+	// Device is the client for interacting with the Device builders.
+	Device *DeviceClient
 	// DeviceBayTemplate is the client for interacting with the DeviceBayTemplate builders.
 	DeviceBayTemplate *DeviceBayTemplateClient
 	// DeviceRole is the client for interacting with the DeviceRole builders.
@@ -244,6 +246,7 @@ func (tx *Tx) init() {
 	tx.CustomField = NewCustomFieldClient(tx.config)
 	tx.CustomFieldChoiceSet = NewCustomFieldChoiceSetClient(tx.config)
 	tx.Delivery = NewDeliveryClient(tx.config)
+	tx.Device = NewDeviceClient(tx.config)
 	tx.DeviceBayTemplate = NewDeviceBayTemplateClient(tx.config)
 	tx.DeviceRole = NewDeviceRoleClient(tx.config)
 	tx.DeviceType = NewDeviceTypeClient(tx.config)

@@ -215,6 +215,102 @@ var (
 			},
 		},
 	}
+	// DcimDeviceColumns holds the columns for the "dcim_device" table.
+	DcimDeviceColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "name", Type: field.TypeString, Nullable: true, Size: 64},
+		{Name: "_name_natural", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "serial", Type: field.TypeString, Size: 50, Default: ""},
+		{Name: "asset_tag", Type: field.TypeString, Unique: true, Nullable: true, Size: 50},
+		{Name: "position", Type: field.TypeFloat64, Nullable: true},
+		{Name: "face", Type: field.TypeString, Size: 50, Default: ""},
+		{Name: "latitude", Type: field.TypeFloat64, Nullable: true},
+		{Name: "longitude", Type: field.TypeFloat64, Nullable: true},
+		{Name: "status", Type: field.TypeString, Size: 50, Default: "active"},
+		{Name: "airflow", Type: field.TypeString, Nullable: true, Size: 50},
+		{Name: "vc_position", Type: field.TypeInt, Nullable: true},
+		{Name: "vc_priority", Type: field.TypeInt, Nullable: true},
+		{Name: "local_context_data", Type: field.TypeJSON, Nullable: true},
+		{Name: "device_type_id", Type: field.TypeInt},
+		{Name: "role_id", Type: field.TypeInt},
+		{Name: "tenant_id", Type: field.TypeInt, Nullable: true},
+		{Name: "platform_id", Type: field.TypeInt, Nullable: true},
+		{Name: "site_id", Type: field.TypeInt},
+		{Name: "location_id", Type: field.TypeInt, Nullable: true},
+		{Name: "rack_id", Type: field.TypeInt, Nullable: true},
+	}
+	// DcimDeviceTable holds the schema information for the "dcim_device" table.
+	DcimDeviceTable = &schema.Table{
+		Name:       "dcim_device",
+		Columns:    DcimDeviceColumns,
+		PrimaryKey: []*schema.Column{DcimDeviceColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "dcim_device_dcim_devicetype_device_type",
+				Columns:    []*schema.Column{DcimDeviceColumns[19]},
+				RefColumns: []*schema.Column{DcimDevicetypeColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "dcim_device_dcim_devicerole_role",
+				Columns:    []*schema.Column{DcimDeviceColumns[20]},
+				RefColumns: []*schema.Column{DcimDeviceroleColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "dcim_device_tenancy_tenant_tenant",
+				Columns:    []*schema.Column{DcimDeviceColumns[21]},
+				RefColumns: []*schema.Column{TenancyTenantColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "dcim_device_dcim_platform_platform",
+				Columns:    []*schema.Column{DcimDeviceColumns[22]},
+				RefColumns: []*schema.Column{DcimPlatformColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "dcim_device_dcim_site_site",
+				Columns:    []*schema.Column{DcimDeviceColumns[23]},
+				RefColumns: []*schema.Column{DcimSiteColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "dcim_device_dcim_location_location",
+				Columns:    []*schema.Column{DcimDeviceColumns[24]},
+				RefColumns: []*schema.Column{DcimLocationColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "dcim_device_dcim_rack_rack",
+				Columns:    []*schema.Column{DcimDeviceColumns[25]},
+				RefColumns: []*schema.Column{DcimRackColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "device__name_natural_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimDeviceColumns[7], DcimDeviceColumns[0]},
+			},
+			{
+				Name:    "device_site_id_tenant_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimDeviceColumns[23], DcimDeviceColumns[21]},
+			},
+			{
+				Name:    "device_rack_id_position",
+				Unique:  false,
+				Columns: []*schema.Column{DcimDeviceColumns[25], DcimDeviceColumns[10]},
+			},
+		},
+	}
 	// DcimDevicebaytemplateColumns holds the columns for the "dcim_devicebaytemplate" table.
 	DcimDevicebaytemplateColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -1862,6 +1958,7 @@ var (
 		ExtrasCustomfieldTable,
 		ExtrasCustomfieldchoicesetTable,
 		CoreDeliveryTable,
+		DcimDeviceTable,
 		DcimDevicebaytemplateTable,
 		DcimDeviceroleTable,
 		DcimDevicetypeTable,
@@ -1930,6 +2027,16 @@ func init() {
 	}
 	CoreDeliveryTable.Annotation = &entsql.Annotation{
 		Table: "core_delivery",
+	}
+	DcimDeviceTable.ForeignKeys[0].RefTable = DcimDevicetypeTable
+	DcimDeviceTable.ForeignKeys[1].RefTable = DcimDeviceroleTable
+	DcimDeviceTable.ForeignKeys[2].RefTable = TenancyTenantTable
+	DcimDeviceTable.ForeignKeys[3].RefTable = DcimPlatformTable
+	DcimDeviceTable.ForeignKeys[4].RefTable = DcimSiteTable
+	DcimDeviceTable.ForeignKeys[5].RefTable = DcimLocationTable
+	DcimDeviceTable.ForeignKeys[6].RefTable = DcimRackTable
+	DcimDeviceTable.Annotation = &entsql.Annotation{
+		Table: "dcim_device",
 	}
 	DcimDevicebaytemplateTable.ForeignKeys[0].RefTable = DcimDevicetypeTable
 	DcimDevicebaytemplateTable.Annotation = &entsql.Annotation{

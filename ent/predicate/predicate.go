@@ -21,6 +21,9 @@ type CustomFieldChoiceSet func(*sql.Selector)
 // Delivery is the predicate function for delivery builders.
 type Delivery func(*sql.Selector)
 
+// Device is the predicate function for device builders.
+type Device func(*sql.Selector)
+
 // DeviceBayTemplate is the predicate function for devicebaytemplate builders.
 type DeviceBayTemplate func(*sql.Selector)
 

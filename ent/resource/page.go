@@ -29,7 +29,7 @@ type Page struct {
 	base    string
 	fields  []*Field
 	nested  bool
-	fk      map[*Field]map[int]*Row
+	related map[*Descriptor]map[int]*Row // FK targets, by model then id
 	tags    map[int][]*Row
 	counts  map[*Field]map[int]int
 	generic map[*Field]map[string]map[int]*Row
@@ -103,11 +103,12 @@ func (p *Page) load(ctx context.Context, rows []*Row) error {
 	for i, r := range rows {
 		ids[i] = r.ID
 	}
+	var fks []*Field
 	for _, f := range p.fields {
 		var err error
 		switch f.Kind {
 		case KindFK:
-			err = p.loadFK(ctx, f, rows)
+			fks = append(fks, f)
 		case KindTags:
 			err = p.loadTags(ctx, ids)
 		case KindCount:
@@ -125,31 +126,66 @@ func (p *Page) load(ctx context.Context, rows []*Row) error {
 			return err
 		}
 	}
-	return nil
+	return p.loadRelated(ctx, fks, rows)
 }
 
-func (p *Page) loadFK(ctx context.Context, f *Field, rows []*Row) error {
-	seen := map[int]bool{}
-	var ids []int
-	for _, r := range rows {
-		if id, ok := r.Vals[f.col].(int); ok && !seen[id] {
-			seen[id] = true
-			ids = append(ids, id)
+// loadRelated loads the objects the FK fields of rows point at, and
+// theirs in turn (a device's device type shows its manufacturer, as
+// NetBox's nested serializers do), level by level: one batched query per
+// model and level, whatever the page size. Objects are shared by model, so
+// an object already loaded at an earlier level (the manufacturer of a
+// template and of its device type) is not asked for again, and cycles end.
+func (p *Page) loadRelated(ctx context.Context, fields []*Field, rows []*Row) error {
+	p.related = map[*Descriptor]map[int]*Row{}
+	type want struct {
+		fields []*Field
+		rows   []*Row
+	}
+	level := []want{{fields, rows}}
+	for len(level) > 0 {
+		ids := map[*Descriptor][]int{}
+		var order []*Descriptor
+		for _, w := range level {
+			for _, f := range w.fields {
+				m := p.related[f.target]
+				if m == nil {
+					m = map[int]*Row{}
+					p.related[f.target] = m
+				}
+				for _, r := range w.rows {
+					if id, ok := r.Vals[f.col].(int); ok {
+						if _, seen := m[id]; !seen {
+							m[id] = nil // claimed: asked for once
+							if ids[f.target] == nil {
+								order = append(order, f.target)
+							}
+							ids[f.target] = append(ids[f.target], id)
+						}
+					}
+				}
+			}
+		}
+		level = nil
+		for _, t := range order {
+			got, err := t.getNested(ctx, p.st, ids[t])
+			if err != nil {
+				return err
+			}
+			for _, r := range got {
+				p.related[t][r.ID] = r
+			}
+			var nested []*Field
+			for _, nf := range t.nestedFields() {
+				if nf.Kind == KindFK {
+					nested = append(nested, nf)
+				}
+			}
+			if len(nested) > 0 && len(got) > 0 {
+				level = append(level, want{nested, got})
+			}
 		}
 	}
-	if p.fk == nil {
-		p.fk = map[*Field]map[int]*Row{}
-	}
-	m := map[int]*Row{}
-	p.fk[f] = m
-	if len(ids) == 0 {
-		return nil
-	}
-	got, err := f.target.getNested(ctx, p.st, ids)
-	for _, r := range got {
-		m[r.ID] = r
-	}
-	return err
+	return nil
 }
 
 func (p *Page) loadTags(ctx context.Context, ids []int) error {
@@ -360,10 +396,7 @@ func (p *Page) value(b []byte, d *Descriptor, r *Row, f *Field, nested bool) []b
 		if !ok {
 			return append(b, "null"...)
 		}
-		if nested || p.fk == nil {
-			return appendAny(b, id)
-		}
-		t := p.fk[f][id]
+		t := p.related[f.target][id]
 		if t == nil {
 			return appendAny(b, id)
 		}

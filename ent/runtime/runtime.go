@@ -10,6 +10,7 @@ import (
 	"github.com/inventory/inventory/ent/customfield"
 	"github.com/inventory/inventory/ent/customfieldchoiceset"
 	"github.com/inventory/inventory/ent/delivery"
+	"github.com/inventory/inventory/ent/device"
 	"github.com/inventory/inventory/ent/devicebaytemplate"
 	"github.com/inventory/inventory/ent/devicerole"
 	"github.com/inventory/inventory/ent/devicetype"
@@ -423,6 +424,109 @@ func init() {
 	deliveryDescError := deliveryFields[24].Descriptor()
 	// delivery.DefaultError holds the default value on creation for the error field.
 	delivery.DefaultError = deliveryDescError.Default.(string)
+	deviceMixin := schema.Device{}.Mixin()
+	deviceMixinFields0 := deviceMixin[0].Fields()
+	_ = deviceMixinFields0
+	deviceMixinFields2 := deviceMixin[2].Fields()
+	_ = deviceMixinFields2
+	deviceMixinFields3 := deviceMixin[3].Fields()
+	_ = deviceMixinFields3
+	deviceFields := schema.Device{}.Fields()
+	_ = deviceFields
+	// deviceDescCreated is the schema descriptor for created field.
+	deviceDescCreated := deviceMixinFields0[0].Descriptor()
+	// device.DefaultCreated holds the default value on creation for the created field.
+	device.DefaultCreated = deviceDescCreated.Default.(func() time.Time)
+	// deviceDescLastUpdated is the schema descriptor for last_updated field.
+	deviceDescLastUpdated := deviceMixinFields0[1].Descriptor()
+	// device.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	device.DefaultLastUpdated = deviceDescLastUpdated.Default.(func() time.Time)
+	// device.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	device.UpdateDefaultLastUpdated = deviceDescLastUpdated.UpdateDefault.(func() time.Time)
+	// deviceDescCustomFieldData is the schema descriptor for custom_field_data field.
+	deviceDescCustomFieldData := deviceMixinFields2[0].Descriptor()
+	// device.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	device.DefaultCustomFieldData = deviceDescCustomFieldData.Default.(map[string]interface{})
+	// deviceDescDescription is the schema descriptor for description field.
+	deviceDescDescription := deviceMixinFields3[0].Descriptor()
+	// device.DefaultDescription holds the default value on creation for the description field.
+	device.DefaultDescription = deviceDescDescription.Default.(string)
+	// device.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	device.DescriptionValidator = deviceDescDescription.Validators[0].(func(string) error)
+	// deviceDescComments is the schema descriptor for comments field.
+	deviceDescComments := deviceMixinFields3[1].Descriptor()
+	// device.DefaultComments holds the default value on creation for the comments field.
+	device.DefaultComments = deviceDescComments.Default.(string)
+	// deviceDescName is the schema descriptor for name field.
+	deviceDescName := deviceFields[0].Descriptor()
+	// device.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	device.NameValidator = deviceDescName.Validators[0].(func(string) error)
+	// deviceDescNameNatural is the schema descriptor for _name_natural field.
+	deviceDescNameNatural := deviceFields[1].Descriptor()
+	// device.DefaultNameNatural holds the default value on creation for the _name_natural field.
+	device.DefaultNameNatural = deviceDescNameNatural.Default.(string)
+	// deviceDescSerial is the schema descriptor for serial field.
+	deviceDescSerial := deviceFields[6].Descriptor()
+	// device.DefaultSerial holds the default value on creation for the serial field.
+	device.DefaultSerial = deviceDescSerial.Default.(string)
+	// device.SerialValidator is a validator for the "serial" field. It is called by the builders before save.
+	device.SerialValidator = deviceDescSerial.Validators[0].(func(string) error)
+	// deviceDescAssetTag is the schema descriptor for asset_tag field.
+	deviceDescAssetTag := deviceFields[7].Descriptor()
+	// device.AssetTagValidator is a validator for the "asset_tag" field. It is called by the builders before save.
+	device.AssetTagValidator = deviceDescAssetTag.Validators[0].(func(string) error)
+	// deviceDescFace is the schema descriptor for face field.
+	deviceDescFace := deviceFields[12].Descriptor()
+	// device.DefaultFace holds the default value on creation for the face field.
+	device.DefaultFace = deviceDescFace.Default.(string)
+	// device.FaceValidator is a validator for the "face" field. It is called by the builders before save.
+	device.FaceValidator = deviceDescFace.Validators[0].(func(string) error)
+	// deviceDescStatus is the schema descriptor for status field.
+	deviceDescStatus := deviceFields[15].Descriptor()
+	// device.DefaultStatus holds the default value on creation for the status field.
+	device.DefaultStatus = deviceDescStatus.Default.(string)
+	// device.StatusValidator is a validator for the "status" field. It is called by the builders before save.
+	device.StatusValidator = deviceDescStatus.Validators[0].(func(string) error)
+	// deviceDescAirflow is the schema descriptor for airflow field.
+	deviceDescAirflow := deviceFields[16].Descriptor()
+	// device.AirflowValidator is a validator for the "airflow" field. It is called by the builders before save.
+	device.AirflowValidator = deviceDescAirflow.Validators[0].(func(string) error)
+	// deviceDescVcPosition is the schema descriptor for vc_position field.
+	deviceDescVcPosition := deviceFields[17].Descriptor()
+	// device.VcPositionValidator is a validator for the "vc_position" field. It is called by the builders before save.
+	device.VcPositionValidator = func() func(int) error {
+		validators := deviceDescVcPosition.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(vc_position int) error {
+			for _, fn := range fns {
+				if err := fn(vc_position); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// deviceDescVcPriority is the schema descriptor for vc_priority field.
+	deviceDescVcPriority := deviceFields[18].Descriptor()
+	// device.VcPriorityValidator is a validator for the "vc_priority" field. It is called by the builders before save.
+	device.VcPriorityValidator = func() func(int) error {
+		validators := deviceDescVcPriority.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(vc_priority int) error {
+			for _, fn := range fns {
+				if err := fn(vc_priority); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
 	devicebaytemplateMixin := schema.DeviceBayTemplate{}.Mixin()
 	devicebaytemplateHooks := schema.DeviceBayTemplate{}.Hooks()
 	devicebaytemplate.Hooks[0] = devicebaytemplateHooks[0]

@@ -1,0 +1,111 @@
+package schema
+
+import (
+	"entgo.io/ent"
+	"entgo.io/ent/dialect/entsql"
+	"entgo.io/ent/schema"
+	"entgo.io/ent/schema/field"
+	"entgo.io/ent/schema/index"
+
+	"github.com/inventory/inventory/ent/schema/api"
+)
+
+// Device is dcim.Device: a piece of hardware of a device type, with a
+// role, at a site (and optionally a location and a rack position).
+type Device struct{ ent.Schema }
+
+func (Device) Mixin() []ent.Mixin { return PrimaryMixins() }
+
+// Choices of a device's status, face and airflow.
+var (
+	DeviceStatus = api.C("offline", "Offline", "active", "Active", "planned", "Planned", "staged", "Staged",
+		"failed", "Failed", "inventory", "Inventory", "decommissioning", "Decommissioning")
+	DeviceFace    = api.C("front", "Front", "rear", "Rear")
+	DeviceAirflow = api.C("front-to-rear", "Front to rear", "rear-to-front", "Rear to front",
+		"left-to-right", "Left to right", "right-to-left", "Right to left", "side-to-rear", "Side to rear",
+		"rear-to-side", "Rear to side", "bottom-to-top", "Bottom to top", "top-to-bottom", "Top to bottom",
+		"passive", "Passive", "mixed", "Mixed")
+)
+
+func (Device) Fields() []ent.Field {
+	return []ent.Field{
+		// NetBox's name is nullable: unnamed devices are common (patch
+		// panels, blanks); uniqueness applies to named ones only.
+		field.String("name").MaxRuneLen(64).Optional().Nillable().Annotations(api.Field{Natural: true}),
+		NaturalKeyField("name"),
+		field.Int("device_type_id"), field.Int("role_id"), FKField("tenant"), FKField("platform"),
+		field.String("serial").MaxRuneLen(50).Default(""),
+		field.String("asset_tag").MaxRuneLen(50).Optional().Nillable().Unique(),
+		field.Int("site_id"), FKField("location"), FKField("rack"),
+		// position is NetBox's DecimalField(max_digits=4, decimal_places=1):
+		// a float holds every value it allows exactly (steps of 0.5).
+		field.Float("position").Optional().Nillable(),
+		field.String("face").MaxRuneLen(50).Default("").Annotations(api.Field{Kind: "choice", Choices: DeviceFace}),
+		field.Float("latitude").Optional().Nillable(),
+		field.Float("longitude").Optional().Nillable(),
+		field.String("status").MaxRuneLen(50).Default("active").Annotations(api.Field{Kind: "choice", Choices: DeviceStatus}),
+		field.String("airflow").MaxRuneLen(50).Optional().Nillable().
+			Annotations(api.Field{Kind: "choice", Choices: DeviceAirflow}),
+		field.Int("vc_position").Optional().Nillable().Min(0).Max(255).Annotations(api.Field{Min: api.Int(0), Max: api.Int(255)}),
+		field.Int("vc_priority").Optional().Nillable().Min(0).Max(255).Annotations(api.Field{Min: api.Int(0), Max: api.Int(255)}),
+		field.JSON("local_context_data", map[string]any{}).Optional().Annotations(api.Field{Kind: "json"}),
+	}
+}
+
+func (Device) Edges() []ent.Edge {
+	return []ent.Edge{
+		FKRequired("device_type", DeviceType.Type, api.Protect),
+		FKRequired("role", DeviceRole.Type, api.Protect),
+		FK("tenant", Tenant.Type, api.Protect),
+		FK("platform", Platform.Type, api.SetNull),
+		FKRequired("site", Site.Type, api.Protect),
+		FK("location", Location.Type, api.Protect),
+		FK("rack", Rack.Type, api.Protect),
+	}
+}
+
+func (Device) Indexes() []ent.Index {
+	return []ent.Index{
+		index.Fields("_name_natural", "id"),
+		index.Fields("site_id", "tenant_id"),
+		index.Fields("rack_id", "position"),
+	}
+}
+
+func (Device) Annotations() []schema.Annotation {
+	return []schema.Annotation{
+		entsql.Annotation{Table: "dcim_device"},
+		api.Model{
+			App: "dcim", Path: "devices", Verbose: "device",
+			GenericOnly: true,
+			Fields: []string{"id", "url", "display_url", "display", "name", "device_type", "role", "tenant", "platform",
+				"serial", "asset_tag", "site", "location", "rack", "position", "face", "latitude", "longitude",
+				"parent_device", "status", "airflow", "primary_ip", "primary_ip4", "primary_ip6", "oob_ip", "cluster",
+				"virtual_chassis", "vc_position", "vc_priority", "description", "owner", "comments", "config_template",
+				"config_context", "local_context_data", "tags", "custom_fields", "created", "last_updated",
+				"console_port_count", "console_server_port_count", "power_port_count", "power_outlet_count",
+				"interface_count", "front_port_count", "rear_port_count", "device_bay_count", "module_bay_count",
+				"inventory_item_count"},
+			Brief:    []string{"id", "url", "display", "name", "description"},
+			Display:  "{name}",
+			Search:   []string{"name", "serial", "asset_tag", "description", "comments"},
+			Ordering: []string{"name", "id"},
+			// NetBox compares names case-insensitively (Lower('name')).
+			Unique: []api.Unique{
+				{Fields: []string{"name", "site", "tenant"}, Message: "Device name must be unique per site and tenant."},
+				{Fields: []string{"name", "site"}, WhenNull: "tenant", Message: "Device name must be unique per site."},
+			},
+			// IP addresses, clusters, virtual chassis, config templates and
+			// components are other models, not built yet.
+			Empty: map[string]any{"owner": nil, "parent_device": nil, "primary_ip": nil, "primary_ip4": nil,
+				"primary_ip6": nil, "oob_ip": nil, "cluster": nil, "virtual_chassis": nil, "config_template": nil,
+				"config_context": map[string]any{}, "console_port_count": 0, "console_server_port_count": 0,
+				"power_port_count": 0, "power_outlet_count": 0, "interface_count": 0, "front_port_count": 0,
+				"rear_port_count": 0, "device_bay_count": 0, "module_bay_count": 0, "inventory_item_count": 0},
+			Filters: append(append(TenancyFilters(), SiteTreeFilters()...),
+				api.Filter{Name: "manufacturer_id", Kind: "fk-id", Via: "device_type", Column: "manufacturer"},
+				api.Filter{Name: "manufacturer", Kind: "fk-attr", Via: "device_type", Column: "manufacturer"},
+				api.Filter{Name: "model", Kind: "string", Via: "device_type", Column: "slug"}),
+		},
+	}
+}
