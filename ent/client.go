@@ -39,7 +39,9 @@ import (
 	"github.com/inventory/inventory/ent/objectpermission"
 	"github.com/inventory/inventory/ent/outboxevent"
 	"github.com/inventory/inventory/ent/platform"
+	"github.com/inventory/inventory/ent/powerfeed"
 	"github.com/inventory/inventory/ent/poweroutlettemplate"
+	"github.com/inventory/inventory/ent/powerpanel"
 	"github.com/inventory/inventory/ent/powerporttemplate"
 	"github.com/inventory/inventory/ent/prefix"
 	"github.com/inventory/inventory/ent/rack"
@@ -120,8 +122,12 @@ type Client struct {
 	OutboxEvent *OutboxEventClient
 	// Platform is the client for interacting with the Platform builders.
 	Platform *PlatformClient
+	// PowerFeed is the client for interacting with the PowerFeed builders.
+	PowerFeed *PowerFeedClient
 	// PowerOutletTemplate is the client for interacting with the PowerOutletTemplate builders.
 	PowerOutletTemplate *PowerOutletTemplateClient
+	// PowerPanel is the client for interacting with the PowerPanel builders.
+	PowerPanel *PowerPanelClient
 	// PowerPortTemplate is the client for interacting with the PowerPortTemplate builders.
 	PowerPortTemplate *PowerPortTemplateClient
 	// Prefix is the client for interacting with the Prefix builders.
@@ -203,7 +209,9 @@ func (c *Client) init() {
 	c.ObjectPermission = NewObjectPermissionClient(c.config)
 	c.OutboxEvent = NewOutboxEventClient(c.config)
 	c.Platform = NewPlatformClient(c.config)
+	c.PowerFeed = NewPowerFeedClient(c.config)
 	c.PowerOutletTemplate = NewPowerOutletTemplateClient(c.config)
+	c.PowerPanel = NewPowerPanelClient(c.config)
 	c.PowerPortTemplate = NewPowerPortTemplateClient(c.config)
 	c.Prefix = NewPrefixClient(c.config)
 	c.RIR = NewRIRClient(c.config)
@@ -343,7 +351,9 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		ObjectPermission:          NewObjectPermissionClient(cfg),
 		OutboxEvent:               NewOutboxEventClient(cfg),
 		Platform:                  NewPlatformClient(cfg),
+		PowerFeed:                 NewPowerFeedClient(cfg),
 		PowerOutletTemplate:       NewPowerOutletTemplateClient(cfg),
+		PowerPanel:                NewPowerPanelClient(cfg),
 		PowerPortTemplate:         NewPowerPortTemplateClient(cfg),
 		Prefix:                    NewPrefixClient(cfg),
 		RIR:                       NewRIRClient(cfg),
@@ -410,7 +420,9 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		ObjectPermission:          NewObjectPermissionClient(cfg),
 		OutboxEvent:               NewOutboxEventClient(cfg),
 		Platform:                  NewPlatformClient(cfg),
+		PowerFeed:                 NewPowerFeedClient(cfg),
 		PowerOutletTemplate:       NewPowerOutletTemplateClient(cfg),
+		PowerPanel:                NewPowerPanelClient(cfg),
 		PowerPortTemplate:         NewPowerPortTemplateClient(cfg),
 		Prefix:                    NewPrefixClient(cfg),
 		RIR:                       NewRIRClient(cfg),
@@ -468,11 +480,12 @@ func (c *Client) Use(hooks ...Hook) {
 		c.DeviceRole, c.DeviceType, c.EventRule, c.FrontPortTemplate, c.Group,
 		c.InterfaceTemplate, c.InventoryItemRole, c.InventoryItemTemplate, c.Location,
 		c.Manufacturer, c.ModuleBayTemplate, c.ModuleType, c.ModuleTypeProfile,
-		c.ObjectChange, c.ObjectPermission, c.OutboxEvent, c.Platform,
-		c.PowerOutletTemplate, c.PowerPortTemplate, c.Prefix, c.RIR, c.Rack,
-		c.RackGroup, c.RackReservation, c.RackRole, c.RackType, c.RearPortTemplate,
-		c.Region, c.Role, c.Site, c.SiteGroup, c.Tag, c.TaggedItem, c.Tenant,
-		c.TenantGroup, c.Token, c.User, c.VLAN, c.VLANGroup, c.VRF, c.Webhook,
+		c.ObjectChange, c.ObjectPermission, c.OutboxEvent, c.Platform, c.PowerFeed,
+		c.PowerOutletTemplate, c.PowerPanel, c.PowerPortTemplate, c.Prefix, c.RIR,
+		c.Rack, c.RackGroup, c.RackReservation, c.RackRole, c.RackType,
+		c.RearPortTemplate, c.Region, c.Role, c.Site, c.SiteGroup, c.Tag, c.TaggedItem,
+		c.Tenant, c.TenantGroup, c.Token, c.User, c.VLAN, c.VLANGroup, c.VRF,
+		c.Webhook,
 	} {
 		n.Use(hooks...)
 	}
@@ -487,11 +500,12 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.DeviceRole, c.DeviceType, c.EventRule, c.FrontPortTemplate, c.Group,
 		c.InterfaceTemplate, c.InventoryItemRole, c.InventoryItemTemplate, c.Location,
 		c.Manufacturer, c.ModuleBayTemplate, c.ModuleType, c.ModuleTypeProfile,
-		c.ObjectChange, c.ObjectPermission, c.OutboxEvent, c.Platform,
-		c.PowerOutletTemplate, c.PowerPortTemplate, c.Prefix, c.RIR, c.Rack,
-		c.RackGroup, c.RackReservation, c.RackRole, c.RackType, c.RearPortTemplate,
-		c.Region, c.Role, c.Site, c.SiteGroup, c.Tag, c.TaggedItem, c.Tenant,
-		c.TenantGroup, c.Token, c.User, c.VLAN, c.VLANGroup, c.VRF, c.Webhook,
+		c.ObjectChange, c.ObjectPermission, c.OutboxEvent, c.Platform, c.PowerFeed,
+		c.PowerOutletTemplate, c.PowerPanel, c.PowerPortTemplate, c.Prefix, c.RIR,
+		c.Rack, c.RackGroup, c.RackReservation, c.RackRole, c.RackType,
+		c.RearPortTemplate, c.Region, c.Role, c.Site, c.SiteGroup, c.Tag, c.TaggedItem,
+		c.Tenant, c.TenantGroup, c.Token, c.User, c.VLAN, c.VLANGroup, c.VRF,
+		c.Webhook,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -548,8 +562,12 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.OutboxEvent.mutate(ctx, m)
 	case *PlatformMutation:
 		return c.Platform.mutate(ctx, m)
+	case *PowerFeedMutation:
+		return c.PowerFeed.mutate(ctx, m)
 	case *PowerOutletTemplateMutation:
 		return c.PowerOutletTemplate.mutate(ctx, m)
+	case *PowerPanelMutation:
+		return c.PowerPanel.mutate(ctx, m)
 	case *PowerPortTemplateMutation:
 		return c.PowerPortTemplate.mutate(ctx, m)
 	case *PrefixMutation:
@@ -3222,6 +3240,105 @@ func (c *PlatformClient) mutate(ctx context.Context, m *PlatformMutation) (Value
 	}
 }
 
+// PowerFeedClient is a client for the PowerFeed schema.
+type PowerFeedClient struct {
+	config
+}
+
+// NewPowerFeedClient returns a client for the PowerFeed from the given config.
+func NewPowerFeedClient(c config) *PowerFeedClient {
+	return &PowerFeedClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `powerfeed.Hooks(f(g(h())))`.
+func (c *PowerFeedClient) Use(hooks ...Hook) {
+	c.hooks.PowerFeed = append(c.hooks.PowerFeed, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `powerfeed.Intercept(f(g(h())))`.
+func (c *PowerFeedClient) Intercept(interceptors ...Interceptor) {
+	c.inters.PowerFeed = append(c.inters.PowerFeed, interceptors...)
+}
+
+// Create returns a builder for creating a PowerFeed entity.
+func (c *PowerFeedClient) Create() *PowerFeedCreate {
+	mutation := newPowerFeedMutation(c.config, OpCreate)
+	return &PowerFeedCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of PowerFeed entities.
+func (c *PowerFeedClient) CreateBulk(builders ...*PowerFeedCreate) *PowerFeedCreateBulk {
+	return &PowerFeedCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for PowerFeed.
+func (c *PowerFeedClient) Update() *PowerFeedUpdate {
+	mutation := newPowerFeedMutation(c.config, OpUpdate)
+	return &PowerFeedUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *PowerFeedClient) UpdateOneID(id int) *PowerFeedUpdateOne {
+	mutation := newPowerFeedMutation(c.config, OpUpdateOne, withPowerFeedID(id))
+	return &PowerFeedUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for PowerFeed.
+func (c *PowerFeedClient) Delete() *PowerFeedDelete {
+	mutation := newPowerFeedMutation(c.config, OpDelete)
+	return &PowerFeedDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *PowerFeedClient) DeleteOneID(id int) *PowerFeedDeleteOne {
+	builder := c.Delete().Where(powerfeed.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &PowerFeedDeleteOne{builder}
+}
+
+// Query returns a query builder for PowerFeed.
+func (c *PowerFeedClient) Query() *PowerFeedQuery {
+	return &PowerFeedQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypePowerFeed},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a PowerFeed entity by its id.
+func (c *PowerFeedClient) Get(ctx context.Context, id int) (*PowerFeed, error) {
+	return c.Query().Where(powerfeed.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *PowerFeedClient) Hooks() []Hook {
+	hooks := c.hooks.PowerFeed
+	return append(hooks[:len(hooks):len(hooks)], powerfeed.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *PowerFeedClient) Interceptors() []Interceptor {
+	return c.inters.PowerFeed
+}
+
+func (c *PowerFeedClient) mutate(ctx context.Context, m *PowerFeedMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&PowerFeedCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&PowerFeedUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&PowerFeedUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&PowerFeedDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown PowerFeed mutation op: %q", m.Op())
+	}
+}
+
 // PowerOutletTemplateClient is a client for the PowerOutletTemplate schema.
 type PowerOutletTemplateClient struct {
 	config
@@ -3318,6 +3435,105 @@ func (c *PowerOutletTemplateClient) mutate(ctx context.Context, m *PowerOutletTe
 		return (&PowerOutletTemplateDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown PowerOutletTemplate mutation op: %q", m.Op())
+	}
+}
+
+// PowerPanelClient is a client for the PowerPanel schema.
+type PowerPanelClient struct {
+	config
+}
+
+// NewPowerPanelClient returns a client for the PowerPanel from the given config.
+func NewPowerPanelClient(c config) *PowerPanelClient {
+	return &PowerPanelClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `powerpanel.Hooks(f(g(h())))`.
+func (c *PowerPanelClient) Use(hooks ...Hook) {
+	c.hooks.PowerPanel = append(c.hooks.PowerPanel, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `powerpanel.Intercept(f(g(h())))`.
+func (c *PowerPanelClient) Intercept(interceptors ...Interceptor) {
+	c.inters.PowerPanel = append(c.inters.PowerPanel, interceptors...)
+}
+
+// Create returns a builder for creating a PowerPanel entity.
+func (c *PowerPanelClient) Create() *PowerPanelCreate {
+	mutation := newPowerPanelMutation(c.config, OpCreate)
+	return &PowerPanelCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of PowerPanel entities.
+func (c *PowerPanelClient) CreateBulk(builders ...*PowerPanelCreate) *PowerPanelCreateBulk {
+	return &PowerPanelCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for PowerPanel.
+func (c *PowerPanelClient) Update() *PowerPanelUpdate {
+	mutation := newPowerPanelMutation(c.config, OpUpdate)
+	return &PowerPanelUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *PowerPanelClient) UpdateOneID(id int) *PowerPanelUpdateOne {
+	mutation := newPowerPanelMutation(c.config, OpUpdateOne, withPowerPanelID(id))
+	return &PowerPanelUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for PowerPanel.
+func (c *PowerPanelClient) Delete() *PowerPanelDelete {
+	mutation := newPowerPanelMutation(c.config, OpDelete)
+	return &PowerPanelDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *PowerPanelClient) DeleteOneID(id int) *PowerPanelDeleteOne {
+	builder := c.Delete().Where(powerpanel.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &PowerPanelDeleteOne{builder}
+}
+
+// Query returns a query builder for PowerPanel.
+func (c *PowerPanelClient) Query() *PowerPanelQuery {
+	return &PowerPanelQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypePowerPanel},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a PowerPanel entity by its id.
+func (c *PowerPanelClient) Get(ctx context.Context, id int) (*PowerPanel, error) {
+	return c.Query().Where(powerpanel.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *PowerPanelClient) Hooks() []Hook {
+	hooks := c.hooks.PowerPanel
+	return append(hooks[:len(hooks):len(hooks)], powerpanel.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *PowerPanelClient) Interceptors() []Interceptor {
+	return c.inters.PowerPanel
+}
+
+func (c *PowerPanelClient) mutate(ctx context.Context, m *PowerPanelMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&PowerPanelCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&PowerPanelUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&PowerPanelUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&PowerPanelDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown PowerPanel mutation op: %q", m.Op())
 	}
 }
 
@@ -5911,10 +6127,11 @@ type (
 		DeviceType, EventRule, FrontPortTemplate, Group, InterfaceTemplate,
 		InventoryItemRole, InventoryItemTemplate, Location, Manufacturer,
 		ModuleBayTemplate, ModuleType, ModuleTypeProfile, ObjectChange,
-		ObjectPermission, OutboxEvent, Platform, PowerOutletTemplate,
-		PowerPortTemplate, Prefix, RIR, Rack, RackGroup, RackReservation, RackRole,
-		RackType, RearPortTemplate, Region, Role, Site, SiteGroup, Tag, TaggedItem,
-		Tenant, TenantGroup, Token, User, VLAN, VLANGroup, VRF, Webhook []ent.Hook
+		ObjectPermission, OutboxEvent, Platform, PowerFeed, PowerOutletTemplate,
+		PowerPanel, PowerPortTemplate, Prefix, RIR, Rack, RackGroup, RackReservation,
+		RackRole, RackType, RearPortTemplate, Region, Role, Site, SiteGroup, Tag,
+		TaggedItem, Tenant, TenantGroup, Token, User, VLAN, VLANGroup, VRF,
+		Webhook []ent.Hook
 	}
 	inters struct {
 		ConsolePortTemplate, ConsoleServerPortTemplate, CustomField,
@@ -5922,10 +6139,10 @@ type (
 		DeviceType, EventRule, FrontPortTemplate, Group, InterfaceTemplate,
 		InventoryItemRole, InventoryItemTemplate, Location, Manufacturer,
 		ModuleBayTemplate, ModuleType, ModuleTypeProfile, ObjectChange,
-		ObjectPermission, OutboxEvent, Platform, PowerOutletTemplate,
-		PowerPortTemplate, Prefix, RIR, Rack, RackGroup, RackReservation, RackRole,
-		RackType, RearPortTemplate, Region, Role, Site, SiteGroup, Tag, TaggedItem,
-		Tenant, TenantGroup, Token, User, VLAN, VLANGroup, VRF,
+		ObjectPermission, OutboxEvent, Platform, PowerFeed, PowerOutletTemplate,
+		PowerPanel, PowerPortTemplate, Prefix, RIR, Rack, RackGroup, RackReservation,
+		RackRole, RackType, RearPortTemplate, Region, Role, Site, SiteGroup, Tag,
+		TaggedItem, Tenant, TenantGroup, Token, User, VLAN, VLANGroup, VRF,
 		Webhook []ent.Interceptor
 	}
 )

@@ -36,7 +36,9 @@ import (
 	"github.com/inventory/inventory/ent/objectpermission"
 	"github.com/inventory/inventory/ent/outboxevent"
 	"github.com/inventory/inventory/ent/platform"
+	"github.com/inventory/inventory/ent/powerfeed"
 	"github.com/inventory/inventory/ent/poweroutlettemplate"
+	"github.com/inventory/inventory/ent/powerpanel"
 	"github.com/inventory/inventory/ent/powerporttemplate"
 	"github.com/inventory/inventory/ent/prefix"
 	"github.com/inventory/inventory/ent/rack"
@@ -144,7 +146,9 @@ func checkColumn(t, c string) error {
 			objectpermission.Table:          objectpermission.ValidColumn,
 			outboxevent.Table:               outboxevent.ValidColumn,
 			platform.Table:                  platform.ValidColumn,
+			powerfeed.Table:                 powerfeed.ValidColumn,
 			poweroutlettemplate.Table:       poweroutlettemplate.ValidColumn,
+			powerpanel.Table:                powerpanel.ValidColumn,
 			powerporttemplate.Table:         powerporttemplate.ValidColumn,
 			prefix.Table:                    prefix.ValidColumn,
 			rir.Table:                       rir.ValidColumn,

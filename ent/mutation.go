@@ -36,7 +36,9 @@ import (
 	"github.com/inventory/inventory/ent/objectpermission"
 	"github.com/inventory/inventory/ent/outboxevent"
 	"github.com/inventory/inventory/ent/platform"
+	"github.com/inventory/inventory/ent/powerfeed"
 	"github.com/inventory/inventory/ent/poweroutlettemplate"
+	"github.com/inventory/inventory/ent/powerpanel"
 	"github.com/inventory/inventory/ent/powerporttemplate"
 	"github.com/inventory/inventory/ent/predicate"
 	"github.com/inventory/inventory/ent/prefix"
@@ -96,7 +98,9 @@ const (
 	TypeObjectPermission          = "ObjectPermission"
 	TypeOutboxEvent               = "OutboxEvent"
 	TypePlatform                  = "Platform"
+	TypePowerFeed                 = "PowerFeed"
 	TypePowerOutletTemplate       = "PowerOutletTemplate"
+	TypePowerPanel                = "PowerPanel"
 	TypePowerPortTemplate         = "PowerPortTemplate"
 	TypePrefix                    = "Prefix"
 	TypeRIR                       = "RIR"
@@ -25034,6 +25038,1486 @@ func (m *PlatformMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown Platform edge %s", name)
 }
 
+// PowerFeedMutation represents an operation that mutates the PowerFeed nodes in the graph.
+type PowerFeedMutation struct {
+	config
+	op                 Op
+	typ                string
+	id                 *int
+	created            *time.Time
+	last_updated       *time.Time
+	custom_field_data  *map[string]interface{}
+	description        *string
+	comments           *string
+	name               *string
+	__name_natural     *string
+	status             *string
+	_type              *string
+	supply             *string
+	phase              *string
+	voltage            *int
+	addvoltage         *int
+	amperage           *int
+	addamperage        *int
+	max_utilization    *int
+	addmax_utilization *int
+	mark_connected     *bool
+	cable_end          *string
+	available_power    *int
+	addavailable_power *int
+	__occupied         *bool
+	__power_panel_name *string
+	clearedFields      map[string]struct{}
+	power_panel        *int
+	clearedpower_panel bool
+	rack               *int
+	clearedrack        bool
+	tenant             *int
+	clearedtenant      bool
+	done               bool
+	oldValue           func(context.Context) (*PowerFeed, error)
+	predicates         []predicate.PowerFeed
+}
+
+var _ ent.Mutation = (*PowerFeedMutation)(nil)
+
+// powerfeedOption allows management of the mutation configuration using functional options.
+type powerfeedOption func(*PowerFeedMutation)
+
+// newPowerFeedMutation creates new mutation for the PowerFeed entity.
+func newPowerFeedMutation(c config, op Op, opts ...powerfeedOption) *PowerFeedMutation {
+	m := &PowerFeedMutation{
+		config:        c,
+		op:            op,
+		typ:           TypePowerFeed,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withPowerFeedID sets the ID field of the mutation.
+func withPowerFeedID(id int) powerfeedOption {
+	return func(m *PowerFeedMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *PowerFeed
+		)
+		m.oldValue = func(ctx context.Context) (*PowerFeed, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().PowerFeed.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withPowerFeed sets the old PowerFeed of the mutation.
+func withPowerFeed(node *PowerFeed) powerfeedOption {
+	return func(m *PowerFeedMutation) {
+		m.oldValue = func(context.Context) (*PowerFeed, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m PowerFeedMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m PowerFeedMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *PowerFeedMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *PowerFeedMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().PowerFeed.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *PowerFeedMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *PowerFeedMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *PowerFeedMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[powerfeed.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *PowerFeedMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[powerfeed.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *PowerFeedMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, powerfeed.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *PowerFeedMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *PowerFeedMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *PowerFeedMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[powerfeed.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *PowerFeedMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[powerfeed.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *PowerFeedMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, powerfeed.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *PowerFeedMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *PowerFeedMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *PowerFeedMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *PowerFeedMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *PowerFeedMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *PowerFeedMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetComments sets the "comments" field.
+func (m *PowerFeedMutation) SetComments(s string) {
+	m.comments = &s
+}
+
+// Comments returns the value of the "comments" field in the mutation.
+func (m *PowerFeedMutation) Comments() (r string, exists bool) {
+	v := m.comments
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetComments resets all changes to the "comments" field.
+func (m *PowerFeedMutation) ResetComments() {
+	m.comments = nil
+}
+
+// SetPowerPanelID sets the "power_panel_id" field.
+func (m *PowerFeedMutation) SetPowerPanelID(i int) {
+	m.power_panel = &i
+}
+
+// PowerPanelID returns the value of the "power_panel_id" field in the mutation.
+func (m *PowerFeedMutation) PowerPanelID() (r int, exists bool) {
+	v := m.power_panel
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetPowerPanelID resets all changes to the "power_panel_id" field.
+func (m *PowerFeedMutation) ResetPowerPanelID() {
+	m.power_panel = nil
+}
+
+// SetRackID sets the "rack_id" field.
+func (m *PowerFeedMutation) SetRackID(i int) {
+	m.rack = &i
+}
+
+// RackID returns the value of the "rack_id" field in the mutation.
+func (m *PowerFeedMutation) RackID() (r int, exists bool) {
+	v := m.rack
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearRackID clears the value of the "rack_id" field.
+func (m *PowerFeedMutation) ClearRackID() {
+	m.rack = nil
+	m.clearedFields[powerfeed.FieldRackID] = struct{}{}
+}
+
+// RackIDCleared returns if the "rack_id" field was cleared in this mutation.
+func (m *PowerFeedMutation) RackIDCleared() bool {
+	_, ok := m.clearedFields[powerfeed.FieldRackID]
+	return ok
+}
+
+// ResetRackID resets all changes to the "rack_id" field.
+func (m *PowerFeedMutation) ResetRackID() {
+	m.rack = nil
+	delete(m.clearedFields, powerfeed.FieldRackID)
+}
+
+// SetName sets the "name" field.
+func (m *PowerFeedMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *PowerFeedMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *PowerFeedMutation) ResetName() {
+	m.name = nil
+}
+
+// SetNameNatural sets the "_name_natural" field.
+func (m *PowerFeedMutation) SetNameNatural(s string) {
+	m.__name_natural = &s
+}
+
+// NameNatural returns the value of the "_name_natural" field in the mutation.
+func (m *PowerFeedMutation) NameNatural() (r string, exists bool) {
+	v := m.__name_natural
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetNameNatural resets all changes to the "_name_natural" field.
+func (m *PowerFeedMutation) ResetNameNatural() {
+	m.__name_natural = nil
+}
+
+// SetStatus sets the "status" field.
+func (m *PowerFeedMutation) SetStatus(s string) {
+	m.status = &s
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *PowerFeedMutation) Status() (r string, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *PowerFeedMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetType sets the "type" field.
+func (m *PowerFeedMutation) SetType(s string) {
+	m._type = &s
+}
+
+// GetType returns the value of the "type" field in the mutation.
+func (m *PowerFeedMutation) GetType() (r string, exists bool) {
+	v := m._type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetType resets all changes to the "type" field.
+func (m *PowerFeedMutation) ResetType() {
+	m._type = nil
+}
+
+// SetSupply sets the "supply" field.
+func (m *PowerFeedMutation) SetSupply(s string) {
+	m.supply = &s
+}
+
+// Supply returns the value of the "supply" field in the mutation.
+func (m *PowerFeedMutation) Supply() (r string, exists bool) {
+	v := m.supply
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetSupply resets all changes to the "supply" field.
+func (m *PowerFeedMutation) ResetSupply() {
+	m.supply = nil
+}
+
+// SetPhase sets the "phase" field.
+func (m *PowerFeedMutation) SetPhase(s string) {
+	m.phase = &s
+}
+
+// Phase returns the value of the "phase" field in the mutation.
+func (m *PowerFeedMutation) Phase() (r string, exists bool) {
+	v := m.phase
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetPhase resets all changes to the "phase" field.
+func (m *PowerFeedMutation) ResetPhase() {
+	m.phase = nil
+}
+
+// SetVoltage sets the "voltage" field.
+func (m *PowerFeedMutation) SetVoltage(i int) {
+	m.voltage = &i
+	m.addvoltage = nil
+}
+
+// Voltage returns the value of the "voltage" field in the mutation.
+func (m *PowerFeedMutation) Voltage() (r int, exists bool) {
+	v := m.voltage
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddVoltage adds i to the "voltage" field.
+func (m *PowerFeedMutation) AddVoltage(i int) {
+	if m.addvoltage != nil {
+		*m.addvoltage += i
+	} else {
+		m.addvoltage = &i
+	}
+}
+
+// AddedVoltage returns the value that was added to the "voltage" field in this mutation.
+func (m *PowerFeedMutation) AddedVoltage() (r int, exists bool) {
+	v := m.addvoltage
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetVoltage resets all changes to the "voltage" field.
+func (m *PowerFeedMutation) ResetVoltage() {
+	m.voltage = nil
+	m.addvoltage = nil
+}
+
+// SetAmperage sets the "amperage" field.
+func (m *PowerFeedMutation) SetAmperage(i int) {
+	m.amperage = &i
+	m.addamperage = nil
+}
+
+// Amperage returns the value of the "amperage" field in the mutation.
+func (m *PowerFeedMutation) Amperage() (r int, exists bool) {
+	v := m.amperage
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddAmperage adds i to the "amperage" field.
+func (m *PowerFeedMutation) AddAmperage(i int) {
+	if m.addamperage != nil {
+		*m.addamperage += i
+	} else {
+		m.addamperage = &i
+	}
+}
+
+// AddedAmperage returns the value that was added to the "amperage" field in this mutation.
+func (m *PowerFeedMutation) AddedAmperage() (r int, exists bool) {
+	v := m.addamperage
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAmperage resets all changes to the "amperage" field.
+func (m *PowerFeedMutation) ResetAmperage() {
+	m.amperage = nil
+	m.addamperage = nil
+}
+
+// SetMaxUtilization sets the "max_utilization" field.
+func (m *PowerFeedMutation) SetMaxUtilization(i int) {
+	m.max_utilization = &i
+	m.addmax_utilization = nil
+}
+
+// MaxUtilization returns the value of the "max_utilization" field in the mutation.
+func (m *PowerFeedMutation) MaxUtilization() (r int, exists bool) {
+	v := m.max_utilization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddMaxUtilization adds i to the "max_utilization" field.
+func (m *PowerFeedMutation) AddMaxUtilization(i int) {
+	if m.addmax_utilization != nil {
+		*m.addmax_utilization += i
+	} else {
+		m.addmax_utilization = &i
+	}
+}
+
+// AddedMaxUtilization returns the value that was added to the "max_utilization" field in this mutation.
+func (m *PowerFeedMutation) AddedMaxUtilization() (r int, exists bool) {
+	v := m.addmax_utilization
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetMaxUtilization resets all changes to the "max_utilization" field.
+func (m *PowerFeedMutation) ResetMaxUtilization() {
+	m.max_utilization = nil
+	m.addmax_utilization = nil
+}
+
+// SetMarkConnected sets the "mark_connected" field.
+func (m *PowerFeedMutation) SetMarkConnected(b bool) {
+	m.mark_connected = &b
+}
+
+// MarkConnected returns the value of the "mark_connected" field in the mutation.
+func (m *PowerFeedMutation) MarkConnected() (r bool, exists bool) {
+	v := m.mark_connected
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetMarkConnected resets all changes to the "mark_connected" field.
+func (m *PowerFeedMutation) ResetMarkConnected() {
+	m.mark_connected = nil
+}
+
+// SetCableEnd sets the "cable_end" field.
+func (m *PowerFeedMutation) SetCableEnd(s string) {
+	m.cable_end = &s
+}
+
+// CableEnd returns the value of the "cable_end" field in the mutation.
+func (m *PowerFeedMutation) CableEnd() (r string, exists bool) {
+	v := m.cable_end
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCableEnd clears the value of the "cable_end" field.
+func (m *PowerFeedMutation) ClearCableEnd() {
+	m.cable_end = nil
+	m.clearedFields[powerfeed.FieldCableEnd] = struct{}{}
+}
+
+// CableEndCleared returns if the "cable_end" field was cleared in this mutation.
+func (m *PowerFeedMutation) CableEndCleared() bool {
+	_, ok := m.clearedFields[powerfeed.FieldCableEnd]
+	return ok
+}
+
+// ResetCableEnd resets all changes to the "cable_end" field.
+func (m *PowerFeedMutation) ResetCableEnd() {
+	m.cable_end = nil
+	delete(m.clearedFields, powerfeed.FieldCableEnd)
+}
+
+// SetTenantID sets the "tenant_id" field.
+func (m *PowerFeedMutation) SetTenantID(i int) {
+	m.tenant = &i
+}
+
+// TenantID returns the value of the "tenant_id" field in the mutation.
+func (m *PowerFeedMutation) TenantID() (r int, exists bool) {
+	v := m.tenant
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearTenantID clears the value of the "tenant_id" field.
+func (m *PowerFeedMutation) ClearTenantID() {
+	m.tenant = nil
+	m.clearedFields[powerfeed.FieldTenantID] = struct{}{}
+}
+
+// TenantIDCleared returns if the "tenant_id" field was cleared in this mutation.
+func (m *PowerFeedMutation) TenantIDCleared() bool {
+	_, ok := m.clearedFields[powerfeed.FieldTenantID]
+	return ok
+}
+
+// ResetTenantID resets all changes to the "tenant_id" field.
+func (m *PowerFeedMutation) ResetTenantID() {
+	m.tenant = nil
+	delete(m.clearedFields, powerfeed.FieldTenantID)
+}
+
+// SetAvailablePower sets the "available_power" field.
+func (m *PowerFeedMutation) SetAvailablePower(i int) {
+	m.available_power = &i
+	m.addavailable_power = nil
+}
+
+// AvailablePower returns the value of the "available_power" field in the mutation.
+func (m *PowerFeedMutation) AvailablePower() (r int, exists bool) {
+	v := m.available_power
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddAvailablePower adds i to the "available_power" field.
+func (m *PowerFeedMutation) AddAvailablePower(i int) {
+	if m.addavailable_power != nil {
+		*m.addavailable_power += i
+	} else {
+		m.addavailable_power = &i
+	}
+}
+
+// AddedAvailablePower returns the value that was added to the "available_power" field in this mutation.
+func (m *PowerFeedMutation) AddedAvailablePower() (r int, exists bool) {
+	v := m.addavailable_power
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAvailablePower resets all changes to the "available_power" field.
+func (m *PowerFeedMutation) ResetAvailablePower() {
+	m.available_power = nil
+	m.addavailable_power = nil
+}
+
+// SetOccupied sets the "_occupied" field.
+func (m *PowerFeedMutation) SetOccupied(b bool) {
+	m.__occupied = &b
+}
+
+// Occupied returns the value of the "_occupied" field in the mutation.
+func (m *PowerFeedMutation) Occupied() (r bool, exists bool) {
+	v := m.__occupied
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetOccupied resets all changes to the "_occupied" field.
+func (m *PowerFeedMutation) ResetOccupied() {
+	m.__occupied = nil
+}
+
+// SetPowerPanelName sets the "_power_panel_name" field.
+func (m *PowerFeedMutation) SetPowerPanelName(s string) {
+	m.__power_panel_name = &s
+}
+
+// PowerPanelName returns the value of the "_power_panel_name" field in the mutation.
+func (m *PowerFeedMutation) PowerPanelName() (r string, exists bool) {
+	v := m.__power_panel_name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetPowerPanelName resets all changes to the "_power_panel_name" field.
+func (m *PowerFeedMutation) ResetPowerPanelName() {
+	m.__power_panel_name = nil
+}
+
+// ClearPowerPanel clears the "power_panel" edge to the PowerPanel entity.
+func (m *PowerFeedMutation) ClearPowerPanel() {
+	m.clearedpower_panel = true
+	m.clearedFields[powerfeed.FieldPowerPanelID] = struct{}{}
+}
+
+// PowerPanelCleared reports if the "power_panel" edge to the PowerPanel entity was cleared.
+func (m *PowerFeedMutation) PowerPanelCleared() bool {
+	return m.clearedpower_panel
+}
+
+// PowerPanelIDs returns the "power_panel" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// PowerPanelID instead. It exists only for internal usage by the builders.
+func (m *PowerFeedMutation) PowerPanelIDs() (ids []int) {
+	if id := m.power_panel; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetPowerPanel resets all changes to the "power_panel" edge.
+func (m *PowerFeedMutation) ResetPowerPanel() {
+	m.power_panel = nil
+	m.clearedpower_panel = false
+}
+
+// ClearRack clears the "rack" edge to the Rack entity.
+func (m *PowerFeedMutation) ClearRack() {
+	m.clearedrack = true
+	m.clearedFields[powerfeed.FieldRackID] = struct{}{}
+}
+
+// RackCleared reports if the "rack" edge to the Rack entity was cleared.
+func (m *PowerFeedMutation) RackCleared() bool {
+	return m.RackIDCleared() || m.clearedrack
+}
+
+// RackIDs returns the "rack" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// RackID instead. It exists only for internal usage by the builders.
+func (m *PowerFeedMutation) RackIDs() (ids []int) {
+	if id := m.rack; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetRack resets all changes to the "rack" edge.
+func (m *PowerFeedMutation) ResetRack() {
+	m.rack = nil
+	m.clearedrack = false
+}
+
+// ClearTenant clears the "tenant" edge to the Tenant entity.
+func (m *PowerFeedMutation) ClearTenant() {
+	m.clearedtenant = true
+	m.clearedFields[powerfeed.FieldTenantID] = struct{}{}
+}
+
+// TenantCleared reports if the "tenant" edge to the Tenant entity was cleared.
+func (m *PowerFeedMutation) TenantCleared() bool {
+	return m.TenantIDCleared() || m.clearedtenant
+}
+
+// TenantIDs returns the "tenant" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// TenantID instead. It exists only for internal usage by the builders.
+func (m *PowerFeedMutation) TenantIDs() (ids []int) {
+	if id := m.tenant; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetTenant resets all changes to the "tenant" edge.
+func (m *PowerFeedMutation) ResetTenant() {
+	m.tenant = nil
+	m.clearedtenant = false
+}
+
+// Where appends a list predicates to the PowerFeedMutation builder.
+func (m *PowerFeedMutation) Where(ps ...predicate.PowerFeed) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the PowerFeedMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *PowerFeedMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.PowerFeed, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *PowerFeedMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *PowerFeedMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (PowerFeed).
+func (m *PowerFeedMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *PowerFeedMutation) Fields() []string {
+	fields := make([]string, 0, 22)
+	if m.created != nil {
+		fields = append(fields, powerfeed.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, powerfeed.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, powerfeed.FieldCustomFieldData)
+	}
+	if m.description != nil {
+		fields = append(fields, powerfeed.FieldDescription)
+	}
+	if m.comments != nil {
+		fields = append(fields, powerfeed.FieldComments)
+	}
+	if m.power_panel != nil {
+		fields = append(fields, powerfeed.FieldPowerPanelID)
+	}
+	if m.rack != nil {
+		fields = append(fields, powerfeed.FieldRackID)
+	}
+	if m.name != nil {
+		fields = append(fields, powerfeed.FieldName)
+	}
+	if m.__name_natural != nil {
+		fields = append(fields, powerfeed.FieldNameNatural)
+	}
+	if m.status != nil {
+		fields = append(fields, powerfeed.FieldStatus)
+	}
+	if m._type != nil {
+		fields = append(fields, powerfeed.FieldType)
+	}
+	if m.supply != nil {
+		fields = append(fields, powerfeed.FieldSupply)
+	}
+	if m.phase != nil {
+		fields = append(fields, powerfeed.FieldPhase)
+	}
+	if m.voltage != nil {
+		fields = append(fields, powerfeed.FieldVoltage)
+	}
+	if m.amperage != nil {
+		fields = append(fields, powerfeed.FieldAmperage)
+	}
+	if m.max_utilization != nil {
+		fields = append(fields, powerfeed.FieldMaxUtilization)
+	}
+	if m.mark_connected != nil {
+		fields = append(fields, powerfeed.FieldMarkConnected)
+	}
+	if m.cable_end != nil {
+		fields = append(fields, powerfeed.FieldCableEnd)
+	}
+	if m.tenant != nil {
+		fields = append(fields, powerfeed.FieldTenantID)
+	}
+	if m.available_power != nil {
+		fields = append(fields, powerfeed.FieldAvailablePower)
+	}
+	if m.__occupied != nil {
+		fields = append(fields, powerfeed.FieldOccupied)
+	}
+	if m.__power_panel_name != nil {
+		fields = append(fields, powerfeed.FieldPowerPanelName)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *PowerFeedMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case powerfeed.FieldCreated:
+		return m.Created()
+	case powerfeed.FieldLastUpdated:
+		return m.LastUpdated()
+	case powerfeed.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case powerfeed.FieldDescription:
+		return m.Description()
+	case powerfeed.FieldComments:
+		return m.Comments()
+	case powerfeed.FieldPowerPanelID:
+		return m.PowerPanelID()
+	case powerfeed.FieldRackID:
+		return m.RackID()
+	case powerfeed.FieldName:
+		return m.Name()
+	case powerfeed.FieldNameNatural:
+		return m.NameNatural()
+	case powerfeed.FieldStatus:
+		return m.Status()
+	case powerfeed.FieldType:
+		return m.GetType()
+	case powerfeed.FieldSupply:
+		return m.Supply()
+	case powerfeed.FieldPhase:
+		return m.Phase()
+	case powerfeed.FieldVoltage:
+		return m.Voltage()
+	case powerfeed.FieldAmperage:
+		return m.Amperage()
+	case powerfeed.FieldMaxUtilization:
+		return m.MaxUtilization()
+	case powerfeed.FieldMarkConnected:
+		return m.MarkConnected()
+	case powerfeed.FieldCableEnd:
+		return m.CableEnd()
+	case powerfeed.FieldTenantID:
+		return m.TenantID()
+	case powerfeed.FieldAvailablePower:
+		return m.AvailablePower()
+	case powerfeed.FieldOccupied:
+		return m.Occupied()
+	case powerfeed.FieldPowerPanelName:
+		return m.PowerPanelName()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *PowerFeedMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case powerfeed.FieldCreated, powerfeed.FieldLastUpdated, powerfeed.FieldCustomFieldData, powerfeed.FieldDescription, powerfeed.FieldComments, powerfeed.FieldPowerPanelID, powerfeed.FieldRackID, powerfeed.FieldName, powerfeed.FieldNameNatural, powerfeed.FieldStatus, powerfeed.FieldType, powerfeed.FieldSupply, powerfeed.FieldPhase, powerfeed.FieldVoltage, powerfeed.FieldAmperage, powerfeed.FieldMaxUtilization, powerfeed.FieldMarkConnected, powerfeed.FieldCableEnd, powerfeed.FieldTenantID, powerfeed.FieldAvailablePower, powerfeed.FieldOccupied, powerfeed.FieldPowerPanelName:
+	default:
+		return nil, fmt.Errorf("unknown PowerFeed field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case powerfeed.FieldCreated:
+		return old.Created, nil
+	case powerfeed.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case powerfeed.FieldCustomFieldData:
+		return old.CustomFieldData, nil
+	case powerfeed.FieldDescription:
+		return old.Description, nil
+	case powerfeed.FieldComments:
+		return old.Comments, nil
+	case powerfeed.FieldPowerPanelID:
+		return old.PowerPanelID, nil
+	case powerfeed.FieldRackID:
+		return old.RackID, nil
+	case powerfeed.FieldName:
+		return old.Name, nil
+	case powerfeed.FieldNameNatural:
+		return old.NameNatural, nil
+	case powerfeed.FieldStatus:
+		return old.Status, nil
+	case powerfeed.FieldType:
+		return old.Type, nil
+	case powerfeed.FieldSupply:
+		return old.Supply, nil
+	case powerfeed.FieldPhase:
+		return old.Phase, nil
+	case powerfeed.FieldVoltage:
+		return old.Voltage, nil
+	case powerfeed.FieldAmperage:
+		return old.Amperage, nil
+	case powerfeed.FieldMaxUtilization:
+		return old.MaxUtilization, nil
+	case powerfeed.FieldMarkConnected:
+		return old.MarkConnected, nil
+	case powerfeed.FieldCableEnd:
+		return old.CableEnd, nil
+	case powerfeed.FieldTenantID:
+		return old.TenantID, nil
+	case powerfeed.FieldAvailablePower:
+		return old.AvailablePower, nil
+	case powerfeed.FieldOccupied:
+		return old.Occupied, nil
+	case powerfeed.FieldPowerPanelName:
+		return old.PowerPanelName, nil
+	}
+	return nil, fmt.Errorf("unknown PowerFeed field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PowerFeedMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case powerfeed.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case powerfeed.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case powerfeed.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case powerfeed.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case powerfeed.FieldComments:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetComments(v)
+		return nil
+	case powerfeed.FieldPowerPanelID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPowerPanelID(v)
+		return nil
+	case powerfeed.FieldRackID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRackID(v)
+		return nil
+	case powerfeed.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case powerfeed.FieldNameNatural:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNameNatural(v)
+		return nil
+	case powerfeed.FieldStatus:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case powerfeed.FieldType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetType(v)
+		return nil
+	case powerfeed.FieldSupply:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSupply(v)
+		return nil
+	case powerfeed.FieldPhase:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPhase(v)
+		return nil
+	case powerfeed.FieldVoltage:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVoltage(v)
+		return nil
+	case powerfeed.FieldAmperage:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAmperage(v)
+		return nil
+	case powerfeed.FieldMaxUtilization:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMaxUtilization(v)
+		return nil
+	case powerfeed.FieldMarkConnected:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMarkConnected(v)
+		return nil
+	case powerfeed.FieldCableEnd:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCableEnd(v)
+		return nil
+	case powerfeed.FieldTenantID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTenantID(v)
+		return nil
+	case powerfeed.FieldAvailablePower:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAvailablePower(v)
+		return nil
+	case powerfeed.FieldOccupied:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOccupied(v)
+		return nil
+	case powerfeed.FieldPowerPanelName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPowerPanelName(v)
+		return nil
+	}
+	return fmt.Errorf("unknown PowerFeed field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *PowerFeedMutation) AddedFields() []string {
+	var fields []string
+	if m.addvoltage != nil {
+		fields = append(fields, powerfeed.FieldVoltage)
+	}
+	if m.addamperage != nil {
+		fields = append(fields, powerfeed.FieldAmperage)
+	}
+	if m.addmax_utilization != nil {
+		fields = append(fields, powerfeed.FieldMaxUtilization)
+	}
+	if m.addavailable_power != nil {
+		fields = append(fields, powerfeed.FieldAvailablePower)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *PowerFeedMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case powerfeed.FieldVoltage:
+		return m.AddedVoltage()
+	case powerfeed.FieldAmperage:
+		return m.AddedAmperage()
+	case powerfeed.FieldMaxUtilization:
+		return m.AddedMaxUtilization()
+	case powerfeed.FieldAvailablePower:
+		return m.AddedAvailablePower()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PowerFeedMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case powerfeed.FieldVoltage:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddVoltage(v)
+		return nil
+	case powerfeed.FieldAmperage:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAmperage(v)
+		return nil
+	case powerfeed.FieldMaxUtilization:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddMaxUtilization(v)
+		return nil
+	case powerfeed.FieldAvailablePower:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAvailablePower(v)
+		return nil
+	}
+	return fmt.Errorf("unknown PowerFeed numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *PowerFeedMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(powerfeed.FieldCreated) {
+		fields = append(fields, powerfeed.FieldCreated)
+	}
+	if m.FieldCleared(powerfeed.FieldLastUpdated) {
+		fields = append(fields, powerfeed.FieldLastUpdated)
+	}
+	if m.FieldCleared(powerfeed.FieldRackID) {
+		fields = append(fields, powerfeed.FieldRackID)
+	}
+	if m.FieldCleared(powerfeed.FieldCableEnd) {
+		fields = append(fields, powerfeed.FieldCableEnd)
+	}
+	if m.FieldCleared(powerfeed.FieldTenantID) {
+		fields = append(fields, powerfeed.FieldTenantID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *PowerFeedMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *PowerFeedMutation) ClearField(name string) error {
+	switch name {
+	case powerfeed.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case powerfeed.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case powerfeed.FieldRackID:
+		m.ClearRackID()
+		return nil
+	case powerfeed.FieldCableEnd:
+		m.ClearCableEnd()
+		return nil
+	case powerfeed.FieldTenantID:
+		m.ClearTenantID()
+		return nil
+	}
+	return fmt.Errorf("unknown PowerFeed nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *PowerFeedMutation) ResetField(name string) error {
+	switch name {
+	case powerfeed.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case powerfeed.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case powerfeed.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case powerfeed.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case powerfeed.FieldComments:
+		m.ResetComments()
+		return nil
+	case powerfeed.FieldPowerPanelID:
+		m.ResetPowerPanelID()
+		return nil
+	case powerfeed.FieldRackID:
+		m.ResetRackID()
+		return nil
+	case powerfeed.FieldName:
+		m.ResetName()
+		return nil
+	case powerfeed.FieldNameNatural:
+		m.ResetNameNatural()
+		return nil
+	case powerfeed.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case powerfeed.FieldType:
+		m.ResetType()
+		return nil
+	case powerfeed.FieldSupply:
+		m.ResetSupply()
+		return nil
+	case powerfeed.FieldPhase:
+		m.ResetPhase()
+		return nil
+	case powerfeed.FieldVoltage:
+		m.ResetVoltage()
+		return nil
+	case powerfeed.FieldAmperage:
+		m.ResetAmperage()
+		return nil
+	case powerfeed.FieldMaxUtilization:
+		m.ResetMaxUtilization()
+		return nil
+	case powerfeed.FieldMarkConnected:
+		m.ResetMarkConnected()
+		return nil
+	case powerfeed.FieldCableEnd:
+		m.ResetCableEnd()
+		return nil
+	case powerfeed.FieldTenantID:
+		m.ResetTenantID()
+		return nil
+	case powerfeed.FieldAvailablePower:
+		m.ResetAvailablePower()
+		return nil
+	case powerfeed.FieldOccupied:
+		m.ResetOccupied()
+		return nil
+	case powerfeed.FieldPowerPanelName:
+		m.ResetPowerPanelName()
+		return nil
+	}
+	return fmt.Errorf("unknown PowerFeed field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *PowerFeedMutation) AddedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.power_panel != nil {
+		edges = append(edges, powerfeed.EdgePowerPanel)
+	}
+	if m.rack != nil {
+		edges = append(edges, powerfeed.EdgeRack)
+	}
+	if m.tenant != nil {
+		edges = append(edges, powerfeed.EdgeTenant)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *PowerFeedMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case powerfeed.EdgePowerPanel:
+		if id := m.power_panel; id != nil {
+			return []ent.Value{*id}
+		}
+	case powerfeed.EdgeRack:
+		if id := m.rack; id != nil {
+			return []ent.Value{*id}
+		}
+	case powerfeed.EdgeTenant:
+		if id := m.tenant; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *PowerFeedMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 3)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *PowerFeedMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *PowerFeedMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.clearedpower_panel {
+		edges = append(edges, powerfeed.EdgePowerPanel)
+	}
+	if m.clearedrack {
+		edges = append(edges, powerfeed.EdgeRack)
+	}
+	if m.clearedtenant {
+		edges = append(edges, powerfeed.EdgeTenant)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *PowerFeedMutation) EdgeCleared(name string) bool {
+	switch name {
+	case powerfeed.EdgePowerPanel:
+		return m.clearedpower_panel
+	case powerfeed.EdgeRack:
+		return m.clearedrack
+	case powerfeed.EdgeTenant:
+		return m.clearedtenant
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *PowerFeedMutation) ClearEdge(name string) error {
+	switch name {
+	case powerfeed.EdgePowerPanel:
+		m.ClearPowerPanel()
+		return nil
+	case powerfeed.EdgeRack:
+		m.ClearRack()
+		return nil
+	case powerfeed.EdgeTenant:
+		m.ClearTenant()
+		return nil
+	}
+	return fmt.Errorf("unknown PowerFeed unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *PowerFeedMutation) ResetEdge(name string) error {
+	switch name {
+	case powerfeed.EdgePowerPanel:
+		m.ResetPowerPanel()
+		return nil
+	case powerfeed.EdgeRack:
+		m.ResetRack()
+		return nil
+	case powerfeed.EdgeTenant:
+		m.ResetTenant()
+		return nil
+	}
+	return fmt.Errorf("unknown PowerFeed edge %s", name)
+}
+
 // PowerOutletTemplateMutation represents an operation that mutates the PowerOutletTemplate nodes in the graph.
 type PowerOutletTemplateMutation struct {
 	config
@@ -26048,6 +27532,789 @@ func (m *PowerOutletTemplateMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown PowerOutletTemplate edge %s", name)
+}
+
+// PowerPanelMutation represents an operation that mutates the PowerPanel nodes in the graph.
+type PowerPanelMutation struct {
+	config
+	op                Op
+	typ               string
+	id                *int
+	created           *time.Time
+	last_updated      *time.Time
+	custom_field_data *map[string]interface{}
+	description       *string
+	comments          *string
+	name              *string
+	__name_natural    *string
+	clearedFields     map[string]struct{}
+	site              *int
+	clearedsite       bool
+	location          *int
+	clearedlocation   bool
+	done              bool
+	oldValue          func(context.Context) (*PowerPanel, error)
+	predicates        []predicate.PowerPanel
+}
+
+var _ ent.Mutation = (*PowerPanelMutation)(nil)
+
+// powerpanelOption allows management of the mutation configuration using functional options.
+type powerpanelOption func(*PowerPanelMutation)
+
+// newPowerPanelMutation creates new mutation for the PowerPanel entity.
+func newPowerPanelMutation(c config, op Op, opts ...powerpanelOption) *PowerPanelMutation {
+	m := &PowerPanelMutation{
+		config:        c,
+		op:            op,
+		typ:           TypePowerPanel,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withPowerPanelID sets the ID field of the mutation.
+func withPowerPanelID(id int) powerpanelOption {
+	return func(m *PowerPanelMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *PowerPanel
+		)
+		m.oldValue = func(ctx context.Context) (*PowerPanel, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().PowerPanel.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withPowerPanel sets the old PowerPanel of the mutation.
+func withPowerPanel(node *PowerPanel) powerpanelOption {
+	return func(m *PowerPanelMutation) {
+		m.oldValue = func(context.Context) (*PowerPanel, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m PowerPanelMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m PowerPanelMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *PowerPanelMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *PowerPanelMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().PowerPanel.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *PowerPanelMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *PowerPanelMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *PowerPanelMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[powerpanel.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *PowerPanelMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[powerpanel.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *PowerPanelMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, powerpanel.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *PowerPanelMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *PowerPanelMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *PowerPanelMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[powerpanel.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *PowerPanelMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[powerpanel.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *PowerPanelMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, powerpanel.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *PowerPanelMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *PowerPanelMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *PowerPanelMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *PowerPanelMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *PowerPanelMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *PowerPanelMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetComments sets the "comments" field.
+func (m *PowerPanelMutation) SetComments(s string) {
+	m.comments = &s
+}
+
+// Comments returns the value of the "comments" field in the mutation.
+func (m *PowerPanelMutation) Comments() (r string, exists bool) {
+	v := m.comments
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetComments resets all changes to the "comments" field.
+func (m *PowerPanelMutation) ResetComments() {
+	m.comments = nil
+}
+
+// SetSiteID sets the "site_id" field.
+func (m *PowerPanelMutation) SetSiteID(i int) {
+	m.site = &i
+}
+
+// SiteID returns the value of the "site_id" field in the mutation.
+func (m *PowerPanelMutation) SiteID() (r int, exists bool) {
+	v := m.site
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetSiteID resets all changes to the "site_id" field.
+func (m *PowerPanelMutation) ResetSiteID() {
+	m.site = nil
+}
+
+// SetLocationID sets the "location_id" field.
+func (m *PowerPanelMutation) SetLocationID(i int) {
+	m.location = &i
+}
+
+// LocationID returns the value of the "location_id" field in the mutation.
+func (m *PowerPanelMutation) LocationID() (r int, exists bool) {
+	v := m.location
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLocationID clears the value of the "location_id" field.
+func (m *PowerPanelMutation) ClearLocationID() {
+	m.location = nil
+	m.clearedFields[powerpanel.FieldLocationID] = struct{}{}
+}
+
+// LocationIDCleared returns if the "location_id" field was cleared in this mutation.
+func (m *PowerPanelMutation) LocationIDCleared() bool {
+	_, ok := m.clearedFields[powerpanel.FieldLocationID]
+	return ok
+}
+
+// ResetLocationID resets all changes to the "location_id" field.
+func (m *PowerPanelMutation) ResetLocationID() {
+	m.location = nil
+	delete(m.clearedFields, powerpanel.FieldLocationID)
+}
+
+// SetName sets the "name" field.
+func (m *PowerPanelMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *PowerPanelMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *PowerPanelMutation) ResetName() {
+	m.name = nil
+}
+
+// SetNameNatural sets the "_name_natural" field.
+func (m *PowerPanelMutation) SetNameNatural(s string) {
+	m.__name_natural = &s
+}
+
+// NameNatural returns the value of the "_name_natural" field in the mutation.
+func (m *PowerPanelMutation) NameNatural() (r string, exists bool) {
+	v := m.__name_natural
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetNameNatural resets all changes to the "_name_natural" field.
+func (m *PowerPanelMutation) ResetNameNatural() {
+	m.__name_natural = nil
+}
+
+// ClearSite clears the "site" edge to the Site entity.
+func (m *PowerPanelMutation) ClearSite() {
+	m.clearedsite = true
+	m.clearedFields[powerpanel.FieldSiteID] = struct{}{}
+}
+
+// SiteCleared reports if the "site" edge to the Site entity was cleared.
+func (m *PowerPanelMutation) SiteCleared() bool {
+	return m.clearedsite
+}
+
+// SiteIDs returns the "site" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// SiteID instead. It exists only for internal usage by the builders.
+func (m *PowerPanelMutation) SiteIDs() (ids []int) {
+	if id := m.site; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetSite resets all changes to the "site" edge.
+func (m *PowerPanelMutation) ResetSite() {
+	m.site = nil
+	m.clearedsite = false
+}
+
+// ClearLocation clears the "location" edge to the Location entity.
+func (m *PowerPanelMutation) ClearLocation() {
+	m.clearedlocation = true
+	m.clearedFields[powerpanel.FieldLocationID] = struct{}{}
+}
+
+// LocationCleared reports if the "location" edge to the Location entity was cleared.
+func (m *PowerPanelMutation) LocationCleared() bool {
+	return m.LocationIDCleared() || m.clearedlocation
+}
+
+// LocationIDs returns the "location" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// LocationID instead. It exists only for internal usage by the builders.
+func (m *PowerPanelMutation) LocationIDs() (ids []int) {
+	if id := m.location; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetLocation resets all changes to the "location" edge.
+func (m *PowerPanelMutation) ResetLocation() {
+	m.location = nil
+	m.clearedlocation = false
+}
+
+// Where appends a list predicates to the PowerPanelMutation builder.
+func (m *PowerPanelMutation) Where(ps ...predicate.PowerPanel) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the PowerPanelMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *PowerPanelMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.PowerPanel, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *PowerPanelMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *PowerPanelMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (PowerPanel).
+func (m *PowerPanelMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *PowerPanelMutation) Fields() []string {
+	fields := make([]string, 0, 9)
+	if m.created != nil {
+		fields = append(fields, powerpanel.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, powerpanel.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, powerpanel.FieldCustomFieldData)
+	}
+	if m.description != nil {
+		fields = append(fields, powerpanel.FieldDescription)
+	}
+	if m.comments != nil {
+		fields = append(fields, powerpanel.FieldComments)
+	}
+	if m.site != nil {
+		fields = append(fields, powerpanel.FieldSiteID)
+	}
+	if m.location != nil {
+		fields = append(fields, powerpanel.FieldLocationID)
+	}
+	if m.name != nil {
+		fields = append(fields, powerpanel.FieldName)
+	}
+	if m.__name_natural != nil {
+		fields = append(fields, powerpanel.FieldNameNatural)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *PowerPanelMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case powerpanel.FieldCreated:
+		return m.Created()
+	case powerpanel.FieldLastUpdated:
+		return m.LastUpdated()
+	case powerpanel.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case powerpanel.FieldDescription:
+		return m.Description()
+	case powerpanel.FieldComments:
+		return m.Comments()
+	case powerpanel.FieldSiteID:
+		return m.SiteID()
+	case powerpanel.FieldLocationID:
+		return m.LocationID()
+	case powerpanel.FieldName:
+		return m.Name()
+	case powerpanel.FieldNameNatural:
+		return m.NameNatural()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *PowerPanelMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case powerpanel.FieldCreated, powerpanel.FieldLastUpdated, powerpanel.FieldCustomFieldData, powerpanel.FieldDescription, powerpanel.FieldComments, powerpanel.FieldSiteID, powerpanel.FieldLocationID, powerpanel.FieldName, powerpanel.FieldNameNatural:
+	default:
+		return nil, fmt.Errorf("unknown PowerPanel field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case powerpanel.FieldCreated:
+		return old.Created, nil
+	case powerpanel.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case powerpanel.FieldCustomFieldData:
+		return old.CustomFieldData, nil
+	case powerpanel.FieldDescription:
+		return old.Description, nil
+	case powerpanel.FieldComments:
+		return old.Comments, nil
+	case powerpanel.FieldSiteID:
+		return old.SiteID, nil
+	case powerpanel.FieldLocationID:
+		return old.LocationID, nil
+	case powerpanel.FieldName:
+		return old.Name, nil
+	case powerpanel.FieldNameNatural:
+		return old.NameNatural, nil
+	}
+	return nil, fmt.Errorf("unknown PowerPanel field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PowerPanelMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case powerpanel.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case powerpanel.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case powerpanel.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case powerpanel.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case powerpanel.FieldComments:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetComments(v)
+		return nil
+	case powerpanel.FieldSiteID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSiteID(v)
+		return nil
+	case powerpanel.FieldLocationID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLocationID(v)
+		return nil
+	case powerpanel.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case powerpanel.FieldNameNatural:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNameNatural(v)
+		return nil
+	}
+	return fmt.Errorf("unknown PowerPanel field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *PowerPanelMutation) AddedFields() []string {
+	var fields []string
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *PowerPanelMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PowerPanelMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown PowerPanel numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *PowerPanelMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(powerpanel.FieldCreated) {
+		fields = append(fields, powerpanel.FieldCreated)
+	}
+	if m.FieldCleared(powerpanel.FieldLastUpdated) {
+		fields = append(fields, powerpanel.FieldLastUpdated)
+	}
+	if m.FieldCleared(powerpanel.FieldLocationID) {
+		fields = append(fields, powerpanel.FieldLocationID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *PowerPanelMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *PowerPanelMutation) ClearField(name string) error {
+	switch name {
+	case powerpanel.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case powerpanel.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case powerpanel.FieldLocationID:
+		m.ClearLocationID()
+		return nil
+	}
+	return fmt.Errorf("unknown PowerPanel nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *PowerPanelMutation) ResetField(name string) error {
+	switch name {
+	case powerpanel.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case powerpanel.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case powerpanel.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case powerpanel.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case powerpanel.FieldComments:
+		m.ResetComments()
+		return nil
+	case powerpanel.FieldSiteID:
+		m.ResetSiteID()
+		return nil
+	case powerpanel.FieldLocationID:
+		m.ResetLocationID()
+		return nil
+	case powerpanel.FieldName:
+		m.ResetName()
+		return nil
+	case powerpanel.FieldNameNatural:
+		m.ResetNameNatural()
+		return nil
+	}
+	return fmt.Errorf("unknown PowerPanel field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *PowerPanelMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.site != nil {
+		edges = append(edges, powerpanel.EdgeSite)
+	}
+	if m.location != nil {
+		edges = append(edges, powerpanel.EdgeLocation)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *PowerPanelMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case powerpanel.EdgeSite:
+		if id := m.site; id != nil {
+			return []ent.Value{*id}
+		}
+	case powerpanel.EdgeLocation:
+		if id := m.location; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *PowerPanelMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *PowerPanelMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *PowerPanelMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedsite {
+		edges = append(edges, powerpanel.EdgeSite)
+	}
+	if m.clearedlocation {
+		edges = append(edges, powerpanel.EdgeLocation)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *PowerPanelMutation) EdgeCleared(name string) bool {
+	switch name {
+	case powerpanel.EdgeSite:
+		return m.clearedsite
+	case powerpanel.EdgeLocation:
+		return m.clearedlocation
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *PowerPanelMutation) ClearEdge(name string) error {
+	switch name {
+	case powerpanel.EdgeSite:
+		m.ClearSite()
+		return nil
+	case powerpanel.EdgeLocation:
+		m.ClearLocation()
+		return nil
+	}
+	return fmt.Errorf("unknown PowerPanel unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *PowerPanelMutation) ResetEdge(name string) error {
+	switch name {
+	case powerpanel.EdgeSite:
+		m.ResetSite()
+		return nil
+	case powerpanel.EdgeLocation:
+		m.ResetLocation()
+		return nil
+	}
+	return fmt.Errorf("unknown PowerPanel edge %s", name)
 }
 
 // PowerPortTemplateMutation represents an operation that mutates the PowerPortTemplate nodes in the graph.

@@ -62,8 +62,12 @@ type Tx struct {
 	OutboxEvent *OutboxEventClient
 	// Platform is the client for interacting with the Platform builders.
 	Platform *PlatformClient
+	// PowerFeed is the client for interacting with the PowerFeed builders.
+	PowerFeed *PowerFeedClient
 	// PowerOutletTemplate is the client for interacting with the PowerOutletTemplate builders.
 	PowerOutletTemplate *PowerOutletTemplateClient
+	// PowerPanel is the client for interacting with the PowerPanel builders.
+	PowerPanel *PowerPanelClient
 	// PowerPortTemplate is the client for interacting with the PowerPortTemplate builders.
 	PowerPortTemplate *PowerPortTemplateClient
 	// Prefix is the client for interacting with the Prefix builders.
@@ -265,7 +269,9 @@ func (tx *Tx) init() {
 	tx.ObjectPermission = NewObjectPermissionClient(tx.config)
 	tx.OutboxEvent = NewOutboxEventClient(tx.config)
 	tx.Platform = NewPlatformClient(tx.config)
+	tx.PowerFeed = NewPowerFeedClient(tx.config)
 	tx.PowerOutletTemplate = NewPowerOutletTemplateClient(tx.config)
+	tx.PowerPanel = NewPowerPanelClient(tx.config)
 	tx.PowerPortTemplate = NewPowerPortTemplateClient(tx.config)
 	tx.Prefix = NewPrefixClient(tx.config)
 	tx.RIR = NewRIRClient(tx.config)

@@ -297,6 +297,18 @@ func (f PlatformFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, er
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PlatformMutation", m)
 }
 
+// The PowerFeedFunc type is an adapter to allow the use of ordinary
+// function as PowerFeed mutator.
+type PowerFeedFunc func(context.Context, *ent.PowerFeedMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f PowerFeedFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.PowerFeedMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PowerFeedMutation", m)
+}
+
 // The PowerOutletTemplateFunc type is an adapter to allow the use of ordinary
 // function as PowerOutletTemplate mutator.
 type PowerOutletTemplateFunc func(context.Context, *ent.PowerOutletTemplateMutation) (ent.Value, error)
@@ -307,6 +319,18 @@ func (f PowerOutletTemplateFunc) Mutate(ctx context.Context, m ent.Mutation) (en
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PowerOutletTemplateMutation", m)
+}
+
+// The PowerPanelFunc type is an adapter to allow the use of ordinary
+// function as PowerPanel mutator.
+type PowerPanelFunc func(context.Context, *ent.PowerPanelMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f PowerPanelFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.PowerPanelMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PowerPanelMutation", m)
 }
 
 // The PowerPortTemplateFunc type is an adapter to allow the use of ordinary

@@ -931,6 +931,58 @@ var (
 			},
 		},
 	}
+	// DcimPowerfeedColumns holds the columns for the "dcim_powerfeed" table.
+	DcimPowerfeedColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "name", Type: field.TypeString, Size: 100},
+		{Name: "_name_natural", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "status", Type: field.TypeString, Size: 50, Default: "active"},
+		{Name: "type", Type: field.TypeString, Size: 50, Default: "primary"},
+		{Name: "supply", Type: field.TypeString, Size: 50, Default: "ac"},
+		{Name: "phase", Type: field.TypeString, Size: 50, Default: "single-phase"},
+		{Name: "voltage", Type: field.TypeInt, Default: 120},
+		{Name: "amperage", Type: field.TypeInt, Default: 15},
+		{Name: "max_utilization", Type: field.TypeInt, Default: 80},
+		{Name: "mark_connected", Type: field.TypeBool, Default: false},
+		{Name: "cable_end", Type: field.TypeString, Nullable: true, Size: 1},
+		{Name: "available_power", Type: field.TypeInt, Default: 0},
+		{Name: "_occupied", Type: field.TypeBool, Default: false},
+		{Name: "_power_panel_name", Type: field.TypeString, Default: ""},
+		{Name: "power_panel_id", Type: field.TypeInt},
+		{Name: "rack_id", Type: field.TypeInt, Nullable: true},
+		{Name: "tenant_id", Type: field.TypeInt, Nullable: true},
+	}
+	// DcimPowerfeedTable holds the schema information for the "dcim_powerfeed" table.
+	DcimPowerfeedTable = &schema.Table{
+		Name:       "dcim_powerfeed",
+		Columns:    DcimPowerfeedColumns,
+		PrimaryKey: []*schema.Column{DcimPowerfeedColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "dcim_powerfeed_dcim_powerpanel_power_panel",
+				Columns:    []*schema.Column{DcimPowerfeedColumns[20]},
+				RefColumns: []*schema.Column{DcimPowerpanelColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "dcim_powerfeed_dcim_rack_rack",
+				Columns:    []*schema.Column{DcimPowerfeedColumns[21]},
+				RefColumns: []*schema.Column{DcimRackColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "dcim_powerfeed_tenancy_tenant_tenant",
+				Columns:    []*schema.Column{DcimPowerfeedColumns[22]},
+				RefColumns: []*schema.Column{TenancyTenantColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
+	}
 	// DcimPoweroutlettemplateColumns holds the columns for the "dcim_poweroutlettemplate" table.
 	DcimPoweroutlettemplateColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -982,6 +1034,39 @@ var (
 				Name:    "poweroutlettemplate_module_type_id_name",
 				Unique:  true,
 				Columns: []*schema.Column{DcimPoweroutlettemplateColumns[11], DcimPoweroutlettemplateColumns[3]},
+			},
+		},
+	}
+	// DcimPowerpanelColumns holds the columns for the "dcim_powerpanel" table.
+	DcimPowerpanelColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "name", Type: field.TypeString, Size: 100},
+		{Name: "_name_natural", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "site_id", Type: field.TypeInt},
+		{Name: "location_id", Type: field.TypeInt, Nullable: true},
+	}
+	// DcimPowerpanelTable holds the schema information for the "dcim_powerpanel" table.
+	DcimPowerpanelTable = &schema.Table{
+		Name:       "dcim_powerpanel",
+		Columns:    DcimPowerpanelColumns,
+		PrimaryKey: []*schema.Column{DcimPowerpanelColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "dcim_powerpanel_dcim_site_site",
+				Columns:    []*schema.Column{DcimPowerpanelColumns[8]},
+				RefColumns: []*schema.Column{DcimSiteColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "dcim_powerpanel_dcim_location_location",
+				Columns:    []*schema.Column{DcimPowerpanelColumns[9]},
+				RefColumns: []*schema.Column{DcimLocationColumns[0]},
+				OnDelete:   schema.Restrict,
 			},
 		},
 	}
@@ -1977,7 +2062,9 @@ var (
 		UsersObjectpermissionTable,
 		CoreOutboxeventTable,
 		DcimPlatformTable,
+		DcimPowerfeedTable,
 		DcimPoweroutlettemplateTable,
+		DcimPowerpanelTable,
 		DcimPowerporttemplateTable,
 		IpamPrefixTable,
 		IpamRirTable,
@@ -2114,11 +2201,22 @@ func init() {
 	DcimPlatformTable.Annotation = &entsql.Annotation{
 		Table: "dcim_platform",
 	}
+	DcimPowerfeedTable.ForeignKeys[0].RefTable = DcimPowerpanelTable
+	DcimPowerfeedTable.ForeignKeys[1].RefTable = DcimRackTable
+	DcimPowerfeedTable.ForeignKeys[2].RefTable = TenancyTenantTable
+	DcimPowerfeedTable.Annotation = &entsql.Annotation{
+		Table: "dcim_powerfeed",
+	}
 	DcimPoweroutlettemplateTable.ForeignKeys[0].RefTable = DcimDevicetypeTable
 	DcimPoweroutlettemplateTable.ForeignKeys[1].RefTable = DcimModuletypeTable
 	DcimPoweroutlettemplateTable.ForeignKeys[2].RefTable = DcimPowerporttemplateTable
 	DcimPoweroutlettemplateTable.Annotation = &entsql.Annotation{
 		Table: "dcim_poweroutlettemplate",
+	}
+	DcimPowerpanelTable.ForeignKeys[0].RefTable = DcimSiteTable
+	DcimPowerpanelTable.ForeignKeys[1].RefTable = DcimLocationTable
+	DcimPowerpanelTable.Annotation = &entsql.Annotation{
+		Table: "dcim_powerpanel",
 	}
 	DcimPowerporttemplateTable.ForeignKeys[0].RefTable = DcimDevicetypeTable
 	DcimPowerporttemplateTable.ForeignKeys[1].RefTable = DcimModuletypeTable

@@ -78,8 +78,14 @@ type OutboxEvent func(*sql.Selector)
 // Platform is the predicate function for platform builders.
 type Platform func(*sql.Selector)
 
+// PowerFeed is the predicate function for powerfeed builders.
+type PowerFeed func(*sql.Selector)
+
 // PowerOutletTemplate is the predicate function for poweroutlettemplate builders.
 type PowerOutletTemplate func(*sql.Selector)
+
+// PowerPanel is the predicate function for powerpanel builders.
+type PowerPanel func(*sql.Selector)
 
 // PowerPortTemplate is the predicate function for powerporttemplate builders.
 type PowerPortTemplate func(*sql.Selector)

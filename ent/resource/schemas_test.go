@@ -222,6 +222,11 @@ var filterExclusions = map[string]string{
 	"dcim/device-types has_front_image": "no image storage", "dcim/device-types has_rear_image": "no image storage",
 	// Modules and devices come later.
 	"dcim/device-types device_count": "no devices yet", "dcim/module-types module_count": "no modules yet",
+	// Cables and cable paths come in a later issue (occupied is served: it
+	// is mark_connected until then).
+	"dcim/power-feeds cable_id": "no cables", "dcim/power-feeds cabled": "no cables",
+	"dcim/power-feeds cable_connector": "no cables",
+	"dcim/power-feeds connected":       "no cable paths",
 }
 
 // TestFiltersMatchReference checks that every filter the reference lists

@@ -88,7 +88,7 @@ func init() {
 			{Name: "created", Kind: "time", Column: "created", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "last_updated", Kind: "time", Column: "last_updated", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "device_count", Kind: "empty", ReadOnly: true, Empty: 0},
-			{Name: "powerfeed_count", Kind: "empty", ReadOnly: true, Empty: 0},
+			{Name: "powerfeed_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "dcim.powerfeed", Table: "", Column: "rack_id", Cumulative: false}},
 		},
 		NewCreate: func(c *gen.Client) ent.Mutation { return c.Rack.Create().Mutation() },
 		NewUpdate: func(c *gen.Client, id int) ent.Mutation { return c.Rack.UpdateOneID(id).Mutation() },

@@ -29,7 +29,9 @@ import (
 	"github.com/inventory/inventory/ent/objectpermission"
 	"github.com/inventory/inventory/ent/outboxevent"
 	"github.com/inventory/inventory/ent/platform"
+	"github.com/inventory/inventory/ent/powerfeed"
 	"github.com/inventory/inventory/ent/poweroutlettemplate"
+	"github.com/inventory/inventory/ent/powerpanel"
 	"github.com/inventory/inventory/ent/powerporttemplate"
 	"github.com/inventory/inventory/ent/prefix"
 	"github.com/inventory/inventory/ent/rack"
@@ -1672,6 +1674,168 @@ func init() {
 	platformDescComments := platformMixinFields3[5].Descriptor()
 	// platform.DefaultComments holds the default value on creation for the comments field.
 	platform.DefaultComments = platformDescComments.Default.(string)
+	powerfeedMixin := schema.PowerFeed{}.Mixin()
+	powerfeedHooks := schema.PowerFeed{}.Hooks()
+	powerfeed.Hooks[0] = powerfeedHooks[0]
+	powerfeed.Hooks[1] = powerfeedHooks[1]
+	powerfeedMixinFields0 := powerfeedMixin[0].Fields()
+	_ = powerfeedMixinFields0
+	powerfeedMixinFields2 := powerfeedMixin[2].Fields()
+	_ = powerfeedMixinFields2
+	powerfeedMixinFields3 := powerfeedMixin[3].Fields()
+	_ = powerfeedMixinFields3
+	powerfeedFields := schema.PowerFeed{}.Fields()
+	_ = powerfeedFields
+	// powerfeedDescCreated is the schema descriptor for created field.
+	powerfeedDescCreated := powerfeedMixinFields0[0].Descriptor()
+	// powerfeed.DefaultCreated holds the default value on creation for the created field.
+	powerfeed.DefaultCreated = powerfeedDescCreated.Default.(func() time.Time)
+	// powerfeedDescLastUpdated is the schema descriptor for last_updated field.
+	powerfeedDescLastUpdated := powerfeedMixinFields0[1].Descriptor()
+	// powerfeed.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	powerfeed.DefaultLastUpdated = powerfeedDescLastUpdated.Default.(func() time.Time)
+	// powerfeed.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	powerfeed.UpdateDefaultLastUpdated = powerfeedDescLastUpdated.UpdateDefault.(func() time.Time)
+	// powerfeedDescCustomFieldData is the schema descriptor for custom_field_data field.
+	powerfeedDescCustomFieldData := powerfeedMixinFields2[0].Descriptor()
+	// powerfeed.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	powerfeed.DefaultCustomFieldData = powerfeedDescCustomFieldData.Default.(map[string]interface{})
+	// powerfeedDescDescription is the schema descriptor for description field.
+	powerfeedDescDescription := powerfeedMixinFields3[0].Descriptor()
+	// powerfeed.DefaultDescription holds the default value on creation for the description field.
+	powerfeed.DefaultDescription = powerfeedDescDescription.Default.(string)
+	// powerfeed.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	powerfeed.DescriptionValidator = powerfeedDescDescription.Validators[0].(func(string) error)
+	// powerfeedDescComments is the schema descriptor for comments field.
+	powerfeedDescComments := powerfeedMixinFields3[1].Descriptor()
+	// powerfeed.DefaultComments holds the default value on creation for the comments field.
+	powerfeed.DefaultComments = powerfeedDescComments.Default.(string)
+	// powerfeedDescName is the schema descriptor for name field.
+	powerfeedDescName := powerfeedFields[2].Descriptor()
+	// powerfeed.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	powerfeed.NameValidator = func() func(string) error {
+		validators := powerfeedDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// powerfeedDescNameNatural is the schema descriptor for _name_natural field.
+	powerfeedDescNameNatural := powerfeedFields[3].Descriptor()
+	// powerfeed.DefaultNameNatural holds the default value on creation for the _name_natural field.
+	powerfeed.DefaultNameNatural = powerfeedDescNameNatural.Default.(string)
+	// powerfeedDescStatus is the schema descriptor for status field.
+	powerfeedDescStatus := powerfeedFields[4].Descriptor()
+	// powerfeed.DefaultStatus holds the default value on creation for the status field.
+	powerfeed.DefaultStatus = powerfeedDescStatus.Default.(string)
+	// powerfeed.StatusValidator is a validator for the "status" field. It is called by the builders before save.
+	powerfeed.StatusValidator = powerfeedDescStatus.Validators[0].(func(string) error)
+	// powerfeedDescType is the schema descriptor for type field.
+	powerfeedDescType := powerfeedFields[5].Descriptor()
+	// powerfeed.DefaultType holds the default value on creation for the type field.
+	powerfeed.DefaultType = powerfeedDescType.Default.(string)
+	// powerfeed.TypeValidator is a validator for the "type" field. It is called by the builders before save.
+	powerfeed.TypeValidator = powerfeedDescType.Validators[0].(func(string) error)
+	// powerfeedDescSupply is the schema descriptor for supply field.
+	powerfeedDescSupply := powerfeedFields[6].Descriptor()
+	// powerfeed.DefaultSupply holds the default value on creation for the supply field.
+	powerfeed.DefaultSupply = powerfeedDescSupply.Default.(string)
+	// powerfeed.SupplyValidator is a validator for the "supply" field. It is called by the builders before save.
+	powerfeed.SupplyValidator = powerfeedDescSupply.Validators[0].(func(string) error)
+	// powerfeedDescPhase is the schema descriptor for phase field.
+	powerfeedDescPhase := powerfeedFields[7].Descriptor()
+	// powerfeed.DefaultPhase holds the default value on creation for the phase field.
+	powerfeed.DefaultPhase = powerfeedDescPhase.Default.(string)
+	// powerfeed.PhaseValidator is a validator for the "phase" field. It is called by the builders before save.
+	powerfeed.PhaseValidator = powerfeedDescPhase.Validators[0].(func(string) error)
+	// powerfeedDescVoltage is the schema descriptor for voltage field.
+	powerfeedDescVoltage := powerfeedFields[8].Descriptor()
+	// powerfeed.DefaultVoltage holds the default value on creation for the voltage field.
+	powerfeed.DefaultVoltage = powerfeedDescVoltage.Default.(int)
+	// powerfeed.VoltageValidator is a validator for the "voltage" field. It is called by the builders before save.
+	powerfeed.VoltageValidator = func() func(int) error {
+		validators := powerfeedDescVoltage.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(voltage int) error {
+			for _, fn := range fns {
+				if err := fn(voltage); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// powerfeedDescAmperage is the schema descriptor for amperage field.
+	powerfeedDescAmperage := powerfeedFields[9].Descriptor()
+	// powerfeed.DefaultAmperage holds the default value on creation for the amperage field.
+	powerfeed.DefaultAmperage = powerfeedDescAmperage.Default.(int)
+	// powerfeed.AmperageValidator is a validator for the "amperage" field. It is called by the builders before save.
+	powerfeed.AmperageValidator = func() func(int) error {
+		validators := powerfeedDescAmperage.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(amperage int) error {
+			for _, fn := range fns {
+				if err := fn(amperage); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// powerfeedDescMaxUtilization is the schema descriptor for max_utilization field.
+	powerfeedDescMaxUtilization := powerfeedFields[10].Descriptor()
+	// powerfeed.DefaultMaxUtilization holds the default value on creation for the max_utilization field.
+	powerfeed.DefaultMaxUtilization = powerfeedDescMaxUtilization.Default.(int)
+	// powerfeed.MaxUtilizationValidator is a validator for the "max_utilization" field. It is called by the builders before save.
+	powerfeed.MaxUtilizationValidator = func() func(int) error {
+		validators := powerfeedDescMaxUtilization.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(max_utilization int) error {
+			for _, fn := range fns {
+				if err := fn(max_utilization); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// powerfeedDescMarkConnected is the schema descriptor for mark_connected field.
+	powerfeedDescMarkConnected := powerfeedFields[11].Descriptor()
+	// powerfeed.DefaultMarkConnected holds the default value on creation for the mark_connected field.
+	powerfeed.DefaultMarkConnected = powerfeedDescMarkConnected.Default.(bool)
+	// powerfeedDescCableEnd is the schema descriptor for cable_end field.
+	powerfeedDescCableEnd := powerfeedFields[12].Descriptor()
+	// powerfeed.CableEndValidator is a validator for the "cable_end" field. It is called by the builders before save.
+	powerfeed.CableEndValidator = powerfeedDescCableEnd.Validators[0].(func(string) error)
+	// powerfeedDescAvailablePower is the schema descriptor for available_power field.
+	powerfeedDescAvailablePower := powerfeedFields[14].Descriptor()
+	// powerfeed.DefaultAvailablePower holds the default value on creation for the available_power field.
+	powerfeed.DefaultAvailablePower = powerfeedDescAvailablePower.Default.(int)
+	// powerfeedDescOccupied is the schema descriptor for _occupied field.
+	powerfeedDescOccupied := powerfeedFields[15].Descriptor()
+	// powerfeed.DefaultOccupied holds the default value on creation for the _occupied field.
+	powerfeed.DefaultOccupied = powerfeedDescOccupied.Default.(bool)
+	// powerfeedDescPowerPanelName is the schema descriptor for _power_panel_name field.
+	powerfeedDescPowerPanelName := powerfeedFields[16].Descriptor()
+	// powerfeed.DefaultPowerPanelName holds the default value on creation for the _power_panel_name field.
+	powerfeed.DefaultPowerPanelName = powerfeedDescPowerPanelName.Default.(string)
 	poweroutlettemplateMixin := schema.PowerOutletTemplate{}.Mixin()
 	poweroutlettemplateHooks := schema.PowerOutletTemplate{}.Hooks()
 	poweroutlettemplate.Hooks[0] = poweroutlettemplateHooks[0]
@@ -1739,6 +1903,64 @@ func init() {
 	poweroutlettemplateDescFeedLeg := poweroutlettemplateFields[3].Descriptor()
 	// poweroutlettemplate.FeedLegValidator is a validator for the "feed_leg" field. It is called by the builders before save.
 	poweroutlettemplate.FeedLegValidator = poweroutlettemplateDescFeedLeg.Validators[0].(func(string) error)
+	powerpanelMixin := schema.PowerPanel{}.Mixin()
+	powerpanelHooks := schema.PowerPanel{}.Hooks()
+	powerpanel.Hooks[0] = powerpanelHooks[0]
+	powerpanel.Hooks[1] = powerpanelHooks[1]
+	powerpanelMixinFields0 := powerpanelMixin[0].Fields()
+	_ = powerpanelMixinFields0
+	powerpanelMixinFields2 := powerpanelMixin[2].Fields()
+	_ = powerpanelMixinFields2
+	powerpanelMixinFields3 := powerpanelMixin[3].Fields()
+	_ = powerpanelMixinFields3
+	powerpanelFields := schema.PowerPanel{}.Fields()
+	_ = powerpanelFields
+	// powerpanelDescCreated is the schema descriptor for created field.
+	powerpanelDescCreated := powerpanelMixinFields0[0].Descriptor()
+	// powerpanel.DefaultCreated holds the default value on creation for the created field.
+	powerpanel.DefaultCreated = powerpanelDescCreated.Default.(func() time.Time)
+	// powerpanelDescLastUpdated is the schema descriptor for last_updated field.
+	powerpanelDescLastUpdated := powerpanelMixinFields0[1].Descriptor()
+	// powerpanel.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	powerpanel.DefaultLastUpdated = powerpanelDescLastUpdated.Default.(func() time.Time)
+	// powerpanel.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	powerpanel.UpdateDefaultLastUpdated = powerpanelDescLastUpdated.UpdateDefault.(func() time.Time)
+	// powerpanelDescCustomFieldData is the schema descriptor for custom_field_data field.
+	powerpanelDescCustomFieldData := powerpanelMixinFields2[0].Descriptor()
+	// powerpanel.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	powerpanel.DefaultCustomFieldData = powerpanelDescCustomFieldData.Default.(map[string]interface{})
+	// powerpanelDescDescription is the schema descriptor for description field.
+	powerpanelDescDescription := powerpanelMixinFields3[0].Descriptor()
+	// powerpanel.DefaultDescription holds the default value on creation for the description field.
+	powerpanel.DefaultDescription = powerpanelDescDescription.Default.(string)
+	// powerpanel.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	powerpanel.DescriptionValidator = powerpanelDescDescription.Validators[0].(func(string) error)
+	// powerpanelDescComments is the schema descriptor for comments field.
+	powerpanelDescComments := powerpanelMixinFields3[1].Descriptor()
+	// powerpanel.DefaultComments holds the default value on creation for the comments field.
+	powerpanel.DefaultComments = powerpanelDescComments.Default.(string)
+	// powerpanelDescName is the schema descriptor for name field.
+	powerpanelDescName := powerpanelFields[2].Descriptor()
+	// powerpanel.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	powerpanel.NameValidator = func() func(string) error {
+		validators := powerpanelDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// powerpanelDescNameNatural is the schema descriptor for _name_natural field.
+	powerpanelDescNameNatural := powerpanelFields[3].Descriptor()
+	// powerpanel.DefaultNameNatural holds the default value on creation for the _name_natural field.
+	powerpanel.DefaultNameNatural = powerpanelDescNameNatural.Default.(string)
 	powerporttemplateMixin := schema.PowerPortTemplate{}.Mixin()
 	powerporttemplateHooks := schema.PowerPortTemplate{}.Hooks()
 	powerporttemplate.Hooks[0] = powerporttemplateHooks[0]

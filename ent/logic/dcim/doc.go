@@ -15,8 +15,11 @@
 // no move to another device type, {module} only on module types) and the
 // model's own (references to other templates stay on the same parent).
 // rows.go runs such a check on the row a write leaves behind, for creates
-// and one- and many-row updates. Device placement and cable paths will
-// live here.
+// and one- and many-row updates. Power panels and feeds (power.go): a
+// panel's location and a feed's rack at the same site, the voltage rules,
+// and the values a feed caches (available_power as PowerFeed.save()
+// computes it, _occupied, the panel's name for q). Device placement and
+// cable paths will live here.
 //
 // Like every logic package that ent/schema imports, it must not import the
 // generated ent packages, ent/resource, ent/db, webhooks, server or cmd
