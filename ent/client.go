@@ -61,6 +61,8 @@ import (
 	"github.com/inventory/inventory/ent/tenantgroup"
 	"github.com/inventory/inventory/ent/token"
 	"github.com/inventory/inventory/ent/user"
+	"github.com/inventory/inventory/ent/virtualchassis"
+	"github.com/inventory/inventory/ent/virtualdevicecontext"
 	"github.com/inventory/inventory/ent/vlan"
 	"github.com/inventory/inventory/ent/vlangroup"
 	"github.com/inventory/inventory/ent/vrf"
@@ -172,6 +174,10 @@ type Client struct {
 	VLANGroup *VLANGroupClient
 	// VRF is the client for interacting with the VRF builders.
 	VRF *VRFClient
+	// VirtualChassis is the client for interacting with the VirtualChassis builders.
+	VirtualChassis *VirtualChassisClient
+	// VirtualDeviceContext is the client for interacting with the VirtualDeviceContext builders.
+	VirtualDeviceContext *VirtualDeviceContextClient
 	// Webhook is the client for interacting with the Webhook builders.
 	Webhook *WebhookClient
 }
@@ -234,6 +240,8 @@ func (c *Client) init() {
 	c.VLAN = NewVLANClient(c.config)
 	c.VLANGroup = NewVLANGroupClient(c.config)
 	c.VRF = NewVRFClient(c.config)
+	c.VirtualChassis = NewVirtualChassisClient(c.config)
+	c.VirtualDeviceContext = NewVirtualDeviceContextClient(c.config)
 	c.Webhook = NewWebhookClient(c.config)
 }
 
@@ -376,6 +384,8 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		VLAN:                      NewVLANClient(cfg),
 		VLANGroup:                 NewVLANGroupClient(cfg),
 		VRF:                       NewVRFClient(cfg),
+		VirtualChassis:            NewVirtualChassisClient(cfg),
+		VirtualDeviceContext:      NewVirtualDeviceContextClient(cfg),
 		Webhook:                   NewWebhookClient(cfg),
 	}, nil
 }
@@ -445,6 +455,8 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		VLAN:                      NewVLANClient(cfg),
 		VLANGroup:                 NewVLANGroupClient(cfg),
 		VRF:                       NewVRFClient(cfg),
+		VirtualChassis:            NewVirtualChassisClient(cfg),
+		VirtualDeviceContext:      NewVirtualDeviceContextClient(cfg),
 		Webhook:                   NewWebhookClient(cfg),
 	}, nil
 }
@@ -485,7 +497,7 @@ func (c *Client) Use(hooks ...Hook) {
 		c.Rack, c.RackGroup, c.RackReservation, c.RackRole, c.RackType,
 		c.RearPortTemplate, c.Region, c.Role, c.Site, c.SiteGroup, c.Tag, c.TaggedItem,
 		c.Tenant, c.TenantGroup, c.Token, c.User, c.VLAN, c.VLANGroup, c.VRF,
-		c.Webhook,
+		c.VirtualChassis, c.VirtualDeviceContext, c.Webhook,
 	} {
 		n.Use(hooks...)
 	}
@@ -505,7 +517,7 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.Rack, c.RackGroup, c.RackReservation, c.RackRole, c.RackType,
 		c.RearPortTemplate, c.Region, c.Role, c.Site, c.SiteGroup, c.Tag, c.TaggedItem,
 		c.Tenant, c.TenantGroup, c.Token, c.User, c.VLAN, c.VLANGroup, c.VRF,
-		c.Webhook,
+		c.VirtualChassis, c.VirtualDeviceContext, c.Webhook,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -612,6 +624,10 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.VLANGroup.mutate(ctx, m)
 	case *VRFMutation:
 		return c.VRF.mutate(ctx, m)
+	case *VirtualChassisMutation:
+		return c.VirtualChassis.mutate(ctx, m)
+	case *VirtualDeviceContextMutation:
+		return c.VirtualDeviceContext.mutate(ctx, m)
 	case *WebhookMutation:
 		return c.Webhook.mutate(ctx, m)
 	default:
@@ -1223,7 +1239,8 @@ func (c *DeviceClient) Get(ctx context.Context, id int) (*Device, error) {
 
 // Hooks returns the client hooks.
 func (c *DeviceClient) Hooks() []Hook {
-	return c.hooks.Device
+	hooks := c.hooks.Device
+	return append(hooks[:len(hooks):len(hooks)], device.Hooks[:]...)
 }
 
 // Interceptors returns the client interceptors.
@@ -2375,7 +2392,8 @@ func (c *ManufacturerClient) Get(ctx context.Context, id int) (*Manufacturer, er
 
 // Hooks returns the client hooks.
 func (c *ManufacturerClient) Hooks() []Hook {
-	return c.hooks.Manufacturer
+	hooks := c.hooks.Manufacturer
+	return append(hooks[:len(hooks):len(hooks)], manufacturer.Hooks[:]...)
 }
 
 // Interceptors returns the client interceptors.
@@ -6020,6 +6038,203 @@ func (c *VRFClient) mutate(ctx context.Context, m *VRFMutation) (Value, error) {
 	}
 }
 
+// VirtualChassisClient is a client for the VirtualChassis schema.
+type VirtualChassisClient struct {
+	config
+}
+
+// NewVirtualChassisClient returns a client for the VirtualChassis from the given config.
+func NewVirtualChassisClient(c config) *VirtualChassisClient {
+	return &VirtualChassisClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `virtualchassis.Hooks(f(g(h())))`.
+func (c *VirtualChassisClient) Use(hooks ...Hook) {
+	c.hooks.VirtualChassis = append(c.hooks.VirtualChassis, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `virtualchassis.Intercept(f(g(h())))`.
+func (c *VirtualChassisClient) Intercept(interceptors ...Interceptor) {
+	c.inters.VirtualChassis = append(c.inters.VirtualChassis, interceptors...)
+}
+
+// Create returns a builder for creating a VirtualChassis entity.
+func (c *VirtualChassisClient) Create() *VirtualChassisCreate {
+	mutation := newVirtualChassisMutation(c.config, OpCreate)
+	return &VirtualChassisCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of VirtualChassis entities.
+func (c *VirtualChassisClient) CreateBulk(builders ...*VirtualChassisCreate) *VirtualChassisCreateBulk {
+	return &VirtualChassisCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for VirtualChassis.
+func (c *VirtualChassisClient) Update() *VirtualChassisUpdate {
+	mutation := newVirtualChassisMutation(c.config, OpUpdate)
+	return &VirtualChassisUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *VirtualChassisClient) UpdateOneID(id int) *VirtualChassisUpdateOne {
+	mutation := newVirtualChassisMutation(c.config, OpUpdateOne, withVirtualChassisID(id))
+	return &VirtualChassisUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for VirtualChassis.
+func (c *VirtualChassisClient) Delete() *VirtualChassisDelete {
+	mutation := newVirtualChassisMutation(c.config, OpDelete)
+	return &VirtualChassisDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *VirtualChassisClient) DeleteOneID(id int) *VirtualChassisDeleteOne {
+	builder := c.Delete().Where(virtualchassis.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &VirtualChassisDeleteOne{builder}
+}
+
+// Query returns a query builder for VirtualChassis.
+func (c *VirtualChassisClient) Query() *VirtualChassisQuery {
+	return &VirtualChassisQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeVirtualChassis},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a VirtualChassis entity by its id.
+func (c *VirtualChassisClient) Get(ctx context.Context, id int) (*VirtualChassis, error) {
+	return c.Query().Where(virtualchassis.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *VirtualChassisClient) Hooks() []Hook {
+	hooks := c.hooks.VirtualChassis
+	return append(hooks[:len(hooks):len(hooks)], virtualchassis.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *VirtualChassisClient) Interceptors() []Interceptor {
+	return c.inters.VirtualChassis
+}
+
+func (c *VirtualChassisClient) mutate(ctx context.Context, m *VirtualChassisMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&VirtualChassisCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&VirtualChassisUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&VirtualChassisUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&VirtualChassisDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown VirtualChassis mutation op: %q", m.Op())
+	}
+}
+
+// VirtualDeviceContextClient is a client for the VirtualDeviceContext schema.
+type VirtualDeviceContextClient struct {
+	config
+}
+
+// NewVirtualDeviceContextClient returns a client for the VirtualDeviceContext from the given config.
+func NewVirtualDeviceContextClient(c config) *VirtualDeviceContextClient {
+	return &VirtualDeviceContextClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `virtualdevicecontext.Hooks(f(g(h())))`.
+func (c *VirtualDeviceContextClient) Use(hooks ...Hook) {
+	c.hooks.VirtualDeviceContext = append(c.hooks.VirtualDeviceContext, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `virtualdevicecontext.Intercept(f(g(h())))`.
+func (c *VirtualDeviceContextClient) Intercept(interceptors ...Interceptor) {
+	c.inters.VirtualDeviceContext = append(c.inters.VirtualDeviceContext, interceptors...)
+}
+
+// Create returns a builder for creating a VirtualDeviceContext entity.
+func (c *VirtualDeviceContextClient) Create() *VirtualDeviceContextCreate {
+	mutation := newVirtualDeviceContextMutation(c.config, OpCreate)
+	return &VirtualDeviceContextCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of VirtualDeviceContext entities.
+func (c *VirtualDeviceContextClient) CreateBulk(builders ...*VirtualDeviceContextCreate) *VirtualDeviceContextCreateBulk {
+	return &VirtualDeviceContextCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for VirtualDeviceContext.
+func (c *VirtualDeviceContextClient) Update() *VirtualDeviceContextUpdate {
+	mutation := newVirtualDeviceContextMutation(c.config, OpUpdate)
+	return &VirtualDeviceContextUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *VirtualDeviceContextClient) UpdateOneID(id int) *VirtualDeviceContextUpdateOne {
+	mutation := newVirtualDeviceContextMutation(c.config, OpUpdateOne, withVirtualDeviceContextID(id))
+	return &VirtualDeviceContextUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for VirtualDeviceContext.
+func (c *VirtualDeviceContextClient) Delete() *VirtualDeviceContextDelete {
+	mutation := newVirtualDeviceContextMutation(c.config, OpDelete)
+	return &VirtualDeviceContextDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *VirtualDeviceContextClient) DeleteOneID(id int) *VirtualDeviceContextDeleteOne {
+	builder := c.Delete().Where(virtualdevicecontext.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &VirtualDeviceContextDeleteOne{builder}
+}
+
+// Query returns a query builder for VirtualDeviceContext.
+func (c *VirtualDeviceContextClient) Query() *VirtualDeviceContextQuery {
+	return &VirtualDeviceContextQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeVirtualDeviceContext},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a VirtualDeviceContext entity by its id.
+func (c *VirtualDeviceContextClient) Get(ctx context.Context, id int) (*VirtualDeviceContext, error) {
+	return c.Query().Where(virtualdevicecontext.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *VirtualDeviceContextClient) Hooks() []Hook {
+	return c.hooks.VirtualDeviceContext
+}
+
+// Interceptors returns the client interceptors.
+func (c *VirtualDeviceContextClient) Interceptors() []Interceptor {
+	return c.inters.VirtualDeviceContext
+}
+
+func (c *VirtualDeviceContextClient) mutate(ctx context.Context, m *VirtualDeviceContextMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&VirtualDeviceContextCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&VirtualDeviceContextUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&VirtualDeviceContextUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&VirtualDeviceContextDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown VirtualDeviceContext mutation op: %q", m.Op())
+	}
+}
+
 // WebhookClient is a client for the Webhook schema.
 type WebhookClient struct {
 	config
@@ -6131,7 +6346,7 @@ type (
 		PowerPanel, PowerPortTemplate, Prefix, RIR, Rack, RackGroup, RackReservation,
 		RackRole, RackType, RearPortTemplate, Region, Role, Site, SiteGroup, Tag,
 		TaggedItem, Tenant, TenantGroup, Token, User, VLAN, VLANGroup, VRF,
-		Webhook []ent.Hook
+		VirtualChassis, VirtualDeviceContext, Webhook []ent.Hook
 	}
 	inters struct {
 		ConsolePortTemplate, ConsoleServerPortTemplate, CustomField,
@@ -6143,7 +6358,7 @@ type (
 		PowerPanel, PowerPortTemplate, Prefix, RIR, Rack, RackGroup, RackReservation,
 		RackRole, RackType, RearPortTemplate, Region, Role, Site, SiteGroup, Tag,
 		TaggedItem, Tenant, TenantGroup, Token, User, VLAN, VLANGroup, VRF,
-		Webhook []ent.Interceptor
+		VirtualChassis, VirtualDeviceContext, Webhook []ent.Interceptor
 	}
 )
 

@@ -68,7 +68,15 @@ type Device struct {
 	VcPriority *int `json:"vc_priority,omitempty"`
 	// LocalContextData holds the value of the "local_context_data" field.
 	LocalContextData map[string]interface{} `json:"local_context_data,omitempty"`
-	selectValues     sql.SelectValues
+	// VirtualChassisID holds the value of the "virtual_chassis_id" field.
+	VirtualChassisID *int `json:"virtual_chassis_id,omitempty"`
+	// ConfigContext holds the value of the "config_context" field.
+	ConfigContext map[string]interface{} `json:"config_context,omitempty"`
+	// TypeDisplay holds the value of the "_type_display" field.
+	TypeDisplay string `json:"_type_display,omitempty"`
+	// VcName holds the value of the "_vc_name" field.
+	VcName       *string `json:"_vc_name,omitempty"`
+	selectValues sql.SelectValues
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -76,13 +84,13 @@ func (*Device) scanValues(columns []string) ([]any, error) {
 	values := make([]any, len(columns))
 	for i := range columns {
 		switch columns[i] {
-		case device.FieldCustomFieldData, device.FieldLocalContextData:
+		case device.FieldCustomFieldData, device.FieldLocalContextData, device.FieldConfigContext:
 			values[i] = new([]byte)
 		case device.FieldPosition, device.FieldLatitude, device.FieldLongitude:
 			values[i] = new(sql.NullFloat64)
-		case device.FieldID, device.FieldDeviceTypeID, device.FieldRoleID, device.FieldTenantID, device.FieldPlatformID, device.FieldSiteID, device.FieldLocationID, device.FieldRackID, device.FieldVcPosition, device.FieldVcPriority:
+		case device.FieldID, device.FieldDeviceTypeID, device.FieldRoleID, device.FieldTenantID, device.FieldPlatformID, device.FieldSiteID, device.FieldLocationID, device.FieldRackID, device.FieldVcPosition, device.FieldVcPriority, device.FieldVirtualChassisID:
 			values[i] = new(sql.NullInt64)
-		case device.FieldDescription, device.FieldComments, device.FieldName, device.FieldNameNatural, device.FieldSerial, device.FieldAssetTag, device.FieldFace, device.FieldStatus, device.FieldAirflow:
+		case device.FieldDescription, device.FieldComments, device.FieldName, device.FieldNameNatural, device.FieldSerial, device.FieldAssetTag, device.FieldFace, device.FieldStatus, device.FieldAirflow, device.FieldTypeDisplay, device.FieldVcName:
 			values[i] = new(sql.NullString)
 		case device.FieldCreated, device.FieldLastUpdated:
 			values[i] = new(sql.NullTime)
@@ -275,6 +283,34 @@ func (_m *Device) assignValues(columns []string, values []any) error {
 					return fmt.Errorf("unmarshal field local_context_data: %w", err)
 				}
 			}
+		case device.FieldVirtualChassisID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field virtual_chassis_id", values[i])
+			} else if value.Valid {
+				_m.VirtualChassisID = new(int)
+				*_m.VirtualChassisID = int(value.Int64)
+			}
+		case device.FieldConfigContext:
+			if value, ok := values[i].(*[]byte); !ok {
+				return fmt.Errorf("unexpected type %T for field config_context", values[i])
+			} else if value != nil && len(*value) > 0 {
+				if err := json.Unmarshal(*value, &_m.ConfigContext); err != nil {
+					return fmt.Errorf("unmarshal field config_context: %w", err)
+				}
+			}
+		case device.FieldTypeDisplay:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field _type_display", values[i])
+			} else if value.Valid {
+				_m.TypeDisplay = value.String
+			}
+		case device.FieldVcName:
+			if value, ok := values[i].(*sql.NullString); !ok {
+				return fmt.Errorf("unexpected type %T for field _vc_name", values[i])
+			} else if value.Valid {
+				_m.VcName = new(string)
+				*_m.VcName = value.String
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -406,6 +442,22 @@ func (_m *Device) String() string {
 	builder.WriteString(", ")
 	builder.WriteString("local_context_data=")
 	builder.WriteString(fmt.Sprintf("%v", _m.LocalContextData))
+	builder.WriteString(", ")
+	if v := _m.VirtualChassisID; v != nil {
+		builder.WriteString("virtual_chassis_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	builder.WriteString("config_context=")
+	builder.WriteString(fmt.Sprintf("%v", _m.ConfigContext))
+	builder.WriteString(", ")
+	builder.WriteString("_type_display=")
+	builder.WriteString(_m.TypeDisplay)
+	builder.WriteString(", ")
+	if v := _m.VcName; v != nil {
+		builder.WriteString("_vc_name=")
+		builder.WriteString(*v)
+	}
 	builder.WriteByte(')')
 	return builder.String()
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/inventory/inventory/ent/rack"
 	"github.com/inventory/inventory/ent/site"
 	"github.com/inventory/inventory/ent/tenant"
+	"github.com/inventory/inventory/ent/virtualchassis"
 )
 
 // DeviceCreate is the builder for creating a Device entity.
@@ -34,7 +35,9 @@ func (_c *DeviceCreate) Mutation() *DeviceMutation {
 
 // Save creates the Device in the database.
 func (_c *DeviceCreate) Save(ctx context.Context) (*Device, error) {
-	_c.defaults()
+	if err := _c.defaults(); err != nil {
+		return nil, err
+	}
 	return withHooks(ctx, _c.sqlSave, _c.mutation, _c.hooks)
 }
 
@@ -61,12 +64,18 @@ func (_c *DeviceCreate) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_c *DeviceCreate) defaults() {
+func (_c *DeviceCreate) defaults() error {
 	if _, ok := _c.mutation.Created(); !ok {
+		if device.DefaultCreated == nil {
+			return fmt.Errorf("ent: uninitialized device.DefaultCreated (forgotten import ent/runtime?)")
+		}
 		v := device.DefaultCreated()
 		_c.mutation.SetCreated(v)
 	}
 	if _, ok := _c.mutation.LastUpdated(); !ok {
+		if device.DefaultLastUpdated == nil {
+			return fmt.Errorf("ent: uninitialized device.DefaultLastUpdated (forgotten import ent/runtime?)")
+		}
 		v := device.DefaultLastUpdated()
 		_c.mutation.SetLastUpdated(v)
 	}
@@ -98,6 +107,11 @@ func (_c *DeviceCreate) defaults() {
 		v := device.DefaultStatus
 		_c.mutation.SetStatus(v)
 	}
+	if _, ok := _c.mutation.TypeDisplay(); !ok {
+		v := device.DefaultTypeDisplay
+		_c.mutation.SetTypeDisplay(v)
+	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -176,6 +190,9 @@ func (_c *DeviceCreate) check() error {
 		if err := device.VcPriorityValidator(v); err != nil {
 			return &ValidationError{Name: "vc_priority", err: fmt.Errorf(`ent: validator failed for field "Device.vc_priority": %w`, err)}
 		}
+	}
+	if _, ok := _c.mutation.TypeDisplay(); !ok {
+		return &ValidationError{Name: "_type_display", err: errors.New(`ent: missing required field "Device._type_display"`)}
 	}
 	if len(_c.mutation.DeviceTypeIDs()) == 0 {
 		return &ValidationError{Name: "device_type", err: errors.New(`ent: missing required edge "Device.device_type"`)}
@@ -283,6 +300,18 @@ func (_c *DeviceCreate) createSpec() (*Device, *sqlgraph.CreateSpec) {
 	if value, ok := _c.mutation.LocalContextData(); ok {
 		_spec.SetField(device.FieldLocalContextData, field.TypeJSON, value)
 		_node.LocalContextData = value
+	}
+	if value, ok := _c.mutation.ConfigContext(); ok {
+		_spec.SetField(device.FieldConfigContext, field.TypeJSON, value)
+		_node.ConfigContext = value
+	}
+	if value, ok := _c.mutation.TypeDisplay(); ok {
+		_spec.SetField(device.FieldTypeDisplay, field.TypeString, value)
+		_node.TypeDisplay = value
+	}
+	if value, ok := _c.mutation.VcName(); ok {
+		_spec.SetField(device.FieldVcName, field.TypeString, value)
+		_node.VcName = &value
 	}
 	if nodes := _c.mutation.DeviceTypeIDs(); len(nodes) > 0 {
 		edge := &sqlgraph.EdgeSpec{
@@ -401,6 +430,23 @@ func (_c *DeviceCreate) createSpec() (*Device, *sqlgraph.CreateSpec) {
 			edge.Target.Nodes = append(edge.Target.Nodes, k)
 		}
 		_node.RackID = &nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.VirtualChassisIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   device.VirtualChassisTable,
+			Columns: []string{device.VirtualChassisColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(virtualchassis.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.VirtualChassisID = &nodes[0]
 		_spec.Edges = append(_spec.Edges, edge)
 	}
 	return _node, _spec

@@ -19,6 +19,7 @@ import (
 	"github.com/inventory/inventory/ent/rack"
 	"github.com/inventory/inventory/ent/site"
 	"github.com/inventory/inventory/ent/tenant"
+	"github.com/inventory/inventory/ent/virtualchassis"
 )
 
 // DeviceUpdate is the builder for updating Device entities.
@@ -82,9 +83,17 @@ func (_u *DeviceUpdate) ClearRack() *DeviceUpdate {
 	return _u
 }
 
+// ClearVirtualChassis clears the "virtual_chassis" edge to the VirtualChassis entity.
+func (_u *DeviceUpdate) ClearVirtualChassis() *DeviceUpdate {
+	_u.mutation.ClearVirtualChassis()
+	return _u
+}
+
 // Save executes the query and returns the number of nodes affected by the update operation.
 func (_u *DeviceUpdate) Save(ctx context.Context) (int, error) {
-	_u.defaults()
+	if err := _u.defaults(); err != nil {
+		return 0, err
+	}
 	return withHooks(ctx, _u.sqlSave, _u.mutation, _u.hooks)
 }
 
@@ -111,11 +120,15 @@ func (_u *DeviceUpdate) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_u *DeviceUpdate) defaults() {
+func (_u *DeviceUpdate) defaults() error {
 	if _, ok := _u.mutation.LastUpdated(); !ok && !_u.mutation.LastUpdatedCleared() {
+		if device.UpdateDefaultLastUpdated == nil {
+			return fmt.Errorf("ent: uninitialized device.UpdateDefaultLastUpdated (forgotten import ent/runtime?)")
+		}
 		v := device.UpdateDefaultLastUpdated()
 		_u.mutation.SetLastUpdated(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -287,6 +300,21 @@ func (_u *DeviceUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 	}
 	if _u.mutation.LocalContextDataCleared() {
 		_spec.ClearField(device.FieldLocalContextData, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.ConfigContext(); ok {
+		_spec.SetField(device.FieldConfigContext, field.TypeJSON, value)
+	}
+	if _u.mutation.ConfigContextCleared() {
+		_spec.ClearField(device.FieldConfigContext, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.TypeDisplay(); ok {
+		_spec.SetField(device.FieldTypeDisplay, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.VcName(); ok {
+		_spec.SetField(device.FieldVcName, field.TypeString, value)
+	}
+	if _u.mutation.VcNameCleared() {
+		_spec.ClearField(device.FieldVcName, field.TypeString)
 	}
 	if _u.mutation.DeviceTypeCleared() {
 		edge := &sqlgraph.EdgeSpec{
@@ -491,6 +519,35 @@ func (_u *DeviceUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.VirtualChassisCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   device.VirtualChassisTable,
+			Columns: []string{device.VirtualChassisColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(virtualchassis.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.VirtualChassisIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   device.VirtualChassisTable,
+			Columns: []string{device.VirtualChassisColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(virtualchassis.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{device.Label}
@@ -559,6 +616,12 @@ func (_u *DeviceUpdateOne) ClearRack() *DeviceUpdateOne {
 	return _u
 }
 
+// ClearVirtualChassis clears the "virtual_chassis" edge to the VirtualChassis entity.
+func (_u *DeviceUpdateOne) ClearVirtualChassis() *DeviceUpdateOne {
+	_u.mutation.ClearVirtualChassis()
+	return _u
+}
+
 // Where appends a list predicates to the DeviceUpdate builder.
 func (_u *DeviceUpdateOne) Where(ps ...predicate.Device) *DeviceUpdateOne {
 	_u.mutation.Where(ps...)
@@ -574,7 +637,9 @@ func (_u *DeviceUpdateOne) Select(field string, fields ...string) *DeviceUpdateO
 
 // Save executes the query and returns the updated Device entity.
 func (_u *DeviceUpdateOne) Save(ctx context.Context) (*Device, error) {
-	_u.defaults()
+	if err := _u.defaults(); err != nil {
+		return nil, err
+	}
 	return withHooks(ctx, _u.sqlSave, _u.mutation, _u.hooks)
 }
 
@@ -601,11 +666,15 @@ func (_u *DeviceUpdateOne) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_u *DeviceUpdateOne) defaults() {
+func (_u *DeviceUpdateOne) defaults() error {
 	if _, ok := _u.mutation.LastUpdated(); !ok && !_u.mutation.LastUpdatedCleared() {
+		if device.UpdateDefaultLastUpdated == nil {
+			return fmt.Errorf("ent: uninitialized device.UpdateDefaultLastUpdated (forgotten import ent/runtime?)")
+		}
 		v := device.UpdateDefaultLastUpdated()
 		_u.mutation.SetLastUpdated(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -795,6 +864,21 @@ func (_u *DeviceUpdateOne) sqlSave(ctx context.Context) (_node *Device, err erro
 	if _u.mutation.LocalContextDataCleared() {
 		_spec.ClearField(device.FieldLocalContextData, field.TypeJSON)
 	}
+	if value, ok := _u.mutation.ConfigContext(); ok {
+		_spec.SetField(device.FieldConfigContext, field.TypeJSON, value)
+	}
+	if _u.mutation.ConfigContextCleared() {
+		_spec.ClearField(device.FieldConfigContext, field.TypeJSON)
+	}
+	if value, ok := _u.mutation.TypeDisplay(); ok {
+		_spec.SetField(device.FieldTypeDisplay, field.TypeString, value)
+	}
+	if value, ok := _u.mutation.VcName(); ok {
+		_spec.SetField(device.FieldVcName, field.TypeString, value)
+	}
+	if _u.mutation.VcNameCleared() {
+		_spec.ClearField(device.FieldVcName, field.TypeString)
+	}
 	if _u.mutation.DeviceTypeCleared() {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -991,6 +1075,35 @@ func (_u *DeviceUpdateOne) sqlSave(ctx context.Context) (_node *Device, err erro
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(rack.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.VirtualChassisCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   device.VirtualChassisTable,
+			Columns: []string{device.VirtualChassisColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(virtualchassis.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.VirtualChassisIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   device.VirtualChassisTable,
+			Columns: []string{device.VirtualChassisColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(virtualchassis.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

@@ -58,6 +58,8 @@ import (
 	"github.com/inventory/inventory/ent/tenantgroup"
 	"github.com/inventory/inventory/ent/token"
 	"github.com/inventory/inventory/ent/user"
+	"github.com/inventory/inventory/ent/virtualchassis"
+	"github.com/inventory/inventory/ent/virtualdevicecontext"
 	"github.com/inventory/inventory/ent/vlan"
 	"github.com/inventory/inventory/ent/vlangroup"
 	"github.com/inventory/inventory/ent/vrf"
@@ -171,6 +173,8 @@ func checkColumn(t, c string) error {
 			vlan.Table:                      vlan.ValidColumn,
 			vlangroup.Table:                 vlangroup.ValidColumn,
 			vrf.Table:                       vrf.ValidColumn,
+			virtualchassis.Table:            virtualchassis.ValidColumn,
+			virtualdevicecontext.Table:      virtualdevicecontext.ValidColumn,
 			webhook.Table:                   webhook.ValidColumn,
 		})
 	})

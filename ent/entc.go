@@ -182,6 +182,7 @@ type FieldData struct {
 	Empty                         any
 	HasEmpty                      bool
 	Count                         *api.Count
+	Reverse                       *api.Count
 	// Join, JoinOwn and JoinTarget describe a many-to-many relation: the
 	// join table, its column pointing at this model and at the target.
 	Join, JoinOwn, JoinTarget string
@@ -301,6 +302,11 @@ func describeField(t *gen.Type, m api.Model, name string, fields map[string]*gen
 	if c, ok := m.Counts[name]; ok {
 		c := c
 		fd.Kind, fd.Count, fd.ReadOnly = "count", &c, true
+		return fd, nil
+	}
+	if r, ok := m.Reverse[name]; ok {
+		r := r
+		fd.Kind, fd.Reverse, fd.Target, fd.ReadOnly = "reverse", &r, r.Model, true
 		return fd, nil
 	}
 	if e, ok := edges[name]; ok {

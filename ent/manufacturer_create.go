@@ -27,7 +27,9 @@ func (_c *ManufacturerCreate) Mutation() *ManufacturerMutation {
 
 // Save creates the Manufacturer in the database.
 func (_c *ManufacturerCreate) Save(ctx context.Context) (*Manufacturer, error) {
-	_c.defaults()
+	if err := _c.defaults(); err != nil {
+		return nil, err
+	}
 	return withHooks(ctx, _c.sqlSave, _c.mutation, _c.hooks)
 }
 
@@ -54,12 +56,18 @@ func (_c *ManufacturerCreate) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_c *ManufacturerCreate) defaults() {
+func (_c *ManufacturerCreate) defaults() error {
 	if _, ok := _c.mutation.Created(); !ok {
+		if manufacturer.DefaultCreated == nil {
+			return fmt.Errorf("ent: uninitialized manufacturer.DefaultCreated (forgotten import ent/runtime?)")
+		}
 		v := manufacturer.DefaultCreated()
 		_c.mutation.SetCreated(v)
 	}
 	if _, ok := _c.mutation.LastUpdated(); !ok {
+		if manufacturer.DefaultLastUpdated == nil {
+			return fmt.Errorf("ent: uninitialized manufacturer.DefaultLastUpdated (forgotten import ent/runtime?)")
+		}
 		v := manufacturer.DefaultLastUpdated()
 		_c.mutation.SetLastUpdated(v)
 	}
@@ -75,6 +83,7 @@ func (_c *ManufacturerCreate) defaults() {
 		v := manufacturer.DefaultComments
 		_c.mutation.SetComments(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.

@@ -35,7 +35,9 @@ func (_u *ManufacturerUpdate) Mutation() *ManufacturerMutation {
 
 // Save executes the query and returns the number of nodes affected by the update operation.
 func (_u *ManufacturerUpdate) Save(ctx context.Context) (int, error) {
-	_u.defaults()
+	if err := _u.defaults(); err != nil {
+		return 0, err
+	}
 	return withHooks(ctx, _u.sqlSave, _u.mutation, _u.hooks)
 }
 
@@ -62,11 +64,15 @@ func (_u *ManufacturerUpdate) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_u *ManufacturerUpdate) defaults() {
+func (_u *ManufacturerUpdate) defaults() error {
 	if _, ok := _u.mutation.LastUpdated(); !ok && !_u.mutation.LastUpdatedCleared() {
+		if manufacturer.UpdateDefaultLastUpdated == nil {
+			return fmt.Errorf("ent: uninitialized manufacturer.UpdateDefaultLastUpdated (forgotten import ent/runtime?)")
+		}
 		v := manufacturer.UpdateDefaultLastUpdated()
 		_u.mutation.SetLastUpdated(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -166,7 +172,9 @@ func (_u *ManufacturerUpdateOne) Select(field string, fields ...string) *Manufac
 
 // Save executes the query and returns the updated Manufacturer entity.
 func (_u *ManufacturerUpdateOne) Save(ctx context.Context) (*Manufacturer, error) {
-	_u.defaults()
+	if err := _u.defaults(); err != nil {
+		return nil, err
+	}
 	return withHooks(ctx, _u.sqlSave, _u.mutation, _u.hooks)
 }
 
@@ -193,11 +201,15 @@ func (_u *ManufacturerUpdateOne) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_u *ManufacturerUpdateOne) defaults() {
+func (_u *ManufacturerUpdateOne) defaults() error {
 	if _, ok := _u.mutation.LastUpdated(); !ok && !_u.mutation.LastUpdatedCleared() {
+		if manufacturer.UpdateDefaultLastUpdated == nil {
+			return fmt.Errorf("ent: uninitialized manufacturer.UpdateDefaultLastUpdated (forgotten import ent/runtime?)")
+		}
 		v := manufacturer.UpdateDefaultLastUpdated()
 		_u.mutation.SetLastUpdated(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.

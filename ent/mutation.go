@@ -59,6 +59,8 @@ import (
 	"github.com/inventory/inventory/ent/tenantgroup"
 	"github.com/inventory/inventory/ent/token"
 	"github.com/inventory/inventory/ent/user"
+	"github.com/inventory/inventory/ent/virtualchassis"
+	"github.com/inventory/inventory/ent/virtualdevicecontext"
 	"github.com/inventory/inventory/ent/vlan"
 	"github.com/inventory/inventory/ent/vlangroup"
 	"github.com/inventory/inventory/ent/vrf"
@@ -123,6 +125,8 @@ const (
 	TypeVLAN                      = "VLAN"
 	TypeVLANGroup                 = "VLANGroup"
 	TypeVRF                       = "VRF"
+	TypeVirtualChassis            = "VirtualChassis"
+	TypeVirtualDeviceContext      = "VirtualDeviceContext"
 	TypeWebhook                   = "Webhook"
 )
 
@@ -6246,50 +6250,55 @@ func (m *DeliveryMutation) ResetEdge(name string) error {
 // DeviceMutation represents an operation that mutates the Device nodes in the graph.
 type DeviceMutation struct {
 	config
-	op                 Op
-	typ                string
-	id                 *int
-	created            *time.Time
-	last_updated       *time.Time
-	custom_field_data  *map[string]interface{}
-	description        *string
-	comments           *string
-	name               *string
-	__name_natural     *string
-	serial             *string
-	asset_tag          *string
-	position           *float64
-	addposition        *float64
-	face               *string
-	latitude           *float64
-	addlatitude        *float64
-	longitude          *float64
-	addlongitude       *float64
-	status             *string
-	airflow            *string
-	vc_position        *int
-	addvc_position     *int
-	vc_priority        *int
-	addvc_priority     *int
-	local_context_data *map[string]interface{}
-	clearedFields      map[string]struct{}
-	device_type        *int
-	cleareddevice_type bool
-	role               *int
-	clearedrole        bool
-	tenant             *int
-	clearedtenant      bool
-	platform           *int
-	clearedplatform    bool
-	site               *int
-	clearedsite        bool
-	location           *int
-	clearedlocation    bool
-	rack               *int
-	clearedrack        bool
-	done               bool
-	oldValue           func(context.Context) (*Device, error)
-	predicates         []predicate.Device
+	op                     Op
+	typ                    string
+	id                     *int
+	created                *time.Time
+	last_updated           *time.Time
+	custom_field_data      *map[string]interface{}
+	description            *string
+	comments               *string
+	name                   *string
+	__name_natural         *string
+	serial                 *string
+	asset_tag              *string
+	position               *float64
+	addposition            *float64
+	face                   *string
+	latitude               *float64
+	addlatitude            *float64
+	longitude              *float64
+	addlongitude           *float64
+	status                 *string
+	airflow                *string
+	vc_position            *int
+	addvc_position         *int
+	vc_priority            *int
+	addvc_priority         *int
+	local_context_data     *map[string]interface{}
+	config_context         *map[string]interface{}
+	__type_display         *string
+	__vc_name              *string
+	clearedFields          map[string]struct{}
+	device_type            *int
+	cleareddevice_type     bool
+	role                   *int
+	clearedrole            bool
+	tenant                 *int
+	clearedtenant          bool
+	platform               *int
+	clearedplatform        bool
+	site                   *int
+	clearedsite            bool
+	location               *int
+	clearedlocation        bool
+	rack                   *int
+	clearedrack            bool
+	virtual_chassis        *int
+	clearedvirtual_chassis bool
+	done                   bool
+	oldValue               func(context.Context) (*Device, error)
+	predicates             []predicate.Device
 }
 
 var _ ent.Mutation = (*DeviceMutation)(nil)
@@ -7165,6 +7174,121 @@ func (m *DeviceMutation) ResetLocalContextData() {
 	delete(m.clearedFields, device.FieldLocalContextData)
 }
 
+// SetVirtualChassisID sets the "virtual_chassis_id" field.
+func (m *DeviceMutation) SetVirtualChassisID(i int) {
+	m.virtual_chassis = &i
+}
+
+// VirtualChassisID returns the value of the "virtual_chassis_id" field in the mutation.
+func (m *DeviceMutation) VirtualChassisID() (r int, exists bool) {
+	v := m.virtual_chassis
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearVirtualChassisID clears the value of the "virtual_chassis_id" field.
+func (m *DeviceMutation) ClearVirtualChassisID() {
+	m.virtual_chassis = nil
+	m.clearedFields[device.FieldVirtualChassisID] = struct{}{}
+}
+
+// VirtualChassisIDCleared returns if the "virtual_chassis_id" field was cleared in this mutation.
+func (m *DeviceMutation) VirtualChassisIDCleared() bool {
+	_, ok := m.clearedFields[device.FieldVirtualChassisID]
+	return ok
+}
+
+// ResetVirtualChassisID resets all changes to the "virtual_chassis_id" field.
+func (m *DeviceMutation) ResetVirtualChassisID() {
+	m.virtual_chassis = nil
+	delete(m.clearedFields, device.FieldVirtualChassisID)
+}
+
+// SetConfigContext sets the "config_context" field.
+func (m *DeviceMutation) SetConfigContext(value map[string]interface{}) {
+	m.config_context = &value
+}
+
+// ConfigContext returns the value of the "config_context" field in the mutation.
+func (m *DeviceMutation) ConfigContext() (r map[string]interface{}, exists bool) {
+	v := m.config_context
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearConfigContext clears the value of the "config_context" field.
+func (m *DeviceMutation) ClearConfigContext() {
+	m.config_context = nil
+	m.clearedFields[device.FieldConfigContext] = struct{}{}
+}
+
+// ConfigContextCleared returns if the "config_context" field was cleared in this mutation.
+func (m *DeviceMutation) ConfigContextCleared() bool {
+	_, ok := m.clearedFields[device.FieldConfigContext]
+	return ok
+}
+
+// ResetConfigContext resets all changes to the "config_context" field.
+func (m *DeviceMutation) ResetConfigContext() {
+	m.config_context = nil
+	delete(m.clearedFields, device.FieldConfigContext)
+}
+
+// SetTypeDisplay sets the "_type_display" field.
+func (m *DeviceMutation) SetTypeDisplay(s string) {
+	m.__type_display = &s
+}
+
+// TypeDisplay returns the value of the "_type_display" field in the mutation.
+func (m *DeviceMutation) TypeDisplay() (r string, exists bool) {
+	v := m.__type_display
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetTypeDisplay resets all changes to the "_type_display" field.
+func (m *DeviceMutation) ResetTypeDisplay() {
+	m.__type_display = nil
+}
+
+// SetVcName sets the "_vc_name" field.
+func (m *DeviceMutation) SetVcName(s string) {
+	m.__vc_name = &s
+}
+
+// VcName returns the value of the "_vc_name" field in the mutation.
+func (m *DeviceMutation) VcName() (r string, exists bool) {
+	v := m.__vc_name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearVcName clears the value of the "_vc_name" field.
+func (m *DeviceMutation) ClearVcName() {
+	m.__vc_name = nil
+	m.clearedFields[device.FieldVcName] = struct{}{}
+}
+
+// VcNameCleared returns if the "_vc_name" field was cleared in this mutation.
+func (m *DeviceMutation) VcNameCleared() bool {
+	_, ok := m.clearedFields[device.FieldVcName]
+	return ok
+}
+
+// ResetVcName resets all changes to the "_vc_name" field.
+func (m *DeviceMutation) ResetVcName() {
+	m.__vc_name = nil
+	delete(m.clearedFields, device.FieldVcName)
+}
+
 // ClearDeviceType clears the "device_type" edge to the DeviceType entity.
 func (m *DeviceMutation) ClearDeviceType() {
 	m.cleareddevice_type = true
@@ -7354,6 +7478,33 @@ func (m *DeviceMutation) ResetRack() {
 	m.clearedrack = false
 }
 
+// ClearVirtualChassis clears the "virtual_chassis" edge to the VirtualChassis entity.
+func (m *DeviceMutation) ClearVirtualChassis() {
+	m.clearedvirtual_chassis = true
+	m.clearedFields[device.FieldVirtualChassisID] = struct{}{}
+}
+
+// VirtualChassisCleared reports if the "virtual_chassis" edge to the VirtualChassis entity was cleared.
+func (m *DeviceMutation) VirtualChassisCleared() bool {
+	return m.VirtualChassisIDCleared() || m.clearedvirtual_chassis
+}
+
+// VirtualChassisIDs returns the "virtual_chassis" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// VirtualChassisID instead. It exists only for internal usage by the builders.
+func (m *DeviceMutation) VirtualChassisIDs() (ids []int) {
+	if id := m.virtual_chassis; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetVirtualChassis resets all changes to the "virtual_chassis" edge.
+func (m *DeviceMutation) ResetVirtualChassis() {
+	m.virtual_chassis = nil
+	m.clearedvirtual_chassis = false
+}
+
 // Where appends a list predicates to the DeviceMutation builder.
 func (m *DeviceMutation) Where(ps ...predicate.Device) {
 	m.predicates = append(m.predicates, ps...)
@@ -7388,7 +7539,7 @@ func (m *DeviceMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *DeviceMutation) Fields() []string {
-	fields := make([]string, 0, 25)
+	fields := make([]string, 0, 29)
 	if m.created != nil {
 		fields = append(fields, device.FieldCreated)
 	}
@@ -7464,6 +7615,18 @@ func (m *DeviceMutation) Fields() []string {
 	if m.local_context_data != nil {
 		fields = append(fields, device.FieldLocalContextData)
 	}
+	if m.virtual_chassis != nil {
+		fields = append(fields, device.FieldVirtualChassisID)
+	}
+	if m.config_context != nil {
+		fields = append(fields, device.FieldConfigContext)
+	}
+	if m.__type_display != nil {
+		fields = append(fields, device.FieldTypeDisplay)
+	}
+	if m.__vc_name != nil {
+		fields = append(fields, device.FieldVcName)
+	}
 	return fields
 }
 
@@ -7522,6 +7685,14 @@ func (m *DeviceMutation) Field(name string) (ent.Value, bool) {
 		return m.VcPriority()
 	case device.FieldLocalContextData:
 		return m.LocalContextData()
+	case device.FieldVirtualChassisID:
+		return m.VirtualChassisID()
+	case device.FieldConfigContext:
+		return m.ConfigContext()
+	case device.FieldTypeDisplay:
+		return m.TypeDisplay()
+	case device.FieldVcName:
+		return m.VcName()
 	}
 	return nil, false
 }
@@ -7531,7 +7702,7 @@ func (m *DeviceMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *DeviceMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case device.FieldCreated, device.FieldLastUpdated, device.FieldCustomFieldData, device.FieldDescription, device.FieldComments, device.FieldName, device.FieldNameNatural, device.FieldDeviceTypeID, device.FieldRoleID, device.FieldTenantID, device.FieldPlatformID, device.FieldSerial, device.FieldAssetTag, device.FieldSiteID, device.FieldLocationID, device.FieldRackID, device.FieldPosition, device.FieldFace, device.FieldLatitude, device.FieldLongitude, device.FieldStatus, device.FieldAirflow, device.FieldVcPosition, device.FieldVcPriority, device.FieldLocalContextData:
+	case device.FieldCreated, device.FieldLastUpdated, device.FieldCustomFieldData, device.FieldDescription, device.FieldComments, device.FieldName, device.FieldNameNatural, device.FieldDeviceTypeID, device.FieldRoleID, device.FieldTenantID, device.FieldPlatformID, device.FieldSerial, device.FieldAssetTag, device.FieldSiteID, device.FieldLocationID, device.FieldRackID, device.FieldPosition, device.FieldFace, device.FieldLatitude, device.FieldLongitude, device.FieldStatus, device.FieldAirflow, device.FieldVcPosition, device.FieldVcPriority, device.FieldLocalContextData, device.FieldVirtualChassisID, device.FieldConfigContext, device.FieldTypeDisplay, device.FieldVcName:
 	default:
 		return nil, fmt.Errorf("unknown Device field %s", name)
 	}
@@ -7596,6 +7767,14 @@ func (m *DeviceMutation) OldField(ctx context.Context, name string) (ent.Value, 
 		return old.VcPriority, nil
 	case device.FieldLocalContextData:
 		return old.LocalContextData, nil
+	case device.FieldVirtualChassisID:
+		return old.VirtualChassisID, nil
+	case device.FieldConfigContext:
+		return old.ConfigContext, nil
+	case device.FieldTypeDisplay:
+		return old.TypeDisplay, nil
+	case device.FieldVcName:
+		return old.VcName, nil
 	}
 	return nil, fmt.Errorf("unknown Device field %s", name)
 }
@@ -7780,6 +7959,34 @@ func (m *DeviceMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetLocalContextData(v)
 		return nil
+	case device.FieldVirtualChassisID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVirtualChassisID(v)
+		return nil
+	case device.FieldConfigContext:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetConfigContext(v)
+		return nil
+	case device.FieldTypeDisplay:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTypeDisplay(v)
+		return nil
+	case device.FieldVcName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVcName(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Device field %s", name)
 }
@@ -7918,6 +8125,15 @@ func (m *DeviceMutation) ClearedFields() []string {
 	if m.FieldCleared(device.FieldLocalContextData) {
 		fields = append(fields, device.FieldLocalContextData)
 	}
+	if m.FieldCleared(device.FieldVirtualChassisID) {
+		fields = append(fields, device.FieldVirtualChassisID)
+	}
+	if m.FieldCleared(device.FieldConfigContext) {
+		fields = append(fields, device.FieldConfigContext)
+	}
+	if m.FieldCleared(device.FieldVcName) {
+		fields = append(fields, device.FieldVcName)
+	}
 	return fields
 }
 
@@ -7976,6 +8192,15 @@ func (m *DeviceMutation) ClearField(name string) error {
 		return nil
 	case device.FieldLocalContextData:
 		m.ClearLocalContextData()
+		return nil
+	case device.FieldVirtualChassisID:
+		m.ClearVirtualChassisID()
+		return nil
+	case device.FieldConfigContext:
+		m.ClearConfigContext()
+		return nil
+	case device.FieldVcName:
+		m.ClearVcName()
 		return nil
 	}
 	return fmt.Errorf("unknown Device nullable field %s", name)
@@ -8060,13 +8285,25 @@ func (m *DeviceMutation) ResetField(name string) error {
 	case device.FieldLocalContextData:
 		m.ResetLocalContextData()
 		return nil
+	case device.FieldVirtualChassisID:
+		m.ResetVirtualChassisID()
+		return nil
+	case device.FieldConfigContext:
+		m.ResetConfigContext()
+		return nil
+	case device.FieldTypeDisplay:
+		m.ResetTypeDisplay()
+		return nil
+	case device.FieldVcName:
+		m.ResetVcName()
+		return nil
 	}
 	return fmt.Errorf("unknown Device field %s", name)
 }
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *DeviceMutation) AddedEdges() []string {
-	edges := make([]string, 0, 7)
+	edges := make([]string, 0, 8)
 	if m.device_type != nil {
 		edges = append(edges, device.EdgeDeviceType)
 	}
@@ -8087,6 +8324,9 @@ func (m *DeviceMutation) AddedEdges() []string {
 	}
 	if m.rack != nil {
 		edges = append(edges, device.EdgeRack)
+	}
+	if m.virtual_chassis != nil {
+		edges = append(edges, device.EdgeVirtualChassis)
 	}
 	return edges
 }
@@ -8123,13 +8363,17 @@ func (m *DeviceMutation) AddedIDs(name string) []ent.Value {
 		if id := m.rack; id != nil {
 			return []ent.Value{*id}
 		}
+	case device.EdgeVirtualChassis:
+		if id := m.virtual_chassis; id != nil {
+			return []ent.Value{*id}
+		}
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *DeviceMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 7)
+	edges := make([]string, 0, 8)
 	return edges
 }
 
@@ -8141,7 +8385,7 @@ func (m *DeviceMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *DeviceMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 7)
+	edges := make([]string, 0, 8)
 	if m.cleareddevice_type {
 		edges = append(edges, device.EdgeDeviceType)
 	}
@@ -8162,6 +8406,9 @@ func (m *DeviceMutation) ClearedEdges() []string {
 	}
 	if m.clearedrack {
 		edges = append(edges, device.EdgeRack)
+	}
+	if m.clearedvirtual_chassis {
+		edges = append(edges, device.EdgeVirtualChassis)
 	}
 	return edges
 }
@@ -8184,6 +8431,8 @@ func (m *DeviceMutation) EdgeCleared(name string) bool {
 		return m.clearedlocation
 	case device.EdgeRack:
 		return m.clearedrack
+	case device.EdgeVirtualChassis:
+		return m.clearedvirtual_chassis
 	}
 	return false
 }
@@ -8213,6 +8462,9 @@ func (m *DeviceMutation) ClearEdge(name string) error {
 	case device.EdgeRack:
 		m.ClearRack()
 		return nil
+	case device.EdgeVirtualChassis:
+		m.ClearVirtualChassis()
+		return nil
 	}
 	return fmt.Errorf("unknown Device unique edge %s", name)
 }
@@ -8241,6 +8493,9 @@ func (m *DeviceMutation) ResetEdge(name string) error {
 		return nil
 	case device.EdgeRack:
 		m.ResetRack()
+		return nil
+	case device.EdgeVirtualChassis:
+		m.ResetVirtualChassis()
 		return nil
 	}
 	return fmt.Errorf("unknown Device edge %s", name)
@@ -51673,6 +51928,1653 @@ func (m *VRFMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown VRF edge %s", name)
+}
+
+// VirtualChassisMutation represents an operation that mutates the VirtualChassis nodes in the graph.
+type VirtualChassisMutation struct {
+	config
+	op                Op
+	typ               string
+	id                *int
+	created           *time.Time
+	last_updated      *time.Time
+	custom_field_data *map[string]interface{}
+	description       *string
+	comments          *string
+	name              *string
+	__name_natural    *string
+	domain            *string
+	clearedFields     map[string]struct{}
+	master            *int
+	clearedmaster     bool
+	done              bool
+	oldValue          func(context.Context) (*VirtualChassis, error)
+	predicates        []predicate.VirtualChassis
+}
+
+var _ ent.Mutation = (*VirtualChassisMutation)(nil)
+
+// virtualchassisOption allows management of the mutation configuration using functional options.
+type virtualchassisOption func(*VirtualChassisMutation)
+
+// newVirtualChassisMutation creates new mutation for the VirtualChassis entity.
+func newVirtualChassisMutation(c config, op Op, opts ...virtualchassisOption) *VirtualChassisMutation {
+	m := &VirtualChassisMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeVirtualChassis,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withVirtualChassisID sets the ID field of the mutation.
+func withVirtualChassisID(id int) virtualchassisOption {
+	return func(m *VirtualChassisMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *VirtualChassis
+		)
+		m.oldValue = func(ctx context.Context) (*VirtualChassis, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().VirtualChassis.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withVirtualChassis sets the old VirtualChassis of the mutation.
+func withVirtualChassis(node *VirtualChassis) virtualchassisOption {
+	return func(m *VirtualChassisMutation) {
+		m.oldValue = func(context.Context) (*VirtualChassis, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m VirtualChassisMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m VirtualChassisMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *VirtualChassisMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *VirtualChassisMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().VirtualChassis.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *VirtualChassisMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *VirtualChassisMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *VirtualChassisMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[virtualchassis.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *VirtualChassisMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[virtualchassis.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *VirtualChassisMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, virtualchassis.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *VirtualChassisMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *VirtualChassisMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *VirtualChassisMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[virtualchassis.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *VirtualChassisMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[virtualchassis.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *VirtualChassisMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, virtualchassis.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *VirtualChassisMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *VirtualChassisMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *VirtualChassisMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *VirtualChassisMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *VirtualChassisMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *VirtualChassisMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetComments sets the "comments" field.
+func (m *VirtualChassisMutation) SetComments(s string) {
+	m.comments = &s
+}
+
+// Comments returns the value of the "comments" field in the mutation.
+func (m *VirtualChassisMutation) Comments() (r string, exists bool) {
+	v := m.comments
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetComments resets all changes to the "comments" field.
+func (m *VirtualChassisMutation) ResetComments() {
+	m.comments = nil
+}
+
+// SetName sets the "name" field.
+func (m *VirtualChassisMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *VirtualChassisMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *VirtualChassisMutation) ResetName() {
+	m.name = nil
+}
+
+// SetNameNatural sets the "_name_natural" field.
+func (m *VirtualChassisMutation) SetNameNatural(s string) {
+	m.__name_natural = &s
+}
+
+// NameNatural returns the value of the "_name_natural" field in the mutation.
+func (m *VirtualChassisMutation) NameNatural() (r string, exists bool) {
+	v := m.__name_natural
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetNameNatural resets all changes to the "_name_natural" field.
+func (m *VirtualChassisMutation) ResetNameNatural() {
+	m.__name_natural = nil
+}
+
+// SetDomain sets the "domain" field.
+func (m *VirtualChassisMutation) SetDomain(s string) {
+	m.domain = &s
+}
+
+// Domain returns the value of the "domain" field in the mutation.
+func (m *VirtualChassisMutation) Domain() (r string, exists bool) {
+	v := m.domain
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDomain resets all changes to the "domain" field.
+func (m *VirtualChassisMutation) ResetDomain() {
+	m.domain = nil
+}
+
+// SetMasterID sets the "master_id" field.
+func (m *VirtualChassisMutation) SetMasterID(i int) {
+	m.master = &i
+}
+
+// MasterID returns the value of the "master_id" field in the mutation.
+func (m *VirtualChassisMutation) MasterID() (r int, exists bool) {
+	v := m.master
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearMasterID clears the value of the "master_id" field.
+func (m *VirtualChassisMutation) ClearMasterID() {
+	m.master = nil
+	m.clearedFields[virtualchassis.FieldMasterID] = struct{}{}
+}
+
+// MasterIDCleared returns if the "master_id" field was cleared in this mutation.
+func (m *VirtualChassisMutation) MasterIDCleared() bool {
+	_, ok := m.clearedFields[virtualchassis.FieldMasterID]
+	return ok
+}
+
+// ResetMasterID resets all changes to the "master_id" field.
+func (m *VirtualChassisMutation) ResetMasterID() {
+	m.master = nil
+	delete(m.clearedFields, virtualchassis.FieldMasterID)
+}
+
+// ClearMaster clears the "master" edge to the Device entity.
+func (m *VirtualChassisMutation) ClearMaster() {
+	m.clearedmaster = true
+	m.clearedFields[virtualchassis.FieldMasterID] = struct{}{}
+}
+
+// MasterCleared reports if the "master" edge to the Device entity was cleared.
+func (m *VirtualChassisMutation) MasterCleared() bool {
+	return m.MasterIDCleared() || m.clearedmaster
+}
+
+// MasterIDs returns the "master" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// MasterID instead. It exists only for internal usage by the builders.
+func (m *VirtualChassisMutation) MasterIDs() (ids []int) {
+	if id := m.master; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetMaster resets all changes to the "master" edge.
+func (m *VirtualChassisMutation) ResetMaster() {
+	m.master = nil
+	m.clearedmaster = false
+}
+
+// Where appends a list predicates to the VirtualChassisMutation builder.
+func (m *VirtualChassisMutation) Where(ps ...predicate.VirtualChassis) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the VirtualChassisMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *VirtualChassisMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.VirtualChassis, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *VirtualChassisMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *VirtualChassisMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (VirtualChassis).
+func (m *VirtualChassisMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *VirtualChassisMutation) Fields() []string {
+	fields := make([]string, 0, 9)
+	if m.created != nil {
+		fields = append(fields, virtualchassis.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, virtualchassis.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, virtualchassis.FieldCustomFieldData)
+	}
+	if m.description != nil {
+		fields = append(fields, virtualchassis.FieldDescription)
+	}
+	if m.comments != nil {
+		fields = append(fields, virtualchassis.FieldComments)
+	}
+	if m.name != nil {
+		fields = append(fields, virtualchassis.FieldName)
+	}
+	if m.__name_natural != nil {
+		fields = append(fields, virtualchassis.FieldNameNatural)
+	}
+	if m.domain != nil {
+		fields = append(fields, virtualchassis.FieldDomain)
+	}
+	if m.master != nil {
+		fields = append(fields, virtualchassis.FieldMasterID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *VirtualChassisMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case virtualchassis.FieldCreated:
+		return m.Created()
+	case virtualchassis.FieldLastUpdated:
+		return m.LastUpdated()
+	case virtualchassis.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case virtualchassis.FieldDescription:
+		return m.Description()
+	case virtualchassis.FieldComments:
+		return m.Comments()
+	case virtualchassis.FieldName:
+		return m.Name()
+	case virtualchassis.FieldNameNatural:
+		return m.NameNatural()
+	case virtualchassis.FieldDomain:
+		return m.Domain()
+	case virtualchassis.FieldMasterID:
+		return m.MasterID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *VirtualChassisMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case virtualchassis.FieldCreated, virtualchassis.FieldLastUpdated, virtualchassis.FieldCustomFieldData, virtualchassis.FieldDescription, virtualchassis.FieldComments, virtualchassis.FieldName, virtualchassis.FieldNameNatural, virtualchassis.FieldDomain, virtualchassis.FieldMasterID:
+	default:
+		return nil, fmt.Errorf("unknown VirtualChassis field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case virtualchassis.FieldCreated:
+		return old.Created, nil
+	case virtualchassis.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case virtualchassis.FieldCustomFieldData:
+		return old.CustomFieldData, nil
+	case virtualchassis.FieldDescription:
+		return old.Description, nil
+	case virtualchassis.FieldComments:
+		return old.Comments, nil
+	case virtualchassis.FieldName:
+		return old.Name, nil
+	case virtualchassis.FieldNameNatural:
+		return old.NameNatural, nil
+	case virtualchassis.FieldDomain:
+		return old.Domain, nil
+	case virtualchassis.FieldMasterID:
+		return old.MasterID, nil
+	}
+	return nil, fmt.Errorf("unknown VirtualChassis field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *VirtualChassisMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case virtualchassis.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case virtualchassis.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case virtualchassis.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case virtualchassis.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case virtualchassis.FieldComments:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetComments(v)
+		return nil
+	case virtualchassis.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case virtualchassis.FieldNameNatural:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNameNatural(v)
+		return nil
+	case virtualchassis.FieldDomain:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDomain(v)
+		return nil
+	case virtualchassis.FieldMasterID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMasterID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown VirtualChassis field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *VirtualChassisMutation) AddedFields() []string {
+	var fields []string
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *VirtualChassisMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *VirtualChassisMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown VirtualChassis numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *VirtualChassisMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(virtualchassis.FieldCreated) {
+		fields = append(fields, virtualchassis.FieldCreated)
+	}
+	if m.FieldCleared(virtualchassis.FieldLastUpdated) {
+		fields = append(fields, virtualchassis.FieldLastUpdated)
+	}
+	if m.FieldCleared(virtualchassis.FieldMasterID) {
+		fields = append(fields, virtualchassis.FieldMasterID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *VirtualChassisMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *VirtualChassisMutation) ClearField(name string) error {
+	switch name {
+	case virtualchassis.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case virtualchassis.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case virtualchassis.FieldMasterID:
+		m.ClearMasterID()
+		return nil
+	}
+	return fmt.Errorf("unknown VirtualChassis nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *VirtualChassisMutation) ResetField(name string) error {
+	switch name {
+	case virtualchassis.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case virtualchassis.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case virtualchassis.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case virtualchassis.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case virtualchassis.FieldComments:
+		m.ResetComments()
+		return nil
+	case virtualchassis.FieldName:
+		m.ResetName()
+		return nil
+	case virtualchassis.FieldNameNatural:
+		m.ResetNameNatural()
+		return nil
+	case virtualchassis.FieldDomain:
+		m.ResetDomain()
+		return nil
+	case virtualchassis.FieldMasterID:
+		m.ResetMasterID()
+		return nil
+	}
+	return fmt.Errorf("unknown VirtualChassis field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *VirtualChassisMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.master != nil {
+		edges = append(edges, virtualchassis.EdgeMaster)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *VirtualChassisMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case virtualchassis.EdgeMaster:
+		if id := m.master; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *VirtualChassisMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *VirtualChassisMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *VirtualChassisMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedmaster {
+		edges = append(edges, virtualchassis.EdgeMaster)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *VirtualChassisMutation) EdgeCleared(name string) bool {
+	switch name {
+	case virtualchassis.EdgeMaster:
+		return m.clearedmaster
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *VirtualChassisMutation) ClearEdge(name string) error {
+	switch name {
+	case virtualchassis.EdgeMaster:
+		m.ClearMaster()
+		return nil
+	}
+	return fmt.Errorf("unknown VirtualChassis unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *VirtualChassisMutation) ResetEdge(name string) error {
+	switch name {
+	case virtualchassis.EdgeMaster:
+		m.ResetMaster()
+		return nil
+	}
+	return fmt.Errorf("unknown VirtualChassis edge %s", name)
+}
+
+// VirtualDeviceContextMutation represents an operation that mutates the VirtualDeviceContext nodes in the graph.
+type VirtualDeviceContextMutation struct {
+	config
+	op                Op
+	typ               string
+	id                *int
+	created           *time.Time
+	last_updated      *time.Time
+	custom_field_data *map[string]interface{}
+	description       *string
+	comments          *string
+	name              *string
+	__name_natural    *string
+	identifier        *int
+	addidentifier     *int
+	status            *string
+	clearedFields     map[string]struct{}
+	device            *int
+	cleareddevice     bool
+	tenant            *int
+	clearedtenant     bool
+	done              bool
+	oldValue          func(context.Context) (*VirtualDeviceContext, error)
+	predicates        []predicate.VirtualDeviceContext
+}
+
+var _ ent.Mutation = (*VirtualDeviceContextMutation)(nil)
+
+// virtualdevicecontextOption allows management of the mutation configuration using functional options.
+type virtualdevicecontextOption func(*VirtualDeviceContextMutation)
+
+// newVirtualDeviceContextMutation creates new mutation for the VirtualDeviceContext entity.
+func newVirtualDeviceContextMutation(c config, op Op, opts ...virtualdevicecontextOption) *VirtualDeviceContextMutation {
+	m := &VirtualDeviceContextMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeVirtualDeviceContext,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withVirtualDeviceContextID sets the ID field of the mutation.
+func withVirtualDeviceContextID(id int) virtualdevicecontextOption {
+	return func(m *VirtualDeviceContextMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *VirtualDeviceContext
+		)
+		m.oldValue = func(ctx context.Context) (*VirtualDeviceContext, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().VirtualDeviceContext.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withVirtualDeviceContext sets the old VirtualDeviceContext of the mutation.
+func withVirtualDeviceContext(node *VirtualDeviceContext) virtualdevicecontextOption {
+	return func(m *VirtualDeviceContextMutation) {
+		m.oldValue = func(context.Context) (*VirtualDeviceContext, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m VirtualDeviceContextMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m VirtualDeviceContextMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *VirtualDeviceContextMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *VirtualDeviceContextMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().VirtualDeviceContext.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *VirtualDeviceContextMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *VirtualDeviceContextMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *VirtualDeviceContextMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[virtualdevicecontext.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *VirtualDeviceContextMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[virtualdevicecontext.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *VirtualDeviceContextMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, virtualdevicecontext.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *VirtualDeviceContextMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *VirtualDeviceContextMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *VirtualDeviceContextMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[virtualdevicecontext.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *VirtualDeviceContextMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[virtualdevicecontext.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *VirtualDeviceContextMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, virtualdevicecontext.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *VirtualDeviceContextMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *VirtualDeviceContextMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *VirtualDeviceContextMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *VirtualDeviceContextMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *VirtualDeviceContextMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *VirtualDeviceContextMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetComments sets the "comments" field.
+func (m *VirtualDeviceContextMutation) SetComments(s string) {
+	m.comments = &s
+}
+
+// Comments returns the value of the "comments" field in the mutation.
+func (m *VirtualDeviceContextMutation) Comments() (r string, exists bool) {
+	v := m.comments
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetComments resets all changes to the "comments" field.
+func (m *VirtualDeviceContextMutation) ResetComments() {
+	m.comments = nil
+}
+
+// SetName sets the "name" field.
+func (m *VirtualDeviceContextMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *VirtualDeviceContextMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *VirtualDeviceContextMutation) ResetName() {
+	m.name = nil
+}
+
+// SetNameNatural sets the "_name_natural" field.
+func (m *VirtualDeviceContextMutation) SetNameNatural(s string) {
+	m.__name_natural = &s
+}
+
+// NameNatural returns the value of the "_name_natural" field in the mutation.
+func (m *VirtualDeviceContextMutation) NameNatural() (r string, exists bool) {
+	v := m.__name_natural
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetNameNatural resets all changes to the "_name_natural" field.
+func (m *VirtualDeviceContextMutation) ResetNameNatural() {
+	m.__name_natural = nil
+}
+
+// SetDeviceID sets the "device_id" field.
+func (m *VirtualDeviceContextMutation) SetDeviceID(i int) {
+	m.device = &i
+}
+
+// DeviceID returns the value of the "device_id" field in the mutation.
+func (m *VirtualDeviceContextMutation) DeviceID() (r int, exists bool) {
+	v := m.device
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDeviceID resets all changes to the "device_id" field.
+func (m *VirtualDeviceContextMutation) ResetDeviceID() {
+	m.device = nil
+}
+
+// SetIdentifier sets the "identifier" field.
+func (m *VirtualDeviceContextMutation) SetIdentifier(i int) {
+	m.identifier = &i
+	m.addidentifier = nil
+}
+
+// Identifier returns the value of the "identifier" field in the mutation.
+func (m *VirtualDeviceContextMutation) Identifier() (r int, exists bool) {
+	v := m.identifier
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddIdentifier adds i to the "identifier" field.
+func (m *VirtualDeviceContextMutation) AddIdentifier(i int) {
+	if m.addidentifier != nil {
+		*m.addidentifier += i
+	} else {
+		m.addidentifier = &i
+	}
+}
+
+// AddedIdentifier returns the value that was added to the "identifier" field in this mutation.
+func (m *VirtualDeviceContextMutation) AddedIdentifier() (r int, exists bool) {
+	v := m.addidentifier
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearIdentifier clears the value of the "identifier" field.
+func (m *VirtualDeviceContextMutation) ClearIdentifier() {
+	m.identifier = nil
+	m.addidentifier = nil
+	m.clearedFields[virtualdevicecontext.FieldIdentifier] = struct{}{}
+}
+
+// IdentifierCleared returns if the "identifier" field was cleared in this mutation.
+func (m *VirtualDeviceContextMutation) IdentifierCleared() bool {
+	_, ok := m.clearedFields[virtualdevicecontext.FieldIdentifier]
+	return ok
+}
+
+// ResetIdentifier resets all changes to the "identifier" field.
+func (m *VirtualDeviceContextMutation) ResetIdentifier() {
+	m.identifier = nil
+	m.addidentifier = nil
+	delete(m.clearedFields, virtualdevicecontext.FieldIdentifier)
+}
+
+// SetTenantID sets the "tenant_id" field.
+func (m *VirtualDeviceContextMutation) SetTenantID(i int) {
+	m.tenant = &i
+}
+
+// TenantID returns the value of the "tenant_id" field in the mutation.
+func (m *VirtualDeviceContextMutation) TenantID() (r int, exists bool) {
+	v := m.tenant
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearTenantID clears the value of the "tenant_id" field.
+func (m *VirtualDeviceContextMutation) ClearTenantID() {
+	m.tenant = nil
+	m.clearedFields[virtualdevicecontext.FieldTenantID] = struct{}{}
+}
+
+// TenantIDCleared returns if the "tenant_id" field was cleared in this mutation.
+func (m *VirtualDeviceContextMutation) TenantIDCleared() bool {
+	_, ok := m.clearedFields[virtualdevicecontext.FieldTenantID]
+	return ok
+}
+
+// ResetTenantID resets all changes to the "tenant_id" field.
+func (m *VirtualDeviceContextMutation) ResetTenantID() {
+	m.tenant = nil
+	delete(m.clearedFields, virtualdevicecontext.FieldTenantID)
+}
+
+// SetStatus sets the "status" field.
+func (m *VirtualDeviceContextMutation) SetStatus(s string) {
+	m.status = &s
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *VirtualDeviceContextMutation) Status() (r string, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *VirtualDeviceContextMutation) ResetStatus() {
+	m.status = nil
+}
+
+// ClearDevice clears the "device" edge to the Device entity.
+func (m *VirtualDeviceContextMutation) ClearDevice() {
+	m.cleareddevice = true
+	m.clearedFields[virtualdevicecontext.FieldDeviceID] = struct{}{}
+}
+
+// DeviceCleared reports if the "device" edge to the Device entity was cleared.
+func (m *VirtualDeviceContextMutation) DeviceCleared() bool {
+	return m.cleareddevice
+}
+
+// DeviceIDs returns the "device" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// DeviceID instead. It exists only for internal usage by the builders.
+func (m *VirtualDeviceContextMutation) DeviceIDs() (ids []int) {
+	if id := m.device; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetDevice resets all changes to the "device" edge.
+func (m *VirtualDeviceContextMutation) ResetDevice() {
+	m.device = nil
+	m.cleareddevice = false
+}
+
+// ClearTenant clears the "tenant" edge to the Tenant entity.
+func (m *VirtualDeviceContextMutation) ClearTenant() {
+	m.clearedtenant = true
+	m.clearedFields[virtualdevicecontext.FieldTenantID] = struct{}{}
+}
+
+// TenantCleared reports if the "tenant" edge to the Tenant entity was cleared.
+func (m *VirtualDeviceContextMutation) TenantCleared() bool {
+	return m.TenantIDCleared() || m.clearedtenant
+}
+
+// TenantIDs returns the "tenant" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// TenantID instead. It exists only for internal usage by the builders.
+func (m *VirtualDeviceContextMutation) TenantIDs() (ids []int) {
+	if id := m.tenant; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetTenant resets all changes to the "tenant" edge.
+func (m *VirtualDeviceContextMutation) ResetTenant() {
+	m.tenant = nil
+	m.clearedtenant = false
+}
+
+// Where appends a list predicates to the VirtualDeviceContextMutation builder.
+func (m *VirtualDeviceContextMutation) Where(ps ...predicate.VirtualDeviceContext) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the VirtualDeviceContextMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *VirtualDeviceContextMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.VirtualDeviceContext, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *VirtualDeviceContextMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *VirtualDeviceContextMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (VirtualDeviceContext).
+func (m *VirtualDeviceContextMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *VirtualDeviceContextMutation) Fields() []string {
+	fields := make([]string, 0, 11)
+	if m.created != nil {
+		fields = append(fields, virtualdevicecontext.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, virtualdevicecontext.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, virtualdevicecontext.FieldCustomFieldData)
+	}
+	if m.description != nil {
+		fields = append(fields, virtualdevicecontext.FieldDescription)
+	}
+	if m.comments != nil {
+		fields = append(fields, virtualdevicecontext.FieldComments)
+	}
+	if m.name != nil {
+		fields = append(fields, virtualdevicecontext.FieldName)
+	}
+	if m.__name_natural != nil {
+		fields = append(fields, virtualdevicecontext.FieldNameNatural)
+	}
+	if m.device != nil {
+		fields = append(fields, virtualdevicecontext.FieldDeviceID)
+	}
+	if m.identifier != nil {
+		fields = append(fields, virtualdevicecontext.FieldIdentifier)
+	}
+	if m.tenant != nil {
+		fields = append(fields, virtualdevicecontext.FieldTenantID)
+	}
+	if m.status != nil {
+		fields = append(fields, virtualdevicecontext.FieldStatus)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *VirtualDeviceContextMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case virtualdevicecontext.FieldCreated:
+		return m.Created()
+	case virtualdevicecontext.FieldLastUpdated:
+		return m.LastUpdated()
+	case virtualdevicecontext.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case virtualdevicecontext.FieldDescription:
+		return m.Description()
+	case virtualdevicecontext.FieldComments:
+		return m.Comments()
+	case virtualdevicecontext.FieldName:
+		return m.Name()
+	case virtualdevicecontext.FieldNameNatural:
+		return m.NameNatural()
+	case virtualdevicecontext.FieldDeviceID:
+		return m.DeviceID()
+	case virtualdevicecontext.FieldIdentifier:
+		return m.Identifier()
+	case virtualdevicecontext.FieldTenantID:
+		return m.TenantID()
+	case virtualdevicecontext.FieldStatus:
+		return m.Status()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *VirtualDeviceContextMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case virtualdevicecontext.FieldCreated, virtualdevicecontext.FieldLastUpdated, virtualdevicecontext.FieldCustomFieldData, virtualdevicecontext.FieldDescription, virtualdevicecontext.FieldComments, virtualdevicecontext.FieldName, virtualdevicecontext.FieldNameNatural, virtualdevicecontext.FieldDeviceID, virtualdevicecontext.FieldIdentifier, virtualdevicecontext.FieldTenantID, virtualdevicecontext.FieldStatus:
+	default:
+		return nil, fmt.Errorf("unknown VirtualDeviceContext field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case virtualdevicecontext.FieldCreated:
+		return old.Created, nil
+	case virtualdevicecontext.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case virtualdevicecontext.FieldCustomFieldData:
+		return old.CustomFieldData, nil
+	case virtualdevicecontext.FieldDescription:
+		return old.Description, nil
+	case virtualdevicecontext.FieldComments:
+		return old.Comments, nil
+	case virtualdevicecontext.FieldName:
+		return old.Name, nil
+	case virtualdevicecontext.FieldNameNatural:
+		return old.NameNatural, nil
+	case virtualdevicecontext.FieldDeviceID:
+		return old.DeviceID, nil
+	case virtualdevicecontext.FieldIdentifier:
+		return old.Identifier, nil
+	case virtualdevicecontext.FieldTenantID:
+		return old.TenantID, nil
+	case virtualdevicecontext.FieldStatus:
+		return old.Status, nil
+	}
+	return nil, fmt.Errorf("unknown VirtualDeviceContext field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *VirtualDeviceContextMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case virtualdevicecontext.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case virtualdevicecontext.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case virtualdevicecontext.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case virtualdevicecontext.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case virtualdevicecontext.FieldComments:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetComments(v)
+		return nil
+	case virtualdevicecontext.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case virtualdevicecontext.FieldNameNatural:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNameNatural(v)
+		return nil
+	case virtualdevicecontext.FieldDeviceID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDeviceID(v)
+		return nil
+	case virtualdevicecontext.FieldIdentifier:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetIdentifier(v)
+		return nil
+	case virtualdevicecontext.FieldTenantID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTenantID(v)
+		return nil
+	case virtualdevicecontext.FieldStatus:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	}
+	return fmt.Errorf("unknown VirtualDeviceContext field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *VirtualDeviceContextMutation) AddedFields() []string {
+	var fields []string
+	if m.addidentifier != nil {
+		fields = append(fields, virtualdevicecontext.FieldIdentifier)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *VirtualDeviceContextMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case virtualdevicecontext.FieldIdentifier:
+		return m.AddedIdentifier()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *VirtualDeviceContextMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case virtualdevicecontext.FieldIdentifier:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddIdentifier(v)
+		return nil
+	}
+	return fmt.Errorf("unknown VirtualDeviceContext numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *VirtualDeviceContextMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(virtualdevicecontext.FieldCreated) {
+		fields = append(fields, virtualdevicecontext.FieldCreated)
+	}
+	if m.FieldCleared(virtualdevicecontext.FieldLastUpdated) {
+		fields = append(fields, virtualdevicecontext.FieldLastUpdated)
+	}
+	if m.FieldCleared(virtualdevicecontext.FieldIdentifier) {
+		fields = append(fields, virtualdevicecontext.FieldIdentifier)
+	}
+	if m.FieldCleared(virtualdevicecontext.FieldTenantID) {
+		fields = append(fields, virtualdevicecontext.FieldTenantID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *VirtualDeviceContextMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *VirtualDeviceContextMutation) ClearField(name string) error {
+	switch name {
+	case virtualdevicecontext.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case virtualdevicecontext.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case virtualdevicecontext.FieldIdentifier:
+		m.ClearIdentifier()
+		return nil
+	case virtualdevicecontext.FieldTenantID:
+		m.ClearTenantID()
+		return nil
+	}
+	return fmt.Errorf("unknown VirtualDeviceContext nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *VirtualDeviceContextMutation) ResetField(name string) error {
+	switch name {
+	case virtualdevicecontext.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case virtualdevicecontext.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case virtualdevicecontext.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case virtualdevicecontext.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case virtualdevicecontext.FieldComments:
+		m.ResetComments()
+		return nil
+	case virtualdevicecontext.FieldName:
+		m.ResetName()
+		return nil
+	case virtualdevicecontext.FieldNameNatural:
+		m.ResetNameNatural()
+		return nil
+	case virtualdevicecontext.FieldDeviceID:
+		m.ResetDeviceID()
+		return nil
+	case virtualdevicecontext.FieldIdentifier:
+		m.ResetIdentifier()
+		return nil
+	case virtualdevicecontext.FieldTenantID:
+		m.ResetTenantID()
+		return nil
+	case virtualdevicecontext.FieldStatus:
+		m.ResetStatus()
+		return nil
+	}
+	return fmt.Errorf("unknown VirtualDeviceContext field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *VirtualDeviceContextMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.device != nil {
+		edges = append(edges, virtualdevicecontext.EdgeDevice)
+	}
+	if m.tenant != nil {
+		edges = append(edges, virtualdevicecontext.EdgeTenant)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *VirtualDeviceContextMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case virtualdevicecontext.EdgeDevice:
+		if id := m.device; id != nil {
+			return []ent.Value{*id}
+		}
+	case virtualdevicecontext.EdgeTenant:
+		if id := m.tenant; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *VirtualDeviceContextMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *VirtualDeviceContextMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *VirtualDeviceContextMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.cleareddevice {
+		edges = append(edges, virtualdevicecontext.EdgeDevice)
+	}
+	if m.clearedtenant {
+		edges = append(edges, virtualdevicecontext.EdgeTenant)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *VirtualDeviceContextMutation) EdgeCleared(name string) bool {
+	switch name {
+	case virtualdevicecontext.EdgeDevice:
+		return m.cleareddevice
+	case virtualdevicecontext.EdgeTenant:
+		return m.clearedtenant
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *VirtualDeviceContextMutation) ClearEdge(name string) error {
+	switch name {
+	case virtualdevicecontext.EdgeDevice:
+		m.ClearDevice()
+		return nil
+	case virtualdevicecontext.EdgeTenant:
+		m.ClearTenant()
+		return nil
+	}
+	return fmt.Errorf("unknown VirtualDeviceContext unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *VirtualDeviceContextMutation) ResetEdge(name string) error {
+	switch name {
+	case virtualdevicecontext.EdgeDevice:
+		m.ResetDevice()
+		return nil
+	case virtualdevicecontext.EdgeTenant:
+		m.ResetTenant()
+		return nil
+	}
+	return fmt.Errorf("unknown VirtualDeviceContext edge %s", name)
 }
 
 // WebhookMutation represents an operation that mutates the Webhook nodes in the graph.

@@ -112,6 +112,10 @@ type Tx struct {
 	VLANGroup *VLANGroupClient
 	// VRF is the client for interacting with the VRF builders.
 	VRF *VRFClient
+	// VirtualChassis is the client for interacting with the VirtualChassis builders.
+	VirtualChassis *VirtualChassisClient
+	// VirtualDeviceContext is the client for interacting with the VirtualDeviceContext builders.
+	VirtualDeviceContext *VirtualDeviceContextClient
 	// Webhook is the client for interacting with the Webhook builders.
 	Webhook *WebhookClient
 
@@ -294,6 +298,8 @@ func (tx *Tx) init() {
 	tx.VLAN = NewVLANClient(tx.config)
 	tx.VLANGroup = NewVLANGroupClient(tx.config)
 	tx.VRF = NewVRFClient(tx.config)
+	tx.VirtualChassis = NewVirtualChassisClient(tx.config)
+	tx.VirtualDeviceContext = NewVirtualDeviceContextClient(tx.config)
 	tx.Webhook = NewWebhookClient(tx.config)
 }
 

@@ -2,12 +2,16 @@ package server
 
 import (
 	"context"
+	stdsql "database/sql"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"slices"
 	"sort"
 	"strings"
 
+	"entgo.io/ent/dialect"
 	"github.com/gin-gonic/gin"
 
 	"github.com/inventory/inventory/ent/resource"
@@ -247,7 +251,7 @@ func logicHandler(e *special, op api.Op, h api.Handler) specialHandler {
 		status = http.StatusOK
 	}
 	return func(s *Server, c *gin.Context) error {
-		r := &logicRequest{c: c}
+		r := &logicRequest{c: c, s: s}
 		if e.Detail {
 			id, err := objectID(c)
 			if err != nil {
@@ -303,6 +307,7 @@ func nilIfEmpty(s string) any {
 // logicRequest is api.Request over a gin request.
 type logicRequest struct {
 	c    *gin.Context
+	s    *Server
 	obj  api.Getter
 	body []byte
 }
@@ -317,6 +322,42 @@ func (r *logicRequest) Query(name string) string {
 }
 func (r *logicRequest) Object() api.Getter { return r.obj }
 func (r *logicRequest) Body() []byte       { return r.body }
+func (r *logicRequest) Postgres() bool     { return r.s.db.Dialect == dialect.Postgres }
+func (r *logicRequest) SQL(query string, args ...any) (*stdsql.Rows, error) {
+	return r.s.db.Store().Q.QueryContext(r.c.Request.Context(), query, args...)
+}
+
+// Nested renders the objects of another model the caller may view, as
+// related objects are rendered (the permission of that model applies, not
+// the endpoint's).
+func (r *logicRequest) Nested(ct string, ids []int) (map[int]json.RawMessage, error) {
+	out := map[int]json.RawMessage{}
+	d := resource.ByContentType(ct)
+	if d == nil || len(ids) == 0 {
+		return out, nil
+	}
+	ctx := r.c.Request.Context()
+	cond, err := r.s.permits(ctx, PrincipalFrom(ctx), d, actionView)
+	if errors.Is(err, errForbidden) {
+		return out, nil // none of them may be seen
+	}
+	if err != nil {
+		return nil, err
+	}
+	st := r.s.db.Store()
+	rows, err := d.GetMany(ctx, st, ids, preds(cond)...)
+	if err != nil {
+		return nil, err
+	}
+	page, err := d.Load(ctx, st, rows, resource.View{Base: baseURL(r.c.Request), Nested: true})
+	if err != nil {
+		return nil, err
+	}
+	for _, row := range rows {
+		out[row.ID] = page.JSON(row)
+	}
+	return out, nil
+}
 
 // gate is the one permission check of special endpoints: the op's
 // declared permission, and write ops refused to read-only tokens.

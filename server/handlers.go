@@ -38,6 +38,10 @@ func view(c *gin.Context) resource.View {
 	if o := q.Get("omit"); o != "" {
 		v.Omit = strings.Split(o, ",")
 	}
+	// ?exclude=config_context (NetBox's older spelling of omit for it).
+	for _, e := range q["exclude"] {
+		v.Exclude = append(v.Exclude, strings.Split(e, ",")...)
+	}
 	return v
 }
 

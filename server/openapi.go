@@ -566,7 +566,7 @@ func (b *oasBuilder) readField(f *resource.Field) *openapi3.SchemaRef {
 			return oasNullableRef(r, f.ReadOnly)
 		}
 		return r
-	case resource.KindM2M:
+	case resource.KindM2M, resource.KindReverse:
 		return oasVal(oasArrayOf(oasRef("Brief" + f.TargetModel().Type)))
 	case resource.KindTags:
 		return oasVal(oasArrayOf(oasRef("NestedTag")))

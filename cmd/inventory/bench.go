@@ -33,6 +33,7 @@ type benchOptions struct {
 	duration   time.Duration
 	warmup     time.Duration
 	sites      int
+	devices    int
 	vlans      int
 	prefixes   int
 	tags       int
@@ -57,6 +58,7 @@ func bench(args []string) error {
 	fs.DurationVar(&o.duration, "duration", envDuration("INVENTORY_BENCH_DURATION", 5*time.Second), "measured time per scenario (env INVENTORY_BENCH_DURATION)")
 	fs.DurationVar(&o.warmup, "warmup", envDuration("INVENTORY_BENCH_WARMUP", time.Second), "unmeasured warm-up per read scenario (env INVENTORY_BENCH_WARMUP)")
 	fs.IntVar(&o.sites, "sites", envInt("INVENTORY_BENCH_SITES", 2000), "sites to seed (env INVENTORY_BENCH_SITES)")
+	fs.IntVar(&o.devices, "devices", envInt("INVENTORY_BENCH_DEVICES", 1000), "devices to seed, 28 to a rack (env INVENTORY_BENCH_DEVICES)")
 	fs.IntVar(&o.vlans, "vlans", envInt("INVENTORY_BENCH_VLANS", 10000), "VLANs to seed (env INVENTORY_BENCH_VLANS)")
 	fs.IntVar(&o.prefixes, "prefixes", envInt("INVENTORY_BENCH_PREFIXES", 100000), "/24 prefixes to seed, plus their /16 containers (env INVENTORY_BENCH_PREFIXES)")
 	fs.IntVar(&o.tags, "tags", envInt("INVENTORY_BENCH_TAGS", 10), "tags to seed (env INVENTORY_BENCH_TAGS)")

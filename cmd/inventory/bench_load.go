@@ -241,6 +241,9 @@ func (l *loader) scenarios(s *benchSeed) []*benchScenario {
 		{name: "cursor first page", clients: C, warm: true, next: get(model + "?start=0&limit=50")},
 		{name: "cursor deep page (90%)", clients: C, warm: true, next: get(fmt.Sprintf("%s?start=%d&limit=50", model, deep))},
 	}
+	if len(s.devices) > 0 {
+		out = append(out, &benchScenario{name: "list 50 devices complete", clients: C, warm: true, next: get("/api/dcim/devices/?limit=50")})
+	}
 	if s.hasPrefix && len(s.prefixes) > 0 {
 		out = append(out,
 			&benchScenario{name: "bulk create 1000 prefixes", clients: 1, maxReqs: l.o.bulkMax, target: p50(time.Second), next: l.bulkCreate},

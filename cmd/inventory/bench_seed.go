@@ -20,6 +20,7 @@ type benchSeed struct {
 	sites     []int
 	vlans     []int
 	prefixes  []int // the /24s, in creation (id) order
+	devices   []int
 	hasPrefix bool
 }
 
@@ -89,7 +90,7 @@ func seedBench(ctx context.Context, d *db.DB, o *benchOptions) (*benchSeed, erro
 	if err != nil {
 		return nil, err
 	}
-	types := []string{"dcim.site", "ipam.vlan"}
+	types := []string{"dcim.site", "ipam.vlan", "dcim.device"}
 	if s.hasPrefix {
 		types = append(types, "ipam.prefix")
 	}
@@ -114,6 +115,9 @@ func seedBench(ctx context.Context, d *db.DB, o *benchOptions) (*benchSeed, erro
 			"status", "active", "facility", fmt.Sprintf("DC-%d", i%50),
 			"description", fmt.Sprintf("benchmark site %d", i), "tags", tags(i), "custom_fields", cf(i))
 	}); err != nil {
+		return nil, err
+	}
+	if s.devices, err = benchDevices(create, s, o.devices, tags, cf); err != nil {
 		return nil, err
 	}
 	if s.vlans, err = create("ipam.vlan", o.vlans, func(i int) resource.Input {

@@ -5,6 +5,7 @@ package device
 import (
 	"time"
 
+	"entgo.io/ent"
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 )
@@ -64,6 +65,14 @@ const (
 	FieldVcPriority = "vc_priority"
 	// FieldLocalContextData holds the string denoting the local_context_data field in the database.
 	FieldLocalContextData = "local_context_data"
+	// FieldVirtualChassisID holds the string denoting the virtual_chassis_id field in the database.
+	FieldVirtualChassisID = "virtual_chassis_id"
+	// FieldConfigContext holds the string denoting the config_context field in the database.
+	FieldConfigContext = "config_context"
+	// FieldTypeDisplay holds the string denoting the _type_display field in the database.
+	FieldTypeDisplay = "_type_display"
+	// FieldVcName holds the string denoting the _vc_name field in the database.
+	FieldVcName = "_vc_name"
 	// EdgeDeviceType holds the string denoting the device_type edge name in mutations.
 	EdgeDeviceType = "device_type"
 	// EdgeRole holds the string denoting the role edge name in mutations.
@@ -78,6 +87,8 @@ const (
 	EdgeLocation = "location"
 	// EdgeRack holds the string denoting the rack edge name in mutations.
 	EdgeRack = "rack"
+	// EdgeVirtualChassis holds the string denoting the virtual_chassis edge name in mutations.
+	EdgeVirtualChassis = "virtual_chassis"
 	// Table holds the table name of the device in the database.
 	Table = "dcim_device"
 	// DeviceTypeTable is the table that holds the device_type relation/edge.
@@ -129,6 +140,13 @@ const (
 	RackInverseTable = "dcim_rack"
 	// RackColumn is the table column denoting the rack relation/edge.
 	RackColumn = "rack_id"
+	// VirtualChassisTable is the table that holds the virtual_chassis relation/edge.
+	VirtualChassisTable = "dcim_device"
+	// VirtualChassisInverseTable is the table name for the VirtualChassis entity.
+	// It exists in this package in order to avoid circular dependency with the "virtualchassis" package.
+	VirtualChassisInverseTable = "dcim_virtualchassis"
+	// VirtualChassisColumn is the table column denoting the virtual_chassis relation/edge.
+	VirtualChassisColumn = "virtual_chassis_id"
 )
 
 // Columns holds all SQL columns for device fields.
@@ -159,6 +177,10 @@ var Columns = []string{
 	FieldVcPosition,
 	FieldVcPriority,
 	FieldLocalContextData,
+	FieldVirtualChassisID,
+	FieldConfigContext,
+	FieldTypeDisplay,
+	FieldVcName,
 }
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -171,7 +193,13 @@ func ValidColumn(column string) bool {
 	return false
 }
 
+// Note that the variables below are initialized by the runtime
+// package on the initialization of the application. Therefore,
+// it should be imported in the main as follows:
+//
+//	import _ "github.com/inventory/inventory/ent/runtime"
 var (
+	Hooks [1]ent.Hook
 	// DefaultCreated holds the default value on creation for the "created" field.
 	DefaultCreated func() time.Time
 	// DefaultLastUpdated holds the default value on creation for the "last_updated" field.
@@ -210,6 +238,8 @@ var (
 	VcPositionValidator func(int) error
 	// VcPriorityValidator is a validator for the "vc_priority" field. It is called by the builders before save.
 	VcPriorityValidator func(int) error
+	// DefaultTypeDisplay holds the default value on creation for the "_type_display" field.
+	DefaultTypeDisplay string
 )
 
 // OrderOption defines the ordering options for the Device queries.
@@ -335,6 +365,21 @@ func ByVcPriority(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldVcPriority, opts...).ToFunc()
 }
 
+// ByVirtualChassisID orders the results by the virtual_chassis_id field.
+func ByVirtualChassisID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldVirtualChassisID, opts...).ToFunc()
+}
+
+// ByTypeDisplay orders the results by the _type_display field.
+func ByTypeDisplay(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldTypeDisplay, opts...).ToFunc()
+}
+
+// ByVcName orders the results by the _vc_name field.
+func ByVcName(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldVcName, opts...).ToFunc()
+}
+
 // ByDeviceTypeField orders the results by device_type field.
 func ByDeviceTypeField(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
@@ -381,6 +426,13 @@ func ByLocationField(field string, opts ...sql.OrderTermOption) OrderOption {
 func ByRackField(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
 		sqlgraph.OrderByNeighborTerms(s, newRackStep(), sql.OrderByField(field, opts...))
+	}
+}
+
+// ByVirtualChassisField orders the results by virtual_chassis field.
+func ByVirtualChassisField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newVirtualChassisStep(), sql.OrderByField(field, opts...))
 	}
 }
 func newDeviceTypeStep() *sqlgraph.Step {
@@ -430,5 +482,12 @@ func newRackStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(RackInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.M2O, false, RackTable, RackColumn),
+	)
+}
+func newVirtualChassisStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(VirtualChassisInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, false, VirtualChassisTable, VirtualChassisColumn),
 	)
 }

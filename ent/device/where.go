@@ -170,6 +170,21 @@ func VcPriority(v int) predicate.Device {
 	return predicate.Device(sql.FieldEQ(FieldVcPriority, v))
 }
 
+// VirtualChassisID applies equality check predicate on the "virtual_chassis_id" field. It's identical to VirtualChassisIDEQ.
+func VirtualChassisID(v int) predicate.Device {
+	return predicate.Device(sql.FieldEQ(FieldVirtualChassisID, v))
+}
+
+// TypeDisplay applies equality check predicate on the "_type_display" field. It's identical to TypeDisplayEQ.
+func TypeDisplay(v string) predicate.Device {
+	return predicate.Device(sql.FieldEQ(FieldTypeDisplay, v))
+}
+
+// VcName applies equality check predicate on the "_vc_name" field. It's identical to VcNameEQ.
+func VcName(v string) predicate.Device {
+	return predicate.Device(sql.FieldEQ(FieldVcName, v))
+}
+
 // CreatedEQ applies the EQ predicate on the "created" field.
 func CreatedEQ(v time.Time) predicate.Device {
 	return predicate.Device(sql.FieldEQ(FieldCreated, v))
@@ -1325,6 +1340,186 @@ func LocalContextDataNotNil() predicate.Device {
 	return predicate.Device(sql.FieldNotNull(FieldLocalContextData))
 }
 
+// VirtualChassisIDEQ applies the EQ predicate on the "virtual_chassis_id" field.
+func VirtualChassisIDEQ(v int) predicate.Device {
+	return predicate.Device(sql.FieldEQ(FieldVirtualChassisID, v))
+}
+
+// VirtualChassisIDNEQ applies the NEQ predicate on the "virtual_chassis_id" field.
+func VirtualChassisIDNEQ(v int) predicate.Device {
+	return predicate.Device(sql.FieldNEQ(FieldVirtualChassisID, v))
+}
+
+// VirtualChassisIDIn applies the In predicate on the "virtual_chassis_id" field.
+func VirtualChassisIDIn(vs ...int) predicate.Device {
+	return predicate.Device(sql.FieldIn(FieldVirtualChassisID, vs...))
+}
+
+// VirtualChassisIDNotIn applies the NotIn predicate on the "virtual_chassis_id" field.
+func VirtualChassisIDNotIn(vs ...int) predicate.Device {
+	return predicate.Device(sql.FieldNotIn(FieldVirtualChassisID, vs...))
+}
+
+// VirtualChassisIDIsNil applies the IsNil predicate on the "virtual_chassis_id" field.
+func VirtualChassisIDIsNil() predicate.Device {
+	return predicate.Device(sql.FieldIsNull(FieldVirtualChassisID))
+}
+
+// VirtualChassisIDNotNil applies the NotNil predicate on the "virtual_chassis_id" field.
+func VirtualChassisIDNotNil() predicate.Device {
+	return predicate.Device(sql.FieldNotNull(FieldVirtualChassisID))
+}
+
+// ConfigContextIsNil applies the IsNil predicate on the "config_context" field.
+func ConfigContextIsNil() predicate.Device {
+	return predicate.Device(sql.FieldIsNull(FieldConfigContext))
+}
+
+// ConfigContextNotNil applies the NotNil predicate on the "config_context" field.
+func ConfigContextNotNil() predicate.Device {
+	return predicate.Device(sql.FieldNotNull(FieldConfigContext))
+}
+
+// TypeDisplayEQ applies the EQ predicate on the "_type_display" field.
+func TypeDisplayEQ(v string) predicate.Device {
+	return predicate.Device(sql.FieldEQ(FieldTypeDisplay, v))
+}
+
+// TypeDisplayNEQ applies the NEQ predicate on the "_type_display" field.
+func TypeDisplayNEQ(v string) predicate.Device {
+	return predicate.Device(sql.FieldNEQ(FieldTypeDisplay, v))
+}
+
+// TypeDisplayIn applies the In predicate on the "_type_display" field.
+func TypeDisplayIn(vs ...string) predicate.Device {
+	return predicate.Device(sql.FieldIn(FieldTypeDisplay, vs...))
+}
+
+// TypeDisplayNotIn applies the NotIn predicate on the "_type_display" field.
+func TypeDisplayNotIn(vs ...string) predicate.Device {
+	return predicate.Device(sql.FieldNotIn(FieldTypeDisplay, vs...))
+}
+
+// TypeDisplayGT applies the GT predicate on the "_type_display" field.
+func TypeDisplayGT(v string) predicate.Device {
+	return predicate.Device(sql.FieldGT(FieldTypeDisplay, v))
+}
+
+// TypeDisplayGTE applies the GTE predicate on the "_type_display" field.
+func TypeDisplayGTE(v string) predicate.Device {
+	return predicate.Device(sql.FieldGTE(FieldTypeDisplay, v))
+}
+
+// TypeDisplayLT applies the LT predicate on the "_type_display" field.
+func TypeDisplayLT(v string) predicate.Device {
+	return predicate.Device(sql.FieldLT(FieldTypeDisplay, v))
+}
+
+// TypeDisplayLTE applies the LTE predicate on the "_type_display" field.
+func TypeDisplayLTE(v string) predicate.Device {
+	return predicate.Device(sql.FieldLTE(FieldTypeDisplay, v))
+}
+
+// TypeDisplayContains applies the Contains predicate on the "_type_display" field.
+func TypeDisplayContains(v string) predicate.Device {
+	return predicate.Device(sql.FieldContains(FieldTypeDisplay, v))
+}
+
+// TypeDisplayHasPrefix applies the HasPrefix predicate on the "_type_display" field.
+func TypeDisplayHasPrefix(v string) predicate.Device {
+	return predicate.Device(sql.FieldHasPrefix(FieldTypeDisplay, v))
+}
+
+// TypeDisplayHasSuffix applies the HasSuffix predicate on the "_type_display" field.
+func TypeDisplayHasSuffix(v string) predicate.Device {
+	return predicate.Device(sql.FieldHasSuffix(FieldTypeDisplay, v))
+}
+
+// TypeDisplayEqualFold applies the EqualFold predicate on the "_type_display" field.
+func TypeDisplayEqualFold(v string) predicate.Device {
+	return predicate.Device(sql.FieldEqualFold(FieldTypeDisplay, v))
+}
+
+// TypeDisplayContainsFold applies the ContainsFold predicate on the "_type_display" field.
+func TypeDisplayContainsFold(v string) predicate.Device {
+	return predicate.Device(sql.FieldContainsFold(FieldTypeDisplay, v))
+}
+
+// VcNameEQ applies the EQ predicate on the "_vc_name" field.
+func VcNameEQ(v string) predicate.Device {
+	return predicate.Device(sql.FieldEQ(FieldVcName, v))
+}
+
+// VcNameNEQ applies the NEQ predicate on the "_vc_name" field.
+func VcNameNEQ(v string) predicate.Device {
+	return predicate.Device(sql.FieldNEQ(FieldVcName, v))
+}
+
+// VcNameIn applies the In predicate on the "_vc_name" field.
+func VcNameIn(vs ...string) predicate.Device {
+	return predicate.Device(sql.FieldIn(FieldVcName, vs...))
+}
+
+// VcNameNotIn applies the NotIn predicate on the "_vc_name" field.
+func VcNameNotIn(vs ...string) predicate.Device {
+	return predicate.Device(sql.FieldNotIn(FieldVcName, vs...))
+}
+
+// VcNameGT applies the GT predicate on the "_vc_name" field.
+func VcNameGT(v string) predicate.Device {
+	return predicate.Device(sql.FieldGT(FieldVcName, v))
+}
+
+// VcNameGTE applies the GTE predicate on the "_vc_name" field.
+func VcNameGTE(v string) predicate.Device {
+	return predicate.Device(sql.FieldGTE(FieldVcName, v))
+}
+
+// VcNameLT applies the LT predicate on the "_vc_name" field.
+func VcNameLT(v string) predicate.Device {
+	return predicate.Device(sql.FieldLT(FieldVcName, v))
+}
+
+// VcNameLTE applies the LTE predicate on the "_vc_name" field.
+func VcNameLTE(v string) predicate.Device {
+	return predicate.Device(sql.FieldLTE(FieldVcName, v))
+}
+
+// VcNameContains applies the Contains predicate on the "_vc_name" field.
+func VcNameContains(v string) predicate.Device {
+	return predicate.Device(sql.FieldContains(FieldVcName, v))
+}
+
+// VcNameHasPrefix applies the HasPrefix predicate on the "_vc_name" field.
+func VcNameHasPrefix(v string) predicate.Device {
+	return predicate.Device(sql.FieldHasPrefix(FieldVcName, v))
+}
+
+// VcNameHasSuffix applies the HasSuffix predicate on the "_vc_name" field.
+func VcNameHasSuffix(v string) predicate.Device {
+	return predicate.Device(sql.FieldHasSuffix(FieldVcName, v))
+}
+
+// VcNameIsNil applies the IsNil predicate on the "_vc_name" field.
+func VcNameIsNil() predicate.Device {
+	return predicate.Device(sql.FieldIsNull(FieldVcName))
+}
+
+// VcNameNotNil applies the NotNil predicate on the "_vc_name" field.
+func VcNameNotNil() predicate.Device {
+	return predicate.Device(sql.FieldNotNull(FieldVcName))
+}
+
+// VcNameEqualFold applies the EqualFold predicate on the "_vc_name" field.
+func VcNameEqualFold(v string) predicate.Device {
+	return predicate.Device(sql.FieldEqualFold(FieldVcName, v))
+}
+
+// VcNameContainsFold applies the ContainsFold predicate on the "_vc_name" field.
+func VcNameContainsFold(v string) predicate.Device {
+	return predicate.Device(sql.FieldContainsFold(FieldVcName, v))
+}
+
 // HasDeviceType applies the HasEdge predicate on the "device_type" edge.
 func HasDeviceType() predicate.Device {
 	return predicate.Device(func(s *sql.Selector) {
@@ -1478,6 +1673,29 @@ func HasRack() predicate.Device {
 func HasRackWith(preds ...predicate.Rack) predicate.Device {
 	return predicate.Device(func(s *sql.Selector) {
 		step := newRackStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasVirtualChassis applies the HasEdge predicate on the "virtual_chassis" edge.
+func HasVirtualChassis() predicate.Device {
+	return predicate.Device(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, VirtualChassisTable, VirtualChassisColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasVirtualChassisWith applies the HasEdge predicate on the "virtual_chassis" edge with a given conditions (other predicates).
+func HasVirtualChassisWith(preds ...predicate.VirtualChassis) predicate.Device {
+	return predicate.Device(func(s *sql.Selector) {
+		step := newVirtualChassisStep()
 		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
 			for _, p := range preds {
 				p(s)

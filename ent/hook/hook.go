@@ -597,6 +597,30 @@ func (f VRFFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) 
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.VRFMutation", m)
 }
 
+// The VirtualChassisFunc type is an adapter to allow the use of ordinary
+// function as VirtualChassis mutator.
+type VirtualChassisFunc func(context.Context, *ent.VirtualChassisMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f VirtualChassisFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.VirtualChassisMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.VirtualChassisMutation", m)
+}
+
+// The VirtualDeviceContextFunc type is an adapter to allow the use of ordinary
+// function as VirtualDeviceContext mutator.
+type VirtualDeviceContextFunc func(context.Context, *ent.VirtualDeviceContextMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f VirtualDeviceContextFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.VirtualDeviceContextMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.VirtualDeviceContextMutation", m)
+}
+
 // The WebhookFunc type is an adapter to allow the use of ordinary
 // function as Webhook mutator.
 type WebhookFunc func(context.Context, *ent.WebhookMutation) (ent.Value, error)

@@ -236,6 +236,9 @@ var (
 		{Name: "vc_position", Type: field.TypeInt, Nullable: true},
 		{Name: "vc_priority", Type: field.TypeInt, Nullable: true},
 		{Name: "local_context_data", Type: field.TypeJSON, Nullable: true},
+		{Name: "config_context", Type: field.TypeJSON, Nullable: true},
+		{Name: "_type_display", Type: field.TypeString, Default: ""},
+		{Name: "_vc_name", Type: field.TypeString, Nullable: true},
 		{Name: "device_type_id", Type: field.TypeInt},
 		{Name: "role_id", Type: field.TypeInt},
 		{Name: "tenant_id", Type: field.TypeInt, Nullable: true},
@@ -243,6 +246,7 @@ var (
 		{Name: "site_id", Type: field.TypeInt},
 		{Name: "location_id", Type: field.TypeInt, Nullable: true},
 		{Name: "rack_id", Type: field.TypeInt, Nullable: true},
+		{Name: "virtual_chassis_id", Type: field.TypeInt, Nullable: true},
 	}
 	// DcimDeviceTable holds the schema information for the "dcim_device" table.
 	DcimDeviceTable = &schema.Table{
@@ -252,45 +256,51 @@ var (
 		ForeignKeys: []*schema.ForeignKey{
 			{
 				Symbol:     "dcim_device_dcim_devicetype_device_type",
-				Columns:    []*schema.Column{DcimDeviceColumns[19]},
+				Columns:    []*schema.Column{DcimDeviceColumns[22]},
 				RefColumns: []*schema.Column{DcimDevicetypeColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "dcim_device_dcim_devicerole_role",
-				Columns:    []*schema.Column{DcimDeviceColumns[20]},
+				Columns:    []*schema.Column{DcimDeviceColumns[23]},
 				RefColumns: []*schema.Column{DcimDeviceroleColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "dcim_device_tenancy_tenant_tenant",
-				Columns:    []*schema.Column{DcimDeviceColumns[21]},
+				Columns:    []*schema.Column{DcimDeviceColumns[24]},
 				RefColumns: []*schema.Column{TenancyTenantColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "dcim_device_dcim_platform_platform",
-				Columns:    []*schema.Column{DcimDeviceColumns[22]},
+				Columns:    []*schema.Column{DcimDeviceColumns[25]},
 				RefColumns: []*schema.Column{DcimPlatformColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
 				Symbol:     "dcim_device_dcim_site_site",
-				Columns:    []*schema.Column{DcimDeviceColumns[23]},
+				Columns:    []*schema.Column{DcimDeviceColumns[26]},
 				RefColumns: []*schema.Column{DcimSiteColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "dcim_device_dcim_location_location",
-				Columns:    []*schema.Column{DcimDeviceColumns[24]},
+				Columns:    []*schema.Column{DcimDeviceColumns[27]},
 				RefColumns: []*schema.Column{DcimLocationColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
 			{
 				Symbol:     "dcim_device_dcim_rack_rack",
-				Columns:    []*schema.Column{DcimDeviceColumns[25]},
+				Columns:    []*schema.Column{DcimDeviceColumns[28]},
 				RefColumns: []*schema.Column{DcimRackColumns[0]},
 				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "dcim_device_dcim_virtualchassis_virtual_chassis",
+				Columns:    []*schema.Column{DcimDeviceColumns[29]},
+				RefColumns: []*schema.Column{DcimVirtualchassisColumns[0]},
+				OnDelete:   schema.SetNull,
 			},
 		},
 		Indexes: []*schema.Index{
@@ -302,12 +312,17 @@ var (
 			{
 				Name:    "device_site_id_tenant_id",
 				Unique:  false,
-				Columns: []*schema.Column{DcimDeviceColumns[23], DcimDeviceColumns[21]},
+				Columns: []*schema.Column{DcimDeviceColumns[26], DcimDeviceColumns[24]},
 			},
 			{
 				Name:    "device_rack_id_position",
 				Unique:  false,
-				Columns: []*schema.Column{DcimDeviceColumns[25], DcimDeviceColumns[10]},
+				Columns: []*schema.Column{DcimDeviceColumns[28], DcimDeviceColumns[10]},
+			},
+			{
+				Name:    "device_virtual_chassis_id_vc_position",
+				Unique:  false,
+				Columns: []*schema.Column{DcimDeviceColumns[29], DcimDeviceColumns[16]},
 			},
 		},
 	}
@@ -1938,6 +1953,87 @@ var (
 			},
 		},
 	}
+	// DcimVirtualchassisColumns holds the columns for the "dcim_virtualchassis" table.
+	DcimVirtualchassisColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "name", Type: field.TypeString, Size: 64},
+		{Name: "_name_natural", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "domain", Type: field.TypeString, Size: 30, Default: ""},
+		{Name: "master_id", Type: field.TypeInt, Nullable: true},
+	}
+	// DcimVirtualchassisTable holds the schema information for the "dcim_virtualchassis" table.
+	DcimVirtualchassisTable = &schema.Table{
+		Name:       "dcim_virtualchassis",
+		Columns:    DcimVirtualchassisColumns,
+		PrimaryKey: []*schema.Column{DcimVirtualchassisColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "dcim_virtualchassis_dcim_device_master",
+				Columns:    []*schema.Column{DcimVirtualchassisColumns[9]},
+				RefColumns: []*schema.Column{DcimDeviceColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "virtualchassis_master_id",
+				Unique:  true,
+				Columns: []*schema.Column{DcimVirtualchassisColumns[9]},
+			},
+		},
+	}
+	// DcimVirtualdevicecontextColumns holds the columns for the "dcim_virtualdevicecontext" table.
+	DcimVirtualdevicecontextColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "name", Type: field.TypeString, Size: 64},
+		{Name: "_name_natural", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "identifier", Type: field.TypeInt, Nullable: true},
+		{Name: "status", Type: field.TypeString, Size: 50},
+		{Name: "device_id", Type: field.TypeInt},
+		{Name: "tenant_id", Type: field.TypeInt, Nullable: true},
+	}
+	// DcimVirtualdevicecontextTable holds the schema information for the "dcim_virtualdevicecontext" table.
+	DcimVirtualdevicecontextTable = &schema.Table{
+		Name:       "dcim_virtualdevicecontext",
+		Columns:    DcimVirtualdevicecontextColumns,
+		PrimaryKey: []*schema.Column{DcimVirtualdevicecontextColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "dcim_virtualdevicecontext_dcim_device_device",
+				Columns:    []*schema.Column{DcimVirtualdevicecontextColumns[10]},
+				RefColumns: []*schema.Column{DcimDeviceColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "dcim_virtualdevicecontext_tenancy_tenant_tenant",
+				Columns:    []*schema.Column{DcimVirtualdevicecontextColumns[11]},
+				RefColumns: []*schema.Column{TenancyTenantColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "virtualdevicecontext_device_id_identifier",
+				Unique:  false,
+				Columns: []*schema.Column{DcimVirtualdevicecontextColumns[10], DcimVirtualdevicecontextColumns[8]},
+			},
+			{
+				Name:    "virtualdevicecontext_device_id__name_natural",
+				Unique:  false,
+				Columns: []*schema.Column{DcimVirtualdevicecontextColumns[10], DcimVirtualdevicecontextColumns[7]},
+			},
+		},
+	}
 	// ExtrasWebhookColumns holds the columns for the "extras_webhook" table.
 	ExtrasWebhookColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -2087,6 +2183,8 @@ var (
 		IpamVlanTable,
 		IpamVlangroupTable,
 		IpamVrfTable,
+		DcimVirtualchassisTable,
+		DcimVirtualdevicecontextTable,
 		ExtrasWebhookTable,
 		UsersObjectpermissionGroupsTable,
 		UsersObjectpermissionUsersTable,
@@ -2122,6 +2220,7 @@ func init() {
 	DcimDeviceTable.ForeignKeys[4].RefTable = DcimSiteTable
 	DcimDeviceTable.ForeignKeys[5].RefTable = DcimLocationTable
 	DcimDeviceTable.ForeignKeys[6].RefTable = DcimRackTable
+	DcimDeviceTable.ForeignKeys[7].RefTable = DcimVirtualchassisTable
 	DcimDeviceTable.Annotation = &entsql.Annotation{
 		Table: "dcim_device",
 	}
@@ -2317,6 +2416,15 @@ func init() {
 	IpamVrfTable.ForeignKeys[0].RefTable = TenancyTenantTable
 	IpamVrfTable.Annotation = &entsql.Annotation{
 		Table: "ipam_vrf",
+	}
+	DcimVirtualchassisTable.ForeignKeys[0].RefTable = DcimDeviceTable
+	DcimVirtualchassisTable.Annotation = &entsql.Annotation{
+		Table: "dcim_virtualchassis",
+	}
+	DcimVirtualdevicecontextTable.ForeignKeys[0].RefTable = DcimDeviceTable
+	DcimVirtualdevicecontextTable.ForeignKeys[1].RefTable = TenancyTenantTable
+	DcimVirtualdevicecontextTable.Annotation = &entsql.Annotation{
+		Table: "dcim_virtualdevicecontext",
 	}
 	ExtrasWebhookTable.Annotation = &entsql.Annotation{
 		Table: "extras_webhook",

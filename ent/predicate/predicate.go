@@ -153,5 +153,11 @@ type VLANGroup func(*sql.Selector)
 // VRF is the predicate function for vrf builders.
 type VRF func(*sql.Selector)
 
+// VirtualChassis is the predicate function for virtualchassis builders.
+type VirtualChassis func(*sql.Selector)
+
+// VirtualDeviceContext is the predicate function for virtualdevicecontext builders.
+type VirtualDeviceContext func(*sql.Selector)
+
 // Webhook is the predicate function for webhook builders.
 type Webhook func(*sql.Selector)

@@ -43,6 +43,9 @@ const (
 	// KindM2M is a many-to-many relation through a join table: a list of
 	// ids on write, nested brief objects on read.
 	KindM2M Kind = "m2m"
+	// KindReverse is a read-only list of the objects of another model whose
+	// FK points at the row (Field.Reverse), rendered nested.
+	KindReverse Kind = "reverse"
 	// KindHidden columns are selected for the runtime (a token's last six
 	// characters for its display) but never rendered, written or filtered.
 	KindHidden Kind = "hidden"
@@ -70,6 +73,8 @@ type Unique struct {
 	Fields   []string // API field names
 	WhenNull string
 	Message  string
+	// IgnoreCase compares text fields case-insensitively (Lower('name')).
+	IgnoreCase bool
 }
 
 // Field is one API field of a model.
@@ -105,6 +110,9 @@ type Field struct {
 	Generic string   // generic-object: the base name ("scope")
 	Empty   any      // KindEmpty: the value rendered
 	Count   *Count
+	// Reverse is a KindReverse field's relation: the objects of Model whose
+	// FK Column points at the row.
+	Reverse *Count
 	// Join is the join table of a KindM2M field; JoinOwn its column
 	// pointing at this model, JoinTarget the one pointing at Target.
 	Join, JoinOwn, JoinTarget string

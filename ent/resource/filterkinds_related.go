@@ -129,3 +129,61 @@ func countOne(d *Descriptor, name string, s *sql.Selector) (string, error) {
 	}
 	return "(SELECT COUNT(*) FROM " + s.Quote(table) + " rc WHERE rc." + s.Quote(f.Count.Column) + " = " + s.C("id") + ")", nil
 }
+
+// boolValue reads a BooleanFilter value (the last one counts).
+func boolValue(values []string) (bool, error) {
+	switch strings.ToLower(strings.TrimSpace(values[len(values)-1])) {
+	case "true", "1", "yes", "on":
+		return true, nil
+	case "false", "0", "no", "off":
+		return false, nil
+	}
+	return false, errors.New("Select a valid choice. " + values[len(values)-1] + " is not one of the available choices.")
+}
+
+func init() {
+	// is-set: true for rows whose Column holds a value, false for rows
+	// where it is null (NetBox's exclude(field__isnull=value) methods: a
+	// device's local_context_data, virtual_chassis_member).
+	FilterKinds["is-set"] = func(d *Descriptor, decl FilterDecl) *filters.Filter {
+		col := d.column(decl.Column)
+		return &filters.Filter{Name: decl.Name, Kind: filters.Custom, Lookups: []string{},
+			Func: func(_ string, values []string) (func(*sql.Selector), error) {
+				want, err := boolValue(values)
+				if err != nil {
+					return nil, err
+				}
+				return func(s *sql.Selector) {
+					if want {
+						s.Where(sql.NotNull(s.C(col)))
+					} else {
+						s.Where(sql.IsNull(s.C(col)))
+					}
+				}, nil
+			}}
+	}
+	// reverse-exists: true for rows that a row of the Target model points
+	// at through its FK field Column, false for rows none points at (a
+	// device's has_virtual_device_context).
+	FilterKinds["reverse-exists"] = func(d *Descriptor, decl FilterDecl) *filters.Filter {
+		return &filters.Filter{Name: decl.Name, Kind: filters.Custom, Lookups: []string{},
+			Func: func(_ string, values []string) (func(*sql.Selector), error) {
+				want, err := boolValue(values)
+				if err != nil {
+					return nil, err
+				}
+				return func(s *sql.Selector) {
+					t := ByContentType(decl.Target)
+					if t == nil {
+						s.AddError(fmt.Errorf("filter %s: unknown model %s", decl.Name, decl.Target))
+						return
+					}
+					sub := "EXISTS (SELECT 1 FROM " + s.Quote(t.Table) + " rx WHERE rx." + s.Quote(t.column(decl.Column)) + " = " + s.C("id") + ")"
+					if !want {
+						sub = "NOT " + sub
+					}
+					s.Where(rawPred(sub))
+				}, nil
+			}}
+	}
+}

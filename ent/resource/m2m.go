@@ -202,3 +202,51 @@ func m2mMatch(join, own, other, relTable, attr string) func(string, []string) (f
 		}, nil
 	}
 }
+
+// loadReverse loads, for a KindReverse field, the objects of the other
+// model whose FK column holds one of ids (a virtual chassis' members), in
+// one query per chunk, ordered by the model's id.
+func (p *Page) loadReverse(ctx context.Context, f *Field, ids []int) error {
+	if p.m2m == nil {
+		p.m2m = map[*Field]map[int][]*Row{}
+	}
+	m := map[int][]*Row{}
+	p.m2m[f] = m
+	t := f.target
+	own := t.column(f.Reverse.Column)
+	for _, chunk := range chunks(ids) {
+		tt := sql.Table(t.Table).As("t")
+		cols := []string{tt.C(own)}
+		for _, c := range t.columns {
+			cols = append(cols, tt.C(c))
+		}
+		s := sql.Dialect(p.st.Dialect).Select(cols...).From(tt).
+			Where(sql.InInts(tt.C(own), chunk...)).OrderBy(tt.C("id"))
+		q, args := s.Query()
+		rs, err := p.st.Q.QueryContext(ctx, q, args...)
+		if err != nil {
+			return fmt.Errorf("load %s.%s: %w", p.d.Type, f.Name, err)
+		}
+		for rs.Next() {
+			var oid int
+			vals := make([]any, len(t.columns))
+			ptrs := []any{&oid}
+			for i := range vals {
+				ptrs = append(ptrs, &vals[i])
+			}
+			if err := rs.Scan(ptrs...); err != nil {
+				rs.Close()
+				return err
+			}
+			for i, c := range t.columns {
+				vals[i] = normalize(t.byCol[c], vals[i])
+			}
+			m[oid] = append(m[oid], &Row{ID: vals[t.byName["id"].col].(int), Vals: vals})
+		}
+		rs.Close()
+		if err := rs.Err(); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -16,6 +16,11 @@ type View struct {
 	Brief  bool
 	Fields []string // ?fields=: only these (wins over Omit and Brief)
 	Omit   []string // ?omit=
+	// Exclude is NetBox's ?exclude=: only config_context may be left out
+	// this way (the expensive field of devices and virtual machines).
+	Exclude []string
+	// Nested renders the nested representation (a related object's).
+	Nested bool
 	// Base is the scheme and host for absolute URLs ("http://host"); empty
 	// renders relative paths, as NetBox does in webhook payloads.
 	Base string
@@ -41,6 +46,31 @@ type Page struct {
 
 // fieldsFor picks the fields a view renders, in representation order.
 func (d *Descriptor) fieldsFor(v View) []*Field {
+	if v.Nested {
+		return d.nested
+	}
+	out := d.viewFields(v)
+	for _, n := range v.Exclude {
+		if strings.TrimSpace(n) != Excludable {
+			continue
+		}
+		kept := make([]*Field, 0, len(out))
+		for _, f := range out {
+			if f.Name != Excludable {
+				kept = append(kept, f)
+			}
+		}
+		out = kept
+	}
+	return out
+}
+
+// Excludable is the one field ?exclude= drops, as NetBox's
+// ConfigContextQuerySetMixin does.
+const Excludable = "config_context"
+
+// viewFields applies brief, fields and omit.
+func (d *Descriptor) viewFields(v View) []*Field {
 	base := d.full
 	if v.Brief {
 		base = d.brief
@@ -91,7 +121,7 @@ func (d *Descriptor) computeNested() {
 
 // Load prepares rows of d for rendering with view v.
 func (d *Descriptor) Load(ctx context.Context, st Store, rows []*Row, v View) (*Page, error) {
-	p := &Page{d: d, st: st, base: v.Base, fields: d.fieldsFor(v), reveal: RevealFrom(ctx)}
+	p := &Page{d: d, st: st, base: v.Base, fields: d.fieldsFor(v), nested: v.Nested, reveal: RevealFrom(ctx)}
 	return p, p.load(ctx, rows)
 }
 
@@ -119,6 +149,8 @@ func (p *Page) load(ctx context.Context, rows []*Row) error {
 			err = p.loadGeneric(ctx, f, rows)
 		case KindM2M:
 			err = p.loadM2M(ctx, f, ids)
+		case KindReverse:
+			err = p.loadReverse(ctx, f, ids)
 		case KindCustomFields:
 			err = p.loadCustomFields(ctx, rows)
 		}
@@ -352,7 +384,7 @@ func (p *Page) loadGeneric(ctx context.Context, f *Field, rows []*Row) error {
 
 // Encode appends the JSON representation of r.
 func (p *Page) Encode(b []byte, r *Row) []byte {
-	return p.encode(b, p.d, r, p.fields, false)
+	return p.encode(b, p.d, r, p.fields, p.nested)
 }
 
 // JSON returns the representation of r as a byte slice.
@@ -418,7 +450,7 @@ func (p *Page) value(b []byte, d *Descriptor, r *Row, f *Field, nested bool) []b
 		return appendAny(b, p.counts[f][r.ID])
 	case KindEmpty:
 		return appendAny(b, f.Empty)
-	case KindM2M:
+	case KindM2M, KindReverse:
 		return p.encodeM2M(b, f, r, nested)
 	case KindGenericObject:
 		ct, _ := d.Value(r, f.Generic+"_type").(string)

@@ -366,6 +366,10 @@ func (d *Descriptor) checkUnique(ctx context.Context, tx *Tx, ch *change, existi
 			touched = touched || changed
 			if v == nil {
 				skip = true // NULLs never collide, as in SQL
+			} else if str, ok := v.(string); ok && u.IgnoreCase {
+				s.Where(sql.P(func(b *sql.Builder) {
+					b.WriteString("LOWER(" + s.C(f.Column) + ") = LOWER(").Arg(str).WriteString(")")
+				}))
 			} else {
 				s.Where(sql.EQ(s.C(f.Column), v))
 			}

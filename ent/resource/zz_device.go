@@ -8,6 +8,7 @@ import (
 	"entgo.io/ent"
 
 	gen "github.com/inventory/inventory/ent"
+	logicdcim "github.com/inventory/inventory/ent/logic/dcim"
 )
 
 func init() {
@@ -18,7 +19,8 @@ func init() {
 		Model:       "device",
 		Verbose:     "device",
 		Table:       "dcim_device",
-		Display:     "{name}",
+		Display:     "",
+		DisplayFunc: logicdcim.DeviceDisplay,
 		Tree:        false,
 		Tagged:      true,
 		Custom:      true,
@@ -29,8 +31,9 @@ func init() {
 		Ordering:    []string{"name", "id"},
 		Unique: []Unique{
 			{Fields: []string{"asset_tag"}, WhenNull: "", Message: ""},
-			{Fields: []string{"name", "site", "tenant"}, WhenNull: "", Message: "Device name must be unique per site and tenant."},
-			{Fields: []string{"name", "site"}, WhenNull: "tenant", Message: "Device name must be unique per site."},
+			{Fields: []string{"name", "site", "tenant"}, WhenNull: "", Message: "Device name must be unique per site and tenant.", IgnoreCase: true},
+			{Fields: []string{"name", "site"}, WhenNull: "tenant", Message: "Device name must be unique per site.", IgnoreCase: true},
+			{Fields: []string{"virtual_chassis", "vc_position"}, WhenNull: "", Message: "Device with this Virtual chassis and VC position already exists."},
 		},
 		FilterDecl: []FilterDecl{
 			{Name: "tenant_group_id", Kind: "tree-id", Column: "group", Target: "", Attr: "", Via: "tenant"},
@@ -42,6 +45,10 @@ func init() {
 			{Name: "manufacturer_id", Kind: "fk-id", Column: "manufacturer", Target: "", Attr: "", Via: "device_type"},
 			{Name: "manufacturer", Kind: "fk-attr", Column: "manufacturer", Target: "", Attr: "", Via: "device_type"},
 			{Name: "model", Kind: "string", Column: "slug", Target: "", Attr: "", Via: "device_type"},
+			{Name: "is_full_depth", Kind: "boolean", Column: "is_full_depth", Target: "", Attr: "", Via: "device_type"},
+			{Name: "local_context_data", Kind: "is-set", Column: "local_context_data", Target: "", Attr: ""},
+			{Name: "virtual_chassis_member", Kind: "is-set", Column: "virtual_chassis_id", Target: "", Attr: ""},
+			{Name: "has_virtual_device_context", Kind: "reverse-exists", Column: "device", Target: "dcim.virtualdevicecontext", Attr: ""},
 		},
 		Fields: []*Field{
 			{Name: "id", Kind: "id", Column: "id", GoType: "int", ReadOnly: true},
@@ -70,14 +77,14 @@ func init() {
 			{Name: "primary_ip6", Kind: "empty", ReadOnly: true, Empty: nil},
 			{Name: "oob_ip", Kind: "empty", ReadOnly: true, Empty: nil},
 			{Name: "cluster", Kind: "empty", ReadOnly: true, Empty: nil},
-			{Name: "virtual_chassis", Kind: "empty", ReadOnly: true, Empty: nil},
+			{Name: "virtual_chassis", Kind: "fk", Column: "virtual_chassis_id", GoType: "int", Target: "dcim.virtualchassis", Nullable: true, OnDelete: "SET_NULL"},
 			{Name: "vc_position", Kind: "int", Column: "vc_position", GoType: "int", Nullable: true, HasDefault: true, Min: intp(0), Max: intp(255)},
 			{Name: "vc_priority", Kind: "int", Column: "vc_priority", GoType: "int", Nullable: true, HasDefault: true, Min: intp(0), Max: intp(255)},
 			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, MaxLen: 200},
 			{Name: "owner", Kind: "empty", ReadOnly: true, Empty: nil},
 			{Name: "comments", Kind: "text", Column: "comments", GoType: "string", HasDefault: true},
 			{Name: "config_template", Kind: "empty", ReadOnly: true, Empty: nil},
-			{Name: "config_context", Kind: "empty", ReadOnly: true, Empty: map[string]any{}},
+			{Name: "config_context", Kind: "json", Column: "config_context", GoType: "map[string]interface {}", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "local_context_data", Kind: "json", Column: "local_context_data", GoType: "map[string]interface {}", Nullable: true, HasDefault: true},
 			{Name: "tags", Kind: "tags", ReadOnly: true},
 			{Name: "custom_fields", Kind: "custom-fields", Column: "custom_field_data", GoType: "map[string]interface {}", HasDefault: true},
@@ -93,6 +100,8 @@ func init() {
 			{Name: "device_bay_count", Kind: "empty", ReadOnly: true, Empty: 0},
 			{Name: "module_bay_count", Kind: "empty", ReadOnly: true, Empty: 0},
 			{Name: "inventory_item_count", Kind: "empty", ReadOnly: true, Empty: 0},
+			{Name: "_type_display", Kind: "hidden", Column: "_type_display", GoType: "string", HasDefault: true},
+			{Name: "_vc_name", Kind: "hidden", Column: "_vc_name", GoType: "string", Nullable: true, HasDefault: true},
 		},
 		NewCreate: func(c *gen.Client) ent.Mutation { return c.Device.Create().Mutation() },
 		NewUpdate: func(c *gen.Client, id int) ent.Mutation { return c.Device.UpdateOneID(id).Mutation() },

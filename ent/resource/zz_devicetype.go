@@ -78,7 +78,7 @@ func init() {
 			{Name: "custom_fields", Kind: "custom-fields", Column: "custom_field_data", GoType: "map[string]interface {}", HasDefault: true},
 			{Name: "created", Kind: "time", Column: "created", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "last_updated", Kind: "time", Column: "last_updated", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
-			{Name: "device_count", Kind: "empty", ReadOnly: true, Empty: 0},
+			{Name: "device_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "dcim.device", Table: "", Column: "device_type_id", Cumulative: false}},
 			{Name: "console_port_template_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "dcim.consoleporttemplate", Table: "", Column: "device_type_id", Cumulative: false}},
 			{Name: "console_server_port_template_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "dcim.consoleserverporttemplate", Table: "", Column: "device_type_id", Cumulative: false}},
 			{Name: "power_port_template_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "dcim.powerporttemplate", Table: "", Column: "device_type_id", Cumulative: false}},

@@ -59,7 +59,7 @@ func init() {
 			{Name: "created", Kind: "time", Column: "created", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "last_updated", Kind: "time", Column: "last_updated", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "rack_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "dcim.rack", Table: "", Column: "location_id", Cumulative: true}},
-			{Name: "device_count", Kind: "empty", ReadOnly: true, Empty: 0},
+			{Name: "device_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "dcim.device", Table: "", Column: "location_id", Cumulative: true}},
 			{Name: "prefix_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "ipam.prefix", Table: "", Column: "_location_id", Cumulative: false}},
 			{Name: "owner", Kind: "empty", ReadOnly: true, Empty: nil},
 			{Name: "comments", Kind: "text", Column: "comments", GoType: "string", HasDefault: true},

@@ -53,7 +53,7 @@ func init() {
 			{Name: "custom_fields", Kind: "custom-fields", Column: "custom_field_data", GoType: "map[string]interface {}", HasDefault: true},
 			{Name: "created", Kind: "time", Column: "created", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "last_updated", Kind: "time", Column: "last_updated", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
-			{Name: "device_count", Kind: "empty", ReadOnly: true, Empty: 0},
+			{Name: "device_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "dcim.device", Table: "", Column: "platform_id", Cumulative: true}},
 			{Name: "virtualmachine_count", Kind: "empty", ReadOnly: true, Empty: 0},
 			{Name: "_depth", Kind: "int", Column: "_depth", GoType: "int", ReadOnly: true, HasDefault: true},
 		},

@@ -51,6 +51,8 @@ import (
 	"github.com/inventory/inventory/ent/tenantgroup"
 	"github.com/inventory/inventory/ent/token"
 	"github.com/inventory/inventory/ent/user"
+	"github.com/inventory/inventory/ent/virtualchassis"
+	"github.com/inventory/inventory/ent/virtualdevicecontext"
 	"github.com/inventory/inventory/ent/vlan"
 	"github.com/inventory/inventory/ent/vlangroup"
 	"github.com/inventory/inventory/ent/vrf"
@@ -427,6 +429,8 @@ func init() {
 	// delivery.DefaultError holds the default value on creation for the error field.
 	delivery.DefaultError = deliveryDescError.Default.(string)
 	deviceMixin := schema.Device{}.Mixin()
+	deviceHooks := schema.Device{}.Hooks()
+	device.Hooks[0] = deviceHooks[0]
 	deviceMixinFields0 := deviceMixin[0].Fields()
 	_ = deviceMixinFields0
 	deviceMixinFields2 := deviceMixin[2].Fields()
@@ -529,6 +533,10 @@ func init() {
 			return nil
 		}
 	}()
+	// deviceDescTypeDisplay is the schema descriptor for _type_display field.
+	deviceDescTypeDisplay := deviceFields[22].Descriptor()
+	// device.DefaultTypeDisplay holds the default value on creation for the _type_display field.
+	device.DefaultTypeDisplay = deviceDescTypeDisplay.Default.(string)
 	devicebaytemplateMixin := schema.DeviceBayTemplate{}.Mixin()
 	devicebaytemplateHooks := schema.DeviceBayTemplate{}.Hooks()
 	devicebaytemplate.Hooks[0] = devicebaytemplateHooks[0]
@@ -672,6 +680,7 @@ func init() {
 	devicetypeMixin := schema.DeviceType{}.Mixin()
 	devicetypeHooks := schema.DeviceType{}.Hooks()
 	devicetype.Hooks[0] = devicetypeHooks[0]
+	devicetype.Hooks[1] = devicetypeHooks[1]
 	devicetypeMixinFields0 := devicetypeMixin[0].Fields()
 	_ = devicetypeMixinFields0
 	devicetypeMixinFields2 := devicetypeMixin[2].Fields()
@@ -1254,6 +1263,8 @@ func init() {
 	// location.FacilityValidator is a validator for the "facility" field. It is called by the builders before save.
 	location.FacilityValidator = locationDescFacility.Validators[0].(func(string) error)
 	manufacturerMixin := schema.Manufacturer{}.Mixin()
+	manufacturerHooks := schema.Manufacturer{}.Hooks()
+	manufacturer.Hooks[0] = manufacturerHooks[0]
 	manufacturerMixinFields0 := manufacturerMixin[0].Fields()
 	_ = manufacturerMixinFields0
 	manufacturerMixinFields2 := manufacturerMixin[2].Fields()
@@ -3812,6 +3823,146 @@ func init() {
 	vrfDescEnforceUnique := vrfFields[4].Descriptor()
 	// vrf.DefaultEnforceUnique holds the default value on creation for the enforce_unique field.
 	vrf.DefaultEnforceUnique = vrfDescEnforceUnique.Default.(bool)
+	virtualchassisMixin := schema.VirtualChassis{}.Mixin()
+	virtualchassisHooks := schema.VirtualChassis{}.Hooks()
+	virtualchassis.Hooks[0] = virtualchassisHooks[0]
+	virtualchassisMixinFields0 := virtualchassisMixin[0].Fields()
+	_ = virtualchassisMixinFields0
+	virtualchassisMixinFields2 := virtualchassisMixin[2].Fields()
+	_ = virtualchassisMixinFields2
+	virtualchassisMixinFields3 := virtualchassisMixin[3].Fields()
+	_ = virtualchassisMixinFields3
+	virtualchassisFields := schema.VirtualChassis{}.Fields()
+	_ = virtualchassisFields
+	// virtualchassisDescCreated is the schema descriptor for created field.
+	virtualchassisDescCreated := virtualchassisMixinFields0[0].Descriptor()
+	// virtualchassis.DefaultCreated holds the default value on creation for the created field.
+	virtualchassis.DefaultCreated = virtualchassisDescCreated.Default.(func() time.Time)
+	// virtualchassisDescLastUpdated is the schema descriptor for last_updated field.
+	virtualchassisDescLastUpdated := virtualchassisMixinFields0[1].Descriptor()
+	// virtualchassis.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	virtualchassis.DefaultLastUpdated = virtualchassisDescLastUpdated.Default.(func() time.Time)
+	// virtualchassis.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	virtualchassis.UpdateDefaultLastUpdated = virtualchassisDescLastUpdated.UpdateDefault.(func() time.Time)
+	// virtualchassisDescCustomFieldData is the schema descriptor for custom_field_data field.
+	virtualchassisDescCustomFieldData := virtualchassisMixinFields2[0].Descriptor()
+	// virtualchassis.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	virtualchassis.DefaultCustomFieldData = virtualchassisDescCustomFieldData.Default.(map[string]interface{})
+	// virtualchassisDescDescription is the schema descriptor for description field.
+	virtualchassisDescDescription := virtualchassisMixinFields3[0].Descriptor()
+	// virtualchassis.DefaultDescription holds the default value on creation for the description field.
+	virtualchassis.DefaultDescription = virtualchassisDescDescription.Default.(string)
+	// virtualchassis.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	virtualchassis.DescriptionValidator = virtualchassisDescDescription.Validators[0].(func(string) error)
+	// virtualchassisDescComments is the schema descriptor for comments field.
+	virtualchassisDescComments := virtualchassisMixinFields3[1].Descriptor()
+	// virtualchassis.DefaultComments holds the default value on creation for the comments field.
+	virtualchassis.DefaultComments = virtualchassisDescComments.Default.(string)
+	// virtualchassisDescName is the schema descriptor for name field.
+	virtualchassisDescName := virtualchassisFields[0].Descriptor()
+	// virtualchassis.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	virtualchassis.NameValidator = func() func(string) error {
+		validators := virtualchassisDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// virtualchassisDescNameNatural is the schema descriptor for _name_natural field.
+	virtualchassisDescNameNatural := virtualchassisFields[1].Descriptor()
+	// virtualchassis.DefaultNameNatural holds the default value on creation for the _name_natural field.
+	virtualchassis.DefaultNameNatural = virtualchassisDescNameNatural.Default.(string)
+	// virtualchassisDescDomain is the schema descriptor for domain field.
+	virtualchassisDescDomain := virtualchassisFields[2].Descriptor()
+	// virtualchassis.DefaultDomain holds the default value on creation for the domain field.
+	virtualchassis.DefaultDomain = virtualchassisDescDomain.Default.(string)
+	// virtualchassis.DomainValidator is a validator for the "domain" field. It is called by the builders before save.
+	virtualchassis.DomainValidator = virtualchassisDescDomain.Validators[0].(func(string) error)
+	virtualdevicecontextMixin := schema.VirtualDeviceContext{}.Mixin()
+	virtualdevicecontextMixinFields0 := virtualdevicecontextMixin[0].Fields()
+	_ = virtualdevicecontextMixinFields0
+	virtualdevicecontextMixinFields2 := virtualdevicecontextMixin[2].Fields()
+	_ = virtualdevicecontextMixinFields2
+	virtualdevicecontextMixinFields3 := virtualdevicecontextMixin[3].Fields()
+	_ = virtualdevicecontextMixinFields3
+	virtualdevicecontextFields := schema.VirtualDeviceContext{}.Fields()
+	_ = virtualdevicecontextFields
+	// virtualdevicecontextDescCreated is the schema descriptor for created field.
+	virtualdevicecontextDescCreated := virtualdevicecontextMixinFields0[0].Descriptor()
+	// virtualdevicecontext.DefaultCreated holds the default value on creation for the created field.
+	virtualdevicecontext.DefaultCreated = virtualdevicecontextDescCreated.Default.(func() time.Time)
+	// virtualdevicecontextDescLastUpdated is the schema descriptor for last_updated field.
+	virtualdevicecontextDescLastUpdated := virtualdevicecontextMixinFields0[1].Descriptor()
+	// virtualdevicecontext.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	virtualdevicecontext.DefaultLastUpdated = virtualdevicecontextDescLastUpdated.Default.(func() time.Time)
+	// virtualdevicecontext.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	virtualdevicecontext.UpdateDefaultLastUpdated = virtualdevicecontextDescLastUpdated.UpdateDefault.(func() time.Time)
+	// virtualdevicecontextDescCustomFieldData is the schema descriptor for custom_field_data field.
+	virtualdevicecontextDescCustomFieldData := virtualdevicecontextMixinFields2[0].Descriptor()
+	// virtualdevicecontext.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	virtualdevicecontext.DefaultCustomFieldData = virtualdevicecontextDescCustomFieldData.Default.(map[string]interface{})
+	// virtualdevicecontextDescDescription is the schema descriptor for description field.
+	virtualdevicecontextDescDescription := virtualdevicecontextMixinFields3[0].Descriptor()
+	// virtualdevicecontext.DefaultDescription holds the default value on creation for the description field.
+	virtualdevicecontext.DefaultDescription = virtualdevicecontextDescDescription.Default.(string)
+	// virtualdevicecontext.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	virtualdevicecontext.DescriptionValidator = virtualdevicecontextDescDescription.Validators[0].(func(string) error)
+	// virtualdevicecontextDescComments is the schema descriptor for comments field.
+	virtualdevicecontextDescComments := virtualdevicecontextMixinFields3[1].Descriptor()
+	// virtualdevicecontext.DefaultComments holds the default value on creation for the comments field.
+	virtualdevicecontext.DefaultComments = virtualdevicecontextDescComments.Default.(string)
+	// virtualdevicecontextDescName is the schema descriptor for name field.
+	virtualdevicecontextDescName := virtualdevicecontextFields[0].Descriptor()
+	// virtualdevicecontext.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	virtualdevicecontext.NameValidator = func() func(string) error {
+		validators := virtualdevicecontextDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// virtualdevicecontextDescNameNatural is the schema descriptor for _name_natural field.
+	virtualdevicecontextDescNameNatural := virtualdevicecontextFields[1].Descriptor()
+	// virtualdevicecontext.DefaultNameNatural holds the default value on creation for the _name_natural field.
+	virtualdevicecontext.DefaultNameNatural = virtualdevicecontextDescNameNatural.Default.(string)
+	// virtualdevicecontextDescIdentifier is the schema descriptor for identifier field.
+	virtualdevicecontextDescIdentifier := virtualdevicecontextFields[3].Descriptor()
+	// virtualdevicecontext.IdentifierValidator is a validator for the "identifier" field. It is called by the builders before save.
+	virtualdevicecontext.IdentifierValidator = func() func(int) error {
+		validators := virtualdevicecontextDescIdentifier.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(identifier int) error {
+			for _, fn := range fns {
+				if err := fn(identifier); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// virtualdevicecontextDescStatus is the schema descriptor for status field.
+	virtualdevicecontextDescStatus := virtualdevicecontextFields[5].Descriptor()
+	// virtualdevicecontext.StatusValidator is a validator for the "status" field. It is called by the builders before save.
+	virtualdevicecontext.StatusValidator = virtualdevicecontextDescStatus.Validators[0].(func(string) error)
 	webhookMixin := schema.Webhook{}.Mixin()
 	webhookHooks := schema.Webhook{}.Hooks()
 	webhook.Hooks[0] = webhookHooks[0]

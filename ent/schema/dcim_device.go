@@ -7,6 +7,7 @@ import (
 	"entgo.io/ent/schema/field"
 	"entgo.io/ent/schema/index"
 
+	"github.com/inventory/inventory/ent/logic/dcim"
 	"github.com/inventory/inventory/ent/schema/api"
 )
 
@@ -49,6 +50,15 @@ func (Device) Fields() []ent.Field {
 		field.Int("vc_position").Optional().Nillable().Min(0).Max(255).Annotations(api.Field{Min: api.Int(0), Max: api.Int(255)}),
 		field.Int("vc_priority").Optional().Nillable().Min(0).Max(255).Annotations(api.Field{Min: api.Int(0), Max: api.Int(255)}),
 		field.JSON("local_context_data", map[string]any{}).Optional().Annotations(api.Field{Kind: "json"}),
+		FKField("virtual_chassis"),
+		// config_context is the rendered configuration context, kept by the
+		// hook: until config contexts exist, local_context_data over {}.
+		field.JSON("config_context", map[string]any{}).Optional().Annotations(api.Field{Kind: "json", ReadOnly: true}),
+		// _type_display ("<manufacturer> <model>") and _vc_name cache what
+		// the display of an unnamed device needs, kept by the hooks of the
+		// device, its type, the manufacturer and the virtual chassis.
+		field.String("_type_display").Default("").Annotations(api.Field{Kind: "hidden"}),
+		field.String("_vc_name").Optional().Nillable().Annotations(api.Field{Kind: "hidden"}),
 	}
 }
 
@@ -61,6 +71,7 @@ func (Device) Edges() []ent.Edge {
 		FKRequired("site", Site.Type, api.Protect),
 		FK("location", Location.Type, api.Protect),
 		FK("rack", Rack.Type, api.Protect),
+		FK("virtual_chassis", VirtualChassis.Type, api.SetNull),
 	}
 }
 
@@ -69,6 +80,7 @@ func (Device) Indexes() []ent.Index {
 		index.Fields("_name_natural", "id"),
 		index.Fields("site_id", "tenant_id"),
 		index.Fields("rack_id", "position"),
+		index.Fields("virtual_chassis_id", "vc_position"),
 	}
 }
 
@@ -86,26 +98,36 @@ func (Device) Annotations() []schema.Annotation {
 				"console_port_count", "console_server_port_count", "power_port_count", "power_outlet_count",
 				"interface_count", "front_port_count", "rear_port_count", "device_bay_count", "module_bay_count",
 				"inventory_item_count"},
-			Brief:    []string{"id", "url", "display", "name", "description"},
-			Display:  "{name}",
-			Search:   []string{"name", "serial", "asset_tag", "description", "comments"},
-			Ordering: []string{"name", "id"},
+			Brief:       []string{"id", "url", "display", "name", "description"},
+			DisplayFunc: api.Func(api.LogicPkg("dcim"), "DeviceDisplay"),
+			Search:      []string{"name", "serial", "asset_tag", "description", "comments"},
+			Ordering:    []string{"name", "id"},
 			// NetBox compares names case-insensitively (Lower('name')).
 			Unique: []api.Unique{
-				{Fields: []string{"name", "site", "tenant"}, Message: "Device name must be unique per site and tenant."},
-				{Fields: []string{"name", "site"}, WhenNull: "tenant", Message: "Device name must be unique per site."},
+				{Fields: []string{"name", "site", "tenant"}, IgnoreCase: true, Message: "Device name must be unique per site and tenant."},
+				{Fields: []string{"name", "site"}, WhenNull: "tenant", IgnoreCase: true, Message: "Device name must be unique per site."},
+				{Fields: []string{"virtual_chassis", "vc_position"}, Message: "Device with this Virtual chassis and VC position already exists."},
 			},
-			// IP addresses, clusters, virtual chassis, config templates and
-			// components are other models, not built yet.
+			// IP addresses, clusters, config templates and components are
+			// other models, not built yet.
 			Empty: map[string]any{"owner": nil, "parent_device": nil, "primary_ip": nil, "primary_ip4": nil,
-				"primary_ip6": nil, "oob_ip": nil, "cluster": nil, "virtual_chassis": nil, "config_template": nil,
-				"config_context": map[string]any{}, "console_port_count": 0, "console_server_port_count": 0,
+				"primary_ip6": nil, "oob_ip": nil, "cluster": nil, "config_template": nil, "console_port_count": 0, "console_server_port_count": 0,
 				"power_port_count": 0, "power_outlet_count": 0, "interface_count": 0, "front_port_count": 0,
 				"rear_port_count": 0, "device_bay_count": 0, "module_bay_count": 0, "inventory_item_count": 0},
 			Filters: append(append(TenancyFilters(), SiteTreeFilters()...),
 				api.Filter{Name: "manufacturer_id", Kind: "fk-id", Via: "device_type", Column: "manufacturer"},
 				api.Filter{Name: "manufacturer", Kind: "fk-attr", Via: "device_type", Column: "manufacturer"},
-				api.Filter{Name: "model", Kind: "string", Via: "device_type", Column: "slug"}),
+				api.Filter{Name: "model", Kind: "string", Via: "device_type", Column: "slug"},
+				api.Filter{Name: "is_full_depth", Kind: "boolean", Via: "device_type", Column: "is_full_depth"},
+				api.Filter{Name: "local_context_data", Kind: "is-set", Column: "local_context_data"},
+				api.Filter{Name: "virtual_chassis_member", Kind: "is-set", Column: "virtual_chassis_id"},
+				api.Filter{Name: "has_virtual_device_context", Kind: "reverse-exists", Target: "dcim.virtualdevicecontext", Column: "device"}),
 		},
 	}
 }
+
+// Hooks: NetBox's Device.clean() and save(): site, location and rack
+// agree; the position fits the rack and collides with no other device;
+// virtual chassis membership; the airflow and platform defaults; the
+// cached display parts and config context.
+func (Device) Hooks() []ent.Hook { return dcim.DeviceHooks() }

@@ -78,6 +78,7 @@ func (DeviceType) Annotations() []schema.Annotation {
 				{Fields: []string{"manufacturer", "slug"}},
 			},
 			Counts: map[string]api.Count{
+				"device_count":                       {Model: "dcim.device", Column: "device_type_id"},
 				"console_port_template_count":        {Model: "dcim.consoleporttemplate", Column: "device_type_id"},
 				"console_server_port_template_count": {Model: "dcim.consoleserverporttemplate", Column: "device_type_id"},
 				"power_port_template_count":          {Model: "dcim.powerporttemplate", Column: "device_type_id"},
@@ -90,8 +91,7 @@ func (DeviceType) Annotations() []schema.Annotation {
 				"inventory_item_template_count":      {Model: "dcim.inventoryitemtemplate", Column: "device_type_id"},
 			},
 			// Images are not stored; devices come later.
-			Empty: map[string]any{"owner": nil, "front_image": nil, "rear_image": nil,
-				"device_count": 0},
+			Empty: map[string]any{"owner": nil, "front_image": nil, "rear_image": nil},
 			Filters: typeCountFilters("console_port", "console_server_port", "power_port", "power_outlet",
 				"interface", "front_port", "rear_port", "device_bay", "module_bay", "inventory_item"),
 		},

@@ -54,10 +54,12 @@ func (Location) Annotations() []schema.Annotation {
 				{Fields: []string{"site", "slug"}, WhenNull: "parent",
 					Message: "A location with this slug already exists within the specified site."},
 			},
-			Empty: map[string]any{"owner": nil, "device_count": 0},
-			// rack_count is cumulative: NetBox annotates it over the subtree.
+			Empty: map[string]any{"owner": nil},
+			// rack_count and device_count are cumulative: NetBox annotates
+			// them over the subtree.
 			Counts: map[string]api.Count{"prefix_count": {Model: "ipam.prefix", Column: "_location_id"},
-				"rack_count": {Model: "dcim.rack", Column: "location_id", Cumulative: true}},
+				"rack_count":   {Model: "dcim.rack", Column: "location_id", Cumulative: true},
+				"device_count": {Model: "dcim.device", Column: "location_id", Cumulative: true}},
 			Filters: append(TenancyFilters(), SiteTreeFilters()...),
 		},
 	}

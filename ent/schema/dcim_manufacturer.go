@@ -5,6 +5,7 @@ import (
 	"entgo.io/ent/dialect/entsql"
 	"entgo.io/ent/schema"
 
+	"github.com/inventory/inventory/ent/logic/dcim"
 	"github.com/inventory/inventory/ent/schema/api"
 )
 
@@ -34,3 +35,7 @@ func (Manufacturer) Annotations() []schema.Annotation {
 		},
 	}
 }
+
+// Hooks: a renamed manufacturer renews the display cached on the devices
+// of its types.
+func (Manufacturer) Hooks() []ent.Hook { return dcim.ManufacturerHooks() }

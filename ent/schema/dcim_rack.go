@@ -75,9 +75,9 @@ func (Rack) Annotations() []schema.Annotation {
 				{Fields: []string{"location", "name"}},
 				{Fields: []string{"location", "facility_id"}, Message: "Rack with this Location and Facility ID already exists."},
 			},
-			// Devices come in a later wave.
-			Empty:  map[string]any{"owner": nil, "device_count": 0},
-			Counts: map[string]api.Count{"powerfeed_count": {Model: "dcim.powerfeed", Column: "rack_id"}},
+			Empty: map[string]any{"owner": nil},
+			Counts: map[string]api.Count{"device_count": {Model: "dcim.device", Column: "rack_id"},
+				"powerfeed_count": {Model: "dcim.powerfeed", Column: "rack_id"}},
 			Filters: append(append(append(TenancyFilters(), SiteTreeFilters()...), rackBaseFilters()...),
 				api.Filter{Name: "manufacturer_id", Kind: "fk-id", Via: "rack_type", Column: "manufacturer"},
 				api.Filter{Name: "manufacturer", Kind: "fk-attr", Via: "rack_type", Column: "manufacturer"}),

@@ -60,8 +60,9 @@ func (Site) Annotations() []schema.Annotation {
 			// of its locations).
 			Counts: map[string]api.Count{"vlan_count": {Model: "ipam.vlan", Column: "site_id"},
 				"prefix_count": {Model: "ipam.prefix", Column: "_site_id"},
-				"rack_count":   {Model: "dcim.rack", Column: "site_id"}},
-			Empty: map[string]any{"owner": nil, "asns": []any{}, "circuit_count": 0, "device_count": 0,
+				"rack_count":   {Model: "dcim.rack", Column: "site_id"},
+				"device_count": {Model: "dcim.device", Column: "site_id"}},
+			Empty: map[string]any{"owner": nil, "asns": []any{}, "circuit_count": 0,
 				"virtualmachine_count": 0},
 			Filters: TenancyFilters(),
 		},

@@ -41,12 +41,13 @@ func (Tenant) Annotations() []schema.Annotation {
 				{Fields: []string{"slug"}, WhenNull: "group", Message: "Tenant slug must be globally unique."},
 			},
 			Counts: map[string]api.Count{
+				"device_count": {Model: "dcim.device", Column: "tenant_id"},
 				"site_count":   {Model: "dcim.site", Column: "tenant_id"},
 				"vlan_count":   {Model: "ipam.vlan", Column: "tenant_id"},
 				"vrf_count":    {Model: "ipam.vrf", Column: "tenant_id"},
 				"prefix_count": {Model: "ipam.prefix", Column: "tenant_id"},
 			},
-			Empty: map[string]any{"owner": nil, "circuit_count": 0, "device_count": 0, "ipaddress_count": 0,
+			Empty: map[string]any{"owner": nil, "circuit_count": 0, "ipaddress_count": 0,
 				"rack_count": 0, "virtualmachine_count": 0, "cluster_count": 0},
 		},
 	}

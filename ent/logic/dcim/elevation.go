@@ -3,6 +3,7 @@ package dcim
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -21,11 +22,43 @@ type RackGeometry struct {
 // depth). Device is its nested representation. Devices fill the elevation
 // through this when they exist.
 type Occupant struct {
+	ID        int
 	Position  float64
 	Height    float64
 	Face      string // "front", "rear"
 	FullDepth bool
 	Device    any
+	// Display is the device's display, the unit's description.
+	Display string
+}
+
+// Fits reports whether o can take its position in rack g beside the
+// others, as Device.clean() asks Rack.get_available_units: every half
+// unit from its position up to its height is a unit of the rack and free
+// of the others on o's face (on both faces when o or the other is full
+// depth). 0U devices take no units, so they never collide.
+func Fits(g RackGeometry, o Occupant, others []Occupant) bool {
+	free := map[int]bool{}
+	for i := 0; i < 2*g.Height; i++ {
+		free[2*g.Start+i] = true
+	}
+	for _, x := range others {
+		if o.FullDepth || x.Face == o.Face || x.FullDepth {
+			for h := int(math.Round(2 * x.Position)); h < int(math.Round(2*(x.Position+x.Height))); h++ {
+				delete(free, h)
+			}
+		}
+	}
+	lo := int(math.Round(2 * o.Position))
+	if !free[lo] {
+		return false
+	}
+	for h := lo; h < int(math.Round(2*(o.Position+o.Height))); h++ {
+		if !free[h] {
+			return false
+		}
+	}
+	return true
 }
 
 // Unit is one row of a rack elevation: NetBox's RackUnitSerializer.
@@ -80,7 +113,10 @@ func RackUnits(g RackGeometry, face string, occupants []Occupant) []Unit {
 				units[i].Occupied = true
 				if o.Device != nil {
 					units[i].Device = o.Device
-					d := fmt.Sprint(o.Device)
+					d := o.Display
+					if d == "" {
+						d = fmt.Sprint(o.Device)
+					}
 					units[i].Description = &d
 				}
 			}
@@ -92,8 +128,9 @@ func RackUnits(g RackGeometry, face string, occupants []Occupant) []Unit {
 // RackElevation serves GET /api/dcim/racks/{id}/elevation/ (NetBox's
 // RackViewSet.elevation): the rack's units for ?face= (front by default),
 // narrowed by ?q= (in the unit's id or name), paginated. ?render=svg is
-// refused: drawings are not rendered here. No devices exist yet, so every
-// unit is free; devices will pass their positions to RackUnits.
+// refused: drawings are not rendered here. The devices placed in the rack
+// (but ?exclude=) occupy their units, nested when the caller may view
+// them.
 func RackElevation(r api.Request) (any, error) {
 	face := r.Query("face")
 	if face == "" {
@@ -127,9 +164,15 @@ func RackElevation(r api.Request) (any, error) {
 	height, _ := asInt(obj("u_height"))
 	start, _ := asInt(obj("starting_unit"))
 	g := RackGeometry{Height: height, Start: start, DescUnits: truthy(obj("desc_units"))}
+	id, _ := asInt(obj("id"))
+	exclude, _ := strconv.Atoi(strings.TrimSpace(r.Query("exclude")))
+	devices, err := RackDevices(r, id, exclude)
+	if err != nil {
+		return nil, err
+	}
 	q := strings.ToLower(r.Query("q"))
 	page := api.Page{}
-	for _, u := range RackUnits(g, face, nil) {
+	for _, u := range RackUnits(g, face, devices) {
 		if q == "" || strings.Contains(string(u.ID), q) || strings.Contains(strings.ToLower(u.Name), q) {
 			page = append(page, u)
 		}

@@ -76,7 +76,7 @@ func DeviceTypeHooks() []ent.Hook {
 				}
 			}
 			return checkWeightUnit(row)
-		})}
+		}), DeviceTypeDisplayHook()}
 }
 
 // ModuleTypeHooks are the hooks of dcim.ModuleType: its attributes must

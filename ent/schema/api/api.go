@@ -27,6 +27,9 @@ type Model struct {
 	Ordering []string `json:"ordering,omitempty"`
 	// Counts are read-only related-object counts shown on this model.
 	Counts map[string]Count `json:"counts,omitempty"`
+	// Reverse are read-only lists of the objects of another model whose FK
+	// points here, rendered nested (a virtual chassis' members).
+	Reverse map[string]Count `json:"reverse,omitempty"`
 	// Empty fields belong to models not built yet; they render this value
 	// so the shape is right from the start ([]any{}, nil, 0).
 	Empty map[string]any `json:"empty,omitempty"`
@@ -110,6 +113,9 @@ func (m Model) Merge(other schema.Annotation) schema.Annotation {
 	if o.Counts != nil {
 		m.Counts = o.Counts
 	}
+	if o.Reverse != nil {
+		m.Reverse = o.Reverse
+	}
 	if o.Empty != nil {
 		m.Empty = o.Empty
 	}
@@ -155,6 +161,9 @@ type Unique struct {
 	WhenNull string `json:"when_null,omitempty"`
 	// Message overrides the default "<Verbose> with this A and B already exists.".
 	Message string `json:"message,omitempty"`
+	// IgnoreCase compares text fields case-insensitively (NetBox's
+	// constraints on Lower('name')).
+	IgnoreCase bool `json:"ignore_case,omitempty"`
 }
 
 // Filter declares or overrides one query filter.

@@ -1,6 +1,10 @@
 package api
 
-import "context"
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+)
 
 // Endpoint declares a special endpoint: a route that is not one of a
 // model's list/detail CRUD routes (NetBox's available-ips, trace,
@@ -126,6 +130,15 @@ type Request interface {
 	Object() Getter
 	// Body is the JSON request body (nil when empty).
 	Body() []byte
+	// SQL runs a read-only query on the database, for handlers that need
+	// rows of other models (a rack's devices); placeholders are "$n" when
+	// Postgres, else "?".
+	SQL(query string, args ...any) (*sql.Rows, error)
+	Postgres() bool
+	// Nested renders, by id, the nested representation of the objects of
+	// a model (content type) that the caller may view; ids of hidden or
+	// missing objects are absent.
+	Nested(contentType string, ids []int) (map[int]json.RawMessage, error)
 }
 
 // Page is a handler result the server paginates as a list: limit and

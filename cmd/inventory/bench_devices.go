@@ -1,0 +1,69 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/inventory/inventory/ent/resource"
+)
+
+// benchDevices seeds the device side of the benchmark through create (see
+// seedBench): a manufacturer, two device types, a role, a platform and a
+// tenant, one 42U rack per site for the first racks sites, and devices
+// filling those racks from the bottom (1U and 2U, alternately), each
+// with the relations a complete device renders (site, rack, type with its
+// manufacturer, role, tenant, platform), local context data, tags and a
+// custom field value.
+func benchDevices(create func(ct string, n int, gen func(i int) resource.Input) ([]int, error),
+	s *benchSeed, n int, tags func(int) []int, cf func(int) map[string]any) ([]int, error) {
+	if n <= 0 {
+		return nil, nil
+	}
+	one := func(ct string, kv ...any) (int, error) {
+		ids, err := create(ct, 1, func(int) resource.Input { return jsonInput(kv...) })
+		if err != nil {
+			return 0, err
+		}
+		return ids[0], nil
+	}
+	man, err := one("dcim.manufacturer", "name", "Bench Networks", "slug", "bench-networks")
+	if err != nil {
+		return nil, err
+	}
+	var types [2]int
+	for i, h := range []int{1, 2} {
+		if types[i], err = one("dcim.devicetype", "manufacturer", man, "model", fmt.Sprintf("BN-%dU", h),
+			"slug", fmt.Sprintf("bn-%du", h), "u_height", h, "is_full_depth", h == 2); err != nil {
+			return nil, err
+		}
+	}
+	role, err := one("dcim.devicerole", "name", "Bench role", "slug", "bench-role")
+	if err != nil {
+		return nil, err
+	}
+	platform, err := one("dcim.platform", "name", "Bench OS", "slug", "bench-os", "manufacturer", man)
+	if err != nil {
+		return nil, err
+	}
+	tenant, err := one("tenancy.tenant", "name", "Bench tenant", "slug", "bench-tenant")
+	if err != nil {
+		return nil, err
+	}
+	// 28 devices (14 of 1U, 14 of 2U: 42U) fill a rack.
+	const perRack = 28
+	racks := min((n+perRack-1)/perRack, len(s.sites))
+	rackIDs, err := create("dcim.rack", racks, func(i int) resource.Input {
+		return jsonInput("name", fmt.Sprintf("Rack %04d", i), "site", s.sites[i], "u_height", 42, "status", "active")
+	})
+	if err != nil {
+		return nil, err
+	}
+	n = min(n, racks*perRack)
+	return create("dcim.device", n, func(i int) resource.Input {
+		slot := i % perRack
+		pos := 1 + 3*(slot/2) + slot%2 // 1U at 1, 2U at 2-3, 1U at 4 ...
+		return jsonInput("name", fmt.Sprintf("dev-%05d", i), "device_type", types[slot%2], "role", role,
+			"tenant", tenant, "platform", platform, "site", s.sites[i/perRack], "rack", rackIDs[i/perRack],
+			"position", pos, "face", "front", "status", "active", "serial", fmt.Sprintf("SN%05d", i),
+			"local_context_data", map[string]any{"index": i}, "tags", tags(i), "custom_fields", cf(i))
+	})
+}

@@ -1,0 +1,556 @@
+package dcim
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"entgo.io/ent"
+
+	"github.com/inventory/inventory/ent/logic/rawsql"
+	"github.com/inventory/inventory/ent/schema/api"
+)
+
+// Devices: NetBox's Device.clean() and save(), VirtualChassis.clean() and
+// the signals that keep both in step, and the display of an unnamed
+// device.
+
+// DeviceDisplay is a device's display (NetBox's Device.__str__): its label
+// (the name, else "<chassis>:<vc_position>" for a virtual chassis member)
+// followed by the asset tag in parentheses when set; without a label,
+// "<manufacturer> <model>" followed by the asset tag or the id. The
+// manufacturer and model and the chassis name are cached on the device
+// (_type_display, _vc_name) by the hooks.
+func DeviceDisplay(get api.Getter) string {
+	label := str(get("name"))
+	if label == "" && get("virtual_chassis") != nil {
+		pos := "None"
+		if n, ok := asInt(get("vc_position")); ok {
+			pos = strconv.Itoa(n)
+		}
+		label = str(get("_vc_name")) + ":" + pos
+	}
+	asset := str(get("asset_tag"))
+	switch {
+	case label != "" && asset != "":
+		return label + " (" + asset + ")"
+	case label != "":
+		return label
+	case asset != "":
+		return str(get("_type_display")) + " (" + asset + ")"
+	}
+	id, _ := asInt(get("id"))
+	return str(get("_type_display")) + " (" + strconv.Itoa(id) + ")"
+}
+
+// typeDisplaySQL is "<manufacturer> <model>" of the device type t.
+const typeDisplaySQL = `(SELECT m.name || ' ' || t.model FROM "dcim_devicetype" t, "dcim_manufacturer" m ` +
+	`WHERE m.id = t.manufacturer_id AND t.id = "dcim_device".device_type_id)`
+
+// deviceColumns are what the device hook reads of a stored device.
+var deviceColumns = []string{"id", "name", "site_id", "location_id", "rack_id", "position", "face", "device_type_id",
+	"platform_id", "virtual_chassis_id", "vc_position", "airflow", "local_context_data"}
+
+// DeviceHooks are the hooks of dcim.Device: its placement and chassis
+// membership are checked as Device.clean() does, then save()'s defaults
+// apply (airflow and platform from the device type on create, the
+// location of the rack), and the display parts and config context are
+// cached.
+func DeviceHooks() []ent.Hook {
+	return []ent.Hook{func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if m.Op().Is(ent.OpDelete | ent.OpDeleteOne) {
+				return next.Mutate(ctx, m)
+			}
+			sm, err := rawsql.As("device hook", m)
+			if err != nil {
+				return nil, err
+			}
+			rows, err := states(ctx, sm, "dcim_device", deviceColumns)
+			if err != nil {
+				return nil, err
+			}
+			for _, st := range rows {
+				if err := st.checkDevice(ctx, sm); err != nil {
+					return nil, err
+				}
+			}
+			return next.Mutate(ctx, m)
+		})
+	}}
+}
+
+// row reads one row of a query as normalised values by column name; nil
+// when there is none.
+func row(ctx context.Context, q rawsql.Querier, query string, a *rawsql.Args) (map[string]any, error) {
+	rows, err := q.QueryContext(ctx, query, a.List...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	cols, err := rows.Columns()
+	if err != nil || !rows.Next() {
+		return nil, err
+	}
+	vals := make([]any, len(cols))
+	ptrs := make([]any, len(cols))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	if err := rows.Scan(ptrs...); err != nil {
+		return nil, err
+	}
+	out := map[string]any{}
+	for i, c := range cols {
+		out[c] = normal(vals[i])
+	}
+	return out, rows.Err()
+}
+
+// deviceType is what the rules need of a device type.
+type deviceType struct {
+	model, manufacturer string
+	manufacturerID      int
+	uHeight             float64
+	fullDepth, child    bool
+	airflow             any // nil or string
+	defaultPlatform     any // nil or int
+}
+
+func loadDeviceType(ctx context.Context, m rawsql.Mutation, id int) (*deviceType, error) {
+	a := &rawsql.Args{PG: rawsql.Postgres(m)}
+	r, err := row(ctx, m, `SELECT t.model, m.name AS manufacturer, t.manufacturer_id, t.u_height, t.is_full_depth, `+
+		`t.subdevice_role, t.airflow, t.default_platform_id FROM "dcim_devicetype" t, "dcim_manufacturer" m `+
+		`WHERE m.id = t.manufacturer_id AND t.id = `+a.P(id), a)
+	if err != nil || r == nil {
+		return nil, err // a missing type was refused by the resource layer
+	}
+	mid, _ := asInt(r["manufacturer_id"])
+	return &deviceType{model: str(r["model"]), manufacturer: str(r["manufacturer"]), manufacturerID: mid,
+		uHeight: asFloat(r["u_height"]), fullDepth: truthy(r["is_full_depth"]), child: str(r["subdevice_role"]) == "child",
+		airflow: r["airflow"], defaultPlatform: r["default_platform_id"]}, nil
+}
+
+// fail is a refusal naming the field, as NetBox's ValidationError({field: msg}).
+func fail(field, format string, args ...any) error {
+	return &api.FieldError{Field: field, Message: fmt.Sprintf(format, args...)}
+}
+
+// checkDevice is Device.clean() and the defaults of Device.save() for the
+// row a write leaves behind.
+func (s *state) checkDevice(ctx context.Context, m rawsql.Mutation) error {
+	creating := s.old == nil
+	self, _ := asInt(s.old["id"])
+	pg := rawsql.Postgres(m)
+	dtID, _ := asInt(s.get("device_type_id"))
+	dt, err := loadDeviceType(ctx, m, dtID)
+	if err != nil || dt == nil {
+		return err
+	}
+	site, _ := asInt(s.get("site_id"))
+	a := &rawsql.Args{PG: pg}
+	siteRow, err := row(ctx, m, `SELECT name FROM "dcim_site" WHERE id = `+a.P(site), a)
+	if err != nil || siteRow == nil {
+		return err
+	}
+	siteName := str(siteRow["name"])
+
+	// Site, location and rack agree.
+	var rack map[string]any
+	rackID, hasRack := asInt(s.get("rack_id"))
+	if hasRack {
+		a := &rawsql.Args{PG: pg}
+		rack, err = row(ctx, m, `SELECT r.site_id, r.location_id, r.u_height, r.starting_unit, r.desc_units, `+rackDisplaySQL+
+			` AS display FROM "dcim_rack" r WHERE r.id = `+a.P(rackID), a)
+		if err != nil || rack == nil {
+			return err
+		}
+		if rs, _ := asInt(rack["site_id"]); rs != site {
+			return fail("rack", "Rack %s does not belong to site %s.", str(rack["display"]), siteName)
+		}
+	}
+	locID, hasLoc := asInt(s.get("location_id"))
+	if hasLoc {
+		a := &rawsql.Args{PG: pg}
+		loc, err := row(ctx, m, `SELECT site_id, name FROM "dcim_location" WHERE id = `+a.P(locID), a)
+		if err != nil || loc == nil {
+			return err
+		}
+		if ls, _ := asInt(loc["site_id"]); ls != site {
+			return fail("location", "Location %s does not belong to site %s.", str(loc["name"]), siteName)
+		}
+		if hasRack {
+			if rl, ok := asInt(rack["location_id"]); !ok || rl != locID {
+				return fail("rack", "Rack %s does not belong to location %s.", str(rack["display"]), str(loc["name"]))
+			}
+		}
+	}
+
+	// Position and face.
+	face := str(s.get("face"))
+	pos, hasPos := s.get("position").(float64)
+	if hasPos && pos == 0 {
+		hasPos = false // NetBox tests "if self.position": 0 counts as none
+	}
+	if !hasRack {
+		if face != "" {
+			return fail("face", "Cannot select a rack face without assigning a rack.")
+		}
+		if hasPos {
+			return fail("position", "Cannot select a rack position without assigning a rack.")
+		}
+	}
+	if v, ok := s.get("position").(float64); ok {
+		if err := checkPosition(v); err != nil {
+			return err
+		}
+	}
+	if hasPos && face == "" {
+		return fail("face", "Must specify rack face when defining rack position.")
+	}
+	if hasPos && dt.uHeight == 0 {
+		return fail("position", "A 0U device type (%s) cannot be assigned to a rack position.", dt.model)
+	}
+	if hasRack {
+		if dt.child && face != "" {
+			return fail("face", "Child device types cannot be assigned to a rack face. This is an attribute of the parent device.")
+		}
+		if dt.child && hasPos {
+			return fail("position", "Child device types cannot be assigned to a rack position. This is an attribute of the parent device.")
+		}
+		if hasPos {
+			others, err := rackOccupants(ctx, m, pg, rackID, self)
+			if err != nil {
+				return err
+			}
+			height, _ := asInt(rack["u_height"])
+			start, _ := asInt(rack["starting_unit"])
+			g := RackGeometry{Height: height, Start: start}
+			if !Fits(g, Occupant{Position: pos, Height: dt.uHeight, Face: face, FullDepth: dt.fullDepth}, others) {
+				return fail("position", "U%s is already occupied or does not have sufficient space to accommodate this device type: %s (%sU)",
+					decimal(pos), dt.model, decimal(dt.uHeight))
+			}
+		}
+	}
+
+	// The platform, when limited to a manufacturer, matches the type's.
+	platform, hasPlatform := asInt(s.get("platform_id"))
+	if creating && !hasPlatform {
+		platform, hasPlatform = asInt(dt.defaultPlatform)
+	}
+	if hasPlatform {
+		a := &rawsql.Args{PG: pg}
+		p, err := row(ctx, m, `SELECT p.manufacturer_id, (SELECT name FROM "dcim_manufacturer" WHERE id = p.manufacturer_id) AS manufacturer `+
+			`FROM "dcim_platform" p WHERE p.id = `+a.P(platform), a)
+		if err != nil {
+			return err
+		}
+		if pm, ok := asInt(p["manufacturer_id"]); ok && pm != dt.manufacturerID {
+			return fail("platform", "The assigned platform is limited to %s device types, but this device's type belongs to %s.",
+				str(p["manufacturer"]), dt.manufacturer)
+		}
+	}
+
+	// Virtual chassis membership.
+	vc, inVC := asInt(s.get("virtual_chassis_id"))
+	if inVC && s.get("vc_position") == nil {
+		return fail("vc_position", "A device assigned to a virtual chassis must have its position defined.")
+	}
+	var vcName any
+	if inVC {
+		a := &rawsql.Args{PG: pg}
+		r, err := row(ctx, m, `SELECT name FROM "dcim_virtualchassis" WHERE id = `+a.P(vc), a)
+		if err != nil {
+			return err
+		}
+		vcName = r["name"]
+	}
+	if !creating {
+		a := &rawsql.Args{PG: pg}
+		master, err := row(ctx, m, `SELECT id, name FROM "dcim_virtualchassis" WHERE master_id = `+a.P(self), a)
+		if err != nil {
+			return err
+		}
+		if id, ok := asInt(master["id"]); ok && (!inVC || id != vc) {
+			return fail("virtual_chassis", "Device cannot be removed from virtual chassis %s because it is currently designated as its master.",
+				str(master["name"]))
+		}
+	}
+
+	// save(): the type's defaults on create, the rack's location.
+	if creating && s.get("airflow") == nil && dt.airflow != nil {
+		if err := m.SetField("airflow", str(dt.airflow)); err != nil {
+			return err
+		}
+	}
+	if creating && s.get("platform_id") == nil && hasPlatform {
+		if err := m.SetField("platform_id", platform); err != nil {
+			return err
+		}
+	}
+	if hasRack {
+		if rl, ok := asInt(rack["location_id"]); ok && (!hasLoc || rl != locID) {
+			if err := m.SetField("location_id", rl); err != nil {
+				return err
+			}
+		}
+	}
+
+	// Cached display parts and config context.
+	if creating || rawsql.Touched(m, "device_type_id") {
+		if err := m.SetField("_type_display", dt.manufacturer+" "+dt.model); err != nil {
+			return err
+		}
+	}
+	if creating || rawsql.Touched(m, "virtual_chassis_id") {
+		if vcName == nil {
+			if !creating {
+				if err := m.ClearField("_vc_name"); err != nil {
+					return err
+				}
+			}
+		} else if err := m.SetField("_vc_name", str(vcName)); err != nil {
+			return err
+		}
+	}
+	if creating || rawsql.Touched(m, "local_context_data") {
+		if err := m.SetField("config_context", ConfigContext(s.get("local_context_data"))); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ConfigContext renders a device's config context until config contexts
+// exist: its local context data merged over {} (an object, never null).
+func ConfigContext(local any) map[string]any {
+	out := map[string]any{}
+	switch x := local.(type) {
+	case map[string]any:
+		for k, v := range x {
+			out[k] = v
+		}
+	case string: // as stored, JSON text
+		var m map[string]any
+		if json.Unmarshal([]byte(x), &m) == nil {
+			for k, v := range m {
+				out[k] = v
+			}
+		}
+	}
+	return out
+}
+
+// checkPosition is the position field's own validation:
+// DecimalField(max_digits=4, decimal_places=1) between 1 and
+// RACK_U_HEIGHT_MAX + 0.5, in 0.5 steps (Device.clean()).
+func checkPosition(v float64) error {
+	if err := checkDecimal("position", v, 4, 1); err != nil {
+		return err
+	}
+	if v < 1 {
+		return fail("position", "Ensure this value is greater than or equal to 1.")
+	}
+	if v > RackUHeightMax+0.5 {
+		return fail("position", "Ensure this value is less than or equal to %s.", decimal(RackUHeightMax+0.5))
+	}
+	if math.Mod(v*2, 1) != 0 {
+		return fail("position", "Position must be in increments of 0.5 rack units.")
+	}
+	return nil
+}
+
+// decimal renders a unit count as NetBox's Decimal does ("10.0", "1.5").
+func decimal(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
+
+// rackOccupants are the devices with a position in the rack other than
+// self, with their type's height and depth.
+func rackOccupants(ctx context.Context, q rawsql.Querier, pg bool, rack, self int) ([]Occupant, error) {
+	a := &rawsql.Args{PG: pg}
+	rows, err := q.QueryContext(ctx, `SELECT d.id, d.position, d.face, t.u_height, t.is_full_depth FROM "dcim_device" d, "dcim_devicetype" t `+
+		`WHERE t.id = d.device_type_id AND d.rack_id = `+a.P(rack)+` AND d.position >= 1 AND d.id <> `+a.P(self)+` ORDER BY d.id`, a.List...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Occupant
+	for rows.Next() {
+		var id int
+		var pos, height float64
+		var face string
+		var full any
+		if err := rows.Scan(&id, &pos, &face, &height, &full); err != nil {
+			return nil, err
+		}
+		out = append(out, Occupant{ID: id, Position: pos, Height: height, Face: face, FullDepth: truthy(normal(full))})
+	}
+	return out, rows.Err()
+}
+
+// DeviceTypeDisplayHook renews the cached "<manufacturer> <model>" of the
+// devices of device types whose model or manufacturer changes.
+func DeviceTypeDisplayHook() ent.Hook {
+	return afterUpdate("device type display", []string{"model", "manufacturer_id"}, func(ctx context.Context, m rawsql.Mutation, ids []int) error {
+		return rawsql.Chunks(ids, func(ids []int) error {
+			a := &rawsql.Args{PG: rawsql.Postgres(m)}
+			return rawsql.Exec(ctx, m, `UPDATE "dcim_device" SET "_type_display" = `+typeDisplaySQL+
+				` WHERE device_type_id IN (`+rawsql.In(a, ids)+`)`, a)
+		})
+	})
+}
+
+// ManufacturerHooks are the hooks of dcim.Manufacturer: a renamed
+// manufacturer renews the cached display of the devices of its types.
+func ManufacturerHooks() []ent.Hook {
+	return []ent.Hook{afterUpdate("manufacturer display", []string{"name"}, func(ctx context.Context, m rawsql.Mutation, ids []int) error {
+		return rawsql.Chunks(ids, func(ids []int) error {
+			a := &rawsql.Args{PG: rawsql.Postgres(m)}
+			return rawsql.Exec(ctx, m, `UPDATE "dcim_device" SET "_type_display" = `+typeDisplaySQL+
+				` WHERE device_type_id IN (SELECT id FROM "dcim_devicetype" WHERE manufacturer_id IN (`+rawsql.In(a, ids)+`))`, a)
+		})
+	})}
+}
+
+// afterUpdate runs fn with the updated rows' ids after an update that sets
+// one of fields, in the update's transaction.
+func afterUpdate(name string, fields []string, fn func(ctx context.Context, m rawsql.Mutation, ids []int) error) ent.Hook {
+	return func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if !m.Op().Is(ent.OpUpdate|ent.OpUpdateOne) || !rawsql.Touched(m, fields...) {
+				return next.Mutate(ctx, m)
+			}
+			sm, err := rawsql.As(name+" hook", m)
+			if err != nil {
+				return nil, err
+			}
+			ids, err := rawsql.TargetIDs(ctx, sm)
+			if err != nil {
+				return nil, err
+			}
+			v, err := next.Mutate(ctx, m)
+			if err != nil {
+				return nil, err
+			}
+			return v, fn(ctx, sm, ids)
+		})
+	}
+}
+
+// VirtualChassisHooks are the hooks of dcim.VirtualChassis: on update the
+// master must be one of its members (VirtualChassis.clean()); a new
+// chassis takes its master in at position 1 (NetBox's
+// assign_virtualchassis_master signal); a rename renews the display of
+// its members; a delete clears its members' positions and priorities
+// (VirtualChassis.delete()).
+func VirtualChassisHooks() []ent.Hook {
+	return []ent.Hook{func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			sm, err := rawsql.As("virtual chassis hook", m)
+			if err != nil {
+				return nil, err
+			}
+			pg := rawsql.Postgres(sm)
+			switch {
+			case m.Op().Is(ent.OpDelete | ent.OpDeleteOne):
+				ids, err := rawsql.TargetIDs(ctx, sm)
+				if err != nil {
+					return nil, err
+				}
+				if err := rawsql.Chunks(ids, func(ids []int) error {
+					a := &rawsql.Args{PG: pg}
+					return rawsql.Exec(ctx, sm, `UPDATE "dcim_device" SET vc_position = NULL, vc_priority = NULL, "_vc_name" = NULL `+
+						`WHERE virtual_chassis_id IN (`+rawsql.In(a, ids)+`)`, a)
+				}); err != nil {
+					return nil, err
+				}
+				return next.Mutate(ctx, m)
+			case m.Op().Is(ent.OpCreate):
+				v, err := next.Mutate(ctx, m)
+				if err != nil {
+					return nil, err
+				}
+				id, _ := sm.ID()
+				master, ok := sm.Field("master_id")
+				if !ok {
+					return v, nil
+				}
+				a := &rawsql.Args{PG: pg}
+				err = rawsql.Exec(ctx, sm, `UPDATE "dcim_device" SET virtual_chassis_id = `+a.P(id)+`, vc_position = 1, "_vc_name" = `+
+					`(SELECT name FROM "dcim_virtualchassis" WHERE id = `+a.P(id)+`) WHERE id = `+a.P(deref(master)), a)
+				return v, err
+			}
+			ids, err := rawsql.TargetIDs(ctx, sm)
+			if err != nil {
+				return nil, err
+			}
+			if master, ok := sm.Field("master_id"); ok {
+				a := &rawsql.Args{PG: pg}
+				r, err := row(ctx, sm, `SELECT virtual_chassis_id, `+deviceNameSQL+` AS display FROM "dcim_device" WHERE id = `+a.P(deref(master)), a)
+				if err != nil {
+					return nil, err
+				}
+				for _, id := range ids {
+					if r != nil {
+						if in, ok := asInt(r["virtual_chassis_id"]); !ok || in != id {
+							return nil, fail("master", "The selected master (%s) is not assigned to this virtual chassis.", str(r["display"]))
+						}
+					}
+				}
+			}
+			v, err := next.Mutate(ctx, m)
+			if err != nil || !rawsql.Touched(m, "name") {
+				return v, err
+			}
+			return v, rawsql.Chunks(ids, func(ids []int) error {
+				a := &rawsql.Args{PG: pg}
+				return rawsql.Exec(ctx, sm, `UPDATE "dcim_device" SET "_vc_name" = (SELECT c.name FROM "dcim_virtualchassis" c `+
+					`WHERE c.id = "dcim_device".virtual_chassis_id) WHERE virtual_chassis_id IN (`+rawsql.In(a, ids)+`)`, a)
+			})
+		})
+	}}
+}
+
+// deviceNameSQL is a device's name, or its cached type display and id
+// when unnamed: enough to name it in a message.
+const deviceNameSQL = `COALESCE(name, "_type_display" || ' (' || CAST(id AS TEXT) || ')')`
+
+// RackDevices lists the devices placed in a rack for its elevation: their
+// position, height and depth, with their nested representation when the
+// caller may view them (others occupy their units anonymously).
+func RackDevices(r api.Request, rack, exclude int) ([]Occupant, error) {
+	others, err := rackOccupants(r.Context(), requestQuerier{r}, r.Postgres(), rack, exclude)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]int, len(others))
+	for i, o := range others {
+		ids[i] = o.ID
+	}
+	nested, err := r.Nested("dcim.device", ids)
+	if err != nil {
+		return nil, err
+	}
+	for i := range others {
+		if raw, ok := nested[others[i].ID]; ok {
+			others[i].Device = raw
+			var obj struct {
+				Display string `json:"display"`
+			}
+			if json.Unmarshal(raw, &obj) == nil {
+				others[i].Display = strings.TrimSpace(obj.Display)
+			}
+		}
+	}
+	return others, nil
+}
+
+// requestQuerier reads through a handler's request.
+type requestQuerier struct{ r api.Request }
+
+func (q requestQuerier) QueryContext(_ context.Context, query string, args ...any) (*sql.Rows, error) {
+	return q.r.SQL(query, args...)
+}

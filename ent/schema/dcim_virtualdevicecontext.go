@@ -1,0 +1,64 @@
+package schema
+
+import (
+	"entgo.io/ent"
+	"entgo.io/ent/dialect/entsql"
+	"entgo.io/ent/schema"
+	"entgo.io/ent/schema/field"
+	"entgo.io/ent/schema/index"
+
+	"github.com/inventory/inventory/ent/schema/api"
+)
+
+// VirtualDeviceContext is dcim.VirtualDeviceContext: a logical partition
+// of a device (a Nexus VDC), with its own numeric identifier.
+type VirtualDeviceContext struct{ ent.Schema }
+
+func (VirtualDeviceContext) Mixin() []ent.Mixin { return PrimaryMixins() }
+
+// VirtualDeviceContextStatus are the choices of a context's status.
+var VirtualDeviceContextStatus = api.C("active", "Active", "planned", "Planned", "offline", "Offline")
+
+func (VirtualDeviceContext) Fields() []ent.Field {
+	return []ent.Field{
+		NaturalName(64), NaturalKeyField("name"),
+		field.Int("device_id"),
+		// identifier is NetBox's PositiveSmallIntegerField.
+		field.Int("identifier").Optional().Nillable().Min(0).Max(32767).
+			Annotations(api.Field{Min: api.Int(0), Max: api.Int(32767)}),
+		FKField("tenant"),
+		field.String("status").MaxRuneLen(50).Annotations(api.Field{Kind: "choice", Choices: VirtualDeviceContextStatus}),
+	}
+}
+
+func (VirtualDeviceContext) Edges() []ent.Edge {
+	return []ent.Edge{
+		FKRequired("device", Device.Type, api.Protect),
+		FK("tenant", Tenant.Type, api.Protect),
+	}
+}
+
+func (VirtualDeviceContext) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("device_id", "identifier"), index.Fields("device_id", "_name_natural")}
+}
+
+func (VirtualDeviceContext) Annotations() []schema.Annotation {
+	return []schema.Annotation{
+		entsql.Annotation{Table: "dcim_virtualdevicecontext"},
+		api.Model{
+			App: "dcim", Path: "virtual-device-contexts", Verbose: "virtual device context",
+			GenericOnly: true,
+			Fields: []string{"id", "url", "display_url", "display", "name", "device", "identifier", "tenant", "primary_ip",
+				"primary_ip4", "primary_ip6", "status", "description", "owner", "comments", "tags", "custom_fields",
+				"created", "last_updated", "interface_count"},
+			Brief:    []string{"id", "url", "display", "name", "identifier", "device", "description"},
+			Display:  "{name}",
+			Search:   []string{"name", "description", "comments"},
+			Ordering: []string{"name"},
+			Unique:   []api.Unique{{Fields: []string{"device", "identifier"}}, {Fields: []string{"device", "name"}}},
+			// IP addresses and interfaces are other models, not built yet.
+			Empty:   map[string]any{"owner": nil, "primary_ip": nil, "primary_ip4": nil, "primary_ip6": nil, "interface_count": 0},
+			Filters: TenancyFilters(),
+		},
+	}
+}
