@@ -35,7 +35,9 @@ type refEndpoint struct {
 
 // refWriteOnly are the reference's write-only fields, which descriptors do
 // not render (password is a write-only descriptor field).
-var refWriteOnly = map[string]bool{"changelog_message": true, "add_tags": true, "remove_tags": true, "password": true}
+var refWriteOnly = map[string]bool{"changelog_message": true, "add_tags": true, "remove_tags": true, "password": true,
+	// a module's switches for instantiating its components
+	"replicate_components": true, "adopt_components": true}
 
 // extraFields are fields we serve beyond NetBox 4.6, each for a reason:
 // SPEC.md §2.3 lists display_name on VLANs (NetBox 4.6 dropped it).
@@ -214,6 +216,10 @@ var filterExclusions = map[string]string{
 	"dcim/devices rear_port_count":            "device wave in progress",
 	"dcim/devices virtual_chassis_id":         "device wave in progress",
 	"dcim/devices virtual_chassis_member":     "device wave in progress",
+	// Virtual chassis are another helper's models.
+	"dcim/module-bays virtual_chassis": "no virtual chassis yet", "dcim/module-bays virtual_chassis_id": "no virtual chassis yet",
+	"dcim/device-bays virtual_chassis": "no virtual chassis yet", "dcim/device-bays virtual_chassis_id": "no virtual chassis yet",
+	"dcim/inventory-items virtual_chassis": "no virtual chassis yet", "dcim/inventory-items virtual_chassis_id": "no virtual chassis yet",
 	// Port mappings are JSON lists on each side, not NetBox's mapping table.
 	"dcim/front-port-templates rear_port_id":       "port mappings are no table yet",
 	"dcim/front-port-templates rear_port_position": "port mappings are no table yet",
