@@ -160,8 +160,8 @@ type Descriptor struct {
 	// create: each mutation still passes the hook chain (change capture
 	// records every row), but the rows go in one INSERT.
 	CreateMany func(ctx context.Context, c *gen.Client, n int, fill func(int, ent.Mutation) error) ([]int, error)
-	NewUpdate func(c *gen.Client, id int) ent.Mutation
-	DeleteOne func(ctx context.Context, c *gen.Client, id int) error
+	NewUpdate  func(c *gen.Client, id int) ent.Mutation
+	DeleteOne  func(ctx context.Context, c *gen.Client, id int) error
 
 	columns []string // selected columns, in row order
 	allCols []int    // 0..len(columns)-1

@@ -39,8 +39,8 @@ type Page struct {
 	reverse map[*Field]map[int]*Row // KindReverse: own id → the row pointing here
 	// more are rows loaded beside the page (reverse rows) whose FK fields
 	// loadRelated resolves with the page's own.
-	more []relatedWant
-	reveal  *Reveal
+	more   []relatedWant
+	reveal *Reveal
 }
 
 // fieldsFor picks the fields a view renders, in representation order.
