@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/inventory/inventory/ent/resource"
+	"github.com/inventory/inventory/ent/schema/api"
 	"github.com/inventory/inventory/server/servertest"
 )
 
@@ -310,6 +312,51 @@ func TestDeviceBayRules(t *testing.T) {
 		}
 		if off := e.Must(http.StatusOK, "GET", fmt.Sprintf("%s%d/", dbPath, ids["off"]), nil).Object(); off["_occupied"] != true {
 			t.Errorf("a disabled bay counts as occupied: %v", off["_occupied"])
+		}
+	})
+}
+
+// TestParentDevice renders a child device's parent_device: the device of
+// the bay holding it, with the bay (api.Reverse with Through and As). Until
+// dcim.Device declares the field (it is an Empty placeholder while the
+// device model is completed elsewhere), the test declares it on the
+// descriptor as the schema will: Reverse{Model: "dcim.devicebay", Column:
+// "installed_device_id", Through: "device", As: "device_bay"}. Not
+// parallel: it changes a shared descriptor and restores it.
+func TestParentDevice(t *testing.T) {
+	f := resource.ByContentType("dcim.device").Field("parent_device")
+	if f.Kind != resource.KindReverse {
+		kind, rev := f.Kind, f.Reverse
+		f.Kind, f.Reverse = resource.KindReverse, &api.Reverse{Model: "dcim.devicebay", Column: "installed_device_id", Through: "device", As: "device_bay"}
+		t.Cleanup(func() { f.Kind, f.Reverse = kind, rev })
+	}
+	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+		w := modulesWorld(t, e)
+		mk := func(name, dt string) int {
+			return id(e.Must(http.StatusCreated, "POST", devPath, map[string]any{"name": name, "device_type": w[dt], "role": w["r"], "site": w["s1"]}))
+		}
+		parent, child, loose := mk("chassis", "dtP"), mk("blade-1", "dtC"), mk("blade-2", "dtC")
+		bay := id(e.Must(http.StatusCreated, "POST", dbPath, map[string]any{"device": parent, "name": "Slot 1", "installed_device": child}))
+		cost := func(q string) int64 {
+			e.DB.Cache.Bump()
+			before := e.DB.Queries.Load()
+			e.Must(http.StatusOK, "GET", q, nil)
+			return e.DB.Queries.Load() - before
+		}
+		got := e.Must(http.StatusOK, "GET", fmt.Sprintf("%s%d/", devPath, child), nil).Object()["parent_device"]
+		pd := asObject(got)
+		if pd["id"] != float64(parent) || pd["name"] != "chassis" || asObject(pd["device_bay"])["id"] != float64(bay) ||
+			asObject(pd["device_bay"])["name"] != "Slot 1" {
+			t.Errorf("parent_device = %v", got)
+		}
+		if got := e.Must(http.StatusOK, "GET", fmt.Sprintf("%s%d/", devPath, loose), nil).Object()["parent_device"]; got != nil {
+			t.Errorf("a device in no bay: parent_device %v", got)
+		}
+		// A fixed number of queries whatever the page size.
+		one := cost(fmt.Sprintf("%s?id=%d", devPath, child))
+		three := cost(fmt.Sprintf("%s?id=%d&id=%d&id=%d", devPath, child, loose, parent))
+		if one != three {
+			t.Errorf("device list of 1 vs 3 with parent_device: %d vs %d queries", one, three)
 		}
 	})
 }

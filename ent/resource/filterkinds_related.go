@@ -130,9 +130,11 @@ func countOne(d *Descriptor, name string, s *sql.Selector) (string, error) {
 	return "(SELECT COUNT(*) FROM " + s.Quote(table) + " rc WHERE rc." + s.Quote(f.Count.Column) + " = " + s.C("id") + ")", nil
 }
 
-// reverse-id: rows that a row of Target (one of the given ids) points at
-// through its Column (a module bay's installed_module_id: the bays whose
-// module has one of the ids).
+// reverse-id: rows that a row of Target points at through its Column,
+// the Target rows chosen by their Attr column (id when empty) among the
+// values: a module bay's installed_module_id (the bays whose module has
+// one of the ids); a device's parent_device_id (Attr "device_id": the
+// devices installed in bays of those devices).
 func init() {
 	FilterKinds["reverse-id"] = func(d *Descriptor, decl FilterDecl) *filters.Filter {
 		return &filters.Filter{Name: decl.Name, Kind: filters.Custom, Lookups: []string{"n"},
@@ -152,7 +154,11 @@ func init() {
 						return
 					}
 					t := sql.Table(td.Table)
-					sub := sql.Dialect(s.Dialect()).Select(t.C(decl.Column)).From(t).Where(sql.InInts(t.C("id"), ids...))
+					match := decl.Attr
+					if match == "" {
+						match = "id"
+					}
+					sub := sql.Dialect(s.Dialect()).Select(t.C(decl.Column)).From(t).Where(sql.InInts(t.C(match), ids...))
 					p := sql.In(s.C("id"), sub)
 					if lookup == "n" {
 						p = sql.NotIn(s.C("id"), sub)
