@@ -136,6 +136,20 @@ func TestInstantiateDeviceComponents(t *testing.T) {
 				if evs := events(t, e, req); len(evs) != want {
 					t.Errorf("%d outbox events, want %d", len(evs), want)
 				}
+
+				// Deleting the device deletes its components, each recorded.
+				r = e.Must(http.StatusNoContent, "DELETE", fmt.Sprintf("%s%d/", devPath, dev), nil)
+				del := e.Must(http.StatusOK, "GET", "/api/core/object-changes/?limit=1000&request_id="+r.Header.Get("X-Request-ID"), nil).Results()
+				if len(del) != want {
+					t.Errorf("%d delete records, want %d", len(del), want)
+				}
+				var q []string
+				for _, b := range bays {
+					q = append(q, fmt.Sprintf("id=%v", b["id"]))
+				}
+				if n := countOf(t, e, mbPath+"?"+strings.Join(q, "&")); n != 0 {
+					t.Errorf("%d module bays left after the device's delete", n)
+				}
 			})
 		}
 		// Batched: the statements of a device create do not grow with the
