@@ -215,7 +215,12 @@ func (p *Page) loadReverse(ctx context.Context, f *Field, ids []int) error {
 func (p *Page) encodeReverse(b []byte, f *Field, r *Row) []byte {
 	t := p.reverse[f][r.ID]
 	if f.Reverse.Exists {
-		return strconv.AppendBool(b, t != nil)
+		off := false
+		if f.Reverse.OrNot != "" {
+			v, isBool := p.d.Value(r, f.Reverse.OrNot).(bool)
+			off = isBool && !v
+		}
+		return strconv.AppendBool(b, t != nil || off)
 	}
 	if t == nil {
 		return append(b, "null"...)

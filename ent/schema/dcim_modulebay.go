@@ -47,7 +47,7 @@ func (ModuleBay) Annotations() []schema.Annotation {
 			// NetBox's OneToOneField).
 			Reverse: map[string]api.Reverse{
 				"installed_module": {Model: "dcim.module", Column: "module_bay_id"},
-				"_occupied":        {Model: "dcim.module", Column: "module_bay_id", Exists: true},
+				"_occupied":        {Model: "dcim.module", Column: "module_bay_id", Exists: true, OrNot: "enabled"},
 			},
 			Unique: []api.Unique{
 				{Fields: []string{"device", "module", "name"}},

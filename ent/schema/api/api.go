@@ -165,8 +165,11 @@ type Count struct {
 type Reverse struct {
 	Model  string `json:"model"`  // "dcim.module"
 	Column string `json:"column"` // its column pointing here, "module_bay_id"
-	// Exists renders whether such a row exists (true/false) instead.
-	Exists bool `json:"exists,omitempty"`
+	// Exists renders whether such a row exists (true/false) instead;
+	// with OrNot, also true when this object's boolean field OrNot is
+	// false (a disabled module bay counts as occupied).
+	Exists bool   `json:"exists,omitempty"`
+	OrNot  string `json:"or_not,omitempty"`
 	// Through renders the row's FK field Through nested instead of the
 	// row, with the row itself nested under As: a device's parent_device
 	// is the device of the bay holding it, with the bay as "device_bay".
