@@ -21,6 +21,7 @@ import (
 	"github.com/inventory/inventory/ent/customfieldchoiceset"
 	"github.com/inventory/inventory/ent/delivery"
 	"github.com/inventory/inventory/ent/device"
+	"github.com/inventory/inventory/ent/devicebay"
 	"github.com/inventory/inventory/ent/devicebaytemplate"
 	"github.com/inventory/inventory/ent/devicerole"
 	"github.com/inventory/inventory/ent/devicetype"
@@ -28,10 +29,13 @@ import (
 	"github.com/inventory/inventory/ent/frontporttemplate"
 	"github.com/inventory/inventory/ent/group"
 	"github.com/inventory/inventory/ent/interfacetemplate"
+	"github.com/inventory/inventory/ent/inventoryitem"
 	"github.com/inventory/inventory/ent/inventoryitemrole"
 	"github.com/inventory/inventory/ent/inventoryitemtemplate"
 	"github.com/inventory/inventory/ent/location"
 	"github.com/inventory/inventory/ent/manufacturer"
+	"github.com/inventory/inventory/ent/module"
+	"github.com/inventory/inventory/ent/modulebay"
 	"github.com/inventory/inventory/ent/modulebaytemplate"
 	"github.com/inventory/inventory/ent/moduletype"
 	"github.com/inventory/inventory/ent/moduletypeprofile"
@@ -88,6 +92,8 @@ type Client struct {
 	Delivery *DeliveryClient
 	// Device is the client for interacting with the Device builders.
 	Device *DeviceClient
+	// DeviceBay is the client for interacting with the DeviceBay builders.
+	DeviceBay *DeviceBayClient
 	// DeviceBayTemplate is the client for interacting with the DeviceBayTemplate builders.
 	DeviceBayTemplate *DeviceBayTemplateClient
 	// DeviceRole is the client for interacting with the DeviceRole builders.
@@ -102,6 +108,8 @@ type Client struct {
 	Group *GroupClient
 	// InterfaceTemplate is the client for interacting with the InterfaceTemplate builders.
 	InterfaceTemplate *InterfaceTemplateClient
+	// InventoryItem is the client for interacting with the InventoryItem builders.
+	InventoryItem *InventoryItemClient
 	// InventoryItemRole is the client for interacting with the InventoryItemRole builders.
 	InventoryItemRole *InventoryItemRoleClient
 	// InventoryItemTemplate is the client for interacting with the InventoryItemTemplate builders.
@@ -110,6 +118,10 @@ type Client struct {
 	Location *LocationClient
 	// Manufacturer is the client for interacting with the Manufacturer builders.
 	Manufacturer *ManufacturerClient
+	// Module is the client for interacting with the Module builders.
+	Module *ModuleClient
+	// ModuleBay is the client for interacting with the ModuleBay builders.
+	ModuleBay *ModuleBayClient
 	// ModuleBayTemplate is the client for interacting with the ModuleBayTemplate builders.
 	ModuleBayTemplate *ModuleBayTemplateClient
 	// ModuleType is the client for interacting with the ModuleType builders.
@@ -197,6 +209,7 @@ func (c *Client) init() {
 	c.CustomFieldChoiceSet = NewCustomFieldChoiceSetClient(c.config)
 	c.Delivery = NewDeliveryClient(c.config)
 	c.Device = NewDeviceClient(c.config)
+	c.DeviceBay = NewDeviceBayClient(c.config)
 	c.DeviceBayTemplate = NewDeviceBayTemplateClient(c.config)
 	c.DeviceRole = NewDeviceRoleClient(c.config)
 	c.DeviceType = NewDeviceTypeClient(c.config)
@@ -204,10 +217,13 @@ func (c *Client) init() {
 	c.FrontPortTemplate = NewFrontPortTemplateClient(c.config)
 	c.Group = NewGroupClient(c.config)
 	c.InterfaceTemplate = NewInterfaceTemplateClient(c.config)
+	c.InventoryItem = NewInventoryItemClient(c.config)
 	c.InventoryItemRole = NewInventoryItemRoleClient(c.config)
 	c.InventoryItemTemplate = NewInventoryItemTemplateClient(c.config)
 	c.Location = NewLocationClient(c.config)
 	c.Manufacturer = NewManufacturerClient(c.config)
+	c.Module = NewModuleClient(c.config)
+	c.ModuleBay = NewModuleBayClient(c.config)
 	c.ModuleBayTemplate = NewModuleBayTemplateClient(c.config)
 	c.ModuleType = NewModuleTypeClient(c.config)
 	c.ModuleTypeProfile = NewModuleTypeProfileClient(c.config)
@@ -341,6 +357,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		CustomFieldChoiceSet:      NewCustomFieldChoiceSetClient(cfg),
 		Delivery:                  NewDeliveryClient(cfg),
 		Device:                    NewDeviceClient(cfg),
+		DeviceBay:                 NewDeviceBayClient(cfg),
 		DeviceBayTemplate:         NewDeviceBayTemplateClient(cfg),
 		DeviceRole:                NewDeviceRoleClient(cfg),
 		DeviceType:                NewDeviceTypeClient(cfg),
@@ -348,10 +365,13 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		FrontPortTemplate:         NewFrontPortTemplateClient(cfg),
 		Group:                     NewGroupClient(cfg),
 		InterfaceTemplate:         NewInterfaceTemplateClient(cfg),
+		InventoryItem:             NewInventoryItemClient(cfg),
 		InventoryItemRole:         NewInventoryItemRoleClient(cfg),
 		InventoryItemTemplate:     NewInventoryItemTemplateClient(cfg),
 		Location:                  NewLocationClient(cfg),
 		Manufacturer:              NewManufacturerClient(cfg),
+		Module:                    NewModuleClient(cfg),
+		ModuleBay:                 NewModuleBayClient(cfg),
 		ModuleBayTemplate:         NewModuleBayTemplateClient(cfg),
 		ModuleType:                NewModuleTypeClient(cfg),
 		ModuleTypeProfile:         NewModuleTypeProfileClient(cfg),
@@ -412,6 +432,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		CustomFieldChoiceSet:      NewCustomFieldChoiceSetClient(cfg),
 		Delivery:                  NewDeliveryClient(cfg),
 		Device:                    NewDeviceClient(cfg),
+		DeviceBay:                 NewDeviceBayClient(cfg),
 		DeviceBayTemplate:         NewDeviceBayTemplateClient(cfg),
 		DeviceRole:                NewDeviceRoleClient(cfg),
 		DeviceType:                NewDeviceTypeClient(cfg),
@@ -419,10 +440,13 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		FrontPortTemplate:         NewFrontPortTemplateClient(cfg),
 		Group:                     NewGroupClient(cfg),
 		InterfaceTemplate:         NewInterfaceTemplateClient(cfg),
+		InventoryItem:             NewInventoryItemClient(cfg),
 		InventoryItemRole:         NewInventoryItemRoleClient(cfg),
 		InventoryItemTemplate:     NewInventoryItemTemplateClient(cfg),
 		Location:                  NewLocationClient(cfg),
 		Manufacturer:              NewManufacturerClient(cfg),
+		Module:                    NewModuleClient(cfg),
+		ModuleBay:                 NewModuleBayClient(cfg),
 		ModuleBayTemplate:         NewModuleBayTemplateClient(cfg),
 		ModuleType:                NewModuleTypeClient(cfg),
 		ModuleTypeProfile:         NewModuleTypeProfileClient(cfg),
@@ -488,11 +512,12 @@ func (c *Client) Close() error {
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.ConsolePortTemplate, c.ConsoleServerPortTemplate, c.CustomField,
-		c.CustomFieldChoiceSet, c.Delivery, c.Device, c.DeviceBayTemplate,
+		c.CustomFieldChoiceSet, c.Delivery, c.Device, c.DeviceBay, c.DeviceBayTemplate,
 		c.DeviceRole, c.DeviceType, c.EventRule, c.FrontPortTemplate, c.Group,
-		c.InterfaceTemplate, c.InventoryItemRole, c.InventoryItemTemplate, c.Location,
-		c.Manufacturer, c.ModuleBayTemplate, c.ModuleType, c.ModuleTypeProfile,
-		c.ObjectChange, c.ObjectPermission, c.OutboxEvent, c.Platform, c.PowerFeed,
+		c.InterfaceTemplate, c.InventoryItem, c.InventoryItemRole,
+		c.InventoryItemTemplate, c.Location, c.Manufacturer, c.Module, c.ModuleBay,
+		c.ModuleBayTemplate, c.ModuleType, c.ModuleTypeProfile, c.ObjectChange,
+		c.ObjectPermission, c.OutboxEvent, c.Platform, c.PowerFeed,
 		c.PowerOutletTemplate, c.PowerPanel, c.PowerPortTemplate, c.Prefix, c.RIR,
 		c.Rack, c.RackGroup, c.RackReservation, c.RackRole, c.RackType,
 		c.RearPortTemplate, c.Region, c.Role, c.Site, c.SiteGroup, c.Tag, c.TaggedItem,
@@ -508,11 +533,12 @@ func (c *Client) Use(hooks ...Hook) {
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.ConsolePortTemplate, c.ConsoleServerPortTemplate, c.CustomField,
-		c.CustomFieldChoiceSet, c.Delivery, c.Device, c.DeviceBayTemplate,
+		c.CustomFieldChoiceSet, c.Delivery, c.Device, c.DeviceBay, c.DeviceBayTemplate,
 		c.DeviceRole, c.DeviceType, c.EventRule, c.FrontPortTemplate, c.Group,
-		c.InterfaceTemplate, c.InventoryItemRole, c.InventoryItemTemplate, c.Location,
-		c.Manufacturer, c.ModuleBayTemplate, c.ModuleType, c.ModuleTypeProfile,
-		c.ObjectChange, c.ObjectPermission, c.OutboxEvent, c.Platform, c.PowerFeed,
+		c.InterfaceTemplate, c.InventoryItem, c.InventoryItemRole,
+		c.InventoryItemTemplate, c.Location, c.Manufacturer, c.Module, c.ModuleBay,
+		c.ModuleBayTemplate, c.ModuleType, c.ModuleTypeProfile, c.ObjectChange,
+		c.ObjectPermission, c.OutboxEvent, c.Platform, c.PowerFeed,
 		c.PowerOutletTemplate, c.PowerPanel, c.PowerPortTemplate, c.Prefix, c.RIR,
 		c.Rack, c.RackGroup, c.RackReservation, c.RackRole, c.RackType,
 		c.RearPortTemplate, c.Region, c.Role, c.Site, c.SiteGroup, c.Tag, c.TaggedItem,
@@ -538,6 +564,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Delivery.mutate(ctx, m)
 	case *DeviceMutation:
 		return c.Device.mutate(ctx, m)
+	case *DeviceBayMutation:
+		return c.DeviceBay.mutate(ctx, m)
 	case *DeviceBayTemplateMutation:
 		return c.DeviceBayTemplate.mutate(ctx, m)
 	case *DeviceRoleMutation:
@@ -552,6 +580,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Group.mutate(ctx, m)
 	case *InterfaceTemplateMutation:
 		return c.InterfaceTemplate.mutate(ctx, m)
+	case *InventoryItemMutation:
+		return c.InventoryItem.mutate(ctx, m)
 	case *InventoryItemRoleMutation:
 		return c.InventoryItemRole.mutate(ctx, m)
 	case *InventoryItemTemplateMutation:
@@ -560,6 +590,10 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Location.mutate(ctx, m)
 	case *ManufacturerMutation:
 		return c.Manufacturer.mutate(ctx, m)
+	case *ModuleMutation:
+		return c.Module.mutate(ctx, m)
+	case *ModuleBayMutation:
+		return c.ModuleBay.mutate(ctx, m)
 	case *ModuleBayTemplateMutation:
 		return c.ModuleBayTemplate.mutate(ctx, m)
 	case *ModuleTypeMutation:
@@ -1260,6 +1294,105 @@ func (c *DeviceClient) mutate(ctx context.Context, m *DeviceMutation) (Value, er
 		return (&DeviceDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Device mutation op: %q", m.Op())
+	}
+}
+
+// DeviceBayClient is a client for the DeviceBay schema.
+type DeviceBayClient struct {
+	config
+}
+
+// NewDeviceBayClient returns a client for the DeviceBay from the given config.
+func NewDeviceBayClient(c config) *DeviceBayClient {
+	return &DeviceBayClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `devicebay.Hooks(f(g(h())))`.
+func (c *DeviceBayClient) Use(hooks ...Hook) {
+	c.hooks.DeviceBay = append(c.hooks.DeviceBay, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `devicebay.Intercept(f(g(h())))`.
+func (c *DeviceBayClient) Intercept(interceptors ...Interceptor) {
+	c.inters.DeviceBay = append(c.inters.DeviceBay, interceptors...)
+}
+
+// Create returns a builder for creating a DeviceBay entity.
+func (c *DeviceBayClient) Create() *DeviceBayCreate {
+	mutation := newDeviceBayMutation(c.config, OpCreate)
+	return &DeviceBayCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of DeviceBay entities.
+func (c *DeviceBayClient) CreateBulk(builders ...*DeviceBayCreate) *DeviceBayCreateBulk {
+	return &DeviceBayCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for DeviceBay.
+func (c *DeviceBayClient) Update() *DeviceBayUpdate {
+	mutation := newDeviceBayMutation(c.config, OpUpdate)
+	return &DeviceBayUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *DeviceBayClient) UpdateOneID(id int) *DeviceBayUpdateOne {
+	mutation := newDeviceBayMutation(c.config, OpUpdateOne, withDeviceBayID(id))
+	return &DeviceBayUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for DeviceBay.
+func (c *DeviceBayClient) Delete() *DeviceBayDelete {
+	mutation := newDeviceBayMutation(c.config, OpDelete)
+	return &DeviceBayDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *DeviceBayClient) DeleteOneID(id int) *DeviceBayDeleteOne {
+	builder := c.Delete().Where(devicebay.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &DeviceBayDeleteOne{builder}
+}
+
+// Query returns a query builder for DeviceBay.
+func (c *DeviceBayClient) Query() *DeviceBayQuery {
+	return &DeviceBayQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeDeviceBay},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a DeviceBay entity by its id.
+func (c *DeviceBayClient) Get(ctx context.Context, id int) (*DeviceBay, error) {
+	return c.Query().Where(devicebay.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *DeviceBayClient) Hooks() []Hook {
+	hooks := c.hooks.DeviceBay
+	return append(hooks[:len(hooks):len(hooks)], devicebay.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *DeviceBayClient) Interceptors() []Interceptor {
+	return c.inters.DeviceBay
+}
+
+func (c *DeviceBayClient) mutate(ctx context.Context, m *DeviceBayMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&DeviceBayCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&DeviceBayUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&DeviceBayUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&DeviceBayDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown DeviceBay mutation op: %q", m.Op())
 	}
 }
 
@@ -2021,6 +2154,105 @@ func (c *InterfaceTemplateClient) mutate(ctx context.Context, m *InterfaceTempla
 	}
 }
 
+// InventoryItemClient is a client for the InventoryItem schema.
+type InventoryItemClient struct {
+	config
+}
+
+// NewInventoryItemClient returns a client for the InventoryItem from the given config.
+func NewInventoryItemClient(c config) *InventoryItemClient {
+	return &InventoryItemClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `inventoryitem.Hooks(f(g(h())))`.
+func (c *InventoryItemClient) Use(hooks ...Hook) {
+	c.hooks.InventoryItem = append(c.hooks.InventoryItem, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `inventoryitem.Intercept(f(g(h())))`.
+func (c *InventoryItemClient) Intercept(interceptors ...Interceptor) {
+	c.inters.InventoryItem = append(c.inters.InventoryItem, interceptors...)
+}
+
+// Create returns a builder for creating a InventoryItem entity.
+func (c *InventoryItemClient) Create() *InventoryItemCreate {
+	mutation := newInventoryItemMutation(c.config, OpCreate)
+	return &InventoryItemCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of InventoryItem entities.
+func (c *InventoryItemClient) CreateBulk(builders ...*InventoryItemCreate) *InventoryItemCreateBulk {
+	return &InventoryItemCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for InventoryItem.
+func (c *InventoryItemClient) Update() *InventoryItemUpdate {
+	mutation := newInventoryItemMutation(c.config, OpUpdate)
+	return &InventoryItemUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *InventoryItemClient) UpdateOneID(id int) *InventoryItemUpdateOne {
+	mutation := newInventoryItemMutation(c.config, OpUpdateOne, withInventoryItemID(id))
+	return &InventoryItemUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for InventoryItem.
+func (c *InventoryItemClient) Delete() *InventoryItemDelete {
+	mutation := newInventoryItemMutation(c.config, OpDelete)
+	return &InventoryItemDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *InventoryItemClient) DeleteOneID(id int) *InventoryItemDeleteOne {
+	builder := c.Delete().Where(inventoryitem.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &InventoryItemDeleteOne{builder}
+}
+
+// Query returns a query builder for InventoryItem.
+func (c *InventoryItemClient) Query() *InventoryItemQuery {
+	return &InventoryItemQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeInventoryItem},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a InventoryItem entity by its id.
+func (c *InventoryItemClient) Get(ctx context.Context, id int) (*InventoryItem, error) {
+	return c.Query().Where(inventoryitem.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *InventoryItemClient) Hooks() []Hook {
+	hooks := c.hooks.InventoryItem
+	return append(hooks[:len(hooks):len(hooks)], inventoryitem.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *InventoryItemClient) Interceptors() []Interceptor {
+	return c.inters.InventoryItem
+}
+
+func (c *InventoryItemClient) mutate(ctx context.Context, m *InventoryItemMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&InventoryItemCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&InventoryItemUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&InventoryItemUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&InventoryItemDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown InventoryItem mutation op: %q", m.Op())
+	}
+}
+
 // InventoryItemRoleClient is a client for the InventoryItemRole schema.
 type InventoryItemRoleClient struct {
 	config
@@ -2413,6 +2645,204 @@ func (c *ManufacturerClient) mutate(ctx context.Context, m *ManufacturerMutation
 		return (&ManufacturerDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Manufacturer mutation op: %q", m.Op())
+	}
+}
+
+// ModuleClient is a client for the Module schema.
+type ModuleClient struct {
+	config
+}
+
+// NewModuleClient returns a client for the Module from the given config.
+func NewModuleClient(c config) *ModuleClient {
+	return &ModuleClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `module.Hooks(f(g(h())))`.
+func (c *ModuleClient) Use(hooks ...Hook) {
+	c.hooks.Module = append(c.hooks.Module, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `module.Intercept(f(g(h())))`.
+func (c *ModuleClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Module = append(c.inters.Module, interceptors...)
+}
+
+// Create returns a builder for creating a Module entity.
+func (c *ModuleClient) Create() *ModuleCreate {
+	mutation := newModuleMutation(c.config, OpCreate)
+	return &ModuleCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Module entities.
+func (c *ModuleClient) CreateBulk(builders ...*ModuleCreate) *ModuleCreateBulk {
+	return &ModuleCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Module.
+func (c *ModuleClient) Update() *ModuleUpdate {
+	mutation := newModuleMutation(c.config, OpUpdate)
+	return &ModuleUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ModuleClient) UpdateOneID(id int) *ModuleUpdateOne {
+	mutation := newModuleMutation(c.config, OpUpdateOne, withModuleID(id))
+	return &ModuleUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Module.
+func (c *ModuleClient) Delete() *ModuleDelete {
+	mutation := newModuleMutation(c.config, OpDelete)
+	return &ModuleDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ModuleClient) DeleteOneID(id int) *ModuleDeleteOne {
+	builder := c.Delete().Where(module.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ModuleDeleteOne{builder}
+}
+
+// Query returns a query builder for Module.
+func (c *ModuleClient) Query() *ModuleQuery {
+	return &ModuleQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeModule},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Module entity by its id.
+func (c *ModuleClient) Get(ctx context.Context, id int) (*Module, error) {
+	return c.Query().Where(module.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *ModuleClient) Hooks() []Hook {
+	hooks := c.hooks.Module
+	return append(hooks[:len(hooks):len(hooks)], module.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *ModuleClient) Interceptors() []Interceptor {
+	return c.inters.Module
+}
+
+func (c *ModuleClient) mutate(ctx context.Context, m *ModuleMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ModuleCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ModuleUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ModuleUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ModuleDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Module mutation op: %q", m.Op())
+	}
+}
+
+// ModuleBayClient is a client for the ModuleBay schema.
+type ModuleBayClient struct {
+	config
+}
+
+// NewModuleBayClient returns a client for the ModuleBay from the given config.
+func NewModuleBayClient(c config) *ModuleBayClient {
+	return &ModuleBayClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `modulebay.Hooks(f(g(h())))`.
+func (c *ModuleBayClient) Use(hooks ...Hook) {
+	c.hooks.ModuleBay = append(c.hooks.ModuleBay, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `modulebay.Intercept(f(g(h())))`.
+func (c *ModuleBayClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ModuleBay = append(c.inters.ModuleBay, interceptors...)
+}
+
+// Create returns a builder for creating a ModuleBay entity.
+func (c *ModuleBayClient) Create() *ModuleBayCreate {
+	mutation := newModuleBayMutation(c.config, OpCreate)
+	return &ModuleBayCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ModuleBay entities.
+func (c *ModuleBayClient) CreateBulk(builders ...*ModuleBayCreate) *ModuleBayCreateBulk {
+	return &ModuleBayCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ModuleBay.
+func (c *ModuleBayClient) Update() *ModuleBayUpdate {
+	mutation := newModuleBayMutation(c.config, OpUpdate)
+	return &ModuleBayUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ModuleBayClient) UpdateOneID(id int) *ModuleBayUpdateOne {
+	mutation := newModuleBayMutation(c.config, OpUpdateOne, withModuleBayID(id))
+	return &ModuleBayUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ModuleBay.
+func (c *ModuleBayClient) Delete() *ModuleBayDelete {
+	mutation := newModuleBayMutation(c.config, OpDelete)
+	return &ModuleBayDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ModuleBayClient) DeleteOneID(id int) *ModuleBayDeleteOne {
+	builder := c.Delete().Where(modulebay.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ModuleBayDeleteOne{builder}
+}
+
+// Query returns a query builder for ModuleBay.
+func (c *ModuleBayClient) Query() *ModuleBayQuery {
+	return &ModuleBayQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeModuleBay},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ModuleBay entity by its id.
+func (c *ModuleBayClient) Get(ctx context.Context, id int) (*ModuleBay, error) {
+	return c.Query().Where(modulebay.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *ModuleBayClient) Hooks() []Hook {
+	hooks := c.hooks.ModuleBay
+	return append(hooks[:len(hooks):len(hooks)], modulebay.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *ModuleBayClient) Interceptors() []Interceptor {
+	return c.inters.ModuleBay
+}
+
+func (c *ModuleBayClient) mutate(ctx context.Context, m *ModuleBayMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ModuleBayCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ModuleBayUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ModuleBayUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ModuleBayDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ModuleBay mutation op: %q", m.Op())
 	}
 }
 
@@ -6338,27 +6768,27 @@ func (c *WebhookClient) mutate(ctx context.Context, m *WebhookMutation) (Value, 
 type (
 	hooks struct {
 		ConsolePortTemplate, ConsoleServerPortTemplate, CustomField,
-		CustomFieldChoiceSet, Delivery, Device, DeviceBayTemplate, DeviceRole,
-		DeviceType, EventRule, FrontPortTemplate, Group, InterfaceTemplate,
-		InventoryItemRole, InventoryItemTemplate, Location, Manufacturer,
-		ModuleBayTemplate, ModuleType, ModuleTypeProfile, ObjectChange,
-		ObjectPermission, OutboxEvent, Platform, PowerFeed, PowerOutletTemplate,
-		PowerPanel, PowerPortTemplate, Prefix, RIR, Rack, RackGroup, RackReservation,
-		RackRole, RackType, RearPortTemplate, Region, Role, Site, SiteGroup, Tag,
-		TaggedItem, Tenant, TenantGroup, Token, User, VLAN, VLANGroup, VRF,
-		VirtualChassis, VirtualDeviceContext, Webhook []ent.Hook
+		CustomFieldChoiceSet, Delivery, Device, DeviceBay, DeviceBayTemplate,
+		DeviceRole, DeviceType, EventRule, FrontPortTemplate, Group, InterfaceTemplate,
+		InventoryItem, InventoryItemRole, InventoryItemTemplate, Location,
+		Manufacturer, Module, ModuleBay, ModuleBayTemplate, ModuleType,
+		ModuleTypeProfile, ObjectChange, ObjectPermission, OutboxEvent, Platform,
+		PowerFeed, PowerOutletTemplate, PowerPanel, PowerPortTemplate, Prefix, RIR,
+		Rack, RackGroup, RackReservation, RackRole, RackType, RearPortTemplate, Region,
+		Role, Site, SiteGroup, Tag, TaggedItem, Tenant, TenantGroup, Token, User, VLAN,
+		VLANGroup, VRF, VirtualChassis, VirtualDeviceContext, Webhook []ent.Hook
 	}
 	inters struct {
 		ConsolePortTemplate, ConsoleServerPortTemplate, CustomField,
-		CustomFieldChoiceSet, Delivery, Device, DeviceBayTemplate, DeviceRole,
-		DeviceType, EventRule, FrontPortTemplate, Group, InterfaceTemplate,
-		InventoryItemRole, InventoryItemTemplate, Location, Manufacturer,
-		ModuleBayTemplate, ModuleType, ModuleTypeProfile, ObjectChange,
-		ObjectPermission, OutboxEvent, Platform, PowerFeed, PowerOutletTemplate,
-		PowerPanel, PowerPortTemplate, Prefix, RIR, Rack, RackGroup, RackReservation,
-		RackRole, RackType, RearPortTemplate, Region, Role, Site, SiteGroup, Tag,
-		TaggedItem, Tenant, TenantGroup, Token, User, VLAN, VLANGroup, VRF,
-		VirtualChassis, VirtualDeviceContext, Webhook []ent.Interceptor
+		CustomFieldChoiceSet, Delivery, Device, DeviceBay, DeviceBayTemplate,
+		DeviceRole, DeviceType, EventRule, FrontPortTemplate, Group, InterfaceTemplate,
+		InventoryItem, InventoryItemRole, InventoryItemTemplate, Location,
+		Manufacturer, Module, ModuleBay, ModuleBayTemplate, ModuleType,
+		ModuleTypeProfile, ObjectChange, ObjectPermission, OutboxEvent, Platform,
+		PowerFeed, PowerOutletTemplate, PowerPanel, PowerPortTemplate, Prefix, RIR,
+		Rack, RackGroup, RackReservation, RackRole, RackType, RearPortTemplate, Region,
+		Role, Site, SiteGroup, Tag, TaggedItem, Tenant, TenantGroup, Token, User, VLAN,
+		VLANGroup, VRF, VirtualChassis, VirtualDeviceContext, Webhook []ent.Interceptor
 	}
 )
 

@@ -18,6 +18,7 @@ import (
 	"github.com/inventory/inventory/ent/customfieldchoiceset"
 	"github.com/inventory/inventory/ent/delivery"
 	"github.com/inventory/inventory/ent/device"
+	"github.com/inventory/inventory/ent/devicebay"
 	"github.com/inventory/inventory/ent/devicebaytemplate"
 	"github.com/inventory/inventory/ent/devicerole"
 	"github.com/inventory/inventory/ent/devicetype"
@@ -25,10 +26,13 @@ import (
 	"github.com/inventory/inventory/ent/frontporttemplate"
 	"github.com/inventory/inventory/ent/group"
 	"github.com/inventory/inventory/ent/interfacetemplate"
+	"github.com/inventory/inventory/ent/inventoryitem"
 	"github.com/inventory/inventory/ent/inventoryitemrole"
 	"github.com/inventory/inventory/ent/inventoryitemtemplate"
 	"github.com/inventory/inventory/ent/location"
 	"github.com/inventory/inventory/ent/manufacturer"
+	"github.com/inventory/inventory/ent/module"
+	"github.com/inventory/inventory/ent/modulebay"
 	"github.com/inventory/inventory/ent/modulebaytemplate"
 	"github.com/inventory/inventory/ent/moduletype"
 	"github.com/inventory/inventory/ent/moduletypeprofile"
@@ -130,6 +134,7 @@ func checkColumn(t, c string) error {
 			customfieldchoiceset.Table:      customfieldchoiceset.ValidColumn,
 			delivery.Table:                  delivery.ValidColumn,
 			device.Table:                    device.ValidColumn,
+			devicebay.Table:                 devicebay.ValidColumn,
 			devicebaytemplate.Table:         devicebaytemplate.ValidColumn,
 			devicerole.Table:                devicerole.ValidColumn,
 			devicetype.Table:                devicetype.ValidColumn,
@@ -137,10 +142,13 @@ func checkColumn(t, c string) error {
 			frontporttemplate.Table:         frontporttemplate.ValidColumn,
 			group.Table:                     group.ValidColumn,
 			interfacetemplate.Table:         interfacetemplate.ValidColumn,
+			inventoryitem.Table:             inventoryitem.ValidColumn,
 			inventoryitemrole.Table:         inventoryitemrole.ValidColumn,
 			inventoryitemtemplate.Table:     inventoryitemtemplate.ValidColumn,
 			location.Table:                  location.ValidColumn,
 			manufacturer.Table:              manufacturer.ValidColumn,
+			module.Table:                    module.ValidColumn,
+			modulebay.Table:                 modulebay.ValidColumn,
 			modulebaytemplate.Table:         modulebaytemplate.ValidColumn,
 			moduletype.Table:                moduletype.ValidColumn,
 			moduletypeprofile.Table:         moduletypeprofile.ValidColumn,

@@ -148,6 +148,8 @@ type Data struct {
 	// handlers (api.Op.Func); Handlers the handler functions by key.
 	Imports  []string
 	Handlers []HandlerRef
+	// HasReverse: some field is an api.Reverse (the file imports api).
+	HasReverse bool
 }
 
 // HandlerRef is an endpoint handler function: Key is "<pkg>.<Name>", Expr
@@ -182,7 +184,7 @@ type FieldData struct {
 	Empty                         any
 	HasEmpty                      bool
 	Count                         *api.Count
-	Reverse                       *api.Count
+	Reverse                       *api.Reverse
 	// Join, JoinOwn and JoinTarget describe a many-to-many relation: the
 	// join table, its column pointing at this model and at the target.
 	Join, JoinOwn, JoinTarget string
@@ -242,10 +244,23 @@ func describe(t *gen.Type, m api.Model) (*Data, error) {
 			d.Fields = append(d.Fields, fd)
 		}
 	}
+	for _, fd := range d.Fields {
+		d.HasReverse = d.HasReverse || fd.Reverse != nil
+	}
 	// Unique constraints: single unique fields first, then declared sets.
+	edgeOf := map[string]string{} // FK column field → its edge's API name
+	for name, e := range edges {
+		if !e.M2M() {
+			edgeOf[e.Field().Name] = name
+		}
+	}
 	for _, f := range t.Fields {
 		if f.Unique {
-			d.Unique = append(d.Unique, api.Unique{Fields: []string{apiName(f)}})
+			name := apiName(f)
+			if en, ok := edgeOf[f.Name]; ok {
+				name = en // a one-to-one FK (a module's module_bay)
+			}
+			d.Unique = append(d.Unique, api.Unique{Fields: []string{name}})
 		}
 	}
 	d.Unique = append(d.Unique, m.Unique...)
@@ -339,6 +354,7 @@ func describeField(t *gen.Type, m api.Model, name string, fields map[string]*gen
 		fd.Target = tm.App + "." + tname
 		fd.Nullable = f.Optional
 		fd.Required = !f.Optional
+		fd.Unique = f.Unique
 		if fd.OnDelete = string(a.OnDelete); fd.OnDelete == "" {
 			return fd, fmt.Errorf("edge %s: declare NetBox's on_delete (schema.FK or schema.OnDelete)", name)
 		}

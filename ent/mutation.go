@@ -18,6 +18,7 @@ import (
 	"github.com/inventory/inventory/ent/customfieldchoiceset"
 	"github.com/inventory/inventory/ent/delivery"
 	"github.com/inventory/inventory/ent/device"
+	"github.com/inventory/inventory/ent/devicebay"
 	"github.com/inventory/inventory/ent/devicebaytemplate"
 	"github.com/inventory/inventory/ent/devicerole"
 	"github.com/inventory/inventory/ent/devicetype"
@@ -25,10 +26,13 @@ import (
 	"github.com/inventory/inventory/ent/frontporttemplate"
 	"github.com/inventory/inventory/ent/group"
 	"github.com/inventory/inventory/ent/interfacetemplate"
+	"github.com/inventory/inventory/ent/inventoryitem"
 	"github.com/inventory/inventory/ent/inventoryitemrole"
 	"github.com/inventory/inventory/ent/inventoryitemtemplate"
 	"github.com/inventory/inventory/ent/location"
 	"github.com/inventory/inventory/ent/manufacturer"
+	"github.com/inventory/inventory/ent/module"
+	"github.com/inventory/inventory/ent/modulebay"
 	"github.com/inventory/inventory/ent/modulebaytemplate"
 	"github.com/inventory/inventory/ent/moduletype"
 	"github.com/inventory/inventory/ent/moduletypeprofile"
@@ -82,6 +86,7 @@ const (
 	TypeCustomFieldChoiceSet      = "CustomFieldChoiceSet"
 	TypeDelivery                  = "Delivery"
 	TypeDevice                    = "Device"
+	TypeDeviceBay                 = "DeviceBay"
 	TypeDeviceBayTemplate         = "DeviceBayTemplate"
 	TypeDeviceRole                = "DeviceRole"
 	TypeDeviceType                = "DeviceType"
@@ -89,10 +94,13 @@ const (
 	TypeFrontPortTemplate         = "FrontPortTemplate"
 	TypeGroup                     = "Group"
 	TypeInterfaceTemplate         = "InterfaceTemplate"
+	TypeInventoryItem             = "InventoryItem"
 	TypeInventoryItemRole         = "InventoryItemRole"
 	TypeInventoryItemTemplate     = "InventoryItemTemplate"
 	TypeLocation                  = "Location"
 	TypeManufacturer              = "Manufacturer"
+	TypeModule                    = "Module"
+	TypeModuleBay                 = "ModuleBay"
 	TypeModuleBayTemplate         = "ModuleBayTemplate"
 	TypeModuleType                = "ModuleType"
 	TypeModuleTypeProfile         = "ModuleTypeProfile"
@@ -8501,6 +8509,1133 @@ func (m *DeviceMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown Device edge %s", name)
 }
 
+// DeviceBayMutation represents an operation that mutates the DeviceBay nodes in the graph.
+type DeviceBayMutation struct {
+	config
+	op                      Op
+	typ                     string
+	id                      *int
+	created                 *time.Time
+	last_updated            *time.Time
+	custom_field_data       *map[string]interface{}
+	name                    *string
+	__name_natural          *string
+	label                   *string
+	description             *string
+	__site_id               *int
+	add__site_id            *int
+	__location_id           *int
+	add__location_id        *int
+	__rack_id               *int
+	add__rack_id            *int
+	enabled                 *bool
+	__occupied              *bool
+	clearedFields           map[string]struct{}
+	device                  *int
+	cleareddevice           bool
+	installed_device        *int
+	clearedinstalled_device bool
+	done                    bool
+	oldValue                func(context.Context) (*DeviceBay, error)
+	predicates              []predicate.DeviceBay
+}
+
+var _ ent.Mutation = (*DeviceBayMutation)(nil)
+
+// devicebayOption allows management of the mutation configuration using functional options.
+type devicebayOption func(*DeviceBayMutation)
+
+// newDeviceBayMutation creates new mutation for the DeviceBay entity.
+func newDeviceBayMutation(c config, op Op, opts ...devicebayOption) *DeviceBayMutation {
+	m := &DeviceBayMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeDeviceBay,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withDeviceBayID sets the ID field of the mutation.
+func withDeviceBayID(id int) devicebayOption {
+	return func(m *DeviceBayMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *DeviceBay
+		)
+		m.oldValue = func(ctx context.Context) (*DeviceBay, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().DeviceBay.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withDeviceBay sets the old DeviceBay of the mutation.
+func withDeviceBay(node *DeviceBay) devicebayOption {
+	return func(m *DeviceBayMutation) {
+		m.oldValue = func(context.Context) (*DeviceBay, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m DeviceBayMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m DeviceBayMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *DeviceBayMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *DeviceBayMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().DeviceBay.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *DeviceBayMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *DeviceBayMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *DeviceBayMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[devicebay.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *DeviceBayMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[devicebay.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *DeviceBayMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, devicebay.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *DeviceBayMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *DeviceBayMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *DeviceBayMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[devicebay.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *DeviceBayMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[devicebay.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *DeviceBayMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, devicebay.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *DeviceBayMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *DeviceBayMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *DeviceBayMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetDeviceID sets the "device_id" field.
+func (m *DeviceBayMutation) SetDeviceID(i int) {
+	m.device = &i
+}
+
+// DeviceID returns the value of the "device_id" field in the mutation.
+func (m *DeviceBayMutation) DeviceID() (r int, exists bool) {
+	v := m.device
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDeviceID resets all changes to the "device_id" field.
+func (m *DeviceBayMutation) ResetDeviceID() {
+	m.device = nil
+}
+
+// SetName sets the "name" field.
+func (m *DeviceBayMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *DeviceBayMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *DeviceBayMutation) ResetName() {
+	m.name = nil
+}
+
+// SetNameNatural sets the "_name_natural" field.
+func (m *DeviceBayMutation) SetNameNatural(s string) {
+	m.__name_natural = &s
+}
+
+// NameNatural returns the value of the "_name_natural" field in the mutation.
+func (m *DeviceBayMutation) NameNatural() (r string, exists bool) {
+	v := m.__name_natural
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetNameNatural resets all changes to the "_name_natural" field.
+func (m *DeviceBayMutation) ResetNameNatural() {
+	m.__name_natural = nil
+}
+
+// SetLabel sets the "label" field.
+func (m *DeviceBayMutation) SetLabel(s string) {
+	m.label = &s
+}
+
+// Label returns the value of the "label" field in the mutation.
+func (m *DeviceBayMutation) Label() (r string, exists bool) {
+	v := m.label
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetLabel resets all changes to the "label" field.
+func (m *DeviceBayMutation) ResetLabel() {
+	m.label = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *DeviceBayMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *DeviceBayMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *DeviceBayMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetSiteID sets the "_site_id" field.
+func (m *DeviceBayMutation) SetSiteID(i int) {
+	m.__site_id = &i
+	m.add__site_id = nil
+}
+
+// SiteID returns the value of the "_site_id" field in the mutation.
+func (m *DeviceBayMutation) SiteID() (r int, exists bool) {
+	v := m.__site_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddSiteID adds i to the "_site_id" field.
+func (m *DeviceBayMutation) AddSiteID(i int) {
+	if m.add__site_id != nil {
+		*m.add__site_id += i
+	} else {
+		m.add__site_id = &i
+	}
+}
+
+// AddedSiteID returns the value that was added to the "_site_id" field in this mutation.
+func (m *DeviceBayMutation) AddedSiteID() (r int, exists bool) {
+	v := m.add__site_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearSiteID clears the value of the "_site_id" field.
+func (m *DeviceBayMutation) ClearSiteID() {
+	m.__site_id = nil
+	m.add__site_id = nil
+	m.clearedFields[devicebay.FieldSiteID] = struct{}{}
+}
+
+// SiteIDCleared returns if the "_site_id" field was cleared in this mutation.
+func (m *DeviceBayMutation) SiteIDCleared() bool {
+	_, ok := m.clearedFields[devicebay.FieldSiteID]
+	return ok
+}
+
+// ResetSiteID resets all changes to the "_site_id" field.
+func (m *DeviceBayMutation) ResetSiteID() {
+	m.__site_id = nil
+	m.add__site_id = nil
+	delete(m.clearedFields, devicebay.FieldSiteID)
+}
+
+// SetLocationID sets the "_location_id" field.
+func (m *DeviceBayMutation) SetLocationID(i int) {
+	m.__location_id = &i
+	m.add__location_id = nil
+}
+
+// LocationID returns the value of the "_location_id" field in the mutation.
+func (m *DeviceBayMutation) LocationID() (r int, exists bool) {
+	v := m.__location_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddLocationID adds i to the "_location_id" field.
+func (m *DeviceBayMutation) AddLocationID(i int) {
+	if m.add__location_id != nil {
+		*m.add__location_id += i
+	} else {
+		m.add__location_id = &i
+	}
+}
+
+// AddedLocationID returns the value that was added to the "_location_id" field in this mutation.
+func (m *DeviceBayMutation) AddedLocationID() (r int, exists bool) {
+	v := m.add__location_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLocationID clears the value of the "_location_id" field.
+func (m *DeviceBayMutation) ClearLocationID() {
+	m.__location_id = nil
+	m.add__location_id = nil
+	m.clearedFields[devicebay.FieldLocationID] = struct{}{}
+}
+
+// LocationIDCleared returns if the "_location_id" field was cleared in this mutation.
+func (m *DeviceBayMutation) LocationIDCleared() bool {
+	_, ok := m.clearedFields[devicebay.FieldLocationID]
+	return ok
+}
+
+// ResetLocationID resets all changes to the "_location_id" field.
+func (m *DeviceBayMutation) ResetLocationID() {
+	m.__location_id = nil
+	m.add__location_id = nil
+	delete(m.clearedFields, devicebay.FieldLocationID)
+}
+
+// SetRackID sets the "_rack_id" field.
+func (m *DeviceBayMutation) SetRackID(i int) {
+	m.__rack_id = &i
+	m.add__rack_id = nil
+}
+
+// RackID returns the value of the "_rack_id" field in the mutation.
+func (m *DeviceBayMutation) RackID() (r int, exists bool) {
+	v := m.__rack_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddRackID adds i to the "_rack_id" field.
+func (m *DeviceBayMutation) AddRackID(i int) {
+	if m.add__rack_id != nil {
+		*m.add__rack_id += i
+	} else {
+		m.add__rack_id = &i
+	}
+}
+
+// AddedRackID returns the value that was added to the "_rack_id" field in this mutation.
+func (m *DeviceBayMutation) AddedRackID() (r int, exists bool) {
+	v := m.add__rack_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearRackID clears the value of the "_rack_id" field.
+func (m *DeviceBayMutation) ClearRackID() {
+	m.__rack_id = nil
+	m.add__rack_id = nil
+	m.clearedFields[devicebay.FieldRackID] = struct{}{}
+}
+
+// RackIDCleared returns if the "_rack_id" field was cleared in this mutation.
+func (m *DeviceBayMutation) RackIDCleared() bool {
+	_, ok := m.clearedFields[devicebay.FieldRackID]
+	return ok
+}
+
+// ResetRackID resets all changes to the "_rack_id" field.
+func (m *DeviceBayMutation) ResetRackID() {
+	m.__rack_id = nil
+	m.add__rack_id = nil
+	delete(m.clearedFields, devicebay.FieldRackID)
+}
+
+// SetEnabled sets the "enabled" field.
+func (m *DeviceBayMutation) SetEnabled(b bool) {
+	m.enabled = &b
+}
+
+// Enabled returns the value of the "enabled" field in the mutation.
+func (m *DeviceBayMutation) Enabled() (r bool, exists bool) {
+	v := m.enabled
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetEnabled resets all changes to the "enabled" field.
+func (m *DeviceBayMutation) ResetEnabled() {
+	m.enabled = nil
+}
+
+// SetInstalledDeviceID sets the "installed_device_id" field.
+func (m *DeviceBayMutation) SetInstalledDeviceID(i int) {
+	m.installed_device = &i
+}
+
+// InstalledDeviceID returns the value of the "installed_device_id" field in the mutation.
+func (m *DeviceBayMutation) InstalledDeviceID() (r int, exists bool) {
+	v := m.installed_device
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearInstalledDeviceID clears the value of the "installed_device_id" field.
+func (m *DeviceBayMutation) ClearInstalledDeviceID() {
+	m.installed_device = nil
+	m.clearedFields[devicebay.FieldInstalledDeviceID] = struct{}{}
+}
+
+// InstalledDeviceIDCleared returns if the "installed_device_id" field was cleared in this mutation.
+func (m *DeviceBayMutation) InstalledDeviceIDCleared() bool {
+	_, ok := m.clearedFields[devicebay.FieldInstalledDeviceID]
+	return ok
+}
+
+// ResetInstalledDeviceID resets all changes to the "installed_device_id" field.
+func (m *DeviceBayMutation) ResetInstalledDeviceID() {
+	m.installed_device = nil
+	delete(m.clearedFields, devicebay.FieldInstalledDeviceID)
+}
+
+// SetOccupied sets the "_occupied" field.
+func (m *DeviceBayMutation) SetOccupied(b bool) {
+	m.__occupied = &b
+}
+
+// Occupied returns the value of the "_occupied" field in the mutation.
+func (m *DeviceBayMutation) Occupied() (r bool, exists bool) {
+	v := m.__occupied
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetOccupied resets all changes to the "_occupied" field.
+func (m *DeviceBayMutation) ResetOccupied() {
+	m.__occupied = nil
+}
+
+// ClearDevice clears the "device" edge to the Device entity.
+func (m *DeviceBayMutation) ClearDevice() {
+	m.cleareddevice = true
+	m.clearedFields[devicebay.FieldDeviceID] = struct{}{}
+}
+
+// DeviceCleared reports if the "device" edge to the Device entity was cleared.
+func (m *DeviceBayMutation) DeviceCleared() bool {
+	return m.cleareddevice
+}
+
+// DeviceIDs returns the "device" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// DeviceID instead. It exists only for internal usage by the builders.
+func (m *DeviceBayMutation) DeviceIDs() (ids []int) {
+	if id := m.device; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetDevice resets all changes to the "device" edge.
+func (m *DeviceBayMutation) ResetDevice() {
+	m.device = nil
+	m.cleareddevice = false
+}
+
+// ClearInstalledDevice clears the "installed_device" edge to the Device entity.
+func (m *DeviceBayMutation) ClearInstalledDevice() {
+	m.clearedinstalled_device = true
+	m.clearedFields[devicebay.FieldInstalledDeviceID] = struct{}{}
+}
+
+// InstalledDeviceCleared reports if the "installed_device" edge to the Device entity was cleared.
+func (m *DeviceBayMutation) InstalledDeviceCleared() bool {
+	return m.InstalledDeviceIDCleared() || m.clearedinstalled_device
+}
+
+// InstalledDeviceIDs returns the "installed_device" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// InstalledDeviceID instead. It exists only for internal usage by the builders.
+func (m *DeviceBayMutation) InstalledDeviceIDs() (ids []int) {
+	if id := m.installed_device; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetInstalledDevice resets all changes to the "installed_device" edge.
+func (m *DeviceBayMutation) ResetInstalledDevice() {
+	m.installed_device = nil
+	m.clearedinstalled_device = false
+}
+
+// Where appends a list predicates to the DeviceBayMutation builder.
+func (m *DeviceBayMutation) Where(ps ...predicate.DeviceBay) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the DeviceBayMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *DeviceBayMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.DeviceBay, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *DeviceBayMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *DeviceBayMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (DeviceBay).
+func (m *DeviceBayMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *DeviceBayMutation) Fields() []string {
+	fields := make([]string, 0, 14)
+	if m.created != nil {
+		fields = append(fields, devicebay.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, devicebay.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, devicebay.FieldCustomFieldData)
+	}
+	if m.device != nil {
+		fields = append(fields, devicebay.FieldDeviceID)
+	}
+	if m.name != nil {
+		fields = append(fields, devicebay.FieldName)
+	}
+	if m.__name_natural != nil {
+		fields = append(fields, devicebay.FieldNameNatural)
+	}
+	if m.label != nil {
+		fields = append(fields, devicebay.FieldLabel)
+	}
+	if m.description != nil {
+		fields = append(fields, devicebay.FieldDescription)
+	}
+	if m.__site_id != nil {
+		fields = append(fields, devicebay.FieldSiteID)
+	}
+	if m.__location_id != nil {
+		fields = append(fields, devicebay.FieldLocationID)
+	}
+	if m.__rack_id != nil {
+		fields = append(fields, devicebay.FieldRackID)
+	}
+	if m.enabled != nil {
+		fields = append(fields, devicebay.FieldEnabled)
+	}
+	if m.installed_device != nil {
+		fields = append(fields, devicebay.FieldInstalledDeviceID)
+	}
+	if m.__occupied != nil {
+		fields = append(fields, devicebay.FieldOccupied)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *DeviceBayMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case devicebay.FieldCreated:
+		return m.Created()
+	case devicebay.FieldLastUpdated:
+		return m.LastUpdated()
+	case devicebay.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case devicebay.FieldDeviceID:
+		return m.DeviceID()
+	case devicebay.FieldName:
+		return m.Name()
+	case devicebay.FieldNameNatural:
+		return m.NameNatural()
+	case devicebay.FieldLabel:
+		return m.Label()
+	case devicebay.FieldDescription:
+		return m.Description()
+	case devicebay.FieldSiteID:
+		return m.SiteID()
+	case devicebay.FieldLocationID:
+		return m.LocationID()
+	case devicebay.FieldRackID:
+		return m.RackID()
+	case devicebay.FieldEnabled:
+		return m.Enabled()
+	case devicebay.FieldInstalledDeviceID:
+		return m.InstalledDeviceID()
+	case devicebay.FieldOccupied:
+		return m.Occupied()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *DeviceBayMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case devicebay.FieldCreated, devicebay.FieldLastUpdated, devicebay.FieldCustomFieldData, devicebay.FieldDeviceID, devicebay.FieldName, devicebay.FieldNameNatural, devicebay.FieldLabel, devicebay.FieldDescription, devicebay.FieldSiteID, devicebay.FieldLocationID, devicebay.FieldRackID, devicebay.FieldEnabled, devicebay.FieldInstalledDeviceID, devicebay.FieldOccupied:
+	default:
+		return nil, fmt.Errorf("unknown DeviceBay field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case devicebay.FieldCreated:
+		return old.Created, nil
+	case devicebay.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case devicebay.FieldCustomFieldData:
+		return old.CustomFieldData, nil
+	case devicebay.FieldDeviceID:
+		return old.DeviceID, nil
+	case devicebay.FieldName:
+		return old.Name, nil
+	case devicebay.FieldNameNatural:
+		return old.NameNatural, nil
+	case devicebay.FieldLabel:
+		return old.Label, nil
+	case devicebay.FieldDescription:
+		return old.Description, nil
+	case devicebay.FieldSiteID:
+		return old.SiteID, nil
+	case devicebay.FieldLocationID:
+		return old.LocationID, nil
+	case devicebay.FieldRackID:
+		return old.RackID, nil
+	case devicebay.FieldEnabled:
+		return old.Enabled, nil
+	case devicebay.FieldInstalledDeviceID:
+		return old.InstalledDeviceID, nil
+	case devicebay.FieldOccupied:
+		return old.Occupied, nil
+	}
+	return nil, fmt.Errorf("unknown DeviceBay field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *DeviceBayMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case devicebay.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case devicebay.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case devicebay.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case devicebay.FieldDeviceID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDeviceID(v)
+		return nil
+	case devicebay.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case devicebay.FieldNameNatural:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNameNatural(v)
+		return nil
+	case devicebay.FieldLabel:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLabel(v)
+		return nil
+	case devicebay.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case devicebay.FieldSiteID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSiteID(v)
+		return nil
+	case devicebay.FieldLocationID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLocationID(v)
+		return nil
+	case devicebay.FieldRackID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRackID(v)
+		return nil
+	case devicebay.FieldEnabled:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEnabled(v)
+		return nil
+	case devicebay.FieldInstalledDeviceID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetInstalledDeviceID(v)
+		return nil
+	case devicebay.FieldOccupied:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOccupied(v)
+		return nil
+	}
+	return fmt.Errorf("unknown DeviceBay field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *DeviceBayMutation) AddedFields() []string {
+	var fields []string
+	if m.add__site_id != nil {
+		fields = append(fields, devicebay.FieldSiteID)
+	}
+	if m.add__location_id != nil {
+		fields = append(fields, devicebay.FieldLocationID)
+	}
+	if m.add__rack_id != nil {
+		fields = append(fields, devicebay.FieldRackID)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *DeviceBayMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case devicebay.FieldSiteID:
+		return m.AddedSiteID()
+	case devicebay.FieldLocationID:
+		return m.AddedLocationID()
+	case devicebay.FieldRackID:
+		return m.AddedRackID()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *DeviceBayMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case devicebay.FieldSiteID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddSiteID(v)
+		return nil
+	case devicebay.FieldLocationID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddLocationID(v)
+		return nil
+	case devicebay.FieldRackID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddRackID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown DeviceBay numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *DeviceBayMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(devicebay.FieldCreated) {
+		fields = append(fields, devicebay.FieldCreated)
+	}
+	if m.FieldCleared(devicebay.FieldLastUpdated) {
+		fields = append(fields, devicebay.FieldLastUpdated)
+	}
+	if m.FieldCleared(devicebay.FieldSiteID) {
+		fields = append(fields, devicebay.FieldSiteID)
+	}
+	if m.FieldCleared(devicebay.FieldLocationID) {
+		fields = append(fields, devicebay.FieldLocationID)
+	}
+	if m.FieldCleared(devicebay.FieldRackID) {
+		fields = append(fields, devicebay.FieldRackID)
+	}
+	if m.FieldCleared(devicebay.FieldInstalledDeviceID) {
+		fields = append(fields, devicebay.FieldInstalledDeviceID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *DeviceBayMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *DeviceBayMutation) ClearField(name string) error {
+	switch name {
+	case devicebay.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case devicebay.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case devicebay.FieldSiteID:
+		m.ClearSiteID()
+		return nil
+	case devicebay.FieldLocationID:
+		m.ClearLocationID()
+		return nil
+	case devicebay.FieldRackID:
+		m.ClearRackID()
+		return nil
+	case devicebay.FieldInstalledDeviceID:
+		m.ClearInstalledDeviceID()
+		return nil
+	}
+	return fmt.Errorf("unknown DeviceBay nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *DeviceBayMutation) ResetField(name string) error {
+	switch name {
+	case devicebay.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case devicebay.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case devicebay.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case devicebay.FieldDeviceID:
+		m.ResetDeviceID()
+		return nil
+	case devicebay.FieldName:
+		m.ResetName()
+		return nil
+	case devicebay.FieldNameNatural:
+		m.ResetNameNatural()
+		return nil
+	case devicebay.FieldLabel:
+		m.ResetLabel()
+		return nil
+	case devicebay.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case devicebay.FieldSiteID:
+		m.ResetSiteID()
+		return nil
+	case devicebay.FieldLocationID:
+		m.ResetLocationID()
+		return nil
+	case devicebay.FieldRackID:
+		m.ResetRackID()
+		return nil
+	case devicebay.FieldEnabled:
+		m.ResetEnabled()
+		return nil
+	case devicebay.FieldInstalledDeviceID:
+		m.ResetInstalledDeviceID()
+		return nil
+	case devicebay.FieldOccupied:
+		m.ResetOccupied()
+		return nil
+	}
+	return fmt.Errorf("unknown DeviceBay field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *DeviceBayMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.device != nil {
+		edges = append(edges, devicebay.EdgeDevice)
+	}
+	if m.installed_device != nil {
+		edges = append(edges, devicebay.EdgeInstalledDevice)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *DeviceBayMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case devicebay.EdgeDevice:
+		if id := m.device; id != nil {
+			return []ent.Value{*id}
+		}
+	case devicebay.EdgeInstalledDevice:
+		if id := m.installed_device; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *DeviceBayMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *DeviceBayMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *DeviceBayMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.cleareddevice {
+		edges = append(edges, devicebay.EdgeDevice)
+	}
+	if m.clearedinstalled_device {
+		edges = append(edges, devicebay.EdgeInstalledDevice)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *DeviceBayMutation) EdgeCleared(name string) bool {
+	switch name {
+	case devicebay.EdgeDevice:
+		return m.cleareddevice
+	case devicebay.EdgeInstalledDevice:
+		return m.clearedinstalled_device
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *DeviceBayMutation) ClearEdge(name string) error {
+	switch name {
+	case devicebay.EdgeDevice:
+		m.ClearDevice()
+		return nil
+	case devicebay.EdgeInstalledDevice:
+		m.ClearInstalledDevice()
+		return nil
+	}
+	return fmt.Errorf("unknown DeviceBay unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *DeviceBayMutation) ResetEdge(name string) error {
+	switch name {
+	case devicebay.EdgeDevice:
+		m.ResetDevice()
+		return nil
+	case devicebay.EdgeInstalledDevice:
+		m.ResetInstalledDevice()
+		return nil
+	}
+	return fmt.Errorf("unknown DeviceBay edge %s", name)
+}
+
 // DeviceBayTemplateMutation represents an operation that mutates the DeviceBayTemplate nodes in the graph.
 type DeviceBayTemplateMutation struct {
 	config
@@ -15088,6 +16223,1671 @@ func (m *InterfaceTemplateMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown InterfaceTemplate edge %s", name)
 }
 
+// InventoryItemMutation represents an operation that mutates the InventoryItem nodes in the graph.
+type InventoryItemMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *int
+	created             *time.Time
+	last_updated        *time.Time
+	custom_field_data   *map[string]interface{}
+	name                *string
+	__name_natural      *string
+	label               *string
+	description         *string
+	__site_id           *int
+	add__site_id        *int
+	__location_id       *int
+	add__location_id    *int
+	__rack_id           *int
+	add__rack_id        *int
+	parent_id           *int
+	addparent_id        *int
+	__depth             *int
+	add__depth          *int
+	status              *string
+	part_id             *string
+	serial              *string
+	asset_tag           *string
+	discovered          *bool
+	component_type      *string
+	component_id        *int
+	addcomponent_id     *int
+	clearedFields       map[string]struct{}
+	device              *int
+	cleareddevice       bool
+	role                *int
+	clearedrole         bool
+	manufacturer        *int
+	clearedmanufacturer bool
+	done                bool
+	oldValue            func(context.Context) (*InventoryItem, error)
+	predicates          []predicate.InventoryItem
+}
+
+var _ ent.Mutation = (*InventoryItemMutation)(nil)
+
+// inventoryitemOption allows management of the mutation configuration using functional options.
+type inventoryitemOption func(*InventoryItemMutation)
+
+// newInventoryItemMutation creates new mutation for the InventoryItem entity.
+func newInventoryItemMutation(c config, op Op, opts ...inventoryitemOption) *InventoryItemMutation {
+	m := &InventoryItemMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeInventoryItem,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withInventoryItemID sets the ID field of the mutation.
+func withInventoryItemID(id int) inventoryitemOption {
+	return func(m *InventoryItemMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *InventoryItem
+		)
+		m.oldValue = func(ctx context.Context) (*InventoryItem, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().InventoryItem.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withInventoryItem sets the old InventoryItem of the mutation.
+func withInventoryItem(node *InventoryItem) inventoryitemOption {
+	return func(m *InventoryItemMutation) {
+		m.oldValue = func(context.Context) (*InventoryItem, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m InventoryItemMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m InventoryItemMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *InventoryItemMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *InventoryItemMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().InventoryItem.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *InventoryItemMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *InventoryItemMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *InventoryItemMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[inventoryitem.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *InventoryItemMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[inventoryitem.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *InventoryItemMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, inventoryitem.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *InventoryItemMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *InventoryItemMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *InventoryItemMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[inventoryitem.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *InventoryItemMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[inventoryitem.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *InventoryItemMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, inventoryitem.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *InventoryItemMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *InventoryItemMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *InventoryItemMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetDeviceID sets the "device_id" field.
+func (m *InventoryItemMutation) SetDeviceID(i int) {
+	m.device = &i
+}
+
+// DeviceID returns the value of the "device_id" field in the mutation.
+func (m *InventoryItemMutation) DeviceID() (r int, exists bool) {
+	v := m.device
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDeviceID resets all changes to the "device_id" field.
+func (m *InventoryItemMutation) ResetDeviceID() {
+	m.device = nil
+}
+
+// SetName sets the "name" field.
+func (m *InventoryItemMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *InventoryItemMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *InventoryItemMutation) ResetName() {
+	m.name = nil
+}
+
+// SetNameNatural sets the "_name_natural" field.
+func (m *InventoryItemMutation) SetNameNatural(s string) {
+	m.__name_natural = &s
+}
+
+// NameNatural returns the value of the "_name_natural" field in the mutation.
+func (m *InventoryItemMutation) NameNatural() (r string, exists bool) {
+	v := m.__name_natural
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetNameNatural resets all changes to the "_name_natural" field.
+func (m *InventoryItemMutation) ResetNameNatural() {
+	m.__name_natural = nil
+}
+
+// SetLabel sets the "label" field.
+func (m *InventoryItemMutation) SetLabel(s string) {
+	m.label = &s
+}
+
+// Label returns the value of the "label" field in the mutation.
+func (m *InventoryItemMutation) Label() (r string, exists bool) {
+	v := m.label
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetLabel resets all changes to the "label" field.
+func (m *InventoryItemMutation) ResetLabel() {
+	m.label = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *InventoryItemMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *InventoryItemMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *InventoryItemMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetSiteID sets the "_site_id" field.
+func (m *InventoryItemMutation) SetSiteID(i int) {
+	m.__site_id = &i
+	m.add__site_id = nil
+}
+
+// SiteID returns the value of the "_site_id" field in the mutation.
+func (m *InventoryItemMutation) SiteID() (r int, exists bool) {
+	v := m.__site_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddSiteID adds i to the "_site_id" field.
+func (m *InventoryItemMutation) AddSiteID(i int) {
+	if m.add__site_id != nil {
+		*m.add__site_id += i
+	} else {
+		m.add__site_id = &i
+	}
+}
+
+// AddedSiteID returns the value that was added to the "_site_id" field in this mutation.
+func (m *InventoryItemMutation) AddedSiteID() (r int, exists bool) {
+	v := m.add__site_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearSiteID clears the value of the "_site_id" field.
+func (m *InventoryItemMutation) ClearSiteID() {
+	m.__site_id = nil
+	m.add__site_id = nil
+	m.clearedFields[inventoryitem.FieldSiteID] = struct{}{}
+}
+
+// SiteIDCleared returns if the "_site_id" field was cleared in this mutation.
+func (m *InventoryItemMutation) SiteIDCleared() bool {
+	_, ok := m.clearedFields[inventoryitem.FieldSiteID]
+	return ok
+}
+
+// ResetSiteID resets all changes to the "_site_id" field.
+func (m *InventoryItemMutation) ResetSiteID() {
+	m.__site_id = nil
+	m.add__site_id = nil
+	delete(m.clearedFields, inventoryitem.FieldSiteID)
+}
+
+// SetLocationID sets the "_location_id" field.
+func (m *InventoryItemMutation) SetLocationID(i int) {
+	m.__location_id = &i
+	m.add__location_id = nil
+}
+
+// LocationID returns the value of the "_location_id" field in the mutation.
+func (m *InventoryItemMutation) LocationID() (r int, exists bool) {
+	v := m.__location_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddLocationID adds i to the "_location_id" field.
+func (m *InventoryItemMutation) AddLocationID(i int) {
+	if m.add__location_id != nil {
+		*m.add__location_id += i
+	} else {
+		m.add__location_id = &i
+	}
+}
+
+// AddedLocationID returns the value that was added to the "_location_id" field in this mutation.
+func (m *InventoryItemMutation) AddedLocationID() (r int, exists bool) {
+	v := m.add__location_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLocationID clears the value of the "_location_id" field.
+func (m *InventoryItemMutation) ClearLocationID() {
+	m.__location_id = nil
+	m.add__location_id = nil
+	m.clearedFields[inventoryitem.FieldLocationID] = struct{}{}
+}
+
+// LocationIDCleared returns if the "_location_id" field was cleared in this mutation.
+func (m *InventoryItemMutation) LocationIDCleared() bool {
+	_, ok := m.clearedFields[inventoryitem.FieldLocationID]
+	return ok
+}
+
+// ResetLocationID resets all changes to the "_location_id" field.
+func (m *InventoryItemMutation) ResetLocationID() {
+	m.__location_id = nil
+	m.add__location_id = nil
+	delete(m.clearedFields, inventoryitem.FieldLocationID)
+}
+
+// SetRackID sets the "_rack_id" field.
+func (m *InventoryItemMutation) SetRackID(i int) {
+	m.__rack_id = &i
+	m.add__rack_id = nil
+}
+
+// RackID returns the value of the "_rack_id" field in the mutation.
+func (m *InventoryItemMutation) RackID() (r int, exists bool) {
+	v := m.__rack_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddRackID adds i to the "_rack_id" field.
+func (m *InventoryItemMutation) AddRackID(i int) {
+	if m.add__rack_id != nil {
+		*m.add__rack_id += i
+	} else {
+		m.add__rack_id = &i
+	}
+}
+
+// AddedRackID returns the value that was added to the "_rack_id" field in this mutation.
+func (m *InventoryItemMutation) AddedRackID() (r int, exists bool) {
+	v := m.add__rack_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearRackID clears the value of the "_rack_id" field.
+func (m *InventoryItemMutation) ClearRackID() {
+	m.__rack_id = nil
+	m.add__rack_id = nil
+	m.clearedFields[inventoryitem.FieldRackID] = struct{}{}
+}
+
+// RackIDCleared returns if the "_rack_id" field was cleared in this mutation.
+func (m *InventoryItemMutation) RackIDCleared() bool {
+	_, ok := m.clearedFields[inventoryitem.FieldRackID]
+	return ok
+}
+
+// ResetRackID resets all changes to the "_rack_id" field.
+func (m *InventoryItemMutation) ResetRackID() {
+	m.__rack_id = nil
+	m.add__rack_id = nil
+	delete(m.clearedFields, inventoryitem.FieldRackID)
+}
+
+// SetParentID sets the "parent_id" field.
+func (m *InventoryItemMutation) SetParentID(i int) {
+	m.parent_id = &i
+	m.addparent_id = nil
+}
+
+// ParentID returns the value of the "parent_id" field in the mutation.
+func (m *InventoryItemMutation) ParentID() (r int, exists bool) {
+	v := m.parent_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddParentID adds i to the "parent_id" field.
+func (m *InventoryItemMutation) AddParentID(i int) {
+	if m.addparent_id != nil {
+		*m.addparent_id += i
+	} else {
+		m.addparent_id = &i
+	}
+}
+
+// AddedParentID returns the value that was added to the "parent_id" field in this mutation.
+func (m *InventoryItemMutation) AddedParentID() (r int, exists bool) {
+	v := m.addparent_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearParentID clears the value of the "parent_id" field.
+func (m *InventoryItemMutation) ClearParentID() {
+	m.parent_id = nil
+	m.addparent_id = nil
+	m.clearedFields[inventoryitem.FieldParentID] = struct{}{}
+}
+
+// ParentIDCleared returns if the "parent_id" field was cleared in this mutation.
+func (m *InventoryItemMutation) ParentIDCleared() bool {
+	_, ok := m.clearedFields[inventoryitem.FieldParentID]
+	return ok
+}
+
+// ResetParentID resets all changes to the "parent_id" field.
+func (m *InventoryItemMutation) ResetParentID() {
+	m.parent_id = nil
+	m.addparent_id = nil
+	delete(m.clearedFields, inventoryitem.FieldParentID)
+}
+
+// SetDepth sets the "_depth" field.
+func (m *InventoryItemMutation) SetDepth(i int) {
+	m.__depth = &i
+	m.add__depth = nil
+}
+
+// Depth returns the value of the "_depth" field in the mutation.
+func (m *InventoryItemMutation) Depth() (r int, exists bool) {
+	v := m.__depth
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddDepth adds i to the "_depth" field.
+func (m *InventoryItemMutation) AddDepth(i int) {
+	if m.add__depth != nil {
+		*m.add__depth += i
+	} else {
+		m.add__depth = &i
+	}
+}
+
+// AddedDepth returns the value that was added to the "_depth" field in this mutation.
+func (m *InventoryItemMutation) AddedDepth() (r int, exists bool) {
+	v := m.add__depth
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDepth resets all changes to the "_depth" field.
+func (m *InventoryItemMutation) ResetDepth() {
+	m.__depth = nil
+	m.add__depth = nil
+}
+
+// SetStatus sets the "status" field.
+func (m *InventoryItemMutation) SetStatus(s string) {
+	m.status = &s
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *InventoryItemMutation) Status() (r string, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *InventoryItemMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetRoleID sets the "role_id" field.
+func (m *InventoryItemMutation) SetRoleID(i int) {
+	m.role = &i
+}
+
+// RoleID returns the value of the "role_id" field in the mutation.
+func (m *InventoryItemMutation) RoleID() (r int, exists bool) {
+	v := m.role
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearRoleID clears the value of the "role_id" field.
+func (m *InventoryItemMutation) ClearRoleID() {
+	m.role = nil
+	m.clearedFields[inventoryitem.FieldRoleID] = struct{}{}
+}
+
+// RoleIDCleared returns if the "role_id" field was cleared in this mutation.
+func (m *InventoryItemMutation) RoleIDCleared() bool {
+	_, ok := m.clearedFields[inventoryitem.FieldRoleID]
+	return ok
+}
+
+// ResetRoleID resets all changes to the "role_id" field.
+func (m *InventoryItemMutation) ResetRoleID() {
+	m.role = nil
+	delete(m.clearedFields, inventoryitem.FieldRoleID)
+}
+
+// SetManufacturerID sets the "manufacturer_id" field.
+func (m *InventoryItemMutation) SetManufacturerID(i int) {
+	m.manufacturer = &i
+}
+
+// ManufacturerID returns the value of the "manufacturer_id" field in the mutation.
+func (m *InventoryItemMutation) ManufacturerID() (r int, exists bool) {
+	v := m.manufacturer
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearManufacturerID clears the value of the "manufacturer_id" field.
+func (m *InventoryItemMutation) ClearManufacturerID() {
+	m.manufacturer = nil
+	m.clearedFields[inventoryitem.FieldManufacturerID] = struct{}{}
+}
+
+// ManufacturerIDCleared returns if the "manufacturer_id" field was cleared in this mutation.
+func (m *InventoryItemMutation) ManufacturerIDCleared() bool {
+	_, ok := m.clearedFields[inventoryitem.FieldManufacturerID]
+	return ok
+}
+
+// ResetManufacturerID resets all changes to the "manufacturer_id" field.
+func (m *InventoryItemMutation) ResetManufacturerID() {
+	m.manufacturer = nil
+	delete(m.clearedFields, inventoryitem.FieldManufacturerID)
+}
+
+// SetPartID sets the "part_id" field.
+func (m *InventoryItemMutation) SetPartID(s string) {
+	m.part_id = &s
+}
+
+// PartID returns the value of the "part_id" field in the mutation.
+func (m *InventoryItemMutation) PartID() (r string, exists bool) {
+	v := m.part_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetPartID resets all changes to the "part_id" field.
+func (m *InventoryItemMutation) ResetPartID() {
+	m.part_id = nil
+}
+
+// SetSerial sets the "serial" field.
+func (m *InventoryItemMutation) SetSerial(s string) {
+	m.serial = &s
+}
+
+// Serial returns the value of the "serial" field in the mutation.
+func (m *InventoryItemMutation) Serial() (r string, exists bool) {
+	v := m.serial
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetSerial resets all changes to the "serial" field.
+func (m *InventoryItemMutation) ResetSerial() {
+	m.serial = nil
+}
+
+// SetAssetTag sets the "asset_tag" field.
+func (m *InventoryItemMutation) SetAssetTag(s string) {
+	m.asset_tag = &s
+}
+
+// AssetTag returns the value of the "asset_tag" field in the mutation.
+func (m *InventoryItemMutation) AssetTag() (r string, exists bool) {
+	v := m.asset_tag
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearAssetTag clears the value of the "asset_tag" field.
+func (m *InventoryItemMutation) ClearAssetTag() {
+	m.asset_tag = nil
+	m.clearedFields[inventoryitem.FieldAssetTag] = struct{}{}
+}
+
+// AssetTagCleared returns if the "asset_tag" field was cleared in this mutation.
+func (m *InventoryItemMutation) AssetTagCleared() bool {
+	_, ok := m.clearedFields[inventoryitem.FieldAssetTag]
+	return ok
+}
+
+// ResetAssetTag resets all changes to the "asset_tag" field.
+func (m *InventoryItemMutation) ResetAssetTag() {
+	m.asset_tag = nil
+	delete(m.clearedFields, inventoryitem.FieldAssetTag)
+}
+
+// SetDiscovered sets the "discovered" field.
+func (m *InventoryItemMutation) SetDiscovered(b bool) {
+	m.discovered = &b
+}
+
+// Discovered returns the value of the "discovered" field in the mutation.
+func (m *InventoryItemMutation) Discovered() (r bool, exists bool) {
+	v := m.discovered
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDiscovered resets all changes to the "discovered" field.
+func (m *InventoryItemMutation) ResetDiscovered() {
+	m.discovered = nil
+}
+
+// SetComponentType sets the "component_type" field.
+func (m *InventoryItemMutation) SetComponentType(s string) {
+	m.component_type = &s
+}
+
+// ComponentType returns the value of the "component_type" field in the mutation.
+func (m *InventoryItemMutation) ComponentType() (r string, exists bool) {
+	v := m.component_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearComponentType clears the value of the "component_type" field.
+func (m *InventoryItemMutation) ClearComponentType() {
+	m.component_type = nil
+	m.clearedFields[inventoryitem.FieldComponentType] = struct{}{}
+}
+
+// ComponentTypeCleared returns if the "component_type" field was cleared in this mutation.
+func (m *InventoryItemMutation) ComponentTypeCleared() bool {
+	_, ok := m.clearedFields[inventoryitem.FieldComponentType]
+	return ok
+}
+
+// ResetComponentType resets all changes to the "component_type" field.
+func (m *InventoryItemMutation) ResetComponentType() {
+	m.component_type = nil
+	delete(m.clearedFields, inventoryitem.FieldComponentType)
+}
+
+// SetComponentID sets the "component_id" field.
+func (m *InventoryItemMutation) SetComponentID(i int) {
+	m.component_id = &i
+	m.addcomponent_id = nil
+}
+
+// ComponentID returns the value of the "component_id" field in the mutation.
+func (m *InventoryItemMutation) ComponentID() (r int, exists bool) {
+	v := m.component_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddComponentID adds i to the "component_id" field.
+func (m *InventoryItemMutation) AddComponentID(i int) {
+	if m.addcomponent_id != nil {
+		*m.addcomponent_id += i
+	} else {
+		m.addcomponent_id = &i
+	}
+}
+
+// AddedComponentID returns the value that was added to the "component_id" field in this mutation.
+func (m *InventoryItemMutation) AddedComponentID() (r int, exists bool) {
+	v := m.addcomponent_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearComponentID clears the value of the "component_id" field.
+func (m *InventoryItemMutation) ClearComponentID() {
+	m.component_id = nil
+	m.addcomponent_id = nil
+	m.clearedFields[inventoryitem.FieldComponentID] = struct{}{}
+}
+
+// ComponentIDCleared returns if the "component_id" field was cleared in this mutation.
+func (m *InventoryItemMutation) ComponentIDCleared() bool {
+	_, ok := m.clearedFields[inventoryitem.FieldComponentID]
+	return ok
+}
+
+// ResetComponentID resets all changes to the "component_id" field.
+func (m *InventoryItemMutation) ResetComponentID() {
+	m.component_id = nil
+	m.addcomponent_id = nil
+	delete(m.clearedFields, inventoryitem.FieldComponentID)
+}
+
+// ClearDevice clears the "device" edge to the Device entity.
+func (m *InventoryItemMutation) ClearDevice() {
+	m.cleareddevice = true
+	m.clearedFields[inventoryitem.FieldDeviceID] = struct{}{}
+}
+
+// DeviceCleared reports if the "device" edge to the Device entity was cleared.
+func (m *InventoryItemMutation) DeviceCleared() bool {
+	return m.cleareddevice
+}
+
+// DeviceIDs returns the "device" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// DeviceID instead. It exists only for internal usage by the builders.
+func (m *InventoryItemMutation) DeviceIDs() (ids []int) {
+	if id := m.device; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetDevice resets all changes to the "device" edge.
+func (m *InventoryItemMutation) ResetDevice() {
+	m.device = nil
+	m.cleareddevice = false
+}
+
+// ClearRole clears the "role" edge to the InventoryItemRole entity.
+func (m *InventoryItemMutation) ClearRole() {
+	m.clearedrole = true
+	m.clearedFields[inventoryitem.FieldRoleID] = struct{}{}
+}
+
+// RoleCleared reports if the "role" edge to the InventoryItemRole entity was cleared.
+func (m *InventoryItemMutation) RoleCleared() bool {
+	return m.RoleIDCleared() || m.clearedrole
+}
+
+// RoleIDs returns the "role" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// RoleID instead. It exists only for internal usage by the builders.
+func (m *InventoryItemMutation) RoleIDs() (ids []int) {
+	if id := m.role; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetRole resets all changes to the "role" edge.
+func (m *InventoryItemMutation) ResetRole() {
+	m.role = nil
+	m.clearedrole = false
+}
+
+// ClearManufacturer clears the "manufacturer" edge to the Manufacturer entity.
+func (m *InventoryItemMutation) ClearManufacturer() {
+	m.clearedmanufacturer = true
+	m.clearedFields[inventoryitem.FieldManufacturerID] = struct{}{}
+}
+
+// ManufacturerCleared reports if the "manufacturer" edge to the Manufacturer entity was cleared.
+func (m *InventoryItemMutation) ManufacturerCleared() bool {
+	return m.ManufacturerIDCleared() || m.clearedmanufacturer
+}
+
+// ManufacturerIDs returns the "manufacturer" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ManufacturerID instead. It exists only for internal usage by the builders.
+func (m *InventoryItemMutation) ManufacturerIDs() (ids []int) {
+	if id := m.manufacturer; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetManufacturer resets all changes to the "manufacturer" edge.
+func (m *InventoryItemMutation) ResetManufacturer() {
+	m.manufacturer = nil
+	m.clearedmanufacturer = false
+}
+
+// Where appends a list predicates to the InventoryItemMutation builder.
+func (m *InventoryItemMutation) Where(ps ...predicate.InventoryItem) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the InventoryItemMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *InventoryItemMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.InventoryItem, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *InventoryItemMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *InventoryItemMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (InventoryItem).
+func (m *InventoryItemMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *InventoryItemMutation) Fields() []string {
+	fields := make([]string, 0, 22)
+	if m.created != nil {
+		fields = append(fields, inventoryitem.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, inventoryitem.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, inventoryitem.FieldCustomFieldData)
+	}
+	if m.device != nil {
+		fields = append(fields, inventoryitem.FieldDeviceID)
+	}
+	if m.name != nil {
+		fields = append(fields, inventoryitem.FieldName)
+	}
+	if m.__name_natural != nil {
+		fields = append(fields, inventoryitem.FieldNameNatural)
+	}
+	if m.label != nil {
+		fields = append(fields, inventoryitem.FieldLabel)
+	}
+	if m.description != nil {
+		fields = append(fields, inventoryitem.FieldDescription)
+	}
+	if m.__site_id != nil {
+		fields = append(fields, inventoryitem.FieldSiteID)
+	}
+	if m.__location_id != nil {
+		fields = append(fields, inventoryitem.FieldLocationID)
+	}
+	if m.__rack_id != nil {
+		fields = append(fields, inventoryitem.FieldRackID)
+	}
+	if m.parent_id != nil {
+		fields = append(fields, inventoryitem.FieldParentID)
+	}
+	if m.__depth != nil {
+		fields = append(fields, inventoryitem.FieldDepth)
+	}
+	if m.status != nil {
+		fields = append(fields, inventoryitem.FieldStatus)
+	}
+	if m.role != nil {
+		fields = append(fields, inventoryitem.FieldRoleID)
+	}
+	if m.manufacturer != nil {
+		fields = append(fields, inventoryitem.FieldManufacturerID)
+	}
+	if m.part_id != nil {
+		fields = append(fields, inventoryitem.FieldPartID)
+	}
+	if m.serial != nil {
+		fields = append(fields, inventoryitem.FieldSerial)
+	}
+	if m.asset_tag != nil {
+		fields = append(fields, inventoryitem.FieldAssetTag)
+	}
+	if m.discovered != nil {
+		fields = append(fields, inventoryitem.FieldDiscovered)
+	}
+	if m.component_type != nil {
+		fields = append(fields, inventoryitem.FieldComponentType)
+	}
+	if m.component_id != nil {
+		fields = append(fields, inventoryitem.FieldComponentID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *InventoryItemMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case inventoryitem.FieldCreated:
+		return m.Created()
+	case inventoryitem.FieldLastUpdated:
+		return m.LastUpdated()
+	case inventoryitem.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case inventoryitem.FieldDeviceID:
+		return m.DeviceID()
+	case inventoryitem.FieldName:
+		return m.Name()
+	case inventoryitem.FieldNameNatural:
+		return m.NameNatural()
+	case inventoryitem.FieldLabel:
+		return m.Label()
+	case inventoryitem.FieldDescription:
+		return m.Description()
+	case inventoryitem.FieldSiteID:
+		return m.SiteID()
+	case inventoryitem.FieldLocationID:
+		return m.LocationID()
+	case inventoryitem.FieldRackID:
+		return m.RackID()
+	case inventoryitem.FieldParentID:
+		return m.ParentID()
+	case inventoryitem.FieldDepth:
+		return m.Depth()
+	case inventoryitem.FieldStatus:
+		return m.Status()
+	case inventoryitem.FieldRoleID:
+		return m.RoleID()
+	case inventoryitem.FieldManufacturerID:
+		return m.ManufacturerID()
+	case inventoryitem.FieldPartID:
+		return m.PartID()
+	case inventoryitem.FieldSerial:
+		return m.Serial()
+	case inventoryitem.FieldAssetTag:
+		return m.AssetTag()
+	case inventoryitem.FieldDiscovered:
+		return m.Discovered()
+	case inventoryitem.FieldComponentType:
+		return m.ComponentType()
+	case inventoryitem.FieldComponentID:
+		return m.ComponentID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *InventoryItemMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case inventoryitem.FieldCreated, inventoryitem.FieldLastUpdated, inventoryitem.FieldCustomFieldData, inventoryitem.FieldDeviceID, inventoryitem.FieldName, inventoryitem.FieldNameNatural, inventoryitem.FieldLabel, inventoryitem.FieldDescription, inventoryitem.FieldSiteID, inventoryitem.FieldLocationID, inventoryitem.FieldRackID, inventoryitem.FieldParentID, inventoryitem.FieldDepth, inventoryitem.FieldStatus, inventoryitem.FieldRoleID, inventoryitem.FieldManufacturerID, inventoryitem.FieldPartID, inventoryitem.FieldSerial, inventoryitem.FieldAssetTag, inventoryitem.FieldDiscovered, inventoryitem.FieldComponentType, inventoryitem.FieldComponentID:
+	default:
+		return nil, fmt.Errorf("unknown InventoryItem field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case inventoryitem.FieldCreated:
+		return old.Created, nil
+	case inventoryitem.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case inventoryitem.FieldCustomFieldData:
+		return old.CustomFieldData, nil
+	case inventoryitem.FieldDeviceID:
+		return old.DeviceID, nil
+	case inventoryitem.FieldName:
+		return old.Name, nil
+	case inventoryitem.FieldNameNatural:
+		return old.NameNatural, nil
+	case inventoryitem.FieldLabel:
+		return old.Label, nil
+	case inventoryitem.FieldDescription:
+		return old.Description, nil
+	case inventoryitem.FieldSiteID:
+		return old.SiteID, nil
+	case inventoryitem.FieldLocationID:
+		return old.LocationID, nil
+	case inventoryitem.FieldRackID:
+		return old.RackID, nil
+	case inventoryitem.FieldParentID:
+		return old.ParentID, nil
+	case inventoryitem.FieldDepth:
+		return old.Depth, nil
+	case inventoryitem.FieldStatus:
+		return old.Status, nil
+	case inventoryitem.FieldRoleID:
+		return old.RoleID, nil
+	case inventoryitem.FieldManufacturerID:
+		return old.ManufacturerID, nil
+	case inventoryitem.FieldPartID:
+		return old.PartID, nil
+	case inventoryitem.FieldSerial:
+		return old.Serial, nil
+	case inventoryitem.FieldAssetTag:
+		return old.AssetTag, nil
+	case inventoryitem.FieldDiscovered:
+		return old.Discovered, nil
+	case inventoryitem.FieldComponentType:
+		return old.ComponentType, nil
+	case inventoryitem.FieldComponentID:
+		return old.ComponentID, nil
+	}
+	return nil, fmt.Errorf("unknown InventoryItem field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *InventoryItemMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case inventoryitem.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case inventoryitem.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case inventoryitem.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case inventoryitem.FieldDeviceID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDeviceID(v)
+		return nil
+	case inventoryitem.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case inventoryitem.FieldNameNatural:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNameNatural(v)
+		return nil
+	case inventoryitem.FieldLabel:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLabel(v)
+		return nil
+	case inventoryitem.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case inventoryitem.FieldSiteID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSiteID(v)
+		return nil
+	case inventoryitem.FieldLocationID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLocationID(v)
+		return nil
+	case inventoryitem.FieldRackID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRackID(v)
+		return nil
+	case inventoryitem.FieldParentID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetParentID(v)
+		return nil
+	case inventoryitem.FieldDepth:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDepth(v)
+		return nil
+	case inventoryitem.FieldStatus:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case inventoryitem.FieldRoleID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRoleID(v)
+		return nil
+	case inventoryitem.FieldManufacturerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetManufacturerID(v)
+		return nil
+	case inventoryitem.FieldPartID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPartID(v)
+		return nil
+	case inventoryitem.FieldSerial:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSerial(v)
+		return nil
+	case inventoryitem.FieldAssetTag:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAssetTag(v)
+		return nil
+	case inventoryitem.FieldDiscovered:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDiscovered(v)
+		return nil
+	case inventoryitem.FieldComponentType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetComponentType(v)
+		return nil
+	case inventoryitem.FieldComponentID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetComponentID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown InventoryItem field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *InventoryItemMutation) AddedFields() []string {
+	var fields []string
+	if m.add__site_id != nil {
+		fields = append(fields, inventoryitem.FieldSiteID)
+	}
+	if m.add__location_id != nil {
+		fields = append(fields, inventoryitem.FieldLocationID)
+	}
+	if m.add__rack_id != nil {
+		fields = append(fields, inventoryitem.FieldRackID)
+	}
+	if m.addparent_id != nil {
+		fields = append(fields, inventoryitem.FieldParentID)
+	}
+	if m.add__depth != nil {
+		fields = append(fields, inventoryitem.FieldDepth)
+	}
+	if m.addcomponent_id != nil {
+		fields = append(fields, inventoryitem.FieldComponentID)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *InventoryItemMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case inventoryitem.FieldSiteID:
+		return m.AddedSiteID()
+	case inventoryitem.FieldLocationID:
+		return m.AddedLocationID()
+	case inventoryitem.FieldRackID:
+		return m.AddedRackID()
+	case inventoryitem.FieldParentID:
+		return m.AddedParentID()
+	case inventoryitem.FieldDepth:
+		return m.AddedDepth()
+	case inventoryitem.FieldComponentID:
+		return m.AddedComponentID()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *InventoryItemMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case inventoryitem.FieldSiteID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddSiteID(v)
+		return nil
+	case inventoryitem.FieldLocationID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddLocationID(v)
+		return nil
+	case inventoryitem.FieldRackID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddRackID(v)
+		return nil
+	case inventoryitem.FieldParentID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddParentID(v)
+		return nil
+	case inventoryitem.FieldDepth:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddDepth(v)
+		return nil
+	case inventoryitem.FieldComponentID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddComponentID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown InventoryItem numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *InventoryItemMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(inventoryitem.FieldCreated) {
+		fields = append(fields, inventoryitem.FieldCreated)
+	}
+	if m.FieldCleared(inventoryitem.FieldLastUpdated) {
+		fields = append(fields, inventoryitem.FieldLastUpdated)
+	}
+	if m.FieldCleared(inventoryitem.FieldSiteID) {
+		fields = append(fields, inventoryitem.FieldSiteID)
+	}
+	if m.FieldCleared(inventoryitem.FieldLocationID) {
+		fields = append(fields, inventoryitem.FieldLocationID)
+	}
+	if m.FieldCleared(inventoryitem.FieldRackID) {
+		fields = append(fields, inventoryitem.FieldRackID)
+	}
+	if m.FieldCleared(inventoryitem.FieldParentID) {
+		fields = append(fields, inventoryitem.FieldParentID)
+	}
+	if m.FieldCleared(inventoryitem.FieldRoleID) {
+		fields = append(fields, inventoryitem.FieldRoleID)
+	}
+	if m.FieldCleared(inventoryitem.FieldManufacturerID) {
+		fields = append(fields, inventoryitem.FieldManufacturerID)
+	}
+	if m.FieldCleared(inventoryitem.FieldAssetTag) {
+		fields = append(fields, inventoryitem.FieldAssetTag)
+	}
+	if m.FieldCleared(inventoryitem.FieldComponentType) {
+		fields = append(fields, inventoryitem.FieldComponentType)
+	}
+	if m.FieldCleared(inventoryitem.FieldComponentID) {
+		fields = append(fields, inventoryitem.FieldComponentID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *InventoryItemMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *InventoryItemMutation) ClearField(name string) error {
+	switch name {
+	case inventoryitem.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case inventoryitem.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case inventoryitem.FieldSiteID:
+		m.ClearSiteID()
+		return nil
+	case inventoryitem.FieldLocationID:
+		m.ClearLocationID()
+		return nil
+	case inventoryitem.FieldRackID:
+		m.ClearRackID()
+		return nil
+	case inventoryitem.FieldParentID:
+		m.ClearParentID()
+		return nil
+	case inventoryitem.FieldRoleID:
+		m.ClearRoleID()
+		return nil
+	case inventoryitem.FieldManufacturerID:
+		m.ClearManufacturerID()
+		return nil
+	case inventoryitem.FieldAssetTag:
+		m.ClearAssetTag()
+		return nil
+	case inventoryitem.FieldComponentType:
+		m.ClearComponentType()
+		return nil
+	case inventoryitem.FieldComponentID:
+		m.ClearComponentID()
+		return nil
+	}
+	return fmt.Errorf("unknown InventoryItem nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *InventoryItemMutation) ResetField(name string) error {
+	switch name {
+	case inventoryitem.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case inventoryitem.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case inventoryitem.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case inventoryitem.FieldDeviceID:
+		m.ResetDeviceID()
+		return nil
+	case inventoryitem.FieldName:
+		m.ResetName()
+		return nil
+	case inventoryitem.FieldNameNatural:
+		m.ResetNameNatural()
+		return nil
+	case inventoryitem.FieldLabel:
+		m.ResetLabel()
+		return nil
+	case inventoryitem.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case inventoryitem.FieldSiteID:
+		m.ResetSiteID()
+		return nil
+	case inventoryitem.FieldLocationID:
+		m.ResetLocationID()
+		return nil
+	case inventoryitem.FieldRackID:
+		m.ResetRackID()
+		return nil
+	case inventoryitem.FieldParentID:
+		m.ResetParentID()
+		return nil
+	case inventoryitem.FieldDepth:
+		m.ResetDepth()
+		return nil
+	case inventoryitem.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case inventoryitem.FieldRoleID:
+		m.ResetRoleID()
+		return nil
+	case inventoryitem.FieldManufacturerID:
+		m.ResetManufacturerID()
+		return nil
+	case inventoryitem.FieldPartID:
+		m.ResetPartID()
+		return nil
+	case inventoryitem.FieldSerial:
+		m.ResetSerial()
+		return nil
+	case inventoryitem.FieldAssetTag:
+		m.ResetAssetTag()
+		return nil
+	case inventoryitem.FieldDiscovered:
+		m.ResetDiscovered()
+		return nil
+	case inventoryitem.FieldComponentType:
+		m.ResetComponentType()
+		return nil
+	case inventoryitem.FieldComponentID:
+		m.ResetComponentID()
+		return nil
+	}
+	return fmt.Errorf("unknown InventoryItem field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *InventoryItemMutation) AddedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.device != nil {
+		edges = append(edges, inventoryitem.EdgeDevice)
+	}
+	if m.role != nil {
+		edges = append(edges, inventoryitem.EdgeRole)
+	}
+	if m.manufacturer != nil {
+		edges = append(edges, inventoryitem.EdgeManufacturer)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *InventoryItemMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case inventoryitem.EdgeDevice:
+		if id := m.device; id != nil {
+			return []ent.Value{*id}
+		}
+	case inventoryitem.EdgeRole:
+		if id := m.role; id != nil {
+			return []ent.Value{*id}
+		}
+	case inventoryitem.EdgeManufacturer:
+		if id := m.manufacturer; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *InventoryItemMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 3)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *InventoryItemMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *InventoryItemMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.cleareddevice {
+		edges = append(edges, inventoryitem.EdgeDevice)
+	}
+	if m.clearedrole {
+		edges = append(edges, inventoryitem.EdgeRole)
+	}
+	if m.clearedmanufacturer {
+		edges = append(edges, inventoryitem.EdgeManufacturer)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *InventoryItemMutation) EdgeCleared(name string) bool {
+	switch name {
+	case inventoryitem.EdgeDevice:
+		return m.cleareddevice
+	case inventoryitem.EdgeRole:
+		return m.clearedrole
+	case inventoryitem.EdgeManufacturer:
+		return m.clearedmanufacturer
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *InventoryItemMutation) ClearEdge(name string) error {
+	switch name {
+	case inventoryitem.EdgeDevice:
+		m.ClearDevice()
+		return nil
+	case inventoryitem.EdgeRole:
+		m.ClearRole()
+		return nil
+	case inventoryitem.EdgeManufacturer:
+		m.ClearManufacturer()
+		return nil
+	}
+	return fmt.Errorf("unknown InventoryItem unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *InventoryItemMutation) ResetEdge(name string) error {
+	switch name {
+	case inventoryitem.EdgeDevice:
+		m.ResetDevice()
+		return nil
+	case inventoryitem.EdgeRole:
+		m.ResetRole()
+		return nil
+	case inventoryitem.EdgeManufacturer:
+		m.ResetManufacturer()
+		return nil
+	}
+	return fmt.Errorf("unknown InventoryItem edge %s", name)
+}
+
 // InventoryItemRoleMutation represents an operation that mutates the InventoryItemRole nodes in the graph.
 type InventoryItemRoleMutation struct {
 	config
@@ -18602,6 +21402,2237 @@ func (m *ManufacturerMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *ManufacturerMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown Manufacturer edge %s", name)
+}
+
+// ModuleMutation represents an operation that mutates the Module nodes in the graph.
+type ModuleMutation struct {
+	config
+	op                   Op
+	typ                  string
+	id                   *int
+	created              *time.Time
+	last_updated         *time.Time
+	custom_field_data    *map[string]interface{}
+	status               *string
+	serial               *string
+	asset_tag            *string
+	description          *string
+	comments             *string
+	replicate_components *bool
+	adopt_components     *bool
+	__display            *string
+	clearedFields        map[string]struct{}
+	device               *int
+	cleareddevice        bool
+	module_bay           *int
+	clearedmodule_bay    bool
+	module_type          *int
+	clearedmodule_type   bool
+	done                 bool
+	oldValue             func(context.Context) (*Module, error)
+	predicates           []predicate.Module
+}
+
+var _ ent.Mutation = (*ModuleMutation)(nil)
+
+// moduleOption allows management of the mutation configuration using functional options.
+type moduleOption func(*ModuleMutation)
+
+// newModuleMutation creates new mutation for the Module entity.
+func newModuleMutation(c config, op Op, opts ...moduleOption) *ModuleMutation {
+	m := &ModuleMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeModule,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withModuleID sets the ID field of the mutation.
+func withModuleID(id int) moduleOption {
+	return func(m *ModuleMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Module
+		)
+		m.oldValue = func(ctx context.Context) (*Module, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Module.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withModule sets the old Module of the mutation.
+func withModule(node *Module) moduleOption {
+	return func(m *ModuleMutation) {
+		m.oldValue = func(context.Context) (*Module, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ModuleMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ModuleMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ModuleMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ModuleMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Module.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *ModuleMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *ModuleMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *ModuleMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[module.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *ModuleMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[module.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *ModuleMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, module.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *ModuleMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *ModuleMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *ModuleMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[module.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *ModuleMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[module.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *ModuleMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, module.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *ModuleMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *ModuleMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *ModuleMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetDeviceID sets the "device_id" field.
+func (m *ModuleMutation) SetDeviceID(i int) {
+	m.device = &i
+}
+
+// DeviceID returns the value of the "device_id" field in the mutation.
+func (m *ModuleMutation) DeviceID() (r int, exists bool) {
+	v := m.device
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDeviceID resets all changes to the "device_id" field.
+func (m *ModuleMutation) ResetDeviceID() {
+	m.device = nil
+}
+
+// SetModuleBayID sets the "module_bay_id" field.
+func (m *ModuleMutation) SetModuleBayID(i int) {
+	m.module_bay = &i
+}
+
+// ModuleBayID returns the value of the "module_bay_id" field in the mutation.
+func (m *ModuleMutation) ModuleBayID() (r int, exists bool) {
+	v := m.module_bay
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetModuleBayID resets all changes to the "module_bay_id" field.
+func (m *ModuleMutation) ResetModuleBayID() {
+	m.module_bay = nil
+}
+
+// SetModuleTypeID sets the "module_type_id" field.
+func (m *ModuleMutation) SetModuleTypeID(i int) {
+	m.module_type = &i
+}
+
+// ModuleTypeID returns the value of the "module_type_id" field in the mutation.
+func (m *ModuleMutation) ModuleTypeID() (r int, exists bool) {
+	v := m.module_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetModuleTypeID resets all changes to the "module_type_id" field.
+func (m *ModuleMutation) ResetModuleTypeID() {
+	m.module_type = nil
+}
+
+// SetStatus sets the "status" field.
+func (m *ModuleMutation) SetStatus(s string) {
+	m.status = &s
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *ModuleMutation) Status() (r string, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *ModuleMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetSerial sets the "serial" field.
+func (m *ModuleMutation) SetSerial(s string) {
+	m.serial = &s
+}
+
+// Serial returns the value of the "serial" field in the mutation.
+func (m *ModuleMutation) Serial() (r string, exists bool) {
+	v := m.serial
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetSerial resets all changes to the "serial" field.
+func (m *ModuleMutation) ResetSerial() {
+	m.serial = nil
+}
+
+// SetAssetTag sets the "asset_tag" field.
+func (m *ModuleMutation) SetAssetTag(s string) {
+	m.asset_tag = &s
+}
+
+// AssetTag returns the value of the "asset_tag" field in the mutation.
+func (m *ModuleMutation) AssetTag() (r string, exists bool) {
+	v := m.asset_tag
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearAssetTag clears the value of the "asset_tag" field.
+func (m *ModuleMutation) ClearAssetTag() {
+	m.asset_tag = nil
+	m.clearedFields[module.FieldAssetTag] = struct{}{}
+}
+
+// AssetTagCleared returns if the "asset_tag" field was cleared in this mutation.
+func (m *ModuleMutation) AssetTagCleared() bool {
+	_, ok := m.clearedFields[module.FieldAssetTag]
+	return ok
+}
+
+// ResetAssetTag resets all changes to the "asset_tag" field.
+func (m *ModuleMutation) ResetAssetTag() {
+	m.asset_tag = nil
+	delete(m.clearedFields, module.FieldAssetTag)
+}
+
+// SetDescription sets the "description" field.
+func (m *ModuleMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *ModuleMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *ModuleMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetComments sets the "comments" field.
+func (m *ModuleMutation) SetComments(s string) {
+	m.comments = &s
+}
+
+// Comments returns the value of the "comments" field in the mutation.
+func (m *ModuleMutation) Comments() (r string, exists bool) {
+	v := m.comments
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetComments resets all changes to the "comments" field.
+func (m *ModuleMutation) ResetComments() {
+	m.comments = nil
+}
+
+// SetReplicateComponents sets the "replicate_components" field.
+func (m *ModuleMutation) SetReplicateComponents(b bool) {
+	m.replicate_components = &b
+}
+
+// ReplicateComponents returns the value of the "replicate_components" field in the mutation.
+func (m *ModuleMutation) ReplicateComponents() (r bool, exists bool) {
+	v := m.replicate_components
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetReplicateComponents resets all changes to the "replicate_components" field.
+func (m *ModuleMutation) ResetReplicateComponents() {
+	m.replicate_components = nil
+}
+
+// SetAdoptComponents sets the "adopt_components" field.
+func (m *ModuleMutation) SetAdoptComponents(b bool) {
+	m.adopt_components = &b
+}
+
+// AdoptComponents returns the value of the "adopt_components" field in the mutation.
+func (m *ModuleMutation) AdoptComponents() (r bool, exists bool) {
+	v := m.adopt_components
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAdoptComponents resets all changes to the "adopt_components" field.
+func (m *ModuleMutation) ResetAdoptComponents() {
+	m.adopt_components = nil
+}
+
+// SetDisplay sets the "_display" field.
+func (m *ModuleMutation) SetDisplay(s string) {
+	m.__display = &s
+}
+
+// Display returns the value of the "_display" field in the mutation.
+func (m *ModuleMutation) Display() (r string, exists bool) {
+	v := m.__display
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDisplay resets all changes to the "_display" field.
+func (m *ModuleMutation) ResetDisplay() {
+	m.__display = nil
+}
+
+// ClearDevice clears the "device" edge to the Device entity.
+func (m *ModuleMutation) ClearDevice() {
+	m.cleareddevice = true
+	m.clearedFields[module.FieldDeviceID] = struct{}{}
+}
+
+// DeviceCleared reports if the "device" edge to the Device entity was cleared.
+func (m *ModuleMutation) DeviceCleared() bool {
+	return m.cleareddevice
+}
+
+// DeviceIDs returns the "device" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// DeviceID instead. It exists only for internal usage by the builders.
+func (m *ModuleMutation) DeviceIDs() (ids []int) {
+	if id := m.device; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetDevice resets all changes to the "device" edge.
+func (m *ModuleMutation) ResetDevice() {
+	m.device = nil
+	m.cleareddevice = false
+}
+
+// ClearModuleBay clears the "module_bay" edge to the ModuleBay entity.
+func (m *ModuleMutation) ClearModuleBay() {
+	m.clearedmodule_bay = true
+	m.clearedFields[module.FieldModuleBayID] = struct{}{}
+}
+
+// ModuleBayCleared reports if the "module_bay" edge to the ModuleBay entity was cleared.
+func (m *ModuleMutation) ModuleBayCleared() bool {
+	return m.clearedmodule_bay
+}
+
+// ModuleBayIDs returns the "module_bay" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ModuleBayID instead. It exists only for internal usage by the builders.
+func (m *ModuleMutation) ModuleBayIDs() (ids []int) {
+	if id := m.module_bay; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetModuleBay resets all changes to the "module_bay" edge.
+func (m *ModuleMutation) ResetModuleBay() {
+	m.module_bay = nil
+	m.clearedmodule_bay = false
+}
+
+// ClearModuleType clears the "module_type" edge to the ModuleType entity.
+func (m *ModuleMutation) ClearModuleType() {
+	m.clearedmodule_type = true
+	m.clearedFields[module.FieldModuleTypeID] = struct{}{}
+}
+
+// ModuleTypeCleared reports if the "module_type" edge to the ModuleType entity was cleared.
+func (m *ModuleMutation) ModuleTypeCleared() bool {
+	return m.clearedmodule_type
+}
+
+// ModuleTypeIDs returns the "module_type" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ModuleTypeID instead. It exists only for internal usage by the builders.
+func (m *ModuleMutation) ModuleTypeIDs() (ids []int) {
+	if id := m.module_type; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetModuleType resets all changes to the "module_type" edge.
+func (m *ModuleMutation) ResetModuleType() {
+	m.module_type = nil
+	m.clearedmodule_type = false
+}
+
+// Where appends a list predicates to the ModuleMutation builder.
+func (m *ModuleMutation) Where(ps ...predicate.Module) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ModuleMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ModuleMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Module, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ModuleMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ModuleMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Module).
+func (m *ModuleMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ModuleMutation) Fields() []string {
+	fields := make([]string, 0, 14)
+	if m.created != nil {
+		fields = append(fields, module.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, module.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, module.FieldCustomFieldData)
+	}
+	if m.device != nil {
+		fields = append(fields, module.FieldDeviceID)
+	}
+	if m.module_bay != nil {
+		fields = append(fields, module.FieldModuleBayID)
+	}
+	if m.module_type != nil {
+		fields = append(fields, module.FieldModuleTypeID)
+	}
+	if m.status != nil {
+		fields = append(fields, module.FieldStatus)
+	}
+	if m.serial != nil {
+		fields = append(fields, module.FieldSerial)
+	}
+	if m.asset_tag != nil {
+		fields = append(fields, module.FieldAssetTag)
+	}
+	if m.description != nil {
+		fields = append(fields, module.FieldDescription)
+	}
+	if m.comments != nil {
+		fields = append(fields, module.FieldComments)
+	}
+	if m.replicate_components != nil {
+		fields = append(fields, module.FieldReplicateComponents)
+	}
+	if m.adopt_components != nil {
+		fields = append(fields, module.FieldAdoptComponents)
+	}
+	if m.__display != nil {
+		fields = append(fields, module.FieldDisplay)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ModuleMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case module.FieldCreated:
+		return m.Created()
+	case module.FieldLastUpdated:
+		return m.LastUpdated()
+	case module.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case module.FieldDeviceID:
+		return m.DeviceID()
+	case module.FieldModuleBayID:
+		return m.ModuleBayID()
+	case module.FieldModuleTypeID:
+		return m.ModuleTypeID()
+	case module.FieldStatus:
+		return m.Status()
+	case module.FieldSerial:
+		return m.Serial()
+	case module.FieldAssetTag:
+		return m.AssetTag()
+	case module.FieldDescription:
+		return m.Description()
+	case module.FieldComments:
+		return m.Comments()
+	case module.FieldReplicateComponents:
+		return m.ReplicateComponents()
+	case module.FieldAdoptComponents:
+		return m.AdoptComponents()
+	case module.FieldDisplay:
+		return m.Display()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ModuleMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case module.FieldCreated, module.FieldLastUpdated, module.FieldCustomFieldData, module.FieldDeviceID, module.FieldModuleBayID, module.FieldModuleTypeID, module.FieldStatus, module.FieldSerial, module.FieldAssetTag, module.FieldDescription, module.FieldComments, module.FieldReplicateComponents, module.FieldAdoptComponents, module.FieldDisplay:
+	default:
+		return nil, fmt.Errorf("unknown Module field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case module.FieldCreated:
+		return old.Created, nil
+	case module.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case module.FieldCustomFieldData:
+		return old.CustomFieldData, nil
+	case module.FieldDeviceID:
+		return old.DeviceID, nil
+	case module.FieldModuleBayID:
+		return old.ModuleBayID, nil
+	case module.FieldModuleTypeID:
+		return old.ModuleTypeID, nil
+	case module.FieldStatus:
+		return old.Status, nil
+	case module.FieldSerial:
+		return old.Serial, nil
+	case module.FieldAssetTag:
+		return old.AssetTag, nil
+	case module.FieldDescription:
+		return old.Description, nil
+	case module.FieldComments:
+		return old.Comments, nil
+	case module.FieldReplicateComponents:
+		return old.ReplicateComponents, nil
+	case module.FieldAdoptComponents:
+		return old.AdoptComponents, nil
+	case module.FieldDisplay:
+		return old.Display, nil
+	}
+	return nil, fmt.Errorf("unknown Module field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ModuleMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case module.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case module.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case module.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case module.FieldDeviceID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDeviceID(v)
+		return nil
+	case module.FieldModuleBayID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetModuleBayID(v)
+		return nil
+	case module.FieldModuleTypeID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetModuleTypeID(v)
+		return nil
+	case module.FieldStatus:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case module.FieldSerial:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSerial(v)
+		return nil
+	case module.FieldAssetTag:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAssetTag(v)
+		return nil
+	case module.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case module.FieldComments:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetComments(v)
+		return nil
+	case module.FieldReplicateComponents:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetReplicateComponents(v)
+		return nil
+	case module.FieldAdoptComponents:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAdoptComponents(v)
+		return nil
+	case module.FieldDisplay:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDisplay(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Module field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ModuleMutation) AddedFields() []string {
+	var fields []string
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ModuleMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ModuleMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown Module numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ModuleMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(module.FieldCreated) {
+		fields = append(fields, module.FieldCreated)
+	}
+	if m.FieldCleared(module.FieldLastUpdated) {
+		fields = append(fields, module.FieldLastUpdated)
+	}
+	if m.FieldCleared(module.FieldAssetTag) {
+		fields = append(fields, module.FieldAssetTag)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ModuleMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ModuleMutation) ClearField(name string) error {
+	switch name {
+	case module.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case module.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case module.FieldAssetTag:
+		m.ClearAssetTag()
+		return nil
+	}
+	return fmt.Errorf("unknown Module nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ModuleMutation) ResetField(name string) error {
+	switch name {
+	case module.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case module.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case module.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case module.FieldDeviceID:
+		m.ResetDeviceID()
+		return nil
+	case module.FieldModuleBayID:
+		m.ResetModuleBayID()
+		return nil
+	case module.FieldModuleTypeID:
+		m.ResetModuleTypeID()
+		return nil
+	case module.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case module.FieldSerial:
+		m.ResetSerial()
+		return nil
+	case module.FieldAssetTag:
+		m.ResetAssetTag()
+		return nil
+	case module.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case module.FieldComments:
+		m.ResetComments()
+		return nil
+	case module.FieldReplicateComponents:
+		m.ResetReplicateComponents()
+		return nil
+	case module.FieldAdoptComponents:
+		m.ResetAdoptComponents()
+		return nil
+	case module.FieldDisplay:
+		m.ResetDisplay()
+		return nil
+	}
+	return fmt.Errorf("unknown Module field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ModuleMutation) AddedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.device != nil {
+		edges = append(edges, module.EdgeDevice)
+	}
+	if m.module_bay != nil {
+		edges = append(edges, module.EdgeModuleBay)
+	}
+	if m.module_type != nil {
+		edges = append(edges, module.EdgeModuleType)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ModuleMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case module.EdgeDevice:
+		if id := m.device; id != nil {
+			return []ent.Value{*id}
+		}
+	case module.EdgeModuleBay:
+		if id := m.module_bay; id != nil {
+			return []ent.Value{*id}
+		}
+	case module.EdgeModuleType:
+		if id := m.module_type; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ModuleMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 3)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ModuleMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ModuleMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.cleareddevice {
+		edges = append(edges, module.EdgeDevice)
+	}
+	if m.clearedmodule_bay {
+		edges = append(edges, module.EdgeModuleBay)
+	}
+	if m.clearedmodule_type {
+		edges = append(edges, module.EdgeModuleType)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ModuleMutation) EdgeCleared(name string) bool {
+	switch name {
+	case module.EdgeDevice:
+		return m.cleareddevice
+	case module.EdgeModuleBay:
+		return m.clearedmodule_bay
+	case module.EdgeModuleType:
+		return m.clearedmodule_type
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ModuleMutation) ClearEdge(name string) error {
+	switch name {
+	case module.EdgeDevice:
+		m.ClearDevice()
+		return nil
+	case module.EdgeModuleBay:
+		m.ClearModuleBay()
+		return nil
+	case module.EdgeModuleType:
+		m.ClearModuleType()
+		return nil
+	}
+	return fmt.Errorf("unknown Module unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ModuleMutation) ResetEdge(name string) error {
+	switch name {
+	case module.EdgeDevice:
+		m.ResetDevice()
+		return nil
+	case module.EdgeModuleBay:
+		m.ResetModuleBay()
+		return nil
+	case module.EdgeModuleType:
+		m.ResetModuleType()
+		return nil
+	}
+	return fmt.Errorf("unknown Module edge %s", name)
+}
+
+// ModuleBayMutation represents an operation that mutates the ModuleBay nodes in the graph.
+type ModuleBayMutation struct {
+	config
+	op                Op
+	typ               string
+	id                *int
+	created           *time.Time
+	last_updated      *time.Time
+	custom_field_data *map[string]interface{}
+	name              *string
+	__name_natural    *string
+	label             *string
+	description       *string
+	__site_id         *int
+	add__site_id      *int
+	__location_id     *int
+	add__location_id  *int
+	__rack_id         *int
+	add__rack_id      *int
+	position          *string
+	enabled           *bool
+	parent_id         *int
+	addparent_id      *int
+	clearedFields     map[string]struct{}
+	device            *int
+	cleareddevice     bool
+	module            *int
+	clearedmodule     bool
+	done              bool
+	oldValue          func(context.Context) (*ModuleBay, error)
+	predicates        []predicate.ModuleBay
+}
+
+var _ ent.Mutation = (*ModuleBayMutation)(nil)
+
+// modulebayOption allows management of the mutation configuration using functional options.
+type modulebayOption func(*ModuleBayMutation)
+
+// newModuleBayMutation creates new mutation for the ModuleBay entity.
+func newModuleBayMutation(c config, op Op, opts ...modulebayOption) *ModuleBayMutation {
+	m := &ModuleBayMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeModuleBay,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withModuleBayID sets the ID field of the mutation.
+func withModuleBayID(id int) modulebayOption {
+	return func(m *ModuleBayMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ModuleBay
+		)
+		m.oldValue = func(ctx context.Context) (*ModuleBay, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ModuleBay.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withModuleBay sets the old ModuleBay of the mutation.
+func withModuleBay(node *ModuleBay) modulebayOption {
+	return func(m *ModuleBayMutation) {
+		m.oldValue = func(context.Context) (*ModuleBay, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ModuleBayMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ModuleBayMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ModuleBayMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ModuleBayMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ModuleBay.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *ModuleBayMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *ModuleBayMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *ModuleBayMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[modulebay.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *ModuleBayMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[modulebay.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *ModuleBayMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, modulebay.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *ModuleBayMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *ModuleBayMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *ModuleBayMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[modulebay.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *ModuleBayMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[modulebay.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *ModuleBayMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, modulebay.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *ModuleBayMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *ModuleBayMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *ModuleBayMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetDeviceID sets the "device_id" field.
+func (m *ModuleBayMutation) SetDeviceID(i int) {
+	m.device = &i
+}
+
+// DeviceID returns the value of the "device_id" field in the mutation.
+func (m *ModuleBayMutation) DeviceID() (r int, exists bool) {
+	v := m.device
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDeviceID resets all changes to the "device_id" field.
+func (m *ModuleBayMutation) ResetDeviceID() {
+	m.device = nil
+}
+
+// SetModuleID sets the "module_id" field.
+func (m *ModuleBayMutation) SetModuleID(i int) {
+	m.module = &i
+}
+
+// ModuleID returns the value of the "module_id" field in the mutation.
+func (m *ModuleBayMutation) ModuleID() (r int, exists bool) {
+	v := m.module
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearModuleID clears the value of the "module_id" field.
+func (m *ModuleBayMutation) ClearModuleID() {
+	m.module = nil
+	m.clearedFields[modulebay.FieldModuleID] = struct{}{}
+}
+
+// ModuleIDCleared returns if the "module_id" field was cleared in this mutation.
+func (m *ModuleBayMutation) ModuleIDCleared() bool {
+	_, ok := m.clearedFields[modulebay.FieldModuleID]
+	return ok
+}
+
+// ResetModuleID resets all changes to the "module_id" field.
+func (m *ModuleBayMutation) ResetModuleID() {
+	m.module = nil
+	delete(m.clearedFields, modulebay.FieldModuleID)
+}
+
+// SetName sets the "name" field.
+func (m *ModuleBayMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *ModuleBayMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *ModuleBayMutation) ResetName() {
+	m.name = nil
+}
+
+// SetNameNatural sets the "_name_natural" field.
+func (m *ModuleBayMutation) SetNameNatural(s string) {
+	m.__name_natural = &s
+}
+
+// NameNatural returns the value of the "_name_natural" field in the mutation.
+func (m *ModuleBayMutation) NameNatural() (r string, exists bool) {
+	v := m.__name_natural
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetNameNatural resets all changes to the "_name_natural" field.
+func (m *ModuleBayMutation) ResetNameNatural() {
+	m.__name_natural = nil
+}
+
+// SetLabel sets the "label" field.
+func (m *ModuleBayMutation) SetLabel(s string) {
+	m.label = &s
+}
+
+// Label returns the value of the "label" field in the mutation.
+func (m *ModuleBayMutation) Label() (r string, exists bool) {
+	v := m.label
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetLabel resets all changes to the "label" field.
+func (m *ModuleBayMutation) ResetLabel() {
+	m.label = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *ModuleBayMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *ModuleBayMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *ModuleBayMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetSiteID sets the "_site_id" field.
+func (m *ModuleBayMutation) SetSiteID(i int) {
+	m.__site_id = &i
+	m.add__site_id = nil
+}
+
+// SiteID returns the value of the "_site_id" field in the mutation.
+func (m *ModuleBayMutation) SiteID() (r int, exists bool) {
+	v := m.__site_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddSiteID adds i to the "_site_id" field.
+func (m *ModuleBayMutation) AddSiteID(i int) {
+	if m.add__site_id != nil {
+		*m.add__site_id += i
+	} else {
+		m.add__site_id = &i
+	}
+}
+
+// AddedSiteID returns the value that was added to the "_site_id" field in this mutation.
+func (m *ModuleBayMutation) AddedSiteID() (r int, exists bool) {
+	v := m.add__site_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearSiteID clears the value of the "_site_id" field.
+func (m *ModuleBayMutation) ClearSiteID() {
+	m.__site_id = nil
+	m.add__site_id = nil
+	m.clearedFields[modulebay.FieldSiteID] = struct{}{}
+}
+
+// SiteIDCleared returns if the "_site_id" field was cleared in this mutation.
+func (m *ModuleBayMutation) SiteIDCleared() bool {
+	_, ok := m.clearedFields[modulebay.FieldSiteID]
+	return ok
+}
+
+// ResetSiteID resets all changes to the "_site_id" field.
+func (m *ModuleBayMutation) ResetSiteID() {
+	m.__site_id = nil
+	m.add__site_id = nil
+	delete(m.clearedFields, modulebay.FieldSiteID)
+}
+
+// SetLocationID sets the "_location_id" field.
+func (m *ModuleBayMutation) SetLocationID(i int) {
+	m.__location_id = &i
+	m.add__location_id = nil
+}
+
+// LocationID returns the value of the "_location_id" field in the mutation.
+func (m *ModuleBayMutation) LocationID() (r int, exists bool) {
+	v := m.__location_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddLocationID adds i to the "_location_id" field.
+func (m *ModuleBayMutation) AddLocationID(i int) {
+	if m.add__location_id != nil {
+		*m.add__location_id += i
+	} else {
+		m.add__location_id = &i
+	}
+}
+
+// AddedLocationID returns the value that was added to the "_location_id" field in this mutation.
+func (m *ModuleBayMutation) AddedLocationID() (r int, exists bool) {
+	v := m.add__location_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLocationID clears the value of the "_location_id" field.
+func (m *ModuleBayMutation) ClearLocationID() {
+	m.__location_id = nil
+	m.add__location_id = nil
+	m.clearedFields[modulebay.FieldLocationID] = struct{}{}
+}
+
+// LocationIDCleared returns if the "_location_id" field was cleared in this mutation.
+func (m *ModuleBayMutation) LocationIDCleared() bool {
+	_, ok := m.clearedFields[modulebay.FieldLocationID]
+	return ok
+}
+
+// ResetLocationID resets all changes to the "_location_id" field.
+func (m *ModuleBayMutation) ResetLocationID() {
+	m.__location_id = nil
+	m.add__location_id = nil
+	delete(m.clearedFields, modulebay.FieldLocationID)
+}
+
+// SetRackID sets the "_rack_id" field.
+func (m *ModuleBayMutation) SetRackID(i int) {
+	m.__rack_id = &i
+	m.add__rack_id = nil
+}
+
+// RackID returns the value of the "_rack_id" field in the mutation.
+func (m *ModuleBayMutation) RackID() (r int, exists bool) {
+	v := m.__rack_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddRackID adds i to the "_rack_id" field.
+func (m *ModuleBayMutation) AddRackID(i int) {
+	if m.add__rack_id != nil {
+		*m.add__rack_id += i
+	} else {
+		m.add__rack_id = &i
+	}
+}
+
+// AddedRackID returns the value that was added to the "_rack_id" field in this mutation.
+func (m *ModuleBayMutation) AddedRackID() (r int, exists bool) {
+	v := m.add__rack_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearRackID clears the value of the "_rack_id" field.
+func (m *ModuleBayMutation) ClearRackID() {
+	m.__rack_id = nil
+	m.add__rack_id = nil
+	m.clearedFields[modulebay.FieldRackID] = struct{}{}
+}
+
+// RackIDCleared returns if the "_rack_id" field was cleared in this mutation.
+func (m *ModuleBayMutation) RackIDCleared() bool {
+	_, ok := m.clearedFields[modulebay.FieldRackID]
+	return ok
+}
+
+// ResetRackID resets all changes to the "_rack_id" field.
+func (m *ModuleBayMutation) ResetRackID() {
+	m.__rack_id = nil
+	m.add__rack_id = nil
+	delete(m.clearedFields, modulebay.FieldRackID)
+}
+
+// SetPosition sets the "position" field.
+func (m *ModuleBayMutation) SetPosition(s string) {
+	m.position = &s
+}
+
+// Position returns the value of the "position" field in the mutation.
+func (m *ModuleBayMutation) Position() (r string, exists bool) {
+	v := m.position
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetPosition resets all changes to the "position" field.
+func (m *ModuleBayMutation) ResetPosition() {
+	m.position = nil
+}
+
+// SetEnabled sets the "enabled" field.
+func (m *ModuleBayMutation) SetEnabled(b bool) {
+	m.enabled = &b
+}
+
+// Enabled returns the value of the "enabled" field in the mutation.
+func (m *ModuleBayMutation) Enabled() (r bool, exists bool) {
+	v := m.enabled
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetEnabled resets all changes to the "enabled" field.
+func (m *ModuleBayMutation) ResetEnabled() {
+	m.enabled = nil
+}
+
+// SetParentID sets the "parent_id" field.
+func (m *ModuleBayMutation) SetParentID(i int) {
+	m.parent_id = &i
+	m.addparent_id = nil
+}
+
+// ParentID returns the value of the "parent_id" field in the mutation.
+func (m *ModuleBayMutation) ParentID() (r int, exists bool) {
+	v := m.parent_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddParentID adds i to the "parent_id" field.
+func (m *ModuleBayMutation) AddParentID(i int) {
+	if m.addparent_id != nil {
+		*m.addparent_id += i
+	} else {
+		m.addparent_id = &i
+	}
+}
+
+// AddedParentID returns the value that was added to the "parent_id" field in this mutation.
+func (m *ModuleBayMutation) AddedParentID() (r int, exists bool) {
+	v := m.addparent_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearParentID clears the value of the "parent_id" field.
+func (m *ModuleBayMutation) ClearParentID() {
+	m.parent_id = nil
+	m.addparent_id = nil
+	m.clearedFields[modulebay.FieldParentID] = struct{}{}
+}
+
+// ParentIDCleared returns if the "parent_id" field was cleared in this mutation.
+func (m *ModuleBayMutation) ParentIDCleared() bool {
+	_, ok := m.clearedFields[modulebay.FieldParentID]
+	return ok
+}
+
+// ResetParentID resets all changes to the "parent_id" field.
+func (m *ModuleBayMutation) ResetParentID() {
+	m.parent_id = nil
+	m.addparent_id = nil
+	delete(m.clearedFields, modulebay.FieldParentID)
+}
+
+// ClearDevice clears the "device" edge to the Device entity.
+func (m *ModuleBayMutation) ClearDevice() {
+	m.cleareddevice = true
+	m.clearedFields[modulebay.FieldDeviceID] = struct{}{}
+}
+
+// DeviceCleared reports if the "device" edge to the Device entity was cleared.
+func (m *ModuleBayMutation) DeviceCleared() bool {
+	return m.cleareddevice
+}
+
+// DeviceIDs returns the "device" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// DeviceID instead. It exists only for internal usage by the builders.
+func (m *ModuleBayMutation) DeviceIDs() (ids []int) {
+	if id := m.device; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetDevice resets all changes to the "device" edge.
+func (m *ModuleBayMutation) ResetDevice() {
+	m.device = nil
+	m.cleareddevice = false
+}
+
+// ClearModule clears the "module" edge to the Module entity.
+func (m *ModuleBayMutation) ClearModule() {
+	m.clearedmodule = true
+	m.clearedFields[modulebay.FieldModuleID] = struct{}{}
+}
+
+// ModuleCleared reports if the "module" edge to the Module entity was cleared.
+func (m *ModuleBayMutation) ModuleCleared() bool {
+	return m.ModuleIDCleared() || m.clearedmodule
+}
+
+// ModuleIDs returns the "module" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ModuleID instead. It exists only for internal usage by the builders.
+func (m *ModuleBayMutation) ModuleIDs() (ids []int) {
+	if id := m.module; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetModule resets all changes to the "module" edge.
+func (m *ModuleBayMutation) ResetModule() {
+	m.module = nil
+	m.clearedmodule = false
+}
+
+// Where appends a list predicates to the ModuleBayMutation builder.
+func (m *ModuleBayMutation) Where(ps ...predicate.ModuleBay) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ModuleBayMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ModuleBayMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ModuleBay, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ModuleBayMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ModuleBayMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ModuleBay).
+func (m *ModuleBayMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ModuleBayMutation) Fields() []string {
+	fields := make([]string, 0, 15)
+	if m.created != nil {
+		fields = append(fields, modulebay.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, modulebay.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, modulebay.FieldCustomFieldData)
+	}
+	if m.device != nil {
+		fields = append(fields, modulebay.FieldDeviceID)
+	}
+	if m.module != nil {
+		fields = append(fields, modulebay.FieldModuleID)
+	}
+	if m.name != nil {
+		fields = append(fields, modulebay.FieldName)
+	}
+	if m.__name_natural != nil {
+		fields = append(fields, modulebay.FieldNameNatural)
+	}
+	if m.label != nil {
+		fields = append(fields, modulebay.FieldLabel)
+	}
+	if m.description != nil {
+		fields = append(fields, modulebay.FieldDescription)
+	}
+	if m.__site_id != nil {
+		fields = append(fields, modulebay.FieldSiteID)
+	}
+	if m.__location_id != nil {
+		fields = append(fields, modulebay.FieldLocationID)
+	}
+	if m.__rack_id != nil {
+		fields = append(fields, modulebay.FieldRackID)
+	}
+	if m.position != nil {
+		fields = append(fields, modulebay.FieldPosition)
+	}
+	if m.enabled != nil {
+		fields = append(fields, modulebay.FieldEnabled)
+	}
+	if m.parent_id != nil {
+		fields = append(fields, modulebay.FieldParentID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ModuleBayMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case modulebay.FieldCreated:
+		return m.Created()
+	case modulebay.FieldLastUpdated:
+		return m.LastUpdated()
+	case modulebay.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case modulebay.FieldDeviceID:
+		return m.DeviceID()
+	case modulebay.FieldModuleID:
+		return m.ModuleID()
+	case modulebay.FieldName:
+		return m.Name()
+	case modulebay.FieldNameNatural:
+		return m.NameNatural()
+	case modulebay.FieldLabel:
+		return m.Label()
+	case modulebay.FieldDescription:
+		return m.Description()
+	case modulebay.FieldSiteID:
+		return m.SiteID()
+	case modulebay.FieldLocationID:
+		return m.LocationID()
+	case modulebay.FieldRackID:
+		return m.RackID()
+	case modulebay.FieldPosition:
+		return m.Position()
+	case modulebay.FieldEnabled:
+		return m.Enabled()
+	case modulebay.FieldParentID:
+		return m.ParentID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ModuleBayMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case modulebay.FieldCreated, modulebay.FieldLastUpdated, modulebay.FieldCustomFieldData, modulebay.FieldDeviceID, modulebay.FieldModuleID, modulebay.FieldName, modulebay.FieldNameNatural, modulebay.FieldLabel, modulebay.FieldDescription, modulebay.FieldSiteID, modulebay.FieldLocationID, modulebay.FieldRackID, modulebay.FieldPosition, modulebay.FieldEnabled, modulebay.FieldParentID:
+	default:
+		return nil, fmt.Errorf("unknown ModuleBay field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case modulebay.FieldCreated:
+		return old.Created, nil
+	case modulebay.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case modulebay.FieldCustomFieldData:
+		return old.CustomFieldData, nil
+	case modulebay.FieldDeviceID:
+		return old.DeviceID, nil
+	case modulebay.FieldModuleID:
+		return old.ModuleID, nil
+	case modulebay.FieldName:
+		return old.Name, nil
+	case modulebay.FieldNameNatural:
+		return old.NameNatural, nil
+	case modulebay.FieldLabel:
+		return old.Label, nil
+	case modulebay.FieldDescription:
+		return old.Description, nil
+	case modulebay.FieldSiteID:
+		return old.SiteID, nil
+	case modulebay.FieldLocationID:
+		return old.LocationID, nil
+	case modulebay.FieldRackID:
+		return old.RackID, nil
+	case modulebay.FieldPosition:
+		return old.Position, nil
+	case modulebay.FieldEnabled:
+		return old.Enabled, nil
+	case modulebay.FieldParentID:
+		return old.ParentID, nil
+	}
+	return nil, fmt.Errorf("unknown ModuleBay field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ModuleBayMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case modulebay.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case modulebay.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case modulebay.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case modulebay.FieldDeviceID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDeviceID(v)
+		return nil
+	case modulebay.FieldModuleID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetModuleID(v)
+		return nil
+	case modulebay.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case modulebay.FieldNameNatural:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNameNatural(v)
+		return nil
+	case modulebay.FieldLabel:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLabel(v)
+		return nil
+	case modulebay.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case modulebay.FieldSiteID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSiteID(v)
+		return nil
+	case modulebay.FieldLocationID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLocationID(v)
+		return nil
+	case modulebay.FieldRackID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRackID(v)
+		return nil
+	case modulebay.FieldPosition:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPosition(v)
+		return nil
+	case modulebay.FieldEnabled:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEnabled(v)
+		return nil
+	case modulebay.FieldParentID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetParentID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ModuleBay field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ModuleBayMutation) AddedFields() []string {
+	var fields []string
+	if m.add__site_id != nil {
+		fields = append(fields, modulebay.FieldSiteID)
+	}
+	if m.add__location_id != nil {
+		fields = append(fields, modulebay.FieldLocationID)
+	}
+	if m.add__rack_id != nil {
+		fields = append(fields, modulebay.FieldRackID)
+	}
+	if m.addparent_id != nil {
+		fields = append(fields, modulebay.FieldParentID)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ModuleBayMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case modulebay.FieldSiteID:
+		return m.AddedSiteID()
+	case modulebay.FieldLocationID:
+		return m.AddedLocationID()
+	case modulebay.FieldRackID:
+		return m.AddedRackID()
+	case modulebay.FieldParentID:
+		return m.AddedParentID()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ModuleBayMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case modulebay.FieldSiteID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddSiteID(v)
+		return nil
+	case modulebay.FieldLocationID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddLocationID(v)
+		return nil
+	case modulebay.FieldRackID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddRackID(v)
+		return nil
+	case modulebay.FieldParentID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddParentID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ModuleBay numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ModuleBayMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(modulebay.FieldCreated) {
+		fields = append(fields, modulebay.FieldCreated)
+	}
+	if m.FieldCleared(modulebay.FieldLastUpdated) {
+		fields = append(fields, modulebay.FieldLastUpdated)
+	}
+	if m.FieldCleared(modulebay.FieldModuleID) {
+		fields = append(fields, modulebay.FieldModuleID)
+	}
+	if m.FieldCleared(modulebay.FieldSiteID) {
+		fields = append(fields, modulebay.FieldSiteID)
+	}
+	if m.FieldCleared(modulebay.FieldLocationID) {
+		fields = append(fields, modulebay.FieldLocationID)
+	}
+	if m.FieldCleared(modulebay.FieldRackID) {
+		fields = append(fields, modulebay.FieldRackID)
+	}
+	if m.FieldCleared(modulebay.FieldParentID) {
+		fields = append(fields, modulebay.FieldParentID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ModuleBayMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ModuleBayMutation) ClearField(name string) error {
+	switch name {
+	case modulebay.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case modulebay.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case modulebay.FieldModuleID:
+		m.ClearModuleID()
+		return nil
+	case modulebay.FieldSiteID:
+		m.ClearSiteID()
+		return nil
+	case modulebay.FieldLocationID:
+		m.ClearLocationID()
+		return nil
+	case modulebay.FieldRackID:
+		m.ClearRackID()
+		return nil
+	case modulebay.FieldParentID:
+		m.ClearParentID()
+		return nil
+	}
+	return fmt.Errorf("unknown ModuleBay nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ModuleBayMutation) ResetField(name string) error {
+	switch name {
+	case modulebay.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case modulebay.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case modulebay.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case modulebay.FieldDeviceID:
+		m.ResetDeviceID()
+		return nil
+	case modulebay.FieldModuleID:
+		m.ResetModuleID()
+		return nil
+	case modulebay.FieldName:
+		m.ResetName()
+		return nil
+	case modulebay.FieldNameNatural:
+		m.ResetNameNatural()
+		return nil
+	case modulebay.FieldLabel:
+		m.ResetLabel()
+		return nil
+	case modulebay.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case modulebay.FieldSiteID:
+		m.ResetSiteID()
+		return nil
+	case modulebay.FieldLocationID:
+		m.ResetLocationID()
+		return nil
+	case modulebay.FieldRackID:
+		m.ResetRackID()
+		return nil
+	case modulebay.FieldPosition:
+		m.ResetPosition()
+		return nil
+	case modulebay.FieldEnabled:
+		m.ResetEnabled()
+		return nil
+	case modulebay.FieldParentID:
+		m.ResetParentID()
+		return nil
+	}
+	return fmt.Errorf("unknown ModuleBay field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ModuleBayMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.device != nil {
+		edges = append(edges, modulebay.EdgeDevice)
+	}
+	if m.module != nil {
+		edges = append(edges, modulebay.EdgeModule)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ModuleBayMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case modulebay.EdgeDevice:
+		if id := m.device; id != nil {
+			return []ent.Value{*id}
+		}
+	case modulebay.EdgeModule:
+		if id := m.module; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ModuleBayMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ModuleBayMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ModuleBayMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.cleareddevice {
+		edges = append(edges, modulebay.EdgeDevice)
+	}
+	if m.clearedmodule {
+		edges = append(edges, modulebay.EdgeModule)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ModuleBayMutation) EdgeCleared(name string) bool {
+	switch name {
+	case modulebay.EdgeDevice:
+		return m.cleareddevice
+	case modulebay.EdgeModule:
+		return m.clearedmodule
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ModuleBayMutation) ClearEdge(name string) error {
+	switch name {
+	case modulebay.EdgeDevice:
+		m.ClearDevice()
+		return nil
+	case modulebay.EdgeModule:
+		m.ClearModule()
+		return nil
+	}
+	return fmt.Errorf("unknown ModuleBay unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ModuleBayMutation) ResetEdge(name string) error {
+	switch name {
+	case modulebay.EdgeDevice:
+		m.ResetDevice()
+		return nil
+	case modulebay.EdgeModule:
+		m.ResetModule()
+		return nil
+	}
+	return fmt.Errorf("unknown ModuleBay edge %s", name)
 }
 
 // ModuleBayTemplateMutation represents an operation that mutates the ModuleBayTemplate nodes in the graph.

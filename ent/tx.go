@@ -26,6 +26,8 @@ type Tx struct {
 	Delivery *DeliveryClient
 	// Device is the client for interacting with the Device builders.
 	Device *DeviceClient
+	// DeviceBay is the client for interacting with the DeviceBay builders.
+	DeviceBay *DeviceBayClient
 	// DeviceBayTemplate is the client for interacting with the DeviceBayTemplate builders.
 	DeviceBayTemplate *DeviceBayTemplateClient
 	// DeviceRole is the client for interacting with the DeviceRole builders.
@@ -40,6 +42,8 @@ type Tx struct {
 	Group *GroupClient
 	// InterfaceTemplate is the client for interacting with the InterfaceTemplate builders.
 	InterfaceTemplate *InterfaceTemplateClient
+	// InventoryItem is the client for interacting with the InventoryItem builders.
+	InventoryItem *InventoryItemClient
 	// InventoryItemRole is the client for interacting with the InventoryItemRole builders.
 	InventoryItemRole *InventoryItemRoleClient
 	// InventoryItemTemplate is the client for interacting with the InventoryItemTemplate builders.
@@ -48,6 +52,10 @@ type Tx struct {
 	Location *LocationClient
 	// Manufacturer is the client for interacting with the Manufacturer builders.
 	Manufacturer *ManufacturerClient
+	// Module is the client for interacting with the Module builders.
+	Module *ModuleClient
+	// ModuleBay is the client for interacting with the ModuleBay builders.
+	ModuleBay *ModuleBayClient
 	// ModuleBayTemplate is the client for interacting with the ModuleBayTemplate builders.
 	ModuleBayTemplate *ModuleBayTemplateClient
 	// ModuleType is the client for interacting with the ModuleType builders.
@@ -255,6 +263,7 @@ func (tx *Tx) init() {
 	tx.CustomFieldChoiceSet = NewCustomFieldChoiceSetClient(tx.config)
 	tx.Delivery = NewDeliveryClient(tx.config)
 	tx.Device = NewDeviceClient(tx.config)
+	tx.DeviceBay = NewDeviceBayClient(tx.config)
 	tx.DeviceBayTemplate = NewDeviceBayTemplateClient(tx.config)
 	tx.DeviceRole = NewDeviceRoleClient(tx.config)
 	tx.DeviceType = NewDeviceTypeClient(tx.config)
@@ -262,10 +271,13 @@ func (tx *Tx) init() {
 	tx.FrontPortTemplate = NewFrontPortTemplateClient(tx.config)
 	tx.Group = NewGroupClient(tx.config)
 	tx.InterfaceTemplate = NewInterfaceTemplateClient(tx.config)
+	tx.InventoryItem = NewInventoryItemClient(tx.config)
 	tx.InventoryItemRole = NewInventoryItemRoleClient(tx.config)
 	tx.InventoryItemTemplate = NewInventoryItemTemplateClient(tx.config)
 	tx.Location = NewLocationClient(tx.config)
 	tx.Manufacturer = NewManufacturerClient(tx.config)
+	tx.Module = NewModuleClient(tx.config)
+	tx.ModuleBay = NewModuleBayClient(tx.config)
 	tx.ModuleBayTemplate = NewModuleBayTemplateClient(tx.config)
 	tx.ModuleType = NewModuleTypeClient(tx.config)
 	tx.ModuleTypeProfile = NewModuleTypeProfileClient(tx.config)

@@ -56,7 +56,9 @@ func (s *Spec) isText(col string) bool {
 		return true
 	}
 	return slices.ContainsFunc(s.Filters, func(f *Filter) bool {
-		return (f.Kind == String || f.Kind == Choice) && f.Column == col
+		// A filter through another table (a component's device_status)
+		// names the local FK column, which is no text.
+		return (f.Kind == String || f.Kind == Choice) && f.Column == col && f.Through == nil
 	})
 }
 

@@ -109,6 +109,8 @@ type world struct {
 	d    *resource.Descriptor // the model under test
 	ids  map[string]map[int]int
 	busy map[string]bool
+	// fresh counts the objects freshUnique made.
+	fresh int
 }
 
 func newWorld(e *servertest.Env, d *resource.Descriptor) *world {
@@ -192,6 +194,34 @@ func (w *world) ensure(t *testing.T, ct string, n int) int {
 	id := int(r.Object()["id"].(float64))
 	w.remember(ct, n, id)
 	return id
+}
+
+// freshUnique gives each unique FK of payload p (a module's module_bay,
+// which holds one module) an object of its own: a variant of the target's
+// first fixture object, so that objects made from one fixture object do
+// not collide on it.
+func (w *world) freshUnique(t *testing.T, d *resource.Descriptor, p map[string]any) map[string]any {
+	t.Helper()
+	for name := range p {
+		f := d.Field(name)
+		if f == nil || f.Kind != resource.KindFK || !f.Unique {
+			continue
+		}
+		td := resource.ByContentType(f.Target)
+		n := 0 // the fixture object p referred to, varied
+		for i, id := range w.ids[f.Target] {
+			if fmt.Sprint(id) == fmt.Sprint(p[name]) {
+				n = i
+			}
+		}
+		w.fresh++
+		r := w.e.Do("POST", listPath(td), variant(td, w.payload(t, loadFixture(t, f.Target).Create[n]), 1000+w.fresh))
+		if r.Status != http.StatusCreated {
+			t.Fatalf("creating a fresh %s for %s: %d %s", f.Target, name, r.Status, r.Body)
+		}
+		p[name] = r.Object()["id"]
+	}
+	return p
 }
 
 func (w *world) remember(ct string, n, id int) {
@@ -515,6 +545,9 @@ func (s *suite) setK(t *testing.T, k int) {
 	s.p = make([]map[string]any, 3)
 	for i := range s.p {
 		s.p[i] = s.vary(s.w.payload(t, s.fx.Create[i]))
+		if k != 0 {
+			s.p[i] = s.w.freshUnique(t, s.d, s.p[i])
+		}
 	}
 }
 
@@ -1363,7 +1396,7 @@ func aspectQueryCount(t *testing.T, s *suite) {
 	first := s.w.payload(t, s.fx.Create[0])
 	var more []any
 	for k := 1; k <= 20; k++ {
-		more = append(more, vary(d, first, kQueries+k))
+		more = append(more, s.w.freshUnique(t, d, vary(d, first, kQueries+k)))
 	}
 	r := must(t, e, http.StatusCreated, "POST", list, more)
 	var q20 []string

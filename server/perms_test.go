@@ -41,7 +41,7 @@ func permFixture(t *testing.T, w *world, d *resource.Descriptor) func(e *servert
 	return func(_ *servertest.Env, self int) map[string]any {
 		w.d = d
 		n++
-		p := variant(d, w.payload(t, fx.Create[0]), n)
+		p := w.freshUnique(t, d, variant(d, w.payload(t, fx.Create[0]), n))
 		if d.Field("description") != nil {
 			p["description"] = "in"
 		}

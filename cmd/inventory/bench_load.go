@@ -66,6 +66,7 @@ type loader struct {
 	o          *benchOptions
 	client     *http.Client
 	bulkSeq    atomic.Int64
+	deviceSeq  atomic.Int64
 }
 
 func newLoader(base, auth string, o *benchOptions) *loader {
@@ -256,7 +257,28 @@ func (l *loader) scenarios(s *benchSeed) []*benchScenario {
 			return bulkPatch(rng, n, model, s.sites)
 		}})
 	}
+	if s.deviceType != 0 {
+		out = append(out, &benchScenario{name: fmt.Sprintf("create 100 devices (%d templates)", benchTemplates), clients: 1,
+			maxReqs: l.o.bulkMax, next: func(_ *rand.Rand, _ int64) benchReq { return l.deviceCreate(s) }})
+	}
 	return out
+}
+
+// deviceCreate posts 100 new devices of the seeded device type in one
+// bulk request: each gets benchTemplates components from the templates.
+func (l *loader) deviceCreate(s *benchSeed) benchReq {
+	k := int(l.deviceSeq.Add(1) - 1)
+	var b bytes.Buffer
+	b.WriteByte('[')
+	for j := 0; j < 100; j++ {
+		if j > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"name":"bench-%d-%d","device_type":%d,"role":%d,"site":%d,"status":"active"}`,
+			k, j, s.deviceType, s.deviceRole, s.sites[0])
+	}
+	b.WriteByte(']')
+	return benchReq{method: "POST", path: "/api/dcim/devices/", body: b.Bytes()}
 }
 
 // bulkCreate posts 1000 new /24s from 100.0.0.0 upwards, fresh ones on

@@ -22,7 +22,15 @@ type benchSeed struct {
 	prefixes  []int // the /24s, in creation (id) order
 	devices   []int
 	hasPrefix bool
+	// devices: a role and a device type with benchTemplates component
+	// templates, for the device-create scenario (0 when not seeded).
+	deviceRole, deviceType int
 }
+
+// benchTemplates is the number of component templates of the benchmark's
+// device type (module bay templates for now; 48 interface templates
+// once interfaces land, as the 48-port device type).
+const benchTemplates = 48
 
 // jsonInput builds a resource.Input from alternating names and values.
 func jsonInput(kv ...any) resource.Input {
@@ -126,6 +134,9 @@ func seedBench(ctx context.Context, d *db.DB, o *benchOptions) (*benchSeed, erro
 	}); err != nil {
 		return nil, err
 	}
+	if err := seedDeviceType(s, create); err != nil {
+		return nil, err
+	}
 	if s.hasPrefix && o.prefixes > 0 {
 		// /16 containers first, then the /24s inside them (depth 1). Both
 		// carry the same kind of data (tags, a custom field, a scope on one
@@ -153,6 +164,36 @@ func seedBench(ctx context.Context, d *db.DB, o *benchOptions) (*benchSeed, erro
 	el := time.Since(start)
 	fmt.Printf("seeded:    %7d objects in total in %.1fs (not part of the results)\n\n", total, el.Seconds())
 	return s, nil
+}
+
+// seedDeviceType makes a manufacturer, a device role and a device type
+// with benchTemplates module bay templates: every device created from it
+// gets that many module bays.
+func seedDeviceType(s *benchSeed, create func(string, int, func(int) resource.Input) ([]int, error)) error {
+	if resource.ByContentType("dcim.device") == nil || resource.ByContentType("dcim.modulebay") == nil {
+		return nil
+	}
+	m, err := create("dcim.manufacturer", 1, func(int) resource.Input { return jsonInput("name", "Bench", "slug", "bench") })
+	if err != nil {
+		return err
+	}
+	r, err := create("dcim.devicerole", 1, func(int) resource.Input { return jsonInput("name", "Bench", "slug", "bench") })
+	if err != nil {
+		return err
+	}
+	dt, err := create("dcim.devicetype", 1, func(int) resource.Input {
+		return jsonInput("manufacturer", m[0], "model", "Bench 48", "slug", "bench-48")
+	})
+	if err != nil {
+		return err
+	}
+	if _, err := create("dcim.modulebaytemplate", benchTemplates, func(i int) resource.Input {
+		return jsonInput("device_type", dt[0], "name", fmt.Sprintf("Slot %d", i), "position", fmt.Sprint(i))
+	}); err != nil {
+		return err
+	}
+	s.deviceRole, s.deviceType = r[0], dt[0]
+	return nil
 }
 
 // benchNet is the i-th /24 (length 24) or the /16 holding /24 number i

@@ -46,12 +46,42 @@ type DB struct {
 	// Queries counts the reads made through Store, for the query-count
 	// tests that guard against N+1 regressions.
 	Queries atomic.Int64
+	// Statements counts the statements of the write client when Open was
+	// given CountStatements, for the tests that guard batched writes.
+	Statements atomic.Int64
+}
+
+// Option tunes Open.
+type Option func(*options)
+
+type options struct{ countStatements bool }
+
+// CountStatements makes the write client count every statement it sends,
+// inside transactions too (DB.Statements). It costs a little formatting
+// per statement, so only tests ask for it.
+func CountStatements() Option { return func(o *options) { o.countStatements = true } }
+
+// writer is the write client's driver, counting statements if asked.
+func writer(drv dialect.Driver, o options, n *atomic.Int64) dialect.Driver {
+	if !o.countStatements {
+		return drv
+	}
+	return dialect.DebugWithContext(drv, func(_ context.Context, a ...any) {
+		if s, ok := a[0].(string); ok && (strings.Contains(s, ".Exec") || strings.Contains(s, ".Query")) {
+			n.Add(1)
+		}
+	})
 }
 
 // Open opens url: "postgres://..." or "postgresql://..." for PostgreSQL;
 // anything else is a SQLite file path (optionally "sqlite://path" or
 // "file:path"), created with its directory when missing.
-func Open(ctx context.Context, rawURL string) (*DB, error) {
+func Open(ctx context.Context, rawURL string, opts ...Option) (*DB, error) {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
+	d := &DB{}
 	if strings.HasPrefix(rawURL, "postgres://") || strings.HasPrefix(rawURL, "postgresql://") {
 		w, err := stdsql.Open("pgx", rawURL)
 		if err != nil {
@@ -63,8 +93,9 @@ func Open(ctx context.Context, rawURL string) (*DB, error) {
 			w.Close()
 			return nil, fmt.Errorf("connect to PostgreSQL: %w", err)
 		}
-		c := ent.NewClient(ent.Driver(entsql.OpenDB(dialect.Postgres, w)))
-		return withCache(&DB{Client: c, ReadClient: c, Read: w, Write: w, Dialect: dialect.Postgres}), nil
+		c := ent.NewClient(ent.Driver(writer(entsql.OpenDB(dialect.Postgres, w), o, &d.Statements)))
+		d.Client, d.ReadClient, d.Read, d.Write, d.Dialect = c, c, w, w, dialect.Postgres
+		return withCache(d), nil
 	}
 	path := strings.TrimPrefix(strings.TrimPrefix(rawURL, "sqlite://"), "file:")
 	if i := strings.IndexByte(path, '?'); i >= 0 {
@@ -104,11 +135,10 @@ func Open(ctx context.Context, rawURL string) (*DB, error) {
 	}
 	r.SetMaxOpenConns(8)
 	r.SetMaxIdleConns(8)
-	return withCache(&DB{
-		Client:     ent.NewClient(ent.Driver(entsql.OpenDB(dialect.SQLite, w))),
-		ReadClient: ent.NewClient(ent.Driver(entsql.OpenDB(dialect.SQLite, r))),
-		Read:       r, Write: w, Dialect: dialect.SQLite,
-	}), nil
+	d.Client = ent.NewClient(ent.Driver(writer(entsql.OpenDB(dialect.SQLite, w), o, &d.Statements)))
+	d.ReadClient = ent.NewClient(ent.Driver(entsql.OpenDB(dialect.SQLite, r)))
+	d.Read, d.Write, d.Dialect = r, w, dialect.SQLite
+	return withCache(d), nil
 }
 
 // CacheTTL bounds how long a cached read (counts, custom field

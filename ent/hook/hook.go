@@ -81,6 +81,18 @@ func (f DeviceFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, erro
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.DeviceMutation", m)
 }
 
+// The DeviceBayFunc type is an adapter to allow the use of ordinary
+// function as DeviceBay mutator.
+type DeviceBayFunc func(context.Context, *ent.DeviceBayMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f DeviceBayFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.DeviceBayMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.DeviceBayMutation", m)
+}
+
 // The DeviceBayTemplateFunc type is an adapter to allow the use of ordinary
 // function as DeviceBayTemplate mutator.
 type DeviceBayTemplateFunc func(context.Context, *ent.DeviceBayTemplateMutation) (ent.Value, error)
@@ -165,6 +177,18 @@ func (f InterfaceTemplateFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.InterfaceTemplateMutation", m)
 }
 
+// The InventoryItemFunc type is an adapter to allow the use of ordinary
+// function as InventoryItem mutator.
+type InventoryItemFunc func(context.Context, *ent.InventoryItemMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f InventoryItemFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.InventoryItemMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.InventoryItemMutation", m)
+}
+
 // The InventoryItemRoleFunc type is an adapter to allow the use of ordinary
 // function as InventoryItemRole mutator.
 type InventoryItemRoleFunc func(context.Context, *ent.InventoryItemRoleMutation) (ent.Value, error)
@@ -211,6 +235,30 @@ func (f ManufacturerFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ManufacturerMutation", m)
+}
+
+// The ModuleFunc type is an adapter to allow the use of ordinary
+// function as Module mutator.
+type ModuleFunc func(context.Context, *ent.ModuleMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ModuleFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ModuleMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ModuleMutation", m)
+}
+
+// The ModuleBayFunc type is an adapter to allow the use of ordinary
+// function as ModuleBay mutator.
+type ModuleBayFunc func(context.Context, *ent.ModuleBayMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ModuleBayFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ModuleBayMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ModuleBayMutation", m)
 }
 
 // The ModuleBayTemplateFunc type is an adapter to allow the use of ordinary

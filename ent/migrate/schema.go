@@ -326,6 +326,51 @@ var (
 			},
 		},
 	}
+	// DcimDevicebayColumns holds the columns for the "dcim_devicebay" table.
+	DcimDevicebayColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "name", Type: field.TypeString, Size: 64},
+		{Name: "_name_natural", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "label", Type: field.TypeString, Size: 64, Default: ""},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "_site_id", Type: field.TypeInt, Nullable: true},
+		{Name: "_location_id", Type: field.TypeInt, Nullable: true},
+		{Name: "_rack_id", Type: field.TypeInt, Nullable: true},
+		{Name: "enabled", Type: field.TypeBool, Default: true},
+		{Name: "_occupied", Type: field.TypeBool, Default: false},
+		{Name: "device_id", Type: field.TypeInt},
+		{Name: "installed_device_id", Type: field.TypeInt, Nullable: true},
+	}
+	// DcimDevicebayTable holds the schema information for the "dcim_devicebay" table.
+	DcimDevicebayTable = &schema.Table{
+		Name:       "dcim_devicebay",
+		Columns:    DcimDevicebayColumns,
+		PrimaryKey: []*schema.Column{DcimDevicebayColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "dcim_devicebay_dcim_device_device",
+				Columns:    []*schema.Column{DcimDevicebayColumns[13]},
+				RefColumns: []*schema.Column{DcimDeviceColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "dcim_devicebay_dcim_device_installed_device",
+				Columns:    []*schema.Column{DcimDevicebayColumns[14]},
+				RefColumns: []*schema.Column{DcimDeviceColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "devicebay_device_id_name",
+				Unique:  true,
+				Columns: []*schema.Column{DcimDevicebayColumns[13], DcimDevicebayColumns[4]},
+			},
+		},
+	}
 	// DcimDevicebaytemplateColumns holds the columns for the "dcim_devicebaytemplate" table.
 	DcimDevicebaytemplateColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -582,6 +627,70 @@ var (
 			},
 		},
 	}
+	// DcimInventoryitemColumns holds the columns for the "dcim_inventoryitem" table.
+	DcimInventoryitemColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "name", Type: field.TypeString, Size: 64},
+		{Name: "_name_natural", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "label", Type: field.TypeString, Size: 64, Default: ""},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "_site_id", Type: field.TypeInt, Nullable: true},
+		{Name: "_location_id", Type: field.TypeInt, Nullable: true},
+		{Name: "_rack_id", Type: field.TypeInt, Nullable: true},
+		{Name: "parent_id", Type: field.TypeInt, Nullable: true},
+		{Name: "_depth", Type: field.TypeInt, Default: 0},
+		{Name: "status", Type: field.TypeString, Size: 50, Default: "active"},
+		{Name: "part_id", Type: field.TypeString, Size: 50, Default: ""},
+		{Name: "serial", Type: field.TypeString, Size: 50, Default: ""},
+		{Name: "asset_tag", Type: field.TypeString, Unique: true, Nullable: true, Size: 50},
+		{Name: "discovered", Type: field.TypeBool, Default: false},
+		{Name: "component_type", Type: field.TypeString, Nullable: true},
+		{Name: "component_id", Type: field.TypeInt, Nullable: true},
+		{Name: "device_id", Type: field.TypeInt},
+		{Name: "role_id", Type: field.TypeInt, Nullable: true},
+		{Name: "manufacturer_id", Type: field.TypeInt, Nullable: true},
+	}
+	// DcimInventoryitemTable holds the schema information for the "dcim_inventoryitem" table.
+	DcimInventoryitemTable = &schema.Table{
+		Name:       "dcim_inventoryitem",
+		Columns:    DcimInventoryitemColumns,
+		PrimaryKey: []*schema.Column{DcimInventoryitemColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "dcim_inventoryitem_dcim_device_device",
+				Columns:    []*schema.Column{DcimInventoryitemColumns[20]},
+				RefColumns: []*schema.Column{DcimDeviceColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "dcim_inventoryitem_dcim_inventoryitemrole_role",
+				Columns:    []*schema.Column{DcimInventoryitemColumns[21]},
+				RefColumns: []*schema.Column{DcimInventoryitemroleColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "dcim_inventoryitem_dcim_manufacturer_manufacturer",
+				Columns:    []*schema.Column{DcimInventoryitemColumns[22]},
+				RefColumns: []*schema.Column{DcimManufacturerColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "inventoryitem_device_id_parent_id_name",
+				Unique:  true,
+				Columns: []*schema.Column{DcimInventoryitemColumns[20], DcimInventoryitemColumns[11], DcimInventoryitemColumns[4]},
+			},
+			{
+				Name:    "inventoryitem_component_type_component_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimInventoryitemColumns[18], DcimInventoryitemColumns[19]},
+			},
+		},
+	}
 	// DcimInventoryitemroleColumns holds the columns for the "dcim_inventoryitemrole" table.
 	DcimInventoryitemroleColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -710,6 +819,96 @@ var (
 		Name:       "dcim_manufacturer",
 		Columns:    DcimManufacturerColumns,
 		PrimaryKey: []*schema.Column{DcimManufacturerColumns[0]},
+	}
+	// DcimModuleColumns holds the columns for the "dcim_module" table.
+	DcimModuleColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "status", Type: field.TypeString, Size: 50, Default: "active"},
+		{Name: "serial", Type: field.TypeString, Size: 50, Default: ""},
+		{Name: "asset_tag", Type: field.TypeString, Unique: true, Nullable: true, Size: 50},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "replicate_components", Type: field.TypeBool, Default: true},
+		{Name: "adopt_components", Type: field.TypeBool, Default: false},
+		{Name: "_display", Type: field.TypeString, Default: ""},
+		{Name: "device_id", Type: field.TypeInt},
+		{Name: "module_bay_id", Type: field.TypeInt},
+		{Name: "module_type_id", Type: field.TypeInt},
+	}
+	// DcimModuleTable holds the schema information for the "dcim_module" table.
+	DcimModuleTable = &schema.Table{
+		Name:       "dcim_module",
+		Columns:    DcimModuleColumns,
+		PrimaryKey: []*schema.Column{DcimModuleColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "dcim_module_dcim_device_device",
+				Columns:    []*schema.Column{DcimModuleColumns[12]},
+				RefColumns: []*schema.Column{DcimDeviceColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "dcim_module_dcim_modulebay_module_bay",
+				Columns:    []*schema.Column{DcimModuleColumns[13]},
+				RefColumns: []*schema.Column{DcimModulebayColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "dcim_module_dcim_moduletype_module_type",
+				Columns:    []*schema.Column{DcimModuleColumns[14]},
+				RefColumns: []*schema.Column{DcimModuletypeColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
+	}
+	// DcimModulebayColumns holds the columns for the "dcim_modulebay" table.
+	DcimModulebayColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "name", Type: field.TypeString, Size: 64},
+		{Name: "_name_natural", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "label", Type: field.TypeString, Size: 64, Default: ""},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "_site_id", Type: field.TypeInt, Nullable: true},
+		{Name: "_location_id", Type: field.TypeInt, Nullable: true},
+		{Name: "_rack_id", Type: field.TypeInt, Nullable: true},
+		{Name: "position", Type: field.TypeString, Size: 30, Default: ""},
+		{Name: "enabled", Type: field.TypeBool, Default: true},
+		{Name: "parent_id", Type: field.TypeInt, Nullable: true},
+		{Name: "device_id", Type: field.TypeInt},
+		{Name: "module_id", Type: field.TypeInt, Nullable: true},
+	}
+	// DcimModulebayTable holds the schema information for the "dcim_modulebay" table.
+	DcimModulebayTable = &schema.Table{
+		Name:       "dcim_modulebay",
+		Columns:    DcimModulebayColumns,
+		PrimaryKey: []*schema.Column{DcimModulebayColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "dcim_modulebay_dcim_device_device",
+				Columns:    []*schema.Column{DcimModulebayColumns[14]},
+				RefColumns: []*schema.Column{DcimDeviceColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "dcim_modulebay_dcim_module_module",
+				Columns:    []*schema.Column{DcimModulebayColumns[15]},
+				RefColumns: []*schema.Column{DcimModuleColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "modulebay_device_id_module_id_name",
+				Unique:  true,
+				Columns: []*schema.Column{DcimModulebayColumns[14], DcimModulebayColumns[15], DcimModulebayColumns[4]},
+			},
+		},
 	}
 	// DcimModulebaytemplateColumns holds the columns for the "dcim_modulebaytemplate" table.
 	DcimModulebaytemplateColumns = []*schema.Column{
@@ -2140,6 +2339,7 @@ var (
 		ExtrasCustomfieldchoicesetTable,
 		CoreDeliveryTable,
 		DcimDeviceTable,
+		DcimDevicebayTable,
 		DcimDevicebaytemplateTable,
 		DcimDeviceroleTable,
 		DcimDevicetypeTable,
@@ -2147,10 +2347,13 @@ var (
 		DcimFrontporttemplateTable,
 		UsersGroupTable,
 		DcimInterfacetemplateTable,
+		DcimInventoryitemTable,
 		DcimInventoryitemroleTable,
 		DcimInventoryitemtemplateTable,
 		DcimLocationTable,
 		DcimManufacturerTable,
+		DcimModuleTable,
+		DcimModulebayTable,
 		DcimModulebaytemplateTable,
 		DcimModuletypeTable,
 		DcimModuletypeprofileTable,
@@ -2224,6 +2427,11 @@ func init() {
 	DcimDeviceTable.Annotation = &entsql.Annotation{
 		Table: "dcim_device",
 	}
+	DcimDevicebayTable.ForeignKeys[0].RefTable = DcimDeviceTable
+	DcimDevicebayTable.ForeignKeys[1].RefTable = DcimDeviceTable
+	DcimDevicebayTable.Annotation = &entsql.Annotation{
+		Table: "dcim_devicebay",
+	}
 	DcimDevicebaytemplateTable.ForeignKeys[0].RefTable = DcimDevicetypeTable
 	DcimDevicebaytemplateTable.Annotation = &entsql.Annotation{
 		Table: "dcim_devicebaytemplate",
@@ -2254,6 +2462,12 @@ func init() {
 	DcimInterfacetemplateTable.Annotation = &entsql.Annotation{
 		Table: "dcim_interfacetemplate",
 	}
+	DcimInventoryitemTable.ForeignKeys[0].RefTable = DcimDeviceTable
+	DcimInventoryitemTable.ForeignKeys[1].RefTable = DcimInventoryitemroleTable
+	DcimInventoryitemTable.ForeignKeys[2].RefTable = DcimManufacturerTable
+	DcimInventoryitemTable.Annotation = &entsql.Annotation{
+		Table: "dcim_inventoryitem",
+	}
 	DcimInventoryitemroleTable.Annotation = &entsql.Annotation{
 		Table: "dcim_inventoryitemrole",
 	}
@@ -2271,6 +2485,17 @@ func init() {
 	}
 	DcimManufacturerTable.Annotation = &entsql.Annotation{
 		Table: "dcim_manufacturer",
+	}
+	DcimModuleTable.ForeignKeys[0].RefTable = DcimDeviceTable
+	DcimModuleTable.ForeignKeys[1].RefTable = DcimModulebayTable
+	DcimModuleTable.ForeignKeys[2].RefTable = DcimModuletypeTable
+	DcimModuleTable.Annotation = &entsql.Annotation{
+		Table: "dcim_module",
+	}
+	DcimModulebayTable.ForeignKeys[0].RefTable = DcimDeviceTable
+	DcimModulebayTable.ForeignKeys[1].RefTable = DcimModuleTable
+	DcimModulebayTable.Annotation = &entsql.Annotation{
+		Table: "dcim_modulebay",
 	}
 	DcimModulebaytemplateTable.ForeignKeys[0].RefTable = DcimDevicetypeTable
 	DcimModulebaytemplateTable.ForeignKeys[1].RefTable = DcimModuletypeTable

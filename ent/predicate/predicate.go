@@ -24,6 +24,9 @@ type Delivery func(*sql.Selector)
 // Device is the predicate function for device builders.
 type Device func(*sql.Selector)
 
+// DeviceBay is the predicate function for devicebay builders.
+type DeviceBay func(*sql.Selector)
+
 // DeviceBayTemplate is the predicate function for devicebaytemplate builders.
 type DeviceBayTemplate func(*sql.Selector)
 
@@ -45,6 +48,9 @@ type Group func(*sql.Selector)
 // InterfaceTemplate is the predicate function for interfacetemplate builders.
 type InterfaceTemplate func(*sql.Selector)
 
+// InventoryItem is the predicate function for inventoryitem builders.
+type InventoryItem func(*sql.Selector)
+
 // InventoryItemRole is the predicate function for inventoryitemrole builders.
 type InventoryItemRole func(*sql.Selector)
 
@@ -56,6 +62,12 @@ type Location func(*sql.Selector)
 
 // Manufacturer is the predicate function for manufacturer builders.
 type Manufacturer func(*sql.Selector)
+
+// Module is the predicate function for module builders.
+type Module func(*sql.Selector)
+
+// ModuleBay is the predicate function for modulebay builders.
+type ModuleBay func(*sql.Selector)
 
 // ModuleBayTemplate is the predicate function for modulebaytemplate builders.
 type ModuleBayTemplate func(*sql.Selector)

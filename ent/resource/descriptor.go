@@ -43,8 +43,8 @@ const (
 	// KindM2M is a many-to-many relation through a join table: a list of
 	// ids on write, nested brief objects on read.
 	KindM2M Kind = "m2m"
-	// KindReverse is a read-only list of the objects of another model whose
-	// FK points at the row (Field.Reverse), rendered nested.
+	// KindReverse is the row of another model pointing here, or all such
+	// rows (api.Reverse).
 	KindReverse Kind = "reverse"
 	// KindHidden columns are selected for the runtime (a token's last six
 	// characters for its display) but never rendered, written or filtered.
@@ -110,9 +110,8 @@ type Field struct {
 	Generic string   // generic-object: the base name ("scope")
 	Empty   any      // KindEmpty: the value rendered
 	Count   *Count
-	// Reverse is a KindReverse field's relation: the objects of Model whose
-	// FK Column points at the row.
-	Reverse *Count
+	// Reverse is the declaration of a KindReverse field.
+	Reverse *api.Reverse
 	// Join is the join table of a KindM2M field; JoinOwn its column
 	// pointing at this model, JoinTarget the one pointing at Target.
 	Join, JoinOwn, JoinTarget string
@@ -155,9 +154,17 @@ type Descriptor struct {
 	// "<pkg>.<Name>" (api.Op.Func), wired in by the generator.
 	Handlers map[string]api.Handler
 
+	// Instantiate is what this template model becomes when its owner is
+	// created (api.Model.Instantiate; instantiate.go).
+	Instantiate *api.Instantiate
+
 	NewCreate func(c *gen.Client) ent.Mutation
-	NewUpdate func(c *gen.Client, id int) ent.Mutation
-	DeleteOne func(ctx context.Context, c *gen.Client, id int) error
+	// CreateMany inserts n rows in batched statements through ent's bulk
+	// create: each mutation still passes the hook chain (change capture
+	// records every row), but the rows go in one INSERT.
+	CreateMany func(ctx context.Context, c *gen.Client, n int, fill func(int, ent.Mutation) error) ([]int, error)
+	NewUpdate  func(c *gen.Client, id int) ent.Mutation
+	DeleteOne  func(ctx context.Context, c *gen.Client, id int) error
 
 	columns []string // selected columns, in row order
 	allCols []int    // 0..len(columns)-1
@@ -192,6 +199,16 @@ func endpoints(raw string) []api.Endpoint {
 		panic("resource: generated endpoints: " + err.Error())
 	}
 	return out
+}
+
+// instantiation decodes the generated instantiation declaration of a
+// template model.
+func instantiation(raw string) *api.Instantiate {
+	var out api.Instantiate
+	if err := json.Unmarshal([]byte(raw), &out); err != nil {
+		panic("resource: generated instantiation: " + err.Error())
+	}
+	return &out
 }
 
 // intp is used by the generated descriptors for Field.Min and Field.Max.

@@ -187,3 +187,42 @@ func init() {
 			}}
 	}
 }
+
+// reverse-id: rows that a row of Target points at through its Column,
+// the Target rows chosen by their Attr column (id when empty) among the
+// values: a module bay's installed_module_id (the bays whose module has
+// one of the ids); a device's parent_device_id (Attr "device_id": the
+// devices installed in bays of those devices).
+func init() {
+	FilterKinds["reverse-id"] = func(d *Descriptor, decl FilterDecl) *filters.Filter {
+		return &filters.Filter{Name: decl.Name, Kind: filters.Custom, Lookups: []string{"n"},
+			Func: func(lookup string, values []string) (func(*sql.Selector), error) {
+				ids := make([]int, 0, len(values))
+				for _, v := range values {
+					n, err := strconv.Atoi(strings.TrimSpace(v))
+					if err != nil {
+						return nil, errors.New("Enter a number.")
+					}
+					ids = append(ids, n)
+				}
+				return func(s *sql.Selector) {
+					td := ByContentType(decl.Target)
+					if td == nil {
+						s.AddError(fmt.Errorf("filter %s: unknown target %s", decl.Name, decl.Target))
+						return
+					}
+					t := sql.Table(td.Table)
+					match := decl.Attr
+					if match == "" {
+						match = "id"
+					}
+					sub := sql.Dialect(s.Dialect()).Select(t.C(decl.Column)).From(t).Where(sql.InInts(t.C(match), ids...))
+					p := sql.In(s.C("id"), sub)
+					if lookup == "n" {
+						p = sql.NotIn(s.C("id"), sub)
+					}
+					s.Where(p)
+				}, nil
+			}}
+	}
+}

@@ -203,10 +203,10 @@ func m2mMatch(join, own, other, relTable, attr string) func(string, []string) (f
 	}
 }
 
-// loadReverse loads, for a KindReverse field, the objects of the other
-// model whose FK column holds one of ids (a virtual chassis' members), in
-// one query per chunk, ordered by the model's id.
-func (p *Page) loadReverse(ctx context.Context, f *Field, ids []int) error {
+// loadReverseMany loads, for a KindReverse field with Many, the objects
+// of the other model whose FK column holds one of ids (a virtual chassis'
+// members), in one query per chunk, ordered by the model's id.
+func (p *Page) loadReverseMany(ctx context.Context, f *Field, ids []int) error {
 	if p.m2m == nil {
 		p.m2m = map[*Field]map[int][]*Row{}
 	}

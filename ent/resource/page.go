@@ -41,7 +41,11 @@ type Page struct {
 	cfs     []CustomFieldDef
 	cfObjs  map[string]map[int]*Row // custom field object targets: content type → id → row
 	m2m     map[*Field]map[int][]*Row
-	reveal  *Reveal
+	reverse map[*Field]map[int]*Row // KindReverse: own id → the row pointing here
+	// more are rows loaded beside the page (reverse rows) whose FK fields
+	// loadRelated resolves with the page's own.
+	more   []relatedWant
+	reveal *Reveal
 }
 
 // fieldsFor picks the fields a view renders, in representation order.
@@ -112,7 +116,8 @@ func (d *Descriptor) nestedFields() []*Field { return d.nested }
 func (d *Descriptor) computeNested() {
 	d.nested = nil
 	for _, f := range d.brief {
-		if f.Kind == KindCount && !d.Tree {
+		// Reverse rows are loaded for a page's own rows only.
+		if f.Kind == KindCount && !d.Tree || f.Kind == KindReverse {
 			continue
 		}
 		d.nested = append(d.nested, f)
@@ -150,7 +155,11 @@ func (p *Page) load(ctx context.Context, rows []*Row) error {
 		case KindM2M:
 			err = p.loadM2M(ctx, f, ids)
 		case KindReverse:
-			err = p.loadReverse(ctx, f, ids)
+			if f.Reverse.Many {
+				err = p.loadReverseMany(ctx, f, ids)
+			} else {
+				err = p.loadReverse(ctx, f, ids)
+			}
 		case KindCustomFields:
 			err = p.loadCustomFields(ctx, rows)
 		}
@@ -161,6 +170,116 @@ func (p *Page) load(ctx context.Context, rows []*Row) error {
 	return p.loadRelated(ctx, fks, rows)
 }
 
+// relatedWant is a set of rows whose FK fields loadRelated resolves.
+type relatedWant struct {
+	fields []*Field
+	rows   []*Row
+}
+
+// loadReverse loads, for a KindReverse field, the row of the other model
+// pointing at each of ids: one query for the links, one for the rows (and
+// one for the Through objects), whatever the page size.
+func (p *Page) loadReverse(ctx context.Context, f *Field, ids []int) error {
+	rv := f.Reverse
+	td := ByContentType(rv.Model)
+	if td == nil {
+		return nil
+	}
+	if p.reverse == nil {
+		p.reverse = map[*Field]map[int]*Row{}
+	}
+	m := map[int]*Row{}
+	p.reverse[f] = m
+	link := map[int]int{} // reverse row id → own id
+	for _, chunk := range chunks(ids) {
+		t := sql.Table(td.Table)
+		s := sql.Dialect(p.st.Dialect).Select(t.C("id"), t.C(rv.Column)).From(t).Where(sql.InInts(t.C(rv.Column), chunk...))
+		q, args := s.Query()
+		rs, err := p.st.Q.QueryContext(ctx, q, args...)
+		if err != nil {
+			return fmt.Errorf("reverse %s: %w", f.Name, err)
+		}
+		for rs.Next() {
+			var id, own int
+			if err := rs.Scan(&id, &own); err != nil {
+				rs.Close()
+				return err
+			}
+			link[id] = own
+		}
+		rs.Close()
+		if err := rs.Err(); err != nil {
+			return err
+		}
+	}
+	if rv.Exists || len(link) == 0 {
+		for id, own := range link {
+			m[own] = &Row{ID: id}
+		}
+		return nil
+	}
+	rids := make([]int, 0, len(link))
+	for id := range link {
+		rids = append(rids, id)
+	}
+	sort.Ints(rids)
+	got, err := td.getNested(ctx, p.st, rids)
+	if err != nil {
+		return err
+	}
+	for _, r := range got {
+		m[link[r.ID]] = r
+	}
+	var fks []*Field
+	for _, nf := range td.nestedFields() {
+		if nf.Kind == KindFK {
+			fks = append(fks, nf)
+		}
+	}
+	if tf := td.byName[rv.Through]; tf != nil && tf.Kind == KindFK {
+		fks = append(fks, tf) // its object is the field's value
+	}
+	if len(fks) > 0 && len(got) > 0 {
+		p.more = append(p.more, relatedWant{fks, got})
+	}
+	return nil
+}
+
+// encodeReverse renders a KindReverse field of r.
+func (p *Page) encodeReverse(b []byte, f *Field, r *Row) []byte {
+	t := p.reverse[f][r.ID]
+	if f.Reverse.Exists {
+		off := false
+		if f.Reverse.OrNot != "" {
+			v, isBool := p.d.Value(r, f.Reverse.OrNot).(bool)
+			off = isBool && !v
+		}
+		return strconv.AppendBool(b, t != nil || off)
+	}
+	if t == nil {
+		return append(b, "null"...)
+	}
+	td := ByContentType(f.Reverse.Model)
+	if f.Reverse.Through == "" {
+		return p.encode(b, td, t, td.nestedFields(), true)
+	}
+	tf := td.byName[f.Reverse.Through]
+	id, _ := t.Vals[tf.col].(int)
+	obj := p.related[tf.target][id]
+	if obj == nil {
+		return append(b, "null"...)
+	}
+	b = p.encode(b, tf.target, obj, tf.target.nestedFields(), true)
+	if f.Reverse.As == "" {
+		return b
+	}
+	b = append(b[:len(b)-1], ',')
+	b = appendString(b, f.Reverse.As)
+	b = append(b, ':')
+	b = p.encode(b, td, t, td.nestedFields(), true)
+	return append(b, '}')
+}
+
 // loadRelated loads the objects the FK fields of rows point at, and
 // theirs in turn (a device's device type shows its manufacturer, as
 // NetBox's nested serializers do), level by level: one batched query per
@@ -169,11 +288,8 @@ func (p *Page) load(ctx context.Context, rows []*Row) error {
 // template and of its device type) is not asked for again, and cycles end.
 func (p *Page) loadRelated(ctx context.Context, fields []*Field, rows []*Row) error {
 	p.related = map[*Descriptor]map[int]*Row{}
-	type want struct {
-		fields []*Field
-		rows   []*Row
-	}
-	level := []want{{fields, rows}}
+	type want = relatedWant
+	level := append([]want{{fields, rows}}, p.more...)
 	for len(level) > 0 {
 		ids := map[*Descriptor][]int{}
 		var order []*Descriptor
@@ -450,7 +566,15 @@ func (p *Page) value(b []byte, d *Descriptor, r *Row, f *Field, nested bool) []b
 		return appendAny(b, p.counts[f][r.ID])
 	case KindEmpty:
 		return appendAny(b, f.Empty)
-	case KindM2M, KindReverse:
+	case KindReverse:
+		if f.Reverse.Many {
+			return p.encodeM2M(b, f, r, nested)
+		}
+		if nested {
+			return append(b, "null"...)
+		}
+		return p.encodeReverse(b, f, r)
+	case KindM2M:
 		return p.encodeM2M(b, f, r, nested)
 	case KindGenericObject:
 		ct, _ := d.Value(r, f.Generic+"_type").(string)

@@ -284,7 +284,12 @@ func (d *Descriptor) Create(ctx context.Context, tx *Tx, in Input) (int, error) 
 	if err := d.writeM2M(ctx, tx, id, ch, true); err != nil {
 		return 0, err
 	}
-	return id, d.writeTags(ctx, tx, id, ch, true)
+	if err := d.writeTags(ctx, tx, id, ch, true); err != nil {
+		return 0, err
+	}
+	// A device gets its type's components, a module its module type's
+	// (instantiate.go), in this transaction.
+	return id, d.instantiate(ctx, tx, id)
 }
 
 // Update validates and applies a PUT (partial=false) or PATCH to existing.

@@ -21,6 +21,7 @@ func init() {
 		Table:       "dcim_consoleporttemplate",
 		Display:     "",
 		DisplayFunc: logicdcim.TemplateDisplay,
+		Instantiate: instantiation(`{"into":"","sources":[{"template":"device_type","owner":"dcim.device","match":"device_type","set":{"_location_id":"location","_rack_id":"rack","_site_id":"site","device":"id"}},{"template":"module_type","owner":"dcim.module","match":"module_type","set":{"_location_id":"device.location","_rack_id":"device.rack","_site_id":"device.site","device":"device","module":"id","parent_id":"module_bay"},"token":"{module}","token_value":"module_bay.position","token_up":"module_bay.module","replicate":"replicate_components","adopt":"adopt_components","adopt_scope":"module","adopt_within":"device"}]}`),
 		Tree:        false,
 		Tagged:      false,
 		Custom:      false,
@@ -48,6 +49,21 @@ func init() {
 		},
 		NewCreate: func(c *gen.Client) ent.Mutation { return c.ConsolePortTemplate.Create().Mutation() },
 		NewUpdate: func(c *gen.Client, id int) ent.Mutation { return c.ConsolePortTemplate.UpdateOneID(id).Mutation() },
+		CreateMany: func(ctx context.Context, c *gen.Client, n int, fill func(int, ent.Mutation) error) ([]int, error) {
+			bs := make([]*gen.ConsolePortTemplateCreate, n)
+			for i := range bs {
+				bs[i] = c.ConsolePortTemplate.Create()
+				if err := fill(i, bs[i].Mutation()); err != nil {
+					return nil, err
+				}
+			}
+			nodes, err := c.ConsolePortTemplate.CreateBulk(bs...).Save(ctx)
+			ids := make([]int, len(nodes))
+			for i, n := range nodes {
+				ids[i] = n.ID
+			}
+			return ids, err
+		},
 		DeleteOne: func(ctx context.Context, c *gen.Client, id int) error {
 			return c.ConsolePortTemplate.DeleteOneID(id).Exec(ctx)
 		},

@@ -9,6 +9,7 @@ import (
 
 	gen "github.com/inventory/inventory/ent"
 	logicdcim "github.com/inventory/inventory/ent/logic/dcim"
+	"github.com/inventory/inventory/ent/schema/api"
 )
 
 func init() {
@@ -49,6 +50,13 @@ func init() {
 			{Name: "local_context_data", Kind: "is-set", Column: "local_context_data", Target: "", Attr: ""},
 			{Name: "virtual_chassis_member", Kind: "is-set", Column: "virtual_chassis_id", Target: "", Attr: ""},
 			{Name: "has_virtual_device_context", Kind: "reverse-exists", Column: "device", Target: "dcim.virtualdevicecontext", Attr: ""},
+			{Name: "parent_device_id", Kind: "reverse-id", Column: "installed_device_id", Target: "dcim.devicebay", Attr: "device_id"},
+			{Name: "parent_bay_id", Kind: "reverse-id", Column: "installed_device_id", Target: "dcim.devicebay", Attr: ""},
+			{Name: "device_bays", Kind: "related-exists", Column: "device_bay_count", Target: "", Attr: ""},
+			{Name: "module_bays", Kind: "related-exists", Column: "module_bay_count", Target: "", Attr: ""},
+			{Name: "device_bay_count", Kind: "related-count", Column: "device_bay_count", Target: "", Attr: ""},
+			{Name: "module_bay_count", Kind: "related-count", Column: "module_bay_count", Target: "", Attr: ""},
+			{Name: "inventory_item_count", Kind: "related-count", Column: "inventory_item_count", Target: "", Attr: ""},
 		},
 		Fields: []*Field{
 			{Name: "id", Kind: "id", Column: "id", GoType: "int", ReadOnly: true},
@@ -69,7 +77,7 @@ func init() {
 			{Name: "face", Kind: "choice", Column: "face", GoType: "string", HasDefault: true, MaxLen: 50, Choices: []Choice{{"front", "Front"}, {"rear", "Rear"}}},
 			{Name: "latitude", Kind: "float", Column: "latitude", GoType: "float64", Nullable: true, HasDefault: true},
 			{Name: "longitude", Kind: "float", Column: "longitude", GoType: "float64", Nullable: true, HasDefault: true},
-			{Name: "parent_device", Kind: "empty", ReadOnly: true, Empty: nil},
+			{Name: "parent_device", Kind: "reverse", Target: "dcim.devicebay", ReadOnly: true, Reverse: &api.Reverse{Model: "dcim.devicebay", Column: "installed_device_id", Exists: false, OrNot: "", Through: "device", As: "device_bay", Many: false}},
 			{Name: "status", Kind: "choice", Column: "status", GoType: "string", HasDefault: true, MaxLen: 50, Choices: []Choice{{"offline", "Offline"}, {"active", "Active"}, {"planned", "Planned"}, {"staged", "Staged"}, {"failed", "Failed"}, {"inventory", "Inventory"}, {"decommissioning", "Decommissioning"}}},
 			{Name: "airflow", Kind: "choice", Column: "airflow", GoType: "string", Nullable: true, HasDefault: true, MaxLen: 50, Choices: []Choice{{"front-to-rear", "Front to rear"}, {"rear-to-front", "Rear to front"}, {"left-to-right", "Left to right"}, {"right-to-left", "Right to left"}, {"side-to-rear", "Side to rear"}, {"rear-to-side", "Rear to side"}, {"bottom-to-top", "Bottom to top"}, {"top-to-bottom", "Top to bottom"}, {"passive", "Passive"}, {"mixed", "Mixed"}}},
 			{Name: "primary_ip", Kind: "empty", ReadOnly: true, Empty: nil},
@@ -97,14 +105,29 @@ func init() {
 			{Name: "interface_count", Kind: "empty", ReadOnly: true, Empty: 0},
 			{Name: "front_port_count", Kind: "empty", ReadOnly: true, Empty: 0},
 			{Name: "rear_port_count", Kind: "empty", ReadOnly: true, Empty: 0},
-			{Name: "device_bay_count", Kind: "empty", ReadOnly: true, Empty: 0},
-			{Name: "module_bay_count", Kind: "empty", ReadOnly: true, Empty: 0},
-			{Name: "inventory_item_count", Kind: "empty", ReadOnly: true, Empty: 0},
+			{Name: "device_bay_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "dcim.devicebay", Table: "", Column: "device_id", Cumulative: false}},
+			{Name: "module_bay_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "dcim.modulebay", Table: "", Column: "device_id", Cumulative: false}},
+			{Name: "inventory_item_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "dcim.inventoryitem", Table: "", Column: "device_id", Cumulative: false}},
 			{Name: "_type_display", Kind: "hidden", Column: "_type_display", GoType: "string", HasDefault: true},
 			{Name: "_vc_name", Kind: "hidden", Column: "_vc_name", GoType: "string", Nullable: true, HasDefault: true},
 		},
 		NewCreate: func(c *gen.Client) ent.Mutation { return c.Device.Create().Mutation() },
 		NewUpdate: func(c *gen.Client, id int) ent.Mutation { return c.Device.UpdateOneID(id).Mutation() },
+		CreateMany: func(ctx context.Context, c *gen.Client, n int, fill func(int, ent.Mutation) error) ([]int, error) {
+			bs := make([]*gen.DeviceCreate, n)
+			for i := range bs {
+				bs[i] = c.Device.Create()
+				if err := fill(i, bs[i].Mutation()); err != nil {
+					return nil, err
+				}
+			}
+			nodes, err := c.Device.CreateBulk(bs...).Save(ctx)
+			ids := make([]int, len(nodes))
+			for i, n := range nodes {
+				ids[i] = n.ID
+			}
+			return ids, err
+		},
 		DeleteOne: func(ctx context.Context, c *gen.Client, id int) error { return c.Device.DeleteOneID(id).Exec(ctx) },
 	})
 }

@@ -21,6 +21,7 @@ func init() {
 		Table:       "dcim_devicebaytemplate",
 		Display:     "",
 		DisplayFunc: logicdcim.TemplateDisplay,
+		Instantiate: instantiation(`{"into":"dcim.devicebay","copy":["enabled"],"resolve":["name","label"],"sources":[{"template":"device_type","owner":"dcim.device","match":"device_type","set":{"_location_id":"location","_rack_id":"rack","_site_id":"site","device":"id"}}]}`),
 		Tree:        false,
 		Tagged:      false,
 		Custom:      false,
@@ -46,6 +47,21 @@ func init() {
 		},
 		NewCreate: func(c *gen.Client) ent.Mutation { return c.DeviceBayTemplate.Create().Mutation() },
 		NewUpdate: func(c *gen.Client, id int) ent.Mutation { return c.DeviceBayTemplate.UpdateOneID(id).Mutation() },
+		CreateMany: func(ctx context.Context, c *gen.Client, n int, fill func(int, ent.Mutation) error) ([]int, error) {
+			bs := make([]*gen.DeviceBayTemplateCreate, n)
+			for i := range bs {
+				bs[i] = c.DeviceBayTemplate.Create()
+				if err := fill(i, bs[i].Mutation()); err != nil {
+					return nil, err
+				}
+			}
+			nodes, err := c.DeviceBayTemplate.CreateBulk(bs...).Save(ctx)
+			ids := make([]int, len(nodes))
+			for i, n := range nodes {
+				ids[i] = n.ID
+			}
+			return ids, err
+		},
 		DeleteOne: func(ctx context.Context, c *gen.Client, id int) error {
 			return c.DeviceBayTemplate.DeleteOneID(id).Exec(ctx)
 		},

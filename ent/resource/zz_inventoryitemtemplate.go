@@ -21,6 +21,7 @@ func init() {
 		Table:       "dcim_inventoryitemtemplate",
 		Display:     "",
 		DisplayFunc: logicdcim.TemplateDisplay,
+		Instantiate: instantiation(`{"into":"dcim.inventoryitem","copy":["role","manufacturer","part_id"],"resolve":["name","label"],"refs":["parent"],"generic":["component"],"sources":[{"template":"device_type","owner":"dcim.device","match":"device_type","set":{"_location_id":"location","_rack_id":"rack","_site_id":"site","device":"id"}}]}`),
 		Tree:        true,
 		Tagged:      false,
 		Custom:      false,
@@ -57,6 +58,21 @@ func init() {
 		},
 		NewCreate: func(c *gen.Client) ent.Mutation { return c.InventoryItemTemplate.Create().Mutation() },
 		NewUpdate: func(c *gen.Client, id int) ent.Mutation { return c.InventoryItemTemplate.UpdateOneID(id).Mutation() },
+		CreateMany: func(ctx context.Context, c *gen.Client, n int, fill func(int, ent.Mutation) error) ([]int, error) {
+			bs := make([]*gen.InventoryItemTemplateCreate, n)
+			for i := range bs {
+				bs[i] = c.InventoryItemTemplate.Create()
+				if err := fill(i, bs[i].Mutation()); err != nil {
+					return nil, err
+				}
+			}
+			nodes, err := c.InventoryItemTemplate.CreateBulk(bs...).Save(ctx)
+			ids := make([]int, len(nodes))
+			for i, n := range nodes {
+				ids[i] = n.ID
+			}
+			return ids, err
+		},
 		DeleteOne: func(ctx context.Context, c *gen.Client, id int) error {
 			return c.InventoryItemTemplate.DeleteOneID(id).Exec(ctx)
 		},

@@ -46,6 +46,7 @@ func init() {
 			{Name: "module_bay_template_count", Kind: "related-count", Column: "module_bay_template_count", Target: "", Attr: ""},
 			{Name: "module_bays", Kind: "related-exists", Column: "module_bay_template_count", Target: "", Attr: ""},
 			{Name: "pass_through_ports", Kind: "related-exists", Column: "front_port_template_count,rear_port_template_count", Target: "", Attr: ""},
+			{Name: "module_count", Kind: "related-count", Column: "module_count", Target: "", Attr: ""},
 		},
 		Fields: []*Field{
 			{Name: "id", Kind: "id", Column: "id", GoType: "int", ReadOnly: true},
@@ -67,7 +68,7 @@ func init() {
 			{Name: "custom_fields", Kind: "custom-fields", Column: "custom_field_data", GoType: "map[string]interface {}", HasDefault: true},
 			{Name: "created", Kind: "time", Column: "created", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "last_updated", Kind: "time", Column: "last_updated", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
-			{Name: "module_count", Kind: "empty", ReadOnly: true, Empty: 0},
+			{Name: "module_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "dcim.module", Table: "", Column: "module_type_id", Cumulative: false}},
 			{Name: "console_port_template_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "dcim.consoleporttemplate", Table: "", Column: "module_type_id", Cumulative: false}},
 			{Name: "console_server_port_template_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "dcim.consoleserverporttemplate", Table: "", Column: "module_type_id", Cumulative: false}},
 			{Name: "power_port_template_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "dcim.powerporttemplate", Table: "", Column: "module_type_id", Cumulative: false}},
@@ -79,6 +80,21 @@ func init() {
 		},
 		NewCreate: func(c *gen.Client) ent.Mutation { return c.ModuleType.Create().Mutation() },
 		NewUpdate: func(c *gen.Client, id int) ent.Mutation { return c.ModuleType.UpdateOneID(id).Mutation() },
+		CreateMany: func(ctx context.Context, c *gen.Client, n int, fill func(int, ent.Mutation) error) ([]int, error) {
+			bs := make([]*gen.ModuleTypeCreate, n)
+			for i := range bs {
+				bs[i] = c.ModuleType.Create()
+				if err := fill(i, bs[i].Mutation()); err != nil {
+					return nil, err
+				}
+			}
+			nodes, err := c.ModuleType.CreateBulk(bs...).Save(ctx)
+			ids := make([]int, len(nodes))
+			for i, n := range nodes {
+				ids[i] = n.ID
+			}
+			return ids, err
+		},
 		DeleteOne: func(ctx context.Context, c *gen.Client, id int) error { return c.ModuleType.DeleteOneID(id).Exec(ctx) },
 	})
 }

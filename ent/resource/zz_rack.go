@@ -92,6 +92,21 @@ func init() {
 		},
 		NewCreate: func(c *gen.Client) ent.Mutation { return c.Rack.Create().Mutation() },
 		NewUpdate: func(c *gen.Client, id int) ent.Mutation { return c.Rack.UpdateOneID(id).Mutation() },
+		CreateMany: func(ctx context.Context, c *gen.Client, n int, fill func(int, ent.Mutation) error) ([]int, error) {
+			bs := make([]*gen.RackCreate, n)
+			for i := range bs {
+				bs[i] = c.Rack.Create()
+				if err := fill(i, bs[i].Mutation()); err != nil {
+					return nil, err
+				}
+			}
+			nodes, err := c.Rack.CreateBulk(bs...).Save(ctx)
+			ids := make([]int, len(nodes))
+			for i, n := range nodes {
+				ids[i] = n.ID
+			}
+			return ids, err
+		},
 		DeleteOne: func(ctx context.Context, c *gen.Client, id int) error { return c.Rack.DeleteOneID(id).Exec(ctx) },
 	})
 }

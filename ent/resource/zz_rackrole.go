@@ -50,6 +50,21 @@ func init() {
 		},
 		NewCreate: func(c *gen.Client) ent.Mutation { return c.RackRole.Create().Mutation() },
 		NewUpdate: func(c *gen.Client, id int) ent.Mutation { return c.RackRole.UpdateOneID(id).Mutation() },
+		CreateMany: func(ctx context.Context, c *gen.Client, n int, fill func(int, ent.Mutation) error) ([]int, error) {
+			bs := make([]*gen.RackRoleCreate, n)
+			for i := range bs {
+				bs[i] = c.RackRole.Create()
+				if err := fill(i, bs[i].Mutation()); err != nil {
+					return nil, err
+				}
+			}
+			nodes, err := c.RackRole.CreateBulk(bs...).Save(ctx)
+			ids := make([]int, len(nodes))
+			for i, n := range nodes {
+				ids[i] = n.ID
+			}
+			return ids, err
+		},
 		DeleteOne: func(ctx context.Context, c *gen.Client, id int) error { return c.RackRole.DeleteOneID(id).Exec(ctx) },
 	})
 }

@@ -68,6 +68,21 @@ func init() {
 		},
 		NewCreate: func(c *gen.Client) ent.Mutation { return c.RackType.Create().Mutation() },
 		NewUpdate: func(c *gen.Client, id int) ent.Mutation { return c.RackType.UpdateOneID(id).Mutation() },
+		CreateMany: func(ctx context.Context, c *gen.Client, n int, fill func(int, ent.Mutation) error) ([]int, error) {
+			bs := make([]*gen.RackTypeCreate, n)
+			for i := range bs {
+				bs[i] = c.RackType.Create()
+				if err := fill(i, bs[i].Mutation()); err != nil {
+					return nil, err
+				}
+			}
+			nodes, err := c.RackType.CreateBulk(bs...).Save(ctx)
+			ids := make([]int, len(nodes))
+			for i, n := range nodes {
+				ids[i] = n.ID
+			}
+			return ids, err
+		},
 		DeleteOne: func(ctx context.Context, c *gen.Client, id int) error { return c.RackType.DeleteOneID(id).Exec(ctx) },
 	})
 }

@@ -54,6 +54,21 @@ func init() {
 		},
 		NewCreate: func(c *gen.Client) ent.Mutation { return c.SiteGroup.Create().Mutation() },
 		NewUpdate: func(c *gen.Client, id int) ent.Mutation { return c.SiteGroup.UpdateOneID(id).Mutation() },
+		CreateMany: func(ctx context.Context, c *gen.Client, n int, fill func(int, ent.Mutation) error) ([]int, error) {
+			bs := make([]*gen.SiteGroupCreate, n)
+			for i := range bs {
+				bs[i] = c.SiteGroup.Create()
+				if err := fill(i, bs[i].Mutation()); err != nil {
+					return nil, err
+				}
+			}
+			nodes, err := c.SiteGroup.CreateBulk(bs...).Save(ctx)
+			ids := make([]int, len(nodes))
+			for i, n := range nodes {
+				ids[i] = n.ID
+			}
+			return ids, err
+		},
 		DeleteOne: func(ctx context.Context, c *gen.Client, id int) error { return c.SiteGroup.DeleteOneID(id).Exec(ctx) },
 	})
 }

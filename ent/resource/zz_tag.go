@@ -51,6 +51,21 @@ func init() {
 		},
 		NewCreate: func(c *gen.Client) ent.Mutation { return c.Tag.Create().Mutation() },
 		NewUpdate: func(c *gen.Client, id int) ent.Mutation { return c.Tag.UpdateOneID(id).Mutation() },
+		CreateMany: func(ctx context.Context, c *gen.Client, n int, fill func(int, ent.Mutation) error) ([]int, error) {
+			bs := make([]*gen.TagCreate, n)
+			for i := range bs {
+				bs[i] = c.Tag.Create()
+				if err := fill(i, bs[i].Mutation()); err != nil {
+					return nil, err
+				}
+			}
+			nodes, err := c.Tag.CreateBulk(bs...).Save(ctx)
+			ids := make([]int, len(nodes))
+			for i, n := range nodes {
+				ids[i] = n.ID
+			}
+			return ids, err
+		},
 		DeleteOne: func(ctx context.Context, c *gen.Client, id int) error { return c.Tag.DeleteOneID(id).Exec(ctx) },
 	})
 }

@@ -55,6 +55,21 @@ func init() {
 		},
 		NewCreate: func(c *gen.Client) ent.Mutation { return c.User.Create().Mutation() },
 		NewUpdate: func(c *gen.Client, id int) ent.Mutation { return c.User.UpdateOneID(id).Mutation() },
+		CreateMany: func(ctx context.Context, c *gen.Client, n int, fill func(int, ent.Mutation) error) ([]int, error) {
+			bs := make([]*gen.UserCreate, n)
+			for i := range bs {
+				bs[i] = c.User.Create()
+				if err := fill(i, bs[i].Mutation()); err != nil {
+					return nil, err
+				}
+			}
+			nodes, err := c.User.CreateBulk(bs...).Save(ctx)
+			ids := make([]int, len(nodes))
+			for i, n := range nodes {
+				ids[i] = n.ID
+			}
+			return ids, err
+		},
 		DeleteOne: func(ctx context.Context, c *gen.Client, id int) error { return c.User.DeleteOneID(id).Exec(ctx) },
 	})
 }

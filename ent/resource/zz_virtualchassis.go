@@ -8,6 +8,7 @@ import (
 	"entgo.io/ent"
 
 	gen "github.com/inventory/inventory/ent"
+	"github.com/inventory/inventory/ent/schema/api"
 )
 
 func init() {
@@ -57,10 +58,25 @@ func init() {
 			{Name: "created", Kind: "time", Column: "created", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "last_updated", Kind: "time", Column: "last_updated", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "member_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "dcim.device", Table: "", Column: "virtual_chassis_id", Cumulative: false}},
-			{Name: "members", Kind: "reverse", Target: "dcim.device", ReadOnly: true, Reverse: &Count{Model: "dcim.device", Column: "virtual_chassis_id"}},
+			{Name: "members", Kind: "reverse", Target: "dcim.device", ReadOnly: true, Reverse: &api.Reverse{Model: "dcim.device", Column: "virtual_chassis_id", Exists: false, OrNot: "", Through: "", As: "", Many: true}},
 		},
 		NewCreate: func(c *gen.Client) ent.Mutation { return c.VirtualChassis.Create().Mutation() },
 		NewUpdate: func(c *gen.Client, id int) ent.Mutation { return c.VirtualChassis.UpdateOneID(id).Mutation() },
+		CreateMany: func(ctx context.Context, c *gen.Client, n int, fill func(int, ent.Mutation) error) ([]int, error) {
+			bs := make([]*gen.VirtualChassisCreate, n)
+			for i := range bs {
+				bs[i] = c.VirtualChassis.Create()
+				if err := fill(i, bs[i].Mutation()); err != nil {
+					return nil, err
+				}
+			}
+			nodes, err := c.VirtualChassis.CreateBulk(bs...).Save(ctx)
+			ids := make([]int, len(nodes))
+			for i, n := range nodes {
+				ids[i] = n.ID
+			}
+			return ids, err
+		},
 		DeleteOne: func(ctx context.Context, c *gen.Client, id int) error {
 			return c.VirtualChassis.DeleteOneID(id).Exec(ctx)
 		},

@@ -11,6 +11,7 @@ import (
 	"github.com/inventory/inventory/ent/customfieldchoiceset"
 	"github.com/inventory/inventory/ent/delivery"
 	"github.com/inventory/inventory/ent/device"
+	"github.com/inventory/inventory/ent/devicebay"
 	"github.com/inventory/inventory/ent/devicebaytemplate"
 	"github.com/inventory/inventory/ent/devicerole"
 	"github.com/inventory/inventory/ent/devicetype"
@@ -18,10 +19,13 @@ import (
 	"github.com/inventory/inventory/ent/frontporttemplate"
 	"github.com/inventory/inventory/ent/group"
 	"github.com/inventory/inventory/ent/interfacetemplate"
+	"github.com/inventory/inventory/ent/inventoryitem"
 	"github.com/inventory/inventory/ent/inventoryitemrole"
 	"github.com/inventory/inventory/ent/inventoryitemtemplate"
 	"github.com/inventory/inventory/ent/location"
 	"github.com/inventory/inventory/ent/manufacturer"
+	"github.com/inventory/inventory/ent/module"
+	"github.com/inventory/inventory/ent/modulebay"
 	"github.com/inventory/inventory/ent/modulebaytemplate"
 	"github.com/inventory/inventory/ent/moduletype"
 	"github.com/inventory/inventory/ent/moduletypeprofile"
@@ -537,6 +541,75 @@ func init() {
 	deviceDescTypeDisplay := deviceFields[22].Descriptor()
 	// device.DefaultTypeDisplay holds the default value on creation for the _type_display field.
 	device.DefaultTypeDisplay = deviceDescTypeDisplay.Default.(string)
+	devicebayMixin := schema.DeviceBay{}.Mixin()
+	devicebayMixinHooks3 := devicebayMixin[3].Hooks()
+	devicebayHooks := schema.DeviceBay{}.Hooks()
+	devicebay.Hooks[0] = devicebayMixinHooks3[0]
+	devicebay.Hooks[1] = devicebayHooks[0]
+	devicebayMixinFields0 := devicebayMixin[0].Fields()
+	_ = devicebayMixinFields0
+	devicebayMixinFields2 := devicebayMixin[2].Fields()
+	_ = devicebayMixinFields2
+	devicebayMixinFields3 := devicebayMixin[3].Fields()
+	_ = devicebayMixinFields3
+	devicebayFields := schema.DeviceBay{}.Fields()
+	_ = devicebayFields
+	// devicebayDescCreated is the schema descriptor for created field.
+	devicebayDescCreated := devicebayMixinFields0[0].Descriptor()
+	// devicebay.DefaultCreated holds the default value on creation for the created field.
+	devicebay.DefaultCreated = devicebayDescCreated.Default.(func() time.Time)
+	// devicebayDescLastUpdated is the schema descriptor for last_updated field.
+	devicebayDescLastUpdated := devicebayMixinFields0[1].Descriptor()
+	// devicebay.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	devicebay.DefaultLastUpdated = devicebayDescLastUpdated.Default.(func() time.Time)
+	// devicebay.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	devicebay.UpdateDefaultLastUpdated = devicebayDescLastUpdated.UpdateDefault.(func() time.Time)
+	// devicebayDescCustomFieldData is the schema descriptor for custom_field_data field.
+	devicebayDescCustomFieldData := devicebayMixinFields2[0].Descriptor()
+	// devicebay.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	devicebay.DefaultCustomFieldData = devicebayDescCustomFieldData.Default.(map[string]interface{})
+	// devicebayDescName is the schema descriptor for name field.
+	devicebayDescName := devicebayMixinFields3[1].Descriptor()
+	// devicebay.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	devicebay.NameValidator = func() func(string) error {
+		validators := devicebayDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// devicebayDescNameNatural is the schema descriptor for _name_natural field.
+	devicebayDescNameNatural := devicebayMixinFields3[2].Descriptor()
+	// devicebay.DefaultNameNatural holds the default value on creation for the _name_natural field.
+	devicebay.DefaultNameNatural = devicebayDescNameNatural.Default.(string)
+	// devicebayDescLabel is the schema descriptor for label field.
+	devicebayDescLabel := devicebayMixinFields3[3].Descriptor()
+	// devicebay.DefaultLabel holds the default value on creation for the label field.
+	devicebay.DefaultLabel = devicebayDescLabel.Default.(string)
+	// devicebay.LabelValidator is a validator for the "label" field. It is called by the builders before save.
+	devicebay.LabelValidator = devicebayDescLabel.Validators[0].(func(string) error)
+	// devicebayDescDescription is the schema descriptor for description field.
+	devicebayDescDescription := devicebayMixinFields3[4].Descriptor()
+	// devicebay.DefaultDescription holds the default value on creation for the description field.
+	devicebay.DefaultDescription = devicebayDescDescription.Default.(string)
+	// devicebay.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	devicebay.DescriptionValidator = devicebayDescDescription.Validators[0].(func(string) error)
+	// devicebayDescEnabled is the schema descriptor for enabled field.
+	devicebayDescEnabled := devicebayFields[0].Descriptor()
+	// devicebay.DefaultEnabled holds the default value on creation for the enabled field.
+	devicebay.DefaultEnabled = devicebayDescEnabled.Default.(bool)
+	// devicebayDescOccupied is the schema descriptor for _occupied field.
+	devicebayDescOccupied := devicebayFields[2].Descriptor()
+	// devicebay.DefaultOccupied holds the default value on creation for the _occupied field.
+	devicebay.DefaultOccupied = devicebayDescOccupied.Default.(bool)
 	devicebaytemplateMixin := schema.DeviceBayTemplate{}.Mixin()
 	devicebaytemplateHooks := schema.DeviceBayTemplate{}.Hooks()
 	devicebaytemplate.Hooks[0] = devicebaytemplateHooks[0]
@@ -1037,6 +1110,97 @@ func init() {
 	interfacetemplateDescRfRole := interfacetemplateFields[6].Descriptor()
 	// interfacetemplate.RfRoleValidator is a validator for the "rf_role" field. It is called by the builders before save.
 	interfacetemplate.RfRoleValidator = interfacetemplateDescRfRole.Validators[0].(func(string) error)
+	inventoryitemMixin := schema.InventoryItem{}.Mixin()
+	inventoryitemMixinHooks3 := inventoryitemMixin[3].Hooks()
+	inventoryitemHooks := schema.InventoryItem{}.Hooks()
+	inventoryitem.Hooks[0] = inventoryitemMixinHooks3[0]
+	inventoryitem.Hooks[1] = inventoryitemHooks[0]
+	inventoryitemMixinFields0 := inventoryitemMixin[0].Fields()
+	_ = inventoryitemMixinFields0
+	inventoryitemMixinFields2 := inventoryitemMixin[2].Fields()
+	_ = inventoryitemMixinFields2
+	inventoryitemMixinFields3 := inventoryitemMixin[3].Fields()
+	_ = inventoryitemMixinFields3
+	inventoryitemFields := schema.InventoryItem{}.Fields()
+	_ = inventoryitemFields
+	// inventoryitemDescCreated is the schema descriptor for created field.
+	inventoryitemDescCreated := inventoryitemMixinFields0[0].Descriptor()
+	// inventoryitem.DefaultCreated holds the default value on creation for the created field.
+	inventoryitem.DefaultCreated = inventoryitemDescCreated.Default.(func() time.Time)
+	// inventoryitemDescLastUpdated is the schema descriptor for last_updated field.
+	inventoryitemDescLastUpdated := inventoryitemMixinFields0[1].Descriptor()
+	// inventoryitem.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	inventoryitem.DefaultLastUpdated = inventoryitemDescLastUpdated.Default.(func() time.Time)
+	// inventoryitem.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	inventoryitem.UpdateDefaultLastUpdated = inventoryitemDescLastUpdated.UpdateDefault.(func() time.Time)
+	// inventoryitemDescCustomFieldData is the schema descriptor for custom_field_data field.
+	inventoryitemDescCustomFieldData := inventoryitemMixinFields2[0].Descriptor()
+	// inventoryitem.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	inventoryitem.DefaultCustomFieldData = inventoryitemDescCustomFieldData.Default.(map[string]interface{})
+	// inventoryitemDescName is the schema descriptor for name field.
+	inventoryitemDescName := inventoryitemMixinFields3[1].Descriptor()
+	// inventoryitem.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	inventoryitem.NameValidator = func() func(string) error {
+		validators := inventoryitemDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// inventoryitemDescNameNatural is the schema descriptor for _name_natural field.
+	inventoryitemDescNameNatural := inventoryitemMixinFields3[2].Descriptor()
+	// inventoryitem.DefaultNameNatural holds the default value on creation for the _name_natural field.
+	inventoryitem.DefaultNameNatural = inventoryitemDescNameNatural.Default.(string)
+	// inventoryitemDescLabel is the schema descriptor for label field.
+	inventoryitemDescLabel := inventoryitemMixinFields3[3].Descriptor()
+	// inventoryitem.DefaultLabel holds the default value on creation for the label field.
+	inventoryitem.DefaultLabel = inventoryitemDescLabel.Default.(string)
+	// inventoryitem.LabelValidator is a validator for the "label" field. It is called by the builders before save.
+	inventoryitem.LabelValidator = inventoryitemDescLabel.Validators[0].(func(string) error)
+	// inventoryitemDescDescription is the schema descriptor for description field.
+	inventoryitemDescDescription := inventoryitemMixinFields3[4].Descriptor()
+	// inventoryitem.DefaultDescription holds the default value on creation for the description field.
+	inventoryitem.DefaultDescription = inventoryitemDescDescription.Default.(string)
+	// inventoryitem.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	inventoryitem.DescriptionValidator = inventoryitemDescDescription.Validators[0].(func(string) error)
+	// inventoryitemDescDepth is the schema descriptor for _depth field.
+	inventoryitemDescDepth := inventoryitemFields[1].Descriptor()
+	// inventoryitem.DefaultDepth holds the default value on creation for the _depth field.
+	inventoryitem.DefaultDepth = inventoryitemDescDepth.Default.(int)
+	// inventoryitemDescStatus is the schema descriptor for status field.
+	inventoryitemDescStatus := inventoryitemFields[2].Descriptor()
+	// inventoryitem.DefaultStatus holds the default value on creation for the status field.
+	inventoryitem.DefaultStatus = inventoryitemDescStatus.Default.(string)
+	// inventoryitem.StatusValidator is a validator for the "status" field. It is called by the builders before save.
+	inventoryitem.StatusValidator = inventoryitemDescStatus.Validators[0].(func(string) error)
+	// inventoryitemDescPartID is the schema descriptor for part_id field.
+	inventoryitemDescPartID := inventoryitemFields[5].Descriptor()
+	// inventoryitem.DefaultPartID holds the default value on creation for the part_id field.
+	inventoryitem.DefaultPartID = inventoryitemDescPartID.Default.(string)
+	// inventoryitem.PartIDValidator is a validator for the "part_id" field. It is called by the builders before save.
+	inventoryitem.PartIDValidator = inventoryitemDescPartID.Validators[0].(func(string) error)
+	// inventoryitemDescSerial is the schema descriptor for serial field.
+	inventoryitemDescSerial := inventoryitemFields[6].Descriptor()
+	// inventoryitem.DefaultSerial holds the default value on creation for the serial field.
+	inventoryitem.DefaultSerial = inventoryitemDescSerial.Default.(string)
+	// inventoryitem.SerialValidator is a validator for the "serial" field. It is called by the builders before save.
+	inventoryitem.SerialValidator = inventoryitemDescSerial.Validators[0].(func(string) error)
+	// inventoryitemDescAssetTag is the schema descriptor for asset_tag field.
+	inventoryitemDescAssetTag := inventoryitemFields[7].Descriptor()
+	// inventoryitem.AssetTagValidator is a validator for the "asset_tag" field. It is called by the builders before save.
+	inventoryitem.AssetTagValidator = inventoryitemDescAssetTag.Validators[0].(func(string) error)
+	// inventoryitemDescDiscovered is the schema descriptor for discovered field.
+	inventoryitemDescDiscovered := inventoryitemFields[8].Descriptor()
+	// inventoryitem.DefaultDiscovered holds the default value on creation for the discovered field.
+	inventoryitem.DefaultDiscovered = inventoryitemDescDiscovered.Default.(bool)
 	inventoryitemroleMixin := schema.InventoryItemRole{}.Mixin()
 	inventoryitemroleMixinFields0 := inventoryitemroleMixin[0].Fields()
 	_ = inventoryitemroleMixinFields0
@@ -1333,6 +1497,138 @@ func init() {
 	manufacturerDescComments := manufacturerMixinFields3[3].Descriptor()
 	// manufacturer.DefaultComments holds the default value on creation for the comments field.
 	manufacturer.DefaultComments = manufacturerDescComments.Default.(string)
+	moduleMixin := schema.Module{}.Mixin()
+	moduleHooks := schema.Module{}.Hooks()
+	module.Hooks[0] = moduleHooks[0]
+	moduleMixinFields0 := moduleMixin[0].Fields()
+	_ = moduleMixinFields0
+	moduleMixinFields2 := moduleMixin[2].Fields()
+	_ = moduleMixinFields2
+	moduleFields := schema.Module{}.Fields()
+	_ = moduleFields
+	// moduleDescCreated is the schema descriptor for created field.
+	moduleDescCreated := moduleMixinFields0[0].Descriptor()
+	// module.DefaultCreated holds the default value on creation for the created field.
+	module.DefaultCreated = moduleDescCreated.Default.(func() time.Time)
+	// moduleDescLastUpdated is the schema descriptor for last_updated field.
+	moduleDescLastUpdated := moduleMixinFields0[1].Descriptor()
+	// module.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	module.DefaultLastUpdated = moduleDescLastUpdated.Default.(func() time.Time)
+	// module.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	module.UpdateDefaultLastUpdated = moduleDescLastUpdated.UpdateDefault.(func() time.Time)
+	// moduleDescCustomFieldData is the schema descriptor for custom_field_data field.
+	moduleDescCustomFieldData := moduleMixinFields2[0].Descriptor()
+	// module.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	module.DefaultCustomFieldData = moduleDescCustomFieldData.Default.(map[string]interface{})
+	// moduleDescStatus is the schema descriptor for status field.
+	moduleDescStatus := moduleFields[3].Descriptor()
+	// module.DefaultStatus holds the default value on creation for the status field.
+	module.DefaultStatus = moduleDescStatus.Default.(string)
+	// module.StatusValidator is a validator for the "status" field. It is called by the builders before save.
+	module.StatusValidator = moduleDescStatus.Validators[0].(func(string) error)
+	// moduleDescSerial is the schema descriptor for serial field.
+	moduleDescSerial := moduleFields[4].Descriptor()
+	// module.DefaultSerial holds the default value on creation for the serial field.
+	module.DefaultSerial = moduleDescSerial.Default.(string)
+	// module.SerialValidator is a validator for the "serial" field. It is called by the builders before save.
+	module.SerialValidator = moduleDescSerial.Validators[0].(func(string) error)
+	// moduleDescAssetTag is the schema descriptor for asset_tag field.
+	moduleDescAssetTag := moduleFields[5].Descriptor()
+	// module.AssetTagValidator is a validator for the "asset_tag" field. It is called by the builders before save.
+	module.AssetTagValidator = moduleDescAssetTag.Validators[0].(func(string) error)
+	// moduleDescDescription is the schema descriptor for description field.
+	moduleDescDescription := moduleFields[6].Descriptor()
+	// module.DefaultDescription holds the default value on creation for the description field.
+	module.DefaultDescription = moduleDescDescription.Default.(string)
+	// module.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	module.DescriptionValidator = moduleDescDescription.Validators[0].(func(string) error)
+	// moduleDescComments is the schema descriptor for comments field.
+	moduleDescComments := moduleFields[7].Descriptor()
+	// module.DefaultComments holds the default value on creation for the comments field.
+	module.DefaultComments = moduleDescComments.Default.(string)
+	// moduleDescReplicateComponents is the schema descriptor for replicate_components field.
+	moduleDescReplicateComponents := moduleFields[8].Descriptor()
+	// module.DefaultReplicateComponents holds the default value on creation for the replicate_components field.
+	module.DefaultReplicateComponents = moduleDescReplicateComponents.Default.(bool)
+	// moduleDescAdoptComponents is the schema descriptor for adopt_components field.
+	moduleDescAdoptComponents := moduleFields[9].Descriptor()
+	// module.DefaultAdoptComponents holds the default value on creation for the adopt_components field.
+	module.DefaultAdoptComponents = moduleDescAdoptComponents.Default.(bool)
+	// moduleDescDisplay is the schema descriptor for _display field.
+	moduleDescDisplay := moduleFields[10].Descriptor()
+	// module.DefaultDisplay holds the default value on creation for the _display field.
+	module.DefaultDisplay = moduleDescDisplay.Default.(string)
+	modulebayMixin := schema.ModuleBay{}.Mixin()
+	modulebayMixinHooks3 := modulebayMixin[3].Hooks()
+	modulebayHooks := schema.ModuleBay{}.Hooks()
+	modulebay.Hooks[0] = modulebayMixinHooks3[0]
+	modulebay.Hooks[1] = modulebayHooks[0]
+	modulebayMixinFields0 := modulebayMixin[0].Fields()
+	_ = modulebayMixinFields0
+	modulebayMixinFields2 := modulebayMixin[2].Fields()
+	_ = modulebayMixinFields2
+	modulebayMixinFields3 := modulebayMixin[3].Fields()
+	_ = modulebayMixinFields3
+	modulebayFields := schema.ModuleBay{}.Fields()
+	_ = modulebayFields
+	// modulebayDescCreated is the schema descriptor for created field.
+	modulebayDescCreated := modulebayMixinFields0[0].Descriptor()
+	// modulebay.DefaultCreated holds the default value on creation for the created field.
+	modulebay.DefaultCreated = modulebayDescCreated.Default.(func() time.Time)
+	// modulebayDescLastUpdated is the schema descriptor for last_updated field.
+	modulebayDescLastUpdated := modulebayMixinFields0[1].Descriptor()
+	// modulebay.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	modulebay.DefaultLastUpdated = modulebayDescLastUpdated.Default.(func() time.Time)
+	// modulebay.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	modulebay.UpdateDefaultLastUpdated = modulebayDescLastUpdated.UpdateDefault.(func() time.Time)
+	// modulebayDescCustomFieldData is the schema descriptor for custom_field_data field.
+	modulebayDescCustomFieldData := modulebayMixinFields2[0].Descriptor()
+	// modulebay.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	modulebay.DefaultCustomFieldData = modulebayDescCustomFieldData.Default.(map[string]interface{})
+	// modulebayDescName is the schema descriptor for name field.
+	modulebayDescName := modulebayMixinFields3[2].Descriptor()
+	// modulebay.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	modulebay.NameValidator = func() func(string) error {
+		validators := modulebayDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// modulebayDescNameNatural is the schema descriptor for _name_natural field.
+	modulebayDescNameNatural := modulebayMixinFields3[3].Descriptor()
+	// modulebay.DefaultNameNatural holds the default value on creation for the _name_natural field.
+	modulebay.DefaultNameNatural = modulebayDescNameNatural.Default.(string)
+	// modulebayDescLabel is the schema descriptor for label field.
+	modulebayDescLabel := modulebayMixinFields3[4].Descriptor()
+	// modulebay.DefaultLabel holds the default value on creation for the label field.
+	modulebay.DefaultLabel = modulebayDescLabel.Default.(string)
+	// modulebay.LabelValidator is a validator for the "label" field. It is called by the builders before save.
+	modulebay.LabelValidator = modulebayDescLabel.Validators[0].(func(string) error)
+	// modulebayDescDescription is the schema descriptor for description field.
+	modulebayDescDescription := modulebayMixinFields3[5].Descriptor()
+	// modulebay.DefaultDescription holds the default value on creation for the description field.
+	modulebay.DefaultDescription = modulebayDescDescription.Default.(string)
+	// modulebay.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	modulebay.DescriptionValidator = modulebayDescDescription.Validators[0].(func(string) error)
+	// modulebayDescPosition is the schema descriptor for position field.
+	modulebayDescPosition := modulebayFields[0].Descriptor()
+	// modulebay.DefaultPosition holds the default value on creation for the position field.
+	modulebay.DefaultPosition = modulebayDescPosition.Default.(string)
+	// modulebay.PositionValidator is a validator for the "position" field. It is called by the builders before save.
+	modulebay.PositionValidator = modulebayDescPosition.Validators[0].(func(string) error)
+	// modulebayDescEnabled is the schema descriptor for enabled field.
+	modulebayDescEnabled := modulebayFields[1].Descriptor()
+	// modulebay.DefaultEnabled holds the default value on creation for the enabled field.
+	modulebay.DefaultEnabled = modulebayDescEnabled.Default.(bool)
 	modulebaytemplateMixin := schema.ModuleBayTemplate{}.Mixin()
 	modulebaytemplateHooks := schema.ModuleBayTemplate{}.Hooks()
 	modulebaytemplate.Hooks[0] = modulebaytemplateHooks[0]

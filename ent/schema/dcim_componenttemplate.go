@@ -7,6 +7,7 @@ import (
 	"entgo.io/ent/schema/index"
 	"entgo.io/ent/schema/mixin"
 
+	"github.com/inventory/inventory/ent/logic/dcim"
 	"github.com/inventory/inventory/ent/schema/api"
 )
 
@@ -69,6 +70,23 @@ func (c ComponentTemplate) Annotations() []schema.Annotation {
 	if c.Modular {
 		m.Ordering = []string{"device_type", "module_type", "name"}
 		m.Unique = append(m.Unique, api.Unique{Fields: []string{"module_type", "name"}})
+	}
+	// What instantiates a template: a device of its device type, and for
+	// modular templates a module of its module type (NetBox's Device.save
+	// and Module.save). The template schema declares what it becomes
+	// (api.Instantiate.Into and its fields); these are the owners.
+	m.Instantiate = &api.Instantiate{Sources: []api.Source{
+		{Template: "device_type", Owner: "dcim.device", Match: "device_type", Set: map[string]string{"device": "id",
+			"_site_id": "site", "_location_id": "location", "_rack_id": "rack"}},
+	}}
+	if c.Modular {
+		m.Instantiate.Sources = append(m.Instantiate.Sources, api.Source{
+			Template: "module_type", Owner: "dcim.module", Match: "module_type",
+			Set: map[string]string{"device": "device", "module": "id", "parent_id": "module_bay",
+				"_site_id": "device.site", "_location_id": "device.location", "_rack_id": "device.rack"},
+			Token: dcim.ModuleToken, TokenValue: "module_bay.position", TokenUp: "module_bay.module",
+			Replicate: "replicate_components", Adopt: "adopt_components", AdoptScope: "module", AdoptWithin: "device",
+		})
 	}
 	if c.Tree {
 		m.Ordering = []string{"device_type", "parent", "name"}

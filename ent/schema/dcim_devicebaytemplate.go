@@ -31,6 +31,8 @@ func (DeviceBayTemplate) Annotations() []schema.Annotation {
 			App: "dcim", Path: "device-bay-templates", Verbose: "device bay template",
 			Fields: []string{"id", "url", "display", "device_type", "name", "label", "enabled", "description", "created", "last_updated"},
 			Brief:  []string{"id", "url", "display", "name", "enabled", "description"},
+			Instantiate: &api.Instantiate{Into: "dcim.devicebay", Resolve: []string{"name", "label"},
+				Copy: []string{"enabled"}},
 		},
 	}
 }

@@ -53,6 +53,8 @@ func (InventoryItemTemplate) Annotations() []schema.Annotation {
 			Tree:      true,
 			Filters:   []api.Filter{{Name: "parent_id", Kind: "integer", Column: "parent_id"}},
 			NoFilters: []string{"ancestor", "ancestor_id"},
+			Instantiate: &api.Instantiate{Into: "dcim.inventoryitem", Resolve: []string{"name", "label"},
+				Copy: []string{"role", "manufacturer", "part_id"}, Refs: []string{"parent"}, Generic: []string{"component"}},
 		},
 	}
 }

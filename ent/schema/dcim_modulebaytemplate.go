@@ -33,6 +33,8 @@ func (ModuleBayTemplate) Annotations() []schema.Annotation {
 			App: "dcim", Path: "module-bay-templates", Verbose: "module bay template",
 			Fields: []string{"id", "url", "display", "device_type", "module_type", "name", "label", "position", "enabled", "description", "created", "last_updated"},
 			Brief:  []string{"id", "url", "display", "name", "enabled", "description"},
+			Instantiate: &api.Instantiate{Into: "dcim.modulebay", Resolve: []string{"name", "label", "position"},
+				Copy: []string{"enabled"}},
 		},
 	}
 }

@@ -65,6 +65,7 @@ func (ModuleType) Annotations() []schema.Annotation {
 			Ordering: []string{"profile", "manufacturer", "model"},
 			Unique:   []api.Unique{{Fields: []string{"manufacturer", "model"}}},
 			Counts: map[string]api.Count{
+				"module_count":                       {Model: "dcim.module", Column: "module_type_id"},
 				"console_port_template_count":        {Model: "dcim.consoleporttemplate", Column: "module_type_id"},
 				"console_server_port_template_count": {Model: "dcim.consoleserverporttemplate", Column: "module_type_id"},
 				"power_port_template_count":          {Model: "dcim.powerporttemplate", Column: "module_type_id"},
@@ -74,10 +75,10 @@ func (ModuleType) Annotations() []schema.Annotation {
 				"rear_port_template_count":           {Model: "dcim.rearporttemplate", Column: "module_type_id"},
 				"module_bay_template_count":          {Model: "dcim.modulebaytemplate", Column: "module_type_id"},
 			},
-			// Modules come later.
-			Empty: map[string]any{"owner": nil, "module_count": 0},
-			Filters: typeCountFilters("console_port", "console_server_port", "power_port", "power_outlet",
+			Empty: map[string]any{"owner": nil},
+			Filters: append(typeCountFilters("console_port", "console_server_port", "power_port", "power_outlet",
 				"interface", "front_port", "rear_port", "module_bay"),
+				api.Filter{Name: "module_count", Kind: "related-count", Column: "module_count"}),
 		},
 	}
 }

@@ -49,7 +49,7 @@ func (VirtualChassis) Annotations() []schema.Annotation {
 			Ordering: []string{"name"},
 			Unique:   []api.Unique{{Fields: []string{"master"}}},
 			Counts:   map[string]api.Count{"member_count": {Model: "dcim.device", Column: "virtual_chassis_id"}},
-			Reverse:  map[string]api.Count{"members": {Model: "dcim.device", Column: "virtual_chassis_id"}},
+			Reverse:  map[string]api.Reverse{"members": {Model: "dcim.device", Column: "virtual_chassis_id", Many: true}},
 			Empty:    map[string]any{"owner": nil},
 			Filters: []api.Filter{
 				{Name: "region_id", Kind: "tree-id", Via: "master.site", Column: "region"},

@@ -94,7 +94,7 @@ func New(t testing.TB, kind string, opts ...func(*server.Config)) *Env {
 	default:
 		t.Fatalf("unknown database %q", kind)
 	}
-	d, err := db.Open(ctx, dsn)
+	d, err := db.Open(ctx, dsn, db.CountStatements())
 	if err != nil {
 		t.Fatal(err)
 	}

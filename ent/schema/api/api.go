@@ -27,9 +27,10 @@ type Model struct {
 	Ordering []string `json:"ordering,omitempty"`
 	// Counts are read-only related-object counts shown on this model.
 	Counts map[string]Count `json:"counts,omitempty"`
-	// Reverse are read-only lists of the objects of another model whose FK
-	// points here, rendered nested (a virtual chassis' members).
-	Reverse map[string]Count `json:"reverse,omitempty"`
+	// Reverse fields show the one row of another model that points at
+	// this one (NetBox's reverse one-to-one accessors: a module bay's
+	// installed_module, a device's parent_device), or all of them (Many).
+	Reverse map[string]Reverse `json:"reverse,omitempty"`
 	// Empty fields belong to models not built yet; they render this value
 	// so the shape is right from the start ([]any{}, nil, 0).
 	Empty map[string]any `json:"empty,omitempty"`
@@ -57,6 +58,9 @@ type Model struct {
 	DisplayFunc *FuncRef   `json:"display_func,omitempty"`
 	IP          *IPColumns `json:"ip,omitempty"`
 	Endpoints   []Endpoint `json:"endpoints,omitempty"`
+	// Instantiate declares the component a template model becomes when
+	// its owner is created (instantiate.go).
+	Instantiate *Instantiate `json:"instantiate,omitempty"`
 	// GenericOnly opts the type into slim generated code (ent/template:
 	// setter, query, model, mutation and client overrides): its create and
 	// update builders keep only Mutation(), its query builder only what
@@ -135,6 +139,7 @@ func (m Model) Merge(other schema.Annotation) schema.Annotation {
 		m.IP = o.IP
 	}
 	m.Endpoints = append(m.Endpoints, o.Endpoints...)
+	m.Instantiate = mergeInstantiate(m.Instantiate, o.Instantiate)
 	m.Tree = m.Tree || o.Tree
 	m.Tagged = m.Tagged || o.Tagged
 	m.Custom = m.Custom || o.Custom
@@ -152,6 +157,27 @@ type Count struct {
 	// Cumulative counts rows pointing at this node or any descendant, as
 	// NetBox does for nested groups (site_count on a region).
 	Cumulative bool `json:"cumulative,omitempty"`
+}
+
+// Reverse is a read-only field rendering the row of Model whose Column
+// holds this object's id (at most one: the column is unique), nested, or
+// null.
+type Reverse struct {
+	Model  string `json:"model"`  // "dcim.module"
+	Column string `json:"column"` // its column pointing here, "module_bay_id"
+	// Exists renders whether such a row exists (true/false) instead;
+	// with OrNot, also true when this object's boolean field OrNot is
+	// false (a disabled module bay counts as occupied).
+	Exists bool   `json:"exists,omitempty"`
+	OrNot  string `json:"or_not,omitempty"`
+	// Through renders the row's FK field Through nested instead of the
+	// row, with the row itself nested under As: a device's parent_device
+	// is the device of the bay holding it, with the bay as "device_bay".
+	Through string `json:"through,omitempty"`
+	As      string `json:"as,omitempty"`
+	// Many renders every such row, a list of nested objects ordered by id
+	// (a virtual chassis' members).
+	Many bool `json:"many,omitempty"`
 }
 
 // Unique is a set of fields unique together.
@@ -285,4 +311,22 @@ func C(pairs ...string) []Choice {
 		out = append(out, Choice{Value: pairs[i], Label: pairs[i+1]})
 	}
 	return out
+}
+
+// mergeInstantiate combines a mixin's Sources with the schema's own
+// declaration of what the template becomes.
+func mergeInstantiate(a, b *Instantiate) *Instantiate {
+	switch {
+	case a == nil:
+		return b
+	case b == nil:
+		return a
+	}
+	out := *b
+	if out.Into == "" {
+		out = *a
+		out.Sources = nil
+	}
+	out.Sources = append(append([]Source{}, a.Sources...), b.Sources...)
+	return &out
 }

@@ -1,0 +1,281 @@
+package dcim
+
+import (
+	"context"
+	"fmt"
+
+	"entgo.io/ent"
+
+	"github.com/inventory/inventory/ent/logic/rawsql"
+	"github.com/inventory/inventory/ent/schema/api"
+)
+
+// Modules, module bays, device bays and inventory items: the rules of
+// NetBox's Module.clean, DeviceBay.clean and InventoryItem.clean. The
+// components a device or module gets from its templates are written by
+// the resource layer (api.Instantiate); their rows satisfy these rules by
+// construction, so the per-row checks skip them (api.Instantiating) and an
+// instantiation costs no query per component.
+
+// ModuleDisplay is NetBox's Module.__str__: "<bay name>: <module type> (<id>)";
+// the hook caches the first part in _display.
+func ModuleDisplay(get api.Getter) string {
+	s, _ := get("_display").(string)
+	id, _ := get("id").(int)
+	return fmt.Sprintf("%s (%d)", s, id)
+}
+
+// ModuleHooks check that a module sits in a bay of its own device and not
+// inside itself, and keep its cached display.
+func ModuleHooks() []ent.Hook {
+	cols := []string{"device_id", "module_bay_id", "module_type_id"}
+	return []ent.Hook{func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if !m.Op().Is(ent.OpCreate|ent.OpUpdateOne) || !rawsql.Touched(m, cols...) {
+				return next.Mutate(ctx, m)
+			}
+			sm, err := rawsql.As("module", m)
+			if err != nil {
+				return nil, err
+			}
+			var old map[string]any
+			id, _ := sm.ID()
+			if !m.Op().Is(ent.OpCreate) {
+				rows, err := loadRows(ctx, sm, "dcim_module", cols, []int{id})
+				if err != nil {
+					return nil, err
+				}
+				old = rows[id]
+			}
+			row := overlay(m, cols, old)
+			bayID, _ := asInt(row["module_bay_id"])
+			bays, err := loadRows(ctx, sm, "dcim_modulebay", []string{"device_id", "name", "module_id"}, []int{bayID})
+			if err != nil {
+				return nil, err
+			}
+			bay, ok := bays[bayID]
+			if !ok {
+				return next.Mutate(ctx, m) // the FK answers
+			}
+			if norm(bay["device_id"]) != norm(row["device_id"]) {
+				devID, _ := asInt(row["device_id"])
+				devs, err := loadRows(ctx, sm, "dcim_device", []string{"name"}, []int{devID})
+				if err != nil {
+					return nil, err
+				}
+				return nil, &api.FieldError{Field: "__all__", Message: fmt.Sprintf(
+					"Module must be installed within a module bay belonging to the assigned device (%s).", asString(devs[devID]["name"]))}
+			}
+			if id != 0 {
+				if err := checkModuleNesting(ctx, sm, id, bay); err != nil {
+					return nil, err
+				}
+			}
+			mtID, _ := asInt(row["module_type_id"])
+			mts, err := loadRows(ctx, sm, "dcim_moduletype", []string{"model"}, []int{mtID})
+			if err != nil {
+				return nil, err
+			}
+			if err := m.SetField("_display", asString(bay["name"])+": "+asString(mts[mtID]["model"])); err != nil {
+				return nil, err
+			}
+			return next.Mutate(ctx, m)
+		})
+	}}
+}
+
+// checkModuleNesting refuses to move module id into a bay of itself or of
+// a module installed within it.
+func checkModuleNesting(ctx context.Context, m rawsql.Mutation, id int, bay map[string]any) error {
+	seen := map[int]bool{}
+	for cur, ok := asInt(bay["module_id"]); ok && !seen[cur]; {
+		if cur == id {
+			return &api.FieldError{Field: "module_bay", Message: "A module bay cannot belong to a module installed within it."}
+		}
+		seen[cur] = true
+		mods, err := loadRows(ctx, m, "dcim_module", []string{"module_bay_id"}, []int{cur})
+		if err != nil {
+			return err
+		}
+		bid, ok2 := asInt(mods[cur]["module_bay_id"])
+		if !ok2 {
+			return nil
+		}
+		bays, err := loadRows(ctx, m, "dcim_modulebay", []string{"module_id"}, []int{bid})
+		if err != nil {
+			return err
+		}
+		cur, ok = asInt(bays[bid]["module_id"])
+	}
+	return nil
+}
+
+// DeviceBayHooks apply NetBox's DeviceBay.clean: the device's type must be
+// a parent type; the installed device must be a child-type device, not
+// the bay's own device, not installed in another bay, at the parent's site
+// (and rack), and a disabled bay takes no new device. They keep _occupied.
+func DeviceBayHooks() []ent.Hook {
+	cols := []string{"device_id", "installed_device_id", "enabled"}
+	return []ent.Hook{rowHook("dcim_devicebay", cols, func(ctx context.Context, m rawsql.Mutation, id int, row, old map[string]any) error {
+		enabled, _ := row["enabled"].(bool)
+		if b, ok := row["enabled"].(int64); ok {
+			enabled = b != 0
+		}
+		_, installed := asInt(row["installed_device_id"])
+		if err := m.SetField("_occupied", !enabled || installed); err != nil {
+			return err
+		}
+		if api.Instantiating(ctx) {
+			return nil // a parent device's bays, made from its type's templates: empty
+		}
+		devID, _ := asInt(row["device_id"])
+		instID, hasInst := asInt(row["installed_device_id"])
+		ids := []int{devID}
+		if hasInst {
+			ids = append(ids, instID)
+		}
+		devs, err := loadRows(ctx, m, "dcim_device", []string{"device_type_id", "site_id", "rack_id", "name"}, ids)
+		if err != nil {
+			return err
+		}
+		dev := devs[devID]
+		dtIDs := []int{}
+		for _, d := range devs {
+			if n, ok := asInt(d["device_type_id"]); ok {
+				dtIDs = append(dtIDs, n)
+			}
+		}
+		types, err := loadRows(ctx, m, "dcim_devicetype", []string{"model", "subdevice_role"}, dtIDs)
+		if err != nil {
+			return err
+		}
+		dt, _ := asInt(dev["device_type_id"])
+		if asString(types[dt]["subdevice_role"]) != "parent" {
+			return &api.FieldError{Field: "__all__", Message: fmt.Sprintf(
+				"This type of device (%s) does not support device bays.", asString(types[dt]["model"]))}
+		}
+		if !hasInst {
+			return nil
+		}
+		oldInst, _ := asInt(old["installed_device_id"])
+		if !enabled && (id == 0 || oldInst != instID) {
+			return &api.FieldError{Field: "installed_device", Message: "Cannot install a device in a disabled device bay."}
+		}
+		if instID == devID {
+			return &api.FieldError{Field: "__all__", Message: "Cannot install a device into itself."}
+		}
+		inst := devs[instID]
+		it, _ := asInt(inst["device_type_id"])
+		if asString(types[it]["subdevice_role"]) != "child" {
+			return &api.FieldError{Field: "installed_device", Message: fmt.Sprintf(
+				"Cannot install %s; its device type (%s) is not a child device type.", asString(inst["name"]), asString(types[it]["model"]))}
+		}
+		if norm(inst["site_id"]) != norm(dev["site_id"]) || norm(inst["rack_id"]) != norm(dev["rack_id"]) {
+			return &api.FieldError{Field: "installed_device", Message: fmt.Sprintf(
+				"Cannot install %s; it must be at the same site and rack as its parent device %s.", asString(inst["name"]), asString(dev["name"]))}
+		}
+		a := &rawsql.Args{PG: rawsql.Postgres(m)}
+		q := `SELECT COUNT(*) FROM dcim_devicebay WHERE installed_device_id = ` + a.P(instID) + ` AND id <> ` + a.P(id)
+		n, err := rawsql.Int(ctx, m, q, a)
+		if err != nil {
+			return err
+		}
+		if n > 0 {
+			return &api.FieldError{Field: "installed_device", Message: "Cannot install the specified device; device is already installed in another bay."}
+		}
+		return nil
+	})}
+}
+
+// InventoryItemHooks apply InventoryItem.clean: the parent belongs to the
+// same device.
+func InventoryItemHooks() []ent.Hook {
+	cols := []string{"device_id", "parent_id"}
+	return []ent.Hook{rowHook("dcim_inventoryitem", cols, func(ctx context.Context, m rawsql.Mutation, id int, row, old map[string]any) error {
+		if api.Instantiating(ctx) {
+			return nil
+		}
+		pid, ok := asInt(row["parent_id"])
+		if !ok {
+			return nil
+		}
+		parents, err := loadRows(ctx, m, "dcim_inventoryitem", []string{"device_id"}, []int{pid})
+		if err != nil {
+			return err
+		}
+		if p, found := parents[pid]; found && norm(p["device_id"]) != norm(row["device_id"]) {
+			return &api.FieldError{Field: "parent", Message: "Parent inventory item does not belong to the same device."}
+		}
+		return nil
+	})}
+}
+
+// DeviceComponentHooks keep a component's cached scope (_site, _location,
+// _rack: its device's) when its device is set. Components instantiated
+// from templates get it from the owner (api.Source.Set).
+func DeviceComponentHooks() []ent.Hook {
+	return []ent.Hook{func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			v, ok := m.Field("device_id")
+			if !ok || api.Instantiating(ctx) || !m.Op().Is(ent.OpCreate|ent.OpUpdateOne|ent.OpUpdate) {
+				return next.Mutate(ctx, m)
+			}
+			sm, err := rawsql.As("component scope", m)
+			if err != nil {
+				return nil, err
+			}
+			id, _ := asInt(v)
+			devs, err := loadRows(ctx, sm, "dcim_device", []string{"site_id", "location_id", "rack_id"}, []int{id})
+			if err != nil {
+				return nil, err
+			}
+			for _, c := range []string{"site_id", "location_id", "rack_id"} {
+				if n, ok := asInt(devs[id][c]); ok {
+					err = m.SetField("_"+c, n)
+				} else if !m.Op().Is(ent.OpCreate) {
+					err = m.ClearField("_" + c)
+				}
+				if err != nil {
+					return nil, err
+				}
+			}
+			return next.Mutate(ctx, m)
+		})
+	}}
+}
+
+// ModuleBayHooks keep a module bay's parent: the bay of the module it
+// belongs to (NetBox's ModuleBay.save).
+func ModuleBayHooks() []ent.Hook {
+	return []ent.Hook{func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if api.Instantiating(ctx) || !m.Op().Is(ent.OpCreate|ent.OpUpdateOne|ent.OpUpdate) {
+				return next.Mutate(ctx, m)
+			}
+			v, ok := m.Field("module_id")
+			if !ok {
+				if m.FieldCleared("module_id") {
+					if err := m.ClearField("parent_id"); err != nil {
+						return nil, err
+					}
+				}
+				return next.Mutate(ctx, m)
+			}
+			sm, err := rawsql.As("module bay parent", m)
+			if err != nil {
+				return nil, err
+			}
+			id, _ := asInt(v)
+			mods, err := loadRows(ctx, sm, "dcim_module", []string{"module_bay_id"}, []int{id})
+			if err != nil {
+				return nil, err
+			}
+			if bay, ok := asInt(mods[id]["module_bay_id"]); ok {
+				if err := m.SetField("parent_id", bay); err != nil {
+					return nil, err
+				}
+			}
+			return next.Mutate(ctx, m)
+		})
+	}}
+}

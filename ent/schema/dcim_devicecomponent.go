@@ -1,0 +1,86 @@
+package schema
+
+import (
+	"entgo.io/ent"
+	"entgo.io/ent/schema"
+	"entgo.io/ent/schema/field"
+	"entgo.io/ent/schema/mixin"
+
+	"github.com/inventory/inventory/ent/logic/dcim"
+	"github.com/inventory/inventory/ent/schema/api"
+)
+
+// DeviceComponent is what NetBox's ComponentModel gives every component of
+// a device (module bays, device bays, inventory items): the device
+// (deleting it deletes the component), name, label and description, tags
+// and custom fields; with Modular (ModularComponentModel) an optional
+// module the component came with (deleting the module deletes it).
+type DeviceComponent struct {
+	mixin.Schema
+	Modular bool
+}
+
+// DeviceComponentMixins are the mixins of a device component schema.
+func DeviceComponentMixins(modular bool) []ent.Mixin {
+	return []ent.Mixin{ChangeLogged{}, Tagged{}, CustomFields{}, DeviceComponent{Modular: modular}}
+}
+
+func (c DeviceComponent) Fields() []ent.Field {
+	fs := []ent.Field{field.Int("device_id")}
+	if c.Modular {
+		fs = append(fs, FKField("module"))
+	}
+	return append(fs, NaturalName(64), NaturalKeyField("name"),
+		field.String("label").MaxRuneLen(64).Default(""),
+		field.String("description").MaxRuneLen(200).Default(""),
+		// NetBox's cached scope of a component: its device's site,
+		// location and rack (cleared when those go), kept by the hook.
+		CachedFK("_site", "dcim.site", api.SetNull),
+		CachedFK("_location", "dcim.location", api.SetNull),
+		CachedFK("_rack", "dcim.rack", api.SetNull))
+}
+
+func (DeviceComponent) Hooks() []ent.Hook { return dcim.DeviceComponentHooks() }
+
+func (c DeviceComponent) Edges() []ent.Edge {
+	es := []ent.Edge{FKRequired("device", Device.Type, api.Cascade)}
+	if c.Modular {
+		es = append(es, FK("module", Module.Type, api.Cascade))
+	}
+	return es
+}
+
+func (c DeviceComponent) Annotations() []schema.Annotation {
+	return []schema.Annotation{api.Model{
+		GenericOnly: true,
+		DisplayFunc: api.Func(api.LogicPkg("dcim"), "TemplateDisplay"),
+		Search:      []string{"name", "label", "description"},
+		Ordering:    []string{"device", "name"},
+		Filters:     DeviceComponentFilters(),
+	}}
+}
+
+// DeviceComponentFilters are NetBox's DeviceComponentFilterSet filters
+// beyond device and device_id: the device's site (and its region and
+// group), location, rack, type, role, status and tenant.
+func DeviceComponentFilters() []api.Filter {
+	return []api.Filter{
+		{Name: "region_id", Kind: "tree-id", Via: "device.site", Column: "region"},
+		{Name: "region", Kind: "tree-attr", Via: "device.site", Column: "region"},
+		{Name: "site_group_id", Kind: "tree-id", Via: "device.site", Column: "group"},
+		{Name: "site_group", Kind: "tree-attr", Via: "device.site", Column: "group"},
+		{Name: "site_id", Kind: "fk-id", Via: "device", Column: "site"},
+		{Name: "site", Kind: "fk-attr", Via: "device", Column: "site"},
+		{Name: "location_id", Kind: "tree-id", Via: "device", Column: "location"},
+		{Name: "location", Kind: "tree-attr", Via: "device", Column: "location"},
+		{Name: "rack_id", Kind: "fk-id", Via: "device", Column: "rack"},
+		{Name: "rack", Kind: "fk-attr", Via: "device", Column: "rack"},
+		{Name: "device_type_id", Kind: "fk-id", Via: "device", Column: "device_type"},
+		{Name: "device_type", Kind: "fk-attr", Via: "device", Column: "device_type"},
+		{Name: "device_role_id", Kind: "fk-id", Via: "device", Column: "role"},
+		{Name: "device_role", Kind: "fk-attr", Via: "device", Column: "role"},
+		{Name: "device_status", Kind: "choice", Via: "device", Column: "status"},
+		{Name: "tenant_id", Kind: "fk-id", Via: "device", Column: "tenant"},
+		{Name: "tenant", Kind: "fk-attr", Via: "device", Column: "tenant"},
+	}
+}
