@@ -14,8 +14,12 @@ import (
 // Tx is a transactional client that is created by calling Client.Tx().
 type Tx struct {
 	config
+	// ConsolePort is the client for interacting with the ConsolePort builders.
+	ConsolePort *ConsolePortClient
 	// ConsolePortTemplate is the client for interacting with the ConsolePortTemplate builders.
 	ConsolePortTemplate *ConsolePortTemplateClient
+	// ConsoleServerPort is the client for interacting with the ConsoleServerPort builders.
+	ConsoleServerPort *ConsoleServerPortClient
 	// ConsoleServerPortTemplate is the client for interacting with the ConsoleServerPortTemplate builders.
 	ConsoleServerPortTemplate *ConsoleServerPortTemplateClient
 	// CustomField is the client for interacting with the CustomField builders.
@@ -28,12 +32,16 @@ type Tx struct {
 	Device *DeviceClient
 	// DeviceBayTemplate is the client for interacting with the DeviceBayTemplate builders.
 	DeviceBayTemplate *DeviceBayTemplateClient
+	// DeviceInterface is the client for interacting with the DeviceInterface builders.
+	DeviceInterface *DeviceInterfaceClient
 	// DeviceRole is the client for interacting with the DeviceRole builders.
 	DeviceRole *DeviceRoleClient
 	// DeviceType is the client for interacting with the DeviceType builders.
 	DeviceType *DeviceTypeClient
 	// EventRule is the client for interacting with the EventRule builders.
 	EventRule *EventRuleClient
+	// FrontPort is the client for interacting with the FrontPort builders.
+	FrontPort *FrontPortClient
 	// FrontPortTemplate is the client for interacting with the FrontPortTemplate builders.
 	FrontPortTemplate *FrontPortTemplateClient
 	// Group is the client for interacting with the Group builders.
@@ -46,6 +54,8 @@ type Tx struct {
 	InventoryItemTemplate *InventoryItemTemplateClient
 	// Location is the client for interacting with the Location builders.
 	Location *LocationClient
+	// MACAddress is the client for interacting with the MACAddress builders.
+	MACAddress *MACAddressClient
 	// Manufacturer is the client for interacting with the Manufacturer builders.
 	Manufacturer *ManufacturerClient
 	// ModuleBayTemplate is the client for interacting with the ModuleBayTemplate builders.
@@ -62,8 +72,12 @@ type Tx struct {
 	OutboxEvent *OutboxEventClient
 	// Platform is the client for interacting with the Platform builders.
 	Platform *PlatformClient
+	// PowerOutlet is the client for interacting with the PowerOutlet builders.
+	PowerOutlet *PowerOutletClient
 	// PowerOutletTemplate is the client for interacting with the PowerOutletTemplate builders.
 	PowerOutletTemplate *PowerOutletTemplateClient
+	// PowerPort is the client for interacting with the PowerPort builders.
+	PowerPort *PowerPortClient
 	// PowerPortTemplate is the client for interacting with the PowerPortTemplate builders.
 	PowerPortTemplate *PowerPortTemplateClient
 	// Prefix is the client for interacting with the Prefix builders.
@@ -80,6 +94,8 @@ type Tx struct {
 	RackRole *RackRoleClient
 	// RackType is the client for interacting with the RackType builders.
 	RackType *RackTypeClient
+	// RearPort is the client for interacting with the RearPort builders.
+	RearPort *RearPortClient
 	// RearPortTemplate is the client for interacting with the RearPortTemplate builders.
 	RearPortTemplate *RearPortTemplateClient
 	// Region is the client for interacting with the Region builders.
@@ -241,22 +257,27 @@ func (tx *Tx) Client() *Client {
 }
 
 func (tx *Tx) init() {
+	tx.ConsolePort = NewConsolePortClient(tx.config)
 	tx.ConsolePortTemplate = NewConsolePortTemplateClient(tx.config)
+	tx.ConsoleServerPort = NewConsoleServerPortClient(tx.config)
 	tx.ConsoleServerPortTemplate = NewConsoleServerPortTemplateClient(tx.config)
 	tx.CustomField = NewCustomFieldClient(tx.config)
 	tx.CustomFieldChoiceSet = NewCustomFieldChoiceSetClient(tx.config)
 	tx.Delivery = NewDeliveryClient(tx.config)
 	tx.Device = NewDeviceClient(tx.config)
 	tx.DeviceBayTemplate = NewDeviceBayTemplateClient(tx.config)
+	tx.DeviceInterface = NewDeviceInterfaceClient(tx.config)
 	tx.DeviceRole = NewDeviceRoleClient(tx.config)
 	tx.DeviceType = NewDeviceTypeClient(tx.config)
 	tx.EventRule = NewEventRuleClient(tx.config)
+	tx.FrontPort = NewFrontPortClient(tx.config)
 	tx.FrontPortTemplate = NewFrontPortTemplateClient(tx.config)
 	tx.Group = NewGroupClient(tx.config)
 	tx.InterfaceTemplate = NewInterfaceTemplateClient(tx.config)
 	tx.InventoryItemRole = NewInventoryItemRoleClient(tx.config)
 	tx.InventoryItemTemplate = NewInventoryItemTemplateClient(tx.config)
 	tx.Location = NewLocationClient(tx.config)
+	tx.MACAddress = NewMACAddressClient(tx.config)
 	tx.Manufacturer = NewManufacturerClient(tx.config)
 	tx.ModuleBayTemplate = NewModuleBayTemplateClient(tx.config)
 	tx.ModuleType = NewModuleTypeClient(tx.config)
@@ -265,7 +286,9 @@ func (tx *Tx) init() {
 	tx.ObjectPermission = NewObjectPermissionClient(tx.config)
 	tx.OutboxEvent = NewOutboxEventClient(tx.config)
 	tx.Platform = NewPlatformClient(tx.config)
+	tx.PowerOutlet = NewPowerOutletClient(tx.config)
 	tx.PowerOutletTemplate = NewPowerOutletTemplateClient(tx.config)
+	tx.PowerPort = NewPowerPortClient(tx.config)
 	tx.PowerPortTemplate = NewPowerPortTemplateClient(tx.config)
 	tx.Prefix = NewPrefixClient(tx.config)
 	tx.RIR = NewRIRClient(tx.config)
@@ -274,6 +297,7 @@ func (tx *Tx) init() {
 	tx.RackReservation = NewRackReservationClient(tx.config)
 	tx.RackRole = NewRackRoleClient(tx.config)
 	tx.RackType = NewRackTypeClient(tx.config)
+	tx.RearPort = NewRearPortClient(tx.config)
 	tx.RearPortTemplate = NewRearPortTemplateClient(tx.config)
 	tx.Region = NewRegionClient(tx.config)
 	tx.Role = NewRoleClient(tx.config)
@@ -298,7 +322,7 @@ func (tx *Tx) init() {
 // of them in order to commit or rollback the transaction.
 //
 // If a closed transaction is embedded in one of the generated entities, and the entity
-// applies a query, for example: ConsolePortTemplate.QueryXXX(), the query will be executed
+// applies a query, for example: ConsolePort.QueryXXX(), the query will be executed
 // through the driver which created this transaction.
 //
 // Note that txDriver is not goroutine safe.

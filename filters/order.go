@@ -55,8 +55,10 @@ func (s *Spec) isText(col string) bool {
 	if slices.Contains(s.Text, col) {
 		return true
 	}
+	// A filter through a relation (Through) compares a column of the
+	// related row; its own Column is the key, no text.
 	return slices.ContainsFunc(s.Filters, func(f *Filter) bool {
-		return (f.Kind == String || f.Kind == Choice) && f.Column == col
+		return (f.Kind == String || f.Kind == Choice) && f.Column == col && f.Through == nil
 	})
 }
 

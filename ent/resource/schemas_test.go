@@ -76,8 +76,8 @@ func TestSchemasMatchReference(t *testing.T) {
 			if want.ContentType != "" && want.ContentType != d.ContentType() {
 				t.Errorf("content type = %s, reference %s", d.ContentType(), want.ContentType)
 			}
-			if want.Model != "" && want.Model != d.Type {
-				t.Errorf("type = %s, reference model %s", d.Type, want.Model)
+			if want.Model != "" && want.Model != d.ClassName() {
+				t.Errorf("type = %s, reference model %s", d.ClassName(), want.Model)
 			}
 			var got, exp []string
 			for _, f := range d.Fields {
@@ -117,6 +117,9 @@ func TestSchemasMatchReference(t *testing.T) {
 				f := d.Field(name)
 				if f == nil {
 					continue // reported as a field difference above
+				}
+				if f.Kind == KindEmpty {
+					continue // a placeholder: its model brings the choices
 				}
 				if f.Kind != KindChoice && !plainChoices[name] {
 					t.Errorf("%s: kind %s, reference is a choice field", name, f.Kind)
@@ -222,6 +225,46 @@ var filterExclusions = map[string]string{
 	"dcim/device-types has_front_image": "no image storage", "dcim/device-types has_rear_image": "no image storage",
 	// Modules and devices come later.
 	"dcim/device-types device_count": "no devices yet", "dcim/module-types module_count": "no modules yet",
+}
+
+// Device components: filters on models not built yet (another helper or
+// issue brings them).
+func init() {
+	reasons := map[string]string{
+		"cable_end": "no cables yet", "cable_connector": "no cables yet", "connected": "no cables yet",
+		"cable_id": "no cables yet", "cabled": "no cables yet",
+		"virtual_chassis": "no virtual chassis yet", "virtual_chassis_id": "no virtual chassis yet",
+		"module_id": "modules land with their own branch",
+	}
+	for _, ep := range []string{"console-ports", "console-server-ports", "power-ports", "power-outlets",
+		"interfaces", "front-ports", "rear-ports"} {
+		for name, why := range reasons {
+			if ep == "front-ports" || ep == "rear-ports" {
+				if name == "connected" {
+					continue // no path endpoints
+				}
+			}
+			filterExclusions["dcim/"+ep+" "+name] = why
+		}
+	}
+	for name, why := range map[string]string{
+		"l2vpn": "no L2VPNs", "l2vpn_id": "no L2VPNs",
+		"vlan_translation_policy": "no VLAN translation policies", "vlan_translation_policy_id": "no VLAN translation policies",
+		"virtual_chassis_member": "no virtual chassis yet", "virtual_chassis_member_id": "no virtual chassis yet",
+		"virtual_chassis_member_or_master": "no virtual chassis yet", "virtual_chassis_member_or_master_id": "no virtual chassis yet",
+		"vdc": "no virtual device contexts yet", "vdc_id": "no virtual device contexts yet",
+		"vdc_identifier":  "no virtual device contexts yet",
+		"wireless_lan_id": "no wireless LANs", "wireless_link_id": "no wireless links",
+		"virtual_circuit_id": "no virtual circuits", "virtual_circuit_termination_id": "no virtual circuits",
+	} {
+		filterExclusions["dcim/interfaces "+name] = why
+	}
+	filterExclusions["dcim/front-ports rear_port_id"] = "port mappings are no table yet"
+	filterExclusions["dcim/front-ports rear_port_position"] = "port mappings are no table yet"
+	filterExclusions["dcim/rear-ports front_port_id"] = "port mappings are no table yet"
+	for _, name := range []string{"virtual_machine", "virtual_machine_id", "vminterface", "vminterface_id"} {
+		filterExclusions["dcim/mac-addresses "+name] = "no virtual machines"
+	}
 }
 
 // TestFiltersMatchReference checks that every filter the reference lists
