@@ -15,7 +15,9 @@ import (
 	"entgo.io/ent/dialect"
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
+	"github.com/inventory/inventory/ent/consoleport"
 	"github.com/inventory/inventory/ent/consoleporttemplate"
+	"github.com/inventory/inventory/ent/consoleserverport"
 	"github.com/inventory/inventory/ent/consoleserverporttemplate"
 	"github.com/inventory/inventory/ent/customfield"
 	"github.com/inventory/inventory/ent/customfieldchoiceset"
@@ -23,9 +25,11 @@ import (
 	"github.com/inventory/inventory/ent/device"
 	"github.com/inventory/inventory/ent/devicebay"
 	"github.com/inventory/inventory/ent/devicebaytemplate"
+	"github.com/inventory/inventory/ent/deviceinterface"
 	"github.com/inventory/inventory/ent/devicerole"
 	"github.com/inventory/inventory/ent/devicetype"
 	"github.com/inventory/inventory/ent/eventrule"
+	"github.com/inventory/inventory/ent/frontport"
 	"github.com/inventory/inventory/ent/frontporttemplate"
 	"github.com/inventory/inventory/ent/group"
 	"github.com/inventory/inventory/ent/interfacetemplate"
@@ -33,6 +37,7 @@ import (
 	"github.com/inventory/inventory/ent/inventoryitemrole"
 	"github.com/inventory/inventory/ent/inventoryitemtemplate"
 	"github.com/inventory/inventory/ent/location"
+	"github.com/inventory/inventory/ent/macaddress"
 	"github.com/inventory/inventory/ent/manufacturer"
 	"github.com/inventory/inventory/ent/module"
 	"github.com/inventory/inventory/ent/modulebay"
@@ -44,8 +49,10 @@ import (
 	"github.com/inventory/inventory/ent/outboxevent"
 	"github.com/inventory/inventory/ent/platform"
 	"github.com/inventory/inventory/ent/powerfeed"
+	"github.com/inventory/inventory/ent/poweroutlet"
 	"github.com/inventory/inventory/ent/poweroutlettemplate"
 	"github.com/inventory/inventory/ent/powerpanel"
+	"github.com/inventory/inventory/ent/powerport"
 	"github.com/inventory/inventory/ent/powerporttemplate"
 	"github.com/inventory/inventory/ent/prefix"
 	"github.com/inventory/inventory/ent/rack"
@@ -53,6 +60,7 @@ import (
 	"github.com/inventory/inventory/ent/rackreservation"
 	"github.com/inventory/inventory/ent/rackrole"
 	"github.com/inventory/inventory/ent/racktype"
+	"github.com/inventory/inventory/ent/rearport"
 	"github.com/inventory/inventory/ent/rearporttemplate"
 	"github.com/inventory/inventory/ent/region"
 	"github.com/inventory/inventory/ent/rir"
@@ -80,8 +88,12 @@ type Client struct {
 	config
 	// Schema is the client for creating, migrating and dropping schema.
 	Schema *migrate.Schema
+	// ConsolePort is the client for interacting with the ConsolePort builders.
+	ConsolePort *ConsolePortClient
 	// ConsolePortTemplate is the client for interacting with the ConsolePortTemplate builders.
 	ConsolePortTemplate *ConsolePortTemplateClient
+	// ConsoleServerPort is the client for interacting with the ConsoleServerPort builders.
+	ConsoleServerPort *ConsoleServerPortClient
 	// ConsoleServerPortTemplate is the client for interacting with the ConsoleServerPortTemplate builders.
 	ConsoleServerPortTemplate *ConsoleServerPortTemplateClient
 	// CustomField is the client for interacting with the CustomField builders.
@@ -96,12 +108,16 @@ type Client struct {
 	DeviceBay *DeviceBayClient
 	// DeviceBayTemplate is the client for interacting with the DeviceBayTemplate builders.
 	DeviceBayTemplate *DeviceBayTemplateClient
+	// DeviceInterface is the client for interacting with the DeviceInterface builders.
+	DeviceInterface *DeviceInterfaceClient
 	// DeviceRole is the client for interacting with the DeviceRole builders.
 	DeviceRole *DeviceRoleClient
 	// DeviceType is the client for interacting with the DeviceType builders.
 	DeviceType *DeviceTypeClient
 	// EventRule is the client for interacting with the EventRule builders.
 	EventRule *EventRuleClient
+	// FrontPort is the client for interacting with the FrontPort builders.
+	FrontPort *FrontPortClient
 	// FrontPortTemplate is the client for interacting with the FrontPortTemplate builders.
 	FrontPortTemplate *FrontPortTemplateClient
 	// Group is the client for interacting with the Group builders.
@@ -116,6 +132,8 @@ type Client struct {
 	InventoryItemTemplate *InventoryItemTemplateClient
 	// Location is the client for interacting with the Location builders.
 	Location *LocationClient
+	// MACAddress is the client for interacting with the MACAddress builders.
+	MACAddress *MACAddressClient
 	// Manufacturer is the client for interacting with the Manufacturer builders.
 	Manufacturer *ManufacturerClient
 	// Module is the client for interacting with the Module builders.
@@ -138,10 +156,14 @@ type Client struct {
 	Platform *PlatformClient
 	// PowerFeed is the client for interacting with the PowerFeed builders.
 	PowerFeed *PowerFeedClient
+	// PowerOutlet is the client for interacting with the PowerOutlet builders.
+	PowerOutlet *PowerOutletClient
 	// PowerOutletTemplate is the client for interacting with the PowerOutletTemplate builders.
 	PowerOutletTemplate *PowerOutletTemplateClient
 	// PowerPanel is the client for interacting with the PowerPanel builders.
 	PowerPanel *PowerPanelClient
+	// PowerPort is the client for interacting with the PowerPort builders.
+	PowerPort *PowerPortClient
 	// PowerPortTemplate is the client for interacting with the PowerPortTemplate builders.
 	PowerPortTemplate *PowerPortTemplateClient
 	// Prefix is the client for interacting with the Prefix builders.
@@ -158,6 +180,8 @@ type Client struct {
 	RackRole *RackRoleClient
 	// RackType is the client for interacting with the RackType builders.
 	RackType *RackTypeClient
+	// RearPort is the client for interacting with the RearPort builders.
+	RearPort *RearPortClient
 	// RearPortTemplate is the client for interacting with the RearPortTemplate builders.
 	RearPortTemplate *RearPortTemplateClient
 	// Region is the client for interacting with the Region builders.
@@ -203,7 +227,9 @@ func NewClient(opts ...Option) *Client {
 
 func (c *Client) init() {
 	c.Schema = migrate.NewSchema(c.driver)
+	c.ConsolePort = NewConsolePortClient(c.config)
 	c.ConsolePortTemplate = NewConsolePortTemplateClient(c.config)
+	c.ConsoleServerPort = NewConsoleServerPortClient(c.config)
 	c.ConsoleServerPortTemplate = NewConsoleServerPortTemplateClient(c.config)
 	c.CustomField = NewCustomFieldClient(c.config)
 	c.CustomFieldChoiceSet = NewCustomFieldChoiceSetClient(c.config)
@@ -211,9 +237,11 @@ func (c *Client) init() {
 	c.Device = NewDeviceClient(c.config)
 	c.DeviceBay = NewDeviceBayClient(c.config)
 	c.DeviceBayTemplate = NewDeviceBayTemplateClient(c.config)
+	c.DeviceInterface = NewDeviceInterfaceClient(c.config)
 	c.DeviceRole = NewDeviceRoleClient(c.config)
 	c.DeviceType = NewDeviceTypeClient(c.config)
 	c.EventRule = NewEventRuleClient(c.config)
+	c.FrontPort = NewFrontPortClient(c.config)
 	c.FrontPortTemplate = NewFrontPortTemplateClient(c.config)
 	c.Group = NewGroupClient(c.config)
 	c.InterfaceTemplate = NewInterfaceTemplateClient(c.config)
@@ -221,6 +249,7 @@ func (c *Client) init() {
 	c.InventoryItemRole = NewInventoryItemRoleClient(c.config)
 	c.InventoryItemTemplate = NewInventoryItemTemplateClient(c.config)
 	c.Location = NewLocationClient(c.config)
+	c.MACAddress = NewMACAddressClient(c.config)
 	c.Manufacturer = NewManufacturerClient(c.config)
 	c.Module = NewModuleClient(c.config)
 	c.ModuleBay = NewModuleBayClient(c.config)
@@ -232,8 +261,10 @@ func (c *Client) init() {
 	c.OutboxEvent = NewOutboxEventClient(c.config)
 	c.Platform = NewPlatformClient(c.config)
 	c.PowerFeed = NewPowerFeedClient(c.config)
+	c.PowerOutlet = NewPowerOutletClient(c.config)
 	c.PowerOutletTemplate = NewPowerOutletTemplateClient(c.config)
 	c.PowerPanel = NewPowerPanelClient(c.config)
+	c.PowerPort = NewPowerPortClient(c.config)
 	c.PowerPortTemplate = NewPowerPortTemplateClient(c.config)
 	c.Prefix = NewPrefixClient(c.config)
 	c.RIR = NewRIRClient(c.config)
@@ -242,6 +273,7 @@ func (c *Client) init() {
 	c.RackReservation = NewRackReservationClient(c.config)
 	c.RackRole = NewRackRoleClient(c.config)
 	c.RackType = NewRackTypeClient(c.config)
+	c.RearPort = NewRearPortClient(c.config)
 	c.RearPortTemplate = NewRearPortTemplateClient(c.config)
 	c.Region = NewRegionClient(c.config)
 	c.Role = NewRoleClient(c.config)
@@ -351,7 +383,9 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 	return &Tx{
 		ctx:                       ctx,
 		config:                    cfg,
+		ConsolePort:               NewConsolePortClient(cfg),
 		ConsolePortTemplate:       NewConsolePortTemplateClient(cfg),
+		ConsoleServerPort:         NewConsoleServerPortClient(cfg),
 		ConsoleServerPortTemplate: NewConsoleServerPortTemplateClient(cfg),
 		CustomField:               NewCustomFieldClient(cfg),
 		CustomFieldChoiceSet:      NewCustomFieldChoiceSetClient(cfg),
@@ -359,9 +393,11 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		Device:                    NewDeviceClient(cfg),
 		DeviceBay:                 NewDeviceBayClient(cfg),
 		DeviceBayTemplate:         NewDeviceBayTemplateClient(cfg),
+		DeviceInterface:           NewDeviceInterfaceClient(cfg),
 		DeviceRole:                NewDeviceRoleClient(cfg),
 		DeviceType:                NewDeviceTypeClient(cfg),
 		EventRule:                 NewEventRuleClient(cfg),
+		FrontPort:                 NewFrontPortClient(cfg),
 		FrontPortTemplate:         NewFrontPortTemplateClient(cfg),
 		Group:                     NewGroupClient(cfg),
 		InterfaceTemplate:         NewInterfaceTemplateClient(cfg),
@@ -369,6 +405,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		InventoryItemRole:         NewInventoryItemRoleClient(cfg),
 		InventoryItemTemplate:     NewInventoryItemTemplateClient(cfg),
 		Location:                  NewLocationClient(cfg),
+		MACAddress:                NewMACAddressClient(cfg),
 		Manufacturer:              NewManufacturerClient(cfg),
 		Module:                    NewModuleClient(cfg),
 		ModuleBay:                 NewModuleBayClient(cfg),
@@ -380,8 +417,10 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		OutboxEvent:               NewOutboxEventClient(cfg),
 		Platform:                  NewPlatformClient(cfg),
 		PowerFeed:                 NewPowerFeedClient(cfg),
+		PowerOutlet:               NewPowerOutletClient(cfg),
 		PowerOutletTemplate:       NewPowerOutletTemplateClient(cfg),
 		PowerPanel:                NewPowerPanelClient(cfg),
+		PowerPort:                 NewPowerPortClient(cfg),
 		PowerPortTemplate:         NewPowerPortTemplateClient(cfg),
 		Prefix:                    NewPrefixClient(cfg),
 		RIR:                       NewRIRClient(cfg),
@@ -390,6 +429,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		RackReservation:           NewRackReservationClient(cfg),
 		RackRole:                  NewRackRoleClient(cfg),
 		RackType:                  NewRackTypeClient(cfg),
+		RearPort:                  NewRearPortClient(cfg),
 		RearPortTemplate:          NewRearPortTemplateClient(cfg),
 		Region:                    NewRegionClient(cfg),
 		Role:                      NewRoleClient(cfg),
@@ -426,7 +466,9 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 	return &Tx{
 		ctx:                       ctx,
 		config:                    cfg,
+		ConsolePort:               NewConsolePortClient(cfg),
 		ConsolePortTemplate:       NewConsolePortTemplateClient(cfg),
+		ConsoleServerPort:         NewConsoleServerPortClient(cfg),
 		ConsoleServerPortTemplate: NewConsoleServerPortTemplateClient(cfg),
 		CustomField:               NewCustomFieldClient(cfg),
 		CustomFieldChoiceSet:      NewCustomFieldChoiceSetClient(cfg),
@@ -434,9 +476,11 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		Device:                    NewDeviceClient(cfg),
 		DeviceBay:                 NewDeviceBayClient(cfg),
 		DeviceBayTemplate:         NewDeviceBayTemplateClient(cfg),
+		DeviceInterface:           NewDeviceInterfaceClient(cfg),
 		DeviceRole:                NewDeviceRoleClient(cfg),
 		DeviceType:                NewDeviceTypeClient(cfg),
 		EventRule:                 NewEventRuleClient(cfg),
+		FrontPort:                 NewFrontPortClient(cfg),
 		FrontPortTemplate:         NewFrontPortTemplateClient(cfg),
 		Group:                     NewGroupClient(cfg),
 		InterfaceTemplate:         NewInterfaceTemplateClient(cfg),
@@ -444,6 +488,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		InventoryItemRole:         NewInventoryItemRoleClient(cfg),
 		InventoryItemTemplate:     NewInventoryItemTemplateClient(cfg),
 		Location:                  NewLocationClient(cfg),
+		MACAddress:                NewMACAddressClient(cfg),
 		Manufacturer:              NewManufacturerClient(cfg),
 		Module:                    NewModuleClient(cfg),
 		ModuleBay:                 NewModuleBayClient(cfg),
@@ -455,8 +500,10 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		OutboxEvent:               NewOutboxEventClient(cfg),
 		Platform:                  NewPlatformClient(cfg),
 		PowerFeed:                 NewPowerFeedClient(cfg),
+		PowerOutlet:               NewPowerOutletClient(cfg),
 		PowerOutletTemplate:       NewPowerOutletTemplateClient(cfg),
 		PowerPanel:                NewPowerPanelClient(cfg),
+		PowerPort:                 NewPowerPortClient(cfg),
 		PowerPortTemplate:         NewPowerPortTemplateClient(cfg),
 		Prefix:                    NewPrefixClient(cfg),
 		RIR:                       NewRIRClient(cfg),
@@ -465,6 +512,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		RackReservation:           NewRackReservationClient(cfg),
 		RackRole:                  NewRackRoleClient(cfg),
 		RackType:                  NewRackTypeClient(cfg),
+		RearPort:                  NewRearPortClient(cfg),
 		RearPortTemplate:          NewRearPortTemplateClient(cfg),
 		Region:                    NewRegionClient(cfg),
 		Role:                      NewRoleClient(cfg),
@@ -488,7 +536,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 // Debug returns a new debug-client. It's used to get verbose logging on specific operations.
 //
 //	client.Debug().
-//		ConsolePortTemplate.
+//		ConsolePort.
 //		Query().
 //		Count(ctx)
 func (c *Client) Debug() *Client {
@@ -511,18 +559,20 @@ func (c *Client) Close() error {
 // In order to add hooks to a specific client, call: `client.Node.Use(...)`.
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
-		c.ConsolePortTemplate, c.ConsoleServerPortTemplate, c.CustomField,
-		c.CustomFieldChoiceSet, c.Delivery, c.Device, c.DeviceBay, c.DeviceBayTemplate,
-		c.DeviceRole, c.DeviceType, c.EventRule, c.FrontPortTemplate, c.Group,
+		c.ConsolePort, c.ConsolePortTemplate, c.ConsoleServerPort,
+		c.ConsoleServerPortTemplate, c.CustomField, c.CustomFieldChoiceSet, c.Delivery,
+		c.Device, c.DeviceBay, c.DeviceBayTemplate, c.DeviceInterface, c.DeviceRole,
+		c.DeviceType, c.EventRule, c.FrontPort, c.FrontPortTemplate, c.Group,
 		c.InterfaceTemplate, c.InventoryItem, c.InventoryItemRole,
-		c.InventoryItemTemplate, c.Location, c.Manufacturer, c.Module, c.ModuleBay,
-		c.ModuleBayTemplate, c.ModuleType, c.ModuleTypeProfile, c.ObjectChange,
-		c.ObjectPermission, c.OutboxEvent, c.Platform, c.PowerFeed,
-		c.PowerOutletTemplate, c.PowerPanel, c.PowerPortTemplate, c.Prefix, c.RIR,
-		c.Rack, c.RackGroup, c.RackReservation, c.RackRole, c.RackType,
-		c.RearPortTemplate, c.Region, c.Role, c.Site, c.SiteGroup, c.Tag, c.TaggedItem,
-		c.Tenant, c.TenantGroup, c.Token, c.User, c.VLAN, c.VLANGroup, c.VRF,
-		c.VirtualChassis, c.VirtualDeviceContext, c.Webhook,
+		c.InventoryItemTemplate, c.Location, c.MACAddress, c.Manufacturer, c.Module,
+		c.ModuleBay, c.ModuleBayTemplate, c.ModuleType, c.ModuleTypeProfile,
+		c.ObjectChange, c.ObjectPermission, c.OutboxEvent, c.Platform, c.PowerFeed,
+		c.PowerOutlet, c.PowerOutletTemplate, c.PowerPanel, c.PowerPort,
+		c.PowerPortTemplate, c.Prefix, c.RIR, c.Rack, c.RackGroup, c.RackReservation,
+		c.RackRole, c.RackType, c.RearPort, c.RearPortTemplate, c.Region, c.Role,
+		c.Site, c.SiteGroup, c.Tag, c.TaggedItem, c.Tenant, c.TenantGroup, c.Token,
+		c.User, c.VLAN, c.VLANGroup, c.VRF, c.VirtualChassis, c.VirtualDeviceContext,
+		c.Webhook,
 	} {
 		n.Use(hooks...)
 	}
@@ -532,18 +582,20 @@ func (c *Client) Use(hooks ...Hook) {
 // In order to add interceptors to a specific client, call: `client.Node.Intercept(...)`.
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
-		c.ConsolePortTemplate, c.ConsoleServerPortTemplate, c.CustomField,
-		c.CustomFieldChoiceSet, c.Delivery, c.Device, c.DeviceBay, c.DeviceBayTemplate,
-		c.DeviceRole, c.DeviceType, c.EventRule, c.FrontPortTemplate, c.Group,
+		c.ConsolePort, c.ConsolePortTemplate, c.ConsoleServerPort,
+		c.ConsoleServerPortTemplate, c.CustomField, c.CustomFieldChoiceSet, c.Delivery,
+		c.Device, c.DeviceBay, c.DeviceBayTemplate, c.DeviceInterface, c.DeviceRole,
+		c.DeviceType, c.EventRule, c.FrontPort, c.FrontPortTemplate, c.Group,
 		c.InterfaceTemplate, c.InventoryItem, c.InventoryItemRole,
-		c.InventoryItemTemplate, c.Location, c.Manufacturer, c.Module, c.ModuleBay,
-		c.ModuleBayTemplate, c.ModuleType, c.ModuleTypeProfile, c.ObjectChange,
-		c.ObjectPermission, c.OutboxEvent, c.Platform, c.PowerFeed,
-		c.PowerOutletTemplate, c.PowerPanel, c.PowerPortTemplate, c.Prefix, c.RIR,
-		c.Rack, c.RackGroup, c.RackReservation, c.RackRole, c.RackType,
-		c.RearPortTemplate, c.Region, c.Role, c.Site, c.SiteGroup, c.Tag, c.TaggedItem,
-		c.Tenant, c.TenantGroup, c.Token, c.User, c.VLAN, c.VLANGroup, c.VRF,
-		c.VirtualChassis, c.VirtualDeviceContext, c.Webhook,
+		c.InventoryItemTemplate, c.Location, c.MACAddress, c.Manufacturer, c.Module,
+		c.ModuleBay, c.ModuleBayTemplate, c.ModuleType, c.ModuleTypeProfile,
+		c.ObjectChange, c.ObjectPermission, c.OutboxEvent, c.Platform, c.PowerFeed,
+		c.PowerOutlet, c.PowerOutletTemplate, c.PowerPanel, c.PowerPort,
+		c.PowerPortTemplate, c.Prefix, c.RIR, c.Rack, c.RackGroup, c.RackReservation,
+		c.RackRole, c.RackType, c.RearPort, c.RearPortTemplate, c.Region, c.Role,
+		c.Site, c.SiteGroup, c.Tag, c.TaggedItem, c.Tenant, c.TenantGroup, c.Token,
+		c.User, c.VLAN, c.VLANGroup, c.VRF, c.VirtualChassis, c.VirtualDeviceContext,
+		c.Webhook,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -552,8 +604,12 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 // Mutate implements the ent.Mutator interface.
 func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 	switch m := m.(type) {
+	case *ConsolePortMutation:
+		return c.ConsolePort.mutate(ctx, m)
 	case *ConsolePortTemplateMutation:
 		return c.ConsolePortTemplate.mutate(ctx, m)
+	case *ConsoleServerPortMutation:
+		return c.ConsoleServerPort.mutate(ctx, m)
 	case *ConsoleServerPortTemplateMutation:
 		return c.ConsoleServerPortTemplate.mutate(ctx, m)
 	case *CustomFieldMutation:
@@ -568,12 +624,16 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.DeviceBay.mutate(ctx, m)
 	case *DeviceBayTemplateMutation:
 		return c.DeviceBayTemplate.mutate(ctx, m)
+	case *DeviceInterfaceMutation:
+		return c.DeviceInterface.mutate(ctx, m)
 	case *DeviceRoleMutation:
 		return c.DeviceRole.mutate(ctx, m)
 	case *DeviceTypeMutation:
 		return c.DeviceType.mutate(ctx, m)
 	case *EventRuleMutation:
 		return c.EventRule.mutate(ctx, m)
+	case *FrontPortMutation:
+		return c.FrontPort.mutate(ctx, m)
 	case *FrontPortTemplateMutation:
 		return c.FrontPortTemplate.mutate(ctx, m)
 	case *GroupMutation:
@@ -588,6 +648,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.InventoryItemTemplate.mutate(ctx, m)
 	case *LocationMutation:
 		return c.Location.mutate(ctx, m)
+	case *MACAddressMutation:
+		return c.MACAddress.mutate(ctx, m)
 	case *ManufacturerMutation:
 		return c.Manufacturer.mutate(ctx, m)
 	case *ModuleMutation:
@@ -610,10 +672,14 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Platform.mutate(ctx, m)
 	case *PowerFeedMutation:
 		return c.PowerFeed.mutate(ctx, m)
+	case *PowerOutletMutation:
+		return c.PowerOutlet.mutate(ctx, m)
 	case *PowerOutletTemplateMutation:
 		return c.PowerOutletTemplate.mutate(ctx, m)
 	case *PowerPanelMutation:
 		return c.PowerPanel.mutate(ctx, m)
+	case *PowerPortMutation:
+		return c.PowerPort.mutate(ctx, m)
 	case *PowerPortTemplateMutation:
 		return c.PowerPortTemplate.mutate(ctx, m)
 	case *PrefixMutation:
@@ -630,6 +696,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.RackRole.mutate(ctx, m)
 	case *RackTypeMutation:
 		return c.RackType.mutate(ctx, m)
+	case *RearPortMutation:
+		return c.RearPort.mutate(ctx, m)
 	case *RearPortTemplateMutation:
 		return c.RearPortTemplate.mutate(ctx, m)
 	case *RegionMutation:
@@ -666,6 +734,105 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Webhook.mutate(ctx, m)
 	default:
 		return nil, fmt.Errorf("ent: unknown mutation type %T", m)
+	}
+}
+
+// ConsolePortClient is a client for the ConsolePort schema.
+type ConsolePortClient struct {
+	config
+}
+
+// NewConsolePortClient returns a client for the ConsolePort from the given config.
+func NewConsolePortClient(c config) *ConsolePortClient {
+	return &ConsolePortClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `consoleport.Hooks(f(g(h())))`.
+func (c *ConsolePortClient) Use(hooks ...Hook) {
+	c.hooks.ConsolePort = append(c.hooks.ConsolePort, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `consoleport.Intercept(f(g(h())))`.
+func (c *ConsolePortClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ConsolePort = append(c.inters.ConsolePort, interceptors...)
+}
+
+// Create returns a builder for creating a ConsolePort entity.
+func (c *ConsolePortClient) Create() *ConsolePortCreate {
+	mutation := newConsolePortMutation(c.config, OpCreate)
+	return &ConsolePortCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ConsolePort entities.
+func (c *ConsolePortClient) CreateBulk(builders ...*ConsolePortCreate) *ConsolePortCreateBulk {
+	return &ConsolePortCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ConsolePort.
+func (c *ConsolePortClient) Update() *ConsolePortUpdate {
+	mutation := newConsolePortMutation(c.config, OpUpdate)
+	return &ConsolePortUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ConsolePortClient) UpdateOneID(id int) *ConsolePortUpdateOne {
+	mutation := newConsolePortMutation(c.config, OpUpdateOne, withConsolePortID(id))
+	return &ConsolePortUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ConsolePort.
+func (c *ConsolePortClient) Delete() *ConsolePortDelete {
+	mutation := newConsolePortMutation(c.config, OpDelete)
+	return &ConsolePortDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ConsolePortClient) DeleteOneID(id int) *ConsolePortDeleteOne {
+	builder := c.Delete().Where(consoleport.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ConsolePortDeleteOne{builder}
+}
+
+// Query returns a query builder for ConsolePort.
+func (c *ConsolePortClient) Query() *ConsolePortQuery {
+	return &ConsolePortQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeConsolePort},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ConsolePort entity by its id.
+func (c *ConsolePortClient) Get(ctx context.Context, id int) (*ConsolePort, error) {
+	return c.Query().Where(consoleport.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *ConsolePortClient) Hooks() []Hook {
+	hooks := c.hooks.ConsolePort
+	return append(hooks[:len(hooks):len(hooks)], consoleport.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *ConsolePortClient) Interceptors() []Interceptor {
+	return c.inters.ConsolePort
+}
+
+func (c *ConsolePortClient) mutate(ctx context.Context, m *ConsolePortMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ConsolePortCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ConsolePortUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ConsolePortUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ConsolePortDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ConsolePort mutation op: %q", m.Op())
 	}
 }
 
@@ -765,6 +932,105 @@ func (c *ConsolePortTemplateClient) mutate(ctx context.Context, m *ConsolePortTe
 		return (&ConsolePortTemplateDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown ConsolePortTemplate mutation op: %q", m.Op())
+	}
+}
+
+// ConsoleServerPortClient is a client for the ConsoleServerPort schema.
+type ConsoleServerPortClient struct {
+	config
+}
+
+// NewConsoleServerPortClient returns a client for the ConsoleServerPort from the given config.
+func NewConsoleServerPortClient(c config) *ConsoleServerPortClient {
+	return &ConsoleServerPortClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `consoleserverport.Hooks(f(g(h())))`.
+func (c *ConsoleServerPortClient) Use(hooks ...Hook) {
+	c.hooks.ConsoleServerPort = append(c.hooks.ConsoleServerPort, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `consoleserverport.Intercept(f(g(h())))`.
+func (c *ConsoleServerPortClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ConsoleServerPort = append(c.inters.ConsoleServerPort, interceptors...)
+}
+
+// Create returns a builder for creating a ConsoleServerPort entity.
+func (c *ConsoleServerPortClient) Create() *ConsoleServerPortCreate {
+	mutation := newConsoleServerPortMutation(c.config, OpCreate)
+	return &ConsoleServerPortCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ConsoleServerPort entities.
+func (c *ConsoleServerPortClient) CreateBulk(builders ...*ConsoleServerPortCreate) *ConsoleServerPortCreateBulk {
+	return &ConsoleServerPortCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ConsoleServerPort.
+func (c *ConsoleServerPortClient) Update() *ConsoleServerPortUpdate {
+	mutation := newConsoleServerPortMutation(c.config, OpUpdate)
+	return &ConsoleServerPortUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ConsoleServerPortClient) UpdateOneID(id int) *ConsoleServerPortUpdateOne {
+	mutation := newConsoleServerPortMutation(c.config, OpUpdateOne, withConsoleServerPortID(id))
+	return &ConsoleServerPortUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ConsoleServerPort.
+func (c *ConsoleServerPortClient) Delete() *ConsoleServerPortDelete {
+	mutation := newConsoleServerPortMutation(c.config, OpDelete)
+	return &ConsoleServerPortDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ConsoleServerPortClient) DeleteOneID(id int) *ConsoleServerPortDeleteOne {
+	builder := c.Delete().Where(consoleserverport.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ConsoleServerPortDeleteOne{builder}
+}
+
+// Query returns a query builder for ConsoleServerPort.
+func (c *ConsoleServerPortClient) Query() *ConsoleServerPortQuery {
+	return &ConsoleServerPortQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeConsoleServerPort},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ConsoleServerPort entity by its id.
+func (c *ConsoleServerPortClient) Get(ctx context.Context, id int) (*ConsoleServerPort, error) {
+	return c.Query().Where(consoleserverport.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *ConsoleServerPortClient) Hooks() []Hook {
+	hooks := c.hooks.ConsoleServerPort
+	return append(hooks[:len(hooks):len(hooks)], consoleserverport.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *ConsoleServerPortClient) Interceptors() []Interceptor {
+	return c.inters.ConsoleServerPort
+}
+
+func (c *ConsoleServerPortClient) mutate(ctx context.Context, m *ConsoleServerPortMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ConsoleServerPortCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ConsoleServerPortUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ConsoleServerPortUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ConsoleServerPortDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ConsoleServerPort mutation op: %q", m.Op())
 	}
 }
 
@@ -1495,6 +1761,105 @@ func (c *DeviceBayTemplateClient) mutate(ctx context.Context, m *DeviceBayTempla
 	}
 }
 
+// DeviceInterfaceClient is a client for the DeviceInterface schema.
+type DeviceInterfaceClient struct {
+	config
+}
+
+// NewDeviceInterfaceClient returns a client for the DeviceInterface from the given config.
+func NewDeviceInterfaceClient(c config) *DeviceInterfaceClient {
+	return &DeviceInterfaceClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `deviceinterface.Hooks(f(g(h())))`.
+func (c *DeviceInterfaceClient) Use(hooks ...Hook) {
+	c.hooks.DeviceInterface = append(c.hooks.DeviceInterface, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `deviceinterface.Intercept(f(g(h())))`.
+func (c *DeviceInterfaceClient) Intercept(interceptors ...Interceptor) {
+	c.inters.DeviceInterface = append(c.inters.DeviceInterface, interceptors...)
+}
+
+// Create returns a builder for creating a DeviceInterface entity.
+func (c *DeviceInterfaceClient) Create() *DeviceInterfaceCreate {
+	mutation := newDeviceInterfaceMutation(c.config, OpCreate)
+	return &DeviceInterfaceCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of DeviceInterface entities.
+func (c *DeviceInterfaceClient) CreateBulk(builders ...*DeviceInterfaceCreate) *DeviceInterfaceCreateBulk {
+	return &DeviceInterfaceCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for DeviceInterface.
+func (c *DeviceInterfaceClient) Update() *DeviceInterfaceUpdate {
+	mutation := newDeviceInterfaceMutation(c.config, OpUpdate)
+	return &DeviceInterfaceUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *DeviceInterfaceClient) UpdateOneID(id int) *DeviceInterfaceUpdateOne {
+	mutation := newDeviceInterfaceMutation(c.config, OpUpdateOne, withDeviceInterfaceID(id))
+	return &DeviceInterfaceUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for DeviceInterface.
+func (c *DeviceInterfaceClient) Delete() *DeviceInterfaceDelete {
+	mutation := newDeviceInterfaceMutation(c.config, OpDelete)
+	return &DeviceInterfaceDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *DeviceInterfaceClient) DeleteOneID(id int) *DeviceInterfaceDeleteOne {
+	builder := c.Delete().Where(deviceinterface.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &DeviceInterfaceDeleteOne{builder}
+}
+
+// Query returns a query builder for DeviceInterface.
+func (c *DeviceInterfaceClient) Query() *DeviceInterfaceQuery {
+	return &DeviceInterfaceQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeDeviceInterface},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a DeviceInterface entity by its id.
+func (c *DeviceInterfaceClient) Get(ctx context.Context, id int) (*DeviceInterface, error) {
+	return c.Query().Where(deviceinterface.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *DeviceInterfaceClient) Hooks() []Hook {
+	hooks := c.hooks.DeviceInterface
+	return append(hooks[:len(hooks):len(hooks)], deviceinterface.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *DeviceInterfaceClient) Interceptors() []Interceptor {
+	return c.inters.DeviceInterface
+}
+
+func (c *DeviceInterfaceClient) mutate(ctx context.Context, m *DeviceInterfaceMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&DeviceInterfaceCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&DeviceInterfaceUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&DeviceInterfaceUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&DeviceInterfaceDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown DeviceInterface mutation op: %q", m.Op())
+	}
+}
+
 // DeviceRoleClient is a client for the DeviceRole schema.
 type DeviceRoleClient struct {
 	config
@@ -1788,6 +2153,105 @@ func (c *EventRuleClient) mutate(ctx context.Context, m *EventRuleMutation) (Val
 		return (&EventRuleDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown EventRule mutation op: %q", m.Op())
+	}
+}
+
+// FrontPortClient is a client for the FrontPort schema.
+type FrontPortClient struct {
+	config
+}
+
+// NewFrontPortClient returns a client for the FrontPort from the given config.
+func NewFrontPortClient(c config) *FrontPortClient {
+	return &FrontPortClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `frontport.Hooks(f(g(h())))`.
+func (c *FrontPortClient) Use(hooks ...Hook) {
+	c.hooks.FrontPort = append(c.hooks.FrontPort, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `frontport.Intercept(f(g(h())))`.
+func (c *FrontPortClient) Intercept(interceptors ...Interceptor) {
+	c.inters.FrontPort = append(c.inters.FrontPort, interceptors...)
+}
+
+// Create returns a builder for creating a FrontPort entity.
+func (c *FrontPortClient) Create() *FrontPortCreate {
+	mutation := newFrontPortMutation(c.config, OpCreate)
+	return &FrontPortCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of FrontPort entities.
+func (c *FrontPortClient) CreateBulk(builders ...*FrontPortCreate) *FrontPortCreateBulk {
+	return &FrontPortCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for FrontPort.
+func (c *FrontPortClient) Update() *FrontPortUpdate {
+	mutation := newFrontPortMutation(c.config, OpUpdate)
+	return &FrontPortUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *FrontPortClient) UpdateOneID(id int) *FrontPortUpdateOne {
+	mutation := newFrontPortMutation(c.config, OpUpdateOne, withFrontPortID(id))
+	return &FrontPortUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for FrontPort.
+func (c *FrontPortClient) Delete() *FrontPortDelete {
+	mutation := newFrontPortMutation(c.config, OpDelete)
+	return &FrontPortDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *FrontPortClient) DeleteOneID(id int) *FrontPortDeleteOne {
+	builder := c.Delete().Where(frontport.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &FrontPortDeleteOne{builder}
+}
+
+// Query returns a query builder for FrontPort.
+func (c *FrontPortClient) Query() *FrontPortQuery {
+	return &FrontPortQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeFrontPort},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a FrontPort entity by its id.
+func (c *FrontPortClient) Get(ctx context.Context, id int) (*FrontPort, error) {
+	return c.Query().Where(frontport.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *FrontPortClient) Hooks() []Hook {
+	hooks := c.hooks.FrontPort
+	return append(hooks[:len(hooks):len(hooks)], frontport.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *FrontPortClient) Interceptors() []Interceptor {
+	return c.inters.FrontPort
+}
+
+func (c *FrontPortClient) mutate(ctx context.Context, m *FrontPortMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&FrontPortCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&FrontPortUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&FrontPortUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&FrontPortDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown FrontPort mutation op: %q", m.Op())
 	}
 }
 
@@ -2546,6 +3010,105 @@ func (c *LocationClient) mutate(ctx context.Context, m *LocationMutation) (Value
 		return (&LocationDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Location mutation op: %q", m.Op())
+	}
+}
+
+// MACAddressClient is a client for the MACAddress schema.
+type MACAddressClient struct {
+	config
+}
+
+// NewMACAddressClient returns a client for the MACAddress from the given config.
+func NewMACAddressClient(c config) *MACAddressClient {
+	return &MACAddressClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `macaddress.Hooks(f(g(h())))`.
+func (c *MACAddressClient) Use(hooks ...Hook) {
+	c.hooks.MACAddress = append(c.hooks.MACAddress, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `macaddress.Intercept(f(g(h())))`.
+func (c *MACAddressClient) Intercept(interceptors ...Interceptor) {
+	c.inters.MACAddress = append(c.inters.MACAddress, interceptors...)
+}
+
+// Create returns a builder for creating a MACAddress entity.
+func (c *MACAddressClient) Create() *MACAddressCreate {
+	mutation := newMACAddressMutation(c.config, OpCreate)
+	return &MACAddressCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of MACAddress entities.
+func (c *MACAddressClient) CreateBulk(builders ...*MACAddressCreate) *MACAddressCreateBulk {
+	return &MACAddressCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for MACAddress.
+func (c *MACAddressClient) Update() *MACAddressUpdate {
+	mutation := newMACAddressMutation(c.config, OpUpdate)
+	return &MACAddressUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *MACAddressClient) UpdateOneID(id int) *MACAddressUpdateOne {
+	mutation := newMACAddressMutation(c.config, OpUpdateOne, withMACAddressID(id))
+	return &MACAddressUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for MACAddress.
+func (c *MACAddressClient) Delete() *MACAddressDelete {
+	mutation := newMACAddressMutation(c.config, OpDelete)
+	return &MACAddressDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *MACAddressClient) DeleteOneID(id int) *MACAddressDeleteOne {
+	builder := c.Delete().Where(macaddress.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &MACAddressDeleteOne{builder}
+}
+
+// Query returns a query builder for MACAddress.
+func (c *MACAddressClient) Query() *MACAddressQuery {
+	return &MACAddressQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeMACAddress},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a MACAddress entity by its id.
+func (c *MACAddressClient) Get(ctx context.Context, id int) (*MACAddress, error) {
+	return c.Query().Where(macaddress.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *MACAddressClient) Hooks() []Hook {
+	hooks := c.hooks.MACAddress
+	return append(hooks[:len(hooks):len(hooks)], macaddress.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *MACAddressClient) Interceptors() []Interceptor {
+	return c.inters.MACAddress
+}
+
+func (c *MACAddressClient) mutate(ctx context.Context, m *MACAddressMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&MACAddressCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&MACAddressUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&MACAddressUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&MACAddressDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown MACAddress mutation op: %q", m.Op())
 	}
 }
 
@@ -3787,6 +4350,105 @@ func (c *PowerFeedClient) mutate(ctx context.Context, m *PowerFeedMutation) (Val
 	}
 }
 
+// PowerOutletClient is a client for the PowerOutlet schema.
+type PowerOutletClient struct {
+	config
+}
+
+// NewPowerOutletClient returns a client for the PowerOutlet from the given config.
+func NewPowerOutletClient(c config) *PowerOutletClient {
+	return &PowerOutletClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `poweroutlet.Hooks(f(g(h())))`.
+func (c *PowerOutletClient) Use(hooks ...Hook) {
+	c.hooks.PowerOutlet = append(c.hooks.PowerOutlet, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `poweroutlet.Intercept(f(g(h())))`.
+func (c *PowerOutletClient) Intercept(interceptors ...Interceptor) {
+	c.inters.PowerOutlet = append(c.inters.PowerOutlet, interceptors...)
+}
+
+// Create returns a builder for creating a PowerOutlet entity.
+func (c *PowerOutletClient) Create() *PowerOutletCreate {
+	mutation := newPowerOutletMutation(c.config, OpCreate)
+	return &PowerOutletCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of PowerOutlet entities.
+func (c *PowerOutletClient) CreateBulk(builders ...*PowerOutletCreate) *PowerOutletCreateBulk {
+	return &PowerOutletCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for PowerOutlet.
+func (c *PowerOutletClient) Update() *PowerOutletUpdate {
+	mutation := newPowerOutletMutation(c.config, OpUpdate)
+	return &PowerOutletUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *PowerOutletClient) UpdateOneID(id int) *PowerOutletUpdateOne {
+	mutation := newPowerOutletMutation(c.config, OpUpdateOne, withPowerOutletID(id))
+	return &PowerOutletUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for PowerOutlet.
+func (c *PowerOutletClient) Delete() *PowerOutletDelete {
+	mutation := newPowerOutletMutation(c.config, OpDelete)
+	return &PowerOutletDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *PowerOutletClient) DeleteOneID(id int) *PowerOutletDeleteOne {
+	builder := c.Delete().Where(poweroutlet.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &PowerOutletDeleteOne{builder}
+}
+
+// Query returns a query builder for PowerOutlet.
+func (c *PowerOutletClient) Query() *PowerOutletQuery {
+	return &PowerOutletQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypePowerOutlet},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a PowerOutlet entity by its id.
+func (c *PowerOutletClient) Get(ctx context.Context, id int) (*PowerOutlet, error) {
+	return c.Query().Where(poweroutlet.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *PowerOutletClient) Hooks() []Hook {
+	hooks := c.hooks.PowerOutlet
+	return append(hooks[:len(hooks):len(hooks)], poweroutlet.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *PowerOutletClient) Interceptors() []Interceptor {
+	return c.inters.PowerOutlet
+}
+
+func (c *PowerOutletClient) mutate(ctx context.Context, m *PowerOutletMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&PowerOutletCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&PowerOutletUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&PowerOutletUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&PowerOutletDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown PowerOutlet mutation op: %q", m.Op())
+	}
+}
+
 // PowerOutletTemplateClient is a client for the PowerOutletTemplate schema.
 type PowerOutletTemplateClient struct {
 	config
@@ -3982,6 +4644,105 @@ func (c *PowerPanelClient) mutate(ctx context.Context, m *PowerPanelMutation) (V
 		return (&PowerPanelDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown PowerPanel mutation op: %q", m.Op())
+	}
+}
+
+// PowerPortClient is a client for the PowerPort schema.
+type PowerPortClient struct {
+	config
+}
+
+// NewPowerPortClient returns a client for the PowerPort from the given config.
+func NewPowerPortClient(c config) *PowerPortClient {
+	return &PowerPortClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `powerport.Hooks(f(g(h())))`.
+func (c *PowerPortClient) Use(hooks ...Hook) {
+	c.hooks.PowerPort = append(c.hooks.PowerPort, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `powerport.Intercept(f(g(h())))`.
+func (c *PowerPortClient) Intercept(interceptors ...Interceptor) {
+	c.inters.PowerPort = append(c.inters.PowerPort, interceptors...)
+}
+
+// Create returns a builder for creating a PowerPort entity.
+func (c *PowerPortClient) Create() *PowerPortCreate {
+	mutation := newPowerPortMutation(c.config, OpCreate)
+	return &PowerPortCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of PowerPort entities.
+func (c *PowerPortClient) CreateBulk(builders ...*PowerPortCreate) *PowerPortCreateBulk {
+	return &PowerPortCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for PowerPort.
+func (c *PowerPortClient) Update() *PowerPortUpdate {
+	mutation := newPowerPortMutation(c.config, OpUpdate)
+	return &PowerPortUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *PowerPortClient) UpdateOneID(id int) *PowerPortUpdateOne {
+	mutation := newPowerPortMutation(c.config, OpUpdateOne, withPowerPortID(id))
+	return &PowerPortUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for PowerPort.
+func (c *PowerPortClient) Delete() *PowerPortDelete {
+	mutation := newPowerPortMutation(c.config, OpDelete)
+	return &PowerPortDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *PowerPortClient) DeleteOneID(id int) *PowerPortDeleteOne {
+	builder := c.Delete().Where(powerport.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &PowerPortDeleteOne{builder}
+}
+
+// Query returns a query builder for PowerPort.
+func (c *PowerPortClient) Query() *PowerPortQuery {
+	return &PowerPortQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypePowerPort},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a PowerPort entity by its id.
+func (c *PowerPortClient) Get(ctx context.Context, id int) (*PowerPort, error) {
+	return c.Query().Where(powerport.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *PowerPortClient) Hooks() []Hook {
+	hooks := c.hooks.PowerPort
+	return append(hooks[:len(hooks):len(hooks)], powerport.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *PowerPortClient) Interceptors() []Interceptor {
+	return c.inters.PowerPort
+}
+
+func (c *PowerPortClient) mutate(ctx context.Context, m *PowerPortMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&PowerPortCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&PowerPortUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&PowerPortUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&PowerPortDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown PowerPort mutation op: %q", m.Op())
 	}
 }
 
@@ -4870,6 +5631,105 @@ func (c *RackTypeClient) mutate(ctx context.Context, m *RackTypeMutation) (Value
 		return (&RackTypeDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown RackType mutation op: %q", m.Op())
+	}
+}
+
+// RearPortClient is a client for the RearPort schema.
+type RearPortClient struct {
+	config
+}
+
+// NewRearPortClient returns a client for the RearPort from the given config.
+func NewRearPortClient(c config) *RearPortClient {
+	return &RearPortClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `rearport.Hooks(f(g(h())))`.
+func (c *RearPortClient) Use(hooks ...Hook) {
+	c.hooks.RearPort = append(c.hooks.RearPort, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `rearport.Intercept(f(g(h())))`.
+func (c *RearPortClient) Intercept(interceptors ...Interceptor) {
+	c.inters.RearPort = append(c.inters.RearPort, interceptors...)
+}
+
+// Create returns a builder for creating a RearPort entity.
+func (c *RearPortClient) Create() *RearPortCreate {
+	mutation := newRearPortMutation(c.config, OpCreate)
+	return &RearPortCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of RearPort entities.
+func (c *RearPortClient) CreateBulk(builders ...*RearPortCreate) *RearPortCreateBulk {
+	return &RearPortCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for RearPort.
+func (c *RearPortClient) Update() *RearPortUpdate {
+	mutation := newRearPortMutation(c.config, OpUpdate)
+	return &RearPortUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *RearPortClient) UpdateOneID(id int) *RearPortUpdateOne {
+	mutation := newRearPortMutation(c.config, OpUpdateOne, withRearPortID(id))
+	return &RearPortUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for RearPort.
+func (c *RearPortClient) Delete() *RearPortDelete {
+	mutation := newRearPortMutation(c.config, OpDelete)
+	return &RearPortDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *RearPortClient) DeleteOneID(id int) *RearPortDeleteOne {
+	builder := c.Delete().Where(rearport.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &RearPortDeleteOne{builder}
+}
+
+// Query returns a query builder for RearPort.
+func (c *RearPortClient) Query() *RearPortQuery {
+	return &RearPortQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeRearPort},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a RearPort entity by its id.
+func (c *RearPortClient) Get(ctx context.Context, id int) (*RearPort, error) {
+	return c.Query().Where(rearport.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *RearPortClient) Hooks() []Hook {
+	hooks := c.hooks.RearPort
+	return append(hooks[:len(hooks):len(hooks)], rearport.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *RearPortClient) Interceptors() []Interceptor {
+	return c.inters.RearPort
+}
+
+func (c *RearPortClient) mutate(ctx context.Context, m *RearPortMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&RearPortCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&RearPortUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&RearPortUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&RearPortDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown RearPort mutation op: %q", m.Op())
 	}
 }
 
@@ -6767,28 +7627,32 @@ func (c *WebhookClient) mutate(ctx context.Context, m *WebhookMutation) (Value, 
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		ConsolePortTemplate, ConsoleServerPortTemplate, CustomField,
-		CustomFieldChoiceSet, Delivery, Device, DeviceBay, DeviceBayTemplate,
-		DeviceRole, DeviceType, EventRule, FrontPortTemplate, Group, InterfaceTemplate,
-		InventoryItem, InventoryItemRole, InventoryItemTemplate, Location,
-		Manufacturer, Module, ModuleBay, ModuleBayTemplate, ModuleType,
-		ModuleTypeProfile, ObjectChange, ObjectPermission, OutboxEvent, Platform,
-		PowerFeed, PowerOutletTemplate, PowerPanel, PowerPortTemplate, Prefix, RIR,
-		Rack, RackGroup, RackReservation, RackRole, RackType, RearPortTemplate, Region,
-		Role, Site, SiteGroup, Tag, TaggedItem, Tenant, TenantGroup, Token, User, VLAN,
-		VLANGroup, VRF, VirtualChassis, VirtualDeviceContext, Webhook []ent.Hook
+		ConsolePort, ConsolePortTemplate, ConsoleServerPort, ConsoleServerPortTemplate,
+		CustomField, CustomFieldChoiceSet, Delivery, Device, DeviceBay,
+		DeviceBayTemplate, DeviceInterface, DeviceRole, DeviceType, EventRule,
+		FrontPort, FrontPortTemplate, Group, InterfaceTemplate, InventoryItem,
+		InventoryItemRole, InventoryItemTemplate, Location, MACAddress, Manufacturer,
+		Module, ModuleBay, ModuleBayTemplate, ModuleType, ModuleTypeProfile,
+		ObjectChange, ObjectPermission, OutboxEvent, Platform, PowerFeed, PowerOutlet,
+		PowerOutletTemplate, PowerPanel, PowerPort, PowerPortTemplate, Prefix, RIR,
+		Rack, RackGroup, RackReservation, RackRole, RackType, RearPort,
+		RearPortTemplate, Region, Role, Site, SiteGroup, Tag, TaggedItem, Tenant,
+		TenantGroup, Token, User, VLAN, VLANGroup, VRF, VirtualChassis,
+		VirtualDeviceContext, Webhook []ent.Hook
 	}
 	inters struct {
-		ConsolePortTemplate, ConsoleServerPortTemplate, CustomField,
-		CustomFieldChoiceSet, Delivery, Device, DeviceBay, DeviceBayTemplate,
-		DeviceRole, DeviceType, EventRule, FrontPortTemplate, Group, InterfaceTemplate,
-		InventoryItem, InventoryItemRole, InventoryItemTemplate, Location,
-		Manufacturer, Module, ModuleBay, ModuleBayTemplate, ModuleType,
-		ModuleTypeProfile, ObjectChange, ObjectPermission, OutboxEvent, Platform,
-		PowerFeed, PowerOutletTemplate, PowerPanel, PowerPortTemplate, Prefix, RIR,
-		Rack, RackGroup, RackReservation, RackRole, RackType, RearPortTemplate, Region,
-		Role, Site, SiteGroup, Tag, TaggedItem, Tenant, TenantGroup, Token, User, VLAN,
-		VLANGroup, VRF, VirtualChassis, VirtualDeviceContext, Webhook []ent.Interceptor
+		ConsolePort, ConsolePortTemplate, ConsoleServerPort, ConsoleServerPortTemplate,
+		CustomField, CustomFieldChoiceSet, Delivery, Device, DeviceBay,
+		DeviceBayTemplate, DeviceInterface, DeviceRole, DeviceType, EventRule,
+		FrontPort, FrontPortTemplate, Group, InterfaceTemplate, InventoryItem,
+		InventoryItemRole, InventoryItemTemplate, Location, MACAddress, Manufacturer,
+		Module, ModuleBay, ModuleBayTemplate, ModuleType, ModuleTypeProfile,
+		ObjectChange, ObjectPermission, OutboxEvent, Platform, PowerFeed, PowerOutlet,
+		PowerOutletTemplate, PowerPanel, PowerPort, PowerPortTemplate, Prefix, RIR,
+		Rack, RackGroup, RackReservation, RackRole, RackType, RearPort,
+		RearPortTemplate, Region, Role, Site, SiteGroup, Tag, TaggedItem, Tenant,
+		TenantGroup, Token, User, VLAN, VLANGroup, VRF, VirtualChassis,
+		VirtualDeviceContext, Webhook []ent.Interceptor
 	}
 )
 

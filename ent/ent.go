@@ -12,7 +12,9 @@ import (
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
+	"github.com/inventory/inventory/ent/consoleport"
 	"github.com/inventory/inventory/ent/consoleporttemplate"
+	"github.com/inventory/inventory/ent/consoleserverport"
 	"github.com/inventory/inventory/ent/consoleserverporttemplate"
 	"github.com/inventory/inventory/ent/customfield"
 	"github.com/inventory/inventory/ent/customfieldchoiceset"
@@ -20,9 +22,11 @@ import (
 	"github.com/inventory/inventory/ent/device"
 	"github.com/inventory/inventory/ent/devicebay"
 	"github.com/inventory/inventory/ent/devicebaytemplate"
+	"github.com/inventory/inventory/ent/deviceinterface"
 	"github.com/inventory/inventory/ent/devicerole"
 	"github.com/inventory/inventory/ent/devicetype"
 	"github.com/inventory/inventory/ent/eventrule"
+	"github.com/inventory/inventory/ent/frontport"
 	"github.com/inventory/inventory/ent/frontporttemplate"
 	"github.com/inventory/inventory/ent/group"
 	"github.com/inventory/inventory/ent/interfacetemplate"
@@ -30,6 +34,7 @@ import (
 	"github.com/inventory/inventory/ent/inventoryitemrole"
 	"github.com/inventory/inventory/ent/inventoryitemtemplate"
 	"github.com/inventory/inventory/ent/location"
+	"github.com/inventory/inventory/ent/macaddress"
 	"github.com/inventory/inventory/ent/manufacturer"
 	"github.com/inventory/inventory/ent/module"
 	"github.com/inventory/inventory/ent/modulebay"
@@ -41,8 +46,10 @@ import (
 	"github.com/inventory/inventory/ent/outboxevent"
 	"github.com/inventory/inventory/ent/platform"
 	"github.com/inventory/inventory/ent/powerfeed"
+	"github.com/inventory/inventory/ent/poweroutlet"
 	"github.com/inventory/inventory/ent/poweroutlettemplate"
 	"github.com/inventory/inventory/ent/powerpanel"
+	"github.com/inventory/inventory/ent/powerport"
 	"github.com/inventory/inventory/ent/powerporttemplate"
 	"github.com/inventory/inventory/ent/prefix"
 	"github.com/inventory/inventory/ent/rack"
@@ -50,6 +57,7 @@ import (
 	"github.com/inventory/inventory/ent/rackreservation"
 	"github.com/inventory/inventory/ent/rackrole"
 	"github.com/inventory/inventory/ent/racktype"
+	"github.com/inventory/inventory/ent/rearport"
 	"github.com/inventory/inventory/ent/rearporttemplate"
 	"github.com/inventory/inventory/ent/region"
 	"github.com/inventory/inventory/ent/rir"
@@ -128,7 +136,9 @@ var (
 func checkColumn(t, c string) error {
 	initCheck.Do(func() {
 		columnCheck = sql.NewColumnCheck(map[string]func(string) bool{
+			consoleport.Table:               consoleport.ValidColumn,
 			consoleporttemplate.Table:       consoleporttemplate.ValidColumn,
+			consoleserverport.Table:         consoleserverport.ValidColumn,
 			consoleserverporttemplate.Table: consoleserverporttemplate.ValidColumn,
 			customfield.Table:               customfield.ValidColumn,
 			customfieldchoiceset.Table:      customfieldchoiceset.ValidColumn,
@@ -136,9 +146,11 @@ func checkColumn(t, c string) error {
 			device.Table:                    device.ValidColumn,
 			devicebay.Table:                 devicebay.ValidColumn,
 			devicebaytemplate.Table:         devicebaytemplate.ValidColumn,
+			deviceinterface.Table:           deviceinterface.ValidColumn,
 			devicerole.Table:                devicerole.ValidColumn,
 			devicetype.Table:                devicetype.ValidColumn,
 			eventrule.Table:                 eventrule.ValidColumn,
+			frontport.Table:                 frontport.ValidColumn,
 			frontporttemplate.Table:         frontporttemplate.ValidColumn,
 			group.Table:                     group.ValidColumn,
 			interfacetemplate.Table:         interfacetemplate.ValidColumn,
@@ -146,6 +158,7 @@ func checkColumn(t, c string) error {
 			inventoryitemrole.Table:         inventoryitemrole.ValidColumn,
 			inventoryitemtemplate.Table:     inventoryitemtemplate.ValidColumn,
 			location.Table:                  location.ValidColumn,
+			macaddress.Table:                macaddress.ValidColumn,
 			manufacturer.Table:              manufacturer.ValidColumn,
 			module.Table:                    module.ValidColumn,
 			modulebay.Table:                 modulebay.ValidColumn,
@@ -157,8 +170,10 @@ func checkColumn(t, c string) error {
 			outboxevent.Table:               outboxevent.ValidColumn,
 			platform.Table:                  platform.ValidColumn,
 			powerfeed.Table:                 powerfeed.ValidColumn,
+			poweroutlet.Table:               poweroutlet.ValidColumn,
 			poweroutlettemplate.Table:       poweroutlettemplate.ValidColumn,
 			powerpanel.Table:                powerpanel.ValidColumn,
+			powerport.Table:                 powerport.ValidColumn,
 			powerporttemplate.Table:         powerporttemplate.ValidColumn,
 			prefix.Table:                    prefix.ValidColumn,
 			rir.Table:                       rir.ValidColumn,
@@ -167,6 +182,7 @@ func checkColumn(t, c string) error {
 			rackreservation.Table:           rackreservation.ValidColumn,
 			rackrole.Table:                  rackrole.ValidColumn,
 			racktype.Table:                  racktype.ValidColumn,
+			rearport.Table:                  rearport.ValidColumn,
 			rearporttemplate.Table:          rearporttemplate.ValidColumn,
 			region.Table:                    region.ValidColumn,
 			role.Table:                      role.ValidColumn,

@@ -12,7 +12,9 @@ import (
 
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/sql"
+	"github.com/inventory/inventory/ent/consoleport"
 	"github.com/inventory/inventory/ent/consoleporttemplate"
+	"github.com/inventory/inventory/ent/consoleserverport"
 	"github.com/inventory/inventory/ent/consoleserverporttemplate"
 	"github.com/inventory/inventory/ent/customfield"
 	"github.com/inventory/inventory/ent/customfieldchoiceset"
@@ -20,9 +22,11 @@ import (
 	"github.com/inventory/inventory/ent/device"
 	"github.com/inventory/inventory/ent/devicebay"
 	"github.com/inventory/inventory/ent/devicebaytemplate"
+	"github.com/inventory/inventory/ent/deviceinterface"
 	"github.com/inventory/inventory/ent/devicerole"
 	"github.com/inventory/inventory/ent/devicetype"
 	"github.com/inventory/inventory/ent/eventrule"
+	"github.com/inventory/inventory/ent/frontport"
 	"github.com/inventory/inventory/ent/frontporttemplate"
 	"github.com/inventory/inventory/ent/group"
 	"github.com/inventory/inventory/ent/interfacetemplate"
@@ -30,6 +34,7 @@ import (
 	"github.com/inventory/inventory/ent/inventoryitemrole"
 	"github.com/inventory/inventory/ent/inventoryitemtemplate"
 	"github.com/inventory/inventory/ent/location"
+	"github.com/inventory/inventory/ent/macaddress"
 	"github.com/inventory/inventory/ent/manufacturer"
 	"github.com/inventory/inventory/ent/module"
 	"github.com/inventory/inventory/ent/modulebay"
@@ -41,8 +46,10 @@ import (
 	"github.com/inventory/inventory/ent/outboxevent"
 	"github.com/inventory/inventory/ent/platform"
 	"github.com/inventory/inventory/ent/powerfeed"
+	"github.com/inventory/inventory/ent/poweroutlet"
 	"github.com/inventory/inventory/ent/poweroutlettemplate"
 	"github.com/inventory/inventory/ent/powerpanel"
+	"github.com/inventory/inventory/ent/powerport"
 	"github.com/inventory/inventory/ent/powerporttemplate"
 	"github.com/inventory/inventory/ent/predicate"
 	"github.com/inventory/inventory/ent/prefix"
@@ -51,6 +58,7 @@ import (
 	"github.com/inventory/inventory/ent/rackreservation"
 	"github.com/inventory/inventory/ent/rackrole"
 	"github.com/inventory/inventory/ent/racktype"
+	"github.com/inventory/inventory/ent/rearport"
 	"github.com/inventory/inventory/ent/rearporttemplate"
 	"github.com/inventory/inventory/ent/region"
 	"github.com/inventory/inventory/ent/rir"
@@ -80,7 +88,9 @@ const (
 	OpUpdateOne = ent.OpUpdateOne
 
 	// Node types.
+	TypeConsolePort               = "ConsolePort"
 	TypeConsolePortTemplate       = "ConsolePortTemplate"
+	TypeConsoleServerPort         = "ConsoleServerPort"
 	TypeConsoleServerPortTemplate = "ConsoleServerPortTemplate"
 	TypeCustomField               = "CustomField"
 	TypeCustomFieldChoiceSet      = "CustomFieldChoiceSet"
@@ -88,9 +98,11 @@ const (
 	TypeDevice                    = "Device"
 	TypeDeviceBay                 = "DeviceBay"
 	TypeDeviceBayTemplate         = "DeviceBayTemplate"
+	TypeDeviceInterface           = "DeviceInterface"
 	TypeDeviceRole                = "DeviceRole"
 	TypeDeviceType                = "DeviceType"
 	TypeEventRule                 = "EventRule"
+	TypeFrontPort                 = "FrontPort"
 	TypeFrontPortTemplate         = "FrontPortTemplate"
 	TypeGroup                     = "Group"
 	TypeInterfaceTemplate         = "InterfaceTemplate"
@@ -98,6 +110,7 @@ const (
 	TypeInventoryItemRole         = "InventoryItemRole"
 	TypeInventoryItemTemplate     = "InventoryItemTemplate"
 	TypeLocation                  = "Location"
+	TypeMACAddress                = "MACAddress"
 	TypeManufacturer              = "Manufacturer"
 	TypeModule                    = "Module"
 	TypeModuleBay                 = "ModuleBay"
@@ -109,8 +122,10 @@ const (
 	TypeOutboxEvent               = "OutboxEvent"
 	TypePlatform                  = "Platform"
 	TypePowerFeed                 = "PowerFeed"
+	TypePowerOutlet               = "PowerOutlet"
 	TypePowerOutletTemplate       = "PowerOutletTemplate"
 	TypePowerPanel                = "PowerPanel"
+	TypePowerPort                 = "PowerPort"
 	TypePowerPortTemplate         = "PowerPortTemplate"
 	TypePrefix                    = "Prefix"
 	TypeRIR                       = "RIR"
@@ -119,6 +134,7 @@ const (
 	TypeRackReservation           = "RackReservation"
 	TypeRackRole                  = "RackRole"
 	TypeRackType                  = "RackType"
+	TypeRearPort                  = "RearPort"
 	TypeRearPortTemplate          = "RearPortTemplate"
 	TypeRegion                    = "Region"
 	TypeRole                      = "Role"
@@ -137,6 +153,1279 @@ const (
 	TypeVirtualDeviceContext      = "VirtualDeviceContext"
 	TypeWebhook                   = "Webhook"
 )
+
+// ConsolePortMutation represents an operation that mutates the ConsolePort nodes in the graph.
+type ConsolePortMutation struct {
+	config
+	op                Op
+	typ               string
+	id                *int
+	created           *time.Time
+	last_updated      *time.Time
+	custom_field_data *map[string]interface{}
+	name              *string
+	__name_natural    *string
+	label             *string
+	description       *string
+	mark_connected    *bool
+	__occupied        *bool
+	__site_id         *int
+	add__site_id      *int
+	__location_id     *int
+	add__location_id  *int
+	__rack_id         *int
+	add__rack_id      *int
+	_type             *string
+	speed             *int
+	addspeed          *int
+	clearedFields     map[string]struct{}
+	device            *int
+	cleareddevice     bool
+	module            *int
+	clearedmodule     bool
+	done              bool
+	oldValue          func(context.Context) (*ConsolePort, error)
+	predicates        []predicate.ConsolePort
+}
+
+var _ ent.Mutation = (*ConsolePortMutation)(nil)
+
+// consoleportOption allows management of the mutation configuration using functional options.
+type consoleportOption func(*ConsolePortMutation)
+
+// newConsolePortMutation creates new mutation for the ConsolePort entity.
+func newConsolePortMutation(c config, op Op, opts ...consoleportOption) *ConsolePortMutation {
+	m := &ConsolePortMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeConsolePort,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withConsolePortID sets the ID field of the mutation.
+func withConsolePortID(id int) consoleportOption {
+	return func(m *ConsolePortMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ConsolePort
+		)
+		m.oldValue = func(ctx context.Context) (*ConsolePort, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ConsolePort.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withConsolePort sets the old ConsolePort of the mutation.
+func withConsolePort(node *ConsolePort) consoleportOption {
+	return func(m *ConsolePortMutation) {
+		m.oldValue = func(context.Context) (*ConsolePort, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ConsolePortMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ConsolePortMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ConsolePortMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ConsolePortMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ConsolePort.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *ConsolePortMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *ConsolePortMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *ConsolePortMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[consoleport.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *ConsolePortMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[consoleport.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *ConsolePortMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, consoleport.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *ConsolePortMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *ConsolePortMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *ConsolePortMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[consoleport.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *ConsolePortMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[consoleport.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *ConsolePortMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, consoleport.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *ConsolePortMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *ConsolePortMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *ConsolePortMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetDeviceID sets the "device_id" field.
+func (m *ConsolePortMutation) SetDeviceID(i int) {
+	m.device = &i
+}
+
+// DeviceID returns the value of the "device_id" field in the mutation.
+func (m *ConsolePortMutation) DeviceID() (r int, exists bool) {
+	v := m.device
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDeviceID resets all changes to the "device_id" field.
+func (m *ConsolePortMutation) ResetDeviceID() {
+	m.device = nil
+}
+
+// SetModuleID sets the "module_id" field.
+func (m *ConsolePortMutation) SetModuleID(i int) {
+	m.module = &i
+}
+
+// ModuleID returns the value of the "module_id" field in the mutation.
+func (m *ConsolePortMutation) ModuleID() (r int, exists bool) {
+	v := m.module
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearModuleID clears the value of the "module_id" field.
+func (m *ConsolePortMutation) ClearModuleID() {
+	m.module = nil
+	m.clearedFields[consoleport.FieldModuleID] = struct{}{}
+}
+
+// ModuleIDCleared returns if the "module_id" field was cleared in this mutation.
+func (m *ConsolePortMutation) ModuleIDCleared() bool {
+	_, ok := m.clearedFields[consoleport.FieldModuleID]
+	return ok
+}
+
+// ResetModuleID resets all changes to the "module_id" field.
+func (m *ConsolePortMutation) ResetModuleID() {
+	m.module = nil
+	delete(m.clearedFields, consoleport.FieldModuleID)
+}
+
+// SetName sets the "name" field.
+func (m *ConsolePortMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *ConsolePortMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *ConsolePortMutation) ResetName() {
+	m.name = nil
+}
+
+// SetNameNatural sets the "_name_natural" field.
+func (m *ConsolePortMutation) SetNameNatural(s string) {
+	m.__name_natural = &s
+}
+
+// NameNatural returns the value of the "_name_natural" field in the mutation.
+func (m *ConsolePortMutation) NameNatural() (r string, exists bool) {
+	v := m.__name_natural
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetNameNatural resets all changes to the "_name_natural" field.
+func (m *ConsolePortMutation) ResetNameNatural() {
+	m.__name_natural = nil
+}
+
+// SetLabel sets the "label" field.
+func (m *ConsolePortMutation) SetLabel(s string) {
+	m.label = &s
+}
+
+// Label returns the value of the "label" field in the mutation.
+func (m *ConsolePortMutation) Label() (r string, exists bool) {
+	v := m.label
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetLabel resets all changes to the "label" field.
+func (m *ConsolePortMutation) ResetLabel() {
+	m.label = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *ConsolePortMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *ConsolePortMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *ConsolePortMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetMarkConnected sets the "mark_connected" field.
+func (m *ConsolePortMutation) SetMarkConnected(b bool) {
+	m.mark_connected = &b
+}
+
+// MarkConnected returns the value of the "mark_connected" field in the mutation.
+func (m *ConsolePortMutation) MarkConnected() (r bool, exists bool) {
+	v := m.mark_connected
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetMarkConnected resets all changes to the "mark_connected" field.
+func (m *ConsolePortMutation) ResetMarkConnected() {
+	m.mark_connected = nil
+}
+
+// SetOccupied sets the "_occupied" field.
+func (m *ConsolePortMutation) SetOccupied(b bool) {
+	m.__occupied = &b
+}
+
+// Occupied returns the value of the "_occupied" field in the mutation.
+func (m *ConsolePortMutation) Occupied() (r bool, exists bool) {
+	v := m.__occupied
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetOccupied resets all changes to the "_occupied" field.
+func (m *ConsolePortMutation) ResetOccupied() {
+	m.__occupied = nil
+}
+
+// SetSiteID sets the "_site_id" field.
+func (m *ConsolePortMutation) SetSiteID(i int) {
+	m.__site_id = &i
+	m.add__site_id = nil
+}
+
+// SiteID returns the value of the "_site_id" field in the mutation.
+func (m *ConsolePortMutation) SiteID() (r int, exists bool) {
+	v := m.__site_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddSiteID adds i to the "_site_id" field.
+func (m *ConsolePortMutation) AddSiteID(i int) {
+	if m.add__site_id != nil {
+		*m.add__site_id += i
+	} else {
+		m.add__site_id = &i
+	}
+}
+
+// AddedSiteID returns the value that was added to the "_site_id" field in this mutation.
+func (m *ConsolePortMutation) AddedSiteID() (r int, exists bool) {
+	v := m.add__site_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearSiteID clears the value of the "_site_id" field.
+func (m *ConsolePortMutation) ClearSiteID() {
+	m.__site_id = nil
+	m.add__site_id = nil
+	m.clearedFields[consoleport.FieldSiteID] = struct{}{}
+}
+
+// SiteIDCleared returns if the "_site_id" field was cleared in this mutation.
+func (m *ConsolePortMutation) SiteIDCleared() bool {
+	_, ok := m.clearedFields[consoleport.FieldSiteID]
+	return ok
+}
+
+// ResetSiteID resets all changes to the "_site_id" field.
+func (m *ConsolePortMutation) ResetSiteID() {
+	m.__site_id = nil
+	m.add__site_id = nil
+	delete(m.clearedFields, consoleport.FieldSiteID)
+}
+
+// SetLocationID sets the "_location_id" field.
+func (m *ConsolePortMutation) SetLocationID(i int) {
+	m.__location_id = &i
+	m.add__location_id = nil
+}
+
+// LocationID returns the value of the "_location_id" field in the mutation.
+func (m *ConsolePortMutation) LocationID() (r int, exists bool) {
+	v := m.__location_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddLocationID adds i to the "_location_id" field.
+func (m *ConsolePortMutation) AddLocationID(i int) {
+	if m.add__location_id != nil {
+		*m.add__location_id += i
+	} else {
+		m.add__location_id = &i
+	}
+}
+
+// AddedLocationID returns the value that was added to the "_location_id" field in this mutation.
+func (m *ConsolePortMutation) AddedLocationID() (r int, exists bool) {
+	v := m.add__location_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLocationID clears the value of the "_location_id" field.
+func (m *ConsolePortMutation) ClearLocationID() {
+	m.__location_id = nil
+	m.add__location_id = nil
+	m.clearedFields[consoleport.FieldLocationID] = struct{}{}
+}
+
+// LocationIDCleared returns if the "_location_id" field was cleared in this mutation.
+func (m *ConsolePortMutation) LocationIDCleared() bool {
+	_, ok := m.clearedFields[consoleport.FieldLocationID]
+	return ok
+}
+
+// ResetLocationID resets all changes to the "_location_id" field.
+func (m *ConsolePortMutation) ResetLocationID() {
+	m.__location_id = nil
+	m.add__location_id = nil
+	delete(m.clearedFields, consoleport.FieldLocationID)
+}
+
+// SetRackID sets the "_rack_id" field.
+func (m *ConsolePortMutation) SetRackID(i int) {
+	m.__rack_id = &i
+	m.add__rack_id = nil
+}
+
+// RackID returns the value of the "_rack_id" field in the mutation.
+func (m *ConsolePortMutation) RackID() (r int, exists bool) {
+	v := m.__rack_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddRackID adds i to the "_rack_id" field.
+func (m *ConsolePortMutation) AddRackID(i int) {
+	if m.add__rack_id != nil {
+		*m.add__rack_id += i
+	} else {
+		m.add__rack_id = &i
+	}
+}
+
+// AddedRackID returns the value that was added to the "_rack_id" field in this mutation.
+func (m *ConsolePortMutation) AddedRackID() (r int, exists bool) {
+	v := m.add__rack_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearRackID clears the value of the "_rack_id" field.
+func (m *ConsolePortMutation) ClearRackID() {
+	m.__rack_id = nil
+	m.add__rack_id = nil
+	m.clearedFields[consoleport.FieldRackID] = struct{}{}
+}
+
+// RackIDCleared returns if the "_rack_id" field was cleared in this mutation.
+func (m *ConsolePortMutation) RackIDCleared() bool {
+	_, ok := m.clearedFields[consoleport.FieldRackID]
+	return ok
+}
+
+// ResetRackID resets all changes to the "_rack_id" field.
+func (m *ConsolePortMutation) ResetRackID() {
+	m.__rack_id = nil
+	m.add__rack_id = nil
+	delete(m.clearedFields, consoleport.FieldRackID)
+}
+
+// SetType sets the "type" field.
+func (m *ConsolePortMutation) SetType(s string) {
+	m._type = &s
+}
+
+// GetType returns the value of the "type" field in the mutation.
+func (m *ConsolePortMutation) GetType() (r string, exists bool) {
+	v := m._type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearType clears the value of the "type" field.
+func (m *ConsolePortMutation) ClearType() {
+	m._type = nil
+	m.clearedFields[consoleport.FieldType] = struct{}{}
+}
+
+// TypeCleared returns if the "type" field was cleared in this mutation.
+func (m *ConsolePortMutation) TypeCleared() bool {
+	_, ok := m.clearedFields[consoleport.FieldType]
+	return ok
+}
+
+// ResetType resets all changes to the "type" field.
+func (m *ConsolePortMutation) ResetType() {
+	m._type = nil
+	delete(m.clearedFields, consoleport.FieldType)
+}
+
+// SetSpeed sets the "speed" field.
+func (m *ConsolePortMutation) SetSpeed(i int) {
+	m.speed = &i
+	m.addspeed = nil
+}
+
+// Speed returns the value of the "speed" field in the mutation.
+func (m *ConsolePortMutation) Speed() (r int, exists bool) {
+	v := m.speed
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddSpeed adds i to the "speed" field.
+func (m *ConsolePortMutation) AddSpeed(i int) {
+	if m.addspeed != nil {
+		*m.addspeed += i
+	} else {
+		m.addspeed = &i
+	}
+}
+
+// AddedSpeed returns the value that was added to the "speed" field in this mutation.
+func (m *ConsolePortMutation) AddedSpeed() (r int, exists bool) {
+	v := m.addspeed
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearSpeed clears the value of the "speed" field.
+func (m *ConsolePortMutation) ClearSpeed() {
+	m.speed = nil
+	m.addspeed = nil
+	m.clearedFields[consoleport.FieldSpeed] = struct{}{}
+}
+
+// SpeedCleared returns if the "speed" field was cleared in this mutation.
+func (m *ConsolePortMutation) SpeedCleared() bool {
+	_, ok := m.clearedFields[consoleport.FieldSpeed]
+	return ok
+}
+
+// ResetSpeed resets all changes to the "speed" field.
+func (m *ConsolePortMutation) ResetSpeed() {
+	m.speed = nil
+	m.addspeed = nil
+	delete(m.clearedFields, consoleport.FieldSpeed)
+}
+
+// ClearDevice clears the "device" edge to the Device entity.
+func (m *ConsolePortMutation) ClearDevice() {
+	m.cleareddevice = true
+	m.clearedFields[consoleport.FieldDeviceID] = struct{}{}
+}
+
+// DeviceCleared reports if the "device" edge to the Device entity was cleared.
+func (m *ConsolePortMutation) DeviceCleared() bool {
+	return m.cleareddevice
+}
+
+// DeviceIDs returns the "device" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// DeviceID instead. It exists only for internal usage by the builders.
+func (m *ConsolePortMutation) DeviceIDs() (ids []int) {
+	if id := m.device; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetDevice resets all changes to the "device" edge.
+func (m *ConsolePortMutation) ResetDevice() {
+	m.device = nil
+	m.cleareddevice = false
+}
+
+// ClearModule clears the "module" edge to the Module entity.
+func (m *ConsolePortMutation) ClearModule() {
+	m.clearedmodule = true
+	m.clearedFields[consoleport.FieldModuleID] = struct{}{}
+}
+
+// ModuleCleared reports if the "module" edge to the Module entity was cleared.
+func (m *ConsolePortMutation) ModuleCleared() bool {
+	return m.ModuleIDCleared() || m.clearedmodule
+}
+
+// ModuleIDs returns the "module" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ModuleID instead. It exists only for internal usage by the builders.
+func (m *ConsolePortMutation) ModuleIDs() (ids []int) {
+	if id := m.module; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetModule resets all changes to the "module" edge.
+func (m *ConsolePortMutation) ResetModule() {
+	m.module = nil
+	m.clearedmodule = false
+}
+
+// Where appends a list predicates to the ConsolePortMutation builder.
+func (m *ConsolePortMutation) Where(ps ...predicate.ConsolePort) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ConsolePortMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ConsolePortMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ConsolePort, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ConsolePortMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ConsolePortMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ConsolePort).
+func (m *ConsolePortMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ConsolePortMutation) Fields() []string {
+	fields := make([]string, 0, 16)
+	if m.created != nil {
+		fields = append(fields, consoleport.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, consoleport.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, consoleport.FieldCustomFieldData)
+	}
+	if m.device != nil {
+		fields = append(fields, consoleport.FieldDeviceID)
+	}
+	if m.module != nil {
+		fields = append(fields, consoleport.FieldModuleID)
+	}
+	if m.name != nil {
+		fields = append(fields, consoleport.FieldName)
+	}
+	if m.__name_natural != nil {
+		fields = append(fields, consoleport.FieldNameNatural)
+	}
+	if m.label != nil {
+		fields = append(fields, consoleport.FieldLabel)
+	}
+	if m.description != nil {
+		fields = append(fields, consoleport.FieldDescription)
+	}
+	if m.mark_connected != nil {
+		fields = append(fields, consoleport.FieldMarkConnected)
+	}
+	if m.__occupied != nil {
+		fields = append(fields, consoleport.FieldOccupied)
+	}
+	if m.__site_id != nil {
+		fields = append(fields, consoleport.FieldSiteID)
+	}
+	if m.__location_id != nil {
+		fields = append(fields, consoleport.FieldLocationID)
+	}
+	if m.__rack_id != nil {
+		fields = append(fields, consoleport.FieldRackID)
+	}
+	if m._type != nil {
+		fields = append(fields, consoleport.FieldType)
+	}
+	if m.speed != nil {
+		fields = append(fields, consoleport.FieldSpeed)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ConsolePortMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case consoleport.FieldCreated:
+		return m.Created()
+	case consoleport.FieldLastUpdated:
+		return m.LastUpdated()
+	case consoleport.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case consoleport.FieldDeviceID:
+		return m.DeviceID()
+	case consoleport.FieldModuleID:
+		return m.ModuleID()
+	case consoleport.FieldName:
+		return m.Name()
+	case consoleport.FieldNameNatural:
+		return m.NameNatural()
+	case consoleport.FieldLabel:
+		return m.Label()
+	case consoleport.FieldDescription:
+		return m.Description()
+	case consoleport.FieldMarkConnected:
+		return m.MarkConnected()
+	case consoleport.FieldOccupied:
+		return m.Occupied()
+	case consoleport.FieldSiteID:
+		return m.SiteID()
+	case consoleport.FieldLocationID:
+		return m.LocationID()
+	case consoleport.FieldRackID:
+		return m.RackID()
+	case consoleport.FieldType:
+		return m.GetType()
+	case consoleport.FieldSpeed:
+		return m.Speed()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ConsolePortMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case consoleport.FieldCreated, consoleport.FieldLastUpdated, consoleport.FieldCustomFieldData, consoleport.FieldDeviceID, consoleport.FieldModuleID, consoleport.FieldName, consoleport.FieldNameNatural, consoleport.FieldLabel, consoleport.FieldDescription, consoleport.FieldMarkConnected, consoleport.FieldOccupied, consoleport.FieldSiteID, consoleport.FieldLocationID, consoleport.FieldRackID, consoleport.FieldType, consoleport.FieldSpeed:
+	default:
+		return nil, fmt.Errorf("unknown ConsolePort field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case consoleport.FieldCreated:
+		return old.Created, nil
+	case consoleport.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case consoleport.FieldCustomFieldData:
+		return old.CustomFieldData, nil
+	case consoleport.FieldDeviceID:
+		return old.DeviceID, nil
+	case consoleport.FieldModuleID:
+		return old.ModuleID, nil
+	case consoleport.FieldName:
+		return old.Name, nil
+	case consoleport.FieldNameNatural:
+		return old.NameNatural, nil
+	case consoleport.FieldLabel:
+		return old.Label, nil
+	case consoleport.FieldDescription:
+		return old.Description, nil
+	case consoleport.FieldMarkConnected:
+		return old.MarkConnected, nil
+	case consoleport.FieldOccupied:
+		return old.Occupied, nil
+	case consoleport.FieldSiteID:
+		return old.SiteID, nil
+	case consoleport.FieldLocationID:
+		return old.LocationID, nil
+	case consoleport.FieldRackID:
+		return old.RackID, nil
+	case consoleport.FieldType:
+		return old.Type, nil
+	case consoleport.FieldSpeed:
+		return old.Speed, nil
+	}
+	return nil, fmt.Errorf("unknown ConsolePort field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ConsolePortMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case consoleport.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case consoleport.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case consoleport.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case consoleport.FieldDeviceID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDeviceID(v)
+		return nil
+	case consoleport.FieldModuleID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetModuleID(v)
+		return nil
+	case consoleport.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case consoleport.FieldNameNatural:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNameNatural(v)
+		return nil
+	case consoleport.FieldLabel:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLabel(v)
+		return nil
+	case consoleport.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case consoleport.FieldMarkConnected:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMarkConnected(v)
+		return nil
+	case consoleport.FieldOccupied:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOccupied(v)
+		return nil
+	case consoleport.FieldSiteID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSiteID(v)
+		return nil
+	case consoleport.FieldLocationID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLocationID(v)
+		return nil
+	case consoleport.FieldRackID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRackID(v)
+		return nil
+	case consoleport.FieldType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetType(v)
+		return nil
+	case consoleport.FieldSpeed:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSpeed(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ConsolePort field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ConsolePortMutation) AddedFields() []string {
+	var fields []string
+	if m.add__site_id != nil {
+		fields = append(fields, consoleport.FieldSiteID)
+	}
+	if m.add__location_id != nil {
+		fields = append(fields, consoleport.FieldLocationID)
+	}
+	if m.add__rack_id != nil {
+		fields = append(fields, consoleport.FieldRackID)
+	}
+	if m.addspeed != nil {
+		fields = append(fields, consoleport.FieldSpeed)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ConsolePortMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case consoleport.FieldSiteID:
+		return m.AddedSiteID()
+	case consoleport.FieldLocationID:
+		return m.AddedLocationID()
+	case consoleport.FieldRackID:
+		return m.AddedRackID()
+	case consoleport.FieldSpeed:
+		return m.AddedSpeed()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ConsolePortMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case consoleport.FieldSiteID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddSiteID(v)
+		return nil
+	case consoleport.FieldLocationID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddLocationID(v)
+		return nil
+	case consoleport.FieldRackID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddRackID(v)
+		return nil
+	case consoleport.FieldSpeed:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddSpeed(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ConsolePort numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ConsolePortMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(consoleport.FieldCreated) {
+		fields = append(fields, consoleport.FieldCreated)
+	}
+	if m.FieldCleared(consoleport.FieldLastUpdated) {
+		fields = append(fields, consoleport.FieldLastUpdated)
+	}
+	if m.FieldCleared(consoleport.FieldModuleID) {
+		fields = append(fields, consoleport.FieldModuleID)
+	}
+	if m.FieldCleared(consoleport.FieldSiteID) {
+		fields = append(fields, consoleport.FieldSiteID)
+	}
+	if m.FieldCleared(consoleport.FieldLocationID) {
+		fields = append(fields, consoleport.FieldLocationID)
+	}
+	if m.FieldCleared(consoleport.FieldRackID) {
+		fields = append(fields, consoleport.FieldRackID)
+	}
+	if m.FieldCleared(consoleport.FieldType) {
+		fields = append(fields, consoleport.FieldType)
+	}
+	if m.FieldCleared(consoleport.FieldSpeed) {
+		fields = append(fields, consoleport.FieldSpeed)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ConsolePortMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ConsolePortMutation) ClearField(name string) error {
+	switch name {
+	case consoleport.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case consoleport.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case consoleport.FieldModuleID:
+		m.ClearModuleID()
+		return nil
+	case consoleport.FieldSiteID:
+		m.ClearSiteID()
+		return nil
+	case consoleport.FieldLocationID:
+		m.ClearLocationID()
+		return nil
+	case consoleport.FieldRackID:
+		m.ClearRackID()
+		return nil
+	case consoleport.FieldType:
+		m.ClearType()
+		return nil
+	case consoleport.FieldSpeed:
+		m.ClearSpeed()
+		return nil
+	}
+	return fmt.Errorf("unknown ConsolePort nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ConsolePortMutation) ResetField(name string) error {
+	switch name {
+	case consoleport.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case consoleport.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case consoleport.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case consoleport.FieldDeviceID:
+		m.ResetDeviceID()
+		return nil
+	case consoleport.FieldModuleID:
+		m.ResetModuleID()
+		return nil
+	case consoleport.FieldName:
+		m.ResetName()
+		return nil
+	case consoleport.FieldNameNatural:
+		m.ResetNameNatural()
+		return nil
+	case consoleport.FieldLabel:
+		m.ResetLabel()
+		return nil
+	case consoleport.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case consoleport.FieldMarkConnected:
+		m.ResetMarkConnected()
+		return nil
+	case consoleport.FieldOccupied:
+		m.ResetOccupied()
+		return nil
+	case consoleport.FieldSiteID:
+		m.ResetSiteID()
+		return nil
+	case consoleport.FieldLocationID:
+		m.ResetLocationID()
+		return nil
+	case consoleport.FieldRackID:
+		m.ResetRackID()
+		return nil
+	case consoleport.FieldType:
+		m.ResetType()
+		return nil
+	case consoleport.FieldSpeed:
+		m.ResetSpeed()
+		return nil
+	}
+	return fmt.Errorf("unknown ConsolePort field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ConsolePortMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.device != nil {
+		edges = append(edges, consoleport.EdgeDevice)
+	}
+	if m.module != nil {
+		edges = append(edges, consoleport.EdgeModule)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ConsolePortMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case consoleport.EdgeDevice:
+		if id := m.device; id != nil {
+			return []ent.Value{*id}
+		}
+	case consoleport.EdgeModule:
+		if id := m.module; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ConsolePortMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ConsolePortMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ConsolePortMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.cleareddevice {
+		edges = append(edges, consoleport.EdgeDevice)
+	}
+	if m.clearedmodule {
+		edges = append(edges, consoleport.EdgeModule)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ConsolePortMutation) EdgeCleared(name string) bool {
+	switch name {
+	case consoleport.EdgeDevice:
+		return m.cleareddevice
+	case consoleport.EdgeModule:
+		return m.clearedmodule
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ConsolePortMutation) ClearEdge(name string) error {
+	switch name {
+	case consoleport.EdgeDevice:
+		m.ClearDevice()
+		return nil
+	case consoleport.EdgeModule:
+		m.ClearModule()
+		return nil
+	}
+	return fmt.Errorf("unknown ConsolePort unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ConsolePortMutation) ResetEdge(name string) error {
+	switch name {
+	case consoleport.EdgeDevice:
+		m.ResetDevice()
+		return nil
+	case consoleport.EdgeModule:
+		m.ResetModule()
+		return nil
+	}
+	return fmt.Errorf("unknown ConsolePort edge %s", name)
+}
 
 // ConsolePortTemplateMutation represents an operation that mutates the ConsolePortTemplate nodes in the graph.
 type ConsolePortTemplateMutation struct {
@@ -957,6 +2246,1279 @@ func (m *ConsolePortTemplateMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown ConsolePortTemplate edge %s", name)
+}
+
+// ConsoleServerPortMutation represents an operation that mutates the ConsoleServerPort nodes in the graph.
+type ConsoleServerPortMutation struct {
+	config
+	op                Op
+	typ               string
+	id                *int
+	created           *time.Time
+	last_updated      *time.Time
+	custom_field_data *map[string]interface{}
+	name              *string
+	__name_natural    *string
+	label             *string
+	description       *string
+	mark_connected    *bool
+	__occupied        *bool
+	__site_id         *int
+	add__site_id      *int
+	__location_id     *int
+	add__location_id  *int
+	__rack_id         *int
+	add__rack_id      *int
+	_type             *string
+	speed             *int
+	addspeed          *int
+	clearedFields     map[string]struct{}
+	device            *int
+	cleareddevice     bool
+	module            *int
+	clearedmodule     bool
+	done              bool
+	oldValue          func(context.Context) (*ConsoleServerPort, error)
+	predicates        []predicate.ConsoleServerPort
+}
+
+var _ ent.Mutation = (*ConsoleServerPortMutation)(nil)
+
+// consoleserverportOption allows management of the mutation configuration using functional options.
+type consoleserverportOption func(*ConsoleServerPortMutation)
+
+// newConsoleServerPortMutation creates new mutation for the ConsoleServerPort entity.
+func newConsoleServerPortMutation(c config, op Op, opts ...consoleserverportOption) *ConsoleServerPortMutation {
+	m := &ConsoleServerPortMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeConsoleServerPort,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withConsoleServerPortID sets the ID field of the mutation.
+func withConsoleServerPortID(id int) consoleserverportOption {
+	return func(m *ConsoleServerPortMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ConsoleServerPort
+		)
+		m.oldValue = func(ctx context.Context) (*ConsoleServerPort, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ConsoleServerPort.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withConsoleServerPort sets the old ConsoleServerPort of the mutation.
+func withConsoleServerPort(node *ConsoleServerPort) consoleserverportOption {
+	return func(m *ConsoleServerPortMutation) {
+		m.oldValue = func(context.Context) (*ConsoleServerPort, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ConsoleServerPortMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ConsoleServerPortMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ConsoleServerPortMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ConsoleServerPortMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ConsoleServerPort.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *ConsoleServerPortMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *ConsoleServerPortMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *ConsoleServerPortMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[consoleserverport.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *ConsoleServerPortMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[consoleserverport.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *ConsoleServerPortMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, consoleserverport.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *ConsoleServerPortMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *ConsoleServerPortMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *ConsoleServerPortMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[consoleserverport.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *ConsoleServerPortMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[consoleserverport.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *ConsoleServerPortMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, consoleserverport.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *ConsoleServerPortMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *ConsoleServerPortMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *ConsoleServerPortMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetDeviceID sets the "device_id" field.
+func (m *ConsoleServerPortMutation) SetDeviceID(i int) {
+	m.device = &i
+}
+
+// DeviceID returns the value of the "device_id" field in the mutation.
+func (m *ConsoleServerPortMutation) DeviceID() (r int, exists bool) {
+	v := m.device
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDeviceID resets all changes to the "device_id" field.
+func (m *ConsoleServerPortMutation) ResetDeviceID() {
+	m.device = nil
+}
+
+// SetModuleID sets the "module_id" field.
+func (m *ConsoleServerPortMutation) SetModuleID(i int) {
+	m.module = &i
+}
+
+// ModuleID returns the value of the "module_id" field in the mutation.
+func (m *ConsoleServerPortMutation) ModuleID() (r int, exists bool) {
+	v := m.module
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearModuleID clears the value of the "module_id" field.
+func (m *ConsoleServerPortMutation) ClearModuleID() {
+	m.module = nil
+	m.clearedFields[consoleserverport.FieldModuleID] = struct{}{}
+}
+
+// ModuleIDCleared returns if the "module_id" field was cleared in this mutation.
+func (m *ConsoleServerPortMutation) ModuleIDCleared() bool {
+	_, ok := m.clearedFields[consoleserverport.FieldModuleID]
+	return ok
+}
+
+// ResetModuleID resets all changes to the "module_id" field.
+func (m *ConsoleServerPortMutation) ResetModuleID() {
+	m.module = nil
+	delete(m.clearedFields, consoleserverport.FieldModuleID)
+}
+
+// SetName sets the "name" field.
+func (m *ConsoleServerPortMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *ConsoleServerPortMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *ConsoleServerPortMutation) ResetName() {
+	m.name = nil
+}
+
+// SetNameNatural sets the "_name_natural" field.
+func (m *ConsoleServerPortMutation) SetNameNatural(s string) {
+	m.__name_natural = &s
+}
+
+// NameNatural returns the value of the "_name_natural" field in the mutation.
+func (m *ConsoleServerPortMutation) NameNatural() (r string, exists bool) {
+	v := m.__name_natural
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetNameNatural resets all changes to the "_name_natural" field.
+func (m *ConsoleServerPortMutation) ResetNameNatural() {
+	m.__name_natural = nil
+}
+
+// SetLabel sets the "label" field.
+func (m *ConsoleServerPortMutation) SetLabel(s string) {
+	m.label = &s
+}
+
+// Label returns the value of the "label" field in the mutation.
+func (m *ConsoleServerPortMutation) Label() (r string, exists bool) {
+	v := m.label
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetLabel resets all changes to the "label" field.
+func (m *ConsoleServerPortMutation) ResetLabel() {
+	m.label = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *ConsoleServerPortMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *ConsoleServerPortMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *ConsoleServerPortMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetMarkConnected sets the "mark_connected" field.
+func (m *ConsoleServerPortMutation) SetMarkConnected(b bool) {
+	m.mark_connected = &b
+}
+
+// MarkConnected returns the value of the "mark_connected" field in the mutation.
+func (m *ConsoleServerPortMutation) MarkConnected() (r bool, exists bool) {
+	v := m.mark_connected
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetMarkConnected resets all changes to the "mark_connected" field.
+func (m *ConsoleServerPortMutation) ResetMarkConnected() {
+	m.mark_connected = nil
+}
+
+// SetOccupied sets the "_occupied" field.
+func (m *ConsoleServerPortMutation) SetOccupied(b bool) {
+	m.__occupied = &b
+}
+
+// Occupied returns the value of the "_occupied" field in the mutation.
+func (m *ConsoleServerPortMutation) Occupied() (r bool, exists bool) {
+	v := m.__occupied
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetOccupied resets all changes to the "_occupied" field.
+func (m *ConsoleServerPortMutation) ResetOccupied() {
+	m.__occupied = nil
+}
+
+// SetSiteID sets the "_site_id" field.
+func (m *ConsoleServerPortMutation) SetSiteID(i int) {
+	m.__site_id = &i
+	m.add__site_id = nil
+}
+
+// SiteID returns the value of the "_site_id" field in the mutation.
+func (m *ConsoleServerPortMutation) SiteID() (r int, exists bool) {
+	v := m.__site_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddSiteID adds i to the "_site_id" field.
+func (m *ConsoleServerPortMutation) AddSiteID(i int) {
+	if m.add__site_id != nil {
+		*m.add__site_id += i
+	} else {
+		m.add__site_id = &i
+	}
+}
+
+// AddedSiteID returns the value that was added to the "_site_id" field in this mutation.
+func (m *ConsoleServerPortMutation) AddedSiteID() (r int, exists bool) {
+	v := m.add__site_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearSiteID clears the value of the "_site_id" field.
+func (m *ConsoleServerPortMutation) ClearSiteID() {
+	m.__site_id = nil
+	m.add__site_id = nil
+	m.clearedFields[consoleserverport.FieldSiteID] = struct{}{}
+}
+
+// SiteIDCleared returns if the "_site_id" field was cleared in this mutation.
+func (m *ConsoleServerPortMutation) SiteIDCleared() bool {
+	_, ok := m.clearedFields[consoleserverport.FieldSiteID]
+	return ok
+}
+
+// ResetSiteID resets all changes to the "_site_id" field.
+func (m *ConsoleServerPortMutation) ResetSiteID() {
+	m.__site_id = nil
+	m.add__site_id = nil
+	delete(m.clearedFields, consoleserverport.FieldSiteID)
+}
+
+// SetLocationID sets the "_location_id" field.
+func (m *ConsoleServerPortMutation) SetLocationID(i int) {
+	m.__location_id = &i
+	m.add__location_id = nil
+}
+
+// LocationID returns the value of the "_location_id" field in the mutation.
+func (m *ConsoleServerPortMutation) LocationID() (r int, exists bool) {
+	v := m.__location_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddLocationID adds i to the "_location_id" field.
+func (m *ConsoleServerPortMutation) AddLocationID(i int) {
+	if m.add__location_id != nil {
+		*m.add__location_id += i
+	} else {
+		m.add__location_id = &i
+	}
+}
+
+// AddedLocationID returns the value that was added to the "_location_id" field in this mutation.
+func (m *ConsoleServerPortMutation) AddedLocationID() (r int, exists bool) {
+	v := m.add__location_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLocationID clears the value of the "_location_id" field.
+func (m *ConsoleServerPortMutation) ClearLocationID() {
+	m.__location_id = nil
+	m.add__location_id = nil
+	m.clearedFields[consoleserverport.FieldLocationID] = struct{}{}
+}
+
+// LocationIDCleared returns if the "_location_id" field was cleared in this mutation.
+func (m *ConsoleServerPortMutation) LocationIDCleared() bool {
+	_, ok := m.clearedFields[consoleserverport.FieldLocationID]
+	return ok
+}
+
+// ResetLocationID resets all changes to the "_location_id" field.
+func (m *ConsoleServerPortMutation) ResetLocationID() {
+	m.__location_id = nil
+	m.add__location_id = nil
+	delete(m.clearedFields, consoleserverport.FieldLocationID)
+}
+
+// SetRackID sets the "_rack_id" field.
+func (m *ConsoleServerPortMutation) SetRackID(i int) {
+	m.__rack_id = &i
+	m.add__rack_id = nil
+}
+
+// RackID returns the value of the "_rack_id" field in the mutation.
+func (m *ConsoleServerPortMutation) RackID() (r int, exists bool) {
+	v := m.__rack_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddRackID adds i to the "_rack_id" field.
+func (m *ConsoleServerPortMutation) AddRackID(i int) {
+	if m.add__rack_id != nil {
+		*m.add__rack_id += i
+	} else {
+		m.add__rack_id = &i
+	}
+}
+
+// AddedRackID returns the value that was added to the "_rack_id" field in this mutation.
+func (m *ConsoleServerPortMutation) AddedRackID() (r int, exists bool) {
+	v := m.add__rack_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearRackID clears the value of the "_rack_id" field.
+func (m *ConsoleServerPortMutation) ClearRackID() {
+	m.__rack_id = nil
+	m.add__rack_id = nil
+	m.clearedFields[consoleserverport.FieldRackID] = struct{}{}
+}
+
+// RackIDCleared returns if the "_rack_id" field was cleared in this mutation.
+func (m *ConsoleServerPortMutation) RackIDCleared() bool {
+	_, ok := m.clearedFields[consoleserverport.FieldRackID]
+	return ok
+}
+
+// ResetRackID resets all changes to the "_rack_id" field.
+func (m *ConsoleServerPortMutation) ResetRackID() {
+	m.__rack_id = nil
+	m.add__rack_id = nil
+	delete(m.clearedFields, consoleserverport.FieldRackID)
+}
+
+// SetType sets the "type" field.
+func (m *ConsoleServerPortMutation) SetType(s string) {
+	m._type = &s
+}
+
+// GetType returns the value of the "type" field in the mutation.
+func (m *ConsoleServerPortMutation) GetType() (r string, exists bool) {
+	v := m._type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearType clears the value of the "type" field.
+func (m *ConsoleServerPortMutation) ClearType() {
+	m._type = nil
+	m.clearedFields[consoleserverport.FieldType] = struct{}{}
+}
+
+// TypeCleared returns if the "type" field was cleared in this mutation.
+func (m *ConsoleServerPortMutation) TypeCleared() bool {
+	_, ok := m.clearedFields[consoleserverport.FieldType]
+	return ok
+}
+
+// ResetType resets all changes to the "type" field.
+func (m *ConsoleServerPortMutation) ResetType() {
+	m._type = nil
+	delete(m.clearedFields, consoleserverport.FieldType)
+}
+
+// SetSpeed sets the "speed" field.
+func (m *ConsoleServerPortMutation) SetSpeed(i int) {
+	m.speed = &i
+	m.addspeed = nil
+}
+
+// Speed returns the value of the "speed" field in the mutation.
+func (m *ConsoleServerPortMutation) Speed() (r int, exists bool) {
+	v := m.speed
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddSpeed adds i to the "speed" field.
+func (m *ConsoleServerPortMutation) AddSpeed(i int) {
+	if m.addspeed != nil {
+		*m.addspeed += i
+	} else {
+		m.addspeed = &i
+	}
+}
+
+// AddedSpeed returns the value that was added to the "speed" field in this mutation.
+func (m *ConsoleServerPortMutation) AddedSpeed() (r int, exists bool) {
+	v := m.addspeed
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearSpeed clears the value of the "speed" field.
+func (m *ConsoleServerPortMutation) ClearSpeed() {
+	m.speed = nil
+	m.addspeed = nil
+	m.clearedFields[consoleserverport.FieldSpeed] = struct{}{}
+}
+
+// SpeedCleared returns if the "speed" field was cleared in this mutation.
+func (m *ConsoleServerPortMutation) SpeedCleared() bool {
+	_, ok := m.clearedFields[consoleserverport.FieldSpeed]
+	return ok
+}
+
+// ResetSpeed resets all changes to the "speed" field.
+func (m *ConsoleServerPortMutation) ResetSpeed() {
+	m.speed = nil
+	m.addspeed = nil
+	delete(m.clearedFields, consoleserverport.FieldSpeed)
+}
+
+// ClearDevice clears the "device" edge to the Device entity.
+func (m *ConsoleServerPortMutation) ClearDevice() {
+	m.cleareddevice = true
+	m.clearedFields[consoleserverport.FieldDeviceID] = struct{}{}
+}
+
+// DeviceCleared reports if the "device" edge to the Device entity was cleared.
+func (m *ConsoleServerPortMutation) DeviceCleared() bool {
+	return m.cleareddevice
+}
+
+// DeviceIDs returns the "device" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// DeviceID instead. It exists only for internal usage by the builders.
+func (m *ConsoleServerPortMutation) DeviceIDs() (ids []int) {
+	if id := m.device; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetDevice resets all changes to the "device" edge.
+func (m *ConsoleServerPortMutation) ResetDevice() {
+	m.device = nil
+	m.cleareddevice = false
+}
+
+// ClearModule clears the "module" edge to the Module entity.
+func (m *ConsoleServerPortMutation) ClearModule() {
+	m.clearedmodule = true
+	m.clearedFields[consoleserverport.FieldModuleID] = struct{}{}
+}
+
+// ModuleCleared reports if the "module" edge to the Module entity was cleared.
+func (m *ConsoleServerPortMutation) ModuleCleared() bool {
+	return m.ModuleIDCleared() || m.clearedmodule
+}
+
+// ModuleIDs returns the "module" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ModuleID instead. It exists only for internal usage by the builders.
+func (m *ConsoleServerPortMutation) ModuleIDs() (ids []int) {
+	if id := m.module; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetModule resets all changes to the "module" edge.
+func (m *ConsoleServerPortMutation) ResetModule() {
+	m.module = nil
+	m.clearedmodule = false
+}
+
+// Where appends a list predicates to the ConsoleServerPortMutation builder.
+func (m *ConsoleServerPortMutation) Where(ps ...predicate.ConsoleServerPort) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ConsoleServerPortMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ConsoleServerPortMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ConsoleServerPort, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ConsoleServerPortMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ConsoleServerPortMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ConsoleServerPort).
+func (m *ConsoleServerPortMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ConsoleServerPortMutation) Fields() []string {
+	fields := make([]string, 0, 16)
+	if m.created != nil {
+		fields = append(fields, consoleserverport.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, consoleserverport.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, consoleserverport.FieldCustomFieldData)
+	}
+	if m.device != nil {
+		fields = append(fields, consoleserverport.FieldDeviceID)
+	}
+	if m.module != nil {
+		fields = append(fields, consoleserverport.FieldModuleID)
+	}
+	if m.name != nil {
+		fields = append(fields, consoleserverport.FieldName)
+	}
+	if m.__name_natural != nil {
+		fields = append(fields, consoleserverport.FieldNameNatural)
+	}
+	if m.label != nil {
+		fields = append(fields, consoleserverport.FieldLabel)
+	}
+	if m.description != nil {
+		fields = append(fields, consoleserverport.FieldDescription)
+	}
+	if m.mark_connected != nil {
+		fields = append(fields, consoleserverport.FieldMarkConnected)
+	}
+	if m.__occupied != nil {
+		fields = append(fields, consoleserverport.FieldOccupied)
+	}
+	if m.__site_id != nil {
+		fields = append(fields, consoleserverport.FieldSiteID)
+	}
+	if m.__location_id != nil {
+		fields = append(fields, consoleserverport.FieldLocationID)
+	}
+	if m.__rack_id != nil {
+		fields = append(fields, consoleserverport.FieldRackID)
+	}
+	if m._type != nil {
+		fields = append(fields, consoleserverport.FieldType)
+	}
+	if m.speed != nil {
+		fields = append(fields, consoleserverport.FieldSpeed)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ConsoleServerPortMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case consoleserverport.FieldCreated:
+		return m.Created()
+	case consoleserverport.FieldLastUpdated:
+		return m.LastUpdated()
+	case consoleserverport.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case consoleserverport.FieldDeviceID:
+		return m.DeviceID()
+	case consoleserverport.FieldModuleID:
+		return m.ModuleID()
+	case consoleserverport.FieldName:
+		return m.Name()
+	case consoleserverport.FieldNameNatural:
+		return m.NameNatural()
+	case consoleserverport.FieldLabel:
+		return m.Label()
+	case consoleserverport.FieldDescription:
+		return m.Description()
+	case consoleserverport.FieldMarkConnected:
+		return m.MarkConnected()
+	case consoleserverport.FieldOccupied:
+		return m.Occupied()
+	case consoleserverport.FieldSiteID:
+		return m.SiteID()
+	case consoleserverport.FieldLocationID:
+		return m.LocationID()
+	case consoleserverport.FieldRackID:
+		return m.RackID()
+	case consoleserverport.FieldType:
+		return m.GetType()
+	case consoleserverport.FieldSpeed:
+		return m.Speed()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ConsoleServerPortMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case consoleserverport.FieldCreated, consoleserverport.FieldLastUpdated, consoleserverport.FieldCustomFieldData, consoleserverport.FieldDeviceID, consoleserverport.FieldModuleID, consoleserverport.FieldName, consoleserverport.FieldNameNatural, consoleserverport.FieldLabel, consoleserverport.FieldDescription, consoleserverport.FieldMarkConnected, consoleserverport.FieldOccupied, consoleserverport.FieldSiteID, consoleserverport.FieldLocationID, consoleserverport.FieldRackID, consoleserverport.FieldType, consoleserverport.FieldSpeed:
+	default:
+		return nil, fmt.Errorf("unknown ConsoleServerPort field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case consoleserverport.FieldCreated:
+		return old.Created, nil
+	case consoleserverport.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case consoleserverport.FieldCustomFieldData:
+		return old.CustomFieldData, nil
+	case consoleserverport.FieldDeviceID:
+		return old.DeviceID, nil
+	case consoleserverport.FieldModuleID:
+		return old.ModuleID, nil
+	case consoleserverport.FieldName:
+		return old.Name, nil
+	case consoleserverport.FieldNameNatural:
+		return old.NameNatural, nil
+	case consoleserverport.FieldLabel:
+		return old.Label, nil
+	case consoleserverport.FieldDescription:
+		return old.Description, nil
+	case consoleserverport.FieldMarkConnected:
+		return old.MarkConnected, nil
+	case consoleserverport.FieldOccupied:
+		return old.Occupied, nil
+	case consoleserverport.FieldSiteID:
+		return old.SiteID, nil
+	case consoleserverport.FieldLocationID:
+		return old.LocationID, nil
+	case consoleserverport.FieldRackID:
+		return old.RackID, nil
+	case consoleserverport.FieldType:
+		return old.Type, nil
+	case consoleserverport.FieldSpeed:
+		return old.Speed, nil
+	}
+	return nil, fmt.Errorf("unknown ConsoleServerPort field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ConsoleServerPortMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case consoleserverport.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case consoleserverport.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case consoleserverport.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case consoleserverport.FieldDeviceID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDeviceID(v)
+		return nil
+	case consoleserverport.FieldModuleID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetModuleID(v)
+		return nil
+	case consoleserverport.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case consoleserverport.FieldNameNatural:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNameNatural(v)
+		return nil
+	case consoleserverport.FieldLabel:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLabel(v)
+		return nil
+	case consoleserverport.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case consoleserverport.FieldMarkConnected:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMarkConnected(v)
+		return nil
+	case consoleserverport.FieldOccupied:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOccupied(v)
+		return nil
+	case consoleserverport.FieldSiteID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSiteID(v)
+		return nil
+	case consoleserverport.FieldLocationID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLocationID(v)
+		return nil
+	case consoleserverport.FieldRackID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRackID(v)
+		return nil
+	case consoleserverport.FieldType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetType(v)
+		return nil
+	case consoleserverport.FieldSpeed:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSpeed(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ConsoleServerPort field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ConsoleServerPortMutation) AddedFields() []string {
+	var fields []string
+	if m.add__site_id != nil {
+		fields = append(fields, consoleserverport.FieldSiteID)
+	}
+	if m.add__location_id != nil {
+		fields = append(fields, consoleserverport.FieldLocationID)
+	}
+	if m.add__rack_id != nil {
+		fields = append(fields, consoleserverport.FieldRackID)
+	}
+	if m.addspeed != nil {
+		fields = append(fields, consoleserverport.FieldSpeed)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ConsoleServerPortMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case consoleserverport.FieldSiteID:
+		return m.AddedSiteID()
+	case consoleserverport.FieldLocationID:
+		return m.AddedLocationID()
+	case consoleserverport.FieldRackID:
+		return m.AddedRackID()
+	case consoleserverport.FieldSpeed:
+		return m.AddedSpeed()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ConsoleServerPortMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case consoleserverport.FieldSiteID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddSiteID(v)
+		return nil
+	case consoleserverport.FieldLocationID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddLocationID(v)
+		return nil
+	case consoleserverport.FieldRackID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddRackID(v)
+		return nil
+	case consoleserverport.FieldSpeed:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddSpeed(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ConsoleServerPort numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ConsoleServerPortMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(consoleserverport.FieldCreated) {
+		fields = append(fields, consoleserverport.FieldCreated)
+	}
+	if m.FieldCleared(consoleserverport.FieldLastUpdated) {
+		fields = append(fields, consoleserverport.FieldLastUpdated)
+	}
+	if m.FieldCleared(consoleserverport.FieldModuleID) {
+		fields = append(fields, consoleserverport.FieldModuleID)
+	}
+	if m.FieldCleared(consoleserverport.FieldSiteID) {
+		fields = append(fields, consoleserverport.FieldSiteID)
+	}
+	if m.FieldCleared(consoleserverport.FieldLocationID) {
+		fields = append(fields, consoleserverport.FieldLocationID)
+	}
+	if m.FieldCleared(consoleserverport.FieldRackID) {
+		fields = append(fields, consoleserverport.FieldRackID)
+	}
+	if m.FieldCleared(consoleserverport.FieldType) {
+		fields = append(fields, consoleserverport.FieldType)
+	}
+	if m.FieldCleared(consoleserverport.FieldSpeed) {
+		fields = append(fields, consoleserverport.FieldSpeed)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ConsoleServerPortMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ConsoleServerPortMutation) ClearField(name string) error {
+	switch name {
+	case consoleserverport.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case consoleserverport.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case consoleserverport.FieldModuleID:
+		m.ClearModuleID()
+		return nil
+	case consoleserverport.FieldSiteID:
+		m.ClearSiteID()
+		return nil
+	case consoleserverport.FieldLocationID:
+		m.ClearLocationID()
+		return nil
+	case consoleserverport.FieldRackID:
+		m.ClearRackID()
+		return nil
+	case consoleserverport.FieldType:
+		m.ClearType()
+		return nil
+	case consoleserverport.FieldSpeed:
+		m.ClearSpeed()
+		return nil
+	}
+	return fmt.Errorf("unknown ConsoleServerPort nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ConsoleServerPortMutation) ResetField(name string) error {
+	switch name {
+	case consoleserverport.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case consoleserverport.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case consoleserverport.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case consoleserverport.FieldDeviceID:
+		m.ResetDeviceID()
+		return nil
+	case consoleserverport.FieldModuleID:
+		m.ResetModuleID()
+		return nil
+	case consoleserverport.FieldName:
+		m.ResetName()
+		return nil
+	case consoleserverport.FieldNameNatural:
+		m.ResetNameNatural()
+		return nil
+	case consoleserverport.FieldLabel:
+		m.ResetLabel()
+		return nil
+	case consoleserverport.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case consoleserverport.FieldMarkConnected:
+		m.ResetMarkConnected()
+		return nil
+	case consoleserverport.FieldOccupied:
+		m.ResetOccupied()
+		return nil
+	case consoleserverport.FieldSiteID:
+		m.ResetSiteID()
+		return nil
+	case consoleserverport.FieldLocationID:
+		m.ResetLocationID()
+		return nil
+	case consoleserverport.FieldRackID:
+		m.ResetRackID()
+		return nil
+	case consoleserverport.FieldType:
+		m.ResetType()
+		return nil
+	case consoleserverport.FieldSpeed:
+		m.ResetSpeed()
+		return nil
+	}
+	return fmt.Errorf("unknown ConsoleServerPort field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ConsoleServerPortMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.device != nil {
+		edges = append(edges, consoleserverport.EdgeDevice)
+	}
+	if m.module != nil {
+		edges = append(edges, consoleserverport.EdgeModule)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ConsoleServerPortMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case consoleserverport.EdgeDevice:
+		if id := m.device; id != nil {
+			return []ent.Value{*id}
+		}
+	case consoleserverport.EdgeModule:
+		if id := m.module; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ConsoleServerPortMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ConsoleServerPortMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ConsoleServerPortMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.cleareddevice {
+		edges = append(edges, consoleserverport.EdgeDevice)
+	}
+	if m.clearedmodule {
+		edges = append(edges, consoleserverport.EdgeModule)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ConsoleServerPortMutation) EdgeCleared(name string) bool {
+	switch name {
+	case consoleserverport.EdgeDevice:
+		return m.cleareddevice
+	case consoleserverport.EdgeModule:
+		return m.clearedmodule
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ConsoleServerPortMutation) ClearEdge(name string) error {
+	switch name {
+	case consoleserverport.EdgeDevice:
+		m.ClearDevice()
+		return nil
+	case consoleserverport.EdgeModule:
+		m.ClearModule()
+		return nil
+	}
+	return fmt.Errorf("unknown ConsoleServerPort unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ConsoleServerPortMutation) ResetEdge(name string) error {
+	switch name {
+	case consoleserverport.EdgeDevice:
+		m.ResetDevice()
+		return nil
+	case consoleserverport.EdgeModule:
+		m.ResetModule()
+		return nil
+	}
+	return fmt.Errorf("unknown ConsoleServerPort edge %s", name)
 }
 
 // ConsoleServerPortTemplateMutation represents an operation that mutates the ConsoleServerPortTemplate nodes in the graph.
@@ -10317,6 +12879,3273 @@ func (m *DeviceBayTemplateMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown DeviceBayTemplate edge %s", name)
 }
 
+// DeviceInterfaceMutation represents an operation that mutates the DeviceInterface nodes in the graph.
+type DeviceInterfaceMutation struct {
+	config
+	op                         Op
+	typ                        string
+	id                         *int
+	created                    *time.Time
+	last_updated               *time.Time
+	custom_field_data          *map[string]interface{}
+	name                       *string
+	__name_natural             *string
+	label                      *string
+	description                *string
+	mark_connected             *bool
+	__occupied                 *bool
+	__site_id                  *int
+	add__site_id               *int
+	__location_id              *int
+	add__location_id           *int
+	__rack_id                  *int
+	add__rack_id               *int
+	_type                      *string
+	enabled                    *bool
+	mtu                        *int
+	addmtu                     *int
+	mac_address                *string
+	speed                      *int
+	addspeed                   *int
+	duplex                     *string
+	wwn                        *string
+	mgmt_only                  *bool
+	mode                       *string
+	rf_role                    *string
+	rf_channel                 *string
+	poe_mode                   *string
+	poe_type                   *string
+	rf_channel_frequency       *float64
+	addrf_channel_frequency    *float64
+	rf_channel_width           *float64
+	addrf_channel_width        *float64
+	tx_power                   *int
+	addtx_power                *int
+	clearedFields              map[string]struct{}
+	device                     *int
+	cleareddevice              bool
+	module                     *int
+	clearedmodule              bool
+	parent                     *int
+	clearedparent              bool
+	parent_of                  map[int]struct{}
+	removedparent_of           map[int]struct{}
+	clearedparent_of           bool
+	bridge                     *int
+	clearedbridge              bool
+	bridge_of                  map[int]struct{}
+	removedbridge_of           map[int]struct{}
+	clearedbridge_of           bool
+	lag                        *int
+	clearedlag                 bool
+	lag_of                     map[int]struct{}
+	removedlag_of              map[int]struct{}
+	clearedlag_of              bool
+	primary_mac_address        *int
+	clearedprimary_mac_address bool
+	untagged_vlan              *int
+	cleareduntagged_vlan       bool
+	qinq_svlan                 *int
+	clearedqinq_svlan          bool
+	vrf                        *int
+	clearedvrf                 bool
+	tagged_vlans               map[int]struct{}
+	removedtagged_vlans        map[int]struct{}
+	clearedtagged_vlans        bool
+	vdcs                       map[int]struct{}
+	removedvdcs                map[int]struct{}
+	clearedvdcs                bool
+	done                       bool
+	oldValue                   func(context.Context) (*DeviceInterface, error)
+	predicates                 []predicate.DeviceInterface
+}
+
+var _ ent.Mutation = (*DeviceInterfaceMutation)(nil)
+
+// deviceinterfaceOption allows management of the mutation configuration using functional options.
+type deviceinterfaceOption func(*DeviceInterfaceMutation)
+
+// newDeviceInterfaceMutation creates new mutation for the DeviceInterface entity.
+func newDeviceInterfaceMutation(c config, op Op, opts ...deviceinterfaceOption) *DeviceInterfaceMutation {
+	m := &DeviceInterfaceMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeDeviceInterface,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withDeviceInterfaceID sets the ID field of the mutation.
+func withDeviceInterfaceID(id int) deviceinterfaceOption {
+	return func(m *DeviceInterfaceMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *DeviceInterface
+		)
+		m.oldValue = func(ctx context.Context) (*DeviceInterface, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().DeviceInterface.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withDeviceInterface sets the old DeviceInterface of the mutation.
+func withDeviceInterface(node *DeviceInterface) deviceinterfaceOption {
+	return func(m *DeviceInterfaceMutation) {
+		m.oldValue = func(context.Context) (*DeviceInterface, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m DeviceInterfaceMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m DeviceInterfaceMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *DeviceInterfaceMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *DeviceInterfaceMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().DeviceInterface.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *DeviceInterfaceMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *DeviceInterfaceMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *DeviceInterfaceMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[deviceinterface.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *DeviceInterfaceMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[deviceinterface.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *DeviceInterfaceMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, deviceinterface.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *DeviceInterfaceMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *DeviceInterfaceMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *DeviceInterfaceMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[deviceinterface.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *DeviceInterfaceMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[deviceinterface.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *DeviceInterfaceMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, deviceinterface.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *DeviceInterfaceMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *DeviceInterfaceMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *DeviceInterfaceMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetDeviceID sets the "device_id" field.
+func (m *DeviceInterfaceMutation) SetDeviceID(i int) {
+	m.device = &i
+}
+
+// DeviceID returns the value of the "device_id" field in the mutation.
+func (m *DeviceInterfaceMutation) DeviceID() (r int, exists bool) {
+	v := m.device
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDeviceID resets all changes to the "device_id" field.
+func (m *DeviceInterfaceMutation) ResetDeviceID() {
+	m.device = nil
+}
+
+// SetModuleID sets the "module_id" field.
+func (m *DeviceInterfaceMutation) SetModuleID(i int) {
+	m.module = &i
+}
+
+// ModuleID returns the value of the "module_id" field in the mutation.
+func (m *DeviceInterfaceMutation) ModuleID() (r int, exists bool) {
+	v := m.module
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearModuleID clears the value of the "module_id" field.
+func (m *DeviceInterfaceMutation) ClearModuleID() {
+	m.module = nil
+	m.clearedFields[deviceinterface.FieldModuleID] = struct{}{}
+}
+
+// ModuleIDCleared returns if the "module_id" field was cleared in this mutation.
+func (m *DeviceInterfaceMutation) ModuleIDCleared() bool {
+	_, ok := m.clearedFields[deviceinterface.FieldModuleID]
+	return ok
+}
+
+// ResetModuleID resets all changes to the "module_id" field.
+func (m *DeviceInterfaceMutation) ResetModuleID() {
+	m.module = nil
+	delete(m.clearedFields, deviceinterface.FieldModuleID)
+}
+
+// SetName sets the "name" field.
+func (m *DeviceInterfaceMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *DeviceInterfaceMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *DeviceInterfaceMutation) ResetName() {
+	m.name = nil
+}
+
+// SetNameNatural sets the "_name_natural" field.
+func (m *DeviceInterfaceMutation) SetNameNatural(s string) {
+	m.__name_natural = &s
+}
+
+// NameNatural returns the value of the "_name_natural" field in the mutation.
+func (m *DeviceInterfaceMutation) NameNatural() (r string, exists bool) {
+	v := m.__name_natural
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetNameNatural resets all changes to the "_name_natural" field.
+func (m *DeviceInterfaceMutation) ResetNameNatural() {
+	m.__name_natural = nil
+}
+
+// SetLabel sets the "label" field.
+func (m *DeviceInterfaceMutation) SetLabel(s string) {
+	m.label = &s
+}
+
+// Label returns the value of the "label" field in the mutation.
+func (m *DeviceInterfaceMutation) Label() (r string, exists bool) {
+	v := m.label
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetLabel resets all changes to the "label" field.
+func (m *DeviceInterfaceMutation) ResetLabel() {
+	m.label = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *DeviceInterfaceMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *DeviceInterfaceMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *DeviceInterfaceMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetMarkConnected sets the "mark_connected" field.
+func (m *DeviceInterfaceMutation) SetMarkConnected(b bool) {
+	m.mark_connected = &b
+}
+
+// MarkConnected returns the value of the "mark_connected" field in the mutation.
+func (m *DeviceInterfaceMutation) MarkConnected() (r bool, exists bool) {
+	v := m.mark_connected
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetMarkConnected resets all changes to the "mark_connected" field.
+func (m *DeviceInterfaceMutation) ResetMarkConnected() {
+	m.mark_connected = nil
+}
+
+// SetOccupied sets the "_occupied" field.
+func (m *DeviceInterfaceMutation) SetOccupied(b bool) {
+	m.__occupied = &b
+}
+
+// Occupied returns the value of the "_occupied" field in the mutation.
+func (m *DeviceInterfaceMutation) Occupied() (r bool, exists bool) {
+	v := m.__occupied
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetOccupied resets all changes to the "_occupied" field.
+func (m *DeviceInterfaceMutation) ResetOccupied() {
+	m.__occupied = nil
+}
+
+// SetSiteID sets the "_site_id" field.
+func (m *DeviceInterfaceMutation) SetSiteID(i int) {
+	m.__site_id = &i
+	m.add__site_id = nil
+}
+
+// SiteID returns the value of the "_site_id" field in the mutation.
+func (m *DeviceInterfaceMutation) SiteID() (r int, exists bool) {
+	v := m.__site_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddSiteID adds i to the "_site_id" field.
+func (m *DeviceInterfaceMutation) AddSiteID(i int) {
+	if m.add__site_id != nil {
+		*m.add__site_id += i
+	} else {
+		m.add__site_id = &i
+	}
+}
+
+// AddedSiteID returns the value that was added to the "_site_id" field in this mutation.
+func (m *DeviceInterfaceMutation) AddedSiteID() (r int, exists bool) {
+	v := m.add__site_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearSiteID clears the value of the "_site_id" field.
+func (m *DeviceInterfaceMutation) ClearSiteID() {
+	m.__site_id = nil
+	m.add__site_id = nil
+	m.clearedFields[deviceinterface.FieldSiteID] = struct{}{}
+}
+
+// SiteIDCleared returns if the "_site_id" field was cleared in this mutation.
+func (m *DeviceInterfaceMutation) SiteIDCleared() bool {
+	_, ok := m.clearedFields[deviceinterface.FieldSiteID]
+	return ok
+}
+
+// ResetSiteID resets all changes to the "_site_id" field.
+func (m *DeviceInterfaceMutation) ResetSiteID() {
+	m.__site_id = nil
+	m.add__site_id = nil
+	delete(m.clearedFields, deviceinterface.FieldSiteID)
+}
+
+// SetLocationID sets the "_location_id" field.
+func (m *DeviceInterfaceMutation) SetLocationID(i int) {
+	m.__location_id = &i
+	m.add__location_id = nil
+}
+
+// LocationID returns the value of the "_location_id" field in the mutation.
+func (m *DeviceInterfaceMutation) LocationID() (r int, exists bool) {
+	v := m.__location_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddLocationID adds i to the "_location_id" field.
+func (m *DeviceInterfaceMutation) AddLocationID(i int) {
+	if m.add__location_id != nil {
+		*m.add__location_id += i
+	} else {
+		m.add__location_id = &i
+	}
+}
+
+// AddedLocationID returns the value that was added to the "_location_id" field in this mutation.
+func (m *DeviceInterfaceMutation) AddedLocationID() (r int, exists bool) {
+	v := m.add__location_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLocationID clears the value of the "_location_id" field.
+func (m *DeviceInterfaceMutation) ClearLocationID() {
+	m.__location_id = nil
+	m.add__location_id = nil
+	m.clearedFields[deviceinterface.FieldLocationID] = struct{}{}
+}
+
+// LocationIDCleared returns if the "_location_id" field was cleared in this mutation.
+func (m *DeviceInterfaceMutation) LocationIDCleared() bool {
+	_, ok := m.clearedFields[deviceinterface.FieldLocationID]
+	return ok
+}
+
+// ResetLocationID resets all changes to the "_location_id" field.
+func (m *DeviceInterfaceMutation) ResetLocationID() {
+	m.__location_id = nil
+	m.add__location_id = nil
+	delete(m.clearedFields, deviceinterface.FieldLocationID)
+}
+
+// SetRackID sets the "_rack_id" field.
+func (m *DeviceInterfaceMutation) SetRackID(i int) {
+	m.__rack_id = &i
+	m.add__rack_id = nil
+}
+
+// RackID returns the value of the "_rack_id" field in the mutation.
+func (m *DeviceInterfaceMutation) RackID() (r int, exists bool) {
+	v := m.__rack_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddRackID adds i to the "_rack_id" field.
+func (m *DeviceInterfaceMutation) AddRackID(i int) {
+	if m.add__rack_id != nil {
+		*m.add__rack_id += i
+	} else {
+		m.add__rack_id = &i
+	}
+}
+
+// AddedRackID returns the value that was added to the "_rack_id" field in this mutation.
+func (m *DeviceInterfaceMutation) AddedRackID() (r int, exists bool) {
+	v := m.add__rack_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearRackID clears the value of the "_rack_id" field.
+func (m *DeviceInterfaceMutation) ClearRackID() {
+	m.__rack_id = nil
+	m.add__rack_id = nil
+	m.clearedFields[deviceinterface.FieldRackID] = struct{}{}
+}
+
+// RackIDCleared returns if the "_rack_id" field was cleared in this mutation.
+func (m *DeviceInterfaceMutation) RackIDCleared() bool {
+	_, ok := m.clearedFields[deviceinterface.FieldRackID]
+	return ok
+}
+
+// ResetRackID resets all changes to the "_rack_id" field.
+func (m *DeviceInterfaceMutation) ResetRackID() {
+	m.__rack_id = nil
+	m.add__rack_id = nil
+	delete(m.clearedFields, deviceinterface.FieldRackID)
+}
+
+// SetType sets the "type" field.
+func (m *DeviceInterfaceMutation) SetType(s string) {
+	m._type = &s
+}
+
+// GetType returns the value of the "type" field in the mutation.
+func (m *DeviceInterfaceMutation) GetType() (r string, exists bool) {
+	v := m._type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetType resets all changes to the "type" field.
+func (m *DeviceInterfaceMutation) ResetType() {
+	m._type = nil
+}
+
+// SetEnabled sets the "enabled" field.
+func (m *DeviceInterfaceMutation) SetEnabled(b bool) {
+	m.enabled = &b
+}
+
+// Enabled returns the value of the "enabled" field in the mutation.
+func (m *DeviceInterfaceMutation) Enabled() (r bool, exists bool) {
+	v := m.enabled
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetEnabled resets all changes to the "enabled" field.
+func (m *DeviceInterfaceMutation) ResetEnabled() {
+	m.enabled = nil
+}
+
+// SetParentID sets the "parent_id" field.
+func (m *DeviceInterfaceMutation) SetParentID(i int) {
+	m.parent = &i
+}
+
+// ParentID returns the value of the "parent_id" field in the mutation.
+func (m *DeviceInterfaceMutation) ParentID() (r int, exists bool) {
+	v := m.parent
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearParentID clears the value of the "parent_id" field.
+func (m *DeviceInterfaceMutation) ClearParentID() {
+	m.parent = nil
+	m.clearedFields[deviceinterface.FieldParentID] = struct{}{}
+}
+
+// ParentIDCleared returns if the "parent_id" field was cleared in this mutation.
+func (m *DeviceInterfaceMutation) ParentIDCleared() bool {
+	_, ok := m.clearedFields[deviceinterface.FieldParentID]
+	return ok
+}
+
+// ResetParentID resets all changes to the "parent_id" field.
+func (m *DeviceInterfaceMutation) ResetParentID() {
+	m.parent = nil
+	delete(m.clearedFields, deviceinterface.FieldParentID)
+}
+
+// SetBridgeID sets the "bridge_id" field.
+func (m *DeviceInterfaceMutation) SetBridgeID(i int) {
+	m.bridge = &i
+}
+
+// BridgeID returns the value of the "bridge_id" field in the mutation.
+func (m *DeviceInterfaceMutation) BridgeID() (r int, exists bool) {
+	v := m.bridge
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearBridgeID clears the value of the "bridge_id" field.
+func (m *DeviceInterfaceMutation) ClearBridgeID() {
+	m.bridge = nil
+	m.clearedFields[deviceinterface.FieldBridgeID] = struct{}{}
+}
+
+// BridgeIDCleared returns if the "bridge_id" field was cleared in this mutation.
+func (m *DeviceInterfaceMutation) BridgeIDCleared() bool {
+	_, ok := m.clearedFields[deviceinterface.FieldBridgeID]
+	return ok
+}
+
+// ResetBridgeID resets all changes to the "bridge_id" field.
+func (m *DeviceInterfaceMutation) ResetBridgeID() {
+	m.bridge = nil
+	delete(m.clearedFields, deviceinterface.FieldBridgeID)
+}
+
+// SetLagID sets the "lag_id" field.
+func (m *DeviceInterfaceMutation) SetLagID(i int) {
+	m.lag = &i
+}
+
+// LagID returns the value of the "lag_id" field in the mutation.
+func (m *DeviceInterfaceMutation) LagID() (r int, exists bool) {
+	v := m.lag
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLagID clears the value of the "lag_id" field.
+func (m *DeviceInterfaceMutation) ClearLagID() {
+	m.lag = nil
+	m.clearedFields[deviceinterface.FieldLagID] = struct{}{}
+}
+
+// LagIDCleared returns if the "lag_id" field was cleared in this mutation.
+func (m *DeviceInterfaceMutation) LagIDCleared() bool {
+	_, ok := m.clearedFields[deviceinterface.FieldLagID]
+	return ok
+}
+
+// ResetLagID resets all changes to the "lag_id" field.
+func (m *DeviceInterfaceMutation) ResetLagID() {
+	m.lag = nil
+	delete(m.clearedFields, deviceinterface.FieldLagID)
+}
+
+// SetMtu sets the "mtu" field.
+func (m *DeviceInterfaceMutation) SetMtu(i int) {
+	m.mtu = &i
+	m.addmtu = nil
+}
+
+// Mtu returns the value of the "mtu" field in the mutation.
+func (m *DeviceInterfaceMutation) Mtu() (r int, exists bool) {
+	v := m.mtu
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddMtu adds i to the "mtu" field.
+func (m *DeviceInterfaceMutation) AddMtu(i int) {
+	if m.addmtu != nil {
+		*m.addmtu += i
+	} else {
+		m.addmtu = &i
+	}
+}
+
+// AddedMtu returns the value that was added to the "mtu" field in this mutation.
+func (m *DeviceInterfaceMutation) AddedMtu() (r int, exists bool) {
+	v := m.addmtu
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearMtu clears the value of the "mtu" field.
+func (m *DeviceInterfaceMutation) ClearMtu() {
+	m.mtu = nil
+	m.addmtu = nil
+	m.clearedFields[deviceinterface.FieldMtu] = struct{}{}
+}
+
+// MtuCleared returns if the "mtu" field was cleared in this mutation.
+func (m *DeviceInterfaceMutation) MtuCleared() bool {
+	_, ok := m.clearedFields[deviceinterface.FieldMtu]
+	return ok
+}
+
+// ResetMtu resets all changes to the "mtu" field.
+func (m *DeviceInterfaceMutation) ResetMtu() {
+	m.mtu = nil
+	m.addmtu = nil
+	delete(m.clearedFields, deviceinterface.FieldMtu)
+}
+
+// SetMACAddress sets the "mac_address" field.
+func (m *DeviceInterfaceMutation) SetMACAddress(s string) {
+	m.mac_address = &s
+}
+
+// MACAddress returns the value of the "mac_address" field in the mutation.
+func (m *DeviceInterfaceMutation) MACAddress() (r string, exists bool) {
+	v := m.mac_address
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearMACAddress clears the value of the "mac_address" field.
+func (m *DeviceInterfaceMutation) ClearMACAddress() {
+	m.mac_address = nil
+	m.clearedFields[deviceinterface.FieldMACAddress] = struct{}{}
+}
+
+// MACAddressCleared returns if the "mac_address" field was cleared in this mutation.
+func (m *DeviceInterfaceMutation) MACAddressCleared() bool {
+	_, ok := m.clearedFields[deviceinterface.FieldMACAddress]
+	return ok
+}
+
+// ResetMACAddress resets all changes to the "mac_address" field.
+func (m *DeviceInterfaceMutation) ResetMACAddress() {
+	m.mac_address = nil
+	delete(m.clearedFields, deviceinterface.FieldMACAddress)
+}
+
+// SetPrimaryMACAddressID sets the "primary_mac_address_id" field.
+func (m *DeviceInterfaceMutation) SetPrimaryMACAddressID(i int) {
+	m.primary_mac_address = &i
+}
+
+// PrimaryMACAddressID returns the value of the "primary_mac_address_id" field in the mutation.
+func (m *DeviceInterfaceMutation) PrimaryMACAddressID() (r int, exists bool) {
+	v := m.primary_mac_address
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearPrimaryMACAddressID clears the value of the "primary_mac_address_id" field.
+func (m *DeviceInterfaceMutation) ClearPrimaryMACAddressID() {
+	m.primary_mac_address = nil
+	m.clearedFields[deviceinterface.FieldPrimaryMACAddressID] = struct{}{}
+}
+
+// PrimaryMACAddressIDCleared returns if the "primary_mac_address_id" field was cleared in this mutation.
+func (m *DeviceInterfaceMutation) PrimaryMACAddressIDCleared() bool {
+	_, ok := m.clearedFields[deviceinterface.FieldPrimaryMACAddressID]
+	return ok
+}
+
+// ResetPrimaryMACAddressID resets all changes to the "primary_mac_address_id" field.
+func (m *DeviceInterfaceMutation) ResetPrimaryMACAddressID() {
+	m.primary_mac_address = nil
+	delete(m.clearedFields, deviceinterface.FieldPrimaryMACAddressID)
+}
+
+// SetSpeed sets the "speed" field.
+func (m *DeviceInterfaceMutation) SetSpeed(i int) {
+	m.speed = &i
+	m.addspeed = nil
+}
+
+// Speed returns the value of the "speed" field in the mutation.
+func (m *DeviceInterfaceMutation) Speed() (r int, exists bool) {
+	v := m.speed
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddSpeed adds i to the "speed" field.
+func (m *DeviceInterfaceMutation) AddSpeed(i int) {
+	if m.addspeed != nil {
+		*m.addspeed += i
+	} else {
+		m.addspeed = &i
+	}
+}
+
+// AddedSpeed returns the value that was added to the "speed" field in this mutation.
+func (m *DeviceInterfaceMutation) AddedSpeed() (r int, exists bool) {
+	v := m.addspeed
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearSpeed clears the value of the "speed" field.
+func (m *DeviceInterfaceMutation) ClearSpeed() {
+	m.speed = nil
+	m.addspeed = nil
+	m.clearedFields[deviceinterface.FieldSpeed] = struct{}{}
+}
+
+// SpeedCleared returns if the "speed" field was cleared in this mutation.
+func (m *DeviceInterfaceMutation) SpeedCleared() bool {
+	_, ok := m.clearedFields[deviceinterface.FieldSpeed]
+	return ok
+}
+
+// ResetSpeed resets all changes to the "speed" field.
+func (m *DeviceInterfaceMutation) ResetSpeed() {
+	m.speed = nil
+	m.addspeed = nil
+	delete(m.clearedFields, deviceinterface.FieldSpeed)
+}
+
+// SetDuplex sets the "duplex" field.
+func (m *DeviceInterfaceMutation) SetDuplex(s string) {
+	m.duplex = &s
+}
+
+// Duplex returns the value of the "duplex" field in the mutation.
+func (m *DeviceInterfaceMutation) Duplex() (r string, exists bool) {
+	v := m.duplex
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearDuplex clears the value of the "duplex" field.
+func (m *DeviceInterfaceMutation) ClearDuplex() {
+	m.duplex = nil
+	m.clearedFields[deviceinterface.FieldDuplex] = struct{}{}
+}
+
+// DuplexCleared returns if the "duplex" field was cleared in this mutation.
+func (m *DeviceInterfaceMutation) DuplexCleared() bool {
+	_, ok := m.clearedFields[deviceinterface.FieldDuplex]
+	return ok
+}
+
+// ResetDuplex resets all changes to the "duplex" field.
+func (m *DeviceInterfaceMutation) ResetDuplex() {
+	m.duplex = nil
+	delete(m.clearedFields, deviceinterface.FieldDuplex)
+}
+
+// SetWwn sets the "wwn" field.
+func (m *DeviceInterfaceMutation) SetWwn(s string) {
+	m.wwn = &s
+}
+
+// Wwn returns the value of the "wwn" field in the mutation.
+func (m *DeviceInterfaceMutation) Wwn() (r string, exists bool) {
+	v := m.wwn
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearWwn clears the value of the "wwn" field.
+func (m *DeviceInterfaceMutation) ClearWwn() {
+	m.wwn = nil
+	m.clearedFields[deviceinterface.FieldWwn] = struct{}{}
+}
+
+// WwnCleared returns if the "wwn" field was cleared in this mutation.
+func (m *DeviceInterfaceMutation) WwnCleared() bool {
+	_, ok := m.clearedFields[deviceinterface.FieldWwn]
+	return ok
+}
+
+// ResetWwn resets all changes to the "wwn" field.
+func (m *DeviceInterfaceMutation) ResetWwn() {
+	m.wwn = nil
+	delete(m.clearedFields, deviceinterface.FieldWwn)
+}
+
+// SetMgmtOnly sets the "mgmt_only" field.
+func (m *DeviceInterfaceMutation) SetMgmtOnly(b bool) {
+	m.mgmt_only = &b
+}
+
+// MgmtOnly returns the value of the "mgmt_only" field in the mutation.
+func (m *DeviceInterfaceMutation) MgmtOnly() (r bool, exists bool) {
+	v := m.mgmt_only
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetMgmtOnly resets all changes to the "mgmt_only" field.
+func (m *DeviceInterfaceMutation) ResetMgmtOnly() {
+	m.mgmt_only = nil
+}
+
+// SetMode sets the "mode" field.
+func (m *DeviceInterfaceMutation) SetMode(s string) {
+	m.mode = &s
+}
+
+// Mode returns the value of the "mode" field in the mutation.
+func (m *DeviceInterfaceMutation) Mode() (r string, exists bool) {
+	v := m.mode
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearMode clears the value of the "mode" field.
+func (m *DeviceInterfaceMutation) ClearMode() {
+	m.mode = nil
+	m.clearedFields[deviceinterface.FieldMode] = struct{}{}
+}
+
+// ModeCleared returns if the "mode" field was cleared in this mutation.
+func (m *DeviceInterfaceMutation) ModeCleared() bool {
+	_, ok := m.clearedFields[deviceinterface.FieldMode]
+	return ok
+}
+
+// ResetMode resets all changes to the "mode" field.
+func (m *DeviceInterfaceMutation) ResetMode() {
+	m.mode = nil
+	delete(m.clearedFields, deviceinterface.FieldMode)
+}
+
+// SetRfRole sets the "rf_role" field.
+func (m *DeviceInterfaceMutation) SetRfRole(s string) {
+	m.rf_role = &s
+}
+
+// RfRole returns the value of the "rf_role" field in the mutation.
+func (m *DeviceInterfaceMutation) RfRole() (r string, exists bool) {
+	v := m.rf_role
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearRfRole clears the value of the "rf_role" field.
+func (m *DeviceInterfaceMutation) ClearRfRole() {
+	m.rf_role = nil
+	m.clearedFields[deviceinterface.FieldRfRole] = struct{}{}
+}
+
+// RfRoleCleared returns if the "rf_role" field was cleared in this mutation.
+func (m *DeviceInterfaceMutation) RfRoleCleared() bool {
+	_, ok := m.clearedFields[deviceinterface.FieldRfRole]
+	return ok
+}
+
+// ResetRfRole resets all changes to the "rf_role" field.
+func (m *DeviceInterfaceMutation) ResetRfRole() {
+	m.rf_role = nil
+	delete(m.clearedFields, deviceinterface.FieldRfRole)
+}
+
+// SetRfChannel sets the "rf_channel" field.
+func (m *DeviceInterfaceMutation) SetRfChannel(s string) {
+	m.rf_channel = &s
+}
+
+// RfChannel returns the value of the "rf_channel" field in the mutation.
+func (m *DeviceInterfaceMutation) RfChannel() (r string, exists bool) {
+	v := m.rf_channel
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearRfChannel clears the value of the "rf_channel" field.
+func (m *DeviceInterfaceMutation) ClearRfChannel() {
+	m.rf_channel = nil
+	m.clearedFields[deviceinterface.FieldRfChannel] = struct{}{}
+}
+
+// RfChannelCleared returns if the "rf_channel" field was cleared in this mutation.
+func (m *DeviceInterfaceMutation) RfChannelCleared() bool {
+	_, ok := m.clearedFields[deviceinterface.FieldRfChannel]
+	return ok
+}
+
+// ResetRfChannel resets all changes to the "rf_channel" field.
+func (m *DeviceInterfaceMutation) ResetRfChannel() {
+	m.rf_channel = nil
+	delete(m.clearedFields, deviceinterface.FieldRfChannel)
+}
+
+// SetPoeMode sets the "poe_mode" field.
+func (m *DeviceInterfaceMutation) SetPoeMode(s string) {
+	m.poe_mode = &s
+}
+
+// PoeMode returns the value of the "poe_mode" field in the mutation.
+func (m *DeviceInterfaceMutation) PoeMode() (r string, exists bool) {
+	v := m.poe_mode
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearPoeMode clears the value of the "poe_mode" field.
+func (m *DeviceInterfaceMutation) ClearPoeMode() {
+	m.poe_mode = nil
+	m.clearedFields[deviceinterface.FieldPoeMode] = struct{}{}
+}
+
+// PoeModeCleared returns if the "poe_mode" field was cleared in this mutation.
+func (m *DeviceInterfaceMutation) PoeModeCleared() bool {
+	_, ok := m.clearedFields[deviceinterface.FieldPoeMode]
+	return ok
+}
+
+// ResetPoeMode resets all changes to the "poe_mode" field.
+func (m *DeviceInterfaceMutation) ResetPoeMode() {
+	m.poe_mode = nil
+	delete(m.clearedFields, deviceinterface.FieldPoeMode)
+}
+
+// SetPoeType sets the "poe_type" field.
+func (m *DeviceInterfaceMutation) SetPoeType(s string) {
+	m.poe_type = &s
+}
+
+// PoeType returns the value of the "poe_type" field in the mutation.
+func (m *DeviceInterfaceMutation) PoeType() (r string, exists bool) {
+	v := m.poe_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearPoeType clears the value of the "poe_type" field.
+func (m *DeviceInterfaceMutation) ClearPoeType() {
+	m.poe_type = nil
+	m.clearedFields[deviceinterface.FieldPoeType] = struct{}{}
+}
+
+// PoeTypeCleared returns if the "poe_type" field was cleared in this mutation.
+func (m *DeviceInterfaceMutation) PoeTypeCleared() bool {
+	_, ok := m.clearedFields[deviceinterface.FieldPoeType]
+	return ok
+}
+
+// ResetPoeType resets all changes to the "poe_type" field.
+func (m *DeviceInterfaceMutation) ResetPoeType() {
+	m.poe_type = nil
+	delete(m.clearedFields, deviceinterface.FieldPoeType)
+}
+
+// SetRfChannelFrequency sets the "rf_channel_frequency" field.
+func (m *DeviceInterfaceMutation) SetRfChannelFrequency(f float64) {
+	m.rf_channel_frequency = &f
+	m.addrf_channel_frequency = nil
+}
+
+// RfChannelFrequency returns the value of the "rf_channel_frequency" field in the mutation.
+func (m *DeviceInterfaceMutation) RfChannelFrequency() (r float64, exists bool) {
+	v := m.rf_channel_frequency
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddRfChannelFrequency adds f to the "rf_channel_frequency" field.
+func (m *DeviceInterfaceMutation) AddRfChannelFrequency(f float64) {
+	if m.addrf_channel_frequency != nil {
+		*m.addrf_channel_frequency += f
+	} else {
+		m.addrf_channel_frequency = &f
+	}
+}
+
+// AddedRfChannelFrequency returns the value that was added to the "rf_channel_frequency" field in this mutation.
+func (m *DeviceInterfaceMutation) AddedRfChannelFrequency() (r float64, exists bool) {
+	v := m.addrf_channel_frequency
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearRfChannelFrequency clears the value of the "rf_channel_frequency" field.
+func (m *DeviceInterfaceMutation) ClearRfChannelFrequency() {
+	m.rf_channel_frequency = nil
+	m.addrf_channel_frequency = nil
+	m.clearedFields[deviceinterface.FieldRfChannelFrequency] = struct{}{}
+}
+
+// RfChannelFrequencyCleared returns if the "rf_channel_frequency" field was cleared in this mutation.
+func (m *DeviceInterfaceMutation) RfChannelFrequencyCleared() bool {
+	_, ok := m.clearedFields[deviceinterface.FieldRfChannelFrequency]
+	return ok
+}
+
+// ResetRfChannelFrequency resets all changes to the "rf_channel_frequency" field.
+func (m *DeviceInterfaceMutation) ResetRfChannelFrequency() {
+	m.rf_channel_frequency = nil
+	m.addrf_channel_frequency = nil
+	delete(m.clearedFields, deviceinterface.FieldRfChannelFrequency)
+}
+
+// SetRfChannelWidth sets the "rf_channel_width" field.
+func (m *DeviceInterfaceMutation) SetRfChannelWidth(f float64) {
+	m.rf_channel_width = &f
+	m.addrf_channel_width = nil
+}
+
+// RfChannelWidth returns the value of the "rf_channel_width" field in the mutation.
+func (m *DeviceInterfaceMutation) RfChannelWidth() (r float64, exists bool) {
+	v := m.rf_channel_width
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddRfChannelWidth adds f to the "rf_channel_width" field.
+func (m *DeviceInterfaceMutation) AddRfChannelWidth(f float64) {
+	if m.addrf_channel_width != nil {
+		*m.addrf_channel_width += f
+	} else {
+		m.addrf_channel_width = &f
+	}
+}
+
+// AddedRfChannelWidth returns the value that was added to the "rf_channel_width" field in this mutation.
+func (m *DeviceInterfaceMutation) AddedRfChannelWidth() (r float64, exists bool) {
+	v := m.addrf_channel_width
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearRfChannelWidth clears the value of the "rf_channel_width" field.
+func (m *DeviceInterfaceMutation) ClearRfChannelWidth() {
+	m.rf_channel_width = nil
+	m.addrf_channel_width = nil
+	m.clearedFields[deviceinterface.FieldRfChannelWidth] = struct{}{}
+}
+
+// RfChannelWidthCleared returns if the "rf_channel_width" field was cleared in this mutation.
+func (m *DeviceInterfaceMutation) RfChannelWidthCleared() bool {
+	_, ok := m.clearedFields[deviceinterface.FieldRfChannelWidth]
+	return ok
+}
+
+// ResetRfChannelWidth resets all changes to the "rf_channel_width" field.
+func (m *DeviceInterfaceMutation) ResetRfChannelWidth() {
+	m.rf_channel_width = nil
+	m.addrf_channel_width = nil
+	delete(m.clearedFields, deviceinterface.FieldRfChannelWidth)
+}
+
+// SetTxPower sets the "tx_power" field.
+func (m *DeviceInterfaceMutation) SetTxPower(i int) {
+	m.tx_power = &i
+	m.addtx_power = nil
+}
+
+// TxPower returns the value of the "tx_power" field in the mutation.
+func (m *DeviceInterfaceMutation) TxPower() (r int, exists bool) {
+	v := m.tx_power
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddTxPower adds i to the "tx_power" field.
+func (m *DeviceInterfaceMutation) AddTxPower(i int) {
+	if m.addtx_power != nil {
+		*m.addtx_power += i
+	} else {
+		m.addtx_power = &i
+	}
+}
+
+// AddedTxPower returns the value that was added to the "tx_power" field in this mutation.
+func (m *DeviceInterfaceMutation) AddedTxPower() (r int, exists bool) {
+	v := m.addtx_power
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearTxPower clears the value of the "tx_power" field.
+func (m *DeviceInterfaceMutation) ClearTxPower() {
+	m.tx_power = nil
+	m.addtx_power = nil
+	m.clearedFields[deviceinterface.FieldTxPower] = struct{}{}
+}
+
+// TxPowerCleared returns if the "tx_power" field was cleared in this mutation.
+func (m *DeviceInterfaceMutation) TxPowerCleared() bool {
+	_, ok := m.clearedFields[deviceinterface.FieldTxPower]
+	return ok
+}
+
+// ResetTxPower resets all changes to the "tx_power" field.
+func (m *DeviceInterfaceMutation) ResetTxPower() {
+	m.tx_power = nil
+	m.addtx_power = nil
+	delete(m.clearedFields, deviceinterface.FieldTxPower)
+}
+
+// SetUntaggedVlanID sets the "untagged_vlan_id" field.
+func (m *DeviceInterfaceMutation) SetUntaggedVlanID(i int) {
+	m.untagged_vlan = &i
+}
+
+// UntaggedVlanID returns the value of the "untagged_vlan_id" field in the mutation.
+func (m *DeviceInterfaceMutation) UntaggedVlanID() (r int, exists bool) {
+	v := m.untagged_vlan
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearUntaggedVlanID clears the value of the "untagged_vlan_id" field.
+func (m *DeviceInterfaceMutation) ClearUntaggedVlanID() {
+	m.untagged_vlan = nil
+	m.clearedFields[deviceinterface.FieldUntaggedVlanID] = struct{}{}
+}
+
+// UntaggedVlanIDCleared returns if the "untagged_vlan_id" field was cleared in this mutation.
+func (m *DeviceInterfaceMutation) UntaggedVlanIDCleared() bool {
+	_, ok := m.clearedFields[deviceinterface.FieldUntaggedVlanID]
+	return ok
+}
+
+// ResetUntaggedVlanID resets all changes to the "untagged_vlan_id" field.
+func (m *DeviceInterfaceMutation) ResetUntaggedVlanID() {
+	m.untagged_vlan = nil
+	delete(m.clearedFields, deviceinterface.FieldUntaggedVlanID)
+}
+
+// SetQinqSvlanID sets the "qinq_svlan_id" field.
+func (m *DeviceInterfaceMutation) SetQinqSvlanID(i int) {
+	m.qinq_svlan = &i
+}
+
+// QinqSvlanID returns the value of the "qinq_svlan_id" field in the mutation.
+func (m *DeviceInterfaceMutation) QinqSvlanID() (r int, exists bool) {
+	v := m.qinq_svlan
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearQinqSvlanID clears the value of the "qinq_svlan_id" field.
+func (m *DeviceInterfaceMutation) ClearQinqSvlanID() {
+	m.qinq_svlan = nil
+	m.clearedFields[deviceinterface.FieldQinqSvlanID] = struct{}{}
+}
+
+// QinqSvlanIDCleared returns if the "qinq_svlan_id" field was cleared in this mutation.
+func (m *DeviceInterfaceMutation) QinqSvlanIDCleared() bool {
+	_, ok := m.clearedFields[deviceinterface.FieldQinqSvlanID]
+	return ok
+}
+
+// ResetQinqSvlanID resets all changes to the "qinq_svlan_id" field.
+func (m *DeviceInterfaceMutation) ResetQinqSvlanID() {
+	m.qinq_svlan = nil
+	delete(m.clearedFields, deviceinterface.FieldQinqSvlanID)
+}
+
+// SetVrfID sets the "vrf_id" field.
+func (m *DeviceInterfaceMutation) SetVrfID(i int) {
+	m.vrf = &i
+}
+
+// VrfID returns the value of the "vrf_id" field in the mutation.
+func (m *DeviceInterfaceMutation) VrfID() (r int, exists bool) {
+	v := m.vrf
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearVrfID clears the value of the "vrf_id" field.
+func (m *DeviceInterfaceMutation) ClearVrfID() {
+	m.vrf = nil
+	m.clearedFields[deviceinterface.FieldVrfID] = struct{}{}
+}
+
+// VrfIDCleared returns if the "vrf_id" field was cleared in this mutation.
+func (m *DeviceInterfaceMutation) VrfIDCleared() bool {
+	_, ok := m.clearedFields[deviceinterface.FieldVrfID]
+	return ok
+}
+
+// ResetVrfID resets all changes to the "vrf_id" field.
+func (m *DeviceInterfaceMutation) ResetVrfID() {
+	m.vrf = nil
+	delete(m.clearedFields, deviceinterface.FieldVrfID)
+}
+
+// ClearDevice clears the "device" edge to the Device entity.
+func (m *DeviceInterfaceMutation) ClearDevice() {
+	m.cleareddevice = true
+	m.clearedFields[deviceinterface.FieldDeviceID] = struct{}{}
+}
+
+// DeviceCleared reports if the "device" edge to the Device entity was cleared.
+func (m *DeviceInterfaceMutation) DeviceCleared() bool {
+	return m.cleareddevice
+}
+
+// DeviceIDs returns the "device" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// DeviceID instead. It exists only for internal usage by the builders.
+func (m *DeviceInterfaceMutation) DeviceIDs() (ids []int) {
+	if id := m.device; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetDevice resets all changes to the "device" edge.
+func (m *DeviceInterfaceMutation) ResetDevice() {
+	m.device = nil
+	m.cleareddevice = false
+}
+
+// ClearModule clears the "module" edge to the Module entity.
+func (m *DeviceInterfaceMutation) ClearModule() {
+	m.clearedmodule = true
+	m.clearedFields[deviceinterface.FieldModuleID] = struct{}{}
+}
+
+// ModuleCleared reports if the "module" edge to the Module entity was cleared.
+func (m *DeviceInterfaceMutation) ModuleCleared() bool {
+	return m.ModuleIDCleared() || m.clearedmodule
+}
+
+// ModuleIDs returns the "module" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ModuleID instead. It exists only for internal usage by the builders.
+func (m *DeviceInterfaceMutation) ModuleIDs() (ids []int) {
+	if id := m.module; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetModule resets all changes to the "module" edge.
+func (m *DeviceInterfaceMutation) ResetModule() {
+	m.module = nil
+	m.clearedmodule = false
+}
+
+// ClearParent clears the "parent" edge to the DeviceInterface entity.
+func (m *DeviceInterfaceMutation) ClearParent() {
+	m.clearedparent = true
+	m.clearedFields[deviceinterface.FieldParentID] = struct{}{}
+}
+
+// ParentCleared reports if the "parent" edge to the DeviceInterface entity was cleared.
+func (m *DeviceInterfaceMutation) ParentCleared() bool {
+	return m.ParentIDCleared() || m.clearedparent
+}
+
+// ParentIDs returns the "parent" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ParentID instead. It exists only for internal usage by the builders.
+func (m *DeviceInterfaceMutation) ParentIDs() (ids []int) {
+	if id := m.parent; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetParent resets all changes to the "parent" edge.
+func (m *DeviceInterfaceMutation) ResetParent() {
+	m.parent = nil
+	m.clearedparent = false
+}
+
+// AddParentOfIDs adds the "parent_of" edge to the DeviceInterface entity by ids.
+func (m *DeviceInterfaceMutation) AddParentOfIDs(ids ...int) {
+	if m.parent_of == nil {
+		m.parent_of = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.parent_of[ids[i]] = struct{}{}
+	}
+}
+
+// ClearParentOf clears the "parent_of" edge to the DeviceInterface entity.
+func (m *DeviceInterfaceMutation) ClearParentOf() {
+	m.clearedparent_of = true
+}
+
+// ParentOfCleared reports if the "parent_of" edge to the DeviceInterface entity was cleared.
+func (m *DeviceInterfaceMutation) ParentOfCleared() bool {
+	return m.clearedparent_of
+}
+
+// RemoveParentOfIDs removes the "parent_of" edge to the DeviceInterface entity by IDs.
+func (m *DeviceInterfaceMutation) RemoveParentOfIDs(ids ...int) {
+	if m.removedparent_of == nil {
+		m.removedparent_of = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.parent_of, ids[i])
+		m.removedparent_of[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedParentOf returns the removed IDs of the "parent_of" edge to the DeviceInterface entity.
+func (m *DeviceInterfaceMutation) RemovedParentOfIDs() (ids []int) {
+	for id := range m.removedparent_of {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ParentOfIDs returns the "parent_of" edge IDs in the mutation.
+func (m *DeviceInterfaceMutation) ParentOfIDs() (ids []int) {
+	for id := range m.parent_of {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetParentOf resets all changes to the "parent_of" edge.
+func (m *DeviceInterfaceMutation) ResetParentOf() {
+	m.parent_of = nil
+	m.clearedparent_of = false
+	m.removedparent_of = nil
+}
+
+// ClearBridge clears the "bridge" edge to the DeviceInterface entity.
+func (m *DeviceInterfaceMutation) ClearBridge() {
+	m.clearedbridge = true
+	m.clearedFields[deviceinterface.FieldBridgeID] = struct{}{}
+}
+
+// BridgeCleared reports if the "bridge" edge to the DeviceInterface entity was cleared.
+func (m *DeviceInterfaceMutation) BridgeCleared() bool {
+	return m.BridgeIDCleared() || m.clearedbridge
+}
+
+// BridgeIDs returns the "bridge" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// BridgeID instead. It exists only for internal usage by the builders.
+func (m *DeviceInterfaceMutation) BridgeIDs() (ids []int) {
+	if id := m.bridge; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetBridge resets all changes to the "bridge" edge.
+func (m *DeviceInterfaceMutation) ResetBridge() {
+	m.bridge = nil
+	m.clearedbridge = false
+}
+
+// AddBridgeOfIDs adds the "bridge_of" edge to the DeviceInterface entity by ids.
+func (m *DeviceInterfaceMutation) AddBridgeOfIDs(ids ...int) {
+	if m.bridge_of == nil {
+		m.bridge_of = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.bridge_of[ids[i]] = struct{}{}
+	}
+}
+
+// ClearBridgeOf clears the "bridge_of" edge to the DeviceInterface entity.
+func (m *DeviceInterfaceMutation) ClearBridgeOf() {
+	m.clearedbridge_of = true
+}
+
+// BridgeOfCleared reports if the "bridge_of" edge to the DeviceInterface entity was cleared.
+func (m *DeviceInterfaceMutation) BridgeOfCleared() bool {
+	return m.clearedbridge_of
+}
+
+// RemoveBridgeOfIDs removes the "bridge_of" edge to the DeviceInterface entity by IDs.
+func (m *DeviceInterfaceMutation) RemoveBridgeOfIDs(ids ...int) {
+	if m.removedbridge_of == nil {
+		m.removedbridge_of = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.bridge_of, ids[i])
+		m.removedbridge_of[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedBridgeOf returns the removed IDs of the "bridge_of" edge to the DeviceInterface entity.
+func (m *DeviceInterfaceMutation) RemovedBridgeOfIDs() (ids []int) {
+	for id := range m.removedbridge_of {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// BridgeOfIDs returns the "bridge_of" edge IDs in the mutation.
+func (m *DeviceInterfaceMutation) BridgeOfIDs() (ids []int) {
+	for id := range m.bridge_of {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetBridgeOf resets all changes to the "bridge_of" edge.
+func (m *DeviceInterfaceMutation) ResetBridgeOf() {
+	m.bridge_of = nil
+	m.clearedbridge_of = false
+	m.removedbridge_of = nil
+}
+
+// ClearLag clears the "lag" edge to the DeviceInterface entity.
+func (m *DeviceInterfaceMutation) ClearLag() {
+	m.clearedlag = true
+	m.clearedFields[deviceinterface.FieldLagID] = struct{}{}
+}
+
+// LagCleared reports if the "lag" edge to the DeviceInterface entity was cleared.
+func (m *DeviceInterfaceMutation) LagCleared() bool {
+	return m.LagIDCleared() || m.clearedlag
+}
+
+// LagIDs returns the "lag" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// LagID instead. It exists only for internal usage by the builders.
+func (m *DeviceInterfaceMutation) LagIDs() (ids []int) {
+	if id := m.lag; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetLag resets all changes to the "lag" edge.
+func (m *DeviceInterfaceMutation) ResetLag() {
+	m.lag = nil
+	m.clearedlag = false
+}
+
+// AddLagOfIDs adds the "lag_of" edge to the DeviceInterface entity by ids.
+func (m *DeviceInterfaceMutation) AddLagOfIDs(ids ...int) {
+	if m.lag_of == nil {
+		m.lag_of = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.lag_of[ids[i]] = struct{}{}
+	}
+}
+
+// ClearLagOf clears the "lag_of" edge to the DeviceInterface entity.
+func (m *DeviceInterfaceMutation) ClearLagOf() {
+	m.clearedlag_of = true
+}
+
+// LagOfCleared reports if the "lag_of" edge to the DeviceInterface entity was cleared.
+func (m *DeviceInterfaceMutation) LagOfCleared() bool {
+	return m.clearedlag_of
+}
+
+// RemoveLagOfIDs removes the "lag_of" edge to the DeviceInterface entity by IDs.
+func (m *DeviceInterfaceMutation) RemoveLagOfIDs(ids ...int) {
+	if m.removedlag_of == nil {
+		m.removedlag_of = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.lag_of, ids[i])
+		m.removedlag_of[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedLagOf returns the removed IDs of the "lag_of" edge to the DeviceInterface entity.
+func (m *DeviceInterfaceMutation) RemovedLagOfIDs() (ids []int) {
+	for id := range m.removedlag_of {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// LagOfIDs returns the "lag_of" edge IDs in the mutation.
+func (m *DeviceInterfaceMutation) LagOfIDs() (ids []int) {
+	for id := range m.lag_of {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetLagOf resets all changes to the "lag_of" edge.
+func (m *DeviceInterfaceMutation) ResetLagOf() {
+	m.lag_of = nil
+	m.clearedlag_of = false
+	m.removedlag_of = nil
+}
+
+// ClearPrimaryMACAddress clears the "primary_mac_address" edge to the MACAddress entity.
+func (m *DeviceInterfaceMutation) ClearPrimaryMACAddress() {
+	m.clearedprimary_mac_address = true
+	m.clearedFields[deviceinterface.FieldPrimaryMACAddressID] = struct{}{}
+}
+
+// PrimaryMACAddressCleared reports if the "primary_mac_address" edge to the MACAddress entity was cleared.
+func (m *DeviceInterfaceMutation) PrimaryMACAddressCleared() bool {
+	return m.PrimaryMACAddressIDCleared() || m.clearedprimary_mac_address
+}
+
+// PrimaryMACAddressIDs returns the "primary_mac_address" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// PrimaryMACAddressID instead. It exists only for internal usage by the builders.
+func (m *DeviceInterfaceMutation) PrimaryMACAddressIDs() (ids []int) {
+	if id := m.primary_mac_address; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetPrimaryMACAddress resets all changes to the "primary_mac_address" edge.
+func (m *DeviceInterfaceMutation) ResetPrimaryMACAddress() {
+	m.primary_mac_address = nil
+	m.clearedprimary_mac_address = false
+}
+
+// ClearUntaggedVlan clears the "untagged_vlan" edge to the VLAN entity.
+func (m *DeviceInterfaceMutation) ClearUntaggedVlan() {
+	m.cleareduntagged_vlan = true
+	m.clearedFields[deviceinterface.FieldUntaggedVlanID] = struct{}{}
+}
+
+// UntaggedVlanCleared reports if the "untagged_vlan" edge to the VLAN entity was cleared.
+func (m *DeviceInterfaceMutation) UntaggedVlanCleared() bool {
+	return m.UntaggedVlanIDCleared() || m.cleareduntagged_vlan
+}
+
+// UntaggedVlanIDs returns the "untagged_vlan" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// UntaggedVlanID instead. It exists only for internal usage by the builders.
+func (m *DeviceInterfaceMutation) UntaggedVlanIDs() (ids []int) {
+	if id := m.untagged_vlan; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetUntaggedVlan resets all changes to the "untagged_vlan" edge.
+func (m *DeviceInterfaceMutation) ResetUntaggedVlan() {
+	m.untagged_vlan = nil
+	m.cleareduntagged_vlan = false
+}
+
+// ClearQinqSvlan clears the "qinq_svlan" edge to the VLAN entity.
+func (m *DeviceInterfaceMutation) ClearQinqSvlan() {
+	m.clearedqinq_svlan = true
+	m.clearedFields[deviceinterface.FieldQinqSvlanID] = struct{}{}
+}
+
+// QinqSvlanCleared reports if the "qinq_svlan" edge to the VLAN entity was cleared.
+func (m *DeviceInterfaceMutation) QinqSvlanCleared() bool {
+	return m.QinqSvlanIDCleared() || m.clearedqinq_svlan
+}
+
+// QinqSvlanIDs returns the "qinq_svlan" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// QinqSvlanID instead. It exists only for internal usage by the builders.
+func (m *DeviceInterfaceMutation) QinqSvlanIDs() (ids []int) {
+	if id := m.qinq_svlan; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetQinqSvlan resets all changes to the "qinq_svlan" edge.
+func (m *DeviceInterfaceMutation) ResetQinqSvlan() {
+	m.qinq_svlan = nil
+	m.clearedqinq_svlan = false
+}
+
+// ClearVrf clears the "vrf" edge to the VRF entity.
+func (m *DeviceInterfaceMutation) ClearVrf() {
+	m.clearedvrf = true
+	m.clearedFields[deviceinterface.FieldVrfID] = struct{}{}
+}
+
+// VrfCleared reports if the "vrf" edge to the VRF entity was cleared.
+func (m *DeviceInterfaceMutation) VrfCleared() bool {
+	return m.VrfIDCleared() || m.clearedvrf
+}
+
+// VrfIDs returns the "vrf" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// VrfID instead. It exists only for internal usage by the builders.
+func (m *DeviceInterfaceMutation) VrfIDs() (ids []int) {
+	if id := m.vrf; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetVrf resets all changes to the "vrf" edge.
+func (m *DeviceInterfaceMutation) ResetVrf() {
+	m.vrf = nil
+	m.clearedvrf = false
+}
+
+// AddTaggedVlanIDs adds the "tagged_vlans" edge to the VLAN entity by ids.
+func (m *DeviceInterfaceMutation) AddTaggedVlanIDs(ids ...int) {
+	if m.tagged_vlans == nil {
+		m.tagged_vlans = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.tagged_vlans[ids[i]] = struct{}{}
+	}
+}
+
+// ClearTaggedVlans clears the "tagged_vlans" edge to the VLAN entity.
+func (m *DeviceInterfaceMutation) ClearTaggedVlans() {
+	m.clearedtagged_vlans = true
+}
+
+// TaggedVlansCleared reports if the "tagged_vlans" edge to the VLAN entity was cleared.
+func (m *DeviceInterfaceMutation) TaggedVlansCleared() bool {
+	return m.clearedtagged_vlans
+}
+
+// RemoveTaggedVlanIDs removes the "tagged_vlans" edge to the VLAN entity by IDs.
+func (m *DeviceInterfaceMutation) RemoveTaggedVlanIDs(ids ...int) {
+	if m.removedtagged_vlans == nil {
+		m.removedtagged_vlans = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.tagged_vlans, ids[i])
+		m.removedtagged_vlans[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedTaggedVlans returns the removed IDs of the "tagged_vlans" edge to the VLAN entity.
+func (m *DeviceInterfaceMutation) RemovedTaggedVlansIDs() (ids []int) {
+	for id := range m.removedtagged_vlans {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// TaggedVlansIDs returns the "tagged_vlans" edge IDs in the mutation.
+func (m *DeviceInterfaceMutation) TaggedVlansIDs() (ids []int) {
+	for id := range m.tagged_vlans {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetTaggedVlans resets all changes to the "tagged_vlans" edge.
+func (m *DeviceInterfaceMutation) ResetTaggedVlans() {
+	m.tagged_vlans = nil
+	m.clearedtagged_vlans = false
+	m.removedtagged_vlans = nil
+}
+
+// AddVdcIDs adds the "vdcs" edge to the VirtualDeviceContext entity by ids.
+func (m *DeviceInterfaceMutation) AddVdcIDs(ids ...int) {
+	if m.vdcs == nil {
+		m.vdcs = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.vdcs[ids[i]] = struct{}{}
+	}
+}
+
+// ClearVdcs clears the "vdcs" edge to the VirtualDeviceContext entity.
+func (m *DeviceInterfaceMutation) ClearVdcs() {
+	m.clearedvdcs = true
+}
+
+// VdcsCleared reports if the "vdcs" edge to the VirtualDeviceContext entity was cleared.
+func (m *DeviceInterfaceMutation) VdcsCleared() bool {
+	return m.clearedvdcs
+}
+
+// RemoveVdcIDs removes the "vdcs" edge to the VirtualDeviceContext entity by IDs.
+func (m *DeviceInterfaceMutation) RemoveVdcIDs(ids ...int) {
+	if m.removedvdcs == nil {
+		m.removedvdcs = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.vdcs, ids[i])
+		m.removedvdcs[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedVdcs returns the removed IDs of the "vdcs" edge to the VirtualDeviceContext entity.
+func (m *DeviceInterfaceMutation) RemovedVdcsIDs() (ids []int) {
+	for id := range m.removedvdcs {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// VdcsIDs returns the "vdcs" edge IDs in the mutation.
+func (m *DeviceInterfaceMutation) VdcsIDs() (ids []int) {
+	for id := range m.vdcs {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetVdcs resets all changes to the "vdcs" edge.
+func (m *DeviceInterfaceMutation) ResetVdcs() {
+	m.vdcs = nil
+	m.clearedvdcs = false
+	m.removedvdcs = nil
+}
+
+// Where appends a list predicates to the DeviceInterfaceMutation builder.
+func (m *DeviceInterfaceMutation) Where(ps ...predicate.DeviceInterface) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the DeviceInterfaceMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *DeviceInterfaceMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.DeviceInterface, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *DeviceInterfaceMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *DeviceInterfaceMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (DeviceInterface).
+func (m *DeviceInterfaceMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *DeviceInterfaceMutation) Fields() []string {
+	fields := make([]string, 0, 37)
+	if m.created != nil {
+		fields = append(fields, deviceinterface.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, deviceinterface.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, deviceinterface.FieldCustomFieldData)
+	}
+	if m.device != nil {
+		fields = append(fields, deviceinterface.FieldDeviceID)
+	}
+	if m.module != nil {
+		fields = append(fields, deviceinterface.FieldModuleID)
+	}
+	if m.name != nil {
+		fields = append(fields, deviceinterface.FieldName)
+	}
+	if m.__name_natural != nil {
+		fields = append(fields, deviceinterface.FieldNameNatural)
+	}
+	if m.label != nil {
+		fields = append(fields, deviceinterface.FieldLabel)
+	}
+	if m.description != nil {
+		fields = append(fields, deviceinterface.FieldDescription)
+	}
+	if m.mark_connected != nil {
+		fields = append(fields, deviceinterface.FieldMarkConnected)
+	}
+	if m.__occupied != nil {
+		fields = append(fields, deviceinterface.FieldOccupied)
+	}
+	if m.__site_id != nil {
+		fields = append(fields, deviceinterface.FieldSiteID)
+	}
+	if m.__location_id != nil {
+		fields = append(fields, deviceinterface.FieldLocationID)
+	}
+	if m.__rack_id != nil {
+		fields = append(fields, deviceinterface.FieldRackID)
+	}
+	if m._type != nil {
+		fields = append(fields, deviceinterface.FieldType)
+	}
+	if m.enabled != nil {
+		fields = append(fields, deviceinterface.FieldEnabled)
+	}
+	if m.parent != nil {
+		fields = append(fields, deviceinterface.FieldParentID)
+	}
+	if m.bridge != nil {
+		fields = append(fields, deviceinterface.FieldBridgeID)
+	}
+	if m.lag != nil {
+		fields = append(fields, deviceinterface.FieldLagID)
+	}
+	if m.mtu != nil {
+		fields = append(fields, deviceinterface.FieldMtu)
+	}
+	if m.mac_address != nil {
+		fields = append(fields, deviceinterface.FieldMACAddress)
+	}
+	if m.primary_mac_address != nil {
+		fields = append(fields, deviceinterface.FieldPrimaryMACAddressID)
+	}
+	if m.speed != nil {
+		fields = append(fields, deviceinterface.FieldSpeed)
+	}
+	if m.duplex != nil {
+		fields = append(fields, deviceinterface.FieldDuplex)
+	}
+	if m.wwn != nil {
+		fields = append(fields, deviceinterface.FieldWwn)
+	}
+	if m.mgmt_only != nil {
+		fields = append(fields, deviceinterface.FieldMgmtOnly)
+	}
+	if m.mode != nil {
+		fields = append(fields, deviceinterface.FieldMode)
+	}
+	if m.rf_role != nil {
+		fields = append(fields, deviceinterface.FieldRfRole)
+	}
+	if m.rf_channel != nil {
+		fields = append(fields, deviceinterface.FieldRfChannel)
+	}
+	if m.poe_mode != nil {
+		fields = append(fields, deviceinterface.FieldPoeMode)
+	}
+	if m.poe_type != nil {
+		fields = append(fields, deviceinterface.FieldPoeType)
+	}
+	if m.rf_channel_frequency != nil {
+		fields = append(fields, deviceinterface.FieldRfChannelFrequency)
+	}
+	if m.rf_channel_width != nil {
+		fields = append(fields, deviceinterface.FieldRfChannelWidth)
+	}
+	if m.tx_power != nil {
+		fields = append(fields, deviceinterface.FieldTxPower)
+	}
+	if m.untagged_vlan != nil {
+		fields = append(fields, deviceinterface.FieldUntaggedVlanID)
+	}
+	if m.qinq_svlan != nil {
+		fields = append(fields, deviceinterface.FieldQinqSvlanID)
+	}
+	if m.vrf != nil {
+		fields = append(fields, deviceinterface.FieldVrfID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *DeviceInterfaceMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case deviceinterface.FieldCreated:
+		return m.Created()
+	case deviceinterface.FieldLastUpdated:
+		return m.LastUpdated()
+	case deviceinterface.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case deviceinterface.FieldDeviceID:
+		return m.DeviceID()
+	case deviceinterface.FieldModuleID:
+		return m.ModuleID()
+	case deviceinterface.FieldName:
+		return m.Name()
+	case deviceinterface.FieldNameNatural:
+		return m.NameNatural()
+	case deviceinterface.FieldLabel:
+		return m.Label()
+	case deviceinterface.FieldDescription:
+		return m.Description()
+	case deviceinterface.FieldMarkConnected:
+		return m.MarkConnected()
+	case deviceinterface.FieldOccupied:
+		return m.Occupied()
+	case deviceinterface.FieldSiteID:
+		return m.SiteID()
+	case deviceinterface.FieldLocationID:
+		return m.LocationID()
+	case deviceinterface.FieldRackID:
+		return m.RackID()
+	case deviceinterface.FieldType:
+		return m.GetType()
+	case deviceinterface.FieldEnabled:
+		return m.Enabled()
+	case deviceinterface.FieldParentID:
+		return m.ParentID()
+	case deviceinterface.FieldBridgeID:
+		return m.BridgeID()
+	case deviceinterface.FieldLagID:
+		return m.LagID()
+	case deviceinterface.FieldMtu:
+		return m.Mtu()
+	case deviceinterface.FieldMACAddress:
+		return m.MACAddress()
+	case deviceinterface.FieldPrimaryMACAddressID:
+		return m.PrimaryMACAddressID()
+	case deviceinterface.FieldSpeed:
+		return m.Speed()
+	case deviceinterface.FieldDuplex:
+		return m.Duplex()
+	case deviceinterface.FieldWwn:
+		return m.Wwn()
+	case deviceinterface.FieldMgmtOnly:
+		return m.MgmtOnly()
+	case deviceinterface.FieldMode:
+		return m.Mode()
+	case deviceinterface.FieldRfRole:
+		return m.RfRole()
+	case deviceinterface.FieldRfChannel:
+		return m.RfChannel()
+	case deviceinterface.FieldPoeMode:
+		return m.PoeMode()
+	case deviceinterface.FieldPoeType:
+		return m.PoeType()
+	case deviceinterface.FieldRfChannelFrequency:
+		return m.RfChannelFrequency()
+	case deviceinterface.FieldRfChannelWidth:
+		return m.RfChannelWidth()
+	case deviceinterface.FieldTxPower:
+		return m.TxPower()
+	case deviceinterface.FieldUntaggedVlanID:
+		return m.UntaggedVlanID()
+	case deviceinterface.FieldQinqSvlanID:
+		return m.QinqSvlanID()
+	case deviceinterface.FieldVrfID:
+		return m.VrfID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *DeviceInterfaceMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case deviceinterface.FieldCreated, deviceinterface.FieldLastUpdated, deviceinterface.FieldCustomFieldData, deviceinterface.FieldDeviceID, deviceinterface.FieldModuleID, deviceinterface.FieldName, deviceinterface.FieldNameNatural, deviceinterface.FieldLabel, deviceinterface.FieldDescription, deviceinterface.FieldMarkConnected, deviceinterface.FieldOccupied, deviceinterface.FieldSiteID, deviceinterface.FieldLocationID, deviceinterface.FieldRackID, deviceinterface.FieldType, deviceinterface.FieldEnabled, deviceinterface.FieldParentID, deviceinterface.FieldBridgeID, deviceinterface.FieldLagID, deviceinterface.FieldMtu, deviceinterface.FieldMACAddress, deviceinterface.FieldPrimaryMACAddressID, deviceinterface.FieldSpeed, deviceinterface.FieldDuplex, deviceinterface.FieldWwn, deviceinterface.FieldMgmtOnly, deviceinterface.FieldMode, deviceinterface.FieldRfRole, deviceinterface.FieldRfChannel, deviceinterface.FieldPoeMode, deviceinterface.FieldPoeType, deviceinterface.FieldRfChannelFrequency, deviceinterface.FieldRfChannelWidth, deviceinterface.FieldTxPower, deviceinterface.FieldUntaggedVlanID, deviceinterface.FieldQinqSvlanID, deviceinterface.FieldVrfID:
+	default:
+		return nil, fmt.Errorf("unknown DeviceInterface field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case deviceinterface.FieldCreated:
+		return old.Created, nil
+	case deviceinterface.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case deviceinterface.FieldCustomFieldData:
+		return old.CustomFieldData, nil
+	case deviceinterface.FieldDeviceID:
+		return old.DeviceID, nil
+	case deviceinterface.FieldModuleID:
+		return old.ModuleID, nil
+	case deviceinterface.FieldName:
+		return old.Name, nil
+	case deviceinterface.FieldNameNatural:
+		return old.NameNatural, nil
+	case deviceinterface.FieldLabel:
+		return old.Label, nil
+	case deviceinterface.FieldDescription:
+		return old.Description, nil
+	case deviceinterface.FieldMarkConnected:
+		return old.MarkConnected, nil
+	case deviceinterface.FieldOccupied:
+		return old.Occupied, nil
+	case deviceinterface.FieldSiteID:
+		return old.SiteID, nil
+	case deviceinterface.FieldLocationID:
+		return old.LocationID, nil
+	case deviceinterface.FieldRackID:
+		return old.RackID, nil
+	case deviceinterface.FieldType:
+		return old.Type, nil
+	case deviceinterface.FieldEnabled:
+		return old.Enabled, nil
+	case deviceinterface.FieldParentID:
+		return old.ParentID, nil
+	case deviceinterface.FieldBridgeID:
+		return old.BridgeID, nil
+	case deviceinterface.FieldLagID:
+		return old.LagID, nil
+	case deviceinterface.FieldMtu:
+		return old.Mtu, nil
+	case deviceinterface.FieldMACAddress:
+		return old.MACAddress, nil
+	case deviceinterface.FieldPrimaryMACAddressID:
+		return old.PrimaryMACAddressID, nil
+	case deviceinterface.FieldSpeed:
+		return old.Speed, nil
+	case deviceinterface.FieldDuplex:
+		return old.Duplex, nil
+	case deviceinterface.FieldWwn:
+		return old.Wwn, nil
+	case deviceinterface.FieldMgmtOnly:
+		return old.MgmtOnly, nil
+	case deviceinterface.FieldMode:
+		return old.Mode, nil
+	case deviceinterface.FieldRfRole:
+		return old.RfRole, nil
+	case deviceinterface.FieldRfChannel:
+		return old.RfChannel, nil
+	case deviceinterface.FieldPoeMode:
+		return old.PoeMode, nil
+	case deviceinterface.FieldPoeType:
+		return old.PoeType, nil
+	case deviceinterface.FieldRfChannelFrequency:
+		return old.RfChannelFrequency, nil
+	case deviceinterface.FieldRfChannelWidth:
+		return old.RfChannelWidth, nil
+	case deviceinterface.FieldTxPower:
+		return old.TxPower, nil
+	case deviceinterface.FieldUntaggedVlanID:
+		return old.UntaggedVlanID, nil
+	case deviceinterface.FieldQinqSvlanID:
+		return old.QinqSvlanID, nil
+	case deviceinterface.FieldVrfID:
+		return old.VrfID, nil
+	}
+	return nil, fmt.Errorf("unknown DeviceInterface field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *DeviceInterfaceMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case deviceinterface.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case deviceinterface.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case deviceinterface.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case deviceinterface.FieldDeviceID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDeviceID(v)
+		return nil
+	case deviceinterface.FieldModuleID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetModuleID(v)
+		return nil
+	case deviceinterface.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case deviceinterface.FieldNameNatural:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNameNatural(v)
+		return nil
+	case deviceinterface.FieldLabel:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLabel(v)
+		return nil
+	case deviceinterface.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case deviceinterface.FieldMarkConnected:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMarkConnected(v)
+		return nil
+	case deviceinterface.FieldOccupied:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOccupied(v)
+		return nil
+	case deviceinterface.FieldSiteID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSiteID(v)
+		return nil
+	case deviceinterface.FieldLocationID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLocationID(v)
+		return nil
+	case deviceinterface.FieldRackID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRackID(v)
+		return nil
+	case deviceinterface.FieldType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetType(v)
+		return nil
+	case deviceinterface.FieldEnabled:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEnabled(v)
+		return nil
+	case deviceinterface.FieldParentID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetParentID(v)
+		return nil
+	case deviceinterface.FieldBridgeID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBridgeID(v)
+		return nil
+	case deviceinterface.FieldLagID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLagID(v)
+		return nil
+	case deviceinterface.FieldMtu:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMtu(v)
+		return nil
+	case deviceinterface.FieldMACAddress:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMACAddress(v)
+		return nil
+	case deviceinterface.FieldPrimaryMACAddressID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPrimaryMACAddressID(v)
+		return nil
+	case deviceinterface.FieldSpeed:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSpeed(v)
+		return nil
+	case deviceinterface.FieldDuplex:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDuplex(v)
+		return nil
+	case deviceinterface.FieldWwn:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetWwn(v)
+		return nil
+	case deviceinterface.FieldMgmtOnly:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMgmtOnly(v)
+		return nil
+	case deviceinterface.FieldMode:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMode(v)
+		return nil
+	case deviceinterface.FieldRfRole:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRfRole(v)
+		return nil
+	case deviceinterface.FieldRfChannel:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRfChannel(v)
+		return nil
+	case deviceinterface.FieldPoeMode:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPoeMode(v)
+		return nil
+	case deviceinterface.FieldPoeType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPoeType(v)
+		return nil
+	case deviceinterface.FieldRfChannelFrequency:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRfChannelFrequency(v)
+		return nil
+	case deviceinterface.FieldRfChannelWidth:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRfChannelWidth(v)
+		return nil
+	case deviceinterface.FieldTxPower:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTxPower(v)
+		return nil
+	case deviceinterface.FieldUntaggedVlanID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUntaggedVlanID(v)
+		return nil
+	case deviceinterface.FieldQinqSvlanID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetQinqSvlanID(v)
+		return nil
+	case deviceinterface.FieldVrfID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVrfID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown DeviceInterface field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *DeviceInterfaceMutation) AddedFields() []string {
+	var fields []string
+	if m.add__site_id != nil {
+		fields = append(fields, deviceinterface.FieldSiteID)
+	}
+	if m.add__location_id != nil {
+		fields = append(fields, deviceinterface.FieldLocationID)
+	}
+	if m.add__rack_id != nil {
+		fields = append(fields, deviceinterface.FieldRackID)
+	}
+	if m.addmtu != nil {
+		fields = append(fields, deviceinterface.FieldMtu)
+	}
+	if m.addspeed != nil {
+		fields = append(fields, deviceinterface.FieldSpeed)
+	}
+	if m.addrf_channel_frequency != nil {
+		fields = append(fields, deviceinterface.FieldRfChannelFrequency)
+	}
+	if m.addrf_channel_width != nil {
+		fields = append(fields, deviceinterface.FieldRfChannelWidth)
+	}
+	if m.addtx_power != nil {
+		fields = append(fields, deviceinterface.FieldTxPower)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *DeviceInterfaceMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case deviceinterface.FieldSiteID:
+		return m.AddedSiteID()
+	case deviceinterface.FieldLocationID:
+		return m.AddedLocationID()
+	case deviceinterface.FieldRackID:
+		return m.AddedRackID()
+	case deviceinterface.FieldMtu:
+		return m.AddedMtu()
+	case deviceinterface.FieldSpeed:
+		return m.AddedSpeed()
+	case deviceinterface.FieldRfChannelFrequency:
+		return m.AddedRfChannelFrequency()
+	case deviceinterface.FieldRfChannelWidth:
+		return m.AddedRfChannelWidth()
+	case deviceinterface.FieldTxPower:
+		return m.AddedTxPower()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *DeviceInterfaceMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case deviceinterface.FieldSiteID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddSiteID(v)
+		return nil
+	case deviceinterface.FieldLocationID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddLocationID(v)
+		return nil
+	case deviceinterface.FieldRackID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddRackID(v)
+		return nil
+	case deviceinterface.FieldMtu:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddMtu(v)
+		return nil
+	case deviceinterface.FieldSpeed:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddSpeed(v)
+		return nil
+	case deviceinterface.FieldRfChannelFrequency:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddRfChannelFrequency(v)
+		return nil
+	case deviceinterface.FieldRfChannelWidth:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddRfChannelWidth(v)
+		return nil
+	case deviceinterface.FieldTxPower:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddTxPower(v)
+		return nil
+	}
+	return fmt.Errorf("unknown DeviceInterface numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *DeviceInterfaceMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(deviceinterface.FieldCreated) {
+		fields = append(fields, deviceinterface.FieldCreated)
+	}
+	if m.FieldCleared(deviceinterface.FieldLastUpdated) {
+		fields = append(fields, deviceinterface.FieldLastUpdated)
+	}
+	if m.FieldCleared(deviceinterface.FieldModuleID) {
+		fields = append(fields, deviceinterface.FieldModuleID)
+	}
+	if m.FieldCleared(deviceinterface.FieldSiteID) {
+		fields = append(fields, deviceinterface.FieldSiteID)
+	}
+	if m.FieldCleared(deviceinterface.FieldLocationID) {
+		fields = append(fields, deviceinterface.FieldLocationID)
+	}
+	if m.FieldCleared(deviceinterface.FieldRackID) {
+		fields = append(fields, deviceinterface.FieldRackID)
+	}
+	if m.FieldCleared(deviceinterface.FieldParentID) {
+		fields = append(fields, deviceinterface.FieldParentID)
+	}
+	if m.FieldCleared(deviceinterface.FieldBridgeID) {
+		fields = append(fields, deviceinterface.FieldBridgeID)
+	}
+	if m.FieldCleared(deviceinterface.FieldLagID) {
+		fields = append(fields, deviceinterface.FieldLagID)
+	}
+	if m.FieldCleared(deviceinterface.FieldMtu) {
+		fields = append(fields, deviceinterface.FieldMtu)
+	}
+	if m.FieldCleared(deviceinterface.FieldMACAddress) {
+		fields = append(fields, deviceinterface.FieldMACAddress)
+	}
+	if m.FieldCleared(deviceinterface.FieldPrimaryMACAddressID) {
+		fields = append(fields, deviceinterface.FieldPrimaryMACAddressID)
+	}
+	if m.FieldCleared(deviceinterface.FieldSpeed) {
+		fields = append(fields, deviceinterface.FieldSpeed)
+	}
+	if m.FieldCleared(deviceinterface.FieldDuplex) {
+		fields = append(fields, deviceinterface.FieldDuplex)
+	}
+	if m.FieldCleared(deviceinterface.FieldWwn) {
+		fields = append(fields, deviceinterface.FieldWwn)
+	}
+	if m.FieldCleared(deviceinterface.FieldMode) {
+		fields = append(fields, deviceinterface.FieldMode)
+	}
+	if m.FieldCleared(deviceinterface.FieldRfRole) {
+		fields = append(fields, deviceinterface.FieldRfRole)
+	}
+	if m.FieldCleared(deviceinterface.FieldRfChannel) {
+		fields = append(fields, deviceinterface.FieldRfChannel)
+	}
+	if m.FieldCleared(deviceinterface.FieldPoeMode) {
+		fields = append(fields, deviceinterface.FieldPoeMode)
+	}
+	if m.FieldCleared(deviceinterface.FieldPoeType) {
+		fields = append(fields, deviceinterface.FieldPoeType)
+	}
+	if m.FieldCleared(deviceinterface.FieldRfChannelFrequency) {
+		fields = append(fields, deviceinterface.FieldRfChannelFrequency)
+	}
+	if m.FieldCleared(deviceinterface.FieldRfChannelWidth) {
+		fields = append(fields, deviceinterface.FieldRfChannelWidth)
+	}
+	if m.FieldCleared(deviceinterface.FieldTxPower) {
+		fields = append(fields, deviceinterface.FieldTxPower)
+	}
+	if m.FieldCleared(deviceinterface.FieldUntaggedVlanID) {
+		fields = append(fields, deviceinterface.FieldUntaggedVlanID)
+	}
+	if m.FieldCleared(deviceinterface.FieldQinqSvlanID) {
+		fields = append(fields, deviceinterface.FieldQinqSvlanID)
+	}
+	if m.FieldCleared(deviceinterface.FieldVrfID) {
+		fields = append(fields, deviceinterface.FieldVrfID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *DeviceInterfaceMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *DeviceInterfaceMutation) ClearField(name string) error {
+	switch name {
+	case deviceinterface.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case deviceinterface.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case deviceinterface.FieldModuleID:
+		m.ClearModuleID()
+		return nil
+	case deviceinterface.FieldSiteID:
+		m.ClearSiteID()
+		return nil
+	case deviceinterface.FieldLocationID:
+		m.ClearLocationID()
+		return nil
+	case deviceinterface.FieldRackID:
+		m.ClearRackID()
+		return nil
+	case deviceinterface.FieldParentID:
+		m.ClearParentID()
+		return nil
+	case deviceinterface.FieldBridgeID:
+		m.ClearBridgeID()
+		return nil
+	case deviceinterface.FieldLagID:
+		m.ClearLagID()
+		return nil
+	case deviceinterface.FieldMtu:
+		m.ClearMtu()
+		return nil
+	case deviceinterface.FieldMACAddress:
+		m.ClearMACAddress()
+		return nil
+	case deviceinterface.FieldPrimaryMACAddressID:
+		m.ClearPrimaryMACAddressID()
+		return nil
+	case deviceinterface.FieldSpeed:
+		m.ClearSpeed()
+		return nil
+	case deviceinterface.FieldDuplex:
+		m.ClearDuplex()
+		return nil
+	case deviceinterface.FieldWwn:
+		m.ClearWwn()
+		return nil
+	case deviceinterface.FieldMode:
+		m.ClearMode()
+		return nil
+	case deviceinterface.FieldRfRole:
+		m.ClearRfRole()
+		return nil
+	case deviceinterface.FieldRfChannel:
+		m.ClearRfChannel()
+		return nil
+	case deviceinterface.FieldPoeMode:
+		m.ClearPoeMode()
+		return nil
+	case deviceinterface.FieldPoeType:
+		m.ClearPoeType()
+		return nil
+	case deviceinterface.FieldRfChannelFrequency:
+		m.ClearRfChannelFrequency()
+		return nil
+	case deviceinterface.FieldRfChannelWidth:
+		m.ClearRfChannelWidth()
+		return nil
+	case deviceinterface.FieldTxPower:
+		m.ClearTxPower()
+		return nil
+	case deviceinterface.FieldUntaggedVlanID:
+		m.ClearUntaggedVlanID()
+		return nil
+	case deviceinterface.FieldQinqSvlanID:
+		m.ClearQinqSvlanID()
+		return nil
+	case deviceinterface.FieldVrfID:
+		m.ClearVrfID()
+		return nil
+	}
+	return fmt.Errorf("unknown DeviceInterface nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *DeviceInterfaceMutation) ResetField(name string) error {
+	switch name {
+	case deviceinterface.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case deviceinterface.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case deviceinterface.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case deviceinterface.FieldDeviceID:
+		m.ResetDeviceID()
+		return nil
+	case deviceinterface.FieldModuleID:
+		m.ResetModuleID()
+		return nil
+	case deviceinterface.FieldName:
+		m.ResetName()
+		return nil
+	case deviceinterface.FieldNameNatural:
+		m.ResetNameNatural()
+		return nil
+	case deviceinterface.FieldLabel:
+		m.ResetLabel()
+		return nil
+	case deviceinterface.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case deviceinterface.FieldMarkConnected:
+		m.ResetMarkConnected()
+		return nil
+	case deviceinterface.FieldOccupied:
+		m.ResetOccupied()
+		return nil
+	case deviceinterface.FieldSiteID:
+		m.ResetSiteID()
+		return nil
+	case deviceinterface.FieldLocationID:
+		m.ResetLocationID()
+		return nil
+	case deviceinterface.FieldRackID:
+		m.ResetRackID()
+		return nil
+	case deviceinterface.FieldType:
+		m.ResetType()
+		return nil
+	case deviceinterface.FieldEnabled:
+		m.ResetEnabled()
+		return nil
+	case deviceinterface.FieldParentID:
+		m.ResetParentID()
+		return nil
+	case deviceinterface.FieldBridgeID:
+		m.ResetBridgeID()
+		return nil
+	case deviceinterface.FieldLagID:
+		m.ResetLagID()
+		return nil
+	case deviceinterface.FieldMtu:
+		m.ResetMtu()
+		return nil
+	case deviceinterface.FieldMACAddress:
+		m.ResetMACAddress()
+		return nil
+	case deviceinterface.FieldPrimaryMACAddressID:
+		m.ResetPrimaryMACAddressID()
+		return nil
+	case deviceinterface.FieldSpeed:
+		m.ResetSpeed()
+		return nil
+	case deviceinterface.FieldDuplex:
+		m.ResetDuplex()
+		return nil
+	case deviceinterface.FieldWwn:
+		m.ResetWwn()
+		return nil
+	case deviceinterface.FieldMgmtOnly:
+		m.ResetMgmtOnly()
+		return nil
+	case deviceinterface.FieldMode:
+		m.ResetMode()
+		return nil
+	case deviceinterface.FieldRfRole:
+		m.ResetRfRole()
+		return nil
+	case deviceinterface.FieldRfChannel:
+		m.ResetRfChannel()
+		return nil
+	case deviceinterface.FieldPoeMode:
+		m.ResetPoeMode()
+		return nil
+	case deviceinterface.FieldPoeType:
+		m.ResetPoeType()
+		return nil
+	case deviceinterface.FieldRfChannelFrequency:
+		m.ResetRfChannelFrequency()
+		return nil
+	case deviceinterface.FieldRfChannelWidth:
+		m.ResetRfChannelWidth()
+		return nil
+	case deviceinterface.FieldTxPower:
+		m.ResetTxPower()
+		return nil
+	case deviceinterface.FieldUntaggedVlanID:
+		m.ResetUntaggedVlanID()
+		return nil
+	case deviceinterface.FieldQinqSvlanID:
+		m.ResetQinqSvlanID()
+		return nil
+	case deviceinterface.FieldVrfID:
+		m.ResetVrfID()
+		return nil
+	}
+	return fmt.Errorf("unknown DeviceInterface field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *DeviceInterfaceMutation) AddedEdges() []string {
+	edges := make([]string, 0, 14)
+	if m.device != nil {
+		edges = append(edges, deviceinterface.EdgeDevice)
+	}
+	if m.module != nil {
+		edges = append(edges, deviceinterface.EdgeModule)
+	}
+	if m.parent != nil {
+		edges = append(edges, deviceinterface.EdgeParent)
+	}
+	if m.parent_of != nil {
+		edges = append(edges, deviceinterface.EdgeParentOf)
+	}
+	if m.bridge != nil {
+		edges = append(edges, deviceinterface.EdgeBridge)
+	}
+	if m.bridge_of != nil {
+		edges = append(edges, deviceinterface.EdgeBridgeOf)
+	}
+	if m.lag != nil {
+		edges = append(edges, deviceinterface.EdgeLag)
+	}
+	if m.lag_of != nil {
+		edges = append(edges, deviceinterface.EdgeLagOf)
+	}
+	if m.primary_mac_address != nil {
+		edges = append(edges, deviceinterface.EdgePrimaryMACAddress)
+	}
+	if m.untagged_vlan != nil {
+		edges = append(edges, deviceinterface.EdgeUntaggedVlan)
+	}
+	if m.qinq_svlan != nil {
+		edges = append(edges, deviceinterface.EdgeQinqSvlan)
+	}
+	if m.vrf != nil {
+		edges = append(edges, deviceinterface.EdgeVrf)
+	}
+	if m.tagged_vlans != nil {
+		edges = append(edges, deviceinterface.EdgeTaggedVlans)
+	}
+	if m.vdcs != nil {
+		edges = append(edges, deviceinterface.EdgeVdcs)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *DeviceInterfaceMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case deviceinterface.EdgeDevice:
+		if id := m.device; id != nil {
+			return []ent.Value{*id}
+		}
+	case deviceinterface.EdgeModule:
+		if id := m.module; id != nil {
+			return []ent.Value{*id}
+		}
+	case deviceinterface.EdgeParent:
+		if id := m.parent; id != nil {
+			return []ent.Value{*id}
+		}
+	case deviceinterface.EdgeParentOf:
+		ids := make([]ent.Value, 0, len(m.parent_of))
+		for id := range m.parent_of {
+			ids = append(ids, id)
+		}
+		return ids
+	case deviceinterface.EdgeBridge:
+		if id := m.bridge; id != nil {
+			return []ent.Value{*id}
+		}
+	case deviceinterface.EdgeBridgeOf:
+		ids := make([]ent.Value, 0, len(m.bridge_of))
+		for id := range m.bridge_of {
+			ids = append(ids, id)
+		}
+		return ids
+	case deviceinterface.EdgeLag:
+		if id := m.lag; id != nil {
+			return []ent.Value{*id}
+		}
+	case deviceinterface.EdgeLagOf:
+		ids := make([]ent.Value, 0, len(m.lag_of))
+		for id := range m.lag_of {
+			ids = append(ids, id)
+		}
+		return ids
+	case deviceinterface.EdgePrimaryMACAddress:
+		if id := m.primary_mac_address; id != nil {
+			return []ent.Value{*id}
+		}
+	case deviceinterface.EdgeUntaggedVlan:
+		if id := m.untagged_vlan; id != nil {
+			return []ent.Value{*id}
+		}
+	case deviceinterface.EdgeQinqSvlan:
+		if id := m.qinq_svlan; id != nil {
+			return []ent.Value{*id}
+		}
+	case deviceinterface.EdgeVrf:
+		if id := m.vrf; id != nil {
+			return []ent.Value{*id}
+		}
+	case deviceinterface.EdgeTaggedVlans:
+		ids := make([]ent.Value, 0, len(m.tagged_vlans))
+		for id := range m.tagged_vlans {
+			ids = append(ids, id)
+		}
+		return ids
+	case deviceinterface.EdgeVdcs:
+		ids := make([]ent.Value, 0, len(m.vdcs))
+		for id := range m.vdcs {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *DeviceInterfaceMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 14)
+	if m.removedparent_of != nil {
+		edges = append(edges, deviceinterface.EdgeParentOf)
+	}
+	if m.removedbridge_of != nil {
+		edges = append(edges, deviceinterface.EdgeBridgeOf)
+	}
+	if m.removedlag_of != nil {
+		edges = append(edges, deviceinterface.EdgeLagOf)
+	}
+	if m.removedtagged_vlans != nil {
+		edges = append(edges, deviceinterface.EdgeTaggedVlans)
+	}
+	if m.removedvdcs != nil {
+		edges = append(edges, deviceinterface.EdgeVdcs)
+	}
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *DeviceInterfaceMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case deviceinterface.EdgeParentOf:
+		ids := make([]ent.Value, 0, len(m.removedparent_of))
+		for id := range m.removedparent_of {
+			ids = append(ids, id)
+		}
+		return ids
+	case deviceinterface.EdgeBridgeOf:
+		ids := make([]ent.Value, 0, len(m.removedbridge_of))
+		for id := range m.removedbridge_of {
+			ids = append(ids, id)
+		}
+		return ids
+	case deviceinterface.EdgeLagOf:
+		ids := make([]ent.Value, 0, len(m.removedlag_of))
+		for id := range m.removedlag_of {
+			ids = append(ids, id)
+		}
+		return ids
+	case deviceinterface.EdgeTaggedVlans:
+		ids := make([]ent.Value, 0, len(m.removedtagged_vlans))
+		for id := range m.removedtagged_vlans {
+			ids = append(ids, id)
+		}
+		return ids
+	case deviceinterface.EdgeVdcs:
+		ids := make([]ent.Value, 0, len(m.removedvdcs))
+		for id := range m.removedvdcs {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *DeviceInterfaceMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 14)
+	if m.cleareddevice {
+		edges = append(edges, deviceinterface.EdgeDevice)
+	}
+	if m.clearedmodule {
+		edges = append(edges, deviceinterface.EdgeModule)
+	}
+	if m.clearedparent {
+		edges = append(edges, deviceinterface.EdgeParent)
+	}
+	if m.clearedparent_of {
+		edges = append(edges, deviceinterface.EdgeParentOf)
+	}
+	if m.clearedbridge {
+		edges = append(edges, deviceinterface.EdgeBridge)
+	}
+	if m.clearedbridge_of {
+		edges = append(edges, deviceinterface.EdgeBridgeOf)
+	}
+	if m.clearedlag {
+		edges = append(edges, deviceinterface.EdgeLag)
+	}
+	if m.clearedlag_of {
+		edges = append(edges, deviceinterface.EdgeLagOf)
+	}
+	if m.clearedprimary_mac_address {
+		edges = append(edges, deviceinterface.EdgePrimaryMACAddress)
+	}
+	if m.cleareduntagged_vlan {
+		edges = append(edges, deviceinterface.EdgeUntaggedVlan)
+	}
+	if m.clearedqinq_svlan {
+		edges = append(edges, deviceinterface.EdgeQinqSvlan)
+	}
+	if m.clearedvrf {
+		edges = append(edges, deviceinterface.EdgeVrf)
+	}
+	if m.clearedtagged_vlans {
+		edges = append(edges, deviceinterface.EdgeTaggedVlans)
+	}
+	if m.clearedvdcs {
+		edges = append(edges, deviceinterface.EdgeVdcs)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *DeviceInterfaceMutation) EdgeCleared(name string) bool {
+	switch name {
+	case deviceinterface.EdgeDevice:
+		return m.cleareddevice
+	case deviceinterface.EdgeModule:
+		return m.clearedmodule
+	case deviceinterface.EdgeParent:
+		return m.clearedparent
+	case deviceinterface.EdgeParentOf:
+		return m.clearedparent_of
+	case deviceinterface.EdgeBridge:
+		return m.clearedbridge
+	case deviceinterface.EdgeBridgeOf:
+		return m.clearedbridge_of
+	case deviceinterface.EdgeLag:
+		return m.clearedlag
+	case deviceinterface.EdgeLagOf:
+		return m.clearedlag_of
+	case deviceinterface.EdgePrimaryMACAddress:
+		return m.clearedprimary_mac_address
+	case deviceinterface.EdgeUntaggedVlan:
+		return m.cleareduntagged_vlan
+	case deviceinterface.EdgeQinqSvlan:
+		return m.clearedqinq_svlan
+	case deviceinterface.EdgeVrf:
+		return m.clearedvrf
+	case deviceinterface.EdgeTaggedVlans:
+		return m.clearedtagged_vlans
+	case deviceinterface.EdgeVdcs:
+		return m.clearedvdcs
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *DeviceInterfaceMutation) ClearEdge(name string) error {
+	switch name {
+	case deviceinterface.EdgeDevice:
+		m.ClearDevice()
+		return nil
+	case deviceinterface.EdgeModule:
+		m.ClearModule()
+		return nil
+	case deviceinterface.EdgeParent:
+		m.ClearParent()
+		return nil
+	case deviceinterface.EdgeBridge:
+		m.ClearBridge()
+		return nil
+	case deviceinterface.EdgeLag:
+		m.ClearLag()
+		return nil
+	case deviceinterface.EdgePrimaryMACAddress:
+		m.ClearPrimaryMACAddress()
+		return nil
+	case deviceinterface.EdgeUntaggedVlan:
+		m.ClearUntaggedVlan()
+		return nil
+	case deviceinterface.EdgeQinqSvlan:
+		m.ClearQinqSvlan()
+		return nil
+	case deviceinterface.EdgeVrf:
+		m.ClearVrf()
+		return nil
+	}
+	return fmt.Errorf("unknown DeviceInterface unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *DeviceInterfaceMutation) ResetEdge(name string) error {
+	switch name {
+	case deviceinterface.EdgeDevice:
+		m.ResetDevice()
+		return nil
+	case deviceinterface.EdgeModule:
+		m.ResetModule()
+		return nil
+	case deviceinterface.EdgeParent:
+		m.ResetParent()
+		return nil
+	case deviceinterface.EdgeParentOf:
+		m.ResetParentOf()
+		return nil
+	case deviceinterface.EdgeBridge:
+		m.ResetBridge()
+		return nil
+	case deviceinterface.EdgeBridgeOf:
+		m.ResetBridgeOf()
+		return nil
+	case deviceinterface.EdgeLag:
+		m.ResetLag()
+		return nil
+	case deviceinterface.EdgeLagOf:
+		m.ResetLagOf()
+		return nil
+	case deviceinterface.EdgePrimaryMACAddress:
+		m.ResetPrimaryMACAddress()
+		return nil
+	case deviceinterface.EdgeUntaggedVlan:
+		m.ResetUntaggedVlan()
+		return nil
+	case deviceinterface.EdgeQinqSvlan:
+		m.ResetQinqSvlan()
+		return nil
+	case deviceinterface.EdgeVrf:
+		m.ResetVrf()
+		return nil
+	case deviceinterface.EdgeTaggedVlans:
+		m.ResetTaggedVlans()
+		return nil
+	case deviceinterface.EdgeVdcs:
+		m.ResetVdcs()
+		return nil
+	}
+	return fmt.Errorf("unknown DeviceInterface edge %s", name)
+}
+
 // DeviceRoleMutation represents an operation that mutates the DeviceRole nodes in the graph.
 type DeviceRoleMutation struct {
 	config
@@ -13472,6 +19301,1330 @@ func (m *EventRuleMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *EventRuleMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown EventRule edge %s", name)
+}
+
+// FrontPortMutation represents an operation that mutates the FrontPort nodes in the graph.
+type FrontPortMutation struct {
+	config
+	op                Op
+	typ               string
+	id                *int
+	created           *time.Time
+	last_updated      *time.Time
+	custom_field_data *map[string]interface{}
+	name              *string
+	__name_natural    *string
+	label             *string
+	description       *string
+	mark_connected    *bool
+	__occupied        *bool
+	__site_id         *int
+	add__site_id      *int
+	__location_id     *int
+	add__location_id  *int
+	__rack_id         *int
+	add__rack_id      *int
+	_type             *string
+	color             *string
+	positions         *int
+	addpositions      *int
+	mappings          *[]interface{}
+	appendmappings    []interface{}
+	clearedFields     map[string]struct{}
+	device            *int
+	cleareddevice     bool
+	module            *int
+	clearedmodule     bool
+	done              bool
+	oldValue          func(context.Context) (*FrontPort, error)
+	predicates        []predicate.FrontPort
+}
+
+var _ ent.Mutation = (*FrontPortMutation)(nil)
+
+// frontportOption allows management of the mutation configuration using functional options.
+type frontportOption func(*FrontPortMutation)
+
+// newFrontPortMutation creates new mutation for the FrontPort entity.
+func newFrontPortMutation(c config, op Op, opts ...frontportOption) *FrontPortMutation {
+	m := &FrontPortMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeFrontPort,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withFrontPortID sets the ID field of the mutation.
+func withFrontPortID(id int) frontportOption {
+	return func(m *FrontPortMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *FrontPort
+		)
+		m.oldValue = func(ctx context.Context) (*FrontPort, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().FrontPort.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withFrontPort sets the old FrontPort of the mutation.
+func withFrontPort(node *FrontPort) frontportOption {
+	return func(m *FrontPortMutation) {
+		m.oldValue = func(context.Context) (*FrontPort, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m FrontPortMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m FrontPortMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *FrontPortMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *FrontPortMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().FrontPort.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *FrontPortMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *FrontPortMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *FrontPortMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[frontport.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *FrontPortMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[frontport.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *FrontPortMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, frontport.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *FrontPortMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *FrontPortMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *FrontPortMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[frontport.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *FrontPortMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[frontport.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *FrontPortMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, frontport.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *FrontPortMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *FrontPortMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *FrontPortMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetDeviceID sets the "device_id" field.
+func (m *FrontPortMutation) SetDeviceID(i int) {
+	m.device = &i
+}
+
+// DeviceID returns the value of the "device_id" field in the mutation.
+func (m *FrontPortMutation) DeviceID() (r int, exists bool) {
+	v := m.device
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDeviceID resets all changes to the "device_id" field.
+func (m *FrontPortMutation) ResetDeviceID() {
+	m.device = nil
+}
+
+// SetModuleID sets the "module_id" field.
+func (m *FrontPortMutation) SetModuleID(i int) {
+	m.module = &i
+}
+
+// ModuleID returns the value of the "module_id" field in the mutation.
+func (m *FrontPortMutation) ModuleID() (r int, exists bool) {
+	v := m.module
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearModuleID clears the value of the "module_id" field.
+func (m *FrontPortMutation) ClearModuleID() {
+	m.module = nil
+	m.clearedFields[frontport.FieldModuleID] = struct{}{}
+}
+
+// ModuleIDCleared returns if the "module_id" field was cleared in this mutation.
+func (m *FrontPortMutation) ModuleIDCleared() bool {
+	_, ok := m.clearedFields[frontport.FieldModuleID]
+	return ok
+}
+
+// ResetModuleID resets all changes to the "module_id" field.
+func (m *FrontPortMutation) ResetModuleID() {
+	m.module = nil
+	delete(m.clearedFields, frontport.FieldModuleID)
+}
+
+// SetName sets the "name" field.
+func (m *FrontPortMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *FrontPortMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *FrontPortMutation) ResetName() {
+	m.name = nil
+}
+
+// SetNameNatural sets the "_name_natural" field.
+func (m *FrontPortMutation) SetNameNatural(s string) {
+	m.__name_natural = &s
+}
+
+// NameNatural returns the value of the "_name_natural" field in the mutation.
+func (m *FrontPortMutation) NameNatural() (r string, exists bool) {
+	v := m.__name_natural
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetNameNatural resets all changes to the "_name_natural" field.
+func (m *FrontPortMutation) ResetNameNatural() {
+	m.__name_natural = nil
+}
+
+// SetLabel sets the "label" field.
+func (m *FrontPortMutation) SetLabel(s string) {
+	m.label = &s
+}
+
+// Label returns the value of the "label" field in the mutation.
+func (m *FrontPortMutation) Label() (r string, exists bool) {
+	v := m.label
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetLabel resets all changes to the "label" field.
+func (m *FrontPortMutation) ResetLabel() {
+	m.label = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *FrontPortMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *FrontPortMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *FrontPortMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetMarkConnected sets the "mark_connected" field.
+func (m *FrontPortMutation) SetMarkConnected(b bool) {
+	m.mark_connected = &b
+}
+
+// MarkConnected returns the value of the "mark_connected" field in the mutation.
+func (m *FrontPortMutation) MarkConnected() (r bool, exists bool) {
+	v := m.mark_connected
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetMarkConnected resets all changes to the "mark_connected" field.
+func (m *FrontPortMutation) ResetMarkConnected() {
+	m.mark_connected = nil
+}
+
+// SetOccupied sets the "_occupied" field.
+func (m *FrontPortMutation) SetOccupied(b bool) {
+	m.__occupied = &b
+}
+
+// Occupied returns the value of the "_occupied" field in the mutation.
+func (m *FrontPortMutation) Occupied() (r bool, exists bool) {
+	v := m.__occupied
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetOccupied resets all changes to the "_occupied" field.
+func (m *FrontPortMutation) ResetOccupied() {
+	m.__occupied = nil
+}
+
+// SetSiteID sets the "_site_id" field.
+func (m *FrontPortMutation) SetSiteID(i int) {
+	m.__site_id = &i
+	m.add__site_id = nil
+}
+
+// SiteID returns the value of the "_site_id" field in the mutation.
+func (m *FrontPortMutation) SiteID() (r int, exists bool) {
+	v := m.__site_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddSiteID adds i to the "_site_id" field.
+func (m *FrontPortMutation) AddSiteID(i int) {
+	if m.add__site_id != nil {
+		*m.add__site_id += i
+	} else {
+		m.add__site_id = &i
+	}
+}
+
+// AddedSiteID returns the value that was added to the "_site_id" field in this mutation.
+func (m *FrontPortMutation) AddedSiteID() (r int, exists bool) {
+	v := m.add__site_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearSiteID clears the value of the "_site_id" field.
+func (m *FrontPortMutation) ClearSiteID() {
+	m.__site_id = nil
+	m.add__site_id = nil
+	m.clearedFields[frontport.FieldSiteID] = struct{}{}
+}
+
+// SiteIDCleared returns if the "_site_id" field was cleared in this mutation.
+func (m *FrontPortMutation) SiteIDCleared() bool {
+	_, ok := m.clearedFields[frontport.FieldSiteID]
+	return ok
+}
+
+// ResetSiteID resets all changes to the "_site_id" field.
+func (m *FrontPortMutation) ResetSiteID() {
+	m.__site_id = nil
+	m.add__site_id = nil
+	delete(m.clearedFields, frontport.FieldSiteID)
+}
+
+// SetLocationID sets the "_location_id" field.
+func (m *FrontPortMutation) SetLocationID(i int) {
+	m.__location_id = &i
+	m.add__location_id = nil
+}
+
+// LocationID returns the value of the "_location_id" field in the mutation.
+func (m *FrontPortMutation) LocationID() (r int, exists bool) {
+	v := m.__location_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddLocationID adds i to the "_location_id" field.
+func (m *FrontPortMutation) AddLocationID(i int) {
+	if m.add__location_id != nil {
+		*m.add__location_id += i
+	} else {
+		m.add__location_id = &i
+	}
+}
+
+// AddedLocationID returns the value that was added to the "_location_id" field in this mutation.
+func (m *FrontPortMutation) AddedLocationID() (r int, exists bool) {
+	v := m.add__location_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLocationID clears the value of the "_location_id" field.
+func (m *FrontPortMutation) ClearLocationID() {
+	m.__location_id = nil
+	m.add__location_id = nil
+	m.clearedFields[frontport.FieldLocationID] = struct{}{}
+}
+
+// LocationIDCleared returns if the "_location_id" field was cleared in this mutation.
+func (m *FrontPortMutation) LocationIDCleared() bool {
+	_, ok := m.clearedFields[frontport.FieldLocationID]
+	return ok
+}
+
+// ResetLocationID resets all changes to the "_location_id" field.
+func (m *FrontPortMutation) ResetLocationID() {
+	m.__location_id = nil
+	m.add__location_id = nil
+	delete(m.clearedFields, frontport.FieldLocationID)
+}
+
+// SetRackID sets the "_rack_id" field.
+func (m *FrontPortMutation) SetRackID(i int) {
+	m.__rack_id = &i
+	m.add__rack_id = nil
+}
+
+// RackID returns the value of the "_rack_id" field in the mutation.
+func (m *FrontPortMutation) RackID() (r int, exists bool) {
+	v := m.__rack_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddRackID adds i to the "_rack_id" field.
+func (m *FrontPortMutation) AddRackID(i int) {
+	if m.add__rack_id != nil {
+		*m.add__rack_id += i
+	} else {
+		m.add__rack_id = &i
+	}
+}
+
+// AddedRackID returns the value that was added to the "_rack_id" field in this mutation.
+func (m *FrontPortMutation) AddedRackID() (r int, exists bool) {
+	v := m.add__rack_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearRackID clears the value of the "_rack_id" field.
+func (m *FrontPortMutation) ClearRackID() {
+	m.__rack_id = nil
+	m.add__rack_id = nil
+	m.clearedFields[frontport.FieldRackID] = struct{}{}
+}
+
+// RackIDCleared returns if the "_rack_id" field was cleared in this mutation.
+func (m *FrontPortMutation) RackIDCleared() bool {
+	_, ok := m.clearedFields[frontport.FieldRackID]
+	return ok
+}
+
+// ResetRackID resets all changes to the "_rack_id" field.
+func (m *FrontPortMutation) ResetRackID() {
+	m.__rack_id = nil
+	m.add__rack_id = nil
+	delete(m.clearedFields, frontport.FieldRackID)
+}
+
+// SetType sets the "type" field.
+func (m *FrontPortMutation) SetType(s string) {
+	m._type = &s
+}
+
+// GetType returns the value of the "type" field in the mutation.
+func (m *FrontPortMutation) GetType() (r string, exists bool) {
+	v := m._type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetType resets all changes to the "type" field.
+func (m *FrontPortMutation) ResetType() {
+	m._type = nil
+}
+
+// SetColor sets the "color" field.
+func (m *FrontPortMutation) SetColor(s string) {
+	m.color = &s
+}
+
+// Color returns the value of the "color" field in the mutation.
+func (m *FrontPortMutation) Color() (r string, exists bool) {
+	v := m.color
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetColor resets all changes to the "color" field.
+func (m *FrontPortMutation) ResetColor() {
+	m.color = nil
+}
+
+// SetPositions sets the "positions" field.
+func (m *FrontPortMutation) SetPositions(i int) {
+	m.positions = &i
+	m.addpositions = nil
+}
+
+// Positions returns the value of the "positions" field in the mutation.
+func (m *FrontPortMutation) Positions() (r int, exists bool) {
+	v := m.positions
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddPositions adds i to the "positions" field.
+func (m *FrontPortMutation) AddPositions(i int) {
+	if m.addpositions != nil {
+		*m.addpositions += i
+	} else {
+		m.addpositions = &i
+	}
+}
+
+// AddedPositions returns the value that was added to the "positions" field in this mutation.
+func (m *FrontPortMutation) AddedPositions() (r int, exists bool) {
+	v := m.addpositions
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetPositions resets all changes to the "positions" field.
+func (m *FrontPortMutation) ResetPositions() {
+	m.positions = nil
+	m.addpositions = nil
+}
+
+// SetMappings sets the "mappings" field.
+func (m *FrontPortMutation) SetMappings(i []interface{}) {
+	m.mappings = &i
+	m.appendmappings = nil
+}
+
+// Mappings returns the value of the "mappings" field in the mutation.
+func (m *FrontPortMutation) Mappings() (r []interface{}, exists bool) {
+	v := m.mappings
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AppendMappings adds i to the "mappings" field.
+func (m *FrontPortMutation) AppendMappings(i []interface{}) {
+	m.appendmappings = append(m.appendmappings, i...)
+}
+
+// AppendedMappings returns the list of values that were appended to the "mappings" field in this mutation.
+func (m *FrontPortMutation) AppendedMappings() ([]interface{}, bool) {
+	if len(m.appendmappings) == 0 {
+		return nil, false
+	}
+	return m.appendmappings, true
+}
+
+// ResetMappings resets all changes to the "mappings" field.
+func (m *FrontPortMutation) ResetMappings() {
+	m.mappings = nil
+	m.appendmappings = nil
+}
+
+// ClearDevice clears the "device" edge to the Device entity.
+func (m *FrontPortMutation) ClearDevice() {
+	m.cleareddevice = true
+	m.clearedFields[frontport.FieldDeviceID] = struct{}{}
+}
+
+// DeviceCleared reports if the "device" edge to the Device entity was cleared.
+func (m *FrontPortMutation) DeviceCleared() bool {
+	return m.cleareddevice
+}
+
+// DeviceIDs returns the "device" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// DeviceID instead. It exists only for internal usage by the builders.
+func (m *FrontPortMutation) DeviceIDs() (ids []int) {
+	if id := m.device; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetDevice resets all changes to the "device" edge.
+func (m *FrontPortMutation) ResetDevice() {
+	m.device = nil
+	m.cleareddevice = false
+}
+
+// ClearModule clears the "module" edge to the Module entity.
+func (m *FrontPortMutation) ClearModule() {
+	m.clearedmodule = true
+	m.clearedFields[frontport.FieldModuleID] = struct{}{}
+}
+
+// ModuleCleared reports if the "module" edge to the Module entity was cleared.
+func (m *FrontPortMutation) ModuleCleared() bool {
+	return m.ModuleIDCleared() || m.clearedmodule
+}
+
+// ModuleIDs returns the "module" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ModuleID instead. It exists only for internal usage by the builders.
+func (m *FrontPortMutation) ModuleIDs() (ids []int) {
+	if id := m.module; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetModule resets all changes to the "module" edge.
+func (m *FrontPortMutation) ResetModule() {
+	m.module = nil
+	m.clearedmodule = false
+}
+
+// Where appends a list predicates to the FrontPortMutation builder.
+func (m *FrontPortMutation) Where(ps ...predicate.FrontPort) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the FrontPortMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *FrontPortMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.FrontPort, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *FrontPortMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *FrontPortMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (FrontPort).
+func (m *FrontPortMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *FrontPortMutation) Fields() []string {
+	fields := make([]string, 0, 18)
+	if m.created != nil {
+		fields = append(fields, frontport.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, frontport.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, frontport.FieldCustomFieldData)
+	}
+	if m.device != nil {
+		fields = append(fields, frontport.FieldDeviceID)
+	}
+	if m.module != nil {
+		fields = append(fields, frontport.FieldModuleID)
+	}
+	if m.name != nil {
+		fields = append(fields, frontport.FieldName)
+	}
+	if m.__name_natural != nil {
+		fields = append(fields, frontport.FieldNameNatural)
+	}
+	if m.label != nil {
+		fields = append(fields, frontport.FieldLabel)
+	}
+	if m.description != nil {
+		fields = append(fields, frontport.FieldDescription)
+	}
+	if m.mark_connected != nil {
+		fields = append(fields, frontport.FieldMarkConnected)
+	}
+	if m.__occupied != nil {
+		fields = append(fields, frontport.FieldOccupied)
+	}
+	if m.__site_id != nil {
+		fields = append(fields, frontport.FieldSiteID)
+	}
+	if m.__location_id != nil {
+		fields = append(fields, frontport.FieldLocationID)
+	}
+	if m.__rack_id != nil {
+		fields = append(fields, frontport.FieldRackID)
+	}
+	if m._type != nil {
+		fields = append(fields, frontport.FieldType)
+	}
+	if m.color != nil {
+		fields = append(fields, frontport.FieldColor)
+	}
+	if m.positions != nil {
+		fields = append(fields, frontport.FieldPositions)
+	}
+	if m.mappings != nil {
+		fields = append(fields, frontport.FieldMappings)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *FrontPortMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case frontport.FieldCreated:
+		return m.Created()
+	case frontport.FieldLastUpdated:
+		return m.LastUpdated()
+	case frontport.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case frontport.FieldDeviceID:
+		return m.DeviceID()
+	case frontport.FieldModuleID:
+		return m.ModuleID()
+	case frontport.FieldName:
+		return m.Name()
+	case frontport.FieldNameNatural:
+		return m.NameNatural()
+	case frontport.FieldLabel:
+		return m.Label()
+	case frontport.FieldDescription:
+		return m.Description()
+	case frontport.FieldMarkConnected:
+		return m.MarkConnected()
+	case frontport.FieldOccupied:
+		return m.Occupied()
+	case frontport.FieldSiteID:
+		return m.SiteID()
+	case frontport.FieldLocationID:
+		return m.LocationID()
+	case frontport.FieldRackID:
+		return m.RackID()
+	case frontport.FieldType:
+		return m.GetType()
+	case frontport.FieldColor:
+		return m.Color()
+	case frontport.FieldPositions:
+		return m.Positions()
+	case frontport.FieldMappings:
+		return m.Mappings()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *FrontPortMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case frontport.FieldCreated, frontport.FieldLastUpdated, frontport.FieldCustomFieldData, frontport.FieldDeviceID, frontport.FieldModuleID, frontport.FieldName, frontport.FieldNameNatural, frontport.FieldLabel, frontport.FieldDescription, frontport.FieldMarkConnected, frontport.FieldOccupied, frontport.FieldSiteID, frontport.FieldLocationID, frontport.FieldRackID, frontport.FieldType, frontport.FieldColor, frontport.FieldPositions, frontport.FieldMappings:
+	default:
+		return nil, fmt.Errorf("unknown FrontPort field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case frontport.FieldCreated:
+		return old.Created, nil
+	case frontport.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case frontport.FieldCustomFieldData:
+		return old.CustomFieldData, nil
+	case frontport.FieldDeviceID:
+		return old.DeviceID, nil
+	case frontport.FieldModuleID:
+		return old.ModuleID, nil
+	case frontport.FieldName:
+		return old.Name, nil
+	case frontport.FieldNameNatural:
+		return old.NameNatural, nil
+	case frontport.FieldLabel:
+		return old.Label, nil
+	case frontport.FieldDescription:
+		return old.Description, nil
+	case frontport.FieldMarkConnected:
+		return old.MarkConnected, nil
+	case frontport.FieldOccupied:
+		return old.Occupied, nil
+	case frontport.FieldSiteID:
+		return old.SiteID, nil
+	case frontport.FieldLocationID:
+		return old.LocationID, nil
+	case frontport.FieldRackID:
+		return old.RackID, nil
+	case frontport.FieldType:
+		return old.Type, nil
+	case frontport.FieldColor:
+		return old.Color, nil
+	case frontport.FieldPositions:
+		return old.Positions, nil
+	case frontport.FieldMappings:
+		return old.Mappings, nil
+	}
+	return nil, fmt.Errorf("unknown FrontPort field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *FrontPortMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case frontport.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case frontport.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case frontport.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case frontport.FieldDeviceID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDeviceID(v)
+		return nil
+	case frontport.FieldModuleID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetModuleID(v)
+		return nil
+	case frontport.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case frontport.FieldNameNatural:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNameNatural(v)
+		return nil
+	case frontport.FieldLabel:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLabel(v)
+		return nil
+	case frontport.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case frontport.FieldMarkConnected:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMarkConnected(v)
+		return nil
+	case frontport.FieldOccupied:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOccupied(v)
+		return nil
+	case frontport.FieldSiteID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSiteID(v)
+		return nil
+	case frontport.FieldLocationID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLocationID(v)
+		return nil
+	case frontport.FieldRackID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRackID(v)
+		return nil
+	case frontport.FieldType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetType(v)
+		return nil
+	case frontport.FieldColor:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetColor(v)
+		return nil
+	case frontport.FieldPositions:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPositions(v)
+		return nil
+	case frontport.FieldMappings:
+		v, ok := value.([]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMappings(v)
+		return nil
+	}
+	return fmt.Errorf("unknown FrontPort field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *FrontPortMutation) AddedFields() []string {
+	var fields []string
+	if m.add__site_id != nil {
+		fields = append(fields, frontport.FieldSiteID)
+	}
+	if m.add__location_id != nil {
+		fields = append(fields, frontport.FieldLocationID)
+	}
+	if m.add__rack_id != nil {
+		fields = append(fields, frontport.FieldRackID)
+	}
+	if m.addpositions != nil {
+		fields = append(fields, frontport.FieldPositions)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *FrontPortMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case frontport.FieldSiteID:
+		return m.AddedSiteID()
+	case frontport.FieldLocationID:
+		return m.AddedLocationID()
+	case frontport.FieldRackID:
+		return m.AddedRackID()
+	case frontport.FieldPositions:
+		return m.AddedPositions()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *FrontPortMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case frontport.FieldSiteID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddSiteID(v)
+		return nil
+	case frontport.FieldLocationID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddLocationID(v)
+		return nil
+	case frontport.FieldRackID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddRackID(v)
+		return nil
+	case frontport.FieldPositions:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPositions(v)
+		return nil
+	}
+	return fmt.Errorf("unknown FrontPort numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *FrontPortMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(frontport.FieldCreated) {
+		fields = append(fields, frontport.FieldCreated)
+	}
+	if m.FieldCleared(frontport.FieldLastUpdated) {
+		fields = append(fields, frontport.FieldLastUpdated)
+	}
+	if m.FieldCleared(frontport.FieldModuleID) {
+		fields = append(fields, frontport.FieldModuleID)
+	}
+	if m.FieldCleared(frontport.FieldSiteID) {
+		fields = append(fields, frontport.FieldSiteID)
+	}
+	if m.FieldCleared(frontport.FieldLocationID) {
+		fields = append(fields, frontport.FieldLocationID)
+	}
+	if m.FieldCleared(frontport.FieldRackID) {
+		fields = append(fields, frontport.FieldRackID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *FrontPortMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *FrontPortMutation) ClearField(name string) error {
+	switch name {
+	case frontport.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case frontport.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case frontport.FieldModuleID:
+		m.ClearModuleID()
+		return nil
+	case frontport.FieldSiteID:
+		m.ClearSiteID()
+		return nil
+	case frontport.FieldLocationID:
+		m.ClearLocationID()
+		return nil
+	case frontport.FieldRackID:
+		m.ClearRackID()
+		return nil
+	}
+	return fmt.Errorf("unknown FrontPort nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *FrontPortMutation) ResetField(name string) error {
+	switch name {
+	case frontport.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case frontport.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case frontport.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case frontport.FieldDeviceID:
+		m.ResetDeviceID()
+		return nil
+	case frontport.FieldModuleID:
+		m.ResetModuleID()
+		return nil
+	case frontport.FieldName:
+		m.ResetName()
+		return nil
+	case frontport.FieldNameNatural:
+		m.ResetNameNatural()
+		return nil
+	case frontport.FieldLabel:
+		m.ResetLabel()
+		return nil
+	case frontport.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case frontport.FieldMarkConnected:
+		m.ResetMarkConnected()
+		return nil
+	case frontport.FieldOccupied:
+		m.ResetOccupied()
+		return nil
+	case frontport.FieldSiteID:
+		m.ResetSiteID()
+		return nil
+	case frontport.FieldLocationID:
+		m.ResetLocationID()
+		return nil
+	case frontport.FieldRackID:
+		m.ResetRackID()
+		return nil
+	case frontport.FieldType:
+		m.ResetType()
+		return nil
+	case frontport.FieldColor:
+		m.ResetColor()
+		return nil
+	case frontport.FieldPositions:
+		m.ResetPositions()
+		return nil
+	case frontport.FieldMappings:
+		m.ResetMappings()
+		return nil
+	}
+	return fmt.Errorf("unknown FrontPort field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *FrontPortMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.device != nil {
+		edges = append(edges, frontport.EdgeDevice)
+	}
+	if m.module != nil {
+		edges = append(edges, frontport.EdgeModule)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *FrontPortMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case frontport.EdgeDevice:
+		if id := m.device; id != nil {
+			return []ent.Value{*id}
+		}
+	case frontport.EdgeModule:
+		if id := m.module; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *FrontPortMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *FrontPortMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *FrontPortMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.cleareddevice {
+		edges = append(edges, frontport.EdgeDevice)
+	}
+	if m.clearedmodule {
+		edges = append(edges, frontport.EdgeModule)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *FrontPortMutation) EdgeCleared(name string) bool {
+	switch name {
+	case frontport.EdgeDevice:
+		return m.cleareddevice
+	case frontport.EdgeModule:
+		return m.clearedmodule
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *FrontPortMutation) ClearEdge(name string) error {
+	switch name {
+	case frontport.EdgeDevice:
+		m.ClearDevice()
+		return nil
+	case frontport.EdgeModule:
+		m.ClearModule()
+		return nil
+	}
+	return fmt.Errorf("unknown FrontPort unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *FrontPortMutation) ResetEdge(name string) error {
+	switch name {
+	case frontport.EdgeDevice:
+		m.ResetDevice()
+		return nil
+	case frontport.EdgeModule:
+		m.ResetModule()
+		return nil
+	}
+	return fmt.Errorf("unknown FrontPort edge %s", name)
 }
 
 // FrontPortTemplateMutation represents an operation that mutates the FrontPortTemplate nodes in the graph.
@@ -20815,6 +27968,705 @@ func (m *LocationMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown Location edge %s", name)
+}
+
+// MACAddressMutation represents an operation that mutates the MACAddress nodes in the graph.
+type MACAddressMutation struct {
+	config
+	op                    Op
+	typ                   string
+	id                    *int
+	created               *time.Time
+	last_updated          *time.Time
+	custom_field_data     *map[string]interface{}
+	description           *string
+	comments              *string
+	mac_address           *string
+	assigned_object_type  *string
+	assigned_object_id    *int
+	addassigned_object_id *int
+	clearedFields         map[string]struct{}
+	done                  bool
+	oldValue              func(context.Context) (*MACAddress, error)
+	predicates            []predicate.MACAddress
+}
+
+var _ ent.Mutation = (*MACAddressMutation)(nil)
+
+// macaddressOption allows management of the mutation configuration using functional options.
+type macaddressOption func(*MACAddressMutation)
+
+// newMACAddressMutation creates new mutation for the MACAddress entity.
+func newMACAddressMutation(c config, op Op, opts ...macaddressOption) *MACAddressMutation {
+	m := &MACAddressMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeMACAddress,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withMACAddressID sets the ID field of the mutation.
+func withMACAddressID(id int) macaddressOption {
+	return func(m *MACAddressMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *MACAddress
+		)
+		m.oldValue = func(ctx context.Context) (*MACAddress, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().MACAddress.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withMACAddress sets the old MACAddress of the mutation.
+func withMACAddress(node *MACAddress) macaddressOption {
+	return func(m *MACAddressMutation) {
+		m.oldValue = func(context.Context) (*MACAddress, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m MACAddressMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m MACAddressMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *MACAddressMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *MACAddressMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().MACAddress.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *MACAddressMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *MACAddressMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *MACAddressMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[macaddress.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *MACAddressMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[macaddress.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *MACAddressMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, macaddress.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *MACAddressMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *MACAddressMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *MACAddressMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[macaddress.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *MACAddressMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[macaddress.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *MACAddressMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, macaddress.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *MACAddressMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *MACAddressMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *MACAddressMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *MACAddressMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *MACAddressMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *MACAddressMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetComments sets the "comments" field.
+func (m *MACAddressMutation) SetComments(s string) {
+	m.comments = &s
+}
+
+// Comments returns the value of the "comments" field in the mutation.
+func (m *MACAddressMutation) Comments() (r string, exists bool) {
+	v := m.comments
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetComments resets all changes to the "comments" field.
+func (m *MACAddressMutation) ResetComments() {
+	m.comments = nil
+}
+
+// SetMACAddress sets the "mac_address" field.
+func (m *MACAddressMutation) SetMACAddress(s string) {
+	m.mac_address = &s
+}
+
+// MACAddress returns the value of the "mac_address" field in the mutation.
+func (m *MACAddressMutation) MACAddress() (r string, exists bool) {
+	v := m.mac_address
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetMACAddress resets all changes to the "mac_address" field.
+func (m *MACAddressMutation) ResetMACAddress() {
+	m.mac_address = nil
+}
+
+// SetAssignedObjectType sets the "assigned_object_type" field.
+func (m *MACAddressMutation) SetAssignedObjectType(s string) {
+	m.assigned_object_type = &s
+}
+
+// AssignedObjectType returns the value of the "assigned_object_type" field in the mutation.
+func (m *MACAddressMutation) AssignedObjectType() (r string, exists bool) {
+	v := m.assigned_object_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearAssignedObjectType clears the value of the "assigned_object_type" field.
+func (m *MACAddressMutation) ClearAssignedObjectType() {
+	m.assigned_object_type = nil
+	m.clearedFields[macaddress.FieldAssignedObjectType] = struct{}{}
+}
+
+// AssignedObjectTypeCleared returns if the "assigned_object_type" field was cleared in this mutation.
+func (m *MACAddressMutation) AssignedObjectTypeCleared() bool {
+	_, ok := m.clearedFields[macaddress.FieldAssignedObjectType]
+	return ok
+}
+
+// ResetAssignedObjectType resets all changes to the "assigned_object_type" field.
+func (m *MACAddressMutation) ResetAssignedObjectType() {
+	m.assigned_object_type = nil
+	delete(m.clearedFields, macaddress.FieldAssignedObjectType)
+}
+
+// SetAssignedObjectID sets the "assigned_object_id" field.
+func (m *MACAddressMutation) SetAssignedObjectID(i int) {
+	m.assigned_object_id = &i
+	m.addassigned_object_id = nil
+}
+
+// AssignedObjectID returns the value of the "assigned_object_id" field in the mutation.
+func (m *MACAddressMutation) AssignedObjectID() (r int, exists bool) {
+	v := m.assigned_object_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddAssignedObjectID adds i to the "assigned_object_id" field.
+func (m *MACAddressMutation) AddAssignedObjectID(i int) {
+	if m.addassigned_object_id != nil {
+		*m.addassigned_object_id += i
+	} else {
+		m.addassigned_object_id = &i
+	}
+}
+
+// AddedAssignedObjectID returns the value that was added to the "assigned_object_id" field in this mutation.
+func (m *MACAddressMutation) AddedAssignedObjectID() (r int, exists bool) {
+	v := m.addassigned_object_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearAssignedObjectID clears the value of the "assigned_object_id" field.
+func (m *MACAddressMutation) ClearAssignedObjectID() {
+	m.assigned_object_id = nil
+	m.addassigned_object_id = nil
+	m.clearedFields[macaddress.FieldAssignedObjectID] = struct{}{}
+}
+
+// AssignedObjectIDCleared returns if the "assigned_object_id" field was cleared in this mutation.
+func (m *MACAddressMutation) AssignedObjectIDCleared() bool {
+	_, ok := m.clearedFields[macaddress.FieldAssignedObjectID]
+	return ok
+}
+
+// ResetAssignedObjectID resets all changes to the "assigned_object_id" field.
+func (m *MACAddressMutation) ResetAssignedObjectID() {
+	m.assigned_object_id = nil
+	m.addassigned_object_id = nil
+	delete(m.clearedFields, macaddress.FieldAssignedObjectID)
+}
+
+// Where appends a list predicates to the MACAddressMutation builder.
+func (m *MACAddressMutation) Where(ps ...predicate.MACAddress) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the MACAddressMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *MACAddressMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.MACAddress, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *MACAddressMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *MACAddressMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (MACAddress).
+func (m *MACAddressMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *MACAddressMutation) Fields() []string {
+	fields := make([]string, 0, 8)
+	if m.created != nil {
+		fields = append(fields, macaddress.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, macaddress.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, macaddress.FieldCustomFieldData)
+	}
+	if m.description != nil {
+		fields = append(fields, macaddress.FieldDescription)
+	}
+	if m.comments != nil {
+		fields = append(fields, macaddress.FieldComments)
+	}
+	if m.mac_address != nil {
+		fields = append(fields, macaddress.FieldMACAddress)
+	}
+	if m.assigned_object_type != nil {
+		fields = append(fields, macaddress.FieldAssignedObjectType)
+	}
+	if m.assigned_object_id != nil {
+		fields = append(fields, macaddress.FieldAssignedObjectID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *MACAddressMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case macaddress.FieldCreated:
+		return m.Created()
+	case macaddress.FieldLastUpdated:
+		return m.LastUpdated()
+	case macaddress.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case macaddress.FieldDescription:
+		return m.Description()
+	case macaddress.FieldComments:
+		return m.Comments()
+	case macaddress.FieldMACAddress:
+		return m.MACAddress()
+	case macaddress.FieldAssignedObjectType:
+		return m.AssignedObjectType()
+	case macaddress.FieldAssignedObjectID:
+		return m.AssignedObjectID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *MACAddressMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case macaddress.FieldCreated, macaddress.FieldLastUpdated, macaddress.FieldCustomFieldData, macaddress.FieldDescription, macaddress.FieldComments, macaddress.FieldMACAddress, macaddress.FieldAssignedObjectType, macaddress.FieldAssignedObjectID:
+	default:
+		return nil, fmt.Errorf("unknown MACAddress field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case macaddress.FieldCreated:
+		return old.Created, nil
+	case macaddress.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case macaddress.FieldCustomFieldData:
+		return old.CustomFieldData, nil
+	case macaddress.FieldDescription:
+		return old.Description, nil
+	case macaddress.FieldComments:
+		return old.Comments, nil
+	case macaddress.FieldMACAddress:
+		return old.MACAddress, nil
+	case macaddress.FieldAssignedObjectType:
+		return old.AssignedObjectType, nil
+	case macaddress.FieldAssignedObjectID:
+		return old.AssignedObjectID, nil
+	}
+	return nil, fmt.Errorf("unknown MACAddress field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *MACAddressMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case macaddress.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case macaddress.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case macaddress.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case macaddress.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case macaddress.FieldComments:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetComments(v)
+		return nil
+	case macaddress.FieldMACAddress:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMACAddress(v)
+		return nil
+	case macaddress.FieldAssignedObjectType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAssignedObjectType(v)
+		return nil
+	case macaddress.FieldAssignedObjectID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAssignedObjectID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown MACAddress field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *MACAddressMutation) AddedFields() []string {
+	var fields []string
+	if m.addassigned_object_id != nil {
+		fields = append(fields, macaddress.FieldAssignedObjectID)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *MACAddressMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case macaddress.FieldAssignedObjectID:
+		return m.AddedAssignedObjectID()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *MACAddressMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case macaddress.FieldAssignedObjectID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAssignedObjectID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown MACAddress numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *MACAddressMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(macaddress.FieldCreated) {
+		fields = append(fields, macaddress.FieldCreated)
+	}
+	if m.FieldCleared(macaddress.FieldLastUpdated) {
+		fields = append(fields, macaddress.FieldLastUpdated)
+	}
+	if m.FieldCleared(macaddress.FieldAssignedObjectType) {
+		fields = append(fields, macaddress.FieldAssignedObjectType)
+	}
+	if m.FieldCleared(macaddress.FieldAssignedObjectID) {
+		fields = append(fields, macaddress.FieldAssignedObjectID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *MACAddressMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *MACAddressMutation) ClearField(name string) error {
+	switch name {
+	case macaddress.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case macaddress.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case macaddress.FieldAssignedObjectType:
+		m.ClearAssignedObjectType()
+		return nil
+	case macaddress.FieldAssignedObjectID:
+		m.ClearAssignedObjectID()
+		return nil
+	}
+	return fmt.Errorf("unknown MACAddress nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *MACAddressMutation) ResetField(name string) error {
+	switch name {
+	case macaddress.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case macaddress.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case macaddress.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case macaddress.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case macaddress.FieldComments:
+		m.ResetComments()
+		return nil
+	case macaddress.FieldMACAddress:
+		m.ResetMACAddress()
+		return nil
+	case macaddress.FieldAssignedObjectType:
+		m.ResetAssignedObjectType()
+		return nil
+	case macaddress.FieldAssignedObjectID:
+		m.ResetAssignedObjectID()
+		return nil
+	}
+	return fmt.Errorf("unknown MACAddress field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *MACAddressMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *MACAddressMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *MACAddressMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *MACAddressMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *MACAddressMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *MACAddressMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *MACAddressMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown MACAddress unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *MACAddressMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown MACAddress edge %s", name)
 }
 
 // ManufacturerMutation represents an operation that mutates the Manufacturer nodes in the graph.
@@ -31804,6 +39656,1421 @@ func (m *PowerFeedMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown PowerFeed edge %s", name)
 }
 
+// PowerOutletMutation represents an operation that mutates the PowerOutlet nodes in the graph.
+type PowerOutletMutation struct {
+	config
+	op                Op
+	typ               string
+	id                *int
+	created           *time.Time
+	last_updated      *time.Time
+	custom_field_data *map[string]interface{}
+	name              *string
+	__name_natural    *string
+	label             *string
+	description       *string
+	mark_connected    *bool
+	__occupied        *bool
+	__site_id         *int
+	add__site_id      *int
+	__location_id     *int
+	add__location_id  *int
+	__rack_id         *int
+	add__rack_id      *int
+	_type             *string
+	status            *string
+	color             *string
+	feed_leg          *string
+	clearedFields     map[string]struct{}
+	device            *int
+	cleareddevice     bool
+	module            *int
+	clearedmodule     bool
+	power_port        *int
+	clearedpower_port bool
+	done              bool
+	oldValue          func(context.Context) (*PowerOutlet, error)
+	predicates        []predicate.PowerOutlet
+}
+
+var _ ent.Mutation = (*PowerOutletMutation)(nil)
+
+// poweroutletOption allows management of the mutation configuration using functional options.
+type poweroutletOption func(*PowerOutletMutation)
+
+// newPowerOutletMutation creates new mutation for the PowerOutlet entity.
+func newPowerOutletMutation(c config, op Op, opts ...poweroutletOption) *PowerOutletMutation {
+	m := &PowerOutletMutation{
+		config:        c,
+		op:            op,
+		typ:           TypePowerOutlet,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withPowerOutletID sets the ID field of the mutation.
+func withPowerOutletID(id int) poweroutletOption {
+	return func(m *PowerOutletMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *PowerOutlet
+		)
+		m.oldValue = func(ctx context.Context) (*PowerOutlet, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().PowerOutlet.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withPowerOutlet sets the old PowerOutlet of the mutation.
+func withPowerOutlet(node *PowerOutlet) poweroutletOption {
+	return func(m *PowerOutletMutation) {
+		m.oldValue = func(context.Context) (*PowerOutlet, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m PowerOutletMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m PowerOutletMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *PowerOutletMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *PowerOutletMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().PowerOutlet.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *PowerOutletMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *PowerOutletMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *PowerOutletMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[poweroutlet.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *PowerOutletMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[poweroutlet.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *PowerOutletMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, poweroutlet.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *PowerOutletMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *PowerOutletMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *PowerOutletMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[poweroutlet.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *PowerOutletMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[poweroutlet.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *PowerOutletMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, poweroutlet.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *PowerOutletMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *PowerOutletMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *PowerOutletMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetDeviceID sets the "device_id" field.
+func (m *PowerOutletMutation) SetDeviceID(i int) {
+	m.device = &i
+}
+
+// DeviceID returns the value of the "device_id" field in the mutation.
+func (m *PowerOutletMutation) DeviceID() (r int, exists bool) {
+	v := m.device
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDeviceID resets all changes to the "device_id" field.
+func (m *PowerOutletMutation) ResetDeviceID() {
+	m.device = nil
+}
+
+// SetModuleID sets the "module_id" field.
+func (m *PowerOutletMutation) SetModuleID(i int) {
+	m.module = &i
+}
+
+// ModuleID returns the value of the "module_id" field in the mutation.
+func (m *PowerOutletMutation) ModuleID() (r int, exists bool) {
+	v := m.module
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearModuleID clears the value of the "module_id" field.
+func (m *PowerOutletMutation) ClearModuleID() {
+	m.module = nil
+	m.clearedFields[poweroutlet.FieldModuleID] = struct{}{}
+}
+
+// ModuleIDCleared returns if the "module_id" field was cleared in this mutation.
+func (m *PowerOutletMutation) ModuleIDCleared() bool {
+	_, ok := m.clearedFields[poweroutlet.FieldModuleID]
+	return ok
+}
+
+// ResetModuleID resets all changes to the "module_id" field.
+func (m *PowerOutletMutation) ResetModuleID() {
+	m.module = nil
+	delete(m.clearedFields, poweroutlet.FieldModuleID)
+}
+
+// SetName sets the "name" field.
+func (m *PowerOutletMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *PowerOutletMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *PowerOutletMutation) ResetName() {
+	m.name = nil
+}
+
+// SetNameNatural sets the "_name_natural" field.
+func (m *PowerOutletMutation) SetNameNatural(s string) {
+	m.__name_natural = &s
+}
+
+// NameNatural returns the value of the "_name_natural" field in the mutation.
+func (m *PowerOutletMutation) NameNatural() (r string, exists bool) {
+	v := m.__name_natural
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetNameNatural resets all changes to the "_name_natural" field.
+func (m *PowerOutletMutation) ResetNameNatural() {
+	m.__name_natural = nil
+}
+
+// SetLabel sets the "label" field.
+func (m *PowerOutletMutation) SetLabel(s string) {
+	m.label = &s
+}
+
+// Label returns the value of the "label" field in the mutation.
+func (m *PowerOutletMutation) Label() (r string, exists bool) {
+	v := m.label
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetLabel resets all changes to the "label" field.
+func (m *PowerOutletMutation) ResetLabel() {
+	m.label = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *PowerOutletMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *PowerOutletMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *PowerOutletMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetMarkConnected sets the "mark_connected" field.
+func (m *PowerOutletMutation) SetMarkConnected(b bool) {
+	m.mark_connected = &b
+}
+
+// MarkConnected returns the value of the "mark_connected" field in the mutation.
+func (m *PowerOutletMutation) MarkConnected() (r bool, exists bool) {
+	v := m.mark_connected
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetMarkConnected resets all changes to the "mark_connected" field.
+func (m *PowerOutletMutation) ResetMarkConnected() {
+	m.mark_connected = nil
+}
+
+// SetOccupied sets the "_occupied" field.
+func (m *PowerOutletMutation) SetOccupied(b bool) {
+	m.__occupied = &b
+}
+
+// Occupied returns the value of the "_occupied" field in the mutation.
+func (m *PowerOutletMutation) Occupied() (r bool, exists bool) {
+	v := m.__occupied
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetOccupied resets all changes to the "_occupied" field.
+func (m *PowerOutletMutation) ResetOccupied() {
+	m.__occupied = nil
+}
+
+// SetSiteID sets the "_site_id" field.
+func (m *PowerOutletMutation) SetSiteID(i int) {
+	m.__site_id = &i
+	m.add__site_id = nil
+}
+
+// SiteID returns the value of the "_site_id" field in the mutation.
+func (m *PowerOutletMutation) SiteID() (r int, exists bool) {
+	v := m.__site_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddSiteID adds i to the "_site_id" field.
+func (m *PowerOutletMutation) AddSiteID(i int) {
+	if m.add__site_id != nil {
+		*m.add__site_id += i
+	} else {
+		m.add__site_id = &i
+	}
+}
+
+// AddedSiteID returns the value that was added to the "_site_id" field in this mutation.
+func (m *PowerOutletMutation) AddedSiteID() (r int, exists bool) {
+	v := m.add__site_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearSiteID clears the value of the "_site_id" field.
+func (m *PowerOutletMutation) ClearSiteID() {
+	m.__site_id = nil
+	m.add__site_id = nil
+	m.clearedFields[poweroutlet.FieldSiteID] = struct{}{}
+}
+
+// SiteIDCleared returns if the "_site_id" field was cleared in this mutation.
+func (m *PowerOutletMutation) SiteIDCleared() bool {
+	_, ok := m.clearedFields[poweroutlet.FieldSiteID]
+	return ok
+}
+
+// ResetSiteID resets all changes to the "_site_id" field.
+func (m *PowerOutletMutation) ResetSiteID() {
+	m.__site_id = nil
+	m.add__site_id = nil
+	delete(m.clearedFields, poweroutlet.FieldSiteID)
+}
+
+// SetLocationID sets the "_location_id" field.
+func (m *PowerOutletMutation) SetLocationID(i int) {
+	m.__location_id = &i
+	m.add__location_id = nil
+}
+
+// LocationID returns the value of the "_location_id" field in the mutation.
+func (m *PowerOutletMutation) LocationID() (r int, exists bool) {
+	v := m.__location_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddLocationID adds i to the "_location_id" field.
+func (m *PowerOutletMutation) AddLocationID(i int) {
+	if m.add__location_id != nil {
+		*m.add__location_id += i
+	} else {
+		m.add__location_id = &i
+	}
+}
+
+// AddedLocationID returns the value that was added to the "_location_id" field in this mutation.
+func (m *PowerOutletMutation) AddedLocationID() (r int, exists bool) {
+	v := m.add__location_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLocationID clears the value of the "_location_id" field.
+func (m *PowerOutletMutation) ClearLocationID() {
+	m.__location_id = nil
+	m.add__location_id = nil
+	m.clearedFields[poweroutlet.FieldLocationID] = struct{}{}
+}
+
+// LocationIDCleared returns if the "_location_id" field was cleared in this mutation.
+func (m *PowerOutletMutation) LocationIDCleared() bool {
+	_, ok := m.clearedFields[poweroutlet.FieldLocationID]
+	return ok
+}
+
+// ResetLocationID resets all changes to the "_location_id" field.
+func (m *PowerOutletMutation) ResetLocationID() {
+	m.__location_id = nil
+	m.add__location_id = nil
+	delete(m.clearedFields, poweroutlet.FieldLocationID)
+}
+
+// SetRackID sets the "_rack_id" field.
+func (m *PowerOutletMutation) SetRackID(i int) {
+	m.__rack_id = &i
+	m.add__rack_id = nil
+}
+
+// RackID returns the value of the "_rack_id" field in the mutation.
+func (m *PowerOutletMutation) RackID() (r int, exists bool) {
+	v := m.__rack_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddRackID adds i to the "_rack_id" field.
+func (m *PowerOutletMutation) AddRackID(i int) {
+	if m.add__rack_id != nil {
+		*m.add__rack_id += i
+	} else {
+		m.add__rack_id = &i
+	}
+}
+
+// AddedRackID returns the value that was added to the "_rack_id" field in this mutation.
+func (m *PowerOutletMutation) AddedRackID() (r int, exists bool) {
+	v := m.add__rack_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearRackID clears the value of the "_rack_id" field.
+func (m *PowerOutletMutation) ClearRackID() {
+	m.__rack_id = nil
+	m.add__rack_id = nil
+	m.clearedFields[poweroutlet.FieldRackID] = struct{}{}
+}
+
+// RackIDCleared returns if the "_rack_id" field was cleared in this mutation.
+func (m *PowerOutletMutation) RackIDCleared() bool {
+	_, ok := m.clearedFields[poweroutlet.FieldRackID]
+	return ok
+}
+
+// ResetRackID resets all changes to the "_rack_id" field.
+func (m *PowerOutletMutation) ResetRackID() {
+	m.__rack_id = nil
+	m.add__rack_id = nil
+	delete(m.clearedFields, poweroutlet.FieldRackID)
+}
+
+// SetType sets the "type" field.
+func (m *PowerOutletMutation) SetType(s string) {
+	m._type = &s
+}
+
+// GetType returns the value of the "type" field in the mutation.
+func (m *PowerOutletMutation) GetType() (r string, exists bool) {
+	v := m._type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearType clears the value of the "type" field.
+func (m *PowerOutletMutation) ClearType() {
+	m._type = nil
+	m.clearedFields[poweroutlet.FieldType] = struct{}{}
+}
+
+// TypeCleared returns if the "type" field was cleared in this mutation.
+func (m *PowerOutletMutation) TypeCleared() bool {
+	_, ok := m.clearedFields[poweroutlet.FieldType]
+	return ok
+}
+
+// ResetType resets all changes to the "type" field.
+func (m *PowerOutletMutation) ResetType() {
+	m._type = nil
+	delete(m.clearedFields, poweroutlet.FieldType)
+}
+
+// SetStatus sets the "status" field.
+func (m *PowerOutletMutation) SetStatus(s string) {
+	m.status = &s
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *PowerOutletMutation) Status() (r string, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *PowerOutletMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetColor sets the "color" field.
+func (m *PowerOutletMutation) SetColor(s string) {
+	m.color = &s
+}
+
+// Color returns the value of the "color" field in the mutation.
+func (m *PowerOutletMutation) Color() (r string, exists bool) {
+	v := m.color
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetColor resets all changes to the "color" field.
+func (m *PowerOutletMutation) ResetColor() {
+	m.color = nil
+}
+
+// SetPowerPortID sets the "power_port_id" field.
+func (m *PowerOutletMutation) SetPowerPortID(i int) {
+	m.power_port = &i
+}
+
+// PowerPortID returns the value of the "power_port_id" field in the mutation.
+func (m *PowerOutletMutation) PowerPortID() (r int, exists bool) {
+	v := m.power_port
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearPowerPortID clears the value of the "power_port_id" field.
+func (m *PowerOutletMutation) ClearPowerPortID() {
+	m.power_port = nil
+	m.clearedFields[poweroutlet.FieldPowerPortID] = struct{}{}
+}
+
+// PowerPortIDCleared returns if the "power_port_id" field was cleared in this mutation.
+func (m *PowerOutletMutation) PowerPortIDCleared() bool {
+	_, ok := m.clearedFields[poweroutlet.FieldPowerPortID]
+	return ok
+}
+
+// ResetPowerPortID resets all changes to the "power_port_id" field.
+func (m *PowerOutletMutation) ResetPowerPortID() {
+	m.power_port = nil
+	delete(m.clearedFields, poweroutlet.FieldPowerPortID)
+}
+
+// SetFeedLeg sets the "feed_leg" field.
+func (m *PowerOutletMutation) SetFeedLeg(s string) {
+	m.feed_leg = &s
+}
+
+// FeedLeg returns the value of the "feed_leg" field in the mutation.
+func (m *PowerOutletMutation) FeedLeg() (r string, exists bool) {
+	v := m.feed_leg
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearFeedLeg clears the value of the "feed_leg" field.
+func (m *PowerOutletMutation) ClearFeedLeg() {
+	m.feed_leg = nil
+	m.clearedFields[poweroutlet.FieldFeedLeg] = struct{}{}
+}
+
+// FeedLegCleared returns if the "feed_leg" field was cleared in this mutation.
+func (m *PowerOutletMutation) FeedLegCleared() bool {
+	_, ok := m.clearedFields[poweroutlet.FieldFeedLeg]
+	return ok
+}
+
+// ResetFeedLeg resets all changes to the "feed_leg" field.
+func (m *PowerOutletMutation) ResetFeedLeg() {
+	m.feed_leg = nil
+	delete(m.clearedFields, poweroutlet.FieldFeedLeg)
+}
+
+// ClearDevice clears the "device" edge to the Device entity.
+func (m *PowerOutletMutation) ClearDevice() {
+	m.cleareddevice = true
+	m.clearedFields[poweroutlet.FieldDeviceID] = struct{}{}
+}
+
+// DeviceCleared reports if the "device" edge to the Device entity was cleared.
+func (m *PowerOutletMutation) DeviceCleared() bool {
+	return m.cleareddevice
+}
+
+// DeviceIDs returns the "device" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// DeviceID instead. It exists only for internal usage by the builders.
+func (m *PowerOutletMutation) DeviceIDs() (ids []int) {
+	if id := m.device; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetDevice resets all changes to the "device" edge.
+func (m *PowerOutletMutation) ResetDevice() {
+	m.device = nil
+	m.cleareddevice = false
+}
+
+// ClearModule clears the "module" edge to the Module entity.
+func (m *PowerOutletMutation) ClearModule() {
+	m.clearedmodule = true
+	m.clearedFields[poweroutlet.FieldModuleID] = struct{}{}
+}
+
+// ModuleCleared reports if the "module" edge to the Module entity was cleared.
+func (m *PowerOutletMutation) ModuleCleared() bool {
+	return m.ModuleIDCleared() || m.clearedmodule
+}
+
+// ModuleIDs returns the "module" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ModuleID instead. It exists only for internal usage by the builders.
+func (m *PowerOutletMutation) ModuleIDs() (ids []int) {
+	if id := m.module; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetModule resets all changes to the "module" edge.
+func (m *PowerOutletMutation) ResetModule() {
+	m.module = nil
+	m.clearedmodule = false
+}
+
+// ClearPowerPort clears the "power_port" edge to the PowerPort entity.
+func (m *PowerOutletMutation) ClearPowerPort() {
+	m.clearedpower_port = true
+	m.clearedFields[poweroutlet.FieldPowerPortID] = struct{}{}
+}
+
+// PowerPortCleared reports if the "power_port" edge to the PowerPort entity was cleared.
+func (m *PowerOutletMutation) PowerPortCleared() bool {
+	return m.PowerPortIDCleared() || m.clearedpower_port
+}
+
+// PowerPortIDs returns the "power_port" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// PowerPortID instead. It exists only for internal usage by the builders.
+func (m *PowerOutletMutation) PowerPortIDs() (ids []int) {
+	if id := m.power_port; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetPowerPort resets all changes to the "power_port" edge.
+func (m *PowerOutletMutation) ResetPowerPort() {
+	m.power_port = nil
+	m.clearedpower_port = false
+}
+
+// Where appends a list predicates to the PowerOutletMutation builder.
+func (m *PowerOutletMutation) Where(ps ...predicate.PowerOutlet) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the PowerOutletMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *PowerOutletMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.PowerOutlet, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *PowerOutletMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *PowerOutletMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (PowerOutlet).
+func (m *PowerOutletMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *PowerOutletMutation) Fields() []string {
+	fields := make([]string, 0, 19)
+	if m.created != nil {
+		fields = append(fields, poweroutlet.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, poweroutlet.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, poweroutlet.FieldCustomFieldData)
+	}
+	if m.device != nil {
+		fields = append(fields, poweroutlet.FieldDeviceID)
+	}
+	if m.module != nil {
+		fields = append(fields, poweroutlet.FieldModuleID)
+	}
+	if m.name != nil {
+		fields = append(fields, poweroutlet.FieldName)
+	}
+	if m.__name_natural != nil {
+		fields = append(fields, poweroutlet.FieldNameNatural)
+	}
+	if m.label != nil {
+		fields = append(fields, poweroutlet.FieldLabel)
+	}
+	if m.description != nil {
+		fields = append(fields, poweroutlet.FieldDescription)
+	}
+	if m.mark_connected != nil {
+		fields = append(fields, poweroutlet.FieldMarkConnected)
+	}
+	if m.__occupied != nil {
+		fields = append(fields, poweroutlet.FieldOccupied)
+	}
+	if m.__site_id != nil {
+		fields = append(fields, poweroutlet.FieldSiteID)
+	}
+	if m.__location_id != nil {
+		fields = append(fields, poweroutlet.FieldLocationID)
+	}
+	if m.__rack_id != nil {
+		fields = append(fields, poweroutlet.FieldRackID)
+	}
+	if m._type != nil {
+		fields = append(fields, poweroutlet.FieldType)
+	}
+	if m.status != nil {
+		fields = append(fields, poweroutlet.FieldStatus)
+	}
+	if m.color != nil {
+		fields = append(fields, poweroutlet.FieldColor)
+	}
+	if m.power_port != nil {
+		fields = append(fields, poweroutlet.FieldPowerPortID)
+	}
+	if m.feed_leg != nil {
+		fields = append(fields, poweroutlet.FieldFeedLeg)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *PowerOutletMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case poweroutlet.FieldCreated:
+		return m.Created()
+	case poweroutlet.FieldLastUpdated:
+		return m.LastUpdated()
+	case poweroutlet.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case poweroutlet.FieldDeviceID:
+		return m.DeviceID()
+	case poweroutlet.FieldModuleID:
+		return m.ModuleID()
+	case poweroutlet.FieldName:
+		return m.Name()
+	case poweroutlet.FieldNameNatural:
+		return m.NameNatural()
+	case poweroutlet.FieldLabel:
+		return m.Label()
+	case poweroutlet.FieldDescription:
+		return m.Description()
+	case poweroutlet.FieldMarkConnected:
+		return m.MarkConnected()
+	case poweroutlet.FieldOccupied:
+		return m.Occupied()
+	case poweroutlet.FieldSiteID:
+		return m.SiteID()
+	case poweroutlet.FieldLocationID:
+		return m.LocationID()
+	case poweroutlet.FieldRackID:
+		return m.RackID()
+	case poweroutlet.FieldType:
+		return m.GetType()
+	case poweroutlet.FieldStatus:
+		return m.Status()
+	case poweroutlet.FieldColor:
+		return m.Color()
+	case poweroutlet.FieldPowerPortID:
+		return m.PowerPortID()
+	case poweroutlet.FieldFeedLeg:
+		return m.FeedLeg()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *PowerOutletMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case poweroutlet.FieldCreated, poweroutlet.FieldLastUpdated, poweroutlet.FieldCustomFieldData, poweroutlet.FieldDeviceID, poweroutlet.FieldModuleID, poweroutlet.FieldName, poweroutlet.FieldNameNatural, poweroutlet.FieldLabel, poweroutlet.FieldDescription, poweroutlet.FieldMarkConnected, poweroutlet.FieldOccupied, poweroutlet.FieldSiteID, poweroutlet.FieldLocationID, poweroutlet.FieldRackID, poweroutlet.FieldType, poweroutlet.FieldStatus, poweroutlet.FieldColor, poweroutlet.FieldPowerPortID, poweroutlet.FieldFeedLeg:
+	default:
+		return nil, fmt.Errorf("unknown PowerOutlet field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case poweroutlet.FieldCreated:
+		return old.Created, nil
+	case poweroutlet.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case poweroutlet.FieldCustomFieldData:
+		return old.CustomFieldData, nil
+	case poweroutlet.FieldDeviceID:
+		return old.DeviceID, nil
+	case poweroutlet.FieldModuleID:
+		return old.ModuleID, nil
+	case poweroutlet.FieldName:
+		return old.Name, nil
+	case poweroutlet.FieldNameNatural:
+		return old.NameNatural, nil
+	case poweroutlet.FieldLabel:
+		return old.Label, nil
+	case poweroutlet.FieldDescription:
+		return old.Description, nil
+	case poweroutlet.FieldMarkConnected:
+		return old.MarkConnected, nil
+	case poweroutlet.FieldOccupied:
+		return old.Occupied, nil
+	case poweroutlet.FieldSiteID:
+		return old.SiteID, nil
+	case poweroutlet.FieldLocationID:
+		return old.LocationID, nil
+	case poweroutlet.FieldRackID:
+		return old.RackID, nil
+	case poweroutlet.FieldType:
+		return old.Type, nil
+	case poweroutlet.FieldStatus:
+		return old.Status, nil
+	case poweroutlet.FieldColor:
+		return old.Color, nil
+	case poweroutlet.FieldPowerPortID:
+		return old.PowerPortID, nil
+	case poweroutlet.FieldFeedLeg:
+		return old.FeedLeg, nil
+	}
+	return nil, fmt.Errorf("unknown PowerOutlet field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PowerOutletMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case poweroutlet.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case poweroutlet.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case poweroutlet.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case poweroutlet.FieldDeviceID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDeviceID(v)
+		return nil
+	case poweroutlet.FieldModuleID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetModuleID(v)
+		return nil
+	case poweroutlet.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case poweroutlet.FieldNameNatural:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNameNatural(v)
+		return nil
+	case poweroutlet.FieldLabel:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLabel(v)
+		return nil
+	case poweroutlet.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case poweroutlet.FieldMarkConnected:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMarkConnected(v)
+		return nil
+	case poweroutlet.FieldOccupied:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOccupied(v)
+		return nil
+	case poweroutlet.FieldSiteID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSiteID(v)
+		return nil
+	case poweroutlet.FieldLocationID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLocationID(v)
+		return nil
+	case poweroutlet.FieldRackID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRackID(v)
+		return nil
+	case poweroutlet.FieldType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetType(v)
+		return nil
+	case poweroutlet.FieldStatus:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case poweroutlet.FieldColor:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetColor(v)
+		return nil
+	case poweroutlet.FieldPowerPortID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPowerPortID(v)
+		return nil
+	case poweroutlet.FieldFeedLeg:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFeedLeg(v)
+		return nil
+	}
+	return fmt.Errorf("unknown PowerOutlet field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *PowerOutletMutation) AddedFields() []string {
+	var fields []string
+	if m.add__site_id != nil {
+		fields = append(fields, poweroutlet.FieldSiteID)
+	}
+	if m.add__location_id != nil {
+		fields = append(fields, poweroutlet.FieldLocationID)
+	}
+	if m.add__rack_id != nil {
+		fields = append(fields, poweroutlet.FieldRackID)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *PowerOutletMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case poweroutlet.FieldSiteID:
+		return m.AddedSiteID()
+	case poweroutlet.FieldLocationID:
+		return m.AddedLocationID()
+	case poweroutlet.FieldRackID:
+		return m.AddedRackID()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PowerOutletMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case poweroutlet.FieldSiteID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddSiteID(v)
+		return nil
+	case poweroutlet.FieldLocationID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddLocationID(v)
+		return nil
+	case poweroutlet.FieldRackID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddRackID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown PowerOutlet numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *PowerOutletMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(poweroutlet.FieldCreated) {
+		fields = append(fields, poweroutlet.FieldCreated)
+	}
+	if m.FieldCleared(poweroutlet.FieldLastUpdated) {
+		fields = append(fields, poweroutlet.FieldLastUpdated)
+	}
+	if m.FieldCleared(poweroutlet.FieldModuleID) {
+		fields = append(fields, poweroutlet.FieldModuleID)
+	}
+	if m.FieldCleared(poweroutlet.FieldSiteID) {
+		fields = append(fields, poweroutlet.FieldSiteID)
+	}
+	if m.FieldCleared(poweroutlet.FieldLocationID) {
+		fields = append(fields, poweroutlet.FieldLocationID)
+	}
+	if m.FieldCleared(poweroutlet.FieldRackID) {
+		fields = append(fields, poweroutlet.FieldRackID)
+	}
+	if m.FieldCleared(poweroutlet.FieldType) {
+		fields = append(fields, poweroutlet.FieldType)
+	}
+	if m.FieldCleared(poweroutlet.FieldPowerPortID) {
+		fields = append(fields, poweroutlet.FieldPowerPortID)
+	}
+	if m.FieldCleared(poweroutlet.FieldFeedLeg) {
+		fields = append(fields, poweroutlet.FieldFeedLeg)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *PowerOutletMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *PowerOutletMutation) ClearField(name string) error {
+	switch name {
+	case poweroutlet.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case poweroutlet.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case poweroutlet.FieldModuleID:
+		m.ClearModuleID()
+		return nil
+	case poweroutlet.FieldSiteID:
+		m.ClearSiteID()
+		return nil
+	case poweroutlet.FieldLocationID:
+		m.ClearLocationID()
+		return nil
+	case poweroutlet.FieldRackID:
+		m.ClearRackID()
+		return nil
+	case poweroutlet.FieldType:
+		m.ClearType()
+		return nil
+	case poweroutlet.FieldPowerPortID:
+		m.ClearPowerPortID()
+		return nil
+	case poweroutlet.FieldFeedLeg:
+		m.ClearFeedLeg()
+		return nil
+	}
+	return fmt.Errorf("unknown PowerOutlet nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *PowerOutletMutation) ResetField(name string) error {
+	switch name {
+	case poweroutlet.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case poweroutlet.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case poweroutlet.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case poweroutlet.FieldDeviceID:
+		m.ResetDeviceID()
+		return nil
+	case poweroutlet.FieldModuleID:
+		m.ResetModuleID()
+		return nil
+	case poweroutlet.FieldName:
+		m.ResetName()
+		return nil
+	case poweroutlet.FieldNameNatural:
+		m.ResetNameNatural()
+		return nil
+	case poweroutlet.FieldLabel:
+		m.ResetLabel()
+		return nil
+	case poweroutlet.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case poweroutlet.FieldMarkConnected:
+		m.ResetMarkConnected()
+		return nil
+	case poweroutlet.FieldOccupied:
+		m.ResetOccupied()
+		return nil
+	case poweroutlet.FieldSiteID:
+		m.ResetSiteID()
+		return nil
+	case poweroutlet.FieldLocationID:
+		m.ResetLocationID()
+		return nil
+	case poweroutlet.FieldRackID:
+		m.ResetRackID()
+		return nil
+	case poweroutlet.FieldType:
+		m.ResetType()
+		return nil
+	case poweroutlet.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case poweroutlet.FieldColor:
+		m.ResetColor()
+		return nil
+	case poweroutlet.FieldPowerPortID:
+		m.ResetPowerPortID()
+		return nil
+	case poweroutlet.FieldFeedLeg:
+		m.ResetFeedLeg()
+		return nil
+	}
+	return fmt.Errorf("unknown PowerOutlet field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *PowerOutletMutation) AddedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.device != nil {
+		edges = append(edges, poweroutlet.EdgeDevice)
+	}
+	if m.module != nil {
+		edges = append(edges, poweroutlet.EdgeModule)
+	}
+	if m.power_port != nil {
+		edges = append(edges, poweroutlet.EdgePowerPort)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *PowerOutletMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case poweroutlet.EdgeDevice:
+		if id := m.device; id != nil {
+			return []ent.Value{*id}
+		}
+	case poweroutlet.EdgeModule:
+		if id := m.module; id != nil {
+			return []ent.Value{*id}
+		}
+	case poweroutlet.EdgePowerPort:
+		if id := m.power_port; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *PowerOutletMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 3)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *PowerOutletMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *PowerOutletMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.cleareddevice {
+		edges = append(edges, poweroutlet.EdgeDevice)
+	}
+	if m.clearedmodule {
+		edges = append(edges, poweroutlet.EdgeModule)
+	}
+	if m.clearedpower_port {
+		edges = append(edges, poweroutlet.EdgePowerPort)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *PowerOutletMutation) EdgeCleared(name string) bool {
+	switch name {
+	case poweroutlet.EdgeDevice:
+		return m.cleareddevice
+	case poweroutlet.EdgeModule:
+		return m.clearedmodule
+	case poweroutlet.EdgePowerPort:
+		return m.clearedpower_port
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *PowerOutletMutation) ClearEdge(name string) error {
+	switch name {
+	case poweroutlet.EdgeDevice:
+		m.ClearDevice()
+		return nil
+	case poweroutlet.EdgeModule:
+		m.ClearModule()
+		return nil
+	case poweroutlet.EdgePowerPort:
+		m.ClearPowerPort()
+		return nil
+	}
+	return fmt.Errorf("unknown PowerOutlet unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *PowerOutletMutation) ResetEdge(name string) error {
+	switch name {
+	case poweroutlet.EdgeDevice:
+		m.ResetDevice()
+		return nil
+	case poweroutlet.EdgeModule:
+		m.ResetModule()
+		return nil
+	case poweroutlet.EdgePowerPort:
+		m.ResetPowerPort()
+		return nil
+	}
+	return fmt.Errorf("unknown PowerOutlet edge %s", name)
+}
+
 // PowerOutletTemplateMutation represents an operation that mutates the PowerOutletTemplate nodes in the graph.
 type PowerOutletTemplateMutation struct {
 	config
@@ -33601,6 +42868,1369 @@ func (m *PowerPanelMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown PowerPanel edge %s", name)
+}
+
+// PowerPortMutation represents an operation that mutates the PowerPort nodes in the graph.
+type PowerPortMutation struct {
+	config
+	op                Op
+	typ               string
+	id                *int
+	created           *time.Time
+	last_updated      *time.Time
+	custom_field_data *map[string]interface{}
+	name              *string
+	__name_natural    *string
+	label             *string
+	description       *string
+	mark_connected    *bool
+	__occupied        *bool
+	__site_id         *int
+	add__site_id      *int
+	__location_id     *int
+	add__location_id  *int
+	__rack_id         *int
+	add__rack_id      *int
+	_type             *string
+	maximum_draw      *int
+	addmaximum_draw   *int
+	allocated_draw    *int
+	addallocated_draw *int
+	clearedFields     map[string]struct{}
+	device            *int
+	cleareddevice     bool
+	module            *int
+	clearedmodule     bool
+	done              bool
+	oldValue          func(context.Context) (*PowerPort, error)
+	predicates        []predicate.PowerPort
+}
+
+var _ ent.Mutation = (*PowerPortMutation)(nil)
+
+// powerportOption allows management of the mutation configuration using functional options.
+type powerportOption func(*PowerPortMutation)
+
+// newPowerPortMutation creates new mutation for the PowerPort entity.
+func newPowerPortMutation(c config, op Op, opts ...powerportOption) *PowerPortMutation {
+	m := &PowerPortMutation{
+		config:        c,
+		op:            op,
+		typ:           TypePowerPort,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withPowerPortID sets the ID field of the mutation.
+func withPowerPortID(id int) powerportOption {
+	return func(m *PowerPortMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *PowerPort
+		)
+		m.oldValue = func(ctx context.Context) (*PowerPort, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().PowerPort.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withPowerPort sets the old PowerPort of the mutation.
+func withPowerPort(node *PowerPort) powerportOption {
+	return func(m *PowerPortMutation) {
+		m.oldValue = func(context.Context) (*PowerPort, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m PowerPortMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m PowerPortMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *PowerPortMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *PowerPortMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().PowerPort.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *PowerPortMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *PowerPortMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *PowerPortMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[powerport.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *PowerPortMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[powerport.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *PowerPortMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, powerport.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *PowerPortMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *PowerPortMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *PowerPortMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[powerport.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *PowerPortMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[powerport.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *PowerPortMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, powerport.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *PowerPortMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *PowerPortMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *PowerPortMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetDeviceID sets the "device_id" field.
+func (m *PowerPortMutation) SetDeviceID(i int) {
+	m.device = &i
+}
+
+// DeviceID returns the value of the "device_id" field in the mutation.
+func (m *PowerPortMutation) DeviceID() (r int, exists bool) {
+	v := m.device
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDeviceID resets all changes to the "device_id" field.
+func (m *PowerPortMutation) ResetDeviceID() {
+	m.device = nil
+}
+
+// SetModuleID sets the "module_id" field.
+func (m *PowerPortMutation) SetModuleID(i int) {
+	m.module = &i
+}
+
+// ModuleID returns the value of the "module_id" field in the mutation.
+func (m *PowerPortMutation) ModuleID() (r int, exists bool) {
+	v := m.module
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearModuleID clears the value of the "module_id" field.
+func (m *PowerPortMutation) ClearModuleID() {
+	m.module = nil
+	m.clearedFields[powerport.FieldModuleID] = struct{}{}
+}
+
+// ModuleIDCleared returns if the "module_id" field was cleared in this mutation.
+func (m *PowerPortMutation) ModuleIDCleared() bool {
+	_, ok := m.clearedFields[powerport.FieldModuleID]
+	return ok
+}
+
+// ResetModuleID resets all changes to the "module_id" field.
+func (m *PowerPortMutation) ResetModuleID() {
+	m.module = nil
+	delete(m.clearedFields, powerport.FieldModuleID)
+}
+
+// SetName sets the "name" field.
+func (m *PowerPortMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *PowerPortMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *PowerPortMutation) ResetName() {
+	m.name = nil
+}
+
+// SetNameNatural sets the "_name_natural" field.
+func (m *PowerPortMutation) SetNameNatural(s string) {
+	m.__name_natural = &s
+}
+
+// NameNatural returns the value of the "_name_natural" field in the mutation.
+func (m *PowerPortMutation) NameNatural() (r string, exists bool) {
+	v := m.__name_natural
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetNameNatural resets all changes to the "_name_natural" field.
+func (m *PowerPortMutation) ResetNameNatural() {
+	m.__name_natural = nil
+}
+
+// SetLabel sets the "label" field.
+func (m *PowerPortMutation) SetLabel(s string) {
+	m.label = &s
+}
+
+// Label returns the value of the "label" field in the mutation.
+func (m *PowerPortMutation) Label() (r string, exists bool) {
+	v := m.label
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetLabel resets all changes to the "label" field.
+func (m *PowerPortMutation) ResetLabel() {
+	m.label = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *PowerPortMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *PowerPortMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *PowerPortMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetMarkConnected sets the "mark_connected" field.
+func (m *PowerPortMutation) SetMarkConnected(b bool) {
+	m.mark_connected = &b
+}
+
+// MarkConnected returns the value of the "mark_connected" field in the mutation.
+func (m *PowerPortMutation) MarkConnected() (r bool, exists bool) {
+	v := m.mark_connected
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetMarkConnected resets all changes to the "mark_connected" field.
+func (m *PowerPortMutation) ResetMarkConnected() {
+	m.mark_connected = nil
+}
+
+// SetOccupied sets the "_occupied" field.
+func (m *PowerPortMutation) SetOccupied(b bool) {
+	m.__occupied = &b
+}
+
+// Occupied returns the value of the "_occupied" field in the mutation.
+func (m *PowerPortMutation) Occupied() (r bool, exists bool) {
+	v := m.__occupied
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetOccupied resets all changes to the "_occupied" field.
+func (m *PowerPortMutation) ResetOccupied() {
+	m.__occupied = nil
+}
+
+// SetSiteID sets the "_site_id" field.
+func (m *PowerPortMutation) SetSiteID(i int) {
+	m.__site_id = &i
+	m.add__site_id = nil
+}
+
+// SiteID returns the value of the "_site_id" field in the mutation.
+func (m *PowerPortMutation) SiteID() (r int, exists bool) {
+	v := m.__site_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddSiteID adds i to the "_site_id" field.
+func (m *PowerPortMutation) AddSiteID(i int) {
+	if m.add__site_id != nil {
+		*m.add__site_id += i
+	} else {
+		m.add__site_id = &i
+	}
+}
+
+// AddedSiteID returns the value that was added to the "_site_id" field in this mutation.
+func (m *PowerPortMutation) AddedSiteID() (r int, exists bool) {
+	v := m.add__site_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearSiteID clears the value of the "_site_id" field.
+func (m *PowerPortMutation) ClearSiteID() {
+	m.__site_id = nil
+	m.add__site_id = nil
+	m.clearedFields[powerport.FieldSiteID] = struct{}{}
+}
+
+// SiteIDCleared returns if the "_site_id" field was cleared in this mutation.
+func (m *PowerPortMutation) SiteIDCleared() bool {
+	_, ok := m.clearedFields[powerport.FieldSiteID]
+	return ok
+}
+
+// ResetSiteID resets all changes to the "_site_id" field.
+func (m *PowerPortMutation) ResetSiteID() {
+	m.__site_id = nil
+	m.add__site_id = nil
+	delete(m.clearedFields, powerport.FieldSiteID)
+}
+
+// SetLocationID sets the "_location_id" field.
+func (m *PowerPortMutation) SetLocationID(i int) {
+	m.__location_id = &i
+	m.add__location_id = nil
+}
+
+// LocationID returns the value of the "_location_id" field in the mutation.
+func (m *PowerPortMutation) LocationID() (r int, exists bool) {
+	v := m.__location_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddLocationID adds i to the "_location_id" field.
+func (m *PowerPortMutation) AddLocationID(i int) {
+	if m.add__location_id != nil {
+		*m.add__location_id += i
+	} else {
+		m.add__location_id = &i
+	}
+}
+
+// AddedLocationID returns the value that was added to the "_location_id" field in this mutation.
+func (m *PowerPortMutation) AddedLocationID() (r int, exists bool) {
+	v := m.add__location_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLocationID clears the value of the "_location_id" field.
+func (m *PowerPortMutation) ClearLocationID() {
+	m.__location_id = nil
+	m.add__location_id = nil
+	m.clearedFields[powerport.FieldLocationID] = struct{}{}
+}
+
+// LocationIDCleared returns if the "_location_id" field was cleared in this mutation.
+func (m *PowerPortMutation) LocationIDCleared() bool {
+	_, ok := m.clearedFields[powerport.FieldLocationID]
+	return ok
+}
+
+// ResetLocationID resets all changes to the "_location_id" field.
+func (m *PowerPortMutation) ResetLocationID() {
+	m.__location_id = nil
+	m.add__location_id = nil
+	delete(m.clearedFields, powerport.FieldLocationID)
+}
+
+// SetRackID sets the "_rack_id" field.
+func (m *PowerPortMutation) SetRackID(i int) {
+	m.__rack_id = &i
+	m.add__rack_id = nil
+}
+
+// RackID returns the value of the "_rack_id" field in the mutation.
+func (m *PowerPortMutation) RackID() (r int, exists bool) {
+	v := m.__rack_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddRackID adds i to the "_rack_id" field.
+func (m *PowerPortMutation) AddRackID(i int) {
+	if m.add__rack_id != nil {
+		*m.add__rack_id += i
+	} else {
+		m.add__rack_id = &i
+	}
+}
+
+// AddedRackID returns the value that was added to the "_rack_id" field in this mutation.
+func (m *PowerPortMutation) AddedRackID() (r int, exists bool) {
+	v := m.add__rack_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearRackID clears the value of the "_rack_id" field.
+func (m *PowerPortMutation) ClearRackID() {
+	m.__rack_id = nil
+	m.add__rack_id = nil
+	m.clearedFields[powerport.FieldRackID] = struct{}{}
+}
+
+// RackIDCleared returns if the "_rack_id" field was cleared in this mutation.
+func (m *PowerPortMutation) RackIDCleared() bool {
+	_, ok := m.clearedFields[powerport.FieldRackID]
+	return ok
+}
+
+// ResetRackID resets all changes to the "_rack_id" field.
+func (m *PowerPortMutation) ResetRackID() {
+	m.__rack_id = nil
+	m.add__rack_id = nil
+	delete(m.clearedFields, powerport.FieldRackID)
+}
+
+// SetType sets the "type" field.
+func (m *PowerPortMutation) SetType(s string) {
+	m._type = &s
+}
+
+// GetType returns the value of the "type" field in the mutation.
+func (m *PowerPortMutation) GetType() (r string, exists bool) {
+	v := m._type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearType clears the value of the "type" field.
+func (m *PowerPortMutation) ClearType() {
+	m._type = nil
+	m.clearedFields[powerport.FieldType] = struct{}{}
+}
+
+// TypeCleared returns if the "type" field was cleared in this mutation.
+func (m *PowerPortMutation) TypeCleared() bool {
+	_, ok := m.clearedFields[powerport.FieldType]
+	return ok
+}
+
+// ResetType resets all changes to the "type" field.
+func (m *PowerPortMutation) ResetType() {
+	m._type = nil
+	delete(m.clearedFields, powerport.FieldType)
+}
+
+// SetMaximumDraw sets the "maximum_draw" field.
+func (m *PowerPortMutation) SetMaximumDraw(i int) {
+	m.maximum_draw = &i
+	m.addmaximum_draw = nil
+}
+
+// MaximumDraw returns the value of the "maximum_draw" field in the mutation.
+func (m *PowerPortMutation) MaximumDraw() (r int, exists bool) {
+	v := m.maximum_draw
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddMaximumDraw adds i to the "maximum_draw" field.
+func (m *PowerPortMutation) AddMaximumDraw(i int) {
+	if m.addmaximum_draw != nil {
+		*m.addmaximum_draw += i
+	} else {
+		m.addmaximum_draw = &i
+	}
+}
+
+// AddedMaximumDraw returns the value that was added to the "maximum_draw" field in this mutation.
+func (m *PowerPortMutation) AddedMaximumDraw() (r int, exists bool) {
+	v := m.addmaximum_draw
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearMaximumDraw clears the value of the "maximum_draw" field.
+func (m *PowerPortMutation) ClearMaximumDraw() {
+	m.maximum_draw = nil
+	m.addmaximum_draw = nil
+	m.clearedFields[powerport.FieldMaximumDraw] = struct{}{}
+}
+
+// MaximumDrawCleared returns if the "maximum_draw" field was cleared in this mutation.
+func (m *PowerPortMutation) MaximumDrawCleared() bool {
+	_, ok := m.clearedFields[powerport.FieldMaximumDraw]
+	return ok
+}
+
+// ResetMaximumDraw resets all changes to the "maximum_draw" field.
+func (m *PowerPortMutation) ResetMaximumDraw() {
+	m.maximum_draw = nil
+	m.addmaximum_draw = nil
+	delete(m.clearedFields, powerport.FieldMaximumDraw)
+}
+
+// SetAllocatedDraw sets the "allocated_draw" field.
+func (m *PowerPortMutation) SetAllocatedDraw(i int) {
+	m.allocated_draw = &i
+	m.addallocated_draw = nil
+}
+
+// AllocatedDraw returns the value of the "allocated_draw" field in the mutation.
+func (m *PowerPortMutation) AllocatedDraw() (r int, exists bool) {
+	v := m.allocated_draw
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddAllocatedDraw adds i to the "allocated_draw" field.
+func (m *PowerPortMutation) AddAllocatedDraw(i int) {
+	if m.addallocated_draw != nil {
+		*m.addallocated_draw += i
+	} else {
+		m.addallocated_draw = &i
+	}
+}
+
+// AddedAllocatedDraw returns the value that was added to the "allocated_draw" field in this mutation.
+func (m *PowerPortMutation) AddedAllocatedDraw() (r int, exists bool) {
+	v := m.addallocated_draw
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearAllocatedDraw clears the value of the "allocated_draw" field.
+func (m *PowerPortMutation) ClearAllocatedDraw() {
+	m.allocated_draw = nil
+	m.addallocated_draw = nil
+	m.clearedFields[powerport.FieldAllocatedDraw] = struct{}{}
+}
+
+// AllocatedDrawCleared returns if the "allocated_draw" field was cleared in this mutation.
+func (m *PowerPortMutation) AllocatedDrawCleared() bool {
+	_, ok := m.clearedFields[powerport.FieldAllocatedDraw]
+	return ok
+}
+
+// ResetAllocatedDraw resets all changes to the "allocated_draw" field.
+func (m *PowerPortMutation) ResetAllocatedDraw() {
+	m.allocated_draw = nil
+	m.addallocated_draw = nil
+	delete(m.clearedFields, powerport.FieldAllocatedDraw)
+}
+
+// ClearDevice clears the "device" edge to the Device entity.
+func (m *PowerPortMutation) ClearDevice() {
+	m.cleareddevice = true
+	m.clearedFields[powerport.FieldDeviceID] = struct{}{}
+}
+
+// DeviceCleared reports if the "device" edge to the Device entity was cleared.
+func (m *PowerPortMutation) DeviceCleared() bool {
+	return m.cleareddevice
+}
+
+// DeviceIDs returns the "device" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// DeviceID instead. It exists only for internal usage by the builders.
+func (m *PowerPortMutation) DeviceIDs() (ids []int) {
+	if id := m.device; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetDevice resets all changes to the "device" edge.
+func (m *PowerPortMutation) ResetDevice() {
+	m.device = nil
+	m.cleareddevice = false
+}
+
+// ClearModule clears the "module" edge to the Module entity.
+func (m *PowerPortMutation) ClearModule() {
+	m.clearedmodule = true
+	m.clearedFields[powerport.FieldModuleID] = struct{}{}
+}
+
+// ModuleCleared reports if the "module" edge to the Module entity was cleared.
+func (m *PowerPortMutation) ModuleCleared() bool {
+	return m.ModuleIDCleared() || m.clearedmodule
+}
+
+// ModuleIDs returns the "module" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ModuleID instead. It exists only for internal usage by the builders.
+func (m *PowerPortMutation) ModuleIDs() (ids []int) {
+	if id := m.module; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetModule resets all changes to the "module" edge.
+func (m *PowerPortMutation) ResetModule() {
+	m.module = nil
+	m.clearedmodule = false
+}
+
+// Where appends a list predicates to the PowerPortMutation builder.
+func (m *PowerPortMutation) Where(ps ...predicate.PowerPort) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the PowerPortMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *PowerPortMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.PowerPort, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *PowerPortMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *PowerPortMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (PowerPort).
+func (m *PowerPortMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *PowerPortMutation) Fields() []string {
+	fields := make([]string, 0, 17)
+	if m.created != nil {
+		fields = append(fields, powerport.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, powerport.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, powerport.FieldCustomFieldData)
+	}
+	if m.device != nil {
+		fields = append(fields, powerport.FieldDeviceID)
+	}
+	if m.module != nil {
+		fields = append(fields, powerport.FieldModuleID)
+	}
+	if m.name != nil {
+		fields = append(fields, powerport.FieldName)
+	}
+	if m.__name_natural != nil {
+		fields = append(fields, powerport.FieldNameNatural)
+	}
+	if m.label != nil {
+		fields = append(fields, powerport.FieldLabel)
+	}
+	if m.description != nil {
+		fields = append(fields, powerport.FieldDescription)
+	}
+	if m.mark_connected != nil {
+		fields = append(fields, powerport.FieldMarkConnected)
+	}
+	if m.__occupied != nil {
+		fields = append(fields, powerport.FieldOccupied)
+	}
+	if m.__site_id != nil {
+		fields = append(fields, powerport.FieldSiteID)
+	}
+	if m.__location_id != nil {
+		fields = append(fields, powerport.FieldLocationID)
+	}
+	if m.__rack_id != nil {
+		fields = append(fields, powerport.FieldRackID)
+	}
+	if m._type != nil {
+		fields = append(fields, powerport.FieldType)
+	}
+	if m.maximum_draw != nil {
+		fields = append(fields, powerport.FieldMaximumDraw)
+	}
+	if m.allocated_draw != nil {
+		fields = append(fields, powerport.FieldAllocatedDraw)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *PowerPortMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case powerport.FieldCreated:
+		return m.Created()
+	case powerport.FieldLastUpdated:
+		return m.LastUpdated()
+	case powerport.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case powerport.FieldDeviceID:
+		return m.DeviceID()
+	case powerport.FieldModuleID:
+		return m.ModuleID()
+	case powerport.FieldName:
+		return m.Name()
+	case powerport.FieldNameNatural:
+		return m.NameNatural()
+	case powerport.FieldLabel:
+		return m.Label()
+	case powerport.FieldDescription:
+		return m.Description()
+	case powerport.FieldMarkConnected:
+		return m.MarkConnected()
+	case powerport.FieldOccupied:
+		return m.Occupied()
+	case powerport.FieldSiteID:
+		return m.SiteID()
+	case powerport.FieldLocationID:
+		return m.LocationID()
+	case powerport.FieldRackID:
+		return m.RackID()
+	case powerport.FieldType:
+		return m.GetType()
+	case powerport.FieldMaximumDraw:
+		return m.MaximumDraw()
+	case powerport.FieldAllocatedDraw:
+		return m.AllocatedDraw()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *PowerPortMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case powerport.FieldCreated, powerport.FieldLastUpdated, powerport.FieldCustomFieldData, powerport.FieldDeviceID, powerport.FieldModuleID, powerport.FieldName, powerport.FieldNameNatural, powerport.FieldLabel, powerport.FieldDescription, powerport.FieldMarkConnected, powerport.FieldOccupied, powerport.FieldSiteID, powerport.FieldLocationID, powerport.FieldRackID, powerport.FieldType, powerport.FieldMaximumDraw, powerport.FieldAllocatedDraw:
+	default:
+		return nil, fmt.Errorf("unknown PowerPort field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case powerport.FieldCreated:
+		return old.Created, nil
+	case powerport.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case powerport.FieldCustomFieldData:
+		return old.CustomFieldData, nil
+	case powerport.FieldDeviceID:
+		return old.DeviceID, nil
+	case powerport.FieldModuleID:
+		return old.ModuleID, nil
+	case powerport.FieldName:
+		return old.Name, nil
+	case powerport.FieldNameNatural:
+		return old.NameNatural, nil
+	case powerport.FieldLabel:
+		return old.Label, nil
+	case powerport.FieldDescription:
+		return old.Description, nil
+	case powerport.FieldMarkConnected:
+		return old.MarkConnected, nil
+	case powerport.FieldOccupied:
+		return old.Occupied, nil
+	case powerport.FieldSiteID:
+		return old.SiteID, nil
+	case powerport.FieldLocationID:
+		return old.LocationID, nil
+	case powerport.FieldRackID:
+		return old.RackID, nil
+	case powerport.FieldType:
+		return old.Type, nil
+	case powerport.FieldMaximumDraw:
+		return old.MaximumDraw, nil
+	case powerport.FieldAllocatedDraw:
+		return old.AllocatedDraw, nil
+	}
+	return nil, fmt.Errorf("unknown PowerPort field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PowerPortMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case powerport.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case powerport.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case powerport.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case powerport.FieldDeviceID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDeviceID(v)
+		return nil
+	case powerport.FieldModuleID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetModuleID(v)
+		return nil
+	case powerport.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case powerport.FieldNameNatural:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNameNatural(v)
+		return nil
+	case powerport.FieldLabel:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLabel(v)
+		return nil
+	case powerport.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case powerport.FieldMarkConnected:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMarkConnected(v)
+		return nil
+	case powerport.FieldOccupied:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOccupied(v)
+		return nil
+	case powerport.FieldSiteID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSiteID(v)
+		return nil
+	case powerport.FieldLocationID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLocationID(v)
+		return nil
+	case powerport.FieldRackID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRackID(v)
+		return nil
+	case powerport.FieldType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetType(v)
+		return nil
+	case powerport.FieldMaximumDraw:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMaximumDraw(v)
+		return nil
+	case powerport.FieldAllocatedDraw:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAllocatedDraw(v)
+		return nil
+	}
+	return fmt.Errorf("unknown PowerPort field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *PowerPortMutation) AddedFields() []string {
+	var fields []string
+	if m.add__site_id != nil {
+		fields = append(fields, powerport.FieldSiteID)
+	}
+	if m.add__location_id != nil {
+		fields = append(fields, powerport.FieldLocationID)
+	}
+	if m.add__rack_id != nil {
+		fields = append(fields, powerport.FieldRackID)
+	}
+	if m.addmaximum_draw != nil {
+		fields = append(fields, powerport.FieldMaximumDraw)
+	}
+	if m.addallocated_draw != nil {
+		fields = append(fields, powerport.FieldAllocatedDraw)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *PowerPortMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case powerport.FieldSiteID:
+		return m.AddedSiteID()
+	case powerport.FieldLocationID:
+		return m.AddedLocationID()
+	case powerport.FieldRackID:
+		return m.AddedRackID()
+	case powerport.FieldMaximumDraw:
+		return m.AddedMaximumDraw()
+	case powerport.FieldAllocatedDraw:
+		return m.AddedAllocatedDraw()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *PowerPortMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case powerport.FieldSiteID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddSiteID(v)
+		return nil
+	case powerport.FieldLocationID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddLocationID(v)
+		return nil
+	case powerport.FieldRackID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddRackID(v)
+		return nil
+	case powerport.FieldMaximumDraw:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddMaximumDraw(v)
+		return nil
+	case powerport.FieldAllocatedDraw:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAllocatedDraw(v)
+		return nil
+	}
+	return fmt.Errorf("unknown PowerPort numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *PowerPortMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(powerport.FieldCreated) {
+		fields = append(fields, powerport.FieldCreated)
+	}
+	if m.FieldCleared(powerport.FieldLastUpdated) {
+		fields = append(fields, powerport.FieldLastUpdated)
+	}
+	if m.FieldCleared(powerport.FieldModuleID) {
+		fields = append(fields, powerport.FieldModuleID)
+	}
+	if m.FieldCleared(powerport.FieldSiteID) {
+		fields = append(fields, powerport.FieldSiteID)
+	}
+	if m.FieldCleared(powerport.FieldLocationID) {
+		fields = append(fields, powerport.FieldLocationID)
+	}
+	if m.FieldCleared(powerport.FieldRackID) {
+		fields = append(fields, powerport.FieldRackID)
+	}
+	if m.FieldCleared(powerport.FieldType) {
+		fields = append(fields, powerport.FieldType)
+	}
+	if m.FieldCleared(powerport.FieldMaximumDraw) {
+		fields = append(fields, powerport.FieldMaximumDraw)
+	}
+	if m.FieldCleared(powerport.FieldAllocatedDraw) {
+		fields = append(fields, powerport.FieldAllocatedDraw)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *PowerPortMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *PowerPortMutation) ClearField(name string) error {
+	switch name {
+	case powerport.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case powerport.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case powerport.FieldModuleID:
+		m.ClearModuleID()
+		return nil
+	case powerport.FieldSiteID:
+		m.ClearSiteID()
+		return nil
+	case powerport.FieldLocationID:
+		m.ClearLocationID()
+		return nil
+	case powerport.FieldRackID:
+		m.ClearRackID()
+		return nil
+	case powerport.FieldType:
+		m.ClearType()
+		return nil
+	case powerport.FieldMaximumDraw:
+		m.ClearMaximumDraw()
+		return nil
+	case powerport.FieldAllocatedDraw:
+		m.ClearAllocatedDraw()
+		return nil
+	}
+	return fmt.Errorf("unknown PowerPort nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *PowerPortMutation) ResetField(name string) error {
+	switch name {
+	case powerport.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case powerport.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case powerport.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case powerport.FieldDeviceID:
+		m.ResetDeviceID()
+		return nil
+	case powerport.FieldModuleID:
+		m.ResetModuleID()
+		return nil
+	case powerport.FieldName:
+		m.ResetName()
+		return nil
+	case powerport.FieldNameNatural:
+		m.ResetNameNatural()
+		return nil
+	case powerport.FieldLabel:
+		m.ResetLabel()
+		return nil
+	case powerport.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case powerport.FieldMarkConnected:
+		m.ResetMarkConnected()
+		return nil
+	case powerport.FieldOccupied:
+		m.ResetOccupied()
+		return nil
+	case powerport.FieldSiteID:
+		m.ResetSiteID()
+		return nil
+	case powerport.FieldLocationID:
+		m.ResetLocationID()
+		return nil
+	case powerport.FieldRackID:
+		m.ResetRackID()
+		return nil
+	case powerport.FieldType:
+		m.ResetType()
+		return nil
+	case powerport.FieldMaximumDraw:
+		m.ResetMaximumDraw()
+		return nil
+	case powerport.FieldAllocatedDraw:
+		m.ResetAllocatedDraw()
+		return nil
+	}
+	return fmt.Errorf("unknown PowerPort field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *PowerPortMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.device != nil {
+		edges = append(edges, powerport.EdgeDevice)
+	}
+	if m.module != nil {
+		edges = append(edges, powerport.EdgeModule)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *PowerPortMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case powerport.EdgeDevice:
+		if id := m.device; id != nil {
+			return []ent.Value{*id}
+		}
+	case powerport.EdgeModule:
+		if id := m.module; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *PowerPortMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *PowerPortMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *PowerPortMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.cleareddevice {
+		edges = append(edges, powerport.EdgeDevice)
+	}
+	if m.clearedmodule {
+		edges = append(edges, powerport.EdgeModule)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *PowerPortMutation) EdgeCleared(name string) bool {
+	switch name {
+	case powerport.EdgeDevice:
+		return m.cleareddevice
+	case powerport.EdgeModule:
+		return m.clearedmodule
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *PowerPortMutation) ClearEdge(name string) error {
+	switch name {
+	case powerport.EdgeDevice:
+		m.ClearDevice()
+		return nil
+	case powerport.EdgeModule:
+		m.ClearModule()
+		return nil
+	}
+	return fmt.Errorf("unknown PowerPort unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *PowerPortMutation) ResetEdge(name string) error {
+	switch name {
+	case powerport.EdgeDevice:
+		m.ResetDevice()
+		return nil
+	case powerport.EdgeModule:
+		m.ResetModule()
+		return nil
+	}
+	return fmt.Errorf("unknown PowerPort edge %s", name)
 }
 
 // PowerPortTemplateMutation represents an operation that mutates the PowerPortTemplate nodes in the graph.
@@ -43889,6 +54519,1330 @@ func (m *RackTypeMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown RackType edge %s", name)
 }
 
+// RearPortMutation represents an operation that mutates the RearPort nodes in the graph.
+type RearPortMutation struct {
+	config
+	op                Op
+	typ               string
+	id                *int
+	created           *time.Time
+	last_updated      *time.Time
+	custom_field_data *map[string]interface{}
+	name              *string
+	__name_natural    *string
+	label             *string
+	description       *string
+	mark_connected    *bool
+	__occupied        *bool
+	__site_id         *int
+	add__site_id      *int
+	__location_id     *int
+	add__location_id  *int
+	__rack_id         *int
+	add__rack_id      *int
+	_type             *string
+	color             *string
+	positions         *int
+	addpositions      *int
+	mappings          *[]interface{}
+	appendmappings    []interface{}
+	clearedFields     map[string]struct{}
+	device            *int
+	cleareddevice     bool
+	module            *int
+	clearedmodule     bool
+	done              bool
+	oldValue          func(context.Context) (*RearPort, error)
+	predicates        []predicate.RearPort
+}
+
+var _ ent.Mutation = (*RearPortMutation)(nil)
+
+// rearportOption allows management of the mutation configuration using functional options.
+type rearportOption func(*RearPortMutation)
+
+// newRearPortMutation creates new mutation for the RearPort entity.
+func newRearPortMutation(c config, op Op, opts ...rearportOption) *RearPortMutation {
+	m := &RearPortMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeRearPort,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withRearPortID sets the ID field of the mutation.
+func withRearPortID(id int) rearportOption {
+	return func(m *RearPortMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *RearPort
+		)
+		m.oldValue = func(ctx context.Context) (*RearPort, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().RearPort.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withRearPort sets the old RearPort of the mutation.
+func withRearPort(node *RearPort) rearportOption {
+	return func(m *RearPortMutation) {
+		m.oldValue = func(context.Context) (*RearPort, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m RearPortMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m RearPortMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *RearPortMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *RearPortMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().RearPort.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *RearPortMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *RearPortMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *RearPortMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[rearport.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *RearPortMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[rearport.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *RearPortMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, rearport.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *RearPortMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *RearPortMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *RearPortMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[rearport.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *RearPortMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[rearport.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *RearPortMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, rearport.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *RearPortMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *RearPortMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *RearPortMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetDeviceID sets the "device_id" field.
+func (m *RearPortMutation) SetDeviceID(i int) {
+	m.device = &i
+}
+
+// DeviceID returns the value of the "device_id" field in the mutation.
+func (m *RearPortMutation) DeviceID() (r int, exists bool) {
+	v := m.device
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDeviceID resets all changes to the "device_id" field.
+func (m *RearPortMutation) ResetDeviceID() {
+	m.device = nil
+}
+
+// SetModuleID sets the "module_id" field.
+func (m *RearPortMutation) SetModuleID(i int) {
+	m.module = &i
+}
+
+// ModuleID returns the value of the "module_id" field in the mutation.
+func (m *RearPortMutation) ModuleID() (r int, exists bool) {
+	v := m.module
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearModuleID clears the value of the "module_id" field.
+func (m *RearPortMutation) ClearModuleID() {
+	m.module = nil
+	m.clearedFields[rearport.FieldModuleID] = struct{}{}
+}
+
+// ModuleIDCleared returns if the "module_id" field was cleared in this mutation.
+func (m *RearPortMutation) ModuleIDCleared() bool {
+	_, ok := m.clearedFields[rearport.FieldModuleID]
+	return ok
+}
+
+// ResetModuleID resets all changes to the "module_id" field.
+func (m *RearPortMutation) ResetModuleID() {
+	m.module = nil
+	delete(m.clearedFields, rearport.FieldModuleID)
+}
+
+// SetName sets the "name" field.
+func (m *RearPortMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *RearPortMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *RearPortMutation) ResetName() {
+	m.name = nil
+}
+
+// SetNameNatural sets the "_name_natural" field.
+func (m *RearPortMutation) SetNameNatural(s string) {
+	m.__name_natural = &s
+}
+
+// NameNatural returns the value of the "_name_natural" field in the mutation.
+func (m *RearPortMutation) NameNatural() (r string, exists bool) {
+	v := m.__name_natural
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetNameNatural resets all changes to the "_name_natural" field.
+func (m *RearPortMutation) ResetNameNatural() {
+	m.__name_natural = nil
+}
+
+// SetLabel sets the "label" field.
+func (m *RearPortMutation) SetLabel(s string) {
+	m.label = &s
+}
+
+// Label returns the value of the "label" field in the mutation.
+func (m *RearPortMutation) Label() (r string, exists bool) {
+	v := m.label
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetLabel resets all changes to the "label" field.
+func (m *RearPortMutation) ResetLabel() {
+	m.label = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *RearPortMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *RearPortMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *RearPortMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetMarkConnected sets the "mark_connected" field.
+func (m *RearPortMutation) SetMarkConnected(b bool) {
+	m.mark_connected = &b
+}
+
+// MarkConnected returns the value of the "mark_connected" field in the mutation.
+func (m *RearPortMutation) MarkConnected() (r bool, exists bool) {
+	v := m.mark_connected
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetMarkConnected resets all changes to the "mark_connected" field.
+func (m *RearPortMutation) ResetMarkConnected() {
+	m.mark_connected = nil
+}
+
+// SetOccupied sets the "_occupied" field.
+func (m *RearPortMutation) SetOccupied(b bool) {
+	m.__occupied = &b
+}
+
+// Occupied returns the value of the "_occupied" field in the mutation.
+func (m *RearPortMutation) Occupied() (r bool, exists bool) {
+	v := m.__occupied
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetOccupied resets all changes to the "_occupied" field.
+func (m *RearPortMutation) ResetOccupied() {
+	m.__occupied = nil
+}
+
+// SetSiteID sets the "_site_id" field.
+func (m *RearPortMutation) SetSiteID(i int) {
+	m.__site_id = &i
+	m.add__site_id = nil
+}
+
+// SiteID returns the value of the "_site_id" field in the mutation.
+func (m *RearPortMutation) SiteID() (r int, exists bool) {
+	v := m.__site_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddSiteID adds i to the "_site_id" field.
+func (m *RearPortMutation) AddSiteID(i int) {
+	if m.add__site_id != nil {
+		*m.add__site_id += i
+	} else {
+		m.add__site_id = &i
+	}
+}
+
+// AddedSiteID returns the value that was added to the "_site_id" field in this mutation.
+func (m *RearPortMutation) AddedSiteID() (r int, exists bool) {
+	v := m.add__site_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearSiteID clears the value of the "_site_id" field.
+func (m *RearPortMutation) ClearSiteID() {
+	m.__site_id = nil
+	m.add__site_id = nil
+	m.clearedFields[rearport.FieldSiteID] = struct{}{}
+}
+
+// SiteIDCleared returns if the "_site_id" field was cleared in this mutation.
+func (m *RearPortMutation) SiteIDCleared() bool {
+	_, ok := m.clearedFields[rearport.FieldSiteID]
+	return ok
+}
+
+// ResetSiteID resets all changes to the "_site_id" field.
+func (m *RearPortMutation) ResetSiteID() {
+	m.__site_id = nil
+	m.add__site_id = nil
+	delete(m.clearedFields, rearport.FieldSiteID)
+}
+
+// SetLocationID sets the "_location_id" field.
+func (m *RearPortMutation) SetLocationID(i int) {
+	m.__location_id = &i
+	m.add__location_id = nil
+}
+
+// LocationID returns the value of the "_location_id" field in the mutation.
+func (m *RearPortMutation) LocationID() (r int, exists bool) {
+	v := m.__location_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddLocationID adds i to the "_location_id" field.
+func (m *RearPortMutation) AddLocationID(i int) {
+	if m.add__location_id != nil {
+		*m.add__location_id += i
+	} else {
+		m.add__location_id = &i
+	}
+}
+
+// AddedLocationID returns the value that was added to the "_location_id" field in this mutation.
+func (m *RearPortMutation) AddedLocationID() (r int, exists bool) {
+	v := m.add__location_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLocationID clears the value of the "_location_id" field.
+func (m *RearPortMutation) ClearLocationID() {
+	m.__location_id = nil
+	m.add__location_id = nil
+	m.clearedFields[rearport.FieldLocationID] = struct{}{}
+}
+
+// LocationIDCleared returns if the "_location_id" field was cleared in this mutation.
+func (m *RearPortMutation) LocationIDCleared() bool {
+	_, ok := m.clearedFields[rearport.FieldLocationID]
+	return ok
+}
+
+// ResetLocationID resets all changes to the "_location_id" field.
+func (m *RearPortMutation) ResetLocationID() {
+	m.__location_id = nil
+	m.add__location_id = nil
+	delete(m.clearedFields, rearport.FieldLocationID)
+}
+
+// SetRackID sets the "_rack_id" field.
+func (m *RearPortMutation) SetRackID(i int) {
+	m.__rack_id = &i
+	m.add__rack_id = nil
+}
+
+// RackID returns the value of the "_rack_id" field in the mutation.
+func (m *RearPortMutation) RackID() (r int, exists bool) {
+	v := m.__rack_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddRackID adds i to the "_rack_id" field.
+func (m *RearPortMutation) AddRackID(i int) {
+	if m.add__rack_id != nil {
+		*m.add__rack_id += i
+	} else {
+		m.add__rack_id = &i
+	}
+}
+
+// AddedRackID returns the value that was added to the "_rack_id" field in this mutation.
+func (m *RearPortMutation) AddedRackID() (r int, exists bool) {
+	v := m.add__rack_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearRackID clears the value of the "_rack_id" field.
+func (m *RearPortMutation) ClearRackID() {
+	m.__rack_id = nil
+	m.add__rack_id = nil
+	m.clearedFields[rearport.FieldRackID] = struct{}{}
+}
+
+// RackIDCleared returns if the "_rack_id" field was cleared in this mutation.
+func (m *RearPortMutation) RackIDCleared() bool {
+	_, ok := m.clearedFields[rearport.FieldRackID]
+	return ok
+}
+
+// ResetRackID resets all changes to the "_rack_id" field.
+func (m *RearPortMutation) ResetRackID() {
+	m.__rack_id = nil
+	m.add__rack_id = nil
+	delete(m.clearedFields, rearport.FieldRackID)
+}
+
+// SetType sets the "type" field.
+func (m *RearPortMutation) SetType(s string) {
+	m._type = &s
+}
+
+// GetType returns the value of the "type" field in the mutation.
+func (m *RearPortMutation) GetType() (r string, exists bool) {
+	v := m._type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetType resets all changes to the "type" field.
+func (m *RearPortMutation) ResetType() {
+	m._type = nil
+}
+
+// SetColor sets the "color" field.
+func (m *RearPortMutation) SetColor(s string) {
+	m.color = &s
+}
+
+// Color returns the value of the "color" field in the mutation.
+func (m *RearPortMutation) Color() (r string, exists bool) {
+	v := m.color
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetColor resets all changes to the "color" field.
+func (m *RearPortMutation) ResetColor() {
+	m.color = nil
+}
+
+// SetPositions sets the "positions" field.
+func (m *RearPortMutation) SetPositions(i int) {
+	m.positions = &i
+	m.addpositions = nil
+}
+
+// Positions returns the value of the "positions" field in the mutation.
+func (m *RearPortMutation) Positions() (r int, exists bool) {
+	v := m.positions
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddPositions adds i to the "positions" field.
+func (m *RearPortMutation) AddPositions(i int) {
+	if m.addpositions != nil {
+		*m.addpositions += i
+	} else {
+		m.addpositions = &i
+	}
+}
+
+// AddedPositions returns the value that was added to the "positions" field in this mutation.
+func (m *RearPortMutation) AddedPositions() (r int, exists bool) {
+	v := m.addpositions
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetPositions resets all changes to the "positions" field.
+func (m *RearPortMutation) ResetPositions() {
+	m.positions = nil
+	m.addpositions = nil
+}
+
+// SetMappings sets the "mappings" field.
+func (m *RearPortMutation) SetMappings(i []interface{}) {
+	m.mappings = &i
+	m.appendmappings = nil
+}
+
+// Mappings returns the value of the "mappings" field in the mutation.
+func (m *RearPortMutation) Mappings() (r []interface{}, exists bool) {
+	v := m.mappings
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AppendMappings adds i to the "mappings" field.
+func (m *RearPortMutation) AppendMappings(i []interface{}) {
+	m.appendmappings = append(m.appendmappings, i...)
+}
+
+// AppendedMappings returns the list of values that were appended to the "mappings" field in this mutation.
+func (m *RearPortMutation) AppendedMappings() ([]interface{}, bool) {
+	if len(m.appendmappings) == 0 {
+		return nil, false
+	}
+	return m.appendmappings, true
+}
+
+// ResetMappings resets all changes to the "mappings" field.
+func (m *RearPortMutation) ResetMappings() {
+	m.mappings = nil
+	m.appendmappings = nil
+}
+
+// ClearDevice clears the "device" edge to the Device entity.
+func (m *RearPortMutation) ClearDevice() {
+	m.cleareddevice = true
+	m.clearedFields[rearport.FieldDeviceID] = struct{}{}
+}
+
+// DeviceCleared reports if the "device" edge to the Device entity was cleared.
+func (m *RearPortMutation) DeviceCleared() bool {
+	return m.cleareddevice
+}
+
+// DeviceIDs returns the "device" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// DeviceID instead. It exists only for internal usage by the builders.
+func (m *RearPortMutation) DeviceIDs() (ids []int) {
+	if id := m.device; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetDevice resets all changes to the "device" edge.
+func (m *RearPortMutation) ResetDevice() {
+	m.device = nil
+	m.cleareddevice = false
+}
+
+// ClearModule clears the "module" edge to the Module entity.
+func (m *RearPortMutation) ClearModule() {
+	m.clearedmodule = true
+	m.clearedFields[rearport.FieldModuleID] = struct{}{}
+}
+
+// ModuleCleared reports if the "module" edge to the Module entity was cleared.
+func (m *RearPortMutation) ModuleCleared() bool {
+	return m.ModuleIDCleared() || m.clearedmodule
+}
+
+// ModuleIDs returns the "module" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ModuleID instead. It exists only for internal usage by the builders.
+func (m *RearPortMutation) ModuleIDs() (ids []int) {
+	if id := m.module; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetModule resets all changes to the "module" edge.
+func (m *RearPortMutation) ResetModule() {
+	m.module = nil
+	m.clearedmodule = false
+}
+
+// Where appends a list predicates to the RearPortMutation builder.
+func (m *RearPortMutation) Where(ps ...predicate.RearPort) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the RearPortMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *RearPortMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.RearPort, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *RearPortMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *RearPortMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (RearPort).
+func (m *RearPortMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *RearPortMutation) Fields() []string {
+	fields := make([]string, 0, 18)
+	if m.created != nil {
+		fields = append(fields, rearport.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, rearport.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, rearport.FieldCustomFieldData)
+	}
+	if m.device != nil {
+		fields = append(fields, rearport.FieldDeviceID)
+	}
+	if m.module != nil {
+		fields = append(fields, rearport.FieldModuleID)
+	}
+	if m.name != nil {
+		fields = append(fields, rearport.FieldName)
+	}
+	if m.__name_natural != nil {
+		fields = append(fields, rearport.FieldNameNatural)
+	}
+	if m.label != nil {
+		fields = append(fields, rearport.FieldLabel)
+	}
+	if m.description != nil {
+		fields = append(fields, rearport.FieldDescription)
+	}
+	if m.mark_connected != nil {
+		fields = append(fields, rearport.FieldMarkConnected)
+	}
+	if m.__occupied != nil {
+		fields = append(fields, rearport.FieldOccupied)
+	}
+	if m.__site_id != nil {
+		fields = append(fields, rearport.FieldSiteID)
+	}
+	if m.__location_id != nil {
+		fields = append(fields, rearport.FieldLocationID)
+	}
+	if m.__rack_id != nil {
+		fields = append(fields, rearport.FieldRackID)
+	}
+	if m._type != nil {
+		fields = append(fields, rearport.FieldType)
+	}
+	if m.color != nil {
+		fields = append(fields, rearport.FieldColor)
+	}
+	if m.positions != nil {
+		fields = append(fields, rearport.FieldPositions)
+	}
+	if m.mappings != nil {
+		fields = append(fields, rearport.FieldMappings)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *RearPortMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case rearport.FieldCreated:
+		return m.Created()
+	case rearport.FieldLastUpdated:
+		return m.LastUpdated()
+	case rearport.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case rearport.FieldDeviceID:
+		return m.DeviceID()
+	case rearport.FieldModuleID:
+		return m.ModuleID()
+	case rearport.FieldName:
+		return m.Name()
+	case rearport.FieldNameNatural:
+		return m.NameNatural()
+	case rearport.FieldLabel:
+		return m.Label()
+	case rearport.FieldDescription:
+		return m.Description()
+	case rearport.FieldMarkConnected:
+		return m.MarkConnected()
+	case rearport.FieldOccupied:
+		return m.Occupied()
+	case rearport.FieldSiteID:
+		return m.SiteID()
+	case rearport.FieldLocationID:
+		return m.LocationID()
+	case rearport.FieldRackID:
+		return m.RackID()
+	case rearport.FieldType:
+		return m.GetType()
+	case rearport.FieldColor:
+		return m.Color()
+	case rearport.FieldPositions:
+		return m.Positions()
+	case rearport.FieldMappings:
+		return m.Mappings()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *RearPortMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case rearport.FieldCreated, rearport.FieldLastUpdated, rearport.FieldCustomFieldData, rearport.FieldDeviceID, rearport.FieldModuleID, rearport.FieldName, rearport.FieldNameNatural, rearport.FieldLabel, rearport.FieldDescription, rearport.FieldMarkConnected, rearport.FieldOccupied, rearport.FieldSiteID, rearport.FieldLocationID, rearport.FieldRackID, rearport.FieldType, rearport.FieldColor, rearport.FieldPositions, rearport.FieldMappings:
+	default:
+		return nil, fmt.Errorf("unknown RearPort field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case rearport.FieldCreated:
+		return old.Created, nil
+	case rearport.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case rearport.FieldCustomFieldData:
+		return old.CustomFieldData, nil
+	case rearport.FieldDeviceID:
+		return old.DeviceID, nil
+	case rearport.FieldModuleID:
+		return old.ModuleID, nil
+	case rearport.FieldName:
+		return old.Name, nil
+	case rearport.FieldNameNatural:
+		return old.NameNatural, nil
+	case rearport.FieldLabel:
+		return old.Label, nil
+	case rearport.FieldDescription:
+		return old.Description, nil
+	case rearport.FieldMarkConnected:
+		return old.MarkConnected, nil
+	case rearport.FieldOccupied:
+		return old.Occupied, nil
+	case rearport.FieldSiteID:
+		return old.SiteID, nil
+	case rearport.FieldLocationID:
+		return old.LocationID, nil
+	case rearport.FieldRackID:
+		return old.RackID, nil
+	case rearport.FieldType:
+		return old.Type, nil
+	case rearport.FieldColor:
+		return old.Color, nil
+	case rearport.FieldPositions:
+		return old.Positions, nil
+	case rearport.FieldMappings:
+		return old.Mappings, nil
+	}
+	return nil, fmt.Errorf("unknown RearPort field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *RearPortMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case rearport.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case rearport.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case rearport.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case rearport.FieldDeviceID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDeviceID(v)
+		return nil
+	case rearport.FieldModuleID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetModuleID(v)
+		return nil
+	case rearport.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case rearport.FieldNameNatural:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNameNatural(v)
+		return nil
+	case rearport.FieldLabel:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLabel(v)
+		return nil
+	case rearport.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case rearport.FieldMarkConnected:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMarkConnected(v)
+		return nil
+	case rearport.FieldOccupied:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOccupied(v)
+		return nil
+	case rearport.FieldSiteID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSiteID(v)
+		return nil
+	case rearport.FieldLocationID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLocationID(v)
+		return nil
+	case rearport.FieldRackID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRackID(v)
+		return nil
+	case rearport.FieldType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetType(v)
+		return nil
+	case rearport.FieldColor:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetColor(v)
+		return nil
+	case rearport.FieldPositions:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPositions(v)
+		return nil
+	case rearport.FieldMappings:
+		v, ok := value.([]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMappings(v)
+		return nil
+	}
+	return fmt.Errorf("unknown RearPort field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *RearPortMutation) AddedFields() []string {
+	var fields []string
+	if m.add__site_id != nil {
+		fields = append(fields, rearport.FieldSiteID)
+	}
+	if m.add__location_id != nil {
+		fields = append(fields, rearport.FieldLocationID)
+	}
+	if m.add__rack_id != nil {
+		fields = append(fields, rearport.FieldRackID)
+	}
+	if m.addpositions != nil {
+		fields = append(fields, rearport.FieldPositions)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *RearPortMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case rearport.FieldSiteID:
+		return m.AddedSiteID()
+	case rearport.FieldLocationID:
+		return m.AddedLocationID()
+	case rearport.FieldRackID:
+		return m.AddedRackID()
+	case rearport.FieldPositions:
+		return m.AddedPositions()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *RearPortMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case rearport.FieldSiteID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddSiteID(v)
+		return nil
+	case rearport.FieldLocationID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddLocationID(v)
+		return nil
+	case rearport.FieldRackID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddRackID(v)
+		return nil
+	case rearport.FieldPositions:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPositions(v)
+		return nil
+	}
+	return fmt.Errorf("unknown RearPort numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *RearPortMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(rearport.FieldCreated) {
+		fields = append(fields, rearport.FieldCreated)
+	}
+	if m.FieldCleared(rearport.FieldLastUpdated) {
+		fields = append(fields, rearport.FieldLastUpdated)
+	}
+	if m.FieldCleared(rearport.FieldModuleID) {
+		fields = append(fields, rearport.FieldModuleID)
+	}
+	if m.FieldCleared(rearport.FieldSiteID) {
+		fields = append(fields, rearport.FieldSiteID)
+	}
+	if m.FieldCleared(rearport.FieldLocationID) {
+		fields = append(fields, rearport.FieldLocationID)
+	}
+	if m.FieldCleared(rearport.FieldRackID) {
+		fields = append(fields, rearport.FieldRackID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *RearPortMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *RearPortMutation) ClearField(name string) error {
+	switch name {
+	case rearport.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case rearport.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case rearport.FieldModuleID:
+		m.ClearModuleID()
+		return nil
+	case rearport.FieldSiteID:
+		m.ClearSiteID()
+		return nil
+	case rearport.FieldLocationID:
+		m.ClearLocationID()
+		return nil
+	case rearport.FieldRackID:
+		m.ClearRackID()
+		return nil
+	}
+	return fmt.Errorf("unknown RearPort nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *RearPortMutation) ResetField(name string) error {
+	switch name {
+	case rearport.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case rearport.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case rearport.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case rearport.FieldDeviceID:
+		m.ResetDeviceID()
+		return nil
+	case rearport.FieldModuleID:
+		m.ResetModuleID()
+		return nil
+	case rearport.FieldName:
+		m.ResetName()
+		return nil
+	case rearport.FieldNameNatural:
+		m.ResetNameNatural()
+		return nil
+	case rearport.FieldLabel:
+		m.ResetLabel()
+		return nil
+	case rearport.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case rearport.FieldMarkConnected:
+		m.ResetMarkConnected()
+		return nil
+	case rearport.FieldOccupied:
+		m.ResetOccupied()
+		return nil
+	case rearport.FieldSiteID:
+		m.ResetSiteID()
+		return nil
+	case rearport.FieldLocationID:
+		m.ResetLocationID()
+		return nil
+	case rearport.FieldRackID:
+		m.ResetRackID()
+		return nil
+	case rearport.FieldType:
+		m.ResetType()
+		return nil
+	case rearport.FieldColor:
+		m.ResetColor()
+		return nil
+	case rearport.FieldPositions:
+		m.ResetPositions()
+		return nil
+	case rearport.FieldMappings:
+		m.ResetMappings()
+		return nil
+	}
+	return fmt.Errorf("unknown RearPort field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *RearPortMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.device != nil {
+		edges = append(edges, rearport.EdgeDevice)
+	}
+	if m.module != nil {
+		edges = append(edges, rearport.EdgeModule)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *RearPortMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case rearport.EdgeDevice:
+		if id := m.device; id != nil {
+			return []ent.Value{*id}
+		}
+	case rearport.EdgeModule:
+		if id := m.module; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *RearPortMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *RearPortMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *RearPortMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.cleareddevice {
+		edges = append(edges, rearport.EdgeDevice)
+	}
+	if m.clearedmodule {
+		edges = append(edges, rearport.EdgeModule)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *RearPortMutation) EdgeCleared(name string) bool {
+	switch name {
+	case rearport.EdgeDevice:
+		return m.cleareddevice
+	case rearport.EdgeModule:
+		return m.clearedmodule
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *RearPortMutation) ClearEdge(name string) error {
+	switch name {
+	case rearport.EdgeDevice:
+		m.ClearDevice()
+		return nil
+	case rearport.EdgeModule:
+		m.ClearModule()
+		return nil
+	}
+	return fmt.Errorf("unknown RearPort unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *RearPortMutation) ResetEdge(name string) error {
+	switch name {
+	case rearport.EdgeDevice:
+		m.ResetDevice()
+		return nil
+	case rearport.EdgeModule:
+		m.ResetModule()
+		return nil
+	}
+	return fmt.Errorf("unknown RearPort edge %s", name)
+}
+
 // RearPortTemplateMutation represents an operation that mutates the RearPortTemplate nodes in the graph.
 type RearPortTemplateMutation struct {
 	config
@@ -53846,36 +65800,39 @@ func (m *UserMutation) ResetEdge(name string) error {
 // VLANMutation represents an operation that mutates the VLAN nodes in the graph.
 type VLANMutation struct {
 	config
-	op                   Op
-	typ                  string
-	id                   *int
-	created              *time.Time
-	last_updated         *time.Time
-	custom_field_data    *map[string]interface{}
-	description          *string
-	comments             *string
-	vid                  *int
-	addvid               *int
-	name                 *string
-	status               *string
-	qinq_role            *string
-	clearedFields        map[string]struct{}
-	site                 *int
-	clearedsite          bool
-	group                *int
-	clearedgroup         bool
-	tenant               *int
-	clearedtenant        bool
-	role                 *int
-	clearedrole          bool
-	qinq_svlan           *int
-	clearedqinq_svlan    bool
-	qinq_svlan_of        map[int]struct{}
-	removedqinq_svlan_of map[int]struct{}
-	clearedqinq_svlan_of bool
-	done                 bool
-	oldValue             func(context.Context) (*VLAN, error)
-	predicates           []predicate.VLAN
+	op                       Op
+	typ                      string
+	id                       *int
+	created                  *time.Time
+	last_updated             *time.Time
+	custom_field_data        *map[string]interface{}
+	description              *string
+	comments                 *string
+	vid                      *int
+	addvid                   *int
+	name                     *string
+	status                   *string
+	qinq_role                *string
+	clearedFields            map[string]struct{}
+	site                     *int
+	clearedsite              bool
+	group                    *int
+	clearedgroup             bool
+	tenant                   *int
+	clearedtenant            bool
+	role                     *int
+	clearedrole              bool
+	qinq_svlan               *int
+	clearedqinq_svlan        bool
+	qinq_svlan_of            map[int]struct{}
+	removedqinq_svlan_of     map[int]struct{}
+	clearedqinq_svlan_of     bool
+	tagged_interfaces        map[int]struct{}
+	removedtagged_interfaces map[int]struct{}
+	clearedtagged_interfaces bool
+	done                     bool
+	oldValue                 func(context.Context) (*VLAN, error)
+	predicates               []predicate.VLAN
 }
 
 var _ ent.Mutation = (*VLANMutation)(nil)
@@ -54555,6 +66512,60 @@ func (m *VLANMutation) ResetQinqSvlanOf() {
 	m.removedqinq_svlan_of = nil
 }
 
+// AddTaggedInterfaceIDs adds the "tagged_interfaces" edge to the DeviceInterface entity by ids.
+func (m *VLANMutation) AddTaggedInterfaceIDs(ids ...int) {
+	if m.tagged_interfaces == nil {
+		m.tagged_interfaces = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.tagged_interfaces[ids[i]] = struct{}{}
+	}
+}
+
+// ClearTaggedInterfaces clears the "tagged_interfaces" edge to the DeviceInterface entity.
+func (m *VLANMutation) ClearTaggedInterfaces() {
+	m.clearedtagged_interfaces = true
+}
+
+// TaggedInterfacesCleared reports if the "tagged_interfaces" edge to the DeviceInterface entity was cleared.
+func (m *VLANMutation) TaggedInterfacesCleared() bool {
+	return m.clearedtagged_interfaces
+}
+
+// RemoveTaggedInterfaceIDs removes the "tagged_interfaces" edge to the DeviceInterface entity by IDs.
+func (m *VLANMutation) RemoveTaggedInterfaceIDs(ids ...int) {
+	if m.removedtagged_interfaces == nil {
+		m.removedtagged_interfaces = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.tagged_interfaces, ids[i])
+		m.removedtagged_interfaces[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedTaggedInterfaces returns the removed IDs of the "tagged_interfaces" edge to the DeviceInterface entity.
+func (m *VLANMutation) RemovedTaggedInterfacesIDs() (ids []int) {
+	for id := range m.removedtagged_interfaces {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// TaggedInterfacesIDs returns the "tagged_interfaces" edge IDs in the mutation.
+func (m *VLANMutation) TaggedInterfacesIDs() (ids []int) {
+	for id := range m.tagged_interfaces {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetTaggedInterfaces resets all changes to the "tagged_interfaces" edge.
+func (m *VLANMutation) ResetTaggedInterfaces() {
+	m.tagged_interfaces = nil
+	m.clearedtagged_interfaces = false
+	m.removedtagged_interfaces = nil
+}
+
 // Where appends a list predicates to the VLANMutation builder.
 func (m *VLANMutation) Where(ps ...predicate.VLAN) {
 	m.predicates = append(m.predicates, ps...)
@@ -54990,7 +67001,7 @@ func (m *VLANMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *VLANMutation) AddedEdges() []string {
-	edges := make([]string, 0, 6)
+	edges := make([]string, 0, 7)
 	if m.site != nil {
 		edges = append(edges, vlan.EdgeSite)
 	}
@@ -55008,6 +67019,9 @@ func (m *VLANMutation) AddedEdges() []string {
 	}
 	if m.qinq_svlan_of != nil {
 		edges = append(edges, vlan.EdgeQinqSvlanOf)
+	}
+	if m.tagged_interfaces != nil {
+		edges = append(edges, vlan.EdgeTaggedInterfaces)
 	}
 	return edges
 }
@@ -55042,15 +67056,24 @@ func (m *VLANMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case vlan.EdgeTaggedInterfaces:
+		ids := make([]ent.Value, 0, len(m.tagged_interfaces))
+		for id := range m.tagged_interfaces {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *VLANMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 6)
+	edges := make([]string, 0, 7)
 	if m.removedqinq_svlan_of != nil {
 		edges = append(edges, vlan.EdgeQinqSvlanOf)
+	}
+	if m.removedtagged_interfaces != nil {
+		edges = append(edges, vlan.EdgeTaggedInterfaces)
 	}
 	return edges
 }
@@ -55065,13 +67088,19 @@ func (m *VLANMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case vlan.EdgeTaggedInterfaces:
+		ids := make([]ent.Value, 0, len(m.removedtagged_interfaces))
+		for id := range m.removedtagged_interfaces {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *VLANMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 6)
+	edges := make([]string, 0, 7)
 	if m.clearedsite {
 		edges = append(edges, vlan.EdgeSite)
 	}
@@ -55089,6 +67118,9 @@ func (m *VLANMutation) ClearedEdges() []string {
 	}
 	if m.clearedqinq_svlan_of {
 		edges = append(edges, vlan.EdgeQinqSvlanOf)
+	}
+	if m.clearedtagged_interfaces {
+		edges = append(edges, vlan.EdgeTaggedInterfaces)
 	}
 	return edges
 }
@@ -55109,6 +67141,8 @@ func (m *VLANMutation) EdgeCleared(name string) bool {
 		return m.clearedqinq_svlan
 	case vlan.EdgeQinqSvlanOf:
 		return m.clearedqinq_svlan_of
+	case vlan.EdgeTaggedInterfaces:
+		return m.clearedtagged_interfaces
 	}
 	return false
 }
@@ -55157,6 +67191,9 @@ func (m *VLANMutation) ResetEdge(name string) error {
 		return nil
 	case vlan.EdgeQinqSvlanOf:
 		m.ResetQinqSvlanOf()
+		return nil
+	case vlan.EdgeTaggedInterfaces:
+		m.ResetTaggedInterfaces()
 		return nil
 	}
 	return fmt.Errorf("unknown VLAN edge %s", name)
@@ -57719,6 +69756,9 @@ type VirtualDeviceContextMutation struct {
 	cleareddevice     bool
 	tenant            *int
 	clearedtenant     bool
+	interfaces        map[int]struct{}
+	removedinterfaces map[int]struct{}
+	clearedinterfaces bool
 	done              bool
 	oldValue          func(context.Context) (*VirtualDeviceContext, error)
 	predicates        []predicate.VirtualDeviceContext
@@ -58158,6 +70198,60 @@ func (m *VirtualDeviceContextMutation) ResetTenant() {
 	m.clearedtenant = false
 }
 
+// AddInterfaceIDs adds the "interfaces" edge to the DeviceInterface entity by ids.
+func (m *VirtualDeviceContextMutation) AddInterfaceIDs(ids ...int) {
+	if m.interfaces == nil {
+		m.interfaces = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.interfaces[ids[i]] = struct{}{}
+	}
+}
+
+// ClearInterfaces clears the "interfaces" edge to the DeviceInterface entity.
+func (m *VirtualDeviceContextMutation) ClearInterfaces() {
+	m.clearedinterfaces = true
+}
+
+// InterfacesCleared reports if the "interfaces" edge to the DeviceInterface entity was cleared.
+func (m *VirtualDeviceContextMutation) InterfacesCleared() bool {
+	return m.clearedinterfaces
+}
+
+// RemoveInterfaceIDs removes the "interfaces" edge to the DeviceInterface entity by IDs.
+func (m *VirtualDeviceContextMutation) RemoveInterfaceIDs(ids ...int) {
+	if m.removedinterfaces == nil {
+		m.removedinterfaces = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.interfaces, ids[i])
+		m.removedinterfaces[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedInterfaces returns the removed IDs of the "interfaces" edge to the DeviceInterface entity.
+func (m *VirtualDeviceContextMutation) RemovedInterfacesIDs() (ids []int) {
+	for id := range m.removedinterfaces {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// InterfacesIDs returns the "interfaces" edge IDs in the mutation.
+func (m *VirtualDeviceContextMutation) InterfacesIDs() (ids []int) {
+	for id := range m.interfaces {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetInterfaces resets all changes to the "interfaces" edge.
+func (m *VirtualDeviceContextMutation) ResetInterfaces() {
+	m.interfaces = nil
+	m.clearedinterfaces = false
+	m.removedinterfaces = nil
+}
+
 // Where appends a list predicates to the VirtualDeviceContextMutation builder.
 func (m *VirtualDeviceContextMutation) Where(ps ...predicate.VirtualDeviceContext) {
 	m.predicates = append(m.predicates, ps...)
@@ -58518,12 +70612,15 @@ func (m *VirtualDeviceContextMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *VirtualDeviceContextMutation) AddedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.device != nil {
 		edges = append(edges, virtualdevicecontext.EdgeDevice)
 	}
 	if m.tenant != nil {
 		edges = append(edges, virtualdevicecontext.EdgeTenant)
+	}
+	if m.interfaces != nil {
+		edges = append(edges, virtualdevicecontext.EdgeInterfaces)
 	}
 	return edges
 }
@@ -58540,30 +70637,50 @@ func (m *VirtualDeviceContextMutation) AddedIDs(name string) []ent.Value {
 		if id := m.tenant; id != nil {
 			return []ent.Value{*id}
 		}
+	case virtualdevicecontext.EdgeInterfaces:
+		ids := make([]ent.Value, 0, len(m.interfaces))
+		for id := range m.interfaces {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *VirtualDeviceContextMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
+	if m.removedinterfaces != nil {
+		edges = append(edges, virtualdevicecontext.EdgeInterfaces)
+	}
 	return edges
 }
 
 // RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
 // the given name in this mutation.
 func (m *VirtualDeviceContextMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case virtualdevicecontext.EdgeInterfaces:
+		ids := make([]ent.Value, 0, len(m.removedinterfaces))
+		for id := range m.removedinterfaces {
+			ids = append(ids, id)
+		}
+		return ids
+	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *VirtualDeviceContextMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.cleareddevice {
 		edges = append(edges, virtualdevicecontext.EdgeDevice)
 	}
 	if m.clearedtenant {
 		edges = append(edges, virtualdevicecontext.EdgeTenant)
+	}
+	if m.clearedinterfaces {
+		edges = append(edges, virtualdevicecontext.EdgeInterfaces)
 	}
 	return edges
 }
@@ -58576,6 +70693,8 @@ func (m *VirtualDeviceContextMutation) EdgeCleared(name string) bool {
 		return m.cleareddevice
 	case virtualdevicecontext.EdgeTenant:
 		return m.clearedtenant
+	case virtualdevicecontext.EdgeInterfaces:
+		return m.clearedinterfaces
 	}
 	return false
 }
@@ -58603,6 +70722,9 @@ func (m *VirtualDeviceContextMutation) ResetEdge(name string) error {
 		return nil
 	case virtualdevicecontext.EdgeTenant:
 		m.ResetTenant()
+		return nil
+	case virtualdevicecontext.EdgeInterfaces:
+		m.ResetInterfaces()
 		return nil
 	}
 	return fmt.Errorf("unknown VirtualDeviceContext edge %s", name)

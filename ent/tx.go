@@ -14,8 +14,12 @@ import (
 // Tx is a transactional client that is created by calling Client.Tx().
 type Tx struct {
 	config
+	// ConsolePort is the client for interacting with the ConsolePort builders.
+	ConsolePort *ConsolePortClient
 	// ConsolePortTemplate is the client for interacting with the ConsolePortTemplate builders.
 	ConsolePortTemplate *ConsolePortTemplateClient
+	// ConsoleServerPort is the client for interacting with the ConsoleServerPort builders.
+	ConsoleServerPort *ConsoleServerPortClient
 	// ConsoleServerPortTemplate is the client for interacting with the ConsoleServerPortTemplate builders.
 	ConsoleServerPortTemplate *ConsoleServerPortTemplateClient
 	// CustomField is the client for interacting with the CustomField builders.
@@ -30,12 +34,16 @@ type Tx struct {
 	DeviceBay *DeviceBayClient
 	// DeviceBayTemplate is the client for interacting with the DeviceBayTemplate builders.
 	DeviceBayTemplate *DeviceBayTemplateClient
+	// DeviceInterface is the client for interacting with the DeviceInterface builders.
+	DeviceInterface *DeviceInterfaceClient
 	// DeviceRole is the client for interacting with the DeviceRole builders.
 	DeviceRole *DeviceRoleClient
 	// DeviceType is the client for interacting with the DeviceType builders.
 	DeviceType *DeviceTypeClient
 	// EventRule is the client for interacting with the EventRule builders.
 	EventRule *EventRuleClient
+	// FrontPort is the client for interacting with the FrontPort builders.
+	FrontPort *FrontPortClient
 	// FrontPortTemplate is the client for interacting with the FrontPortTemplate builders.
 	FrontPortTemplate *FrontPortTemplateClient
 	// Group is the client for interacting with the Group builders.
@@ -50,6 +58,8 @@ type Tx struct {
 	InventoryItemTemplate *InventoryItemTemplateClient
 	// Location is the client for interacting with the Location builders.
 	Location *LocationClient
+	// MACAddress is the client for interacting with the MACAddress builders.
+	MACAddress *MACAddressClient
 	// Manufacturer is the client for interacting with the Manufacturer builders.
 	Manufacturer *ManufacturerClient
 	// Module is the client for interacting with the Module builders.
@@ -72,10 +82,14 @@ type Tx struct {
 	Platform *PlatformClient
 	// PowerFeed is the client for interacting with the PowerFeed builders.
 	PowerFeed *PowerFeedClient
+	// PowerOutlet is the client for interacting with the PowerOutlet builders.
+	PowerOutlet *PowerOutletClient
 	// PowerOutletTemplate is the client for interacting with the PowerOutletTemplate builders.
 	PowerOutletTemplate *PowerOutletTemplateClient
 	// PowerPanel is the client for interacting with the PowerPanel builders.
 	PowerPanel *PowerPanelClient
+	// PowerPort is the client for interacting with the PowerPort builders.
+	PowerPort *PowerPortClient
 	// PowerPortTemplate is the client for interacting with the PowerPortTemplate builders.
 	PowerPortTemplate *PowerPortTemplateClient
 	// Prefix is the client for interacting with the Prefix builders.
@@ -92,6 +106,8 @@ type Tx struct {
 	RackRole *RackRoleClient
 	// RackType is the client for interacting with the RackType builders.
 	RackType *RackTypeClient
+	// RearPort is the client for interacting with the RearPort builders.
+	RearPort *RearPortClient
 	// RearPortTemplate is the client for interacting with the RearPortTemplate builders.
 	RearPortTemplate *RearPortTemplateClient
 	// Region is the client for interacting with the Region builders.
@@ -257,7 +273,9 @@ func (tx *Tx) Client() *Client {
 }
 
 func (tx *Tx) init() {
+	tx.ConsolePort = NewConsolePortClient(tx.config)
 	tx.ConsolePortTemplate = NewConsolePortTemplateClient(tx.config)
+	tx.ConsoleServerPort = NewConsoleServerPortClient(tx.config)
 	tx.ConsoleServerPortTemplate = NewConsoleServerPortTemplateClient(tx.config)
 	tx.CustomField = NewCustomFieldClient(tx.config)
 	tx.CustomFieldChoiceSet = NewCustomFieldChoiceSetClient(tx.config)
@@ -265,9 +283,11 @@ func (tx *Tx) init() {
 	tx.Device = NewDeviceClient(tx.config)
 	tx.DeviceBay = NewDeviceBayClient(tx.config)
 	tx.DeviceBayTemplate = NewDeviceBayTemplateClient(tx.config)
+	tx.DeviceInterface = NewDeviceInterfaceClient(tx.config)
 	tx.DeviceRole = NewDeviceRoleClient(tx.config)
 	tx.DeviceType = NewDeviceTypeClient(tx.config)
 	tx.EventRule = NewEventRuleClient(tx.config)
+	tx.FrontPort = NewFrontPortClient(tx.config)
 	tx.FrontPortTemplate = NewFrontPortTemplateClient(tx.config)
 	tx.Group = NewGroupClient(tx.config)
 	tx.InterfaceTemplate = NewInterfaceTemplateClient(tx.config)
@@ -275,6 +295,7 @@ func (tx *Tx) init() {
 	tx.InventoryItemRole = NewInventoryItemRoleClient(tx.config)
 	tx.InventoryItemTemplate = NewInventoryItemTemplateClient(tx.config)
 	tx.Location = NewLocationClient(tx.config)
+	tx.MACAddress = NewMACAddressClient(tx.config)
 	tx.Manufacturer = NewManufacturerClient(tx.config)
 	tx.Module = NewModuleClient(tx.config)
 	tx.ModuleBay = NewModuleBayClient(tx.config)
@@ -286,8 +307,10 @@ func (tx *Tx) init() {
 	tx.OutboxEvent = NewOutboxEventClient(tx.config)
 	tx.Platform = NewPlatformClient(tx.config)
 	tx.PowerFeed = NewPowerFeedClient(tx.config)
+	tx.PowerOutlet = NewPowerOutletClient(tx.config)
 	tx.PowerOutletTemplate = NewPowerOutletTemplateClient(tx.config)
 	tx.PowerPanel = NewPowerPanelClient(tx.config)
+	tx.PowerPort = NewPowerPortClient(tx.config)
 	tx.PowerPortTemplate = NewPowerPortTemplateClient(tx.config)
 	tx.Prefix = NewPrefixClient(tx.config)
 	tx.RIR = NewRIRClient(tx.config)
@@ -296,6 +319,7 @@ func (tx *Tx) init() {
 	tx.RackReservation = NewRackReservationClient(tx.config)
 	tx.RackRole = NewRackRoleClient(tx.config)
 	tx.RackType = NewRackTypeClient(tx.config)
+	tx.RearPort = NewRearPortClient(tx.config)
 	tx.RearPortTemplate = NewRearPortTemplateClient(tx.config)
 	tx.Region = NewRegionClient(tx.config)
 	tx.Role = NewRoleClient(tx.config)
@@ -322,7 +346,7 @@ func (tx *Tx) init() {
 // of them in order to commit or rollback the transaction.
 //
 // If a closed transaction is embedded in one of the generated entities, and the entity
-// applies a query, for example: ConsolePortTemplate.QueryXXX(), the query will be executed
+// applies a query, for example: ConsolePort.QueryXXX(), the query will be executed
 // through the driver which created this transaction.
 //
 // Note that txDriver is not goroutine safe.

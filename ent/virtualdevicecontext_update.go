@@ -11,6 +11,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/device"
+	"github.com/inventory/inventory/ent/deviceinterface"
 	"github.com/inventory/inventory/ent/predicate"
 	"github.com/inventory/inventory/ent/tenant"
 	"github.com/inventory/inventory/ent/virtualdevicecontext"
@@ -45,6 +46,27 @@ func (_u *VirtualDeviceContextUpdate) ClearDevice() *VirtualDeviceContextUpdate 
 func (_u *VirtualDeviceContextUpdate) ClearTenant() *VirtualDeviceContextUpdate {
 	_u.mutation.ClearTenant()
 	return _u
+}
+
+// ClearInterfaces clears all "interfaces" edges to the DeviceInterface entity.
+func (_u *VirtualDeviceContextUpdate) ClearInterfaces() *VirtualDeviceContextUpdate {
+	_u.mutation.ClearInterfaces()
+	return _u
+}
+
+// RemoveInterfaceIDs removes the "interfaces" edge to DeviceInterface entities by IDs.
+func (_u *VirtualDeviceContextUpdate) RemoveInterfaceIDs(ids ...int) *VirtualDeviceContextUpdate {
+	_u.mutation.RemoveInterfaceIDs(ids...)
+	return _u
+}
+
+// RemoveInterfaces removes "interfaces" edges to DeviceInterface entities.
+func (_u *VirtualDeviceContextUpdate) RemoveInterfaces(v ...*DeviceInterface) *VirtualDeviceContextUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveInterfaceIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -217,6 +239,51 @@ func (_u *VirtualDeviceContextUpdate) sqlSave(ctx context.Context) (_node int, e
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.InterfacesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   virtualdevicecontext.InterfacesTable,
+			Columns: virtualdevicecontext.InterfacesPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(deviceinterface.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedInterfacesIDs(); len(nodes) > 0 && !_u.mutation.InterfacesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   virtualdevicecontext.InterfacesTable,
+			Columns: virtualdevicecontext.InterfacesPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(deviceinterface.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.InterfacesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   virtualdevicecontext.InterfacesTable,
+			Columns: virtualdevicecontext.InterfacesPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(deviceinterface.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{virtualdevicecontext.Label}
@@ -253,6 +320,27 @@ func (_u *VirtualDeviceContextUpdateOne) ClearDevice() *VirtualDeviceContextUpda
 func (_u *VirtualDeviceContextUpdateOne) ClearTenant() *VirtualDeviceContextUpdateOne {
 	_u.mutation.ClearTenant()
 	return _u
+}
+
+// ClearInterfaces clears all "interfaces" edges to the DeviceInterface entity.
+func (_u *VirtualDeviceContextUpdateOne) ClearInterfaces() *VirtualDeviceContextUpdateOne {
+	_u.mutation.ClearInterfaces()
+	return _u
+}
+
+// RemoveInterfaceIDs removes the "interfaces" edge to DeviceInterface entities by IDs.
+func (_u *VirtualDeviceContextUpdateOne) RemoveInterfaceIDs(ids ...int) *VirtualDeviceContextUpdateOne {
+	_u.mutation.RemoveInterfaceIDs(ids...)
+	return _u
+}
+
+// RemoveInterfaces removes "interfaces" edges to DeviceInterface entities.
+func (_u *VirtualDeviceContextUpdateOne) RemoveInterfaces(v ...*DeviceInterface) *VirtualDeviceContextUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveInterfaceIDs(ids...)
 }
 
 // Where appends a list predicates to the VirtualDeviceContextUpdate builder.
@@ -448,6 +536,51 @@ func (_u *VirtualDeviceContextUpdateOne) sqlSave(ctx context.Context) (_node *Vi
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(tenant.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.InterfacesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   virtualdevicecontext.InterfacesTable,
+			Columns: virtualdevicecontext.InterfacesPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(deviceinterface.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedInterfacesIDs(); len(nodes) > 0 && !_u.mutation.InterfacesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   virtualdevicecontext.InterfacesTable,
+			Columns: virtualdevicecontext.InterfacesPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(deviceinterface.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.InterfacesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   virtualdevicecontext.InterfacesTable,
+			Columns: virtualdevicecontext.InterfacesPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(deviceinterface.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

@@ -9,6 +9,7 @@ import (
 
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
+	"github.com/inventory/inventory/ent/deviceinterface"
 	"github.com/inventory/inventory/ent/role"
 	"github.com/inventory/inventory/ent/site"
 	"github.com/inventory/inventory/ent/tenant"
@@ -286,6 +287,22 @@ func (_c *VLANCreate) createSpec() (*VLAN, *sqlgraph.CreateSpec) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(vlan.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.TaggedInterfacesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   vlan.TaggedInterfacesTable,
+			Columns: vlan.TaggedInterfacesPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(deviceinterface.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

@@ -10,6 +10,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
+	"github.com/inventory/inventory/ent/deviceinterface"
 	"github.com/inventory/inventory/ent/predicate"
 	"github.com/inventory/inventory/ent/role"
 	"github.com/inventory/inventory/ent/site"
@@ -86,6 +87,27 @@ func (_u *VLANUpdate) RemoveQinqSvlanOf(v ...*VLAN) *VLANUpdate {
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveQinqSvlanOfIDs(ids...)
+}
+
+// ClearTaggedInterfaces clears all "tagged_interfaces" edges to the DeviceInterface entity.
+func (_u *VLANUpdate) ClearTaggedInterfaces() *VLANUpdate {
+	_u.mutation.ClearTaggedInterfaces()
+	return _u
+}
+
+// RemoveTaggedInterfaceIDs removes the "tagged_interfaces" edge to DeviceInterface entities by IDs.
+func (_u *VLANUpdate) RemoveTaggedInterfaceIDs(ids ...int) *VLANUpdate {
+	_u.mutation.RemoveTaggedInterfaceIDs(ids...)
+	return _u
+}
+
+// RemoveTaggedInterfaces removes "tagged_interfaces" edges to DeviceInterface entities.
+func (_u *VLANUpdate) RemoveTaggedInterfaces(v ...*DeviceInterface) *VLANUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveTaggedInterfaceIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -392,6 +414,51 @@ func (_u *VLANUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.TaggedInterfacesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   vlan.TaggedInterfacesTable,
+			Columns: vlan.TaggedInterfacesPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(deviceinterface.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedTaggedInterfacesIDs(); len(nodes) > 0 && !_u.mutation.TaggedInterfacesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   vlan.TaggedInterfacesTable,
+			Columns: vlan.TaggedInterfacesPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(deviceinterface.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.TaggedInterfacesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   vlan.TaggedInterfacesTable,
+			Columns: vlan.TaggedInterfacesPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(deviceinterface.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{vlan.Label}
@@ -467,6 +534,27 @@ func (_u *VLANUpdateOne) RemoveQinqSvlanOf(v ...*VLAN) *VLANUpdateOne {
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveQinqSvlanOfIDs(ids...)
+}
+
+// ClearTaggedInterfaces clears all "tagged_interfaces" edges to the DeviceInterface entity.
+func (_u *VLANUpdateOne) ClearTaggedInterfaces() *VLANUpdateOne {
+	_u.mutation.ClearTaggedInterfaces()
+	return _u
+}
+
+// RemoveTaggedInterfaceIDs removes the "tagged_interfaces" edge to DeviceInterface entities by IDs.
+func (_u *VLANUpdateOne) RemoveTaggedInterfaceIDs(ids ...int) *VLANUpdateOne {
+	_u.mutation.RemoveTaggedInterfaceIDs(ids...)
+	return _u
+}
+
+// RemoveTaggedInterfaces removes "tagged_interfaces" edges to DeviceInterface entities.
+func (_u *VLANUpdateOne) RemoveTaggedInterfaces(v ...*DeviceInterface) *VLANUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveTaggedInterfaceIDs(ids...)
 }
 
 // Where appends a list predicates to the VLANUpdate builder.
@@ -796,6 +884,51 @@ func (_u *VLANUpdateOne) sqlSave(ctx context.Context) (_node *VLAN, err error) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(vlan.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.TaggedInterfacesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   vlan.TaggedInterfacesTable,
+			Columns: vlan.TaggedInterfacesPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(deviceinterface.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedTaggedInterfacesIDs(); len(nodes) > 0 && !_u.mutation.TaggedInterfacesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   vlan.TaggedInterfacesTable,
+			Columns: vlan.TaggedInterfacesPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(deviceinterface.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.TaggedInterfacesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   vlan.TaggedInterfacesTable,
+			Columns: vlan.TaggedInterfacesPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(deviceinterface.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

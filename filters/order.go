@@ -55,9 +55,9 @@ func (s *Spec) isText(col string) bool {
 	if slices.Contains(s.Text, col) {
 		return true
 	}
+	// A filter through a relation (Through) compares a column of the
+	// related row; its own Column is the key, no text.
 	return slices.ContainsFunc(s.Filters, func(f *Filter) bool {
-		// A filter through another table (a component's device_status)
-		// names the local FK column, which is no text.
 		return (f.Kind == String || f.Kind == Choice) && f.Column == col && f.Through == nil
 	})
 }

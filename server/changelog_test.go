@@ -19,7 +19,7 @@ import (
 // changes lists the change records of one request, oldest first.
 func changes(t *testing.T, e *servertest.Env, reqID string) []map[string]any {
 	t.Helper()
-	list := e.Must(http.StatusOK, "GET", "/api/core/object-changes/?ordering=id&request_id="+reqID, nil).Results()
+	list := e.Must(http.StatusOK, "GET", "/api/core/object-changes/?ordering=id&limit=1000&request_id="+reqID, nil).Results()
 	return list
 }
 

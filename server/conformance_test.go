@@ -407,7 +407,7 @@ func sameValue(f *resource.Field, sent, got any) bool {
 	case resource.KindM2M:
 		// ids in, nested objects out
 		list, _ := got.([]any)
-		var ids []any
+		ids := []any{}
 		for _, x := range list {
 			if m, ok := x.(map[string]any); ok {
 				ids = append(ids, m["id"])
@@ -1008,12 +1008,12 @@ func aspectErrors(t *testing.T, s *suite) {
 	e, d, list := s.e, s.d, s.list()
 	ids := s.objects(t)
 	r := must(t, e, http.StatusNotFound, "GET", detailPath(d, missing), nil)
-	if want := `{"detail":"No ` + d.Type + ` matches the given query."}`; string(r.Body) != want {
+	if want := `{"detail":"No ` + d.ClassName() + ` matches the given query."}`; string(r.Body) != want {
 		t.Errorf("missing object: %s, want %s", r.Body, want)
 	}
 	for _, m := range []string{"PATCH", "PUT", "DELETE"} {
 		r := must(t, e, http.StatusNotFound, m, detailPath(d, missing), map[string]any{})
-		if want := `{"detail":"No ` + d.Type + ` matches the given query."}`; string(r.Body) != want {
+		if want := `{"detail":"No ` + d.ClassName() + ` matches the given query."}`; string(r.Body) != want {
 			t.Errorf("%s missing object: %s", m, r.Body)
 		}
 	}
@@ -1297,7 +1297,7 @@ func aspectDelete(t *testing.T, s *suite) {
 		t.Errorf("DELETE body: %q", r.Body)
 	}
 	r = must(t, e, http.StatusNotFound, "GET", detailPath(d, ids[0]), nil)
-	if want := `{"detail":"No ` + d.Type + ` matches the given query."}`; string(r.Body) != want {
+	if want := `{"detail":"No ` + d.ClassName() + ` matches the given query."}`; string(r.Body) != want {
 		t.Errorf("deleted object: %s", r.Body)
 	}
 	must(t, e, http.StatusBadRequest, "DELETE", list, []any{map[string]any{"id": ids[1]}, map[string]any{"id": missing}})

@@ -135,7 +135,7 @@ func objectID(c *gin.Context) (int, error) {
 }
 
 func notFound(d *resource.Descriptor) error {
-	return detailErr(http.StatusNotFound, "No "+d.Type+" matches the given query.")
+	return detailErr(http.StatusNotFound, "No "+d.ClassName()+" matches the given query.")
 }
 
 // fetch loads one object through the detail route's filters.
@@ -575,7 +575,7 @@ func (s *Server) bulkIDs(ctx context.Context, d *resource.Descriptor, list []jso
 	}
 	for i, id := range ids {
 		if !found[id] {
-			errs[i]["id"], failed = []string{fmt.Sprintf("No %s matches the given query.", d.Type)}, true
+			errs[i]["id"], failed = []string{fmt.Sprintf("No %s matches the given query.", d.ClassName())}, true
 		}
 	}
 	if failed {

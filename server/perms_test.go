@@ -96,7 +96,7 @@ func TestPermissionsEveryModel(t *testing.T) {
 				count := func() int {
 					return int(e.Must(http.StatusOK, "GET", list+"?limit=1", nil).Object()["count"].(float64))
 				}
-				notFound := fmt.Sprintf(`{"detail":"No %s matches the given query."}`, d.Type)
+				notFound := fmt.Sprintf(`{"detail":"No %s matches the given query."}`, d.ClassName())
 
 				// No grant: 403 for every method.
 				u, uid := e.NewUser(fmt.Sprint("nobody", next()))

@@ -9,6 +9,18 @@ import (
 	"github.com/inventory/inventory/ent"
 )
 
+// The ConsolePortFunc type is an adapter to allow the use of ordinary
+// function as ConsolePort mutator.
+type ConsolePortFunc func(context.Context, *ent.ConsolePortMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ConsolePortFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ConsolePortMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ConsolePortMutation", m)
+}
+
 // The ConsolePortTemplateFunc type is an adapter to allow the use of ordinary
 // function as ConsolePortTemplate mutator.
 type ConsolePortTemplateFunc func(context.Context, *ent.ConsolePortTemplateMutation) (ent.Value, error)
@@ -19,6 +31,18 @@ func (f ConsolePortTemplateFunc) Mutate(ctx context.Context, m ent.Mutation) (en
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ConsolePortTemplateMutation", m)
+}
+
+// The ConsoleServerPortFunc type is an adapter to allow the use of ordinary
+// function as ConsoleServerPort mutator.
+type ConsoleServerPortFunc func(context.Context, *ent.ConsoleServerPortMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ConsoleServerPortFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ConsoleServerPortMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ConsoleServerPortMutation", m)
 }
 
 // The ConsoleServerPortTemplateFunc type is an adapter to allow the use of ordinary
@@ -105,6 +129,18 @@ func (f DeviceBayTemplateFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.DeviceBayTemplateMutation", m)
 }
 
+// The DeviceInterfaceFunc type is an adapter to allow the use of ordinary
+// function as DeviceInterface mutator.
+type DeviceInterfaceFunc func(context.Context, *ent.DeviceInterfaceMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f DeviceInterfaceFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.DeviceInterfaceMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.DeviceInterfaceMutation", m)
+}
+
 // The DeviceRoleFunc type is an adapter to allow the use of ordinary
 // function as DeviceRole mutator.
 type DeviceRoleFunc func(context.Context, *ent.DeviceRoleMutation) (ent.Value, error)
@@ -139,6 +175,18 @@ func (f EventRuleFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, e
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.EventRuleMutation", m)
+}
+
+// The FrontPortFunc type is an adapter to allow the use of ordinary
+// function as FrontPort mutator.
+type FrontPortFunc func(context.Context, *ent.FrontPortMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f FrontPortFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.FrontPortMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.FrontPortMutation", m)
 }
 
 // The FrontPortTemplateFunc type is an adapter to allow the use of ordinary
@@ -223,6 +271,18 @@ func (f LocationFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, er
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.LocationMutation", m)
+}
+
+// The MACAddressFunc type is an adapter to allow the use of ordinary
+// function as MACAddress mutator.
+type MACAddressFunc func(context.Context, *ent.MACAddressMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f MACAddressFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.MACAddressMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.MACAddressMutation", m)
 }
 
 // The ManufacturerFunc type is an adapter to allow the use of ordinary
@@ -357,6 +417,18 @@ func (f PowerFeedFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, e
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PowerFeedMutation", m)
 }
 
+// The PowerOutletFunc type is an adapter to allow the use of ordinary
+// function as PowerOutlet mutator.
+type PowerOutletFunc func(context.Context, *ent.PowerOutletMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f PowerOutletFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.PowerOutletMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PowerOutletMutation", m)
+}
+
 // The PowerOutletTemplateFunc type is an adapter to allow the use of ordinary
 // function as PowerOutletTemplate mutator.
 type PowerOutletTemplateFunc func(context.Context, *ent.PowerOutletTemplateMutation) (ent.Value, error)
@@ -379,6 +451,18 @@ func (f PowerPanelFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, 
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PowerPanelMutation", m)
+}
+
+// The PowerPortFunc type is an adapter to allow the use of ordinary
+// function as PowerPort mutator.
+type PowerPortFunc func(context.Context, *ent.PowerPortMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f PowerPortFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.PowerPortMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PowerPortMutation", m)
 }
 
 // The PowerPortTemplateFunc type is an adapter to allow the use of ordinary
@@ -475,6 +559,18 @@ func (f RackTypeFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, er
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.RackTypeMutation", m)
+}
+
+// The RearPortFunc type is an adapter to allow the use of ordinary
+// function as RearPort mutator.
+type RearPortFunc func(context.Context, *ent.RearPortMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f RearPortFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.RearPortMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.RearPortMutation", m)
 }
 
 // The RearPortTemplateFunc type is an adapter to allow the use of ordinary

@@ -9,6 +9,53 @@ import (
 )
 
 var (
+	// DcimConsoleportColumns holds the columns for the "dcim_consoleport" table.
+	DcimConsoleportColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "name", Type: field.TypeString, Size: 64},
+		{Name: "_name_natural", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "label", Type: field.TypeString, Size: 64, Default: ""},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "mark_connected", Type: field.TypeBool, Default: false},
+		{Name: "_occupied", Type: field.TypeBool, Default: false},
+		{Name: "_site_id", Type: field.TypeInt, Nullable: true},
+		{Name: "_location_id", Type: field.TypeInt, Nullable: true},
+		{Name: "_rack_id", Type: field.TypeInt, Nullable: true},
+		{Name: "type", Type: field.TypeString, Nullable: true, Size: 50},
+		{Name: "speed", Type: field.TypeInt, Nullable: true},
+		{Name: "device_id", Type: field.TypeInt},
+		{Name: "module_id", Type: field.TypeInt, Nullable: true},
+	}
+	// DcimConsoleportTable holds the schema information for the "dcim_consoleport" table.
+	DcimConsoleportTable = &schema.Table{
+		Name:       "dcim_consoleport",
+		Columns:    DcimConsoleportColumns,
+		PrimaryKey: []*schema.Column{DcimConsoleportColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "dcim_consoleport_dcim_device_device",
+				Columns:    []*schema.Column{DcimConsoleportColumns[15]},
+				RefColumns: []*schema.Column{DcimDeviceColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "dcim_consoleport_dcim_module_module",
+				Columns:    []*schema.Column{DcimConsoleportColumns[16]},
+				RefColumns: []*schema.Column{DcimModuleColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "consoleport_device_id_name",
+				Unique:  true,
+				Columns: []*schema.Column{DcimConsoleportColumns[15], DcimConsoleportColumns[4]},
+			},
+		},
+	}
 	// DcimConsoleporttemplateColumns holds the columns for the "dcim_consoleporttemplate" table.
 	DcimConsoleporttemplateColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -51,6 +98,53 @@ var (
 				Name:    "consoleporttemplate_module_type_id_name",
 				Unique:  true,
 				Columns: []*schema.Column{DcimConsoleporttemplateColumns[9], DcimConsoleporttemplateColumns[3]},
+			},
+		},
+	}
+	// DcimConsoleserverportColumns holds the columns for the "dcim_consoleserverport" table.
+	DcimConsoleserverportColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "name", Type: field.TypeString, Size: 64},
+		{Name: "_name_natural", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "label", Type: field.TypeString, Size: 64, Default: ""},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "mark_connected", Type: field.TypeBool, Default: false},
+		{Name: "_occupied", Type: field.TypeBool, Default: false},
+		{Name: "_site_id", Type: field.TypeInt, Nullable: true},
+		{Name: "_location_id", Type: field.TypeInt, Nullable: true},
+		{Name: "_rack_id", Type: field.TypeInt, Nullable: true},
+		{Name: "type", Type: field.TypeString, Nullable: true, Size: 50},
+		{Name: "speed", Type: field.TypeInt, Nullable: true},
+		{Name: "device_id", Type: field.TypeInt},
+		{Name: "module_id", Type: field.TypeInt, Nullable: true},
+	}
+	// DcimConsoleserverportTable holds the schema information for the "dcim_consoleserverport" table.
+	DcimConsoleserverportTable = &schema.Table{
+		Name:       "dcim_consoleserverport",
+		Columns:    DcimConsoleserverportColumns,
+		PrimaryKey: []*schema.Column{DcimConsoleserverportColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "dcim_consoleserverport_dcim_device_device",
+				Columns:    []*schema.Column{DcimConsoleserverportColumns[15]},
+				RefColumns: []*schema.Column{DcimDeviceColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "dcim_consoleserverport_dcim_module_module",
+				Columns:    []*schema.Column{DcimConsoleserverportColumns[16]},
+				RefColumns: []*schema.Column{DcimModuleColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "consoleserverport_device_id_name",
+				Unique:  true,
+				Columns: []*schema.Column{DcimConsoleserverportColumns[15], DcimConsoleserverportColumns[4]},
 			},
 		},
 	}
@@ -404,6 +498,121 @@ var (
 			},
 		},
 	}
+	// DcimInterfaceColumns holds the columns for the "dcim_interface" table.
+	DcimInterfaceColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "name", Type: field.TypeString, Size: 64},
+		{Name: "_name_natural", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "label", Type: field.TypeString, Size: 64, Default: ""},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "mark_connected", Type: field.TypeBool, Default: false},
+		{Name: "_occupied", Type: field.TypeBool, Default: false},
+		{Name: "_site_id", Type: field.TypeInt, Nullable: true},
+		{Name: "_location_id", Type: field.TypeInt, Nullable: true},
+		{Name: "_rack_id", Type: field.TypeInt, Nullable: true},
+		{Name: "type", Type: field.TypeString, Size: 50},
+		{Name: "enabled", Type: field.TypeBool, Default: true},
+		{Name: "mtu", Type: field.TypeInt, Nullable: true},
+		{Name: "mac_address", Type: field.TypeString, Nullable: true, Size: 17},
+		{Name: "speed", Type: field.TypeInt, Nullable: true},
+		{Name: "duplex", Type: field.TypeString, Nullable: true, Size: 50},
+		{Name: "wwn", Type: field.TypeString, Nullable: true, Size: 23},
+		{Name: "mgmt_only", Type: field.TypeBool, Default: false},
+		{Name: "mode", Type: field.TypeString, Nullable: true, Size: 50},
+		{Name: "rf_role", Type: field.TypeString, Nullable: true, Size: 30},
+		{Name: "rf_channel", Type: field.TypeString, Nullable: true, Size: 50},
+		{Name: "poe_mode", Type: field.TypeString, Nullable: true, Size: 50},
+		{Name: "poe_type", Type: field.TypeString, Nullable: true, Size: 50},
+		{Name: "rf_channel_frequency", Type: field.TypeFloat64, Nullable: true},
+		{Name: "rf_channel_width", Type: field.TypeFloat64, Nullable: true},
+		{Name: "tx_power", Type: field.TypeInt, Nullable: true},
+		{Name: "device_id", Type: field.TypeInt},
+		{Name: "module_id", Type: field.TypeInt, Nullable: true},
+		{Name: "parent_id", Type: field.TypeInt, Nullable: true},
+		{Name: "bridge_id", Type: field.TypeInt, Nullable: true},
+		{Name: "lag_id", Type: field.TypeInt, Nullable: true},
+		{Name: "primary_mac_address_id", Type: field.TypeInt, Nullable: true},
+		{Name: "untagged_vlan_id", Type: field.TypeInt, Nullable: true},
+		{Name: "qinq_svlan_id", Type: field.TypeInt, Nullable: true},
+		{Name: "vrf_id", Type: field.TypeInt, Nullable: true},
+	}
+	// DcimInterfaceTable holds the schema information for the "dcim_interface" table.
+	DcimInterfaceTable = &schema.Table{
+		Name:       "dcim_interface",
+		Columns:    DcimInterfaceColumns,
+		PrimaryKey: []*schema.Column{DcimInterfaceColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "dcim_interface_dcim_device_device",
+				Columns:    []*schema.Column{DcimInterfaceColumns[29]},
+				RefColumns: []*schema.Column{DcimDeviceColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "dcim_interface_dcim_module_module",
+				Columns:    []*schema.Column{DcimInterfaceColumns[30]},
+				RefColumns: []*schema.Column{DcimModuleColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "dcim_interface_dcim_interface_parent_of",
+				Columns:    []*schema.Column{DcimInterfaceColumns[31]},
+				RefColumns: []*schema.Column{DcimInterfaceColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "dcim_interface_dcim_interface_bridge_of",
+				Columns:    []*schema.Column{DcimInterfaceColumns[32]},
+				RefColumns: []*schema.Column{DcimInterfaceColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "dcim_interface_dcim_interface_lag_of",
+				Columns:    []*schema.Column{DcimInterfaceColumns[33]},
+				RefColumns: []*schema.Column{DcimInterfaceColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "dcim_interface_dcim_macaddress_primary_mac_address",
+				Columns:    []*schema.Column{DcimInterfaceColumns[34]},
+				RefColumns: []*schema.Column{DcimMacaddressColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "dcim_interface_ipam_vlan_untagged_vlan",
+				Columns:    []*schema.Column{DcimInterfaceColumns[35]},
+				RefColumns: []*schema.Column{IpamVlanColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "dcim_interface_ipam_vlan_qinq_svlan",
+				Columns:    []*schema.Column{DcimInterfaceColumns[36]},
+				RefColumns: []*schema.Column{IpamVlanColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "dcim_interface_ipam_vrf_vrf",
+				Columns:    []*schema.Column{DcimInterfaceColumns[37]},
+				RefColumns: []*schema.Column{IpamVrfColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "deviceinterface_device_id_name",
+				Unique:  true,
+				Columns: []*schema.Column{DcimInterfaceColumns[29], DcimInterfaceColumns[4]},
+			},
+			{
+				Name:    "deviceinterface_primary_mac_address_id",
+				Unique:  true,
+				Columns: []*schema.Column{DcimInterfaceColumns[34]},
+			},
+		},
+	}
 	// DcimDeviceroleColumns holds the columns for the "dcim_devicerole" table.
 	DcimDeviceroleColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -509,6 +718,55 @@ var (
 		Name:       "extras_eventrule",
 		Columns:    ExtrasEventruleColumns,
 		PrimaryKey: []*schema.Column{ExtrasEventruleColumns[0]},
+	}
+	// DcimFrontportColumns holds the columns for the "dcim_frontport" table.
+	DcimFrontportColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "name", Type: field.TypeString, Size: 64},
+		{Name: "_name_natural", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "label", Type: field.TypeString, Size: 64, Default: ""},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "mark_connected", Type: field.TypeBool, Default: false},
+		{Name: "_occupied", Type: field.TypeBool, Default: false},
+		{Name: "_site_id", Type: field.TypeInt, Nullable: true},
+		{Name: "_location_id", Type: field.TypeInt, Nullable: true},
+		{Name: "_rack_id", Type: field.TypeInt, Nullable: true},
+		{Name: "type", Type: field.TypeString, Size: 50},
+		{Name: "color", Type: field.TypeString, Size: 6, Default: ""},
+		{Name: "positions", Type: field.TypeInt, Default: 1},
+		{Name: "mappings", Type: field.TypeJSON},
+		{Name: "device_id", Type: field.TypeInt},
+		{Name: "module_id", Type: field.TypeInt, Nullable: true},
+	}
+	// DcimFrontportTable holds the schema information for the "dcim_frontport" table.
+	DcimFrontportTable = &schema.Table{
+		Name:       "dcim_frontport",
+		Columns:    DcimFrontportColumns,
+		PrimaryKey: []*schema.Column{DcimFrontportColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "dcim_frontport_dcim_device_device",
+				Columns:    []*schema.Column{DcimFrontportColumns[17]},
+				RefColumns: []*schema.Column{DcimDeviceColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "dcim_frontport_dcim_module_module",
+				Columns:    []*schema.Column{DcimFrontportColumns[18]},
+				RefColumns: []*schema.Column{DcimModuleColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "frontport_device_id_name",
+				Unique:  true,
+				Columns: []*schema.Column{DcimFrontportColumns[17], DcimFrontportColumns[4]},
+			},
+		},
 	}
 	// DcimFrontporttemplateColumns holds the columns for the "dcim_frontporttemplate" table.
 	DcimFrontporttemplateColumns = []*schema.Column{
@@ -800,6 +1058,36 @@ var (
 				Columns:    []*schema.Column{DcimLocationColumns[13]},
 				RefColumns: []*schema.Column{TenancyTenantColumns[0]},
 				OnDelete:   schema.Restrict,
+			},
+		},
+	}
+	// DcimMacaddressColumns holds the columns for the "dcim_macaddress" table.
+	DcimMacaddressColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "mac_address", Type: field.TypeString, Size: 17},
+		{Name: "assigned_object_type", Type: field.TypeString, Nullable: true},
+		{Name: "assigned_object_id", Type: field.TypeInt, Nullable: true},
+	}
+	// DcimMacaddressTable holds the schema information for the "dcim_macaddress" table.
+	DcimMacaddressTable = &schema.Table{
+		Name:       "dcim_macaddress",
+		Columns:    DcimMacaddressColumns,
+		PrimaryKey: []*schema.Column{DcimMacaddressColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "macaddress_assigned_object_type_assigned_object_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimMacaddressColumns[7], DcimMacaddressColumns[8]},
+			},
+			{
+				Name:    "macaddress_mac_address",
+				Unique:  false,
+				Columns: []*schema.Column{DcimMacaddressColumns[6]},
 			},
 		},
 	}
@@ -1197,6 +1485,62 @@ var (
 			},
 		},
 	}
+	// DcimPoweroutletColumns holds the columns for the "dcim_poweroutlet" table.
+	DcimPoweroutletColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "name", Type: field.TypeString, Size: 64},
+		{Name: "_name_natural", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "label", Type: field.TypeString, Size: 64, Default: ""},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "mark_connected", Type: field.TypeBool, Default: false},
+		{Name: "_occupied", Type: field.TypeBool, Default: false},
+		{Name: "_site_id", Type: field.TypeInt, Nullable: true},
+		{Name: "_location_id", Type: field.TypeInt, Nullable: true},
+		{Name: "_rack_id", Type: field.TypeInt, Nullable: true},
+		{Name: "type", Type: field.TypeString, Nullable: true, Size: 50},
+		{Name: "status", Type: field.TypeString, Size: 50, Default: "enabled"},
+		{Name: "color", Type: field.TypeString, Size: 6, Default: ""},
+		{Name: "feed_leg", Type: field.TypeString, Nullable: true, Size: 50},
+		{Name: "device_id", Type: field.TypeInt},
+		{Name: "module_id", Type: field.TypeInt, Nullable: true},
+		{Name: "power_port_id", Type: field.TypeInt, Nullable: true},
+	}
+	// DcimPoweroutletTable holds the schema information for the "dcim_poweroutlet" table.
+	DcimPoweroutletTable = &schema.Table{
+		Name:       "dcim_poweroutlet",
+		Columns:    DcimPoweroutletColumns,
+		PrimaryKey: []*schema.Column{DcimPoweroutletColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "dcim_poweroutlet_dcim_device_device",
+				Columns:    []*schema.Column{DcimPoweroutletColumns[17]},
+				RefColumns: []*schema.Column{DcimDeviceColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "dcim_poweroutlet_dcim_module_module",
+				Columns:    []*schema.Column{DcimPoweroutletColumns[18]},
+				RefColumns: []*schema.Column{DcimModuleColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "dcim_poweroutlet_dcim_powerport_power_port",
+				Columns:    []*schema.Column{DcimPoweroutletColumns[19]},
+				RefColumns: []*schema.Column{DcimPowerportColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "poweroutlet_device_id_name",
+				Unique:  true,
+				Columns: []*schema.Column{DcimPoweroutletColumns[17], DcimPoweroutletColumns[4]},
+			},
+		},
+	}
 	// DcimPoweroutlettemplateColumns holds the columns for the "dcim_poweroutlettemplate" table.
 	DcimPoweroutlettemplateColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -1281,6 +1625,54 @@ var (
 				Columns:    []*schema.Column{DcimPowerpanelColumns[9]},
 				RefColumns: []*schema.Column{DcimLocationColumns[0]},
 				OnDelete:   schema.Restrict,
+			},
+		},
+	}
+	// DcimPowerportColumns holds the columns for the "dcim_powerport" table.
+	DcimPowerportColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "name", Type: field.TypeString, Size: 64},
+		{Name: "_name_natural", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "label", Type: field.TypeString, Size: 64, Default: ""},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "mark_connected", Type: field.TypeBool, Default: false},
+		{Name: "_occupied", Type: field.TypeBool, Default: false},
+		{Name: "_site_id", Type: field.TypeInt, Nullable: true},
+		{Name: "_location_id", Type: field.TypeInt, Nullable: true},
+		{Name: "_rack_id", Type: field.TypeInt, Nullable: true},
+		{Name: "type", Type: field.TypeString, Nullable: true, Size: 50},
+		{Name: "maximum_draw", Type: field.TypeInt, Nullable: true},
+		{Name: "allocated_draw", Type: field.TypeInt, Nullable: true},
+		{Name: "device_id", Type: field.TypeInt},
+		{Name: "module_id", Type: field.TypeInt, Nullable: true},
+	}
+	// DcimPowerportTable holds the schema information for the "dcim_powerport" table.
+	DcimPowerportTable = &schema.Table{
+		Name:       "dcim_powerport",
+		Columns:    DcimPowerportColumns,
+		PrimaryKey: []*schema.Column{DcimPowerportColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "dcim_powerport_dcim_device_device",
+				Columns:    []*schema.Column{DcimPowerportColumns[16]},
+				RefColumns: []*schema.Column{DcimDeviceColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "dcim_powerport_dcim_module_module",
+				Columns:    []*schema.Column{DcimPowerportColumns[17]},
+				RefColumns: []*schema.Column{DcimModuleColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "powerport_device_id_name",
+				Unique:  true,
+				Columns: []*schema.Column{DcimPowerportColumns[16], DcimPowerportColumns[4]},
 			},
 		},
 	}
@@ -1637,6 +2029,55 @@ var (
 				Columns:    []*schema.Column{DcimRacktypeColumns[21]},
 				RefColumns: []*schema.Column{DcimManufacturerColumns[0]},
 				OnDelete:   schema.Restrict,
+			},
+		},
+	}
+	// DcimRearportColumns holds the columns for the "dcim_rearport" table.
+	DcimRearportColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "name", Type: field.TypeString, Size: 64},
+		{Name: "_name_natural", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "label", Type: field.TypeString, Size: 64, Default: ""},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "mark_connected", Type: field.TypeBool, Default: false},
+		{Name: "_occupied", Type: field.TypeBool, Default: false},
+		{Name: "_site_id", Type: field.TypeInt, Nullable: true},
+		{Name: "_location_id", Type: field.TypeInt, Nullable: true},
+		{Name: "_rack_id", Type: field.TypeInt, Nullable: true},
+		{Name: "type", Type: field.TypeString, Size: 50},
+		{Name: "color", Type: field.TypeString, Size: 6, Default: ""},
+		{Name: "positions", Type: field.TypeInt, Default: 1},
+		{Name: "mappings", Type: field.TypeJSON},
+		{Name: "device_id", Type: field.TypeInt},
+		{Name: "module_id", Type: field.TypeInt, Nullable: true},
+	}
+	// DcimRearportTable holds the schema information for the "dcim_rearport" table.
+	DcimRearportTable = &schema.Table{
+		Name:       "dcim_rearport",
+		Columns:    DcimRearportColumns,
+		PrimaryKey: []*schema.Column{DcimRearportColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "dcim_rearport_dcim_device_device",
+				Columns:    []*schema.Column{DcimRearportColumns[17]},
+				RefColumns: []*schema.Column{DcimDeviceColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "dcim_rearport_dcim_module_module",
+				Columns:    []*schema.Column{DcimRearportColumns[18]},
+				RefColumns: []*schema.Column{DcimModuleColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "rearport_device_id_name",
+				Unique:  true,
+				Columns: []*schema.Column{DcimRearportColumns[17], DcimRearportColumns[4]},
 			},
 		},
 	}
@@ -2256,6 +2697,56 @@ var (
 		Columns:    ExtrasWebhookColumns,
 		PrimaryKey: []*schema.Column{ExtrasWebhookColumns[0]},
 	}
+	// DcimInterfaceTaggedVlansColumns holds the columns for the "dcim_interface_tagged_vlans" table.
+	DcimInterfaceTaggedVlansColumns = []*schema.Column{
+		{Name: "interface_id", Type: field.TypeInt},
+		{Name: "vlan_id", Type: field.TypeInt},
+	}
+	// DcimInterfaceTaggedVlansTable holds the schema information for the "dcim_interface_tagged_vlans" table.
+	DcimInterfaceTaggedVlansTable = &schema.Table{
+		Name:       "dcim_interface_tagged_vlans",
+		Columns:    DcimInterfaceTaggedVlansColumns,
+		PrimaryKey: []*schema.Column{DcimInterfaceTaggedVlansColumns[0], DcimInterfaceTaggedVlansColumns[1]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "dcim_interface_tagged_vlans_interface_id",
+				Columns:    []*schema.Column{DcimInterfaceTaggedVlansColumns[0]},
+				RefColumns: []*schema.Column{DcimInterfaceColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "dcim_interface_tagged_vlans_vlan_id",
+				Columns:    []*schema.Column{DcimInterfaceTaggedVlansColumns[1]},
+				RefColumns: []*schema.Column{IpamVlanColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+	}
+	// DcimInterfaceVdcsColumns holds the columns for the "dcim_interface_vdcs" table.
+	DcimInterfaceVdcsColumns = []*schema.Column{
+		{Name: "interface_id", Type: field.TypeInt},
+		{Name: "virtualdevicecontext_id", Type: field.TypeInt},
+	}
+	// DcimInterfaceVdcsTable holds the schema information for the "dcim_interface_vdcs" table.
+	DcimInterfaceVdcsTable = &schema.Table{
+		Name:       "dcim_interface_vdcs",
+		Columns:    DcimInterfaceVdcsColumns,
+		PrimaryKey: []*schema.Column{DcimInterfaceVdcsColumns[0], DcimInterfaceVdcsColumns[1]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "dcim_interface_vdcs_interface_id",
+				Columns:    []*schema.Column{DcimInterfaceVdcsColumns[0]},
+				RefColumns: []*schema.Column{DcimInterfaceColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "dcim_interface_vdcs_virtualdevicecontext_id",
+				Columns:    []*schema.Column{DcimInterfaceVdcsColumns[1]},
+				RefColumns: []*schema.Column{DcimVirtualdevicecontextColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+	}
 	// UsersObjectpermissionGroupsColumns holds the columns for the "users_objectpermission_groups" table.
 	UsersObjectpermissionGroupsColumns = []*schema.Column{
 		{Name: "objectpermission_id", Type: field.TypeInt},
@@ -2333,7 +2824,9 @@ var (
 	}
 	// Tables holds all the tables in the schema.
 	Tables = []*schema.Table{
+		DcimConsoleportTable,
 		DcimConsoleporttemplateTable,
+		DcimConsoleserverportTable,
 		DcimConsoleserverporttemplateTable,
 		ExtrasCustomfieldTable,
 		ExtrasCustomfieldchoicesetTable,
@@ -2341,9 +2834,11 @@ var (
 		DcimDeviceTable,
 		DcimDevicebayTable,
 		DcimDevicebaytemplateTable,
+		DcimInterfaceTable,
 		DcimDeviceroleTable,
 		DcimDevicetypeTable,
 		ExtrasEventruleTable,
+		DcimFrontportTable,
 		DcimFrontporttemplateTable,
 		UsersGroupTable,
 		DcimInterfacetemplateTable,
@@ -2351,6 +2846,7 @@ var (
 		DcimInventoryitemroleTable,
 		DcimInventoryitemtemplateTable,
 		DcimLocationTable,
+		DcimMacaddressTable,
 		DcimManufacturerTable,
 		DcimModuleTable,
 		DcimModulebayTable,
@@ -2362,8 +2858,10 @@ var (
 		CoreOutboxeventTable,
 		DcimPlatformTable,
 		DcimPowerfeedTable,
+		DcimPoweroutletTable,
 		DcimPoweroutlettemplateTable,
 		DcimPowerpanelTable,
+		DcimPowerportTable,
 		DcimPowerporttemplateTable,
 		IpamPrefixTable,
 		IpamRirTable,
@@ -2372,6 +2870,7 @@ var (
 		DcimRackreservationTable,
 		DcimRackroleTable,
 		DcimRacktypeTable,
+		DcimRearportTable,
 		DcimRearporttemplateTable,
 		DcimRegionTable,
 		IpamRoleTable,
@@ -2389,6 +2888,8 @@ var (
 		DcimVirtualchassisTable,
 		DcimVirtualdevicecontextTable,
 		ExtrasWebhookTable,
+		DcimInterfaceTaggedVlansTable,
+		DcimInterfaceVdcsTable,
 		UsersObjectpermissionGroupsTable,
 		UsersObjectpermissionUsersTable,
 		UsersUserGroupsTable,
@@ -2396,10 +2897,20 @@ var (
 )
 
 func init() {
+	DcimConsoleportTable.ForeignKeys[0].RefTable = DcimDeviceTable
+	DcimConsoleportTable.ForeignKeys[1].RefTable = DcimModuleTable
+	DcimConsoleportTable.Annotation = &entsql.Annotation{
+		Table: "dcim_consoleport",
+	}
 	DcimConsoleporttemplateTable.ForeignKeys[0].RefTable = DcimDevicetypeTable
 	DcimConsoleporttemplateTable.ForeignKeys[1].RefTable = DcimModuletypeTable
 	DcimConsoleporttemplateTable.Annotation = &entsql.Annotation{
 		Table: "dcim_consoleporttemplate",
+	}
+	DcimConsoleserverportTable.ForeignKeys[0].RefTable = DcimDeviceTable
+	DcimConsoleserverportTable.ForeignKeys[1].RefTable = DcimModuleTable
+	DcimConsoleserverportTable.Annotation = &entsql.Annotation{
+		Table: "dcim_consoleserverport",
 	}
 	DcimConsoleserverporttemplateTable.ForeignKeys[0].RefTable = DcimDevicetypeTable
 	DcimConsoleserverporttemplateTable.ForeignKeys[1].RefTable = DcimModuletypeTable
@@ -2436,6 +2947,18 @@ func init() {
 	DcimDevicebaytemplateTable.Annotation = &entsql.Annotation{
 		Table: "dcim_devicebaytemplate",
 	}
+	DcimInterfaceTable.ForeignKeys[0].RefTable = DcimDeviceTable
+	DcimInterfaceTable.ForeignKeys[1].RefTable = DcimModuleTable
+	DcimInterfaceTable.ForeignKeys[2].RefTable = DcimInterfaceTable
+	DcimInterfaceTable.ForeignKeys[3].RefTable = DcimInterfaceTable
+	DcimInterfaceTable.ForeignKeys[4].RefTable = DcimInterfaceTable
+	DcimInterfaceTable.ForeignKeys[5].RefTable = DcimMacaddressTable
+	DcimInterfaceTable.ForeignKeys[6].RefTable = IpamVlanTable
+	DcimInterfaceTable.ForeignKeys[7].RefTable = IpamVlanTable
+	DcimInterfaceTable.ForeignKeys[8].RefTable = IpamVrfTable
+	DcimInterfaceTable.Annotation = &entsql.Annotation{
+		Table: "dcim_interface",
+	}
 	DcimDeviceroleTable.ForeignKeys[0].RefTable = DcimDeviceroleTable
 	DcimDeviceroleTable.Annotation = &entsql.Annotation{
 		Table: "dcim_devicerole",
@@ -2447,6 +2970,11 @@ func init() {
 	}
 	ExtrasEventruleTable.Annotation = &entsql.Annotation{
 		Table: "extras_eventrule",
+	}
+	DcimFrontportTable.ForeignKeys[0].RefTable = DcimDeviceTable
+	DcimFrontportTable.ForeignKeys[1].RefTable = DcimModuleTable
+	DcimFrontportTable.Annotation = &entsql.Annotation{
+		Table: "dcim_frontport",
 	}
 	DcimFrontporttemplateTable.ForeignKeys[0].RefTable = DcimDevicetypeTable
 	DcimFrontporttemplateTable.ForeignKeys[1].RefTable = DcimModuletypeTable
@@ -2482,6 +3010,9 @@ func init() {
 	DcimLocationTable.ForeignKeys[2].RefTable = TenancyTenantTable
 	DcimLocationTable.Annotation = &entsql.Annotation{
 		Table: "dcim_location",
+	}
+	DcimMacaddressTable.Annotation = &entsql.Annotation{
+		Table: "dcim_macaddress",
 	}
 	DcimManufacturerTable.Annotation = &entsql.Annotation{
 		Table: "dcim_manufacturer",
@@ -2531,6 +3062,12 @@ func init() {
 	DcimPowerfeedTable.Annotation = &entsql.Annotation{
 		Table: "dcim_powerfeed",
 	}
+	DcimPoweroutletTable.ForeignKeys[0].RefTable = DcimDeviceTable
+	DcimPoweroutletTable.ForeignKeys[1].RefTable = DcimModuleTable
+	DcimPoweroutletTable.ForeignKeys[2].RefTable = DcimPowerportTable
+	DcimPoweroutletTable.Annotation = &entsql.Annotation{
+		Table: "dcim_poweroutlet",
+	}
 	DcimPoweroutlettemplateTable.ForeignKeys[0].RefTable = DcimDevicetypeTable
 	DcimPoweroutlettemplateTable.ForeignKeys[1].RefTable = DcimModuletypeTable
 	DcimPoweroutlettemplateTable.ForeignKeys[2].RefTable = DcimPowerporttemplateTable
@@ -2541,6 +3078,11 @@ func init() {
 	DcimPowerpanelTable.ForeignKeys[1].RefTable = DcimLocationTable
 	DcimPowerpanelTable.Annotation = &entsql.Annotation{
 		Table: "dcim_powerpanel",
+	}
+	DcimPowerportTable.ForeignKeys[0].RefTable = DcimDeviceTable
+	DcimPowerportTable.ForeignKeys[1].RefTable = DcimModuleTable
+	DcimPowerportTable.Annotation = &entsql.Annotation{
+		Table: "dcim_powerport",
 	}
 	DcimPowerporttemplateTable.ForeignKeys[0].RefTable = DcimDevicetypeTable
 	DcimPowerporttemplateTable.ForeignKeys[1].RefTable = DcimModuletypeTable
@@ -2581,6 +3123,11 @@ func init() {
 	DcimRacktypeTable.ForeignKeys[0].RefTable = DcimManufacturerTable
 	DcimRacktypeTable.Annotation = &entsql.Annotation{
 		Table: "dcim_racktype",
+	}
+	DcimRearportTable.ForeignKeys[0].RefTable = DcimDeviceTable
+	DcimRearportTable.ForeignKeys[1].RefTable = DcimModuleTable
+	DcimRearportTable.Annotation = &entsql.Annotation{
+		Table: "dcim_rearport",
 	}
 	DcimRearporttemplateTable.ForeignKeys[0].RefTable = DcimDevicetypeTable
 	DcimRearporttemplateTable.ForeignKeys[1].RefTable = DcimModuletypeTable
@@ -2654,6 +3201,10 @@ func init() {
 	ExtrasWebhookTable.Annotation = &entsql.Annotation{
 		Table: "extras_webhook",
 	}
+	DcimInterfaceTaggedVlansTable.ForeignKeys[0].RefTable = DcimInterfaceTable
+	DcimInterfaceTaggedVlansTable.ForeignKeys[1].RefTable = IpamVlanTable
+	DcimInterfaceVdcsTable.ForeignKeys[0].RefTable = DcimInterfaceTable
+	DcimInterfaceVdcsTable.ForeignKeys[1].RefTable = DcimVirtualdevicecontextTable
 	UsersObjectpermissionGroupsTable.ForeignKeys[0].RefTable = UsersObjectpermissionTable
 	UsersObjectpermissionGroupsTable.ForeignKeys[1].RefTable = UsersGroupTable
 	UsersObjectpermissionUsersTable.ForeignKeys[0].RefTable = UsersObjectpermissionTable

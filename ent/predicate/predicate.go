@@ -6,8 +6,14 @@ import (
 	"entgo.io/ent/dialect/sql"
 )
 
+// ConsolePort is the predicate function for consoleport builders.
+type ConsolePort func(*sql.Selector)
+
 // ConsolePortTemplate is the predicate function for consoleporttemplate builders.
 type ConsolePortTemplate func(*sql.Selector)
+
+// ConsoleServerPort is the predicate function for consoleserverport builders.
+type ConsoleServerPort func(*sql.Selector)
 
 // ConsoleServerPortTemplate is the predicate function for consoleserverporttemplate builders.
 type ConsoleServerPortTemplate func(*sql.Selector)
@@ -30,6 +36,9 @@ type DeviceBay func(*sql.Selector)
 // DeviceBayTemplate is the predicate function for devicebaytemplate builders.
 type DeviceBayTemplate func(*sql.Selector)
 
+// DeviceInterface is the predicate function for deviceinterface builders.
+type DeviceInterface func(*sql.Selector)
+
 // DeviceRole is the predicate function for devicerole builders.
 type DeviceRole func(*sql.Selector)
 
@@ -38,6 +47,9 @@ type DeviceType func(*sql.Selector)
 
 // EventRule is the predicate function for eventrule builders.
 type EventRule func(*sql.Selector)
+
+// FrontPort is the predicate function for frontport builders.
+type FrontPort func(*sql.Selector)
 
 // FrontPortTemplate is the predicate function for frontporttemplate builders.
 type FrontPortTemplate func(*sql.Selector)
@@ -59,6 +71,9 @@ type InventoryItemTemplate func(*sql.Selector)
 
 // Location is the predicate function for location builders.
 type Location func(*sql.Selector)
+
+// MACAddress is the predicate function for macaddress builders.
+type MACAddress func(*sql.Selector)
 
 // Manufacturer is the predicate function for manufacturer builders.
 type Manufacturer func(*sql.Selector)
@@ -93,11 +108,17 @@ type Platform func(*sql.Selector)
 // PowerFeed is the predicate function for powerfeed builders.
 type PowerFeed func(*sql.Selector)
 
+// PowerOutlet is the predicate function for poweroutlet builders.
+type PowerOutlet func(*sql.Selector)
+
 // PowerOutletTemplate is the predicate function for poweroutlettemplate builders.
 type PowerOutletTemplate func(*sql.Selector)
 
 // PowerPanel is the predicate function for powerpanel builders.
 type PowerPanel func(*sql.Selector)
+
+// PowerPort is the predicate function for powerport builders.
+type PowerPort func(*sql.Selector)
 
 // PowerPortTemplate is the predicate function for powerporttemplate builders.
 type PowerPortTemplate func(*sql.Selector)
@@ -122,6 +143,9 @@ type RackRole func(*sql.Selector)
 
 // RackType is the predicate function for racktype builders.
 type RackType func(*sql.Selector)
+
+// RearPort is the predicate function for rearport builders.
+type RearPort func(*sql.Selector)
 
 // RearPortTemplate is the predicate function for rearporttemplate builders.
 type RearPortTemplate func(*sql.Selector)

@@ -125,6 +125,7 @@ type Field struct {
 // One is generated per annotated schema (zz_*.go).
 type Descriptor struct {
 	Type        string // Go/ent type name, "Site"; also NetBox's class name
+	Class       string // NetBox's class name when it is not Type (ClassName)
 	App, Path   string // "dcim", "sites"
 	Model       string // content type model name, "site"
 	Verbose     string
@@ -213,6 +214,14 @@ func instantiation(raw string) *api.Instantiate {
 
 // intp is used by the generated descriptors for Field.Min and Field.Max.
 func intp(n int) *int { return &n }
+
+// ClassName is NetBox's class name of the model ("Interface").
+func (d *Descriptor) ClassName() string {
+	if d.Class != "" {
+		return d.Class
+	}
+	return d.Type
+}
 
 // ContentType is "app.model".
 func (d *Descriptor) ContentType() string { return d.App + "." + d.Model }

@@ -9,6 +9,7 @@ import (
 
 	"entgo.io/ent/dialect/sql"
 
+	"github.com/inventory/inventory/ent/schema/api"
 	"github.com/inventory/inventory/filters"
 )
 
@@ -249,4 +250,17 @@ func (p *Page) loadReverseMany(ctx context.Context, f *Field, ids []int) error {
 		}
 	}
 	return nil
+}
+
+// withRelated hands the many-to-many lists of the change to the schema
+// hooks (api.Related): they are written after the row, where no hook runs.
+func (ch *change) withRelated(ctx context.Context) context.Context {
+	if len(ch.m2m) == 0 {
+		return ctx
+	}
+	lists := make(map[string][]int, len(ch.m2m))
+	for f, ids := range ch.m2m {
+		lists[f.Name] = ids
+	}
+	return api.WithRelated(ctx, lists)
 }

@@ -416,14 +416,18 @@ func selfCascade(d *Descriptor) bool {
 // point at, generic objects included). A cycle falls back to the order of
 // discovery.
 func (p *deletion) deleteOrder() []*Descriptor {
-	refersTo := func(o, t *Descriptor) bool {
+	// refersTo: rows of o may point at rows of t; hard leaves out keys the
+	// database clears itself (SET_NULL), which matter only to break a
+	// cycle (an interface's primary MAC address, whose generic
+	// assigned_object points back).
+	refersTo := func(o, t *Descriptor, hard bool) bool {
 		for _, r := range referencing(t) {
-			if r.d == o {
+			if r.d == o && !(hard && r.rule() == OnDeleteSetNull) {
 				return true
 			}
 		}
 		for _, f := range o.Fields {
-			if f.target == t && f.Column != "" {
+			if f.target == t && f.Column != "" && !(hard && f.OnDelete == OnDeleteSetNull) {
 				return true
 			}
 		}
@@ -433,16 +437,21 @@ func (p *deletion) deleteOrder() []*Descriptor {
 	var out []*Descriptor
 	for len(rest) > 0 {
 		pick := -1
-		for i, t := range rest {
-			blocked := false
-			for _, o := range rest {
-				if o != t && refersTo(o, t) {
-					blocked = true
+		for _, hard := range []bool{false, true} {
+			for i, t := range rest {
+				blocked := false
+				for _, o := range rest {
+					if o != t && refersTo(o, t, hard) {
+						blocked = true
+						break
+					}
+				}
+				if !blocked {
+					pick = i
 					break
 				}
 			}
-			if !blocked {
-				pick = i
+			if pick >= 0 {
 				break
 			}
 		}

@@ -78,8 +78,8 @@ func TestSchemasMatchReference(t *testing.T) {
 			if want.ContentType != "" && want.ContentType != d.ContentType() {
 				t.Errorf("content type = %s, reference %s", d.ContentType(), want.ContentType)
 			}
-			if want.Model != "" && want.Model != d.Type {
-				t.Errorf("type = %s, reference model %s", d.Type, want.Model)
+			if want.Model != "" && want.Model != d.ClassName() {
+				t.Errorf("type = %s, reference model %s", d.ClassName(), want.Model)
 			}
 			var got, exp []string
 			for _, f := range d.Fields {
@@ -119,6 +119,9 @@ func TestSchemasMatchReference(t *testing.T) {
 				f := d.Field(name)
 				if f == nil {
 					continue // reported as a field difference above
+				}
+				if f.Kind == KindEmpty {
+					continue // a placeholder: its model brings the choices
 				}
 				if f.Kind != KindChoice && !plainChoices[name] {
 					t.Errorf("%s: kind %s, reference is a choice field", name, f.Kind)
@@ -177,39 +180,26 @@ var filterExclusions = map[string]string{
 	"core/object-changes changed_object_type_id":  "ObjectType ids",
 	"users/permissions object_types":              "ObjectType ids",
 	"users/groups notification_group_id":          "no notification groups",
-	// Devices are being completed in this wave (components, virtual
-	// chassis, IP addresses and clusters land with their models).
-	"dcim/devices cluster_group":                  "device wave in progress",
-	"dcim/devices cluster_group_id":               "device wave in progress",
-	"dcim/devices cluster_id":                     "device wave in progress",
-	"dcim/devices config_template_id":             "device wave in progress",
-	"dcim/devices console_port_count":             "device wave in progress",
-	"dcim/devices console_ports":                  "device wave in progress",
-	"dcim/devices console_server_port_count":      "device wave in progress",
-	"dcim/devices console_server_ports":           "device wave in progress",
-	"dcim/devices front_port_count":               "device wave in progress",
-	"dcim/devices has_oob_ip":                     "device wave in progress",
-	"dcim/devices has_primary_ip":                 "device wave in progress",
-	"dcim/devices interface_count":                "device wave in progress",
-	"dcim/devices interfaces":                     "device wave in progress",
-	"dcim/devices mac_address":                    "device wave in progress",
-	"dcim/devices oob_ip_id":                      "device wave in progress",
-	"dcim/devices pass_through_ports":             "device wave in progress",
-	"dcim/devices power_outlet_count":             "device wave in progress",
-	"dcim/devices power_outlets":                  "device wave in progress",
-	"dcim/devices power_port_count":               "device wave in progress",
-	"dcim/devices power_ports":                    "device wave in progress",
-	"dcim/devices primary_ip4":                    "device wave in progress",
-	"dcim/devices primary_ip4_id":                 "device wave in progress",
-	"dcim/devices primary_ip6":                    "device wave in progress",
-	"dcim/devices primary_ip6_id":                 "device wave in progress",
-	"dcim/devices rear_port_count":                "device wave in progress",
+	// Devices: IP addresses, clusters and config templates land with
+	// their models.
+	"dcim/devices cluster_group":                  "no clusters",
+	"dcim/devices cluster_group_id":               "no clusters",
+	"dcim/devices cluster_id":                     "no clusters",
+	"dcim/devices config_template_id":             "no config templates",
+	"dcim/devices has_oob_ip":                     "no IP addresses yet",
+	"dcim/devices has_primary_ip":                 "no IP addresses yet",
+	"dcim/devices mac_address":                    "needs a filter through interfaces to MAC addresses",
+	"dcim/devices oob_ip_id":                      "no IP addresses yet",
+	"dcim/devices primary_ip4":                    "no IP addresses yet",
+	"dcim/devices primary_ip4_id":                 "no IP addresses yet",
+	"dcim/devices primary_ip6":                    "no IP addresses yet",
+	"dcim/devices primary_ip6_id":                 "no IP addresses yet",
 	"dcim/virtual-device-contexts has_primary_ip": "IP addresses are not built yet",
 	"dcim/virtual-device-contexts primary_ip4":    "IP addresses are not built yet",
 	"dcim/virtual-device-contexts primary_ip4_id": "IP addresses are not built yet",
 	"dcim/virtual-device-contexts primary_ip6":    "IP addresses are not built yet",
 	"dcim/virtual-device-contexts primary_ip6_id": "IP addresses are not built yet",
-	"dcim/virtual-device-contexts interface_id":   "interfaces are the components wave's",
+	"dcim/virtual-device-contexts interface_id":   "needs a reverse many-to-many filter",
 	// Virtual chassis are another helper's models.
 	"dcim/module-bays virtual_chassis": "no virtual chassis yet", "dcim/module-bays virtual_chassis_id": "no virtual chassis yet",
 	"dcim/device-bays virtual_chassis": "no virtual chassis yet", "dcim/device-bays virtual_chassis_id": "no virtual chassis yet",
@@ -227,6 +217,45 @@ var filterExclusions = map[string]string{
 	"dcim/power-feeds cable_id": "no cables", "dcim/power-feeds cabled": "no cables",
 	"dcim/power-feeds cable_connector": "no cables",
 	"dcim/power-feeds connected":       "no cable paths",
+}
+
+// Device components: filters on models not built yet (another helper or
+// issue brings them).
+func init() {
+	reasons := map[string]string{
+		"cable_end": "no cables yet", "cable_connector": "no cables yet", "connected": "no cables yet",
+		"cable_id": "no cables yet", "cabled": "no cables yet",
+		"virtual_chassis": "no virtual chassis yet", "virtual_chassis_id": "no virtual chassis yet",
+	}
+	for _, ep := range []string{"console-ports", "console-server-ports", "power-ports", "power-outlets",
+		"interfaces", "front-ports", "rear-ports"} {
+		for name, why := range reasons {
+			if ep == "front-ports" || ep == "rear-ports" {
+				if name == "connected" {
+					continue // no path endpoints
+				}
+			}
+			filterExclusions["dcim/"+ep+" "+name] = why
+		}
+	}
+	for name, why := range map[string]string{
+		"l2vpn": "no L2VPNs", "l2vpn_id": "no L2VPNs",
+		"vlan_translation_policy": "no VLAN translation policies", "vlan_translation_policy_id": "no VLAN translation policies",
+		"virtual_chassis_member": "no virtual chassis yet", "virtual_chassis_member_id": "no virtual chassis yet",
+		"virtual_chassis_member_or_master": "no virtual chassis yet", "virtual_chassis_member_or_master_id": "no virtual chassis yet",
+		"vdc": "no virtual device contexts yet", "vdc_id": "no virtual device contexts yet",
+		"vdc_identifier":  "no virtual device contexts yet",
+		"wireless_lan_id": "no wireless LANs", "wireless_link_id": "no wireless links",
+		"virtual_circuit_id": "no virtual circuits", "virtual_circuit_termination_id": "no virtual circuits",
+	} {
+		filterExclusions["dcim/interfaces "+name] = why
+	}
+	filterExclusions["dcim/front-ports rear_port_id"] = "port mappings are no table yet"
+	filterExclusions["dcim/front-ports rear_port_position"] = "port mappings are no table yet"
+	filterExclusions["dcim/rear-ports front_port_id"] = "port mappings are no table yet"
+	for _, name := range []string{"virtual_machine", "virtual_machine_id", "vminterface", "vminterface_id"} {
+		filterExclusions["dcim/mac-addresses "+name] = "no virtual machines"
+	}
 }
 
 // TestFiltersMatchReference checks that every filter the reference lists

@@ -273,6 +273,7 @@ func (d *Descriptor) Create(ctx context.Context, tx *Tx, in Input) (int, error) 
 	if err := d.checkUnique(ctx, tx, ch, nil); err != nil {
 		return 0, err
 	}
+	ctx = ch.withRelated(ctx)
 	m := d.NewCreate(tx.Client)
 	if err := d.apply(ctx, tx, m, ch, nil); err != nil {
 		return 0, err
@@ -302,6 +303,7 @@ func (d *Descriptor) Update(ctx context.Context, tx *Tx, existing *Row, in Input
 	if err := d.checkUnique(ctx, tx, ch, existing); err != nil {
 		return err
 	}
+	ctx = ch.withRelated(ctx)
 	m := d.NewUpdate(tx.Client, existing.ID)
 	if err := d.apply(ctx, tx, m, ch, existing); err != nil {
 		return err

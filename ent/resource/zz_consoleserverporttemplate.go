@@ -21,7 +21,7 @@ func init() {
 		Table:       "dcim_consoleserverporttemplate",
 		Display:     "",
 		DisplayFunc: logicdcim.TemplateDisplay,
-		Instantiate: instantiation(`{"into":"","sources":[{"template":"device_type","owner":"dcim.device","match":"device_type","set":{"_location_id":"location","_rack_id":"rack","_site_id":"site","device":"id"}},{"template":"module_type","owner":"dcim.module","match":"module_type","set":{"_location_id":"device.location","_rack_id":"device.rack","_site_id":"device.site","device":"device","module":"id","parent_id":"module_bay"},"token":"{module}","token_value":"module_bay.position","token_up":"module_bay.module","replicate":"replicate_components","adopt":"adopt_components","adopt_scope":"module","adopt_within":"device"}]}`),
+		Instantiate: instantiation(`{"into":"dcim.consoleserverport","copy":["type"],"resolve":["name","label"],"sources":[{"template":"device_type","owner":"dcim.device","match":"device_type","set":{"_location_id":"location","_rack_id":"rack","_site_id":"site","device":"id"}},{"template":"module_type","owner":"dcim.module","match":"module_type","set":{"_location_id":"device.location","_rack_id":"device.rack","_site_id":"device.site","device":"device","module":"id","parent_id":"module_bay"},"token":"{module}","token_value":"module_bay.position","token_up":"module_bay.module","replicate":"replicate_components","adopt":"adopt_components","adopt_scope":"module","adopt_within":"device"}]}`),
 		Tree:        false,
 		Tagged:      false,
 		Custom:      false,

@@ -55,7 +55,7 @@ func init() {
 			{Name: "custom_fields", Kind: "custom-fields", Column: "custom_field_data", GoType: "map[string]interface {}", HasDefault: true},
 			{Name: "created", Kind: "time", Column: "created", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "last_updated", Kind: "time", Column: "last_updated", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
-			{Name: "interface_count", Kind: "empty", ReadOnly: true, Empty: 0},
+			{Name: "interface_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "", Table: "dcim_interface_vdcs", Column: "virtualdevicecontext_id", Cumulative: false}},
 		},
 		NewCreate: func(c *gen.Client) ent.Mutation { return c.VirtualDeviceContext.Create().Mutation() },
 		NewUpdate: func(c *gen.Client, id int) ent.Mutation { return c.VirtualDeviceContext.UpdateOneID(id).Mutation() },

@@ -5,7 +5,9 @@ package runtime
 import (
 	"time"
 
+	"github.com/inventory/inventory/ent/consoleport"
 	"github.com/inventory/inventory/ent/consoleporttemplate"
+	"github.com/inventory/inventory/ent/consoleserverport"
 	"github.com/inventory/inventory/ent/consoleserverporttemplate"
 	"github.com/inventory/inventory/ent/customfield"
 	"github.com/inventory/inventory/ent/customfieldchoiceset"
@@ -13,9 +15,11 @@ import (
 	"github.com/inventory/inventory/ent/device"
 	"github.com/inventory/inventory/ent/devicebay"
 	"github.com/inventory/inventory/ent/devicebaytemplate"
+	"github.com/inventory/inventory/ent/deviceinterface"
 	"github.com/inventory/inventory/ent/devicerole"
 	"github.com/inventory/inventory/ent/devicetype"
 	"github.com/inventory/inventory/ent/eventrule"
+	"github.com/inventory/inventory/ent/frontport"
 	"github.com/inventory/inventory/ent/frontporttemplate"
 	"github.com/inventory/inventory/ent/group"
 	"github.com/inventory/inventory/ent/interfacetemplate"
@@ -23,6 +27,7 @@ import (
 	"github.com/inventory/inventory/ent/inventoryitemrole"
 	"github.com/inventory/inventory/ent/inventoryitemtemplate"
 	"github.com/inventory/inventory/ent/location"
+	"github.com/inventory/inventory/ent/macaddress"
 	"github.com/inventory/inventory/ent/manufacturer"
 	"github.com/inventory/inventory/ent/module"
 	"github.com/inventory/inventory/ent/modulebay"
@@ -34,8 +39,10 @@ import (
 	"github.com/inventory/inventory/ent/outboxevent"
 	"github.com/inventory/inventory/ent/platform"
 	"github.com/inventory/inventory/ent/powerfeed"
+	"github.com/inventory/inventory/ent/poweroutlet"
 	"github.com/inventory/inventory/ent/poweroutlettemplate"
 	"github.com/inventory/inventory/ent/powerpanel"
+	"github.com/inventory/inventory/ent/powerport"
 	"github.com/inventory/inventory/ent/powerporttemplate"
 	"github.com/inventory/inventory/ent/prefix"
 	"github.com/inventory/inventory/ent/rack"
@@ -43,6 +50,7 @@ import (
 	"github.com/inventory/inventory/ent/rackreservation"
 	"github.com/inventory/inventory/ent/rackrole"
 	"github.com/inventory/inventory/ent/racktype"
+	"github.com/inventory/inventory/ent/rearport"
 	"github.com/inventory/inventory/ent/rearporttemplate"
 	"github.com/inventory/inventory/ent/region"
 	"github.com/inventory/inventory/ent/rir"
@@ -67,6 +75,80 @@ import (
 // (default values, validators, hooks and policies) and stitches it
 // to their package variables.
 func init() {
+	consoleportMixin := schema.ConsolePort{}.Mixin()
+	consoleportMixinHooks3 := consoleportMixin[3].Hooks()
+	consoleportHooks := schema.ConsolePort{}.Hooks()
+	consoleport.Hooks[0] = consoleportMixinHooks3[0]
+	consoleport.Hooks[1] = consoleportMixinHooks3[1]
+	consoleport.Hooks[2] = consoleportHooks[0]
+	consoleportMixinFields0 := consoleportMixin[0].Fields()
+	_ = consoleportMixinFields0
+	consoleportMixinFields2 := consoleportMixin[2].Fields()
+	_ = consoleportMixinFields2
+	consoleportMixinFields3 := consoleportMixin[3].Fields()
+	_ = consoleportMixinFields3
+	consoleportFields := schema.ConsolePort{}.Fields()
+	_ = consoleportFields
+	// consoleportDescCreated is the schema descriptor for created field.
+	consoleportDescCreated := consoleportMixinFields0[0].Descriptor()
+	// consoleport.DefaultCreated holds the default value on creation for the created field.
+	consoleport.DefaultCreated = consoleportDescCreated.Default.(func() time.Time)
+	// consoleportDescLastUpdated is the schema descriptor for last_updated field.
+	consoleportDescLastUpdated := consoleportMixinFields0[1].Descriptor()
+	// consoleport.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	consoleport.DefaultLastUpdated = consoleportDescLastUpdated.Default.(func() time.Time)
+	// consoleport.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	consoleport.UpdateDefaultLastUpdated = consoleportDescLastUpdated.UpdateDefault.(func() time.Time)
+	// consoleportDescCustomFieldData is the schema descriptor for custom_field_data field.
+	consoleportDescCustomFieldData := consoleportMixinFields2[0].Descriptor()
+	// consoleport.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	consoleport.DefaultCustomFieldData = consoleportDescCustomFieldData.Default.(map[string]interface{})
+	// consoleportDescName is the schema descriptor for name field.
+	consoleportDescName := consoleportMixinFields3[2].Descriptor()
+	// consoleport.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	consoleport.NameValidator = func() func(string) error {
+		validators := consoleportDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// consoleportDescNameNatural is the schema descriptor for _name_natural field.
+	consoleportDescNameNatural := consoleportMixinFields3[3].Descriptor()
+	// consoleport.DefaultNameNatural holds the default value on creation for the _name_natural field.
+	consoleport.DefaultNameNatural = consoleportDescNameNatural.Default.(string)
+	// consoleportDescLabel is the schema descriptor for label field.
+	consoleportDescLabel := consoleportMixinFields3[4].Descriptor()
+	// consoleport.DefaultLabel holds the default value on creation for the label field.
+	consoleport.DefaultLabel = consoleportDescLabel.Default.(string)
+	// consoleport.LabelValidator is a validator for the "label" field. It is called by the builders before save.
+	consoleport.LabelValidator = consoleportDescLabel.Validators[0].(func(string) error)
+	// consoleportDescDescription is the schema descriptor for description field.
+	consoleportDescDescription := consoleportMixinFields3[5].Descriptor()
+	// consoleport.DefaultDescription holds the default value on creation for the description field.
+	consoleport.DefaultDescription = consoleportDescDescription.Default.(string)
+	// consoleport.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	consoleport.DescriptionValidator = consoleportDescDescription.Validators[0].(func(string) error)
+	// consoleportDescMarkConnected is the schema descriptor for mark_connected field.
+	consoleportDescMarkConnected := consoleportMixinFields3[6].Descriptor()
+	// consoleport.DefaultMarkConnected holds the default value on creation for the mark_connected field.
+	consoleport.DefaultMarkConnected = consoleportDescMarkConnected.Default.(bool)
+	// consoleportDescOccupied is the schema descriptor for _occupied field.
+	consoleportDescOccupied := consoleportMixinFields3[7].Descriptor()
+	// consoleport.DefaultOccupied holds the default value on creation for the _occupied field.
+	consoleport.DefaultOccupied = consoleportDescOccupied.Default.(bool)
+	// consoleportDescType is the schema descriptor for type field.
+	consoleportDescType := consoleportFields[0].Descriptor()
+	// consoleport.TypeValidator is a validator for the "type" field. It is called by the builders before save.
+	consoleport.TypeValidator = consoleportDescType.Validators[0].(func(string) error)
 	consoleporttemplateMixin := schema.ConsolePortTemplate{}.Mixin()
 	consoleporttemplateHooks := schema.ConsolePortTemplate{}.Hooks()
 	consoleporttemplate.Hooks[0] = consoleporttemplateHooks[0]
@@ -124,6 +206,80 @@ func init() {
 	consoleporttemplateDescType := consoleporttemplateFields[0].Descriptor()
 	// consoleporttemplate.TypeValidator is a validator for the "type" field. It is called by the builders before save.
 	consoleporttemplate.TypeValidator = consoleporttemplateDescType.Validators[0].(func(string) error)
+	consoleserverportMixin := schema.ConsoleServerPort{}.Mixin()
+	consoleserverportMixinHooks3 := consoleserverportMixin[3].Hooks()
+	consoleserverportHooks := schema.ConsoleServerPort{}.Hooks()
+	consoleserverport.Hooks[0] = consoleserverportMixinHooks3[0]
+	consoleserverport.Hooks[1] = consoleserverportMixinHooks3[1]
+	consoleserverport.Hooks[2] = consoleserverportHooks[0]
+	consoleserverportMixinFields0 := consoleserverportMixin[0].Fields()
+	_ = consoleserverportMixinFields0
+	consoleserverportMixinFields2 := consoleserverportMixin[2].Fields()
+	_ = consoleserverportMixinFields2
+	consoleserverportMixinFields3 := consoleserverportMixin[3].Fields()
+	_ = consoleserverportMixinFields3
+	consoleserverportFields := schema.ConsoleServerPort{}.Fields()
+	_ = consoleserverportFields
+	// consoleserverportDescCreated is the schema descriptor for created field.
+	consoleserverportDescCreated := consoleserverportMixinFields0[0].Descriptor()
+	// consoleserverport.DefaultCreated holds the default value on creation for the created field.
+	consoleserverport.DefaultCreated = consoleserverportDescCreated.Default.(func() time.Time)
+	// consoleserverportDescLastUpdated is the schema descriptor for last_updated field.
+	consoleserverportDescLastUpdated := consoleserverportMixinFields0[1].Descriptor()
+	// consoleserverport.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	consoleserverport.DefaultLastUpdated = consoleserverportDescLastUpdated.Default.(func() time.Time)
+	// consoleserverport.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	consoleserverport.UpdateDefaultLastUpdated = consoleserverportDescLastUpdated.UpdateDefault.(func() time.Time)
+	// consoleserverportDescCustomFieldData is the schema descriptor for custom_field_data field.
+	consoleserverportDescCustomFieldData := consoleserverportMixinFields2[0].Descriptor()
+	// consoleserverport.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	consoleserverport.DefaultCustomFieldData = consoleserverportDescCustomFieldData.Default.(map[string]interface{})
+	// consoleserverportDescName is the schema descriptor for name field.
+	consoleserverportDescName := consoleserverportMixinFields3[2].Descriptor()
+	// consoleserverport.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	consoleserverport.NameValidator = func() func(string) error {
+		validators := consoleserverportDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// consoleserverportDescNameNatural is the schema descriptor for _name_natural field.
+	consoleserverportDescNameNatural := consoleserverportMixinFields3[3].Descriptor()
+	// consoleserverport.DefaultNameNatural holds the default value on creation for the _name_natural field.
+	consoleserverport.DefaultNameNatural = consoleserverportDescNameNatural.Default.(string)
+	// consoleserverportDescLabel is the schema descriptor for label field.
+	consoleserverportDescLabel := consoleserverportMixinFields3[4].Descriptor()
+	// consoleserverport.DefaultLabel holds the default value on creation for the label field.
+	consoleserverport.DefaultLabel = consoleserverportDescLabel.Default.(string)
+	// consoleserverport.LabelValidator is a validator for the "label" field. It is called by the builders before save.
+	consoleserverport.LabelValidator = consoleserverportDescLabel.Validators[0].(func(string) error)
+	// consoleserverportDescDescription is the schema descriptor for description field.
+	consoleserverportDescDescription := consoleserverportMixinFields3[5].Descriptor()
+	// consoleserverport.DefaultDescription holds the default value on creation for the description field.
+	consoleserverport.DefaultDescription = consoleserverportDescDescription.Default.(string)
+	// consoleserverport.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	consoleserverport.DescriptionValidator = consoleserverportDescDescription.Validators[0].(func(string) error)
+	// consoleserverportDescMarkConnected is the schema descriptor for mark_connected field.
+	consoleserverportDescMarkConnected := consoleserverportMixinFields3[6].Descriptor()
+	// consoleserverport.DefaultMarkConnected holds the default value on creation for the mark_connected field.
+	consoleserverport.DefaultMarkConnected = consoleserverportDescMarkConnected.Default.(bool)
+	// consoleserverportDescOccupied is the schema descriptor for _occupied field.
+	consoleserverportDescOccupied := consoleserverportMixinFields3[7].Descriptor()
+	// consoleserverport.DefaultOccupied holds the default value on creation for the _occupied field.
+	consoleserverport.DefaultOccupied = consoleserverportDescOccupied.Default.(bool)
+	// consoleserverportDescType is the schema descriptor for type field.
+	consoleserverportDescType := consoleserverportFields[0].Descriptor()
+	// consoleserverport.TypeValidator is a validator for the "type" field. It is called by the builders before save.
+	consoleserverport.TypeValidator = consoleserverportDescType.Validators[0].(func(string) error)
 	consoleserverporttemplateMixin := schema.ConsoleServerPortTemplate{}.Mixin()
 	consoleserverporttemplateHooks := schema.ConsoleServerPortTemplate{}.Hooks()
 	consoleserverporttemplate.Hooks[0] = consoleserverporttemplateHooks[0]
@@ -667,6 +823,162 @@ func init() {
 	devicebaytemplateDescEnabled := devicebaytemplateFields[0].Descriptor()
 	// devicebaytemplate.DefaultEnabled holds the default value on creation for the enabled field.
 	devicebaytemplate.DefaultEnabled = devicebaytemplateDescEnabled.Default.(bool)
+	deviceinterfaceMixin := schema.DeviceInterface{}.Mixin()
+	deviceinterfaceMixinHooks3 := deviceinterfaceMixin[3].Hooks()
+	deviceinterfaceHooks := schema.DeviceInterface{}.Hooks()
+	deviceinterface.Hooks[0] = deviceinterfaceMixinHooks3[0]
+	deviceinterface.Hooks[1] = deviceinterfaceMixinHooks3[1]
+	deviceinterface.Hooks[2] = deviceinterfaceHooks[0]
+	deviceinterface.Hooks[3] = deviceinterfaceHooks[1]
+	deviceinterface.Hooks[4] = deviceinterfaceHooks[2]
+	deviceinterfaceMixinFields0 := deviceinterfaceMixin[0].Fields()
+	_ = deviceinterfaceMixinFields0
+	deviceinterfaceMixinFields2 := deviceinterfaceMixin[2].Fields()
+	_ = deviceinterfaceMixinFields2
+	deviceinterfaceMixinFields3 := deviceinterfaceMixin[3].Fields()
+	_ = deviceinterfaceMixinFields3
+	deviceinterfaceFields := schema.DeviceInterface{}.Fields()
+	_ = deviceinterfaceFields
+	// deviceinterfaceDescCreated is the schema descriptor for created field.
+	deviceinterfaceDescCreated := deviceinterfaceMixinFields0[0].Descriptor()
+	// deviceinterface.DefaultCreated holds the default value on creation for the created field.
+	deviceinterface.DefaultCreated = deviceinterfaceDescCreated.Default.(func() time.Time)
+	// deviceinterfaceDescLastUpdated is the schema descriptor for last_updated field.
+	deviceinterfaceDescLastUpdated := deviceinterfaceMixinFields0[1].Descriptor()
+	// deviceinterface.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	deviceinterface.DefaultLastUpdated = deviceinterfaceDescLastUpdated.Default.(func() time.Time)
+	// deviceinterface.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	deviceinterface.UpdateDefaultLastUpdated = deviceinterfaceDescLastUpdated.UpdateDefault.(func() time.Time)
+	// deviceinterfaceDescCustomFieldData is the schema descriptor for custom_field_data field.
+	deviceinterfaceDescCustomFieldData := deviceinterfaceMixinFields2[0].Descriptor()
+	// deviceinterface.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	deviceinterface.DefaultCustomFieldData = deviceinterfaceDescCustomFieldData.Default.(map[string]interface{})
+	// deviceinterfaceDescName is the schema descriptor for name field.
+	deviceinterfaceDescName := deviceinterfaceMixinFields3[2].Descriptor()
+	// deviceinterface.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	deviceinterface.NameValidator = func() func(string) error {
+		validators := deviceinterfaceDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// deviceinterfaceDescNameNatural is the schema descriptor for _name_natural field.
+	deviceinterfaceDescNameNatural := deviceinterfaceMixinFields3[3].Descriptor()
+	// deviceinterface.DefaultNameNatural holds the default value on creation for the _name_natural field.
+	deviceinterface.DefaultNameNatural = deviceinterfaceDescNameNatural.Default.(string)
+	// deviceinterfaceDescLabel is the schema descriptor for label field.
+	deviceinterfaceDescLabel := deviceinterfaceMixinFields3[4].Descriptor()
+	// deviceinterface.DefaultLabel holds the default value on creation for the label field.
+	deviceinterface.DefaultLabel = deviceinterfaceDescLabel.Default.(string)
+	// deviceinterface.LabelValidator is a validator for the "label" field. It is called by the builders before save.
+	deviceinterface.LabelValidator = deviceinterfaceDescLabel.Validators[0].(func(string) error)
+	// deviceinterfaceDescDescription is the schema descriptor for description field.
+	deviceinterfaceDescDescription := deviceinterfaceMixinFields3[5].Descriptor()
+	// deviceinterface.DefaultDescription holds the default value on creation for the description field.
+	deviceinterface.DefaultDescription = deviceinterfaceDescDescription.Default.(string)
+	// deviceinterface.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	deviceinterface.DescriptionValidator = deviceinterfaceDescDescription.Validators[0].(func(string) error)
+	// deviceinterfaceDescMarkConnected is the schema descriptor for mark_connected field.
+	deviceinterfaceDescMarkConnected := deviceinterfaceMixinFields3[6].Descriptor()
+	// deviceinterface.DefaultMarkConnected holds the default value on creation for the mark_connected field.
+	deviceinterface.DefaultMarkConnected = deviceinterfaceDescMarkConnected.Default.(bool)
+	// deviceinterfaceDescOccupied is the schema descriptor for _occupied field.
+	deviceinterfaceDescOccupied := deviceinterfaceMixinFields3[7].Descriptor()
+	// deviceinterface.DefaultOccupied holds the default value on creation for the _occupied field.
+	deviceinterface.DefaultOccupied = deviceinterfaceDescOccupied.Default.(bool)
+	// deviceinterfaceDescType is the schema descriptor for type field.
+	deviceinterfaceDescType := deviceinterfaceFields[0].Descriptor()
+	// deviceinterface.TypeValidator is a validator for the "type" field. It is called by the builders before save.
+	deviceinterface.TypeValidator = deviceinterfaceDescType.Validators[0].(func(string) error)
+	// deviceinterfaceDescEnabled is the schema descriptor for enabled field.
+	deviceinterfaceDescEnabled := deviceinterfaceFields[1].Descriptor()
+	// deviceinterface.DefaultEnabled holds the default value on creation for the enabled field.
+	deviceinterface.DefaultEnabled = deviceinterfaceDescEnabled.Default.(bool)
+	// deviceinterfaceDescMtu is the schema descriptor for mtu field.
+	deviceinterfaceDescMtu := deviceinterfaceFields[5].Descriptor()
+	// deviceinterface.MtuValidator is a validator for the "mtu" field. It is called by the builders before save.
+	deviceinterface.MtuValidator = func() func(int) error {
+		validators := deviceinterfaceDescMtu.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(mtu int) error {
+			for _, fn := range fns {
+				if err := fn(mtu); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// deviceinterfaceDescMACAddress is the schema descriptor for mac_address field.
+	deviceinterfaceDescMACAddress := deviceinterfaceFields[6].Descriptor()
+	// deviceinterface.MACAddressValidator is a validator for the "mac_address" field. It is called by the builders before save.
+	deviceinterface.MACAddressValidator = deviceinterfaceDescMACAddress.Validators[0].(func(string) error)
+	// deviceinterfaceDescSpeed is the schema descriptor for speed field.
+	deviceinterfaceDescSpeed := deviceinterfaceFields[8].Descriptor()
+	// deviceinterface.SpeedValidator is a validator for the "speed" field. It is called by the builders before save.
+	deviceinterface.SpeedValidator = deviceinterfaceDescSpeed.Validators[0].(func(int) error)
+	// deviceinterfaceDescDuplex is the schema descriptor for duplex field.
+	deviceinterfaceDescDuplex := deviceinterfaceFields[9].Descriptor()
+	// deviceinterface.DuplexValidator is a validator for the "duplex" field. It is called by the builders before save.
+	deviceinterface.DuplexValidator = deviceinterfaceDescDuplex.Validators[0].(func(string) error)
+	// deviceinterfaceDescWwn is the schema descriptor for wwn field.
+	deviceinterfaceDescWwn := deviceinterfaceFields[10].Descriptor()
+	// deviceinterface.WwnValidator is a validator for the "wwn" field. It is called by the builders before save.
+	deviceinterface.WwnValidator = deviceinterfaceDescWwn.Validators[0].(func(string) error)
+	// deviceinterfaceDescMgmtOnly is the schema descriptor for mgmt_only field.
+	deviceinterfaceDescMgmtOnly := deviceinterfaceFields[11].Descriptor()
+	// deviceinterface.DefaultMgmtOnly holds the default value on creation for the mgmt_only field.
+	deviceinterface.DefaultMgmtOnly = deviceinterfaceDescMgmtOnly.Default.(bool)
+	// deviceinterfaceDescMode is the schema descriptor for mode field.
+	deviceinterfaceDescMode := deviceinterfaceFields[12].Descriptor()
+	// deviceinterface.ModeValidator is a validator for the "mode" field. It is called by the builders before save.
+	deviceinterface.ModeValidator = deviceinterfaceDescMode.Validators[0].(func(string) error)
+	// deviceinterfaceDescRfRole is the schema descriptor for rf_role field.
+	deviceinterfaceDescRfRole := deviceinterfaceFields[13].Descriptor()
+	// deviceinterface.RfRoleValidator is a validator for the "rf_role" field. It is called by the builders before save.
+	deviceinterface.RfRoleValidator = deviceinterfaceDescRfRole.Validators[0].(func(string) error)
+	// deviceinterfaceDescRfChannel is the schema descriptor for rf_channel field.
+	deviceinterfaceDescRfChannel := deviceinterfaceFields[14].Descriptor()
+	// deviceinterface.RfChannelValidator is a validator for the "rf_channel" field. It is called by the builders before save.
+	deviceinterface.RfChannelValidator = deviceinterfaceDescRfChannel.Validators[0].(func(string) error)
+	// deviceinterfaceDescPoeMode is the schema descriptor for poe_mode field.
+	deviceinterfaceDescPoeMode := deviceinterfaceFields[15].Descriptor()
+	// deviceinterface.PoeModeValidator is a validator for the "poe_mode" field. It is called by the builders before save.
+	deviceinterface.PoeModeValidator = deviceinterfaceDescPoeMode.Validators[0].(func(string) error)
+	// deviceinterfaceDescPoeType is the schema descriptor for poe_type field.
+	deviceinterfaceDescPoeType := deviceinterfaceFields[16].Descriptor()
+	// deviceinterface.PoeTypeValidator is a validator for the "poe_type" field. It is called by the builders before save.
+	deviceinterface.PoeTypeValidator = deviceinterfaceDescPoeType.Validators[0].(func(string) error)
+	// deviceinterfaceDescTxPower is the schema descriptor for tx_power field.
+	deviceinterfaceDescTxPower := deviceinterfaceFields[19].Descriptor()
+	// deviceinterface.TxPowerValidator is a validator for the "tx_power" field. It is called by the builders before save.
+	deviceinterface.TxPowerValidator = func() func(int) error {
+		validators := deviceinterfaceDescTxPower.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(tx_power int) error {
+			for _, fn := range fns {
+				if err := fn(tx_power); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
 	deviceroleMixin := schema.DeviceRole{}.Mixin()
 	deviceroleMixinFields0 := deviceroleMixin[0].Fields()
 	_ = deviceroleMixinFields0
@@ -919,6 +1231,111 @@ func init() {
 	eventruleDescComments := eventruleFields[10].Descriptor()
 	// eventrule.DefaultComments holds the default value on creation for the comments field.
 	eventrule.DefaultComments = eventruleDescComments.Default.(string)
+	frontportMixin := schema.FrontPort{}.Mixin()
+	frontportMixinHooks3 := frontportMixin[3].Hooks()
+	frontportHooks := schema.FrontPort{}.Hooks()
+	frontport.Hooks[0] = frontportMixinHooks3[0]
+	frontport.Hooks[1] = frontportMixinHooks3[1]
+	frontport.Hooks[2] = frontportHooks[0]
+	frontport.Hooks[3] = frontportHooks[1]
+	frontportMixinFields0 := frontportMixin[0].Fields()
+	_ = frontportMixinFields0
+	frontportMixinFields2 := frontportMixin[2].Fields()
+	_ = frontportMixinFields2
+	frontportMixinFields3 := frontportMixin[3].Fields()
+	_ = frontportMixinFields3
+	frontportFields := schema.FrontPort{}.Fields()
+	_ = frontportFields
+	// frontportDescCreated is the schema descriptor for created field.
+	frontportDescCreated := frontportMixinFields0[0].Descriptor()
+	// frontport.DefaultCreated holds the default value on creation for the created field.
+	frontport.DefaultCreated = frontportDescCreated.Default.(func() time.Time)
+	// frontportDescLastUpdated is the schema descriptor for last_updated field.
+	frontportDescLastUpdated := frontportMixinFields0[1].Descriptor()
+	// frontport.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	frontport.DefaultLastUpdated = frontportDescLastUpdated.Default.(func() time.Time)
+	// frontport.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	frontport.UpdateDefaultLastUpdated = frontportDescLastUpdated.UpdateDefault.(func() time.Time)
+	// frontportDescCustomFieldData is the schema descriptor for custom_field_data field.
+	frontportDescCustomFieldData := frontportMixinFields2[0].Descriptor()
+	// frontport.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	frontport.DefaultCustomFieldData = frontportDescCustomFieldData.Default.(map[string]interface{})
+	// frontportDescName is the schema descriptor for name field.
+	frontportDescName := frontportMixinFields3[2].Descriptor()
+	// frontport.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	frontport.NameValidator = func() func(string) error {
+		validators := frontportDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// frontportDescNameNatural is the schema descriptor for _name_natural field.
+	frontportDescNameNatural := frontportMixinFields3[3].Descriptor()
+	// frontport.DefaultNameNatural holds the default value on creation for the _name_natural field.
+	frontport.DefaultNameNatural = frontportDescNameNatural.Default.(string)
+	// frontportDescLabel is the schema descriptor for label field.
+	frontportDescLabel := frontportMixinFields3[4].Descriptor()
+	// frontport.DefaultLabel holds the default value on creation for the label field.
+	frontport.DefaultLabel = frontportDescLabel.Default.(string)
+	// frontport.LabelValidator is a validator for the "label" field. It is called by the builders before save.
+	frontport.LabelValidator = frontportDescLabel.Validators[0].(func(string) error)
+	// frontportDescDescription is the schema descriptor for description field.
+	frontportDescDescription := frontportMixinFields3[5].Descriptor()
+	// frontport.DefaultDescription holds the default value on creation for the description field.
+	frontport.DefaultDescription = frontportDescDescription.Default.(string)
+	// frontport.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	frontport.DescriptionValidator = frontportDescDescription.Validators[0].(func(string) error)
+	// frontportDescMarkConnected is the schema descriptor for mark_connected field.
+	frontportDescMarkConnected := frontportMixinFields3[6].Descriptor()
+	// frontport.DefaultMarkConnected holds the default value on creation for the mark_connected field.
+	frontport.DefaultMarkConnected = frontportDescMarkConnected.Default.(bool)
+	// frontportDescOccupied is the schema descriptor for _occupied field.
+	frontportDescOccupied := frontportMixinFields3[7].Descriptor()
+	// frontport.DefaultOccupied holds the default value on creation for the _occupied field.
+	frontport.DefaultOccupied = frontportDescOccupied.Default.(bool)
+	// frontportDescType is the schema descriptor for type field.
+	frontportDescType := frontportFields[0].Descriptor()
+	// frontport.TypeValidator is a validator for the "type" field. It is called by the builders before save.
+	frontport.TypeValidator = frontportDescType.Validators[0].(func(string) error)
+	// frontportDescColor is the schema descriptor for color field.
+	frontportDescColor := frontportFields[1].Descriptor()
+	// frontport.DefaultColor holds the default value on creation for the color field.
+	frontport.DefaultColor = frontportDescColor.Default.(string)
+	// frontport.ColorValidator is a validator for the "color" field. It is called by the builders before save.
+	frontport.ColorValidator = frontportDescColor.Validators[0].(func(string) error)
+	// frontportDescPositions is the schema descriptor for positions field.
+	frontportDescPositions := frontportFields[2].Descriptor()
+	// frontport.DefaultPositions holds the default value on creation for the positions field.
+	frontport.DefaultPositions = frontportDescPositions.Default.(int)
+	// frontport.PositionsValidator is a validator for the "positions" field. It is called by the builders before save.
+	frontport.PositionsValidator = func() func(int) error {
+		validators := frontportDescPositions.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(positions int) error {
+			for _, fn := range fns {
+				if err := fn(positions); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// frontportDescMappings is the schema descriptor for mappings field.
+	frontportDescMappings := frontportFields[3].Descriptor()
+	// frontport.DefaultMappings holds the default value on creation for the mappings field.
+	frontport.DefaultMappings = frontportDescMappings.Default.([]interface{})
 	frontporttemplateMixin := schema.FrontPortTemplate{}.Mixin()
 	frontporttemplateHooks := schema.FrontPortTemplate{}.Hooks()
 	frontporttemplate.Hooks[0] = frontporttemplateHooks[0]
@@ -1426,6 +1843,45 @@ func init() {
 	location.DefaultFacility = locationDescFacility.Default.(string)
 	// location.FacilityValidator is a validator for the "facility" field. It is called by the builders before save.
 	location.FacilityValidator = locationDescFacility.Validators[0].(func(string) error)
+	macaddressMixin := schema.MACAddress{}.Mixin()
+	macaddressHooks := schema.MACAddress{}.Hooks()
+	macaddress.Hooks[0] = macaddressHooks[0]
+	macaddressMixinFields0 := macaddressMixin[0].Fields()
+	_ = macaddressMixinFields0
+	macaddressMixinFields2 := macaddressMixin[2].Fields()
+	_ = macaddressMixinFields2
+	macaddressMixinFields3 := macaddressMixin[3].Fields()
+	_ = macaddressMixinFields3
+	macaddressFields := schema.MACAddress{}.Fields()
+	_ = macaddressFields
+	// macaddressDescCreated is the schema descriptor for created field.
+	macaddressDescCreated := macaddressMixinFields0[0].Descriptor()
+	// macaddress.DefaultCreated holds the default value on creation for the created field.
+	macaddress.DefaultCreated = macaddressDescCreated.Default.(func() time.Time)
+	// macaddressDescLastUpdated is the schema descriptor for last_updated field.
+	macaddressDescLastUpdated := macaddressMixinFields0[1].Descriptor()
+	// macaddress.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	macaddress.DefaultLastUpdated = macaddressDescLastUpdated.Default.(func() time.Time)
+	// macaddress.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	macaddress.UpdateDefaultLastUpdated = macaddressDescLastUpdated.UpdateDefault.(func() time.Time)
+	// macaddressDescCustomFieldData is the schema descriptor for custom_field_data field.
+	macaddressDescCustomFieldData := macaddressMixinFields2[0].Descriptor()
+	// macaddress.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	macaddress.DefaultCustomFieldData = macaddressDescCustomFieldData.Default.(map[string]interface{})
+	// macaddressDescDescription is the schema descriptor for description field.
+	macaddressDescDescription := macaddressMixinFields3[0].Descriptor()
+	// macaddress.DefaultDescription holds the default value on creation for the description field.
+	macaddress.DefaultDescription = macaddressDescDescription.Default.(string)
+	// macaddress.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	macaddress.DescriptionValidator = macaddressDescDescription.Validators[0].(func(string) error)
+	// macaddressDescComments is the schema descriptor for comments field.
+	macaddressDescComments := macaddressMixinFields3[1].Descriptor()
+	// macaddress.DefaultComments holds the default value on creation for the comments field.
+	macaddress.DefaultComments = macaddressDescComments.Default.(string)
+	// macaddressDescMACAddress is the schema descriptor for mac_address field.
+	macaddressDescMACAddress := macaddressFields[0].Descriptor()
+	// macaddress.MACAddressValidator is a validator for the "mac_address" field. It is called by the builders before save.
+	macaddress.MACAddressValidator = macaddressDescMACAddress.Validators[0].(func(string) error)
 	manufacturerMixin := schema.Manufacturer{}.Mixin()
 	manufacturerHooks := schema.Manufacturer{}.Hooks()
 	manufacturer.Hooks[0] = manufacturerHooks[0]
@@ -2143,6 +2599,96 @@ func init() {
 	powerfeedDescPowerPanelName := powerfeedFields[16].Descriptor()
 	// powerfeed.DefaultPowerPanelName holds the default value on creation for the _power_panel_name field.
 	powerfeed.DefaultPowerPanelName = powerfeedDescPowerPanelName.Default.(string)
+	poweroutletMixin := schema.PowerOutlet{}.Mixin()
+	poweroutletMixinHooks3 := poweroutletMixin[3].Hooks()
+	poweroutletHooks := schema.PowerOutlet{}.Hooks()
+	poweroutlet.Hooks[0] = poweroutletMixinHooks3[0]
+	poweroutlet.Hooks[1] = poweroutletMixinHooks3[1]
+	poweroutlet.Hooks[2] = poweroutletHooks[0]
+	poweroutletMixinFields0 := poweroutletMixin[0].Fields()
+	_ = poweroutletMixinFields0
+	poweroutletMixinFields2 := poweroutletMixin[2].Fields()
+	_ = poweroutletMixinFields2
+	poweroutletMixinFields3 := poweroutletMixin[3].Fields()
+	_ = poweroutletMixinFields3
+	poweroutletFields := schema.PowerOutlet{}.Fields()
+	_ = poweroutletFields
+	// poweroutletDescCreated is the schema descriptor for created field.
+	poweroutletDescCreated := poweroutletMixinFields0[0].Descriptor()
+	// poweroutlet.DefaultCreated holds the default value on creation for the created field.
+	poweroutlet.DefaultCreated = poweroutletDescCreated.Default.(func() time.Time)
+	// poweroutletDescLastUpdated is the schema descriptor for last_updated field.
+	poweroutletDescLastUpdated := poweroutletMixinFields0[1].Descriptor()
+	// poweroutlet.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	poweroutlet.DefaultLastUpdated = poweroutletDescLastUpdated.Default.(func() time.Time)
+	// poweroutlet.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	poweroutlet.UpdateDefaultLastUpdated = poweroutletDescLastUpdated.UpdateDefault.(func() time.Time)
+	// poweroutletDescCustomFieldData is the schema descriptor for custom_field_data field.
+	poweroutletDescCustomFieldData := poweroutletMixinFields2[0].Descriptor()
+	// poweroutlet.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	poweroutlet.DefaultCustomFieldData = poweroutletDescCustomFieldData.Default.(map[string]interface{})
+	// poweroutletDescName is the schema descriptor for name field.
+	poweroutletDescName := poweroutletMixinFields3[2].Descriptor()
+	// poweroutlet.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	poweroutlet.NameValidator = func() func(string) error {
+		validators := poweroutletDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// poweroutletDescNameNatural is the schema descriptor for _name_natural field.
+	poweroutletDescNameNatural := poweroutletMixinFields3[3].Descriptor()
+	// poweroutlet.DefaultNameNatural holds the default value on creation for the _name_natural field.
+	poweroutlet.DefaultNameNatural = poweroutletDescNameNatural.Default.(string)
+	// poweroutletDescLabel is the schema descriptor for label field.
+	poweroutletDescLabel := poweroutletMixinFields3[4].Descriptor()
+	// poweroutlet.DefaultLabel holds the default value on creation for the label field.
+	poweroutlet.DefaultLabel = poweroutletDescLabel.Default.(string)
+	// poweroutlet.LabelValidator is a validator for the "label" field. It is called by the builders before save.
+	poweroutlet.LabelValidator = poweroutletDescLabel.Validators[0].(func(string) error)
+	// poweroutletDescDescription is the schema descriptor for description field.
+	poweroutletDescDescription := poweroutletMixinFields3[5].Descriptor()
+	// poweroutlet.DefaultDescription holds the default value on creation for the description field.
+	poweroutlet.DefaultDescription = poweroutletDescDescription.Default.(string)
+	// poweroutlet.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	poweroutlet.DescriptionValidator = poweroutletDescDescription.Validators[0].(func(string) error)
+	// poweroutletDescMarkConnected is the schema descriptor for mark_connected field.
+	poweroutletDescMarkConnected := poweroutletMixinFields3[6].Descriptor()
+	// poweroutlet.DefaultMarkConnected holds the default value on creation for the mark_connected field.
+	poweroutlet.DefaultMarkConnected = poweroutletDescMarkConnected.Default.(bool)
+	// poweroutletDescOccupied is the schema descriptor for _occupied field.
+	poweroutletDescOccupied := poweroutletMixinFields3[7].Descriptor()
+	// poweroutlet.DefaultOccupied holds the default value on creation for the _occupied field.
+	poweroutlet.DefaultOccupied = poweroutletDescOccupied.Default.(bool)
+	// poweroutletDescType is the schema descriptor for type field.
+	poweroutletDescType := poweroutletFields[0].Descriptor()
+	// poweroutlet.TypeValidator is a validator for the "type" field. It is called by the builders before save.
+	poweroutlet.TypeValidator = poweroutletDescType.Validators[0].(func(string) error)
+	// poweroutletDescStatus is the schema descriptor for status field.
+	poweroutletDescStatus := poweroutletFields[1].Descriptor()
+	// poweroutlet.DefaultStatus holds the default value on creation for the status field.
+	poweroutlet.DefaultStatus = poweroutletDescStatus.Default.(string)
+	// poweroutlet.StatusValidator is a validator for the "status" field. It is called by the builders before save.
+	poweroutlet.StatusValidator = poweroutletDescStatus.Validators[0].(func(string) error)
+	// poweroutletDescColor is the schema descriptor for color field.
+	poweroutletDescColor := poweroutletFields[2].Descriptor()
+	// poweroutlet.DefaultColor holds the default value on creation for the color field.
+	poweroutlet.DefaultColor = poweroutletDescColor.Default.(string)
+	// poweroutlet.ColorValidator is a validator for the "color" field. It is called by the builders before save.
+	poweroutlet.ColorValidator = poweroutletDescColor.Validators[0].(func(string) error)
+	// poweroutletDescFeedLeg is the schema descriptor for feed_leg field.
+	poweroutletDescFeedLeg := poweroutletFields[4].Descriptor()
+	// poweroutlet.FeedLegValidator is a validator for the "feed_leg" field. It is called by the builders before save.
+	poweroutlet.FeedLegValidator = poweroutletDescFeedLeg.Validators[0].(func(string) error)
 	poweroutlettemplateMixin := schema.PowerOutletTemplate{}.Mixin()
 	poweroutlettemplateHooks := schema.PowerOutletTemplate{}.Hooks()
 	poweroutlettemplate.Hooks[0] = poweroutlettemplateHooks[0]
@@ -2268,6 +2814,88 @@ func init() {
 	powerpanelDescNameNatural := powerpanelFields[3].Descriptor()
 	// powerpanel.DefaultNameNatural holds the default value on creation for the _name_natural field.
 	powerpanel.DefaultNameNatural = powerpanelDescNameNatural.Default.(string)
+	powerportMixin := schema.PowerPort{}.Mixin()
+	powerportMixinHooks3 := powerportMixin[3].Hooks()
+	powerportHooks := schema.PowerPort{}.Hooks()
+	powerport.Hooks[0] = powerportMixinHooks3[0]
+	powerport.Hooks[1] = powerportMixinHooks3[1]
+	powerport.Hooks[2] = powerportHooks[0]
+	powerportMixinFields0 := powerportMixin[0].Fields()
+	_ = powerportMixinFields0
+	powerportMixinFields2 := powerportMixin[2].Fields()
+	_ = powerportMixinFields2
+	powerportMixinFields3 := powerportMixin[3].Fields()
+	_ = powerportMixinFields3
+	powerportFields := schema.PowerPort{}.Fields()
+	_ = powerportFields
+	// powerportDescCreated is the schema descriptor for created field.
+	powerportDescCreated := powerportMixinFields0[0].Descriptor()
+	// powerport.DefaultCreated holds the default value on creation for the created field.
+	powerport.DefaultCreated = powerportDescCreated.Default.(func() time.Time)
+	// powerportDescLastUpdated is the schema descriptor for last_updated field.
+	powerportDescLastUpdated := powerportMixinFields0[1].Descriptor()
+	// powerport.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	powerport.DefaultLastUpdated = powerportDescLastUpdated.Default.(func() time.Time)
+	// powerport.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	powerport.UpdateDefaultLastUpdated = powerportDescLastUpdated.UpdateDefault.(func() time.Time)
+	// powerportDescCustomFieldData is the schema descriptor for custom_field_data field.
+	powerportDescCustomFieldData := powerportMixinFields2[0].Descriptor()
+	// powerport.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	powerport.DefaultCustomFieldData = powerportDescCustomFieldData.Default.(map[string]interface{})
+	// powerportDescName is the schema descriptor for name field.
+	powerportDescName := powerportMixinFields3[2].Descriptor()
+	// powerport.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	powerport.NameValidator = func() func(string) error {
+		validators := powerportDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// powerportDescNameNatural is the schema descriptor for _name_natural field.
+	powerportDescNameNatural := powerportMixinFields3[3].Descriptor()
+	// powerport.DefaultNameNatural holds the default value on creation for the _name_natural field.
+	powerport.DefaultNameNatural = powerportDescNameNatural.Default.(string)
+	// powerportDescLabel is the schema descriptor for label field.
+	powerportDescLabel := powerportMixinFields3[4].Descriptor()
+	// powerport.DefaultLabel holds the default value on creation for the label field.
+	powerport.DefaultLabel = powerportDescLabel.Default.(string)
+	// powerport.LabelValidator is a validator for the "label" field. It is called by the builders before save.
+	powerport.LabelValidator = powerportDescLabel.Validators[0].(func(string) error)
+	// powerportDescDescription is the schema descriptor for description field.
+	powerportDescDescription := powerportMixinFields3[5].Descriptor()
+	// powerport.DefaultDescription holds the default value on creation for the description field.
+	powerport.DefaultDescription = powerportDescDescription.Default.(string)
+	// powerport.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	powerport.DescriptionValidator = powerportDescDescription.Validators[0].(func(string) error)
+	// powerportDescMarkConnected is the schema descriptor for mark_connected field.
+	powerportDescMarkConnected := powerportMixinFields3[6].Descriptor()
+	// powerport.DefaultMarkConnected holds the default value on creation for the mark_connected field.
+	powerport.DefaultMarkConnected = powerportDescMarkConnected.Default.(bool)
+	// powerportDescOccupied is the schema descriptor for _occupied field.
+	powerportDescOccupied := powerportMixinFields3[7].Descriptor()
+	// powerport.DefaultOccupied holds the default value on creation for the _occupied field.
+	powerport.DefaultOccupied = powerportDescOccupied.Default.(bool)
+	// powerportDescType is the schema descriptor for type field.
+	powerportDescType := powerportFields[0].Descriptor()
+	// powerport.TypeValidator is a validator for the "type" field. It is called by the builders before save.
+	powerport.TypeValidator = powerportDescType.Validators[0].(func(string) error)
+	// powerportDescMaximumDraw is the schema descriptor for maximum_draw field.
+	powerportDescMaximumDraw := powerportFields[1].Descriptor()
+	// powerport.MaximumDrawValidator is a validator for the "maximum_draw" field. It is called by the builders before save.
+	powerport.MaximumDrawValidator = powerportDescMaximumDraw.Validators[0].(func(int) error)
+	// powerportDescAllocatedDraw is the schema descriptor for allocated_draw field.
+	powerportDescAllocatedDraw := powerportFields[2].Descriptor()
+	// powerport.AllocatedDrawValidator is a validator for the "allocated_draw" field. It is called by the builders before save.
+	powerport.AllocatedDrawValidator = powerportDescAllocatedDraw.Validators[0].(func(int) error)
 	powerporttemplateMixin := schema.PowerPortTemplate{}.Mixin()
 	powerporttemplateHooks := schema.PowerPortTemplate{}.Hooks()
 	powerporttemplate.Hooks[0] = powerporttemplateHooks[0]
@@ -3131,6 +3759,111 @@ func init() {
 			return nil
 		}
 	}()
+	rearportMixin := schema.RearPort{}.Mixin()
+	rearportMixinHooks3 := rearportMixin[3].Hooks()
+	rearportHooks := schema.RearPort{}.Hooks()
+	rearport.Hooks[0] = rearportMixinHooks3[0]
+	rearport.Hooks[1] = rearportMixinHooks3[1]
+	rearport.Hooks[2] = rearportHooks[0]
+	rearport.Hooks[3] = rearportHooks[1]
+	rearportMixinFields0 := rearportMixin[0].Fields()
+	_ = rearportMixinFields0
+	rearportMixinFields2 := rearportMixin[2].Fields()
+	_ = rearportMixinFields2
+	rearportMixinFields3 := rearportMixin[3].Fields()
+	_ = rearportMixinFields3
+	rearportFields := schema.RearPort{}.Fields()
+	_ = rearportFields
+	// rearportDescCreated is the schema descriptor for created field.
+	rearportDescCreated := rearportMixinFields0[0].Descriptor()
+	// rearport.DefaultCreated holds the default value on creation for the created field.
+	rearport.DefaultCreated = rearportDescCreated.Default.(func() time.Time)
+	// rearportDescLastUpdated is the schema descriptor for last_updated field.
+	rearportDescLastUpdated := rearportMixinFields0[1].Descriptor()
+	// rearport.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	rearport.DefaultLastUpdated = rearportDescLastUpdated.Default.(func() time.Time)
+	// rearport.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	rearport.UpdateDefaultLastUpdated = rearportDescLastUpdated.UpdateDefault.(func() time.Time)
+	// rearportDescCustomFieldData is the schema descriptor for custom_field_data field.
+	rearportDescCustomFieldData := rearportMixinFields2[0].Descriptor()
+	// rearport.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	rearport.DefaultCustomFieldData = rearportDescCustomFieldData.Default.(map[string]interface{})
+	// rearportDescName is the schema descriptor for name field.
+	rearportDescName := rearportMixinFields3[2].Descriptor()
+	// rearport.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	rearport.NameValidator = func() func(string) error {
+		validators := rearportDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// rearportDescNameNatural is the schema descriptor for _name_natural field.
+	rearportDescNameNatural := rearportMixinFields3[3].Descriptor()
+	// rearport.DefaultNameNatural holds the default value on creation for the _name_natural field.
+	rearport.DefaultNameNatural = rearportDescNameNatural.Default.(string)
+	// rearportDescLabel is the schema descriptor for label field.
+	rearportDescLabel := rearportMixinFields3[4].Descriptor()
+	// rearport.DefaultLabel holds the default value on creation for the label field.
+	rearport.DefaultLabel = rearportDescLabel.Default.(string)
+	// rearport.LabelValidator is a validator for the "label" field. It is called by the builders before save.
+	rearport.LabelValidator = rearportDescLabel.Validators[0].(func(string) error)
+	// rearportDescDescription is the schema descriptor for description field.
+	rearportDescDescription := rearportMixinFields3[5].Descriptor()
+	// rearport.DefaultDescription holds the default value on creation for the description field.
+	rearport.DefaultDescription = rearportDescDescription.Default.(string)
+	// rearport.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	rearport.DescriptionValidator = rearportDescDescription.Validators[0].(func(string) error)
+	// rearportDescMarkConnected is the schema descriptor for mark_connected field.
+	rearportDescMarkConnected := rearportMixinFields3[6].Descriptor()
+	// rearport.DefaultMarkConnected holds the default value on creation for the mark_connected field.
+	rearport.DefaultMarkConnected = rearportDescMarkConnected.Default.(bool)
+	// rearportDescOccupied is the schema descriptor for _occupied field.
+	rearportDescOccupied := rearportMixinFields3[7].Descriptor()
+	// rearport.DefaultOccupied holds the default value on creation for the _occupied field.
+	rearport.DefaultOccupied = rearportDescOccupied.Default.(bool)
+	// rearportDescType is the schema descriptor for type field.
+	rearportDescType := rearportFields[0].Descriptor()
+	// rearport.TypeValidator is a validator for the "type" field. It is called by the builders before save.
+	rearport.TypeValidator = rearportDescType.Validators[0].(func(string) error)
+	// rearportDescColor is the schema descriptor for color field.
+	rearportDescColor := rearportFields[1].Descriptor()
+	// rearport.DefaultColor holds the default value on creation for the color field.
+	rearport.DefaultColor = rearportDescColor.Default.(string)
+	// rearport.ColorValidator is a validator for the "color" field. It is called by the builders before save.
+	rearport.ColorValidator = rearportDescColor.Validators[0].(func(string) error)
+	// rearportDescPositions is the schema descriptor for positions field.
+	rearportDescPositions := rearportFields[2].Descriptor()
+	// rearport.DefaultPositions holds the default value on creation for the positions field.
+	rearport.DefaultPositions = rearportDescPositions.Default.(int)
+	// rearport.PositionsValidator is a validator for the "positions" field. It is called by the builders before save.
+	rearport.PositionsValidator = func() func(int) error {
+		validators := rearportDescPositions.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(positions int) error {
+			for _, fn := range fns {
+				if err := fn(positions); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// rearportDescMappings is the schema descriptor for mappings field.
+	rearportDescMappings := rearportFields[3].Descriptor()
+	// rearport.DefaultMappings holds the default value on creation for the mappings field.
+	rearport.DefaultMappings = rearportDescMappings.Default.([]interface{})
 	rearporttemplateMixin := schema.RearPortTemplate{}.Mixin()
 	rearporttemplateHooks := schema.RearPortTemplate{}.Hooks()
 	rearporttemplate.Hooks[0] = rearporttemplateHooks[0]

@@ -109,21 +109,26 @@ func (Device) Annotations() []schema.Annotation {
 				{Fields: []string{"virtual_chassis", "vc_position"}, Message: "Device with this Virtual chassis and VC position already exists."},
 			},
 			Counts: map[string]api.Count{
-				"device_bay_count":     {Model: "dcim.devicebay", Column: "device_id"},
-				"module_bay_count":     {Model: "dcim.modulebay", Column: "device_id"},
-				"inventory_item_count": {Model: "dcim.inventoryitem", Column: "device_id"},
+				"console_port_count":        {Model: "dcim.consoleport", Column: "device_id"},
+				"console_server_port_count": {Model: "dcim.consoleserverport", Column: "device_id"},
+				"power_port_count":          {Model: "dcim.powerport", Column: "device_id"},
+				"power_outlet_count":        {Model: "dcim.poweroutlet", Column: "device_id"},
+				"interface_count":           {Model: "dcim.interface", Column: "device_id"},
+				"front_port_count":          {Model: "dcim.frontport", Column: "device_id"},
+				"rear_port_count":           {Model: "dcim.rearport", Column: "device_id"},
+				"device_bay_count":          {Model: "dcim.devicebay", Column: "device_id"},
+				"module_bay_count":          {Model: "dcim.modulebay", Column: "device_id"},
+				"inventory_item_count":      {Model: "dcim.inventoryitem", Column: "device_id"},
 			},
 			// parent_device: the device of the bay holding this one, with
 			// the bay (NetBox's parent_bay accessor).
 			Reverse: map[string]api.Reverse{"parent_device": {Model: "dcim.devicebay", Column: "installed_device_id",
 				Through: "device", As: "device_bay"}},
-			// IP addresses, clusters, config templates and components are
-			// other models, not built yet.
+			// IP addresses, clusters and config templates are other
+			// models, not built yet.
 			Empty: map[string]any{"owner": nil, "primary_ip": nil, "primary_ip4": nil,
-				"primary_ip6": nil, "oob_ip": nil, "cluster": nil, "config_template": nil, "console_port_count": 0, "console_server_port_count": 0,
-				"power_port_count": 0, "power_outlet_count": 0, "interface_count": 0, "front_port_count": 0,
-				"rear_port_count": 0},
-			Filters: append(append(TenancyFilters(), SiteTreeFilters()...),
+				"primary_ip6": nil, "oob_ip": nil, "cluster": nil, "config_template": nil},
+			Filters: append(append(append(TenancyFilters(), SiteTreeFilters()...),
 				api.Filter{Name: "manufacturer_id", Kind: "fk-id", Via: "device_type", Column: "manufacturer"},
 				api.Filter{Name: "manufacturer", Kind: "fk-attr", Via: "device_type", Column: "manufacturer"},
 				api.Filter{Name: "model", Kind: "string", Via: "device_type", Column: "slug"},
@@ -133,11 +138,9 @@ func (Device) Annotations() []schema.Annotation {
 				api.Filter{Name: "has_virtual_device_context", Kind: "reverse-exists", Target: "dcim.virtualdevicecontext", Column: "device"},
 				api.Filter{Name: "parent_device_id", Kind: "reverse-id", Target: "dcim.devicebay", Column: "installed_device_id", Attr: "device_id"},
 				api.Filter{Name: "parent_bay_id", Kind: "reverse-id", Target: "dcim.devicebay", Column: "installed_device_id"},
-				api.Filter{Name: "device_bays", Kind: "related-exists", Column: "device_bay_count"},
-				api.Filter{Name: "module_bays", Kind: "related-exists", Column: "module_bay_count"},
-				api.Filter{Name: "device_bay_count", Kind: "related-count", Column: "device_bay_count"},
-				api.Filter{Name: "module_bay_count", Kind: "related-count", Column: "module_bay_count"},
 				api.Filter{Name: "inventory_item_count", Kind: "related-count", Column: "inventory_item_count"}),
+				countFilters("_count", "console_port", "console_server_port", "power_port", "power_outlet",
+					"interface", "front_port", "rear_port", "device_bay", "module_bay")...),
 		},
 	}
 }

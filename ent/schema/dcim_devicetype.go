@@ -101,18 +101,24 @@ func (DeviceType) Annotations() []schema.Annotation {
 // typeCountFilters are the filters of a device or module type on its
 // template counts: <kind>_template_count as a number, and NetBox's
 // booleans saying whether any template of a kind exists.
-func typeCountFilters(kinds ...string) []api.Filter {
+func typeCountFilters(kinds ...string) []api.Filter { return countFilters("_template_count", kinds...) }
+
+// countFilters are the filters on the counts <kind><suffix> (a device
+// type's interface_template_count, a device's interface_count): the count
+// as a number, NetBox's booleans saying whether any of a kind exists, and
+// pass_through_ports (front or rear ports).
+func countFilters(suffix string, kinds ...string) []api.Filter {
 	has := map[string]string{"console_port": "console_ports", "console_server_port": "console_server_ports",
 		"power_port": "power_ports", "power_outlet": "power_outlets", "interface": "interfaces",
 		"module_bay": "module_bays", "device_bay": "device_bays", "inventory_item": "inventory_items"}
 	var out []api.Filter
 	for _, k := range kinds {
-		c := k + "_template_count"
+		c := k + suffix
 		out = append(out, api.Filter{Name: c, Kind: "related-count", Column: c})
 		if h, ok := has[k]; ok {
 			out = append(out, api.Filter{Name: h, Kind: "related-exists", Column: c})
 		}
 	}
 	return append(out, api.Filter{Name: "pass_through_ports", Kind: "related-exists",
-		Column: "front_port_template_count,rear_port_template_count"})
+		Column: "front_port" + suffix + ",rear_port" + suffix})
 }

@@ -42,6 +42,8 @@ func (InterfaceTemplate) Annotations() []schema.Annotation {
 		api.Model{
 			App: "dcim", Path: "interface-templates", Verbose: "interface template",
 			Fields: []string{"id", "url", "display", "device_type", "module_type", "name", "label", "type", "enabled", "mgmt_only", "description", "bridge", "poe_mode", "poe_type", "rf_role", "created", "last_updated"},
+			Instantiate: &api.Instantiate{Into: "dcim.interface", Resolve: []string{"name", "label"},
+				Copy: []string{"type", "enabled", "mgmt_only", "poe_mode", "poe_type", "rf_role"}, Refs: []string{"bridge"}},
 		},
 	}
 }

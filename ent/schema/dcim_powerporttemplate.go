@@ -31,6 +31,8 @@ func (PowerPortTemplate) Annotations() []schema.Annotation {
 		api.Model{
 			App: "dcim", Path: "power-port-templates", Verbose: "power port template",
 			Fields: []string{"id", "url", "display", "device_type", "module_type", "name", "label", "type", "maximum_draw", "allocated_draw", "description", "created", "last_updated"},
+			Instantiate: &api.Instantiate{Into: "dcim.powerport", Resolve: []string{"name", "label"},
+				Copy: []string{"type", "maximum_draw", "allocated_draw"}},
 		},
 	}
 }

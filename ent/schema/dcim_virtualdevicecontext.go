@@ -4,6 +4,7 @@ import (
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/entsql"
 	"entgo.io/ent/schema"
+	"entgo.io/ent/schema/edge"
 	"entgo.io/ent/schema/field"
 	"entgo.io/ent/schema/index"
 
@@ -35,6 +36,9 @@ func (VirtualDeviceContext) Edges() []ent.Edge {
 	return []ent.Edge{
 		FKRequired("device", Device.Type, api.Protect),
 		FK("tenant", Tenant.Type, api.Protect),
+		// The inverse of the interfaces' vdcs (ent's many-to-many needs
+		// both ends); no API field.
+		edge.From("interfaces", DeviceInterface.Type).Ref("vdcs"),
 	}
 }
 
@@ -57,7 +61,8 @@ func (VirtualDeviceContext) Annotations() []schema.Annotation {
 			Ordering: []string{"name"},
 			Unique:   []api.Unique{{Fields: []string{"device", "identifier"}}, {Fields: []string{"device", "name"}}},
 			// IP addresses and interfaces are other models, not built yet.
-			Empty:   map[string]any{"owner": nil, "primary_ip": nil, "primary_ip4": nil, "primary_ip6": nil, "interface_count": 0},
+			Empty:   map[string]any{"owner": nil, "primary_ip": nil, "primary_ip4": nil, "primary_ip6": nil},
+			Counts:  map[string]api.Count{"interface_count": {Table: "dcim_interface_vdcs", Column: "virtualdevicecontext_id"}},
 			Filters: TenancyFilters(),
 		},
 	}

@@ -4,6 +4,7 @@ import (
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/entsql"
 	"entgo.io/ent/schema"
+	"entgo.io/ent/schema/edge"
 	"entgo.io/ent/schema/field"
 	"entgo.io/ent/schema/index"
 
@@ -43,6 +44,9 @@ func (VLAN) Edges() []ent.Edge {
 		FK("tenant", Tenant.Type, api.Protect),
 		FK("role", Role.Type, api.SetNull),
 		SelfFK("qinq_svlan", VLAN.Type, api.Protect),
+		// The inverse of the interfaces' tagged_vlans (ent's many-to-many
+		// needs both ends); no API field.
+		edge.From("tagged_interfaces", DeviceInterface.Type).Ref("tagged_vlans"),
 	}
 }
 

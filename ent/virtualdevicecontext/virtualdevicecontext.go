@@ -40,6 +40,8 @@ const (
 	EdgeDevice = "device"
 	// EdgeTenant holds the string denoting the tenant edge name in mutations.
 	EdgeTenant = "tenant"
+	// EdgeInterfaces holds the string denoting the interfaces edge name in mutations.
+	EdgeInterfaces = "interfaces"
 	// Table holds the table name of the virtualdevicecontext in the database.
 	Table = "dcim_virtualdevicecontext"
 	// DeviceTable is the table that holds the device relation/edge.
@@ -56,6 +58,11 @@ const (
 	TenantInverseTable = "tenancy_tenant"
 	// TenantColumn is the table column denoting the tenant relation/edge.
 	TenantColumn = "tenant_id"
+	// InterfacesTable is the table that holds the interfaces relation/edge. The primary key declared below.
+	InterfacesTable = "dcim_interface_vdcs"
+	// InterfacesInverseTable is the table name for the DeviceInterface entity.
+	// It exists in this package in order to avoid circular dependency with the "deviceinterface" package.
+	InterfacesInverseTable = "dcim_interface"
 )
 
 // Columns holds all SQL columns for virtualdevicecontext fields.
@@ -73,6 +80,12 @@ var Columns = []string{
 	FieldTenantID,
 	FieldStatus,
 }
+
+var (
+	// InterfacesPrimaryKey and InterfacesColumn2 are the table columns denoting the
+	// primary key for the interfaces relation (M2M).
+	InterfacesPrimaryKey = []string{"interface_id", "virtualdevicecontext_id"}
+)
 
 // ValidColumn reports if the column name is valid (part of the table columns).
 func ValidColumn(column string) bool {
@@ -180,6 +193,20 @@ func ByTenantField(field string, opts ...sql.OrderTermOption) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newTenantStep(), sql.OrderByField(field, opts...))
 	}
 }
+
+// ByInterfacesCount orders the results by interfaces count.
+func ByInterfacesCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newInterfacesStep(), opts...)
+	}
+}
+
+// ByInterfaces orders the results by interfaces terms.
+func ByInterfaces(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newInterfacesStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
 func newDeviceStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -192,5 +219,12 @@ func newTenantStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(TenantInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.M2O, false, TenantTable, TenantColumn),
+	)
+}
+func newInterfacesStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(InterfacesInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2M, true, InterfacesTable, InterfacesPrimaryKey...),
 	)
 }

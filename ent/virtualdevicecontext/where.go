@@ -676,6 +676,29 @@ func HasTenantWith(preds ...predicate.Tenant) predicate.VirtualDeviceContext {
 	})
 }
 
+// HasInterfaces applies the HasEdge predicate on the "interfaces" edge.
+func HasInterfaces() predicate.VirtualDeviceContext {
+	return predicate.VirtualDeviceContext(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2M, true, InterfacesTable, InterfacesPrimaryKey...),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasInterfacesWith applies the HasEdge predicate on the "interfaces" edge with a given conditions (other predicates).
+func HasInterfacesWith(preds ...predicate.DeviceInterface) predicate.VirtualDeviceContext {
+	return predicate.VirtualDeviceContext(func(s *sql.Selector) {
+		step := newInterfacesStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
 // And groups predicates with the AND operator between them.
 func And(predicates ...predicate.VirtualDeviceContext) predicate.VirtualDeviceContext {
 	return predicate.VirtualDeviceContext(sql.AndPredicates(predicates...))

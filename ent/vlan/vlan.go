@@ -54,6 +54,8 @@ const (
 	EdgeQinqSvlan = "qinq_svlan"
 	// EdgeQinqSvlanOf holds the string denoting the qinq_svlan_of edge name in mutations.
 	EdgeQinqSvlanOf = "qinq_svlan_of"
+	// EdgeTaggedInterfaces holds the string denoting the tagged_interfaces edge name in mutations.
+	EdgeTaggedInterfaces = "tagged_interfaces"
 	// Table holds the table name of the vlan in the database.
 	Table = "ipam_vlan"
 	// SiteTable is the table that holds the site relation/edge.
@@ -92,6 +94,11 @@ const (
 	QinqSvlanOfTable = "ipam_vlan"
 	// QinqSvlanOfColumn is the table column denoting the qinq_svlan_of relation/edge.
 	QinqSvlanOfColumn = "qinq_svlan_id"
+	// TaggedInterfacesTable is the table that holds the tagged_interfaces relation/edge. The primary key declared below.
+	TaggedInterfacesTable = "dcim_interface_tagged_vlans"
+	// TaggedInterfacesInverseTable is the table name for the DeviceInterface entity.
+	// It exists in this package in order to avoid circular dependency with the "deviceinterface" package.
+	TaggedInterfacesInverseTable = "dcim_interface"
 )
 
 // Columns holds all SQL columns for vlan fields.
@@ -112,6 +119,12 @@ var Columns = []string{
 	FieldQinqRole,
 	FieldQinqSvlanID,
 }
+
+var (
+	// TaggedInterfacesPrimaryKey and TaggedInterfacesColumn2 are the table columns denoting the
+	// primary key for the tagged_interfaces relation (M2M).
+	TaggedInterfacesPrimaryKey = []string{"interface_id", "vlan_id"}
+)
 
 // ValidColumn reports if the column name is valid (part of the table columns).
 func ValidColumn(column string) bool {
@@ -271,6 +284,20 @@ func ByQinqSvlanOf(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newQinqSvlanOfStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
 }
+
+// ByTaggedInterfacesCount orders the results by tagged_interfaces count.
+func ByTaggedInterfacesCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newTaggedInterfacesStep(), opts...)
+	}
+}
+
+// ByTaggedInterfaces orders the results by tagged_interfaces terms.
+func ByTaggedInterfaces(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newTaggedInterfacesStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
 func newSiteStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -311,5 +338,12 @@ func newQinqSvlanOfStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(Table, FieldID),
 		sqlgraph.Edge(sqlgraph.O2M, false, QinqSvlanOfTable, QinqSvlanOfColumn),
+	)
+}
+func newTaggedInterfacesStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(TaggedInterfacesInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2M, true, TaggedInterfacesTable, TaggedInterfacesPrimaryKey...),
 	)
 }

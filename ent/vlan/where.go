@@ -883,6 +883,29 @@ func HasQinqSvlanOfWith(preds ...predicate.VLAN) predicate.VLAN {
 	})
 }
 
+// HasTaggedInterfaces applies the HasEdge predicate on the "tagged_interfaces" edge.
+func HasTaggedInterfaces() predicate.VLAN {
+	return predicate.VLAN(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2M, true, TaggedInterfacesTable, TaggedInterfacesPrimaryKey...),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasTaggedInterfacesWith applies the HasEdge predicate on the "tagged_interfaces" edge with a given conditions (other predicates).
+func HasTaggedInterfacesWith(preds ...predicate.DeviceInterface) predicate.VLAN {
+	return predicate.VLAN(func(s *sql.Selector) {
+		step := newTaggedInterfacesStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
 // And groups predicates with the AND operator between them.
 func And(predicates ...predicate.VLAN) predicate.VLAN {
 	return predicate.VLAN(sql.AndPredicates(predicates...))

@@ -14,6 +14,12 @@
 // template model built from the shared rules (exactly one parent type,
 // no move to another device type, {module} only on module types) and the
 // model's own (references to other templates stay on the same parent).
+// Device components (components.go): the same rules for components (no
+// move to another device, references within the device, the front/rear
+// port mappings mirrored as the templates' are), Interface.clean() and
+// save() (parent, bridge and LAG, PoE, wireless, the 802.1Q mode and the
+// VLANs a device's interfaces may use, the primary MAC address) and the
+// cached columns (_occupied, _site/_location/_rack, mac_address).
 // rows.go runs such a check on the row a write leaves behind, for creates
 // and one- and many-row updates. Power panels and feeds (power.go): a
 // panel's location and a feed's rack at the same site, the voltage rules,

@@ -73,6 +73,7 @@ func templateHook(table string, modular bool, columns []string, extra rowCheck) 
 // sibling is another template row that a template points at.
 type sibling struct {
 	deviceType, moduleType any
+	device                 any // a component's device (components, not templates)
 	name, label            string
 	positions              int
 	found                  bool
@@ -91,6 +92,9 @@ func loadSibling(ctx context.Context, m rawsql.Mutation, table string, id int, m
 	if modular {
 		cols = append(cols, "module_type_id")
 	}
+	if !strings.HasSuffix(table, "template") {
+		cols = []string{"device_id", "name", "label"}
+	}
 	if withPositions {
 		cols = append(cols, "positions")
 	}
@@ -103,13 +107,16 @@ func loadSibling(ctx context.Context, m rawsql.Mutation, table string, id int, m
 		return sibling{}, nil
 	}
 	p, _ := asInt(r["positions"])
-	return sibling{deviceType: norm(r["device_type_id"]), moduleType: norm(r["module_type_id"]),
+	return sibling{deviceType: norm(r["device_type_id"]), moduleType: norm(r["module_type_id"]), device: norm(r["device_id"]),
 		name: asString(r["name"]), label: asString(r["label"]), positions: p, found: true}, nil
 }
 
 // sameParent reports whether s has the parent of row; kind is "device
 // type" or "module type" for the message.
 func sameParent(s sibling, row map[string]any) (bool, string) {
+	if d := norm(row["device_id"]); d != nil {
+		return s.device == d, "device"
+	}
 	if dt := norm(row["device_type_id"]); dt != nil {
 		return s.deviceType == dt, "device type"
 	}
@@ -239,9 +246,13 @@ func portMappings(field, peer, peerTable, peerName string) rowCheck {
 			return &api.FieldError{Field: field, Message: err.Error()}
 		}
 		positions, _ := asInt(row["positions"])
+		mapped := peerName + "s"
+		if strings.HasSuffix(peerTable, "template") {
+			mapped = peerName + " templates"
+		}
 		if positions < len(list) {
 			return &api.FieldError{Field: "positions", Message: fmt.Sprintf(
-				"The number of positions cannot be less than the number of mapped %s templates (%d)", peerName, len(list))}
+				"The number of positions cannot be less than the number of mapped %s (%d)", mapped, len(list))}
 		}
 		seen := map[int]bool{}
 		for i, e := range list {

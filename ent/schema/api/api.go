@@ -9,6 +9,10 @@ type Model struct {
 	// Model is the content-type model name ("site", "ipaddress"); defaults to
 	// the lower-cased Go type name.
 	Model string `json:"model,omitempty"`
+	// Class is NetBox's class name when the Go type cannot carry it (ent
+	// refuses a type named Interface, a Go keyword once lower-cased); it
+	// names the model in messages ("No Interface matches the given query.").
+	Class string `json:"class,omitempty"`
 	// Verbose is NetBox's verbose name, used in messages such as
 	// "site with this name already exists.".
 	Verbose string `json:"verbose,omitempty"`
@@ -95,6 +99,9 @@ func (m Model) Merge(other schema.Annotation) schema.Annotation {
 	}
 	if o.Model != "" {
 		m.Model = o.Model
+	}
+	if o.Class != "" {
+		m.Class = o.Class
 	}
 	if o.Verbose != "" {
 		m.Verbose = o.Verbose

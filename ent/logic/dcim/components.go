@@ -1,0 +1,652 @@
+package dcim
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"slices"
+	"strconv"
+	"strings"
+
+	"entgo.io/ent"
+
+	"github.com/inventory/inventory/ent/logic/rawsql"
+	"github.com/inventory/inventory/ent/schema/api"
+)
+
+// Device components: the rules of NetBox's ComponentModel, CabledObjectModel
+// and each component's clean(), as hooks built like the templates' ones
+// (rowHook: the whole row a write leaves behind).
+
+// ComponentCacheHooks keep a component's cached columns: _occupied equal
+// to NetBox's property (mark_connected or a cable; cables come with their
+// issue), and the device's site, location and rack on create (NetBox's
+// _site, _location, _rack; a component never changes device).
+func ComponentCacheHooks() []ent.Hook {
+	occupied := func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if v, ok := m.Field("mark_connected"); ok {
+				if err := m.SetField("_occupied", v); err != nil {
+					return nil, err
+				}
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+	return append([]ent.Hook{occupied}, DeviceComponentHooks()...)
+}
+
+// componentHook checks the rules every component shares (it stays on its
+// device), then extra with the columns it names.
+func componentHook(table string, columns []string, extra rowCheck) ent.Hook {
+	cols := append([]string{"device_id", "name", "label"}, columns...)
+	return rowHook(table, cols, func(ctx context.Context, m rawsql.Mutation, id int, row, old map[string]any) error {
+		// Components made from templates are checked as templates (their
+		// type's rules); checking each again would cost a query per row.
+		if api.Instantiating(ctx) {
+			return nil
+		}
+		if id != 0 && norm(old["device_id"]) != norm(row["device_id"]) {
+			return &api.FieldError{Field: "device", Message: "Components cannot be moved to a different device."}
+		}
+		if extra != nil {
+			return extra(ctx, m, id, row, old)
+		}
+		return nil
+	})
+}
+
+// ComponentHooks are the hooks of a component without rules of its own
+// (console ports, console server ports).
+func ComponentHooks(table string) []ent.Hook {
+	return []ent.Hook{componentHook(table, nil, nil)}
+}
+
+// PowerPortHooks: the allocated draw may not exceed the maximum.
+func PowerPortHooks() []ent.Hook {
+	return []ent.Hook{componentHook("dcim_powerport", []string{"maximum_draw", "allocated_draw"},
+		func(ctx context.Context, m rawsql.Mutation, id int, row, old map[string]any) error {
+			max, okMax := asInt(row["maximum_draw"])
+			alloc, okAlloc := asInt(row["allocated_draw"])
+			if okMax && okAlloc && alloc > max {
+				return &api.FieldError{Field: "allocated_draw", Message: fmt.Sprintf("Allocated draw cannot exceed the maximum draw (%dW).", max)}
+			}
+			return nil
+		})}
+}
+
+// PowerOutletHooks: the power port feeding an outlet is on the same
+// device. NetBox raises this without a field; we name power_port, the
+// field to fix (as the outlet templates do).
+func PowerOutletHooks() []ent.Hook {
+	return []ent.Hook{componentHook("dcim_poweroutlet", []string{"power_port_id"},
+		func(ctx context.Context, m rawsql.Mutation, id int, row, old map[string]any) error {
+			pp, ok := asInt(row["power_port_id"])
+			if !ok {
+				return nil
+			}
+			s, err := loadSibling(ctx, m, "dcim_powerport", pp, false, false)
+			if err != nil || !s.found {
+				return err
+			}
+			if s.device != norm(row["device_id"]) {
+				return &api.FieldError{Field: "power_port", Message: fmt.Sprintf("Parent power port (%s) must belong to the same device", s)}
+			}
+			return nil
+		})}
+}
+
+// The two sides of a device's port mappings (see portmappings.go).
+var (
+	frontPortSide = portSide{table: "dcim_frontport", field: "rear_ports", self: "front_port", peer: "rear_port", peerTable: "dcim_rearport"}
+	rearPortSide  = portSide{table: "dcim_rearport", field: "front_ports", self: "rear_port", peer: "front_port", peerTable: "dcim_frontport"}
+)
+
+// FrontPortHooks validates a front port's rear_ports mappings (each maps one
+// of its positions to a position of a rear port of the same device) and
+// mirrors them onto the rear ports.
+func FrontPortHooks() []ent.Hook {
+	return []ent.Hook{componentHook("dcim_frontport", []string{"positions", "mappings"},
+		portMappings("rear_ports", "rear_port", "dcim_rearport", "rear port")),
+		mirrorHook(frontPortSide),
+	}
+}
+
+// RearPortHooks validates a rear port's front_ports mappings, the mirror of
+// the front ports' rear_ports.
+func RearPortHooks() []ent.Hook {
+	return []ent.Hook{componentHook("dcim_rearport", []string{"positions", "mappings"},
+		portMappings("front_ports", "front_port", "dcim_frontport", "front port")),
+		mirrorHook(rearPortSide),
+	}
+}
+
+// virtualTypeLabels are the labels of the virtual interface types, for
+// messages that name the type ("Virtual interfaces cannot ...").
+var virtualTypeLabels = map[string]string{"virtual": "Virtual", "bridge": "Bridge", "lag": "Link Aggregation Group (LAG)"}
+
+// interfaceColumns are the columns the interface rules read.
+var interfaceColumns = []string{"type", "parent_id", "bridge_id", "lag_id", "mark_connected", "poe_mode", "poe_type",
+	"rf_role", "rf_channel", "rf_channel_frequency", "rf_channel_width", "mode", "untagged_vlan_id", "qinq_svlan_id",
+	"primary_mac_address_id"}
+
+// InterfaceHooks are NetBox's Interface.clean() and save() and the
+// serializer's VLAN checks: parent, bridge and LAG on the same device;
+// PoE and wireless settings only where they apply; the 802.1Q mode and
+// the VLANs the interface may use; the primary MAC address assigned to
+// this interface. After the write it fills the channel's frequency and
+// width, keeps the cached mac_address and drops tagged VLANs of an
+// interface that is no longer in tagged mode.
+func InterfaceHooks() []ent.Hook {
+	return []ent.Hook{
+		channelHook(),
+		componentHook("dcim_interface", interfaceColumns, checkInterface),
+		interfaceAfterHook(),
+	}
+}
+
+func checkInterface(ctx context.Context, m rawsql.Mutation, id int, row, old map[string]any) error {
+	typ := asString(row["type"])
+	virtual := slices.Contains(virtualInterfaceTypes, typ)
+	wireless := slices.Contains(wirelessInterfaceTypes, typ)
+	device := norm(row["device_id"])
+	if virtual && row["mark_connected"] == true {
+		return &api.FieldError{Field: "mark_connected", Message: virtualTypeLabels[typ] + " interfaces cannot be marked as connected."}
+	}
+	// Parent, bridge and LAG: other interfaces of the same device (virtual
+	// chassis members may share them once virtual chassis land).
+	if p, ok := asInt(row["parent_id"]); ok {
+		if p == id {
+			return &api.FieldError{Field: "parent", Message: "An interface cannot be its own parent."}
+		}
+		if typ != "virtual" {
+			return &api.FieldError{Field: "parent", Message: "Only virtual interfaces may be assigned to a parent interface."}
+		}
+		if err := sameDevice(ctx, m, "parent", p, device, "The selected parent interface (%s) belongs to a different device (%s)"); err != nil {
+			return err
+		}
+	}
+	if b, ok := asInt(row["bridge_id"]); ok {
+		if b == id {
+			return &api.FieldError{Field: "bridge", Message: "An interface cannot be bridged to itself."}
+		}
+		if err := sameDevice(ctx, m, "bridge", b, device, "The selected bridge interface (%s) belongs to a different device (%s)."); err != nil {
+			return err
+		}
+	}
+	if l, ok := asInt(row["lag_id"]); ok {
+		if typ == "virtual" {
+			return &api.FieldError{Field: "lag", Message: "Virtual interfaces cannot have a parent LAG interface."}
+		}
+		if l == id {
+			return &api.FieldError{Field: "lag", Message: "A LAG interface cannot be its own parent."}
+		}
+		rows, err := loadRows(ctx, m, "dcim_interface", []string{"type"}, []int{l})
+		if err != nil {
+			return err
+		}
+		// NetBox's lag FK is limited to type lag (limit_choices_to).
+		if r, ok := rows[l]; ok && asString(r["type"]) != "lag" {
+			return &api.FieldError{Field: "lag", Message: fmt.Sprintf("interface instance with id %d is not a valid choice.", l)}
+		}
+		if err := sameDevice(ctx, m, "lag", l, device, "The selected LAG interface (%s) belongs to a different device (%s)."); err != nil {
+			return err
+		}
+	}
+	switch {
+	case row["poe_mode"] != nil && virtual:
+		return &api.FieldError{Field: "poe_mode", Message: "Virtual interfaces cannot have a PoE mode."}
+	case row["poe_type"] != nil && virtual:
+		return &api.FieldError{Field: "poe_type", Message: "Virtual interfaces cannot have a PoE type."}
+	case row["poe_type"] != nil && row["poe_mode"] == nil:
+		return &api.FieldError{Field: "poe_type", Message: "Must specify PoE mode when designating a PoE type."}
+	}
+	if err := checkWireless(row, wireless); err != nil {
+		return err
+	}
+	if err := checkVLANs(ctx, m, id, row, device); err != nil {
+		return err
+	}
+	if mac, ok := asInt(row["primary_mac_address_id"]); ok {
+		rows, err := loadRows(ctx, m, "dcim_macaddress", []string{"mac_address", "assigned_object_type", "assigned_object_id"}, []int{mac})
+		if err != nil {
+			return err
+		}
+		r, found := rows[mac]
+		other, assigned := asInt(r["assigned_object_id"])
+		if found && assigned && (asString(r["assigned_object_type"]) != "dcim.interface" || other != id) {
+			return &api.FieldError{Field: "primary_mac_address", Message: fmt.Sprintf(
+				"MAC address %s is assigned to a different interface (%s).", asString(r["mac_address"]), interfaceName(ctx, m, other))}
+		}
+	}
+	return nil
+}
+
+// interfaceName is an interface's display, for messages.
+func interfaceName(ctx context.Context, m rawsql.Mutation, id int) string {
+	s, err := loadSibling(ctx, m, "dcim_interface", id, false, false)
+	if err != nil || !s.found {
+		return strconv.Itoa(id)
+	}
+	return s.String()
+}
+
+// sameDevice refuses interface other when it is not on device; msg takes
+// the other interface and its device.
+func sameDevice(ctx context.Context, m rawsql.Mutation, field string, other int, device any, msg string) error {
+	s, err := loadSibling(ctx, m, "dcim_interface", other, false, false)
+	if err != nil || !s.found {
+		return err
+	}
+	if s.device == device {
+		return nil
+	}
+	name := fmt.Sprint(s.device)
+	if d, ok := asInt(s.device); ok {
+		rows, err := loadRows(ctx, m, "dcim_device", []string{"name"}, []int{d})
+		if err != nil {
+			return err
+		}
+		if n := asString(rows[d]["name"]); n != "" {
+			name = n
+		}
+	}
+	return &api.FieldError{Field: field, Message: fmt.Sprintf(msg, s, name)}
+}
+
+// checkWireless: the RF settings only on wireless interfaces, and a
+// channel's frequency and width are the channel's own.
+func checkWireless(row map[string]any, wireless bool) error {
+	ch := asString(row["rf_channel"])
+	freq, hasFreq := asDecimal(row["rf_channel_frequency"])
+	width, hasWidth := asDecimal(row["rf_channel_width"])
+	switch {
+	case row["rf_role"] != nil && asString(row["rf_role"]) != "" && !wireless:
+		return &api.FieldError{Field: "rf_role", Message: "Wireless role may be set only on wireless interfaces."}
+	case ch != "" && !wireless:
+		return &api.FieldError{Field: "rf_channel", Message: "Channel may be set only on wireless interfaces."}
+	case hasFreq && !wireless:
+		return &api.FieldError{Field: "rf_channel_frequency", Message: "Channel frequency may be set only on wireless interfaces."}
+	case hasWidth && !wireless:
+		return &api.FieldError{Field: "rf_channel_width", Message: "Channel width may be set only on wireless interfaces."}
+	}
+	if ch == "" {
+		return nil
+	}
+	cf, cw, ok := ChannelAttrs(ch)
+	if !ok {
+		return nil // the choice validation answers
+	}
+	if hasFreq && freq != cf {
+		return &api.FieldError{Field: "rf_channel_frequency", Message: "Cannot specify custom frequency with channel selected."}
+	}
+	if hasWidth && width != cw {
+		return &api.FieldError{Field: "rf_channel_width", Message: "Cannot specify custom width with channel selected."}
+	}
+	return nil
+}
+
+// ChannelAttrs are the frequency and width (MHz) a wireless channel value
+// names ("5g-36-5180-20"), as NetBox's get_channel_attr reads them.
+func ChannelAttrs(channel string) (freq, width float64, ok bool) {
+	parts := strings.Split(channel, "-")
+	if len(parts) != 4 {
+		return 0, 0, false
+	}
+	f, err1 := strconv.ParseFloat(parts[2], 64)
+	w, err2 := strconv.ParseFloat(parts[3], 64)
+	return f, w, err1 == nil && err2 == nil
+}
+
+// asDecimal reads a nullable decimal column value (false when null).
+func asDecimal(v any) (float64, bool) {
+	switch x := v.(type) {
+	case nil:
+		return 0, false
+	case *float64:
+		if x == nil {
+			return 0, false
+		}
+	case string:
+		f, err := strconv.ParseFloat(x, 64)
+		return f, err == nil
+	}
+	return asFloat(v), true
+}
+
+// channelHook fills a channel's frequency and width when a write sets the
+// channel without them (NetBox's Interface.save()).
+func channelHook() ent.Hook {
+	return func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			v, ok := m.Field("rf_channel")
+			ch, _ := v.(string)
+			if f, w, valid := ChannelAttrs(ch); ok && valid {
+				if _, given := m.Field("rf_channel_frequency"); !given {
+					if err := m.SetField("rf_channel_frequency", f); err != nil {
+						return nil, err
+					}
+				}
+				if _, given := m.Field("rf_channel_width"); !given {
+					if err := m.SetField("rf_channel_width", w); err != nil {
+						return nil, err
+					}
+				}
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+}
+
+// The join table of an interface's tagged VLANs.
+const taggedVLANTable, taggedVLANOwn = "dcim_interface_tagged_vlans", "interface_id"
+
+// checkVLANs is the serializer's 802.1Q check (a mode carries the VLANs
+// it supports) and the model's: every VLAN is one the interface may use.
+func checkVLANs(ctx context.Context, m rawsql.Mutation, id int, row map[string]any, device any) error {
+	mode := asString(row["mode"])
+	tagged, given := api.Related(ctx, "tagged_vlans")
+	hasTagged := len(tagged) > 0
+	if !given && id != 0 {
+		a := &rawsql.Args{PG: rawsql.Postgres(m)}
+		n, err := rawsql.Int(ctx, m, `SELECT COUNT(*) FROM `+taggedVLANTable+` WHERE `+taggedVLANOwn+` = `+a.P(id), a)
+		if err != nil {
+			return err
+		}
+		hasTagged = n > 0
+	}
+	untagged, hasUntagged := asInt(row["untagged_vlan_id"])
+	svlan, hasSVLAN := asInt(row["qinq_svlan_id"])
+	switch {
+	case mode != "q-in-q" && hasSVLAN:
+		return &api.FieldError{Field: "qinq_svlan", Message: "Interface mode does not support q-in-q service vlan"}
+	case mode == "" && hasUntagged:
+		return &api.FieldError{Field: "untagged_vlan", Message: "Interface mode does not support untagged vlan"}
+	case (mode == "" || mode == "access" || mode == "tagged-all") && hasTagged:
+		return &api.FieldError{Field: "tagged_vlans", Message: "Interface mode does not support tagged vlans"}
+	}
+	d, ok := asInt(device)
+	if !ok {
+		return nil
+	}
+	check := []int{}
+	if hasUntagged {
+		check = append(check, untagged)
+	}
+	if hasSVLAN {
+		check = append(check, svlan)
+	}
+	check = append(check, tagged...)
+	if len(check) == 0 {
+		return nil
+	}
+	allowed, err := availableVLANs(ctx, m, d, check)
+	if err != nil {
+		return err
+	}
+	refuse := func(field string, vlan int, msg string) error {
+		return &api.FieldError{Field: field, Message: fmt.Sprintf(msg, vlanName(ctx, m, vlan))}
+	}
+	if hasUntagged && !allowed[untagged] {
+		return refuse("untagged_vlan", untagged, "The untagged VLAN (%s) must belong to the same site as the interface's parent device, or it must be global.")
+	}
+	if hasSVLAN && !allowed[svlan] {
+		return refuse("qinq_svlan", svlan, "The service VLAN (%s) must belong to the same site as the interface's parent device, or it must be global.")
+	}
+	for _, v := range tagged {
+		if !allowed[v] {
+			return refuse("tagged_vlans", v, "VLAN %s must belong to the same site as the interface's parent device, or it must be global.")
+		}
+	}
+	return nil
+}
+
+// vlanName is a VLAN's display, for messages.
+func vlanName(ctx context.Context, m rawsql.Mutation, id int) string {
+	rows, err := loadRows(ctx, m, "ipam_vlan", []string{"name", "vid"}, []int{id})
+	if r, ok := rows[id]; err == nil && ok {
+		return asString(r["name"])
+	}
+	return strconv.Itoa(id)
+}
+
+// availableVLANs reports which of vlans the interfaces of device may use
+// (NetBox's VLANQuerySet.get_for_device): global VLANs, VLANs of the
+// device's site, VLANs of global groups, and VLANs of groups scoped to the
+// device's region or site group (or their ancestors), site, location (or
+// its ancestors) or rack.
+func availableVLANs(ctx context.Context, m rawsql.Mutation, device int, vlans []int) (map[int]bool, error) {
+	dev, err := loadRows(ctx, m, "dcim_device", []string{"site_id", "location_id", "rack_id"}, []int{device})
+	if err != nil {
+		return nil, err
+	}
+	site, _ := asInt(dev[device]["site_id"])
+	scopes := map[string]bool{}
+	add := func(ct string, ids ...int) {
+		for _, id := range ids {
+			scopes[ct+"#"+strconv.Itoa(id)] = true
+		}
+	}
+	add("dcim.site", site)
+	sites, err := loadRows(ctx, m, "dcim_site", []string{"region_id", "group_id"}, []int{site})
+	if err != nil {
+		return nil, err
+	}
+	for col, ct := range map[string]string{"region_id": "dcim.region", "group_id": "dcim.sitegroup"} {
+		if node, ok := asInt(sites[site][col]); ok {
+			anc, err := ancestors(ctx, m, strings.ReplaceAll(ct, ".", "_"), node)
+			if err != nil {
+				return nil, err
+			}
+			add(ct, anc...)
+		}
+	}
+	if loc, ok := asInt(dev[device]["location_id"]); ok {
+		anc, err := ancestors(ctx, m, "dcim_location", loc)
+		if err != nil {
+			return nil, err
+		}
+		add("dcim.location", anc...)
+	}
+	if rack, ok := asInt(dev[device]["rack_id"]); ok {
+		add("dcim.rack", rack)
+	}
+	rows, err := loadRows(ctx, m, "ipam_vlan", []string{"site_id", "group_id"}, vlans)
+	if err != nil {
+		return nil, err
+	}
+	var groups []int
+	for _, r := range rows {
+		if g, ok := asInt(r["group_id"]); ok {
+			groups = append(groups, g)
+		}
+	}
+	grs, err := loadRows(ctx, m, "ipam_vlangroup", []string{"scope_type", "scope_id"}, groups)
+	if err != nil {
+		return nil, err
+	}
+	out := map[int]bool{}
+	for id, r := range rows {
+		s, hasSite := asInt(r["site_id"])
+		g, hasGroup := asInt(r["group_id"])
+		gr := grs[g]
+		scopeID, scoped := asInt(gr["scope_id"])
+		switch {
+		case hasSite && s == site:
+			out[id] = true
+		case hasSite:
+		case !hasGroup, !scoped:
+			out[id] = true // global, or in a global group
+		case scopes[asString(gr["scope_type"])+"#"+strconv.Itoa(scopeID)]:
+			out[id] = true
+		}
+	}
+	return out, nil
+}
+
+// ancestors are node and its ancestors in a tree table (parent_id).
+func ancestors(ctx context.Context, m rawsql.Mutation, table string, node int) ([]int, error) {
+	out := []int{}
+	for seen := map[int]bool{}; !seen[node]; {
+		seen[node] = true
+		out = append(out, node)
+		rows, err := loadRows(ctx, m, table, []string{"parent_id"}, []int{node})
+		if err != nil {
+			return nil, err
+		}
+		p, ok := asInt(rows[node]["parent_id"])
+		if !ok {
+			break
+		}
+		node = p
+	}
+	return out, nil
+}
+
+// interfaceAfterHook keeps what NetBox's save() does beside the row: an
+// interface out of tagged mode keeps no tagged VLANs, and the cached
+// mac_address follows the primary MAC address.
+func interfaceAfterHook() ent.Hook {
+	return func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if !m.Op().Is(ent.OpCreate | ent.OpUpdate | ent.OpUpdateOne) {
+				return next.Mutate(ctx, m)
+			}
+			sm, err := rawsql.As("interface", m)
+			if err != nil {
+				return nil, err
+			}
+			if rawsql.Touched(m, "primary_mac_address_id") {
+				var text any
+				if v, ok := m.Field("primary_mac_address_id"); ok {
+					mac, _ := asInt(v)
+					rows, err := loadRows(ctx, sm, "dcim_macaddress", []string{"mac_address"}, []int{mac})
+					if err != nil {
+						return nil, err
+					}
+					text = rows[mac]["mac_address"]
+				}
+				if text == nil {
+					err = m.ClearField("mac_address")
+				} else {
+					err = m.SetField("mac_address", asString(text))
+				}
+				if err != nil {
+					return nil, err
+				}
+			}
+			v, err := next.Mutate(ctx, m)
+			if err != nil || !rawsql.Touched(m, "mode") {
+				return v, err
+			}
+			if mode, _ := m.Field("mode"); mode == "tagged" {
+				return v, nil
+			}
+			ids, err := rawsql.TargetIDs(ctx, sm)
+			if err != nil {
+				return nil, err
+			}
+			a := &rawsql.Args{PG: rawsql.Postgres(sm)}
+			q := `DELETE FROM ` + taggedVLANTable + ` WHERE ` + taggedVLANOwn + ` IN (` + rawsql.In(a, ids) + `)`
+			return v, rawsql.Exec(ctx, sm, q, a)
+		})
+	}
+}
+
+// MACAddressHooks: a MAC address is EUI-48, stored as NetBox renders it
+// (upper case, colons); interfaces that hold it as their primary MAC keep
+// its text (their cached mac_address), and lose it with it.
+func MACAddressHooks() []ent.Hook {
+	return []ent.Hook{func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			sm, err := rawsql.As("mac address", m)
+			if err != nil {
+				return nil, err
+			}
+			if v, ok := m.Field("mac_address"); ok {
+				s, _ := v.(string)
+				mac := NormalizeMAC(s)
+				if mac == "" {
+					return nil, &api.FieldError{Field: "mac_address", Message: "Invalid MAC address format: " + s}
+				}
+				if err := m.SetField("mac_address", mac); err != nil {
+					return nil, err
+				}
+			}
+			if t, ok := m.Field("assigned_object_type"); ok && t != nil {
+				if _, hasID := m.Field("assigned_object_id"); !hasID && m.Op().Is(ent.OpCreate) {
+					return nil, &api.FieldError{Field: "assigned_object_id", Message: "This field is required."}
+				}
+			}
+			var ids []int
+			if !m.Op().Is(ent.OpCreate) {
+				if ids, err = rawsql.TargetIDs(ctx, sm); err != nil {
+					return nil, err
+				}
+			}
+			if m.Op().Is(ent.OpUpdate|ent.OpUpdateOne) && rawsql.Touched(m, "assigned_object_type", "assigned_object_id") {
+				// NetBox refuses to move a MAC that is its interface's primary.
+				cols := []string{"assigned_object_type", "assigned_object_id"}
+				old, err := loadRows(ctx, sm, "dcim_macaddress", cols, ids)
+				if err != nil {
+					return nil, err
+				}
+				var moved []int
+				for _, id := range ids {
+					row := overlay(m, cols, old[id])
+					if asString(row["assigned_object_type"]) != asString(old[id]["assigned_object_type"]) ||
+						norm(row["assigned_object_id"]) != norm(old[id]["assigned_object_id"]) {
+						moved = append(moved, id)
+					}
+				}
+				n := 0
+				if len(moved) > 0 {
+					a := &rawsql.Args{PG: rawsql.Postgres(sm)}
+					if n, err = rawsql.Int(ctx, sm, `SELECT COUNT(*) FROM dcim_interface WHERE primary_mac_address_id IN (`+rawsql.In(a, moved)+`)`, a); err != nil {
+						return nil, err
+					}
+				}
+				if n > 0 {
+					return nil, &api.FieldError{Field: "__all__", Message: "Cannot unassign MAC Address while it is designated as the primary MAC for an object"}
+				}
+			}
+			v, err := next.Mutate(ctx, m)
+			if err != nil || m.Op().Is(ent.OpCreate) {
+				return v, err
+			}
+			a := &rawsql.Args{PG: rawsql.Postgres(sm)}
+			set := "NULL"
+			if !m.Op().Is(ent.OpDelete | ent.OpDeleteOne) {
+				if !rawsql.Touched(m, "mac_address") {
+					return v, nil
+				}
+				mac, _ := m.Field("mac_address")
+				set = a.P(mac)
+			}
+			q := `UPDATE dcim_interface SET mac_address = ` + set + ` WHERE primary_mac_address_id IN (` + rawsql.In(a, ids) + `)`
+			return v, rawsql.Exec(ctx, sm, q, a)
+		})
+	}}
+}
+
+// InterfaceKindTypes are the interface types of a kind (NetBox's kind
+// filter: virtual and wireless types; physical is every other type, nil).
+func InterfaceKindTypes(kind string) []string {
+	switch kind {
+	case "virtual":
+		return virtualInterfaceTypes
+	case "wireless":
+		return wirelessInterfaceTypes
+	}
+	return nil
+}
+
+// NormalizeMAC is a MAC address as stored (upper case, colons), or "" when
+// s is none.
+func NormalizeMAC(s string) string {
+	hw, err := net.ParseMAC(strings.TrimSpace(s))
+	if err != nil || len(hw) != 6 {
+		return ""
+	}
+	return strings.ToUpper(hw.String())
+}

@@ -1,0 +1,112 @@
+package schema
+
+import (
+	"entgo.io/ent"
+	"entgo.io/ent/schema"
+	"entgo.io/ent/schema/field"
+	"entgo.io/ent/schema/index"
+	"entgo.io/ent/schema/mixin"
+
+	"github.com/inventory/inventory/ent/logic/dcim"
+	"github.com/inventory/inventory/ent/schema/api"
+)
+
+// Component is what every device component shares: NetBox's ComponentModel
+// and ModularComponentModel (a device, name, label, description) and
+// CabledObjectModel's mark_connected with the cached _occupied. Components
+// are NetBox models: change-logged, tagged, with custom fields. Names are
+// unique per device; deleting the device deletes its components.
+type Component struct{ mixin.Schema }
+
+// ComponentMixins are the mixins of a component schema.
+func ComponentMixins() []ent.Mixin {
+	return []ent.Mixin{ChangeLogged{}, Tagged{}, CustomFields{}, Component{}}
+}
+
+func (Component) Fields() []ent.Field {
+	return []ent.Field{
+		field.Int("device_id"), FKField("module"),
+		NaturalName(64), NaturalKeyField("name"),
+		field.String("label").MaxRuneLen(64).Default(""),
+		field.String("description").MaxRuneLen(200).Default(""),
+		field.Bool("mark_connected").Default(false),
+		// _occupied is NetBox's property mark_connected or cable: kept by
+		// dcim.ComponentCacheHooks (mark_connected until cables land).
+		field.Bool("_occupied").Default(false).Annotations(api.Field{ReadOnly: true}),
+		// NetBox caches the device's site, location and rack on every
+		// component (filled on create; a component never changes device).
+		CachedFK("_site", "dcim.site", api.SetNull),
+		CachedFK("_location", "dcim.location", api.SetNull),
+		CachedFK("_rack", "dcim.rack", api.SetNull),
+	}
+}
+
+func (Component) Edges() []ent.Edge {
+	return []ent.Edge{FKRequired("device", Device.Type, api.Cascade), FK("module", Module.Type, api.Cascade)}
+}
+
+func (Component) Indexes() []ent.Index {
+	return []ent.Index{index.Fields("device_id", "name").Unique()}
+}
+
+func (Component) Hooks() []ent.Hook { return dcim.ComponentCacheHooks() }
+
+func (Component) Annotations() []schema.Annotation {
+	return []schema.Annotation{api.Model{
+		GenericOnly: true,
+		Brief:       []string{"id", "url", "display", "device", "name", "description", "cable", "_occupied"},
+		Search:      []string{"name", "label", "description"},
+		DisplayFunc: api.Func(api.LogicPkg("dcim"), "TemplateDisplay"),
+		Ordering:    []string{"device", "name"},
+		Unique:      []api.Unique{{Fields: []string{"device", "name"}}},
+		Filters:     componentFilters(),
+	}}
+}
+
+// componentFilters are NetBox's DeviceComponentFilterSet filters (through
+// the device, shared with bays and inventory items) and the cabled
+// components' occupied.
+func componentFilters() []api.Filter {
+	return append(DeviceComponentFilters(), api.Filter{Name: "occupied", Kind: "boolean", Column: "_occupied"})
+}
+
+// componentEmpty are the values a component renders for relations to
+// models not built yet: the owner,
+// and the cable fields as NetBox renders an uncabled component (path
+// endpoints add the connected_endpoints fields). extra adds the model's
+// own.
+func componentEmpty(pathEndpoint bool, extra map[string]any) map[string]any {
+	m := map[string]any{"owner": nil, "cable": nil, "cable_end": nil,
+		"link_peers": []any{}, "link_peers_type": nil}
+	if pathEndpoint {
+		m["connected_endpoints"] = nil
+		m["connected_endpoints_type"] = nil
+		m["connected_endpoints_reachable"] = nil
+	}
+	for k, v := range extra {
+		m[k] = v
+	}
+	return m
+}
+
+// componentFields is the complete representation of a component: the
+// common head, the model's own fields, the common cable tail (path
+// endpoints with connected_endpoints), tags and the rest.
+func componentFields(pathEndpoint bool, own ...string) []string {
+	head := []string{"id", "url", "display_url", "display", "device", "module", "name", "label"}
+	tail := []string{"description", "mark_connected", "cable", "cable_end", "link_peers", "link_peers_type"}
+	if pathEndpoint {
+		tail = append(tail, "connected_endpoints", "connected_endpoints_type", "connected_endpoints_reachable")
+	}
+	tail = append(tail, "owner", "tags", "custom_fields", "created", "last_updated", "_occupied")
+	return append(append(head, own...), tail...)
+}
+
+// choiceValues are the values of choices, for a choice filter.
+func choiceValues(cs []api.Choice) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.Value.(string)
+	}
+	return out
+}

@@ -1,0 +1,88 @@
+package server_test
+
+import (
+	"fmt"
+	"net/http"
+	"testing"
+
+	"github.com/inventory/inventory/server/servertest"
+)
+
+// TestInstantiatePortsAndInterfaces is the walk-through on both
+// databases: a device type with n interface templates, two power ports, a
+// power outlet fed by one of them, a rear port and a front port mapped to
+// it; creating a device in a rack gives it every component, the outlet
+// fed by the device's own power port and the front port mapped to the
+// device's own rear port, each with its change record, in a statement
+// count that does not grow with n; a second device at the same position
+// and face is refused.
+func TestInstantiatePortsAndInterfaces(t *testing.T) {
+	t.Parallel()
+	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+		w := modulesWorld(t, e)
+		statements := map[int]int64{}
+		for _, n := range []int{2, 48} {
+			dt := id(e.Must(http.StatusCreated, "POST", dtPath, map[string]any{"manufacturer": w["m"],
+				"model": fmt.Sprintf("Switch %d", n), "slug": fmt.Sprintf("switch-%d", n)}))
+			for i := 1; i <= n; i++ {
+				e.Must(http.StatusCreated, "POST", tplPath("interface"), map[string]any{"device_type": dt,
+					"name": fmt.Sprintf("ge-0/0/%d", i), "type": "1000base-t", "mgmt_only": i == 1})
+			}
+			psu := id(e.Must(http.StatusCreated, "POST", tplPath("power-port"), map[string]any{"device_type": dt,
+				"name": "PSU1", "type": "iec-60320-c14", "maximum_draw": 300}))
+			e.Must(http.StatusCreated, "POST", tplPath("power-port"), map[string]any{"device_type": dt, "name": "PSU2"})
+			e.Must(http.StatusCreated, "POST", tplPath("power-outlet"), map[string]any{"device_type": dt,
+				"name": "Out1", "power_port": psu, "feed_leg": "A"})
+			rear := id(e.Must(http.StatusCreated, "POST", tplPath("rear-port"), map[string]any{"device_type": dt,
+				"name": "Rear1", "type": "lc", "positions": 2}))
+			e.Must(http.StatusCreated, "POST", tplPath("front-port"), map[string]any{"device_type": dt,
+				"name": "Front1", "type": "lc", "rear_ports": []any{map[string]any{"position": 1, "rear_port": rear, "rear_port_position": 2}}})
+
+			before := e.DB.Statements.Load()
+			r := e.Must(http.StatusCreated, "POST", devPath, map[string]any{"name": fmt.Sprintf("sw-%d", n),
+				"device_type": dt, "role": w["r"], "site": w["s1"], "rack": w["r1"], "position": 10 + n/5, "face": "front"})
+			statements[n] = e.DB.Statements.Load() - before
+			dev := id(r)
+
+			ifaces := e.Must(http.StatusOK, "GET", fmt.Sprintf("/api/dcim/interfaces/?device_id=%d&limit=100", dev), nil).Results()
+			if len(ifaces) != n {
+				t.Fatalf("%d interfaces, want %d", len(ifaces), n)
+			}
+			if got := countOf(t, e, fmt.Sprintf("/api/dcim/interfaces/?device_id=%d&name__isw=ge-0/0/1&mgmt_only=true", dev)); got != 1 {
+				t.Errorf("mgmt_only copied to %d interfaces named ge-0/0/1*, want 1", got)
+			}
+			ports := e.Must(http.StatusOK, "GET", fmt.Sprintf("/api/dcim/power-ports/?device_id=%d&ordering=name", dev), nil).Results()
+			if len(ports) != 2 || ports[0]["name"] != "PSU1" || ports[0]["maximum_draw"] != float64(300) {
+				t.Fatalf("power ports %v", ports)
+			}
+			outs := e.Must(http.StatusOK, "GET", fmt.Sprintf("/api/dcim/power-outlets/?device_id=%d", dev), nil).Results()
+			if len(outs) != 1 || asObject(outs[0]["power_port"])["id"] != ports[0]["id"] {
+				t.Errorf("power outlet %v: want it fed by the device's PSU1 (%v)", outs, ports[0]["id"])
+			}
+			rears := e.Must(http.StatusOK, "GET", fmt.Sprintf("/api/dcim/rear-ports/?device_id=%d", dev), nil).Results()
+			fronts := e.Must(http.StatusOK, "GET", fmt.Sprintf("/api/dcim/front-ports/?device_id=%d", dev), nil).Results()
+			if len(rears) != 1 || len(fronts) != 1 {
+				t.Fatalf("%d rear and %d front ports, want 1 and 1", len(rears), len(fronts))
+			}
+			maps, _ := fronts[0]["rear_ports"].([]any)
+			if len(maps) != 1 || asObject(maps[0])["rear_port"] != rears[0]["id"] || asObject(maps[0])["rear_port_position"] != float64(2) {
+				t.Errorf("front port rear_ports %v: want the device's rear port %v at position 2", fronts[0]["rear_ports"], rears[0]["id"])
+			}
+			d := e.Must(http.StatusOK, "GET", fmt.Sprintf("%s%d/", devPath, dev), nil).Object()
+			for field, want := range map[string]int{"interface_count": n, "power_port_count": 2, "power_outlet_count": 1,
+				"rear_port_count": 1, "front_port_count": 1} {
+				if d[field] != float64(want) {
+					t.Errorf("device %s = %v, want %d", field, d[field], want)
+				}
+			}
+			if got, want := len(changes(t, e, r.Header.Get("X-Request-ID"))), 1+n+2+1+1+1; got < want {
+				t.Errorf("%d change records, want at least %d (the device and each component)", got, want)
+			}
+			e.Must(http.StatusBadRequest, "POST", devPath, map[string]any{"name": fmt.Sprintf("clash-%d", n),
+				"device_type": dt, "role": w["r"], "site": w["s1"], "rack": w["r1"], "position": 10 + n/5, "face": "front"})
+		}
+		if statements[2] != statements[48] {
+			t.Errorf("statements to create a device: %d with 2 interface templates, %d with 48", statements[2], statements[48])
+		}
+	})
+}
