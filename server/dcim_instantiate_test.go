@@ -12,8 +12,8 @@ import (
 // databases: a device type with n interface templates, two power ports, a
 // power outlet fed by one of them, a rear port and a front port mapped to
 // it; creating a device in a rack gives it every component, the outlet
-// fed by the device's own power port and the front port mapped to the
-// device's own rear port, each with its change record, in a statement
+// fed by the device's own power port, the front port mapped to the
+// device's own rear port, the second interface bridged to the first, each with its change record, in a statement
 // count that does not grow with n; a second device at the same position
 // and face is refused.
 func TestInstantiatePortsAndInterfaces(t *testing.T) {
@@ -24,9 +24,16 @@ func TestInstantiatePortsAndInterfaces(t *testing.T) {
 		for _, n := range []int{2, 48} {
 			dt := id(e.Must(http.StatusCreated, "POST", dtPath, map[string]any{"manufacturer": w["m"],
 				"model": fmt.Sprintf("Switch %d", n), "slug": fmt.Sprintf("switch-%d", n)}))
+			var first int
 			for i := 1; i <= n; i++ {
-				e.Must(http.StatusCreated, "POST", tplPath("interface"), map[string]any{"device_type": dt,
-					"name": fmt.Sprintf("ge-0/0/%d", i), "type": "1000base-t", "mgmt_only": i == 1})
+				body := map[string]any{"device_type": dt, "name": fmt.Sprintf("ge-0/0/%d", i), "type": "1000base-t", "mgmt_only": i == 1}
+				if i == 2 {
+					body["bridge"] = first // bridged to ge-0/0/1
+				}
+				tpl := id(e.Must(http.StatusCreated, "POST", tplPath("interface"), body))
+				if i == 1 {
+					first = tpl
+				}
 			}
 			psu := id(e.Must(http.StatusCreated, "POST", tplPath("power-port"), map[string]any{"device_type": dt,
 				"name": "PSU1", "type": "iec-60320-c14", "maximum_draw": 300}))
@@ -50,6 +57,11 @@ func TestInstantiatePortsAndInterfaces(t *testing.T) {
 			}
 			if got := countOf(t, e, fmt.Sprintf("/api/dcim/interfaces/?device_id=%d&name__isw=ge-0/0/1&mgmt_only=true", dev)); got != 1 {
 				t.Errorf("mgmt_only copied to %d interfaces named ge-0/0/1*, want 1", got)
+			}
+			br := e.Must(http.StatusOK, "GET", fmt.Sprintf("/api/dcim/interfaces/?device_id=%d&name=ge-0/0/1", dev), nil).Results()
+			members, _ := br[0]["bridge_interfaces"].([]any)
+			if len(members) != 1 || asObject(members[0])["name"] != "ge-0/0/2" || asObject(asObject(members[0])["device"])["id"] != float64(dev) {
+				t.Errorf("ge-0/0/1 bridge_interfaces = %v, want ge-0/0/2 of this device (nested)", br[0]["bridge_interfaces"])
 			}
 			ports := e.Must(http.StatusOK, "GET", fmt.Sprintf("/api/dcim/power-ports/?device_id=%d&ordering=name", dev), nil).Results()
 			if len(ports) != 2 || ports[0]["name"] != "PSU1" || ports[0]["maximum_draw"] != float64(300) {

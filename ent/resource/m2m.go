@@ -249,6 +249,23 @@ func (p *Page) loadReverseMany(ctx context.Context, f *Field, ids []int) error {
 			return err
 		}
 	}
+	// The rows' own relations (a bridge member's device) render nested,
+	// loaded with the page's.
+	var fks []*Field
+	for _, nf := range t.nestedFields() {
+		if nf.Kind == KindFK {
+			fks = append(fks, nf)
+		}
+	}
+	if len(fks) > 0 {
+		var all []*Row
+		for _, rows := range m {
+			all = append(all, rows...)
+		}
+		if len(all) > 0 {
+			p.more = append(p.more, relatedWant{fks, all})
+		}
+	}
 	return nil
 }
 

@@ -9,6 +9,7 @@ import (
 
 	gen "github.com/inventory/inventory/ent"
 	logicdcim "github.com/inventory/inventory/ent/logic/dcim"
+	"github.com/inventory/inventory/ent/schema/api"
 )
 
 func init() {
@@ -76,7 +77,7 @@ func init() {
 			{Name: "enabled", Kind: "bool", Column: "enabled", GoType: "bool", HasDefault: true},
 			{Name: "parent", Kind: "fk", Column: "parent_id", GoType: "int", Target: "dcim.interface", Nullable: true, OnDelete: "RESTRICT"},
 			{Name: "bridge", Kind: "fk", Column: "bridge_id", GoType: "int", Target: "dcim.interface", Nullable: true, OnDelete: "SET_NULL"},
-			{Name: "bridge_interfaces", Kind: "empty", ReadOnly: true, Empty: []any{}},
+			{Name: "bridge_interfaces", Kind: "reverse", Target: "dcim.interface", ReadOnly: true, Reverse: &api.Reverse{Model: "dcim.interface", Column: "bridge_id", Exists: false, OrNot: "", Through: "", As: "", Many: true}},
 			{Name: "lag", Kind: "fk", Column: "lag_id", GoType: "int", Target: "dcim.interface", Nullable: true, OnDelete: "SET_NULL"},
 			{Name: "mtu", Kind: "int", Column: "mtu", GoType: "int", Nullable: true, HasDefault: true, Min: intp(1), Max: intp(65536)},
 			{Name: "mac_address", Kind: "string", Column: "mac_address", GoType: "string", ReadOnly: true, Nullable: true, HasDefault: true, MaxLen: 17},
