@@ -273,6 +273,13 @@ func TestDCIMComponentEffects(t *testing.T) {
 		if got := get(compPath("interfaces"), ids["eth1"])["mac_address"]; got != "00:00:5E:00:53:01" {
 			t.Errorf("interface mac_address = %v", got)
 		}
+		// mac_addresses lists the MACs assigned to the interface, nested.
+		for iface, want := range map[string]string{"eth1": "00:00:5E:00:53:01", "eth2": "00:00:5E:00:53:02"} {
+			macs, _ := get(compPath("interfaces"), ids[iface])["mac_addresses"].([]any)
+			if len(macs) != 1 || asObject(macs[0])["mac_address"] != want {
+				t.Errorf("%s mac_addresses = %v, want [%s]", iface, macs, want)
+			}
+		}
 		e.Must(http.StatusOK, "PATCH", fmt.Sprintf("%s%d/", compPath("mac-addresses"), ids["mac1"]),
 			map[string]any{"mac_address": "0000.5e00.5399"})
 		if got := get(compPath("interfaces"), ids["eth1"])["mac_address"]; got != "00:00:5E:00:53:99" {

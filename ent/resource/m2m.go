@@ -223,6 +223,9 @@ func (p *Page) loadReverseMany(ctx context.Context, f *Field, ids []int) error {
 		}
 		s := sql.Dialect(p.st.Dialect).Select(cols...).From(tt).
 			Where(sql.InInts(tt.C(own), chunk...)).OrderBy(tt.C("id"))
+		if tc := f.Reverse.TypeColumn; tc != "" {
+			s.Where(sql.EQ(tt.C(t.column(tc)), p.d.ContentType()))
+		}
 		q, args := s.Query()
 		rs, err := p.st.Q.QueryContext(ctx, q, args...)
 		if err != nil {

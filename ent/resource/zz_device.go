@@ -90,7 +90,7 @@ func init() {
 			{Name: "face", Kind: "choice", Column: "face", GoType: "string", HasDefault: true, MaxLen: 50, Choices: []Choice{{"front", "Front"}, {"rear", "Rear"}}},
 			{Name: "latitude", Kind: "float", Column: "latitude", GoType: "float64", Nullable: true, HasDefault: true},
 			{Name: "longitude", Kind: "float", Column: "longitude", GoType: "float64", Nullable: true, HasDefault: true},
-			{Name: "parent_device", Kind: "reverse", Target: "dcim.devicebay", ReadOnly: true, Reverse: &api.Reverse{Model: "dcim.devicebay", Column: "installed_device_id", Exists: false, OrNot: "", Through: "device", As: "device_bay", Many: false}},
+			{Name: "parent_device", Kind: "reverse", Target: "dcim.devicebay", ReadOnly: true, Reverse: &api.Reverse{Model: "dcim.devicebay", Column: "installed_device_id", Exists: false, OrNot: "", Through: "device", As: "device_bay", Many: false, TypeColumn: ""}},
 			{Name: "status", Kind: "choice", Column: "status", GoType: "string", HasDefault: true, MaxLen: 50, Choices: []Choice{{"offline", "Offline"}, {"active", "Active"}, {"planned", "Planned"}, {"staged", "Staged"}, {"failed", "Failed"}, {"inventory", "Inventory"}, {"decommissioning", "Decommissioning"}}},
 			{Name: "airflow", Kind: "choice", Column: "airflow", GoType: "string", Nullable: true, HasDefault: true, MaxLen: 50, Choices: []Choice{{"front-to-rear", "Front to rear"}, {"rear-to-front", "Rear to front"}, {"left-to-right", "Left to right"}, {"right-to-left", "Right to left"}, {"side-to-rear", "Side to rear"}, {"rear-to-side", "Rear to side"}, {"bottom-to-top", "Bottom to top"}, {"top-to-bottom", "Top to bottom"}, {"passive", "Passive"}, {"mixed", "Mixed"}}},
 			{Name: "primary_ip", Kind: "empty", ReadOnly: true, Empty: nil},

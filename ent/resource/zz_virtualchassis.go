@@ -58,7 +58,7 @@ func init() {
 			{Name: "created", Kind: "time", Column: "created", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "last_updated", Kind: "time", Column: "last_updated", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "member_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "dcim.device", Table: "", Column: "virtual_chassis_id", Cumulative: false}},
-			{Name: "members", Kind: "reverse", Target: "dcim.device", ReadOnly: true, Reverse: &api.Reverse{Model: "dcim.device", Column: "virtual_chassis_id", Exists: false, OrNot: "", Through: "", As: "", Many: true}},
+			{Name: "members", Kind: "reverse", Target: "dcim.device", ReadOnly: true, Reverse: &api.Reverse{Model: "dcim.device", Column: "virtual_chassis_id", Exists: false, OrNot: "", Through: "", As: "", Many: true, TypeColumn: ""}},
 		},
 		NewCreate: func(c *gen.Client) ent.Mutation { return c.VirtualChassis.Create().Mutation() },
 		NewUpdate: func(c *gen.Client, id int) ent.Mutation { return c.VirtualChassis.UpdateOneID(id).Mutation() },

@@ -102,8 +102,12 @@ func (DeviceInterface) Annotations() []schema.Annotation {
 			// links and LANs, L2VPNs, IP addresses and FHRP groups are
 			// other models, not built yet.
 			// The interfaces bridged to this one (NetBox's related name).
-			Reverse: map[string]api.Reverse{"bridge_interfaces": {Model: "dcim.interface", Column: "bridge_id", Many: true}},
-			Empty: componentEmpty(true, map[string]any{"mac_addresses": []any{}, "vlan_translation_policy": nil, "wireless_link": nil,
+			Reverse: map[string]api.Reverse{
+				"bridge_interfaces": {Model: "dcim.interface", Column: "bridge_id", Many: true},
+				"mac_addresses": {Model: "dcim.macaddress", Column: "assigned_object_id", Many: true,
+					TypeColumn: "assigned_object_type"},
+			},
+			Empty: componentEmpty(true, map[string]any{"vlan_translation_policy": nil, "wireless_link": nil,
 				"wireless_lans": []any{}, "l2vpn_termination": nil, "count_ipaddresses": 0, "count_fhrp_groups": 0}),
 			Filters: []api.Filter{
 				{Name: "kind", Kind: "interface-kind"},

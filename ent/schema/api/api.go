@@ -185,6 +185,10 @@ type Reverse struct {
 	// Many renders every such row, a list of nested objects ordered by id
 	// (a virtual chassis' members).
 	Many bool `json:"many,omitempty"`
+	// TypeColumn makes Column the id half of a generic relation: only rows
+	// whose TypeColumn names this model count (an interface's MAC
+	// addresses: assigned_object_type "dcim.interface"). Many only.
+	TypeColumn string `json:"type_column,omitempty"`
 }
 
 // Unique is a set of fields unique together.
