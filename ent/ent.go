@@ -26,6 +26,8 @@ import (
 	"github.com/inventory/inventory/ent/devicerole"
 	"github.com/inventory/inventory/ent/devicetype"
 	"github.com/inventory/inventory/ent/eventrule"
+	"github.com/inventory/inventory/ent/fhrpgroup"
+	"github.com/inventory/inventory/ent/fhrpgroupassignment"
 	"github.com/inventory/inventory/ent/frontport"
 	"github.com/inventory/inventory/ent/frontporttemplate"
 	"github.com/inventory/inventory/ent/group"
@@ -33,6 +35,7 @@ import (
 	"github.com/inventory/inventory/ent/inventoryitem"
 	"github.com/inventory/inventory/ent/inventoryitemrole"
 	"github.com/inventory/inventory/ent/inventoryitemtemplate"
+	"github.com/inventory/inventory/ent/ipaddress"
 	"github.com/inventory/inventory/ent/location"
 	"github.com/inventory/inventory/ent/macaddress"
 	"github.com/inventory/inventory/ent/manufacturer"
@@ -62,6 +65,8 @@ import (
 	"github.com/inventory/inventory/ent/region"
 	"github.com/inventory/inventory/ent/rir"
 	"github.com/inventory/inventory/ent/role"
+	"github.com/inventory/inventory/ent/service"
+	"github.com/inventory/inventory/ent/servicetemplate"
 	"github.com/inventory/inventory/ent/site"
 	"github.com/inventory/inventory/ent/sitegroup"
 	"github.com/inventory/inventory/ent/tag"
@@ -150,9 +155,12 @@ func checkColumn(t, c string) error {
 			devicerole.Table:                devicerole.ValidColumn,
 			devicetype.Table:                devicetype.ValidColumn,
 			eventrule.Table:                 eventrule.ValidColumn,
+			fhrpgroup.Table:                 fhrpgroup.ValidColumn,
+			fhrpgroupassignment.Table:       fhrpgroupassignment.ValidColumn,
 			frontport.Table:                 frontport.ValidColumn,
 			frontporttemplate.Table:         frontporttemplate.ValidColumn,
 			group.Table:                     group.ValidColumn,
+			ipaddress.Table:                 ipaddress.ValidColumn,
 			interfacetemplate.Table:         interfacetemplate.ValidColumn,
 			inventoryitem.Table:             inventoryitem.ValidColumn,
 			inventoryitemrole.Table:         inventoryitemrole.ValidColumn,
@@ -186,6 +194,8 @@ func checkColumn(t, c string) error {
 			rearporttemplate.Table:          rearporttemplate.ValidColumn,
 			region.Table:                    region.ValidColumn,
 			role.Table:                      role.ValidColumn,
+			service.Table:                   service.ValidColumn,
+			servicetemplate.Table:           servicetemplate.ValidColumn,
 			site.Table:                      site.ValidColumn,
 			sitegroup.Table:                 sitegroup.ValidColumn,
 			tag.Table:                       tag.ValidColumn,

@@ -42,12 +42,18 @@ type Tx struct {
 	DeviceType *DeviceTypeClient
 	// EventRule is the client for interacting with the EventRule builders.
 	EventRule *EventRuleClient
+	// FHRPGroup is the client for interacting with the FHRPGroup builders.
+	FHRPGroup *FHRPGroupClient
+	// FHRPGroupAssignment is the client for interacting with the FHRPGroupAssignment builders.
+	FHRPGroupAssignment *FHRPGroupAssignmentClient
 	// FrontPort is the client for interacting with the FrontPort builders.
 	FrontPort *FrontPortClient
 	// FrontPortTemplate is the client for interacting with the FrontPortTemplate builders.
 	FrontPortTemplate *FrontPortTemplateClient
 	// Group is the client for interacting with the Group builders.
 	Group *GroupClient
+	// IPAddress is the client for interacting with the IPAddress builders.
+	IPAddress *IPAddressClient
 	// InterfaceTemplate is the client for interacting with the InterfaceTemplate builders.
 	InterfaceTemplate *InterfaceTemplateClient
 	// InventoryItem is the client for interacting with the InventoryItem builders.
@@ -114,6 +120,10 @@ type Tx struct {
 	Region *RegionClient
 	// Role is the client for interacting with the Role builders.
 	Role *RoleClient
+	// Service is the client for interacting with the Service builders.
+	Service *ServiceClient
+	// ServiceTemplate is the client for interacting with the ServiceTemplate builders.
+	ServiceTemplate *ServiceTemplateClient
 	// Site is the client for interacting with the Site builders.
 	Site *SiteClient
 	// SiteGroup is the client for interacting with the SiteGroup builders.
@@ -287,9 +297,12 @@ func (tx *Tx) init() {
 	tx.DeviceRole = NewDeviceRoleClient(tx.config)
 	tx.DeviceType = NewDeviceTypeClient(tx.config)
 	tx.EventRule = NewEventRuleClient(tx.config)
+	tx.FHRPGroup = NewFHRPGroupClient(tx.config)
+	tx.FHRPGroupAssignment = NewFHRPGroupAssignmentClient(tx.config)
 	tx.FrontPort = NewFrontPortClient(tx.config)
 	tx.FrontPortTemplate = NewFrontPortTemplateClient(tx.config)
 	tx.Group = NewGroupClient(tx.config)
+	tx.IPAddress = NewIPAddressClient(tx.config)
 	tx.InterfaceTemplate = NewInterfaceTemplateClient(tx.config)
 	tx.InventoryItem = NewInventoryItemClient(tx.config)
 	tx.InventoryItemRole = NewInventoryItemRoleClient(tx.config)
@@ -323,6 +336,8 @@ func (tx *Tx) init() {
 	tx.RearPortTemplate = NewRearPortTemplateClient(tx.config)
 	tx.Region = NewRegionClient(tx.config)
 	tx.Role = NewRoleClient(tx.config)
+	tx.Service = NewServiceClient(tx.config)
+	tx.ServiceTemplate = NewServiceTemplateClient(tx.config)
 	tx.Site = NewSiteClient(tx.config)
 	tx.SiteGroup = NewSiteGroupClient(tx.config)
 	tx.Tag = NewTagClient(tx.config)

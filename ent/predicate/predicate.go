@@ -48,6 +48,12 @@ type DeviceType func(*sql.Selector)
 // EventRule is the predicate function for eventrule builders.
 type EventRule func(*sql.Selector)
 
+// FHRPGroup is the predicate function for fhrpgroup builders.
+type FHRPGroup func(*sql.Selector)
+
+// FHRPGroupAssignment is the predicate function for fhrpgroupassignment builders.
+type FHRPGroupAssignment func(*sql.Selector)
+
 // FrontPort is the predicate function for frontport builders.
 type FrontPort func(*sql.Selector)
 
@@ -56,6 +62,9 @@ type FrontPortTemplate func(*sql.Selector)
 
 // Group is the predicate function for group builders.
 type Group func(*sql.Selector)
+
+// IPAddress is the predicate function for ipaddress builders.
+type IPAddress func(*sql.Selector)
 
 // InterfaceTemplate is the predicate function for interfacetemplate builders.
 type InterfaceTemplate func(*sql.Selector)
@@ -155,6 +164,12 @@ type Region func(*sql.Selector)
 
 // Role is the predicate function for role builders.
 type Role func(*sql.Selector)
+
+// Service is the predicate function for service builders.
+type Service func(*sql.Selector)
+
+// ServiceTemplate is the predicate function for servicetemplate builders.
+type ServiceTemplate func(*sql.Selector)
 
 // Site is the predicate function for site builders.
 type Site func(*sql.Selector)

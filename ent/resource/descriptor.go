@@ -46,6 +46,9 @@ const (
 	// KindReverse is the row of another model pointing here, or all such
 	// rows (api.Reverse).
 	KindReverse Kind = "reverse"
+	// KindCoalesce renders the first of several FK fields that is set
+	// (api.Model.Coalesce), nested.
+	KindCoalesce Kind = "coalesce"
 	// KindHidden columns are selected for the runtime (a token's last six
 	// characters for its display) but never rendered, written or filtered.
 	KindHidden Kind = "hidden"
@@ -66,6 +69,9 @@ type Count struct {
 	Table      string // or a counted table that is no API model
 	Column     string // its FK column
 	Cumulative bool   // include descendants of this tree node
+	// TypeColumn makes Column the id half of a generic relation: only
+	// rows whose TypeColumn names the counting model count.
+	TypeColumn string
 }
 
 // Unique is a set of columns unique together.
@@ -108,6 +114,7 @@ type Field struct {
 	Natural string
 	Types   []string // generic relation: allowed content types
 	Generic string   // generic-object: the base name ("scope")
+	Of      []string // coalesce: the FK fields, first set wins
 	Empty   any      // KindEmpty: the value rendered
 	Count   *Count
 	// Reverse is the declaration of a KindReverse field.

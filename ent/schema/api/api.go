@@ -35,6 +35,10 @@ type Model struct {
 	// this one (NetBox's reverse one-to-one accessors: a module bay's
 	// installed_module, a device's parent_device), or all of them (Many).
 	Reverse map[string]Reverse `json:"reverse,omitempty"`
+	// Coalesce fields are read-only and render the first of several FK
+	// fields that is set, nested (a device's primary_ip: primary_ip6, else
+	// primary_ip4, as NetBox's Device.primary_ip without PREFER_IPV4).
+	Coalesce map[string][]string `json:"coalesce,omitempty"`
 	// Empty fields belong to models not built yet; they render this value
 	// so the shape is right from the start ([]any{}, nil, 0).
 	Empty map[string]any `json:"empty,omitempty"`
@@ -127,6 +131,9 @@ func (m Model) Merge(other schema.Annotation) schema.Annotation {
 	if o.Reverse != nil {
 		m.Reverse = o.Reverse
 	}
+	if o.Coalesce != nil {
+		m.Coalesce = o.Coalesce
+	}
 	if o.Empty != nil {
 		m.Empty = o.Empty
 	}
@@ -164,6 +171,10 @@ type Count struct {
 	// Cumulative counts rows pointing at this node or any descendant, as
 	// NetBox does for nested groups (site_count on a region).
 	Cumulative bool `json:"cumulative,omitempty"`
+	// TypeColumn makes Column the id half of a generic relation: only rows
+	// whose TypeColumn names this model count (an interface's IP
+	// addresses: assigned_object_type "dcim.interface").
+	TypeColumn string `json:"type_column,omitempty"`
 }
 
 // Reverse is a read-only field rendering the row of Model whose Column
@@ -246,6 +257,10 @@ type Field struct {
 	Lookup string `json:"lookup,omitempty"`
 	// Types lists allowed content types of a generic relation's *_type.
 	Types []string `json:"types,omitempty"`
+	// Object names the object field of a generic relation whose columns
+	// are not <Object>_type and <Object>_id (NetBox's parent over
+	// parent_object_type and parent_object_id); set on the _type field.
+	Object string `json:"object,omitempty"`
 	// OnDelete is NetBox's on_delete of a relation: on an FK edge (set by
 	// the schema FK helpers), on a cached key column (with Target), or on a
 	// generic relation's <name>_type field (CASCADE: deleting the object
