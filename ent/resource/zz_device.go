@@ -35,6 +35,9 @@ func init() {
 			{Fields: []string{"name", "site", "tenant"}, WhenNull: "", Message: "Device name must be unique per site and tenant.", IgnoreCase: true},
 			{Fields: []string{"name", "site"}, WhenNull: "tenant", Message: "Device name must be unique per site.", IgnoreCase: true},
 			{Fields: []string{"virtual_chassis", "vc_position"}, WhenNull: "", Message: "Device with this Virtual chassis and VC position already exists."},
+			{Fields: []string{"primary_ip4"}, WhenNull: "", Message: "device with this primary IPv4 already exists."},
+			{Fields: []string{"primary_ip6"}, WhenNull: "", Message: "device with this primary IPv6 already exists."},
+			{Fields: []string{"oob_ip"}, WhenNull: "", Message: "device with this out-of-band IP already exists."},
 		},
 		FilterDecl: []FilterDecl{
 			{Name: "tenant_group_id", Kind: "tree-id", Column: "group", Target: "", Attr: "", Via: "tenant"},

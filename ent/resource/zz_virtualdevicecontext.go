@@ -30,6 +30,8 @@ func init() {
 		Unique: []Unique{
 			{Fields: []string{"device", "identifier"}, WhenNull: "", Message: ""},
 			{Fields: []string{"device", "name"}, WhenNull: "", Message: ""},
+			{Fields: []string{"primary_ip4"}, WhenNull: "", Message: "virtual device context with this primary IPv4 already exists."},
+			{Fields: []string{"primary_ip6"}, WhenNull: "", Message: "virtual device context with this primary IPv6 already exists."},
 		},
 		FilterDecl: []FilterDecl{
 			{Name: "tenant_group_id", Kind: "tree-id", Column: "group", Target: "", Attr: "", Via: "tenant"},

@@ -329,7 +329,7 @@ func (h *mutSQL) checkNAT(ctx context.Context, self, inside int) error {
 		}
 		if next == self {
 			return &api.FieldError{Field: "nat_inside",
-				Message: fmt.Sprintf("NAT loop: %s is already (through its NAT inside addresses) an outside address of this one.", strOf(r["address"]))}
+				Message: fmt.Sprintf("NAT loop: %s has this address as its NAT inside address (directly or through others).", strOf(r["address"]))}
 		}
 		seen[cur] = true
 		cur = next
