@@ -25,6 +25,7 @@ type benchSeed struct {
 	// devices: a role and a device type with benchTemplates component
 	// templates, for the device-create scenario (0 when not seeded).
 	deviceRole, deviceType int
+	ipAddresses            []int // bench_ipaddr.go
 }
 
 // benchTemplates is the number of component templates of the benchmark's
@@ -102,6 +103,9 @@ func seedBench(ctx context.Context, d *db.DB, o *benchOptions) (*benchSeed, erro
 	if s.hasPrefix {
 		types = append(types, "ipam.prefix")
 	}
+	if resource.ByContentType("ipam.ipaddress") != nil {
+		types = append(types, "ipam.ipaddress")
+	}
 	if _, err := create("extras.customfield", 1, func(int) resource.Input {
 		return jsonInput("name", benchCF, "type", "text", "object_types", types)
 	}); err != nil {
@@ -160,6 +164,9 @@ func seedBench(ctx context.Context, d *db.DB, o *benchOptions) (*benchSeed, erro
 		}); err != nil {
 			return nil, err
 		}
+	}
+	if s.ipAddresses, err = benchIPAddresses(create, o.ipAddresses, tags, cf); err != nil {
+		return nil, err
 	}
 	el := time.Since(start)
 	fmt.Printf("seeded:    %7d objects in total in %.1fs (not part of the results)\n\n", total, el.Seconds())

@@ -990,9 +990,9 @@ var (
 				Columns: []*schema.Column{IpamIpaddressColumns[15], IpamIpaddressColumns[6], IpamIpaddressColumns[13]},
 			},
 			{
-				Name:    "ipaddress_family_host",
+				Name:    "ipaddress_family_host_prefix_length",
 				Unique:  false,
-				Columns: []*schema.Column{IpamIpaddressColumns[6], IpamIpaddressColumns[13]},
+				Columns: []*schema.Column{IpamIpaddressColumns[6], IpamIpaddressColumns[13], IpamIpaddressColumns[14]},
 			},
 			{
 				Name:    "ipaddress_assigned_object_type_assigned_object_id",

@@ -22,7 +22,8 @@ import (
 // 0 for the global table), and _network/_broadcast, the bounds of the
 // address's network (for FHRP groups' related_ip). The index (vrf_key,
 // family, host) serves uniqueness and the allocation of free addresses,
-// (family, host) the parent= and address= filters across VRFs. The hooks
+// (family, host, prefix_length) the parent= and address= filters across
+// VRFs and the default ordering. The hooks
 // (ent/logic/ipam) derive them and apply NetBox's IPAddress.clean().
 type IPAddress struct{ ent.Schema }
 
@@ -74,7 +75,7 @@ func (IPAddress) Edges() []ent.Edge {
 func (IPAddress) Indexes() []ent.Index {
 	return []ent.Index{
 		index.Fields("vrf_key", "family", "host"),
-		index.Fields("family", "host"),
+		index.Fields("family", "host", "prefix_length"),
 		index.Fields("assigned_object_type", "assigned_object_id"),
 		index.Fields("nat_inside_id"),
 	}
