@@ -188,6 +188,8 @@ type FieldData struct {
 	// Of are the FK fields a coalesce field renders the first set of
 	// (api.Model.Coalesce).
 	Of []string
+	// Nested is the related object's form (api.Field.Nested).
+	Nested []string
 	// Join, JoinOwn and JoinTarget describe a many-to-many relation: the
 	// join table, its column pointing at this model and at the target.
 	Join, JoinOwn, JoinTarget string
@@ -339,7 +341,7 @@ func describeField(t *gen.Type, m api.Model, name string, fields map[string]*gen
 	}
 	if r, ok := m.Reverse[name]; ok {
 		r := r
-		fd.Kind, fd.Reverse, fd.Target, fd.ReadOnly = "reverse", &r, r.Model, true
+		fd.Kind, fd.Reverse, fd.Target, fd.ReadOnly, fd.Nested = "reverse", &r, r.Model, true, r.Nested
 		return fd, nil
 	}
 	if e, ok := edges[name]; ok {
@@ -376,7 +378,7 @@ func describeField(t *gen.Type, m api.Model, name string, fields map[string]*gen
 		if fd.OnDelete = string(a.OnDelete); fd.OnDelete == "" {
 			return fd, fmt.Errorf("edge %s: declare NetBox's on_delete (schema.FK or schema.OnDelete)", name)
 		}
-		fd.Lookup = a.Lookup
+		fd.Lookup, fd.Nested = a.Lookup, a.Nested
 		fa, _ := fieldAnn(f.Annotations)
 		fd.ReadOnly = a.ReadOnly || fa.ReadOnly
 		fd.CreateOnly = a.CreateOnly || fa.CreateOnly

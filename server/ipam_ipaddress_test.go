@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"slices"
@@ -147,11 +148,35 @@ func TestIPAddressScenario(t *testing.T) {
 			"oob_ip", "The specified IP address (192.0.2.1/32) is not assigned to this device.")
 		outside := w.ip(t, "203.0.113.5/32", 0, "nat_inside", idOf(v4))
 		a.Must(http.StatusOK, "PATCH", w.path(w.devPath, w.d1), map[string]any{"oob_ip": idOf(outside)})
-		// The inside address lists its outside one.
-		if nat := a.Must(http.StatusOK, "GET", w.path(w.ipPath, idOf(v4)), nil).Object()["nat_outside"].([]any); len(nat) != 1 ||
-			idOf(nat[0].(map[string]any)) != idOf(outside) {
-			t.Errorf("nat_outside %v", nat)
+		// The inside address lists its outside one; both render NetBox's
+		// NestedIPAddressSerializer (family a bare number, no description).
+		nested := func(what string, raw []byte, field string, want int) {
+			t.Helper()
+			var got map[string]json.RawMessage
+			if err := json.Unmarshal(raw, &got); err != nil {
+				t.Fatal(err)
+			}
+			v := got[field]
+			if field == "nat_outside" {
+				var list []json.RawMessage
+				if json.Unmarshal(v, &list) != nil || len(list) != 1 {
+					t.Fatalf("%s %s: %s", what, field, v)
+				}
+				v = list[0]
+			}
+			if ks := keys(t, v); !slices.Equal(ks, []string{"id", "url", "display_url", "display", "family", "address"}) {
+				t.Errorf("%s %s: keys %v", what, field, ks)
+			}
+			var o struct {
+				ID     int
+				Family int
+			}
+			if err := json.Unmarshal(v, &o); err != nil || o.ID != want || (o.Family != 4 && o.Family != 6) {
+				t.Errorf("%s %s: %s", what, field, v)
+			}
 		}
+		nested("inside", a.Must(http.StatusOK, "GET", w.path(w.ipPath, idOf(v4)), nil).Body, "nat_outside", idOf(outside))
+		nested("outside", a.Must(http.StatusOK, "GET", w.path(w.ipPath, idOf(outside)), nil).Body, "nat_inside", idOf(v4))
 		// A management interface of a chassis member does not count, its
 		// own interfaces do; members of a chassis share their interfaces.
 		vc := idOf(a.Must(http.StatusCreated, "POST", "/api/dcim/virtual-chassis/", map[string]any{"name": "pair"}).Object())

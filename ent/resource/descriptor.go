@@ -115,8 +115,11 @@ type Field struct {
 	Types   []string // generic relation: allowed content types
 	Generic string   // generic-object: the base name ("scope")
 	Of      []string // coalesce: the FK fields, first set wins
-	Empty   any      // KindEmpty: the value rendered
-	Count   *Count
+	// Nested names the fields of the related object this relation renders
+	// instead of its brief ones, choices bare (api.Field.Nested).
+	Nested []string
+	Empty  any // KindEmpty: the value rendered
+	Count  *Count
 	// Reverse is the declaration of a KindReverse field.
 	Reverse *api.Reverse
 	// Join is the join table of a KindM2M field; JoinOwn its column
@@ -125,6 +128,7 @@ type Field struct {
 
 	col    int         // index of Column in the descriptor's column list
 	target *Descriptor // resolved Target
+	form   []*Field    // the related object's fields for Nested
 	codec  *codec      // resolved for special kinds
 }
 

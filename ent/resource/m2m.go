@@ -74,7 +74,7 @@ func (p *Page) encodeM2M(b []byte, f *Field, r *Row, nested bool) []byte {
 			b = appendAny(b, t.ID)
 			continue
 		}
-		b = p.encode(b, f.target, t, f.target.nestedFields(), true)
+		b = p.encode(b, f.target, t, f.relatedForm(), true)
 	}
 	return append(b, ']')
 }

@@ -572,7 +572,7 @@ func (p *Page) value(b []byte, d *Descriptor, r *Row, f *Field, nested bool) []b
 		if t == nil {
 			return appendAny(b, id)
 		}
-		return p.encode(b, f.target, t, f.target.nestedFields(), true)
+		return p.encode(b, f.target, t, f.relatedForm(), true)
 	case KindCoalesce:
 		for _, name := range f.Of {
 			of := d.byName[name]

@@ -65,7 +65,7 @@ func (IPAddress) Edges() []ent.Edge {
 		edge.To("vrf", VRF.Type).Field("vrf_id").Unique().
 			Annotations(OnDelete(api.Protect, api.Field{Lookup: "rd"})...),
 		FK("tenant", Tenant.Type, api.Protect),
-		SelfFK("nat_inside", IPAddress.Type, api.SetNull),
+		natInsideEdge(),
 		// The inverse of the services' ipaddresses (ent's many-to-many
 		// needs both ends); no API field.
 		edge.From("services", Service.Type).Ref("ipaddresses"),
@@ -103,7 +103,7 @@ func (IPAddress) Annotations() []schema.Annotation {
 			// NetBox orders by the inet: family, address, mask.
 			Ordering: []string{"family", "host", "prefix_length", "id"},
 			Reverse: map[string]api.Reverse{
-				"nat_outside": {Model: "ipam.ipaddress", Column: "nat_inside_id", Many: true},
+				"nat_outside": {Model: "ipam.ipaddress", Column: "nat_inside_id", Many: true, Nested: nestedIPAddress},
 			},
 			Empty: map[string]any{"owner": nil},
 			Filters: append(TenancyFilters(),
@@ -127,4 +127,14 @@ func (IPAddress) Annotations() []schema.Annotation {
 			),
 		},
 	}
+}
+
+// nestedIPAddress is NetBox's NestedIPAddressSerializer, the form of
+// nat_inside and nat_outside: family as a bare integer, no description.
+var nestedIPAddress = []string{"id", "url", "display_url", "display", "family", "address"}
+
+// natInsideEdge is SelfFK("nat_inside", ...) rendering nestedIPAddress.
+func natInsideEdge() ent.Edge {
+	return edge.To("nat_inside_of", IPAddress.Type).Annotations(entsql.OnDelete(dbAction(api.SetNull))).
+		From("nat_inside").Unique().Field("nat_inside_id").Annotations(api.Field{OnDelete: api.SetNull, Nested: nestedIPAddress})
 }

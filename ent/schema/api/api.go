@@ -200,6 +200,8 @@ type Reverse struct {
 	// whose TypeColumn names this model count (an interface's MAC
 	// addresses: assigned_object_type "dcim.interface"). Many only.
 	TypeColumn string `json:"type_column,omitempty"`
+	// Nested: as api.Field.Nested, for the rows listed.
+	Nested []string `json:"nested,omitempty"`
 }
 
 // Unique is a set of fields unique together.
@@ -255,6 +257,10 @@ type Field struct {
 	Required bool `json:"required,omitempty"`
 	// Lookup is the attribute filter name for an FK ("slug", "name").
 	Lookup string `json:"lookup,omitempty"`
+	// Nested lists the fields of the related object an FK renders instead
+	// of its brief ones, choices as their bare value: NetBox's hand-written
+	// Nested<Model>Serializer (an IP address's nat_inside).
+	Nested []string `json:"nested,omitempty"`
 	// Types lists allowed content types of a generic relation's *_type.
 	Types []string `json:"types,omitempty"`
 	// Object names the object field of a generic relation whose columns
