@@ -338,3 +338,82 @@ func TestDCIMComponentCascade(t *testing.T) {
 		}
 	})
 }
+
+// TestDCIMComponentFilters: the filters that reach across a device's
+// virtual chassis, its VDCs and its MAC addresses (NetBox's
+// InterfaceFilterSet, DeviceComponentFilterSet and DeviceFilterSet).
+func TestDCIMComponentFilters(t *testing.T) {
+	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+		ids := componentsWorld(t, e)
+		add := func(key, path string, body map[string]any) {
+			ids[key] = int(e.Must(http.StatusCreated, "POST", path, resolveRefs(ids, body)).Object()["id"].(float64))
+		}
+		patch := func(path, key string, body map[string]any) {
+			e.Must(http.StatusOK, "PATCH", fmt.Sprintf("%s%d/", path, ids[key]), resolveRefs(ids, body))
+		}
+		// d1 masters a chassis with d2, whose management interface stays
+		// its own; eth1 is in d1's VDC 7.
+		add("mgmt0", compPath("interfaces"), map[string]any{"device": "@d2", "name": "mgmt0", "type": "1000base-t",
+			"mgmt_only": true})
+		add("vc", "/api/dcim/virtual-chassis/", map[string]any{"name": "stack"})
+		patch("/api/dcim/devices/", "d1", map[string]any{"virtual_chassis": "@vc", "vc_position": 1})
+		patch("/api/dcim/devices/", "d2", map[string]any{"virtual_chassis": "@vc", "vc_position": 2})
+		patch("/api/dcim/virtual-chassis/", "vc", map[string]any{"master": "@d1"})
+		add("vdc", "/api/dcim/virtual-device-contexts/", map[string]any{"device": "@d1", "name": "ctx1",
+			"identifier": 7, "status": "active"})
+		patch(compPath("interfaces"), "eth1", map[string]any{"vdcs": []any{"@vdc"}})
+		id := func(key string) string { return fmt.Sprint(ids[key]) }
+		cases := []struct {
+			path, query string
+			want        int // results; -1: a 400 naming the parameter
+		}{
+			// The member's own interfaces, and the chassis' that are not
+			// management-only.
+			{compPath("interfaces"), "virtual_chassis_member=d2", 5},
+			{compPath("interfaces"), "virtual_chassis_member_id=" + id("d2"), 5},
+			{compPath("interfaces"), "virtual_chassis_member_id=x", -1},
+			// ..._or_master: only the master brings the chassis along.
+			{compPath("interfaces"), "virtual_chassis_member_or_master=d2", 2},
+			{compPath("interfaces"), "virtual_chassis_member_or_master_id=" + id("d1"), 4},
+			{compPath("interfaces"), "virtual_chassis_member=d3", 0},
+			{compPath("interfaces"), "virtual_chassis_id=" + id("vc"), 5},
+			{compPath("interfaces"), "virtual_chassis=stack", 5},
+			{compPath("power-ports"), "virtual_chassis=stack", 2},
+			{compPath("power-ports"), "virtual_chassis_id__n=" + id("vc"), 0},
+			{compPath("interfaces"), "vdc=ctx1", 1},
+			{compPath("interfaces"), "vdc_id=" + id("vdc"), 1},
+			{compPath("interfaces"), "vdc_identifier=7", 1},
+			{compPath("interfaces"), "vdc_identifier__n=7", 4},
+			{compPath("interfaces"), "vdc_identifier=seven", -1},
+			{"/api/dcim/virtual-device-contexts/", "interface_id=" + id("eth1"), 1},
+			{"/api/dcim/virtual-device-contexts/", "interface_id=" + id("eth2"), 0},
+			// MAC addresses: exact in any notation, and the text lookups
+			// on the stored form.
+			{compPath("interfaces"), "mac_address=0000.5e00.5302", 1},
+			{compPath("interfaces"), "mac_address__ic=5e:00:53:0", 1},
+			{compPath("interfaces"), "mac_address__nisw=00:00:5E", 4},
+			{compPath("interfaces"), "mac_address__iew=53:02&mac_address__iew=53:01", 1},
+			{compPath("mac-addresses"), "mac_address__isw=00:00:5e", 2},
+			{compPath("mac-addresses"), "mac_address__ie=00:00:5e:00:53:01", 1},
+			{compPath("mac-addresses"), "mac_address__n=00:00:5e:00:53:01", 1},
+			{"/api/dcim/devices/", "mac_address=00-00-5e-00-53-02", 1},
+			{"/api/dcim/devices/", "mac_address__ic=53:02", 1},
+			{"/api/dcim/devices/", "mac_address__n=00:00:5e:00:53:02", 2},
+			{"/api/dcim/devices/", "mac_address=not-a-mac", 0},
+			{dtPath, "device_count=3", 1},
+			{dtPath, "device_count__gte=4", 0},
+		}
+		for _, c := range cases {
+			if c.want < 0 {
+				name, _, _ := strings.Cut(c.query, "=")
+				if b := e.Must(http.StatusBadRequest, "GET", c.path+"?"+c.query, nil).Object(); b[name] == nil {
+					t.Errorf("%s?%s: 400 does not name %s: %v", c.path, c.query, name, b)
+				}
+				continue
+			}
+			if n := len(e.Must(http.StatusOK, "GET", c.path+"?"+c.query, nil).Results()); n != c.want {
+				t.Errorf("%s?%s: %d results, want %d", c.path, c.query, n, c.want)
+			}
+		}
+	})
+}

@@ -158,7 +158,7 @@ func (d *Descriptor) m2mFilters(f *Field) []*filters.Filter {
 		base = base[:len(base)-1]
 	}
 	in := func(attr string) func(string, []string) (func(*sql.Selector), error) {
-		return m2mMatch(f.Join, f.JoinOwn, f.JoinTarget, f.target.Table, attr)
+		return m2mMatch(f.Join, f.JoinOwn, f.JoinTarget, f.target.Table, attr, attr == "id")
 	}
 	out := []*filters.Filter{{Name: base + "_id", Kind: filters.Custom, Lookups: []string{"n"}, Func: in("id")}}
 	if f.Lookup != "" {
@@ -171,13 +171,13 @@ func (d *Descriptor) m2mFilters(f *Field) []*filters.Filter {
 
 // m2mMatch is the predicate builder of a many-to-many filter: rows whose
 // id is in column own of the join table, paired (column other) with a
-// related row of relTable whose attr column is one of the values ("id":
-// the values are ids). __n negates.
-func m2mMatch(join, own, other, relTable, attr string) func(string, []string) (func(*sql.Selector), error) {
+// related row of relTable whose attr column is one of the values (numeric:
+// the values are integers). __n negates.
+func m2mMatch(join, own, other, relTable, attr string, numeric bool) func(string, []string) (func(*sql.Selector), error) {
 	return func(lookup string, values []string) (func(*sql.Selector), error) {
 		args := make([]any, 0, len(values))
 		for _, v := range values {
-			if attr == "id" {
+			if numeric {
 				n, err := strconv.Atoi(v)
 				if err != nil {
 					return nil, fmt.Errorf("“%s” is not a valid value.", v)

@@ -53,6 +53,7 @@ func init() {
 			{Name: "parent_device_id", Kind: "reverse-id", Column: "installed_device_id", Target: "dcim.devicebay", Attr: "device_id"},
 			{Name: "parent_bay_id", Kind: "reverse-id", Column: "installed_device_id", Target: "dcim.devicebay", Attr: ""},
 			{Name: "inventory_item_count", Kind: "related-count", Column: "inventory_item_count", Target: "", Attr: ""},
+			{Name: "mac_address", Kind: "assigned-mac", Column: "device_id", Target: "dcim.interface", Attr: ""},
 			{Name: "console_port_count", Kind: "related-count", Column: "console_port_count", Target: "", Attr: ""},
 			{Name: "console_ports", Kind: "related-exists", Column: "console_port_count", Target: "", Attr: ""},
 			{Name: "console_server_port_count", Kind: "related-count", Column: "console_server_port_count", Target: "", Attr: ""},

@@ -51,6 +51,8 @@ func init() {
 			{Name: "device_status", Kind: "choice", Column: "status", Target: "", Attr: "", Via: "device", Choices: []string{"offline", "active", "planned", "staged", "failed", "inventory", "decommissioning"}},
 			{Name: "tenant_id", Kind: "fk-id", Column: "tenant", Target: "", Attr: "", Via: "device"},
 			{Name: "tenant", Kind: "fk-attr", Column: "tenant", Target: "", Attr: "", Via: "device"},
+			{Name: "virtual_chassis_id", Kind: "fk-id", Column: "virtual_chassis", Target: "", Attr: "", Via: "device"},
+			{Name: "virtual_chassis", Kind: "fk-attr", Column: "virtual_chassis", Target: "", Attr: "name", Via: "device"},
 		},
 		Fields: []*Field{
 			{Name: "id", Kind: "id", Column: "id", GoType: "int", ReadOnly: true},

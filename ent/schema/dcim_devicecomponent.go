@@ -62,7 +62,7 @@ func (c DeviceComponent) Annotations() []schema.Annotation {
 
 // DeviceComponentFilters are NetBox's DeviceComponentFilterSet filters
 // beyond device and device_id: the device's site (and its region and
-// group), location, rack, type, role, status and tenant.
+// group), location, rack, type, role, status, tenant and virtual chassis.
 func DeviceComponentFilters() []api.Filter {
 	return []api.Filter{
 		{Name: "region_id", Kind: "tree-id", Via: "device.site", Column: "region"},
@@ -82,5 +82,7 @@ func DeviceComponentFilters() []api.Filter {
 		{Name: "device_status", Kind: "choice", Via: "device", Column: "status", Choices: choiceValues(DeviceStatus)},
 		{Name: "tenant_id", Kind: "fk-id", Via: "device", Column: "tenant"},
 		{Name: "tenant", Kind: "fk-attr", Via: "device", Column: "tenant"},
+		{Name: "virtual_chassis_id", Kind: "fk-id", Via: "device", Column: "virtual_chassis"},
+		{Name: "virtual_chassis", Kind: "fk-attr", Via: "device", Column: "virtual_chassis", Attr: "name"},
 	}
 }

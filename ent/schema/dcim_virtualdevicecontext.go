@@ -61,9 +61,10 @@ func (VirtualDeviceContext) Annotations() []schema.Annotation {
 			Ordering: []string{"name"},
 			Unique:   []api.Unique{{Fields: []string{"device", "identifier"}}, {Fields: []string{"device", "name"}}},
 			// IP addresses and interfaces are other models, not built yet.
-			Empty:   map[string]any{"owner": nil, "primary_ip": nil, "primary_ip4": nil, "primary_ip6": nil},
-			Counts:  map[string]api.Count{"interface_count": {Table: "dcim_interface_vdcs", Column: "virtualdevicecontext_id"}},
-			Filters: TenancyFilters(),
+			Empty:  map[string]any{"owner": nil, "primary_ip": nil, "primary_ip4": nil, "primary_ip6": nil},
+			Counts: map[string]api.Count{"interface_count": {Table: "dcim_interface_vdcs", Column: "virtualdevicecontext_id"}},
+			Filters: append(TenancyFilters(),
+				api.Filter{Name: "interface_id", Kind: "m2m-reverse", Target: "dcim.interface", Column: "vdcs"}),
 		},
 	}
 }
