@@ -415,5 +415,30 @@ func TestDCIMComponentFilters(t *testing.T) {
 				t.Errorf("%s?%s: %d results, want %d", c.path, c.query, n, c.want)
 			}
 		}
+		// A LAG, parent or bridge may be on another member of the chassis,
+		// not on a device outside it.
+		add("lag3", compPath("interfaces"), map[string]any{"device": "@d3", "name": "ae3", "type": "lag"})
+		e.Must(http.StatusCreated, "POST", compPath("interfaces"), map[string]any{"device": ids["d2"], "name": "xe-1/0/0",
+			"type": "10gbase-x-sfpp", "lag": ids["lag1"], "bridge": ids["eth1"]})
+		e.Must(http.StatusCreated, "POST", compPath("interfaces"), map[string]any{"device": ids["d2"], "name": "ae0.10",
+			"type": "virtual", "parent": ids["lag1"]})
+		for _, c := range []struct {
+			device, field, target, text string
+		}{
+			{"d2", "lag", "lag3", "The selected LAG interface (ae3) belongs to d3, which is not part of virtual chassis stack."},
+			{"d2", "parent", "lag3", "belongs to d3, which is not part of virtual chassis stack."},
+			{"d2", "bridge", "lag3", "The selected bridge interface (ae3) belongs to d3, which is not part of virtual chassis stack."},
+			{"d3", "lag", "lag1", "The selected LAG interface (ae0) belongs to a different device (d1)."},
+		} {
+			typ := "10gbase-x-sfpp"
+			if c.field == "parent" {
+				typ = "virtual"
+			}
+			b := e.Must(http.StatusBadRequest, "POST", compPath("interfaces"), map[string]any{"device": ids[c.device],
+				"name": "refused", "type": typ, c.field: ids[c.target]}).Object()
+			if msgs, _ := b[c.field].([]any); len(msgs) != 1 || !strings.Contains(fmt.Sprint(msgs[0]), c.text) {
+				t.Errorf("%s on %s to %s: %v, want %q", c.field, c.device, c.target, b, c.text)
+			}
+		}
 	})
 }
