@@ -50,6 +50,21 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
+				Name:    "consoleport__site_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimConsoleportColumns[10]},
+			},
+			{
+				Name:    "consoleport__location_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimConsoleportColumns[11]},
+			},
+			{
+				Name:    "consoleport__rack_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimConsoleportColumns[12]},
+			},
+			{
 				Name:    "consoleport_device_id_name",
 				Unique:  true,
 				Columns: []*schema.Column{DcimConsoleportColumns[15], DcimConsoleportColumns[4]},
@@ -141,6 +156,21 @@ var (
 			},
 		},
 		Indexes: []*schema.Index{
+			{
+				Name:    "consoleserverport__site_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimConsoleserverportColumns[10]},
+			},
+			{
+				Name:    "consoleserverport__location_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimConsoleserverportColumns[11]},
+			},
+			{
+				Name:    "consoleserverport__rack_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimConsoleserverportColumns[12]},
+			},
 			{
 				Name:    "consoleserverport_device_id_name",
 				Unique:  true,
@@ -459,6 +489,21 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
+				Name:    "devicebay__site_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimDevicebayColumns[8]},
+			},
+			{
+				Name:    "devicebay__location_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimDevicebayColumns[9]},
+			},
+			{
+				Name:    "devicebay__rack_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimDevicebayColumns[10]},
+			},
+			{
 				Name:    "devicebay_device_id_name",
 				Unique:  true,
 				Columns: []*schema.Column{DcimDevicebayColumns[13], DcimDevicebayColumns[4]},
@@ -601,6 +646,21 @@ var (
 			},
 		},
 		Indexes: []*schema.Index{
+			{
+				Name:    "deviceinterface__site_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimInterfaceColumns[10]},
+			},
+			{
+				Name:    "deviceinterface__location_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimInterfaceColumns[11]},
+			},
+			{
+				Name:    "deviceinterface__rack_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimInterfaceColumns[12]},
+			},
 			{
 				Name:    "deviceinterface_device_id_name",
 				Unique:  true,
@@ -761,6 +821,21 @@ var (
 			},
 		},
 		Indexes: []*schema.Index{
+			{
+				Name:    "frontport__site_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimFrontportColumns[10]},
+			},
+			{
+				Name:    "frontport__location_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimFrontportColumns[11]},
+			},
+			{
+				Name:    "frontport__rack_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimFrontportColumns[12]},
+			},
 			{
 				Name:    "frontport_device_id_name",
 				Unique:  true,
@@ -937,6 +1012,21 @@ var (
 			},
 		},
 		Indexes: []*schema.Index{
+			{
+				Name:    "inventoryitem__site_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimInventoryitemColumns[8]},
+			},
+			{
+				Name:    "inventoryitem__location_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimInventoryitemColumns[9]},
+			},
+			{
+				Name:    "inventoryitem__rack_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimInventoryitemColumns[10]},
+			},
 			{
 				Name:    "inventoryitem_device_id_parent_id_name",
 				Unique:  true,
@@ -1191,6 +1281,21 @@ var (
 			},
 		},
 		Indexes: []*schema.Index{
+			{
+				Name:    "modulebay__site_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimModulebayColumns[8]},
+			},
+			{
+				Name:    "modulebay__location_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimModulebayColumns[9]},
+			},
+			{
+				Name:    "modulebay__rack_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimModulebayColumns[10]},
+			},
 			{
 				Name:    "modulebay_device_id_module_id_name",
 				Unique:  true,
@@ -1535,6 +1640,21 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
+				Name:    "poweroutlet__site_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimPoweroutletColumns[10]},
+			},
+			{
+				Name:    "poweroutlet__location_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimPoweroutletColumns[11]},
+			},
+			{
+				Name:    "poweroutlet__rack_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimPoweroutletColumns[12]},
+			},
+			{
 				Name:    "poweroutlet_device_id_name",
 				Unique:  true,
 				Columns: []*schema.Column{DcimPoweroutletColumns[17], DcimPoweroutletColumns[4]},
@@ -1669,6 +1789,21 @@ var (
 			},
 		},
 		Indexes: []*schema.Index{
+			{
+				Name:    "powerport__site_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimPowerportColumns[10]},
+			},
+			{
+				Name:    "powerport__location_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimPowerportColumns[11]},
+			},
+			{
+				Name:    "powerport__rack_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimPowerportColumns[12]},
+			},
 			{
 				Name:    "powerport_device_id_name",
 				Unique:  true,
@@ -2074,6 +2209,21 @@ var (
 			},
 		},
 		Indexes: []*schema.Index{
+			{
+				Name:    "rearport__site_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimRearportColumns[10]},
+			},
+			{
+				Name:    "rearport__location_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimRearportColumns[11]},
+			},
+			{
+				Name:    "rearport__rack_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimRearportColumns[12]},
+			},
 			{
 				Name:    "rearport_device_id_name",
 				Unique:  true,

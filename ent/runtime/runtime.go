@@ -591,6 +591,7 @@ func init() {
 	deviceMixin := schema.Device{}.Mixin()
 	deviceHooks := schema.Device{}.Hooks()
 	device.Hooks[0] = deviceHooks[0]
+	device.Hooks[1] = deviceHooks[1]
 	deviceMixinFields0 := deviceMixin[0].Fields()
 	_ = deviceMixinFields0
 	deviceMixinFields2 := deviceMixin[2].Fields()
@@ -3107,6 +3108,7 @@ func init() {
 	rackMixin := schema.Rack{}.Mixin()
 	rackHooks := schema.Rack{}.Hooks()
 	rack.Hooks[0] = rackHooks[0]
+	rack.Hooks[1] = rackHooks[1]
 	rackMixinFields0 := rackMixin[0].Fields()
 	_ = rackMixinFields0
 	rackMixinFields2 := rackMixin[2].Fields()

@@ -16,9 +16,10 @@ func SiteHooks() []ent.Hook {
 }
 
 // LocationHooks are the hooks of dcim.Location: a location that changes
-// site moves the cached scope of the prefixes on it.
+// site takes its descendants, what sits in them and the cached scope of
+// the prefixes on them along (locationMoved).
 func LocationHooks() []ent.Hook {
-	return []ent.Hook{scopeMoveHook(ipam.ScopeLocationColumn, "site_id")}
+	return []ent.Hook{placementHook(locationMoved, "site_id")}
 }
 
 // scopeMoveHook recomputes, after an update of this model that changes one
