@@ -190,6 +190,13 @@ func TestInstallModule(t *testing.T) {
 		if mod["display"] != fmt.Sprintf("FPC3: MPC7E (%v)", mod["id"]) {
 			t.Errorf("module display %v", mod["display"])
 		}
+		// A renamed bay or module type renames the module's display.
+		e.Must(http.StatusOK, "PATCH", fmt.Sprintf("%s%d/", mbPath, fpc), map[string]any{"name": "FPC 3"})
+		e.Must(http.StatusOK, "PATCH", fmt.Sprintf("/api/dcim/module-types/%d/", w["mt"]), map[string]any{"model": "MPC7E-MRATE"})
+		if d := e.Must(http.StatusOK, "GET", fmt.Sprintf("%s%v/", modPath, mod["id"]), nil).Object()["display"]; d != fmt.Sprintf("FPC 3: MPC7E-MRATE (%v)", mod["id"]) {
+			t.Errorf("module display after renames: %v", d)
+		}
+		e.Must(http.StatusOK, "PATCH", fmt.Sprintf("%s%d/", mbPath, fpc), map[string]any{"name": "FPC3"})
 		if _, shown := mod["replicate_components"]; shown {
 			t.Errorf("write-only replicate_components rendered: %v", mod)
 		}

@@ -2020,6 +2020,7 @@ func init() {
 	modulebayHooks := schema.ModuleBay{}.Hooks()
 	modulebay.Hooks[0] = modulebayMixinHooks3[0]
 	modulebay.Hooks[1] = modulebayHooks[0]
+	modulebay.Hooks[2] = modulebayHooks[1]
 	modulebayMixinFields0 := modulebayMixin[0].Fields()
 	_ = modulebayMixinFields0
 	modulebayMixinFields2 := modulebayMixin[2].Fields()
@@ -2152,6 +2153,7 @@ func init() {
 	moduletypeMixin := schema.ModuleType{}.Mixin()
 	moduletypeHooks := schema.ModuleType{}.Hooks()
 	moduletype.Hooks[0] = moduletypeHooks[0]
+	moduletype.Hooks[1] = moduletypeHooks[1]
 	moduletypeMixinFields0 := moduletypeMixin[0].Fields()
 	_ = moduletypeMixinFields0
 	moduletypeMixinFields2 := moduletypeMixin[2].Fields()

@@ -61,7 +61,7 @@ var deviceColumns = []string{"id", "name", "site_id", "location_id", "rack_id", 
 // location of the rack), and the display parts and config context are
 // cached.
 func DeviceHooks() []ent.Hook {
-	return []ent.Hook{placementHook(deviceMoved, "site_id", "location_id", "rack_id"), func(next ent.Mutator) ent.Mutator {
+	return []ent.Hook{followHook(deviceMoved, "site_id", "location_id", "rack_id"), func(next ent.Mutator) ent.Mutator {
 		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
 			if m.Op().Is(ent.OpDelete | ent.OpDeleteOne) {
 				return next.Mutate(ctx, m)

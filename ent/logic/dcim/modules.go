@@ -281,10 +281,24 @@ func DeviceComponentHooks() []ent.Hook {
 	}}
 }
 
+// moduleDisplayFollows recomputes the cached display of the modules
+// whose column (module_bay_id, module_type_id) holds one of the ids: a
+// renamed bay or module type renames the modules in it or of it.
+func moduleDisplayFollows(column string) func(ctx context.Context, m rawsql.Mutation, ids []int) error {
+	return func(ctx context.Context, m rawsql.Mutation, ids []int) error {
+		a := &rawsql.Args{PG: rawsql.Postgres(m)}
+		return rawsql.Exec(ctx, m, `UPDATE "dcim_module" SET "_display" = `+
+			`(SELECT b.name FROM "dcim_modulebay" b WHERE b.id = "dcim_module".module_bay_id) || ': ' || `+
+			`(SELECT t.model FROM "dcim_moduletype" t WHERE t.id = "dcim_module".module_type_id) `+
+			`WHERE `+column+` IN (`+rawsql.In(a, ids)+`)`, a)
+	}
+}
+
 // ModuleBayHooks keep a module bay's parent: the bay of the module it
-// belongs to (NetBox's ModuleBay.save).
+// belongs to (NetBox's ModuleBay.save); a renamed bay renames the display
+// of its module.
 func ModuleBayHooks() []ent.Hook {
-	return []ent.Hook{func(next ent.Mutator) ent.Mutator {
+	return []ent.Hook{followHook(moduleDisplayFollows("module_bay_id"), "name"), func(next ent.Mutator) ent.Mutator {
 		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
 			if api.Instantiating(ctx) || !m.Op().Is(ent.OpCreate|ent.OpUpdateOne|ent.OpUpdate) {
 				return next.Mutate(ctx, m)

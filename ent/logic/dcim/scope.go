@@ -19,7 +19,7 @@ func SiteHooks() []ent.Hook {
 // site takes its descendants, what sits in them and the cached scope of
 // the prefixes on them along (locationMoved).
 func LocationHooks() []ent.Hook {
-	return []ent.Hook{placementHook(locationMoved, "site_id")}
+	return []ent.Hook{followHook(locationMoved, "site_id")}
 }
 
 // scopeMoveHook recomputes, after an update of this model that changes one
