@@ -22,16 +22,17 @@ import (
 var componentTables = []string{"dcim_consoleport", "dcim_consoleserverport", "dcim_devicebay", "dcim_frontport",
 	"dcim_interface", "dcim_inventoryitem", "dcim_modulebay", "dcim_poweroutlet", "dcim_powerport", "dcim_rearport"}
 
-// followHook runs follow with the ids of the updated rows after an
-// update that changes one of fields, in its transaction: for what
-// follows a row (placement, cached displays).
-func followHook(follow func(ctx context.Context, m rawsql.Mutation, ids []int) error, fields ...string) ent.Hook {
+// afterUpdate runs follow with the ids of the updated rows (at most
+// rawsql.ChunkSize at a time) after an update that sets or clears one of
+// fields, in its transaction: what follows a row (placement, cached
+// displays and scopes).
+func afterUpdate(follow func(ctx context.Context, m rawsql.Mutation, ids []int) error, fields ...string) ent.Hook {
 	return func(next ent.Mutator) ent.Mutator {
 		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
 			if !m.Op().Is(ent.OpUpdate|ent.OpUpdateOne) || !rawsql.Touched(m, fields...) {
 				return next.Mutate(ctx, m)
 			}
-			sm, err := rawsql.As("follow hook", m)
+			sm, err := rawsql.As("after-update hook", m)
 			if err != nil {
 				return nil, err
 			}
