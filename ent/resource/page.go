@@ -425,6 +425,16 @@ func (p *Page) loadCount(ctx context.Context, f *Field, ids []int) error {
 	if p.counts == nil {
 		p.counts = map[*Field]map[int]int{}
 	}
+	// A count the page has loaded already (a VLAN group's utilization is
+	// its vlan_count as a percentage) is not asked for again.
+	for g, m := range p.counts {
+		c, o := *g.Count, *f.Count
+		c.Percent, o.Percent = "", ""
+		if c == o {
+			p.counts[f] = m
+			return nil
+		}
+	}
 	m := map[int]int{}
 	p.counts[f] = m
 	table := countTable(f.Count)
