@@ -12,6 +12,9 @@ import (
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
+	"github.com/inventory/inventory/ent/aggregate"
+	"github.com/inventory/inventory/ent/asn"
+	"github.com/inventory/inventory/ent/asnrange"
 	"github.com/inventory/inventory/ent/consoleport"
 	"github.com/inventory/inventory/ent/consoleporttemplate"
 	"github.com/inventory/inventory/ent/consoleserverport"
@@ -33,6 +36,7 @@ import (
 	"github.com/inventory/inventory/ent/inventoryitem"
 	"github.com/inventory/inventory/ent/inventoryitemrole"
 	"github.com/inventory/inventory/ent/inventoryitemtemplate"
+	"github.com/inventory/inventory/ent/iprange"
 	"github.com/inventory/inventory/ent/location"
 	"github.com/inventory/inventory/ent/macaddress"
 	"github.com/inventory/inventory/ent/manufacturer"
@@ -62,6 +66,7 @@ import (
 	"github.com/inventory/inventory/ent/region"
 	"github.com/inventory/inventory/ent/rir"
 	"github.com/inventory/inventory/ent/role"
+	"github.com/inventory/inventory/ent/routetarget"
 	"github.com/inventory/inventory/ent/site"
 	"github.com/inventory/inventory/ent/sitegroup"
 	"github.com/inventory/inventory/ent/tag"
@@ -74,6 +79,8 @@ import (
 	"github.com/inventory/inventory/ent/virtualdevicecontext"
 	"github.com/inventory/inventory/ent/vlan"
 	"github.com/inventory/inventory/ent/vlangroup"
+	"github.com/inventory/inventory/ent/vlantranslationpolicy"
+	"github.com/inventory/inventory/ent/vlantranslationrule"
 	"github.com/inventory/inventory/ent/vrf"
 	"github.com/inventory/inventory/ent/webhook"
 )
@@ -136,6 +143,9 @@ var (
 func checkColumn(t, c string) error {
 	initCheck.Do(func() {
 		columnCheck = sql.NewColumnCheck(map[string]func(string) bool{
+			asn.Table:                       asn.ValidColumn,
+			asnrange.Table:                  asnrange.ValidColumn,
+			aggregate.Table:                 aggregate.ValidColumn,
 			consoleport.Table:               consoleport.ValidColumn,
 			consoleporttemplate.Table:       consoleporttemplate.ValidColumn,
 			consoleserverport.Table:         consoleserverport.ValidColumn,
@@ -153,6 +163,7 @@ func checkColumn(t, c string) error {
 			frontport.Table:                 frontport.ValidColumn,
 			frontporttemplate.Table:         frontporttemplate.ValidColumn,
 			group.Table:                     group.ValidColumn,
+			iprange.Table:                   iprange.ValidColumn,
 			interfacetemplate.Table:         interfacetemplate.ValidColumn,
 			inventoryitem.Table:             inventoryitem.ValidColumn,
 			inventoryitemrole.Table:         inventoryitemrole.ValidColumn,
@@ -186,6 +197,7 @@ func checkColumn(t, c string) error {
 			rearporttemplate.Table:          rearporttemplate.ValidColumn,
 			region.Table:                    region.ValidColumn,
 			role.Table:                      role.ValidColumn,
+			routetarget.Table:               routetarget.ValidColumn,
 			site.Table:                      site.ValidColumn,
 			sitegroup.Table:                 sitegroup.ValidColumn,
 			tag.Table:                       tag.ValidColumn,
@@ -196,6 +208,8 @@ func checkColumn(t, c string) error {
 			user.Table:                      user.ValidColumn,
 			vlan.Table:                      vlan.ValidColumn,
 			vlangroup.Table:                 vlangroup.ValidColumn,
+			vlantranslationpolicy.Table:     vlantranslationpolicy.ValidColumn,
+			vlantranslationrule.Table:       vlantranslationrule.ValidColumn,
 			vrf.Table:                       vrf.ValidColumn,
 			virtualchassis.Table:            virtualchassis.ValidColumn,
 			virtualdevicecontext.Table:      virtualdevicecontext.ValidColumn,

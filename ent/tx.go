@@ -14,6 +14,12 @@ import (
 // Tx is a transactional client that is created by calling Client.Tx().
 type Tx struct {
 	config
+	// ASN is the client for interacting with the ASN builders.
+	ASN *ASNClient
+	// ASNRange is the client for interacting with the ASNRange builders.
+	ASNRange *ASNRangeClient
+	// Aggregate is the client for interacting with the Aggregate builders.
+	Aggregate *AggregateClient
 	// ConsolePort is the client for interacting with the ConsolePort builders.
 	ConsolePort *ConsolePortClient
 	// ConsolePortTemplate is the client for interacting with the ConsolePortTemplate builders.
@@ -48,6 +54,8 @@ type Tx struct {
 	FrontPortTemplate *FrontPortTemplateClient
 	// Group is the client for interacting with the Group builders.
 	Group *GroupClient
+	// IPRange is the client for interacting with the IPRange builders.
+	IPRange *IPRangeClient
 	// InterfaceTemplate is the client for interacting with the InterfaceTemplate builders.
 	InterfaceTemplate *InterfaceTemplateClient
 	// InventoryItem is the client for interacting with the InventoryItem builders.
@@ -114,6 +122,8 @@ type Tx struct {
 	Region *RegionClient
 	// Role is the client for interacting with the Role builders.
 	Role *RoleClient
+	// RouteTarget is the client for interacting with the RouteTarget builders.
+	RouteTarget *RouteTargetClient
 	// Site is the client for interacting with the Site builders.
 	Site *SiteClient
 	// SiteGroup is the client for interacting with the SiteGroup builders.
@@ -134,6 +144,10 @@ type Tx struct {
 	VLAN *VLANClient
 	// VLANGroup is the client for interacting with the VLANGroup builders.
 	VLANGroup *VLANGroupClient
+	// VLANTranslationPolicy is the client for interacting with the VLANTranslationPolicy builders.
+	VLANTranslationPolicy *VLANTranslationPolicyClient
+	// VLANTranslationRule is the client for interacting with the VLANTranslationRule builders.
+	VLANTranslationRule *VLANTranslationRuleClient
 	// VRF is the client for interacting with the VRF builders.
 	VRF *VRFClient
 	// VirtualChassis is the client for interacting with the VirtualChassis builders.
@@ -273,6 +287,9 @@ func (tx *Tx) Client() *Client {
 }
 
 func (tx *Tx) init() {
+	tx.ASN = NewASNClient(tx.config)
+	tx.ASNRange = NewASNRangeClient(tx.config)
+	tx.Aggregate = NewAggregateClient(tx.config)
 	tx.ConsolePort = NewConsolePortClient(tx.config)
 	tx.ConsolePortTemplate = NewConsolePortTemplateClient(tx.config)
 	tx.ConsoleServerPort = NewConsoleServerPortClient(tx.config)
@@ -290,6 +307,7 @@ func (tx *Tx) init() {
 	tx.FrontPort = NewFrontPortClient(tx.config)
 	tx.FrontPortTemplate = NewFrontPortTemplateClient(tx.config)
 	tx.Group = NewGroupClient(tx.config)
+	tx.IPRange = NewIPRangeClient(tx.config)
 	tx.InterfaceTemplate = NewInterfaceTemplateClient(tx.config)
 	tx.InventoryItem = NewInventoryItemClient(tx.config)
 	tx.InventoryItemRole = NewInventoryItemRoleClient(tx.config)
@@ -323,6 +341,7 @@ func (tx *Tx) init() {
 	tx.RearPortTemplate = NewRearPortTemplateClient(tx.config)
 	tx.Region = NewRegionClient(tx.config)
 	tx.Role = NewRoleClient(tx.config)
+	tx.RouteTarget = NewRouteTargetClient(tx.config)
 	tx.Site = NewSiteClient(tx.config)
 	tx.SiteGroup = NewSiteGroupClient(tx.config)
 	tx.Tag = NewTagClient(tx.config)
@@ -333,6 +352,8 @@ func (tx *Tx) init() {
 	tx.User = NewUserClient(tx.config)
 	tx.VLAN = NewVLANClient(tx.config)
 	tx.VLANGroup = NewVLANGroupClient(tx.config)
+	tx.VLANTranslationPolicy = NewVLANTranslationPolicyClient(tx.config)
+	tx.VLANTranslationRule = NewVLANTranslationRuleClient(tx.config)
 	tx.VRF = NewVRFClient(tx.config)
 	tx.VirtualChassis = NewVirtualChassisClient(tx.config)
 	tx.VirtualDeviceContext = NewVirtualDeviceContextClient(tx.config)
@@ -346,7 +367,7 @@ func (tx *Tx) init() {
 // of them in order to commit or rollback the transaction.
 //
 // If a closed transaction is embedded in one of the generated entities, and the entity
-// applies a query, for example: ConsolePort.QueryXXX(), the query will be executed
+// applies a query, for example: ASN.QueryXXX(), the query will be executed
 // through the driver which created this transaction.
 //
 // Note that txDriver is not goroutine safe.

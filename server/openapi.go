@@ -463,6 +463,9 @@ func (b *oasBuilder) baseField(f *resource.Field) *openapi3.Schema {
 	case "datetime":
 		s = oasTyped("string")
 		s.Format = "date-time"
+	case "date":
+		s = oasTyped("string")
+		s.Format = "date"
 	case "url":
 		s = oasTyped("string")
 		s.Format = "uri"
@@ -567,6 +570,9 @@ func (b *oasBuilder) readField(f *resource.Field) *openapi3.SchemaRef {
 		}
 		return r
 	case resource.KindM2M, resource.KindReverse:
+		if f.Full {
+			return oasVal(oasArrayOf(oasRef(f.TargetModel().Type)))
+		}
 		return oasVal(oasArrayOf(oasRef("Brief" + f.TargetModel().Type)))
 	case resource.KindTags:
 		return oasVal(oasArrayOf(oasRef("NestedTag")))

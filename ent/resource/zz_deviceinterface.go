@@ -107,7 +107,7 @@ func init() {
 			{Name: "untagged_vlan", Kind: "fk", Column: "untagged_vlan_id", GoType: "int", Target: "ipam.vlan", Nullable: true, OnDelete: "SET_NULL"},
 			{Name: "tagged_vlans", Kind: "m2m", Target: "ipam.vlan", HasDefault: true, Join: "dcim_interface_tagged_vlans", JoinOwn: "interface_id", JoinTarget: "vlan_id"},
 			{Name: "qinq_svlan", Kind: "fk", Column: "qinq_svlan_id", GoType: "int", Target: "ipam.vlan", Nullable: true, OnDelete: "SET_NULL"},
-			{Name: "vlan_translation_policy", Kind: "empty", ReadOnly: true, Empty: nil},
+			{Name: "vlan_translation_policy", Kind: "fk", Column: "vlan_translation_policy_id", GoType: "int", Target: "ipam.vlantranslationpolicy", Nullable: true, OnDelete: "PROTECT"},
 			{Name: "mark_connected", Kind: "bool", Column: "mark_connected", GoType: "bool", HasDefault: true},
 			{Name: "cable", Kind: "empty", ReadOnly: true, Empty: nil},
 			{Name: "cable_end", Kind: "empty", ReadOnly: true, Empty: nil},

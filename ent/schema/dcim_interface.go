@@ -57,6 +57,7 @@ func (DeviceInterface) Fields() []ent.Field {
 		field.Float("rf_channel_width").Optional().Nillable(),
 		field.Int("tx_power").Optional().Nillable().Min(0).Max(127).Annotations(api.Field{Min: api.Int(0), Max: api.Int(127)}),
 		FKField("untagged_vlan"), FKField("qinq_svlan"), FKField("vrf"),
+		FKField("vlan_translation_policy"),
 	}
 }
 
@@ -70,6 +71,7 @@ func (DeviceInterface) Edges() []ent.Edge {
 		FK("untagged_vlan", VLAN.Type, api.SetNull),
 		FK("qinq_svlan", VLAN.Type, api.SetNull),
 		FK("vrf", VRF.Type, api.SetNull),
+		FK("vlan_translation_policy", VLANTranslationPolicy.Type, api.Protect),
 		edge.To("tagged_vlans", VLAN.Type).StorageKey(edge.Table("dcim_interface_tagged_vlans"), edge.Columns("interface_id", "vlan_id")),
 		edge.To("vdcs", VirtualDeviceContext.Type).StorageKey(edge.Table("dcim_interface_vdcs"),
 			edge.Columns("interface_id", "virtualdevicecontext_id")),
@@ -107,7 +109,7 @@ func (DeviceInterface) Annotations() []schema.Annotation {
 				"mac_addresses": {Model: "dcim.macaddress", Column: "assigned_object_id", Many: true,
 					TypeColumn: "assigned_object_type"},
 			},
-			Empty: componentEmpty(true, map[string]any{"vlan_translation_policy": nil, "wireless_link": nil,
+			Empty: componentEmpty(true, map[string]any{"wireless_link": nil,
 				"wireless_lans": []any{}, "l2vpn_termination": nil, "count_ipaddresses": 0, "count_fhrp_groups": 0}),
 			Filters: []api.Filter{
 				{Name: "kind", Kind: "interface-kind"},
