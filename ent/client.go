@@ -15,6 +15,9 @@ import (
 	"entgo.io/ent/dialect"
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
+	"github.com/inventory/inventory/ent/aggregate"
+	"github.com/inventory/inventory/ent/asn"
+	"github.com/inventory/inventory/ent/asnrange"
 	"github.com/inventory/inventory/ent/consoleport"
 	"github.com/inventory/inventory/ent/consoleporttemplate"
 	"github.com/inventory/inventory/ent/consoleserverport"
@@ -39,6 +42,7 @@ import (
 	"github.com/inventory/inventory/ent/inventoryitemrole"
 	"github.com/inventory/inventory/ent/inventoryitemtemplate"
 	"github.com/inventory/inventory/ent/ipaddress"
+	"github.com/inventory/inventory/ent/iprange"
 	"github.com/inventory/inventory/ent/location"
 	"github.com/inventory/inventory/ent/macaddress"
 	"github.com/inventory/inventory/ent/manufacturer"
@@ -68,6 +72,7 @@ import (
 	"github.com/inventory/inventory/ent/region"
 	"github.com/inventory/inventory/ent/rir"
 	"github.com/inventory/inventory/ent/role"
+	"github.com/inventory/inventory/ent/routetarget"
 	"github.com/inventory/inventory/ent/service"
 	"github.com/inventory/inventory/ent/servicetemplate"
 	"github.com/inventory/inventory/ent/site"
@@ -82,6 +87,8 @@ import (
 	"github.com/inventory/inventory/ent/virtualdevicecontext"
 	"github.com/inventory/inventory/ent/vlan"
 	"github.com/inventory/inventory/ent/vlangroup"
+	"github.com/inventory/inventory/ent/vlantranslationpolicy"
+	"github.com/inventory/inventory/ent/vlantranslationrule"
 	"github.com/inventory/inventory/ent/vrf"
 	"github.com/inventory/inventory/ent/webhook"
 
@@ -93,6 +100,12 @@ type Client struct {
 	config
 	// Schema is the client for creating, migrating and dropping schema.
 	Schema *migrate.Schema
+	// ASN is the client for interacting with the ASN builders.
+	ASN *ASNClient
+	// ASNRange is the client for interacting with the ASNRange builders.
+	ASNRange *ASNRangeClient
+	// Aggregate is the client for interacting with the Aggregate builders.
+	Aggregate *AggregateClient
 	// ConsolePort is the client for interacting with the ConsolePort builders.
 	ConsolePort *ConsolePortClient
 	// ConsolePortTemplate is the client for interacting with the ConsolePortTemplate builders.
@@ -133,6 +146,8 @@ type Client struct {
 	Group *GroupClient
 	// IPAddress is the client for interacting with the IPAddress builders.
 	IPAddress *IPAddressClient
+	// IPRange is the client for interacting with the IPRange builders.
+	IPRange *IPRangeClient
 	// InterfaceTemplate is the client for interacting with the InterfaceTemplate builders.
 	InterfaceTemplate *InterfaceTemplateClient
 	// InventoryItem is the client for interacting with the InventoryItem builders.
@@ -199,6 +214,8 @@ type Client struct {
 	Region *RegionClient
 	// Role is the client for interacting with the Role builders.
 	Role *RoleClient
+	// RouteTarget is the client for interacting with the RouteTarget builders.
+	RouteTarget *RouteTargetClient
 	// Service is the client for interacting with the Service builders.
 	Service *ServiceClient
 	// ServiceTemplate is the client for interacting with the ServiceTemplate builders.
@@ -223,6 +240,10 @@ type Client struct {
 	VLAN *VLANClient
 	// VLANGroup is the client for interacting with the VLANGroup builders.
 	VLANGroup *VLANGroupClient
+	// VLANTranslationPolicy is the client for interacting with the VLANTranslationPolicy builders.
+	VLANTranslationPolicy *VLANTranslationPolicyClient
+	// VLANTranslationRule is the client for interacting with the VLANTranslationRule builders.
+	VLANTranslationRule *VLANTranslationRuleClient
 	// VRF is the client for interacting with the VRF builders.
 	VRF *VRFClient
 	// VirtualChassis is the client for interacting with the VirtualChassis builders.
@@ -242,6 +263,9 @@ func NewClient(opts ...Option) *Client {
 
 func (c *Client) init() {
 	c.Schema = migrate.NewSchema(c.driver)
+	c.ASN = NewASNClient(c.config)
+	c.ASNRange = NewASNRangeClient(c.config)
+	c.Aggregate = NewAggregateClient(c.config)
 	c.ConsolePort = NewConsolePortClient(c.config)
 	c.ConsolePortTemplate = NewConsolePortTemplateClient(c.config)
 	c.ConsoleServerPort = NewConsoleServerPortClient(c.config)
@@ -262,6 +286,7 @@ func (c *Client) init() {
 	c.FrontPortTemplate = NewFrontPortTemplateClient(c.config)
 	c.Group = NewGroupClient(c.config)
 	c.IPAddress = NewIPAddressClient(c.config)
+	c.IPRange = NewIPRangeClient(c.config)
 	c.InterfaceTemplate = NewInterfaceTemplateClient(c.config)
 	c.InventoryItem = NewInventoryItemClient(c.config)
 	c.InventoryItemRole = NewInventoryItemRoleClient(c.config)
@@ -295,6 +320,7 @@ func (c *Client) init() {
 	c.RearPortTemplate = NewRearPortTemplateClient(c.config)
 	c.Region = NewRegionClient(c.config)
 	c.Role = NewRoleClient(c.config)
+	c.RouteTarget = NewRouteTargetClient(c.config)
 	c.Service = NewServiceClient(c.config)
 	c.ServiceTemplate = NewServiceTemplateClient(c.config)
 	c.Site = NewSiteClient(c.config)
@@ -307,6 +333,8 @@ func (c *Client) init() {
 	c.User = NewUserClient(c.config)
 	c.VLAN = NewVLANClient(c.config)
 	c.VLANGroup = NewVLANGroupClient(c.config)
+	c.VLANTranslationPolicy = NewVLANTranslationPolicyClient(c.config)
+	c.VLANTranslationRule = NewVLANTranslationRuleClient(c.config)
 	c.VRF = NewVRFClient(c.config)
 	c.VirtualChassis = NewVirtualChassisClient(c.config)
 	c.VirtualDeviceContext = NewVirtualDeviceContextClient(c.config)
@@ -403,6 +431,9 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 	return &Tx{
 		ctx:                       ctx,
 		config:                    cfg,
+		ASN:                       NewASNClient(cfg),
+		ASNRange:                  NewASNRangeClient(cfg),
+		Aggregate:                 NewAggregateClient(cfg),
 		ConsolePort:               NewConsolePortClient(cfg),
 		ConsolePortTemplate:       NewConsolePortTemplateClient(cfg),
 		ConsoleServerPort:         NewConsoleServerPortClient(cfg),
@@ -423,6 +454,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		FrontPortTemplate:         NewFrontPortTemplateClient(cfg),
 		Group:                     NewGroupClient(cfg),
 		IPAddress:                 NewIPAddressClient(cfg),
+		IPRange:                   NewIPRangeClient(cfg),
 		InterfaceTemplate:         NewInterfaceTemplateClient(cfg),
 		InventoryItem:             NewInventoryItemClient(cfg),
 		InventoryItemRole:         NewInventoryItemRoleClient(cfg),
@@ -456,6 +488,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		RearPortTemplate:          NewRearPortTemplateClient(cfg),
 		Region:                    NewRegionClient(cfg),
 		Role:                      NewRoleClient(cfg),
+		RouteTarget:               NewRouteTargetClient(cfg),
 		Service:                   NewServiceClient(cfg),
 		ServiceTemplate:           NewServiceTemplateClient(cfg),
 		Site:                      NewSiteClient(cfg),
@@ -468,6 +501,8 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		User:                      NewUserClient(cfg),
 		VLAN:                      NewVLANClient(cfg),
 		VLANGroup:                 NewVLANGroupClient(cfg),
+		VLANTranslationPolicy:     NewVLANTranslationPolicyClient(cfg),
+		VLANTranslationRule:       NewVLANTranslationRuleClient(cfg),
 		VRF:                       NewVRFClient(cfg),
 		VirtualChassis:            NewVirtualChassisClient(cfg),
 		VirtualDeviceContext:      NewVirtualDeviceContextClient(cfg),
@@ -491,6 +526,9 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 	return &Tx{
 		ctx:                       ctx,
 		config:                    cfg,
+		ASN:                       NewASNClient(cfg),
+		ASNRange:                  NewASNRangeClient(cfg),
+		Aggregate:                 NewAggregateClient(cfg),
 		ConsolePort:               NewConsolePortClient(cfg),
 		ConsolePortTemplate:       NewConsolePortTemplateClient(cfg),
 		ConsoleServerPort:         NewConsoleServerPortClient(cfg),
@@ -511,6 +549,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		FrontPortTemplate:         NewFrontPortTemplateClient(cfg),
 		Group:                     NewGroupClient(cfg),
 		IPAddress:                 NewIPAddressClient(cfg),
+		IPRange:                   NewIPRangeClient(cfg),
 		InterfaceTemplate:         NewInterfaceTemplateClient(cfg),
 		InventoryItem:             NewInventoryItemClient(cfg),
 		InventoryItemRole:         NewInventoryItemRoleClient(cfg),
@@ -544,6 +583,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		RearPortTemplate:          NewRearPortTemplateClient(cfg),
 		Region:                    NewRegionClient(cfg),
 		Role:                      NewRoleClient(cfg),
+		RouteTarget:               NewRouteTargetClient(cfg),
 		Service:                   NewServiceClient(cfg),
 		ServiceTemplate:           NewServiceTemplateClient(cfg),
 		Site:                      NewSiteClient(cfg),
@@ -556,6 +596,8 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		User:                      NewUserClient(cfg),
 		VLAN:                      NewVLANClient(cfg),
 		VLANGroup:                 NewVLANGroupClient(cfg),
+		VLANTranslationPolicy:     NewVLANTranslationPolicyClient(cfg),
+		VLANTranslationRule:       NewVLANTranslationRuleClient(cfg),
 		VRF:                       NewVRFClient(cfg),
 		VirtualChassis:            NewVirtualChassisClient(cfg),
 		VirtualDeviceContext:      NewVirtualDeviceContextClient(cfg),
@@ -566,7 +608,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 // Debug returns a new debug-client. It's used to get verbose logging on specific operations.
 //
 //	client.Debug().
-//		ConsolePort.
+//		ASN.
 //		Query().
 //		Count(ctx)
 func (c *Client) Debug() *Client {
@@ -589,21 +631,22 @@ func (c *Client) Close() error {
 // In order to add hooks to a specific client, call: `client.Node.Use(...)`.
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
-		c.ConsolePort, c.ConsolePortTemplate, c.ConsoleServerPort,
-		c.ConsoleServerPortTemplate, c.CustomField, c.CustomFieldChoiceSet, c.Delivery,
-		c.Device, c.DeviceBay, c.DeviceBayTemplate, c.DeviceInterface, c.DeviceRole,
-		c.DeviceType, c.EventRule, c.FHRPGroup, c.FHRPGroupAssignment, c.FrontPort,
-		c.FrontPortTemplate, c.Group, c.IPAddress, c.InterfaceTemplate,
-		c.InventoryItem, c.InventoryItemRole, c.InventoryItemTemplate, c.Location,
-		c.MACAddress, c.Manufacturer, c.Module, c.ModuleBay, c.ModuleBayTemplate,
-		c.ModuleType, c.ModuleTypeProfile, c.ObjectChange, c.ObjectPermission,
-		c.OutboxEvent, c.Platform, c.PowerFeed, c.PowerOutlet, c.PowerOutletTemplate,
-		c.PowerPanel, c.PowerPort, c.PowerPortTemplate, c.Prefix, c.RIR, c.Rack,
-		c.RackGroup, c.RackReservation, c.RackRole, c.RackType, c.RearPort,
-		c.RearPortTemplate, c.Region, c.Role, c.Service, c.ServiceTemplate, c.Site,
-		c.SiteGroup, c.Tag, c.TaggedItem, c.Tenant, c.TenantGroup, c.Token, c.User,
-		c.VLAN, c.VLANGroup, c.VRF, c.VirtualChassis, c.VirtualDeviceContext,
-		c.Webhook,
+		c.ASN, c.ASNRange, c.Aggregate, c.ConsolePort, c.ConsolePortTemplate,
+		c.ConsoleServerPort, c.ConsoleServerPortTemplate, c.CustomField,
+		c.CustomFieldChoiceSet, c.Delivery, c.Device, c.DeviceBay, c.DeviceBayTemplate,
+		c.DeviceInterface, c.DeviceRole, c.DeviceType, c.EventRule, c.FHRPGroup,
+		c.FHRPGroupAssignment, c.FrontPort, c.FrontPortTemplate, c.Group, c.IPAddress,
+		c.IPRange, c.InterfaceTemplate, c.InventoryItem, c.InventoryItemRole,
+		c.InventoryItemTemplate, c.Location, c.MACAddress, c.Manufacturer, c.Module,
+		c.ModuleBay, c.ModuleBayTemplate, c.ModuleType, c.ModuleTypeProfile,
+		c.ObjectChange, c.ObjectPermission, c.OutboxEvent, c.Platform, c.PowerFeed,
+		c.PowerOutlet, c.PowerOutletTemplate, c.PowerPanel, c.PowerPort,
+		c.PowerPortTemplate, c.Prefix, c.RIR, c.Rack, c.RackGroup, c.RackReservation,
+		c.RackRole, c.RackType, c.RearPort, c.RearPortTemplate, c.Region, c.Role,
+		c.RouteTarget, c.Service, c.ServiceTemplate, c.Site, c.SiteGroup, c.Tag,
+		c.TaggedItem, c.Tenant, c.TenantGroup, c.Token, c.User, c.VLAN, c.VLANGroup,
+		c.VLANTranslationPolicy, c.VLANTranslationRule, c.VRF, c.VirtualChassis,
+		c.VirtualDeviceContext, c.Webhook,
 	} {
 		n.Use(hooks...)
 	}
@@ -613,21 +656,22 @@ func (c *Client) Use(hooks ...Hook) {
 // In order to add interceptors to a specific client, call: `client.Node.Intercept(...)`.
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
-		c.ConsolePort, c.ConsolePortTemplate, c.ConsoleServerPort,
-		c.ConsoleServerPortTemplate, c.CustomField, c.CustomFieldChoiceSet, c.Delivery,
-		c.Device, c.DeviceBay, c.DeviceBayTemplate, c.DeviceInterface, c.DeviceRole,
-		c.DeviceType, c.EventRule, c.FHRPGroup, c.FHRPGroupAssignment, c.FrontPort,
-		c.FrontPortTemplate, c.Group, c.IPAddress, c.InterfaceTemplate,
-		c.InventoryItem, c.InventoryItemRole, c.InventoryItemTemplate, c.Location,
-		c.MACAddress, c.Manufacturer, c.Module, c.ModuleBay, c.ModuleBayTemplate,
-		c.ModuleType, c.ModuleTypeProfile, c.ObjectChange, c.ObjectPermission,
-		c.OutboxEvent, c.Platform, c.PowerFeed, c.PowerOutlet, c.PowerOutletTemplate,
-		c.PowerPanel, c.PowerPort, c.PowerPortTemplate, c.Prefix, c.RIR, c.Rack,
-		c.RackGroup, c.RackReservation, c.RackRole, c.RackType, c.RearPort,
-		c.RearPortTemplate, c.Region, c.Role, c.Service, c.ServiceTemplate, c.Site,
-		c.SiteGroup, c.Tag, c.TaggedItem, c.Tenant, c.TenantGroup, c.Token, c.User,
-		c.VLAN, c.VLANGroup, c.VRF, c.VirtualChassis, c.VirtualDeviceContext,
-		c.Webhook,
+		c.ASN, c.ASNRange, c.Aggregate, c.ConsolePort, c.ConsolePortTemplate,
+		c.ConsoleServerPort, c.ConsoleServerPortTemplate, c.CustomField,
+		c.CustomFieldChoiceSet, c.Delivery, c.Device, c.DeviceBay, c.DeviceBayTemplate,
+		c.DeviceInterface, c.DeviceRole, c.DeviceType, c.EventRule, c.FHRPGroup,
+		c.FHRPGroupAssignment, c.FrontPort, c.FrontPortTemplate, c.Group, c.IPAddress,
+		c.IPRange, c.InterfaceTemplate, c.InventoryItem, c.InventoryItemRole,
+		c.InventoryItemTemplate, c.Location, c.MACAddress, c.Manufacturer, c.Module,
+		c.ModuleBay, c.ModuleBayTemplate, c.ModuleType, c.ModuleTypeProfile,
+		c.ObjectChange, c.ObjectPermission, c.OutboxEvent, c.Platform, c.PowerFeed,
+		c.PowerOutlet, c.PowerOutletTemplate, c.PowerPanel, c.PowerPort,
+		c.PowerPortTemplate, c.Prefix, c.RIR, c.Rack, c.RackGroup, c.RackReservation,
+		c.RackRole, c.RackType, c.RearPort, c.RearPortTemplate, c.Region, c.Role,
+		c.RouteTarget, c.Service, c.ServiceTemplate, c.Site, c.SiteGroup, c.Tag,
+		c.TaggedItem, c.Tenant, c.TenantGroup, c.Token, c.User, c.VLAN, c.VLANGroup,
+		c.VLANTranslationPolicy, c.VLANTranslationRule, c.VRF, c.VirtualChassis,
+		c.VirtualDeviceContext, c.Webhook,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -636,6 +680,12 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 // Mutate implements the ent.Mutator interface.
 func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 	switch m := m.(type) {
+	case *ASNMutation:
+		return c.ASN.mutate(ctx, m)
+	case *ASNRangeMutation:
+		return c.ASNRange.mutate(ctx, m)
+	case *AggregateMutation:
+		return c.Aggregate.mutate(ctx, m)
 	case *ConsolePortMutation:
 		return c.ConsolePort.mutate(ctx, m)
 	case *ConsolePortTemplateMutation:
@@ -676,6 +726,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Group.mutate(ctx, m)
 	case *IPAddressMutation:
 		return c.IPAddress.mutate(ctx, m)
+	case *IPRangeMutation:
+		return c.IPRange.mutate(ctx, m)
 	case *InterfaceTemplateMutation:
 		return c.InterfaceTemplate.mutate(ctx, m)
 	case *InventoryItemMutation:
@@ -742,6 +794,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Region.mutate(ctx, m)
 	case *RoleMutation:
 		return c.Role.mutate(ctx, m)
+	case *RouteTargetMutation:
+		return c.RouteTarget.mutate(ctx, m)
 	case *ServiceMutation:
 		return c.Service.mutate(ctx, m)
 	case *ServiceTemplateMutation:
@@ -766,6 +820,10 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.VLAN.mutate(ctx, m)
 	case *VLANGroupMutation:
 		return c.VLANGroup.mutate(ctx, m)
+	case *VLANTranslationPolicyMutation:
+		return c.VLANTranslationPolicy.mutate(ctx, m)
+	case *VLANTranslationRuleMutation:
+		return c.VLANTranslationRule.mutate(ctx, m)
 	case *VRFMutation:
 		return c.VRF.mutate(ctx, m)
 	case *VirtualChassisMutation:
@@ -776,6 +834,302 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Webhook.mutate(ctx, m)
 	default:
 		return nil, fmt.Errorf("ent: unknown mutation type %T", m)
+	}
+}
+
+// ASNClient is a client for the ASN schema.
+type ASNClient struct {
+	config
+}
+
+// NewASNClient returns a client for the ASN from the given config.
+func NewASNClient(c config) *ASNClient {
+	return &ASNClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `asn.Hooks(f(g(h())))`.
+func (c *ASNClient) Use(hooks ...Hook) {
+	c.hooks.ASN = append(c.hooks.ASN, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `asn.Intercept(f(g(h())))`.
+func (c *ASNClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ASN = append(c.inters.ASN, interceptors...)
+}
+
+// Create returns a builder for creating a ASN entity.
+func (c *ASNClient) Create() *ASNCreate {
+	mutation := newASNMutation(c.config, OpCreate)
+	return &ASNCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ASN entities.
+func (c *ASNClient) CreateBulk(builders ...*ASNCreate) *ASNCreateBulk {
+	return &ASNCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ASN.
+func (c *ASNClient) Update() *ASNUpdate {
+	mutation := newASNMutation(c.config, OpUpdate)
+	return &ASNUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ASNClient) UpdateOneID(id int) *ASNUpdateOne {
+	mutation := newASNMutation(c.config, OpUpdateOne, withASNID(id))
+	return &ASNUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ASN.
+func (c *ASNClient) Delete() *ASNDelete {
+	mutation := newASNMutation(c.config, OpDelete)
+	return &ASNDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ASNClient) DeleteOneID(id int) *ASNDeleteOne {
+	builder := c.Delete().Where(asn.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ASNDeleteOne{builder}
+}
+
+// Query returns a query builder for ASN.
+func (c *ASNClient) Query() *ASNQuery {
+	return &ASNQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeASN},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ASN entity by its id.
+func (c *ASNClient) Get(ctx context.Context, id int) (*ASN, error) {
+	return c.Query().Where(asn.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *ASNClient) Hooks() []Hook {
+	return c.hooks.ASN
+}
+
+// Interceptors returns the client interceptors.
+func (c *ASNClient) Interceptors() []Interceptor {
+	return c.inters.ASN
+}
+
+func (c *ASNClient) mutate(ctx context.Context, m *ASNMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ASNCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ASNUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ASNUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ASNDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ASN mutation op: %q", m.Op())
+	}
+}
+
+// ASNRangeClient is a client for the ASNRange schema.
+type ASNRangeClient struct {
+	config
+}
+
+// NewASNRangeClient returns a client for the ASNRange from the given config.
+func NewASNRangeClient(c config) *ASNRangeClient {
+	return &ASNRangeClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `asnrange.Hooks(f(g(h())))`.
+func (c *ASNRangeClient) Use(hooks ...Hook) {
+	c.hooks.ASNRange = append(c.hooks.ASNRange, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `asnrange.Intercept(f(g(h())))`.
+func (c *ASNRangeClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ASNRange = append(c.inters.ASNRange, interceptors...)
+}
+
+// Create returns a builder for creating a ASNRange entity.
+func (c *ASNRangeClient) Create() *ASNRangeCreate {
+	mutation := newASNRangeMutation(c.config, OpCreate)
+	return &ASNRangeCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ASNRange entities.
+func (c *ASNRangeClient) CreateBulk(builders ...*ASNRangeCreate) *ASNRangeCreateBulk {
+	return &ASNRangeCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ASNRange.
+func (c *ASNRangeClient) Update() *ASNRangeUpdate {
+	mutation := newASNRangeMutation(c.config, OpUpdate)
+	return &ASNRangeUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ASNRangeClient) UpdateOneID(id int) *ASNRangeUpdateOne {
+	mutation := newASNRangeMutation(c.config, OpUpdateOne, withASNRangeID(id))
+	return &ASNRangeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ASNRange.
+func (c *ASNRangeClient) Delete() *ASNRangeDelete {
+	mutation := newASNRangeMutation(c.config, OpDelete)
+	return &ASNRangeDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ASNRangeClient) DeleteOneID(id int) *ASNRangeDeleteOne {
+	builder := c.Delete().Where(asnrange.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ASNRangeDeleteOne{builder}
+}
+
+// Query returns a query builder for ASNRange.
+func (c *ASNRangeClient) Query() *ASNRangeQuery {
+	return &ASNRangeQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeASNRange},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ASNRange entity by its id.
+func (c *ASNRangeClient) Get(ctx context.Context, id int) (*ASNRange, error) {
+	return c.Query().Where(asnrange.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *ASNRangeClient) Hooks() []Hook {
+	hooks := c.hooks.ASNRange
+	return append(hooks[:len(hooks):len(hooks)], asnrange.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *ASNRangeClient) Interceptors() []Interceptor {
+	return c.inters.ASNRange
+}
+
+func (c *ASNRangeClient) mutate(ctx context.Context, m *ASNRangeMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ASNRangeCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ASNRangeUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ASNRangeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ASNRangeDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ASNRange mutation op: %q", m.Op())
+	}
+}
+
+// AggregateClient is a client for the Aggregate schema.
+type AggregateClient struct {
+	config
+}
+
+// NewAggregateClient returns a client for the Aggregate from the given config.
+func NewAggregateClient(c config) *AggregateClient {
+	return &AggregateClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `aggregate.Hooks(f(g(h())))`.
+func (c *AggregateClient) Use(hooks ...Hook) {
+	c.hooks.Aggregate = append(c.hooks.Aggregate, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `aggregate.Intercept(f(g(h())))`.
+func (c *AggregateClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Aggregate = append(c.inters.Aggregate, interceptors...)
+}
+
+// Create returns a builder for creating a Aggregate entity.
+func (c *AggregateClient) Create() *AggregateCreate {
+	mutation := newAggregateMutation(c.config, OpCreate)
+	return &AggregateCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Aggregate entities.
+func (c *AggregateClient) CreateBulk(builders ...*AggregateCreate) *AggregateCreateBulk {
+	return &AggregateCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Aggregate.
+func (c *AggregateClient) Update() *AggregateUpdate {
+	mutation := newAggregateMutation(c.config, OpUpdate)
+	return &AggregateUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *AggregateClient) UpdateOneID(id int) *AggregateUpdateOne {
+	mutation := newAggregateMutation(c.config, OpUpdateOne, withAggregateID(id))
+	return &AggregateUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Aggregate.
+func (c *AggregateClient) Delete() *AggregateDelete {
+	mutation := newAggregateMutation(c.config, OpDelete)
+	return &AggregateDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *AggregateClient) DeleteOneID(id int) *AggregateDeleteOne {
+	builder := c.Delete().Where(aggregate.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &AggregateDeleteOne{builder}
+}
+
+// Query returns a query builder for Aggregate.
+func (c *AggregateClient) Query() *AggregateQuery {
+	return &AggregateQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeAggregate},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Aggregate entity by its id.
+func (c *AggregateClient) Get(ctx context.Context, id int) (*Aggregate, error) {
+	return c.Query().Where(aggregate.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *AggregateClient) Hooks() []Hook {
+	hooks := c.hooks.Aggregate
+	return append(hooks[:len(hooks):len(hooks)], aggregate.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *AggregateClient) Interceptors() []Interceptor {
+	return c.inters.Aggregate
+}
+
+func (c *AggregateClient) mutate(ctx context.Context, m *AggregateMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&AggregateCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&AggregateUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&AggregateUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&AggregateDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Aggregate mutation op: %q", m.Op())
 	}
 }
 
@@ -2855,6 +3209,105 @@ func (c *IPAddressClient) mutate(ctx context.Context, m *IPAddressMutation) (Val
 		return (&IPAddressDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown IPAddress mutation op: %q", m.Op())
+	}
+}
+
+// IPRangeClient is a client for the IPRange schema.
+type IPRangeClient struct {
+	config
+}
+
+// NewIPRangeClient returns a client for the IPRange from the given config.
+func NewIPRangeClient(c config) *IPRangeClient {
+	return &IPRangeClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `iprange.Hooks(f(g(h())))`.
+func (c *IPRangeClient) Use(hooks ...Hook) {
+	c.hooks.IPRange = append(c.hooks.IPRange, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `iprange.Intercept(f(g(h())))`.
+func (c *IPRangeClient) Intercept(interceptors ...Interceptor) {
+	c.inters.IPRange = append(c.inters.IPRange, interceptors...)
+}
+
+// Create returns a builder for creating a IPRange entity.
+func (c *IPRangeClient) Create() *IPRangeCreate {
+	mutation := newIPRangeMutation(c.config, OpCreate)
+	return &IPRangeCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of IPRange entities.
+func (c *IPRangeClient) CreateBulk(builders ...*IPRangeCreate) *IPRangeCreateBulk {
+	return &IPRangeCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for IPRange.
+func (c *IPRangeClient) Update() *IPRangeUpdate {
+	mutation := newIPRangeMutation(c.config, OpUpdate)
+	return &IPRangeUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *IPRangeClient) UpdateOneID(id int) *IPRangeUpdateOne {
+	mutation := newIPRangeMutation(c.config, OpUpdateOne, withIPRangeID(id))
+	return &IPRangeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for IPRange.
+func (c *IPRangeClient) Delete() *IPRangeDelete {
+	mutation := newIPRangeMutation(c.config, OpDelete)
+	return &IPRangeDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *IPRangeClient) DeleteOneID(id int) *IPRangeDeleteOne {
+	builder := c.Delete().Where(iprange.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &IPRangeDeleteOne{builder}
+}
+
+// Query returns a query builder for IPRange.
+func (c *IPRangeClient) Query() *IPRangeQuery {
+	return &IPRangeQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeIPRange},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a IPRange entity by its id.
+func (c *IPRangeClient) Get(ctx context.Context, id int) (*IPRange, error) {
+	return c.Query().Where(iprange.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *IPRangeClient) Hooks() []Hook {
+	hooks := c.hooks.IPRange
+	return append(hooks[:len(hooks):len(hooks)], iprange.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *IPRangeClient) Interceptors() []Interceptor {
+	return c.inters.IPRange
+}
+
+func (c *IPRangeClient) mutate(ctx context.Context, m *IPRangeMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&IPRangeCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&IPRangeUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&IPRangeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&IPRangeDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown IPRange mutation op: %q", m.Op())
 	}
 }
 
@@ -6367,6 +6820,104 @@ func (c *RoleClient) mutate(ctx context.Context, m *RoleMutation) (Value, error)
 	}
 }
 
+// RouteTargetClient is a client for the RouteTarget schema.
+type RouteTargetClient struct {
+	config
+}
+
+// NewRouteTargetClient returns a client for the RouteTarget from the given config.
+func NewRouteTargetClient(c config) *RouteTargetClient {
+	return &RouteTargetClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `routetarget.Hooks(f(g(h())))`.
+func (c *RouteTargetClient) Use(hooks ...Hook) {
+	c.hooks.RouteTarget = append(c.hooks.RouteTarget, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `routetarget.Intercept(f(g(h())))`.
+func (c *RouteTargetClient) Intercept(interceptors ...Interceptor) {
+	c.inters.RouteTarget = append(c.inters.RouteTarget, interceptors...)
+}
+
+// Create returns a builder for creating a RouteTarget entity.
+func (c *RouteTargetClient) Create() *RouteTargetCreate {
+	mutation := newRouteTargetMutation(c.config, OpCreate)
+	return &RouteTargetCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of RouteTarget entities.
+func (c *RouteTargetClient) CreateBulk(builders ...*RouteTargetCreate) *RouteTargetCreateBulk {
+	return &RouteTargetCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for RouteTarget.
+func (c *RouteTargetClient) Update() *RouteTargetUpdate {
+	mutation := newRouteTargetMutation(c.config, OpUpdate)
+	return &RouteTargetUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *RouteTargetClient) UpdateOneID(id int) *RouteTargetUpdateOne {
+	mutation := newRouteTargetMutation(c.config, OpUpdateOne, withRouteTargetID(id))
+	return &RouteTargetUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for RouteTarget.
+func (c *RouteTargetClient) Delete() *RouteTargetDelete {
+	mutation := newRouteTargetMutation(c.config, OpDelete)
+	return &RouteTargetDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *RouteTargetClient) DeleteOneID(id int) *RouteTargetDeleteOne {
+	builder := c.Delete().Where(routetarget.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &RouteTargetDeleteOne{builder}
+}
+
+// Query returns a query builder for RouteTarget.
+func (c *RouteTargetClient) Query() *RouteTargetQuery {
+	return &RouteTargetQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeRouteTarget},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a RouteTarget entity by its id.
+func (c *RouteTargetClient) Get(ctx context.Context, id int) (*RouteTarget, error) {
+	return c.Query().Where(routetarget.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *RouteTargetClient) Hooks() []Hook {
+	return c.hooks.RouteTarget
+}
+
+// Interceptors returns the client interceptors.
+func (c *RouteTargetClient) Interceptors() []Interceptor {
+	return c.inters.RouteTarget
+}
+
+func (c *RouteTargetClient) mutate(ctx context.Context, m *RouteTargetMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&RouteTargetCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&RouteTargetUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&RouteTargetUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&RouteTargetDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown RouteTarget mutation op: %q", m.Op())
+	}
+}
+
 // ServiceClient is a client for the Service schema.
 type ServiceClient struct {
 	config
@@ -7767,6 +8318,204 @@ func (c *VLANGroupClient) mutate(ctx context.Context, m *VLANGroupMutation) (Val
 	}
 }
 
+// VLANTranslationPolicyClient is a client for the VLANTranslationPolicy schema.
+type VLANTranslationPolicyClient struct {
+	config
+}
+
+// NewVLANTranslationPolicyClient returns a client for the VLANTranslationPolicy from the given config.
+func NewVLANTranslationPolicyClient(c config) *VLANTranslationPolicyClient {
+	return &VLANTranslationPolicyClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `vlantranslationpolicy.Hooks(f(g(h())))`.
+func (c *VLANTranslationPolicyClient) Use(hooks ...Hook) {
+	c.hooks.VLANTranslationPolicy = append(c.hooks.VLANTranslationPolicy, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `vlantranslationpolicy.Intercept(f(g(h())))`.
+func (c *VLANTranslationPolicyClient) Intercept(interceptors ...Interceptor) {
+	c.inters.VLANTranslationPolicy = append(c.inters.VLANTranslationPolicy, interceptors...)
+}
+
+// Create returns a builder for creating a VLANTranslationPolicy entity.
+func (c *VLANTranslationPolicyClient) Create() *VLANTranslationPolicyCreate {
+	mutation := newVLANTranslationPolicyMutation(c.config, OpCreate)
+	return &VLANTranslationPolicyCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of VLANTranslationPolicy entities.
+func (c *VLANTranslationPolicyClient) CreateBulk(builders ...*VLANTranslationPolicyCreate) *VLANTranslationPolicyCreateBulk {
+	return &VLANTranslationPolicyCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for VLANTranslationPolicy.
+func (c *VLANTranslationPolicyClient) Update() *VLANTranslationPolicyUpdate {
+	mutation := newVLANTranslationPolicyMutation(c.config, OpUpdate)
+	return &VLANTranslationPolicyUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *VLANTranslationPolicyClient) UpdateOneID(id int) *VLANTranslationPolicyUpdateOne {
+	mutation := newVLANTranslationPolicyMutation(c.config, OpUpdateOne, withVLANTranslationPolicyID(id))
+	return &VLANTranslationPolicyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for VLANTranslationPolicy.
+func (c *VLANTranslationPolicyClient) Delete() *VLANTranslationPolicyDelete {
+	mutation := newVLANTranslationPolicyMutation(c.config, OpDelete)
+	return &VLANTranslationPolicyDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *VLANTranslationPolicyClient) DeleteOneID(id int) *VLANTranslationPolicyDeleteOne {
+	builder := c.Delete().Where(vlantranslationpolicy.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &VLANTranslationPolicyDeleteOne{builder}
+}
+
+// Query returns a query builder for VLANTranslationPolicy.
+func (c *VLANTranslationPolicyClient) Query() *VLANTranslationPolicyQuery {
+	return &VLANTranslationPolicyQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeVLANTranslationPolicy},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a VLANTranslationPolicy entity by its id.
+func (c *VLANTranslationPolicyClient) Get(ctx context.Context, id int) (*VLANTranslationPolicy, error) {
+	return c.Query().Where(vlantranslationpolicy.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *VLANTranslationPolicyClient) Hooks() []Hook {
+	hooks := c.hooks.VLANTranslationPolicy
+	return append(hooks[:len(hooks):len(hooks)], vlantranslationpolicy.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *VLANTranslationPolicyClient) Interceptors() []Interceptor {
+	return c.inters.VLANTranslationPolicy
+}
+
+func (c *VLANTranslationPolicyClient) mutate(ctx context.Context, m *VLANTranslationPolicyMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&VLANTranslationPolicyCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&VLANTranslationPolicyUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&VLANTranslationPolicyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&VLANTranslationPolicyDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown VLANTranslationPolicy mutation op: %q", m.Op())
+	}
+}
+
+// VLANTranslationRuleClient is a client for the VLANTranslationRule schema.
+type VLANTranslationRuleClient struct {
+	config
+}
+
+// NewVLANTranslationRuleClient returns a client for the VLANTranslationRule from the given config.
+func NewVLANTranslationRuleClient(c config) *VLANTranslationRuleClient {
+	return &VLANTranslationRuleClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `vlantranslationrule.Hooks(f(g(h())))`.
+func (c *VLANTranslationRuleClient) Use(hooks ...Hook) {
+	c.hooks.VLANTranslationRule = append(c.hooks.VLANTranslationRule, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `vlantranslationrule.Intercept(f(g(h())))`.
+func (c *VLANTranslationRuleClient) Intercept(interceptors ...Interceptor) {
+	c.inters.VLANTranslationRule = append(c.inters.VLANTranslationRule, interceptors...)
+}
+
+// Create returns a builder for creating a VLANTranslationRule entity.
+func (c *VLANTranslationRuleClient) Create() *VLANTranslationRuleCreate {
+	mutation := newVLANTranslationRuleMutation(c.config, OpCreate)
+	return &VLANTranslationRuleCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of VLANTranslationRule entities.
+func (c *VLANTranslationRuleClient) CreateBulk(builders ...*VLANTranslationRuleCreate) *VLANTranslationRuleCreateBulk {
+	return &VLANTranslationRuleCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for VLANTranslationRule.
+func (c *VLANTranslationRuleClient) Update() *VLANTranslationRuleUpdate {
+	mutation := newVLANTranslationRuleMutation(c.config, OpUpdate)
+	return &VLANTranslationRuleUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *VLANTranslationRuleClient) UpdateOneID(id int) *VLANTranslationRuleUpdateOne {
+	mutation := newVLANTranslationRuleMutation(c.config, OpUpdateOne, withVLANTranslationRuleID(id))
+	return &VLANTranslationRuleUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for VLANTranslationRule.
+func (c *VLANTranslationRuleClient) Delete() *VLANTranslationRuleDelete {
+	mutation := newVLANTranslationRuleMutation(c.config, OpDelete)
+	return &VLANTranslationRuleDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *VLANTranslationRuleClient) DeleteOneID(id int) *VLANTranslationRuleDeleteOne {
+	builder := c.Delete().Where(vlantranslationrule.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &VLANTranslationRuleDeleteOne{builder}
+}
+
+// Query returns a query builder for VLANTranslationRule.
+func (c *VLANTranslationRuleClient) Query() *VLANTranslationRuleQuery {
+	return &VLANTranslationRuleQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeVLANTranslationRule},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a VLANTranslationRule entity by its id.
+func (c *VLANTranslationRuleClient) Get(ctx context.Context, id int) (*VLANTranslationRule, error) {
+	return c.Query().Where(vlantranslationrule.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *VLANTranslationRuleClient) Hooks() []Hook {
+	hooks := c.hooks.VLANTranslationRule
+	return append(hooks[:len(hooks):len(hooks)], vlantranslationrule.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *VLANTranslationRuleClient) Interceptors() []Interceptor {
+	return c.inters.VLANTranslationRule
+}
+
+func (c *VLANTranslationRuleClient) mutate(ctx context.Context, m *VLANTranslationRuleMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&VLANTranslationRuleCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&VLANTranslationRuleUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&VLANTranslationRuleUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&VLANTranslationRuleDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown VLANTranslationRule mutation op: %q", m.Op())
+	}
+}
+
 // VRFClient is a client for the VRF schema.
 type VRFClient struct {
 	config
@@ -8165,32 +8914,36 @@ func (c *WebhookClient) mutate(ctx context.Context, m *WebhookMutation) (Value, 
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		ConsolePort, ConsolePortTemplate, ConsoleServerPort, ConsoleServerPortTemplate,
-		CustomField, CustomFieldChoiceSet, Delivery, Device, DeviceBay,
-		DeviceBayTemplate, DeviceInterface, DeviceRole, DeviceType, EventRule,
-		FHRPGroup, FHRPGroupAssignment, FrontPort, FrontPortTemplate, Group, IPAddress,
-		InterfaceTemplate, InventoryItem, InventoryItemRole, InventoryItemTemplate,
-		Location, MACAddress, Manufacturer, Module, ModuleBay, ModuleBayTemplate,
-		ModuleType, ModuleTypeProfile, ObjectChange, ObjectPermission, OutboxEvent,
-		Platform, PowerFeed, PowerOutlet, PowerOutletTemplate, PowerPanel, PowerPort,
-		PowerPortTemplate, Prefix, RIR, Rack, RackGroup, RackReservation, RackRole,
-		RackType, RearPort, RearPortTemplate, Region, Role, Service, ServiceTemplate,
-		Site, SiteGroup, Tag, TaggedItem, Tenant, TenantGroup, Token, User, VLAN,
-		VLANGroup, VRF, VirtualChassis, VirtualDeviceContext, Webhook []ent.Hook
+		ASN, ASNRange, Aggregate, ConsolePort, ConsolePortTemplate, ConsoleServerPort,
+		ConsoleServerPortTemplate, CustomField, CustomFieldChoiceSet, Delivery, Device,
+		DeviceBay, DeviceBayTemplate, DeviceInterface, DeviceRole, DeviceType,
+		EventRule, FHRPGroup, FHRPGroupAssignment, FrontPort, FrontPortTemplate, Group,
+		IPAddress, IPRange, InterfaceTemplate, InventoryItem, InventoryItemRole,
+		InventoryItemTemplate, Location, MACAddress, Manufacturer, Module, ModuleBay,
+		ModuleBayTemplate, ModuleType, ModuleTypeProfile, ObjectChange,
+		ObjectPermission, OutboxEvent, Platform, PowerFeed, PowerOutlet,
+		PowerOutletTemplate, PowerPanel, PowerPort, PowerPortTemplate, Prefix, RIR,
+		Rack, RackGroup, RackReservation, RackRole, RackType, RearPort,
+		RearPortTemplate, Region, Role, RouteTarget, Service, ServiceTemplate, Site,
+		SiteGroup, Tag, TaggedItem, Tenant, TenantGroup, Token, User, VLAN, VLANGroup,
+		VLANTranslationPolicy, VLANTranslationRule, VRF, VirtualChassis,
+		VirtualDeviceContext, Webhook []ent.Hook
 	}
 	inters struct {
-		ConsolePort, ConsolePortTemplate, ConsoleServerPort, ConsoleServerPortTemplate,
-		CustomField, CustomFieldChoiceSet, Delivery, Device, DeviceBay,
-		DeviceBayTemplate, DeviceInterface, DeviceRole, DeviceType, EventRule,
-		FHRPGroup, FHRPGroupAssignment, FrontPort, FrontPortTemplate, Group, IPAddress,
-		InterfaceTemplate, InventoryItem, InventoryItemRole, InventoryItemTemplate,
-		Location, MACAddress, Manufacturer, Module, ModuleBay, ModuleBayTemplate,
-		ModuleType, ModuleTypeProfile, ObjectChange, ObjectPermission, OutboxEvent,
-		Platform, PowerFeed, PowerOutlet, PowerOutletTemplate, PowerPanel, PowerPort,
-		PowerPortTemplate, Prefix, RIR, Rack, RackGroup, RackReservation, RackRole,
-		RackType, RearPort, RearPortTemplate, Region, Role, Service, ServiceTemplate,
-		Site, SiteGroup, Tag, TaggedItem, Tenant, TenantGroup, Token, User, VLAN,
-		VLANGroup, VRF, VirtualChassis, VirtualDeviceContext, Webhook []ent.Interceptor
+		ASN, ASNRange, Aggregate, ConsolePort, ConsolePortTemplate, ConsoleServerPort,
+		ConsoleServerPortTemplate, CustomField, CustomFieldChoiceSet, Delivery, Device,
+		DeviceBay, DeviceBayTemplate, DeviceInterface, DeviceRole, DeviceType,
+		EventRule, FHRPGroup, FHRPGroupAssignment, FrontPort, FrontPortTemplate, Group,
+		IPAddress, IPRange, InterfaceTemplate, InventoryItem, InventoryItemRole,
+		InventoryItemTemplate, Location, MACAddress, Manufacturer, Module, ModuleBay,
+		ModuleBayTemplate, ModuleType, ModuleTypeProfile, ObjectChange,
+		ObjectPermission, OutboxEvent, Platform, PowerFeed, PowerOutlet,
+		PowerOutletTemplate, PowerPanel, PowerPort, PowerPortTemplate, Prefix, RIR,
+		Rack, RackGroup, RackReservation, RackRole, RackType, RearPort,
+		RearPortTemplate, Region, Role, RouteTarget, Service, ServiceTemplate, Site,
+		SiteGroup, Tag, TaggedItem, Tenant, TenantGroup, Token, User, VLAN, VLANGroup,
+		VLANTranslationPolicy, VLANTranslationRule, VRF, VirtualChassis,
+		VirtualDeviceContext, Webhook []ent.Interceptor
 	}
 )
 

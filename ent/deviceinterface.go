@@ -91,8 +91,10 @@ type DeviceInterface struct {
 	// QinqSvlanID holds the value of the "qinq_svlan_id" field.
 	QinqSvlanID *int `json:"qinq_svlan_id,omitempty"`
 	// VrfID holds the value of the "vrf_id" field.
-	VrfID        *int `json:"vrf_id,omitempty"`
-	selectValues sql.SelectValues
+	VrfID *int `json:"vrf_id,omitempty"`
+	// VlanTranslationPolicyID holds the value of the "vlan_translation_policy_id" field.
+	VlanTranslationPolicyID *int `json:"vlan_translation_policy_id,omitempty"`
+	selectValues            sql.SelectValues
 }
 
 // scanValues returns the types for scanning values from sql.Rows.
@@ -106,7 +108,7 @@ func (*DeviceInterface) scanValues(columns []string) ([]any, error) {
 			values[i] = new(sql.NullBool)
 		case deviceinterface.FieldRfChannelFrequency, deviceinterface.FieldRfChannelWidth:
 			values[i] = new(sql.NullFloat64)
-		case deviceinterface.FieldID, deviceinterface.FieldDeviceID, deviceinterface.FieldModuleID, deviceinterface.FieldSiteID, deviceinterface.FieldLocationID, deviceinterface.FieldRackID, deviceinterface.FieldParentID, deviceinterface.FieldBridgeID, deviceinterface.FieldLagID, deviceinterface.FieldMtu, deviceinterface.FieldPrimaryMACAddressID, deviceinterface.FieldSpeed, deviceinterface.FieldTxPower, deviceinterface.FieldUntaggedVlanID, deviceinterface.FieldQinqSvlanID, deviceinterface.FieldVrfID:
+		case deviceinterface.FieldID, deviceinterface.FieldDeviceID, deviceinterface.FieldModuleID, deviceinterface.FieldSiteID, deviceinterface.FieldLocationID, deviceinterface.FieldRackID, deviceinterface.FieldParentID, deviceinterface.FieldBridgeID, deviceinterface.FieldLagID, deviceinterface.FieldMtu, deviceinterface.FieldPrimaryMACAddressID, deviceinterface.FieldSpeed, deviceinterface.FieldTxPower, deviceinterface.FieldUntaggedVlanID, deviceinterface.FieldQinqSvlanID, deviceinterface.FieldVrfID, deviceinterface.FieldVlanTranslationPolicyID:
 			values[i] = new(sql.NullInt64)
 		case deviceinterface.FieldName, deviceinterface.FieldNameNatural, deviceinterface.FieldLabel, deviceinterface.FieldDescription, deviceinterface.FieldType, deviceinterface.FieldMACAddress, deviceinterface.FieldDuplex, deviceinterface.FieldWwn, deviceinterface.FieldMode, deviceinterface.FieldRfRole, deviceinterface.FieldRfChannel, deviceinterface.FieldPoeMode, deviceinterface.FieldPoeType:
 			values[i] = new(sql.NullString)
@@ -383,6 +385,13 @@ func (_m *DeviceInterface) assignValues(columns []string, values []any) error {
 				_m.VrfID = new(int)
 				*_m.VrfID = int(value.Int64)
 			}
+		case deviceinterface.FieldVlanTranslationPolicyID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field vlan_translation_policy_id", values[i])
+			} else if value.Valid {
+				_m.VlanTranslationPolicyID = new(int)
+				*_m.VlanTranslationPolicyID = int(value.Int64)
+			}
 		default:
 			_m.selectValues.Set(columns[i], values[i])
 		}
@@ -572,6 +581,11 @@ func (_m *DeviceInterface) String() string {
 	builder.WriteString(", ")
 	if v := _m.VrfID; v != nil {
 		builder.WriteString("vrf_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.VlanTranslationPolicyID; v != nil {
+		builder.WriteString("vlan_translation_policy_id=")
 		builder.WriteString(fmt.Sprintf("%v", *v))
 	}
 	builder.WriteByte(')')

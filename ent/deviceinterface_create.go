@@ -15,6 +15,7 @@ import (
 	"github.com/inventory/inventory/ent/module"
 	"github.com/inventory/inventory/ent/virtualdevicecontext"
 	"github.com/inventory/inventory/ent/vlan"
+	"github.com/inventory/inventory/ent/vlantranslationpolicy"
 	"github.com/inventory/inventory/ent/vrf"
 )
 
@@ -562,6 +563,23 @@ func (_c *DeviceInterfaceCreate) createSpec() (*DeviceInterface, *sqlgraph.Creat
 			edge.Target.Nodes = append(edge.Target.Nodes, k)
 		}
 		_node.VrfID = &nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.VlanTranslationPolicyIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   deviceinterface.VlanTranslationPolicyTable,
+			Columns: []string{deviceinterface.VlanTranslationPolicyColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(vlantranslationpolicy.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.VlanTranslationPolicyID = &nodes[0]
 		_spec.Edges = append(_spec.Edges, edge)
 	}
 	if nodes := _c.mutation.TaggedVlansIDs(); len(nodes) > 0 {

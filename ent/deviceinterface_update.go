@@ -17,6 +17,7 @@ import (
 	"github.com/inventory/inventory/ent/predicate"
 	"github.com/inventory/inventory/ent/virtualdevicecontext"
 	"github.com/inventory/inventory/ent/vlan"
+	"github.com/inventory/inventory/ent/vlantranslationpolicy"
 	"github.com/inventory/inventory/ent/vrf"
 )
 
@@ -153,6 +154,12 @@ func (_u *DeviceInterfaceUpdate) ClearQinqSvlan() *DeviceInterfaceUpdate {
 // ClearVrf clears the "vrf" edge to the VRF entity.
 func (_u *DeviceInterfaceUpdate) ClearVrf() *DeviceInterfaceUpdate {
 	_u.mutation.ClearVrf()
+	return _u
+}
+
+// ClearVlanTranslationPolicy clears the "vlan_translation_policy" edge to the VLANTranslationPolicy entity.
+func (_u *DeviceInterfaceUpdate) ClearVlanTranslationPolicy() *DeviceInterfaceUpdate {
+	_u.mutation.ClearVlanTranslationPolicy()
 	return _u
 }
 
@@ -890,6 +897,35 @@ func (_u *DeviceInterfaceUpdate) sqlSave(ctx context.Context) (_node int, err er
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.VlanTranslationPolicyCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   deviceinterface.VlanTranslationPolicyTable,
+			Columns: []string{deviceinterface.VlanTranslationPolicyColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(vlantranslationpolicy.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.VlanTranslationPolicyIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   deviceinterface.VlanTranslationPolicyTable,
+			Columns: []string{deviceinterface.VlanTranslationPolicyColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(vlantranslationpolicy.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _u.mutation.TaggedVlansCleared() {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2M,
@@ -1120,6 +1156,12 @@ func (_u *DeviceInterfaceUpdateOne) ClearQinqSvlan() *DeviceInterfaceUpdateOne {
 // ClearVrf clears the "vrf" edge to the VRF entity.
 func (_u *DeviceInterfaceUpdateOne) ClearVrf() *DeviceInterfaceUpdateOne {
 	_u.mutation.ClearVrf()
+	return _u
+}
+
+// ClearVlanTranslationPolicy clears the "vlan_translation_policy" edge to the VLANTranslationPolicy entity.
+func (_u *DeviceInterfaceUpdateOne) ClearVlanTranslationPolicy() *DeviceInterfaceUpdateOne {
+	_u.mutation.ClearVlanTranslationPolicy()
 	return _u
 }
 
@@ -1880,6 +1922,35 @@ func (_u *DeviceInterfaceUpdateOne) sqlSave(ctx context.Context) (_node *DeviceI
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(vrf.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.VlanTranslationPolicyCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   deviceinterface.VlanTranslationPolicyTable,
+			Columns: []string{deviceinterface.VlanTranslationPolicyColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(vlantranslationpolicy.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.VlanTranslationPolicyIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   deviceinterface.VlanTranslationPolicyTable,
+			Columns: []string{deviceinterface.VlanTranslationPolicyColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(vlantranslationpolicy.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

@@ -12,6 +12,9 @@ import (
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
+	"github.com/inventory/inventory/ent/aggregate"
+	"github.com/inventory/inventory/ent/asn"
+	"github.com/inventory/inventory/ent/asnrange"
 	"github.com/inventory/inventory/ent/consoleport"
 	"github.com/inventory/inventory/ent/consoleporttemplate"
 	"github.com/inventory/inventory/ent/consoleserverport"
@@ -36,6 +39,7 @@ import (
 	"github.com/inventory/inventory/ent/inventoryitemrole"
 	"github.com/inventory/inventory/ent/inventoryitemtemplate"
 	"github.com/inventory/inventory/ent/ipaddress"
+	"github.com/inventory/inventory/ent/iprange"
 	"github.com/inventory/inventory/ent/location"
 	"github.com/inventory/inventory/ent/macaddress"
 	"github.com/inventory/inventory/ent/manufacturer"
@@ -65,6 +69,7 @@ import (
 	"github.com/inventory/inventory/ent/region"
 	"github.com/inventory/inventory/ent/rir"
 	"github.com/inventory/inventory/ent/role"
+	"github.com/inventory/inventory/ent/routetarget"
 	"github.com/inventory/inventory/ent/service"
 	"github.com/inventory/inventory/ent/servicetemplate"
 	"github.com/inventory/inventory/ent/site"
@@ -79,6 +84,8 @@ import (
 	"github.com/inventory/inventory/ent/virtualdevicecontext"
 	"github.com/inventory/inventory/ent/vlan"
 	"github.com/inventory/inventory/ent/vlangroup"
+	"github.com/inventory/inventory/ent/vlantranslationpolicy"
+	"github.com/inventory/inventory/ent/vlantranslationrule"
 	"github.com/inventory/inventory/ent/vrf"
 	"github.com/inventory/inventory/ent/webhook"
 )
@@ -141,6 +148,9 @@ var (
 func checkColumn(t, c string) error {
 	initCheck.Do(func() {
 		columnCheck = sql.NewColumnCheck(map[string]func(string) bool{
+			asn.Table:                       asn.ValidColumn,
+			asnrange.Table:                  asnrange.ValidColumn,
+			aggregate.Table:                 aggregate.ValidColumn,
 			consoleport.Table:               consoleport.ValidColumn,
 			consoleporttemplate.Table:       consoleporttemplate.ValidColumn,
 			consoleserverport.Table:         consoleserverport.ValidColumn,
@@ -161,6 +171,7 @@ func checkColumn(t, c string) error {
 			frontporttemplate.Table:         frontporttemplate.ValidColumn,
 			group.Table:                     group.ValidColumn,
 			ipaddress.Table:                 ipaddress.ValidColumn,
+			iprange.Table:                   iprange.ValidColumn,
 			interfacetemplate.Table:         interfacetemplate.ValidColumn,
 			inventoryitem.Table:             inventoryitem.ValidColumn,
 			inventoryitemrole.Table:         inventoryitemrole.ValidColumn,
@@ -194,6 +205,7 @@ func checkColumn(t, c string) error {
 			rearporttemplate.Table:          rearporttemplate.ValidColumn,
 			region.Table:                    region.ValidColumn,
 			role.Table:                      role.ValidColumn,
+			routetarget.Table:               routetarget.ValidColumn,
 			service.Table:                   service.ValidColumn,
 			servicetemplate.Table:           servicetemplate.ValidColumn,
 			site.Table:                      site.ValidColumn,
@@ -206,6 +218,8 @@ func checkColumn(t, c string) error {
 			user.Table:                      user.ValidColumn,
 			vlan.Table:                      vlan.ValidColumn,
 			vlangroup.Table:                 vlangroup.ValidColumn,
+			vlantranslationpolicy.Table:     vlantranslationpolicy.ValidColumn,
+			vlantranslationrule.Table:       vlantranslationrule.ValidColumn,
 			vrf.Table:                       vrf.ValidColumn,
 			virtualchassis.Table:            virtualchassis.ValidColumn,
 			virtualdevicecontext.Table:      virtualdevicecontext.ValidColumn,

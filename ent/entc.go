@@ -193,6 +193,8 @@ type FieldData struct {
 	// Join, JoinOwn and JoinTarget describe a many-to-many relation: the
 	// join table, its column pointing at this model and at the target.
 	Join, JoinOwn, JoinTarget string
+	// Full renders a many-to-many's objects in full (api.Field.Full).
+	Full bool
 }
 
 var builtins = map[string]string{
@@ -361,7 +363,7 @@ func describeField(t *gen.Type, m api.Model, name string, fields map[string]*gen
 		if e.M2M() {
 			// Many-to-many: a join table declared by the edge's storage key;
 			// ids on write, nested brief objects on read.
-			fd.Kind, fd.Target, fd.Lookup, fd.ReadOnly = "m2m", tm.App+"."+tname, a.Lookup, a.ReadOnly
+			fd.Kind, fd.Target, fd.Lookup, fd.ReadOnly, fd.Full = "m2m", tm.App+"."+tname, a.Lookup, a.ReadOnly, a.Full
 			fd.Join = e.Rel.Table
 			fd.JoinOwn, fd.JoinTarget = e.Rel.Columns[0], e.Rel.Columns[1]
 			if e.IsInverse() {

@@ -12,6 +12,9 @@ import (
 
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/sql"
+	"github.com/inventory/inventory/ent/aggregate"
+	"github.com/inventory/inventory/ent/asn"
+	"github.com/inventory/inventory/ent/asnrange"
 	"github.com/inventory/inventory/ent/consoleport"
 	"github.com/inventory/inventory/ent/consoleporttemplate"
 	"github.com/inventory/inventory/ent/consoleserverport"
@@ -36,6 +39,7 @@ import (
 	"github.com/inventory/inventory/ent/inventoryitemrole"
 	"github.com/inventory/inventory/ent/inventoryitemtemplate"
 	"github.com/inventory/inventory/ent/ipaddress"
+	"github.com/inventory/inventory/ent/iprange"
 	"github.com/inventory/inventory/ent/location"
 	"github.com/inventory/inventory/ent/macaddress"
 	"github.com/inventory/inventory/ent/manufacturer"
@@ -66,6 +70,7 @@ import (
 	"github.com/inventory/inventory/ent/region"
 	"github.com/inventory/inventory/ent/rir"
 	"github.com/inventory/inventory/ent/role"
+	"github.com/inventory/inventory/ent/routetarget"
 	"github.com/inventory/inventory/ent/service"
 	"github.com/inventory/inventory/ent/servicetemplate"
 	"github.com/inventory/inventory/ent/site"
@@ -80,6 +85,8 @@ import (
 	"github.com/inventory/inventory/ent/virtualdevicecontext"
 	"github.com/inventory/inventory/ent/vlan"
 	"github.com/inventory/inventory/ent/vlangroup"
+	"github.com/inventory/inventory/ent/vlantranslationpolicy"
+	"github.com/inventory/inventory/ent/vlantranslationrule"
 	"github.com/inventory/inventory/ent/vrf"
 	"github.com/inventory/inventory/ent/webhook"
 )
@@ -93,6 +100,9 @@ const (
 	OpUpdateOne = ent.OpUpdateOne
 
 	// Node types.
+	TypeASN                       = "ASN"
+	TypeASNRange                  = "ASNRange"
+	TypeAggregate                 = "Aggregate"
 	TypeConsolePort               = "ConsolePort"
 	TypeConsolePortTemplate       = "ConsolePortTemplate"
 	TypeConsoleServerPort         = "ConsoleServerPort"
@@ -113,6 +123,7 @@ const (
 	TypeFrontPortTemplate         = "FrontPortTemplate"
 	TypeGroup                     = "Group"
 	TypeIPAddress                 = "IPAddress"
+	TypeIPRange                   = "IPRange"
 	TypeInterfaceTemplate         = "InterfaceTemplate"
 	TypeInventoryItem             = "InventoryItem"
 	TypeInventoryItemRole         = "InventoryItemRole"
@@ -146,6 +157,7 @@ const (
 	TypeRearPortTemplate          = "RearPortTemplate"
 	TypeRegion                    = "Region"
 	TypeRole                      = "Role"
+	TypeRouteTarget               = "RouteTarget"
 	TypeService                   = "Service"
 	TypeServiceTemplate           = "ServiceTemplate"
 	TypeSite                      = "Site"
@@ -158,11 +170,2955 @@ const (
 	TypeUser                      = "User"
 	TypeVLAN                      = "VLAN"
 	TypeVLANGroup                 = "VLANGroup"
+	TypeVLANTranslationPolicy     = "VLANTranslationPolicy"
+	TypeVLANTranslationRule       = "VLANTranslationRule"
 	TypeVRF                       = "VRF"
 	TypeVirtualChassis            = "VirtualChassis"
 	TypeVirtualDeviceContext      = "VirtualDeviceContext"
 	TypeWebhook                   = "Webhook"
 )
+
+// ASNMutation represents an operation that mutates the ASN nodes in the graph.
+type ASNMutation struct {
+	config
+	op                Op
+	typ               string
+	id                *int
+	created           *time.Time
+	last_updated      *time.Time
+	custom_field_data *map[string]interface{}
+	description       *string
+	comments          *string
+	asn               *int
+	addasn            *int
+	clearedFields     map[string]struct{}
+	rir               *int
+	clearedrir        bool
+	role              *int
+	clearedrole       bool
+	tenant            *int
+	clearedtenant     bool
+	sites             map[int]struct{}
+	removedsites      map[int]struct{}
+	clearedsites      bool
+	done              bool
+	oldValue          func(context.Context) (*ASN, error)
+	predicates        []predicate.ASN
+}
+
+var _ ent.Mutation = (*ASNMutation)(nil)
+
+// asnOption allows management of the mutation configuration using functional options.
+type asnOption func(*ASNMutation)
+
+// newASNMutation creates new mutation for the ASN entity.
+func newASNMutation(c config, op Op, opts ...asnOption) *ASNMutation {
+	m := &ASNMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeASN,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withASNID sets the ID field of the mutation.
+func withASNID(id int) asnOption {
+	return func(m *ASNMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ASN
+		)
+		m.oldValue = func(ctx context.Context) (*ASN, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ASN.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withASN sets the old ASN of the mutation.
+func withASN(node *ASN) asnOption {
+	return func(m *ASNMutation) {
+		m.oldValue = func(context.Context) (*ASN, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ASNMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ASNMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ASNMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ASNMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ASN.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *ASNMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *ASNMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *ASNMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[asn.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *ASNMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[asn.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *ASNMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, asn.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *ASNMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *ASNMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *ASNMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[asn.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *ASNMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[asn.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *ASNMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, asn.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *ASNMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *ASNMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *ASNMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *ASNMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *ASNMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *ASNMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetComments sets the "comments" field.
+func (m *ASNMutation) SetComments(s string) {
+	m.comments = &s
+}
+
+// Comments returns the value of the "comments" field in the mutation.
+func (m *ASNMutation) Comments() (r string, exists bool) {
+	v := m.comments
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetComments resets all changes to the "comments" field.
+func (m *ASNMutation) ResetComments() {
+	m.comments = nil
+}
+
+// SetAsn sets the "asn" field.
+func (m *ASNMutation) SetAsn(i int) {
+	m.asn = &i
+	m.addasn = nil
+}
+
+// Asn returns the value of the "asn" field in the mutation.
+func (m *ASNMutation) Asn() (r int, exists bool) {
+	v := m.asn
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddAsn adds i to the "asn" field.
+func (m *ASNMutation) AddAsn(i int) {
+	if m.addasn != nil {
+		*m.addasn += i
+	} else {
+		m.addasn = &i
+	}
+}
+
+// AddedAsn returns the value that was added to the "asn" field in this mutation.
+func (m *ASNMutation) AddedAsn() (r int, exists bool) {
+	v := m.addasn
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAsn resets all changes to the "asn" field.
+func (m *ASNMutation) ResetAsn() {
+	m.asn = nil
+	m.addasn = nil
+}
+
+// SetRirID sets the "rir_id" field.
+func (m *ASNMutation) SetRirID(i int) {
+	m.rir = &i
+}
+
+// RirID returns the value of the "rir_id" field in the mutation.
+func (m *ASNMutation) RirID() (r int, exists bool) {
+	v := m.rir
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetRirID resets all changes to the "rir_id" field.
+func (m *ASNMutation) ResetRirID() {
+	m.rir = nil
+}
+
+// SetRoleID sets the "role_id" field.
+func (m *ASNMutation) SetRoleID(i int) {
+	m.role = &i
+}
+
+// RoleID returns the value of the "role_id" field in the mutation.
+func (m *ASNMutation) RoleID() (r int, exists bool) {
+	v := m.role
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearRoleID clears the value of the "role_id" field.
+func (m *ASNMutation) ClearRoleID() {
+	m.role = nil
+	m.clearedFields[asn.FieldRoleID] = struct{}{}
+}
+
+// RoleIDCleared returns if the "role_id" field was cleared in this mutation.
+func (m *ASNMutation) RoleIDCleared() bool {
+	_, ok := m.clearedFields[asn.FieldRoleID]
+	return ok
+}
+
+// ResetRoleID resets all changes to the "role_id" field.
+func (m *ASNMutation) ResetRoleID() {
+	m.role = nil
+	delete(m.clearedFields, asn.FieldRoleID)
+}
+
+// SetTenantID sets the "tenant_id" field.
+func (m *ASNMutation) SetTenantID(i int) {
+	m.tenant = &i
+}
+
+// TenantID returns the value of the "tenant_id" field in the mutation.
+func (m *ASNMutation) TenantID() (r int, exists bool) {
+	v := m.tenant
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearTenantID clears the value of the "tenant_id" field.
+func (m *ASNMutation) ClearTenantID() {
+	m.tenant = nil
+	m.clearedFields[asn.FieldTenantID] = struct{}{}
+}
+
+// TenantIDCleared returns if the "tenant_id" field was cleared in this mutation.
+func (m *ASNMutation) TenantIDCleared() bool {
+	_, ok := m.clearedFields[asn.FieldTenantID]
+	return ok
+}
+
+// ResetTenantID resets all changes to the "tenant_id" field.
+func (m *ASNMutation) ResetTenantID() {
+	m.tenant = nil
+	delete(m.clearedFields, asn.FieldTenantID)
+}
+
+// ClearRir clears the "rir" edge to the RIR entity.
+func (m *ASNMutation) ClearRir() {
+	m.clearedrir = true
+	m.clearedFields[asn.FieldRirID] = struct{}{}
+}
+
+// RirCleared reports if the "rir" edge to the RIR entity was cleared.
+func (m *ASNMutation) RirCleared() bool {
+	return m.clearedrir
+}
+
+// RirIDs returns the "rir" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// RirID instead. It exists only for internal usage by the builders.
+func (m *ASNMutation) RirIDs() (ids []int) {
+	if id := m.rir; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetRir resets all changes to the "rir" edge.
+func (m *ASNMutation) ResetRir() {
+	m.rir = nil
+	m.clearedrir = false
+}
+
+// ClearRole clears the "role" edge to the Role entity.
+func (m *ASNMutation) ClearRole() {
+	m.clearedrole = true
+	m.clearedFields[asn.FieldRoleID] = struct{}{}
+}
+
+// RoleCleared reports if the "role" edge to the Role entity was cleared.
+func (m *ASNMutation) RoleCleared() bool {
+	return m.RoleIDCleared() || m.clearedrole
+}
+
+// RoleIDs returns the "role" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// RoleID instead. It exists only for internal usage by the builders.
+func (m *ASNMutation) RoleIDs() (ids []int) {
+	if id := m.role; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetRole resets all changes to the "role" edge.
+func (m *ASNMutation) ResetRole() {
+	m.role = nil
+	m.clearedrole = false
+}
+
+// ClearTenant clears the "tenant" edge to the Tenant entity.
+func (m *ASNMutation) ClearTenant() {
+	m.clearedtenant = true
+	m.clearedFields[asn.FieldTenantID] = struct{}{}
+}
+
+// TenantCleared reports if the "tenant" edge to the Tenant entity was cleared.
+func (m *ASNMutation) TenantCleared() bool {
+	return m.TenantIDCleared() || m.clearedtenant
+}
+
+// TenantIDs returns the "tenant" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// TenantID instead. It exists only for internal usage by the builders.
+func (m *ASNMutation) TenantIDs() (ids []int) {
+	if id := m.tenant; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetTenant resets all changes to the "tenant" edge.
+func (m *ASNMutation) ResetTenant() {
+	m.tenant = nil
+	m.clearedtenant = false
+}
+
+// AddSiteIDs adds the "sites" edge to the Site entity by ids.
+func (m *ASNMutation) AddSiteIDs(ids ...int) {
+	if m.sites == nil {
+		m.sites = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.sites[ids[i]] = struct{}{}
+	}
+}
+
+// ClearSites clears the "sites" edge to the Site entity.
+func (m *ASNMutation) ClearSites() {
+	m.clearedsites = true
+}
+
+// SitesCleared reports if the "sites" edge to the Site entity was cleared.
+func (m *ASNMutation) SitesCleared() bool {
+	return m.clearedsites
+}
+
+// RemoveSiteIDs removes the "sites" edge to the Site entity by IDs.
+func (m *ASNMutation) RemoveSiteIDs(ids ...int) {
+	if m.removedsites == nil {
+		m.removedsites = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.sites, ids[i])
+		m.removedsites[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedSites returns the removed IDs of the "sites" edge to the Site entity.
+func (m *ASNMutation) RemovedSitesIDs() (ids []int) {
+	for id := range m.removedsites {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// SitesIDs returns the "sites" edge IDs in the mutation.
+func (m *ASNMutation) SitesIDs() (ids []int) {
+	for id := range m.sites {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetSites resets all changes to the "sites" edge.
+func (m *ASNMutation) ResetSites() {
+	m.sites = nil
+	m.clearedsites = false
+	m.removedsites = nil
+}
+
+// Where appends a list predicates to the ASNMutation builder.
+func (m *ASNMutation) Where(ps ...predicate.ASN) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ASNMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ASNMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ASN, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ASNMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ASNMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ASN).
+func (m *ASNMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ASNMutation) Fields() []string {
+	fields := make([]string, 0, 9)
+	if m.created != nil {
+		fields = append(fields, asn.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, asn.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, asn.FieldCustomFieldData)
+	}
+	if m.description != nil {
+		fields = append(fields, asn.FieldDescription)
+	}
+	if m.comments != nil {
+		fields = append(fields, asn.FieldComments)
+	}
+	if m.asn != nil {
+		fields = append(fields, asn.FieldAsn)
+	}
+	if m.rir != nil {
+		fields = append(fields, asn.FieldRirID)
+	}
+	if m.role != nil {
+		fields = append(fields, asn.FieldRoleID)
+	}
+	if m.tenant != nil {
+		fields = append(fields, asn.FieldTenantID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ASNMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case asn.FieldCreated:
+		return m.Created()
+	case asn.FieldLastUpdated:
+		return m.LastUpdated()
+	case asn.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case asn.FieldDescription:
+		return m.Description()
+	case asn.FieldComments:
+		return m.Comments()
+	case asn.FieldAsn:
+		return m.Asn()
+	case asn.FieldRirID:
+		return m.RirID()
+	case asn.FieldRoleID:
+		return m.RoleID()
+	case asn.FieldTenantID:
+		return m.TenantID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ASNMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case asn.FieldCreated, asn.FieldLastUpdated, asn.FieldCustomFieldData, asn.FieldDescription, asn.FieldComments, asn.FieldAsn, asn.FieldRirID, asn.FieldRoleID, asn.FieldTenantID:
+	default:
+		return nil, fmt.Errorf("unknown ASN field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case asn.FieldCreated:
+		return old.Created, nil
+	case asn.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case asn.FieldCustomFieldData:
+		return old.CustomFieldData, nil
+	case asn.FieldDescription:
+		return old.Description, nil
+	case asn.FieldComments:
+		return old.Comments, nil
+	case asn.FieldAsn:
+		return old.Asn, nil
+	case asn.FieldRirID:
+		return old.RirID, nil
+	case asn.FieldRoleID:
+		return old.RoleID, nil
+	case asn.FieldTenantID:
+		return old.TenantID, nil
+	}
+	return nil, fmt.Errorf("unknown ASN field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ASNMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case asn.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case asn.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case asn.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case asn.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case asn.FieldComments:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetComments(v)
+		return nil
+	case asn.FieldAsn:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAsn(v)
+		return nil
+	case asn.FieldRirID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRirID(v)
+		return nil
+	case asn.FieldRoleID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRoleID(v)
+		return nil
+	case asn.FieldTenantID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTenantID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ASN field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ASNMutation) AddedFields() []string {
+	var fields []string
+	if m.addasn != nil {
+		fields = append(fields, asn.FieldAsn)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ASNMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case asn.FieldAsn:
+		return m.AddedAsn()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ASNMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case asn.FieldAsn:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAsn(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ASN numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ASNMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(asn.FieldCreated) {
+		fields = append(fields, asn.FieldCreated)
+	}
+	if m.FieldCleared(asn.FieldLastUpdated) {
+		fields = append(fields, asn.FieldLastUpdated)
+	}
+	if m.FieldCleared(asn.FieldRoleID) {
+		fields = append(fields, asn.FieldRoleID)
+	}
+	if m.FieldCleared(asn.FieldTenantID) {
+		fields = append(fields, asn.FieldTenantID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ASNMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ASNMutation) ClearField(name string) error {
+	switch name {
+	case asn.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case asn.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case asn.FieldRoleID:
+		m.ClearRoleID()
+		return nil
+	case asn.FieldTenantID:
+		m.ClearTenantID()
+		return nil
+	}
+	return fmt.Errorf("unknown ASN nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ASNMutation) ResetField(name string) error {
+	switch name {
+	case asn.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case asn.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case asn.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case asn.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case asn.FieldComments:
+		m.ResetComments()
+		return nil
+	case asn.FieldAsn:
+		m.ResetAsn()
+		return nil
+	case asn.FieldRirID:
+		m.ResetRirID()
+		return nil
+	case asn.FieldRoleID:
+		m.ResetRoleID()
+		return nil
+	case asn.FieldTenantID:
+		m.ResetTenantID()
+		return nil
+	}
+	return fmt.Errorf("unknown ASN field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ASNMutation) AddedEdges() []string {
+	edges := make([]string, 0, 4)
+	if m.rir != nil {
+		edges = append(edges, asn.EdgeRir)
+	}
+	if m.role != nil {
+		edges = append(edges, asn.EdgeRole)
+	}
+	if m.tenant != nil {
+		edges = append(edges, asn.EdgeTenant)
+	}
+	if m.sites != nil {
+		edges = append(edges, asn.EdgeSites)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ASNMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case asn.EdgeRir:
+		if id := m.rir; id != nil {
+			return []ent.Value{*id}
+		}
+	case asn.EdgeRole:
+		if id := m.role; id != nil {
+			return []ent.Value{*id}
+		}
+	case asn.EdgeTenant:
+		if id := m.tenant; id != nil {
+			return []ent.Value{*id}
+		}
+	case asn.EdgeSites:
+		ids := make([]ent.Value, 0, len(m.sites))
+		for id := range m.sites {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ASNMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 4)
+	if m.removedsites != nil {
+		edges = append(edges, asn.EdgeSites)
+	}
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ASNMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case asn.EdgeSites:
+		ids := make([]ent.Value, 0, len(m.removedsites))
+		for id := range m.removedsites {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ASNMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 4)
+	if m.clearedrir {
+		edges = append(edges, asn.EdgeRir)
+	}
+	if m.clearedrole {
+		edges = append(edges, asn.EdgeRole)
+	}
+	if m.clearedtenant {
+		edges = append(edges, asn.EdgeTenant)
+	}
+	if m.clearedsites {
+		edges = append(edges, asn.EdgeSites)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ASNMutation) EdgeCleared(name string) bool {
+	switch name {
+	case asn.EdgeRir:
+		return m.clearedrir
+	case asn.EdgeRole:
+		return m.clearedrole
+	case asn.EdgeTenant:
+		return m.clearedtenant
+	case asn.EdgeSites:
+		return m.clearedsites
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ASNMutation) ClearEdge(name string) error {
+	switch name {
+	case asn.EdgeRir:
+		m.ClearRir()
+		return nil
+	case asn.EdgeRole:
+		m.ClearRole()
+		return nil
+	case asn.EdgeTenant:
+		m.ClearTenant()
+		return nil
+	}
+	return fmt.Errorf("unknown ASN unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ASNMutation) ResetEdge(name string) error {
+	switch name {
+	case asn.EdgeRir:
+		m.ResetRir()
+		return nil
+	case asn.EdgeRole:
+		m.ResetRole()
+		return nil
+	case asn.EdgeTenant:
+		m.ResetTenant()
+		return nil
+	case asn.EdgeSites:
+		m.ResetSites()
+		return nil
+	}
+	return fmt.Errorf("unknown ASN edge %s", name)
+}
+
+// ASNRangeMutation represents an operation that mutates the ASNRange nodes in the graph.
+type ASNRangeMutation struct {
+	config
+	op                Op
+	typ               string
+	id                *int
+	created           *time.Time
+	last_updated      *time.Time
+	custom_field_data *map[string]interface{}
+	description       *string
+	comments          *string
+	name              *string
+	__name_natural    *string
+	slug              *string
+	start             *int
+	addstart          *int
+	end               *int
+	addend            *int
+	clearedFields     map[string]struct{}
+	rir               *int
+	clearedrir        bool
+	tenant            *int
+	clearedtenant     bool
+	done              bool
+	oldValue          func(context.Context) (*ASNRange, error)
+	predicates        []predicate.ASNRange
+}
+
+var _ ent.Mutation = (*ASNRangeMutation)(nil)
+
+// asnrangeOption allows management of the mutation configuration using functional options.
+type asnrangeOption func(*ASNRangeMutation)
+
+// newASNRangeMutation creates new mutation for the ASNRange entity.
+func newASNRangeMutation(c config, op Op, opts ...asnrangeOption) *ASNRangeMutation {
+	m := &ASNRangeMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeASNRange,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withASNRangeID sets the ID field of the mutation.
+func withASNRangeID(id int) asnrangeOption {
+	return func(m *ASNRangeMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ASNRange
+		)
+		m.oldValue = func(ctx context.Context) (*ASNRange, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ASNRange.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withASNRange sets the old ASNRange of the mutation.
+func withASNRange(node *ASNRange) asnrangeOption {
+	return func(m *ASNRangeMutation) {
+		m.oldValue = func(context.Context) (*ASNRange, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ASNRangeMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ASNRangeMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ASNRangeMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ASNRangeMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ASNRange.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *ASNRangeMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *ASNRangeMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *ASNRangeMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[asnrange.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *ASNRangeMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[asnrange.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *ASNRangeMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, asnrange.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *ASNRangeMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *ASNRangeMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *ASNRangeMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[asnrange.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *ASNRangeMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[asnrange.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *ASNRangeMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, asnrange.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *ASNRangeMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *ASNRangeMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *ASNRangeMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *ASNRangeMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *ASNRangeMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *ASNRangeMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetComments sets the "comments" field.
+func (m *ASNRangeMutation) SetComments(s string) {
+	m.comments = &s
+}
+
+// Comments returns the value of the "comments" field in the mutation.
+func (m *ASNRangeMutation) Comments() (r string, exists bool) {
+	v := m.comments
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetComments resets all changes to the "comments" field.
+func (m *ASNRangeMutation) ResetComments() {
+	m.comments = nil
+}
+
+// SetName sets the "name" field.
+func (m *ASNRangeMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *ASNRangeMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *ASNRangeMutation) ResetName() {
+	m.name = nil
+}
+
+// SetNameNatural sets the "_name_natural" field.
+func (m *ASNRangeMutation) SetNameNatural(s string) {
+	m.__name_natural = &s
+}
+
+// NameNatural returns the value of the "_name_natural" field in the mutation.
+func (m *ASNRangeMutation) NameNatural() (r string, exists bool) {
+	v := m.__name_natural
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetNameNatural resets all changes to the "_name_natural" field.
+func (m *ASNRangeMutation) ResetNameNatural() {
+	m.__name_natural = nil
+}
+
+// SetSlug sets the "slug" field.
+func (m *ASNRangeMutation) SetSlug(s string) {
+	m.slug = &s
+}
+
+// Slug returns the value of the "slug" field in the mutation.
+func (m *ASNRangeMutation) Slug() (r string, exists bool) {
+	v := m.slug
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetSlug resets all changes to the "slug" field.
+func (m *ASNRangeMutation) ResetSlug() {
+	m.slug = nil
+}
+
+// SetRirID sets the "rir_id" field.
+func (m *ASNRangeMutation) SetRirID(i int) {
+	m.rir = &i
+}
+
+// RirID returns the value of the "rir_id" field in the mutation.
+func (m *ASNRangeMutation) RirID() (r int, exists bool) {
+	v := m.rir
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetRirID resets all changes to the "rir_id" field.
+func (m *ASNRangeMutation) ResetRirID() {
+	m.rir = nil
+}
+
+// SetStart sets the "start" field.
+func (m *ASNRangeMutation) SetStart(i int) {
+	m.start = &i
+	m.addstart = nil
+}
+
+// Start returns the value of the "start" field in the mutation.
+func (m *ASNRangeMutation) Start() (r int, exists bool) {
+	v := m.start
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddStart adds i to the "start" field.
+func (m *ASNRangeMutation) AddStart(i int) {
+	if m.addstart != nil {
+		*m.addstart += i
+	} else {
+		m.addstart = &i
+	}
+}
+
+// AddedStart returns the value that was added to the "start" field in this mutation.
+func (m *ASNRangeMutation) AddedStart() (r int, exists bool) {
+	v := m.addstart
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetStart resets all changes to the "start" field.
+func (m *ASNRangeMutation) ResetStart() {
+	m.start = nil
+	m.addstart = nil
+}
+
+// SetEnd sets the "end" field.
+func (m *ASNRangeMutation) SetEnd(i int) {
+	m.end = &i
+	m.addend = nil
+}
+
+// End returns the value of the "end" field in the mutation.
+func (m *ASNRangeMutation) End() (r int, exists bool) {
+	v := m.end
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddEnd adds i to the "end" field.
+func (m *ASNRangeMutation) AddEnd(i int) {
+	if m.addend != nil {
+		*m.addend += i
+	} else {
+		m.addend = &i
+	}
+}
+
+// AddedEnd returns the value that was added to the "end" field in this mutation.
+func (m *ASNRangeMutation) AddedEnd() (r int, exists bool) {
+	v := m.addend
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetEnd resets all changes to the "end" field.
+func (m *ASNRangeMutation) ResetEnd() {
+	m.end = nil
+	m.addend = nil
+}
+
+// SetTenantID sets the "tenant_id" field.
+func (m *ASNRangeMutation) SetTenantID(i int) {
+	m.tenant = &i
+}
+
+// TenantID returns the value of the "tenant_id" field in the mutation.
+func (m *ASNRangeMutation) TenantID() (r int, exists bool) {
+	v := m.tenant
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearTenantID clears the value of the "tenant_id" field.
+func (m *ASNRangeMutation) ClearTenantID() {
+	m.tenant = nil
+	m.clearedFields[asnrange.FieldTenantID] = struct{}{}
+}
+
+// TenantIDCleared returns if the "tenant_id" field was cleared in this mutation.
+func (m *ASNRangeMutation) TenantIDCleared() bool {
+	_, ok := m.clearedFields[asnrange.FieldTenantID]
+	return ok
+}
+
+// ResetTenantID resets all changes to the "tenant_id" field.
+func (m *ASNRangeMutation) ResetTenantID() {
+	m.tenant = nil
+	delete(m.clearedFields, asnrange.FieldTenantID)
+}
+
+// ClearRir clears the "rir" edge to the RIR entity.
+func (m *ASNRangeMutation) ClearRir() {
+	m.clearedrir = true
+	m.clearedFields[asnrange.FieldRirID] = struct{}{}
+}
+
+// RirCleared reports if the "rir" edge to the RIR entity was cleared.
+func (m *ASNRangeMutation) RirCleared() bool {
+	return m.clearedrir
+}
+
+// RirIDs returns the "rir" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// RirID instead. It exists only for internal usage by the builders.
+func (m *ASNRangeMutation) RirIDs() (ids []int) {
+	if id := m.rir; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetRir resets all changes to the "rir" edge.
+func (m *ASNRangeMutation) ResetRir() {
+	m.rir = nil
+	m.clearedrir = false
+}
+
+// ClearTenant clears the "tenant" edge to the Tenant entity.
+func (m *ASNRangeMutation) ClearTenant() {
+	m.clearedtenant = true
+	m.clearedFields[asnrange.FieldTenantID] = struct{}{}
+}
+
+// TenantCleared reports if the "tenant" edge to the Tenant entity was cleared.
+func (m *ASNRangeMutation) TenantCleared() bool {
+	return m.TenantIDCleared() || m.clearedtenant
+}
+
+// TenantIDs returns the "tenant" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// TenantID instead. It exists only for internal usage by the builders.
+func (m *ASNRangeMutation) TenantIDs() (ids []int) {
+	if id := m.tenant; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetTenant resets all changes to the "tenant" edge.
+func (m *ASNRangeMutation) ResetTenant() {
+	m.tenant = nil
+	m.clearedtenant = false
+}
+
+// Where appends a list predicates to the ASNRangeMutation builder.
+func (m *ASNRangeMutation) Where(ps ...predicate.ASNRange) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ASNRangeMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ASNRangeMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ASNRange, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ASNRangeMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ASNRangeMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ASNRange).
+func (m *ASNRangeMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ASNRangeMutation) Fields() []string {
+	fields := make([]string, 0, 12)
+	if m.created != nil {
+		fields = append(fields, asnrange.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, asnrange.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, asnrange.FieldCustomFieldData)
+	}
+	if m.description != nil {
+		fields = append(fields, asnrange.FieldDescription)
+	}
+	if m.comments != nil {
+		fields = append(fields, asnrange.FieldComments)
+	}
+	if m.name != nil {
+		fields = append(fields, asnrange.FieldName)
+	}
+	if m.__name_natural != nil {
+		fields = append(fields, asnrange.FieldNameNatural)
+	}
+	if m.slug != nil {
+		fields = append(fields, asnrange.FieldSlug)
+	}
+	if m.rir != nil {
+		fields = append(fields, asnrange.FieldRirID)
+	}
+	if m.start != nil {
+		fields = append(fields, asnrange.FieldStart)
+	}
+	if m.end != nil {
+		fields = append(fields, asnrange.FieldEnd)
+	}
+	if m.tenant != nil {
+		fields = append(fields, asnrange.FieldTenantID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ASNRangeMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case asnrange.FieldCreated:
+		return m.Created()
+	case asnrange.FieldLastUpdated:
+		return m.LastUpdated()
+	case asnrange.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case asnrange.FieldDescription:
+		return m.Description()
+	case asnrange.FieldComments:
+		return m.Comments()
+	case asnrange.FieldName:
+		return m.Name()
+	case asnrange.FieldNameNatural:
+		return m.NameNatural()
+	case asnrange.FieldSlug:
+		return m.Slug()
+	case asnrange.FieldRirID:
+		return m.RirID()
+	case asnrange.FieldStart:
+		return m.Start()
+	case asnrange.FieldEnd:
+		return m.End()
+	case asnrange.FieldTenantID:
+		return m.TenantID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ASNRangeMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case asnrange.FieldCreated, asnrange.FieldLastUpdated, asnrange.FieldCustomFieldData, asnrange.FieldDescription, asnrange.FieldComments, asnrange.FieldName, asnrange.FieldNameNatural, asnrange.FieldSlug, asnrange.FieldRirID, asnrange.FieldStart, asnrange.FieldEnd, asnrange.FieldTenantID:
+	default:
+		return nil, fmt.Errorf("unknown ASNRange field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case asnrange.FieldCreated:
+		return old.Created, nil
+	case asnrange.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case asnrange.FieldCustomFieldData:
+		return old.CustomFieldData, nil
+	case asnrange.FieldDescription:
+		return old.Description, nil
+	case asnrange.FieldComments:
+		return old.Comments, nil
+	case asnrange.FieldName:
+		return old.Name, nil
+	case asnrange.FieldNameNatural:
+		return old.NameNatural, nil
+	case asnrange.FieldSlug:
+		return old.Slug, nil
+	case asnrange.FieldRirID:
+		return old.RirID, nil
+	case asnrange.FieldStart:
+		return old.Start, nil
+	case asnrange.FieldEnd:
+		return old.End, nil
+	case asnrange.FieldTenantID:
+		return old.TenantID, nil
+	}
+	return nil, fmt.Errorf("unknown ASNRange field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ASNRangeMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case asnrange.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case asnrange.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case asnrange.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case asnrange.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case asnrange.FieldComments:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetComments(v)
+		return nil
+	case asnrange.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case asnrange.FieldNameNatural:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNameNatural(v)
+		return nil
+	case asnrange.FieldSlug:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSlug(v)
+		return nil
+	case asnrange.FieldRirID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRirID(v)
+		return nil
+	case asnrange.FieldStart:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStart(v)
+		return nil
+	case asnrange.FieldEnd:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEnd(v)
+		return nil
+	case asnrange.FieldTenantID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTenantID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ASNRange field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ASNRangeMutation) AddedFields() []string {
+	var fields []string
+	if m.addstart != nil {
+		fields = append(fields, asnrange.FieldStart)
+	}
+	if m.addend != nil {
+		fields = append(fields, asnrange.FieldEnd)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ASNRangeMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case asnrange.FieldStart:
+		return m.AddedStart()
+	case asnrange.FieldEnd:
+		return m.AddedEnd()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ASNRangeMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case asnrange.FieldStart:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddStart(v)
+		return nil
+	case asnrange.FieldEnd:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddEnd(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ASNRange numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ASNRangeMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(asnrange.FieldCreated) {
+		fields = append(fields, asnrange.FieldCreated)
+	}
+	if m.FieldCleared(asnrange.FieldLastUpdated) {
+		fields = append(fields, asnrange.FieldLastUpdated)
+	}
+	if m.FieldCleared(asnrange.FieldTenantID) {
+		fields = append(fields, asnrange.FieldTenantID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ASNRangeMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ASNRangeMutation) ClearField(name string) error {
+	switch name {
+	case asnrange.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case asnrange.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case asnrange.FieldTenantID:
+		m.ClearTenantID()
+		return nil
+	}
+	return fmt.Errorf("unknown ASNRange nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ASNRangeMutation) ResetField(name string) error {
+	switch name {
+	case asnrange.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case asnrange.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case asnrange.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case asnrange.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case asnrange.FieldComments:
+		m.ResetComments()
+		return nil
+	case asnrange.FieldName:
+		m.ResetName()
+		return nil
+	case asnrange.FieldNameNatural:
+		m.ResetNameNatural()
+		return nil
+	case asnrange.FieldSlug:
+		m.ResetSlug()
+		return nil
+	case asnrange.FieldRirID:
+		m.ResetRirID()
+		return nil
+	case asnrange.FieldStart:
+		m.ResetStart()
+		return nil
+	case asnrange.FieldEnd:
+		m.ResetEnd()
+		return nil
+	case asnrange.FieldTenantID:
+		m.ResetTenantID()
+		return nil
+	}
+	return fmt.Errorf("unknown ASNRange field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ASNRangeMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.rir != nil {
+		edges = append(edges, asnrange.EdgeRir)
+	}
+	if m.tenant != nil {
+		edges = append(edges, asnrange.EdgeTenant)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ASNRangeMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case asnrange.EdgeRir:
+		if id := m.rir; id != nil {
+			return []ent.Value{*id}
+		}
+	case asnrange.EdgeTenant:
+		if id := m.tenant; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ASNRangeMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ASNRangeMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ASNRangeMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedrir {
+		edges = append(edges, asnrange.EdgeRir)
+	}
+	if m.clearedtenant {
+		edges = append(edges, asnrange.EdgeTenant)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ASNRangeMutation) EdgeCleared(name string) bool {
+	switch name {
+	case asnrange.EdgeRir:
+		return m.clearedrir
+	case asnrange.EdgeTenant:
+		return m.clearedtenant
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ASNRangeMutation) ClearEdge(name string) error {
+	switch name {
+	case asnrange.EdgeRir:
+		m.ClearRir()
+		return nil
+	case asnrange.EdgeTenant:
+		m.ClearTenant()
+		return nil
+	}
+	return fmt.Errorf("unknown ASNRange unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ASNRangeMutation) ResetEdge(name string) error {
+	switch name {
+	case asnrange.EdgeRir:
+		m.ResetRir()
+		return nil
+	case asnrange.EdgeTenant:
+		m.ResetTenant()
+		return nil
+	}
+	return fmt.Errorf("unknown ASNRange edge %s", name)
+}
+
+// AggregateMutation represents an operation that mutates the Aggregate nodes in the graph.
+type AggregateMutation struct {
+	config
+	op                Op
+	typ               string
+	id                *int
+	created           *time.Time
+	last_updated      *time.Time
+	custom_field_data *map[string]interface{}
+	description       *string
+	comments          *string
+	family            *int
+	addfamily         *int
+	prefix            *string
+	date_added        *time.Time
+	network           *[]byte
+	broadcast         *[]byte
+	prefix_length     *int
+	addprefix_length  *int
+	clearedFields     map[string]struct{}
+	rir               *int
+	clearedrir        bool
+	tenant            *int
+	clearedtenant     bool
+	done              bool
+	oldValue          func(context.Context) (*Aggregate, error)
+	predicates        []predicate.Aggregate
+}
+
+var _ ent.Mutation = (*AggregateMutation)(nil)
+
+// aggregateOption allows management of the mutation configuration using functional options.
+type aggregateOption func(*AggregateMutation)
+
+// newAggregateMutation creates new mutation for the Aggregate entity.
+func newAggregateMutation(c config, op Op, opts ...aggregateOption) *AggregateMutation {
+	m := &AggregateMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeAggregate,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withAggregateID sets the ID field of the mutation.
+func withAggregateID(id int) aggregateOption {
+	return func(m *AggregateMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Aggregate
+		)
+		m.oldValue = func(ctx context.Context) (*Aggregate, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Aggregate.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withAggregate sets the old Aggregate of the mutation.
+func withAggregate(node *Aggregate) aggregateOption {
+	return func(m *AggregateMutation) {
+		m.oldValue = func(context.Context) (*Aggregate, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m AggregateMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m AggregateMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *AggregateMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *AggregateMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Aggregate.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *AggregateMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *AggregateMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *AggregateMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[aggregate.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *AggregateMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[aggregate.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *AggregateMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, aggregate.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *AggregateMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *AggregateMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *AggregateMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[aggregate.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *AggregateMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[aggregate.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *AggregateMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, aggregate.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *AggregateMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *AggregateMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *AggregateMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *AggregateMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *AggregateMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *AggregateMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetComments sets the "comments" field.
+func (m *AggregateMutation) SetComments(s string) {
+	m.comments = &s
+}
+
+// Comments returns the value of the "comments" field in the mutation.
+func (m *AggregateMutation) Comments() (r string, exists bool) {
+	v := m.comments
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetComments resets all changes to the "comments" field.
+func (m *AggregateMutation) ResetComments() {
+	m.comments = nil
+}
+
+// SetFamily sets the "family" field.
+func (m *AggregateMutation) SetFamily(i int) {
+	m.family = &i
+	m.addfamily = nil
+}
+
+// Family returns the value of the "family" field in the mutation.
+func (m *AggregateMutation) Family() (r int, exists bool) {
+	v := m.family
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddFamily adds i to the "family" field.
+func (m *AggregateMutation) AddFamily(i int) {
+	if m.addfamily != nil {
+		*m.addfamily += i
+	} else {
+		m.addfamily = &i
+	}
+}
+
+// AddedFamily returns the value that was added to the "family" field in this mutation.
+func (m *AggregateMutation) AddedFamily() (r int, exists bool) {
+	v := m.addfamily
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetFamily resets all changes to the "family" field.
+func (m *AggregateMutation) ResetFamily() {
+	m.family = nil
+	m.addfamily = nil
+}
+
+// SetPrefix sets the "prefix" field.
+func (m *AggregateMutation) SetPrefix(s string) {
+	m.prefix = &s
+}
+
+// Prefix returns the value of the "prefix" field in the mutation.
+func (m *AggregateMutation) Prefix() (r string, exists bool) {
+	v := m.prefix
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetPrefix resets all changes to the "prefix" field.
+func (m *AggregateMutation) ResetPrefix() {
+	m.prefix = nil
+}
+
+// SetRirID sets the "rir_id" field.
+func (m *AggregateMutation) SetRirID(i int) {
+	m.rir = &i
+}
+
+// RirID returns the value of the "rir_id" field in the mutation.
+func (m *AggregateMutation) RirID() (r int, exists bool) {
+	v := m.rir
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetRirID resets all changes to the "rir_id" field.
+func (m *AggregateMutation) ResetRirID() {
+	m.rir = nil
+}
+
+// SetTenantID sets the "tenant_id" field.
+func (m *AggregateMutation) SetTenantID(i int) {
+	m.tenant = &i
+}
+
+// TenantID returns the value of the "tenant_id" field in the mutation.
+func (m *AggregateMutation) TenantID() (r int, exists bool) {
+	v := m.tenant
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearTenantID clears the value of the "tenant_id" field.
+func (m *AggregateMutation) ClearTenantID() {
+	m.tenant = nil
+	m.clearedFields[aggregate.FieldTenantID] = struct{}{}
+}
+
+// TenantIDCleared returns if the "tenant_id" field was cleared in this mutation.
+func (m *AggregateMutation) TenantIDCleared() bool {
+	_, ok := m.clearedFields[aggregate.FieldTenantID]
+	return ok
+}
+
+// ResetTenantID resets all changes to the "tenant_id" field.
+func (m *AggregateMutation) ResetTenantID() {
+	m.tenant = nil
+	delete(m.clearedFields, aggregate.FieldTenantID)
+}
+
+// SetDateAdded sets the "date_added" field.
+func (m *AggregateMutation) SetDateAdded(t time.Time) {
+	m.date_added = &t
+}
+
+// DateAdded returns the value of the "date_added" field in the mutation.
+func (m *AggregateMutation) DateAdded() (r time.Time, exists bool) {
+	v := m.date_added
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearDateAdded clears the value of the "date_added" field.
+func (m *AggregateMutation) ClearDateAdded() {
+	m.date_added = nil
+	m.clearedFields[aggregate.FieldDateAdded] = struct{}{}
+}
+
+// DateAddedCleared returns if the "date_added" field was cleared in this mutation.
+func (m *AggregateMutation) DateAddedCleared() bool {
+	_, ok := m.clearedFields[aggregate.FieldDateAdded]
+	return ok
+}
+
+// ResetDateAdded resets all changes to the "date_added" field.
+func (m *AggregateMutation) ResetDateAdded() {
+	m.date_added = nil
+	delete(m.clearedFields, aggregate.FieldDateAdded)
+}
+
+// SetNetwork sets the "network" field.
+func (m *AggregateMutation) SetNetwork(b []byte) {
+	m.network = &b
+}
+
+// Network returns the value of the "network" field in the mutation.
+func (m *AggregateMutation) Network() (r []byte, exists bool) {
+	v := m.network
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetNetwork resets all changes to the "network" field.
+func (m *AggregateMutation) ResetNetwork() {
+	m.network = nil
+}
+
+// SetBroadcast sets the "broadcast" field.
+func (m *AggregateMutation) SetBroadcast(b []byte) {
+	m.broadcast = &b
+}
+
+// Broadcast returns the value of the "broadcast" field in the mutation.
+func (m *AggregateMutation) Broadcast() (r []byte, exists bool) {
+	v := m.broadcast
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetBroadcast resets all changes to the "broadcast" field.
+func (m *AggregateMutation) ResetBroadcast() {
+	m.broadcast = nil
+}
+
+// SetPrefixLength sets the "prefix_length" field.
+func (m *AggregateMutation) SetPrefixLength(i int) {
+	m.prefix_length = &i
+	m.addprefix_length = nil
+}
+
+// PrefixLength returns the value of the "prefix_length" field in the mutation.
+func (m *AggregateMutation) PrefixLength() (r int, exists bool) {
+	v := m.prefix_length
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddPrefixLength adds i to the "prefix_length" field.
+func (m *AggregateMutation) AddPrefixLength(i int) {
+	if m.addprefix_length != nil {
+		*m.addprefix_length += i
+	} else {
+		m.addprefix_length = &i
+	}
+}
+
+// AddedPrefixLength returns the value that was added to the "prefix_length" field in this mutation.
+func (m *AggregateMutation) AddedPrefixLength() (r int, exists bool) {
+	v := m.addprefix_length
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetPrefixLength resets all changes to the "prefix_length" field.
+func (m *AggregateMutation) ResetPrefixLength() {
+	m.prefix_length = nil
+	m.addprefix_length = nil
+}
+
+// ClearRir clears the "rir" edge to the RIR entity.
+func (m *AggregateMutation) ClearRir() {
+	m.clearedrir = true
+	m.clearedFields[aggregate.FieldRirID] = struct{}{}
+}
+
+// RirCleared reports if the "rir" edge to the RIR entity was cleared.
+func (m *AggregateMutation) RirCleared() bool {
+	return m.clearedrir
+}
+
+// RirIDs returns the "rir" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// RirID instead. It exists only for internal usage by the builders.
+func (m *AggregateMutation) RirIDs() (ids []int) {
+	if id := m.rir; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetRir resets all changes to the "rir" edge.
+func (m *AggregateMutation) ResetRir() {
+	m.rir = nil
+	m.clearedrir = false
+}
+
+// ClearTenant clears the "tenant" edge to the Tenant entity.
+func (m *AggregateMutation) ClearTenant() {
+	m.clearedtenant = true
+	m.clearedFields[aggregate.FieldTenantID] = struct{}{}
+}
+
+// TenantCleared reports if the "tenant" edge to the Tenant entity was cleared.
+func (m *AggregateMutation) TenantCleared() bool {
+	return m.TenantIDCleared() || m.clearedtenant
+}
+
+// TenantIDs returns the "tenant" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// TenantID instead. It exists only for internal usage by the builders.
+func (m *AggregateMutation) TenantIDs() (ids []int) {
+	if id := m.tenant; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetTenant resets all changes to the "tenant" edge.
+func (m *AggregateMutation) ResetTenant() {
+	m.tenant = nil
+	m.clearedtenant = false
+}
+
+// Where appends a list predicates to the AggregateMutation builder.
+func (m *AggregateMutation) Where(ps ...predicate.Aggregate) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the AggregateMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *AggregateMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Aggregate, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *AggregateMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *AggregateMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Aggregate).
+func (m *AggregateMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *AggregateMutation) Fields() []string {
+	fields := make([]string, 0, 13)
+	if m.created != nil {
+		fields = append(fields, aggregate.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, aggregate.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, aggregate.FieldCustomFieldData)
+	}
+	if m.description != nil {
+		fields = append(fields, aggregate.FieldDescription)
+	}
+	if m.comments != nil {
+		fields = append(fields, aggregate.FieldComments)
+	}
+	if m.family != nil {
+		fields = append(fields, aggregate.FieldFamily)
+	}
+	if m.prefix != nil {
+		fields = append(fields, aggregate.FieldPrefix)
+	}
+	if m.rir != nil {
+		fields = append(fields, aggregate.FieldRirID)
+	}
+	if m.tenant != nil {
+		fields = append(fields, aggregate.FieldTenantID)
+	}
+	if m.date_added != nil {
+		fields = append(fields, aggregate.FieldDateAdded)
+	}
+	if m.network != nil {
+		fields = append(fields, aggregate.FieldNetwork)
+	}
+	if m.broadcast != nil {
+		fields = append(fields, aggregate.FieldBroadcast)
+	}
+	if m.prefix_length != nil {
+		fields = append(fields, aggregate.FieldPrefixLength)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *AggregateMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case aggregate.FieldCreated:
+		return m.Created()
+	case aggregate.FieldLastUpdated:
+		return m.LastUpdated()
+	case aggregate.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case aggregate.FieldDescription:
+		return m.Description()
+	case aggregate.FieldComments:
+		return m.Comments()
+	case aggregate.FieldFamily:
+		return m.Family()
+	case aggregate.FieldPrefix:
+		return m.Prefix()
+	case aggregate.FieldRirID:
+		return m.RirID()
+	case aggregate.FieldTenantID:
+		return m.TenantID()
+	case aggregate.FieldDateAdded:
+		return m.DateAdded()
+	case aggregate.FieldNetwork:
+		return m.Network()
+	case aggregate.FieldBroadcast:
+		return m.Broadcast()
+	case aggregate.FieldPrefixLength:
+		return m.PrefixLength()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *AggregateMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case aggregate.FieldCreated, aggregate.FieldLastUpdated, aggregate.FieldCustomFieldData, aggregate.FieldDescription, aggregate.FieldComments, aggregate.FieldFamily, aggregate.FieldPrefix, aggregate.FieldRirID, aggregate.FieldTenantID, aggregate.FieldDateAdded, aggregate.FieldNetwork, aggregate.FieldBroadcast, aggregate.FieldPrefixLength:
+	default:
+		return nil, fmt.Errorf("unknown Aggregate field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case aggregate.FieldCreated:
+		return old.Created, nil
+	case aggregate.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case aggregate.FieldCustomFieldData:
+		return old.CustomFieldData, nil
+	case aggregate.FieldDescription:
+		return old.Description, nil
+	case aggregate.FieldComments:
+		return old.Comments, nil
+	case aggregate.FieldFamily:
+		return old.Family, nil
+	case aggregate.FieldPrefix:
+		return old.Prefix, nil
+	case aggregate.FieldRirID:
+		return old.RirID, nil
+	case aggregate.FieldTenantID:
+		return old.TenantID, nil
+	case aggregate.FieldDateAdded:
+		return old.DateAdded, nil
+	case aggregate.FieldNetwork:
+		return old.Network, nil
+	case aggregate.FieldBroadcast:
+		return old.Broadcast, nil
+	case aggregate.FieldPrefixLength:
+		return old.PrefixLength, nil
+	}
+	return nil, fmt.Errorf("unknown Aggregate field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *AggregateMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case aggregate.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case aggregate.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case aggregate.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case aggregate.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case aggregate.FieldComments:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetComments(v)
+		return nil
+	case aggregate.FieldFamily:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFamily(v)
+		return nil
+	case aggregate.FieldPrefix:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPrefix(v)
+		return nil
+	case aggregate.FieldRirID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRirID(v)
+		return nil
+	case aggregate.FieldTenantID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTenantID(v)
+		return nil
+	case aggregate.FieldDateAdded:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDateAdded(v)
+		return nil
+	case aggregate.FieldNetwork:
+		v, ok := value.([]byte)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNetwork(v)
+		return nil
+	case aggregate.FieldBroadcast:
+		v, ok := value.([]byte)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBroadcast(v)
+		return nil
+	case aggregate.FieldPrefixLength:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPrefixLength(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Aggregate field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *AggregateMutation) AddedFields() []string {
+	var fields []string
+	if m.addfamily != nil {
+		fields = append(fields, aggregate.FieldFamily)
+	}
+	if m.addprefix_length != nil {
+		fields = append(fields, aggregate.FieldPrefixLength)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *AggregateMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case aggregate.FieldFamily:
+		return m.AddedFamily()
+	case aggregate.FieldPrefixLength:
+		return m.AddedPrefixLength()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *AggregateMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case aggregate.FieldFamily:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddFamily(v)
+		return nil
+	case aggregate.FieldPrefixLength:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPrefixLength(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Aggregate numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *AggregateMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(aggregate.FieldCreated) {
+		fields = append(fields, aggregate.FieldCreated)
+	}
+	if m.FieldCleared(aggregate.FieldLastUpdated) {
+		fields = append(fields, aggregate.FieldLastUpdated)
+	}
+	if m.FieldCleared(aggregate.FieldTenantID) {
+		fields = append(fields, aggregate.FieldTenantID)
+	}
+	if m.FieldCleared(aggregate.FieldDateAdded) {
+		fields = append(fields, aggregate.FieldDateAdded)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *AggregateMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *AggregateMutation) ClearField(name string) error {
+	switch name {
+	case aggregate.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case aggregate.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case aggregate.FieldTenantID:
+		m.ClearTenantID()
+		return nil
+	case aggregate.FieldDateAdded:
+		m.ClearDateAdded()
+		return nil
+	}
+	return fmt.Errorf("unknown Aggregate nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *AggregateMutation) ResetField(name string) error {
+	switch name {
+	case aggregate.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case aggregate.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case aggregate.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case aggregate.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case aggregate.FieldComments:
+		m.ResetComments()
+		return nil
+	case aggregate.FieldFamily:
+		m.ResetFamily()
+		return nil
+	case aggregate.FieldPrefix:
+		m.ResetPrefix()
+		return nil
+	case aggregate.FieldRirID:
+		m.ResetRirID()
+		return nil
+	case aggregate.FieldTenantID:
+		m.ResetTenantID()
+		return nil
+	case aggregate.FieldDateAdded:
+		m.ResetDateAdded()
+		return nil
+	case aggregate.FieldNetwork:
+		m.ResetNetwork()
+		return nil
+	case aggregate.FieldBroadcast:
+		m.ResetBroadcast()
+		return nil
+	case aggregate.FieldPrefixLength:
+		m.ResetPrefixLength()
+		return nil
+	}
+	return fmt.Errorf("unknown Aggregate field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *AggregateMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.rir != nil {
+		edges = append(edges, aggregate.EdgeRir)
+	}
+	if m.tenant != nil {
+		edges = append(edges, aggregate.EdgeTenant)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *AggregateMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case aggregate.EdgeRir:
+		if id := m.rir; id != nil {
+			return []ent.Value{*id}
+		}
+	case aggregate.EdgeTenant:
+		if id := m.tenant; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *AggregateMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *AggregateMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *AggregateMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedrir {
+		edges = append(edges, aggregate.EdgeRir)
+	}
+	if m.clearedtenant {
+		edges = append(edges, aggregate.EdgeTenant)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *AggregateMutation) EdgeCleared(name string) bool {
+	switch name {
+	case aggregate.EdgeRir:
+		return m.clearedrir
+	case aggregate.EdgeTenant:
+		return m.clearedtenant
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *AggregateMutation) ClearEdge(name string) error {
+	switch name {
+	case aggregate.EdgeRir:
+		m.ClearRir()
+		return nil
+	case aggregate.EdgeTenant:
+		m.ClearTenant()
+		return nil
+	}
+	return fmt.Errorf("unknown Aggregate unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *AggregateMutation) ResetEdge(name string) error {
+	switch name {
+	case aggregate.EdgeRir:
+		m.ResetRir()
+		return nil
+	case aggregate.EdgeTenant:
+		m.ResetTenant()
+		return nil
+	}
+	return fmt.Errorf("unknown Aggregate edge %s", name)
+}
 
 // ConsolePortMutation represents an operation that mutates the ConsolePort nodes in the graph.
 type ConsolePortMutation struct {
@@ -13198,82 +16154,84 @@ func (m *DeviceBayTemplateMutation) ResetEdge(name string) error {
 // DeviceInterfaceMutation represents an operation that mutates the DeviceInterface nodes in the graph.
 type DeviceInterfaceMutation struct {
 	config
-	op                         Op
-	typ                        string
-	id                         *int
-	created                    *time.Time
-	last_updated               *time.Time
-	custom_field_data          *map[string]interface{}
-	name                       *string
-	__name_natural             *string
-	label                      *string
-	description                *string
-	mark_connected             *bool
-	__occupied                 *bool
-	__site_id                  *int
-	add__site_id               *int
-	__location_id              *int
-	add__location_id           *int
-	__rack_id                  *int
-	add__rack_id               *int
-	_type                      *string
-	enabled                    *bool
-	mtu                        *int
-	addmtu                     *int
-	mac_address                *string
-	speed                      *int
-	addspeed                   *int
-	duplex                     *string
-	wwn                        *string
-	mgmt_only                  *bool
-	mode                       *string
-	rf_role                    *string
-	rf_channel                 *string
-	poe_mode                   *string
-	poe_type                   *string
-	rf_channel_frequency       *float64
-	addrf_channel_frequency    *float64
-	rf_channel_width           *float64
-	addrf_channel_width        *float64
-	tx_power                   *int
-	addtx_power                *int
-	clearedFields              map[string]struct{}
-	device                     *int
-	cleareddevice              bool
-	module                     *int
-	clearedmodule              bool
-	parent                     *int
-	clearedparent              bool
-	parent_of                  map[int]struct{}
-	removedparent_of           map[int]struct{}
-	clearedparent_of           bool
-	bridge                     *int
-	clearedbridge              bool
-	bridge_of                  map[int]struct{}
-	removedbridge_of           map[int]struct{}
-	clearedbridge_of           bool
-	lag                        *int
-	clearedlag                 bool
-	lag_of                     map[int]struct{}
-	removedlag_of              map[int]struct{}
-	clearedlag_of              bool
-	primary_mac_address        *int
-	clearedprimary_mac_address bool
-	untagged_vlan              *int
-	cleareduntagged_vlan       bool
-	qinq_svlan                 *int
-	clearedqinq_svlan          bool
-	vrf                        *int
-	clearedvrf                 bool
-	tagged_vlans               map[int]struct{}
-	removedtagged_vlans        map[int]struct{}
-	clearedtagged_vlans        bool
-	vdcs                       map[int]struct{}
-	removedvdcs                map[int]struct{}
-	clearedvdcs                bool
-	done                       bool
-	oldValue                   func(context.Context) (*DeviceInterface, error)
-	predicates                 []predicate.DeviceInterface
+	op                             Op
+	typ                            string
+	id                             *int
+	created                        *time.Time
+	last_updated                   *time.Time
+	custom_field_data              *map[string]interface{}
+	name                           *string
+	__name_natural                 *string
+	label                          *string
+	description                    *string
+	mark_connected                 *bool
+	__occupied                     *bool
+	__site_id                      *int
+	add__site_id                   *int
+	__location_id                  *int
+	add__location_id               *int
+	__rack_id                      *int
+	add__rack_id                   *int
+	_type                          *string
+	enabled                        *bool
+	mtu                            *int
+	addmtu                         *int
+	mac_address                    *string
+	speed                          *int
+	addspeed                       *int
+	duplex                         *string
+	wwn                            *string
+	mgmt_only                      *bool
+	mode                           *string
+	rf_role                        *string
+	rf_channel                     *string
+	poe_mode                       *string
+	poe_type                       *string
+	rf_channel_frequency           *float64
+	addrf_channel_frequency        *float64
+	rf_channel_width               *float64
+	addrf_channel_width            *float64
+	tx_power                       *int
+	addtx_power                    *int
+	clearedFields                  map[string]struct{}
+	device                         *int
+	cleareddevice                  bool
+	module                         *int
+	clearedmodule                  bool
+	parent                         *int
+	clearedparent                  bool
+	parent_of                      map[int]struct{}
+	removedparent_of               map[int]struct{}
+	clearedparent_of               bool
+	bridge                         *int
+	clearedbridge                  bool
+	bridge_of                      map[int]struct{}
+	removedbridge_of               map[int]struct{}
+	clearedbridge_of               bool
+	lag                            *int
+	clearedlag                     bool
+	lag_of                         map[int]struct{}
+	removedlag_of                  map[int]struct{}
+	clearedlag_of                  bool
+	primary_mac_address            *int
+	clearedprimary_mac_address     bool
+	untagged_vlan                  *int
+	cleareduntagged_vlan           bool
+	qinq_svlan                     *int
+	clearedqinq_svlan              bool
+	vrf                            *int
+	clearedvrf                     bool
+	vlan_translation_policy        *int
+	clearedvlan_translation_policy bool
+	tagged_vlans                   map[int]struct{}
+	removedtagged_vlans            map[int]struct{}
+	clearedtagged_vlans            bool
+	vdcs                           map[int]struct{}
+	removedvdcs                    map[int]struct{}
+	clearedvdcs                    bool
+	done                           bool
+	oldValue                       func(context.Context) (*DeviceInterface, error)
+	predicates                     []predicate.DeviceInterface
 }
 
 var _ ent.Mutation = (*DeviceInterfaceMutation)(nil)
@@ -14583,6 +17541,38 @@ func (m *DeviceInterfaceMutation) ResetVrfID() {
 	delete(m.clearedFields, deviceinterface.FieldVrfID)
 }
 
+// SetVlanTranslationPolicyID sets the "vlan_translation_policy_id" field.
+func (m *DeviceInterfaceMutation) SetVlanTranslationPolicyID(i int) {
+	m.vlan_translation_policy = &i
+}
+
+// VlanTranslationPolicyID returns the value of the "vlan_translation_policy_id" field in the mutation.
+func (m *DeviceInterfaceMutation) VlanTranslationPolicyID() (r int, exists bool) {
+	v := m.vlan_translation_policy
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearVlanTranslationPolicyID clears the value of the "vlan_translation_policy_id" field.
+func (m *DeviceInterfaceMutation) ClearVlanTranslationPolicyID() {
+	m.vlan_translation_policy = nil
+	m.clearedFields[deviceinterface.FieldVlanTranslationPolicyID] = struct{}{}
+}
+
+// VlanTranslationPolicyIDCleared returns if the "vlan_translation_policy_id" field was cleared in this mutation.
+func (m *DeviceInterfaceMutation) VlanTranslationPolicyIDCleared() bool {
+	_, ok := m.clearedFields[deviceinterface.FieldVlanTranslationPolicyID]
+	return ok
+}
+
+// ResetVlanTranslationPolicyID resets all changes to the "vlan_translation_policy_id" field.
+func (m *DeviceInterfaceMutation) ResetVlanTranslationPolicyID() {
+	m.vlan_translation_policy = nil
+	delete(m.clearedFields, deviceinterface.FieldVlanTranslationPolicyID)
+}
+
 // ClearDevice clears the "device" edge to the Device entity.
 func (m *DeviceInterfaceMutation) ClearDevice() {
 	m.cleareddevice = true
@@ -14988,6 +17978,33 @@ func (m *DeviceInterfaceMutation) ResetVrf() {
 	m.clearedvrf = false
 }
 
+// ClearVlanTranslationPolicy clears the "vlan_translation_policy" edge to the VLANTranslationPolicy entity.
+func (m *DeviceInterfaceMutation) ClearVlanTranslationPolicy() {
+	m.clearedvlan_translation_policy = true
+	m.clearedFields[deviceinterface.FieldVlanTranslationPolicyID] = struct{}{}
+}
+
+// VlanTranslationPolicyCleared reports if the "vlan_translation_policy" edge to the VLANTranslationPolicy entity was cleared.
+func (m *DeviceInterfaceMutation) VlanTranslationPolicyCleared() bool {
+	return m.VlanTranslationPolicyIDCleared() || m.clearedvlan_translation_policy
+}
+
+// VlanTranslationPolicyIDs returns the "vlan_translation_policy" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// VlanTranslationPolicyID instead. It exists only for internal usage by the builders.
+func (m *DeviceInterfaceMutation) VlanTranslationPolicyIDs() (ids []int) {
+	if id := m.vlan_translation_policy; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetVlanTranslationPolicy resets all changes to the "vlan_translation_policy" edge.
+func (m *DeviceInterfaceMutation) ResetVlanTranslationPolicy() {
+	m.vlan_translation_policy = nil
+	m.clearedvlan_translation_policy = false
+}
+
 // AddTaggedVlanIDs adds the "tagged_vlans" edge to the VLAN entity by ids.
 func (m *DeviceInterfaceMutation) AddTaggedVlanIDs(ids ...int) {
 	if m.tagged_vlans == nil {
@@ -15130,7 +18147,7 @@ func (m *DeviceInterfaceMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *DeviceInterfaceMutation) Fields() []string {
-	fields := make([]string, 0, 37)
+	fields := make([]string, 0, 38)
 	if m.created != nil {
 		fields = append(fields, deviceinterface.FieldCreated)
 	}
@@ -15242,6 +18259,9 @@ func (m *DeviceInterfaceMutation) Fields() []string {
 	if m.vrf != nil {
 		fields = append(fields, deviceinterface.FieldVrfID)
 	}
+	if m.vlan_translation_policy != nil {
+		fields = append(fields, deviceinterface.FieldVlanTranslationPolicyID)
+	}
 	return fields
 }
 
@@ -15324,6 +18344,8 @@ func (m *DeviceInterfaceMutation) Field(name string) (ent.Value, bool) {
 		return m.QinqSvlanID()
 	case deviceinterface.FieldVrfID:
 		return m.VrfID()
+	case deviceinterface.FieldVlanTranslationPolicyID:
+		return m.VlanTranslationPolicyID()
 	}
 	return nil, false
 }
@@ -15333,7 +18355,7 @@ func (m *DeviceInterfaceMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *DeviceInterfaceMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case deviceinterface.FieldCreated, deviceinterface.FieldLastUpdated, deviceinterface.FieldCustomFieldData, deviceinterface.FieldDeviceID, deviceinterface.FieldModuleID, deviceinterface.FieldName, deviceinterface.FieldNameNatural, deviceinterface.FieldLabel, deviceinterface.FieldDescription, deviceinterface.FieldMarkConnected, deviceinterface.FieldOccupied, deviceinterface.FieldSiteID, deviceinterface.FieldLocationID, deviceinterface.FieldRackID, deviceinterface.FieldType, deviceinterface.FieldEnabled, deviceinterface.FieldParentID, deviceinterface.FieldBridgeID, deviceinterface.FieldLagID, deviceinterface.FieldMtu, deviceinterface.FieldMACAddress, deviceinterface.FieldPrimaryMACAddressID, deviceinterface.FieldSpeed, deviceinterface.FieldDuplex, deviceinterface.FieldWwn, deviceinterface.FieldMgmtOnly, deviceinterface.FieldMode, deviceinterface.FieldRfRole, deviceinterface.FieldRfChannel, deviceinterface.FieldPoeMode, deviceinterface.FieldPoeType, deviceinterface.FieldRfChannelFrequency, deviceinterface.FieldRfChannelWidth, deviceinterface.FieldTxPower, deviceinterface.FieldUntaggedVlanID, deviceinterface.FieldQinqSvlanID, deviceinterface.FieldVrfID:
+	case deviceinterface.FieldCreated, deviceinterface.FieldLastUpdated, deviceinterface.FieldCustomFieldData, deviceinterface.FieldDeviceID, deviceinterface.FieldModuleID, deviceinterface.FieldName, deviceinterface.FieldNameNatural, deviceinterface.FieldLabel, deviceinterface.FieldDescription, deviceinterface.FieldMarkConnected, deviceinterface.FieldOccupied, deviceinterface.FieldSiteID, deviceinterface.FieldLocationID, deviceinterface.FieldRackID, deviceinterface.FieldType, deviceinterface.FieldEnabled, deviceinterface.FieldParentID, deviceinterface.FieldBridgeID, deviceinterface.FieldLagID, deviceinterface.FieldMtu, deviceinterface.FieldMACAddress, deviceinterface.FieldPrimaryMACAddressID, deviceinterface.FieldSpeed, deviceinterface.FieldDuplex, deviceinterface.FieldWwn, deviceinterface.FieldMgmtOnly, deviceinterface.FieldMode, deviceinterface.FieldRfRole, deviceinterface.FieldRfChannel, deviceinterface.FieldPoeMode, deviceinterface.FieldPoeType, deviceinterface.FieldRfChannelFrequency, deviceinterface.FieldRfChannelWidth, deviceinterface.FieldTxPower, deviceinterface.FieldUntaggedVlanID, deviceinterface.FieldQinqSvlanID, deviceinterface.FieldVrfID, deviceinterface.FieldVlanTranslationPolicyID:
 	default:
 		return nil, fmt.Errorf("unknown DeviceInterface field %s", name)
 	}
@@ -15422,6 +18444,8 @@ func (m *DeviceInterfaceMutation) OldField(ctx context.Context, name string) (en
 		return old.QinqSvlanID, nil
 	case deviceinterface.FieldVrfID:
 		return old.VrfID, nil
+	case deviceinterface.FieldVlanTranslationPolicyID:
+		return old.VlanTranslationPolicyID, nil
 	}
 	return nil, fmt.Errorf("unknown DeviceInterface field %s", name)
 }
@@ -15690,6 +18714,13 @@ func (m *DeviceInterfaceMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetVrfID(v)
 		return nil
+	case deviceinterface.FieldVlanTranslationPolicyID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVlanTranslationPolicyID(v)
+		return nil
 	}
 	return fmt.Errorf("unknown DeviceInterface field %s", name)
 }
@@ -15897,6 +18928,9 @@ func (m *DeviceInterfaceMutation) ClearedFields() []string {
 	if m.FieldCleared(deviceinterface.FieldVrfID) {
 		fields = append(fields, deviceinterface.FieldVrfID)
 	}
+	if m.FieldCleared(deviceinterface.FieldVlanTranslationPolicyID) {
+		fields = append(fields, deviceinterface.FieldVlanTranslationPolicyID)
+	}
 	return fields
 }
 
@@ -15988,6 +19022,9 @@ func (m *DeviceInterfaceMutation) ClearField(name string) error {
 		return nil
 	case deviceinterface.FieldVrfID:
 		m.ClearVrfID()
+		return nil
+	case deviceinterface.FieldVlanTranslationPolicyID:
+		m.ClearVlanTranslationPolicyID()
 		return nil
 	}
 	return fmt.Errorf("unknown DeviceInterface nullable field %s", name)
@@ -16108,13 +19145,16 @@ func (m *DeviceInterfaceMutation) ResetField(name string) error {
 	case deviceinterface.FieldVrfID:
 		m.ResetVrfID()
 		return nil
+	case deviceinterface.FieldVlanTranslationPolicyID:
+		m.ResetVlanTranslationPolicyID()
+		return nil
 	}
 	return fmt.Errorf("unknown DeviceInterface field %s", name)
 }
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *DeviceInterfaceMutation) AddedEdges() []string {
-	edges := make([]string, 0, 14)
+	edges := make([]string, 0, 15)
 	if m.device != nil {
 		edges = append(edges, deviceinterface.EdgeDevice)
 	}
@@ -16150,6 +19190,9 @@ func (m *DeviceInterfaceMutation) AddedEdges() []string {
 	}
 	if m.vrf != nil {
 		edges = append(edges, deviceinterface.EdgeVrf)
+	}
+	if m.vlan_translation_policy != nil {
+		edges = append(edges, deviceinterface.EdgeVlanTranslationPolicy)
 	}
 	if m.tagged_vlans != nil {
 		edges = append(edges, deviceinterface.EdgeTaggedVlans)
@@ -16218,6 +19261,10 @@ func (m *DeviceInterfaceMutation) AddedIDs(name string) []ent.Value {
 		if id := m.vrf; id != nil {
 			return []ent.Value{*id}
 		}
+	case deviceinterface.EdgeVlanTranslationPolicy:
+		if id := m.vlan_translation_policy; id != nil {
+			return []ent.Value{*id}
+		}
 	case deviceinterface.EdgeTaggedVlans:
 		ids := make([]ent.Value, 0, len(m.tagged_vlans))
 		for id := range m.tagged_vlans {
@@ -16236,7 +19283,7 @@ func (m *DeviceInterfaceMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *DeviceInterfaceMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 14)
+	edges := make([]string, 0, 15)
 	if m.removedparent_of != nil {
 		edges = append(edges, deviceinterface.EdgeParentOf)
 	}
@@ -16295,7 +19342,7 @@ func (m *DeviceInterfaceMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *DeviceInterfaceMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 14)
+	edges := make([]string, 0, 15)
 	if m.cleareddevice {
 		edges = append(edges, deviceinterface.EdgeDevice)
 	}
@@ -16331,6 +19378,9 @@ func (m *DeviceInterfaceMutation) ClearedEdges() []string {
 	}
 	if m.clearedvrf {
 		edges = append(edges, deviceinterface.EdgeVrf)
+	}
+	if m.clearedvlan_translation_policy {
+		edges = append(edges, deviceinterface.EdgeVlanTranslationPolicy)
 	}
 	if m.clearedtagged_vlans {
 		edges = append(edges, deviceinterface.EdgeTaggedVlans)
@@ -16369,6 +19419,8 @@ func (m *DeviceInterfaceMutation) EdgeCleared(name string) bool {
 		return m.clearedqinq_svlan
 	case deviceinterface.EdgeVrf:
 		return m.clearedvrf
+	case deviceinterface.EdgeVlanTranslationPolicy:
+		return m.clearedvlan_translation_policy
 	case deviceinterface.EdgeTaggedVlans:
 		return m.clearedtagged_vlans
 	case deviceinterface.EdgeVdcs:
@@ -16407,6 +19459,9 @@ func (m *DeviceInterfaceMutation) ClearEdge(name string) error {
 		return nil
 	case deviceinterface.EdgeVrf:
 		m.ClearVrf()
+		return nil
+	case deviceinterface.EdgeVlanTranslationPolicy:
+		m.ClearVlanTranslationPolicy()
 		return nil
 	}
 	return fmt.Errorf("unknown DeviceInterface unique edge %s", name)
@@ -16451,6 +19506,9 @@ func (m *DeviceInterfaceMutation) ResetEdge(name string) error {
 		return nil
 	case deviceinterface.EdgeVrf:
 		m.ResetVrf()
+		return nil
+	case deviceinterface.EdgeVlanTranslationPolicy:
+		m.ResetVlanTranslationPolicy()
 		return nil
 	case deviceinterface.EdgeTaggedVlans:
 		m.ResetTaggedVlans()
@@ -25591,6 +28649,1375 @@ func (m *IPAddressMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown IPAddress edge %s", name)
+}
+
+// IPRangeMutation represents an operation that mutates the IPRange nodes in the graph.
+type IPRangeMutation struct {
+	config
+	op                Op
+	typ               string
+	id                *int
+	created           *time.Time
+	last_updated      *time.Time
+	custom_field_data *map[string]interface{}
+	description       *string
+	comments          *string
+	family            *int
+	addfamily         *int
+	start_address     *string
+	end_address       *string
+	size              *int
+	addsize           *int
+	status            *string
+	mark_populated    *bool
+	mark_utilized     *bool
+	start_host        *[]byte
+	end_host          *[]byte
+	prefix_length     *int
+	addprefix_length  *int
+	vrf_key           *int
+	addvrf_key        *int
+	clearedFields     map[string]struct{}
+	vrf               *int
+	clearedvrf        bool
+	tenant            *int
+	clearedtenant     bool
+	role              *int
+	clearedrole       bool
+	done              bool
+	oldValue          func(context.Context) (*IPRange, error)
+	predicates        []predicate.IPRange
+}
+
+var _ ent.Mutation = (*IPRangeMutation)(nil)
+
+// iprangeOption allows management of the mutation configuration using functional options.
+type iprangeOption func(*IPRangeMutation)
+
+// newIPRangeMutation creates new mutation for the IPRange entity.
+func newIPRangeMutation(c config, op Op, opts ...iprangeOption) *IPRangeMutation {
+	m := &IPRangeMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeIPRange,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withIPRangeID sets the ID field of the mutation.
+func withIPRangeID(id int) iprangeOption {
+	return func(m *IPRangeMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *IPRange
+		)
+		m.oldValue = func(ctx context.Context) (*IPRange, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().IPRange.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withIPRange sets the old IPRange of the mutation.
+func withIPRange(node *IPRange) iprangeOption {
+	return func(m *IPRangeMutation) {
+		m.oldValue = func(context.Context) (*IPRange, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m IPRangeMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m IPRangeMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *IPRangeMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *IPRangeMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().IPRange.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *IPRangeMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *IPRangeMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *IPRangeMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[iprange.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *IPRangeMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[iprange.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *IPRangeMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, iprange.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *IPRangeMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *IPRangeMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *IPRangeMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[iprange.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *IPRangeMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[iprange.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *IPRangeMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, iprange.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *IPRangeMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *IPRangeMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *IPRangeMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *IPRangeMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *IPRangeMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *IPRangeMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetComments sets the "comments" field.
+func (m *IPRangeMutation) SetComments(s string) {
+	m.comments = &s
+}
+
+// Comments returns the value of the "comments" field in the mutation.
+func (m *IPRangeMutation) Comments() (r string, exists bool) {
+	v := m.comments
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetComments resets all changes to the "comments" field.
+func (m *IPRangeMutation) ResetComments() {
+	m.comments = nil
+}
+
+// SetFamily sets the "family" field.
+func (m *IPRangeMutation) SetFamily(i int) {
+	m.family = &i
+	m.addfamily = nil
+}
+
+// Family returns the value of the "family" field in the mutation.
+func (m *IPRangeMutation) Family() (r int, exists bool) {
+	v := m.family
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddFamily adds i to the "family" field.
+func (m *IPRangeMutation) AddFamily(i int) {
+	if m.addfamily != nil {
+		*m.addfamily += i
+	} else {
+		m.addfamily = &i
+	}
+}
+
+// AddedFamily returns the value that was added to the "family" field in this mutation.
+func (m *IPRangeMutation) AddedFamily() (r int, exists bool) {
+	v := m.addfamily
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetFamily resets all changes to the "family" field.
+func (m *IPRangeMutation) ResetFamily() {
+	m.family = nil
+	m.addfamily = nil
+}
+
+// SetStartAddress sets the "start_address" field.
+func (m *IPRangeMutation) SetStartAddress(s string) {
+	m.start_address = &s
+}
+
+// StartAddress returns the value of the "start_address" field in the mutation.
+func (m *IPRangeMutation) StartAddress() (r string, exists bool) {
+	v := m.start_address
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetStartAddress resets all changes to the "start_address" field.
+func (m *IPRangeMutation) ResetStartAddress() {
+	m.start_address = nil
+}
+
+// SetEndAddress sets the "end_address" field.
+func (m *IPRangeMutation) SetEndAddress(s string) {
+	m.end_address = &s
+}
+
+// EndAddress returns the value of the "end_address" field in the mutation.
+func (m *IPRangeMutation) EndAddress() (r string, exists bool) {
+	v := m.end_address
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetEndAddress resets all changes to the "end_address" field.
+func (m *IPRangeMutation) ResetEndAddress() {
+	m.end_address = nil
+}
+
+// SetSize sets the "size" field.
+func (m *IPRangeMutation) SetSize(i int) {
+	m.size = &i
+	m.addsize = nil
+}
+
+// Size returns the value of the "size" field in the mutation.
+func (m *IPRangeMutation) Size() (r int, exists bool) {
+	v := m.size
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddSize adds i to the "size" field.
+func (m *IPRangeMutation) AddSize(i int) {
+	if m.addsize != nil {
+		*m.addsize += i
+	} else {
+		m.addsize = &i
+	}
+}
+
+// AddedSize returns the value that was added to the "size" field in this mutation.
+func (m *IPRangeMutation) AddedSize() (r int, exists bool) {
+	v := m.addsize
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetSize resets all changes to the "size" field.
+func (m *IPRangeMutation) ResetSize() {
+	m.size = nil
+	m.addsize = nil
+}
+
+// SetVrfID sets the "vrf_id" field.
+func (m *IPRangeMutation) SetVrfID(i int) {
+	m.vrf = &i
+}
+
+// VrfID returns the value of the "vrf_id" field in the mutation.
+func (m *IPRangeMutation) VrfID() (r int, exists bool) {
+	v := m.vrf
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearVrfID clears the value of the "vrf_id" field.
+func (m *IPRangeMutation) ClearVrfID() {
+	m.vrf = nil
+	m.clearedFields[iprange.FieldVrfID] = struct{}{}
+}
+
+// VrfIDCleared returns if the "vrf_id" field was cleared in this mutation.
+func (m *IPRangeMutation) VrfIDCleared() bool {
+	_, ok := m.clearedFields[iprange.FieldVrfID]
+	return ok
+}
+
+// ResetVrfID resets all changes to the "vrf_id" field.
+func (m *IPRangeMutation) ResetVrfID() {
+	m.vrf = nil
+	delete(m.clearedFields, iprange.FieldVrfID)
+}
+
+// SetTenantID sets the "tenant_id" field.
+func (m *IPRangeMutation) SetTenantID(i int) {
+	m.tenant = &i
+}
+
+// TenantID returns the value of the "tenant_id" field in the mutation.
+func (m *IPRangeMutation) TenantID() (r int, exists bool) {
+	v := m.tenant
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearTenantID clears the value of the "tenant_id" field.
+func (m *IPRangeMutation) ClearTenantID() {
+	m.tenant = nil
+	m.clearedFields[iprange.FieldTenantID] = struct{}{}
+}
+
+// TenantIDCleared returns if the "tenant_id" field was cleared in this mutation.
+func (m *IPRangeMutation) TenantIDCleared() bool {
+	_, ok := m.clearedFields[iprange.FieldTenantID]
+	return ok
+}
+
+// ResetTenantID resets all changes to the "tenant_id" field.
+func (m *IPRangeMutation) ResetTenantID() {
+	m.tenant = nil
+	delete(m.clearedFields, iprange.FieldTenantID)
+}
+
+// SetStatus sets the "status" field.
+func (m *IPRangeMutation) SetStatus(s string) {
+	m.status = &s
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *IPRangeMutation) Status() (r string, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *IPRangeMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetRoleID sets the "role_id" field.
+func (m *IPRangeMutation) SetRoleID(i int) {
+	m.role = &i
+}
+
+// RoleID returns the value of the "role_id" field in the mutation.
+func (m *IPRangeMutation) RoleID() (r int, exists bool) {
+	v := m.role
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearRoleID clears the value of the "role_id" field.
+func (m *IPRangeMutation) ClearRoleID() {
+	m.role = nil
+	m.clearedFields[iprange.FieldRoleID] = struct{}{}
+}
+
+// RoleIDCleared returns if the "role_id" field was cleared in this mutation.
+func (m *IPRangeMutation) RoleIDCleared() bool {
+	_, ok := m.clearedFields[iprange.FieldRoleID]
+	return ok
+}
+
+// ResetRoleID resets all changes to the "role_id" field.
+func (m *IPRangeMutation) ResetRoleID() {
+	m.role = nil
+	delete(m.clearedFields, iprange.FieldRoleID)
+}
+
+// SetMarkPopulated sets the "mark_populated" field.
+func (m *IPRangeMutation) SetMarkPopulated(b bool) {
+	m.mark_populated = &b
+}
+
+// MarkPopulated returns the value of the "mark_populated" field in the mutation.
+func (m *IPRangeMutation) MarkPopulated() (r bool, exists bool) {
+	v := m.mark_populated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetMarkPopulated resets all changes to the "mark_populated" field.
+func (m *IPRangeMutation) ResetMarkPopulated() {
+	m.mark_populated = nil
+}
+
+// SetMarkUtilized sets the "mark_utilized" field.
+func (m *IPRangeMutation) SetMarkUtilized(b bool) {
+	m.mark_utilized = &b
+}
+
+// MarkUtilized returns the value of the "mark_utilized" field in the mutation.
+func (m *IPRangeMutation) MarkUtilized() (r bool, exists bool) {
+	v := m.mark_utilized
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetMarkUtilized resets all changes to the "mark_utilized" field.
+func (m *IPRangeMutation) ResetMarkUtilized() {
+	m.mark_utilized = nil
+}
+
+// SetStartHost sets the "start_host" field.
+func (m *IPRangeMutation) SetStartHost(b []byte) {
+	m.start_host = &b
+}
+
+// StartHost returns the value of the "start_host" field in the mutation.
+func (m *IPRangeMutation) StartHost() (r []byte, exists bool) {
+	v := m.start_host
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetStartHost resets all changes to the "start_host" field.
+func (m *IPRangeMutation) ResetStartHost() {
+	m.start_host = nil
+}
+
+// SetEndHost sets the "end_host" field.
+func (m *IPRangeMutation) SetEndHost(b []byte) {
+	m.end_host = &b
+}
+
+// EndHost returns the value of the "end_host" field in the mutation.
+func (m *IPRangeMutation) EndHost() (r []byte, exists bool) {
+	v := m.end_host
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetEndHost resets all changes to the "end_host" field.
+func (m *IPRangeMutation) ResetEndHost() {
+	m.end_host = nil
+}
+
+// SetPrefixLength sets the "prefix_length" field.
+func (m *IPRangeMutation) SetPrefixLength(i int) {
+	m.prefix_length = &i
+	m.addprefix_length = nil
+}
+
+// PrefixLength returns the value of the "prefix_length" field in the mutation.
+func (m *IPRangeMutation) PrefixLength() (r int, exists bool) {
+	v := m.prefix_length
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddPrefixLength adds i to the "prefix_length" field.
+func (m *IPRangeMutation) AddPrefixLength(i int) {
+	if m.addprefix_length != nil {
+		*m.addprefix_length += i
+	} else {
+		m.addprefix_length = &i
+	}
+}
+
+// AddedPrefixLength returns the value that was added to the "prefix_length" field in this mutation.
+func (m *IPRangeMutation) AddedPrefixLength() (r int, exists bool) {
+	v := m.addprefix_length
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetPrefixLength resets all changes to the "prefix_length" field.
+func (m *IPRangeMutation) ResetPrefixLength() {
+	m.prefix_length = nil
+	m.addprefix_length = nil
+}
+
+// SetVrfKey sets the "vrf_key" field.
+func (m *IPRangeMutation) SetVrfKey(i int) {
+	m.vrf_key = &i
+	m.addvrf_key = nil
+}
+
+// VrfKey returns the value of the "vrf_key" field in the mutation.
+func (m *IPRangeMutation) VrfKey() (r int, exists bool) {
+	v := m.vrf_key
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddVrfKey adds i to the "vrf_key" field.
+func (m *IPRangeMutation) AddVrfKey(i int) {
+	if m.addvrf_key != nil {
+		*m.addvrf_key += i
+	} else {
+		m.addvrf_key = &i
+	}
+}
+
+// AddedVrfKey returns the value that was added to the "vrf_key" field in this mutation.
+func (m *IPRangeMutation) AddedVrfKey() (r int, exists bool) {
+	v := m.addvrf_key
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetVrfKey resets all changes to the "vrf_key" field.
+func (m *IPRangeMutation) ResetVrfKey() {
+	m.vrf_key = nil
+	m.addvrf_key = nil
+}
+
+// ClearVrf clears the "vrf" edge to the VRF entity.
+func (m *IPRangeMutation) ClearVrf() {
+	m.clearedvrf = true
+	m.clearedFields[iprange.FieldVrfID] = struct{}{}
+}
+
+// VrfCleared reports if the "vrf" edge to the VRF entity was cleared.
+func (m *IPRangeMutation) VrfCleared() bool {
+	return m.VrfIDCleared() || m.clearedvrf
+}
+
+// VrfIDs returns the "vrf" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// VrfID instead. It exists only for internal usage by the builders.
+func (m *IPRangeMutation) VrfIDs() (ids []int) {
+	if id := m.vrf; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetVrf resets all changes to the "vrf" edge.
+func (m *IPRangeMutation) ResetVrf() {
+	m.vrf = nil
+	m.clearedvrf = false
+}
+
+// ClearTenant clears the "tenant" edge to the Tenant entity.
+func (m *IPRangeMutation) ClearTenant() {
+	m.clearedtenant = true
+	m.clearedFields[iprange.FieldTenantID] = struct{}{}
+}
+
+// TenantCleared reports if the "tenant" edge to the Tenant entity was cleared.
+func (m *IPRangeMutation) TenantCleared() bool {
+	return m.TenantIDCleared() || m.clearedtenant
+}
+
+// TenantIDs returns the "tenant" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// TenantID instead. It exists only for internal usage by the builders.
+func (m *IPRangeMutation) TenantIDs() (ids []int) {
+	if id := m.tenant; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetTenant resets all changes to the "tenant" edge.
+func (m *IPRangeMutation) ResetTenant() {
+	m.tenant = nil
+	m.clearedtenant = false
+}
+
+// ClearRole clears the "role" edge to the Role entity.
+func (m *IPRangeMutation) ClearRole() {
+	m.clearedrole = true
+	m.clearedFields[iprange.FieldRoleID] = struct{}{}
+}
+
+// RoleCleared reports if the "role" edge to the Role entity was cleared.
+func (m *IPRangeMutation) RoleCleared() bool {
+	return m.RoleIDCleared() || m.clearedrole
+}
+
+// RoleIDs returns the "role" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// RoleID instead. It exists only for internal usage by the builders.
+func (m *IPRangeMutation) RoleIDs() (ids []int) {
+	if id := m.role; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetRole resets all changes to the "role" edge.
+func (m *IPRangeMutation) ResetRole() {
+	m.role = nil
+	m.clearedrole = false
+}
+
+// Where appends a list predicates to the IPRangeMutation builder.
+func (m *IPRangeMutation) Where(ps ...predicate.IPRange) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the IPRangeMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *IPRangeMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.IPRange, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *IPRangeMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *IPRangeMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (IPRange).
+func (m *IPRangeMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *IPRangeMutation) Fields() []string {
+	fields := make([]string, 0, 19)
+	if m.created != nil {
+		fields = append(fields, iprange.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, iprange.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, iprange.FieldCustomFieldData)
+	}
+	if m.description != nil {
+		fields = append(fields, iprange.FieldDescription)
+	}
+	if m.comments != nil {
+		fields = append(fields, iprange.FieldComments)
+	}
+	if m.family != nil {
+		fields = append(fields, iprange.FieldFamily)
+	}
+	if m.start_address != nil {
+		fields = append(fields, iprange.FieldStartAddress)
+	}
+	if m.end_address != nil {
+		fields = append(fields, iprange.FieldEndAddress)
+	}
+	if m.size != nil {
+		fields = append(fields, iprange.FieldSize)
+	}
+	if m.vrf != nil {
+		fields = append(fields, iprange.FieldVrfID)
+	}
+	if m.tenant != nil {
+		fields = append(fields, iprange.FieldTenantID)
+	}
+	if m.status != nil {
+		fields = append(fields, iprange.FieldStatus)
+	}
+	if m.role != nil {
+		fields = append(fields, iprange.FieldRoleID)
+	}
+	if m.mark_populated != nil {
+		fields = append(fields, iprange.FieldMarkPopulated)
+	}
+	if m.mark_utilized != nil {
+		fields = append(fields, iprange.FieldMarkUtilized)
+	}
+	if m.start_host != nil {
+		fields = append(fields, iprange.FieldStartHost)
+	}
+	if m.end_host != nil {
+		fields = append(fields, iprange.FieldEndHost)
+	}
+	if m.prefix_length != nil {
+		fields = append(fields, iprange.FieldPrefixLength)
+	}
+	if m.vrf_key != nil {
+		fields = append(fields, iprange.FieldVrfKey)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *IPRangeMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case iprange.FieldCreated:
+		return m.Created()
+	case iprange.FieldLastUpdated:
+		return m.LastUpdated()
+	case iprange.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case iprange.FieldDescription:
+		return m.Description()
+	case iprange.FieldComments:
+		return m.Comments()
+	case iprange.FieldFamily:
+		return m.Family()
+	case iprange.FieldStartAddress:
+		return m.StartAddress()
+	case iprange.FieldEndAddress:
+		return m.EndAddress()
+	case iprange.FieldSize:
+		return m.Size()
+	case iprange.FieldVrfID:
+		return m.VrfID()
+	case iprange.FieldTenantID:
+		return m.TenantID()
+	case iprange.FieldStatus:
+		return m.Status()
+	case iprange.FieldRoleID:
+		return m.RoleID()
+	case iprange.FieldMarkPopulated:
+		return m.MarkPopulated()
+	case iprange.FieldMarkUtilized:
+		return m.MarkUtilized()
+	case iprange.FieldStartHost:
+		return m.StartHost()
+	case iprange.FieldEndHost:
+		return m.EndHost()
+	case iprange.FieldPrefixLength:
+		return m.PrefixLength()
+	case iprange.FieldVrfKey:
+		return m.VrfKey()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *IPRangeMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case iprange.FieldCreated, iprange.FieldLastUpdated, iprange.FieldCustomFieldData, iprange.FieldDescription, iprange.FieldComments, iprange.FieldFamily, iprange.FieldStartAddress, iprange.FieldEndAddress, iprange.FieldSize, iprange.FieldVrfID, iprange.FieldTenantID, iprange.FieldStatus, iprange.FieldRoleID, iprange.FieldMarkPopulated, iprange.FieldMarkUtilized, iprange.FieldStartHost, iprange.FieldEndHost, iprange.FieldPrefixLength, iprange.FieldVrfKey:
+	default:
+		return nil, fmt.Errorf("unknown IPRange field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case iprange.FieldCreated:
+		return old.Created, nil
+	case iprange.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case iprange.FieldCustomFieldData:
+		return old.CustomFieldData, nil
+	case iprange.FieldDescription:
+		return old.Description, nil
+	case iprange.FieldComments:
+		return old.Comments, nil
+	case iprange.FieldFamily:
+		return old.Family, nil
+	case iprange.FieldStartAddress:
+		return old.StartAddress, nil
+	case iprange.FieldEndAddress:
+		return old.EndAddress, nil
+	case iprange.FieldSize:
+		return old.Size, nil
+	case iprange.FieldVrfID:
+		return old.VrfID, nil
+	case iprange.FieldTenantID:
+		return old.TenantID, nil
+	case iprange.FieldStatus:
+		return old.Status, nil
+	case iprange.FieldRoleID:
+		return old.RoleID, nil
+	case iprange.FieldMarkPopulated:
+		return old.MarkPopulated, nil
+	case iprange.FieldMarkUtilized:
+		return old.MarkUtilized, nil
+	case iprange.FieldStartHost:
+		return old.StartHost, nil
+	case iprange.FieldEndHost:
+		return old.EndHost, nil
+	case iprange.FieldPrefixLength:
+		return old.PrefixLength, nil
+	case iprange.FieldVrfKey:
+		return old.VrfKey, nil
+	}
+	return nil, fmt.Errorf("unknown IPRange field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *IPRangeMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case iprange.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case iprange.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case iprange.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case iprange.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case iprange.FieldComments:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetComments(v)
+		return nil
+	case iprange.FieldFamily:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFamily(v)
+		return nil
+	case iprange.FieldStartAddress:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStartAddress(v)
+		return nil
+	case iprange.FieldEndAddress:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEndAddress(v)
+		return nil
+	case iprange.FieldSize:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSize(v)
+		return nil
+	case iprange.FieldVrfID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVrfID(v)
+		return nil
+	case iprange.FieldTenantID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTenantID(v)
+		return nil
+	case iprange.FieldStatus:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case iprange.FieldRoleID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRoleID(v)
+		return nil
+	case iprange.FieldMarkPopulated:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMarkPopulated(v)
+		return nil
+	case iprange.FieldMarkUtilized:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMarkUtilized(v)
+		return nil
+	case iprange.FieldStartHost:
+		v, ok := value.([]byte)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStartHost(v)
+		return nil
+	case iprange.FieldEndHost:
+		v, ok := value.([]byte)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEndHost(v)
+		return nil
+	case iprange.FieldPrefixLength:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPrefixLength(v)
+		return nil
+	case iprange.FieldVrfKey:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVrfKey(v)
+		return nil
+	}
+	return fmt.Errorf("unknown IPRange field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *IPRangeMutation) AddedFields() []string {
+	var fields []string
+	if m.addfamily != nil {
+		fields = append(fields, iprange.FieldFamily)
+	}
+	if m.addsize != nil {
+		fields = append(fields, iprange.FieldSize)
+	}
+	if m.addprefix_length != nil {
+		fields = append(fields, iprange.FieldPrefixLength)
+	}
+	if m.addvrf_key != nil {
+		fields = append(fields, iprange.FieldVrfKey)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *IPRangeMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case iprange.FieldFamily:
+		return m.AddedFamily()
+	case iprange.FieldSize:
+		return m.AddedSize()
+	case iprange.FieldPrefixLength:
+		return m.AddedPrefixLength()
+	case iprange.FieldVrfKey:
+		return m.AddedVrfKey()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *IPRangeMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case iprange.FieldFamily:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddFamily(v)
+		return nil
+	case iprange.FieldSize:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddSize(v)
+		return nil
+	case iprange.FieldPrefixLength:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPrefixLength(v)
+		return nil
+	case iprange.FieldVrfKey:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddVrfKey(v)
+		return nil
+	}
+	return fmt.Errorf("unknown IPRange numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *IPRangeMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(iprange.FieldCreated) {
+		fields = append(fields, iprange.FieldCreated)
+	}
+	if m.FieldCleared(iprange.FieldLastUpdated) {
+		fields = append(fields, iprange.FieldLastUpdated)
+	}
+	if m.FieldCleared(iprange.FieldVrfID) {
+		fields = append(fields, iprange.FieldVrfID)
+	}
+	if m.FieldCleared(iprange.FieldTenantID) {
+		fields = append(fields, iprange.FieldTenantID)
+	}
+	if m.FieldCleared(iprange.FieldRoleID) {
+		fields = append(fields, iprange.FieldRoleID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *IPRangeMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *IPRangeMutation) ClearField(name string) error {
+	switch name {
+	case iprange.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case iprange.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case iprange.FieldVrfID:
+		m.ClearVrfID()
+		return nil
+	case iprange.FieldTenantID:
+		m.ClearTenantID()
+		return nil
+	case iprange.FieldRoleID:
+		m.ClearRoleID()
+		return nil
+	}
+	return fmt.Errorf("unknown IPRange nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *IPRangeMutation) ResetField(name string) error {
+	switch name {
+	case iprange.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case iprange.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case iprange.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case iprange.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case iprange.FieldComments:
+		m.ResetComments()
+		return nil
+	case iprange.FieldFamily:
+		m.ResetFamily()
+		return nil
+	case iprange.FieldStartAddress:
+		m.ResetStartAddress()
+		return nil
+	case iprange.FieldEndAddress:
+		m.ResetEndAddress()
+		return nil
+	case iprange.FieldSize:
+		m.ResetSize()
+		return nil
+	case iprange.FieldVrfID:
+		m.ResetVrfID()
+		return nil
+	case iprange.FieldTenantID:
+		m.ResetTenantID()
+		return nil
+	case iprange.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case iprange.FieldRoleID:
+		m.ResetRoleID()
+		return nil
+	case iprange.FieldMarkPopulated:
+		m.ResetMarkPopulated()
+		return nil
+	case iprange.FieldMarkUtilized:
+		m.ResetMarkUtilized()
+		return nil
+	case iprange.FieldStartHost:
+		m.ResetStartHost()
+		return nil
+	case iprange.FieldEndHost:
+		m.ResetEndHost()
+		return nil
+	case iprange.FieldPrefixLength:
+		m.ResetPrefixLength()
+		return nil
+	case iprange.FieldVrfKey:
+		m.ResetVrfKey()
+		return nil
+	}
+	return fmt.Errorf("unknown IPRange field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *IPRangeMutation) AddedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.vrf != nil {
+		edges = append(edges, iprange.EdgeVrf)
+	}
+	if m.tenant != nil {
+		edges = append(edges, iprange.EdgeTenant)
+	}
+	if m.role != nil {
+		edges = append(edges, iprange.EdgeRole)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *IPRangeMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case iprange.EdgeVrf:
+		if id := m.vrf; id != nil {
+			return []ent.Value{*id}
+		}
+	case iprange.EdgeTenant:
+		if id := m.tenant; id != nil {
+			return []ent.Value{*id}
+		}
+	case iprange.EdgeRole:
+		if id := m.role; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *IPRangeMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 3)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *IPRangeMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *IPRangeMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.clearedvrf {
+		edges = append(edges, iprange.EdgeVrf)
+	}
+	if m.clearedtenant {
+		edges = append(edges, iprange.EdgeTenant)
+	}
+	if m.clearedrole {
+		edges = append(edges, iprange.EdgeRole)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *IPRangeMutation) EdgeCleared(name string) bool {
+	switch name {
+	case iprange.EdgeVrf:
+		return m.clearedvrf
+	case iprange.EdgeTenant:
+		return m.clearedtenant
+	case iprange.EdgeRole:
+		return m.clearedrole
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *IPRangeMutation) ClearEdge(name string) error {
+	switch name {
+	case iprange.EdgeVrf:
+		m.ClearVrf()
+		return nil
+	case iprange.EdgeTenant:
+		m.ClearTenant()
+		return nil
+	case iprange.EdgeRole:
+		m.ClearRole()
+		return nil
+	}
+	return fmt.Errorf("unknown IPRange unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *IPRangeMutation) ResetEdge(name string) error {
+	switch name {
+	case iprange.EdgeVrf:
+		m.ResetVrf()
+		return nil
+	case iprange.EdgeTenant:
+		m.ResetTenant()
+		return nil
+	case iprange.EdgeRole:
+		m.ResetRole()
+		return nil
+	}
+	return fmt.Errorf("unknown IPRange edge %s", name)
 }
 
 // InterfaceTemplateMutation represents an operation that mutates the InterfaceTemplate nodes in the graph.
@@ -61768,6 +66195,874 @@ func (m *RoleMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown Role edge %s", name)
 }
 
+// RouteTargetMutation represents an operation that mutates the RouteTarget nodes in the graph.
+type RouteTargetMutation struct {
+	config
+	op                    Op
+	typ                   string
+	id                    *int
+	created               *time.Time
+	last_updated          *time.Time
+	custom_field_data     *map[string]interface{}
+	description           *string
+	comments              *string
+	name                  *string
+	__name_natural        *string
+	clearedFields         map[string]struct{}
+	tenant                *int
+	clearedtenant         bool
+	importing_vrfs        map[int]struct{}
+	removedimporting_vrfs map[int]struct{}
+	clearedimporting_vrfs bool
+	exporting_vrfs        map[int]struct{}
+	removedexporting_vrfs map[int]struct{}
+	clearedexporting_vrfs bool
+	done                  bool
+	oldValue              func(context.Context) (*RouteTarget, error)
+	predicates            []predicate.RouteTarget
+}
+
+var _ ent.Mutation = (*RouteTargetMutation)(nil)
+
+// routetargetOption allows management of the mutation configuration using functional options.
+type routetargetOption func(*RouteTargetMutation)
+
+// newRouteTargetMutation creates new mutation for the RouteTarget entity.
+func newRouteTargetMutation(c config, op Op, opts ...routetargetOption) *RouteTargetMutation {
+	m := &RouteTargetMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeRouteTarget,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withRouteTargetID sets the ID field of the mutation.
+func withRouteTargetID(id int) routetargetOption {
+	return func(m *RouteTargetMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *RouteTarget
+		)
+		m.oldValue = func(ctx context.Context) (*RouteTarget, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().RouteTarget.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withRouteTarget sets the old RouteTarget of the mutation.
+func withRouteTarget(node *RouteTarget) routetargetOption {
+	return func(m *RouteTargetMutation) {
+		m.oldValue = func(context.Context) (*RouteTarget, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m RouteTargetMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m RouteTargetMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *RouteTargetMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *RouteTargetMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().RouteTarget.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *RouteTargetMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *RouteTargetMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *RouteTargetMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[routetarget.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *RouteTargetMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[routetarget.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *RouteTargetMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, routetarget.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *RouteTargetMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *RouteTargetMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *RouteTargetMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[routetarget.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *RouteTargetMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[routetarget.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *RouteTargetMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, routetarget.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *RouteTargetMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *RouteTargetMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *RouteTargetMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *RouteTargetMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *RouteTargetMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *RouteTargetMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetComments sets the "comments" field.
+func (m *RouteTargetMutation) SetComments(s string) {
+	m.comments = &s
+}
+
+// Comments returns the value of the "comments" field in the mutation.
+func (m *RouteTargetMutation) Comments() (r string, exists bool) {
+	v := m.comments
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetComments resets all changes to the "comments" field.
+func (m *RouteTargetMutation) ResetComments() {
+	m.comments = nil
+}
+
+// SetName sets the "name" field.
+func (m *RouteTargetMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *RouteTargetMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *RouteTargetMutation) ResetName() {
+	m.name = nil
+}
+
+// SetNameNatural sets the "_name_natural" field.
+func (m *RouteTargetMutation) SetNameNatural(s string) {
+	m.__name_natural = &s
+}
+
+// NameNatural returns the value of the "_name_natural" field in the mutation.
+func (m *RouteTargetMutation) NameNatural() (r string, exists bool) {
+	v := m.__name_natural
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetNameNatural resets all changes to the "_name_natural" field.
+func (m *RouteTargetMutation) ResetNameNatural() {
+	m.__name_natural = nil
+}
+
+// SetTenantID sets the "tenant_id" field.
+func (m *RouteTargetMutation) SetTenantID(i int) {
+	m.tenant = &i
+}
+
+// TenantID returns the value of the "tenant_id" field in the mutation.
+func (m *RouteTargetMutation) TenantID() (r int, exists bool) {
+	v := m.tenant
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearTenantID clears the value of the "tenant_id" field.
+func (m *RouteTargetMutation) ClearTenantID() {
+	m.tenant = nil
+	m.clearedFields[routetarget.FieldTenantID] = struct{}{}
+}
+
+// TenantIDCleared returns if the "tenant_id" field was cleared in this mutation.
+func (m *RouteTargetMutation) TenantIDCleared() bool {
+	_, ok := m.clearedFields[routetarget.FieldTenantID]
+	return ok
+}
+
+// ResetTenantID resets all changes to the "tenant_id" field.
+func (m *RouteTargetMutation) ResetTenantID() {
+	m.tenant = nil
+	delete(m.clearedFields, routetarget.FieldTenantID)
+}
+
+// ClearTenant clears the "tenant" edge to the Tenant entity.
+func (m *RouteTargetMutation) ClearTenant() {
+	m.clearedtenant = true
+	m.clearedFields[routetarget.FieldTenantID] = struct{}{}
+}
+
+// TenantCleared reports if the "tenant" edge to the Tenant entity was cleared.
+func (m *RouteTargetMutation) TenantCleared() bool {
+	return m.TenantIDCleared() || m.clearedtenant
+}
+
+// TenantIDs returns the "tenant" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// TenantID instead. It exists only for internal usage by the builders.
+func (m *RouteTargetMutation) TenantIDs() (ids []int) {
+	if id := m.tenant; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetTenant resets all changes to the "tenant" edge.
+func (m *RouteTargetMutation) ResetTenant() {
+	m.tenant = nil
+	m.clearedtenant = false
+}
+
+// AddImportingVrfIDs adds the "importing_vrfs" edge to the VRF entity by ids.
+func (m *RouteTargetMutation) AddImportingVrfIDs(ids ...int) {
+	if m.importing_vrfs == nil {
+		m.importing_vrfs = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.importing_vrfs[ids[i]] = struct{}{}
+	}
+}
+
+// ClearImportingVrfs clears the "importing_vrfs" edge to the VRF entity.
+func (m *RouteTargetMutation) ClearImportingVrfs() {
+	m.clearedimporting_vrfs = true
+}
+
+// ImportingVrfsCleared reports if the "importing_vrfs" edge to the VRF entity was cleared.
+func (m *RouteTargetMutation) ImportingVrfsCleared() bool {
+	return m.clearedimporting_vrfs
+}
+
+// RemoveImportingVrfIDs removes the "importing_vrfs" edge to the VRF entity by IDs.
+func (m *RouteTargetMutation) RemoveImportingVrfIDs(ids ...int) {
+	if m.removedimporting_vrfs == nil {
+		m.removedimporting_vrfs = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.importing_vrfs, ids[i])
+		m.removedimporting_vrfs[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedImportingVrfs returns the removed IDs of the "importing_vrfs" edge to the VRF entity.
+func (m *RouteTargetMutation) RemovedImportingVrfsIDs() (ids []int) {
+	for id := range m.removedimporting_vrfs {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ImportingVrfsIDs returns the "importing_vrfs" edge IDs in the mutation.
+func (m *RouteTargetMutation) ImportingVrfsIDs() (ids []int) {
+	for id := range m.importing_vrfs {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetImportingVrfs resets all changes to the "importing_vrfs" edge.
+func (m *RouteTargetMutation) ResetImportingVrfs() {
+	m.importing_vrfs = nil
+	m.clearedimporting_vrfs = false
+	m.removedimporting_vrfs = nil
+}
+
+// AddExportingVrfIDs adds the "exporting_vrfs" edge to the VRF entity by ids.
+func (m *RouteTargetMutation) AddExportingVrfIDs(ids ...int) {
+	if m.exporting_vrfs == nil {
+		m.exporting_vrfs = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.exporting_vrfs[ids[i]] = struct{}{}
+	}
+}
+
+// ClearExportingVrfs clears the "exporting_vrfs" edge to the VRF entity.
+func (m *RouteTargetMutation) ClearExportingVrfs() {
+	m.clearedexporting_vrfs = true
+}
+
+// ExportingVrfsCleared reports if the "exporting_vrfs" edge to the VRF entity was cleared.
+func (m *RouteTargetMutation) ExportingVrfsCleared() bool {
+	return m.clearedexporting_vrfs
+}
+
+// RemoveExportingVrfIDs removes the "exporting_vrfs" edge to the VRF entity by IDs.
+func (m *RouteTargetMutation) RemoveExportingVrfIDs(ids ...int) {
+	if m.removedexporting_vrfs == nil {
+		m.removedexporting_vrfs = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.exporting_vrfs, ids[i])
+		m.removedexporting_vrfs[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedExportingVrfs returns the removed IDs of the "exporting_vrfs" edge to the VRF entity.
+func (m *RouteTargetMutation) RemovedExportingVrfsIDs() (ids []int) {
+	for id := range m.removedexporting_vrfs {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ExportingVrfsIDs returns the "exporting_vrfs" edge IDs in the mutation.
+func (m *RouteTargetMutation) ExportingVrfsIDs() (ids []int) {
+	for id := range m.exporting_vrfs {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetExportingVrfs resets all changes to the "exporting_vrfs" edge.
+func (m *RouteTargetMutation) ResetExportingVrfs() {
+	m.exporting_vrfs = nil
+	m.clearedexporting_vrfs = false
+	m.removedexporting_vrfs = nil
+}
+
+// Where appends a list predicates to the RouteTargetMutation builder.
+func (m *RouteTargetMutation) Where(ps ...predicate.RouteTarget) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the RouteTargetMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *RouteTargetMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.RouteTarget, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *RouteTargetMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *RouteTargetMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (RouteTarget).
+func (m *RouteTargetMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *RouteTargetMutation) Fields() []string {
+	fields := make([]string, 0, 8)
+	if m.created != nil {
+		fields = append(fields, routetarget.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, routetarget.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, routetarget.FieldCustomFieldData)
+	}
+	if m.description != nil {
+		fields = append(fields, routetarget.FieldDescription)
+	}
+	if m.comments != nil {
+		fields = append(fields, routetarget.FieldComments)
+	}
+	if m.name != nil {
+		fields = append(fields, routetarget.FieldName)
+	}
+	if m.__name_natural != nil {
+		fields = append(fields, routetarget.FieldNameNatural)
+	}
+	if m.tenant != nil {
+		fields = append(fields, routetarget.FieldTenantID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *RouteTargetMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case routetarget.FieldCreated:
+		return m.Created()
+	case routetarget.FieldLastUpdated:
+		return m.LastUpdated()
+	case routetarget.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case routetarget.FieldDescription:
+		return m.Description()
+	case routetarget.FieldComments:
+		return m.Comments()
+	case routetarget.FieldName:
+		return m.Name()
+	case routetarget.FieldNameNatural:
+		return m.NameNatural()
+	case routetarget.FieldTenantID:
+		return m.TenantID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *RouteTargetMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case routetarget.FieldCreated, routetarget.FieldLastUpdated, routetarget.FieldCustomFieldData, routetarget.FieldDescription, routetarget.FieldComments, routetarget.FieldName, routetarget.FieldNameNatural, routetarget.FieldTenantID:
+	default:
+		return nil, fmt.Errorf("unknown RouteTarget field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case routetarget.FieldCreated:
+		return old.Created, nil
+	case routetarget.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case routetarget.FieldCustomFieldData:
+		return old.CustomFieldData, nil
+	case routetarget.FieldDescription:
+		return old.Description, nil
+	case routetarget.FieldComments:
+		return old.Comments, nil
+	case routetarget.FieldName:
+		return old.Name, nil
+	case routetarget.FieldNameNatural:
+		return old.NameNatural, nil
+	case routetarget.FieldTenantID:
+		return old.TenantID, nil
+	}
+	return nil, fmt.Errorf("unknown RouteTarget field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *RouteTargetMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case routetarget.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case routetarget.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case routetarget.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case routetarget.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case routetarget.FieldComments:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetComments(v)
+		return nil
+	case routetarget.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case routetarget.FieldNameNatural:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNameNatural(v)
+		return nil
+	case routetarget.FieldTenantID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTenantID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown RouteTarget field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *RouteTargetMutation) AddedFields() []string {
+	var fields []string
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *RouteTargetMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *RouteTargetMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown RouteTarget numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *RouteTargetMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(routetarget.FieldCreated) {
+		fields = append(fields, routetarget.FieldCreated)
+	}
+	if m.FieldCleared(routetarget.FieldLastUpdated) {
+		fields = append(fields, routetarget.FieldLastUpdated)
+	}
+	if m.FieldCleared(routetarget.FieldTenantID) {
+		fields = append(fields, routetarget.FieldTenantID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *RouteTargetMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *RouteTargetMutation) ClearField(name string) error {
+	switch name {
+	case routetarget.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case routetarget.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case routetarget.FieldTenantID:
+		m.ClearTenantID()
+		return nil
+	}
+	return fmt.Errorf("unknown RouteTarget nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *RouteTargetMutation) ResetField(name string) error {
+	switch name {
+	case routetarget.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case routetarget.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case routetarget.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case routetarget.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case routetarget.FieldComments:
+		m.ResetComments()
+		return nil
+	case routetarget.FieldName:
+		m.ResetName()
+		return nil
+	case routetarget.FieldNameNatural:
+		m.ResetNameNatural()
+		return nil
+	case routetarget.FieldTenantID:
+		m.ResetTenantID()
+		return nil
+	}
+	return fmt.Errorf("unknown RouteTarget field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *RouteTargetMutation) AddedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.tenant != nil {
+		edges = append(edges, routetarget.EdgeTenant)
+	}
+	if m.importing_vrfs != nil {
+		edges = append(edges, routetarget.EdgeImportingVrfs)
+	}
+	if m.exporting_vrfs != nil {
+		edges = append(edges, routetarget.EdgeExportingVrfs)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *RouteTargetMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case routetarget.EdgeTenant:
+		if id := m.tenant; id != nil {
+			return []ent.Value{*id}
+		}
+	case routetarget.EdgeImportingVrfs:
+		ids := make([]ent.Value, 0, len(m.importing_vrfs))
+		for id := range m.importing_vrfs {
+			ids = append(ids, id)
+		}
+		return ids
+	case routetarget.EdgeExportingVrfs:
+		ids := make([]ent.Value, 0, len(m.exporting_vrfs))
+		for id := range m.exporting_vrfs {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *RouteTargetMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.removedimporting_vrfs != nil {
+		edges = append(edges, routetarget.EdgeImportingVrfs)
+	}
+	if m.removedexporting_vrfs != nil {
+		edges = append(edges, routetarget.EdgeExportingVrfs)
+	}
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *RouteTargetMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case routetarget.EdgeImportingVrfs:
+		ids := make([]ent.Value, 0, len(m.removedimporting_vrfs))
+		for id := range m.removedimporting_vrfs {
+			ids = append(ids, id)
+		}
+		return ids
+	case routetarget.EdgeExportingVrfs:
+		ids := make([]ent.Value, 0, len(m.removedexporting_vrfs))
+		for id := range m.removedexporting_vrfs {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *RouteTargetMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.clearedtenant {
+		edges = append(edges, routetarget.EdgeTenant)
+	}
+	if m.clearedimporting_vrfs {
+		edges = append(edges, routetarget.EdgeImportingVrfs)
+	}
+	if m.clearedexporting_vrfs {
+		edges = append(edges, routetarget.EdgeExportingVrfs)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *RouteTargetMutation) EdgeCleared(name string) bool {
+	switch name {
+	case routetarget.EdgeTenant:
+		return m.clearedtenant
+	case routetarget.EdgeImportingVrfs:
+		return m.clearedimporting_vrfs
+	case routetarget.EdgeExportingVrfs:
+		return m.clearedexporting_vrfs
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *RouteTargetMutation) ClearEdge(name string) error {
+	switch name {
+	case routetarget.EdgeTenant:
+		m.ClearTenant()
+		return nil
+	}
+	return fmt.Errorf("unknown RouteTarget unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *RouteTargetMutation) ResetEdge(name string) error {
+	switch name {
+	case routetarget.EdgeTenant:
+		m.ResetTenant()
+		return nil
+	case routetarget.EdgeImportingVrfs:
+		m.ResetImportingVrfs()
+		return nil
+	case routetarget.EdgeExportingVrfs:
+		m.ResetExportingVrfs()
+		return nil
+	}
+	return fmt.Errorf("unknown RouteTarget edge %s", name)
+}
+
 // ServiceMutation represents an operation that mutates the Service nodes in the graph.
 type ServiceMutation struct {
 	config
@@ -63464,6 +68759,9 @@ type SiteMutation struct {
 	clearedgroup      bool
 	tenant            *int
 	clearedtenant     bool
+	asns              map[int]struct{}
+	removedasns       map[int]struct{}
+	clearedasns       bool
 	done              bool
 	oldValue          func(context.Context) (*Site, error)
 	predicates        []predicate.Site
@@ -64136,6 +69434,60 @@ func (m *SiteMutation) ResetTenant() {
 	m.clearedtenant = false
 }
 
+// AddAsnIDs adds the "asns" edge to the ASN entity by ids.
+func (m *SiteMutation) AddAsnIDs(ids ...int) {
+	if m.asns == nil {
+		m.asns = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.asns[ids[i]] = struct{}{}
+	}
+}
+
+// ClearAsns clears the "asns" edge to the ASN entity.
+func (m *SiteMutation) ClearAsns() {
+	m.clearedasns = true
+}
+
+// AsnsCleared reports if the "asns" edge to the ASN entity was cleared.
+func (m *SiteMutation) AsnsCleared() bool {
+	return m.clearedasns
+}
+
+// RemoveAsnIDs removes the "asns" edge to the ASN entity by IDs.
+func (m *SiteMutation) RemoveAsnIDs(ids ...int) {
+	if m.removedasns == nil {
+		m.removedasns = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.asns, ids[i])
+		m.removedasns[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedAsns returns the removed IDs of the "asns" edge to the ASN entity.
+func (m *SiteMutation) RemovedAsnsIDs() (ids []int) {
+	for id := range m.removedasns {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// AsnsIDs returns the "asns" edge IDs in the mutation.
+func (m *SiteMutation) AsnsIDs() (ids []int) {
+	for id := range m.asns {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetAsns resets all changes to the "asns" edge.
+func (m *SiteMutation) ResetAsns() {
+	m.asns = nil
+	m.clearedasns = false
+	m.removedasns = nil
+}
+
 // Where appends a list predicates to the SiteMutation builder.
 func (m *SiteMutation) Where(ps ...predicate.Site) {
 	m.predicates = append(m.predicates, ps...)
@@ -64651,7 +70003,7 @@ func (m *SiteMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *SiteMutation) AddedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.region != nil {
 		edges = append(edges, site.EdgeRegion)
 	}
@@ -64660,6 +70012,9 @@ func (m *SiteMutation) AddedEdges() []string {
 	}
 	if m.tenant != nil {
 		edges = append(edges, site.EdgeTenant)
+	}
+	if m.asns != nil {
+		edges = append(edges, site.EdgeAsns)
 	}
 	return edges
 }
@@ -64680,25 +70035,42 @@ func (m *SiteMutation) AddedIDs(name string) []ent.Value {
 		if id := m.tenant; id != nil {
 			return []ent.Value{*id}
 		}
+	case site.EdgeAsns:
+		ids := make([]ent.Value, 0, len(m.asns))
+		for id := range m.asns {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *SiteMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
+	if m.removedasns != nil {
+		edges = append(edges, site.EdgeAsns)
+	}
 	return edges
 }
 
 // RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
 // the given name in this mutation.
 func (m *SiteMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case site.EdgeAsns:
+		ids := make([]ent.Value, 0, len(m.removedasns))
+		for id := range m.removedasns {
+			ids = append(ids, id)
+		}
+		return ids
+	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *SiteMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.clearedregion {
 		edges = append(edges, site.EdgeRegion)
 	}
@@ -64707,6 +70079,9 @@ func (m *SiteMutation) ClearedEdges() []string {
 	}
 	if m.clearedtenant {
 		edges = append(edges, site.EdgeTenant)
+	}
+	if m.clearedasns {
+		edges = append(edges, site.EdgeAsns)
 	}
 	return edges
 }
@@ -64721,6 +70096,8 @@ func (m *SiteMutation) EdgeCleared(name string) bool {
 		return m.clearedgroup
 	case site.EdgeTenant:
 		return m.clearedtenant
+	case site.EdgeAsns:
+		return m.clearedasns
 	}
 	return false
 }
@@ -64754,6 +70131,9 @@ func (m *SiteMutation) ResetEdge(name string) error {
 		return nil
 	case site.EdgeTenant:
 		m.ResetTenant()
+		return nil
+	case site.EdgeAsns:
+		m.ResetAsns()
 		return nil
 	}
 	return fmt.Errorf("unknown Site edge %s", name)
@@ -73319,27 +78699,1235 @@ func (m *VLANGroupMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown VLANGroup edge %s", name)
 }
 
+// VLANTranslationPolicyMutation represents an operation that mutates the VLANTranslationPolicy nodes in the graph.
+type VLANTranslationPolicyMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *int
+	created       *time.Time
+	last_updated  *time.Time
+	description   *string
+	comments      *string
+	name          *string
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*VLANTranslationPolicy, error)
+	predicates    []predicate.VLANTranslationPolicy
+}
+
+var _ ent.Mutation = (*VLANTranslationPolicyMutation)(nil)
+
+// vlantranslationpolicyOption allows management of the mutation configuration using functional options.
+type vlantranslationpolicyOption func(*VLANTranslationPolicyMutation)
+
+// newVLANTranslationPolicyMutation creates new mutation for the VLANTranslationPolicy entity.
+func newVLANTranslationPolicyMutation(c config, op Op, opts ...vlantranslationpolicyOption) *VLANTranslationPolicyMutation {
+	m := &VLANTranslationPolicyMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeVLANTranslationPolicy,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withVLANTranslationPolicyID sets the ID field of the mutation.
+func withVLANTranslationPolicyID(id int) vlantranslationpolicyOption {
+	return func(m *VLANTranslationPolicyMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *VLANTranslationPolicy
+		)
+		m.oldValue = func(ctx context.Context) (*VLANTranslationPolicy, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().VLANTranslationPolicy.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withVLANTranslationPolicy sets the old VLANTranslationPolicy of the mutation.
+func withVLANTranslationPolicy(node *VLANTranslationPolicy) vlantranslationpolicyOption {
+	return func(m *VLANTranslationPolicyMutation) {
+		m.oldValue = func(context.Context) (*VLANTranslationPolicy, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m VLANTranslationPolicyMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m VLANTranslationPolicyMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *VLANTranslationPolicyMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *VLANTranslationPolicyMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().VLANTranslationPolicy.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *VLANTranslationPolicyMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *VLANTranslationPolicyMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *VLANTranslationPolicyMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[vlantranslationpolicy.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *VLANTranslationPolicyMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[vlantranslationpolicy.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *VLANTranslationPolicyMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, vlantranslationpolicy.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *VLANTranslationPolicyMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *VLANTranslationPolicyMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *VLANTranslationPolicyMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[vlantranslationpolicy.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *VLANTranslationPolicyMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[vlantranslationpolicy.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *VLANTranslationPolicyMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, vlantranslationpolicy.FieldLastUpdated)
+}
+
+// SetDescription sets the "description" field.
+func (m *VLANTranslationPolicyMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *VLANTranslationPolicyMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *VLANTranslationPolicyMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetComments sets the "comments" field.
+func (m *VLANTranslationPolicyMutation) SetComments(s string) {
+	m.comments = &s
+}
+
+// Comments returns the value of the "comments" field in the mutation.
+func (m *VLANTranslationPolicyMutation) Comments() (r string, exists bool) {
+	v := m.comments
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetComments resets all changes to the "comments" field.
+func (m *VLANTranslationPolicyMutation) ResetComments() {
+	m.comments = nil
+}
+
+// SetName sets the "name" field.
+func (m *VLANTranslationPolicyMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *VLANTranslationPolicyMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *VLANTranslationPolicyMutation) ResetName() {
+	m.name = nil
+}
+
+// Where appends a list predicates to the VLANTranslationPolicyMutation builder.
+func (m *VLANTranslationPolicyMutation) Where(ps ...predicate.VLANTranslationPolicy) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the VLANTranslationPolicyMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *VLANTranslationPolicyMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.VLANTranslationPolicy, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *VLANTranslationPolicyMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *VLANTranslationPolicyMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (VLANTranslationPolicy).
+func (m *VLANTranslationPolicyMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *VLANTranslationPolicyMutation) Fields() []string {
+	fields := make([]string, 0, 5)
+	if m.created != nil {
+		fields = append(fields, vlantranslationpolicy.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, vlantranslationpolicy.FieldLastUpdated)
+	}
+	if m.description != nil {
+		fields = append(fields, vlantranslationpolicy.FieldDescription)
+	}
+	if m.comments != nil {
+		fields = append(fields, vlantranslationpolicy.FieldComments)
+	}
+	if m.name != nil {
+		fields = append(fields, vlantranslationpolicy.FieldName)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *VLANTranslationPolicyMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case vlantranslationpolicy.FieldCreated:
+		return m.Created()
+	case vlantranslationpolicy.FieldLastUpdated:
+		return m.LastUpdated()
+	case vlantranslationpolicy.FieldDescription:
+		return m.Description()
+	case vlantranslationpolicy.FieldComments:
+		return m.Comments()
+	case vlantranslationpolicy.FieldName:
+		return m.Name()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *VLANTranslationPolicyMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case vlantranslationpolicy.FieldCreated, vlantranslationpolicy.FieldLastUpdated, vlantranslationpolicy.FieldDescription, vlantranslationpolicy.FieldComments, vlantranslationpolicy.FieldName:
+	default:
+		return nil, fmt.Errorf("unknown VLANTranslationPolicy field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case vlantranslationpolicy.FieldCreated:
+		return old.Created, nil
+	case vlantranslationpolicy.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case vlantranslationpolicy.FieldDescription:
+		return old.Description, nil
+	case vlantranslationpolicy.FieldComments:
+		return old.Comments, nil
+	case vlantranslationpolicy.FieldName:
+		return old.Name, nil
+	}
+	return nil, fmt.Errorf("unknown VLANTranslationPolicy field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *VLANTranslationPolicyMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case vlantranslationpolicy.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case vlantranslationpolicy.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case vlantranslationpolicy.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case vlantranslationpolicy.FieldComments:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetComments(v)
+		return nil
+	case vlantranslationpolicy.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	}
+	return fmt.Errorf("unknown VLANTranslationPolicy field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *VLANTranslationPolicyMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *VLANTranslationPolicyMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *VLANTranslationPolicyMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown VLANTranslationPolicy numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *VLANTranslationPolicyMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(vlantranslationpolicy.FieldCreated) {
+		fields = append(fields, vlantranslationpolicy.FieldCreated)
+	}
+	if m.FieldCleared(vlantranslationpolicy.FieldLastUpdated) {
+		fields = append(fields, vlantranslationpolicy.FieldLastUpdated)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *VLANTranslationPolicyMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *VLANTranslationPolicyMutation) ClearField(name string) error {
+	switch name {
+	case vlantranslationpolicy.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case vlantranslationpolicy.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	}
+	return fmt.Errorf("unknown VLANTranslationPolicy nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *VLANTranslationPolicyMutation) ResetField(name string) error {
+	switch name {
+	case vlantranslationpolicy.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case vlantranslationpolicy.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case vlantranslationpolicy.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case vlantranslationpolicy.FieldComments:
+		m.ResetComments()
+		return nil
+	case vlantranslationpolicy.FieldName:
+		m.ResetName()
+		return nil
+	}
+	return fmt.Errorf("unknown VLANTranslationPolicy field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *VLANTranslationPolicyMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *VLANTranslationPolicyMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *VLANTranslationPolicyMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *VLANTranslationPolicyMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *VLANTranslationPolicyMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *VLANTranslationPolicyMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *VLANTranslationPolicyMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown VLANTranslationPolicy unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *VLANTranslationPolicyMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown VLANTranslationPolicy edge %s", name)
+}
+
+// VLANTranslationRuleMutation represents an operation that mutates the VLANTranslationRule nodes in the graph.
+type VLANTranslationRuleMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *int
+	created       *time.Time
+	last_updated  *time.Time
+	policy_id     *int
+	addpolicy_id  *int
+	local_vid     *int
+	addlocal_vid  *int
+	remote_vid    *int
+	addremote_vid *int
+	description   *string
+	__policy_name *string
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*VLANTranslationRule, error)
+	predicates    []predicate.VLANTranslationRule
+}
+
+var _ ent.Mutation = (*VLANTranslationRuleMutation)(nil)
+
+// vlantranslationruleOption allows management of the mutation configuration using functional options.
+type vlantranslationruleOption func(*VLANTranslationRuleMutation)
+
+// newVLANTranslationRuleMutation creates new mutation for the VLANTranslationRule entity.
+func newVLANTranslationRuleMutation(c config, op Op, opts ...vlantranslationruleOption) *VLANTranslationRuleMutation {
+	m := &VLANTranslationRuleMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeVLANTranslationRule,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withVLANTranslationRuleID sets the ID field of the mutation.
+func withVLANTranslationRuleID(id int) vlantranslationruleOption {
+	return func(m *VLANTranslationRuleMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *VLANTranslationRule
+		)
+		m.oldValue = func(ctx context.Context) (*VLANTranslationRule, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().VLANTranslationRule.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withVLANTranslationRule sets the old VLANTranslationRule of the mutation.
+func withVLANTranslationRule(node *VLANTranslationRule) vlantranslationruleOption {
+	return func(m *VLANTranslationRuleMutation) {
+		m.oldValue = func(context.Context) (*VLANTranslationRule, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m VLANTranslationRuleMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m VLANTranslationRuleMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *VLANTranslationRuleMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *VLANTranslationRuleMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().VLANTranslationRule.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *VLANTranslationRuleMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *VLANTranslationRuleMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *VLANTranslationRuleMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[vlantranslationrule.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *VLANTranslationRuleMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[vlantranslationrule.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *VLANTranslationRuleMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, vlantranslationrule.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *VLANTranslationRuleMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *VLANTranslationRuleMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *VLANTranslationRuleMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[vlantranslationrule.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *VLANTranslationRuleMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[vlantranslationrule.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *VLANTranslationRuleMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, vlantranslationrule.FieldLastUpdated)
+}
+
+// SetPolicyID sets the "policy_id" field.
+func (m *VLANTranslationRuleMutation) SetPolicyID(i int) {
+	m.policy_id = &i
+	m.addpolicy_id = nil
+}
+
+// PolicyID returns the value of the "policy_id" field in the mutation.
+func (m *VLANTranslationRuleMutation) PolicyID() (r int, exists bool) {
+	v := m.policy_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddPolicyID adds i to the "policy_id" field.
+func (m *VLANTranslationRuleMutation) AddPolicyID(i int) {
+	if m.addpolicy_id != nil {
+		*m.addpolicy_id += i
+	} else {
+		m.addpolicy_id = &i
+	}
+}
+
+// AddedPolicyID returns the value that was added to the "policy_id" field in this mutation.
+func (m *VLANTranslationRuleMutation) AddedPolicyID() (r int, exists bool) {
+	v := m.addpolicy_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetPolicyID resets all changes to the "policy_id" field.
+func (m *VLANTranslationRuleMutation) ResetPolicyID() {
+	m.policy_id = nil
+	m.addpolicy_id = nil
+}
+
+// SetLocalVid sets the "local_vid" field.
+func (m *VLANTranslationRuleMutation) SetLocalVid(i int) {
+	m.local_vid = &i
+	m.addlocal_vid = nil
+}
+
+// LocalVid returns the value of the "local_vid" field in the mutation.
+func (m *VLANTranslationRuleMutation) LocalVid() (r int, exists bool) {
+	v := m.local_vid
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddLocalVid adds i to the "local_vid" field.
+func (m *VLANTranslationRuleMutation) AddLocalVid(i int) {
+	if m.addlocal_vid != nil {
+		*m.addlocal_vid += i
+	} else {
+		m.addlocal_vid = &i
+	}
+}
+
+// AddedLocalVid returns the value that was added to the "local_vid" field in this mutation.
+func (m *VLANTranslationRuleMutation) AddedLocalVid() (r int, exists bool) {
+	v := m.addlocal_vid
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetLocalVid resets all changes to the "local_vid" field.
+func (m *VLANTranslationRuleMutation) ResetLocalVid() {
+	m.local_vid = nil
+	m.addlocal_vid = nil
+}
+
+// SetRemoteVid sets the "remote_vid" field.
+func (m *VLANTranslationRuleMutation) SetRemoteVid(i int) {
+	m.remote_vid = &i
+	m.addremote_vid = nil
+}
+
+// RemoteVid returns the value of the "remote_vid" field in the mutation.
+func (m *VLANTranslationRuleMutation) RemoteVid() (r int, exists bool) {
+	v := m.remote_vid
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddRemoteVid adds i to the "remote_vid" field.
+func (m *VLANTranslationRuleMutation) AddRemoteVid(i int) {
+	if m.addremote_vid != nil {
+		*m.addremote_vid += i
+	} else {
+		m.addremote_vid = &i
+	}
+}
+
+// AddedRemoteVid returns the value that was added to the "remote_vid" field in this mutation.
+func (m *VLANTranslationRuleMutation) AddedRemoteVid() (r int, exists bool) {
+	v := m.addremote_vid
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetRemoteVid resets all changes to the "remote_vid" field.
+func (m *VLANTranslationRuleMutation) ResetRemoteVid() {
+	m.remote_vid = nil
+	m.addremote_vid = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *VLANTranslationRuleMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *VLANTranslationRuleMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *VLANTranslationRuleMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetPolicyName sets the "_policy_name" field.
+func (m *VLANTranslationRuleMutation) SetPolicyName(s string) {
+	m.__policy_name = &s
+}
+
+// PolicyName returns the value of the "_policy_name" field in the mutation.
+func (m *VLANTranslationRuleMutation) PolicyName() (r string, exists bool) {
+	v := m.__policy_name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetPolicyName resets all changes to the "_policy_name" field.
+func (m *VLANTranslationRuleMutation) ResetPolicyName() {
+	m.__policy_name = nil
+}
+
+// Where appends a list predicates to the VLANTranslationRuleMutation builder.
+func (m *VLANTranslationRuleMutation) Where(ps ...predicate.VLANTranslationRule) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the VLANTranslationRuleMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *VLANTranslationRuleMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.VLANTranslationRule, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *VLANTranslationRuleMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *VLANTranslationRuleMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (VLANTranslationRule).
+func (m *VLANTranslationRuleMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *VLANTranslationRuleMutation) Fields() []string {
+	fields := make([]string, 0, 7)
+	if m.created != nil {
+		fields = append(fields, vlantranslationrule.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, vlantranslationrule.FieldLastUpdated)
+	}
+	if m.policy_id != nil {
+		fields = append(fields, vlantranslationrule.FieldPolicyID)
+	}
+	if m.local_vid != nil {
+		fields = append(fields, vlantranslationrule.FieldLocalVid)
+	}
+	if m.remote_vid != nil {
+		fields = append(fields, vlantranslationrule.FieldRemoteVid)
+	}
+	if m.description != nil {
+		fields = append(fields, vlantranslationrule.FieldDescription)
+	}
+	if m.__policy_name != nil {
+		fields = append(fields, vlantranslationrule.FieldPolicyName)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *VLANTranslationRuleMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case vlantranslationrule.FieldCreated:
+		return m.Created()
+	case vlantranslationrule.FieldLastUpdated:
+		return m.LastUpdated()
+	case vlantranslationrule.FieldPolicyID:
+		return m.PolicyID()
+	case vlantranslationrule.FieldLocalVid:
+		return m.LocalVid()
+	case vlantranslationrule.FieldRemoteVid:
+		return m.RemoteVid()
+	case vlantranslationrule.FieldDescription:
+		return m.Description()
+	case vlantranslationrule.FieldPolicyName:
+		return m.PolicyName()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *VLANTranslationRuleMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case vlantranslationrule.FieldCreated, vlantranslationrule.FieldLastUpdated, vlantranslationrule.FieldPolicyID, vlantranslationrule.FieldLocalVid, vlantranslationrule.FieldRemoteVid, vlantranslationrule.FieldDescription, vlantranslationrule.FieldPolicyName:
+	default:
+		return nil, fmt.Errorf("unknown VLANTranslationRule field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case vlantranslationrule.FieldCreated:
+		return old.Created, nil
+	case vlantranslationrule.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case vlantranslationrule.FieldPolicyID:
+		return old.PolicyID, nil
+	case vlantranslationrule.FieldLocalVid:
+		return old.LocalVid, nil
+	case vlantranslationrule.FieldRemoteVid:
+		return old.RemoteVid, nil
+	case vlantranslationrule.FieldDescription:
+		return old.Description, nil
+	case vlantranslationrule.FieldPolicyName:
+		return old.PolicyName, nil
+	}
+	return nil, fmt.Errorf("unknown VLANTranslationRule field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *VLANTranslationRuleMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case vlantranslationrule.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case vlantranslationrule.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case vlantranslationrule.FieldPolicyID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPolicyID(v)
+		return nil
+	case vlantranslationrule.FieldLocalVid:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLocalVid(v)
+		return nil
+	case vlantranslationrule.FieldRemoteVid:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRemoteVid(v)
+		return nil
+	case vlantranslationrule.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case vlantranslationrule.FieldPolicyName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPolicyName(v)
+		return nil
+	}
+	return fmt.Errorf("unknown VLANTranslationRule field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *VLANTranslationRuleMutation) AddedFields() []string {
+	var fields []string
+	if m.addpolicy_id != nil {
+		fields = append(fields, vlantranslationrule.FieldPolicyID)
+	}
+	if m.addlocal_vid != nil {
+		fields = append(fields, vlantranslationrule.FieldLocalVid)
+	}
+	if m.addremote_vid != nil {
+		fields = append(fields, vlantranslationrule.FieldRemoteVid)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *VLANTranslationRuleMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case vlantranslationrule.FieldPolicyID:
+		return m.AddedPolicyID()
+	case vlantranslationrule.FieldLocalVid:
+		return m.AddedLocalVid()
+	case vlantranslationrule.FieldRemoteVid:
+		return m.AddedRemoteVid()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *VLANTranslationRuleMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case vlantranslationrule.FieldPolicyID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPolicyID(v)
+		return nil
+	case vlantranslationrule.FieldLocalVid:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddLocalVid(v)
+		return nil
+	case vlantranslationrule.FieldRemoteVid:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddRemoteVid(v)
+		return nil
+	}
+	return fmt.Errorf("unknown VLANTranslationRule numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *VLANTranslationRuleMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(vlantranslationrule.FieldCreated) {
+		fields = append(fields, vlantranslationrule.FieldCreated)
+	}
+	if m.FieldCleared(vlantranslationrule.FieldLastUpdated) {
+		fields = append(fields, vlantranslationrule.FieldLastUpdated)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *VLANTranslationRuleMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *VLANTranslationRuleMutation) ClearField(name string) error {
+	switch name {
+	case vlantranslationrule.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case vlantranslationrule.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	}
+	return fmt.Errorf("unknown VLANTranslationRule nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *VLANTranslationRuleMutation) ResetField(name string) error {
+	switch name {
+	case vlantranslationrule.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case vlantranslationrule.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case vlantranslationrule.FieldPolicyID:
+		m.ResetPolicyID()
+		return nil
+	case vlantranslationrule.FieldLocalVid:
+		m.ResetLocalVid()
+		return nil
+	case vlantranslationrule.FieldRemoteVid:
+		m.ResetRemoteVid()
+		return nil
+	case vlantranslationrule.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case vlantranslationrule.FieldPolicyName:
+		m.ResetPolicyName()
+		return nil
+	}
+	return fmt.Errorf("unknown VLANTranslationRule field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *VLANTranslationRuleMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *VLANTranslationRuleMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *VLANTranslationRuleMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *VLANTranslationRuleMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *VLANTranslationRuleMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *VLANTranslationRuleMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *VLANTranslationRuleMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown VLANTranslationRule unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *VLANTranslationRuleMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown VLANTranslationRule edge %s", name)
+}
+
 // VRFMutation represents an operation that mutates the VRF nodes in the graph.
 type VRFMutation struct {
 	config
-	op                Op
-	typ               string
-	id                *int
-	created           *time.Time
-	last_updated      *time.Time
-	custom_field_data *map[string]interface{}
-	description       *string
-	comments          *string
-	name              *string
-	__name_natural    *string
-	rd                *string
-	enforce_unique    *bool
-	clearedFields     map[string]struct{}
-	tenant            *int
-	clearedtenant     bool
-	done              bool
-	oldValue          func(context.Context) (*VRF, error)
-	predicates        []predicate.VRF
+	op                    Op
+	typ                   string
+	id                    *int
+	created               *time.Time
+	last_updated          *time.Time
+	custom_field_data     *map[string]interface{}
+	description           *string
+	comments              *string
+	name                  *string
+	__name_natural        *string
+	rd                    *string
+	enforce_unique        *bool
+	clearedFields         map[string]struct{}
+	tenant                *int
+	clearedtenant         bool
+	import_targets        map[int]struct{}
+	removedimport_targets map[int]struct{}
+	clearedimport_targets bool
+	export_targets        map[int]struct{}
+	removedexport_targets map[int]struct{}
+	clearedexport_targets bool
+	done                  bool
+	oldValue              func(context.Context) (*VRF, error)
+	predicates            []predicate.VRF
 }
 
 var _ ent.Mutation = (*VRFMutation)(nil)
@@ -73709,6 +80297,114 @@ func (m *VRFMutation) ResetTenant() {
 	m.clearedtenant = false
 }
 
+// AddImportTargetIDs adds the "import_targets" edge to the RouteTarget entity by ids.
+func (m *VRFMutation) AddImportTargetIDs(ids ...int) {
+	if m.import_targets == nil {
+		m.import_targets = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.import_targets[ids[i]] = struct{}{}
+	}
+}
+
+// ClearImportTargets clears the "import_targets" edge to the RouteTarget entity.
+func (m *VRFMutation) ClearImportTargets() {
+	m.clearedimport_targets = true
+}
+
+// ImportTargetsCleared reports if the "import_targets" edge to the RouteTarget entity was cleared.
+func (m *VRFMutation) ImportTargetsCleared() bool {
+	return m.clearedimport_targets
+}
+
+// RemoveImportTargetIDs removes the "import_targets" edge to the RouteTarget entity by IDs.
+func (m *VRFMutation) RemoveImportTargetIDs(ids ...int) {
+	if m.removedimport_targets == nil {
+		m.removedimport_targets = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.import_targets, ids[i])
+		m.removedimport_targets[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedImportTargets returns the removed IDs of the "import_targets" edge to the RouteTarget entity.
+func (m *VRFMutation) RemovedImportTargetsIDs() (ids []int) {
+	for id := range m.removedimport_targets {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ImportTargetsIDs returns the "import_targets" edge IDs in the mutation.
+func (m *VRFMutation) ImportTargetsIDs() (ids []int) {
+	for id := range m.import_targets {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetImportTargets resets all changes to the "import_targets" edge.
+func (m *VRFMutation) ResetImportTargets() {
+	m.import_targets = nil
+	m.clearedimport_targets = false
+	m.removedimport_targets = nil
+}
+
+// AddExportTargetIDs adds the "export_targets" edge to the RouteTarget entity by ids.
+func (m *VRFMutation) AddExportTargetIDs(ids ...int) {
+	if m.export_targets == nil {
+		m.export_targets = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.export_targets[ids[i]] = struct{}{}
+	}
+}
+
+// ClearExportTargets clears the "export_targets" edge to the RouteTarget entity.
+func (m *VRFMutation) ClearExportTargets() {
+	m.clearedexport_targets = true
+}
+
+// ExportTargetsCleared reports if the "export_targets" edge to the RouteTarget entity was cleared.
+func (m *VRFMutation) ExportTargetsCleared() bool {
+	return m.clearedexport_targets
+}
+
+// RemoveExportTargetIDs removes the "export_targets" edge to the RouteTarget entity by IDs.
+func (m *VRFMutation) RemoveExportTargetIDs(ids ...int) {
+	if m.removedexport_targets == nil {
+		m.removedexport_targets = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.export_targets, ids[i])
+		m.removedexport_targets[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedExportTargets returns the removed IDs of the "export_targets" edge to the RouteTarget entity.
+func (m *VRFMutation) RemovedExportTargetsIDs() (ids []int) {
+	for id := range m.removedexport_targets {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ExportTargetsIDs returns the "export_targets" edge IDs in the mutation.
+func (m *VRFMutation) ExportTargetsIDs() (ids []int) {
+	for id := range m.export_targets {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetExportTargets resets all changes to the "export_targets" edge.
+func (m *VRFMutation) ResetExportTargets() {
+	m.export_targets = nil
+	m.clearedexport_targets = false
+	m.removedexport_targets = nil
+}
+
 // Where appends a list predicates to the VRFMutation builder.
 func (m *VRFMutation) Where(ps ...predicate.VRF) {
 	m.predicates = append(m.predicates, ps...)
@@ -74040,9 +80736,15 @@ func (m *VRFMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *VRFMutation) AddedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 3)
 	if m.tenant != nil {
 		edges = append(edges, vrf.EdgeTenant)
+	}
+	if m.import_targets != nil {
+		edges = append(edges, vrf.EdgeImportTargets)
+	}
+	if m.export_targets != nil {
+		edges = append(edges, vrf.EdgeExportTargets)
 	}
 	return edges
 }
@@ -74055,27 +80757,65 @@ func (m *VRFMutation) AddedIDs(name string) []ent.Value {
 		if id := m.tenant; id != nil {
 			return []ent.Value{*id}
 		}
+	case vrf.EdgeImportTargets:
+		ids := make([]ent.Value, 0, len(m.import_targets))
+		for id := range m.import_targets {
+			ids = append(ids, id)
+		}
+		return ids
+	case vrf.EdgeExportTargets:
+		ids := make([]ent.Value, 0, len(m.export_targets))
+		for id := range m.export_targets {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *VRFMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 3)
+	if m.removedimport_targets != nil {
+		edges = append(edges, vrf.EdgeImportTargets)
+	}
+	if m.removedexport_targets != nil {
+		edges = append(edges, vrf.EdgeExportTargets)
+	}
 	return edges
 }
 
 // RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
 // the given name in this mutation.
 func (m *VRFMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case vrf.EdgeImportTargets:
+		ids := make([]ent.Value, 0, len(m.removedimport_targets))
+		for id := range m.removedimport_targets {
+			ids = append(ids, id)
+		}
+		return ids
+	case vrf.EdgeExportTargets:
+		ids := make([]ent.Value, 0, len(m.removedexport_targets))
+		for id := range m.removedexport_targets {
+			ids = append(ids, id)
+		}
+		return ids
+	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *VRFMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 3)
 	if m.clearedtenant {
 		edges = append(edges, vrf.EdgeTenant)
+	}
+	if m.clearedimport_targets {
+		edges = append(edges, vrf.EdgeImportTargets)
+	}
+	if m.clearedexport_targets {
+		edges = append(edges, vrf.EdgeExportTargets)
 	}
 	return edges
 }
@@ -74086,6 +80826,10 @@ func (m *VRFMutation) EdgeCleared(name string) bool {
 	switch name {
 	case vrf.EdgeTenant:
 		return m.clearedtenant
+	case vrf.EdgeImportTargets:
+		return m.clearedimport_targets
+	case vrf.EdgeExportTargets:
+		return m.clearedexport_targets
 	}
 	return false
 }
@@ -74107,6 +80851,12 @@ func (m *VRFMutation) ResetEdge(name string) error {
 	switch name {
 	case vrf.EdgeTenant:
 		m.ResetTenant()
+		return nil
+	case vrf.EdgeImportTargets:
+		m.ResetImportTargets()
+		return nil
+	case vrf.EdgeExportTargets:
+		m.ResetExportTargets()
 		return nil
 	}
 	return fmt.Errorf("unknown VRF edge %s", name)

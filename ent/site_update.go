@@ -10,6 +10,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
+	"github.com/inventory/inventory/ent/asn"
 	"github.com/inventory/inventory/ent/predicate"
 	"github.com/inventory/inventory/ent/region"
 	"github.com/inventory/inventory/ent/site"
@@ -52,6 +53,27 @@ func (_u *SiteUpdate) ClearGroup() *SiteUpdate {
 func (_u *SiteUpdate) ClearTenant() *SiteUpdate {
 	_u.mutation.ClearTenant()
 	return _u
+}
+
+// ClearAsns clears all "asns" edges to the ASN entity.
+func (_u *SiteUpdate) ClearAsns() *SiteUpdate {
+	_u.mutation.ClearAsns()
+	return _u
+}
+
+// RemoveAsnIDs removes the "asns" edge to ASN entities by IDs.
+func (_u *SiteUpdate) RemoveAsnIDs(ids ...int) *SiteUpdate {
+	_u.mutation.RemoveAsnIDs(ids...)
+	return _u
+}
+
+// RemoveAsns removes "asns" edges to ASN entities.
+func (_u *SiteUpdate) RemoveAsns(v ...*ASN) *SiteUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveAsnIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -298,6 +320,51 @@ func (_u *SiteUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.AsnsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: false,
+			Table:   site.AsnsTable,
+			Columns: site.AsnsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(asn.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedAsnsIDs(); len(nodes) > 0 && !_u.mutation.AsnsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: false,
+			Table:   site.AsnsTable,
+			Columns: site.AsnsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(asn.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.AsnsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: false,
+			Table:   site.AsnsTable,
+			Columns: site.AsnsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(asn.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{site.Label}
@@ -340,6 +407,27 @@ func (_u *SiteUpdateOne) ClearGroup() *SiteUpdateOne {
 func (_u *SiteUpdateOne) ClearTenant() *SiteUpdateOne {
 	_u.mutation.ClearTenant()
 	return _u
+}
+
+// ClearAsns clears all "asns" edges to the ASN entity.
+func (_u *SiteUpdateOne) ClearAsns() *SiteUpdateOne {
+	_u.mutation.ClearAsns()
+	return _u
+}
+
+// RemoveAsnIDs removes the "asns" edge to ASN entities by IDs.
+func (_u *SiteUpdateOne) RemoveAsnIDs(ids ...int) *SiteUpdateOne {
+	_u.mutation.RemoveAsnIDs(ids...)
+	return _u
+}
+
+// RemoveAsns removes "asns" edges to ASN entities.
+func (_u *SiteUpdateOne) RemoveAsns(v ...*ASN) *SiteUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveAsnIDs(ids...)
 }
 
 // Where appends a list predicates to the SiteUpdate builder.
@@ -609,6 +697,51 @@ func (_u *SiteUpdateOne) sqlSave(ctx context.Context) (_node *Site, err error) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(tenant.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.AsnsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: false,
+			Table:   site.AsnsTable,
+			Columns: site.AsnsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(asn.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedAsnsIDs(); len(nodes) > 0 && !_u.mutation.AsnsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: false,
+			Table:   site.AsnsTable,
+			Columns: site.AsnsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(asn.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.AsnsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: false,
+			Table:   site.AsnsTable,
+			Columns: site.AsnsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(asn.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

@@ -14,6 +14,12 @@ import (
 // Tx is a transactional client that is created by calling Client.Tx().
 type Tx struct {
 	config
+	// ASN is the client for interacting with the ASN builders.
+	ASN *ASNClient
+	// ASNRange is the client for interacting with the ASNRange builders.
+	ASNRange *ASNRangeClient
+	// Aggregate is the client for interacting with the Aggregate builders.
+	Aggregate *AggregateClient
 	// ConsolePort is the client for interacting with the ConsolePort builders.
 	ConsolePort *ConsolePortClient
 	// ConsolePortTemplate is the client for interacting with the ConsolePortTemplate builders.
@@ -54,6 +60,8 @@ type Tx struct {
 	Group *GroupClient
 	// IPAddress is the client for interacting with the IPAddress builders.
 	IPAddress *IPAddressClient
+	// IPRange is the client for interacting with the IPRange builders.
+	IPRange *IPRangeClient
 	// InterfaceTemplate is the client for interacting with the InterfaceTemplate builders.
 	InterfaceTemplate *InterfaceTemplateClient
 	// InventoryItem is the client for interacting with the InventoryItem builders.
@@ -120,6 +128,8 @@ type Tx struct {
 	Region *RegionClient
 	// Role is the client for interacting with the Role builders.
 	Role *RoleClient
+	// RouteTarget is the client for interacting with the RouteTarget builders.
+	RouteTarget *RouteTargetClient
 	// Service is the client for interacting with the Service builders.
 	Service *ServiceClient
 	// ServiceTemplate is the client for interacting with the ServiceTemplate builders.
@@ -144,6 +154,10 @@ type Tx struct {
 	VLAN *VLANClient
 	// VLANGroup is the client for interacting with the VLANGroup builders.
 	VLANGroup *VLANGroupClient
+	// VLANTranslationPolicy is the client for interacting with the VLANTranslationPolicy builders.
+	VLANTranslationPolicy *VLANTranslationPolicyClient
+	// VLANTranslationRule is the client for interacting with the VLANTranslationRule builders.
+	VLANTranslationRule *VLANTranslationRuleClient
 	// VRF is the client for interacting with the VRF builders.
 	VRF *VRFClient
 	// VirtualChassis is the client for interacting with the VirtualChassis builders.
@@ -283,6 +297,9 @@ func (tx *Tx) Client() *Client {
 }
 
 func (tx *Tx) init() {
+	tx.ASN = NewASNClient(tx.config)
+	tx.ASNRange = NewASNRangeClient(tx.config)
+	tx.Aggregate = NewAggregateClient(tx.config)
 	tx.ConsolePort = NewConsolePortClient(tx.config)
 	tx.ConsolePortTemplate = NewConsolePortTemplateClient(tx.config)
 	tx.ConsoleServerPort = NewConsoleServerPortClient(tx.config)
@@ -303,6 +320,7 @@ func (tx *Tx) init() {
 	tx.FrontPortTemplate = NewFrontPortTemplateClient(tx.config)
 	tx.Group = NewGroupClient(tx.config)
 	tx.IPAddress = NewIPAddressClient(tx.config)
+	tx.IPRange = NewIPRangeClient(tx.config)
 	tx.InterfaceTemplate = NewInterfaceTemplateClient(tx.config)
 	tx.InventoryItem = NewInventoryItemClient(tx.config)
 	tx.InventoryItemRole = NewInventoryItemRoleClient(tx.config)
@@ -336,6 +354,7 @@ func (tx *Tx) init() {
 	tx.RearPortTemplate = NewRearPortTemplateClient(tx.config)
 	tx.Region = NewRegionClient(tx.config)
 	tx.Role = NewRoleClient(tx.config)
+	tx.RouteTarget = NewRouteTargetClient(tx.config)
 	tx.Service = NewServiceClient(tx.config)
 	tx.ServiceTemplate = NewServiceTemplateClient(tx.config)
 	tx.Site = NewSiteClient(tx.config)
@@ -348,6 +367,8 @@ func (tx *Tx) init() {
 	tx.User = NewUserClient(tx.config)
 	tx.VLAN = NewVLANClient(tx.config)
 	tx.VLANGroup = NewVLANGroupClient(tx.config)
+	tx.VLANTranslationPolicy = NewVLANTranslationPolicyClient(tx.config)
+	tx.VLANTranslationRule = NewVLANTranslationRuleClient(tx.config)
 	tx.VRF = NewVRFClient(tx.config)
 	tx.VirtualChassis = NewVirtualChassisClient(tx.config)
 	tx.VirtualDeviceContext = NewVirtualDeviceContextClient(tx.config)
@@ -361,7 +382,7 @@ func (tx *Tx) init() {
 // of them in order to commit or rollback the transaction.
 //
 // If a closed transaction is embedded in one of the generated entities, and the entity
-// applies a query, for example: ConsolePort.QueryXXX(), the query will be executed
+// applies a query, for example: ASN.QueryXXX(), the query will be executed
 // through the driver which created this transaction.
 //
 // Note that txDriver is not goroutine safe.

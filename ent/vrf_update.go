@@ -11,6 +11,7 @@ import (
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/predicate"
+	"github.com/inventory/inventory/ent/routetarget"
 	"github.com/inventory/inventory/ent/tenant"
 	"github.com/inventory/inventory/ent/vrf"
 )
@@ -38,6 +39,48 @@ func (_u *VRFUpdate) Mutation() *VRFMutation {
 func (_u *VRFUpdate) ClearTenant() *VRFUpdate {
 	_u.mutation.ClearTenant()
 	return _u
+}
+
+// ClearImportTargets clears all "import_targets" edges to the RouteTarget entity.
+func (_u *VRFUpdate) ClearImportTargets() *VRFUpdate {
+	_u.mutation.ClearImportTargets()
+	return _u
+}
+
+// RemoveImportTargetIDs removes the "import_targets" edge to RouteTarget entities by IDs.
+func (_u *VRFUpdate) RemoveImportTargetIDs(ids ...int) *VRFUpdate {
+	_u.mutation.RemoveImportTargetIDs(ids...)
+	return _u
+}
+
+// RemoveImportTargets removes "import_targets" edges to RouteTarget entities.
+func (_u *VRFUpdate) RemoveImportTargets(v ...*RouteTarget) *VRFUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveImportTargetIDs(ids...)
+}
+
+// ClearExportTargets clears all "export_targets" edges to the RouteTarget entity.
+func (_u *VRFUpdate) ClearExportTargets() *VRFUpdate {
+	_u.mutation.ClearExportTargets()
+	return _u
+}
+
+// RemoveExportTargetIDs removes the "export_targets" edge to RouteTarget entities by IDs.
+func (_u *VRFUpdate) RemoveExportTargetIDs(ids ...int) *VRFUpdate {
+	_u.mutation.RemoveExportTargetIDs(ids...)
+	return _u
+}
+
+// RemoveExportTargets removes "export_targets" edges to RouteTarget entities.
+func (_u *VRFUpdate) RemoveExportTargets(v ...*RouteTarget) *VRFUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveExportTargetIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -170,6 +213,96 @@ func (_u *VRFUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.ImportTargetsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: false,
+			Table:   vrf.ImportTargetsTable,
+			Columns: vrf.ImportTargetsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(routetarget.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedImportTargetsIDs(); len(nodes) > 0 && !_u.mutation.ImportTargetsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: false,
+			Table:   vrf.ImportTargetsTable,
+			Columns: vrf.ImportTargetsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(routetarget.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ImportTargetsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: false,
+			Table:   vrf.ImportTargetsTable,
+			Columns: vrf.ImportTargetsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(routetarget.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.ExportTargetsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: false,
+			Table:   vrf.ExportTargetsTable,
+			Columns: vrf.ExportTargetsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(routetarget.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedExportTargetsIDs(); len(nodes) > 0 && !_u.mutation.ExportTargetsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: false,
+			Table:   vrf.ExportTargetsTable,
+			Columns: vrf.ExportTargetsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(routetarget.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ExportTargetsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: false,
+			Table:   vrf.ExportTargetsTable,
+			Columns: vrf.ExportTargetsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(routetarget.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{vrf.Label}
@@ -200,6 +333,48 @@ func (_u *VRFUpdateOne) Mutation() *VRFMutation {
 func (_u *VRFUpdateOne) ClearTenant() *VRFUpdateOne {
 	_u.mutation.ClearTenant()
 	return _u
+}
+
+// ClearImportTargets clears all "import_targets" edges to the RouteTarget entity.
+func (_u *VRFUpdateOne) ClearImportTargets() *VRFUpdateOne {
+	_u.mutation.ClearImportTargets()
+	return _u
+}
+
+// RemoveImportTargetIDs removes the "import_targets" edge to RouteTarget entities by IDs.
+func (_u *VRFUpdateOne) RemoveImportTargetIDs(ids ...int) *VRFUpdateOne {
+	_u.mutation.RemoveImportTargetIDs(ids...)
+	return _u
+}
+
+// RemoveImportTargets removes "import_targets" edges to RouteTarget entities.
+func (_u *VRFUpdateOne) RemoveImportTargets(v ...*RouteTarget) *VRFUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveImportTargetIDs(ids...)
+}
+
+// ClearExportTargets clears all "export_targets" edges to the RouteTarget entity.
+func (_u *VRFUpdateOne) ClearExportTargets() *VRFUpdateOne {
+	_u.mutation.ClearExportTargets()
+	return _u
+}
+
+// RemoveExportTargetIDs removes the "export_targets" edge to RouteTarget entities by IDs.
+func (_u *VRFUpdateOne) RemoveExportTargetIDs(ids ...int) *VRFUpdateOne {
+	_u.mutation.RemoveExportTargetIDs(ids...)
+	return _u
+}
+
+// RemoveExportTargets removes "export_targets" edges to RouteTarget entities.
+func (_u *VRFUpdateOne) RemoveExportTargets(v ...*RouteTarget) *VRFUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveExportTargetIDs(ids...)
 }
 
 // Where appends a list predicates to the VRFUpdate builder.
@@ -355,6 +530,96 @@ func (_u *VRFUpdateOne) sqlSave(ctx context.Context) (_node *VRF, err error) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(tenant.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.ImportTargetsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: false,
+			Table:   vrf.ImportTargetsTable,
+			Columns: vrf.ImportTargetsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(routetarget.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedImportTargetsIDs(); len(nodes) > 0 && !_u.mutation.ImportTargetsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: false,
+			Table:   vrf.ImportTargetsTable,
+			Columns: vrf.ImportTargetsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(routetarget.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ImportTargetsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: false,
+			Table:   vrf.ImportTargetsTable,
+			Columns: vrf.ImportTargetsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(routetarget.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.ExportTargetsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: false,
+			Table:   vrf.ExportTargetsTable,
+			Columns: vrf.ExportTargetsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(routetarget.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedExportTargetsIDs(); len(nodes) > 0 && !_u.mutation.ExportTargetsCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: false,
+			Table:   vrf.ExportTargetsTable,
+			Columns: vrf.ExportTargetsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(routetarget.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ExportTargetsIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: false,
+			Table:   vrf.ExportTargetsTable,
+			Columns: vrf.ExportTargetsPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(routetarget.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

@@ -70,6 +70,11 @@ type Filter struct {
 	// Fixed is the lookup the base name applies (time_after is "time"
 	// with gte); such a filter takes no suffixes.
 	Fixed string
+	// Exists makes a Custom filter Django's ModelChoiceFilter: its last
+	// value must name a row of Exists.Table by Exists.Column (an id column
+	// takes whole numbers), checked with Options.Exec as ForeignAttr
+	// checks its values.
+	Exists *Through
 
 	cf *CustomField
 }
@@ -285,7 +290,20 @@ func (s *Spec) build(ctx context.Context, f *Filter, lookup string, raw []string
 		if f.Func == nil {
 			return nil, fmt.Errorf("filters: custom filter %q has no Func", f.Name)
 		}
-		return f.Func(lookup, raw)
+		pred, err := f.Func(lookup, raw)
+		if err != nil || pred == nil || f.Exists == nil {
+			return pred, err
+		}
+		v := []any{raw[len(raw)-1]}
+		if f.Exists.Column == "id" {
+			if v[0], err = parseInt(raw[len(raw)-1], "Enter a whole number."); err != nil {
+				return nil, err
+			}
+		}
+		if _, err := resolve(ctx, opt, f.Exists.Table, f.Exists.Column, raw[len(raw)-1:], v); err != nil {
+			return nil, err
+		}
+		return pred, nil
 	}
 	if f.cf != nil {
 		return s.buildCF(f, lookup, raw, opt)
@@ -744,6 +762,32 @@ func Search(columns ...string) func(lookup string, values []string) (func(*sql.S
 			fs := make([]frag, len(columns))
 			for i, c := range columns {
 				fs[i] = cmp(pg, fr(sel.C(c)), "ic", v)
+			}
+			return join(" OR ", fs)
+		}), nil
+	}
+}
+
+// SearchOrNumber is Search that also matches the rows whose integer
+// columns numbers equal the value when it is a whole number, as NetBox's
+// searches that try int(value) do (an ASN's number, a VLAN translation
+// rule's VLAN IDs).
+func SearchOrNumber(columns, numbers []string) func(lookup string, values []string) (func(*sql.Selector), error) {
+	return func(_ string, values []string) (func(*sql.Selector), error) {
+		v := values[len(values)-1]
+		if strings.TrimSpace(v) == "" {
+			return nil, nil
+		}
+		n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+		return where(func(sel *sql.Selector, pg bool) frag {
+			var fs []frag
+			for _, c := range columns {
+				fs = append(fs, cmp(pg, fr(sel.C(c)), "ic", v))
+			}
+			if err == nil {
+				for _, c := range numbers {
+					fs = append(fs, cmp(pg, fr(sel.C(c)), "", n))
+				}
 			}
 			return join(" OR ", fs)
 		}), nil

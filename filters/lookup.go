@@ -2,6 +2,7 @@ package filters
 
 import (
 	"fmt"
+	"regexp"
 
 	"entgo.io/ent/dialect/sql"
 )
@@ -93,6 +94,11 @@ func Lookup(column, lookup string, value any) (Cond, error) {
 	for i, v := range vals {
 		if v == nil {
 			vals[i] = null
+		}
+		if s, ok := v.(string); ok && (base == "regex" || base == "iregex") {
+			if _, err := regexp.Compile(s); err != nil {
+				return nil, invalid("Enter a valid regular expression.")
+			}
 		}
 	}
 	return func(sel *sql.Selector) *sql.Predicate {

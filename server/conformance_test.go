@@ -27,7 +27,9 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"math/big"
 	"net/http"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -1820,13 +1822,18 @@ func vary(d *resource.Descriptor, p map[string]any, k int) map[string]any {
 				if len(f.Choices) == 0 { // plain-value choices keep their value
 					v = fmt.Sprintf("%sx%d", x, k)
 				}
+			case "cidr-aggregate", "ip-with-mask":
+				// Address space that may not overlap (aggregates, IP
+				// ranges) moves by k networks of its own size.
+				v = shiftIP(x, k)
 			}
 		case float64:
-			if f.Kind == resource.KindInt && inUnique[name] {
+			// (An integer id referring to another model stays.)
+			if f.Kind == resource.KindInt && inUnique[name] && f.Target == "" {
 				v = x + float64(k)
 			}
 		case int:
-			if f.Kind == resource.KindInt && inUnique[name] {
+			if f.Kind == resource.KindInt && inUnique[name] && f.Target == "" {
 				v = x + k
 			}
 		case []any:
@@ -1848,4 +1855,25 @@ func vary(d *resource.Descriptor, p map[string]any, k int) map[string]any {
 		out[name] = v
 	}
 	return out
+}
+
+// shiftIP moves an address or prefix with mask by k networks of its size
+// (10.0.0.10/24 by 2: 10.0.2.10/24), keeping its host bits.
+func shiftIP(s string, k int) string {
+	p, err := netip.ParsePrefix(s)
+	if err != nil {
+		return s
+	}
+	b := p.Addr().AsSlice()
+	n := new(big.Int).SetBytes(b)
+	n.Add(n, new(big.Int).Lsh(big.NewInt(int64(k)), uint(p.Addr().BitLen()-p.Bits())))
+	if n.BitLen() > len(b)*8 {
+		return s
+	}
+	out := n.FillBytes(make([]byte, len(b)))
+	a, ok := netip.AddrFromSlice(out)
+	if !ok {
+		return s
+	}
+	return netip.PrefixFrom(a, p.Bits()).String()
 }

@@ -338,3 +338,107 @@ func TestDCIMComponentCascade(t *testing.T) {
 		}
 	})
 }
+
+// TestDCIMComponentFilters: the filters that reach across a device's
+// virtual chassis, its VDCs and its MAC addresses (NetBox's
+// InterfaceFilterSet, DeviceComponentFilterSet and DeviceFilterSet).
+func TestDCIMComponentFilters(t *testing.T) {
+	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+		ids := componentsWorld(t, e)
+		add := func(key, path string, body map[string]any) {
+			ids[key] = int(e.Must(http.StatusCreated, "POST", path, resolveRefs(ids, body)).Object()["id"].(float64))
+		}
+		patch := func(path, key string, body map[string]any) {
+			e.Must(http.StatusOK, "PATCH", fmt.Sprintf("%s%d/", path, ids[key]), resolveRefs(ids, body))
+		}
+		// d1 masters a chassis with d2, whose management interface stays
+		// its own; eth1 is in d1's VDC 7.
+		add("mgmt0", compPath("interfaces"), map[string]any{"device": "@d2", "name": "mgmt0", "type": "1000base-t",
+			"mgmt_only": true})
+		add("vc", "/api/dcim/virtual-chassis/", map[string]any{"name": "stack"})
+		patch("/api/dcim/devices/", "d1", map[string]any{"virtual_chassis": "@vc", "vc_position": 1})
+		patch("/api/dcim/devices/", "d2", map[string]any{"virtual_chassis": "@vc", "vc_position": 2})
+		patch("/api/dcim/virtual-chassis/", "vc", map[string]any{"master": "@d1"})
+		add("vdc", "/api/dcim/virtual-device-contexts/", map[string]any{"device": "@d1", "name": "ctx1",
+			"identifier": 7, "status": "active"})
+		patch(compPath("interfaces"), "eth1", map[string]any{"vdcs": []any{"@vdc"}})
+		id := func(key string) string { return fmt.Sprint(ids[key]) }
+		cases := []struct {
+			path, query string
+			want        int // results; -1: a 400 naming the parameter
+		}{
+			// The member's own interfaces, and the chassis' that are not
+			// management-only.
+			{compPath("interfaces"), "virtual_chassis_member=d2", 5},
+			{compPath("interfaces"), "virtual_chassis_member_id=" + id("d2"), 5},
+			{compPath("interfaces"), "virtual_chassis_member_id=x", -1},
+			// ..._or_master: only the master brings the chassis along.
+			{compPath("interfaces"), "virtual_chassis_member_or_master=d2", 2},
+			{compPath("interfaces"), "virtual_chassis_member_or_master_id=" + id("d1"), 4},
+			{compPath("interfaces"), "virtual_chassis_member=d3", 0},
+			{compPath("interfaces"), "virtual_chassis_id=" + id("vc"), 5},
+			{compPath("interfaces"), "virtual_chassis=stack", 5},
+			{compPath("power-ports"), "virtual_chassis=stack", 2},
+			{compPath("power-ports"), "virtual_chassis_id__n=" + id("vc"), 0},
+			{compPath("interfaces"), "vdc=ctx1", 1},
+			{compPath("interfaces"), "vdc_id=" + id("vdc"), 1},
+			{compPath("interfaces"), "vdc_identifier=7", 1},
+			{compPath("interfaces"), "vdc_identifier__n=7", 4},
+			{compPath("interfaces"), "vdc_identifier=seven", -1},
+			{"/api/dcim/virtual-device-contexts/", "interface_id=" + id("eth1"), 1},
+			{"/api/dcim/virtual-device-contexts/", "interface_id=" + id("eth2"), 0},
+			// MAC addresses: exact in any notation, and the text lookups
+			// on the stored form.
+			{compPath("interfaces"), "mac_address=0000.5e00.5302", 1},
+			{compPath("interfaces"), "mac_address__ic=5e:00:53:0", 1},
+			{compPath("interfaces"), "mac_address__nisw=00:00:5E", 4},
+			{compPath("interfaces"), "mac_address__iew=53:02&mac_address__iew=53:01", 1},
+			{compPath("mac-addresses"), "mac_address__isw=00:00:5e", 2},
+			{compPath("mac-addresses"), "mac_address__ie=00:00:5e:00:53:01", 1},
+			{compPath("mac-addresses"), "mac_address__n=00:00:5e:00:53:01", 1},
+			{"/api/dcim/devices/", "mac_address=00-00-5e-00-53-02", 1},
+			{"/api/dcim/devices/", "mac_address__ic=53:02", 1},
+			{"/api/dcim/devices/", "mac_address__n=00:00:5e:00:53:02", 2},
+			{"/api/dcim/devices/", "mac_address=not-a-mac", 0},
+			{dtPath, "device_count=3", 1},
+			{dtPath, "device_count__gte=4", 0},
+		}
+		for _, c := range cases {
+			if c.want < 0 {
+				name, _, _ := strings.Cut(c.query, "=")
+				if b := e.Must(http.StatusBadRequest, "GET", c.path+"?"+c.query, nil).Object(); b[name] == nil {
+					t.Errorf("%s?%s: 400 does not name %s: %v", c.path, c.query, name, b)
+				}
+				continue
+			}
+			if n := len(e.Must(http.StatusOK, "GET", c.path+"?"+c.query, nil).Results()); n != c.want {
+				t.Errorf("%s?%s: %d results, want %d", c.path, c.query, n, c.want)
+			}
+		}
+		// A LAG, parent or bridge may be on another member of the chassis,
+		// not on a device outside it.
+		add("lag3", compPath("interfaces"), map[string]any{"device": "@d3", "name": "ae3", "type": "lag"})
+		e.Must(http.StatusCreated, "POST", compPath("interfaces"), map[string]any{"device": ids["d2"], "name": "xe-1/0/0",
+			"type": "10gbase-x-sfpp", "lag": ids["lag1"], "bridge": ids["eth1"]})
+		e.Must(http.StatusCreated, "POST", compPath("interfaces"), map[string]any{"device": ids["d2"], "name": "ae0.10",
+			"type": "virtual", "parent": ids["lag1"]})
+		for _, c := range []struct {
+			device, field, target, text string
+		}{
+			{"d2", "lag", "lag3", "The selected LAG interface (ae3) belongs to d3, which is not part of virtual chassis stack."},
+			{"d2", "parent", "lag3", "belongs to d3, which is not part of virtual chassis stack."},
+			{"d2", "bridge", "lag3", "The selected bridge interface (ae3) belongs to d3, which is not part of virtual chassis stack."},
+			{"d3", "lag", "lag1", "The selected LAG interface (ae0) belongs to a different device (d1)."},
+		} {
+			typ := "10gbase-x-sfpp"
+			if c.field == "parent" {
+				typ = "virtual"
+			}
+			b := e.Must(http.StatusBadRequest, "POST", compPath("interfaces"), map[string]any{"device": ids[c.device],
+				"name": "refused", "type": typ, c.field: ids[c.target]}).Object()
+			if msgs, _ := b[c.field].([]any); len(msgs) != 1 || !strings.Contains(fmt.Sprint(msgs[0]), c.text) {
+				t.Errorf("%s on %s to %s: %v, want %q", c.field, c.device, c.target, b, c.text)
+			}
+		}
+	})
+}

@@ -299,3 +299,73 @@ func jsonText(t *testing.T, v any) string {
 	}
 	return string(b)
 }
+
+// TestPlacementFollows: what sits in a location, rack or device follows it
+// when it moves (NetBox's handle_location_site_change,
+// handle_rack_site_change and handle_device_site_change), and the
+// components' site, location and rack filters read where their device is
+// now.
+func TestPlacementFollows(t *testing.T) {
+	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+		w := newDeviceWorld(t, e)
+		a := w.e
+		mk := func(path string, body map[string]any) int {
+			return idOf(a.Must(http.StatusCreated, "POST", path, body).Object())
+		}
+		row := mk("/api/dcim/locations/", map[string]any{"name": "Row 1", "slug": "row-1", "site": w.siteA, "parent": w.locA})
+		r1 := idOf(w.rack(t, map[string]any{"name": "R1", "site": w.siteA, "location": row}))
+		d1 := mk(devPath, w.device(w.oneU, "name", "d1", "rack", r1, "location", row))
+		d2 := mk(devPath, w.device(w.oneU, "name", "d2"))
+		mk("/api/dcim/interfaces/", map[string]any{"device": d1, "name": "ge-0/0/0", "type": "1000base-t"})
+		mk("/api/dcim/console-ports/", map[string]any{"device": d2, "name": "con"})
+		mk("/api/ipam/prefixes/", map[string]any{"prefix": "10.1.0.0/24", "scope_type": "dcim.location", "scope_id": row})
+		count := func(path, q string) int {
+			return len(a.Must(http.StatusOK, "GET", path+"?"+q, nil).Results())
+		}
+		expect := func(step string, want map[string]int) {
+			t.Helper()
+			for q, n := range want {
+				path, query, _ := strings.Cut(q, "?")
+				if got := count(path, query); got != n {
+					t.Errorf("%s: %s gives %d, want %d", step, q, got, n)
+				}
+			}
+		}
+		at := func(path string, id int) map[string]any {
+			return a.Must(http.StatusOK, "GET", fmt.Sprintf("%s%d/", path, id), nil).Object()
+		}
+		q := func(path, key string, id int) string { return fmt.Sprintf("%s?%s=%d", path, key, id) }
+		ifaces, cons := "/api/dcim/interfaces/", "/api/dcim/console-ports/"
+		expect("created", map[string]int{q(ifaces, "location_id", row): 1, q(ifaces, "rack_id", r1): 1,
+			q(ifaces, "site_id", w.siteA): 1, q(cons, "site_id", w.siteA): 1, q(cons, "location_id", row): 0})
+
+		// A device moves: its components' cached scope follows.
+		a.Must(http.StatusOK, "PATCH", fmt.Sprintf("%s%d/", devPath, d2), map[string]any{"site": w.siteB, "location": w.locB})
+		expect("device moved", map[string]int{q(cons, "site_id", w.siteB): 1, q(cons, "location_id", w.locB): 1,
+			q(cons, "site_id", w.siteA): 0})
+
+		// A rack moves within its site: its devices and their components follow.
+		a.Must(http.StatusOK, "PATCH", fmt.Sprintf("/api/dcim/racks/%d/", r1), map[string]any{"location": w.locA})
+		if l := asObject(at(devPath, d1)["location"]); l["id"] != float64(w.locA) {
+			t.Errorf("device in a moved rack: location %v, want %d", l, w.locA)
+		}
+		expect("rack moved", map[string]int{q(ifaces, "location_id", w.locA): 1, q(ifaces, "location_id", row): 0})
+
+		// A location moves to another site: its descendants, the racks and
+		// devices in them, their components and the prefixes scoped there
+		// follow.
+		a.Must(http.StatusOK, "PATCH", fmt.Sprintf("/api/dcim/racks/%d/", r1), map[string]any{"location": row})
+		a.Must(http.StatusOK, "PATCH", fmt.Sprintf("/api/dcim/locations/%d/", w.locA), map[string]any{"site": w.siteB})
+		if s := asObject(at("/api/dcim/locations/", row)["site"]); s["id"] != float64(w.siteB) {
+			t.Errorf("child of a moved location: site %v, want %d", s, w.siteB)
+		}
+		for path, id := range map[string]int{"/api/dcim/racks/": r1, devPath: d1} {
+			if s := asObject(at(path, id)["site"]); s["id"] != float64(w.siteB) {
+				t.Errorf("%s%d/ in a moved location: site %v, want %d", path, id, s, w.siteB)
+			}
+		}
+		expect("location moved", map[string]int{q(ifaces, "site_id", w.siteB): 1, q(ifaces, "site_id", w.siteA): 0,
+			q("/api/ipam/prefixes/", "site_id", w.siteB): 1, q("/api/ipam/prefixes/", "site_id", w.siteA): 0,
+			q(devPath, "site_id", w.siteA): 0})
+	})
+}

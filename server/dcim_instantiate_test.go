@@ -80,6 +80,12 @@ func TestInstantiatePortsAndInterfaces(t *testing.T) {
 			if len(maps) != 1 || asObject(maps[0])["rear_port"] != rears[0]["id"] || asObject(maps[0])["rear_port_position"] != float64(2) {
 				t.Errorf("front port rear_ports %v: want the device's rear port %v at position 2", fronts[0]["rear_ports"], rears[0]["id"])
 			}
+			// The rear port shows the same mapping from its side.
+			back, _ := rears[0]["front_ports"].([]any)
+			if len(back) != 1 || asObject(back[0])["front_port"] != fronts[0]["id"] || asObject(back[0])["position"] != float64(2) ||
+				asObject(back[0])["front_port_position"] != float64(1) {
+				t.Errorf("rear port front_ports %v: want the device's front port %v, position 2 to 1", rears[0]["front_ports"], fronts[0]["id"])
+			}
 			d := e.Must(http.StatusOK, "GET", fmt.Sprintf("%s%d/", devPath, dev), nil).Object()
 			for field, want := range map[string]int{"interface_count": n, "power_port_count": 2, "power_outlet_count": 1,
 				"rear_port_count": 1, "front_port_count": 1} {

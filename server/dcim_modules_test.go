@@ -190,6 +190,13 @@ func TestInstallModule(t *testing.T) {
 		if mod["display"] != fmt.Sprintf("FPC3: MPC7E (%v)", mod["id"]) {
 			t.Errorf("module display %v", mod["display"])
 		}
+		// A renamed bay or module type renames the module's display.
+		e.Must(http.StatusOK, "PATCH", fmt.Sprintf("%s%d/", mbPath, fpc), map[string]any{"name": "FPC 3"})
+		e.Must(http.StatusOK, "PATCH", fmt.Sprintf("/api/dcim/module-types/%d/", w["mt"]), map[string]any{"model": "MPC7E-MRATE"})
+		if d := e.Must(http.StatusOK, "GET", fmt.Sprintf("%s%v/", modPath, mod["id"]), nil).Object()["display"]; d != fmt.Sprintf("FPC 3: MPC7E-MRATE (%v)", mod["id"]) {
+			t.Errorf("module display after renames: %v", d)
+		}
+		e.Must(http.StatusOK, "PATCH", fmt.Sprintf("%s%d/", mbPath, fpc), map[string]any{"name": "FPC3"})
 		if _, shown := mod["replicate_components"]; shown {
 			t.Errorf("write-only replicate_components rendered: %v", mod)
 		}
@@ -360,6 +367,40 @@ func TestParentDevice(t *testing.T) {
 		three := cost(fmt.Sprintf("%s?id=%d&id=%d&id=%d", devPath, child, loose, parent))
 		if one != three {
 			t.Errorf("device list of 1 vs 3 with parent_device: %d vs %d queries", one, three)
+		}
+	})
+}
+
+// TestInventoryItemRules: NetBox's InventoryItem.clean(): a new item's
+// component is on its device; an item moved to another device drops its
+// component, and one with children stays where its children are.
+func TestInventoryItemRules(t *testing.T) {
+	t.Parallel()
+	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+		ids := componentsWorld(t, e)
+		item := func(body map[string]any) *servertest.Response {
+			return e.Do("POST", invPath, resolveRefs(ids, body))
+		}
+		r := item(map[string]any{"device": "@d2", "name": "optic", "component_type": "dcim.interface", "component_id": "@eth1"})
+		if r.Status != http.StatusBadRequest || !strings.Contains(fmt.Sprint(r.Object()["device"]), "Cannot assign inventory item to component on another device") {
+			t.Errorf("item on d2 for d1's interface: %d %s", r.Status, r.Body)
+		}
+		ok := id(e.Must(http.StatusCreated, "POST", invPath, resolveRefs(ids, map[string]any{"device": "@d1", "name": "optic",
+			"component_type": "dcim.interface", "component_id": "@eth1"})))
+		// Moved to d2: the component stays behind.
+		moved := e.Must(http.StatusOK, "PATCH", fmt.Sprintf("%s%d/", invPath, ok), map[string]any{"device": ids["d2"]}).Object()
+		if moved["component_type"] != nil || moved["component_id"] != nil || moved["component"] != nil {
+			t.Errorf("moved item keeps its component: %v %v", moved["component_type"], moved["component_id"])
+		}
+		// A parent with a child on its device cannot move.
+		parent := id(e.Must(http.StatusCreated, "POST", invPath, map[string]any{"device": ids["d1"], "name": "chassis"}))
+		e.Must(http.StatusCreated, "POST", invPath, map[string]any{"device": ids["d1"], "name": "card", "parent": parent})
+		b := e.Must(http.StatusBadRequest, "PATCH", fmt.Sprintf("%s%d/", invPath, parent), map[string]any{"device": ids["d2"]}).Object()
+		if !strings.Contains(fmt.Sprint(b["__all__"]), "Cannot move an inventory item with dependent children") {
+			t.Errorf("moving a parent: %v", b)
+		}
+		if d := asObject(e.Must(http.StatusOK, "GET", fmt.Sprintf("%s%d/", invPath, parent), nil).Object()["device"]); d["id"] != float64(ids["d1"]) {
+			t.Errorf("refused move changed the device to %v", d)
 		}
 	})
 }

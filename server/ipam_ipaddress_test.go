@@ -234,6 +234,26 @@ func TestIPAddressScenario(t *testing.T) {
 		refused(t, a, "POST", w.ipPath, map[string]any{"address": "10.1.0.2/24"},
 			"address", "Duplicate IP address found in global table: 10.1.0.2/24")
 
+		// A range of the VRF marked populated holds no new address; one of
+		// another VRF does not matter.
+		a.Must(http.StatusCreated, "POST", "/api/ipam/ip-ranges/", map[string]any{"start_address": "10.30.0.1/24",
+			"end_address": "10.30.0.100/24", "vrf": w.red, "mark_populated": true})
+		refused(t, a, "POST", w.ipPath, map[string]any{"address": "10.30.0.5/24", "vrf": w.red},
+			"address", "Cannot create IP address 10.30.0.5/24 inside range 10.30.0.1-100/24.")
+		w.ip(t, "10.30.0.5/24", 0)
+
+		// present_in_vrf: the VRF and those exporting a route target it
+		// imports.
+		rt := idOf(a.Must(http.StatusCreated, "POST", "/api/ipam/route-targets/", map[string]any{"name": "65000:77"}).Object())
+		a.Must(http.StatusOK, "PATCH", w.path("/api/ipam/vrfs/", w.blue), map[string]any{"import_targets": []int{rt}})
+		a.Must(http.StatusOK, "PATCH", w.path("/api/ipam/vrfs/", w.red), map[string]any{"export_targets": []int{rt}})
+		if got := len(a.Must(http.StatusOK, "GET", fmt.Sprintf("%s?limit=0&present_in_vrf_id=%d", w.ipPath, w.blue), nil).Results()); got != 3 {
+			t.Errorf("present_in_vrf_id of the importing VRF: %d addresses, want its own and the exporter's (3)", got)
+		}
+		if n := a.Must(http.StatusOK, "GET", w.path("/api/ipam/vrfs/", w.red), nil).Object()["ipaddress_count"]; n != 2.0 {
+			t.Errorf("VRF ipaddress_count %v", n)
+		}
+
 		// Bad input: each refused naming its field, nothing written.
 		for _, c := range []struct {
 			name           string

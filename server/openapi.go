@@ -463,6 +463,9 @@ func (b *oasBuilder) baseField(f *resource.Field) *openapi3.Schema {
 	case "datetime":
 		s = oasTyped("string")
 		s.Format = "date-time"
+	case "date":
+		s = oasTyped("string")
+		s.Format = "date"
 	case "url":
 		s = oasTyped("string")
 		s.Format = "uri"
@@ -569,6 +572,9 @@ func (b *oasBuilder) readField(f *resource.Field) *openapi3.SchemaRef {
 	case resource.KindCoalesce:
 		return oasNullableRef(oasRef("Brief"+f.TargetModel().Type), true)
 	case resource.KindM2M, resource.KindReverse:
+		if f.Full {
+			return oasVal(oasArrayOf(oasRef(f.TargetModel().Type)))
+		}
 		return oasVal(oasArrayOf(oasRef(b.relatedSchema(f))))
 	case resource.KindTags:
 		return oasVal(oasArrayOf(oasRef("NestedTag")))

@@ -91,6 +91,12 @@ func fieldInfo(d *resource.Descriptor) map[string]any {
 }
 
 func fieldType(f *resource.Field) string {
+	if f.Kind == resource.KindCount && f.Count.Percent != "" {
+		return "string" // a percentage, NetBox's CharField
+	}
+	if f.Kind == "date" {
+		return "date"
+	}
 	switch f.Kind {
 	case resource.KindID, resource.KindInt, resource.KindCount, resource.KindGenericID:
 		return "integer"

@@ -20,6 +20,7 @@ const pynetboxScript = "../testdata/pynetbox/e2e.py"
 // TestPynetbox drives a real HTTP server with the real pynetbox client
 // (testdata/pynetbox/e2e.py, requirements in testdata/pynetbox/requirements.txt)
 // on every database: token provisioning, create/all/filter/get/save/delete,
+// a device from a 48-port type with its interfaces and the rack elevation,
 // offset and cursor pagination, choices and counts.
 //
 // The interpreter is $INVENTORY_TEST_PYTHON, else python3 on PATH (.ci/run

@@ -58,7 +58,7 @@ func benchDevices(create func(ct string, n int, gen func(i int) resource.Input) 
 		return nil, err
 	}
 	n = min(n, racks*perRack)
-	return create("dcim.device", n, func(i int) resource.Input {
+	devices, err := create("dcim.device", n, func(i int) resource.Input {
 		slot := i % perRack
 		pos := 1 + 3*(slot/2) + slot%2 // 1U at 1, 2U at 2-3, 1U at 4 ...
 		return jsonInput("name", fmt.Sprintf("dev-%05d", i), "device_type", types[slot%2], "role", role,
@@ -66,4 +66,19 @@ func benchDevices(create func(ct string, n int, gen func(i int) resource.Input) 
 			"position", pos, "face", "front", "status", "active", "serial", fmt.Sprintf("SN%05d", i),
 			"local_context_data", map[string]any{"index": i}, "tags", tags(i), "custom_fields", cf(i))
 	})
+	if err != nil || resource.ByContentType("dcim.interface") == nil {
+		return devices, err
+	}
+	// 48 interfaces on each of the first devices, for the interface list.
+	withPorts := min(len(devices), (benchInterfaces+47)/48)
+	_, err = create("dcim.interface", withPorts*48, func(i int) resource.Input {
+		return jsonInput("device", devices[i/48], "name", fmt.Sprintf("et-0/0/%d", i%48), "type", "10gbase-x-sfpp",
+			"description", fmt.Sprintf("port %d", i), "tags", tags(i))
+	})
+	s.interfaces = withPorts * 48
+	return devices, err
 }
+
+// benchInterfaces is the least number of interfaces seeded with the
+// devices, for the "list 1000 interfaces" scenario.
+const benchInterfaces = 1000

@@ -245,6 +245,9 @@ func (l *loader) scenarios(s *benchSeed) []*benchScenario {
 	if len(s.devices) > 0 {
 		out = append(out, &benchScenario{name: "list 50 devices complete", clients: C, warm: true, next: get("/api/dcim/devices/?limit=50")})
 	}
+	if s.interfaces >= 1000 {
+		out = append(out, &benchScenario{name: "list 1000 interfaces complete", clients: C, warm: true, next: get("/api/dcim/interfaces/?limit=1000")})
+	}
 	if s.hasPrefix && len(s.prefixes) > 0 {
 		out = append(out,
 			&benchScenario{name: "bulk create 1000 prefixes", clients: 1, maxReqs: l.o.bulkMax, target: p50(time.Second), next: l.bulkCreate},
@@ -259,7 +262,7 @@ func (l *loader) scenarios(s *benchSeed) []*benchScenario {
 	}
 	out = append(out, l.ipScenarios(s)...)
 	if s.deviceType != 0 {
-		out = append(out, &benchScenario{name: fmt.Sprintf("create 100 devices (%d templates)", benchTemplates), clients: 1,
+		out = append(out, &benchScenario{name: fmt.Sprintf("create 100 devices (%d+2 templates)", benchTemplates), clients: 1,
 			maxReqs: l.o.bulkMax, next: func(_ *rand.Rand, _ int64) benchReq { return l.deviceCreate(s) }})
 	}
 	return out

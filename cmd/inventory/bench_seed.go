@@ -22,15 +22,16 @@ type benchSeed struct {
 	prefixes  []int // the /24s, in creation (id) order
 	devices   []int
 	hasPrefix bool
-	// devices: a role and a device type with benchTemplates component
+	// devices: a role and a device type with benchTemplates interface
 	// templates, for the device-create scenario (0 when not seeded).
 	deviceRole, deviceType int
+	interfaces             int   // interfaces seeded on the devices
 	ipAddresses            []int // bench_ipaddr.go
 }
 
-// benchTemplates is the number of component templates of the benchmark's
-// device type (module bay templates for now; 48 interface templates
-// once interfaces land, as the 48-port device type).
+// benchTemplates is the number of interface templates of the benchmark's
+// device type (the 48-port device type; it has 2 power port
+// templates besides).
 const benchTemplates = 48
 
 // jsonInput builds a resource.Input from alternating names and values.
@@ -174,10 +175,10 @@ func seedBench(ctx context.Context, d *db.DB, o *benchOptions) (*benchSeed, erro
 }
 
 // seedDeviceType makes a manufacturer, a device role and a device type
-// with benchTemplates module bay templates: every device created from it
-// gets that many module bays.
+// with benchTemplates interface templates and 2 power port templates:
+// every device created from it gets that many interfaces and power ports.
 func seedDeviceType(s *benchSeed, create func(string, int, func(int) resource.Input) ([]int, error)) error {
-	if resource.ByContentType("dcim.device") == nil || resource.ByContentType("dcim.modulebay") == nil {
+	if resource.ByContentType("dcim.device") == nil || resource.ByContentType("dcim.interface") == nil {
 		return nil
 	}
 	m, err := create("dcim.manufacturer", 1, func(int) resource.Input { return jsonInput("name", "Bench", "slug", "bench") })
@@ -194,8 +195,13 @@ func seedDeviceType(s *benchSeed, create func(string, int, func(int) resource.In
 	if err != nil {
 		return err
 	}
-	if _, err := create("dcim.modulebaytemplate", benchTemplates, func(i int) resource.Input {
-		return jsonInput("device_type", dt[0], "name", fmt.Sprintf("Slot %d", i), "position", fmt.Sprint(i))
+	if _, err := create("dcim.interfacetemplate", benchTemplates, func(i int) resource.Input {
+		return jsonInput("device_type", dt[0], "name", fmt.Sprintf("et-0/0/%d", i), "type", "10gbase-x-sfpp")
+	}); err != nil {
+		return err
+	}
+	if _, err := create("dcim.powerporttemplate", 2, func(i int) resource.Input {
+		return jsonInput("device_type", dt[0], "name", fmt.Sprintf("PSU%d", i), "maximum_draw", 300)
 	}); err != nil {
 		return err
 	}

@@ -89,6 +89,8 @@ const (
 	FieldQinqSvlanID = "qinq_svlan_id"
 	// FieldVrfID holds the string denoting the vrf_id field in the database.
 	FieldVrfID = "vrf_id"
+	// FieldVlanTranslationPolicyID holds the string denoting the vlan_translation_policy_id field in the database.
+	FieldVlanTranslationPolicyID = "vlan_translation_policy_id"
 	// EdgeDevice holds the string denoting the device edge name in mutations.
 	EdgeDevice = "device"
 	// EdgeModule holds the string denoting the module edge name in mutations.
@@ -113,6 +115,8 @@ const (
 	EdgeQinqSvlan = "qinq_svlan"
 	// EdgeVrf holds the string denoting the vrf edge name in mutations.
 	EdgeVrf = "vrf"
+	// EdgeVlanTranslationPolicy holds the string denoting the vlan_translation_policy edge name in mutations.
+	EdgeVlanTranslationPolicy = "vlan_translation_policy"
 	// EdgeTaggedVlans holds the string denoting the tagged_vlans edge name in mutations.
 	EdgeTaggedVlans = "tagged_vlans"
 	// EdgeVdcs holds the string denoting the vdcs edge name in mutations.
@@ -185,6 +189,13 @@ const (
 	VrfInverseTable = "ipam_vrf"
 	// VrfColumn is the table column denoting the vrf relation/edge.
 	VrfColumn = "vrf_id"
+	// VlanTranslationPolicyTable is the table that holds the vlan_translation_policy relation/edge.
+	VlanTranslationPolicyTable = "dcim_interface"
+	// VlanTranslationPolicyInverseTable is the table name for the VLANTranslationPolicy entity.
+	// It exists in this package in order to avoid circular dependency with the "vlantranslationpolicy" package.
+	VlanTranslationPolicyInverseTable = "ipam_vlantranslationpolicy"
+	// VlanTranslationPolicyColumn is the table column denoting the vlan_translation_policy relation/edge.
+	VlanTranslationPolicyColumn = "vlan_translation_policy_id"
 	// TaggedVlansTable is the table that holds the tagged_vlans relation/edge. The primary key declared below.
 	TaggedVlansTable = "dcim_interface_tagged_vlans"
 	// TaggedVlansInverseTable is the table name for the VLAN entity.
@@ -237,6 +248,7 @@ var Columns = []string{
 	FieldUntaggedVlanID,
 	FieldQinqSvlanID,
 	FieldVrfID,
+	FieldVlanTranslationPolicyID,
 }
 
 var (
@@ -507,6 +519,11 @@ func ByVrfID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldVrfID, opts...).ToFunc()
 }
 
+// ByVlanTranslationPolicyID orders the results by the vlan_translation_policy_id field.
+func ByVlanTranslationPolicyID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldVlanTranslationPolicyID, opts...).ToFunc()
+}
+
 // ByDeviceField orders the results by device field.
 func ByDeviceField(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
@@ -609,6 +626,13 @@ func ByQinqSvlanField(field string, opts ...sql.OrderTermOption) OrderOption {
 func ByVrfField(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
 		sqlgraph.OrderByNeighborTerms(s, newVrfStep(), sql.OrderByField(field, opts...))
+	}
+}
+
+// ByVlanTranslationPolicyField orders the results by vlan_translation_policy field.
+func ByVlanTranslationPolicyField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newVlanTranslationPolicyStep(), sql.OrderByField(field, opts...))
 	}
 }
 
@@ -721,6 +745,13 @@ func newVrfStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(VrfInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.M2O, false, VrfTable, VrfColumn),
+	)
+}
+func newVlanTranslationPolicyStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(VlanTranslationPolicyInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, false, VlanTranslationPolicyTable, VlanTranslationPolicyColumn),
 	)
 }
 func newTaggedVlansStep() *sqlgraph.Step {

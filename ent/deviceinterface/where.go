@@ -230,6 +230,11 @@ func VrfID(v int) predicate.DeviceInterface {
 	return predicate.DeviceInterface(sql.FieldEQ(FieldVrfID, v))
 }
 
+// VlanTranslationPolicyID applies equality check predicate on the "vlan_translation_policy_id" field. It's identical to VlanTranslationPolicyIDEQ.
+func VlanTranslationPolicyID(v int) predicate.DeviceInterface {
+	return predicate.DeviceInterface(sql.FieldEQ(FieldVlanTranslationPolicyID, v))
+}
+
 // CreatedEQ applies the EQ predicate on the "created" field.
 func CreatedEQ(v time.Time) predicate.DeviceInterface {
 	return predicate.DeviceInterface(sql.FieldEQ(FieldCreated, v))
@@ -1955,6 +1960,36 @@ func VrfIDNotNil() predicate.DeviceInterface {
 	return predicate.DeviceInterface(sql.FieldNotNull(FieldVrfID))
 }
 
+// VlanTranslationPolicyIDEQ applies the EQ predicate on the "vlan_translation_policy_id" field.
+func VlanTranslationPolicyIDEQ(v int) predicate.DeviceInterface {
+	return predicate.DeviceInterface(sql.FieldEQ(FieldVlanTranslationPolicyID, v))
+}
+
+// VlanTranslationPolicyIDNEQ applies the NEQ predicate on the "vlan_translation_policy_id" field.
+func VlanTranslationPolicyIDNEQ(v int) predicate.DeviceInterface {
+	return predicate.DeviceInterface(sql.FieldNEQ(FieldVlanTranslationPolicyID, v))
+}
+
+// VlanTranslationPolicyIDIn applies the In predicate on the "vlan_translation_policy_id" field.
+func VlanTranslationPolicyIDIn(vs ...int) predicate.DeviceInterface {
+	return predicate.DeviceInterface(sql.FieldIn(FieldVlanTranslationPolicyID, vs...))
+}
+
+// VlanTranslationPolicyIDNotIn applies the NotIn predicate on the "vlan_translation_policy_id" field.
+func VlanTranslationPolicyIDNotIn(vs ...int) predicate.DeviceInterface {
+	return predicate.DeviceInterface(sql.FieldNotIn(FieldVlanTranslationPolicyID, vs...))
+}
+
+// VlanTranslationPolicyIDIsNil applies the IsNil predicate on the "vlan_translation_policy_id" field.
+func VlanTranslationPolicyIDIsNil() predicate.DeviceInterface {
+	return predicate.DeviceInterface(sql.FieldIsNull(FieldVlanTranslationPolicyID))
+}
+
+// VlanTranslationPolicyIDNotNil applies the NotNil predicate on the "vlan_translation_policy_id" field.
+func VlanTranslationPolicyIDNotNil() predicate.DeviceInterface {
+	return predicate.DeviceInterface(sql.FieldNotNull(FieldVlanTranslationPolicyID))
+}
+
 // HasDevice applies the HasEdge predicate on the "device" edge.
 func HasDevice() predicate.DeviceInterface {
 	return predicate.DeviceInterface(func(s *sql.Selector) {
@@ -2223,6 +2258,29 @@ func HasVrf() predicate.DeviceInterface {
 func HasVrfWith(preds ...predicate.VRF) predicate.DeviceInterface {
 	return predicate.DeviceInterface(func(s *sql.Selector) {
 		step := newVrfStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasVlanTranslationPolicy applies the HasEdge predicate on the "vlan_translation_policy" edge.
+func HasVlanTranslationPolicy() predicate.DeviceInterface {
+	return predicate.DeviceInterface(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, VlanTranslationPolicyTable, VlanTranslationPolicyColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasVlanTranslationPolicyWith applies the HasEdge predicate on the "vlan_translation_policy" edge with a given conditions (other predicates).
+func HasVlanTranslationPolicyWith(preds ...predicate.VLANTranslationPolicy) predicate.DeviceInterface {
+	return predicate.DeviceInterface(func(s *sql.Selector) {
+		step := newVlanTranslationPolicyStep()
 		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
 			for _, p := range preds {
 				p(s)

@@ -9,6 +9,42 @@ import (
 	"github.com/inventory/inventory/ent"
 )
 
+// The ASNFunc type is an adapter to allow the use of ordinary
+// function as ASN mutator.
+type ASNFunc func(context.Context, *ent.ASNMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ASNFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ASNMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ASNMutation", m)
+}
+
+// The ASNRangeFunc type is an adapter to allow the use of ordinary
+// function as ASNRange mutator.
+type ASNRangeFunc func(context.Context, *ent.ASNRangeMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ASNRangeFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ASNRangeMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ASNRangeMutation", m)
+}
+
+// The AggregateFunc type is an adapter to allow the use of ordinary
+// function as Aggregate mutator.
+type AggregateFunc func(context.Context, *ent.AggregateMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f AggregateFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.AggregateMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.AggregateMutation", m)
+}
+
 // The ConsolePortFunc type is an adapter to allow the use of ordinary
 // function as ConsolePort mutator.
 type ConsolePortFunc func(context.Context, *ent.ConsolePortMutation) (ent.Value, error)
@@ -247,6 +283,18 @@ func (f IPAddressFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, e
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.IPAddressMutation", m)
+}
+
+// The IPRangeFunc type is an adapter to allow the use of ordinary
+// function as IPRange mutator.
+type IPRangeFunc func(context.Context, *ent.IPRangeMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f IPRangeFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.IPRangeMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.IPRangeMutation", m)
 }
 
 // The InterfaceTemplateFunc type is an adapter to allow the use of ordinary
@@ -645,6 +693,18 @@ func (f RoleFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error)
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.RoleMutation", m)
 }
 
+// The RouteTargetFunc type is an adapter to allow the use of ordinary
+// function as RouteTarget mutator.
+type RouteTargetFunc func(context.Context, *ent.RouteTargetMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f RouteTargetFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.RouteTargetMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.RouteTargetMutation", m)
+}
+
 // The ServiceFunc type is an adapter to allow the use of ordinary
 // function as Service mutator.
 type ServiceFunc func(context.Context, *ent.ServiceMutation) (ent.Value, error)
@@ -787,6 +847,30 @@ func (f VLANGroupFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, e
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.VLANGroupMutation", m)
+}
+
+// The VLANTranslationPolicyFunc type is an adapter to allow the use of ordinary
+// function as VLANTranslationPolicy mutator.
+type VLANTranslationPolicyFunc func(context.Context, *ent.VLANTranslationPolicyMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f VLANTranslationPolicyFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.VLANTranslationPolicyMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.VLANTranslationPolicyMutation", m)
+}
+
+// The VLANTranslationRuleFunc type is an adapter to allow the use of ordinary
+// function as VLANTranslationRule mutator.
+type VLANTranslationRuleFunc func(context.Context, *ent.VLANTranslationRuleMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f VLANTranslationRuleFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.VLANTranslationRuleMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.VLANTranslationRuleMutation", m)
 }
 
 // The VRFFunc type is an adapter to allow the use of ordinary

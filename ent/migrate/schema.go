@@ -9,6 +9,132 @@ import (
 )
 
 var (
+	// IpamAsnColumns holds the columns for the "ipam_asn" table.
+	IpamAsnColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "asn", Type: field.TypeInt},
+		{Name: "rir_id", Type: field.TypeInt},
+		{Name: "role_id", Type: field.TypeInt, Nullable: true},
+		{Name: "tenant_id", Type: field.TypeInt, Nullable: true},
+	}
+	// IpamAsnTable holds the schema information for the "ipam_asn" table.
+	IpamAsnTable = &schema.Table{
+		Name:       "ipam_asn",
+		Columns:    IpamAsnColumns,
+		PrimaryKey: []*schema.Column{IpamAsnColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "ipam_asn_ipam_rir_rir",
+				Columns:    []*schema.Column{IpamAsnColumns[7]},
+				RefColumns: []*schema.Column{IpamRirColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "ipam_asn_ipam_role_role",
+				Columns:    []*schema.Column{IpamAsnColumns[8]},
+				RefColumns: []*schema.Column{IpamRoleColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "ipam_asn_tenancy_tenant_tenant",
+				Columns:    []*schema.Column{IpamAsnColumns[9]},
+				RefColumns: []*schema.Column{TenancyTenantColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "asn_asn",
+				Unique:  true,
+				Columns: []*schema.Column{IpamAsnColumns[6]},
+			},
+		},
+	}
+	// IpamAsnrangeColumns holds the columns for the "ipam_asnrange" table.
+	IpamAsnrangeColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "name", Type: field.TypeString, Unique: true, Size: 100},
+		{Name: "_name_natural", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "slug", Type: field.TypeString, Unique: true, Size: 100},
+		{Name: "start", Type: field.TypeInt},
+		{Name: "end", Type: field.TypeInt},
+		{Name: "rir_id", Type: field.TypeInt},
+		{Name: "tenant_id", Type: field.TypeInt, Nullable: true},
+	}
+	// IpamAsnrangeTable holds the schema information for the "ipam_asnrange" table.
+	IpamAsnrangeTable = &schema.Table{
+		Name:       "ipam_asnrange",
+		Columns:    IpamAsnrangeColumns,
+		PrimaryKey: []*schema.Column{IpamAsnrangeColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "ipam_asnrange_ipam_rir_rir",
+				Columns:    []*schema.Column{IpamAsnrangeColumns[11]},
+				RefColumns: []*schema.Column{IpamRirColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "ipam_asnrange_tenancy_tenant_tenant",
+				Columns:    []*schema.Column{IpamAsnrangeColumns[12]},
+				RefColumns: []*schema.Column{TenancyTenantColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
+	}
+	// IpamAggregateColumns holds the columns for the "ipam_aggregate" table.
+	IpamAggregateColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "family", Type: field.TypeInt},
+		{Name: "prefix", Type: field.TypeString},
+		{Name: "date_added", Type: field.TypeTime, Nullable: true},
+		{Name: "network", Type: field.TypeBytes, Size: 16},
+		{Name: "broadcast", Type: field.TypeBytes, Size: 16},
+		{Name: "prefix_length", Type: field.TypeInt},
+		{Name: "rir_id", Type: field.TypeInt},
+		{Name: "tenant_id", Type: field.TypeInt, Nullable: true},
+	}
+	// IpamAggregateTable holds the schema information for the "ipam_aggregate" table.
+	IpamAggregateTable = &schema.Table{
+		Name:       "ipam_aggregate",
+		Columns:    IpamAggregateColumns,
+		PrimaryKey: []*schema.Column{IpamAggregateColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "ipam_aggregate_ipam_rir_rir",
+				Columns:    []*schema.Column{IpamAggregateColumns[12]},
+				RefColumns: []*schema.Column{IpamRirColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "ipam_aggregate_tenancy_tenant_tenant",
+				Columns:    []*schema.Column{IpamAggregateColumns[13]},
+				RefColumns: []*schema.Column{TenancyTenantColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "aggregate_family_network_prefix_length",
+				Unique:  false,
+				Columns: []*schema.Column{IpamAggregateColumns[6], IpamAggregateColumns[9], IpamAggregateColumns[11]},
+			},
+		},
+	}
 	// DcimConsoleportColumns holds the columns for the "dcim_consoleport" table.
 	DcimConsoleportColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -49,6 +175,21 @@ var (
 			},
 		},
 		Indexes: []*schema.Index{
+			{
+				Name:    "consoleport__site_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimConsoleportColumns[10]},
+			},
+			{
+				Name:    "consoleport__location_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimConsoleportColumns[11]},
+			},
+			{
+				Name:    "consoleport__rack_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimConsoleportColumns[12]},
+			},
 			{
 				Name:    "consoleport_device_id_name",
 				Unique:  true,
@@ -141,6 +282,21 @@ var (
 			},
 		},
 		Indexes: []*schema.Index{
+			{
+				Name:    "consoleserverport__site_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimConsoleserverportColumns[10]},
+			},
+			{
+				Name:    "consoleserverport__location_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimConsoleserverportColumns[11]},
+			},
+			{
+				Name:    "consoleserverport__rack_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimConsoleserverportColumns[12]},
+			},
 			{
 				Name:    "consoleserverport_device_id_name",
 				Unique:  true,
@@ -495,6 +651,21 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
+				Name:    "devicebay__site_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimDevicebayColumns[8]},
+			},
+			{
+				Name:    "devicebay__location_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimDevicebayColumns[9]},
+			},
+			{
+				Name:    "devicebay__rack_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimDevicebayColumns[10]},
+			},
+			{
 				Name:    "devicebay_device_id_name",
 				Unique:  true,
 				Columns: []*schema.Column{DcimDevicebayColumns[13], DcimDevicebayColumns[4]},
@@ -574,6 +745,7 @@ var (
 		{Name: "untagged_vlan_id", Type: field.TypeInt, Nullable: true},
 		{Name: "qinq_svlan_id", Type: field.TypeInt, Nullable: true},
 		{Name: "vrf_id", Type: field.TypeInt, Nullable: true},
+		{Name: "vlan_translation_policy_id", Type: field.TypeInt, Nullable: true},
 	}
 	// DcimInterfaceTable holds the schema information for the "dcim_interface" table.
 	DcimInterfaceTable = &schema.Table{
@@ -635,8 +807,29 @@ var (
 				RefColumns: []*schema.Column{IpamVrfColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
+			{
+				Symbol:     "dcim_interface_ipam_vlantranslationpolicy_vlan_translation_policy",
+				Columns:    []*schema.Column{DcimInterfaceColumns[38]},
+				RefColumns: []*schema.Column{IpamVlantranslationpolicyColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
 		},
 		Indexes: []*schema.Index{
+			{
+				Name:    "deviceinterface__site_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimInterfaceColumns[10]},
+			},
+			{
+				Name:    "deviceinterface__location_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimInterfaceColumns[11]},
+			},
+			{
+				Name:    "deviceinterface__rack_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimInterfaceColumns[12]},
+			},
 			{
 				Name:    "deviceinterface_device_id_name",
 				Unique:  true,
@@ -868,6 +1061,21 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
+				Name:    "frontport__site_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimFrontportColumns[10]},
+			},
+			{
+				Name:    "frontport__location_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimFrontportColumns[11]},
+			},
+			{
+				Name:    "frontport__rack_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimFrontportColumns[12]},
+			},
+			{
 				Name:    "frontport_device_id_name",
 				Unique:  true,
 				Columns: []*schema.Column{DcimFrontportColumns[17], DcimFrontportColumns[4]},
@@ -1006,6 +1214,67 @@ var (
 			},
 		},
 	}
+	// IpamIprangeColumns holds the columns for the "ipam_iprange" table.
+	IpamIprangeColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "family", Type: field.TypeInt},
+		{Name: "start_address", Type: field.TypeString},
+		{Name: "end_address", Type: field.TypeString},
+		{Name: "size", Type: field.TypeInt, Default: 0},
+		{Name: "status", Type: field.TypeString, Size: 50, Default: "active"},
+		{Name: "mark_populated", Type: field.TypeBool, Default: false},
+		{Name: "mark_utilized", Type: field.TypeBool, Default: false},
+		{Name: "start_host", Type: field.TypeBytes, Size: 16},
+		{Name: "end_host", Type: field.TypeBytes, Size: 16},
+		{Name: "prefix_length", Type: field.TypeInt},
+		{Name: "vrf_key", Type: field.TypeInt},
+		{Name: "vrf_id", Type: field.TypeInt, Nullable: true},
+		{Name: "tenant_id", Type: field.TypeInt, Nullable: true},
+		{Name: "role_id", Type: field.TypeInt, Nullable: true},
+	}
+	// IpamIprangeTable holds the schema information for the "ipam_iprange" table.
+	IpamIprangeTable = &schema.Table{
+		Name:       "ipam_iprange",
+		Columns:    IpamIprangeColumns,
+		PrimaryKey: []*schema.Column{IpamIprangeColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "ipam_iprange_ipam_vrf_vrf",
+				Columns:    []*schema.Column{IpamIprangeColumns[17]},
+				RefColumns: []*schema.Column{IpamVrfColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "ipam_iprange_tenancy_tenant_tenant",
+				Columns:    []*schema.Column{IpamIprangeColumns[18]},
+				RefColumns: []*schema.Column{TenancyTenantColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "ipam_iprange_ipam_role_role",
+				Columns:    []*schema.Column{IpamIprangeColumns[19]},
+				RefColumns: []*schema.Column{IpamRoleColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "iprange_vrf_key_family_start_host",
+				Unique:  false,
+				Columns: []*schema.Column{IpamIprangeColumns[16], IpamIprangeColumns[6], IpamIprangeColumns[13]},
+			},
+			{
+				Name:    "iprange_vrf_key_family_end_host",
+				Unique:  false,
+				Columns: []*schema.Column{IpamIprangeColumns[16], IpamIprangeColumns[6], IpamIprangeColumns[14]},
+			},
+		},
+	}
 	// DcimInterfacetemplateColumns holds the columns for the "dcim_interfacetemplate" table.
 	DcimInterfacetemplateColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -1115,6 +1384,21 @@ var (
 			},
 		},
 		Indexes: []*schema.Index{
+			{
+				Name:    "inventoryitem__site_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimInventoryitemColumns[8]},
+			},
+			{
+				Name:    "inventoryitem__location_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimInventoryitemColumns[9]},
+			},
+			{
+				Name:    "inventoryitem__rack_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimInventoryitemColumns[10]},
+			},
 			{
 				Name:    "inventoryitem_device_id_parent_id_name",
 				Unique:  true,
@@ -1369,6 +1653,21 @@ var (
 			},
 		},
 		Indexes: []*schema.Index{
+			{
+				Name:    "modulebay__site_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimModulebayColumns[8]},
+			},
+			{
+				Name:    "modulebay__location_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimModulebayColumns[9]},
+			},
+			{
+				Name:    "modulebay__rack_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimModulebayColumns[10]},
+			},
 			{
 				Name:    "modulebay_device_id_module_id_name",
 				Unique:  true,
@@ -1713,6 +2012,21 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
+				Name:    "poweroutlet__site_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimPoweroutletColumns[10]},
+			},
+			{
+				Name:    "poweroutlet__location_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimPoweroutletColumns[11]},
+			},
+			{
+				Name:    "poweroutlet__rack_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimPoweroutletColumns[12]},
+			},
+			{
 				Name:    "poweroutlet_device_id_name",
 				Unique:  true,
 				Columns: []*schema.Column{DcimPoweroutletColumns[17], DcimPoweroutletColumns[4]},
@@ -1847,6 +2161,21 @@ var (
 			},
 		},
 		Indexes: []*schema.Index{
+			{
+				Name:    "powerport__site_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimPowerportColumns[10]},
+			},
+			{
+				Name:    "powerport__location_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimPowerportColumns[11]},
+			},
+			{
+				Name:    "powerport__rack_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimPowerportColumns[12]},
+			},
 			{
 				Name:    "powerport_device_id_name",
 				Unique:  true,
@@ -2253,6 +2582,21 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
+				Name:    "rearport__site_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimRearportColumns[10]},
+			},
+			{
+				Name:    "rearport__location_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimRearportColumns[11]},
+			},
+			{
+				Name:    "rearport__rack_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimRearportColumns[12]},
+			},
+			{
 				Name:    "rearport_device_id_name",
 				Unique:  true,
 				Columns: []*schema.Column{DcimRearportColumns[17], DcimRearportColumns[4]},
@@ -2351,6 +2695,32 @@ var (
 		Name:       "ipam_role",
 		Columns:    IpamRoleColumns,
 		PrimaryKey: []*schema.Column{IpamRoleColumns[0]},
+	}
+	// IpamRoutetargetColumns holds the columns for the "ipam_routetarget" table.
+	IpamRoutetargetColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "name", Type: field.TypeString, Unique: true, Size: 21},
+		{Name: "_name_natural", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "tenant_id", Type: field.TypeInt, Nullable: true},
+	}
+	// IpamRoutetargetTable holds the schema information for the "ipam_routetarget" table.
+	IpamRoutetargetTable = &schema.Table{
+		Name:       "ipam_routetarget",
+		Columns:    IpamRoutetargetColumns,
+		PrimaryKey: []*schema.Column{IpamRoutetargetColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "ipam_routetarget_tenancy_tenant_tenant",
+				Columns:    []*schema.Column{IpamRoutetargetColumns[8]},
+				RefColumns: []*schema.Column{TenancyTenantColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
 	}
 	// IpamServiceColumns holds the columns for the "ipam_service" table.
 	IpamServiceColumns = []*schema.Column{
@@ -2788,6 +3158,50 @@ var (
 			},
 		},
 	}
+	// IpamVlantranslationpolicyColumns holds the columns for the "ipam_vlantranslationpolicy" table.
+	IpamVlantranslationpolicyColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "name", Type: field.TypeString, Unique: true, Size: 100},
+	}
+	// IpamVlantranslationpolicyTable holds the schema information for the "ipam_vlantranslationpolicy" table.
+	IpamVlantranslationpolicyTable = &schema.Table{
+		Name:       "ipam_vlantranslationpolicy",
+		Columns:    IpamVlantranslationpolicyColumns,
+		PrimaryKey: []*schema.Column{IpamVlantranslationpolicyColumns[0]},
+	}
+	// IpamVlantranslationruleColumns holds the columns for the "ipam_vlantranslationrule" table.
+	IpamVlantranslationruleColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "policy_id", Type: field.TypeInt},
+		{Name: "local_vid", Type: field.TypeInt},
+		{Name: "remote_vid", Type: field.TypeInt},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "_policy_name", Type: field.TypeString, Default: ""},
+	}
+	// IpamVlantranslationruleTable holds the schema information for the "ipam_vlantranslationrule" table.
+	IpamVlantranslationruleTable = &schema.Table{
+		Name:       "ipam_vlantranslationrule",
+		Columns:    IpamVlantranslationruleColumns,
+		PrimaryKey: []*schema.Column{IpamVlantranslationruleColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "vlantranslationrule_policy_id_local_vid",
+				Unique:  true,
+				Columns: []*schema.Column{IpamVlantranslationruleColumns[3], IpamVlantranslationruleColumns[4]},
+			},
+			{
+				Name:    "vlantranslationrule_policy_id_remote_vid",
+				Unique:  true,
+				Columns: []*schema.Column{IpamVlantranslationruleColumns[3], IpamVlantranslationruleColumns[5]},
+			},
+		},
+	}
 	// IpamVrfColumns holds the columns for the "ipam_vrf" table.
 	IpamVrfColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -3076,6 +3490,31 @@ var (
 			},
 		},
 	}
+	// DcimSiteAsnsColumns holds the columns for the "dcim_site_asns" table.
+	DcimSiteAsnsColumns = []*schema.Column{
+		{Name: "site_id", Type: field.TypeInt},
+		{Name: "asn_id", Type: field.TypeInt},
+	}
+	// DcimSiteAsnsTable holds the schema information for the "dcim_site_asns" table.
+	DcimSiteAsnsTable = &schema.Table{
+		Name:       "dcim_site_asns",
+		Columns:    DcimSiteAsnsColumns,
+		PrimaryKey: []*schema.Column{DcimSiteAsnsColumns[0], DcimSiteAsnsColumns[1]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "dcim_site_asns_site_id",
+				Columns:    []*schema.Column{DcimSiteAsnsColumns[0]},
+				RefColumns: []*schema.Column{DcimSiteColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "dcim_site_asns_asn_id",
+				Columns:    []*schema.Column{DcimSiteAsnsColumns[1]},
+				RefColumns: []*schema.Column{IpamAsnColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+	}
 	// UsersUserGroupsColumns holds the columns for the "users_user_groups" table.
 	UsersUserGroupsColumns = []*schema.Column{
 		{Name: "user_id", Type: field.TypeInt},
@@ -3101,8 +3540,61 @@ var (
 			},
 		},
 	}
+	// IpamVrfImportTargetsColumns holds the columns for the "ipam_vrf_import_targets" table.
+	IpamVrfImportTargetsColumns = []*schema.Column{
+		{Name: "vrf_id", Type: field.TypeInt},
+		{Name: "routetarget_id", Type: field.TypeInt},
+	}
+	// IpamVrfImportTargetsTable holds the schema information for the "ipam_vrf_import_targets" table.
+	IpamVrfImportTargetsTable = &schema.Table{
+		Name:       "ipam_vrf_import_targets",
+		Columns:    IpamVrfImportTargetsColumns,
+		PrimaryKey: []*schema.Column{IpamVrfImportTargetsColumns[0], IpamVrfImportTargetsColumns[1]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "ipam_vrf_import_targets_vrf_id",
+				Columns:    []*schema.Column{IpamVrfImportTargetsColumns[0]},
+				RefColumns: []*schema.Column{IpamVrfColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "ipam_vrf_import_targets_routetarget_id",
+				Columns:    []*schema.Column{IpamVrfImportTargetsColumns[1]},
+				RefColumns: []*schema.Column{IpamRoutetargetColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+	}
+	// IpamVrfExportTargetsColumns holds the columns for the "ipam_vrf_export_targets" table.
+	IpamVrfExportTargetsColumns = []*schema.Column{
+		{Name: "vrf_id", Type: field.TypeInt},
+		{Name: "routetarget_id", Type: field.TypeInt},
+	}
+	// IpamVrfExportTargetsTable holds the schema information for the "ipam_vrf_export_targets" table.
+	IpamVrfExportTargetsTable = &schema.Table{
+		Name:       "ipam_vrf_export_targets",
+		Columns:    IpamVrfExportTargetsColumns,
+		PrimaryKey: []*schema.Column{IpamVrfExportTargetsColumns[0], IpamVrfExportTargetsColumns[1]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "ipam_vrf_export_targets_vrf_id",
+				Columns:    []*schema.Column{IpamVrfExportTargetsColumns[0]},
+				RefColumns: []*schema.Column{IpamVrfColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "ipam_vrf_export_targets_routetarget_id",
+				Columns:    []*schema.Column{IpamVrfExportTargetsColumns[1]},
+				RefColumns: []*schema.Column{IpamRoutetargetColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+	}
 	// Tables holds all the tables in the schema.
 	Tables = []*schema.Table{
+		IpamAsnTable,
+		IpamAsnrangeTable,
+		IpamAggregateTable,
 		DcimConsoleportTable,
 		DcimConsoleporttemplateTable,
 		DcimConsoleserverportTable,
@@ -3123,6 +3615,7 @@ var (
 		DcimFrontporttemplateTable,
 		UsersGroupTable,
 		IpamIpaddressTable,
+		IpamIprangeTable,
 		DcimInterfacetemplateTable,
 		DcimInventoryitemTable,
 		DcimInventoryitemroleTable,
@@ -3156,6 +3649,7 @@ var (
 		DcimRearporttemplateTable,
 		DcimRegionTable,
 		IpamRoleTable,
+		IpamRoutetargetTable,
 		IpamServiceTable,
 		IpamServicetemplateTable,
 		DcimSiteTable,
@@ -3168,6 +3662,8 @@ var (
 		UsersUserTable,
 		IpamVlanTable,
 		IpamVlangroupTable,
+		IpamVlantranslationpolicyTable,
+		IpamVlantranslationruleTable,
 		IpamVrfTable,
 		DcimVirtualchassisTable,
 		DcimVirtualdevicecontextTable,
@@ -3177,11 +3673,30 @@ var (
 		UsersObjectpermissionGroupsTable,
 		UsersObjectpermissionUsersTable,
 		IpamServiceIpaddressesTable,
+		DcimSiteAsnsTable,
 		UsersUserGroupsTable,
+		IpamVrfImportTargetsTable,
+		IpamVrfExportTargetsTable,
 	}
 )
 
 func init() {
+	IpamAsnTable.ForeignKeys[0].RefTable = IpamRirTable
+	IpamAsnTable.ForeignKeys[1].RefTable = IpamRoleTable
+	IpamAsnTable.ForeignKeys[2].RefTable = TenancyTenantTable
+	IpamAsnTable.Annotation = &entsql.Annotation{
+		Table: "ipam_asn",
+	}
+	IpamAsnrangeTable.ForeignKeys[0].RefTable = IpamRirTable
+	IpamAsnrangeTable.ForeignKeys[1].RefTable = TenancyTenantTable
+	IpamAsnrangeTable.Annotation = &entsql.Annotation{
+		Table: "ipam_asnrange",
+	}
+	IpamAggregateTable.ForeignKeys[0].RefTable = IpamRirTable
+	IpamAggregateTable.ForeignKeys[1].RefTable = TenancyTenantTable
+	IpamAggregateTable.Annotation = &entsql.Annotation{
+		Table: "ipam_aggregate",
+	}
 	DcimConsoleportTable.ForeignKeys[0].RefTable = DcimDeviceTable
 	DcimConsoleportTable.ForeignKeys[1].RefTable = DcimModuleTable
 	DcimConsoleportTable.Annotation = &entsql.Annotation{
@@ -3244,6 +3759,7 @@ func init() {
 	DcimInterfaceTable.ForeignKeys[6].RefTable = IpamVlanTable
 	DcimInterfaceTable.ForeignKeys[7].RefTable = IpamVlanTable
 	DcimInterfaceTable.ForeignKeys[8].RefTable = IpamVrfTable
+	DcimInterfaceTable.ForeignKeys[9].RefTable = IpamVlantranslationpolicyTable
 	DcimInterfaceTable.Annotation = &entsql.Annotation{
 		Table: "dcim_interface",
 	}
@@ -3284,6 +3800,12 @@ func init() {
 	IpamIpaddressTable.ForeignKeys[2].RefTable = IpamIpaddressTable
 	IpamIpaddressTable.Annotation = &entsql.Annotation{
 		Table: "ipam_ipaddress",
+	}
+	IpamIprangeTable.ForeignKeys[0].RefTable = IpamVrfTable
+	IpamIprangeTable.ForeignKeys[1].RefTable = TenancyTenantTable
+	IpamIprangeTable.ForeignKeys[2].RefTable = IpamRoleTable
+	IpamIprangeTable.Annotation = &entsql.Annotation{
+		Table: "ipam_iprange",
 	}
 	DcimInterfacetemplateTable.ForeignKeys[0].RefTable = DcimDevicetypeTable
 	DcimInterfacetemplateTable.ForeignKeys[1].RefTable = DcimModuletypeTable
@@ -3442,6 +3964,10 @@ func init() {
 	IpamRoleTable.Annotation = &entsql.Annotation{
 		Table: "ipam_role",
 	}
+	IpamRoutetargetTable.ForeignKeys[0].RefTable = TenancyTenantTable
+	IpamRoutetargetTable.Annotation = &entsql.Annotation{
+		Table: "ipam_routetarget",
+	}
 	IpamServiceTable.Annotation = &entsql.Annotation{
 		Table: "ipam_service",
 	}
@@ -3492,6 +4018,12 @@ func init() {
 	IpamVlangroupTable.Annotation = &entsql.Annotation{
 		Table: "ipam_vlangroup",
 	}
+	IpamVlantranslationpolicyTable.Annotation = &entsql.Annotation{
+		Table: "ipam_vlantranslationpolicy",
+	}
+	IpamVlantranslationruleTable.Annotation = &entsql.Annotation{
+		Table: "ipam_vlantranslationrule",
+	}
 	IpamVrfTable.ForeignKeys[0].RefTable = TenancyTenantTable
 	IpamVrfTable.Annotation = &entsql.Annotation{
 		Table: "ipam_vrf",
@@ -3520,6 +4052,12 @@ func init() {
 	UsersObjectpermissionUsersTable.ForeignKeys[1].RefTable = UsersUserTable
 	IpamServiceIpaddressesTable.ForeignKeys[0].RefTable = IpamServiceTable
 	IpamServiceIpaddressesTable.ForeignKeys[1].RefTable = IpamIpaddressTable
+	DcimSiteAsnsTable.ForeignKeys[0].RefTable = DcimSiteTable
+	DcimSiteAsnsTable.ForeignKeys[1].RefTable = IpamAsnTable
 	UsersUserGroupsTable.ForeignKeys[0].RefTable = UsersUserTable
 	UsersUserGroupsTable.ForeignKeys[1].RefTable = UsersGroupTable
+	IpamVrfImportTargetsTable.ForeignKeys[0].RefTable = IpamVrfTable
+	IpamVrfImportTargetsTable.ForeignKeys[1].RefTable = IpamRoutetargetTable
+	IpamVrfExportTargetsTable.ForeignKeys[0].RefTable = IpamVrfTable
+	IpamVrfExportTargetsTable.ForeignKeys[1].RefTable = IpamRoutetargetTable
 }

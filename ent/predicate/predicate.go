@@ -6,6 +6,15 @@ import (
 	"entgo.io/ent/dialect/sql"
 )
 
+// ASN is the predicate function for asn builders.
+type ASN func(*sql.Selector)
+
+// ASNRange is the predicate function for asnrange builders.
+type ASNRange func(*sql.Selector)
+
+// Aggregate is the predicate function for aggregate builders.
+type Aggregate func(*sql.Selector)
+
 // ConsolePort is the predicate function for consoleport builders.
 type ConsolePort func(*sql.Selector)
 
@@ -65,6 +74,9 @@ type Group func(*sql.Selector)
 
 // IPAddress is the predicate function for ipaddress builders.
 type IPAddress func(*sql.Selector)
+
+// IPRange is the predicate function for iprange builders.
+type IPRange func(*sql.Selector)
 
 // InterfaceTemplate is the predicate function for interfacetemplate builders.
 type InterfaceTemplate func(*sql.Selector)
@@ -165,6 +177,9 @@ type Region func(*sql.Selector)
 // Role is the predicate function for role builders.
 type Role func(*sql.Selector)
 
+// RouteTarget is the predicate function for routetarget builders.
+type RouteTarget func(*sql.Selector)
+
 // Service is the predicate function for service builders.
 type Service func(*sql.Selector)
 
@@ -200,6 +215,12 @@ type VLAN func(*sql.Selector)
 
 // VLANGroup is the predicate function for vlangroup builders.
 type VLANGroup func(*sql.Selector)
+
+// VLANTranslationPolicy is the predicate function for vlantranslationpolicy builders.
+type VLANTranslationPolicy func(*sql.Selector)
+
+// VLANTranslationRule is the predicate function for vlantranslationrule builders.
+type VLANTranslationRule func(*sql.Selector)
 
 // VRF is the predicate function for vrf builders.
 type VRF func(*sql.Selector)

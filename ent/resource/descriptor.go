@@ -69,6 +69,12 @@ type Count struct {
 	Table      string // or a counted table that is no API model
 	Column     string // its FK column
 	Cumulative bool   // include descendants of this tree node
+	// Between counts the rows whose Column lies between this row's two
+	// integer fields (api.Count.Between).
+	Between [2]string
+	// Percent renders the count as a percentage of this row's integer
+	// field (api.Count.Percent).
+	Percent string
 	// TypeColumn makes Column the id half of a generic relation: only
 	// rows whose TypeColumn names the counting model count.
 	TypeColumn string
@@ -125,6 +131,9 @@ type Field struct {
 	// Join is the join table of a KindM2M field; JoinOwn its column
 	// pointing at this model, JoinTarget the one pointing at Target.
 	Join, JoinOwn, JoinTarget string
+	// Full renders a KindM2M field's objects in their full representation
+	// (api.Field.Full), not the nested one.
+	Full bool
 
 	col    int         // index of Column in the descriptor's column list
 	target *Descriptor // resolved Target

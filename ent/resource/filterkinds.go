@@ -98,16 +98,31 @@ func init() {
 		if f == nil || f.Kind != KindM2M || f.target != d {
 			return nil
 		}
-		attr := "id"
+		attr, numeric := "id", true
 		if decl.Attr != "" && decl.Attr != "id" {
 			af := t.byName[decl.Attr]
 			if af == nil || af.Column == "" {
 				return nil
 			}
-			attr = af.Column
+			attr, numeric = af.Column, af.Kind == KindInt
 		}
 		return &filters.Filter{Name: decl.Name, Kind: filters.Custom, Lookups: []string{"n"},
-			Func: m2mMatch(f.Join, f.JoinTarget, f.JoinOwn, t.Table, attr)}
+			Func: m2mMatch(f.Join, f.JoinTarget, f.JoinOwn, t.Table, attr, numeric)}
+	}
+	// m2m-attr: rows related through this model's many-to-many field Column
+	// to a row whose Attr is one of the values (interfaces' vdc_identifier:
+	// vdcs__identifier). __n: related to none of them.
+	FilterKinds["m2m-attr"] = func(d *Descriptor, decl FilterDecl) *filters.Filter {
+		f := d.byName[decl.Column]
+		if f == nil || f.Kind != KindM2M {
+			return nil
+		}
+		af := f.target.byName[decl.Attr]
+		if af == nil || af.Column == "" {
+			return nil
+		}
+		return &filters.Filter{Name: decl.Name, Kind: filters.Custom, Lookups: []string{"n"},
+			Func: m2mMatch(f.Join, f.JoinOwn, f.JoinTarget, f.target.Table, af.Column, af.Kind == KindInt)}
 	}
 	// tagged-type: tags applied to at least one object of the given types
 	// (TagFilterSet._content_type).

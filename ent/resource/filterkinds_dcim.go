@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -92,39 +93,61 @@ func init() {
 				}, nil
 			}}
 	}
-	// assigned-mac: objects of content type Target having one of the MAC
-	// addresses assigned (an interface's mac_address filter).
+	// assigned-mac: objects of content type Target having a MAC address
+	// assigned that matches (an interface's mac_address filter). With
+	// Column, the rows whose id is that column of such Target objects (a
+	// device's mac_address: the devices of those interfaces, NetBox's
+	// interfaces__mac_addresses__mac_address).
 	FilterKinds["assigned-mac"] = func(d *Descriptor, decl FilterDecl) *filters.Filter {
-		return &filters.Filter{Name: decl.Name, Kind: filters.Custom, Lookups: []string{"n"},
-			Func: func(lookup string, values []string) (func(*sql.Selector), error) {
-				macs := macValues(values)
-				return func(s *sql.Selector) {
-					q := sql.Dialect(s.Dialect()).Select("assigned_object_id").From(sql.Table("dcim_macaddress")).
-						Where(sql.And(sql.EQ("assigned_object_type", decl.Target), sql.In("mac_address", macs...)))
-					p := sql.In(s.C("id"), q)
-					if lookup == "n" {
-						p = sql.Not(p)
+		t := byType[decl.Target]
+		if t == nil {
+			return nil
+		}
+		return macFilter(decl.Name, func(s *sql.Selector, match filters.Cond) *sql.Predicate {
+			q := sql.Dialect(s.Dialect()).Select("assigned_object_id").From(sql.Table("dcim_macaddress"))
+			q.Where(sql.And(sql.EQ(q.C("assigned_object_type"), decl.Target), match(q)))
+			if decl.Column != "" {
+				q = sql.Dialect(s.Dialect()).Select(decl.Column).From(sql.Table(t.Table)).Where(sql.In("id", q))
+			}
+			return sql.In(s.C("id"), q)
+		})
+	}
+	// vc-interfaces: NetBox's virtual_chassis_member(_or_master)(_id):
+	// the interfaces of the devices named (Attr "name") or given by id
+	// (Attr "id"), and, when such a device is in a virtual chassis, the
+	// other members' interfaces that are not management-only (Device.
+	// vc_interfaces). With Target "master" only a chassis' master brings
+	// its members' interfaces along.
+	FilterKinds["vc-interfaces"] = func(d *Descriptor, decl FilterDecl) *filters.Filter {
+		return &filters.Filter{Name: decl.Name, Kind: filters.Custom, Lookups: []string{},
+			Func: func(_ string, values []string) (func(*sql.Selector), error) {
+				args := anyList(values)
+				if decl.Attr == "id" {
+					for i, v := range values {
+						n, err := strconv.Atoi(strings.TrimSpace(v))
+						if err != nil {
+							return nil, fmt.Errorf("Enter a number.")
+						}
+						args[i] = n
 					}
-					s.Where(p)
+				}
+				return func(s *sql.Selector) {
+					b := sql.Dialect(s.Dialect())
+					devices := b.Select("id").From(sql.Table("dcim_device")).Where(sql.In(decl.Attr, args...))
+					chassisOf := b.Select("virtual_chassis_id").From(sql.Table("dcim_device")).
+						Where(sql.And(sql.In(decl.Attr, args...), sql.NotNull("virtual_chassis_id")))
+					if decl.Target == "master" {
+						chassisOf.Where(sql.In("id", b.Select("master_id").From(sql.Table("dcim_virtualchassis"))))
+					}
+					members := b.Select("id").From(sql.Table("dcim_device")).Where(sql.In("virtual_chassis_id", chassisOf))
+					s.Where(sql.Or(sql.In(s.C("device_id"), devices),
+						sql.And(sql.EQ(s.C("mgmt_only"), false), sql.In(s.C("device_id"), members))))
 				}, nil
 			}}
 	}
-	// mac: MAC addresses in any notation, compared as stored.
+	// mac: the row's own MAC address.
 	FilterKinds["mac"] = func(d *Descriptor, decl FilterDecl) *filters.Filter {
-		return &filters.Filter{Name: decl.Name, Kind: filters.Custom, Lookups: []string{"n"},
-			Func: func(lookup string, values []string) (func(*sql.Selector), error) {
-				macs := macValues(values)
-				return func(s *sql.Selector) {
-					p := sql.In(s.C("mac_address"), macs...)
-					if len(macs) == 0 {
-						p = sql.False()
-					}
-					if lookup == "n" {
-						p = sql.Not(p)
-					}
-					s.Where(p)
-				}, nil
-			}}
+		return macFilter(decl.Name, func(s *sql.Selector, match filters.Cond) *sql.Predicate { return match(s) })
 	}
 	// assigned-interface: MAC addresses assigned to interfaces matched by
 	// Attr: "id", "name", "device_id" or "device" (the device's name).
@@ -204,6 +227,60 @@ func boolFilter(name string, pred func(*sql.Selector) *sql.Predicate) *filters.F
 }
 
 // macValues are the MAC addresses among values, as stored.
+// macLookups are NetBox's MultiValueMACAddressFilter lookups: exact
+// (values in any notation) and the text lookups, which compare with the
+// stored form (upper case, colons) case-insensitively; regex reads that
+// form too.
+var macLookups = map[string]string{"": "in", "ic": "icontains", "isw": "istartswith", "iew": "iendswith",
+	"ie": "iexact", "regex": "regex", "iregex": "iregex"}
+
+// macFilter is a MAC address filter with NetBox's lookups and their
+// negations: where builds the predicate from a condition on the
+// mac_address column of the selector it is given.
+func macFilter(name string, where func(s *sql.Selector, match filters.Cond) *sql.Predicate) *filters.Filter {
+	lookups := []string{"n"}
+	for l := range macLookups {
+		if l != "" {
+			lookups = append(lookups, l, "n"+l)
+		}
+	}
+	slices.Sort(lookups)
+	return &filters.Filter{Name: name, Kind: filters.Custom, Lookups: lookups,
+		Func: func(lookup string, values []string) (func(*sql.Selector), error) {
+			base, neg := lookup, false
+			if _, ok := macLookups[base]; !ok {
+				base, neg = strings.TrimPrefix(lookup, "n"), true
+			}
+			var match filters.Cond
+			if base == "" {
+				macs := macValues(values)
+				match = func(s *sql.Selector) *sql.Predicate {
+					if len(macs) == 0 {
+						return sql.False()
+					}
+					return sql.In(s.C("mac_address"), macs...)
+				}
+			} else {
+				var conds []filters.Cond
+				for _, v := range values {
+					c, err := filters.Lookup("mac_address", macLookups[base], v)
+					if err != nil {
+						return nil, err
+					}
+					conds = append(conds, c)
+				}
+				match = filters.OrConds(conds...)
+			}
+			return func(s *sql.Selector) {
+				p := where(s, match)
+				if neg {
+					p = sql.Not(p)
+				}
+				s.Where(p)
+			}, nil
+		}}
+}
+
 func macValues(values []string) []any {
 	var out []any
 	for _, v := range values {

@@ -167,24 +167,16 @@ func init() {
 				}, nil
 			}}
 	}
-	// m2m-own: a many-to-many field's filter under a name of its own
-	// (a service's ip_address_id and ip_address): rows related to a row
-	// whose Attr ("id" or a field) is one of the values; __n: to none.
+	// m2m-own: a many-to-many field's filter by related id under a name of
+	// its own (a service's ip_address_id); __n: related to none. (By an
+	// attribute: m2m-attr.)
 	FilterKinds["m2m-own"] = func(d *Descriptor, decl FilterDecl) *filters.Filter {
 		f := d.byName[decl.Column]
 		if f == nil || f.Kind != KindM2M {
 			return nil
 		}
-		attr := "id"
-		if decl.Attr != "" && decl.Attr != "id" {
-			af := f.target.byName[decl.Attr]
-			if af == nil || af.Column == "" {
-				return nil
-			}
-			attr = af.Column
-		}
 		return &filters.Filter{Name: decl.Name, Kind: filters.Custom, Lookups: []string{"n"},
-			Func: m2mMatch(f.Join, f.JoinOwn, f.JoinTarget, f.target.Table, attr)}
+			Func: m2mMatch(f.Join, f.JoinOwn, f.JoinTarget, f.target.Table, "id", true)}
 	}
 	// any-set: a boolean: true keeps the rows where one of the
 	// comma-separated columns holds a value, false those where none does

@@ -64,6 +64,51 @@ func (p *Page) loadM2M(ctx context.Context, f *Field, ids []int) error {
 	return nil
 }
 
+// loadM2MFull loads what the full representation of the related rows of
+// the Full many-to-many fields needs (their own relations, tags, custom
+// fields) as one page per target model (a VRF's import and export targets
+// share theirs): a fixed number of queries more, whatever the number of
+// rows.
+func (p *Page) loadM2MFull(ctx context.Context) error {
+	var order []*Descriptor
+	fields := map[*Descriptor][]*Field{}
+	for _, f := range p.fields {
+		if f.Kind == KindM2M && f.Full && !p.nested {
+			if fields[f.target] == nil {
+				order = append(order, f.target)
+			}
+			fields[f.target] = append(fields[f.target], f)
+		}
+	}
+	for _, t := range order {
+		var all []*Row
+		seen := map[int]*Row{}
+		for _, f := range fields[t] {
+			for _, rows := range p.m2m[f] {
+				for i, r := range rows {
+					if s, ok := seen[r.ID]; ok {
+						rows[i] = s // one row per object, shared by the owners
+						continue
+					}
+					seen[r.ID] = r
+					all = append(all, r)
+				}
+			}
+		}
+		sub, err := t.Load(ctx, p.st, all, View{Base: p.base})
+		if err != nil {
+			return err
+		}
+		if p.full == nil {
+			p.full = map[*Field]*Page{}
+		}
+		for _, f := range fields[t] {
+			p.full[f] = sub
+		}
+	}
+	return nil
+}
+
 func (p *Page) encodeM2M(b []byte, f *Field, r *Row, nested bool) []byte {
 	b = append(b, '[')
 	for i, t := range p.m2m[f][r.ID] {
@@ -72,6 +117,10 @@ func (p *Page) encodeM2M(b []byte, f *Field, r *Row, nested bool) []byte {
 		}
 		if nested {
 			b = appendAny(b, t.ID)
+			continue
+		}
+		if sub := p.full[f]; sub != nil {
+			b = sub.Encode(b, t)
 			continue
 		}
 		b = p.encode(b, f.target, t, f.relatedForm(), true)
@@ -157,13 +206,14 @@ func (d *Descriptor) m2mFilters(f *Field) []*filters.Filter {
 	if len(base) > 1 && base[len(base)-1] == 's' {
 		base = base[:len(base)-1]
 	}
-	in := func(attr string) func(string, []string) (func(*sql.Selector), error) {
-		return m2mMatch(f.Join, f.JoinOwn, f.JoinTarget, f.target.Table, attr)
+	in := func(attr string, numeric bool) func(string, []string) (func(*sql.Selector), error) {
+		return m2mMatch(f.Join, f.JoinOwn, f.JoinTarget, f.target.Table, attr, numeric)
 	}
-	out := []*filters.Filter{{Name: base + "_id", Kind: filters.Custom, Lookups: []string{"n"}, Func: in("id")}}
+	out := []*filters.Filter{{Name: base + "_id", Kind: filters.Custom, Lookups: []string{"n"}, Func: in("id", true)}}
 	if f.Lookup != "" {
 		if af := f.target.byName[f.Lookup]; af != nil && af.Column != "" {
-			out = append(out, &filters.Filter{Name: base, Kind: filters.Custom, Lookups: []string{"n"}, Func: in(af.Column)})
+			out = append(out, &filters.Filter{Name: base, Kind: filters.Custom, Lookups: []string{"n"},
+				Func: in(af.Column, af.Kind == KindInt)})
 		}
 	}
 	return out
@@ -171,13 +221,13 @@ func (d *Descriptor) m2mFilters(f *Field) []*filters.Filter {
 
 // m2mMatch is the predicate builder of a many-to-many filter: rows whose
 // id is in column own of the join table, paired (column other) with a
-// related row of relTable whose attr column is one of the values ("id":
-// the values are ids). __n negates.
-func m2mMatch(join, own, other, relTable, attr string) func(string, []string) (func(*sql.Selector), error) {
+// related row of relTable whose attr column is one of the values (numeric:
+// the values are integers). __n negates.
+func m2mMatch(join, own, other, relTable, attr string, numeric bool) func(string, []string) (func(*sql.Selector), error) {
 	return func(lookup string, values []string) (func(*sql.Selector), error) {
 		args := make([]any, 0, len(values))
 		for _, v := range values {
-			if attr == "id" {
+			if numeric {
 				n, err := strconv.Atoi(v)
 				if err != nil {
 					return nil, fmt.Errorf("“%s” is not a valid value.", v)

@@ -42,6 +42,7 @@ type Page struct {
 	cfs     []CustomFieldDef
 	cfObjs  map[string]map[int]*Row // custom field object targets: content type → id → row
 	m2m     map[*Field]map[int][]*Row
+	full    map[*Field]*Page        // KindM2M fields rendered in full: their rows' page
 	reverse map[*Field]map[int]*Row // KindReverse: own id → the row pointing here
 	// more are rows loaded beside the page (reverse rows) whose FK fields
 	// loadRelated resolves with the page's own.
@@ -173,6 +174,9 @@ func (p *Page) load(ctx context.Context, rows []*Row) error {
 		if err != nil {
 			return err
 		}
+	}
+	if err := p.loadM2MFull(ctx); err != nil {
+		return err
 	}
 	return p.loadRelated(ctx, fks, rows)
 }
@@ -428,6 +432,16 @@ func (p *Page) loadCount(ctx context.Context, f *Field, ids []int) error {
 	if p.counts == nil {
 		p.counts = map[*Field]map[int]int{}
 	}
+	// A count the page has loaded already (a VLAN group's utilization is
+	// its vlan_count as a percentage) is not asked for again.
+	for g, m := range p.counts {
+		c, o := *g.Count, *f.Count
+		c.Percent, o.Percent = "", ""
+		if c == o {
+			p.counts[f] = m
+			return nil
+		}
+	}
 	m := map[int]int{}
 	p.counts[f] = m
 	table := countTable(f.Count)
@@ -438,7 +452,12 @@ func (p *Page) loadCount(ctx context.Context, f *Field, ids []int) error {
 			args[i] = id
 		}
 		in := placeholders(p.st.Dialect, 1, len(chunk))
-		if f.Count.Cumulative && p.d.Tree {
+		if b := f.Count.Between; b[0] != "" {
+			// Rows whose column lies between this row's two fields.
+			q = fmt.Sprintf(`SELECT o.id, COUNT(c.id) FROM %[1]s o JOIN %[2]s c ON c.%[3]s >= o.%[4]s AND c.%[3]s <= o.%[5]s `+
+				`WHERE o.id IN (%[6]s) GROUP BY o.id`,
+				quote(p.d.Table), quote(table), quote(f.Count.Column), quote(p.d.column(b[0])), quote(p.d.column(b[1])), in)
+		} else if f.Count.Cumulative && p.d.Tree {
 			// Rows pointing at the node or any of its descendants.
 			q = fmt.Sprintf(`WITH RECURSIVE sub(root, id) AS (SELECT id, id FROM %[1]s WHERE id IN (%[2]s) `+
 				`UNION SELECT sub.root, n.id FROM %[1]s n JOIN sub ON n.parent_id = sub.id) `+
@@ -594,6 +613,10 @@ func (p *Page) value(b []byte, d *Descriptor, r *Row, f *Field, nested bool) []b
 		}
 		return append(b, ']')
 	case KindCount:
+		if f.Count.Percent != "" {
+			total, _ := d.Value(r, f.Count.Percent).(int)
+			return appendPercent(b, p.counts[f][r.ID], total)
+		}
 		if nested {
 			return append(b, '0')
 		}
@@ -701,3 +724,14 @@ func dedupe(ids []int) []int {
 
 // quote quotes an identifier for both SQLite and PostgreSQL.
 func quote(id string) string { return `"` + strings.ReplaceAll(id, `"`, `""`) + `"` }
+
+// appendPercent renders n as a percentage of total the way NetBox renders
+// Round(n * 100.0 / total, 2) (a PostgreSQL numeric: two decimals, half
+// away from zero), or null when total is 0.
+func appendPercent(b []byte, n, total int) []byte {
+	if total <= 0 {
+		return append(b, "null"...)
+	}
+	hundredths := (int64(n)*20000 + int64(total)) / (2 * int64(total))
+	return appendString(b, fmt.Sprintf("%d.%02d", hundredths/100, hundredths%100))
+}

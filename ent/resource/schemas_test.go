@@ -155,7 +155,6 @@ var filterExclusions = map[string]string{
 	// Models we do not have yet.
 	"owner": "no owners", "owner_id": "no owners", "owner_group": "no owners", "owner_group_id": "no owners",
 	"contact": "no contacts", "contact_role": "no contacts", "contact_group": "no contacts",
-	"dcim/sites asn": "no ASNs", "dcim/sites asn_id": "no ASNs",
 	"ipam/vlans l2vpn": "no L2VPNs", "ipam/vlans l2vpn_id": "no L2VPNs",
 	"ipam/vlans interface_id": "no interfaces", "ipam/vlans vminterface_id": "no VM interfaces",
 	"ipam/vlans available_at_site":           "needs VLAN availability rules (another issue)",
@@ -165,8 +164,9 @@ var filterExclusions = map[string]string{
 	"dcim/platforms config_template_id":      "no config templates",
 	"dcim/device-roles config_template_id":   "no config templates",
 	"ipam/vlan-groups cluster_group":         "no clusters", "ipam/vlan-groups cluster": "no clusters",
-	"ipam/vrfs import_target": "no route targets", "ipam/vrfs import_target_id": "no route targets",
-	"ipam/vrfs export_target": "no route targets", "ipam/vrfs export_target_id": "no route targets",
+	"ipam/route-targets importing_l2vpn": "no L2VPNs", "ipam/route-targets importing_l2vpn_id": "no L2VPNs",
+	"ipam/route-targets exporting_l2vpn": "no L2VPNs", "ipam/route-targets exporting_l2vpn_id": "no L2VPNs",
+	"ipam/asns provider": "no providers", "ipam/asns provider_id": "no providers",
 	"users/users permission_id": "no permissions", "users/users notification_group_id": "no notification groups",
 	// Filters by numeric ObjectType ids: we have no ObjectType table (object
 	// types are "app.model" strings; the string forms are served).
@@ -198,8 +198,6 @@ var filterExclusions = map[string]string{
 	"dcim/rear-port-templates front_port_id":       "port mappings are no table yet",
 	// Images are not stored.
 	"dcim/device-types has_front_image": "no image storage", "dcim/device-types has_rear_image": "no image storage",
-	// Modules and devices come later.
-	"dcim/device-types device_count": "no devices yet",
 	// Cables and cable paths come in a later issue (occupied is served: it
 	// is mark_connected until then).
 	"dcim/power-feeds cable_id": "no cables", "dcim/power-feeds cabled": "no cables",
@@ -213,7 +211,6 @@ func init() {
 	reasons := map[string]string{
 		"cable_end": "no cables yet", "cable_connector": "no cables yet", "connected": "no cables yet",
 		"cable_id": "no cables yet", "cabled": "no cables yet",
-		"virtual_chassis": "no virtual chassis yet", "virtual_chassis_id": "no virtual chassis yet",
 	}
 	for _, ep := range []string{"console-ports", "console-server-ports", "power-ports", "power-outlets",
 		"interfaces", "front-ports", "rear-ports"} {
@@ -228,11 +225,6 @@ func init() {
 	}
 	for name, why := range map[string]string{
 		"l2vpn": "no L2VPNs", "l2vpn_id": "no L2VPNs",
-		"vlan_translation_policy": "no VLAN translation policies", "vlan_translation_policy_id": "no VLAN translation policies",
-		"virtual_chassis_member": "no virtual chassis yet", "virtual_chassis_member_id": "no virtual chassis yet",
-		"virtual_chassis_member_or_master": "no virtual chassis yet", "virtual_chassis_member_or_master_id": "no virtual chassis yet",
-		"vdc": "no virtual device contexts yet", "vdc_id": "no virtual device contexts yet",
-		"vdc_identifier":  "no virtual device contexts yet",
 		"wireless_lan_id": "no wireless LANs", "wireless_link_id": "no wireless links",
 		"virtual_circuit_id": "no virtual circuits", "virtual_circuit_termination_id": "no virtual circuits",
 	} {

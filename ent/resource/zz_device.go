@@ -56,6 +56,7 @@ func init() {
 			{Name: "parent_device_id", Kind: "reverse-id", Column: "installed_device_id", Target: "dcim.devicebay", Attr: "device_id"},
 			{Name: "parent_bay_id", Kind: "reverse-id", Column: "installed_device_id", Target: "dcim.devicebay", Attr: ""},
 			{Name: "inventory_item_count", Kind: "related-count", Column: "inventory_item_count", Target: "", Attr: ""},
+			{Name: "mac_address", Kind: "assigned-mac", Column: "device_id", Target: "dcim.interface", Attr: ""},
 			{Name: "has_primary_ip", Kind: "any-set", Column: "primary_ip4_id,primary_ip6_id", Target: "", Attr: ""},
 			{Name: "has_oob_ip", Kind: "is-set", Column: "oob_ip_id", Target: "", Attr: ""},
 			{Name: "console_port_count", Kind: "related-count", Column: "console_port_count", Target: "", Attr: ""},

@@ -48,7 +48,7 @@ func init() {
 			{Name: "last_updated", Kind: "time", Column: "last_updated", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "prefix_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "ipam.prefix", Table: "", Column: "role_id", Cumulative: false}},
 			{Name: "vlan_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "ipam.vlan", Table: "", Column: "role_id", Cumulative: false}},
-			{Name: "asn_count", Kind: "empty", ReadOnly: true, Empty: 0},
+			{Name: "asn_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "ipam.asn", Table: "", Column: "role_id", Cumulative: false}},
 		},
 		NewCreate: func(c *gen.Client) ent.Mutation { return c.Role.Create().Mutation() },
 		NewUpdate: func(c *gen.Client, id int) ent.Mutation { return c.Role.UpdateOneID(id).Mutation() },

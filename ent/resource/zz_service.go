@@ -36,8 +36,8 @@ func init() {
 			{Name: "device", Kind: "generic-attr", Column: "parent_object", Target: "dcim.device", Attr: "name"},
 			{Name: "fhrpgroup_id", Kind: "generic-id", Column: "parent_object", Target: "ipam.fhrpgroup", Attr: ""},
 			{Name: "fhrpgroup", Kind: "generic-attr", Column: "parent_object", Target: "ipam.fhrpgroup", Attr: "name"},
-			{Name: "ip_address_id", Kind: "m2m-own", Column: "ipaddresses", Target: "", Attr: "id"},
-			{Name: "ip_address", Kind: "m2m-own", Column: "ipaddresses", Target: "", Attr: "address"},
+			{Name: "ip_address_id", Kind: "m2m-own", Column: "ipaddresses", Target: "", Attr: ""},
+			{Name: "ip_address", Kind: "m2m-attr", Column: "ipaddresses", Target: "", Attr: "address"},
 		},
 		Fields: []*Field{
 			{Name: "id", Kind: "id", Column: "id", GoType: "int", ReadOnly: true},

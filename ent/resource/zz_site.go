@@ -55,7 +55,7 @@ func init() {
 			{Name: "longitude", Kind: "float", Column: "longitude", GoType: "float64", Nullable: true, HasDefault: true},
 			{Name: "owner", Kind: "empty", ReadOnly: true, Empty: nil},
 			{Name: "comments", Kind: "text", Column: "comments", GoType: "string", HasDefault: true},
-			{Name: "asns", Kind: "empty", ReadOnly: true, Empty: []any{}},
+			{Name: "asns", Kind: "m2m", Target: "ipam.asn", HasDefault: true, Lookup: "asn", Join: "dcim_site_asns", JoinOwn: "site_id", JoinTarget: "asn_id"},
 			{Name: "tags", Kind: "tags", ReadOnly: true},
 			{Name: "custom_fields", Kind: "custom-fields", Column: "custom_field_data", GoType: "map[string]interface {}", HasDefault: true},
 			{Name: "created", Kind: "time", Column: "created", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},

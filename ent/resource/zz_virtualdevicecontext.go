@@ -37,6 +37,7 @@ func init() {
 			{Name: "tenant_group_id", Kind: "tree-id", Column: "group", Target: "", Attr: "", Via: "tenant"},
 			{Name: "tenant_group", Kind: "tree-attr", Column: "group", Target: "", Attr: "", Via: "tenant"},
 			{Name: "has_primary_ip", Kind: "any-set", Column: "primary_ip4_id,primary_ip6_id", Target: "", Attr: ""},
+			{Name: "interface_id", Kind: "m2m-reverse", Column: "vdcs", Target: "dcim.interface", Attr: ""},
 		},
 		Fields: []*Field{
 			{Name: "id", Kind: "id", Column: "id", GoType: "int", ReadOnly: true},

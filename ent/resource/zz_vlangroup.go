@@ -63,7 +63,7 @@ func init() {
 			{Name: "created", Kind: "time", Column: "created", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "last_updated", Kind: "time", Column: "last_updated", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "vlan_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "ipam.vlan", Table: "", Column: "group_id", Cumulative: false}},
-			{Name: "utilization", Kind: "empty", ReadOnly: true, Empty: ""},
+			{Name: "utilization", Kind: "count", ReadOnly: true, Count: &Count{Model: "ipam.vlan", Table: "", Column: "group_id", Cumulative: false, Percent: "total_vlan_ids"}},
 		},
 		NewCreate: func(c *gen.Client) ent.Mutation { return c.VLANGroup.Create().Mutation() },
 		NewUpdate: func(c *gen.Client, id int) ent.Mutation { return c.VLANGroup.UpdateOneID(id).Mutation() },

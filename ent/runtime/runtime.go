@@ -5,6 +5,9 @@ package runtime
 import (
 	"time"
 
+	"github.com/inventory/inventory/ent/aggregate"
+	"github.com/inventory/inventory/ent/asn"
+	"github.com/inventory/inventory/ent/asnrange"
 	"github.com/inventory/inventory/ent/consoleport"
 	"github.com/inventory/inventory/ent/consoleporttemplate"
 	"github.com/inventory/inventory/ent/consoleserverport"
@@ -29,6 +32,7 @@ import (
 	"github.com/inventory/inventory/ent/inventoryitemrole"
 	"github.com/inventory/inventory/ent/inventoryitemtemplate"
 	"github.com/inventory/inventory/ent/ipaddress"
+	"github.com/inventory/inventory/ent/iprange"
 	"github.com/inventory/inventory/ent/location"
 	"github.com/inventory/inventory/ent/macaddress"
 	"github.com/inventory/inventory/ent/manufacturer"
@@ -58,6 +62,7 @@ import (
 	"github.com/inventory/inventory/ent/region"
 	"github.com/inventory/inventory/ent/rir"
 	"github.com/inventory/inventory/ent/role"
+	"github.com/inventory/inventory/ent/routetarget"
 	"github.com/inventory/inventory/ent/schema"
 	"github.com/inventory/inventory/ent/service"
 	"github.com/inventory/inventory/ent/servicetemplate"
@@ -72,6 +77,8 @@ import (
 	"github.com/inventory/inventory/ent/virtualdevicecontext"
 	"github.com/inventory/inventory/ent/vlan"
 	"github.com/inventory/inventory/ent/vlangroup"
+	"github.com/inventory/inventory/ent/vlantranslationpolicy"
+	"github.com/inventory/inventory/ent/vlantranslationrule"
 	"github.com/inventory/inventory/ent/vrf"
 	"github.com/inventory/inventory/ent/webhook"
 )
@@ -80,6 +87,215 @@ import (
 // (default values, validators, hooks and policies) and stitches it
 // to their package variables.
 func init() {
+	asnMixin := schema.ASN{}.Mixin()
+	asnMixinFields0 := asnMixin[0].Fields()
+	_ = asnMixinFields0
+	asnMixinFields2 := asnMixin[2].Fields()
+	_ = asnMixinFields2
+	asnMixinFields3 := asnMixin[3].Fields()
+	_ = asnMixinFields3
+	asnFields := schema.ASN{}.Fields()
+	_ = asnFields
+	// asnDescCreated is the schema descriptor for created field.
+	asnDescCreated := asnMixinFields0[0].Descriptor()
+	// asn.DefaultCreated holds the default value on creation for the created field.
+	asn.DefaultCreated = asnDescCreated.Default.(func() time.Time)
+	// asnDescLastUpdated is the schema descriptor for last_updated field.
+	asnDescLastUpdated := asnMixinFields0[1].Descriptor()
+	// asn.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	asn.DefaultLastUpdated = asnDescLastUpdated.Default.(func() time.Time)
+	// asn.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	asn.UpdateDefaultLastUpdated = asnDescLastUpdated.UpdateDefault.(func() time.Time)
+	// asnDescCustomFieldData is the schema descriptor for custom_field_data field.
+	asnDescCustomFieldData := asnMixinFields2[0].Descriptor()
+	// asn.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	asn.DefaultCustomFieldData = asnDescCustomFieldData.Default.(map[string]interface{})
+	// asnDescDescription is the schema descriptor for description field.
+	asnDescDescription := asnMixinFields3[0].Descriptor()
+	// asn.DefaultDescription holds the default value on creation for the description field.
+	asn.DefaultDescription = asnDescDescription.Default.(string)
+	// asn.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	asn.DescriptionValidator = asnDescDescription.Validators[0].(func(string) error)
+	// asnDescComments is the schema descriptor for comments field.
+	asnDescComments := asnMixinFields3[1].Descriptor()
+	// asn.DefaultComments holds the default value on creation for the comments field.
+	asn.DefaultComments = asnDescComments.Default.(string)
+	// asnDescAsn is the schema descriptor for asn field.
+	asnDescAsn := asnFields[0].Descriptor()
+	// asn.AsnValidator is a validator for the "asn" field. It is called by the builders before save.
+	asn.AsnValidator = func() func(int) error {
+		validators := asnDescAsn.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(asn int) error {
+			for _, fn := range fns {
+				if err := fn(asn); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	asnrangeMixin := schema.ASNRange{}.Mixin()
+	asnrangeHooks := schema.ASNRange{}.Hooks()
+	asnrange.Hooks[0] = asnrangeHooks[0]
+	asnrangeMixinFields0 := asnrangeMixin[0].Fields()
+	_ = asnrangeMixinFields0
+	asnrangeMixinFields2 := asnrangeMixin[2].Fields()
+	_ = asnrangeMixinFields2
+	asnrangeMixinFields3 := asnrangeMixin[3].Fields()
+	_ = asnrangeMixinFields3
+	asnrangeFields := schema.ASNRange{}.Fields()
+	_ = asnrangeFields
+	// asnrangeDescCreated is the schema descriptor for created field.
+	asnrangeDescCreated := asnrangeMixinFields0[0].Descriptor()
+	// asnrange.DefaultCreated holds the default value on creation for the created field.
+	asnrange.DefaultCreated = asnrangeDescCreated.Default.(func() time.Time)
+	// asnrangeDescLastUpdated is the schema descriptor for last_updated field.
+	asnrangeDescLastUpdated := asnrangeMixinFields0[1].Descriptor()
+	// asnrange.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	asnrange.DefaultLastUpdated = asnrangeDescLastUpdated.Default.(func() time.Time)
+	// asnrange.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	asnrange.UpdateDefaultLastUpdated = asnrangeDescLastUpdated.UpdateDefault.(func() time.Time)
+	// asnrangeDescCustomFieldData is the schema descriptor for custom_field_data field.
+	asnrangeDescCustomFieldData := asnrangeMixinFields2[0].Descriptor()
+	// asnrange.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	asnrange.DefaultCustomFieldData = asnrangeDescCustomFieldData.Default.(map[string]interface{})
+	// asnrangeDescDescription is the schema descriptor for description field.
+	asnrangeDescDescription := asnrangeMixinFields3[0].Descriptor()
+	// asnrange.DefaultDescription holds the default value on creation for the description field.
+	asnrange.DefaultDescription = asnrangeDescDescription.Default.(string)
+	// asnrange.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	asnrange.DescriptionValidator = asnrangeDescDescription.Validators[0].(func(string) error)
+	// asnrangeDescComments is the schema descriptor for comments field.
+	asnrangeDescComments := asnrangeMixinFields3[1].Descriptor()
+	// asnrange.DefaultComments holds the default value on creation for the comments field.
+	asnrange.DefaultComments = asnrangeDescComments.Default.(string)
+	// asnrangeDescName is the schema descriptor for name field.
+	asnrangeDescName := asnrangeFields[0].Descriptor()
+	// asnrange.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	asnrange.NameValidator = func() func(string) error {
+		validators := asnrangeDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// asnrangeDescNameNatural is the schema descriptor for _name_natural field.
+	asnrangeDescNameNatural := asnrangeFields[1].Descriptor()
+	// asnrange.DefaultNameNatural holds the default value on creation for the _name_natural field.
+	asnrange.DefaultNameNatural = asnrangeDescNameNatural.Default.(string)
+	// asnrangeDescSlug is the schema descriptor for slug field.
+	asnrangeDescSlug := asnrangeFields[2].Descriptor()
+	// asnrange.SlugValidator is a validator for the "slug" field. It is called by the builders before save.
+	asnrange.SlugValidator = func() func(string) error {
+		validators := asnrangeDescSlug.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(slug string) error {
+			for _, fn := range fns {
+				if err := fn(slug); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// asnrangeDescStart is the schema descriptor for start field.
+	asnrangeDescStart := asnrangeFields[4].Descriptor()
+	// asnrange.StartValidator is a validator for the "start" field. It is called by the builders before save.
+	asnrange.StartValidator = func() func(int) error {
+		validators := asnrangeDescStart.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(start int) error {
+			for _, fn := range fns {
+				if err := fn(start); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// asnrangeDescEnd is the schema descriptor for end field.
+	asnrangeDescEnd := asnrangeFields[5].Descriptor()
+	// asnrange.EndValidator is a validator for the "end" field. It is called by the builders before save.
+	asnrange.EndValidator = func() func(int) error {
+		validators := asnrangeDescEnd.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(end int) error {
+			for _, fn := range fns {
+				if err := fn(end); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	aggregateMixin := schema.Aggregate{}.Mixin()
+	aggregateHooks := schema.Aggregate{}.Hooks()
+	aggregate.Hooks[0] = aggregateHooks[0]
+	aggregateMixinFields0 := aggregateMixin[0].Fields()
+	_ = aggregateMixinFields0
+	aggregateMixinFields2 := aggregateMixin[2].Fields()
+	_ = aggregateMixinFields2
+	aggregateMixinFields3 := aggregateMixin[3].Fields()
+	_ = aggregateMixinFields3
+	aggregateFields := schema.Aggregate{}.Fields()
+	_ = aggregateFields
+	// aggregateDescCreated is the schema descriptor for created field.
+	aggregateDescCreated := aggregateMixinFields0[0].Descriptor()
+	// aggregate.DefaultCreated holds the default value on creation for the created field.
+	aggregate.DefaultCreated = aggregateDescCreated.Default.(func() time.Time)
+	// aggregateDescLastUpdated is the schema descriptor for last_updated field.
+	aggregateDescLastUpdated := aggregateMixinFields0[1].Descriptor()
+	// aggregate.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	aggregate.DefaultLastUpdated = aggregateDescLastUpdated.Default.(func() time.Time)
+	// aggregate.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	aggregate.UpdateDefaultLastUpdated = aggregateDescLastUpdated.UpdateDefault.(func() time.Time)
+	// aggregateDescCustomFieldData is the schema descriptor for custom_field_data field.
+	aggregateDescCustomFieldData := aggregateMixinFields2[0].Descriptor()
+	// aggregate.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	aggregate.DefaultCustomFieldData = aggregateDescCustomFieldData.Default.(map[string]interface{})
+	// aggregateDescDescription is the schema descriptor for description field.
+	aggregateDescDescription := aggregateMixinFields3[0].Descriptor()
+	// aggregate.DefaultDescription holds the default value on creation for the description field.
+	aggregate.DefaultDescription = aggregateDescDescription.Default.(string)
+	// aggregate.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	aggregate.DescriptionValidator = aggregateDescDescription.Validators[0].(func(string) error)
+	// aggregateDescComments is the schema descriptor for comments field.
+	aggregateDescComments := aggregateMixinFields3[1].Descriptor()
+	// aggregate.DefaultComments holds the default value on creation for the comments field.
+	aggregate.DefaultComments = aggregateDescComments.Default.(string)
+	// aggregateDescPrefix is the schema descriptor for prefix field.
+	aggregateDescPrefix := aggregateFields[1].Descriptor()
+	// aggregate.PrefixValidator is a validator for the "prefix" field. It is called by the builders before save.
+	aggregate.PrefixValidator = aggregateDescPrefix.Validators[0].(func(string) error)
+	// aggregateDescNetwork is the schema descriptor for network field.
+	aggregateDescNetwork := aggregateFields[5].Descriptor()
+	// aggregate.NetworkValidator is a validator for the "network" field. It is called by the builders before save.
+	aggregate.NetworkValidator = aggregateDescNetwork.Validators[0].(func([]byte) error)
+	// aggregateDescBroadcast is the schema descriptor for broadcast field.
+	aggregateDescBroadcast := aggregateFields[6].Descriptor()
+	// aggregate.BroadcastValidator is a validator for the "broadcast" field. It is called by the builders before save.
+	aggregate.BroadcastValidator = aggregateDescBroadcast.Validators[0].(func([]byte) error)
 	consoleportMixin := schema.ConsolePort{}.Mixin()
 	consoleportMixinHooks3 := consoleportMixin[3].Hooks()
 	consoleportHooks := schema.ConsolePort{}.Hooks()
@@ -597,6 +813,7 @@ func init() {
 	deviceHooks := schema.Device{}.Hooks()
 	device.Hooks[0] = deviceHooks[0]
 	device.Hooks[1] = deviceHooks[1]
+	device.Hooks[2] = deviceHooks[2]
 	deviceMixinFields0 := deviceMixin[0].Fields()
 	_ = deviceMixinFields0
 	deviceMixinFields2 := deviceMixin[2].Fields()
@@ -1640,6 +1857,75 @@ func init() {
 	ipaddressDescBroadcast := ipaddressFields[14].Descriptor()
 	// ipaddress.BroadcastValidator is a validator for the "_broadcast" field. It is called by the builders before save.
 	ipaddress.BroadcastValidator = ipaddressDescBroadcast.Validators[0].(func([]byte) error)
+	iprangeMixin := schema.IPRange{}.Mixin()
+	iprangeHooks := schema.IPRange{}.Hooks()
+	iprange.Hooks[0] = iprangeHooks[0]
+	iprangeMixinFields0 := iprangeMixin[0].Fields()
+	_ = iprangeMixinFields0
+	iprangeMixinFields2 := iprangeMixin[2].Fields()
+	_ = iprangeMixinFields2
+	iprangeMixinFields3 := iprangeMixin[3].Fields()
+	_ = iprangeMixinFields3
+	iprangeFields := schema.IPRange{}.Fields()
+	_ = iprangeFields
+	// iprangeDescCreated is the schema descriptor for created field.
+	iprangeDescCreated := iprangeMixinFields0[0].Descriptor()
+	// iprange.DefaultCreated holds the default value on creation for the created field.
+	iprange.DefaultCreated = iprangeDescCreated.Default.(func() time.Time)
+	// iprangeDescLastUpdated is the schema descriptor for last_updated field.
+	iprangeDescLastUpdated := iprangeMixinFields0[1].Descriptor()
+	// iprange.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	iprange.DefaultLastUpdated = iprangeDescLastUpdated.Default.(func() time.Time)
+	// iprange.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	iprange.UpdateDefaultLastUpdated = iprangeDescLastUpdated.UpdateDefault.(func() time.Time)
+	// iprangeDescCustomFieldData is the schema descriptor for custom_field_data field.
+	iprangeDescCustomFieldData := iprangeMixinFields2[0].Descriptor()
+	// iprange.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	iprange.DefaultCustomFieldData = iprangeDescCustomFieldData.Default.(map[string]interface{})
+	// iprangeDescDescription is the schema descriptor for description field.
+	iprangeDescDescription := iprangeMixinFields3[0].Descriptor()
+	// iprange.DefaultDescription holds the default value on creation for the description field.
+	iprange.DefaultDescription = iprangeDescDescription.Default.(string)
+	// iprange.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	iprange.DescriptionValidator = iprangeDescDescription.Validators[0].(func(string) error)
+	// iprangeDescComments is the schema descriptor for comments field.
+	iprangeDescComments := iprangeMixinFields3[1].Descriptor()
+	// iprange.DefaultComments holds the default value on creation for the comments field.
+	iprange.DefaultComments = iprangeDescComments.Default.(string)
+	// iprangeDescStartAddress is the schema descriptor for start_address field.
+	iprangeDescStartAddress := iprangeFields[1].Descriptor()
+	// iprange.StartAddressValidator is a validator for the "start_address" field. It is called by the builders before save.
+	iprange.StartAddressValidator = iprangeDescStartAddress.Validators[0].(func(string) error)
+	// iprangeDescEndAddress is the schema descriptor for end_address field.
+	iprangeDescEndAddress := iprangeFields[2].Descriptor()
+	// iprange.EndAddressValidator is a validator for the "end_address" field. It is called by the builders before save.
+	iprange.EndAddressValidator = iprangeDescEndAddress.Validators[0].(func(string) error)
+	// iprangeDescSize is the schema descriptor for size field.
+	iprangeDescSize := iprangeFields[3].Descriptor()
+	// iprange.DefaultSize holds the default value on creation for the size field.
+	iprange.DefaultSize = iprangeDescSize.Default.(int)
+	// iprangeDescStatus is the schema descriptor for status field.
+	iprangeDescStatus := iprangeFields[6].Descriptor()
+	// iprange.DefaultStatus holds the default value on creation for the status field.
+	iprange.DefaultStatus = iprangeDescStatus.Default.(string)
+	// iprange.StatusValidator is a validator for the "status" field. It is called by the builders before save.
+	iprange.StatusValidator = iprangeDescStatus.Validators[0].(func(string) error)
+	// iprangeDescMarkPopulated is the schema descriptor for mark_populated field.
+	iprangeDescMarkPopulated := iprangeFields[8].Descriptor()
+	// iprange.DefaultMarkPopulated holds the default value on creation for the mark_populated field.
+	iprange.DefaultMarkPopulated = iprangeDescMarkPopulated.Default.(bool)
+	// iprangeDescMarkUtilized is the schema descriptor for mark_utilized field.
+	iprangeDescMarkUtilized := iprangeFields[9].Descriptor()
+	// iprange.DefaultMarkUtilized holds the default value on creation for the mark_utilized field.
+	iprange.DefaultMarkUtilized = iprangeDescMarkUtilized.Default.(bool)
+	// iprangeDescStartHost is the schema descriptor for start_host field.
+	iprangeDescStartHost := iprangeFields[10].Descriptor()
+	// iprange.StartHostValidator is a validator for the "start_host" field. It is called by the builders before save.
+	iprange.StartHostValidator = iprangeDescStartHost.Validators[0].(func([]byte) error)
+	// iprangeDescEndHost is the schema descriptor for end_host field.
+	iprangeDescEndHost := iprangeFields[11].Descriptor()
+	// iprange.EndHostValidator is a validator for the "end_host" field. It is called by the builders before save.
+	iprange.EndHostValidator = iprangeDescEndHost.Validators[0].(func([]byte) error)
 	interfacetemplateMixin := schema.InterfaceTemplate{}.Mixin()
 	interfacetemplateHooks := schema.InterfaceTemplate{}.Hooks()
 	interfacetemplate.Hooks[0] = interfacetemplateHooks[0]
@@ -2209,6 +2495,7 @@ func init() {
 	modulebayHooks := schema.ModuleBay{}.Hooks()
 	modulebay.Hooks[0] = modulebayMixinHooks3[0]
 	modulebay.Hooks[1] = modulebayHooks[0]
+	modulebay.Hooks[2] = modulebayHooks[1]
 	modulebayMixinFields0 := modulebayMixin[0].Fields()
 	_ = modulebayMixinFields0
 	modulebayMixinFields2 := modulebayMixin[2].Fields()
@@ -2341,6 +2628,7 @@ func init() {
 	moduletypeMixin := schema.ModuleType{}.Mixin()
 	moduletypeHooks := schema.ModuleType{}.Hooks()
 	moduletype.Hooks[0] = moduletypeHooks[0]
+	moduletype.Hooks[1] = moduletypeHooks[1]
 	moduletypeMixinFields0 := moduletypeMixin[0].Fields()
 	_ = moduletypeMixinFields0
 	moduletypeMixinFields2 := moduletypeMixin[2].Fields()
@@ -3297,6 +3585,7 @@ func init() {
 	rackMixin := schema.Rack{}.Mixin()
 	rackHooks := schema.Rack{}.Hooks()
 	rack.Hooks[0] = rackHooks[0]
+	rack.Hooks[1] = rackHooks[1]
 	rackMixinFields0 := rackMixin[0].Fields()
 	_ = rackMixinFields0
 	rackMixinFields2 := rackMixin[2].Fields()
@@ -4304,6 +4593,61 @@ func init() {
 			return nil
 		}
 	}()
+	routetargetMixin := schema.RouteTarget{}.Mixin()
+	routetargetMixinFields0 := routetargetMixin[0].Fields()
+	_ = routetargetMixinFields0
+	routetargetMixinFields2 := routetargetMixin[2].Fields()
+	_ = routetargetMixinFields2
+	routetargetMixinFields3 := routetargetMixin[3].Fields()
+	_ = routetargetMixinFields3
+	routetargetFields := schema.RouteTarget{}.Fields()
+	_ = routetargetFields
+	// routetargetDescCreated is the schema descriptor for created field.
+	routetargetDescCreated := routetargetMixinFields0[0].Descriptor()
+	// routetarget.DefaultCreated holds the default value on creation for the created field.
+	routetarget.DefaultCreated = routetargetDescCreated.Default.(func() time.Time)
+	// routetargetDescLastUpdated is the schema descriptor for last_updated field.
+	routetargetDescLastUpdated := routetargetMixinFields0[1].Descriptor()
+	// routetarget.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	routetarget.DefaultLastUpdated = routetargetDescLastUpdated.Default.(func() time.Time)
+	// routetarget.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	routetarget.UpdateDefaultLastUpdated = routetargetDescLastUpdated.UpdateDefault.(func() time.Time)
+	// routetargetDescCustomFieldData is the schema descriptor for custom_field_data field.
+	routetargetDescCustomFieldData := routetargetMixinFields2[0].Descriptor()
+	// routetarget.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	routetarget.DefaultCustomFieldData = routetargetDescCustomFieldData.Default.(map[string]interface{})
+	// routetargetDescDescription is the schema descriptor for description field.
+	routetargetDescDescription := routetargetMixinFields3[0].Descriptor()
+	// routetarget.DefaultDescription holds the default value on creation for the description field.
+	routetarget.DefaultDescription = routetargetDescDescription.Default.(string)
+	// routetarget.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	routetarget.DescriptionValidator = routetargetDescDescription.Validators[0].(func(string) error)
+	// routetargetDescComments is the schema descriptor for comments field.
+	routetargetDescComments := routetargetMixinFields3[1].Descriptor()
+	// routetarget.DefaultComments holds the default value on creation for the comments field.
+	routetarget.DefaultComments = routetargetDescComments.Default.(string)
+	// routetargetDescName is the schema descriptor for name field.
+	routetargetDescName := routetargetFields[0].Descriptor()
+	// routetarget.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	routetarget.NameValidator = func() func(string) error {
+		validators := routetargetDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// routetargetDescNameNatural is the schema descriptor for _name_natural field.
+	routetargetDescNameNatural := routetargetFields[1].Descriptor()
+	// routetarget.DefaultNameNatural holds the default value on creation for the _name_natural field.
+	routetarget.DefaultNameNatural = routetargetDescNameNatural.Default.(string)
 	serviceMixin := schema.Service{}.Mixin()
 	serviceHooks := schema.Service{}.Hooks()
 	service.Hooks[0] = serviceHooks[0]
@@ -5093,6 +5437,116 @@ func init() {
 	vlangroupDescTotalVlanIds := vlangroupFields[6].Descriptor()
 	// vlangroup.DefaultTotalVlanIds holds the default value on creation for the total_vlan_ids field.
 	vlangroup.DefaultTotalVlanIds = vlangroupDescTotalVlanIds.Default.(int)
+	vlantranslationpolicyMixin := schema.VLANTranslationPolicy{}.Mixin()
+	vlantranslationpolicyHooks := schema.VLANTranslationPolicy{}.Hooks()
+	vlantranslationpolicy.Hooks[0] = vlantranslationpolicyHooks[0]
+	vlantranslationpolicyMixinFields0 := vlantranslationpolicyMixin[0].Fields()
+	_ = vlantranslationpolicyMixinFields0
+	vlantranslationpolicyMixinFields2 := vlantranslationpolicyMixin[2].Fields()
+	_ = vlantranslationpolicyMixinFields2
+	vlantranslationpolicyFields := schema.VLANTranslationPolicy{}.Fields()
+	_ = vlantranslationpolicyFields
+	// vlantranslationpolicyDescCreated is the schema descriptor for created field.
+	vlantranslationpolicyDescCreated := vlantranslationpolicyMixinFields0[0].Descriptor()
+	// vlantranslationpolicy.DefaultCreated holds the default value on creation for the created field.
+	vlantranslationpolicy.DefaultCreated = vlantranslationpolicyDescCreated.Default.(func() time.Time)
+	// vlantranslationpolicyDescLastUpdated is the schema descriptor for last_updated field.
+	vlantranslationpolicyDescLastUpdated := vlantranslationpolicyMixinFields0[1].Descriptor()
+	// vlantranslationpolicy.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	vlantranslationpolicy.DefaultLastUpdated = vlantranslationpolicyDescLastUpdated.Default.(func() time.Time)
+	// vlantranslationpolicy.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	vlantranslationpolicy.UpdateDefaultLastUpdated = vlantranslationpolicyDescLastUpdated.UpdateDefault.(func() time.Time)
+	// vlantranslationpolicyDescDescription is the schema descriptor for description field.
+	vlantranslationpolicyDescDescription := vlantranslationpolicyMixinFields2[0].Descriptor()
+	// vlantranslationpolicy.DefaultDescription holds the default value on creation for the description field.
+	vlantranslationpolicy.DefaultDescription = vlantranslationpolicyDescDescription.Default.(string)
+	// vlantranslationpolicy.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	vlantranslationpolicy.DescriptionValidator = vlantranslationpolicyDescDescription.Validators[0].(func(string) error)
+	// vlantranslationpolicyDescComments is the schema descriptor for comments field.
+	vlantranslationpolicyDescComments := vlantranslationpolicyMixinFields2[1].Descriptor()
+	// vlantranslationpolicy.DefaultComments holds the default value on creation for the comments field.
+	vlantranslationpolicy.DefaultComments = vlantranslationpolicyDescComments.Default.(string)
+	// vlantranslationpolicyDescName is the schema descriptor for name field.
+	vlantranslationpolicyDescName := vlantranslationpolicyFields[0].Descriptor()
+	// vlantranslationpolicy.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	vlantranslationpolicy.NameValidator = func() func(string) error {
+		validators := vlantranslationpolicyDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	vlantranslationruleMixin := schema.VLANTranslationRule{}.Mixin()
+	vlantranslationruleHooks := schema.VLANTranslationRule{}.Hooks()
+	vlantranslationrule.Hooks[0] = vlantranslationruleHooks[0]
+	vlantranslationruleMixinFields0 := vlantranslationruleMixin[0].Fields()
+	_ = vlantranslationruleMixinFields0
+	vlantranslationruleFields := schema.VLANTranslationRule{}.Fields()
+	_ = vlantranslationruleFields
+	// vlantranslationruleDescCreated is the schema descriptor for created field.
+	vlantranslationruleDescCreated := vlantranslationruleMixinFields0[0].Descriptor()
+	// vlantranslationrule.DefaultCreated holds the default value on creation for the created field.
+	vlantranslationrule.DefaultCreated = vlantranslationruleDescCreated.Default.(func() time.Time)
+	// vlantranslationruleDescLastUpdated is the schema descriptor for last_updated field.
+	vlantranslationruleDescLastUpdated := vlantranslationruleMixinFields0[1].Descriptor()
+	// vlantranslationrule.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	vlantranslationrule.DefaultLastUpdated = vlantranslationruleDescLastUpdated.Default.(func() time.Time)
+	// vlantranslationrule.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	vlantranslationrule.UpdateDefaultLastUpdated = vlantranslationruleDescLastUpdated.UpdateDefault.(func() time.Time)
+	// vlantranslationruleDescLocalVid is the schema descriptor for local_vid field.
+	vlantranslationruleDescLocalVid := vlantranslationruleFields[1].Descriptor()
+	// vlantranslationrule.LocalVidValidator is a validator for the "local_vid" field. It is called by the builders before save.
+	vlantranslationrule.LocalVidValidator = func() func(int) error {
+		validators := vlantranslationruleDescLocalVid.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(local_vid int) error {
+			for _, fn := range fns {
+				if err := fn(local_vid); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// vlantranslationruleDescRemoteVid is the schema descriptor for remote_vid field.
+	vlantranslationruleDescRemoteVid := vlantranslationruleFields[2].Descriptor()
+	// vlantranslationrule.RemoteVidValidator is a validator for the "remote_vid" field. It is called by the builders before save.
+	vlantranslationrule.RemoteVidValidator = func() func(int) error {
+		validators := vlantranslationruleDescRemoteVid.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(remote_vid int) error {
+			for _, fn := range fns {
+				if err := fn(remote_vid); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// vlantranslationruleDescDescription is the schema descriptor for description field.
+	vlantranslationruleDescDescription := vlantranslationruleFields[3].Descriptor()
+	// vlantranslationrule.DefaultDescription holds the default value on creation for the description field.
+	vlantranslationrule.DefaultDescription = vlantranslationruleDescDescription.Default.(string)
+	// vlantranslationrule.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	vlantranslationrule.DescriptionValidator = vlantranslationruleDescDescription.Validators[0].(func(string) error)
+	// vlantranslationruleDescPolicyName is the schema descriptor for _policy_name field.
+	vlantranslationruleDescPolicyName := vlantranslationruleFields[4].Descriptor()
+	// vlantranslationrule.DefaultPolicyName holds the default value on creation for the _policy_name field.
+	vlantranslationrule.DefaultPolicyName = vlantranslationruleDescPolicyName.Default.(string)
 	vrfMixin := schema.VRF{}.Mixin()
 	vrfMixinFields0 := vrfMixin[0].Fields()
 	_ = vrfMixinFields0

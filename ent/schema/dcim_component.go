@@ -46,7 +46,7 @@ func (Component) Edges() []ent.Edge {
 }
 
 func (Component) Indexes() []ent.Index {
-	return []ent.Index{index.Fields("device_id", "name").Unique()}
+	return append(cachedScopeIndexes(), index.Fields("device_id", "name").Unique())
 }
 
 func (Component) Hooks() []ent.Hook { return dcim.ComponentCacheHooks() }

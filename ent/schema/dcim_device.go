@@ -150,6 +150,7 @@ func (Device) Annotations() []schema.Annotation {
 				api.Filter{Name: "parent_device_id", Kind: "reverse-id", Target: "dcim.devicebay", Column: "installed_device_id", Attr: "device_id"},
 				api.Filter{Name: "parent_bay_id", Kind: "reverse-id", Target: "dcim.devicebay", Column: "installed_device_id"},
 				api.Filter{Name: "inventory_item_count", Kind: "related-count", Column: "inventory_item_count"},
+				api.Filter{Name: "mac_address", Kind: "assigned-mac", Target: "dcim.interface", Column: "device_id"},
 				api.Filter{Name: "has_primary_ip", Kind: "any-set", Column: "primary_ip4_id,primary_ip6_id"},
 				api.Filter{Name: "has_oob_ip", Kind: "is-set", Column: "oob_ip_id"}),
 				countFilters("_count", "console_port", "console_server_port", "power_port", "power_outlet",

@@ -4,6 +4,7 @@ import (
 	"entgo.io/ent"
 	"entgo.io/ent/schema"
 	"entgo.io/ent/schema/field"
+	"entgo.io/ent/schema/index"
 	"entgo.io/ent/schema/mixin"
 
 	"github.com/inventory/inventory/ent/logic/dcim"
@@ -40,6 +41,14 @@ func (c DeviceComponent) Fields() []ent.Field {
 		CachedFK("_rack", "dcim.rack", api.SetNull))
 }
 
+func (DeviceComponent) Indexes() []ent.Index { return cachedScopeIndexes() }
+
+// cachedScopeIndexes index a component's cached scope: the site,
+// location and rack filters read it, and deleting one of those clears it.
+func cachedScopeIndexes() []ent.Index {
+	return []ent.Index{index.Fields("_site_id"), index.Fields("_location_id"), index.Fields("_rack_id")}
+}
+
 func (DeviceComponent) Hooks() []ent.Hook { return dcim.DeviceComponentHooks() }
 
 func (c DeviceComponent) Edges() []ent.Edge {
@@ -62,19 +71,21 @@ func (c DeviceComponent) Annotations() []schema.Annotation {
 
 // DeviceComponentFilters are NetBox's DeviceComponentFilterSet filters
 // beyond device and device_id: the device's site (and its region and
-// group), location, rack, type, role, status and tenant.
+// group), location, rack, type, role, status, tenant and virtual chassis.
 func DeviceComponentFilters() []api.Filter {
 	return []api.Filter{
 		{Name: "region_id", Kind: "tree-id", Via: "device.site", Column: "region"},
 		{Name: "region", Kind: "tree-attr", Via: "device.site", Column: "region"},
 		{Name: "site_group_id", Kind: "tree-id", Via: "device.site", Column: "group"},
 		{Name: "site_group", Kind: "tree-attr", Via: "device.site", Column: "group"},
-		{Name: "site_id", Kind: "fk-id", Via: "device", Column: "site"},
-		{Name: "site", Kind: "fk-attr", Via: "device", Column: "site"},
-		{Name: "location_id", Kind: "tree-id", Via: "device", Column: "location"},
-		{Name: "location", Kind: "tree-attr", Via: "device", Column: "location"},
-		{Name: "rack_id", Kind: "fk-id", Via: "device", Column: "rack"},
-		{Name: "rack", Kind: "fk-attr", Via: "device", Column: "rack", Attr: "name"},
+		// Site, location and rack read the cached scope (NetBox's _site,
+		// _location, _rack; exact, not the location's descendants).
+		{Name: "site_id", Kind: "fk-id", Column: "_site_id", Target: "dcim.site"},
+		{Name: "site", Kind: "fk-attr", Column: "_site_id", Target: "dcim.site", Attr: "slug"},
+		{Name: "location_id", Kind: "fk-id", Column: "_location_id", Target: "dcim.location"},
+		{Name: "location", Kind: "fk-attr", Column: "_location_id", Target: "dcim.location", Attr: "slug"},
+		{Name: "rack_id", Kind: "fk-id", Column: "_rack_id", Target: "dcim.rack"},
+		{Name: "rack", Kind: "fk-attr", Column: "_rack_id", Target: "dcim.rack", Attr: "name"},
 		{Name: "device_type_id", Kind: "fk-id", Via: "device", Column: "device_type"},
 		{Name: "device_type", Kind: "fk-attr", Via: "device", Column: "device_type", Attr: "model"},
 		{Name: "device_role_id", Kind: "fk-id", Via: "device", Column: "role"},
@@ -82,5 +93,7 @@ func DeviceComponentFilters() []api.Filter {
 		{Name: "device_status", Kind: "choice", Via: "device", Column: "status", Choices: choiceValues(DeviceStatus)},
 		{Name: "tenant_id", Kind: "fk-id", Via: "device", Column: "tenant"},
 		{Name: "tenant", Kind: "fk-attr", Via: "device", Column: "tenant"},
+		{Name: "virtual_chassis_id", Kind: "fk-id", Via: "device", Column: "virtual_chassis"},
+		{Name: "virtual_chassis", Kind: "fk-attr", Via: "device", Column: "virtual_chassis", Attr: "name"},
 	}
 }

@@ -92,8 +92,9 @@ func (DeviceType) Annotations() []schema.Annotation {
 			},
 			// Images are not stored; devices come later.
 			Empty: map[string]any{"owner": nil, "front_image": nil, "rear_image": nil},
-			Filters: typeCountFilters("console_port", "console_server_port", "power_port", "power_outlet",
+			Filters: append(typeCountFilters("console_port", "console_server_port", "power_port", "power_outlet",
 				"interface", "front_port", "rear_port", "device_bay", "module_bay", "inventory_item"),
+				api.Filter{Name: "device_count", Kind: "related-count", Column: "device_count"}),
 		},
 	}
 }

@@ -58,6 +58,7 @@ func (DeviceInterface) Fields() []ent.Field {
 		field.Float("rf_channel_width").Optional().Nillable(),
 		field.Int("tx_power").Optional().Nillable().Min(0).Max(127).Annotations(api.Field{Min: api.Int(0), Max: api.Int(127)}),
 		FKField("untagged_vlan"), FKField("qinq_svlan"), FKField("vrf"),
+		FKField("vlan_translation_policy"),
 	}
 }
 
@@ -71,6 +72,7 @@ func (DeviceInterface) Edges() []ent.Edge {
 		FK("untagged_vlan", VLAN.Type, api.SetNull),
 		FK("qinq_svlan", VLAN.Type, api.SetNull),
 		FK("vrf", VRF.Type, api.SetNull),
+		FK("vlan_translation_policy", VLANTranslationPolicy.Type, api.Protect),
 		edge.To("tagged_vlans", VLAN.Type).StorageKey(edge.Table("dcim_interface_tagged_vlans"), edge.Columns("interface_id", "vlan_id")),
 		edge.To("vdcs", VirtualDeviceContext.Type).StorageKey(edge.Table("dcim_interface_vdcs"),
 			edge.Columns("interface_id", "virtualdevicecontext_id")),
@@ -118,7 +120,7 @@ func (DeviceInterface) Annotations() []schema.Annotation {
 				"count_ipaddresses": {Model: "ipam.ipaddress", Column: "assigned_object_id", TypeColumn: "assigned_object_type"},
 				"count_fhrp_groups": {Model: "ipam.fhrpgroupassignment", Column: "interface_id", TypeColumn: "interface_type"},
 			},
-			Empty: componentEmpty(true, map[string]any{"vlan_translation_policy": nil, "wireless_link": nil,
+			Empty: componentEmpty(true, map[string]any{"wireless_link": nil,
 				"wireless_lans": []any{}, "l2vpn_termination": nil}),
 			Filters: []api.Filter{
 				{Name: "kind", Kind: "interface-kind"},
@@ -128,6 +130,12 @@ func (DeviceInterface) Annotations() []schema.Annotation {
 				{Name: "vrf", Kind: "fk-attr", Column: "vrf_id", Target: "ipam.vrf", Attr: "rd"},
 				{Name: "primary_mac_address", Kind: "fk-attr", Column: "primary_mac_address_id", Target: "dcim.macaddress", Attr: "mac_address"},
 				{Name: "speed", Kind: "integer", Column: "speed"},
+				{Name: "vdc", Kind: "m2m-attr", Column: "vdcs", Attr: "name"},
+				{Name: "vdc_identifier", Kind: "m2m-attr", Column: "vdcs", Attr: "identifier"},
+				{Name: "virtual_chassis_member", Kind: "vc-interfaces", Attr: "name"},
+				{Name: "virtual_chassis_member_id", Kind: "vc-interfaces", Attr: "id"},
+				{Name: "virtual_chassis_member_or_master", Kind: "vc-interfaces", Attr: "name", Target: "master"},
+				{Name: "virtual_chassis_member_or_master_id", Kind: "vc-interfaces", Attr: "id", Target: "master"},
 			},
 			NoFilters: []string{"tagged_vlan_id"},
 		},

@@ -4,6 +4,7 @@ import (
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/entsql"
 	"entgo.io/ent/schema"
+	"entgo.io/ent/schema/edge"
 	"entgo.io/ent/schema/field"
 
 	"github.com/inventory/inventory/ent/logic/dcim"
@@ -38,6 +39,9 @@ func (Site) Edges() []ent.Edge {
 		FK("region", Region.Type, api.SetNull),
 		FK("group", SiteGroup.Type, api.SetNull),
 		FK("tenant", Tenant.Type, api.Protect),
+		// NetBox's Site.asns (the filters asn_id, and asn by number).
+		edge.To("asns", ASN.Type).StorageKey(edge.Table("dcim_site_asns"), edge.Columns("site_id", "asn_id")).
+			Annotations(api.Field{Lookup: "asn"}),
 	}
 }
 
@@ -62,7 +66,7 @@ func (Site) Annotations() []schema.Annotation {
 				"prefix_count": {Model: "ipam.prefix", Column: "_site_id"},
 				"rack_count":   {Model: "dcim.rack", Column: "site_id"},
 				"device_count": {Model: "dcim.device", Column: "site_id"}},
-			Empty: map[string]any{"owner": nil, "asns": []any{}, "circuit_count": 0,
+			Empty: map[string]any{"owner": nil, "circuit_count": 0,
 				"virtualmachine_count": 0},
 			Filters: TenancyFilters(),
 		},

@@ -70,7 +70,8 @@ func (VirtualDeviceContext) Annotations() []schema.Annotation {
 			Empty:    map[string]any{"owner": nil},
 			Counts:   map[string]api.Count{"interface_count": {Table: "dcim_interface_vdcs", Column: "virtualdevicecontext_id"}},
 			Filters: append(TenancyFilters(),
-				api.Filter{Name: "has_primary_ip", Kind: "any-set", Column: "primary_ip4_id,primary_ip6_id"}),
+				api.Filter{Name: "has_primary_ip", Kind: "any-set", Column: "primary_ip4_id,primary_ip6_id"},
+				api.Filter{Name: "interface_id", Kind: "m2m-reverse", Target: "dcim.interface", Column: "vdcs"}),
 		},
 	}
 }

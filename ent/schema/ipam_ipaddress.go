@@ -111,10 +111,9 @@ func (IPAddress) Annotations() []schema.Annotation {
 				api.Filter{Name: "parent", Kind: "ip-parent"},
 				api.Filter{Name: "address", Kind: "ip-address"},
 				api.Filter{Name: "mask_length", Kind: "prefix-mask-length"},
-				// NetBox also includes the VRFs this one imports routes
-				// from; route targets do not exist yet, so it is the VRF.
-				api.Filter{Name: "present_in_vrf_id", Kind: "fk-id", Column: "vrf_id", Target: "ipam.vrf"},
-				api.Filter{Name: "present_in_vrf", Kind: "fk-attr", Column: "vrf_id", Target: "ipam.vrf", Attr: "rd"},
+				// The VRF and the VRFs exporting a route target it imports.
+				api.Filter{Name: "present_in_vrf_id", Kind: "present-in-vrf", Column: "vrf_id"},
+				api.Filter{Name: "present_in_vrf", Kind: "present-in-vrf", Column: "vrf_id", Attr: "rd"},
 				api.Filter{Name: "device_id", Kind: "interfaces-of-device", Column: "assigned_object", Attr: "id"},
 				api.Filter{Name: "device", Kind: "interfaces-of-device", Column: "assigned_object", Attr: "name"},
 				api.Filter{Name: "interface_id", Kind: "assigned-interface", Attr: "id"},

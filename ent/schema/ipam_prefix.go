@@ -113,10 +113,10 @@ func (Prefix) Annotations() []schema.Annotation {
 				{Name: "contains", Kind: "prefix-contains"},
 				{Name: "mask_length", Kind: "prefix-mask-length"},
 				{Name: "depth", Kind: "integer", Column: "_depth"},
-				// NetBox also includes the VRFs this one imports routes
-				// from; route targets do not exist yet, so it is the VRF.
-				{Name: "present_in_vrf_id", Kind: "fk-id", Column: "vrf_id", Target: "ipam.vrf"},
-				{Name: "present_in_vrf", Kind: "fk-attr", Column: "vrf_id", Target: "ipam.vrf", Attr: "rd"},
+				// The VRF's prefixes and those of the VRFs exporting a
+				// route target it imports.
+				{Name: "present_in_vrf_id", Kind: "present-in-vrf", Column: "vrf_id"},
+				{Name: "present_in_vrf", Kind: "present-in-vrf", Column: "vrf_id", Attr: "rd"},
 				// The cached scope columns (NetBox's _region, _site_group,
 				// _site, _location), kept by the hooks.
 				{Name: "region_id", Kind: "tree-id", Column: "_region_id", Target: "dcim.region"},

@@ -30,7 +30,8 @@ func (RIR) Annotations() []schema.Annotation {
 			Display:  "{name}",
 			Search:   []string{"name", "slug", "description", "comments"},
 			Ordering: []string{"name"},
-			Empty:    map[string]any{"owner": nil, "aggregate_count": 0},
+			Counts:   map[string]api.Count{"aggregate_count": {Model: "ipam.aggregate", Column: "rir_id"}},
+			Empty:    map[string]any{"owner": nil},
 		},
 	}
 }

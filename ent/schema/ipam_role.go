@@ -36,8 +36,9 @@ func (Role) Annotations() []schema.Annotation {
 			Counts: map[string]api.Count{
 				"vlan_count":   {Model: "ipam.vlan", Column: "role_id"},
 				"prefix_count": {Model: "ipam.prefix", Column: "role_id"},
+				"asn_count":    {Model: "ipam.asn", Column: "role_id"},
 			},
-			Empty: map[string]any{"owner": nil, "asn_count": 0},
+			Empty: map[string]any{"owner": nil},
 		},
 	}
 }

@@ -66,8 +66,8 @@ func (Service) Annotations() []schema.Annotation {
 				{Name: "device", Kind: "generic-attr", Column: "parent_object", Target: "dcim.device", Attr: "name"},
 				{Name: "fhrpgroup_id", Kind: "generic-id", Column: "parent_object", Target: "ipam.fhrpgroup"},
 				{Name: "fhrpgroup", Kind: "generic-attr", Column: "parent_object", Target: "ipam.fhrpgroup", Attr: "name"},
-				{Name: "ip_address_id", Kind: "m2m-own", Column: "ipaddresses", Attr: "id"},
-				{Name: "ip_address", Kind: "m2m-own", Column: "ipaddresses", Attr: "address"},
+				{Name: "ip_address_id", Kind: "m2m-own", Column: "ipaddresses"},
+				{Name: "ip_address", Kind: "m2m-attr", Column: "ipaddresses", Attr: "address"},
 			},
 			// The many-to-many's default filters carry NetBox's names
 			// above (ip_address_id, ip_address).

@@ -4,6 +4,7 @@ import (
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/entsql"
 	"entgo.io/ent/schema"
+	"entgo.io/ent/schema/edge"
 	"entgo.io/ent/schema/field"
 	"entgo.io/ent/schema/index"
 
@@ -27,7 +28,18 @@ func (VRF) Fields() []ent.Field {
 }
 
 func (VRF) Edges() []ent.Edge {
-	return []ent.Edge{FK("tenant", Tenant.Type, api.Protect)}
+	return []ent.Edge{
+		FK("tenant", Tenant.Type, api.Protect),
+		// Route targets render in full, as NetBox's VRFSerializer does
+		// (SerializedPKRelatedField without nested=True); the filters
+		// import_target(_id) and export_target(_id) match them by name.
+		edge.To("import_targets", RouteTarget.Type).
+			StorageKey(edge.Table("ipam_vrf_import_targets"), edge.Columns("vrf_id", "routetarget_id")).
+			Annotations(api.Field{Lookup: "name", Full: true}),
+		edge.To("export_targets", RouteTarget.Type).
+			StorageKey(edge.Table("ipam_vrf_export_targets"), edge.Columns("vrf_id", "routetarget_id")).
+			Annotations(api.Field{Lookup: "name", Full: true}),
+	}
 }
 
 func (VRF) Indexes() []ent.Index {
@@ -50,9 +62,9 @@ func (VRF) Annotations() []schema.Annotation {
 			Unique: []api.Unique{
 				{Fields: []string{"rd"}, Message: "VRF with this route distinguisher already exists."},
 			},
-			Empty: map[string]any{"owner": nil, "import_targets": []any{}, "export_targets": []any{},
-				"ipaddress_count": 0},
-			Counts:  map[string]api.Count{"prefix_count": {Model: "ipam.prefix", Column: "vrf_id"}},
+			Empty: map[string]any{"owner": nil},
+			Counts: map[string]api.Count{"prefix_count": {Model: "ipam.prefix", Column: "vrf_id"},
+				"ipaddress_count": {Model: "ipam.ipaddress", Column: "vrf_id"}},
 			Filters: TenancyFilters(),
 		},
 	}

@@ -57,6 +57,8 @@ const (
 	EdgeGroup = "group"
 	// EdgeTenant holds the string denoting the tenant edge name in mutations.
 	EdgeTenant = "tenant"
+	// EdgeAsns holds the string denoting the asns edge name in mutations.
+	EdgeAsns = "asns"
 	// Table holds the table name of the site in the database.
 	Table = "dcim_site"
 	// RegionTable is the table that holds the region relation/edge.
@@ -80,6 +82,11 @@ const (
 	TenantInverseTable = "tenancy_tenant"
 	// TenantColumn is the table column denoting the tenant relation/edge.
 	TenantColumn = "tenant_id"
+	// AsnsTable is the table that holds the asns relation/edge. The primary key declared below.
+	AsnsTable = "dcim_site_asns"
+	// AsnsInverseTable is the table name for the ASN entity.
+	// It exists in this package in order to avoid circular dependency with the "asn" package.
+	AsnsInverseTable = "ipam_asn"
 )
 
 // Columns holds all SQL columns for site fields.
@@ -104,6 +111,12 @@ var Columns = []string{
 	FieldLatitude,
 	FieldLongitude,
 }
+
+var (
+	// AsnsPrimaryKey and AsnsColumn2 are the table columns denoting the
+	// primary key for the asns relation (M2M).
+	AsnsPrimaryKey = []string{"site_id", "asn_id"}
+)
 
 // ValidColumn reports if the column name is valid (part of the table columns).
 func ValidColumn(column string) bool {
@@ -273,6 +286,20 @@ func ByTenantField(field string, opts ...sql.OrderTermOption) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newTenantStep(), sql.OrderByField(field, opts...))
 	}
 }
+
+// ByAsnsCount orders the results by asns count.
+func ByAsnsCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newAsnsStep(), opts...)
+	}
+}
+
+// ByAsns orders the results by asns terms.
+func ByAsns(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newAsnsStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
 func newRegionStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -292,5 +319,12 @@ func newTenantStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(TenantInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.M2O, false, TenantTable, TenantColumn),
+	)
+}
+func newAsnsStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(AsnsInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2M, false, AsnsTable, AsnsPrimaryKey...),
 	)
 }

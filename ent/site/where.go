@@ -1159,6 +1159,29 @@ func HasTenantWith(preds ...predicate.Tenant) predicate.Site {
 	})
 }
 
+// HasAsns applies the HasEdge predicate on the "asns" edge.
+func HasAsns() predicate.Site {
+	return predicate.Site(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2M, false, AsnsTable, AsnsPrimaryKey...),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasAsnsWith applies the HasEdge predicate on the "asns" edge with a given conditions (other predicates).
+func HasAsnsWith(preds ...predicate.ASN) predicate.Site {
+	return predicate.Site(func(s *sql.Selector) {
+		step := newAsnsStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
 // And groups predicates with the AND operator between them.
 func And(predicates ...predicate.Site) predicate.Site {
 	return predicate.Site(sql.AndPredicates(predicates...))

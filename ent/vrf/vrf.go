@@ -36,6 +36,10 @@ const (
 	FieldEnforceUnique = "enforce_unique"
 	// EdgeTenant holds the string denoting the tenant edge name in mutations.
 	EdgeTenant = "tenant"
+	// EdgeImportTargets holds the string denoting the import_targets edge name in mutations.
+	EdgeImportTargets = "import_targets"
+	// EdgeExportTargets holds the string denoting the export_targets edge name in mutations.
+	EdgeExportTargets = "export_targets"
 	// Table holds the table name of the vrf in the database.
 	Table = "ipam_vrf"
 	// TenantTable is the table that holds the tenant relation/edge.
@@ -45,6 +49,16 @@ const (
 	TenantInverseTable = "tenancy_tenant"
 	// TenantColumn is the table column denoting the tenant relation/edge.
 	TenantColumn = "tenant_id"
+	// ImportTargetsTable is the table that holds the import_targets relation/edge. The primary key declared below.
+	ImportTargetsTable = "ipam_vrf_import_targets"
+	// ImportTargetsInverseTable is the table name for the RouteTarget entity.
+	// It exists in this package in order to avoid circular dependency with the "routetarget" package.
+	ImportTargetsInverseTable = "ipam_routetarget"
+	// ExportTargetsTable is the table that holds the export_targets relation/edge. The primary key declared below.
+	ExportTargetsTable = "ipam_vrf_export_targets"
+	// ExportTargetsInverseTable is the table name for the RouteTarget entity.
+	// It exists in this package in order to avoid circular dependency with the "routetarget" package.
+	ExportTargetsInverseTable = "ipam_routetarget"
 )
 
 // Columns holds all SQL columns for vrf fields.
@@ -61,6 +75,15 @@ var Columns = []string{
 	FieldTenantID,
 	FieldEnforceUnique,
 }
+
+var (
+	// ImportTargetsPrimaryKey and ImportTargetsColumn2 are the table columns denoting the
+	// primary key for the import_targets relation (M2M).
+	ImportTargetsPrimaryKey = []string{"vrf_id", "routetarget_id"}
+	// ExportTargetsPrimaryKey and ExportTargetsColumn2 are the table columns denoting the
+	// primary key for the export_targets relation (M2M).
+	ExportTargetsPrimaryKey = []string{"vrf_id", "routetarget_id"}
+)
 
 // ValidColumn reports if the column name is valid (part of the table columns).
 func ValidColumn(column string) bool {
@@ -156,10 +179,52 @@ func ByTenantField(field string, opts ...sql.OrderTermOption) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newTenantStep(), sql.OrderByField(field, opts...))
 	}
 }
+
+// ByImportTargetsCount orders the results by import_targets count.
+func ByImportTargetsCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newImportTargetsStep(), opts...)
+	}
+}
+
+// ByImportTargets orders the results by import_targets terms.
+func ByImportTargets(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newImportTargetsStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
+
+// ByExportTargetsCount orders the results by export_targets count.
+func ByExportTargetsCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newExportTargetsStep(), opts...)
+	}
+}
+
+// ByExportTargets orders the results by export_targets terms.
+func ByExportTargets(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newExportTargetsStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
 func newTenantStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(TenantInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.M2O, false, TenantTable, TenantColumn),
+	)
+}
+func newImportTargetsStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(ImportTargetsInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2M, false, ImportTargetsTable, ImportTargetsPrimaryKey...),
+	)
+}
+func newExportTargetsStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(ExportTargetsInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2M, false, ExportTargetsTable, ExportTargetsPrimaryKey...),
 	)
 }

@@ -598,6 +598,52 @@ func HasTenantWith(preds ...predicate.Tenant) predicate.VRF {
 	})
 }
 
+// HasImportTargets applies the HasEdge predicate on the "import_targets" edge.
+func HasImportTargets() predicate.VRF {
+	return predicate.VRF(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2M, false, ImportTargetsTable, ImportTargetsPrimaryKey...),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasImportTargetsWith applies the HasEdge predicate on the "import_targets" edge with a given conditions (other predicates).
+func HasImportTargetsWith(preds ...predicate.RouteTarget) predicate.VRF {
+	return predicate.VRF(func(s *sql.Selector) {
+		step := newImportTargetsStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasExportTargets applies the HasEdge predicate on the "export_targets" edge.
+func HasExportTargets() predicate.VRF {
+	return predicate.VRF(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2M, false, ExportTargetsTable, ExportTargetsPrimaryKey...),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasExportTargetsWith applies the HasEdge predicate on the "export_targets" edge with a given conditions (other predicates).
+func HasExportTargetsWith(preds ...predicate.RouteTarget) predicate.VRF {
+	return predicate.VRF(func(s *sql.Selector) {
+		step := newExportTargetsStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
 // And groups predicates with the AND operator between them.
 func And(predicates ...predicate.VRF) predicate.VRF {
 	return predicate.VRF(sql.AndPredicates(predicates...))

@@ -483,12 +483,76 @@ def bulk():
     eq(sorted(left), sorted(want), "tenants left after bulk deletes")
 
 
+def devices():
+    """the issue's walk-through: a 48-port device type, a device placed in a rack gets its
+    interfaces and power ports, a clashing position is refused, filters, the rack elevation"""
+    site = S["site"]
+    man = nb.dcim.manufacturers.create(name="Vendor " + SFX, slug="vendor-" + SFX)
+    S["manufacturer"] = man
+    dt = nb.dcim.device_types.create(manufacturer=man.id, model="Switch48 " + SFX, slug="switch48-" + SFX, u_height=1)
+    S["device_type"] = dt
+    made = nb.dcim.interface_templates.create([
+        {"device_type": dt.id, "name": "ge-0/0/{}".format(i), "type": "1000base-t"} for i in range(48)
+    ])
+    eq(len(made), 48, "bulk-created interface templates")
+    nb.dcim.power_port_templates.create([
+        {"device_type": dt.id, "name": "PSU{}".format(i), "maximum_draw": 150} for i in (1, 2)
+    ])
+    eq(nb.dcim.device_types.get(dt.id).interface_template_count, 48, "interface_template_count")
+    role = nb.dcim.device_roles.create(name="Leaf " + SFX, slug="leaf-" + SFX, color="2196f3")
+    S["role"] = role
+    rack = nb.dcim.racks.create(name="R1 " + SFX, site=site.id, u_height=42, status="active")
+    S["rack"] = rack
+
+    mark = len(REQUESTS)
+    dev = nb.dcim.devices.create(name="leaf1-" + SFX, device_type=dt.id, role=role.id, site=site.id,
+                                 rack=rack.id, position=10, face="front")
+    S["device"] = dev
+    eq(dev.position, 10, "device position")
+    eq(dev.rack.id, rack.id, "device rack (nested)")
+    eq(dev.device_type.manufacturer.id, man.id, "device type's manufacturer (nested)")
+    check(len(REQUESTS) - mark == 1, "creating a device took {} requests", len(REQUESTS) - mark)
+    eq(dev.interface_count, 48, "interface_count of the new device")
+    eq(dev.power_port_count, 2, "power_port_count of the new device")
+    eq(nb.dcim.interfaces.count(device_id=dev.id), 48, "interfaces.count(device_id=)")
+    eq(nb.dcim.power_ports.count(device_id=dev.id), 2, "power_ports.count(device_id=)")
+    first = list(nb.dcim.interfaces.filter(device_id=dev.id, name__isw="ge-0/0/1"))
+    eq(sorted(i.name for i in first), sorted(["ge-0/0/1"] + ["ge-0/0/1{}".format(i) for i in range(10)]),
+       "interfaces.filter(device_id=, name__isw=)")
+    eq(first[0].device.id, dev.id, "interface device (nested)")
+    S["interface"] = first[0]
+
+    try:
+        nb.dcim.devices.create(name="leaf2-" + SFX, device_type=dt.id, role=role.id, site=site.id,
+                               rack=rack.id, position=10, face="front")
+        check(False, "a second device at position 10 of the same face was created")
+    except pynetbox.RequestError as e:
+        eq(e.req.status_code, 400, "status of a position clash")
+        check("position" in (e.error or ""), "position clash error does not name position: {}", e.error)
+    eq(nb.dcim.devices.count(rack_id=rack.id), 1, "devices in the rack after the refused clash")
+
+    units = nb.dcim.racks.get(rack.id).elevation.list()
+    units = list(units)
+    # NetBox 4.6 lists half units: 84 for 42U, from 42.5 down to 1.
+    eq(len(units), 84, "rack elevation units")
+    mine = [u.id for u in units if u.device and u.device.id == dev.id]
+    eq(sorted(mine), [10, 10.5], "units of the device in the elevation")
+    eq(units[0].id, 42.5, "elevation starts at the top unit")
+
+
 def cleanup():
     """Record.delete() of everything created, in dependency order"""
     # Single deletes in dependency order; protected objects go last.
     for key in ("vlans", "prefixes"):
         for obj in S.get(key, []):
             eq(obj.delete(), True, "delete {} {}".format(key, obj.id))
+    if "device" in S:
+        eq(S["device"].delete(), True, "delete device")
+        if "interface" in S:
+            eq(nb.dcim.interfaces.get(S["interface"].id), None, "an interface left after its device's delete")
+    for key in ("rack", "device_type", "role", "manufacturer"):
+        if key in S:
+            eq(S[key].delete(), True, "delete {}".format(key))
     for s in S.get("sites", []):
         eq(s.delete(), True, "delete site {}".format(s.id))
     eq(nb.dcim.sites.get(S["site"].id) if "site" in S else None, None, "deleted site still there")
@@ -524,6 +588,7 @@ def main():
     section("sites", sites, needs=["europe", "asia", "west", "tenant"])
     section("prefixes", prefixes, needs=["site", "tenant"])
     section("vlans", vlans, needs=["site", "tenant"])
+    section("devices", devices, needs=["site"])
     section("bulk", bulk, needs=["tenants"])
     section("cleanup", cleanup)
     summary()

@@ -153,8 +153,8 @@ func checkInterface(ctx context.Context, m rawsql.Mutation, id int, row, old map
 	if virtual && row["mark_connected"] == true {
 		return &api.FieldError{Field: "mark_connected", Message: virtualTypeLabels[typ] + " interfaces cannot be marked as connected."}
 	}
-	// Parent, bridge and LAG: other interfaces of the same device (virtual
-	// chassis members may share them once virtual chassis land).
+	// Parent, bridge and LAG: other interfaces of the same device or of
+	// another member of its virtual chassis.
 	if p, ok := asInt(row["parent_id"]); ok {
 		if p == id {
 			return &api.FieldError{Field: "parent", Message: "An interface cannot be its own parent."}
@@ -162,7 +162,7 @@ func checkInterface(ctx context.Context, m rawsql.Mutation, id int, row, old map
 		if typ != "virtual" {
 			return &api.FieldError{Field: "parent", Message: "Only virtual interfaces may be assigned to a parent interface."}
 		}
-		if err := sameDevice(ctx, m, "parent", p, device, "The selected parent interface (%s) belongs to a different device (%s)"); err != nil {
+		if err := sameDevice(ctx, m, "parent", "parent", p, device, "The selected parent interface (%s) belongs to a different device (%s)"); err != nil {
 			return err
 		}
 	}
@@ -170,7 +170,7 @@ func checkInterface(ctx context.Context, m rawsql.Mutation, id int, row, old map
 		if b == id {
 			return &api.FieldError{Field: "bridge", Message: "An interface cannot be bridged to itself."}
 		}
-		if err := sameDevice(ctx, m, "bridge", b, device, "The selected bridge interface (%s) belongs to a different device (%s)."); err != nil {
+		if err := sameDevice(ctx, m, "bridge", "bridge", b, device, "The selected bridge interface (%s) belongs to a different device (%s)."); err != nil {
 			return err
 		}
 	}
@@ -189,7 +189,7 @@ func checkInterface(ctx context.Context, m rawsql.Mutation, id int, row, old map
 		if r, ok := rows[l]; ok && asString(r["type"]) != "lag" {
 			return &api.FieldError{Field: "lag", Message: fmt.Sprintf("interface instance with id %d is not a valid choice.", l)}
 		}
-		if err := sameDevice(ctx, m, "lag", l, device, "The selected LAG interface (%s) belongs to a different device (%s)."); err != nil {
+		if err := sameDevice(ctx, m, "lag", "LAG", l, device, "The selected LAG interface (%s) belongs to a different device (%s)."); err != nil {
 			return err
 		}
 	}
@@ -231,9 +231,11 @@ func interfaceName(ctx context.Context, m rawsql.Mutation, id int) string {
 	return s.String()
 }
 
-// sameDevice refuses interface other when it is not on device; msg takes
-// the other interface and its device.
-func sameDevice(ctx context.Context, m rawsql.Mutation, field string, other int, device any, msg string) error {
+// sameDevice refuses interface other unless it is on device or, when
+// device is in a virtual chassis, on another member of it (NetBox's
+// Interface.clean()); msg takes the other interface and its device, kind
+// names the relation in the chassis message.
+func sameDevice(ctx context.Context, m rawsql.Mutation, field, kind string, other int, device any, msg string) error {
 	s, err := loadSibling(ctx, m, "dcim_interface", other, false, false)
 	if err != nil || !s.found {
 		return err
@@ -241,17 +243,41 @@ func sameDevice(ctx context.Context, m rawsql.Mutation, field string, other int,
 	if s.device == device {
 		return nil
 	}
-	name := fmt.Sprint(s.device)
-	if d, ok := asInt(s.device); ok {
-		rows, err := loadRows(ctx, m, "dcim_device", []string{"name"}, []int{d})
-		if err != nil {
-			return err
-		}
-		if n := asString(rows[d]["name"]); n != "" {
-			name = n
+	var ids []int
+	for _, d := range []any{device, s.device} {
+		if n, ok := asInt(d); ok {
+			ids = append(ids, n)
 		}
 	}
-	return &api.FieldError{Field: field, Message: fmt.Sprintf(msg, s, name)}
+	devices, err := loadRows(ctx, m, "dcim_device", []string{"name", "virtual_chassis_id"}, ids)
+	if err != nil {
+		return err
+	}
+	own, theirs := devices[intOr(device)], devices[intOr(s.device)]
+	name := asString(theirs["name"])
+	if name == "" {
+		name = fmt.Sprint(s.device)
+	}
+	vc, inChassis := asInt(own["virtual_chassis_id"])
+	if !inChassis {
+		return &api.FieldError{Field: field, Message: fmt.Sprintf(msg, s, name)}
+	}
+	if other, ok := asInt(theirs["virtual_chassis_id"]); ok && other == vc {
+		return nil
+	}
+	chassis, err := loadRows(ctx, m, "dcim_virtualchassis", []string{"name"}, []int{vc})
+	if err != nil {
+		return err
+	}
+	return &api.FieldError{Field: field, Message: fmt.Sprintf(
+		"The selected %s interface (%s) belongs to %s, which is not part of virtual chassis %s.",
+		kind, s, name, asString(chassis[vc]["name"]))}
+}
+
+// intOr is a row value as an int key, 0 when it is none.
+func intOr(v any) int {
+	n, _ := asInt(v)
+	return n
 }
 
 // checkWireless: the RF settings only on wireless interfaces, and a

@@ -61,7 +61,7 @@ var deviceColumns = []string{"id", "name", "site_id", "location_id", "rack_id", 
 // location of the rack), and the display parts and config context are
 // cached.
 func DeviceHooks() []ent.Hook {
-	return []ent.Hook{func(next ent.Mutator) ent.Mutator {
+	return []ent.Hook{afterUpdate(deviceMoved, "site_id", "location_id", "rack_id"), func(next ent.Mutator) ent.Mutator {
 		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
 			if m.Op().Is(ent.OpDelete | ent.OpDeleteOne) {
 				return next.Mutate(ctx, m)
@@ -394,50 +394,21 @@ func rackOccupants(ctx context.Context, q rawsql.Querier, pg bool, rack, self in
 // DeviceTypeDisplayHook renews the cached "<manufacturer> <model>" of the
 // devices of device types whose model or manufacturer changes.
 func DeviceTypeDisplayHook() ent.Hook {
-	return afterUpdate("device type display", []string{"model", "manufacturer_id"}, func(ctx context.Context, m rawsql.Mutation, ids []int) error {
-		return rawsql.Chunks(ids, func(ids []int) error {
-			a := &rawsql.Args{PG: rawsql.Postgres(m)}
-			return rawsql.Exec(ctx, m, `UPDATE "dcim_device" SET "_type_display" = `+typeDisplaySQL+
-				` WHERE device_type_id IN (`+rawsql.In(a, ids)+`)`, a)
-		})
-	})
+	return afterUpdate(func(ctx context.Context, m rawsql.Mutation, ids []int) error {
+		a := &rawsql.Args{PG: rawsql.Postgres(m)}
+		return rawsql.Exec(ctx, m, `UPDATE "dcim_device" SET "_type_display" = `+typeDisplaySQL+
+			` WHERE device_type_id IN (`+rawsql.In(a, ids)+`)`, a)
+	}, "model", "manufacturer_id")
 }
 
 // ManufacturerHooks are the hooks of dcim.Manufacturer: a renamed
 // manufacturer renews the cached display of the devices of its types.
 func ManufacturerHooks() []ent.Hook {
-	return []ent.Hook{afterUpdate("manufacturer display", []string{"name"}, func(ctx context.Context, m rawsql.Mutation, ids []int) error {
-		return rawsql.Chunks(ids, func(ids []int) error {
-			a := &rawsql.Args{PG: rawsql.Postgres(m)}
-			return rawsql.Exec(ctx, m, `UPDATE "dcim_device" SET "_type_display" = `+typeDisplaySQL+
-				` WHERE device_type_id IN (SELECT id FROM "dcim_devicetype" WHERE manufacturer_id IN (`+rawsql.In(a, ids)+`))`, a)
-		})
-	})}
-}
-
-// afterUpdate runs fn with the updated rows' ids after an update that sets
-// one of fields, in the update's transaction.
-func afterUpdate(name string, fields []string, fn func(ctx context.Context, m rawsql.Mutation, ids []int) error) ent.Hook {
-	return func(next ent.Mutator) ent.Mutator {
-		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
-			if !m.Op().Is(ent.OpUpdate|ent.OpUpdateOne) || !rawsql.Touched(m, fields...) {
-				return next.Mutate(ctx, m)
-			}
-			sm, err := rawsql.As(name+" hook", m)
-			if err != nil {
-				return nil, err
-			}
-			ids, err := rawsql.TargetIDs(ctx, sm)
-			if err != nil {
-				return nil, err
-			}
-			v, err := next.Mutate(ctx, m)
-			if err != nil {
-				return nil, err
-			}
-			return v, fn(ctx, sm, ids)
-		})
-	}
+	return []ent.Hook{afterUpdate(func(ctx context.Context, m rawsql.Mutation, ids []int) error {
+		a := &rawsql.Args{PG: rawsql.Postgres(m)}
+		return rawsql.Exec(ctx, m, `UPDATE "dcim_device" SET "_type_display" = `+typeDisplaySQL+
+			` WHERE device_type_id IN (SELECT id FROM "dcim_devicetype" WHERE manufacturer_id IN (`+rawsql.In(a, ids)+`))`, a)
+	}, "name")}
 }
 
 // VirtualChassisHooks are the hooks of dcim.VirtualChassis: on update the

@@ -3,6 +3,8 @@ package dcim
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 
 	"entgo.io/ent"
 
@@ -188,27 +190,62 @@ func DeviceBayHooks() []ent.Hook {
 }
 
 // InventoryItemHooks apply InventoryItem.clean: the parent belongs to the
-// same device.
+// same device; a new item's component is on its device, and an item moved
+// to another device leaves its component behind (and may not leave its
+// children behind).
 func InventoryItemHooks() []ent.Hook {
-	cols := []string{"device_id", "parent_id"}
+	cols := []string{"device_id", "parent_id", "component_type", "component_id"}
 	return []ent.Hook{rowHook("dcim_inventoryitem", cols, func(ctx context.Context, m rawsql.Mutation, id int, row, old map[string]any) error {
 		if api.Instantiating(ctx) {
 			return nil
 		}
-		pid, ok := asInt(row["parent_id"])
-		if !ok {
+		device := norm(row["device_id"])
+		if pid, ok := asInt(row["parent_id"]); ok {
+			parents, err := loadRows(ctx, m, "dcim_inventoryitem", []string{"device_id"}, []int{pid})
+			if err != nil {
+				return err
+			}
+			if p, found := parents[pid]; found && norm(p["device_id"]) != device {
+				return &api.FieldError{Field: "parent", Message: "Parent inventory item does not belong to the same device."}
+			}
+		}
+		if id != 0 && device != norm(old["device_id"]) {
+			a := &rawsql.Args{PG: rawsql.Postgres(m)}
+			n, err := rawsql.Int(ctx, m, `SELECT COUNT(*) FROM "dcim_inventoryitem" WHERE parent_id = `+a.P(id)+
+				` AND device_id <> `+a.P(device), a)
+			if err != nil {
+				return err
+			}
+			if n > 0 {
+				return &api.FieldError{Field: "__all__", Message: "Cannot move an inventory item with dependent children"}
+			}
+		}
+		ct := asString(row["component_type"])
+		cid, ok := asInt(row["component_id"])
+		if ct == "" || !ok || !slices.Contains(inventoryComponentTables, strings.ReplaceAll(ct, ".", "_")) {
 			return nil
 		}
-		parents, err := loadRows(ctx, m, "dcim_inventoryitem", []string{"device_id"}, []int{pid})
+		comps, err := loadRows(ctx, m, strings.ReplaceAll(ct, ".", "_"), []string{"device_id"}, []int{cid})
 		if err != nil {
 			return err
 		}
-		if p, found := parents[pid]; found && norm(p["device_id"]) != norm(row["device_id"]) {
-			return &api.FieldError{Field: "parent", Message: "Parent inventory item does not belong to the same device."}
+		if c, found := comps[cid]; !found || norm(c["device_id"]) == device {
+			return nil
 		}
+		if id == 0 {
+			return &api.FieldError{Field: "device", Message: "Cannot assign inventory item to component on another device"}
+		}
+		// A moved item drops its component, as NetBox's clean() does.
+		m.ClearField("component_type")
+		m.ClearField("component_id")
 		return nil
 	})}
 }
+
+// inventoryComponentTables are the tables of the components an inventory
+// item may stand for.
+var inventoryComponentTables = []string{"dcim_consoleport", "dcim_consoleserverport", "dcim_frontport",
+	"dcim_interface", "dcim_poweroutlet", "dcim_powerport", "dcim_rearport"}
 
 // DeviceComponentHooks keep a component's cached scope (_site, _location,
 // _rack: its device's) when its device is set. Components instantiated
@@ -244,10 +281,24 @@ func DeviceComponentHooks() []ent.Hook {
 	}}
 }
 
+// moduleDisplayFollows recomputes the cached display of the modules
+// whose column (module_bay_id, module_type_id) holds one of the ids: a
+// renamed bay or module type renames the modules in it or of it.
+func moduleDisplayFollows(column string) func(ctx context.Context, m rawsql.Mutation, ids []int) error {
+	return func(ctx context.Context, m rawsql.Mutation, ids []int) error {
+		a := &rawsql.Args{PG: rawsql.Postgres(m)}
+		return rawsql.Exec(ctx, m, `UPDATE "dcim_module" SET "_display" = `+
+			`(SELECT b.name FROM "dcim_modulebay" b WHERE b.id = "dcim_module".module_bay_id) || ': ' || `+
+			`(SELECT t.model FROM "dcim_moduletype" t WHERE t.id = "dcim_module".module_type_id) `+
+			`WHERE `+column+` IN (`+rawsql.In(a, ids)+`)`, a)
+	}
+}
+
 // ModuleBayHooks keep a module bay's parent: the bay of the module it
-// belongs to (NetBox's ModuleBay.save).
+// belongs to (NetBox's ModuleBay.save); a renamed bay renames the display
+// of its module.
 func ModuleBayHooks() []ent.Hook {
-	return []ent.Hook{func(next ent.Mutator) ent.Mutator {
+	return []ent.Hook{afterUpdate(moduleDisplayFollows("module_bay_id"), "name"), func(next ent.Mutator) ent.Mutator {
 		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
 			if api.Instantiating(ctx) || !m.Op().Is(ent.OpCreate|ent.OpUpdateOne|ent.OpUpdate) {
 				return next.Mutate(ctx, m)

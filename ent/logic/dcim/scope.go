@@ -16,9 +16,10 @@ func SiteHooks() []ent.Hook {
 }
 
 // LocationHooks are the hooks of dcim.Location: a location that changes
-// site moves the cached scope of the prefixes on it.
+// site takes its descendants, what sits in them and the cached scope of
+// the prefixes on them along (locationMoved).
 func LocationHooks() []ent.Hook {
-	return []ent.Hook{scopeMoveHook(ipam.ScopeLocationColumn, "site_id")}
+	return []ent.Hook{afterUpdate(locationMoved, "site_id")}
 }
 
 // scopeMoveHook recomputes, after an update of this model that changes one
@@ -27,24 +28,7 @@ func LocationHooks() []ent.Hook {
 // sync_cached_scope_fields signal. Prefixes are the only model with a
 // cached scope so far; clusters and wireless LANs will join them here.
 func scopeMoveHook(column string, fields ...string) ent.Hook {
-	return func(next ent.Mutator) ent.Mutator {
-		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
-			if !m.Op().Is(ent.OpUpdate|ent.OpUpdateOne) || !rawsql.Touched(m, fields...) {
-				return next.Mutate(ctx, m)
-			}
-			sm, err := rawsql.As("scope move hook", m)
-			if err != nil {
-				return nil, err
-			}
-			ids, err := rawsql.TargetIDs(ctx, sm)
-			if err != nil {
-				return nil, err
-			}
-			v, err := next.Mutate(ctx, m)
-			if err != nil {
-				return nil, err
-			}
-			return v, ipam.RecomputePrefixScopes(ctx, sm, column, ids)
-		})
-	}
+	return afterUpdate(func(ctx context.Context, m rawsql.Mutation, ids []int) error {
+		return ipam.RecomputePrefixScopes(ctx, m, column, ids)
+	}, fields...)
 }

@@ -81,9 +81,10 @@ func DeviceTypeHooks() []ent.Hook {
 
 // ModuleTypeHooks are the hooks of dcim.ModuleType: its attributes must
 // satisfy the JSON schema of its profile (and are cleared without one,
-// as NetBox's ModuleType.clean() does), and a weight needs its unit.
+// as NetBox's ModuleType.clean() does), and a weight needs its unit; a
+// renamed model renames its modules' display.
 func ModuleTypeHooks() []ent.Hook {
-	return []ent.Hook{rowHook("dcim_moduletype", []string{"profile_id", "attribute_data", "weight", "weight_unit"},
+	return []ent.Hook{afterUpdate(moduleDisplayFollows("module_type_id"), "model"), rowHook("dcim_moduletype", []string{"profile_id", "attribute_data", "weight", "weight_unit"},
 		func(ctx context.Context, m rawsql.Mutation, id int, row, old map[string]any) error {
 			if err := checkWeightUnit(row); err != nil {
 				return err

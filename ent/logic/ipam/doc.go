@@ -25,6 +25,22 @@
 // VLANGroup (vlangroup.go): vid_ranges is validated with NetBox's messages
 // and total_vlan_ids kept equal to the number of IDs it holds.
 //
+// Aggregate (aggregate.go) and IPRange (iprange.go): the hidden
+// containment columns are derived as for prefixes (an IP range's
+// start_host and end_host, family, prefix_length, vrf_key, and its
+// size), and NetBox's clean() rules are enforced with its messages: no
+// aggregate covers or lies inside another; a range's addresses share
+// family and mask, the end is not below the start, it overlaps no range
+// of its VRF and holds at most MaxRangeSize addresses. On PostgreSQL the
+// overlap checks take a transaction-scoped advisory lock (per VRF for
+// ranges), so that concurrent writes cannot both pass them.
+//
+// ASNRange (asn.go): the end above the start. VLANTranslationRule and
+// VLANTranslationPolicy (vlantranslation.go): a rule's policy must exist,
+// and the rule keeps the policy's name for its display, renamed with the
+// policy. Displays that a template cannot express (IP ranges, ASNs,
+// rules, VRFs) are in display.go.
+//
 // IPAddress (ipaddress.go): hidden columns beside the address text (host,
 // 16-byte binary as the prefixes' network; prefix_length; vrf_key;
 // _network and _broadcast of its network) derived by the hook, dns_name

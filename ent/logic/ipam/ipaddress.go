@@ -208,6 +208,14 @@ func (h *mutSQL) clean(ctx context.Context, old map[string]any) error {
 		}
 	}
 
+	// A new address may not fall inside a range marked populated (its
+	// addresses count as used) of its VRF.
+	if old == nil {
+		if err := h.checkPopulated(ctx, p, finalValue(m, old, "vrf_id")); err != nil {
+			return err
+		}
+	}
+
 	// A device's primary or OOB address stays with the device.
 	if old != nil && rawsql.Touched(m, "assigned_object_type", "assigned_object_id") {
 		if err := h.checkReassign(ctx, self, family, old, assignedType, assignedID, assigned); err != nil {
@@ -263,6 +271,22 @@ func (h *mutSQL) checkUnique(ctx context.Context, self int, p netip.Prefix, vrf 
 	}
 	return &api.FieldError{Field: "address",
 		Message: fmt.Sprintf("Duplicate IP address found in %s: %s", table, strOf(dups[0]["address"]))}
+}
+
+// checkPopulated refuses an address inside an IP range of its VRF marked
+// populated (the index (vrf_key, family, start_host) finds the candidates).
+func (h *mutSQL) checkPopulated(ctx context.Context, p netip.Prefix, vrf any) error {
+	vrfID, _ := intOf(vrf)
+	host := ipnet.Bytes16(p.Addr())
+	a := h.args()
+	r, err := h.row(ctx, `SELECT start_address, end_address FROM "ipam_iprange" WHERE vrf_key = `+a.P(vrfID)+
+		` AND family = `+a.P(ipnet.Family(p.Addr()))+` AND start_host <= `+a.P(host)+` AND end_host >= `+a.P(host)+
+		` AND mark_populated = `+a.P(true)+` ORDER BY start_host, id LIMIT 1`, a)
+	if err != nil || r == nil {
+		return err
+	}
+	return &api.FieldError{Field: "address", Message: fmt.Sprintf("Cannot create IP address %s inside range %s.",
+		p, IPRangeName(strOf(r["start_address"]), strOf(r["end_address"])))}
 }
 
 // checkReassign refuses to move an address off the device it is the

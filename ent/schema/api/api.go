@@ -171,6 +171,14 @@ type Count struct {
 	// Cumulative counts rows pointing at this node or any descendant, as
 	// NetBox does for nested groups (site_count on a region).
 	Cumulative bool `json:"cumulative,omitempty"`
+	// Between counts instead the rows of Model whose Column lies between
+	// this object's two integer fields, inclusive (an ASN range's
+	// asn_count: the ASNs from start to end).
+	Between [2]string `json:"between,omitempty"`
+	// Percent renders the count as a percentage of this object's integer
+	// field Percent, NetBox's two-decimal string ("2.44"), null when that
+	// field is 0 (a VLAN group's utilization of total_vlan_ids).
+	Percent string `json:"percent,omitempty"`
 	// TypeColumn makes Column the id half of a generic relation: only rows
 	// whose TypeColumn names this model count (an interface's IP
 	// addresses: assigned_object_type "dcim.interface").
@@ -257,6 +265,10 @@ type Field struct {
 	Required bool `json:"required,omitempty"`
 	// Lookup is the attribute filter name for an FK ("slug", "name").
 	Lookup string `json:"lookup,omitempty"`
+	// Full renders a many-to-many edge's objects in their full
+	// representation instead of the nested one (NetBox's
+	// SerializedPKRelatedField without nested=True: a VRF's import_targets).
+	Full bool `json:"full,omitempty"`
 	// Nested lists the fields of the related object an FK renders instead
 	// of its brief ones, choices as their bare value: NetBox's hand-written
 	// Nested<Model>Serializer (an IP address's nat_inside).

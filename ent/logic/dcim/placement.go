@@ -1,0 +1,148 @@
+package dcim
+
+import (
+	"context"
+	"strings"
+
+	"entgo.io/ent"
+
+	"github.com/inventory/inventory/ent/logic/ipam"
+	"github.com/inventory/inventory/ent/logic/rawsql"
+)
+
+// NetBox's placement signals (dcim/signals.py handle_location_site_change,
+// handle_rack_site_change, handle_device_site_change): what sits in a
+// location, rack or device follows it when it moves. Like NetBox's
+// queryset update() calls they rewrite the rows with SQL in the moving
+// write's transaction, with no change records of their own, at a fixed
+// number of statements whatever the number of rows moved.
+
+// componentTables are NetBox's COMPONENT_MODELS: the tables whose rows
+// cache their device's site, location and rack.
+var componentTables = []string{"dcim_consoleport", "dcim_consoleserverport", "dcim_devicebay", "dcim_frontport",
+	"dcim_interface", "dcim_inventoryitem", "dcim_modulebay", "dcim_poweroutlet", "dcim_powerport", "dcim_rearport"}
+
+// afterUpdate runs follow with the ids of the updated rows (at most
+// rawsql.ChunkSize at a time) after an update that sets or clears one of
+// fields, in its transaction: what follows a row (placement, cached
+// displays and scopes).
+func afterUpdate(follow func(ctx context.Context, m rawsql.Mutation, ids []int) error, fields ...string) ent.Hook {
+	return func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if !m.Op().Is(ent.OpUpdate|ent.OpUpdateOne) || !rawsql.Touched(m, fields...) {
+				return next.Mutate(ctx, m)
+			}
+			sm, err := rawsql.As("after-update hook", m)
+			if err != nil {
+				return nil, err
+			}
+			ids, err := rawsql.TargetIDs(ctx, sm)
+			if err != nil {
+				return nil, err
+			}
+			v, err := next.Mutate(ctx, m)
+			if err != nil || len(ids) == 0 {
+				return v, err
+			}
+			return v, rawsql.Chunks(ids, func(ids []int) error { return follow(ctx, sm, ids) })
+		})
+	}
+}
+
+// locationMoved: the location's descendants, and the racks, devices and
+// power panels in any of them, take its site; so does the components'
+// cached site, and the prefixes scoped to any of them recompute their
+// cached scope.
+func locationMoved(ctx context.Context, m rawsql.Mutation, ids []int) error {
+	a := &rawsql.Args{PG: rawsql.Postgres(m)}
+	tree := `WITH RECURSIVE tree(id, site_id) AS (SELECT id, site_id FROM "dcim_location" WHERE id IN (` +
+		rawsql.In(a, ids) + `) UNION ALL SELECT l.id, tree.site_id FROM "dcim_location" l JOIN tree ON l.parent_id = tree.id) ` +
+		`SELECT id, site_id FROM tree`
+	rows, err := m.QueryContext(ctx, tree, a.List...)
+	if err != nil {
+		return err
+	}
+	site := map[int]int{}
+	for rows.Next() {
+		var id, s int
+		if err := rows.Scan(&id, &s); err != nil {
+			rows.Close()
+			return err
+		}
+		site[id] = s
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	all := make([]int, 0, len(site))
+	for id := range site {
+		all = append(all, id)
+	}
+	return rawsql.Chunks(all, func(locs []int) error {
+		// The descendants take the moved location's site, which the
+		// recursive query carried down.
+		a := &rawsql.Args{PG: rawsql.Postgres(m)}
+		var b strings.Builder
+		b.WriteString(`UPDATE "dcim_location" SET site_id = CASE id`)
+		for _, id := range locs {
+			b.WriteString(` WHEN ` + a.P(id) + ` THEN ` + a.P(site[id]))
+		}
+		b.WriteString(` ELSE site_id END WHERE id IN (` + rawsql.In(a, locs) + `)`)
+		if err := rawsql.Exec(ctx, m, b.String(), a); err != nil {
+			return err
+		}
+		for _, t := range []string{"dcim_rack", "dcim_device", "dcim_powerpanel"} {
+			a := &rawsql.Args{PG: rawsql.Postgres(m)}
+			q := `UPDATE "` + t + `" SET site_id = (SELECT l.site_id FROM "dcim_location" l WHERE l.id = "` + t +
+				`".location_id) WHERE location_id IN (` + rawsql.In(a, locs) + `)`
+			if err := rawsql.Exec(ctx, m, q, a); err != nil {
+				return err
+			}
+		}
+		a = &rawsql.Args{PG: rawsql.Postgres(m)}
+		if err := componentsFollow(ctx, m, `location_id IN (`+rawsql.In(a, locs)+`)`, a); err != nil {
+			return err
+		}
+		return ipam.RecomputePrefixScopes(ctx, m, ipam.ScopeLocationColumn, locs)
+	})
+}
+
+// rackMoved: the devices in the rack take its site and location, and
+// their components' cached site and location follow.
+func rackMoved(ctx context.Context, m rawsql.Mutation, ids []int) error {
+	a := &rawsql.Args{PG: rawsql.Postgres(m)}
+	q := `UPDATE "dcim_device" SET site_id = (SELECT r.site_id FROM "dcim_rack" r WHERE r.id = "dcim_device".rack_id), ` +
+		`location_id = (SELECT r.location_id FROM "dcim_rack" r WHERE r.id = "dcim_device".rack_id) ` +
+		`WHERE rack_id IN (` + rawsql.In(a, ids) + `)`
+	if err := rawsql.Exec(ctx, m, q, a); err != nil {
+		return err
+	}
+	a = &rawsql.Args{PG: rawsql.Postgres(m)}
+	return componentsFollow(ctx, m, `rack_id IN (`+rawsql.In(a, ids)+`)`, a)
+}
+
+// deviceMoved: the device's components cache its new site, location and
+// rack.
+func deviceMoved(ctx context.Context, m rawsql.Mutation, ids []int) error {
+	a := &rawsql.Args{PG: rawsql.Postgres(m)}
+	return componentsFollow(ctx, m, `id IN (`+rawsql.In(a, ids)+`)`, a)
+}
+
+// componentsFollow copies each device's site, location and rack into the
+// cached scope of its components, for the devices matching where (a
+// condition on dcim_device with a's parameters): one statement per
+// component table.
+func componentsFollow(ctx context.Context, m rawsql.Mutation, where string, a *rawsql.Args) error {
+	for _, t := range componentTables {
+		sub := func(col string) string {
+			return `(SELECT d.` + col + ` FROM "dcim_device" d WHERE d.id = "` + t + `".device_id)`
+		}
+		q := `UPDATE "` + t + `" SET "_site_id" = ` + sub("site_id") + `, "_location_id" = ` + sub("location_id") +
+			`, "_rack_id" = ` + sub("rack_id") + ` WHERE device_id IN (SELECT id FROM "dcim_device" WHERE ` + where + `)`
+		if err := rawsql.Exec(ctx, m, q, a); err != nil {
+			return err
+		}
+	}
+	return nil
+}
