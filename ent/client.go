@@ -32,6 +32,8 @@ import (
 	"github.com/inventory/inventory/ent/devicerole"
 	"github.com/inventory/inventory/ent/devicetype"
 	"github.com/inventory/inventory/ent/eventrule"
+	"github.com/inventory/inventory/ent/fhrpgroup"
+	"github.com/inventory/inventory/ent/fhrpgroupassignment"
 	"github.com/inventory/inventory/ent/frontport"
 	"github.com/inventory/inventory/ent/frontporttemplate"
 	"github.com/inventory/inventory/ent/group"
@@ -39,6 +41,7 @@ import (
 	"github.com/inventory/inventory/ent/inventoryitem"
 	"github.com/inventory/inventory/ent/inventoryitemrole"
 	"github.com/inventory/inventory/ent/inventoryitemtemplate"
+	"github.com/inventory/inventory/ent/ipaddress"
 	"github.com/inventory/inventory/ent/iprange"
 	"github.com/inventory/inventory/ent/location"
 	"github.com/inventory/inventory/ent/macaddress"
@@ -70,6 +73,8 @@ import (
 	"github.com/inventory/inventory/ent/rir"
 	"github.com/inventory/inventory/ent/role"
 	"github.com/inventory/inventory/ent/routetarget"
+	"github.com/inventory/inventory/ent/service"
+	"github.com/inventory/inventory/ent/servicetemplate"
 	"github.com/inventory/inventory/ent/site"
 	"github.com/inventory/inventory/ent/sitegroup"
 	"github.com/inventory/inventory/ent/tag"
@@ -129,12 +134,18 @@ type Client struct {
 	DeviceType *DeviceTypeClient
 	// EventRule is the client for interacting with the EventRule builders.
 	EventRule *EventRuleClient
+	// FHRPGroup is the client for interacting with the FHRPGroup builders.
+	FHRPGroup *FHRPGroupClient
+	// FHRPGroupAssignment is the client for interacting with the FHRPGroupAssignment builders.
+	FHRPGroupAssignment *FHRPGroupAssignmentClient
 	// FrontPort is the client for interacting with the FrontPort builders.
 	FrontPort *FrontPortClient
 	// FrontPortTemplate is the client for interacting with the FrontPortTemplate builders.
 	FrontPortTemplate *FrontPortTemplateClient
 	// Group is the client for interacting with the Group builders.
 	Group *GroupClient
+	// IPAddress is the client for interacting with the IPAddress builders.
+	IPAddress *IPAddressClient
 	// IPRange is the client for interacting with the IPRange builders.
 	IPRange *IPRangeClient
 	// InterfaceTemplate is the client for interacting with the InterfaceTemplate builders.
@@ -205,6 +216,10 @@ type Client struct {
 	Role *RoleClient
 	// RouteTarget is the client for interacting with the RouteTarget builders.
 	RouteTarget *RouteTargetClient
+	// Service is the client for interacting with the Service builders.
+	Service *ServiceClient
+	// ServiceTemplate is the client for interacting with the ServiceTemplate builders.
+	ServiceTemplate *ServiceTemplateClient
 	// Site is the client for interacting with the Site builders.
 	Site *SiteClient
 	// SiteGroup is the client for interacting with the SiteGroup builders.
@@ -265,9 +280,12 @@ func (c *Client) init() {
 	c.DeviceRole = NewDeviceRoleClient(c.config)
 	c.DeviceType = NewDeviceTypeClient(c.config)
 	c.EventRule = NewEventRuleClient(c.config)
+	c.FHRPGroup = NewFHRPGroupClient(c.config)
+	c.FHRPGroupAssignment = NewFHRPGroupAssignmentClient(c.config)
 	c.FrontPort = NewFrontPortClient(c.config)
 	c.FrontPortTemplate = NewFrontPortTemplateClient(c.config)
 	c.Group = NewGroupClient(c.config)
+	c.IPAddress = NewIPAddressClient(c.config)
 	c.IPRange = NewIPRangeClient(c.config)
 	c.InterfaceTemplate = NewInterfaceTemplateClient(c.config)
 	c.InventoryItem = NewInventoryItemClient(c.config)
@@ -303,6 +321,8 @@ func (c *Client) init() {
 	c.Region = NewRegionClient(c.config)
 	c.Role = NewRoleClient(c.config)
 	c.RouteTarget = NewRouteTargetClient(c.config)
+	c.Service = NewServiceClient(c.config)
+	c.ServiceTemplate = NewServiceTemplateClient(c.config)
 	c.Site = NewSiteClient(c.config)
 	c.SiteGroup = NewSiteGroupClient(c.config)
 	c.Tag = NewTagClient(c.config)
@@ -428,9 +448,12 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		DeviceRole:                NewDeviceRoleClient(cfg),
 		DeviceType:                NewDeviceTypeClient(cfg),
 		EventRule:                 NewEventRuleClient(cfg),
+		FHRPGroup:                 NewFHRPGroupClient(cfg),
+		FHRPGroupAssignment:       NewFHRPGroupAssignmentClient(cfg),
 		FrontPort:                 NewFrontPortClient(cfg),
 		FrontPortTemplate:         NewFrontPortTemplateClient(cfg),
 		Group:                     NewGroupClient(cfg),
+		IPAddress:                 NewIPAddressClient(cfg),
 		IPRange:                   NewIPRangeClient(cfg),
 		InterfaceTemplate:         NewInterfaceTemplateClient(cfg),
 		InventoryItem:             NewInventoryItemClient(cfg),
@@ -466,6 +489,8 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		Region:                    NewRegionClient(cfg),
 		Role:                      NewRoleClient(cfg),
 		RouteTarget:               NewRouteTargetClient(cfg),
+		Service:                   NewServiceClient(cfg),
+		ServiceTemplate:           NewServiceTemplateClient(cfg),
 		Site:                      NewSiteClient(cfg),
 		SiteGroup:                 NewSiteGroupClient(cfg),
 		Tag:                       NewTagClient(cfg),
@@ -518,9 +543,12 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		DeviceRole:                NewDeviceRoleClient(cfg),
 		DeviceType:                NewDeviceTypeClient(cfg),
 		EventRule:                 NewEventRuleClient(cfg),
+		FHRPGroup:                 NewFHRPGroupClient(cfg),
+		FHRPGroupAssignment:       NewFHRPGroupAssignmentClient(cfg),
 		FrontPort:                 NewFrontPortClient(cfg),
 		FrontPortTemplate:         NewFrontPortTemplateClient(cfg),
 		Group:                     NewGroupClient(cfg),
+		IPAddress:                 NewIPAddressClient(cfg),
 		IPRange:                   NewIPRangeClient(cfg),
 		InterfaceTemplate:         NewInterfaceTemplateClient(cfg),
 		InventoryItem:             NewInventoryItemClient(cfg),
@@ -556,6 +584,8 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		Region:                    NewRegionClient(cfg),
 		Role:                      NewRoleClient(cfg),
 		RouteTarget:               NewRouteTargetClient(cfg),
+		Service:                   NewServiceClient(cfg),
+		ServiceTemplate:           NewServiceTemplateClient(cfg),
 		Site:                      NewSiteClient(cfg),
 		SiteGroup:                 NewSiteGroupClient(cfg),
 		Tag:                       NewTagClient(cfg),
@@ -604,16 +634,17 @@ func (c *Client) Use(hooks ...Hook) {
 		c.ASN, c.ASNRange, c.Aggregate, c.ConsolePort, c.ConsolePortTemplate,
 		c.ConsoleServerPort, c.ConsoleServerPortTemplate, c.CustomField,
 		c.CustomFieldChoiceSet, c.Delivery, c.Device, c.DeviceBay, c.DeviceBayTemplate,
-		c.DeviceInterface, c.DeviceRole, c.DeviceType, c.EventRule, c.FrontPort,
-		c.FrontPortTemplate, c.Group, c.IPRange, c.InterfaceTemplate, c.InventoryItem,
-		c.InventoryItemRole, c.InventoryItemTemplate, c.Location, c.MACAddress,
-		c.Manufacturer, c.Module, c.ModuleBay, c.ModuleBayTemplate, c.ModuleType,
-		c.ModuleTypeProfile, c.ObjectChange, c.ObjectPermission, c.OutboxEvent,
-		c.Platform, c.PowerFeed, c.PowerOutlet, c.PowerOutletTemplate, c.PowerPanel,
-		c.PowerPort, c.PowerPortTemplate, c.Prefix, c.RIR, c.Rack, c.RackGroup,
-		c.RackReservation, c.RackRole, c.RackType, c.RearPort, c.RearPortTemplate,
-		c.Region, c.Role, c.RouteTarget, c.Site, c.SiteGroup, c.Tag, c.TaggedItem,
-		c.Tenant, c.TenantGroup, c.Token, c.User, c.VLAN, c.VLANGroup,
+		c.DeviceInterface, c.DeviceRole, c.DeviceType, c.EventRule, c.FHRPGroup,
+		c.FHRPGroupAssignment, c.FrontPort, c.FrontPortTemplate, c.Group, c.IPAddress,
+		c.IPRange, c.InterfaceTemplate, c.InventoryItem, c.InventoryItemRole,
+		c.InventoryItemTemplate, c.Location, c.MACAddress, c.Manufacturer, c.Module,
+		c.ModuleBay, c.ModuleBayTemplate, c.ModuleType, c.ModuleTypeProfile,
+		c.ObjectChange, c.ObjectPermission, c.OutboxEvent, c.Platform, c.PowerFeed,
+		c.PowerOutlet, c.PowerOutletTemplate, c.PowerPanel, c.PowerPort,
+		c.PowerPortTemplate, c.Prefix, c.RIR, c.Rack, c.RackGroup, c.RackReservation,
+		c.RackRole, c.RackType, c.RearPort, c.RearPortTemplate, c.Region, c.Role,
+		c.RouteTarget, c.Service, c.ServiceTemplate, c.Site, c.SiteGroup, c.Tag,
+		c.TaggedItem, c.Tenant, c.TenantGroup, c.Token, c.User, c.VLAN, c.VLANGroup,
 		c.VLANTranslationPolicy, c.VLANTranslationRule, c.VRF, c.VirtualChassis,
 		c.VirtualDeviceContext, c.Webhook,
 	} {
@@ -628,16 +659,17 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.ASN, c.ASNRange, c.Aggregate, c.ConsolePort, c.ConsolePortTemplate,
 		c.ConsoleServerPort, c.ConsoleServerPortTemplate, c.CustomField,
 		c.CustomFieldChoiceSet, c.Delivery, c.Device, c.DeviceBay, c.DeviceBayTemplate,
-		c.DeviceInterface, c.DeviceRole, c.DeviceType, c.EventRule, c.FrontPort,
-		c.FrontPortTemplate, c.Group, c.IPRange, c.InterfaceTemplate, c.InventoryItem,
-		c.InventoryItemRole, c.InventoryItemTemplate, c.Location, c.MACAddress,
-		c.Manufacturer, c.Module, c.ModuleBay, c.ModuleBayTemplate, c.ModuleType,
-		c.ModuleTypeProfile, c.ObjectChange, c.ObjectPermission, c.OutboxEvent,
-		c.Platform, c.PowerFeed, c.PowerOutlet, c.PowerOutletTemplate, c.PowerPanel,
-		c.PowerPort, c.PowerPortTemplate, c.Prefix, c.RIR, c.Rack, c.RackGroup,
-		c.RackReservation, c.RackRole, c.RackType, c.RearPort, c.RearPortTemplate,
-		c.Region, c.Role, c.RouteTarget, c.Site, c.SiteGroup, c.Tag, c.TaggedItem,
-		c.Tenant, c.TenantGroup, c.Token, c.User, c.VLAN, c.VLANGroup,
+		c.DeviceInterface, c.DeviceRole, c.DeviceType, c.EventRule, c.FHRPGroup,
+		c.FHRPGroupAssignment, c.FrontPort, c.FrontPortTemplate, c.Group, c.IPAddress,
+		c.IPRange, c.InterfaceTemplate, c.InventoryItem, c.InventoryItemRole,
+		c.InventoryItemTemplate, c.Location, c.MACAddress, c.Manufacturer, c.Module,
+		c.ModuleBay, c.ModuleBayTemplate, c.ModuleType, c.ModuleTypeProfile,
+		c.ObjectChange, c.ObjectPermission, c.OutboxEvent, c.Platform, c.PowerFeed,
+		c.PowerOutlet, c.PowerOutletTemplate, c.PowerPanel, c.PowerPort,
+		c.PowerPortTemplate, c.Prefix, c.RIR, c.Rack, c.RackGroup, c.RackReservation,
+		c.RackRole, c.RackType, c.RearPort, c.RearPortTemplate, c.Region, c.Role,
+		c.RouteTarget, c.Service, c.ServiceTemplate, c.Site, c.SiteGroup, c.Tag,
+		c.TaggedItem, c.Tenant, c.TenantGroup, c.Token, c.User, c.VLAN, c.VLANGroup,
 		c.VLANTranslationPolicy, c.VLANTranslationRule, c.VRF, c.VirtualChassis,
 		c.VirtualDeviceContext, c.Webhook,
 	} {
@@ -682,12 +714,18 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.DeviceType.mutate(ctx, m)
 	case *EventRuleMutation:
 		return c.EventRule.mutate(ctx, m)
+	case *FHRPGroupMutation:
+		return c.FHRPGroup.mutate(ctx, m)
+	case *FHRPGroupAssignmentMutation:
+		return c.FHRPGroupAssignment.mutate(ctx, m)
 	case *FrontPortMutation:
 		return c.FrontPort.mutate(ctx, m)
 	case *FrontPortTemplateMutation:
 		return c.FrontPortTemplate.mutate(ctx, m)
 	case *GroupMutation:
 		return c.Group.mutate(ctx, m)
+	case *IPAddressMutation:
+		return c.IPAddress.mutate(ctx, m)
 	case *IPRangeMutation:
 		return c.IPRange.mutate(ctx, m)
 	case *InterfaceTemplateMutation:
@@ -758,6 +796,10 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.Role.mutate(ctx, m)
 	case *RouteTargetMutation:
 		return c.RouteTarget.mutate(ctx, m)
+	case *ServiceMutation:
+		return c.Service.mutate(ctx, m)
+	case *ServiceTemplateMutation:
+		return c.ServiceTemplate.mutate(ctx, m)
 	case *SiteMutation:
 		return c.Site.mutate(ctx, m)
 	case *SiteGroupMutation:
@@ -2510,6 +2552,204 @@ func (c *EventRuleClient) mutate(ctx context.Context, m *EventRuleMutation) (Val
 	}
 }
 
+// FHRPGroupClient is a client for the FHRPGroup schema.
+type FHRPGroupClient struct {
+	config
+}
+
+// NewFHRPGroupClient returns a client for the FHRPGroup from the given config.
+func NewFHRPGroupClient(c config) *FHRPGroupClient {
+	return &FHRPGroupClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `fhrpgroup.Hooks(f(g(h())))`.
+func (c *FHRPGroupClient) Use(hooks ...Hook) {
+	c.hooks.FHRPGroup = append(c.hooks.FHRPGroup, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `fhrpgroup.Intercept(f(g(h())))`.
+func (c *FHRPGroupClient) Intercept(interceptors ...Interceptor) {
+	c.inters.FHRPGroup = append(c.inters.FHRPGroup, interceptors...)
+}
+
+// Create returns a builder for creating a FHRPGroup entity.
+func (c *FHRPGroupClient) Create() *FHRPGroupCreate {
+	mutation := newFHRPGroupMutation(c.config, OpCreate)
+	return &FHRPGroupCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of FHRPGroup entities.
+func (c *FHRPGroupClient) CreateBulk(builders ...*FHRPGroupCreate) *FHRPGroupCreateBulk {
+	return &FHRPGroupCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for FHRPGroup.
+func (c *FHRPGroupClient) Update() *FHRPGroupUpdate {
+	mutation := newFHRPGroupMutation(c.config, OpUpdate)
+	return &FHRPGroupUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *FHRPGroupClient) UpdateOneID(id int) *FHRPGroupUpdateOne {
+	mutation := newFHRPGroupMutation(c.config, OpUpdateOne, withFHRPGroupID(id))
+	return &FHRPGroupUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for FHRPGroup.
+func (c *FHRPGroupClient) Delete() *FHRPGroupDelete {
+	mutation := newFHRPGroupMutation(c.config, OpDelete)
+	return &FHRPGroupDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *FHRPGroupClient) DeleteOneID(id int) *FHRPGroupDeleteOne {
+	builder := c.Delete().Where(fhrpgroup.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &FHRPGroupDeleteOne{builder}
+}
+
+// Query returns a query builder for FHRPGroup.
+func (c *FHRPGroupClient) Query() *FHRPGroupQuery {
+	return &FHRPGroupQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeFHRPGroup},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a FHRPGroup entity by its id.
+func (c *FHRPGroupClient) Get(ctx context.Context, id int) (*FHRPGroup, error) {
+	return c.Query().Where(fhrpgroup.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *FHRPGroupClient) Hooks() []Hook {
+	hooks := c.hooks.FHRPGroup
+	return append(hooks[:len(hooks):len(hooks)], fhrpgroup.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *FHRPGroupClient) Interceptors() []Interceptor {
+	return c.inters.FHRPGroup
+}
+
+func (c *FHRPGroupClient) mutate(ctx context.Context, m *FHRPGroupMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&FHRPGroupCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&FHRPGroupUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&FHRPGroupUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&FHRPGroupDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown FHRPGroup mutation op: %q", m.Op())
+	}
+}
+
+// FHRPGroupAssignmentClient is a client for the FHRPGroupAssignment schema.
+type FHRPGroupAssignmentClient struct {
+	config
+}
+
+// NewFHRPGroupAssignmentClient returns a client for the FHRPGroupAssignment from the given config.
+func NewFHRPGroupAssignmentClient(c config) *FHRPGroupAssignmentClient {
+	return &FHRPGroupAssignmentClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `fhrpgroupassignment.Hooks(f(g(h())))`.
+func (c *FHRPGroupAssignmentClient) Use(hooks ...Hook) {
+	c.hooks.FHRPGroupAssignment = append(c.hooks.FHRPGroupAssignment, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `fhrpgroupassignment.Intercept(f(g(h())))`.
+func (c *FHRPGroupAssignmentClient) Intercept(interceptors ...Interceptor) {
+	c.inters.FHRPGroupAssignment = append(c.inters.FHRPGroupAssignment, interceptors...)
+}
+
+// Create returns a builder for creating a FHRPGroupAssignment entity.
+func (c *FHRPGroupAssignmentClient) Create() *FHRPGroupAssignmentCreate {
+	mutation := newFHRPGroupAssignmentMutation(c.config, OpCreate)
+	return &FHRPGroupAssignmentCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of FHRPGroupAssignment entities.
+func (c *FHRPGroupAssignmentClient) CreateBulk(builders ...*FHRPGroupAssignmentCreate) *FHRPGroupAssignmentCreateBulk {
+	return &FHRPGroupAssignmentCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for FHRPGroupAssignment.
+func (c *FHRPGroupAssignmentClient) Update() *FHRPGroupAssignmentUpdate {
+	mutation := newFHRPGroupAssignmentMutation(c.config, OpUpdate)
+	return &FHRPGroupAssignmentUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *FHRPGroupAssignmentClient) UpdateOneID(id int) *FHRPGroupAssignmentUpdateOne {
+	mutation := newFHRPGroupAssignmentMutation(c.config, OpUpdateOne, withFHRPGroupAssignmentID(id))
+	return &FHRPGroupAssignmentUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for FHRPGroupAssignment.
+func (c *FHRPGroupAssignmentClient) Delete() *FHRPGroupAssignmentDelete {
+	mutation := newFHRPGroupAssignmentMutation(c.config, OpDelete)
+	return &FHRPGroupAssignmentDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *FHRPGroupAssignmentClient) DeleteOneID(id int) *FHRPGroupAssignmentDeleteOne {
+	builder := c.Delete().Where(fhrpgroupassignment.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &FHRPGroupAssignmentDeleteOne{builder}
+}
+
+// Query returns a query builder for FHRPGroupAssignment.
+func (c *FHRPGroupAssignmentClient) Query() *FHRPGroupAssignmentQuery {
+	return &FHRPGroupAssignmentQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeFHRPGroupAssignment},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a FHRPGroupAssignment entity by its id.
+func (c *FHRPGroupAssignmentClient) Get(ctx context.Context, id int) (*FHRPGroupAssignment, error) {
+	return c.Query().Where(fhrpgroupassignment.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *FHRPGroupAssignmentClient) Hooks() []Hook {
+	hooks := c.hooks.FHRPGroupAssignment
+	return append(hooks[:len(hooks):len(hooks)], fhrpgroupassignment.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *FHRPGroupAssignmentClient) Interceptors() []Interceptor {
+	return c.inters.FHRPGroupAssignment
+}
+
+func (c *FHRPGroupAssignmentClient) mutate(ctx context.Context, m *FHRPGroupAssignmentMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&FHRPGroupAssignmentCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&FHRPGroupAssignmentUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&FHRPGroupAssignmentUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&FHRPGroupAssignmentDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown FHRPGroupAssignment mutation op: %q", m.Op())
+	}
+}
+
 // FrontPortClient is a client for the FrontPort schema.
 type FrontPortClient struct {
 	config
@@ -2870,6 +3110,105 @@ func (c *GroupClient) mutate(ctx context.Context, m *GroupMutation) (Value, erro
 		return (&GroupDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Group mutation op: %q", m.Op())
+	}
+}
+
+// IPAddressClient is a client for the IPAddress schema.
+type IPAddressClient struct {
+	config
+}
+
+// NewIPAddressClient returns a client for the IPAddress from the given config.
+func NewIPAddressClient(c config) *IPAddressClient {
+	return &IPAddressClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `ipaddress.Hooks(f(g(h())))`.
+func (c *IPAddressClient) Use(hooks ...Hook) {
+	c.hooks.IPAddress = append(c.hooks.IPAddress, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `ipaddress.Intercept(f(g(h())))`.
+func (c *IPAddressClient) Intercept(interceptors ...Interceptor) {
+	c.inters.IPAddress = append(c.inters.IPAddress, interceptors...)
+}
+
+// Create returns a builder for creating a IPAddress entity.
+func (c *IPAddressClient) Create() *IPAddressCreate {
+	mutation := newIPAddressMutation(c.config, OpCreate)
+	return &IPAddressCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of IPAddress entities.
+func (c *IPAddressClient) CreateBulk(builders ...*IPAddressCreate) *IPAddressCreateBulk {
+	return &IPAddressCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for IPAddress.
+func (c *IPAddressClient) Update() *IPAddressUpdate {
+	mutation := newIPAddressMutation(c.config, OpUpdate)
+	return &IPAddressUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *IPAddressClient) UpdateOneID(id int) *IPAddressUpdateOne {
+	mutation := newIPAddressMutation(c.config, OpUpdateOne, withIPAddressID(id))
+	return &IPAddressUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for IPAddress.
+func (c *IPAddressClient) Delete() *IPAddressDelete {
+	mutation := newIPAddressMutation(c.config, OpDelete)
+	return &IPAddressDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *IPAddressClient) DeleteOneID(id int) *IPAddressDeleteOne {
+	builder := c.Delete().Where(ipaddress.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &IPAddressDeleteOne{builder}
+}
+
+// Query returns a query builder for IPAddress.
+func (c *IPAddressClient) Query() *IPAddressQuery {
+	return &IPAddressQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeIPAddress},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a IPAddress entity by its id.
+func (c *IPAddressClient) Get(ctx context.Context, id int) (*IPAddress, error) {
+	return c.Query().Where(ipaddress.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *IPAddressClient) Hooks() []Hook {
+	hooks := c.hooks.IPAddress
+	return append(hooks[:len(hooks):len(hooks)], ipaddress.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *IPAddressClient) Interceptors() []Interceptor {
+	return c.inters.IPAddress
+}
+
+func (c *IPAddressClient) mutate(ctx context.Context, m *IPAddressMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&IPAddressCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&IPAddressUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&IPAddressUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&IPAddressDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown IPAddress mutation op: %q", m.Op())
 	}
 }
 
@@ -6579,6 +6918,204 @@ func (c *RouteTargetClient) mutate(ctx context.Context, m *RouteTargetMutation) 
 	}
 }
 
+// ServiceClient is a client for the Service schema.
+type ServiceClient struct {
+	config
+}
+
+// NewServiceClient returns a client for the Service from the given config.
+func NewServiceClient(c config) *ServiceClient {
+	return &ServiceClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `service.Hooks(f(g(h())))`.
+func (c *ServiceClient) Use(hooks ...Hook) {
+	c.hooks.Service = append(c.hooks.Service, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `service.Intercept(f(g(h())))`.
+func (c *ServiceClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Service = append(c.inters.Service, interceptors...)
+}
+
+// Create returns a builder for creating a Service entity.
+func (c *ServiceClient) Create() *ServiceCreate {
+	mutation := newServiceMutation(c.config, OpCreate)
+	return &ServiceCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Service entities.
+func (c *ServiceClient) CreateBulk(builders ...*ServiceCreate) *ServiceCreateBulk {
+	return &ServiceCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Service.
+func (c *ServiceClient) Update() *ServiceUpdate {
+	mutation := newServiceMutation(c.config, OpUpdate)
+	return &ServiceUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ServiceClient) UpdateOneID(id int) *ServiceUpdateOne {
+	mutation := newServiceMutation(c.config, OpUpdateOne, withServiceID(id))
+	return &ServiceUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Service.
+func (c *ServiceClient) Delete() *ServiceDelete {
+	mutation := newServiceMutation(c.config, OpDelete)
+	return &ServiceDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ServiceClient) DeleteOneID(id int) *ServiceDeleteOne {
+	builder := c.Delete().Where(service.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ServiceDeleteOne{builder}
+}
+
+// Query returns a query builder for Service.
+func (c *ServiceClient) Query() *ServiceQuery {
+	return &ServiceQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeService},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Service entity by its id.
+func (c *ServiceClient) Get(ctx context.Context, id int) (*Service, error) {
+	return c.Query().Where(service.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *ServiceClient) Hooks() []Hook {
+	hooks := c.hooks.Service
+	return append(hooks[:len(hooks):len(hooks)], service.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *ServiceClient) Interceptors() []Interceptor {
+	return c.inters.Service
+}
+
+func (c *ServiceClient) mutate(ctx context.Context, m *ServiceMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ServiceCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ServiceUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ServiceUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ServiceDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Service mutation op: %q", m.Op())
+	}
+}
+
+// ServiceTemplateClient is a client for the ServiceTemplate schema.
+type ServiceTemplateClient struct {
+	config
+}
+
+// NewServiceTemplateClient returns a client for the ServiceTemplate from the given config.
+func NewServiceTemplateClient(c config) *ServiceTemplateClient {
+	return &ServiceTemplateClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `servicetemplate.Hooks(f(g(h())))`.
+func (c *ServiceTemplateClient) Use(hooks ...Hook) {
+	c.hooks.ServiceTemplate = append(c.hooks.ServiceTemplate, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `servicetemplate.Intercept(f(g(h())))`.
+func (c *ServiceTemplateClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ServiceTemplate = append(c.inters.ServiceTemplate, interceptors...)
+}
+
+// Create returns a builder for creating a ServiceTemplate entity.
+func (c *ServiceTemplateClient) Create() *ServiceTemplateCreate {
+	mutation := newServiceTemplateMutation(c.config, OpCreate)
+	return &ServiceTemplateCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ServiceTemplate entities.
+func (c *ServiceTemplateClient) CreateBulk(builders ...*ServiceTemplateCreate) *ServiceTemplateCreateBulk {
+	return &ServiceTemplateCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ServiceTemplate.
+func (c *ServiceTemplateClient) Update() *ServiceTemplateUpdate {
+	mutation := newServiceTemplateMutation(c.config, OpUpdate)
+	return &ServiceTemplateUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ServiceTemplateClient) UpdateOneID(id int) *ServiceTemplateUpdateOne {
+	mutation := newServiceTemplateMutation(c.config, OpUpdateOne, withServiceTemplateID(id))
+	return &ServiceTemplateUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ServiceTemplate.
+func (c *ServiceTemplateClient) Delete() *ServiceTemplateDelete {
+	mutation := newServiceTemplateMutation(c.config, OpDelete)
+	return &ServiceTemplateDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ServiceTemplateClient) DeleteOneID(id int) *ServiceTemplateDeleteOne {
+	builder := c.Delete().Where(servicetemplate.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ServiceTemplateDeleteOne{builder}
+}
+
+// Query returns a query builder for ServiceTemplate.
+func (c *ServiceTemplateClient) Query() *ServiceTemplateQuery {
+	return &ServiceTemplateQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeServiceTemplate},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ServiceTemplate entity by its id.
+func (c *ServiceTemplateClient) Get(ctx context.Context, id int) (*ServiceTemplate, error) {
+	return c.Query().Where(servicetemplate.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *ServiceTemplateClient) Hooks() []Hook {
+	hooks := c.hooks.ServiceTemplate
+	return append(hooks[:len(hooks):len(hooks)], servicetemplate.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *ServiceTemplateClient) Interceptors() []Interceptor {
+	return c.inters.ServiceTemplate
+}
+
+func (c *ServiceTemplateClient) mutate(ctx context.Context, m *ServiceTemplateMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ServiceTemplateCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ServiceTemplateUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ServiceTemplateUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ServiceTemplateDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ServiceTemplate mutation op: %q", m.Op())
+	}
+}
+
 // SiteClient is a client for the Site schema.
 type SiteClient struct {
 	config
@@ -8251,7 +8788,8 @@ func (c *VirtualDeviceContextClient) Get(ctx context.Context, id int) (*VirtualD
 
 // Hooks returns the client hooks.
 func (c *VirtualDeviceContextClient) Hooks() []Hook {
-	return c.hooks.VirtualDeviceContext
+	hooks := c.hooks.VirtualDeviceContext
+	return append(hooks[:len(hooks):len(hooks)], virtualdevicecontext.Hooks[:]...)
 }
 
 // Interceptors returns the client interceptors.
@@ -8379,13 +8917,14 @@ type (
 		ASN, ASNRange, Aggregate, ConsolePort, ConsolePortTemplate, ConsoleServerPort,
 		ConsoleServerPortTemplate, CustomField, CustomFieldChoiceSet, Delivery, Device,
 		DeviceBay, DeviceBayTemplate, DeviceInterface, DeviceRole, DeviceType,
-		EventRule, FrontPort, FrontPortTemplate, Group, IPRange, InterfaceTemplate,
-		InventoryItem, InventoryItemRole, InventoryItemTemplate, Location, MACAddress,
-		Manufacturer, Module, ModuleBay, ModuleBayTemplate, ModuleType,
-		ModuleTypeProfile, ObjectChange, ObjectPermission, OutboxEvent, Platform,
-		PowerFeed, PowerOutlet, PowerOutletTemplate, PowerPanel, PowerPort,
-		PowerPortTemplate, Prefix, RIR, Rack, RackGroup, RackReservation, RackRole,
-		RackType, RearPort, RearPortTemplate, Region, Role, RouteTarget, Site,
+		EventRule, FHRPGroup, FHRPGroupAssignment, FrontPort, FrontPortTemplate, Group,
+		IPAddress, IPRange, InterfaceTemplate, InventoryItem, InventoryItemRole,
+		InventoryItemTemplate, Location, MACAddress, Manufacturer, Module, ModuleBay,
+		ModuleBayTemplate, ModuleType, ModuleTypeProfile, ObjectChange,
+		ObjectPermission, OutboxEvent, Platform, PowerFeed, PowerOutlet,
+		PowerOutletTemplate, PowerPanel, PowerPort, PowerPortTemplate, Prefix, RIR,
+		Rack, RackGroup, RackReservation, RackRole, RackType, RearPort,
+		RearPortTemplate, Region, Role, RouteTarget, Service, ServiceTemplate, Site,
 		SiteGroup, Tag, TaggedItem, Tenant, TenantGroup, Token, User, VLAN, VLANGroup,
 		VLANTranslationPolicy, VLANTranslationRule, VRF, VirtualChassis,
 		VirtualDeviceContext, Webhook []ent.Hook
@@ -8394,13 +8933,14 @@ type (
 		ASN, ASNRange, Aggregate, ConsolePort, ConsolePortTemplate, ConsoleServerPort,
 		ConsoleServerPortTemplate, CustomField, CustomFieldChoiceSet, Delivery, Device,
 		DeviceBay, DeviceBayTemplate, DeviceInterface, DeviceRole, DeviceType,
-		EventRule, FrontPort, FrontPortTemplate, Group, IPRange, InterfaceTemplate,
-		InventoryItem, InventoryItemRole, InventoryItemTemplate, Location, MACAddress,
-		Manufacturer, Module, ModuleBay, ModuleBayTemplate, ModuleType,
-		ModuleTypeProfile, ObjectChange, ObjectPermission, OutboxEvent, Platform,
-		PowerFeed, PowerOutlet, PowerOutletTemplate, PowerPanel, PowerPort,
-		PowerPortTemplate, Prefix, RIR, Rack, RackGroup, RackReservation, RackRole,
-		RackType, RearPort, RearPortTemplate, Region, Role, RouteTarget, Site,
+		EventRule, FHRPGroup, FHRPGroupAssignment, FrontPort, FrontPortTemplate, Group,
+		IPAddress, IPRange, InterfaceTemplate, InventoryItem, InventoryItemRole,
+		InventoryItemTemplate, Location, MACAddress, Manufacturer, Module, ModuleBay,
+		ModuleBayTemplate, ModuleType, ModuleTypeProfile, ObjectChange,
+		ObjectPermission, OutboxEvent, Platform, PowerFeed, PowerOutlet,
+		PowerOutletTemplate, PowerPanel, PowerPort, PowerPortTemplate, Prefix, RIR,
+		Rack, RackGroup, RackReservation, RackRole, RackType, RearPort,
+		RearPortTemplate, Region, Role, RouteTarget, Service, ServiceTemplate, Site,
 		SiteGroup, Tag, TaggedItem, Tenant, TenantGroup, Token, User, VLAN, VLANGroup,
 		VLANTranslationPolicy, VLANTranslationRule, VRF, VirtualChassis,
 		VirtualDeviceContext, Webhook []ent.Interceptor

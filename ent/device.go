@@ -70,6 +70,12 @@ type Device struct {
 	LocalContextData map[string]interface{} `json:"local_context_data,omitempty"`
 	// VirtualChassisID holds the value of the "virtual_chassis_id" field.
 	VirtualChassisID *int `json:"virtual_chassis_id,omitempty"`
+	// PrimaryIp4ID holds the value of the "primary_ip4_id" field.
+	PrimaryIp4ID *int `json:"primary_ip4_id,omitempty"`
+	// PrimaryIp6ID holds the value of the "primary_ip6_id" field.
+	PrimaryIp6ID *int `json:"primary_ip6_id,omitempty"`
+	// OobIPID holds the value of the "oob_ip_id" field.
+	OobIPID *int `json:"oob_ip_id,omitempty"`
 	// ConfigContext holds the value of the "config_context" field.
 	ConfigContext map[string]interface{} `json:"config_context,omitempty"`
 	// TypeDisplay holds the value of the "_type_display" field.
@@ -88,7 +94,7 @@ func (*Device) scanValues(columns []string) ([]any, error) {
 			values[i] = new([]byte)
 		case device.FieldPosition, device.FieldLatitude, device.FieldLongitude:
 			values[i] = new(sql.NullFloat64)
-		case device.FieldID, device.FieldDeviceTypeID, device.FieldRoleID, device.FieldTenantID, device.FieldPlatformID, device.FieldSiteID, device.FieldLocationID, device.FieldRackID, device.FieldVcPosition, device.FieldVcPriority, device.FieldVirtualChassisID:
+		case device.FieldID, device.FieldDeviceTypeID, device.FieldRoleID, device.FieldTenantID, device.FieldPlatformID, device.FieldSiteID, device.FieldLocationID, device.FieldRackID, device.FieldVcPosition, device.FieldVcPriority, device.FieldVirtualChassisID, device.FieldPrimaryIp4ID, device.FieldPrimaryIp6ID, device.FieldOobIPID:
 			values[i] = new(sql.NullInt64)
 		case device.FieldDescription, device.FieldComments, device.FieldName, device.FieldNameNatural, device.FieldSerial, device.FieldAssetTag, device.FieldFace, device.FieldStatus, device.FieldAirflow, device.FieldTypeDisplay, device.FieldVcName:
 			values[i] = new(sql.NullString)
@@ -290,6 +296,27 @@ func (_m *Device) assignValues(columns []string, values []any) error {
 				_m.VirtualChassisID = new(int)
 				*_m.VirtualChassisID = int(value.Int64)
 			}
+		case device.FieldPrimaryIp4ID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field primary_ip4_id", values[i])
+			} else if value.Valid {
+				_m.PrimaryIp4ID = new(int)
+				*_m.PrimaryIp4ID = int(value.Int64)
+			}
+		case device.FieldPrimaryIp6ID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field primary_ip6_id", values[i])
+			} else if value.Valid {
+				_m.PrimaryIp6ID = new(int)
+				*_m.PrimaryIp6ID = int(value.Int64)
+			}
+		case device.FieldOobIPID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field oob_ip_id", values[i])
+			} else if value.Valid {
+				_m.OobIPID = new(int)
+				*_m.OobIPID = int(value.Int64)
+			}
 		case device.FieldConfigContext:
 			if value, ok := values[i].(*[]byte); !ok {
 				return fmt.Errorf("unexpected type %T for field config_context", values[i])
@@ -445,6 +472,21 @@ func (_m *Device) String() string {
 	builder.WriteString(", ")
 	if v := _m.VirtualChassisID; v != nil {
 		builder.WriteString("virtual_chassis_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.PrimaryIp4ID; v != nil {
+		builder.WriteString("primary_ip4_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.PrimaryIp6ID; v != nil {
+		builder.WriteString("primary_ip6_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.OobIPID; v != nil {
+		builder.WriteString("oob_ip_id=")
 		builder.WriteString(fmt.Sprintf("%v", *v))
 	}
 	builder.WriteString(", ")

@@ -13,6 +13,7 @@ import (
 	"github.com/inventory/inventory/ent/device"
 	"github.com/inventory/inventory/ent/devicerole"
 	"github.com/inventory/inventory/ent/devicetype"
+	"github.com/inventory/inventory/ent/ipaddress"
 	"github.com/inventory/inventory/ent/location"
 	"github.com/inventory/inventory/ent/platform"
 	"github.com/inventory/inventory/ent/predicate"
@@ -86,6 +87,24 @@ func (_u *DeviceUpdate) ClearRack() *DeviceUpdate {
 // ClearVirtualChassis clears the "virtual_chassis" edge to the VirtualChassis entity.
 func (_u *DeviceUpdate) ClearVirtualChassis() *DeviceUpdate {
 	_u.mutation.ClearVirtualChassis()
+	return _u
+}
+
+// ClearPrimaryIp4 clears the "primary_ip4" edge to the IPAddress entity.
+func (_u *DeviceUpdate) ClearPrimaryIp4() *DeviceUpdate {
+	_u.mutation.ClearPrimaryIp4()
+	return _u
+}
+
+// ClearPrimaryIp6 clears the "primary_ip6" edge to the IPAddress entity.
+func (_u *DeviceUpdate) ClearPrimaryIp6() *DeviceUpdate {
+	_u.mutation.ClearPrimaryIp6()
+	return _u
+}
+
+// ClearOobIP clears the "oob_ip" edge to the IPAddress entity.
+func (_u *DeviceUpdate) ClearOobIP() *DeviceUpdate {
+	_u.mutation.ClearOobIP()
 	return _u
 }
 
@@ -548,6 +567,93 @@ func (_u *DeviceUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.PrimaryIp4Cleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   device.PrimaryIp4Table,
+			Columns: []string{device.PrimaryIp4Column},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(ipaddress.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.PrimaryIp4IDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   device.PrimaryIp4Table,
+			Columns: []string{device.PrimaryIp4Column},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(ipaddress.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.PrimaryIp6Cleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   device.PrimaryIp6Table,
+			Columns: []string{device.PrimaryIp6Column},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(ipaddress.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.PrimaryIp6IDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   device.PrimaryIp6Table,
+			Columns: []string{device.PrimaryIp6Column},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(ipaddress.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.OobIPCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   device.OobIPTable,
+			Columns: []string{device.OobIPColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(ipaddress.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OobIPIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   device.OobIPTable,
+			Columns: []string{device.OobIPColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(ipaddress.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{device.Label}
@@ -619,6 +725,24 @@ func (_u *DeviceUpdateOne) ClearRack() *DeviceUpdateOne {
 // ClearVirtualChassis clears the "virtual_chassis" edge to the VirtualChassis entity.
 func (_u *DeviceUpdateOne) ClearVirtualChassis() *DeviceUpdateOne {
 	_u.mutation.ClearVirtualChassis()
+	return _u
+}
+
+// ClearPrimaryIp4 clears the "primary_ip4" edge to the IPAddress entity.
+func (_u *DeviceUpdateOne) ClearPrimaryIp4() *DeviceUpdateOne {
+	_u.mutation.ClearPrimaryIp4()
+	return _u
+}
+
+// ClearPrimaryIp6 clears the "primary_ip6" edge to the IPAddress entity.
+func (_u *DeviceUpdateOne) ClearPrimaryIp6() *DeviceUpdateOne {
+	_u.mutation.ClearPrimaryIp6()
+	return _u
+}
+
+// ClearOobIP clears the "oob_ip" edge to the IPAddress entity.
+func (_u *DeviceUpdateOne) ClearOobIP() *DeviceUpdateOne {
+	_u.mutation.ClearOobIP()
 	return _u
 }
 
@@ -1104,6 +1228,93 @@ func (_u *DeviceUpdateOne) sqlSave(ctx context.Context) (_node *Device, err erro
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(virtualchassis.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.PrimaryIp4Cleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   device.PrimaryIp4Table,
+			Columns: []string{device.PrimaryIp4Column},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(ipaddress.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.PrimaryIp4IDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   device.PrimaryIp4Table,
+			Columns: []string{device.PrimaryIp4Column},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(ipaddress.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.PrimaryIp6Cleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   device.PrimaryIp6Table,
+			Columns: []string{device.PrimaryIp6Column},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(ipaddress.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.PrimaryIp6IDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   device.PrimaryIp6Table,
+			Columns: []string{device.PrimaryIp6Column},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(ipaddress.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.OobIPCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   device.OobIPTable,
+			Columns: []string{device.OobIPColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(ipaddress.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.OobIPIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   device.OobIPTable,
+			Columns: []string{device.OobIPColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(ipaddress.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

@@ -29,6 +29,8 @@ import (
 	"github.com/inventory/inventory/ent/devicerole"
 	"github.com/inventory/inventory/ent/devicetype"
 	"github.com/inventory/inventory/ent/eventrule"
+	"github.com/inventory/inventory/ent/fhrpgroup"
+	"github.com/inventory/inventory/ent/fhrpgroupassignment"
 	"github.com/inventory/inventory/ent/frontport"
 	"github.com/inventory/inventory/ent/frontporttemplate"
 	"github.com/inventory/inventory/ent/group"
@@ -36,6 +38,7 @@ import (
 	"github.com/inventory/inventory/ent/inventoryitem"
 	"github.com/inventory/inventory/ent/inventoryitemrole"
 	"github.com/inventory/inventory/ent/inventoryitemtemplate"
+	"github.com/inventory/inventory/ent/ipaddress"
 	"github.com/inventory/inventory/ent/iprange"
 	"github.com/inventory/inventory/ent/location"
 	"github.com/inventory/inventory/ent/macaddress"
@@ -67,6 +70,8 @@ import (
 	"github.com/inventory/inventory/ent/rir"
 	"github.com/inventory/inventory/ent/role"
 	"github.com/inventory/inventory/ent/routetarget"
+	"github.com/inventory/inventory/ent/service"
+	"github.com/inventory/inventory/ent/servicetemplate"
 	"github.com/inventory/inventory/ent/site"
 	"github.com/inventory/inventory/ent/sitegroup"
 	"github.com/inventory/inventory/ent/tag"
@@ -160,9 +165,12 @@ func checkColumn(t, c string) error {
 			devicerole.Table:                devicerole.ValidColumn,
 			devicetype.Table:                devicetype.ValidColumn,
 			eventrule.Table:                 eventrule.ValidColumn,
+			fhrpgroup.Table:                 fhrpgroup.ValidColumn,
+			fhrpgroupassignment.Table:       fhrpgroupassignment.ValidColumn,
 			frontport.Table:                 frontport.ValidColumn,
 			frontporttemplate.Table:         frontporttemplate.ValidColumn,
 			group.Table:                     group.ValidColumn,
+			ipaddress.Table:                 ipaddress.ValidColumn,
 			iprange.Table:                   iprange.ValidColumn,
 			interfacetemplate.Table:         interfacetemplate.ValidColumn,
 			inventoryitem.Table:             inventoryitem.ValidColumn,
@@ -198,6 +206,8 @@ func checkColumn(t, c string) error {
 			region.Table:                    region.ValidColumn,
 			role.Table:                      role.ValidColumn,
 			routetarget.Table:               routetarget.ValidColumn,
+			service.Table:                   service.ValidColumn,
+			servicetemplate.Table:           servicetemplate.ValidColumn,
 			site.Table:                      site.ValidColumn,
 			sitegroup.Table:                 sitegroup.ValidColumn,
 			tag.Table:                       tag.ValidColumn,

@@ -185,6 +185,11 @@ type FieldData struct {
 	HasEmpty                      bool
 	Count                         *api.Count
 	Reverse                       *api.Reverse
+	// Of are the FK fields a coalesce field renders the first set of
+	// (api.Model.Coalesce).
+	Of []string
+	// Nested is the related object's form (api.Field.Nested).
+	Nested []string
 	// Join, JoinOwn and JoinTarget describe a many-to-many relation: the
 	// join table, its column pointing at this model and at the target.
 	Join, JoinOwn, JoinTarget string
@@ -321,9 +326,24 @@ func describeField(t *gen.Type, m api.Model, name string, fields map[string]*gen
 		fd.Kind, fd.Count, fd.ReadOnly = "count", &c, true
 		return fd, nil
 	}
+	if of, ok := m.Coalesce[name]; ok {
+		if len(of) == 0 || edges[of[0]] == nil {
+			return fd, fmt.Errorf("coalesce %s: %v are not FK edges", name, of)
+		}
+		tm, _, err := modelOf(edges[of[0]].Type)
+		if err != nil {
+			return fd, err
+		}
+		tname := tm.Model
+		if tname == "" {
+			tname = strings.ToLower(edges[of[0]].Type.Name)
+		}
+		fd.Kind, fd.Of, fd.Target, fd.ReadOnly = "coalesce", of, tm.App+"."+tname, true
+		return fd, nil
+	}
 	if r, ok := m.Reverse[name]; ok {
 		r := r
-		fd.Kind, fd.Reverse, fd.Target, fd.ReadOnly = "reverse", &r, r.Model, true
+		fd.Kind, fd.Reverse, fd.Target, fd.ReadOnly, fd.Nested = "reverse", &r, r.Model, true, r.Nested
 		return fd, nil
 	}
 	if e, ok := edges[name]; ok {
@@ -360,7 +380,7 @@ func describeField(t *gen.Type, m api.Model, name string, fields map[string]*gen
 		if fd.OnDelete = string(a.OnDelete); fd.OnDelete == "" {
 			return fd, fmt.Errorf("edge %s: declare NetBox's on_delete (schema.FK or schema.OnDelete)", name)
 		}
-		fd.Lookup = a.Lookup
+		fd.Lookup, fd.Nested = a.Lookup, a.Nested
 		fa, _ := fieldAnn(f.Annotations)
 		fd.ReadOnly = a.ReadOnly || fa.ReadOnly
 		fd.CreateOnly = a.CreateOnly || fa.CreateOnly
@@ -377,6 +397,19 @@ func describeField(t *gen.Type, m api.Model, name string, fields map[string]*gen
 				if err != nil {
 					return fd, err
 				}
+				fd.Types, fd.OnDelete = ta.Types, string(ta.OnDelete)
+				return fd, nil
+			}
+		}
+		// ... or a _type field naming it (api.Field.Object).
+		for fname, tf := range fields {
+			ta, err := fieldAnn(tf.Annotations)
+			if err != nil {
+				return fd, err
+			}
+			base, ok := strings.CutSuffix(fname, "_type")
+			if _, hasID := fields[base+"_id"]; ok && hasID && ta.Object == name {
+				fd.Kind, fd.Generic, fd.ReadOnly = "generic-object", base, true
 				fd.Types, fd.OnDelete = ta.Types, string(ta.OnDelete)
 				return fd, nil
 			}

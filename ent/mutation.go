@@ -29,6 +29,8 @@ import (
 	"github.com/inventory/inventory/ent/devicerole"
 	"github.com/inventory/inventory/ent/devicetype"
 	"github.com/inventory/inventory/ent/eventrule"
+	"github.com/inventory/inventory/ent/fhrpgroup"
+	"github.com/inventory/inventory/ent/fhrpgroupassignment"
 	"github.com/inventory/inventory/ent/frontport"
 	"github.com/inventory/inventory/ent/frontporttemplate"
 	"github.com/inventory/inventory/ent/group"
@@ -36,6 +38,7 @@ import (
 	"github.com/inventory/inventory/ent/inventoryitem"
 	"github.com/inventory/inventory/ent/inventoryitemrole"
 	"github.com/inventory/inventory/ent/inventoryitemtemplate"
+	"github.com/inventory/inventory/ent/ipaddress"
 	"github.com/inventory/inventory/ent/iprange"
 	"github.com/inventory/inventory/ent/location"
 	"github.com/inventory/inventory/ent/macaddress"
@@ -68,6 +71,8 @@ import (
 	"github.com/inventory/inventory/ent/rir"
 	"github.com/inventory/inventory/ent/role"
 	"github.com/inventory/inventory/ent/routetarget"
+	"github.com/inventory/inventory/ent/service"
+	"github.com/inventory/inventory/ent/servicetemplate"
 	"github.com/inventory/inventory/ent/site"
 	"github.com/inventory/inventory/ent/sitegroup"
 	"github.com/inventory/inventory/ent/tag"
@@ -112,9 +117,12 @@ const (
 	TypeDeviceRole                = "DeviceRole"
 	TypeDeviceType                = "DeviceType"
 	TypeEventRule                 = "EventRule"
+	TypeFHRPGroup                 = "FHRPGroup"
+	TypeFHRPGroupAssignment       = "FHRPGroupAssignment"
 	TypeFrontPort                 = "FrontPort"
 	TypeFrontPortTemplate         = "FrontPortTemplate"
 	TypeGroup                     = "Group"
+	TypeIPAddress                 = "IPAddress"
 	TypeIPRange                   = "IPRange"
 	TypeInterfaceTemplate         = "InterfaceTemplate"
 	TypeInventoryItem             = "InventoryItem"
@@ -150,6 +158,8 @@ const (
 	TypeRegion                    = "Region"
 	TypeRole                      = "Role"
 	TypeRouteTarget               = "RouteTarget"
+	TypeService                   = "Service"
+	TypeServiceTemplate           = "ServiceTemplate"
 	TypeSite                      = "Site"
 	TypeSiteGroup                 = "SiteGroup"
 	TypeTag                       = "Tag"
@@ -11822,6 +11832,12 @@ type DeviceMutation struct {
 	clearedrack            bool
 	virtual_chassis        *int
 	clearedvirtual_chassis bool
+	primary_ip4            *int
+	clearedprimary_ip4     bool
+	primary_ip6            *int
+	clearedprimary_ip6     bool
+	oob_ip                 *int
+	clearedoob_ip          bool
 	done                   bool
 	oldValue               func(context.Context) (*Device, error)
 	predicates             []predicate.Device
@@ -12732,6 +12748,102 @@ func (m *DeviceMutation) ResetVirtualChassisID() {
 	delete(m.clearedFields, device.FieldVirtualChassisID)
 }
 
+// SetPrimaryIp4ID sets the "primary_ip4_id" field.
+func (m *DeviceMutation) SetPrimaryIp4ID(i int) {
+	m.primary_ip4 = &i
+}
+
+// PrimaryIp4ID returns the value of the "primary_ip4_id" field in the mutation.
+func (m *DeviceMutation) PrimaryIp4ID() (r int, exists bool) {
+	v := m.primary_ip4
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearPrimaryIp4ID clears the value of the "primary_ip4_id" field.
+func (m *DeviceMutation) ClearPrimaryIp4ID() {
+	m.primary_ip4 = nil
+	m.clearedFields[device.FieldPrimaryIp4ID] = struct{}{}
+}
+
+// PrimaryIp4IDCleared returns if the "primary_ip4_id" field was cleared in this mutation.
+func (m *DeviceMutation) PrimaryIp4IDCleared() bool {
+	_, ok := m.clearedFields[device.FieldPrimaryIp4ID]
+	return ok
+}
+
+// ResetPrimaryIp4ID resets all changes to the "primary_ip4_id" field.
+func (m *DeviceMutation) ResetPrimaryIp4ID() {
+	m.primary_ip4 = nil
+	delete(m.clearedFields, device.FieldPrimaryIp4ID)
+}
+
+// SetPrimaryIp6ID sets the "primary_ip6_id" field.
+func (m *DeviceMutation) SetPrimaryIp6ID(i int) {
+	m.primary_ip6 = &i
+}
+
+// PrimaryIp6ID returns the value of the "primary_ip6_id" field in the mutation.
+func (m *DeviceMutation) PrimaryIp6ID() (r int, exists bool) {
+	v := m.primary_ip6
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearPrimaryIp6ID clears the value of the "primary_ip6_id" field.
+func (m *DeviceMutation) ClearPrimaryIp6ID() {
+	m.primary_ip6 = nil
+	m.clearedFields[device.FieldPrimaryIp6ID] = struct{}{}
+}
+
+// PrimaryIp6IDCleared returns if the "primary_ip6_id" field was cleared in this mutation.
+func (m *DeviceMutation) PrimaryIp6IDCleared() bool {
+	_, ok := m.clearedFields[device.FieldPrimaryIp6ID]
+	return ok
+}
+
+// ResetPrimaryIp6ID resets all changes to the "primary_ip6_id" field.
+func (m *DeviceMutation) ResetPrimaryIp6ID() {
+	m.primary_ip6 = nil
+	delete(m.clearedFields, device.FieldPrimaryIp6ID)
+}
+
+// SetOobIPID sets the "oob_ip_id" field.
+func (m *DeviceMutation) SetOobIPID(i int) {
+	m.oob_ip = &i
+}
+
+// OobIPID returns the value of the "oob_ip_id" field in the mutation.
+func (m *DeviceMutation) OobIPID() (r int, exists bool) {
+	v := m.oob_ip
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOobIPID clears the value of the "oob_ip_id" field.
+func (m *DeviceMutation) ClearOobIPID() {
+	m.oob_ip = nil
+	m.clearedFields[device.FieldOobIPID] = struct{}{}
+}
+
+// OobIPIDCleared returns if the "oob_ip_id" field was cleared in this mutation.
+func (m *DeviceMutation) OobIPIDCleared() bool {
+	_, ok := m.clearedFields[device.FieldOobIPID]
+	return ok
+}
+
+// ResetOobIPID resets all changes to the "oob_ip_id" field.
+func (m *DeviceMutation) ResetOobIPID() {
+	m.oob_ip = nil
+	delete(m.clearedFields, device.FieldOobIPID)
+}
+
 // SetConfigContext sets the "config_context" field.
 func (m *DeviceMutation) SetConfigContext(value map[string]interface{}) {
 	m.config_context = &value
@@ -13031,6 +13143,87 @@ func (m *DeviceMutation) ResetVirtualChassis() {
 	m.clearedvirtual_chassis = false
 }
 
+// ClearPrimaryIp4 clears the "primary_ip4" edge to the IPAddress entity.
+func (m *DeviceMutation) ClearPrimaryIp4() {
+	m.clearedprimary_ip4 = true
+	m.clearedFields[device.FieldPrimaryIp4ID] = struct{}{}
+}
+
+// PrimaryIp4Cleared reports if the "primary_ip4" edge to the IPAddress entity was cleared.
+func (m *DeviceMutation) PrimaryIp4Cleared() bool {
+	return m.PrimaryIp4IDCleared() || m.clearedprimary_ip4
+}
+
+// PrimaryIp4IDs returns the "primary_ip4" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// PrimaryIp4ID instead. It exists only for internal usage by the builders.
+func (m *DeviceMutation) PrimaryIp4IDs() (ids []int) {
+	if id := m.primary_ip4; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetPrimaryIp4 resets all changes to the "primary_ip4" edge.
+func (m *DeviceMutation) ResetPrimaryIp4() {
+	m.primary_ip4 = nil
+	m.clearedprimary_ip4 = false
+}
+
+// ClearPrimaryIp6 clears the "primary_ip6" edge to the IPAddress entity.
+func (m *DeviceMutation) ClearPrimaryIp6() {
+	m.clearedprimary_ip6 = true
+	m.clearedFields[device.FieldPrimaryIp6ID] = struct{}{}
+}
+
+// PrimaryIp6Cleared reports if the "primary_ip6" edge to the IPAddress entity was cleared.
+func (m *DeviceMutation) PrimaryIp6Cleared() bool {
+	return m.PrimaryIp6IDCleared() || m.clearedprimary_ip6
+}
+
+// PrimaryIp6IDs returns the "primary_ip6" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// PrimaryIp6ID instead. It exists only for internal usage by the builders.
+func (m *DeviceMutation) PrimaryIp6IDs() (ids []int) {
+	if id := m.primary_ip6; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetPrimaryIp6 resets all changes to the "primary_ip6" edge.
+func (m *DeviceMutation) ResetPrimaryIp6() {
+	m.primary_ip6 = nil
+	m.clearedprimary_ip6 = false
+}
+
+// ClearOobIP clears the "oob_ip" edge to the IPAddress entity.
+func (m *DeviceMutation) ClearOobIP() {
+	m.clearedoob_ip = true
+	m.clearedFields[device.FieldOobIPID] = struct{}{}
+}
+
+// OobIPCleared reports if the "oob_ip" edge to the IPAddress entity was cleared.
+func (m *DeviceMutation) OobIPCleared() bool {
+	return m.OobIPIDCleared() || m.clearedoob_ip
+}
+
+// OobIPIDs returns the "oob_ip" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OobIPID instead. It exists only for internal usage by the builders.
+func (m *DeviceMutation) OobIPIDs() (ids []int) {
+	if id := m.oob_ip; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOobIP resets all changes to the "oob_ip" edge.
+func (m *DeviceMutation) ResetOobIP() {
+	m.oob_ip = nil
+	m.clearedoob_ip = false
+}
+
 // Where appends a list predicates to the DeviceMutation builder.
 func (m *DeviceMutation) Where(ps ...predicate.Device) {
 	m.predicates = append(m.predicates, ps...)
@@ -13065,7 +13258,7 @@ func (m *DeviceMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *DeviceMutation) Fields() []string {
-	fields := make([]string, 0, 29)
+	fields := make([]string, 0, 32)
 	if m.created != nil {
 		fields = append(fields, device.FieldCreated)
 	}
@@ -13144,6 +13337,15 @@ func (m *DeviceMutation) Fields() []string {
 	if m.virtual_chassis != nil {
 		fields = append(fields, device.FieldVirtualChassisID)
 	}
+	if m.primary_ip4 != nil {
+		fields = append(fields, device.FieldPrimaryIp4ID)
+	}
+	if m.primary_ip6 != nil {
+		fields = append(fields, device.FieldPrimaryIp6ID)
+	}
+	if m.oob_ip != nil {
+		fields = append(fields, device.FieldOobIPID)
+	}
 	if m.config_context != nil {
 		fields = append(fields, device.FieldConfigContext)
 	}
@@ -13213,6 +13415,12 @@ func (m *DeviceMutation) Field(name string) (ent.Value, bool) {
 		return m.LocalContextData()
 	case device.FieldVirtualChassisID:
 		return m.VirtualChassisID()
+	case device.FieldPrimaryIp4ID:
+		return m.PrimaryIp4ID()
+	case device.FieldPrimaryIp6ID:
+		return m.PrimaryIp6ID()
+	case device.FieldOobIPID:
+		return m.OobIPID()
 	case device.FieldConfigContext:
 		return m.ConfigContext()
 	case device.FieldTypeDisplay:
@@ -13228,7 +13436,7 @@ func (m *DeviceMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *DeviceMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case device.FieldCreated, device.FieldLastUpdated, device.FieldCustomFieldData, device.FieldDescription, device.FieldComments, device.FieldName, device.FieldNameNatural, device.FieldDeviceTypeID, device.FieldRoleID, device.FieldTenantID, device.FieldPlatformID, device.FieldSerial, device.FieldAssetTag, device.FieldSiteID, device.FieldLocationID, device.FieldRackID, device.FieldPosition, device.FieldFace, device.FieldLatitude, device.FieldLongitude, device.FieldStatus, device.FieldAirflow, device.FieldVcPosition, device.FieldVcPriority, device.FieldLocalContextData, device.FieldVirtualChassisID, device.FieldConfigContext, device.FieldTypeDisplay, device.FieldVcName:
+	case device.FieldCreated, device.FieldLastUpdated, device.FieldCustomFieldData, device.FieldDescription, device.FieldComments, device.FieldName, device.FieldNameNatural, device.FieldDeviceTypeID, device.FieldRoleID, device.FieldTenantID, device.FieldPlatformID, device.FieldSerial, device.FieldAssetTag, device.FieldSiteID, device.FieldLocationID, device.FieldRackID, device.FieldPosition, device.FieldFace, device.FieldLatitude, device.FieldLongitude, device.FieldStatus, device.FieldAirflow, device.FieldVcPosition, device.FieldVcPriority, device.FieldLocalContextData, device.FieldVirtualChassisID, device.FieldPrimaryIp4ID, device.FieldPrimaryIp6ID, device.FieldOobIPID, device.FieldConfigContext, device.FieldTypeDisplay, device.FieldVcName:
 	default:
 		return nil, fmt.Errorf("unknown Device field %s", name)
 	}
@@ -13295,6 +13503,12 @@ func (m *DeviceMutation) OldField(ctx context.Context, name string) (ent.Value, 
 		return old.LocalContextData, nil
 	case device.FieldVirtualChassisID:
 		return old.VirtualChassisID, nil
+	case device.FieldPrimaryIp4ID:
+		return old.PrimaryIp4ID, nil
+	case device.FieldPrimaryIp6ID:
+		return old.PrimaryIp6ID, nil
+	case device.FieldOobIPID:
+		return old.OobIPID, nil
 	case device.FieldConfigContext:
 		return old.ConfigContext, nil
 	case device.FieldTypeDisplay:
@@ -13492,6 +13706,27 @@ func (m *DeviceMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetVirtualChassisID(v)
 		return nil
+	case device.FieldPrimaryIp4ID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPrimaryIp4ID(v)
+		return nil
+	case device.FieldPrimaryIp6ID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPrimaryIp6ID(v)
+		return nil
+	case device.FieldOobIPID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOobIPID(v)
+		return nil
 	case device.FieldConfigContext:
 		v, ok := value.(map[string]interface{})
 		if !ok {
@@ -13654,6 +13889,15 @@ func (m *DeviceMutation) ClearedFields() []string {
 	if m.FieldCleared(device.FieldVirtualChassisID) {
 		fields = append(fields, device.FieldVirtualChassisID)
 	}
+	if m.FieldCleared(device.FieldPrimaryIp4ID) {
+		fields = append(fields, device.FieldPrimaryIp4ID)
+	}
+	if m.FieldCleared(device.FieldPrimaryIp6ID) {
+		fields = append(fields, device.FieldPrimaryIp6ID)
+	}
+	if m.FieldCleared(device.FieldOobIPID) {
+		fields = append(fields, device.FieldOobIPID)
+	}
 	if m.FieldCleared(device.FieldConfigContext) {
 		fields = append(fields, device.FieldConfigContext)
 	}
@@ -13721,6 +13965,15 @@ func (m *DeviceMutation) ClearField(name string) error {
 		return nil
 	case device.FieldVirtualChassisID:
 		m.ClearVirtualChassisID()
+		return nil
+	case device.FieldPrimaryIp4ID:
+		m.ClearPrimaryIp4ID()
+		return nil
+	case device.FieldPrimaryIp6ID:
+		m.ClearPrimaryIp6ID()
+		return nil
+	case device.FieldOobIPID:
+		m.ClearOobIPID()
 		return nil
 	case device.FieldConfigContext:
 		m.ClearConfigContext()
@@ -13814,6 +14067,15 @@ func (m *DeviceMutation) ResetField(name string) error {
 	case device.FieldVirtualChassisID:
 		m.ResetVirtualChassisID()
 		return nil
+	case device.FieldPrimaryIp4ID:
+		m.ResetPrimaryIp4ID()
+		return nil
+	case device.FieldPrimaryIp6ID:
+		m.ResetPrimaryIp6ID()
+		return nil
+	case device.FieldOobIPID:
+		m.ResetOobIPID()
+		return nil
 	case device.FieldConfigContext:
 		m.ResetConfigContext()
 		return nil
@@ -13829,7 +14091,7 @@ func (m *DeviceMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *DeviceMutation) AddedEdges() []string {
-	edges := make([]string, 0, 8)
+	edges := make([]string, 0, 11)
 	if m.device_type != nil {
 		edges = append(edges, device.EdgeDeviceType)
 	}
@@ -13853,6 +14115,15 @@ func (m *DeviceMutation) AddedEdges() []string {
 	}
 	if m.virtual_chassis != nil {
 		edges = append(edges, device.EdgeVirtualChassis)
+	}
+	if m.primary_ip4 != nil {
+		edges = append(edges, device.EdgePrimaryIp4)
+	}
+	if m.primary_ip6 != nil {
+		edges = append(edges, device.EdgePrimaryIp6)
+	}
+	if m.oob_ip != nil {
+		edges = append(edges, device.EdgeOobIP)
 	}
 	return edges
 }
@@ -13893,13 +14164,25 @@ func (m *DeviceMutation) AddedIDs(name string) []ent.Value {
 		if id := m.virtual_chassis; id != nil {
 			return []ent.Value{*id}
 		}
+	case device.EdgePrimaryIp4:
+		if id := m.primary_ip4; id != nil {
+			return []ent.Value{*id}
+		}
+	case device.EdgePrimaryIp6:
+		if id := m.primary_ip6; id != nil {
+			return []ent.Value{*id}
+		}
+	case device.EdgeOobIP:
+		if id := m.oob_ip; id != nil {
+			return []ent.Value{*id}
+		}
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *DeviceMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 8)
+	edges := make([]string, 0, 11)
 	return edges
 }
 
@@ -13911,7 +14194,7 @@ func (m *DeviceMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *DeviceMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 8)
+	edges := make([]string, 0, 11)
 	if m.cleareddevice_type {
 		edges = append(edges, device.EdgeDeviceType)
 	}
@@ -13936,6 +14219,15 @@ func (m *DeviceMutation) ClearedEdges() []string {
 	if m.clearedvirtual_chassis {
 		edges = append(edges, device.EdgeVirtualChassis)
 	}
+	if m.clearedprimary_ip4 {
+		edges = append(edges, device.EdgePrimaryIp4)
+	}
+	if m.clearedprimary_ip6 {
+		edges = append(edges, device.EdgePrimaryIp6)
+	}
+	if m.clearedoob_ip {
+		edges = append(edges, device.EdgeOobIP)
+	}
 	return edges
 }
 
@@ -13959,6 +14251,12 @@ func (m *DeviceMutation) EdgeCleared(name string) bool {
 		return m.clearedrack
 	case device.EdgeVirtualChassis:
 		return m.clearedvirtual_chassis
+	case device.EdgePrimaryIp4:
+		return m.clearedprimary_ip4
+	case device.EdgePrimaryIp6:
+		return m.clearedprimary_ip6
+	case device.EdgeOobIP:
+		return m.clearedoob_ip
 	}
 	return false
 }
@@ -13991,6 +14289,15 @@ func (m *DeviceMutation) ClearEdge(name string) error {
 	case device.EdgeVirtualChassis:
 		m.ClearVirtualChassis()
 		return nil
+	case device.EdgePrimaryIp4:
+		m.ClearPrimaryIp4()
+		return nil
+	case device.EdgePrimaryIp6:
+		m.ClearPrimaryIp6()
+		return nil
+	case device.EdgeOobIP:
+		m.ClearOobIP()
+		return nil
 	}
 	return fmt.Errorf("unknown Device unique edge %s", name)
 }
@@ -14022,6 +14329,15 @@ func (m *DeviceMutation) ResetEdge(name string) error {
 		return nil
 	case device.EdgeVirtualChassis:
 		m.ResetVirtualChassis()
+		return nil
+	case device.EdgePrimaryIp4:
+		m.ResetPrimaryIp4()
+		return nil
+	case device.EdgePrimaryIp6:
+		m.ResetPrimaryIp6()
+		return nil
+	case device.EdgeOobIP:
+		m.ResetOobIP()
 		return nil
 	}
 	return fmt.Errorf("unknown Device edge %s", name)
@@ -22361,6 +22677,1506 @@ func (m *EventRuleMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown EventRule edge %s", name)
 }
 
+// FHRPGroupMutation represents an operation that mutates the FHRPGroup nodes in the graph.
+type FHRPGroupMutation struct {
+	config
+	op                Op
+	typ               string
+	id                *int
+	created           *time.Time
+	last_updated      *time.Time
+	custom_field_data *map[string]interface{}
+	description       *string
+	comments          *string
+	name              *string
+	protocol          *string
+	group_id          *int
+	addgroup_id       *int
+	auth_type         *string
+	auth_key          *string
+	__first_ip        *string
+	clearedFields     map[string]struct{}
+	done              bool
+	oldValue          func(context.Context) (*FHRPGroup, error)
+	predicates        []predicate.FHRPGroup
+}
+
+var _ ent.Mutation = (*FHRPGroupMutation)(nil)
+
+// fhrpgroupOption allows management of the mutation configuration using functional options.
+type fhrpgroupOption func(*FHRPGroupMutation)
+
+// newFHRPGroupMutation creates new mutation for the FHRPGroup entity.
+func newFHRPGroupMutation(c config, op Op, opts ...fhrpgroupOption) *FHRPGroupMutation {
+	m := &FHRPGroupMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeFHRPGroup,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withFHRPGroupID sets the ID field of the mutation.
+func withFHRPGroupID(id int) fhrpgroupOption {
+	return func(m *FHRPGroupMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *FHRPGroup
+		)
+		m.oldValue = func(ctx context.Context) (*FHRPGroup, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().FHRPGroup.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withFHRPGroup sets the old FHRPGroup of the mutation.
+func withFHRPGroup(node *FHRPGroup) fhrpgroupOption {
+	return func(m *FHRPGroupMutation) {
+		m.oldValue = func(context.Context) (*FHRPGroup, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m FHRPGroupMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m FHRPGroupMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *FHRPGroupMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *FHRPGroupMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().FHRPGroup.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *FHRPGroupMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *FHRPGroupMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *FHRPGroupMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[fhrpgroup.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *FHRPGroupMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[fhrpgroup.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *FHRPGroupMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, fhrpgroup.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *FHRPGroupMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *FHRPGroupMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *FHRPGroupMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[fhrpgroup.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *FHRPGroupMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[fhrpgroup.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *FHRPGroupMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, fhrpgroup.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *FHRPGroupMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *FHRPGroupMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *FHRPGroupMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *FHRPGroupMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *FHRPGroupMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *FHRPGroupMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetComments sets the "comments" field.
+func (m *FHRPGroupMutation) SetComments(s string) {
+	m.comments = &s
+}
+
+// Comments returns the value of the "comments" field in the mutation.
+func (m *FHRPGroupMutation) Comments() (r string, exists bool) {
+	v := m.comments
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetComments resets all changes to the "comments" field.
+func (m *FHRPGroupMutation) ResetComments() {
+	m.comments = nil
+}
+
+// SetName sets the "name" field.
+func (m *FHRPGroupMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *FHRPGroupMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *FHRPGroupMutation) ResetName() {
+	m.name = nil
+}
+
+// SetProtocol sets the "protocol" field.
+func (m *FHRPGroupMutation) SetProtocol(s string) {
+	m.protocol = &s
+}
+
+// Protocol returns the value of the "protocol" field in the mutation.
+func (m *FHRPGroupMutation) Protocol() (r string, exists bool) {
+	v := m.protocol
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetProtocol resets all changes to the "protocol" field.
+func (m *FHRPGroupMutation) ResetProtocol() {
+	m.protocol = nil
+}
+
+// SetGroupID sets the "group_id" field.
+func (m *FHRPGroupMutation) SetGroupID(i int) {
+	m.group_id = &i
+	m.addgroup_id = nil
+}
+
+// GroupID returns the value of the "group_id" field in the mutation.
+func (m *FHRPGroupMutation) GroupID() (r int, exists bool) {
+	v := m.group_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddGroupID adds i to the "group_id" field.
+func (m *FHRPGroupMutation) AddGroupID(i int) {
+	if m.addgroup_id != nil {
+		*m.addgroup_id += i
+	} else {
+		m.addgroup_id = &i
+	}
+}
+
+// AddedGroupID returns the value that was added to the "group_id" field in this mutation.
+func (m *FHRPGroupMutation) AddedGroupID() (r int, exists bool) {
+	v := m.addgroup_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetGroupID resets all changes to the "group_id" field.
+func (m *FHRPGroupMutation) ResetGroupID() {
+	m.group_id = nil
+	m.addgroup_id = nil
+}
+
+// SetAuthType sets the "auth_type" field.
+func (m *FHRPGroupMutation) SetAuthType(s string) {
+	m.auth_type = &s
+}
+
+// AuthType returns the value of the "auth_type" field in the mutation.
+func (m *FHRPGroupMutation) AuthType() (r string, exists bool) {
+	v := m.auth_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearAuthType clears the value of the "auth_type" field.
+func (m *FHRPGroupMutation) ClearAuthType() {
+	m.auth_type = nil
+	m.clearedFields[fhrpgroup.FieldAuthType] = struct{}{}
+}
+
+// AuthTypeCleared returns if the "auth_type" field was cleared in this mutation.
+func (m *FHRPGroupMutation) AuthTypeCleared() bool {
+	_, ok := m.clearedFields[fhrpgroup.FieldAuthType]
+	return ok
+}
+
+// ResetAuthType resets all changes to the "auth_type" field.
+func (m *FHRPGroupMutation) ResetAuthType() {
+	m.auth_type = nil
+	delete(m.clearedFields, fhrpgroup.FieldAuthType)
+}
+
+// SetAuthKey sets the "auth_key" field.
+func (m *FHRPGroupMutation) SetAuthKey(s string) {
+	m.auth_key = &s
+}
+
+// AuthKey returns the value of the "auth_key" field in the mutation.
+func (m *FHRPGroupMutation) AuthKey() (r string, exists bool) {
+	v := m.auth_key
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAuthKey resets all changes to the "auth_key" field.
+func (m *FHRPGroupMutation) ResetAuthKey() {
+	m.auth_key = nil
+}
+
+// SetFirstIP sets the "_first_ip" field.
+func (m *FHRPGroupMutation) SetFirstIP(s string) {
+	m.__first_ip = &s
+}
+
+// FirstIP returns the value of the "_first_ip" field in the mutation.
+func (m *FHRPGroupMutation) FirstIP() (r string, exists bool) {
+	v := m.__first_ip
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetFirstIP resets all changes to the "_first_ip" field.
+func (m *FHRPGroupMutation) ResetFirstIP() {
+	m.__first_ip = nil
+}
+
+// Where appends a list predicates to the FHRPGroupMutation builder.
+func (m *FHRPGroupMutation) Where(ps ...predicate.FHRPGroup) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the FHRPGroupMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *FHRPGroupMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.FHRPGroup, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *FHRPGroupMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *FHRPGroupMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (FHRPGroup).
+func (m *FHRPGroupMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *FHRPGroupMutation) Fields() []string {
+	fields := make([]string, 0, 11)
+	if m.created != nil {
+		fields = append(fields, fhrpgroup.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, fhrpgroup.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, fhrpgroup.FieldCustomFieldData)
+	}
+	if m.description != nil {
+		fields = append(fields, fhrpgroup.FieldDescription)
+	}
+	if m.comments != nil {
+		fields = append(fields, fhrpgroup.FieldComments)
+	}
+	if m.name != nil {
+		fields = append(fields, fhrpgroup.FieldName)
+	}
+	if m.protocol != nil {
+		fields = append(fields, fhrpgroup.FieldProtocol)
+	}
+	if m.group_id != nil {
+		fields = append(fields, fhrpgroup.FieldGroupID)
+	}
+	if m.auth_type != nil {
+		fields = append(fields, fhrpgroup.FieldAuthType)
+	}
+	if m.auth_key != nil {
+		fields = append(fields, fhrpgroup.FieldAuthKey)
+	}
+	if m.__first_ip != nil {
+		fields = append(fields, fhrpgroup.FieldFirstIP)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *FHRPGroupMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case fhrpgroup.FieldCreated:
+		return m.Created()
+	case fhrpgroup.FieldLastUpdated:
+		return m.LastUpdated()
+	case fhrpgroup.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case fhrpgroup.FieldDescription:
+		return m.Description()
+	case fhrpgroup.FieldComments:
+		return m.Comments()
+	case fhrpgroup.FieldName:
+		return m.Name()
+	case fhrpgroup.FieldProtocol:
+		return m.Protocol()
+	case fhrpgroup.FieldGroupID:
+		return m.GroupID()
+	case fhrpgroup.FieldAuthType:
+		return m.AuthType()
+	case fhrpgroup.FieldAuthKey:
+		return m.AuthKey()
+	case fhrpgroup.FieldFirstIP:
+		return m.FirstIP()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *FHRPGroupMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case fhrpgroup.FieldCreated, fhrpgroup.FieldLastUpdated, fhrpgroup.FieldCustomFieldData, fhrpgroup.FieldDescription, fhrpgroup.FieldComments, fhrpgroup.FieldName, fhrpgroup.FieldProtocol, fhrpgroup.FieldGroupID, fhrpgroup.FieldAuthType, fhrpgroup.FieldAuthKey, fhrpgroup.FieldFirstIP:
+	default:
+		return nil, fmt.Errorf("unknown FHRPGroup field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case fhrpgroup.FieldCreated:
+		return old.Created, nil
+	case fhrpgroup.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case fhrpgroup.FieldCustomFieldData:
+		return old.CustomFieldData, nil
+	case fhrpgroup.FieldDescription:
+		return old.Description, nil
+	case fhrpgroup.FieldComments:
+		return old.Comments, nil
+	case fhrpgroup.FieldName:
+		return old.Name, nil
+	case fhrpgroup.FieldProtocol:
+		return old.Protocol, nil
+	case fhrpgroup.FieldGroupID:
+		return old.GroupID, nil
+	case fhrpgroup.FieldAuthType:
+		return old.AuthType, nil
+	case fhrpgroup.FieldAuthKey:
+		return old.AuthKey, nil
+	case fhrpgroup.FieldFirstIP:
+		return old.FirstIP, nil
+	}
+	return nil, fmt.Errorf("unknown FHRPGroup field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *FHRPGroupMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case fhrpgroup.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case fhrpgroup.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case fhrpgroup.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case fhrpgroup.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case fhrpgroup.FieldComments:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetComments(v)
+		return nil
+	case fhrpgroup.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case fhrpgroup.FieldProtocol:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProtocol(v)
+		return nil
+	case fhrpgroup.FieldGroupID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetGroupID(v)
+		return nil
+	case fhrpgroup.FieldAuthType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAuthType(v)
+		return nil
+	case fhrpgroup.FieldAuthKey:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAuthKey(v)
+		return nil
+	case fhrpgroup.FieldFirstIP:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFirstIP(v)
+		return nil
+	}
+	return fmt.Errorf("unknown FHRPGroup field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *FHRPGroupMutation) AddedFields() []string {
+	var fields []string
+	if m.addgroup_id != nil {
+		fields = append(fields, fhrpgroup.FieldGroupID)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *FHRPGroupMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case fhrpgroup.FieldGroupID:
+		return m.AddedGroupID()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *FHRPGroupMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case fhrpgroup.FieldGroupID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddGroupID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown FHRPGroup numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *FHRPGroupMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(fhrpgroup.FieldCreated) {
+		fields = append(fields, fhrpgroup.FieldCreated)
+	}
+	if m.FieldCleared(fhrpgroup.FieldLastUpdated) {
+		fields = append(fields, fhrpgroup.FieldLastUpdated)
+	}
+	if m.FieldCleared(fhrpgroup.FieldAuthType) {
+		fields = append(fields, fhrpgroup.FieldAuthType)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *FHRPGroupMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *FHRPGroupMutation) ClearField(name string) error {
+	switch name {
+	case fhrpgroup.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case fhrpgroup.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case fhrpgroup.FieldAuthType:
+		m.ClearAuthType()
+		return nil
+	}
+	return fmt.Errorf("unknown FHRPGroup nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *FHRPGroupMutation) ResetField(name string) error {
+	switch name {
+	case fhrpgroup.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case fhrpgroup.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case fhrpgroup.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case fhrpgroup.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case fhrpgroup.FieldComments:
+		m.ResetComments()
+		return nil
+	case fhrpgroup.FieldName:
+		m.ResetName()
+		return nil
+	case fhrpgroup.FieldProtocol:
+		m.ResetProtocol()
+		return nil
+	case fhrpgroup.FieldGroupID:
+		m.ResetGroupID()
+		return nil
+	case fhrpgroup.FieldAuthType:
+		m.ResetAuthType()
+		return nil
+	case fhrpgroup.FieldAuthKey:
+		m.ResetAuthKey()
+		return nil
+	case fhrpgroup.FieldFirstIP:
+		m.ResetFirstIP()
+		return nil
+	}
+	return fmt.Errorf("unknown FHRPGroup field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *FHRPGroupMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *FHRPGroupMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *FHRPGroupMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *FHRPGroupMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *FHRPGroupMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *FHRPGroupMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *FHRPGroupMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown FHRPGroup unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *FHRPGroupMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown FHRPGroup edge %s", name)
+}
+
+// FHRPGroupAssignmentMutation represents an operation that mutates the FHRPGroupAssignment nodes in the graph.
+type FHRPGroupAssignmentMutation struct {
+	config
+	op              Op
+	typ             string
+	id              *int
+	created         *time.Time
+	last_updated    *time.Time
+	interface_type  *string
+	interface_id    *int
+	addinterface_id *int
+	priority        *int
+	addpriority     *int
+	__display       *string
+	clearedFields   map[string]struct{}
+	group           *int
+	clearedgroup    bool
+	done            bool
+	oldValue        func(context.Context) (*FHRPGroupAssignment, error)
+	predicates      []predicate.FHRPGroupAssignment
+}
+
+var _ ent.Mutation = (*FHRPGroupAssignmentMutation)(nil)
+
+// fhrpgroupassignmentOption allows management of the mutation configuration using functional options.
+type fhrpgroupassignmentOption func(*FHRPGroupAssignmentMutation)
+
+// newFHRPGroupAssignmentMutation creates new mutation for the FHRPGroupAssignment entity.
+func newFHRPGroupAssignmentMutation(c config, op Op, opts ...fhrpgroupassignmentOption) *FHRPGroupAssignmentMutation {
+	m := &FHRPGroupAssignmentMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeFHRPGroupAssignment,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withFHRPGroupAssignmentID sets the ID field of the mutation.
+func withFHRPGroupAssignmentID(id int) fhrpgroupassignmentOption {
+	return func(m *FHRPGroupAssignmentMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *FHRPGroupAssignment
+		)
+		m.oldValue = func(ctx context.Context) (*FHRPGroupAssignment, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().FHRPGroupAssignment.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withFHRPGroupAssignment sets the old FHRPGroupAssignment of the mutation.
+func withFHRPGroupAssignment(node *FHRPGroupAssignment) fhrpgroupassignmentOption {
+	return func(m *FHRPGroupAssignmentMutation) {
+		m.oldValue = func(context.Context) (*FHRPGroupAssignment, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m FHRPGroupAssignmentMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m FHRPGroupAssignmentMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *FHRPGroupAssignmentMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *FHRPGroupAssignmentMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().FHRPGroupAssignment.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *FHRPGroupAssignmentMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *FHRPGroupAssignmentMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *FHRPGroupAssignmentMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[fhrpgroupassignment.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *FHRPGroupAssignmentMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[fhrpgroupassignment.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *FHRPGroupAssignmentMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, fhrpgroupassignment.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *FHRPGroupAssignmentMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *FHRPGroupAssignmentMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *FHRPGroupAssignmentMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[fhrpgroupassignment.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *FHRPGroupAssignmentMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[fhrpgroupassignment.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *FHRPGroupAssignmentMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, fhrpgroupassignment.FieldLastUpdated)
+}
+
+// SetGroupID sets the "group_id" field.
+func (m *FHRPGroupAssignmentMutation) SetGroupID(i int) {
+	m.group = &i
+}
+
+// GroupID returns the value of the "group_id" field in the mutation.
+func (m *FHRPGroupAssignmentMutation) GroupID() (r int, exists bool) {
+	v := m.group
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetGroupID resets all changes to the "group_id" field.
+func (m *FHRPGroupAssignmentMutation) ResetGroupID() {
+	m.group = nil
+}
+
+// SetInterfaceType sets the "interface_type" field.
+func (m *FHRPGroupAssignmentMutation) SetInterfaceType(s string) {
+	m.interface_type = &s
+}
+
+// InterfaceType returns the value of the "interface_type" field in the mutation.
+func (m *FHRPGroupAssignmentMutation) InterfaceType() (r string, exists bool) {
+	v := m.interface_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetInterfaceType resets all changes to the "interface_type" field.
+func (m *FHRPGroupAssignmentMutation) ResetInterfaceType() {
+	m.interface_type = nil
+}
+
+// SetInterfaceID sets the "interface_id" field.
+func (m *FHRPGroupAssignmentMutation) SetInterfaceID(i int) {
+	m.interface_id = &i
+	m.addinterface_id = nil
+}
+
+// InterfaceID returns the value of the "interface_id" field in the mutation.
+func (m *FHRPGroupAssignmentMutation) InterfaceID() (r int, exists bool) {
+	v := m.interface_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddInterfaceID adds i to the "interface_id" field.
+func (m *FHRPGroupAssignmentMutation) AddInterfaceID(i int) {
+	if m.addinterface_id != nil {
+		*m.addinterface_id += i
+	} else {
+		m.addinterface_id = &i
+	}
+}
+
+// AddedInterfaceID returns the value that was added to the "interface_id" field in this mutation.
+func (m *FHRPGroupAssignmentMutation) AddedInterfaceID() (r int, exists bool) {
+	v := m.addinterface_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetInterfaceID resets all changes to the "interface_id" field.
+func (m *FHRPGroupAssignmentMutation) ResetInterfaceID() {
+	m.interface_id = nil
+	m.addinterface_id = nil
+}
+
+// SetPriority sets the "priority" field.
+func (m *FHRPGroupAssignmentMutation) SetPriority(i int) {
+	m.priority = &i
+	m.addpriority = nil
+}
+
+// Priority returns the value of the "priority" field in the mutation.
+func (m *FHRPGroupAssignmentMutation) Priority() (r int, exists bool) {
+	v := m.priority
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddPriority adds i to the "priority" field.
+func (m *FHRPGroupAssignmentMutation) AddPriority(i int) {
+	if m.addpriority != nil {
+		*m.addpriority += i
+	} else {
+		m.addpriority = &i
+	}
+}
+
+// AddedPriority returns the value that was added to the "priority" field in this mutation.
+func (m *FHRPGroupAssignmentMutation) AddedPriority() (r int, exists bool) {
+	v := m.addpriority
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetPriority resets all changes to the "priority" field.
+func (m *FHRPGroupAssignmentMutation) ResetPriority() {
+	m.priority = nil
+	m.addpriority = nil
+}
+
+// SetDisplay sets the "_display" field.
+func (m *FHRPGroupAssignmentMutation) SetDisplay(s string) {
+	m.__display = &s
+}
+
+// Display returns the value of the "_display" field in the mutation.
+func (m *FHRPGroupAssignmentMutation) Display() (r string, exists bool) {
+	v := m.__display
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDisplay resets all changes to the "_display" field.
+func (m *FHRPGroupAssignmentMutation) ResetDisplay() {
+	m.__display = nil
+}
+
+// ClearGroup clears the "group" edge to the FHRPGroup entity.
+func (m *FHRPGroupAssignmentMutation) ClearGroup() {
+	m.clearedgroup = true
+	m.clearedFields[fhrpgroupassignment.FieldGroupID] = struct{}{}
+}
+
+// GroupCleared reports if the "group" edge to the FHRPGroup entity was cleared.
+func (m *FHRPGroupAssignmentMutation) GroupCleared() bool {
+	return m.clearedgroup
+}
+
+// GroupIDs returns the "group" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// GroupID instead. It exists only for internal usage by the builders.
+func (m *FHRPGroupAssignmentMutation) GroupIDs() (ids []int) {
+	if id := m.group; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetGroup resets all changes to the "group" edge.
+func (m *FHRPGroupAssignmentMutation) ResetGroup() {
+	m.group = nil
+	m.clearedgroup = false
+}
+
+// Where appends a list predicates to the FHRPGroupAssignmentMutation builder.
+func (m *FHRPGroupAssignmentMutation) Where(ps ...predicate.FHRPGroupAssignment) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the FHRPGroupAssignmentMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *FHRPGroupAssignmentMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.FHRPGroupAssignment, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *FHRPGroupAssignmentMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *FHRPGroupAssignmentMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (FHRPGroupAssignment).
+func (m *FHRPGroupAssignmentMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *FHRPGroupAssignmentMutation) Fields() []string {
+	fields := make([]string, 0, 7)
+	if m.created != nil {
+		fields = append(fields, fhrpgroupassignment.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, fhrpgroupassignment.FieldLastUpdated)
+	}
+	if m.group != nil {
+		fields = append(fields, fhrpgroupassignment.FieldGroupID)
+	}
+	if m.interface_type != nil {
+		fields = append(fields, fhrpgroupassignment.FieldInterfaceType)
+	}
+	if m.interface_id != nil {
+		fields = append(fields, fhrpgroupassignment.FieldInterfaceID)
+	}
+	if m.priority != nil {
+		fields = append(fields, fhrpgroupassignment.FieldPriority)
+	}
+	if m.__display != nil {
+		fields = append(fields, fhrpgroupassignment.FieldDisplay)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *FHRPGroupAssignmentMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case fhrpgroupassignment.FieldCreated:
+		return m.Created()
+	case fhrpgroupassignment.FieldLastUpdated:
+		return m.LastUpdated()
+	case fhrpgroupassignment.FieldGroupID:
+		return m.GroupID()
+	case fhrpgroupassignment.FieldInterfaceType:
+		return m.InterfaceType()
+	case fhrpgroupassignment.FieldInterfaceID:
+		return m.InterfaceID()
+	case fhrpgroupassignment.FieldPriority:
+		return m.Priority()
+	case fhrpgroupassignment.FieldDisplay:
+		return m.Display()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *FHRPGroupAssignmentMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case fhrpgroupassignment.FieldCreated, fhrpgroupassignment.FieldLastUpdated, fhrpgroupassignment.FieldGroupID, fhrpgroupassignment.FieldInterfaceType, fhrpgroupassignment.FieldInterfaceID, fhrpgroupassignment.FieldPriority, fhrpgroupassignment.FieldDisplay:
+	default:
+		return nil, fmt.Errorf("unknown FHRPGroupAssignment field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case fhrpgroupassignment.FieldCreated:
+		return old.Created, nil
+	case fhrpgroupassignment.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case fhrpgroupassignment.FieldGroupID:
+		return old.GroupID, nil
+	case fhrpgroupassignment.FieldInterfaceType:
+		return old.InterfaceType, nil
+	case fhrpgroupassignment.FieldInterfaceID:
+		return old.InterfaceID, nil
+	case fhrpgroupassignment.FieldPriority:
+		return old.Priority, nil
+	case fhrpgroupassignment.FieldDisplay:
+		return old.Display, nil
+	}
+	return nil, fmt.Errorf("unknown FHRPGroupAssignment field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *FHRPGroupAssignmentMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case fhrpgroupassignment.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case fhrpgroupassignment.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case fhrpgroupassignment.FieldGroupID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetGroupID(v)
+		return nil
+	case fhrpgroupassignment.FieldInterfaceType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetInterfaceType(v)
+		return nil
+	case fhrpgroupassignment.FieldInterfaceID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetInterfaceID(v)
+		return nil
+	case fhrpgroupassignment.FieldPriority:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPriority(v)
+		return nil
+	case fhrpgroupassignment.FieldDisplay:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDisplay(v)
+		return nil
+	}
+	return fmt.Errorf("unknown FHRPGroupAssignment field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *FHRPGroupAssignmentMutation) AddedFields() []string {
+	var fields []string
+	if m.addinterface_id != nil {
+		fields = append(fields, fhrpgroupassignment.FieldInterfaceID)
+	}
+	if m.addpriority != nil {
+		fields = append(fields, fhrpgroupassignment.FieldPriority)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *FHRPGroupAssignmentMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case fhrpgroupassignment.FieldInterfaceID:
+		return m.AddedInterfaceID()
+	case fhrpgroupassignment.FieldPriority:
+		return m.AddedPriority()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *FHRPGroupAssignmentMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case fhrpgroupassignment.FieldInterfaceID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddInterfaceID(v)
+		return nil
+	case fhrpgroupassignment.FieldPriority:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPriority(v)
+		return nil
+	}
+	return fmt.Errorf("unknown FHRPGroupAssignment numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *FHRPGroupAssignmentMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(fhrpgroupassignment.FieldCreated) {
+		fields = append(fields, fhrpgroupassignment.FieldCreated)
+	}
+	if m.FieldCleared(fhrpgroupassignment.FieldLastUpdated) {
+		fields = append(fields, fhrpgroupassignment.FieldLastUpdated)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *FHRPGroupAssignmentMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *FHRPGroupAssignmentMutation) ClearField(name string) error {
+	switch name {
+	case fhrpgroupassignment.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case fhrpgroupassignment.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	}
+	return fmt.Errorf("unknown FHRPGroupAssignment nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *FHRPGroupAssignmentMutation) ResetField(name string) error {
+	switch name {
+	case fhrpgroupassignment.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case fhrpgroupassignment.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case fhrpgroupassignment.FieldGroupID:
+		m.ResetGroupID()
+		return nil
+	case fhrpgroupassignment.FieldInterfaceType:
+		m.ResetInterfaceType()
+		return nil
+	case fhrpgroupassignment.FieldInterfaceID:
+		m.ResetInterfaceID()
+		return nil
+	case fhrpgroupassignment.FieldPriority:
+		m.ResetPriority()
+		return nil
+	case fhrpgroupassignment.FieldDisplay:
+		m.ResetDisplay()
+		return nil
+	}
+	return fmt.Errorf("unknown FHRPGroupAssignment field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *FHRPGroupAssignmentMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.group != nil {
+		edges = append(edges, fhrpgroupassignment.EdgeGroup)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *FHRPGroupAssignmentMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case fhrpgroupassignment.EdgeGroup:
+		if id := m.group; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *FHRPGroupAssignmentMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *FHRPGroupAssignmentMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *FHRPGroupAssignmentMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedgroup {
+		edges = append(edges, fhrpgroupassignment.EdgeGroup)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *FHRPGroupAssignmentMutation) EdgeCleared(name string) bool {
+	switch name {
+	case fhrpgroupassignment.EdgeGroup:
+		return m.clearedgroup
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *FHRPGroupAssignmentMutation) ClearEdge(name string) error {
+	switch name {
+	case fhrpgroupassignment.EdgeGroup:
+		m.ClearGroup()
+		return nil
+	}
+	return fmt.Errorf("unknown FHRPGroupAssignment unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *FHRPGroupAssignmentMutation) ResetEdge(name string) error {
+	switch name {
+	case fhrpgroupassignment.EdgeGroup:
+		m.ResetGroup()
+		return nil
+	}
+	return fmt.Errorf("unknown FHRPGroupAssignment edge %s", name)
+}
+
 // FrontPortMutation represents an operation that mutates the FrontPort nodes in the graph.
 type FrontPortMutation struct {
 	config
@@ -25201,6 +27017,1638 @@ func (m *GroupMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown Group edge %s", name)
+}
+
+// IPAddressMutation represents an operation that mutates the IPAddress nodes in the graph.
+type IPAddressMutation struct {
+	config
+	op                    Op
+	typ                   string
+	id                    *int
+	created               *time.Time
+	last_updated          *time.Time
+	custom_field_data     *map[string]interface{}
+	description           *string
+	comments              *string
+	family                *int
+	addfamily             *int
+	address               *string
+	status                *string
+	role                  *string
+	assigned_object_type  *string
+	assigned_object_id    *int
+	addassigned_object_id *int
+	dns_name              *string
+	host                  *[]byte
+	prefix_length         *int
+	addprefix_length      *int
+	vrf_key               *int
+	addvrf_key            *int
+	__network             *[]byte
+	__broadcast           *[]byte
+	clearedFields         map[string]struct{}
+	vrf                   *int
+	clearedvrf            bool
+	tenant                *int
+	clearedtenant         bool
+	nat_inside            *int
+	clearednat_inside     bool
+	nat_inside_of         map[int]struct{}
+	removednat_inside_of  map[int]struct{}
+	clearednat_inside_of  bool
+	services              map[int]struct{}
+	removedservices       map[int]struct{}
+	clearedservices       bool
+	done                  bool
+	oldValue              func(context.Context) (*IPAddress, error)
+	predicates            []predicate.IPAddress
+}
+
+var _ ent.Mutation = (*IPAddressMutation)(nil)
+
+// ipaddressOption allows management of the mutation configuration using functional options.
+type ipaddressOption func(*IPAddressMutation)
+
+// newIPAddressMutation creates new mutation for the IPAddress entity.
+func newIPAddressMutation(c config, op Op, opts ...ipaddressOption) *IPAddressMutation {
+	m := &IPAddressMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeIPAddress,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withIPAddressID sets the ID field of the mutation.
+func withIPAddressID(id int) ipaddressOption {
+	return func(m *IPAddressMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *IPAddress
+		)
+		m.oldValue = func(ctx context.Context) (*IPAddress, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().IPAddress.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withIPAddress sets the old IPAddress of the mutation.
+func withIPAddress(node *IPAddress) ipaddressOption {
+	return func(m *IPAddressMutation) {
+		m.oldValue = func(context.Context) (*IPAddress, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m IPAddressMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m IPAddressMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *IPAddressMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *IPAddressMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().IPAddress.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *IPAddressMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *IPAddressMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *IPAddressMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[ipaddress.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *IPAddressMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[ipaddress.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *IPAddressMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, ipaddress.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *IPAddressMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *IPAddressMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *IPAddressMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[ipaddress.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *IPAddressMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[ipaddress.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *IPAddressMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, ipaddress.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *IPAddressMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *IPAddressMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *IPAddressMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *IPAddressMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *IPAddressMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *IPAddressMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetComments sets the "comments" field.
+func (m *IPAddressMutation) SetComments(s string) {
+	m.comments = &s
+}
+
+// Comments returns the value of the "comments" field in the mutation.
+func (m *IPAddressMutation) Comments() (r string, exists bool) {
+	v := m.comments
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetComments resets all changes to the "comments" field.
+func (m *IPAddressMutation) ResetComments() {
+	m.comments = nil
+}
+
+// SetFamily sets the "family" field.
+func (m *IPAddressMutation) SetFamily(i int) {
+	m.family = &i
+	m.addfamily = nil
+}
+
+// Family returns the value of the "family" field in the mutation.
+func (m *IPAddressMutation) Family() (r int, exists bool) {
+	v := m.family
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddFamily adds i to the "family" field.
+func (m *IPAddressMutation) AddFamily(i int) {
+	if m.addfamily != nil {
+		*m.addfamily += i
+	} else {
+		m.addfamily = &i
+	}
+}
+
+// AddedFamily returns the value that was added to the "family" field in this mutation.
+func (m *IPAddressMutation) AddedFamily() (r int, exists bool) {
+	v := m.addfamily
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetFamily resets all changes to the "family" field.
+func (m *IPAddressMutation) ResetFamily() {
+	m.family = nil
+	m.addfamily = nil
+}
+
+// SetAddress sets the "address" field.
+func (m *IPAddressMutation) SetAddress(s string) {
+	m.address = &s
+}
+
+// Address returns the value of the "address" field in the mutation.
+func (m *IPAddressMutation) Address() (r string, exists bool) {
+	v := m.address
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAddress resets all changes to the "address" field.
+func (m *IPAddressMutation) ResetAddress() {
+	m.address = nil
+}
+
+// SetVrfID sets the "vrf_id" field.
+func (m *IPAddressMutation) SetVrfID(i int) {
+	m.vrf = &i
+}
+
+// VrfID returns the value of the "vrf_id" field in the mutation.
+func (m *IPAddressMutation) VrfID() (r int, exists bool) {
+	v := m.vrf
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearVrfID clears the value of the "vrf_id" field.
+func (m *IPAddressMutation) ClearVrfID() {
+	m.vrf = nil
+	m.clearedFields[ipaddress.FieldVrfID] = struct{}{}
+}
+
+// VrfIDCleared returns if the "vrf_id" field was cleared in this mutation.
+func (m *IPAddressMutation) VrfIDCleared() bool {
+	_, ok := m.clearedFields[ipaddress.FieldVrfID]
+	return ok
+}
+
+// ResetVrfID resets all changes to the "vrf_id" field.
+func (m *IPAddressMutation) ResetVrfID() {
+	m.vrf = nil
+	delete(m.clearedFields, ipaddress.FieldVrfID)
+}
+
+// SetTenantID sets the "tenant_id" field.
+func (m *IPAddressMutation) SetTenantID(i int) {
+	m.tenant = &i
+}
+
+// TenantID returns the value of the "tenant_id" field in the mutation.
+func (m *IPAddressMutation) TenantID() (r int, exists bool) {
+	v := m.tenant
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearTenantID clears the value of the "tenant_id" field.
+func (m *IPAddressMutation) ClearTenantID() {
+	m.tenant = nil
+	m.clearedFields[ipaddress.FieldTenantID] = struct{}{}
+}
+
+// TenantIDCleared returns if the "tenant_id" field was cleared in this mutation.
+func (m *IPAddressMutation) TenantIDCleared() bool {
+	_, ok := m.clearedFields[ipaddress.FieldTenantID]
+	return ok
+}
+
+// ResetTenantID resets all changes to the "tenant_id" field.
+func (m *IPAddressMutation) ResetTenantID() {
+	m.tenant = nil
+	delete(m.clearedFields, ipaddress.FieldTenantID)
+}
+
+// SetStatus sets the "status" field.
+func (m *IPAddressMutation) SetStatus(s string) {
+	m.status = &s
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *IPAddressMutation) Status() (r string, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *IPAddressMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetRole sets the "role" field.
+func (m *IPAddressMutation) SetRole(s string) {
+	m.role = &s
+}
+
+// Role returns the value of the "role" field in the mutation.
+func (m *IPAddressMutation) Role() (r string, exists bool) {
+	v := m.role
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearRole clears the value of the "role" field.
+func (m *IPAddressMutation) ClearRole() {
+	m.role = nil
+	m.clearedFields[ipaddress.FieldRole] = struct{}{}
+}
+
+// RoleCleared returns if the "role" field was cleared in this mutation.
+func (m *IPAddressMutation) RoleCleared() bool {
+	_, ok := m.clearedFields[ipaddress.FieldRole]
+	return ok
+}
+
+// ResetRole resets all changes to the "role" field.
+func (m *IPAddressMutation) ResetRole() {
+	m.role = nil
+	delete(m.clearedFields, ipaddress.FieldRole)
+}
+
+// SetAssignedObjectType sets the "assigned_object_type" field.
+func (m *IPAddressMutation) SetAssignedObjectType(s string) {
+	m.assigned_object_type = &s
+}
+
+// AssignedObjectType returns the value of the "assigned_object_type" field in the mutation.
+func (m *IPAddressMutation) AssignedObjectType() (r string, exists bool) {
+	v := m.assigned_object_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearAssignedObjectType clears the value of the "assigned_object_type" field.
+func (m *IPAddressMutation) ClearAssignedObjectType() {
+	m.assigned_object_type = nil
+	m.clearedFields[ipaddress.FieldAssignedObjectType] = struct{}{}
+}
+
+// AssignedObjectTypeCleared returns if the "assigned_object_type" field was cleared in this mutation.
+func (m *IPAddressMutation) AssignedObjectTypeCleared() bool {
+	_, ok := m.clearedFields[ipaddress.FieldAssignedObjectType]
+	return ok
+}
+
+// ResetAssignedObjectType resets all changes to the "assigned_object_type" field.
+func (m *IPAddressMutation) ResetAssignedObjectType() {
+	m.assigned_object_type = nil
+	delete(m.clearedFields, ipaddress.FieldAssignedObjectType)
+}
+
+// SetAssignedObjectID sets the "assigned_object_id" field.
+func (m *IPAddressMutation) SetAssignedObjectID(i int) {
+	m.assigned_object_id = &i
+	m.addassigned_object_id = nil
+}
+
+// AssignedObjectID returns the value of the "assigned_object_id" field in the mutation.
+func (m *IPAddressMutation) AssignedObjectID() (r int, exists bool) {
+	v := m.assigned_object_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddAssignedObjectID adds i to the "assigned_object_id" field.
+func (m *IPAddressMutation) AddAssignedObjectID(i int) {
+	if m.addassigned_object_id != nil {
+		*m.addassigned_object_id += i
+	} else {
+		m.addassigned_object_id = &i
+	}
+}
+
+// AddedAssignedObjectID returns the value that was added to the "assigned_object_id" field in this mutation.
+func (m *IPAddressMutation) AddedAssignedObjectID() (r int, exists bool) {
+	v := m.addassigned_object_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearAssignedObjectID clears the value of the "assigned_object_id" field.
+func (m *IPAddressMutation) ClearAssignedObjectID() {
+	m.assigned_object_id = nil
+	m.addassigned_object_id = nil
+	m.clearedFields[ipaddress.FieldAssignedObjectID] = struct{}{}
+}
+
+// AssignedObjectIDCleared returns if the "assigned_object_id" field was cleared in this mutation.
+func (m *IPAddressMutation) AssignedObjectIDCleared() bool {
+	_, ok := m.clearedFields[ipaddress.FieldAssignedObjectID]
+	return ok
+}
+
+// ResetAssignedObjectID resets all changes to the "assigned_object_id" field.
+func (m *IPAddressMutation) ResetAssignedObjectID() {
+	m.assigned_object_id = nil
+	m.addassigned_object_id = nil
+	delete(m.clearedFields, ipaddress.FieldAssignedObjectID)
+}
+
+// SetNatInsideID sets the "nat_inside_id" field.
+func (m *IPAddressMutation) SetNatInsideID(i int) {
+	m.nat_inside = &i
+}
+
+// NatInsideID returns the value of the "nat_inside_id" field in the mutation.
+func (m *IPAddressMutation) NatInsideID() (r int, exists bool) {
+	v := m.nat_inside
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearNatInsideID clears the value of the "nat_inside_id" field.
+func (m *IPAddressMutation) ClearNatInsideID() {
+	m.nat_inside = nil
+	m.clearedFields[ipaddress.FieldNatInsideID] = struct{}{}
+}
+
+// NatInsideIDCleared returns if the "nat_inside_id" field was cleared in this mutation.
+func (m *IPAddressMutation) NatInsideIDCleared() bool {
+	_, ok := m.clearedFields[ipaddress.FieldNatInsideID]
+	return ok
+}
+
+// ResetNatInsideID resets all changes to the "nat_inside_id" field.
+func (m *IPAddressMutation) ResetNatInsideID() {
+	m.nat_inside = nil
+	delete(m.clearedFields, ipaddress.FieldNatInsideID)
+}
+
+// SetDNSName sets the "dns_name" field.
+func (m *IPAddressMutation) SetDNSName(s string) {
+	m.dns_name = &s
+}
+
+// DNSName returns the value of the "dns_name" field in the mutation.
+func (m *IPAddressMutation) DNSName() (r string, exists bool) {
+	v := m.dns_name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDNSName resets all changes to the "dns_name" field.
+func (m *IPAddressMutation) ResetDNSName() {
+	m.dns_name = nil
+}
+
+// SetHost sets the "host" field.
+func (m *IPAddressMutation) SetHost(b []byte) {
+	m.host = &b
+}
+
+// Host returns the value of the "host" field in the mutation.
+func (m *IPAddressMutation) Host() (r []byte, exists bool) {
+	v := m.host
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetHost resets all changes to the "host" field.
+func (m *IPAddressMutation) ResetHost() {
+	m.host = nil
+}
+
+// SetPrefixLength sets the "prefix_length" field.
+func (m *IPAddressMutation) SetPrefixLength(i int) {
+	m.prefix_length = &i
+	m.addprefix_length = nil
+}
+
+// PrefixLength returns the value of the "prefix_length" field in the mutation.
+func (m *IPAddressMutation) PrefixLength() (r int, exists bool) {
+	v := m.prefix_length
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddPrefixLength adds i to the "prefix_length" field.
+func (m *IPAddressMutation) AddPrefixLength(i int) {
+	if m.addprefix_length != nil {
+		*m.addprefix_length += i
+	} else {
+		m.addprefix_length = &i
+	}
+}
+
+// AddedPrefixLength returns the value that was added to the "prefix_length" field in this mutation.
+func (m *IPAddressMutation) AddedPrefixLength() (r int, exists bool) {
+	v := m.addprefix_length
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetPrefixLength resets all changes to the "prefix_length" field.
+func (m *IPAddressMutation) ResetPrefixLength() {
+	m.prefix_length = nil
+	m.addprefix_length = nil
+}
+
+// SetVrfKey sets the "vrf_key" field.
+func (m *IPAddressMutation) SetVrfKey(i int) {
+	m.vrf_key = &i
+	m.addvrf_key = nil
+}
+
+// VrfKey returns the value of the "vrf_key" field in the mutation.
+func (m *IPAddressMutation) VrfKey() (r int, exists bool) {
+	v := m.vrf_key
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddVrfKey adds i to the "vrf_key" field.
+func (m *IPAddressMutation) AddVrfKey(i int) {
+	if m.addvrf_key != nil {
+		*m.addvrf_key += i
+	} else {
+		m.addvrf_key = &i
+	}
+}
+
+// AddedVrfKey returns the value that was added to the "vrf_key" field in this mutation.
+func (m *IPAddressMutation) AddedVrfKey() (r int, exists bool) {
+	v := m.addvrf_key
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetVrfKey resets all changes to the "vrf_key" field.
+func (m *IPAddressMutation) ResetVrfKey() {
+	m.vrf_key = nil
+	m.addvrf_key = nil
+}
+
+// SetNetwork sets the "_network" field.
+func (m *IPAddressMutation) SetNetwork(b []byte) {
+	m.__network = &b
+}
+
+// Network returns the value of the "_network" field in the mutation.
+func (m *IPAddressMutation) Network() (r []byte, exists bool) {
+	v := m.__network
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetNetwork resets all changes to the "_network" field.
+func (m *IPAddressMutation) ResetNetwork() {
+	m.__network = nil
+}
+
+// SetBroadcast sets the "_broadcast" field.
+func (m *IPAddressMutation) SetBroadcast(b []byte) {
+	m.__broadcast = &b
+}
+
+// Broadcast returns the value of the "_broadcast" field in the mutation.
+func (m *IPAddressMutation) Broadcast() (r []byte, exists bool) {
+	v := m.__broadcast
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetBroadcast resets all changes to the "_broadcast" field.
+func (m *IPAddressMutation) ResetBroadcast() {
+	m.__broadcast = nil
+}
+
+// ClearVrf clears the "vrf" edge to the VRF entity.
+func (m *IPAddressMutation) ClearVrf() {
+	m.clearedvrf = true
+	m.clearedFields[ipaddress.FieldVrfID] = struct{}{}
+}
+
+// VrfCleared reports if the "vrf" edge to the VRF entity was cleared.
+func (m *IPAddressMutation) VrfCleared() bool {
+	return m.VrfIDCleared() || m.clearedvrf
+}
+
+// VrfIDs returns the "vrf" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// VrfID instead. It exists only for internal usage by the builders.
+func (m *IPAddressMutation) VrfIDs() (ids []int) {
+	if id := m.vrf; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetVrf resets all changes to the "vrf" edge.
+func (m *IPAddressMutation) ResetVrf() {
+	m.vrf = nil
+	m.clearedvrf = false
+}
+
+// ClearTenant clears the "tenant" edge to the Tenant entity.
+func (m *IPAddressMutation) ClearTenant() {
+	m.clearedtenant = true
+	m.clearedFields[ipaddress.FieldTenantID] = struct{}{}
+}
+
+// TenantCleared reports if the "tenant" edge to the Tenant entity was cleared.
+func (m *IPAddressMutation) TenantCleared() bool {
+	return m.TenantIDCleared() || m.clearedtenant
+}
+
+// TenantIDs returns the "tenant" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// TenantID instead. It exists only for internal usage by the builders.
+func (m *IPAddressMutation) TenantIDs() (ids []int) {
+	if id := m.tenant; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetTenant resets all changes to the "tenant" edge.
+func (m *IPAddressMutation) ResetTenant() {
+	m.tenant = nil
+	m.clearedtenant = false
+}
+
+// ClearNatInside clears the "nat_inside" edge to the IPAddress entity.
+func (m *IPAddressMutation) ClearNatInside() {
+	m.clearednat_inside = true
+	m.clearedFields[ipaddress.FieldNatInsideID] = struct{}{}
+}
+
+// NatInsideCleared reports if the "nat_inside" edge to the IPAddress entity was cleared.
+func (m *IPAddressMutation) NatInsideCleared() bool {
+	return m.NatInsideIDCleared() || m.clearednat_inside
+}
+
+// NatInsideIDs returns the "nat_inside" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// NatInsideID instead. It exists only for internal usage by the builders.
+func (m *IPAddressMutation) NatInsideIDs() (ids []int) {
+	if id := m.nat_inside; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetNatInside resets all changes to the "nat_inside" edge.
+func (m *IPAddressMutation) ResetNatInside() {
+	m.nat_inside = nil
+	m.clearednat_inside = false
+}
+
+// AddNatInsideOfIDs adds the "nat_inside_of" edge to the IPAddress entity by ids.
+func (m *IPAddressMutation) AddNatInsideOfIDs(ids ...int) {
+	if m.nat_inside_of == nil {
+		m.nat_inside_of = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.nat_inside_of[ids[i]] = struct{}{}
+	}
+}
+
+// ClearNatInsideOf clears the "nat_inside_of" edge to the IPAddress entity.
+func (m *IPAddressMutation) ClearNatInsideOf() {
+	m.clearednat_inside_of = true
+}
+
+// NatInsideOfCleared reports if the "nat_inside_of" edge to the IPAddress entity was cleared.
+func (m *IPAddressMutation) NatInsideOfCleared() bool {
+	return m.clearednat_inside_of
+}
+
+// RemoveNatInsideOfIDs removes the "nat_inside_of" edge to the IPAddress entity by IDs.
+func (m *IPAddressMutation) RemoveNatInsideOfIDs(ids ...int) {
+	if m.removednat_inside_of == nil {
+		m.removednat_inside_of = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.nat_inside_of, ids[i])
+		m.removednat_inside_of[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedNatInsideOf returns the removed IDs of the "nat_inside_of" edge to the IPAddress entity.
+func (m *IPAddressMutation) RemovedNatInsideOfIDs() (ids []int) {
+	for id := range m.removednat_inside_of {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// NatInsideOfIDs returns the "nat_inside_of" edge IDs in the mutation.
+func (m *IPAddressMutation) NatInsideOfIDs() (ids []int) {
+	for id := range m.nat_inside_of {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetNatInsideOf resets all changes to the "nat_inside_of" edge.
+func (m *IPAddressMutation) ResetNatInsideOf() {
+	m.nat_inside_of = nil
+	m.clearednat_inside_of = false
+	m.removednat_inside_of = nil
+}
+
+// AddServiceIDs adds the "services" edge to the Service entity by ids.
+func (m *IPAddressMutation) AddServiceIDs(ids ...int) {
+	if m.services == nil {
+		m.services = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.services[ids[i]] = struct{}{}
+	}
+}
+
+// ClearServices clears the "services" edge to the Service entity.
+func (m *IPAddressMutation) ClearServices() {
+	m.clearedservices = true
+}
+
+// ServicesCleared reports if the "services" edge to the Service entity was cleared.
+func (m *IPAddressMutation) ServicesCleared() bool {
+	return m.clearedservices
+}
+
+// RemoveServiceIDs removes the "services" edge to the Service entity by IDs.
+func (m *IPAddressMutation) RemoveServiceIDs(ids ...int) {
+	if m.removedservices == nil {
+		m.removedservices = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.services, ids[i])
+		m.removedservices[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedServices returns the removed IDs of the "services" edge to the Service entity.
+func (m *IPAddressMutation) RemovedServicesIDs() (ids []int) {
+	for id := range m.removedservices {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ServicesIDs returns the "services" edge IDs in the mutation.
+func (m *IPAddressMutation) ServicesIDs() (ids []int) {
+	for id := range m.services {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetServices resets all changes to the "services" edge.
+func (m *IPAddressMutation) ResetServices() {
+	m.services = nil
+	m.clearedservices = false
+	m.removedservices = nil
+}
+
+// Where appends a list predicates to the IPAddressMutation builder.
+func (m *IPAddressMutation) Where(ps ...predicate.IPAddress) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the IPAddressMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *IPAddressMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.IPAddress, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *IPAddressMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *IPAddressMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (IPAddress).
+func (m *IPAddressMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *IPAddressMutation) Fields() []string {
+	fields := make([]string, 0, 20)
+	if m.created != nil {
+		fields = append(fields, ipaddress.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, ipaddress.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, ipaddress.FieldCustomFieldData)
+	}
+	if m.description != nil {
+		fields = append(fields, ipaddress.FieldDescription)
+	}
+	if m.comments != nil {
+		fields = append(fields, ipaddress.FieldComments)
+	}
+	if m.family != nil {
+		fields = append(fields, ipaddress.FieldFamily)
+	}
+	if m.address != nil {
+		fields = append(fields, ipaddress.FieldAddress)
+	}
+	if m.vrf != nil {
+		fields = append(fields, ipaddress.FieldVrfID)
+	}
+	if m.tenant != nil {
+		fields = append(fields, ipaddress.FieldTenantID)
+	}
+	if m.status != nil {
+		fields = append(fields, ipaddress.FieldStatus)
+	}
+	if m.role != nil {
+		fields = append(fields, ipaddress.FieldRole)
+	}
+	if m.assigned_object_type != nil {
+		fields = append(fields, ipaddress.FieldAssignedObjectType)
+	}
+	if m.assigned_object_id != nil {
+		fields = append(fields, ipaddress.FieldAssignedObjectID)
+	}
+	if m.nat_inside != nil {
+		fields = append(fields, ipaddress.FieldNatInsideID)
+	}
+	if m.dns_name != nil {
+		fields = append(fields, ipaddress.FieldDNSName)
+	}
+	if m.host != nil {
+		fields = append(fields, ipaddress.FieldHost)
+	}
+	if m.prefix_length != nil {
+		fields = append(fields, ipaddress.FieldPrefixLength)
+	}
+	if m.vrf_key != nil {
+		fields = append(fields, ipaddress.FieldVrfKey)
+	}
+	if m.__network != nil {
+		fields = append(fields, ipaddress.FieldNetwork)
+	}
+	if m.__broadcast != nil {
+		fields = append(fields, ipaddress.FieldBroadcast)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *IPAddressMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case ipaddress.FieldCreated:
+		return m.Created()
+	case ipaddress.FieldLastUpdated:
+		return m.LastUpdated()
+	case ipaddress.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case ipaddress.FieldDescription:
+		return m.Description()
+	case ipaddress.FieldComments:
+		return m.Comments()
+	case ipaddress.FieldFamily:
+		return m.Family()
+	case ipaddress.FieldAddress:
+		return m.Address()
+	case ipaddress.FieldVrfID:
+		return m.VrfID()
+	case ipaddress.FieldTenantID:
+		return m.TenantID()
+	case ipaddress.FieldStatus:
+		return m.Status()
+	case ipaddress.FieldRole:
+		return m.Role()
+	case ipaddress.FieldAssignedObjectType:
+		return m.AssignedObjectType()
+	case ipaddress.FieldAssignedObjectID:
+		return m.AssignedObjectID()
+	case ipaddress.FieldNatInsideID:
+		return m.NatInsideID()
+	case ipaddress.FieldDNSName:
+		return m.DNSName()
+	case ipaddress.FieldHost:
+		return m.Host()
+	case ipaddress.FieldPrefixLength:
+		return m.PrefixLength()
+	case ipaddress.FieldVrfKey:
+		return m.VrfKey()
+	case ipaddress.FieldNetwork:
+		return m.Network()
+	case ipaddress.FieldBroadcast:
+		return m.Broadcast()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *IPAddressMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case ipaddress.FieldCreated, ipaddress.FieldLastUpdated, ipaddress.FieldCustomFieldData, ipaddress.FieldDescription, ipaddress.FieldComments, ipaddress.FieldFamily, ipaddress.FieldAddress, ipaddress.FieldVrfID, ipaddress.FieldTenantID, ipaddress.FieldStatus, ipaddress.FieldRole, ipaddress.FieldAssignedObjectType, ipaddress.FieldAssignedObjectID, ipaddress.FieldNatInsideID, ipaddress.FieldDNSName, ipaddress.FieldHost, ipaddress.FieldPrefixLength, ipaddress.FieldVrfKey, ipaddress.FieldNetwork, ipaddress.FieldBroadcast:
+	default:
+		return nil, fmt.Errorf("unknown IPAddress field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case ipaddress.FieldCreated:
+		return old.Created, nil
+	case ipaddress.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case ipaddress.FieldCustomFieldData:
+		return old.CustomFieldData, nil
+	case ipaddress.FieldDescription:
+		return old.Description, nil
+	case ipaddress.FieldComments:
+		return old.Comments, nil
+	case ipaddress.FieldFamily:
+		return old.Family, nil
+	case ipaddress.FieldAddress:
+		return old.Address, nil
+	case ipaddress.FieldVrfID:
+		return old.VrfID, nil
+	case ipaddress.FieldTenantID:
+		return old.TenantID, nil
+	case ipaddress.FieldStatus:
+		return old.Status, nil
+	case ipaddress.FieldRole:
+		return old.Role, nil
+	case ipaddress.FieldAssignedObjectType:
+		return old.AssignedObjectType, nil
+	case ipaddress.FieldAssignedObjectID:
+		return old.AssignedObjectID, nil
+	case ipaddress.FieldNatInsideID:
+		return old.NatInsideID, nil
+	case ipaddress.FieldDNSName:
+		return old.DNSName, nil
+	case ipaddress.FieldHost:
+		return old.Host, nil
+	case ipaddress.FieldPrefixLength:
+		return old.PrefixLength, nil
+	case ipaddress.FieldVrfKey:
+		return old.VrfKey, nil
+	case ipaddress.FieldNetwork:
+		return old.Network, nil
+	case ipaddress.FieldBroadcast:
+		return old.Broadcast, nil
+	}
+	return nil, fmt.Errorf("unknown IPAddress field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *IPAddressMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case ipaddress.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case ipaddress.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case ipaddress.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case ipaddress.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case ipaddress.FieldComments:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetComments(v)
+		return nil
+	case ipaddress.FieldFamily:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetFamily(v)
+		return nil
+	case ipaddress.FieldAddress:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAddress(v)
+		return nil
+	case ipaddress.FieldVrfID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVrfID(v)
+		return nil
+	case ipaddress.FieldTenantID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTenantID(v)
+		return nil
+	case ipaddress.FieldStatus:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case ipaddress.FieldRole:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRole(v)
+		return nil
+	case ipaddress.FieldAssignedObjectType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAssignedObjectType(v)
+		return nil
+	case ipaddress.FieldAssignedObjectID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAssignedObjectID(v)
+		return nil
+	case ipaddress.FieldNatInsideID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNatInsideID(v)
+		return nil
+	case ipaddress.FieldDNSName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDNSName(v)
+		return nil
+	case ipaddress.FieldHost:
+		v, ok := value.([]byte)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetHost(v)
+		return nil
+	case ipaddress.FieldPrefixLength:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPrefixLength(v)
+		return nil
+	case ipaddress.FieldVrfKey:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVrfKey(v)
+		return nil
+	case ipaddress.FieldNetwork:
+		v, ok := value.([]byte)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNetwork(v)
+		return nil
+	case ipaddress.FieldBroadcast:
+		v, ok := value.([]byte)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBroadcast(v)
+		return nil
+	}
+	return fmt.Errorf("unknown IPAddress field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *IPAddressMutation) AddedFields() []string {
+	var fields []string
+	if m.addfamily != nil {
+		fields = append(fields, ipaddress.FieldFamily)
+	}
+	if m.addassigned_object_id != nil {
+		fields = append(fields, ipaddress.FieldAssignedObjectID)
+	}
+	if m.addprefix_length != nil {
+		fields = append(fields, ipaddress.FieldPrefixLength)
+	}
+	if m.addvrf_key != nil {
+		fields = append(fields, ipaddress.FieldVrfKey)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *IPAddressMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case ipaddress.FieldFamily:
+		return m.AddedFamily()
+	case ipaddress.FieldAssignedObjectID:
+		return m.AddedAssignedObjectID()
+	case ipaddress.FieldPrefixLength:
+		return m.AddedPrefixLength()
+	case ipaddress.FieldVrfKey:
+		return m.AddedVrfKey()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *IPAddressMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case ipaddress.FieldFamily:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddFamily(v)
+		return nil
+	case ipaddress.FieldAssignedObjectID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAssignedObjectID(v)
+		return nil
+	case ipaddress.FieldPrefixLength:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPrefixLength(v)
+		return nil
+	case ipaddress.FieldVrfKey:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddVrfKey(v)
+		return nil
+	}
+	return fmt.Errorf("unknown IPAddress numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *IPAddressMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(ipaddress.FieldCreated) {
+		fields = append(fields, ipaddress.FieldCreated)
+	}
+	if m.FieldCleared(ipaddress.FieldLastUpdated) {
+		fields = append(fields, ipaddress.FieldLastUpdated)
+	}
+	if m.FieldCleared(ipaddress.FieldVrfID) {
+		fields = append(fields, ipaddress.FieldVrfID)
+	}
+	if m.FieldCleared(ipaddress.FieldTenantID) {
+		fields = append(fields, ipaddress.FieldTenantID)
+	}
+	if m.FieldCleared(ipaddress.FieldRole) {
+		fields = append(fields, ipaddress.FieldRole)
+	}
+	if m.FieldCleared(ipaddress.FieldAssignedObjectType) {
+		fields = append(fields, ipaddress.FieldAssignedObjectType)
+	}
+	if m.FieldCleared(ipaddress.FieldAssignedObjectID) {
+		fields = append(fields, ipaddress.FieldAssignedObjectID)
+	}
+	if m.FieldCleared(ipaddress.FieldNatInsideID) {
+		fields = append(fields, ipaddress.FieldNatInsideID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *IPAddressMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *IPAddressMutation) ClearField(name string) error {
+	switch name {
+	case ipaddress.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case ipaddress.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case ipaddress.FieldVrfID:
+		m.ClearVrfID()
+		return nil
+	case ipaddress.FieldTenantID:
+		m.ClearTenantID()
+		return nil
+	case ipaddress.FieldRole:
+		m.ClearRole()
+		return nil
+	case ipaddress.FieldAssignedObjectType:
+		m.ClearAssignedObjectType()
+		return nil
+	case ipaddress.FieldAssignedObjectID:
+		m.ClearAssignedObjectID()
+		return nil
+	case ipaddress.FieldNatInsideID:
+		m.ClearNatInsideID()
+		return nil
+	}
+	return fmt.Errorf("unknown IPAddress nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *IPAddressMutation) ResetField(name string) error {
+	switch name {
+	case ipaddress.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case ipaddress.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case ipaddress.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case ipaddress.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case ipaddress.FieldComments:
+		m.ResetComments()
+		return nil
+	case ipaddress.FieldFamily:
+		m.ResetFamily()
+		return nil
+	case ipaddress.FieldAddress:
+		m.ResetAddress()
+		return nil
+	case ipaddress.FieldVrfID:
+		m.ResetVrfID()
+		return nil
+	case ipaddress.FieldTenantID:
+		m.ResetTenantID()
+		return nil
+	case ipaddress.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case ipaddress.FieldRole:
+		m.ResetRole()
+		return nil
+	case ipaddress.FieldAssignedObjectType:
+		m.ResetAssignedObjectType()
+		return nil
+	case ipaddress.FieldAssignedObjectID:
+		m.ResetAssignedObjectID()
+		return nil
+	case ipaddress.FieldNatInsideID:
+		m.ResetNatInsideID()
+		return nil
+	case ipaddress.FieldDNSName:
+		m.ResetDNSName()
+		return nil
+	case ipaddress.FieldHost:
+		m.ResetHost()
+		return nil
+	case ipaddress.FieldPrefixLength:
+		m.ResetPrefixLength()
+		return nil
+	case ipaddress.FieldVrfKey:
+		m.ResetVrfKey()
+		return nil
+	case ipaddress.FieldNetwork:
+		m.ResetNetwork()
+		return nil
+	case ipaddress.FieldBroadcast:
+		m.ResetBroadcast()
+		return nil
+	}
+	return fmt.Errorf("unknown IPAddress field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *IPAddressMutation) AddedEdges() []string {
+	edges := make([]string, 0, 5)
+	if m.vrf != nil {
+		edges = append(edges, ipaddress.EdgeVrf)
+	}
+	if m.tenant != nil {
+		edges = append(edges, ipaddress.EdgeTenant)
+	}
+	if m.nat_inside != nil {
+		edges = append(edges, ipaddress.EdgeNatInside)
+	}
+	if m.nat_inside_of != nil {
+		edges = append(edges, ipaddress.EdgeNatInsideOf)
+	}
+	if m.services != nil {
+		edges = append(edges, ipaddress.EdgeServices)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *IPAddressMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case ipaddress.EdgeVrf:
+		if id := m.vrf; id != nil {
+			return []ent.Value{*id}
+		}
+	case ipaddress.EdgeTenant:
+		if id := m.tenant; id != nil {
+			return []ent.Value{*id}
+		}
+	case ipaddress.EdgeNatInside:
+		if id := m.nat_inside; id != nil {
+			return []ent.Value{*id}
+		}
+	case ipaddress.EdgeNatInsideOf:
+		ids := make([]ent.Value, 0, len(m.nat_inside_of))
+		for id := range m.nat_inside_of {
+			ids = append(ids, id)
+		}
+		return ids
+	case ipaddress.EdgeServices:
+		ids := make([]ent.Value, 0, len(m.services))
+		for id := range m.services {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *IPAddressMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 5)
+	if m.removednat_inside_of != nil {
+		edges = append(edges, ipaddress.EdgeNatInsideOf)
+	}
+	if m.removedservices != nil {
+		edges = append(edges, ipaddress.EdgeServices)
+	}
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *IPAddressMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case ipaddress.EdgeNatInsideOf:
+		ids := make([]ent.Value, 0, len(m.removednat_inside_of))
+		for id := range m.removednat_inside_of {
+			ids = append(ids, id)
+		}
+		return ids
+	case ipaddress.EdgeServices:
+		ids := make([]ent.Value, 0, len(m.removedservices))
+		for id := range m.removedservices {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *IPAddressMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 5)
+	if m.clearedvrf {
+		edges = append(edges, ipaddress.EdgeVrf)
+	}
+	if m.clearedtenant {
+		edges = append(edges, ipaddress.EdgeTenant)
+	}
+	if m.clearednat_inside {
+		edges = append(edges, ipaddress.EdgeNatInside)
+	}
+	if m.clearednat_inside_of {
+		edges = append(edges, ipaddress.EdgeNatInsideOf)
+	}
+	if m.clearedservices {
+		edges = append(edges, ipaddress.EdgeServices)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *IPAddressMutation) EdgeCleared(name string) bool {
+	switch name {
+	case ipaddress.EdgeVrf:
+		return m.clearedvrf
+	case ipaddress.EdgeTenant:
+		return m.clearedtenant
+	case ipaddress.EdgeNatInside:
+		return m.clearednat_inside
+	case ipaddress.EdgeNatInsideOf:
+		return m.clearednat_inside_of
+	case ipaddress.EdgeServices:
+		return m.clearedservices
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *IPAddressMutation) ClearEdge(name string) error {
+	switch name {
+	case ipaddress.EdgeVrf:
+		m.ClearVrf()
+		return nil
+	case ipaddress.EdgeTenant:
+		m.ClearTenant()
+		return nil
+	case ipaddress.EdgeNatInside:
+		m.ClearNatInside()
+		return nil
+	}
+	return fmt.Errorf("unknown IPAddress unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *IPAddressMutation) ResetEdge(name string) error {
+	switch name {
+	case ipaddress.EdgeVrf:
+		m.ResetVrf()
+		return nil
+	case ipaddress.EdgeTenant:
+		m.ResetTenant()
+		return nil
+	case ipaddress.EdgeNatInside:
+		m.ResetNatInside()
+		return nil
+	case ipaddress.EdgeNatInsideOf:
+		m.ResetNatInsideOf()
+		return nil
+	case ipaddress.EdgeServices:
+		m.ResetServices()
+		return nil
+	}
+	return fmt.Errorf("unknown IPAddress edge %s", name)
 }
 
 // IPRangeMutation represents an operation that mutates the IPRange nodes in the graph.
@@ -63615,6 +67063,1672 @@ func (m *RouteTargetMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown RouteTarget edge %s", name)
 }
 
+// ServiceMutation represents an operation that mutates the Service nodes in the graph.
+type ServiceMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *int
+	created             *time.Time
+	last_updated        *time.Time
+	custom_field_data   *map[string]interface{}
+	description         *string
+	comments            *string
+	parent_object_type  *string
+	parent_object_id    *int
+	addparent_object_id *int
+	name                *string
+	protocol            *string
+	ports               *[]int
+	appendports         []int
+	__ports_lowest      *int
+	add__ports_lowest   *int
+	clearedFields       map[string]struct{}
+	ipaddresses         map[int]struct{}
+	removedipaddresses  map[int]struct{}
+	clearedipaddresses  bool
+	done                bool
+	oldValue            func(context.Context) (*Service, error)
+	predicates          []predicate.Service
+}
+
+var _ ent.Mutation = (*ServiceMutation)(nil)
+
+// serviceOption allows management of the mutation configuration using functional options.
+type serviceOption func(*ServiceMutation)
+
+// newServiceMutation creates new mutation for the Service entity.
+func newServiceMutation(c config, op Op, opts ...serviceOption) *ServiceMutation {
+	m := &ServiceMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeService,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withServiceID sets the ID field of the mutation.
+func withServiceID(id int) serviceOption {
+	return func(m *ServiceMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Service
+		)
+		m.oldValue = func(ctx context.Context) (*Service, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Service.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withService sets the old Service of the mutation.
+func withService(node *Service) serviceOption {
+	return func(m *ServiceMutation) {
+		m.oldValue = func(context.Context) (*Service, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ServiceMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ServiceMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ServiceMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ServiceMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Service.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *ServiceMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *ServiceMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *ServiceMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[service.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *ServiceMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[service.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *ServiceMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, service.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *ServiceMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *ServiceMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *ServiceMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[service.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *ServiceMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[service.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *ServiceMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, service.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *ServiceMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *ServiceMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *ServiceMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *ServiceMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *ServiceMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *ServiceMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetComments sets the "comments" field.
+func (m *ServiceMutation) SetComments(s string) {
+	m.comments = &s
+}
+
+// Comments returns the value of the "comments" field in the mutation.
+func (m *ServiceMutation) Comments() (r string, exists bool) {
+	v := m.comments
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetComments resets all changes to the "comments" field.
+func (m *ServiceMutation) ResetComments() {
+	m.comments = nil
+}
+
+// SetParentObjectType sets the "parent_object_type" field.
+func (m *ServiceMutation) SetParentObjectType(s string) {
+	m.parent_object_type = &s
+}
+
+// ParentObjectType returns the value of the "parent_object_type" field in the mutation.
+func (m *ServiceMutation) ParentObjectType() (r string, exists bool) {
+	v := m.parent_object_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetParentObjectType resets all changes to the "parent_object_type" field.
+func (m *ServiceMutation) ResetParentObjectType() {
+	m.parent_object_type = nil
+}
+
+// SetParentObjectID sets the "parent_object_id" field.
+func (m *ServiceMutation) SetParentObjectID(i int) {
+	m.parent_object_id = &i
+	m.addparent_object_id = nil
+}
+
+// ParentObjectID returns the value of the "parent_object_id" field in the mutation.
+func (m *ServiceMutation) ParentObjectID() (r int, exists bool) {
+	v := m.parent_object_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddParentObjectID adds i to the "parent_object_id" field.
+func (m *ServiceMutation) AddParentObjectID(i int) {
+	if m.addparent_object_id != nil {
+		*m.addparent_object_id += i
+	} else {
+		m.addparent_object_id = &i
+	}
+}
+
+// AddedParentObjectID returns the value that was added to the "parent_object_id" field in this mutation.
+func (m *ServiceMutation) AddedParentObjectID() (r int, exists bool) {
+	v := m.addparent_object_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetParentObjectID resets all changes to the "parent_object_id" field.
+func (m *ServiceMutation) ResetParentObjectID() {
+	m.parent_object_id = nil
+	m.addparent_object_id = nil
+}
+
+// SetName sets the "name" field.
+func (m *ServiceMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *ServiceMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *ServiceMutation) ResetName() {
+	m.name = nil
+}
+
+// SetProtocol sets the "protocol" field.
+func (m *ServiceMutation) SetProtocol(s string) {
+	m.protocol = &s
+}
+
+// Protocol returns the value of the "protocol" field in the mutation.
+func (m *ServiceMutation) Protocol() (r string, exists bool) {
+	v := m.protocol
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetProtocol resets all changes to the "protocol" field.
+func (m *ServiceMutation) ResetProtocol() {
+	m.protocol = nil
+}
+
+// SetPorts sets the "ports" field.
+func (m *ServiceMutation) SetPorts(i []int) {
+	m.ports = &i
+	m.appendports = nil
+}
+
+// Ports returns the value of the "ports" field in the mutation.
+func (m *ServiceMutation) Ports() (r []int, exists bool) {
+	v := m.ports
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AppendPorts adds i to the "ports" field.
+func (m *ServiceMutation) AppendPorts(i []int) {
+	m.appendports = append(m.appendports, i...)
+}
+
+// AppendedPorts returns the list of values that were appended to the "ports" field in this mutation.
+func (m *ServiceMutation) AppendedPorts() ([]int, bool) {
+	if len(m.appendports) == 0 {
+		return nil, false
+	}
+	return m.appendports, true
+}
+
+// ResetPorts resets all changes to the "ports" field.
+func (m *ServiceMutation) ResetPorts() {
+	m.ports = nil
+	m.appendports = nil
+}
+
+// SetPortsLowest sets the "_ports_lowest" field.
+func (m *ServiceMutation) SetPortsLowest(i int) {
+	m.__ports_lowest = &i
+	m.add__ports_lowest = nil
+}
+
+// PortsLowest returns the value of the "_ports_lowest" field in the mutation.
+func (m *ServiceMutation) PortsLowest() (r int, exists bool) {
+	v := m.__ports_lowest
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddPortsLowest adds i to the "_ports_lowest" field.
+func (m *ServiceMutation) AddPortsLowest(i int) {
+	if m.add__ports_lowest != nil {
+		*m.add__ports_lowest += i
+	} else {
+		m.add__ports_lowest = &i
+	}
+}
+
+// AddedPortsLowest returns the value that was added to the "_ports_lowest" field in this mutation.
+func (m *ServiceMutation) AddedPortsLowest() (r int, exists bool) {
+	v := m.add__ports_lowest
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearPortsLowest clears the value of the "_ports_lowest" field.
+func (m *ServiceMutation) ClearPortsLowest() {
+	m.__ports_lowest = nil
+	m.add__ports_lowest = nil
+	m.clearedFields[service.FieldPortsLowest] = struct{}{}
+}
+
+// PortsLowestCleared returns if the "_ports_lowest" field was cleared in this mutation.
+func (m *ServiceMutation) PortsLowestCleared() bool {
+	_, ok := m.clearedFields[service.FieldPortsLowest]
+	return ok
+}
+
+// ResetPortsLowest resets all changes to the "_ports_lowest" field.
+func (m *ServiceMutation) ResetPortsLowest() {
+	m.__ports_lowest = nil
+	m.add__ports_lowest = nil
+	delete(m.clearedFields, service.FieldPortsLowest)
+}
+
+// AddIpaddressIDs adds the "ipaddresses" edge to the IPAddress entity by ids.
+func (m *ServiceMutation) AddIpaddressIDs(ids ...int) {
+	if m.ipaddresses == nil {
+		m.ipaddresses = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.ipaddresses[ids[i]] = struct{}{}
+	}
+}
+
+// ClearIpaddresses clears the "ipaddresses" edge to the IPAddress entity.
+func (m *ServiceMutation) ClearIpaddresses() {
+	m.clearedipaddresses = true
+}
+
+// IpaddressesCleared reports if the "ipaddresses" edge to the IPAddress entity was cleared.
+func (m *ServiceMutation) IpaddressesCleared() bool {
+	return m.clearedipaddresses
+}
+
+// RemoveIpaddressIDs removes the "ipaddresses" edge to the IPAddress entity by IDs.
+func (m *ServiceMutation) RemoveIpaddressIDs(ids ...int) {
+	if m.removedipaddresses == nil {
+		m.removedipaddresses = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.ipaddresses, ids[i])
+		m.removedipaddresses[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedIpaddresses returns the removed IDs of the "ipaddresses" edge to the IPAddress entity.
+func (m *ServiceMutation) RemovedIpaddressesIDs() (ids []int) {
+	for id := range m.removedipaddresses {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// IpaddressesIDs returns the "ipaddresses" edge IDs in the mutation.
+func (m *ServiceMutation) IpaddressesIDs() (ids []int) {
+	for id := range m.ipaddresses {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetIpaddresses resets all changes to the "ipaddresses" edge.
+func (m *ServiceMutation) ResetIpaddresses() {
+	m.ipaddresses = nil
+	m.clearedipaddresses = false
+	m.removedipaddresses = nil
+}
+
+// Where appends a list predicates to the ServiceMutation builder.
+func (m *ServiceMutation) Where(ps ...predicate.Service) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ServiceMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ServiceMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Service, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ServiceMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ServiceMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Service).
+func (m *ServiceMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ServiceMutation) Fields() []string {
+	fields := make([]string, 0, 11)
+	if m.created != nil {
+		fields = append(fields, service.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, service.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, service.FieldCustomFieldData)
+	}
+	if m.description != nil {
+		fields = append(fields, service.FieldDescription)
+	}
+	if m.comments != nil {
+		fields = append(fields, service.FieldComments)
+	}
+	if m.parent_object_type != nil {
+		fields = append(fields, service.FieldParentObjectType)
+	}
+	if m.parent_object_id != nil {
+		fields = append(fields, service.FieldParentObjectID)
+	}
+	if m.name != nil {
+		fields = append(fields, service.FieldName)
+	}
+	if m.protocol != nil {
+		fields = append(fields, service.FieldProtocol)
+	}
+	if m.ports != nil {
+		fields = append(fields, service.FieldPorts)
+	}
+	if m.__ports_lowest != nil {
+		fields = append(fields, service.FieldPortsLowest)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ServiceMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case service.FieldCreated:
+		return m.Created()
+	case service.FieldLastUpdated:
+		return m.LastUpdated()
+	case service.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case service.FieldDescription:
+		return m.Description()
+	case service.FieldComments:
+		return m.Comments()
+	case service.FieldParentObjectType:
+		return m.ParentObjectType()
+	case service.FieldParentObjectID:
+		return m.ParentObjectID()
+	case service.FieldName:
+		return m.Name()
+	case service.FieldProtocol:
+		return m.Protocol()
+	case service.FieldPorts:
+		return m.Ports()
+	case service.FieldPortsLowest:
+		return m.PortsLowest()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ServiceMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case service.FieldCreated, service.FieldLastUpdated, service.FieldCustomFieldData, service.FieldDescription, service.FieldComments, service.FieldParentObjectType, service.FieldParentObjectID, service.FieldName, service.FieldProtocol, service.FieldPorts, service.FieldPortsLowest:
+	default:
+		return nil, fmt.Errorf("unknown Service field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case service.FieldCreated:
+		return old.Created, nil
+	case service.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case service.FieldCustomFieldData:
+		return old.CustomFieldData, nil
+	case service.FieldDescription:
+		return old.Description, nil
+	case service.FieldComments:
+		return old.Comments, nil
+	case service.FieldParentObjectType:
+		return old.ParentObjectType, nil
+	case service.FieldParentObjectID:
+		return old.ParentObjectID, nil
+	case service.FieldName:
+		return old.Name, nil
+	case service.FieldProtocol:
+		return old.Protocol, nil
+	case service.FieldPorts:
+		return old.Ports, nil
+	case service.FieldPortsLowest:
+		return old.PortsLowest, nil
+	}
+	return nil, fmt.Errorf("unknown Service field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ServiceMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case service.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case service.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case service.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case service.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case service.FieldComments:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetComments(v)
+		return nil
+	case service.FieldParentObjectType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetParentObjectType(v)
+		return nil
+	case service.FieldParentObjectID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetParentObjectID(v)
+		return nil
+	case service.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case service.FieldProtocol:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProtocol(v)
+		return nil
+	case service.FieldPorts:
+		v, ok := value.([]int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPorts(v)
+		return nil
+	case service.FieldPortsLowest:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPortsLowest(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Service field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ServiceMutation) AddedFields() []string {
+	var fields []string
+	if m.addparent_object_id != nil {
+		fields = append(fields, service.FieldParentObjectID)
+	}
+	if m.add__ports_lowest != nil {
+		fields = append(fields, service.FieldPortsLowest)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ServiceMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case service.FieldParentObjectID:
+		return m.AddedParentObjectID()
+	case service.FieldPortsLowest:
+		return m.AddedPortsLowest()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ServiceMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case service.FieldParentObjectID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddParentObjectID(v)
+		return nil
+	case service.FieldPortsLowest:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPortsLowest(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Service numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ServiceMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(service.FieldCreated) {
+		fields = append(fields, service.FieldCreated)
+	}
+	if m.FieldCleared(service.FieldLastUpdated) {
+		fields = append(fields, service.FieldLastUpdated)
+	}
+	if m.FieldCleared(service.FieldPortsLowest) {
+		fields = append(fields, service.FieldPortsLowest)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ServiceMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ServiceMutation) ClearField(name string) error {
+	switch name {
+	case service.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case service.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case service.FieldPortsLowest:
+		m.ClearPortsLowest()
+		return nil
+	}
+	return fmt.Errorf("unknown Service nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ServiceMutation) ResetField(name string) error {
+	switch name {
+	case service.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case service.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case service.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case service.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case service.FieldComments:
+		m.ResetComments()
+		return nil
+	case service.FieldParentObjectType:
+		m.ResetParentObjectType()
+		return nil
+	case service.FieldParentObjectID:
+		m.ResetParentObjectID()
+		return nil
+	case service.FieldName:
+		m.ResetName()
+		return nil
+	case service.FieldProtocol:
+		m.ResetProtocol()
+		return nil
+	case service.FieldPorts:
+		m.ResetPorts()
+		return nil
+	case service.FieldPortsLowest:
+		m.ResetPortsLowest()
+		return nil
+	}
+	return fmt.Errorf("unknown Service field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ServiceMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.ipaddresses != nil {
+		edges = append(edges, service.EdgeIpaddresses)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ServiceMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case service.EdgeIpaddresses:
+		ids := make([]ent.Value, 0, len(m.ipaddresses))
+		for id := range m.ipaddresses {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ServiceMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.removedipaddresses != nil {
+		edges = append(edges, service.EdgeIpaddresses)
+	}
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ServiceMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case service.EdgeIpaddresses:
+		ids := make([]ent.Value, 0, len(m.removedipaddresses))
+		for id := range m.removedipaddresses {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ServiceMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedipaddresses {
+		edges = append(edges, service.EdgeIpaddresses)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ServiceMutation) EdgeCleared(name string) bool {
+	switch name {
+	case service.EdgeIpaddresses:
+		return m.clearedipaddresses
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ServiceMutation) ClearEdge(name string) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown Service unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ServiceMutation) ResetEdge(name string) error {
+	switch name {
+	case service.EdgeIpaddresses:
+		m.ResetIpaddresses()
+		return nil
+	}
+	return fmt.Errorf("unknown Service edge %s", name)
+}
+
+// ServiceTemplateMutation represents an operation that mutates the ServiceTemplate nodes in the graph.
+type ServiceTemplateMutation struct {
+	config
+	op                Op
+	typ               string
+	id                *int
+	created           *time.Time
+	last_updated      *time.Time
+	custom_field_data *map[string]interface{}
+	description       *string
+	comments          *string
+	name              *string
+	protocol          *string
+	ports             *[]int
+	appendports       []int
+	__ports_lowest    *int
+	add__ports_lowest *int
+	clearedFields     map[string]struct{}
+	done              bool
+	oldValue          func(context.Context) (*ServiceTemplate, error)
+	predicates        []predicate.ServiceTemplate
+}
+
+var _ ent.Mutation = (*ServiceTemplateMutation)(nil)
+
+// servicetemplateOption allows management of the mutation configuration using functional options.
+type servicetemplateOption func(*ServiceTemplateMutation)
+
+// newServiceTemplateMutation creates new mutation for the ServiceTemplate entity.
+func newServiceTemplateMutation(c config, op Op, opts ...servicetemplateOption) *ServiceTemplateMutation {
+	m := &ServiceTemplateMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeServiceTemplate,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withServiceTemplateID sets the ID field of the mutation.
+func withServiceTemplateID(id int) servicetemplateOption {
+	return func(m *ServiceTemplateMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ServiceTemplate
+		)
+		m.oldValue = func(ctx context.Context) (*ServiceTemplate, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ServiceTemplate.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withServiceTemplate sets the old ServiceTemplate of the mutation.
+func withServiceTemplate(node *ServiceTemplate) servicetemplateOption {
+	return func(m *ServiceTemplateMutation) {
+		m.oldValue = func(context.Context) (*ServiceTemplate, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ServiceTemplateMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ServiceTemplateMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ServiceTemplateMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ServiceTemplateMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ServiceTemplate.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *ServiceTemplateMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *ServiceTemplateMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *ServiceTemplateMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[servicetemplate.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *ServiceTemplateMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[servicetemplate.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *ServiceTemplateMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, servicetemplate.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *ServiceTemplateMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *ServiceTemplateMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *ServiceTemplateMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[servicetemplate.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *ServiceTemplateMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[servicetemplate.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *ServiceTemplateMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, servicetemplate.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *ServiceTemplateMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *ServiceTemplateMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *ServiceTemplateMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *ServiceTemplateMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *ServiceTemplateMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *ServiceTemplateMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetComments sets the "comments" field.
+func (m *ServiceTemplateMutation) SetComments(s string) {
+	m.comments = &s
+}
+
+// Comments returns the value of the "comments" field in the mutation.
+func (m *ServiceTemplateMutation) Comments() (r string, exists bool) {
+	v := m.comments
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetComments resets all changes to the "comments" field.
+func (m *ServiceTemplateMutation) ResetComments() {
+	m.comments = nil
+}
+
+// SetName sets the "name" field.
+func (m *ServiceTemplateMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *ServiceTemplateMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *ServiceTemplateMutation) ResetName() {
+	m.name = nil
+}
+
+// SetProtocol sets the "protocol" field.
+func (m *ServiceTemplateMutation) SetProtocol(s string) {
+	m.protocol = &s
+}
+
+// Protocol returns the value of the "protocol" field in the mutation.
+func (m *ServiceTemplateMutation) Protocol() (r string, exists bool) {
+	v := m.protocol
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetProtocol resets all changes to the "protocol" field.
+func (m *ServiceTemplateMutation) ResetProtocol() {
+	m.protocol = nil
+}
+
+// SetPorts sets the "ports" field.
+func (m *ServiceTemplateMutation) SetPorts(i []int) {
+	m.ports = &i
+	m.appendports = nil
+}
+
+// Ports returns the value of the "ports" field in the mutation.
+func (m *ServiceTemplateMutation) Ports() (r []int, exists bool) {
+	v := m.ports
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AppendPorts adds i to the "ports" field.
+func (m *ServiceTemplateMutation) AppendPorts(i []int) {
+	m.appendports = append(m.appendports, i...)
+}
+
+// AppendedPorts returns the list of values that were appended to the "ports" field in this mutation.
+func (m *ServiceTemplateMutation) AppendedPorts() ([]int, bool) {
+	if len(m.appendports) == 0 {
+		return nil, false
+	}
+	return m.appendports, true
+}
+
+// ResetPorts resets all changes to the "ports" field.
+func (m *ServiceTemplateMutation) ResetPorts() {
+	m.ports = nil
+	m.appendports = nil
+}
+
+// SetPortsLowest sets the "_ports_lowest" field.
+func (m *ServiceTemplateMutation) SetPortsLowest(i int) {
+	m.__ports_lowest = &i
+	m.add__ports_lowest = nil
+}
+
+// PortsLowest returns the value of the "_ports_lowest" field in the mutation.
+func (m *ServiceTemplateMutation) PortsLowest() (r int, exists bool) {
+	v := m.__ports_lowest
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddPortsLowest adds i to the "_ports_lowest" field.
+func (m *ServiceTemplateMutation) AddPortsLowest(i int) {
+	if m.add__ports_lowest != nil {
+		*m.add__ports_lowest += i
+	} else {
+		m.add__ports_lowest = &i
+	}
+}
+
+// AddedPortsLowest returns the value that was added to the "_ports_lowest" field in this mutation.
+func (m *ServiceTemplateMutation) AddedPortsLowest() (r int, exists bool) {
+	v := m.add__ports_lowest
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearPortsLowest clears the value of the "_ports_lowest" field.
+func (m *ServiceTemplateMutation) ClearPortsLowest() {
+	m.__ports_lowest = nil
+	m.add__ports_lowest = nil
+	m.clearedFields[servicetemplate.FieldPortsLowest] = struct{}{}
+}
+
+// PortsLowestCleared returns if the "_ports_lowest" field was cleared in this mutation.
+func (m *ServiceTemplateMutation) PortsLowestCleared() bool {
+	_, ok := m.clearedFields[servicetemplate.FieldPortsLowest]
+	return ok
+}
+
+// ResetPortsLowest resets all changes to the "_ports_lowest" field.
+func (m *ServiceTemplateMutation) ResetPortsLowest() {
+	m.__ports_lowest = nil
+	m.add__ports_lowest = nil
+	delete(m.clearedFields, servicetemplate.FieldPortsLowest)
+}
+
+// Where appends a list predicates to the ServiceTemplateMutation builder.
+func (m *ServiceTemplateMutation) Where(ps ...predicate.ServiceTemplate) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ServiceTemplateMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ServiceTemplateMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ServiceTemplate, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ServiceTemplateMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ServiceTemplateMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ServiceTemplate).
+func (m *ServiceTemplateMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ServiceTemplateMutation) Fields() []string {
+	fields := make([]string, 0, 9)
+	if m.created != nil {
+		fields = append(fields, servicetemplate.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, servicetemplate.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, servicetemplate.FieldCustomFieldData)
+	}
+	if m.description != nil {
+		fields = append(fields, servicetemplate.FieldDescription)
+	}
+	if m.comments != nil {
+		fields = append(fields, servicetemplate.FieldComments)
+	}
+	if m.name != nil {
+		fields = append(fields, servicetemplate.FieldName)
+	}
+	if m.protocol != nil {
+		fields = append(fields, servicetemplate.FieldProtocol)
+	}
+	if m.ports != nil {
+		fields = append(fields, servicetemplate.FieldPorts)
+	}
+	if m.__ports_lowest != nil {
+		fields = append(fields, servicetemplate.FieldPortsLowest)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ServiceTemplateMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case servicetemplate.FieldCreated:
+		return m.Created()
+	case servicetemplate.FieldLastUpdated:
+		return m.LastUpdated()
+	case servicetemplate.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case servicetemplate.FieldDescription:
+		return m.Description()
+	case servicetemplate.FieldComments:
+		return m.Comments()
+	case servicetemplate.FieldName:
+		return m.Name()
+	case servicetemplate.FieldProtocol:
+		return m.Protocol()
+	case servicetemplate.FieldPorts:
+		return m.Ports()
+	case servicetemplate.FieldPortsLowest:
+		return m.PortsLowest()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ServiceTemplateMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case servicetemplate.FieldCreated, servicetemplate.FieldLastUpdated, servicetemplate.FieldCustomFieldData, servicetemplate.FieldDescription, servicetemplate.FieldComments, servicetemplate.FieldName, servicetemplate.FieldProtocol, servicetemplate.FieldPorts, servicetemplate.FieldPortsLowest:
+	default:
+		return nil, fmt.Errorf("unknown ServiceTemplate field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case servicetemplate.FieldCreated:
+		return old.Created, nil
+	case servicetemplate.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case servicetemplate.FieldCustomFieldData:
+		return old.CustomFieldData, nil
+	case servicetemplate.FieldDescription:
+		return old.Description, nil
+	case servicetemplate.FieldComments:
+		return old.Comments, nil
+	case servicetemplate.FieldName:
+		return old.Name, nil
+	case servicetemplate.FieldProtocol:
+		return old.Protocol, nil
+	case servicetemplate.FieldPorts:
+		return old.Ports, nil
+	case servicetemplate.FieldPortsLowest:
+		return old.PortsLowest, nil
+	}
+	return nil, fmt.Errorf("unknown ServiceTemplate field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ServiceTemplateMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case servicetemplate.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case servicetemplate.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case servicetemplate.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case servicetemplate.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case servicetemplate.FieldComments:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetComments(v)
+		return nil
+	case servicetemplate.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case servicetemplate.FieldProtocol:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProtocol(v)
+		return nil
+	case servicetemplate.FieldPorts:
+		v, ok := value.([]int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPorts(v)
+		return nil
+	case servicetemplate.FieldPortsLowest:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPortsLowest(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ServiceTemplate field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ServiceTemplateMutation) AddedFields() []string {
+	var fields []string
+	if m.add__ports_lowest != nil {
+		fields = append(fields, servicetemplate.FieldPortsLowest)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ServiceTemplateMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case servicetemplate.FieldPortsLowest:
+		return m.AddedPortsLowest()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ServiceTemplateMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case servicetemplate.FieldPortsLowest:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPortsLowest(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ServiceTemplate numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ServiceTemplateMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(servicetemplate.FieldCreated) {
+		fields = append(fields, servicetemplate.FieldCreated)
+	}
+	if m.FieldCleared(servicetemplate.FieldLastUpdated) {
+		fields = append(fields, servicetemplate.FieldLastUpdated)
+	}
+	if m.FieldCleared(servicetemplate.FieldPortsLowest) {
+		fields = append(fields, servicetemplate.FieldPortsLowest)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ServiceTemplateMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ServiceTemplateMutation) ClearField(name string) error {
+	switch name {
+	case servicetemplate.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case servicetemplate.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case servicetemplate.FieldPortsLowest:
+		m.ClearPortsLowest()
+		return nil
+	}
+	return fmt.Errorf("unknown ServiceTemplate nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ServiceTemplateMutation) ResetField(name string) error {
+	switch name {
+	case servicetemplate.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case servicetemplate.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case servicetemplate.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case servicetemplate.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case servicetemplate.FieldComments:
+		m.ResetComments()
+		return nil
+	case servicetemplate.FieldName:
+		m.ResetName()
+		return nil
+	case servicetemplate.FieldProtocol:
+		m.ResetProtocol()
+		return nil
+	case servicetemplate.FieldPorts:
+		m.ResetPorts()
+		return nil
+	case servicetemplate.FieldPortsLowest:
+		m.ResetPortsLowest()
+		return nil
+	}
+	return fmt.Errorf("unknown ServiceTemplate field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ServiceTemplateMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ServiceTemplateMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ServiceTemplateMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ServiceTemplateMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ServiceTemplateMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ServiceTemplateMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ServiceTemplateMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown ServiceTemplate unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ServiceTemplateMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown ServiceTemplate edge %s", name)
+}
+
 // SiteMutation represents an operation that mutates the Site nodes in the graph.
 type SiteMutation struct {
 	config
@@ -76488,30 +81602,34 @@ func (m *VirtualChassisMutation) ResetEdge(name string) error {
 // VirtualDeviceContextMutation represents an operation that mutates the VirtualDeviceContext nodes in the graph.
 type VirtualDeviceContextMutation struct {
 	config
-	op                Op
-	typ               string
-	id                *int
-	created           *time.Time
-	last_updated      *time.Time
-	custom_field_data *map[string]interface{}
-	description       *string
-	comments          *string
-	name              *string
-	__name_natural    *string
-	identifier        *int
-	addidentifier     *int
-	status            *string
-	clearedFields     map[string]struct{}
-	device            *int
-	cleareddevice     bool
-	tenant            *int
-	clearedtenant     bool
-	interfaces        map[int]struct{}
-	removedinterfaces map[int]struct{}
-	clearedinterfaces bool
-	done              bool
-	oldValue          func(context.Context) (*VirtualDeviceContext, error)
-	predicates        []predicate.VirtualDeviceContext
+	op                 Op
+	typ                string
+	id                 *int
+	created            *time.Time
+	last_updated       *time.Time
+	custom_field_data  *map[string]interface{}
+	description        *string
+	comments           *string
+	name               *string
+	__name_natural     *string
+	identifier         *int
+	addidentifier      *int
+	status             *string
+	clearedFields      map[string]struct{}
+	device             *int
+	cleareddevice      bool
+	tenant             *int
+	clearedtenant      bool
+	primary_ip4        *int
+	clearedprimary_ip4 bool
+	primary_ip6        *int
+	clearedprimary_ip6 bool
+	interfaces         map[int]struct{}
+	removedinterfaces  map[int]struct{}
+	clearedinterfaces  bool
+	done               bool
+	oldValue           func(context.Context) (*VirtualDeviceContext, error)
+	predicates         []predicate.VirtualDeviceContext
 }
 
 var _ ent.Mutation = (*VirtualDeviceContextMutation)(nil)
@@ -76875,6 +81993,70 @@ func (m *VirtualDeviceContextMutation) ResetTenantID() {
 	delete(m.clearedFields, virtualdevicecontext.FieldTenantID)
 }
 
+// SetPrimaryIp4ID sets the "primary_ip4_id" field.
+func (m *VirtualDeviceContextMutation) SetPrimaryIp4ID(i int) {
+	m.primary_ip4 = &i
+}
+
+// PrimaryIp4ID returns the value of the "primary_ip4_id" field in the mutation.
+func (m *VirtualDeviceContextMutation) PrimaryIp4ID() (r int, exists bool) {
+	v := m.primary_ip4
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearPrimaryIp4ID clears the value of the "primary_ip4_id" field.
+func (m *VirtualDeviceContextMutation) ClearPrimaryIp4ID() {
+	m.primary_ip4 = nil
+	m.clearedFields[virtualdevicecontext.FieldPrimaryIp4ID] = struct{}{}
+}
+
+// PrimaryIp4IDCleared returns if the "primary_ip4_id" field was cleared in this mutation.
+func (m *VirtualDeviceContextMutation) PrimaryIp4IDCleared() bool {
+	_, ok := m.clearedFields[virtualdevicecontext.FieldPrimaryIp4ID]
+	return ok
+}
+
+// ResetPrimaryIp4ID resets all changes to the "primary_ip4_id" field.
+func (m *VirtualDeviceContextMutation) ResetPrimaryIp4ID() {
+	m.primary_ip4 = nil
+	delete(m.clearedFields, virtualdevicecontext.FieldPrimaryIp4ID)
+}
+
+// SetPrimaryIp6ID sets the "primary_ip6_id" field.
+func (m *VirtualDeviceContextMutation) SetPrimaryIp6ID(i int) {
+	m.primary_ip6 = &i
+}
+
+// PrimaryIp6ID returns the value of the "primary_ip6_id" field in the mutation.
+func (m *VirtualDeviceContextMutation) PrimaryIp6ID() (r int, exists bool) {
+	v := m.primary_ip6
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearPrimaryIp6ID clears the value of the "primary_ip6_id" field.
+func (m *VirtualDeviceContextMutation) ClearPrimaryIp6ID() {
+	m.primary_ip6 = nil
+	m.clearedFields[virtualdevicecontext.FieldPrimaryIp6ID] = struct{}{}
+}
+
+// PrimaryIp6IDCleared returns if the "primary_ip6_id" field was cleared in this mutation.
+func (m *VirtualDeviceContextMutation) PrimaryIp6IDCleared() bool {
+	_, ok := m.clearedFields[virtualdevicecontext.FieldPrimaryIp6ID]
+	return ok
+}
+
+// ResetPrimaryIp6ID resets all changes to the "primary_ip6_id" field.
+func (m *VirtualDeviceContextMutation) ResetPrimaryIp6ID() {
+	m.primary_ip6 = nil
+	delete(m.clearedFields, virtualdevicecontext.FieldPrimaryIp6ID)
+}
+
 // SetStatus sets the "status" field.
 func (m *VirtualDeviceContextMutation) SetStatus(s string) {
 	m.status = &s
@@ -76946,6 +82128,60 @@ func (m *VirtualDeviceContextMutation) TenantIDs() (ids []int) {
 func (m *VirtualDeviceContextMutation) ResetTenant() {
 	m.tenant = nil
 	m.clearedtenant = false
+}
+
+// ClearPrimaryIp4 clears the "primary_ip4" edge to the IPAddress entity.
+func (m *VirtualDeviceContextMutation) ClearPrimaryIp4() {
+	m.clearedprimary_ip4 = true
+	m.clearedFields[virtualdevicecontext.FieldPrimaryIp4ID] = struct{}{}
+}
+
+// PrimaryIp4Cleared reports if the "primary_ip4" edge to the IPAddress entity was cleared.
+func (m *VirtualDeviceContextMutation) PrimaryIp4Cleared() bool {
+	return m.PrimaryIp4IDCleared() || m.clearedprimary_ip4
+}
+
+// PrimaryIp4IDs returns the "primary_ip4" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// PrimaryIp4ID instead. It exists only for internal usage by the builders.
+func (m *VirtualDeviceContextMutation) PrimaryIp4IDs() (ids []int) {
+	if id := m.primary_ip4; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetPrimaryIp4 resets all changes to the "primary_ip4" edge.
+func (m *VirtualDeviceContextMutation) ResetPrimaryIp4() {
+	m.primary_ip4 = nil
+	m.clearedprimary_ip4 = false
+}
+
+// ClearPrimaryIp6 clears the "primary_ip6" edge to the IPAddress entity.
+func (m *VirtualDeviceContextMutation) ClearPrimaryIp6() {
+	m.clearedprimary_ip6 = true
+	m.clearedFields[virtualdevicecontext.FieldPrimaryIp6ID] = struct{}{}
+}
+
+// PrimaryIp6Cleared reports if the "primary_ip6" edge to the IPAddress entity was cleared.
+func (m *VirtualDeviceContextMutation) PrimaryIp6Cleared() bool {
+	return m.PrimaryIp6IDCleared() || m.clearedprimary_ip6
+}
+
+// PrimaryIp6IDs returns the "primary_ip6" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// PrimaryIp6ID instead. It exists only for internal usage by the builders.
+func (m *VirtualDeviceContextMutation) PrimaryIp6IDs() (ids []int) {
+	if id := m.primary_ip6; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetPrimaryIp6 resets all changes to the "primary_ip6" edge.
+func (m *VirtualDeviceContextMutation) ResetPrimaryIp6() {
+	m.primary_ip6 = nil
+	m.clearedprimary_ip6 = false
 }
 
 // AddInterfaceIDs adds the "interfaces" edge to the DeviceInterface entity by ids.
@@ -77036,7 +82272,7 @@ func (m *VirtualDeviceContextMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *VirtualDeviceContextMutation) Fields() []string {
-	fields := make([]string, 0, 11)
+	fields := make([]string, 0, 13)
 	if m.created != nil {
 		fields = append(fields, virtualdevicecontext.FieldCreated)
 	}
@@ -77066,6 +82302,12 @@ func (m *VirtualDeviceContextMutation) Fields() []string {
 	}
 	if m.tenant != nil {
 		fields = append(fields, virtualdevicecontext.FieldTenantID)
+	}
+	if m.primary_ip4 != nil {
+		fields = append(fields, virtualdevicecontext.FieldPrimaryIp4ID)
+	}
+	if m.primary_ip6 != nil {
+		fields = append(fields, virtualdevicecontext.FieldPrimaryIp6ID)
 	}
 	if m.status != nil {
 		fields = append(fields, virtualdevicecontext.FieldStatus)
@@ -77098,6 +82340,10 @@ func (m *VirtualDeviceContextMutation) Field(name string) (ent.Value, bool) {
 		return m.Identifier()
 	case virtualdevicecontext.FieldTenantID:
 		return m.TenantID()
+	case virtualdevicecontext.FieldPrimaryIp4ID:
+		return m.PrimaryIp4ID()
+	case virtualdevicecontext.FieldPrimaryIp6ID:
+		return m.PrimaryIp6ID()
 	case virtualdevicecontext.FieldStatus:
 		return m.Status()
 	}
@@ -77109,7 +82355,7 @@ func (m *VirtualDeviceContextMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *VirtualDeviceContextMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case virtualdevicecontext.FieldCreated, virtualdevicecontext.FieldLastUpdated, virtualdevicecontext.FieldCustomFieldData, virtualdevicecontext.FieldDescription, virtualdevicecontext.FieldComments, virtualdevicecontext.FieldName, virtualdevicecontext.FieldNameNatural, virtualdevicecontext.FieldDeviceID, virtualdevicecontext.FieldIdentifier, virtualdevicecontext.FieldTenantID, virtualdevicecontext.FieldStatus:
+	case virtualdevicecontext.FieldCreated, virtualdevicecontext.FieldLastUpdated, virtualdevicecontext.FieldCustomFieldData, virtualdevicecontext.FieldDescription, virtualdevicecontext.FieldComments, virtualdevicecontext.FieldName, virtualdevicecontext.FieldNameNatural, virtualdevicecontext.FieldDeviceID, virtualdevicecontext.FieldIdentifier, virtualdevicecontext.FieldTenantID, virtualdevicecontext.FieldPrimaryIp4ID, virtualdevicecontext.FieldPrimaryIp6ID, virtualdevicecontext.FieldStatus:
 	default:
 		return nil, fmt.Errorf("unknown VirtualDeviceContext field %s", name)
 	}
@@ -77144,6 +82390,10 @@ func (m *VirtualDeviceContextMutation) OldField(ctx context.Context, name string
 		return old.Identifier, nil
 	case virtualdevicecontext.FieldTenantID:
 		return old.TenantID, nil
+	case virtualdevicecontext.FieldPrimaryIp4ID:
+		return old.PrimaryIp4ID, nil
+	case virtualdevicecontext.FieldPrimaryIp6ID:
+		return old.PrimaryIp6ID, nil
 	case virtualdevicecontext.FieldStatus:
 		return old.Status, nil
 	}
@@ -77225,6 +82475,20 @@ func (m *VirtualDeviceContextMutation) SetField(name string, value ent.Value) er
 		}
 		m.SetTenantID(v)
 		return nil
+	case virtualdevicecontext.FieldPrimaryIp4ID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPrimaryIp4ID(v)
+		return nil
+	case virtualdevicecontext.FieldPrimaryIp6ID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPrimaryIp6ID(v)
+		return nil
 	case virtualdevicecontext.FieldStatus:
 		v, ok := value.(string)
 		if !ok {
@@ -77289,6 +82553,12 @@ func (m *VirtualDeviceContextMutation) ClearedFields() []string {
 	if m.FieldCleared(virtualdevicecontext.FieldTenantID) {
 		fields = append(fields, virtualdevicecontext.FieldTenantID)
 	}
+	if m.FieldCleared(virtualdevicecontext.FieldPrimaryIp4ID) {
+		fields = append(fields, virtualdevicecontext.FieldPrimaryIp4ID)
+	}
+	if m.FieldCleared(virtualdevicecontext.FieldPrimaryIp6ID) {
+		fields = append(fields, virtualdevicecontext.FieldPrimaryIp6ID)
+	}
 	return fields
 }
 
@@ -77314,6 +82584,12 @@ func (m *VirtualDeviceContextMutation) ClearField(name string) error {
 		return nil
 	case virtualdevicecontext.FieldTenantID:
 		m.ClearTenantID()
+		return nil
+	case virtualdevicecontext.FieldPrimaryIp4ID:
+		m.ClearPrimaryIp4ID()
+		return nil
+	case virtualdevicecontext.FieldPrimaryIp6ID:
+		m.ClearPrimaryIp6ID()
 		return nil
 	}
 	return fmt.Errorf("unknown VirtualDeviceContext nullable field %s", name)
@@ -77353,6 +82629,12 @@ func (m *VirtualDeviceContextMutation) ResetField(name string) error {
 	case virtualdevicecontext.FieldTenantID:
 		m.ResetTenantID()
 		return nil
+	case virtualdevicecontext.FieldPrimaryIp4ID:
+		m.ResetPrimaryIp4ID()
+		return nil
+	case virtualdevicecontext.FieldPrimaryIp6ID:
+		m.ResetPrimaryIp6ID()
+		return nil
 	case virtualdevicecontext.FieldStatus:
 		m.ResetStatus()
 		return nil
@@ -77362,12 +82644,18 @@ func (m *VirtualDeviceContextMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *VirtualDeviceContextMutation) AddedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 5)
 	if m.device != nil {
 		edges = append(edges, virtualdevicecontext.EdgeDevice)
 	}
 	if m.tenant != nil {
 		edges = append(edges, virtualdevicecontext.EdgeTenant)
+	}
+	if m.primary_ip4 != nil {
+		edges = append(edges, virtualdevicecontext.EdgePrimaryIp4)
+	}
+	if m.primary_ip6 != nil {
+		edges = append(edges, virtualdevicecontext.EdgePrimaryIp6)
 	}
 	if m.interfaces != nil {
 		edges = append(edges, virtualdevicecontext.EdgeInterfaces)
@@ -77387,6 +82675,14 @@ func (m *VirtualDeviceContextMutation) AddedIDs(name string) []ent.Value {
 		if id := m.tenant; id != nil {
 			return []ent.Value{*id}
 		}
+	case virtualdevicecontext.EdgePrimaryIp4:
+		if id := m.primary_ip4; id != nil {
+			return []ent.Value{*id}
+		}
+	case virtualdevicecontext.EdgePrimaryIp6:
+		if id := m.primary_ip6; id != nil {
+			return []ent.Value{*id}
+		}
 	case virtualdevicecontext.EdgeInterfaces:
 		ids := make([]ent.Value, 0, len(m.interfaces))
 		for id := range m.interfaces {
@@ -77399,7 +82695,7 @@ func (m *VirtualDeviceContextMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *VirtualDeviceContextMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 5)
 	if m.removedinterfaces != nil {
 		edges = append(edges, virtualdevicecontext.EdgeInterfaces)
 	}
@@ -77422,12 +82718,18 @@ func (m *VirtualDeviceContextMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *VirtualDeviceContextMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 5)
 	if m.cleareddevice {
 		edges = append(edges, virtualdevicecontext.EdgeDevice)
 	}
 	if m.clearedtenant {
 		edges = append(edges, virtualdevicecontext.EdgeTenant)
+	}
+	if m.clearedprimary_ip4 {
+		edges = append(edges, virtualdevicecontext.EdgePrimaryIp4)
+	}
+	if m.clearedprimary_ip6 {
+		edges = append(edges, virtualdevicecontext.EdgePrimaryIp6)
 	}
 	if m.clearedinterfaces {
 		edges = append(edges, virtualdevicecontext.EdgeInterfaces)
@@ -77443,6 +82745,10 @@ func (m *VirtualDeviceContextMutation) EdgeCleared(name string) bool {
 		return m.cleareddevice
 	case virtualdevicecontext.EdgeTenant:
 		return m.clearedtenant
+	case virtualdevicecontext.EdgePrimaryIp4:
+		return m.clearedprimary_ip4
+	case virtualdevicecontext.EdgePrimaryIp6:
+		return m.clearedprimary_ip6
 	case virtualdevicecontext.EdgeInterfaces:
 		return m.clearedinterfaces
 	}
@@ -77459,6 +82765,12 @@ func (m *VirtualDeviceContextMutation) ClearEdge(name string) error {
 	case virtualdevicecontext.EdgeTenant:
 		m.ClearTenant()
 		return nil
+	case virtualdevicecontext.EdgePrimaryIp4:
+		m.ClearPrimaryIp4()
+		return nil
+	case virtualdevicecontext.EdgePrimaryIp6:
+		m.ClearPrimaryIp6()
+		return nil
 	}
 	return fmt.Errorf("unknown VirtualDeviceContext unique edge %s", name)
 }
@@ -77472,6 +82784,12 @@ func (m *VirtualDeviceContextMutation) ResetEdge(name string) error {
 		return nil
 	case virtualdevicecontext.EdgeTenant:
 		m.ResetTenant()
+		return nil
+	case virtualdevicecontext.EdgePrimaryIp4:
+		m.ResetPrimaryIp4()
+		return nil
+	case virtualdevicecontext.EdgePrimaryIp6:
+		m.ResetPrimaryIp6()
 		return nil
 	case virtualdevicecontext.EdgeInterfaces:
 		m.ResetInterfaces()

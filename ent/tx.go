@@ -48,12 +48,18 @@ type Tx struct {
 	DeviceType *DeviceTypeClient
 	// EventRule is the client for interacting with the EventRule builders.
 	EventRule *EventRuleClient
+	// FHRPGroup is the client for interacting with the FHRPGroup builders.
+	FHRPGroup *FHRPGroupClient
+	// FHRPGroupAssignment is the client for interacting with the FHRPGroupAssignment builders.
+	FHRPGroupAssignment *FHRPGroupAssignmentClient
 	// FrontPort is the client for interacting with the FrontPort builders.
 	FrontPort *FrontPortClient
 	// FrontPortTemplate is the client for interacting with the FrontPortTemplate builders.
 	FrontPortTemplate *FrontPortTemplateClient
 	// Group is the client for interacting with the Group builders.
 	Group *GroupClient
+	// IPAddress is the client for interacting with the IPAddress builders.
+	IPAddress *IPAddressClient
 	// IPRange is the client for interacting with the IPRange builders.
 	IPRange *IPRangeClient
 	// InterfaceTemplate is the client for interacting with the InterfaceTemplate builders.
@@ -124,6 +130,10 @@ type Tx struct {
 	Role *RoleClient
 	// RouteTarget is the client for interacting with the RouteTarget builders.
 	RouteTarget *RouteTargetClient
+	// Service is the client for interacting with the Service builders.
+	Service *ServiceClient
+	// ServiceTemplate is the client for interacting with the ServiceTemplate builders.
+	ServiceTemplate *ServiceTemplateClient
 	// Site is the client for interacting with the Site builders.
 	Site *SiteClient
 	// SiteGroup is the client for interacting with the SiteGroup builders.
@@ -304,9 +314,12 @@ func (tx *Tx) init() {
 	tx.DeviceRole = NewDeviceRoleClient(tx.config)
 	tx.DeviceType = NewDeviceTypeClient(tx.config)
 	tx.EventRule = NewEventRuleClient(tx.config)
+	tx.FHRPGroup = NewFHRPGroupClient(tx.config)
+	tx.FHRPGroupAssignment = NewFHRPGroupAssignmentClient(tx.config)
 	tx.FrontPort = NewFrontPortClient(tx.config)
 	tx.FrontPortTemplate = NewFrontPortTemplateClient(tx.config)
 	tx.Group = NewGroupClient(tx.config)
+	tx.IPAddress = NewIPAddressClient(tx.config)
 	tx.IPRange = NewIPRangeClient(tx.config)
 	tx.InterfaceTemplate = NewInterfaceTemplateClient(tx.config)
 	tx.InventoryItem = NewInventoryItemClient(tx.config)
@@ -342,6 +355,8 @@ func (tx *Tx) init() {
 	tx.Region = NewRegionClient(tx.config)
 	tx.Role = NewRoleClient(tx.config)
 	tx.RouteTarget = NewRouteTargetClient(tx.config)
+	tx.Service = NewServiceClient(tx.config)
+	tx.ServiceTemplate = NewServiceTemplateClient(tx.config)
 	tx.Site = NewSiteClient(tx.config)
 	tx.SiteGroup = NewSiteGroupClient(tx.config)
 	tx.Tag = NewTagClient(tx.config)

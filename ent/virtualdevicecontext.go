@@ -38,6 +38,10 @@ type VirtualDeviceContext struct {
 	Identifier *int `json:"identifier,omitempty"`
 	// TenantID holds the value of the "tenant_id" field.
 	TenantID *int `json:"tenant_id,omitempty"`
+	// PrimaryIp4ID holds the value of the "primary_ip4_id" field.
+	PrimaryIp4ID *int `json:"primary_ip4_id,omitempty"`
+	// PrimaryIp6ID holds the value of the "primary_ip6_id" field.
+	PrimaryIp6ID *int `json:"primary_ip6_id,omitempty"`
 	// Status holds the value of the "status" field.
 	Status       string `json:"status,omitempty"`
 	selectValues sql.SelectValues
@@ -50,7 +54,7 @@ func (*VirtualDeviceContext) scanValues(columns []string) ([]any, error) {
 		switch columns[i] {
 		case virtualdevicecontext.FieldCustomFieldData:
 			values[i] = new([]byte)
-		case virtualdevicecontext.FieldID, virtualdevicecontext.FieldDeviceID, virtualdevicecontext.FieldIdentifier, virtualdevicecontext.FieldTenantID:
+		case virtualdevicecontext.FieldID, virtualdevicecontext.FieldDeviceID, virtualdevicecontext.FieldIdentifier, virtualdevicecontext.FieldTenantID, virtualdevicecontext.FieldPrimaryIp4ID, virtualdevicecontext.FieldPrimaryIp6ID:
 			values[i] = new(sql.NullInt64)
 		case virtualdevicecontext.FieldDescription, virtualdevicecontext.FieldComments, virtualdevicecontext.FieldName, virtualdevicecontext.FieldNameNatural, virtualdevicecontext.FieldStatus:
 			values[i] = new(sql.NullString)
@@ -143,6 +147,20 @@ func (_m *VirtualDeviceContext) assignValues(columns []string, values []any) err
 				_m.TenantID = new(int)
 				*_m.TenantID = int(value.Int64)
 			}
+		case virtualdevicecontext.FieldPrimaryIp4ID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field primary_ip4_id", values[i])
+			} else if value.Valid {
+				_m.PrimaryIp4ID = new(int)
+				*_m.PrimaryIp4ID = int(value.Int64)
+			}
+		case virtualdevicecontext.FieldPrimaryIp6ID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field primary_ip6_id", values[i])
+			} else if value.Valid {
+				_m.PrimaryIp6ID = new(int)
+				*_m.PrimaryIp6ID = int(value.Int64)
+			}
 		case virtualdevicecontext.FieldStatus:
 			if value, ok := values[i].(*sql.NullString); !ok {
 				return fmt.Errorf("unexpected type %T for field status", values[i])
@@ -213,6 +231,16 @@ func (_m *VirtualDeviceContext) String() string {
 	builder.WriteString(", ")
 	if v := _m.TenantID; v != nil {
 		builder.WriteString("tenant_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.PrimaryIp4ID; v != nil {
+		builder.WriteString("primary_ip4_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.PrimaryIp6ID; v != nil {
+		builder.WriteString("primary_ip6_id=")
 		builder.WriteString(fmt.Sprintf("%v", *v))
 	}
 	builder.WriteString(", ")

@@ -11,6 +11,7 @@ import (
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/device"
 	"github.com/inventory/inventory/ent/deviceinterface"
+	"github.com/inventory/inventory/ent/ipaddress"
 	"github.com/inventory/inventory/ent/tenant"
 	"github.com/inventory/inventory/ent/virtualdevicecontext"
 )
@@ -30,7 +31,9 @@ func (_c *VirtualDeviceContextCreate) Mutation() *VirtualDeviceContextMutation {
 
 // Save creates the VirtualDeviceContext in the database.
 func (_c *VirtualDeviceContextCreate) Save(ctx context.Context) (*VirtualDeviceContext, error) {
-	_c.defaults()
+	if err := _c.defaults(); err != nil {
+		return nil, err
+	}
 	return withHooks(ctx, _c.sqlSave, _c.mutation, _c.hooks)
 }
 
@@ -57,12 +60,18 @@ func (_c *VirtualDeviceContextCreate) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_c *VirtualDeviceContextCreate) defaults() {
+func (_c *VirtualDeviceContextCreate) defaults() error {
 	if _, ok := _c.mutation.Created(); !ok {
+		if virtualdevicecontext.DefaultCreated == nil {
+			return fmt.Errorf("ent: uninitialized virtualdevicecontext.DefaultCreated (forgotten import ent/runtime?)")
+		}
 		v := virtualdevicecontext.DefaultCreated()
 		_c.mutation.SetCreated(v)
 	}
 	if _, ok := _c.mutation.LastUpdated(); !ok {
+		if virtualdevicecontext.DefaultLastUpdated == nil {
+			return fmt.Errorf("ent: uninitialized virtualdevicecontext.DefaultLastUpdated (forgotten import ent/runtime?)")
+		}
 		v := virtualdevicecontext.DefaultLastUpdated()
 		_c.mutation.SetLastUpdated(v)
 	}
@@ -82,6 +91,7 @@ func (_c *VirtualDeviceContextCreate) defaults() {
 		v := virtualdevicecontext.DefaultNameNatural
 		_c.mutation.SetNameNatural(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -224,6 +234,40 @@ func (_c *VirtualDeviceContextCreate) createSpec() (*VirtualDeviceContext, *sqlg
 			edge.Target.Nodes = append(edge.Target.Nodes, k)
 		}
 		_node.TenantID = &nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.PrimaryIp4IDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   virtualdevicecontext.PrimaryIp4Table,
+			Columns: []string{virtualdevicecontext.PrimaryIp4Column},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(ipaddress.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.PrimaryIp4ID = &nodes[0]
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.PrimaryIp6IDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   virtualdevicecontext.PrimaryIp6Table,
+			Columns: []string{virtualdevicecontext.PrimaryIp6Column},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(ipaddress.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_node.PrimaryIp6ID = &nodes[0]
 		_spec.Edges = append(_spec.Edges, edge)
 	}
 	if nodes := _c.mutation.InterfacesIDs(); len(nodes) > 0 {

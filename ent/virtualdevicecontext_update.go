@@ -12,6 +12,7 @@ import (
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/device"
 	"github.com/inventory/inventory/ent/deviceinterface"
+	"github.com/inventory/inventory/ent/ipaddress"
 	"github.com/inventory/inventory/ent/predicate"
 	"github.com/inventory/inventory/ent/tenant"
 	"github.com/inventory/inventory/ent/virtualdevicecontext"
@@ -48,6 +49,18 @@ func (_u *VirtualDeviceContextUpdate) ClearTenant() *VirtualDeviceContextUpdate 
 	return _u
 }
 
+// ClearPrimaryIp4 clears the "primary_ip4" edge to the IPAddress entity.
+func (_u *VirtualDeviceContextUpdate) ClearPrimaryIp4() *VirtualDeviceContextUpdate {
+	_u.mutation.ClearPrimaryIp4()
+	return _u
+}
+
+// ClearPrimaryIp6 clears the "primary_ip6" edge to the IPAddress entity.
+func (_u *VirtualDeviceContextUpdate) ClearPrimaryIp6() *VirtualDeviceContextUpdate {
+	_u.mutation.ClearPrimaryIp6()
+	return _u
+}
+
 // ClearInterfaces clears all "interfaces" edges to the DeviceInterface entity.
 func (_u *VirtualDeviceContextUpdate) ClearInterfaces() *VirtualDeviceContextUpdate {
 	_u.mutation.ClearInterfaces()
@@ -71,7 +84,9 @@ func (_u *VirtualDeviceContextUpdate) RemoveInterfaces(v ...*DeviceInterface) *V
 
 // Save executes the query and returns the number of nodes affected by the update operation.
 func (_u *VirtualDeviceContextUpdate) Save(ctx context.Context) (int, error) {
-	_u.defaults()
+	if err := _u.defaults(); err != nil {
+		return 0, err
+	}
 	return withHooks(ctx, _u.sqlSave, _u.mutation, _u.hooks)
 }
 
@@ -98,11 +113,15 @@ func (_u *VirtualDeviceContextUpdate) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_u *VirtualDeviceContextUpdate) defaults() {
+func (_u *VirtualDeviceContextUpdate) defaults() error {
 	if _, ok := _u.mutation.LastUpdated(); !ok && !_u.mutation.LastUpdatedCleared() {
+		if virtualdevicecontext.UpdateDefaultLastUpdated == nil {
+			return fmt.Errorf("ent: uninitialized virtualdevicecontext.UpdateDefaultLastUpdated (forgotten import ent/runtime?)")
+		}
 		v := virtualdevicecontext.UpdateDefaultLastUpdated()
 		_u.mutation.SetLastUpdated(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -239,6 +258,64 @@ func (_u *VirtualDeviceContextUpdate) sqlSave(ctx context.Context) (_node int, e
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.PrimaryIp4Cleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   virtualdevicecontext.PrimaryIp4Table,
+			Columns: []string{virtualdevicecontext.PrimaryIp4Column},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(ipaddress.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.PrimaryIp4IDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   virtualdevicecontext.PrimaryIp4Table,
+			Columns: []string{virtualdevicecontext.PrimaryIp4Column},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(ipaddress.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.PrimaryIp6Cleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   virtualdevicecontext.PrimaryIp6Table,
+			Columns: []string{virtualdevicecontext.PrimaryIp6Column},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(ipaddress.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.PrimaryIp6IDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   virtualdevicecontext.PrimaryIp6Table,
+			Columns: []string{virtualdevicecontext.PrimaryIp6Column},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(ipaddress.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _u.mutation.InterfacesCleared() {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2M,
@@ -322,6 +399,18 @@ func (_u *VirtualDeviceContextUpdateOne) ClearTenant() *VirtualDeviceContextUpda
 	return _u
 }
 
+// ClearPrimaryIp4 clears the "primary_ip4" edge to the IPAddress entity.
+func (_u *VirtualDeviceContextUpdateOne) ClearPrimaryIp4() *VirtualDeviceContextUpdateOne {
+	_u.mutation.ClearPrimaryIp4()
+	return _u
+}
+
+// ClearPrimaryIp6 clears the "primary_ip6" edge to the IPAddress entity.
+func (_u *VirtualDeviceContextUpdateOne) ClearPrimaryIp6() *VirtualDeviceContextUpdateOne {
+	_u.mutation.ClearPrimaryIp6()
+	return _u
+}
+
 // ClearInterfaces clears all "interfaces" edges to the DeviceInterface entity.
 func (_u *VirtualDeviceContextUpdateOne) ClearInterfaces() *VirtualDeviceContextUpdateOne {
 	_u.mutation.ClearInterfaces()
@@ -358,7 +447,9 @@ func (_u *VirtualDeviceContextUpdateOne) Select(field string, fields ...string) 
 
 // Save executes the query and returns the updated VirtualDeviceContext entity.
 func (_u *VirtualDeviceContextUpdateOne) Save(ctx context.Context) (*VirtualDeviceContext, error) {
-	_u.defaults()
+	if err := _u.defaults(); err != nil {
+		return nil, err
+	}
 	return withHooks(ctx, _u.sqlSave, _u.mutation, _u.hooks)
 }
 
@@ -385,11 +476,15 @@ func (_u *VirtualDeviceContextUpdateOne) ExecX(ctx context.Context) {
 }
 
 // defaults sets the default values of the builder before save.
-func (_u *VirtualDeviceContextUpdateOne) defaults() {
+func (_u *VirtualDeviceContextUpdateOne) defaults() error {
 	if _, ok := _u.mutation.LastUpdated(); !ok && !_u.mutation.LastUpdatedCleared() {
+		if virtualdevicecontext.UpdateDefaultLastUpdated == nil {
+			return fmt.Errorf("ent: uninitialized virtualdevicecontext.UpdateDefaultLastUpdated (forgotten import ent/runtime?)")
+		}
 		v := virtualdevicecontext.UpdateDefaultLastUpdated()
 		_u.mutation.SetLastUpdated(v)
 	}
+	return nil
 }
 
 // check runs all checks and user-defined validators on the builder.
@@ -536,6 +631,64 @@ func (_u *VirtualDeviceContextUpdateOne) sqlSave(ctx context.Context) (_node *Vi
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(tenant.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.PrimaryIp4Cleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   virtualdevicecontext.PrimaryIp4Table,
+			Columns: []string{virtualdevicecontext.PrimaryIp4Column},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(ipaddress.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.PrimaryIp4IDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   virtualdevicecontext.PrimaryIp4Table,
+			Columns: []string{virtualdevicecontext.PrimaryIp4Column},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(ipaddress.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.PrimaryIp6Cleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   virtualdevicecontext.PrimaryIp6Table,
+			Columns: []string{virtualdevicecontext.PrimaryIp6Column},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(ipaddress.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.PrimaryIp6IDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   virtualdevicecontext.PrimaryIp6Table,
+			Columns: []string{virtualdevicecontext.PrimaryIp6Column},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(ipaddress.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

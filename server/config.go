@@ -1,6 +1,7 @@
 package server
 
 import (
+	"github.com/inventory/inventory/ent/schema/api"
 	"github.com/inventory/inventory/server/auth"
 	"github.com/inventory/inventory/webhooks"
 )
@@ -41,6 +42,15 @@ type Config struct {
 	// Webhooks are the delivery settings (allow-list, attempts, backoff,
 	// timeout, poll interval).
 	Webhooks webhooks.Config
+	// EnforceGlobalUnique refuses duplicate IP addresses in the global
+	// table (ENFORCE_GLOBAL_UNIQUE); VRFs decide for themselves.
+	EnforceGlobalUnique bool
+}
+
+// settings are the parameters the model rules read from each request's
+// context (api.SettingsFrom).
+func (c Config) settings() api.Settings {
+	return api.Settings{EnforceGlobalUnique: c.EnforceGlobalUnique}
 }
 
 // Defaults returns NetBox's defaults.
@@ -57,5 +67,7 @@ func Defaults() Config {
 		ChangelogRetention: 90,
 		Version:            "4.6.0",
 		Webhooks:           webhooks.Defaults(),
+		// NetBox's default ENFORCE_GLOBAL_UNIQUE.
+		EnforceGlobalUnique: api.DefaultSettings().EnforceGlobalUnique,
 	}
 }

@@ -204,9 +204,10 @@ func (w *world) ensure(t *testing.T, ct string, n int) int {
 // not collide on it.
 func (w *world) freshUnique(t *testing.T, d *resource.Descriptor, p map[string]any) map[string]any {
 	t.Helper()
+	fresh := freshFKs(d)
 	for name := range p {
 		f := d.Field(name)
-		if f == nil || f.Kind != resource.KindFK || !f.Unique {
+		if f == nil || f.Kind != resource.KindFK || !f.Unique && !fresh[name] {
 			continue
 		}
 		td := resource.ByContentType(f.Target)
@@ -224,6 +225,29 @@ func (w *world) freshUnique(t *testing.T, d *resource.Descriptor, p map[string]a
 		p[name] = r.Object()["id"]
 	}
 	return p
+}
+
+// freshFKs are the FK fields of unique-together sets that vary leaves
+// alone entirely (an FHRP group assignment's interface and group): each
+// aspect needs objects of its own for them, as for a unique FK.
+func freshFKs(d *resource.Descriptor) map[string]bool {
+	out := map[string]bool{}
+	for _, u := range d.Unique {
+		varied := false
+		var fks []string
+		for _, name := range u.Fields {
+			switch f := d.Field(name); f.Kind {
+			case resource.KindString, resource.KindSlug, resource.KindInt, "username":
+				varied = varied || len(f.Choices) == 0
+			case resource.KindFK:
+				fks = append(fks, name)
+			}
+		}
+		if !varied && len(fks) > 0 {
+			out[fks[0]] = true
+		}
+	}
+	return out
 }
 
 func (w *world) remember(ct string, n, id int) {
@@ -1768,7 +1792,8 @@ func conformCustomFields(t *testing.T, e *servertest.Env, d *resource.Descriptor
 // hashing is slow on purpose) are dropped.
 func variant(d *resource.Descriptor, p map[string]any, k int) map[string]any {
 	out := vary(d, p, k)
-	if reflect.DeepEqual(out, p) {
+	// Fresh objects for FKs (freshUnique) make it distinct too.
+	if reflect.DeepEqual(out, p) && len(freshFKs(d)) == 0 {
 		panic("variant did not change the payload")
 	}
 	return out

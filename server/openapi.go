@@ -564,16 +564,18 @@ func (b *oasBuilder) stringish(f *resource.Field) *openapi3.Schema {
 func (b *oasBuilder) readField(f *resource.Field) *openapi3.SchemaRef {
 	switch f.Kind {
 	case resource.KindFK:
-		r := oasRef("Brief" + f.TargetModel().Type)
+		r := oasRef(b.relatedSchema(f))
 		if f.Nullable {
 			return oasNullableRef(r, f.ReadOnly)
 		}
 		return r
+	case resource.KindCoalesce:
+		return oasNullableRef(oasRef("Brief"+f.TargetModel().Type), true)
 	case resource.KindM2M, resource.KindReverse:
 		if f.Full {
 			return oasVal(oasArrayOf(oasRef(f.TargetModel().Type)))
 		}
-		return oasVal(oasArrayOf(oasRef("Brief" + f.TargetModel().Type)))
+		return oasVal(oasArrayOf(oasRef(b.relatedSchema(f))))
 	case resource.KindTags:
 		return oasVal(oasArrayOf(oasRef("NestedTag")))
 	case resource.KindCustomFields:
@@ -993,4 +995,25 @@ func oasOperationID(e *special, op api.Op) string {
 	}
 	id := strings.Join(append(parts, verb), "_")
 	return strings.NewReplacer("-", "_", "/", "_").Replace(id)
+}
+
+// relatedSchema names the schema of the objects a relation renders: the
+// target's brief form, or its own form (Nested<Type>, NetBox's
+// hand-written nested serializer) when the relation declares one.
+func (b *oasBuilder) relatedSchema(f *resource.Field) string {
+	t := f.TargetModel()
+	form := f.RelatedForm()
+	if len(f.Nested) == 0 {
+		return "Brief" + t.Type
+	}
+	name := "Nested" + t.Type
+	if _, done := b.schemas[name]; !done {
+		s := oasObject(map[string]*openapi3.SchemaRef{})
+		b.schemas[name] = oasVal(s) // before the fields: a form may refer to itself
+		for _, tf := range form {
+			s.Properties[tf.Name] = b.readField(tf)
+			s.Required = append(s.Required, tf.Name)
+		}
+	}
+	return name
 }

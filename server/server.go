@@ -12,6 +12,7 @@ import (
 
 	"github.com/inventory/inventory/ent/db"
 	"github.com/inventory/inventory/ent/resource"
+	"github.com/inventory/inventory/ent/schema/api"
 	"github.com/inventory/inventory/webhooks"
 )
 
@@ -132,6 +133,7 @@ func (s *Server) requestContext(c *gin.Context) {
 		c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, s.cfg.MaxBodyBytes)
 	}
 	ctx := context.WithValue(c.Request.Context(), requestIDKey{}, id)
+	ctx = api.WithSettings(ctx, s.cfg.settings())
 	c.Request = c.Request.WithContext(ctx)
 	c.Next()
 }

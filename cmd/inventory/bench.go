@@ -42,6 +42,8 @@ type benchOptions struct {
 	cpuProfile string
 	bulkMax    int
 	keep       bool
+	// ipAddresses to seed (bench_ipaddr.go).
+	ipAddresses int
 }
 
 // bench seeds a fresh database, serves it on loopback in this process and
@@ -66,6 +68,7 @@ func bench(args []string) error {
 	fs.StringVar(&o.only, "scenarios", os.Getenv("INVENTORY_BENCH_SCENARIOS"), "comma-separated substrings: run only the scenarios whose name contains one (env INVENTORY_BENCH_SCENARIOS)")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", os.Getenv("INVENTORY_BENCH_CPUPROFILE"), "write a CPU profile of the load phase (not the seeding) to this file (env INVENTORY_BENCH_CPUPROFILE)")
 	fs.IntVar(&o.bulkMax, "bulk-requests", envInt("INVENTORY_BENCH_BULK_REQUESTS", 10), "at most this many requests per bulk write scenario (env INVENTORY_BENCH_BULK_REQUESTS)")
+	fs.IntVar(&o.ipAddresses, "ip-addresses", envInt("INVENTORY_BENCH_IP_ADDRESSES", 100000), "IP addresses to seed, spread over sixteen /16s (env INVENTORY_BENCH_IP_ADDRESSES)")
 	fs.BoolVar(&o.keep, "keep", false, "keep the seeded database after the run (its location is printed) for a closer look")
 	if err := fs.Parse(args); err != nil {
 		return err

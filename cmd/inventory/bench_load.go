@@ -260,6 +260,7 @@ func (l *loader) scenarios(s *benchSeed) []*benchScenario {
 			return bulkPatch(rng, n, model, s.sites)
 		}})
 	}
+	out = append(out, l.ipScenarios(s)...)
 	if s.deviceType != 0 {
 		out = append(out, &benchScenario{name: fmt.Sprintf("create 100 devices (%d+2 templates)", benchTemplates), clients: 1,
 			maxReqs: l.o.bulkMax, next: func(_ *rand.Rand, _ int64) benchReq { return l.deviceCreate(s) }})

@@ -25,7 +25,8 @@ type benchSeed struct {
 	// devices: a role and a device type with benchTemplates interface
 	// templates, for the device-create scenario (0 when not seeded).
 	deviceRole, deviceType int
-	interfaces             int // interfaces seeded on the devices
+	interfaces             int   // interfaces seeded on the devices
+	ipAddresses            []int // bench_ipaddr.go
 }
 
 // benchTemplates is the number of interface templates of the benchmark's
@@ -103,6 +104,9 @@ func seedBench(ctx context.Context, d *db.DB, o *benchOptions) (*benchSeed, erro
 	if s.hasPrefix {
 		types = append(types, "ipam.prefix")
 	}
+	if resource.ByContentType("ipam.ipaddress") != nil {
+		types = append(types, "ipam.ipaddress")
+	}
 	if _, err := create("extras.customfield", 1, func(int) resource.Input {
 		return jsonInput("name", benchCF, "type", "text", "object_types", types)
 	}); err != nil {
@@ -161,6 +165,9 @@ func seedBench(ctx context.Context, d *db.DB, o *benchOptions) (*benchSeed, erro
 		}); err != nil {
 			return nil, err
 		}
+	}
+	if s.ipAddresses, err = benchIPAddresses(create, o.ipAddresses, tags, cf); err != nil {
+		return nil, err
 	}
 	el := time.Since(start)
 	fmt.Printf("seeded:    %7d objects in total in %.1fs (not part of the results)\n\n", total, el.Seconds())

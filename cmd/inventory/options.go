@@ -69,6 +69,7 @@ func newOptions(name string) (*options, *flag.FlagSet) {
 	fs.IntVar(&o.cfg.MaxPageSize, "max-page-size", envInt("INVENTORY_MAX_PAGE_SIZE", o.cfg.MaxPageSize), "MAX_PAGE_SIZE: largest page; 0 removes the cap")
 	fs.BoolVar(&o.cfg.StrictFiltering, "strict-filtering", envBool("INVENTORY_STRICT_FILTERING", o.cfg.StrictFiltering), "STRICT_FILTERING: unknown filter parameters are a 400")
 	fs.BoolVar(&o.cfg.LoginRequired, "login-required", envBool("INVENTORY_LOGIN_REQUIRED", o.cfg.LoginRequired), "LOGIN_REQUIRED: refuse anonymous requests")
+	fs.BoolVar(&o.cfg.EnforceGlobalUnique, "enforce-global-unique", envBool("INVENTORY_ENFORCE_GLOBAL_UNIQUE", o.cfg.EnforceGlobalUnique), "ENFORCE_GLOBAL_UNIQUE: refuse duplicate IP addresses outside VRFs")
 	fs.IntVar(&o.cfg.ChangelogRetention, "changelog-retention", envInt("INVENTORY_CHANGELOG_RETENTION", o.cfg.ChangelogRetention), "CHANGELOG_RETENTION: days to keep change records; 0 keeps them forever")
 	fs.StringVar(&o.exempt, "exempt-view-permissions", os.Getenv("INVENTORY_EXEMPT_VIEW_PERMISSIONS"), `EXEMPT_VIEW_PERMISSIONS: comma-separated app.model list, or "*"`)
 	fs.StringVar(&o.ipHeaders, "http-client-ip-headers", os.Getenv("INVENTORY_HTTP_CLIENT_IP_HEADERS"), "HTTP_CLIENT_IP_HEADERS: comma-separated headers carrying the client address (default: the peer address)")
@@ -97,6 +98,7 @@ type fileConfig struct {
 	MaxPageSize           *int              `json:"MAX_PAGE_SIZE"`
 	StrictFiltering       *bool             `json:"STRICT_FILTERING"`
 	LoginRequired         *bool             `json:"LOGIN_REQUIRED"`
+	EnforceGlobalUnique   *bool             `json:"ENFORCE_GLOBAL_UNIQUE"`
 	ChangelogRetention    *int              `json:"CHANGELOG_RETENTION"`
 	ExemptViewPermissions []string          `json:"EXEMPT_VIEW_PERMISSIONS"`
 	HTTPClientIPHeaders   []string          `json:"HTTP_CLIENT_IP_HEADERS"`
@@ -132,6 +134,9 @@ func (o *options) parse(fs *flag.FlagSet, args []string) error {
 		}
 		if fc.LoginRequired != nil && !set["login-required"] && os.Getenv("INVENTORY_LOGIN_REQUIRED") == "" {
 			o.cfg.LoginRequired = *fc.LoginRequired
+		}
+		if fc.EnforceGlobalUnique != nil && !set["enforce-global-unique"] && os.Getenv("INVENTORY_ENFORCE_GLOBAL_UNIQUE") == "" {
+			o.cfg.EnforceGlobalUnique = *fc.EnforceGlobalUnique
 		}
 		if fc.ChangelogRetention != nil && !set["changelog-retention"] && os.Getenv("INVENTORY_CHANGELOG_RETENTION") == "" {
 			o.cfg.ChangelogRetention = *fc.ChangelogRetention

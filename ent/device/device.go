@@ -67,6 +67,12 @@ const (
 	FieldLocalContextData = "local_context_data"
 	// FieldVirtualChassisID holds the string denoting the virtual_chassis_id field in the database.
 	FieldVirtualChassisID = "virtual_chassis_id"
+	// FieldPrimaryIp4ID holds the string denoting the primary_ip4_id field in the database.
+	FieldPrimaryIp4ID = "primary_ip4_id"
+	// FieldPrimaryIp6ID holds the string denoting the primary_ip6_id field in the database.
+	FieldPrimaryIp6ID = "primary_ip6_id"
+	// FieldOobIPID holds the string denoting the oob_ip_id field in the database.
+	FieldOobIPID = "oob_ip_id"
 	// FieldConfigContext holds the string denoting the config_context field in the database.
 	FieldConfigContext = "config_context"
 	// FieldTypeDisplay holds the string denoting the _type_display field in the database.
@@ -89,6 +95,12 @@ const (
 	EdgeRack = "rack"
 	// EdgeVirtualChassis holds the string denoting the virtual_chassis edge name in mutations.
 	EdgeVirtualChassis = "virtual_chassis"
+	// EdgePrimaryIp4 holds the string denoting the primary_ip4 edge name in mutations.
+	EdgePrimaryIp4 = "primary_ip4"
+	// EdgePrimaryIp6 holds the string denoting the primary_ip6 edge name in mutations.
+	EdgePrimaryIp6 = "primary_ip6"
+	// EdgeOobIP holds the string denoting the oob_ip edge name in mutations.
+	EdgeOobIP = "oob_ip"
 	// Table holds the table name of the device in the database.
 	Table = "dcim_device"
 	// DeviceTypeTable is the table that holds the device_type relation/edge.
@@ -147,6 +159,27 @@ const (
 	VirtualChassisInverseTable = "dcim_virtualchassis"
 	// VirtualChassisColumn is the table column denoting the virtual_chassis relation/edge.
 	VirtualChassisColumn = "virtual_chassis_id"
+	// PrimaryIp4Table is the table that holds the primary_ip4 relation/edge.
+	PrimaryIp4Table = "dcim_device"
+	// PrimaryIp4InverseTable is the table name for the IPAddress entity.
+	// It exists in this package in order to avoid circular dependency with the "ipaddress" package.
+	PrimaryIp4InverseTable = "ipam_ipaddress"
+	// PrimaryIp4Column is the table column denoting the primary_ip4 relation/edge.
+	PrimaryIp4Column = "primary_ip4_id"
+	// PrimaryIp6Table is the table that holds the primary_ip6 relation/edge.
+	PrimaryIp6Table = "dcim_device"
+	// PrimaryIp6InverseTable is the table name for the IPAddress entity.
+	// It exists in this package in order to avoid circular dependency with the "ipaddress" package.
+	PrimaryIp6InverseTable = "ipam_ipaddress"
+	// PrimaryIp6Column is the table column denoting the primary_ip6 relation/edge.
+	PrimaryIp6Column = "primary_ip6_id"
+	// OobIPTable is the table that holds the oob_ip relation/edge.
+	OobIPTable = "dcim_device"
+	// OobIPInverseTable is the table name for the IPAddress entity.
+	// It exists in this package in order to avoid circular dependency with the "ipaddress" package.
+	OobIPInverseTable = "ipam_ipaddress"
+	// OobIPColumn is the table column denoting the oob_ip relation/edge.
+	OobIPColumn = "oob_ip_id"
 )
 
 // Columns holds all SQL columns for device fields.
@@ -178,6 +211,9 @@ var Columns = []string{
 	FieldVcPriority,
 	FieldLocalContextData,
 	FieldVirtualChassisID,
+	FieldPrimaryIp4ID,
+	FieldPrimaryIp6ID,
+	FieldOobIPID,
 	FieldConfigContext,
 	FieldTypeDisplay,
 	FieldVcName,
@@ -199,7 +235,7 @@ func ValidColumn(column string) bool {
 //
 //	import _ "github.com/inventory/inventory/ent/runtime"
 var (
-	Hooks [2]ent.Hook
+	Hooks [3]ent.Hook
 	// DefaultCreated holds the default value on creation for the "created" field.
 	DefaultCreated func() time.Time
 	// DefaultLastUpdated holds the default value on creation for the "last_updated" field.
@@ -370,6 +406,21 @@ func ByVirtualChassisID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldVirtualChassisID, opts...).ToFunc()
 }
 
+// ByPrimaryIp4ID orders the results by the primary_ip4_id field.
+func ByPrimaryIp4ID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldPrimaryIp4ID, opts...).ToFunc()
+}
+
+// ByPrimaryIp6ID orders the results by the primary_ip6_id field.
+func ByPrimaryIp6ID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldPrimaryIp6ID, opts...).ToFunc()
+}
+
+// ByOobIPID orders the results by the oob_ip_id field.
+func ByOobIPID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldOobIPID, opts...).ToFunc()
+}
+
 // ByTypeDisplay orders the results by the _type_display field.
 func ByTypeDisplay(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldTypeDisplay, opts...).ToFunc()
@@ -435,6 +486,27 @@ func ByVirtualChassisField(field string, opts ...sql.OrderTermOption) OrderOptio
 		sqlgraph.OrderByNeighborTerms(s, newVirtualChassisStep(), sql.OrderByField(field, opts...))
 	}
 }
+
+// ByPrimaryIp4Field orders the results by primary_ip4 field.
+func ByPrimaryIp4Field(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newPrimaryIp4Step(), sql.OrderByField(field, opts...))
+	}
+}
+
+// ByPrimaryIp6Field orders the results by primary_ip6 field.
+func ByPrimaryIp6Field(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newPrimaryIp6Step(), sql.OrderByField(field, opts...))
+	}
+}
+
+// ByOobIPField orders the results by oob_ip field.
+func ByOobIPField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newOobIPStep(), sql.OrderByField(field, opts...))
+	}
+}
 func newDeviceTypeStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -489,5 +561,26 @@ func newVirtualChassisStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(VirtualChassisInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.M2O, false, VirtualChassisTable, VirtualChassisColumn),
+	)
+}
+func newPrimaryIp4Step() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(PrimaryIp4InverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, false, PrimaryIp4Table, PrimaryIp4Column),
+	)
+}
+func newPrimaryIp6Step() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(PrimaryIp6InverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, false, PrimaryIp6Table, PrimaryIp6Column),
+	)
+}
+func newOobIPStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(OobIPInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, false, OobIPTable, OobIPColumn),
 	)
 }

@@ -175,6 +175,21 @@ func VirtualChassisID(v int) predicate.Device {
 	return predicate.Device(sql.FieldEQ(FieldVirtualChassisID, v))
 }
 
+// PrimaryIp4ID applies equality check predicate on the "primary_ip4_id" field. It's identical to PrimaryIp4IDEQ.
+func PrimaryIp4ID(v int) predicate.Device {
+	return predicate.Device(sql.FieldEQ(FieldPrimaryIp4ID, v))
+}
+
+// PrimaryIp6ID applies equality check predicate on the "primary_ip6_id" field. It's identical to PrimaryIp6IDEQ.
+func PrimaryIp6ID(v int) predicate.Device {
+	return predicate.Device(sql.FieldEQ(FieldPrimaryIp6ID, v))
+}
+
+// OobIPID applies equality check predicate on the "oob_ip_id" field. It's identical to OobIPIDEQ.
+func OobIPID(v int) predicate.Device {
+	return predicate.Device(sql.FieldEQ(FieldOobIPID, v))
+}
+
 // TypeDisplay applies equality check predicate on the "_type_display" field. It's identical to TypeDisplayEQ.
 func TypeDisplay(v string) predicate.Device {
 	return predicate.Device(sql.FieldEQ(FieldTypeDisplay, v))
@@ -1370,6 +1385,96 @@ func VirtualChassisIDNotNil() predicate.Device {
 	return predicate.Device(sql.FieldNotNull(FieldVirtualChassisID))
 }
 
+// PrimaryIp4IDEQ applies the EQ predicate on the "primary_ip4_id" field.
+func PrimaryIp4IDEQ(v int) predicate.Device {
+	return predicate.Device(sql.FieldEQ(FieldPrimaryIp4ID, v))
+}
+
+// PrimaryIp4IDNEQ applies the NEQ predicate on the "primary_ip4_id" field.
+func PrimaryIp4IDNEQ(v int) predicate.Device {
+	return predicate.Device(sql.FieldNEQ(FieldPrimaryIp4ID, v))
+}
+
+// PrimaryIp4IDIn applies the In predicate on the "primary_ip4_id" field.
+func PrimaryIp4IDIn(vs ...int) predicate.Device {
+	return predicate.Device(sql.FieldIn(FieldPrimaryIp4ID, vs...))
+}
+
+// PrimaryIp4IDNotIn applies the NotIn predicate on the "primary_ip4_id" field.
+func PrimaryIp4IDNotIn(vs ...int) predicate.Device {
+	return predicate.Device(sql.FieldNotIn(FieldPrimaryIp4ID, vs...))
+}
+
+// PrimaryIp4IDIsNil applies the IsNil predicate on the "primary_ip4_id" field.
+func PrimaryIp4IDIsNil() predicate.Device {
+	return predicate.Device(sql.FieldIsNull(FieldPrimaryIp4ID))
+}
+
+// PrimaryIp4IDNotNil applies the NotNil predicate on the "primary_ip4_id" field.
+func PrimaryIp4IDNotNil() predicate.Device {
+	return predicate.Device(sql.FieldNotNull(FieldPrimaryIp4ID))
+}
+
+// PrimaryIp6IDEQ applies the EQ predicate on the "primary_ip6_id" field.
+func PrimaryIp6IDEQ(v int) predicate.Device {
+	return predicate.Device(sql.FieldEQ(FieldPrimaryIp6ID, v))
+}
+
+// PrimaryIp6IDNEQ applies the NEQ predicate on the "primary_ip6_id" field.
+func PrimaryIp6IDNEQ(v int) predicate.Device {
+	return predicate.Device(sql.FieldNEQ(FieldPrimaryIp6ID, v))
+}
+
+// PrimaryIp6IDIn applies the In predicate on the "primary_ip6_id" field.
+func PrimaryIp6IDIn(vs ...int) predicate.Device {
+	return predicate.Device(sql.FieldIn(FieldPrimaryIp6ID, vs...))
+}
+
+// PrimaryIp6IDNotIn applies the NotIn predicate on the "primary_ip6_id" field.
+func PrimaryIp6IDNotIn(vs ...int) predicate.Device {
+	return predicate.Device(sql.FieldNotIn(FieldPrimaryIp6ID, vs...))
+}
+
+// PrimaryIp6IDIsNil applies the IsNil predicate on the "primary_ip6_id" field.
+func PrimaryIp6IDIsNil() predicate.Device {
+	return predicate.Device(sql.FieldIsNull(FieldPrimaryIp6ID))
+}
+
+// PrimaryIp6IDNotNil applies the NotNil predicate on the "primary_ip6_id" field.
+func PrimaryIp6IDNotNil() predicate.Device {
+	return predicate.Device(sql.FieldNotNull(FieldPrimaryIp6ID))
+}
+
+// OobIPIDEQ applies the EQ predicate on the "oob_ip_id" field.
+func OobIPIDEQ(v int) predicate.Device {
+	return predicate.Device(sql.FieldEQ(FieldOobIPID, v))
+}
+
+// OobIPIDNEQ applies the NEQ predicate on the "oob_ip_id" field.
+func OobIPIDNEQ(v int) predicate.Device {
+	return predicate.Device(sql.FieldNEQ(FieldOobIPID, v))
+}
+
+// OobIPIDIn applies the In predicate on the "oob_ip_id" field.
+func OobIPIDIn(vs ...int) predicate.Device {
+	return predicate.Device(sql.FieldIn(FieldOobIPID, vs...))
+}
+
+// OobIPIDNotIn applies the NotIn predicate on the "oob_ip_id" field.
+func OobIPIDNotIn(vs ...int) predicate.Device {
+	return predicate.Device(sql.FieldNotIn(FieldOobIPID, vs...))
+}
+
+// OobIPIDIsNil applies the IsNil predicate on the "oob_ip_id" field.
+func OobIPIDIsNil() predicate.Device {
+	return predicate.Device(sql.FieldIsNull(FieldOobIPID))
+}
+
+// OobIPIDNotNil applies the NotNil predicate on the "oob_ip_id" field.
+func OobIPIDNotNil() predicate.Device {
+	return predicate.Device(sql.FieldNotNull(FieldOobIPID))
+}
+
 // ConfigContextIsNil applies the IsNil predicate on the "config_context" field.
 func ConfigContextIsNil() predicate.Device {
 	return predicate.Device(sql.FieldIsNull(FieldConfigContext))
@@ -1696,6 +1801,75 @@ func HasVirtualChassis() predicate.Device {
 func HasVirtualChassisWith(preds ...predicate.VirtualChassis) predicate.Device {
 	return predicate.Device(func(s *sql.Selector) {
 		step := newVirtualChassisStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasPrimaryIp4 applies the HasEdge predicate on the "primary_ip4" edge.
+func HasPrimaryIp4() predicate.Device {
+	return predicate.Device(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, PrimaryIp4Table, PrimaryIp4Column),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasPrimaryIp4With applies the HasEdge predicate on the "primary_ip4" edge with a given conditions (other predicates).
+func HasPrimaryIp4With(preds ...predicate.IPAddress) predicate.Device {
+	return predicate.Device(func(s *sql.Selector) {
+		step := newPrimaryIp4Step()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasPrimaryIp6 applies the HasEdge predicate on the "primary_ip6" edge.
+func HasPrimaryIp6() predicate.Device {
+	return predicate.Device(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, PrimaryIp6Table, PrimaryIp6Column),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasPrimaryIp6With applies the HasEdge predicate on the "primary_ip6" edge with a given conditions (other predicates).
+func HasPrimaryIp6With(preds ...predicate.IPAddress) predicate.Device {
+	return predicate.Device(func(s *sql.Selector) {
+		step := newPrimaryIp6Step()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasOobIP applies the HasEdge predicate on the "oob_ip" edge.
+func HasOobIP() predicate.Device {
+	return predicate.Device(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, OobIPTable, OobIPColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasOobIPWith applies the HasEdge predicate on the "oob_ip" edge with a given conditions (other predicates).
+func HasOobIPWith(preds ...predicate.IPAddress) predicate.Device {
+	return predicate.Device(func(s *sql.Selector) {
+		step := newOobIPStep()
 		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
 			for _, p := range preds {
 				p(s)

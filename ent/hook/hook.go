@@ -213,6 +213,30 @@ func (f EventRuleFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, e
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.EventRuleMutation", m)
 }
 
+// The FHRPGroupFunc type is an adapter to allow the use of ordinary
+// function as FHRPGroup mutator.
+type FHRPGroupFunc func(context.Context, *ent.FHRPGroupMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f FHRPGroupFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.FHRPGroupMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.FHRPGroupMutation", m)
+}
+
+// The FHRPGroupAssignmentFunc type is an adapter to allow the use of ordinary
+// function as FHRPGroupAssignment mutator.
+type FHRPGroupAssignmentFunc func(context.Context, *ent.FHRPGroupAssignmentMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f FHRPGroupAssignmentFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.FHRPGroupAssignmentMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.FHRPGroupAssignmentMutation", m)
+}
+
 // The FrontPortFunc type is an adapter to allow the use of ordinary
 // function as FrontPort mutator.
 type FrontPortFunc func(context.Context, *ent.FrontPortMutation) (ent.Value, error)
@@ -247,6 +271,18 @@ func (f GroupFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.GroupMutation", m)
+}
+
+// The IPAddressFunc type is an adapter to allow the use of ordinary
+// function as IPAddress mutator.
+type IPAddressFunc func(context.Context, *ent.IPAddressMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f IPAddressFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.IPAddressMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.IPAddressMutation", m)
 }
 
 // The IPRangeFunc type is an adapter to allow the use of ordinary
@@ -667,6 +703,30 @@ func (f RouteTargetFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value,
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.RouteTargetMutation", m)
+}
+
+// The ServiceFunc type is an adapter to allow the use of ordinary
+// function as Service mutator.
+type ServiceFunc func(context.Context, *ent.ServiceMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ServiceFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ServiceMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ServiceMutation", m)
+}
+
+// The ServiceTemplateFunc type is an adapter to allow the use of ordinary
+// function as ServiceTemplate mutator.
+type ServiceTemplateFunc func(context.Context, *ent.ServiceTemplateMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ServiceTemplateFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ServiceTemplateMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ServiceTemplateMutation", m)
 }
 
 // The SiteFunc type is an adapter to allow the use of ordinary

@@ -497,6 +497,9 @@ var (
 		{Name: "location_id", Type: field.TypeInt, Nullable: true},
 		{Name: "rack_id", Type: field.TypeInt, Nullable: true},
 		{Name: "virtual_chassis_id", Type: field.TypeInt, Nullable: true},
+		{Name: "primary_ip4_id", Type: field.TypeInt, Nullable: true},
+		{Name: "primary_ip6_id", Type: field.TypeInt, Nullable: true},
+		{Name: "oob_ip_id", Type: field.TypeInt, Nullable: true},
 	}
 	// DcimDeviceTable holds the schema information for the "dcim_device" table.
 	DcimDeviceTable = &schema.Table{
@@ -552,6 +555,24 @@ var (
 				RefColumns: []*schema.Column{DcimVirtualchassisColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
+			{
+				Symbol:     "dcim_device_ipam_ipaddress_primary_ip4",
+				Columns:    []*schema.Column{DcimDeviceColumns[30]},
+				RefColumns: []*schema.Column{IpamIpaddressColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "dcim_device_ipam_ipaddress_primary_ip6",
+				Columns:    []*schema.Column{DcimDeviceColumns[31]},
+				RefColumns: []*schema.Column{IpamIpaddressColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "dcim_device_ipam_ipaddress_oob_ip",
+				Columns:    []*schema.Column{DcimDeviceColumns[32]},
+				RefColumns: []*schema.Column{IpamIpaddressColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
 		},
 		Indexes: []*schema.Index{
 			{
@@ -573,6 +594,21 @@ var (
 				Name:    "device_virtual_chassis_id_vc_position",
 				Unique:  false,
 				Columns: []*schema.Column{DcimDeviceColumns[29], DcimDeviceColumns[16]},
+			},
+			{
+				Name:    "device_primary_ip4_id",
+				Unique:  true,
+				Columns: []*schema.Column{DcimDeviceColumns[30]},
+			},
+			{
+				Name:    "device_primary_ip6_id",
+				Unique:  true,
+				Columns: []*schema.Column{DcimDeviceColumns[31]},
+			},
+			{
+				Name:    "device_oob_ip_id",
+				Unique:  true,
+				Columns: []*schema.Column{DcimDeviceColumns[32]},
 			},
 		},
 	}
@@ -912,6 +948,76 @@ var (
 		Columns:    ExtrasEventruleColumns,
 		PrimaryKey: []*schema.Column{ExtrasEventruleColumns[0]},
 	}
+	// IpamFhrpgroupColumns holds the columns for the "ipam_fhrpgroup" table.
+	IpamFhrpgroupColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "name", Type: field.TypeString, Size: 100, Default: ""},
+		{Name: "protocol", Type: field.TypeString, Size: 50},
+		{Name: "group_id", Type: field.TypeInt},
+		{Name: "auth_type", Type: field.TypeString, Nullable: true, Size: 50},
+		{Name: "auth_key", Type: field.TypeString, Size: 255, Default: ""},
+		{Name: "_first_ip", Type: field.TypeString, Default: ""},
+	}
+	// IpamFhrpgroupTable holds the schema information for the "ipam_fhrpgroup" table.
+	IpamFhrpgroupTable = &schema.Table{
+		Name:       "ipam_fhrpgroup",
+		Columns:    IpamFhrpgroupColumns,
+		PrimaryKey: []*schema.Column{IpamFhrpgroupColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "fhrpgroup_protocol_group_id_id",
+				Unique:  false,
+				Columns: []*schema.Column{IpamFhrpgroupColumns[7], IpamFhrpgroupColumns[8], IpamFhrpgroupColumns[0]},
+			},
+		},
+	}
+	// IpamFhrpgroupassignmentColumns holds the columns for the "ipam_fhrpgroupassignment" table.
+	IpamFhrpgroupassignmentColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "interface_type", Type: field.TypeString},
+		{Name: "interface_id", Type: field.TypeInt},
+		{Name: "priority", Type: field.TypeInt},
+		{Name: "_display", Type: field.TypeString, Default: ""},
+		{Name: "group_id", Type: field.TypeInt},
+	}
+	// IpamFhrpgroupassignmentTable holds the schema information for the "ipam_fhrpgroupassignment" table.
+	IpamFhrpgroupassignmentTable = &schema.Table{
+		Name:       "ipam_fhrpgroupassignment",
+		Columns:    IpamFhrpgroupassignmentColumns,
+		PrimaryKey: []*schema.Column{IpamFhrpgroupassignmentColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "ipam_fhrpgroupassignment_ipam_fhrpgroup_group",
+				Columns:    []*schema.Column{IpamFhrpgroupassignmentColumns[7]},
+				RefColumns: []*schema.Column{IpamFhrpgroupColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "fhrpgroupassignment_interface_type_interface_id_group_id",
+				Unique:  true,
+				Columns: []*schema.Column{IpamFhrpgroupassignmentColumns[3], IpamFhrpgroupassignmentColumns[4], IpamFhrpgroupassignmentColumns[7]},
+			},
+			{
+				Name:    "fhrpgroupassignment_priority_id",
+				Unique:  false,
+				Columns: []*schema.Column{IpamFhrpgroupassignmentColumns[5], IpamFhrpgroupassignmentColumns[0]},
+			},
+			{
+				Name:    "fhrpgroupassignment_group_id",
+				Unique:  false,
+				Columns: []*schema.Column{IpamFhrpgroupassignmentColumns[7]},
+			},
+		},
+	}
 	// DcimFrontportColumns holds the columns for the "dcim_frontport" table.
 	DcimFrontportColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -1035,6 +1141,78 @@ var (
 		Name:       "users_group",
 		Columns:    UsersGroupColumns,
 		PrimaryKey: []*schema.Column{UsersGroupColumns[0]},
+	}
+	// IpamIpaddressColumns holds the columns for the "ipam_ipaddress" table.
+	IpamIpaddressColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "family", Type: field.TypeInt},
+		{Name: "address", Type: field.TypeString},
+		{Name: "status", Type: field.TypeString, Size: 50, Default: "active"},
+		{Name: "role", Type: field.TypeString, Nullable: true, Size: 50},
+		{Name: "assigned_object_type", Type: field.TypeString, Nullable: true},
+		{Name: "assigned_object_id", Type: field.TypeInt, Nullable: true},
+		{Name: "dns_name", Type: field.TypeString, Size: 255, Default: ""},
+		{Name: "host", Type: field.TypeBytes, Size: 16},
+		{Name: "prefix_length", Type: field.TypeInt},
+		{Name: "vrf_key", Type: field.TypeInt},
+		{Name: "_network", Type: field.TypeBytes, Size: 16},
+		{Name: "_broadcast", Type: field.TypeBytes, Size: 16},
+		{Name: "vrf_id", Type: field.TypeInt, Nullable: true},
+		{Name: "tenant_id", Type: field.TypeInt, Nullable: true},
+		{Name: "nat_inside_id", Type: field.TypeInt, Nullable: true},
+	}
+	// IpamIpaddressTable holds the schema information for the "ipam_ipaddress" table.
+	IpamIpaddressTable = &schema.Table{
+		Name:       "ipam_ipaddress",
+		Columns:    IpamIpaddressColumns,
+		PrimaryKey: []*schema.Column{IpamIpaddressColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "ipam_ipaddress_ipam_vrf_vrf",
+				Columns:    []*schema.Column{IpamIpaddressColumns[18]},
+				RefColumns: []*schema.Column{IpamVrfColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "ipam_ipaddress_tenancy_tenant_tenant",
+				Columns:    []*schema.Column{IpamIpaddressColumns[19]},
+				RefColumns: []*schema.Column{TenancyTenantColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "ipam_ipaddress_ipam_ipaddress_nat_inside_of",
+				Columns:    []*schema.Column{IpamIpaddressColumns[20]},
+				RefColumns: []*schema.Column{IpamIpaddressColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "ipaddress_vrf_key_family_host",
+				Unique:  false,
+				Columns: []*schema.Column{IpamIpaddressColumns[15], IpamIpaddressColumns[6], IpamIpaddressColumns[13]},
+			},
+			{
+				Name:    "ipaddress_family_host_prefix_length",
+				Unique:  false,
+				Columns: []*schema.Column{IpamIpaddressColumns[6], IpamIpaddressColumns[13], IpamIpaddressColumns[14]},
+			},
+			{
+				Name:    "ipaddress_assigned_object_type_assigned_object_id",
+				Unique:  false,
+				Columns: []*schema.Column{IpamIpaddressColumns[10], IpamIpaddressColumns[11]},
+			},
+			{
+				Name:    "ipaddress_nat_inside_id",
+				Unique:  false,
+				Columns: []*schema.Column{IpamIpaddressColumns[20]},
+			},
+		},
 	}
 	// IpamIprangeColumns holds the columns for the "ipam_iprange" table.
 	IpamIprangeColumns = []*schema.Column{
@@ -2544,6 +2722,58 @@ var (
 			},
 		},
 	}
+	// IpamServiceColumns holds the columns for the "ipam_service" table.
+	IpamServiceColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "parent_object_type", Type: field.TypeString},
+		{Name: "parent_object_id", Type: field.TypeInt},
+		{Name: "name", Type: field.TypeString, Size: 100},
+		{Name: "protocol", Type: field.TypeString, Size: 50},
+		{Name: "ports", Type: field.TypeJSON},
+		{Name: "_ports_lowest", Type: field.TypeInt, Nullable: true},
+	}
+	// IpamServiceTable holds the schema information for the "ipam_service" table.
+	IpamServiceTable = &schema.Table{
+		Name:       "ipam_service",
+		Columns:    IpamServiceColumns,
+		PrimaryKey: []*schema.Column{IpamServiceColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "service_protocol__ports_lowest_id",
+				Unique:  false,
+				Columns: []*schema.Column{IpamServiceColumns[9], IpamServiceColumns[11], IpamServiceColumns[0]},
+			},
+			{
+				Name:    "service_parent_object_type_parent_object_id",
+				Unique:  false,
+				Columns: []*schema.Column{IpamServiceColumns[6], IpamServiceColumns[7]},
+			},
+		},
+	}
+	// IpamServicetemplateColumns holds the columns for the "ipam_servicetemplate" table.
+	IpamServicetemplateColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "name", Type: field.TypeString, Unique: true, Size: 100},
+		{Name: "protocol", Type: field.TypeString, Size: 50},
+		{Name: "ports", Type: field.TypeJSON},
+		{Name: "_ports_lowest", Type: field.TypeInt, Nullable: true},
+	}
+	// IpamServicetemplateTable holds the schema information for the "ipam_servicetemplate" table.
+	IpamServicetemplateTable = &schema.Table{
+		Name:       "ipam_servicetemplate",
+		Columns:    IpamServicetemplateColumns,
+		PrimaryKey: []*schema.Column{IpamServicetemplateColumns[0]},
+	}
 	// DcimSiteColumns holds the columns for the "dcim_site" table.
 	DcimSiteColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -3055,6 +3285,8 @@ var (
 		{Name: "status", Type: field.TypeString, Size: 50},
 		{Name: "device_id", Type: field.TypeInt},
 		{Name: "tenant_id", Type: field.TypeInt, Nullable: true},
+		{Name: "primary_ip4_id", Type: field.TypeInt, Nullable: true},
+		{Name: "primary_ip6_id", Type: field.TypeInt, Nullable: true},
 	}
 	// DcimVirtualdevicecontextTable holds the schema information for the "dcim_virtualdevicecontext" table.
 	DcimVirtualdevicecontextTable = &schema.Table{
@@ -3074,6 +3306,18 @@ var (
 				RefColumns: []*schema.Column{TenancyTenantColumns[0]},
 				OnDelete:   schema.Restrict,
 			},
+			{
+				Symbol:     "dcim_virtualdevicecontext_ipam_ipaddress_primary_ip4",
+				Columns:    []*schema.Column{DcimVirtualdevicecontextColumns[12]},
+				RefColumns: []*schema.Column{IpamIpaddressColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "dcim_virtualdevicecontext_ipam_ipaddress_primary_ip6",
+				Columns:    []*schema.Column{DcimVirtualdevicecontextColumns[13]},
+				RefColumns: []*schema.Column{IpamIpaddressColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
 		},
 		Indexes: []*schema.Index{
 			{
@@ -3085,6 +3329,16 @@ var (
 				Name:    "virtualdevicecontext_device_id__name_natural",
 				Unique:  false,
 				Columns: []*schema.Column{DcimVirtualdevicecontextColumns[10], DcimVirtualdevicecontextColumns[7]},
+			},
+			{
+				Name:    "virtualdevicecontext_primary_ip4_id",
+				Unique:  true,
+				Columns: []*schema.Column{DcimVirtualdevicecontextColumns[12]},
+			},
+			{
+				Name:    "virtualdevicecontext_primary_ip6_id",
+				Unique:  true,
+				Columns: []*schema.Column{DcimVirtualdevicecontextColumns[13]},
 			},
 		},
 	}
@@ -3211,6 +3465,31 @@ var (
 			},
 		},
 	}
+	// IpamServiceIpaddressesColumns holds the columns for the "ipam_service_ipaddresses" table.
+	IpamServiceIpaddressesColumns = []*schema.Column{
+		{Name: "service_id", Type: field.TypeInt},
+		{Name: "ipaddress_id", Type: field.TypeInt},
+	}
+	// IpamServiceIpaddressesTable holds the schema information for the "ipam_service_ipaddresses" table.
+	IpamServiceIpaddressesTable = &schema.Table{
+		Name:       "ipam_service_ipaddresses",
+		Columns:    IpamServiceIpaddressesColumns,
+		PrimaryKey: []*schema.Column{IpamServiceIpaddressesColumns[0], IpamServiceIpaddressesColumns[1]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "ipam_service_ipaddresses_service_id",
+				Columns:    []*schema.Column{IpamServiceIpaddressesColumns[0]},
+				RefColumns: []*schema.Column{IpamServiceColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "ipam_service_ipaddresses_ipaddress_id",
+				Columns:    []*schema.Column{IpamServiceIpaddressesColumns[1]},
+				RefColumns: []*schema.Column{IpamIpaddressColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+	}
 	// DcimSiteAsnsColumns holds the columns for the "dcim_site_asns" table.
 	DcimSiteAsnsColumns = []*schema.Column{
 		{Name: "site_id", Type: field.TypeInt},
@@ -3330,9 +3609,12 @@ var (
 		DcimDeviceroleTable,
 		DcimDevicetypeTable,
 		ExtrasEventruleTable,
+		IpamFhrpgroupTable,
+		IpamFhrpgroupassignmentTable,
 		DcimFrontportTable,
 		DcimFrontporttemplateTable,
 		UsersGroupTable,
+		IpamIpaddressTable,
 		IpamIprangeTable,
 		DcimInterfacetemplateTable,
 		DcimInventoryitemTable,
@@ -3368,6 +3650,8 @@ var (
 		DcimRegionTable,
 		IpamRoleTable,
 		IpamRoutetargetTable,
+		IpamServiceTable,
+		IpamServicetemplateTable,
 		DcimSiteTable,
 		DcimSitegroupTable,
 		ExtrasTagTable,
@@ -3388,6 +3672,7 @@ var (
 		DcimInterfaceVdcsTable,
 		UsersObjectpermissionGroupsTable,
 		UsersObjectpermissionUsersTable,
+		IpamServiceIpaddressesTable,
 		DcimSiteAsnsTable,
 		UsersUserGroupsTable,
 		IpamVrfImportTargetsTable,
@@ -3450,6 +3735,9 @@ func init() {
 	DcimDeviceTable.ForeignKeys[5].RefTable = DcimLocationTable
 	DcimDeviceTable.ForeignKeys[6].RefTable = DcimRackTable
 	DcimDeviceTable.ForeignKeys[7].RefTable = DcimVirtualchassisTable
+	DcimDeviceTable.ForeignKeys[8].RefTable = IpamIpaddressTable
+	DcimDeviceTable.ForeignKeys[9].RefTable = IpamIpaddressTable
+	DcimDeviceTable.ForeignKeys[10].RefTable = IpamIpaddressTable
 	DcimDeviceTable.Annotation = &entsql.Annotation{
 		Table: "dcim_device",
 	}
@@ -3487,6 +3775,13 @@ func init() {
 	ExtrasEventruleTable.Annotation = &entsql.Annotation{
 		Table: "extras_eventrule",
 	}
+	IpamFhrpgroupTable.Annotation = &entsql.Annotation{
+		Table: "ipam_fhrpgroup",
+	}
+	IpamFhrpgroupassignmentTable.ForeignKeys[0].RefTable = IpamFhrpgroupTable
+	IpamFhrpgroupassignmentTable.Annotation = &entsql.Annotation{
+		Table: "ipam_fhrpgroupassignment",
+	}
 	DcimFrontportTable.ForeignKeys[0].RefTable = DcimDeviceTable
 	DcimFrontportTable.ForeignKeys[1].RefTable = DcimModuleTable
 	DcimFrontportTable.Annotation = &entsql.Annotation{
@@ -3499,6 +3794,12 @@ func init() {
 	}
 	UsersGroupTable.Annotation = &entsql.Annotation{
 		Table: "users_group",
+	}
+	IpamIpaddressTable.ForeignKeys[0].RefTable = IpamVrfTable
+	IpamIpaddressTable.ForeignKeys[1].RefTable = TenancyTenantTable
+	IpamIpaddressTable.ForeignKeys[2].RefTable = IpamIpaddressTable
+	IpamIpaddressTable.Annotation = &entsql.Annotation{
+		Table: "ipam_ipaddress",
 	}
 	IpamIprangeTable.ForeignKeys[0].RefTable = IpamVrfTable
 	IpamIprangeTable.ForeignKeys[1].RefTable = TenancyTenantTable
@@ -3667,6 +3968,12 @@ func init() {
 	IpamRoutetargetTable.Annotation = &entsql.Annotation{
 		Table: "ipam_routetarget",
 	}
+	IpamServiceTable.Annotation = &entsql.Annotation{
+		Table: "ipam_service",
+	}
+	IpamServicetemplateTable.Annotation = &entsql.Annotation{
+		Table: "ipam_servicetemplate",
+	}
 	DcimSiteTable.ForeignKeys[0].RefTable = DcimRegionTable
 	DcimSiteTable.ForeignKeys[1].RefTable = DcimSitegroupTable
 	DcimSiteTable.ForeignKeys[2].RefTable = TenancyTenantTable
@@ -3727,6 +4034,8 @@ func init() {
 	}
 	DcimVirtualdevicecontextTable.ForeignKeys[0].RefTable = DcimDeviceTable
 	DcimVirtualdevicecontextTable.ForeignKeys[1].RefTable = TenancyTenantTable
+	DcimVirtualdevicecontextTable.ForeignKeys[2].RefTable = IpamIpaddressTable
+	DcimVirtualdevicecontextTable.ForeignKeys[3].RefTable = IpamIpaddressTable
 	DcimVirtualdevicecontextTable.Annotation = &entsql.Annotation{
 		Table: "dcim_virtualdevicecontext",
 	}
@@ -3741,6 +4050,8 @@ func init() {
 	UsersObjectpermissionGroupsTable.ForeignKeys[1].RefTable = UsersGroupTable
 	UsersObjectpermissionUsersTable.ForeignKeys[0].RefTable = UsersObjectpermissionTable
 	UsersObjectpermissionUsersTable.ForeignKeys[1].RefTable = UsersUserTable
+	IpamServiceIpaddressesTable.ForeignKeys[0].RefTable = IpamServiceTable
+	IpamServiceIpaddressesTable.ForeignKeys[1].RefTable = IpamIpaddressTable
 	DcimSiteAsnsTable.ForeignKeys[0].RefTable = DcimSiteTable
 	DcimSiteAsnsTable.ForeignKeys[1].RefTable = IpamAsnTable
 	UsersUserGroupsTable.ForeignKeys[0].RefTable = UsersUserTable

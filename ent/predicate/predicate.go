@@ -57,6 +57,12 @@ type DeviceType func(*sql.Selector)
 // EventRule is the predicate function for eventrule builders.
 type EventRule func(*sql.Selector)
 
+// FHRPGroup is the predicate function for fhrpgroup builders.
+type FHRPGroup func(*sql.Selector)
+
+// FHRPGroupAssignment is the predicate function for fhrpgroupassignment builders.
+type FHRPGroupAssignment func(*sql.Selector)
+
 // FrontPort is the predicate function for frontport builders.
 type FrontPort func(*sql.Selector)
 
@@ -65,6 +71,9 @@ type FrontPortTemplate func(*sql.Selector)
 
 // Group is the predicate function for group builders.
 type Group func(*sql.Selector)
+
+// IPAddress is the predicate function for ipaddress builders.
+type IPAddress func(*sql.Selector)
 
 // IPRange is the predicate function for iprange builders.
 type IPRange func(*sql.Selector)
@@ -170,6 +179,12 @@ type Role func(*sql.Selector)
 
 // RouteTarget is the predicate function for routetarget builders.
 type RouteTarget func(*sql.Selector)
+
+// Service is the predicate function for service builders.
+type Service func(*sql.Selector)
+
+// ServiceTemplate is the predicate function for servicetemplate builders.
+type ServiceTemplate func(*sql.Selector)
 
 // Site is the predicate function for site builders.
 type Site func(*sql.Selector)

@@ -46,6 +46,9 @@ const (
 	// KindReverse is the row of another model pointing here, or all such
 	// rows (api.Reverse).
 	KindReverse Kind = "reverse"
+	// KindCoalesce renders the first of several FK fields that is set
+	// (api.Model.Coalesce), nested.
+	KindCoalesce Kind = "coalesce"
 	// KindHidden columns are selected for the runtime (a token's last six
 	// characters for its display) but never rendered, written or filtered.
 	KindHidden Kind = "hidden"
@@ -72,6 +75,9 @@ type Count struct {
 	// Percent renders the count as a percentage of this row's integer
 	// field (api.Count.Percent).
 	Percent string
+	// TypeColumn makes Column the id half of a generic relation: only
+	// rows whose TypeColumn names the counting model count.
+	TypeColumn string
 }
 
 // Unique is a set of columns unique together.
@@ -114,8 +120,12 @@ type Field struct {
 	Natural string
 	Types   []string // generic relation: allowed content types
 	Generic string   // generic-object: the base name ("scope")
-	Empty   any      // KindEmpty: the value rendered
-	Count   *Count
+	Of      []string // coalesce: the FK fields, first set wins
+	// Nested names the fields of the related object this relation renders
+	// instead of its brief ones, choices bare (api.Field.Nested).
+	Nested []string
+	Empty  any // KindEmpty: the value rendered
+	Count  *Count
 	// Reverse is the declaration of a KindReverse field.
 	Reverse *api.Reverse
 	// Join is the join table of a KindM2M field; JoinOwn its column
@@ -127,6 +137,7 @@ type Field struct {
 
 	col    int         // index of Column in the descriptor's column list
 	target *Descriptor // resolved Target
+	form   []*Field    // the related object's fields for Nested
 	codec  *codec      // resolved for special kinds
 }
 

@@ -31,6 +31,20 @@ func (e *ValidationError) add(key string, msgs ...string) {
 	e.Fields[key] = append(prev, msgs...)
 }
 
+// addItem records msgs for element index of the list field key
+// ({key: {index: msgs}}, DRF's ListField); an empty index is the list's
+// own error.
+func (e *ValidationError) addItem(key, index string, msgs ...string) {
+	if index == "" {
+		e.add(key, msgs...)
+		return
+	}
+	if e.Fields == nil {
+		e.Fields = map[string]any{}
+	}
+	e.Fields[key] = map[string][]string{index: msgs}
+}
+
 func (e *ValidationError) empty() bool { return e == nil || len(e.Fields) == 0 }
 
 // orNil returns e as an error, or nil when it holds nothing.

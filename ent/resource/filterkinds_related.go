@@ -127,7 +127,13 @@ func countOne(d *Descriptor, name string, s *sql.Selector) (string, error) {
 		}
 		table = t.Table
 	}
-	return "(SELECT COUNT(*) FROM " + s.Quote(table) + " rc WHERE rc." + s.Quote(f.Count.Column) + " = " + s.C("id") + ")", nil
+	typed := ""
+	if tc := f.Count.TypeColumn; tc != "" {
+		// A generic relation: only rows pointing at this model (content
+		// types are plain names, safe to inline quoted).
+		typed = " AND rc." + s.Quote(tc) + " = '" + d.ContentType() + "'"
+	}
+	return "(SELECT COUNT(*) FROM " + s.Quote(table) + " rc WHERE rc." + s.Quote(f.Count.Column) + " = " + s.C("id") + typed + ")", nil
 }
 
 // boolValue reads a BooleanFilter value (the last one counts).

@@ -271,6 +271,27 @@ func decodeChoice(f *Field, raw json.RawMessage, plain bool) (any, []string) {
 // Bounds of a PositiveSmallIntegerField list element.
 var zero, smallMax = 0, 32767
 
+// decodeIntList reads a JSON list of integers within the field's declared
+// bounds (a service's ports: ArrayField(PositiveIntegerField) with
+// validators). A bad element answers as DRF's ListField does, under its
+// index: index is "" for an error of the list itself.
+func decodeIntList(f *Field, raw json.RawMessage) (out []int, index string, msgs []string) {
+	var items []json.RawMessage
+	if err := json.Unmarshal(raw, &items); err != nil || items == nil {
+		return nil, "", []string{fmt.Sprintf("Expected a list of items but got type %q.", pyType(raw))}
+	}
+	out = make([]int, 0, len(items))
+	elem := &Field{Min: f.Min, Max: f.Max}
+	for i, it := range items {
+		v, msgs := decodeInt(elem, it)
+		if msgs != nil {
+			return nil, strconv.Itoa(i), msgs
+		}
+		out = append(out, v.(int))
+	}
+	return out, "", nil
+}
+
 func decodeJSON(f *Field, raw json.RawMessage) (any, []string) {
 	switch f.GoType {
 	case "[]string":
@@ -295,6 +316,10 @@ func decodeJSON(f *Field, raw json.RawMessage) (any, []string) {
 		}
 		return out, nil
 	case "[]int":
+		if f.Min != nil || f.Max != nil {
+			out, _, msgs := decodeIntList(f, raw)
+			return out, msgs
+		}
 		// A list of small positive integers (NetBox's
 		// ArrayField(PositiveSmallIntegerField): a reservation's units).
 		var items []json.RawMessage

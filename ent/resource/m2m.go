@@ -123,7 +123,7 @@ func (p *Page) encodeM2M(b []byte, f *Field, r *Row, nested bool) []byte {
 			b = sub.Encode(b, t)
 			continue
 		}
-		b = p.encode(b, f.target, t, f.target.nestedFields(), true)
+		b = p.encode(b, f.target, t, f.relatedForm(), true)
 	}
 	return append(b, ']')
 }

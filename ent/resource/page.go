@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -145,6 +146,12 @@ func (p *Page) load(ctx context.Context, rows []*Row) error {
 		switch f.Kind {
 		case KindFK:
 			fks = append(fks, f)
+		case KindCoalesce:
+			for _, name := range f.Of {
+				if of := p.d.byName[name]; !slices.Contains(fks, of) {
+					fks = append(fks, of)
+				}
+			}
 		case KindTags:
 			err = p.loadTags(ctx, ids)
 		case KindCount:
@@ -457,8 +464,14 @@ func (p *Page) loadCount(ctx context.Context, f *Field, ids []int) error {
 				`SELECT sub.root, COUNT(c.id) FROM sub JOIN %[3]s c ON c.%[4]s = sub.id GROUP BY sub.root`,
 				quote(p.d.Table), in, quote(table), quote(f.Count.Column))
 		} else {
-			q = fmt.Sprintf(`SELECT %[2]s, COUNT(*) FROM %[1]s WHERE %[2]s IN (%[3]s) GROUP BY %[2]s`,
-				quote(table), quote(f.Count.Column), in)
+			where := ""
+			if tc := f.Count.TypeColumn; tc != "" {
+				// A generic relation: only rows pointing at this model.
+				where = " AND " + quote(tc) + " = " + placeholders(p.st.Dialect, len(chunk)+1, 1)
+				args = append(args, p.d.ContentType())
+			}
+			q = fmt.Sprintf(`SELECT %[2]s, COUNT(*) FROM %[1]s WHERE %[2]s IN (%[3]s)%[4]s GROUP BY %[2]s`,
+				quote(table), quote(f.Count.Column), in, where)
 		}
 		rs, err := p.st.Q.QueryContext(ctx, q, args...)
 		if err != nil {
@@ -512,6 +525,17 @@ func (p *Page) loadGeneric(ctx context.Context, f *Field, rows []*Row) error {
 		m[ct] = map[int]*Row{}
 		for _, r := range got {
 			m[ct][r.ID] = r
+		}
+		// The objects' own relations (an interface's device) render
+		// nested, loaded with the page's.
+		var fks []*Field
+		for _, nf := range td.nestedFields() {
+			if nf.Kind == KindFK {
+				fks = append(fks, nf)
+			}
+		}
+		if len(fks) > 0 && len(got) > 0 {
+			p.more = append(p.more, relatedWant{fks, got})
 		}
 	}
 	return nil
@@ -567,7 +591,17 @@ func (p *Page) value(b []byte, d *Descriptor, r *Row, f *Field, nested bool) []b
 		if t == nil {
 			return appendAny(b, id)
 		}
-		return p.encode(b, f.target, t, f.target.nestedFields(), true)
+		return p.encode(b, f.target, t, f.relatedForm(), true)
+	case KindCoalesce:
+		for _, name := range f.Of {
+			of := d.byName[name]
+			if id, ok := r.Vals[of.col].(int); ok {
+				if t := p.related[of.target][id]; t != nil {
+					return p.encode(b, of.target, t, of.target.nestedFields(), true)
+				}
+			}
+		}
+		return append(b, "null"...)
 	case KindTags:
 		b = append(b, '[')
 		tag := ByContentType("extras.tag")

@@ -74,6 +74,11 @@ func resolve() {
 		}
 	}
 	for _, d := range all {
+		if err := d.prepareForms(); err != nil {
+			panic(fmt.Sprintf("resource %s: %v", d.ContentType(), err))
+		}
+	}
+	for _, d := range all {
 		if err := d.buildFilters(); err != nil {
 			panic(fmt.Sprintf("resource %s: filters: %v", d.ContentType(), err))
 		}

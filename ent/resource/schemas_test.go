@@ -182,22 +182,16 @@ var filterExclusions = map[string]string{
 	"users/groups notification_group_id":          "no notification groups",
 	// Devices: IP addresses, clusters and config templates land with
 	// their models.
-	"dcim/devices cluster_group":                  "no clusters",
-	"dcim/devices cluster_group_id":               "no clusters",
-	"dcim/devices cluster_id":                     "no clusters",
-	"dcim/devices config_template_id":             "no config templates",
-	"dcim/devices has_oob_ip":                     "no IP addresses yet",
-	"dcim/devices has_primary_ip":                 "no IP addresses yet",
-	"dcim/devices oob_ip_id":                      "no IP addresses yet",
-	"dcim/devices primary_ip4":                    "no IP addresses yet",
-	"dcim/devices primary_ip4_id":                 "no IP addresses yet",
-	"dcim/devices primary_ip6":                    "no IP addresses yet",
-	"dcim/devices primary_ip6_id":                 "no IP addresses yet",
-	"dcim/virtual-device-contexts has_primary_ip": "IP addresses are not built yet",
-	"dcim/virtual-device-contexts primary_ip4":    "IP addresses are not built yet",
-	"dcim/virtual-device-contexts primary_ip4_id": "IP addresses are not built yet",
-	"dcim/virtual-device-contexts primary_ip6":    "IP addresses are not built yet",
-	"dcim/virtual-device-contexts primary_ip6_id": "IP addresses are not built yet",
+	"dcim/devices cluster_group":                "no clusters",
+	"dcim/devices cluster_group_id":             "no clusters",
+	"dcim/devices cluster_id":                   "no clusters",
+	"dcim/devices config_template_id":           "no config templates",
+	"dcim/devices mac_address":                  "needs a filter through interfaces to MAC addresses",
+	"dcim/virtual-device-contexts interface_id": "needs a reverse many-to-many filter",
+	// Virtual chassis are another helper's models.
+	"dcim/module-bays virtual_chassis": "no virtual chassis yet", "dcim/module-bays virtual_chassis_id": "no virtual chassis yet",
+	"dcim/device-bays virtual_chassis": "no virtual chassis yet", "dcim/device-bays virtual_chassis_id": "no virtual chassis yet",
+	"dcim/inventory-items virtual_chassis": "no virtual chassis yet", "dcim/inventory-items virtual_chassis_id": "no virtual chassis yet",
 	// Port mappings are JSON lists on each side, not NetBox's mapping table.
 	"dcim/front-port-templates rear_port_id":       "port mappings are no table yet",
 	"dcim/front-port-templates rear_port_position": "port mappings are no table yet",
@@ -241,6 +235,13 @@ func init() {
 	filterExclusions["dcim/rear-ports front_port_id"] = "port mappings are no table yet"
 	for _, name := range []string{"virtual_machine", "virtual_machine_id", "vminterface", "vminterface_id"} {
 		filterExclusions["dcim/mac-addresses "+name] = "no virtual machines"
+	}
+	for _, name := range []string{"virtual_machine", "virtual_machine_id", "vminterface", "vminterface_id"} {
+		filterExclusions["ipam/ip-addresses "+name] = "no virtual machines"
+	}
+	for _, ep := range []string{"fhrp-group-assignments", "services"} {
+		filterExclusions["ipam/"+ep+" virtual_machine"] = "no virtual machines"
+		filterExclusions["ipam/"+ep+" virtual_machine_id"] = "no virtual machines"
 	}
 }
 

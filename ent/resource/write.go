@@ -105,6 +105,16 @@ func (d *Descriptor) decode(ctx context.Context, tx *Tx, in Input, existing *Row
 			}
 			continue
 		}
+		if f.GoType == "[]int" && (f.Min != nil || f.Max != nil) && string(raw) != "null" {
+			// A bounded integer list answers per element, as DRF does.
+			v, index, msgs := decodeIntList(f, raw)
+			if msgs != nil {
+				verr.addItem(f.Name, index, msgs...)
+				continue
+			}
+			ch.set[f] = v
+			continue
+		}
 		v, msgs := d.decodeField(ctx, tx, f, raw)
 		if msgs != nil {
 			verr.add(f.Name, msgs...)

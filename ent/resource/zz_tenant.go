@@ -50,7 +50,7 @@ func init() {
 			{Name: "last_updated", Kind: "time", Column: "last_updated", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "circuit_count", Kind: "empty", ReadOnly: true, Empty: 0},
 			{Name: "device_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "dcim.device", Table: "", Column: "tenant_id", Cumulative: false}},
-			{Name: "ipaddress_count", Kind: "empty", ReadOnly: true, Empty: 0},
+			{Name: "ipaddress_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "ipam.ipaddress", Table: "", Column: "tenant_id", Cumulative: false}},
 			{Name: "prefix_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "ipam.prefix", Table: "", Column: "tenant_id", Cumulative: false}},
 			{Name: "rack_count", Kind: "empty", ReadOnly: true, Empty: 0},
 			{Name: "site_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "dcim.site", Table: "", Column: "tenant_id", Cumulative: false}},

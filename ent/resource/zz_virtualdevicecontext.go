@@ -30,10 +30,13 @@ func init() {
 		Unique: []Unique{
 			{Fields: []string{"device", "identifier"}, WhenNull: "", Message: ""},
 			{Fields: []string{"device", "name"}, WhenNull: "", Message: ""},
+			{Fields: []string{"primary_ip4"}, WhenNull: "", Message: "virtual device context with this primary IPv4 already exists."},
+			{Fields: []string{"primary_ip6"}, WhenNull: "", Message: "virtual device context with this primary IPv6 already exists."},
 		},
 		FilterDecl: []FilterDecl{
 			{Name: "tenant_group_id", Kind: "tree-id", Column: "group", Target: "", Attr: "", Via: "tenant"},
 			{Name: "tenant_group", Kind: "tree-attr", Column: "group", Target: "", Attr: "", Via: "tenant"},
+			{Name: "has_primary_ip", Kind: "any-set", Column: "primary_ip4_id,primary_ip6_id", Target: "", Attr: ""},
 			{Name: "interface_id", Kind: "m2m-reverse", Column: "vdcs", Target: "dcim.interface", Attr: ""},
 		},
 		Fields: []*Field{
@@ -45,9 +48,9 @@ func init() {
 			{Name: "device", Kind: "fk", Column: "device_id", GoType: "int", Target: "dcim.device", Required: true, OnDelete: "PROTECT"},
 			{Name: "identifier", Kind: "int", Column: "identifier", GoType: "int", Nullable: true, HasDefault: true, Min: intp(0), Max: intp(32767)},
 			{Name: "tenant", Kind: "fk", Column: "tenant_id", GoType: "int", Target: "tenancy.tenant", Nullable: true, OnDelete: "PROTECT"},
-			{Name: "primary_ip", Kind: "empty", ReadOnly: true, Empty: nil},
-			{Name: "primary_ip4", Kind: "empty", ReadOnly: true, Empty: nil},
-			{Name: "primary_ip6", Kind: "empty", ReadOnly: true, Empty: nil},
+			{Name: "primary_ip", Kind: "coalesce", Target: "ipam.ipaddress", ReadOnly: true, Of: []string{"primary_ip6", "primary_ip4"}},
+			{Name: "primary_ip4", Kind: "fk", Column: "primary_ip4_id", GoType: "int", Target: "ipam.ipaddress", Nullable: true, OnDelete: "SET_NULL", Lookup: "address"},
+			{Name: "primary_ip6", Kind: "fk", Column: "primary_ip6_id", GoType: "int", Target: "ipam.ipaddress", Nullable: true, OnDelete: "SET_NULL", Lookup: "address"},
 			{Name: "status", Kind: "choice", Column: "status", GoType: "string", Required: true, MaxLen: 50, Choices: []Choice{{"active", "Active"}, {"planned", "Planned"}, {"offline", "Offline"}}},
 			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, MaxLen: 200},
 			{Name: "owner", Kind: "empty", ReadOnly: true, Empty: nil},

@@ -22,6 +22,8 @@ import (
 	"github.com/inventory/inventory/ent/devicerole"
 	"github.com/inventory/inventory/ent/devicetype"
 	"github.com/inventory/inventory/ent/eventrule"
+	"github.com/inventory/inventory/ent/fhrpgroup"
+	"github.com/inventory/inventory/ent/fhrpgroupassignment"
 	"github.com/inventory/inventory/ent/frontport"
 	"github.com/inventory/inventory/ent/frontporttemplate"
 	"github.com/inventory/inventory/ent/group"
@@ -29,6 +31,7 @@ import (
 	"github.com/inventory/inventory/ent/inventoryitem"
 	"github.com/inventory/inventory/ent/inventoryitemrole"
 	"github.com/inventory/inventory/ent/inventoryitemtemplate"
+	"github.com/inventory/inventory/ent/ipaddress"
 	"github.com/inventory/inventory/ent/iprange"
 	"github.com/inventory/inventory/ent/location"
 	"github.com/inventory/inventory/ent/macaddress"
@@ -61,6 +64,8 @@ import (
 	"github.com/inventory/inventory/ent/role"
 	"github.com/inventory/inventory/ent/routetarget"
 	"github.com/inventory/inventory/ent/schema"
+	"github.com/inventory/inventory/ent/service"
+	"github.com/inventory/inventory/ent/servicetemplate"
 	"github.com/inventory/inventory/ent/site"
 	"github.com/inventory/inventory/ent/sitegroup"
 	"github.com/inventory/inventory/ent/tag"
@@ -808,6 +813,7 @@ func init() {
 	deviceHooks := schema.Device{}.Hooks()
 	device.Hooks[0] = deviceHooks[0]
 	device.Hooks[1] = deviceHooks[1]
+	device.Hooks[2] = deviceHooks[2]
 	deviceMixinFields0 := deviceMixin[0].Fields()
 	_ = deviceMixinFields0
 	deviceMixinFields2 := deviceMixin[2].Fields()
@@ -911,7 +917,7 @@ func init() {
 		}
 	}()
 	// deviceDescTypeDisplay is the schema descriptor for _type_display field.
-	deviceDescTypeDisplay := deviceFields[22].Descriptor()
+	deviceDescTypeDisplay := deviceFields[25].Descriptor()
 	// device.DefaultTypeDisplay holds the default value on creation for the _type_display field.
 	device.DefaultTypeDisplay = deviceDescTypeDisplay.Default.(string)
 	devicebayMixin := schema.DeviceBay{}.Mixin()
@@ -1048,6 +1054,7 @@ func init() {
 	deviceinterface.Hooks[2] = deviceinterfaceHooks[0]
 	deviceinterface.Hooks[3] = deviceinterfaceHooks[1]
 	deviceinterface.Hooks[4] = deviceinterfaceHooks[2]
+	deviceinterface.Hooks[5] = deviceinterfaceHooks[3]
 	deviceinterfaceMixinFields0 := deviceinterfaceMixin[0].Fields()
 	_ = deviceinterfaceMixinFields0
 	deviceinterfaceMixinFields2 := deviceinterfaceMixin[2].Fields()
@@ -1448,6 +1455,122 @@ func init() {
 	eventruleDescComments := eventruleFields[10].Descriptor()
 	// eventrule.DefaultComments holds the default value on creation for the comments field.
 	eventrule.DefaultComments = eventruleDescComments.Default.(string)
+	fhrpgroupMixin := schema.FHRPGroup{}.Mixin()
+	fhrpgroupHooks := schema.FHRPGroup{}.Hooks()
+	fhrpgroup.Hooks[0] = fhrpgroupHooks[0]
+	fhrpgroupMixinFields0 := fhrpgroupMixin[0].Fields()
+	_ = fhrpgroupMixinFields0
+	fhrpgroupMixinFields2 := fhrpgroupMixin[2].Fields()
+	_ = fhrpgroupMixinFields2
+	fhrpgroupMixinFields3 := fhrpgroupMixin[3].Fields()
+	_ = fhrpgroupMixinFields3
+	fhrpgroupFields := schema.FHRPGroup{}.Fields()
+	_ = fhrpgroupFields
+	// fhrpgroupDescCreated is the schema descriptor for created field.
+	fhrpgroupDescCreated := fhrpgroupMixinFields0[0].Descriptor()
+	// fhrpgroup.DefaultCreated holds the default value on creation for the created field.
+	fhrpgroup.DefaultCreated = fhrpgroupDescCreated.Default.(func() time.Time)
+	// fhrpgroupDescLastUpdated is the schema descriptor for last_updated field.
+	fhrpgroupDescLastUpdated := fhrpgroupMixinFields0[1].Descriptor()
+	// fhrpgroup.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	fhrpgroup.DefaultLastUpdated = fhrpgroupDescLastUpdated.Default.(func() time.Time)
+	// fhrpgroup.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	fhrpgroup.UpdateDefaultLastUpdated = fhrpgroupDescLastUpdated.UpdateDefault.(func() time.Time)
+	// fhrpgroupDescCustomFieldData is the schema descriptor for custom_field_data field.
+	fhrpgroupDescCustomFieldData := fhrpgroupMixinFields2[0].Descriptor()
+	// fhrpgroup.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	fhrpgroup.DefaultCustomFieldData = fhrpgroupDescCustomFieldData.Default.(map[string]interface{})
+	// fhrpgroupDescDescription is the schema descriptor for description field.
+	fhrpgroupDescDescription := fhrpgroupMixinFields3[0].Descriptor()
+	// fhrpgroup.DefaultDescription holds the default value on creation for the description field.
+	fhrpgroup.DefaultDescription = fhrpgroupDescDescription.Default.(string)
+	// fhrpgroup.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	fhrpgroup.DescriptionValidator = fhrpgroupDescDescription.Validators[0].(func(string) error)
+	// fhrpgroupDescComments is the schema descriptor for comments field.
+	fhrpgroupDescComments := fhrpgroupMixinFields3[1].Descriptor()
+	// fhrpgroup.DefaultComments holds the default value on creation for the comments field.
+	fhrpgroup.DefaultComments = fhrpgroupDescComments.Default.(string)
+	// fhrpgroupDescName is the schema descriptor for name field.
+	fhrpgroupDescName := fhrpgroupFields[0].Descriptor()
+	// fhrpgroup.DefaultName holds the default value on creation for the name field.
+	fhrpgroup.DefaultName = fhrpgroupDescName.Default.(string)
+	// fhrpgroup.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	fhrpgroup.NameValidator = fhrpgroupDescName.Validators[0].(func(string) error)
+	// fhrpgroupDescProtocol is the schema descriptor for protocol field.
+	fhrpgroupDescProtocol := fhrpgroupFields[1].Descriptor()
+	// fhrpgroup.ProtocolValidator is a validator for the "protocol" field. It is called by the builders before save.
+	fhrpgroup.ProtocolValidator = fhrpgroupDescProtocol.Validators[0].(func(string) error)
+	// fhrpgroupDescGroupID is the schema descriptor for group_id field.
+	fhrpgroupDescGroupID := fhrpgroupFields[2].Descriptor()
+	// fhrpgroup.GroupIDValidator is a validator for the "group_id" field. It is called by the builders before save.
+	fhrpgroup.GroupIDValidator = func() func(int) error {
+		validators := fhrpgroupDescGroupID.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(group_id int) error {
+			for _, fn := range fns {
+				if err := fn(group_id); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// fhrpgroupDescAuthType is the schema descriptor for auth_type field.
+	fhrpgroupDescAuthType := fhrpgroupFields[3].Descriptor()
+	// fhrpgroup.AuthTypeValidator is a validator for the "auth_type" field. It is called by the builders before save.
+	fhrpgroup.AuthTypeValidator = fhrpgroupDescAuthType.Validators[0].(func(string) error)
+	// fhrpgroupDescAuthKey is the schema descriptor for auth_key field.
+	fhrpgroupDescAuthKey := fhrpgroupFields[4].Descriptor()
+	// fhrpgroup.DefaultAuthKey holds the default value on creation for the auth_key field.
+	fhrpgroup.DefaultAuthKey = fhrpgroupDescAuthKey.Default.(string)
+	// fhrpgroup.AuthKeyValidator is a validator for the "auth_key" field. It is called by the builders before save.
+	fhrpgroup.AuthKeyValidator = fhrpgroupDescAuthKey.Validators[0].(func(string) error)
+	// fhrpgroupDescFirstIP is the schema descriptor for _first_ip field.
+	fhrpgroupDescFirstIP := fhrpgroupFields[5].Descriptor()
+	// fhrpgroup.DefaultFirstIP holds the default value on creation for the _first_ip field.
+	fhrpgroup.DefaultFirstIP = fhrpgroupDescFirstIP.Default.(string)
+	fhrpgroupassignmentMixin := schema.FHRPGroupAssignment{}.Mixin()
+	fhrpgroupassignmentHooks := schema.FHRPGroupAssignment{}.Hooks()
+	fhrpgroupassignment.Hooks[0] = fhrpgroupassignmentHooks[0]
+	fhrpgroupassignmentMixinFields0 := fhrpgroupassignmentMixin[0].Fields()
+	_ = fhrpgroupassignmentMixinFields0
+	fhrpgroupassignmentFields := schema.FHRPGroupAssignment{}.Fields()
+	_ = fhrpgroupassignmentFields
+	// fhrpgroupassignmentDescCreated is the schema descriptor for created field.
+	fhrpgroupassignmentDescCreated := fhrpgroupassignmentMixinFields0[0].Descriptor()
+	// fhrpgroupassignment.DefaultCreated holds the default value on creation for the created field.
+	fhrpgroupassignment.DefaultCreated = fhrpgroupassignmentDescCreated.Default.(func() time.Time)
+	// fhrpgroupassignmentDescLastUpdated is the schema descriptor for last_updated field.
+	fhrpgroupassignmentDescLastUpdated := fhrpgroupassignmentMixinFields0[1].Descriptor()
+	// fhrpgroupassignment.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	fhrpgroupassignment.DefaultLastUpdated = fhrpgroupassignmentDescLastUpdated.Default.(func() time.Time)
+	// fhrpgroupassignment.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	fhrpgroupassignment.UpdateDefaultLastUpdated = fhrpgroupassignmentDescLastUpdated.UpdateDefault.(func() time.Time)
+	// fhrpgroupassignmentDescPriority is the schema descriptor for priority field.
+	fhrpgroupassignmentDescPriority := fhrpgroupassignmentFields[3].Descriptor()
+	// fhrpgroupassignment.PriorityValidator is a validator for the "priority" field. It is called by the builders before save.
+	fhrpgroupassignment.PriorityValidator = func() func(int) error {
+		validators := fhrpgroupassignmentDescPriority.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(priority int) error {
+			for _, fn := range fns {
+				if err := fn(priority); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// fhrpgroupassignmentDescDisplay is the schema descriptor for _display field.
+	fhrpgroupassignmentDescDisplay := fhrpgroupassignmentFields[4].Descriptor()
+	// fhrpgroupassignment.DefaultDisplay holds the default value on creation for the _display field.
+	fhrpgroupassignment.DefaultDisplay = fhrpgroupassignmentDescDisplay.Default.(string)
 	frontportMixin := schema.FrontPort{}.Mixin()
 	frontportMixinHooks3 := frontportMixin[3].Hooks()
 	frontportHooks := schema.FrontPort{}.Hooks()
@@ -1667,6 +1790,73 @@ func init() {
 	group.DefaultDescription = groupDescDescription.Default.(string)
 	// group.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
 	group.DescriptionValidator = groupDescDescription.Validators[0].(func(string) error)
+	ipaddressMixin := schema.IPAddress{}.Mixin()
+	ipaddressHooks := schema.IPAddress{}.Hooks()
+	ipaddress.Hooks[0] = ipaddressHooks[0]
+	ipaddressMixinFields0 := ipaddressMixin[0].Fields()
+	_ = ipaddressMixinFields0
+	ipaddressMixinFields2 := ipaddressMixin[2].Fields()
+	_ = ipaddressMixinFields2
+	ipaddressMixinFields3 := ipaddressMixin[3].Fields()
+	_ = ipaddressMixinFields3
+	ipaddressFields := schema.IPAddress{}.Fields()
+	_ = ipaddressFields
+	// ipaddressDescCreated is the schema descriptor for created field.
+	ipaddressDescCreated := ipaddressMixinFields0[0].Descriptor()
+	// ipaddress.DefaultCreated holds the default value on creation for the created field.
+	ipaddress.DefaultCreated = ipaddressDescCreated.Default.(func() time.Time)
+	// ipaddressDescLastUpdated is the schema descriptor for last_updated field.
+	ipaddressDescLastUpdated := ipaddressMixinFields0[1].Descriptor()
+	// ipaddress.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	ipaddress.DefaultLastUpdated = ipaddressDescLastUpdated.Default.(func() time.Time)
+	// ipaddress.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	ipaddress.UpdateDefaultLastUpdated = ipaddressDescLastUpdated.UpdateDefault.(func() time.Time)
+	// ipaddressDescCustomFieldData is the schema descriptor for custom_field_data field.
+	ipaddressDescCustomFieldData := ipaddressMixinFields2[0].Descriptor()
+	// ipaddress.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	ipaddress.DefaultCustomFieldData = ipaddressDescCustomFieldData.Default.(map[string]interface{})
+	// ipaddressDescDescription is the schema descriptor for description field.
+	ipaddressDescDescription := ipaddressMixinFields3[0].Descriptor()
+	// ipaddress.DefaultDescription holds the default value on creation for the description field.
+	ipaddress.DefaultDescription = ipaddressDescDescription.Default.(string)
+	// ipaddress.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	ipaddress.DescriptionValidator = ipaddressDescDescription.Validators[0].(func(string) error)
+	// ipaddressDescComments is the schema descriptor for comments field.
+	ipaddressDescComments := ipaddressMixinFields3[1].Descriptor()
+	// ipaddress.DefaultComments holds the default value on creation for the comments field.
+	ipaddress.DefaultComments = ipaddressDescComments.Default.(string)
+	// ipaddressDescAddress is the schema descriptor for address field.
+	ipaddressDescAddress := ipaddressFields[1].Descriptor()
+	// ipaddress.AddressValidator is a validator for the "address" field. It is called by the builders before save.
+	ipaddress.AddressValidator = ipaddressDescAddress.Validators[0].(func(string) error)
+	// ipaddressDescStatus is the schema descriptor for status field.
+	ipaddressDescStatus := ipaddressFields[4].Descriptor()
+	// ipaddress.DefaultStatus holds the default value on creation for the status field.
+	ipaddress.DefaultStatus = ipaddressDescStatus.Default.(string)
+	// ipaddress.StatusValidator is a validator for the "status" field. It is called by the builders before save.
+	ipaddress.StatusValidator = ipaddressDescStatus.Validators[0].(func(string) error)
+	// ipaddressDescRole is the schema descriptor for role field.
+	ipaddressDescRole := ipaddressFields[5].Descriptor()
+	// ipaddress.RoleValidator is a validator for the "role" field. It is called by the builders before save.
+	ipaddress.RoleValidator = ipaddressDescRole.Validators[0].(func(string) error)
+	// ipaddressDescDNSName is the schema descriptor for dns_name field.
+	ipaddressDescDNSName := ipaddressFields[9].Descriptor()
+	// ipaddress.DefaultDNSName holds the default value on creation for the dns_name field.
+	ipaddress.DefaultDNSName = ipaddressDescDNSName.Default.(string)
+	// ipaddress.DNSNameValidator is a validator for the "dns_name" field. It is called by the builders before save.
+	ipaddress.DNSNameValidator = ipaddressDescDNSName.Validators[0].(func(string) error)
+	// ipaddressDescHost is the schema descriptor for host field.
+	ipaddressDescHost := ipaddressFields[10].Descriptor()
+	// ipaddress.HostValidator is a validator for the "host" field. It is called by the builders before save.
+	ipaddress.HostValidator = ipaddressDescHost.Validators[0].(func([]byte) error)
+	// ipaddressDescNetwork is the schema descriptor for _network field.
+	ipaddressDescNetwork := ipaddressFields[13].Descriptor()
+	// ipaddress.NetworkValidator is a validator for the "_network" field. It is called by the builders before save.
+	ipaddress.NetworkValidator = ipaddressDescNetwork.Validators[0].(func([]byte) error)
+	// ipaddressDescBroadcast is the schema descriptor for _broadcast field.
+	ipaddressDescBroadcast := ipaddressFields[14].Descriptor()
+	// ipaddress.BroadcastValidator is a validator for the "_broadcast" field. It is called by the builders before save.
+	ipaddress.BroadcastValidator = ipaddressDescBroadcast.Validators[0].(func([]byte) error)
 	iprangeMixin := schema.IPRange{}.Mixin()
 	iprangeHooks := schema.IPRange{}.Hooks()
 	iprange.Hooks[0] = iprangeHooks[0]
@@ -4458,6 +4648,120 @@ func init() {
 	routetargetDescNameNatural := routetargetFields[1].Descriptor()
 	// routetarget.DefaultNameNatural holds the default value on creation for the _name_natural field.
 	routetarget.DefaultNameNatural = routetargetDescNameNatural.Default.(string)
+	serviceMixin := schema.Service{}.Mixin()
+	serviceHooks := schema.Service{}.Hooks()
+	service.Hooks[0] = serviceHooks[0]
+	serviceMixinFields0 := serviceMixin[0].Fields()
+	_ = serviceMixinFields0
+	serviceMixinFields2 := serviceMixin[2].Fields()
+	_ = serviceMixinFields2
+	serviceMixinFields3 := serviceMixin[3].Fields()
+	_ = serviceMixinFields3
+	serviceFields := schema.Service{}.Fields()
+	_ = serviceFields
+	// serviceDescCreated is the schema descriptor for created field.
+	serviceDescCreated := serviceMixinFields0[0].Descriptor()
+	// service.DefaultCreated holds the default value on creation for the created field.
+	service.DefaultCreated = serviceDescCreated.Default.(func() time.Time)
+	// serviceDescLastUpdated is the schema descriptor for last_updated field.
+	serviceDescLastUpdated := serviceMixinFields0[1].Descriptor()
+	// service.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	service.DefaultLastUpdated = serviceDescLastUpdated.Default.(func() time.Time)
+	// service.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	service.UpdateDefaultLastUpdated = serviceDescLastUpdated.UpdateDefault.(func() time.Time)
+	// serviceDescCustomFieldData is the schema descriptor for custom_field_data field.
+	serviceDescCustomFieldData := serviceMixinFields2[0].Descriptor()
+	// service.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	service.DefaultCustomFieldData = serviceDescCustomFieldData.Default.(map[string]interface{})
+	// serviceDescDescription is the schema descriptor for description field.
+	serviceDescDescription := serviceMixinFields3[0].Descriptor()
+	// service.DefaultDescription holds the default value on creation for the description field.
+	service.DefaultDescription = serviceDescDescription.Default.(string)
+	// service.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	service.DescriptionValidator = serviceDescDescription.Validators[0].(func(string) error)
+	// serviceDescComments is the schema descriptor for comments field.
+	serviceDescComments := serviceMixinFields3[1].Descriptor()
+	// service.DefaultComments holds the default value on creation for the comments field.
+	service.DefaultComments = serviceDescComments.Default.(string)
+	// serviceDescName is the schema descriptor for name field.
+	serviceDescName := serviceFields[2].Descriptor()
+	// service.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	service.NameValidator = func() func(string) error {
+		validators := serviceDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// serviceDescProtocol is the schema descriptor for protocol field.
+	serviceDescProtocol := serviceFields[3].Descriptor()
+	// service.ProtocolValidator is a validator for the "protocol" field. It is called by the builders before save.
+	service.ProtocolValidator = serviceDescProtocol.Validators[0].(func(string) error)
+	servicetemplateMixin := schema.ServiceTemplate{}.Mixin()
+	servicetemplateHooks := schema.ServiceTemplate{}.Hooks()
+	servicetemplate.Hooks[0] = servicetemplateHooks[0]
+	servicetemplateMixinFields0 := servicetemplateMixin[0].Fields()
+	_ = servicetemplateMixinFields0
+	servicetemplateMixinFields2 := servicetemplateMixin[2].Fields()
+	_ = servicetemplateMixinFields2
+	servicetemplateMixinFields3 := servicetemplateMixin[3].Fields()
+	_ = servicetemplateMixinFields3
+	servicetemplateFields := schema.ServiceTemplate{}.Fields()
+	_ = servicetemplateFields
+	// servicetemplateDescCreated is the schema descriptor for created field.
+	servicetemplateDescCreated := servicetemplateMixinFields0[0].Descriptor()
+	// servicetemplate.DefaultCreated holds the default value on creation for the created field.
+	servicetemplate.DefaultCreated = servicetemplateDescCreated.Default.(func() time.Time)
+	// servicetemplateDescLastUpdated is the schema descriptor for last_updated field.
+	servicetemplateDescLastUpdated := servicetemplateMixinFields0[1].Descriptor()
+	// servicetemplate.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	servicetemplate.DefaultLastUpdated = servicetemplateDescLastUpdated.Default.(func() time.Time)
+	// servicetemplate.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	servicetemplate.UpdateDefaultLastUpdated = servicetemplateDescLastUpdated.UpdateDefault.(func() time.Time)
+	// servicetemplateDescCustomFieldData is the schema descriptor for custom_field_data field.
+	servicetemplateDescCustomFieldData := servicetemplateMixinFields2[0].Descriptor()
+	// servicetemplate.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	servicetemplate.DefaultCustomFieldData = servicetemplateDescCustomFieldData.Default.(map[string]interface{})
+	// servicetemplateDescDescription is the schema descriptor for description field.
+	servicetemplateDescDescription := servicetemplateMixinFields3[0].Descriptor()
+	// servicetemplate.DefaultDescription holds the default value on creation for the description field.
+	servicetemplate.DefaultDescription = servicetemplateDescDescription.Default.(string)
+	// servicetemplate.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	servicetemplate.DescriptionValidator = servicetemplateDescDescription.Validators[0].(func(string) error)
+	// servicetemplateDescComments is the schema descriptor for comments field.
+	servicetemplateDescComments := servicetemplateMixinFields3[1].Descriptor()
+	// servicetemplate.DefaultComments holds the default value on creation for the comments field.
+	servicetemplate.DefaultComments = servicetemplateDescComments.Default.(string)
+	// servicetemplateDescName is the schema descriptor for name field.
+	servicetemplateDescName := servicetemplateFields[0].Descriptor()
+	// servicetemplate.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	servicetemplate.NameValidator = func() func(string) error {
+		validators := servicetemplateDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// servicetemplateDescProtocol is the schema descriptor for protocol field.
+	servicetemplateDescProtocol := servicetemplateFields[1].Descriptor()
+	// servicetemplate.ProtocolValidator is a validator for the "protocol" field. It is called by the builders before save.
+	servicetemplate.ProtocolValidator = servicetemplateDescProtocol.Validators[0].(func(string) error)
 	siteMixin := schema.Site{}.Mixin()
 	siteHooks := schema.Site{}.Hooks()
 	site.Hooks[0] = siteHooks[0]
@@ -5370,6 +5674,8 @@ func init() {
 	// virtualchassis.DomainValidator is a validator for the "domain" field. It is called by the builders before save.
 	virtualchassis.DomainValidator = virtualchassisDescDomain.Validators[0].(func(string) error)
 	virtualdevicecontextMixin := schema.VirtualDeviceContext{}.Mixin()
+	virtualdevicecontextHooks := schema.VirtualDeviceContext{}.Hooks()
+	virtualdevicecontext.Hooks[0] = virtualdevicecontextHooks[0]
 	virtualdevicecontextMixinFields0 := virtualdevicecontextMixin[0].Fields()
 	_ = virtualdevicecontextMixinFields0
 	virtualdevicecontextMixinFields2 := virtualdevicecontextMixin[2].Fields()
@@ -5443,7 +5749,7 @@ func init() {
 		}
 	}()
 	// virtualdevicecontextDescStatus is the schema descriptor for status field.
-	virtualdevicecontextDescStatus := virtualdevicecontextFields[5].Descriptor()
+	virtualdevicecontextDescStatus := virtualdevicecontextFields[7].Descriptor()
 	// virtualdevicecontext.StatusValidator is a validator for the "status" field. It is called by the builders before save.
 	virtualdevicecontext.StatusValidator = virtualdevicecontextDescStatus.Validators[0].(func(string) error)
 	webhookMixin := schema.Webhook{}.Mixin()

@@ -4,10 +4,12 @@ import (
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/entsql"
 	"entgo.io/ent/schema"
+	"entgo.io/ent/schema/edge"
 	"entgo.io/ent/schema/field"
 	"entgo.io/ent/schema/index"
 
 	"github.com/inventory/inventory/ent/logic/dcim"
+	"github.com/inventory/inventory/ent/logic/ipam"
 	"github.com/inventory/inventory/ent/schema/api"
 )
 
@@ -51,6 +53,9 @@ func (Device) Fields() []ent.Field {
 		field.Int("vc_priority").Optional().Nillable().Min(0).Max(255).Annotations(api.Field{Min: api.Int(0), Max: api.Int(255)}),
 		field.JSON("local_context_data", map[string]any{}).Optional().Annotations(api.Field{Kind: "json"}),
 		FKField("virtual_chassis"),
+		// NetBox's one-to-one primary and out-of-band addresses (the
+		// unique indexes below), checked by ipam.DevicePrimaryIPHooks.
+		FKField("primary_ip4"), FKField("primary_ip6"), FKField("oob_ip"),
 		// config_context is the rendered configuration context, kept by the
 		// hook: until config contexts exist, local_context_data over {}.
 		field.JSON("config_context", map[string]any{}).Optional().Annotations(api.Field{Kind: "json", ReadOnly: true}),
@@ -72,6 +77,7 @@ func (Device) Edges() []ent.Edge {
 		FK("location", Location.Type, api.Protect),
 		FK("rack", Rack.Type, api.Protect),
 		FK("virtual_chassis", VirtualChassis.Type, api.SetNull),
+		ipFK("primary_ip4"), ipFK("primary_ip6"), ipFK("oob_ip"),
 	}
 }
 
@@ -81,6 +87,7 @@ func (Device) Indexes() []ent.Index {
 		index.Fields("site_id", "tenant_id"),
 		index.Fields("rack_id", "position"),
 		index.Fields("virtual_chassis_id", "vc_position"),
+		index.Fields("primary_ip4_id").Unique(), index.Fields("primary_ip6_id").Unique(), index.Fields("oob_ip_id").Unique(),
 	}
 }
 
@@ -107,6 +114,9 @@ func (Device) Annotations() []schema.Annotation {
 				{Fields: []string{"name", "site", "tenant"}, IgnoreCase: true, Message: "Device name must be unique per site and tenant."},
 				{Fields: []string{"name", "site"}, WhenNull: "tenant", IgnoreCase: true, Message: "Device name must be unique per site."},
 				{Fields: []string{"virtual_chassis", "vc_position"}, Message: "Device with this Virtual chassis and VC position already exists."},
+				{Fields: []string{"primary_ip4"}, Message: "device with this primary IPv4 already exists."},
+				{Fields: []string{"primary_ip6"}, Message: "device with this primary IPv6 already exists."},
+				{Fields: []string{"oob_ip"}, Message: "device with this out-of-band IP already exists."},
 			},
 			Counts: map[string]api.Count{
 				"console_port_count":        {Model: "dcim.consoleport", Column: "device_id"},
@@ -124,10 +134,11 @@ func (Device) Annotations() []schema.Annotation {
 			// the bay (NetBox's parent_bay accessor).
 			Reverse: map[string]api.Reverse{"parent_device": {Model: "dcim.devicebay", Column: "installed_device_id",
 				Through: "device", As: "device_bay"}},
-			// IP addresses, clusters and config templates are other
-			// models, not built yet.
-			Empty: map[string]any{"owner": nil, "primary_ip": nil, "primary_ip4": nil,
-				"primary_ip6": nil, "oob_ip": nil, "cluster": nil, "config_template": nil},
+			// primary_ip: the IPv6 primary address, else the IPv4 one.
+			Coalesce: map[string][]string{"primary_ip": {"primary_ip6", "primary_ip4"}},
+			// Clusters and config templates are other models, not built
+			// yet.
+			Empty: map[string]any{"owner": nil, "cluster": nil, "config_template": nil},
 			Filters: append(append(append(TenancyFilters(), SiteTreeFilters()...),
 				api.Filter{Name: "manufacturer_id", Kind: "fk-id", Via: "device_type", Column: "manufacturer"},
 				api.Filter{Name: "manufacturer", Kind: "fk-attr", Via: "device_type", Column: "manufacturer"},
@@ -139,7 +150,9 @@ func (Device) Annotations() []schema.Annotation {
 				api.Filter{Name: "parent_device_id", Kind: "reverse-id", Target: "dcim.devicebay", Column: "installed_device_id", Attr: "device_id"},
 				api.Filter{Name: "parent_bay_id", Kind: "reverse-id", Target: "dcim.devicebay", Column: "installed_device_id"},
 				api.Filter{Name: "inventory_item_count", Kind: "related-count", Column: "inventory_item_count"},
-				api.Filter{Name: "mac_address", Kind: "assigned-mac", Target: "dcim.interface", Column: "device_id"}),
+				api.Filter{Name: "mac_address", Kind: "assigned-mac", Target: "dcim.interface", Column: "device_id"},
+				api.Filter{Name: "has_primary_ip", Kind: "any-set", Column: "primary_ip4_id,primary_ip6_id"},
+				api.Filter{Name: "has_oob_ip", Kind: "is-set", Column: "oob_ip_id"}),
 				countFilters("_count", "console_port", "console_server_port", "power_port", "power_outlet",
 					"interface", "front_port", "rear_port", "device_bay", "module_bay")...),
 		},
@@ -149,5 +162,14 @@ func (Device) Annotations() []schema.Annotation {
 // Hooks: NetBox's Device.clean() and save(): site, location and rack
 // agree; the position fits the rack and collides with no other device;
 // virtual chassis membership; the airflow and platform defaults; the
-// cached display parts and config context.
-func (Device) Hooks() []ent.Hook { return dcim.DeviceHooks() }
+// cached display parts and config context; the primary and OOB IP
+// addresses (ent/logic/ipam).
+func (Device) Hooks() []ent.Hook { return append(dcim.DeviceHooks(), ipam.DevicePrimaryIPHooks()...) }
+
+// ipFK is a primary or OOB IP address of a device or virtual device
+// context: NetBox's OneToOneField(on_delete=SET_NULL), filtered by
+// address.
+func ipFK(name string) ent.Edge {
+	return edge.To(name, IPAddress.Type).Field(name + "_id").Unique().
+		Annotations(OnDelete(api.SetNull, api.Field{Lookup: "address"})...)
+}

@@ -13,6 +13,7 @@ import (
 	"entgo.io/ent/schema/index"
 
 	"github.com/inventory/inventory/ent/logic/dcim"
+	"github.com/inventory/inventory/ent/logic/ipam"
 	"github.com/inventory/inventory/ent/schema/api"
 )
 
@@ -84,7 +85,11 @@ func (DeviceInterface) Indexes() []ent.Index {
 	return []ent.Index{index.Fields("primary_mac_address_id").Unique()}
 }
 
-func (DeviceInterface) Hooks() []ent.Hook { return dcim.InterfaceHooks() }
+// Hooks: NetBox's Interface.clean() and save() (ent/logic/dcim); the
+// cached display of its FHRP group assignments (ent/logic/ipam).
+func (DeviceInterface) Hooks() []ent.Hook {
+	return append(dcim.InterfaceHooks(), ipam.InterfaceHooks()...)
+}
 
 func (DeviceInterface) Annotations() []schema.Annotation {
 	return []schema.Annotation{
@@ -109,8 +114,14 @@ func (DeviceInterface) Annotations() []schema.Annotation {
 				"mac_addresses": {Model: "dcim.macaddress", Column: "assigned_object_id", Many: true,
 					TypeColumn: "assigned_object_type"},
 			},
+			// The IP addresses and FHRP group assignments of the interface
+			// (generic relations).
+			Counts: map[string]api.Count{
+				"count_ipaddresses": {Model: "ipam.ipaddress", Column: "assigned_object_id", TypeColumn: "assigned_object_type"},
+				"count_fhrp_groups": {Model: "ipam.fhrpgroupassignment", Column: "interface_id", TypeColumn: "interface_type"},
+			},
 			Empty: componentEmpty(true, map[string]any{"wireless_link": nil,
-				"wireless_lans": []any{}, "l2vpn_termination": nil, "count_ipaddresses": 0, "count_fhrp_groups": 0}),
+				"wireless_lans": []any{}, "l2vpn_termination": nil}),
 			Filters: []api.Filter{
 				{Name: "kind", Kind: "interface-kind"},
 				{Name: "vlan_id", Kind: "interface-vlan", Attr: "id"},

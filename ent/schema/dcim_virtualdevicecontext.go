@@ -8,6 +8,7 @@ import (
 	"entgo.io/ent/schema/field"
 	"entgo.io/ent/schema/index"
 
+	"github.com/inventory/inventory/ent/logic/ipam"
 	"github.com/inventory/inventory/ent/schema/api"
 )
 
@@ -28,6 +29,7 @@ func (VirtualDeviceContext) Fields() []ent.Field {
 		field.Int("identifier").Optional().Nillable().Min(0).Max(32767).
 			Annotations(api.Field{Min: api.Int(0), Max: api.Int(32767)}),
 		FKField("tenant"),
+		FKField("primary_ip4"), FKField("primary_ip6"),
 		field.String("status").MaxRuneLen(50).Annotations(api.Field{Kind: "choice", Choices: VirtualDeviceContextStatus}),
 	}
 }
@@ -36,6 +38,7 @@ func (VirtualDeviceContext) Edges() []ent.Edge {
 	return []ent.Edge{
 		FKRequired("device", Device.Type, api.Protect),
 		FK("tenant", Tenant.Type, api.Protect),
+		ipFK("primary_ip4"), ipFK("primary_ip6"),
 		// The inverse of the interfaces' vdcs (ent's many-to-many needs
 		// both ends); no API field.
 		edge.From("interfaces", DeviceInterface.Type).Ref("vdcs"),
@@ -43,7 +46,8 @@ func (VirtualDeviceContext) Edges() []ent.Edge {
 }
 
 func (VirtualDeviceContext) Indexes() []ent.Index {
-	return []ent.Index{index.Fields("device_id", "identifier"), index.Fields("device_id", "_name_natural")}
+	return []ent.Index{index.Fields("device_id", "identifier"), index.Fields("device_id", "_name_natural"),
+		index.Fields("primary_ip4_id").Unique(), index.Fields("primary_ip6_id").Unique()}
 }
 
 func (VirtualDeviceContext) Annotations() []schema.Annotation {
@@ -59,12 +63,18 @@ func (VirtualDeviceContext) Annotations() []schema.Annotation {
 			Display:  "{name}",
 			Search:   []string{"name", "description", "comments"},
 			Ordering: []string{"name"},
-			Unique:   []api.Unique{{Fields: []string{"device", "identifier"}}, {Fields: []string{"device", "name"}}},
-			// IP addresses and interfaces are other models, not built yet.
-			Empty:  map[string]any{"owner": nil, "primary_ip": nil, "primary_ip4": nil, "primary_ip6": nil},
-			Counts: map[string]api.Count{"interface_count": {Table: "dcim_interface_vdcs", Column: "virtualdevicecontext_id"}},
+			Unique: []api.Unique{{Fields: []string{"device", "identifier"}}, {Fields: []string{"device", "name"}},
+				{Fields: []string{"primary_ip4"}, Message: "virtual device context with this primary IPv4 already exists."},
+				{Fields: []string{"primary_ip6"}, Message: "virtual device context with this primary IPv6 already exists."}},
+			Coalesce: map[string][]string{"primary_ip": {"primary_ip6", "primary_ip4"}},
+			Empty:    map[string]any{"owner": nil},
+			Counts:   map[string]api.Count{"interface_count": {Table: "dcim_interface_vdcs", Column: "virtualdevicecontext_id"}},
 			Filters: append(TenancyFilters(),
+				api.Filter{Name: "has_primary_ip", Kind: "any-set", Column: "primary_ip4_id,primary_ip6_id"},
 				api.Filter{Name: "interface_id", Kind: "m2m-reverse", Target: "dcim.interface", Column: "vdcs"}),
 		},
 	}
 }
+
+// Hooks: the primary IP addresses belong to the device (ent/logic/ipam).
+func (VirtualDeviceContext) Hooks() []ent.Hook { return ipam.VirtualDeviceContextPrimaryIPHooks() }

@@ -5,6 +5,7 @@ package virtualdevicecontext
 import (
 	"time"
 
+	"entgo.io/ent"
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 )
@@ -34,12 +35,20 @@ const (
 	FieldIdentifier = "identifier"
 	// FieldTenantID holds the string denoting the tenant_id field in the database.
 	FieldTenantID = "tenant_id"
+	// FieldPrimaryIp4ID holds the string denoting the primary_ip4_id field in the database.
+	FieldPrimaryIp4ID = "primary_ip4_id"
+	// FieldPrimaryIp6ID holds the string denoting the primary_ip6_id field in the database.
+	FieldPrimaryIp6ID = "primary_ip6_id"
 	// FieldStatus holds the string denoting the status field in the database.
 	FieldStatus = "status"
 	// EdgeDevice holds the string denoting the device edge name in mutations.
 	EdgeDevice = "device"
 	// EdgeTenant holds the string denoting the tenant edge name in mutations.
 	EdgeTenant = "tenant"
+	// EdgePrimaryIp4 holds the string denoting the primary_ip4 edge name in mutations.
+	EdgePrimaryIp4 = "primary_ip4"
+	// EdgePrimaryIp6 holds the string denoting the primary_ip6 edge name in mutations.
+	EdgePrimaryIp6 = "primary_ip6"
 	// EdgeInterfaces holds the string denoting the interfaces edge name in mutations.
 	EdgeInterfaces = "interfaces"
 	// Table holds the table name of the virtualdevicecontext in the database.
@@ -58,6 +67,20 @@ const (
 	TenantInverseTable = "tenancy_tenant"
 	// TenantColumn is the table column denoting the tenant relation/edge.
 	TenantColumn = "tenant_id"
+	// PrimaryIp4Table is the table that holds the primary_ip4 relation/edge.
+	PrimaryIp4Table = "dcim_virtualdevicecontext"
+	// PrimaryIp4InverseTable is the table name for the IPAddress entity.
+	// It exists in this package in order to avoid circular dependency with the "ipaddress" package.
+	PrimaryIp4InverseTable = "ipam_ipaddress"
+	// PrimaryIp4Column is the table column denoting the primary_ip4 relation/edge.
+	PrimaryIp4Column = "primary_ip4_id"
+	// PrimaryIp6Table is the table that holds the primary_ip6 relation/edge.
+	PrimaryIp6Table = "dcim_virtualdevicecontext"
+	// PrimaryIp6InverseTable is the table name for the IPAddress entity.
+	// It exists in this package in order to avoid circular dependency with the "ipaddress" package.
+	PrimaryIp6InverseTable = "ipam_ipaddress"
+	// PrimaryIp6Column is the table column denoting the primary_ip6 relation/edge.
+	PrimaryIp6Column = "primary_ip6_id"
 	// InterfacesTable is the table that holds the interfaces relation/edge. The primary key declared below.
 	InterfacesTable = "dcim_interface_vdcs"
 	// InterfacesInverseTable is the table name for the DeviceInterface entity.
@@ -78,6 +101,8 @@ var Columns = []string{
 	FieldDeviceID,
 	FieldIdentifier,
 	FieldTenantID,
+	FieldPrimaryIp4ID,
+	FieldPrimaryIp6ID,
 	FieldStatus,
 }
 
@@ -97,7 +122,13 @@ func ValidColumn(column string) bool {
 	return false
 }
 
+// Note that the variables below are initialized by the runtime
+// package on the initialization of the application. Therefore,
+// it should be imported in the main as follows:
+//
+//	import _ "github.com/inventory/inventory/ent/runtime"
 var (
+	Hooks [1]ent.Hook
 	// DefaultCreated holds the default value on creation for the "created" field.
 	DefaultCreated func() time.Time
 	// DefaultLastUpdated holds the default value on creation for the "last_updated" field.
@@ -175,6 +206,16 @@ func ByTenantID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldTenantID, opts...).ToFunc()
 }
 
+// ByPrimaryIp4ID orders the results by the primary_ip4_id field.
+func ByPrimaryIp4ID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldPrimaryIp4ID, opts...).ToFunc()
+}
+
+// ByPrimaryIp6ID orders the results by the primary_ip6_id field.
+func ByPrimaryIp6ID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldPrimaryIp6ID, opts...).ToFunc()
+}
+
 // ByStatus orders the results by the status field.
 func ByStatus(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldStatus, opts...).ToFunc()
@@ -191,6 +232,20 @@ func ByDeviceField(field string, opts ...sql.OrderTermOption) OrderOption {
 func ByTenantField(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
 		sqlgraph.OrderByNeighborTerms(s, newTenantStep(), sql.OrderByField(field, opts...))
+	}
+}
+
+// ByPrimaryIp4Field orders the results by primary_ip4 field.
+func ByPrimaryIp4Field(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newPrimaryIp4Step(), sql.OrderByField(field, opts...))
+	}
+}
+
+// ByPrimaryIp6Field orders the results by primary_ip6 field.
+func ByPrimaryIp6Field(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newPrimaryIp6Step(), sql.OrderByField(field, opts...))
 	}
 }
 
@@ -219,6 +274,20 @@ func newTenantStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(TenantInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.M2O, false, TenantTable, TenantColumn),
+	)
+}
+func newPrimaryIp4Step() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(PrimaryIp4InverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, false, PrimaryIp4Table, PrimaryIp4Column),
+	)
+}
+func newPrimaryIp6Step() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(PrimaryIp6InverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, false, PrimaryIp6Table, PrimaryIp6Column),
 	)
 }
 func newInterfacesStep() *sqlgraph.Step {

@@ -100,6 +100,16 @@ func TenantID(v int) predicate.VirtualDeviceContext {
 	return predicate.VirtualDeviceContext(sql.FieldEQ(FieldTenantID, v))
 }
 
+// PrimaryIp4ID applies equality check predicate on the "primary_ip4_id" field. It's identical to PrimaryIp4IDEQ.
+func PrimaryIp4ID(v int) predicate.VirtualDeviceContext {
+	return predicate.VirtualDeviceContext(sql.FieldEQ(FieldPrimaryIp4ID, v))
+}
+
+// PrimaryIp6ID applies equality check predicate on the "primary_ip6_id" field. It's identical to PrimaryIp6IDEQ.
+func PrimaryIp6ID(v int) predicate.VirtualDeviceContext {
+	return predicate.VirtualDeviceContext(sql.FieldEQ(FieldPrimaryIp6ID, v))
+}
+
 // Status applies equality check predicate on the "status" field. It's identical to StatusEQ.
 func Status(v string) predicate.VirtualDeviceContext {
 	return predicate.VirtualDeviceContext(sql.FieldEQ(FieldStatus, v))
@@ -565,6 +575,66 @@ func TenantIDNotNil() predicate.VirtualDeviceContext {
 	return predicate.VirtualDeviceContext(sql.FieldNotNull(FieldTenantID))
 }
 
+// PrimaryIp4IDEQ applies the EQ predicate on the "primary_ip4_id" field.
+func PrimaryIp4IDEQ(v int) predicate.VirtualDeviceContext {
+	return predicate.VirtualDeviceContext(sql.FieldEQ(FieldPrimaryIp4ID, v))
+}
+
+// PrimaryIp4IDNEQ applies the NEQ predicate on the "primary_ip4_id" field.
+func PrimaryIp4IDNEQ(v int) predicate.VirtualDeviceContext {
+	return predicate.VirtualDeviceContext(sql.FieldNEQ(FieldPrimaryIp4ID, v))
+}
+
+// PrimaryIp4IDIn applies the In predicate on the "primary_ip4_id" field.
+func PrimaryIp4IDIn(vs ...int) predicate.VirtualDeviceContext {
+	return predicate.VirtualDeviceContext(sql.FieldIn(FieldPrimaryIp4ID, vs...))
+}
+
+// PrimaryIp4IDNotIn applies the NotIn predicate on the "primary_ip4_id" field.
+func PrimaryIp4IDNotIn(vs ...int) predicate.VirtualDeviceContext {
+	return predicate.VirtualDeviceContext(sql.FieldNotIn(FieldPrimaryIp4ID, vs...))
+}
+
+// PrimaryIp4IDIsNil applies the IsNil predicate on the "primary_ip4_id" field.
+func PrimaryIp4IDIsNil() predicate.VirtualDeviceContext {
+	return predicate.VirtualDeviceContext(sql.FieldIsNull(FieldPrimaryIp4ID))
+}
+
+// PrimaryIp4IDNotNil applies the NotNil predicate on the "primary_ip4_id" field.
+func PrimaryIp4IDNotNil() predicate.VirtualDeviceContext {
+	return predicate.VirtualDeviceContext(sql.FieldNotNull(FieldPrimaryIp4ID))
+}
+
+// PrimaryIp6IDEQ applies the EQ predicate on the "primary_ip6_id" field.
+func PrimaryIp6IDEQ(v int) predicate.VirtualDeviceContext {
+	return predicate.VirtualDeviceContext(sql.FieldEQ(FieldPrimaryIp6ID, v))
+}
+
+// PrimaryIp6IDNEQ applies the NEQ predicate on the "primary_ip6_id" field.
+func PrimaryIp6IDNEQ(v int) predicate.VirtualDeviceContext {
+	return predicate.VirtualDeviceContext(sql.FieldNEQ(FieldPrimaryIp6ID, v))
+}
+
+// PrimaryIp6IDIn applies the In predicate on the "primary_ip6_id" field.
+func PrimaryIp6IDIn(vs ...int) predicate.VirtualDeviceContext {
+	return predicate.VirtualDeviceContext(sql.FieldIn(FieldPrimaryIp6ID, vs...))
+}
+
+// PrimaryIp6IDNotIn applies the NotIn predicate on the "primary_ip6_id" field.
+func PrimaryIp6IDNotIn(vs ...int) predicate.VirtualDeviceContext {
+	return predicate.VirtualDeviceContext(sql.FieldNotIn(FieldPrimaryIp6ID, vs...))
+}
+
+// PrimaryIp6IDIsNil applies the IsNil predicate on the "primary_ip6_id" field.
+func PrimaryIp6IDIsNil() predicate.VirtualDeviceContext {
+	return predicate.VirtualDeviceContext(sql.FieldIsNull(FieldPrimaryIp6ID))
+}
+
+// PrimaryIp6IDNotNil applies the NotNil predicate on the "primary_ip6_id" field.
+func PrimaryIp6IDNotNil() predicate.VirtualDeviceContext {
+	return predicate.VirtualDeviceContext(sql.FieldNotNull(FieldPrimaryIp6ID))
+}
+
 // StatusEQ applies the EQ predicate on the "status" field.
 func StatusEQ(v string) predicate.VirtualDeviceContext {
 	return predicate.VirtualDeviceContext(sql.FieldEQ(FieldStatus, v))
@@ -668,6 +738,52 @@ func HasTenant() predicate.VirtualDeviceContext {
 func HasTenantWith(preds ...predicate.Tenant) predicate.VirtualDeviceContext {
 	return predicate.VirtualDeviceContext(func(s *sql.Selector) {
 		step := newTenantStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasPrimaryIp4 applies the HasEdge predicate on the "primary_ip4" edge.
+func HasPrimaryIp4() predicate.VirtualDeviceContext {
+	return predicate.VirtualDeviceContext(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, PrimaryIp4Table, PrimaryIp4Column),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasPrimaryIp4With applies the HasEdge predicate on the "primary_ip4" edge with a given conditions (other predicates).
+func HasPrimaryIp4With(preds ...predicate.IPAddress) predicate.VirtualDeviceContext {
+	return predicate.VirtualDeviceContext(func(s *sql.Selector) {
+		step := newPrimaryIp4Step()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasPrimaryIp6 applies the HasEdge predicate on the "primary_ip6" edge.
+func HasPrimaryIp6() predicate.VirtualDeviceContext {
+	return predicate.VirtualDeviceContext(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, PrimaryIp6Table, PrimaryIp6Column),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasPrimaryIp6With applies the HasEdge predicate on the "primary_ip6" edge with a given conditions (other predicates).
+func HasPrimaryIp6With(preds ...predicate.IPAddress) predicate.VirtualDeviceContext {
+	return predicate.VirtualDeviceContext(func(s *sql.Selector) {
+		step := newPrimaryIp6Step()
 		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
 			for _, p := range preds {
 				p(s)

@@ -41,6 +41,25 @@
 // policy. Displays that a template cannot express (IP ranges, ASNs,
 // rules, VRFs) are in display.go.
 //
+// IPAddress (ipaddress.go): hidden columns beside the address text (host,
+// 16-byte binary as the prefixes' network; prefix_length; vrf_key;
+// _network and _broadcast of its network) derived by the hook, dns_name
+// lower-cased, and IPAddress.clean(): no network ID or IPv4 broadcast
+// address assigned to an object (but /31, /32, /127, /128), uniqueness per
+// VRF (enforce_unique) or in the global table (ENFORCE_GLOBAL_UNIQUE, from
+// api.SettingsFrom), a device's primary or OOB address not moved off the
+// device, SLAAC for IPv6 only; and a NAT loop refused. The primary and OOB
+// addresses of devices and virtual device contexts are checked by their
+// own hooks (primaryip.go, Device.clean() and VirtualDeviceContext.clean()).
+//
+// FHRP groups (fhrp.go): their display names their first address and an
+// assignment's names its interface and group; display functions see one
+// row, so both are cached (_first_ip, _display) and renewed by the hooks
+// of IP addresses, groups, assignments and interfaces.
+//
+// Services (service.go): ports between 1 and 65535, the lowest cached for
+// the ordering; a service's IP addresses belong to its parent.
+//
 // Hooks see the generic ent.Mutation and run hand-written SQL for SQLite
 // and PostgreSQL through package rawsql. Because ent/schema imports this
 // package and ent's generator compiles ent/schema before the generated

@@ -35,6 +35,10 @@ type Model struct {
 	// this one (NetBox's reverse one-to-one accessors: a module bay's
 	// installed_module, a device's parent_device), or all of them (Many).
 	Reverse map[string]Reverse `json:"reverse,omitempty"`
+	// Coalesce fields are read-only and render the first of several FK
+	// fields that is set, nested (a device's primary_ip: primary_ip6, else
+	// primary_ip4, as NetBox's Device.primary_ip without PREFER_IPV4).
+	Coalesce map[string][]string `json:"coalesce,omitempty"`
 	// Empty fields belong to models not built yet; they render this value
 	// so the shape is right from the start ([]any{}, nil, 0).
 	Empty map[string]any `json:"empty,omitempty"`
@@ -127,6 +131,9 @@ func (m Model) Merge(other schema.Annotation) schema.Annotation {
 	if o.Reverse != nil {
 		m.Reverse = o.Reverse
 	}
+	if o.Coalesce != nil {
+		m.Coalesce = o.Coalesce
+	}
 	if o.Empty != nil {
 		m.Empty = o.Empty
 	}
@@ -172,6 +179,10 @@ type Count struct {
 	// field Percent, NetBox's two-decimal string ("2.44"), null when that
 	// field is 0 (a VLAN group's utilization of total_vlan_ids).
 	Percent string `json:"percent,omitempty"`
+	// TypeColumn makes Column the id half of a generic relation: only rows
+	// whose TypeColumn names this model count (an interface's IP
+	// addresses: assigned_object_type "dcim.interface").
+	TypeColumn string `json:"type_column,omitempty"`
 }
 
 // Reverse is a read-only field rendering the row of Model whose Column
@@ -197,6 +208,8 @@ type Reverse struct {
 	// whose TypeColumn names this model count (an interface's MAC
 	// addresses: assigned_object_type "dcim.interface"). Many only.
 	TypeColumn string `json:"type_column,omitempty"`
+	// Nested: as api.Field.Nested, for the rows listed.
+	Nested []string `json:"nested,omitempty"`
 }
 
 // Unique is a set of fields unique together.
@@ -256,8 +269,16 @@ type Field struct {
 	// representation instead of the nested one (NetBox's
 	// SerializedPKRelatedField without nested=True: a VRF's import_targets).
 	Full bool `json:"full,omitempty"`
+	// Nested lists the fields of the related object an FK renders instead
+	// of its brief ones, choices as their bare value: NetBox's hand-written
+	// Nested<Model>Serializer (an IP address's nat_inside).
+	Nested []string `json:"nested,omitempty"`
 	// Types lists allowed content types of a generic relation's *_type.
 	Types []string `json:"types,omitempty"`
+	// Object names the object field of a generic relation whose columns
+	// are not <Object>_type and <Object>_id (NetBox's parent over
+	// parent_object_type and parent_object_id); set on the _type field.
+	Object string `json:"object,omitempty"`
 	// OnDelete is NetBox's on_delete of a relation: on an FK edge (set by
 	// the schema FK helpers), on a cached key column (with Target), or on a
 	// generic relation's <name>_type field (CASCADE: deleting the object

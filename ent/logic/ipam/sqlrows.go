@@ -1,0 +1,138 @@
+package ipam
+
+import (
+	"context"
+	"database/sql"
+
+	"github.com/inventory/inventory/ent/logic/rawsql"
+)
+
+// mutSQL runs the statements of the IP address, FHRP and service hooks on
+// their mutation's connection (inside the write's transaction).
+type mutSQL struct {
+	m  rawsql.Mutation
+	pg bool
+}
+
+func newMutSQL(m rawsql.Mutation) *mutSQL { return &mutSQL{m: m, pg: rawsql.Postgres(m)} }
+
+func (h *mutSQL) args() *rawsql.Args { return &rawsql.Args{PG: h.pg} }
+
+// rows reads every row of a query as values by column name, normalised:
+// integers as int, text as string, binary as []byte, NULL as nil.
+func (h *mutSQL) rows(ctx context.Context, query string, a *rawsql.Args) ([]map[string]any, error) {
+	return readRows(ctx, h.m, query, a)
+}
+
+// row is the first row of rows, nil when there is none.
+func (h *mutSQL) row(ctx context.Context, query string, a *rawsql.Args) (map[string]any, error) {
+	rs, err := h.rows(ctx, query, a)
+	if err != nil || len(rs) == 0 {
+		return nil, err
+	}
+	return rs[0], nil
+}
+
+func (h *mutSQL) exec(ctx context.Context, query string, a *rawsql.Args) error {
+	return rawsql.Exec(ctx, h.m, query, a)
+}
+
+func readRows(ctx context.Context, q rawsql.Querier, query string, a *rawsql.Args) ([]map[string]any, error) {
+	rs, err := q.QueryContext(ctx, query, a.List...)
+	if err != nil {
+		return nil, err
+	}
+	defer rs.Close()
+	cols, err := rs.Columns()
+	if err != nil {
+		return nil, err
+	}
+	var out []map[string]any
+	for rs.Next() {
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rs.Scan(ptrs...); err != nil {
+			return nil, err
+		}
+		r := make(map[string]any, len(cols))
+		for i, c := range cols {
+			r[c] = normalValue(vals[i])
+		}
+		out = append(out, r)
+	}
+	return out, rs.Err()
+}
+
+// normalValue turns a driver value into int, float64, bool, string,
+// []byte or nil. Text comes back from SQLite as string or []byte, so the
+// callers that read binary columns (host) convert with asBytes.
+func normalValue(v any) any {
+	switch x := v.(type) {
+	case int64:
+		return int(x)
+	case int32:
+		return int(x)
+	case []byte:
+		return append([]byte(nil), x...)
+	}
+	return v
+}
+
+// intOf reads an integer of a row or a mutation value.
+func intOf(v any) (int, bool) {
+	switch x := v.(type) {
+	case int:
+		return x, true
+	case int64:
+		return int(x), true
+	case *int:
+		if x != nil {
+			return *x, true
+		}
+	case sql.NullInt64:
+		return int(x.Int64), x.Valid
+	}
+	return 0, false
+}
+
+// strOf reads a text value of a row or a mutation value ("" for NULL).
+func strOf(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case []byte:
+		return string(x)
+	case *string:
+		if x != nil {
+			return *x
+		}
+	}
+	return ""
+}
+
+// finalValue is column c of a row after mutation m: the value m sets, nil
+// when m clears it, else the stored one in old (nil on create).
+func finalValue(m rawsql.Mutation, old map[string]any, c string) any {
+	if v, ok := m.Field(c); ok {
+		switch x := v.(type) {
+		case *int:
+			if x == nil {
+				return nil
+			}
+			return *x
+		case *string:
+			if x == nil {
+				return nil
+			}
+			return *x
+		}
+		return v
+	}
+	if m.FieldCleared(c) {
+		return nil
+	}
+	return old[c]
+}
