@@ -206,7 +206,7 @@ func TestDeliverDefaultBody(t *testing.T) {
 	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
 		rcv := newReceiver(t, nil)
 		eng, _ := engine(e)
-		siteID, hookID, _ := setup(t, e, rcv.URL+"/hook", map[string]any{"secret": "s3cret"}, nil)
+		siteID, hookID, _ := setup(t, e, rcv.URL+"/hook", map[string]any{"secret": "s3cret-s3cret-s3cret"}, nil)
 		ev := outbox(t, e.DB.Client, "created", "dcim.site", siteID, siteData(t, e, siteID))
 		if err := eng.RunOnce(context.Background()); err != nil {
 			t.Fatal(err)
@@ -219,7 +219,7 @@ func TestDeliverDefaultBody(t *testing.T) {
 		if r.Method != "POST" || r.Path != "/hook" || r.Header.Get("Content-Type") != "application/json" {
 			t.Errorf("request: %s %s %v", r.Method, r.Path, r.Header)
 		}
-		if got, want := r.Header.Get("X-Hook-Signature"), webhooks.Sign("s3cret", r.Body); got != want || len(got) != 128 {
+		if got, want := r.Header.Get("X-Hook-Signature"), webhooks.Sign("s3cret-s3cret-s3cret", r.Body); got != want || len(got) != 128 {
 			t.Errorf("signature %q, want %q", got, want)
 		}
 		if r.Header.Get("X-Request-ID") != "5f0e8a4e-1111-4222-8333-444455556666" {

@@ -157,7 +157,9 @@ func checkDefinition(ctx context.Context, m ent.Mutation) error {
 		}
 	}
 	if v, ok := m.Field("http_content_type"); ok {
-		if strings.ContainsFunc(v.(string), func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+		// HTAB is whitespace within a header value; every other control
+		// character (CR and LF first) could end or split the header.
+		if strings.ContainsFunc(v.(string), func(r rune) bool { return (r < 0x20 && r != '\t') || r == 0x7f }) {
 			return &api.FieldError{Field: "http_content_type", Message: "Control characters (CR, LF, ...) are not allowed."}
 		}
 	}
@@ -189,37 +191,45 @@ func WebhookHooks() []ent.Hook {
 				if m.Op().Is(ent.OpDelete | ent.OpDeleteOne) {
 					return next.Mutate(ctx, m)
 				}
+				if m.Op().Is(ent.OpCreate | ent.OpUpdateOne) {
+					if err := checkCAWithoutVerification(ctx, m); err != nil {
+						return nil, err
+					}
+				}
 				if err := checkDefinition(ctx, m); err != nil {
 					return nil, err
-				}
-				if !m.Op().Is(ent.OpCreate | ent.OpUpdateOne) {
-					return next.Mutate(ctx, m)
-				}
-				verify, ca := true, ""
-				if m.Op().Is(ent.OpUpdateOne) {
-					if v, err := m.OldField(ctx, "ssl_verification"); err == nil {
-						verify, _ = v.(bool)
-					}
-					if v, err := m.OldField(ctx, "ca_file_path"); err == nil {
-						if p, ok := v.(*string); ok && p != nil {
-							ca = *p
-						}
-					}
-				}
-				if v, ok := m.Field("ssl_verification"); ok {
-					verify, _ = v.(bool)
-				}
-				if v, ok := m.Field("ca_file_path"); ok {
-					ca, _ = v.(string)
-				}
-				if m.FieldCleared("ca_file_path") {
-					ca = ""
-				}
-				if !verify && ca != "" {
-					return nil, &api.FieldError{Field: "ca_file_path", Message: "Do not specify a CA certificate file if SSL verification is disabled."}
 				}
 				return next.Mutate(ctx, m)
 			})
 		},
 	}
+}
+
+// checkCAWithoutVerification is NetBox's Webhook.clean(): no CA file while
+// SSL verification is off.
+func checkCAWithoutVerification(ctx context.Context, m ent.Mutation) error {
+	verify, ca := true, ""
+	if m.Op().Is(ent.OpUpdateOne) {
+		if v, err := m.OldField(ctx, "ssl_verification"); err == nil {
+			verify, _ = v.(bool)
+		}
+		if v, err := m.OldField(ctx, "ca_file_path"); err == nil {
+			if p, ok := v.(*string); ok && p != nil {
+				ca = *p
+			}
+		}
+	}
+	if v, ok := m.Field("ssl_verification"); ok {
+		verify, _ = v.(bool)
+	}
+	if v, ok := m.Field("ca_file_path"); ok {
+		ca, _ = v.(string)
+	}
+	if m.FieldCleared("ca_file_path") {
+		ca = ""
+	}
+	if !verify && ca != "" {
+		return &api.FieldError{Field: "ca_file_path", Message: "Do not specify a CA certificate file if SSL verification is disabled."}
+	}
+	return nil
 }
