@@ -57,7 +57,7 @@ func badHooks(caDir, outside string) []hookCase {
 		cases = append(cases, hookCase{"payload_url " + u, map[string]any{"payload_url": u}, "payload_url", "Credentials"})
 	}
 	templates := map[string]string{
-		"{{ data.name }":                    "expected",
+		"a\n{{ data.name }":                 "Line: 2",
 		"{% include '/etc/passwd' %}":       "include",
 		"{% import 'x' as y %}":             "import",
 		"{% extends 'base' %}":              "extends",

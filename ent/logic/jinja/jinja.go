@@ -135,6 +135,7 @@ func compile(src string, env *exec.Environment) (*exec.Template, error) {
 	c := cfg()
 	s := tokens.LexAll(src, c)
 	var prev tokens.Type
+	lastLine := 1
 	for !s.End() {
 		t := s.Next()
 		if t.Type == tokens.Multiply || t.Type == tokens.Power {
@@ -158,11 +159,19 @@ func compile(src string, env *exec.Environment) (*exec.Template, error) {
 		if t.Type != tokens.Whitespace {
 			prev = t.Type
 		}
+		if t.Line > 0 {
+			lastLine = t.Line
+		}
 	}
 	t, err := exec.NewTemplate(rootID, c, &refusingLoader{id: rootID, src: []byte(src)}, env)
 	if err != nil {
 		if inner := errors.Unwrap(err); inner != nil {
-			return nil, inner
+			err = inner
+		}
+		// gonja reports lexer errors (an unclosed {{, a quote) at line 0;
+		// the line of the last token read is where the template broke.
+		if msg := err.Error(); strings.Contains(msg, "(Line: 0 Col: 0") {
+			return nil, errors.New(strings.Replace(msg, "(Line: 0 Col: 0", fmt.Sprintf("(Line: %d", lastLine), 1))
 		}
 		return nil, err
 	}
