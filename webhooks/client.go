@@ -10,83 +10,23 @@ import (
 	"net/http"
 	"net/netip"
 	"os"
-	"strings"
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/inventory/inventory/ent/logic/hookguard"
 )
 
-// Guard decides which addresses outgoing webhooks may reach: public
-// addresses always, internal ones (loopback, private, link-local, CGNAT,
-// multicast, unspecified, reserved) only when the operator allows them.
-type Guard struct {
-	nets  []netip.Prefix
-	hosts map[string]bool
-}
+// Guard decides which addresses webhooks may reach; the ranges and the
+// allow-list live in ent/logic/hookguard, which the save-time checks of
+// webhook definitions use too (one place decides what is internal).
+type Guard = hookguard.Guard
 
 // NewGuard parses an allow-list of CIDRs, single addresses and host names.
-func NewGuard(allow []string) (*Guard, error) {
-	g := &Guard{hosts: map[string]bool{}}
-	for _, a := range allow {
-		a = strings.TrimSpace(a)
-		if a == "" {
-			continue
-		}
-		if p, err := netip.ParsePrefix(a); err == nil {
-			g.nets = append(g.nets, p.Masked())
-			continue
-		}
-		if ip, err := netip.ParseAddr(a); err == nil {
-			g.nets = append(g.nets, netip.PrefixFrom(ip, ip.BitLen()))
-			continue
-		}
-		if strings.ContainsAny(a, "/ :") {
-			return nil, fmt.Errorf("webhook allow-list: %q is neither a CIDR, an address nor a host name", a)
-		}
-		g.hosts[strings.ToLower(strings.TrimSuffix(a, "."))] = true
-	}
-	return g, nil
-}
-
-var internalNets = func() []netip.Prefix {
-	var out []netip.Prefix
-	for _, s := range []string{
-		"0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "127.0.0.0/8", "169.254.0.0/16", "172.16.0.0/12",
-		"192.0.0.0/24", "192.0.2.0/24", "192.168.0.0/16", "198.18.0.0/15", "198.51.100.0/24",
-		"203.0.113.0/24", "224.0.0.0/4", "240.0.0.0/4",
-		"::/128", "::1/128", "64:ff9b::/96", "64:ff9b:1::/48", "100::/64", "2001:db8::/32",
-		"fc00::/7", "fe80::/10", "fec0::/10", "ff00::/8",
-	} {
-		out = append(out, netip.MustParsePrefix(s))
-	}
-	return out
-}()
+func NewGuard(allow []string) (*Guard, error) { return hookguard.NewGuard(allow) }
 
 // Internal reports whether ip is not a public unicast address.
-func Internal(ip netip.Addr) bool {
-	ip = ip.Unmap()
-	for _, p := range internalNets {
-		if p.Contains(ip) {
-			return true
-		}
-	}
-	return false
-}
-
-// AllowedIP reports whether ip may be reached.
-func (g *Guard) AllowedIP(ip netip.Addr) bool {
-	ip = ip.Unmap()
-	for _, p := range g.nets {
-		if p.Contains(ip) {
-			return true
-		}
-	}
-	return !Internal(ip)
-}
-
-func (g *Guard) allowedHost(host string) bool {
-	return g.hosts[strings.ToLower(strings.TrimSuffix(host, "."))]
-}
+func Internal(ip netip.Addr) bool { return hookguard.Internal(ip) }
 
 // ErrForbiddenTarget is returned for a refused address.
 var ErrForbiddenTarget = errors.New("webhook target is an internal address (allow it with the webhook allow-list setting)")
@@ -95,7 +35,7 @@ var ErrForbiddenTarget = errors.New("webhook target is an internal address (allo
 // is checked after DNS resolution, on the socket about to connect (so a
 // name that resolves to an internal address, or re-resolves to one, is
 // refused).
-func (g *Guard) dial(timeout time.Duration) func(ctx context.Context, network, addr string) (net.Conn, error) {
+func dial(g *Guard, timeout time.Duration) func(ctx context.Context, network, addr string) (net.Conn, error) {
 	open := &net.Dialer{Timeout: timeout}
 	checked := &net.Dialer{Timeout: timeout, Control: func(_, address string, _ syscall.RawConn) error {
 		host, _, err := net.SplitHostPort(address)
@@ -113,7 +53,7 @@ func (g *Guard) dial(timeout time.Duration) func(ctx context.Context, network, a
 		if err != nil {
 			return nil, err
 		}
-		if g.allowedHost(host) {
+		if g.AllowedHost(host) {
 			return open.DialContext(ctx, network, addr)
 		}
 		return checked.DialContext(ctx, network, addr)
@@ -156,7 +96,7 @@ func (c *Client) For(verify bool, caFile string) (*http.Client, error) {
 	}
 	tr := &http.Transport{
 		Proxy:                 nil, // a proxy would bypass the address check
-		DialContext:           c.guard.dial(c.timeout),
+		DialContext:           dial(c.guard, c.timeout),
 		TLSClientConfig:       tc,
 		TLSHandshakeTimeout:   c.timeout,
 		ResponseHeaderTimeout: c.timeout,

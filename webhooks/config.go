@@ -14,6 +14,10 @@ type Config struct {
 	// internal (loopback, private, link-local ...). Empty: only public
 	// addresses.
 	AllowedTargets []string
+	// CAFileDir is the directory webhooks' ca_file_path must point into
+	// (checked when a webhook is saved and again at delivery). Empty: CA
+	// files are refused.
+	CAFileDir string
 	// MaxAttempts is the number of sends before a delivery is failed.
 	MaxAttempts int
 	// BackoffBase is the delay after the first failure; it doubles per

@@ -38,6 +38,7 @@ import (
 	"github.com/inventory/inventory/ent"
 	"github.com/inventory/inventory/ent/db"
 	"github.com/inventory/inventory/ent/delivery"
+	"github.com/inventory/inventory/ent/logic/hookguard"
 )
 
 // Delivery states (NetBox's background task statuses).
@@ -71,6 +72,7 @@ func New(d *db.DB, cfg Config) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
+	installPolicy(d.Client, &hookguard.Policy{Guard: g, CADir: cfg.CAFileDir})
 	host, _ := os.Hostname()
 	return &Engine{
 		client: d.Client, dialect: d.Dialect, cfg: cfg,
@@ -215,6 +217,13 @@ func (e *Engine) send(ctx context.Context, d *ent.Delivery) outcome {
 	ca := ""
 	if w.CaFilePath != nil {
 		ca = *w.CaFilePath
+	}
+	if ca != "" {
+		// Checked at save too; this catches definitions saved before the
+		// check or a directory setting changed since.
+		if err := hookguard.CAFile(e.cfg.CAFileDir, ca); err != nil {
+			return outcome{err: "ca_file_path: " + err.Error(), permanent: true}
+		}
 	}
 	hc, err := e.http.For(w.SslVerification, ca)
 	if err != nil {

@@ -14,13 +14,14 @@ import (
 	"unicode/utf8"
 
 	"github.com/inventory/inventory/ent"
+	"github.com/inventory/inventory/ent/logic/hookguard"
 	"github.com/inventory/inventory/ent/logic/jinja"
 )
 
 // Header names added to every delivery.
 const (
-	HeaderSignature  = "X-Hook-Signature"
-	HeaderDeliveryID = "X-Delivery-ID"
+	HeaderSignature  = hookguard.HeaderSignature
+	HeaderDeliveryID = hookguard.HeaderDeliveryID
 	HeaderRequestID  = "X-Request-ID"
 )
 
@@ -80,7 +81,9 @@ func Render(w *ent.Webhook, contextJSON []byte, deliveryID, requestID, userAgent
 			}
 			name = strings.TrimSpace(jinja.HeaderSafe(name))
 			value = strings.TrimSpace(jinja.HeaderSafe(value))
-			if name == "" || !validHeaderName(name) {
+			// A definition saved before the save-time checks may still
+			// name an owned header: it is skipped, as an invalid name is.
+			if !hookguard.ValidHeaderName(name) || hookguard.Owned(name) {
 				continue
 			}
 			out.Header.Set(name, value)
@@ -144,16 +147,6 @@ func headerSafeData(v any) any {
 		return out
 	}
 	return v
-}
-
-func validHeaderName(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c <= ' ' || c >= 0x7f || strings.IndexByte(`"(),/:;<=>?@[\]{}`, c) >= 0 {
-			return false
-		}
-	}
-	return true
 }
 
 // PythonJSON re-encodes JSON as Python's json.dumps does by default:

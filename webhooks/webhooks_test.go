@@ -7,6 +7,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -206,7 +208,7 @@ func TestDeliverDefaultBody(t *testing.T) {
 	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
 		rcv := newReceiver(t, nil)
 		eng, _ := engine(e)
-		siteID, hookID, _ := setup(t, e, rcv.URL+"/hook", map[string]any{"secret": "s3cret"}, nil)
+		siteID, hookID, _ := setup(t, e, rcv.URL+"/hook", map[string]any{"secret": "s3cret-s3cret-s3cret"}, nil)
 		ev := outbox(t, e.DB.Client, "created", "dcim.site", siteID, siteData(t, e, siteID))
 		if err := eng.RunOnce(context.Background()); err != nil {
 			t.Fatal(err)
@@ -219,7 +221,7 @@ func TestDeliverDefaultBody(t *testing.T) {
 		if r.Method != "POST" || r.Path != "/hook" || r.Header.Get("Content-Type") != "application/json" {
 			t.Errorf("request: %s %s %v", r.Method, r.Path, r.Header)
 		}
-		if got, want := r.Header.Get("X-Hook-Signature"), webhooks.Sign("s3cret", r.Body); got != want || len(got) != 128 {
+		if got, want := r.Header.Get("X-Hook-Signature"), webhooks.Sign("s3cret-s3cret-s3cret", r.Body); got != want || len(got) != 128 {
 			t.Errorf("signature %q, want %q", got, want)
 		}
 		if r.Header.Get("X-Request-ID") != "5f0e8a4e-1111-4222-8333-444455556666" {
@@ -281,7 +283,7 @@ func TestTemplatesAndConditions(t *testing.T) {
 		siteID, _, _ := setup(t, e, rcv.URL+"/sites/{{ data.slug }}/{{ event }}", map[string]any{
 			"http_method":        "PUT",
 			"http_content_type":  "text/plain",
-			"additional_headers": "X-User: {{ request.user }}\nX-Name: {{ data.name | header_safe }}\nX-Raw: {{ data.description }}\nnot a header\nX-Dup: 1\nX-Dup: 2",
+			"additional_headers": "X-User: {{ request.user }}\nX-Name: {{ data.name | header_safe }}\nX-Raw: {{ data.description }}\n{{ 'not a header' }}\nX-Dup: 1\nX-Dup: 2",
 			"body_template":      "{{ event }} {{ data.name }}{% for t in data.tags %} {{ t.slug }}{% endfor %}",
 		}, map[string]any{"conditions": map[string]any{"or": []any{
 			map[string]any{"attr": "status.value", "value": "active"},
@@ -412,11 +414,50 @@ func TestRetryBackoffAndRequeue(t *testing.T) {
 	}, allowLoopback)
 }
 
+// A CA file saved under the configured directory is refused at delivery
+// once the directory setting no longer covers it (a definition saved
+// before the save-time check, or a setting changed since): the delivery
+// fails at once, nothing is sent.
+func TestCAFileCheckedAtDelivery(t *testing.T) {
+	dir := t.TempDir()
+	ca := filepath.Join(dir, "ca.pem")
+	if err := os.WriteFile(ca, []byte("pem"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+		rcv := newReceiver(t, nil)
+		siteID, _, _ := setup(t, e, rcv.URL, map[string]any{"ca_file_path": ca}, nil)
+		cfg := e.Config.Webhooks
+		cfg.CAFileDir = t.TempDir() // the operator moved the CA directory
+		eng, err := webhooks.New(e.DB, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		outbox(t, e.DB.Client, "created", "dcim.site", siteID, siteData(t, e, siteID))
+		if err := eng.RunOnce(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if len(rcv.all()) != 0 {
+			t.Fatal("sent with a CA file outside the directory")
+		}
+		d := e.DB.Client.Delivery.Query().OnlyX(context.Background())
+		if d.Status != "failed" || !strings.Contains(d.Error, "ca_file_path") {
+			t.Fatalf("%s %q", d.Status, d.Error)
+		}
+	}, allowLoopback, func(c *server.Config) { c.Webhooks.CAFileDir = dir })
+}
+
 func TestRefusesInternalTargets(t *testing.T) {
 	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
 		rcv := newReceiver(t, nil)
 		eng, _ := engine(e) // no allow-list: loopback is refused
-		siteID, _, _ := setup(t, e, rcv.URL, nil, nil)
+		// A literal loopback address is refused when saved; a name that
+		// resolves to one is saved and refused on the socket at delivery.
+		r := e.Must(400, "POST", "/api/extras/webhooks/", map[string]any{"name": "literal", "payload_url": rcv.URL})
+		if !strings.Contains(string(r.Body), "internal address") {
+			t.Fatalf("literal loopback: %s", r.Body)
+		}
+		siteID, _, _ := setup(t, e, strings.Replace(rcv.URL, "127.0.0.1", "localhost", 1), nil, nil)
 		outbox(t, e.DB.Client, "created", "dcim.site", siteID, siteData(t, e, siteID))
 		if err := eng.RunOnce(context.Background()); err != nil {
 			t.Fatal(err)

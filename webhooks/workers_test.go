@@ -17,6 +17,7 @@ import (
 
 	"github.com/inventory/inventory/ent/db"
 	"github.com/inventory/inventory/ent/delivery"
+	"github.com/inventory/inventory/server"
 	"github.com/inventory/inventory/server/servertest"
 	"github.com/inventory/inventory/webhooks"
 )
@@ -28,6 +29,10 @@ func workerConfig() webhooks.Config {
 	c.Concurrency = 2
 	return c
 }
+
+// allowWorkerTargets lets the server save webhooks to the receivers the
+// workers may reach (the allow-list applies at save too).
+func allowWorkerTargets(c *server.Config) { c.Webhooks.AllowedTargets = workerConfig().AllowedTargets }
 
 // Two workers, each with its own connection pool, dispatch and deliver
 // the same 120 events concurrently: every delivery is sent exactly once.
@@ -103,7 +108,7 @@ func TestTwoWorkersNeverDeliverTwice(t *testing.T) {
 				t.Errorf("delivery %s sent %d times", id, n)
 			}
 		}
-	})
+	}, allowWorkerTargets)
 }
 
 // TestChildProcess is the subprocess of TestKilledProcessDeliversAfterRestart.
@@ -211,7 +216,7 @@ func TestKilledProcessDeliversAfterRestart(t *testing.T) {
 				if d.Status != "finished" {
 					t.Fatalf("status %s (%s)", d.Status, d.Error)
 				}
-			})
+			}, allowWorkerTargets)
 		})
 	}
 }

@@ -75,6 +75,7 @@ func newOptions(name string) (*options, *flag.FlagSet) {
 	fs.StringVar(&o.ipHeaders, "http-client-ip-headers", os.Getenv("INVENTORY_HTTP_CLIENT_IP_HEADERS"), "HTTP_CLIENT_IP_HEADERS: comma-separated headers carrying the client address (default: the peer address)")
 	w := &o.cfg.Webhooks
 	fs.StringVar(&o.allow, "webhook-allow", os.Getenv("INVENTORY_WEBHOOK_ALLOW"), "comma-separated CIDRs and host names webhooks may reach although internal (loopback, private, link-local); e.g. 127.0.0.1/32 for the local receiver (env INVENTORY_WEBHOOK_ALLOW)")
+	fs.StringVar(&w.CAFileDir, "webhook-ca-dir", os.Getenv("INVENTORY_WEBHOOK_CA_DIR"), "directory webhooks' ca_file_path must point into; unset refuses CA files (env INVENTORY_WEBHOOK_CA_DIR)")
 	fs.IntVar(&w.MaxAttempts, "webhook-max-attempts", envInt("INVENTORY_WEBHOOK_MAX_ATTEMPTS", w.MaxAttempts), "sends per delivery before it is marked failed (env INVENTORY_WEBHOOK_MAX_ATTEMPTS)")
 	fs.DurationVar(&w.BackoffBase, "webhook-backoff", envDuration("INVENTORY_WEBHOOK_BACKOFF", w.BackoffBase), "delay after the first failure; doubles per attempt, with jitter (env INVENTORY_WEBHOOK_BACKOFF)")
 	fs.DurationVar(&w.BackoffMax, "webhook-backoff-max", envDuration("INVENTORY_WEBHOOK_BACKOFF_MAX", w.BackoffMax), "longest delay between attempts (env INVENTORY_WEBHOOK_BACKOFF_MAX)")

@@ -14,6 +14,10 @@
 //	             by webhooks at delivery)
 //	conditions/  NetBox's event-rule condition language (validated on
 //	             write, evaluated by the webhooks dispatcher)
+//	hookguard/   what a webhook may reach and send: internal address
+//	             ranges and the allow-list, literal address spellings,
+//	             owned headers, the CA directory (checked on write by
+//	             extras, at delivery by webhooks)
 //
 // # How a schema uses it
 //

@@ -35,7 +35,10 @@ func (Webhook) Fields() []ent.Field {
 	}
 }
 
-// Hooks refuses a CA file while SSL verification is off (NetBox's clean()).
+// Hooks refuses a CA file while SSL verification is off (NetBox's clean())
+// and, beyond NetBox, definitions delivery would refuse or could not render
+// (internal literal targets, templates, owned headers, short secrets, CA
+// files outside the configured directory).
 func (Webhook) Hooks() []ent.Hook { return extras.WebhookHooks() }
 
 func (Webhook) Annotations() []schema.Annotation {

@@ -134,16 +134,44 @@ func cfg() *config.Config {
 func compile(src string, env *exec.Environment) (*exec.Template, error) {
 	c := cfg()
 	s := tokens.LexAll(src, c)
+	var prev tokens.Type
+	lastLine := 1
 	for !s.End() {
 		t := s.Next()
 		if t.Type == tokens.Multiply || t.Type == tokens.Power {
 			return nil, errors.New("the * and ** operators are not allowed")
 		}
+		// Jinja's sandbox refuses names starting with an underscore as
+		// attributes; dunder names (__class__, __globals__, ...) are the
+		// classic escape. They reach nothing here (the data is plain JSON),
+		// but a template naming them is refused so that it fails when
+		// saved, not silently at delivery.
+		name, bad := strings.Trim(t.Val, `"'`), false
+		switch {
+		case t.Type == tokens.Name && prev == tokens.Dot, t.Type == tokens.String && prev == tokens.LeftBracket:
+			bad = strings.HasPrefix(name, "_")
+		case t.Type == tokens.Name:
+			bad = strings.HasPrefix(name, "__")
+		}
+		if bad {
+			return nil, fmt.Errorf("access to %q is not allowed (Line: %d Col: %d)", name, t.Line, t.Col)
+		}
+		if t.Type != tokens.Whitespace {
+			prev = t.Type
+		}
+		if t.Line > 0 {
+			lastLine = t.Line
+		}
 	}
 	t, err := exec.NewTemplate(rootID, c, &refusingLoader{id: rootID, src: []byte(src)}, env)
 	if err != nil {
 		if inner := errors.Unwrap(err); inner != nil {
-			return nil, inner
+			err = inner
+		}
+		// gonja reports lexer errors (an unclosed {{, a quote) at line 0;
+		// the line of the last token read is where the template broke.
+		if msg := err.Error(); strings.Contains(msg, "(Line: 0 Col: 0") {
+			return nil, errors.New(strings.Replace(msg, "(Line: 0 Col: 0", fmt.Sprintf("(Line: %d", lastLine), 1))
 		}
 		return nil, err
 	}

@@ -87,4 +87,24 @@ func TestCheck(t *testing.T) {
 	if err := Check("https://x/{{ data.id }}", false); err != nil {
 		t.Fatal(err)
 	}
+	for src, want := range map[string]string{
+		"a\n{{ data.__class__ }}":   "Line: 2",
+		"{{ data['__globals__'] }}": "__globals__",
+		"{{ data._private }}":       "_private",
+		"{{ __import__('os') }}":    "__import__",
+		"x\n\n{% include 'y' %}":    "Line: 3",
+		"{% extends 'base' %}":      "extends",
+		"{% import 'm' as m %}":     "import",
+		"{% for a in b %}":          "endfor",
+	} {
+		err := Check(src, false)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: got %v, want an error naming %q", src, err, want)
+		}
+	}
+	for _, src := range []string{"{{ data.name_x }}", "{{ data['slug'] }}", "{{ data.x_ }}"} {
+		if err := Check(src, false); err != nil {
+			t.Errorf("%q: %v", src, err)
+		}
+	}
 }
