@@ -7,9 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"mime"
 	"net/http"
-	"net/url"
 	"sort"
 	"strconv"
 	"strings"
@@ -46,13 +46,51 @@ func view(c *gin.Context) resource.View {
 }
 
 // filterPreds turns the query string into predicates; detail routes apply
-// filters too, as NetBox does.
-func (s *Server) filterPreds(ctx context.Context, d *resource.Descriptor, q url.Values) ([]func(*sql.Selector), error) {
+// filters too, as NetBox does. Ignored parameters are named in the
+// X-Ignored-Filters header and logged. On a detail route an unknown
+// parameter cannot widen the answer beyond one object, so guard ignores
+// them there.
+func (s *Server) filterPreds(c *gin.Context, d *resource.Descriptor, detail bool) ([]func(*sql.Selector), error) {
+	ctx := c.Request.Context()
 	st := s.db.Store()
 	ctx = resource.WithStore(ctx, st)
-	return d.Filters().Apply(ctx, q, filters.Options{
-		Strict: s.cfg.StrictFiltering, Reserved: filters.Reserved, Dialect: s.db.Dialect, Exec: st.Q,
+	mode := s.cfg.FilterUnknown
+	if detail && mode != filters.Strict {
+		mode = filters.Ignore
+	}
+	res, err := d.Filters().Resolve(ctx, c.Request.URL.Query(), filters.Options{
+		Unknown: mode, Reserved: filters.Reserved, Dialect: s.db.Dialect, Exec: st.Q,
 	})
+	if err != nil {
+		return nil, err
+	}
+	if len(res.Ignored) > 0 {
+		c.Header("X-Ignored-Filters", ignoredHeader(res.Ignored))
+		slog.Info("ignored filter parameters", "method", c.Request.Method, "path", c.Request.URL.Path,
+			"request_id", c.GetString(ctxRequestID), "ignored", res.Ignored)
+	}
+	return res.Preds, nil
+}
+
+// ignoredHeader lists parameter names for a header: quoted when they hold
+// anything but printable ASCII, and cut at a size every proxy passes.
+func ignoredHeader(names []string) string {
+	const max = 1024
+	var b strings.Builder
+	for i, n := range names {
+		if strings.ContainsFunc(n, func(r rune) bool { return r < 0x21 || r > 0x7e || r == ',' || r == '"' }) {
+			n = strconv.QuoteToASCII(n)
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		if b.Len()+len(n) > max {
+			b.WriteString("...")
+			break
+		}
+		b.WriteString(n)
+	}
+	return b.String()
 }
 
 // list serves GET on a list route: filters, ordering, offset or cursor
@@ -67,7 +105,7 @@ func (s *Server) list(c *gin.Context, d *resource.Descriptor) error {
 		return err
 	}
 	ctx := c.Request.Context()
-	preds, err := s.filterPreds(ctx, d, q)
+	preds, err := s.filterPreds(c, d, false)
 	if err != nil {
 		return err
 	}
@@ -145,7 +183,7 @@ func (s *Server) fetch(c *gin.Context, d *resource.Descriptor) (*resource.Row, e
 		return nil, err
 	}
 	ctx := c.Request.Context()
-	preds, err := s.filterPreds(ctx, d, c.Request.URL.Query())
+	preds, err := s.filterPreds(c, d, true)
 	if err != nil {
 		return nil, err
 	}
@@ -215,7 +253,7 @@ func body(c *gin.Context) (json.RawMessage, error) {
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			return nil, detailErr(http.StatusRequestEntityTooLarge, "Request body too large.")
+			return nil, detailErr(http.StatusRequestEntityTooLarge, fmt.Sprintf("Request body too large: the limit is %d bytes (DATA_UPLOAD_MAX_MEMORY_SIZE).", mbe.Limit))
 		}
 		return nil, detailErr(http.StatusBadRequest, "Could not read the request body.")
 	}
@@ -265,17 +303,34 @@ func pyTypeName(raw json.RawMessage) string {
 	return "int"
 }
 
-// items decodes the array body of a bulk request.
-func items(raw json.RawMessage) ([]json.RawMessage, error) {
+// items splits the array body of a bulk request into its items, at most
+// max of them (0: any number).
+func items(raw json.RawMessage, max int) ([]json.RawMessage, error) {
 	var list []json.RawMessage
-	if raw == nil || raw[0] != '[' || json.Unmarshal(raw, &list) != nil {
-		t := "dict"
-		if raw != nil {
-			t = pyTypeName(raw)
+	if raw != nil && raw[0] == '[' {
+		// Items are split one at a time, so an oversized bulk is refused
+		// after max+1 of them, before any becomes a model or a
+		// transaction opens (raw is valid JSON: body checked it).
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		if _, err := dec.Token(); err == nil {
+			for dec.More() {
+				if max > 0 && len(list) == max {
+					return nil, resource.Invalid("non_field_errors", fmt.Sprintf("Ensure this list has at most %d items (MAX_BULK_ITEMS); split the request.", max))
+				}
+				var item json.RawMessage
+				if err := dec.Decode(&item); err != nil {
+					break
+				}
+				list = append(list, item)
+			}
+			return list, nil
 		}
-		return nil, resource.Invalid("non_field_errors", fmt.Sprintf("Expected a list of items but got type %q.", t))
 	}
-	return list, nil
+	t := "dict"
+	if raw != nil {
+		t = pyTypeName(raw)
+	}
+	return nil, resource.Invalid("non_field_errors", fmt.Sprintf("Expected a list of items but got type %q.", t))
 }
 
 // writeTx runs fn in one transaction with the resource layer's view of it.
@@ -345,7 +400,7 @@ func (s *Server) createOne(c *gin.Context, d *resource.Descriptor, in resource.I
 }
 
 func (s *Server) bulkCreate(c *gin.Context, d *resource.Descriptor, raw json.RawMessage) error {
-	list, err := items(raw)
+	list, err := items(raw, s.cfg.MaxBulkItems)
 	if err != nil {
 		return err
 	}
@@ -474,7 +529,7 @@ func (s *Server) bulkWrite(c *gin.Context, d *resource.Descriptor, action string
 	if err != nil {
 		return nil, nil, err
 	}
-	list, err := items(raw)
+	list, err := items(raw, s.cfg.MaxBulkItems)
 	if err != nil {
 		return nil, nil, err
 	}
