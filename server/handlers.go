@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"mime"
 	"net/http"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -64,12 +65,47 @@ func (s *Server) filterPreds(c *gin.Context, d *resource.Descriptor, detail bool
 	if err != nil {
 		return nil, err
 	}
-	if len(res.Ignored) > 0 {
-		c.Header("X-Ignored-Filters", ignoredHeader(res.Ignored))
-		slog.Info("ignored filter parameters", "method", c.Request.Method, "path", c.Request.URL.Path,
-			"request_id", c.GetString(ctxRequestID), "ignored", res.Ignored)
-	}
+	noteIgnored(c, res.Ignored)
 	return res.Preds, nil
+}
+
+// noteIgnored names ignored filter parameters in the response header and
+// the log.
+func noteIgnored(c *gin.Context, ignored []string) {
+	if len(ignored) == 0 {
+		return
+	}
+	c.Header("X-Ignored-Filters", ignoredHeader(ignored))
+	slog.Info("ignored filter parameters", "method", c.Request.Method, "path", c.Request.URL.Path,
+		"request_id", c.GetString(ctxRequestID), "ignored", ignored)
+}
+
+// plainFilters applies FILTER_UNKNOWN to a list served by hand-written
+// code (not a model's filter set) whose filters are known.
+func (s *Server) plainFilters(c *gin.Context, known ...string) error {
+	q := c.Request.URL.Query()
+	var unknown []string
+	filtered := false
+	for k, v := range q {
+		switch {
+		case slices.Contains(filters.Reserved, k):
+		case slices.Contains(known, k):
+			filtered = filtered || slices.ContainsFunc(v, func(x string) bool { return x != "" })
+		default:
+			unknown = append(unknown, k)
+		}
+	}
+	sort.Strings(unknown)
+	mode := s.cfg.FilterUnknown
+	if len(unknown) > 0 && (mode == filters.Strict || (mode != filters.Ignore && !filtered)) {
+		errs := filters.Errors{}
+		for _, k := range unknown {
+			errs[k] = []string{"Unknown filter parameter."}
+		}
+		return errs
+	}
+	noteIgnored(c, unknown)
+	return nil
 }
 
 // ignoredHeader lists parameter names for a header: quoted when they hold

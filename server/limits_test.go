@@ -34,21 +34,30 @@ func TestFilterUnknown(t *testing.T) {
 		default:
 			unknownAlone = tc{users + "?pasword=p", 400, "", `{"pasword":["Unknown filter parameter."]}`, -1}
 		}
+		tasks := "/api/core/background-tasks/"
 		cases := []tc{
 			unknownAlone,
+			{tasks + "?status=nope", 400, "", `"status"`, -1},
 			{users + "?username=u&id=abc&password=p", 400, "", `"id":`, -1},
 			{users + "?username=u&date_joined__gte=nope", 400, "", `"date_joined__gte":`, -1},
 			{users + "?username=u", 200, "", "", 1},
 			{users + "?limit=1&offset=0&ordering=username&brief=1", 200, "", "", 1},
 		}
+		// A hand-written list (webhook deliveries) follows the mode too.
+		switch mode {
+		case filters.Ignore:
+			cases = append(cases, tc{tasks + "?stauts=failed", 200, "stauts", "", 0})
+		default:
+			cases = append(cases, tc{tasks + "?stauts=failed", 400, "", `{"stauts":["Unknown filter parameter."]}`, -1})
+		}
 		switch mode {
 		case filters.Strict:
-			cases = append(cases,
+			cases = append(cases, tc{tasks + "?status=failed&stauts=1", 400, "", `"stauts"`, -1},
 				tc{users + "?username=u&password=p", 400, "", `{"password":["Unknown filter parameter."]}`, -1},
 				tc{users + "1/?pasword=p", 400, "", `"pasword"`, -1},
 			)
 		default:
-			cases = append(cases,
+			cases = append(cases, tc{tasks + "?status=failed&stauts=1", 200, "stauts", "", 0},
 				tc{users + "?username=u&password=p", 200, "password", "", 1},
 				tc{users + "?username=u&password=p&email__bogus=x", 200, "email__bogus, password", "", 1},
 				tc{users + "?username=u&password=p&X%0D%0AY=1", 200, `"X\r\nY", password`, "", 1},
