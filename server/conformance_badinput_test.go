@@ -61,12 +61,10 @@ func conformBadInput(t *testing.T, e *servertest.Env, d *resource.Descriptor, w 
 	}
 	// Every filter, with every lookup, and bad values: a 4xx at worst.
 	for _, f := range d.Filters().Filters {
-		params := []string{f.Name}
-		for _, l := range f.Lookups {
-			params = append(params, f.Name+"__"+l)
-		}
+		params := sweepParams(f)
 		for _, p := range params {
-			for _, v := range []string{"\x00", strings.Repeat("9", 400), "-1", "1e300", "null", "[]", "((", "\u2028é"} {
+			// The longest value allowed, of LIKE and regex metacharacters.
+			for _, v := range []string{"\x00", strings.Repeat("9", 400), "-1", "1e300", "null", "[]", "((", "\u2028é", strings.Repeat(`%_\(*`, filters.MaxValueLength/5)} {
 				if r := e.Do("GET", list+"?"+url.Values{p: {v}}.Encode(), nil); r.Status >= 500 {
 					t.Errorf("GET ?%s=%q: %d %s", p, v, r.Status, r.Body)
 				}
@@ -105,10 +103,7 @@ func conformLimits(t *testing.T, e *servertest.Env, d *resource.Descriptor, id i
 	}
 	long := strings.Repeat("é", filters.MaxValueLength+1)
 	for _, f := range d.Filters().Filters {
-		params := []string{f.Name}
-		for _, l := range f.Lookups {
-			params = append(params, f.Name+"__"+l)
-		}
+		params := sweepParams(f)
 		for _, p := range params {
 			if slices.Contains(filters.Reserved, p) {
 				continue // a list parameter first (asn-ranges' start)
@@ -132,4 +127,19 @@ func conformLimits(t *testing.T, e *servertest.Env, d *resource.Descriptor, id i
 	if got := r.Header.Get("X-Ignored-Filters"); got != "nosuchfilter" || len(r.Results()) != 1 {
 		t.Errorf("unknown filter beside id: X-Ignored-Filters %q, %d results", got, len(r.Results()))
 	}
+}
+
+// sweepParams are the parameters of a filter the sweeps try: its name, its
+// declared lookups and the pattern lookups of its kind (LIKE and regex).
+func sweepParams(f *filters.Filter) []string {
+	params := []string{f.Name}
+	for _, l := range f.Lookups {
+		params = append(params, f.Name+"__"+l)
+	}
+	for _, l := range []string{"ic", "regex", "iregex"} {
+		if f.Lookups == nil && f.HasLookup(l) {
+			params = append(params, f.Name+"__"+l)
+		}
+	}
+	return params
 }
