@@ -4,7 +4,9 @@
 // (`cf_<name>`), the validation messages NetBox returns for bad values, and
 // `?ordering=`. It turns them into predicates for entgo.io/ent/dialect/sql
 // selectors that render identically on SQLite and PostgreSQL, plus ordering
-// terms with pinned NULL placement and byte collation.
+// terms with pinned NULL placement and byte collation. It also decides what
+// unknown parameters do (Unknown: guard, strict, ignore) and bounds what
+// reaches SQL (MaxValueLength, MaxValues).
 //
 // Callers describe each model with a Spec; the package knows nothing about
 // HTTP, gin or generated models, and must not import server/, ent/ (generated

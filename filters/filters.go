@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"entgo.io/ent/dialect"
 	"entgo.io/ent/dialect/sql"
@@ -114,11 +115,57 @@ type Querier interface {
 
 // Options are the per-request settings of Apply.
 type Options struct {
-	Strict   bool           // unknown parameters are a 400 (false ignores them like NetBox)
+	Unknown  Unknown        // what unknown parameters do; "" is Guard
 	Reserved []string       // parameters that are never filters (see Reserved)
 	Dialect  string         // dialect.SQLite or dialect.Postgres, for the existence queries
 	Exec     Querier        // required by ForeignAttr, TreeAttr and tag filters; optional checks for *ID
 	Location *time.Location // zone of date/times given without offset; nil = UTC
+}
+
+// Unknown says what a parameter that names no filter (or a lookup the
+// filter lacks) does: the setting FILTER_UNKNOWN.
+type Unknown string
+
+const (
+	// Guard ignores unknown parameters while a known filter with a value
+	// is present, and refuses them (400) when none is: the request would
+	// otherwise return the whole table because its only filter was a
+	// typo (NetBox #19579). Clients that send extra identifying fields
+	// (Ansible's `?username=u&password=p`) keep working.
+	Guard Unknown = "guard"
+	// Strict refuses every unknown parameter.
+	Strict Unknown = "strict"
+	// Ignore ignores them all, as NetBox does.
+	Ignore Unknown = "ignore"
+)
+
+// ParseUnknown reads a FILTER_UNKNOWN value.
+func ParseUnknown(s string) (Unknown, error) {
+	switch u := Unknown(strings.ToLower(strings.TrimSpace(s))); u {
+	case Guard, Strict, Ignore:
+		return u, nil
+	}
+	return "", fmt.Errorf("FILTER_UNKNOWN must be guard, strict or ignore, not %q", s)
+}
+
+// MaxValueLength bounds every filter value in characters: values reach
+// SQL as LIKE patterns and regular expressions, whose cost grows with
+// their length (SQLite refuses LIKE patterns over 50 000 bytes with an
+// internal error). No NetBox field holding a searchable string is longer
+// than 1000 characters except free text (comments, descriptions are 200).
+const MaxValueLength = 1000
+
+// MaxValues bounds the values of one parameter (`?id=1&id=2...`): each
+// becomes one term of an OR (SQLite's expression depth is 1000) or one
+// bind parameter.
+const MaxValues = 500
+
+// Result is what Resolve makes of a query string.
+type Result struct {
+	Preds []func(*sql.Selector)
+	// Ignored are the parameters that filtered nothing: unknown ones
+	// (Guard, Ignore) and those of disabled custom fields, sorted.
+	Ignored []string
 }
 
 // Reserved are NetBox's non-filter list parameters.
@@ -180,6 +227,15 @@ func (f *Filter) lookups() []string {
 // AND together. Invalid values come back as Errors (all parameters at once);
 // other errors (custom fields, existence queries) are internal.
 func (s *Spec) Apply(ctx context.Context, q url.Values, opt Options) ([]func(*sql.Selector), error) {
+	r, err := s.Resolve(ctx, q, opt)
+	if err != nil {
+		return nil, err
+	}
+	return r.Preds, nil
+}
+
+// Resolve is Apply that also reports the parameters it ignored.
+func (s *Spec) Resolve(ctx context.Context, q url.Values, opt Options) (*Result, error) {
 	byName := make(map[string]*Filter, len(s.Filters))
 	for _, f := range s.Filters {
 		byName[f.Name] = f
@@ -206,15 +262,11 @@ func (s *Spec) Apply(ctx context.Context, q url.Values, opt Options) ([]func(*sq
 		}
 	}
 	errs := Errors{}
-	var out []func(*sql.Selector)
+	unknown := Errors{}
+	res := &Result{}
+	known := false // a known filter with a value: the list is filtered
 	for _, key := range keys {
 		if slices.Contains(opt.Reserved, key) {
-			continue
-		}
-		// PostgreSQL text cannot hold NUL: refuse it as Django's
-		// ProhibitNullCharactersValidator does, on both databases.
-		if slices.ContainsFunc(q[key], func(v string) bool { return strings.ContainsRune(v, 0) }) {
-			errs[key] = []string{"Null characters are not allowed."}
 			continue
 		}
 		base, lookup := key, ""
@@ -225,16 +277,27 @@ func (s *Spec) Apply(ctx context.Context, q url.Values, opt Options) ([]func(*sq
 		}
 		switch {
 		case disabled[base]:
+			res.Ignored = append(res.Ignored, key)
 			continue
 		case f == nil:
-			if opt.Strict {
-				errs[key] = []string{"Unknown filter parameter."}
-			}
+			unknown[key] = []string{"Unknown filter parameter."}
 			continue
 		case lookup != "" && !slices.Contains(f.lookups(), lookup):
-			if opt.Strict {
-				errs[key] = []string{fmt.Sprintf("Unknown filter parameter: %q does not support the lookup %q.", base, lookup)}
-			}
+			unknown[key] = []string{fmt.Sprintf("Unknown filter parameter: %q does not support the lookup %q.", base, lookup)}
+			continue
+		}
+		// PostgreSQL text cannot hold NUL: refuse it as Django's
+		// ProhibitNullCharactersValidator does, on both databases.
+		if slices.ContainsFunc(q[key], func(v string) bool { return strings.ContainsRune(v, 0) }) {
+			errs[key] = []string{"Null characters are not allowed."}
+			continue
+		}
+		if len(q[key]) > MaxValues {
+			errs[key] = []string{fmt.Sprintf("Ensure this parameter has at most %d values.", MaxValues)}
+			continue
+		}
+		if slices.ContainsFunc(q[key], func(v string) bool { return utf8.RuneCountInString(v) > MaxValueLength }) {
+			errs[key] = []string{fmt.Sprintf("Ensure this value has at most %d characters.", MaxValueLength)}
 			continue
 		}
 		// Like NetBox's multi-value fields, blank values are dropped.
@@ -247,6 +310,7 @@ func (s *Spec) Apply(ctx context.Context, q url.Values, opt Options) ([]func(*sq
 		if len(vals) == 0 {
 			continue
 		}
+		known = true
 		p, err := s.build(ctx, f, lookup, vals, opt)
 		var inv invalid
 		var fe Errors
@@ -260,13 +324,22 @@ func (s *Spec) Apply(ctx context.Context, q url.Values, opt Options) ([]func(*sq
 		case err != nil:
 			return nil, err
 		case p != nil:
-			out = append(out, p)
+			res.Preds = append(res.Preds, p)
+		}
+	}
+	if len(unknown) > 0 && (opt.Unknown == Strict || (opt.Unknown != Ignore && !known)) {
+		for k, v := range unknown {
+			errs[k] = v
 		}
 	}
 	if len(errs) > 0 {
 		return nil, errs
 	}
-	return out, nil
+	for k := range unknown {
+		res.Ignored = append(res.Ignored, k)
+	}
+	sort.Strings(res.Ignored)
+	return res, nil
 }
 
 // null stands for the literal value "null" (FILTERS_NULL_CHOICE_VALUE).

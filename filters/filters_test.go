@@ -188,13 +188,11 @@ func choice(k, v string) Errors {
 }
 
 type filterCase struct {
-	q      string
-	want   []int64
-	err    Errors
-	strict *bool // default true
+	q    string
+	want []int64
+	err  Errors
+	mode Unknown // FILTER_UNKNOWN; default Strict
 }
-
-var lenient = false
 
 var filterCases = []filterCase{
 	// String: exact is case-sensitive, OR within, null means IS NULL.
@@ -329,7 +327,7 @@ var filterCases = []filterCase{
 	{q: "status=active&tag=blue&region=europe", want: ids(1, 3)},
 	{q: "limit=5&offset=1&ordering=name&brief=1", want: all},
 	{q: "foo=1", err: msg("foo", "Unknown filter parameter.")},
-	{q: "foo=1", want: all, strict: &lenient},
+	{q: "foo=1", want: all, mode: Ignore},
 	{q: "foo=", err: msg("foo", "Unknown filter parameter.")},
 	{q: "name__bogus=1", err: msg("name__bogus", `Unknown filter parameter: "name" does not support the lookup "bogus".`)},
 	{q: "active__n=1", err: msg("active__n", `Unknown filter parameter: "active" does not support the lookup "n".`)},
@@ -389,7 +387,25 @@ var filterCases = []filterCase{
 	{q: "cf_js=1", err: msg("cf_js", "Unknown filter parameter.")},
 	{q: "cf_off=1&cf_off__n=2", want: all},
 	{q: "cf_nope=1", err: msg("cf_nope", "Unknown filter parameter.")},
-	{q: "cf_nope=1", want: all, strict: &lenient},
+	{q: "cf_nope=1", want: all, mode: Ignore},
+	// Guard: unknown parameters are ignored next to a known filter with
+	// a value, refused when they are all there is.
+	{q: "foo=1", err: msg("foo", "Unknown filter parameter."), mode: Guard},
+	{q: "foo=1&name=", err: msg("foo", "Unknown filter parameter."), mode: Guard},
+	{q: "foo=1&name__bogus=2&limit=1", err: Errors{"foo": {"Unknown filter parameter."}, "name__bogus": {`Unknown filter parameter: "name" does not support the lookup "bogus".`}}, mode: Guard},
+	{q: "foo=1&name=Alpha", want: ids(1), mode: Guard},
+	{q: "foo=1&count=x", err: msg("count", "Enter a whole number."), mode: Guard},
+	{q: "foo=1&count=x", err: msg("count", "Enter a whole number."), mode: Ignore},
+	{q: "foo=1&count=x", err: Errors{"foo": {"Unknown filter parameter."}, "count": {"Enter a whole number."}}},
+	{q: "cf_off=1", want: all, mode: Guard},
+	// Bounded values: length and count.
+	{q: "name__ic=" + strings.Repeat("a", MaxValueLength), want: ids()},
+	{q: "name__ic=" + strings.Repeat("é", MaxValueLength+1), err: msg("name__ic", "Ensure this value has at most 1000 characters.")},
+	{q: "q=" + strings.Repeat("a", 50000), err: msg("q", "Ensure this value has at most 1000 characters.")},
+	{q: "name__regex=" + strings.Repeat("(a", 600), err: msg("name__regex", "Ensure this value has at most 1000 characters.")},
+	{q: strings.Repeat("id=1&", MaxValues) + "id=1", err: msg("id", "Ensure this parameter has at most 500 values.")},
+	{q: strings.Repeat("name__ic=a&", MaxValues-1) + "name__ic=b", want: ids(1, 2, 3, 6)},
+	{q: "foo=\x00", want: all, mode: Ignore},
 
 	// Through: the predicate applies to the tenant's column.
 	{q: "tenant_region=europe", want: ids(1, 4)},
@@ -432,8 +448,8 @@ var filterCases = []filterCase{
 
 // list runs the filters against items (optionally under an alias) and
 // returns the matching ids in id order.
-func list(ctx context.Context, d testDB, spec *Spec, q url.Values, strict bool, alias string, order []OrderTerm) ([]int64, error) {
-	preds, err := spec.Apply(ctx, q, Options{Strict: strict, Reserved: Reserved, Dialect: d.dialect, Exec: d.db})
+func list(ctx context.Context, d testDB, spec *Spec, q url.Values, mode Unknown, alias string, order []OrderTerm) ([]int64, error) {
+	preds, err := spec.Apply(ctx, q, Options{Unknown: mode, Reserved: Reserved, Dialect: d.dialect, Exec: d.db})
 	if err != nil {
 		return nil, err
 	}
@@ -477,8 +493,11 @@ func TestFilters(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				strict := c.strict == nil || *c.strict
-				got, err := list(ctx, d, spec, q, strict, alias, nil)
+				mode := c.mode
+				if mode == "" {
+					mode = Strict
+				}
+				got, err := list(ctx, d, spec, q, mode, alias, nil)
 				var fe Errors
 				switch {
 				case c.err != nil:
@@ -516,7 +535,7 @@ func TestOrdering(t *testing.T) {
 	for _, d := range openDBs(t) {
 		for _, alias := range []string{"", "o"} {
 			for _, c := range cases {
-				got, err := list(ctx, d, spec, nil, true, alias, spec.Order(c.param))
+				got, err := list(ctx, d, spec, nil, Strict, alias, spec.Order(c.param))
 				if err != nil || !reflect.DeepEqual(got, c.want) {
 					t.Errorf("%s alias=%q ordering=%s: got %v %v, want %v", d.name, alias, c.param, got, err, c.want)
 				}
@@ -548,7 +567,7 @@ func TestOrderTerms(t *testing.T) {
 func TestRender(t *testing.T) {
 	spec := testSpec()
 	q, _ := url.ParseQuery("name__ic=a%25&count__gt=1&cf_num__lt=3&created=2001-02-03")
-	preds, err := spec.Apply(context.Background(), q, Options{Strict: true, Dialect: dialect.Postgres})
+	preds, err := spec.Apply(context.Background(), q, Options{Unknown: Strict, Dialect: dialect.Postgres})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package server
 
 import (
 	"github.com/inventory/inventory/ent/schema/api"
+	"github.com/inventory/inventory/filters"
 	"github.com/inventory/inventory/server/auth"
 	"github.com/inventory/inventory/webhooks"
 )
@@ -13,9 +14,9 @@ type Config struct {
 	PaginateCount int
 	// MaxPageSize caps the page size; 0 removes the cap (MAX_PAGE_SIZE).
 	MaxPageSize int
-	// StrictFiltering answers unknown filter parameters with 400; false
-	// ignores them as NetBox does (STRICT_FILTERING).
-	StrictFiltering bool
+	// FilterUnknown is what unknown filter parameters do (FILTER_UNKNOWN):
+	// guard, strict or ignore (filters.Unknown).
+	FilterUnknown filters.Unknown
 	// ExemptViewPermissions lists "app.model" (or "*") readable without a
 	// permission (EXEMPT_VIEW_PERMISSIONS).
 	ExemptViewPermissions []string
@@ -30,8 +31,12 @@ type Config struct {
 	HTTPClientIPHeaders []string
 	// Peppers are the token peppers (API_TOKEN_PEPPERS).
 	Peppers auth.Peppers
-	// MaxBodyBytes limits request bodies.
+	// MaxBodyBytes limits request bodies (DATA_UPLOAD_MAX_MEMORY_SIZE);
+	// 0 removes the limit.
 	MaxBodyBytes int64
+	// MaxBulkItems caps the items of one bulk create, update or delete
+	// (MAX_BULK_ITEMS); 0 removes the cap.
+	MaxBulkItems int
 	// Hostname is reported by /api/status/.
 	Hostname string
 	// ChangelogRetention is how many days change records are kept; 0
@@ -56,13 +61,20 @@ func (c Config) settings() api.Settings {
 // Defaults returns NetBox's defaults.
 func Defaults() Config {
 	return Config{
-		PaginateCount:   50,
-		MaxPageSize:     1000,
-		StrictFiltering: true,
-		LoginRequired:   true,
+		PaginateCount: 50,
+		MaxPageSize:   1000,
+		FilterUnknown: filters.Guard,
+		LoginRequired: true,
 		// DefaultPermissions: every user manages their own tokens.
 		DefaultPermissions: DefaultPermissions(),
-		MaxBodyBytes:       32 << 20,
+		// NetBox's DATA_UPLOAD_MAX_MEMORY_SIZE: 2.5 MiB.
+		MaxBodyBytes: 5 << 19,
+		// NetBox sets no cap (only the body size bounds a bulk request);
+		// 1000 is its MAX_PAGE_SIZE and Django's
+		// DATA_UPLOAD_MAX_NUMBER_FIELDS: what one request may read, it
+		// may write. One bulk is one transaction holding SQLite's single
+		// writer, so the cap bounds how long other writers wait.
+		MaxBulkItems: 1000,
 		// NetBox's default CHANGELOG_RETENTION.
 		ChangelogRetention: 90,
 		Version:            "4.6.0",

@@ -1,12 +1,16 @@
 package server_test
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/url"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/inventory/inventory/ent/resource"
+	"github.com/inventory/inventory/filters"
 	"github.com/inventory/inventory/server/servertest"
 )
 
@@ -57,16 +61,85 @@ func conformBadInput(t *testing.T, e *servertest.Env, d *resource.Descriptor, w 
 	}
 	// Every filter, with every lookup, and bad values: a 4xx at worst.
 	for _, f := range d.Filters().Filters {
-		params := []string{f.Name}
-		for _, l := range f.Lookups {
-			params = append(params, f.Name+"__"+l)
-		}
+		params := sweepParams(f)
 		for _, p := range params {
-			for _, v := range []string{"\x00", strings.Repeat("9", 400), "-1", "1e300", "null", "[]", "((", "\u2028é"} {
+			// The longest value allowed, of LIKE and regex metacharacters.
+			for _, v := range []string{"\x00", strings.Repeat("9", 400), "-1", "1e300", "null", "[]", "((", "\u2028é", strings.Repeat(`%_\(*`, filters.MaxValueLength/5)} {
 				if r := e.Do("GET", list+"?"+url.Values{p: {v}}.Encode(), nil); r.Status >= 500 {
 					t.Errorf("GET ?%s=%q: %d %s", p, v, r.Status, r.Body)
 				}
 			}
 		}
 	}
+	conformLimits(t, e, d, id)
+}
+
+// conformLimits: the request limits hold on every model (issue 11). A
+// bulk write over MAX_BULK_ITEMS and a body over
+// DATA_UPLOAD_MAX_MEMORY_SIZE are refused and change nothing; a filter
+// value over filters.MaxValueLength or a parameter repeated more than
+// filters.MaxValues times is a 400 naming it; a lone unknown parameter is
+// a 400 (FILTER_UNKNOWN=guard), one beside a known filter is ignored and
+// named in X-Ignored-Filters.
+func conformLimits(t *testing.T, e *servertest.Env, d *resource.Descriptor, id int) {
+	list, detail := listPath(d), detailPath(d, id)
+	before := must(t, e, http.StatusOK, "GET", list+"?ordering=id", nil).Body
+	if !d.ReadOnlyAPI {
+		over := "[" + strings.Repeat("{},", e.Config.MaxBulkItems) + "{}]"
+		for _, m := range []string{"POST", "PUT", "PATCH", "DELETE"} {
+			if r := e.Do(m, list, over); r.Status != http.StatusBadRequest || !strings.Contains(string(r.Body), "MAX_BULK_ITEMS") {
+				t.Errorf("%s of %d items: %d %.200s", m, e.Config.MaxBulkItems+1, r.Status, r.Body)
+			}
+		}
+		huge := `{"description":"` + strings.Repeat("x", int(e.Config.MaxBodyBytes)) + `"}`
+		for _, c := range [][2]string{{"POST", list}, {"PUT", detail}, {"PATCH", detail}, {"PATCH", list}, {"DELETE", detail}} {
+			if r := e.Do(c[0], c[1], huge); r.Status != http.StatusRequestEntityTooLarge || !strings.Contains(string(r.Body), "DATA_UPLOAD_MAX_MEMORY_SIZE") {
+				t.Errorf("%s %s with %d bytes: %d %.200s", c[0], c[1], len(huge), r.Status, r.Body)
+			}
+		}
+	}
+	if after := must(t, e, http.StatusOK, "GET", list+"?ordering=id", nil).Body; string(after) != string(before) {
+		t.Errorf("refused writes changed the list:\n%s\n%s", before, after)
+	}
+	long := strings.Repeat("é", filters.MaxValueLength+1)
+	for _, f := range d.Filters().Filters {
+		params := sweepParams(f)
+		for _, p := range params {
+			if slices.Contains(filters.Reserved, p) {
+				continue // a list parameter first (asn-ranges' start)
+			}
+			for _, q := range []url.Values{{p: {long}}, {p: slices.Repeat([]string{"1"}, filters.MaxValues+1)}} {
+				r := e.Do("GET", list+"?"+q.Encode(), nil)
+				var body map[string]any
+				if r.Status != http.StatusBadRequest || json.Unmarshal(r.Body, &body) != nil || body[p] == nil {
+					t.Errorf("GET ?%s (%d values of %d chars): %d %.200s", p, len(q[p]), len(q[p][0]), r.Status, r.Body)
+				}
+			}
+		}
+	}
+	if !slices.ContainsFunc(d.Filters().Filters, func(f *filters.Filter) bool { return f.Name == "id" }) {
+		return
+	}
+	if r := e.Do("GET", list+"?nosuchfilter=1", nil); r.Status != http.StatusBadRequest || !strings.Contains(string(r.Body), `"nosuchfilter"`) {
+		t.Errorf("lone unknown filter: %d %.200s", r.Status, r.Body)
+	}
+	r := must(t, e, http.StatusOK, "GET", list+"?nosuchfilter=1&id="+strconv.Itoa(id), nil)
+	if got := r.Header.Get("X-Ignored-Filters"); got != "nosuchfilter" || len(r.Results()) != 1 {
+		t.Errorf("unknown filter beside id: X-Ignored-Filters %q, %d results", got, len(r.Results()))
+	}
+}
+
+// sweepParams are the parameters of a filter the sweeps try: its name, its
+// declared lookups and the pattern lookups of its kind (LIKE and regex).
+func sweepParams(f *filters.Filter) []string {
+	params := []string{f.Name}
+	for _, l := range f.Lookups {
+		params = append(params, f.Name+"__"+l)
+	}
+	for _, l := range []string{"ic", "regex", "iregex"} {
+		if f.Lookups == nil && f.HasLookup(l) {
+			params = append(params, f.Name+"__"+l)
+		}
+	}
+	return params
 }

@@ -7,9 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"mime"
 	"net/http"
-	"net/url"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -46,13 +47,86 @@ func view(c *gin.Context) resource.View {
 }
 
 // filterPreds turns the query string into predicates; detail routes apply
-// filters too, as NetBox does.
-func (s *Server) filterPreds(ctx context.Context, d *resource.Descriptor, q url.Values) ([]func(*sql.Selector), error) {
+// filters too, as NetBox does. Ignored parameters are named in the
+// X-Ignored-Filters header and logged. On a detail route an unknown
+// parameter cannot widen the answer beyond one object, so guard ignores
+// them there.
+func (s *Server) filterPreds(c *gin.Context, d *resource.Descriptor, detail bool) ([]func(*sql.Selector), error) {
+	ctx := c.Request.Context()
 	st := s.db.Store()
 	ctx = resource.WithStore(ctx, st)
-	return d.Filters().Apply(ctx, q, filters.Options{
-		Strict: s.cfg.StrictFiltering, Reserved: filters.Reserved, Dialect: s.db.Dialect, Exec: st.Q,
+	mode := s.cfg.FilterUnknown
+	if detail && mode != filters.Strict {
+		mode = filters.Ignore
+	}
+	res, err := d.Filters().Resolve(ctx, c.Request.URL.Query(), filters.Options{
+		Unknown: mode, Reserved: filters.Reserved, Dialect: s.db.Dialect, Exec: st.Q,
 	})
+	if err != nil {
+		return nil, err
+	}
+	noteIgnored(c, res.Ignored)
+	return res.Preds, nil
+}
+
+// noteIgnored names ignored filter parameters in the response header and
+// the log.
+func noteIgnored(c *gin.Context, ignored []string) {
+	if len(ignored) == 0 {
+		return
+	}
+	c.Header("X-Ignored-Filters", ignoredHeader(ignored))
+	slog.Info("ignored filter parameters", "method", c.Request.Method, "path", c.Request.URL.Path,
+		"request_id", c.GetString(ctxRequestID), "ignored", ignored)
+}
+
+// plainFilters applies FILTER_UNKNOWN to a list served by hand-written
+// code (not a model's filter set) whose filters are known.
+func (s *Server) plainFilters(c *gin.Context, known ...string) error {
+	q := c.Request.URL.Query()
+	var unknown []string
+	filtered := false
+	for k, v := range q {
+		switch {
+		case slices.Contains(filters.Reserved, k):
+		case slices.Contains(known, k):
+			filtered = filtered || slices.ContainsFunc(v, func(x string) bool { return x != "" })
+		default:
+			unknown = append(unknown, k)
+		}
+	}
+	sort.Strings(unknown)
+	mode := s.cfg.FilterUnknown
+	if len(unknown) > 0 && (mode == filters.Strict || (mode != filters.Ignore && !filtered)) {
+		errs := filters.Errors{}
+		for _, k := range unknown {
+			errs[k] = []string{"Unknown filter parameter."}
+		}
+		return errs
+	}
+	noteIgnored(c, unknown)
+	return nil
+}
+
+// ignoredHeader lists parameter names for a header: quoted when they hold
+// anything but printable ASCII, and cut at a size every proxy passes.
+func ignoredHeader(names []string) string {
+	const max = 1024
+	var b strings.Builder
+	for i, n := range names {
+		if strings.ContainsFunc(n, func(r rune) bool { return r < 0x21 || r > 0x7e || r == ',' || r == '"' }) {
+			n = strconv.QuoteToASCII(n)
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		if b.Len()+len(n) > max {
+			b.WriteString("...")
+			break
+		}
+		b.WriteString(n)
+	}
+	return b.String()
 }
 
 // list serves GET on a list route: filters, ordering, offset or cursor
@@ -67,7 +141,7 @@ func (s *Server) list(c *gin.Context, d *resource.Descriptor) error {
 		return err
 	}
 	ctx := c.Request.Context()
-	preds, err := s.filterPreds(ctx, d, q)
+	preds, err := s.filterPreds(c, d, false)
 	if err != nil {
 		return err
 	}
@@ -145,7 +219,7 @@ func (s *Server) fetch(c *gin.Context, d *resource.Descriptor) (*resource.Row, e
 		return nil, err
 	}
 	ctx := c.Request.Context()
-	preds, err := s.filterPreds(ctx, d, c.Request.URL.Query())
+	preds, err := s.filterPreds(c, d, true)
 	if err != nil {
 		return nil, err
 	}
@@ -215,7 +289,7 @@ func body(c *gin.Context) (json.RawMessage, error) {
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			return nil, detailErr(http.StatusRequestEntityTooLarge, "Request body too large.")
+			return nil, detailErr(http.StatusRequestEntityTooLarge, fmt.Sprintf("Request body too large: the limit is %d bytes (DATA_UPLOAD_MAX_MEMORY_SIZE).", mbe.Limit))
 		}
 		return nil, detailErr(http.StatusBadRequest, "Could not read the request body.")
 	}
@@ -265,17 +339,34 @@ func pyTypeName(raw json.RawMessage) string {
 	return "int"
 }
 
-// items decodes the array body of a bulk request.
-func items(raw json.RawMessage) ([]json.RawMessage, error) {
+// items splits the array body of a bulk request into its items, at most
+// max of them (0: any number).
+func items(raw json.RawMessage, max int) ([]json.RawMessage, error) {
 	var list []json.RawMessage
-	if raw == nil || raw[0] != '[' || json.Unmarshal(raw, &list) != nil {
-		t := "dict"
-		if raw != nil {
-			t = pyTypeName(raw)
+	if raw != nil && raw[0] == '[' {
+		// Items are split one at a time, so an oversized bulk is refused
+		// after max+1 of them, before any becomes a model or a
+		// transaction opens (raw is valid JSON: body checked it).
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		if _, err := dec.Token(); err == nil {
+			for dec.More() {
+				if max > 0 && len(list) == max {
+					return nil, resource.Invalid("non_field_errors", fmt.Sprintf("Ensure this list has at most %d items (MAX_BULK_ITEMS); split the request.", max))
+				}
+				var item json.RawMessage
+				if err := dec.Decode(&item); err != nil {
+					break
+				}
+				list = append(list, item)
+			}
+			return list, nil
 		}
-		return nil, resource.Invalid("non_field_errors", fmt.Sprintf("Expected a list of items but got type %q.", t))
 	}
-	return list, nil
+	t := "dict"
+	if raw != nil {
+		t = pyTypeName(raw)
+	}
+	return nil, resource.Invalid("non_field_errors", fmt.Sprintf("Expected a list of items but got type %q.", t))
 }
 
 // writeTx runs fn in one transaction with the resource layer's view of it.
@@ -345,7 +436,7 @@ func (s *Server) createOne(c *gin.Context, d *resource.Descriptor, in resource.I
 }
 
 func (s *Server) bulkCreate(c *gin.Context, d *resource.Descriptor, raw json.RawMessage) error {
-	list, err := items(raw)
+	list, err := items(raw, s.cfg.MaxBulkItems)
 	if err != nil {
 		return err
 	}
@@ -474,7 +565,7 @@ func (s *Server) bulkWrite(c *gin.Context, d *resource.Descriptor, action string
 	if err != nil {
 		return nil, nil, err
 	}
-	list, err := items(raw)
+	list, err := items(raw, s.cfg.MaxBulkItems)
 	if err != nil {
 		return nil, nil, err
 	}

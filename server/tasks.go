@@ -136,6 +136,9 @@ func pageLinks(r *http.Request, count, limit, offset int) (next, prev any) {
 }
 
 func (s *Server) listTasks(c *gin.Context) error {
+	if err := s.plainFilters(c, "status", "webhook_id", "webhook"); err != nil {
+		return err
+	}
 	q := c.Request.URL.Query()
 	f := webhooks.TaskFilter{Status: q.Get("status")}
 	if f.Status != "" && !slices.Contains(webhooks.Statuses, f.Status) {

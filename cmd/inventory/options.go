@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/inventory/inventory/ent/db"
+	"github.com/inventory/inventory/filters"
 	"github.com/inventory/inventory/server"
 	"github.com/inventory/inventory/server/auth"
 	"github.com/inventory/inventory/webhooks"
@@ -35,6 +36,7 @@ type options struct {
 	exempt     string
 	ipHeaders  string
 	allow      string
+	unknown    string
 }
 
 func envOr(key, def string) string {
@@ -46,6 +48,13 @@ func envOr(key, def string) string {
 
 func envInt(key string, def int) int {
 	if v, err := strconv.Atoi(os.Getenv(key)); err == nil {
+		return v
+	}
+	return def
+}
+
+func envInt64(key string, def int64) int64 {
+	if v, err := strconv.ParseInt(os.Getenv(key), 10, 64); err == nil {
 		return v
 	}
 	return def
@@ -67,7 +76,9 @@ func newOptions(name string) (*options, *flag.FlagSet) {
 	fs.StringVar(&o.peppers, "api-token-peppers", os.Getenv("INVENTORY_API_TOKEN_PEPPERS"), `API_TOKEN_PEPPERS as JSON, e.g. {"1":"<50+ chars>"} (env INVENTORY_API_TOKEN_PEPPERS; default: generated once into <data-dir>/peppers.json)`)
 	fs.IntVar(&o.cfg.PaginateCount, "paginate-count", envInt("INVENTORY_PAGINATE_COUNT", o.cfg.PaginateCount), "PAGINATE_COUNT: default page size")
 	fs.IntVar(&o.cfg.MaxPageSize, "max-page-size", envInt("INVENTORY_MAX_PAGE_SIZE", o.cfg.MaxPageSize), "MAX_PAGE_SIZE: largest page; 0 removes the cap")
-	fs.BoolVar(&o.cfg.StrictFiltering, "strict-filtering", envBool("INVENTORY_STRICT_FILTERING", o.cfg.StrictFiltering), "STRICT_FILTERING: unknown filter parameters are a 400")
+	fs.StringVar(&o.unknown, "filter-unknown", envOr("INVENTORY_FILTER_UNKNOWN", string(o.cfg.FilterUnknown)), "FILTER_UNKNOWN: unknown filter parameters are ignored next to a known filter and a 400 alone (guard), always a 400 (strict), or ignored (ignore, NetBox's)")
+	fs.Int64Var(&o.cfg.MaxBodyBytes, "data-upload-max-memory-size", envInt64("INVENTORY_DATA_UPLOAD_MAX_MEMORY_SIZE", o.cfg.MaxBodyBytes), "DATA_UPLOAD_MAX_MEMORY_SIZE: largest request body in bytes (413 above); 0 removes the limit")
+	fs.IntVar(&o.cfg.MaxBulkItems, "max-bulk-items", envInt("INVENTORY_MAX_BULK_ITEMS", o.cfg.MaxBulkItems), "MAX_BULK_ITEMS: most items in one bulk create, update or delete (400 above); 0 removes the cap")
 	fs.BoolVar(&o.cfg.LoginRequired, "login-required", envBool("INVENTORY_LOGIN_REQUIRED", o.cfg.LoginRequired), "LOGIN_REQUIRED: refuse anonymous requests")
 	fs.BoolVar(&o.cfg.EnforceGlobalUnique, "enforce-global-unique", envBool("INVENTORY_ENFORCE_GLOBAL_UNIQUE", o.cfg.EnforceGlobalUnique), "ENFORCE_GLOBAL_UNIQUE: refuse duplicate IP addresses outside VRFs")
 	fs.IntVar(&o.cfg.ChangelogRetention, "changelog-retention", envInt("INVENTORY_CHANGELOG_RETENTION", o.cfg.ChangelogRetention), "CHANGELOG_RETENTION: days to keep change records; 0 keeps them forever")
@@ -97,7 +108,9 @@ type fileConfig struct {
 	Database              *string           `json:"DATABASE"`
 	PaginateCount         *int              `json:"PAGINATE_COUNT"`
 	MaxPageSize           *int              `json:"MAX_PAGE_SIZE"`
-	StrictFiltering       *bool             `json:"STRICT_FILTERING"`
+	FilterUnknown         *string           `json:"FILTER_UNKNOWN"`
+	DataUploadMaxMemory   *int64            `json:"DATA_UPLOAD_MAX_MEMORY_SIZE"`
+	MaxBulkItems          *int              `json:"MAX_BULK_ITEMS"`
 	LoginRequired         *bool             `json:"LOGIN_REQUIRED"`
 	EnforceGlobalUnique   *bool             `json:"ENFORCE_GLOBAL_UNIQUE"`
 	ChangelogRetention    *int              `json:"CHANGELOG_RETENTION"`
@@ -130,8 +143,14 @@ func (o *options) parse(fs *flag.FlagSet, args []string) error {
 		if fc.MaxPageSize != nil && !set["max-page-size"] && os.Getenv("INVENTORY_MAX_PAGE_SIZE") == "" {
 			o.cfg.MaxPageSize = *fc.MaxPageSize
 		}
-		if fc.StrictFiltering != nil && !set["strict-filtering"] && os.Getenv("INVENTORY_STRICT_FILTERING") == "" {
-			o.cfg.StrictFiltering = *fc.StrictFiltering
+		if fc.FilterUnknown != nil && !set["filter-unknown"] && os.Getenv("INVENTORY_FILTER_UNKNOWN") == "" {
+			o.unknown = *fc.FilterUnknown
+		}
+		if fc.DataUploadMaxMemory != nil && !set["data-upload-max-memory-size"] && os.Getenv("INVENTORY_DATA_UPLOAD_MAX_MEMORY_SIZE") == "" {
+			o.cfg.MaxBodyBytes = *fc.DataUploadMaxMemory
+		}
+		if fc.MaxBulkItems != nil && !set["max-bulk-items"] && os.Getenv("INVENTORY_MAX_BULK_ITEMS") == "" {
+			o.cfg.MaxBulkItems = *fc.MaxBulkItems
 		}
 		if fc.LoginRequired != nil && !set["login-required"] && os.Getenv("INVENTORY_LOGIN_REQUIRED") == "" {
 			o.cfg.LoginRequired = *fc.LoginRequired
@@ -165,6 +184,14 @@ func (o *options) parse(fs *flag.FlagSet, args []string) error {
 	o.cfg.Version = version
 	if o.cfg.ChangelogRetention < 0 {
 		return errors.New("CHANGELOG_RETENTION must not be negative")
+	}
+	unknown, err := filters.ParseUnknown(o.unknown)
+	if err != nil {
+		return err
+	}
+	o.cfg.FilterUnknown = unknown
+	if o.cfg.MaxBodyBytes < 0 || o.cfg.MaxBulkItems < 0 {
+		return errors.New("DATA_UPLOAD_MAX_MEMORY_SIZE and MAX_BULK_ITEMS must not be negative")
 	}
 	if o.cfg.PaginateCount < 1 || o.cfg.MaxPageSize < 0 {
 		return errors.New("PAGINATE_COUNT must be positive and MAX_PAGE_SIZE not negative")

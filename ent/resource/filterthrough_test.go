@@ -69,7 +69,7 @@ func find(t *testing.T, d *db.DB, path, query string) ([]int, error) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	preds, err := desc.Filters().Apply(ctx, q, filters.Options{Strict: true, Reserved: filters.Reserved,
+	preds, err := desc.Filters().Apply(ctx, q, filters.Options{Unknown: filters.Strict, Reserved: filters.Reserved,
 		Dialect: d.Dialect, Exec: d.Read})
 	if err != nil {
 		return nil, err

@@ -207,7 +207,7 @@ func listPrefixes(t testing.TB, d *db.DB, q url.Values) []stored {
 	t.Helper()
 	ctx := context.Background()
 	desc := prefixes()
-	preds, err := desc.Filters().Apply(ctx, q, filters.Options{Strict: true, Reserved: filters.Reserved,
+	preds, err := desc.Filters().Apply(ctx, q, filters.Options{Unknown: filters.Strict, Reserved: filters.Reserved,
 		Dialect: d.Dialect, Exec: d.Read})
 	if err != nil {
 		t.Fatalf("filters %v: %v", q, err)
@@ -588,7 +588,7 @@ func TestPrefixFiltersAndOrdering(t *testing.T) {
 			"present_in_vrf_id=x": "present_in_vrf_id", "present_in_vrf=65000:1": "present_in_vrf",
 			"vrf_id=x": "vrf_id", "vrf=1": "vrf", "within__n=10.0.0.0/8": "within__n"} {
 			v, _ := url.ParseQuery(q)
-			_, err := prefixes().Filters().Apply(context.Background(), v, filters.Options{Strict: true,
+			_, err := prefixes().Filters().Apply(context.Background(), v, filters.Options{Unknown: filters.Strict,
 				Reserved: filters.Reserved, Dialect: d.Dialect, Exec: d.Read})
 			var fe filters.Errors
 			if !errors.As(err, &fe) || fe[key] == nil {
