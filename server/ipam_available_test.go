@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -41,6 +42,10 @@ func listOf(t *testing.T, r *servertest.Response) []map[string]any {
 func column(objs []map[string]any, field string) []string {
 	var out []string
 	for _, o := range objs {
+		if f, ok := o[field].(float64); ok {
+			out = append(out, strconv.FormatFloat(f, 'f', -1, 64))
+			continue
+		}
 		out = append(out, fmt.Sprint(o[field]))
 	}
 	return out
@@ -217,6 +222,38 @@ func TestAvailableVLANs(t *testing.T) {
 	})
 }
 
+func TestAvailableASNs(t *testing.T) {
+	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+		rir := mk(t, e, "/api/ipam/rirs/", map[string]any{"name": "Private", "slug": "private"})
+		other := mk(t, e, "/api/ipam/rirs/", map[string]any{"name": "ARIN", "slug": "arin"})
+		small := mk(t, e, "/api/ipam/asn-ranges/", map[string]any{"name": "Small", "slug": "small", "rir": rir, "start": 65000, "end": 65004})
+		wide := mk(t, e, "/api/ipam/asn-ranges/", map[string]any{"name": "Wide", "slug": "wide", "rir": rir, "start": 4200000000, "end": 4294967294})
+		mk(t, e, "/api/ipam/asns/", map[string]any{"asn": 65001, "rir": other}) // taken, whatever its RIR
+		mk(t, e, "/api/ipam/asns/", map[string]any{"asn": 4200000000, "rir": rir})
+		at := func(id int) string { return fmt.Sprintf("/api/ipam/asn-ranges/%d/available-asns/", id) }
+		servertest.Golden(t, filepath.Join("..", "testdata", "endpoints", "ipam-available-asns.json"),
+			servertest.Normalize(t, e.Admin().Must(http.StatusOK, "GET", at(small)+"?limit=1", nil).Body))
+
+		runAllocCases(t, e, []allocCase{
+			{name: "free numbers in order", method: "GET", path: at(small), status: 200, field: "asn", want: []string{"65000", "65002", "65003", "65004"}},
+			{name: "a 32-bit range, first page", method: "GET", path: at(wide) + "?limit=3", status: 200, field: "asn",
+				want: []string{"4200000001", "4200000002", "4200000003"}},
+			{name: "the ASN's own validation", method: "POST", path: at(small), status: 400, body: map[string]any{"tenant": 999999},
+				exact: `{"tenant":["Related object not found using the provided numeric ID: 999999"]}`},
+			{name: "one object, in the range's RIR", method: "POST", path: at(small), status: 201, body: map[string]any{"description": "ours"},
+				field: "asn", want: []string{"65000"}},
+			{name: "a list", method: "POST", path: at(small), status: 201, body: []any{map[string]any{}, map[string]any{}},
+				field: "asn", want: []string{"65002", "65003"}},
+			{name: "more than is free", method: "POST", path: at(small), status: 409, body: []any{map[string]any{}, map[string]any{}}, exact: insufficient},
+			{name: "at the top of 32 bits", method: "POST", path: at(wide), status: 201, body: map[string]any{}, field: "asn", want: []string{"4200000001"}},
+		})
+		asns := e.Admin().Must(http.StatusOK, "GET", fmt.Sprintf("/api/ipam/asns/?rir_id=%d&description=ours", rir), nil).Results()
+		if len(asns) != 1 || asns[0]["asn"] != 65000.0 {
+			t.Errorf("the allocated ASN: %v", asns)
+		}
+	})
+}
+
 // TestAllocationPermissions: as NetBox, listing needs view on the listed
 // model and creating add on the created one; the parent must be visible
 // to the caller (404 otherwise), and created objects must satisfy the
@@ -290,6 +327,8 @@ func TestAllocationConcurrency(t *testing.T) {
 	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
 		parent := mk(t, e, "/api/ipam/prefixes/", map[string]any{"prefix": "10.20.0.0/22", "status": "container"})
 		group := mk(t, e, "/api/ipam/vlan-groups/", map[string]any{"name": "G", "slug": "g"})
+		rir := mk(t, e, "/api/ipam/rirs/", map[string]any{"name": "Private", "slug": "private"})
+		asnRange := mk(t, e, "/api/ipam/asn-ranges/", map[string]any{"name": "R", "slug": "r", "rir": rir, "start": 64512, "end": 65534})
 		for _, c := range []struct {
 			name, path, field string
 			body              func(i int) map[string]any
@@ -298,6 +337,8 @@ func TestAllocationConcurrency(t *testing.T) {
 				func(int) map[string]any { return map[string]any{"prefix_length": 30} }},
 			{"available-vlans", fmt.Sprintf("/api/ipam/vlan-groups/%d/available-vlans/", group), "vid",
 				func(i int) map[string]any { return map[string]any{"name": fmt.Sprintf("v%d", i)} }},
+			{"available-asns", fmt.Sprintf("/api/ipam/asn-ranges/%d/available-asns/", asnRange), "asn",
+				func(int) map[string]any { return map[string]any{} }},
 		} {
 			t.Run(c.name, func(t *testing.T) {
 				got := concurrently(t, e.Admin(), n, "POST", c.path, c.body)
