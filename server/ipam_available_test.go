@@ -183,6 +183,119 @@ func TestAvailablePrefixes(t *testing.T) {
 	})
 }
 
+func TestAvailableIPs(t *testing.T) {
+	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+		blue := mk(t, e, "/api/ipam/vrfs/", map[string]any{"name": "Blue"})
+		pfx := func(body map[string]any) int { return mk(t, e, "/api/ipam/prefixes/", body) }
+		ip := func(address string, vrf int) {
+			b := map[string]any{"address": address}
+			if vrf != 0 {
+				b["vrf"] = vrf
+			}
+			mk(t, e, "/api/ipam/ip-addresses/", b)
+		}
+		rng := func(start, end string, populated bool) int {
+			return mk(t, e, "/api/ipam/ip-ranges/", map[string]any{"start_address": start, "end_address": end, "mark_populated": populated})
+		}
+		lan := pfx(map[string]any{"prefix": "10.1.0.0/24"})
+		blueLAN := pfx(map[string]any{"prefix": "10.1.0.0/24", "vrf": blue})
+		for _, a := range []string{"10.1.0.1/24", "10.1.0.2/24", "10.1.0.5/24", "10.1.0.255/24"} {
+			ip(a, 0)
+		}
+		ip("10.1.0.3/24", blue) // another VRF: free in the global table
+		rng("10.1.0.10/24", "10.1.0.19/24", true)
+		open := rng("10.1.0.30/24", "10.1.0.40/24", false)
+		ip("10.1.0.31/24", 0)
+		full := rng("10.1.0.50/24", "10.1.0.59/24", true)
+		container := pfx(map[string]any{"prefix": "10.2.0.0/16", "status": "container"})
+		ip("10.2.0.1/16", blue) // a global container counts every VRF's addresses
+		p30 := pfx(map[string]any{"prefix": "192.0.2.0/30"})
+		p31 := pfx(map[string]any{"prefix": "192.0.2.4/31"})
+		pool := pfx(map[string]any{"prefix": "192.0.2.8/30", "is_pool": true})
+		v6 := pfx(map[string]any{"prefix": "2001:db8::/64"})
+		ip("2001:db8::1/64", 0)
+		at := func(id int) string { return fmt.Sprintf("/api/ipam/prefixes/%d/available-ips/", id) }
+		inRange := func(id int) string { return fmt.Sprintf("/api/ipam/ip-ranges/%d/available-ips/", id) }
+		servertest.Golden(t, filepath.Join("..", "testdata", "endpoints", "ipam-available-ips.json"),
+			servertest.Normalize(t, e.Admin().Must(http.StatusOK, "GET", at(blueLAN)+"?limit=2", nil).Body))
+
+		runAllocCases(t, e, []allocCase{
+			{name: "free hosts, past the used ones and the populated range", method: "GET", path: at(lan) + "?limit=8", status: 200,
+				field: "address", want: []string{"10.1.0.3/24", "10.1.0.4/24", "10.1.0.6/24", "10.1.0.7/24", "10.1.0.8/24", "10.1.0.9/24", "10.1.0.20/24", "10.1.0.21/24"}},
+			{name: "the default limit is PAGINATE_COUNT", method: "GET", path: at(container), status: 200,
+				field: "family", want: slices.Repeat([]string{"4"}, 50)},
+			{name: "in a VRF, only its addresses count", method: "GET", path: at(blueLAN) + "?limit=3", status: 200,
+				field: "address", want: []string{"10.1.0.1/24", "10.1.0.2/24", "10.1.0.4/24"}},
+			{name: "a global container counts every VRF", method: "GET", path: at(container) + "?limit=2", status: 200,
+				field: "address", want: []string{"10.2.0.2/16", "10.2.0.3/16"}},
+			{name: "an IPv4 /30 leaves out network and broadcast", method: "GET", path: at(p30), status: 200,
+				field: "address", want: []string{"192.0.2.1/30", "192.0.2.2/30"}},
+			{name: "a /31 has both", method: "GET", path: at(p31), status: 200, field: "address", want: []string{"192.0.2.4/31", "192.0.2.5/31"}},
+			{name: "a pool has every address", method: "GET", path: at(pool), status: 200,
+				field: "address", want: []string{"192.0.2.8/30", "192.0.2.9/30", "192.0.2.10/30", "192.0.2.11/30"}},
+			{name: "an IPv6 /64, first page, without the anycast address", method: "GET", path: at(v6) + "?limit=3", status: 200,
+				field: "address", want: []string{"2001:db8::2/64", "2001:db8::3/64", "2001:db8::4/64"}},
+			{name: "an IP range", method: "GET", path: inRange(open) + "?limit=3", status: 200,
+				field: "address", want: []string{"10.1.0.30/24", "10.1.0.32/24", "10.1.0.33/24"}},
+			{name: "a range marked populated has none", method: "GET", path: inRange(full), status: 200, exact: "[]"},
+			{name: "one object", method: "POST", path: at(lan), status: 201, body: map[string]any{"description": "first", "dns_name": "a.example.com"},
+				field: "address", want: []string{"10.1.0.3/24"}},
+			{name: "a list, with a prefix_length", method: "POST", path: at(lan), status: 201,
+				body:  []any{map[string]any{}, map[string]any{"prefix_length": 32}, map[string]any{"prefix_length": "28"}},
+				field: "address", want: []string{"10.1.0.4/24", "10.1.0.6/32", "10.1.0.7/28"}},
+			{name: "in the parent's VRF", method: "POST", path: at(blueLAN), status: 201, body: map[string]any{}, field: "address", want: []string{"10.1.0.1/24"}},
+			{name: "in an IP range", method: "POST", path: inRange(open), status: 201, body: map[string]any{}, field: "address", want: []string{"10.1.0.30/24"}},
+			{name: "in an IPv6 /64", method: "POST", path: at(v6), status: 201, body: map[string]any{"prefix_length": 128}, field: "address", want: []string{"2001:db8::2/128"}},
+			{name: "prefix_length below the parent's", method: "POST", path: at(lan), status: 400, body: map[string]any{"prefix_length": 16},
+				exact: `[{"prefix_length":["Prefix length must be greater than or equal to the parent mask length (24)"]}]`},
+			{name: "prefix_length beyond IPv4", method: "POST", path: at(lan), status: 400, body: []any{map[string]any{}, map[string]any{"prefix_length": 33}},
+				exact: `[{},{"prefix_length":["Invalid prefix length (33) for IPv4"]}]`},
+			{name: "prefix_length not an integer", method: "POST", path: at(lan), status: 400, body: map[string]any{"prefix_length": "x"},
+				exact: `[{"prefix_length":["A valid integer is required."]}]`},
+			{name: "the address's own validation", method: "POST", path: at(lan), status: 400, body: map[string]any{"status": "bogus"},
+				exact: `{"status":["bogus is not a valid choice."]}`},
+			{name: "more than is free", method: "POST", path: at(p30), status: 409, body: []any{map[string]any{}, map[string]any{}, map[string]any{}}, exact: insufficient},
+			{name: "the last two", method: "POST", path: at(p30), status: 201, body: []any{map[string]any{}, map[string]any{}},
+				field: "address", want: []string{"192.0.2.1/30", "192.0.2.2/30"}},
+			{name: "none left", method: "POST", path: at(p30), status: 409, body: map[string]any{}, exact: insufficient},
+			{name: "none in a populated range", method: "POST", path: inRange(full), status: 409, body: map[string]any{}, exact: insufficient},
+		})
+		got := e.Admin().Must(http.StatusOK, "GET", "/api/ipam/ip-addresses/?description=first", nil).Results()
+		if len(got) != 1 || got[0]["address"] != "10.1.0.3/24" || got[0]["vrf"] != nil || got[0]["dns_name"] != "a.example.com" {
+			t.Errorf("the allocated address: %v", got)
+		}
+	})
+}
+
+// TestAllocationWalkthrough is the issue's scenario: the next free /31
+// of a /24 container, the next free address in it on a device's
+// interface, made the device's primary IPv4.
+func TestAllocationWalkthrough(t *testing.T) {
+	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+		w := newDeviceWorld(t, e)
+		a := e.Admin()
+		dev := mk(t, e, "/api/dcim/devices/", w.device(w.oneU, "name", "edge1"))
+		eth0 := mk(t, e, "/api/dcim/interfaces/", map[string]any{"device": dev, "name": "eth0", "type": "1000base-t"})
+		container := mk(t, e, "/api/ipam/prefixes/", map[string]any{"prefix": "198.51.100.0/24", "status": "container"})
+		mk(t, e, "/api/ipam/prefixes/", map[string]any{"prefix": "198.51.100.0/31"})
+		p2p := a.Must(http.StatusCreated, "POST", fmt.Sprintf("/api/ipam/prefixes/%d/available-prefixes/", container),
+			map[string]any{"prefix_length": 31, "description": "edge1 uplink"}).Object()
+		if p2p["prefix"] != "198.51.100.2/31" {
+			t.Fatalf("the next /31: %v", p2p["prefix"])
+		}
+		addr := a.Must(http.StatusCreated, "POST", fmt.Sprintf("/api/ipam/prefixes/%d/available-ips/", idOf(p2p)),
+			map[string]any{"assigned_object_type": "dcim.interface", "assigned_object_id": eth0}).Object()
+		if addr["address"] != "198.51.100.2/31" || addr["assigned_object"].(map[string]any)["id"] != float64(eth0) {
+			t.Fatalf("the next address: %v", addr)
+		}
+		a.Must(http.StatusOK, "PATCH", fmt.Sprintf("/api/dcim/devices/%d/", dev), map[string]any{"primary_ip4": idOf(addr)})
+		got := a.Must(http.StatusOK, "GET", fmt.Sprintf("/api/dcim/devices/%d/", dev), nil).Object()
+		if p, _ := got["primary_ip4"].(map[string]any); p == nil || p["address"] != "198.51.100.2/31" {
+			t.Fatalf("the device's primary IPv4: %v", got["primary_ip4"])
+		}
+	})
+}
+
 func TestAvailableVLANs(t *testing.T) {
 	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
 		group := mk(t, e, "/api/ipam/vlan-groups/", map[string]any{"name": "G", "slug": "g", "vid_ranges": [][]int{{20, 21}, {10, 13}}})
@@ -329,6 +442,8 @@ func TestAllocationConcurrency(t *testing.T) {
 		group := mk(t, e, "/api/ipam/vlan-groups/", map[string]any{"name": "G", "slug": "g"})
 		rir := mk(t, e, "/api/ipam/rirs/", map[string]any{"name": "Private", "slug": "private"})
 		asnRange := mk(t, e, "/api/ipam/asn-ranges/", map[string]any{"name": "R", "slug": "r", "rir": rir, "start": 64512, "end": 65534})
+		lan := mk(t, e, "/api/ipam/prefixes/", map[string]any{"prefix": "10.40.0.0/24"})
+		ipRange := mk(t, e, "/api/ipam/ip-ranges/", map[string]any{"start_address": "10.41.0.1/24", "end_address": "10.41.0.200/24"})
 		for _, c := range []struct {
 			name, path, field string
 			body              func(i int) map[string]any
@@ -338,6 +453,10 @@ func TestAllocationConcurrency(t *testing.T) {
 			{"available-vlans", fmt.Sprintf("/api/ipam/vlan-groups/%d/available-vlans/", group), "vid",
 				func(i int) map[string]any { return map[string]any{"name": fmt.Sprintf("v%d", i)} }},
 			{"available-asns", fmt.Sprintf("/api/ipam/asn-ranges/%d/available-asns/", asnRange), "asn",
+				func(int) map[string]any { return map[string]any{} }},
+			{"available-ips of a prefix", fmt.Sprintf("/api/ipam/prefixes/%d/available-ips/", lan), "address",
+				func(int) map[string]any { return map[string]any{} }},
+			{"available-ips of an IP range", fmt.Sprintf("/api/ipam/ip-ranges/%d/available-ips/", ipRange), "address",
 				func(int) map[string]any { return map[string]any{} }},
 		} {
 			t.Run(c.name, func(t *testing.T) {
@@ -354,6 +473,60 @@ func TestAllocationConcurrency(t *testing.T) {
 					t.Fatalf("%d distinct of %d", len(seen), n)
 				}
 			})
+		}
+	})
+}
+
+// TestAllocationBesidePlainWrites: addresses created by hand while
+// allocations run in the same prefix never end up twice and never fail
+// an allocation: plain IP address writes wait for the allocations (and
+// these for them) as NetBox's IPAddressViewSet locks them. A plain create
+// may lose the address to an allocation (400: duplicate), never the
+// other way round.
+func TestAllocationBesidePlainWrites(t *testing.T) {
+	const n = 40
+	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+		lan := mk(t, e, "/api/ipam/prefixes/", map[string]any{"prefix": "10.50.0.0/24"})
+		a := e.Admin()
+		var wg sync.WaitGroup
+		start := make(chan struct{})
+		allocStatus := make([]int, n)
+		plainStatus := make([]int, n)
+		for i := 0; i < n; i++ {
+			wg.Add(2)
+			go func(i int) {
+				defer wg.Done()
+				<-start
+				r := a.Do("POST", fmt.Sprintf("/api/ipam/prefixes/%d/available-ips/", lan), map[string]any{})
+				allocStatus[i] = r.Status
+			}(i)
+			go func(i int) {
+				defer wg.Done()
+				<-start
+				r := a.Do("POST", "/api/ipam/ip-addresses/", map[string]any{"address": fmt.Sprintf("10.50.0.%d/24", i+1)})
+				plainStatus[i] = r.Status
+			}(i)
+		}
+		close(start)
+		wg.Wait()
+		for i := 0; i < n; i++ {
+			if allocStatus[i] != http.StatusCreated {
+				t.Errorf("allocation #%d: status %d", i, allocStatus[i])
+			}
+			if plainStatus[i] != http.StatusCreated && plainStatus[i] != http.StatusBadRequest {
+				t.Errorf("plain create #%d: status %d", i, plainStatus[i])
+			}
+		}
+		seen := map[string]bool{}
+		for _, ip := range a.Must(http.StatusOK, "GET", "/api/ipam/ip-addresses/?parent=10.50.0.0/24&limit=1000", nil).Results() {
+			addr := ip["address"].(string)
+			if seen[addr] {
+				t.Errorf("%s twice", addr)
+			}
+			seen[addr] = true
+		}
+		if len(seen) < n {
+			t.Errorf("%d addresses for %d allocations", len(seen), n)
 		}
 	})
 }

@@ -907,7 +907,9 @@ func (b *oasBuilder) specialPaths(reg []*special) {
 				ps := oasTyped(p.Type)
 				ps.Nullable = p.Nullable
 				o.Properties[p.Name] = oasVal(ps)
-				o.Required = append(o.Required, p.Name)
+				if !p.Optional {
+					o.Required = append(o.Required, p.Name)
+				}
 			}
 			b.schemas[sh.Name] = oasVal(o)
 		}

@@ -1794,6 +1794,7 @@ func init() {
 	ipaddressMixin := schema.IPAddress{}.Mixin()
 	ipaddressHooks := schema.IPAddress{}.Hooks()
 	ipaddress.Hooks[0] = ipaddressHooks[0]
+	ipaddress.Hooks[1] = ipaddressHooks[1]
 	ipaddressMixinFields0 := ipaddressMixin[0].Fields()
 	_ = ipaddressMixinFields0
 	ipaddressMixinFields2 := ipaddressMixin[2].Fields()

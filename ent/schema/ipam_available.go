@@ -49,3 +49,12 @@ func allocation(path, name, created, typ, get, post string, shape api.Shape, req
 		},
 	}}
 }
+
+// The listed item and the request of the available-ips endpoints (of
+// prefixes and of IP ranges): NetBox's AvailableIPSerializer and
+// AvailableIPRequestSerializer (any IP address field besides).
+var (
+	availableIP = api.Shape{Name: "AvailableIP", Props: []api.Prop{{Name: "family", Type: "integer"},
+		{Name: "address", Type: "string"}, {Name: "vrf", Type: "object", Nullable: true}}}
+	availableIPRequest = &api.Shape{Name: "AvailableIPRequest", Props: []api.Prop{{Name: "prefix_length", Type: "integer", Optional: true}}}
+)

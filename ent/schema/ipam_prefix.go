@@ -139,6 +139,8 @@ func (Prefix) Annotations() []schema.Annotation {
 					api.Shape{Name: "AvailablePrefix", Props: []api.Prop{{Name: "family", Type: "integer"},
 						{Name: "prefix", Type: "string"}, {Name: "vrf", Type: "object", Nullable: true}}},
 					&api.Shape{Name: "PrefixLengthRequest", Props: []api.Prop{{Name: "prefix_length", Type: "integer"}}}, false),
+				allocation("prefixes", "available-ips", "ipam.ipaddress", "IPAddress", "PrefixAvailableIPs", "AllocatePrefixIPs",
+					availableIP, availableIPRequest, true),
 			},
 		},
 	}

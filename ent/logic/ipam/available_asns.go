@@ -23,7 +23,7 @@ type AvailableASN struct {
 // asnRange is the request's range: its bounds and RIR.
 func asnRange(r api.Request) (lo, hi Num, rir int) {
 	obj := r.Object()
-	return NumOf(uint64(max(intOf(obj("start")), 0))), NumOf(uint64(max(intOf(obj("end")), 0))), intOf(obj("rir"))
+	return NumOf(uint64(max(fieldInt(obj("start")), 0))), NumOf(uint64(max(fieldInt(obj("end")), 0))), fieldInt(obj("rir"))
 }
 
 // freeASNs walks the free numbers of [lo, hi].

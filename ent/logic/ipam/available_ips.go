@@ -76,7 +76,7 @@ func rangeIPParent(r api.Request) (ipParent, error) {
 	}
 	populated, _ := obj("mark_populated").(bool)
 	return ipParent{family: ipnet.Family(start.Addr()), first: NumFromAddr(start.Addr()), last: NumFromAddr(end.Addr()),
-		mask: start.Bits(), vrf: intOf(obj("vrf")), populated: populated}, nil
+		mask: start.Bits(), vrf: fieldInt(obj("vrf")), populated: populated}, nil
 }
 
 // hosts yields the hosts of the IP addresses in [p.first, p.last]: of
@@ -109,9 +109,9 @@ func (p ipParent) hosts(r api.Request) Items {
 // clipped to the usable span and sorted.
 func (p ipParent) populatedRanges(r api.Request) ([]Span, error) {
 	a := &rawsql.Args{PG: r.Postgres()}
-	lo, hi := a.P(p.span.Lo.Bytes()), a.P(p.span.Hi.Bytes())
+	lo, hi := p.span.Lo.Bytes(), p.span.Hi.Bytes()
 	q := "SELECT start_host, end_host FROM ipam_iprange WHERE vrf_key = " + a.P(p.vrf) + " AND family = " + a.P(p.family) +
-		" AND start_host >= " + lo + " AND start_host <= " + hi + " AND end_host >= " + lo + " AND end_host <= " + hi +
+		" AND start_host >= " + a.P(lo) + " AND start_host <= " + a.P(hi) + " AND end_host >= " + a.P(lo) + " AND end_host <= " + a.P(hi) +
 		" AND mark_populated = " + a.P(true)
 	var out []Span
 	err := query(r, q, a, func(rows *sql.Rows) error {

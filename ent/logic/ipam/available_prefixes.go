@@ -40,7 +40,7 @@ func prefixOf(r api.Request) (parentPrefix, error) {
 	}
 	status, _ := obj("status").(string)
 	pool, _ := obj("is_pool").(bool)
-	return parentPrefix{prefix: p, key: ipnet.KeyOf(p), vrf: intOf(obj("vrf")), status: status, isPool: pool}, nil
+	return parentPrefix{prefix: p, key: ipnet.KeyOf(p), vrf: fieldInt(obj("vrf")), status: status, isPool: pool}, nil
 }
 
 // span is the prefix's whole span in the stored space.

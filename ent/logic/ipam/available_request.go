@@ -149,8 +149,8 @@ func query(r api.Request, q string, a *rawsql.Args, scan func(rows *sql.Rows) er
 	return rows.Err()
 }
 
-// intOf reads an integer field of the request's object (0 when unset).
-func intOf(v any) int {
+// fieldInt reads an integer field of the request's object (0 when unset).
+func fieldInt(v any) int {
 	switch x := v.(type) {
 	case int:
 		return x

@@ -25,7 +25,7 @@ type AvailableVLAN struct {
 // index (group_id, vid)).
 func freeVIDs(r api.Request) (Items, int, error) {
 	obj := r.Object()
-	group := intOf(obj("id"))
+	group := fieldInt(obj("id"))
 	var ranges [][]int
 	raw, err := json.Marshal(obj("vid_ranges"))
 	if err != nil {
@@ -124,7 +124,7 @@ func AllocateVLANs(r api.Request) (any, error) {
 	if bad {
 		return nil, errs
 	}
-	group := intOf(r.Object()("id"))
+	group := fieldInt(r.Object()("id"))
 	if err := r.Lock(lockVLANs, int32(group), false); err != nil {
 		return nil, err
 	}

@@ -48,12 +48,14 @@ type Shape struct {
 	Props []Prop `json:"props"`
 }
 
-// Prop is one property of a Shape; all are required.
+// Prop is one property of a Shape; all are required unless Optional.
 type Prop struct {
 	Name string `json:"name"`
 	Type string `json:"type"` // "string", "integer", "boolean", "number", "object"
 	// Nullable properties may be null.
 	Nullable bool `json:"nullable,omitempty"`
+	// Optional properties may be absent.
+	Optional bool `json:"optional,omitempty"`
 }
 
 // Permissions an Op may need besides an action on its model.
