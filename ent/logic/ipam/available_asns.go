@@ -28,12 +28,13 @@ func asnRange(r api.Request) (lo, hi Num, rir int) {
 
 // freeASNs walks the free numbers of [lo, hi].
 func freeASNs(r api.Request, lo, hi Num) Items {
-	used := Paged(lo, func(from Num, limit int) ([]Span, error) {
+	where := func(a *rawsql.Args, from Num) string {
+		return " FROM ipam_asn WHERE asn >= " + a.P(int64(from.Uint64())) + " AND asn <= " + a.P(int64(hi.Uint64()))
+	}
+	fetch := func(from Num, limit int) ([]Span, error) {
 		a := &rawsql.Args{PG: r.Postgres()}
-		q := "SELECT asn FROM ipam_asn WHERE asn >= " + a.P(int64(from.Uint64())) + " AND asn <= " + a.P(int64(hi.Uint64())) +
-			" ORDER BY asn LIMIT " + a.P(limit)
 		var out []Span
-		err := query(r, q, a, func(rows *sql.Rows) error {
+		err := query(r, "SELECT asn"+where(a, from)+" ORDER BY asn LIMIT "+a.P(limit), a, func(rows *sql.Rows) error {
 			var n int64
 			if err := rows.Scan(&n); err != nil {
 				return err
@@ -42,8 +43,18 @@ func freeASNs(r api.Request, lo, hi Num) Items {
 			return nil
 		})
 		return out, err
-	})
-	return Gaps(lo, hi, used)
+	}
+	nth := func(from Num, k uint64) (Num, bool, error) {
+		a := &rawsql.Args{PG: r.Postgres()}
+		var n int64
+		found := false
+		err := query(r, "SELECT asn"+where(a, from)+" ORDER BY asn LIMIT 1 OFFSET "+a.P(int64(k)), a, func(rows *sql.Rows) error {
+			found = true
+			return rows.Scan(&n)
+		})
+		return NumOf(uint64(n)), found, err
+	}
+	return Gaps(lo, hi, Points(lo, fetch, nth))
 }
 
 // AvailableASNs serves GET: the first ?limit free ASNs of the range.

@@ -82,14 +82,17 @@ func rangeIPParent(r api.Request) (ipParent, error) {
 // hosts yields the hosts of the IP addresses in [p.first, p.last]: of
 // p's VRF, or of every VRF (the index (family, host)).
 func (p ipParent) hosts(r api.Request) Items {
-	return Paged(p.first, func(from Num, limit int) ([]Span, error) {
-		a := &rawsql.Args{PG: r.Postgres()}
-		q := "SELECT host FROM ipam_ipaddress WHERE "
+	// where selects the hosts from `from` to the end of the span.
+	where := func(a *rawsql.Args, from Num) string {
+		w := " FROM ipam_ipaddress WHERE "
 		if !p.anyVRF {
-			q += "vrf_key = " + a.P(p.vrf) + " AND "
+			w += "vrf_key = " + a.P(p.vrf) + " AND "
 		}
-		q += "family = " + a.P(p.family) + " AND host >= " + a.P(from.Bytes()) + " AND host <= " + a.P(p.last.Bytes()) +
-			" ORDER BY host LIMIT " + a.P(limit)
+		return w + "family = " + a.P(p.family) + " AND host >= " + a.P(from.Bytes()) + " AND host <= " + a.P(p.last.Bytes())
+	}
+	fetch := func(from Num, limit int) ([]Span, error) {
+		a := &rawsql.Args{PG: r.Postgres()}
+		q := "SELECT host" + where(a, from) + " ORDER BY host LIMIT " + a.P(limit)
 		var out []Span
 		err := query(r, q, a, func(rows *sql.Rows) error {
 			var h []byte
@@ -101,7 +104,21 @@ func (p ipParent) hosts(r api.Request) Items {
 			return nil
 		})
 		return out, err
-	})
+	}
+	nth := func(from Num, k uint64) (Num, bool, error) {
+		a := &rawsql.Args{PG: r.Postgres()}
+		q := "SELECT DISTINCT host" + where(a, from) + " ORDER BY host LIMIT 1 OFFSET " + a.P(int64(k))
+		var n Num
+		found := false
+		err := query(r, q, a, func(rows *sql.Rows) error {
+			var h []byte
+			err := rows.Scan(&h)
+			n, found = NumFromBytes(h), true
+			return err
+		})
+		return n, found, err
+	}
+	return Points(p.first, fetch, nth)
 }
 
 // populatedRanges are the IP ranges marked populated that lie in the

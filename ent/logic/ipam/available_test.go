@@ -226,3 +226,70 @@ func TestRequested(t *testing.T) {
 		}
 	}
 }
+
+// TestPoints: dense runs are skipped with probes, not read, and the gaps
+// are those of reading every row; duplicates count once.
+func TestPoints(t *testing.T) {
+	mkUsed := func(runs ...[2]uint64) []uint64 {
+		var out []uint64
+		for _, r := range runs {
+			for v := r[0]; v <= r[1]; v++ {
+				out = append(out, v)
+			}
+		}
+		return out
+	}
+	for _, c := range []struct {
+		name    string
+		used    []uint64
+		lo, hi  uint64
+		maxRows int // rows fetch may return in all
+	}{
+		{"dense from the start", mkUsed([2]uint64{1, 50000}, [2]uint64{50005, 50010}), 1, 70000, 2 * firstBatch},
+		{"sparse", mkUsed([2]uint64{1, 1}, [2]uint64{3, 3}, [2]uint64{900, 905}), 1, 1000, 100},
+		{"dense to the end", mkUsed([2]uint64{10, 9000}), 10, 9000, 2 * firstBatch},
+		{"duplicates inside a run", append(mkUsed([2]uint64{1, 3000}), 7, 7, 8), 1, 4000, 4 * firstBatch},
+		{"a gap inside the first batch", mkUsed([2]uint64{1, 100}, [2]uint64{102, 5000}), 1, 6000, 6000},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			used := slices.Clone(c.used)
+			slices.Sort(used)
+			rows := 0
+			fetch := func(from Num, limit int) ([]Span, error) {
+				var out []Span
+				for _, v := range used {
+					if v >= from.Lo && v <= c.hi && len(out) < limit {
+						out = append(out, sp(v, v))
+					}
+				}
+				rows += len(out)
+				return out, nil
+			}
+			nth := func(from Num, k uint64) (Num, bool, error) {
+				d := slices.Compact(slices.Clone(used))
+				var n uint64
+				for _, v := range d {
+					if v >= from.Lo && v <= c.hi {
+						if n == k {
+							return NumOf(v), true, nil
+						}
+						n++
+					}
+				}
+				return Num{}, false, nil
+			}
+			var naive []Span
+			for _, v := range used {
+				naive = append(naive, sp(v, v))
+			}
+			want := fmtSpans(collect(t, Gaps(NumOf(c.lo), NumOf(c.hi), Spans(naive))))
+			got := fmtSpans(collect(t, Gaps(NumOf(c.lo), NumOf(c.hi), Points(NumOf(c.lo), fetch, nth))))
+			if got != want {
+				t.Fatalf("gaps %q, want %q", got, want)
+			}
+			if rows > c.maxRows {
+				t.Fatalf("read %d rows", rows)
+			}
+		})
+	}
+}
