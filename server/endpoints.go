@@ -343,6 +343,12 @@ func (s *Server) endpointObject(c *gin.Context, e *special, op api.Op) (*resourc
 // answers what it returns; an Idempotency-Key replays the first answer
 // of the same request instead (idempotency.go).
 func (s *Server) logicWrite(c *gin.Context, r *logicRequest, h api.Handler, status int) error {
+	// A list is a bulk write: MAX_BULK_ITEMS applies, before anything runs.
+	if len(r.body) > 0 && r.body[0] == '[' {
+		if _, err := items(r.body, s.cfg.MaxBulkItems); err != nil {
+			return err
+		}
+	}
 	idem, err := s.idempotencyOf(c, r.op, r.body)
 	if err != nil {
 		return err

@@ -172,6 +172,9 @@ func TestAvailablePrefixes(t *testing.T) {
 				body:  []any{map[string]any{"prefix_length": 30}, map[string]any{"prefix_length": 30, "status": "bogus"}},
 				exact: `[{},{"status":["bogus is not a valid choice."]}]`},
 			{name: "a missing parent", method: "GET", path: at(999999), status: 404, exact: `{"detail":"No Prefix matches the given query."}`},
+			{name: "more objects than MAX_BULK_ITEMS", method: "POST", path: at(parent), status: 400,
+				body:  slices.Repeat([]any{map[string]any{"prefix_length": 32}}, 1001),
+				exact: `{"non_field_errors":["Ensure this list has at most 1000 items (MAX_BULK_ITEMS); split the request."]}`},
 		})
 
 		// What was created is what the prefix list shows.
