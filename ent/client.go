@@ -37,6 +37,7 @@ import (
 	"github.com/inventory/inventory/ent/frontport"
 	"github.com/inventory/inventory/ent/frontporttemplate"
 	"github.com/inventory/inventory/ent/group"
+	"github.com/inventory/inventory/ent/idempotencykey"
 	"github.com/inventory/inventory/ent/interfacetemplate"
 	"github.com/inventory/inventory/ent/inventoryitem"
 	"github.com/inventory/inventory/ent/inventoryitemrole"
@@ -148,6 +149,8 @@ type Client struct {
 	IPAddress *IPAddressClient
 	// IPRange is the client for interacting with the IPRange builders.
 	IPRange *IPRangeClient
+	// IdempotencyKey is the client for interacting with the IdempotencyKey builders.
+	IdempotencyKey *IdempotencyKeyClient
 	// InterfaceTemplate is the client for interacting with the InterfaceTemplate builders.
 	InterfaceTemplate *InterfaceTemplateClient
 	// InventoryItem is the client for interacting with the InventoryItem builders.
@@ -287,6 +290,7 @@ func (c *Client) init() {
 	c.Group = NewGroupClient(c.config)
 	c.IPAddress = NewIPAddressClient(c.config)
 	c.IPRange = NewIPRangeClient(c.config)
+	c.IdempotencyKey = NewIdempotencyKeyClient(c.config)
 	c.InterfaceTemplate = NewInterfaceTemplateClient(c.config)
 	c.InventoryItem = NewInventoryItemClient(c.config)
 	c.InventoryItemRole = NewInventoryItemRoleClient(c.config)
@@ -455,6 +459,7 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		Group:                     NewGroupClient(cfg),
 		IPAddress:                 NewIPAddressClient(cfg),
 		IPRange:                   NewIPRangeClient(cfg),
+		IdempotencyKey:            NewIdempotencyKeyClient(cfg),
 		InterfaceTemplate:         NewInterfaceTemplateClient(cfg),
 		InventoryItem:             NewInventoryItemClient(cfg),
 		InventoryItemRole:         NewInventoryItemRoleClient(cfg),
@@ -550,6 +555,7 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		Group:                     NewGroupClient(cfg),
 		IPAddress:                 NewIPAddressClient(cfg),
 		IPRange:                   NewIPRangeClient(cfg),
+		IdempotencyKey:            NewIdempotencyKeyClient(cfg),
 		InterfaceTemplate:         NewInterfaceTemplateClient(cfg),
 		InventoryItem:             NewInventoryItemClient(cfg),
 		InventoryItemRole:         NewInventoryItemRoleClient(cfg),
@@ -636,17 +642,17 @@ func (c *Client) Use(hooks ...Hook) {
 		c.CustomFieldChoiceSet, c.Delivery, c.Device, c.DeviceBay, c.DeviceBayTemplate,
 		c.DeviceInterface, c.DeviceRole, c.DeviceType, c.EventRule, c.FHRPGroup,
 		c.FHRPGroupAssignment, c.FrontPort, c.FrontPortTemplate, c.Group, c.IPAddress,
-		c.IPRange, c.InterfaceTemplate, c.InventoryItem, c.InventoryItemRole,
-		c.InventoryItemTemplate, c.Location, c.MACAddress, c.Manufacturer, c.Module,
-		c.ModuleBay, c.ModuleBayTemplate, c.ModuleType, c.ModuleTypeProfile,
-		c.ObjectChange, c.ObjectPermission, c.OutboxEvent, c.Platform, c.PowerFeed,
-		c.PowerOutlet, c.PowerOutletTemplate, c.PowerPanel, c.PowerPort,
-		c.PowerPortTemplate, c.Prefix, c.RIR, c.Rack, c.RackGroup, c.RackReservation,
-		c.RackRole, c.RackType, c.RearPort, c.RearPortTemplate, c.Region, c.Role,
-		c.RouteTarget, c.Service, c.ServiceTemplate, c.Site, c.SiteGroup, c.Tag,
-		c.TaggedItem, c.Tenant, c.TenantGroup, c.Token, c.User, c.VLAN, c.VLANGroup,
-		c.VLANTranslationPolicy, c.VLANTranslationRule, c.VRF, c.VirtualChassis,
-		c.VirtualDeviceContext, c.Webhook,
+		c.IPRange, c.IdempotencyKey, c.InterfaceTemplate, c.InventoryItem,
+		c.InventoryItemRole, c.InventoryItemTemplate, c.Location, c.MACAddress,
+		c.Manufacturer, c.Module, c.ModuleBay, c.ModuleBayTemplate, c.ModuleType,
+		c.ModuleTypeProfile, c.ObjectChange, c.ObjectPermission, c.OutboxEvent,
+		c.Platform, c.PowerFeed, c.PowerOutlet, c.PowerOutletTemplate, c.PowerPanel,
+		c.PowerPort, c.PowerPortTemplate, c.Prefix, c.RIR, c.Rack, c.RackGroup,
+		c.RackReservation, c.RackRole, c.RackType, c.RearPort, c.RearPortTemplate,
+		c.Region, c.Role, c.RouteTarget, c.Service, c.ServiceTemplate, c.Site,
+		c.SiteGroup, c.Tag, c.TaggedItem, c.Tenant, c.TenantGroup, c.Token, c.User,
+		c.VLAN, c.VLANGroup, c.VLANTranslationPolicy, c.VLANTranslationRule, c.VRF,
+		c.VirtualChassis, c.VirtualDeviceContext, c.Webhook,
 	} {
 		n.Use(hooks...)
 	}
@@ -661,17 +667,17 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.CustomFieldChoiceSet, c.Delivery, c.Device, c.DeviceBay, c.DeviceBayTemplate,
 		c.DeviceInterface, c.DeviceRole, c.DeviceType, c.EventRule, c.FHRPGroup,
 		c.FHRPGroupAssignment, c.FrontPort, c.FrontPortTemplate, c.Group, c.IPAddress,
-		c.IPRange, c.InterfaceTemplate, c.InventoryItem, c.InventoryItemRole,
-		c.InventoryItemTemplate, c.Location, c.MACAddress, c.Manufacturer, c.Module,
-		c.ModuleBay, c.ModuleBayTemplate, c.ModuleType, c.ModuleTypeProfile,
-		c.ObjectChange, c.ObjectPermission, c.OutboxEvent, c.Platform, c.PowerFeed,
-		c.PowerOutlet, c.PowerOutletTemplate, c.PowerPanel, c.PowerPort,
-		c.PowerPortTemplate, c.Prefix, c.RIR, c.Rack, c.RackGroup, c.RackReservation,
-		c.RackRole, c.RackType, c.RearPort, c.RearPortTemplate, c.Region, c.Role,
-		c.RouteTarget, c.Service, c.ServiceTemplate, c.Site, c.SiteGroup, c.Tag,
-		c.TaggedItem, c.Tenant, c.TenantGroup, c.Token, c.User, c.VLAN, c.VLANGroup,
-		c.VLANTranslationPolicy, c.VLANTranslationRule, c.VRF, c.VirtualChassis,
-		c.VirtualDeviceContext, c.Webhook,
+		c.IPRange, c.IdempotencyKey, c.InterfaceTemplate, c.InventoryItem,
+		c.InventoryItemRole, c.InventoryItemTemplate, c.Location, c.MACAddress,
+		c.Manufacturer, c.Module, c.ModuleBay, c.ModuleBayTemplate, c.ModuleType,
+		c.ModuleTypeProfile, c.ObjectChange, c.ObjectPermission, c.OutboxEvent,
+		c.Platform, c.PowerFeed, c.PowerOutlet, c.PowerOutletTemplate, c.PowerPanel,
+		c.PowerPort, c.PowerPortTemplate, c.Prefix, c.RIR, c.Rack, c.RackGroup,
+		c.RackReservation, c.RackRole, c.RackType, c.RearPort, c.RearPortTemplate,
+		c.Region, c.Role, c.RouteTarget, c.Service, c.ServiceTemplate, c.Site,
+		c.SiteGroup, c.Tag, c.TaggedItem, c.Tenant, c.TenantGroup, c.Token, c.User,
+		c.VLAN, c.VLANGroup, c.VLANTranslationPolicy, c.VLANTranslationRule, c.VRF,
+		c.VirtualChassis, c.VirtualDeviceContext, c.Webhook,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -728,6 +734,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.IPAddress.mutate(ctx, m)
 	case *IPRangeMutation:
 		return c.IPRange.mutate(ctx, m)
+	case *IdempotencyKeyMutation:
+		return c.IdempotencyKey.mutate(ctx, m)
 	case *InterfaceTemplateMutation:
 		return c.InterfaceTemplate.mutate(ctx, m)
 	case *InventoryItemMutation:
@@ -3308,6 +3316,139 @@ func (c *IPRangeClient) mutate(ctx context.Context, m *IPRangeMutation) (Value, 
 		return (&IPRangeDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown IPRange mutation op: %q", m.Op())
+	}
+}
+
+// IdempotencyKeyClient is a client for the IdempotencyKey schema.
+type IdempotencyKeyClient struct {
+	config
+}
+
+// NewIdempotencyKeyClient returns a client for the IdempotencyKey from the given config.
+func NewIdempotencyKeyClient(c config) *IdempotencyKeyClient {
+	return &IdempotencyKeyClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `idempotencykey.Hooks(f(g(h())))`.
+func (c *IdempotencyKeyClient) Use(hooks ...Hook) {
+	c.hooks.IdempotencyKey = append(c.hooks.IdempotencyKey, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `idempotencykey.Intercept(f(g(h())))`.
+func (c *IdempotencyKeyClient) Intercept(interceptors ...Interceptor) {
+	c.inters.IdempotencyKey = append(c.inters.IdempotencyKey, interceptors...)
+}
+
+// Create returns a builder for creating a IdempotencyKey entity.
+func (c *IdempotencyKeyClient) Create() *IdempotencyKeyCreate {
+	mutation := newIdempotencyKeyMutation(c.config, OpCreate)
+	return &IdempotencyKeyCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of IdempotencyKey entities.
+func (c *IdempotencyKeyClient) CreateBulk(builders ...*IdempotencyKeyCreate) *IdempotencyKeyCreateBulk {
+	return &IdempotencyKeyCreateBulk{config: c.config, builders: builders}
+}
+
+// MapCreateBulk creates a bulk creation builder from the given slice. For each item in the slice, the function creates
+// a builder and applies setFunc on it.
+func (c *IdempotencyKeyClient) MapCreateBulk(slice any, setFunc func(*IdempotencyKeyCreate, int)) *IdempotencyKeyCreateBulk {
+	rv := reflect.ValueOf(slice)
+	if rv.Kind() != reflect.Slice {
+		return &IdempotencyKeyCreateBulk{err: fmt.Errorf("calling to IdempotencyKeyClient.MapCreateBulk with wrong type %T, need slice", slice)}
+	}
+	builders := make([]*IdempotencyKeyCreate, rv.Len())
+	for i := 0; i < rv.Len(); i++ {
+		builders[i] = c.Create()
+		setFunc(builders[i], i)
+	}
+	return &IdempotencyKeyCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for IdempotencyKey.
+func (c *IdempotencyKeyClient) Update() *IdempotencyKeyUpdate {
+	mutation := newIdempotencyKeyMutation(c.config, OpUpdate)
+	return &IdempotencyKeyUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOne returns an update builder for the given entity.
+func (c *IdempotencyKeyClient) UpdateOne(_m *IdempotencyKey) *IdempotencyKeyUpdateOne {
+	mutation := newIdempotencyKeyMutation(c.config, OpUpdateOne, withIdempotencyKey(_m))
+	return &IdempotencyKeyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *IdempotencyKeyClient) UpdateOneID(id int) *IdempotencyKeyUpdateOne {
+	mutation := newIdempotencyKeyMutation(c.config, OpUpdateOne, withIdempotencyKeyID(id))
+	return &IdempotencyKeyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for IdempotencyKey.
+func (c *IdempotencyKeyClient) Delete() *IdempotencyKeyDelete {
+	mutation := newIdempotencyKeyMutation(c.config, OpDelete)
+	return &IdempotencyKeyDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOne returns a builder for deleting the given entity.
+func (c *IdempotencyKeyClient) DeleteOne(_m *IdempotencyKey) *IdempotencyKeyDeleteOne {
+	return c.DeleteOneID(_m.ID)
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *IdempotencyKeyClient) DeleteOneID(id int) *IdempotencyKeyDeleteOne {
+	builder := c.Delete().Where(idempotencykey.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &IdempotencyKeyDeleteOne{builder}
+}
+
+// Query returns a query builder for IdempotencyKey.
+func (c *IdempotencyKeyClient) Query() *IdempotencyKeyQuery {
+	return &IdempotencyKeyQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeIdempotencyKey},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a IdempotencyKey entity by its id.
+func (c *IdempotencyKeyClient) Get(ctx context.Context, id int) (*IdempotencyKey, error) {
+	return c.Query().Where(idempotencykey.ID(id)).Only(ctx)
+}
+
+// GetX is like Get, but panics if an error occurs.
+func (c *IdempotencyKeyClient) GetX(ctx context.Context, id int) *IdempotencyKey {
+	obj, err := c.Get(ctx, id)
+	if err != nil {
+		panic(err)
+	}
+	return obj
+}
+
+// Hooks returns the client hooks.
+func (c *IdempotencyKeyClient) Hooks() []Hook {
+	return c.hooks.IdempotencyKey
+}
+
+// Interceptors returns the client interceptors.
+func (c *IdempotencyKeyClient) Interceptors() []Interceptor {
+	return c.inters.IdempotencyKey
+}
+
+func (c *IdempotencyKeyClient) mutate(ctx context.Context, m *IdempotencyKeyMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&IdempotencyKeyCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&IdempotencyKeyUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&IdempotencyKeyUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&IdempotencyKeyDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown IdempotencyKey mutation op: %q", m.Op())
 	}
 }
 
@@ -8918,10 +9059,10 @@ type (
 		ConsoleServerPortTemplate, CustomField, CustomFieldChoiceSet, Delivery, Device,
 		DeviceBay, DeviceBayTemplate, DeviceInterface, DeviceRole, DeviceType,
 		EventRule, FHRPGroup, FHRPGroupAssignment, FrontPort, FrontPortTemplate, Group,
-		IPAddress, IPRange, InterfaceTemplate, InventoryItem, InventoryItemRole,
-		InventoryItemTemplate, Location, MACAddress, Manufacturer, Module, ModuleBay,
-		ModuleBayTemplate, ModuleType, ModuleTypeProfile, ObjectChange,
-		ObjectPermission, OutboxEvent, Platform, PowerFeed, PowerOutlet,
+		IPAddress, IPRange, IdempotencyKey, InterfaceTemplate, InventoryItem,
+		InventoryItemRole, InventoryItemTemplate, Location, MACAddress, Manufacturer,
+		Module, ModuleBay, ModuleBayTemplate, ModuleType, ModuleTypeProfile,
+		ObjectChange, ObjectPermission, OutboxEvent, Platform, PowerFeed, PowerOutlet,
 		PowerOutletTemplate, PowerPanel, PowerPort, PowerPortTemplate, Prefix, RIR,
 		Rack, RackGroup, RackReservation, RackRole, RackType, RearPort,
 		RearPortTemplate, Region, Role, RouteTarget, Service, ServiceTemplate, Site,
@@ -8934,10 +9075,10 @@ type (
 		ConsoleServerPortTemplate, CustomField, CustomFieldChoiceSet, Delivery, Device,
 		DeviceBay, DeviceBayTemplate, DeviceInterface, DeviceRole, DeviceType,
 		EventRule, FHRPGroup, FHRPGroupAssignment, FrontPort, FrontPortTemplate, Group,
-		IPAddress, IPRange, InterfaceTemplate, InventoryItem, InventoryItemRole,
-		InventoryItemTemplate, Location, MACAddress, Manufacturer, Module, ModuleBay,
-		ModuleBayTemplate, ModuleType, ModuleTypeProfile, ObjectChange,
-		ObjectPermission, OutboxEvent, Platform, PowerFeed, PowerOutlet,
+		IPAddress, IPRange, IdempotencyKey, InterfaceTemplate, InventoryItem,
+		InventoryItemRole, InventoryItemTemplate, Location, MACAddress, Manufacturer,
+		Module, ModuleBay, ModuleBayTemplate, ModuleType, ModuleTypeProfile,
+		ObjectChange, ObjectPermission, OutboxEvent, Platform, PowerFeed, PowerOutlet,
 		PowerOutletTemplate, PowerPanel, PowerPort, PowerPortTemplate, Prefix, RIR,
 		Rack, RackGroup, RackReservation, RackRole, RackType, RearPort,
 		RearPortTemplate, Region, Role, RouteTarget, Service, ServiceTemplate, Site,

@@ -34,6 +34,7 @@ import (
 	"github.com/inventory/inventory/ent/frontport"
 	"github.com/inventory/inventory/ent/frontporttemplate"
 	"github.com/inventory/inventory/ent/group"
+	"github.com/inventory/inventory/ent/idempotencykey"
 	"github.com/inventory/inventory/ent/interfacetemplate"
 	"github.com/inventory/inventory/ent/inventoryitem"
 	"github.com/inventory/inventory/ent/inventoryitemrole"
@@ -172,6 +173,7 @@ func checkColumn(t, c string) error {
 			group.Table:                     group.ValidColumn,
 			ipaddress.Table:                 ipaddress.ValidColumn,
 			iprange.Table:                   iprange.ValidColumn,
+			idempotencykey.Table:            idempotencykey.ValidColumn,
 			interfacetemplate.Table:         interfacetemplate.ValidColumn,
 			inventoryitem.Table:             inventoryitem.ValidColumn,
 			inventoryitemrole.Table:         inventoryitemrole.ValidColumn,

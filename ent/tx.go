@@ -62,6 +62,8 @@ type Tx struct {
 	IPAddress *IPAddressClient
 	// IPRange is the client for interacting with the IPRange builders.
 	IPRange *IPRangeClient
+	// IdempotencyKey is the client for interacting with the IdempotencyKey builders.
+	IdempotencyKey *IdempotencyKeyClient
 	// InterfaceTemplate is the client for interacting with the InterfaceTemplate builders.
 	InterfaceTemplate *InterfaceTemplateClient
 	// InventoryItem is the client for interacting with the InventoryItem builders.
@@ -321,6 +323,7 @@ func (tx *Tx) init() {
 	tx.Group = NewGroupClient(tx.config)
 	tx.IPAddress = NewIPAddressClient(tx.config)
 	tx.IPRange = NewIPRangeClient(tx.config)
+	tx.IdempotencyKey = NewIdempotencyKeyClient(tx.config)
 	tx.InterfaceTemplate = NewInterfaceTemplateClient(tx.config)
 	tx.InventoryItem = NewInventoryItemClient(tx.config)
 	tx.InventoryItemRole = NewInventoryItemRoleClient(tx.config)

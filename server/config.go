@@ -1,6 +1,8 @@
 package server
 
 import (
+	"time"
+
 	"github.com/inventory/inventory/ent/schema/api"
 	"github.com/inventory/inventory/filters"
 	"github.com/inventory/inventory/server/auth"
@@ -44,6 +46,10 @@ type Config struct {
 	ChangelogRetention int
 	// Version is the service version ("4.6.0"); API-Version is its major.minor.
 	Version string
+	// IdempotencyWindow is how long the answer of a request made with an
+	// Idempotency-Key header is kept for its retries (the allocation
+	// endpoints); 0 ignores the header.
+	IdempotencyWindow time.Duration
 	// Webhooks are the delivery settings (allow-list, attempts, backoff,
 	// timeout, poll interval).
 	Webhooks webhooks.Config
@@ -78,6 +84,7 @@ func Defaults() Config {
 		// NetBox's default CHANGELOG_RETENTION.
 		ChangelogRetention: 90,
 		Version:            "4.6.0",
+		IdempotencyWindow:  24 * time.Hour,
 		Webhooks:           webhooks.Defaults(),
 		// NetBox's default ENFORCE_GLOBAL_UNIQUE.
 		EnforceGlobalUnique: api.DefaultSettings().EnforceGlobalUnique,

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"entgo.io/ent/dialect"
@@ -165,6 +166,9 @@ func specialRegistry() ([]*special, error) {
 				if d == nil {
 					return fmt.Errorf("%s %s: action %q needs a model", op.Method, s.oasPath(), op.Permission)
 				}
+				if op.Model != "" && resource.ByContentType(op.Model) == nil {
+					return fmt.Errorf("%s %s: permission on unknown model %s", op.Method, s.oasPath(), op.Model)
+				}
 			default:
 				return fmt.Errorf("%s %s: unknown permission %q", op.Method, s.oasPath(), op.Permission)
 			}
@@ -229,7 +233,7 @@ func (s *Server) specialRoutes(api *gin.RouterGroup) {
 				h = logicHandler(e, op, e.model.Handlers[funcKey(op.Func)])
 			}
 			api.Handle(op.Method, route, s.wrap(func(c *gin.Context) error {
-				if err := s.gate(c, e, op.Permission, op.Write); err != nil {
+				if err := s.gate(c, e, op); err != nil {
 					return err
 				}
 				return h(s, c)
@@ -241,28 +245,31 @@ func (s *Server) specialRoutes(api *gin.RouterGroup) {
 
 func funcKey(f *api.FuncRef) string { return f.Pkg + "." + f.Name }
 
+// permModel is the model whose permission an op needs: op.Model, or the
+// endpoint's own.
+func permModel(e *special, op api.Op) *resource.Descriptor {
+	if op.Model != "" {
+		return resource.ByContentType(op.Model)
+	}
+	return e.model
+}
+
 // logicHandler adapts a handler of a logic package: it gets the request
 // through api.Request (a detail endpoint's object read through the
 // caller's restriction, 404 when missing or hidden) and its value is
-// rendered as JSON, an api.Page paginated.
+// rendered as JSON, an api.Page paginated. A write op runs inside one
+// write transaction (logicWrite).
 func logicHandler(e *special, op api.Op, h api.Handler) specialHandler {
 	status := op.Status
 	if status == 0 {
 		status = http.StatusOK
 	}
 	return func(s *Server, c *gin.Context) error {
-		r := &logicRequest{c: c, s: s}
+		r := &logicRequest{c: c, s: s, op: op, perm: permModel(e, op)}
 		if e.Detail {
-			id, err := objectID(c)
+			row, err := s.endpointObject(c, e, op)
 			if err != nil {
 				return err
-			}
-			row, err := e.model.Get(c.Request.Context(), s.db.Store(), id, s.restriction(c)...)
-			if err != nil {
-				return err
-			}
-			if row == nil {
-				return notFound(e.model)
 			}
 			r.obj = func(name string) any { return e.model.Value(row, name) }
 		}
@@ -272,6 +279,9 @@ func logicHandler(e *special, op api.Op, h api.Handler) specialHandler {
 				return err
 			}
 			r.body = raw
+		}
+		if op.Write {
+			return s.logicWrite(c, r, h, status)
 		}
 		v, err := h(r)
 		if err != nil {
@@ -297,6 +307,90 @@ func logicHandler(e *special, op api.Op, h api.Handler) specialHandler {
 	}
 }
 
+// endpointObject reads a detail endpoint's object: through the restriction
+// of the action the gate admitted, or, when the op's permission is on
+// another model, through the caller's view restriction of the object's
+// model (NetBox's get_object_or_404(Model.objects.restrict(user))): an
+// object the caller may not view is not found.
+func (s *Server) endpointObject(c *gin.Context, e *special, op api.Op) (*resource.Row, error) {
+	id, err := objectID(c)
+	if err != nil {
+		return nil, err
+	}
+	ctx := c.Request.Context()
+	restrict := s.restriction(c)
+	if op.Model != "" {
+		cond, err := s.permits(ctx, PrincipalFrom(ctx), e.model, actionView)
+		if errors.Is(err, errForbidden) || errors.Is(err, errNotAuthenticated) {
+			return nil, notFound(e.model)
+		}
+		if err != nil {
+			return nil, err
+		}
+		restrict = preds(cond)
+	}
+	row, err := e.model.Get(ctx, s.db.Store(), id, restrict...)
+	if err != nil {
+		return nil, err
+	}
+	if row == nil {
+		return nil, notFound(e.model)
+	}
+	return row, nil
+}
+
+// logicWrite runs a write op's handler inside one write transaction and
+// answers what it returns; an Idempotency-Key replays the first answer
+// of the same request instead (idempotency.go).
+func (s *Server) logicWrite(c *gin.Context, r *logicRequest, h api.Handler, status int) error {
+	// A list is a bulk write: MAX_BULK_ITEMS applies, before anything runs.
+	if len(r.body) > 0 && r.body[0] == '[' {
+		if _, err := items(r.body, s.cfg.MaxBulkItems); err != nil {
+			return err
+		}
+	}
+	idem, err := s.idempotencyOf(c, r.op, r.body)
+	if err != nil {
+		return err
+	}
+	var out []byte
+	err = s.writeTx(c, func(ctx context.Context, tx *resource.Tx) error {
+		r.tx, r.tctx = tx, ctx
+		defer func() { r.tx, r.tctx = nil, nil }()
+		if idem != nil {
+			done, err := idem.replay(ctx, tx)
+			if err != nil {
+				return err
+			}
+			if done != nil {
+				out, status = done.body, done.status
+				return nil
+			}
+		}
+		v, err := h(r)
+		if err != nil {
+			return err
+		}
+		switch x := v.(type) {
+		case json.RawMessage:
+			out = x
+		default:
+			if out, err = marshal(v); err != nil {
+				return err
+			}
+		}
+		if idem != nil {
+			return idem.store(ctx, tx, status, out)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	writeJSON(c, status, out)
+	return nil
+}
+
 func nilIfEmpty(s string) any {
 	if s == "" {
 		return nil
@@ -304,15 +398,25 @@ func nilIfEmpty(s string) any {
 	return s
 }
 
-// logicRequest is api.Request over a gin request.
+// logicRequest is api.Request over a gin request; tx is the write
+// transaction of a write op while its handler runs.
 type logicRequest struct {
 	c    *gin.Context
 	s    *Server
+	op   api.Op
+	perm *resource.Descriptor // the model of op's permission
 	obj  api.Getter
 	body []byte
+	tx   *resource.Tx
+	tctx context.Context
 }
 
-func (r *logicRequest) Context() context.Context { return r.c.Request.Context() }
+func (r *logicRequest) Context() context.Context {
+	if r.tctx != nil {
+		return r.tctx
+	}
+	return r.c.Request.Context()
+}
 func (r *logicRequest) Query(name string) string {
 	v := r.c.Request.URL.Query()[name]
 	if len(v) == 0 {
@@ -323,8 +427,143 @@ func (r *logicRequest) Query(name string) string {
 func (r *logicRequest) Object() api.Getter { return r.obj }
 func (r *logicRequest) Body() []byte       { return r.body }
 func (r *logicRequest) Postgres() bool     { return r.s.db.Dialect == dialect.Postgres }
+
+// store is where the handler reads: inside its transaction when it has
+// one (every read of a write must see the transaction, and on PostgreSQL
+// must not wait for a second connection while holding a lock).
+func (r *logicRequest) store() resource.Store {
+	if r.tx != nil {
+		return r.tx.Store()
+	}
+	return r.s.db.Store()
+}
+
 func (r *logicRequest) SQL(query string, args ...any) (*stdsql.Rows, error) {
-	return r.s.db.Store().Q.QueryContext(r.c.Request.Context(), query, args...)
+	return r.store().Q.QueryContext(r.Context(), query, args...)
+}
+
+// Limit is NetBox's get_results_limit. Where NetBox would list without
+// end (a negative limit, or 0 without MAX_PAGE_SIZE) it is PAGINATE_COUNT:
+// an IPv6 prefix has no end to list.
+func (r *logicRequest) Limit() int {
+	P, M := r.s.cfg.PaginateCount, r.s.cfg.MaxPageSize
+	n, err := strconv.Atoi(strings.TrimSpace(r.Query("limit")))
+	switch {
+	case r.Query("limit") == "" || err != nil || n < 0:
+		n = P
+	case n == 0 && M > 0:
+		n = M
+	case n == 0:
+		n = P
+	}
+	if M > 0 && n > M {
+		n = M
+	}
+	return n
+}
+
+var errNoTx = errors.New("special endpoint: a write outside the transaction of a write op")
+
+func (r *logicRequest) Lock(class, key int32, shared bool) error {
+	if r.tx == nil {
+		return errNoTx
+	}
+	if !r.Postgres() {
+		return nil // SQLite's write transactions run one at a time
+	}
+	fn := "pg_advisory_xact_lock"
+	if shared {
+		fn = "pg_advisory_xact_lock_shared"
+	}
+	_, err := r.tx.Client.ExecContext(r.tctx, "SELECT "+fn+"($1, $2)", class, key)
+	return err
+}
+
+// Create writes objects as create and bulkCreate do, in the op's
+// transaction; the op's permission must be on their model, whose add
+// restriction (kept by the gate) the result must satisfy.
+func (r *logicRequest) Create(ct string, objs []map[string]json.RawMessage, list bool) ([]int, error) {
+	if r.tx == nil {
+		return nil, errNoTx
+	}
+	d := resource.ByContentType(ct)
+	if d == nil || r.op.Permission != actionAdd || r.perm != d {
+		return nil, fmt.Errorf("special endpoint: creating %s needs the op's add permission on it", ct)
+	}
+	ctx, _ := resource.WithReveal(r.tctx)
+	ids := make([]int, 0, len(objs))
+	errs := make(bulkError, len(objs))
+	failed := false
+	for i, obj := range objs {
+		errs[i] = map[string]any{}
+		in := resource.Input(obj)
+		if err := r.s.checkGrant(r.c, d, in); err != nil {
+			return nil, err
+		}
+		id, err := d.Create(ctx, r.tx, in)
+		if err == nil {
+			ids = append(ids, id)
+			continue
+		}
+		var ve *resource.ValidationError
+		if !list || !errors.As(err, &ve) {
+			return nil, err
+		}
+		errs[i], failed = ve.Fields, true
+	}
+	if failed {
+		return nil, errs
+	}
+	return ids, r.s.inReach(r.c, ctx, r.tx, d, ids...)
+}
+
+// Render renders objects in the order of ids as a write answers them.
+func (r *logicRequest) Render(ct string, ids []int) ([]json.RawMessage, error) {
+	d := resource.ByContentType(ct)
+	if d == nil {
+		return nil, fmt.Errorf("special endpoint: render of unknown model %s", ct)
+	}
+	ctx, st := r.Context(), r.store()
+	rows, err := d.GetMany(ctx, st, ids)
+	if err != nil {
+		return nil, err
+	}
+	page, err := d.Load(ctx, st, rows, view(r.c))
+	if err != nil {
+		return nil, err
+	}
+	byID := map[int]*resource.Row{}
+	for _, row := range rows {
+		byID[row.ID] = row
+	}
+	out := make([]json.RawMessage, 0, len(ids))
+	for _, id := range ids {
+		row := byID[id]
+		if row == nil {
+			return nil, fmt.Errorf("special endpoint: %s %d vanished", ct, id)
+		}
+		out = append(out, page.JSON(row))
+	}
+	return out, nil
+}
+
+// Related renders one object nested, whatever the caller's permissions
+// on its model (a related object of the request's object).
+func (r *logicRequest) Related(ct string, id int) (json.RawMessage, error) {
+	d := resource.ByContentType(ct)
+	if d == nil {
+		return nil, fmt.Errorf("special endpoint: unknown model %s", ct)
+	}
+	ctx, st := r.Context(), r.store()
+	rows, err := d.GetMany(ctx, st, []int{id})
+	if err != nil || len(rows) == 0 {
+		return nil, err
+	}
+	page, err := d.Load(ctx, st, rows, resource.View{Base: baseURL(r.c.Request), Nested: true})
+	if err != nil {
+		return nil, err
+	}
+	return page.JSON(rows[0]), nil
 }
 
 // Nested renders the objects of another model the caller may view, as
@@ -360,8 +599,10 @@ func (r *logicRequest) Nested(ct string, ids []int) (map[int]json.RawMessage, er
 }
 
 // gate is the one permission check of special endpoints: the op's
-// declared permission, and write ops refused to read-only tokens.
-func (s *Server) gate(c *gin.Context, e *special, perm string, write bool) error {
+// declared permission (on op.Model when it names one), and write ops
+// refused to read-only tokens.
+func (s *Server) gate(c *gin.Context, e *special, op api.Op) error {
+	perm, write := op.Permission, op.Write
 	p := PrincipalFrom(c.Request.Context())
 	switch perm {
 	case api.PermPublic:
@@ -378,7 +619,7 @@ func (s *Server) gate(c *gin.Context, e *special, perm string, write bool) error
 			return err
 		}
 	default:
-		if err := s.authorize(c, e.model, perm); err != nil {
+		if err := s.authorize(c, permModel(e, op), perm); err != nil {
 			return err
 		}
 	}
@@ -461,7 +702,7 @@ type EndpointOp struct {
 	Path       string // the OpenAPI path, key as "{key}"
 	Example    string // a concrete path, key "1"
 	Permission string // api.Op.Permission
-	Model      string // the declaring model's content type ("" for none)
+	Model      string // the content type of Permission (op.Model, or the declaring model's; "" for none)
 	// Root and RootKey: the root listing the endpoint ("/api/" or
 	// "/api/<app>/") and its key there; "" when it is not listed.
 	Root, RootKey string
@@ -491,6 +732,9 @@ func Endpoints() []EndpointOp {
 			}
 			if e.model != nil {
 				o.Model = e.model.ContentType()
+			}
+			if op.Model != "" {
+				o.Model = op.Model
 			}
 			out = append(out, o)
 		}

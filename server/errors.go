@@ -61,6 +61,7 @@ func (s *Server) render(c *gin.Context, err error) {
 		au auth.Error
 		se *api.StatusError
 		fd *api.FieldError
+		ie api.ItemErrors
 	)
 	switch {
 	case errors.As(err, &ae):
@@ -79,6 +80,8 @@ func (s *Server) render(c *gin.Context, err error) {
 		writeJSON(c, http.StatusBadRequest, []string(le))
 	case errors.As(err, &be):
 		writeJSON(c, http.StatusBadRequest, []map[string]any(be))
+	case errors.As(err, &ie): // from a logic package's handler
+		writeJSON(c, http.StatusBadRequest, []map[string][]string(ie))
 	case errors.As(err, &bo):
 		writeJSON(c, http.StatusBadRequest, bo.body)
 	case errors.As(err, &au):

@@ -325,7 +325,9 @@ func (b *oasBuilder) responses() openapi3.ResponseBodies {
 			WithDescription("Not authenticated, invalid token, or permission denied.").WithJSONSchemaRef(oasRef("Error"))},
 		"NotFound": &openapi3.ResponseRef{Value: openapi3.NewResponse().WithDescription("Not found.").WithJSONSchemaRef(oasRef("Error"))},
 		"Conflict": &openapi3.ResponseRef{Value: openapi3.NewResponse().
-			WithDescription("The object is protected by related objects.").WithJSONSchemaRef(oasRef("Error"))},
+			WithDescription("The object is protected by related objects, or (allocations) the space is exhausted.").WithJSONSchemaRef(oasRef("Error"))},
+		"UnprocessableContent": &openapi3.ResponseRef{Value: openapi3.NewResponse().
+			WithDescription("The Idempotency-Key was used for a different request.").WithJSONSchemaRef(oasRef("Error"))},
 		"PreconditionFailed": &openapi3.ResponseRef{Value: openapi3.NewResponse().
 			WithDescription("If-Match does not match the object's ETag.").WithJSONSchemaRef(oasRef("Error"))},
 	}
@@ -858,11 +860,17 @@ var oasShapes = map[string]func(b *oasBuilder) *openapi3.Schema{}
 func oasShape(name string, build func(b *oasBuilder) *openapi3.Schema) { oasShapes[name] = build }
 
 // shape resolves a declared shape: "object" (free-form), "page:<Name>" (a
-// paginated list), or a component schema name.
+// paginated list), "list:<Name>" (a bare array), "many:<Name>" (one
+// object or an array of them), or a component schema name.
 func (b *oasBuilder) shape(name string) *openapi3.SchemaRef {
 	switch {
 	case name == "object":
 		return oasVal(oasFreeObject())
+	case strings.HasPrefix(name, "list:"):
+		return oasVal(oasArrayOf(b.shape(strings.TrimPrefix(name, "list:"))))
+	case strings.HasPrefix(name, "many:"):
+		one := b.shape(strings.TrimPrefix(name, "many:"))
+		return oasVal(&openapi3.Schema{OneOf: openapi3.SchemaRefs{one, oasVal(oasArrayOf(one))}})
 	case strings.HasPrefix(name, "page:"):
 		nstr := oasVal(&openapi3.Schema{Type: &openapi3.Types{"string"}, Format: "uri", Nullable: true})
 		return oasVal(oasObject(map[string]*openapi3.SchemaRef{
@@ -899,7 +907,9 @@ func (b *oasBuilder) specialPaths(reg []*special) {
 				ps := oasTyped(p.Type)
 				ps.Nullable = p.Nullable
 				o.Properties[p.Name] = oasVal(ps)
-				o.Required = append(o.Required, p.Name)
+				if !p.Optional {
+					o.Required = append(o.Required, p.Name)
+				}
 			}
 			b.schemas[sh.Name] = oasVal(o)
 		}
@@ -934,6 +944,11 @@ func (b *oasBuilder) specialPaths(reg []*special) {
 				}
 				ps = append(ps, oasQueryParam(q.Name, q.Description, qs))
 			}
+			if op.Idempotent {
+				h := openapi3.NewHeaderParameter(IdempotencyHeader).WithSchema(oasTyped("string"))
+				h.Description = "Repeating the request with the same key within the idempotency window answers the first response again."
+				ps = append(ps, &openapi3.ParameterRef{Value: h})
+			}
 			o := b.op(e.tag(), oasOperationID(e, op), op.Summary, ps)
 			if op.Permission == api.PermPublic {
 				o.Security = &openapi3.SecurityRequirements{{}}
@@ -967,6 +982,7 @@ func (b *oasBuilder) specialPaths(reg []*special) {
 var oasErrorNames = map[int]string{
 	http.StatusBadRequest: "BadRequest", http.StatusNotFound: "NotFound",
 	http.StatusConflict: "Conflict", http.StatusPreconditionFailed: "PreconditionFailed",
+	http.StatusUnprocessableEntity: "UnprocessableContent",
 }
 
 // oasOperationID is the declared id or, as drf-spectacular names them,

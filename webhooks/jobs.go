@@ -8,6 +8,7 @@ import (
 	"github.com/go-co-op/gocron/v2"
 
 	"github.com/inventory/inventory/ent/delivery"
+	"github.com/inventory/inventory/ent/idempotencykey"
 	"github.com/inventory/inventory/ent/outboxevent"
 )
 
@@ -35,8 +36,12 @@ func (e *Engine) RunOnce(ctx context.Context) error {
 }
 
 // Cleanup deletes finished deliveries and dispatched outbox events older
-// than the retention period.
+// than the retention period, and the expired answers of Idempotency-Keys
+// (server/idempotency.go; this is the housekeeping job every worker runs).
 func (e *Engine) Cleanup(ctx context.Context) error {
+	if _, err := e.client.IdempotencyKey.Delete().Where(idempotencykey.ExpiresLT(e.now())).Exec(ctx); err != nil {
+		return err
+	}
 	if e.cfg.Retention <= 0 {
 		return nil
 	}

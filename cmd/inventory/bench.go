@@ -44,6 +44,8 @@ type benchOptions struct {
 	keep       bool
 	// ipAddresses to seed (bench_ipaddr.go).
 	ipAddresses int
+	// allocAddresses fill the start of the /16 of the available-ips scenario.
+	allocAddresses int
 }
 
 // bench seeds a fresh database, serves it on loopback in this process and
@@ -69,6 +71,7 @@ func bench(args []string) error {
 	fs.StringVar(&o.cpuProfile, "cpuprofile", os.Getenv("INVENTORY_BENCH_CPUPROFILE"), "write a CPU profile of the load phase (not the seeding) to this file (env INVENTORY_BENCH_CPUPROFILE)")
 	fs.IntVar(&o.bulkMax, "bulk-requests", envInt("INVENTORY_BENCH_BULK_REQUESTS", 10), "at most this many requests per bulk write scenario (env INVENTORY_BENCH_BULK_REQUESTS)")
 	fs.IntVar(&o.ipAddresses, "ip-addresses", envInt("INVENTORY_BENCH_IP_ADDRESSES", 100000), "IP addresses to seed, spread over sixteen /16s (env INVENTORY_BENCH_IP_ADDRESSES)")
+	fs.IntVar(&o.allocAddresses, "alloc-addresses", envInt("INVENTORY_BENCH_ALLOC_ADDRESSES", 50000), "IP addresses taking the start of the /16 whose available IPs are listed (env INVENTORY_BENCH_ALLOC_ADDRESSES)")
 	fs.BoolVar(&o.keep, "keep", false, "keep the seeded database after the run (its location is printed) for a closer look")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -76,7 +79,7 @@ func bench(args []string) error {
 	if fs.NArg() > 0 {
 		return fmt.Errorf("bench: unexpected arguments %q", fs.Args())
 	}
-	if o.clients < 1 || o.duration <= 0 || o.batch < 1 || o.sites < 1 || o.tags < 1 || o.vlans < 0 || o.prefixes < 0 || o.bulkMax < 1 || o.warmup < 0 {
+	if o.clients < 1 || o.duration <= 0 || o.batch < 1 || o.sites < 1 || o.tags < 1 || o.vlans < 0 || o.prefixes < 0 || o.bulkMax < 1 || o.warmup < 0 || o.allocAddresses < 0 {
 		return errors.New("bench: --clients, --duration, --batch, --sites, --tags and --bulk-requests must be positive; --vlans, --prefixes and --warmup not negative")
 	}
 

@@ -25,6 +25,7 @@ type benchReq struct {
 type benchTarget struct {
 	text  string
 	check func(r *benchResult) bool
+	note  func() string // what was measured, printed after the verdict (optional)
 }
 
 type benchScenario struct {
@@ -34,6 +35,9 @@ type benchScenario struct {
 	warm    bool
 	next    func(rng *rand.Rand, n int64) benchReq
 	target  *benchTarget
+	// seen receives the body of every successful answer (optional; called
+	// from the clients' goroutines).
+	seen func(body []byte)
 }
 
 type benchResult struct {
@@ -111,6 +115,9 @@ func (l *loader) runScenario(ctx context.Context, sc *benchScenario) *benchResul
 		res.firstErr = describeFailure(st, b, err)
 	} else {
 		res.rows = countObjects(b)
+		if sc.seen != nil {
+			sc.seen(b)
+		}
 	}
 	if sc.warm && l.o.warmup > 0 {
 		l.drive(ctx, sc, l.o.warmup, nil)
@@ -167,6 +174,9 @@ func (l *loader) drive(ctx context.Context, sc *benchScenario, d time.Duration, 
 					continue
 				}
 				lat = append(lat, el)
+				if sc.seen != nil {
+					sc.seen(b)
+				}
 			}
 			if report != nil {
 				report(lat, errs, firstErr)
@@ -220,10 +230,10 @@ func (l *loader) scenarios(s *benchSeed) []*benchScenario {
 		return func(*rand.Rand, int64) benchReq { return benchReq{method: "GET", path: path} }
 	}
 	rps := func(min float64) *benchTarget {
-		return &benchTarget{fmt.Sprintf(">= %.0f req/s", min), func(r *benchResult) bool { return r.rps() >= min }}
+		return &benchTarget{text: fmt.Sprintf(">= %.0f req/s", min), check: func(r *benchResult) bool { return r.rps() >= min }}
 	}
 	p50 := func(max time.Duration) *benchTarget {
-		return &benchTarget{fmt.Sprintf("p50 <= %s", max), func(r *benchResult) bool { return r.pct(0.5) <= max }}
+		return &benchTarget{text: fmt.Sprintf("p50 <= %s", max), check: func(r *benchResult) bool { return r.pct(0.5) <= max }}
 	}
 	tag := s.tagSlugs[len(s.tagSlugs)/2]
 	deep := ids[len(ids)*9/10]
@@ -261,6 +271,7 @@ func (l *loader) scenarios(s *benchSeed) []*benchScenario {
 		}})
 	}
 	out = append(out, l.ipScenarios(s)...)
+	out = append(out, l.allocScenarios(s.alloc)...)
 	if s.deviceType != 0 {
 		out = append(out, &benchScenario{name: fmt.Sprintf("create 100 devices (%d+2 templates)", benchTemplates), clients: 1,
 			maxReqs: l.o.bulkMax, next: func(_ *rand.Rand, _ int64) benchReq { return l.deviceCreate(s) }})
@@ -343,6 +354,9 @@ func (l *loader) run(ctx context.Context, s *benchSeed) error {
 		target := ""
 		if sc.target != nil {
 			target = sc.target.text + "  " + passMiss(sc.target.check(r))
+			if sc.target.note != nil {
+				target += " " + sc.target.note()
+			}
 		}
 		if sc.name == "cursor deep page (90%)" {
 			if first := results["cursor first page"]; first != nil && first.requests > 0 {

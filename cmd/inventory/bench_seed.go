@@ -27,6 +27,8 @@ type benchSeed struct {
 	deviceRole, deviceType int
 	interfaces             int   // interfaces seeded on the devices
 	ipAddresses            []int // bench_ipaddr.go
+	// alloc: the parents of the allocation scenarios (bench_alloc.go).
+	alloc allocSeed
 }
 
 // benchTemplates is the number of interface templates of the benchmark's
@@ -167,6 +169,9 @@ func seedBench(ctx context.Context, d *db.DB, o *benchOptions) (*benchSeed, erro
 		}
 	}
 	if s.ipAddresses, err = benchIPAddresses(create, o.ipAddresses, tags, cf); err != nil {
+		return nil, err
+	}
+	if s.alloc, err = seedAlloc(create, o); err != nil {
 		return nil, err
 	}
 	el := time.Since(start)

@@ -84,6 +84,7 @@ func newOptions(name string) (*options, *flag.FlagSet) {
 	fs.IntVar(&o.cfg.ChangelogRetention, "changelog-retention", envInt("INVENTORY_CHANGELOG_RETENTION", o.cfg.ChangelogRetention), "CHANGELOG_RETENTION: days to keep change records; 0 keeps them forever")
 	fs.StringVar(&o.exempt, "exempt-view-permissions", os.Getenv("INVENTORY_EXEMPT_VIEW_PERMISSIONS"), `EXEMPT_VIEW_PERMISSIONS: comma-separated app.model list, or "*"`)
 	fs.StringVar(&o.ipHeaders, "http-client-ip-headers", os.Getenv("INVENTORY_HTTP_CLIENT_IP_HEADERS"), "HTTP_CLIENT_IP_HEADERS: comma-separated headers carrying the client address (default: the peer address)")
+	fs.DurationVar(&o.cfg.IdempotencyWindow, "idempotency-window", envDuration("INVENTORY_IDEMPOTENCY_WINDOW", o.cfg.IdempotencyWindow), "how long the answer of an allocation POST with an Idempotency-Key header is replayed to its retries; 0 ignores the header (env INVENTORY_IDEMPOTENCY_WINDOW)")
 	w := &o.cfg.Webhooks
 	fs.StringVar(&o.allow, "webhook-allow", os.Getenv("INVENTORY_WEBHOOK_ALLOW"), "comma-separated CIDRs and host names webhooks may reach although internal (loopback, private, link-local); e.g. 127.0.0.1/32 for the local receiver (env INVENTORY_WEBHOOK_ALLOW)")
 	fs.StringVar(&w.CAFileDir, "webhook-ca-dir", os.Getenv("INVENTORY_WEBHOOK_CA_DIR"), "directory webhooks' ca_file_path must point into; unset refuses CA files (env INVENTORY_WEBHOOK_CA_DIR)")
@@ -192,6 +193,9 @@ func (o *options) parse(fs *flag.FlagSet, args []string) error {
 	o.cfg.FilterUnknown = unknown
 	if o.cfg.MaxBodyBytes < 0 || o.cfg.MaxBulkItems < 0 {
 		return errors.New("DATA_UPLOAD_MAX_MEMORY_SIZE and MAX_BULK_ITEMS must not be negative")
+	}
+	if o.cfg.IdempotencyWindow < 0 {
+		return errors.New("the idempotency window must not be negative")
 	}
 	if o.cfg.PaginateCount < 1 || o.cfg.MaxPageSize < 0 {
 		return errors.New("PAGINATE_COUNT must be positive and MAX_PAGE_SIZE not negative")

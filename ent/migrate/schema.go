@@ -1275,6 +1275,36 @@ var (
 			},
 		},
 	}
+	// CoreIdempotencykeyColumns holds the columns for the "core_idempotencykey" table.
+	CoreIdempotencykeyColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "user_id", Type: field.TypeInt},
+		{Name: "endpoint", Type: field.TypeString, Size: 500},
+		{Name: "idempotency_key", Type: field.TypeString, Size: 255},
+		{Name: "fingerprint", Type: field.TypeString},
+		{Name: "status", Type: field.TypeInt},
+		{Name: "body", Type: field.TypeBytes},
+		{Name: "created", Type: field.TypeTime},
+		{Name: "expires", Type: field.TypeTime},
+	}
+	// CoreIdempotencykeyTable holds the schema information for the "core_idempotencykey" table.
+	CoreIdempotencykeyTable = &schema.Table{
+		Name:       "core_idempotencykey",
+		Columns:    CoreIdempotencykeyColumns,
+		PrimaryKey: []*schema.Column{CoreIdempotencykeyColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "idempotencykey_user_id_endpoint_idempotency_key",
+				Unique:  true,
+				Columns: []*schema.Column{CoreIdempotencykeyColumns[1], CoreIdempotencykeyColumns[2], CoreIdempotencykeyColumns[3]},
+			},
+			{
+				Name:    "idempotencykey_expires",
+				Unique:  false,
+				Columns: []*schema.Column{CoreIdempotencykeyColumns[8]},
+			},
+		},
+	}
 	// DcimInterfacetemplateColumns holds the columns for the "dcim_interfacetemplate" table.
 	DcimInterfacetemplateColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -3616,6 +3646,7 @@ var (
 		UsersGroupTable,
 		IpamIpaddressTable,
 		IpamIprangeTable,
+		CoreIdempotencykeyTable,
 		DcimInterfacetemplateTable,
 		DcimInventoryitemTable,
 		DcimInventoryitemroleTable,
@@ -3806,6 +3837,9 @@ func init() {
 	IpamIprangeTable.ForeignKeys[2].RefTable = IpamRoleTable
 	IpamIprangeTable.Annotation = &entsql.Annotation{
 		Table: "ipam_iprange",
+	}
+	CoreIdempotencykeyTable.Annotation = &entsql.Annotation{
+		Table: "core_idempotencykey",
 	}
 	DcimInterfacetemplateTable.ForeignKeys[0].RefTable = DcimDevicetypeTable
 	DcimInterfacetemplateTable.ForeignKeys[1].RefTable = DcimModuletypeTable

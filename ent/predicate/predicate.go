@@ -78,6 +78,9 @@ type IPAddress func(*sql.Selector)
 // IPRange is the predicate function for iprange builders.
 type IPRange func(*sql.Selector)
 
+// IdempotencyKey is the predicate function for idempotencykey builders.
+type IdempotencyKey func(*sql.Selector)
+
 // InterfaceTemplate is the predicate function for interfacetemplate builders.
 type InterfaceTemplate func(*sql.Selector)
 

@@ -8,17 +8,24 @@ import (
 	"entgo.io/ent"
 
 	gen "github.com/inventory/inventory/ent"
+	logicipam "github.com/inventory/inventory/ent/logic/ipam"
+	"github.com/inventory/inventory/ent/schema/api"
 )
 
 func init() {
 	register(&Descriptor{
-		Type:        "ASNRange",
-		App:         "ipam",
-		Path:        "asn-ranges",
-		Model:       "asnrange",
-		Verbose:     "ASN range",
-		Table:       "ipam_asnrange",
-		Display:     "{name} ({start}-{end})",
+		Type:      "ASNRange",
+		App:       "ipam",
+		Path:      "asn-ranges",
+		Model:     "asnrange",
+		Verbose:   "ASN range",
+		Table:     "ipam_asnrange",
+		Display:   "{name} ({start}-{end})",
+		Endpoints: endpoints(`[{"name":"available-asns","detail":true,"ops":[{"method":"GET","permission":"view","func":{"pkg":"github.com/inventory/inventory/ent/logic/ipam","name":"AvailableASNs"},"model":"ipam.asn","operation_id":"ipam_asn_ranges_available_asns_list","summary":"The asns free in the object","query":[{"name":"limit","type":"integer","description":"How many to list (default PAGINATE_COUNT, 0 for MAX_PAGE_SIZE, at most MAX_PAGE_SIZE)."}],"response":"list:AvailableASN","description":"What is free, in order (NetBox's AvailableASNSerializer).","errors":[404]},{"method":"POST","permission":"add","func":{"pkg":"github.com/inventory/inventory/ent/logic/ipam","name":"AllocateASNs"},"write":true,"model":"ipam.asn","idempotent":true,"operation_id":"ipam_asn_ranges_available_asns_create","summary":"Create asns in the free space of the object","request":"many:WritableASNRequest","response":"many:ASN","status":201,"description":"The created objects: one, or a list when the request was a list.","errors":[400,404,409,422]}],"shapes":[{"name":"AvailableASN","props":[{"name":"rir","type":"object"},{"name":"asn","type":"integer"}]}]}]`),
+		Handlers: map[string]api.Handler{
+			"github.com/inventory/inventory/ent/logic/ipam.AvailableASNs": logicipam.AvailableASNs,
+			"github.com/inventory/inventory/ent/logic/ipam.AllocateASNs":  logicipam.AllocateASNs,
+		},
 		Tree:        false,
 		Tagged:      true,
 		Custom:      true,

@@ -9,6 +9,7 @@ import (
 
 	gen "github.com/inventory/inventory/ent"
 	logicipam "github.com/inventory/inventory/ent/logic/ipam"
+	"github.com/inventory/inventory/ent/schema/api"
 )
 
 func init() {
@@ -22,6 +23,11 @@ func init() {
 		Display:     "",
 		DisplayFunc: logicipam.IPRangeDisplay,
 		IP:          &IPColumns{Family: "family", Network: "start_host", Broadcast: "end_host", Length: "prefix_length", VRFKey: "vrf_key"},
+		Endpoints:   endpoints(`[{"name":"available-ips","detail":true,"ops":[{"method":"GET","permission":"view","func":{"pkg":"github.com/inventory/inventory/ent/logic/ipam","name":"RangeAvailableIPs"},"model":"ipam.ipaddress","operation_id":"ipam_ip_ranges_available_ips_list","summary":"The ips free in the object","query":[{"name":"limit","type":"integer","description":"How many to list (default PAGINATE_COUNT, 0 for MAX_PAGE_SIZE, at most MAX_PAGE_SIZE)."}],"response":"list:AvailableIP","description":"What is free, in order (NetBox's AvailableIPSerializer).","errors":[404]},{"method":"POST","permission":"add","func":{"pkg":"github.com/inventory/inventory/ent/logic/ipam","name":"AllocateRangeIPs"},"write":true,"model":"ipam.ipaddress","idempotent":true,"operation_id":"ipam_ip_ranges_available_ips_create","summary":"Create ips in the free space of the object","request":"many:AvailableIPRequest","response":"many:IPAddress","status":201,"description":"The created objects: one, or a list when the request was a list.","errors":[400,404,409,422]}],"shapes":[{"name":"AvailableIP","props":[{"name":"family","type":"integer"},{"name":"address","type":"string"},{"name":"vrf","type":"object","nullable":true}]},{"name":"AvailableIPRequest","props":[{"name":"prefix_length","type":"integer","optional":true}]}]}]`),
+		Handlers: map[string]api.Handler{
+			"github.com/inventory/inventory/ent/logic/ipam.RangeAvailableIPs": logicipam.RangeAvailableIPs,
+			"github.com/inventory/inventory/ent/logic/ipam.AllocateRangeIPs":  logicipam.AllocateRangeIPs,
+		},
 		Tree:        false,
 		Tagged:      true,
 		Custom:      true,

@@ -8,18 +8,27 @@ import (
 	"entgo.io/ent"
 
 	gen "github.com/inventory/inventory/ent"
+	logicipam "github.com/inventory/inventory/ent/logic/ipam"
+	"github.com/inventory/inventory/ent/schema/api"
 )
 
 func init() {
 	register(&Descriptor{
-		Type:        "Prefix",
-		App:         "ipam",
-		Path:        "prefixes",
-		Model:       "prefix",
-		Verbose:     "prefix",
-		Table:       "ipam_prefix",
-		Display:     "{prefix}",
-		IP:          &IPColumns{Family: "family", Network: "network", Broadcast: "broadcast", Length: "prefix_length", VRFKey: "vrf_key"},
+		Type:      "Prefix",
+		App:       "ipam",
+		Path:      "prefixes",
+		Model:     "prefix",
+		Verbose:   "prefix",
+		Table:     "ipam_prefix",
+		Display:   "{prefix}",
+		IP:        &IPColumns{Family: "family", Network: "network", Broadcast: "broadcast", Length: "prefix_length", VRFKey: "vrf_key"},
+		Endpoints: endpoints(`[{"name":"available-prefixes","detail":true,"ops":[{"method":"GET","permission":"view","func":{"pkg":"github.com/inventory/inventory/ent/logic/ipam","name":"AvailablePrefixes"},"model":"ipam.prefix","operation_id":"ipam_prefixes_available_prefixes_list","summary":"The prefixes free in the object","response":"list:AvailablePrefix","description":"What is free, in order (NetBox's AvailablePrefixSerializer).","errors":[404]},{"method":"POST","permission":"add","func":{"pkg":"github.com/inventory/inventory/ent/logic/ipam","name":"AllocatePrefixes"},"write":true,"model":"ipam.prefix","idempotent":true,"operation_id":"ipam_prefixes_available_prefixes_create","summary":"Create prefixes in the free space of the object","request":"many:PrefixLengthRequest","response":"many:Prefix","status":201,"description":"The created objects: one, or a list when the request was a list.","errors":[400,404,409,422]}],"shapes":[{"name":"AvailablePrefix","props":[{"name":"family","type":"integer"},{"name":"prefix","type":"string"},{"name":"vrf","type":"object","nullable":true}]},{"name":"PrefixLengthRequest","props":[{"name":"prefix_length","type":"integer"}]}]},{"name":"available-ips","detail":true,"ops":[{"method":"GET","permission":"view","func":{"pkg":"github.com/inventory/inventory/ent/logic/ipam","name":"PrefixAvailableIPs"},"model":"ipam.ipaddress","operation_id":"ipam_prefixes_available_ips_list","summary":"The ips free in the object","query":[{"name":"limit","type":"integer","description":"How many to list (default PAGINATE_COUNT, 0 for MAX_PAGE_SIZE, at most MAX_PAGE_SIZE)."}],"response":"list:AvailableIP","description":"What is free, in order (NetBox's AvailableIPSerializer).","errors":[404]},{"method":"POST","permission":"add","func":{"pkg":"github.com/inventory/inventory/ent/logic/ipam","name":"AllocatePrefixIPs"},"write":true,"model":"ipam.ipaddress","idempotent":true,"operation_id":"ipam_prefixes_available_ips_create","summary":"Create ips in the free space of the object","request":"many:AvailableIPRequest","response":"many:IPAddress","status":201,"description":"The created objects: one, or a list when the request was a list.","errors":[400,404,409,422]}],"shapes":[{"name":"AvailableIP","props":[{"name":"family","type":"integer"},{"name":"address","type":"string"},{"name":"vrf","type":"object","nullable":true}]},{"name":"AvailableIPRequest","props":[{"name":"prefix_length","type":"integer","optional":true}]}]}]`),
+		Handlers: map[string]api.Handler{
+			"github.com/inventory/inventory/ent/logic/ipam.AvailablePrefixes":  logicipam.AvailablePrefixes,
+			"github.com/inventory/inventory/ent/logic/ipam.AllocatePrefixes":   logicipam.AllocatePrefixes,
+			"github.com/inventory/inventory/ent/logic/ipam.PrefixAvailableIPs": logicipam.PrefixAvailableIPs,
+			"github.com/inventory/inventory/ent/logic/ipam.AllocatePrefixIPs":  logicipam.AllocatePrefixIPs,
+		},
 		Tree:        false,
 		Tagged:      true,
 		Custom:      true,

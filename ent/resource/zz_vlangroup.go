@@ -8,17 +8,24 @@ import (
 	"entgo.io/ent"
 
 	gen "github.com/inventory/inventory/ent"
+	logicipam "github.com/inventory/inventory/ent/logic/ipam"
+	"github.com/inventory/inventory/ent/schema/api"
 )
 
 func init() {
 	register(&Descriptor{
-		Type:        "VLANGroup",
-		App:         "ipam",
-		Path:        "vlan-groups",
-		Model:       "vlangroup",
-		Verbose:     "VLAN group",
-		Table:       "ipam_vlangroup",
-		Display:     "{name}",
+		Type:      "VLANGroup",
+		App:       "ipam",
+		Path:      "vlan-groups",
+		Model:     "vlangroup",
+		Verbose:   "VLAN group",
+		Table:     "ipam_vlangroup",
+		Display:   "{name}",
+		Endpoints: endpoints(`[{"name":"available-vlans","detail":true,"ops":[{"method":"GET","permission":"view","func":{"pkg":"github.com/inventory/inventory/ent/logic/ipam","name":"AvailableVLANs"},"model":"ipam.vlan","operation_id":"ipam_vlan_groups_available_vlans_list","summary":"The vlans free in the object","query":[{"name":"limit","type":"integer","description":"How many to list (default PAGINATE_COUNT, 0 for MAX_PAGE_SIZE, at most MAX_PAGE_SIZE)."}],"response":"list:AvailableVLAN","description":"What is free, in order (NetBox's AvailableVLANSerializer).","errors":[404]},{"method":"POST","permission":"add","func":{"pkg":"github.com/inventory/inventory/ent/logic/ipam","name":"AllocateVLANs"},"write":true,"model":"ipam.vlan","idempotent":true,"operation_id":"ipam_vlan_groups_available_vlans_create","summary":"Create vlans in the free space of the object","request":"many:WritableVLANRequest","response":"many:VLAN","status":201,"description":"The created objects: one, or a list when the request was a list.","errors":[400,404,409,422]}],"shapes":[{"name":"AvailableVLAN","props":[{"name":"vid","type":"integer"},{"name":"group","type":"object"}]}]}]`),
+		Handlers: map[string]api.Handler{
+			"github.com/inventory/inventory/ent/logic/ipam.AvailableVLANs": logicipam.AvailableVLANs,
+			"github.com/inventory/inventory/ent/logic/ipam.AllocateVLANs":  logicipam.AllocateVLANs,
+		},
 		Tree:        false,
 		Tagged:      true,
 		Custom:      true,

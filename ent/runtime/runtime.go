@@ -27,6 +27,7 @@ import (
 	"github.com/inventory/inventory/ent/frontport"
 	"github.com/inventory/inventory/ent/frontporttemplate"
 	"github.com/inventory/inventory/ent/group"
+	"github.com/inventory/inventory/ent/idempotencykey"
 	"github.com/inventory/inventory/ent/interfacetemplate"
 	"github.com/inventory/inventory/ent/inventoryitem"
 	"github.com/inventory/inventory/ent/inventoryitemrole"
@@ -1793,6 +1794,7 @@ func init() {
 	ipaddressMixin := schema.IPAddress{}.Mixin()
 	ipaddressHooks := schema.IPAddress{}.Hooks()
 	ipaddress.Hooks[0] = ipaddressHooks[0]
+	ipaddress.Hooks[1] = ipaddressHooks[1]
 	ipaddressMixinFields0 := ipaddressMixin[0].Fields()
 	_ = ipaddressMixinFields0
 	ipaddressMixinFields2 := ipaddressMixin[2].Fields()
@@ -1926,6 +1928,20 @@ func init() {
 	iprangeDescEndHost := iprangeFields[11].Descriptor()
 	// iprange.EndHostValidator is a validator for the "end_host" field. It is called by the builders before save.
 	iprange.EndHostValidator = iprangeDescEndHost.Validators[0].(func([]byte) error)
+	idempotencykeyFields := schema.IdempotencyKey{}.Fields()
+	_ = idempotencykeyFields
+	// idempotencykeyDescEndpoint is the schema descriptor for endpoint field.
+	idempotencykeyDescEndpoint := idempotencykeyFields[1].Descriptor()
+	// idempotencykey.EndpointValidator is a validator for the "endpoint" field. It is called by the builders before save.
+	idempotencykey.EndpointValidator = idempotencykeyDescEndpoint.Validators[0].(func(string) error)
+	// idempotencykeyDescIdempotencyKey is the schema descriptor for idempotency_key field.
+	idempotencykeyDescIdempotencyKey := idempotencykeyFields[2].Descriptor()
+	// idempotencykey.IdempotencyKeyValidator is a validator for the "idempotency_key" field. It is called by the builders before save.
+	idempotencykey.IdempotencyKeyValidator = idempotencykeyDescIdempotencyKey.Validators[0].(func(string) error)
+	// idempotencykeyDescCreated is the schema descriptor for created field.
+	idempotencykeyDescCreated := idempotencykeyFields[6].Descriptor()
+	// idempotencykey.DefaultCreated holds the default value on creation for the created field.
+	idempotencykey.DefaultCreated = idempotencykeyDescCreated.Default.(func() time.Time)
 	interfacetemplateMixin := schema.InterfaceTemplate{}.Mixin()
 	interfacetemplateHooks := schema.InterfaceTemplate{}.Hooks()
 	interfacetemplate.Hooks[0] = interfacetemplateHooks[0]

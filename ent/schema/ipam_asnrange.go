@@ -55,6 +55,11 @@ func (ASNRange) Annotations() []schema.Annotation {
 			Counts:   map[string]api.Count{"asn_count": {Model: "ipam.asn", Column: "asn", Between: [2]string{"start", "end"}}},
 			Empty:    map[string]any{"owner": nil},
 			Filters:  TenancyFilters(),
+			Endpoints: []api.Endpoint{
+				allocation("asn-ranges", "available-asns", "ipam.asn", "ASN", "AvailableASNs", "AllocateASNs",
+					api.Shape{Name: "AvailableASN", Props: []api.Prop{{Name: "rir", Type: "object"}, {Name: "asn", Type: "integer"}}},
+					nil, true),
+			},
 		},
 	}
 }

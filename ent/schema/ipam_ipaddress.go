@@ -85,7 +85,10 @@ func (IPAddress) Indexes() []ent.Index {
 // broadcast addresses, uniqueness per VRF, a primary or OOB IP staying
 // with its device, SLAAC), plus a NAT loop refused; the display caches of
 // the FHRP groups the address is assigned to.
-func (IPAddress) Hooks() []ent.Hook { return ipam.IPAddressHooks() }
+func (IPAddress) Hooks() []ent.Hook {
+	// First: writes wait for the IP allocations that run (ipam.IPWriteLockHook).
+	return append([]ent.Hook{ipam.IPWriteLockHook}, ipam.IPAddressHooks()...)
+}
 
 func (IPAddress) Annotations() []schema.Annotation {
 	return []schema.Annotation{

@@ -92,6 +92,8 @@ func (IPRange) Annotations() []schema.Annotation {
 				api.Filter{Name: "end_address", Kind: "range-address", Column: "end_address", Attr: "end_host"},
 				api.Filter{Name: "contains", Kind: "range-contains"},
 				api.Filter{Name: "parent", Kind: "range-parent"}),
+			Endpoints: []api.Endpoint{allocation("ip-ranges", "available-ips", "ipam.ipaddress", "IPAddress",
+				"RangeAvailableIPs", "AllocateRangeIPs", availableIP, availableIPRequest, true)},
 		},
 	}
 }

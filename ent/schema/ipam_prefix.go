@@ -134,6 +134,14 @@ func (Prefix) Annotations() []schema.Annotation {
 				{Name: "tenant_group", Kind: "tree-attr", Via: "tenant", Column: "group"},
 			},
 			NoFilters: []string{"_depth"},
+			Endpoints: []api.Endpoint{
+				allocation("prefixes", "available-prefixes", "ipam.prefix", "Prefix", "AvailablePrefixes", "AllocatePrefixes",
+					api.Shape{Name: "AvailablePrefix", Props: []api.Prop{{Name: "family", Type: "integer"},
+						{Name: "prefix", Type: "string"}, {Name: "vrf", Type: "object", Nullable: true}}},
+					&api.Shape{Name: "PrefixLengthRequest", Props: []api.Prop{{Name: "prefix_length", Type: "integer"}}}, false),
+				allocation("prefixes", "available-ips", "ipam.ipaddress", "IPAddress", "PrefixAvailableIPs", "AllocatePrefixIPs",
+					availableIP, availableIPRequest, true),
+			},
 		},
 	}
 }

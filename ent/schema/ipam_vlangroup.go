@@ -91,6 +91,11 @@ func (VLANGroup) Annotations() []schema.Annotation {
 				api.Filter{Name: "rack_group", Kind: "scope-id", Column: "scope", Target: "dcim.rackgroup"},
 				api.Filter{Name: "rack", Kind: "scope-id", Column: "scope", Target: "dcim.rack"},
 				api.Filter{Name: "contains_vid", Kind: "int-ranges-contains", Column: "vid_ranges"}),
+			Endpoints: []api.Endpoint{
+				allocation("vlan-groups", "available-vlans", "ipam.vlan", "VLAN", "AvailableVLANs", "AllocateVLANs",
+					api.Shape{Name: "AvailableVLAN", Props: []api.Prop{{Name: "vid", Type: "integer"}, {Name: "group", Type: "object"}}},
+					nil, true),
+			},
 		},
 	}
 }

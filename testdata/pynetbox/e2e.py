@@ -9,7 +9,8 @@ without a token, provisions one with nb.create_token(), then drives regions,
 sites, tenants, tags, prefixes and VLANs with .create() (single and list),
 .all(), .filter(), .get(), .count(), .choices(), .save(), .delete(), bulk
 update/delete, offset pagination over several pages and cursor pagination
-(pagination="cursor", NetBox 4.6+).
+(pagination="cursor", NetBox 4.6+), and the allocation endpoints
+(available_prefixes, available_ips, available_vlans).
 
 Every name carries a random suffix, so the script can also run repeatedly
 against a long-lived server (`make run`). Each section runs even if an
@@ -540,6 +541,79 @@ def devices():
     eq(units[0].id, 42.5, "elevation starts at the top unit")
 
 
+def allocation():
+    """the issue's allocation walk-through: the next free /31 of a /24 container, the next free
+    address in it on the device's interface as its primary IPv4; AllocationError (409) when full;
+    Idempotency-Key; 100 parallel allocations give 100 distinct addresses; available VLANs"""
+    from concurrent.futures import ThreadPoolExecutor
+
+    dev, iface = S["device"], S["interface"]
+    base = "172.{}.{}.".format(16 + secrets.randbelow(16), secrets.randbelow(256))
+    made = []  # (endpoint, record) to delete, last first
+    try:
+        container = nb.ipam.prefixes.create(prefix=base + "0/24", status="container", description=SFX)
+        made.append(container)
+        made.append(nb.ipam.prefixes.create(prefix=base + "0/31", description=SFX))
+        free = [p.prefix for p in container.available_prefixes.list()]
+        eq(free[:2], [base + "2/31", base + "4/30"], "available_prefixes.list()")
+        p2p = container.available_prefixes.create({"prefix_length": 31, "description": SFX})
+        made.append(p2p)
+        eq(p2p.prefix, base + "2/31", "the next free /31")
+        eq([a.address for a in p2p.available_ips.list()], [base + "2/31", base + "3/31"], "available_ips.list() of the /31")
+        ip = p2p.available_ips.create({"assigned_object_type": "dcim.interface", "assigned_object_id": iface.id,
+                                       "description": SFX})
+        made.append(ip)
+        eq((ip.address, ip.assigned_object.id), (base + "2/31", iface.id), "the next free address, on the interface")
+        d = nb.dcim.devices.get(dev.id)
+        d.primary_ip4 = ip.id
+        eq(d.save(), True, "device.save() with primary_ip4")
+        eq(nb.dcim.devices.get(dev.id).primary_ip4.address, base + "2/31", "the device's primary IPv4")
+        try:
+            p2p.available_ips.create([{}, {}])
+            check(False, "two addresses were allocated where one was free")
+        except pynetbox.AllocationError as exc:
+            eq(exc.req.status_code, 409, "status when the /31 is full")
+
+        # Idempotency-Key: a retried POST answers the first allocation again.
+        nb.http_session.headers["Idempotency-Key"] = "alloc-" + SFX
+        try:
+            first = container.available_prefixes.create({"prefix_length": 30, "description": SFX})
+            again = container.available_prefixes.create({"prefix_length": 30, "description": SFX})
+        finally:
+            del nb.http_session.headers["Idempotency-Key"]
+        made.append(first)
+        eq((again.id, again.prefix), (first.id, first.prefix), "a retry with the same Idempotency-Key")
+
+        # 100 allocations at once, from as many clients.
+        pool = nb.ipam.prefixes.create(prefix=base.rsplit(".", 2)[0] + ".{}.0/24".format((int(base.split(".")[2]) + 1) % 256),
+                                       description=SFX)
+        made.append(pool)
+        token = nb.token
+
+        def allocate(i):
+            api = pynetbox.api(URL, token=token)
+            return api.ipam.prefixes.get(pool.id).available_ips.create({"description": "{} {}".format(SFX, i)})
+
+        with ThreadPoolExecutor(max_workers=20) as ex:
+            got = list(ex.map(allocate, range(100)))
+        made.extend(got)
+        eq(len({a.address for a in got}), 100, "distinct addresses of 100 parallel allocations")
+
+        group = nb.ipam.vlan_groups.create(name="alloc " + SFX, slug="alloc-" + SFX, vid_ranges=[[100, 102]])
+        made.append(group)
+        eq([v.vid for v in group.available_vlans.list()], [100, 101, 102], "available_vlans.list()")
+        vlans = group.available_vlans.create([{"name": "a-" + SFX}, {"name": "b-" + SFX}])
+        made.extend(vlans)
+        eq([v.vid for v in vlans], [100, 101], "VLANs from available_vlans.create()")
+    finally:
+        d = nb.dcim.devices.get(dev.id)
+        if d.primary_ip4:
+            d.primary_ip4 = None
+            d.save()
+        for obj in reversed(made):
+            obj.delete()
+
+
 def cleanup():
     """Record.delete() of everything created, in dependency order"""
     # Single deletes in dependency order; protected objects go last.
@@ -589,6 +663,7 @@ def main():
     section("prefixes", prefixes, needs=["site", "tenant"])
     section("vlans", vlans, needs=["site", "tenant"])
     section("devices", devices, needs=["site"])
+    section("allocation", allocation, needs=["device", "interface"])
     section("bulk", bulk, needs=["tenants"])
     section("cleanup", cleanup)
     summary()

@@ -60,6 +60,21 @@
 // Services (service.go): ports between 1 and 65535, the lowest cached for
 // the ordering; a service's IP addresses belong to its parent.
 //
+// Allocation (available*.go): the handlers of NetBox's available-prefixes,
+// available-ips (of prefixes and IP ranges), available-vlans and
+// available-asns endpoints, declared on the parents' schemas
+// (ent/schema/ipam_available.go). What is free is the parent's span minus
+// the spans of its children, walked lazily (Gaps) over children read in
+// order from their indexes in growing batches (Paged; Points also steps
+// over runs of taken hosts or ASNs with index probes), so that nothing
+// enumerates the space. POST runs in the request's write transaction
+// (api.Op.Write): it locks what it reads (Request.Lock: NetBox's advisory
+// lock classes, keyed by VRF or VLAN group; nothing on SQLite, whose write
+// transactions are serial), takes the lowest free blocks (Free), and
+// creates the objects through the created model's normal create path
+// (Request.Create). IPWriteLockHook makes IP addresses written by hand
+// wait for the IP allocations, as NetBox locks its IP address views.
+//
 // Hooks see the generic ent.Mutation and run hand-written SQL for SQLite
 // and PostgreSQL through package rawsql. Because ent/schema imports this
 // package and ent's generator compiles ent/schema before the generated

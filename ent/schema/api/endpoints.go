@@ -48,12 +48,14 @@ type Shape struct {
 	Props []Prop `json:"props"`
 }
 
-// Prop is one property of a Shape; all are required.
+// Prop is one property of a Shape; all are required unless Optional.
 type Prop struct {
 	Name string `json:"name"`
 	Type string `json:"type"` // "string", "integer", "boolean", "number", "object"
 	// Nullable properties may be null.
 	Nullable bool `json:"nullable,omitempty"`
+	// Optional properties may be absent.
+	Optional bool `json:"optional,omitempty"`
 }
 
 // Permissions an Op may need besides an action on its model.
@@ -83,8 +85,22 @@ type Op struct {
 	// the generator wires it into the model's descriptor. Set Handler or
 	// Func.
 	Func *FuncRef `json:"func,omitempty"`
-	// Write ops are refused to read-only tokens.
+	// Write ops are refused to read-only tokens. A Write op whose handler
+	// lives in a logic package (Func) runs inside one write transaction:
+	// Request.SQL reads inside it, Request.Create writes through it, and
+	// it commits when the handler returns without error.
 	Write bool `json:"write,omitempty"`
+	// Model is the content type whose Permission the op needs, when not
+	// the endpoint's own model: NetBox's allocation views (available-ips
+	// of a prefix) check the permission of what they create or list
+	// (ipam.ipaddress), and read their object through the caller's view
+	// restriction of its own model (404 when hidden).
+	Model string `json:"model,omitempty"`
+	// Idempotent ops honour an Idempotency-Key request header: a repeat
+	// of the same request (same user, method, path, query and body) with
+	// the same key within the configured window answers the first
+	// response again instead of running again (server/idempotency.go).
+	Idempotent bool `json:"idempotent,omitempty"`
 	// OpenAPI: operation id (default <app>_<path>_<name>_<verb>), summary,
 	// query parameters, and the request and response shapes: a component
 	// schema name, "object" for free-form JSON, "page:<Name>" for a
@@ -139,7 +155,41 @@ type Request interface {
 	// a model (content type) that the caller may view; ids of hidden or
 	// missing objects are absent.
 	Nested(contentType string, ids []int) (map[int]json.RawMessage, error)
+	// Related renders the nested representation of one object as a
+	// related object of the request's object is rendered: whatever the
+	// caller's permissions on its model, as NetBox's nested serializers
+	// do (nil when it does not exist).
+	Related(contentType string, id int) (json.RawMessage, error)
+	// Limit is NetBox's get_results_limit: the limit parameter, or
+	// PAGINATE_COUNT when absent or not a number, MAX_PAGE_SIZE for 0,
+	// capped by MAX_PAGE_SIZE.
+	Limit() int
+
+	// The write side, inside the transaction of a Write op (errors
+	// elsewhere).
+
+	// Lock serialises the transaction with every other one that locks
+	// (class, key) until it ends: an advisory transaction lock on
+	// PostgreSQL, exclusive or shared. SQLite's write transactions are
+	// serialised already, so it does nothing there.
+	Lock(class, key int32, shared bool) error
+	// Create writes objects of a model through its normal create path,
+	// as POST on its list does: validation, change records, webhook
+	// events, and the caller's permission constraints on the result
+	// (403). A bad object answers 400 with a field map, or with one map
+	// per object when list.
+	Create(contentType string, objects []map[string]json.RawMessage, list bool) ([]int, error)
+	// Render renders objects of a model as a write answers them (full,
+	// or as ?fields, ?omit and ?brief say), read inside the transaction.
+	Render(contentType string, ids []int) ([]json.RawMessage, error)
 }
+
+// ItemErrors is a 400 whose body lists one field map per object of the
+// request, as DRF's serializers with many=True report them ({} for the
+// good ones).
+type ItemErrors []map[string][]string
+
+func (e ItemErrors) Error() string { return "invalid objects" }
 
 // Page is a handler result the server paginates as a list: limit and
 // offset, with NetBox's count/next/previous/results envelope.
