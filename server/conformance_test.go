@@ -431,15 +431,23 @@ func sameValue(f *resource.Field, sent, got any) bool {
 		m, ok := got.(map[string]any)
 		return ok && canon(m["id"]) == canon(sent)
 	case resource.KindM2M:
-		// ids in, nested objects out
+		// ids in, nested objects out, in the target's ordering: the same
+		// set.
 		list, _ := got.([]any)
-		ids := []any{}
+		ids := []string{}
 		for _, x := range list {
 			if m, ok := x.(map[string]any); ok {
-				ids = append(ids, m["id"])
+				ids = append(ids, canon(m["id"]))
 			}
 		}
-		return canon(ids) == canon(sent)
+		want := []string{}
+		sentList, _ := sent.([]any)
+		for _, x := range sentList {
+			want = append(want, canon(x))
+		}
+		slices.Sort(ids)
+		slices.Sort(want)
+		return slices.Equal(ids, want)
 	case resource.KindChoice:
 		m, ok := got.(map[string]any)
 		return ok && fmt.Sprint(m["value"]) == fmt.Sprint(sent)

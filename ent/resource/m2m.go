@@ -5,7 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 
 	"entgo.io/ent/dialect/sql"
 
@@ -16,6 +18,29 @@ import (
 // Many-to-many relations (KindM2M) live in a join table per relation,
 // declared by the schema's edge. They are written as lists of ids and read
 // as lists of nested brief objects, loaded in one batched query per page.
+
+// relatedOrder orders a many-to-many list as NetBox's related managers
+// do, by the target model's default ordering (its columns and natural
+// sort keys), then by id: the same list on
+// every database, whatever order the rows were created in.
+func relatedOrder(t *Descriptor, tt *sql.SelectTable) []string {
+	var out []string
+	if t.spec != nil {
+		for _, c := range t.spec.Default {
+			desc := strings.HasPrefix(c, "-")
+			c = strings.TrimPrefix(c, "-")
+			if c == "id" || (t.byCol[c] == nil && !slices.ContainsFunc(t.Fields, func(f *Field) bool { return f.Natural == c })) {
+				continue
+			}
+			if desc {
+				out = append(out, sql.Desc(tt.C(c)))
+			} else {
+				out = append(out, tt.C(c))
+			}
+		}
+	}
+	return append(out, tt.C("id"))
+}
 
 // loadM2M loads the related rows of every row of the page in one query
 // per chunk of ids.
@@ -34,7 +59,7 @@ func (p *Page) loadM2M(ctx context.Context, f *Field, ids []int) error {
 			cols = append(cols, tt.C(c))
 		}
 		s := sql.Dialect(p.st.Dialect).Select(cols...).From(j).Join(tt).On(j.C(f.JoinTarget), tt.C("id")).
-			Where(sql.InInts(j.C(f.JoinOwn), chunk...)).OrderBy(tt.C("id"))
+			Where(sql.InInts(j.C(f.JoinOwn), chunk...)).OrderBy(relatedOrder(t, tt)...)
 		q, args := s.Query()
 		rs, err := p.st.Q.QueryContext(ctx, q, args...)
 		if err != nil {
