@@ -66,8 +66,8 @@ func ComponentHooks(table string) []ent.Hook {
 func PowerPortHooks() []ent.Hook {
 	return []ent.Hook{componentHook("dcim_powerport", []string{"maximum_draw", "allocated_draw"},
 		func(ctx context.Context, m rawsql.Mutation, id int, row, old map[string]any) error {
-			max, okMax := asInt(row["maximum_draw"])
-			alloc, okAlloc := asInt(row["allocated_draw"])
+			max, okMax := rawsql.IntOf(row["maximum_draw"])
+			alloc, okAlloc := rawsql.IntOf(row["allocated_draw"])
 			if okMax && okAlloc && alloc > max {
 				return &api.FieldError{Field: "allocated_draw", Message: fmt.Sprintf("Allocated draw cannot exceed the maximum draw (%dW).", max)}
 			}
@@ -81,7 +81,7 @@ func PowerPortHooks() []ent.Hook {
 func PowerOutletHooks() []ent.Hook {
 	return []ent.Hook{componentHook("dcim_poweroutlet", []string{"power_port_id"},
 		func(ctx context.Context, m rawsql.Mutation, id int, row, old map[string]any) error {
-			pp, ok := asInt(row["power_port_id"])
+			pp, ok := rawsql.IntOf(row["power_port_id"])
 			if !ok {
 				return nil
 			}
@@ -146,7 +146,7 @@ func InterfaceHooks() []ent.Hook {
 }
 
 func checkInterface(ctx context.Context, m rawsql.Mutation, id int, row, old map[string]any) error {
-	typ := asString(row["type"])
+	typ := rawsql.StringOf(row["type"])
 	virtual := slices.Contains(virtualInterfaceTypes, typ)
 	wireless := slices.Contains(wirelessInterfaceTypes, typ)
 	device := norm(row["device_id"])
@@ -155,7 +155,7 @@ func checkInterface(ctx context.Context, m rawsql.Mutation, id int, row, old map
 	}
 	// Parent, bridge and LAG: other interfaces of the same device or of
 	// another member of its virtual chassis.
-	if p, ok := asInt(row["parent_id"]); ok {
+	if p, ok := rawsql.IntOf(row["parent_id"]); ok {
 		if p == id {
 			return &api.FieldError{Field: "parent", Message: "An interface cannot be its own parent."}
 		}
@@ -166,7 +166,7 @@ func checkInterface(ctx context.Context, m rawsql.Mutation, id int, row, old map
 			return err
 		}
 	}
-	if b, ok := asInt(row["bridge_id"]); ok {
+	if b, ok := rawsql.IntOf(row["bridge_id"]); ok {
 		if b == id {
 			return &api.FieldError{Field: "bridge", Message: "An interface cannot be bridged to itself."}
 		}
@@ -174,7 +174,7 @@ func checkInterface(ctx context.Context, m rawsql.Mutation, id int, row, old map
 			return err
 		}
 	}
-	if l, ok := asInt(row["lag_id"]); ok {
+	if l, ok := rawsql.IntOf(row["lag_id"]); ok {
 		if typ == "virtual" {
 			return &api.FieldError{Field: "lag", Message: "Virtual interfaces cannot have a parent LAG interface."}
 		}
@@ -186,7 +186,7 @@ func checkInterface(ctx context.Context, m rawsql.Mutation, id int, row, old map
 			return err
 		}
 		// NetBox's lag FK is limited to type lag (limit_choices_to).
-		if r, ok := rows[l]; ok && asString(r["type"]) != "lag" {
+		if r, ok := rows[l]; ok && rawsql.StringOf(r["type"]) != "lag" {
 			return &api.FieldError{Field: "lag", Message: fmt.Sprintf("interface instance with id %d is not a valid choice.", l)}
 		}
 		if err := sameDevice(ctx, m, "lag", "LAG", l, device, "The selected LAG interface (%s) belongs to a different device (%s)."); err != nil {
@@ -207,16 +207,16 @@ func checkInterface(ctx context.Context, m rawsql.Mutation, id int, row, old map
 	if err := checkVLANs(ctx, m, id, row, device); err != nil {
 		return err
 	}
-	if mac, ok := asInt(row["primary_mac_address_id"]); ok {
+	if mac, ok := rawsql.IntOf(row["primary_mac_address_id"]); ok {
 		rows, err := loadRows(ctx, m, "dcim_macaddress", []string{"mac_address", "assigned_object_type", "assigned_object_id"}, []int{mac})
 		if err != nil {
 			return err
 		}
 		r, found := rows[mac]
-		other, assigned := asInt(r["assigned_object_id"])
-		if found && assigned && (asString(r["assigned_object_type"]) != "dcim.interface" || other != id) {
+		other, assigned := rawsql.IntOf(r["assigned_object_id"])
+		if found && assigned && (rawsql.StringOf(r["assigned_object_type"]) != "dcim.interface" || other != id) {
 			return &api.FieldError{Field: "primary_mac_address", Message: fmt.Sprintf(
-				"MAC address %s is assigned to a different interface (%s).", asString(r["mac_address"]), interfaceName(ctx, m, other))}
+				"MAC address %s is assigned to a different interface (%s).", rawsql.StringOf(r["mac_address"]), interfaceName(ctx, m, other))}
 		}
 	}
 	return nil
@@ -245,7 +245,7 @@ func sameDevice(ctx context.Context, m rawsql.Mutation, field, kind string, othe
 	}
 	var ids []int
 	for _, d := range []any{device, s.device} {
-		if n, ok := asInt(d); ok {
+		if n, ok := rawsql.IntOf(d); ok {
 			ids = append(ids, n)
 		}
 	}
@@ -254,15 +254,15 @@ func sameDevice(ctx context.Context, m rawsql.Mutation, field, kind string, othe
 		return err
 	}
 	own, theirs := devices[intOr(device)], devices[intOr(s.device)]
-	name := asString(theirs["name"])
+	name := rawsql.StringOf(theirs["name"])
 	if name == "" {
 		name = fmt.Sprint(s.device)
 	}
-	vc, inChassis := asInt(own["virtual_chassis_id"])
+	vc, inChassis := rawsql.IntOf(own["virtual_chassis_id"])
 	if !inChassis {
 		return &api.FieldError{Field: field, Message: fmt.Sprintf(msg, s, name)}
 	}
-	if other, ok := asInt(theirs["virtual_chassis_id"]); ok && other == vc {
+	if other, ok := rawsql.IntOf(theirs["virtual_chassis_id"]); ok && other == vc {
 		return nil
 	}
 	chassis, err := loadRows(ctx, m, "dcim_virtualchassis", []string{"name"}, []int{vc})
@@ -271,23 +271,23 @@ func sameDevice(ctx context.Context, m rawsql.Mutation, field, kind string, othe
 	}
 	return &api.FieldError{Field: field, Message: fmt.Sprintf(
 		"The selected %s interface (%s) belongs to %s, which is not part of virtual chassis %s.",
-		kind, s, name, asString(chassis[vc]["name"]))}
+		kind, s, name, rawsql.StringOf(chassis[vc]["name"]))}
 }
 
 // intOr is a row value as an int key, 0 when it is none.
 func intOr(v any) int {
-	n, _ := asInt(v)
+	n, _ := rawsql.IntOf(v)
 	return n
 }
 
 // checkWireless: the RF settings only on wireless interfaces, and a
 // channel's frequency and width are the channel's own.
 func checkWireless(row map[string]any, wireless bool) error {
-	ch := asString(row["rf_channel"])
+	ch := rawsql.StringOf(row["rf_channel"])
 	freq, hasFreq := asDecimal(row["rf_channel_frequency"])
 	width, hasWidth := asDecimal(row["rf_channel_width"])
 	switch {
-	case row["rf_role"] != nil && asString(row["rf_role"]) != "" && !wireless:
+	case row["rf_role"] != nil && rawsql.StringOf(row["rf_role"]) != "" && !wireless:
 		return &api.FieldError{Field: "rf_role", Message: "Wireless role may be set only on wireless interfaces."}
 	case ch != "" && !wireless:
 		return &api.FieldError{Field: "rf_channel", Message: "Channel may be set only on wireless interfaces."}
@@ -370,7 +370,7 @@ const taggedVLANTable, taggedVLANOwn = "dcim_interface_tagged_vlans", "interface
 // checkVLANs is the serializer's 802.1Q check (a mode carries the VLANs
 // it supports) and the model's: every VLAN is one the interface may use.
 func checkVLANs(ctx context.Context, m rawsql.Mutation, id int, row map[string]any, device any) error {
-	mode := asString(row["mode"])
+	mode := rawsql.StringOf(row["mode"])
 	tagged, given := api.Related(ctx, "tagged_vlans")
 	hasTagged := len(tagged) > 0
 	if !given && id != 0 {
@@ -381,8 +381,8 @@ func checkVLANs(ctx context.Context, m rawsql.Mutation, id int, row map[string]a
 		}
 		hasTagged = n > 0
 	}
-	untagged, hasUntagged := asInt(row["untagged_vlan_id"])
-	svlan, hasSVLAN := asInt(row["qinq_svlan_id"])
+	untagged, hasUntagged := rawsql.IntOf(row["untagged_vlan_id"])
+	svlan, hasSVLAN := rawsql.IntOf(row["qinq_svlan_id"])
 	switch {
 	case mode != "q-in-q" && hasSVLAN:
 		return &api.FieldError{Field: "qinq_svlan", Message: "Interface mode does not support q-in-q service vlan"}
@@ -391,7 +391,7 @@ func checkVLANs(ctx context.Context, m rawsql.Mutation, id int, row map[string]a
 	case (mode == "" || mode == "access" || mode == "tagged-all") && hasTagged:
 		return &api.FieldError{Field: "tagged_vlans", Message: "Interface mode does not support tagged vlans"}
 	}
-	d, ok := asInt(device)
+	d, ok := rawsql.IntOf(device)
 	if !ok {
 		return nil
 	}
@@ -431,7 +431,7 @@ func checkVLANs(ctx context.Context, m rawsql.Mutation, id int, row map[string]a
 func vlanName(ctx context.Context, m rawsql.Mutation, id int) string {
 	rows, err := loadRows(ctx, m, "ipam_vlan", []string{"name", "vid"}, []int{id})
 	if r, ok := rows[id]; err == nil && ok {
-		return asString(r["name"])
+		return rawsql.StringOf(r["name"])
 	}
 	return strconv.Itoa(id)
 }
@@ -446,7 +446,7 @@ func availableVLANs(ctx context.Context, m rawsql.Mutation, device int, vlans []
 	if err != nil {
 		return nil, err
 	}
-	site, _ := asInt(dev[device]["site_id"])
+	site, _ := rawsql.IntOf(dev[device]["site_id"])
 	scopes := map[string]bool{}
 	add := func(ct string, ids ...int) {
 		for _, id := range ids {
@@ -459,7 +459,7 @@ func availableVLANs(ctx context.Context, m rawsql.Mutation, device int, vlans []
 		return nil, err
 	}
 	for col, ct := range map[string]string{"region_id": "dcim.region", "group_id": "dcim.sitegroup"} {
-		if node, ok := asInt(sites[site][col]); ok {
+		if node, ok := rawsql.IntOf(sites[site][col]); ok {
 			anc, err := ancestors(ctx, m, strings.ReplaceAll(ct, ".", "_"), node)
 			if err != nil {
 				return nil, err
@@ -467,14 +467,14 @@ func availableVLANs(ctx context.Context, m rawsql.Mutation, device int, vlans []
 			add(ct, anc...)
 		}
 	}
-	if loc, ok := asInt(dev[device]["location_id"]); ok {
+	if loc, ok := rawsql.IntOf(dev[device]["location_id"]); ok {
 		anc, err := ancestors(ctx, m, "dcim_location", loc)
 		if err != nil {
 			return nil, err
 		}
 		add("dcim.location", anc...)
 	}
-	if rack, ok := asInt(dev[device]["rack_id"]); ok {
+	if rack, ok := rawsql.IntOf(dev[device]["rack_id"]); ok {
 		add("dcim.rack", rack)
 	}
 	rows, err := loadRows(ctx, m, "ipam_vlan", []string{"site_id", "group_id"}, vlans)
@@ -483,7 +483,7 @@ func availableVLANs(ctx context.Context, m rawsql.Mutation, device int, vlans []
 	}
 	var groups []int
 	for _, r := range rows {
-		if g, ok := asInt(r["group_id"]); ok {
+		if g, ok := rawsql.IntOf(r["group_id"]); ok {
 			groups = append(groups, g)
 		}
 	}
@@ -493,17 +493,17 @@ func availableVLANs(ctx context.Context, m rawsql.Mutation, device int, vlans []
 	}
 	out := map[int]bool{}
 	for id, r := range rows {
-		s, hasSite := asInt(r["site_id"])
-		g, hasGroup := asInt(r["group_id"])
+		s, hasSite := rawsql.IntOf(r["site_id"])
+		g, hasGroup := rawsql.IntOf(r["group_id"])
 		gr := grs[g]
-		scopeID, scoped := asInt(gr["scope_id"])
+		scopeID, scoped := rawsql.IntOf(gr["scope_id"])
 		switch {
 		case hasSite && s == site:
 			out[id] = true
 		case hasSite:
 		case !hasGroup, !scoped:
 			out[id] = true // global, or in a global group
-		case scopes[asString(gr["scope_type"])+"#"+strconv.Itoa(scopeID)]:
+		case scopes[rawsql.StringOf(gr["scope_type"])+"#"+strconv.Itoa(scopeID)]:
 			out[id] = true
 		}
 	}
@@ -520,7 +520,7 @@ func ancestors(ctx context.Context, m rawsql.Mutation, table string, node int) (
 		if err != nil {
 			return nil, err
 		}
-		p, ok := asInt(rows[node]["parent_id"])
+		p, ok := rawsql.IntOf(rows[node]["parent_id"])
 		if !ok {
 			break
 		}
@@ -545,7 +545,7 @@ func interfaceAfterHook() ent.Hook {
 			if rawsql.Touched(m, "primary_mac_address_id") {
 				var text any
 				if v, ok := m.Field("primary_mac_address_id"); ok {
-					mac, _ := asInt(v)
+					mac, _ := rawsql.IntOf(v)
 					rows, err := loadRows(ctx, sm, "dcim_macaddress", []string{"mac_address"}, []int{mac})
 					if err != nil {
 						return nil, err
@@ -555,7 +555,7 @@ func interfaceAfterHook() ent.Hook {
 				if text == nil {
 					err = m.ClearField("mac_address")
 				} else {
-					err = m.SetField("mac_address", asString(text))
+					err = m.SetField("mac_address", rawsql.StringOf(text))
 				}
 				if err != nil {
 					return nil, err
@@ -620,7 +620,7 @@ func MACAddressHooks() []ent.Hook {
 				var moved []int
 				for _, id := range ids {
 					row := overlay(m, cols, old[id])
-					if asString(row["assigned_object_type"]) != asString(old[id]["assigned_object_type"]) ||
+					if rawsql.StringOf(row["assigned_object_type"]) != rawsql.StringOf(old[id]["assigned_object_type"]) ||
 						norm(row["assigned_object_id"]) != norm(old[id]["assigned_object_id"]) {
 						moved = append(moved, id)
 					}

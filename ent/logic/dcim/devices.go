@@ -29,7 +29,7 @@ func DeviceDisplay(get api.Getter) string {
 	label := str(get("name"))
 	if label == "" && get("virtual_chassis") != nil {
 		pos := "None"
-		if n, ok := asInt(get("vc_position")); ok {
+		if n, ok := rawsql.IntOf(get("vc_position")); ok {
 			pos = strconv.Itoa(n)
 		}
 		label = str(get("_vc_name")) + ":" + pos
@@ -43,7 +43,7 @@ func DeviceDisplay(get api.Getter) string {
 	case asset != "":
 		return str(get("_type_display")) + " (" + asset + ")"
 	}
-	id, _ := asInt(get("id"))
+	id, _ := rawsql.IntOf(get("id"))
 	return str(get("_type_display")) + " (" + strconv.Itoa(id) + ")"
 }
 
@@ -129,7 +129,7 @@ func loadDeviceType(ctx context.Context, m rawsql.Mutation, id int) (*deviceType
 	if err != nil || r == nil {
 		return nil, err // a missing type was refused by the resource layer
 	}
-	mid, _ := asInt(r["manufacturer_id"])
+	mid, _ := rawsql.IntOf(r["manufacturer_id"])
 	return &deviceType{model: str(r["model"]), manufacturer: str(r["manufacturer"]), manufacturerID: mid,
 		uHeight: asFloat(r["u_height"]), fullDepth: truthy(r["is_full_depth"]), child: str(r["subdevice_role"]) == "child",
 		airflow: r["airflow"], defaultPlatform: r["default_platform_id"]}, nil
@@ -144,14 +144,14 @@ func fail(field, format string, args ...any) error {
 // row a write leaves behind.
 func (s *state) checkDevice(ctx context.Context, m rawsql.Mutation) error {
 	creating := s.old == nil
-	self, _ := asInt(s.old["id"])
+	self, _ := rawsql.IntOf(s.old["id"])
 	pg := rawsql.Postgres(m)
-	dtID, _ := asInt(s.get("device_type_id"))
+	dtID, _ := rawsql.IntOf(s.get("device_type_id"))
 	dt, err := loadDeviceType(ctx, m, dtID)
 	if err != nil || dt == nil {
 		return err
 	}
-	site, _ := asInt(s.get("site_id"))
+	site, _ := rawsql.IntOf(s.get("site_id"))
 	a := &rawsql.Args{PG: pg}
 	siteRow, err := row(ctx, m, `SELECT name FROM "dcim_site" WHERE id = `+a.P(site), a)
 	if err != nil || siteRow == nil {
@@ -161,7 +161,7 @@ func (s *state) checkDevice(ctx context.Context, m rawsql.Mutation) error {
 
 	// Site, location and rack agree.
 	var rack map[string]any
-	rackID, hasRack := asInt(s.get("rack_id"))
+	rackID, hasRack := rawsql.IntOf(s.get("rack_id"))
 	if hasRack {
 		a := &rawsql.Args{PG: pg}
 		rack, err = row(ctx, m, `SELECT r.site_id, r.location_id, r.u_height, r.starting_unit, r.desc_units, `+rackDisplaySQL+
@@ -169,22 +169,22 @@ func (s *state) checkDevice(ctx context.Context, m rawsql.Mutation) error {
 		if err != nil || rack == nil {
 			return err
 		}
-		if rs, _ := asInt(rack["site_id"]); rs != site {
+		if rs, _ := rawsql.IntOf(rack["site_id"]); rs != site {
 			return fail("rack", "Rack %s does not belong to site %s.", str(rack["display"]), siteName)
 		}
 	}
-	locID, hasLoc := asInt(s.get("location_id"))
+	locID, hasLoc := rawsql.IntOf(s.get("location_id"))
 	if hasLoc {
 		a := &rawsql.Args{PG: pg}
 		loc, err := row(ctx, m, `SELECT site_id, name FROM "dcim_location" WHERE id = `+a.P(locID), a)
 		if err != nil || loc == nil {
 			return err
 		}
-		if ls, _ := asInt(loc["site_id"]); ls != site {
+		if ls, _ := rawsql.IntOf(loc["site_id"]); ls != site {
 			return fail("location", "Location %s does not belong to site %s.", str(loc["name"]), siteName)
 		}
 		if hasRack {
-			if rl, ok := asInt(rack["location_id"]); !ok || rl != locID {
+			if rl, ok := rawsql.IntOf(rack["location_id"]); !ok || rl != locID {
 				return fail("rack", "Rack %s does not belong to location %s.", str(rack["display"]), str(loc["name"]))
 			}
 		}
@@ -227,8 +227,8 @@ func (s *state) checkDevice(ctx context.Context, m rawsql.Mutation) error {
 			if err != nil {
 				return err
 			}
-			height, _ := asInt(rack["u_height"])
-			start, _ := asInt(rack["starting_unit"])
+			height, _ := rawsql.IntOf(rack["u_height"])
+			start, _ := rawsql.IntOf(rack["starting_unit"])
 			g := RackGeometry{Height: height, Start: start}
 			if !Fits(g, Occupant{Position: pos, Height: dt.uHeight, Face: face, FullDepth: dt.fullDepth}, others) {
 				return fail("position", "U%s is already occupied or does not have sufficient space to accommodate this device type: %s (%sU)",
@@ -238,9 +238,9 @@ func (s *state) checkDevice(ctx context.Context, m rawsql.Mutation) error {
 	}
 
 	// The platform, when limited to a manufacturer, matches the type's.
-	platform, hasPlatform := asInt(s.get("platform_id"))
+	platform, hasPlatform := rawsql.IntOf(s.get("platform_id"))
 	if creating && !hasPlatform {
-		platform, hasPlatform = asInt(dt.defaultPlatform)
+		platform, hasPlatform = rawsql.IntOf(dt.defaultPlatform)
 	}
 	if hasPlatform {
 		a := &rawsql.Args{PG: pg}
@@ -249,14 +249,14 @@ func (s *state) checkDevice(ctx context.Context, m rawsql.Mutation) error {
 		if err != nil {
 			return err
 		}
-		if pm, ok := asInt(p["manufacturer_id"]); ok && pm != dt.manufacturerID {
+		if pm, ok := rawsql.IntOf(p["manufacturer_id"]); ok && pm != dt.manufacturerID {
 			return fail("platform", "The assigned platform is limited to %s device types, but this device's type belongs to %s.",
 				str(p["manufacturer"]), dt.manufacturer)
 		}
 	}
 
 	// Virtual chassis membership.
-	vc, inVC := asInt(s.get("virtual_chassis_id"))
+	vc, inVC := rawsql.IntOf(s.get("virtual_chassis_id"))
 	if inVC && s.get("vc_position") == nil {
 		return fail("vc_position", "A device assigned to a virtual chassis must have its position defined.")
 	}
@@ -275,7 +275,7 @@ func (s *state) checkDevice(ctx context.Context, m rawsql.Mutation) error {
 		if err != nil {
 			return err
 		}
-		if id, ok := asInt(master["id"]); ok && (!inVC || id != vc) {
+		if id, ok := rawsql.IntOf(master["id"]); ok && (!inVC || id != vc) {
 			return fail("virtual_chassis", "Device cannot be removed from virtual chassis %s because it is currently designated as its master.",
 				str(master["name"]))
 		}
@@ -293,7 +293,7 @@ func (s *state) checkDevice(ctx context.Context, m rawsql.Mutation) error {
 		}
 	}
 	if hasRack {
-		if rl, ok := asInt(rack["location_id"]); ok && (!hasLoc || rl != locID) {
+		if rl, ok := rawsql.IntOf(rack["location_id"]); ok && (!hasLoc || rl != locID) {
 			if err := m.SetField("location_id", rl); err != nil {
 				return err
 			}
@@ -466,7 +466,7 @@ func VirtualChassisHooks() []ent.Hook {
 				}
 				for _, id := range ids {
 					if r != nil {
-						if in, ok := asInt(r["virtual_chassis_id"]); !ok || in != id {
+						if in, ok := rawsql.IntOf(r["virtual_chassis_id"]); !ok || in != id {
 							return nil, fail("master", "The selected master (%s) is not assigned to this virtual chassis.", str(r["display"]))
 						}
 					}

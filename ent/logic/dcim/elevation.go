@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/inventory/inventory/ent/logic/rawsql"
 	"github.com/inventory/inventory/ent/schema/api"
 )
 
@@ -161,10 +162,10 @@ func RackElevation(r api.Request) (any, error) {
 		}
 	}
 	obj := r.Object()
-	height, _ := asInt(obj("u_height"))
-	start, _ := asInt(obj("starting_unit"))
+	height, _ := rawsql.IntOf(obj("u_height"))
+	start, _ := rawsql.IntOf(obj("starting_unit"))
 	g := RackGeometry{Height: height, Start: start, DescUnits: truthy(obj("desc_units"))}
-	id, _ := asInt(obj("id"))
+	id, _ := rawsql.IntOf(obj("id"))
 	exclude, _ := strconv.Atoi(strings.TrimSpace(r.Query("exclude")))
 	devices, err := RackDevices(r, id, exclude)
 	if err != nil {

@@ -50,7 +50,7 @@ func ModuleHooks() []ent.Hook {
 				old = rows[id]
 			}
 			row := overlay(m, cols, old)
-			bayID, _ := asInt(row["module_bay_id"])
+			bayID, _ := rawsql.IntOf(row["module_bay_id"])
 			bays, err := loadRows(ctx, sm, "dcim_modulebay", []string{"device_id", "name", "module_id"}, []int{bayID})
 			if err != nil {
 				return nil, err
@@ -60,25 +60,25 @@ func ModuleHooks() []ent.Hook {
 				return next.Mutate(ctx, m) // the FK answers
 			}
 			if norm(bay["device_id"]) != norm(row["device_id"]) {
-				devID, _ := asInt(row["device_id"])
+				devID, _ := rawsql.IntOf(row["device_id"])
 				devs, err := loadRows(ctx, sm, "dcim_device", []string{"name"}, []int{devID})
 				if err != nil {
 					return nil, err
 				}
 				return nil, &api.FieldError{Field: "__all__", Message: fmt.Sprintf(
-					"Module must be installed within a module bay belonging to the assigned device (%s).", asString(devs[devID]["name"]))}
+					"Module must be installed within a module bay belonging to the assigned device (%s).", rawsql.StringOf(devs[devID]["name"]))}
 			}
 			if id != 0 {
 				if err := checkModuleNesting(ctx, sm, id, bay); err != nil {
 					return nil, err
 				}
 			}
-			mtID, _ := asInt(row["module_type_id"])
+			mtID, _ := rawsql.IntOf(row["module_type_id"])
 			mts, err := loadRows(ctx, sm, "dcim_moduletype", []string{"model"}, []int{mtID})
 			if err != nil {
 				return nil, err
 			}
-			if err := m.SetField("_display", asString(bay["name"])+": "+asString(mts[mtID]["model"])); err != nil {
+			if err := m.SetField("_display", rawsql.StringOf(bay["name"])+": "+rawsql.StringOf(mts[mtID]["model"])); err != nil {
 				return nil, err
 			}
 			return next.Mutate(ctx, m)
@@ -90,7 +90,7 @@ func ModuleHooks() []ent.Hook {
 // a module installed within it.
 func checkModuleNesting(ctx context.Context, m rawsql.Mutation, id int, bay map[string]any) error {
 	seen := map[int]bool{}
-	for cur, ok := asInt(bay["module_id"]); ok && !seen[cur]; {
+	for cur, ok := rawsql.IntOf(bay["module_id"]); ok && !seen[cur]; {
 		if cur == id {
 			return &api.FieldError{Field: "module_bay", Message: "A module bay cannot belong to a module installed within it."}
 		}
@@ -99,7 +99,7 @@ func checkModuleNesting(ctx context.Context, m rawsql.Mutation, id int, bay map[
 		if err != nil {
 			return err
 		}
-		bid, ok2 := asInt(mods[cur]["module_bay_id"])
+		bid, ok2 := rawsql.IntOf(mods[cur]["module_bay_id"])
 		if !ok2 {
 			return nil
 		}
@@ -107,7 +107,7 @@ func checkModuleNesting(ctx context.Context, m rawsql.Mutation, id int, bay map[
 		if err != nil {
 			return err
 		}
-		cur, ok = asInt(bays[bid]["module_id"])
+		cur, ok = rawsql.IntOf(bays[bid]["module_id"])
 	}
 	return nil
 }
@@ -123,15 +123,15 @@ func DeviceBayHooks() []ent.Hook {
 		if b, ok := row["enabled"].(int64); ok {
 			enabled = b != 0
 		}
-		_, installed := asInt(row["installed_device_id"])
+		_, installed := rawsql.IntOf(row["installed_device_id"])
 		if err := m.SetField("_occupied", !enabled || installed); err != nil {
 			return err
 		}
 		if api.Instantiating(ctx) {
 			return nil // a parent device's bays, made from its type's templates: empty
 		}
-		devID, _ := asInt(row["device_id"])
-		instID, hasInst := asInt(row["installed_device_id"])
+		devID, _ := rawsql.IntOf(row["device_id"])
+		instID, hasInst := rawsql.IntOf(row["installed_device_id"])
 		ids := []int{devID}
 		if hasInst {
 			ids = append(ids, instID)
@@ -143,7 +143,7 @@ func DeviceBayHooks() []ent.Hook {
 		dev := devs[devID]
 		dtIDs := []int{}
 		for _, d := range devs {
-			if n, ok := asInt(d["device_type_id"]); ok {
+			if n, ok := rawsql.IntOf(d["device_type_id"]); ok {
 				dtIDs = append(dtIDs, n)
 			}
 		}
@@ -151,15 +151,15 @@ func DeviceBayHooks() []ent.Hook {
 		if err != nil {
 			return err
 		}
-		dt, _ := asInt(dev["device_type_id"])
-		if asString(types[dt]["subdevice_role"]) != "parent" {
+		dt, _ := rawsql.IntOf(dev["device_type_id"])
+		if rawsql.StringOf(types[dt]["subdevice_role"]) != "parent" {
 			return &api.FieldError{Field: "__all__", Message: fmt.Sprintf(
-				"This type of device (%s) does not support device bays.", asString(types[dt]["model"]))}
+				"This type of device (%s) does not support device bays.", rawsql.StringOf(types[dt]["model"]))}
 		}
 		if !hasInst {
 			return nil
 		}
-		oldInst, _ := asInt(old["installed_device_id"])
+		oldInst, _ := rawsql.IntOf(old["installed_device_id"])
 		if !enabled && (id == 0 || oldInst != instID) {
 			return &api.FieldError{Field: "installed_device", Message: "Cannot install a device in a disabled device bay."}
 		}
@@ -167,14 +167,14 @@ func DeviceBayHooks() []ent.Hook {
 			return &api.FieldError{Field: "__all__", Message: "Cannot install a device into itself."}
 		}
 		inst := devs[instID]
-		it, _ := asInt(inst["device_type_id"])
-		if asString(types[it]["subdevice_role"]) != "child" {
+		it, _ := rawsql.IntOf(inst["device_type_id"])
+		if rawsql.StringOf(types[it]["subdevice_role"]) != "child" {
 			return &api.FieldError{Field: "installed_device", Message: fmt.Sprintf(
-				"Cannot install %s; its device type (%s) is not a child device type.", asString(inst["name"]), asString(types[it]["model"]))}
+				"Cannot install %s; its device type (%s) is not a child device type.", rawsql.StringOf(inst["name"]), rawsql.StringOf(types[it]["model"]))}
 		}
 		if norm(inst["site_id"]) != norm(dev["site_id"]) || norm(inst["rack_id"]) != norm(dev["rack_id"]) {
 			return &api.FieldError{Field: "installed_device", Message: fmt.Sprintf(
-				"Cannot install %s; it must be at the same site and rack as its parent device %s.", asString(inst["name"]), asString(dev["name"]))}
+				"Cannot install %s; it must be at the same site and rack as its parent device %s.", rawsql.StringOf(inst["name"]), rawsql.StringOf(dev["name"]))}
 		}
 		a := &rawsql.Args{PG: rawsql.Postgres(m)}
 		q := `SELECT COUNT(*) FROM dcim_devicebay WHERE installed_device_id = ` + a.P(instID) + ` AND id <> ` + a.P(id)
@@ -200,7 +200,7 @@ func InventoryItemHooks() []ent.Hook {
 			return nil
 		}
 		device := norm(row["device_id"])
-		if pid, ok := asInt(row["parent_id"]); ok {
+		if pid, ok := rawsql.IntOf(row["parent_id"]); ok {
 			parents, err := loadRows(ctx, m, "dcim_inventoryitem", []string{"device_id"}, []int{pid})
 			if err != nil {
 				return err
@@ -220,8 +220,8 @@ func InventoryItemHooks() []ent.Hook {
 				return &api.FieldError{Field: "__all__", Message: "Cannot move an inventory item with dependent children"}
 			}
 		}
-		ct := asString(row["component_type"])
-		cid, ok := asInt(row["component_id"])
+		ct := rawsql.StringOf(row["component_type"])
+		cid, ok := rawsql.IntOf(row["component_id"])
 		if ct == "" || !ok || !slices.Contains(inventoryComponentTables, strings.ReplaceAll(ct, ".", "_")) {
 			return nil
 		}
@@ -261,13 +261,13 @@ func DeviceComponentHooks() []ent.Hook {
 			if err != nil {
 				return nil, err
 			}
-			id, _ := asInt(v)
+			id, _ := rawsql.IntOf(v)
 			devs, err := loadRows(ctx, sm, "dcim_device", []string{"site_id", "location_id", "rack_id"}, []int{id})
 			if err != nil {
 				return nil, err
 			}
 			for _, c := range []string{"site_id", "location_id", "rack_id"} {
-				if n, ok := asInt(devs[id][c]); ok {
+				if n, ok := rawsql.IntOf(devs[id][c]); ok {
 					err = m.SetField("_"+c, n)
 				} else if !m.Op().Is(ent.OpCreate) {
 					err = m.ClearField("_" + c)
@@ -316,12 +316,12 @@ func ModuleBayHooks() []ent.Hook {
 			if err != nil {
 				return nil, err
 			}
-			id, _ := asInt(v)
+			id, _ := rawsql.IntOf(v)
 			mods, err := loadRows(ctx, sm, "dcim_module", []string{"module_bay_id"}, []int{id})
 			if err != nil {
 				return nil, err
 			}
-			if bay, ok := asInt(mods[id]["module_bay_id"]); ok {
+			if bay, ok := rawsql.IntOf(mods[id]["module_bay_id"]); ok {
 				if err := m.SetField("parent_id", bay); err != nil {
 					return nil, err
 				}

@@ -94,19 +94,19 @@ func (side portSide) checkFree(ctx context.Context, m rawsql.Mutation, self []in
 		mine[id] = true
 	}
 	for i, e := range list {
-		pid, _ := asInt(e[side.peer])
-		ppos, _ := asInt(e[side.peer+"_position"])
+		pid, _ := rawsql.IntOf(e[side.peer])
+		ppos, _ := rawsql.IntOf(e[side.peer+"_position"])
 		rows, err := loadRows(ctx, m, side.peerTable, []string{"name", "mappings"}, []int{pid})
 		if err != nil {
 			return err
 		}
 		peerList, _ := mappingList(rows[pid]["mappings"])
 		for _, pe := range peerList {
-			other, _ := asInt(pe[side.self])
-			pos, _ := asInt(pe["position"])
+			other, _ := rawsql.IntOf(pe[side.self])
+			pos, _ := rawsql.IntOf(pe["position"])
 			if pos == ppos && !mine[other] {
 				return &api.FieldError{Field: side.field, Index: fmt.Sprint(i), Message: fmt.Sprintf(
-					"Position %d of %s %s is already mapped.", ppos, side.peerName(), asString(rows[pid]["name"]))}
+					"Position %d of %s %s is already mapped.", ppos, side.peerName(), rawsql.StringOf(rows[pid]["name"]))}
 			}
 		}
 	}
@@ -125,14 +125,14 @@ func (side portSide) peerName() string {
 func (side portSide) mirror(ctx context.Context, m rawsql.Mutation, id int, oldList, newList []map[string]any) error {
 	peers := map[int][]map[string]any{}
 	for _, e := range oldList {
-		if pid, ok := asInt(e[side.peer]); ok {
+		if pid, ok := rawsql.IntOf(e[side.peer]); ok {
 			peers[pid] = nil
 		}
 	}
 	for _, e := range newList {
-		pid, _ := asInt(e[side.peer])
-		pos, _ := asInt(e["position"])
-		ppos, _ := asInt(e[side.peer+"_position"])
+		pid, _ := rawsql.IntOf(e[side.peer])
+		pos, _ := rawsql.IntOf(e["position"])
+		ppos, _ := rawsql.IntOf(e[side.peer+"_position"])
 		peers[pid] = append(peers[pid], map[string]any{"position": ppos, side.self: id, side.self + "_position": pos})
 	}
 	if len(peers) == 0 {
@@ -154,14 +154,14 @@ func (side portSide) mirror(ctx context.Context, m rawsql.Mutation, id int, oldL
 		list, _ := mappingList(rows[pid]["mappings"])
 		kept := []map[string]any{}
 		for _, e := range list {
-			if other, _ := asInt(e[side.self]); other != id {
+			if other, _ := rawsql.IntOf(e[side.self]); other != id {
 				kept = append(kept, e)
 			}
 		}
 		kept = append(kept, peers[pid]...)
 		sort.SliceStable(kept, func(i, j int) bool {
-			a, _ := asInt(kept[i]["position"])
-			b, _ := asInt(kept[j]["position"])
+			a, _ := rawsql.IntOf(kept[i]["position"])
+			b, _ := rawsql.IntOf(kept[j]["position"])
 			return a < b
 		})
 		raw, err := json.Marshal(kept)

@@ -66,11 +66,11 @@ var powerFeedColumns = []string{"power_panel_id", "rack_id", "supply", "voltage"
 func PowerFeedHooks() []ent.Hook {
 	return []ent.Hook{
 		rowHook("dcim_powerfeed", powerFeedColumns, func(ctx context.Context, m rawsql.Mutation, id int, row, old map[string]any) error {
-			voltage, _ := asInt(row["voltage"])
+			voltage, _ := rawsql.IntOf(row["voltage"])
 			if err := ValidateVoltage(voltage); err != nil {
 				return err
 			}
-			panel, _ := asInt(row["power_panel_id"])
+			panel, _ := rawsql.IntOf(row["power_panel_id"])
 			f, err := loadFeedPlace(ctx, m, panel, row["rack_id"])
 			if err != nil {
 				return err
@@ -79,7 +79,7 @@ func PowerFeedHooks() []ent.Hook {
 				return &api.FieldError{Field: "__all__", Message: fmt.Sprintf("Rack %s (%s) and power panel %s (%s) are in different sites",
 					f.rack, f.rackSiteName, f.panel, f.panelSiteName)}
 			}
-			if err := CheckACVoltage(voltage, asString(row["supply"])); err != nil {
+			if err := CheckACVoltage(voltage, rawsql.StringOf(row["supply"])); err != nil {
 				return err
 			}
 			if m.Op().Is(ent.OpUpdate) {
@@ -114,7 +114,7 @@ func loadFeedPlace(ctx context.Context, m rawsql.Mutation, panel int, rackID any
 	if err != nil {
 		return f, err
 	}
-	rack, ok := asInt(rackID)
+	rack, ok := rawsql.IntOf(rackID)
 	if !ok {
 		return f, nil
 	}
@@ -134,10 +134,10 @@ func loadFeedPlace(ctx context.Context, m rawsql.Mutation, panel int, rackID any
 
 // feedCache are a feed's cached values for its row after the write.
 func feedCache(row map[string]any) (power int, occupied bool) {
-	voltage, _ := asInt(row["voltage"])
-	amperage, _ := asInt(row["amperage"])
-	util, _ := asInt(row["max_utilization"])
-	return AvailablePower(voltage, amperage, util, asString(row["phase"])), asBool(row["mark_connected"])
+	voltage, _ := rawsql.IntOf(row["voltage"])
+	amperage, _ := rawsql.IntOf(row["amperage"])
+	util, _ := rawsql.IntOf(row["max_utilization"])
+	return AvailablePower(voltage, amperage, util, rawsql.StringOf(row["phase"])), asBool(row["mark_connected"])
 }
 
 // setFeedCache sets the cached values on a create or one-row update.
@@ -195,11 +195,11 @@ func powerFeedCacheRows() ent.Hook {
 // the name its feeds cache.
 func PowerPanelHooks() []ent.Hook {
 	check := rowHook("dcim_powerpanel", []string{"site_id", "location_id"}, func(ctx context.Context, m rawsql.Mutation, id int, row, old map[string]any) error {
-		loc, ok := asInt(row["location_id"])
+		loc, ok := rawsql.IntOf(row["location_id"])
 		if !ok {
 			return nil
 		}
-		site, _ := asInt(row["site_id"])
+		site, _ := rawsql.IntOf(row["site_id"])
 		a := &rawsql.Args{PG: rawsql.Postgres(m)}
 		rows, err := m.QueryContext(ctx, `SELECT l.name, l.site_id, ls.name, s.name FROM dcim_location l JOIN dcim_site ls ON ls.id = l.site_id, dcim_site s WHERE l.id = `+
 			a.P(loc)+` AND s.id = `+a.P(site), a.List...)
@@ -257,6 +257,6 @@ func asBool(v any) bool {
 	case *bool:
 		return x != nil && *x
 	}
-	n, _ := asInt(v)
+	n, _ := rawsql.IntOf(v)
 	return n != 0
 }

@@ -107,25 +107,6 @@ func loadRows(ctx context.Context, m rawsql.Mutation, table string, columns []st
 	return out, err
 }
 
-// asInt reads an id or integer column value of either driver.
-func asInt(v any) (int, bool) {
-	switch x := v.(type) {
-	case int:
-		return x, true
-	case int64:
-		return int(x), true
-	case int32:
-		return int(x), true
-	case float64:
-		return int(x), true
-	case *int:
-		if x != nil {
-			return *x, true
-		}
-	}
-	return 0, false
-}
-
 // asFloat reads a decimal column value of either driver (0 when null).
 func asFloat(v any) float64 {
 	switch x := v.(type) {
@@ -143,19 +124,6 @@ func asFloat(v any) float64 {
 		}
 	}
 	return 0
-}
-
-// asString reads a text column value (a nil or missing value is "").
-func asString(v any) string {
-	switch x := v.(type) {
-	case string:
-		return x
-	case *string:
-		if x != nil {
-			return *x
-		}
-	}
-	return ""
 }
 
 func jsonUnmarshal(s string, v any) error { return json.Unmarshal([]byte(s), v) }

@@ -46,8 +46,8 @@ func templateHook(table string, modular bool, columns []string, extra rowCheck) 
 		cols = append(cols, "module_type_id")
 	}
 	return rowHook(table, cols, func(ctx context.Context, m rawsql.Mutation, id int, row, old map[string]any) error {
-		_, hasDT := asInt(row["device_type_id"])
-		_, hasMT := asInt(row["module_type_id"])
+		_, hasDT := rawsql.IntOf(row["device_type_id"])
+		_, hasMT := rawsql.IntOf(row["module_type_id"])
 		if id != 0 && norm(old["device_type_id"]) != norm(row["device_type_id"]) {
 			return &api.FieldError{Field: "device_type", Message: "Component templates cannot be moved to a different device type."}
 		}
@@ -60,7 +60,7 @@ func templateHook(table string, modular bool, columns []string, extra rowCheck) 
 		// NetBox substitutes {module} only when a module type's template is
 		// instantiated; on a device type's template it would stay literal
 		// in every device's component name, so it is refused there.
-		if hasDT && strings.Contains(asString(row["name"]), ModuleToken) {
+		if hasDT && strings.Contains(rawsql.StringOf(row["name"]), ModuleToken) {
 			return &api.FieldError{Field: "name", Message: "The {module} placeholder may be used only in templates of module types."}
 		}
 		if extra != nil {
@@ -106,9 +106,9 @@ func loadSibling(ctx context.Context, m rawsql.Mutation, table string, id int, m
 	if !ok {
 		return sibling{}, nil
 	}
-	p, _ := asInt(r["positions"])
+	p, _ := rawsql.IntOf(r["positions"])
 	return sibling{deviceType: norm(r["device_type_id"]), moduleType: norm(r["module_type_id"]), device: norm(r["device_id"]),
-		name: asString(r["name"]), label: asString(r["label"]), positions: p, found: true}, nil
+		name: rawsql.StringOf(r["name"]), label: rawsql.StringOf(r["label"]), positions: p, found: true}, nil
 }
 
 // sameParent reports whether s has the parent of row; kind is "device
@@ -125,7 +125,7 @@ func sameParent(s sibling, row map[string]any) (bool, string) {
 
 // norm makes an id comparable across drivers (nil when null).
 func norm(v any) any {
-	if n, ok := asInt(v); ok {
+	if n, ok := rawsql.IntOf(v); ok {
 		return n
 	}
 	return nil
@@ -139,8 +139,8 @@ func notFound(field string, id int) error {
 func PowerPortTemplateHooks() []ent.Hook {
 	return []ent.Hook{templateHook("dcim_powerporttemplate", true, []string{"maximum_draw", "allocated_draw"},
 		func(ctx context.Context, m rawsql.Mutation, id int, row, old map[string]any) error {
-			max, okMax := asInt(row["maximum_draw"])
-			alloc, okAlloc := asInt(row["allocated_draw"])
+			max, okMax := rawsql.IntOf(row["maximum_draw"])
+			alloc, okAlloc := rawsql.IntOf(row["allocated_draw"])
 			if okMax && okAlloc && alloc > max {
 				return &api.FieldError{Field: "allocated_draw", Message: fmt.Sprintf("Allocated draw cannot exceed the maximum draw (%dW).", max)}
 			}
@@ -154,7 +154,7 @@ func PowerPortTemplateHooks() []ent.Hook {
 func PowerOutletTemplateHooks() []ent.Hook {
 	return []ent.Hook{templateHook("dcim_poweroutlettemplate", true, []string{"power_port_id"},
 		func(ctx context.Context, m rawsql.Mutation, id int, row, old map[string]any) error {
-			pp, ok := asInt(row["power_port_id"])
+			pp, ok := rawsql.IntOf(row["power_port_id"])
 			if !ok {
 				return nil
 			}
@@ -185,8 +185,8 @@ var (
 func InterfaceTemplateHooks() []ent.Hook {
 	return []ent.Hook{templateHook("dcim_interfacetemplate", true, []string{"type", "bridge_id", "poe_mode", "poe_type", "rf_role"},
 		func(ctx context.Context, m rawsql.Mutation, id int, row, old map[string]any) error {
-			typ := asString(row["type"])
-			if br, ok := asInt(row["bridge_id"]); ok {
+			typ := rawsql.StringOf(row["type"])
+			if br, ok := rawsql.IntOf(row["bridge_id"]); ok {
 				if br == id {
 					return &api.FieldError{Field: "bridge", Message: "An interface cannot be bridged to itself."}
 				}
@@ -245,7 +245,7 @@ func portMappings(field, peer, peerTable, peerName string) rowCheck {
 		if err != nil {
 			return &api.FieldError{Field: field, Message: err.Error()}
 		}
-		positions, _ := asInt(row["positions"])
+		positions, _ := rawsql.IntOf(row["positions"])
 		mapped := peerName + "s"
 		if strings.HasSuffix(peerTable, "template") {
 			mapped = peerName + " templates"
@@ -259,9 +259,9 @@ func portMappings(field, peer, peerTable, peerName string) rowCheck {
 			bad := func(msg string) error {
 				return &api.FieldError{Field: field, Index: fmt.Sprint(i), Message: msg}
 			}
-			pos, ok1 := asInt(e["position"])
-			pid, ok2 := asInt(e[peer])
-			ppos, ok3 := asInt(e[peer+"_position"])
+			pos, ok1 := rawsql.IntOf(e["position"])
+			pid, ok2 := rawsql.IntOf(e[peer])
+			ppos, ok3 := rawsql.IntOf(e[peer+"_position"])
 			if !ok1 || !ok2 || !ok3 {
 				return bad(fmt.Sprintf("Each mapping needs position, %s and %s_position.", peer, peer))
 			}
@@ -320,7 +320,7 @@ func mappingList(v any) ([]map[string]any, error) {
 func DeviceBayTemplateHooks() []ent.Hook {
 	return []ent.Hook{templateHook("dcim_devicebaytemplate", false, nil,
 		func(ctx context.Context, m rawsql.Mutation, id int, row, old map[string]any) error {
-			dt, ok := asInt(row["device_type_id"])
+			dt, ok := rawsql.IntOf(row["device_type_id"])
 			if !ok {
 				return nil
 			}
@@ -328,9 +328,9 @@ func DeviceBayTemplateHooks() []ent.Hook {
 			if err != nil {
 				return err
 			}
-			if r, ok := rows[dt]; ok && asString(r["subdevice_role"]) != "parent" {
+			if r, ok := rows[dt]; ok && rawsql.StringOf(r["subdevice_role"]) != "parent" {
 				return &api.FieldError{Field: "__all__", Message: fmt.Sprintf(
-					"Subdevice role of device type (%s) must be set to \"parent\" to allow device bays.", asString(r["model"]))}
+					"Subdevice role of device type (%s) must be set to \"parent\" to allow device bays.", rawsql.StringOf(r["model"]))}
 			}
 			return nil
 		})}
@@ -342,7 +342,7 @@ func DeviceBayTemplateHooks() []ent.Hook {
 func InventoryItemTemplateHooks() []ent.Hook {
 	return []ent.Hook{templateHook("dcim_inventoryitemtemplate", false, []string{"parent_id"},
 		func(ctx context.Context, m rawsql.Mutation, id int, row, old map[string]any) error {
-			p, ok := asInt(row["parent_id"])
+			p, ok := rawsql.IntOf(row["parent_id"])
 			if !ok {
 				return nil
 			}

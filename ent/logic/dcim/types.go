@@ -89,7 +89,7 @@ func ModuleTypeHooks() []ent.Hook {
 			if err := checkWeightUnit(row); err != nil {
 				return err
 			}
-			profile, ok := asInt(row["profile_id"])
+			profile, ok := rawsql.IntOf(row["profile_id"])
 			if !ok {
 				if row["attribute_data"] != nil {
 					if id == 0 || rawsql.Touched(m, "attribute_data", "profile_id") {

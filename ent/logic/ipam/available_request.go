@@ -151,21 +151,8 @@ func query(r api.Request, q string, a *rawsql.Args, scan func(rows *sql.Rows) er
 
 // fieldInt reads an integer field of the request's object (0 when unset).
 func fieldInt(v any) int {
-	switch x := v.(type) {
-	case int:
-		return x
-	case int64:
-		return int(x)
-	case int32:
-		return int(x)
-	case float64:
-		return int(x)
-	case *int:
-		if x != nil {
-			return *x
-		}
-	}
-	return 0
+	n, _ := rawsql.IntOf(v)
+	return n
 }
 
 // nullable is an id as a JSON value: null for 0.

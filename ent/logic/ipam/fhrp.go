@@ -48,7 +48,7 @@ func label(choices []api.Choice, value string) string {
 // <group id>", followed by its first IP address in parentheses when it has
 // one.
 func FHRPGroupDisplay(get api.Getter) string {
-	return fhrpGroupDisplay(strOf(get("name")), strOf(get("protocol")), get("group_id"), strOf(get("_first_ip")))
+	return fhrpGroupDisplay(rawsql.StringOf(get("name")), rawsql.StringOf(get("protocol")), get("group_id"), rawsql.StringOf(get("_first_ip")))
 }
 
 func fhrpGroupDisplay(name, protocol string, groupID any, firstIP string) string {
@@ -56,7 +56,7 @@ func fhrpGroupDisplay(name, protocol string, groupID any, firstIP string) string
 	if name != "" {
 		s = name + " "
 	}
-	gid, _ := intOf(groupID)
+	gid, _ := rawsql.IntOf(groupID)
 	s += label(FHRPProtocols, protocol) + ": " + strconv.Itoa(gid)
 	if firstIP != "" {
 		s += " (" + firstIP + ")"
@@ -67,8 +67,8 @@ func fhrpGroupDisplay(name, protocol string, groupID any, firstIP string) string
 // FHRPGroupAssignmentDisplay is NetBox's FHRPGroupAssignment.__str__:
 // "<interface>: <group> (<priority>)".
 func FHRPGroupAssignmentDisplay(get api.Getter) string {
-	p, _ := intOf(get("priority"))
-	return fmt.Sprintf("%s (%d)", strOf(get("_display")), p)
+	p, _ := rawsql.IntOf(get("priority"))
+	return fmt.Sprintf("%s (%d)", rawsql.StringOf(get("_display")), p)
 }
 
 // FHRPGroupHooks renew the cached display of a group's assignments when
@@ -96,7 +96,7 @@ func InterfaceHooks() []ent.Hook {
 			rows, err := h.rows(ctx, `SELECT id FROM "ipam_fhrpgroupassignment" WHERE interface_type = `+a.P(ctInterface)+
 				` AND interface_id IN (`+rawsql.In(a, ids)+`)`, a)
 			for _, r := range rows {
-				id, _ := intOf(r["id"])
+				id, _ := rawsql.IntOf(r["id"])
 				assignments = append(assignments, id)
 			}
 			return err
@@ -177,7 +177,7 @@ func refreshAssignments(ctx context.Context, h *mutSQL, column string, ids []int
 		ifaces := map[int]string{}
 		var ifaceIDs []int
 		for _, r := range rows {
-			if id, ok := intOf(r["interface_id"]); ok && strOf(r["interface_type"]) == ctInterface {
+			if id, ok := rawsql.IntOf(r["interface_id"]); ok && rawsql.StringOf(r["interface_type"]) == ctInterface {
 				ifaceIDs = append(ifaceIDs, id)
 			}
 		}
@@ -188,17 +188,17 @@ func refreshAssignments(ctx context.Context, h *mutSQL, column string, ids []int
 				return err
 			}
 			for _, r := range irows {
-				id, _ := intOf(r["id"])
-				ifaces[id] = componentDisplay(strOf(r["name"]), strOf(r["label"]))
+				id, _ := rawsql.IntOf(r["id"])
+				ifaces[id] = componentDisplay(rawsql.StringOf(r["name"]), rawsql.StringOf(r["label"]))
 			}
 		}
 		for _, r := range rows {
-			iid, _ := intOf(r["interface_id"])
-			disp := ifaces[iid] + ": " + fhrpGroupDisplay(strOf(r["g_name"]), strOf(r["protocol"]), r["group_id"], strOf(r["_first_ip"]))
-			if disp == strOf(r["_display"]) {
+			iid, _ := rawsql.IntOf(r["interface_id"])
+			disp := ifaces[iid] + ": " + fhrpGroupDisplay(rawsql.StringOf(r["g_name"]), rawsql.StringOf(r["protocol"]), r["group_id"], rawsql.StringOf(r["_first_ip"]))
+			if disp == rawsql.StringOf(r["_display"]) {
 				continue
 			}
-			id, _ := intOf(r["id"])
+			id, _ := rawsql.IntOf(r["id"])
 			a := h.args()
 			if err := h.exec(ctx, `UPDATE "ipam_fhrpgroupassignment" SET "_display" = `+a.P(disp)+` WHERE id = `+a.P(id), a); err != nil {
 				return err

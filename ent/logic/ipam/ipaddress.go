@@ -70,8 +70,8 @@ func ipAddressHook(next ent.Mutator) ent.Mutator {
 		}
 		groups := map[int]bool{}
 		for _, old := range olds {
-			if strOf(old["assigned_object_type"]) == ctFHRPGroup {
-				if g, ok := intOf(old["assigned_object_id"]); ok {
+			if rawsql.StringOf(old["assigned_object_type"]) == ctFHRPGroup {
+				if g, ok := rawsql.IntOf(old["assigned_object_id"]); ok {
 					groups[g] = true
 				}
 			}
@@ -93,8 +93,8 @@ func ipAddressHook(next ent.Mutator) ent.Mutator {
 			if err := h.clean(ctx, old); err != nil {
 				return nil, err
 			}
-			if strOf(finalValue(sm, old, "assigned_object_type")) == ctFHRPGroup {
-				if g, ok := intOf(finalValue(sm, old, "assigned_object_id")); ok {
+			if rawsql.StringOf(finalValue(sm, old, "assigned_object_type")) == ctFHRPGroup {
+				if g, ok := rawsql.IntOf(finalValue(sm, old, "assigned_object_id")); ok {
 					groups[g] = true
 				}
 			}
@@ -130,9 +130,9 @@ func (h *mutSQL) loadIPs(ctx context.Context, ids []int) ([]map[string]any, erro
 func (h *mutSQL) derive() error {
 	m := h.m
 	if v, ok := m.Field("address"); ok {
-		p, ok := ipnet.ParseLoose(strOf(v))
+		p, ok := ipnet.ParseLoose(rawsql.StringOf(v))
 		if !ok {
-			return &api.FieldError{Field: "address", Message: "Invalid IP address format: " + strOf(v)}
+			return &api.FieldError{Field: "address", Message: "Invalid IP address format: " + rawsql.StringOf(v)}
 		}
 		k := ipnet.KeyOf(p)
 		for name, v := range map[string]any{"address": p.String(), "family": k.Family, "host": ipnet.Bytes16(p.Addr()),
@@ -156,7 +156,7 @@ func (h *mutSQL) derive() error {
 		}
 	}
 	if v, ok := m.Field("dns_name"); ok {
-		name := strOf(v)
+		name := rawsql.StringOf(v)
 		if name != "" && !dnsNameRE.MatchString(name) {
 			return &api.FieldError{Field: "dns_name",
 				Message: "Only alphanumeric characters, asterisks, hyphens, periods, and underscores are allowed in DNS names"}
@@ -178,10 +178,10 @@ func nonField(format string, args ...any) error {
 // the stored row, nil on create), plus a NAT loop refused.
 func (h *mutSQL) clean(ctx context.Context, old map[string]any) error {
 	m := h.m
-	self, _ := intOf(old["id"])
-	p, ok := ipnet.ParseLoose(strOf(finalValue(m, old, "address")))
+	self, _ := rawsql.IntOf(old["id"])
+	p, ok := ipnet.ParseLoose(rawsql.StringOf(finalValue(m, old, "address")))
 	if !ok {
-		return &api.FieldError{Field: "address", Message: "Invalid IP address format: " + strOf(finalValue(m, old, "address"))}
+		return &api.FieldError{Field: "address", Message: "Invalid IP address format: " + rawsql.StringOf(finalValue(m, old, "address"))}
 	}
 	addr, family := p.Addr(), ipnet.Family(p.Addr())
 	if p.Bits() == 0 {
@@ -190,8 +190,8 @@ func (h *mutSQL) clean(ctx context.Context, old map[string]any) error {
 
 	// A network ID or broadcast address may not be assigned to an
 	// interface (nor to any object: NetBox tests assigned_object).
-	assignedType := strOf(finalValue(m, old, "assigned_object_type"))
-	assignedID, assigned := intOf(finalValue(m, old, "assigned_object_id"))
+	assignedType := rawsql.StringOf(finalValue(m, old, "assigned_object_type"))
+	assignedID, assigned := rawsql.IntOf(finalValue(m, old, "assigned_object_id"))
 	if assignedType != "" && assigned {
 		if addr == p.Masked().Addr() && (family == 4 && p.Bits() < 31 || family == 6 && p.Bits() < 127) {
 			return nonField("%s is a network ID, which may not be assigned to an interface.", addr)
@@ -203,7 +203,7 @@ func (h *mutSQL) clean(ctx context.Context, old map[string]any) error {
 
 	// Unique within the VRF, or the global table, when enforced.
 	if old == nil || rawsql.Touched(m, "address", "vrf_id", "role") {
-		if err := h.checkUnique(ctx, self, p, finalValue(m, old, "vrf_id"), strOf(finalValue(m, old, "role"))); err != nil {
+		if err := h.checkUnique(ctx, self, p, finalValue(m, old, "vrf_id"), rawsql.StringOf(finalValue(m, old, "role"))); err != nil {
 			return err
 		}
 	}
@@ -223,12 +223,12 @@ func (h *mutSQL) clean(ctx context.Context, old map[string]any) error {
 		}
 	}
 
-	if strOf(finalValue(m, old, "status")) == "slaac" && family != 6 {
+	if rawsql.StringOf(finalValue(m, old, "status")) == "slaac" && family != 6 {
 		return &api.FieldError{Field: "status", Message: "Only IPv6 addresses can be assigned SLAAC status"}
 	}
 
 	if rawsql.Touched(m, "nat_inside_id") {
-		if inside, ok := intOf(finalValue(m, old, "nat_inside_id")); ok {
+		if inside, ok := rawsql.IntOf(finalValue(m, old, "nat_inside_id")); ok {
 			return h.checkNAT(ctx, self, inside)
 		}
 	}
@@ -241,7 +241,7 @@ func (h *mutSQL) clean(ctx context.Context, old map[string]any) error {
 // VIP and the FHRP roles).
 func (h *mutSQL) checkUnique(ctx context.Context, self int, p netip.Prefix, vrf any, role string) error {
 	table := "global table"
-	vrfID, inVRF := intOf(vrf)
+	vrfID, inVRF := rawsql.IntOf(vrf)
 	if inVRF {
 		a := h.args()
 		r, err := h.row(ctx, `SELECT name, rd, enforce_unique FROM "ipam_vrf" WHERE id = `+a.P(vrfID), a)
@@ -264,19 +264,19 @@ func (h *mutSQL) checkUnique(ctx context.Context, self int, p netip.Prefix, vrf 
 	}
 	exempt := nonUniqueRoles[role]
 	for _, d := range dups {
-		exempt = exempt && nonUniqueRoles[strOf(d["role"])]
+		exempt = exempt && nonUniqueRoles[rawsql.StringOf(d["role"])]
 	}
 	if exempt {
 		return nil
 	}
 	return &api.FieldError{Field: "address",
-		Message: fmt.Sprintf("Duplicate IP address found in %s: %s", table, strOf(dups[0]["address"]))}
+		Message: fmt.Sprintf("Duplicate IP address found in %s: %s", table, rawsql.StringOf(dups[0]["address"]))}
 }
 
 // checkPopulated refuses an address inside an IP range of its VRF marked
 // populated (the index (vrf_key, family, start_host) finds the candidates).
 func (h *mutSQL) checkPopulated(ctx context.Context, p netip.Prefix, vrf any) error {
-	vrfID, _ := intOf(vrf)
+	vrfID, _ := rawsql.IntOf(vrf)
 	host := ipnet.Bytes16(p.Addr())
 	a := h.args()
 	r, err := h.row(ctx, `SELECT start_address, end_address FROM "ipam_iprange" WHERE vrf_key = `+a.P(vrfID)+
@@ -286,7 +286,7 @@ func (h *mutSQL) checkPopulated(ctx context.Context, p netip.Prefix, vrf any) er
 		return err
 	}
 	return &api.FieldError{Field: "address", Message: fmt.Sprintf("Cannot create IP address %s inside range %s.",
-		p, IPRangeName(strOf(r["start_address"]), strOf(r["end_address"])))}
+		p, IPRangeName(rawsql.StringOf(r["start_address"]), rawsql.StringOf(r["end_address"])))}
 }
 
 // checkReassign refuses to move an address off the device it is the
@@ -294,8 +294,8 @@ func (h *mutSQL) checkPopulated(ctx context.Context, p netip.Prefix, vrf any) er
 // (an interface's device; none for an FHRP group or no assignment) must be
 // the original one.
 func (h *mutSQL) checkReassign(ctx context.Context, self, family int, old map[string]any, newType string, newID int, assigned bool) error {
-	oldID, ok := intOf(old["assigned_object_id"])
-	if strOf(old["assigned_object_type"]) != ctInterface || !ok {
+	oldID, ok := rawsql.IntOf(old["assigned_object_id"])
+	if rawsql.StringOf(old["assigned_object_type"]) != ctInterface || !ok {
 		return nil // only an interface has a parent with primary IPs yet
 	}
 	a := h.args()
@@ -304,7 +304,7 @@ func (h *mutSQL) checkReassign(ctx context.Context, self, family int, old map[st
 	if err != nil || dev == nil {
 		return err
 	}
-	devID, _ := intOf(dev["id"])
+	devID, _ := rawsql.IntOf(dev["id"])
 	parent := 0
 	if newType == ctInterface && assigned {
 		a := h.args()
@@ -312,7 +312,7 @@ func (h *mutSQL) checkReassign(ctx context.Context, self, family int, old map[st
 		if err != nil {
 			return err
 		}
-		parent, _ = intOf(r["device_id"])
+		parent, _ = rawsql.IntOf(r["device_id"])
 	}
 	if parent == devID {
 		return nil
@@ -321,10 +321,10 @@ func (h *mutSQL) checkReassign(ctx context.Context, self, family int, old map[st
 	if family == 4 {
 		primary = "primary_ip4_id"
 	}
-	if id, ok := intOf(dev[primary]); ok && id == self {
+	if id, ok := rawsql.IntOf(dev[primary]); ok && id == self {
 		return nonField("Cannot reassign IP address while it is designated as the primary IP for the parent object")
 	}
-	if id, ok := intOf(dev["oob_ip_id"]); ok && id == self {
+	if id, ok := rawsql.IntOf(dev["oob_ip_id"]); ok && id == self {
 		return nonField("Cannot reassign IP address while it is designated as the OOB IP for the parent object")
 	}
 	return nil
@@ -347,13 +347,13 @@ func (h *mutSQL) checkNAT(ctx context.Context, self, inside int) error {
 		if err != nil || r == nil {
 			return err
 		}
-		next, ok := intOf(r["nat_inside_id"])
+		next, ok := rawsql.IntOf(r["nat_inside_id"])
 		if !ok || seen[next] {
 			return nil
 		}
 		if next == self {
 			return &api.FieldError{Field: "nat_inside",
-				Message: fmt.Sprintf("NAT loop: %s has this address as its NAT inside address (directly or through others).", strOf(r["address"]))}
+				Message: fmt.Sprintf("NAT loop: %s has this address as its NAT inside address (directly or through others).", rawsql.StringOf(r["address"]))}
 		}
 		seen[cur] = true
 		cur = next

@@ -20,13 +20,13 @@ import (
 func DevicePrimaryIPHooks() []ent.Hook {
 	return []ent.Hook{primaryIPHook("dcim_device", []string{"primary_ip4_id", "primary_ip6_id", "oob_ip_id", "virtual_chassis_id"},
 		func(ctx context.Context, h *mutSQL, old map[string]any) error {
-			self, _ := intOf(old["id"])
-			vc, inVC := intOf(finalValue(h.m, old, "virtual_chassis_id"))
+			self, _ := rawsql.IntOf(old["id"])
+			vc, inVC := rawsql.IntOf(finalValue(h.m, old, "virtual_chassis_id"))
 			for _, c := range []struct {
 				field  string
 				family int
 			}{{"primary_ip4", 4}, {"primary_ip6", 6}, {"oob_ip", 0}} {
-				id, ok := intOf(finalValue(h.m, old, c.field+"_id"))
+				id, ok := rawsql.IntOf(finalValue(h.m, old, c.field+"_id"))
 				if !ok {
 					continue
 				}
@@ -50,16 +50,16 @@ func DevicePrimaryIPHooks() []ent.Hook {
 func VirtualDeviceContextPrimaryIPHooks() []ent.Hook {
 	return []ent.Hook{primaryIPHook("dcim_virtualdevicecontext", []string{"primary_ip4_id", "primary_ip6_id", "device_id"},
 		func(ctx context.Context, h *mutSQL, old map[string]any) error {
-			device, _ := intOf(finalValue(h.m, old, "device_id"))
+			device, _ := rawsql.IntOf(finalValue(h.m, old, "device_id"))
 			a := h.args()
 			d, err := h.row(ctx, `SELECT virtual_chassis_id FROM "dcim_device" WHERE id = `+a.P(device), a)
 			if err != nil {
 				return err
 			}
-			vc, inVC := intOf(d["virtual_chassis_id"])
+			vc, inVC := rawsql.IntOf(d["virtual_chassis_id"])
 			for _, family := range []int{4, 6} {
 				field := fmt.Sprintf("primary_ip%d", family)
-				id, ok := intOf(finalValue(h.m, old, field+"_id"))
+				id, ok := rawsql.IntOf(finalValue(h.m, old, field+"_id"))
 				if !ok {
 					continue
 				}
@@ -156,8 +156,8 @@ func (h *mutSQL) primaryCandidate(ctx context.Context, id, device, vc int, inVC 
 	if err != nil || r == nil {
 		return nil, err
 	}
-	fam, _ := intOf(r["family"])
-	direct, _ := intOf(r["direct"])
-	nat, _ := intOf(r["nat"])
-	return &candidate{address: strOf(r["address"]), family: fam, direct: direct == 1, onDevice: direct == 1 || nat == 1}, nil
+	fam, _ := rawsql.IntOf(r["family"])
+	direct, _ := rawsql.IntOf(r["direct"])
+	nat, _ := rawsql.IntOf(r["nat"])
+	return &candidate{address: rawsql.StringOf(r["address"]), family: fam, direct: direct == 1, onDevice: direct == 1 || nat == 1}, nil
 }

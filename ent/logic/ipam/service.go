@@ -32,7 +32,7 @@ const (
 // ServiceDisplay is NetBox's ServiceBase.__str__: "<name> (<protocol>/<ports>)",
 // the ports collapsed into ranges ("SSH (TCP/22)", "web (TCP/80-81, 443)").
 func ServiceDisplay(get api.Getter) string {
-	return fmt.Sprintf("%s (%s/%s)", strOf(get("name")), label(ServiceProtocols, strOf(get("protocol"))), PortList(ports(get("ports"))))
+	return fmt.Sprintf("%s (%s/%s)", rawsql.StringOf(get("name")), label(ServiceProtocols, rawsql.StringOf(get("protocol"))), PortList(ports(get("ports"))))
 }
 
 // ports reads a stored JSON list of integers.
@@ -162,7 +162,7 @@ func checkServiceAddresses(ctx context.Context, h *mutSQL) error {
 			if old == nil {
 				continue
 			}
-			self, _ := intOf(old["id"])
+			self, _ := rawsql.IntOf(old["id"])
 			a := h.args()
 			rows, err := h.rows(ctx, `SELECT ipaddress_id FROM "ipam_service_ipaddresses" WHERE service_id = `+a.P(self), a)
 			if err != nil {
@@ -170,15 +170,15 @@ func checkServiceAddresses(ctx context.Context, h *mutSQL) error {
 			}
 			addrs = nil
 			for _, r := range rows {
-				id, _ := intOf(r["ipaddress_id"])
+				id, _ := rawsql.IntOf(r["ipaddress_id"])
 				addrs = append(addrs, id)
 			}
 		}
 		if len(addrs) == 0 {
 			continue
 		}
-		ptype := strOf(finalValue(m, old, "parent_object_type"))
-		pid, _ := intOf(finalValue(m, old, "parent_object_id"))
+		ptype := rawsql.StringOf(finalValue(m, old, "parent_object_type"))
+		pid, _ := rawsql.IntOf(finalValue(m, old, "parent_object_id"))
 		a := h.args()
 		in := rawsql.In(a, addrs)
 		var owned string
@@ -203,7 +203,7 @@ func checkServiceAddresses(ctx context.Context, h *mutSQL) error {
 				what = "FHRP group"
 			}
 			return &api.FieldError{Field: "ipaddresses",
-				Message: fmt.Sprintf("IP address %s does not belong to the parent %s.", strOf(bad["address"]), what)}
+				Message: fmt.Sprintf("IP address %s does not belong to the parent %s.", rawsql.StringOf(bad["address"]), what)}
 		}
 	}
 	return nil

@@ -2,7 +2,6 @@ package ipam
 
 import (
 	"context"
-	"database/sql"
 
 	"github.com/inventory/inventory/ent/logic/rawsql"
 )
@@ -79,38 +78,6 @@ func normalValue(v any) any {
 		return append([]byte(nil), x...)
 	}
 	return v
-}
-
-// intOf reads an integer of a row or a mutation value.
-func intOf(v any) (int, bool) {
-	switch x := v.(type) {
-	case int:
-		return x, true
-	case int64:
-		return int(x), true
-	case *int:
-		if x != nil {
-			return *x, true
-		}
-	case sql.NullInt64:
-		return int(x.Int64), x.Valid
-	}
-	return 0, false
-}
-
-// strOf reads a text value of a row or a mutation value ("" for NULL).
-func strOf(v any) string {
-	switch x := v.(type) {
-	case string:
-		return x
-	case []byte:
-		return string(x)
-	case *string:
-		if x != nil {
-			return *x
-		}
-	}
-	return ""
 }
 
 // finalValue is column c of a row after mutation m: the value m sets, nil

@@ -135,3 +135,42 @@ func Exec(ctx context.Context, ex Execer, query string, a *Args) error {
 	_, err := ex.ExecContext(ctx, query, a.List...)
 	return err
 }
+
+// IntOf reads an integer from a row of either driver or from a mutation's
+// value (int, int64, int32, float64, *int, sql.NullInt64); false for NULL
+// and anything else.
+func IntOf(v any) (int, bool) {
+	switch x := v.(type) {
+	case int:
+		return x, true
+	case int64:
+		return int(x), true
+	case int32:
+		return int(x), true
+	case float64:
+		return int(x), true
+	case *int:
+		if x != nil {
+			return *x, true
+		}
+	case sql.NullInt64:
+		return int(x.Int64), x.Valid
+	}
+	return 0, false
+}
+
+// StringOf reads text from a row of either driver (SQLite may return
+// []byte) or from a mutation's value; "" for NULL and anything else.
+func StringOf(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case []byte:
+		return string(x)
+	case *string:
+		if x != nil {
+			return *x
+		}
+	}
+	return ""
+}
