@@ -669,6 +669,7 @@ var aspects = []aspect{
 		s.setK(t, kBadInput)
 		conformBadInput(t, s.e, s.d, s.w, s.p[0])
 	}},
+	{name: "protect", run: aspectProtect},
 	{name: "golden", run: aspectGolden},
 }
 
