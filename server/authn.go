@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"net/http"
 	"slices"
-	"time"
 
 	"github.com/gin-gonic/gin"
 
@@ -79,12 +78,7 @@ func (s *Server) principal(r *http.Request) (*Principal, error) {
 		r, s.cfg.HTTPClientIPHeaders, now); err != nil {
 		return nil, err
 	}
-	if auth.LastUsedStale(t.LastUsed, now) {
-		// A direct update: not change-logged, no event (as NetBox).
-		if err := s.db.Client.Token.UpdateOneID(t.ID).SetLastUsed(now.Truncate(time.Microsecond)).Exec(ctx); err != nil {
-			return nil, err
-		}
-	}
+	s.lastUsed.touch(s.db.Client, t, now)
 	if p.User == nil || !p.User.IsActive {
 		return nil, auth.ErrUserInactive
 	}

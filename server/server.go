@@ -33,6 +33,7 @@ type Server struct {
 	// getRoutes the segments of every GET route, for routable.
 	specials  []*special
 	getRoutes [][]string
+	lastUsed  lastUsedWriter
 }
 
 // New builds the server and registers a route per model.

@@ -180,5 +180,7 @@ func serve(args []string) error {
 	slog.Info("shutting down")
 	shut, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()
-	return srv.Shutdown(shut)
+	err = srv.Shutdown(shut)
+	api.Settle()
+	return err
 }
