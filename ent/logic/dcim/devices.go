@@ -84,31 +84,28 @@ func DeviceHooks() []ent.Hook {
 	}}
 }
 
-// row reads one row of a query as normalised values by column name; nil
-// when there is none.
+// row reads one row of a query as normalised values by column name
+// (textRows); nil when there is none.
 func row(ctx context.Context, q rawsql.Querier, query string, a *rawsql.Args) (map[string]any, error) {
-	rows, err := q.QueryContext(ctx, query, a.List...)
-	if err != nil {
+	rs, err := textRows(ctx, q, query, a)
+	if err != nil || len(rs) == 0 {
 		return nil, err
 	}
-	defer rows.Close()
-	cols, err := rows.Columns()
-	if err != nil || !rows.Next() {
-		return nil, err
+	return rs[0], nil
+}
+
+// textRows reads rows as rawsql.Rows does, with text as string: the DCIM
+// rules compare text and read no binary column.
+func textRows(ctx context.Context, q rawsql.Querier, query string, a *rawsql.Args) ([]map[string]any, error) {
+	rs, err := rawsql.Rows(ctx, q, query, a)
+	for _, r := range rs {
+		for k, v := range r {
+			if b, ok := v.([]byte); ok {
+				r[k] = string(b)
+			}
+		}
 	}
-	vals := make([]any, len(cols))
-	ptrs := make([]any, len(cols))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
-	if err := rows.Scan(ptrs...); err != nil {
-		return nil, err
-	}
-	out := map[string]any{}
-	for i, c := range cols {
-		out[c] = normal(vals[i])
-	}
-	return out, rows.Err()
+	return rs, err
 }
 
 // deviceType is what the rules need of a device type.
@@ -386,7 +383,7 @@ func rackOccupants(ctx context.Context, q rawsql.Querier, pg bool, rack, self in
 		if err := rows.Scan(&id, &pos, &face, &height, &full); err != nil {
 			return nil, err
 		}
-		out = append(out, Occupant{ID: id, Position: pos, Height: height, Face: face, FullDepth: truthy(normal(full))})
+		out = append(out, Occupant{ID: id, Position: pos, Height: height, Face: face, FullDepth: truthy(rawsql.Normal(full))})
 	}
 	return out, rows.Err()
 }

@@ -192,8 +192,7 @@ func states(ctx context.Context, m rawsql.Mutation, table string, cols []string)
 	return out, err
 }
 
-// load reads cols of the rows ids of table, normalised (integers as int,
-// text as string, NULL as nil).
+// load reads cols of the rows ids of table (textRows).
 func load(ctx context.Context, q rawsql.Querier, table string, cols []string, ids []int) ([]map[string]any, error) {
 	a := &rawsql.Args{PG: false}
 	if m, ok := q.(rawsql.Mutation); ok {
@@ -203,41 +202,7 @@ func load(ctx context.Context, q rawsql.Querier, table string, cols []string, id
 	for i, c := range cols {
 		quoted[i] = strconv.Quote(c)
 	}
-	rows, err := q.QueryContext(ctx, `SELECT `+strings.Join(quoted, ", ")+` FROM "`+table+`" WHERE id IN (`+rawsql.In(a, ids)+`)`, a.List...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []map[string]any
-	for rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			return nil, err
-		}
-		r := map[string]any{}
-		for i, c := range cols {
-			r[c] = normal(vals[i])
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
-}
-
-// normal turns a driver value into int, float64, bool, string or nil.
-func normal(v any) any {
-	switch x := v.(type) {
-	case int64:
-		return int(x)
-	case int32:
-		return int(x)
-	case []byte:
-		return string(x)
-	}
-	return v
+	return textRows(ctx, q, `SELECT `+strings.Join(quoted, ", ")+` FROM "`+table+`" WHERE id IN (`+rawsql.In(a, ids)+`)`, a)
 }
 
 // get is the row's value of column c after the write.

@@ -20,7 +20,7 @@ func (h *mutSQL) args() *rawsql.Args { return &rawsql.Args{PG: h.pg} }
 // rows reads every row of a query as values by column name, normalised:
 // integers as int, text as string, binary as []byte, NULL as nil.
 func (h *mutSQL) rows(ctx context.Context, query string, a *rawsql.Args) ([]map[string]any, error) {
-	return readRows(ctx, h.m, query, a)
+	return rawsql.Rows(ctx, h.m, query, a)
 }
 
 // row is the first row of rows, nil when there is none.
@@ -34,50 +34,6 @@ func (h *mutSQL) row(ctx context.Context, query string, a *rawsql.Args) (map[str
 
 func (h *mutSQL) exec(ctx context.Context, query string, a *rawsql.Args) error {
 	return rawsql.Exec(ctx, h.m, query, a)
-}
-
-func readRows(ctx context.Context, q rawsql.Querier, query string, a *rawsql.Args) ([]map[string]any, error) {
-	rs, err := q.QueryContext(ctx, query, a.List...)
-	if err != nil {
-		return nil, err
-	}
-	defer rs.Close()
-	cols, err := rs.Columns()
-	if err != nil {
-		return nil, err
-	}
-	var out []map[string]any
-	for rs.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rs.Scan(ptrs...); err != nil {
-			return nil, err
-		}
-		r := make(map[string]any, len(cols))
-		for i, c := range cols {
-			r[c] = normalValue(vals[i])
-		}
-		out = append(out, r)
-	}
-	return out, rs.Err()
-}
-
-// normalValue turns a driver value into int, float64, bool, string,
-// []byte or nil. Text comes back from SQLite as string or []byte, so the
-// callers that read binary columns (host) convert with asBytes.
-func normalValue(v any) any {
-	switch x := v.(type) {
-	case int64:
-		return int(x)
-	case int32:
-		return int(x)
-	case []byte:
-		return append([]byte(nil), x...)
-	}
-	return v
 }
 
 // finalValue is column c of a row after mutation m: the value m sets, nil

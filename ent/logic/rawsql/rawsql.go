@@ -130,6 +130,53 @@ func Int(ctx context.Context, q Querier, query string, a *Args) (int, error) {
 	return n, rows.Err()
 }
 
+// Rows reads every row of a query as values by column name, normalised
+// (see Normal). The hooks read rows this way whatever the model, so that
+// one scanning loop serves them all.
+func Rows(ctx context.Context, q Querier, query string, a *Args) ([]map[string]any, error) {
+	rs, err := q.QueryContext(ctx, query, a.List...)
+	if err != nil {
+		return nil, err
+	}
+	defer rs.Close()
+	cols, err := rs.Columns()
+	if err != nil {
+		return nil, err
+	}
+	var out []map[string]any
+	vals := make([]any, len(cols))
+	ptrs := make([]any, len(cols))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	for rs.Next() {
+		if err := rs.Scan(ptrs...); err != nil {
+			return nil, err
+		}
+		r := make(map[string]any, len(cols))
+		for i, c := range cols {
+			r[c] = Normal(vals[i])
+		}
+		out = append(out, r)
+	}
+	return out, rs.Err()
+}
+
+// Normal turns a driver value into int, float64, bool, string, []byte or
+// nil. Text may come back from SQLite as []byte (read it with StringOf);
+// bytes are copied, as the driver reuses its buffer for the next row.
+func Normal(v any) any {
+	switch x := v.(type) {
+	case int64:
+		return int(x)
+	case int32:
+		return int(x)
+	case []byte:
+		return append([]byte(nil), x...)
+	}
+	return v
+}
+
 // Exec runs a statement with a's parameters.
 func Exec(ctx context.Context, ex Execer, query string, a *Args) error {
 	_, err := ex.ExecContext(ctx, query, a.List...)
