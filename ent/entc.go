@@ -193,6 +193,8 @@ type FieldData struct {
 	// Join, JoinOwn and JoinTarget describe a many-to-many relation: the
 	// join table, its column pointing at this model and at the target.
 	Join, JoinOwn, JoinTarget string
+	// Inverse marks a many-to-many seen from the other side (edge.From).
+	Inverse bool
 	// Full renders a many-to-many's objects in full (api.Field.Full).
 	Full bool
 }
@@ -368,6 +370,7 @@ func describeField(t *gen.Type, m api.Model, name string, fields map[string]*gen
 			fd.JoinOwn, fd.JoinTarget = e.Rel.Columns[0], e.Rel.Columns[1]
 			if e.IsInverse() {
 				fd.JoinOwn, fd.JoinTarget = e.Rel.Columns[1], e.Rel.Columns[0]
+				fd.Inverse = true
 			}
 			fd.HasDefault = true
 			return fd, nil

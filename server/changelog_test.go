@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -364,6 +365,50 @@ func TestChangeLogRetention(t *testing.T) {
 		}
 		if left, _ := e.DB.Client.ObjectChange.Query().Where(objectchange.TimeGT(old)).Count(ctx); left != 1 {
 			t.Fatalf("left: %d", left)
+		}
+	})
+}
+
+// TestChangeLogManyToMany: snapshots carry many-to-many fields as lists of
+// ids (Django's serializer, after the columns), so a change of a site's
+// ASNs is recorded with both lists, and deleting an ASN records the
+// update of the sites that lose it (NetBox's pre_delete handler removes
+// the reverse link and logs it).
+func TestChangeLogManyToMany(t *testing.T) {
+	t.Parallel()
+	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+		rir := e.Must(http.StatusCreated, "POST", "/api/ipam/rirs/", map[string]any{"name": "R", "slug": "r"}).Object()["id"]
+		a1 := e.Must(http.StatusCreated, "POST", "/api/ipam/asns/", map[string]any{"asn": 65001, "rir": rir}).Object()["id"]
+		a2 := e.Must(http.StatusCreated, "POST", "/api/ipam/asns/", map[string]any{"asn": 65002, "rir": rir}).Object()["id"]
+		site := e.Must(http.StatusCreated, "POST", "/api/dcim/sites/", map[string]any{"name": "S", "slug": "s", "asns": []any{a1, a2}}).Object()["id"]
+		sitePath := "/api/dcim/sites/" + jsonNum(site) + "/"
+		asns := func(rec map[string]any, key string) string {
+			return fmt.Sprint(asObject(rec[key])["asns"])
+		}
+		for _, c := range []struct {
+			name, method, path string
+			body               any
+			pre, post          string
+		}{
+			{"patch", "PATCH", sitePath, map[string]any{"asns": []any{a2}}, fmt.Sprint([]any{a1, a2}), fmt.Sprint([]any{a2})},
+			{"delete the asn", "DELETE", "/api/ipam/asns/" + jsonNum(a2) + "/", nil, fmt.Sprint([]any{a2}), "[]"},
+		} {
+			r := e.Do(c.method, c.path, c.body)
+			if r.Status >= 300 {
+				t.Fatalf("%s: %d %s", c.name, r.Status, r.Body)
+			}
+			var rec map[string]any
+			for _, x := range changes(t, e, r.Header.Get("X-Request-ID")) {
+				if x["changed_object_type"] == "dcim.site" {
+					rec = x
+				}
+			}
+			if rec == nil || action(rec) != "update" {
+				t.Fatalf("%s: no update record of the site: %v", c.name, rec)
+			}
+			if asns(rec, "prechange_data") != c.pre || asns(rec, "postchange_data") != c.post {
+				t.Errorf("%s: asns %s → %s, want %s → %s", c.name, asns(rec, "prechange_data"), asns(rec, "postchange_data"), c.pre, c.post)
+			}
 		}
 	})
 }

@@ -430,10 +430,10 @@ func state(ctx context.Context, st resource.Store, d *resource.Descriptor, ids [
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	snaps, err := d.Snapshots(ctx, st, rows)
+	page, err := d.Load(ctx, st, rows, resource.View{})
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	page, err := d.Load(ctx, st, rows, resource.View{})
+	snaps, err := d.Snapshots(ctx, st, rows, page)
 	return rows, snaps, page, err
 }

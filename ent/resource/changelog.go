@@ -187,9 +187,12 @@ func CleanSnapshot(raw json.RawMessage) json.RawMessage {
 
 // Snapshots returns NetBox's serialize_object form of rows (BEHAVIOUR.md
 // §11.3), by id: the model's columns under their API names (no id, no
-// last_updated, no "_" keys), foreign keys as raw ids, custom_fields raw,
-// then tags as sorted names. It is derived from the descriptor alone.
-func (d *Descriptor) Snapshots(ctx context.Context, st Store, rows []*Row) (map[int]json.RawMessage, error) {
+// last_updated, no "_" keys), foreign keys as raw ids, then the
+// many-to-many fields as lists of ids (Django's serializer puts them after
+// the columns, in the related manager's order), custom_fields raw, then
+// tags as sorted names. It is derived from the descriptor alone; the
+// many-to-many ids come from page, rows' full representation (Load).
+func (d *Descriptor) Snapshots(ctx context.Context, st Store, rows []*Row, page *Page) (map[int]json.RawMessage, error) {
 	out := make(map[int]json.RawMessage, len(rows))
 	if len(rows) == 0 {
 		return out, nil
@@ -228,6 +231,20 @@ func (d *Descriptor) Snapshots(ctx context.Context, st Store, rows []*Row) (map[
 			}
 			key(f.Name)
 			b = appendSnapshotValue(b, r.Vals[f.col])
+		}
+		for _, f := range d.Fields {
+			if f.Kind != KindM2M || f.Join == "" || f.Inverse {
+				continue
+			}
+			key(f.Name)
+			b = append(b, '[')
+			for i, t := range page.m2m[f][r.ID] {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = strconv.AppendInt(b, int64(t.ID), 10)
+			}
+			b = append(b, ']')
 		}
 		if cf != nil {
 			key("custom_fields")
@@ -327,7 +344,7 @@ func (d *Descriptor) Dependants(ctx context.Context, st Store, ids []int) ([]Dep
 			continue
 		}
 		for _, f := range od.Fields {
-			if f.Kind != KindM2M || f.target != d || f.Join == "" {
+			if f.Kind != KindM2M || f.target != d || f.Join == "" || f.Inverse {
 				continue
 			}
 			var found []int

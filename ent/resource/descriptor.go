@@ -131,6 +131,11 @@ type Field struct {
 	// Join is the join table of a KindM2M field; JoinOwn its column
 	// pointing at this model, JoinTarget the one pointing at Target.
 	Join, JoinOwn, JoinTarget string
+	// Inverse marks a KindM2M field that is the other model's relation
+	// seen from here (an ASN's sites are the sites' asns): Django's
+	// serializer leaves it out of snapshots, and deleting its target
+	// changes nothing of this model that the change log records.
+	Inverse bool
 	// Full renders a KindM2M field's objects in their full representation
 	// (api.Field.Full), not the nested one.
 	Full bool

@@ -56,7 +56,7 @@ func init() {
 			{Name: "last_updated", Kind: "time", Column: "last_updated", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "site_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "", Table: "dcim_site_asns", Column: "asn_id", Cumulative: false}},
 			{Name: "provider_count", Kind: "empty", ReadOnly: true, Empty: 0},
-			{Name: "sites", Kind: "m2m", Target: "dcim.site", HasDefault: true, Lookup: "slug", Join: "dcim_site_asns", JoinOwn: "asn_id", JoinTarget: "site_id"},
+			{Name: "sites", Kind: "m2m", Target: "dcim.site", HasDefault: true, Lookup: "slug", Join: "dcim_site_asns", JoinOwn: "asn_id", JoinTarget: "site_id", Inverse: true},
 		},
 		NewCreate: func(c *gen.Client) ent.Mutation { return c.ASN.Create().Mutation() },
 		NewUpdate: func(c *gen.Client, id int) ent.Mutation { return c.ASN.UpdateOneID(id).Mutation() },

@@ -40,7 +40,7 @@ func init() {
 			{Name: "display", Kind: "display", ReadOnly: true},
 			{Name: "name", Kind: "string", Column: "name", GoType: "string", Required: true, Unique: true, MaxLen: 150},
 			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, MaxLen: 200},
-			{Name: "permissions", Kind: "m2m", Target: "users.objectpermission", HasDefault: true, Join: "users_objectpermission_groups", JoinOwn: "group_id", JoinTarget: "objectpermission_id"},
+			{Name: "permissions", Kind: "m2m", Target: "users.objectpermission", HasDefault: true, Join: "users_objectpermission_groups", JoinOwn: "group_id", JoinTarget: "objectpermission_id", Inverse: true},
 			{Name: "user_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "", Table: "users_user_groups", Column: "group_id", Cumulative: false}},
 		},
 		NewCreate: func(c *gen.Client) ent.Mutation { return c.Group.Create().Mutation() },

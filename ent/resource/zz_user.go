@@ -48,7 +48,7 @@ func init() {
 			{Name: "date_joined", Kind: "time", Column: "date_joined", GoType: "time.Time", ReadOnly: true, HasDefault: true},
 			{Name: "last_login", Kind: "time", Column: "last_login", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "groups", Kind: "m2m", Target: "users.group", HasDefault: true, Lookup: "name", Join: "users_user_groups", JoinOwn: "user_id", JoinTarget: "group_id"},
-			{Name: "permissions", Kind: "m2m", Target: "users.objectpermission", HasDefault: true, Join: "users_objectpermission_users", JoinOwn: "user_id", JoinTarget: "objectpermission_id"},
+			{Name: "permissions", Kind: "m2m", Target: "users.objectpermission", HasDefault: true, Join: "users_objectpermission_users", JoinOwn: "user_id", JoinTarget: "objectpermission_id", Inverse: true},
 			{Name: "is_staff", Kind: "bool", Column: "is_staff", GoType: "bool", HasDefault: true},
 			{Name: "password", Kind: "password", Column: "password", GoType: "string", WriteOnly: true, Required: true, HasDefault: true, MaxLen: 128},
 			{Name: "config", Kind: "hidden", Column: "config", GoType: "map[string]interface {}", HasDefault: true},
