@@ -412,3 +412,49 @@ func TestChangeLogManyToMany(t *testing.T) {
 		}
 	})
 }
+
+// TestChangeLogSignalSaves: where NetBox's signal handlers save() other
+// objects, those get their update records in the same request: a new
+// virtual chassis makes its master the first member, and deleting the
+// chassis clears its members' positions (clear_virtualchassis_members)
+// and their chassis (SET_NULL).
+func TestChangeLogSignalSaves(t *testing.T) {
+	t.Parallel()
+	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+		id := func(path string, body map[string]any) any {
+			return e.Must(http.StatusCreated, "POST", path, body).Object()["id"]
+		}
+		site := id("/api/dcim/sites/", map[string]any{"name": "S", "slug": "s"})
+		mfr := id("/api/dcim/manufacturers/", map[string]any{"name": "M", "slug": "m"})
+		typ := id("/api/dcim/device-types/", map[string]any{"manufacturer": mfr, "model": "T", "slug": "t"})
+		role := id("/api/dcim/device-roles/", map[string]any{"name": "R", "slug": "r"})
+		dev := id("/api/dcim/devices/", map[string]any{"name": "d1", "site": site, "device_type": typ, "role": role})
+		deviceUpdate := func(what string, r *servertest.Response) (pre, post map[string]any) {
+			t.Helper()
+			recs := changes(t, e, r.Header.Get("X-Request-ID"))
+			for _, rec := range recs {
+				if rec["changed_object_type"] == "dcim.device" && rec["changed_object_id"] == dev && action(rec) == "update" {
+					return asObject(rec["prechange_data"]), asObject(rec["postchange_data"])
+				}
+			}
+			t.Fatalf("%s: no update record of the device among %d records", what, len(recs))
+			return nil, nil
+		}
+		r := e.Must(http.StatusCreated, "POST", "/api/dcim/virtual-chassis/", map[string]any{"name": "vc", "master": dev})
+		vc := r.Object()["id"]
+		pre, post := deviceUpdate("create with a master", r)
+		if pre["virtual_chassis"] != nil || pre["vc_position"] != nil || post["virtual_chassis"] != vc || post["vc_position"] != 1.0 {
+			t.Errorf("create with a master: device %v → %v", pre, post)
+		}
+		e.Must(http.StatusOK, "PATCH", "/api/dcim/devices/"+jsonNum(dev)+"/", map[string]any{"vc_priority": 5})
+		r = e.Must(http.StatusNoContent, "DELETE", "/api/dcim/virtual-chassis/"+jsonNum(vc)+"/", nil)
+		pre, post = deviceUpdate("delete", r)
+		if pre["virtual_chassis"] != vc || pre["vc_position"] != 1.0 || pre["vc_priority"] != 5.0 ||
+			post["virtual_chassis"] != nil || post["vc_position"] != nil || post["vc_priority"] != nil {
+			t.Errorf("delete: device %v → %v", pre, post)
+		}
+		if evs := events(t, e, r.Header.Get("X-Request-ID")); len(evs) != 2 {
+			t.Errorf("delete: %d events, want the chassis' and the device's", len(evs))
+		}
+	})
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/inventory/inventory/ent/db"
 	"github.com/inventory/inventory/ent/resource"
 	"github.com/inventory/inventory/ent/schema"
+	"github.com/inventory/inventory/ent/schema/api"
 )
 
 // ErrOutsideTransaction refuses a write of a change-logged model that is
@@ -98,7 +99,19 @@ func Track(ctx context.Context, tx *ent.Tx, actor Actor) context.Context {
 			return next.Rollback(ctx, tx)
 		})
 	})
-	return context.WithValue(ctx, changesetKey{}, cs)
+	ctx = context.WithValue(ctx, changesetKey{}, cs)
+	return api.WithSaver(ctx, cs.saving)
+}
+
+// saving captures rows a hook rewrites as NetBox's save() would (api.Saving):
+// those that changed get an update record at commit.
+func (cs *changeset) saving(ctx context.Context, m ent.Mutation, contentType string, ids []int) error {
+	d := resource.ByContentType(contentType)
+	mc, ok := m.(mutationClient)
+	if d == nil || !d.Logged || !ok {
+		return nil
+	}
+	return cs.capture(ctx, resource.Store{Dialect: mc.DriverDialect(), Q: mc.Client()}, d, ids, "", true)
 }
 
 var (

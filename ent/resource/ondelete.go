@@ -3,6 +3,7 @@ package resource
 import (
 	"context"
 	"fmt"
+	"github.com/inventory/inventory/ent/schema/api"
 	"slices"
 	"sort"
 	"strings"
@@ -53,6 +54,10 @@ func (d *Descriptor) Delete(ctx context.Context, tx *Tx, ids []int, ins ...Input
 	if err != nil {
 		return err
 	}
+	ctx = api.WithDeleting(ctx, func(ct string, id int) bool {
+		od := ByContentType(ct)
+		return od != nil && p.in[od][id]
+	})
 	if err := p.checkProtected(ctx, tx); err != nil {
 		return err
 	}

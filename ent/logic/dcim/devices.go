@@ -252,7 +252,18 @@ func (s *state) checkDevice(ctx context.Context, m rawsql.Mutation) error {
 		}
 	}
 
-	// Virtual chassis membership.
+	// Virtual chassis membership. A chassis being deleted leaves its
+	// members without position and priority (NetBox's
+	// clear_virtualchassis_members), its master included.
+	oldVC, wasInVC := rawsql.IntOf(s.old["virtual_chassis_id"])
+	chassisGoes := wasInVC && api.Deleting(ctx, "dcim.virtualchassis", oldVC)
+	if chassisGoes {
+		for _, f := range []string{"virtual_chassis_id", "vc_position", "vc_priority"} {
+			if err := m.ClearField(f); err != nil {
+				return err
+			}
+		}
+	}
 	vc, inVC := rawsql.IntOf(s.get("virtual_chassis_id"))
 	if inVC && s.get("vc_position") == nil {
 		return fail("vc_position", "A device assigned to a virtual chassis must have its position defined.")
@@ -272,7 +283,7 @@ func (s *state) checkDevice(ctx context.Context, m rawsql.Mutation) error {
 		if err != nil {
 			return err
 		}
-		if id, ok := rawsql.IntOf(master["id"]); ok && (!inVC || id != vc) {
+		if id, ok := rawsql.IntOf(master["id"]); ok && (!inVC || id != vc) && !chassisGoes {
 			return fail("virtual_chassis", "Device cannot be removed from virtual chassis %s because it is currently designated as its master.",
 				str(master["name"]))
 		}
@@ -412,8 +423,8 @@ func ManufacturerHooks() []ent.Hook {
 // master must be one of its members (VirtualChassis.clean()); a new
 // chassis takes its master in at position 1 (NetBox's
 // assign_virtualchassis_master signal); a rename renews the display of
-// its members; a delete clears its members' positions and priorities
-// (VirtualChassis.delete()).
+// its members. A delete clears its members' positions and priorities in
+// the members' own hook (checkDevice), as the delete clears their key.
 func VirtualChassisHooks() []ent.Hook {
 	return []ent.Hook{func(next ent.Mutator) ent.Mutator {
 		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
@@ -424,17 +435,8 @@ func VirtualChassisHooks() []ent.Hook {
 			pg := rawsql.Postgres(sm)
 			switch {
 			case m.Op().Is(ent.OpDelete | ent.OpDeleteOne):
-				ids, err := rawsql.TargetIDs(ctx, sm)
-				if err != nil {
-					return nil, err
-				}
-				if err := rawsql.Chunks(ids, func(ids []int) error {
-					a := &rawsql.Args{PG: pg}
-					return rawsql.Exec(ctx, sm, `UPDATE "dcim_device" SET vc_position = NULL, vc_priority = NULL, "_vc_name" = NULL `+
-						`WHERE virtual_chassis_id IN (`+rawsql.In(a, ids)+`)`, a)
-				}); err != nil {
-					return nil, err
-				}
+				// The members' keys were cleared before (SET_NULL, with
+				// their positions: checkDevice).
 				return next.Mutate(ctx, m)
 			case m.Op().Is(ent.OpCreate):
 				v, err := next.Mutate(ctx, m)
@@ -445,6 +447,13 @@ func VirtualChassisHooks() []ent.Hook {
 				master, ok := sm.Field("master_id")
 				if !ok {
 					return v, nil
+				}
+				// assign_virtualchassis_master: the master is saved as
+				// the chassis' first member.
+				if mid, ok := rawsql.IntOf(deref(master)); ok {
+					if err := api.Saving(ctx, m, "dcim.device", []int{mid}); err != nil {
+						return nil, err
+					}
 				}
 				a := &rawsql.Args{PG: pg}
 				err = rawsql.Exec(ctx, sm, `UPDATE "dcim_device" SET virtual_chassis_id = `+a.P(id)+`, vc_position = 1, "_vc_name" = `+
