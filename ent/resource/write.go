@@ -3,6 +3,7 @@ package resource
 import (
 	"bytes"
 	"context"
+	stdsql "database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -26,10 +27,36 @@ type Tx struct {
 	// requesting user may view (nil: everything). Lookups by numeric id are
 	// never restricted (SPEC.md §2.4).
 	Visible func(d *Descriptor) []func(*sql.Selector)
+
+	// err is the first read that failed inside the transaction. Lookups
+	// that answer a validation message (a related object not found) must
+	// not hide it: on PostgreSQL every later statement of the transaction
+	// would fail with "current transaction is aborted", and the client
+	// would get a 400 for what is a database fault. decode returns it.
+	err error
 }
 
-// Store reads inside the transaction.
-func (t *Tx) Store() Store { return Store{Dialect: t.Dialect, Q: t.Client} }
+// Store reads inside the transaction; a failed read is remembered (Err).
+func (t *Tx) Store() Store { return Store{Dialect: t.Dialect, Q: txReads{t}} }
+
+// Err is the first read of the transaction that failed, if any.
+func (t *Tx) Err() error { return t.err }
+
+// txReads is the transaction's Querier: it remembers the first failure
+// and runs nothing after it (the transaction is lost on PostgreSQL
+// anyway, and the first error is the one that explains why).
+type txReads struct{ t *Tx }
+
+func (r txReads) QueryContext(ctx context.Context, query string, args ...any) (*stdsql.Rows, error) {
+	if r.t.err != nil {
+		return nil, r.t.err
+	}
+	rows, err := r.t.Client.QueryContext(ctx, query, args...)
+	if err != nil {
+		r.t.err = err
+	}
+	return rows, err
+}
 
 // MaxChangelogMessage is the length limit of changelog_message.
 const MaxChangelogMessage = 200
@@ -146,6 +173,9 @@ func (d *Descriptor) decode(ctx context.Context, tx *Tx, in Input, existing *Row
 		if err := d.decodeCustomFields(ctx, tx, in, existing, ch, verr); err != nil {
 			return nil, err
 		}
+	}
+	if err := tx.Err(); err != nil {
+		return nil, err // a lookup failed: not the client's fault
 	}
 	if !verr.empty() {
 		return nil, verr
