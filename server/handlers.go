@@ -430,7 +430,7 @@ func (s *Server) createOne(c *gin.Context, d *resource.Descriptor, in resource.I
 	}
 	r, err := d.Get(c.Request.Context(), s.db.Store(), id)
 	if err != nil || r == nil {
-		return fmt.Errorf("re-read created %s %d: %v", d.Type, id, err)
+		return fmt.Errorf("re-read created %s %d: %w", d.Type, id, err)
 	}
 	return s.respondView(c, d, r, http.StatusCreated, v)
 }
@@ -599,7 +599,7 @@ func (s *Server) update(c *gin.Context, d *resource.Descriptor, partial bool) er
 	}
 	r, err = d.Get(c.Request.Context(), s.db.Store(), r.ID)
 	if err != nil || r == nil {
-		return fmt.Errorf("re-read %s: %v", d.Type, err)
+		return fmt.Errorf("re-read %s: %w", d.Type, err)
 	}
 	return s.respond(c, d, r, http.StatusOK)
 }
