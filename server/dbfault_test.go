@@ -1,14 +1,18 @@
 package server_test
 
 import (
+	"context"
+	stdsql "database/sql"
 	"encoding/json"
 	"fmt"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"os/user"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -17,6 +21,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/inventory/inventory/ent/db"
+	"github.com/inventory/inventory/server"
 	"github.com/inventory/inventory/server/servertest"
 )
 
@@ -275,5 +281,55 @@ func (c *cluster) run(t *testing.T, prog string, args ...string) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		log, _ := os.ReadFile(filepath.Join(c.dir, "postgres.log"))
 		t.Fatalf("%s %v: %v\n%s\n%s", prog, args, err, out, log)
+	}
+}
+
+// TestStatementTimeout: a query that runs past PostgreSQL's
+// statement_timeout (here one blocked by a lock, standing for a
+// pathological filter) is cancelled by the server and answered 503 with
+// Retry-After and NetBox's body, never a 500; the same query answers once
+// the obstacle is gone. SQLite has no statement timeout (its regexp is
+// RE2, linear; its busy timeout is a 503 too: ent/db.Classify).
+func TestStatementTimeout(t *testing.T) {
+	if !slices.Contains(servertest.Databases(t), "postgres") {
+		t.Skip("PostgreSQL only; INVENTORY_TEST_POSTGRES not set")
+	}
+	e := servertest.New(t, "postgres")
+	e.Must(http.StatusCreated, "POST", "/api/tenancy/tenants/", map[string]any{"name": "t", "slug": "t"})
+	ctx := context.Background()
+	d, err := db.Open(ctx, e.DSN, db.StatementTimeout(200*time.Millisecond))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	h := server.New(e.Config, d).Handler()
+	get := func() *httptest.ResponseRecorder {
+		w := httptest.NewRecorder()
+		r := httptest.NewRequest("GET", "/api/tenancy/tenants/?name__iregex=^t", nil)
+		r.Header.Set("Authorization", "Token "+servertest.Token)
+		h.ServeHTTP(w, r)
+		return w
+	}
+	locker, err := stdsql.Open("pgx", e.DSN)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer locker.Close()
+	tx, err := locker.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.Exec(`LOCK TABLE tenancy_tenant IN ACCESS EXCLUSIVE MODE`); err != nil {
+		t.Fatal(err)
+	}
+	w := get()
+	var body map[string]any
+	if w.Code != http.StatusServiceUnavailable || w.Header().Get("Retry-After") == "" || json.Unmarshal(w.Body.Bytes(), &body) != nil ||
+		len(body) != 1 || !strings.Contains(fmt.Sprint(body["detail"]), "statement timeout") || strings.Contains(w.Body.String(), "SQLSTATE") {
+		t.Errorf("timed-out query: %d %v %s", w.Code, w.Header(), w.Body)
+	}
+	tx.Rollback()
+	if w := get(); w.Code != http.StatusOK || !strings.Contains(w.Body.String(), `"count":1`) {
+		t.Errorf("after the lock: %d %s", w.Code, w.Body)
 	}
 }
