@@ -462,6 +462,9 @@ func (s *Server) bulkCreate(c *gin.Context, d *resource.Descriptor, raw json.Raw
 				return err
 			}
 			errs[i], failed = ve.Fields, true
+			if tx.Err() != nil {
+				break // a statement failed: the transaction runs no more (PostgreSQL)
+			}
 		}
 		if failed {
 			return errs

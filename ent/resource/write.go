@@ -39,8 +39,16 @@ type Tx struct {
 // Store reads inside the transaction; a failed read is remembered (Err).
 func (t *Tx) Store() Store { return Store{Dialect: t.Dialect, Q: txReads{t}} }
 
-// Err is the first read of the transaction that failed, if any.
+// Err is the first statement of the transaction that failed, if any: no
+// more may run in it (on PostgreSQL every one would fail), so a bulk
+// write stops at the item that failed.
 func (t *Tx) Err() error { return t.err }
+
+func (t *Tx) fail(err error) {
+	if t.err == nil {
+		t.err = err
+	}
+}
 
 // txReads is the transaction's Querier: it remembers the first failure
 // and runs nothing after it (the transaction is lost on PostgreSQL
@@ -53,7 +61,7 @@ func (r txReads) QueryContext(ctx context.Context, query string, args ...any) (*
 	}
 	rows, err := r.t.Client.QueryContext(ctx, query, args...)
 	if err != nil {
-		r.t.err = err
+		r.t.fail(err)
 	}
 	return rows, err
 }
@@ -319,6 +327,7 @@ func (d *Descriptor) Create(ctx context.Context, tx *Tx, in Input) (int, error) 
 		return 0, err
 	}
 	if _, err := tx.Client.Mutate(ctx, m); err != nil {
+		tx.fail(err)
 		return 0, translate(d, err)
 	}
 	id, _ := m.(interface{ ID() (int, bool) }).ID()
@@ -349,6 +358,7 @@ func (d *Descriptor) Update(ctx context.Context, tx *Tx, existing *Row, in Input
 		return err
 	}
 	if _, err := tx.Client.Mutate(ctx, m); err != nil {
+		tx.fail(err)
 		return translate(d, err)
 	}
 	if err := d.writeM2M(ctx, tx, existing.ID, ch, false); err != nil {
