@@ -474,6 +474,15 @@ func (d *Descriptor) checkUnique(ctx context.Context, tx *Tx, ch *change, existi
 	return verr.orNil()
 }
 
+// sentence makes a validator's message read as NetBox's do.
+func sentence(s string) string {
+	s = capitalize(s)
+	if s != "" && !strings.HasSuffix(s, ".") {
+		s += "."
+	}
+	return s
+}
+
 func capitalize(s string) string {
 	if s == "" {
 		return s
@@ -597,7 +606,13 @@ func translate(d *Descriptor, err error) error {
 	}
 	var ve *gen.ValidationError
 	if errors.As(err, &ve) {
-		return Invalid(ve.Name, ve.Unwrap().Error())
+		// ent wraps its validators' messages in its own ("ent: validator
+		// failed for field ..."): the client gets the validator's only.
+		msg := ve.Unwrap()
+		if inner := errors.Unwrap(msg); inner != nil {
+			msg = inner
+		}
+		return Invalid(ve.Name, sentence(msg.Error()))
 	}
 	if gen.IsConstraintError(err) {
 		msg := err.Error()
