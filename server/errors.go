@@ -5,10 +5,12 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
-	"runtime"
+	"strconv"
+	"time"
 
 	"github.com/gin-gonic/gin"
 
+	"github.com/inventory/inventory/ent/db"
 	"github.com/inventory/inventory/ent/resource"
 	"github.com/inventory/inventory/ent/schema/api"
 	"github.com/inventory/inventory/filters"
@@ -89,13 +91,44 @@ func (s *Server) render(c *gin.Context, err error) {
 	case errors.Is(err, resource.ErrNotFound):
 		writeJSON(c, http.StatusNotFound, map[string]string{"detail": "Not found."})
 	default:
-		slog.Error("request failed", "method", c.Request.Method, "path", c.Request.URL.Path,
-			"request_id", c.GetString(ctxRequestID), "error", err)
-		writeJSON(c, http.StatusInternalServerError, map[string]string{
-			"error": err.Error(), "exception": "InternalError",
-			"netbox_version": s.cfg.Version, "python_version": runtime.Version(),
-		})
+		s.renderFault(c, err)
 	}
+}
+
+// RetryAfter is the Retry-After of a 503: about how long PostgreSQL takes
+// to restart, or SQLite's writer to come free.
+const RetryAfter = 5 * time.Second
+
+// renderFault answers an error that is not the client's: database
+// trouble is a 503 with Retry-After (the client may try again), anything
+// else a 500. Neither body carries the error's text (SQL, driver
+// messages, paths): the detail goes to the log with the request id, which
+// the body names so that an operator can find it.
+func (s *Server) renderFault(c *gin.Context, err error) {
+	rid := c.GetString(ctxRequestID)
+	log := slog.With("method", c.Request.Method, "path", c.Request.URL.Path, "request_id", rid, "error", err)
+	switch db.Classify(err) {
+	case db.Dropped:
+		if retryRead(c) {
+			log.Warn("database connection dropped; retrying the read")
+			return
+		}
+		fallthrough
+	case db.Unavailable:
+		log.Warn("database unavailable")
+		unavailable(c, "The database is unavailable; try again later.")
+	case db.TimedOut:
+		log.Warn("database statement timed out")
+		unavailable(c, "The database did not answer in time (statement timeout); simplify the filters or try again later.")
+	default:
+		log.Error("request failed")
+		writeJSON(c, http.StatusInternalServerError, map[string]string{"detail": "Internal server error", "request_id": rid})
+	}
+}
+
+func unavailable(c *gin.Context, detail string) {
+	c.Header("Retry-After", strconv.Itoa(int(RetryAfter/time.Second)))
+	writeJSON(c, http.StatusServiceUnavailable, map[string]string{"detail": detail})
 }
 
 // writeJSON writes a compact JSON body without HTML escaping.

@@ -430,7 +430,7 @@ func (s *Server) createOne(c *gin.Context, d *resource.Descriptor, in resource.I
 	}
 	r, err := d.Get(c.Request.Context(), s.db.Store(), id)
 	if err != nil || r == nil {
-		return fmt.Errorf("re-read created %s %d: %v", d.Type, id, err)
+		return fmt.Errorf("re-read created %s %d: %w", d.Type, id, err)
 	}
 	return s.respondView(c, d, r, http.StatusCreated, v)
 }
@@ -462,6 +462,9 @@ func (s *Server) bulkCreate(c *gin.Context, d *resource.Descriptor, raw json.Raw
 				return err
 			}
 			errs[i], failed = ve.Fields, true
+			if tx.Err() != nil {
+				break // a statement failed: the transaction runs no more (PostgreSQL)
+			}
 		}
 		if failed {
 			return errs
@@ -599,7 +602,7 @@ func (s *Server) update(c *gin.Context, d *resource.Descriptor, partial bool) er
 	}
 	r, err = d.Get(c.Request.Context(), s.db.Store(), r.ID)
 	if err != nil || r == nil {
-		return fmt.Errorf("re-read %s: %v", d.Type, err)
+		return fmt.Errorf("re-read %s: %w", d.Type, err)
 	}
 	return s.respond(c, d, r, http.StatusOK)
 }

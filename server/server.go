@@ -71,8 +71,9 @@ func New(cfg Config, database *db.DB) *Server {
 // Dispatch and Deliver directly.
 func (s *Server) Webhooks() *webhooks.Engine { return s.hooks }
 
-// Handler is the http.Handler of the server.
-func (s *Server) Handler() http.Handler { return s.engine }
+// Handler is the http.Handler of the server (reads retried once on a
+// dropped database connection: retry.go).
+func (s *Server) Handler() http.Handler { return http.HandlerFunc(s.serve) }
 
 // routes registers the roots, the models' CRUD routes and the special
 // endpoints of the registry.

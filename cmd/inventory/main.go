@@ -89,7 +89,7 @@ func migrate(args []string) error {
 		return err
 	}
 	ctx := context.Background()
-	d, err := db.Open(ctx, o.database)
+	d, err := db.Open(ctx, o.database, db.StatementTimeout(o.statementTimeout))
 	if err != nil {
 		return err
 	}

@@ -37,6 +37,8 @@ type options struct {
 	ipHeaders  string
 	allow      string
 	unknown    string
+	// statementTimeout bounds each PostgreSQL statement (db.StatementTimeout).
+	statementTimeout time.Duration
 }
 
 func envOr(key, def string) string {
@@ -85,6 +87,7 @@ func newOptions(name string) (*options, *flag.FlagSet) {
 	fs.StringVar(&o.exempt, "exempt-view-permissions", os.Getenv("INVENTORY_EXEMPT_VIEW_PERMISSIONS"), `EXEMPT_VIEW_PERMISSIONS: comma-separated app.model list, or "*"`)
 	fs.StringVar(&o.ipHeaders, "http-client-ip-headers", os.Getenv("INVENTORY_HTTP_CLIENT_IP_HEADERS"), "HTTP_CLIENT_IP_HEADERS: comma-separated headers carrying the client address (default: the peer address)")
 	fs.DurationVar(&o.cfg.IdempotencyWindow, "idempotency-window", envDuration("INVENTORY_IDEMPOTENCY_WINDOW", o.cfg.IdempotencyWindow), "how long the answer of an allocation POST with an Idempotency-Key header is replayed to its retries; 0 ignores the header (env INVENTORY_IDEMPOTENCY_WINDOW)")
+	fs.DurationVar(&o.statementTimeout, "statement-timeout", envDuration("INVENTORY_STATEMENT_TIMEOUT", db.DefaultStatementTimeout), "PostgreSQL statement_timeout of the serving connections: a longer query is cancelled and answered 503; 0 uses the server's setting (env INVENTORY_STATEMENT_TIMEOUT)")
 	w := &o.cfg.Webhooks
 	fs.StringVar(&o.allow, "webhook-allow", os.Getenv("INVENTORY_WEBHOOK_ALLOW"), "comma-separated CIDRs and host names webhooks may reach although internal (loopback, private, link-local); e.g. 127.0.0.1/32 for the local receiver (env INVENTORY_WEBHOOK_ALLOW)")
 	fs.StringVar(&w.CAFileDir, "webhook-ca-dir", os.Getenv("INVENTORY_WEBHOOK_CA_DIR"), "directory webhooks' ca_file_path must point into; unset refuses CA files (env INVENTORY_WEBHOOK_CA_DIR)")
@@ -221,7 +224,7 @@ func (o *options) open(ctx context.Context) (*db.DB, server.Config, error) {
 		return nil, o.cfg, err
 	}
 	o.cfg.Peppers = peppers
-	d, err := db.Open(ctx, o.database)
+	d, err := db.Open(ctx, o.database, db.StatementTimeout(o.statementTimeout))
 	if err != nil {
 		return nil, o.cfg, err
 	}

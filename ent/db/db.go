@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -49,12 +50,35 @@ type DB struct {
 	// Statements counts the statements of the write client when Open was
 	// given CountStatements, for the tests that guard batched writes.
 	Statements atomic.Int64
+
+	// migrateURL is the PostgreSQL URL as given, without the statement
+	// timeout of the serving pool: an upgrade's index builds may take
+	// longer than any request should.
+	migrateURL string
 }
 
 // Option tunes Open.
 type Option func(*options)
 
-type options struct{ countStatements bool }
+type options struct {
+	countStatements  bool
+	statementTimeout time.Duration
+}
+
+// DefaultStatementTimeout bounds every PostgreSQL statement of the serving
+// pool: a pathological filter (a catastrophic regular expression, a LIKE
+// over a huge table) is cancelled by the server instead of holding a
+// connection and a CPU for ever; the client gets a 503 (server/errors.go).
+// No request of the API needs anywhere near this long.
+const DefaultStatementTimeout = 30 * time.Second
+
+// StatementTimeout sets PostgreSQL's statement_timeout for the serving
+// pool (0: none, the server's own setting). A statement_timeout given in
+// the URL wins. SQLite has no equivalent: its regexp function is RE2,
+// linear in its input.
+func StatementTimeout(d time.Duration) Option {
+	return func(o *options) { o.statementTimeout = d }
+}
 
 // CountStatements makes the write client count every statement it sends,
 // inside transactions too (DB.Statements). It costs a little formatting
@@ -77,15 +101,22 @@ func writer(drv dialect.Driver, o options, n *atomic.Int64) dialect.Driver {
 // anything else is a SQLite file path (optionally "sqlite://path" or
 // "file:path"), created with its directory when missing.
 func Open(ctx context.Context, rawURL string, opts ...Option) (*DB, error) {
-	var o options
+	o := options{statementTimeout: DefaultStatementTimeout}
 	for _, opt := range opts {
 		opt(&o)
 	}
 	d := &DB{}
 	if strings.HasPrefix(rawURL, "postgres://") || strings.HasPrefix(rawURL, "postgresql://") {
-		w, err := stdsql.Open("pgx", rawURL)
+		serving, err := withStatementTimeout(rawURL, o.statementTimeout)
 		if err != nil {
 			return nil, err
+		}
+		w, err := stdsql.Open("pgx", serving)
+		if err != nil {
+			return nil, err
+		}
+		if serving != rawURL {
+			d.migrateURL = rawURL
 		}
 		w.SetMaxOpenConns(20)
 		w.SetMaxIdleConns(20)
@@ -164,6 +195,30 @@ func withCache(d *DB) *DB {
 	return d
 }
 
+// withStatementTimeout adds statement_timeout to a PostgreSQL URL (pgx
+// sends unknown URL parameters as run-time parameters of each connection)
+// unless the URL sets one already.
+func withStatementTimeout(rawURL string, d time.Duration) (string, error) {
+	if d <= 0 {
+		return rawURL, nil
+	}
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return "", fmt.Errorf("database URL: %w", err)
+	}
+	q := u.Query()
+	if q.Has("statement_timeout") {
+		return rawURL, nil
+	}
+	ms := d.Milliseconds()
+	if ms < 1 {
+		ms = 1
+	}
+	q.Set("statement_timeout", strconv.FormatInt(ms, 10))
+	u.RawQuery = q.Encode()
+	return u.String(), nil
+}
+
 var migrateMu sync.Mutex
 
 // Migrate creates or upgrades the schema; existing data is kept. Cached
@@ -175,13 +230,26 @@ func (d *DB) Migrate(ctx context.Context) error {
 	// must not overlap.
 	migrateMu.Lock()
 	defer migrateMu.Unlock()
-	if err := d.Client.Schema.Create(ctx); err != nil {
+	c := d.Client
+	if d.migrateURL != "" {
+		// Without the serving pool's statement timeout; the steps below
+		// are schema changes and raw SQL, which need none of the
+		// client's hooks.
+		conn, err := stdsql.Open("pgx", d.migrateURL)
+		if err != nil {
+			return err
+		}
+		conn.SetMaxOpenConns(1)
+		c = ent.NewClient(ent.Driver(entsql.OpenDB(dialect.Postgres, conn)))
+		defer c.Close()
+	}
+	if err := c.Schema.Create(ctx); err != nil {
 		return err
 	}
-	if err := resource.FillNaturalKeys(ctx, d.Client, d.Dialect); err != nil {
+	if err := resource.FillNaturalKeys(ctx, c, d.Dialect); err != nil {
 		return err
 	}
-	return ipam.RebuildPrefixScopes(ctx, d.Client)
+	return ipam.RebuildPrefixScopes(ctx, c)
 }
 
 // Store is the read side as the resource layer sees it.

@@ -188,7 +188,7 @@ func (d *Descriptor) decodeM2M(ctx context.Context, tx *Tx, f *Field, raw json.R
 	}
 	rows, err := f.target.GetMany(ctx, tx.Store(), ids)
 	if err != nil {
-		return nil, []string{err.Error()}
+		return nil, []string{"Related object lookup failed."} // decode returns tx.Err()
 	}
 	found := map[int]bool{}
 	for _, r := range rows {

@@ -5,9 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"entgo.io/ent/dialect/sql"
 )
@@ -43,9 +45,15 @@ func (t *Tx) ResolveRef(ctx context.Context, d *Descriptor, raw json.RawMessage)
 		}
 		flat := map[string]any{}
 		flatten("", x, flat)
-		preds, msg := d.attrPreds(t.Dialect, "", x)
+		preds, msg, possible := d.attrPreds(t.Dialect, "", x)
 		if msg != "" {
 			return 0, msg
+		}
+		if !possible {
+			// A value no row can hold (an id of "abc"): nothing matches,
+			// and asking the database would be an error on PostgreSQL
+			// that aborts the whole transaction.
+			return 0, "Related object not found using the provided attributes: " + pyRepr(flat)
 		}
 		if t.Visible != nil {
 			preds = append(preds, t.Visible(d)...)
@@ -75,24 +83,28 @@ func (t *Tx) byID(ctx context.Context, d *Descriptor, id int) (int, string) {
 }
 
 // attrPreds turns an attribute dictionary into predicates on d's table.
-func (d *Descriptor) attrPreds(dia, prefix string, attrs map[string]any) ([]func(*sql.Selector), string) {
-	var preds []func(*sql.Selector)
+// possible is false when a value cannot match any row because it has the
+// wrong type for its column (a string for an id, a list for a name): the
+// caller answers "not found" without a query, on both databases alike.
+func (d *Descriptor) attrPreds(dia, prefix string, attrs map[string]any) (preds []func(*sql.Selector), msg string, possible bool) {
 	keys := make([]string, 0, len(attrs))
 	for k := range attrs {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
+	possible = true
 	for _, k := range keys {
 		v := attrs[k]
 		f := d.byName[k]
 		if f == nil || (f.Column == "" && f.Kind != KindFK) || f.WriteOnly {
-			return nil, fmt.Sprintf("Cannot resolve keyword '%s' into field. Choices are: %s", prefix+k, d.choiceNames())
+			return nil, fmt.Sprintf("Cannot resolve keyword '%s' into field. Choices are: %s", prefix+k, d.choiceNames()), false
 		}
 		if sub, ok := v.(map[string]any); ok && f.Kind == KindFK {
-			inner, msg := f.target.attrPreds(dia, prefix+k+"__", sub)
+			inner, msg, ok := f.target.attrPreds(dia, prefix+k+"__", sub)
 			if msg != "" {
-				return nil, msg
+				return nil, msg, false
 			}
+			possible = possible && ok
 			col := f.Column
 			target := f.target
 			preds = append(preds, func(s *sql.Selector) {
@@ -105,7 +117,8 @@ func (d *Descriptor) attrPreds(dia, prefix string, attrs map[string]any) ([]func
 			continue
 		}
 		col := f.Column
-		val := plainValue(v)
+		val, ok := columnValue(f, v)
+		possible = possible && ok
 		preds = append(preds, func(s *sql.Selector) {
 			if val == nil {
 				s.Where(sql.IsNull(s.C(col)))
@@ -114,7 +127,82 @@ func (d *Descriptor) attrPreds(dia, prefix string, attrs map[string]any) ([]func
 			}
 		})
 	}
-	return preds, ""
+	return preds, "", possible
+}
+
+// columnValue converts a JSON value of an attribute lookup to the Go type
+// of f's column, as Django's get_prep_value would; ok is false when no
+// value of that column can equal it. Only nil, strings, numbers and bools
+// are ever passed to the database.
+func columnValue(f *Field, v any) (any, bool) {
+	if v == nil {
+		return nil, true
+	}
+	switch f.GoType {
+	case "int":
+		switch x := v.(type) {
+		case json.Number:
+			if n, err := strconv.ParseInt(x.String(), 10, 64); err == nil {
+				return n, true
+			}
+			if fl, err := x.Float64(); err == nil && fl == math.Trunc(fl) && math.Abs(fl) < 1<<62 {
+				return int64(fl), true
+			}
+		case string:
+			if n, err := strconv.ParseInt(strings.TrimSpace(x), 10, 64); err == nil {
+				return n, true
+			}
+		}
+	case "string":
+		switch x := v.(type) {
+		case string:
+			return x, true
+		case json.Number:
+			return x.String(), true
+		case bool:
+			return pyValue(x), true
+		}
+	case "float64":
+		var s string
+		switch x := v.(type) {
+		case json.Number:
+			s = x.String()
+		case string:
+			s = strings.TrimSpace(x)
+		}
+		if fl, err := strconv.ParseFloat(s, 64); err == nil && !math.IsInf(fl, 0) && !math.IsNaN(fl) {
+			return fl, true
+		}
+	case "bool":
+		switch x := v.(type) {
+		case bool:
+			return x, true
+		case json.Number:
+			switch x.String() {
+			case "1":
+				return true, true
+			case "0":
+				return false, true
+			}
+		case string:
+			switch x {
+			case "t", "true", "True", "1":
+				return true, true
+			case "f", "false", "False", "0":
+				return false, true
+			}
+		}
+	case "time.Time":
+		if x, ok := v.(string); ok {
+			for _, layout := range []string{time.RFC3339Nano, "2006-01-02T15:04:05.999999999", "2006-01-02 15:04:05.999999999", "2006-01-02"} {
+				if t, err := time.Parse(layout, strings.TrimSpace(x)); err == nil {
+					return t.UTC(), true
+				}
+			}
+		}
+	}
+	// JSON, list and map columns are not compared by value.
+	return nil, false
 }
 
 func (d *Descriptor) choiceNames() string {
@@ -126,18 +214,6 @@ func (d *Descriptor) choiceNames() string {
 	}
 	sort.Strings(names)
 	return strings.Join(names, ", ")
-}
-
-func plainValue(v any) any {
-	switch x := v.(type) {
-	case json.Number:
-		if n, err := strconv.Atoi(x.String()); err == nil {
-			return n
-		}
-		f, _ := x.Float64()
-		return f
-	}
-	return v
 }
 
 func flatten(prefix string, m map[string]any, out map[string]any) {

@@ -3,6 +3,7 @@ package resource
 import (
 	"bytes"
 	"context"
+	stdsql "database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -26,10 +27,44 @@ type Tx struct {
 	// requesting user may view (nil: everything). Lookups by numeric id are
 	// never restricted (SPEC.md §2.4).
 	Visible func(d *Descriptor) []func(*sql.Selector)
+
+	// err is the first read that failed inside the transaction. Lookups
+	// that answer a validation message (a related object not found) must
+	// not hide it: on PostgreSQL every later statement of the transaction
+	// would fail with "current transaction is aborted", and the client
+	// would get a 400 for what is a database fault. decode returns it.
+	err error
 }
 
-// Store reads inside the transaction.
-func (t *Tx) Store() Store { return Store{Dialect: t.Dialect, Q: t.Client} }
+// Store reads inside the transaction; a failed read is remembered (Err).
+func (t *Tx) Store() Store { return Store{Dialect: t.Dialect, Q: txReads{t}} }
+
+// Err is the first statement of the transaction that failed, if any: no
+// more may run in it (on PostgreSQL every one would fail), so a bulk
+// write stops at the item that failed.
+func (t *Tx) Err() error { return t.err }
+
+func (t *Tx) fail(err error) {
+	if t.err == nil {
+		t.err = err
+	}
+}
+
+// txReads is the transaction's Querier: it remembers the first failure
+// and runs nothing after it (the transaction is lost on PostgreSQL
+// anyway, and the first error is the one that explains why).
+type txReads struct{ t *Tx }
+
+func (r txReads) QueryContext(ctx context.Context, query string, args ...any) (*stdsql.Rows, error) {
+	if r.t.err != nil {
+		return nil, r.t.err
+	}
+	rows, err := r.t.Client.QueryContext(ctx, query, args...)
+	if err != nil {
+		r.t.fail(err)
+	}
+	return rows, err
+}
 
 // MaxChangelogMessage is the length limit of changelog_message.
 const MaxChangelogMessage = 200
@@ -146,6 +181,9 @@ func (d *Descriptor) decode(ctx context.Context, tx *Tx, in Input, existing *Row
 		if err := d.decodeCustomFields(ctx, tx, in, existing, ch, verr); err != nil {
 			return nil, err
 		}
+	}
+	if err := tx.Err(); err != nil {
+		return nil, err // a lookup failed: not the client's fault
 	}
 	if !verr.empty() {
 		return nil, verr
@@ -289,6 +327,7 @@ func (d *Descriptor) Create(ctx context.Context, tx *Tx, in Input) (int, error) 
 		return 0, err
 	}
 	if _, err := tx.Client.Mutate(ctx, m); err != nil {
+		tx.fail(err)
 		return 0, translate(d, err)
 	}
 	id, _ := m.(interface{ ID() (int, bool) }).ID()
@@ -319,6 +358,7 @@ func (d *Descriptor) Update(ctx context.Context, tx *Tx, existing *Row, in Input
 		return err
 	}
 	if _, err := tx.Client.Mutate(ctx, m); err != nil {
+		tx.fail(err)
 		return translate(d, err)
 	}
 	if err := d.writeM2M(ctx, tx, existing.ID, ch, false); err != nil {
@@ -432,6 +472,15 @@ func (d *Descriptor) checkUnique(ctx context.Context, tx *Tx, ch *change, existi
 		verr.add(key, msg)
 	}
 	return verr.orNil()
+}
+
+// sentence makes a validator's message read as NetBox's do.
+func sentence(s string) string {
+	s = capitalize(s)
+	if s != "" && !strings.HasSuffix(s, ".") {
+		s += "."
+	}
+	return s
 }
 
 func capitalize(s string) string {
@@ -557,7 +606,13 @@ func translate(d *Descriptor, err error) error {
 	}
 	var ve *gen.ValidationError
 	if errors.As(err, &ve) {
-		return Invalid(ve.Name, ve.Unwrap().Error())
+		// ent wraps its validators' messages in its own ("ent: validator
+		// failed for field ..."): the client gets the validator's only.
+		msg := ve.Unwrap()
+		if inner := errors.Unwrap(msg); inner != nil {
+			msg = inner
+		}
+		return Invalid(ve.Name, sentence(msg.Error()))
 	}
 	if gen.IsConstraintError(err) {
 		msg := err.Error()

@@ -120,7 +120,7 @@ func New(t testing.TB, kind string, opts ...func(*server.Config)) *Env {
 	if err := s.CreateSuperuser(ctx, "admin", "admin", "admin@example.com", Token, false); err != nil {
 		t.Fatal(err)
 	}
-	return &Env{T: t, DB: d, Server: s, Config: cfg, Handler: s.Handler(), DSN: dsn, token: "Token " + Token, live: &liveServer{}}
+	return &Env{T: t, DB: d, Server: s, Config: cfg, Handler: guard(t, s.Handler()), DSN: dsn, token: "Token " + Token, live: &liveServer{}}
 }
 
 type liveServer struct {
