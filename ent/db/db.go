@@ -20,6 +20,7 @@ import (
 	_ "github.com/jackc/pgx/v5/stdlib" // PostgreSQL driver "pgx"
 
 	"github.com/inventory/inventory/ent"
+	"github.com/inventory/inventory/ent/db/notify"
 	"github.com/inventory/inventory/ent/logic/ipam"
 	"github.com/inventory/inventory/ent/resource"
 	// Schema hooks, defaults and validators live in ent/runtime once any
@@ -43,6 +44,8 @@ type DB struct {
 	Dialect    string
 	// Cache keeps reads between requests (see CacheTTL).
 	Cache *resource.Cache
+	// dsn reopens the database (PostgreSQL's invalidation listener).
+	dsn string
 	// Queries counts the reads made through Store, for the query-count
 	// tests that guard against N+1 regressions.
 	Queries atomic.Int64
@@ -93,7 +96,9 @@ func Open(ctx context.Context, rawURL string, opts ...Option) (*DB, error) {
 			w.Close()
 			return nil, fmt.Errorf("connect to PostgreSQL: %w", err)
 		}
-		c := ent.NewClient(ent.Driver(writer(entsql.OpenDB(dialect.Postgres, w), o, &d.Statements)))
+		// Writes notify the other replicas' caches (replicas.go).
+		c := ent.NewClient(ent.Driver(writer(notify.Driver(entsql.OpenDB(dialect.Postgres, w)), o, &d.Statements)))
+		d.dsn = rawURL
 		d.Client, d.ReadClient, d.Read, d.Write, d.Dialect = c, c, w, w, dialect.Postgres
 		return withCache(d), nil
 	}
