@@ -162,7 +162,9 @@ func withCache(d *DB) *DB {
 			if n, ok := v.(int); ok && n == 0 && err == nil {
 				return v, err // a bulk update that matched nothing
 			}
-			d.Cache.Bump()
+			if !uncachedTypes[m.Type()] {
+				d.Cache.Bump()
+			}
 			return v, err
 		})
 	})

@@ -26,3 +26,8 @@ func (d *DB) ListenForWrites(ttl time.Duration, t notify.Timing) *notify.Listene
 	}
 	return notify.Listen(d.dsn, d.Cache, t)
 }
+
+// uncachedTypes are the models no cached read depends on (the webhook
+// machinery's own rows, written on every poll): their writes bump no
+// cache, here or (notify's table list) on other replicas.
+var uncachedTypes = map[string]bool{"Delivery": true, "OutboxEvent": true, "IdempotencyKey": true}
