@@ -177,11 +177,11 @@ func (l *Listener) session(ctx context.Context, up func()) error {
 		cancel()
 		switch {
 		case err == nil:
-			l.cache.Bump()
 			l.mu.Lock()
 			l.received++
 			l.last = n.Payload
 			l.mu.Unlock()
+			l.cache.Bump()
 			continue
 		case ctx.Err() != nil:
 			return ctx.Err()
