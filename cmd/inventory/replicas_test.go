@@ -246,6 +246,34 @@ func refusedAtOnce(t *testing.T, what, base, token, path string) {
 	}
 }
 
+// poll waits up to 10 s for cond.
+func poll(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// barrier returns once b has received every notification of the writes
+// committed so far: it caches a count on b, changes it through a, and
+// waits for b to answer the new count (notifications arrive in commit
+// order).
+func barrier(t *testing.T, a, b *replica) {
+	t.Helper()
+	admin := "Token " + adminToken
+	count := func() float64 {
+		return must(t, 200, b.url, admin, "GET", "/api/extras/tags/?limit=1", nil)["count"].(float64)
+	}
+	before := count()
+	n := fmt.Sprintf("barrier-%d", time.Now().UnixNano())
+	must(t, 201, a.url, admin, "POST", "/api/extras/tags/", map[string]any{"name": n, "slug": n})
+	poll(t, "the barrier's notification", func() bool { return count() == before+1 })
+}
+
 // Two `serve` processes on one PostgreSQL database: what one revokes the
 // other refuses at its next request, concurrent bulk writes stay
 // all-or-none, and webhook events produced on both are all delivered,
@@ -311,14 +339,23 @@ func TestReplicas(t *testing.T) {
 				"name": "view " + ct, "object_types": []string{ct}, "actions": []string{"view"}, "users": []int{uid}}))
 		}
 		sites, tenants := grant("dcim.site"), grant("tenancy.tenant")
-		// Warm B's cache (the first use of a token writes last_used,
-		// which itself notifies; the second request is served cached).
-		for i := 0; i < 2; i++ {
+		warm := func() {
 			for _, u := range []string{u1, u2} {
 				must(t, 200, b.url, u, "GET", "/api/dcim/sites/", nil)
 				must(t, 200, b.url, u, "GET", "/api/tenancy/tenants/", nil)
 			}
 		}
+		// The first use of a token writes its last_used in the background,
+		// a write that notifies: wait for both, then for B to have heard
+		// of them, before warming B's cache for the control below.
+		warm()
+		poll(t, "last_used of the new tokens", func() bool {
+			var n int
+			raw.QueryRow(`SELECT count(*) FROM users_token WHERE id IN ($1, $2) AND last_used IS NOT NULL`, t1, t2).Scan(&n)
+			return n == 2
+		})
+		barrier(t, a, b)
+		warm()
 		// Control: changes made behind the service's back (no
 		// notification) stay unseen on B for the TTL, so what follows is
 		// the notification's doing.
