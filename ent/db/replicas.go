@@ -14,13 +14,11 @@ import (
 
 // ListenForWrites makes d's cache drop its entries whenever another
 // process (or this one) commits a write to the database, and keeps the
-// cache off while it cannot listen; ttl replaces the cache's TTL (0 keeps
-// it). On SQLite, which has one process, there is nothing to listen to:
+// cache off while it cannot listen; ttl replaces the cache's TTL (0:
+// nothing is cached). On SQLite, which has one process, there is nothing to listen to:
 // it returns nil (whose Close does nothing). Close the listener before d.
 func (d *DB) ListenForWrites(ttl time.Duration, t notify.Timing) *notify.Listener {
-	if ttl > 0 {
-		d.Cache.SetTTL(ttl)
-	}
+	d.Cache.SetTTL(ttl)
 	if d.dsn == "" {
 		return nil
 	}

@@ -62,6 +62,10 @@ type Listener struct {
 // ApplicationName names the listener's connection in pg_stat_activity.
 const ApplicationName = "inventory cache listener"
 
+// pingTimeout bounds the heartbeat's ping: a server that does not answer
+// within it is taken for gone.
+const pingTimeout = 5 * time.Second
+
 // firstConnect bounds the synchronous first attempt of Listen.
 const firstConnect = 10 * time.Second
 
@@ -188,7 +192,7 @@ func (l *Listener) session(ctx context.Context, up func()) error {
 		case !errors.Is(err, context.DeadlineExceeded):
 			return err
 		}
-		pctx, cancel := context.WithTimeout(ctx, l.timing.Heartbeat)
+		pctx, cancel := context.WithTimeout(ctx, pingTimeout)
 		err = conn.Ping(pctx)
 		cancel()
 		if err != nil {

@@ -106,7 +106,7 @@ func TestInvalidationAcrossReplicas(t *testing.T) {
 		_, ok := b.Cache.Get("k")
 		return ok
 	}
-	fill := func() {
+	fill := func(t *testing.T) {
 		t.Helper()
 		b.Cache.Put("k", b.Cache.Gen(), 1)
 		if !cached() {
@@ -131,7 +131,7 @@ func TestInvalidationAcrossReplicas(t *testing.T) {
 
 	t.Run("commit", func(t *testing.T) {
 		before := marker("m1") // (a notification: it empties the cache)
-		fill()
+		fill(t)
 		if err := a.InTx(ctx, func(tx *ent.Tx) error {
 			return tx.Tenant.Create().SetName("t1").SetSlug("t1").Exec(ctx)
 		}); err != nil {
@@ -169,14 +169,14 @@ func TestInvalidationAcrossReplicas(t *testing.T) {
 		}
 	})
 	t.Run("outside a transaction", func(t *testing.T) {
-		fill()
+		fill(t)
 		if err := a.Client.Tenant.Update().SetDescription("d").Exec(ctx); err != nil {
 			t.Fatal(err)
 		}
 		poll(t, "the entry to drop", func() bool { return !cached() })
 	})
 	t.Run("channel lost", func(t *testing.T) {
-		fill()
+		fill(t)
 		res, err := a.Client.ExecContext(ctx, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1", notify.ApplicationName)
 		if err != nil {
 			t.Fatal(err)
@@ -192,7 +192,7 @@ func TestInvalidationAcrossReplicas(t *testing.T) {
 			t.Fatal("cache served an entry while the channel was down")
 		}
 		poll(t, "the listener to reconnect", l.Live)
-		fill()
+		fill(t)
 		if err := a.InTx(ctx, func(tx *ent.Tx) error {
 			return tx.Tenant.Create().SetName("t3").SetSlug("t3").Exec(ctx)
 		}); err != nil {
