@@ -47,10 +47,11 @@ func New(cfg Config, database *db.DB) *Server {
 	s := &Server{cfg: cfg, db: database, engine: e, now: func() time.Time { return time.Now().UTC() }, specials: mustRegistry()}
 	hooks, err := webhooks.New(database, cfg.Webhooks)
 	if err != nil {
-		// The allow-list is validated when the configuration is read;
-		// should it still be invalid, allow nothing internal.
+		// The settings are checked when the configuration is read;
+		// should they still be invalid, allow nothing internal and use
+		// the default lease.
 		slog.Error("webhook settings", "error", err)
-		cfg.Webhooks.AllowedTargets = nil
+		cfg.Webhooks.AllowedTargets, cfg.Webhooks.Lease = nil, 0
 		hooks, _ = webhooks.New(database, cfg.Webhooks)
 	}
 	s.hooks = hooks

@@ -1,6 +1,7 @@
 package webhooks
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/inventory/inventory/ent/logic/jinja"
@@ -26,6 +27,11 @@ type Config struct {
 	BackoffMax  time.Duration
 	// Timeout bounds one HTTP request (connect to last body byte).
 	Timeout time.Duration
+	// Lease is how long a worker's claim on a delivery holds: when the
+	// worker dies (kill -9, a replica lost) another worker takes the
+	// delivery over after this long and sends it again with the same
+	// delivery id. It must exceed Timeout; 0 means 2·Timeout + 30 s.
+	Lease time.Duration
 	// PollInterval is how often the jobs look for new events and due
 	// deliveries.
 	PollInterval time.Duration
@@ -59,6 +65,16 @@ func Defaults() Config {
 		Templates:         jinja.DefaultLimits,
 		UserAgent:         "inventory-webhooks",
 	}
+}
+
+// Check reports settings that cannot work together (defaults filled in).
+func (c Config) Check() error {
+	c.fill()
+	if c.Lease > 0 && c.Lease <= c.Timeout {
+		return fmt.Errorf("webhook lease %v must exceed the webhook timeout %v", c.Lease, c.Timeout)
+	}
+	_, err := NewGuard(c.AllowedTargets)
+	return err
 }
 
 func (c *Config) fill() {

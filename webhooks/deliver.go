@@ -68,6 +68,9 @@ type Engine struct {
 // New builds an engine. The allow-list is parsed here.
 func New(d *db.DB, cfg Config) (*Engine, error) {
 	cfg.fill()
+	if err := cfg.Check(); err != nil {
+		return nil, err
+	}
 	g, err := NewGuard(cfg.AllowedTargets)
 	if err != nil {
 		return nil, err
@@ -89,7 +92,12 @@ func (e *Engine) Config() Config { return e.cfg }
 func (e *Engine) now() time.Time { return e.Now().UTC().Truncate(time.Microsecond) }
 
 // lease is how long a claim holds: longer than any send can take.
-func (e *Engine) lease() time.Duration { return 2*e.cfg.Timeout + 30*time.Second }
+func (e *Engine) lease() time.Duration {
+	if e.cfg.Lease > 0 {
+		return e.cfg.Lease
+	}
+	return 2*e.cfg.Timeout + 30*time.Second
+}
 
 // Backoff is the delay after the n-th failed attempt (n >= 1): base·2^(n-1)
 // capped at max, with "equal jitter" (half fixed, half random) so that

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/inventory/inventory/ent/db"
+	"github.com/inventory/inventory/ent/db/notify"
 	"github.com/inventory/inventory/server"
 	"github.com/inventory/inventory/webhooks"
 )
@@ -132,6 +133,7 @@ func serve(args []string) error {
 	listen := fs.String("listen", envOr("INVENTORY_LISTEN", "127.0.0.1:8000"), "address to listen on (env INVENTORY_LISTEN)")
 	noMigrate := fs.Bool("no-migrate", false, "do not migrate the database at start")
 	noWorker := fs.Bool("no-worker", envBool("INVENTORY_NO_WORKER", false), "do not run the webhook jobs in this process (env INVENTORY_NO_WORKER)")
+	cacheTTL := fs.Duration("cache-ttl", envDuration("INVENTORY_CACHE_TTL", db.CacheTTL), "longest life of a cached read (tokens, permissions, counts; 0: nothing is cached); on PostgreSQL replicas invalidate each other at once and this only bounds writes made outside the service (env INVENTORY_CACHE_TTL)")
 	if err := o.parse(fs, args); err != nil {
 		return err
 	}
@@ -143,6 +145,8 @@ func serve(args []string) error {
 		return err
 	}
 	defer d.Close()
+	// Other replicas' writes drop our cached reads (PostgreSQL).
+	defer d.ListenForWrites(*cacheTTL, notify.Timing{}).Close()
 	api := server.New(cfg, d)
 	if !*noWorker {
 		stopJobs, err := api.Webhooks().Start(ctx)

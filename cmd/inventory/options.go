@@ -20,7 +20,6 @@ import (
 	"github.com/inventory/inventory/filters"
 	"github.com/inventory/inventory/server"
 	"github.com/inventory/inventory/server/auth"
-	"github.com/inventory/inventory/webhooks"
 )
 
 // options are the settings shared by the commands. Every flag has an
@@ -95,6 +94,7 @@ func newOptions(name string) (*options, *flag.FlagSet) {
 	fs.DurationVar(&w.BackoffBase, "webhook-backoff", envDuration("INVENTORY_WEBHOOK_BACKOFF", w.BackoffBase), "delay after the first failure; doubles per attempt, with jitter (env INVENTORY_WEBHOOK_BACKOFF)")
 	fs.DurationVar(&w.BackoffMax, "webhook-backoff-max", envDuration("INVENTORY_WEBHOOK_BACKOFF_MAX", w.BackoffMax), "longest delay between attempts (env INVENTORY_WEBHOOK_BACKOFF_MAX)")
 	fs.DurationVar(&w.Timeout, "webhook-timeout", envDuration("INVENTORY_WEBHOOK_TIMEOUT", w.Timeout), "timeout of one webhook request (env INVENTORY_WEBHOOK_TIMEOUT)")
+	fs.DurationVar(&w.Lease, "webhook-lease", envDuration("INVENTORY_WEBHOOK_LEASE", w.Lease), "how long a worker's claim on a delivery holds; a dead worker's deliveries are taken over after it (default 2×timeout+30s; env INVENTORY_WEBHOOK_LEASE)")
 	fs.DurationVar(&w.PollInterval, "webhook-poll-interval", envDuration("INVENTORY_WEBHOOK_POLL_INTERVAL", w.PollInterval), "how often workers look for events and due deliveries (env INVENTORY_WEBHOOK_POLL_INTERVAL)")
 	fs.DurationVar(&w.Retention, "webhook-retention", envDuration("INVENTORY_WEBHOOK_RETENTION", w.Retention), "delete finished deliveries and dispatched events older than this; 0 keeps them (env INVENTORY_WEBHOOK_RETENTION)")
 	return o, fs
@@ -182,7 +182,7 @@ func (o *options) parse(fs *flag.FlagSet, args []string) error {
 	o.cfg.ExemptViewPermissions = splitList(o.exempt)
 	o.cfg.HTTPClientIPHeaders = splitList(o.ipHeaders)
 	o.cfg.Webhooks.AllowedTargets = splitList(o.allow)
-	if _, err := webhooks.NewGuard(o.cfg.Webhooks.AllowedTargets); err != nil {
+	if err := o.cfg.Webhooks.Check(); err != nil {
 		return err
 	}
 	o.cfg.Version = version

@@ -21,6 +21,7 @@ import (
 	_ "github.com/jackc/pgx/v5/stdlib" // PostgreSQL driver "pgx"
 
 	"github.com/inventory/inventory/ent"
+	"github.com/inventory/inventory/ent/db/notify"
 	"github.com/inventory/inventory/ent/logic/ipam"
 	"github.com/inventory/inventory/ent/resource"
 	// Schema hooks, defaults and validators live in ent/runtime once any
@@ -44,6 +45,8 @@ type DB struct {
 	Dialect    string
 	// Cache keeps reads between requests (see CacheTTL).
 	Cache *resource.Cache
+	// dsn reopens the database (PostgreSQL's invalidation listener).
+	dsn string
 	// Queries counts the reads made through Store, for the query-count
 	// tests that guard against N+1 regressions.
 	Queries atomic.Int64
@@ -124,7 +127,9 @@ func Open(ctx context.Context, rawURL string, opts ...Option) (*DB, error) {
 			w.Close()
 			return nil, fmt.Errorf("connect to PostgreSQL: %w", err)
 		}
-		c := ent.NewClient(ent.Driver(writer(entsql.OpenDB(dialect.Postgres, w), o, &d.Statements)))
+		// Writes notify the other replicas' caches (replicas.go).
+		c := ent.NewClient(ent.Driver(writer(notify.Driver(entsql.OpenDB(dialect.Postgres, w)), o, &d.Statements)))
+		d.dsn = rawURL
 		d.Client, d.ReadClient, d.Read, d.Write, d.Dialect = c, c, w, w, dialect.Postgres
 		return withCache(d), nil
 	}
@@ -188,7 +193,9 @@ func withCache(d *DB) *DB {
 			if n, ok := v.(int); ok && n == 0 && err == nil {
 				return v, err // a bulk update that matched nothing
 			}
-			d.Cache.Bump()
+			if !uncachedTypes[m.Type()] {
+				d.Cache.Bump()
+			}
 			return v, err
 		})
 	})

@@ -9,11 +9,17 @@ import (
 // Cache keeps read results (custom field definitions, list counts, token
 // lookups) until the next write made through this process (Bump) or for at
 // most its TTL, which bounds how long a write by another replica sharing
-// the database can go unseen. Reads inside a write transaction never use
-// it.
+// the database can go unseen when nothing tells this process about it.
+// On PostgreSQL the replicas tell each other (ent/db/notify): every
+// committed write bumps every replica's cache, and while that channel is
+// down the cache is switched off (Pause) rather than trusted. Reads inside
+// a write transaction never use it.
 type Cache struct {
 	gen atomic.Uint64
-	ttl time.Duration
+	ttl atomic.Int64 // time.Duration
+	// off: the invalidation channel is down (Pause), so nothing cached
+	// could be trusted to be dropped in time: every Get misses.
+	off atomic.Bool
 	mu  sync.RWMutex
 	m   map[string]cacheEntry
 }
@@ -29,7 +35,16 @@ const maxCacheEntries = 50000
 
 // NewCache returns a cache whose entries live at most ttl.
 func NewCache(ttl time.Duration) *Cache {
-	return &Cache{ttl: ttl, m: map[string]cacheEntry{}}
+	c := &Cache{m: map[string]cacheEntry{}}
+	c.ttl.Store(int64(ttl))
+	return c
+}
+
+// SetTTL changes how long entries live (the operator's --cache-ttl).
+func (c *Cache) SetTTL(ttl time.Duration) {
+	if c != nil {
+		c.ttl.Store(int64(ttl))
+	}
 }
 
 // Bump invalidates every entry: something was written.
@@ -39,15 +54,34 @@ func (c *Cache) Bump() {
 	}
 }
 
+// Pause switches the cache off: the channel that would report other
+// replicas' writes is down, so every Get misses until Resume.
+func (c *Cache) Pause() {
+	if c != nil {
+		c.off.Store(true)
+		c.gen.Add(1)
+	}
+}
+
+// Resume switches the cache back on once the channel is up again. It
+// bumps first: writes made while it was down were not reported, and a
+// value computed before the bump cannot be stored after it.
+func (c *Cache) Resume() {
+	if c != nil {
+		c.gen.Add(1)
+		c.off.Store(false)
+	}
+}
+
 // Get returns the value cached under key, if still valid.
 func (c *Cache) Get(key string) (any, bool) {
-	if c == nil {
+	if c == nil || c.off.Load() {
 		return nil, false
 	}
 	c.mu.RLock()
 	e, ok := c.m[key]
 	c.mu.RUnlock()
-	if !ok || e.gen != c.gen.Load() || time.Since(e.at) > c.ttl {
+	if !ok || e.gen != c.gen.Load() || time.Since(e.at) > time.Duration(c.ttl.Load()) {
 		return nil, false
 	}
 	return e.v, true
@@ -56,7 +90,7 @@ func (c *Cache) Get(key string) (any, bool) {
 // Put caches v under key. gen is the generation read before v was
 // computed, so that a write racing with the computation invalidates it.
 func (c *Cache) Put(key string, gen uint64, v any) {
-	if c == nil || gen != c.gen.Load() {
+	if c == nil || c.off.Load() || gen != c.gen.Load() {
 		return
 	}
 	c.mu.Lock()

@@ -119,8 +119,9 @@
 //
 // Cache (cache.go) keeps list counts ("count:"), nested related rows
 // ("nested:") and custom field definitions ("cf:"), and the server keeps
-// token lookups in it, until the next write or for at most its TTL (the
-// bound on how long another replica's write can go unseen). Every
+// token lookups in it, until the next write or for at most its TTL. On
+// PostgreSQL other replicas' writes bump it too (ent/db/notify), and it is
+// off while that channel is down. Every
 // mutation through the client and every commit bump its generation, and a
 // value computed while a write happened is not stored. Stores used inside
 // a write transaction (Tx.Store) have no cache: writes always read fresh.

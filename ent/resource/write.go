@@ -443,6 +443,9 @@ func (d *Descriptor) checkUnique(ctx context.Context, tx *Tx, ch *change, existi
 		if skip || !touched {
 			continue
 		}
+		if err := lockUnique(ctx, tx, s); err != nil {
+			return err
+		}
 		if existing != nil {
 			s.Where(sql.NEQ(s.C("id"), existing.ID))
 		}

@@ -1,0 +1,4 @@
+package notify
+
+// Written is written, for the table test.
+var Written = written
