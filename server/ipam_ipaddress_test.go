@@ -433,10 +433,9 @@ func TestIPAddressOnDelete(t *testing.T) {
 			before: primary,
 			del:    []string{"ip"},
 			gone:   []string{"ip"},
-			// NetBox also records an update of the service losing the
-			// address; our snapshots do not hold many-to-many fields, so
-			// its snapshot does not change and no record is written.
-			changed: []odRef{{"ip", "delete"}, {"dev", "update"}, {"out", "update"}},
+			// The service losing the address gets an update record, as
+			// NetBox's pre_delete handler gives it.
+			changed: []odRef{{"ip", "delete"}, {"dev", "update"}, {"out", "update"}, {"svc", "update"}},
 			cleared: map[string]string{"dev": "primary_ip4", "out": "nat_inside"},
 			check: func(t *testing.T, e *servertest.Env, ids map[string]int) {
 				s := e.Must(http.StatusOK, "GET", fmt.Sprintf("/api/ipam/services/%d/", ids["svc"]), nil).Object()

@@ -268,6 +268,11 @@ func (cs *changeset) captureDependants(ctx context.Context, st resource.Store, d
 		}
 		var fresh []int
 		for _, id := range dep.IDs {
+			// A row going in the same delete is recorded as deleted only
+			// (NetBox #22270: no update record beside its delete).
+			if !dep.Cascade && api.Deleting(ctx, dep.D.ContentType(), id) {
+				continue
+			}
 			if !seen[dep.D][id] {
 				seen[dep.D][id] = true
 				fresh = append(fresh, id)
