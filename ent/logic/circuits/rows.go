@@ -98,7 +98,8 @@ func plain(v any) any {
 	return v
 }
 
-// loadRows reads columns of the rows ids of table, keyed by id.
+// loadRows reads columns of the rows ids of table, keyed by id (text as
+// string).
 func loadRows(ctx context.Context, m rawsql.Mutation, table string, columns []string, ids []int) (map[int]map[string]any, error) {
 	out := map[int]map[string]any{}
 	quoted := make([]string, len(columns))
@@ -107,29 +108,16 @@ func loadRows(ctx context.Context, m rawsql.Mutation, table string, columns []st
 	}
 	err := rawsql.Chunks(ids, func(ids []int) error {
 		a := &rawsql.Args{PG: rawsql.Postgres(m)}
-		q := `SELECT id, ` + strings.Join(quoted, ", ") + ` FROM "` + table + `" WHERE id IN (` + rawsql.In(a, ids) + `)`
-		rows, err := m.QueryContext(ctx, q, a.List...)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var id int
-			vals := make([]any, len(columns))
-			dest := []any{&id}
-			for i := range vals {
-				dest = append(dest, &vals[i])
-			}
-			if err := rows.Scan(dest...); err != nil {
-				return err
-			}
-			row := map[string]any{}
-			for i, c := range columns {
-				row[c] = plain(vals[i])
+		rows, err := rawsql.Rows(ctx, m, `SELECT id, `+strings.Join(quoted, ", ")+` FROM "`+table+`" WHERE id IN (`+rawsql.In(a, ids)+`)`, a)
+		for _, r := range rows {
+			id, _ := rawsql.IntOf(r["id"])
+			row := make(map[string]any, len(columns))
+			for _, c := range columns {
+				row[c] = plain(r[c])
 			}
 			out[id] = row
 		}
-		return rows.Err()
+		return err
 	})
 	return out, err
 }
