@@ -12,6 +12,7 @@ import (
 	"entgo.io/ent/schema/field"
 	"github.com/inventory/inventory/ent/asn"
 	"github.com/inventory/inventory/ent/predicate"
+	"github.com/inventory/inventory/ent/provider"
 	"github.com/inventory/inventory/ent/rir"
 	"github.com/inventory/inventory/ent/role"
 	"github.com/inventory/inventory/ent/site"
@@ -74,6 +75,27 @@ func (_u *ASNUpdate) RemoveSites(v ...*Site) *ASNUpdate {
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveSiteIDs(ids...)
+}
+
+// ClearProviders clears all "providers" edges to the Provider entity.
+func (_u *ASNUpdate) ClearProviders() *ASNUpdate {
+	_u.mutation.ClearProviders()
+	return _u
+}
+
+// RemoveProviderIDs removes the "providers" edge to Provider entities by IDs.
+func (_u *ASNUpdate) RemoveProviderIDs(ids ...int) *ASNUpdate {
+	_u.mutation.RemoveProviderIDs(ids...)
+	return _u
+}
+
+// RemoveProviders removes "providers" edges to Provider entities.
+func (_u *ASNUpdate) RemoveProviders(v ...*Provider) *ASNUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveProviderIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -298,6 +320,51 @@ func (_u *ASNUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.ProvidersCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   asn.ProvidersTable,
+			Columns: asn.ProvidersPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(provider.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedProvidersIDs(); len(nodes) > 0 && !_u.mutation.ProvidersCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   asn.ProvidersTable,
+			Columns: asn.ProvidersPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(provider.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ProvidersIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   asn.ProvidersTable,
+			Columns: asn.ProvidersPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(provider.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{asn.Label}
@@ -361,6 +428,27 @@ func (_u *ASNUpdateOne) RemoveSites(v ...*Site) *ASNUpdateOne {
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveSiteIDs(ids...)
+}
+
+// ClearProviders clears all "providers" edges to the Provider entity.
+func (_u *ASNUpdateOne) ClearProviders() *ASNUpdateOne {
+	_u.mutation.ClearProviders()
+	return _u
+}
+
+// RemoveProviderIDs removes the "providers" edge to Provider entities by IDs.
+func (_u *ASNUpdateOne) RemoveProviderIDs(ids ...int) *ASNUpdateOne {
+	_u.mutation.RemoveProviderIDs(ids...)
+	return _u
+}
+
+// RemoveProviders removes "providers" edges to Provider entities.
+func (_u *ASNUpdateOne) RemoveProviders(v ...*Provider) *ASNUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveProviderIDs(ids...)
 }
 
 // Where appends a list predicates to the ASNUpdate builder.
@@ -608,6 +696,51 @@ func (_u *ASNUpdateOne) sqlSave(ctx context.Context) (_node *ASN, err error) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(site.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.ProvidersCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   asn.ProvidersTable,
+			Columns: asn.ProvidersPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(provider.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedProvidersIDs(); len(nodes) > 0 && !_u.mutation.ProvidersCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   asn.ProvidersTable,
+			Columns: asn.ProvidersPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(provider.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ProvidersIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   asn.ProvidersTable,
+			Columns: asn.ProvidersPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(provider.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

@@ -18,6 +18,11 @@ import (
 	"github.com/inventory/inventory/ent/aggregate"
 	"github.com/inventory/inventory/ent/asn"
 	"github.com/inventory/inventory/ent/asnrange"
+	"github.com/inventory/inventory/ent/circuit"
+	"github.com/inventory/inventory/ent/circuitgroup"
+	"github.com/inventory/inventory/ent/circuitgroupassignment"
+	"github.com/inventory/inventory/ent/circuittermination"
+	"github.com/inventory/inventory/ent/circuittype"
 	"github.com/inventory/inventory/ent/consoleport"
 	"github.com/inventory/inventory/ent/consoleporttemplate"
 	"github.com/inventory/inventory/ent/consoleserverport"
@@ -63,6 +68,9 @@ import (
 	"github.com/inventory/inventory/ent/powerport"
 	"github.com/inventory/inventory/ent/powerporttemplate"
 	"github.com/inventory/inventory/ent/prefix"
+	"github.com/inventory/inventory/ent/provider"
+	"github.com/inventory/inventory/ent/provideraccount"
+	"github.com/inventory/inventory/ent/providernetwork"
 	"github.com/inventory/inventory/ent/rack"
 	"github.com/inventory/inventory/ent/rackgroup"
 	"github.com/inventory/inventory/ent/rackreservation"
@@ -85,6 +93,9 @@ import (
 	"github.com/inventory/inventory/ent/token"
 	"github.com/inventory/inventory/ent/user"
 	"github.com/inventory/inventory/ent/virtualchassis"
+	"github.com/inventory/inventory/ent/virtualcircuit"
+	"github.com/inventory/inventory/ent/virtualcircuittermination"
+	"github.com/inventory/inventory/ent/virtualcircuittype"
 	"github.com/inventory/inventory/ent/virtualdevicecontext"
 	"github.com/inventory/inventory/ent/vlan"
 	"github.com/inventory/inventory/ent/vlangroup"
@@ -107,6 +118,16 @@ type Client struct {
 	ASNRange *ASNRangeClient
 	// Aggregate is the client for interacting with the Aggregate builders.
 	Aggregate *AggregateClient
+	// Circuit is the client for interacting with the Circuit builders.
+	Circuit *CircuitClient
+	// CircuitGroup is the client for interacting with the CircuitGroup builders.
+	CircuitGroup *CircuitGroupClient
+	// CircuitGroupAssignment is the client for interacting with the CircuitGroupAssignment builders.
+	CircuitGroupAssignment *CircuitGroupAssignmentClient
+	// CircuitTermination is the client for interacting with the CircuitTermination builders.
+	CircuitTermination *CircuitTerminationClient
+	// CircuitType is the client for interacting with the CircuitType builders.
+	CircuitType *CircuitTypeClient
 	// ConsolePort is the client for interacting with the ConsolePort builders.
 	ConsolePort *ConsolePortClient
 	// ConsolePortTemplate is the client for interacting with the ConsolePortTemplate builders.
@@ -197,6 +218,12 @@ type Client struct {
 	PowerPortTemplate *PowerPortTemplateClient
 	// Prefix is the client for interacting with the Prefix builders.
 	Prefix *PrefixClient
+	// Provider is the client for interacting with the Provider builders.
+	Provider *ProviderClient
+	// ProviderAccount is the client for interacting with the ProviderAccount builders.
+	ProviderAccount *ProviderAccountClient
+	// ProviderNetwork is the client for interacting with the ProviderNetwork builders.
+	ProviderNetwork *ProviderNetworkClient
 	// RIR is the client for interacting with the RIR builders.
 	RIR *RIRClient
 	// Rack is the client for interacting with the Rack builders.
@@ -251,6 +278,12 @@ type Client struct {
 	VRF *VRFClient
 	// VirtualChassis is the client for interacting with the VirtualChassis builders.
 	VirtualChassis *VirtualChassisClient
+	// VirtualCircuit is the client for interacting with the VirtualCircuit builders.
+	VirtualCircuit *VirtualCircuitClient
+	// VirtualCircuitTermination is the client for interacting with the VirtualCircuitTermination builders.
+	VirtualCircuitTermination *VirtualCircuitTerminationClient
+	// VirtualCircuitType is the client for interacting with the VirtualCircuitType builders.
+	VirtualCircuitType *VirtualCircuitTypeClient
 	// VirtualDeviceContext is the client for interacting with the VirtualDeviceContext builders.
 	VirtualDeviceContext *VirtualDeviceContextClient
 	// Webhook is the client for interacting with the Webhook builders.
@@ -269,6 +302,11 @@ func (c *Client) init() {
 	c.ASN = NewASNClient(c.config)
 	c.ASNRange = NewASNRangeClient(c.config)
 	c.Aggregate = NewAggregateClient(c.config)
+	c.Circuit = NewCircuitClient(c.config)
+	c.CircuitGroup = NewCircuitGroupClient(c.config)
+	c.CircuitGroupAssignment = NewCircuitGroupAssignmentClient(c.config)
+	c.CircuitTermination = NewCircuitTerminationClient(c.config)
+	c.CircuitType = NewCircuitTypeClient(c.config)
 	c.ConsolePort = NewConsolePortClient(c.config)
 	c.ConsolePortTemplate = NewConsolePortTemplateClient(c.config)
 	c.ConsoleServerPort = NewConsoleServerPortClient(c.config)
@@ -314,6 +352,9 @@ func (c *Client) init() {
 	c.PowerPort = NewPowerPortClient(c.config)
 	c.PowerPortTemplate = NewPowerPortTemplateClient(c.config)
 	c.Prefix = NewPrefixClient(c.config)
+	c.Provider = NewProviderClient(c.config)
+	c.ProviderAccount = NewProviderAccountClient(c.config)
+	c.ProviderNetwork = NewProviderNetworkClient(c.config)
 	c.RIR = NewRIRClient(c.config)
 	c.Rack = NewRackClient(c.config)
 	c.RackGroup = NewRackGroupClient(c.config)
@@ -341,6 +382,9 @@ func (c *Client) init() {
 	c.VLANTranslationRule = NewVLANTranslationRuleClient(c.config)
 	c.VRF = NewVRFClient(c.config)
 	c.VirtualChassis = NewVirtualChassisClient(c.config)
+	c.VirtualCircuit = NewVirtualCircuitClient(c.config)
+	c.VirtualCircuitTermination = NewVirtualCircuitTerminationClient(c.config)
+	c.VirtualCircuitType = NewVirtualCircuitTypeClient(c.config)
 	c.VirtualDeviceContext = NewVirtualDeviceContextClient(c.config)
 	c.Webhook = NewWebhookClient(c.config)
 }
@@ -438,6 +482,11 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		ASN:                       NewASNClient(cfg),
 		ASNRange:                  NewASNRangeClient(cfg),
 		Aggregate:                 NewAggregateClient(cfg),
+		Circuit:                   NewCircuitClient(cfg),
+		CircuitGroup:              NewCircuitGroupClient(cfg),
+		CircuitGroupAssignment:    NewCircuitGroupAssignmentClient(cfg),
+		CircuitTermination:        NewCircuitTerminationClient(cfg),
+		CircuitType:               NewCircuitTypeClient(cfg),
 		ConsolePort:               NewConsolePortClient(cfg),
 		ConsolePortTemplate:       NewConsolePortTemplateClient(cfg),
 		ConsoleServerPort:         NewConsoleServerPortClient(cfg),
@@ -483,6 +532,9 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		PowerPort:                 NewPowerPortClient(cfg),
 		PowerPortTemplate:         NewPowerPortTemplateClient(cfg),
 		Prefix:                    NewPrefixClient(cfg),
+		Provider:                  NewProviderClient(cfg),
+		ProviderAccount:           NewProviderAccountClient(cfg),
+		ProviderNetwork:           NewProviderNetworkClient(cfg),
 		RIR:                       NewRIRClient(cfg),
 		Rack:                      NewRackClient(cfg),
 		RackGroup:                 NewRackGroupClient(cfg),
@@ -510,6 +562,9 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		VLANTranslationRule:       NewVLANTranslationRuleClient(cfg),
 		VRF:                       NewVRFClient(cfg),
 		VirtualChassis:            NewVirtualChassisClient(cfg),
+		VirtualCircuit:            NewVirtualCircuitClient(cfg),
+		VirtualCircuitTermination: NewVirtualCircuitTerminationClient(cfg),
+		VirtualCircuitType:        NewVirtualCircuitTypeClient(cfg),
 		VirtualDeviceContext:      NewVirtualDeviceContextClient(cfg),
 		Webhook:                   NewWebhookClient(cfg),
 	}, nil
@@ -534,6 +589,11 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		ASN:                       NewASNClient(cfg),
 		ASNRange:                  NewASNRangeClient(cfg),
 		Aggregate:                 NewAggregateClient(cfg),
+		Circuit:                   NewCircuitClient(cfg),
+		CircuitGroup:              NewCircuitGroupClient(cfg),
+		CircuitGroupAssignment:    NewCircuitGroupAssignmentClient(cfg),
+		CircuitTermination:        NewCircuitTerminationClient(cfg),
+		CircuitType:               NewCircuitTypeClient(cfg),
 		ConsolePort:               NewConsolePortClient(cfg),
 		ConsolePortTemplate:       NewConsolePortTemplateClient(cfg),
 		ConsoleServerPort:         NewConsoleServerPortClient(cfg),
@@ -579,6 +639,9 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		PowerPort:                 NewPowerPortClient(cfg),
 		PowerPortTemplate:         NewPowerPortTemplateClient(cfg),
 		Prefix:                    NewPrefixClient(cfg),
+		Provider:                  NewProviderClient(cfg),
+		ProviderAccount:           NewProviderAccountClient(cfg),
+		ProviderNetwork:           NewProviderNetworkClient(cfg),
 		RIR:                       NewRIRClient(cfg),
 		Rack:                      NewRackClient(cfg),
 		RackGroup:                 NewRackGroupClient(cfg),
@@ -606,6 +669,9 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		VLANTranslationRule:       NewVLANTranslationRuleClient(cfg),
 		VRF:                       NewVRFClient(cfg),
 		VirtualChassis:            NewVirtualChassisClient(cfg),
+		VirtualCircuit:            NewVirtualCircuitClient(cfg),
+		VirtualCircuitTermination: NewVirtualCircuitTerminationClient(cfg),
+		VirtualCircuitType:        NewVirtualCircuitTypeClient(cfg),
 		VirtualDeviceContext:      NewVirtualDeviceContextClient(cfg),
 		Webhook:                   NewWebhookClient(cfg),
 	}, nil
@@ -637,22 +703,26 @@ func (c *Client) Close() error {
 // In order to add hooks to a specific client, call: `client.Node.Use(...)`.
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
-		c.ASN, c.ASNRange, c.Aggregate, c.ConsolePort, c.ConsolePortTemplate,
-		c.ConsoleServerPort, c.ConsoleServerPortTemplate, c.CustomField,
-		c.CustomFieldChoiceSet, c.Delivery, c.Device, c.DeviceBay, c.DeviceBayTemplate,
-		c.DeviceInterface, c.DeviceRole, c.DeviceType, c.EventRule, c.FHRPGroup,
-		c.FHRPGroupAssignment, c.FrontPort, c.FrontPortTemplate, c.Group, c.IPAddress,
-		c.IPRange, c.IdempotencyKey, c.InterfaceTemplate, c.InventoryItem,
-		c.InventoryItemRole, c.InventoryItemTemplate, c.Location, c.MACAddress,
-		c.Manufacturer, c.Module, c.ModuleBay, c.ModuleBayTemplate, c.ModuleType,
-		c.ModuleTypeProfile, c.ObjectChange, c.ObjectPermission, c.OutboxEvent,
-		c.Platform, c.PowerFeed, c.PowerOutlet, c.PowerOutletTemplate, c.PowerPanel,
-		c.PowerPort, c.PowerPortTemplate, c.Prefix, c.RIR, c.Rack, c.RackGroup,
-		c.RackReservation, c.RackRole, c.RackType, c.RearPort, c.RearPortTemplate,
-		c.Region, c.Role, c.RouteTarget, c.Service, c.ServiceTemplate, c.Site,
-		c.SiteGroup, c.Tag, c.TaggedItem, c.Tenant, c.TenantGroup, c.Token, c.User,
-		c.VLAN, c.VLANGroup, c.VLANTranslationPolicy, c.VLANTranslationRule, c.VRF,
-		c.VirtualChassis, c.VirtualDeviceContext, c.Webhook,
+		c.ASN, c.ASNRange, c.Aggregate, c.Circuit, c.CircuitGroup,
+		c.CircuitGroupAssignment, c.CircuitTermination, c.CircuitType, c.ConsolePort,
+		c.ConsolePortTemplate, c.ConsoleServerPort, c.ConsoleServerPortTemplate,
+		c.CustomField, c.CustomFieldChoiceSet, c.Delivery, c.Device, c.DeviceBay,
+		c.DeviceBayTemplate, c.DeviceInterface, c.DeviceRole, c.DeviceType,
+		c.EventRule, c.FHRPGroup, c.FHRPGroupAssignment, c.FrontPort,
+		c.FrontPortTemplate, c.Group, c.IPAddress, c.IPRange, c.IdempotencyKey,
+		c.InterfaceTemplate, c.InventoryItem, c.InventoryItemRole,
+		c.InventoryItemTemplate, c.Location, c.MACAddress, c.Manufacturer, c.Module,
+		c.ModuleBay, c.ModuleBayTemplate, c.ModuleType, c.ModuleTypeProfile,
+		c.ObjectChange, c.ObjectPermission, c.OutboxEvent, c.Platform, c.PowerFeed,
+		c.PowerOutlet, c.PowerOutletTemplate, c.PowerPanel, c.PowerPort,
+		c.PowerPortTemplate, c.Prefix, c.Provider, c.ProviderAccount,
+		c.ProviderNetwork, c.RIR, c.Rack, c.RackGroup, c.RackReservation, c.RackRole,
+		c.RackType, c.RearPort, c.RearPortTemplate, c.Region, c.Role, c.RouteTarget,
+		c.Service, c.ServiceTemplate, c.Site, c.SiteGroup, c.Tag, c.TaggedItem,
+		c.Tenant, c.TenantGroup, c.Token, c.User, c.VLAN, c.VLANGroup,
+		c.VLANTranslationPolicy, c.VLANTranslationRule, c.VRF, c.VirtualChassis,
+		c.VirtualCircuit, c.VirtualCircuitTermination, c.VirtualCircuitType,
+		c.VirtualDeviceContext, c.Webhook,
 	} {
 		n.Use(hooks...)
 	}
@@ -662,22 +732,26 @@ func (c *Client) Use(hooks ...Hook) {
 // In order to add interceptors to a specific client, call: `client.Node.Intercept(...)`.
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
-		c.ASN, c.ASNRange, c.Aggregate, c.ConsolePort, c.ConsolePortTemplate,
-		c.ConsoleServerPort, c.ConsoleServerPortTemplate, c.CustomField,
-		c.CustomFieldChoiceSet, c.Delivery, c.Device, c.DeviceBay, c.DeviceBayTemplate,
-		c.DeviceInterface, c.DeviceRole, c.DeviceType, c.EventRule, c.FHRPGroup,
-		c.FHRPGroupAssignment, c.FrontPort, c.FrontPortTemplate, c.Group, c.IPAddress,
-		c.IPRange, c.IdempotencyKey, c.InterfaceTemplate, c.InventoryItem,
-		c.InventoryItemRole, c.InventoryItemTemplate, c.Location, c.MACAddress,
-		c.Manufacturer, c.Module, c.ModuleBay, c.ModuleBayTemplate, c.ModuleType,
-		c.ModuleTypeProfile, c.ObjectChange, c.ObjectPermission, c.OutboxEvent,
-		c.Platform, c.PowerFeed, c.PowerOutlet, c.PowerOutletTemplate, c.PowerPanel,
-		c.PowerPort, c.PowerPortTemplate, c.Prefix, c.RIR, c.Rack, c.RackGroup,
-		c.RackReservation, c.RackRole, c.RackType, c.RearPort, c.RearPortTemplate,
-		c.Region, c.Role, c.RouteTarget, c.Service, c.ServiceTemplate, c.Site,
-		c.SiteGroup, c.Tag, c.TaggedItem, c.Tenant, c.TenantGroup, c.Token, c.User,
-		c.VLAN, c.VLANGroup, c.VLANTranslationPolicy, c.VLANTranslationRule, c.VRF,
-		c.VirtualChassis, c.VirtualDeviceContext, c.Webhook,
+		c.ASN, c.ASNRange, c.Aggregate, c.Circuit, c.CircuitGroup,
+		c.CircuitGroupAssignment, c.CircuitTermination, c.CircuitType, c.ConsolePort,
+		c.ConsolePortTemplate, c.ConsoleServerPort, c.ConsoleServerPortTemplate,
+		c.CustomField, c.CustomFieldChoiceSet, c.Delivery, c.Device, c.DeviceBay,
+		c.DeviceBayTemplate, c.DeviceInterface, c.DeviceRole, c.DeviceType,
+		c.EventRule, c.FHRPGroup, c.FHRPGroupAssignment, c.FrontPort,
+		c.FrontPortTemplate, c.Group, c.IPAddress, c.IPRange, c.IdempotencyKey,
+		c.InterfaceTemplate, c.InventoryItem, c.InventoryItemRole,
+		c.InventoryItemTemplate, c.Location, c.MACAddress, c.Manufacturer, c.Module,
+		c.ModuleBay, c.ModuleBayTemplate, c.ModuleType, c.ModuleTypeProfile,
+		c.ObjectChange, c.ObjectPermission, c.OutboxEvent, c.Platform, c.PowerFeed,
+		c.PowerOutlet, c.PowerOutletTemplate, c.PowerPanel, c.PowerPort,
+		c.PowerPortTemplate, c.Prefix, c.Provider, c.ProviderAccount,
+		c.ProviderNetwork, c.RIR, c.Rack, c.RackGroup, c.RackReservation, c.RackRole,
+		c.RackType, c.RearPort, c.RearPortTemplate, c.Region, c.Role, c.RouteTarget,
+		c.Service, c.ServiceTemplate, c.Site, c.SiteGroup, c.Tag, c.TaggedItem,
+		c.Tenant, c.TenantGroup, c.Token, c.User, c.VLAN, c.VLANGroup,
+		c.VLANTranslationPolicy, c.VLANTranslationRule, c.VRF, c.VirtualChassis,
+		c.VirtualCircuit, c.VirtualCircuitTermination, c.VirtualCircuitType,
+		c.VirtualDeviceContext, c.Webhook,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -692,6 +766,16 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.ASNRange.mutate(ctx, m)
 	case *AggregateMutation:
 		return c.Aggregate.mutate(ctx, m)
+	case *CircuitMutation:
+		return c.Circuit.mutate(ctx, m)
+	case *CircuitGroupMutation:
+		return c.CircuitGroup.mutate(ctx, m)
+	case *CircuitGroupAssignmentMutation:
+		return c.CircuitGroupAssignment.mutate(ctx, m)
+	case *CircuitTerminationMutation:
+		return c.CircuitTermination.mutate(ctx, m)
+	case *CircuitTypeMutation:
+		return c.CircuitType.mutate(ctx, m)
 	case *ConsolePortMutation:
 		return c.ConsolePort.mutate(ctx, m)
 	case *ConsolePortTemplateMutation:
@@ -782,6 +866,12 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.PowerPortTemplate.mutate(ctx, m)
 	case *PrefixMutation:
 		return c.Prefix.mutate(ctx, m)
+	case *ProviderMutation:
+		return c.Provider.mutate(ctx, m)
+	case *ProviderAccountMutation:
+		return c.ProviderAccount.mutate(ctx, m)
+	case *ProviderNetworkMutation:
+		return c.ProviderNetwork.mutate(ctx, m)
 	case *RIRMutation:
 		return c.RIR.mutate(ctx, m)
 	case *RackMutation:
@@ -836,6 +926,12 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.VRF.mutate(ctx, m)
 	case *VirtualChassisMutation:
 		return c.VirtualChassis.mutate(ctx, m)
+	case *VirtualCircuitMutation:
+		return c.VirtualCircuit.mutate(ctx, m)
+	case *VirtualCircuitTerminationMutation:
+		return c.VirtualCircuitTermination.mutate(ctx, m)
+	case *VirtualCircuitTypeMutation:
+		return c.VirtualCircuitType.mutate(ctx, m)
 	case *VirtualDeviceContextMutation:
 		return c.VirtualDeviceContext.mutate(ctx, m)
 	case *WebhookMutation:
@@ -1138,6 +1234,500 @@ func (c *AggregateClient) mutate(ctx context.Context, m *AggregateMutation) (Val
 		return (&AggregateDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown Aggregate mutation op: %q", m.Op())
+	}
+}
+
+// CircuitClient is a client for the Circuit schema.
+type CircuitClient struct {
+	config
+}
+
+// NewCircuitClient returns a client for the Circuit from the given config.
+func NewCircuitClient(c config) *CircuitClient {
+	return &CircuitClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `circuit.Hooks(f(g(h())))`.
+func (c *CircuitClient) Use(hooks ...Hook) {
+	c.hooks.Circuit = append(c.hooks.Circuit, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `circuit.Intercept(f(g(h())))`.
+func (c *CircuitClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Circuit = append(c.inters.Circuit, interceptors...)
+}
+
+// Create returns a builder for creating a Circuit entity.
+func (c *CircuitClient) Create() *CircuitCreate {
+	mutation := newCircuitMutation(c.config, OpCreate)
+	return &CircuitCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Circuit entities.
+func (c *CircuitClient) CreateBulk(builders ...*CircuitCreate) *CircuitCreateBulk {
+	return &CircuitCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Circuit.
+func (c *CircuitClient) Update() *CircuitUpdate {
+	mutation := newCircuitMutation(c.config, OpUpdate)
+	return &CircuitUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *CircuitClient) UpdateOneID(id int) *CircuitUpdateOne {
+	mutation := newCircuitMutation(c.config, OpUpdateOne, withCircuitID(id))
+	return &CircuitUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Circuit.
+func (c *CircuitClient) Delete() *CircuitDelete {
+	mutation := newCircuitMutation(c.config, OpDelete)
+	return &CircuitDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *CircuitClient) DeleteOneID(id int) *CircuitDeleteOne {
+	builder := c.Delete().Where(circuit.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &CircuitDeleteOne{builder}
+}
+
+// Query returns a query builder for Circuit.
+func (c *CircuitClient) Query() *CircuitQuery {
+	return &CircuitQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeCircuit},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Circuit entity by its id.
+func (c *CircuitClient) Get(ctx context.Context, id int) (*Circuit, error) {
+	return c.Query().Where(circuit.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *CircuitClient) Hooks() []Hook {
+	hooks := c.hooks.Circuit
+	return append(hooks[:len(hooks):len(hooks)], circuit.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *CircuitClient) Interceptors() []Interceptor {
+	return c.inters.Circuit
+}
+
+func (c *CircuitClient) mutate(ctx context.Context, m *CircuitMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&CircuitCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&CircuitUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&CircuitUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&CircuitDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Circuit mutation op: %q", m.Op())
+	}
+}
+
+// CircuitGroupClient is a client for the CircuitGroup schema.
+type CircuitGroupClient struct {
+	config
+}
+
+// NewCircuitGroupClient returns a client for the CircuitGroup from the given config.
+func NewCircuitGroupClient(c config) *CircuitGroupClient {
+	return &CircuitGroupClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `circuitgroup.Hooks(f(g(h())))`.
+func (c *CircuitGroupClient) Use(hooks ...Hook) {
+	c.hooks.CircuitGroup = append(c.hooks.CircuitGroup, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `circuitgroup.Intercept(f(g(h())))`.
+func (c *CircuitGroupClient) Intercept(interceptors ...Interceptor) {
+	c.inters.CircuitGroup = append(c.inters.CircuitGroup, interceptors...)
+}
+
+// Create returns a builder for creating a CircuitGroup entity.
+func (c *CircuitGroupClient) Create() *CircuitGroupCreate {
+	mutation := newCircuitGroupMutation(c.config, OpCreate)
+	return &CircuitGroupCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of CircuitGroup entities.
+func (c *CircuitGroupClient) CreateBulk(builders ...*CircuitGroupCreate) *CircuitGroupCreateBulk {
+	return &CircuitGroupCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for CircuitGroup.
+func (c *CircuitGroupClient) Update() *CircuitGroupUpdate {
+	mutation := newCircuitGroupMutation(c.config, OpUpdate)
+	return &CircuitGroupUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *CircuitGroupClient) UpdateOneID(id int) *CircuitGroupUpdateOne {
+	mutation := newCircuitGroupMutation(c.config, OpUpdateOne, withCircuitGroupID(id))
+	return &CircuitGroupUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for CircuitGroup.
+func (c *CircuitGroupClient) Delete() *CircuitGroupDelete {
+	mutation := newCircuitGroupMutation(c.config, OpDelete)
+	return &CircuitGroupDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *CircuitGroupClient) DeleteOneID(id int) *CircuitGroupDeleteOne {
+	builder := c.Delete().Where(circuitgroup.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &CircuitGroupDeleteOne{builder}
+}
+
+// Query returns a query builder for CircuitGroup.
+func (c *CircuitGroupClient) Query() *CircuitGroupQuery {
+	return &CircuitGroupQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeCircuitGroup},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a CircuitGroup entity by its id.
+func (c *CircuitGroupClient) Get(ctx context.Context, id int) (*CircuitGroup, error) {
+	return c.Query().Where(circuitgroup.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *CircuitGroupClient) Hooks() []Hook {
+	hooks := c.hooks.CircuitGroup
+	return append(hooks[:len(hooks):len(hooks)], circuitgroup.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *CircuitGroupClient) Interceptors() []Interceptor {
+	return c.inters.CircuitGroup
+}
+
+func (c *CircuitGroupClient) mutate(ctx context.Context, m *CircuitGroupMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&CircuitGroupCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&CircuitGroupUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&CircuitGroupUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&CircuitGroupDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown CircuitGroup mutation op: %q", m.Op())
+	}
+}
+
+// CircuitGroupAssignmentClient is a client for the CircuitGroupAssignment schema.
+type CircuitGroupAssignmentClient struct {
+	config
+}
+
+// NewCircuitGroupAssignmentClient returns a client for the CircuitGroupAssignment from the given config.
+func NewCircuitGroupAssignmentClient(c config) *CircuitGroupAssignmentClient {
+	return &CircuitGroupAssignmentClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `circuitgroupassignment.Hooks(f(g(h())))`.
+func (c *CircuitGroupAssignmentClient) Use(hooks ...Hook) {
+	c.hooks.CircuitGroupAssignment = append(c.hooks.CircuitGroupAssignment, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `circuitgroupassignment.Intercept(f(g(h())))`.
+func (c *CircuitGroupAssignmentClient) Intercept(interceptors ...Interceptor) {
+	c.inters.CircuitGroupAssignment = append(c.inters.CircuitGroupAssignment, interceptors...)
+}
+
+// Create returns a builder for creating a CircuitGroupAssignment entity.
+func (c *CircuitGroupAssignmentClient) Create() *CircuitGroupAssignmentCreate {
+	mutation := newCircuitGroupAssignmentMutation(c.config, OpCreate)
+	return &CircuitGroupAssignmentCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of CircuitGroupAssignment entities.
+func (c *CircuitGroupAssignmentClient) CreateBulk(builders ...*CircuitGroupAssignmentCreate) *CircuitGroupAssignmentCreateBulk {
+	return &CircuitGroupAssignmentCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for CircuitGroupAssignment.
+func (c *CircuitGroupAssignmentClient) Update() *CircuitGroupAssignmentUpdate {
+	mutation := newCircuitGroupAssignmentMutation(c.config, OpUpdate)
+	return &CircuitGroupAssignmentUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *CircuitGroupAssignmentClient) UpdateOneID(id int) *CircuitGroupAssignmentUpdateOne {
+	mutation := newCircuitGroupAssignmentMutation(c.config, OpUpdateOne, withCircuitGroupAssignmentID(id))
+	return &CircuitGroupAssignmentUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for CircuitGroupAssignment.
+func (c *CircuitGroupAssignmentClient) Delete() *CircuitGroupAssignmentDelete {
+	mutation := newCircuitGroupAssignmentMutation(c.config, OpDelete)
+	return &CircuitGroupAssignmentDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *CircuitGroupAssignmentClient) DeleteOneID(id int) *CircuitGroupAssignmentDeleteOne {
+	builder := c.Delete().Where(circuitgroupassignment.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &CircuitGroupAssignmentDeleteOne{builder}
+}
+
+// Query returns a query builder for CircuitGroupAssignment.
+func (c *CircuitGroupAssignmentClient) Query() *CircuitGroupAssignmentQuery {
+	return &CircuitGroupAssignmentQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeCircuitGroupAssignment},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a CircuitGroupAssignment entity by its id.
+func (c *CircuitGroupAssignmentClient) Get(ctx context.Context, id int) (*CircuitGroupAssignment, error) {
+	return c.Query().Where(circuitgroupassignment.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *CircuitGroupAssignmentClient) Hooks() []Hook {
+	hooks := c.hooks.CircuitGroupAssignment
+	return append(hooks[:len(hooks):len(hooks)], circuitgroupassignment.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *CircuitGroupAssignmentClient) Interceptors() []Interceptor {
+	return c.inters.CircuitGroupAssignment
+}
+
+func (c *CircuitGroupAssignmentClient) mutate(ctx context.Context, m *CircuitGroupAssignmentMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&CircuitGroupAssignmentCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&CircuitGroupAssignmentUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&CircuitGroupAssignmentUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&CircuitGroupAssignmentDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown CircuitGroupAssignment mutation op: %q", m.Op())
+	}
+}
+
+// CircuitTerminationClient is a client for the CircuitTermination schema.
+type CircuitTerminationClient struct {
+	config
+}
+
+// NewCircuitTerminationClient returns a client for the CircuitTermination from the given config.
+func NewCircuitTerminationClient(c config) *CircuitTerminationClient {
+	return &CircuitTerminationClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `circuittermination.Hooks(f(g(h())))`.
+func (c *CircuitTerminationClient) Use(hooks ...Hook) {
+	c.hooks.CircuitTermination = append(c.hooks.CircuitTermination, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `circuittermination.Intercept(f(g(h())))`.
+func (c *CircuitTerminationClient) Intercept(interceptors ...Interceptor) {
+	c.inters.CircuitTermination = append(c.inters.CircuitTermination, interceptors...)
+}
+
+// Create returns a builder for creating a CircuitTermination entity.
+func (c *CircuitTerminationClient) Create() *CircuitTerminationCreate {
+	mutation := newCircuitTerminationMutation(c.config, OpCreate)
+	return &CircuitTerminationCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of CircuitTermination entities.
+func (c *CircuitTerminationClient) CreateBulk(builders ...*CircuitTerminationCreate) *CircuitTerminationCreateBulk {
+	return &CircuitTerminationCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for CircuitTermination.
+func (c *CircuitTerminationClient) Update() *CircuitTerminationUpdate {
+	mutation := newCircuitTerminationMutation(c.config, OpUpdate)
+	return &CircuitTerminationUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *CircuitTerminationClient) UpdateOneID(id int) *CircuitTerminationUpdateOne {
+	mutation := newCircuitTerminationMutation(c.config, OpUpdateOne, withCircuitTerminationID(id))
+	return &CircuitTerminationUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for CircuitTermination.
+func (c *CircuitTerminationClient) Delete() *CircuitTerminationDelete {
+	mutation := newCircuitTerminationMutation(c.config, OpDelete)
+	return &CircuitTerminationDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *CircuitTerminationClient) DeleteOneID(id int) *CircuitTerminationDeleteOne {
+	builder := c.Delete().Where(circuittermination.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &CircuitTerminationDeleteOne{builder}
+}
+
+// Query returns a query builder for CircuitTermination.
+func (c *CircuitTerminationClient) Query() *CircuitTerminationQuery {
+	return &CircuitTerminationQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeCircuitTermination},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a CircuitTermination entity by its id.
+func (c *CircuitTerminationClient) Get(ctx context.Context, id int) (*CircuitTermination, error) {
+	return c.Query().Where(circuittermination.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *CircuitTerminationClient) Hooks() []Hook {
+	hooks := c.hooks.CircuitTermination
+	return append(hooks[:len(hooks):len(hooks)], circuittermination.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *CircuitTerminationClient) Interceptors() []Interceptor {
+	return c.inters.CircuitTermination
+}
+
+func (c *CircuitTerminationClient) mutate(ctx context.Context, m *CircuitTerminationMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&CircuitTerminationCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&CircuitTerminationUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&CircuitTerminationUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&CircuitTerminationDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown CircuitTermination mutation op: %q", m.Op())
+	}
+}
+
+// CircuitTypeClient is a client for the CircuitType schema.
+type CircuitTypeClient struct {
+	config
+}
+
+// NewCircuitTypeClient returns a client for the CircuitType from the given config.
+func NewCircuitTypeClient(c config) *CircuitTypeClient {
+	return &CircuitTypeClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `circuittype.Hooks(f(g(h())))`.
+func (c *CircuitTypeClient) Use(hooks ...Hook) {
+	c.hooks.CircuitType = append(c.hooks.CircuitType, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `circuittype.Intercept(f(g(h())))`.
+func (c *CircuitTypeClient) Intercept(interceptors ...Interceptor) {
+	c.inters.CircuitType = append(c.inters.CircuitType, interceptors...)
+}
+
+// Create returns a builder for creating a CircuitType entity.
+func (c *CircuitTypeClient) Create() *CircuitTypeCreate {
+	mutation := newCircuitTypeMutation(c.config, OpCreate)
+	return &CircuitTypeCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of CircuitType entities.
+func (c *CircuitTypeClient) CreateBulk(builders ...*CircuitTypeCreate) *CircuitTypeCreateBulk {
+	return &CircuitTypeCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for CircuitType.
+func (c *CircuitTypeClient) Update() *CircuitTypeUpdate {
+	mutation := newCircuitTypeMutation(c.config, OpUpdate)
+	return &CircuitTypeUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *CircuitTypeClient) UpdateOneID(id int) *CircuitTypeUpdateOne {
+	mutation := newCircuitTypeMutation(c.config, OpUpdateOne, withCircuitTypeID(id))
+	return &CircuitTypeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for CircuitType.
+func (c *CircuitTypeClient) Delete() *CircuitTypeDelete {
+	mutation := newCircuitTypeMutation(c.config, OpDelete)
+	return &CircuitTypeDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *CircuitTypeClient) DeleteOneID(id int) *CircuitTypeDeleteOne {
+	builder := c.Delete().Where(circuittype.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &CircuitTypeDeleteOne{builder}
+}
+
+// Query returns a query builder for CircuitType.
+func (c *CircuitTypeClient) Query() *CircuitTypeQuery {
+	return &CircuitTypeQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeCircuitType},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a CircuitType entity by its id.
+func (c *CircuitTypeClient) Get(ctx context.Context, id int) (*CircuitType, error) {
+	return c.Query().Where(circuittype.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *CircuitTypeClient) Hooks() []Hook {
+	return c.hooks.CircuitType
+}
+
+// Interceptors returns the client interceptors.
+func (c *CircuitTypeClient) Interceptors() []Interceptor {
+	return c.inters.CircuitType
+}
+
+func (c *CircuitTypeClient) mutate(ctx context.Context, m *CircuitTypeMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&CircuitTypeCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&CircuitTypeUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&CircuitTypeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&CircuitTypeDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown CircuitType mutation op: %q", m.Op())
 	}
 }
 
@@ -5976,6 +6566,301 @@ func (c *PrefixClient) mutate(ctx context.Context, m *PrefixMutation) (Value, er
 	}
 }
 
+// ProviderClient is a client for the Provider schema.
+type ProviderClient struct {
+	config
+}
+
+// NewProviderClient returns a client for the Provider from the given config.
+func NewProviderClient(c config) *ProviderClient {
+	return &ProviderClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `provider.Hooks(f(g(h())))`.
+func (c *ProviderClient) Use(hooks ...Hook) {
+	c.hooks.Provider = append(c.hooks.Provider, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `provider.Intercept(f(g(h())))`.
+func (c *ProviderClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Provider = append(c.inters.Provider, interceptors...)
+}
+
+// Create returns a builder for creating a Provider entity.
+func (c *ProviderClient) Create() *ProviderCreate {
+	mutation := newProviderMutation(c.config, OpCreate)
+	return &ProviderCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Provider entities.
+func (c *ProviderClient) CreateBulk(builders ...*ProviderCreate) *ProviderCreateBulk {
+	return &ProviderCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Provider.
+func (c *ProviderClient) Update() *ProviderUpdate {
+	mutation := newProviderMutation(c.config, OpUpdate)
+	return &ProviderUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ProviderClient) UpdateOneID(id int) *ProviderUpdateOne {
+	mutation := newProviderMutation(c.config, OpUpdateOne, withProviderID(id))
+	return &ProviderUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Provider.
+func (c *ProviderClient) Delete() *ProviderDelete {
+	mutation := newProviderMutation(c.config, OpDelete)
+	return &ProviderDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ProviderClient) DeleteOneID(id int) *ProviderDeleteOne {
+	builder := c.Delete().Where(provider.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ProviderDeleteOne{builder}
+}
+
+// Query returns a query builder for Provider.
+func (c *ProviderClient) Query() *ProviderQuery {
+	return &ProviderQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeProvider},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Provider entity by its id.
+func (c *ProviderClient) Get(ctx context.Context, id int) (*Provider, error) {
+	return c.Query().Where(provider.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *ProviderClient) Hooks() []Hook {
+	return c.hooks.Provider
+}
+
+// Interceptors returns the client interceptors.
+func (c *ProviderClient) Interceptors() []Interceptor {
+	return c.inters.Provider
+}
+
+func (c *ProviderClient) mutate(ctx context.Context, m *ProviderMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ProviderCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ProviderUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ProviderUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ProviderDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Provider mutation op: %q", m.Op())
+	}
+}
+
+// ProviderAccountClient is a client for the ProviderAccount schema.
+type ProviderAccountClient struct {
+	config
+}
+
+// NewProviderAccountClient returns a client for the ProviderAccount from the given config.
+func NewProviderAccountClient(c config) *ProviderAccountClient {
+	return &ProviderAccountClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `provideraccount.Hooks(f(g(h())))`.
+func (c *ProviderAccountClient) Use(hooks ...Hook) {
+	c.hooks.ProviderAccount = append(c.hooks.ProviderAccount, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `provideraccount.Intercept(f(g(h())))`.
+func (c *ProviderAccountClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ProviderAccount = append(c.inters.ProviderAccount, interceptors...)
+}
+
+// Create returns a builder for creating a ProviderAccount entity.
+func (c *ProviderAccountClient) Create() *ProviderAccountCreate {
+	mutation := newProviderAccountMutation(c.config, OpCreate)
+	return &ProviderAccountCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ProviderAccount entities.
+func (c *ProviderAccountClient) CreateBulk(builders ...*ProviderAccountCreate) *ProviderAccountCreateBulk {
+	return &ProviderAccountCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ProviderAccount.
+func (c *ProviderAccountClient) Update() *ProviderAccountUpdate {
+	mutation := newProviderAccountMutation(c.config, OpUpdate)
+	return &ProviderAccountUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ProviderAccountClient) UpdateOneID(id int) *ProviderAccountUpdateOne {
+	mutation := newProviderAccountMutation(c.config, OpUpdateOne, withProviderAccountID(id))
+	return &ProviderAccountUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ProviderAccount.
+func (c *ProviderAccountClient) Delete() *ProviderAccountDelete {
+	mutation := newProviderAccountMutation(c.config, OpDelete)
+	return &ProviderAccountDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ProviderAccountClient) DeleteOneID(id int) *ProviderAccountDeleteOne {
+	builder := c.Delete().Where(provideraccount.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ProviderAccountDeleteOne{builder}
+}
+
+// Query returns a query builder for ProviderAccount.
+func (c *ProviderAccountClient) Query() *ProviderAccountQuery {
+	return &ProviderAccountQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeProviderAccount},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ProviderAccount entity by its id.
+func (c *ProviderAccountClient) Get(ctx context.Context, id int) (*ProviderAccount, error) {
+	return c.Query().Where(provideraccount.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *ProviderAccountClient) Hooks() []Hook {
+	hooks := c.hooks.ProviderAccount
+	return append(hooks[:len(hooks):len(hooks)], provideraccount.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *ProviderAccountClient) Interceptors() []Interceptor {
+	return c.inters.ProviderAccount
+}
+
+func (c *ProviderAccountClient) mutate(ctx context.Context, m *ProviderAccountMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ProviderAccountCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ProviderAccountUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ProviderAccountUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ProviderAccountDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ProviderAccount mutation op: %q", m.Op())
+	}
+}
+
+// ProviderNetworkClient is a client for the ProviderNetwork schema.
+type ProviderNetworkClient struct {
+	config
+}
+
+// NewProviderNetworkClient returns a client for the ProviderNetwork from the given config.
+func NewProviderNetworkClient(c config) *ProviderNetworkClient {
+	return &ProviderNetworkClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `providernetwork.Hooks(f(g(h())))`.
+func (c *ProviderNetworkClient) Use(hooks ...Hook) {
+	c.hooks.ProviderNetwork = append(c.hooks.ProviderNetwork, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `providernetwork.Intercept(f(g(h())))`.
+func (c *ProviderNetworkClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ProviderNetwork = append(c.inters.ProviderNetwork, interceptors...)
+}
+
+// Create returns a builder for creating a ProviderNetwork entity.
+func (c *ProviderNetworkClient) Create() *ProviderNetworkCreate {
+	mutation := newProviderNetworkMutation(c.config, OpCreate)
+	return &ProviderNetworkCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ProviderNetwork entities.
+func (c *ProviderNetworkClient) CreateBulk(builders ...*ProviderNetworkCreate) *ProviderNetworkCreateBulk {
+	return &ProviderNetworkCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ProviderNetwork.
+func (c *ProviderNetworkClient) Update() *ProviderNetworkUpdate {
+	mutation := newProviderNetworkMutation(c.config, OpUpdate)
+	return &ProviderNetworkUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ProviderNetworkClient) UpdateOneID(id int) *ProviderNetworkUpdateOne {
+	mutation := newProviderNetworkMutation(c.config, OpUpdateOne, withProviderNetworkID(id))
+	return &ProviderNetworkUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ProviderNetwork.
+func (c *ProviderNetworkClient) Delete() *ProviderNetworkDelete {
+	mutation := newProviderNetworkMutation(c.config, OpDelete)
+	return &ProviderNetworkDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ProviderNetworkClient) DeleteOneID(id int) *ProviderNetworkDeleteOne {
+	builder := c.Delete().Where(providernetwork.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ProviderNetworkDeleteOne{builder}
+}
+
+// Query returns a query builder for ProviderNetwork.
+func (c *ProviderNetworkClient) Query() *ProviderNetworkQuery {
+	return &ProviderNetworkQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeProviderNetwork},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ProviderNetwork entity by its id.
+func (c *ProviderNetworkClient) Get(ctx context.Context, id int) (*ProviderNetwork, error) {
+	return c.Query().Where(providernetwork.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *ProviderNetworkClient) Hooks() []Hook {
+	return c.hooks.ProviderNetwork
+}
+
+// Interceptors returns the client interceptors.
+func (c *ProviderNetworkClient) Interceptors() []Interceptor {
+	return c.inters.ProviderNetwork
+}
+
+func (c *ProviderNetworkClient) mutate(ctx context.Context, m *ProviderNetworkMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ProviderNetworkCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ProviderNetworkUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ProviderNetworkUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ProviderNetworkDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ProviderNetwork mutation op: %q", m.Op())
+	}
+}
+
 // RIRClient is a client for the RIR schema.
 type RIRClient struct {
 	config
@@ -8854,6 +9739,302 @@ func (c *VirtualChassisClient) mutate(ctx context.Context, m *VirtualChassisMuta
 	}
 }
 
+// VirtualCircuitClient is a client for the VirtualCircuit schema.
+type VirtualCircuitClient struct {
+	config
+}
+
+// NewVirtualCircuitClient returns a client for the VirtualCircuit from the given config.
+func NewVirtualCircuitClient(c config) *VirtualCircuitClient {
+	return &VirtualCircuitClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `virtualcircuit.Hooks(f(g(h())))`.
+func (c *VirtualCircuitClient) Use(hooks ...Hook) {
+	c.hooks.VirtualCircuit = append(c.hooks.VirtualCircuit, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `virtualcircuit.Intercept(f(g(h())))`.
+func (c *VirtualCircuitClient) Intercept(interceptors ...Interceptor) {
+	c.inters.VirtualCircuit = append(c.inters.VirtualCircuit, interceptors...)
+}
+
+// Create returns a builder for creating a VirtualCircuit entity.
+func (c *VirtualCircuitClient) Create() *VirtualCircuitCreate {
+	mutation := newVirtualCircuitMutation(c.config, OpCreate)
+	return &VirtualCircuitCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of VirtualCircuit entities.
+func (c *VirtualCircuitClient) CreateBulk(builders ...*VirtualCircuitCreate) *VirtualCircuitCreateBulk {
+	return &VirtualCircuitCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for VirtualCircuit.
+func (c *VirtualCircuitClient) Update() *VirtualCircuitUpdate {
+	mutation := newVirtualCircuitMutation(c.config, OpUpdate)
+	return &VirtualCircuitUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *VirtualCircuitClient) UpdateOneID(id int) *VirtualCircuitUpdateOne {
+	mutation := newVirtualCircuitMutation(c.config, OpUpdateOne, withVirtualCircuitID(id))
+	return &VirtualCircuitUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for VirtualCircuit.
+func (c *VirtualCircuitClient) Delete() *VirtualCircuitDelete {
+	mutation := newVirtualCircuitMutation(c.config, OpDelete)
+	return &VirtualCircuitDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *VirtualCircuitClient) DeleteOneID(id int) *VirtualCircuitDeleteOne {
+	builder := c.Delete().Where(virtualcircuit.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &VirtualCircuitDeleteOne{builder}
+}
+
+// Query returns a query builder for VirtualCircuit.
+func (c *VirtualCircuitClient) Query() *VirtualCircuitQuery {
+	return &VirtualCircuitQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeVirtualCircuit},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a VirtualCircuit entity by its id.
+func (c *VirtualCircuitClient) Get(ctx context.Context, id int) (*VirtualCircuit, error) {
+	return c.Query().Where(virtualcircuit.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *VirtualCircuitClient) Hooks() []Hook {
+	hooks := c.hooks.VirtualCircuit
+	return append(hooks[:len(hooks):len(hooks)], virtualcircuit.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *VirtualCircuitClient) Interceptors() []Interceptor {
+	return c.inters.VirtualCircuit
+}
+
+func (c *VirtualCircuitClient) mutate(ctx context.Context, m *VirtualCircuitMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&VirtualCircuitCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&VirtualCircuitUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&VirtualCircuitUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&VirtualCircuitDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown VirtualCircuit mutation op: %q", m.Op())
+	}
+}
+
+// VirtualCircuitTerminationClient is a client for the VirtualCircuitTermination schema.
+type VirtualCircuitTerminationClient struct {
+	config
+}
+
+// NewVirtualCircuitTerminationClient returns a client for the VirtualCircuitTermination from the given config.
+func NewVirtualCircuitTerminationClient(c config) *VirtualCircuitTerminationClient {
+	return &VirtualCircuitTerminationClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `virtualcircuittermination.Hooks(f(g(h())))`.
+func (c *VirtualCircuitTerminationClient) Use(hooks ...Hook) {
+	c.hooks.VirtualCircuitTermination = append(c.hooks.VirtualCircuitTermination, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `virtualcircuittermination.Intercept(f(g(h())))`.
+func (c *VirtualCircuitTerminationClient) Intercept(interceptors ...Interceptor) {
+	c.inters.VirtualCircuitTermination = append(c.inters.VirtualCircuitTermination, interceptors...)
+}
+
+// Create returns a builder for creating a VirtualCircuitTermination entity.
+func (c *VirtualCircuitTerminationClient) Create() *VirtualCircuitTerminationCreate {
+	mutation := newVirtualCircuitTerminationMutation(c.config, OpCreate)
+	return &VirtualCircuitTerminationCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of VirtualCircuitTermination entities.
+func (c *VirtualCircuitTerminationClient) CreateBulk(builders ...*VirtualCircuitTerminationCreate) *VirtualCircuitTerminationCreateBulk {
+	return &VirtualCircuitTerminationCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for VirtualCircuitTermination.
+func (c *VirtualCircuitTerminationClient) Update() *VirtualCircuitTerminationUpdate {
+	mutation := newVirtualCircuitTerminationMutation(c.config, OpUpdate)
+	return &VirtualCircuitTerminationUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *VirtualCircuitTerminationClient) UpdateOneID(id int) *VirtualCircuitTerminationUpdateOne {
+	mutation := newVirtualCircuitTerminationMutation(c.config, OpUpdateOne, withVirtualCircuitTerminationID(id))
+	return &VirtualCircuitTerminationUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for VirtualCircuitTermination.
+func (c *VirtualCircuitTerminationClient) Delete() *VirtualCircuitTerminationDelete {
+	mutation := newVirtualCircuitTerminationMutation(c.config, OpDelete)
+	return &VirtualCircuitTerminationDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *VirtualCircuitTerminationClient) DeleteOneID(id int) *VirtualCircuitTerminationDeleteOne {
+	builder := c.Delete().Where(virtualcircuittermination.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &VirtualCircuitTerminationDeleteOne{builder}
+}
+
+// Query returns a query builder for VirtualCircuitTermination.
+func (c *VirtualCircuitTerminationClient) Query() *VirtualCircuitTerminationQuery {
+	return &VirtualCircuitTerminationQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeVirtualCircuitTermination},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a VirtualCircuitTermination entity by its id.
+func (c *VirtualCircuitTerminationClient) Get(ctx context.Context, id int) (*VirtualCircuitTermination, error) {
+	return c.Query().Where(virtualcircuittermination.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *VirtualCircuitTerminationClient) Hooks() []Hook {
+	hooks := c.hooks.VirtualCircuitTermination
+	return append(hooks[:len(hooks):len(hooks)], virtualcircuittermination.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *VirtualCircuitTerminationClient) Interceptors() []Interceptor {
+	return c.inters.VirtualCircuitTermination
+}
+
+func (c *VirtualCircuitTerminationClient) mutate(ctx context.Context, m *VirtualCircuitTerminationMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&VirtualCircuitTerminationCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&VirtualCircuitTerminationUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&VirtualCircuitTerminationUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&VirtualCircuitTerminationDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown VirtualCircuitTermination mutation op: %q", m.Op())
+	}
+}
+
+// VirtualCircuitTypeClient is a client for the VirtualCircuitType schema.
+type VirtualCircuitTypeClient struct {
+	config
+}
+
+// NewVirtualCircuitTypeClient returns a client for the VirtualCircuitType from the given config.
+func NewVirtualCircuitTypeClient(c config) *VirtualCircuitTypeClient {
+	return &VirtualCircuitTypeClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `virtualcircuittype.Hooks(f(g(h())))`.
+func (c *VirtualCircuitTypeClient) Use(hooks ...Hook) {
+	c.hooks.VirtualCircuitType = append(c.hooks.VirtualCircuitType, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `virtualcircuittype.Intercept(f(g(h())))`.
+func (c *VirtualCircuitTypeClient) Intercept(interceptors ...Interceptor) {
+	c.inters.VirtualCircuitType = append(c.inters.VirtualCircuitType, interceptors...)
+}
+
+// Create returns a builder for creating a VirtualCircuitType entity.
+func (c *VirtualCircuitTypeClient) Create() *VirtualCircuitTypeCreate {
+	mutation := newVirtualCircuitTypeMutation(c.config, OpCreate)
+	return &VirtualCircuitTypeCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of VirtualCircuitType entities.
+func (c *VirtualCircuitTypeClient) CreateBulk(builders ...*VirtualCircuitTypeCreate) *VirtualCircuitTypeCreateBulk {
+	return &VirtualCircuitTypeCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for VirtualCircuitType.
+func (c *VirtualCircuitTypeClient) Update() *VirtualCircuitTypeUpdate {
+	mutation := newVirtualCircuitTypeMutation(c.config, OpUpdate)
+	return &VirtualCircuitTypeUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *VirtualCircuitTypeClient) UpdateOneID(id int) *VirtualCircuitTypeUpdateOne {
+	mutation := newVirtualCircuitTypeMutation(c.config, OpUpdateOne, withVirtualCircuitTypeID(id))
+	return &VirtualCircuitTypeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for VirtualCircuitType.
+func (c *VirtualCircuitTypeClient) Delete() *VirtualCircuitTypeDelete {
+	mutation := newVirtualCircuitTypeMutation(c.config, OpDelete)
+	return &VirtualCircuitTypeDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *VirtualCircuitTypeClient) DeleteOneID(id int) *VirtualCircuitTypeDeleteOne {
+	builder := c.Delete().Where(virtualcircuittype.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &VirtualCircuitTypeDeleteOne{builder}
+}
+
+// Query returns a query builder for VirtualCircuitType.
+func (c *VirtualCircuitTypeClient) Query() *VirtualCircuitTypeQuery {
+	return &VirtualCircuitTypeQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeVirtualCircuitType},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a VirtualCircuitType entity by its id.
+func (c *VirtualCircuitTypeClient) Get(ctx context.Context, id int) (*VirtualCircuitType, error) {
+	return c.Query().Where(virtualcircuittype.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *VirtualCircuitTypeClient) Hooks() []Hook {
+	return c.hooks.VirtualCircuitType
+}
+
+// Interceptors returns the client interceptors.
+func (c *VirtualCircuitTypeClient) Interceptors() []Interceptor {
+	return c.inters.VirtualCircuitType
+}
+
+func (c *VirtualCircuitTypeClient) mutate(ctx context.Context, m *VirtualCircuitTypeMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&VirtualCircuitTypeCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&VirtualCircuitTypeUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&VirtualCircuitTypeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&VirtualCircuitTypeDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown VirtualCircuitType mutation op: %q", m.Op())
+	}
+}
+
 // VirtualDeviceContextClient is a client for the VirtualDeviceContext schema.
 type VirtualDeviceContextClient struct {
 	config
@@ -9055,36 +10236,44 @@ func (c *WebhookClient) mutate(ctx context.Context, m *WebhookMutation) (Value, 
 // hooks and interceptors per client, for fast access.
 type (
 	hooks struct {
-		ASN, ASNRange, Aggregate, ConsolePort, ConsolePortTemplate, ConsoleServerPort,
-		ConsoleServerPortTemplate, CustomField, CustomFieldChoiceSet, Delivery, Device,
-		DeviceBay, DeviceBayTemplate, DeviceInterface, DeviceRole, DeviceType,
-		EventRule, FHRPGroup, FHRPGroupAssignment, FrontPort, FrontPortTemplate, Group,
-		IPAddress, IPRange, IdempotencyKey, InterfaceTemplate, InventoryItem,
-		InventoryItemRole, InventoryItemTemplate, Location, MACAddress, Manufacturer,
-		Module, ModuleBay, ModuleBayTemplate, ModuleType, ModuleTypeProfile,
-		ObjectChange, ObjectPermission, OutboxEvent, Platform, PowerFeed, PowerOutlet,
-		PowerOutletTemplate, PowerPanel, PowerPort, PowerPortTemplate, Prefix, RIR,
-		Rack, RackGroup, RackReservation, RackRole, RackType, RearPort,
-		RearPortTemplate, Region, Role, RouteTarget, Service, ServiceTemplate, Site,
-		SiteGroup, Tag, TaggedItem, Tenant, TenantGroup, Token, User, VLAN, VLANGroup,
-		VLANTranslationPolicy, VLANTranslationRule, VRF, VirtualChassis,
-		VirtualDeviceContext, Webhook []ent.Hook
+		ASN, ASNRange, Aggregate, Circuit, CircuitGroup, CircuitGroupAssignment,
+		CircuitTermination, CircuitType, ConsolePort, ConsolePortTemplate,
+		ConsoleServerPort, ConsoleServerPortTemplate, CustomField,
+		CustomFieldChoiceSet, Delivery, Device, DeviceBay, DeviceBayTemplate,
+		DeviceInterface, DeviceRole, DeviceType, EventRule, FHRPGroup,
+		FHRPGroupAssignment, FrontPort, FrontPortTemplate, Group, IPAddress, IPRange,
+		IdempotencyKey, InterfaceTemplate, InventoryItem, InventoryItemRole,
+		InventoryItemTemplate, Location, MACAddress, Manufacturer, Module, ModuleBay,
+		ModuleBayTemplate, ModuleType, ModuleTypeProfile, ObjectChange,
+		ObjectPermission, OutboxEvent, Platform, PowerFeed, PowerOutlet,
+		PowerOutletTemplate, PowerPanel, PowerPort, PowerPortTemplate, Prefix,
+		Provider, ProviderAccount, ProviderNetwork, RIR, Rack, RackGroup,
+		RackReservation, RackRole, RackType, RearPort, RearPortTemplate, Region, Role,
+		RouteTarget, Service, ServiceTemplate, Site, SiteGroup, Tag, TaggedItem,
+		Tenant, TenantGroup, Token, User, VLAN, VLANGroup, VLANTranslationPolicy,
+		VLANTranslationRule, VRF, VirtualChassis, VirtualCircuit,
+		VirtualCircuitTermination, VirtualCircuitType, VirtualDeviceContext,
+		Webhook []ent.Hook
 	}
 	inters struct {
-		ASN, ASNRange, Aggregate, ConsolePort, ConsolePortTemplate, ConsoleServerPort,
-		ConsoleServerPortTemplate, CustomField, CustomFieldChoiceSet, Delivery, Device,
-		DeviceBay, DeviceBayTemplate, DeviceInterface, DeviceRole, DeviceType,
-		EventRule, FHRPGroup, FHRPGroupAssignment, FrontPort, FrontPortTemplate, Group,
-		IPAddress, IPRange, IdempotencyKey, InterfaceTemplate, InventoryItem,
-		InventoryItemRole, InventoryItemTemplate, Location, MACAddress, Manufacturer,
-		Module, ModuleBay, ModuleBayTemplate, ModuleType, ModuleTypeProfile,
-		ObjectChange, ObjectPermission, OutboxEvent, Platform, PowerFeed, PowerOutlet,
-		PowerOutletTemplate, PowerPanel, PowerPort, PowerPortTemplate, Prefix, RIR,
-		Rack, RackGroup, RackReservation, RackRole, RackType, RearPort,
-		RearPortTemplate, Region, Role, RouteTarget, Service, ServiceTemplate, Site,
-		SiteGroup, Tag, TaggedItem, Tenant, TenantGroup, Token, User, VLAN, VLANGroup,
-		VLANTranslationPolicy, VLANTranslationRule, VRF, VirtualChassis,
-		VirtualDeviceContext, Webhook []ent.Interceptor
+		ASN, ASNRange, Aggregate, Circuit, CircuitGroup, CircuitGroupAssignment,
+		CircuitTermination, CircuitType, ConsolePort, ConsolePortTemplate,
+		ConsoleServerPort, ConsoleServerPortTemplate, CustomField,
+		CustomFieldChoiceSet, Delivery, Device, DeviceBay, DeviceBayTemplate,
+		DeviceInterface, DeviceRole, DeviceType, EventRule, FHRPGroup,
+		FHRPGroupAssignment, FrontPort, FrontPortTemplate, Group, IPAddress, IPRange,
+		IdempotencyKey, InterfaceTemplate, InventoryItem, InventoryItemRole,
+		InventoryItemTemplate, Location, MACAddress, Manufacturer, Module, ModuleBay,
+		ModuleBayTemplate, ModuleType, ModuleTypeProfile, ObjectChange,
+		ObjectPermission, OutboxEvent, Platform, PowerFeed, PowerOutlet,
+		PowerOutletTemplate, PowerPanel, PowerPort, PowerPortTemplate, Prefix,
+		Provider, ProviderAccount, ProviderNetwork, RIR, Rack, RackGroup,
+		RackReservation, RackRole, RackType, RearPort, RearPortTemplate, Region, Role,
+		RouteTarget, Service, ServiceTemplate, Site, SiteGroup, Tag, TaggedItem,
+		Tenant, TenantGroup, Token, User, VLAN, VLANGroup, VLANTranslationPolicy,
+		VLANTranslationRule, VRF, VirtualChassis, VirtualCircuit,
+		VirtualCircuitTermination, VirtualCircuitType, VirtualDeviceContext,
+		Webhook []ent.Interceptor
 	}
 )
 

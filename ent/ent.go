@@ -15,6 +15,11 @@ import (
 	"github.com/inventory/inventory/ent/aggregate"
 	"github.com/inventory/inventory/ent/asn"
 	"github.com/inventory/inventory/ent/asnrange"
+	"github.com/inventory/inventory/ent/circuit"
+	"github.com/inventory/inventory/ent/circuitgroup"
+	"github.com/inventory/inventory/ent/circuitgroupassignment"
+	"github.com/inventory/inventory/ent/circuittermination"
+	"github.com/inventory/inventory/ent/circuittype"
 	"github.com/inventory/inventory/ent/consoleport"
 	"github.com/inventory/inventory/ent/consoleporttemplate"
 	"github.com/inventory/inventory/ent/consoleserverport"
@@ -60,6 +65,9 @@ import (
 	"github.com/inventory/inventory/ent/powerport"
 	"github.com/inventory/inventory/ent/powerporttemplate"
 	"github.com/inventory/inventory/ent/prefix"
+	"github.com/inventory/inventory/ent/provider"
+	"github.com/inventory/inventory/ent/provideraccount"
+	"github.com/inventory/inventory/ent/providernetwork"
 	"github.com/inventory/inventory/ent/rack"
 	"github.com/inventory/inventory/ent/rackgroup"
 	"github.com/inventory/inventory/ent/rackreservation"
@@ -82,6 +90,9 @@ import (
 	"github.com/inventory/inventory/ent/token"
 	"github.com/inventory/inventory/ent/user"
 	"github.com/inventory/inventory/ent/virtualchassis"
+	"github.com/inventory/inventory/ent/virtualcircuit"
+	"github.com/inventory/inventory/ent/virtualcircuittermination"
+	"github.com/inventory/inventory/ent/virtualcircuittype"
 	"github.com/inventory/inventory/ent/virtualdevicecontext"
 	"github.com/inventory/inventory/ent/vlan"
 	"github.com/inventory/inventory/ent/vlangroup"
@@ -152,6 +163,11 @@ func checkColumn(t, c string) error {
 			asn.Table:                       asn.ValidColumn,
 			asnrange.Table:                  asnrange.ValidColumn,
 			aggregate.Table:                 aggregate.ValidColumn,
+			circuit.Table:                   circuit.ValidColumn,
+			circuitgroup.Table:              circuitgroup.ValidColumn,
+			circuitgroupassignment.Table:    circuitgroupassignment.ValidColumn,
+			circuittermination.Table:        circuittermination.ValidColumn,
+			circuittype.Table:               circuittype.ValidColumn,
 			consoleport.Table:               consoleport.ValidColumn,
 			consoleporttemplate.Table:       consoleporttemplate.ValidColumn,
 			consoleserverport.Table:         consoleserverport.ValidColumn,
@@ -197,6 +213,9 @@ func checkColumn(t, c string) error {
 			powerport.Table:                 powerport.ValidColumn,
 			powerporttemplate.Table:         powerporttemplate.ValidColumn,
 			prefix.Table:                    prefix.ValidColumn,
+			provider.Table:                  provider.ValidColumn,
+			provideraccount.Table:           provideraccount.ValidColumn,
+			providernetwork.Table:           providernetwork.ValidColumn,
 			rir.Table:                       rir.ValidColumn,
 			rack.Table:                      rack.ValidColumn,
 			rackgroup.Table:                 rackgroup.ValidColumn,
@@ -224,6 +243,9 @@ func checkColumn(t, c string) error {
 			vlantranslationrule.Table:       vlantranslationrule.ValidColumn,
 			vrf.Table:                       vrf.ValidColumn,
 			virtualchassis.Table:            virtualchassis.ValidColumn,
+			virtualcircuit.Table:            virtualcircuit.ValidColumn,
+			virtualcircuittermination.Table: virtualcircuittermination.ValidColumn,
+			virtualcircuittype.Table:        virtualcircuittype.ValidColumn,
 			virtualdevicecontext.Table:      virtualdevicecontext.ValidColumn,
 			webhook.Table:                   webhook.ValidColumn,
 		})

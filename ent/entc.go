@@ -176,6 +176,7 @@ type FieldData struct {
 	CreateOnly                    bool
 	Nullable, HasDefault, Unique  bool
 	OnDelete                      string // NetBox's on_delete (api.Field.OnDelete)
+	NoReverse                     bool   // api.Field.NoReverse
 	MaxLen                        int
 	Min, Max                      *int
 	Lookup                        string
@@ -383,7 +384,7 @@ func describeField(t *gen.Type, m api.Model, name string, fields map[string]*gen
 		if fd.OnDelete = string(a.OnDelete); fd.OnDelete == "" {
 			return fd, fmt.Errorf("edge %s: declare NetBox's on_delete (schema.FK or schema.OnDelete)", name)
 		}
-		fd.Lookup, fd.Nested = a.Lookup, a.Nested
+		fd.Lookup, fd.Nested, fd.NoReverse = a.Lookup, a.Nested, a.NoReverse
 		fa, _ := fieldAnn(f.Annotations)
 		fd.ReadOnly = a.ReadOnly || fa.ReadOnly
 		fd.CreateOnly = a.CreateOnly || fa.CreateOnly

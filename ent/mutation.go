@@ -15,6 +15,11 @@ import (
 	"github.com/inventory/inventory/ent/aggregate"
 	"github.com/inventory/inventory/ent/asn"
 	"github.com/inventory/inventory/ent/asnrange"
+	"github.com/inventory/inventory/ent/circuit"
+	"github.com/inventory/inventory/ent/circuitgroup"
+	"github.com/inventory/inventory/ent/circuitgroupassignment"
+	"github.com/inventory/inventory/ent/circuittermination"
+	"github.com/inventory/inventory/ent/circuittype"
 	"github.com/inventory/inventory/ent/consoleport"
 	"github.com/inventory/inventory/ent/consoleporttemplate"
 	"github.com/inventory/inventory/ent/consoleserverport"
@@ -61,6 +66,9 @@ import (
 	"github.com/inventory/inventory/ent/powerporttemplate"
 	"github.com/inventory/inventory/ent/predicate"
 	"github.com/inventory/inventory/ent/prefix"
+	"github.com/inventory/inventory/ent/provider"
+	"github.com/inventory/inventory/ent/provideraccount"
+	"github.com/inventory/inventory/ent/providernetwork"
 	"github.com/inventory/inventory/ent/rack"
 	"github.com/inventory/inventory/ent/rackgroup"
 	"github.com/inventory/inventory/ent/rackreservation"
@@ -83,6 +91,9 @@ import (
 	"github.com/inventory/inventory/ent/token"
 	"github.com/inventory/inventory/ent/user"
 	"github.com/inventory/inventory/ent/virtualchassis"
+	"github.com/inventory/inventory/ent/virtualcircuit"
+	"github.com/inventory/inventory/ent/virtualcircuittermination"
+	"github.com/inventory/inventory/ent/virtualcircuittype"
 	"github.com/inventory/inventory/ent/virtualdevicecontext"
 	"github.com/inventory/inventory/ent/vlan"
 	"github.com/inventory/inventory/ent/vlangroup"
@@ -104,6 +115,11 @@ const (
 	TypeASN                       = "ASN"
 	TypeASNRange                  = "ASNRange"
 	TypeAggregate                 = "Aggregate"
+	TypeCircuit                   = "Circuit"
+	TypeCircuitGroup              = "CircuitGroup"
+	TypeCircuitGroupAssignment    = "CircuitGroupAssignment"
+	TypeCircuitTermination        = "CircuitTermination"
+	TypeCircuitType               = "CircuitType"
 	TypeConsolePort               = "ConsolePort"
 	TypeConsolePortTemplate       = "ConsolePortTemplate"
 	TypeConsoleServerPort         = "ConsoleServerPort"
@@ -149,6 +165,9 @@ const (
 	TypePowerPort                 = "PowerPort"
 	TypePowerPortTemplate         = "PowerPortTemplate"
 	TypePrefix                    = "Prefix"
+	TypeProvider                  = "Provider"
+	TypeProviderAccount           = "ProviderAccount"
+	TypeProviderNetwork           = "ProviderNetwork"
 	TypeRIR                       = "RIR"
 	TypeRack                      = "Rack"
 	TypeRackGroup                 = "RackGroup"
@@ -176,6 +195,9 @@ const (
 	TypeVLANTranslationRule       = "VLANTranslationRule"
 	TypeVRF                       = "VRF"
 	TypeVirtualChassis            = "VirtualChassis"
+	TypeVirtualCircuit            = "VirtualCircuit"
+	TypeVirtualCircuitTermination = "VirtualCircuitTermination"
+	TypeVirtualCircuitType        = "VirtualCircuitType"
 	TypeVirtualDeviceContext      = "VirtualDeviceContext"
 	TypeWebhook                   = "Webhook"
 )
@@ -203,6 +225,9 @@ type ASNMutation struct {
 	sites             map[int]struct{}
 	removedsites      map[int]struct{}
 	clearedsites      bool
+	providers         map[int]struct{}
+	removedproviders  map[int]struct{}
+	clearedproviders  bool
 	done              bool
 	oldValue          func(context.Context) (*ASN, error)
 	predicates        []predicate.ASN
@@ -684,6 +709,60 @@ func (m *ASNMutation) ResetSites() {
 	m.removedsites = nil
 }
 
+// AddProviderIDs adds the "providers" edge to the Provider entity by ids.
+func (m *ASNMutation) AddProviderIDs(ids ...int) {
+	if m.providers == nil {
+		m.providers = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.providers[ids[i]] = struct{}{}
+	}
+}
+
+// ClearProviders clears the "providers" edge to the Provider entity.
+func (m *ASNMutation) ClearProviders() {
+	m.clearedproviders = true
+}
+
+// ProvidersCleared reports if the "providers" edge to the Provider entity was cleared.
+func (m *ASNMutation) ProvidersCleared() bool {
+	return m.clearedproviders
+}
+
+// RemoveProviderIDs removes the "providers" edge to the Provider entity by IDs.
+func (m *ASNMutation) RemoveProviderIDs(ids ...int) {
+	if m.removedproviders == nil {
+		m.removedproviders = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.providers, ids[i])
+		m.removedproviders[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedProviders returns the removed IDs of the "providers" edge to the Provider entity.
+func (m *ASNMutation) RemovedProvidersIDs() (ids []int) {
+	for id := range m.removedproviders {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ProvidersIDs returns the "providers" edge IDs in the mutation.
+func (m *ASNMutation) ProvidersIDs() (ids []int) {
+	for id := range m.providers {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetProviders resets all changes to the "providers" edge.
+func (m *ASNMutation) ResetProviders() {
+	m.providers = nil
+	m.clearedproviders = false
+	m.removedproviders = nil
+}
+
 // Where appends a list predicates to the ASNMutation builder.
 func (m *ASNMutation) Where(ps ...predicate.ASN) {
 	m.predicates = append(m.predicates, ps...)
@@ -1010,7 +1089,7 @@ func (m *ASNMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ASNMutation) AddedEdges() []string {
-	edges := make([]string, 0, 4)
+	edges := make([]string, 0, 5)
 	if m.rir != nil {
 		edges = append(edges, asn.EdgeRir)
 	}
@@ -1022,6 +1101,9 @@ func (m *ASNMutation) AddedEdges() []string {
 	}
 	if m.sites != nil {
 		edges = append(edges, asn.EdgeSites)
+	}
+	if m.providers != nil {
+		edges = append(edges, asn.EdgeProviders)
 	}
 	return edges
 }
@@ -1048,15 +1130,24 @@ func (m *ASNMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case asn.EdgeProviders:
+		ids := make([]ent.Value, 0, len(m.providers))
+		for id := range m.providers {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ASNMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 4)
+	edges := make([]string, 0, 5)
 	if m.removedsites != nil {
 		edges = append(edges, asn.EdgeSites)
+	}
+	if m.removedproviders != nil {
+		edges = append(edges, asn.EdgeProviders)
 	}
 	return edges
 }
@@ -1071,13 +1162,19 @@ func (m *ASNMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case asn.EdgeProviders:
+		ids := make([]ent.Value, 0, len(m.removedproviders))
+		for id := range m.removedproviders {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ASNMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 4)
+	edges := make([]string, 0, 5)
 	if m.clearedrir {
 		edges = append(edges, asn.EdgeRir)
 	}
@@ -1089,6 +1186,9 @@ func (m *ASNMutation) ClearedEdges() []string {
 	}
 	if m.clearedsites {
 		edges = append(edges, asn.EdgeSites)
+	}
+	if m.clearedproviders {
+		edges = append(edges, asn.EdgeProviders)
 	}
 	return edges
 }
@@ -1105,6 +1205,8 @@ func (m *ASNMutation) EdgeCleared(name string) bool {
 		return m.clearedtenant
 	case asn.EdgeSites:
 		return m.clearedsites
+	case asn.EdgeProviders:
+		return m.clearedproviders
 	}
 	return false
 }
@@ -1141,6 +1243,9 @@ func (m *ASNMutation) ResetEdge(name string) error {
 		return nil
 	case asn.EdgeSites:
 		m.ResetSites()
+		return nil
+	case asn.EdgeProviders:
+		m.ResetProviders()
 		return nil
 	}
 	return fmt.Errorf("unknown ASN edge %s", name)
@@ -3120,6 +3225,5114 @@ func (m *AggregateMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown Aggregate edge %s", name)
+}
+
+// CircuitMutation represents an operation that mutates the Circuit nodes in the graph.
+type CircuitMutation struct {
+	config
+	op                      Op
+	typ                     string
+	id                      *int
+	created                 *time.Time
+	last_updated            *time.Time
+	custom_field_data       *map[string]interface{}
+	description             *string
+	comments                *string
+	cid                     *string
+	status                  *string
+	install_date            *time.Time
+	termination_date        *time.Time
+	commit_rate             *int
+	addcommit_rate          *int
+	distance                *float64
+	adddistance             *float64
+	distance_unit           *string
+	clearedFields           map[string]struct{}
+	provider                *int
+	clearedprovider         bool
+	provider_account        *int
+	clearedprovider_account bool
+	_type                   *int
+	cleared_type            bool
+	tenant                  *int
+	clearedtenant           bool
+	termination_a           *int
+	clearedtermination_a    bool
+	termination_z           *int
+	clearedtermination_z    bool
+	done                    bool
+	oldValue                func(context.Context) (*Circuit, error)
+	predicates              []predicate.Circuit
+}
+
+var _ ent.Mutation = (*CircuitMutation)(nil)
+
+// circuitOption allows management of the mutation configuration using functional options.
+type circuitOption func(*CircuitMutation)
+
+// newCircuitMutation creates new mutation for the Circuit entity.
+func newCircuitMutation(c config, op Op, opts ...circuitOption) *CircuitMutation {
+	m := &CircuitMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeCircuit,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withCircuitID sets the ID field of the mutation.
+func withCircuitID(id int) circuitOption {
+	return func(m *CircuitMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Circuit
+		)
+		m.oldValue = func(ctx context.Context) (*Circuit, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Circuit.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withCircuit sets the old Circuit of the mutation.
+func withCircuit(node *Circuit) circuitOption {
+	return func(m *CircuitMutation) {
+		m.oldValue = func(context.Context) (*Circuit, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m CircuitMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m CircuitMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *CircuitMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *CircuitMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Circuit.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *CircuitMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *CircuitMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *CircuitMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[circuit.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *CircuitMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[circuit.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *CircuitMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, circuit.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *CircuitMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *CircuitMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *CircuitMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[circuit.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *CircuitMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[circuit.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *CircuitMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, circuit.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *CircuitMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *CircuitMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *CircuitMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *CircuitMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *CircuitMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *CircuitMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetComments sets the "comments" field.
+func (m *CircuitMutation) SetComments(s string) {
+	m.comments = &s
+}
+
+// Comments returns the value of the "comments" field in the mutation.
+func (m *CircuitMutation) Comments() (r string, exists bool) {
+	v := m.comments
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetComments resets all changes to the "comments" field.
+func (m *CircuitMutation) ResetComments() {
+	m.comments = nil
+}
+
+// SetCid sets the "cid" field.
+func (m *CircuitMutation) SetCid(s string) {
+	m.cid = &s
+}
+
+// Cid returns the value of the "cid" field in the mutation.
+func (m *CircuitMutation) Cid() (r string, exists bool) {
+	v := m.cid
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCid resets all changes to the "cid" field.
+func (m *CircuitMutation) ResetCid() {
+	m.cid = nil
+}
+
+// SetProviderID sets the "provider_id" field.
+func (m *CircuitMutation) SetProviderID(i int) {
+	m.provider = &i
+}
+
+// ProviderID returns the value of the "provider_id" field in the mutation.
+func (m *CircuitMutation) ProviderID() (r int, exists bool) {
+	v := m.provider
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetProviderID resets all changes to the "provider_id" field.
+func (m *CircuitMutation) ResetProviderID() {
+	m.provider = nil
+}
+
+// SetProviderAccountID sets the "provider_account_id" field.
+func (m *CircuitMutation) SetProviderAccountID(i int) {
+	m.provider_account = &i
+}
+
+// ProviderAccountID returns the value of the "provider_account_id" field in the mutation.
+func (m *CircuitMutation) ProviderAccountID() (r int, exists bool) {
+	v := m.provider_account
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearProviderAccountID clears the value of the "provider_account_id" field.
+func (m *CircuitMutation) ClearProviderAccountID() {
+	m.provider_account = nil
+	m.clearedFields[circuit.FieldProviderAccountID] = struct{}{}
+}
+
+// ProviderAccountIDCleared returns if the "provider_account_id" field was cleared in this mutation.
+func (m *CircuitMutation) ProviderAccountIDCleared() bool {
+	_, ok := m.clearedFields[circuit.FieldProviderAccountID]
+	return ok
+}
+
+// ResetProviderAccountID resets all changes to the "provider_account_id" field.
+func (m *CircuitMutation) ResetProviderAccountID() {
+	m.provider_account = nil
+	delete(m.clearedFields, circuit.FieldProviderAccountID)
+}
+
+// SetTypeID sets the "type_id" field.
+func (m *CircuitMutation) SetTypeID(i int) {
+	m._type = &i
+}
+
+// TypeID returns the value of the "type_id" field in the mutation.
+func (m *CircuitMutation) TypeID() (r int, exists bool) {
+	v := m._type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetTypeID resets all changes to the "type_id" field.
+func (m *CircuitMutation) ResetTypeID() {
+	m._type = nil
+}
+
+// SetStatus sets the "status" field.
+func (m *CircuitMutation) SetStatus(s string) {
+	m.status = &s
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *CircuitMutation) Status() (r string, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *CircuitMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetTenantID sets the "tenant_id" field.
+func (m *CircuitMutation) SetTenantID(i int) {
+	m.tenant = &i
+}
+
+// TenantID returns the value of the "tenant_id" field in the mutation.
+func (m *CircuitMutation) TenantID() (r int, exists bool) {
+	v := m.tenant
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearTenantID clears the value of the "tenant_id" field.
+func (m *CircuitMutation) ClearTenantID() {
+	m.tenant = nil
+	m.clearedFields[circuit.FieldTenantID] = struct{}{}
+}
+
+// TenantIDCleared returns if the "tenant_id" field was cleared in this mutation.
+func (m *CircuitMutation) TenantIDCleared() bool {
+	_, ok := m.clearedFields[circuit.FieldTenantID]
+	return ok
+}
+
+// ResetTenantID resets all changes to the "tenant_id" field.
+func (m *CircuitMutation) ResetTenantID() {
+	m.tenant = nil
+	delete(m.clearedFields, circuit.FieldTenantID)
+}
+
+// SetInstallDate sets the "install_date" field.
+func (m *CircuitMutation) SetInstallDate(t time.Time) {
+	m.install_date = &t
+}
+
+// InstallDate returns the value of the "install_date" field in the mutation.
+func (m *CircuitMutation) InstallDate() (r time.Time, exists bool) {
+	v := m.install_date
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearInstallDate clears the value of the "install_date" field.
+func (m *CircuitMutation) ClearInstallDate() {
+	m.install_date = nil
+	m.clearedFields[circuit.FieldInstallDate] = struct{}{}
+}
+
+// InstallDateCleared returns if the "install_date" field was cleared in this mutation.
+func (m *CircuitMutation) InstallDateCleared() bool {
+	_, ok := m.clearedFields[circuit.FieldInstallDate]
+	return ok
+}
+
+// ResetInstallDate resets all changes to the "install_date" field.
+func (m *CircuitMutation) ResetInstallDate() {
+	m.install_date = nil
+	delete(m.clearedFields, circuit.FieldInstallDate)
+}
+
+// SetTerminationDate sets the "termination_date" field.
+func (m *CircuitMutation) SetTerminationDate(t time.Time) {
+	m.termination_date = &t
+}
+
+// TerminationDate returns the value of the "termination_date" field in the mutation.
+func (m *CircuitMutation) TerminationDate() (r time.Time, exists bool) {
+	v := m.termination_date
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearTerminationDate clears the value of the "termination_date" field.
+func (m *CircuitMutation) ClearTerminationDate() {
+	m.termination_date = nil
+	m.clearedFields[circuit.FieldTerminationDate] = struct{}{}
+}
+
+// TerminationDateCleared returns if the "termination_date" field was cleared in this mutation.
+func (m *CircuitMutation) TerminationDateCleared() bool {
+	_, ok := m.clearedFields[circuit.FieldTerminationDate]
+	return ok
+}
+
+// ResetTerminationDate resets all changes to the "termination_date" field.
+func (m *CircuitMutation) ResetTerminationDate() {
+	m.termination_date = nil
+	delete(m.clearedFields, circuit.FieldTerminationDate)
+}
+
+// SetCommitRate sets the "commit_rate" field.
+func (m *CircuitMutation) SetCommitRate(i int) {
+	m.commit_rate = &i
+	m.addcommit_rate = nil
+}
+
+// CommitRate returns the value of the "commit_rate" field in the mutation.
+func (m *CircuitMutation) CommitRate() (r int, exists bool) {
+	v := m.commit_rate
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddCommitRate adds i to the "commit_rate" field.
+func (m *CircuitMutation) AddCommitRate(i int) {
+	if m.addcommit_rate != nil {
+		*m.addcommit_rate += i
+	} else {
+		m.addcommit_rate = &i
+	}
+}
+
+// AddedCommitRate returns the value that was added to the "commit_rate" field in this mutation.
+func (m *CircuitMutation) AddedCommitRate() (r int, exists bool) {
+	v := m.addcommit_rate
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCommitRate clears the value of the "commit_rate" field.
+func (m *CircuitMutation) ClearCommitRate() {
+	m.commit_rate = nil
+	m.addcommit_rate = nil
+	m.clearedFields[circuit.FieldCommitRate] = struct{}{}
+}
+
+// CommitRateCleared returns if the "commit_rate" field was cleared in this mutation.
+func (m *CircuitMutation) CommitRateCleared() bool {
+	_, ok := m.clearedFields[circuit.FieldCommitRate]
+	return ok
+}
+
+// ResetCommitRate resets all changes to the "commit_rate" field.
+func (m *CircuitMutation) ResetCommitRate() {
+	m.commit_rate = nil
+	m.addcommit_rate = nil
+	delete(m.clearedFields, circuit.FieldCommitRate)
+}
+
+// SetDistance sets the "distance" field.
+func (m *CircuitMutation) SetDistance(f float64) {
+	m.distance = &f
+	m.adddistance = nil
+}
+
+// Distance returns the value of the "distance" field in the mutation.
+func (m *CircuitMutation) Distance() (r float64, exists bool) {
+	v := m.distance
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddDistance adds f to the "distance" field.
+func (m *CircuitMutation) AddDistance(f float64) {
+	if m.adddistance != nil {
+		*m.adddistance += f
+	} else {
+		m.adddistance = &f
+	}
+}
+
+// AddedDistance returns the value that was added to the "distance" field in this mutation.
+func (m *CircuitMutation) AddedDistance() (r float64, exists bool) {
+	v := m.adddistance
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearDistance clears the value of the "distance" field.
+func (m *CircuitMutation) ClearDistance() {
+	m.distance = nil
+	m.adddistance = nil
+	m.clearedFields[circuit.FieldDistance] = struct{}{}
+}
+
+// DistanceCleared returns if the "distance" field was cleared in this mutation.
+func (m *CircuitMutation) DistanceCleared() bool {
+	_, ok := m.clearedFields[circuit.FieldDistance]
+	return ok
+}
+
+// ResetDistance resets all changes to the "distance" field.
+func (m *CircuitMutation) ResetDistance() {
+	m.distance = nil
+	m.adddistance = nil
+	delete(m.clearedFields, circuit.FieldDistance)
+}
+
+// SetDistanceUnit sets the "distance_unit" field.
+func (m *CircuitMutation) SetDistanceUnit(s string) {
+	m.distance_unit = &s
+}
+
+// DistanceUnit returns the value of the "distance_unit" field in the mutation.
+func (m *CircuitMutation) DistanceUnit() (r string, exists bool) {
+	v := m.distance_unit
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearDistanceUnit clears the value of the "distance_unit" field.
+func (m *CircuitMutation) ClearDistanceUnit() {
+	m.distance_unit = nil
+	m.clearedFields[circuit.FieldDistanceUnit] = struct{}{}
+}
+
+// DistanceUnitCleared returns if the "distance_unit" field was cleared in this mutation.
+func (m *CircuitMutation) DistanceUnitCleared() bool {
+	_, ok := m.clearedFields[circuit.FieldDistanceUnit]
+	return ok
+}
+
+// ResetDistanceUnit resets all changes to the "distance_unit" field.
+func (m *CircuitMutation) ResetDistanceUnit() {
+	m.distance_unit = nil
+	delete(m.clearedFields, circuit.FieldDistanceUnit)
+}
+
+// SetTerminationAID sets the "termination_a_id" field.
+func (m *CircuitMutation) SetTerminationAID(i int) {
+	m.termination_a = &i
+}
+
+// TerminationAID returns the value of the "termination_a_id" field in the mutation.
+func (m *CircuitMutation) TerminationAID() (r int, exists bool) {
+	v := m.termination_a
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearTerminationAID clears the value of the "termination_a_id" field.
+func (m *CircuitMutation) ClearTerminationAID() {
+	m.termination_a = nil
+	m.clearedFields[circuit.FieldTerminationAID] = struct{}{}
+}
+
+// TerminationAIDCleared returns if the "termination_a_id" field was cleared in this mutation.
+func (m *CircuitMutation) TerminationAIDCleared() bool {
+	_, ok := m.clearedFields[circuit.FieldTerminationAID]
+	return ok
+}
+
+// ResetTerminationAID resets all changes to the "termination_a_id" field.
+func (m *CircuitMutation) ResetTerminationAID() {
+	m.termination_a = nil
+	delete(m.clearedFields, circuit.FieldTerminationAID)
+}
+
+// SetTerminationZID sets the "termination_z_id" field.
+func (m *CircuitMutation) SetTerminationZID(i int) {
+	m.termination_z = &i
+}
+
+// TerminationZID returns the value of the "termination_z_id" field in the mutation.
+func (m *CircuitMutation) TerminationZID() (r int, exists bool) {
+	v := m.termination_z
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearTerminationZID clears the value of the "termination_z_id" field.
+func (m *CircuitMutation) ClearTerminationZID() {
+	m.termination_z = nil
+	m.clearedFields[circuit.FieldTerminationZID] = struct{}{}
+}
+
+// TerminationZIDCleared returns if the "termination_z_id" field was cleared in this mutation.
+func (m *CircuitMutation) TerminationZIDCleared() bool {
+	_, ok := m.clearedFields[circuit.FieldTerminationZID]
+	return ok
+}
+
+// ResetTerminationZID resets all changes to the "termination_z_id" field.
+func (m *CircuitMutation) ResetTerminationZID() {
+	m.termination_z = nil
+	delete(m.clearedFields, circuit.FieldTerminationZID)
+}
+
+// ClearProvider clears the "provider" edge to the Provider entity.
+func (m *CircuitMutation) ClearProvider() {
+	m.clearedprovider = true
+	m.clearedFields[circuit.FieldProviderID] = struct{}{}
+}
+
+// ProviderCleared reports if the "provider" edge to the Provider entity was cleared.
+func (m *CircuitMutation) ProviderCleared() bool {
+	return m.clearedprovider
+}
+
+// ProviderIDs returns the "provider" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ProviderID instead. It exists only for internal usage by the builders.
+func (m *CircuitMutation) ProviderIDs() (ids []int) {
+	if id := m.provider; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetProvider resets all changes to the "provider" edge.
+func (m *CircuitMutation) ResetProvider() {
+	m.provider = nil
+	m.clearedprovider = false
+}
+
+// ClearProviderAccount clears the "provider_account" edge to the ProviderAccount entity.
+func (m *CircuitMutation) ClearProviderAccount() {
+	m.clearedprovider_account = true
+	m.clearedFields[circuit.FieldProviderAccountID] = struct{}{}
+}
+
+// ProviderAccountCleared reports if the "provider_account" edge to the ProviderAccount entity was cleared.
+func (m *CircuitMutation) ProviderAccountCleared() bool {
+	return m.ProviderAccountIDCleared() || m.clearedprovider_account
+}
+
+// ProviderAccountIDs returns the "provider_account" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ProviderAccountID instead. It exists only for internal usage by the builders.
+func (m *CircuitMutation) ProviderAccountIDs() (ids []int) {
+	if id := m.provider_account; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetProviderAccount resets all changes to the "provider_account" edge.
+func (m *CircuitMutation) ResetProviderAccount() {
+	m.provider_account = nil
+	m.clearedprovider_account = false
+}
+
+// ClearType clears the "type" edge to the CircuitType entity.
+func (m *CircuitMutation) ClearType() {
+	m.cleared_type = true
+	m.clearedFields[circuit.FieldTypeID] = struct{}{}
+}
+
+// TypeCleared reports if the "type" edge to the CircuitType entity was cleared.
+func (m *CircuitMutation) TypeCleared() bool {
+	return m.cleared_type
+}
+
+// TypeIDs returns the "type" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// TypeID instead. It exists only for internal usage by the builders.
+func (m *CircuitMutation) TypeIDs() (ids []int) {
+	if id := m._type; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetType resets all changes to the "type" edge.
+func (m *CircuitMutation) ResetType() {
+	m._type = nil
+	m.cleared_type = false
+}
+
+// ClearTenant clears the "tenant" edge to the Tenant entity.
+func (m *CircuitMutation) ClearTenant() {
+	m.clearedtenant = true
+	m.clearedFields[circuit.FieldTenantID] = struct{}{}
+}
+
+// TenantCleared reports if the "tenant" edge to the Tenant entity was cleared.
+func (m *CircuitMutation) TenantCleared() bool {
+	return m.TenantIDCleared() || m.clearedtenant
+}
+
+// TenantIDs returns the "tenant" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// TenantID instead. It exists only for internal usage by the builders.
+func (m *CircuitMutation) TenantIDs() (ids []int) {
+	if id := m.tenant; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetTenant resets all changes to the "tenant" edge.
+func (m *CircuitMutation) ResetTenant() {
+	m.tenant = nil
+	m.clearedtenant = false
+}
+
+// ClearTerminationA clears the "termination_a" edge to the CircuitTermination entity.
+func (m *CircuitMutation) ClearTerminationA() {
+	m.clearedtermination_a = true
+	m.clearedFields[circuit.FieldTerminationAID] = struct{}{}
+}
+
+// TerminationACleared reports if the "termination_a" edge to the CircuitTermination entity was cleared.
+func (m *CircuitMutation) TerminationACleared() bool {
+	return m.TerminationAIDCleared() || m.clearedtermination_a
+}
+
+// TerminationAIDs returns the "termination_a" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// TerminationAID instead. It exists only for internal usage by the builders.
+func (m *CircuitMutation) TerminationAIDs() (ids []int) {
+	if id := m.termination_a; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetTerminationA resets all changes to the "termination_a" edge.
+func (m *CircuitMutation) ResetTerminationA() {
+	m.termination_a = nil
+	m.clearedtermination_a = false
+}
+
+// ClearTerminationZ clears the "termination_z" edge to the CircuitTermination entity.
+func (m *CircuitMutation) ClearTerminationZ() {
+	m.clearedtermination_z = true
+	m.clearedFields[circuit.FieldTerminationZID] = struct{}{}
+}
+
+// TerminationZCleared reports if the "termination_z" edge to the CircuitTermination entity was cleared.
+func (m *CircuitMutation) TerminationZCleared() bool {
+	return m.TerminationZIDCleared() || m.clearedtermination_z
+}
+
+// TerminationZIDs returns the "termination_z" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// TerminationZID instead. It exists only for internal usage by the builders.
+func (m *CircuitMutation) TerminationZIDs() (ids []int) {
+	if id := m.termination_z; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetTerminationZ resets all changes to the "termination_z" edge.
+func (m *CircuitMutation) ResetTerminationZ() {
+	m.termination_z = nil
+	m.clearedtermination_z = false
+}
+
+// Where appends a list predicates to the CircuitMutation builder.
+func (m *CircuitMutation) Where(ps ...predicate.Circuit) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the CircuitMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *CircuitMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Circuit, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *CircuitMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *CircuitMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Circuit).
+func (m *CircuitMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *CircuitMutation) Fields() []string {
+	fields := make([]string, 0, 18)
+	if m.created != nil {
+		fields = append(fields, circuit.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, circuit.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, circuit.FieldCustomFieldData)
+	}
+	if m.description != nil {
+		fields = append(fields, circuit.FieldDescription)
+	}
+	if m.comments != nil {
+		fields = append(fields, circuit.FieldComments)
+	}
+	if m.cid != nil {
+		fields = append(fields, circuit.FieldCid)
+	}
+	if m.provider != nil {
+		fields = append(fields, circuit.FieldProviderID)
+	}
+	if m.provider_account != nil {
+		fields = append(fields, circuit.FieldProviderAccountID)
+	}
+	if m._type != nil {
+		fields = append(fields, circuit.FieldTypeID)
+	}
+	if m.status != nil {
+		fields = append(fields, circuit.FieldStatus)
+	}
+	if m.tenant != nil {
+		fields = append(fields, circuit.FieldTenantID)
+	}
+	if m.install_date != nil {
+		fields = append(fields, circuit.FieldInstallDate)
+	}
+	if m.termination_date != nil {
+		fields = append(fields, circuit.FieldTerminationDate)
+	}
+	if m.commit_rate != nil {
+		fields = append(fields, circuit.FieldCommitRate)
+	}
+	if m.distance != nil {
+		fields = append(fields, circuit.FieldDistance)
+	}
+	if m.distance_unit != nil {
+		fields = append(fields, circuit.FieldDistanceUnit)
+	}
+	if m.termination_a != nil {
+		fields = append(fields, circuit.FieldTerminationAID)
+	}
+	if m.termination_z != nil {
+		fields = append(fields, circuit.FieldTerminationZID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *CircuitMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case circuit.FieldCreated:
+		return m.Created()
+	case circuit.FieldLastUpdated:
+		return m.LastUpdated()
+	case circuit.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case circuit.FieldDescription:
+		return m.Description()
+	case circuit.FieldComments:
+		return m.Comments()
+	case circuit.FieldCid:
+		return m.Cid()
+	case circuit.FieldProviderID:
+		return m.ProviderID()
+	case circuit.FieldProviderAccountID:
+		return m.ProviderAccountID()
+	case circuit.FieldTypeID:
+		return m.TypeID()
+	case circuit.FieldStatus:
+		return m.Status()
+	case circuit.FieldTenantID:
+		return m.TenantID()
+	case circuit.FieldInstallDate:
+		return m.InstallDate()
+	case circuit.FieldTerminationDate:
+		return m.TerminationDate()
+	case circuit.FieldCommitRate:
+		return m.CommitRate()
+	case circuit.FieldDistance:
+		return m.Distance()
+	case circuit.FieldDistanceUnit:
+		return m.DistanceUnit()
+	case circuit.FieldTerminationAID:
+		return m.TerminationAID()
+	case circuit.FieldTerminationZID:
+		return m.TerminationZID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *CircuitMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case circuit.FieldCreated, circuit.FieldLastUpdated, circuit.FieldCustomFieldData, circuit.FieldDescription, circuit.FieldComments, circuit.FieldCid, circuit.FieldProviderID, circuit.FieldProviderAccountID, circuit.FieldTypeID, circuit.FieldStatus, circuit.FieldTenantID, circuit.FieldInstallDate, circuit.FieldTerminationDate, circuit.FieldCommitRate, circuit.FieldDistance, circuit.FieldDistanceUnit, circuit.FieldTerminationAID, circuit.FieldTerminationZID:
+	default:
+		return nil, fmt.Errorf("unknown Circuit field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case circuit.FieldCreated:
+		return old.Created, nil
+	case circuit.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case circuit.FieldCustomFieldData:
+		return old.CustomFieldData, nil
+	case circuit.FieldDescription:
+		return old.Description, nil
+	case circuit.FieldComments:
+		return old.Comments, nil
+	case circuit.FieldCid:
+		return old.Cid, nil
+	case circuit.FieldProviderID:
+		return old.ProviderID, nil
+	case circuit.FieldProviderAccountID:
+		return old.ProviderAccountID, nil
+	case circuit.FieldTypeID:
+		return old.TypeID, nil
+	case circuit.FieldStatus:
+		return old.Status, nil
+	case circuit.FieldTenantID:
+		return old.TenantID, nil
+	case circuit.FieldInstallDate:
+		return old.InstallDate, nil
+	case circuit.FieldTerminationDate:
+		return old.TerminationDate, nil
+	case circuit.FieldCommitRate:
+		return old.CommitRate, nil
+	case circuit.FieldDistance:
+		return old.Distance, nil
+	case circuit.FieldDistanceUnit:
+		return old.DistanceUnit, nil
+	case circuit.FieldTerminationAID:
+		return old.TerminationAID, nil
+	case circuit.FieldTerminationZID:
+		return old.TerminationZID, nil
+	}
+	return nil, fmt.Errorf("unknown Circuit field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CircuitMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case circuit.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case circuit.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case circuit.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case circuit.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case circuit.FieldComments:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetComments(v)
+		return nil
+	case circuit.FieldCid:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCid(v)
+		return nil
+	case circuit.FieldProviderID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProviderID(v)
+		return nil
+	case circuit.FieldProviderAccountID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProviderAccountID(v)
+		return nil
+	case circuit.FieldTypeID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTypeID(v)
+		return nil
+	case circuit.FieldStatus:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case circuit.FieldTenantID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTenantID(v)
+		return nil
+	case circuit.FieldInstallDate:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetInstallDate(v)
+		return nil
+	case circuit.FieldTerminationDate:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTerminationDate(v)
+		return nil
+	case circuit.FieldCommitRate:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCommitRate(v)
+		return nil
+	case circuit.FieldDistance:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDistance(v)
+		return nil
+	case circuit.FieldDistanceUnit:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDistanceUnit(v)
+		return nil
+	case circuit.FieldTerminationAID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTerminationAID(v)
+		return nil
+	case circuit.FieldTerminationZID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTerminationZID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Circuit field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *CircuitMutation) AddedFields() []string {
+	var fields []string
+	if m.addcommit_rate != nil {
+		fields = append(fields, circuit.FieldCommitRate)
+	}
+	if m.adddistance != nil {
+		fields = append(fields, circuit.FieldDistance)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *CircuitMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case circuit.FieldCommitRate:
+		return m.AddedCommitRate()
+	case circuit.FieldDistance:
+		return m.AddedDistance()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CircuitMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case circuit.FieldCommitRate:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddCommitRate(v)
+		return nil
+	case circuit.FieldDistance:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddDistance(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Circuit numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *CircuitMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(circuit.FieldCreated) {
+		fields = append(fields, circuit.FieldCreated)
+	}
+	if m.FieldCleared(circuit.FieldLastUpdated) {
+		fields = append(fields, circuit.FieldLastUpdated)
+	}
+	if m.FieldCleared(circuit.FieldProviderAccountID) {
+		fields = append(fields, circuit.FieldProviderAccountID)
+	}
+	if m.FieldCleared(circuit.FieldTenantID) {
+		fields = append(fields, circuit.FieldTenantID)
+	}
+	if m.FieldCleared(circuit.FieldInstallDate) {
+		fields = append(fields, circuit.FieldInstallDate)
+	}
+	if m.FieldCleared(circuit.FieldTerminationDate) {
+		fields = append(fields, circuit.FieldTerminationDate)
+	}
+	if m.FieldCleared(circuit.FieldCommitRate) {
+		fields = append(fields, circuit.FieldCommitRate)
+	}
+	if m.FieldCleared(circuit.FieldDistance) {
+		fields = append(fields, circuit.FieldDistance)
+	}
+	if m.FieldCleared(circuit.FieldDistanceUnit) {
+		fields = append(fields, circuit.FieldDistanceUnit)
+	}
+	if m.FieldCleared(circuit.FieldTerminationAID) {
+		fields = append(fields, circuit.FieldTerminationAID)
+	}
+	if m.FieldCleared(circuit.FieldTerminationZID) {
+		fields = append(fields, circuit.FieldTerminationZID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *CircuitMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *CircuitMutation) ClearField(name string) error {
+	switch name {
+	case circuit.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case circuit.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case circuit.FieldProviderAccountID:
+		m.ClearProviderAccountID()
+		return nil
+	case circuit.FieldTenantID:
+		m.ClearTenantID()
+		return nil
+	case circuit.FieldInstallDate:
+		m.ClearInstallDate()
+		return nil
+	case circuit.FieldTerminationDate:
+		m.ClearTerminationDate()
+		return nil
+	case circuit.FieldCommitRate:
+		m.ClearCommitRate()
+		return nil
+	case circuit.FieldDistance:
+		m.ClearDistance()
+		return nil
+	case circuit.FieldDistanceUnit:
+		m.ClearDistanceUnit()
+		return nil
+	case circuit.FieldTerminationAID:
+		m.ClearTerminationAID()
+		return nil
+	case circuit.FieldTerminationZID:
+		m.ClearTerminationZID()
+		return nil
+	}
+	return fmt.Errorf("unknown Circuit nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *CircuitMutation) ResetField(name string) error {
+	switch name {
+	case circuit.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case circuit.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case circuit.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case circuit.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case circuit.FieldComments:
+		m.ResetComments()
+		return nil
+	case circuit.FieldCid:
+		m.ResetCid()
+		return nil
+	case circuit.FieldProviderID:
+		m.ResetProviderID()
+		return nil
+	case circuit.FieldProviderAccountID:
+		m.ResetProviderAccountID()
+		return nil
+	case circuit.FieldTypeID:
+		m.ResetTypeID()
+		return nil
+	case circuit.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case circuit.FieldTenantID:
+		m.ResetTenantID()
+		return nil
+	case circuit.FieldInstallDate:
+		m.ResetInstallDate()
+		return nil
+	case circuit.FieldTerminationDate:
+		m.ResetTerminationDate()
+		return nil
+	case circuit.FieldCommitRate:
+		m.ResetCommitRate()
+		return nil
+	case circuit.FieldDistance:
+		m.ResetDistance()
+		return nil
+	case circuit.FieldDistanceUnit:
+		m.ResetDistanceUnit()
+		return nil
+	case circuit.FieldTerminationAID:
+		m.ResetTerminationAID()
+		return nil
+	case circuit.FieldTerminationZID:
+		m.ResetTerminationZID()
+		return nil
+	}
+	return fmt.Errorf("unknown Circuit field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *CircuitMutation) AddedEdges() []string {
+	edges := make([]string, 0, 6)
+	if m.provider != nil {
+		edges = append(edges, circuit.EdgeProvider)
+	}
+	if m.provider_account != nil {
+		edges = append(edges, circuit.EdgeProviderAccount)
+	}
+	if m._type != nil {
+		edges = append(edges, circuit.EdgeType)
+	}
+	if m.tenant != nil {
+		edges = append(edges, circuit.EdgeTenant)
+	}
+	if m.termination_a != nil {
+		edges = append(edges, circuit.EdgeTerminationA)
+	}
+	if m.termination_z != nil {
+		edges = append(edges, circuit.EdgeTerminationZ)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *CircuitMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case circuit.EdgeProvider:
+		if id := m.provider; id != nil {
+			return []ent.Value{*id}
+		}
+	case circuit.EdgeProviderAccount:
+		if id := m.provider_account; id != nil {
+			return []ent.Value{*id}
+		}
+	case circuit.EdgeType:
+		if id := m._type; id != nil {
+			return []ent.Value{*id}
+		}
+	case circuit.EdgeTenant:
+		if id := m.tenant; id != nil {
+			return []ent.Value{*id}
+		}
+	case circuit.EdgeTerminationA:
+		if id := m.termination_a; id != nil {
+			return []ent.Value{*id}
+		}
+	case circuit.EdgeTerminationZ:
+		if id := m.termination_z; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *CircuitMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 6)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *CircuitMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *CircuitMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 6)
+	if m.clearedprovider {
+		edges = append(edges, circuit.EdgeProvider)
+	}
+	if m.clearedprovider_account {
+		edges = append(edges, circuit.EdgeProviderAccount)
+	}
+	if m.cleared_type {
+		edges = append(edges, circuit.EdgeType)
+	}
+	if m.clearedtenant {
+		edges = append(edges, circuit.EdgeTenant)
+	}
+	if m.clearedtermination_a {
+		edges = append(edges, circuit.EdgeTerminationA)
+	}
+	if m.clearedtermination_z {
+		edges = append(edges, circuit.EdgeTerminationZ)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *CircuitMutation) EdgeCleared(name string) bool {
+	switch name {
+	case circuit.EdgeProvider:
+		return m.clearedprovider
+	case circuit.EdgeProviderAccount:
+		return m.clearedprovider_account
+	case circuit.EdgeType:
+		return m.cleared_type
+	case circuit.EdgeTenant:
+		return m.clearedtenant
+	case circuit.EdgeTerminationA:
+		return m.clearedtermination_a
+	case circuit.EdgeTerminationZ:
+		return m.clearedtermination_z
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *CircuitMutation) ClearEdge(name string) error {
+	switch name {
+	case circuit.EdgeProvider:
+		m.ClearProvider()
+		return nil
+	case circuit.EdgeProviderAccount:
+		m.ClearProviderAccount()
+		return nil
+	case circuit.EdgeType:
+		m.ClearType()
+		return nil
+	case circuit.EdgeTenant:
+		m.ClearTenant()
+		return nil
+	case circuit.EdgeTerminationA:
+		m.ClearTerminationA()
+		return nil
+	case circuit.EdgeTerminationZ:
+		m.ClearTerminationZ()
+		return nil
+	}
+	return fmt.Errorf("unknown Circuit unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *CircuitMutation) ResetEdge(name string) error {
+	switch name {
+	case circuit.EdgeProvider:
+		m.ResetProvider()
+		return nil
+	case circuit.EdgeProviderAccount:
+		m.ResetProviderAccount()
+		return nil
+	case circuit.EdgeType:
+		m.ResetType()
+		return nil
+	case circuit.EdgeTenant:
+		m.ResetTenant()
+		return nil
+	case circuit.EdgeTerminationA:
+		m.ResetTerminationA()
+		return nil
+	case circuit.EdgeTerminationZ:
+		m.ResetTerminationZ()
+		return nil
+	}
+	return fmt.Errorf("unknown Circuit edge %s", name)
+}
+
+// CircuitGroupMutation represents an operation that mutates the CircuitGroup nodes in the graph.
+type CircuitGroupMutation struct {
+	config
+	op                Op
+	typ               string
+	id                *int
+	created           *time.Time
+	last_updated      *time.Time
+	custom_field_data *map[string]interface{}
+	name              *string
+	slug              *string
+	description       *string
+	comments          *string
+	clearedFields     map[string]struct{}
+	tenant            *int
+	clearedtenant     bool
+	done              bool
+	oldValue          func(context.Context) (*CircuitGroup, error)
+	predicates        []predicate.CircuitGroup
+}
+
+var _ ent.Mutation = (*CircuitGroupMutation)(nil)
+
+// circuitgroupOption allows management of the mutation configuration using functional options.
+type circuitgroupOption func(*CircuitGroupMutation)
+
+// newCircuitGroupMutation creates new mutation for the CircuitGroup entity.
+func newCircuitGroupMutation(c config, op Op, opts ...circuitgroupOption) *CircuitGroupMutation {
+	m := &CircuitGroupMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeCircuitGroup,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withCircuitGroupID sets the ID field of the mutation.
+func withCircuitGroupID(id int) circuitgroupOption {
+	return func(m *CircuitGroupMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *CircuitGroup
+		)
+		m.oldValue = func(ctx context.Context) (*CircuitGroup, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().CircuitGroup.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withCircuitGroup sets the old CircuitGroup of the mutation.
+func withCircuitGroup(node *CircuitGroup) circuitgroupOption {
+	return func(m *CircuitGroupMutation) {
+		m.oldValue = func(context.Context) (*CircuitGroup, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m CircuitGroupMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m CircuitGroupMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *CircuitGroupMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *CircuitGroupMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().CircuitGroup.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *CircuitGroupMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *CircuitGroupMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *CircuitGroupMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[circuitgroup.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *CircuitGroupMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[circuitgroup.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *CircuitGroupMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, circuitgroup.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *CircuitGroupMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *CircuitGroupMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *CircuitGroupMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[circuitgroup.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *CircuitGroupMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[circuitgroup.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *CircuitGroupMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, circuitgroup.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *CircuitGroupMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *CircuitGroupMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *CircuitGroupMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetName sets the "name" field.
+func (m *CircuitGroupMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *CircuitGroupMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *CircuitGroupMutation) ResetName() {
+	m.name = nil
+}
+
+// SetSlug sets the "slug" field.
+func (m *CircuitGroupMutation) SetSlug(s string) {
+	m.slug = &s
+}
+
+// Slug returns the value of the "slug" field in the mutation.
+func (m *CircuitGroupMutation) Slug() (r string, exists bool) {
+	v := m.slug
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetSlug resets all changes to the "slug" field.
+func (m *CircuitGroupMutation) ResetSlug() {
+	m.slug = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *CircuitGroupMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *CircuitGroupMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *CircuitGroupMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetComments sets the "comments" field.
+func (m *CircuitGroupMutation) SetComments(s string) {
+	m.comments = &s
+}
+
+// Comments returns the value of the "comments" field in the mutation.
+func (m *CircuitGroupMutation) Comments() (r string, exists bool) {
+	v := m.comments
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetComments resets all changes to the "comments" field.
+func (m *CircuitGroupMutation) ResetComments() {
+	m.comments = nil
+}
+
+// SetTenantID sets the "tenant_id" field.
+func (m *CircuitGroupMutation) SetTenantID(i int) {
+	m.tenant = &i
+}
+
+// TenantID returns the value of the "tenant_id" field in the mutation.
+func (m *CircuitGroupMutation) TenantID() (r int, exists bool) {
+	v := m.tenant
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearTenantID clears the value of the "tenant_id" field.
+func (m *CircuitGroupMutation) ClearTenantID() {
+	m.tenant = nil
+	m.clearedFields[circuitgroup.FieldTenantID] = struct{}{}
+}
+
+// TenantIDCleared returns if the "tenant_id" field was cleared in this mutation.
+func (m *CircuitGroupMutation) TenantIDCleared() bool {
+	_, ok := m.clearedFields[circuitgroup.FieldTenantID]
+	return ok
+}
+
+// ResetTenantID resets all changes to the "tenant_id" field.
+func (m *CircuitGroupMutation) ResetTenantID() {
+	m.tenant = nil
+	delete(m.clearedFields, circuitgroup.FieldTenantID)
+}
+
+// ClearTenant clears the "tenant" edge to the Tenant entity.
+func (m *CircuitGroupMutation) ClearTenant() {
+	m.clearedtenant = true
+	m.clearedFields[circuitgroup.FieldTenantID] = struct{}{}
+}
+
+// TenantCleared reports if the "tenant" edge to the Tenant entity was cleared.
+func (m *CircuitGroupMutation) TenantCleared() bool {
+	return m.TenantIDCleared() || m.clearedtenant
+}
+
+// TenantIDs returns the "tenant" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// TenantID instead. It exists only for internal usage by the builders.
+func (m *CircuitGroupMutation) TenantIDs() (ids []int) {
+	if id := m.tenant; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetTenant resets all changes to the "tenant" edge.
+func (m *CircuitGroupMutation) ResetTenant() {
+	m.tenant = nil
+	m.clearedtenant = false
+}
+
+// Where appends a list predicates to the CircuitGroupMutation builder.
+func (m *CircuitGroupMutation) Where(ps ...predicate.CircuitGroup) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the CircuitGroupMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *CircuitGroupMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.CircuitGroup, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *CircuitGroupMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *CircuitGroupMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (CircuitGroup).
+func (m *CircuitGroupMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *CircuitGroupMutation) Fields() []string {
+	fields := make([]string, 0, 8)
+	if m.created != nil {
+		fields = append(fields, circuitgroup.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, circuitgroup.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, circuitgroup.FieldCustomFieldData)
+	}
+	if m.name != nil {
+		fields = append(fields, circuitgroup.FieldName)
+	}
+	if m.slug != nil {
+		fields = append(fields, circuitgroup.FieldSlug)
+	}
+	if m.description != nil {
+		fields = append(fields, circuitgroup.FieldDescription)
+	}
+	if m.comments != nil {
+		fields = append(fields, circuitgroup.FieldComments)
+	}
+	if m.tenant != nil {
+		fields = append(fields, circuitgroup.FieldTenantID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *CircuitGroupMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case circuitgroup.FieldCreated:
+		return m.Created()
+	case circuitgroup.FieldLastUpdated:
+		return m.LastUpdated()
+	case circuitgroup.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case circuitgroup.FieldName:
+		return m.Name()
+	case circuitgroup.FieldSlug:
+		return m.Slug()
+	case circuitgroup.FieldDescription:
+		return m.Description()
+	case circuitgroup.FieldComments:
+		return m.Comments()
+	case circuitgroup.FieldTenantID:
+		return m.TenantID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *CircuitGroupMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case circuitgroup.FieldCreated, circuitgroup.FieldLastUpdated, circuitgroup.FieldCustomFieldData, circuitgroup.FieldName, circuitgroup.FieldSlug, circuitgroup.FieldDescription, circuitgroup.FieldComments, circuitgroup.FieldTenantID:
+	default:
+		return nil, fmt.Errorf("unknown CircuitGroup field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case circuitgroup.FieldCreated:
+		return old.Created, nil
+	case circuitgroup.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case circuitgroup.FieldCustomFieldData:
+		return old.CustomFieldData, nil
+	case circuitgroup.FieldName:
+		return old.Name, nil
+	case circuitgroup.FieldSlug:
+		return old.Slug, nil
+	case circuitgroup.FieldDescription:
+		return old.Description, nil
+	case circuitgroup.FieldComments:
+		return old.Comments, nil
+	case circuitgroup.FieldTenantID:
+		return old.TenantID, nil
+	}
+	return nil, fmt.Errorf("unknown CircuitGroup field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CircuitGroupMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case circuitgroup.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case circuitgroup.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case circuitgroup.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case circuitgroup.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case circuitgroup.FieldSlug:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSlug(v)
+		return nil
+	case circuitgroup.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case circuitgroup.FieldComments:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetComments(v)
+		return nil
+	case circuitgroup.FieldTenantID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTenantID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown CircuitGroup field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *CircuitGroupMutation) AddedFields() []string {
+	var fields []string
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *CircuitGroupMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CircuitGroupMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown CircuitGroup numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *CircuitGroupMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(circuitgroup.FieldCreated) {
+		fields = append(fields, circuitgroup.FieldCreated)
+	}
+	if m.FieldCleared(circuitgroup.FieldLastUpdated) {
+		fields = append(fields, circuitgroup.FieldLastUpdated)
+	}
+	if m.FieldCleared(circuitgroup.FieldTenantID) {
+		fields = append(fields, circuitgroup.FieldTenantID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *CircuitGroupMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *CircuitGroupMutation) ClearField(name string) error {
+	switch name {
+	case circuitgroup.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case circuitgroup.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case circuitgroup.FieldTenantID:
+		m.ClearTenantID()
+		return nil
+	}
+	return fmt.Errorf("unknown CircuitGroup nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *CircuitGroupMutation) ResetField(name string) error {
+	switch name {
+	case circuitgroup.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case circuitgroup.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case circuitgroup.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case circuitgroup.FieldName:
+		m.ResetName()
+		return nil
+	case circuitgroup.FieldSlug:
+		m.ResetSlug()
+		return nil
+	case circuitgroup.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case circuitgroup.FieldComments:
+		m.ResetComments()
+		return nil
+	case circuitgroup.FieldTenantID:
+		m.ResetTenantID()
+		return nil
+	}
+	return fmt.Errorf("unknown CircuitGroup field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *CircuitGroupMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.tenant != nil {
+		edges = append(edges, circuitgroup.EdgeTenant)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *CircuitGroupMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case circuitgroup.EdgeTenant:
+		if id := m.tenant; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *CircuitGroupMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *CircuitGroupMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *CircuitGroupMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedtenant {
+		edges = append(edges, circuitgroup.EdgeTenant)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *CircuitGroupMutation) EdgeCleared(name string) bool {
+	switch name {
+	case circuitgroup.EdgeTenant:
+		return m.clearedtenant
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *CircuitGroupMutation) ClearEdge(name string) error {
+	switch name {
+	case circuitgroup.EdgeTenant:
+		m.ClearTenant()
+		return nil
+	}
+	return fmt.Errorf("unknown CircuitGroup unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *CircuitGroupMutation) ResetEdge(name string) error {
+	switch name {
+	case circuitgroup.EdgeTenant:
+		m.ResetTenant()
+		return nil
+	}
+	return fmt.Errorf("unknown CircuitGroup edge %s", name)
+}
+
+// CircuitGroupAssignmentMutation represents an operation that mutates the CircuitGroupAssignment nodes in the graph.
+type CircuitGroupAssignmentMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *int
+	created       *time.Time
+	last_updated  *time.Time
+	member_type   *string
+	member_id     *int
+	addmember_id  *int
+	priority      *string
+	__group_name  *string
+	clearedFields map[string]struct{}
+	group         *int
+	clearedgroup  bool
+	done          bool
+	oldValue      func(context.Context) (*CircuitGroupAssignment, error)
+	predicates    []predicate.CircuitGroupAssignment
+}
+
+var _ ent.Mutation = (*CircuitGroupAssignmentMutation)(nil)
+
+// circuitgroupassignmentOption allows management of the mutation configuration using functional options.
+type circuitgroupassignmentOption func(*CircuitGroupAssignmentMutation)
+
+// newCircuitGroupAssignmentMutation creates new mutation for the CircuitGroupAssignment entity.
+func newCircuitGroupAssignmentMutation(c config, op Op, opts ...circuitgroupassignmentOption) *CircuitGroupAssignmentMutation {
+	m := &CircuitGroupAssignmentMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeCircuitGroupAssignment,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withCircuitGroupAssignmentID sets the ID field of the mutation.
+func withCircuitGroupAssignmentID(id int) circuitgroupassignmentOption {
+	return func(m *CircuitGroupAssignmentMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *CircuitGroupAssignment
+		)
+		m.oldValue = func(ctx context.Context) (*CircuitGroupAssignment, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().CircuitGroupAssignment.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withCircuitGroupAssignment sets the old CircuitGroupAssignment of the mutation.
+func withCircuitGroupAssignment(node *CircuitGroupAssignment) circuitgroupassignmentOption {
+	return func(m *CircuitGroupAssignmentMutation) {
+		m.oldValue = func(context.Context) (*CircuitGroupAssignment, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m CircuitGroupAssignmentMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m CircuitGroupAssignmentMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *CircuitGroupAssignmentMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *CircuitGroupAssignmentMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().CircuitGroupAssignment.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *CircuitGroupAssignmentMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *CircuitGroupAssignmentMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *CircuitGroupAssignmentMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[circuitgroupassignment.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *CircuitGroupAssignmentMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[circuitgroupassignment.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *CircuitGroupAssignmentMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, circuitgroupassignment.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *CircuitGroupAssignmentMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *CircuitGroupAssignmentMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *CircuitGroupAssignmentMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[circuitgroupassignment.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *CircuitGroupAssignmentMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[circuitgroupassignment.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *CircuitGroupAssignmentMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, circuitgroupassignment.FieldLastUpdated)
+}
+
+// SetMemberType sets the "member_type" field.
+func (m *CircuitGroupAssignmentMutation) SetMemberType(s string) {
+	m.member_type = &s
+}
+
+// MemberType returns the value of the "member_type" field in the mutation.
+func (m *CircuitGroupAssignmentMutation) MemberType() (r string, exists bool) {
+	v := m.member_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetMemberType resets all changes to the "member_type" field.
+func (m *CircuitGroupAssignmentMutation) ResetMemberType() {
+	m.member_type = nil
+}
+
+// SetMemberID sets the "member_id" field.
+func (m *CircuitGroupAssignmentMutation) SetMemberID(i int) {
+	m.member_id = &i
+	m.addmember_id = nil
+}
+
+// MemberID returns the value of the "member_id" field in the mutation.
+func (m *CircuitGroupAssignmentMutation) MemberID() (r int, exists bool) {
+	v := m.member_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddMemberID adds i to the "member_id" field.
+func (m *CircuitGroupAssignmentMutation) AddMemberID(i int) {
+	if m.addmember_id != nil {
+		*m.addmember_id += i
+	} else {
+		m.addmember_id = &i
+	}
+}
+
+// AddedMemberID returns the value that was added to the "member_id" field in this mutation.
+func (m *CircuitGroupAssignmentMutation) AddedMemberID() (r int, exists bool) {
+	v := m.addmember_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetMemberID resets all changes to the "member_id" field.
+func (m *CircuitGroupAssignmentMutation) ResetMemberID() {
+	m.member_id = nil
+	m.addmember_id = nil
+}
+
+// SetGroupID sets the "group_id" field.
+func (m *CircuitGroupAssignmentMutation) SetGroupID(i int) {
+	m.group = &i
+}
+
+// GroupID returns the value of the "group_id" field in the mutation.
+func (m *CircuitGroupAssignmentMutation) GroupID() (r int, exists bool) {
+	v := m.group
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetGroupID resets all changes to the "group_id" field.
+func (m *CircuitGroupAssignmentMutation) ResetGroupID() {
+	m.group = nil
+}
+
+// SetPriority sets the "priority" field.
+func (m *CircuitGroupAssignmentMutation) SetPriority(s string) {
+	m.priority = &s
+}
+
+// Priority returns the value of the "priority" field in the mutation.
+func (m *CircuitGroupAssignmentMutation) Priority() (r string, exists bool) {
+	v := m.priority
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearPriority clears the value of the "priority" field.
+func (m *CircuitGroupAssignmentMutation) ClearPriority() {
+	m.priority = nil
+	m.clearedFields[circuitgroupassignment.FieldPriority] = struct{}{}
+}
+
+// PriorityCleared returns if the "priority" field was cleared in this mutation.
+func (m *CircuitGroupAssignmentMutation) PriorityCleared() bool {
+	_, ok := m.clearedFields[circuitgroupassignment.FieldPriority]
+	return ok
+}
+
+// ResetPriority resets all changes to the "priority" field.
+func (m *CircuitGroupAssignmentMutation) ResetPriority() {
+	m.priority = nil
+	delete(m.clearedFields, circuitgroupassignment.FieldPriority)
+}
+
+// SetGroupName sets the "_group_name" field.
+func (m *CircuitGroupAssignmentMutation) SetGroupName(s string) {
+	m.__group_name = &s
+}
+
+// GroupName returns the value of the "_group_name" field in the mutation.
+func (m *CircuitGroupAssignmentMutation) GroupName() (r string, exists bool) {
+	v := m.__group_name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetGroupName resets all changes to the "_group_name" field.
+func (m *CircuitGroupAssignmentMutation) ResetGroupName() {
+	m.__group_name = nil
+}
+
+// ClearGroup clears the "group" edge to the CircuitGroup entity.
+func (m *CircuitGroupAssignmentMutation) ClearGroup() {
+	m.clearedgroup = true
+	m.clearedFields[circuitgroupassignment.FieldGroupID] = struct{}{}
+}
+
+// GroupCleared reports if the "group" edge to the CircuitGroup entity was cleared.
+func (m *CircuitGroupAssignmentMutation) GroupCleared() bool {
+	return m.clearedgroup
+}
+
+// GroupIDs returns the "group" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// GroupID instead. It exists only for internal usage by the builders.
+func (m *CircuitGroupAssignmentMutation) GroupIDs() (ids []int) {
+	if id := m.group; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetGroup resets all changes to the "group" edge.
+func (m *CircuitGroupAssignmentMutation) ResetGroup() {
+	m.group = nil
+	m.clearedgroup = false
+}
+
+// Where appends a list predicates to the CircuitGroupAssignmentMutation builder.
+func (m *CircuitGroupAssignmentMutation) Where(ps ...predicate.CircuitGroupAssignment) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the CircuitGroupAssignmentMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *CircuitGroupAssignmentMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.CircuitGroupAssignment, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *CircuitGroupAssignmentMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *CircuitGroupAssignmentMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (CircuitGroupAssignment).
+func (m *CircuitGroupAssignmentMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *CircuitGroupAssignmentMutation) Fields() []string {
+	fields := make([]string, 0, 7)
+	if m.created != nil {
+		fields = append(fields, circuitgroupassignment.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, circuitgroupassignment.FieldLastUpdated)
+	}
+	if m.member_type != nil {
+		fields = append(fields, circuitgroupassignment.FieldMemberType)
+	}
+	if m.member_id != nil {
+		fields = append(fields, circuitgroupassignment.FieldMemberID)
+	}
+	if m.group != nil {
+		fields = append(fields, circuitgroupassignment.FieldGroupID)
+	}
+	if m.priority != nil {
+		fields = append(fields, circuitgroupassignment.FieldPriority)
+	}
+	if m.__group_name != nil {
+		fields = append(fields, circuitgroupassignment.FieldGroupName)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *CircuitGroupAssignmentMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case circuitgroupassignment.FieldCreated:
+		return m.Created()
+	case circuitgroupassignment.FieldLastUpdated:
+		return m.LastUpdated()
+	case circuitgroupassignment.FieldMemberType:
+		return m.MemberType()
+	case circuitgroupassignment.FieldMemberID:
+		return m.MemberID()
+	case circuitgroupassignment.FieldGroupID:
+		return m.GroupID()
+	case circuitgroupassignment.FieldPriority:
+		return m.Priority()
+	case circuitgroupassignment.FieldGroupName:
+		return m.GroupName()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *CircuitGroupAssignmentMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case circuitgroupassignment.FieldCreated, circuitgroupassignment.FieldLastUpdated, circuitgroupassignment.FieldMemberType, circuitgroupassignment.FieldMemberID, circuitgroupassignment.FieldGroupID, circuitgroupassignment.FieldPriority, circuitgroupassignment.FieldGroupName:
+	default:
+		return nil, fmt.Errorf("unknown CircuitGroupAssignment field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case circuitgroupassignment.FieldCreated:
+		return old.Created, nil
+	case circuitgroupassignment.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case circuitgroupassignment.FieldMemberType:
+		return old.MemberType, nil
+	case circuitgroupassignment.FieldMemberID:
+		return old.MemberID, nil
+	case circuitgroupassignment.FieldGroupID:
+		return old.GroupID, nil
+	case circuitgroupassignment.FieldPriority:
+		return old.Priority, nil
+	case circuitgroupassignment.FieldGroupName:
+		return old.GroupName, nil
+	}
+	return nil, fmt.Errorf("unknown CircuitGroupAssignment field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CircuitGroupAssignmentMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case circuitgroupassignment.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case circuitgroupassignment.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case circuitgroupassignment.FieldMemberType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMemberType(v)
+		return nil
+	case circuitgroupassignment.FieldMemberID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMemberID(v)
+		return nil
+	case circuitgroupassignment.FieldGroupID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetGroupID(v)
+		return nil
+	case circuitgroupassignment.FieldPriority:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPriority(v)
+		return nil
+	case circuitgroupassignment.FieldGroupName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetGroupName(v)
+		return nil
+	}
+	return fmt.Errorf("unknown CircuitGroupAssignment field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *CircuitGroupAssignmentMutation) AddedFields() []string {
+	var fields []string
+	if m.addmember_id != nil {
+		fields = append(fields, circuitgroupassignment.FieldMemberID)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *CircuitGroupAssignmentMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case circuitgroupassignment.FieldMemberID:
+		return m.AddedMemberID()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CircuitGroupAssignmentMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case circuitgroupassignment.FieldMemberID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddMemberID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown CircuitGroupAssignment numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *CircuitGroupAssignmentMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(circuitgroupassignment.FieldCreated) {
+		fields = append(fields, circuitgroupassignment.FieldCreated)
+	}
+	if m.FieldCleared(circuitgroupassignment.FieldLastUpdated) {
+		fields = append(fields, circuitgroupassignment.FieldLastUpdated)
+	}
+	if m.FieldCleared(circuitgroupassignment.FieldPriority) {
+		fields = append(fields, circuitgroupassignment.FieldPriority)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *CircuitGroupAssignmentMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *CircuitGroupAssignmentMutation) ClearField(name string) error {
+	switch name {
+	case circuitgroupassignment.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case circuitgroupassignment.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case circuitgroupassignment.FieldPriority:
+		m.ClearPriority()
+		return nil
+	}
+	return fmt.Errorf("unknown CircuitGroupAssignment nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *CircuitGroupAssignmentMutation) ResetField(name string) error {
+	switch name {
+	case circuitgroupassignment.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case circuitgroupassignment.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case circuitgroupassignment.FieldMemberType:
+		m.ResetMemberType()
+		return nil
+	case circuitgroupassignment.FieldMemberID:
+		m.ResetMemberID()
+		return nil
+	case circuitgroupassignment.FieldGroupID:
+		m.ResetGroupID()
+		return nil
+	case circuitgroupassignment.FieldPriority:
+		m.ResetPriority()
+		return nil
+	case circuitgroupassignment.FieldGroupName:
+		m.ResetGroupName()
+		return nil
+	}
+	return fmt.Errorf("unknown CircuitGroupAssignment field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *CircuitGroupAssignmentMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.group != nil {
+		edges = append(edges, circuitgroupassignment.EdgeGroup)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *CircuitGroupAssignmentMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case circuitgroupassignment.EdgeGroup:
+		if id := m.group; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *CircuitGroupAssignmentMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *CircuitGroupAssignmentMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *CircuitGroupAssignmentMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedgroup {
+		edges = append(edges, circuitgroupassignment.EdgeGroup)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *CircuitGroupAssignmentMutation) EdgeCleared(name string) bool {
+	switch name {
+	case circuitgroupassignment.EdgeGroup:
+		return m.clearedgroup
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *CircuitGroupAssignmentMutation) ClearEdge(name string) error {
+	switch name {
+	case circuitgroupassignment.EdgeGroup:
+		m.ClearGroup()
+		return nil
+	}
+	return fmt.Errorf("unknown CircuitGroupAssignment unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *CircuitGroupAssignmentMutation) ResetEdge(name string) error {
+	switch name {
+	case circuitgroupassignment.EdgeGroup:
+		m.ResetGroup()
+		return nil
+	}
+	return fmt.Errorf("unknown CircuitGroupAssignment edge %s", name)
+}
+
+// CircuitTerminationMutation represents an operation that mutates the CircuitTermination nodes in the graph.
+type CircuitTerminationMutation struct {
+	config
+	op                       Op
+	typ                      string
+	id                       *int
+	created                  *time.Time
+	last_updated             *time.Time
+	custom_field_data        *map[string]interface{}
+	term_side                *string
+	termination_type         *string
+	termination_id           *int
+	addtermination_id        *int
+	port_speed               *int
+	addport_speed            *int
+	upstream_speed           *int
+	addupstream_speed        *int
+	xconnect_id              *string
+	pp_info                  *string
+	description              *string
+	mark_connected           *bool
+	__occupied               *bool
+	__circuit_cid            *string
+	__provider_network_id    *int
+	add__provider_network_id *int
+	__location_id            *int
+	add__location_id         *int
+	__site_id                *int
+	add__site_id             *int
+	__region_id              *int
+	add__region_id           *int
+	__site_group_id          *int
+	add__site_group_id       *int
+	clearedFields            map[string]struct{}
+	circuit                  *int
+	clearedcircuit           bool
+	done                     bool
+	oldValue                 func(context.Context) (*CircuitTermination, error)
+	predicates               []predicate.CircuitTermination
+}
+
+var _ ent.Mutation = (*CircuitTerminationMutation)(nil)
+
+// circuitterminationOption allows management of the mutation configuration using functional options.
+type circuitterminationOption func(*CircuitTerminationMutation)
+
+// newCircuitTerminationMutation creates new mutation for the CircuitTermination entity.
+func newCircuitTerminationMutation(c config, op Op, opts ...circuitterminationOption) *CircuitTerminationMutation {
+	m := &CircuitTerminationMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeCircuitTermination,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withCircuitTerminationID sets the ID field of the mutation.
+func withCircuitTerminationID(id int) circuitterminationOption {
+	return func(m *CircuitTerminationMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *CircuitTermination
+		)
+		m.oldValue = func(ctx context.Context) (*CircuitTermination, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().CircuitTermination.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withCircuitTermination sets the old CircuitTermination of the mutation.
+func withCircuitTermination(node *CircuitTermination) circuitterminationOption {
+	return func(m *CircuitTerminationMutation) {
+		m.oldValue = func(context.Context) (*CircuitTermination, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m CircuitTerminationMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m CircuitTerminationMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *CircuitTerminationMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *CircuitTerminationMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().CircuitTermination.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *CircuitTerminationMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *CircuitTerminationMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *CircuitTerminationMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[circuittermination.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *CircuitTerminationMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[circuittermination.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *CircuitTerminationMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, circuittermination.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *CircuitTerminationMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *CircuitTerminationMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *CircuitTerminationMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[circuittermination.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *CircuitTerminationMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[circuittermination.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *CircuitTerminationMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, circuittermination.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *CircuitTerminationMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *CircuitTerminationMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *CircuitTerminationMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetCircuitID sets the "circuit_id" field.
+func (m *CircuitTerminationMutation) SetCircuitID(i int) {
+	m.circuit = &i
+}
+
+// CircuitID returns the value of the "circuit_id" field in the mutation.
+func (m *CircuitTerminationMutation) CircuitID() (r int, exists bool) {
+	v := m.circuit
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCircuitID resets all changes to the "circuit_id" field.
+func (m *CircuitTerminationMutation) ResetCircuitID() {
+	m.circuit = nil
+}
+
+// SetTermSide sets the "term_side" field.
+func (m *CircuitTerminationMutation) SetTermSide(s string) {
+	m.term_side = &s
+}
+
+// TermSide returns the value of the "term_side" field in the mutation.
+func (m *CircuitTerminationMutation) TermSide() (r string, exists bool) {
+	v := m.term_side
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetTermSide resets all changes to the "term_side" field.
+func (m *CircuitTerminationMutation) ResetTermSide() {
+	m.term_side = nil
+}
+
+// SetTerminationType sets the "termination_type" field.
+func (m *CircuitTerminationMutation) SetTerminationType(s string) {
+	m.termination_type = &s
+}
+
+// TerminationType returns the value of the "termination_type" field in the mutation.
+func (m *CircuitTerminationMutation) TerminationType() (r string, exists bool) {
+	v := m.termination_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearTerminationType clears the value of the "termination_type" field.
+func (m *CircuitTerminationMutation) ClearTerminationType() {
+	m.termination_type = nil
+	m.clearedFields[circuittermination.FieldTerminationType] = struct{}{}
+}
+
+// TerminationTypeCleared returns if the "termination_type" field was cleared in this mutation.
+func (m *CircuitTerminationMutation) TerminationTypeCleared() bool {
+	_, ok := m.clearedFields[circuittermination.FieldTerminationType]
+	return ok
+}
+
+// ResetTerminationType resets all changes to the "termination_type" field.
+func (m *CircuitTerminationMutation) ResetTerminationType() {
+	m.termination_type = nil
+	delete(m.clearedFields, circuittermination.FieldTerminationType)
+}
+
+// SetTerminationID sets the "termination_id" field.
+func (m *CircuitTerminationMutation) SetTerminationID(i int) {
+	m.termination_id = &i
+	m.addtermination_id = nil
+}
+
+// TerminationID returns the value of the "termination_id" field in the mutation.
+func (m *CircuitTerminationMutation) TerminationID() (r int, exists bool) {
+	v := m.termination_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddTerminationID adds i to the "termination_id" field.
+func (m *CircuitTerminationMutation) AddTerminationID(i int) {
+	if m.addtermination_id != nil {
+		*m.addtermination_id += i
+	} else {
+		m.addtermination_id = &i
+	}
+}
+
+// AddedTerminationID returns the value that was added to the "termination_id" field in this mutation.
+func (m *CircuitTerminationMutation) AddedTerminationID() (r int, exists bool) {
+	v := m.addtermination_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearTerminationID clears the value of the "termination_id" field.
+func (m *CircuitTerminationMutation) ClearTerminationID() {
+	m.termination_id = nil
+	m.addtermination_id = nil
+	m.clearedFields[circuittermination.FieldTerminationID] = struct{}{}
+}
+
+// TerminationIDCleared returns if the "termination_id" field was cleared in this mutation.
+func (m *CircuitTerminationMutation) TerminationIDCleared() bool {
+	_, ok := m.clearedFields[circuittermination.FieldTerminationID]
+	return ok
+}
+
+// ResetTerminationID resets all changes to the "termination_id" field.
+func (m *CircuitTerminationMutation) ResetTerminationID() {
+	m.termination_id = nil
+	m.addtermination_id = nil
+	delete(m.clearedFields, circuittermination.FieldTerminationID)
+}
+
+// SetPortSpeed sets the "port_speed" field.
+func (m *CircuitTerminationMutation) SetPortSpeed(i int) {
+	m.port_speed = &i
+	m.addport_speed = nil
+}
+
+// PortSpeed returns the value of the "port_speed" field in the mutation.
+func (m *CircuitTerminationMutation) PortSpeed() (r int, exists bool) {
+	v := m.port_speed
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddPortSpeed adds i to the "port_speed" field.
+func (m *CircuitTerminationMutation) AddPortSpeed(i int) {
+	if m.addport_speed != nil {
+		*m.addport_speed += i
+	} else {
+		m.addport_speed = &i
+	}
+}
+
+// AddedPortSpeed returns the value that was added to the "port_speed" field in this mutation.
+func (m *CircuitTerminationMutation) AddedPortSpeed() (r int, exists bool) {
+	v := m.addport_speed
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearPortSpeed clears the value of the "port_speed" field.
+func (m *CircuitTerminationMutation) ClearPortSpeed() {
+	m.port_speed = nil
+	m.addport_speed = nil
+	m.clearedFields[circuittermination.FieldPortSpeed] = struct{}{}
+}
+
+// PortSpeedCleared returns if the "port_speed" field was cleared in this mutation.
+func (m *CircuitTerminationMutation) PortSpeedCleared() bool {
+	_, ok := m.clearedFields[circuittermination.FieldPortSpeed]
+	return ok
+}
+
+// ResetPortSpeed resets all changes to the "port_speed" field.
+func (m *CircuitTerminationMutation) ResetPortSpeed() {
+	m.port_speed = nil
+	m.addport_speed = nil
+	delete(m.clearedFields, circuittermination.FieldPortSpeed)
+}
+
+// SetUpstreamSpeed sets the "upstream_speed" field.
+func (m *CircuitTerminationMutation) SetUpstreamSpeed(i int) {
+	m.upstream_speed = &i
+	m.addupstream_speed = nil
+}
+
+// UpstreamSpeed returns the value of the "upstream_speed" field in the mutation.
+func (m *CircuitTerminationMutation) UpstreamSpeed() (r int, exists bool) {
+	v := m.upstream_speed
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddUpstreamSpeed adds i to the "upstream_speed" field.
+func (m *CircuitTerminationMutation) AddUpstreamSpeed(i int) {
+	if m.addupstream_speed != nil {
+		*m.addupstream_speed += i
+	} else {
+		m.addupstream_speed = &i
+	}
+}
+
+// AddedUpstreamSpeed returns the value that was added to the "upstream_speed" field in this mutation.
+func (m *CircuitTerminationMutation) AddedUpstreamSpeed() (r int, exists bool) {
+	v := m.addupstream_speed
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearUpstreamSpeed clears the value of the "upstream_speed" field.
+func (m *CircuitTerminationMutation) ClearUpstreamSpeed() {
+	m.upstream_speed = nil
+	m.addupstream_speed = nil
+	m.clearedFields[circuittermination.FieldUpstreamSpeed] = struct{}{}
+}
+
+// UpstreamSpeedCleared returns if the "upstream_speed" field was cleared in this mutation.
+func (m *CircuitTerminationMutation) UpstreamSpeedCleared() bool {
+	_, ok := m.clearedFields[circuittermination.FieldUpstreamSpeed]
+	return ok
+}
+
+// ResetUpstreamSpeed resets all changes to the "upstream_speed" field.
+func (m *CircuitTerminationMutation) ResetUpstreamSpeed() {
+	m.upstream_speed = nil
+	m.addupstream_speed = nil
+	delete(m.clearedFields, circuittermination.FieldUpstreamSpeed)
+}
+
+// SetXconnectID sets the "xconnect_id" field.
+func (m *CircuitTerminationMutation) SetXconnectID(s string) {
+	m.xconnect_id = &s
+}
+
+// XconnectID returns the value of the "xconnect_id" field in the mutation.
+func (m *CircuitTerminationMutation) XconnectID() (r string, exists bool) {
+	v := m.xconnect_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetXconnectID resets all changes to the "xconnect_id" field.
+func (m *CircuitTerminationMutation) ResetXconnectID() {
+	m.xconnect_id = nil
+}
+
+// SetPpInfo sets the "pp_info" field.
+func (m *CircuitTerminationMutation) SetPpInfo(s string) {
+	m.pp_info = &s
+}
+
+// PpInfo returns the value of the "pp_info" field in the mutation.
+func (m *CircuitTerminationMutation) PpInfo() (r string, exists bool) {
+	v := m.pp_info
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetPpInfo resets all changes to the "pp_info" field.
+func (m *CircuitTerminationMutation) ResetPpInfo() {
+	m.pp_info = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *CircuitTerminationMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *CircuitTerminationMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *CircuitTerminationMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetMarkConnected sets the "mark_connected" field.
+func (m *CircuitTerminationMutation) SetMarkConnected(b bool) {
+	m.mark_connected = &b
+}
+
+// MarkConnected returns the value of the "mark_connected" field in the mutation.
+func (m *CircuitTerminationMutation) MarkConnected() (r bool, exists bool) {
+	v := m.mark_connected
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetMarkConnected resets all changes to the "mark_connected" field.
+func (m *CircuitTerminationMutation) ResetMarkConnected() {
+	m.mark_connected = nil
+}
+
+// SetOccupied sets the "_occupied" field.
+func (m *CircuitTerminationMutation) SetOccupied(b bool) {
+	m.__occupied = &b
+}
+
+// Occupied returns the value of the "_occupied" field in the mutation.
+func (m *CircuitTerminationMutation) Occupied() (r bool, exists bool) {
+	v := m.__occupied
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetOccupied resets all changes to the "_occupied" field.
+func (m *CircuitTerminationMutation) ResetOccupied() {
+	m.__occupied = nil
+}
+
+// SetCircuitCid sets the "_circuit_cid" field.
+func (m *CircuitTerminationMutation) SetCircuitCid(s string) {
+	m.__circuit_cid = &s
+}
+
+// CircuitCid returns the value of the "_circuit_cid" field in the mutation.
+func (m *CircuitTerminationMutation) CircuitCid() (r string, exists bool) {
+	v := m.__circuit_cid
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCircuitCid resets all changes to the "_circuit_cid" field.
+func (m *CircuitTerminationMutation) ResetCircuitCid() {
+	m.__circuit_cid = nil
+}
+
+// SetProviderNetworkID sets the "_provider_network_id" field.
+func (m *CircuitTerminationMutation) SetProviderNetworkID(i int) {
+	m.__provider_network_id = &i
+	m.add__provider_network_id = nil
+}
+
+// ProviderNetworkID returns the value of the "_provider_network_id" field in the mutation.
+func (m *CircuitTerminationMutation) ProviderNetworkID() (r int, exists bool) {
+	v := m.__provider_network_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddProviderNetworkID adds i to the "_provider_network_id" field.
+func (m *CircuitTerminationMutation) AddProviderNetworkID(i int) {
+	if m.add__provider_network_id != nil {
+		*m.add__provider_network_id += i
+	} else {
+		m.add__provider_network_id = &i
+	}
+}
+
+// AddedProviderNetworkID returns the value that was added to the "_provider_network_id" field in this mutation.
+func (m *CircuitTerminationMutation) AddedProviderNetworkID() (r int, exists bool) {
+	v := m.add__provider_network_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearProviderNetworkID clears the value of the "_provider_network_id" field.
+func (m *CircuitTerminationMutation) ClearProviderNetworkID() {
+	m.__provider_network_id = nil
+	m.add__provider_network_id = nil
+	m.clearedFields[circuittermination.FieldProviderNetworkID] = struct{}{}
+}
+
+// ProviderNetworkIDCleared returns if the "_provider_network_id" field was cleared in this mutation.
+func (m *CircuitTerminationMutation) ProviderNetworkIDCleared() bool {
+	_, ok := m.clearedFields[circuittermination.FieldProviderNetworkID]
+	return ok
+}
+
+// ResetProviderNetworkID resets all changes to the "_provider_network_id" field.
+func (m *CircuitTerminationMutation) ResetProviderNetworkID() {
+	m.__provider_network_id = nil
+	m.add__provider_network_id = nil
+	delete(m.clearedFields, circuittermination.FieldProviderNetworkID)
+}
+
+// SetLocationID sets the "_location_id" field.
+func (m *CircuitTerminationMutation) SetLocationID(i int) {
+	m.__location_id = &i
+	m.add__location_id = nil
+}
+
+// LocationID returns the value of the "_location_id" field in the mutation.
+func (m *CircuitTerminationMutation) LocationID() (r int, exists bool) {
+	v := m.__location_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddLocationID adds i to the "_location_id" field.
+func (m *CircuitTerminationMutation) AddLocationID(i int) {
+	if m.add__location_id != nil {
+		*m.add__location_id += i
+	} else {
+		m.add__location_id = &i
+	}
+}
+
+// AddedLocationID returns the value that was added to the "_location_id" field in this mutation.
+func (m *CircuitTerminationMutation) AddedLocationID() (r int, exists bool) {
+	v := m.add__location_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLocationID clears the value of the "_location_id" field.
+func (m *CircuitTerminationMutation) ClearLocationID() {
+	m.__location_id = nil
+	m.add__location_id = nil
+	m.clearedFields[circuittermination.FieldLocationID] = struct{}{}
+}
+
+// LocationIDCleared returns if the "_location_id" field was cleared in this mutation.
+func (m *CircuitTerminationMutation) LocationIDCleared() bool {
+	_, ok := m.clearedFields[circuittermination.FieldLocationID]
+	return ok
+}
+
+// ResetLocationID resets all changes to the "_location_id" field.
+func (m *CircuitTerminationMutation) ResetLocationID() {
+	m.__location_id = nil
+	m.add__location_id = nil
+	delete(m.clearedFields, circuittermination.FieldLocationID)
+}
+
+// SetSiteID sets the "_site_id" field.
+func (m *CircuitTerminationMutation) SetSiteID(i int) {
+	m.__site_id = &i
+	m.add__site_id = nil
+}
+
+// SiteID returns the value of the "_site_id" field in the mutation.
+func (m *CircuitTerminationMutation) SiteID() (r int, exists bool) {
+	v := m.__site_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddSiteID adds i to the "_site_id" field.
+func (m *CircuitTerminationMutation) AddSiteID(i int) {
+	if m.add__site_id != nil {
+		*m.add__site_id += i
+	} else {
+		m.add__site_id = &i
+	}
+}
+
+// AddedSiteID returns the value that was added to the "_site_id" field in this mutation.
+func (m *CircuitTerminationMutation) AddedSiteID() (r int, exists bool) {
+	v := m.add__site_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearSiteID clears the value of the "_site_id" field.
+func (m *CircuitTerminationMutation) ClearSiteID() {
+	m.__site_id = nil
+	m.add__site_id = nil
+	m.clearedFields[circuittermination.FieldSiteID] = struct{}{}
+}
+
+// SiteIDCleared returns if the "_site_id" field was cleared in this mutation.
+func (m *CircuitTerminationMutation) SiteIDCleared() bool {
+	_, ok := m.clearedFields[circuittermination.FieldSiteID]
+	return ok
+}
+
+// ResetSiteID resets all changes to the "_site_id" field.
+func (m *CircuitTerminationMutation) ResetSiteID() {
+	m.__site_id = nil
+	m.add__site_id = nil
+	delete(m.clearedFields, circuittermination.FieldSiteID)
+}
+
+// SetRegionID sets the "_region_id" field.
+func (m *CircuitTerminationMutation) SetRegionID(i int) {
+	m.__region_id = &i
+	m.add__region_id = nil
+}
+
+// RegionID returns the value of the "_region_id" field in the mutation.
+func (m *CircuitTerminationMutation) RegionID() (r int, exists bool) {
+	v := m.__region_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddRegionID adds i to the "_region_id" field.
+func (m *CircuitTerminationMutation) AddRegionID(i int) {
+	if m.add__region_id != nil {
+		*m.add__region_id += i
+	} else {
+		m.add__region_id = &i
+	}
+}
+
+// AddedRegionID returns the value that was added to the "_region_id" field in this mutation.
+func (m *CircuitTerminationMutation) AddedRegionID() (r int, exists bool) {
+	v := m.add__region_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearRegionID clears the value of the "_region_id" field.
+func (m *CircuitTerminationMutation) ClearRegionID() {
+	m.__region_id = nil
+	m.add__region_id = nil
+	m.clearedFields[circuittermination.FieldRegionID] = struct{}{}
+}
+
+// RegionIDCleared returns if the "_region_id" field was cleared in this mutation.
+func (m *CircuitTerminationMutation) RegionIDCleared() bool {
+	_, ok := m.clearedFields[circuittermination.FieldRegionID]
+	return ok
+}
+
+// ResetRegionID resets all changes to the "_region_id" field.
+func (m *CircuitTerminationMutation) ResetRegionID() {
+	m.__region_id = nil
+	m.add__region_id = nil
+	delete(m.clearedFields, circuittermination.FieldRegionID)
+}
+
+// SetSiteGroupID sets the "_site_group_id" field.
+func (m *CircuitTerminationMutation) SetSiteGroupID(i int) {
+	m.__site_group_id = &i
+	m.add__site_group_id = nil
+}
+
+// SiteGroupID returns the value of the "_site_group_id" field in the mutation.
+func (m *CircuitTerminationMutation) SiteGroupID() (r int, exists bool) {
+	v := m.__site_group_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddSiteGroupID adds i to the "_site_group_id" field.
+func (m *CircuitTerminationMutation) AddSiteGroupID(i int) {
+	if m.add__site_group_id != nil {
+		*m.add__site_group_id += i
+	} else {
+		m.add__site_group_id = &i
+	}
+}
+
+// AddedSiteGroupID returns the value that was added to the "_site_group_id" field in this mutation.
+func (m *CircuitTerminationMutation) AddedSiteGroupID() (r int, exists bool) {
+	v := m.add__site_group_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearSiteGroupID clears the value of the "_site_group_id" field.
+func (m *CircuitTerminationMutation) ClearSiteGroupID() {
+	m.__site_group_id = nil
+	m.add__site_group_id = nil
+	m.clearedFields[circuittermination.FieldSiteGroupID] = struct{}{}
+}
+
+// SiteGroupIDCleared returns if the "_site_group_id" field was cleared in this mutation.
+func (m *CircuitTerminationMutation) SiteGroupIDCleared() bool {
+	_, ok := m.clearedFields[circuittermination.FieldSiteGroupID]
+	return ok
+}
+
+// ResetSiteGroupID resets all changes to the "_site_group_id" field.
+func (m *CircuitTerminationMutation) ResetSiteGroupID() {
+	m.__site_group_id = nil
+	m.add__site_group_id = nil
+	delete(m.clearedFields, circuittermination.FieldSiteGroupID)
+}
+
+// ClearCircuit clears the "circuit" edge to the Circuit entity.
+func (m *CircuitTerminationMutation) ClearCircuit() {
+	m.clearedcircuit = true
+	m.clearedFields[circuittermination.FieldCircuitID] = struct{}{}
+}
+
+// CircuitCleared reports if the "circuit" edge to the Circuit entity was cleared.
+func (m *CircuitTerminationMutation) CircuitCleared() bool {
+	return m.clearedcircuit
+}
+
+// CircuitIDs returns the "circuit" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// CircuitID instead. It exists only for internal usage by the builders.
+func (m *CircuitTerminationMutation) CircuitIDs() (ids []int) {
+	if id := m.circuit; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetCircuit resets all changes to the "circuit" edge.
+func (m *CircuitTerminationMutation) ResetCircuit() {
+	m.circuit = nil
+	m.clearedcircuit = false
+}
+
+// Where appends a list predicates to the CircuitTerminationMutation builder.
+func (m *CircuitTerminationMutation) Where(ps ...predicate.CircuitTermination) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the CircuitTerminationMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *CircuitTerminationMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.CircuitTermination, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *CircuitTerminationMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *CircuitTerminationMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (CircuitTermination).
+func (m *CircuitTerminationMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *CircuitTerminationMutation) Fields() []string {
+	fields := make([]string, 0, 20)
+	if m.created != nil {
+		fields = append(fields, circuittermination.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, circuittermination.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, circuittermination.FieldCustomFieldData)
+	}
+	if m.circuit != nil {
+		fields = append(fields, circuittermination.FieldCircuitID)
+	}
+	if m.term_side != nil {
+		fields = append(fields, circuittermination.FieldTermSide)
+	}
+	if m.termination_type != nil {
+		fields = append(fields, circuittermination.FieldTerminationType)
+	}
+	if m.termination_id != nil {
+		fields = append(fields, circuittermination.FieldTerminationID)
+	}
+	if m.port_speed != nil {
+		fields = append(fields, circuittermination.FieldPortSpeed)
+	}
+	if m.upstream_speed != nil {
+		fields = append(fields, circuittermination.FieldUpstreamSpeed)
+	}
+	if m.xconnect_id != nil {
+		fields = append(fields, circuittermination.FieldXconnectID)
+	}
+	if m.pp_info != nil {
+		fields = append(fields, circuittermination.FieldPpInfo)
+	}
+	if m.description != nil {
+		fields = append(fields, circuittermination.FieldDescription)
+	}
+	if m.mark_connected != nil {
+		fields = append(fields, circuittermination.FieldMarkConnected)
+	}
+	if m.__occupied != nil {
+		fields = append(fields, circuittermination.FieldOccupied)
+	}
+	if m.__circuit_cid != nil {
+		fields = append(fields, circuittermination.FieldCircuitCid)
+	}
+	if m.__provider_network_id != nil {
+		fields = append(fields, circuittermination.FieldProviderNetworkID)
+	}
+	if m.__location_id != nil {
+		fields = append(fields, circuittermination.FieldLocationID)
+	}
+	if m.__site_id != nil {
+		fields = append(fields, circuittermination.FieldSiteID)
+	}
+	if m.__region_id != nil {
+		fields = append(fields, circuittermination.FieldRegionID)
+	}
+	if m.__site_group_id != nil {
+		fields = append(fields, circuittermination.FieldSiteGroupID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *CircuitTerminationMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case circuittermination.FieldCreated:
+		return m.Created()
+	case circuittermination.FieldLastUpdated:
+		return m.LastUpdated()
+	case circuittermination.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case circuittermination.FieldCircuitID:
+		return m.CircuitID()
+	case circuittermination.FieldTermSide:
+		return m.TermSide()
+	case circuittermination.FieldTerminationType:
+		return m.TerminationType()
+	case circuittermination.FieldTerminationID:
+		return m.TerminationID()
+	case circuittermination.FieldPortSpeed:
+		return m.PortSpeed()
+	case circuittermination.FieldUpstreamSpeed:
+		return m.UpstreamSpeed()
+	case circuittermination.FieldXconnectID:
+		return m.XconnectID()
+	case circuittermination.FieldPpInfo:
+		return m.PpInfo()
+	case circuittermination.FieldDescription:
+		return m.Description()
+	case circuittermination.FieldMarkConnected:
+		return m.MarkConnected()
+	case circuittermination.FieldOccupied:
+		return m.Occupied()
+	case circuittermination.FieldCircuitCid:
+		return m.CircuitCid()
+	case circuittermination.FieldProviderNetworkID:
+		return m.ProviderNetworkID()
+	case circuittermination.FieldLocationID:
+		return m.LocationID()
+	case circuittermination.FieldSiteID:
+		return m.SiteID()
+	case circuittermination.FieldRegionID:
+		return m.RegionID()
+	case circuittermination.FieldSiteGroupID:
+		return m.SiteGroupID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *CircuitTerminationMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case circuittermination.FieldCreated, circuittermination.FieldLastUpdated, circuittermination.FieldCustomFieldData, circuittermination.FieldCircuitID, circuittermination.FieldTermSide, circuittermination.FieldTerminationType, circuittermination.FieldTerminationID, circuittermination.FieldPortSpeed, circuittermination.FieldUpstreamSpeed, circuittermination.FieldXconnectID, circuittermination.FieldPpInfo, circuittermination.FieldDescription, circuittermination.FieldMarkConnected, circuittermination.FieldOccupied, circuittermination.FieldCircuitCid, circuittermination.FieldProviderNetworkID, circuittermination.FieldLocationID, circuittermination.FieldSiteID, circuittermination.FieldRegionID, circuittermination.FieldSiteGroupID:
+	default:
+		return nil, fmt.Errorf("unknown CircuitTermination field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case circuittermination.FieldCreated:
+		return old.Created, nil
+	case circuittermination.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case circuittermination.FieldCustomFieldData:
+		return old.CustomFieldData, nil
+	case circuittermination.FieldCircuitID:
+		return old.CircuitID, nil
+	case circuittermination.FieldTermSide:
+		return old.TermSide, nil
+	case circuittermination.FieldTerminationType:
+		return old.TerminationType, nil
+	case circuittermination.FieldTerminationID:
+		return old.TerminationID, nil
+	case circuittermination.FieldPortSpeed:
+		return old.PortSpeed, nil
+	case circuittermination.FieldUpstreamSpeed:
+		return old.UpstreamSpeed, nil
+	case circuittermination.FieldXconnectID:
+		return old.XconnectID, nil
+	case circuittermination.FieldPpInfo:
+		return old.PpInfo, nil
+	case circuittermination.FieldDescription:
+		return old.Description, nil
+	case circuittermination.FieldMarkConnected:
+		return old.MarkConnected, nil
+	case circuittermination.FieldOccupied:
+		return old.Occupied, nil
+	case circuittermination.FieldCircuitCid:
+		return old.CircuitCid, nil
+	case circuittermination.FieldProviderNetworkID:
+		return old.ProviderNetworkID, nil
+	case circuittermination.FieldLocationID:
+		return old.LocationID, nil
+	case circuittermination.FieldSiteID:
+		return old.SiteID, nil
+	case circuittermination.FieldRegionID:
+		return old.RegionID, nil
+	case circuittermination.FieldSiteGroupID:
+		return old.SiteGroupID, nil
+	}
+	return nil, fmt.Errorf("unknown CircuitTermination field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CircuitTerminationMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case circuittermination.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case circuittermination.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case circuittermination.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case circuittermination.FieldCircuitID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCircuitID(v)
+		return nil
+	case circuittermination.FieldTermSide:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTermSide(v)
+		return nil
+	case circuittermination.FieldTerminationType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTerminationType(v)
+		return nil
+	case circuittermination.FieldTerminationID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTerminationID(v)
+		return nil
+	case circuittermination.FieldPortSpeed:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPortSpeed(v)
+		return nil
+	case circuittermination.FieldUpstreamSpeed:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUpstreamSpeed(v)
+		return nil
+	case circuittermination.FieldXconnectID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetXconnectID(v)
+		return nil
+	case circuittermination.FieldPpInfo:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPpInfo(v)
+		return nil
+	case circuittermination.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case circuittermination.FieldMarkConnected:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMarkConnected(v)
+		return nil
+	case circuittermination.FieldOccupied:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOccupied(v)
+		return nil
+	case circuittermination.FieldCircuitCid:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCircuitCid(v)
+		return nil
+	case circuittermination.FieldProviderNetworkID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProviderNetworkID(v)
+		return nil
+	case circuittermination.FieldLocationID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLocationID(v)
+		return nil
+	case circuittermination.FieldSiteID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSiteID(v)
+		return nil
+	case circuittermination.FieldRegionID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRegionID(v)
+		return nil
+	case circuittermination.FieldSiteGroupID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSiteGroupID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown CircuitTermination field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *CircuitTerminationMutation) AddedFields() []string {
+	var fields []string
+	if m.addtermination_id != nil {
+		fields = append(fields, circuittermination.FieldTerminationID)
+	}
+	if m.addport_speed != nil {
+		fields = append(fields, circuittermination.FieldPortSpeed)
+	}
+	if m.addupstream_speed != nil {
+		fields = append(fields, circuittermination.FieldUpstreamSpeed)
+	}
+	if m.add__provider_network_id != nil {
+		fields = append(fields, circuittermination.FieldProviderNetworkID)
+	}
+	if m.add__location_id != nil {
+		fields = append(fields, circuittermination.FieldLocationID)
+	}
+	if m.add__site_id != nil {
+		fields = append(fields, circuittermination.FieldSiteID)
+	}
+	if m.add__region_id != nil {
+		fields = append(fields, circuittermination.FieldRegionID)
+	}
+	if m.add__site_group_id != nil {
+		fields = append(fields, circuittermination.FieldSiteGroupID)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *CircuitTerminationMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case circuittermination.FieldTerminationID:
+		return m.AddedTerminationID()
+	case circuittermination.FieldPortSpeed:
+		return m.AddedPortSpeed()
+	case circuittermination.FieldUpstreamSpeed:
+		return m.AddedUpstreamSpeed()
+	case circuittermination.FieldProviderNetworkID:
+		return m.AddedProviderNetworkID()
+	case circuittermination.FieldLocationID:
+		return m.AddedLocationID()
+	case circuittermination.FieldSiteID:
+		return m.AddedSiteID()
+	case circuittermination.FieldRegionID:
+		return m.AddedRegionID()
+	case circuittermination.FieldSiteGroupID:
+		return m.AddedSiteGroupID()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CircuitTerminationMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case circuittermination.FieldTerminationID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddTerminationID(v)
+		return nil
+	case circuittermination.FieldPortSpeed:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddPortSpeed(v)
+		return nil
+	case circuittermination.FieldUpstreamSpeed:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddUpstreamSpeed(v)
+		return nil
+	case circuittermination.FieldProviderNetworkID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddProviderNetworkID(v)
+		return nil
+	case circuittermination.FieldLocationID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddLocationID(v)
+		return nil
+	case circuittermination.FieldSiteID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddSiteID(v)
+		return nil
+	case circuittermination.FieldRegionID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddRegionID(v)
+		return nil
+	case circuittermination.FieldSiteGroupID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddSiteGroupID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown CircuitTermination numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *CircuitTerminationMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(circuittermination.FieldCreated) {
+		fields = append(fields, circuittermination.FieldCreated)
+	}
+	if m.FieldCleared(circuittermination.FieldLastUpdated) {
+		fields = append(fields, circuittermination.FieldLastUpdated)
+	}
+	if m.FieldCleared(circuittermination.FieldTerminationType) {
+		fields = append(fields, circuittermination.FieldTerminationType)
+	}
+	if m.FieldCleared(circuittermination.FieldTerminationID) {
+		fields = append(fields, circuittermination.FieldTerminationID)
+	}
+	if m.FieldCleared(circuittermination.FieldPortSpeed) {
+		fields = append(fields, circuittermination.FieldPortSpeed)
+	}
+	if m.FieldCleared(circuittermination.FieldUpstreamSpeed) {
+		fields = append(fields, circuittermination.FieldUpstreamSpeed)
+	}
+	if m.FieldCleared(circuittermination.FieldProviderNetworkID) {
+		fields = append(fields, circuittermination.FieldProviderNetworkID)
+	}
+	if m.FieldCleared(circuittermination.FieldLocationID) {
+		fields = append(fields, circuittermination.FieldLocationID)
+	}
+	if m.FieldCleared(circuittermination.FieldSiteID) {
+		fields = append(fields, circuittermination.FieldSiteID)
+	}
+	if m.FieldCleared(circuittermination.FieldRegionID) {
+		fields = append(fields, circuittermination.FieldRegionID)
+	}
+	if m.FieldCleared(circuittermination.FieldSiteGroupID) {
+		fields = append(fields, circuittermination.FieldSiteGroupID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *CircuitTerminationMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *CircuitTerminationMutation) ClearField(name string) error {
+	switch name {
+	case circuittermination.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case circuittermination.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case circuittermination.FieldTerminationType:
+		m.ClearTerminationType()
+		return nil
+	case circuittermination.FieldTerminationID:
+		m.ClearTerminationID()
+		return nil
+	case circuittermination.FieldPortSpeed:
+		m.ClearPortSpeed()
+		return nil
+	case circuittermination.FieldUpstreamSpeed:
+		m.ClearUpstreamSpeed()
+		return nil
+	case circuittermination.FieldProviderNetworkID:
+		m.ClearProviderNetworkID()
+		return nil
+	case circuittermination.FieldLocationID:
+		m.ClearLocationID()
+		return nil
+	case circuittermination.FieldSiteID:
+		m.ClearSiteID()
+		return nil
+	case circuittermination.FieldRegionID:
+		m.ClearRegionID()
+		return nil
+	case circuittermination.FieldSiteGroupID:
+		m.ClearSiteGroupID()
+		return nil
+	}
+	return fmt.Errorf("unknown CircuitTermination nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *CircuitTerminationMutation) ResetField(name string) error {
+	switch name {
+	case circuittermination.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case circuittermination.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case circuittermination.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case circuittermination.FieldCircuitID:
+		m.ResetCircuitID()
+		return nil
+	case circuittermination.FieldTermSide:
+		m.ResetTermSide()
+		return nil
+	case circuittermination.FieldTerminationType:
+		m.ResetTerminationType()
+		return nil
+	case circuittermination.FieldTerminationID:
+		m.ResetTerminationID()
+		return nil
+	case circuittermination.FieldPortSpeed:
+		m.ResetPortSpeed()
+		return nil
+	case circuittermination.FieldUpstreamSpeed:
+		m.ResetUpstreamSpeed()
+		return nil
+	case circuittermination.FieldXconnectID:
+		m.ResetXconnectID()
+		return nil
+	case circuittermination.FieldPpInfo:
+		m.ResetPpInfo()
+		return nil
+	case circuittermination.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case circuittermination.FieldMarkConnected:
+		m.ResetMarkConnected()
+		return nil
+	case circuittermination.FieldOccupied:
+		m.ResetOccupied()
+		return nil
+	case circuittermination.FieldCircuitCid:
+		m.ResetCircuitCid()
+		return nil
+	case circuittermination.FieldProviderNetworkID:
+		m.ResetProviderNetworkID()
+		return nil
+	case circuittermination.FieldLocationID:
+		m.ResetLocationID()
+		return nil
+	case circuittermination.FieldSiteID:
+		m.ResetSiteID()
+		return nil
+	case circuittermination.FieldRegionID:
+		m.ResetRegionID()
+		return nil
+	case circuittermination.FieldSiteGroupID:
+		m.ResetSiteGroupID()
+		return nil
+	}
+	return fmt.Errorf("unknown CircuitTermination field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *CircuitTerminationMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.circuit != nil {
+		edges = append(edges, circuittermination.EdgeCircuit)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *CircuitTerminationMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case circuittermination.EdgeCircuit:
+		if id := m.circuit; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *CircuitTerminationMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *CircuitTerminationMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *CircuitTerminationMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedcircuit {
+		edges = append(edges, circuittermination.EdgeCircuit)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *CircuitTerminationMutation) EdgeCleared(name string) bool {
+	switch name {
+	case circuittermination.EdgeCircuit:
+		return m.clearedcircuit
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *CircuitTerminationMutation) ClearEdge(name string) error {
+	switch name {
+	case circuittermination.EdgeCircuit:
+		m.ClearCircuit()
+		return nil
+	}
+	return fmt.Errorf("unknown CircuitTermination unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *CircuitTerminationMutation) ResetEdge(name string) error {
+	switch name {
+	case circuittermination.EdgeCircuit:
+		m.ResetCircuit()
+		return nil
+	}
+	return fmt.Errorf("unknown CircuitTermination edge %s", name)
+}
+
+// CircuitTypeMutation represents an operation that mutates the CircuitType nodes in the graph.
+type CircuitTypeMutation struct {
+	config
+	op                Op
+	typ               string
+	id                *int
+	created           *time.Time
+	last_updated      *time.Time
+	custom_field_data *map[string]interface{}
+	name              *string
+	slug              *string
+	description       *string
+	comments          *string
+	color             *string
+	clearedFields     map[string]struct{}
+	done              bool
+	oldValue          func(context.Context) (*CircuitType, error)
+	predicates        []predicate.CircuitType
+}
+
+var _ ent.Mutation = (*CircuitTypeMutation)(nil)
+
+// circuittypeOption allows management of the mutation configuration using functional options.
+type circuittypeOption func(*CircuitTypeMutation)
+
+// newCircuitTypeMutation creates new mutation for the CircuitType entity.
+func newCircuitTypeMutation(c config, op Op, opts ...circuittypeOption) *CircuitTypeMutation {
+	m := &CircuitTypeMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeCircuitType,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withCircuitTypeID sets the ID field of the mutation.
+func withCircuitTypeID(id int) circuittypeOption {
+	return func(m *CircuitTypeMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *CircuitType
+		)
+		m.oldValue = func(ctx context.Context) (*CircuitType, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().CircuitType.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withCircuitType sets the old CircuitType of the mutation.
+func withCircuitType(node *CircuitType) circuittypeOption {
+	return func(m *CircuitTypeMutation) {
+		m.oldValue = func(context.Context) (*CircuitType, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m CircuitTypeMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m CircuitTypeMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *CircuitTypeMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *CircuitTypeMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().CircuitType.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *CircuitTypeMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *CircuitTypeMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *CircuitTypeMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[circuittype.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *CircuitTypeMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[circuittype.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *CircuitTypeMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, circuittype.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *CircuitTypeMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *CircuitTypeMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *CircuitTypeMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[circuittype.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *CircuitTypeMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[circuittype.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *CircuitTypeMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, circuittype.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *CircuitTypeMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *CircuitTypeMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *CircuitTypeMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetName sets the "name" field.
+func (m *CircuitTypeMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *CircuitTypeMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *CircuitTypeMutation) ResetName() {
+	m.name = nil
+}
+
+// SetSlug sets the "slug" field.
+func (m *CircuitTypeMutation) SetSlug(s string) {
+	m.slug = &s
+}
+
+// Slug returns the value of the "slug" field in the mutation.
+func (m *CircuitTypeMutation) Slug() (r string, exists bool) {
+	v := m.slug
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetSlug resets all changes to the "slug" field.
+func (m *CircuitTypeMutation) ResetSlug() {
+	m.slug = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *CircuitTypeMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *CircuitTypeMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *CircuitTypeMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetComments sets the "comments" field.
+func (m *CircuitTypeMutation) SetComments(s string) {
+	m.comments = &s
+}
+
+// Comments returns the value of the "comments" field in the mutation.
+func (m *CircuitTypeMutation) Comments() (r string, exists bool) {
+	v := m.comments
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetComments resets all changes to the "comments" field.
+func (m *CircuitTypeMutation) ResetComments() {
+	m.comments = nil
+}
+
+// SetColor sets the "color" field.
+func (m *CircuitTypeMutation) SetColor(s string) {
+	m.color = &s
+}
+
+// Color returns the value of the "color" field in the mutation.
+func (m *CircuitTypeMutation) Color() (r string, exists bool) {
+	v := m.color
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetColor resets all changes to the "color" field.
+func (m *CircuitTypeMutation) ResetColor() {
+	m.color = nil
+}
+
+// Where appends a list predicates to the CircuitTypeMutation builder.
+func (m *CircuitTypeMutation) Where(ps ...predicate.CircuitType) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the CircuitTypeMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *CircuitTypeMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.CircuitType, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *CircuitTypeMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *CircuitTypeMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (CircuitType).
+func (m *CircuitTypeMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *CircuitTypeMutation) Fields() []string {
+	fields := make([]string, 0, 8)
+	if m.created != nil {
+		fields = append(fields, circuittype.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, circuittype.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, circuittype.FieldCustomFieldData)
+	}
+	if m.name != nil {
+		fields = append(fields, circuittype.FieldName)
+	}
+	if m.slug != nil {
+		fields = append(fields, circuittype.FieldSlug)
+	}
+	if m.description != nil {
+		fields = append(fields, circuittype.FieldDescription)
+	}
+	if m.comments != nil {
+		fields = append(fields, circuittype.FieldComments)
+	}
+	if m.color != nil {
+		fields = append(fields, circuittype.FieldColor)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *CircuitTypeMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case circuittype.FieldCreated:
+		return m.Created()
+	case circuittype.FieldLastUpdated:
+		return m.LastUpdated()
+	case circuittype.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case circuittype.FieldName:
+		return m.Name()
+	case circuittype.FieldSlug:
+		return m.Slug()
+	case circuittype.FieldDescription:
+		return m.Description()
+	case circuittype.FieldComments:
+		return m.Comments()
+	case circuittype.FieldColor:
+		return m.Color()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *CircuitTypeMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case circuittype.FieldCreated, circuittype.FieldLastUpdated, circuittype.FieldCustomFieldData, circuittype.FieldName, circuittype.FieldSlug, circuittype.FieldDescription, circuittype.FieldComments, circuittype.FieldColor:
+	default:
+		return nil, fmt.Errorf("unknown CircuitType field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case circuittype.FieldCreated:
+		return old.Created, nil
+	case circuittype.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case circuittype.FieldCustomFieldData:
+		return old.CustomFieldData, nil
+	case circuittype.FieldName:
+		return old.Name, nil
+	case circuittype.FieldSlug:
+		return old.Slug, nil
+	case circuittype.FieldDescription:
+		return old.Description, nil
+	case circuittype.FieldComments:
+		return old.Comments, nil
+	case circuittype.FieldColor:
+		return old.Color, nil
+	}
+	return nil, fmt.Errorf("unknown CircuitType field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CircuitTypeMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case circuittype.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case circuittype.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case circuittype.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case circuittype.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case circuittype.FieldSlug:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSlug(v)
+		return nil
+	case circuittype.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case circuittype.FieldComments:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetComments(v)
+		return nil
+	case circuittype.FieldColor:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetColor(v)
+		return nil
+	}
+	return fmt.Errorf("unknown CircuitType field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *CircuitTypeMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *CircuitTypeMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *CircuitTypeMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown CircuitType numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *CircuitTypeMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(circuittype.FieldCreated) {
+		fields = append(fields, circuittype.FieldCreated)
+	}
+	if m.FieldCleared(circuittype.FieldLastUpdated) {
+		fields = append(fields, circuittype.FieldLastUpdated)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *CircuitTypeMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *CircuitTypeMutation) ClearField(name string) error {
+	switch name {
+	case circuittype.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case circuittype.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	}
+	return fmt.Errorf("unknown CircuitType nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *CircuitTypeMutation) ResetField(name string) error {
+	switch name {
+	case circuittype.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case circuittype.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case circuittype.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case circuittype.FieldName:
+		m.ResetName()
+		return nil
+	case circuittype.FieldSlug:
+		m.ResetSlug()
+		return nil
+	case circuittype.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case circuittype.FieldComments:
+		m.ResetComments()
+		return nil
+	case circuittype.FieldColor:
+		m.ResetColor()
+		return nil
+	}
+	return fmt.Errorf("unknown CircuitType field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *CircuitTypeMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *CircuitTypeMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *CircuitTypeMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *CircuitTypeMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *CircuitTypeMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *CircuitTypeMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *CircuitTypeMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown CircuitType unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *CircuitTypeMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown CircuitType edge %s", name)
 }
 
 // ConsolePortMutation represents an operation that mutates the ConsolePort nodes in the graph.
@@ -56321,6 +61534,2122 @@ func (m *PrefixMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown Prefix edge %s", name)
 }
 
+// ProviderMutation represents an operation that mutates the Provider nodes in the graph.
+type ProviderMutation struct {
+	config
+	op                Op
+	typ               string
+	id                *int
+	created           *time.Time
+	last_updated      *time.Time
+	custom_field_data *map[string]interface{}
+	description       *string
+	comments          *string
+	name              *string
+	__name_natural    *string
+	slug              *string
+	clearedFields     map[string]struct{}
+	asns              map[int]struct{}
+	removedasns       map[int]struct{}
+	clearedasns       bool
+	done              bool
+	oldValue          func(context.Context) (*Provider, error)
+	predicates        []predicate.Provider
+}
+
+var _ ent.Mutation = (*ProviderMutation)(nil)
+
+// providerOption allows management of the mutation configuration using functional options.
+type providerOption func(*ProviderMutation)
+
+// newProviderMutation creates new mutation for the Provider entity.
+func newProviderMutation(c config, op Op, opts ...providerOption) *ProviderMutation {
+	m := &ProviderMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeProvider,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withProviderID sets the ID field of the mutation.
+func withProviderID(id int) providerOption {
+	return func(m *ProviderMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Provider
+		)
+		m.oldValue = func(ctx context.Context) (*Provider, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Provider.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withProvider sets the old Provider of the mutation.
+func withProvider(node *Provider) providerOption {
+	return func(m *ProviderMutation) {
+		m.oldValue = func(context.Context) (*Provider, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ProviderMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ProviderMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ProviderMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ProviderMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Provider.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *ProviderMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *ProviderMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *ProviderMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[provider.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *ProviderMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[provider.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *ProviderMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, provider.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *ProviderMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *ProviderMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *ProviderMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[provider.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *ProviderMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[provider.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *ProviderMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, provider.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *ProviderMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *ProviderMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *ProviderMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *ProviderMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *ProviderMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *ProviderMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetComments sets the "comments" field.
+func (m *ProviderMutation) SetComments(s string) {
+	m.comments = &s
+}
+
+// Comments returns the value of the "comments" field in the mutation.
+func (m *ProviderMutation) Comments() (r string, exists bool) {
+	v := m.comments
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetComments resets all changes to the "comments" field.
+func (m *ProviderMutation) ResetComments() {
+	m.comments = nil
+}
+
+// SetName sets the "name" field.
+func (m *ProviderMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *ProviderMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *ProviderMutation) ResetName() {
+	m.name = nil
+}
+
+// SetNameNatural sets the "_name_natural" field.
+func (m *ProviderMutation) SetNameNatural(s string) {
+	m.__name_natural = &s
+}
+
+// NameNatural returns the value of the "_name_natural" field in the mutation.
+func (m *ProviderMutation) NameNatural() (r string, exists bool) {
+	v := m.__name_natural
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetNameNatural resets all changes to the "_name_natural" field.
+func (m *ProviderMutation) ResetNameNatural() {
+	m.__name_natural = nil
+}
+
+// SetSlug sets the "slug" field.
+func (m *ProviderMutation) SetSlug(s string) {
+	m.slug = &s
+}
+
+// Slug returns the value of the "slug" field in the mutation.
+func (m *ProviderMutation) Slug() (r string, exists bool) {
+	v := m.slug
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetSlug resets all changes to the "slug" field.
+func (m *ProviderMutation) ResetSlug() {
+	m.slug = nil
+}
+
+// AddAsnIDs adds the "asns" edge to the ASN entity by ids.
+func (m *ProviderMutation) AddAsnIDs(ids ...int) {
+	if m.asns == nil {
+		m.asns = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.asns[ids[i]] = struct{}{}
+	}
+}
+
+// ClearAsns clears the "asns" edge to the ASN entity.
+func (m *ProviderMutation) ClearAsns() {
+	m.clearedasns = true
+}
+
+// AsnsCleared reports if the "asns" edge to the ASN entity was cleared.
+func (m *ProviderMutation) AsnsCleared() bool {
+	return m.clearedasns
+}
+
+// RemoveAsnIDs removes the "asns" edge to the ASN entity by IDs.
+func (m *ProviderMutation) RemoveAsnIDs(ids ...int) {
+	if m.removedasns == nil {
+		m.removedasns = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.asns, ids[i])
+		m.removedasns[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedAsns returns the removed IDs of the "asns" edge to the ASN entity.
+func (m *ProviderMutation) RemovedAsnsIDs() (ids []int) {
+	for id := range m.removedasns {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// AsnsIDs returns the "asns" edge IDs in the mutation.
+func (m *ProviderMutation) AsnsIDs() (ids []int) {
+	for id := range m.asns {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetAsns resets all changes to the "asns" edge.
+func (m *ProviderMutation) ResetAsns() {
+	m.asns = nil
+	m.clearedasns = false
+	m.removedasns = nil
+}
+
+// Where appends a list predicates to the ProviderMutation builder.
+func (m *ProviderMutation) Where(ps ...predicate.Provider) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ProviderMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ProviderMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Provider, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ProviderMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ProviderMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Provider).
+func (m *ProviderMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ProviderMutation) Fields() []string {
+	fields := make([]string, 0, 8)
+	if m.created != nil {
+		fields = append(fields, provider.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, provider.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, provider.FieldCustomFieldData)
+	}
+	if m.description != nil {
+		fields = append(fields, provider.FieldDescription)
+	}
+	if m.comments != nil {
+		fields = append(fields, provider.FieldComments)
+	}
+	if m.name != nil {
+		fields = append(fields, provider.FieldName)
+	}
+	if m.__name_natural != nil {
+		fields = append(fields, provider.FieldNameNatural)
+	}
+	if m.slug != nil {
+		fields = append(fields, provider.FieldSlug)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ProviderMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case provider.FieldCreated:
+		return m.Created()
+	case provider.FieldLastUpdated:
+		return m.LastUpdated()
+	case provider.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case provider.FieldDescription:
+		return m.Description()
+	case provider.FieldComments:
+		return m.Comments()
+	case provider.FieldName:
+		return m.Name()
+	case provider.FieldNameNatural:
+		return m.NameNatural()
+	case provider.FieldSlug:
+		return m.Slug()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ProviderMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case provider.FieldCreated, provider.FieldLastUpdated, provider.FieldCustomFieldData, provider.FieldDescription, provider.FieldComments, provider.FieldName, provider.FieldNameNatural, provider.FieldSlug:
+	default:
+		return nil, fmt.Errorf("unknown Provider field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case provider.FieldCreated:
+		return old.Created, nil
+	case provider.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case provider.FieldCustomFieldData:
+		return old.CustomFieldData, nil
+	case provider.FieldDescription:
+		return old.Description, nil
+	case provider.FieldComments:
+		return old.Comments, nil
+	case provider.FieldName:
+		return old.Name, nil
+	case provider.FieldNameNatural:
+		return old.NameNatural, nil
+	case provider.FieldSlug:
+		return old.Slug, nil
+	}
+	return nil, fmt.Errorf("unknown Provider field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ProviderMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case provider.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case provider.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case provider.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case provider.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case provider.FieldComments:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetComments(v)
+		return nil
+	case provider.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case provider.FieldNameNatural:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNameNatural(v)
+		return nil
+	case provider.FieldSlug:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSlug(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Provider field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ProviderMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ProviderMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ProviderMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown Provider numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ProviderMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(provider.FieldCreated) {
+		fields = append(fields, provider.FieldCreated)
+	}
+	if m.FieldCleared(provider.FieldLastUpdated) {
+		fields = append(fields, provider.FieldLastUpdated)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ProviderMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ProviderMutation) ClearField(name string) error {
+	switch name {
+	case provider.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case provider.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	}
+	return fmt.Errorf("unknown Provider nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ProviderMutation) ResetField(name string) error {
+	switch name {
+	case provider.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case provider.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case provider.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case provider.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case provider.FieldComments:
+		m.ResetComments()
+		return nil
+	case provider.FieldName:
+		m.ResetName()
+		return nil
+	case provider.FieldNameNatural:
+		m.ResetNameNatural()
+		return nil
+	case provider.FieldSlug:
+		m.ResetSlug()
+		return nil
+	}
+	return fmt.Errorf("unknown Provider field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ProviderMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.asns != nil {
+		edges = append(edges, provider.EdgeAsns)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ProviderMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case provider.EdgeAsns:
+		ids := make([]ent.Value, 0, len(m.asns))
+		for id := range m.asns {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ProviderMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.removedasns != nil {
+		edges = append(edges, provider.EdgeAsns)
+	}
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ProviderMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case provider.EdgeAsns:
+		ids := make([]ent.Value, 0, len(m.removedasns))
+		for id := range m.removedasns {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ProviderMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedasns {
+		edges = append(edges, provider.EdgeAsns)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ProviderMutation) EdgeCleared(name string) bool {
+	switch name {
+	case provider.EdgeAsns:
+		return m.clearedasns
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ProviderMutation) ClearEdge(name string) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown Provider unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ProviderMutation) ResetEdge(name string) error {
+	switch name {
+	case provider.EdgeAsns:
+		m.ResetAsns()
+		return nil
+	}
+	return fmt.Errorf("unknown Provider edge %s", name)
+}
+
+// ProviderAccountMutation represents an operation that mutates the ProviderAccount nodes in the graph.
+type ProviderAccountMutation struct {
+	config
+	op                Op
+	typ               string
+	id                *int
+	created           *time.Time
+	last_updated      *time.Time
+	custom_field_data *map[string]interface{}
+	description       *string
+	comments          *string
+	name              *string
+	account           *string
+	clearedFields     map[string]struct{}
+	provider          *int
+	clearedprovider   bool
+	done              bool
+	oldValue          func(context.Context) (*ProviderAccount, error)
+	predicates        []predicate.ProviderAccount
+}
+
+var _ ent.Mutation = (*ProviderAccountMutation)(nil)
+
+// provideraccountOption allows management of the mutation configuration using functional options.
+type provideraccountOption func(*ProviderAccountMutation)
+
+// newProviderAccountMutation creates new mutation for the ProviderAccount entity.
+func newProviderAccountMutation(c config, op Op, opts ...provideraccountOption) *ProviderAccountMutation {
+	m := &ProviderAccountMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeProviderAccount,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withProviderAccountID sets the ID field of the mutation.
+func withProviderAccountID(id int) provideraccountOption {
+	return func(m *ProviderAccountMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ProviderAccount
+		)
+		m.oldValue = func(ctx context.Context) (*ProviderAccount, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ProviderAccount.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withProviderAccount sets the old ProviderAccount of the mutation.
+func withProviderAccount(node *ProviderAccount) provideraccountOption {
+	return func(m *ProviderAccountMutation) {
+		m.oldValue = func(context.Context) (*ProviderAccount, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ProviderAccountMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ProviderAccountMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ProviderAccountMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ProviderAccountMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ProviderAccount.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *ProviderAccountMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *ProviderAccountMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *ProviderAccountMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[provideraccount.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *ProviderAccountMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[provideraccount.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *ProviderAccountMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, provideraccount.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *ProviderAccountMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *ProviderAccountMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *ProviderAccountMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[provideraccount.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *ProviderAccountMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[provideraccount.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *ProviderAccountMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, provideraccount.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *ProviderAccountMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *ProviderAccountMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *ProviderAccountMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *ProviderAccountMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *ProviderAccountMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *ProviderAccountMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetComments sets the "comments" field.
+func (m *ProviderAccountMutation) SetComments(s string) {
+	m.comments = &s
+}
+
+// Comments returns the value of the "comments" field in the mutation.
+func (m *ProviderAccountMutation) Comments() (r string, exists bool) {
+	v := m.comments
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetComments resets all changes to the "comments" field.
+func (m *ProviderAccountMutation) ResetComments() {
+	m.comments = nil
+}
+
+// SetProviderID sets the "provider_id" field.
+func (m *ProviderAccountMutation) SetProviderID(i int) {
+	m.provider = &i
+}
+
+// ProviderID returns the value of the "provider_id" field in the mutation.
+func (m *ProviderAccountMutation) ProviderID() (r int, exists bool) {
+	v := m.provider
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetProviderID resets all changes to the "provider_id" field.
+func (m *ProviderAccountMutation) ResetProviderID() {
+	m.provider = nil
+}
+
+// SetName sets the "name" field.
+func (m *ProviderAccountMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *ProviderAccountMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *ProviderAccountMutation) ResetName() {
+	m.name = nil
+}
+
+// SetAccount sets the "account" field.
+func (m *ProviderAccountMutation) SetAccount(s string) {
+	m.account = &s
+}
+
+// Account returns the value of the "account" field in the mutation.
+func (m *ProviderAccountMutation) Account() (r string, exists bool) {
+	v := m.account
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAccount resets all changes to the "account" field.
+func (m *ProviderAccountMutation) ResetAccount() {
+	m.account = nil
+}
+
+// ClearProvider clears the "provider" edge to the Provider entity.
+func (m *ProviderAccountMutation) ClearProvider() {
+	m.clearedprovider = true
+	m.clearedFields[provideraccount.FieldProviderID] = struct{}{}
+}
+
+// ProviderCleared reports if the "provider" edge to the Provider entity was cleared.
+func (m *ProviderAccountMutation) ProviderCleared() bool {
+	return m.clearedprovider
+}
+
+// ProviderIDs returns the "provider" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ProviderID instead. It exists only for internal usage by the builders.
+func (m *ProviderAccountMutation) ProviderIDs() (ids []int) {
+	if id := m.provider; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetProvider resets all changes to the "provider" edge.
+func (m *ProviderAccountMutation) ResetProvider() {
+	m.provider = nil
+	m.clearedprovider = false
+}
+
+// Where appends a list predicates to the ProviderAccountMutation builder.
+func (m *ProviderAccountMutation) Where(ps ...predicate.ProviderAccount) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ProviderAccountMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ProviderAccountMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ProviderAccount, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ProviderAccountMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ProviderAccountMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ProviderAccount).
+func (m *ProviderAccountMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ProviderAccountMutation) Fields() []string {
+	fields := make([]string, 0, 8)
+	if m.created != nil {
+		fields = append(fields, provideraccount.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, provideraccount.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, provideraccount.FieldCustomFieldData)
+	}
+	if m.description != nil {
+		fields = append(fields, provideraccount.FieldDescription)
+	}
+	if m.comments != nil {
+		fields = append(fields, provideraccount.FieldComments)
+	}
+	if m.provider != nil {
+		fields = append(fields, provideraccount.FieldProviderID)
+	}
+	if m.name != nil {
+		fields = append(fields, provideraccount.FieldName)
+	}
+	if m.account != nil {
+		fields = append(fields, provideraccount.FieldAccount)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ProviderAccountMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case provideraccount.FieldCreated:
+		return m.Created()
+	case provideraccount.FieldLastUpdated:
+		return m.LastUpdated()
+	case provideraccount.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case provideraccount.FieldDescription:
+		return m.Description()
+	case provideraccount.FieldComments:
+		return m.Comments()
+	case provideraccount.FieldProviderID:
+		return m.ProviderID()
+	case provideraccount.FieldName:
+		return m.Name()
+	case provideraccount.FieldAccount:
+		return m.Account()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ProviderAccountMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case provideraccount.FieldCreated, provideraccount.FieldLastUpdated, provideraccount.FieldCustomFieldData, provideraccount.FieldDescription, provideraccount.FieldComments, provideraccount.FieldProviderID, provideraccount.FieldName, provideraccount.FieldAccount:
+	default:
+		return nil, fmt.Errorf("unknown ProviderAccount field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case provideraccount.FieldCreated:
+		return old.Created, nil
+	case provideraccount.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case provideraccount.FieldCustomFieldData:
+		return old.CustomFieldData, nil
+	case provideraccount.FieldDescription:
+		return old.Description, nil
+	case provideraccount.FieldComments:
+		return old.Comments, nil
+	case provideraccount.FieldProviderID:
+		return old.ProviderID, nil
+	case provideraccount.FieldName:
+		return old.Name, nil
+	case provideraccount.FieldAccount:
+		return old.Account, nil
+	}
+	return nil, fmt.Errorf("unknown ProviderAccount field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ProviderAccountMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case provideraccount.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case provideraccount.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case provideraccount.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case provideraccount.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case provideraccount.FieldComments:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetComments(v)
+		return nil
+	case provideraccount.FieldProviderID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProviderID(v)
+		return nil
+	case provideraccount.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case provideraccount.FieldAccount:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAccount(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ProviderAccount field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ProviderAccountMutation) AddedFields() []string {
+	var fields []string
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ProviderAccountMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ProviderAccountMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown ProviderAccount numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ProviderAccountMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(provideraccount.FieldCreated) {
+		fields = append(fields, provideraccount.FieldCreated)
+	}
+	if m.FieldCleared(provideraccount.FieldLastUpdated) {
+		fields = append(fields, provideraccount.FieldLastUpdated)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ProviderAccountMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ProviderAccountMutation) ClearField(name string) error {
+	switch name {
+	case provideraccount.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case provideraccount.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	}
+	return fmt.Errorf("unknown ProviderAccount nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ProviderAccountMutation) ResetField(name string) error {
+	switch name {
+	case provideraccount.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case provideraccount.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case provideraccount.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case provideraccount.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case provideraccount.FieldComments:
+		m.ResetComments()
+		return nil
+	case provideraccount.FieldProviderID:
+		m.ResetProviderID()
+		return nil
+	case provideraccount.FieldName:
+		m.ResetName()
+		return nil
+	case provideraccount.FieldAccount:
+		m.ResetAccount()
+		return nil
+	}
+	return fmt.Errorf("unknown ProviderAccount field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ProviderAccountMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.provider != nil {
+		edges = append(edges, provideraccount.EdgeProvider)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ProviderAccountMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case provideraccount.EdgeProvider:
+		if id := m.provider; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ProviderAccountMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ProviderAccountMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ProviderAccountMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedprovider {
+		edges = append(edges, provideraccount.EdgeProvider)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ProviderAccountMutation) EdgeCleared(name string) bool {
+	switch name {
+	case provideraccount.EdgeProvider:
+		return m.clearedprovider
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ProviderAccountMutation) ClearEdge(name string) error {
+	switch name {
+	case provideraccount.EdgeProvider:
+		m.ClearProvider()
+		return nil
+	}
+	return fmt.Errorf("unknown ProviderAccount unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ProviderAccountMutation) ResetEdge(name string) error {
+	switch name {
+	case provideraccount.EdgeProvider:
+		m.ResetProvider()
+		return nil
+	}
+	return fmt.Errorf("unknown ProviderAccount edge %s", name)
+}
+
+// ProviderNetworkMutation represents an operation that mutates the ProviderNetwork nodes in the graph.
+type ProviderNetworkMutation struct {
+	config
+	op                Op
+	typ               string
+	id                *int
+	created           *time.Time
+	last_updated      *time.Time
+	custom_field_data *map[string]interface{}
+	description       *string
+	comments          *string
+	name              *string
+	__name_natural    *string
+	service_id        *string
+	clearedFields     map[string]struct{}
+	provider          *int
+	clearedprovider   bool
+	done              bool
+	oldValue          func(context.Context) (*ProviderNetwork, error)
+	predicates        []predicate.ProviderNetwork
+}
+
+var _ ent.Mutation = (*ProviderNetworkMutation)(nil)
+
+// providernetworkOption allows management of the mutation configuration using functional options.
+type providernetworkOption func(*ProviderNetworkMutation)
+
+// newProviderNetworkMutation creates new mutation for the ProviderNetwork entity.
+func newProviderNetworkMutation(c config, op Op, opts ...providernetworkOption) *ProviderNetworkMutation {
+	m := &ProviderNetworkMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeProviderNetwork,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withProviderNetworkID sets the ID field of the mutation.
+func withProviderNetworkID(id int) providernetworkOption {
+	return func(m *ProviderNetworkMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ProviderNetwork
+		)
+		m.oldValue = func(ctx context.Context) (*ProviderNetwork, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ProviderNetwork.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withProviderNetwork sets the old ProviderNetwork of the mutation.
+func withProviderNetwork(node *ProviderNetwork) providernetworkOption {
+	return func(m *ProviderNetworkMutation) {
+		m.oldValue = func(context.Context) (*ProviderNetwork, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ProviderNetworkMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ProviderNetworkMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ProviderNetworkMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ProviderNetworkMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ProviderNetwork.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *ProviderNetworkMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *ProviderNetworkMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *ProviderNetworkMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[providernetwork.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *ProviderNetworkMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[providernetwork.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *ProviderNetworkMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, providernetwork.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *ProviderNetworkMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *ProviderNetworkMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *ProviderNetworkMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[providernetwork.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *ProviderNetworkMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[providernetwork.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *ProviderNetworkMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, providernetwork.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *ProviderNetworkMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *ProviderNetworkMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *ProviderNetworkMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *ProviderNetworkMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *ProviderNetworkMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *ProviderNetworkMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetComments sets the "comments" field.
+func (m *ProviderNetworkMutation) SetComments(s string) {
+	m.comments = &s
+}
+
+// Comments returns the value of the "comments" field in the mutation.
+func (m *ProviderNetworkMutation) Comments() (r string, exists bool) {
+	v := m.comments
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetComments resets all changes to the "comments" field.
+func (m *ProviderNetworkMutation) ResetComments() {
+	m.comments = nil
+}
+
+// SetProviderID sets the "provider_id" field.
+func (m *ProviderNetworkMutation) SetProviderID(i int) {
+	m.provider = &i
+}
+
+// ProviderID returns the value of the "provider_id" field in the mutation.
+func (m *ProviderNetworkMutation) ProviderID() (r int, exists bool) {
+	v := m.provider
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetProviderID resets all changes to the "provider_id" field.
+func (m *ProviderNetworkMutation) ResetProviderID() {
+	m.provider = nil
+}
+
+// SetName sets the "name" field.
+func (m *ProviderNetworkMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *ProviderNetworkMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *ProviderNetworkMutation) ResetName() {
+	m.name = nil
+}
+
+// SetNameNatural sets the "_name_natural" field.
+func (m *ProviderNetworkMutation) SetNameNatural(s string) {
+	m.__name_natural = &s
+}
+
+// NameNatural returns the value of the "_name_natural" field in the mutation.
+func (m *ProviderNetworkMutation) NameNatural() (r string, exists bool) {
+	v := m.__name_natural
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetNameNatural resets all changes to the "_name_natural" field.
+func (m *ProviderNetworkMutation) ResetNameNatural() {
+	m.__name_natural = nil
+}
+
+// SetServiceID sets the "service_id" field.
+func (m *ProviderNetworkMutation) SetServiceID(s string) {
+	m.service_id = &s
+}
+
+// ServiceID returns the value of the "service_id" field in the mutation.
+func (m *ProviderNetworkMutation) ServiceID() (r string, exists bool) {
+	v := m.service_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetServiceID resets all changes to the "service_id" field.
+func (m *ProviderNetworkMutation) ResetServiceID() {
+	m.service_id = nil
+}
+
+// ClearProvider clears the "provider" edge to the Provider entity.
+func (m *ProviderNetworkMutation) ClearProvider() {
+	m.clearedprovider = true
+	m.clearedFields[providernetwork.FieldProviderID] = struct{}{}
+}
+
+// ProviderCleared reports if the "provider" edge to the Provider entity was cleared.
+func (m *ProviderNetworkMutation) ProviderCleared() bool {
+	return m.clearedprovider
+}
+
+// ProviderIDs returns the "provider" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ProviderID instead. It exists only for internal usage by the builders.
+func (m *ProviderNetworkMutation) ProviderIDs() (ids []int) {
+	if id := m.provider; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetProvider resets all changes to the "provider" edge.
+func (m *ProviderNetworkMutation) ResetProvider() {
+	m.provider = nil
+	m.clearedprovider = false
+}
+
+// Where appends a list predicates to the ProviderNetworkMutation builder.
+func (m *ProviderNetworkMutation) Where(ps ...predicate.ProviderNetwork) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ProviderNetworkMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ProviderNetworkMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ProviderNetwork, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ProviderNetworkMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ProviderNetworkMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ProviderNetwork).
+func (m *ProviderNetworkMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ProviderNetworkMutation) Fields() []string {
+	fields := make([]string, 0, 9)
+	if m.created != nil {
+		fields = append(fields, providernetwork.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, providernetwork.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, providernetwork.FieldCustomFieldData)
+	}
+	if m.description != nil {
+		fields = append(fields, providernetwork.FieldDescription)
+	}
+	if m.comments != nil {
+		fields = append(fields, providernetwork.FieldComments)
+	}
+	if m.provider != nil {
+		fields = append(fields, providernetwork.FieldProviderID)
+	}
+	if m.name != nil {
+		fields = append(fields, providernetwork.FieldName)
+	}
+	if m.__name_natural != nil {
+		fields = append(fields, providernetwork.FieldNameNatural)
+	}
+	if m.service_id != nil {
+		fields = append(fields, providernetwork.FieldServiceID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ProviderNetworkMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case providernetwork.FieldCreated:
+		return m.Created()
+	case providernetwork.FieldLastUpdated:
+		return m.LastUpdated()
+	case providernetwork.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case providernetwork.FieldDescription:
+		return m.Description()
+	case providernetwork.FieldComments:
+		return m.Comments()
+	case providernetwork.FieldProviderID:
+		return m.ProviderID()
+	case providernetwork.FieldName:
+		return m.Name()
+	case providernetwork.FieldNameNatural:
+		return m.NameNatural()
+	case providernetwork.FieldServiceID:
+		return m.ServiceID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ProviderNetworkMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case providernetwork.FieldCreated, providernetwork.FieldLastUpdated, providernetwork.FieldCustomFieldData, providernetwork.FieldDescription, providernetwork.FieldComments, providernetwork.FieldProviderID, providernetwork.FieldName, providernetwork.FieldNameNatural, providernetwork.FieldServiceID:
+	default:
+		return nil, fmt.Errorf("unknown ProviderNetwork field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case providernetwork.FieldCreated:
+		return old.Created, nil
+	case providernetwork.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case providernetwork.FieldCustomFieldData:
+		return old.CustomFieldData, nil
+	case providernetwork.FieldDescription:
+		return old.Description, nil
+	case providernetwork.FieldComments:
+		return old.Comments, nil
+	case providernetwork.FieldProviderID:
+		return old.ProviderID, nil
+	case providernetwork.FieldName:
+		return old.Name, nil
+	case providernetwork.FieldNameNatural:
+		return old.NameNatural, nil
+	case providernetwork.FieldServiceID:
+		return old.ServiceID, nil
+	}
+	return nil, fmt.Errorf("unknown ProviderNetwork field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ProviderNetworkMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case providernetwork.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case providernetwork.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case providernetwork.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case providernetwork.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case providernetwork.FieldComments:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetComments(v)
+		return nil
+	case providernetwork.FieldProviderID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProviderID(v)
+		return nil
+	case providernetwork.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case providernetwork.FieldNameNatural:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNameNatural(v)
+		return nil
+	case providernetwork.FieldServiceID:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetServiceID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ProviderNetwork field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ProviderNetworkMutation) AddedFields() []string {
+	var fields []string
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ProviderNetworkMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ProviderNetworkMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown ProviderNetwork numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ProviderNetworkMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(providernetwork.FieldCreated) {
+		fields = append(fields, providernetwork.FieldCreated)
+	}
+	if m.FieldCleared(providernetwork.FieldLastUpdated) {
+		fields = append(fields, providernetwork.FieldLastUpdated)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ProviderNetworkMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ProviderNetworkMutation) ClearField(name string) error {
+	switch name {
+	case providernetwork.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case providernetwork.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	}
+	return fmt.Errorf("unknown ProviderNetwork nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ProviderNetworkMutation) ResetField(name string) error {
+	switch name {
+	case providernetwork.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case providernetwork.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case providernetwork.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case providernetwork.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case providernetwork.FieldComments:
+		m.ResetComments()
+		return nil
+	case providernetwork.FieldProviderID:
+		m.ResetProviderID()
+		return nil
+	case providernetwork.FieldName:
+		m.ResetName()
+		return nil
+	case providernetwork.FieldNameNatural:
+		m.ResetNameNatural()
+		return nil
+	case providernetwork.FieldServiceID:
+		m.ResetServiceID()
+		return nil
+	}
+	return fmt.Errorf("unknown ProviderNetwork field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ProviderNetworkMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.provider != nil {
+		edges = append(edges, providernetwork.EdgeProvider)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ProviderNetworkMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case providernetwork.EdgeProvider:
+		if id := m.provider; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ProviderNetworkMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ProviderNetworkMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ProviderNetworkMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedprovider {
+		edges = append(edges, providernetwork.EdgeProvider)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ProviderNetworkMutation) EdgeCleared(name string) bool {
+	switch name {
+	case providernetwork.EdgeProvider:
+		return m.clearedprovider
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ProviderNetworkMutation) ClearEdge(name string) error {
+	switch name {
+	case providernetwork.EdgeProvider:
+		m.ClearProvider()
+		return nil
+	}
+	return fmt.Errorf("unknown ProviderNetwork unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ProviderNetworkMutation) ResetEdge(name string) error {
+	switch name {
+	case providernetwork.EdgeProvider:
+		m.ResetProvider()
+		return nil
+	}
+	return fmt.Errorf("unknown ProviderNetwork edge %s", name)
+}
+
 // RIRMutation represents an operation that mutates the RIR nodes in the graph.
 type RIRMutation struct {
 	config
@@ -82372,6 +89701,2325 @@ func (m *VirtualChassisMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown VirtualChassis edge %s", name)
+}
+
+// VirtualCircuitMutation represents an operation that mutates the VirtualCircuit nodes in the graph.
+type VirtualCircuitMutation struct {
+	config
+	op                      Op
+	typ                     string
+	id                      *int
+	created                 *time.Time
+	last_updated            *time.Time
+	custom_field_data       *map[string]interface{}
+	description             *string
+	comments                *string
+	cid                     *string
+	status                  *string
+	clearedFields           map[string]struct{}
+	provider_network        *int
+	clearedprovider_network bool
+	provider_account        *int
+	clearedprovider_account bool
+	_type                   *int
+	cleared_type            bool
+	tenant                  *int
+	clearedtenant           bool
+	done                    bool
+	oldValue                func(context.Context) (*VirtualCircuit, error)
+	predicates              []predicate.VirtualCircuit
+}
+
+var _ ent.Mutation = (*VirtualCircuitMutation)(nil)
+
+// virtualcircuitOption allows management of the mutation configuration using functional options.
+type virtualcircuitOption func(*VirtualCircuitMutation)
+
+// newVirtualCircuitMutation creates new mutation for the VirtualCircuit entity.
+func newVirtualCircuitMutation(c config, op Op, opts ...virtualcircuitOption) *VirtualCircuitMutation {
+	m := &VirtualCircuitMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeVirtualCircuit,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withVirtualCircuitID sets the ID field of the mutation.
+func withVirtualCircuitID(id int) virtualcircuitOption {
+	return func(m *VirtualCircuitMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *VirtualCircuit
+		)
+		m.oldValue = func(ctx context.Context) (*VirtualCircuit, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().VirtualCircuit.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withVirtualCircuit sets the old VirtualCircuit of the mutation.
+func withVirtualCircuit(node *VirtualCircuit) virtualcircuitOption {
+	return func(m *VirtualCircuitMutation) {
+		m.oldValue = func(context.Context) (*VirtualCircuit, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m VirtualCircuitMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m VirtualCircuitMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *VirtualCircuitMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *VirtualCircuitMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().VirtualCircuit.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *VirtualCircuitMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *VirtualCircuitMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *VirtualCircuitMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[virtualcircuit.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *VirtualCircuitMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[virtualcircuit.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *VirtualCircuitMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, virtualcircuit.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *VirtualCircuitMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *VirtualCircuitMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *VirtualCircuitMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[virtualcircuit.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *VirtualCircuitMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[virtualcircuit.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *VirtualCircuitMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, virtualcircuit.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *VirtualCircuitMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *VirtualCircuitMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *VirtualCircuitMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *VirtualCircuitMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *VirtualCircuitMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *VirtualCircuitMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetComments sets the "comments" field.
+func (m *VirtualCircuitMutation) SetComments(s string) {
+	m.comments = &s
+}
+
+// Comments returns the value of the "comments" field in the mutation.
+func (m *VirtualCircuitMutation) Comments() (r string, exists bool) {
+	v := m.comments
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetComments resets all changes to the "comments" field.
+func (m *VirtualCircuitMutation) ResetComments() {
+	m.comments = nil
+}
+
+// SetCid sets the "cid" field.
+func (m *VirtualCircuitMutation) SetCid(s string) {
+	m.cid = &s
+}
+
+// Cid returns the value of the "cid" field in the mutation.
+func (m *VirtualCircuitMutation) Cid() (r string, exists bool) {
+	v := m.cid
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCid resets all changes to the "cid" field.
+func (m *VirtualCircuitMutation) ResetCid() {
+	m.cid = nil
+}
+
+// SetProviderNetworkID sets the "provider_network_id" field.
+func (m *VirtualCircuitMutation) SetProviderNetworkID(i int) {
+	m.provider_network = &i
+}
+
+// ProviderNetworkID returns the value of the "provider_network_id" field in the mutation.
+func (m *VirtualCircuitMutation) ProviderNetworkID() (r int, exists bool) {
+	v := m.provider_network
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetProviderNetworkID resets all changes to the "provider_network_id" field.
+func (m *VirtualCircuitMutation) ResetProviderNetworkID() {
+	m.provider_network = nil
+}
+
+// SetProviderAccountID sets the "provider_account_id" field.
+func (m *VirtualCircuitMutation) SetProviderAccountID(i int) {
+	m.provider_account = &i
+}
+
+// ProviderAccountID returns the value of the "provider_account_id" field in the mutation.
+func (m *VirtualCircuitMutation) ProviderAccountID() (r int, exists bool) {
+	v := m.provider_account
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearProviderAccountID clears the value of the "provider_account_id" field.
+func (m *VirtualCircuitMutation) ClearProviderAccountID() {
+	m.provider_account = nil
+	m.clearedFields[virtualcircuit.FieldProviderAccountID] = struct{}{}
+}
+
+// ProviderAccountIDCleared returns if the "provider_account_id" field was cleared in this mutation.
+func (m *VirtualCircuitMutation) ProviderAccountIDCleared() bool {
+	_, ok := m.clearedFields[virtualcircuit.FieldProviderAccountID]
+	return ok
+}
+
+// ResetProviderAccountID resets all changes to the "provider_account_id" field.
+func (m *VirtualCircuitMutation) ResetProviderAccountID() {
+	m.provider_account = nil
+	delete(m.clearedFields, virtualcircuit.FieldProviderAccountID)
+}
+
+// SetTypeID sets the "type_id" field.
+func (m *VirtualCircuitMutation) SetTypeID(i int) {
+	m._type = &i
+}
+
+// TypeID returns the value of the "type_id" field in the mutation.
+func (m *VirtualCircuitMutation) TypeID() (r int, exists bool) {
+	v := m._type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetTypeID resets all changes to the "type_id" field.
+func (m *VirtualCircuitMutation) ResetTypeID() {
+	m._type = nil
+}
+
+// SetStatus sets the "status" field.
+func (m *VirtualCircuitMutation) SetStatus(s string) {
+	m.status = &s
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *VirtualCircuitMutation) Status() (r string, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *VirtualCircuitMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetTenantID sets the "tenant_id" field.
+func (m *VirtualCircuitMutation) SetTenantID(i int) {
+	m.tenant = &i
+}
+
+// TenantID returns the value of the "tenant_id" field in the mutation.
+func (m *VirtualCircuitMutation) TenantID() (r int, exists bool) {
+	v := m.tenant
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearTenantID clears the value of the "tenant_id" field.
+func (m *VirtualCircuitMutation) ClearTenantID() {
+	m.tenant = nil
+	m.clearedFields[virtualcircuit.FieldTenantID] = struct{}{}
+}
+
+// TenantIDCleared returns if the "tenant_id" field was cleared in this mutation.
+func (m *VirtualCircuitMutation) TenantIDCleared() bool {
+	_, ok := m.clearedFields[virtualcircuit.FieldTenantID]
+	return ok
+}
+
+// ResetTenantID resets all changes to the "tenant_id" field.
+func (m *VirtualCircuitMutation) ResetTenantID() {
+	m.tenant = nil
+	delete(m.clearedFields, virtualcircuit.FieldTenantID)
+}
+
+// ClearProviderNetwork clears the "provider_network" edge to the ProviderNetwork entity.
+func (m *VirtualCircuitMutation) ClearProviderNetwork() {
+	m.clearedprovider_network = true
+	m.clearedFields[virtualcircuit.FieldProviderNetworkID] = struct{}{}
+}
+
+// ProviderNetworkCleared reports if the "provider_network" edge to the ProviderNetwork entity was cleared.
+func (m *VirtualCircuitMutation) ProviderNetworkCleared() bool {
+	return m.clearedprovider_network
+}
+
+// ProviderNetworkIDs returns the "provider_network" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ProviderNetworkID instead. It exists only for internal usage by the builders.
+func (m *VirtualCircuitMutation) ProviderNetworkIDs() (ids []int) {
+	if id := m.provider_network; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetProviderNetwork resets all changes to the "provider_network" edge.
+func (m *VirtualCircuitMutation) ResetProviderNetwork() {
+	m.provider_network = nil
+	m.clearedprovider_network = false
+}
+
+// ClearProviderAccount clears the "provider_account" edge to the ProviderAccount entity.
+func (m *VirtualCircuitMutation) ClearProviderAccount() {
+	m.clearedprovider_account = true
+	m.clearedFields[virtualcircuit.FieldProviderAccountID] = struct{}{}
+}
+
+// ProviderAccountCleared reports if the "provider_account" edge to the ProviderAccount entity was cleared.
+func (m *VirtualCircuitMutation) ProviderAccountCleared() bool {
+	return m.ProviderAccountIDCleared() || m.clearedprovider_account
+}
+
+// ProviderAccountIDs returns the "provider_account" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ProviderAccountID instead. It exists only for internal usage by the builders.
+func (m *VirtualCircuitMutation) ProviderAccountIDs() (ids []int) {
+	if id := m.provider_account; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetProviderAccount resets all changes to the "provider_account" edge.
+func (m *VirtualCircuitMutation) ResetProviderAccount() {
+	m.provider_account = nil
+	m.clearedprovider_account = false
+}
+
+// ClearType clears the "type" edge to the VirtualCircuitType entity.
+func (m *VirtualCircuitMutation) ClearType() {
+	m.cleared_type = true
+	m.clearedFields[virtualcircuit.FieldTypeID] = struct{}{}
+}
+
+// TypeCleared reports if the "type" edge to the VirtualCircuitType entity was cleared.
+func (m *VirtualCircuitMutation) TypeCleared() bool {
+	return m.cleared_type
+}
+
+// TypeIDs returns the "type" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// TypeID instead. It exists only for internal usage by the builders.
+func (m *VirtualCircuitMutation) TypeIDs() (ids []int) {
+	if id := m._type; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetType resets all changes to the "type" edge.
+func (m *VirtualCircuitMutation) ResetType() {
+	m._type = nil
+	m.cleared_type = false
+}
+
+// ClearTenant clears the "tenant" edge to the Tenant entity.
+func (m *VirtualCircuitMutation) ClearTenant() {
+	m.clearedtenant = true
+	m.clearedFields[virtualcircuit.FieldTenantID] = struct{}{}
+}
+
+// TenantCleared reports if the "tenant" edge to the Tenant entity was cleared.
+func (m *VirtualCircuitMutation) TenantCleared() bool {
+	return m.TenantIDCleared() || m.clearedtenant
+}
+
+// TenantIDs returns the "tenant" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// TenantID instead. It exists only for internal usage by the builders.
+func (m *VirtualCircuitMutation) TenantIDs() (ids []int) {
+	if id := m.tenant; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetTenant resets all changes to the "tenant" edge.
+func (m *VirtualCircuitMutation) ResetTenant() {
+	m.tenant = nil
+	m.clearedtenant = false
+}
+
+// Where appends a list predicates to the VirtualCircuitMutation builder.
+func (m *VirtualCircuitMutation) Where(ps ...predicate.VirtualCircuit) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the VirtualCircuitMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *VirtualCircuitMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.VirtualCircuit, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *VirtualCircuitMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *VirtualCircuitMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (VirtualCircuit).
+func (m *VirtualCircuitMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *VirtualCircuitMutation) Fields() []string {
+	fields := make([]string, 0, 11)
+	if m.created != nil {
+		fields = append(fields, virtualcircuit.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, virtualcircuit.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, virtualcircuit.FieldCustomFieldData)
+	}
+	if m.description != nil {
+		fields = append(fields, virtualcircuit.FieldDescription)
+	}
+	if m.comments != nil {
+		fields = append(fields, virtualcircuit.FieldComments)
+	}
+	if m.cid != nil {
+		fields = append(fields, virtualcircuit.FieldCid)
+	}
+	if m.provider_network != nil {
+		fields = append(fields, virtualcircuit.FieldProviderNetworkID)
+	}
+	if m.provider_account != nil {
+		fields = append(fields, virtualcircuit.FieldProviderAccountID)
+	}
+	if m._type != nil {
+		fields = append(fields, virtualcircuit.FieldTypeID)
+	}
+	if m.status != nil {
+		fields = append(fields, virtualcircuit.FieldStatus)
+	}
+	if m.tenant != nil {
+		fields = append(fields, virtualcircuit.FieldTenantID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *VirtualCircuitMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case virtualcircuit.FieldCreated:
+		return m.Created()
+	case virtualcircuit.FieldLastUpdated:
+		return m.LastUpdated()
+	case virtualcircuit.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case virtualcircuit.FieldDescription:
+		return m.Description()
+	case virtualcircuit.FieldComments:
+		return m.Comments()
+	case virtualcircuit.FieldCid:
+		return m.Cid()
+	case virtualcircuit.FieldProviderNetworkID:
+		return m.ProviderNetworkID()
+	case virtualcircuit.FieldProviderAccountID:
+		return m.ProviderAccountID()
+	case virtualcircuit.FieldTypeID:
+		return m.TypeID()
+	case virtualcircuit.FieldStatus:
+		return m.Status()
+	case virtualcircuit.FieldTenantID:
+		return m.TenantID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *VirtualCircuitMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case virtualcircuit.FieldCreated, virtualcircuit.FieldLastUpdated, virtualcircuit.FieldCustomFieldData, virtualcircuit.FieldDescription, virtualcircuit.FieldComments, virtualcircuit.FieldCid, virtualcircuit.FieldProviderNetworkID, virtualcircuit.FieldProviderAccountID, virtualcircuit.FieldTypeID, virtualcircuit.FieldStatus, virtualcircuit.FieldTenantID:
+	default:
+		return nil, fmt.Errorf("unknown VirtualCircuit field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case virtualcircuit.FieldCreated:
+		return old.Created, nil
+	case virtualcircuit.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case virtualcircuit.FieldCustomFieldData:
+		return old.CustomFieldData, nil
+	case virtualcircuit.FieldDescription:
+		return old.Description, nil
+	case virtualcircuit.FieldComments:
+		return old.Comments, nil
+	case virtualcircuit.FieldCid:
+		return old.Cid, nil
+	case virtualcircuit.FieldProviderNetworkID:
+		return old.ProviderNetworkID, nil
+	case virtualcircuit.FieldProviderAccountID:
+		return old.ProviderAccountID, nil
+	case virtualcircuit.FieldTypeID:
+		return old.TypeID, nil
+	case virtualcircuit.FieldStatus:
+		return old.Status, nil
+	case virtualcircuit.FieldTenantID:
+		return old.TenantID, nil
+	}
+	return nil, fmt.Errorf("unknown VirtualCircuit field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *VirtualCircuitMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case virtualcircuit.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case virtualcircuit.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case virtualcircuit.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case virtualcircuit.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case virtualcircuit.FieldComments:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetComments(v)
+		return nil
+	case virtualcircuit.FieldCid:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCid(v)
+		return nil
+	case virtualcircuit.FieldProviderNetworkID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProviderNetworkID(v)
+		return nil
+	case virtualcircuit.FieldProviderAccountID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetProviderAccountID(v)
+		return nil
+	case virtualcircuit.FieldTypeID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTypeID(v)
+		return nil
+	case virtualcircuit.FieldStatus:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case virtualcircuit.FieldTenantID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTenantID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown VirtualCircuit field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *VirtualCircuitMutation) AddedFields() []string {
+	var fields []string
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *VirtualCircuitMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *VirtualCircuitMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown VirtualCircuit numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *VirtualCircuitMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(virtualcircuit.FieldCreated) {
+		fields = append(fields, virtualcircuit.FieldCreated)
+	}
+	if m.FieldCleared(virtualcircuit.FieldLastUpdated) {
+		fields = append(fields, virtualcircuit.FieldLastUpdated)
+	}
+	if m.FieldCleared(virtualcircuit.FieldProviderAccountID) {
+		fields = append(fields, virtualcircuit.FieldProviderAccountID)
+	}
+	if m.FieldCleared(virtualcircuit.FieldTenantID) {
+		fields = append(fields, virtualcircuit.FieldTenantID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *VirtualCircuitMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *VirtualCircuitMutation) ClearField(name string) error {
+	switch name {
+	case virtualcircuit.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case virtualcircuit.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case virtualcircuit.FieldProviderAccountID:
+		m.ClearProviderAccountID()
+		return nil
+	case virtualcircuit.FieldTenantID:
+		m.ClearTenantID()
+		return nil
+	}
+	return fmt.Errorf("unknown VirtualCircuit nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *VirtualCircuitMutation) ResetField(name string) error {
+	switch name {
+	case virtualcircuit.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case virtualcircuit.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case virtualcircuit.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case virtualcircuit.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case virtualcircuit.FieldComments:
+		m.ResetComments()
+		return nil
+	case virtualcircuit.FieldCid:
+		m.ResetCid()
+		return nil
+	case virtualcircuit.FieldProviderNetworkID:
+		m.ResetProviderNetworkID()
+		return nil
+	case virtualcircuit.FieldProviderAccountID:
+		m.ResetProviderAccountID()
+		return nil
+	case virtualcircuit.FieldTypeID:
+		m.ResetTypeID()
+		return nil
+	case virtualcircuit.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case virtualcircuit.FieldTenantID:
+		m.ResetTenantID()
+		return nil
+	}
+	return fmt.Errorf("unknown VirtualCircuit field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *VirtualCircuitMutation) AddedEdges() []string {
+	edges := make([]string, 0, 4)
+	if m.provider_network != nil {
+		edges = append(edges, virtualcircuit.EdgeProviderNetwork)
+	}
+	if m.provider_account != nil {
+		edges = append(edges, virtualcircuit.EdgeProviderAccount)
+	}
+	if m._type != nil {
+		edges = append(edges, virtualcircuit.EdgeType)
+	}
+	if m.tenant != nil {
+		edges = append(edges, virtualcircuit.EdgeTenant)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *VirtualCircuitMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case virtualcircuit.EdgeProviderNetwork:
+		if id := m.provider_network; id != nil {
+			return []ent.Value{*id}
+		}
+	case virtualcircuit.EdgeProviderAccount:
+		if id := m.provider_account; id != nil {
+			return []ent.Value{*id}
+		}
+	case virtualcircuit.EdgeType:
+		if id := m._type; id != nil {
+			return []ent.Value{*id}
+		}
+	case virtualcircuit.EdgeTenant:
+		if id := m.tenant; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *VirtualCircuitMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 4)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *VirtualCircuitMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *VirtualCircuitMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 4)
+	if m.clearedprovider_network {
+		edges = append(edges, virtualcircuit.EdgeProviderNetwork)
+	}
+	if m.clearedprovider_account {
+		edges = append(edges, virtualcircuit.EdgeProviderAccount)
+	}
+	if m.cleared_type {
+		edges = append(edges, virtualcircuit.EdgeType)
+	}
+	if m.clearedtenant {
+		edges = append(edges, virtualcircuit.EdgeTenant)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *VirtualCircuitMutation) EdgeCleared(name string) bool {
+	switch name {
+	case virtualcircuit.EdgeProviderNetwork:
+		return m.clearedprovider_network
+	case virtualcircuit.EdgeProviderAccount:
+		return m.clearedprovider_account
+	case virtualcircuit.EdgeType:
+		return m.cleared_type
+	case virtualcircuit.EdgeTenant:
+		return m.clearedtenant
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *VirtualCircuitMutation) ClearEdge(name string) error {
+	switch name {
+	case virtualcircuit.EdgeProviderNetwork:
+		m.ClearProviderNetwork()
+		return nil
+	case virtualcircuit.EdgeProviderAccount:
+		m.ClearProviderAccount()
+		return nil
+	case virtualcircuit.EdgeType:
+		m.ClearType()
+		return nil
+	case virtualcircuit.EdgeTenant:
+		m.ClearTenant()
+		return nil
+	}
+	return fmt.Errorf("unknown VirtualCircuit unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *VirtualCircuitMutation) ResetEdge(name string) error {
+	switch name {
+	case virtualcircuit.EdgeProviderNetwork:
+		m.ResetProviderNetwork()
+		return nil
+	case virtualcircuit.EdgeProviderAccount:
+		m.ResetProviderAccount()
+		return nil
+	case virtualcircuit.EdgeType:
+		m.ResetType()
+		return nil
+	case virtualcircuit.EdgeTenant:
+		m.ResetTenant()
+		return nil
+	}
+	return fmt.Errorf("unknown VirtualCircuit edge %s", name)
+}
+
+// VirtualCircuitTerminationMutation represents an operation that mutates the VirtualCircuitTermination nodes in the graph.
+type VirtualCircuitTerminationMutation struct {
+	config
+	op                     Op
+	typ                    string
+	id                     *int
+	created                *time.Time
+	last_updated           *time.Time
+	custom_field_data      *map[string]interface{}
+	role                   *string
+	description            *string
+	__virtual_circuit_cid  *string
+	clearedFields          map[string]struct{}
+	virtual_circuit        *int
+	clearedvirtual_circuit bool
+	_interface             *int
+	cleared_interface      bool
+	done                   bool
+	oldValue               func(context.Context) (*VirtualCircuitTermination, error)
+	predicates             []predicate.VirtualCircuitTermination
+}
+
+var _ ent.Mutation = (*VirtualCircuitTerminationMutation)(nil)
+
+// virtualcircuitterminationOption allows management of the mutation configuration using functional options.
+type virtualcircuitterminationOption func(*VirtualCircuitTerminationMutation)
+
+// newVirtualCircuitTerminationMutation creates new mutation for the VirtualCircuitTermination entity.
+func newVirtualCircuitTerminationMutation(c config, op Op, opts ...virtualcircuitterminationOption) *VirtualCircuitTerminationMutation {
+	m := &VirtualCircuitTerminationMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeVirtualCircuitTermination,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withVirtualCircuitTerminationID sets the ID field of the mutation.
+func withVirtualCircuitTerminationID(id int) virtualcircuitterminationOption {
+	return func(m *VirtualCircuitTerminationMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *VirtualCircuitTermination
+		)
+		m.oldValue = func(ctx context.Context) (*VirtualCircuitTermination, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().VirtualCircuitTermination.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withVirtualCircuitTermination sets the old VirtualCircuitTermination of the mutation.
+func withVirtualCircuitTermination(node *VirtualCircuitTermination) virtualcircuitterminationOption {
+	return func(m *VirtualCircuitTerminationMutation) {
+		m.oldValue = func(context.Context) (*VirtualCircuitTermination, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m VirtualCircuitTerminationMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m VirtualCircuitTerminationMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *VirtualCircuitTerminationMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *VirtualCircuitTerminationMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().VirtualCircuitTermination.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *VirtualCircuitTerminationMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *VirtualCircuitTerminationMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *VirtualCircuitTerminationMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[virtualcircuittermination.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *VirtualCircuitTerminationMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[virtualcircuittermination.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *VirtualCircuitTerminationMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, virtualcircuittermination.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *VirtualCircuitTerminationMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *VirtualCircuitTerminationMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *VirtualCircuitTerminationMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[virtualcircuittermination.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *VirtualCircuitTerminationMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[virtualcircuittermination.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *VirtualCircuitTerminationMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, virtualcircuittermination.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *VirtualCircuitTerminationMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *VirtualCircuitTerminationMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *VirtualCircuitTerminationMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetVirtualCircuitID sets the "virtual_circuit_id" field.
+func (m *VirtualCircuitTerminationMutation) SetVirtualCircuitID(i int) {
+	m.virtual_circuit = &i
+}
+
+// VirtualCircuitID returns the value of the "virtual_circuit_id" field in the mutation.
+func (m *VirtualCircuitTerminationMutation) VirtualCircuitID() (r int, exists bool) {
+	v := m.virtual_circuit
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetVirtualCircuitID resets all changes to the "virtual_circuit_id" field.
+func (m *VirtualCircuitTerminationMutation) ResetVirtualCircuitID() {
+	m.virtual_circuit = nil
+}
+
+// SetRole sets the "role" field.
+func (m *VirtualCircuitTerminationMutation) SetRole(s string) {
+	m.role = &s
+}
+
+// Role returns the value of the "role" field in the mutation.
+func (m *VirtualCircuitTerminationMutation) Role() (r string, exists bool) {
+	v := m.role
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetRole resets all changes to the "role" field.
+func (m *VirtualCircuitTerminationMutation) ResetRole() {
+	m.role = nil
+}
+
+// SetInterfaceID sets the "interface_id" field.
+func (m *VirtualCircuitTerminationMutation) SetInterfaceID(i int) {
+	m._interface = &i
+}
+
+// InterfaceID returns the value of the "interface_id" field in the mutation.
+func (m *VirtualCircuitTerminationMutation) InterfaceID() (r int, exists bool) {
+	v := m._interface
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetInterfaceID resets all changes to the "interface_id" field.
+func (m *VirtualCircuitTerminationMutation) ResetInterfaceID() {
+	m._interface = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *VirtualCircuitTerminationMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *VirtualCircuitTerminationMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *VirtualCircuitTerminationMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetVirtualCircuitCid sets the "_virtual_circuit_cid" field.
+func (m *VirtualCircuitTerminationMutation) SetVirtualCircuitCid(s string) {
+	m.__virtual_circuit_cid = &s
+}
+
+// VirtualCircuitCid returns the value of the "_virtual_circuit_cid" field in the mutation.
+func (m *VirtualCircuitTerminationMutation) VirtualCircuitCid() (r string, exists bool) {
+	v := m.__virtual_circuit_cid
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetVirtualCircuitCid resets all changes to the "_virtual_circuit_cid" field.
+func (m *VirtualCircuitTerminationMutation) ResetVirtualCircuitCid() {
+	m.__virtual_circuit_cid = nil
+}
+
+// ClearVirtualCircuit clears the "virtual_circuit" edge to the VirtualCircuit entity.
+func (m *VirtualCircuitTerminationMutation) ClearVirtualCircuit() {
+	m.clearedvirtual_circuit = true
+	m.clearedFields[virtualcircuittermination.FieldVirtualCircuitID] = struct{}{}
+}
+
+// VirtualCircuitCleared reports if the "virtual_circuit" edge to the VirtualCircuit entity was cleared.
+func (m *VirtualCircuitTerminationMutation) VirtualCircuitCleared() bool {
+	return m.clearedvirtual_circuit
+}
+
+// VirtualCircuitIDs returns the "virtual_circuit" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// VirtualCircuitID instead. It exists only for internal usage by the builders.
+func (m *VirtualCircuitTerminationMutation) VirtualCircuitIDs() (ids []int) {
+	if id := m.virtual_circuit; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetVirtualCircuit resets all changes to the "virtual_circuit" edge.
+func (m *VirtualCircuitTerminationMutation) ResetVirtualCircuit() {
+	m.virtual_circuit = nil
+	m.clearedvirtual_circuit = false
+}
+
+// ClearInterface clears the "interface" edge to the DeviceInterface entity.
+func (m *VirtualCircuitTerminationMutation) ClearInterface() {
+	m.cleared_interface = true
+	m.clearedFields[virtualcircuittermination.FieldInterfaceID] = struct{}{}
+}
+
+// InterfaceCleared reports if the "interface" edge to the DeviceInterface entity was cleared.
+func (m *VirtualCircuitTerminationMutation) InterfaceCleared() bool {
+	return m.cleared_interface
+}
+
+// InterfaceIDs returns the "interface" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// InterfaceID instead. It exists only for internal usage by the builders.
+func (m *VirtualCircuitTerminationMutation) InterfaceIDs() (ids []int) {
+	if id := m._interface; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetInterface resets all changes to the "interface" edge.
+func (m *VirtualCircuitTerminationMutation) ResetInterface() {
+	m._interface = nil
+	m.cleared_interface = false
+}
+
+// Where appends a list predicates to the VirtualCircuitTerminationMutation builder.
+func (m *VirtualCircuitTerminationMutation) Where(ps ...predicate.VirtualCircuitTermination) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the VirtualCircuitTerminationMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *VirtualCircuitTerminationMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.VirtualCircuitTermination, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *VirtualCircuitTerminationMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *VirtualCircuitTerminationMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (VirtualCircuitTermination).
+func (m *VirtualCircuitTerminationMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *VirtualCircuitTerminationMutation) Fields() []string {
+	fields := make([]string, 0, 8)
+	if m.created != nil {
+		fields = append(fields, virtualcircuittermination.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, virtualcircuittermination.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, virtualcircuittermination.FieldCustomFieldData)
+	}
+	if m.virtual_circuit != nil {
+		fields = append(fields, virtualcircuittermination.FieldVirtualCircuitID)
+	}
+	if m.role != nil {
+		fields = append(fields, virtualcircuittermination.FieldRole)
+	}
+	if m._interface != nil {
+		fields = append(fields, virtualcircuittermination.FieldInterfaceID)
+	}
+	if m.description != nil {
+		fields = append(fields, virtualcircuittermination.FieldDescription)
+	}
+	if m.__virtual_circuit_cid != nil {
+		fields = append(fields, virtualcircuittermination.FieldVirtualCircuitCid)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *VirtualCircuitTerminationMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case virtualcircuittermination.FieldCreated:
+		return m.Created()
+	case virtualcircuittermination.FieldLastUpdated:
+		return m.LastUpdated()
+	case virtualcircuittermination.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case virtualcircuittermination.FieldVirtualCircuitID:
+		return m.VirtualCircuitID()
+	case virtualcircuittermination.FieldRole:
+		return m.Role()
+	case virtualcircuittermination.FieldInterfaceID:
+		return m.InterfaceID()
+	case virtualcircuittermination.FieldDescription:
+		return m.Description()
+	case virtualcircuittermination.FieldVirtualCircuitCid:
+		return m.VirtualCircuitCid()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *VirtualCircuitTerminationMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case virtualcircuittermination.FieldCreated, virtualcircuittermination.FieldLastUpdated, virtualcircuittermination.FieldCustomFieldData, virtualcircuittermination.FieldVirtualCircuitID, virtualcircuittermination.FieldRole, virtualcircuittermination.FieldInterfaceID, virtualcircuittermination.FieldDescription, virtualcircuittermination.FieldVirtualCircuitCid:
+	default:
+		return nil, fmt.Errorf("unknown VirtualCircuitTermination field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case virtualcircuittermination.FieldCreated:
+		return old.Created, nil
+	case virtualcircuittermination.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case virtualcircuittermination.FieldCustomFieldData:
+		return old.CustomFieldData, nil
+	case virtualcircuittermination.FieldVirtualCircuitID:
+		return old.VirtualCircuitID, nil
+	case virtualcircuittermination.FieldRole:
+		return old.Role, nil
+	case virtualcircuittermination.FieldInterfaceID:
+		return old.InterfaceID, nil
+	case virtualcircuittermination.FieldDescription:
+		return old.Description, nil
+	case virtualcircuittermination.FieldVirtualCircuitCid:
+		return old.VirtualCircuitCid, nil
+	}
+	return nil, fmt.Errorf("unknown VirtualCircuitTermination field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *VirtualCircuitTerminationMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case virtualcircuittermination.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case virtualcircuittermination.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case virtualcircuittermination.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case virtualcircuittermination.FieldVirtualCircuitID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVirtualCircuitID(v)
+		return nil
+	case virtualcircuittermination.FieldRole:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRole(v)
+		return nil
+	case virtualcircuittermination.FieldInterfaceID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetInterfaceID(v)
+		return nil
+	case virtualcircuittermination.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case virtualcircuittermination.FieldVirtualCircuitCid:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVirtualCircuitCid(v)
+		return nil
+	}
+	return fmt.Errorf("unknown VirtualCircuitTermination field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *VirtualCircuitTerminationMutation) AddedFields() []string {
+	var fields []string
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *VirtualCircuitTerminationMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *VirtualCircuitTerminationMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown VirtualCircuitTermination numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *VirtualCircuitTerminationMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(virtualcircuittermination.FieldCreated) {
+		fields = append(fields, virtualcircuittermination.FieldCreated)
+	}
+	if m.FieldCleared(virtualcircuittermination.FieldLastUpdated) {
+		fields = append(fields, virtualcircuittermination.FieldLastUpdated)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *VirtualCircuitTerminationMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *VirtualCircuitTerminationMutation) ClearField(name string) error {
+	switch name {
+	case virtualcircuittermination.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case virtualcircuittermination.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	}
+	return fmt.Errorf("unknown VirtualCircuitTermination nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *VirtualCircuitTerminationMutation) ResetField(name string) error {
+	switch name {
+	case virtualcircuittermination.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case virtualcircuittermination.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case virtualcircuittermination.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case virtualcircuittermination.FieldVirtualCircuitID:
+		m.ResetVirtualCircuitID()
+		return nil
+	case virtualcircuittermination.FieldRole:
+		m.ResetRole()
+		return nil
+	case virtualcircuittermination.FieldInterfaceID:
+		m.ResetInterfaceID()
+		return nil
+	case virtualcircuittermination.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case virtualcircuittermination.FieldVirtualCircuitCid:
+		m.ResetVirtualCircuitCid()
+		return nil
+	}
+	return fmt.Errorf("unknown VirtualCircuitTermination field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *VirtualCircuitTerminationMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.virtual_circuit != nil {
+		edges = append(edges, virtualcircuittermination.EdgeVirtualCircuit)
+	}
+	if m._interface != nil {
+		edges = append(edges, virtualcircuittermination.EdgeInterface)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *VirtualCircuitTerminationMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case virtualcircuittermination.EdgeVirtualCircuit:
+		if id := m.virtual_circuit; id != nil {
+			return []ent.Value{*id}
+		}
+	case virtualcircuittermination.EdgeInterface:
+		if id := m._interface; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *VirtualCircuitTerminationMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *VirtualCircuitTerminationMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *VirtualCircuitTerminationMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedvirtual_circuit {
+		edges = append(edges, virtualcircuittermination.EdgeVirtualCircuit)
+	}
+	if m.cleared_interface {
+		edges = append(edges, virtualcircuittermination.EdgeInterface)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *VirtualCircuitTerminationMutation) EdgeCleared(name string) bool {
+	switch name {
+	case virtualcircuittermination.EdgeVirtualCircuit:
+		return m.clearedvirtual_circuit
+	case virtualcircuittermination.EdgeInterface:
+		return m.cleared_interface
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *VirtualCircuitTerminationMutation) ClearEdge(name string) error {
+	switch name {
+	case virtualcircuittermination.EdgeVirtualCircuit:
+		m.ClearVirtualCircuit()
+		return nil
+	case virtualcircuittermination.EdgeInterface:
+		m.ClearInterface()
+		return nil
+	}
+	return fmt.Errorf("unknown VirtualCircuitTermination unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *VirtualCircuitTerminationMutation) ResetEdge(name string) error {
+	switch name {
+	case virtualcircuittermination.EdgeVirtualCircuit:
+		m.ResetVirtualCircuit()
+		return nil
+	case virtualcircuittermination.EdgeInterface:
+		m.ResetInterface()
+		return nil
+	}
+	return fmt.Errorf("unknown VirtualCircuitTermination edge %s", name)
+}
+
+// VirtualCircuitTypeMutation represents an operation that mutates the VirtualCircuitType nodes in the graph.
+type VirtualCircuitTypeMutation struct {
+	config
+	op                Op
+	typ               string
+	id                *int
+	created           *time.Time
+	last_updated      *time.Time
+	custom_field_data *map[string]interface{}
+	name              *string
+	slug              *string
+	description       *string
+	comments          *string
+	color             *string
+	clearedFields     map[string]struct{}
+	done              bool
+	oldValue          func(context.Context) (*VirtualCircuitType, error)
+	predicates        []predicate.VirtualCircuitType
+}
+
+var _ ent.Mutation = (*VirtualCircuitTypeMutation)(nil)
+
+// virtualcircuittypeOption allows management of the mutation configuration using functional options.
+type virtualcircuittypeOption func(*VirtualCircuitTypeMutation)
+
+// newVirtualCircuitTypeMutation creates new mutation for the VirtualCircuitType entity.
+func newVirtualCircuitTypeMutation(c config, op Op, opts ...virtualcircuittypeOption) *VirtualCircuitTypeMutation {
+	m := &VirtualCircuitTypeMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeVirtualCircuitType,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withVirtualCircuitTypeID sets the ID field of the mutation.
+func withVirtualCircuitTypeID(id int) virtualcircuittypeOption {
+	return func(m *VirtualCircuitTypeMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *VirtualCircuitType
+		)
+		m.oldValue = func(ctx context.Context) (*VirtualCircuitType, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().VirtualCircuitType.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withVirtualCircuitType sets the old VirtualCircuitType of the mutation.
+func withVirtualCircuitType(node *VirtualCircuitType) virtualcircuittypeOption {
+	return func(m *VirtualCircuitTypeMutation) {
+		m.oldValue = func(context.Context) (*VirtualCircuitType, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m VirtualCircuitTypeMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m VirtualCircuitTypeMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *VirtualCircuitTypeMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *VirtualCircuitTypeMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().VirtualCircuitType.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *VirtualCircuitTypeMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *VirtualCircuitTypeMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *VirtualCircuitTypeMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[virtualcircuittype.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *VirtualCircuitTypeMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[virtualcircuittype.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *VirtualCircuitTypeMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, virtualcircuittype.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *VirtualCircuitTypeMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *VirtualCircuitTypeMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *VirtualCircuitTypeMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[virtualcircuittype.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *VirtualCircuitTypeMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[virtualcircuittype.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *VirtualCircuitTypeMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, virtualcircuittype.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *VirtualCircuitTypeMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *VirtualCircuitTypeMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *VirtualCircuitTypeMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetName sets the "name" field.
+func (m *VirtualCircuitTypeMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *VirtualCircuitTypeMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *VirtualCircuitTypeMutation) ResetName() {
+	m.name = nil
+}
+
+// SetSlug sets the "slug" field.
+func (m *VirtualCircuitTypeMutation) SetSlug(s string) {
+	m.slug = &s
+}
+
+// Slug returns the value of the "slug" field in the mutation.
+func (m *VirtualCircuitTypeMutation) Slug() (r string, exists bool) {
+	v := m.slug
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetSlug resets all changes to the "slug" field.
+func (m *VirtualCircuitTypeMutation) ResetSlug() {
+	m.slug = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *VirtualCircuitTypeMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *VirtualCircuitTypeMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *VirtualCircuitTypeMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetComments sets the "comments" field.
+func (m *VirtualCircuitTypeMutation) SetComments(s string) {
+	m.comments = &s
+}
+
+// Comments returns the value of the "comments" field in the mutation.
+func (m *VirtualCircuitTypeMutation) Comments() (r string, exists bool) {
+	v := m.comments
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetComments resets all changes to the "comments" field.
+func (m *VirtualCircuitTypeMutation) ResetComments() {
+	m.comments = nil
+}
+
+// SetColor sets the "color" field.
+func (m *VirtualCircuitTypeMutation) SetColor(s string) {
+	m.color = &s
+}
+
+// Color returns the value of the "color" field in the mutation.
+func (m *VirtualCircuitTypeMutation) Color() (r string, exists bool) {
+	v := m.color
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetColor resets all changes to the "color" field.
+func (m *VirtualCircuitTypeMutation) ResetColor() {
+	m.color = nil
+}
+
+// Where appends a list predicates to the VirtualCircuitTypeMutation builder.
+func (m *VirtualCircuitTypeMutation) Where(ps ...predicate.VirtualCircuitType) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the VirtualCircuitTypeMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *VirtualCircuitTypeMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.VirtualCircuitType, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *VirtualCircuitTypeMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *VirtualCircuitTypeMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (VirtualCircuitType).
+func (m *VirtualCircuitTypeMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *VirtualCircuitTypeMutation) Fields() []string {
+	fields := make([]string, 0, 8)
+	if m.created != nil {
+		fields = append(fields, virtualcircuittype.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, virtualcircuittype.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, virtualcircuittype.FieldCustomFieldData)
+	}
+	if m.name != nil {
+		fields = append(fields, virtualcircuittype.FieldName)
+	}
+	if m.slug != nil {
+		fields = append(fields, virtualcircuittype.FieldSlug)
+	}
+	if m.description != nil {
+		fields = append(fields, virtualcircuittype.FieldDescription)
+	}
+	if m.comments != nil {
+		fields = append(fields, virtualcircuittype.FieldComments)
+	}
+	if m.color != nil {
+		fields = append(fields, virtualcircuittype.FieldColor)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *VirtualCircuitTypeMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case virtualcircuittype.FieldCreated:
+		return m.Created()
+	case virtualcircuittype.FieldLastUpdated:
+		return m.LastUpdated()
+	case virtualcircuittype.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case virtualcircuittype.FieldName:
+		return m.Name()
+	case virtualcircuittype.FieldSlug:
+		return m.Slug()
+	case virtualcircuittype.FieldDescription:
+		return m.Description()
+	case virtualcircuittype.FieldComments:
+		return m.Comments()
+	case virtualcircuittype.FieldColor:
+		return m.Color()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *VirtualCircuitTypeMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case virtualcircuittype.FieldCreated, virtualcircuittype.FieldLastUpdated, virtualcircuittype.FieldCustomFieldData, virtualcircuittype.FieldName, virtualcircuittype.FieldSlug, virtualcircuittype.FieldDescription, virtualcircuittype.FieldComments, virtualcircuittype.FieldColor:
+	default:
+		return nil, fmt.Errorf("unknown VirtualCircuitType field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case virtualcircuittype.FieldCreated:
+		return old.Created, nil
+	case virtualcircuittype.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case virtualcircuittype.FieldCustomFieldData:
+		return old.CustomFieldData, nil
+	case virtualcircuittype.FieldName:
+		return old.Name, nil
+	case virtualcircuittype.FieldSlug:
+		return old.Slug, nil
+	case virtualcircuittype.FieldDescription:
+		return old.Description, nil
+	case virtualcircuittype.FieldComments:
+		return old.Comments, nil
+	case virtualcircuittype.FieldColor:
+		return old.Color, nil
+	}
+	return nil, fmt.Errorf("unknown VirtualCircuitType field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *VirtualCircuitTypeMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case virtualcircuittype.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case virtualcircuittype.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case virtualcircuittype.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case virtualcircuittype.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case virtualcircuittype.FieldSlug:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSlug(v)
+		return nil
+	case virtualcircuittype.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case virtualcircuittype.FieldComments:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetComments(v)
+		return nil
+	case virtualcircuittype.FieldColor:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetColor(v)
+		return nil
+	}
+	return fmt.Errorf("unknown VirtualCircuitType field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *VirtualCircuitTypeMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *VirtualCircuitTypeMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *VirtualCircuitTypeMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown VirtualCircuitType numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *VirtualCircuitTypeMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(virtualcircuittype.FieldCreated) {
+		fields = append(fields, virtualcircuittype.FieldCreated)
+	}
+	if m.FieldCleared(virtualcircuittype.FieldLastUpdated) {
+		fields = append(fields, virtualcircuittype.FieldLastUpdated)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *VirtualCircuitTypeMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *VirtualCircuitTypeMutation) ClearField(name string) error {
+	switch name {
+	case virtualcircuittype.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case virtualcircuittype.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	}
+	return fmt.Errorf("unknown VirtualCircuitType nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *VirtualCircuitTypeMutation) ResetField(name string) error {
+	switch name {
+	case virtualcircuittype.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case virtualcircuittype.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case virtualcircuittype.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case virtualcircuittype.FieldName:
+		m.ResetName()
+		return nil
+	case virtualcircuittype.FieldSlug:
+		m.ResetSlug()
+		return nil
+	case virtualcircuittype.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case virtualcircuittype.FieldComments:
+		m.ResetComments()
+		return nil
+	case virtualcircuittype.FieldColor:
+		m.ResetColor()
+		return nil
+	}
+	return fmt.Errorf("unknown VirtualCircuitType field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *VirtualCircuitTypeMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *VirtualCircuitTypeMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *VirtualCircuitTypeMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *VirtualCircuitTypeMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *VirtualCircuitTypeMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *VirtualCircuitTypeMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *VirtualCircuitTypeMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown VirtualCircuitType unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *VirtualCircuitTypeMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown VirtualCircuitType edge %s", name)
 }
 
 // VirtualDeviceContextMutation represents an operation that mutates the VirtualDeviceContext nodes in the graph.

@@ -20,6 +20,16 @@ type Tx struct {
 	ASNRange *ASNRangeClient
 	// Aggregate is the client for interacting with the Aggregate builders.
 	Aggregate *AggregateClient
+	// Circuit is the client for interacting with the Circuit builders.
+	Circuit *CircuitClient
+	// CircuitGroup is the client for interacting with the CircuitGroup builders.
+	CircuitGroup *CircuitGroupClient
+	// CircuitGroupAssignment is the client for interacting with the CircuitGroupAssignment builders.
+	CircuitGroupAssignment *CircuitGroupAssignmentClient
+	// CircuitTermination is the client for interacting with the CircuitTermination builders.
+	CircuitTermination *CircuitTerminationClient
+	// CircuitType is the client for interacting with the CircuitType builders.
+	CircuitType *CircuitTypeClient
 	// ConsolePort is the client for interacting with the ConsolePort builders.
 	ConsolePort *ConsolePortClient
 	// ConsolePortTemplate is the client for interacting with the ConsolePortTemplate builders.
@@ -110,6 +120,12 @@ type Tx struct {
 	PowerPortTemplate *PowerPortTemplateClient
 	// Prefix is the client for interacting with the Prefix builders.
 	Prefix *PrefixClient
+	// Provider is the client for interacting with the Provider builders.
+	Provider *ProviderClient
+	// ProviderAccount is the client for interacting with the ProviderAccount builders.
+	ProviderAccount *ProviderAccountClient
+	// ProviderNetwork is the client for interacting with the ProviderNetwork builders.
+	ProviderNetwork *ProviderNetworkClient
 	// RIR is the client for interacting with the RIR builders.
 	RIR *RIRClient
 	// Rack is the client for interacting with the Rack builders.
@@ -164,6 +180,12 @@ type Tx struct {
 	VRF *VRFClient
 	// VirtualChassis is the client for interacting with the VirtualChassis builders.
 	VirtualChassis *VirtualChassisClient
+	// VirtualCircuit is the client for interacting with the VirtualCircuit builders.
+	VirtualCircuit *VirtualCircuitClient
+	// VirtualCircuitTermination is the client for interacting with the VirtualCircuitTermination builders.
+	VirtualCircuitTermination *VirtualCircuitTerminationClient
+	// VirtualCircuitType is the client for interacting with the VirtualCircuitType builders.
+	VirtualCircuitType *VirtualCircuitTypeClient
 	// VirtualDeviceContext is the client for interacting with the VirtualDeviceContext builders.
 	VirtualDeviceContext *VirtualDeviceContextClient
 	// Webhook is the client for interacting with the Webhook builders.
@@ -302,6 +324,11 @@ func (tx *Tx) init() {
 	tx.ASN = NewASNClient(tx.config)
 	tx.ASNRange = NewASNRangeClient(tx.config)
 	tx.Aggregate = NewAggregateClient(tx.config)
+	tx.Circuit = NewCircuitClient(tx.config)
+	tx.CircuitGroup = NewCircuitGroupClient(tx.config)
+	tx.CircuitGroupAssignment = NewCircuitGroupAssignmentClient(tx.config)
+	tx.CircuitTermination = NewCircuitTerminationClient(tx.config)
+	tx.CircuitType = NewCircuitTypeClient(tx.config)
 	tx.ConsolePort = NewConsolePortClient(tx.config)
 	tx.ConsolePortTemplate = NewConsolePortTemplateClient(tx.config)
 	tx.ConsoleServerPort = NewConsoleServerPortClient(tx.config)
@@ -347,6 +374,9 @@ func (tx *Tx) init() {
 	tx.PowerPort = NewPowerPortClient(tx.config)
 	tx.PowerPortTemplate = NewPowerPortTemplateClient(tx.config)
 	tx.Prefix = NewPrefixClient(tx.config)
+	tx.Provider = NewProviderClient(tx.config)
+	tx.ProviderAccount = NewProviderAccountClient(tx.config)
+	tx.ProviderNetwork = NewProviderNetworkClient(tx.config)
 	tx.RIR = NewRIRClient(tx.config)
 	tx.Rack = NewRackClient(tx.config)
 	tx.RackGroup = NewRackGroupClient(tx.config)
@@ -374,6 +404,9 @@ func (tx *Tx) init() {
 	tx.VLANTranslationRule = NewVLANTranslationRuleClient(tx.config)
 	tx.VRF = NewVRFClient(tx.config)
 	tx.VirtualChassis = NewVirtualChassisClient(tx.config)
+	tx.VirtualCircuit = NewVirtualCircuitClient(tx.config)
+	tx.VirtualCircuitTermination = NewVirtualCircuitTerminationClient(tx.config)
+	tx.VirtualCircuitType = NewVirtualCircuitTypeClient(tx.config)
 	tx.VirtualDeviceContext = NewVirtualDeviceContextClient(tx.config)
 	tx.Webhook = NewWebhookClient(tx.config)
 }

@@ -20,6 +20,11 @@ package server_test
 //	               created objects
 //	"skip":        {"<aspect>": "reason"}: an aspect this model cannot be
 //	               exercised on generically (logged; keep these rare)
+//	"fresh":       true when every created object, the filters' too, needs
+//	               objects of its own for its unique FKs (variants of the
+//	               fixture objects it names): a one-to-one relation whose
+//	               target must be of a kind the target's fixture holds
+//	               once (a virtual circuit termination's virtual interface)
 
 import (
 	"bytes"
@@ -65,7 +70,8 @@ type fixture struct {
 		Query string `json:"query"`
 		Count int    `json:"count"`
 	} `json:"filters"`
-	Skip map[string]string `json:"skip"`
+	Skip  map[string]string `json:"skip"`
+	Fresh bool              `json:"fresh"`
 }
 
 func loadFixture(t testing.TB, ct string) *fixture {
@@ -579,7 +585,7 @@ func (s *suite) setK(t *testing.T, k int) {
 	s.p = make([]map[string]any, 3)
 	for i := range s.p {
 		s.p[i] = s.vary(s.w.payload(t, s.fx.Create[i]))
-		if k != 0 {
+		if k != 0 || s.fx.Fresh {
 			s.p[i] = s.w.freshUnique(t, s.d, s.p[i])
 		}
 	}

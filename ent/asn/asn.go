@@ -40,6 +40,8 @@ const (
 	EdgeTenant = "tenant"
 	// EdgeSites holds the string denoting the sites edge name in mutations.
 	EdgeSites = "sites"
+	// EdgeProviders holds the string denoting the providers edge name in mutations.
+	EdgeProviders = "providers"
 	// Table holds the table name of the asn in the database.
 	Table = "ipam_asn"
 	// RirTable is the table that holds the rir relation/edge.
@@ -68,6 +70,11 @@ const (
 	// SitesInverseTable is the table name for the Site entity.
 	// It exists in this package in order to avoid circular dependency with the "site" package.
 	SitesInverseTable = "dcim_site"
+	// ProvidersTable is the table that holds the providers relation/edge. The primary key declared below.
+	ProvidersTable = "circuits_provider_asns"
+	// ProvidersInverseTable is the table name for the Provider entity.
+	// It exists in this package in order to avoid circular dependency with the "provider" package.
+	ProvidersInverseTable = "circuits_provider"
 )
 
 // Columns holds all SQL columns for asn fields.
@@ -88,6 +95,9 @@ var (
 	// SitesPrimaryKey and SitesColumn2 are the table columns denoting the
 	// primary key for the sites relation (M2M).
 	SitesPrimaryKey = []string{"site_id", "asn_id"}
+	// ProvidersPrimaryKey and ProvidersColumn2 are the table columns denoting the
+	// primary key for the providers relation (M2M).
+	ProvidersPrimaryKey = []string{"provider_id", "asn_id"}
 )
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -201,6 +211,20 @@ func BySites(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
 		sqlgraph.OrderByNeighborTerms(s, newSitesStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
 }
+
+// ByProvidersCount orders the results by providers count.
+func ByProvidersCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newProvidersStep(), opts...)
+	}
+}
+
+// ByProviders orders the results by providers terms.
+func ByProviders(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newProvidersStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
 func newRirStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -227,5 +251,12 @@ func newSitesStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(SitesInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.M2M, true, SitesTable, SitesPrimaryKey...),
+	)
+}
+func newProvidersStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(ProvidersInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2M, true, ProvidersTable, ProvidersPrimaryKey...),
 	)
 }

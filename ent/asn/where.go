@@ -537,6 +537,29 @@ func HasSitesWith(preds ...predicate.Site) predicate.ASN {
 	})
 }
 
+// HasProviders applies the HasEdge predicate on the "providers" edge.
+func HasProviders() predicate.ASN {
+	return predicate.ASN(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2M, true, ProvidersTable, ProvidersPrimaryKey...),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasProvidersWith applies the HasEdge predicate on the "providers" edge with a given conditions (other predicates).
+func HasProvidersWith(preds ...predicate.Provider) predicate.ASN {
+	return predicate.ASN(func(s *sql.Selector) {
+		step := newProvidersStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
 // And groups predicates with the AND operator between them.
 func And(predicates ...predicate.ASN) predicate.ASN {
 	return predicate.ASN(sql.AndPredicates(predicates...))

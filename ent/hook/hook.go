@@ -45,6 +45,66 @@ func (f AggregateFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, e
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.AggregateMutation", m)
 }
 
+// The CircuitFunc type is an adapter to allow the use of ordinary
+// function as Circuit mutator.
+type CircuitFunc func(context.Context, *ent.CircuitMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f CircuitFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.CircuitMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CircuitMutation", m)
+}
+
+// The CircuitGroupFunc type is an adapter to allow the use of ordinary
+// function as CircuitGroup mutator.
+type CircuitGroupFunc func(context.Context, *ent.CircuitGroupMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f CircuitGroupFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.CircuitGroupMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CircuitGroupMutation", m)
+}
+
+// The CircuitGroupAssignmentFunc type is an adapter to allow the use of ordinary
+// function as CircuitGroupAssignment mutator.
+type CircuitGroupAssignmentFunc func(context.Context, *ent.CircuitGroupAssignmentMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f CircuitGroupAssignmentFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.CircuitGroupAssignmentMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CircuitGroupAssignmentMutation", m)
+}
+
+// The CircuitTerminationFunc type is an adapter to allow the use of ordinary
+// function as CircuitTermination mutator.
+type CircuitTerminationFunc func(context.Context, *ent.CircuitTerminationMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f CircuitTerminationFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.CircuitTerminationMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CircuitTerminationMutation", m)
+}
+
+// The CircuitTypeFunc type is an adapter to allow the use of ordinary
+// function as CircuitType mutator.
+type CircuitTypeFunc func(context.Context, *ent.CircuitTypeMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f CircuitTypeFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.CircuitTypeMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CircuitTypeMutation", m)
+}
+
 // The ConsolePortFunc type is an adapter to allow the use of ordinary
 // function as ConsolePort mutator.
 type ConsolePortFunc func(context.Context, *ent.ConsolePortMutation) (ent.Value, error)
@@ -585,6 +645,42 @@ func (f PrefixFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, erro
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.PrefixMutation", m)
 }
 
+// The ProviderFunc type is an adapter to allow the use of ordinary
+// function as Provider mutator.
+type ProviderFunc func(context.Context, *ent.ProviderMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ProviderFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ProviderMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ProviderMutation", m)
+}
+
+// The ProviderAccountFunc type is an adapter to allow the use of ordinary
+// function as ProviderAccount mutator.
+type ProviderAccountFunc func(context.Context, *ent.ProviderAccountMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ProviderAccountFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ProviderAccountMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ProviderAccountMutation", m)
+}
+
+// The ProviderNetworkFunc type is an adapter to allow the use of ordinary
+// function as ProviderNetwork mutator.
+type ProviderNetworkFunc func(context.Context, *ent.ProviderNetworkMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ProviderNetworkFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ProviderNetworkMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ProviderNetworkMutation", m)
+}
+
 // The RIRFunc type is an adapter to allow the use of ordinary
 // function as RIR mutator.
 type RIRFunc func(context.Context, *ent.RIRMutation) (ent.Value, error)
@@ -907,6 +1003,42 @@ func (f VirtualChassisFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Val
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.VirtualChassisMutation", m)
+}
+
+// The VirtualCircuitFunc type is an adapter to allow the use of ordinary
+// function as VirtualCircuit mutator.
+type VirtualCircuitFunc func(context.Context, *ent.VirtualCircuitMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f VirtualCircuitFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.VirtualCircuitMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.VirtualCircuitMutation", m)
+}
+
+// The VirtualCircuitTerminationFunc type is an adapter to allow the use of ordinary
+// function as VirtualCircuitTermination mutator.
+type VirtualCircuitTerminationFunc func(context.Context, *ent.VirtualCircuitTerminationMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f VirtualCircuitTerminationFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.VirtualCircuitTerminationMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.VirtualCircuitTerminationMutation", m)
+}
+
+// The VirtualCircuitTypeFunc type is an adapter to allow the use of ordinary
+// function as VirtualCircuitType mutator.
+type VirtualCircuitTypeFunc func(context.Context, *ent.VirtualCircuitTypeMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f VirtualCircuitTypeFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.VirtualCircuitTypeMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.VirtualCircuitTypeMutation", m)
 }
 
 // The VirtualDeviceContextFunc type is an adapter to allow the use of ordinary

@@ -7,6 +7,9 @@
 //	             VLANGroup vid_ranges
 //	dcim/        sites and locations that move re-scope the prefixes on them;
 //	             device/module type and component template rules
+//	circuits/    circuits' and virtual circuits' account rules, circuit
+//	             terminations' sides and cached scope (ipam.CachedScope),
+//	             displays naming a related object, terminations' paths
 //	extras/      CustomField, CustomFieldChoiceSet, EventRule, Webhook rules
 //	rawsql/      what hooks need to run their own SQL on a mutation's
 //	             connection, for SQLite and PostgreSQL

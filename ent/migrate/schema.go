@@ -135,6 +135,240 @@ var (
 			},
 		},
 	}
+	// CircuitsCircuitColumns holds the columns for the "circuits_circuit" table.
+	CircuitsCircuitColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "cid", Type: field.TypeString, Size: 100},
+		{Name: "status", Type: field.TypeString, Size: 50, Default: "active"},
+		{Name: "install_date", Type: field.TypeTime, Nullable: true},
+		{Name: "termination_date", Type: field.TypeTime, Nullable: true},
+		{Name: "commit_rate", Type: field.TypeInt, Nullable: true},
+		{Name: "distance", Type: field.TypeFloat64, Nullable: true},
+		{Name: "distance_unit", Type: field.TypeString, Nullable: true, Size: 50},
+		{Name: "provider_id", Type: field.TypeInt},
+		{Name: "provider_account_id", Type: field.TypeInt, Nullable: true},
+		{Name: "type_id", Type: field.TypeInt},
+		{Name: "tenant_id", Type: field.TypeInt, Nullable: true},
+		{Name: "termination_a_id", Type: field.TypeInt, Nullable: true},
+		{Name: "termination_z_id", Type: field.TypeInt, Nullable: true},
+	}
+	// CircuitsCircuitTable holds the schema information for the "circuits_circuit" table.
+	CircuitsCircuitTable = &schema.Table{
+		Name:       "circuits_circuit",
+		Columns:    CircuitsCircuitColumns,
+		PrimaryKey: []*schema.Column{CircuitsCircuitColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "circuits_circuit_circuits_provider_provider",
+				Columns:    []*schema.Column{CircuitsCircuitColumns[13]},
+				RefColumns: []*schema.Column{CircuitsProviderColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "circuits_circuit_circuits_provideraccount_provider_account",
+				Columns:    []*schema.Column{CircuitsCircuitColumns[14]},
+				RefColumns: []*schema.Column{CircuitsProvideraccountColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "circuits_circuit_circuits_circuittype_type",
+				Columns:    []*schema.Column{CircuitsCircuitColumns[15]},
+				RefColumns: []*schema.Column{CircuitsCircuittypeColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "circuits_circuit_tenancy_tenant_tenant",
+				Columns:    []*schema.Column{CircuitsCircuitColumns[16]},
+				RefColumns: []*schema.Column{TenancyTenantColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "circuits_circuit_circuits_circuittermination_termination_a",
+				Columns:    []*schema.Column{CircuitsCircuitColumns[17]},
+				RefColumns: []*schema.Column{CircuitsCircuitterminationColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "circuits_circuit_circuits_circuittermination_termination_z",
+				Columns:    []*schema.Column{CircuitsCircuitColumns[18]},
+				RefColumns: []*schema.Column{CircuitsCircuitterminationColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "circuit_provider_id_cid",
+				Unique:  true,
+				Columns: []*schema.Column{CircuitsCircuitColumns[13], CircuitsCircuitColumns[6]},
+			},
+			{
+				Name:    "circuit_provider_account_id_cid",
+				Unique:  true,
+				Columns: []*schema.Column{CircuitsCircuitColumns[14], CircuitsCircuitColumns[6]},
+			},
+		},
+	}
+	// CircuitsCircuitgroupColumns holds the columns for the "circuits_circuitgroup" table.
+	CircuitsCircuitgroupColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "name", Type: field.TypeString, Unique: true, Size: 100},
+		{Name: "slug", Type: field.TypeString, Unique: true, Size: 100},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "tenant_id", Type: field.TypeInt, Nullable: true},
+	}
+	// CircuitsCircuitgroupTable holds the schema information for the "circuits_circuitgroup" table.
+	CircuitsCircuitgroupTable = &schema.Table{
+		Name:       "circuits_circuitgroup",
+		Columns:    CircuitsCircuitgroupColumns,
+		PrimaryKey: []*schema.Column{CircuitsCircuitgroupColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "circuits_circuitgroup_tenancy_tenant_tenant",
+				Columns:    []*schema.Column{CircuitsCircuitgroupColumns[8]},
+				RefColumns: []*schema.Column{TenancyTenantColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
+	}
+	// CircuitsCircuitgroupassignmentColumns holds the columns for the "circuits_circuitgroupassignment" table.
+	CircuitsCircuitgroupassignmentColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "member_type", Type: field.TypeString},
+		{Name: "member_id", Type: field.TypeInt},
+		{Name: "priority", Type: field.TypeString, Nullable: true, Size: 50},
+		{Name: "_group_name", Type: field.TypeString, Default: ""},
+		{Name: "group_id", Type: field.TypeInt},
+	}
+	// CircuitsCircuitgroupassignmentTable holds the schema information for the "circuits_circuitgroupassignment" table.
+	CircuitsCircuitgroupassignmentTable = &schema.Table{
+		Name:       "circuits_circuitgroupassignment",
+		Columns:    CircuitsCircuitgroupassignmentColumns,
+		PrimaryKey: []*schema.Column{CircuitsCircuitgroupassignmentColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "circuits_circuitgroupassignment_circuits_circuitgroup_group",
+				Columns:    []*schema.Column{CircuitsCircuitgroupassignmentColumns[7]},
+				RefColumns: []*schema.Column{CircuitsCircuitgroupColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "circuitgroupassignment_member_type_member_id_group_id",
+				Unique:  true,
+				Columns: []*schema.Column{CircuitsCircuitgroupassignmentColumns[3], CircuitsCircuitgroupassignmentColumns[4], CircuitsCircuitgroupassignmentColumns[7]},
+			},
+			{
+				Name:    "circuitgroupassignment_group_id_member_type_member_id_priority_id",
+				Unique:  false,
+				Columns: []*schema.Column{CircuitsCircuitgroupassignmentColumns[7], CircuitsCircuitgroupassignmentColumns[3], CircuitsCircuitgroupassignmentColumns[4], CircuitsCircuitgroupassignmentColumns[5], CircuitsCircuitgroupassignmentColumns[0]},
+			},
+		},
+	}
+	// CircuitsCircuitterminationColumns holds the columns for the "circuits_circuittermination" table.
+	CircuitsCircuitterminationColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "term_side", Type: field.TypeString, Size: 1},
+		{Name: "termination_type", Type: field.TypeString, Nullable: true},
+		{Name: "termination_id", Type: field.TypeInt, Nullable: true},
+		{Name: "port_speed", Type: field.TypeInt, Nullable: true},
+		{Name: "upstream_speed", Type: field.TypeInt, Nullable: true},
+		{Name: "xconnect_id", Type: field.TypeString, Size: 50, Default: ""},
+		{Name: "pp_info", Type: field.TypeString, Size: 100, Default: ""},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "mark_connected", Type: field.TypeBool, Default: false},
+		{Name: "_occupied", Type: field.TypeBool, Default: false},
+		{Name: "_circuit_cid", Type: field.TypeString, Default: ""},
+		{Name: "_provider_network_id", Type: field.TypeInt, Nullable: true},
+		{Name: "_location_id", Type: field.TypeInt, Nullable: true},
+		{Name: "_site_id", Type: field.TypeInt, Nullable: true},
+		{Name: "_region_id", Type: field.TypeInt, Nullable: true},
+		{Name: "_site_group_id", Type: field.TypeInt, Nullable: true},
+		{Name: "circuit_id", Type: field.TypeInt},
+	}
+	// CircuitsCircuitterminationTable holds the schema information for the "circuits_circuittermination" table.
+	CircuitsCircuitterminationTable = &schema.Table{
+		Name:       "circuits_circuittermination",
+		Columns:    CircuitsCircuitterminationColumns,
+		PrimaryKey: []*schema.Column{CircuitsCircuitterminationColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "circuits_circuittermination_circuits_circuit_circuit",
+				Columns:    []*schema.Column{CircuitsCircuitterminationColumns[20]},
+				RefColumns: []*schema.Column{CircuitsCircuitColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "circuittermination_circuit_id_term_side",
+				Unique:  true,
+				Columns: []*schema.Column{CircuitsCircuitterminationColumns[20], CircuitsCircuitterminationColumns[4]},
+			},
+			{
+				Name:    "circuittermination_termination_type_termination_id",
+				Unique:  false,
+				Columns: []*schema.Column{CircuitsCircuitterminationColumns[5], CircuitsCircuitterminationColumns[6]},
+			},
+			{
+				Name:    "circuittermination__provider_network_id",
+				Unique:  false,
+				Columns: []*schema.Column{CircuitsCircuitterminationColumns[15]},
+			},
+			{
+				Name:    "circuittermination__location_id",
+				Unique:  false,
+				Columns: []*schema.Column{CircuitsCircuitterminationColumns[16]},
+			},
+			{
+				Name:    "circuittermination__site_id",
+				Unique:  false,
+				Columns: []*schema.Column{CircuitsCircuitterminationColumns[17]},
+			},
+			{
+				Name:    "circuittermination__region_id",
+				Unique:  false,
+				Columns: []*schema.Column{CircuitsCircuitterminationColumns[18]},
+			},
+			{
+				Name:    "circuittermination__site_group_id",
+				Unique:  false,
+				Columns: []*schema.Column{CircuitsCircuitterminationColumns[19]},
+			},
+		},
+	}
+	// CircuitsCircuittypeColumns holds the columns for the "circuits_circuittype" table.
+	CircuitsCircuittypeColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "name", Type: field.TypeString, Unique: true, Size: 100},
+		{Name: "slug", Type: field.TypeString, Unique: true, Size: 100},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "color", Type: field.TypeString, Size: 6, Default: ""},
+	}
+	// CircuitsCircuittypeTable holds the schema information for the "circuits_circuittype" table.
+	CircuitsCircuittypeTable = &schema.Table{
+		Name:       "circuits_circuittype",
+		Columns:    CircuitsCircuittypeColumns,
+		PrimaryKey: []*schema.Column{CircuitsCircuittypeColumns[0]},
+	}
 	// DcimConsoleportColumns holds the columns for the "dcim_consoleport" table.
 	DcimConsoleportColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -2349,6 +2583,91 @@ var (
 			},
 		},
 	}
+	// CircuitsProviderColumns holds the columns for the "circuits_provider" table.
+	CircuitsProviderColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "name", Type: field.TypeString, Unique: true, Size: 100},
+		{Name: "_name_natural", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "slug", Type: field.TypeString, Unique: true, Size: 100},
+	}
+	// CircuitsProviderTable holds the schema information for the "circuits_provider" table.
+	CircuitsProviderTable = &schema.Table{
+		Name:       "circuits_provider",
+		Columns:    CircuitsProviderColumns,
+		PrimaryKey: []*schema.Column{CircuitsProviderColumns[0]},
+	}
+	// CircuitsProvideraccountColumns holds the columns for the "circuits_provideraccount" table.
+	CircuitsProvideraccountColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "name", Type: field.TypeString, Size: 100, Default: ""},
+		{Name: "account", Type: field.TypeString, Size: 100},
+		{Name: "provider_id", Type: field.TypeInt},
+	}
+	// CircuitsProvideraccountTable holds the schema information for the "circuits_provideraccount" table.
+	CircuitsProvideraccountTable = &schema.Table{
+		Name:       "circuits_provideraccount",
+		Columns:    CircuitsProvideraccountColumns,
+		PrimaryKey: []*schema.Column{CircuitsProvideraccountColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "circuits_provideraccount_circuits_provider_provider",
+				Columns:    []*schema.Column{CircuitsProvideraccountColumns[8]},
+				RefColumns: []*schema.Column{CircuitsProviderColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "provideraccount_provider_id_account",
+				Unique:  true,
+				Columns: []*schema.Column{CircuitsProvideraccountColumns[8], CircuitsProvideraccountColumns[7]},
+			},
+		},
+	}
+	// CircuitsProvidernetworkColumns holds the columns for the "circuits_providernetwork" table.
+	CircuitsProvidernetworkColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "name", Type: field.TypeString, Size: 100},
+		{Name: "_name_natural", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "service_id", Type: field.TypeString, Size: 100, Default: ""},
+		{Name: "provider_id", Type: field.TypeInt},
+	}
+	// CircuitsProvidernetworkTable holds the schema information for the "circuits_providernetwork" table.
+	CircuitsProvidernetworkTable = &schema.Table{
+		Name:       "circuits_providernetwork",
+		Columns:    CircuitsProvidernetworkColumns,
+		PrimaryKey: []*schema.Column{CircuitsProvidernetworkColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "circuits_providernetwork_circuits_provider_provider",
+				Columns:    []*schema.Column{CircuitsProvidernetworkColumns[9]},
+				RefColumns: []*schema.Column{CircuitsProviderColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "providernetwork_provider_id_name",
+				Unique:  true,
+				Columns: []*schema.Column{CircuitsProvidernetworkColumns[9], CircuitsProvidernetworkColumns[6]},
+			},
+		},
+	}
 	// IpamRirColumns holds the columns for the "ipam_rir" table.
 	IpamRirColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -3301,6 +3620,127 @@ var (
 			},
 		},
 	}
+	// CircuitsVirtualcircuitColumns holds the columns for the "circuits_virtualcircuit" table.
+	CircuitsVirtualcircuitColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "cid", Type: field.TypeString, Size: 100},
+		{Name: "status", Type: field.TypeString, Size: 50, Default: "active"},
+		{Name: "provider_network_id", Type: field.TypeInt},
+		{Name: "provider_account_id", Type: field.TypeInt, Nullable: true},
+		{Name: "type_id", Type: field.TypeInt},
+		{Name: "tenant_id", Type: field.TypeInt, Nullable: true},
+	}
+	// CircuitsVirtualcircuitTable holds the schema information for the "circuits_virtualcircuit" table.
+	CircuitsVirtualcircuitTable = &schema.Table{
+		Name:       "circuits_virtualcircuit",
+		Columns:    CircuitsVirtualcircuitColumns,
+		PrimaryKey: []*schema.Column{CircuitsVirtualcircuitColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "circuits_virtualcircuit_circuits_providernetwork_provider_network",
+				Columns:    []*schema.Column{CircuitsVirtualcircuitColumns[8]},
+				RefColumns: []*schema.Column{CircuitsProvidernetworkColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "circuits_virtualcircuit_circuits_provideraccount_provider_account",
+				Columns:    []*schema.Column{CircuitsVirtualcircuitColumns[9]},
+				RefColumns: []*schema.Column{CircuitsProvideraccountColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "circuits_virtualcircuit_circuits_virtualcircuittype_type",
+				Columns:    []*schema.Column{CircuitsVirtualcircuitColumns[10]},
+				RefColumns: []*schema.Column{CircuitsVirtualcircuittypeColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "circuits_virtualcircuit_tenancy_tenant_tenant",
+				Columns:    []*schema.Column{CircuitsVirtualcircuitColumns[11]},
+				RefColumns: []*schema.Column{TenancyTenantColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "virtualcircuit_provider_network_id_cid",
+				Unique:  true,
+				Columns: []*schema.Column{CircuitsVirtualcircuitColumns[8], CircuitsVirtualcircuitColumns[6]},
+			},
+			{
+				Name:    "virtualcircuit_provider_account_id_cid",
+				Unique:  true,
+				Columns: []*schema.Column{CircuitsVirtualcircuitColumns[9], CircuitsVirtualcircuitColumns[6]},
+			},
+		},
+	}
+	// CircuitsVirtualcircuitterminationColumns holds the columns for the "circuits_virtualcircuittermination" table.
+	CircuitsVirtualcircuitterminationColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "role", Type: field.TypeString, Size: 50, Default: "peer"},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "_virtual_circuit_cid", Type: field.TypeString, Default: ""},
+		{Name: "virtual_circuit_id", Type: field.TypeInt},
+		{Name: "interface_id", Type: field.TypeInt},
+	}
+	// CircuitsVirtualcircuitterminationTable holds the schema information for the "circuits_virtualcircuittermination" table.
+	CircuitsVirtualcircuitterminationTable = &schema.Table{
+		Name:       "circuits_virtualcircuittermination",
+		Columns:    CircuitsVirtualcircuitterminationColumns,
+		PrimaryKey: []*schema.Column{CircuitsVirtualcircuitterminationColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "circuits_virtualcircuittermination_circuits_virtualcircuit_virtual_circuit",
+				Columns:    []*schema.Column{CircuitsVirtualcircuitterminationColumns[7]},
+				RefColumns: []*schema.Column{CircuitsVirtualcircuitColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "circuits_virtualcircuittermination_dcim_interface_interface",
+				Columns:    []*schema.Column{CircuitsVirtualcircuitterminationColumns[8]},
+				RefColumns: []*schema.Column{DcimInterfaceColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "virtualcircuittermination_interface_id",
+				Unique:  true,
+				Columns: []*schema.Column{CircuitsVirtualcircuitterminationColumns[8]},
+			},
+			{
+				Name:    "virtualcircuittermination_virtual_circuit_id_role_id",
+				Unique:  false,
+				Columns: []*schema.Column{CircuitsVirtualcircuitterminationColumns[7], CircuitsVirtualcircuitterminationColumns[4], CircuitsVirtualcircuitterminationColumns[0]},
+			},
+		},
+	}
+	// CircuitsVirtualcircuittypeColumns holds the columns for the "circuits_virtualcircuittype" table.
+	CircuitsVirtualcircuittypeColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "name", Type: field.TypeString, Unique: true, Size: 100},
+		{Name: "slug", Type: field.TypeString, Unique: true, Size: 100},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "color", Type: field.TypeString, Size: 6, Default: ""},
+	}
+	// CircuitsVirtualcircuittypeTable holds the schema information for the "circuits_virtualcircuittype" table.
+	CircuitsVirtualcircuittypeTable = &schema.Table{
+		Name:       "circuits_virtualcircuittype",
+		Columns:    CircuitsVirtualcircuittypeColumns,
+		PrimaryKey: []*schema.Column{CircuitsVirtualcircuittypeColumns[0]},
+	}
 	// DcimVirtualdevicecontextColumns holds the columns for the "dcim_virtualdevicecontext" table.
 	DcimVirtualdevicecontextColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -3495,6 +3935,31 @@ var (
 			},
 		},
 	}
+	// CircuitsProviderAsnsColumns holds the columns for the "circuits_provider_asns" table.
+	CircuitsProviderAsnsColumns = []*schema.Column{
+		{Name: "provider_id", Type: field.TypeInt},
+		{Name: "asn_id", Type: field.TypeInt},
+	}
+	// CircuitsProviderAsnsTable holds the schema information for the "circuits_provider_asns" table.
+	CircuitsProviderAsnsTable = &schema.Table{
+		Name:       "circuits_provider_asns",
+		Columns:    CircuitsProviderAsnsColumns,
+		PrimaryKey: []*schema.Column{CircuitsProviderAsnsColumns[0], CircuitsProviderAsnsColumns[1]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "circuits_provider_asns_provider_id",
+				Columns:    []*schema.Column{CircuitsProviderAsnsColumns[0]},
+				RefColumns: []*schema.Column{CircuitsProviderColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "circuits_provider_asns_asn_id",
+				Columns:    []*schema.Column{CircuitsProviderAsnsColumns[1]},
+				RefColumns: []*schema.Column{IpamAsnColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+	}
 	// IpamServiceIpaddressesColumns holds the columns for the "ipam_service_ipaddresses" table.
 	IpamServiceIpaddressesColumns = []*schema.Column{
 		{Name: "service_id", Type: field.TypeInt},
@@ -3625,6 +4090,11 @@ var (
 		IpamAsnTable,
 		IpamAsnrangeTable,
 		IpamAggregateTable,
+		CircuitsCircuitTable,
+		CircuitsCircuitgroupTable,
+		CircuitsCircuitgroupassignmentTable,
+		CircuitsCircuitterminationTable,
+		CircuitsCircuittypeTable,
 		DcimConsoleportTable,
 		DcimConsoleporttemplateTable,
 		DcimConsoleserverportTable,
@@ -3670,6 +4140,9 @@ var (
 		DcimPowerportTable,
 		DcimPowerporttemplateTable,
 		IpamPrefixTable,
+		CircuitsProviderTable,
+		CircuitsProvideraccountTable,
+		CircuitsProvidernetworkTable,
 		IpamRirTable,
 		DcimRackTable,
 		DcimRackgroupTable,
@@ -3697,12 +4170,16 @@ var (
 		IpamVlantranslationruleTable,
 		IpamVrfTable,
 		DcimVirtualchassisTable,
+		CircuitsVirtualcircuitTable,
+		CircuitsVirtualcircuitterminationTable,
+		CircuitsVirtualcircuittypeTable,
 		DcimVirtualdevicecontextTable,
 		ExtrasWebhookTable,
 		DcimInterfaceTaggedVlansTable,
 		DcimInterfaceVdcsTable,
 		UsersObjectpermissionGroupsTable,
 		UsersObjectpermissionUsersTable,
+		CircuitsProviderAsnsTable,
 		IpamServiceIpaddressesTable,
 		DcimSiteAsnsTable,
 		UsersUserGroupsTable,
@@ -3727,6 +4204,30 @@ func init() {
 	IpamAggregateTable.ForeignKeys[1].RefTable = TenancyTenantTable
 	IpamAggregateTable.Annotation = &entsql.Annotation{
 		Table: "ipam_aggregate",
+	}
+	CircuitsCircuitTable.ForeignKeys[0].RefTable = CircuitsProviderTable
+	CircuitsCircuitTable.ForeignKeys[1].RefTable = CircuitsProvideraccountTable
+	CircuitsCircuitTable.ForeignKeys[2].RefTable = CircuitsCircuittypeTable
+	CircuitsCircuitTable.ForeignKeys[3].RefTable = TenancyTenantTable
+	CircuitsCircuitTable.ForeignKeys[4].RefTable = CircuitsCircuitterminationTable
+	CircuitsCircuitTable.ForeignKeys[5].RefTable = CircuitsCircuitterminationTable
+	CircuitsCircuitTable.Annotation = &entsql.Annotation{
+		Table: "circuits_circuit",
+	}
+	CircuitsCircuitgroupTable.ForeignKeys[0].RefTable = TenancyTenantTable
+	CircuitsCircuitgroupTable.Annotation = &entsql.Annotation{
+		Table: "circuits_circuitgroup",
+	}
+	CircuitsCircuitgroupassignmentTable.ForeignKeys[0].RefTable = CircuitsCircuitgroupTable
+	CircuitsCircuitgroupassignmentTable.Annotation = &entsql.Annotation{
+		Table: "circuits_circuitgroupassignment",
+	}
+	CircuitsCircuitterminationTable.ForeignKeys[0].RefTable = CircuitsCircuitTable
+	CircuitsCircuitterminationTable.Annotation = &entsql.Annotation{
+		Table: "circuits_circuittermination",
+	}
+	CircuitsCircuittypeTable.Annotation = &entsql.Annotation{
+		Table: "circuits_circuittype",
 	}
 	DcimConsoleportTable.ForeignKeys[0].RefTable = DcimDeviceTable
 	DcimConsoleportTable.ForeignKeys[1].RefTable = DcimModuleTable
@@ -3953,6 +4454,17 @@ func init() {
 	IpamPrefixTable.Annotation = &entsql.Annotation{
 		Table: "ipam_prefix",
 	}
+	CircuitsProviderTable.Annotation = &entsql.Annotation{
+		Table: "circuits_provider",
+	}
+	CircuitsProvideraccountTable.ForeignKeys[0].RefTable = CircuitsProviderTable
+	CircuitsProvideraccountTable.Annotation = &entsql.Annotation{
+		Table: "circuits_provideraccount",
+	}
+	CircuitsProvidernetworkTable.ForeignKeys[0].RefTable = CircuitsProviderTable
+	CircuitsProvidernetworkTable.Annotation = &entsql.Annotation{
+		Table: "circuits_providernetwork",
+	}
 	IpamRirTable.Annotation = &entsql.Annotation{
 		Table: "ipam_rir",
 	}
@@ -4066,6 +4578,21 @@ func init() {
 	DcimVirtualchassisTable.Annotation = &entsql.Annotation{
 		Table: "dcim_virtualchassis",
 	}
+	CircuitsVirtualcircuitTable.ForeignKeys[0].RefTable = CircuitsProvidernetworkTable
+	CircuitsVirtualcircuitTable.ForeignKeys[1].RefTable = CircuitsProvideraccountTable
+	CircuitsVirtualcircuitTable.ForeignKeys[2].RefTable = CircuitsVirtualcircuittypeTable
+	CircuitsVirtualcircuitTable.ForeignKeys[3].RefTable = TenancyTenantTable
+	CircuitsVirtualcircuitTable.Annotation = &entsql.Annotation{
+		Table: "circuits_virtualcircuit",
+	}
+	CircuitsVirtualcircuitterminationTable.ForeignKeys[0].RefTable = CircuitsVirtualcircuitTable
+	CircuitsVirtualcircuitterminationTable.ForeignKeys[1].RefTable = DcimInterfaceTable
+	CircuitsVirtualcircuitterminationTable.Annotation = &entsql.Annotation{
+		Table: "circuits_virtualcircuittermination",
+	}
+	CircuitsVirtualcircuittypeTable.Annotation = &entsql.Annotation{
+		Table: "circuits_virtualcircuittype",
+	}
 	DcimVirtualdevicecontextTable.ForeignKeys[0].RefTable = DcimDeviceTable
 	DcimVirtualdevicecontextTable.ForeignKeys[1].RefTable = TenancyTenantTable
 	DcimVirtualdevicecontextTable.ForeignKeys[2].RefTable = IpamIpaddressTable
@@ -4084,6 +4611,8 @@ func init() {
 	UsersObjectpermissionGroupsTable.ForeignKeys[1].RefTable = UsersGroupTable
 	UsersObjectpermissionUsersTable.ForeignKeys[0].RefTable = UsersObjectpermissionTable
 	UsersObjectpermissionUsersTable.ForeignKeys[1].RefTable = UsersUserTable
+	CircuitsProviderAsnsTable.ForeignKeys[0].RefTable = CircuitsProviderTable
+	CircuitsProviderAsnsTable.ForeignKeys[1].RefTable = IpamAsnTable
 	IpamServiceIpaddressesTable.ForeignKeys[0].RefTable = IpamServiceTable
 	IpamServiceIpaddressesTable.ForeignKeys[1].RefTable = IpamIpaddressTable
 	DcimSiteAsnsTable.ForeignKeys[0].RefTable = DcimSiteTable

@@ -15,6 +15,21 @@ type ASNRange func(*sql.Selector)
 // Aggregate is the predicate function for aggregate builders.
 type Aggregate func(*sql.Selector)
 
+// Circuit is the predicate function for circuit builders.
+type Circuit func(*sql.Selector)
+
+// CircuitGroup is the predicate function for circuitgroup builders.
+type CircuitGroup func(*sql.Selector)
+
+// CircuitGroupAssignment is the predicate function for circuitgroupassignment builders.
+type CircuitGroupAssignment func(*sql.Selector)
+
+// CircuitTermination is the predicate function for circuittermination builders.
+type CircuitTermination func(*sql.Selector)
+
+// CircuitType is the predicate function for circuittype builders.
+type CircuitType func(*sql.Selector)
+
 // ConsolePort is the predicate function for consoleport builders.
 type ConsolePort func(*sql.Selector)
 
@@ -150,6 +165,15 @@ type PowerPortTemplate func(*sql.Selector)
 // Prefix is the predicate function for prefix builders.
 type Prefix func(*sql.Selector)
 
+// Provider is the predicate function for provider builders.
+type Provider func(*sql.Selector)
+
+// ProviderAccount is the predicate function for provideraccount builders.
+type ProviderAccount func(*sql.Selector)
+
+// ProviderNetwork is the predicate function for providernetwork builders.
+type ProviderNetwork func(*sql.Selector)
+
 // RIR is the predicate function for rir builders.
 type RIR func(*sql.Selector)
 
@@ -230,6 +254,15 @@ type VRF func(*sql.Selector)
 
 // VirtualChassis is the predicate function for virtualchassis builders.
 type VirtualChassis func(*sql.Selector)
+
+// VirtualCircuit is the predicate function for virtualcircuit builders.
+type VirtualCircuit func(*sql.Selector)
+
+// VirtualCircuitTermination is the predicate function for virtualcircuittermination builders.
+type VirtualCircuitTermination func(*sql.Selector)
+
+// VirtualCircuitType is the predicate function for virtualcircuittype builders.
+type VirtualCircuitType func(*sql.Selector)
 
 // VirtualDeviceContext is the predicate function for virtualdevicecontext builders.
 type VirtualDeviceContext func(*sql.Selector)

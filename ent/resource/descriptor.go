@@ -113,7 +113,10 @@ type Field struct {
 	// generic object): "PROTECT", "CASCADE", "SET_NULL", "RESTRICT"; see
 	// ondelete.go.
 	OnDelete string
-	Lookup   string
+	// NoReverse: SET_NULL clears this key without an update record
+	// (api.Field.NoReverse).
+	NoReverse bool
+	Lookup    string
 	// Natural is the hidden companion column holding the natural sort key
 	// of this text field (filters.NaturalKey): set on every write of the
 	// field, ordered by instead of it.

@@ -290,7 +290,7 @@ func (p *deletion) clearKeys(ctx context.Context, tx *Tx) error {
 			if len(stay) == 0 {
 				continue
 			}
-			if !r.d.Logged {
+			if !r.d.Logged || r.f.NoReverse {
 				if err := setNull(ctx, tx, r.d.Table, r.f.Column, stay); err != nil {
 					return err
 				}

@@ -159,7 +159,7 @@ func (p *Page) load(ctx context.Context, rows []*Row) error {
 				err = p.loadCount(ctx, f, ids)
 			}
 		case KindGenericObject:
-			err = p.loadGeneric(ctx, f, rows)
+			err = p.loadGeneric(ctx, p.d, f, rows)
 		case KindM2M:
 			err = p.loadM2M(ctx, f, ids)
 		case KindReverse:
@@ -324,6 +324,19 @@ func (p *Page) loadRelated(ctx context.Context, fields []*Field, rows []*Row) er
 				}
 			}
 		}
+		// Generic objects that a nested form shows (a circuit's
+		// termination_a shows what the termination attaches to), by the
+		// model holding them.
+		forms := map[*Descriptor][]*Field{}
+		for _, w := range level {
+			for _, f := range w.fields {
+				for _, ff := range f.form {
+					if ff.Kind == KindGenericObject && !slices.Contains(forms[f.target], ff) {
+						forms[f.target] = append(forms[f.target], ff)
+					}
+				}
+			}
+		}
 		level = nil
 		for _, t := range order {
 			got, err := t.getNested(ctx, p.st, ids[t])
@@ -332,6 +345,14 @@ func (p *Page) loadRelated(ctx context.Context, fields []*Field, rows []*Row) er
 			}
 			for _, r := range got {
 				p.related[t][r.ID] = r
+			}
+			for _, g := range forms[t] {
+				more := len(p.more)
+				if err := p.loadGeneric(ctx, t, g, got); err != nil {
+					return err
+				}
+				level = append(level, p.more[more:]...)
+				p.more = p.more[:more]
 			}
 			var nested []*Field
 			for _, nf := range t.nestedFields() {
@@ -493,8 +514,10 @@ func (p *Page) loadCount(ctx context.Context, f *Field, ids []int) error {
 	return nil
 }
 
-func (p *Page) loadGeneric(ctx context.Context, f *Field, rows []*Row) error {
-	tf, idf := p.d.byName[f.Generic+"_type"], p.d.byName[f.Generic+"_id"]
+// loadGeneric loads the objects the generic relation f of d's rows points
+// at, one query per type (added to those loaded for f before).
+func (p *Page) loadGeneric(ctx context.Context, d *Descriptor, f *Field, rows []*Row) error {
+	tf, idf := d.byName[f.Generic+"_type"], d.byName[f.Generic+"_id"]
 	byType := map[string][]int{}
 	for _, r := range rows {
 		ct, _ := r.Vals[tf.col].(string)
@@ -506,8 +529,11 @@ func (p *Page) loadGeneric(ctx context.Context, f *Field, rows []*Row) error {
 	if p.generic == nil {
 		p.generic = map[*Field]map[string]map[int]*Row{}
 	}
-	m := map[string]map[int]*Row{}
-	p.generic[f] = m
+	m := p.generic[f]
+	if m == nil {
+		m = map[string]map[int]*Row{}
+		p.generic[f] = m
+	}
 	types := make([]string, 0, len(byType))
 	for ct := range byType {
 		types = append(types, ct)
@@ -522,7 +548,9 @@ func (p *Page) loadGeneric(ctx context.Context, f *Field, rows []*Row) error {
 		if err != nil {
 			return err
 		}
-		m[ct] = map[int]*Row{}
+		if m[ct] == nil {
+			m[ct] = map[int]*Row{}
+		}
 		for _, r := range got {
 			m[ct][r.ID] = r
 		}

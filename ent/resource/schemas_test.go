@@ -166,7 +166,6 @@ var filterExclusions = map[string]string{
 	"ipam/vlan-groups cluster_group":         "no clusters", "ipam/vlan-groups cluster": "no clusters",
 	"ipam/route-targets importing_l2vpn": "no L2VPNs", "ipam/route-targets importing_l2vpn_id": "no L2VPNs",
 	"ipam/route-targets exporting_l2vpn": "no L2VPNs", "ipam/route-targets exporting_l2vpn_id": "no L2VPNs",
-	"ipam/asns provider": "no providers", "ipam/asns provider_id": "no providers",
 	"users/users permission_id": "no permissions", "users/users notification_group_id": "no notification groups",
 	// Filters by numeric ObjectType ids: we have no ObjectType table (object
 	// types are "app.model" strings; the string forms are served).
@@ -226,10 +225,21 @@ func init() {
 	for name, why := range map[string]string{
 		"l2vpn": "no L2VPNs", "l2vpn_id": "no L2VPNs",
 		"wireless_lan_id": "no wireless LANs", "wireless_link_id": "no wireless links",
-		"virtual_circuit_id": "no virtual circuits", "virtual_circuit_termination_id": "no virtual circuits",
 	} {
 		filterExclusions["dcim/interfaces "+name] = why
 	}
+	// Circuit terminations are cabled objects (cables come with their
+	// issue); a group assignment's provider is the provider of a circuit
+	// or of a virtual circuit's network, which no generic filter kind
+	// expresses yet.
+	for name, why := range reasons {
+		if name != "connected" {
+			filterExclusions["circuits/circuit-terminations "+name] = why
+		}
+	}
+	filterExclusions["circuits/circuit-group-assignments member_type_id"] = "ObjectType ids"
+	filterExclusions["circuits/circuit-group-assignments provider"] = "members of two types through different paths"
+	filterExclusions["circuits/circuit-group-assignments provider_id"] = "members of two types through different paths"
 	filterExclusions["dcim/front-ports rear_port_id"] = "port mappings are no table yet"
 	filterExclusions["dcim/front-ports rear_port_position"] = "port mappings are no table yet"
 	filterExclusions["dcim/rear-ports front_port_id"] = "port mappings are no table yet"

@@ -37,6 +37,8 @@ func init() {
 			{Name: "q", Kind: "search-or-number", Column: "asn", Target: "", Attr: "description"},
 			{Name: "site_group_id", Kind: "m2m-tree", Column: "sites.group", Target: "", Attr: ""},
 			{Name: "site_group", Kind: "m2m-tree", Column: "sites.group", Target: "", Attr: "slug"},
+			{Name: "provider_id", Kind: "m2m-reverse", Column: "asns", Target: "circuits.provider", Attr: ""},
+			{Name: "provider", Kind: "m2m-reverse", Column: "asns", Target: "circuits.provider", Attr: "slug"},
 		},
 		Fields: []*Field{
 			{Name: "id", Kind: "id", Column: "id", GoType: "int", ReadOnly: true},
@@ -55,7 +57,7 @@ func init() {
 			{Name: "created", Kind: "time", Column: "created", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "last_updated", Kind: "time", Column: "last_updated", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "site_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "", Table: "dcim_site_asns", Column: "asn_id", Cumulative: false}},
-			{Name: "provider_count", Kind: "empty", ReadOnly: true, Empty: 0},
+			{Name: "provider_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "", Table: "circuits_provider_asns", Column: "asn_id", Cumulative: false}},
 			{Name: "sites", Kind: "m2m", Target: "dcim.site", HasDefault: true, Lookup: "slug", Join: "dcim_site_asns", JoinOwn: "asn_id", JoinTarget: "site_id", Inverse: true},
 		},
 		NewCreate: func(c *gen.Client) ent.Mutation { return c.ASN.Create().Mutation() },

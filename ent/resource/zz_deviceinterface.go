@@ -70,6 +70,8 @@ func init() {
 			{Name: "virtual_chassis_member_id", Kind: "vc-interfaces", Column: "", Target: "", Attr: "id"},
 			{Name: "virtual_chassis_member_or_master", Kind: "vc-interfaces", Column: "", Target: "master", Attr: "name"},
 			{Name: "virtual_chassis_member_or_master_id", Kind: "vc-interfaces", Column: "", Target: "master", Attr: "id"},
+			{Name: "virtual_circuit_termination_id", Kind: "reverse-id", Column: "interface_id", Target: "circuits.virtualcircuittermination", Attr: ""},
+			{Name: "virtual_circuit_id", Kind: "reverse-id", Column: "interface_id", Target: "circuits.virtualcircuittermination", Attr: "virtual_circuit_id"},
 		},
 		Fields: []*Field{
 			{Name: "id", Kind: "id", Column: "id", GoType: "int", ReadOnly: true},

@@ -48,7 +48,7 @@ func init() {
 			{Name: "custom_fields", Kind: "custom-fields", Column: "custom_field_data", GoType: "map[string]interface {}", HasDefault: true},
 			{Name: "created", Kind: "time", Column: "created", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "last_updated", Kind: "time", Column: "last_updated", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
-			{Name: "circuit_count", Kind: "empty", ReadOnly: true, Empty: 0},
+			{Name: "circuit_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "circuits.circuit", Table: "", Column: "tenant_id", Cumulative: false}},
 			{Name: "device_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "dcim.device", Table: "", Column: "tenant_id", Cumulative: false}},
 			{Name: "ipaddress_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "ipam.ipaddress", Table: "", Column: "tenant_id", Cumulative: false}},
 			{Name: "prefix_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "ipam.prefix", Table: "", Column: "tenant_id", Cumulative: false}},

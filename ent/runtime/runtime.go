@@ -8,6 +8,11 @@ import (
 	"github.com/inventory/inventory/ent/aggregate"
 	"github.com/inventory/inventory/ent/asn"
 	"github.com/inventory/inventory/ent/asnrange"
+	"github.com/inventory/inventory/ent/circuit"
+	"github.com/inventory/inventory/ent/circuitgroup"
+	"github.com/inventory/inventory/ent/circuitgroupassignment"
+	"github.com/inventory/inventory/ent/circuittermination"
+	"github.com/inventory/inventory/ent/circuittype"
 	"github.com/inventory/inventory/ent/consoleport"
 	"github.com/inventory/inventory/ent/consoleporttemplate"
 	"github.com/inventory/inventory/ent/consoleserverport"
@@ -53,6 +58,9 @@ import (
 	"github.com/inventory/inventory/ent/powerport"
 	"github.com/inventory/inventory/ent/powerporttemplate"
 	"github.com/inventory/inventory/ent/prefix"
+	"github.com/inventory/inventory/ent/provider"
+	"github.com/inventory/inventory/ent/provideraccount"
+	"github.com/inventory/inventory/ent/providernetwork"
 	"github.com/inventory/inventory/ent/rack"
 	"github.com/inventory/inventory/ent/rackgroup"
 	"github.com/inventory/inventory/ent/rackreservation"
@@ -75,6 +83,9 @@ import (
 	"github.com/inventory/inventory/ent/token"
 	"github.com/inventory/inventory/ent/user"
 	"github.com/inventory/inventory/ent/virtualchassis"
+	"github.com/inventory/inventory/ent/virtualcircuit"
+	"github.com/inventory/inventory/ent/virtualcircuittermination"
+	"github.com/inventory/inventory/ent/virtualcircuittype"
 	"github.com/inventory/inventory/ent/virtualdevicecontext"
 	"github.com/inventory/inventory/ent/vlan"
 	"github.com/inventory/inventory/ent/vlangroup"
@@ -297,6 +308,361 @@ func init() {
 	aggregateDescBroadcast := aggregateFields[6].Descriptor()
 	// aggregate.BroadcastValidator is a validator for the "broadcast" field. It is called by the builders before save.
 	aggregate.BroadcastValidator = aggregateDescBroadcast.Validators[0].(func([]byte) error)
+	circuitMixin := schema.Circuit{}.Mixin()
+	circuitHooks := schema.Circuit{}.Hooks()
+	circuit.Hooks[0] = circuitHooks[0]
+	circuit.Hooks[1] = circuitHooks[1]
+	circuit.Hooks[2] = circuitHooks[2]
+	circuitMixinFields0 := circuitMixin[0].Fields()
+	_ = circuitMixinFields0
+	circuitMixinFields2 := circuitMixin[2].Fields()
+	_ = circuitMixinFields2
+	circuitMixinFields3 := circuitMixin[3].Fields()
+	_ = circuitMixinFields3
+	circuitFields := schema.Circuit{}.Fields()
+	_ = circuitFields
+	// circuitDescCreated is the schema descriptor for created field.
+	circuitDescCreated := circuitMixinFields0[0].Descriptor()
+	// circuit.DefaultCreated holds the default value on creation for the created field.
+	circuit.DefaultCreated = circuitDescCreated.Default.(func() time.Time)
+	// circuitDescLastUpdated is the schema descriptor for last_updated field.
+	circuitDescLastUpdated := circuitMixinFields0[1].Descriptor()
+	// circuit.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	circuit.DefaultLastUpdated = circuitDescLastUpdated.Default.(func() time.Time)
+	// circuit.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	circuit.UpdateDefaultLastUpdated = circuitDescLastUpdated.UpdateDefault.(func() time.Time)
+	// circuitDescCustomFieldData is the schema descriptor for custom_field_data field.
+	circuitDescCustomFieldData := circuitMixinFields2[0].Descriptor()
+	// circuit.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	circuit.DefaultCustomFieldData = circuitDescCustomFieldData.Default.(map[string]interface{})
+	// circuitDescDescription is the schema descriptor for description field.
+	circuitDescDescription := circuitMixinFields3[0].Descriptor()
+	// circuit.DefaultDescription holds the default value on creation for the description field.
+	circuit.DefaultDescription = circuitDescDescription.Default.(string)
+	// circuit.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	circuit.DescriptionValidator = circuitDescDescription.Validators[0].(func(string) error)
+	// circuitDescComments is the schema descriptor for comments field.
+	circuitDescComments := circuitMixinFields3[1].Descriptor()
+	// circuit.DefaultComments holds the default value on creation for the comments field.
+	circuit.DefaultComments = circuitDescComments.Default.(string)
+	// circuitDescCid is the schema descriptor for cid field.
+	circuitDescCid := circuitFields[0].Descriptor()
+	// circuit.CidValidator is a validator for the "cid" field. It is called by the builders before save.
+	circuit.CidValidator = func() func(string) error {
+		validators := circuitDescCid.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(cid string) error {
+			for _, fn := range fns {
+				if err := fn(cid); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// circuitDescStatus is the schema descriptor for status field.
+	circuitDescStatus := circuitFields[4].Descriptor()
+	// circuit.DefaultStatus holds the default value on creation for the status field.
+	circuit.DefaultStatus = circuitDescStatus.Default.(string)
+	// circuit.StatusValidator is a validator for the "status" field. It is called by the builders before save.
+	circuit.StatusValidator = circuitDescStatus.Validators[0].(func(string) error)
+	// circuitDescCommitRate is the schema descriptor for commit_rate field.
+	circuitDescCommitRate := circuitFields[8].Descriptor()
+	// circuit.CommitRateValidator is a validator for the "commit_rate" field. It is called by the builders before save.
+	circuit.CommitRateValidator = func() func(int) error {
+		validators := circuitDescCommitRate.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(commit_rate int) error {
+			for _, fn := range fns {
+				if err := fn(commit_rate); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// circuitDescDistance is the schema descriptor for distance field.
+	circuitDescDistance := circuitFields[9].Descriptor()
+	// circuit.DistanceValidator is a validator for the "distance" field. It is called by the builders before save.
+	circuit.DistanceValidator = circuitDescDistance.Validators[0].(func(float64) error)
+	// circuitDescDistanceUnit is the schema descriptor for distance_unit field.
+	circuitDescDistanceUnit := circuitFields[10].Descriptor()
+	// circuit.DistanceUnitValidator is a validator for the "distance_unit" field. It is called by the builders before save.
+	circuit.DistanceUnitValidator = circuitDescDistanceUnit.Validators[0].(func(string) error)
+	circuitgroupMixin := schema.CircuitGroup{}.Mixin()
+	circuitgroupHooks := schema.CircuitGroup{}.Hooks()
+	circuitgroup.Hooks[0] = circuitgroupHooks[0]
+	circuitgroupMixinFields0 := circuitgroupMixin[0].Fields()
+	_ = circuitgroupMixinFields0
+	circuitgroupMixinFields2 := circuitgroupMixin[2].Fields()
+	_ = circuitgroupMixinFields2
+	circuitgroupMixinFields3 := circuitgroupMixin[3].Fields()
+	_ = circuitgroupMixinFields3
+	circuitgroupFields := schema.CircuitGroup{}.Fields()
+	_ = circuitgroupFields
+	// circuitgroupDescCreated is the schema descriptor for created field.
+	circuitgroupDescCreated := circuitgroupMixinFields0[0].Descriptor()
+	// circuitgroup.DefaultCreated holds the default value on creation for the created field.
+	circuitgroup.DefaultCreated = circuitgroupDescCreated.Default.(func() time.Time)
+	// circuitgroupDescLastUpdated is the schema descriptor for last_updated field.
+	circuitgroupDescLastUpdated := circuitgroupMixinFields0[1].Descriptor()
+	// circuitgroup.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	circuitgroup.DefaultLastUpdated = circuitgroupDescLastUpdated.Default.(func() time.Time)
+	// circuitgroup.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	circuitgroup.UpdateDefaultLastUpdated = circuitgroupDescLastUpdated.UpdateDefault.(func() time.Time)
+	// circuitgroupDescCustomFieldData is the schema descriptor for custom_field_data field.
+	circuitgroupDescCustomFieldData := circuitgroupMixinFields2[0].Descriptor()
+	// circuitgroup.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	circuitgroup.DefaultCustomFieldData = circuitgroupDescCustomFieldData.Default.(map[string]interface{})
+	// circuitgroupDescName is the schema descriptor for name field.
+	circuitgroupDescName := circuitgroupMixinFields3[0].Descriptor()
+	// circuitgroup.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	circuitgroup.NameValidator = func() func(string) error {
+		validators := circuitgroupDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// circuitgroupDescSlug is the schema descriptor for slug field.
+	circuitgroupDescSlug := circuitgroupMixinFields3[1].Descriptor()
+	// circuitgroup.SlugValidator is a validator for the "slug" field. It is called by the builders before save.
+	circuitgroup.SlugValidator = func() func(string) error {
+		validators := circuitgroupDescSlug.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(slug string) error {
+			for _, fn := range fns {
+				if err := fn(slug); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// circuitgroupDescDescription is the schema descriptor for description field.
+	circuitgroupDescDescription := circuitgroupMixinFields3[2].Descriptor()
+	// circuitgroup.DefaultDescription holds the default value on creation for the description field.
+	circuitgroup.DefaultDescription = circuitgroupDescDescription.Default.(string)
+	// circuitgroup.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	circuitgroup.DescriptionValidator = circuitgroupDescDescription.Validators[0].(func(string) error)
+	// circuitgroupDescComments is the schema descriptor for comments field.
+	circuitgroupDescComments := circuitgroupMixinFields3[3].Descriptor()
+	// circuitgroup.DefaultComments holds the default value on creation for the comments field.
+	circuitgroup.DefaultComments = circuitgroupDescComments.Default.(string)
+	circuitgroupassignmentMixin := schema.CircuitGroupAssignment{}.Mixin()
+	circuitgroupassignmentHooks := schema.CircuitGroupAssignment{}.Hooks()
+	circuitgroupassignment.Hooks[0] = circuitgroupassignmentHooks[0]
+	circuitgroupassignmentMixinFields0 := circuitgroupassignmentMixin[0].Fields()
+	_ = circuitgroupassignmentMixinFields0
+	circuitgroupassignmentFields := schema.CircuitGroupAssignment{}.Fields()
+	_ = circuitgroupassignmentFields
+	// circuitgroupassignmentDescCreated is the schema descriptor for created field.
+	circuitgroupassignmentDescCreated := circuitgroupassignmentMixinFields0[0].Descriptor()
+	// circuitgroupassignment.DefaultCreated holds the default value on creation for the created field.
+	circuitgroupassignment.DefaultCreated = circuitgroupassignmentDescCreated.Default.(func() time.Time)
+	// circuitgroupassignmentDescLastUpdated is the schema descriptor for last_updated field.
+	circuitgroupassignmentDescLastUpdated := circuitgroupassignmentMixinFields0[1].Descriptor()
+	// circuitgroupassignment.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	circuitgroupassignment.DefaultLastUpdated = circuitgroupassignmentDescLastUpdated.Default.(func() time.Time)
+	// circuitgroupassignment.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	circuitgroupassignment.UpdateDefaultLastUpdated = circuitgroupassignmentDescLastUpdated.UpdateDefault.(func() time.Time)
+	// circuitgroupassignmentDescPriority is the schema descriptor for priority field.
+	circuitgroupassignmentDescPriority := circuitgroupassignmentFields[3].Descriptor()
+	// circuitgroupassignment.PriorityValidator is a validator for the "priority" field. It is called by the builders before save.
+	circuitgroupassignment.PriorityValidator = circuitgroupassignmentDescPriority.Validators[0].(func(string) error)
+	// circuitgroupassignmentDescGroupName is the schema descriptor for _group_name field.
+	circuitgroupassignmentDescGroupName := circuitgroupassignmentFields[4].Descriptor()
+	// circuitgroupassignment.DefaultGroupName holds the default value on creation for the _group_name field.
+	circuitgroupassignment.DefaultGroupName = circuitgroupassignmentDescGroupName.Default.(string)
+	circuitterminationMixin := schema.CircuitTermination{}.Mixin()
+	circuitterminationHooks := schema.CircuitTermination{}.Hooks()
+	circuittermination.Hooks[0] = circuitterminationHooks[0]
+	circuittermination.Hooks[1] = circuitterminationHooks[1]
+	circuittermination.Hooks[2] = circuitterminationHooks[2]
+	circuittermination.Hooks[3] = circuitterminationHooks[3]
+	circuittermination.Hooks[4] = circuitterminationHooks[4]
+	circuitterminationMixinFields0 := circuitterminationMixin[0].Fields()
+	_ = circuitterminationMixinFields0
+	circuitterminationMixinFields2 := circuitterminationMixin[2].Fields()
+	_ = circuitterminationMixinFields2
+	circuitterminationFields := schema.CircuitTermination{}.Fields()
+	_ = circuitterminationFields
+	// circuitterminationDescCreated is the schema descriptor for created field.
+	circuitterminationDescCreated := circuitterminationMixinFields0[0].Descriptor()
+	// circuittermination.DefaultCreated holds the default value on creation for the created field.
+	circuittermination.DefaultCreated = circuitterminationDescCreated.Default.(func() time.Time)
+	// circuitterminationDescLastUpdated is the schema descriptor for last_updated field.
+	circuitterminationDescLastUpdated := circuitterminationMixinFields0[1].Descriptor()
+	// circuittermination.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	circuittermination.DefaultLastUpdated = circuitterminationDescLastUpdated.Default.(func() time.Time)
+	// circuittermination.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	circuittermination.UpdateDefaultLastUpdated = circuitterminationDescLastUpdated.UpdateDefault.(func() time.Time)
+	// circuitterminationDescCustomFieldData is the schema descriptor for custom_field_data field.
+	circuitterminationDescCustomFieldData := circuitterminationMixinFields2[0].Descriptor()
+	// circuittermination.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	circuittermination.DefaultCustomFieldData = circuitterminationDescCustomFieldData.Default.(map[string]interface{})
+	// circuitterminationDescTermSide is the schema descriptor for term_side field.
+	circuitterminationDescTermSide := circuitterminationFields[1].Descriptor()
+	// circuittermination.TermSideValidator is a validator for the "term_side" field. It is called by the builders before save.
+	circuittermination.TermSideValidator = circuitterminationDescTermSide.Validators[0].(func(string) error)
+	// circuitterminationDescPortSpeed is the schema descriptor for port_speed field.
+	circuitterminationDescPortSpeed := circuitterminationFields[4].Descriptor()
+	// circuittermination.PortSpeedValidator is a validator for the "port_speed" field. It is called by the builders before save.
+	circuittermination.PortSpeedValidator = func() func(int) error {
+		validators := circuitterminationDescPortSpeed.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(port_speed int) error {
+			for _, fn := range fns {
+				if err := fn(port_speed); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// circuitterminationDescUpstreamSpeed is the schema descriptor for upstream_speed field.
+	circuitterminationDescUpstreamSpeed := circuitterminationFields[5].Descriptor()
+	// circuittermination.UpstreamSpeedValidator is a validator for the "upstream_speed" field. It is called by the builders before save.
+	circuittermination.UpstreamSpeedValidator = func() func(int) error {
+		validators := circuitterminationDescUpstreamSpeed.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(upstream_speed int) error {
+			for _, fn := range fns {
+				if err := fn(upstream_speed); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// circuitterminationDescXconnectID is the schema descriptor for xconnect_id field.
+	circuitterminationDescXconnectID := circuitterminationFields[6].Descriptor()
+	// circuittermination.DefaultXconnectID holds the default value on creation for the xconnect_id field.
+	circuittermination.DefaultXconnectID = circuitterminationDescXconnectID.Default.(string)
+	// circuittermination.XconnectIDValidator is a validator for the "xconnect_id" field. It is called by the builders before save.
+	circuittermination.XconnectIDValidator = circuitterminationDescXconnectID.Validators[0].(func(string) error)
+	// circuitterminationDescPpInfo is the schema descriptor for pp_info field.
+	circuitterminationDescPpInfo := circuitterminationFields[7].Descriptor()
+	// circuittermination.DefaultPpInfo holds the default value on creation for the pp_info field.
+	circuittermination.DefaultPpInfo = circuitterminationDescPpInfo.Default.(string)
+	// circuittermination.PpInfoValidator is a validator for the "pp_info" field. It is called by the builders before save.
+	circuittermination.PpInfoValidator = circuitterminationDescPpInfo.Validators[0].(func(string) error)
+	// circuitterminationDescDescription is the schema descriptor for description field.
+	circuitterminationDescDescription := circuitterminationFields[8].Descriptor()
+	// circuittermination.DefaultDescription holds the default value on creation for the description field.
+	circuittermination.DefaultDescription = circuitterminationDescDescription.Default.(string)
+	// circuittermination.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	circuittermination.DescriptionValidator = circuitterminationDescDescription.Validators[0].(func(string) error)
+	// circuitterminationDescMarkConnected is the schema descriptor for mark_connected field.
+	circuitterminationDescMarkConnected := circuitterminationFields[9].Descriptor()
+	// circuittermination.DefaultMarkConnected holds the default value on creation for the mark_connected field.
+	circuittermination.DefaultMarkConnected = circuitterminationDescMarkConnected.Default.(bool)
+	// circuitterminationDescOccupied is the schema descriptor for _occupied field.
+	circuitterminationDescOccupied := circuitterminationFields[10].Descriptor()
+	// circuittermination.DefaultOccupied holds the default value on creation for the _occupied field.
+	circuittermination.DefaultOccupied = circuitterminationDescOccupied.Default.(bool)
+	// circuitterminationDescCircuitCid is the schema descriptor for _circuit_cid field.
+	circuitterminationDescCircuitCid := circuitterminationFields[11].Descriptor()
+	// circuittermination.DefaultCircuitCid holds the default value on creation for the _circuit_cid field.
+	circuittermination.DefaultCircuitCid = circuitterminationDescCircuitCid.Default.(string)
+	circuittypeMixin := schema.CircuitType{}.Mixin()
+	circuittypeMixinFields0 := circuittypeMixin[0].Fields()
+	_ = circuittypeMixinFields0
+	circuittypeMixinFields2 := circuittypeMixin[2].Fields()
+	_ = circuittypeMixinFields2
+	circuittypeMixinFields3 := circuittypeMixin[3].Fields()
+	_ = circuittypeMixinFields3
+	circuittypeFields := schema.CircuitType{}.Fields()
+	_ = circuittypeFields
+	// circuittypeDescCreated is the schema descriptor for created field.
+	circuittypeDescCreated := circuittypeMixinFields0[0].Descriptor()
+	// circuittype.DefaultCreated holds the default value on creation for the created field.
+	circuittype.DefaultCreated = circuittypeDescCreated.Default.(func() time.Time)
+	// circuittypeDescLastUpdated is the schema descriptor for last_updated field.
+	circuittypeDescLastUpdated := circuittypeMixinFields0[1].Descriptor()
+	// circuittype.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	circuittype.DefaultLastUpdated = circuittypeDescLastUpdated.Default.(func() time.Time)
+	// circuittype.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	circuittype.UpdateDefaultLastUpdated = circuittypeDescLastUpdated.UpdateDefault.(func() time.Time)
+	// circuittypeDescCustomFieldData is the schema descriptor for custom_field_data field.
+	circuittypeDescCustomFieldData := circuittypeMixinFields2[0].Descriptor()
+	// circuittype.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	circuittype.DefaultCustomFieldData = circuittypeDescCustomFieldData.Default.(map[string]interface{})
+	// circuittypeDescName is the schema descriptor for name field.
+	circuittypeDescName := circuittypeMixinFields3[0].Descriptor()
+	// circuittype.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	circuittype.NameValidator = func() func(string) error {
+		validators := circuittypeDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// circuittypeDescSlug is the schema descriptor for slug field.
+	circuittypeDescSlug := circuittypeMixinFields3[1].Descriptor()
+	// circuittype.SlugValidator is a validator for the "slug" field. It is called by the builders before save.
+	circuittype.SlugValidator = func() func(string) error {
+		validators := circuittypeDescSlug.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(slug string) error {
+			for _, fn := range fns {
+				if err := fn(slug); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// circuittypeDescDescription is the schema descriptor for description field.
+	circuittypeDescDescription := circuittypeMixinFields3[2].Descriptor()
+	// circuittype.DefaultDescription holds the default value on creation for the description field.
+	circuittype.DefaultDescription = circuittypeDescDescription.Default.(string)
+	// circuittype.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	circuittype.DescriptionValidator = circuittypeDescDescription.Validators[0].(func(string) error)
+	// circuittypeDescComments is the schema descriptor for comments field.
+	circuittypeDescComments := circuittypeMixinFields3[3].Descriptor()
+	// circuittype.DefaultComments holds the default value on creation for the comments field.
+	circuittype.DefaultComments = circuittypeDescComments.Default.(string)
+	// circuittypeDescColor is the schema descriptor for color field.
+	circuittypeDescColor := circuittypeFields[0].Descriptor()
+	// circuittype.DefaultColor holds the default value on creation for the color field.
+	circuittype.DefaultColor = circuittypeDescColor.Default.(string)
+	// circuittype.ColorValidator is a validator for the "color" field. It is called by the builders before save.
+	circuittype.ColorValidator = circuittypeDescColor.Validators[0].(func(string) error)
 	consoleportMixin := schema.ConsolePort{}.Mixin()
 	consoleportMixinHooks3 := consoleportMixin[3].Hooks()
 	consoleportHooks := schema.ConsolePort{}.Hooks()
@@ -3525,6 +3891,199 @@ func init() {
 	prefixDescBroadcast := prefixFields[14].Descriptor()
 	// prefix.BroadcastValidator is a validator for the "broadcast" field. It is called by the builders before save.
 	prefix.BroadcastValidator = prefixDescBroadcast.Validators[0].(func([]byte) error)
+	providerMixin := schema.Provider{}.Mixin()
+	providerMixinFields0 := providerMixin[0].Fields()
+	_ = providerMixinFields0
+	providerMixinFields2 := providerMixin[2].Fields()
+	_ = providerMixinFields2
+	providerMixinFields3 := providerMixin[3].Fields()
+	_ = providerMixinFields3
+	providerFields := schema.Provider{}.Fields()
+	_ = providerFields
+	// providerDescCreated is the schema descriptor for created field.
+	providerDescCreated := providerMixinFields0[0].Descriptor()
+	// provider.DefaultCreated holds the default value on creation for the created field.
+	provider.DefaultCreated = providerDescCreated.Default.(func() time.Time)
+	// providerDescLastUpdated is the schema descriptor for last_updated field.
+	providerDescLastUpdated := providerMixinFields0[1].Descriptor()
+	// provider.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	provider.DefaultLastUpdated = providerDescLastUpdated.Default.(func() time.Time)
+	// provider.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	provider.UpdateDefaultLastUpdated = providerDescLastUpdated.UpdateDefault.(func() time.Time)
+	// providerDescCustomFieldData is the schema descriptor for custom_field_data field.
+	providerDescCustomFieldData := providerMixinFields2[0].Descriptor()
+	// provider.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	provider.DefaultCustomFieldData = providerDescCustomFieldData.Default.(map[string]interface{})
+	// providerDescDescription is the schema descriptor for description field.
+	providerDescDescription := providerMixinFields3[0].Descriptor()
+	// provider.DefaultDescription holds the default value on creation for the description field.
+	provider.DefaultDescription = providerDescDescription.Default.(string)
+	// provider.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	provider.DescriptionValidator = providerDescDescription.Validators[0].(func(string) error)
+	// providerDescComments is the schema descriptor for comments field.
+	providerDescComments := providerMixinFields3[1].Descriptor()
+	// provider.DefaultComments holds the default value on creation for the comments field.
+	provider.DefaultComments = providerDescComments.Default.(string)
+	// providerDescName is the schema descriptor for name field.
+	providerDescName := providerFields[0].Descriptor()
+	// provider.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	provider.NameValidator = func() func(string) error {
+		validators := providerDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// providerDescNameNatural is the schema descriptor for _name_natural field.
+	providerDescNameNatural := providerFields[1].Descriptor()
+	// provider.DefaultNameNatural holds the default value on creation for the _name_natural field.
+	provider.DefaultNameNatural = providerDescNameNatural.Default.(string)
+	// providerDescSlug is the schema descriptor for slug field.
+	providerDescSlug := providerFields[2].Descriptor()
+	// provider.SlugValidator is a validator for the "slug" field. It is called by the builders before save.
+	provider.SlugValidator = func() func(string) error {
+		validators := providerDescSlug.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(slug string) error {
+			for _, fn := range fns {
+				if err := fn(slug); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	provideraccountMixin := schema.ProviderAccount{}.Mixin()
+	provideraccountHooks := schema.ProviderAccount{}.Hooks()
+	provideraccount.Hooks[0] = provideraccountHooks[0]
+	provideraccountMixinFields0 := provideraccountMixin[0].Fields()
+	_ = provideraccountMixinFields0
+	provideraccountMixinFields2 := provideraccountMixin[2].Fields()
+	_ = provideraccountMixinFields2
+	provideraccountMixinFields3 := provideraccountMixin[3].Fields()
+	_ = provideraccountMixinFields3
+	provideraccountFields := schema.ProviderAccount{}.Fields()
+	_ = provideraccountFields
+	// provideraccountDescCreated is the schema descriptor for created field.
+	provideraccountDescCreated := provideraccountMixinFields0[0].Descriptor()
+	// provideraccount.DefaultCreated holds the default value on creation for the created field.
+	provideraccount.DefaultCreated = provideraccountDescCreated.Default.(func() time.Time)
+	// provideraccountDescLastUpdated is the schema descriptor for last_updated field.
+	provideraccountDescLastUpdated := provideraccountMixinFields0[1].Descriptor()
+	// provideraccount.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	provideraccount.DefaultLastUpdated = provideraccountDescLastUpdated.Default.(func() time.Time)
+	// provideraccount.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	provideraccount.UpdateDefaultLastUpdated = provideraccountDescLastUpdated.UpdateDefault.(func() time.Time)
+	// provideraccountDescCustomFieldData is the schema descriptor for custom_field_data field.
+	provideraccountDescCustomFieldData := provideraccountMixinFields2[0].Descriptor()
+	// provideraccount.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	provideraccount.DefaultCustomFieldData = provideraccountDescCustomFieldData.Default.(map[string]interface{})
+	// provideraccountDescDescription is the schema descriptor for description field.
+	provideraccountDescDescription := provideraccountMixinFields3[0].Descriptor()
+	// provideraccount.DefaultDescription holds the default value on creation for the description field.
+	provideraccount.DefaultDescription = provideraccountDescDescription.Default.(string)
+	// provideraccount.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	provideraccount.DescriptionValidator = provideraccountDescDescription.Validators[0].(func(string) error)
+	// provideraccountDescComments is the schema descriptor for comments field.
+	provideraccountDescComments := provideraccountMixinFields3[1].Descriptor()
+	// provideraccount.DefaultComments holds the default value on creation for the comments field.
+	provideraccount.DefaultComments = provideraccountDescComments.Default.(string)
+	// provideraccountDescName is the schema descriptor for name field.
+	provideraccountDescName := provideraccountFields[1].Descriptor()
+	// provideraccount.DefaultName holds the default value on creation for the name field.
+	provideraccount.DefaultName = provideraccountDescName.Default.(string)
+	// provideraccount.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	provideraccount.NameValidator = provideraccountDescName.Validators[0].(func(string) error)
+	// provideraccountDescAccount is the schema descriptor for account field.
+	provideraccountDescAccount := provideraccountFields[2].Descriptor()
+	// provideraccount.AccountValidator is a validator for the "account" field. It is called by the builders before save.
+	provideraccount.AccountValidator = func() func(string) error {
+		validators := provideraccountDescAccount.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(account string) error {
+			for _, fn := range fns {
+				if err := fn(account); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	providernetworkMixin := schema.ProviderNetwork{}.Mixin()
+	providernetworkMixinFields0 := providernetworkMixin[0].Fields()
+	_ = providernetworkMixinFields0
+	providernetworkMixinFields2 := providernetworkMixin[2].Fields()
+	_ = providernetworkMixinFields2
+	providernetworkMixinFields3 := providernetworkMixin[3].Fields()
+	_ = providernetworkMixinFields3
+	providernetworkFields := schema.ProviderNetwork{}.Fields()
+	_ = providernetworkFields
+	// providernetworkDescCreated is the schema descriptor for created field.
+	providernetworkDescCreated := providernetworkMixinFields0[0].Descriptor()
+	// providernetwork.DefaultCreated holds the default value on creation for the created field.
+	providernetwork.DefaultCreated = providernetworkDescCreated.Default.(func() time.Time)
+	// providernetworkDescLastUpdated is the schema descriptor for last_updated field.
+	providernetworkDescLastUpdated := providernetworkMixinFields0[1].Descriptor()
+	// providernetwork.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	providernetwork.DefaultLastUpdated = providernetworkDescLastUpdated.Default.(func() time.Time)
+	// providernetwork.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	providernetwork.UpdateDefaultLastUpdated = providernetworkDescLastUpdated.UpdateDefault.(func() time.Time)
+	// providernetworkDescCustomFieldData is the schema descriptor for custom_field_data field.
+	providernetworkDescCustomFieldData := providernetworkMixinFields2[0].Descriptor()
+	// providernetwork.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	providernetwork.DefaultCustomFieldData = providernetworkDescCustomFieldData.Default.(map[string]interface{})
+	// providernetworkDescDescription is the schema descriptor for description field.
+	providernetworkDescDescription := providernetworkMixinFields3[0].Descriptor()
+	// providernetwork.DefaultDescription holds the default value on creation for the description field.
+	providernetwork.DefaultDescription = providernetworkDescDescription.Default.(string)
+	// providernetwork.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	providernetwork.DescriptionValidator = providernetworkDescDescription.Validators[0].(func(string) error)
+	// providernetworkDescComments is the schema descriptor for comments field.
+	providernetworkDescComments := providernetworkMixinFields3[1].Descriptor()
+	// providernetwork.DefaultComments holds the default value on creation for the comments field.
+	providernetwork.DefaultComments = providernetworkDescComments.Default.(string)
+	// providernetworkDescName is the schema descriptor for name field.
+	providernetworkDescName := providernetworkFields[1].Descriptor()
+	// providernetwork.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	providernetwork.NameValidator = func() func(string) error {
+		validators := providernetworkDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// providernetworkDescNameNatural is the schema descriptor for _name_natural field.
+	providernetworkDescNameNatural := providernetworkFields[2].Descriptor()
+	// providernetwork.DefaultNameNatural holds the default value on creation for the _name_natural field.
+	providernetwork.DefaultNameNatural = providernetworkDescNameNatural.Default.(string)
+	// providernetworkDescServiceID is the schema descriptor for service_id field.
+	providernetworkDescServiceID := providernetworkFields[3].Descriptor()
+	// providernetwork.DefaultServiceID holds the default value on creation for the service_id field.
+	providernetwork.DefaultServiceID = providernetworkDescServiceID.Default.(string)
+	// providernetwork.ServiceIDValidator is a validator for the "service_id" field. It is called by the builders before save.
+	providernetwork.ServiceIDValidator = providernetworkDescServiceID.Validators[0].(func(string) error)
 	rirMixin := schema.RIR{}.Mixin()
 	rirMixinFields0 := rirMixin[0].Fields()
 	_ = rirMixinFields0
@@ -5689,6 +6248,181 @@ func init() {
 	virtualchassis.DefaultDomain = virtualchassisDescDomain.Default.(string)
 	// virtualchassis.DomainValidator is a validator for the "domain" field. It is called by the builders before save.
 	virtualchassis.DomainValidator = virtualchassisDescDomain.Validators[0].(func(string) error)
+	virtualcircuitMixin := schema.VirtualCircuit{}.Mixin()
+	virtualcircuitHooks := schema.VirtualCircuit{}.Hooks()
+	virtualcircuit.Hooks[0] = virtualcircuitHooks[0]
+	virtualcircuit.Hooks[1] = virtualcircuitHooks[1]
+	virtualcircuitMixinFields0 := virtualcircuitMixin[0].Fields()
+	_ = virtualcircuitMixinFields0
+	virtualcircuitMixinFields2 := virtualcircuitMixin[2].Fields()
+	_ = virtualcircuitMixinFields2
+	virtualcircuitMixinFields3 := virtualcircuitMixin[3].Fields()
+	_ = virtualcircuitMixinFields3
+	virtualcircuitFields := schema.VirtualCircuit{}.Fields()
+	_ = virtualcircuitFields
+	// virtualcircuitDescCreated is the schema descriptor for created field.
+	virtualcircuitDescCreated := virtualcircuitMixinFields0[0].Descriptor()
+	// virtualcircuit.DefaultCreated holds the default value on creation for the created field.
+	virtualcircuit.DefaultCreated = virtualcircuitDescCreated.Default.(func() time.Time)
+	// virtualcircuitDescLastUpdated is the schema descriptor for last_updated field.
+	virtualcircuitDescLastUpdated := virtualcircuitMixinFields0[1].Descriptor()
+	// virtualcircuit.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	virtualcircuit.DefaultLastUpdated = virtualcircuitDescLastUpdated.Default.(func() time.Time)
+	// virtualcircuit.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	virtualcircuit.UpdateDefaultLastUpdated = virtualcircuitDescLastUpdated.UpdateDefault.(func() time.Time)
+	// virtualcircuitDescCustomFieldData is the schema descriptor for custom_field_data field.
+	virtualcircuitDescCustomFieldData := virtualcircuitMixinFields2[0].Descriptor()
+	// virtualcircuit.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	virtualcircuit.DefaultCustomFieldData = virtualcircuitDescCustomFieldData.Default.(map[string]interface{})
+	// virtualcircuitDescDescription is the schema descriptor for description field.
+	virtualcircuitDescDescription := virtualcircuitMixinFields3[0].Descriptor()
+	// virtualcircuit.DefaultDescription holds the default value on creation for the description field.
+	virtualcircuit.DefaultDescription = virtualcircuitDescDescription.Default.(string)
+	// virtualcircuit.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	virtualcircuit.DescriptionValidator = virtualcircuitDescDescription.Validators[0].(func(string) error)
+	// virtualcircuitDescComments is the schema descriptor for comments field.
+	virtualcircuitDescComments := virtualcircuitMixinFields3[1].Descriptor()
+	// virtualcircuit.DefaultComments holds the default value on creation for the comments field.
+	virtualcircuit.DefaultComments = virtualcircuitDescComments.Default.(string)
+	// virtualcircuitDescCid is the schema descriptor for cid field.
+	virtualcircuitDescCid := virtualcircuitFields[0].Descriptor()
+	// virtualcircuit.CidValidator is a validator for the "cid" field. It is called by the builders before save.
+	virtualcircuit.CidValidator = func() func(string) error {
+		validators := virtualcircuitDescCid.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(cid string) error {
+			for _, fn := range fns {
+				if err := fn(cid); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// virtualcircuitDescStatus is the schema descriptor for status field.
+	virtualcircuitDescStatus := virtualcircuitFields[4].Descriptor()
+	// virtualcircuit.DefaultStatus holds the default value on creation for the status field.
+	virtualcircuit.DefaultStatus = virtualcircuitDescStatus.Default.(string)
+	// virtualcircuit.StatusValidator is a validator for the "status" field. It is called by the builders before save.
+	virtualcircuit.StatusValidator = virtualcircuitDescStatus.Validators[0].(func(string) error)
+	virtualcircuitterminationMixin := schema.VirtualCircuitTermination{}.Mixin()
+	virtualcircuitterminationHooks := schema.VirtualCircuitTermination{}.Hooks()
+	virtualcircuittermination.Hooks[0] = virtualcircuitterminationHooks[0]
+	virtualcircuittermination.Hooks[1] = virtualcircuitterminationHooks[1]
+	virtualcircuitterminationMixinFields0 := virtualcircuitterminationMixin[0].Fields()
+	_ = virtualcircuitterminationMixinFields0
+	virtualcircuitterminationMixinFields2 := virtualcircuitterminationMixin[2].Fields()
+	_ = virtualcircuitterminationMixinFields2
+	virtualcircuitterminationFields := schema.VirtualCircuitTermination{}.Fields()
+	_ = virtualcircuitterminationFields
+	// virtualcircuitterminationDescCreated is the schema descriptor for created field.
+	virtualcircuitterminationDescCreated := virtualcircuitterminationMixinFields0[0].Descriptor()
+	// virtualcircuittermination.DefaultCreated holds the default value on creation for the created field.
+	virtualcircuittermination.DefaultCreated = virtualcircuitterminationDescCreated.Default.(func() time.Time)
+	// virtualcircuitterminationDescLastUpdated is the schema descriptor for last_updated field.
+	virtualcircuitterminationDescLastUpdated := virtualcircuitterminationMixinFields0[1].Descriptor()
+	// virtualcircuittermination.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	virtualcircuittermination.DefaultLastUpdated = virtualcircuitterminationDescLastUpdated.Default.(func() time.Time)
+	// virtualcircuittermination.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	virtualcircuittermination.UpdateDefaultLastUpdated = virtualcircuitterminationDescLastUpdated.UpdateDefault.(func() time.Time)
+	// virtualcircuitterminationDescCustomFieldData is the schema descriptor for custom_field_data field.
+	virtualcircuitterminationDescCustomFieldData := virtualcircuitterminationMixinFields2[0].Descriptor()
+	// virtualcircuittermination.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	virtualcircuittermination.DefaultCustomFieldData = virtualcircuitterminationDescCustomFieldData.Default.(map[string]interface{})
+	// virtualcircuitterminationDescRole is the schema descriptor for role field.
+	virtualcircuitterminationDescRole := virtualcircuitterminationFields[1].Descriptor()
+	// virtualcircuittermination.DefaultRole holds the default value on creation for the role field.
+	virtualcircuittermination.DefaultRole = virtualcircuitterminationDescRole.Default.(string)
+	// virtualcircuittermination.RoleValidator is a validator for the "role" field. It is called by the builders before save.
+	virtualcircuittermination.RoleValidator = virtualcircuitterminationDescRole.Validators[0].(func(string) error)
+	// virtualcircuitterminationDescDescription is the schema descriptor for description field.
+	virtualcircuitterminationDescDescription := virtualcircuitterminationFields[3].Descriptor()
+	// virtualcircuittermination.DefaultDescription holds the default value on creation for the description field.
+	virtualcircuittermination.DefaultDescription = virtualcircuitterminationDescDescription.Default.(string)
+	// virtualcircuittermination.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	virtualcircuittermination.DescriptionValidator = virtualcircuitterminationDescDescription.Validators[0].(func(string) error)
+	// virtualcircuitterminationDescVirtualCircuitCid is the schema descriptor for _virtual_circuit_cid field.
+	virtualcircuitterminationDescVirtualCircuitCid := virtualcircuitterminationFields[4].Descriptor()
+	// virtualcircuittermination.DefaultVirtualCircuitCid holds the default value on creation for the _virtual_circuit_cid field.
+	virtualcircuittermination.DefaultVirtualCircuitCid = virtualcircuitterminationDescVirtualCircuitCid.Default.(string)
+	virtualcircuittypeMixin := schema.VirtualCircuitType{}.Mixin()
+	virtualcircuittypeMixinFields0 := virtualcircuittypeMixin[0].Fields()
+	_ = virtualcircuittypeMixinFields0
+	virtualcircuittypeMixinFields2 := virtualcircuittypeMixin[2].Fields()
+	_ = virtualcircuittypeMixinFields2
+	virtualcircuittypeMixinFields3 := virtualcircuittypeMixin[3].Fields()
+	_ = virtualcircuittypeMixinFields3
+	virtualcircuittypeFields := schema.VirtualCircuitType{}.Fields()
+	_ = virtualcircuittypeFields
+	// virtualcircuittypeDescCreated is the schema descriptor for created field.
+	virtualcircuittypeDescCreated := virtualcircuittypeMixinFields0[0].Descriptor()
+	// virtualcircuittype.DefaultCreated holds the default value on creation for the created field.
+	virtualcircuittype.DefaultCreated = virtualcircuittypeDescCreated.Default.(func() time.Time)
+	// virtualcircuittypeDescLastUpdated is the schema descriptor for last_updated field.
+	virtualcircuittypeDescLastUpdated := virtualcircuittypeMixinFields0[1].Descriptor()
+	// virtualcircuittype.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	virtualcircuittype.DefaultLastUpdated = virtualcircuittypeDescLastUpdated.Default.(func() time.Time)
+	// virtualcircuittype.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	virtualcircuittype.UpdateDefaultLastUpdated = virtualcircuittypeDescLastUpdated.UpdateDefault.(func() time.Time)
+	// virtualcircuittypeDescCustomFieldData is the schema descriptor for custom_field_data field.
+	virtualcircuittypeDescCustomFieldData := virtualcircuittypeMixinFields2[0].Descriptor()
+	// virtualcircuittype.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	virtualcircuittype.DefaultCustomFieldData = virtualcircuittypeDescCustomFieldData.Default.(map[string]interface{})
+	// virtualcircuittypeDescName is the schema descriptor for name field.
+	virtualcircuittypeDescName := virtualcircuittypeMixinFields3[0].Descriptor()
+	// virtualcircuittype.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	virtualcircuittype.NameValidator = func() func(string) error {
+		validators := virtualcircuittypeDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// virtualcircuittypeDescSlug is the schema descriptor for slug field.
+	virtualcircuittypeDescSlug := virtualcircuittypeMixinFields3[1].Descriptor()
+	// virtualcircuittype.SlugValidator is a validator for the "slug" field. It is called by the builders before save.
+	virtualcircuittype.SlugValidator = func() func(string) error {
+		validators := virtualcircuittypeDescSlug.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(slug string) error {
+			for _, fn := range fns {
+				if err := fn(slug); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// virtualcircuittypeDescDescription is the schema descriptor for description field.
+	virtualcircuittypeDescDescription := virtualcircuittypeMixinFields3[2].Descriptor()
+	// virtualcircuittype.DefaultDescription holds the default value on creation for the description field.
+	virtualcircuittype.DefaultDescription = virtualcircuittypeDescDescription.Default.(string)
+	// virtualcircuittype.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	virtualcircuittype.DescriptionValidator = virtualcircuittypeDescDescription.Validators[0].(func(string) error)
+	// virtualcircuittypeDescComments is the schema descriptor for comments field.
+	virtualcircuittypeDescComments := virtualcircuittypeMixinFields3[3].Descriptor()
+	// virtualcircuittype.DefaultComments holds the default value on creation for the comments field.
+	virtualcircuittype.DefaultComments = virtualcircuittypeDescComments.Default.(string)
+	// virtualcircuittypeDescColor is the schema descriptor for color field.
+	virtualcircuittypeDescColor := virtualcircuittypeFields[0].Descriptor()
+	// virtualcircuittype.DefaultColor holds the default value on creation for the color field.
+	virtualcircuittype.DefaultColor = virtualcircuittypeDescColor.Default.(string)
+	// virtualcircuittype.ColorValidator is a validator for the "color" field. It is called by the builders before save.
+	virtualcircuittype.ColorValidator = virtualcircuittypeDescColor.Validators[0].(func(string) error)
 	virtualdevicecontextMixin := schema.VirtualDeviceContext{}.Mixin()
 	virtualdevicecontextHooks := schema.VirtualDeviceContext{}.Hooks()
 	virtualdevicecontext.Hooks[0] = virtualdevicecontextHooks[0]

@@ -65,9 +65,11 @@ func (Site) Annotations() []schema.Annotation {
 			Counts: map[string]api.Count{"vlan_count": {Model: "ipam.vlan", Column: "site_id"},
 				"prefix_count": {Model: "ipam.prefix", Column: "_site_id"},
 				"rack_count":   {Model: "dcim.rack", Column: "site_id"},
-				"device_count": {Model: "dcim.device", Column: "site_id"}},
-			Empty: map[string]any{"owner": nil, "circuit_count": 0,
-				"virtualmachine_count": 0},
+				"device_count": {Model: "dcim.device", Column: "site_id"},
+				// NetBox's RelatedObjectCountField('circuit_terminations'):
+				// terminations whose cached _site is this one.
+				"circuit_count": {Model: "circuits.circuittermination", Column: "_site_id"}},
+			Empty:   map[string]any{"owner": nil, "virtualmachine_count": 0},
 			Filters: TenancyFilters(),
 		},
 	}

@@ -37,6 +37,9 @@ func (ASN) Edges() []ent.Edge {
 		FK("tenant", Tenant.Type, api.Protect),
 		// The sites' asns, seen from here (NetBox's related name).
 		edge.From("sites", Site.Type).Ref("asns").Annotations(api.Field{Lookup: "slug"}),
+		// The providers' asns (the provider_id and provider filters; no
+		// field of the ASN's representation).
+		edge.From("providers", Provider.Type).Ref("asns").Annotations(api.Field{Lookup: "slug"}),
 	}
 }
 
@@ -56,14 +59,16 @@ func (ASN) Annotations() []schema.Annotation {
 			DisplayFunc: api.Func(api.LogicPkg("ipam"), "ASNDisplay"),
 			Ordering:    []string{"asn"},
 			Unique:      []api.Unique{{Fields: []string{"asn"}, Message: "ASN with this ASN already exists."}},
-			Counts:      map[string]api.Count{"site_count": {Table: "dcim_site_asns", Column: "asn_id"}},
-			// Providers are circuits' models, not built yet.
-			Empty: map[string]any{"owner": nil, "provider_count": 0},
+			Counts: map[string]api.Count{"site_count": {Table: "dcim_site_asns", Column: "asn_id"},
+				"provider_count": {Table: "circuits_provider_asns", Column: "asn_id"}},
+			Empty: map[string]any{"owner": nil},
 			Filters: append(TenancyFilters(),
 				// NetBox's search: the description, or the number itself.
 				api.Filter{Name: "q", Kind: "search-or-number", Column: "asn", Attr: "description"},
 				api.Filter{Name: "site_group_id", Kind: "m2m-tree", Column: "sites.group"},
-				api.Filter{Name: "site_group", Kind: "m2m-tree", Column: "sites.group", Attr: "slug"}),
+				api.Filter{Name: "site_group", Kind: "m2m-tree", Column: "sites.group", Attr: "slug"},
+				api.Filter{Name: "provider_id", Kind: "m2m-reverse", Target: "circuits.provider", Column: "asns"},
+				api.Filter{Name: "provider", Kind: "m2m-reverse", Target: "circuits.provider", Column: "asns", Attr: "slug"}),
 		},
 	}
 }

@@ -47,8 +47,9 @@ func (Tenant) Annotations() []schema.Annotation {
 				"vrf_count":       {Model: "ipam.vrf", Column: "tenant_id"},
 				"prefix_count":    {Model: "ipam.prefix", Column: "tenant_id"},
 				"ipaddress_count": {Model: "ipam.ipaddress", Column: "tenant_id"},
+				"circuit_count":   {Model: "circuits.circuit", Column: "tenant_id"},
 			},
-			Empty: map[string]any{"owner": nil, "circuit_count": 0,
+			Empty: map[string]any{"owner": nil,
 				"rack_count": 0, "virtualmachine_count": 0, "cluster_count": 0},
 		},
 	}

@@ -614,6 +614,62 @@ def allocation():
             obj.delete()
 
 
+def circuits():
+    """a provider, a circuit type, a circuit with an A termination at a site and a Z termination at a provider network"""
+    site = S["site"]
+    made = []
+    try:
+        prov = nb.circuits.providers.create(name="Carrier " + SFX, slug="carrier-" + SFX)
+        made.append(prov)
+        ctype = nb.circuits.circuit_types.create(name="Transit " + SFX, slug="transit-" + SFX, color="aa1409")
+        made.append(ctype)
+        net = nb.circuits.provider_networks.create(provider=prov.id, name="MPLS " + SFX)
+        made.append(net)
+        circuit = nb.circuits.circuits.create(cid="CID-" + SFX, provider={"slug": prov.slug}, type=ctype.id,
+                                              commit_rate=10000, install_date="2024-01-15")
+        made.append(circuit)
+        eq(circuit.provider.id, prov.id, "circuit provider (given by slug)")
+        eq(circuit.status.value, "active", "circuit status default")
+        eq(circuit.termination_a, None, "termination_a before any termination")
+        a = nb.circuits.circuit_terminations.create(circuit=circuit.id, term_side="A", termination_type="dcim.site",
+                                                     termination_id=site.id, port_speed=1000000, xconnect_id="XC-1")
+        z = nb.circuits.circuit_terminations.create(circuit=circuit.id, term_side="Z",
+                                                     termination_type="circuits.providernetwork", termination_id=net.id)
+        eq(a.display, "CID-{}: Termination A".format(SFX), "termination display")
+        eq(a.termination.id, site.id, "A side's termination")
+        got = nb.circuits.circuits.get(circuit.id)
+        eq(got.termination_a.id, a.id, "circuit termination_a")
+        eq(got.termination_z.id, z.id, "circuit termination_z")
+        eq(got.termination_z.termination.id, net.id, "termination_z's provider network")
+        eq(got.termination_a.port_speed, 1000000, "termination_a port_speed")
+        eq(ids(nb.circuits.circuits.filter(site_id=site.id)), [circuit.id], "circuits.filter(site_id=)")
+        eq(ids(nb.circuits.circuit_terminations.filter(circuit_id=circuit.id)), [a.id, z.id], "terminations of the circuit")
+        eq(nb.dcim.sites.get(site.id).circuit_count, 1, "site circuit_count")
+        eq(nb.circuits.providers.get(prov.id).circuit_count, 1, "provider circuit_count")
+        for bad, field in (({"term_side": "C", "termination_type": "dcim.site", "termination_id": site.id}, "term_side"),
+                           ({"term_side": "A", "termination_type": "dcim.site", "termination_id": site.id}, "__all__"),
+                           ({"term_side": "Z", "termination_type": "dcim.device", "termination_id": 1}, "termination_type")):
+            try:
+                made.append(nb.circuits.circuit_terminations.create(circuit=circuit.id, **bad))
+            except RequestError as exc:
+                eq(exc.req.status_code, 400, "bad termination {}: status".format(bad))
+                check(field in exc.error, "bad termination {}: error does not name {}: {}", bad, field, exc.error)
+            else:
+                check(False, "termination {} was created", bad)
+        eq(nb.circuits.circuit_terminations.count(circuit_id=circuit.id), 2, "terminations after the refused ones")
+        try:
+            prov.delete()
+        except RequestError as exc:
+            eq(exc.req.status_code, 409, "deleting a provider that circuits use: status")
+        else:
+            check(False, "a provider with circuits was deleted")
+            made.remove(prov)
+    finally:
+        for obj in reversed(made):
+            obj.delete()
+    eq(nb.circuits.circuit_terminations.get(a.id), None, "a termination left after its circuit's delete")
+
+
 def cleanup():
     """Record.delete() of everything created, in dependency order"""
     # Single deletes in dependency order; protected objects go last.
@@ -665,6 +721,7 @@ def main():
     section("devices", devices, needs=["site"])
     section("allocation", allocation, needs=["device", "interface"])
     section("bulk", bulk, needs=["tenants"])
+    section("circuits", circuits, needs=["site"])
     section("cleanup", cleanup)
     summary()
 

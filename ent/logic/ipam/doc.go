@@ -18,6 +18,8 @@
 //   - The cached scope (NetBox's CachedScopeMixin): _region_id,
 //     _site_group_id, _site_id and _location_id are set from scope_type
 //     and scope_id on create and recomputed in SQL when the scope changes.
+//     CachedScope describes it per table, so that circuit terminations
+//     (ent/logic/circuits) keep theirs with the same code.
 //     When a site or location moves, ent/logic/dcim calls
 //     RecomputePrefixScopes. RebuildPrefixScopes refills every row after a
 //     migration that adds the columns (ent/db.Migrate).

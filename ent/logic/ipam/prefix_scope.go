@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"sort"
+	"strings"
 
 	"entgo.io/ent"
 
@@ -21,53 +23,75 @@ const (
 
 var prefixScopeColumns = []string{"_region_id", "_site_group_id", "_site_id", "_location_id"}
 
-// prefixScopeHook keeps the cached scope columns of prefixes: a create sets
-// them from the new scope before the insert; updates that change the scope
-// recompute them in SQL afterwards. Sites and locations that move (a site's
-// region or group, a location's site) recompute the prefixes under them
-// through RecomputePrefixScopes (ent/logic/dcim), as NetBox's
-// sync_cached_scope_fields signal does. Deleting a scope object leaves the
-// cache (and scope_id) as it was, like the scope itself.
-func prefixScopeHook(next ent.Mutator) ent.Mutator {
-	return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
-		sm, err := rawsql.As("prefix scope hook", m)
-		if err != nil {
-			return nil, err
-		}
-		pg := rawsql.Postgres(sm)
-		switch op := m.Op(); {
-		case op.Is(ent.OpCreate):
-			if err := setScopeCache(ctx, sm, pg); err != nil {
-				return nil, err
-			}
-			return next.Mutate(ctx, m)
-		case op.Is(ent.OpUpdateOne | ent.OpUpdate):
-			if !rawsql.Touched(m, "scope_type", "scope_id") {
-				return next.Mutate(ctx, m)
-			}
-			ids, err := rawsql.TargetIDs(ctx, sm)
-			if err != nil {
-				return nil, err
-			}
-			v, err := next.Mutate(ctx, m)
-			if err != nil {
-				return nil, err
-			}
-			return v, recomputePrefixScopes(ctx, sm, pg, "id", ids)
-		}
-		return next.Mutate(ctx, m)
-	})
+// CachedScope names a model that keeps NetBox's cached scope
+// (CachedScopeMixin's _region, _site_group, _site and _location, and the
+// like) derived from a generic relation to a region, site group, site or
+// location: prefixes (scope), circuit terminations (termination).
+type CachedScope struct {
+	// Table is the model's table; Type and ID the generic relation's
+	// columns ("scope_type", "scope_id").
+	Table, Type, ID string
+	// Own maps further content types to the cached column that holds
+	// their id as is (a circuit termination at a provider network:
+	// "circuits.providernetwork" → "_provider_network_id").
+	Own map[string]string
 }
 
-// setScopeCache sets the cached columns of a prefix being created.
-func setScopeCache(ctx context.Context, m rawsql.Mutation, pg bool) error {
-	t, ok1 := m.Field("scope_type")
-	i, ok2 := m.Field("scope_id")
+// prefixScope is the cached scope of prefixes.
+var prefixScope = CachedScope{Table: "ipam_prefix", Type: "scope_type", ID: "scope_id"}
+
+// prefixScopeHook keeps the cached scope columns of prefixes.
+var prefixScopeHook = prefixScope.Hook()
+
+// Hook keeps the cached scope columns: a create sets them from the new
+// scope before the insert; updates that change the scope recompute them in
+// SQL afterwards. Sites and locations that move (a site's region or group,
+// a location's site) recompute the prefixes under them through
+// RecomputePrefixScopes (ent/logic/dcim), as NetBox's
+// sync_cached_scope_fields signal does. Deleting a scope object leaves the
+// cache (and the id) as it was, like the scope itself.
+func (c CachedScope) Hook() ent.Hook {
+	return func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			sm, err := rawsql.As("scope hook "+c.Table, m)
+			if err != nil {
+				return nil, err
+			}
+			pg := rawsql.Postgres(sm)
+			switch op := m.Op(); {
+			case op.Is(ent.OpCreate):
+				if err := c.setCache(ctx, sm, pg); err != nil {
+					return nil, err
+				}
+				return next.Mutate(ctx, m)
+			case op.Is(ent.OpUpdateOne | ent.OpUpdate):
+				if !rawsql.Touched(m, c.Type, c.ID) {
+					return next.Mutate(ctx, m)
+				}
+				ids, err := rawsql.TargetIDs(ctx, sm)
+				if err != nil {
+					return nil, err
+				}
+				v, err := next.Mutate(ctx, m)
+				if err != nil {
+					return nil, err
+				}
+				return v, c.recompute(ctx, sm, pg, "id", ids)
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+}
+
+// setCache sets the cached columns of a row being created.
+func (c CachedScope) setCache(ctx context.Context, m rawsql.Mutation, pg bool) error {
+	t, ok1 := m.Field(c.Type)
+	i, ok2 := m.Field(c.ID)
 	if !ok1 || !ok2 {
 		return nil
 	}
-	typ, _ := t.(string)
-	id, _ := i.(int)
+	typ := rawsql.StringOf(t)
+	id, _ := rawsql.IntOf(i)
 	vals := map[string]any{}
 	a := &rawsql.Args{PG: pg}
 	var q string
@@ -82,6 +106,10 @@ func setScopeCache(ctx context.Context, m rawsql.Mutation, pg bool) error {
 	case scopeLocation:
 		vals["_location_id"] = id
 		q = `SELECT l.id, l.site_id, s.region_id, s.group_id FROM "dcim_location" l JOIN "dcim_site" s ON s.id = l.site_id WHERE l.id = ` + a.P(id)
+	default:
+		if col, ok := c.Own[typ]; ok {
+			return m.SetField(col, id)
+		}
 	}
 	if q != "" {
 		rows, err := m.QueryContext(ctx, q, a.List...)
@@ -114,19 +142,43 @@ func setScopeCache(ctx context.Context, m rawsql.Mutation, pg bool) error {
 	return nil
 }
 
-// prefixScopeSQL recomputes the cached scope columns of the prefixes
-// matching the WHERE clause that follows it.
-const prefixScopeSQL = `UPDATE "ipam_prefix" SET ` +
-	`"_location_id" = CASE WHEN scope_type = 'dcim.location' THEN scope_id END, ` +
-	`"_site_id" = CASE scope_type WHEN 'dcim.site' THEN scope_id ` +
-	`WHEN 'dcim.location' THEN (SELECT l.site_id FROM "dcim_location" l WHERE l.id = "ipam_prefix".scope_id) END, ` +
-	`"_region_id" = CASE scope_type WHEN 'dcim.region' THEN scope_id ` +
-	`WHEN 'dcim.site' THEN (SELECT s.region_id FROM "dcim_site" s WHERE s.id = "ipam_prefix".scope_id) ` +
-	`WHEN 'dcim.location' THEN (SELECT s.region_id FROM "dcim_location" l JOIN "dcim_site" s ON s.id = l.site_id WHERE l.id = "ipam_prefix".scope_id) END, ` +
-	`"_site_group_id" = CASE scope_type WHEN 'dcim.sitegroup' THEN scope_id ` +
-	`WHEN 'dcim.site' THEN (SELECT s.group_id FROM "dcim_site" s WHERE s.id = "ipam_prefix".scope_id) ` +
-	`WHEN 'dcim.location' THEN (SELECT s.group_id FROM "dcim_location" l JOIN "dcim_site" s ON s.id = l.site_id WHERE l.id = "ipam_prefix".scope_id) END ` +
-	`WHERE `
+// scopeSQL recomputes the cached scope columns of the rows matching the
+// WHERE clause that follows it.
+func (c CachedScope) scopeSQL() string {
+	r := strings.NewReplacer("{t}", `"`+c.Table+`"`, "{type}", `"`+c.Table+`".`+c.Type, "{id}", `"`+c.Table+`".`+c.ID)
+	s := `UPDATE {t} SET ` +
+		`"_location_id" = CASE WHEN {type} = 'dcim.location' THEN {id} END, ` +
+		`"_site_id" = CASE {type} WHEN 'dcim.site' THEN {id} ` +
+		`WHEN 'dcim.location' THEN (SELECT l.site_id FROM "dcim_location" l WHERE l.id = {id}) END, ` +
+		`"_region_id" = CASE {type} WHEN 'dcim.region' THEN {id} ` +
+		`WHEN 'dcim.site' THEN (SELECT s.region_id FROM "dcim_site" s WHERE s.id = {id}) ` +
+		`WHEN 'dcim.location' THEN (SELECT s.region_id FROM "dcim_location" l JOIN "dcim_site" s ON s.id = l.site_id WHERE l.id = {id}) END, ` +
+		`"_site_group_id" = CASE {type} WHEN 'dcim.sitegroup' THEN {id} ` +
+		`WHEN 'dcim.site' THEN (SELECT s.group_id FROM "dcim_site" s WHERE s.id = {id}) ` +
+		`WHEN 'dcim.location' THEN (SELECT s.group_id FROM "dcim_location" l JOIN "dcim_site" s ON s.id = l.site_id WHERE l.id = {id}) END`
+	types := make([]string, 0, len(c.Own))
+	for typ := range c.Own {
+		types = append(types, typ)
+	}
+	sort.Strings(types)
+	for _, typ := range types {
+		s += `, "` + c.Own[typ] + `" = CASE WHEN {type} = '` + typ + `' THEN {id} END`
+	}
+	return r.Replace(s) + ` WHERE `
+}
+
+// recompute recomputes the cached scope of the rows whose column (id,
+// _site_id, _location_id) is one of ids.
+func (c CachedScope) recompute(ctx context.Context, ex rawsql.Execer, pg bool, column string, ids []int) error {
+	q := c.scopeSQL()
+	return rawsql.Chunks(ids, func(ids []int) error {
+		a := &rawsql.Args{PG: pg}
+		if err := rawsql.Exec(ctx, ex, q+`"`+c.Table+`"."`+column+`" IN (`+rawsql.In(a, ids)+`)`, a); err != nil {
+			return fmt.Errorf("recompute %s scopes: %w", c.Table, err)
+		}
+		return nil
+	})
+}
 
 // Cached scope columns a scope object's id is found in, for
 // RecomputePrefixScopes.
@@ -143,25 +195,13 @@ func RecomputePrefixScopes(ctx context.Context, m rawsql.Mutation, column string
 	if column != ScopeSiteColumn && column != ScopeLocationColumn {
 		return fmt.Errorf("recompute prefix scopes: unknown column %q", column)
 	}
-	return recomputePrefixScopes(ctx, m, rawsql.Postgres(m), column, ids)
-}
-
-// recomputePrefixScopes recomputes the cached scope of the prefixes whose
-// column (id, _site_id, _location_id) is one of ids.
-func recomputePrefixScopes(ctx context.Context, ex rawsql.Execer, pg bool, column string, ids []int) error {
-	return rawsql.Chunks(ids, func(ids []int) error {
-		a := &rawsql.Args{PG: pg}
-		if err := rawsql.Exec(ctx, ex, prefixScopeSQL+`"`+column+`" IN (`+rawsql.In(a, ids)+`)`, a); err != nil {
-			return fmt.Errorf("recompute prefix scopes: %w", err)
-		}
-		return nil
-	})
+	return prefixScope.recompute(ctx, m, rawsql.Postgres(m), column, ids)
 }
 
 // RebuildPrefixScopes recomputes the cached scope columns of every prefix
 // (databases migrated from before the columns existed, bulk loads).
 func RebuildPrefixScopes(ctx context.Context, ex rawsql.Execer) error {
-	_, err := ex.ExecContext(ctx, prefixScopeSQL+`scope_type IS NOT NULL OR "_region_id" IS NOT NULL OR `+
+	_, err := ex.ExecContext(ctx, prefixScope.scopeSQL()+`scope_type IS NOT NULL OR "_region_id" IS NOT NULL OR `+
 		`"_site_group_id" IS NOT NULL OR "_site_id" IS NOT NULL OR "_location_id" IS NOT NULL`)
 	return err
 }

@@ -285,6 +285,11 @@ type Field struct {
 	// deletes the rows scoped to it, NetBox's GenericRelation). The generic
 	// delete honours it; see resource's ondelete.go.
 	OnDelete OnDelete `json:"on_delete,omitempty"`
+	// NoReverse marks an FK without a reverse accessor (NetBox's
+	// related_name='+': a circuit's termination_a): NetBox's pre_delete
+	// handler does not see it, so its SET_NULL clears the key without an
+	// update record of the row that held it.
+	NoReverse bool `json:"no_reverse,omitempty"`
 	// Target is the content type a plain integer column refers to without
 	// a database FK (a prefix's cached _region_id), so that OnDelete applies.
 	Target string `json:"target,omitempty"`

@@ -1,0 +1,97 @@
+package resource
+
+import (
+	"fmt"
+	"strings"
+
+	"entgo.io/ent/dialect/sql"
+
+	"github.com/inventory/inventory/filters"
+)
+
+// Filters through rows of another model that point at this one, on a
+// key those rows keep (NetBox's terminations___region: the circuits whose
+// terminations are cached under a region or one of its descendants).
+func init() {
+	// reverse-tree: rows that a row of Target points at through its
+	// Column, the Target rows chosen by their key column Attr: by id, or
+	// by an attribute of the key's model after a dot ("_region_id.slug").
+	// When the key's model is a tree, its descendants match too. __n:
+	// rows no such Target row points at.
+	FilterKinds["reverse-tree"] = func(d *Descriptor, decl FilterDecl) *filters.Filter {
+		key, attr, _ := strings.Cut(decl.Attr, ".")
+		if attr == "" {
+			attr = "id"
+		}
+		return &filters.Filter{Name: decl.Name, Kind: filters.Custom, Lookups: []string{"n"},
+			Func: func(lookup string, values []string) (func(*sql.Selector), error) {
+				vals, err := attrValues(attr, values)
+				if err != nil {
+					return nil, err
+				}
+				return func(s *sql.Selector) {
+					td := ByContentType(decl.Target)
+					var kf *Field
+					if td != nil {
+						kf = td.byCol[key]
+					}
+					var kd *Descriptor
+					if kf != nil {
+						kd = ByContentType(kf.Target)
+					}
+					if kd == nil {
+						s.AddError(fmt.Errorf("filter %s: %s has no key %s to a served model", decl.Name, decl.Target, key))
+						return
+					}
+					in := strings.TrimSuffix(strings.Repeat("?, ", len(vals)), ", ")
+					nodes := `SELECT id FROM ` + quote(kd.Table) + ` WHERE ` + quote(kd.column(attr)) + ` IN (` + in + `)`
+					if kd.Tree {
+						nodes = `WITH RECURSIVE rtree(id) AS (` + nodes + ` UNION SELECT rt.id FROM ` + quote(kd.Table) +
+							` rt JOIN rtree ON rt.parent_id = rtree.id) SELECT id FROM rtree`
+					}
+					sub := `SELECT ` + quote(decl.Column) + ` FROM ` + quote(td.Table) + ` WHERE ` + quote(key) + ` IN (` + nodes + `)`
+					op := " IN "
+					if lookup == "n" {
+						op = " NOT IN "
+					}
+					s.Where(rawPred(s.C("id")+op+"("+sub+")", vals...))
+				}, nil
+			}}
+	}
+	// reverse-filter: rows that a row of Target points at through its
+	// Column, the Target rows chosen by Target's own custom filter Attr
+	// (a provider's region_id: the providers of the circuits that the
+	// circuits' region_id matches). __n: rows no such Target row points
+	// at.
+	FilterKinds["reverse-filter"] = func(d *Descriptor, decl FilterDecl) *filters.Filter {
+		return &filters.Filter{Name: decl.Name, Kind: filters.Custom, Lookups: []string{"n"},
+			Func: func(lookup string, values []string) (func(*sql.Selector), error) {
+				td := ByContentType(decl.Target)
+				var tf *filters.Filter
+				if td != nil && td.spec != nil {
+					for _, f := range td.spec.Filters {
+						if f.Name == decl.Attr && f.Kind == filters.Custom && f.Func != nil {
+							tf = f
+						}
+					}
+				}
+				if tf == nil {
+					return nil, fmt.Errorf("filter %s: %s has no custom filter %s", decl.Name, decl.Target, decl.Attr)
+				}
+				pred, err := tf.Func("", values)
+				if err != nil {
+					return nil, err
+				}
+				return func(s *sql.Selector) {
+					t := sql.Table(td.Table)
+					sub := sql.Dialect(s.Dialect()).Select(t.C(decl.Column)).From(t)
+					pred(sub)
+					if lookup == "n" {
+						s.Where(sql.NotIn(s.C("id"), sub))
+						return
+					}
+					s.Where(sql.In(s.C("id"), sub))
+				}, nil
+			}}
+	}
+}
