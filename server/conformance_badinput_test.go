@@ -168,6 +168,7 @@ func conformValidation(t *testing.T, e *servertest.Env, d *resource.Descriptor, 
 		}
 		conformTrimming(t, e, d, detail)
 		conformObjectTypes(t, e, d, detail)
+		conformObjectType(t, e, d, detail)
 	}
 	conformFilterValues(t, e, d)
 }
@@ -328,6 +329,21 @@ func conformObjectTypes(t *testing.T, e *servertest.Env, d *resource.Descriptor,
 			if want := `{"` + f.Name + `":["Invalid content type: ` + ct + `"]}`; r.Status != http.StatusBadRequest || string(r.Body) != want {
 				t.Errorf("PATCH %s=[%s]: %d %.200s, want %s", f.Name, ct, r.Status, r.Body, want)
 			}
+		}
+	}
+}
+
+// conformObjectType: a field naming one object type (a custom field's
+// related_object_type: any of NetBox's) accepts a NetBox model not served
+// here and refuses a name that is none.
+func conformObjectType(t *testing.T, e *servertest.Env, d *resource.Descriptor, detail string) {
+	for _, f := range writableFields(d, func(f *resource.Field) bool { return f.Kind == "content-type" }) {
+		if r := e.Do("PATCH", detail, map[string]any{f.Name: "vpn.tunneltermination"}); r.Status != http.StatusOK || r.Object()[f.Name] != "vpn.tunneltermination" {
+			t.Errorf("PATCH %s=vpn.tunneltermination: %d %.200s", f.Name, r.Status, r.Body)
+		}
+		r := e.Do("PATCH", detail, map[string]any{f.Name: "nosuch.model"})
+		if want := `{"` + f.Name + `":["Invalid content type: nosuch.model"]}`; r.Status != http.StatusBadRequest || string(r.Body) != want {
+			t.Errorf("PATCH %s=nosuch.model: %d %.200s, want %s", f.Name, r.Status, r.Body, want)
 		}
 	}
 }

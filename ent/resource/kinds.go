@@ -55,6 +55,22 @@ func init() {
 		}
 		return s, nil
 	})
+	// content-type: one "app.model" (a custom field's related_object_type:
+	// NetBox's ContentTypeField over every object type); blank is null, as
+	// DRF's related fields read it.
+	RegisterKind("content-type", nil, func(f *Field, raw json.RawMessage) (any, []string) {
+		s, errs := decodeString(f, raw)
+		if errs != nil || s == "" && f.Nullable {
+			return nil, errs
+		}
+		if msg := checkContentType(s, nil); msg != "" {
+			return nil, []string{msg}
+		}
+		if f.ObjectTypes != "" && !ObjectTypeAccepted(f.ObjectTypes, s) {
+			return nil, []string{"Invalid content type: " + s}
+		}
+		return s, nil
+	})
 	RegisterKind(KindContentTypes, nil, func(f *Field, raw json.RawMessage) (any, []string) {
 		var list []string
 		if err := json.Unmarshal(raw, &list); err != nil {

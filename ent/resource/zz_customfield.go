@@ -42,7 +42,7 @@ func init() {
 			{Name: "display", Kind: "display", ReadOnly: true},
 			{Name: "object_types", Kind: "content-types", Column: "object_types", GoType: "[]string", Required: true, ObjectTypes: "custom_fields"},
 			{Name: "type", Kind: "choice", Column: "type", GoType: "string", HasDefault: true, MaxLen: 50, Choices: []Choice{{"text", "Text"}, {"longtext", "Text (long)"}, {"integer", "Integer"}, {"decimal", "Decimal"}, {"boolean", "Boolean (true/false)"}, {"date", "Date"}, {"datetime", "Date & time"}, {"url", "URL"}, {"json", "JSON"}, {"select", "Selection"}, {"multiselect", "Multiple selection"}, {"object", "Object"}, {"multiobject", "Multiple objects"}}},
-			{Name: "related_object_type", Kind: "string", Column: "related_object_type", GoType: "string", Nullable: true, HasDefault: true},
+			{Name: "related_object_type", Kind: "content-type", Column: "related_object_type", GoType: "string", Nullable: true, HasDefault: true},
 			{Name: "data_type", Kind: "string", Column: "data_type", GoType: "string", ReadOnly: true, HasDefault: true},
 			{Name: "name", Kind: "string", Column: "name", GoType: "string", Required: true, Unique: true, MaxLen: 50},
 			{Name: "label", Kind: "string", Column: "label", GoType: "string", HasDefault: true, MaxLen: 50},

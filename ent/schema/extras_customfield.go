@@ -36,7 +36,7 @@ func (CustomField) Fields() []ent.Field {
 		field.Strings("object_types").Annotations(api.Field{Kind: "content-types", ObjectTypes: "custom_fields"}),
 		field.String("type").MaxRuneLen(50).Default("text").
 			Annotations(api.Field{Kind: "choice", Choices: CustomFieldType}),
-		field.String("related_object_type").Optional().Nillable(),
+		field.String("related_object_type").Optional().Nillable().Annotations(api.Field{Kind: "content-type"}),
 		// data_type is derived from type by the hook below (NetBox computes
 		// it in the serializer).
 		field.String("data_type").Default("string").Annotations(api.Field{ReadOnly: true}),
