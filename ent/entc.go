@@ -179,6 +179,8 @@ type FieldData struct {
 	NoReverse                     bool   // api.Field.NoReverse
 	MaxLen                        int
 	Min, Max                      *int
+	Decimal                       *api.Decimal // api.Field.Decimal
+	ObjectTypes                   string       // api.Field.ObjectTypes
 	Lookup                        string
 	Types                         []string
 	Generic                       string
@@ -440,6 +442,7 @@ func describeField(t *gen.Type, m api.Model, name string, fields map[string]*gen
 	fd.Choices = a.Choices
 	fd.Types = a.Types
 	fd.Min, fd.Max = a.Min, a.Max
+	fd.Decimal, fd.ObjectTypes = a.Decimal, a.ObjectTypes
 	if fd.Target = a.Target; a.Target != "" {
 		// A cached key column (schema.CachedFK). On a generic relation's
 		// <name>_type the rule belongs to the generic object field.

@@ -43,9 +43,9 @@ func (s *Spec) buildCF(f *Filter, lookup string, raw []string, opt Options) (fun
 	// j renders the value (or, for multi*, one array element) of the field.
 	j := cfJSON{col: s.CustomFieldColumn, name: cf.Name, kind: kind}
 	if kind == Boolean || lookup == "empty" {
-		b, ok := parseBool(raw[len(raw)-1])
-		if !ok {
-			return nil, nil
+		b, err := BoolValue(raw[len(raw)-1])
+		if err != nil {
+			return nil, err
 		}
 		return where(func(sel *sql.Selector, pg bool) frag {
 			if kind == Boolean {

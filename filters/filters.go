@@ -292,6 +292,13 @@ func (s *Spec) Resolve(ctx context.Context, q url.Values, opt Options) (*Result,
 			errs[key] = []string{"Null characters are not allowed."}
 			continue
 		}
+		// Invalid UTF-8 (percent-encoded bytes such as %ff, or a UTF-16
+		// surrogate %ED%A0%80) is no text: refused rather than matched as
+		// replacement characters.
+		if slices.ContainsFunc(q[key], func(v string) bool { return !utf8.ValidString(v) }) {
+			errs[key] = []string{"Enter a valid value: the text is not valid UTF-8."}
+			continue
+		}
 		if len(q[key]) > MaxValues {
 			errs[key] = []string{fmt.Sprintf("Ensure this parameter has at most %d values.", MaxValues)}
 			continue
@@ -424,11 +431,12 @@ func beyond(sel *sql.Selector, pg bool, col string, hops []Through, matchNull bo
 // matchNull whether a NULL column satisfies it. A nil pos is no filter.
 func (s *Spec) positive(ctx context.Context, f *Filter, lookup string, raw []string, opt Options) (pos func(sel *sql.Selector, pg bool, col string) frag, neg, matchNull bool, err error) {
 	if f.Kind == Boolean || lookup == "empty" {
-		// Boolean fields never fail: unknown words mean "no filter"; the
-		// last value wins like Django's QueryDict.get.
-		b, ok := parseBool(raw[len(raw)-1])
-		if !ok {
-			return nil, false, false, nil
+		// The last value wins like Django's QueryDict.get. A word that is
+		// no boolean is a 400 (Django's BooleanFilter ignores it, and the
+		// list would silently come back unfiltered).
+		b, err := BoolValue(raw[len(raw)-1])
+		if err != nil {
+			return nil, false, false, err
 		}
 		if f.Kind == Boolean {
 			return func(_ *sql.Selector, _ bool, col string) frag { return fr(col+" = ?", b) }, false, false, nil
@@ -549,9 +557,17 @@ func parseInt(v, msg string) (any, error) {
 	return n, nil
 }
 
-// ParseBool reads a boolean filter value as Django's BooleanFilter does:
-// ok is false for anything else (no filter).
-func ParseBool(v string) (b, ok bool) { return parseBool(v) }
+// BoolValue reads a boolean filter value as Django's BooleanFilter does
+// (true/True/1, false/False/0). Anything else is an error naming the value,
+// reported as a 400 for the parameter: strict filtering (DESIGN.md §7)
+// never turns a typo into an unfiltered list.
+func BoolValue(v string) (bool, error) {
+	b, ok := parseBool(v)
+	if !ok {
+		return false, invalid("“" + v + "” value must be either True or False.")
+	}
+	return b, nil
+}
 
 func parseBool(v string) (bool, bool) {
 	switch v {

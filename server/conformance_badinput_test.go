@@ -1,7 +1,10 @@
 package server_test
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
+	"math"
 	"net/http"
 	"net/url"
 	"slices"
@@ -73,6 +76,7 @@ func conformBadInput(t *testing.T, e *servertest.Env, d *resource.Descriptor, w 
 	}
 	conformBadRefs(t, e, d, p0)
 	conformLimits(t, e, d, id)
+	conformValidation(t, e, d, id)
 }
 
 // wrongTyped are values of the wrong type for a column of each Go type:
@@ -206,4 +210,243 @@ func sweepParams(f *filters.Filter) []string {
 		}
 	}
 	return params
+}
+
+// conformValidation: the validation classes of issue 11 hold on every
+// model, from its descriptor and fixture alone. Refused writes (corrupt
+// text, decimals out of their digits, places or bounds, integers beyond
+// 64 bits, integer custom fields given floats or huge numbers) answer 400
+// naming the field and change no row; strings are trimmed as DRF's
+// CharField trims them; every filter refuses a value it cannot parse;
+// object-type fields accept NetBox's object types, served or not.
+func conformValidation(t *testing.T, e *servertest.Env, d *resource.Descriptor, id int) {
+	list, detail := listPath(d), detailPath(d, id)
+	if !d.ReadOnlyAPI {
+		before := must(t, e, http.StatusOK, "GET", list+"?ordering=id", nil).Body
+		current := must(t, e, http.StatusOK, "GET", detail, nil).Object()
+		conformCorruptText(t, e, d, current)
+		conformNumbers(t, e, d, detail)
+		conformCustomFieldIntegers(t, e, d, detail)
+		if after := must(t, e, http.StatusOK, "GET", list+"?ordering=id", nil).Body; !bytes.Equal(after, before) {
+			t.Errorf("refused writes changed the list:\n%s\n%s", before, after)
+		}
+		conformTrimming(t, e, d, detail)
+		conformObjectTypes(t, e, d, detail)
+		conformObjectType(t, e, d, detail)
+	}
+	conformFilterValues(t, e, d)
+}
+
+// writableFields are the fields a client may write on update.
+func writableFields(d *resource.Descriptor, keep func(f *resource.Field) bool) []*resource.Field {
+	var out []*resource.Field
+	for _, f := range d.Fields {
+		if !f.ReadOnly && !f.CreateOnly && f.Column != "" && keep(f) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// isText: a plain CharField or TextField (no codec, no choices).
+func isText(f *resource.Field) bool {
+	return (f.Kind == resource.KindString || f.Kind == resource.KindText) && len(f.Choices) == 0
+}
+
+// conformCorruptText: invalid UTF-8 and lone UTF-16 surrogates in any
+// string of a body are refused with NetBox's JSON parse error, on create
+// and on update.
+func conformCorruptText(t *testing.T, e *servertest.Env, d *resource.Descriptor, current map[string]any) {
+	const marker = "conformance-corrupt-marker"
+	for _, f := range writableFields(d, func(f *resource.Field) bool { return isText(f) || f.Kind == resource.KindSlug }) {
+		body, _ := json.Marshal(map[string]any{f.Name: marker})
+		for _, bad := range []string{"\"N\xff\xfe\"", `"\ud800"`, `"x\udc00"`} {
+			raw := bytes.Replace(body, []byte(`"`+marker+`"`), []byte(bad), 1)
+			for _, m := range []string{"POST", "PATCH"} {
+				path := listPath(d)
+				if m == "PATCH" {
+					path = detailPath(d, current["id"])
+				}
+				r := e.Do(m, path, raw)
+				if r.Status != http.StatusBadRequest || !strings.Contains(string(r.Body), `"detail":"JSON parse error - `) {
+					t.Errorf("%s %s=%q: %d %.200s", m, f.Name, bad, r.Status, r.Body)
+				}
+			}
+		}
+	}
+}
+
+// conformNumbers: decimal fields refuse what NetBox's DecimalField refuses
+// (too many digits, too many places, out of bounds) with DRF's messages;
+// integer fields refuse numbers beyond 64 bits and huge floats.
+func conformNumbers(t *testing.T, e *servertest.Env, d *resource.Descriptor, detail string) {
+	expect := func(f *resource.Field, v any, want string) {
+		t.Helper()
+		r := e.Do("PATCH", detail, map[string]any{f.Name: v})
+		var body map[string][]string
+		if r.Status != http.StatusBadRequest || json.Unmarshal(r.Body, &body) != nil || len(body[f.Name]) == 0 ||
+			want != "" && body[f.Name][0] != want {
+			t.Errorf("PATCH %s=%v: %d %.200s, want 400 %q", f.Name, v, r.Status, r.Body, want)
+		}
+	}
+	for _, f := range writableFields(d, func(f *resource.Field) bool { return f.Decimal != nil }) {
+		dec := f.Decimal
+		expect(f, 1e30, fmt.Sprintf("Ensure that there are no more than %d digits in total.", dec.Digits))
+		expect(f, json.Number(fmt.Sprintf("1e-%d", dec.Places+1)), fmt.Sprintf("Ensure that there are no more than %d decimal places.", dec.Places))
+		expect(f, json.Number("1"+strings.Repeat("0", dec.Digits-dec.Places)), fmt.Sprintf("Ensure that there are no more than %d digits before the decimal point.", dec.Digits-dec.Places))
+		expect(f, "not a number", "A valid number is required.")
+		if dec.Max != "" {
+			lim, _ := strconv.ParseFloat(dec.Max, 64)
+			expect(f, lim+1, "Ensure this value is less than or equal to "+dec.Max+".")
+		}
+		if dec.Min != "" {
+			lim, _ := strconv.ParseFloat(dec.Min, 64)
+			expect(f, lim-1, "Ensure this value is greater than or equal to "+dec.Min+".")
+		}
+	}
+	for _, f := range writableFields(d, func(f *resource.Field) bool { return f.Kind == resource.KindInt && len(f.Choices) == 0 }) {
+		expect(f, json.Number("1180591620717411303424"), "") // 2^70
+		expect(f, 1e30, "")
+		expect(f, json.Number(strconv.FormatUint(math.MaxUint64, 10)), "")
+	}
+}
+
+// conformCustomFieldIntegers: an integer custom field takes JSON integers
+// within 64 bits only (NetBox: type(value) is int).
+func conformCustomFieldIntegers(t *testing.T, e *servertest.Env, d *resource.Descriptor, detail string) {
+	if !d.Custom {
+		return
+	}
+	r := must(t, e, http.StatusCreated, "POST", "/api/extras/custom-fields/",
+		map[string]any{"name": "conformance_bigint", "type": "integer", "object_types": []string{d.ContentType()}})
+	cf := int(r.Object()["id"].(float64))
+	defer e.Must(http.StatusNoContent, "DELETE", fmt.Sprintf("/api/extras/custom-fields/%d/", cf), nil)
+	for v, want := range map[string]string{
+		"1e30":                   "Value must be an integer.",
+		"5.0":                    "Value must be an integer.",
+		"1180591620717411303424": "Value must be an integer between -9223372036854775808 and 9223372036854775807.",
+	} {
+		r := e.Do("PATCH", detail, `{"custom_fields":{"conformance_bigint":`+v+`}}`)
+		w := `{"__all__":["Invalid value for custom field 'conformance_bigint': ` + want + `"]}`
+		if r.Status != http.StatusBadRequest || string(r.Body) != w {
+			t.Errorf("PATCH integer custom field %s: %d %.300s\nwant %s", v, r.Status, r.Body, w)
+		}
+	}
+}
+
+// conformTrimming: strings are trimmed as DRF's CharField trims them: a
+// required one of blanks is blank, an optional one of blanks is stored
+// empty, and a value with surrounding blanks is stored without them.
+func conformTrimming(t *testing.T, e *servertest.Env, d *resource.Descriptor, detail string) {
+	current := must(t, e, http.StatusOK, "GET", detail, nil).Object()
+	for _, f := range writableFields(d, isText) {
+		if f.Required {
+			r := e.Do("PATCH", detail, map[string]any{f.Name: " \t "})
+			if r.Status != http.StatusBadRequest || !strings.Contains(string(r.Body), `"`+f.Name+`":["This field may not be blank."]`) {
+				t.Errorf("PATCH required %s of blanks: %d %.200s", f.Name, r.Status, r.Body)
+			}
+		} else if !f.WriteOnly {
+			r := e.Do("PATCH", detail, map[string]any{f.Name: " "})
+			switch v := r.Object()[f.Name]; {
+			case r.Status == http.StatusOK && v != "" && v != nil:
+				t.Errorf("PATCH optional %s of a blank: stored %q", f.Name, v)
+			case r.Status != http.StatusOK && r.Status != http.StatusBadRequest:
+				t.Errorf("PATCH optional %s of a blank: %d %.200s", f.Name, r.Status, r.Body)
+			}
+		}
+		v, ok := current[f.Name].(string)
+		if !ok || v == "" || f.WriteOnly {
+			continue
+		}
+		r := e.Do("PATCH", detail, map[string]any{f.Name: "  " + v + " \n"})
+		if r.Status != http.StatusOK || r.Object()[f.Name] != v {
+			t.Errorf("PATCH %s with surrounding blanks: %d %.200s, want %q", f.Name, r.Status, r.Body, v)
+		}
+	}
+}
+
+// conformObjectTypes: a field taking object types accepts every type
+// NetBox accepts there, served here or not, and refuses the others with
+// NetBox's message.
+func conformObjectTypes(t *testing.T, e *servertest.Env, d *resource.Descriptor, detail string) {
+	for _, f := range writableFields(d, func(f *resource.Field) bool { return f.ObjectTypes != "" }) {
+		var unserved string
+		for _, ct := range resource.ObjectTypes(f.ObjectTypes) {
+			if resource.ByContentType(ct) == nil {
+				unserved = ct
+				break
+			}
+		}
+		if unserved == "" {
+			t.Errorf("%s: no NetBox object type of %s left unserved", f.Name, f.ObjectTypes)
+			continue
+		}
+		r := e.Do("PATCH", detail, map[string]any{f.Name: []string{unserved}})
+		if got := fmt.Sprint(r.Object()[f.Name]); r.Status != http.StatusOK || got != "["+unserved+"]" {
+			t.Errorf("PATCH %s=[%s]: %d %.200s", f.Name, unserved, r.Status, r.Body)
+		}
+		for _, ct := range []string{"users.token", "core.objecttype", "users.userconfig", "auth.permission"} {
+			if resource.ObjectTypeAccepted(f.ObjectTypes, ct) {
+				continue
+			}
+			r := e.Do("PATCH", detail, map[string]any{f.Name: []string{ct}})
+			if want := `{"` + f.Name + `":["Invalid content type: ` + ct + `"]}`; r.Status != http.StatusBadRequest || string(r.Body) != want {
+				t.Errorf("PATCH %s=[%s]: %d %.200s, want %s", f.Name, ct, r.Status, r.Body, want)
+			}
+		}
+	}
+}
+
+// conformObjectType: a field naming one object type (a custom field's
+// related_object_type: any of NetBox's) accepts a NetBox model not served
+// here and refuses a name that is none.
+func conformObjectType(t *testing.T, e *servertest.Env, d *resource.Descriptor, detail string) {
+	for _, f := range writableFields(d, func(f *resource.Field) bool { return f.Kind == "content-type" }) {
+		if r := e.Do("PATCH", detail, map[string]any{f.Name: "vpn.tunneltermination"}); r.Status != http.StatusOK || r.Object()[f.Name] != "vpn.tunneltermination" {
+			t.Errorf("PATCH %s=vpn.tunneltermination: %d %.200s", f.Name, r.Status, r.Body)
+		}
+		r := e.Do("PATCH", detail, map[string]any{f.Name: "nosuch.model"})
+		if want := `{"` + f.Name + `":["Invalid content type: nosuch.model"]}`; r.Status != http.StatusBadRequest || string(r.Body) != want {
+			t.Errorf("PATCH %s=nosuch.model: %d %.200s, want %s", f.Name, r.Status, r.Body, want)
+		}
+	}
+}
+
+// badFilterValues are values each filter kind cannot parse.
+var badFilterValues = map[filters.Kind]string{
+	filters.Integer: "abc", filters.Decimal: "abc", filters.Boolean: "asdf", filters.DateTime: "not-a-date",
+	filters.Date: "not-a-date", filters.Choice: "no-such-choice", filters.ForeignID: "abc", filters.TreeID: "abc",
+	filters.TagID: "abc", filters.ForeignAttr: "no-such-object", filters.TreeAttr: "no-such-object",
+	filters.TagSlug: "no-such-tag",
+}
+
+// conformFilterValues: a filter value that does not parse is a 400 naming
+// the parameter, for every filter kind (strict filtering never returns an
+// unfiltered list for a typo), as are __empty values that are no boolean
+// and text that is no UTF-8.
+func conformFilterValues(t *testing.T, e *servertest.Env, d *resource.Descriptor) {
+	list := listPath(d)
+	check := func(p, v string) {
+		t.Helper()
+		r := e.Do("GET", list+"?"+url.Values{p: {v}}.Encode(), nil)
+		var body map[string]any
+		if r.Status != http.StatusBadRequest || json.Unmarshal(r.Body, &body) != nil || body[p] == nil {
+			t.Errorf("GET ?%s=%q: %d %.200s", p, v, r.Status, r.Body)
+		}
+	}
+	for _, f := range d.Filters().Filters {
+		if slices.Contains(filters.Reserved, f.Name) {
+			continue
+		}
+		if v, ok := badFilterValues[f.Kind]; ok {
+			check(f.Name, v)
+		}
+		if f.HasLookup("empty") {
+			check(f.Name+"__empty", "asdf")
+		}
+		for _, p := range sweepParams(f) {
+			check(p, "N\xff\xfe")
+			check(p, "\xed\xa0\x80") // a UTF-16 surrogate, UTF-8 encoded
+		}
+	}
 }

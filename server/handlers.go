@@ -297,6 +297,9 @@ func body(c *gin.Context) (json.RawMessage, error) {
 	if len(raw) == 0 {
 		return nil, nil
 	}
+	if msg := resource.CheckJSONText(raw); msg != "" {
+		return nil, detailErr(http.StatusBadRequest, "JSON parse error - "+msg)
+	}
 	if !json.Valid(raw) {
 		var v any
 		err := json.Unmarshal(raw, &v)

@@ -7,6 +7,7 @@ import (
 	"math"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -263,11 +264,13 @@ func (d *Descriptor) decodeCustomFields(ctx context.Context, tx *Tx, in Input, e
 		data = cfData(existing.Vals[d.byName["custom_fields"].col])
 	}
 	var input map[string]any
+	var rawInput map[string]json.RawMessage // the values as sent, for integers
 	if given && string(raw) != "null" {
 		if err := json.Unmarshal(raw, &input); err != nil {
 			verr.add("custom_fields", "Invalid data. Expected a dictionary, but got "+pyType(raw)+".")
 			return nil
 		}
+		_ = json.Unmarshal(raw, &rawInput)
 	}
 	known := map[string]*CustomFieldDef{}
 	for i := range defs {
@@ -301,6 +304,9 @@ func (d *Descriptor) decodeCustomFields(ctx context.Context, tx *Tx, in Input, e
 		} else {
 			if v != nil && v != "" {
 				nv, msg := def.validate(ctx, tx, v)
+				if msg == "" && def.Type == "integer" {
+					msg = cfInteger(rawInput[def.Name])
+				}
 				if msg != "" {
 					verr.add("__all__", fmt.Sprintf("Invalid value for custom field '%s': %s", def.Name, msg))
 					continue
@@ -323,6 +329,21 @@ func (d *Descriptor) decodeCustomFields(ctx context.Context, tx *Tx, in Input, e
 	}
 	ch.cfData, ch.cfGiven = data, true
 	return nil
+}
+
+// cfInteger checks an integer custom field's value as sent: NetBox takes
+// only a JSON integer (type(value) is int: 1e30 and 5.0 are floats, "Value
+// must be an integer."), and the value must fit the 64-bit integer the
+// filters and PostgreSQL compare it as (2^70 does not).
+func cfInteger(raw json.RawMessage) string {
+	text := strings.TrimSpace(string(raw))
+	if strings.ContainsAny(text, ".eE") {
+		return "Value must be an integer."
+	}
+	if _, err := strconv.ParseInt(text, 10, 64); err != nil {
+		return fmt.Sprintf("Value must be an integer between %d and %d.", math.MinInt64, math.MaxInt64)
+	}
+	return ""
 }
 
 // validate checks a custom field value with NetBox's messages.

@@ -108,7 +108,13 @@ type Field struct {
 	HasDefault bool
 	MaxLen     int
 	Min, Max   *int
-	Unique     bool
+	// Decimal is a DecimalField's digits, places and bounds
+	// (api.Field.Decimal); see decodeDecimal.
+	Decimal *Decimal
+	// ObjectTypes names the NetBox object types a content-types field
+	// accepts (api.Field.ObjectTypes; objecttypes.go).
+	ObjectTypes string
+	Unique      bool
 	// OnDelete is NetBox's on_delete of a relation (FK, cached key or
 	// generic object): "PROTECT", "CASCADE", "SET_NULL", "RESTRICT"; see
 	// ondelete.go.
@@ -217,6 +223,9 @@ type FilterDecl struct {
 	Via                              string // FK field the filter goes through (api.Filter.Via)
 	Lookups, Choices                 []string
 }
+
+// Decimal is a DecimalField's declaration (api.Decimal).
+type Decimal = api.Decimal
 
 // IPColumns are the hidden IP key columns of a model (api.IPColumns).
 type IPColumns = api.IPColumns

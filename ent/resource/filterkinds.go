@@ -64,7 +64,7 @@ func init() {
 	// strings-has: a boolean filter on a JSON list of strings (Column):
 	// true keeps the rows whose list holds Attr, false the others, as
 	// NetBox's permission can_view (actions__contains=[action]). A value
-	// that is no boolean is no filter, as Django's BooleanFilter.
+	// that is no boolean is a 400 (filters.BoolValue).
 	FilterKinds["strings-has"] = func(d *Descriptor, decl FilterDecl) *filters.Filter {
 		if decl.Attr == "" || d.byName[decl.Column] == nil {
 			return nil
@@ -72,9 +72,9 @@ func init() {
 		col, elem := d.column(decl.Column), []any{decl.Attr}
 		return &filters.Filter{Name: decl.Name, Kind: filters.Custom, Lookups: []string{},
 			Func: func(_ string, values []string) (func(*sql.Selector), error) {
-				b, ok := filters.ParseBool(values[len(values)-1])
-				if !ok {
-					return nil, nil
+				b, err := filters.BoolValue(values[len(values)-1])
+				if err != nil {
+					return nil, err
 				}
 				return func(s *sql.Selector) {
 					p := jsonElementIn(s, col, elem)

@@ -208,13 +208,14 @@ func init() {
 }
 
 // boolFilter is a BooleanFilter with a method: true keeps the rows pred
-// holds for, false the others; a value that is no boolean is no filter.
+// holds for, false the others; a value that is no boolean is a 400
+// (filters.BoolValue).
 func boolFilter(name string, pred func(*sql.Selector) *sql.Predicate) *filters.Filter {
 	return &filters.Filter{Name: name, Kind: filters.Custom, Lookups: []string{},
 		Func: func(_ string, values []string) (func(*sql.Selector), error) {
-			b, ok := filters.ParseBool(values[len(values)-1])
-			if !ok {
-				return nil, nil
+			b, err := filters.BoolValue(values[len(values)-1])
+			if err != nil {
+				return nil, err
 			}
 			return func(s *sql.Selector) {
 				p := pred(s)

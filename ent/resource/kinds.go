@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // codec handles a field kind that needs more than the default treatment.
@@ -54,6 +55,22 @@ func init() {
 		}
 		return s, nil
 	})
+	// content-type: one "app.model" (a custom field's related_object_type:
+	// NetBox's ContentTypeField over every object type); blank is null, as
+	// DRF's related fields read it.
+	RegisterKind("content-type", nil, func(f *Field, raw json.RawMessage) (any, []string) {
+		s, errs := decodeString(f, raw)
+		if errs != nil || s == "" && f.Nullable {
+			return nil, errs
+		}
+		if msg := checkContentType(s, nil); msg != "" {
+			return nil, []string{msg}
+		}
+		if f.ObjectTypes != "" && !ObjectTypeAccepted(f.ObjectTypes, s) {
+			return nil, []string{"Invalid content type: " + s}
+		}
+		return s, nil
+	})
 	RegisterKind(KindContentTypes, nil, func(f *Field, raw json.RawMessage) (any, []string) {
 		var list []string
 		if err := json.Unmarshal(raw, &list); err != nil {
@@ -62,6 +79,9 @@ func init() {
 		for _, ct := range list {
 			if msg := checkContentType(ct, nil); msg != "" {
 				return nil, []string{msg}
+			}
+			if f.ObjectTypes != "" && !ObjectTypeAccepted(f.ObjectTypes, ct) {
+				return nil, []string{"Invalid content type: " + ct}
 			}
 		}
 		if list == nil {
@@ -77,7 +97,7 @@ func checkContentType(ct string, allowed []string) string {
 	if strings.Count(ct, ".") != 1 {
 		return "Invalid value. Specify a content type as '<app_label>.<model_name>'."
 	}
-	if ByContentType(ct) == nil && !knownContentTypes[ct] {
+	if ByContentType(ct) == nil && !isNetBoxObjectType(ct) {
 		return "Invalid content type: " + ct
 	}
 	if allowed != nil {
@@ -90,11 +110,6 @@ func checkContentType(ct string, allowed []string) string {
 	}
 	return ""
 }
-
-// knownContentTypes are NetBox content types that are valid references
-// although their models are not served yet (tags and custom fields may name
-// them ahead of time).
-var knownContentTypes = map[string]bool{}
 
 // pyType names a JSON value's type as Python would, for DRF's messages.
 func pyType(raw json.RawMessage) string {
@@ -131,6 +146,12 @@ func decodeString(f *Field, raw json.RawMessage) (string, []string) {
 	default:
 		return "", []string{"Not a valid string."}
 	}
+	// DRF's CharField trims surrounding whitespace (trim_whitespace=True,
+	// which NetBox's serializers never turn off, text fields such as
+	// comments and body templates included) before its checks: a required
+	// "   " is blank, an optional " " is stored as "" (clients such as the
+	// Terraform provider clear a field by sending " ").
+	s = TrimSpace(s)
 	if s == "" && f.Required {
 		return "", []string{"This field may not be blank."}
 	}
@@ -138,6 +159,13 @@ func decodeString(f *Field, raw json.RawMessage) (string, []string) {
 		return "", []string{fmt.Sprintf("Ensure this field has no more than %d characters.", f.MaxLen)}
 	}
 	return s, nil
+}
+
+// TrimSpace strips what Python's str.strip() strips: Unicode white space
+// (Go's unicode.IsSpace) and the separators U+001C..U+001F, which Python
+// counts as white space and Go does not.
+func TrimSpace(s string) string {
+	return strings.TrimFunc(s, func(r rune) bool { return unicode.IsSpace(r) || r >= 0x1c && r <= 0x1f })
 }
 
 func decodeInt(f *Field, raw json.RawMessage) (any, []string) {
@@ -171,6 +199,9 @@ func decodeInt(f *Field, raw json.RawMessage) (any, []string) {
 }
 
 func decodeFloat(f *Field, raw json.RawMessage) (any, []string) {
+	if f.Decimal != nil {
+		return decodeDecimal(f, raw)
+	}
 	var v any
 	if err := json.Unmarshal(raw, &v); err != nil {
 		return nil, []string{"A valid number is required."}

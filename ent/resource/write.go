@@ -97,6 +97,7 @@ func (in Input) Message() (string, error) {
 		}
 		return "", Invalid("changelog_message", "Not a valid string.")
 	}
+	s = TrimSpace(s) // a DRF CharField
 	if len([]rune(s)) > MaxChangelogMessage {
 		return "", Invalid("changelog_message", fmt.Sprintf("Ensure this field has no more than %d characters.", MaxChangelogMessage))
 	}

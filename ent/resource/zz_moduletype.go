@@ -58,7 +58,7 @@ func init() {
 			{Name: "model", Kind: "string", Column: "model", GoType: "string", Required: true, MaxLen: 100},
 			{Name: "part_number", Kind: "string", Column: "part_number", GoType: "string", HasDefault: true, MaxLen: 50},
 			{Name: "airflow", Kind: "choice", Column: "airflow", GoType: "string", Nullable: true, HasDefault: true, MaxLen: 50, Choices: []Choice{{"front-to-rear", "Front to rear"}, {"rear-to-front", "Rear to front"}, {"left-to-right", "Left to right"}, {"right-to-left", "Right to left"}, {"side-to-rear", "Side to rear"}, {"passive", "Passive"}}},
-			{Name: "weight", Kind: "float", Column: "weight", GoType: "float64", Nullable: true, HasDefault: true},
+			{Name: "weight", Kind: "float", Column: "weight", GoType: "float64", Nullable: true, HasDefault: true, Decimal: &Decimal{Digits: 8, Places: 2, Min: "", Max: ""}},
 			{Name: "weight_unit", Kind: "choice", Column: "weight_unit", GoType: "string", Nullable: true, HasDefault: true, MaxLen: 50, Choices: []Choice{{"kg", "Kilograms"}, {"g", "Grams"}, {"lb", "Pounds"}, {"oz", "Ounces"}}},
 			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, MaxLen: 200},
 			{Name: "attributes", Kind: "json", Column: "attribute_data", GoType: "map[string]interface {}", Nullable: true, HasDefault: true},

@@ -42,7 +42,7 @@ func init() {
 			{Name: "name", Kind: "string", Column: "name", GoType: "string", Required: true, MaxLen: 100},
 			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, MaxLen: 200},
 			{Name: "enabled", Kind: "bool", Column: "enabled", GoType: "bool", HasDefault: true},
-			{Name: "object_types", Kind: "content-types", Column: "object_types", GoType: "[]string", Required: true},
+			{Name: "object_types", Kind: "content-types", Column: "object_types", GoType: "[]string", Required: true, ObjectTypes: "object_permissions"},
 			{Name: "actions", Kind: "actions", Column: "actions", GoType: "[]string", Required: true},
 			{Name: "constraints", Kind: "constraints", Column: "constraints", GoType: "json.RawMessage", Nullable: true, HasDefault: true},
 			{Name: "groups", Kind: "m2m", Target: "users.group", HasDefault: true, Lookup: "name", Join: "users_objectpermission_groups", JoinOwn: "objectpermission_id", JoinTarget: "group_id"},

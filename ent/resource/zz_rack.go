@@ -70,7 +70,7 @@ func init() {
 			{Name: "width", Kind: "choice", Column: "width", GoType: "int", HasDefault: true, Choices: []Choice{{10, "10 inches"}, {19, "19 inches"}, {21, "21 inches"}, {23, "23 inches"}}},
 			{Name: "u_height", Kind: "int", Column: "u_height", GoType: "int", HasDefault: true, Min: intp(1), Max: intp(100)},
 			{Name: "starting_unit", Kind: "int", Column: "starting_unit", GoType: "int", HasDefault: true, Min: intp(1), Max: intp(32767)},
-			{Name: "weight", Kind: "float", Column: "weight", GoType: "float64", Nullable: true, HasDefault: true},
+			{Name: "weight", Kind: "float", Column: "weight", GoType: "float64", Nullable: true, HasDefault: true, Decimal: &Decimal{Digits: 8, Places: 2, Min: "", Max: ""}},
 			{Name: "max_weight", Kind: "int", Column: "max_weight", GoType: "int", Nullable: true, HasDefault: true, Min: intp(0), Max: intp(2147483647)},
 			{Name: "weight_unit", Kind: "choice", Column: "weight_unit", GoType: "string", Nullable: true, HasDefault: true, MaxLen: 50, Choices: []Choice{{"kg", "Kilograms"}, {"g", "Grams"}, {"lb", "Pounds"}, {"oz", "Ounces"}}},
 			{Name: "desc_units", Kind: "bool", Column: "desc_units", GoType: "bool", HasDefault: true},

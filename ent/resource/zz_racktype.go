@@ -54,7 +54,7 @@ func init() {
 			{Name: "outer_height", Kind: "int", Column: "outer_height", GoType: "int", Nullable: true, HasDefault: true, Min: intp(0), Max: intp(32767)},
 			{Name: "outer_depth", Kind: "int", Column: "outer_depth", GoType: "int", Nullable: true, HasDefault: true, Min: intp(0), Max: intp(32767)},
 			{Name: "outer_unit", Kind: "choice", Column: "outer_unit", GoType: "string", Nullable: true, HasDefault: true, MaxLen: 50, Choices: []Choice{{"mm", "Millimeters"}, {"in", "Inches"}}},
-			{Name: "weight", Kind: "float", Column: "weight", GoType: "float64", Nullable: true, HasDefault: true},
+			{Name: "weight", Kind: "float", Column: "weight", GoType: "float64", Nullable: true, HasDefault: true, Decimal: &Decimal{Digits: 8, Places: 2, Min: "", Max: ""}},
 			{Name: "max_weight", Kind: "int", Column: "max_weight", GoType: "int", Nullable: true, HasDefault: true, Min: intp(0), Max: intp(2147483647)},
 			{Name: "weight_unit", Kind: "choice", Column: "weight_unit", GoType: "string", Nullable: true, HasDefault: true, MaxLen: 50, Choices: []Choice{{"kg", "Kilograms"}, {"g", "Grams"}, {"lb", "Pounds"}, {"oz", "Ounces"}}},
 			{Name: "mounting_depth", Kind: "int", Column: "mounting_depth", GoType: "int", Nullable: true, HasDefault: true, Min: intp(0), Max: intp(32767)},

@@ -44,7 +44,7 @@ func init() {
 			{Name: "color", Kind: "color", Column: "color", GoType: "string", HasDefault: true, MaxLen: 6},
 			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, MaxLen: 200},
 			{Name: "weight", Kind: "int", Column: "weight", GoType: "int", HasDefault: true},
-			{Name: "object_types", Kind: "content-types", Column: "object_types", GoType: "[]string", HasDefault: true},
+			{Name: "object_types", Kind: "content-types", Column: "object_types", GoType: "[]string", HasDefault: true, ObjectTypes: "tags"},
 			{Name: "tagged_items", Kind: "count", ReadOnly: true, Count: &Count{Model: "", Table: "extras_taggeditem", Column: "tag_id", Cumulative: false}},
 			{Name: "created", Kind: "time", Column: "created", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "last_updated", Kind: "time", Column: "last_updated", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},

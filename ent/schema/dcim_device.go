@@ -42,10 +42,11 @@ func (Device) Fields() []ent.Field {
 		field.Int("site_id"), FKField("location"), FKField("rack"),
 		// position is NetBox's DecimalField(max_digits=4, decimal_places=1):
 		// a float holds every value it allows exactly (steps of 0.5).
-		field.Float("position").Optional().Nillable(),
+		field.Float("position").Optional().Nillable().
+			Annotations(api.Field{Decimal: &api.Decimal{Digits: 4, Places: 1, Min: "0.5"}}),
 		field.String("face").MaxRuneLen(50).Default("").Annotations(api.Field{Kind: "choice", Choices: DeviceFace}),
-		field.Float("latitude").Optional().Nillable(),
-		field.Float("longitude").Optional().Nillable(),
+		field.Float("latitude").Optional().Nillable().Annotations(api.Field{Decimal: &Latitude}),
+		field.Float("longitude").Optional().Nillable().Annotations(api.Field{Decimal: &Longitude}),
 		field.String("status").MaxRuneLen(50).Default("active").Annotations(api.Field{Kind: "choice", Choices: DeviceStatus}),
 		field.String("airflow").MaxRuneLen(50).Optional().Nillable().
 			Annotations(api.Field{Kind: "choice", Choices: DeviceAirflow}),

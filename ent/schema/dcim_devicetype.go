@@ -26,14 +26,15 @@ func (DeviceType) Fields() []ent.Field {
 		field.String("part_number").MaxRuneLen(50).Default(""),
 		// u_height is NetBox's DecimalField(max_digits=4, decimal_places=1):
 		// a float holds every value it allows exactly (steps of 0.5).
-		field.Float("u_height").Default(1.0).Validate(dcim.ValidateUHeight),
+		field.Float("u_height").Default(1.0).Validate(dcim.ValidateUHeight).
+			Annotations(api.Field{Decimal: &api.Decimal{Digits: 4, Places: 1, Min: "0"}}),
 		field.Bool("exclude_from_utilization").Default(false),
 		field.Bool("is_full_depth").Default(true),
 		field.String("subdevice_role").MaxRuneLen(50).Optional().Nillable().
 			Annotations(api.Field{Kind: "choice", Choices: dtSubdeviceRole}),
 		field.String("airflow").MaxRuneLen(50).Optional().Nillable().
 			Annotations(api.Field{Kind: "choice", Choices: dtDeviceAirflow}),
-		field.Float("weight").Optional().Nillable().Validate(dcim.ValidateWeight),
+		field.Float("weight").Optional().Nillable().Validate(dcim.ValidateWeight).Annotations(api.Field{Decimal: &Weight}),
 		field.String("weight_unit").MaxRuneLen(50).Optional().Nillable().
 			Annotations(api.Field{Kind: "choice", Choices: dtWeightUnit}),
 	}

@@ -54,8 +54,8 @@ func (DeviceInterface) Fields() []ent.Field {
 		field.String("poe_mode").MaxRuneLen(50).Optional().Nillable().Annotations(api.Field{Kind: "choice", Choices: dtInterfacePoEMode}),
 		field.String("poe_type").MaxRuneLen(50).Optional().Nillable().Annotations(api.Field{Kind: "choice", Choices: dtInterfacePoEType}),
 		// NetBox's DecimalFields (7,2) and (7,3): floats hold their values.
-		field.Float("rf_channel_frequency").Optional().Nillable(),
-		field.Float("rf_channel_width").Optional().Nillable(),
+		field.Float("rf_channel_frequency").Optional().Nillable().Annotations(api.Field{Decimal: &api.Decimal{Digits: 8, Places: 3}}),
+		field.Float("rf_channel_width").Optional().Nillable().Annotations(api.Field{Decimal: &api.Decimal{Digits: 7, Places: 3}}),
 		field.Int("tx_power").Optional().Nillable().Min(0).Max(127).Annotations(api.Field{Min: api.Int(0), Max: api.Int(127)}),
 		FKField("untagged_vlan"), FKField("qinq_svlan"), FKField("vrf"),
 		FKField("vlan_translation_policy"),

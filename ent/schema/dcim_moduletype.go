@@ -25,7 +25,7 @@ func (ModuleType) Fields() []ent.Field {
 		field.String("part_number").MaxRuneLen(50).Default(""),
 		field.String("airflow").MaxRuneLen(50).Optional().Nillable().
 			Annotations(api.Field{Kind: "choice", Choices: dtModuleAirflow}),
-		field.Float("weight").Optional().Nillable().Validate(dcim.ValidateWeight),
+		field.Float("weight").Optional().Nillable().Validate(dcim.ValidateWeight).Annotations(api.Field{Decimal: &Weight}),
 		field.String("weight_unit").MaxRuneLen(50).Optional().Nillable().
 			Annotations(api.Field{Kind: "choice", Choices: dtWeightUnit}),
 		field.JSON("attribute_data", map[string]any{}).Optional().

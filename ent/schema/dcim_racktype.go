@@ -51,7 +51,7 @@ func rackBaseFields() []ent.Field {
 		field.String("outer_unit").MaxRuneLen(50).Optional().Nillable().
 			Annotations(api.Field{Kind: "choice", Choices: RackDimensionUnit}),
 		small("mounting_depth"),
-		field.Float("weight").Optional().Nillable(),
+		field.Float("weight").Optional().Nillable().Annotations(api.Field{Decimal: &Weight}),
 		field.String("weight_unit").MaxRuneLen(50).Optional().Nillable().
 			Annotations(api.Field{Kind: "choice", Choices: RackWeightUnit}),
 		field.Int("max_weight").Optional().Nillable().Min(0).Max(2147483647).

@@ -29,8 +29,8 @@ func (Site) Fields() []ent.Field {
 		field.String("time_zone").Optional().Nillable().Annotations(api.Field{Kind: "timezone"}),
 		field.String("physical_address").MaxRuneLen(200).Default(""),
 		field.String("shipping_address").MaxRuneLen(200).Default(""),
-		field.Float("latitude").Optional().Nillable(),
-		field.Float("longitude").Optional().Nillable(),
+		field.Float("latitude").Optional().Nillable().Annotations(api.Field{Decimal: &Latitude}),
+		field.Float("longitude").Optional().Nillable().Annotations(api.Field{Decimal: &Longitude}),
 	}
 }
 

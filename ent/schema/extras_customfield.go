@@ -33,10 +33,10 @@ var (
 func (CustomField) Fields() []ent.Field {
 	smallint := api.Field{Min: api.Int(0), Max: api.Int(32767)}
 	return []ent.Field{
-		field.Strings("object_types").Annotations(api.Field{Kind: "content-types"}),
+		field.Strings("object_types").Annotations(api.Field{Kind: "content-types", ObjectTypes: "custom_fields"}),
 		field.String("type").MaxRuneLen(50).Default("text").
-			Annotations(api.Field{Kind: "choice", Choices: CustomFieldType, Required: true}),
-		field.String("related_object_type").Optional().Nillable(),
+			Annotations(api.Field{Kind: "choice", Choices: CustomFieldType}),
+		field.String("related_object_type").Optional().Nillable().Annotations(api.Field{Kind: "content-type"}),
 		// data_type is derived from type by the hook below (NetBox computes
 		// it in the serializer).
 		field.String("data_type").Default("string").Annotations(api.Field{ReadOnly: true}),
@@ -57,8 +57,8 @@ func (CustomField) Fields() []ent.Field {
 		field.JSON("default", json.RawMessage{}).Optional(),
 		field.JSON("related_object_filter", json.RawMessage{}).Optional(),
 		field.Int("weight").Default(100).Min(0).Max(32767).Annotations(smallint),
-		field.Float("validation_minimum").Optional().Nillable(),
-		field.Float("validation_maximum").Optional().Nillable(),
+		field.Float("validation_minimum").Optional().Nillable().Annotations(api.Field{Decimal: &api.Decimal{Digits: 16, Places: 4}}),
+		field.Float("validation_maximum").Optional().Nillable().Annotations(api.Field{Decimal: &api.Decimal{Digits: 16, Places: 4}}),
 		field.String("validation_regex").MaxRuneLen(500).Default(""),
 		field.JSON("validation_schema", json.RawMessage{}).Optional(),
 		FKField("choice_set"),

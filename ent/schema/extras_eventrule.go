@@ -26,13 +26,13 @@ var EventRuleActionType = api.C("webhook", "Webhook", "script", "Script", "notif
 
 func (EventRule) Fields() []ent.Field {
 	return []ent.Field{
-		field.Strings("object_types").Annotations(api.Field{Kind: "content-types"}),
+		field.Strings("object_types").Annotations(api.Field{Kind: "content-types", ObjectTypes: "event_rules"}),
 		UniqueName(150),
 		field.Bool("enabled").Default(true),
 		field.Strings("event_types"),
 		field.JSON("conditions", json.RawMessage{}).Optional(),
 		field.String("action_type").MaxRuneLen(30).Default("webhook").
-			Annotations(api.Field{Kind: "choice", Choices: EventRuleActionType, Required: true}),
+			Annotations(api.Field{Kind: "choice", Choices: EventRuleActionType}),
 		field.String("action_object_type").
 			Annotations(api.Field{Types: []string{"extras.webhook", "extras.script", "extras.notificationgroup"}, OnDelete: api.Cascade}),
 		field.Int("action_object_id").Optional().Nillable(),

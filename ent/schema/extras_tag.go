@@ -22,7 +22,7 @@ func (Tag) Fields() []ent.Field {
 		field.String("color").MaxRuneLen(6).Default("9e9e9e").Annotations(api.Field{Kind: "color"}),
 		field.String("description").MaxRuneLen(200).Default(""),
 		field.Int("weight").Default(1000).Min(0).Max(32767),
-		field.Strings("object_types").Default([]string{}).Annotations(api.Field{Kind: "content-types"}),
+		field.Strings("object_types").Default([]string{}).Annotations(api.Field{Kind: "content-types", ObjectTypes: "tags"}),
 	}
 }
 

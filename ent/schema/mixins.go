@@ -261,3 +261,11 @@ func SiteTreeFilters() []api.Filter {
 		{Name: "site_group", Kind: "tree-attr", Via: "site", Column: "group"},
 	}
 }
+
+// The DecimalFields several NetBox models share: GPS coordinates (a site's
+// and a device's) and WeightMixin's weight.
+var (
+	Latitude  = api.Decimal{Digits: 8, Places: 6, Min: "-90.0", Max: "90.0"}
+	Longitude = api.Decimal{Digits: 9, Places: 6, Min: "-180.0", Max: "180.0"}
+	Weight    = api.Decimal{Digits: 8, Places: 2}
+)

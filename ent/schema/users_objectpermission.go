@@ -22,7 +22,7 @@ func (ObjectPermission) Fields() []ent.Field {
 		field.String("name").MaxRuneLen(100).NotEmpty(),
 		field.String("description").MaxRuneLen(200).Default(""),
 		field.Bool("enabled").Default(true),
-		field.Strings("object_types").Annotations(api.Field{Kind: "content-types"}),
+		field.Strings("object_types").Annotations(api.Field{Kind: "content-types", ObjectTypes: "object_permissions"}),
 		field.Strings("actions").Annotations(api.Field{Kind: "actions"}),
 		field.JSON("constraints", json.RawMessage{}).Optional().Annotations(api.Field{Kind: "constraints"}),
 	}

@@ -306,6 +306,26 @@ type Field struct {
 	// (schema.NaturalKeyField, named NaturalColumn(field)); ordering by the
 	// field orders by that column.
 	Natural bool `json:"natural,omitempty"`
+	// Decimal declares a float field as NetBox's DecimalField: digits,
+	// places and bounds, checked with DRF's messages in the resource layer.
+	Decimal *Decimal `json:"decimal,omitempty"`
+	// ObjectTypes names the NetBox object types a content-types field
+	// accepts, whether served here or not: a model feature of NetBox's
+	// registry ("custom_fields", "tags", "event_rules": ObjectType.objects.
+	// with_feature) or "object_permissions" (OBJECTPERMISSION_OBJECT_TYPES).
+	// The lists are data (resource's netbox_object_types.json).
+	ObjectTypes string `json:"object_types,omitempty"`
+}
+
+// Decimal is a DecimalField's declaration: max_digits, decimal_places and
+// the bounds of its Min/MaxValueValidator (or the serializer's
+// min_value/max_value), written as NetBox writes them ("-90.0", "0.5"):
+// DRF's messages quote them verbatim.
+type Decimal struct {
+	Digits int    `json:"digits"`
+	Places int    `json:"places"`
+	Min    string `json:"min,omitempty"`
+	Max    string `json:"max,omitempty"`
 }
 
 // OnDelete is what deleting the referenced object does to a referencing

@@ -1,0 +1,97 @@
+package resource
+
+import (
+	_ "embed"
+	"encoding/json"
+	"slices"
+	"sort"
+)
+
+// NetBox's object types, as data: every model of NetBox 4.6 with the
+// features its registry gives it and whether it is public
+// (netbox_object_types.json, extracted from NetBox's source by
+// objecttypes_extract.py). Fields that take object types
+// (api.Field.ObjectTypes) accept what NetBox's serializer field accepts,
+// whether this service serves the model yet or not: clients copy these
+// lists from NetBox (Ansible's permission module names
+// vpn.tunneltermination).
+
+//go:embed netbox_object_types.json
+var netboxObjectTypesJSON []byte
+
+type objectTypeInfo struct {
+	Public   bool     `json:"public"`
+	Features []string `json:"features"`
+}
+
+// objectTypeSelection is a queryset of object types that is no single
+// feature (OBJECTPERMISSION_OBJECT_TYPES).
+type objectTypeSelection struct {
+	Public bool     `json:"public"`
+	Except []string `json:"except"`
+	Also   []string `json:"also"`
+}
+
+var netboxObjectTypes = func() (doc struct {
+	Selections map[string]objectTypeSelection `json:"selections"`
+	Models     map[string]objectTypeInfo      `json:"models"`
+}) {
+	if err := json.Unmarshal(netboxObjectTypesJSON, &doc); err != nil {
+		panic("resource: netbox_object_types.json: " + err.Error())
+	}
+	return doc
+}()
+
+// ObjectTypeAccepted reports whether a content-types field of selection
+// sel (api.Field.ObjectTypes: a feature name or a selection) accepts ct.
+// NetBox's models follow NetBox's data; a model served here that NetBox
+// does not have (a webhook delivery) follows its descriptor.
+func ObjectTypeAccepted(sel, ct string) bool {
+	if info, ok := netboxObjectTypes.Models[ct]; ok {
+		if s, ok := netboxObjectTypes.Selections[sel]; ok {
+			if slices.Contains(s.Also, ct) {
+				return true
+			}
+			return (!s.Public || info.Public) && !slices.Contains(s.Except, ct)
+		}
+		return slices.Contains(info.Features, sel)
+	}
+	d := ByContentType(ct)
+	if d == nil {
+		return false
+	}
+	switch sel {
+	case "custom_fields":
+		return d.Custom
+	case "tags":
+		return d.Tagged
+	case "event_rules":
+		return d.Logged
+	}
+	_, isSelection := netboxObjectTypes.Selections[sel]
+	return isSelection
+}
+
+// ObjectTypes lists, sorted, every object type selection sel accepts
+// (NetBox's and served ones).
+func ObjectTypes(sel string) []string {
+	var out []string
+	for ct := range netboxObjectTypes.Models {
+		if ObjectTypeAccepted(sel, ct) {
+			out = append(out, ct)
+		}
+	}
+	for _, d := range All() {
+		if _, ok := netboxObjectTypes.Models[d.ContentType()]; !ok && ObjectTypeAccepted(sel, d.ContentType()) {
+			out = append(out, d.ContentType())
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// isNetBoxObjectType reports whether ct names a NetBox model.
+func isNetBoxObjectType(ct string) bool {
+	_, ok := netboxObjectTypes.Models[ct]
+	return ok
+}
