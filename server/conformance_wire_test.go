@@ -1,0 +1,292 @@
+package server_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/inventory/inventory/ent/resource"
+)
+
+// The wire aspect compares what the generic layer sends with what NetBox
+// 4.6.8 sends for the same requests, beyond the bodies the other aspects
+// check: the Allow header of every answer, the order of the keys of a
+// 400 and of OPTIONS, and OPTIONS' field types as DRF's SimpleMetadata
+// names NetBox's serializer fields.
+
+// allowOf is the Allow header DRF sends on the model's list and detail
+// routes (ModelViewSet with NetBox's bulk routes; read-only viewsets).
+func allowOf(d *resource.Descriptor) (list, detail string) {
+	if d.ReadOnlyAPI {
+		return "GET, HEAD, OPTIONS", "GET, HEAD, OPTIONS"
+	}
+	return "GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS", "GET, PUT, PATCH, DELETE, HEAD, OPTIONS"
+}
+
+// kWire is the variant of the wire aspect's extra object (clear of the
+// other aspects' numbers, see kQueries).
+const kWire = 97
+
+func aspectWire(t *testing.T, s *suite) {
+	e, d, list := s.e, s.d, s.list()
+	ids := s.objects(t)
+	// One more object, for the DELETE (the three may point at each other).
+	extra := must(t, e, http.StatusCreated, "POST", list, s.w.freshUnique(t, d, vary(d, s.w.payload(t, s.fx.Create[0]), kWire)))
+	allowList, allowDetail := allowOf(d)
+	detail := detailPath(d, ids[0])
+	var update any = map[string]any{}
+	if s.fx.Update != nil {
+		update = s.update(t)
+	}
+	for _, c := range []struct {
+		method, path string
+		body         any
+		status       int
+		allow        string
+	}{
+		{"DELETE", detailPath(d, extra.Object()["id"]), nil, http.StatusNoContent, allowDetail},
+		{"GET", list, nil, http.StatusOK, allowList},
+		{"HEAD", list, nil, http.StatusOK, allowList},
+		{"OPTIONS", list, nil, http.StatusOK, allowList},
+		{"GET", detail, nil, http.StatusOK, allowDetail},
+		{"HEAD", detail, nil, http.StatusOK, allowDetail},
+		{"OPTIONS", detail, nil, http.StatusOK, allowDetail},
+		{"PATCH", detail, update, http.StatusOK, allowDetail},
+		{"POST", list, s.w.payload(t, s.fx.Invalid.Body), http.StatusBadRequest, allowList},
+		{"GET", detailPath(d, missing), nil, http.StatusNotFound, allowDetail},
+		{"POST", detail, map[string]any{}, http.StatusMethodNotAllowed, allowDetail},
+		{"GET", list + "?limit=abc&offset=-1", nil, http.StatusOK, allowList},
+	} {
+		r := must(t, e, c.status, c.method, c.path, c.body)
+		if got := r.Header.Get("Allow"); got != c.allow {
+			t.Errorf("%s %s (%d): Allow %q, want %q", c.method, c.path, c.status, got, c.allow)
+		}
+	}
+	r := must(t, e.Anonymous(), http.StatusForbidden, "GET", detail, nil)
+	if got := r.Header.Get("Allow"); got != allowDetail {
+		t.Errorf("anonymous GET: Allow %q, want %q", got, allowDetail)
+	}
+
+	// 400: fields in serializer order (DRF reports them as it validates).
+	r = must(t, e, http.StatusBadRequest, "POST", list, s.w.payload(t, s.fx.Invalid.Body))
+	checkFieldOrder(t, d, "400 body", keys(t, r.Body))
+	r = must(t, e, http.StatusBadRequest, "POST", list, []any{s.w.payload(t, s.fx.Invalid.Body)})
+	var items []json.RawMessage
+	if err := json.Unmarshal(r.Body, &items); err != nil || len(items) != 1 {
+		t.Fatalf("bulk 400: %s", r.Body)
+	}
+	checkFieldOrder(t, d, "bulk 400 item", keys(t, items[0]))
+
+	// OPTIONS: DRF's key order, the fields in serializer order, each
+	// field's keys in get_field_info's order, and its type.
+	r = must(t, e, http.StatusOK, "OPTIONS", list, nil)
+	if got := keys(t, r.Body); !slices.Equal(got, []string{"name", "description", "renders", "parses", "actions"}) {
+		t.Errorf("OPTIONS keys %v", got)
+	}
+	var meta struct {
+		Actions map[string]json.RawMessage
+	}
+	if err := json.Unmarshal(r.Body, &meta); err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, f := range d.Fields {
+		if f.Kind != resource.KindHidden {
+			want = append(want, f.Name)
+		}
+	}
+	if got := keys(t, meta.Actions["POST"]); !slices.Equal(got, want) {
+		t.Errorf("actions.POST fields %v, want %v", got, want)
+	}
+	var fields map[string]json.RawMessage
+	_ = json.Unmarshal(meta.Actions["POST"], &fields)
+	ref := referenceFields(t)[d.ContentType()]
+	for _, f := range d.Fields {
+		raw, ok := fields[f.Name]
+		if !ok {
+			continue
+		}
+		k := keys(t, raw)
+		if len(k) < 4 || !slices.Equal(k[:4], []string{"type", "required", "read_only", "label"}) {
+			t.Errorf("%s: info keys %v", f.Name, k)
+		}
+		var info struct {
+			Type     string
+			ReadOnly bool `json:"read_only"`
+		}
+		_ = json.Unmarshal(raw, &info)
+		rf, ok := ref[f.Name]
+		if !ok || f.Kind == resource.KindEmpty {
+			// A field NetBox does not serve (SPEC.md's VLAN display_name),
+			// or one kept empty until its model is served: its kind says
+			// nothing of NetBox's serializer field.
+			continue
+		}
+		why, ok := optionsTypeExclusions[d.ContentType()+"."+f.Name]
+		if !ok {
+			why, ok = optionsTypeExclusions["*."+f.Name]
+		}
+		if ok {
+			t.Logf("%s: type not compared: %s", f.Name, why)
+		} else if types := drfTypes(rf); !slices.Contains(types, info.Type) {
+			t.Errorf("%s: OPTIONS type %q, NetBox's serializer field gives %v", f.Name, info.Type, types)
+		}
+		// Never writable where NetBox's is read-only; tags and many-to-many
+		// lists writable as NetBox's are. (A few fields NetBox lets a
+		// client set, such as a user's date_joined, are read-only here.)
+		if rf.ReadOnly && !info.ReadOnly || !rf.ReadOnly && info.ReadOnly && (f.Kind == resource.KindTags || f.Kind == resource.KindM2M) {
+			t.Errorf("%s: read_only %v, NetBox %v", f.Name, info.ReadOnly, rf.ReadOnly)
+		}
+	}
+}
+
+// checkFieldOrder fails unless the field keys of got come in the
+// descriptor's field order, keys that are no field after them.
+func checkFieldOrder(t *testing.T, d *resource.Descriptor, what string, got []string) {
+	t.Helper()
+	last, other := -1, false
+	for _, k := range got {
+		i := slices.IndexFunc(d.Fields, func(f *resource.Field) bool { return f.Name == k })
+		if i < 0 {
+			other = true
+			continue
+		}
+		if i < last || other {
+			t.Errorf("%s: keys %v are not in serializer field order", what, got)
+			return
+		}
+		last = i
+	}
+}
+
+// refField is what the wire aspect reads of a reference field.
+type refField struct {
+	Name     string
+	Type     string
+	Repr     string
+	ReadOnly bool `json:"read_only"`
+	Src      struct {
+		Serializer string `json:"serializer_field"`
+		Model      string `json:"model_field"`
+	} `json:"_src"`
+}
+
+var (
+	refOnce   sync.Once
+	refByType map[string]map[string]refField
+	refErr    error
+)
+
+// referenceFields reads testdata/reference/netbox-models.json once: each
+// content type's fields by name.
+func referenceFields(t *testing.T) map[string]map[string]refField {
+	t.Helper()
+	refOnce.Do(func() {
+		raw, err := os.ReadFile(filepath.Join("..", "testdata", "reference", "netbox-models.json"))
+		if err != nil {
+			refErr = err
+			return
+		}
+		var doc struct {
+			Endpoints map[string]struct {
+				ContentType string `json:"content_type"`
+				Fields      []refField
+			}
+		}
+		if refErr = json.Unmarshal(raw, &doc); refErr != nil {
+			return
+		}
+		refByType = map[string]map[string]refField{}
+		for _, e := range doc.Endpoints {
+			m := map[string]refField{}
+			for _, f := range e.Fields {
+				m[f.Name] = f
+			}
+			refByType[e.ContentType] = m
+		}
+	})
+	if refErr != nil {
+		t.Fatalf("reference: %v", refErr)
+	}
+	return refByType
+}
+
+// optionsTypeExclusions are fields whose OPTIONS type differs from
+// NetBox's for a reason outside the generic layer, each named.
+var optionsTypeExclusions = map[string]string{
+	"*._occupied":                            "a cached boolean column of cabled components here; NetBox's SerializerMethodField (\"field\")",
+	"extras.customfield.related_object_type": "stored as a plain string column; NetBox declares a ContentTypeField (\"field\")",
+	"extras.customfield.data_type":           "a stored column here; NetBox's SerializerMethodField (\"field\")",
+	"dcim.rackreservation.unit_count":        "a stored column here; NetBox's SerializerMethodField (\"field\")",
+	"ipam.fhrpgroup.protocol":                "rendered {value, label} here (\"field\"); NetBox's DRF ChoiceField renders the bare value (\"choice\")",
+	"ipam.fhrpgroup.auth_type":               "rendered {value, label} here (\"field\"); NetBox's DRF ChoiceField renders the bare value (\"choice\")",
+}
+
+// drfTypes is the OPTIONS type SimpleMetadata gives NetBox's serializer
+// field (the DRF class nearest in its MRO; "field" for the classes DRF's
+// table does not name). A related-object count is either NetBox's
+// RelatedObjectCountField ("field") or an annotated IntegerField
+// ("integer"): which one a model declares is not in our descriptors, and
+// both render an integer, so either is accepted there.
+func drfTypes(f refField) []string {
+	switch f.Src.Serializer {
+	case "SerializerMethodField", "NetBoxAPIHyperlinkedIdentityField", "NetBoxURLHyperlinkedIdentityField",
+		"ContentTypeField", "CustomFieldsDataField", "GFKSerializerField", "SerializedPKRelatedField",
+		"NestedTagSerializer", "JSONField", "PrimaryKeyRelatedField", "TimeZoneSerializerField":
+		return []string{"field"}
+	case "RelatedObjectCountField":
+		return []string{"field", "integer"}
+	case "IPAddressField", "IPNetworkField":
+		return []string{"string"}
+	}
+	switch f.Type {
+	case "fk":
+		if f.Repr == "pk" {
+			return []string{"field"}
+		}
+		return []string{"nested object"}
+	case "m2m", "computed", "generic-fk":
+		return []string{"field"}
+	case "json":
+		if strings.HasSuffix(f.Src.Serializer, "Serializer") {
+			return []string{"field"} // a nested serializer with many=True
+		}
+		if f.Src.Model == "ArrayField" {
+			return []string{"list"}
+		}
+		return []string{"field"}
+	case "choice":
+		if f.Src.Serializer == "ChoiceField" {
+			return []string{"field"} // NetBox's ChoiceField, a plain serializers.Field
+		}
+		return []string{"choice"}
+	case "integer":
+		if strings.HasSuffix(f.Name, "_count") && f.ReadOnly {
+			return []string{"field", "integer"}
+		}
+		return []string{"integer"}
+	case "string":
+		if f.Src.Model == "" && f.Src.Serializer == "" {
+			// No provenance (a tag's slug, a SlugField of
+			// django-taggit's TagBase).
+			return []string{"string", "slug"}
+		}
+		switch f.Src.Model {
+		case "SlugField":
+			return []string{"slug"}
+		case "EmailField":
+			return []string{"email"}
+		case "URLField":
+			return []string{"url"}
+		}
+		return []string{"string"}
+	case "ip/cidr":
+		return []string{"string"}
+	}
+	return []string{f.Type}
+}
