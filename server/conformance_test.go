@@ -1842,9 +1842,11 @@ func vary(d *resource.Descriptor, p map[string]any, k int) map[string]any {
 				if len(f.Choices) == 0 { // plain-value choices keep their value
 					v = fmt.Sprintf("%sx%d", x, k)
 				}
-			case "cidr-aggregate", "ip-with-mask":
+			case "cidr", "cidr-aggregate", "ip-with-mask":
 				// Address space that may not overlap (aggregates, IP
-				// ranges) moves by k networks of its own size.
+				// ranges) or repeat (prefixes, with ENFORCE_GLOBAL_UNIQUE
+				// or a VRF's enforce_unique) moves by k networks of its
+				// own size.
 				v = shiftIP(x, k)
 			}
 		case float64:
