@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/inventory/inventory/ent/resource"
+	"github.com/inventory/inventory/server/servertest"
 )
 
 // The wire aspect compares what the generic layer sends with what NetBox
@@ -217,6 +218,72 @@ var nestedFormExclusions = map[string]string{
 	"dcim.interface.lag":               "NestedInterfaceSerializer nests NestedDeviceSerializer (a form inside a form)",
 	"dcim.interface.bridge_interfaces": "NestedInterfaceSerializer nests NestedDeviceSerializer (a form inside a form)",
 	"ipam.vlan.qinq_svlan":             "NestedVLANSerializer's fields are the VLAN's brief form",
+}
+
+// checkAllow fails unless got equals want and lists methods in DRF's
+// order, HEAD wherever GET is served and OPTIONS last.
+func checkAllow(t *testing.T, what, got, want string) {
+	t.Helper()
+	if got != want {
+		t.Errorf("%s: Allow %q, want %q", what, got, want)
+	}
+	order := []string{"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"}
+	list := strings.Split(got, ", ")
+	last := -1
+	for _, m := range list {
+		i := slices.Index(order, m)
+		if i <= last {
+			t.Errorf("%s: Allow %q is not in DRF's order", what, got)
+			return
+		}
+		last = i
+	}
+	if slices.Contains(list, "GET") != slices.Contains(list, "HEAD") || list[len(list)-1] != "OPTIONS" {
+		t.Errorf("%s: Allow %q: HEAD goes with GET, OPTIONS is always there", what, got)
+	}
+}
+
+// TestAllowRoots: the API root, the app roots, the status view and the
+// schema carry DRF's Allow on every answer (their GET, HEAD, OPTIONS, a
+// 403 and a 405), answer HEAD and OPTIONS as Django's views do, and an
+// unrouted path (Django's 404 page) carries none.
+func TestAllowRoots(t *testing.T) {
+	t.Parallel()
+	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+		const ro = "GET, HEAD, OPTIONS"
+		a := e.Admin()
+		for _, p := range []string{"/api/", "/api/dcim/", "/api/ipam/", "/api/users/", "/api/status/", "/api/schema/"} {
+			for _, c := range []struct {
+				env    *servertest.Env
+				method string
+				status int
+			}{
+				{a, "GET", http.StatusOK}, {a, "HEAD", http.StatusOK}, {a, "OPTIONS", http.StatusOK},
+				{a, "POST", http.StatusMethodNotAllowed}, {a, "DELETE", http.StatusMethodNotAllowed},
+			} {
+				r := c.env.Do(c.method, p, nil)
+				if r.Status != c.status {
+					t.Errorf("%s %s: %d %s", c.method, p, r.Status, r.Body)
+				}
+				checkAllow(t, c.method+" "+p, r.Header.Get("Allow"), ro)
+			}
+		}
+		r := a.Must(http.StatusOK, "OPTIONS", "/api/", nil)
+		if got := keys(t, r.Body); !slices.Equal(got, []string{"name", "description", "renders", "parses"}) {
+			t.Errorf("OPTIONS /api/ keys %v", got)
+		}
+		if name := r.Object()["name"]; name != "API Root" {
+			t.Errorf("OPTIONS /api/ name %v", name)
+		}
+		r = e.Anonymous().Must(http.StatusForbidden, "GET", "/api/dcim/", nil)
+		checkAllow(t, "anonymous GET /api/dcim/", r.Header.Get("Allow"), ro)
+		for _, p := range []string{"/api/nonexistent/", "/api/dcim/nonexistent/", "/api/dcim"} {
+			r := a.Do("GET", p, nil)
+			if r.Header.Get("Allow") != "" || r.Status != http.StatusNotFound && r.Status != http.StatusFound {
+				t.Errorf("GET %s: %d, Allow %q", p, r.Status, r.Header.Get("Allow"))
+			}
+		}
+	})
 }
 
 // checkFieldOrder fails unless the field keys of got come in the
