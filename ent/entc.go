@@ -369,6 +369,7 @@ func describeField(t *gen.Type, m api.Model, name string, fields map[string]*gen
 			// Many-to-many: a join table declared by the edge's storage key;
 			// ids on write, nested brief objects on read.
 			fd.Kind, fd.Target, fd.Lookup, fd.ReadOnly, fd.Full = "m2m", tm.App+"."+tname, a.Lookup, a.ReadOnly, a.Full
+			fd.Nested = a.Nested
 			fd.Join = e.Rel.Table
 			fd.JoinOwn, fd.JoinTarget = e.Rel.Columns[0], e.Rel.Columns[1]
 			if e.IsInverse() {

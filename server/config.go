@@ -53,8 +53,8 @@ type Config struct {
 	// Webhooks are the delivery settings (allow-list, attempts, backoff,
 	// timeout, poll interval).
 	Webhooks webhooks.Config
-	// EnforceGlobalUnique refuses duplicate IP addresses in the global
-	// table (ENFORCE_GLOBAL_UNIQUE); VRFs decide for themselves.
+	// EnforceGlobalUnique refuses duplicate IP addresses and prefixes in
+	// the global table (ENFORCE_GLOBAL_UNIQUE); VRFs decide for themselves.
 	EnforceGlobalUnique bool
 }
 

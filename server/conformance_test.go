@@ -676,8 +676,9 @@ var aspects = []aspect{
 		conformBadInput(t, s.e, s.d, s.w, s.p[0])
 	}},
 	{name: "golden", run: aspectGolden},
-	// After golden: the objects it makes would renumber the golden's.
+	// After golden: the objects they make would renumber the golden's.
 	{name: "protect", run: aspectProtect},
+	{name: "wire", run: aspectWire},
 }
 
 func aspectCreate(t *testing.T, s *suite) {
@@ -1063,13 +1064,23 @@ func aspectErrors(t *testing.T, s *suite) {
 	if string(r.Body) != `{"detail":"Not found."}` {
 		t.Errorf("non-integer id: %s", r.Body)
 	}
+	// A missing slash: a redirect with an empty body, as Django's 301
+	// (302 here, SPEC.md); no DRF view answers, so no Allow.
 	r = must(t, e, http.StatusFound, "GET", strings.TrimSuffix(list, "/"), nil)
-	if loc := r.Header.Get("Location"); loc != list {
-		t.Errorf("list without slash: Location %q", loc)
+	if loc := r.Header.Get("Location"); loc != list || len(r.Body) != 0 || r.Header.Get("Allow") != "" {
+		t.Errorf("list without slash: Location %q, Allow %q, body %q", loc, r.Header.Get("Allow"), r.Body)
 	}
 	r = must(t, e, http.StatusFound, "GET", strings.TrimSuffix(detailPath(d, ids[0]), "/")+"?brief=1", nil)
-	if loc := r.Header.Get("Location"); loc != detailPath(d, ids[0])+"?brief=1" {
-		t.Errorf("detail without slash: Location %q", loc)
+	if loc := r.Header.Get("Location"); loc != detailPath(d, ids[0])+"?brief=1" || len(r.Body) != 0 {
+		t.Errorf("detail without slash: Location %q, body %q", loc, r.Body)
+	}
+	// Unknown paths under the model's and unsafe methods without slash:
+	// Django's HTML 404 page (BEHAVIOUR.md §1.2), not a DRF JSON body.
+	for _, req := range [][2]string{{"GET", list + "nonexistent/x/"}, {"GET", list + "1/nonexistent/"}, {"POST", strings.TrimSuffix(list, "/")}} {
+		r = must(t, e, http.StatusNotFound, req[0], req[1], nil)
+		if ct := r.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/html") || !strings.Contains(string(r.Body), "Page Not Found") || r.Header.Get("API-Version") == "" {
+			t.Errorf("%s %s: 404 %q %s", req[0], req[1], ct, r.Body)
+		}
 	}
 	anon := e.Anonymous()
 	for _, req := range [][2]string{{"GET", list}, {"GET", detailPath(d, ids[0])}, {"POST", list}, {"PATCH", detailPath(d, ids[0])}, {"DELETE", list}} {
@@ -1838,9 +1849,11 @@ func vary(d *resource.Descriptor, p map[string]any, k int) map[string]any {
 				if len(f.Choices) == 0 { // plain-value choices keep their value
 					v = fmt.Sprintf("%sx%d", x, k)
 				}
-			case "cidr-aggregate", "ip-with-mask":
+			case "cidr", "cidr-aggregate", "ip-with-mask":
 				// Address space that may not overlap (aggregates, IP
-				// ranges) moves by k networks of its own size.
+				// ranges) or repeat (prefixes, with ENFORCE_GLOBAL_UNIQUE
+				// or a VRF's enforce_unique) moves by k networks of its
+				// own size.
 				v = shiftIP(x, k)
 			}
 		case float64:

@@ -106,15 +106,6 @@ func (e *special) tag() string {
 	return e.Path
 }
 
-// methods lists the methods served, OPTIONS last (the Allow header).
-func (e *special) methods() []string {
-	var out []string
-	for _, op := range e.Ops {
-		out = append(out, op.Method)
-	}
-	return append(out, http.MethodOptions)
-}
-
 // specialRegistry resolves every declared endpoint: the non-model ones in
 // registration order, then each model's in resource.All() order.
 func specialRegistry() ([]*special, error) {
@@ -509,7 +500,7 @@ func (r *logicRequest) Create(ct string, objs []map[string]json.RawMessage, list
 		if !list || !errors.As(err, &ve) {
 			return nil, err
 		}
-		errs[i], failed = ve.Fields, true
+		errs[i], failed = ve, true
 	}
 	if failed {
 		return nil, errs
@@ -644,18 +635,7 @@ func (s *Server) specialOptions(c *gin.Context, e *special) error {
 	if e.Detail && e.Name == "" {
 		suffix = " Instance"
 	}
-	b, err := marshal(map[string]any{
-		"name":        titleCase(strings.ReplaceAll(name, "-", " ")) + suffix,
-		"description": e.Ops[0].Summary,
-		"renders":     []string{"application/json"},
-		"parses":      []string{"application/json"},
-	})
-	if err != nil {
-		return err
-	}
-	c.Header("Allow", strings.Join(e.methods(), ", "))
-	writeJSON(c, http.StatusOK, b)
-	return nil
+	return writeMetadataFor(c, titleCase(strings.ReplaceAll(name, "-", " "))+suffix, e.Ops[0].Summary)
 }
 
 // routable says whether a slashed API path matches a GET route of the

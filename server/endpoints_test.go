@@ -44,6 +44,9 @@ func TestSpecialEndpoints(t *testing.T) {
 				if allow := o.Header.Get("Allow"); !slices.Contains(strings.Split(allow, ", "), op.Method) {
 					t.Fatalf("OPTIONS Allow %q lacks %s", allow, op.Method)
 				}
+				// Every answer of the route carries the same Allow, in DRF's
+				// order (HEAD with GET, OPTIONS always).
+				checkAllow(t, op.Method+" "+op.Example, r.Header.Get("Allow"), o.Header.Get("Allow"))
 				// The root lists it.
 				if op.Root != "" {
 					root := admin.Must(http.StatusOK, "GET", op.Root, nil).Object()

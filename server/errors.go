@@ -33,8 +33,9 @@ type listError []string
 
 func (e listError) Error() string { return e[0] }
 
-// bulkError is a 400 whose body is an array of per-item error dicts.
-type bulkError []map[string]any
+// bulkError is a 400 whose body is an array of per-item error dicts
+// (each a map, or a *resource.ValidationError keeping its field order).
+type bulkError []any
 
 func (e bulkError) Error() string { return "bulk validation failed" }
 
@@ -75,13 +76,13 @@ func (s *Server) render(c *gin.Context, err error) {
 	case errors.As(err, &fd):
 		writeJSON(c, http.StatusBadRequest, resource.Invalid(fd.Field, fd.Message).Fields)
 	case errors.As(err, &ve):
-		writeJSON(c, http.StatusBadRequest, ve.Fields)
+		writeJSON(c, http.StatusBadRequest, ve)
 	case errors.As(err, &fe):
 		writeJSON(c, http.StatusBadRequest, fe)
 	case errors.As(err, &le):
 		writeJSON(c, http.StatusBadRequest, []string(le))
 	case errors.As(err, &be):
-		writeJSON(c, http.StatusBadRequest, []map[string]any(be))
+		writeJSON(c, http.StatusBadRequest, []any(be))
 	case errors.As(err, &ie): // from a logic package's handler
 		writeJSON(c, http.StatusBadRequest, []map[string][]string(ie))
 	case errors.As(err, &bo):

@@ -178,7 +178,6 @@ func (s *Server) list(c *gin.Context, d *resource.Descriptor) error {
 		b = page.Encode(b, r)
 	}
 	b = append(b, "]}"...)
-	c.Header("Allow", allowList(d))
 	c.Header("Vary", "Accept")
 	writeJSON(c, http.StatusOK, b)
 	return nil
@@ -190,13 +189,6 @@ func appendURL(b []byte, u string) []byte {
 	}
 	raw, _ := marshal(u)
 	return append(b, raw...)
-}
-
-func allowList(d *resource.Descriptor) string {
-	if d.ReadOnlyAPI {
-		return "GET, HEAD, OPTIONS"
-	}
-	return "GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS"
 }
 
 // objectID parses the detail route's id; anything else is NetBox's 404.
@@ -464,7 +456,7 @@ func (s *Server) bulkCreate(c *gin.Context, d *resource.Descriptor, raw json.Raw
 			if !errors.As(err, &ve) {
 				return err
 			}
-			errs[i], failed = ve.Fields, true
+			errs[i], failed = ve, true
 			if tx.Err() != nil {
 				break // a statement failed: the transaction runs no more (PostgreSQL)
 			}
@@ -644,17 +636,17 @@ func (s *Server) bulkIDs(ctx context.Context, d *resource.Descriptor, list []jso
 		if err != nil {
 			var ve *resource.ValidationError
 			errors.As(err, &ve)
-			errs[i], failed = ve.Fields, true
+			errs[i], failed = ve, true
 			continue
 		}
 		var id int
 		raw, ok := in["id"]
 		if !ok {
-			errs[i]["id"], failed = []string{"This field is required."}, true
+			errs[i], failed = resource.Invalid("id", "This field is required."), true
 			continue
 		}
 		if json.Unmarshal(raw, &id) != nil {
-			errs[i]["id"], failed = []string{"A valid integer is required."}, true
+			errs[i], failed = resource.Invalid("id", "A valid integer is required."), true
 			continue
 		}
 		ids[i], ins[i] = id, in
@@ -672,7 +664,7 @@ func (s *Server) bulkIDs(ctx context.Context, d *resource.Descriptor, list []jso
 	}
 	for i, id := range ids {
 		if !found[id] {
-			errs[i]["id"], failed = []string{fmt.Sprintf("No %s matches the given query.", d.ClassName())}, true
+			errs[i], failed = resource.Invalid("id", fmt.Sprintf("No %s matches the given query.", d.ClassName())), true
 		}
 	}
 	if failed {

@@ -389,8 +389,9 @@ func TestRouteTargetsAndPresentInVRF(t *testing.T) {
 }
 
 // TestVLANGroupUtilization: a VLAN group's utilization is its VLANs as a
-// percentage of its VLAN IDs, two decimals as NetBox renders it, and a
-// list of groups costs a fixed number of queries.
+// percentage of its VLAN IDs, rounded to two decimals and rendered as
+// NetBox renders that float ("0.0", "12.5", "33.33"), and a list of
+// groups costs a fixed number of queries.
 func TestVLANGroupUtilization(t *testing.T) {
 	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
 		w := newIPAMWorld(t, e)
@@ -412,16 +413,16 @@ func TestVLANGroupUtilization(t *testing.T) {
 			vlans  int
 			want   any
 		}{
-			{"Empty", nil, 0, "0.00"},
+			{"Empty", nil, 0, "0.0"},
 			{"Default", nil, 3, "0.07"}, // 3 of 4094
-			{"Eight", [][]int{{1, 8}}, 1, "12.50"},
+			{"Eight", [][]int{{1, 8}}, 1, "12.5"},
 			{"Third", [][]int{{1, 3}}, 1, "33.33"},
 			{"TwoThirds", [][]int{{1, 3}}, 2, "66.67"},
-			{"Split", [][]int{{1, 2}, {10, 11}}, 2, "50.00"},
+			{"Split", [][]int{{1, 2}, {10, 11}}, 2, "50.0"},
 			{"Sixteenth", [][]int{{1, 16}}, 1, "6.25"},
 			{"Down", [][]int{{1, 1600}}, 1, "0.06"},   // 0.0625
 			{"HalfUp", [][]int{{1, 4000}}, 3, "0.08"}, // 0.075: half away from zero
-			{"Whole", [][]int{{1, 1}}, 1, "100.00"},
+			{"Whole", [][]int{{1, 1}}, 1, "100.0"},
 		}
 		for _, c := range cases {
 			g := group(c.name, c.ranges...)

@@ -442,11 +442,11 @@ func oasChoiceValues(f *resource.Field) ([]any, string) {
 	return vals, typ
 }
 
-// baseField is the schema of a field's value, read or written, from the
-// type OPTIONS reports (fieldType in options.go) refined by the kind.
+// baseField is the schema of a field's value, read or written, from its
+// type family (oasType) refined by the kind.
 func (b *oasBuilder) baseField(f *resource.Field) *openapi3.Schema {
 	var s *openapi3.Schema
-	switch fieldType(f) {
+	switch oasType(f) {
 	case "integer":
 		s = oasTyped("integer")
 		if f.Min != nil {
@@ -1032,4 +1032,41 @@ func (b *oasBuilder) relatedSchema(f *resource.Field) string {
 		}
 	}
 	return name
+}
+
+// oasType is the JSON type family of a field's value for the schema
+// (OPTIONS' DRF names, fieldType, say "field" for most of these).
+func oasType(f *resource.Field) string {
+	if f.Kind == resource.KindCount && f.Count.Percent != "" {
+		return "string" // a percentage, NetBox's CharField
+	}
+	if f.Kind == "date" {
+		return "date"
+	}
+	switch f.Kind {
+	case resource.KindID, resource.KindInt, resource.KindCount, resource.KindGenericID:
+		return "integer"
+	case resource.KindBool:
+		return "boolean"
+	case resource.KindFloat:
+		return "decimal"
+	case resource.KindTime:
+		return "datetime"
+	case resource.KindChoice:
+		return "choice"
+	case resource.KindJSON:
+		if f.GoType == "[]int" {
+			return "list" // DRF's ListField of integers (a reservation's units)
+		}
+		return "nested object"
+	case resource.KindFK, resource.KindGenericObject, resource.KindCustomFields:
+		return "nested object"
+	case resource.KindTags, resource.KindStrings, resource.KindContentTypes:
+		return "list"
+	case resource.KindURL:
+		return "url"
+	case resource.KindSlug:
+		return "slug"
+	}
+	return "string"
 }

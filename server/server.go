@@ -34,6 +34,10 @@ type Server struct {
 	specials  []*special
 	getRoutes [][]string
 	lastUsed  lastUsedWriter
+	// allow is the Allow header of each route pattern, allowRoutes the
+	// same by segments (allow.go).
+	allow       map[string]string
+	allowRoutes []allowRoute
 }
 
 // New builds the server and registers a route per model.
@@ -60,9 +64,11 @@ func New(cfg Config, database *db.DB) *Server {
 	webhooks.Install(database.Client)
 	e.Use(s.requestContext, s.recover, s.authenticate)
 	s.routes()
+	s.indexAllow()
 	s.indexGetRoutes()
 	e.NoRoute(s.noRoute)
 	e.NoMethod(func(c *gin.Context) {
+		s.setAllowNoMethod(c)
 		s.render(c, detailErr(http.StatusMethodNotAllowed, `Method "`+c.Request.Method+`" not allowed.`))
 	})
 	return s
@@ -132,6 +138,7 @@ func (s *Server) requestContext(c *gin.Context) {
 	if strings.HasPrefix(c.Request.URL.Path, "/api") {
 		h.Set("API-Version", apiVersion(s.cfg.Version))
 	}
+	s.setAllow(c)
 	if c.Request.Body != nil && s.cfg.MaxBodyBytes > 0 {
 		c.Request.Body = http.MaxBytesReader(c.Writer, c.Request.Body, s.cfg.MaxBodyBytes)
 	}
@@ -177,7 +184,9 @@ func apiVersion(v string) string {
 }
 
 // noRoute redirects a GET/HEAD without trailing slash to the slashed path
-// when that path exists (302, SPEC.md §4); everything else is a 404.
+// when that path exists (302, SPEC.md §4), with an empty body as Django's
+// redirect has; everything else is Django's 404 page (BEHAVIOUR.md §1.2:
+// no DRF view answers, so the body is HTML, not JSON).
 func (s *Server) noRoute(c *gin.Context) {
 	p := c.Request.URL.Path
 	if (c.Request.Method == http.MethodGet || c.Request.Method == http.MethodHead) && !strings.HasSuffix(p, "/") && s.routable(p+"/") {
@@ -185,11 +194,16 @@ func (s *Server) noRoute(c *gin.Context) {
 		if c.Request.URL.RawQuery != "" {
 			loc += "?" + c.Request.URL.RawQuery
 		}
-		c.Redirect(http.StatusFound, loc)
+		c.Header("Location", loc)
+		c.Status(http.StatusFound)
 		return
 	}
-	s.render(c, errNotFound)
+	c.Data(http.StatusNotFound, "text/html; charset=utf-8", notFoundPage)
 }
+
+// notFoundPage is the text of NetBox's 404 template (templates/404.html).
+var notFoundPage = []byte("<!DOCTYPE html>\n<html lang=\"en\">\n<head><meta charset=\"utf-8\"><title>Page Not Found</title></head>\n" +
+	"<body><h1>Page Not Found</h1><p>The requested page does not exist.</p></body>\n</html>\n")
 
 // baseURL is the scheme and host for absolute URLs (BEHAVIOUR.md §1.5).
 func baseURL(r *http.Request) string {

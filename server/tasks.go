@@ -186,7 +186,7 @@ func (s *Server) requeueTask(c *gin.Context) error {
 	case errors.Is(err, webhooks.ErrNotFound):
 		return detailErr(http.StatusNotFound, "Job "+id+" not found.")
 	case errors.Is(err, webhooks.ErrNotFailed):
-		return detailErr(http.StatusBadRequest, "Job "+id+" is not failed; only failed tasks can be requeued.")
+		return detailErr(http.StatusBadRequest, "Job "+id+" is not failed; only failed or retrying tasks can be requeued.")
 	case err != nil:
 		return err
 	}

@@ -28,8 +28,8 @@ type TaskFilter struct {
 	Offset    int
 }
 
-// ErrNotFailed: only failed tasks can be requeued.
-var ErrNotFailed = errors.New("only failed tasks can be requeued")
+// ErrNotFailed: only failed and retrying tasks can be requeued.
+var ErrNotFailed = errors.New("only failed or retrying tasks can be requeued")
 
 // Statuses are the valid task statuses.
 var Statuses = []string{StatusQueued, StatusStarted, StatusFinished, StatusFailed, StatusScheduled}
@@ -65,24 +65,28 @@ func (e *Engine) Task(ctx context.Context, id string) (*ent.Delivery, error) {
 	return d, err
 }
 
-// Requeue puts a failed delivery back in the queue with a fresh attempt
-// budget (the attempt log is kept).
+// Requeue puts a failed delivery, or one still retrying after a failed
+// attempt (scheduled), back in the queue to run now with a fresh attempt
+// budget (the attempt log is kept). NetBox users requeue whatever its
+// tasks view lists with an error; here a failing delivery is retried on
+// its own before it fails, so the retrying ones are requeued too.
 func (e *Engine) Requeue(ctx context.Context, id string) error {
 	d, err := e.Task(ctx, id)
 	if err != nil {
 		return err
 	}
-	if d.Status != StatusFailed {
+	if d.Status != StatusFailed && d.Status != StatusScheduled {
 		return ErrNotFailed
 	}
 	now := e.now()
-	n, err := e.client.Delivery.Update().Where(delivery.ID(d.ID), delivery.StatusEQ(StatusFailed)).
+	n, err := e.client.Delivery.Update().Where(delivery.ID(d.ID), delivery.StatusEQ(d.Status)).
 		SetStatus(StatusQueued).SetAttempts(0).SetEnqueuedAt(now).SetNextAttemptAt(now).
 		ClearEndedAt().ClearLeaseUntil().SetClaim("").Save(ctx)
 	if err != nil {
 		return err
 	}
 	if n == 0 {
+		// Claimed by a worker (or finished) meanwhile.
 		return ErrNotFailed
 	}
 	return nil

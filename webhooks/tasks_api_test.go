@@ -97,6 +97,26 @@ func TestTaskActionsAndWorker(t *testing.T) {
 		if tk := task(); tk["status"] != "scheduled" || tk["attempts"] != 2.0 {
 			t.Fatalf("after the forced attempt: %v %v", tk["status"], tk["attempts"])
 		}
+		// requeue: a task still retrying runs now, like a failed one, with
+		// a fresh attempt budget; a queued one is neither (400).
+		if r := e.Must(200, "POST", "/api/core/background-tasks/"+tid+"/requeue/", nil); len(r.Body) != 0 {
+			t.Fatalf("requeue body %q", r.Body)
+		}
+		if tk := task(); tk["status"] != "queued" || tk["attempts"] != 0.0 {
+			t.Fatalf("after requeue of a retrying task: %v %v", tk["status"], tk["attempts"])
+		}
+		if r := e.Must(400, "POST", "/api/core/background-tasks/"+tid+"/requeue/", nil); string(r.Body) != `{"detail":"Job `+tid+` is not failed; only failed or retrying tasks can be requeued."}` {
+			t.Fatalf("requeue of a queued task: %s", r.Body)
+		}
+		if err := eng.RunOnce(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if n := len(rcv.all()); n != 3 {
+			t.Fatalf("%d requests after requeue, want 3", n)
+		}
+		if tk := task(); tk["status"] != "scheduled" || tk["attempts"] != 1.0 {
+			t.Fatalf("after the requeued attempt: %v %v", tk["status"], tk["attempts"])
+		}
 		// delete: gone.
 		if r := e.Must(200, "POST", "/api/core/background-tasks/"+tid+"/delete/", nil); len(r.Body) != 0 {
 			t.Fatalf("delete body %q", r.Body)

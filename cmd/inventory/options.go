@@ -81,7 +81,7 @@ func newOptions(name string) (*options, *flag.FlagSet) {
 	fs.Int64Var(&o.cfg.MaxBodyBytes, "data-upload-max-memory-size", envInt64("INVENTORY_DATA_UPLOAD_MAX_MEMORY_SIZE", o.cfg.MaxBodyBytes), "DATA_UPLOAD_MAX_MEMORY_SIZE: largest request body in bytes (413 above); 0 removes the limit")
 	fs.IntVar(&o.cfg.MaxBulkItems, "max-bulk-items", envInt("INVENTORY_MAX_BULK_ITEMS", o.cfg.MaxBulkItems), "MAX_BULK_ITEMS: most items in one bulk create, update or delete (400 above); 0 removes the cap")
 	fs.BoolVar(&o.cfg.LoginRequired, "login-required", envBool("INVENTORY_LOGIN_REQUIRED", o.cfg.LoginRequired), "LOGIN_REQUIRED: refuse anonymous requests")
-	fs.BoolVar(&o.cfg.EnforceGlobalUnique, "enforce-global-unique", envBool("INVENTORY_ENFORCE_GLOBAL_UNIQUE", o.cfg.EnforceGlobalUnique), "ENFORCE_GLOBAL_UNIQUE: refuse duplicate IP addresses outside VRFs")
+	fs.BoolVar(&o.cfg.EnforceGlobalUnique, "enforce-global-unique", envBool("INVENTORY_ENFORCE_GLOBAL_UNIQUE", o.cfg.EnforceGlobalUnique), "ENFORCE_GLOBAL_UNIQUE: refuse duplicate IP addresses and prefixes outside VRFs")
 	fs.IntVar(&o.cfg.ChangelogRetention, "changelog-retention", envInt("INVENTORY_CHANGELOG_RETENTION", o.cfg.ChangelogRetention), "CHANGELOG_RETENTION: days to keep change records; 0 keeps them forever")
 	fs.StringVar(&o.exempt, "exempt-view-permissions", os.Getenv("INVENTORY_EXEMPT_VIEW_PERMISSIONS"), `EXEMPT_VIEW_PERMISSIONS: comma-separated app.model list, or "*"`)
 	fs.StringVar(&o.ipHeaders, "http-client-ip-headers", os.Getenv("INVENTORY_HTTP_CLIENT_IP_HEADERS"), "HTTP_CLIENT_IP_HEADERS: comma-separated headers carrying the client address (default: the peer address)")

@@ -1,7 +1,10 @@
 package resource
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -9,8 +12,69 @@ import (
 // ValidationError is a 400 with NetBox's body: a map of field names to lists
 // of messages ("__all__" for model-level errors, "non_field_errors" for
 // serializer-level ones). Values are []string, or a map for custom_fields.
+//
+// Order is the serializer's field order: DRF reports field errors in that
+// order, and clients diffing answers against NetBox see the same body.
+// Keys it does not name follow, alphabetically. The model's write path
+// sets it (Descriptor.Create and Update), so helpers building errors with
+// Invalid need not know it.
 type ValidationError struct {
 	Fields map[string]any
+	Order  []string
+}
+
+// MarshalJSON writes Fields in Order, then the other keys sorted.
+func (e *ValidationError) MarshalJSON() ([]byte, error) {
+	keys := make([]string, 0, len(e.Fields))
+	for k := range e.Fields {
+		keys = append(keys, k)
+	}
+	pos := func(k string) int {
+		if i := slices.Index(e.Order, k); i >= 0 {
+			return i
+		}
+		return len(e.Order)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		pi, pj := pos(keys[i]), pos(keys[j])
+		if pi != pj {
+			return pi < pj
+		}
+		return keys[i] < keys[j]
+	})
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // messages quote user input as the server's encoder does
+	b.WriteByte('{')
+	for i, k := range keys {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		if err := enc.Encode(k); err != nil {
+			return nil, err
+		}
+		b.Truncate(b.Len() - 1) // Encode's newline
+		b.WriteByte(':')
+		if err := enc.Encode(e.Fields[k]); err != nil {
+			return nil, err
+		}
+		b.Truncate(b.Len() - 1)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// inOrder gives a ValidationError within err the descriptor's field
+// order, unless it has one.
+func (d *Descriptor) inOrder(err error) error {
+	var ve *ValidationError
+	if errors.As(err, &ve) && ve.Order == nil {
+		ve.Order = make([]string, len(d.Fields))
+		for i, f := range d.Fields {
+			ve.Order[i] = f.Name
+		}
+	}
+	return err
 }
 
 func (e *ValidationError) Error() string {

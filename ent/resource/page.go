@@ -760,6 +760,13 @@ func appendPercent(b []byte, n, total int) []byte {
 	if total <= 0 {
 		return append(b, "null"...)
 	}
+	// NetBox annotates Round(count * 100.0 / total, 2), a FloatField, and
+	// its CharField renders the float as Python's str does: "0.0",
+	// "50.0", "33.33" (the shortest repr, with at least one decimal).
 	hundredths := (int64(n)*20000 + int64(total)) / (2 * int64(total))
-	return appendString(b, fmt.Sprintf("%d.%02d", hundredths/100, hundredths%100))
+	s := strconv.FormatFloat(float64(hundredths)/100, 'f', -1, 64)
+	if !strings.Contains(s, ".") {
+		s += ".0"
+	}
+	return appendString(b, s)
 }

@@ -26,6 +26,7 @@ import (
 	"github.com/inventory/inventory/ent/logic/ipam"
 	"github.com/inventory/inventory/ent/prefix"
 	"github.com/inventory/inventory/ent/resource"
+	"github.com/inventory/inventory/ent/schema/api"
 	"github.com/inventory/inventory/filters"
 )
 
@@ -34,7 +35,7 @@ import (
 // this test (and dropped after it).
 func testDBs(t testing.TB) map[string]*db.DB {
 	t.Helper()
-	ctx := context.Background()
+	ctx := dupCtx()
 	out := map[string]*db.DB{}
 	d, err := db.Open(ctx, filepath.Join(t.TempDir(), "test.db"))
 	if err != nil {
@@ -53,7 +54,7 @@ func testDBs(t testing.TB) map[string]*db.DB {
 
 func freshPostgres(t testing.TB, dsn string) *db.DB {
 	t.Helper()
-	ctx := context.Background()
+	ctx := dupCtx()
 	admin, err := stdsql.Open("pgx", dsn)
 	if err != nil {
 		t.Fatal(err)
@@ -101,17 +102,25 @@ func eachDB(t *testing.T, fn func(t *testing.T, d *db.DB)) {
 
 func prefixes() *resource.Descriptor { return resource.ByPath("ipam", "prefixes") }
 
+// dupCtx is a write context in which duplicate prefixes are allowed in the
+// global table (ENFORCE_GLOBAL_UNIQUE off), as the hierarchy tests need:
+// NetBox counts duplicates among children, and the seeded VRFs allow them
+// too (enforce_unique off).
+func dupCtx() context.Context {
+	return api.WithSettings(context.Background(), api.Settings{EnforceGlobalUnique: false})
+}
+
 // seedVRFs makes sure VRFs 1..n exist (prefixes refer to them by id).
 func seedVRFs(t *testing.T, d *db.DB, n int) {
 	t.Helper()
-	ctx := context.Background()
+	ctx := dupCtx()
 	vrfs := resource.ByPath("ipam", "vrfs")
 	err := d.InTx(ctx, func(etx *ent.Tx) error {
 		for i := 1; i <= n; i++ {
 			if r, err := vrfs.Get(ctx, tx(d, etx).Store(), i); err != nil || r != nil {
 				continue
 			}
-			if _, err := vrfs.Create(ctx, tx(d, etx), input(t, map[string]any{"name": fmt.Sprintf("vrf%d", i)})); err != nil {
+			if _, err := vrfs.Create(ctx, tx(d, etx), input(t, map[string]any{"name": fmt.Sprintf("vrf%d", i), "enforce_unique": false})); err != nil {
 				return err
 			}
 		}
@@ -141,7 +150,7 @@ func tx(d *db.DB, etx *ent.Tx) *resource.Tx {
 
 func createPrefix(t testing.TB, d *db.DB, kv map[string]any) (int, error) {
 	t.Helper()
-	ctx := context.Background()
+	ctx := dupCtx()
 	var id int
 	err := d.InTx(ctx, func(etx *ent.Tx) error {
 		var err error
@@ -171,7 +180,7 @@ func describeErr(err error) string {
 
 func patchPrefix(t testing.TB, d *db.DB, id int, kv map[string]any) {
 	t.Helper()
-	ctx := context.Background()
+	ctx := dupCtx()
 	err := d.InTx(ctx, func(etx *ent.Tx) error {
 		rtx := tx(d, etx)
 		row, err := prefixes().Get(ctx, rtx.Store(), id)
@@ -187,7 +196,7 @@ func patchPrefix(t testing.TB, d *db.DB, id int, kv map[string]any) {
 
 func deletePrefixes(t testing.TB, d *db.DB, ids ...int) {
 	t.Helper()
-	ctx := context.Background()
+	ctx := dupCtx()
 	if err := d.InTx(ctx, func(etx *ent.Tx) error { return prefixes().Delete(ctx, tx(d, etx), ids) }); err != nil {
 		t.Fatalf("delete %v: %v", ids, err)
 	}
@@ -205,7 +214,7 @@ type stored struct {
 
 func listPrefixes(t testing.TB, d *db.DB, q url.Values) []stored {
 	t.Helper()
-	ctx := context.Background()
+	ctx := dupCtx()
 	desc := prefixes()
 	preds, err := desc.Filters().Apply(ctx, q, filters.Options{Unknown: filters.Strict, Reserved: filters.Reserved,
 		Dialect: d.Dialect, Exec: d.Read})
@@ -278,7 +287,7 @@ func TestPrefixCIDR(t *testing.T) {
 		}
 		for in, want := range good {
 			id := mustCreate(t, d, map[string]any{"prefix": in})
-			r, err := prefixes().Get(context.Background(), d.Store(), id)
+			r, err := prefixes().Get(dupCtx(), d.Store(), id)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -319,7 +328,7 @@ func TestPrefixCIDR(t *testing.T) {
 		}
 		// The representation: family as a choice, hidden columns absent.
 		id := mustCreate(t, d, map[string]any{"prefix": "198.51.100.0/24", "status": "reserved", "vrf": 7})
-		ctx := context.Background()
+		ctx := dupCtx()
 		r, _ := prefixes().Get(ctx, d.Store(), id)
 		page, err := prefixes().Load(ctx, d.Store(), []*resource.Row{r}, resource.View{Base: "http://x"})
 		if err != nil {
@@ -462,7 +471,7 @@ func TestPrefixHierarchy(t *testing.T) {
 		checkHierarchy(t, d, "delete a third")
 
 		// Many-row ent mutations rebuild the VRFs involved.
-		ctx := context.Background()
+		ctx := dupCtx()
 		err := d.InTx(ctx, func(etx *ent.Tx) error {
 			_, err := etx.Prefix.Update().Where(prefix.VrfKey(1)).SetVrfID(3).Save(ctx)
 			return err
@@ -499,7 +508,7 @@ func TestPrefixHierarchy(t *testing.T) {
 func TestPrefixRollback(t *testing.T) {
 	eachDB(t, func(t *testing.T, d *db.DB) {
 		mustCreate(t, d, map[string]any{"prefix": "10.0.0.0/8"})
-		ctx := context.Background()
+		ctx := dupCtx()
 		err := d.InTx(ctx, func(etx *ent.Tx) error {
 			if _, err := prefixes().Create(ctx, tx(d, etx), input(t, map[string]any{"prefix": "10.1.0.0/16"})); err != nil {
 				return err
@@ -588,7 +597,7 @@ func TestPrefixFiltersAndOrdering(t *testing.T) {
 			"present_in_vrf_id=x": "present_in_vrf_id", "present_in_vrf=65000:1": "present_in_vrf",
 			"vrf_id=x": "vrf_id", "vrf=1": "vrf", "within__n=10.0.0.0/8": "within__n"} {
 			v, _ := url.ParseQuery(q)
-			_, err := prefixes().Filters().Apply(context.Background(), v, filters.Options{Unknown: filters.Strict,
+			_, err := prefixes().Filters().Apply(dupCtx(), v, filters.Options{Unknown: filters.Strict,
 				Reserved: filters.Reserved, Dialect: d.Dialect, Exec: d.Read})
 			var fe filters.Errors
 			if !errors.As(err, &fe) || fe[key] == nil {
@@ -628,7 +637,7 @@ func BenchmarkPrefixBulkCreate(b *testing.B) {
 			continue
 		}
 		b.Run(name, func(b *testing.B) {
-			ctx := context.Background()
+			ctx := dupCtx()
 			for b.Loop() {
 				err := d.InTx(ctx, func(etx *ent.Tx) error {
 					rtx := tx(d, etx)

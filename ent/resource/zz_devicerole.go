@@ -43,7 +43,7 @@ func init() {
 			{Name: "color", Kind: "color", Column: "color", GoType: "string", HasDefault: true, MaxLen: 6},
 			{Name: "vm_role", Kind: "bool", Column: "vm_role", GoType: "bool", HasDefault: true},
 			{Name: "config_template", Kind: "empty", ReadOnly: true, Empty: nil},
-			{Name: "parent", Kind: "fk", Column: "parent_id", GoType: "int", Target: "dcim.devicerole", Nullable: true, OnDelete: "CASCADE"},
+			{Name: "parent", Kind: "fk", Column: "parent_id", GoType: "int", Target: "dcim.devicerole", Nullable: true, OnDelete: "CASCADE", Nested: []string{"id", "url", "display_url", "display", "name"}},
 			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, MaxLen: 200},
 			{Name: "tags", Kind: "tags", ReadOnly: true},
 			{Name: "custom_fields", Kind: "custom-fields", Column: "custom_field_data", GoType: "map[string]interface {}", HasDefault: true},

@@ -46,7 +46,7 @@ func init() {
 			{Name: "enabled", Kind: "bool", Column: "enabled", GoType: "bool", HasDefault: true},
 			{Name: "mgmt_only", Kind: "bool", Column: "mgmt_only", GoType: "bool", HasDefault: true},
 			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, MaxLen: 200},
-			{Name: "bridge", Kind: "fk", Column: "bridge_id", GoType: "int", Target: "dcim.interfacetemplate", Nullable: true, OnDelete: "SET_NULL"},
+			{Name: "bridge", Kind: "fk", Column: "bridge_id", GoType: "int", Target: "dcim.interfacetemplate", Nullable: true, OnDelete: "SET_NULL", Nested: []string{"id", "url", "display", "name"}},
 			{Name: "poe_mode", Kind: "choice", Column: "poe_mode", GoType: "string", Nullable: true, HasDefault: true, MaxLen: 50, Choices: []Choice{{"pd", "PD"}, {"pse", "PSE"}}},
 			{Name: "poe_type", Kind: "choice", Column: "poe_type", GoType: "string", Nullable: true, HasDefault: true, MaxLen: 50, Choices: []Choice{{"type1-ieee802.3af", "802.3af (Type 1)"}, {"type2-ieee802.3at", "802.3at (Type 2)"}, {"type3-ieee802.3bt", "802.3bt (Type 3)"}, {"type4-ieee802.3bt", "802.3bt (Type 4)"}, {"passive-24v-2pair", "Passive 24V (2-pair)"}, {"passive-24v-4pair", "Passive 24V (4-pair)"}, {"passive-48v-2pair", "Passive 48V (2-pair)"}, {"passive-48v-4pair", "Passive 48V (4-pair)"}}},
 			{Name: "rf_role", Kind: "choice", Column: "rf_role", GoType: "string", Nullable: true, HasDefault: true, MaxLen: 30, Choices: []Choice{{"ap", "Access point"}, {"station", "Station"}}},

@@ -49,7 +49,7 @@ func init() {
 			{Name: "name", Kind: "string", Column: "name", GoType: "string", Required: true, MaxLen: 100},
 			{Name: "slug", Kind: "slug", Column: "slug", GoType: "string", Required: true, MaxLen: 100},
 			{Name: "site", Kind: "fk", Column: "site_id", GoType: "int", Target: "dcim.site", Required: true, OnDelete: "CASCADE"},
-			{Name: "parent", Kind: "fk", Column: "parent_id", GoType: "int", Target: "dcim.location", Nullable: true, OnDelete: "CASCADE"},
+			{Name: "parent", Kind: "fk", Column: "parent_id", GoType: "int", Target: "dcim.location", Nullable: true, OnDelete: "CASCADE", Nested: []string{"id", "url", "display_url", "display", "name", "slug", "_depth"}},
 			{Name: "status", Kind: "choice", Column: "status", GoType: "string", HasDefault: true, MaxLen: 50, Choices: []Choice{{"planned", "Planned"}, {"staging", "Staging"}, {"active", "Active"}, {"decommissioning", "Decommissioning"}, {"retired", "Retired"}}},
 			{Name: "tenant", Kind: "fk", Column: "tenant_id", GoType: "int", Target: "tenancy.tenant", Nullable: true, OnDelete: "PROTECT"},
 			{Name: "facility", Kind: "string", Column: "facility", GoType: "string", HasDefault: true, MaxLen: 50},

@@ -56,7 +56,7 @@ func init() {
 			{Name: "display_url", Kind: "display_url", ReadOnly: true},
 			{Name: "display", Kind: "display", ReadOnly: true},
 			{Name: "device", Kind: "fk", Column: "device_id", GoType: "int", Target: "dcim.device", Required: true, OnDelete: "CASCADE"},
-			{Name: "module_bay", Kind: "fk", Column: "module_bay_id", GoType: "int", Target: "dcim.modulebay", Required: true, Unique: true, OnDelete: "CASCADE"},
+			{Name: "module_bay", Kind: "fk", Column: "module_bay_id", GoType: "int", Target: "dcim.modulebay", Required: true, Unique: true, OnDelete: "CASCADE", Nested: []string{"id", "url", "display_url", "display", "name"}},
 			{Name: "module_type", Kind: "fk", Column: "module_type_id", GoType: "int", Target: "dcim.moduletype", Required: true, OnDelete: "PROTECT"},
 			{Name: "status", Kind: "choice", Column: "status", GoType: "string", HasDefault: true, MaxLen: 50, Choices: []Choice{{"offline", "Offline"}, {"active", "Active"}, {"planned", "Planned"}, {"staged", "Staged"}, {"failed", "Failed"}, {"decommissioning", "Decommissioning"}}},
 			{Name: "serial", Kind: "string", Column: "serial", GoType: "string", HasDefault: true, MaxLen: 50},

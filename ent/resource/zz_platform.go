@@ -41,7 +41,7 @@ func init() {
 			{Name: "url", Kind: "url", ReadOnly: true},
 			{Name: "display_url", Kind: "display_url", ReadOnly: true},
 			{Name: "display", Kind: "display", ReadOnly: true},
-			{Name: "parent", Kind: "fk", Column: "parent_id", GoType: "int", Target: "dcim.platform", Nullable: true, OnDelete: "CASCADE"},
+			{Name: "parent", Kind: "fk", Column: "parent_id", GoType: "int", Target: "dcim.platform", Nullable: true, OnDelete: "CASCADE", Nested: []string{"id", "url", "display_url", "display", "name"}},
 			{Name: "name", Kind: "string", Column: "name", GoType: "string", Required: true, MaxLen: 100},
 			{Name: "slug", Kind: "slug", Column: "slug", GoType: "string", Required: true, MaxLen: 100},
 			{Name: "manufacturer", Kind: "fk", Column: "manufacturer_id", GoType: "int", Target: "dcim.manufacturer", Nullable: true, OnDelete: "PROTECT"},

@@ -38,7 +38,7 @@ func init() {
 			{Name: "display", Kind: "display", ReadOnly: true},
 			{Name: "name", Kind: "string", Column: "name", GoType: "string", Required: true, MaxLen: 100, Natural: "_name_natural"},
 			{Name: "slug", Kind: "slug", Column: "slug", GoType: "string", Required: true, MaxLen: 100},
-			{Name: "parent", Kind: "fk", Column: "parent_id", GoType: "int", Target: "tenancy.tenantgroup", Nullable: true, OnDelete: "CASCADE"},
+			{Name: "parent", Kind: "fk", Column: "parent_id", GoType: "int", Target: "tenancy.tenantgroup", Nullable: true, OnDelete: "CASCADE", Nested: []string{"id", "url", "display_url", "display", "name", "slug", "_depth"}},
 			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, MaxLen: 200},
 			{Name: "tags", Kind: "tags", ReadOnly: true},
 			{Name: "custom_fields", Kind: "custom-fields", Column: "custom_field_data", GoType: "map[string]interface {}", HasDefault: true},

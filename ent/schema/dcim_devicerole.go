@@ -22,7 +22,9 @@ func (DeviceRole) Fields() []ent.Field {
 	}
 }
 
-func (DeviceRole) Edges() []ent.Edge { return []ent.Edge{ParentEdge(DeviceRole.Type)} }
+func (DeviceRole) Edges() []ent.Edge {
+	return []ent.Edge{ParentEdge(DeviceRole.Type, NestedNameForm...)}
+}
 
 func (DeviceRole) Annotations() []schema.Annotation {
 	return []schema.Annotation{

@@ -4,6 +4,7 @@ import (
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/entsql"
 	"entgo.io/ent/schema"
+	"entgo.io/ent/schema/edge"
 	"entgo.io/ent/schema/field"
 
 	"github.com/inventory/inventory/ent/logic/dcim"
@@ -30,7 +31,10 @@ func (InterfaceTemplate) Fields() []ent.Field {
 
 func (InterfaceTemplate) Edges() []ent.Edge {
 	return []ent.Edge{
-		SelfFK("bridge", InterfaceTemplate.Type, api.SetNull),
+		// SelfFK, rendered as NetBox's NestedInterfaceTemplateSerializer.
+		edge.To("bridge_of", InterfaceTemplate.Type).Annotations(entsql.OnDelete(entsql.SetNull)).
+			From("bridge").Unique().Field("bridge_id").
+			Annotations(api.Field{OnDelete: api.SetNull, Nested: []string{"id", "url", "display", "name"}}),
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/entsql"
 	"entgo.io/ent/schema"
+	"entgo.io/ent/schema/edge"
 	"entgo.io/ent/schema/field"
 
 	"github.com/inventory/inventory/ent/logic/dcim"
@@ -48,7 +49,9 @@ func (Module) Fields() []ent.Field {
 func (Module) Edges() []ent.Edge {
 	return []ent.Edge{
 		FKRequired("device", Device.Type, api.Cascade),
-		FKRequired("module_bay", ModuleBay.Type, api.Cascade),
+		// Rendered as NetBox's NestedModuleBaySerializer.
+		edge.To("module_bay", ModuleBay.Type).Field("module_bay_id").Unique().Required().
+			Annotations(OnDelete(api.Cascade, api.Field{Nested: NestedNameForm})...),
 		FKRequired("module_type", ModuleType.Type, api.Protect),
 	}
 }

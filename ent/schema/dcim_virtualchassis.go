@@ -4,6 +4,7 @@ import (
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/entsql"
 	"entgo.io/ent/schema"
+	"entgo.io/ent/schema/edge"
 	"entgo.io/ent/schema/field"
 	"entgo.io/ent/schema/index"
 
@@ -28,7 +29,9 @@ func (VirtualChassis) Fields() []ent.Field {
 }
 
 func (VirtualChassis) Edges() []ent.Edge {
-	return []ent.Edge{FK("master", Device.Type, api.Protect)}
+	// Rendered as NetBox's NestedDeviceSerializer.
+	return []ent.Edge{edge.To("master", Device.Type).Field("master_id").Unique().
+		Annotations(OnDelete(api.Protect, api.Field{Nested: NestedNameForm})...)}
 }
 
 func (VirtualChassis) Indexes() []ent.Index {
@@ -49,7 +52,7 @@ func (VirtualChassis) Annotations() []schema.Annotation {
 			Ordering: []string{"name"},
 			Unique:   []api.Unique{{Fields: []string{"master"}}},
 			Counts:   map[string]api.Count{"member_count": {Model: "dcim.device", Column: "virtual_chassis_id"}},
-			Reverse:  map[string]api.Reverse{"members": {Model: "dcim.device", Column: "virtual_chassis_id", Many: true}},
+			Reverse:  map[string]api.Reverse{"members": {Model: "dcim.device", Column: "virtual_chassis_id", Many: true, Nested: NestedNameForm}},
 			Empty:    map[string]any{"owner": nil},
 			Filters: []api.Filter{
 				{Name: "region_id", Kind: "tree-id", Via: "master.site", Column: "region"},

@@ -122,10 +122,28 @@ func NaturalNestedGroupMixins() []ent.Mixin {
 // schema: a tree, many children per parent. (A lone unique To edge would be
 // a two-way one-to-one link.) Deleting a node deletes its subtree, as
 // NetBox's MPTT models do.
-func ParentEdge(t any) ent.Edge {
+//
+// The parent renders in the form of NetBox's Nested<Model>Serializer:
+// form when given, else NestedGroupForm.
+func ParentEdge(t any, form ...string) ent.Edge {
+	if form == nil {
+		form = NestedGroupForm
+	}
 	return edge.To("children", t).Annotations(entsql.OnDelete(entsql.Cascade)).
-		From("parent").Unique().Field("parent_id").Annotations(api.Field{OnDelete: api.Cascade})
+		From("parent").Unique().Field("parent_id").Annotations(api.Field{OnDelete: api.Cascade, Nested: form})
 }
+
+// NestedGroupForm is how NetBox renders the parent of a region, site
+// group, location or tenant group (NestedRegionSerializer and its
+// siblings): with display_url and _depth, and without the brief form's
+// description and count (the serializer declares the count, but a parent
+// is not annotated with it, so DRF skips the field).
+var NestedGroupForm = []string{"id", "url", "display_url", "display", "name", "slug", "_depth"}
+
+// NestedNameForm is NetBox's nested form of a device role's or a
+// platform's parent, and of a permission's groups (NestedDeviceRoleSerializer,
+// NestedPlatformSerializer, NestedGroupSerializer).
+var NestedNameForm = []string{"id", "url", "display_url", "display", "name"}
 
 // NameField is a required name of at most n characters.
 func NameField(n int) ent.Field {

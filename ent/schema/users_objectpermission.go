@@ -31,9 +31,10 @@ func (ObjectPermission) Fields() []ent.Field {
 func (ObjectPermission) Edges() []ent.Edge {
 	return []ent.Edge{
 		edge.To("groups", Group.Type).StorageKey(edge.Table("users_objectpermission_groups"), edge.Columns("objectpermission_id", "group_id")).
-			Annotations(api.Field{Lookup: "name"}),
+			Annotations(api.Field{Lookup: "name", Nested: NestedNameForm}),
+		// NetBox's NestedUserSerializer.
 		edge.To("users", User.Type).StorageKey(edge.Table("users_objectpermission_users"), edge.Columns("objectpermission_id", "user_id")).
-			Annotations(api.Field{Lookup: "username"}),
+			Annotations(api.Field{Lookup: "username", Nested: []string{"id", "url", "display_url", "display", "username"}}),
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"entgo.io/ent/dialect"
 
 	"github.com/inventory/inventory/ent/logic/rawsql"
+	"github.com/inventory/inventory/ent/schema/api"
 	"github.com/inventory/inventory/ent/schema/ipnet"
 )
 
@@ -47,6 +48,9 @@ func prefixHierarchyHook(next ent.Mutator) ent.Mutator {
 			if err != nil {
 				return nil, err
 			}
+			if err := h.checkUnique(ctx, *row, 0); err != nil {
+				return nil, err
+			}
 			if err := h.enter(ctx, row, 0); err != nil {
 				return nil, err
 			}
@@ -68,6 +72,9 @@ func prefixHierarchyHook(next ent.Mutator) ent.Mutator {
 				return nil, err
 			}
 			if !old.same(*row) {
+				if err := h.checkUnique(ctx, *row, id); err != nil {
+					return nil, err
+				}
 				if err := h.leave(ctx, *old, id); err != nil {
 					return nil, err
 				}
@@ -218,6 +225,34 @@ func (h *prefixSQL) duplicate(ctx context.Context, r prefixRow, self int) (bool,
 		prefixTable, a.P(r.VRF), a.P(r.Family), a.P(r.Network), a.P(r.Length), a.P(self))
 	n, err := rawsql.Int(ctx, h.m, q, a)
 	return n > 0, err
+}
+
+// checkUnique refuses a duplicate of r in its VRF when the VRF's
+// enforce_unique says so, or in the global table when
+// ENFORCE_GLOBAL_UNIQUE does (NetBox's Prefix.clean()).
+func (h *prefixSQL) checkUnique(ctx context.Context, r prefixRow, self int) error {
+	q := newMutSQL(h.m)
+	table := "global table"
+	if r.VRF != 0 {
+		a := q.args()
+		v, err := q.row(ctx, `SELECT name, rd, enforce_unique FROM "ipam_vrf" WHERE id = `+a.P(r.VRF), a)
+		if err != nil || v == nil {
+			return err // a missing VRF was refused by the resource layer
+		}
+		if !truth(v["enforce_unique"]) {
+			return nil
+		}
+		table = "VRF " + VRFDisplay(func(f string) any { return v[f] })
+	} else if !api.SettingsFrom(ctx).EnforceGlobalUnique {
+		return nil
+	}
+	a := q.args()
+	dup, err := q.row(ctx, fmt.Sprintf(`SELECT prefix FROM %s WHERE vrf_key = %s AND family = %s AND network = %s AND prefix_length = %s AND id <> %s ORDER BY id LIMIT 1`,
+		prefixTable, a.P(r.VRF), a.P(r.Family), a.P(r.Network), a.P(r.Length), a.P(self)), a)
+	if err != nil || dup == nil {
+		return err
+	}
+	return &api.FieldError{Field: "prefix", Message: fmt.Sprintf("Duplicate prefix found in %s: %s", table, rawsql.StringOf(dup["prefix"]))}
 }
 
 // enter accounts for row self taking place r: its own counters are computed

@@ -7,9 +7,9 @@ import "context"
 // never read from globals: the server puts its Settings in every request's
 // context, and hooks read them with SettingsFrom.
 type Settings struct {
-	// EnforceGlobalUnique refuses a duplicate IP address in the global
-	// table (no VRF), as VRFs with enforce_unique do within themselves
-	// (ENFORCE_GLOBAL_UNIQUE).
+	// EnforceGlobalUnique refuses a duplicate IP address or prefix in the
+	// global table (no VRF), as VRFs with enforce_unique do within
+	// themselves (ENFORCE_GLOBAL_UNIQUE).
 	EnforceGlobalUnique bool
 }
 

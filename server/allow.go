@@ -1,0 +1,126 @@
+package server
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/gin-gonic/gin"
+)
+
+// DRF sends Allow on every response of its views (APIView.finalize_response:
+// the view's allowed methods), errors included: for a model's list route
+// "GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS". The header is derived
+// from the router once, after every route is registered, so it always
+// names exactly the methods a path serves.
+
+// allowOrder is DRF's order (View.http_method_names).
+var allowOrder = []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete, http.MethodHead, http.MethodOptions}
+
+// allowRoute is one route pattern with its Allow header.
+type allowRoute struct {
+	segs  []string
+	allow string
+}
+
+// indexAllow completes the routes as Django serves them (HEAD wherever GET
+// is served, OPTIONS on every DRF view) and computes each pattern's Allow
+// header, by pattern for routed requests and by segments for the 405 of a
+// method the route lacks.
+func (s *Server) indexAllow() {
+	methods := map[string]map[string]bool{}
+	handlers := map[string]gin.HandlerFunc{}
+	var paths []string
+	for _, r := range s.engine.Routes() {
+		if strings.Contains(r.Path, "*") || strings.Contains(r.Path, "/static/") {
+			continue // the Swagger UI's files: not a DRF view
+		}
+		if methods[r.Path] == nil {
+			methods[r.Path] = map[string]bool{}
+			paths = append(paths, r.Path)
+		}
+		methods[r.Path][r.Method] = true
+		if r.Method == http.MethodGet {
+			handlers[r.Path] = r.HandlerFunc
+		}
+	}
+	s.allow = map[string]string{}
+	for _, p := range paths {
+		m := methods[p]
+		if m[http.MethodGet] && !m[http.MethodHead] {
+			s.engine.HEAD(p, handlers[p])
+			m[http.MethodHead] = true
+		}
+		if !m[http.MethodOptions] {
+			name := viewName(p)
+			s.engine.OPTIONS(p, s.wrap(func(c *gin.Context) error {
+				if PrincipalFrom(c.Request.Context()) == nil && s.cfg.LoginRequired {
+					return errNotAuthenticated
+				}
+				return writeMetadataFor(c, name, "")
+			}))
+			m[http.MethodOptions] = true
+		}
+		var list []string
+		for _, meth := range allowOrder {
+			if m[meth] {
+				list = append(list, meth)
+			}
+		}
+		allow := strings.Join(list, ", ")
+		s.allow[p] = allow
+		s.allowRoutes = append(s.allowRoutes, allowRoute{strings.Split(strings.Trim(p, "/"), "/"), allow})
+	}
+}
+
+// viewName is the OPTIONS name of a view without a serializer: "API Root"
+// for the roots (NetBox's APIRootView), else the last segment titled.
+func viewName(p string) string {
+	segs := strings.Split(strings.Trim(p, "/"), "/")
+	if len(segs) <= 2 {
+		return "API Root"
+	}
+	return titleCase(strings.ReplaceAll(segs[len(segs)-1], "-", " "))
+}
+
+// setAllow adds the Allow header of the request's route pattern (none
+// for an unrouted path: Django's 404 and redirect are no DRF view).
+func (s *Server) setAllow(c *gin.Context) {
+	if a := s.allow[c.FullPath()]; a != "" {
+		c.Header("Allow", a)
+	}
+}
+
+// setAllowNoMethod adds the Allow header to the 405 of a method the route
+// lacks: the route the path matches, a static segment preferred over a
+// parameter.
+func (s *Server) setAllowNoMethod(c *gin.Context) {
+	seg := strings.Split(strings.Trim(c.Request.URL.Path, "/"), "/")
+	best, bestStatic := "", -1
+	for _, r := range s.allowRoutes {
+		if len(r.segs) != len(seg) {
+			continue
+		}
+		static := 0
+		for i, x := range r.segs {
+			switch {
+			case strings.HasPrefix(x, ":"):
+				if seg[i] == "" {
+					static = -1
+				}
+			case x == seg[i]:
+				static++
+			default:
+				static = -1
+			}
+			if static < 0 {
+				break
+			}
+		}
+		if static > bestStatic {
+			best, bestStatic = r.allow, static
+		}
+	}
+	if best != "" {
+		c.Header("Allow", best)
+	}
+}
