@@ -379,8 +379,6 @@ var optionsTypeExclusions = map[string]string{
 	"extras.customfield.related_object_type": "stored as a plain string column; NetBox declares a ContentTypeField (\"field\")",
 	"extras.customfield.data_type":           "a stored column here; NetBox's SerializerMethodField (\"field\")",
 	"dcim.rackreservation.unit_count":        "a stored column here; NetBox's SerializerMethodField (\"field\")",
-	"ipam.fhrpgroup.protocol":                "rendered {value, label} here (\"field\"); NetBox's DRF ChoiceField renders the bare value (\"choice\")",
-	"ipam.fhrpgroup.auth_type":               "rendered {value, label} here (\"field\"); NetBox's DRF ChoiceField renders the bare value (\"choice\")",
 }
 
 // drfTypes is the OPTIONS type SimpleMetadata gives NetBox's serializer

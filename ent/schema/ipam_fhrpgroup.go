@@ -22,11 +22,13 @@ func (FHRPGroup) Mixin() []ent.Mixin { return PrimaryMixins() }
 func (FHRPGroup) Fields() []ent.Field {
 	return []ent.Field{
 		field.String("name").MaxRuneLen(100).Default(""),
-		field.String("protocol").MaxRuneLen(50).Annotations(api.Field{Kind: "choice", Choices: ipam.FHRPProtocols}),
+		// protocol and auth_type are DRF's plain ChoiceField (bare values):
+		// NetBox's serializer leaves them to ModelSerializer.
+		field.String("protocol").MaxRuneLen(50).Annotations(api.Field{Choices: ipam.FHRPProtocols}),
 		// NetBox's PositiveSmallIntegerField.
 		field.Int("group_id").Min(0).Max(32767).Annotations(api.Field{Min: api.Int(0), Max: api.Int(32767)}),
 		field.String("auth_type").MaxRuneLen(50).Optional().Nillable().
-			Annotations(api.Field{Kind: "choice", Choices: ipam.FHRPAuthTypes}),
+			Annotations(api.Field{Choices: ipam.FHRPAuthTypes}),
 		field.String("auth_key").MaxRuneLen(255).Default(""),
 		// _first_ip caches the group's first IP address for its display,
 		// kept by the IP address hook.
