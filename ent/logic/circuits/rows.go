@@ -2,124 +2,46 @@ package circuits
 
 import (
 	"context"
-	"strings"
 
 	"entgo.io/ent"
 
 	"github.com/inventory/inventory/ent/logic/rawsql"
 )
 
-// rowCheck validates the row a create or update leaves behind: row holds
-// the columns the hook asked for, as stored before the write (nil on
-// create) with the mutation's values laid over them; id is 0 on create.
+// rowCheck validates the row a create or update leaves behind (see
+// rawsql.RowCheck), with its values plain.
 type rowCheck func(ctx context.Context, m rawsql.Mutation, id int, row map[string]any) error
 
-// rowHook runs check before a create, a one-row update and a many-row
-// update (once per row) of table, in the write's transaction: NetBox's
-// model clean(), which sees the whole object whatever the request
-// changed. Deletes pass.
+// rowHook is rawsql.RowHook with the row's values plain: NetBox's model
+// clean() before each row a create or update writes.
 func rowHook(table string, columns []string, check rowCheck) ent.Hook {
-	return func(next ent.Mutator) ent.Mutator {
-		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
-			if !m.Op().Is(ent.OpCreate | ent.OpUpdate | ent.OpUpdateOne) {
-				return next.Mutate(ctx, m)
-			}
-			sm, err := rawsql.As("row check "+table, m)
-			if err != nil {
-				return nil, err
-			}
-			if m.Op().Is(ent.OpCreate) {
-				if err := check(ctx, sm, 0, overlay(m, columns, nil)); err != nil {
-					return nil, err
-				}
-				return next.Mutate(ctx, m)
-			}
-			ids, err := rawsql.TargetIDs(ctx, sm)
-			if err != nil {
-				return nil, err
-			}
-			old, err := loadRows(ctx, sm, table, columns, ids)
-			if err != nil {
-				return nil, err
-			}
-			for _, id := range ids {
-				if err := check(ctx, sm, id, overlay(m, columns, old[id])); err != nil {
-					return nil, err
-				}
-			}
-			return next.Mutate(ctx, m)
-		})
-	}
-}
-
-// overlay lays the mutation's values for columns over old, normalised
-// (integers as int, text as string, NULL as nil).
-func overlay(m ent.Mutation, columns []string, old map[string]any) map[string]any {
-	row := make(map[string]any, len(columns))
-	for _, c := range columns {
-		row[c] = old[c]
-		if v, ok := m.Field(c); ok {
+	return rawsql.RowHook(table, columns, func(ctx context.Context, m rawsql.Mutation, id int, row, _ map[string]any) error {
+		for c, v := range row {
 			row[c] = plain(v)
-		} else if m.FieldCleared(c) {
-			row[c] = nil
 		}
-	}
-	return row
+		return check(ctx, m, id, row)
+	})
 }
 
 // plain turns a mutation's or a driver's value into int, float64, string
 // or nil.
 func plain(v any) any {
-	switch x := v.(type) {
-	case nil:
-		return nil
-	case *int:
-		if x == nil {
-			return nil
-		}
-		return *x
-	case *string:
-		if x == nil {
-			return nil
-		}
-		return *x
-	case *float64:
-		if x == nil {
-			return nil
-		}
-		return *x
-	case int64:
-		return int(x)
-	case int32:
-		return int(x)
-	case []byte:
-		return string(x)
+	v = rawsql.Normal(rawsql.Deref(v))
+	if b, ok := v.([]byte); ok {
+		return string(b)
 	}
 	return v
 }
 
-// loadRows reads columns of the rows ids of table, keyed by id (text as
-// string).
+// loadRows is rawsql.LoadRows with the values plain.
 func loadRows(ctx context.Context, m rawsql.Mutation, table string, columns []string, ids []int) (map[int]map[string]any, error) {
-	out := map[int]map[string]any{}
-	quoted := make([]string, len(columns))
-	for i, c := range columns {
-		quoted[i] = `"` + c + `"`
-	}
-	err := rawsql.Chunks(ids, func(ids []int) error {
-		a := &rawsql.Args{PG: rawsql.Postgres(m)}
-		rows, err := rawsql.Rows(ctx, m, `SELECT id, `+strings.Join(quoted, ", ")+` FROM "`+table+`" WHERE id IN (`+rawsql.In(a, ids)+`)`, a)
-		for _, r := range rows {
-			id, _ := rawsql.IntOf(r["id"])
-			row := make(map[string]any, len(columns))
-			for _, c := range columns {
-				row[c] = plain(r[c])
-			}
-			out[id] = row
+	rows, err := rawsql.LoadRows(ctx, m, table, columns, ids)
+	for _, row := range rows {
+		for c, v := range row {
+			row[c] = plain(v)
 		}
-		return err
-	})
-	return out, err
+	}
+	return rows, err
 }
 
 // lookup reads one row's columns of table by id (nil when there is none).

@@ -38,9 +38,9 @@ func ComponentCacheHooks() []ent.Hook {
 
 // componentHook checks the rules every component shares (it stays on its
 // device), then extra with the columns it names.
-func componentHook(table string, columns []string, extra rowCheck) ent.Hook {
+func componentHook(table string, columns []string, extra rawsql.RowCheck) ent.Hook {
 	cols := append([]string{"device_id", "name", "label"}, columns...)
-	return rowHook(table, cols, func(ctx context.Context, m rawsql.Mutation, id int, row, old map[string]any) error {
+	return rawsql.RowHook(table, cols, func(ctx context.Context, m rawsql.Mutation, id int, row, old map[string]any) error {
 		// Components made from templates are checked as templates (their
 		// type's rules); checking each again would cost a query per row.
 		if api.Instantiating(ctx) {
@@ -181,7 +181,7 @@ func checkInterface(ctx context.Context, m rawsql.Mutation, id int, row, old map
 		if l == id {
 			return &api.FieldError{Field: "lag", Message: "A LAG interface cannot be its own parent."}
 		}
-		rows, err := loadRows(ctx, m, "dcim_interface", []string{"type"}, []int{l})
+		rows, err := rawsql.LoadRows(ctx, m, "dcim_interface", []string{"type"}, []int{l})
 		if err != nil {
 			return err
 		}
@@ -208,7 +208,7 @@ func checkInterface(ctx context.Context, m rawsql.Mutation, id int, row, old map
 		return err
 	}
 	if mac, ok := rawsql.IntOf(row["primary_mac_address_id"]); ok {
-		rows, err := loadRows(ctx, m, "dcim_macaddress", []string{"mac_address", "assigned_object_type", "assigned_object_id"}, []int{mac})
+		rows, err := rawsql.LoadRows(ctx, m, "dcim_macaddress", []string{"mac_address", "assigned_object_type", "assigned_object_id"}, []int{mac})
 		if err != nil {
 			return err
 		}
@@ -249,7 +249,7 @@ func sameDevice(ctx context.Context, m rawsql.Mutation, field, kind string, othe
 			ids = append(ids, n)
 		}
 	}
-	devices, err := loadRows(ctx, m, "dcim_device", []string{"name", "virtual_chassis_id"}, ids)
+	devices, err := rawsql.LoadRows(ctx, m, "dcim_device", []string{"name", "virtual_chassis_id"}, ids)
 	if err != nil {
 		return err
 	}
@@ -265,7 +265,7 @@ func sameDevice(ctx context.Context, m rawsql.Mutation, field, kind string, othe
 	if other, ok := rawsql.IntOf(theirs["virtual_chassis_id"]); ok && other == vc {
 		return nil
 	}
-	chassis, err := loadRows(ctx, m, "dcim_virtualchassis", []string{"name"}, []int{vc})
+	chassis, err := rawsql.LoadRows(ctx, m, "dcim_virtualchassis", []string{"name"}, []int{vc})
 	if err != nil {
 		return err
 	}
@@ -429,7 +429,7 @@ func checkVLANs(ctx context.Context, m rawsql.Mutation, id int, row map[string]a
 
 // vlanName is a VLAN's display, for messages.
 func vlanName(ctx context.Context, m rawsql.Mutation, id int) string {
-	rows, err := loadRows(ctx, m, "ipam_vlan", []string{"name", "vid"}, []int{id})
+	rows, err := rawsql.LoadRows(ctx, m, "ipam_vlan", []string{"name", "vid"}, []int{id})
 	if r, ok := rows[id]; err == nil && ok {
 		return rawsql.StringOf(r["name"])
 	}
@@ -442,7 +442,7 @@ func vlanName(ctx context.Context, m rawsql.Mutation, id int) string {
 // device's region or site group (or their ancestors), site, location (or
 // its ancestors) or rack.
 func availableVLANs(ctx context.Context, m rawsql.Mutation, device int, vlans []int) (map[int]bool, error) {
-	dev, err := loadRows(ctx, m, "dcim_device", []string{"site_id", "location_id", "rack_id"}, []int{device})
+	dev, err := rawsql.LoadRows(ctx, m, "dcim_device", []string{"site_id", "location_id", "rack_id"}, []int{device})
 	if err != nil {
 		return nil, err
 	}
@@ -454,7 +454,7 @@ func availableVLANs(ctx context.Context, m rawsql.Mutation, device int, vlans []
 		}
 	}
 	add("dcim.site", site)
-	sites, err := loadRows(ctx, m, "dcim_site", []string{"region_id", "group_id"}, []int{site})
+	sites, err := rawsql.LoadRows(ctx, m, "dcim_site", []string{"region_id", "group_id"}, []int{site})
 	if err != nil {
 		return nil, err
 	}
@@ -477,7 +477,7 @@ func availableVLANs(ctx context.Context, m rawsql.Mutation, device int, vlans []
 	if rack, ok := rawsql.IntOf(dev[device]["rack_id"]); ok {
 		add("dcim.rack", rack)
 	}
-	rows, err := loadRows(ctx, m, "ipam_vlan", []string{"site_id", "group_id"}, vlans)
+	rows, err := rawsql.LoadRows(ctx, m, "ipam_vlan", []string{"site_id", "group_id"}, vlans)
 	if err != nil {
 		return nil, err
 	}
@@ -487,7 +487,7 @@ func availableVLANs(ctx context.Context, m rawsql.Mutation, device int, vlans []
 			groups = append(groups, g)
 		}
 	}
-	grs, err := loadRows(ctx, m, "ipam_vlangroup", []string{"scope_type", "scope_id"}, groups)
+	grs, err := rawsql.LoadRows(ctx, m, "ipam_vlangroup", []string{"scope_type", "scope_id"}, groups)
 	if err != nil {
 		return nil, err
 	}
@@ -516,7 +516,7 @@ func ancestors(ctx context.Context, m rawsql.Mutation, table string, node int) (
 	for seen := map[int]bool{}; !seen[node]; {
 		seen[node] = true
 		out = append(out, node)
-		rows, err := loadRows(ctx, m, table, []string{"parent_id"}, []int{node})
+		rows, err := rawsql.LoadRows(ctx, m, table, []string{"parent_id"}, []int{node})
 		if err != nil {
 			return nil, err
 		}
@@ -546,7 +546,7 @@ func interfaceAfterHook() ent.Hook {
 				var text any
 				if v, ok := m.Field("primary_mac_address_id"); ok {
 					mac, _ := rawsql.IntOf(v)
-					rows, err := loadRows(ctx, sm, "dcim_macaddress", []string{"mac_address"}, []int{mac})
+					rows, err := rawsql.LoadRows(ctx, sm, "dcim_macaddress", []string{"mac_address"}, []int{mac})
 					if err != nil {
 						return nil, err
 					}
@@ -613,13 +613,13 @@ func MACAddressHooks() []ent.Hook {
 			if m.Op().Is(ent.OpUpdate|ent.OpUpdateOne) && rawsql.Touched(m, "assigned_object_type", "assigned_object_id") {
 				// NetBox refuses to move a MAC that is its interface's primary.
 				cols := []string{"assigned_object_type", "assigned_object_id"}
-				old, err := loadRows(ctx, sm, "dcim_macaddress", cols, ids)
+				old, err := rawsql.LoadRows(ctx, sm, "dcim_macaddress", cols, ids)
 				if err != nil {
 					return nil, err
 				}
 				var moved []int
 				for _, id := range ids {
-					row := overlay(m, cols, old[id])
+					row := rawsql.Overlay(m, cols, old[id])
 					if rawsql.StringOf(row["assigned_object_type"]) != rawsql.StringOf(old[id]["assigned_object_type"]) ||
 						norm(row["assigned_object_id"]) != norm(old[id]["assigned_object_id"]) {
 						moved = append(moved, id)

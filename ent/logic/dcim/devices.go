@@ -450,14 +450,14 @@ func VirtualChassisHooks() []ent.Hook {
 				}
 				// assign_virtualchassis_master: the master is saved as
 				// the chassis' first member.
-				if mid, ok := rawsql.IntOf(deref(master)); ok {
+				if mid, ok := rawsql.IntOf(rawsql.Deref(master)); ok {
 					if err := api.Saving(ctx, m, "dcim.device", []int{mid}); err != nil {
 						return nil, err
 					}
 				}
 				a := &rawsql.Args{PG: pg}
 				err = rawsql.Exec(ctx, sm, `UPDATE "dcim_device" SET virtual_chassis_id = `+a.P(id)+`, vc_position = 1, "_vc_name" = `+
-					`(SELECT name FROM "dcim_virtualchassis" WHERE id = `+a.P(id)+`) WHERE id = `+a.P(deref(master)), a)
+					`(SELECT name FROM "dcim_virtualchassis" WHERE id = `+a.P(id)+`) WHERE id = `+a.P(rawsql.Deref(master)), a)
 				return v, err
 			}
 			ids, err := rawsql.TargetIDs(ctx, sm)
@@ -466,7 +466,7 @@ func VirtualChassisHooks() []ent.Hook {
 			}
 			if master, ok := sm.Field("master_id"); ok {
 				a := &rawsql.Args{PG: pg}
-				r, err := row(ctx, sm, `SELECT virtual_chassis_id, `+deviceNameSQL+` AS display FROM "dcim_device" WHERE id = `+a.P(deref(master)), a)
+				r, err := row(ctx, sm, `SELECT virtual_chassis_id, `+deviceNameSQL+` AS display FROM "dcim_device" WHERE id = `+a.P(rawsql.Deref(master)), a)
 				if err != nil {
 					return nil, err
 				}

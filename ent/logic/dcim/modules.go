@@ -43,15 +43,15 @@ func ModuleHooks() []ent.Hook {
 			var old map[string]any
 			id, _ := sm.ID()
 			if !m.Op().Is(ent.OpCreate) {
-				rows, err := loadRows(ctx, sm, "dcim_module", cols, []int{id})
+				rows, err := rawsql.LoadRows(ctx, sm, "dcim_module", cols, []int{id})
 				if err != nil {
 					return nil, err
 				}
 				old = rows[id]
 			}
-			row := overlay(m, cols, old)
+			row := rawsql.Overlay(m, cols, old)
 			bayID, _ := rawsql.IntOf(row["module_bay_id"])
-			bays, err := loadRows(ctx, sm, "dcim_modulebay", []string{"device_id", "name", "module_id"}, []int{bayID})
+			bays, err := rawsql.LoadRows(ctx, sm, "dcim_modulebay", []string{"device_id", "name", "module_id"}, []int{bayID})
 			if err != nil {
 				return nil, err
 			}
@@ -61,7 +61,7 @@ func ModuleHooks() []ent.Hook {
 			}
 			if norm(bay["device_id"]) != norm(row["device_id"]) {
 				devID, _ := rawsql.IntOf(row["device_id"])
-				devs, err := loadRows(ctx, sm, "dcim_device", []string{"name"}, []int{devID})
+				devs, err := rawsql.LoadRows(ctx, sm, "dcim_device", []string{"name"}, []int{devID})
 				if err != nil {
 					return nil, err
 				}
@@ -74,7 +74,7 @@ func ModuleHooks() []ent.Hook {
 				}
 			}
 			mtID, _ := rawsql.IntOf(row["module_type_id"])
-			mts, err := loadRows(ctx, sm, "dcim_moduletype", []string{"model"}, []int{mtID})
+			mts, err := rawsql.LoadRows(ctx, sm, "dcim_moduletype", []string{"model"}, []int{mtID})
 			if err != nil {
 				return nil, err
 			}
@@ -95,7 +95,7 @@ func checkModuleNesting(ctx context.Context, m rawsql.Mutation, id int, bay map[
 			return &api.FieldError{Field: "module_bay", Message: "A module bay cannot belong to a module installed within it."}
 		}
 		seen[cur] = true
-		mods, err := loadRows(ctx, m, "dcim_module", []string{"module_bay_id"}, []int{cur})
+		mods, err := rawsql.LoadRows(ctx, m, "dcim_module", []string{"module_bay_id"}, []int{cur})
 		if err != nil {
 			return err
 		}
@@ -103,7 +103,7 @@ func checkModuleNesting(ctx context.Context, m rawsql.Mutation, id int, bay map[
 		if !ok2 {
 			return nil
 		}
-		bays, err := loadRows(ctx, m, "dcim_modulebay", []string{"module_id"}, []int{bid})
+		bays, err := rawsql.LoadRows(ctx, m, "dcim_modulebay", []string{"module_id"}, []int{bid})
 		if err != nil {
 			return err
 		}
@@ -118,7 +118,7 @@ func checkModuleNesting(ctx context.Context, m rawsql.Mutation, id int, bay map[
 // (and rack), and a disabled bay takes no new device. They keep _occupied.
 func DeviceBayHooks() []ent.Hook {
 	cols := []string{"device_id", "installed_device_id", "enabled"}
-	return []ent.Hook{rowHook("dcim_devicebay", cols, func(ctx context.Context, m rawsql.Mutation, id int, row, old map[string]any) error {
+	return []ent.Hook{rawsql.RowHook("dcim_devicebay", cols, func(ctx context.Context, m rawsql.Mutation, id int, row, old map[string]any) error {
 		enabled, _ := row["enabled"].(bool)
 		if b, ok := row["enabled"].(int64); ok {
 			enabled = b != 0
@@ -136,7 +136,7 @@ func DeviceBayHooks() []ent.Hook {
 		if hasInst {
 			ids = append(ids, instID)
 		}
-		devs, err := loadRows(ctx, m, "dcim_device", []string{"device_type_id", "site_id", "rack_id", "name"}, ids)
+		devs, err := rawsql.LoadRows(ctx, m, "dcim_device", []string{"device_type_id", "site_id", "rack_id", "name"}, ids)
 		if err != nil {
 			return err
 		}
@@ -147,7 +147,7 @@ func DeviceBayHooks() []ent.Hook {
 				dtIDs = append(dtIDs, n)
 			}
 		}
-		types, err := loadRows(ctx, m, "dcim_devicetype", []string{"model", "subdevice_role"}, dtIDs)
+		types, err := rawsql.LoadRows(ctx, m, "dcim_devicetype", []string{"model", "subdevice_role"}, dtIDs)
 		if err != nil {
 			return err
 		}
@@ -195,13 +195,13 @@ func DeviceBayHooks() []ent.Hook {
 // children behind).
 func InventoryItemHooks() []ent.Hook {
 	cols := []string{"device_id", "parent_id", "component_type", "component_id"}
-	return []ent.Hook{rowHook("dcim_inventoryitem", cols, func(ctx context.Context, m rawsql.Mutation, id int, row, old map[string]any) error {
+	return []ent.Hook{rawsql.RowHook("dcim_inventoryitem", cols, func(ctx context.Context, m rawsql.Mutation, id int, row, old map[string]any) error {
 		if api.Instantiating(ctx) {
 			return nil
 		}
 		device := norm(row["device_id"])
 		if pid, ok := rawsql.IntOf(row["parent_id"]); ok {
-			parents, err := loadRows(ctx, m, "dcim_inventoryitem", []string{"device_id"}, []int{pid})
+			parents, err := rawsql.LoadRows(ctx, m, "dcim_inventoryitem", []string{"device_id"}, []int{pid})
 			if err != nil {
 				return err
 			}
@@ -225,7 +225,7 @@ func InventoryItemHooks() []ent.Hook {
 		if ct == "" || !ok || !slices.Contains(inventoryComponentTables, strings.ReplaceAll(ct, ".", "_")) {
 			return nil
 		}
-		comps, err := loadRows(ctx, m, strings.ReplaceAll(ct, ".", "_"), []string{"device_id"}, []int{cid})
+		comps, err := rawsql.LoadRows(ctx, m, strings.ReplaceAll(ct, ".", "_"), []string{"device_id"}, []int{cid})
 		if err != nil {
 			return err
 		}
@@ -262,7 +262,7 @@ func DeviceComponentHooks() []ent.Hook {
 				return nil, err
 			}
 			id, _ := rawsql.IntOf(v)
-			devs, err := loadRows(ctx, sm, "dcim_device", []string{"site_id", "location_id", "rack_id"}, []int{id})
+			devs, err := rawsql.LoadRows(ctx, sm, "dcim_device", []string{"site_id", "location_id", "rack_id"}, []int{id})
 			if err != nil {
 				return nil, err
 			}
@@ -317,7 +317,7 @@ func ModuleBayHooks() []ent.Hook {
 				return nil, err
 			}
 			id, _ := rawsql.IntOf(v)
-			mods, err := loadRows(ctx, sm, "dcim_module", []string{"module_bay_id"}, []int{id})
+			mods, err := rawsql.LoadRows(ctx, sm, "dcim_module", []string{"module_bay_id"}, []int{id})
 			if err != nil {
 				return nil, err
 			}

@@ -51,7 +51,7 @@ func mirrorHook(side portSide) ent.Hook {
 				if ids, err = rawsql.TargetIDs(ctx, sm); err != nil {
 					return nil, err
 				}
-				if old, err = loadRows(ctx, sm, side.table, []string{"mappings"}, ids); err != nil {
+				if old, err = rawsql.LoadRows(ctx, sm, side.table, []string{"mappings"}, ids); err != nil {
 					return nil, err
 				}
 			}
@@ -96,7 +96,7 @@ func (side portSide) checkFree(ctx context.Context, m rawsql.Mutation, self []in
 	for i, e := range list {
 		pid, _ := rawsql.IntOf(e[side.peer])
 		ppos, _ := rawsql.IntOf(e[side.peer+"_position"])
-		rows, err := loadRows(ctx, m, side.peerTable, []string{"name", "mappings"}, []int{pid})
+		rows, err := rawsql.LoadRows(ctx, m, side.peerTable, []string{"name", "mappings"}, []int{pid})
 		if err != nil {
 			return err
 		}
@@ -143,7 +143,7 @@ func (side portSide) mirror(ctx context.Context, m rawsql.Mutation, id int, oldL
 		ids = append(ids, pid)
 	}
 	sort.Ints(ids)
-	rows, err := loadRows(ctx, m, side.peerTable, []string{"mappings"}, ids)
+	rows, err := rawsql.LoadRows(ctx, m, side.peerTable, []string{"mappings"}, ids)
 	if err != nil {
 		return err
 	}

@@ -65,7 +65,7 @@ var powerFeedColumns = []string{"power_panel_id", "rack_id", "supply", "voltage"
 // panel's name for q.
 func PowerFeedHooks() []ent.Hook {
 	return []ent.Hook{
-		rowHook("dcim_powerfeed", powerFeedColumns, func(ctx context.Context, m rawsql.Mutation, id int, row, old map[string]any) error {
+		rawsql.RowHook("dcim_powerfeed", powerFeedColumns, func(ctx context.Context, m rawsql.Mutation, id int, row, old map[string]any) error {
 			voltage, _ := rawsql.IntOf(row["voltage"])
 			if err := ValidateVoltage(voltage); err != nil {
 				return err
@@ -172,7 +172,7 @@ func powerFeedCacheRows() ent.Hook {
 			if err != nil || len(ids) == 0 {
 				return v, err
 			}
-			rows, err := loadRows(ctx, sm, "dcim_powerfeed", powerFeedColumns, ids)
+			rows, err := rawsql.LoadRows(ctx, sm, "dcim_powerfeed", powerFeedColumns, ids)
 			if err != nil {
 				return nil, err
 			}
@@ -194,7 +194,7 @@ func powerFeedCacheRows() ent.Hook {
 // at the panel's site (PowerPanel.clean()), and a renamed panel renames
 // the name its feeds cache.
 func PowerPanelHooks() []ent.Hook {
-	check := rowHook("dcim_powerpanel", []string{"site_id", "location_id"}, func(ctx context.Context, m rawsql.Mutation, id int, row, old map[string]any) error {
+	check := rawsql.RowHook("dcim_powerpanel", []string{"site_id", "location_id"}, func(ctx context.Context, m rawsql.Mutation, id int, row, old map[string]any) error {
 		loc, ok := rawsql.IntOf(row["location_id"])
 		if !ok {
 			return nil

@@ -211,34 +211,12 @@ func (s *state) get(c string) any {
 		return v
 	}
 	if v, ok := s.m.Field(c); ok {
-		return deref(v)
+		return rawsql.Deref(v)
 	}
 	if s.m.FieldCleared(c) {
 		return nil
 	}
 	return s.old[c]
-}
-
-// deref reads the pointers of nillable fields.
-func deref(v any) any {
-	switch x := v.(type) {
-	case *int:
-		if x == nil {
-			return nil
-		}
-		return *x
-	case *string:
-		if x == nil {
-			return nil
-		}
-		return *x
-	case *float64:
-		if x == nil {
-			return nil
-		}
-		return *x
-	}
-	return v
 }
 
 // put sets column c on the mutation (nil clears it) and remembers it.

@@ -40,12 +40,12 @@ func TemplateHooks(table string, modular bool) []ent.Hook {
 
 // templateHook checks the rules every template shares, then extra with
 // the columns it names.
-func templateHook(table string, modular bool, columns []string, extra rowCheck) ent.Hook {
+func templateHook(table string, modular bool, columns []string, extra rawsql.RowCheck) ent.Hook {
 	cols := append([]string{"device_type_id", "name"}, columns...)
 	if modular {
 		cols = append(cols, "module_type_id")
 	}
-	return rowHook(table, cols, func(ctx context.Context, m rawsql.Mutation, id int, row, old map[string]any) error {
+	return rawsql.RowHook(table, cols, func(ctx context.Context, m rawsql.Mutation, id int, row, old map[string]any) error {
 		_, hasDT := rawsql.IntOf(row["device_type_id"])
 		_, hasMT := rawsql.IntOf(row["module_type_id"])
 		if id != 0 && norm(old["device_type_id"]) != norm(row["device_type_id"]) {
@@ -98,7 +98,7 @@ func loadSibling(ctx context.Context, m rawsql.Mutation, table string, id int, m
 	if withPositions {
 		cols = append(cols, "positions")
 	}
-	rows, err := loadRows(ctx, m, table, cols, []int{id})
+	rows, err := rawsql.LoadRows(ctx, m, table, cols, []int{id})
 	if err != nil {
 		return sibling{}, err
 	}
@@ -236,7 +236,7 @@ func RearPortTemplateHooks() []ent.Hook {
 // (NetBox 4.6's PortTemplateMapping as the serializers show it): positions
 // within both ports' counts, each own position mapped once, the peer on
 // the same parent.
-func portMappings(field, peer, peerTable, peerName string) rowCheck {
+func portMappings(field, peer, peerTable, peerName string) rawsql.RowCheck {
 	return func(ctx context.Context, m rawsql.Mutation, id int, row, old map[string]any) error {
 		if !rawsql.Touched(m, "mappings", "positions") && id != 0 {
 			return nil
@@ -324,7 +324,7 @@ func DeviceBayTemplateHooks() []ent.Hook {
 			if !ok {
 				return nil
 			}
-			rows, err := loadRows(ctx, m, "dcim_devicetype", []string{"model", "subdevice_role"}, []int{dt})
+			rows, err := rawsql.LoadRows(ctx, m, "dcim_devicetype", []string{"model", "subdevice_role"}, []int{dt})
 			if err != nil {
 				return err
 			}

@@ -60,7 +60,7 @@ func checkDecimal(field string, v float64, digits, places int) error {
 // must be 0U, a type that stops being a parent must have no device bay
 // templates left, and a weight needs its unit.
 func DeviceTypeHooks() []ent.Hook {
-	return []ent.Hook{rowHook("dcim_devicetype", []string{"u_height", "subdevice_role", "weight", "weight_unit"},
+	return []ent.Hook{rawsql.RowHook("dcim_devicetype", []string{"u_height", "subdevice_role", "weight", "weight_unit"},
 		func(ctx context.Context, m rawsql.Mutation, id int, row, old map[string]any) error {
 			if role, _ := row["subdevice_role"].(string); role == "child" && asFloat(row["u_height"]) != 0 {
 				return &api.FieldError{Field: "u_height", Message: "Child device types must be 0U."}
@@ -84,7 +84,7 @@ func DeviceTypeHooks() []ent.Hook {
 // as NetBox's ModuleType.clean() does), and a weight needs its unit; a
 // renamed model renames its modules' display.
 func ModuleTypeHooks() []ent.Hook {
-	return []ent.Hook{afterUpdate(moduleDisplayFollows("module_type_id"), "model"), rowHook("dcim_moduletype", []string{"profile_id", "attribute_data", "weight", "weight_unit"},
+	return []ent.Hook{afterUpdate(moduleDisplayFollows("module_type_id"), "model"), rawsql.RowHook("dcim_moduletype", []string{"profile_id", "attribute_data", "weight", "weight_unit"},
 		func(ctx context.Context, m rawsql.Mutation, id int, row, old map[string]any) error {
 			if err := checkWeightUnit(row); err != nil {
 				return err

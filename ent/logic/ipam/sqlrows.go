@@ -40,19 +40,7 @@ func (h *mutSQL) exec(ctx context.Context, query string, a *rawsql.Args) error {
 // when m clears it, else the stored one in old (nil on create).
 func finalValue(m rawsql.Mutation, old map[string]any, c string) any {
 	if v, ok := m.Field(c); ok {
-		switch x := v.(type) {
-		case *int:
-			if x == nil {
-				return nil
-			}
-			return *x
-		case *string:
-			if x == nil {
-				return nil
-			}
-			return *x
-		}
-		return v
+		return rawsql.Deref(v)
 	}
 	if m.FieldCleared(c) {
 		return nil

@@ -130,6 +130,35 @@ func Int(ctx context.Context, q Querier, query string, a *Args) (int, error) {
 	return n, rows.Err()
 }
 
+// Deref reads the pointers a mutation holds for nillable fields (*int,
+// *string, *float64, *bool): the value, nil for a nil pointer; any other
+// value as it is.
+func Deref(v any) any {
+	switch x := v.(type) {
+	case *int:
+		if x != nil {
+			return *x
+		}
+		return nil
+	case *string:
+		if x != nil {
+			return *x
+		}
+		return nil
+	case *float64:
+		if x != nil {
+			return *x
+		}
+		return nil
+	case *bool:
+		if x != nil {
+			return *x
+		}
+		return nil
+	}
+	return v
+}
+
 // Rows reads every row of a query as values by column name, normalised
 // (see Normal). The hooks read rows this way whatever the model, so that
 // one scanning loop serves them all.
@@ -220,4 +249,101 @@ func StringOf(v any) string {
 		}
 	}
 	return ""
+}
+
+// RowCheck validates the row a create or update leaves behind: row holds
+// the columns the hook asked for, as stored before the write (old, nil on
+// create) with the mutation's values laid over them; id is 0 on create.
+type RowCheck func(ctx context.Context, m Mutation, id int, row, old map[string]any) error
+
+// RowHook runs check before a create, a one-row update and a many-row
+// update (once per row) of table, in the write's transaction: NetBox's
+// model clean(), which sees the whole object whatever the request
+// changed. Deletes pass.
+func RowHook(table string, columns []string, check RowCheck) ent.Hook {
+	return func(next ent.Mutator) ent.Mutator {
+		return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+			if !m.Op().Is(ent.OpCreate | ent.OpUpdate | ent.OpUpdateOne) {
+				return next.Mutate(ctx, m)
+			}
+			sm, err := As("row check "+table, m)
+			if err != nil {
+				return nil, err
+			}
+			if m.Op().Is(ent.OpCreate) {
+				if err := check(ctx, sm, 0, Overlay(m, columns, nil), nil); err != nil {
+					return nil, err
+				}
+				return next.Mutate(ctx, m)
+			}
+			ids, err := TargetIDs(ctx, sm)
+			if err != nil {
+				return nil, err
+			}
+			old, err := LoadRows(ctx, sm, table, columns, ids)
+			if err != nil {
+				return nil, err
+			}
+			for _, id := range ids {
+				if err := check(ctx, sm, id, Overlay(m, columns, old[id]), old[id]); err != nil {
+					return nil, err
+				}
+			}
+			return next.Mutate(ctx, m)
+		})
+	}
+}
+
+// Overlay lays the mutation's values for columns over old.
+func Overlay(m ent.Mutation, columns []string, old map[string]any) map[string]any {
+	row := make(map[string]any, len(columns))
+	for _, c := range columns {
+		row[c] = old[c]
+		if v, ok := m.Field(c); ok {
+			row[c] = v
+		} else if m.FieldCleared(c) {
+			row[c] = nil
+		}
+	}
+	return row
+}
+
+// LoadRows reads columns of the rows ids of table, keyed by id; text and
+// JSON columns come back as strings.
+func LoadRows(ctx context.Context, m Mutation, table string, columns []string, ids []int) (map[int]map[string]any, error) {
+	out := map[int]map[string]any{}
+	quoted := make([]string, len(columns))
+	for i, c := range columns {
+		quoted[i] = `"` + c + `"`
+	}
+	err := Chunks(ids, func(ids []int) error {
+		a := &Args{PG: Postgres(m)}
+		q := `SELECT id, ` + strings.Join(quoted, ", ") + ` FROM ` + table + ` WHERE id IN (` + In(a, ids) + `)`
+		rows, err := m.QueryContext(ctx, q, a.List...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id int
+			vals := make([]any, len(columns))
+			dest := []any{&id}
+			for i := range vals {
+				dest = append(dest, &vals[i])
+			}
+			if err := rows.Scan(dest...); err != nil {
+				return err
+			}
+			row := map[string]any{}
+			for i, c := range columns {
+				if b, ok := vals[i].([]byte); ok {
+					vals[i] = string(b)
+				}
+				row[c] = vals[i]
+			}
+			out[id] = row
+		}
+		return rows.Err()
+	})
+	return out, err
 }
