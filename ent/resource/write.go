@@ -293,11 +293,18 @@ func (d *Descriptor) decodeGeneric(ctx context.Context, tx *Tx, in Input, existi
 				verr.add(tf.Name, "Invalid content type: "+ct)
 				continue
 			}
-			if r, err := td.Get(ctx, tx.Store(), *id); err != nil || r == nil {
+			r, err := td.Get(ctx, tx.Store(), *id)
+			if err != nil || r == nil {
 				verr.add(idf.Name, fmt.Sprintf("Related object not found using the provided value: %d.", *id))
 				continue
 			}
 			ch.set[tf], ch.set[idf] = ct, *id
+			// A hidden _<name>_display keeps the object's display for the
+			// row's own (a contact assignment's "<contact> -> <object>"),
+			// so that pages render from their own rows.
+			if cf := d.byName["_"+f.Generic+"_display"]; cf != nil && cf.Kind == KindHidden {
+				ch.set[cf] = td.DisplayOf(r)
+			}
 		default:
 			ch.set[tf], ch.set[idf] = nil, nil
 		}
