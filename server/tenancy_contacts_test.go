@@ -45,7 +45,8 @@ func TestContactsOnDelete(t *testing.T) {
 }
 
 // TestContactAssignments: a contact in a role assigned to a site, as a
-// new user would make it; the display follows a renamed contact; a group
+// new user would make it; the display follows a renamed contact and a
+// renamed site; a group
 // counts each contact of its subtree once and filters contacts with its
 // subgroups. Bad input is refused naming the field, with nothing written:
 // an object type that takes no contacts, or a model not served yet; an
@@ -73,6 +74,11 @@ func TestContactAssignments(t *testing.T) {
 		got := a.Must(http.StatusOK, "GET", fmt.Sprintf("%s%d/", assignmentsPath, idOf(asg)), nil).Object()
 		if got["display"] != "Jane Doe (Secondary) -> Paris" {
 			t.Errorf("display after the contact's rename %q", got["display"])
+		}
+		a.Must(http.StatusOK, "PATCH", fmt.Sprintf("/api/dcim/sites/%d/", site), map[string]any{"name": "Paris 2"})
+		got = a.Must(http.StatusOK, "GET", fmt.Sprintf("%s%d/", assignmentsPath, idOf(asg)), nil).Object()
+		if got["display"] != "Jane Doe (Secondary) -> Paris 2" {
+			t.Errorf("display after the site's rename %q", got["display"])
 		}
 		// Jane is in both subgroups: the top group counts her once.
 		g := a.Must(http.StatusOK, "GET", fmt.Sprintf("/api/tenancy/contact-groups/%d/", top), nil).Object()

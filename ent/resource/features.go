@@ -1,7 +1,9 @@
 package resource
 
 import (
+	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -179,4 +181,46 @@ func init() {
 				}, nil
 			}}
 	}
+}
+
+// refreshDisplayCopies renews the copies of an updated object's display
+// that rows pointing at it through a generic relation keep
+// (_<name>_display, written by decodeGeneric): a renamed site renames
+// itself in its contact assignments' displays, as NetBox's live str()
+// would show. Nothing runs when the display does not change.
+func (d *Descriptor) refreshDisplayCopies(ctx context.Context, tx *Tx, existing *Row, ch *change) error {
+	var rels []relation
+	for _, r := range referencing(d) {
+		if r.f.Kind != KindGenericObject {
+			continue
+		}
+		if cf := r.d.byName["_"+r.f.Generic+"_display"]; cf != nil && cf.Kind == KindHidden {
+			rels = append(rels, r)
+		}
+	}
+	if len(rels) == 0 {
+		return nil
+	}
+	row := &Row{ID: existing.ID, Vals: slices.Clone(existing.Vals)}
+	for f, v := range ch.set {
+		if f.col >= 0 {
+			row.Vals[f.col] = v
+		}
+	}
+	now := d.DisplayOf(row)
+	if now == d.DisplayOf(existing) {
+		return nil
+	}
+	for _, r := range rels {
+		cf := r.d.byName["_"+r.f.Generic+"_display"]
+		tf, idf := r.d.byName[r.f.Generic+"_type"], r.d.byName[r.f.Generic+"_id"]
+		q := fmt.Sprintf(`UPDATE %s SET %s = %s WHERE %s = %s AND %s = %s`, quote(r.d.Table), quote(cf.Column),
+			placeholders(tx.Dialect, 1, 1), quote(tf.Column), placeholders(tx.Dialect, 2, 1), quote(idf.Column),
+			placeholders(tx.Dialect, 3, 1))
+		if _, err := tx.Client.ExecContext(ctx, q, now, d.ContentType(), existing.ID); err != nil {
+			tx.fail(err)
+			return err
+		}
+	}
+	return nil
 }

@@ -371,6 +371,9 @@ func (d *Descriptor) Update(ctx context.Context, tx *Tx, existing *Row, in Input
 		tx.fail(err)
 		return translate(d, err)
 	}
+	if err := d.refreshDisplayCopies(ctx, tx, existing, ch); err != nil {
+		return err
+	}
 	if err := d.writeM2M(ctx, tx, existing.ID, ch, false); err != nil {
 		return err
 	}
