@@ -27,6 +27,10 @@ import (
 	"github.com/inventory/inventory/ent/consoleporttemplate"
 	"github.com/inventory/inventory/ent/consoleserverport"
 	"github.com/inventory/inventory/ent/consoleserverporttemplate"
+	"github.com/inventory/inventory/ent/contact"
+	"github.com/inventory/inventory/ent/contactassignment"
+	"github.com/inventory/inventory/ent/contactgroup"
+	"github.com/inventory/inventory/ent/contactrole"
 	"github.com/inventory/inventory/ent/customfield"
 	"github.com/inventory/inventory/ent/customfieldchoiceset"
 	"github.com/inventory/inventory/ent/delivery"
@@ -136,6 +140,14 @@ type Client struct {
 	ConsoleServerPort *ConsoleServerPortClient
 	// ConsoleServerPortTemplate is the client for interacting with the ConsoleServerPortTemplate builders.
 	ConsoleServerPortTemplate *ConsoleServerPortTemplateClient
+	// Contact is the client for interacting with the Contact builders.
+	Contact *ContactClient
+	// ContactAssignment is the client for interacting with the ContactAssignment builders.
+	ContactAssignment *ContactAssignmentClient
+	// ContactGroup is the client for interacting with the ContactGroup builders.
+	ContactGroup *ContactGroupClient
+	// ContactRole is the client for interacting with the ContactRole builders.
+	ContactRole *ContactRoleClient
 	// CustomField is the client for interacting with the CustomField builders.
 	CustomField *CustomFieldClient
 	// CustomFieldChoiceSet is the client for interacting with the CustomFieldChoiceSet builders.
@@ -311,6 +323,10 @@ func (c *Client) init() {
 	c.ConsolePortTemplate = NewConsolePortTemplateClient(c.config)
 	c.ConsoleServerPort = NewConsoleServerPortClient(c.config)
 	c.ConsoleServerPortTemplate = NewConsoleServerPortTemplateClient(c.config)
+	c.Contact = NewContactClient(c.config)
+	c.ContactAssignment = NewContactAssignmentClient(c.config)
+	c.ContactGroup = NewContactGroupClient(c.config)
+	c.ContactRole = NewContactRoleClient(c.config)
 	c.CustomField = NewCustomFieldClient(c.config)
 	c.CustomFieldChoiceSet = NewCustomFieldChoiceSetClient(c.config)
 	c.Delivery = NewDeliveryClient(c.config)
@@ -491,6 +507,10 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		ConsolePortTemplate:       NewConsolePortTemplateClient(cfg),
 		ConsoleServerPort:         NewConsoleServerPortClient(cfg),
 		ConsoleServerPortTemplate: NewConsoleServerPortTemplateClient(cfg),
+		Contact:                   NewContactClient(cfg),
+		ContactAssignment:         NewContactAssignmentClient(cfg),
+		ContactGroup:              NewContactGroupClient(cfg),
+		ContactRole:               NewContactRoleClient(cfg),
 		CustomField:               NewCustomFieldClient(cfg),
 		CustomFieldChoiceSet:      NewCustomFieldChoiceSetClient(cfg),
 		Delivery:                  NewDeliveryClient(cfg),
@@ -598,6 +618,10 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		ConsolePortTemplate:       NewConsolePortTemplateClient(cfg),
 		ConsoleServerPort:         NewConsoleServerPortClient(cfg),
 		ConsoleServerPortTemplate: NewConsoleServerPortTemplateClient(cfg),
+		Contact:                   NewContactClient(cfg),
+		ContactAssignment:         NewContactAssignmentClient(cfg),
+		ContactGroup:              NewContactGroupClient(cfg),
+		ContactRole:               NewContactRoleClient(cfg),
 		CustomField:               NewCustomFieldClient(cfg),
 		CustomFieldChoiceSet:      NewCustomFieldChoiceSetClient(cfg),
 		Delivery:                  NewDeliveryClient(cfg),
@@ -706,16 +730,16 @@ func (c *Client) Use(hooks ...Hook) {
 		c.ASN, c.ASNRange, c.Aggregate, c.Circuit, c.CircuitGroup,
 		c.CircuitGroupAssignment, c.CircuitTermination, c.CircuitType, c.ConsolePort,
 		c.ConsolePortTemplate, c.ConsoleServerPort, c.ConsoleServerPortTemplate,
-		c.CustomField, c.CustomFieldChoiceSet, c.Delivery, c.Device, c.DeviceBay,
-		c.DeviceBayTemplate, c.DeviceInterface, c.DeviceRole, c.DeviceType,
-		c.EventRule, c.FHRPGroup, c.FHRPGroupAssignment, c.FrontPort,
-		c.FrontPortTemplate, c.Group, c.IPAddress, c.IPRange, c.IdempotencyKey,
-		c.InterfaceTemplate, c.InventoryItem, c.InventoryItemRole,
-		c.InventoryItemTemplate, c.Location, c.MACAddress, c.Manufacturer, c.Module,
-		c.ModuleBay, c.ModuleBayTemplate, c.ModuleType, c.ModuleTypeProfile,
-		c.ObjectChange, c.ObjectPermission, c.OutboxEvent, c.Platform, c.PowerFeed,
-		c.PowerOutlet, c.PowerOutletTemplate, c.PowerPanel, c.PowerPort,
-		c.PowerPortTemplate, c.Prefix, c.Provider, c.ProviderAccount,
+		c.Contact, c.ContactAssignment, c.ContactGroup, c.ContactRole, c.CustomField,
+		c.CustomFieldChoiceSet, c.Delivery, c.Device, c.DeviceBay, c.DeviceBayTemplate,
+		c.DeviceInterface, c.DeviceRole, c.DeviceType, c.EventRule, c.FHRPGroup,
+		c.FHRPGroupAssignment, c.FrontPort, c.FrontPortTemplate, c.Group, c.IPAddress,
+		c.IPRange, c.IdempotencyKey, c.InterfaceTemplate, c.InventoryItem,
+		c.InventoryItemRole, c.InventoryItemTemplate, c.Location, c.MACAddress,
+		c.Manufacturer, c.Module, c.ModuleBay, c.ModuleBayTemplate, c.ModuleType,
+		c.ModuleTypeProfile, c.ObjectChange, c.ObjectPermission, c.OutboxEvent,
+		c.Platform, c.PowerFeed, c.PowerOutlet, c.PowerOutletTemplate, c.PowerPanel,
+		c.PowerPort, c.PowerPortTemplate, c.Prefix, c.Provider, c.ProviderAccount,
 		c.ProviderNetwork, c.RIR, c.Rack, c.RackGroup, c.RackReservation, c.RackRole,
 		c.RackType, c.RearPort, c.RearPortTemplate, c.Region, c.Role, c.RouteTarget,
 		c.Service, c.ServiceTemplate, c.Site, c.SiteGroup, c.Tag, c.TaggedItem,
@@ -735,16 +759,16 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.ASN, c.ASNRange, c.Aggregate, c.Circuit, c.CircuitGroup,
 		c.CircuitGroupAssignment, c.CircuitTermination, c.CircuitType, c.ConsolePort,
 		c.ConsolePortTemplate, c.ConsoleServerPort, c.ConsoleServerPortTemplate,
-		c.CustomField, c.CustomFieldChoiceSet, c.Delivery, c.Device, c.DeviceBay,
-		c.DeviceBayTemplate, c.DeviceInterface, c.DeviceRole, c.DeviceType,
-		c.EventRule, c.FHRPGroup, c.FHRPGroupAssignment, c.FrontPort,
-		c.FrontPortTemplate, c.Group, c.IPAddress, c.IPRange, c.IdempotencyKey,
-		c.InterfaceTemplate, c.InventoryItem, c.InventoryItemRole,
-		c.InventoryItemTemplate, c.Location, c.MACAddress, c.Manufacturer, c.Module,
-		c.ModuleBay, c.ModuleBayTemplate, c.ModuleType, c.ModuleTypeProfile,
-		c.ObjectChange, c.ObjectPermission, c.OutboxEvent, c.Platform, c.PowerFeed,
-		c.PowerOutlet, c.PowerOutletTemplate, c.PowerPanel, c.PowerPort,
-		c.PowerPortTemplate, c.Prefix, c.Provider, c.ProviderAccount,
+		c.Contact, c.ContactAssignment, c.ContactGroup, c.ContactRole, c.CustomField,
+		c.CustomFieldChoiceSet, c.Delivery, c.Device, c.DeviceBay, c.DeviceBayTemplate,
+		c.DeviceInterface, c.DeviceRole, c.DeviceType, c.EventRule, c.FHRPGroup,
+		c.FHRPGroupAssignment, c.FrontPort, c.FrontPortTemplate, c.Group, c.IPAddress,
+		c.IPRange, c.IdempotencyKey, c.InterfaceTemplate, c.InventoryItem,
+		c.InventoryItemRole, c.InventoryItemTemplate, c.Location, c.MACAddress,
+		c.Manufacturer, c.Module, c.ModuleBay, c.ModuleBayTemplate, c.ModuleType,
+		c.ModuleTypeProfile, c.ObjectChange, c.ObjectPermission, c.OutboxEvent,
+		c.Platform, c.PowerFeed, c.PowerOutlet, c.PowerOutletTemplate, c.PowerPanel,
+		c.PowerPort, c.PowerPortTemplate, c.Prefix, c.Provider, c.ProviderAccount,
 		c.ProviderNetwork, c.RIR, c.Rack, c.RackGroup, c.RackReservation, c.RackRole,
 		c.RackType, c.RearPort, c.RearPortTemplate, c.Region, c.Role, c.RouteTarget,
 		c.Service, c.ServiceTemplate, c.Site, c.SiteGroup, c.Tag, c.TaggedItem,
@@ -784,6 +808,14 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.ConsoleServerPort.mutate(ctx, m)
 	case *ConsoleServerPortTemplateMutation:
 		return c.ConsoleServerPortTemplate.mutate(ctx, m)
+	case *ContactMutation:
+		return c.Contact.mutate(ctx, m)
+	case *ContactAssignmentMutation:
+		return c.ContactAssignment.mutate(ctx, m)
+	case *ContactGroupMutation:
+		return c.ContactGroup.mutate(ctx, m)
+	case *ContactRoleMutation:
+		return c.ContactRole.mutate(ctx, m)
 	case *CustomFieldMutation:
 		return c.CustomField.mutate(ctx, m)
 	case *CustomFieldChoiceSetMutation:
@@ -2124,6 +2156,400 @@ func (c *ConsoleServerPortTemplateClient) mutate(ctx context.Context, m *Console
 		return (&ConsoleServerPortTemplateDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown ConsoleServerPortTemplate mutation op: %q", m.Op())
+	}
+}
+
+// ContactClient is a client for the Contact schema.
+type ContactClient struct {
+	config
+}
+
+// NewContactClient returns a client for the Contact from the given config.
+func NewContactClient(c config) *ContactClient {
+	return &ContactClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `contact.Hooks(f(g(h())))`.
+func (c *ContactClient) Use(hooks ...Hook) {
+	c.hooks.Contact = append(c.hooks.Contact, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `contact.Intercept(f(g(h())))`.
+func (c *ContactClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Contact = append(c.inters.Contact, interceptors...)
+}
+
+// Create returns a builder for creating a Contact entity.
+func (c *ContactClient) Create() *ContactCreate {
+	mutation := newContactMutation(c.config, OpCreate)
+	return &ContactCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Contact entities.
+func (c *ContactClient) CreateBulk(builders ...*ContactCreate) *ContactCreateBulk {
+	return &ContactCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Contact.
+func (c *ContactClient) Update() *ContactUpdate {
+	mutation := newContactMutation(c.config, OpUpdate)
+	return &ContactUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ContactClient) UpdateOneID(id int) *ContactUpdateOne {
+	mutation := newContactMutation(c.config, OpUpdateOne, withContactID(id))
+	return &ContactUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Contact.
+func (c *ContactClient) Delete() *ContactDelete {
+	mutation := newContactMutation(c.config, OpDelete)
+	return &ContactDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ContactClient) DeleteOneID(id int) *ContactDeleteOne {
+	builder := c.Delete().Where(contact.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ContactDeleteOne{builder}
+}
+
+// Query returns a query builder for Contact.
+func (c *ContactClient) Query() *ContactQuery {
+	return &ContactQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeContact},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Contact entity by its id.
+func (c *ContactClient) Get(ctx context.Context, id int) (*Contact, error) {
+	return c.Query().Where(contact.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *ContactClient) Hooks() []Hook {
+	hooks := c.hooks.Contact
+	return append(hooks[:len(hooks):len(hooks)], contact.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *ContactClient) Interceptors() []Interceptor {
+	return c.inters.Contact
+}
+
+func (c *ContactClient) mutate(ctx context.Context, m *ContactMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ContactCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ContactUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ContactUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ContactDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Contact mutation op: %q", m.Op())
+	}
+}
+
+// ContactAssignmentClient is a client for the ContactAssignment schema.
+type ContactAssignmentClient struct {
+	config
+}
+
+// NewContactAssignmentClient returns a client for the ContactAssignment from the given config.
+func NewContactAssignmentClient(c config) *ContactAssignmentClient {
+	return &ContactAssignmentClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `contactassignment.Hooks(f(g(h())))`.
+func (c *ContactAssignmentClient) Use(hooks ...Hook) {
+	c.hooks.ContactAssignment = append(c.hooks.ContactAssignment, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `contactassignment.Intercept(f(g(h())))`.
+func (c *ContactAssignmentClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ContactAssignment = append(c.inters.ContactAssignment, interceptors...)
+}
+
+// Create returns a builder for creating a ContactAssignment entity.
+func (c *ContactAssignmentClient) Create() *ContactAssignmentCreate {
+	mutation := newContactAssignmentMutation(c.config, OpCreate)
+	return &ContactAssignmentCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ContactAssignment entities.
+func (c *ContactAssignmentClient) CreateBulk(builders ...*ContactAssignmentCreate) *ContactAssignmentCreateBulk {
+	return &ContactAssignmentCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ContactAssignment.
+func (c *ContactAssignmentClient) Update() *ContactAssignmentUpdate {
+	mutation := newContactAssignmentMutation(c.config, OpUpdate)
+	return &ContactAssignmentUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ContactAssignmentClient) UpdateOneID(id int) *ContactAssignmentUpdateOne {
+	mutation := newContactAssignmentMutation(c.config, OpUpdateOne, withContactAssignmentID(id))
+	return &ContactAssignmentUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ContactAssignment.
+func (c *ContactAssignmentClient) Delete() *ContactAssignmentDelete {
+	mutation := newContactAssignmentMutation(c.config, OpDelete)
+	return &ContactAssignmentDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ContactAssignmentClient) DeleteOneID(id int) *ContactAssignmentDeleteOne {
+	builder := c.Delete().Where(contactassignment.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ContactAssignmentDeleteOne{builder}
+}
+
+// Query returns a query builder for ContactAssignment.
+func (c *ContactAssignmentClient) Query() *ContactAssignmentQuery {
+	return &ContactAssignmentQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeContactAssignment},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ContactAssignment entity by its id.
+func (c *ContactAssignmentClient) Get(ctx context.Context, id int) (*ContactAssignment, error) {
+	return c.Query().Where(contactassignment.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *ContactAssignmentClient) Hooks() []Hook {
+	hooks := c.hooks.ContactAssignment
+	return append(hooks[:len(hooks):len(hooks)], contactassignment.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *ContactAssignmentClient) Interceptors() []Interceptor {
+	return c.inters.ContactAssignment
+}
+
+func (c *ContactAssignmentClient) mutate(ctx context.Context, m *ContactAssignmentMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ContactAssignmentCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ContactAssignmentUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ContactAssignmentUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ContactAssignmentDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ContactAssignment mutation op: %q", m.Op())
+	}
+}
+
+// ContactGroupClient is a client for the ContactGroup schema.
+type ContactGroupClient struct {
+	config
+}
+
+// NewContactGroupClient returns a client for the ContactGroup from the given config.
+func NewContactGroupClient(c config) *ContactGroupClient {
+	return &ContactGroupClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `contactgroup.Hooks(f(g(h())))`.
+func (c *ContactGroupClient) Use(hooks ...Hook) {
+	c.hooks.ContactGroup = append(c.hooks.ContactGroup, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `contactgroup.Intercept(f(g(h())))`.
+func (c *ContactGroupClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ContactGroup = append(c.inters.ContactGroup, interceptors...)
+}
+
+// Create returns a builder for creating a ContactGroup entity.
+func (c *ContactGroupClient) Create() *ContactGroupCreate {
+	mutation := newContactGroupMutation(c.config, OpCreate)
+	return &ContactGroupCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ContactGroup entities.
+func (c *ContactGroupClient) CreateBulk(builders ...*ContactGroupCreate) *ContactGroupCreateBulk {
+	return &ContactGroupCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ContactGroup.
+func (c *ContactGroupClient) Update() *ContactGroupUpdate {
+	mutation := newContactGroupMutation(c.config, OpUpdate)
+	return &ContactGroupUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ContactGroupClient) UpdateOneID(id int) *ContactGroupUpdateOne {
+	mutation := newContactGroupMutation(c.config, OpUpdateOne, withContactGroupID(id))
+	return &ContactGroupUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ContactGroup.
+func (c *ContactGroupClient) Delete() *ContactGroupDelete {
+	mutation := newContactGroupMutation(c.config, OpDelete)
+	return &ContactGroupDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ContactGroupClient) DeleteOneID(id int) *ContactGroupDeleteOne {
+	builder := c.Delete().Where(contactgroup.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ContactGroupDeleteOne{builder}
+}
+
+// Query returns a query builder for ContactGroup.
+func (c *ContactGroupClient) Query() *ContactGroupQuery {
+	return &ContactGroupQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeContactGroup},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ContactGroup entity by its id.
+func (c *ContactGroupClient) Get(ctx context.Context, id int) (*ContactGroup, error) {
+	return c.Query().Where(contactgroup.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *ContactGroupClient) Hooks() []Hook {
+	return c.hooks.ContactGroup
+}
+
+// Interceptors returns the client interceptors.
+func (c *ContactGroupClient) Interceptors() []Interceptor {
+	return c.inters.ContactGroup
+}
+
+func (c *ContactGroupClient) mutate(ctx context.Context, m *ContactGroupMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ContactGroupCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ContactGroupUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ContactGroupUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ContactGroupDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ContactGroup mutation op: %q", m.Op())
+	}
+}
+
+// ContactRoleClient is a client for the ContactRole schema.
+type ContactRoleClient struct {
+	config
+}
+
+// NewContactRoleClient returns a client for the ContactRole from the given config.
+func NewContactRoleClient(c config) *ContactRoleClient {
+	return &ContactRoleClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `contactrole.Hooks(f(g(h())))`.
+func (c *ContactRoleClient) Use(hooks ...Hook) {
+	c.hooks.ContactRole = append(c.hooks.ContactRole, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `contactrole.Intercept(f(g(h())))`.
+func (c *ContactRoleClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ContactRole = append(c.inters.ContactRole, interceptors...)
+}
+
+// Create returns a builder for creating a ContactRole entity.
+func (c *ContactRoleClient) Create() *ContactRoleCreate {
+	mutation := newContactRoleMutation(c.config, OpCreate)
+	return &ContactRoleCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ContactRole entities.
+func (c *ContactRoleClient) CreateBulk(builders ...*ContactRoleCreate) *ContactRoleCreateBulk {
+	return &ContactRoleCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ContactRole.
+func (c *ContactRoleClient) Update() *ContactRoleUpdate {
+	mutation := newContactRoleMutation(c.config, OpUpdate)
+	return &ContactRoleUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ContactRoleClient) UpdateOneID(id int) *ContactRoleUpdateOne {
+	mutation := newContactRoleMutation(c.config, OpUpdateOne, withContactRoleID(id))
+	return &ContactRoleUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ContactRole.
+func (c *ContactRoleClient) Delete() *ContactRoleDelete {
+	mutation := newContactRoleMutation(c.config, OpDelete)
+	return &ContactRoleDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ContactRoleClient) DeleteOneID(id int) *ContactRoleDeleteOne {
+	builder := c.Delete().Where(contactrole.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ContactRoleDeleteOne{builder}
+}
+
+// Query returns a query builder for ContactRole.
+func (c *ContactRoleClient) Query() *ContactRoleQuery {
+	return &ContactRoleQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeContactRole},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ContactRole entity by its id.
+func (c *ContactRoleClient) Get(ctx context.Context, id int) (*ContactRole, error) {
+	return c.Query().Where(contactrole.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *ContactRoleClient) Hooks() []Hook {
+	return c.hooks.ContactRole
+}
+
+// Interceptors returns the client interceptors.
+func (c *ContactRoleClient) Interceptors() []Interceptor {
+	return c.inters.ContactRole
+}
+
+func (c *ContactRoleClient) mutate(ctx context.Context, m *ContactRoleMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ContactRoleCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ContactRoleUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ContactRoleUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ContactRoleDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ContactRole mutation op: %q", m.Op())
 	}
 }
 
@@ -10238,14 +10664,14 @@ type (
 	hooks struct {
 		ASN, ASNRange, Aggregate, Circuit, CircuitGroup, CircuitGroupAssignment,
 		CircuitTermination, CircuitType, ConsolePort, ConsolePortTemplate,
-		ConsoleServerPort, ConsoleServerPortTemplate, CustomField,
-		CustomFieldChoiceSet, Delivery, Device, DeviceBay, DeviceBayTemplate,
-		DeviceInterface, DeviceRole, DeviceType, EventRule, FHRPGroup,
-		FHRPGroupAssignment, FrontPort, FrontPortTemplate, Group, IPAddress, IPRange,
-		IdempotencyKey, InterfaceTemplate, InventoryItem, InventoryItemRole,
-		InventoryItemTemplate, Location, MACAddress, Manufacturer, Module, ModuleBay,
-		ModuleBayTemplate, ModuleType, ModuleTypeProfile, ObjectChange,
-		ObjectPermission, OutboxEvent, Platform, PowerFeed, PowerOutlet,
+		ConsoleServerPort, ConsoleServerPortTemplate, Contact, ContactAssignment,
+		ContactGroup, ContactRole, CustomField, CustomFieldChoiceSet, Delivery, Device,
+		DeviceBay, DeviceBayTemplate, DeviceInterface, DeviceRole, DeviceType,
+		EventRule, FHRPGroup, FHRPGroupAssignment, FrontPort, FrontPortTemplate, Group,
+		IPAddress, IPRange, IdempotencyKey, InterfaceTemplate, InventoryItem,
+		InventoryItemRole, InventoryItemTemplate, Location, MACAddress, Manufacturer,
+		Module, ModuleBay, ModuleBayTemplate, ModuleType, ModuleTypeProfile,
+		ObjectChange, ObjectPermission, OutboxEvent, Platform, PowerFeed, PowerOutlet,
 		PowerOutletTemplate, PowerPanel, PowerPort, PowerPortTemplate, Prefix,
 		Provider, ProviderAccount, ProviderNetwork, RIR, Rack, RackGroup,
 		RackReservation, RackRole, RackType, RearPort, RearPortTemplate, Region, Role,
@@ -10258,14 +10684,14 @@ type (
 	inters struct {
 		ASN, ASNRange, Aggregate, Circuit, CircuitGroup, CircuitGroupAssignment,
 		CircuitTermination, CircuitType, ConsolePort, ConsolePortTemplate,
-		ConsoleServerPort, ConsoleServerPortTemplate, CustomField,
-		CustomFieldChoiceSet, Delivery, Device, DeviceBay, DeviceBayTemplate,
-		DeviceInterface, DeviceRole, DeviceType, EventRule, FHRPGroup,
-		FHRPGroupAssignment, FrontPort, FrontPortTemplate, Group, IPAddress, IPRange,
-		IdempotencyKey, InterfaceTemplate, InventoryItem, InventoryItemRole,
-		InventoryItemTemplate, Location, MACAddress, Manufacturer, Module, ModuleBay,
-		ModuleBayTemplate, ModuleType, ModuleTypeProfile, ObjectChange,
-		ObjectPermission, OutboxEvent, Platform, PowerFeed, PowerOutlet,
+		ConsoleServerPort, ConsoleServerPortTemplate, Contact, ContactAssignment,
+		ContactGroup, ContactRole, CustomField, CustomFieldChoiceSet, Delivery, Device,
+		DeviceBay, DeviceBayTemplate, DeviceInterface, DeviceRole, DeviceType,
+		EventRule, FHRPGroup, FHRPGroupAssignment, FrontPort, FrontPortTemplate, Group,
+		IPAddress, IPRange, IdempotencyKey, InterfaceTemplate, InventoryItem,
+		InventoryItemRole, InventoryItemTemplate, Location, MACAddress, Manufacturer,
+		Module, ModuleBay, ModuleBayTemplate, ModuleType, ModuleTypeProfile,
+		ObjectChange, ObjectPermission, OutboxEvent, Platform, PowerFeed, PowerOutlet,
 		PowerOutletTemplate, PowerPanel, PowerPort, PowerPortTemplate, Prefix,
 		Provider, ProviderAccount, ProviderNetwork, RIR, Rack, RackGroup,
 		RackReservation, RackRole, RackType, RearPort, RearPortTemplate, Region, Role,

@@ -24,6 +24,10 @@ import (
 	"github.com/inventory/inventory/ent/consoleporttemplate"
 	"github.com/inventory/inventory/ent/consoleserverport"
 	"github.com/inventory/inventory/ent/consoleserverporttemplate"
+	"github.com/inventory/inventory/ent/contact"
+	"github.com/inventory/inventory/ent/contactassignment"
+	"github.com/inventory/inventory/ent/contactgroup"
+	"github.com/inventory/inventory/ent/contactrole"
 	"github.com/inventory/inventory/ent/customfield"
 	"github.com/inventory/inventory/ent/customfieldchoiceset"
 	"github.com/inventory/inventory/ent/delivery"
@@ -172,6 +176,10 @@ func checkColumn(t, c string) error {
 			consoleporttemplate.Table:       consoleporttemplate.ValidColumn,
 			consoleserverport.Table:         consoleserverport.ValidColumn,
 			consoleserverporttemplate.Table: consoleserverporttemplate.ValidColumn,
+			contact.Table:                   contact.ValidColumn,
+			contactassignment.Table:         contactassignment.ValidColumn,
+			contactgroup.Table:              contactgroup.ValidColumn,
+			contactrole.Table:               contactrole.ValidColumn,
 			customfield.Table:               customfield.ValidColumn,
 			customfieldchoiceset.Table:      customfieldchoiceset.ValidColumn,
 			delivery.Table:                  delivery.ValidColumn,

@@ -404,7 +404,7 @@ func describeField(t *gen.Type, m api.Model, name string, fields map[string]*gen
 				if err != nil {
 					return fd, err
 				}
-				fd.Types, fd.OnDelete = ta.Types, string(ta.OnDelete)
+				fd.Types, fd.OnDelete, fd.ObjectTypes = ta.Types, string(ta.OnDelete), ta.ObjectTypes
 				return fd, nil
 			}
 		}

@@ -24,6 +24,10 @@ import (
 	"github.com/inventory/inventory/ent/consoleporttemplate"
 	"github.com/inventory/inventory/ent/consoleserverport"
 	"github.com/inventory/inventory/ent/consoleserverporttemplate"
+	"github.com/inventory/inventory/ent/contact"
+	"github.com/inventory/inventory/ent/contactassignment"
+	"github.com/inventory/inventory/ent/contactgroup"
+	"github.com/inventory/inventory/ent/contactrole"
 	"github.com/inventory/inventory/ent/customfield"
 	"github.com/inventory/inventory/ent/customfieldchoiceset"
 	"github.com/inventory/inventory/ent/delivery"
@@ -124,6 +128,10 @@ const (
 	TypeConsolePortTemplate       = "ConsolePortTemplate"
 	TypeConsoleServerPort         = "ConsoleServerPort"
 	TypeConsoleServerPortTemplate = "ConsoleServerPortTemplate"
+	TypeContact                   = "Contact"
+	TypeContactAssignment         = "ContactAssignment"
+	TypeContactGroup              = "ContactGroup"
+	TypeContactRole               = "ContactRole"
 	TypeCustomField               = "CustomField"
 	TypeCustomFieldChoiceSet      = "CustomFieldChoiceSet"
 	TypeDelivery                  = "Delivery"
@@ -12521,6 +12529,3249 @@ func (m *ConsoleServerPortTemplateMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown ConsoleServerPortTemplate edge %s", name)
+}
+
+// ContactMutation represents an operation that mutates the Contact nodes in the graph.
+type ContactMutation struct {
+	config
+	op                Op
+	typ               string
+	id                *int
+	created           *time.Time
+	last_updated      *time.Time
+	custom_field_data *map[string]interface{}
+	description       *string
+	comments          *string
+	name              *string
+	__name_natural    *string
+	title             *string
+	phone             *string
+	email             *string
+	address           *string
+	link              *string
+	clearedFields     map[string]struct{}
+	groups            map[int]struct{}
+	removedgroups     map[int]struct{}
+	clearedgroups     bool
+	done              bool
+	oldValue          func(context.Context) (*Contact, error)
+	predicates        []predicate.Contact
+}
+
+var _ ent.Mutation = (*ContactMutation)(nil)
+
+// contactOption allows management of the mutation configuration using functional options.
+type contactOption func(*ContactMutation)
+
+// newContactMutation creates new mutation for the Contact entity.
+func newContactMutation(c config, op Op, opts ...contactOption) *ContactMutation {
+	m := &ContactMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeContact,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withContactID sets the ID field of the mutation.
+func withContactID(id int) contactOption {
+	return func(m *ContactMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Contact
+		)
+		m.oldValue = func(ctx context.Context) (*Contact, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Contact.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withContact sets the old Contact of the mutation.
+func withContact(node *Contact) contactOption {
+	return func(m *ContactMutation) {
+		m.oldValue = func(context.Context) (*Contact, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ContactMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ContactMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ContactMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ContactMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Contact.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *ContactMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *ContactMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *ContactMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[contact.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *ContactMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[contact.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *ContactMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, contact.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *ContactMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *ContactMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *ContactMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[contact.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *ContactMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[contact.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *ContactMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, contact.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *ContactMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *ContactMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *ContactMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *ContactMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *ContactMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *ContactMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetComments sets the "comments" field.
+func (m *ContactMutation) SetComments(s string) {
+	m.comments = &s
+}
+
+// Comments returns the value of the "comments" field in the mutation.
+func (m *ContactMutation) Comments() (r string, exists bool) {
+	v := m.comments
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetComments resets all changes to the "comments" field.
+func (m *ContactMutation) ResetComments() {
+	m.comments = nil
+}
+
+// SetName sets the "name" field.
+func (m *ContactMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *ContactMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *ContactMutation) ResetName() {
+	m.name = nil
+}
+
+// SetNameNatural sets the "_name_natural" field.
+func (m *ContactMutation) SetNameNatural(s string) {
+	m.__name_natural = &s
+}
+
+// NameNatural returns the value of the "_name_natural" field in the mutation.
+func (m *ContactMutation) NameNatural() (r string, exists bool) {
+	v := m.__name_natural
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetNameNatural resets all changes to the "_name_natural" field.
+func (m *ContactMutation) ResetNameNatural() {
+	m.__name_natural = nil
+}
+
+// SetTitle sets the "title" field.
+func (m *ContactMutation) SetTitle(s string) {
+	m.title = &s
+}
+
+// Title returns the value of the "title" field in the mutation.
+func (m *ContactMutation) Title() (r string, exists bool) {
+	v := m.title
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetTitle resets all changes to the "title" field.
+func (m *ContactMutation) ResetTitle() {
+	m.title = nil
+}
+
+// SetPhone sets the "phone" field.
+func (m *ContactMutation) SetPhone(s string) {
+	m.phone = &s
+}
+
+// Phone returns the value of the "phone" field in the mutation.
+func (m *ContactMutation) Phone() (r string, exists bool) {
+	v := m.phone
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetPhone resets all changes to the "phone" field.
+func (m *ContactMutation) ResetPhone() {
+	m.phone = nil
+}
+
+// SetEmail sets the "email" field.
+func (m *ContactMutation) SetEmail(s string) {
+	m.email = &s
+}
+
+// Email returns the value of the "email" field in the mutation.
+func (m *ContactMutation) Email() (r string, exists bool) {
+	v := m.email
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetEmail resets all changes to the "email" field.
+func (m *ContactMutation) ResetEmail() {
+	m.email = nil
+}
+
+// SetAddress sets the "address" field.
+func (m *ContactMutation) SetAddress(s string) {
+	m.address = &s
+}
+
+// Address returns the value of the "address" field in the mutation.
+func (m *ContactMutation) Address() (r string, exists bool) {
+	v := m.address
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetAddress resets all changes to the "address" field.
+func (m *ContactMutation) ResetAddress() {
+	m.address = nil
+}
+
+// SetLink sets the "link" field.
+func (m *ContactMutation) SetLink(s string) {
+	m.link = &s
+}
+
+// Link returns the value of the "link" field in the mutation.
+func (m *ContactMutation) Link() (r string, exists bool) {
+	v := m.link
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetLink resets all changes to the "link" field.
+func (m *ContactMutation) ResetLink() {
+	m.link = nil
+}
+
+// AddGroupIDs adds the "groups" edge to the ContactGroup entity by ids.
+func (m *ContactMutation) AddGroupIDs(ids ...int) {
+	if m.groups == nil {
+		m.groups = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.groups[ids[i]] = struct{}{}
+	}
+}
+
+// ClearGroups clears the "groups" edge to the ContactGroup entity.
+func (m *ContactMutation) ClearGroups() {
+	m.clearedgroups = true
+}
+
+// GroupsCleared reports if the "groups" edge to the ContactGroup entity was cleared.
+func (m *ContactMutation) GroupsCleared() bool {
+	return m.clearedgroups
+}
+
+// RemoveGroupIDs removes the "groups" edge to the ContactGroup entity by IDs.
+func (m *ContactMutation) RemoveGroupIDs(ids ...int) {
+	if m.removedgroups == nil {
+		m.removedgroups = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.groups, ids[i])
+		m.removedgroups[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedGroups returns the removed IDs of the "groups" edge to the ContactGroup entity.
+func (m *ContactMutation) RemovedGroupsIDs() (ids []int) {
+	for id := range m.removedgroups {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// GroupsIDs returns the "groups" edge IDs in the mutation.
+func (m *ContactMutation) GroupsIDs() (ids []int) {
+	for id := range m.groups {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetGroups resets all changes to the "groups" edge.
+func (m *ContactMutation) ResetGroups() {
+	m.groups = nil
+	m.clearedgroups = false
+	m.removedgroups = nil
+}
+
+// Where appends a list predicates to the ContactMutation builder.
+func (m *ContactMutation) Where(ps ...predicate.Contact) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ContactMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ContactMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Contact, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ContactMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ContactMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Contact).
+func (m *ContactMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ContactMutation) Fields() []string {
+	fields := make([]string, 0, 12)
+	if m.created != nil {
+		fields = append(fields, contact.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, contact.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, contact.FieldCustomFieldData)
+	}
+	if m.description != nil {
+		fields = append(fields, contact.FieldDescription)
+	}
+	if m.comments != nil {
+		fields = append(fields, contact.FieldComments)
+	}
+	if m.name != nil {
+		fields = append(fields, contact.FieldName)
+	}
+	if m.__name_natural != nil {
+		fields = append(fields, contact.FieldNameNatural)
+	}
+	if m.title != nil {
+		fields = append(fields, contact.FieldTitle)
+	}
+	if m.phone != nil {
+		fields = append(fields, contact.FieldPhone)
+	}
+	if m.email != nil {
+		fields = append(fields, contact.FieldEmail)
+	}
+	if m.address != nil {
+		fields = append(fields, contact.FieldAddress)
+	}
+	if m.link != nil {
+		fields = append(fields, contact.FieldLink)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ContactMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case contact.FieldCreated:
+		return m.Created()
+	case contact.FieldLastUpdated:
+		return m.LastUpdated()
+	case contact.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case contact.FieldDescription:
+		return m.Description()
+	case contact.FieldComments:
+		return m.Comments()
+	case contact.FieldName:
+		return m.Name()
+	case contact.FieldNameNatural:
+		return m.NameNatural()
+	case contact.FieldTitle:
+		return m.Title()
+	case contact.FieldPhone:
+		return m.Phone()
+	case contact.FieldEmail:
+		return m.Email()
+	case contact.FieldAddress:
+		return m.Address()
+	case contact.FieldLink:
+		return m.Link()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ContactMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case contact.FieldCreated, contact.FieldLastUpdated, contact.FieldCustomFieldData, contact.FieldDescription, contact.FieldComments, contact.FieldName, contact.FieldNameNatural, contact.FieldTitle, contact.FieldPhone, contact.FieldEmail, contact.FieldAddress, contact.FieldLink:
+	default:
+		return nil, fmt.Errorf("unknown Contact field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case contact.FieldCreated:
+		return old.Created, nil
+	case contact.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case contact.FieldCustomFieldData:
+		return old.CustomFieldData, nil
+	case contact.FieldDescription:
+		return old.Description, nil
+	case contact.FieldComments:
+		return old.Comments, nil
+	case contact.FieldName:
+		return old.Name, nil
+	case contact.FieldNameNatural:
+		return old.NameNatural, nil
+	case contact.FieldTitle:
+		return old.Title, nil
+	case contact.FieldPhone:
+		return old.Phone, nil
+	case contact.FieldEmail:
+		return old.Email, nil
+	case contact.FieldAddress:
+		return old.Address, nil
+	case contact.FieldLink:
+		return old.Link, nil
+	}
+	return nil, fmt.Errorf("unknown Contact field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ContactMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case contact.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case contact.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case contact.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case contact.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case contact.FieldComments:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetComments(v)
+		return nil
+	case contact.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case contact.FieldNameNatural:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNameNatural(v)
+		return nil
+	case contact.FieldTitle:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTitle(v)
+		return nil
+	case contact.FieldPhone:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPhone(v)
+		return nil
+	case contact.FieldEmail:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEmail(v)
+		return nil
+	case contact.FieldAddress:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAddress(v)
+		return nil
+	case contact.FieldLink:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLink(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Contact field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ContactMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ContactMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ContactMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown Contact numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ContactMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(contact.FieldCreated) {
+		fields = append(fields, contact.FieldCreated)
+	}
+	if m.FieldCleared(contact.FieldLastUpdated) {
+		fields = append(fields, contact.FieldLastUpdated)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ContactMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ContactMutation) ClearField(name string) error {
+	switch name {
+	case contact.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case contact.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	}
+	return fmt.Errorf("unknown Contact nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ContactMutation) ResetField(name string) error {
+	switch name {
+	case contact.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case contact.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case contact.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case contact.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case contact.FieldComments:
+		m.ResetComments()
+		return nil
+	case contact.FieldName:
+		m.ResetName()
+		return nil
+	case contact.FieldNameNatural:
+		m.ResetNameNatural()
+		return nil
+	case contact.FieldTitle:
+		m.ResetTitle()
+		return nil
+	case contact.FieldPhone:
+		m.ResetPhone()
+		return nil
+	case contact.FieldEmail:
+		m.ResetEmail()
+		return nil
+	case contact.FieldAddress:
+		m.ResetAddress()
+		return nil
+	case contact.FieldLink:
+		m.ResetLink()
+		return nil
+	}
+	return fmt.Errorf("unknown Contact field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ContactMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.groups != nil {
+		edges = append(edges, contact.EdgeGroups)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ContactMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case contact.EdgeGroups:
+		ids := make([]ent.Value, 0, len(m.groups))
+		for id := range m.groups {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ContactMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.removedgroups != nil {
+		edges = append(edges, contact.EdgeGroups)
+	}
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ContactMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case contact.EdgeGroups:
+		ids := make([]ent.Value, 0, len(m.removedgroups))
+		for id := range m.removedgroups {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ContactMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedgroups {
+		edges = append(edges, contact.EdgeGroups)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ContactMutation) EdgeCleared(name string) bool {
+	switch name {
+	case contact.EdgeGroups:
+		return m.clearedgroups
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ContactMutation) ClearEdge(name string) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown Contact unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ContactMutation) ResetEdge(name string) error {
+	switch name {
+	case contact.EdgeGroups:
+		m.ResetGroups()
+		return nil
+	}
+	return fmt.Errorf("unknown Contact edge %s", name)
+}
+
+// ContactAssignmentMutation represents an operation that mutates the ContactAssignment nodes in the graph.
+type ContactAssignmentMutation struct {
+	config
+	op                Op
+	typ               string
+	id                *int
+	created           *time.Time
+	last_updated      *time.Time
+	custom_field_data *map[string]interface{}
+	object_type       *string
+	object_id         *int
+	addobject_id      *int
+	priority          *string
+	__contact_name    *string
+	__object_display  *string
+	clearedFields     map[string]struct{}
+	contact           *int
+	clearedcontact    bool
+	role              *int
+	clearedrole       bool
+	done              bool
+	oldValue          func(context.Context) (*ContactAssignment, error)
+	predicates        []predicate.ContactAssignment
+}
+
+var _ ent.Mutation = (*ContactAssignmentMutation)(nil)
+
+// contactassignmentOption allows management of the mutation configuration using functional options.
+type contactassignmentOption func(*ContactAssignmentMutation)
+
+// newContactAssignmentMutation creates new mutation for the ContactAssignment entity.
+func newContactAssignmentMutation(c config, op Op, opts ...contactassignmentOption) *ContactAssignmentMutation {
+	m := &ContactAssignmentMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeContactAssignment,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withContactAssignmentID sets the ID field of the mutation.
+func withContactAssignmentID(id int) contactassignmentOption {
+	return func(m *ContactAssignmentMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ContactAssignment
+		)
+		m.oldValue = func(ctx context.Context) (*ContactAssignment, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ContactAssignment.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withContactAssignment sets the old ContactAssignment of the mutation.
+func withContactAssignment(node *ContactAssignment) contactassignmentOption {
+	return func(m *ContactAssignmentMutation) {
+		m.oldValue = func(context.Context) (*ContactAssignment, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ContactAssignmentMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ContactAssignmentMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ContactAssignmentMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ContactAssignmentMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ContactAssignment.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *ContactAssignmentMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *ContactAssignmentMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *ContactAssignmentMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[contactassignment.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *ContactAssignmentMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[contactassignment.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *ContactAssignmentMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, contactassignment.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *ContactAssignmentMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *ContactAssignmentMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *ContactAssignmentMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[contactassignment.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *ContactAssignmentMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[contactassignment.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *ContactAssignmentMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, contactassignment.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *ContactAssignmentMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *ContactAssignmentMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *ContactAssignmentMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetObjectType sets the "object_type" field.
+func (m *ContactAssignmentMutation) SetObjectType(s string) {
+	m.object_type = &s
+}
+
+// ObjectType returns the value of the "object_type" field in the mutation.
+func (m *ContactAssignmentMutation) ObjectType() (r string, exists bool) {
+	v := m.object_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetObjectType resets all changes to the "object_type" field.
+func (m *ContactAssignmentMutation) ResetObjectType() {
+	m.object_type = nil
+}
+
+// SetObjectID sets the "object_id" field.
+func (m *ContactAssignmentMutation) SetObjectID(i int) {
+	m.object_id = &i
+	m.addobject_id = nil
+}
+
+// ObjectID returns the value of the "object_id" field in the mutation.
+func (m *ContactAssignmentMutation) ObjectID() (r int, exists bool) {
+	v := m.object_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddObjectID adds i to the "object_id" field.
+func (m *ContactAssignmentMutation) AddObjectID(i int) {
+	if m.addobject_id != nil {
+		*m.addobject_id += i
+	} else {
+		m.addobject_id = &i
+	}
+}
+
+// AddedObjectID returns the value that was added to the "object_id" field in this mutation.
+func (m *ContactAssignmentMutation) AddedObjectID() (r int, exists bool) {
+	v := m.addobject_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetObjectID resets all changes to the "object_id" field.
+func (m *ContactAssignmentMutation) ResetObjectID() {
+	m.object_id = nil
+	m.addobject_id = nil
+}
+
+// SetContactID sets the "contact_id" field.
+func (m *ContactAssignmentMutation) SetContactID(i int) {
+	m.contact = &i
+}
+
+// ContactID returns the value of the "contact_id" field in the mutation.
+func (m *ContactAssignmentMutation) ContactID() (r int, exists bool) {
+	v := m.contact
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetContactID resets all changes to the "contact_id" field.
+func (m *ContactAssignmentMutation) ResetContactID() {
+	m.contact = nil
+}
+
+// SetRoleID sets the "role_id" field.
+func (m *ContactAssignmentMutation) SetRoleID(i int) {
+	m.role = &i
+}
+
+// RoleID returns the value of the "role_id" field in the mutation.
+func (m *ContactAssignmentMutation) RoleID() (r int, exists bool) {
+	v := m.role
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetRoleID resets all changes to the "role_id" field.
+func (m *ContactAssignmentMutation) ResetRoleID() {
+	m.role = nil
+}
+
+// SetPriority sets the "priority" field.
+func (m *ContactAssignmentMutation) SetPriority(s string) {
+	m.priority = &s
+}
+
+// Priority returns the value of the "priority" field in the mutation.
+func (m *ContactAssignmentMutation) Priority() (r string, exists bool) {
+	v := m.priority
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearPriority clears the value of the "priority" field.
+func (m *ContactAssignmentMutation) ClearPriority() {
+	m.priority = nil
+	m.clearedFields[contactassignment.FieldPriority] = struct{}{}
+}
+
+// PriorityCleared returns if the "priority" field was cleared in this mutation.
+func (m *ContactAssignmentMutation) PriorityCleared() bool {
+	_, ok := m.clearedFields[contactassignment.FieldPriority]
+	return ok
+}
+
+// ResetPriority resets all changes to the "priority" field.
+func (m *ContactAssignmentMutation) ResetPriority() {
+	m.priority = nil
+	delete(m.clearedFields, contactassignment.FieldPriority)
+}
+
+// SetContactName sets the "_contact_name" field.
+func (m *ContactAssignmentMutation) SetContactName(s string) {
+	m.__contact_name = &s
+}
+
+// ContactName returns the value of the "_contact_name" field in the mutation.
+func (m *ContactAssignmentMutation) ContactName() (r string, exists bool) {
+	v := m.__contact_name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetContactName resets all changes to the "_contact_name" field.
+func (m *ContactAssignmentMutation) ResetContactName() {
+	m.__contact_name = nil
+}
+
+// SetObjectDisplay sets the "_object_display" field.
+func (m *ContactAssignmentMutation) SetObjectDisplay(s string) {
+	m.__object_display = &s
+}
+
+// ObjectDisplay returns the value of the "_object_display" field in the mutation.
+func (m *ContactAssignmentMutation) ObjectDisplay() (r string, exists bool) {
+	v := m.__object_display
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetObjectDisplay resets all changes to the "_object_display" field.
+func (m *ContactAssignmentMutation) ResetObjectDisplay() {
+	m.__object_display = nil
+}
+
+// ClearContact clears the "contact" edge to the Contact entity.
+func (m *ContactAssignmentMutation) ClearContact() {
+	m.clearedcontact = true
+	m.clearedFields[contactassignment.FieldContactID] = struct{}{}
+}
+
+// ContactCleared reports if the "contact" edge to the Contact entity was cleared.
+func (m *ContactAssignmentMutation) ContactCleared() bool {
+	return m.clearedcontact
+}
+
+// ContactIDs returns the "contact" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ContactID instead. It exists only for internal usage by the builders.
+func (m *ContactAssignmentMutation) ContactIDs() (ids []int) {
+	if id := m.contact; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetContact resets all changes to the "contact" edge.
+func (m *ContactAssignmentMutation) ResetContact() {
+	m.contact = nil
+	m.clearedcontact = false
+}
+
+// ClearRole clears the "role" edge to the ContactRole entity.
+func (m *ContactAssignmentMutation) ClearRole() {
+	m.clearedrole = true
+	m.clearedFields[contactassignment.FieldRoleID] = struct{}{}
+}
+
+// RoleCleared reports if the "role" edge to the ContactRole entity was cleared.
+func (m *ContactAssignmentMutation) RoleCleared() bool {
+	return m.clearedrole
+}
+
+// RoleIDs returns the "role" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// RoleID instead. It exists only for internal usage by the builders.
+func (m *ContactAssignmentMutation) RoleIDs() (ids []int) {
+	if id := m.role; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetRole resets all changes to the "role" edge.
+func (m *ContactAssignmentMutation) ResetRole() {
+	m.role = nil
+	m.clearedrole = false
+}
+
+// Where appends a list predicates to the ContactAssignmentMutation builder.
+func (m *ContactAssignmentMutation) Where(ps ...predicate.ContactAssignment) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ContactAssignmentMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ContactAssignmentMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ContactAssignment, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ContactAssignmentMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ContactAssignmentMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ContactAssignment).
+func (m *ContactAssignmentMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ContactAssignmentMutation) Fields() []string {
+	fields := make([]string, 0, 10)
+	if m.created != nil {
+		fields = append(fields, contactassignment.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, contactassignment.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, contactassignment.FieldCustomFieldData)
+	}
+	if m.object_type != nil {
+		fields = append(fields, contactassignment.FieldObjectType)
+	}
+	if m.object_id != nil {
+		fields = append(fields, contactassignment.FieldObjectID)
+	}
+	if m.contact != nil {
+		fields = append(fields, contactassignment.FieldContactID)
+	}
+	if m.role != nil {
+		fields = append(fields, contactassignment.FieldRoleID)
+	}
+	if m.priority != nil {
+		fields = append(fields, contactassignment.FieldPriority)
+	}
+	if m.__contact_name != nil {
+		fields = append(fields, contactassignment.FieldContactName)
+	}
+	if m.__object_display != nil {
+		fields = append(fields, contactassignment.FieldObjectDisplay)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ContactAssignmentMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case contactassignment.FieldCreated:
+		return m.Created()
+	case contactassignment.FieldLastUpdated:
+		return m.LastUpdated()
+	case contactassignment.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case contactassignment.FieldObjectType:
+		return m.ObjectType()
+	case contactassignment.FieldObjectID:
+		return m.ObjectID()
+	case contactassignment.FieldContactID:
+		return m.ContactID()
+	case contactassignment.FieldRoleID:
+		return m.RoleID()
+	case contactassignment.FieldPriority:
+		return m.Priority()
+	case contactassignment.FieldContactName:
+		return m.ContactName()
+	case contactassignment.FieldObjectDisplay:
+		return m.ObjectDisplay()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ContactAssignmentMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case contactassignment.FieldCreated, contactassignment.FieldLastUpdated, contactassignment.FieldCustomFieldData, contactassignment.FieldObjectType, contactassignment.FieldObjectID, contactassignment.FieldContactID, contactassignment.FieldRoleID, contactassignment.FieldPriority, contactassignment.FieldContactName, contactassignment.FieldObjectDisplay:
+	default:
+		return nil, fmt.Errorf("unknown ContactAssignment field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case contactassignment.FieldCreated:
+		return old.Created, nil
+	case contactassignment.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case contactassignment.FieldCustomFieldData:
+		return old.CustomFieldData, nil
+	case contactassignment.FieldObjectType:
+		return old.ObjectType, nil
+	case contactassignment.FieldObjectID:
+		return old.ObjectID, nil
+	case contactassignment.FieldContactID:
+		return old.ContactID, nil
+	case contactassignment.FieldRoleID:
+		return old.RoleID, nil
+	case contactassignment.FieldPriority:
+		return old.Priority, nil
+	case contactassignment.FieldContactName:
+		return old.ContactName, nil
+	case contactassignment.FieldObjectDisplay:
+		return old.ObjectDisplay, nil
+	}
+	return nil, fmt.Errorf("unknown ContactAssignment field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ContactAssignmentMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case contactassignment.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case contactassignment.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case contactassignment.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case contactassignment.FieldObjectType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetObjectType(v)
+		return nil
+	case contactassignment.FieldObjectID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetObjectID(v)
+		return nil
+	case contactassignment.FieldContactID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetContactID(v)
+		return nil
+	case contactassignment.FieldRoleID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRoleID(v)
+		return nil
+	case contactassignment.FieldPriority:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPriority(v)
+		return nil
+	case contactassignment.FieldContactName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetContactName(v)
+		return nil
+	case contactassignment.FieldObjectDisplay:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetObjectDisplay(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ContactAssignment field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ContactAssignmentMutation) AddedFields() []string {
+	var fields []string
+	if m.addobject_id != nil {
+		fields = append(fields, contactassignment.FieldObjectID)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ContactAssignmentMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case contactassignment.FieldObjectID:
+		return m.AddedObjectID()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ContactAssignmentMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case contactassignment.FieldObjectID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddObjectID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ContactAssignment numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ContactAssignmentMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(contactassignment.FieldCreated) {
+		fields = append(fields, contactassignment.FieldCreated)
+	}
+	if m.FieldCleared(contactassignment.FieldLastUpdated) {
+		fields = append(fields, contactassignment.FieldLastUpdated)
+	}
+	if m.FieldCleared(contactassignment.FieldPriority) {
+		fields = append(fields, contactassignment.FieldPriority)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ContactAssignmentMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ContactAssignmentMutation) ClearField(name string) error {
+	switch name {
+	case contactassignment.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case contactassignment.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case contactassignment.FieldPriority:
+		m.ClearPriority()
+		return nil
+	}
+	return fmt.Errorf("unknown ContactAssignment nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ContactAssignmentMutation) ResetField(name string) error {
+	switch name {
+	case contactassignment.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case contactassignment.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case contactassignment.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case contactassignment.FieldObjectType:
+		m.ResetObjectType()
+		return nil
+	case contactassignment.FieldObjectID:
+		m.ResetObjectID()
+		return nil
+	case contactassignment.FieldContactID:
+		m.ResetContactID()
+		return nil
+	case contactassignment.FieldRoleID:
+		m.ResetRoleID()
+		return nil
+	case contactassignment.FieldPriority:
+		m.ResetPriority()
+		return nil
+	case contactassignment.FieldContactName:
+		m.ResetContactName()
+		return nil
+	case contactassignment.FieldObjectDisplay:
+		m.ResetObjectDisplay()
+		return nil
+	}
+	return fmt.Errorf("unknown ContactAssignment field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ContactAssignmentMutation) AddedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.contact != nil {
+		edges = append(edges, contactassignment.EdgeContact)
+	}
+	if m.role != nil {
+		edges = append(edges, contactassignment.EdgeRole)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ContactAssignmentMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case contactassignment.EdgeContact:
+		if id := m.contact; id != nil {
+			return []ent.Value{*id}
+		}
+	case contactassignment.EdgeRole:
+		if id := m.role; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ContactAssignmentMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 2)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ContactAssignmentMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ContactAssignmentMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 2)
+	if m.clearedcontact {
+		edges = append(edges, contactassignment.EdgeContact)
+	}
+	if m.clearedrole {
+		edges = append(edges, contactassignment.EdgeRole)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ContactAssignmentMutation) EdgeCleared(name string) bool {
+	switch name {
+	case contactassignment.EdgeContact:
+		return m.clearedcontact
+	case contactassignment.EdgeRole:
+		return m.clearedrole
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ContactAssignmentMutation) ClearEdge(name string) error {
+	switch name {
+	case contactassignment.EdgeContact:
+		m.ClearContact()
+		return nil
+	case contactassignment.EdgeRole:
+		m.ClearRole()
+		return nil
+	}
+	return fmt.Errorf("unknown ContactAssignment unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ContactAssignmentMutation) ResetEdge(name string) error {
+	switch name {
+	case contactassignment.EdgeContact:
+		m.ResetContact()
+		return nil
+	case contactassignment.EdgeRole:
+		m.ResetRole()
+		return nil
+	}
+	return fmt.Errorf("unknown ContactAssignment edge %s", name)
+}
+
+// ContactGroupMutation represents an operation that mutates the ContactGroup nodes in the graph.
+type ContactGroupMutation struct {
+	config
+	op                Op
+	typ               string
+	id                *int
+	created           *time.Time
+	last_updated      *time.Time
+	custom_field_data *map[string]interface{}
+	name              *string
+	slug              *string
+	__depth           *int
+	add__depth        *int
+	description       *string
+	comments          *string
+	clearedFields     map[string]struct{}
+	parent            *int
+	clearedparent     bool
+	children          map[int]struct{}
+	removedchildren   map[int]struct{}
+	clearedchildren   bool
+	contacts          map[int]struct{}
+	removedcontacts   map[int]struct{}
+	clearedcontacts   bool
+	done              bool
+	oldValue          func(context.Context) (*ContactGroup, error)
+	predicates        []predicate.ContactGroup
+}
+
+var _ ent.Mutation = (*ContactGroupMutation)(nil)
+
+// contactgroupOption allows management of the mutation configuration using functional options.
+type contactgroupOption func(*ContactGroupMutation)
+
+// newContactGroupMutation creates new mutation for the ContactGroup entity.
+func newContactGroupMutation(c config, op Op, opts ...contactgroupOption) *ContactGroupMutation {
+	m := &ContactGroupMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeContactGroup,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withContactGroupID sets the ID field of the mutation.
+func withContactGroupID(id int) contactgroupOption {
+	return func(m *ContactGroupMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ContactGroup
+		)
+		m.oldValue = func(ctx context.Context) (*ContactGroup, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ContactGroup.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withContactGroup sets the old ContactGroup of the mutation.
+func withContactGroup(node *ContactGroup) contactgroupOption {
+	return func(m *ContactGroupMutation) {
+		m.oldValue = func(context.Context) (*ContactGroup, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ContactGroupMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ContactGroupMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ContactGroupMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ContactGroupMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ContactGroup.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *ContactGroupMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *ContactGroupMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *ContactGroupMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[contactgroup.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *ContactGroupMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[contactgroup.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *ContactGroupMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, contactgroup.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *ContactGroupMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *ContactGroupMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *ContactGroupMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[contactgroup.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *ContactGroupMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[contactgroup.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *ContactGroupMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, contactgroup.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *ContactGroupMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *ContactGroupMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *ContactGroupMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetName sets the "name" field.
+func (m *ContactGroupMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *ContactGroupMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *ContactGroupMutation) ResetName() {
+	m.name = nil
+}
+
+// SetSlug sets the "slug" field.
+func (m *ContactGroupMutation) SetSlug(s string) {
+	m.slug = &s
+}
+
+// Slug returns the value of the "slug" field in the mutation.
+func (m *ContactGroupMutation) Slug() (r string, exists bool) {
+	v := m.slug
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetSlug resets all changes to the "slug" field.
+func (m *ContactGroupMutation) ResetSlug() {
+	m.slug = nil
+}
+
+// SetParentID sets the "parent_id" field.
+func (m *ContactGroupMutation) SetParentID(i int) {
+	m.parent = &i
+}
+
+// ParentID returns the value of the "parent_id" field in the mutation.
+func (m *ContactGroupMutation) ParentID() (r int, exists bool) {
+	v := m.parent
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearParentID clears the value of the "parent_id" field.
+func (m *ContactGroupMutation) ClearParentID() {
+	m.parent = nil
+	m.clearedFields[contactgroup.FieldParentID] = struct{}{}
+}
+
+// ParentIDCleared returns if the "parent_id" field was cleared in this mutation.
+func (m *ContactGroupMutation) ParentIDCleared() bool {
+	_, ok := m.clearedFields[contactgroup.FieldParentID]
+	return ok
+}
+
+// ResetParentID resets all changes to the "parent_id" field.
+func (m *ContactGroupMutation) ResetParentID() {
+	m.parent = nil
+	delete(m.clearedFields, contactgroup.FieldParentID)
+}
+
+// SetDepth sets the "_depth" field.
+func (m *ContactGroupMutation) SetDepth(i int) {
+	m.__depth = &i
+	m.add__depth = nil
+}
+
+// Depth returns the value of the "_depth" field in the mutation.
+func (m *ContactGroupMutation) Depth() (r int, exists bool) {
+	v := m.__depth
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddDepth adds i to the "_depth" field.
+func (m *ContactGroupMutation) AddDepth(i int) {
+	if m.add__depth != nil {
+		*m.add__depth += i
+	} else {
+		m.add__depth = &i
+	}
+}
+
+// AddedDepth returns the value that was added to the "_depth" field in this mutation.
+func (m *ContactGroupMutation) AddedDepth() (r int, exists bool) {
+	v := m.add__depth
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDepth resets all changes to the "_depth" field.
+func (m *ContactGroupMutation) ResetDepth() {
+	m.__depth = nil
+	m.add__depth = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *ContactGroupMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *ContactGroupMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *ContactGroupMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetComments sets the "comments" field.
+func (m *ContactGroupMutation) SetComments(s string) {
+	m.comments = &s
+}
+
+// Comments returns the value of the "comments" field in the mutation.
+func (m *ContactGroupMutation) Comments() (r string, exists bool) {
+	v := m.comments
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetComments resets all changes to the "comments" field.
+func (m *ContactGroupMutation) ResetComments() {
+	m.comments = nil
+}
+
+// ClearParent clears the "parent" edge to the ContactGroup entity.
+func (m *ContactGroupMutation) ClearParent() {
+	m.clearedparent = true
+	m.clearedFields[contactgroup.FieldParentID] = struct{}{}
+}
+
+// ParentCleared reports if the "parent" edge to the ContactGroup entity was cleared.
+func (m *ContactGroupMutation) ParentCleared() bool {
+	return m.ParentIDCleared() || m.clearedparent
+}
+
+// ParentIDs returns the "parent" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ParentID instead. It exists only for internal usage by the builders.
+func (m *ContactGroupMutation) ParentIDs() (ids []int) {
+	if id := m.parent; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetParent resets all changes to the "parent" edge.
+func (m *ContactGroupMutation) ResetParent() {
+	m.parent = nil
+	m.clearedparent = false
+}
+
+// AddChildIDs adds the "children" edge to the ContactGroup entity by ids.
+func (m *ContactGroupMutation) AddChildIDs(ids ...int) {
+	if m.children == nil {
+		m.children = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.children[ids[i]] = struct{}{}
+	}
+}
+
+// ClearChildren clears the "children" edge to the ContactGroup entity.
+func (m *ContactGroupMutation) ClearChildren() {
+	m.clearedchildren = true
+}
+
+// ChildrenCleared reports if the "children" edge to the ContactGroup entity was cleared.
+func (m *ContactGroupMutation) ChildrenCleared() bool {
+	return m.clearedchildren
+}
+
+// RemoveChildIDs removes the "children" edge to the ContactGroup entity by IDs.
+func (m *ContactGroupMutation) RemoveChildIDs(ids ...int) {
+	if m.removedchildren == nil {
+		m.removedchildren = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.children, ids[i])
+		m.removedchildren[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedChildren returns the removed IDs of the "children" edge to the ContactGroup entity.
+func (m *ContactGroupMutation) RemovedChildrenIDs() (ids []int) {
+	for id := range m.removedchildren {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ChildrenIDs returns the "children" edge IDs in the mutation.
+func (m *ContactGroupMutation) ChildrenIDs() (ids []int) {
+	for id := range m.children {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetChildren resets all changes to the "children" edge.
+func (m *ContactGroupMutation) ResetChildren() {
+	m.children = nil
+	m.clearedchildren = false
+	m.removedchildren = nil
+}
+
+// AddContactIDs adds the "contacts" edge to the Contact entity by ids.
+func (m *ContactGroupMutation) AddContactIDs(ids ...int) {
+	if m.contacts == nil {
+		m.contacts = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.contacts[ids[i]] = struct{}{}
+	}
+}
+
+// ClearContacts clears the "contacts" edge to the Contact entity.
+func (m *ContactGroupMutation) ClearContacts() {
+	m.clearedcontacts = true
+}
+
+// ContactsCleared reports if the "contacts" edge to the Contact entity was cleared.
+func (m *ContactGroupMutation) ContactsCleared() bool {
+	return m.clearedcontacts
+}
+
+// RemoveContactIDs removes the "contacts" edge to the Contact entity by IDs.
+func (m *ContactGroupMutation) RemoveContactIDs(ids ...int) {
+	if m.removedcontacts == nil {
+		m.removedcontacts = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.contacts, ids[i])
+		m.removedcontacts[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedContacts returns the removed IDs of the "contacts" edge to the Contact entity.
+func (m *ContactGroupMutation) RemovedContactsIDs() (ids []int) {
+	for id := range m.removedcontacts {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ContactsIDs returns the "contacts" edge IDs in the mutation.
+func (m *ContactGroupMutation) ContactsIDs() (ids []int) {
+	for id := range m.contacts {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetContacts resets all changes to the "contacts" edge.
+func (m *ContactGroupMutation) ResetContacts() {
+	m.contacts = nil
+	m.clearedcontacts = false
+	m.removedcontacts = nil
+}
+
+// Where appends a list predicates to the ContactGroupMutation builder.
+func (m *ContactGroupMutation) Where(ps ...predicate.ContactGroup) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ContactGroupMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ContactGroupMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ContactGroup, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ContactGroupMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ContactGroupMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ContactGroup).
+func (m *ContactGroupMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ContactGroupMutation) Fields() []string {
+	fields := make([]string, 0, 9)
+	if m.created != nil {
+		fields = append(fields, contactgroup.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, contactgroup.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, contactgroup.FieldCustomFieldData)
+	}
+	if m.name != nil {
+		fields = append(fields, contactgroup.FieldName)
+	}
+	if m.slug != nil {
+		fields = append(fields, contactgroup.FieldSlug)
+	}
+	if m.parent != nil {
+		fields = append(fields, contactgroup.FieldParentID)
+	}
+	if m.__depth != nil {
+		fields = append(fields, contactgroup.FieldDepth)
+	}
+	if m.description != nil {
+		fields = append(fields, contactgroup.FieldDescription)
+	}
+	if m.comments != nil {
+		fields = append(fields, contactgroup.FieldComments)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ContactGroupMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case contactgroup.FieldCreated:
+		return m.Created()
+	case contactgroup.FieldLastUpdated:
+		return m.LastUpdated()
+	case contactgroup.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case contactgroup.FieldName:
+		return m.Name()
+	case contactgroup.FieldSlug:
+		return m.Slug()
+	case contactgroup.FieldParentID:
+		return m.ParentID()
+	case contactgroup.FieldDepth:
+		return m.Depth()
+	case contactgroup.FieldDescription:
+		return m.Description()
+	case contactgroup.FieldComments:
+		return m.Comments()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ContactGroupMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case contactgroup.FieldCreated, contactgroup.FieldLastUpdated, contactgroup.FieldCustomFieldData, contactgroup.FieldName, contactgroup.FieldSlug, contactgroup.FieldParentID, contactgroup.FieldDepth, contactgroup.FieldDescription, contactgroup.FieldComments:
+	default:
+		return nil, fmt.Errorf("unknown ContactGroup field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case contactgroup.FieldCreated:
+		return old.Created, nil
+	case contactgroup.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case contactgroup.FieldCustomFieldData:
+		return old.CustomFieldData, nil
+	case contactgroup.FieldName:
+		return old.Name, nil
+	case contactgroup.FieldSlug:
+		return old.Slug, nil
+	case contactgroup.FieldParentID:
+		return old.ParentID, nil
+	case contactgroup.FieldDepth:
+		return old.Depth, nil
+	case contactgroup.FieldDescription:
+		return old.Description, nil
+	case contactgroup.FieldComments:
+		return old.Comments, nil
+	}
+	return nil, fmt.Errorf("unknown ContactGroup field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ContactGroupMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case contactgroup.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case contactgroup.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case contactgroup.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case contactgroup.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case contactgroup.FieldSlug:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSlug(v)
+		return nil
+	case contactgroup.FieldParentID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetParentID(v)
+		return nil
+	case contactgroup.FieldDepth:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDepth(v)
+		return nil
+	case contactgroup.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case contactgroup.FieldComments:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetComments(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ContactGroup field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ContactGroupMutation) AddedFields() []string {
+	var fields []string
+	if m.add__depth != nil {
+		fields = append(fields, contactgroup.FieldDepth)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ContactGroupMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case contactgroup.FieldDepth:
+		return m.AddedDepth()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ContactGroupMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case contactgroup.FieldDepth:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddDepth(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ContactGroup numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ContactGroupMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(contactgroup.FieldCreated) {
+		fields = append(fields, contactgroup.FieldCreated)
+	}
+	if m.FieldCleared(contactgroup.FieldLastUpdated) {
+		fields = append(fields, contactgroup.FieldLastUpdated)
+	}
+	if m.FieldCleared(contactgroup.FieldParentID) {
+		fields = append(fields, contactgroup.FieldParentID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ContactGroupMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ContactGroupMutation) ClearField(name string) error {
+	switch name {
+	case contactgroup.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case contactgroup.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case contactgroup.FieldParentID:
+		m.ClearParentID()
+		return nil
+	}
+	return fmt.Errorf("unknown ContactGroup nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ContactGroupMutation) ResetField(name string) error {
+	switch name {
+	case contactgroup.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case contactgroup.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case contactgroup.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case contactgroup.FieldName:
+		m.ResetName()
+		return nil
+	case contactgroup.FieldSlug:
+		m.ResetSlug()
+		return nil
+	case contactgroup.FieldParentID:
+		m.ResetParentID()
+		return nil
+	case contactgroup.FieldDepth:
+		m.ResetDepth()
+		return nil
+	case contactgroup.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case contactgroup.FieldComments:
+		m.ResetComments()
+		return nil
+	}
+	return fmt.Errorf("unknown ContactGroup field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ContactGroupMutation) AddedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.parent != nil {
+		edges = append(edges, contactgroup.EdgeParent)
+	}
+	if m.children != nil {
+		edges = append(edges, contactgroup.EdgeChildren)
+	}
+	if m.contacts != nil {
+		edges = append(edges, contactgroup.EdgeContacts)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ContactGroupMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case contactgroup.EdgeParent:
+		if id := m.parent; id != nil {
+			return []ent.Value{*id}
+		}
+	case contactgroup.EdgeChildren:
+		ids := make([]ent.Value, 0, len(m.children))
+		for id := range m.children {
+			ids = append(ids, id)
+		}
+		return ids
+	case contactgroup.EdgeContacts:
+		ids := make([]ent.Value, 0, len(m.contacts))
+		for id := range m.contacts {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ContactGroupMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.removedchildren != nil {
+		edges = append(edges, contactgroup.EdgeChildren)
+	}
+	if m.removedcontacts != nil {
+		edges = append(edges, contactgroup.EdgeContacts)
+	}
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ContactGroupMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case contactgroup.EdgeChildren:
+		ids := make([]ent.Value, 0, len(m.removedchildren))
+		for id := range m.removedchildren {
+			ids = append(ids, id)
+		}
+		return ids
+	case contactgroup.EdgeContacts:
+		ids := make([]ent.Value, 0, len(m.removedcontacts))
+		for id := range m.removedcontacts {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ContactGroupMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.clearedparent {
+		edges = append(edges, contactgroup.EdgeParent)
+	}
+	if m.clearedchildren {
+		edges = append(edges, contactgroup.EdgeChildren)
+	}
+	if m.clearedcontacts {
+		edges = append(edges, contactgroup.EdgeContacts)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ContactGroupMutation) EdgeCleared(name string) bool {
+	switch name {
+	case contactgroup.EdgeParent:
+		return m.clearedparent
+	case contactgroup.EdgeChildren:
+		return m.clearedchildren
+	case contactgroup.EdgeContacts:
+		return m.clearedcontacts
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ContactGroupMutation) ClearEdge(name string) error {
+	switch name {
+	case contactgroup.EdgeParent:
+		m.ClearParent()
+		return nil
+	}
+	return fmt.Errorf("unknown ContactGroup unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ContactGroupMutation) ResetEdge(name string) error {
+	switch name {
+	case contactgroup.EdgeParent:
+		m.ResetParent()
+		return nil
+	case contactgroup.EdgeChildren:
+		m.ResetChildren()
+		return nil
+	case contactgroup.EdgeContacts:
+		m.ResetContacts()
+		return nil
+	}
+	return fmt.Errorf("unknown ContactGroup edge %s", name)
+}
+
+// ContactRoleMutation represents an operation that mutates the ContactRole nodes in the graph.
+type ContactRoleMutation struct {
+	config
+	op                Op
+	typ               string
+	id                *int
+	created           *time.Time
+	last_updated      *time.Time
+	custom_field_data *map[string]interface{}
+	name              *string
+	slug              *string
+	description       *string
+	comments          *string
+	clearedFields     map[string]struct{}
+	done              bool
+	oldValue          func(context.Context) (*ContactRole, error)
+	predicates        []predicate.ContactRole
+}
+
+var _ ent.Mutation = (*ContactRoleMutation)(nil)
+
+// contactroleOption allows management of the mutation configuration using functional options.
+type contactroleOption func(*ContactRoleMutation)
+
+// newContactRoleMutation creates new mutation for the ContactRole entity.
+func newContactRoleMutation(c config, op Op, opts ...contactroleOption) *ContactRoleMutation {
+	m := &ContactRoleMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeContactRole,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withContactRoleID sets the ID field of the mutation.
+func withContactRoleID(id int) contactroleOption {
+	return func(m *ContactRoleMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ContactRole
+		)
+		m.oldValue = func(ctx context.Context) (*ContactRole, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ContactRole.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withContactRole sets the old ContactRole of the mutation.
+func withContactRole(node *ContactRole) contactroleOption {
+	return func(m *ContactRoleMutation) {
+		m.oldValue = func(context.Context) (*ContactRole, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ContactRoleMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ContactRoleMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ContactRoleMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ContactRoleMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ContactRole.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *ContactRoleMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *ContactRoleMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *ContactRoleMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[contactrole.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *ContactRoleMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[contactrole.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *ContactRoleMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, contactrole.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *ContactRoleMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *ContactRoleMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *ContactRoleMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[contactrole.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *ContactRoleMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[contactrole.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *ContactRoleMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, contactrole.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *ContactRoleMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *ContactRoleMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *ContactRoleMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetName sets the "name" field.
+func (m *ContactRoleMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *ContactRoleMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *ContactRoleMutation) ResetName() {
+	m.name = nil
+}
+
+// SetSlug sets the "slug" field.
+func (m *ContactRoleMutation) SetSlug(s string) {
+	m.slug = &s
+}
+
+// Slug returns the value of the "slug" field in the mutation.
+func (m *ContactRoleMutation) Slug() (r string, exists bool) {
+	v := m.slug
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetSlug resets all changes to the "slug" field.
+func (m *ContactRoleMutation) ResetSlug() {
+	m.slug = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *ContactRoleMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *ContactRoleMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *ContactRoleMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetComments sets the "comments" field.
+func (m *ContactRoleMutation) SetComments(s string) {
+	m.comments = &s
+}
+
+// Comments returns the value of the "comments" field in the mutation.
+func (m *ContactRoleMutation) Comments() (r string, exists bool) {
+	v := m.comments
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetComments resets all changes to the "comments" field.
+func (m *ContactRoleMutation) ResetComments() {
+	m.comments = nil
+}
+
+// Where appends a list predicates to the ContactRoleMutation builder.
+func (m *ContactRoleMutation) Where(ps ...predicate.ContactRole) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ContactRoleMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ContactRoleMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ContactRole, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ContactRoleMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ContactRoleMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ContactRole).
+func (m *ContactRoleMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ContactRoleMutation) Fields() []string {
+	fields := make([]string, 0, 7)
+	if m.created != nil {
+		fields = append(fields, contactrole.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, contactrole.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, contactrole.FieldCustomFieldData)
+	}
+	if m.name != nil {
+		fields = append(fields, contactrole.FieldName)
+	}
+	if m.slug != nil {
+		fields = append(fields, contactrole.FieldSlug)
+	}
+	if m.description != nil {
+		fields = append(fields, contactrole.FieldDescription)
+	}
+	if m.comments != nil {
+		fields = append(fields, contactrole.FieldComments)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ContactRoleMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case contactrole.FieldCreated:
+		return m.Created()
+	case contactrole.FieldLastUpdated:
+		return m.LastUpdated()
+	case contactrole.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case contactrole.FieldName:
+		return m.Name()
+	case contactrole.FieldSlug:
+		return m.Slug()
+	case contactrole.FieldDescription:
+		return m.Description()
+	case contactrole.FieldComments:
+		return m.Comments()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ContactRoleMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case contactrole.FieldCreated, contactrole.FieldLastUpdated, contactrole.FieldCustomFieldData, contactrole.FieldName, contactrole.FieldSlug, contactrole.FieldDescription, contactrole.FieldComments:
+	default:
+		return nil, fmt.Errorf("unknown ContactRole field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case contactrole.FieldCreated:
+		return old.Created, nil
+	case contactrole.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case contactrole.FieldCustomFieldData:
+		return old.CustomFieldData, nil
+	case contactrole.FieldName:
+		return old.Name, nil
+	case contactrole.FieldSlug:
+		return old.Slug, nil
+	case contactrole.FieldDescription:
+		return old.Description, nil
+	case contactrole.FieldComments:
+		return old.Comments, nil
+	}
+	return nil, fmt.Errorf("unknown ContactRole field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ContactRoleMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case contactrole.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case contactrole.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case contactrole.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case contactrole.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case contactrole.FieldSlug:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSlug(v)
+		return nil
+	case contactrole.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case contactrole.FieldComments:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetComments(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ContactRole field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ContactRoleMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ContactRoleMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ContactRoleMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown ContactRole numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ContactRoleMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(contactrole.FieldCreated) {
+		fields = append(fields, contactrole.FieldCreated)
+	}
+	if m.FieldCleared(contactrole.FieldLastUpdated) {
+		fields = append(fields, contactrole.FieldLastUpdated)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ContactRoleMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ContactRoleMutation) ClearField(name string) error {
+	switch name {
+	case contactrole.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case contactrole.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	}
+	return fmt.Errorf("unknown ContactRole nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ContactRoleMutation) ResetField(name string) error {
+	switch name {
+	case contactrole.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case contactrole.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case contactrole.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case contactrole.FieldName:
+		m.ResetName()
+		return nil
+	case contactrole.FieldSlug:
+		m.ResetSlug()
+		return nil
+	case contactrole.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case contactrole.FieldComments:
+		m.ResetComments()
+		return nil
+	}
+	return fmt.Errorf("unknown ContactRole field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ContactRoleMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ContactRoleMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ContactRoleMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ContactRoleMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ContactRoleMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ContactRoleMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ContactRoleMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown ContactRole unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ContactRoleMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown ContactRole edge %s", name)
 }
 
 // CustomFieldMutation represents an operation that mutates the CustomField nodes in the graph.

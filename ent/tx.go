@@ -38,6 +38,14 @@ type Tx struct {
 	ConsoleServerPort *ConsoleServerPortClient
 	// ConsoleServerPortTemplate is the client for interacting with the ConsoleServerPortTemplate builders.
 	ConsoleServerPortTemplate *ConsoleServerPortTemplateClient
+	// Contact is the client for interacting with the Contact builders.
+	Contact *ContactClient
+	// ContactAssignment is the client for interacting with the ContactAssignment builders.
+	ContactAssignment *ContactAssignmentClient
+	// ContactGroup is the client for interacting with the ContactGroup builders.
+	ContactGroup *ContactGroupClient
+	// ContactRole is the client for interacting with the ContactRole builders.
+	ContactRole *ContactRoleClient
 	// CustomField is the client for interacting with the CustomField builders.
 	CustomField *CustomFieldClient
 	// CustomFieldChoiceSet is the client for interacting with the CustomFieldChoiceSet builders.
@@ -333,6 +341,10 @@ func (tx *Tx) init() {
 	tx.ConsolePortTemplate = NewConsolePortTemplateClient(tx.config)
 	tx.ConsoleServerPort = NewConsoleServerPortClient(tx.config)
 	tx.ConsoleServerPortTemplate = NewConsoleServerPortTemplateClient(tx.config)
+	tx.Contact = NewContactClient(tx.config)
+	tx.ContactAssignment = NewContactAssignmentClient(tx.config)
+	tx.ContactGroup = NewContactGroupClient(tx.config)
+	tx.ContactRole = NewContactRoleClient(tx.config)
 	tx.CustomField = NewCustomFieldClient(tx.config)
 	tx.CustomFieldChoiceSet = NewCustomFieldChoiceSetClient(tx.config)
 	tx.Delivery = NewDeliveryClient(tx.config)

@@ -64,6 +64,15 @@ type Filter struct {
 	// Beyond[0].Table, and so on; the predicate is on the last one's
 	// Column.
 	Beyond []Through
+	// Into applies the filter to rows of other tables that point at the
+	// main row instead of one it points at (a site's contact: the contacts
+	// of the contact assignments whose object is the site): Column (the
+	// main table's id when empty) is in Into[0].Key of the Into[0].Table
+	// rows (those whose TypeColumn is Type, for a generic relation) whose
+	// Into[0].Column matches, hop after hop; the predicate is on the last
+	// hop's Column. A "null" value also matches main rows no such row
+	// points at; negations exclude the rows that match.
+	Into []Hop
 	// Func builds the predicate of a Custom filter. values are the non-empty
 	// values of the parameter; lookup is "" for the base name. An Errors or any
 	// other error is reported as a 400 for the parameter.
@@ -82,6 +91,11 @@ type Filter struct {
 
 // Through names the table and column a Through filter's predicate reads.
 type Through struct{ Table, Column string }
+
+// Hop is one table of an Into filter: its rows whose Key holds the
+// previous hop's value (and, for a generic relation, whose TypeColumn is
+// Type) lead on through Column.
+type Hop struct{ Table, Key, Column, TypeColumn, Type string }
 
 // Spec describes one model to the filter language.
 type Spec struct {
@@ -396,6 +410,9 @@ func (s *Spec) build(ctx context.Context, f *Filter, lookup string, raw []string
 		return where(func(sel *sql.Selector, pg bool) frag { return pos(sel, pg, "") }), nil
 	}
 	return where(func(sel *sql.Selector, pg bool) frag {
+		if f.Into != nil {
+			return negate(into(sel, f, matchNull, pos, pg), neg)
+		}
 		c := sel.C(f.Column)
 		if f.Through == nil {
 			return negate(pos(sel, pg, c), neg)
@@ -422,6 +439,38 @@ func beyond(sel *sql.Selector, pg bool, col string, hops []Through, matchNull bo
 		beyond(sel, pg, a+"."+sel.Quote(hops[0].Column), hops[1:], matchNull, pos), fr(")"))
 	if matchNull {
 		e = cat(fr("("), e, fr(" OR "+col+" IS NULL)"))
+	}
+	return e
+}
+
+// into renders an Into filter's predicate: the main row's column in the
+// keys of the first hop's rows, and so on to the last hop's column.
+func into(sel *sql.Selector, f *Filter, matchNull bool, pos func(sel *sql.Selector, pg bool, col string) frag, pg bool) frag {
+	col := "id"
+	if f.Column != "" {
+		col = f.Column
+	}
+	c := sel.C(col)
+	var hop func(i int, col string) frag
+	hop = func(i int, col string) frag {
+		if i == len(f.Into) {
+			return pos(sel, pg, col)
+		}
+		h, a := f.Into[i], fmt.Sprintf("fin%d", i)
+		e := fr(col + " IN (SELECT " + a + "." + sel.Quote(h.Key) + " FROM " + sel.Quote(h.Table) + " " + a + " WHERE ")
+		if h.TypeColumn != "" {
+			e = cat(e, fr(a+"."+sel.Quote(h.TypeColumn)+" = ? AND ", h.Type))
+		}
+		return cat(e, hop(i+1, a+"."+sel.Quote(h.Column)), fr(")"))
+	}
+	e := hop(0, c)
+	if matchNull {
+		h := f.Into[0]
+		none := fr(c + " NOT IN (SELECT fnn." + sel.Quote(h.Key) + " FROM " + sel.Quote(h.Table) + " fnn")
+		if h.TypeColumn != "" {
+			none = cat(none, fr(" WHERE fnn."+sel.Quote(h.TypeColumn)+" = ?", h.Type))
+		}
+		e = cat(fr("("), e, fr(" OR "), none, fr("))"))
 	}
 	return e
 }

@@ -154,6 +154,13 @@ func testSpec() *Spec {
 				Through: &Through{"tenants", "region_id"}, Beyond: []Through{{"regions", "parent_id"}}},
 			{Name: "tenant_region_parent", Kind: TreeAttr, Column: "tenant_id", RelTable: "regions", RelColumn: "slug",
 				RelParent: "parent_id", Through: &Through{"tenants", "region_id"}, Beyond: []Through{{"regions", "parent_id"}}},
+			// Into: rows of another table pointing at the item through a
+			// generic relation (the tagged rows of test.item), and a hop
+			// from the item's own FK column.
+			{Name: "tagged_with", Kind: ForeignID, RelTable: "tags",
+				Into: []Hop{{Table: "tagged", Key: "object_id", TypeColumn: "object_type", Type: "test.item", Column: "tag_id"}}},
+			{Name: "tenant_in_region_id", Kind: TreeID, Column: "tenant_id", RelTable: "regions", RelParent: "parent_id",
+				Into: []Hop{{Table: "tenants", Key: "id", Column: "region_id"}}},
 			{Name: "q", Kind: Custom, Func: func(lookup string, values []string) (func(*sql.Selector), error) {
 				if values[0] == "bad" {
 					return nil, errors.New("Enter a valid UUID.")
@@ -439,6 +446,19 @@ var filterCases = []filterCase{
 	{q: "tenant_name=null", want: ids(3, 5)},
 	{q: "tenant_name__nie=one", want: ids(2, 3, 5, 6)},
 	{q: "tenant_name__empty=true", want: ids(3, 5)},
+
+	// Into: item 1 has tags 1 and 2, item 2 tag 1, item 3 tag 2; tag 1
+	// on another model's object 4 does not count.
+	{q: "tagged_with=1", want: ids(1, 2)},
+	{q: "tagged_with=1&tagged_with=2", want: ids(1, 2, 3)},
+	{q: "tagged_with__n=1", want: ids(3, 4, 5, 6)},
+	{q: "tagged_with=null", want: ids(4, 5, 6)},
+	{q: "tagged_with=null&tagged_with=2", want: ids(1, 3, 4, 5, 6)},
+	{q: "tagged_with=99", err: choice("tagged_with", "99")},
+	{q: "tagged_with=abc", err: msg("tagged_with", "“abc” is not a valid value.")},
+	{q: "tenant_in_region_id=1", want: ids(1, 4)},
+	{q: "tenant_in_region_id=4", want: ids(2)},
+	{q: "tenant_in_region_id__n=1", want: ids(2, 3, 5, 6)},
 
 	// Beyond: tenant → region → its parent (One's Berlin is below
 	// Germany, Two's Asia has none, Three has no region).

@@ -679,6 +679,7 @@ var aspects = []aspect{
 	// After golden: the objects they make would renumber the golden's.
 	{name: "protect", run: aspectProtect},
 	{name: "wire", run: aspectWire},
+	{name: "contacts", applies: takesContacts, run: aspectContacts},
 }
 
 func aspectCreate(t *testing.T, s *suite) {

@@ -210,6 +210,8 @@ func fieldType(f *resource.Field) string {
 		return "slug"
 	case "email":
 		return "email"
+	case "link":
+		return "url"
 	case resource.KindString, resource.KindText, resource.KindSecret,
 		"color", "mac", "wwn", "cidr", "cidr-aggregate", "inet", "ip-with-mask", "password", "username":
 		return "string"

@@ -153,6 +153,54 @@ func (f ConsoleServerPortTemplateFunc) Mutate(ctx context.Context, m ent.Mutatio
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ConsoleServerPortTemplateMutation", m)
 }
 
+// The ContactFunc type is an adapter to allow the use of ordinary
+// function as Contact mutator.
+type ContactFunc func(context.Context, *ent.ContactMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ContactFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ContactMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ContactMutation", m)
+}
+
+// The ContactAssignmentFunc type is an adapter to allow the use of ordinary
+// function as ContactAssignment mutator.
+type ContactAssignmentFunc func(context.Context, *ent.ContactAssignmentMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ContactAssignmentFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ContactAssignmentMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ContactAssignmentMutation", m)
+}
+
+// The ContactGroupFunc type is an adapter to allow the use of ordinary
+// function as ContactGroup mutator.
+type ContactGroupFunc func(context.Context, *ent.ContactGroupMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ContactGroupFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ContactGroupMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ContactGroupMutation", m)
+}
+
+// The ContactRoleFunc type is an adapter to allow the use of ordinary
+// function as ContactRole mutator.
+type ContactRoleFunc func(context.Context, *ent.ContactRoleMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ContactRoleFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ContactRoleMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ContactRoleMutation", m)
+}
+
 // The CustomFieldFunc type is an adapter to allow the use of ordinary
 // function as CustomField mutator.
 type CustomFieldFunc func(context.Context, *ent.CustomFieldMutation) (ent.Value, error)

@@ -10,6 +10,8 @@
 //	circuits/    circuits' and virtual circuits' account rules, circuit
 //	             terminations' sides and cached scope (ipam.CachedScope),
 //	             displays naming a related object, terminations' paths
+//	tenancy/     contact assignments' display (cached contact name, kept
+//	             through the contact's renames)
 //	extras/      CustomField, CustomFieldChoiceSet, EventRule, Webhook rules
 //	rawsql/      what hooks need to run their own SQL on a mutation's
 //	             connection, for SQLite and PostgreSQL

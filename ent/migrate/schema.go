@@ -583,6 +583,130 @@ var (
 			},
 		},
 	}
+	// TenancyContactColumns holds the columns for the "tenancy_contact" table.
+	TenancyContactColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "name", Type: field.TypeString, Size: 100},
+		{Name: "_name_natural", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "title", Type: field.TypeString, Size: 100, Default: ""},
+		{Name: "phone", Type: field.TypeString, Size: 50, Default: ""},
+		{Name: "email", Type: field.TypeString, Size: 254, Default: ""},
+		{Name: "address", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "link", Type: field.TypeString, Size: 200, Default: ""},
+	}
+	// TenancyContactTable holds the schema information for the "tenancy_contact" table.
+	TenancyContactTable = &schema.Table{
+		Name:       "tenancy_contact",
+		Columns:    TenancyContactColumns,
+		PrimaryKey: []*schema.Column{TenancyContactColumns[0]},
+	}
+	// TenancyContactassignmentColumns holds the columns for the "tenancy_contactassignment" table.
+	TenancyContactassignmentColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "object_type", Type: field.TypeString},
+		{Name: "object_id", Type: field.TypeInt},
+		{Name: "priority", Type: field.TypeString, Nullable: true, Size: 50},
+		{Name: "_contact_name", Type: field.TypeString, Default: ""},
+		{Name: "_object_display", Type: field.TypeString, Default: ""},
+		{Name: "contact_id", Type: field.TypeInt},
+		{Name: "role_id", Type: field.TypeInt},
+	}
+	// TenancyContactassignmentTable holds the schema information for the "tenancy_contactassignment" table.
+	TenancyContactassignmentTable = &schema.Table{
+		Name:       "tenancy_contactassignment",
+		Columns:    TenancyContactassignmentColumns,
+		PrimaryKey: []*schema.Column{TenancyContactassignmentColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "tenancy_contactassignment_tenancy_contact_contact",
+				Columns:    []*schema.Column{TenancyContactassignmentColumns[9]},
+				RefColumns: []*schema.Column{TenancyContactColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "tenancy_contactassignment_tenancy_contactrole_role",
+				Columns:    []*schema.Column{TenancyContactassignmentColumns[10]},
+				RefColumns: []*schema.Column{TenancyContactroleColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "contactassignment_object_type_object_id_contact_id_role_id",
+				Unique:  true,
+				Columns: []*schema.Column{TenancyContactassignmentColumns[4], TenancyContactassignmentColumns[5], TenancyContactassignmentColumns[9], TenancyContactassignmentColumns[10]},
+			},
+			{
+				Name:    "contactassignment_contact_id_priority_role_id_id",
+				Unique:  false,
+				Columns: []*schema.Column{TenancyContactassignmentColumns[9], TenancyContactassignmentColumns[6], TenancyContactassignmentColumns[10], TenancyContactassignmentColumns[0]},
+			},
+			{
+				Name:    "contactassignment_object_type_object_id",
+				Unique:  false,
+				Columns: []*schema.Column{TenancyContactassignmentColumns[4], TenancyContactassignmentColumns[5]},
+			},
+		},
+	}
+	// TenancyContactgroupColumns holds the columns for the "tenancy_contactgroup" table.
+	TenancyContactgroupColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "name", Type: field.TypeString, Size: 100},
+		{Name: "slug", Type: field.TypeString, Size: 100},
+		{Name: "_depth", Type: field.TypeInt, Default: 0},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "parent_id", Type: field.TypeInt, Nullable: true},
+	}
+	// TenancyContactgroupTable holds the schema information for the "tenancy_contactgroup" table.
+	TenancyContactgroupTable = &schema.Table{
+		Name:       "tenancy_contactgroup",
+		Columns:    TenancyContactgroupColumns,
+		PrimaryKey: []*schema.Column{TenancyContactgroupColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "tenancy_contactgroup_tenancy_contactgroup_children",
+				Columns:    []*schema.Column{TenancyContactgroupColumns[9]},
+				RefColumns: []*schema.Column{TenancyContactgroupColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "contactgroup_parent_id_name",
+				Unique:  true,
+				Columns: []*schema.Column{TenancyContactgroupColumns[9], TenancyContactgroupColumns[4]},
+			},
+		},
+	}
+	// TenancyContactroleColumns holds the columns for the "tenancy_contactrole" table.
+	TenancyContactroleColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "name", Type: field.TypeString, Unique: true, Size: 100},
+		{Name: "slug", Type: field.TypeString, Unique: true, Size: 100},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+	}
+	// TenancyContactroleTable holds the schema information for the "tenancy_contactrole" table.
+	TenancyContactroleTable = &schema.Table{
+		Name:       "tenancy_contactrole",
+		Columns:    TenancyContactroleColumns,
+		PrimaryKey: []*schema.Column{TenancyContactroleColumns[0]},
+	}
 	// ExtrasCustomfieldColumns holds the columns for the "extras_customfield" table.
 	ExtrasCustomfieldColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -3835,6 +3959,31 @@ var (
 		Columns:    ExtrasWebhookColumns,
 		PrimaryKey: []*schema.Column{ExtrasWebhookColumns[0]},
 	}
+	// TenancyContactGroupsColumns holds the columns for the "tenancy_contact_groups" table.
+	TenancyContactGroupsColumns = []*schema.Column{
+		{Name: "contact_id", Type: field.TypeInt},
+		{Name: "contactgroup_id", Type: field.TypeInt},
+	}
+	// TenancyContactGroupsTable holds the schema information for the "tenancy_contact_groups" table.
+	TenancyContactGroupsTable = &schema.Table{
+		Name:       "tenancy_contact_groups",
+		Columns:    TenancyContactGroupsColumns,
+		PrimaryKey: []*schema.Column{TenancyContactGroupsColumns[0], TenancyContactGroupsColumns[1]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "tenancy_contact_groups_contact_id",
+				Columns:    []*schema.Column{TenancyContactGroupsColumns[0]},
+				RefColumns: []*schema.Column{TenancyContactColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "tenancy_contact_groups_contactgroup_id",
+				Columns:    []*schema.Column{TenancyContactGroupsColumns[1]},
+				RefColumns: []*schema.Column{TenancyContactgroupColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+	}
 	// DcimInterfaceTaggedVlansColumns holds the columns for the "dcim_interface_tagged_vlans" table.
 	DcimInterfaceTaggedVlansColumns = []*schema.Column{
 		{Name: "interface_id", Type: field.TypeInt},
@@ -4099,6 +4248,10 @@ var (
 		DcimConsoleporttemplateTable,
 		DcimConsoleserverportTable,
 		DcimConsoleserverporttemplateTable,
+		TenancyContactTable,
+		TenancyContactassignmentTable,
+		TenancyContactgroupTable,
+		TenancyContactroleTable,
 		ExtrasCustomfieldTable,
 		ExtrasCustomfieldchoicesetTable,
 		CoreDeliveryTable,
@@ -4175,6 +4328,7 @@ var (
 		CircuitsVirtualcircuittypeTable,
 		DcimVirtualdevicecontextTable,
 		ExtrasWebhookTable,
+		TenancyContactGroupsTable,
 		DcimInterfaceTaggedVlansTable,
 		DcimInterfaceVdcsTable,
 		UsersObjectpermissionGroupsTable,
@@ -4248,6 +4402,21 @@ func init() {
 	DcimConsoleserverporttemplateTable.ForeignKeys[1].RefTable = DcimModuletypeTable
 	DcimConsoleserverporttemplateTable.Annotation = &entsql.Annotation{
 		Table: "dcim_consoleserverporttemplate",
+	}
+	TenancyContactTable.Annotation = &entsql.Annotation{
+		Table: "tenancy_contact",
+	}
+	TenancyContactassignmentTable.ForeignKeys[0].RefTable = TenancyContactTable
+	TenancyContactassignmentTable.ForeignKeys[1].RefTable = TenancyContactroleTable
+	TenancyContactassignmentTable.Annotation = &entsql.Annotation{
+		Table: "tenancy_contactassignment",
+	}
+	TenancyContactgroupTable.ForeignKeys[0].RefTable = TenancyContactgroupTable
+	TenancyContactgroupTable.Annotation = &entsql.Annotation{
+		Table: "tenancy_contactgroup",
+	}
+	TenancyContactroleTable.Annotation = &entsql.Annotation{
+		Table: "tenancy_contactrole",
 	}
 	ExtrasCustomfieldTable.ForeignKeys[0].RefTable = ExtrasCustomfieldchoicesetTable
 	ExtrasCustomfieldTable.Annotation = &entsql.Annotation{
@@ -4603,6 +4772,8 @@ func init() {
 	ExtrasWebhookTable.Annotation = &entsql.Annotation{
 		Table: "extras_webhook",
 	}
+	TenancyContactGroupsTable.ForeignKeys[0].RefTable = TenancyContactTable
+	TenancyContactGroupsTable.ForeignKeys[1].RefTable = TenancyContactgroupTable
 	DcimInterfaceTaggedVlansTable.ForeignKeys[0].RefTable = DcimInterfaceTable
 	DcimInterfaceTaggedVlansTable.ForeignKeys[1].RefTable = IpamVlanTable
 	DcimInterfaceVdcsTable.ForeignKeys[0].RefTable = DcimInterfaceTable

@@ -42,6 +42,18 @@ type ConsoleServerPort func(*sql.Selector)
 // ConsoleServerPortTemplate is the predicate function for consoleserverporttemplate builders.
 type ConsoleServerPortTemplate func(*sql.Selector)
 
+// Contact is the predicate function for contact builders.
+type Contact func(*sql.Selector)
+
+// ContactAssignment is the predicate function for contactassignment builders.
+type ContactAssignment func(*sql.Selector)
+
+// ContactGroup is the predicate function for contactgroup builders.
+type ContactGroup func(*sql.Selector)
+
+// ContactRole is the predicate function for contactrole builders.
+type ContactRole func(*sql.Selector)
+
 // CustomField is the predicate function for customfield builders.
 type CustomField func(*sql.Selector)
 

@@ -69,6 +69,8 @@ type Count struct {
 	Table      string // or a counted table that is no API model
 	Column     string // its FK column
 	Cumulative bool   // include descendants of this tree node
+	// Distinct counts distinct values of this column (api.Count.Distinct).
+	Distinct string
 	// Between counts the rows whose Column lies between this row's two
 	// integer fields (api.Count.Between).
 	Between [2]string

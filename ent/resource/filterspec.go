@@ -135,6 +135,13 @@ func (d *Descriptor) buildFilters() error {
 			add(f)
 		}
 	}
+	ffs, err := d.featureFiltersOf()
+	if err != nil {
+		return err
+	}
+	for _, f := range ffs {
+		add(f)
+	}
 	for _, decl := range d.FilterDecl {
 		f, err := d.declared(decl)
 		if err != nil {

@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -44,6 +46,20 @@ func init() {
 			return nil, []string{"Enter a valid hexadecimal RGB color code."}
 		}
 		return s, errs
+	})
+	// link: Django's URLField (a contact's link), checked as its
+	// URLValidator does: http, https, ftp or ftps with a host.
+	RegisterKind("link", nil, func(f *Field, raw json.RawMessage) (any, []string) {
+		s, errs := decodeString(f, raw)
+		if errs != nil || s == "" {
+			return s, errs
+		}
+		u, err := url.Parse(s)
+		if err != nil || u.Host == "" || strings.ContainsAny(s, " \t\n") ||
+			!slices.Contains([]string{"http", "https", "ftp", "ftps"}, strings.ToLower(u.Scheme)) {
+			return nil, []string{"Enter a valid URL."}
+		}
+		return s, nil
 	})
 	RegisterKind("timezone", nil, func(f *Field, raw json.RawMessage) (any, []string) {
 		s, errs := decodeString(f, raw)

@@ -234,6 +234,18 @@ func (d *Descriptor) m2mFilters(f *Field) []*filters.Filter {
 	in := func(attr string, numeric bool) func(string, []string) (func(*sql.Selector), error) {
 		return m2mMatch(f.Join, f.JoinOwn, f.JoinTarget, f.target.Table, attr, numeric)
 	}
+	if f.target.Tree {
+		// A tree's nodes match with their descendants, as NetBox's
+		// TreeNodeMultipleChoiceFilter (a contact's group_id and group).
+		hops := []filters.Hop{{Table: f.Join, Key: f.JoinOwn, Column: f.JoinTarget}}
+		out := []*filters.Filter{{Name: base + "_id", Kind: filters.TreeID, Column: "id", RelTable: f.target.Table,
+			RelParent: "parent_id", Into: hops}}
+		if af := f.target.byName[f.Lookup]; af != nil && af.Column != "" {
+			out = append(out, &filters.Filter{Name: base, Kind: filters.TreeAttr, Column: "id", RelTable: f.target.Table,
+				RelColumn: af.Column, RelParent: "parent_id", Into: hops})
+		}
+		return out
+	}
 	out := []*filters.Filter{{Name: base + "_id", Kind: filters.Custom, Lookups: []string{"n"}, Func: in("id", true)}}
 	if f.Lookup != "" {
 		if af := f.target.byName[f.Lookup]; af != nil && af.Column != "" {

@@ -480,10 +480,14 @@ func (p *Page) loadCount(ctx context.Context, f *Field, ids []int) error {
 				quote(p.d.Table), quote(table), quote(f.Count.Column), quote(p.d.column(b[0])), quote(p.d.column(b[1])), in)
 		} else if f.Count.Cumulative && p.d.Tree {
 			// Rows pointing at the node or any of its descendants.
+			counted := "c.id"
+			if f.Count.Distinct != "" {
+				counted = "DISTINCT c." + quote(f.Count.Distinct)
+			}
 			q = fmt.Sprintf(`WITH RECURSIVE sub(root, id) AS (SELECT id, id FROM %[1]s WHERE id IN (%[2]s) `+
 				`UNION SELECT sub.root, n.id FROM %[1]s n JOIN sub ON n.parent_id = sub.id) `+
-				`SELECT sub.root, COUNT(c.id) FROM sub JOIN %[3]s c ON c.%[4]s = sub.id GROUP BY sub.root`,
-				quote(p.d.Table), in, quote(table), quote(f.Count.Column))
+				`SELECT sub.root, COUNT(%[5]s) FROM sub JOIN %[3]s c ON c.%[4]s = sub.id GROUP BY sub.root`,
+				quote(p.d.Table), in, quote(table), quote(f.Count.Column), counted)
 		} else {
 			where := ""
 			if tc := f.Count.TypeColumn; tc != "" {

@@ -66,6 +66,7 @@ func resolve() {
 		byType[d.ContentType()] = d
 		byPath[d.App+"/"+d.Path] = d
 	}
+	openGenericTypes()
 	// Index every model before building filters, which look into the
 	// fields of related models.
 	for _, d := range all {

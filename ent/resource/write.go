@@ -293,11 +293,18 @@ func (d *Descriptor) decodeGeneric(ctx context.Context, tx *Tx, in Input, existi
 				verr.add(tf.Name, "Invalid content type: "+ct)
 				continue
 			}
-			if r, err := td.Get(ctx, tx.Store(), *id); err != nil || r == nil {
+			r, err := td.Get(ctx, tx.Store(), *id)
+			if err != nil || r == nil {
 				verr.add(idf.Name, fmt.Sprintf("Related object not found using the provided value: %d.", *id))
 				continue
 			}
 			ch.set[tf], ch.set[idf] = ct, *id
+			// A hidden _<name>_display keeps the object's display for the
+			// row's own (a contact assignment's "<contact> -> <object>"),
+			// so that pages render from their own rows.
+			if cf := d.byName["_"+f.Generic+"_display"]; cf != nil && cf.Kind == KindHidden {
+				ch.set[cf] = td.DisplayOf(r)
+			}
 		default:
 			ch.set[tf], ch.set[idf] = nil, nil
 		}
@@ -363,6 +370,9 @@ func (d *Descriptor) Update(ctx context.Context, tx *Tx, existing *Row, in Input
 	if _, err := tx.Client.Mutate(ctx, m); err != nil {
 		tx.fail(err)
 		return translate(d, err)
+	}
+	if err := d.refreshDisplayCopies(ctx, tx, existing, ch); err != nil {
+		return err
 	}
 	if err := d.writeM2M(ctx, tx, existing.ID, ch, false); err != nil {
 		return err

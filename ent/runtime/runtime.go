@@ -17,6 +17,10 @@ import (
 	"github.com/inventory/inventory/ent/consoleporttemplate"
 	"github.com/inventory/inventory/ent/consoleserverport"
 	"github.com/inventory/inventory/ent/consoleserverporttemplate"
+	"github.com/inventory/inventory/ent/contact"
+	"github.com/inventory/inventory/ent/contactassignment"
+	"github.com/inventory/inventory/ent/contactgroup"
+	"github.com/inventory/inventory/ent/contactrole"
 	"github.com/inventory/inventory/ent/customfield"
 	"github.com/inventory/inventory/ent/customfieldchoiceset"
 	"github.com/inventory/inventory/ent/delivery"
@@ -925,6 +929,274 @@ func init() {
 	consoleserverporttemplateDescType := consoleserverporttemplateFields[0].Descriptor()
 	// consoleserverporttemplate.TypeValidator is a validator for the "type" field. It is called by the builders before save.
 	consoleserverporttemplate.TypeValidator = consoleserverporttemplateDescType.Validators[0].(func(string) error)
+	contactMixin := schema.Contact{}.Mixin()
+	contactHooks := schema.Contact{}.Hooks()
+	contact.Hooks[0] = contactHooks[0]
+	contactMixinFields0 := contactMixin[0].Fields()
+	_ = contactMixinFields0
+	contactMixinFields2 := contactMixin[2].Fields()
+	_ = contactMixinFields2
+	contactMixinFields3 := contactMixin[3].Fields()
+	_ = contactMixinFields3
+	contactFields := schema.Contact{}.Fields()
+	_ = contactFields
+	// contactDescCreated is the schema descriptor for created field.
+	contactDescCreated := contactMixinFields0[0].Descriptor()
+	// contact.DefaultCreated holds the default value on creation for the created field.
+	contact.DefaultCreated = contactDescCreated.Default.(func() time.Time)
+	// contactDescLastUpdated is the schema descriptor for last_updated field.
+	contactDescLastUpdated := contactMixinFields0[1].Descriptor()
+	// contact.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	contact.DefaultLastUpdated = contactDescLastUpdated.Default.(func() time.Time)
+	// contact.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	contact.UpdateDefaultLastUpdated = contactDescLastUpdated.UpdateDefault.(func() time.Time)
+	// contactDescCustomFieldData is the schema descriptor for custom_field_data field.
+	contactDescCustomFieldData := contactMixinFields2[0].Descriptor()
+	// contact.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	contact.DefaultCustomFieldData = contactDescCustomFieldData.Default.(map[string]interface{})
+	// contactDescDescription is the schema descriptor for description field.
+	contactDescDescription := contactMixinFields3[0].Descriptor()
+	// contact.DefaultDescription holds the default value on creation for the description field.
+	contact.DefaultDescription = contactDescDescription.Default.(string)
+	// contact.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	contact.DescriptionValidator = contactDescDescription.Validators[0].(func(string) error)
+	// contactDescComments is the schema descriptor for comments field.
+	contactDescComments := contactMixinFields3[1].Descriptor()
+	// contact.DefaultComments holds the default value on creation for the comments field.
+	contact.DefaultComments = contactDescComments.Default.(string)
+	// contactDescName is the schema descriptor for name field.
+	contactDescName := contactFields[0].Descriptor()
+	// contact.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	contact.NameValidator = func() func(string) error {
+		validators := contactDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// contactDescNameNatural is the schema descriptor for _name_natural field.
+	contactDescNameNatural := contactFields[1].Descriptor()
+	// contact.DefaultNameNatural holds the default value on creation for the _name_natural field.
+	contact.DefaultNameNatural = contactDescNameNatural.Default.(string)
+	// contactDescTitle is the schema descriptor for title field.
+	contactDescTitle := contactFields[2].Descriptor()
+	// contact.DefaultTitle holds the default value on creation for the title field.
+	contact.DefaultTitle = contactDescTitle.Default.(string)
+	// contact.TitleValidator is a validator for the "title" field. It is called by the builders before save.
+	contact.TitleValidator = contactDescTitle.Validators[0].(func(string) error)
+	// contactDescPhone is the schema descriptor for phone field.
+	contactDescPhone := contactFields[3].Descriptor()
+	// contact.DefaultPhone holds the default value on creation for the phone field.
+	contact.DefaultPhone = contactDescPhone.Default.(string)
+	// contact.PhoneValidator is a validator for the "phone" field. It is called by the builders before save.
+	contact.PhoneValidator = contactDescPhone.Validators[0].(func(string) error)
+	// contactDescEmail is the schema descriptor for email field.
+	contactDescEmail := contactFields[4].Descriptor()
+	// contact.DefaultEmail holds the default value on creation for the email field.
+	contact.DefaultEmail = contactDescEmail.Default.(string)
+	// contact.EmailValidator is a validator for the "email" field. It is called by the builders before save.
+	contact.EmailValidator = contactDescEmail.Validators[0].(func(string) error)
+	// contactDescAddress is the schema descriptor for address field.
+	contactDescAddress := contactFields[5].Descriptor()
+	// contact.DefaultAddress holds the default value on creation for the address field.
+	contact.DefaultAddress = contactDescAddress.Default.(string)
+	// contact.AddressValidator is a validator for the "address" field. It is called by the builders before save.
+	contact.AddressValidator = contactDescAddress.Validators[0].(func(string) error)
+	// contactDescLink is the schema descriptor for link field.
+	contactDescLink := contactFields[6].Descriptor()
+	// contact.DefaultLink holds the default value on creation for the link field.
+	contact.DefaultLink = contactDescLink.Default.(string)
+	// contact.LinkValidator is a validator for the "link" field. It is called by the builders before save.
+	contact.LinkValidator = contactDescLink.Validators[0].(func(string) error)
+	contactassignmentMixin := schema.ContactAssignment{}.Mixin()
+	contactassignmentHooks := schema.ContactAssignment{}.Hooks()
+	contactassignment.Hooks[0] = contactassignmentHooks[0]
+	contactassignmentMixinFields0 := contactassignmentMixin[0].Fields()
+	_ = contactassignmentMixinFields0
+	contactassignmentMixinFields2 := contactassignmentMixin[2].Fields()
+	_ = contactassignmentMixinFields2
+	contactassignmentFields := schema.ContactAssignment{}.Fields()
+	_ = contactassignmentFields
+	// contactassignmentDescCreated is the schema descriptor for created field.
+	contactassignmentDescCreated := contactassignmentMixinFields0[0].Descriptor()
+	// contactassignment.DefaultCreated holds the default value on creation for the created field.
+	contactassignment.DefaultCreated = contactassignmentDescCreated.Default.(func() time.Time)
+	// contactassignmentDescLastUpdated is the schema descriptor for last_updated field.
+	contactassignmentDescLastUpdated := contactassignmentMixinFields0[1].Descriptor()
+	// contactassignment.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	contactassignment.DefaultLastUpdated = contactassignmentDescLastUpdated.Default.(func() time.Time)
+	// contactassignment.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	contactassignment.UpdateDefaultLastUpdated = contactassignmentDescLastUpdated.UpdateDefault.(func() time.Time)
+	// contactassignmentDescCustomFieldData is the schema descriptor for custom_field_data field.
+	contactassignmentDescCustomFieldData := contactassignmentMixinFields2[0].Descriptor()
+	// contactassignment.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	contactassignment.DefaultCustomFieldData = contactassignmentDescCustomFieldData.Default.(map[string]interface{})
+	// contactassignmentDescObjectID is the schema descriptor for object_id field.
+	contactassignmentDescObjectID := contactassignmentFields[1].Descriptor()
+	// contactassignment.ObjectIDValidator is a validator for the "object_id" field. It is called by the builders before save.
+	contactassignment.ObjectIDValidator = contactassignmentDescObjectID.Validators[0].(func(int) error)
+	// contactassignmentDescPriority is the schema descriptor for priority field.
+	contactassignmentDescPriority := contactassignmentFields[4].Descriptor()
+	// contactassignment.PriorityValidator is a validator for the "priority" field. It is called by the builders before save.
+	contactassignment.PriorityValidator = contactassignmentDescPriority.Validators[0].(func(string) error)
+	// contactassignmentDescContactName is the schema descriptor for _contact_name field.
+	contactassignmentDescContactName := contactassignmentFields[5].Descriptor()
+	// contactassignment.DefaultContactName holds the default value on creation for the _contact_name field.
+	contactassignment.DefaultContactName = contactassignmentDescContactName.Default.(string)
+	// contactassignmentDescObjectDisplay is the schema descriptor for _object_display field.
+	contactassignmentDescObjectDisplay := contactassignmentFields[6].Descriptor()
+	// contactassignment.DefaultObjectDisplay holds the default value on creation for the _object_display field.
+	contactassignment.DefaultObjectDisplay = contactassignmentDescObjectDisplay.Default.(string)
+	contactgroupMixin := schema.ContactGroup{}.Mixin()
+	contactgroupMixinFields0 := contactgroupMixin[0].Fields()
+	_ = contactgroupMixinFields0
+	contactgroupMixinFields2 := contactgroupMixin[2].Fields()
+	_ = contactgroupMixinFields2
+	contactgroupMixinFields3 := contactgroupMixin[3].Fields()
+	_ = contactgroupMixinFields3
+	contactgroupFields := schema.ContactGroup{}.Fields()
+	_ = contactgroupFields
+	// contactgroupDescCreated is the schema descriptor for created field.
+	contactgroupDescCreated := contactgroupMixinFields0[0].Descriptor()
+	// contactgroup.DefaultCreated holds the default value on creation for the created field.
+	contactgroup.DefaultCreated = contactgroupDescCreated.Default.(func() time.Time)
+	// contactgroupDescLastUpdated is the schema descriptor for last_updated field.
+	contactgroupDescLastUpdated := contactgroupMixinFields0[1].Descriptor()
+	// contactgroup.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	contactgroup.DefaultLastUpdated = contactgroupDescLastUpdated.Default.(func() time.Time)
+	// contactgroup.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	contactgroup.UpdateDefaultLastUpdated = contactgroupDescLastUpdated.UpdateDefault.(func() time.Time)
+	// contactgroupDescCustomFieldData is the schema descriptor for custom_field_data field.
+	contactgroupDescCustomFieldData := contactgroupMixinFields2[0].Descriptor()
+	// contactgroup.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	contactgroup.DefaultCustomFieldData = contactgroupDescCustomFieldData.Default.(map[string]interface{})
+	// contactgroupDescName is the schema descriptor for name field.
+	contactgroupDescName := contactgroupMixinFields3[0].Descriptor()
+	// contactgroup.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	contactgroup.NameValidator = func() func(string) error {
+		validators := contactgroupDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// contactgroupDescSlug is the schema descriptor for slug field.
+	contactgroupDescSlug := contactgroupMixinFields3[1].Descriptor()
+	// contactgroup.SlugValidator is a validator for the "slug" field. It is called by the builders before save.
+	contactgroup.SlugValidator = func() func(string) error {
+		validators := contactgroupDescSlug.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(slug string) error {
+			for _, fn := range fns {
+				if err := fn(slug); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// contactgroupDescDepth is the schema descriptor for _depth field.
+	contactgroupDescDepth := contactgroupMixinFields3[3].Descriptor()
+	// contactgroup.DefaultDepth holds the default value on creation for the _depth field.
+	contactgroup.DefaultDepth = contactgroupDescDepth.Default.(int)
+	// contactgroupDescDescription is the schema descriptor for description field.
+	contactgroupDescDescription := contactgroupMixinFields3[4].Descriptor()
+	// contactgroup.DefaultDescription holds the default value on creation for the description field.
+	contactgroup.DefaultDescription = contactgroupDescDescription.Default.(string)
+	// contactgroup.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	contactgroup.DescriptionValidator = contactgroupDescDescription.Validators[0].(func(string) error)
+	// contactgroupDescComments is the schema descriptor for comments field.
+	contactgroupDescComments := contactgroupMixinFields3[5].Descriptor()
+	// contactgroup.DefaultComments holds the default value on creation for the comments field.
+	contactgroup.DefaultComments = contactgroupDescComments.Default.(string)
+	contactroleMixin := schema.ContactRole{}.Mixin()
+	contactroleMixinFields0 := contactroleMixin[0].Fields()
+	_ = contactroleMixinFields0
+	contactroleMixinFields2 := contactroleMixin[2].Fields()
+	_ = contactroleMixinFields2
+	contactroleMixinFields3 := contactroleMixin[3].Fields()
+	_ = contactroleMixinFields3
+	contactroleFields := schema.ContactRole{}.Fields()
+	_ = contactroleFields
+	// contactroleDescCreated is the schema descriptor for created field.
+	contactroleDescCreated := contactroleMixinFields0[0].Descriptor()
+	// contactrole.DefaultCreated holds the default value on creation for the created field.
+	contactrole.DefaultCreated = contactroleDescCreated.Default.(func() time.Time)
+	// contactroleDescLastUpdated is the schema descriptor for last_updated field.
+	contactroleDescLastUpdated := contactroleMixinFields0[1].Descriptor()
+	// contactrole.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	contactrole.DefaultLastUpdated = contactroleDescLastUpdated.Default.(func() time.Time)
+	// contactrole.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	contactrole.UpdateDefaultLastUpdated = contactroleDescLastUpdated.UpdateDefault.(func() time.Time)
+	// contactroleDescCustomFieldData is the schema descriptor for custom_field_data field.
+	contactroleDescCustomFieldData := contactroleMixinFields2[0].Descriptor()
+	// contactrole.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	contactrole.DefaultCustomFieldData = contactroleDescCustomFieldData.Default.(map[string]interface{})
+	// contactroleDescName is the schema descriptor for name field.
+	contactroleDescName := contactroleMixinFields3[0].Descriptor()
+	// contactrole.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	contactrole.NameValidator = func() func(string) error {
+		validators := contactroleDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// contactroleDescSlug is the schema descriptor for slug field.
+	contactroleDescSlug := contactroleMixinFields3[1].Descriptor()
+	// contactrole.SlugValidator is a validator for the "slug" field. It is called by the builders before save.
+	contactrole.SlugValidator = func() func(string) error {
+		validators := contactroleDescSlug.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(slug string) error {
+			for _, fn := range fns {
+				if err := fn(slug); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// contactroleDescDescription is the schema descriptor for description field.
+	contactroleDescDescription := contactroleMixinFields3[2].Descriptor()
+	// contactrole.DefaultDescription holds the default value on creation for the description field.
+	contactrole.DefaultDescription = contactroleDescDescription.Default.(string)
+	// contactrole.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	contactrole.DescriptionValidator = contactroleDescDescription.Validators[0].(func(string) error)
+	// contactroleDescComments is the schema descriptor for comments field.
+	contactroleDescComments := contactroleMixinFields3[3].Descriptor()
+	// contactrole.DefaultComments holds the default value on creation for the comments field.
+	contactrole.DefaultComments = contactroleDescComments.Default.(string)
 	customfieldMixin := schema.CustomField{}.Mixin()
 	customfieldHooks := schema.CustomField{}.Hooks()
 	customfield.Hooks[0] = customfieldHooks[0]

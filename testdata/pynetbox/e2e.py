@@ -670,6 +670,58 @@ def circuits():
     eq(nb.circuits.circuit_terminations.get(a.id), None, "a termination left after its circuit's delete")
 
 
+def contacts():
+    """a contact in a group, assigned to a site with a role, found with the site's contact filters"""
+    site = S["site"]
+    made = []
+    try:
+        top = nb.tenancy.contact_groups.create(name="Ops " + SFX, slug="ops-" + SFX)
+        made.append(top)
+        noc = nb.tenancy.contact_groups.create(name="NOC " + SFX, slug="noc-" + SFX, parent=top.id)
+        made.append(noc)
+        contact = nb.tenancy.contacts.create(name="Jane " + SFX, email="jane@example.com", groups=[noc.id])
+        made.append(contact)
+        role = nb.tenancy.contact_roles.create(name="Admin " + SFX, slug="admin-" + SFX)
+        made.append(role)
+        asg = nb.tenancy.contact_assignments.create(object_type="dcim.site", object_id=site.id, contact=contact.id,
+                                                    role={"slug": role.slug}, priority="primary")
+        made.append(asg)
+        eq(asg.object.id, site.id, "assignment's object")
+        eq(asg.role.id, role.id, "assignment's role (given by slug)")
+        eq(asg.display, "Jane {} (Primary) -> {}".format(SFX, site.display), "assignment display")
+        eq([g.id for g in nb.tenancy.contacts.get(contact.id).groups], [noc.id], "contact's groups")
+        eq(nb.tenancy.contact_groups.get(top.id).contact_count, 1, "top group's contact_count (from its subgroup)")
+        eq(ids(nb.dcim.sites.filter(contact=contact.id)), [site.id], "sites.filter(contact=)")
+        eq(ids(nb.dcim.sites.filter(contact_role=role.id)), [site.id], "sites.filter(contact_role=)")
+        eq(ids(nb.dcim.sites.filter(contact_group=top.id)), [site.id], "sites.filter(contact_group=) with a subgroup")
+        eq(ids(nb.tenancy.contact_assignments.filter(object_type="dcim.site", object_id=site.id)), [asg.id],
+           "assignments of the site")
+        try:
+            made.append(nb.tenancy.contact_assignments.create(object_type="dcim.interface", object_id=1,
+                                                              contact=contact.id, role=role.id))
+        except RequestError as exc:
+            eq(exc.req.status_code, 400, "assignment to an interface: status")
+            check("object_type" in exc.error, "assignment to an interface: error does not name object_type: {}", exc.error)
+        else:
+            check(False, "a contact was assigned to an interface")
+        try:
+            contact.delete()
+        except RequestError as exc:
+            eq(exc.req.status_code, 409, "deleting an assigned contact: status")
+        else:
+            check(False, "an assigned contact was deleted")
+            made.remove(contact)
+        # A site deleted takes its contact assignments with it.
+        other = nb.dcim.sites.create(name="Contacts " + SFX, slug="contacts-" + SFX)
+        gone = nb.tenancy.contact_assignments.create(object_type="dcim.site", object_id=other.id, contact=contact.id,
+                                                     role=role.id)
+        eq(other.delete(), True, "delete a site with a contact")
+        eq(nb.tenancy.contact_assignments.get(gone.id), None, "an assignment left after its site's delete")
+    finally:
+        for obj in reversed(made):
+            obj.delete()
+
+
 def cleanup():
     """Record.delete() of everything created, in dependency order"""
     # Single deletes in dependency order; protected objects go last.
@@ -722,6 +774,7 @@ def main():
     section("allocation", allocation, needs=["device", "interface"])
     section("bulk", bulk, needs=["tenants"])
     section("circuits", circuits, needs=["site"])
+    section("contacts", contacts, needs=["site"])
     section("cleanup", cleanup)
     summary()
 

@@ -171,6 +171,10 @@ type Count struct {
 	// Cumulative counts rows pointing at this node or any descendant, as
 	// NetBox does for nested groups (site_count on a region).
 	Cumulative bool `json:"cumulative,omitempty"`
+	// Distinct counts distinct values of this column of the counted rows
+	// instead (a contact group's contacts, once each however many of its
+	// subgroups hold them: NetBox's annotate_contacts).
+	Distinct string `json:"distinct,omitempty"`
 	// Between counts instead the rows of Model whose Column lies between
 	// this object's two integer fields, inclusive (an ASN range's
 	// asn_count: the ASNs from start to end).
@@ -274,6 +278,9 @@ type Field struct {
 	// Nested<Model>Serializer (an IP address's nat_inside).
 	Nested []string `json:"nested,omitempty"`
 	// Types lists allowed content types of a generic relation's *_type.
+	// ObjectTypes may stand instead on the _type field: the served models
+	// with that NetBox feature ("contacts"), so that models built later
+	// join as they land.
 	Types []string `json:"types,omitempty"`
 	// Object names the object field of a generic relation whose columns
 	// are not <Object>_type and <Object>_id (NetBox's parent over
