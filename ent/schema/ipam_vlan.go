@@ -47,6 +47,7 @@ func (VLAN) Edges() []ent.Edge {
 		// The inverse of the interfaces' tagged_vlans (ent's many-to-many
 		// needs both ends); no API field.
 		edge.From("tagged_interfaces", DeviceInterface.Type).Ref("tagged_vlans"),
+		edge.From("tagged_vminterfaces", VMInterface.Type).Ref("tagged_vlans"),
 	}
 }
 
