@@ -26,8 +26,10 @@ func ClusterHooks() []ent.Hook {
 				}
 				return checkHosts(ctx, m, id, rawsql.StringOf(plain(row["scope_type"])), plain(row["scope_id"]))
 			}),
-		ipam.ClusterScope.Hook(),
+		// Outside the scope hook: the VMs read the cached site it
+		// recomputes after the write.
 		clusterSiteHook,
+		ipam.ClusterScope.Hook(),
 	}
 }
 
