@@ -157,6 +157,9 @@ func TestVirtualMachinePlacement(t *testing.T) {
 		// Cluster.clean(): the hosts must lie in the scope.
 		refused(t, a, "PATCH", fmt.Sprintf("%s%d/", clustersPath, w.cluster), map[string]any{"scope_type": "dcim.site", "scope_id": w.site2},
 			"scope", "1 devices are assigned as hosts for this cluster but are not in site Berlin")
+		// NetBox's unique (_site, name): a second pve-paris in Paris.
+		refused(t, a, "POST", clustersPath, map[string]any{"name": "pve-paris", "type": w.ctype, "scope_type": "dcim.location", "scope_id": w.loc},
+			"__all__", "Cluster with this Site and Name already exists.")
 		// Device.clean(): a host in another site than its cluster's.
 		refused(t, a, "PATCH", fmt.Sprintf("/api/dcim/devices/%d/", w.standalone), map[string]any{"cluster": w.cluster2, "location": nil},
 			"cluster", "The assigned cluster belongs to a different location (Hall 1)")

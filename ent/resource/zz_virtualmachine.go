@@ -30,6 +30,7 @@ func init() {
 		Unique: []Unique{
 			{Fields: []string{"name", "cluster", "tenant"}, WhenNull: "", Message: "Virtual machine name must be unique per cluster and tenant.", IgnoreCase: true},
 			{Fields: []string{"name", "cluster"}, WhenNull: "tenant", Message: "Virtual machine name must be unique per cluster.", IgnoreCase: true},
+			{Fields: []string{"name", "device", "tenant"}, WhenNull: "cluster", Message: "Virtual machine name must be unique per device and tenant.", IgnoreCase: true},
 			{Fields: []string{"primary_ip4"}, WhenNull: "", Message: "virtual machine with this primary IPv4 already exists."},
 			{Fields: []string{"primary_ip6"}, WhenNull: "", Message: "virtual machine with this primary IPv6 already exists."},
 		},

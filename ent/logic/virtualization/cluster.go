@@ -19,18 +19,48 @@ var ClusterScopeTypes = []string{"dcim.region", "dcim.sitegroup", "dcim.site", "
 // passed on to its virtual machines after the write.
 func ClusterHooks() []ent.Hook {
 	return []ent.Hook{
-		rawsql.RowHook(tableCluster, []string{"scope_type", "scope_id"},
+		rawsql.RowHook(tableCluster, []string{"name", "scope_type", "scope_id"},
 			func(ctx context.Context, m rawsql.Mutation, id int, row, _ map[string]any) error {
+				typ, scope := rawsql.StringOf(plain(row["scope_type"])), plain(row["scope_id"])
+				if err := uniqueAtSite(ctx, m, id, rawsql.StringOf(plain(row["name"])), typ, scope); err != nil {
+					return err
+				}
 				if id == 0 {
 					return nil // a new cluster has no hosts
 				}
-				return checkHosts(ctx, m, id, rawsql.StringOf(plain(row["scope_type"])), plain(row["scope_id"]))
+				return checkHosts(ctx, m, id, typ, scope)
 			}),
 		// Outside the scope hook: the VMs read the cached site it
 		// recomputes after the write.
 		clusterSiteHook,
 		ipam.ClusterScope.Hook(),
 	}
+}
+
+// uniqueAtSite is NetBox's constraint unique (_site, name): no two
+// clusters of a name at one site (scoped to it or to one of its
+// locations).
+func uniqueAtSite(ctx context.Context, m rawsql.Mutation, id int, clusterName, typ string, scope any) error {
+	sid, ok := rawsql.IntOf(scope)
+	if !ok || (typ != "dcim.site" && typ != "dcim.location") {
+		return nil
+	}
+	if typ == "dcim.location" {
+		loc, err := lookup(ctx, m, tableLocation, sid, "site_id")
+		if err != nil || loc == nil {
+			return err
+		}
+		if sid, ok = rawsql.IntOf(loc["site_id"]); !ok {
+			return nil
+		}
+	}
+	a := args(m)
+	n, err := rawsql.Int(ctx, m, `SELECT COUNT(*) FROM "`+tableCluster+`" WHERE "_site_id" = `+a.P(sid)+
+		` AND name = `+a.P(clusterName)+` AND id <> `+a.P(id), a)
+	if err != nil || n == 0 {
+		return err
+	}
+	return &api.FieldError{Field: "__all__", Message: "Cluster with this Site and Name already exists."}
 }
 
 // checkHosts is Cluster.clean(): scoped to a site (or a location), every
