@@ -260,6 +260,24 @@ func TestVirtualMachineDisksAndIPs(t *testing.T) {
 		refused(t, a, "PATCH", fmt.Sprintf("%s%d/", vmIfacesPath, iface), map[string]any{"mode": "access", "untagged_vlan": vlan},
 			"untagged_vlan", "The untagged VLAN (v10) must belong to the same site as the interface's parent virtual machine, or it must be global.")
 
+		// Global VLANs are fine; the VLANs of the interface filter by it.
+		g1 := idOf(a.Must(http.StatusCreated, "POST", "/api/ipam/vlans/", map[string]any{"vid": 11, "name": "g11"}).Object())
+		g2 := idOf(a.Must(http.StatusCreated, "POST", "/api/ipam/vlans/", map[string]any{"vid": 12, "name": "g12"}).Object())
+		a.Must(http.StatusOK, "PATCH", fmt.Sprintf("%s%d/", vmIfacesPath, iface), map[string]any{"mode": "tagged", "untagged_vlan": g1,
+			"tagged_vlans": []any{g2}})
+		if n := w.count(t, "/api/ipam/vlans/", fmt.Sprintf("vminterface_id=%d", iface)); n != 2 {
+			t.Errorf("vlans ?vminterface_id: %d, want 2", n)
+		}
+		if n := w.count(t, vmIfacesPath, fmt.Sprintf("vlan_id=%d", g2)); n != 1 {
+			t.Errorf("VM interfaces ?vlan_id (tagged): %d", n)
+		}
+		// Tagged VLANs need tagged mode (the serializer's check).
+		refused(t, a, "PATCH", fmt.Sprintf("%s%d/", vmIfacesPath, iface), map[string]any{"mode": "access"},
+			"tagged_vlans", "Interface mode does not support tagged vlans")
+		a.Must(http.StatusOK, "PATCH", fmt.Sprintf("%s%d/", vmIfacesPath, iface), map[string]any{"mode": "access", "tagged_vlans": []any{}})
+		if n := w.count(t, "/api/ipam/vlans/", fmt.Sprintf("vminterface_id=%d", iface)); n != 1 {
+			t.Errorf("vlans ?vminterface_id in access mode: %d, want 1", n)
+		}
 		if cc, _ := got["config_context"].(map[string]any); cc == nil || cc["role"] != "db" {
 			t.Errorf("config_context: %v", got["config_context"])
 		}

@@ -160,7 +160,7 @@ var filterExclusions = map[string]string{
 	// Models we do not have yet.
 	"owner": "no owners", "owner_id": "no owners", "owner_group": "no owners", "owner_group_id": "no owners",
 	"ipam/vlans l2vpn": "no L2VPNs", "ipam/vlans l2vpn_id": "no L2VPNs",
-	"ipam/vlans interface_id": "needs VLAN availability rules (another issue)", "ipam/vlans vminterface_id": "needs VLAN availability rules (another issue)",
+	"ipam/vlans interface_id":                            "needs VLAN availability rules (another issue)",
 	"ipam/vlans available_at_site":                       "needs VLAN availability rules (another issue)",
 	"ipam/vlans available_at_site_group":                 "needs VLAN availability rules (another issue)",
 	"ipam/vlans available_on_device":                     "needs VLAN availability rules (another issue)",

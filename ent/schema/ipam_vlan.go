@@ -84,7 +84,8 @@ func (VLAN) Annotations() []schema.Annotation {
 			Empty:  map[string]any{"owner": nil, "l2vpn_termination": nil},
 			Counts: map[string]api.Count{"prefix_count": {Model: "ipam.prefix", Column: "vlan_id"}},
 			Filters: append(append(TenancyFilters(), SiteTreeFilters()...),
-				api.Filter{Name: "qinq_svlan_vid", Kind: "integer", Via: "qinq_svlan", Column: "vid"}),
+				api.Filter{Name: "qinq_svlan_vid", Kind: "integer", Via: "qinq_svlan", Column: "vid"},
+				api.Filter{Name: "vminterface_id", Kind: "interface-vlans", Target: "virtualization.vminterface"}),
 		},
 	}
 }
