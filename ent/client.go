@@ -23,6 +23,9 @@ import (
 	"github.com/inventory/inventory/ent/circuitgroupassignment"
 	"github.com/inventory/inventory/ent/circuittermination"
 	"github.com/inventory/inventory/ent/circuittype"
+	"github.com/inventory/inventory/ent/cluster"
+	"github.com/inventory/inventory/ent/clustergroup"
+	"github.com/inventory/inventory/ent/clustertype"
 	"github.com/inventory/inventory/ent/consoleport"
 	"github.com/inventory/inventory/ent/consoleporttemplate"
 	"github.com/inventory/inventory/ent/consoleserverport"
@@ -101,10 +104,14 @@ import (
 	"github.com/inventory/inventory/ent/virtualcircuittermination"
 	"github.com/inventory/inventory/ent/virtualcircuittype"
 	"github.com/inventory/inventory/ent/virtualdevicecontext"
+	"github.com/inventory/inventory/ent/virtualdisk"
+	"github.com/inventory/inventory/ent/virtualmachine"
+	"github.com/inventory/inventory/ent/virtualmachinetype"
 	"github.com/inventory/inventory/ent/vlan"
 	"github.com/inventory/inventory/ent/vlangroup"
 	"github.com/inventory/inventory/ent/vlantranslationpolicy"
 	"github.com/inventory/inventory/ent/vlantranslationrule"
+	"github.com/inventory/inventory/ent/vminterface"
 	"github.com/inventory/inventory/ent/vrf"
 	"github.com/inventory/inventory/ent/webhook"
 
@@ -132,6 +139,12 @@ type Client struct {
 	CircuitTermination *CircuitTerminationClient
 	// CircuitType is the client for interacting with the CircuitType builders.
 	CircuitType *CircuitTypeClient
+	// Cluster is the client for interacting with the Cluster builders.
+	Cluster *ClusterClient
+	// ClusterGroup is the client for interacting with the ClusterGroup builders.
+	ClusterGroup *ClusterGroupClient
+	// ClusterType is the client for interacting with the ClusterType builders.
+	ClusterType *ClusterTypeClient
 	// ConsolePort is the client for interacting with the ConsolePort builders.
 	ConsolePort *ConsolePortClient
 	// ConsolePortTemplate is the client for interacting with the ConsolePortTemplate builders.
@@ -286,6 +299,8 @@ type Client struct {
 	VLANTranslationPolicy *VLANTranslationPolicyClient
 	// VLANTranslationRule is the client for interacting with the VLANTranslationRule builders.
 	VLANTranslationRule *VLANTranslationRuleClient
+	// VMInterface is the client for interacting with the VMInterface builders.
+	VMInterface *VMInterfaceClient
 	// VRF is the client for interacting with the VRF builders.
 	VRF *VRFClient
 	// VirtualChassis is the client for interacting with the VirtualChassis builders.
@@ -298,6 +313,12 @@ type Client struct {
 	VirtualCircuitType *VirtualCircuitTypeClient
 	// VirtualDeviceContext is the client for interacting with the VirtualDeviceContext builders.
 	VirtualDeviceContext *VirtualDeviceContextClient
+	// VirtualDisk is the client for interacting with the VirtualDisk builders.
+	VirtualDisk *VirtualDiskClient
+	// VirtualMachine is the client for interacting with the VirtualMachine builders.
+	VirtualMachine *VirtualMachineClient
+	// VirtualMachineType is the client for interacting with the VirtualMachineType builders.
+	VirtualMachineType *VirtualMachineTypeClient
 	// Webhook is the client for interacting with the Webhook builders.
 	Webhook *WebhookClient
 }
@@ -319,6 +340,9 @@ func (c *Client) init() {
 	c.CircuitGroupAssignment = NewCircuitGroupAssignmentClient(c.config)
 	c.CircuitTermination = NewCircuitTerminationClient(c.config)
 	c.CircuitType = NewCircuitTypeClient(c.config)
+	c.Cluster = NewClusterClient(c.config)
+	c.ClusterGroup = NewClusterGroupClient(c.config)
+	c.ClusterType = NewClusterTypeClient(c.config)
 	c.ConsolePort = NewConsolePortClient(c.config)
 	c.ConsolePortTemplate = NewConsolePortTemplateClient(c.config)
 	c.ConsoleServerPort = NewConsoleServerPortClient(c.config)
@@ -396,12 +420,16 @@ func (c *Client) init() {
 	c.VLANGroup = NewVLANGroupClient(c.config)
 	c.VLANTranslationPolicy = NewVLANTranslationPolicyClient(c.config)
 	c.VLANTranslationRule = NewVLANTranslationRuleClient(c.config)
+	c.VMInterface = NewVMInterfaceClient(c.config)
 	c.VRF = NewVRFClient(c.config)
 	c.VirtualChassis = NewVirtualChassisClient(c.config)
 	c.VirtualCircuit = NewVirtualCircuitClient(c.config)
 	c.VirtualCircuitTermination = NewVirtualCircuitTerminationClient(c.config)
 	c.VirtualCircuitType = NewVirtualCircuitTypeClient(c.config)
 	c.VirtualDeviceContext = NewVirtualDeviceContextClient(c.config)
+	c.VirtualDisk = NewVirtualDiskClient(c.config)
+	c.VirtualMachine = NewVirtualMachineClient(c.config)
+	c.VirtualMachineType = NewVirtualMachineTypeClient(c.config)
 	c.Webhook = NewWebhookClient(c.config)
 }
 
@@ -503,6 +531,9 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		CircuitGroupAssignment:    NewCircuitGroupAssignmentClient(cfg),
 		CircuitTermination:        NewCircuitTerminationClient(cfg),
 		CircuitType:               NewCircuitTypeClient(cfg),
+		Cluster:                   NewClusterClient(cfg),
+		ClusterGroup:              NewClusterGroupClient(cfg),
+		ClusterType:               NewClusterTypeClient(cfg),
 		ConsolePort:               NewConsolePortClient(cfg),
 		ConsolePortTemplate:       NewConsolePortTemplateClient(cfg),
 		ConsoleServerPort:         NewConsoleServerPortClient(cfg),
@@ -580,12 +611,16 @@ func (c *Client) Tx(ctx context.Context) (*Tx, error) {
 		VLANGroup:                 NewVLANGroupClient(cfg),
 		VLANTranslationPolicy:     NewVLANTranslationPolicyClient(cfg),
 		VLANTranslationRule:       NewVLANTranslationRuleClient(cfg),
+		VMInterface:               NewVMInterfaceClient(cfg),
 		VRF:                       NewVRFClient(cfg),
 		VirtualChassis:            NewVirtualChassisClient(cfg),
 		VirtualCircuit:            NewVirtualCircuitClient(cfg),
 		VirtualCircuitTermination: NewVirtualCircuitTerminationClient(cfg),
 		VirtualCircuitType:        NewVirtualCircuitTypeClient(cfg),
 		VirtualDeviceContext:      NewVirtualDeviceContextClient(cfg),
+		VirtualDisk:               NewVirtualDiskClient(cfg),
+		VirtualMachine:            NewVirtualMachineClient(cfg),
+		VirtualMachineType:        NewVirtualMachineTypeClient(cfg),
 		Webhook:                   NewWebhookClient(cfg),
 	}, nil
 }
@@ -614,6 +649,9 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		CircuitGroupAssignment:    NewCircuitGroupAssignmentClient(cfg),
 		CircuitTermination:        NewCircuitTerminationClient(cfg),
 		CircuitType:               NewCircuitTypeClient(cfg),
+		Cluster:                   NewClusterClient(cfg),
+		ClusterGroup:              NewClusterGroupClient(cfg),
+		ClusterType:               NewClusterTypeClient(cfg),
 		ConsolePort:               NewConsolePortClient(cfg),
 		ConsolePortTemplate:       NewConsolePortTemplateClient(cfg),
 		ConsoleServerPort:         NewConsoleServerPortClient(cfg),
@@ -691,12 +729,16 @@ func (c *Client) BeginTx(ctx context.Context, opts *sql.TxOptions) (*Tx, error) 
 		VLANGroup:                 NewVLANGroupClient(cfg),
 		VLANTranslationPolicy:     NewVLANTranslationPolicyClient(cfg),
 		VLANTranslationRule:       NewVLANTranslationRuleClient(cfg),
+		VMInterface:               NewVMInterfaceClient(cfg),
 		VRF:                       NewVRFClient(cfg),
 		VirtualChassis:            NewVirtualChassisClient(cfg),
 		VirtualCircuit:            NewVirtualCircuitClient(cfg),
 		VirtualCircuitTermination: NewVirtualCircuitTerminationClient(cfg),
 		VirtualCircuitType:        NewVirtualCircuitTypeClient(cfg),
 		VirtualDeviceContext:      NewVirtualDeviceContextClient(cfg),
+		VirtualDisk:               NewVirtualDiskClient(cfg),
+		VirtualMachine:            NewVirtualMachineClient(cfg),
+		VirtualMachineType:        NewVirtualMachineTypeClient(cfg),
 		Webhook:                   NewWebhookClient(cfg),
 	}, nil
 }
@@ -728,9 +770,10 @@ func (c *Client) Close() error {
 func (c *Client) Use(hooks ...Hook) {
 	for _, n := range []interface{ Use(...Hook) }{
 		c.ASN, c.ASNRange, c.Aggregate, c.Circuit, c.CircuitGroup,
-		c.CircuitGroupAssignment, c.CircuitTermination, c.CircuitType, c.ConsolePort,
-		c.ConsolePortTemplate, c.ConsoleServerPort, c.ConsoleServerPortTemplate,
-		c.Contact, c.ContactAssignment, c.ContactGroup, c.ContactRole, c.CustomField,
+		c.CircuitGroupAssignment, c.CircuitTermination, c.CircuitType, c.Cluster,
+		c.ClusterGroup, c.ClusterType, c.ConsolePort, c.ConsolePortTemplate,
+		c.ConsoleServerPort, c.ConsoleServerPortTemplate, c.Contact,
+		c.ContactAssignment, c.ContactGroup, c.ContactRole, c.CustomField,
 		c.CustomFieldChoiceSet, c.Delivery, c.Device, c.DeviceBay, c.DeviceBayTemplate,
 		c.DeviceInterface, c.DeviceRole, c.DeviceType, c.EventRule, c.FHRPGroup,
 		c.FHRPGroupAssignment, c.FrontPort, c.FrontPortTemplate, c.Group, c.IPAddress,
@@ -744,9 +787,10 @@ func (c *Client) Use(hooks ...Hook) {
 		c.RackType, c.RearPort, c.RearPortTemplate, c.Region, c.Role, c.RouteTarget,
 		c.Service, c.ServiceTemplate, c.Site, c.SiteGroup, c.Tag, c.TaggedItem,
 		c.Tenant, c.TenantGroup, c.Token, c.User, c.VLAN, c.VLANGroup,
-		c.VLANTranslationPolicy, c.VLANTranslationRule, c.VRF, c.VirtualChassis,
-		c.VirtualCircuit, c.VirtualCircuitTermination, c.VirtualCircuitType,
-		c.VirtualDeviceContext, c.Webhook,
+		c.VLANTranslationPolicy, c.VLANTranslationRule, c.VMInterface, c.VRF,
+		c.VirtualChassis, c.VirtualCircuit, c.VirtualCircuitTermination,
+		c.VirtualCircuitType, c.VirtualDeviceContext, c.VirtualDisk, c.VirtualMachine,
+		c.VirtualMachineType, c.Webhook,
 	} {
 		n.Use(hooks...)
 	}
@@ -757,9 +801,10 @@ func (c *Client) Use(hooks ...Hook) {
 func (c *Client) Intercept(interceptors ...Interceptor) {
 	for _, n := range []interface{ Intercept(...Interceptor) }{
 		c.ASN, c.ASNRange, c.Aggregate, c.Circuit, c.CircuitGroup,
-		c.CircuitGroupAssignment, c.CircuitTermination, c.CircuitType, c.ConsolePort,
-		c.ConsolePortTemplate, c.ConsoleServerPort, c.ConsoleServerPortTemplate,
-		c.Contact, c.ContactAssignment, c.ContactGroup, c.ContactRole, c.CustomField,
+		c.CircuitGroupAssignment, c.CircuitTermination, c.CircuitType, c.Cluster,
+		c.ClusterGroup, c.ClusterType, c.ConsolePort, c.ConsolePortTemplate,
+		c.ConsoleServerPort, c.ConsoleServerPortTemplate, c.Contact,
+		c.ContactAssignment, c.ContactGroup, c.ContactRole, c.CustomField,
 		c.CustomFieldChoiceSet, c.Delivery, c.Device, c.DeviceBay, c.DeviceBayTemplate,
 		c.DeviceInterface, c.DeviceRole, c.DeviceType, c.EventRule, c.FHRPGroup,
 		c.FHRPGroupAssignment, c.FrontPort, c.FrontPortTemplate, c.Group, c.IPAddress,
@@ -773,9 +818,10 @@ func (c *Client) Intercept(interceptors ...Interceptor) {
 		c.RackType, c.RearPort, c.RearPortTemplate, c.Region, c.Role, c.RouteTarget,
 		c.Service, c.ServiceTemplate, c.Site, c.SiteGroup, c.Tag, c.TaggedItem,
 		c.Tenant, c.TenantGroup, c.Token, c.User, c.VLAN, c.VLANGroup,
-		c.VLANTranslationPolicy, c.VLANTranslationRule, c.VRF, c.VirtualChassis,
-		c.VirtualCircuit, c.VirtualCircuitTermination, c.VirtualCircuitType,
-		c.VirtualDeviceContext, c.Webhook,
+		c.VLANTranslationPolicy, c.VLANTranslationRule, c.VMInterface, c.VRF,
+		c.VirtualChassis, c.VirtualCircuit, c.VirtualCircuitTermination,
+		c.VirtualCircuitType, c.VirtualDeviceContext, c.VirtualDisk, c.VirtualMachine,
+		c.VirtualMachineType, c.Webhook,
 	} {
 		n.Intercept(interceptors...)
 	}
@@ -800,6 +846,12 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.CircuitTermination.mutate(ctx, m)
 	case *CircuitTypeMutation:
 		return c.CircuitType.mutate(ctx, m)
+	case *ClusterMutation:
+		return c.Cluster.mutate(ctx, m)
+	case *ClusterGroupMutation:
+		return c.ClusterGroup.mutate(ctx, m)
+	case *ClusterTypeMutation:
+		return c.ClusterType.mutate(ctx, m)
 	case *ConsolePortMutation:
 		return c.ConsolePort.mutate(ctx, m)
 	case *ConsolePortTemplateMutation:
@@ -954,6 +1006,8 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.VLANTranslationPolicy.mutate(ctx, m)
 	case *VLANTranslationRuleMutation:
 		return c.VLANTranslationRule.mutate(ctx, m)
+	case *VMInterfaceMutation:
+		return c.VMInterface.mutate(ctx, m)
 	case *VRFMutation:
 		return c.VRF.mutate(ctx, m)
 	case *VirtualChassisMutation:
@@ -966,6 +1020,12 @@ func (c *Client) Mutate(ctx context.Context, m Mutation) (Value, error) {
 		return c.VirtualCircuitType.mutate(ctx, m)
 	case *VirtualDeviceContextMutation:
 		return c.VirtualDeviceContext.mutate(ctx, m)
+	case *VirtualDiskMutation:
+		return c.VirtualDisk.mutate(ctx, m)
+	case *VirtualMachineMutation:
+		return c.VirtualMachine.mutate(ctx, m)
+	case *VirtualMachineTypeMutation:
+		return c.VirtualMachineType.mutate(ctx, m)
 	case *WebhookMutation:
 		return c.Webhook.mutate(ctx, m)
 	default:
@@ -1760,6 +1820,301 @@ func (c *CircuitTypeClient) mutate(ctx context.Context, m *CircuitTypeMutation) 
 		return (&CircuitTypeDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
 	default:
 		return nil, fmt.Errorf("ent: unknown CircuitType mutation op: %q", m.Op())
+	}
+}
+
+// ClusterClient is a client for the Cluster schema.
+type ClusterClient struct {
+	config
+}
+
+// NewClusterClient returns a client for the Cluster from the given config.
+func NewClusterClient(c config) *ClusterClient {
+	return &ClusterClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `cluster.Hooks(f(g(h())))`.
+func (c *ClusterClient) Use(hooks ...Hook) {
+	c.hooks.Cluster = append(c.hooks.Cluster, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `cluster.Intercept(f(g(h())))`.
+func (c *ClusterClient) Intercept(interceptors ...Interceptor) {
+	c.inters.Cluster = append(c.inters.Cluster, interceptors...)
+}
+
+// Create returns a builder for creating a Cluster entity.
+func (c *ClusterClient) Create() *ClusterCreate {
+	mutation := newClusterMutation(c.config, OpCreate)
+	return &ClusterCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of Cluster entities.
+func (c *ClusterClient) CreateBulk(builders ...*ClusterCreate) *ClusterCreateBulk {
+	return &ClusterCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for Cluster.
+func (c *ClusterClient) Update() *ClusterUpdate {
+	mutation := newClusterMutation(c.config, OpUpdate)
+	return &ClusterUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ClusterClient) UpdateOneID(id int) *ClusterUpdateOne {
+	mutation := newClusterMutation(c.config, OpUpdateOne, withClusterID(id))
+	return &ClusterUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for Cluster.
+func (c *ClusterClient) Delete() *ClusterDelete {
+	mutation := newClusterMutation(c.config, OpDelete)
+	return &ClusterDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ClusterClient) DeleteOneID(id int) *ClusterDeleteOne {
+	builder := c.Delete().Where(cluster.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ClusterDeleteOne{builder}
+}
+
+// Query returns a query builder for Cluster.
+func (c *ClusterClient) Query() *ClusterQuery {
+	return &ClusterQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeCluster},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a Cluster entity by its id.
+func (c *ClusterClient) Get(ctx context.Context, id int) (*Cluster, error) {
+	return c.Query().Where(cluster.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *ClusterClient) Hooks() []Hook {
+	hooks := c.hooks.Cluster
+	return append(hooks[:len(hooks):len(hooks)], cluster.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *ClusterClient) Interceptors() []Interceptor {
+	return c.inters.Cluster
+}
+
+func (c *ClusterClient) mutate(ctx context.Context, m *ClusterMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ClusterCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ClusterUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ClusterUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ClusterDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown Cluster mutation op: %q", m.Op())
+	}
+}
+
+// ClusterGroupClient is a client for the ClusterGroup schema.
+type ClusterGroupClient struct {
+	config
+}
+
+// NewClusterGroupClient returns a client for the ClusterGroup from the given config.
+func NewClusterGroupClient(c config) *ClusterGroupClient {
+	return &ClusterGroupClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `clustergroup.Hooks(f(g(h())))`.
+func (c *ClusterGroupClient) Use(hooks ...Hook) {
+	c.hooks.ClusterGroup = append(c.hooks.ClusterGroup, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `clustergroup.Intercept(f(g(h())))`.
+func (c *ClusterGroupClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ClusterGroup = append(c.inters.ClusterGroup, interceptors...)
+}
+
+// Create returns a builder for creating a ClusterGroup entity.
+func (c *ClusterGroupClient) Create() *ClusterGroupCreate {
+	mutation := newClusterGroupMutation(c.config, OpCreate)
+	return &ClusterGroupCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ClusterGroup entities.
+func (c *ClusterGroupClient) CreateBulk(builders ...*ClusterGroupCreate) *ClusterGroupCreateBulk {
+	return &ClusterGroupCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ClusterGroup.
+func (c *ClusterGroupClient) Update() *ClusterGroupUpdate {
+	mutation := newClusterGroupMutation(c.config, OpUpdate)
+	return &ClusterGroupUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ClusterGroupClient) UpdateOneID(id int) *ClusterGroupUpdateOne {
+	mutation := newClusterGroupMutation(c.config, OpUpdateOne, withClusterGroupID(id))
+	return &ClusterGroupUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ClusterGroup.
+func (c *ClusterGroupClient) Delete() *ClusterGroupDelete {
+	mutation := newClusterGroupMutation(c.config, OpDelete)
+	return &ClusterGroupDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ClusterGroupClient) DeleteOneID(id int) *ClusterGroupDeleteOne {
+	builder := c.Delete().Where(clustergroup.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ClusterGroupDeleteOne{builder}
+}
+
+// Query returns a query builder for ClusterGroup.
+func (c *ClusterGroupClient) Query() *ClusterGroupQuery {
+	return &ClusterGroupQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeClusterGroup},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ClusterGroup entity by its id.
+func (c *ClusterGroupClient) Get(ctx context.Context, id int) (*ClusterGroup, error) {
+	return c.Query().Where(clustergroup.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *ClusterGroupClient) Hooks() []Hook {
+	return c.hooks.ClusterGroup
+}
+
+// Interceptors returns the client interceptors.
+func (c *ClusterGroupClient) Interceptors() []Interceptor {
+	return c.inters.ClusterGroup
+}
+
+func (c *ClusterGroupClient) mutate(ctx context.Context, m *ClusterGroupMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ClusterGroupCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ClusterGroupUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ClusterGroupUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ClusterGroupDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ClusterGroup mutation op: %q", m.Op())
+	}
+}
+
+// ClusterTypeClient is a client for the ClusterType schema.
+type ClusterTypeClient struct {
+	config
+}
+
+// NewClusterTypeClient returns a client for the ClusterType from the given config.
+func NewClusterTypeClient(c config) *ClusterTypeClient {
+	return &ClusterTypeClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `clustertype.Hooks(f(g(h())))`.
+func (c *ClusterTypeClient) Use(hooks ...Hook) {
+	c.hooks.ClusterType = append(c.hooks.ClusterType, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `clustertype.Intercept(f(g(h())))`.
+func (c *ClusterTypeClient) Intercept(interceptors ...Interceptor) {
+	c.inters.ClusterType = append(c.inters.ClusterType, interceptors...)
+}
+
+// Create returns a builder for creating a ClusterType entity.
+func (c *ClusterTypeClient) Create() *ClusterTypeCreate {
+	mutation := newClusterTypeMutation(c.config, OpCreate)
+	return &ClusterTypeCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of ClusterType entities.
+func (c *ClusterTypeClient) CreateBulk(builders ...*ClusterTypeCreate) *ClusterTypeCreateBulk {
+	return &ClusterTypeCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for ClusterType.
+func (c *ClusterTypeClient) Update() *ClusterTypeUpdate {
+	mutation := newClusterTypeMutation(c.config, OpUpdate)
+	return &ClusterTypeUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *ClusterTypeClient) UpdateOneID(id int) *ClusterTypeUpdateOne {
+	mutation := newClusterTypeMutation(c.config, OpUpdateOne, withClusterTypeID(id))
+	return &ClusterTypeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for ClusterType.
+func (c *ClusterTypeClient) Delete() *ClusterTypeDelete {
+	mutation := newClusterTypeMutation(c.config, OpDelete)
+	return &ClusterTypeDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *ClusterTypeClient) DeleteOneID(id int) *ClusterTypeDeleteOne {
+	builder := c.Delete().Where(clustertype.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &ClusterTypeDeleteOne{builder}
+}
+
+// Query returns a query builder for ClusterType.
+func (c *ClusterTypeClient) Query() *ClusterTypeQuery {
+	return &ClusterTypeQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeClusterType},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a ClusterType entity by its id.
+func (c *ClusterTypeClient) Get(ctx context.Context, id int) (*ClusterType, error) {
+	return c.Query().Where(clustertype.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *ClusterTypeClient) Hooks() []Hook {
+	return c.hooks.ClusterType
+}
+
+// Interceptors returns the client interceptors.
+func (c *ClusterTypeClient) Interceptors() []Interceptor {
+	return c.inters.ClusterType
+}
+
+func (c *ClusterTypeClient) mutate(ctx context.Context, m *ClusterTypeMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&ClusterTypeCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&ClusterTypeUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&ClusterTypeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&ClusterTypeDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown ClusterType mutation op: %q", m.Op())
 	}
 }
 
@@ -9968,6 +10323,105 @@ func (c *VLANTranslationRuleClient) mutate(ctx context.Context, m *VLANTranslati
 	}
 }
 
+// VMInterfaceClient is a client for the VMInterface schema.
+type VMInterfaceClient struct {
+	config
+}
+
+// NewVMInterfaceClient returns a client for the VMInterface from the given config.
+func NewVMInterfaceClient(c config) *VMInterfaceClient {
+	return &VMInterfaceClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `vminterface.Hooks(f(g(h())))`.
+func (c *VMInterfaceClient) Use(hooks ...Hook) {
+	c.hooks.VMInterface = append(c.hooks.VMInterface, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `vminterface.Intercept(f(g(h())))`.
+func (c *VMInterfaceClient) Intercept(interceptors ...Interceptor) {
+	c.inters.VMInterface = append(c.inters.VMInterface, interceptors...)
+}
+
+// Create returns a builder for creating a VMInterface entity.
+func (c *VMInterfaceClient) Create() *VMInterfaceCreate {
+	mutation := newVMInterfaceMutation(c.config, OpCreate)
+	return &VMInterfaceCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of VMInterface entities.
+func (c *VMInterfaceClient) CreateBulk(builders ...*VMInterfaceCreate) *VMInterfaceCreateBulk {
+	return &VMInterfaceCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for VMInterface.
+func (c *VMInterfaceClient) Update() *VMInterfaceUpdate {
+	mutation := newVMInterfaceMutation(c.config, OpUpdate)
+	return &VMInterfaceUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *VMInterfaceClient) UpdateOneID(id int) *VMInterfaceUpdateOne {
+	mutation := newVMInterfaceMutation(c.config, OpUpdateOne, withVMInterfaceID(id))
+	return &VMInterfaceUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for VMInterface.
+func (c *VMInterfaceClient) Delete() *VMInterfaceDelete {
+	mutation := newVMInterfaceMutation(c.config, OpDelete)
+	return &VMInterfaceDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *VMInterfaceClient) DeleteOneID(id int) *VMInterfaceDeleteOne {
+	builder := c.Delete().Where(vminterface.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &VMInterfaceDeleteOne{builder}
+}
+
+// Query returns a query builder for VMInterface.
+func (c *VMInterfaceClient) Query() *VMInterfaceQuery {
+	return &VMInterfaceQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeVMInterface},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a VMInterface entity by its id.
+func (c *VMInterfaceClient) Get(ctx context.Context, id int) (*VMInterface, error) {
+	return c.Query().Where(vminterface.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *VMInterfaceClient) Hooks() []Hook {
+	hooks := c.hooks.VMInterface
+	return append(hooks[:len(hooks):len(hooks)], vminterface.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *VMInterfaceClient) Interceptors() []Interceptor {
+	return c.inters.VMInterface
+}
+
+func (c *VMInterfaceClient) mutate(ctx context.Context, m *VMInterfaceMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&VMInterfaceCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&VMInterfaceUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&VMInterfaceUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&VMInterfaceDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown VMInterface mutation op: %q", m.Op())
+	}
+}
+
 // VRFClient is a client for the VRF schema.
 type VRFClient struct {
 	config
@@ -10560,6 +11014,302 @@ func (c *VirtualDeviceContextClient) mutate(ctx context.Context, m *VirtualDevic
 	}
 }
 
+// VirtualDiskClient is a client for the VirtualDisk schema.
+type VirtualDiskClient struct {
+	config
+}
+
+// NewVirtualDiskClient returns a client for the VirtualDisk from the given config.
+func NewVirtualDiskClient(c config) *VirtualDiskClient {
+	return &VirtualDiskClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `virtualdisk.Hooks(f(g(h())))`.
+func (c *VirtualDiskClient) Use(hooks ...Hook) {
+	c.hooks.VirtualDisk = append(c.hooks.VirtualDisk, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `virtualdisk.Intercept(f(g(h())))`.
+func (c *VirtualDiskClient) Intercept(interceptors ...Interceptor) {
+	c.inters.VirtualDisk = append(c.inters.VirtualDisk, interceptors...)
+}
+
+// Create returns a builder for creating a VirtualDisk entity.
+func (c *VirtualDiskClient) Create() *VirtualDiskCreate {
+	mutation := newVirtualDiskMutation(c.config, OpCreate)
+	return &VirtualDiskCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of VirtualDisk entities.
+func (c *VirtualDiskClient) CreateBulk(builders ...*VirtualDiskCreate) *VirtualDiskCreateBulk {
+	return &VirtualDiskCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for VirtualDisk.
+func (c *VirtualDiskClient) Update() *VirtualDiskUpdate {
+	mutation := newVirtualDiskMutation(c.config, OpUpdate)
+	return &VirtualDiskUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *VirtualDiskClient) UpdateOneID(id int) *VirtualDiskUpdateOne {
+	mutation := newVirtualDiskMutation(c.config, OpUpdateOne, withVirtualDiskID(id))
+	return &VirtualDiskUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for VirtualDisk.
+func (c *VirtualDiskClient) Delete() *VirtualDiskDelete {
+	mutation := newVirtualDiskMutation(c.config, OpDelete)
+	return &VirtualDiskDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *VirtualDiskClient) DeleteOneID(id int) *VirtualDiskDeleteOne {
+	builder := c.Delete().Where(virtualdisk.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &VirtualDiskDeleteOne{builder}
+}
+
+// Query returns a query builder for VirtualDisk.
+func (c *VirtualDiskClient) Query() *VirtualDiskQuery {
+	return &VirtualDiskQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeVirtualDisk},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a VirtualDisk entity by its id.
+func (c *VirtualDiskClient) Get(ctx context.Context, id int) (*VirtualDisk, error) {
+	return c.Query().Where(virtualdisk.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *VirtualDiskClient) Hooks() []Hook {
+	hooks := c.hooks.VirtualDisk
+	return append(hooks[:len(hooks):len(hooks)], virtualdisk.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *VirtualDiskClient) Interceptors() []Interceptor {
+	return c.inters.VirtualDisk
+}
+
+func (c *VirtualDiskClient) mutate(ctx context.Context, m *VirtualDiskMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&VirtualDiskCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&VirtualDiskUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&VirtualDiskUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&VirtualDiskDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown VirtualDisk mutation op: %q", m.Op())
+	}
+}
+
+// VirtualMachineClient is a client for the VirtualMachine schema.
+type VirtualMachineClient struct {
+	config
+}
+
+// NewVirtualMachineClient returns a client for the VirtualMachine from the given config.
+func NewVirtualMachineClient(c config) *VirtualMachineClient {
+	return &VirtualMachineClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `virtualmachine.Hooks(f(g(h())))`.
+func (c *VirtualMachineClient) Use(hooks ...Hook) {
+	c.hooks.VirtualMachine = append(c.hooks.VirtualMachine, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `virtualmachine.Intercept(f(g(h())))`.
+func (c *VirtualMachineClient) Intercept(interceptors ...Interceptor) {
+	c.inters.VirtualMachine = append(c.inters.VirtualMachine, interceptors...)
+}
+
+// Create returns a builder for creating a VirtualMachine entity.
+func (c *VirtualMachineClient) Create() *VirtualMachineCreate {
+	mutation := newVirtualMachineMutation(c.config, OpCreate)
+	return &VirtualMachineCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of VirtualMachine entities.
+func (c *VirtualMachineClient) CreateBulk(builders ...*VirtualMachineCreate) *VirtualMachineCreateBulk {
+	return &VirtualMachineCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for VirtualMachine.
+func (c *VirtualMachineClient) Update() *VirtualMachineUpdate {
+	mutation := newVirtualMachineMutation(c.config, OpUpdate)
+	return &VirtualMachineUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *VirtualMachineClient) UpdateOneID(id int) *VirtualMachineUpdateOne {
+	mutation := newVirtualMachineMutation(c.config, OpUpdateOne, withVirtualMachineID(id))
+	return &VirtualMachineUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for VirtualMachine.
+func (c *VirtualMachineClient) Delete() *VirtualMachineDelete {
+	mutation := newVirtualMachineMutation(c.config, OpDelete)
+	return &VirtualMachineDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *VirtualMachineClient) DeleteOneID(id int) *VirtualMachineDeleteOne {
+	builder := c.Delete().Where(virtualmachine.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &VirtualMachineDeleteOne{builder}
+}
+
+// Query returns a query builder for VirtualMachine.
+func (c *VirtualMachineClient) Query() *VirtualMachineQuery {
+	return &VirtualMachineQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeVirtualMachine},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a VirtualMachine entity by its id.
+func (c *VirtualMachineClient) Get(ctx context.Context, id int) (*VirtualMachine, error) {
+	return c.Query().Where(virtualmachine.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *VirtualMachineClient) Hooks() []Hook {
+	hooks := c.hooks.VirtualMachine
+	return append(hooks[:len(hooks):len(hooks)], virtualmachine.Hooks[:]...)
+}
+
+// Interceptors returns the client interceptors.
+func (c *VirtualMachineClient) Interceptors() []Interceptor {
+	return c.inters.VirtualMachine
+}
+
+func (c *VirtualMachineClient) mutate(ctx context.Context, m *VirtualMachineMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&VirtualMachineCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&VirtualMachineUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&VirtualMachineUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&VirtualMachineDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown VirtualMachine mutation op: %q", m.Op())
+	}
+}
+
+// VirtualMachineTypeClient is a client for the VirtualMachineType schema.
+type VirtualMachineTypeClient struct {
+	config
+}
+
+// NewVirtualMachineTypeClient returns a client for the VirtualMachineType from the given config.
+func NewVirtualMachineTypeClient(c config) *VirtualMachineTypeClient {
+	return &VirtualMachineTypeClient{config: c}
+}
+
+// Use adds a list of mutation hooks to the hooks stack.
+// A call to `Use(f, g, h)` equals to `virtualmachinetype.Hooks(f(g(h())))`.
+func (c *VirtualMachineTypeClient) Use(hooks ...Hook) {
+	c.hooks.VirtualMachineType = append(c.hooks.VirtualMachineType, hooks...)
+}
+
+// Intercept adds a list of query interceptors to the interceptors stack.
+// A call to `Intercept(f, g, h)` equals to `virtualmachinetype.Intercept(f(g(h())))`.
+func (c *VirtualMachineTypeClient) Intercept(interceptors ...Interceptor) {
+	c.inters.VirtualMachineType = append(c.inters.VirtualMachineType, interceptors...)
+}
+
+// Create returns a builder for creating a VirtualMachineType entity.
+func (c *VirtualMachineTypeClient) Create() *VirtualMachineTypeCreate {
+	mutation := newVirtualMachineTypeMutation(c.config, OpCreate)
+	return &VirtualMachineTypeCreate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// CreateBulk returns a builder for creating a bulk of VirtualMachineType entities.
+func (c *VirtualMachineTypeClient) CreateBulk(builders ...*VirtualMachineTypeCreate) *VirtualMachineTypeCreateBulk {
+	return &VirtualMachineTypeCreateBulk{config: c.config, builders: builders}
+}
+
+// Update returns an update builder for VirtualMachineType.
+func (c *VirtualMachineTypeClient) Update() *VirtualMachineTypeUpdate {
+	mutation := newVirtualMachineTypeMutation(c.config, OpUpdate)
+	return &VirtualMachineTypeUpdate{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// UpdateOneID returns an update builder for the given id.
+func (c *VirtualMachineTypeClient) UpdateOneID(id int) *VirtualMachineTypeUpdateOne {
+	mutation := newVirtualMachineTypeMutation(c.config, OpUpdateOne, withVirtualMachineTypeID(id))
+	return &VirtualMachineTypeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// Delete returns a delete builder for VirtualMachineType.
+func (c *VirtualMachineTypeClient) Delete() *VirtualMachineTypeDelete {
+	mutation := newVirtualMachineTypeMutation(c.config, OpDelete)
+	return &VirtualMachineTypeDelete{config: c.config, hooks: c.Hooks(), mutation: mutation}
+}
+
+// DeleteOneID returns a builder for deleting the given entity by its id.
+func (c *VirtualMachineTypeClient) DeleteOneID(id int) *VirtualMachineTypeDeleteOne {
+	builder := c.Delete().Where(virtualmachinetype.ID(id))
+	builder.mutation.id = &id
+	builder.mutation.op = OpDeleteOne
+	return &VirtualMachineTypeDeleteOne{builder}
+}
+
+// Query returns a query builder for VirtualMachineType.
+func (c *VirtualMachineTypeClient) Query() *VirtualMachineTypeQuery {
+	return &VirtualMachineTypeQuery{
+		config: c.config,
+		ctx:    &QueryContext{Type: TypeVirtualMachineType},
+		inters: c.Interceptors(),
+	}
+}
+
+// Get returns a VirtualMachineType entity by its id.
+func (c *VirtualMachineTypeClient) Get(ctx context.Context, id int) (*VirtualMachineType, error) {
+	return c.Query().Where(virtualmachinetype.ID(id)).Only(ctx)
+}
+
+// Hooks returns the client hooks.
+func (c *VirtualMachineTypeClient) Hooks() []Hook {
+	return c.hooks.VirtualMachineType
+}
+
+// Interceptors returns the client interceptors.
+func (c *VirtualMachineTypeClient) Interceptors() []Interceptor {
+	return c.inters.VirtualMachineType
+}
+
+func (c *VirtualMachineTypeClient) mutate(ctx context.Context, m *VirtualMachineTypeMutation) (Value, error) {
+	switch m.Op() {
+	case OpCreate:
+		return (&VirtualMachineTypeCreate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdate:
+		return (&VirtualMachineTypeUpdate{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpUpdateOne:
+		return (&VirtualMachineTypeUpdateOne{config: c.config, hooks: c.Hooks(), mutation: m}).Save(ctx)
+	case OpDelete, OpDeleteOne:
+		return (&VirtualMachineTypeDelete{config: c.config, hooks: c.Hooks(), mutation: m}).Exec(ctx)
+	default:
+		return nil, fmt.Errorf("ent: unknown VirtualMachineType mutation op: %q", m.Op())
+	}
+}
+
 // WebhookClient is a client for the Webhook schema.
 type WebhookClient struct {
 	config
@@ -10663,43 +11413,45 @@ func (c *WebhookClient) mutate(ctx context.Context, m *WebhookMutation) (Value, 
 type (
 	hooks struct {
 		ASN, ASNRange, Aggregate, Circuit, CircuitGroup, CircuitGroupAssignment,
-		CircuitTermination, CircuitType, ConsolePort, ConsolePortTemplate,
-		ConsoleServerPort, ConsoleServerPortTemplate, Contact, ContactAssignment,
-		ContactGroup, ContactRole, CustomField, CustomFieldChoiceSet, Delivery, Device,
-		DeviceBay, DeviceBayTemplate, DeviceInterface, DeviceRole, DeviceType,
-		EventRule, FHRPGroup, FHRPGroupAssignment, FrontPort, FrontPortTemplate, Group,
-		IPAddress, IPRange, IdempotencyKey, InterfaceTemplate, InventoryItem,
-		InventoryItemRole, InventoryItemTemplate, Location, MACAddress, Manufacturer,
-		Module, ModuleBay, ModuleBayTemplate, ModuleType, ModuleTypeProfile,
-		ObjectChange, ObjectPermission, OutboxEvent, Platform, PowerFeed, PowerOutlet,
+		CircuitTermination, CircuitType, Cluster, ClusterGroup, ClusterType,
+		ConsolePort, ConsolePortTemplate, ConsoleServerPort, ConsoleServerPortTemplate,
+		Contact, ContactAssignment, ContactGroup, ContactRole, CustomField,
+		CustomFieldChoiceSet, Delivery, Device, DeviceBay, DeviceBayTemplate,
+		DeviceInterface, DeviceRole, DeviceType, EventRule, FHRPGroup,
+		FHRPGroupAssignment, FrontPort, FrontPortTemplate, Group, IPAddress, IPRange,
+		IdempotencyKey, InterfaceTemplate, InventoryItem, InventoryItemRole,
+		InventoryItemTemplate, Location, MACAddress, Manufacturer, Module, ModuleBay,
+		ModuleBayTemplate, ModuleType, ModuleTypeProfile, ObjectChange,
+		ObjectPermission, OutboxEvent, Platform, PowerFeed, PowerOutlet,
 		PowerOutletTemplate, PowerPanel, PowerPort, PowerPortTemplate, Prefix,
 		Provider, ProviderAccount, ProviderNetwork, RIR, Rack, RackGroup,
 		RackReservation, RackRole, RackType, RearPort, RearPortTemplate, Region, Role,
 		RouteTarget, Service, ServiceTemplate, Site, SiteGroup, Tag, TaggedItem,
 		Tenant, TenantGroup, Token, User, VLAN, VLANGroup, VLANTranslationPolicy,
-		VLANTranslationRule, VRF, VirtualChassis, VirtualCircuit,
+		VLANTranslationRule, VMInterface, VRF, VirtualChassis, VirtualCircuit,
 		VirtualCircuitTermination, VirtualCircuitType, VirtualDeviceContext,
-		Webhook []ent.Hook
+		VirtualDisk, VirtualMachine, VirtualMachineType, Webhook []ent.Hook
 	}
 	inters struct {
 		ASN, ASNRange, Aggregate, Circuit, CircuitGroup, CircuitGroupAssignment,
-		CircuitTermination, CircuitType, ConsolePort, ConsolePortTemplate,
-		ConsoleServerPort, ConsoleServerPortTemplate, Contact, ContactAssignment,
-		ContactGroup, ContactRole, CustomField, CustomFieldChoiceSet, Delivery, Device,
-		DeviceBay, DeviceBayTemplate, DeviceInterface, DeviceRole, DeviceType,
-		EventRule, FHRPGroup, FHRPGroupAssignment, FrontPort, FrontPortTemplate, Group,
-		IPAddress, IPRange, IdempotencyKey, InterfaceTemplate, InventoryItem,
-		InventoryItemRole, InventoryItemTemplate, Location, MACAddress, Manufacturer,
-		Module, ModuleBay, ModuleBayTemplate, ModuleType, ModuleTypeProfile,
-		ObjectChange, ObjectPermission, OutboxEvent, Platform, PowerFeed, PowerOutlet,
+		CircuitTermination, CircuitType, Cluster, ClusterGroup, ClusterType,
+		ConsolePort, ConsolePortTemplate, ConsoleServerPort, ConsoleServerPortTemplate,
+		Contact, ContactAssignment, ContactGroup, ContactRole, CustomField,
+		CustomFieldChoiceSet, Delivery, Device, DeviceBay, DeviceBayTemplate,
+		DeviceInterface, DeviceRole, DeviceType, EventRule, FHRPGroup,
+		FHRPGroupAssignment, FrontPort, FrontPortTemplate, Group, IPAddress, IPRange,
+		IdempotencyKey, InterfaceTemplate, InventoryItem, InventoryItemRole,
+		InventoryItemTemplate, Location, MACAddress, Manufacturer, Module, ModuleBay,
+		ModuleBayTemplate, ModuleType, ModuleTypeProfile, ObjectChange,
+		ObjectPermission, OutboxEvent, Platform, PowerFeed, PowerOutlet,
 		PowerOutletTemplate, PowerPanel, PowerPort, PowerPortTemplate, Prefix,
 		Provider, ProviderAccount, ProviderNetwork, RIR, Rack, RackGroup,
 		RackReservation, RackRole, RackType, RearPort, RearPortTemplate, Region, Role,
 		RouteTarget, Service, ServiceTemplate, Site, SiteGroup, Tag, TaggedItem,
 		Tenant, TenantGroup, Token, User, VLAN, VLANGroup, VLANTranslationPolicy,
-		VLANTranslationRule, VRF, VirtualChassis, VirtualCircuit,
+		VLANTranslationRule, VMInterface, VRF, VirtualChassis, VirtualCircuit,
 		VirtualCircuitTermination, VirtualCircuitType, VirtualDeviceContext,
-		Webhook []ent.Interceptor
+		VirtualDisk, VirtualMachine, VirtualMachineType, Webhook []ent.Interceptor
 	}
 )
 

@@ -70,6 +70,8 @@ type Device struct {
 	LocalContextData map[string]interface{} `json:"local_context_data,omitempty"`
 	// VirtualChassisID holds the value of the "virtual_chassis_id" field.
 	VirtualChassisID *int `json:"virtual_chassis_id,omitempty"`
+	// ClusterID holds the value of the "cluster_id" field.
+	ClusterID *int `json:"cluster_id,omitempty"`
 	// PrimaryIp4ID holds the value of the "primary_ip4_id" field.
 	PrimaryIp4ID *int `json:"primary_ip4_id,omitempty"`
 	// PrimaryIp6ID holds the value of the "primary_ip6_id" field.
@@ -94,7 +96,7 @@ func (*Device) scanValues(columns []string) ([]any, error) {
 			values[i] = new([]byte)
 		case device.FieldPosition, device.FieldLatitude, device.FieldLongitude:
 			values[i] = new(sql.NullFloat64)
-		case device.FieldID, device.FieldDeviceTypeID, device.FieldRoleID, device.FieldTenantID, device.FieldPlatformID, device.FieldSiteID, device.FieldLocationID, device.FieldRackID, device.FieldVcPosition, device.FieldVcPriority, device.FieldVirtualChassisID, device.FieldPrimaryIp4ID, device.FieldPrimaryIp6ID, device.FieldOobIPID:
+		case device.FieldID, device.FieldDeviceTypeID, device.FieldRoleID, device.FieldTenantID, device.FieldPlatformID, device.FieldSiteID, device.FieldLocationID, device.FieldRackID, device.FieldVcPosition, device.FieldVcPriority, device.FieldVirtualChassisID, device.FieldClusterID, device.FieldPrimaryIp4ID, device.FieldPrimaryIp6ID, device.FieldOobIPID:
 			values[i] = new(sql.NullInt64)
 		case device.FieldDescription, device.FieldComments, device.FieldName, device.FieldNameNatural, device.FieldSerial, device.FieldAssetTag, device.FieldFace, device.FieldStatus, device.FieldAirflow, device.FieldTypeDisplay, device.FieldVcName:
 			values[i] = new(sql.NullString)
@@ -296,6 +298,13 @@ func (_m *Device) assignValues(columns []string, values []any) error {
 				_m.VirtualChassisID = new(int)
 				*_m.VirtualChassisID = int(value.Int64)
 			}
+		case device.FieldClusterID:
+			if value, ok := values[i].(*sql.NullInt64); !ok {
+				return fmt.Errorf("unexpected type %T for field cluster_id", values[i])
+			} else if value.Valid {
+				_m.ClusterID = new(int)
+				*_m.ClusterID = int(value.Int64)
+			}
 		case device.FieldPrimaryIp4ID:
 			if value, ok := values[i].(*sql.NullInt64); !ok {
 				return fmt.Errorf("unexpected type %T for field primary_ip4_id", values[i])
@@ -472,6 +481,11 @@ func (_m *Device) String() string {
 	builder.WriteString(", ")
 	if v := _m.VirtualChassisID; v != nil {
 		builder.WriteString("virtual_chassis_id=")
+		builder.WriteString(fmt.Sprintf("%v", *v))
+	}
+	builder.WriteString(", ")
+	if v := _m.ClusterID; v != nil {
+		builder.WriteString("cluster_id=")
 		builder.WriteString(fmt.Sprintf("%v", *v))
 	}
 	builder.WriteString(", ")

@@ -10,6 +10,7 @@ import (
 	"entgo.io/ent/dialect/sql"
 	"entgo.io/ent/dialect/sql/sqlgraph"
 	"entgo.io/ent/schema/field"
+	"github.com/inventory/inventory/ent/cluster"
 	"github.com/inventory/inventory/ent/device"
 	"github.com/inventory/inventory/ent/devicerole"
 	"github.com/inventory/inventory/ent/devicetype"
@@ -87,6 +88,12 @@ func (_u *DeviceUpdate) ClearRack() *DeviceUpdate {
 // ClearVirtualChassis clears the "virtual_chassis" edge to the VirtualChassis entity.
 func (_u *DeviceUpdate) ClearVirtualChassis() *DeviceUpdate {
 	_u.mutation.ClearVirtualChassis()
+	return _u
+}
+
+// ClearCluster clears the "cluster" edge to the Cluster entity.
+func (_u *DeviceUpdate) ClearCluster() *DeviceUpdate {
+	_u.mutation.ClearCluster()
 	return _u
 }
 
@@ -567,6 +574,35 @@ func (_u *DeviceUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.ClusterCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   device.ClusterTable,
+			Columns: []string{device.ClusterColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(cluster.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ClusterIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   device.ClusterTable,
+			Columns: []string{device.ClusterColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(cluster.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _u.mutation.PrimaryIp4Cleared() {
 		edge := &sqlgraph.EdgeSpec{
 			Rel:     sqlgraph.M2O,
@@ -725,6 +761,12 @@ func (_u *DeviceUpdateOne) ClearRack() *DeviceUpdateOne {
 // ClearVirtualChassis clears the "virtual_chassis" edge to the VirtualChassis entity.
 func (_u *DeviceUpdateOne) ClearVirtualChassis() *DeviceUpdateOne {
 	_u.mutation.ClearVirtualChassis()
+	return _u
+}
+
+// ClearCluster clears the "cluster" edge to the Cluster entity.
+func (_u *DeviceUpdateOne) ClearCluster() *DeviceUpdateOne {
+	_u.mutation.ClearCluster()
 	return _u
 }
 
@@ -1228,6 +1270,35 @@ func (_u *DeviceUpdateOne) sqlSave(ctx context.Context) (_node *Device, err erro
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(virtualchassis.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.ClusterCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   device.ClusterTable,
+			Columns: []string{device.ClusterColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(cluster.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.ClusterIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2O,
+			Inverse: false,
+			Table:   device.ClusterTable,
+			Columns: []string{device.ClusterColumn},
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(cluster.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

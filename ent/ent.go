@@ -20,6 +20,9 @@ import (
 	"github.com/inventory/inventory/ent/circuitgroupassignment"
 	"github.com/inventory/inventory/ent/circuittermination"
 	"github.com/inventory/inventory/ent/circuittype"
+	"github.com/inventory/inventory/ent/cluster"
+	"github.com/inventory/inventory/ent/clustergroup"
+	"github.com/inventory/inventory/ent/clustertype"
 	"github.com/inventory/inventory/ent/consoleport"
 	"github.com/inventory/inventory/ent/consoleporttemplate"
 	"github.com/inventory/inventory/ent/consoleserverport"
@@ -98,10 +101,14 @@ import (
 	"github.com/inventory/inventory/ent/virtualcircuittermination"
 	"github.com/inventory/inventory/ent/virtualcircuittype"
 	"github.com/inventory/inventory/ent/virtualdevicecontext"
+	"github.com/inventory/inventory/ent/virtualdisk"
+	"github.com/inventory/inventory/ent/virtualmachine"
+	"github.com/inventory/inventory/ent/virtualmachinetype"
 	"github.com/inventory/inventory/ent/vlan"
 	"github.com/inventory/inventory/ent/vlangroup"
 	"github.com/inventory/inventory/ent/vlantranslationpolicy"
 	"github.com/inventory/inventory/ent/vlantranslationrule"
+	"github.com/inventory/inventory/ent/vminterface"
 	"github.com/inventory/inventory/ent/vrf"
 	"github.com/inventory/inventory/ent/webhook"
 )
@@ -172,6 +179,9 @@ func checkColumn(t, c string) error {
 			circuitgroupassignment.Table:    circuitgroupassignment.ValidColumn,
 			circuittermination.Table:        circuittermination.ValidColumn,
 			circuittype.Table:               circuittype.ValidColumn,
+			cluster.Table:                   cluster.ValidColumn,
+			clustergroup.Table:              clustergroup.ValidColumn,
+			clustertype.Table:               clustertype.ValidColumn,
 			consoleport.Table:               consoleport.ValidColumn,
 			consoleporttemplate.Table:       consoleporttemplate.ValidColumn,
 			consoleserverport.Table:         consoleserverport.ValidColumn,
@@ -249,12 +259,16 @@ func checkColumn(t, c string) error {
 			vlangroup.Table:                 vlangroup.ValidColumn,
 			vlantranslationpolicy.Table:     vlantranslationpolicy.ValidColumn,
 			vlantranslationrule.Table:       vlantranslationrule.ValidColumn,
+			vminterface.Table:               vminterface.ValidColumn,
 			vrf.Table:                       vrf.ValidColumn,
 			virtualchassis.Table:            virtualchassis.ValidColumn,
 			virtualcircuit.Table:            virtualcircuit.ValidColumn,
 			virtualcircuittermination.Table: virtualcircuittermination.ValidColumn,
 			virtualcircuittype.Table:        virtualcircuittype.ValidColumn,
 			virtualdevicecontext.Table:      virtualdevicecontext.ValidColumn,
+			virtualdisk.Table:               virtualdisk.ValidColumn,
+			virtualmachine.Table:            virtualmachine.ValidColumn,
+			virtualmachinetype.Table:        virtualmachinetype.ValidColumn,
 			webhook.Table:                   webhook.ValidColumn,
 		})
 	})

@@ -20,6 +20,9 @@ import (
 	"github.com/inventory/inventory/ent/circuitgroupassignment"
 	"github.com/inventory/inventory/ent/circuittermination"
 	"github.com/inventory/inventory/ent/circuittype"
+	"github.com/inventory/inventory/ent/cluster"
+	"github.com/inventory/inventory/ent/clustergroup"
+	"github.com/inventory/inventory/ent/clustertype"
 	"github.com/inventory/inventory/ent/consoleport"
 	"github.com/inventory/inventory/ent/consoleporttemplate"
 	"github.com/inventory/inventory/ent/consoleserverport"
@@ -99,10 +102,14 @@ import (
 	"github.com/inventory/inventory/ent/virtualcircuittermination"
 	"github.com/inventory/inventory/ent/virtualcircuittype"
 	"github.com/inventory/inventory/ent/virtualdevicecontext"
+	"github.com/inventory/inventory/ent/virtualdisk"
+	"github.com/inventory/inventory/ent/virtualmachine"
+	"github.com/inventory/inventory/ent/virtualmachinetype"
 	"github.com/inventory/inventory/ent/vlan"
 	"github.com/inventory/inventory/ent/vlangroup"
 	"github.com/inventory/inventory/ent/vlantranslationpolicy"
 	"github.com/inventory/inventory/ent/vlantranslationrule"
+	"github.com/inventory/inventory/ent/vminterface"
 	"github.com/inventory/inventory/ent/vrf"
 	"github.com/inventory/inventory/ent/webhook"
 )
@@ -124,6 +131,9 @@ const (
 	TypeCircuitGroupAssignment    = "CircuitGroupAssignment"
 	TypeCircuitTermination        = "CircuitTermination"
 	TypeCircuitType               = "CircuitType"
+	TypeCluster                   = "Cluster"
+	TypeClusterGroup              = "ClusterGroup"
+	TypeClusterType               = "ClusterType"
 	TypeConsolePort               = "ConsolePort"
 	TypeConsolePortTemplate       = "ConsolePortTemplate"
 	TypeConsoleServerPort         = "ConsoleServerPort"
@@ -201,12 +211,16 @@ const (
 	TypeVLANGroup                 = "VLANGroup"
 	TypeVLANTranslationPolicy     = "VLANTranslationPolicy"
 	TypeVLANTranslationRule       = "VLANTranslationRule"
+	TypeVMInterface               = "VMInterface"
 	TypeVRF                       = "VRF"
 	TypeVirtualChassis            = "VirtualChassis"
 	TypeVirtualCircuit            = "VirtualCircuit"
 	TypeVirtualCircuitTermination = "VirtualCircuitTermination"
 	TypeVirtualCircuitType        = "VirtualCircuitType"
 	TypeVirtualDeviceContext      = "VirtualDeviceContext"
+	TypeVirtualDisk               = "VirtualDisk"
+	TypeVirtualMachine            = "VirtualMachine"
+	TypeVirtualMachineType        = "VirtualMachineType"
 	TypeWebhook                   = "Webhook"
 )
 
@@ -8341,6 +8355,2878 @@ func (m *CircuitTypeMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *CircuitTypeMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown CircuitType edge %s", name)
+}
+
+// ClusterMutation represents an operation that mutates the Cluster nodes in the graph.
+type ClusterMutation struct {
+	config
+	op                  Op
+	typ                 string
+	id                  *int
+	created             *time.Time
+	last_updated        *time.Time
+	custom_field_data   *map[string]interface{}
+	description         *string
+	comments            *string
+	name                *string
+	__name_natural      *string
+	status              *string
+	scope_type          *string
+	scope_id            *int
+	addscope_id         *int
+	allocated_vcpus     *float64
+	addallocated_vcpus  *float64
+	allocated_memory    *int
+	addallocated_memory *int
+	allocated_disk      *int
+	addallocated_disk   *int
+	__region_id         *int
+	add__region_id      *int
+	__site_group_id     *int
+	add__site_group_id  *int
+	__site_id           *int
+	add__site_id        *int
+	__location_id       *int
+	add__location_id    *int
+	clearedFields       map[string]struct{}
+	_type               *int
+	cleared_type        bool
+	group               *int
+	clearedgroup        bool
+	tenant              *int
+	clearedtenant       bool
+	done                bool
+	oldValue            func(context.Context) (*Cluster, error)
+	predicates          []predicate.Cluster
+}
+
+var _ ent.Mutation = (*ClusterMutation)(nil)
+
+// clusterOption allows management of the mutation configuration using functional options.
+type clusterOption func(*ClusterMutation)
+
+// newClusterMutation creates new mutation for the Cluster entity.
+func newClusterMutation(c config, op Op, opts ...clusterOption) *ClusterMutation {
+	m := &ClusterMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeCluster,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withClusterID sets the ID field of the mutation.
+func withClusterID(id int) clusterOption {
+	return func(m *ClusterMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Cluster
+		)
+		m.oldValue = func(ctx context.Context) (*Cluster, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Cluster.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withCluster sets the old Cluster of the mutation.
+func withCluster(node *Cluster) clusterOption {
+	return func(m *ClusterMutation) {
+		m.oldValue = func(context.Context) (*Cluster, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ClusterMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ClusterMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ClusterMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ClusterMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Cluster.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *ClusterMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *ClusterMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *ClusterMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[cluster.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *ClusterMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[cluster.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *ClusterMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, cluster.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *ClusterMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *ClusterMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *ClusterMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[cluster.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *ClusterMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[cluster.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *ClusterMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, cluster.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *ClusterMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *ClusterMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *ClusterMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *ClusterMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *ClusterMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *ClusterMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetComments sets the "comments" field.
+func (m *ClusterMutation) SetComments(s string) {
+	m.comments = &s
+}
+
+// Comments returns the value of the "comments" field in the mutation.
+func (m *ClusterMutation) Comments() (r string, exists bool) {
+	v := m.comments
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetComments resets all changes to the "comments" field.
+func (m *ClusterMutation) ResetComments() {
+	m.comments = nil
+}
+
+// SetName sets the "name" field.
+func (m *ClusterMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *ClusterMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *ClusterMutation) ResetName() {
+	m.name = nil
+}
+
+// SetNameNatural sets the "_name_natural" field.
+func (m *ClusterMutation) SetNameNatural(s string) {
+	m.__name_natural = &s
+}
+
+// NameNatural returns the value of the "_name_natural" field in the mutation.
+func (m *ClusterMutation) NameNatural() (r string, exists bool) {
+	v := m.__name_natural
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetNameNatural resets all changes to the "_name_natural" field.
+func (m *ClusterMutation) ResetNameNatural() {
+	m.__name_natural = nil
+}
+
+// SetTypeID sets the "type_id" field.
+func (m *ClusterMutation) SetTypeID(i int) {
+	m._type = &i
+}
+
+// TypeID returns the value of the "type_id" field in the mutation.
+func (m *ClusterMutation) TypeID() (r int, exists bool) {
+	v := m._type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetTypeID resets all changes to the "type_id" field.
+func (m *ClusterMutation) ResetTypeID() {
+	m._type = nil
+}
+
+// SetGroupID sets the "group_id" field.
+func (m *ClusterMutation) SetGroupID(i int) {
+	m.group = &i
+}
+
+// GroupID returns the value of the "group_id" field in the mutation.
+func (m *ClusterMutation) GroupID() (r int, exists bool) {
+	v := m.group
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearGroupID clears the value of the "group_id" field.
+func (m *ClusterMutation) ClearGroupID() {
+	m.group = nil
+	m.clearedFields[cluster.FieldGroupID] = struct{}{}
+}
+
+// GroupIDCleared returns if the "group_id" field was cleared in this mutation.
+func (m *ClusterMutation) GroupIDCleared() bool {
+	_, ok := m.clearedFields[cluster.FieldGroupID]
+	return ok
+}
+
+// ResetGroupID resets all changes to the "group_id" field.
+func (m *ClusterMutation) ResetGroupID() {
+	m.group = nil
+	delete(m.clearedFields, cluster.FieldGroupID)
+}
+
+// SetStatus sets the "status" field.
+func (m *ClusterMutation) SetStatus(s string) {
+	m.status = &s
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *ClusterMutation) Status() (r string, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *ClusterMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetTenantID sets the "tenant_id" field.
+func (m *ClusterMutation) SetTenantID(i int) {
+	m.tenant = &i
+}
+
+// TenantID returns the value of the "tenant_id" field in the mutation.
+func (m *ClusterMutation) TenantID() (r int, exists bool) {
+	v := m.tenant
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearTenantID clears the value of the "tenant_id" field.
+func (m *ClusterMutation) ClearTenantID() {
+	m.tenant = nil
+	m.clearedFields[cluster.FieldTenantID] = struct{}{}
+}
+
+// TenantIDCleared returns if the "tenant_id" field was cleared in this mutation.
+func (m *ClusterMutation) TenantIDCleared() bool {
+	_, ok := m.clearedFields[cluster.FieldTenantID]
+	return ok
+}
+
+// ResetTenantID resets all changes to the "tenant_id" field.
+func (m *ClusterMutation) ResetTenantID() {
+	m.tenant = nil
+	delete(m.clearedFields, cluster.FieldTenantID)
+}
+
+// SetScopeType sets the "scope_type" field.
+func (m *ClusterMutation) SetScopeType(s string) {
+	m.scope_type = &s
+}
+
+// ScopeType returns the value of the "scope_type" field in the mutation.
+func (m *ClusterMutation) ScopeType() (r string, exists bool) {
+	v := m.scope_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearScopeType clears the value of the "scope_type" field.
+func (m *ClusterMutation) ClearScopeType() {
+	m.scope_type = nil
+	m.clearedFields[cluster.FieldScopeType] = struct{}{}
+}
+
+// ScopeTypeCleared returns if the "scope_type" field was cleared in this mutation.
+func (m *ClusterMutation) ScopeTypeCleared() bool {
+	_, ok := m.clearedFields[cluster.FieldScopeType]
+	return ok
+}
+
+// ResetScopeType resets all changes to the "scope_type" field.
+func (m *ClusterMutation) ResetScopeType() {
+	m.scope_type = nil
+	delete(m.clearedFields, cluster.FieldScopeType)
+}
+
+// SetScopeID sets the "scope_id" field.
+func (m *ClusterMutation) SetScopeID(i int) {
+	m.scope_id = &i
+	m.addscope_id = nil
+}
+
+// ScopeID returns the value of the "scope_id" field in the mutation.
+func (m *ClusterMutation) ScopeID() (r int, exists bool) {
+	v := m.scope_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddScopeID adds i to the "scope_id" field.
+func (m *ClusterMutation) AddScopeID(i int) {
+	if m.addscope_id != nil {
+		*m.addscope_id += i
+	} else {
+		m.addscope_id = &i
+	}
+}
+
+// AddedScopeID returns the value that was added to the "scope_id" field in this mutation.
+func (m *ClusterMutation) AddedScopeID() (r int, exists bool) {
+	v := m.addscope_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearScopeID clears the value of the "scope_id" field.
+func (m *ClusterMutation) ClearScopeID() {
+	m.scope_id = nil
+	m.addscope_id = nil
+	m.clearedFields[cluster.FieldScopeID] = struct{}{}
+}
+
+// ScopeIDCleared returns if the "scope_id" field was cleared in this mutation.
+func (m *ClusterMutation) ScopeIDCleared() bool {
+	_, ok := m.clearedFields[cluster.FieldScopeID]
+	return ok
+}
+
+// ResetScopeID resets all changes to the "scope_id" field.
+func (m *ClusterMutation) ResetScopeID() {
+	m.scope_id = nil
+	m.addscope_id = nil
+	delete(m.clearedFields, cluster.FieldScopeID)
+}
+
+// SetAllocatedVcpus sets the "allocated_vcpus" field.
+func (m *ClusterMutation) SetAllocatedVcpus(f float64) {
+	m.allocated_vcpus = &f
+	m.addallocated_vcpus = nil
+}
+
+// AllocatedVcpus returns the value of the "allocated_vcpus" field in the mutation.
+func (m *ClusterMutation) AllocatedVcpus() (r float64, exists bool) {
+	v := m.allocated_vcpus
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddAllocatedVcpus adds f to the "allocated_vcpus" field.
+func (m *ClusterMutation) AddAllocatedVcpus(f float64) {
+	if m.addallocated_vcpus != nil {
+		*m.addallocated_vcpus += f
+	} else {
+		m.addallocated_vcpus = &f
+	}
+}
+
+// AddedAllocatedVcpus returns the value that was added to the "allocated_vcpus" field in this mutation.
+func (m *ClusterMutation) AddedAllocatedVcpus() (r float64, exists bool) {
+	v := m.addallocated_vcpus
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearAllocatedVcpus clears the value of the "allocated_vcpus" field.
+func (m *ClusterMutation) ClearAllocatedVcpus() {
+	m.allocated_vcpus = nil
+	m.addallocated_vcpus = nil
+	m.clearedFields[cluster.FieldAllocatedVcpus] = struct{}{}
+}
+
+// AllocatedVcpusCleared returns if the "allocated_vcpus" field was cleared in this mutation.
+func (m *ClusterMutation) AllocatedVcpusCleared() bool {
+	_, ok := m.clearedFields[cluster.FieldAllocatedVcpus]
+	return ok
+}
+
+// ResetAllocatedVcpus resets all changes to the "allocated_vcpus" field.
+func (m *ClusterMutation) ResetAllocatedVcpus() {
+	m.allocated_vcpus = nil
+	m.addallocated_vcpus = nil
+	delete(m.clearedFields, cluster.FieldAllocatedVcpus)
+}
+
+// SetAllocatedMemory sets the "allocated_memory" field.
+func (m *ClusterMutation) SetAllocatedMemory(i int) {
+	m.allocated_memory = &i
+	m.addallocated_memory = nil
+}
+
+// AllocatedMemory returns the value of the "allocated_memory" field in the mutation.
+func (m *ClusterMutation) AllocatedMemory() (r int, exists bool) {
+	v := m.allocated_memory
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddAllocatedMemory adds i to the "allocated_memory" field.
+func (m *ClusterMutation) AddAllocatedMemory(i int) {
+	if m.addallocated_memory != nil {
+		*m.addallocated_memory += i
+	} else {
+		m.addallocated_memory = &i
+	}
+}
+
+// AddedAllocatedMemory returns the value that was added to the "allocated_memory" field in this mutation.
+func (m *ClusterMutation) AddedAllocatedMemory() (r int, exists bool) {
+	v := m.addallocated_memory
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearAllocatedMemory clears the value of the "allocated_memory" field.
+func (m *ClusterMutation) ClearAllocatedMemory() {
+	m.allocated_memory = nil
+	m.addallocated_memory = nil
+	m.clearedFields[cluster.FieldAllocatedMemory] = struct{}{}
+}
+
+// AllocatedMemoryCleared returns if the "allocated_memory" field was cleared in this mutation.
+func (m *ClusterMutation) AllocatedMemoryCleared() bool {
+	_, ok := m.clearedFields[cluster.FieldAllocatedMemory]
+	return ok
+}
+
+// ResetAllocatedMemory resets all changes to the "allocated_memory" field.
+func (m *ClusterMutation) ResetAllocatedMemory() {
+	m.allocated_memory = nil
+	m.addallocated_memory = nil
+	delete(m.clearedFields, cluster.FieldAllocatedMemory)
+}
+
+// SetAllocatedDisk sets the "allocated_disk" field.
+func (m *ClusterMutation) SetAllocatedDisk(i int) {
+	m.allocated_disk = &i
+	m.addallocated_disk = nil
+}
+
+// AllocatedDisk returns the value of the "allocated_disk" field in the mutation.
+func (m *ClusterMutation) AllocatedDisk() (r int, exists bool) {
+	v := m.allocated_disk
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddAllocatedDisk adds i to the "allocated_disk" field.
+func (m *ClusterMutation) AddAllocatedDisk(i int) {
+	if m.addallocated_disk != nil {
+		*m.addallocated_disk += i
+	} else {
+		m.addallocated_disk = &i
+	}
+}
+
+// AddedAllocatedDisk returns the value that was added to the "allocated_disk" field in this mutation.
+func (m *ClusterMutation) AddedAllocatedDisk() (r int, exists bool) {
+	v := m.addallocated_disk
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearAllocatedDisk clears the value of the "allocated_disk" field.
+func (m *ClusterMutation) ClearAllocatedDisk() {
+	m.allocated_disk = nil
+	m.addallocated_disk = nil
+	m.clearedFields[cluster.FieldAllocatedDisk] = struct{}{}
+}
+
+// AllocatedDiskCleared returns if the "allocated_disk" field was cleared in this mutation.
+func (m *ClusterMutation) AllocatedDiskCleared() bool {
+	_, ok := m.clearedFields[cluster.FieldAllocatedDisk]
+	return ok
+}
+
+// ResetAllocatedDisk resets all changes to the "allocated_disk" field.
+func (m *ClusterMutation) ResetAllocatedDisk() {
+	m.allocated_disk = nil
+	m.addallocated_disk = nil
+	delete(m.clearedFields, cluster.FieldAllocatedDisk)
+}
+
+// SetRegionID sets the "_region_id" field.
+func (m *ClusterMutation) SetRegionID(i int) {
+	m.__region_id = &i
+	m.add__region_id = nil
+}
+
+// RegionID returns the value of the "_region_id" field in the mutation.
+func (m *ClusterMutation) RegionID() (r int, exists bool) {
+	v := m.__region_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddRegionID adds i to the "_region_id" field.
+func (m *ClusterMutation) AddRegionID(i int) {
+	if m.add__region_id != nil {
+		*m.add__region_id += i
+	} else {
+		m.add__region_id = &i
+	}
+}
+
+// AddedRegionID returns the value that was added to the "_region_id" field in this mutation.
+func (m *ClusterMutation) AddedRegionID() (r int, exists bool) {
+	v := m.add__region_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearRegionID clears the value of the "_region_id" field.
+func (m *ClusterMutation) ClearRegionID() {
+	m.__region_id = nil
+	m.add__region_id = nil
+	m.clearedFields[cluster.FieldRegionID] = struct{}{}
+}
+
+// RegionIDCleared returns if the "_region_id" field was cleared in this mutation.
+func (m *ClusterMutation) RegionIDCleared() bool {
+	_, ok := m.clearedFields[cluster.FieldRegionID]
+	return ok
+}
+
+// ResetRegionID resets all changes to the "_region_id" field.
+func (m *ClusterMutation) ResetRegionID() {
+	m.__region_id = nil
+	m.add__region_id = nil
+	delete(m.clearedFields, cluster.FieldRegionID)
+}
+
+// SetSiteGroupID sets the "_site_group_id" field.
+func (m *ClusterMutation) SetSiteGroupID(i int) {
+	m.__site_group_id = &i
+	m.add__site_group_id = nil
+}
+
+// SiteGroupID returns the value of the "_site_group_id" field in the mutation.
+func (m *ClusterMutation) SiteGroupID() (r int, exists bool) {
+	v := m.__site_group_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddSiteGroupID adds i to the "_site_group_id" field.
+func (m *ClusterMutation) AddSiteGroupID(i int) {
+	if m.add__site_group_id != nil {
+		*m.add__site_group_id += i
+	} else {
+		m.add__site_group_id = &i
+	}
+}
+
+// AddedSiteGroupID returns the value that was added to the "_site_group_id" field in this mutation.
+func (m *ClusterMutation) AddedSiteGroupID() (r int, exists bool) {
+	v := m.add__site_group_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearSiteGroupID clears the value of the "_site_group_id" field.
+func (m *ClusterMutation) ClearSiteGroupID() {
+	m.__site_group_id = nil
+	m.add__site_group_id = nil
+	m.clearedFields[cluster.FieldSiteGroupID] = struct{}{}
+}
+
+// SiteGroupIDCleared returns if the "_site_group_id" field was cleared in this mutation.
+func (m *ClusterMutation) SiteGroupIDCleared() bool {
+	_, ok := m.clearedFields[cluster.FieldSiteGroupID]
+	return ok
+}
+
+// ResetSiteGroupID resets all changes to the "_site_group_id" field.
+func (m *ClusterMutation) ResetSiteGroupID() {
+	m.__site_group_id = nil
+	m.add__site_group_id = nil
+	delete(m.clearedFields, cluster.FieldSiteGroupID)
+}
+
+// SetSiteID sets the "_site_id" field.
+func (m *ClusterMutation) SetSiteID(i int) {
+	m.__site_id = &i
+	m.add__site_id = nil
+}
+
+// SiteID returns the value of the "_site_id" field in the mutation.
+func (m *ClusterMutation) SiteID() (r int, exists bool) {
+	v := m.__site_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddSiteID adds i to the "_site_id" field.
+func (m *ClusterMutation) AddSiteID(i int) {
+	if m.add__site_id != nil {
+		*m.add__site_id += i
+	} else {
+		m.add__site_id = &i
+	}
+}
+
+// AddedSiteID returns the value that was added to the "_site_id" field in this mutation.
+func (m *ClusterMutation) AddedSiteID() (r int, exists bool) {
+	v := m.add__site_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearSiteID clears the value of the "_site_id" field.
+func (m *ClusterMutation) ClearSiteID() {
+	m.__site_id = nil
+	m.add__site_id = nil
+	m.clearedFields[cluster.FieldSiteID] = struct{}{}
+}
+
+// SiteIDCleared returns if the "_site_id" field was cleared in this mutation.
+func (m *ClusterMutation) SiteIDCleared() bool {
+	_, ok := m.clearedFields[cluster.FieldSiteID]
+	return ok
+}
+
+// ResetSiteID resets all changes to the "_site_id" field.
+func (m *ClusterMutation) ResetSiteID() {
+	m.__site_id = nil
+	m.add__site_id = nil
+	delete(m.clearedFields, cluster.FieldSiteID)
+}
+
+// SetLocationID sets the "_location_id" field.
+func (m *ClusterMutation) SetLocationID(i int) {
+	m.__location_id = &i
+	m.add__location_id = nil
+}
+
+// LocationID returns the value of the "_location_id" field in the mutation.
+func (m *ClusterMutation) LocationID() (r int, exists bool) {
+	v := m.__location_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddLocationID adds i to the "_location_id" field.
+func (m *ClusterMutation) AddLocationID(i int) {
+	if m.add__location_id != nil {
+		*m.add__location_id += i
+	} else {
+		m.add__location_id = &i
+	}
+}
+
+// AddedLocationID returns the value that was added to the "_location_id" field in this mutation.
+func (m *ClusterMutation) AddedLocationID() (r int, exists bool) {
+	v := m.add__location_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLocationID clears the value of the "_location_id" field.
+func (m *ClusterMutation) ClearLocationID() {
+	m.__location_id = nil
+	m.add__location_id = nil
+	m.clearedFields[cluster.FieldLocationID] = struct{}{}
+}
+
+// LocationIDCleared returns if the "_location_id" field was cleared in this mutation.
+func (m *ClusterMutation) LocationIDCleared() bool {
+	_, ok := m.clearedFields[cluster.FieldLocationID]
+	return ok
+}
+
+// ResetLocationID resets all changes to the "_location_id" field.
+func (m *ClusterMutation) ResetLocationID() {
+	m.__location_id = nil
+	m.add__location_id = nil
+	delete(m.clearedFields, cluster.FieldLocationID)
+}
+
+// ClearType clears the "type" edge to the ClusterType entity.
+func (m *ClusterMutation) ClearType() {
+	m.cleared_type = true
+	m.clearedFields[cluster.FieldTypeID] = struct{}{}
+}
+
+// TypeCleared reports if the "type" edge to the ClusterType entity was cleared.
+func (m *ClusterMutation) TypeCleared() bool {
+	return m.cleared_type
+}
+
+// TypeIDs returns the "type" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// TypeID instead. It exists only for internal usage by the builders.
+func (m *ClusterMutation) TypeIDs() (ids []int) {
+	if id := m._type; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetType resets all changes to the "type" edge.
+func (m *ClusterMutation) ResetType() {
+	m._type = nil
+	m.cleared_type = false
+}
+
+// ClearGroup clears the "group" edge to the ClusterGroup entity.
+func (m *ClusterMutation) ClearGroup() {
+	m.clearedgroup = true
+	m.clearedFields[cluster.FieldGroupID] = struct{}{}
+}
+
+// GroupCleared reports if the "group" edge to the ClusterGroup entity was cleared.
+func (m *ClusterMutation) GroupCleared() bool {
+	return m.GroupIDCleared() || m.clearedgroup
+}
+
+// GroupIDs returns the "group" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// GroupID instead. It exists only for internal usage by the builders.
+func (m *ClusterMutation) GroupIDs() (ids []int) {
+	if id := m.group; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetGroup resets all changes to the "group" edge.
+func (m *ClusterMutation) ResetGroup() {
+	m.group = nil
+	m.clearedgroup = false
+}
+
+// ClearTenant clears the "tenant" edge to the Tenant entity.
+func (m *ClusterMutation) ClearTenant() {
+	m.clearedtenant = true
+	m.clearedFields[cluster.FieldTenantID] = struct{}{}
+}
+
+// TenantCleared reports if the "tenant" edge to the Tenant entity was cleared.
+func (m *ClusterMutation) TenantCleared() bool {
+	return m.TenantIDCleared() || m.clearedtenant
+}
+
+// TenantIDs returns the "tenant" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// TenantID instead. It exists only for internal usage by the builders.
+func (m *ClusterMutation) TenantIDs() (ids []int) {
+	if id := m.tenant; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetTenant resets all changes to the "tenant" edge.
+func (m *ClusterMutation) ResetTenant() {
+	m.tenant = nil
+	m.clearedtenant = false
+}
+
+// Where appends a list predicates to the ClusterMutation builder.
+func (m *ClusterMutation) Where(ps ...predicate.Cluster) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ClusterMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ClusterMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Cluster, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ClusterMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ClusterMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Cluster).
+func (m *ClusterMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ClusterMutation) Fields() []string {
+	fields := make([]string, 0, 20)
+	if m.created != nil {
+		fields = append(fields, cluster.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, cluster.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, cluster.FieldCustomFieldData)
+	}
+	if m.description != nil {
+		fields = append(fields, cluster.FieldDescription)
+	}
+	if m.comments != nil {
+		fields = append(fields, cluster.FieldComments)
+	}
+	if m.name != nil {
+		fields = append(fields, cluster.FieldName)
+	}
+	if m.__name_natural != nil {
+		fields = append(fields, cluster.FieldNameNatural)
+	}
+	if m._type != nil {
+		fields = append(fields, cluster.FieldTypeID)
+	}
+	if m.group != nil {
+		fields = append(fields, cluster.FieldGroupID)
+	}
+	if m.status != nil {
+		fields = append(fields, cluster.FieldStatus)
+	}
+	if m.tenant != nil {
+		fields = append(fields, cluster.FieldTenantID)
+	}
+	if m.scope_type != nil {
+		fields = append(fields, cluster.FieldScopeType)
+	}
+	if m.scope_id != nil {
+		fields = append(fields, cluster.FieldScopeID)
+	}
+	if m.allocated_vcpus != nil {
+		fields = append(fields, cluster.FieldAllocatedVcpus)
+	}
+	if m.allocated_memory != nil {
+		fields = append(fields, cluster.FieldAllocatedMemory)
+	}
+	if m.allocated_disk != nil {
+		fields = append(fields, cluster.FieldAllocatedDisk)
+	}
+	if m.__region_id != nil {
+		fields = append(fields, cluster.FieldRegionID)
+	}
+	if m.__site_group_id != nil {
+		fields = append(fields, cluster.FieldSiteGroupID)
+	}
+	if m.__site_id != nil {
+		fields = append(fields, cluster.FieldSiteID)
+	}
+	if m.__location_id != nil {
+		fields = append(fields, cluster.FieldLocationID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ClusterMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case cluster.FieldCreated:
+		return m.Created()
+	case cluster.FieldLastUpdated:
+		return m.LastUpdated()
+	case cluster.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case cluster.FieldDescription:
+		return m.Description()
+	case cluster.FieldComments:
+		return m.Comments()
+	case cluster.FieldName:
+		return m.Name()
+	case cluster.FieldNameNatural:
+		return m.NameNatural()
+	case cluster.FieldTypeID:
+		return m.TypeID()
+	case cluster.FieldGroupID:
+		return m.GroupID()
+	case cluster.FieldStatus:
+		return m.Status()
+	case cluster.FieldTenantID:
+		return m.TenantID()
+	case cluster.FieldScopeType:
+		return m.ScopeType()
+	case cluster.FieldScopeID:
+		return m.ScopeID()
+	case cluster.FieldAllocatedVcpus:
+		return m.AllocatedVcpus()
+	case cluster.FieldAllocatedMemory:
+		return m.AllocatedMemory()
+	case cluster.FieldAllocatedDisk:
+		return m.AllocatedDisk()
+	case cluster.FieldRegionID:
+		return m.RegionID()
+	case cluster.FieldSiteGroupID:
+		return m.SiteGroupID()
+	case cluster.FieldSiteID:
+		return m.SiteID()
+	case cluster.FieldLocationID:
+		return m.LocationID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ClusterMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case cluster.FieldCreated, cluster.FieldLastUpdated, cluster.FieldCustomFieldData, cluster.FieldDescription, cluster.FieldComments, cluster.FieldName, cluster.FieldNameNatural, cluster.FieldTypeID, cluster.FieldGroupID, cluster.FieldStatus, cluster.FieldTenantID, cluster.FieldScopeType, cluster.FieldScopeID, cluster.FieldAllocatedVcpus, cluster.FieldAllocatedMemory, cluster.FieldAllocatedDisk, cluster.FieldRegionID, cluster.FieldSiteGroupID, cluster.FieldSiteID, cluster.FieldLocationID:
+	default:
+		return nil, fmt.Errorf("unknown Cluster field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case cluster.FieldCreated:
+		return old.Created, nil
+	case cluster.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case cluster.FieldCustomFieldData:
+		return old.CustomFieldData, nil
+	case cluster.FieldDescription:
+		return old.Description, nil
+	case cluster.FieldComments:
+		return old.Comments, nil
+	case cluster.FieldName:
+		return old.Name, nil
+	case cluster.FieldNameNatural:
+		return old.NameNatural, nil
+	case cluster.FieldTypeID:
+		return old.TypeID, nil
+	case cluster.FieldGroupID:
+		return old.GroupID, nil
+	case cluster.FieldStatus:
+		return old.Status, nil
+	case cluster.FieldTenantID:
+		return old.TenantID, nil
+	case cluster.FieldScopeType:
+		return old.ScopeType, nil
+	case cluster.FieldScopeID:
+		return old.ScopeID, nil
+	case cluster.FieldAllocatedVcpus:
+		return old.AllocatedVcpus, nil
+	case cluster.FieldAllocatedMemory:
+		return old.AllocatedMemory, nil
+	case cluster.FieldAllocatedDisk:
+		return old.AllocatedDisk, nil
+	case cluster.FieldRegionID:
+		return old.RegionID, nil
+	case cluster.FieldSiteGroupID:
+		return old.SiteGroupID, nil
+	case cluster.FieldSiteID:
+		return old.SiteID, nil
+	case cluster.FieldLocationID:
+		return old.LocationID, nil
+	}
+	return nil, fmt.Errorf("unknown Cluster field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ClusterMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case cluster.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case cluster.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case cluster.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case cluster.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case cluster.FieldComments:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetComments(v)
+		return nil
+	case cluster.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case cluster.FieldNameNatural:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNameNatural(v)
+		return nil
+	case cluster.FieldTypeID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTypeID(v)
+		return nil
+	case cluster.FieldGroupID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetGroupID(v)
+		return nil
+	case cluster.FieldStatus:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case cluster.FieldTenantID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTenantID(v)
+		return nil
+	case cluster.FieldScopeType:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetScopeType(v)
+		return nil
+	case cluster.FieldScopeID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetScopeID(v)
+		return nil
+	case cluster.FieldAllocatedVcpus:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAllocatedVcpus(v)
+		return nil
+	case cluster.FieldAllocatedMemory:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAllocatedMemory(v)
+		return nil
+	case cluster.FieldAllocatedDisk:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetAllocatedDisk(v)
+		return nil
+	case cluster.FieldRegionID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRegionID(v)
+		return nil
+	case cluster.FieldSiteGroupID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSiteGroupID(v)
+		return nil
+	case cluster.FieldSiteID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSiteID(v)
+		return nil
+	case cluster.FieldLocationID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLocationID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Cluster field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ClusterMutation) AddedFields() []string {
+	var fields []string
+	if m.addscope_id != nil {
+		fields = append(fields, cluster.FieldScopeID)
+	}
+	if m.addallocated_vcpus != nil {
+		fields = append(fields, cluster.FieldAllocatedVcpus)
+	}
+	if m.addallocated_memory != nil {
+		fields = append(fields, cluster.FieldAllocatedMemory)
+	}
+	if m.addallocated_disk != nil {
+		fields = append(fields, cluster.FieldAllocatedDisk)
+	}
+	if m.add__region_id != nil {
+		fields = append(fields, cluster.FieldRegionID)
+	}
+	if m.add__site_group_id != nil {
+		fields = append(fields, cluster.FieldSiteGroupID)
+	}
+	if m.add__site_id != nil {
+		fields = append(fields, cluster.FieldSiteID)
+	}
+	if m.add__location_id != nil {
+		fields = append(fields, cluster.FieldLocationID)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ClusterMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case cluster.FieldScopeID:
+		return m.AddedScopeID()
+	case cluster.FieldAllocatedVcpus:
+		return m.AddedAllocatedVcpus()
+	case cluster.FieldAllocatedMemory:
+		return m.AddedAllocatedMemory()
+	case cluster.FieldAllocatedDisk:
+		return m.AddedAllocatedDisk()
+	case cluster.FieldRegionID:
+		return m.AddedRegionID()
+	case cluster.FieldSiteGroupID:
+		return m.AddedSiteGroupID()
+	case cluster.FieldSiteID:
+		return m.AddedSiteID()
+	case cluster.FieldLocationID:
+		return m.AddedLocationID()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ClusterMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case cluster.FieldScopeID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddScopeID(v)
+		return nil
+	case cluster.FieldAllocatedVcpus:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAllocatedVcpus(v)
+		return nil
+	case cluster.FieldAllocatedMemory:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAllocatedMemory(v)
+		return nil
+	case cluster.FieldAllocatedDisk:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddAllocatedDisk(v)
+		return nil
+	case cluster.FieldRegionID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddRegionID(v)
+		return nil
+	case cluster.FieldSiteGroupID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddSiteGroupID(v)
+		return nil
+	case cluster.FieldSiteID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddSiteID(v)
+		return nil
+	case cluster.FieldLocationID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddLocationID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Cluster numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ClusterMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(cluster.FieldCreated) {
+		fields = append(fields, cluster.FieldCreated)
+	}
+	if m.FieldCleared(cluster.FieldLastUpdated) {
+		fields = append(fields, cluster.FieldLastUpdated)
+	}
+	if m.FieldCleared(cluster.FieldGroupID) {
+		fields = append(fields, cluster.FieldGroupID)
+	}
+	if m.FieldCleared(cluster.FieldTenantID) {
+		fields = append(fields, cluster.FieldTenantID)
+	}
+	if m.FieldCleared(cluster.FieldScopeType) {
+		fields = append(fields, cluster.FieldScopeType)
+	}
+	if m.FieldCleared(cluster.FieldScopeID) {
+		fields = append(fields, cluster.FieldScopeID)
+	}
+	if m.FieldCleared(cluster.FieldAllocatedVcpus) {
+		fields = append(fields, cluster.FieldAllocatedVcpus)
+	}
+	if m.FieldCleared(cluster.FieldAllocatedMemory) {
+		fields = append(fields, cluster.FieldAllocatedMemory)
+	}
+	if m.FieldCleared(cluster.FieldAllocatedDisk) {
+		fields = append(fields, cluster.FieldAllocatedDisk)
+	}
+	if m.FieldCleared(cluster.FieldRegionID) {
+		fields = append(fields, cluster.FieldRegionID)
+	}
+	if m.FieldCleared(cluster.FieldSiteGroupID) {
+		fields = append(fields, cluster.FieldSiteGroupID)
+	}
+	if m.FieldCleared(cluster.FieldSiteID) {
+		fields = append(fields, cluster.FieldSiteID)
+	}
+	if m.FieldCleared(cluster.FieldLocationID) {
+		fields = append(fields, cluster.FieldLocationID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ClusterMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ClusterMutation) ClearField(name string) error {
+	switch name {
+	case cluster.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case cluster.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case cluster.FieldGroupID:
+		m.ClearGroupID()
+		return nil
+	case cluster.FieldTenantID:
+		m.ClearTenantID()
+		return nil
+	case cluster.FieldScopeType:
+		m.ClearScopeType()
+		return nil
+	case cluster.FieldScopeID:
+		m.ClearScopeID()
+		return nil
+	case cluster.FieldAllocatedVcpus:
+		m.ClearAllocatedVcpus()
+		return nil
+	case cluster.FieldAllocatedMemory:
+		m.ClearAllocatedMemory()
+		return nil
+	case cluster.FieldAllocatedDisk:
+		m.ClearAllocatedDisk()
+		return nil
+	case cluster.FieldRegionID:
+		m.ClearRegionID()
+		return nil
+	case cluster.FieldSiteGroupID:
+		m.ClearSiteGroupID()
+		return nil
+	case cluster.FieldSiteID:
+		m.ClearSiteID()
+		return nil
+	case cluster.FieldLocationID:
+		m.ClearLocationID()
+		return nil
+	}
+	return fmt.Errorf("unknown Cluster nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ClusterMutation) ResetField(name string) error {
+	switch name {
+	case cluster.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case cluster.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case cluster.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case cluster.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case cluster.FieldComments:
+		m.ResetComments()
+		return nil
+	case cluster.FieldName:
+		m.ResetName()
+		return nil
+	case cluster.FieldNameNatural:
+		m.ResetNameNatural()
+		return nil
+	case cluster.FieldTypeID:
+		m.ResetTypeID()
+		return nil
+	case cluster.FieldGroupID:
+		m.ResetGroupID()
+		return nil
+	case cluster.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case cluster.FieldTenantID:
+		m.ResetTenantID()
+		return nil
+	case cluster.FieldScopeType:
+		m.ResetScopeType()
+		return nil
+	case cluster.FieldScopeID:
+		m.ResetScopeID()
+		return nil
+	case cluster.FieldAllocatedVcpus:
+		m.ResetAllocatedVcpus()
+		return nil
+	case cluster.FieldAllocatedMemory:
+		m.ResetAllocatedMemory()
+		return nil
+	case cluster.FieldAllocatedDisk:
+		m.ResetAllocatedDisk()
+		return nil
+	case cluster.FieldRegionID:
+		m.ResetRegionID()
+		return nil
+	case cluster.FieldSiteGroupID:
+		m.ResetSiteGroupID()
+		return nil
+	case cluster.FieldSiteID:
+		m.ResetSiteID()
+		return nil
+	case cluster.FieldLocationID:
+		m.ResetLocationID()
+		return nil
+	}
+	return fmt.Errorf("unknown Cluster field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ClusterMutation) AddedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m._type != nil {
+		edges = append(edges, cluster.EdgeType)
+	}
+	if m.group != nil {
+		edges = append(edges, cluster.EdgeGroup)
+	}
+	if m.tenant != nil {
+		edges = append(edges, cluster.EdgeTenant)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ClusterMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case cluster.EdgeType:
+		if id := m._type; id != nil {
+			return []ent.Value{*id}
+		}
+	case cluster.EdgeGroup:
+		if id := m.group; id != nil {
+			return []ent.Value{*id}
+		}
+	case cluster.EdgeTenant:
+		if id := m.tenant; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ClusterMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 3)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ClusterMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ClusterMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.cleared_type {
+		edges = append(edges, cluster.EdgeType)
+	}
+	if m.clearedgroup {
+		edges = append(edges, cluster.EdgeGroup)
+	}
+	if m.clearedtenant {
+		edges = append(edges, cluster.EdgeTenant)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ClusterMutation) EdgeCleared(name string) bool {
+	switch name {
+	case cluster.EdgeType:
+		return m.cleared_type
+	case cluster.EdgeGroup:
+		return m.clearedgroup
+	case cluster.EdgeTenant:
+		return m.clearedtenant
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ClusterMutation) ClearEdge(name string) error {
+	switch name {
+	case cluster.EdgeType:
+		m.ClearType()
+		return nil
+	case cluster.EdgeGroup:
+		m.ClearGroup()
+		return nil
+	case cluster.EdgeTenant:
+		m.ClearTenant()
+		return nil
+	}
+	return fmt.Errorf("unknown Cluster unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ClusterMutation) ResetEdge(name string) error {
+	switch name {
+	case cluster.EdgeType:
+		m.ResetType()
+		return nil
+	case cluster.EdgeGroup:
+		m.ResetGroup()
+		return nil
+	case cluster.EdgeTenant:
+		m.ResetTenant()
+		return nil
+	}
+	return fmt.Errorf("unknown Cluster edge %s", name)
+}
+
+// ClusterGroupMutation represents an operation that mutates the ClusterGroup nodes in the graph.
+type ClusterGroupMutation struct {
+	config
+	op                Op
+	typ               string
+	id                *int
+	created           *time.Time
+	last_updated      *time.Time
+	custom_field_data *map[string]interface{}
+	name              *string
+	slug              *string
+	description       *string
+	comments          *string
+	clearedFields     map[string]struct{}
+	done              bool
+	oldValue          func(context.Context) (*ClusterGroup, error)
+	predicates        []predicate.ClusterGroup
+}
+
+var _ ent.Mutation = (*ClusterGroupMutation)(nil)
+
+// clustergroupOption allows management of the mutation configuration using functional options.
+type clustergroupOption func(*ClusterGroupMutation)
+
+// newClusterGroupMutation creates new mutation for the ClusterGroup entity.
+func newClusterGroupMutation(c config, op Op, opts ...clustergroupOption) *ClusterGroupMutation {
+	m := &ClusterGroupMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeClusterGroup,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withClusterGroupID sets the ID field of the mutation.
+func withClusterGroupID(id int) clustergroupOption {
+	return func(m *ClusterGroupMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ClusterGroup
+		)
+		m.oldValue = func(ctx context.Context) (*ClusterGroup, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ClusterGroup.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withClusterGroup sets the old ClusterGroup of the mutation.
+func withClusterGroup(node *ClusterGroup) clustergroupOption {
+	return func(m *ClusterGroupMutation) {
+		m.oldValue = func(context.Context) (*ClusterGroup, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ClusterGroupMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ClusterGroupMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ClusterGroupMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ClusterGroupMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ClusterGroup.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *ClusterGroupMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *ClusterGroupMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *ClusterGroupMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[clustergroup.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *ClusterGroupMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[clustergroup.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *ClusterGroupMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, clustergroup.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *ClusterGroupMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *ClusterGroupMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *ClusterGroupMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[clustergroup.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *ClusterGroupMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[clustergroup.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *ClusterGroupMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, clustergroup.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *ClusterGroupMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *ClusterGroupMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *ClusterGroupMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetName sets the "name" field.
+func (m *ClusterGroupMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *ClusterGroupMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *ClusterGroupMutation) ResetName() {
+	m.name = nil
+}
+
+// SetSlug sets the "slug" field.
+func (m *ClusterGroupMutation) SetSlug(s string) {
+	m.slug = &s
+}
+
+// Slug returns the value of the "slug" field in the mutation.
+func (m *ClusterGroupMutation) Slug() (r string, exists bool) {
+	v := m.slug
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetSlug resets all changes to the "slug" field.
+func (m *ClusterGroupMutation) ResetSlug() {
+	m.slug = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *ClusterGroupMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *ClusterGroupMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *ClusterGroupMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetComments sets the "comments" field.
+func (m *ClusterGroupMutation) SetComments(s string) {
+	m.comments = &s
+}
+
+// Comments returns the value of the "comments" field in the mutation.
+func (m *ClusterGroupMutation) Comments() (r string, exists bool) {
+	v := m.comments
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetComments resets all changes to the "comments" field.
+func (m *ClusterGroupMutation) ResetComments() {
+	m.comments = nil
+}
+
+// Where appends a list predicates to the ClusterGroupMutation builder.
+func (m *ClusterGroupMutation) Where(ps ...predicate.ClusterGroup) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ClusterGroupMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ClusterGroupMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ClusterGroup, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ClusterGroupMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ClusterGroupMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ClusterGroup).
+func (m *ClusterGroupMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ClusterGroupMutation) Fields() []string {
+	fields := make([]string, 0, 7)
+	if m.created != nil {
+		fields = append(fields, clustergroup.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, clustergroup.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, clustergroup.FieldCustomFieldData)
+	}
+	if m.name != nil {
+		fields = append(fields, clustergroup.FieldName)
+	}
+	if m.slug != nil {
+		fields = append(fields, clustergroup.FieldSlug)
+	}
+	if m.description != nil {
+		fields = append(fields, clustergroup.FieldDescription)
+	}
+	if m.comments != nil {
+		fields = append(fields, clustergroup.FieldComments)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ClusterGroupMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case clustergroup.FieldCreated:
+		return m.Created()
+	case clustergroup.FieldLastUpdated:
+		return m.LastUpdated()
+	case clustergroup.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case clustergroup.FieldName:
+		return m.Name()
+	case clustergroup.FieldSlug:
+		return m.Slug()
+	case clustergroup.FieldDescription:
+		return m.Description()
+	case clustergroup.FieldComments:
+		return m.Comments()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ClusterGroupMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case clustergroup.FieldCreated, clustergroup.FieldLastUpdated, clustergroup.FieldCustomFieldData, clustergroup.FieldName, clustergroup.FieldSlug, clustergroup.FieldDescription, clustergroup.FieldComments:
+	default:
+		return nil, fmt.Errorf("unknown ClusterGroup field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case clustergroup.FieldCreated:
+		return old.Created, nil
+	case clustergroup.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case clustergroup.FieldCustomFieldData:
+		return old.CustomFieldData, nil
+	case clustergroup.FieldName:
+		return old.Name, nil
+	case clustergroup.FieldSlug:
+		return old.Slug, nil
+	case clustergroup.FieldDescription:
+		return old.Description, nil
+	case clustergroup.FieldComments:
+		return old.Comments, nil
+	}
+	return nil, fmt.Errorf("unknown ClusterGroup field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ClusterGroupMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case clustergroup.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case clustergroup.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case clustergroup.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case clustergroup.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case clustergroup.FieldSlug:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSlug(v)
+		return nil
+	case clustergroup.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case clustergroup.FieldComments:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetComments(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ClusterGroup field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ClusterGroupMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ClusterGroupMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ClusterGroupMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown ClusterGroup numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ClusterGroupMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(clustergroup.FieldCreated) {
+		fields = append(fields, clustergroup.FieldCreated)
+	}
+	if m.FieldCleared(clustergroup.FieldLastUpdated) {
+		fields = append(fields, clustergroup.FieldLastUpdated)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ClusterGroupMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ClusterGroupMutation) ClearField(name string) error {
+	switch name {
+	case clustergroup.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case clustergroup.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	}
+	return fmt.Errorf("unknown ClusterGroup nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ClusterGroupMutation) ResetField(name string) error {
+	switch name {
+	case clustergroup.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case clustergroup.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case clustergroup.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case clustergroup.FieldName:
+		m.ResetName()
+		return nil
+	case clustergroup.FieldSlug:
+		m.ResetSlug()
+		return nil
+	case clustergroup.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case clustergroup.FieldComments:
+		m.ResetComments()
+		return nil
+	}
+	return fmt.Errorf("unknown ClusterGroup field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ClusterGroupMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ClusterGroupMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ClusterGroupMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ClusterGroupMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ClusterGroupMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ClusterGroupMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ClusterGroupMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown ClusterGroup unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ClusterGroupMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown ClusterGroup edge %s", name)
+}
+
+// ClusterTypeMutation represents an operation that mutates the ClusterType nodes in the graph.
+type ClusterTypeMutation struct {
+	config
+	op                Op
+	typ               string
+	id                *int
+	created           *time.Time
+	last_updated      *time.Time
+	custom_field_data *map[string]interface{}
+	name              *string
+	slug              *string
+	description       *string
+	comments          *string
+	clearedFields     map[string]struct{}
+	done              bool
+	oldValue          func(context.Context) (*ClusterType, error)
+	predicates        []predicate.ClusterType
+}
+
+var _ ent.Mutation = (*ClusterTypeMutation)(nil)
+
+// clustertypeOption allows management of the mutation configuration using functional options.
+type clustertypeOption func(*ClusterTypeMutation)
+
+// newClusterTypeMutation creates new mutation for the ClusterType entity.
+func newClusterTypeMutation(c config, op Op, opts ...clustertypeOption) *ClusterTypeMutation {
+	m := &ClusterTypeMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeClusterType,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withClusterTypeID sets the ID field of the mutation.
+func withClusterTypeID(id int) clustertypeOption {
+	return func(m *ClusterTypeMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *ClusterType
+		)
+		m.oldValue = func(ctx context.Context) (*ClusterType, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().ClusterType.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withClusterType sets the old ClusterType of the mutation.
+func withClusterType(node *ClusterType) clustertypeOption {
+	return func(m *ClusterTypeMutation) {
+		m.oldValue = func(context.Context) (*ClusterType, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m ClusterTypeMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m ClusterTypeMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *ClusterTypeMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *ClusterTypeMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().ClusterType.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *ClusterTypeMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *ClusterTypeMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *ClusterTypeMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[clustertype.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *ClusterTypeMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[clustertype.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *ClusterTypeMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, clustertype.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *ClusterTypeMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *ClusterTypeMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *ClusterTypeMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[clustertype.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *ClusterTypeMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[clustertype.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *ClusterTypeMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, clustertype.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *ClusterTypeMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *ClusterTypeMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *ClusterTypeMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetName sets the "name" field.
+func (m *ClusterTypeMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *ClusterTypeMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *ClusterTypeMutation) ResetName() {
+	m.name = nil
+}
+
+// SetSlug sets the "slug" field.
+func (m *ClusterTypeMutation) SetSlug(s string) {
+	m.slug = &s
+}
+
+// Slug returns the value of the "slug" field in the mutation.
+func (m *ClusterTypeMutation) Slug() (r string, exists bool) {
+	v := m.slug
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetSlug resets all changes to the "slug" field.
+func (m *ClusterTypeMutation) ResetSlug() {
+	m.slug = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *ClusterTypeMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *ClusterTypeMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *ClusterTypeMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetComments sets the "comments" field.
+func (m *ClusterTypeMutation) SetComments(s string) {
+	m.comments = &s
+}
+
+// Comments returns the value of the "comments" field in the mutation.
+func (m *ClusterTypeMutation) Comments() (r string, exists bool) {
+	v := m.comments
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetComments resets all changes to the "comments" field.
+func (m *ClusterTypeMutation) ResetComments() {
+	m.comments = nil
+}
+
+// Where appends a list predicates to the ClusterTypeMutation builder.
+func (m *ClusterTypeMutation) Where(ps ...predicate.ClusterType) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the ClusterTypeMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *ClusterTypeMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.ClusterType, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *ClusterTypeMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *ClusterTypeMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (ClusterType).
+func (m *ClusterTypeMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *ClusterTypeMutation) Fields() []string {
+	fields := make([]string, 0, 7)
+	if m.created != nil {
+		fields = append(fields, clustertype.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, clustertype.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, clustertype.FieldCustomFieldData)
+	}
+	if m.name != nil {
+		fields = append(fields, clustertype.FieldName)
+	}
+	if m.slug != nil {
+		fields = append(fields, clustertype.FieldSlug)
+	}
+	if m.description != nil {
+		fields = append(fields, clustertype.FieldDescription)
+	}
+	if m.comments != nil {
+		fields = append(fields, clustertype.FieldComments)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *ClusterTypeMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case clustertype.FieldCreated:
+		return m.Created()
+	case clustertype.FieldLastUpdated:
+		return m.LastUpdated()
+	case clustertype.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case clustertype.FieldName:
+		return m.Name()
+	case clustertype.FieldSlug:
+		return m.Slug()
+	case clustertype.FieldDescription:
+		return m.Description()
+	case clustertype.FieldComments:
+		return m.Comments()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *ClusterTypeMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case clustertype.FieldCreated, clustertype.FieldLastUpdated, clustertype.FieldCustomFieldData, clustertype.FieldName, clustertype.FieldSlug, clustertype.FieldDescription, clustertype.FieldComments:
+	default:
+		return nil, fmt.Errorf("unknown ClusterType field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case clustertype.FieldCreated:
+		return old.Created, nil
+	case clustertype.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case clustertype.FieldCustomFieldData:
+		return old.CustomFieldData, nil
+	case clustertype.FieldName:
+		return old.Name, nil
+	case clustertype.FieldSlug:
+		return old.Slug, nil
+	case clustertype.FieldDescription:
+		return old.Description, nil
+	case clustertype.FieldComments:
+		return old.Comments, nil
+	}
+	return nil, fmt.Errorf("unknown ClusterType field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ClusterTypeMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case clustertype.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case clustertype.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case clustertype.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case clustertype.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case clustertype.FieldSlug:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSlug(v)
+		return nil
+	case clustertype.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case clustertype.FieldComments:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetComments(v)
+		return nil
+	}
+	return fmt.Errorf("unknown ClusterType field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *ClusterTypeMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *ClusterTypeMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *ClusterTypeMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown ClusterType numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *ClusterTypeMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(clustertype.FieldCreated) {
+		fields = append(fields, clustertype.FieldCreated)
+	}
+	if m.FieldCleared(clustertype.FieldLastUpdated) {
+		fields = append(fields, clustertype.FieldLastUpdated)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *ClusterTypeMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *ClusterTypeMutation) ClearField(name string) error {
+	switch name {
+	case clustertype.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case clustertype.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	}
+	return fmt.Errorf("unknown ClusterType nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *ClusterTypeMutation) ResetField(name string) error {
+	switch name {
+	case clustertype.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case clustertype.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case clustertype.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case clustertype.FieldName:
+		m.ResetName()
+		return nil
+	case clustertype.FieldSlug:
+		m.ResetSlug()
+		return nil
+	case clustertype.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case clustertype.FieldComments:
+		m.ResetComments()
+		return nil
+	}
+	return fmt.Errorf("unknown ClusterType field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *ClusterTypeMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *ClusterTypeMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *ClusterTypeMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *ClusterTypeMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *ClusterTypeMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *ClusterTypeMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *ClusterTypeMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown ClusterType unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *ClusterTypeMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown ClusterType edge %s", name)
 }
 
 // ConsolePortMutation represents an operation that mutates the ConsolePort nodes in the graph.
@@ -20298,6 +23184,8 @@ type DeviceMutation struct {
 	clearedrack            bool
 	virtual_chassis        *int
 	clearedvirtual_chassis bool
+	cluster                *int
+	clearedcluster         bool
 	primary_ip4            *int
 	clearedprimary_ip4     bool
 	primary_ip6            *int
@@ -21214,6 +24102,38 @@ func (m *DeviceMutation) ResetVirtualChassisID() {
 	delete(m.clearedFields, device.FieldVirtualChassisID)
 }
 
+// SetClusterID sets the "cluster_id" field.
+func (m *DeviceMutation) SetClusterID(i int) {
+	m.cluster = &i
+}
+
+// ClusterID returns the value of the "cluster_id" field in the mutation.
+func (m *DeviceMutation) ClusterID() (r int, exists bool) {
+	v := m.cluster
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearClusterID clears the value of the "cluster_id" field.
+func (m *DeviceMutation) ClearClusterID() {
+	m.cluster = nil
+	m.clearedFields[device.FieldClusterID] = struct{}{}
+}
+
+// ClusterIDCleared returns if the "cluster_id" field was cleared in this mutation.
+func (m *DeviceMutation) ClusterIDCleared() bool {
+	_, ok := m.clearedFields[device.FieldClusterID]
+	return ok
+}
+
+// ResetClusterID resets all changes to the "cluster_id" field.
+func (m *DeviceMutation) ResetClusterID() {
+	m.cluster = nil
+	delete(m.clearedFields, device.FieldClusterID)
+}
+
 // SetPrimaryIp4ID sets the "primary_ip4_id" field.
 func (m *DeviceMutation) SetPrimaryIp4ID(i int) {
 	m.primary_ip4 = &i
@@ -21609,6 +24529,33 @@ func (m *DeviceMutation) ResetVirtualChassis() {
 	m.clearedvirtual_chassis = false
 }
 
+// ClearCluster clears the "cluster" edge to the Cluster entity.
+func (m *DeviceMutation) ClearCluster() {
+	m.clearedcluster = true
+	m.clearedFields[device.FieldClusterID] = struct{}{}
+}
+
+// ClusterCleared reports if the "cluster" edge to the Cluster entity was cleared.
+func (m *DeviceMutation) ClusterCleared() bool {
+	return m.ClusterIDCleared() || m.clearedcluster
+}
+
+// ClusterIDs returns the "cluster" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ClusterID instead. It exists only for internal usage by the builders.
+func (m *DeviceMutation) ClusterIDs() (ids []int) {
+	if id := m.cluster; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetCluster resets all changes to the "cluster" edge.
+func (m *DeviceMutation) ResetCluster() {
+	m.cluster = nil
+	m.clearedcluster = false
+}
+
 // ClearPrimaryIp4 clears the "primary_ip4" edge to the IPAddress entity.
 func (m *DeviceMutation) ClearPrimaryIp4() {
 	m.clearedprimary_ip4 = true
@@ -21724,7 +24671,7 @@ func (m *DeviceMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *DeviceMutation) Fields() []string {
-	fields := make([]string, 0, 32)
+	fields := make([]string, 0, 33)
 	if m.created != nil {
 		fields = append(fields, device.FieldCreated)
 	}
@@ -21802,6 +24749,9 @@ func (m *DeviceMutation) Fields() []string {
 	}
 	if m.virtual_chassis != nil {
 		fields = append(fields, device.FieldVirtualChassisID)
+	}
+	if m.cluster != nil {
+		fields = append(fields, device.FieldClusterID)
 	}
 	if m.primary_ip4 != nil {
 		fields = append(fields, device.FieldPrimaryIp4ID)
@@ -21881,6 +24831,8 @@ func (m *DeviceMutation) Field(name string) (ent.Value, bool) {
 		return m.LocalContextData()
 	case device.FieldVirtualChassisID:
 		return m.VirtualChassisID()
+	case device.FieldClusterID:
+		return m.ClusterID()
 	case device.FieldPrimaryIp4ID:
 		return m.PrimaryIp4ID()
 	case device.FieldPrimaryIp6ID:
@@ -21902,7 +24854,7 @@ func (m *DeviceMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *DeviceMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case device.FieldCreated, device.FieldLastUpdated, device.FieldCustomFieldData, device.FieldDescription, device.FieldComments, device.FieldName, device.FieldNameNatural, device.FieldDeviceTypeID, device.FieldRoleID, device.FieldTenantID, device.FieldPlatformID, device.FieldSerial, device.FieldAssetTag, device.FieldSiteID, device.FieldLocationID, device.FieldRackID, device.FieldPosition, device.FieldFace, device.FieldLatitude, device.FieldLongitude, device.FieldStatus, device.FieldAirflow, device.FieldVcPosition, device.FieldVcPriority, device.FieldLocalContextData, device.FieldVirtualChassisID, device.FieldPrimaryIp4ID, device.FieldPrimaryIp6ID, device.FieldOobIPID, device.FieldConfigContext, device.FieldTypeDisplay, device.FieldVcName:
+	case device.FieldCreated, device.FieldLastUpdated, device.FieldCustomFieldData, device.FieldDescription, device.FieldComments, device.FieldName, device.FieldNameNatural, device.FieldDeviceTypeID, device.FieldRoleID, device.FieldTenantID, device.FieldPlatformID, device.FieldSerial, device.FieldAssetTag, device.FieldSiteID, device.FieldLocationID, device.FieldRackID, device.FieldPosition, device.FieldFace, device.FieldLatitude, device.FieldLongitude, device.FieldStatus, device.FieldAirflow, device.FieldVcPosition, device.FieldVcPriority, device.FieldLocalContextData, device.FieldVirtualChassisID, device.FieldClusterID, device.FieldPrimaryIp4ID, device.FieldPrimaryIp6ID, device.FieldOobIPID, device.FieldConfigContext, device.FieldTypeDisplay, device.FieldVcName:
 	default:
 		return nil, fmt.Errorf("unknown Device field %s", name)
 	}
@@ -21969,6 +24921,8 @@ func (m *DeviceMutation) OldField(ctx context.Context, name string) (ent.Value, 
 		return old.LocalContextData, nil
 	case device.FieldVirtualChassisID:
 		return old.VirtualChassisID, nil
+	case device.FieldClusterID:
+		return old.ClusterID, nil
 	case device.FieldPrimaryIp4ID:
 		return old.PrimaryIp4ID, nil
 	case device.FieldPrimaryIp6ID:
@@ -22172,6 +25126,13 @@ func (m *DeviceMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetVirtualChassisID(v)
 		return nil
+	case device.FieldClusterID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetClusterID(v)
+		return nil
 	case device.FieldPrimaryIp4ID:
 		v, ok := value.(int)
 		if !ok {
@@ -22355,6 +25316,9 @@ func (m *DeviceMutation) ClearedFields() []string {
 	if m.FieldCleared(device.FieldVirtualChassisID) {
 		fields = append(fields, device.FieldVirtualChassisID)
 	}
+	if m.FieldCleared(device.FieldClusterID) {
+		fields = append(fields, device.FieldClusterID)
+	}
 	if m.FieldCleared(device.FieldPrimaryIp4ID) {
 		fields = append(fields, device.FieldPrimaryIp4ID)
 	}
@@ -22431,6 +25395,9 @@ func (m *DeviceMutation) ClearField(name string) error {
 		return nil
 	case device.FieldVirtualChassisID:
 		m.ClearVirtualChassisID()
+		return nil
+	case device.FieldClusterID:
+		m.ClearClusterID()
 		return nil
 	case device.FieldPrimaryIp4ID:
 		m.ClearPrimaryIp4ID()
@@ -22533,6 +25500,9 @@ func (m *DeviceMutation) ResetField(name string) error {
 	case device.FieldVirtualChassisID:
 		m.ResetVirtualChassisID()
 		return nil
+	case device.FieldClusterID:
+		m.ResetClusterID()
+		return nil
 	case device.FieldPrimaryIp4ID:
 		m.ResetPrimaryIp4ID()
 		return nil
@@ -22557,7 +25527,7 @@ func (m *DeviceMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *DeviceMutation) AddedEdges() []string {
-	edges := make([]string, 0, 11)
+	edges := make([]string, 0, 12)
 	if m.device_type != nil {
 		edges = append(edges, device.EdgeDeviceType)
 	}
@@ -22581,6 +25551,9 @@ func (m *DeviceMutation) AddedEdges() []string {
 	}
 	if m.virtual_chassis != nil {
 		edges = append(edges, device.EdgeVirtualChassis)
+	}
+	if m.cluster != nil {
+		edges = append(edges, device.EdgeCluster)
 	}
 	if m.primary_ip4 != nil {
 		edges = append(edges, device.EdgePrimaryIp4)
@@ -22630,6 +25603,10 @@ func (m *DeviceMutation) AddedIDs(name string) []ent.Value {
 		if id := m.virtual_chassis; id != nil {
 			return []ent.Value{*id}
 		}
+	case device.EdgeCluster:
+		if id := m.cluster; id != nil {
+			return []ent.Value{*id}
+		}
 	case device.EdgePrimaryIp4:
 		if id := m.primary_ip4; id != nil {
 			return []ent.Value{*id}
@@ -22648,7 +25625,7 @@ func (m *DeviceMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *DeviceMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 11)
+	edges := make([]string, 0, 12)
 	return edges
 }
 
@@ -22660,7 +25637,7 @@ func (m *DeviceMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *DeviceMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 11)
+	edges := make([]string, 0, 12)
 	if m.cleareddevice_type {
 		edges = append(edges, device.EdgeDeviceType)
 	}
@@ -22684,6 +25661,9 @@ func (m *DeviceMutation) ClearedEdges() []string {
 	}
 	if m.clearedvirtual_chassis {
 		edges = append(edges, device.EdgeVirtualChassis)
+	}
+	if m.clearedcluster {
+		edges = append(edges, device.EdgeCluster)
 	}
 	if m.clearedprimary_ip4 {
 		edges = append(edges, device.EdgePrimaryIp4)
@@ -22717,6 +25697,8 @@ func (m *DeviceMutation) EdgeCleared(name string) bool {
 		return m.clearedrack
 	case device.EdgeVirtualChassis:
 		return m.clearedvirtual_chassis
+	case device.EdgeCluster:
+		return m.clearedcluster
 	case device.EdgePrimaryIp4:
 		return m.clearedprimary_ip4
 	case device.EdgePrimaryIp6:
@@ -22754,6 +25736,9 @@ func (m *DeviceMutation) ClearEdge(name string) error {
 		return nil
 	case device.EdgeVirtualChassis:
 		m.ClearVirtualChassis()
+		return nil
+	case device.EdgeCluster:
+		m.ClearCluster()
 		return nil
 	case device.EdgePrimaryIp4:
 		m.ClearPrimaryIp4()
@@ -22795,6 +25780,9 @@ func (m *DeviceMutation) ResetEdge(name string) error {
 		return nil
 	case device.EdgeVirtualChassis:
 		m.ResetVirtualChassis()
+		return nil
+	case device.EdgeCluster:
+		m.ResetCluster()
 		return nil
 	case device.EdgePrimaryIp4:
 		m.ResetPrimaryIp4()
@@ -87649,39 +90637,42 @@ func (m *UserMutation) ResetEdge(name string) error {
 // VLANMutation represents an operation that mutates the VLAN nodes in the graph.
 type VLANMutation struct {
 	config
-	op                       Op
-	typ                      string
-	id                       *int
-	created                  *time.Time
-	last_updated             *time.Time
-	custom_field_data        *map[string]interface{}
-	description              *string
-	comments                 *string
-	vid                      *int
-	addvid                   *int
-	name                     *string
-	status                   *string
-	qinq_role                *string
-	clearedFields            map[string]struct{}
-	site                     *int
-	clearedsite              bool
-	group                    *int
-	clearedgroup             bool
-	tenant                   *int
-	clearedtenant            bool
-	role                     *int
-	clearedrole              bool
-	qinq_svlan               *int
-	clearedqinq_svlan        bool
-	qinq_svlan_of            map[int]struct{}
-	removedqinq_svlan_of     map[int]struct{}
-	clearedqinq_svlan_of     bool
-	tagged_interfaces        map[int]struct{}
-	removedtagged_interfaces map[int]struct{}
-	clearedtagged_interfaces bool
-	done                     bool
-	oldValue                 func(context.Context) (*VLAN, error)
-	predicates               []predicate.VLAN
+	op                         Op
+	typ                        string
+	id                         *int
+	created                    *time.Time
+	last_updated               *time.Time
+	custom_field_data          *map[string]interface{}
+	description                *string
+	comments                   *string
+	vid                        *int
+	addvid                     *int
+	name                       *string
+	status                     *string
+	qinq_role                  *string
+	clearedFields              map[string]struct{}
+	site                       *int
+	clearedsite                bool
+	group                      *int
+	clearedgroup               bool
+	tenant                     *int
+	clearedtenant              bool
+	role                       *int
+	clearedrole                bool
+	qinq_svlan                 *int
+	clearedqinq_svlan          bool
+	qinq_svlan_of              map[int]struct{}
+	removedqinq_svlan_of       map[int]struct{}
+	clearedqinq_svlan_of       bool
+	tagged_interfaces          map[int]struct{}
+	removedtagged_interfaces   map[int]struct{}
+	clearedtagged_interfaces   bool
+	tagged_vminterfaces        map[int]struct{}
+	removedtagged_vminterfaces map[int]struct{}
+	clearedtagged_vminterfaces bool
+	done                       bool
+	oldValue                   func(context.Context) (*VLAN, error)
+	predicates                 []predicate.VLAN
 }
 
 var _ ent.Mutation = (*VLANMutation)(nil)
@@ -88415,6 +91406,60 @@ func (m *VLANMutation) ResetTaggedInterfaces() {
 	m.removedtagged_interfaces = nil
 }
 
+// AddTaggedVminterfaceIDs adds the "tagged_vminterfaces" edge to the VMInterface entity by ids.
+func (m *VLANMutation) AddTaggedVminterfaceIDs(ids ...int) {
+	if m.tagged_vminterfaces == nil {
+		m.tagged_vminterfaces = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.tagged_vminterfaces[ids[i]] = struct{}{}
+	}
+}
+
+// ClearTaggedVminterfaces clears the "tagged_vminterfaces" edge to the VMInterface entity.
+func (m *VLANMutation) ClearTaggedVminterfaces() {
+	m.clearedtagged_vminterfaces = true
+}
+
+// TaggedVminterfacesCleared reports if the "tagged_vminterfaces" edge to the VMInterface entity was cleared.
+func (m *VLANMutation) TaggedVminterfacesCleared() bool {
+	return m.clearedtagged_vminterfaces
+}
+
+// RemoveTaggedVminterfaceIDs removes the "tagged_vminterfaces" edge to the VMInterface entity by IDs.
+func (m *VLANMutation) RemoveTaggedVminterfaceIDs(ids ...int) {
+	if m.removedtagged_vminterfaces == nil {
+		m.removedtagged_vminterfaces = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.tagged_vminterfaces, ids[i])
+		m.removedtagged_vminterfaces[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedTaggedVminterfaces returns the removed IDs of the "tagged_vminterfaces" edge to the VMInterface entity.
+func (m *VLANMutation) RemovedTaggedVminterfacesIDs() (ids []int) {
+	for id := range m.removedtagged_vminterfaces {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// TaggedVminterfacesIDs returns the "tagged_vminterfaces" edge IDs in the mutation.
+func (m *VLANMutation) TaggedVminterfacesIDs() (ids []int) {
+	for id := range m.tagged_vminterfaces {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetTaggedVminterfaces resets all changes to the "tagged_vminterfaces" edge.
+func (m *VLANMutation) ResetTaggedVminterfaces() {
+	m.tagged_vminterfaces = nil
+	m.clearedtagged_vminterfaces = false
+	m.removedtagged_vminterfaces = nil
+}
+
 // Where appends a list predicates to the VLANMutation builder.
 func (m *VLANMutation) Where(ps ...predicate.VLAN) {
 	m.predicates = append(m.predicates, ps...)
@@ -88850,7 +91895,7 @@ func (m *VLANMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *VLANMutation) AddedEdges() []string {
-	edges := make([]string, 0, 7)
+	edges := make([]string, 0, 8)
 	if m.site != nil {
 		edges = append(edges, vlan.EdgeSite)
 	}
@@ -88871,6 +91916,9 @@ func (m *VLANMutation) AddedEdges() []string {
 	}
 	if m.tagged_interfaces != nil {
 		edges = append(edges, vlan.EdgeTaggedInterfaces)
+	}
+	if m.tagged_vminterfaces != nil {
+		edges = append(edges, vlan.EdgeTaggedVminterfaces)
 	}
 	return edges
 }
@@ -88911,18 +91959,27 @@ func (m *VLANMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case vlan.EdgeTaggedVminterfaces:
+		ids := make([]ent.Value, 0, len(m.tagged_vminterfaces))
+		for id := range m.tagged_vminterfaces {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *VLANMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 7)
+	edges := make([]string, 0, 8)
 	if m.removedqinq_svlan_of != nil {
 		edges = append(edges, vlan.EdgeQinqSvlanOf)
 	}
 	if m.removedtagged_interfaces != nil {
 		edges = append(edges, vlan.EdgeTaggedInterfaces)
+	}
+	if m.removedtagged_vminterfaces != nil {
+		edges = append(edges, vlan.EdgeTaggedVminterfaces)
 	}
 	return edges
 }
@@ -88943,13 +92000,19 @@ func (m *VLANMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case vlan.EdgeTaggedVminterfaces:
+		ids := make([]ent.Value, 0, len(m.removedtagged_vminterfaces))
+		for id := range m.removedtagged_vminterfaces {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *VLANMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 7)
+	edges := make([]string, 0, 8)
 	if m.clearedsite {
 		edges = append(edges, vlan.EdgeSite)
 	}
@@ -88970,6 +92033,9 @@ func (m *VLANMutation) ClearedEdges() []string {
 	}
 	if m.clearedtagged_interfaces {
 		edges = append(edges, vlan.EdgeTaggedInterfaces)
+	}
+	if m.clearedtagged_vminterfaces {
+		edges = append(edges, vlan.EdgeTaggedVminterfaces)
 	}
 	return edges
 }
@@ -88992,6 +92058,8 @@ func (m *VLANMutation) EdgeCleared(name string) bool {
 		return m.clearedqinq_svlan_of
 	case vlan.EdgeTaggedInterfaces:
 		return m.clearedtagged_interfaces
+	case vlan.EdgeTaggedVminterfaces:
+		return m.clearedtagged_vminterfaces
 	}
 	return false
 }
@@ -89043,6 +92111,9 @@ func (m *VLANMutation) ResetEdge(name string) error {
 		return nil
 	case vlan.EdgeTaggedInterfaces:
 		m.ResetTaggedInterfaces()
+		return nil
+	case vlan.EdgeTaggedVminterfaces:
+		m.ResetTaggedVminterfaces()
 		return nil
 	}
 	return fmt.Errorf("unknown VLAN edge %s", name)
@@ -91254,6 +94325,1854 @@ func (m *VLANTranslationRuleMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *VLANTranslationRuleMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown VLANTranslationRule edge %s", name)
+}
+
+// VMInterfaceMutation represents an operation that mutates the VMInterface nodes in the graph.
+type VMInterfaceMutation struct {
+	config
+	op                             Op
+	typ                            string
+	id                             *int
+	created                        *time.Time
+	last_updated                   *time.Time
+	custom_field_data              *map[string]interface{}
+	name                           *string
+	__name_natural                 *string
+	description                    *string
+	enabled                        *bool
+	mtu                            *int
+	addmtu                         *int
+	mac_address                    *string
+	mode                           *string
+	clearedFields                  map[string]struct{}
+	virtual_machine                *int
+	clearedvirtual_machine         bool
+	parent                         *int
+	clearedparent                  bool
+	parent_of                      map[int]struct{}
+	removedparent_of               map[int]struct{}
+	clearedparent_of               bool
+	bridge                         *int
+	clearedbridge                  bool
+	bridge_of                      map[int]struct{}
+	removedbridge_of               map[int]struct{}
+	clearedbridge_of               bool
+	primary_mac_address            *int
+	clearedprimary_mac_address     bool
+	untagged_vlan                  *int
+	cleareduntagged_vlan           bool
+	qinq_svlan                     *int
+	clearedqinq_svlan              bool
+	vrf                            *int
+	clearedvrf                     bool
+	vlan_translation_policy        *int
+	clearedvlan_translation_policy bool
+	tagged_vlans                   map[int]struct{}
+	removedtagged_vlans            map[int]struct{}
+	clearedtagged_vlans            bool
+	done                           bool
+	oldValue                       func(context.Context) (*VMInterface, error)
+	predicates                     []predicate.VMInterface
+}
+
+var _ ent.Mutation = (*VMInterfaceMutation)(nil)
+
+// vminterfaceOption allows management of the mutation configuration using functional options.
+type vminterfaceOption func(*VMInterfaceMutation)
+
+// newVMInterfaceMutation creates new mutation for the VMInterface entity.
+func newVMInterfaceMutation(c config, op Op, opts ...vminterfaceOption) *VMInterfaceMutation {
+	m := &VMInterfaceMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeVMInterface,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withVMInterfaceID sets the ID field of the mutation.
+func withVMInterfaceID(id int) vminterfaceOption {
+	return func(m *VMInterfaceMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *VMInterface
+		)
+		m.oldValue = func(ctx context.Context) (*VMInterface, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().VMInterface.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withVMInterface sets the old VMInterface of the mutation.
+func withVMInterface(node *VMInterface) vminterfaceOption {
+	return func(m *VMInterfaceMutation) {
+		m.oldValue = func(context.Context) (*VMInterface, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m VMInterfaceMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m VMInterfaceMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *VMInterfaceMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *VMInterfaceMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().VMInterface.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *VMInterfaceMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *VMInterfaceMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *VMInterfaceMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[vminterface.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *VMInterfaceMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[vminterface.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *VMInterfaceMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, vminterface.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *VMInterfaceMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *VMInterfaceMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *VMInterfaceMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[vminterface.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *VMInterfaceMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[vminterface.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *VMInterfaceMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, vminterface.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *VMInterfaceMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *VMInterfaceMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *VMInterfaceMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetVirtualMachineID sets the "virtual_machine_id" field.
+func (m *VMInterfaceMutation) SetVirtualMachineID(i int) {
+	m.virtual_machine = &i
+}
+
+// VirtualMachineID returns the value of the "virtual_machine_id" field in the mutation.
+func (m *VMInterfaceMutation) VirtualMachineID() (r int, exists bool) {
+	v := m.virtual_machine
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetVirtualMachineID resets all changes to the "virtual_machine_id" field.
+func (m *VMInterfaceMutation) ResetVirtualMachineID() {
+	m.virtual_machine = nil
+}
+
+// SetName sets the "name" field.
+func (m *VMInterfaceMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *VMInterfaceMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *VMInterfaceMutation) ResetName() {
+	m.name = nil
+}
+
+// SetNameNatural sets the "_name_natural" field.
+func (m *VMInterfaceMutation) SetNameNatural(s string) {
+	m.__name_natural = &s
+}
+
+// NameNatural returns the value of the "_name_natural" field in the mutation.
+func (m *VMInterfaceMutation) NameNatural() (r string, exists bool) {
+	v := m.__name_natural
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetNameNatural resets all changes to the "_name_natural" field.
+func (m *VMInterfaceMutation) ResetNameNatural() {
+	m.__name_natural = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *VMInterfaceMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *VMInterfaceMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *VMInterfaceMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetEnabled sets the "enabled" field.
+func (m *VMInterfaceMutation) SetEnabled(b bool) {
+	m.enabled = &b
+}
+
+// Enabled returns the value of the "enabled" field in the mutation.
+func (m *VMInterfaceMutation) Enabled() (r bool, exists bool) {
+	v := m.enabled
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetEnabled resets all changes to the "enabled" field.
+func (m *VMInterfaceMutation) ResetEnabled() {
+	m.enabled = nil
+}
+
+// SetParentID sets the "parent_id" field.
+func (m *VMInterfaceMutation) SetParentID(i int) {
+	m.parent = &i
+}
+
+// ParentID returns the value of the "parent_id" field in the mutation.
+func (m *VMInterfaceMutation) ParentID() (r int, exists bool) {
+	v := m.parent
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearParentID clears the value of the "parent_id" field.
+func (m *VMInterfaceMutation) ClearParentID() {
+	m.parent = nil
+	m.clearedFields[vminterface.FieldParentID] = struct{}{}
+}
+
+// ParentIDCleared returns if the "parent_id" field was cleared in this mutation.
+func (m *VMInterfaceMutation) ParentIDCleared() bool {
+	_, ok := m.clearedFields[vminterface.FieldParentID]
+	return ok
+}
+
+// ResetParentID resets all changes to the "parent_id" field.
+func (m *VMInterfaceMutation) ResetParentID() {
+	m.parent = nil
+	delete(m.clearedFields, vminterface.FieldParentID)
+}
+
+// SetBridgeID sets the "bridge_id" field.
+func (m *VMInterfaceMutation) SetBridgeID(i int) {
+	m.bridge = &i
+}
+
+// BridgeID returns the value of the "bridge_id" field in the mutation.
+func (m *VMInterfaceMutation) BridgeID() (r int, exists bool) {
+	v := m.bridge
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearBridgeID clears the value of the "bridge_id" field.
+func (m *VMInterfaceMutation) ClearBridgeID() {
+	m.bridge = nil
+	m.clearedFields[vminterface.FieldBridgeID] = struct{}{}
+}
+
+// BridgeIDCleared returns if the "bridge_id" field was cleared in this mutation.
+func (m *VMInterfaceMutation) BridgeIDCleared() bool {
+	_, ok := m.clearedFields[vminterface.FieldBridgeID]
+	return ok
+}
+
+// ResetBridgeID resets all changes to the "bridge_id" field.
+func (m *VMInterfaceMutation) ResetBridgeID() {
+	m.bridge = nil
+	delete(m.clearedFields, vminterface.FieldBridgeID)
+}
+
+// SetMtu sets the "mtu" field.
+func (m *VMInterfaceMutation) SetMtu(i int) {
+	m.mtu = &i
+	m.addmtu = nil
+}
+
+// Mtu returns the value of the "mtu" field in the mutation.
+func (m *VMInterfaceMutation) Mtu() (r int, exists bool) {
+	v := m.mtu
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddMtu adds i to the "mtu" field.
+func (m *VMInterfaceMutation) AddMtu(i int) {
+	if m.addmtu != nil {
+		*m.addmtu += i
+	} else {
+		m.addmtu = &i
+	}
+}
+
+// AddedMtu returns the value that was added to the "mtu" field in this mutation.
+func (m *VMInterfaceMutation) AddedMtu() (r int, exists bool) {
+	v := m.addmtu
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearMtu clears the value of the "mtu" field.
+func (m *VMInterfaceMutation) ClearMtu() {
+	m.mtu = nil
+	m.addmtu = nil
+	m.clearedFields[vminterface.FieldMtu] = struct{}{}
+}
+
+// MtuCleared returns if the "mtu" field was cleared in this mutation.
+func (m *VMInterfaceMutation) MtuCleared() bool {
+	_, ok := m.clearedFields[vminterface.FieldMtu]
+	return ok
+}
+
+// ResetMtu resets all changes to the "mtu" field.
+func (m *VMInterfaceMutation) ResetMtu() {
+	m.mtu = nil
+	m.addmtu = nil
+	delete(m.clearedFields, vminterface.FieldMtu)
+}
+
+// SetMACAddress sets the "mac_address" field.
+func (m *VMInterfaceMutation) SetMACAddress(s string) {
+	m.mac_address = &s
+}
+
+// MACAddress returns the value of the "mac_address" field in the mutation.
+func (m *VMInterfaceMutation) MACAddress() (r string, exists bool) {
+	v := m.mac_address
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearMACAddress clears the value of the "mac_address" field.
+func (m *VMInterfaceMutation) ClearMACAddress() {
+	m.mac_address = nil
+	m.clearedFields[vminterface.FieldMACAddress] = struct{}{}
+}
+
+// MACAddressCleared returns if the "mac_address" field was cleared in this mutation.
+func (m *VMInterfaceMutation) MACAddressCleared() bool {
+	_, ok := m.clearedFields[vminterface.FieldMACAddress]
+	return ok
+}
+
+// ResetMACAddress resets all changes to the "mac_address" field.
+func (m *VMInterfaceMutation) ResetMACAddress() {
+	m.mac_address = nil
+	delete(m.clearedFields, vminterface.FieldMACAddress)
+}
+
+// SetPrimaryMACAddressID sets the "primary_mac_address_id" field.
+func (m *VMInterfaceMutation) SetPrimaryMACAddressID(i int) {
+	m.primary_mac_address = &i
+}
+
+// PrimaryMACAddressID returns the value of the "primary_mac_address_id" field in the mutation.
+func (m *VMInterfaceMutation) PrimaryMACAddressID() (r int, exists bool) {
+	v := m.primary_mac_address
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearPrimaryMACAddressID clears the value of the "primary_mac_address_id" field.
+func (m *VMInterfaceMutation) ClearPrimaryMACAddressID() {
+	m.primary_mac_address = nil
+	m.clearedFields[vminterface.FieldPrimaryMACAddressID] = struct{}{}
+}
+
+// PrimaryMACAddressIDCleared returns if the "primary_mac_address_id" field was cleared in this mutation.
+func (m *VMInterfaceMutation) PrimaryMACAddressIDCleared() bool {
+	_, ok := m.clearedFields[vminterface.FieldPrimaryMACAddressID]
+	return ok
+}
+
+// ResetPrimaryMACAddressID resets all changes to the "primary_mac_address_id" field.
+func (m *VMInterfaceMutation) ResetPrimaryMACAddressID() {
+	m.primary_mac_address = nil
+	delete(m.clearedFields, vminterface.FieldPrimaryMACAddressID)
+}
+
+// SetMode sets the "mode" field.
+func (m *VMInterfaceMutation) SetMode(s string) {
+	m.mode = &s
+}
+
+// Mode returns the value of the "mode" field in the mutation.
+func (m *VMInterfaceMutation) Mode() (r string, exists bool) {
+	v := m.mode
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearMode clears the value of the "mode" field.
+func (m *VMInterfaceMutation) ClearMode() {
+	m.mode = nil
+	m.clearedFields[vminterface.FieldMode] = struct{}{}
+}
+
+// ModeCleared returns if the "mode" field was cleared in this mutation.
+func (m *VMInterfaceMutation) ModeCleared() bool {
+	_, ok := m.clearedFields[vminterface.FieldMode]
+	return ok
+}
+
+// ResetMode resets all changes to the "mode" field.
+func (m *VMInterfaceMutation) ResetMode() {
+	m.mode = nil
+	delete(m.clearedFields, vminterface.FieldMode)
+}
+
+// SetUntaggedVlanID sets the "untagged_vlan_id" field.
+func (m *VMInterfaceMutation) SetUntaggedVlanID(i int) {
+	m.untagged_vlan = &i
+}
+
+// UntaggedVlanID returns the value of the "untagged_vlan_id" field in the mutation.
+func (m *VMInterfaceMutation) UntaggedVlanID() (r int, exists bool) {
+	v := m.untagged_vlan
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearUntaggedVlanID clears the value of the "untagged_vlan_id" field.
+func (m *VMInterfaceMutation) ClearUntaggedVlanID() {
+	m.untagged_vlan = nil
+	m.clearedFields[vminterface.FieldUntaggedVlanID] = struct{}{}
+}
+
+// UntaggedVlanIDCleared returns if the "untagged_vlan_id" field was cleared in this mutation.
+func (m *VMInterfaceMutation) UntaggedVlanIDCleared() bool {
+	_, ok := m.clearedFields[vminterface.FieldUntaggedVlanID]
+	return ok
+}
+
+// ResetUntaggedVlanID resets all changes to the "untagged_vlan_id" field.
+func (m *VMInterfaceMutation) ResetUntaggedVlanID() {
+	m.untagged_vlan = nil
+	delete(m.clearedFields, vminterface.FieldUntaggedVlanID)
+}
+
+// SetQinqSvlanID sets the "qinq_svlan_id" field.
+func (m *VMInterfaceMutation) SetQinqSvlanID(i int) {
+	m.qinq_svlan = &i
+}
+
+// QinqSvlanID returns the value of the "qinq_svlan_id" field in the mutation.
+func (m *VMInterfaceMutation) QinqSvlanID() (r int, exists bool) {
+	v := m.qinq_svlan
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearQinqSvlanID clears the value of the "qinq_svlan_id" field.
+func (m *VMInterfaceMutation) ClearQinqSvlanID() {
+	m.qinq_svlan = nil
+	m.clearedFields[vminterface.FieldQinqSvlanID] = struct{}{}
+}
+
+// QinqSvlanIDCleared returns if the "qinq_svlan_id" field was cleared in this mutation.
+func (m *VMInterfaceMutation) QinqSvlanIDCleared() bool {
+	_, ok := m.clearedFields[vminterface.FieldQinqSvlanID]
+	return ok
+}
+
+// ResetQinqSvlanID resets all changes to the "qinq_svlan_id" field.
+func (m *VMInterfaceMutation) ResetQinqSvlanID() {
+	m.qinq_svlan = nil
+	delete(m.clearedFields, vminterface.FieldQinqSvlanID)
+}
+
+// SetVrfID sets the "vrf_id" field.
+func (m *VMInterfaceMutation) SetVrfID(i int) {
+	m.vrf = &i
+}
+
+// VrfID returns the value of the "vrf_id" field in the mutation.
+func (m *VMInterfaceMutation) VrfID() (r int, exists bool) {
+	v := m.vrf
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearVrfID clears the value of the "vrf_id" field.
+func (m *VMInterfaceMutation) ClearVrfID() {
+	m.vrf = nil
+	m.clearedFields[vminterface.FieldVrfID] = struct{}{}
+}
+
+// VrfIDCleared returns if the "vrf_id" field was cleared in this mutation.
+func (m *VMInterfaceMutation) VrfIDCleared() bool {
+	_, ok := m.clearedFields[vminterface.FieldVrfID]
+	return ok
+}
+
+// ResetVrfID resets all changes to the "vrf_id" field.
+func (m *VMInterfaceMutation) ResetVrfID() {
+	m.vrf = nil
+	delete(m.clearedFields, vminterface.FieldVrfID)
+}
+
+// SetVlanTranslationPolicyID sets the "vlan_translation_policy_id" field.
+func (m *VMInterfaceMutation) SetVlanTranslationPolicyID(i int) {
+	m.vlan_translation_policy = &i
+}
+
+// VlanTranslationPolicyID returns the value of the "vlan_translation_policy_id" field in the mutation.
+func (m *VMInterfaceMutation) VlanTranslationPolicyID() (r int, exists bool) {
+	v := m.vlan_translation_policy
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearVlanTranslationPolicyID clears the value of the "vlan_translation_policy_id" field.
+func (m *VMInterfaceMutation) ClearVlanTranslationPolicyID() {
+	m.vlan_translation_policy = nil
+	m.clearedFields[vminterface.FieldVlanTranslationPolicyID] = struct{}{}
+}
+
+// VlanTranslationPolicyIDCleared returns if the "vlan_translation_policy_id" field was cleared in this mutation.
+func (m *VMInterfaceMutation) VlanTranslationPolicyIDCleared() bool {
+	_, ok := m.clearedFields[vminterface.FieldVlanTranslationPolicyID]
+	return ok
+}
+
+// ResetVlanTranslationPolicyID resets all changes to the "vlan_translation_policy_id" field.
+func (m *VMInterfaceMutation) ResetVlanTranslationPolicyID() {
+	m.vlan_translation_policy = nil
+	delete(m.clearedFields, vminterface.FieldVlanTranslationPolicyID)
+}
+
+// ClearVirtualMachine clears the "virtual_machine" edge to the VirtualMachine entity.
+func (m *VMInterfaceMutation) ClearVirtualMachine() {
+	m.clearedvirtual_machine = true
+	m.clearedFields[vminterface.FieldVirtualMachineID] = struct{}{}
+}
+
+// VirtualMachineCleared reports if the "virtual_machine" edge to the VirtualMachine entity was cleared.
+func (m *VMInterfaceMutation) VirtualMachineCleared() bool {
+	return m.clearedvirtual_machine
+}
+
+// VirtualMachineIDs returns the "virtual_machine" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// VirtualMachineID instead. It exists only for internal usage by the builders.
+func (m *VMInterfaceMutation) VirtualMachineIDs() (ids []int) {
+	if id := m.virtual_machine; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetVirtualMachine resets all changes to the "virtual_machine" edge.
+func (m *VMInterfaceMutation) ResetVirtualMachine() {
+	m.virtual_machine = nil
+	m.clearedvirtual_machine = false
+}
+
+// ClearParent clears the "parent" edge to the VMInterface entity.
+func (m *VMInterfaceMutation) ClearParent() {
+	m.clearedparent = true
+	m.clearedFields[vminterface.FieldParentID] = struct{}{}
+}
+
+// ParentCleared reports if the "parent" edge to the VMInterface entity was cleared.
+func (m *VMInterfaceMutation) ParentCleared() bool {
+	return m.ParentIDCleared() || m.clearedparent
+}
+
+// ParentIDs returns the "parent" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ParentID instead. It exists only for internal usage by the builders.
+func (m *VMInterfaceMutation) ParentIDs() (ids []int) {
+	if id := m.parent; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetParent resets all changes to the "parent" edge.
+func (m *VMInterfaceMutation) ResetParent() {
+	m.parent = nil
+	m.clearedparent = false
+}
+
+// AddParentOfIDs adds the "parent_of" edge to the VMInterface entity by ids.
+func (m *VMInterfaceMutation) AddParentOfIDs(ids ...int) {
+	if m.parent_of == nil {
+		m.parent_of = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.parent_of[ids[i]] = struct{}{}
+	}
+}
+
+// ClearParentOf clears the "parent_of" edge to the VMInterface entity.
+func (m *VMInterfaceMutation) ClearParentOf() {
+	m.clearedparent_of = true
+}
+
+// ParentOfCleared reports if the "parent_of" edge to the VMInterface entity was cleared.
+func (m *VMInterfaceMutation) ParentOfCleared() bool {
+	return m.clearedparent_of
+}
+
+// RemoveParentOfIDs removes the "parent_of" edge to the VMInterface entity by IDs.
+func (m *VMInterfaceMutation) RemoveParentOfIDs(ids ...int) {
+	if m.removedparent_of == nil {
+		m.removedparent_of = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.parent_of, ids[i])
+		m.removedparent_of[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedParentOf returns the removed IDs of the "parent_of" edge to the VMInterface entity.
+func (m *VMInterfaceMutation) RemovedParentOfIDs() (ids []int) {
+	for id := range m.removedparent_of {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ParentOfIDs returns the "parent_of" edge IDs in the mutation.
+func (m *VMInterfaceMutation) ParentOfIDs() (ids []int) {
+	for id := range m.parent_of {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetParentOf resets all changes to the "parent_of" edge.
+func (m *VMInterfaceMutation) ResetParentOf() {
+	m.parent_of = nil
+	m.clearedparent_of = false
+	m.removedparent_of = nil
+}
+
+// ClearBridge clears the "bridge" edge to the VMInterface entity.
+func (m *VMInterfaceMutation) ClearBridge() {
+	m.clearedbridge = true
+	m.clearedFields[vminterface.FieldBridgeID] = struct{}{}
+}
+
+// BridgeCleared reports if the "bridge" edge to the VMInterface entity was cleared.
+func (m *VMInterfaceMutation) BridgeCleared() bool {
+	return m.BridgeIDCleared() || m.clearedbridge
+}
+
+// BridgeIDs returns the "bridge" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// BridgeID instead. It exists only for internal usage by the builders.
+func (m *VMInterfaceMutation) BridgeIDs() (ids []int) {
+	if id := m.bridge; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetBridge resets all changes to the "bridge" edge.
+func (m *VMInterfaceMutation) ResetBridge() {
+	m.bridge = nil
+	m.clearedbridge = false
+}
+
+// AddBridgeOfIDs adds the "bridge_of" edge to the VMInterface entity by ids.
+func (m *VMInterfaceMutation) AddBridgeOfIDs(ids ...int) {
+	if m.bridge_of == nil {
+		m.bridge_of = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.bridge_of[ids[i]] = struct{}{}
+	}
+}
+
+// ClearBridgeOf clears the "bridge_of" edge to the VMInterface entity.
+func (m *VMInterfaceMutation) ClearBridgeOf() {
+	m.clearedbridge_of = true
+}
+
+// BridgeOfCleared reports if the "bridge_of" edge to the VMInterface entity was cleared.
+func (m *VMInterfaceMutation) BridgeOfCleared() bool {
+	return m.clearedbridge_of
+}
+
+// RemoveBridgeOfIDs removes the "bridge_of" edge to the VMInterface entity by IDs.
+func (m *VMInterfaceMutation) RemoveBridgeOfIDs(ids ...int) {
+	if m.removedbridge_of == nil {
+		m.removedbridge_of = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.bridge_of, ids[i])
+		m.removedbridge_of[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedBridgeOf returns the removed IDs of the "bridge_of" edge to the VMInterface entity.
+func (m *VMInterfaceMutation) RemovedBridgeOfIDs() (ids []int) {
+	for id := range m.removedbridge_of {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// BridgeOfIDs returns the "bridge_of" edge IDs in the mutation.
+func (m *VMInterfaceMutation) BridgeOfIDs() (ids []int) {
+	for id := range m.bridge_of {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetBridgeOf resets all changes to the "bridge_of" edge.
+func (m *VMInterfaceMutation) ResetBridgeOf() {
+	m.bridge_of = nil
+	m.clearedbridge_of = false
+	m.removedbridge_of = nil
+}
+
+// ClearPrimaryMACAddress clears the "primary_mac_address" edge to the MACAddress entity.
+func (m *VMInterfaceMutation) ClearPrimaryMACAddress() {
+	m.clearedprimary_mac_address = true
+	m.clearedFields[vminterface.FieldPrimaryMACAddressID] = struct{}{}
+}
+
+// PrimaryMACAddressCleared reports if the "primary_mac_address" edge to the MACAddress entity was cleared.
+func (m *VMInterfaceMutation) PrimaryMACAddressCleared() bool {
+	return m.PrimaryMACAddressIDCleared() || m.clearedprimary_mac_address
+}
+
+// PrimaryMACAddressIDs returns the "primary_mac_address" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// PrimaryMACAddressID instead. It exists only for internal usage by the builders.
+func (m *VMInterfaceMutation) PrimaryMACAddressIDs() (ids []int) {
+	if id := m.primary_mac_address; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetPrimaryMACAddress resets all changes to the "primary_mac_address" edge.
+func (m *VMInterfaceMutation) ResetPrimaryMACAddress() {
+	m.primary_mac_address = nil
+	m.clearedprimary_mac_address = false
+}
+
+// ClearUntaggedVlan clears the "untagged_vlan" edge to the VLAN entity.
+func (m *VMInterfaceMutation) ClearUntaggedVlan() {
+	m.cleareduntagged_vlan = true
+	m.clearedFields[vminterface.FieldUntaggedVlanID] = struct{}{}
+}
+
+// UntaggedVlanCleared reports if the "untagged_vlan" edge to the VLAN entity was cleared.
+func (m *VMInterfaceMutation) UntaggedVlanCleared() bool {
+	return m.UntaggedVlanIDCleared() || m.cleareduntagged_vlan
+}
+
+// UntaggedVlanIDs returns the "untagged_vlan" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// UntaggedVlanID instead. It exists only for internal usage by the builders.
+func (m *VMInterfaceMutation) UntaggedVlanIDs() (ids []int) {
+	if id := m.untagged_vlan; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetUntaggedVlan resets all changes to the "untagged_vlan" edge.
+func (m *VMInterfaceMutation) ResetUntaggedVlan() {
+	m.untagged_vlan = nil
+	m.cleareduntagged_vlan = false
+}
+
+// ClearQinqSvlan clears the "qinq_svlan" edge to the VLAN entity.
+func (m *VMInterfaceMutation) ClearQinqSvlan() {
+	m.clearedqinq_svlan = true
+	m.clearedFields[vminterface.FieldQinqSvlanID] = struct{}{}
+}
+
+// QinqSvlanCleared reports if the "qinq_svlan" edge to the VLAN entity was cleared.
+func (m *VMInterfaceMutation) QinqSvlanCleared() bool {
+	return m.QinqSvlanIDCleared() || m.clearedqinq_svlan
+}
+
+// QinqSvlanIDs returns the "qinq_svlan" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// QinqSvlanID instead. It exists only for internal usage by the builders.
+func (m *VMInterfaceMutation) QinqSvlanIDs() (ids []int) {
+	if id := m.qinq_svlan; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetQinqSvlan resets all changes to the "qinq_svlan" edge.
+func (m *VMInterfaceMutation) ResetQinqSvlan() {
+	m.qinq_svlan = nil
+	m.clearedqinq_svlan = false
+}
+
+// ClearVrf clears the "vrf" edge to the VRF entity.
+func (m *VMInterfaceMutation) ClearVrf() {
+	m.clearedvrf = true
+	m.clearedFields[vminterface.FieldVrfID] = struct{}{}
+}
+
+// VrfCleared reports if the "vrf" edge to the VRF entity was cleared.
+func (m *VMInterfaceMutation) VrfCleared() bool {
+	return m.VrfIDCleared() || m.clearedvrf
+}
+
+// VrfIDs returns the "vrf" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// VrfID instead. It exists only for internal usage by the builders.
+func (m *VMInterfaceMutation) VrfIDs() (ids []int) {
+	if id := m.vrf; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetVrf resets all changes to the "vrf" edge.
+func (m *VMInterfaceMutation) ResetVrf() {
+	m.vrf = nil
+	m.clearedvrf = false
+}
+
+// ClearVlanTranslationPolicy clears the "vlan_translation_policy" edge to the VLANTranslationPolicy entity.
+func (m *VMInterfaceMutation) ClearVlanTranslationPolicy() {
+	m.clearedvlan_translation_policy = true
+	m.clearedFields[vminterface.FieldVlanTranslationPolicyID] = struct{}{}
+}
+
+// VlanTranslationPolicyCleared reports if the "vlan_translation_policy" edge to the VLANTranslationPolicy entity was cleared.
+func (m *VMInterfaceMutation) VlanTranslationPolicyCleared() bool {
+	return m.VlanTranslationPolicyIDCleared() || m.clearedvlan_translation_policy
+}
+
+// VlanTranslationPolicyIDs returns the "vlan_translation_policy" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// VlanTranslationPolicyID instead. It exists only for internal usage by the builders.
+func (m *VMInterfaceMutation) VlanTranslationPolicyIDs() (ids []int) {
+	if id := m.vlan_translation_policy; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetVlanTranslationPolicy resets all changes to the "vlan_translation_policy" edge.
+func (m *VMInterfaceMutation) ResetVlanTranslationPolicy() {
+	m.vlan_translation_policy = nil
+	m.clearedvlan_translation_policy = false
+}
+
+// AddTaggedVlanIDs adds the "tagged_vlans" edge to the VLAN entity by ids.
+func (m *VMInterfaceMutation) AddTaggedVlanIDs(ids ...int) {
+	if m.tagged_vlans == nil {
+		m.tagged_vlans = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.tagged_vlans[ids[i]] = struct{}{}
+	}
+}
+
+// ClearTaggedVlans clears the "tagged_vlans" edge to the VLAN entity.
+func (m *VMInterfaceMutation) ClearTaggedVlans() {
+	m.clearedtagged_vlans = true
+}
+
+// TaggedVlansCleared reports if the "tagged_vlans" edge to the VLAN entity was cleared.
+func (m *VMInterfaceMutation) TaggedVlansCleared() bool {
+	return m.clearedtagged_vlans
+}
+
+// RemoveTaggedVlanIDs removes the "tagged_vlans" edge to the VLAN entity by IDs.
+func (m *VMInterfaceMutation) RemoveTaggedVlanIDs(ids ...int) {
+	if m.removedtagged_vlans == nil {
+		m.removedtagged_vlans = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.tagged_vlans, ids[i])
+		m.removedtagged_vlans[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedTaggedVlans returns the removed IDs of the "tagged_vlans" edge to the VLAN entity.
+func (m *VMInterfaceMutation) RemovedTaggedVlansIDs() (ids []int) {
+	for id := range m.removedtagged_vlans {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// TaggedVlansIDs returns the "tagged_vlans" edge IDs in the mutation.
+func (m *VMInterfaceMutation) TaggedVlansIDs() (ids []int) {
+	for id := range m.tagged_vlans {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetTaggedVlans resets all changes to the "tagged_vlans" edge.
+func (m *VMInterfaceMutation) ResetTaggedVlans() {
+	m.tagged_vlans = nil
+	m.clearedtagged_vlans = false
+	m.removedtagged_vlans = nil
+}
+
+// Where appends a list predicates to the VMInterfaceMutation builder.
+func (m *VMInterfaceMutation) Where(ps ...predicate.VMInterface) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the VMInterfaceMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *VMInterfaceMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.VMInterface, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *VMInterfaceMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *VMInterfaceMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (VMInterface).
+func (m *VMInterfaceMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *VMInterfaceMutation) Fields() []string {
+	fields := make([]string, 0, 18)
+	if m.created != nil {
+		fields = append(fields, vminterface.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, vminterface.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, vminterface.FieldCustomFieldData)
+	}
+	if m.virtual_machine != nil {
+		fields = append(fields, vminterface.FieldVirtualMachineID)
+	}
+	if m.name != nil {
+		fields = append(fields, vminterface.FieldName)
+	}
+	if m.__name_natural != nil {
+		fields = append(fields, vminterface.FieldNameNatural)
+	}
+	if m.description != nil {
+		fields = append(fields, vminterface.FieldDescription)
+	}
+	if m.enabled != nil {
+		fields = append(fields, vminterface.FieldEnabled)
+	}
+	if m.parent != nil {
+		fields = append(fields, vminterface.FieldParentID)
+	}
+	if m.bridge != nil {
+		fields = append(fields, vminterface.FieldBridgeID)
+	}
+	if m.mtu != nil {
+		fields = append(fields, vminterface.FieldMtu)
+	}
+	if m.mac_address != nil {
+		fields = append(fields, vminterface.FieldMACAddress)
+	}
+	if m.primary_mac_address != nil {
+		fields = append(fields, vminterface.FieldPrimaryMACAddressID)
+	}
+	if m.mode != nil {
+		fields = append(fields, vminterface.FieldMode)
+	}
+	if m.untagged_vlan != nil {
+		fields = append(fields, vminterface.FieldUntaggedVlanID)
+	}
+	if m.qinq_svlan != nil {
+		fields = append(fields, vminterface.FieldQinqSvlanID)
+	}
+	if m.vrf != nil {
+		fields = append(fields, vminterface.FieldVrfID)
+	}
+	if m.vlan_translation_policy != nil {
+		fields = append(fields, vminterface.FieldVlanTranslationPolicyID)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *VMInterfaceMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case vminterface.FieldCreated:
+		return m.Created()
+	case vminterface.FieldLastUpdated:
+		return m.LastUpdated()
+	case vminterface.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case vminterface.FieldVirtualMachineID:
+		return m.VirtualMachineID()
+	case vminterface.FieldName:
+		return m.Name()
+	case vminterface.FieldNameNatural:
+		return m.NameNatural()
+	case vminterface.FieldDescription:
+		return m.Description()
+	case vminterface.FieldEnabled:
+		return m.Enabled()
+	case vminterface.FieldParentID:
+		return m.ParentID()
+	case vminterface.FieldBridgeID:
+		return m.BridgeID()
+	case vminterface.FieldMtu:
+		return m.Mtu()
+	case vminterface.FieldMACAddress:
+		return m.MACAddress()
+	case vminterface.FieldPrimaryMACAddressID:
+		return m.PrimaryMACAddressID()
+	case vminterface.FieldMode:
+		return m.Mode()
+	case vminterface.FieldUntaggedVlanID:
+		return m.UntaggedVlanID()
+	case vminterface.FieldQinqSvlanID:
+		return m.QinqSvlanID()
+	case vminterface.FieldVrfID:
+		return m.VrfID()
+	case vminterface.FieldVlanTranslationPolicyID:
+		return m.VlanTranslationPolicyID()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *VMInterfaceMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case vminterface.FieldCreated, vminterface.FieldLastUpdated, vminterface.FieldCustomFieldData, vminterface.FieldVirtualMachineID, vminterface.FieldName, vminterface.FieldNameNatural, vminterface.FieldDescription, vminterface.FieldEnabled, vminterface.FieldParentID, vminterface.FieldBridgeID, vminterface.FieldMtu, vminterface.FieldMACAddress, vminterface.FieldPrimaryMACAddressID, vminterface.FieldMode, vminterface.FieldUntaggedVlanID, vminterface.FieldQinqSvlanID, vminterface.FieldVrfID, vminterface.FieldVlanTranslationPolicyID:
+	default:
+		return nil, fmt.Errorf("unknown VMInterface field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case vminterface.FieldCreated:
+		return old.Created, nil
+	case vminterface.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case vminterface.FieldCustomFieldData:
+		return old.CustomFieldData, nil
+	case vminterface.FieldVirtualMachineID:
+		return old.VirtualMachineID, nil
+	case vminterface.FieldName:
+		return old.Name, nil
+	case vminterface.FieldNameNatural:
+		return old.NameNatural, nil
+	case vminterface.FieldDescription:
+		return old.Description, nil
+	case vminterface.FieldEnabled:
+		return old.Enabled, nil
+	case vminterface.FieldParentID:
+		return old.ParentID, nil
+	case vminterface.FieldBridgeID:
+		return old.BridgeID, nil
+	case vminterface.FieldMtu:
+		return old.Mtu, nil
+	case vminterface.FieldMACAddress:
+		return old.MACAddress, nil
+	case vminterface.FieldPrimaryMACAddressID:
+		return old.PrimaryMACAddressID, nil
+	case vminterface.FieldMode:
+		return old.Mode, nil
+	case vminterface.FieldUntaggedVlanID:
+		return old.UntaggedVlanID, nil
+	case vminterface.FieldQinqSvlanID:
+		return old.QinqSvlanID, nil
+	case vminterface.FieldVrfID:
+		return old.VrfID, nil
+	case vminterface.FieldVlanTranslationPolicyID:
+		return old.VlanTranslationPolicyID, nil
+	}
+	return nil, fmt.Errorf("unknown VMInterface field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *VMInterfaceMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case vminterface.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case vminterface.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case vminterface.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case vminterface.FieldVirtualMachineID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVirtualMachineID(v)
+		return nil
+	case vminterface.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case vminterface.FieldNameNatural:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNameNatural(v)
+		return nil
+	case vminterface.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case vminterface.FieldEnabled:
+		v, ok := value.(bool)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetEnabled(v)
+		return nil
+	case vminterface.FieldParentID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetParentID(v)
+		return nil
+	case vminterface.FieldBridgeID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetBridgeID(v)
+		return nil
+	case vminterface.FieldMtu:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMtu(v)
+		return nil
+	case vminterface.FieldMACAddress:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMACAddress(v)
+		return nil
+	case vminterface.FieldPrimaryMACAddressID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPrimaryMACAddressID(v)
+		return nil
+	case vminterface.FieldMode:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMode(v)
+		return nil
+	case vminterface.FieldUntaggedVlanID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetUntaggedVlanID(v)
+		return nil
+	case vminterface.FieldQinqSvlanID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetQinqSvlanID(v)
+		return nil
+	case vminterface.FieldVrfID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVrfID(v)
+		return nil
+	case vminterface.FieldVlanTranslationPolicyID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVlanTranslationPolicyID(v)
+		return nil
+	}
+	return fmt.Errorf("unknown VMInterface field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *VMInterfaceMutation) AddedFields() []string {
+	var fields []string
+	if m.addmtu != nil {
+		fields = append(fields, vminterface.FieldMtu)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *VMInterfaceMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case vminterface.FieldMtu:
+		return m.AddedMtu()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *VMInterfaceMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case vminterface.FieldMtu:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddMtu(v)
+		return nil
+	}
+	return fmt.Errorf("unknown VMInterface numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *VMInterfaceMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(vminterface.FieldCreated) {
+		fields = append(fields, vminterface.FieldCreated)
+	}
+	if m.FieldCleared(vminterface.FieldLastUpdated) {
+		fields = append(fields, vminterface.FieldLastUpdated)
+	}
+	if m.FieldCleared(vminterface.FieldParentID) {
+		fields = append(fields, vminterface.FieldParentID)
+	}
+	if m.FieldCleared(vminterface.FieldBridgeID) {
+		fields = append(fields, vminterface.FieldBridgeID)
+	}
+	if m.FieldCleared(vminterface.FieldMtu) {
+		fields = append(fields, vminterface.FieldMtu)
+	}
+	if m.FieldCleared(vminterface.FieldMACAddress) {
+		fields = append(fields, vminterface.FieldMACAddress)
+	}
+	if m.FieldCleared(vminterface.FieldPrimaryMACAddressID) {
+		fields = append(fields, vminterface.FieldPrimaryMACAddressID)
+	}
+	if m.FieldCleared(vminterface.FieldMode) {
+		fields = append(fields, vminterface.FieldMode)
+	}
+	if m.FieldCleared(vminterface.FieldUntaggedVlanID) {
+		fields = append(fields, vminterface.FieldUntaggedVlanID)
+	}
+	if m.FieldCleared(vminterface.FieldQinqSvlanID) {
+		fields = append(fields, vminterface.FieldQinqSvlanID)
+	}
+	if m.FieldCleared(vminterface.FieldVrfID) {
+		fields = append(fields, vminterface.FieldVrfID)
+	}
+	if m.FieldCleared(vminterface.FieldVlanTranslationPolicyID) {
+		fields = append(fields, vminterface.FieldVlanTranslationPolicyID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *VMInterfaceMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *VMInterfaceMutation) ClearField(name string) error {
+	switch name {
+	case vminterface.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case vminterface.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case vminterface.FieldParentID:
+		m.ClearParentID()
+		return nil
+	case vminterface.FieldBridgeID:
+		m.ClearBridgeID()
+		return nil
+	case vminterface.FieldMtu:
+		m.ClearMtu()
+		return nil
+	case vminterface.FieldMACAddress:
+		m.ClearMACAddress()
+		return nil
+	case vminterface.FieldPrimaryMACAddressID:
+		m.ClearPrimaryMACAddressID()
+		return nil
+	case vminterface.FieldMode:
+		m.ClearMode()
+		return nil
+	case vminterface.FieldUntaggedVlanID:
+		m.ClearUntaggedVlanID()
+		return nil
+	case vminterface.FieldQinqSvlanID:
+		m.ClearQinqSvlanID()
+		return nil
+	case vminterface.FieldVrfID:
+		m.ClearVrfID()
+		return nil
+	case vminterface.FieldVlanTranslationPolicyID:
+		m.ClearVlanTranslationPolicyID()
+		return nil
+	}
+	return fmt.Errorf("unknown VMInterface nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *VMInterfaceMutation) ResetField(name string) error {
+	switch name {
+	case vminterface.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case vminterface.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case vminterface.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case vminterface.FieldVirtualMachineID:
+		m.ResetVirtualMachineID()
+		return nil
+	case vminterface.FieldName:
+		m.ResetName()
+		return nil
+	case vminterface.FieldNameNatural:
+		m.ResetNameNatural()
+		return nil
+	case vminterface.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case vminterface.FieldEnabled:
+		m.ResetEnabled()
+		return nil
+	case vminterface.FieldParentID:
+		m.ResetParentID()
+		return nil
+	case vminterface.FieldBridgeID:
+		m.ResetBridgeID()
+		return nil
+	case vminterface.FieldMtu:
+		m.ResetMtu()
+		return nil
+	case vminterface.FieldMACAddress:
+		m.ResetMACAddress()
+		return nil
+	case vminterface.FieldPrimaryMACAddressID:
+		m.ResetPrimaryMACAddressID()
+		return nil
+	case vminterface.FieldMode:
+		m.ResetMode()
+		return nil
+	case vminterface.FieldUntaggedVlanID:
+		m.ResetUntaggedVlanID()
+		return nil
+	case vminterface.FieldQinqSvlanID:
+		m.ResetQinqSvlanID()
+		return nil
+	case vminterface.FieldVrfID:
+		m.ResetVrfID()
+		return nil
+	case vminterface.FieldVlanTranslationPolicyID:
+		m.ResetVlanTranslationPolicyID()
+		return nil
+	}
+	return fmt.Errorf("unknown VMInterface field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *VMInterfaceMutation) AddedEdges() []string {
+	edges := make([]string, 0, 11)
+	if m.virtual_machine != nil {
+		edges = append(edges, vminterface.EdgeVirtualMachine)
+	}
+	if m.parent != nil {
+		edges = append(edges, vminterface.EdgeParent)
+	}
+	if m.parent_of != nil {
+		edges = append(edges, vminterface.EdgeParentOf)
+	}
+	if m.bridge != nil {
+		edges = append(edges, vminterface.EdgeBridge)
+	}
+	if m.bridge_of != nil {
+		edges = append(edges, vminterface.EdgeBridgeOf)
+	}
+	if m.primary_mac_address != nil {
+		edges = append(edges, vminterface.EdgePrimaryMACAddress)
+	}
+	if m.untagged_vlan != nil {
+		edges = append(edges, vminterface.EdgeUntaggedVlan)
+	}
+	if m.qinq_svlan != nil {
+		edges = append(edges, vminterface.EdgeQinqSvlan)
+	}
+	if m.vrf != nil {
+		edges = append(edges, vminterface.EdgeVrf)
+	}
+	if m.vlan_translation_policy != nil {
+		edges = append(edges, vminterface.EdgeVlanTranslationPolicy)
+	}
+	if m.tagged_vlans != nil {
+		edges = append(edges, vminterface.EdgeTaggedVlans)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *VMInterfaceMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case vminterface.EdgeVirtualMachine:
+		if id := m.virtual_machine; id != nil {
+			return []ent.Value{*id}
+		}
+	case vminterface.EdgeParent:
+		if id := m.parent; id != nil {
+			return []ent.Value{*id}
+		}
+	case vminterface.EdgeParentOf:
+		ids := make([]ent.Value, 0, len(m.parent_of))
+		for id := range m.parent_of {
+			ids = append(ids, id)
+		}
+		return ids
+	case vminterface.EdgeBridge:
+		if id := m.bridge; id != nil {
+			return []ent.Value{*id}
+		}
+	case vminterface.EdgeBridgeOf:
+		ids := make([]ent.Value, 0, len(m.bridge_of))
+		for id := range m.bridge_of {
+			ids = append(ids, id)
+		}
+		return ids
+	case vminterface.EdgePrimaryMACAddress:
+		if id := m.primary_mac_address; id != nil {
+			return []ent.Value{*id}
+		}
+	case vminterface.EdgeUntaggedVlan:
+		if id := m.untagged_vlan; id != nil {
+			return []ent.Value{*id}
+		}
+	case vminterface.EdgeQinqSvlan:
+		if id := m.qinq_svlan; id != nil {
+			return []ent.Value{*id}
+		}
+	case vminterface.EdgeVrf:
+		if id := m.vrf; id != nil {
+			return []ent.Value{*id}
+		}
+	case vminterface.EdgeVlanTranslationPolicy:
+		if id := m.vlan_translation_policy; id != nil {
+			return []ent.Value{*id}
+		}
+	case vminterface.EdgeTaggedVlans:
+		ids := make([]ent.Value, 0, len(m.tagged_vlans))
+		for id := range m.tagged_vlans {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *VMInterfaceMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 11)
+	if m.removedparent_of != nil {
+		edges = append(edges, vminterface.EdgeParentOf)
+	}
+	if m.removedbridge_of != nil {
+		edges = append(edges, vminterface.EdgeBridgeOf)
+	}
+	if m.removedtagged_vlans != nil {
+		edges = append(edges, vminterface.EdgeTaggedVlans)
+	}
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *VMInterfaceMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case vminterface.EdgeParentOf:
+		ids := make([]ent.Value, 0, len(m.removedparent_of))
+		for id := range m.removedparent_of {
+			ids = append(ids, id)
+		}
+		return ids
+	case vminterface.EdgeBridgeOf:
+		ids := make([]ent.Value, 0, len(m.removedbridge_of))
+		for id := range m.removedbridge_of {
+			ids = append(ids, id)
+		}
+		return ids
+	case vminterface.EdgeTaggedVlans:
+		ids := make([]ent.Value, 0, len(m.removedtagged_vlans))
+		for id := range m.removedtagged_vlans {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *VMInterfaceMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 11)
+	if m.clearedvirtual_machine {
+		edges = append(edges, vminterface.EdgeVirtualMachine)
+	}
+	if m.clearedparent {
+		edges = append(edges, vminterface.EdgeParent)
+	}
+	if m.clearedparent_of {
+		edges = append(edges, vminterface.EdgeParentOf)
+	}
+	if m.clearedbridge {
+		edges = append(edges, vminterface.EdgeBridge)
+	}
+	if m.clearedbridge_of {
+		edges = append(edges, vminterface.EdgeBridgeOf)
+	}
+	if m.clearedprimary_mac_address {
+		edges = append(edges, vminterface.EdgePrimaryMACAddress)
+	}
+	if m.cleareduntagged_vlan {
+		edges = append(edges, vminterface.EdgeUntaggedVlan)
+	}
+	if m.clearedqinq_svlan {
+		edges = append(edges, vminterface.EdgeQinqSvlan)
+	}
+	if m.clearedvrf {
+		edges = append(edges, vminterface.EdgeVrf)
+	}
+	if m.clearedvlan_translation_policy {
+		edges = append(edges, vminterface.EdgeVlanTranslationPolicy)
+	}
+	if m.clearedtagged_vlans {
+		edges = append(edges, vminterface.EdgeTaggedVlans)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *VMInterfaceMutation) EdgeCleared(name string) bool {
+	switch name {
+	case vminterface.EdgeVirtualMachine:
+		return m.clearedvirtual_machine
+	case vminterface.EdgeParent:
+		return m.clearedparent
+	case vminterface.EdgeParentOf:
+		return m.clearedparent_of
+	case vminterface.EdgeBridge:
+		return m.clearedbridge
+	case vminterface.EdgeBridgeOf:
+		return m.clearedbridge_of
+	case vminterface.EdgePrimaryMACAddress:
+		return m.clearedprimary_mac_address
+	case vminterface.EdgeUntaggedVlan:
+		return m.cleareduntagged_vlan
+	case vminterface.EdgeQinqSvlan:
+		return m.clearedqinq_svlan
+	case vminterface.EdgeVrf:
+		return m.clearedvrf
+	case vminterface.EdgeVlanTranslationPolicy:
+		return m.clearedvlan_translation_policy
+	case vminterface.EdgeTaggedVlans:
+		return m.clearedtagged_vlans
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *VMInterfaceMutation) ClearEdge(name string) error {
+	switch name {
+	case vminterface.EdgeVirtualMachine:
+		m.ClearVirtualMachine()
+		return nil
+	case vminterface.EdgeParent:
+		m.ClearParent()
+		return nil
+	case vminterface.EdgeBridge:
+		m.ClearBridge()
+		return nil
+	case vminterface.EdgePrimaryMACAddress:
+		m.ClearPrimaryMACAddress()
+		return nil
+	case vminterface.EdgeUntaggedVlan:
+		m.ClearUntaggedVlan()
+		return nil
+	case vminterface.EdgeQinqSvlan:
+		m.ClearQinqSvlan()
+		return nil
+	case vminterface.EdgeVrf:
+		m.ClearVrf()
+		return nil
+	case vminterface.EdgeVlanTranslationPolicy:
+		m.ClearVlanTranslationPolicy()
+		return nil
+	}
+	return fmt.Errorf("unknown VMInterface unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *VMInterfaceMutation) ResetEdge(name string) error {
+	switch name {
+	case vminterface.EdgeVirtualMachine:
+		m.ResetVirtualMachine()
+		return nil
+	case vminterface.EdgeParent:
+		m.ResetParent()
+		return nil
+	case vminterface.EdgeParentOf:
+		m.ResetParentOf()
+		return nil
+	case vminterface.EdgeBridge:
+		m.ResetBridge()
+		return nil
+	case vminterface.EdgeBridgeOf:
+		m.ResetBridgeOf()
+		return nil
+	case vminterface.EdgePrimaryMACAddress:
+		m.ResetPrimaryMACAddress()
+		return nil
+	case vminterface.EdgeUntaggedVlan:
+		m.ResetUntaggedVlan()
+		return nil
+	case vminterface.EdgeQinqSvlan:
+		m.ResetQinqSvlan()
+		return nil
+	case vminterface.EdgeVrf:
+		m.ResetVrf()
+		return nil
+	case vminterface.EdgeVlanTranslationPolicy:
+		m.ResetVlanTranslationPolicy()
+		return nil
+	case vminterface.EdgeTaggedVlans:
+		m.ResetTaggedVlans()
+		return nil
+	}
+	return fmt.Errorf("unknown VMInterface edge %s", name)
 }
 
 // VRFMutation represents an operation that mutates the VRF nodes in the graph.
@@ -96470,6 +101389,3609 @@ func (m *VirtualDeviceContextMutation) ResetEdge(name string) error {
 		return nil
 	}
 	return fmt.Errorf("unknown VirtualDeviceContext edge %s", name)
+}
+
+// VirtualDiskMutation represents an operation that mutates the VirtualDisk nodes in the graph.
+type VirtualDiskMutation struct {
+	config
+	op                     Op
+	typ                    string
+	id                     *int
+	created                *time.Time
+	last_updated           *time.Time
+	custom_field_data      *map[string]interface{}
+	name                   *string
+	__name_natural         *string
+	description            *string
+	size                   *int
+	addsize                *int
+	clearedFields          map[string]struct{}
+	virtual_machine        *int
+	clearedvirtual_machine bool
+	done                   bool
+	oldValue               func(context.Context) (*VirtualDisk, error)
+	predicates             []predicate.VirtualDisk
+}
+
+var _ ent.Mutation = (*VirtualDiskMutation)(nil)
+
+// virtualdiskOption allows management of the mutation configuration using functional options.
+type virtualdiskOption func(*VirtualDiskMutation)
+
+// newVirtualDiskMutation creates new mutation for the VirtualDisk entity.
+func newVirtualDiskMutation(c config, op Op, opts ...virtualdiskOption) *VirtualDiskMutation {
+	m := &VirtualDiskMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeVirtualDisk,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withVirtualDiskID sets the ID field of the mutation.
+func withVirtualDiskID(id int) virtualdiskOption {
+	return func(m *VirtualDiskMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *VirtualDisk
+		)
+		m.oldValue = func(ctx context.Context) (*VirtualDisk, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().VirtualDisk.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withVirtualDisk sets the old VirtualDisk of the mutation.
+func withVirtualDisk(node *VirtualDisk) virtualdiskOption {
+	return func(m *VirtualDiskMutation) {
+		m.oldValue = func(context.Context) (*VirtualDisk, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m VirtualDiskMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m VirtualDiskMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *VirtualDiskMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *VirtualDiskMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().VirtualDisk.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *VirtualDiskMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *VirtualDiskMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *VirtualDiskMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[virtualdisk.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *VirtualDiskMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[virtualdisk.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *VirtualDiskMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, virtualdisk.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *VirtualDiskMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *VirtualDiskMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *VirtualDiskMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[virtualdisk.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *VirtualDiskMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[virtualdisk.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *VirtualDiskMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, virtualdisk.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *VirtualDiskMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *VirtualDiskMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *VirtualDiskMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetVirtualMachineID sets the "virtual_machine_id" field.
+func (m *VirtualDiskMutation) SetVirtualMachineID(i int) {
+	m.virtual_machine = &i
+}
+
+// VirtualMachineID returns the value of the "virtual_machine_id" field in the mutation.
+func (m *VirtualDiskMutation) VirtualMachineID() (r int, exists bool) {
+	v := m.virtual_machine
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetVirtualMachineID resets all changes to the "virtual_machine_id" field.
+func (m *VirtualDiskMutation) ResetVirtualMachineID() {
+	m.virtual_machine = nil
+}
+
+// SetName sets the "name" field.
+func (m *VirtualDiskMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *VirtualDiskMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *VirtualDiskMutation) ResetName() {
+	m.name = nil
+}
+
+// SetNameNatural sets the "_name_natural" field.
+func (m *VirtualDiskMutation) SetNameNatural(s string) {
+	m.__name_natural = &s
+}
+
+// NameNatural returns the value of the "_name_natural" field in the mutation.
+func (m *VirtualDiskMutation) NameNatural() (r string, exists bool) {
+	v := m.__name_natural
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetNameNatural resets all changes to the "_name_natural" field.
+func (m *VirtualDiskMutation) ResetNameNatural() {
+	m.__name_natural = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *VirtualDiskMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *VirtualDiskMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *VirtualDiskMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetSize sets the "size" field.
+func (m *VirtualDiskMutation) SetSize(i int) {
+	m.size = &i
+	m.addsize = nil
+}
+
+// Size returns the value of the "size" field in the mutation.
+func (m *VirtualDiskMutation) Size() (r int, exists bool) {
+	v := m.size
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddSize adds i to the "size" field.
+func (m *VirtualDiskMutation) AddSize(i int) {
+	if m.addsize != nil {
+		*m.addsize += i
+	} else {
+		m.addsize = &i
+	}
+}
+
+// AddedSize returns the value that was added to the "size" field in this mutation.
+func (m *VirtualDiskMutation) AddedSize() (r int, exists bool) {
+	v := m.addsize
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetSize resets all changes to the "size" field.
+func (m *VirtualDiskMutation) ResetSize() {
+	m.size = nil
+	m.addsize = nil
+}
+
+// ClearVirtualMachine clears the "virtual_machine" edge to the VirtualMachine entity.
+func (m *VirtualDiskMutation) ClearVirtualMachine() {
+	m.clearedvirtual_machine = true
+	m.clearedFields[virtualdisk.FieldVirtualMachineID] = struct{}{}
+}
+
+// VirtualMachineCleared reports if the "virtual_machine" edge to the VirtualMachine entity was cleared.
+func (m *VirtualDiskMutation) VirtualMachineCleared() bool {
+	return m.clearedvirtual_machine
+}
+
+// VirtualMachineIDs returns the "virtual_machine" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// VirtualMachineID instead. It exists only for internal usage by the builders.
+func (m *VirtualDiskMutation) VirtualMachineIDs() (ids []int) {
+	if id := m.virtual_machine; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetVirtualMachine resets all changes to the "virtual_machine" edge.
+func (m *VirtualDiskMutation) ResetVirtualMachine() {
+	m.virtual_machine = nil
+	m.clearedvirtual_machine = false
+}
+
+// Where appends a list predicates to the VirtualDiskMutation builder.
+func (m *VirtualDiskMutation) Where(ps ...predicate.VirtualDisk) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the VirtualDiskMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *VirtualDiskMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.VirtualDisk, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *VirtualDiskMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *VirtualDiskMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (VirtualDisk).
+func (m *VirtualDiskMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *VirtualDiskMutation) Fields() []string {
+	fields := make([]string, 0, 8)
+	if m.created != nil {
+		fields = append(fields, virtualdisk.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, virtualdisk.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, virtualdisk.FieldCustomFieldData)
+	}
+	if m.virtual_machine != nil {
+		fields = append(fields, virtualdisk.FieldVirtualMachineID)
+	}
+	if m.name != nil {
+		fields = append(fields, virtualdisk.FieldName)
+	}
+	if m.__name_natural != nil {
+		fields = append(fields, virtualdisk.FieldNameNatural)
+	}
+	if m.description != nil {
+		fields = append(fields, virtualdisk.FieldDescription)
+	}
+	if m.size != nil {
+		fields = append(fields, virtualdisk.FieldSize)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *VirtualDiskMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case virtualdisk.FieldCreated:
+		return m.Created()
+	case virtualdisk.FieldLastUpdated:
+		return m.LastUpdated()
+	case virtualdisk.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case virtualdisk.FieldVirtualMachineID:
+		return m.VirtualMachineID()
+	case virtualdisk.FieldName:
+		return m.Name()
+	case virtualdisk.FieldNameNatural:
+		return m.NameNatural()
+	case virtualdisk.FieldDescription:
+		return m.Description()
+	case virtualdisk.FieldSize:
+		return m.Size()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *VirtualDiskMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case virtualdisk.FieldCreated, virtualdisk.FieldLastUpdated, virtualdisk.FieldCustomFieldData, virtualdisk.FieldVirtualMachineID, virtualdisk.FieldName, virtualdisk.FieldNameNatural, virtualdisk.FieldDescription, virtualdisk.FieldSize:
+	default:
+		return nil, fmt.Errorf("unknown VirtualDisk field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case virtualdisk.FieldCreated:
+		return old.Created, nil
+	case virtualdisk.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case virtualdisk.FieldCustomFieldData:
+		return old.CustomFieldData, nil
+	case virtualdisk.FieldVirtualMachineID:
+		return old.VirtualMachineID, nil
+	case virtualdisk.FieldName:
+		return old.Name, nil
+	case virtualdisk.FieldNameNatural:
+		return old.NameNatural, nil
+	case virtualdisk.FieldDescription:
+		return old.Description, nil
+	case virtualdisk.FieldSize:
+		return old.Size, nil
+	}
+	return nil, fmt.Errorf("unknown VirtualDisk field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *VirtualDiskMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case virtualdisk.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case virtualdisk.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case virtualdisk.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case virtualdisk.FieldVirtualMachineID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVirtualMachineID(v)
+		return nil
+	case virtualdisk.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case virtualdisk.FieldNameNatural:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNameNatural(v)
+		return nil
+	case virtualdisk.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case virtualdisk.FieldSize:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSize(v)
+		return nil
+	}
+	return fmt.Errorf("unknown VirtualDisk field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *VirtualDiskMutation) AddedFields() []string {
+	var fields []string
+	if m.addsize != nil {
+		fields = append(fields, virtualdisk.FieldSize)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *VirtualDiskMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case virtualdisk.FieldSize:
+		return m.AddedSize()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *VirtualDiskMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case virtualdisk.FieldSize:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddSize(v)
+		return nil
+	}
+	return fmt.Errorf("unknown VirtualDisk numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *VirtualDiskMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(virtualdisk.FieldCreated) {
+		fields = append(fields, virtualdisk.FieldCreated)
+	}
+	if m.FieldCleared(virtualdisk.FieldLastUpdated) {
+		fields = append(fields, virtualdisk.FieldLastUpdated)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *VirtualDiskMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *VirtualDiskMutation) ClearField(name string) error {
+	switch name {
+	case virtualdisk.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case virtualdisk.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	}
+	return fmt.Errorf("unknown VirtualDisk nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *VirtualDiskMutation) ResetField(name string) error {
+	switch name {
+	case virtualdisk.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case virtualdisk.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case virtualdisk.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case virtualdisk.FieldVirtualMachineID:
+		m.ResetVirtualMachineID()
+		return nil
+	case virtualdisk.FieldName:
+		m.ResetName()
+		return nil
+	case virtualdisk.FieldNameNatural:
+		m.ResetNameNatural()
+		return nil
+	case virtualdisk.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case virtualdisk.FieldSize:
+		m.ResetSize()
+		return nil
+	}
+	return fmt.Errorf("unknown VirtualDisk field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *VirtualDiskMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.virtual_machine != nil {
+		edges = append(edges, virtualdisk.EdgeVirtualMachine)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *VirtualDiskMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case virtualdisk.EdgeVirtualMachine:
+		if id := m.virtual_machine; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *VirtualDiskMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *VirtualDiskMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *VirtualDiskMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.clearedvirtual_machine {
+		edges = append(edges, virtualdisk.EdgeVirtualMachine)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *VirtualDiskMutation) EdgeCleared(name string) bool {
+	switch name {
+	case virtualdisk.EdgeVirtualMachine:
+		return m.clearedvirtual_machine
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *VirtualDiskMutation) ClearEdge(name string) error {
+	switch name {
+	case virtualdisk.EdgeVirtualMachine:
+		m.ClearVirtualMachine()
+		return nil
+	}
+	return fmt.Errorf("unknown VirtualDisk unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *VirtualDiskMutation) ResetEdge(name string) error {
+	switch name {
+	case virtualdisk.EdgeVirtualMachine:
+		m.ResetVirtualMachine()
+		return nil
+	}
+	return fmt.Errorf("unknown VirtualDisk edge %s", name)
+}
+
+// VirtualMachineMutation represents an operation that mutates the VirtualMachine nodes in the graph.
+type VirtualMachineMutation struct {
+	config
+	op                          Op
+	typ                         string
+	id                          *int
+	created                     *time.Time
+	last_updated                *time.Time
+	custom_field_data           *map[string]interface{}
+	description                 *string
+	comments                    *string
+	name                        *string
+	__name_natural              *string
+	status                      *string
+	start_on_boot               *string
+	vcpus                       *float64
+	addvcpus                    *float64
+	memory                      *int
+	addmemory                   *int
+	disk                        *int
+	adddisk                     *int
+	serial                      *string
+	local_context_data          *map[string]interface{}
+	config_context              *map[string]interface{}
+	clearedFields               map[string]struct{}
+	virtual_machine_type        *int
+	clearedvirtual_machine_type bool
+	role                        *int
+	clearedrole                 bool
+	site                        *int
+	clearedsite                 bool
+	cluster                     *int
+	clearedcluster              bool
+	device                      *int
+	cleareddevice               bool
+	platform                    *int
+	clearedplatform             bool
+	tenant                      *int
+	clearedtenant               bool
+	primary_ip4                 *int
+	clearedprimary_ip4          bool
+	primary_ip6                 *int
+	clearedprimary_ip6          bool
+	done                        bool
+	oldValue                    func(context.Context) (*VirtualMachine, error)
+	predicates                  []predicate.VirtualMachine
+}
+
+var _ ent.Mutation = (*VirtualMachineMutation)(nil)
+
+// virtualmachineOption allows management of the mutation configuration using functional options.
+type virtualmachineOption func(*VirtualMachineMutation)
+
+// newVirtualMachineMutation creates new mutation for the VirtualMachine entity.
+func newVirtualMachineMutation(c config, op Op, opts ...virtualmachineOption) *VirtualMachineMutation {
+	m := &VirtualMachineMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeVirtualMachine,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withVirtualMachineID sets the ID field of the mutation.
+func withVirtualMachineID(id int) virtualmachineOption {
+	return func(m *VirtualMachineMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *VirtualMachine
+		)
+		m.oldValue = func(ctx context.Context) (*VirtualMachine, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().VirtualMachine.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withVirtualMachine sets the old VirtualMachine of the mutation.
+func withVirtualMachine(node *VirtualMachine) virtualmachineOption {
+	return func(m *VirtualMachineMutation) {
+		m.oldValue = func(context.Context) (*VirtualMachine, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m VirtualMachineMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m VirtualMachineMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *VirtualMachineMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *VirtualMachineMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().VirtualMachine.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *VirtualMachineMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *VirtualMachineMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *VirtualMachineMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[virtualmachine.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *VirtualMachineMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[virtualmachine.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *VirtualMachineMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, virtualmachine.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *VirtualMachineMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *VirtualMachineMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *VirtualMachineMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[virtualmachine.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *VirtualMachineMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[virtualmachine.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *VirtualMachineMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, virtualmachine.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *VirtualMachineMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *VirtualMachineMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *VirtualMachineMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *VirtualMachineMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *VirtualMachineMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *VirtualMachineMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetComments sets the "comments" field.
+func (m *VirtualMachineMutation) SetComments(s string) {
+	m.comments = &s
+}
+
+// Comments returns the value of the "comments" field in the mutation.
+func (m *VirtualMachineMutation) Comments() (r string, exists bool) {
+	v := m.comments
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetComments resets all changes to the "comments" field.
+func (m *VirtualMachineMutation) ResetComments() {
+	m.comments = nil
+}
+
+// SetName sets the "name" field.
+func (m *VirtualMachineMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *VirtualMachineMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *VirtualMachineMutation) ResetName() {
+	m.name = nil
+}
+
+// SetNameNatural sets the "_name_natural" field.
+func (m *VirtualMachineMutation) SetNameNatural(s string) {
+	m.__name_natural = &s
+}
+
+// NameNatural returns the value of the "_name_natural" field in the mutation.
+func (m *VirtualMachineMutation) NameNatural() (r string, exists bool) {
+	v := m.__name_natural
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetNameNatural resets all changes to the "_name_natural" field.
+func (m *VirtualMachineMutation) ResetNameNatural() {
+	m.__name_natural = nil
+}
+
+// SetVirtualMachineTypeID sets the "virtual_machine_type_id" field.
+func (m *VirtualMachineMutation) SetVirtualMachineTypeID(i int) {
+	m.virtual_machine_type = &i
+}
+
+// VirtualMachineTypeID returns the value of the "virtual_machine_type_id" field in the mutation.
+func (m *VirtualMachineMutation) VirtualMachineTypeID() (r int, exists bool) {
+	v := m.virtual_machine_type
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearVirtualMachineTypeID clears the value of the "virtual_machine_type_id" field.
+func (m *VirtualMachineMutation) ClearVirtualMachineTypeID() {
+	m.virtual_machine_type = nil
+	m.clearedFields[virtualmachine.FieldVirtualMachineTypeID] = struct{}{}
+}
+
+// VirtualMachineTypeIDCleared returns if the "virtual_machine_type_id" field was cleared in this mutation.
+func (m *VirtualMachineMutation) VirtualMachineTypeIDCleared() bool {
+	_, ok := m.clearedFields[virtualmachine.FieldVirtualMachineTypeID]
+	return ok
+}
+
+// ResetVirtualMachineTypeID resets all changes to the "virtual_machine_type_id" field.
+func (m *VirtualMachineMutation) ResetVirtualMachineTypeID() {
+	m.virtual_machine_type = nil
+	delete(m.clearedFields, virtualmachine.FieldVirtualMachineTypeID)
+}
+
+// SetRoleID sets the "role_id" field.
+func (m *VirtualMachineMutation) SetRoleID(i int) {
+	m.role = &i
+}
+
+// RoleID returns the value of the "role_id" field in the mutation.
+func (m *VirtualMachineMutation) RoleID() (r int, exists bool) {
+	v := m.role
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearRoleID clears the value of the "role_id" field.
+func (m *VirtualMachineMutation) ClearRoleID() {
+	m.role = nil
+	m.clearedFields[virtualmachine.FieldRoleID] = struct{}{}
+}
+
+// RoleIDCleared returns if the "role_id" field was cleared in this mutation.
+func (m *VirtualMachineMutation) RoleIDCleared() bool {
+	_, ok := m.clearedFields[virtualmachine.FieldRoleID]
+	return ok
+}
+
+// ResetRoleID resets all changes to the "role_id" field.
+func (m *VirtualMachineMutation) ResetRoleID() {
+	m.role = nil
+	delete(m.clearedFields, virtualmachine.FieldRoleID)
+}
+
+// SetStatus sets the "status" field.
+func (m *VirtualMachineMutation) SetStatus(s string) {
+	m.status = &s
+}
+
+// Status returns the value of the "status" field in the mutation.
+func (m *VirtualMachineMutation) Status() (r string, exists bool) {
+	v := m.status
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetStatus resets all changes to the "status" field.
+func (m *VirtualMachineMutation) ResetStatus() {
+	m.status = nil
+}
+
+// SetStartOnBoot sets the "start_on_boot" field.
+func (m *VirtualMachineMutation) SetStartOnBoot(s string) {
+	m.start_on_boot = &s
+}
+
+// StartOnBoot returns the value of the "start_on_boot" field in the mutation.
+func (m *VirtualMachineMutation) StartOnBoot() (r string, exists bool) {
+	v := m.start_on_boot
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetStartOnBoot resets all changes to the "start_on_boot" field.
+func (m *VirtualMachineMutation) ResetStartOnBoot() {
+	m.start_on_boot = nil
+}
+
+// SetSiteID sets the "site_id" field.
+func (m *VirtualMachineMutation) SetSiteID(i int) {
+	m.site = &i
+}
+
+// SiteID returns the value of the "site_id" field in the mutation.
+func (m *VirtualMachineMutation) SiteID() (r int, exists bool) {
+	v := m.site
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearSiteID clears the value of the "site_id" field.
+func (m *VirtualMachineMutation) ClearSiteID() {
+	m.site = nil
+	m.clearedFields[virtualmachine.FieldSiteID] = struct{}{}
+}
+
+// SiteIDCleared returns if the "site_id" field was cleared in this mutation.
+func (m *VirtualMachineMutation) SiteIDCleared() bool {
+	_, ok := m.clearedFields[virtualmachine.FieldSiteID]
+	return ok
+}
+
+// ResetSiteID resets all changes to the "site_id" field.
+func (m *VirtualMachineMutation) ResetSiteID() {
+	m.site = nil
+	delete(m.clearedFields, virtualmachine.FieldSiteID)
+}
+
+// SetClusterID sets the "cluster_id" field.
+func (m *VirtualMachineMutation) SetClusterID(i int) {
+	m.cluster = &i
+}
+
+// ClusterID returns the value of the "cluster_id" field in the mutation.
+func (m *VirtualMachineMutation) ClusterID() (r int, exists bool) {
+	v := m.cluster
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearClusterID clears the value of the "cluster_id" field.
+func (m *VirtualMachineMutation) ClearClusterID() {
+	m.cluster = nil
+	m.clearedFields[virtualmachine.FieldClusterID] = struct{}{}
+}
+
+// ClusterIDCleared returns if the "cluster_id" field was cleared in this mutation.
+func (m *VirtualMachineMutation) ClusterIDCleared() bool {
+	_, ok := m.clearedFields[virtualmachine.FieldClusterID]
+	return ok
+}
+
+// ResetClusterID resets all changes to the "cluster_id" field.
+func (m *VirtualMachineMutation) ResetClusterID() {
+	m.cluster = nil
+	delete(m.clearedFields, virtualmachine.FieldClusterID)
+}
+
+// SetDeviceID sets the "device_id" field.
+func (m *VirtualMachineMutation) SetDeviceID(i int) {
+	m.device = &i
+}
+
+// DeviceID returns the value of the "device_id" field in the mutation.
+func (m *VirtualMachineMutation) DeviceID() (r int, exists bool) {
+	v := m.device
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearDeviceID clears the value of the "device_id" field.
+func (m *VirtualMachineMutation) ClearDeviceID() {
+	m.device = nil
+	m.clearedFields[virtualmachine.FieldDeviceID] = struct{}{}
+}
+
+// DeviceIDCleared returns if the "device_id" field was cleared in this mutation.
+func (m *VirtualMachineMutation) DeviceIDCleared() bool {
+	_, ok := m.clearedFields[virtualmachine.FieldDeviceID]
+	return ok
+}
+
+// ResetDeviceID resets all changes to the "device_id" field.
+func (m *VirtualMachineMutation) ResetDeviceID() {
+	m.device = nil
+	delete(m.clearedFields, virtualmachine.FieldDeviceID)
+}
+
+// SetPlatformID sets the "platform_id" field.
+func (m *VirtualMachineMutation) SetPlatformID(i int) {
+	m.platform = &i
+}
+
+// PlatformID returns the value of the "platform_id" field in the mutation.
+func (m *VirtualMachineMutation) PlatformID() (r int, exists bool) {
+	v := m.platform
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearPlatformID clears the value of the "platform_id" field.
+func (m *VirtualMachineMutation) ClearPlatformID() {
+	m.platform = nil
+	m.clearedFields[virtualmachine.FieldPlatformID] = struct{}{}
+}
+
+// PlatformIDCleared returns if the "platform_id" field was cleared in this mutation.
+func (m *VirtualMachineMutation) PlatformIDCleared() bool {
+	_, ok := m.clearedFields[virtualmachine.FieldPlatformID]
+	return ok
+}
+
+// ResetPlatformID resets all changes to the "platform_id" field.
+func (m *VirtualMachineMutation) ResetPlatformID() {
+	m.platform = nil
+	delete(m.clearedFields, virtualmachine.FieldPlatformID)
+}
+
+// SetPrimaryIp4ID sets the "primary_ip4_id" field.
+func (m *VirtualMachineMutation) SetPrimaryIp4ID(i int) {
+	m.primary_ip4 = &i
+}
+
+// PrimaryIp4ID returns the value of the "primary_ip4_id" field in the mutation.
+func (m *VirtualMachineMutation) PrimaryIp4ID() (r int, exists bool) {
+	v := m.primary_ip4
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearPrimaryIp4ID clears the value of the "primary_ip4_id" field.
+func (m *VirtualMachineMutation) ClearPrimaryIp4ID() {
+	m.primary_ip4 = nil
+	m.clearedFields[virtualmachine.FieldPrimaryIp4ID] = struct{}{}
+}
+
+// PrimaryIp4IDCleared returns if the "primary_ip4_id" field was cleared in this mutation.
+func (m *VirtualMachineMutation) PrimaryIp4IDCleared() bool {
+	_, ok := m.clearedFields[virtualmachine.FieldPrimaryIp4ID]
+	return ok
+}
+
+// ResetPrimaryIp4ID resets all changes to the "primary_ip4_id" field.
+func (m *VirtualMachineMutation) ResetPrimaryIp4ID() {
+	m.primary_ip4 = nil
+	delete(m.clearedFields, virtualmachine.FieldPrimaryIp4ID)
+}
+
+// SetPrimaryIp6ID sets the "primary_ip6_id" field.
+func (m *VirtualMachineMutation) SetPrimaryIp6ID(i int) {
+	m.primary_ip6 = &i
+}
+
+// PrimaryIp6ID returns the value of the "primary_ip6_id" field in the mutation.
+func (m *VirtualMachineMutation) PrimaryIp6ID() (r int, exists bool) {
+	v := m.primary_ip6
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearPrimaryIp6ID clears the value of the "primary_ip6_id" field.
+func (m *VirtualMachineMutation) ClearPrimaryIp6ID() {
+	m.primary_ip6 = nil
+	m.clearedFields[virtualmachine.FieldPrimaryIp6ID] = struct{}{}
+}
+
+// PrimaryIp6IDCleared returns if the "primary_ip6_id" field was cleared in this mutation.
+func (m *VirtualMachineMutation) PrimaryIp6IDCleared() bool {
+	_, ok := m.clearedFields[virtualmachine.FieldPrimaryIp6ID]
+	return ok
+}
+
+// ResetPrimaryIp6ID resets all changes to the "primary_ip6_id" field.
+func (m *VirtualMachineMutation) ResetPrimaryIp6ID() {
+	m.primary_ip6 = nil
+	delete(m.clearedFields, virtualmachine.FieldPrimaryIp6ID)
+}
+
+// SetVcpus sets the "vcpus" field.
+func (m *VirtualMachineMutation) SetVcpus(f float64) {
+	m.vcpus = &f
+	m.addvcpus = nil
+}
+
+// Vcpus returns the value of the "vcpus" field in the mutation.
+func (m *VirtualMachineMutation) Vcpus() (r float64, exists bool) {
+	v := m.vcpus
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddVcpus adds f to the "vcpus" field.
+func (m *VirtualMachineMutation) AddVcpus(f float64) {
+	if m.addvcpus != nil {
+		*m.addvcpus += f
+	} else {
+		m.addvcpus = &f
+	}
+}
+
+// AddedVcpus returns the value that was added to the "vcpus" field in this mutation.
+func (m *VirtualMachineMutation) AddedVcpus() (r float64, exists bool) {
+	v := m.addvcpus
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearVcpus clears the value of the "vcpus" field.
+func (m *VirtualMachineMutation) ClearVcpus() {
+	m.vcpus = nil
+	m.addvcpus = nil
+	m.clearedFields[virtualmachine.FieldVcpus] = struct{}{}
+}
+
+// VcpusCleared returns if the "vcpus" field was cleared in this mutation.
+func (m *VirtualMachineMutation) VcpusCleared() bool {
+	_, ok := m.clearedFields[virtualmachine.FieldVcpus]
+	return ok
+}
+
+// ResetVcpus resets all changes to the "vcpus" field.
+func (m *VirtualMachineMutation) ResetVcpus() {
+	m.vcpus = nil
+	m.addvcpus = nil
+	delete(m.clearedFields, virtualmachine.FieldVcpus)
+}
+
+// SetMemory sets the "memory" field.
+func (m *VirtualMachineMutation) SetMemory(i int) {
+	m.memory = &i
+	m.addmemory = nil
+}
+
+// Memory returns the value of the "memory" field in the mutation.
+func (m *VirtualMachineMutation) Memory() (r int, exists bool) {
+	v := m.memory
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddMemory adds i to the "memory" field.
+func (m *VirtualMachineMutation) AddMemory(i int) {
+	if m.addmemory != nil {
+		*m.addmemory += i
+	} else {
+		m.addmemory = &i
+	}
+}
+
+// AddedMemory returns the value that was added to the "memory" field in this mutation.
+func (m *VirtualMachineMutation) AddedMemory() (r int, exists bool) {
+	v := m.addmemory
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearMemory clears the value of the "memory" field.
+func (m *VirtualMachineMutation) ClearMemory() {
+	m.memory = nil
+	m.addmemory = nil
+	m.clearedFields[virtualmachine.FieldMemory] = struct{}{}
+}
+
+// MemoryCleared returns if the "memory" field was cleared in this mutation.
+func (m *VirtualMachineMutation) MemoryCleared() bool {
+	_, ok := m.clearedFields[virtualmachine.FieldMemory]
+	return ok
+}
+
+// ResetMemory resets all changes to the "memory" field.
+func (m *VirtualMachineMutation) ResetMemory() {
+	m.memory = nil
+	m.addmemory = nil
+	delete(m.clearedFields, virtualmachine.FieldMemory)
+}
+
+// SetDisk sets the "disk" field.
+func (m *VirtualMachineMutation) SetDisk(i int) {
+	m.disk = &i
+	m.adddisk = nil
+}
+
+// Disk returns the value of the "disk" field in the mutation.
+func (m *VirtualMachineMutation) Disk() (r int, exists bool) {
+	v := m.disk
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddDisk adds i to the "disk" field.
+func (m *VirtualMachineMutation) AddDisk(i int) {
+	if m.adddisk != nil {
+		*m.adddisk += i
+	} else {
+		m.adddisk = &i
+	}
+}
+
+// AddedDisk returns the value that was added to the "disk" field in this mutation.
+func (m *VirtualMachineMutation) AddedDisk() (r int, exists bool) {
+	v := m.adddisk
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearDisk clears the value of the "disk" field.
+func (m *VirtualMachineMutation) ClearDisk() {
+	m.disk = nil
+	m.adddisk = nil
+	m.clearedFields[virtualmachine.FieldDisk] = struct{}{}
+}
+
+// DiskCleared returns if the "disk" field was cleared in this mutation.
+func (m *VirtualMachineMutation) DiskCleared() bool {
+	_, ok := m.clearedFields[virtualmachine.FieldDisk]
+	return ok
+}
+
+// ResetDisk resets all changes to the "disk" field.
+func (m *VirtualMachineMutation) ResetDisk() {
+	m.disk = nil
+	m.adddisk = nil
+	delete(m.clearedFields, virtualmachine.FieldDisk)
+}
+
+// SetSerial sets the "serial" field.
+func (m *VirtualMachineMutation) SetSerial(s string) {
+	m.serial = &s
+}
+
+// Serial returns the value of the "serial" field in the mutation.
+func (m *VirtualMachineMutation) Serial() (r string, exists bool) {
+	v := m.serial
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetSerial resets all changes to the "serial" field.
+func (m *VirtualMachineMutation) ResetSerial() {
+	m.serial = nil
+}
+
+// SetTenantID sets the "tenant_id" field.
+func (m *VirtualMachineMutation) SetTenantID(i int) {
+	m.tenant = &i
+}
+
+// TenantID returns the value of the "tenant_id" field in the mutation.
+func (m *VirtualMachineMutation) TenantID() (r int, exists bool) {
+	v := m.tenant
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearTenantID clears the value of the "tenant_id" field.
+func (m *VirtualMachineMutation) ClearTenantID() {
+	m.tenant = nil
+	m.clearedFields[virtualmachine.FieldTenantID] = struct{}{}
+}
+
+// TenantIDCleared returns if the "tenant_id" field was cleared in this mutation.
+func (m *VirtualMachineMutation) TenantIDCleared() bool {
+	_, ok := m.clearedFields[virtualmachine.FieldTenantID]
+	return ok
+}
+
+// ResetTenantID resets all changes to the "tenant_id" field.
+func (m *VirtualMachineMutation) ResetTenantID() {
+	m.tenant = nil
+	delete(m.clearedFields, virtualmachine.FieldTenantID)
+}
+
+// SetLocalContextData sets the "local_context_data" field.
+func (m *VirtualMachineMutation) SetLocalContextData(value map[string]interface{}) {
+	m.local_context_data = &value
+}
+
+// LocalContextData returns the value of the "local_context_data" field in the mutation.
+func (m *VirtualMachineMutation) LocalContextData() (r map[string]interface{}, exists bool) {
+	v := m.local_context_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLocalContextData clears the value of the "local_context_data" field.
+func (m *VirtualMachineMutation) ClearLocalContextData() {
+	m.local_context_data = nil
+	m.clearedFields[virtualmachine.FieldLocalContextData] = struct{}{}
+}
+
+// LocalContextDataCleared returns if the "local_context_data" field was cleared in this mutation.
+func (m *VirtualMachineMutation) LocalContextDataCleared() bool {
+	_, ok := m.clearedFields[virtualmachine.FieldLocalContextData]
+	return ok
+}
+
+// ResetLocalContextData resets all changes to the "local_context_data" field.
+func (m *VirtualMachineMutation) ResetLocalContextData() {
+	m.local_context_data = nil
+	delete(m.clearedFields, virtualmachine.FieldLocalContextData)
+}
+
+// SetConfigContext sets the "config_context" field.
+func (m *VirtualMachineMutation) SetConfigContext(value map[string]interface{}) {
+	m.config_context = &value
+}
+
+// ConfigContext returns the value of the "config_context" field in the mutation.
+func (m *VirtualMachineMutation) ConfigContext() (r map[string]interface{}, exists bool) {
+	v := m.config_context
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearConfigContext clears the value of the "config_context" field.
+func (m *VirtualMachineMutation) ClearConfigContext() {
+	m.config_context = nil
+	m.clearedFields[virtualmachine.FieldConfigContext] = struct{}{}
+}
+
+// ConfigContextCleared returns if the "config_context" field was cleared in this mutation.
+func (m *VirtualMachineMutation) ConfigContextCleared() bool {
+	_, ok := m.clearedFields[virtualmachine.FieldConfigContext]
+	return ok
+}
+
+// ResetConfigContext resets all changes to the "config_context" field.
+func (m *VirtualMachineMutation) ResetConfigContext() {
+	m.config_context = nil
+	delete(m.clearedFields, virtualmachine.FieldConfigContext)
+}
+
+// ClearVirtualMachineType clears the "virtual_machine_type" edge to the VirtualMachineType entity.
+func (m *VirtualMachineMutation) ClearVirtualMachineType() {
+	m.clearedvirtual_machine_type = true
+	m.clearedFields[virtualmachine.FieldVirtualMachineTypeID] = struct{}{}
+}
+
+// VirtualMachineTypeCleared reports if the "virtual_machine_type" edge to the VirtualMachineType entity was cleared.
+func (m *VirtualMachineMutation) VirtualMachineTypeCleared() bool {
+	return m.VirtualMachineTypeIDCleared() || m.clearedvirtual_machine_type
+}
+
+// VirtualMachineTypeIDs returns the "virtual_machine_type" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// VirtualMachineTypeID instead. It exists only for internal usage by the builders.
+func (m *VirtualMachineMutation) VirtualMachineTypeIDs() (ids []int) {
+	if id := m.virtual_machine_type; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetVirtualMachineType resets all changes to the "virtual_machine_type" edge.
+func (m *VirtualMachineMutation) ResetVirtualMachineType() {
+	m.virtual_machine_type = nil
+	m.clearedvirtual_machine_type = false
+}
+
+// ClearRole clears the "role" edge to the DeviceRole entity.
+func (m *VirtualMachineMutation) ClearRole() {
+	m.clearedrole = true
+	m.clearedFields[virtualmachine.FieldRoleID] = struct{}{}
+}
+
+// RoleCleared reports if the "role" edge to the DeviceRole entity was cleared.
+func (m *VirtualMachineMutation) RoleCleared() bool {
+	return m.RoleIDCleared() || m.clearedrole
+}
+
+// RoleIDs returns the "role" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// RoleID instead. It exists only for internal usage by the builders.
+func (m *VirtualMachineMutation) RoleIDs() (ids []int) {
+	if id := m.role; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetRole resets all changes to the "role" edge.
+func (m *VirtualMachineMutation) ResetRole() {
+	m.role = nil
+	m.clearedrole = false
+}
+
+// ClearSite clears the "site" edge to the Site entity.
+func (m *VirtualMachineMutation) ClearSite() {
+	m.clearedsite = true
+	m.clearedFields[virtualmachine.FieldSiteID] = struct{}{}
+}
+
+// SiteCleared reports if the "site" edge to the Site entity was cleared.
+func (m *VirtualMachineMutation) SiteCleared() bool {
+	return m.SiteIDCleared() || m.clearedsite
+}
+
+// SiteIDs returns the "site" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// SiteID instead. It exists only for internal usage by the builders.
+func (m *VirtualMachineMutation) SiteIDs() (ids []int) {
+	if id := m.site; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetSite resets all changes to the "site" edge.
+func (m *VirtualMachineMutation) ResetSite() {
+	m.site = nil
+	m.clearedsite = false
+}
+
+// ClearCluster clears the "cluster" edge to the Cluster entity.
+func (m *VirtualMachineMutation) ClearCluster() {
+	m.clearedcluster = true
+	m.clearedFields[virtualmachine.FieldClusterID] = struct{}{}
+}
+
+// ClusterCleared reports if the "cluster" edge to the Cluster entity was cleared.
+func (m *VirtualMachineMutation) ClusterCleared() bool {
+	return m.ClusterIDCleared() || m.clearedcluster
+}
+
+// ClusterIDs returns the "cluster" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// ClusterID instead. It exists only for internal usage by the builders.
+func (m *VirtualMachineMutation) ClusterIDs() (ids []int) {
+	if id := m.cluster; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetCluster resets all changes to the "cluster" edge.
+func (m *VirtualMachineMutation) ResetCluster() {
+	m.cluster = nil
+	m.clearedcluster = false
+}
+
+// ClearDevice clears the "device" edge to the Device entity.
+func (m *VirtualMachineMutation) ClearDevice() {
+	m.cleareddevice = true
+	m.clearedFields[virtualmachine.FieldDeviceID] = struct{}{}
+}
+
+// DeviceCleared reports if the "device" edge to the Device entity was cleared.
+func (m *VirtualMachineMutation) DeviceCleared() bool {
+	return m.DeviceIDCleared() || m.cleareddevice
+}
+
+// DeviceIDs returns the "device" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// DeviceID instead. It exists only for internal usage by the builders.
+func (m *VirtualMachineMutation) DeviceIDs() (ids []int) {
+	if id := m.device; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetDevice resets all changes to the "device" edge.
+func (m *VirtualMachineMutation) ResetDevice() {
+	m.device = nil
+	m.cleareddevice = false
+}
+
+// ClearPlatform clears the "platform" edge to the Platform entity.
+func (m *VirtualMachineMutation) ClearPlatform() {
+	m.clearedplatform = true
+	m.clearedFields[virtualmachine.FieldPlatformID] = struct{}{}
+}
+
+// PlatformCleared reports if the "platform" edge to the Platform entity was cleared.
+func (m *VirtualMachineMutation) PlatformCleared() bool {
+	return m.PlatformIDCleared() || m.clearedplatform
+}
+
+// PlatformIDs returns the "platform" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// PlatformID instead. It exists only for internal usage by the builders.
+func (m *VirtualMachineMutation) PlatformIDs() (ids []int) {
+	if id := m.platform; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetPlatform resets all changes to the "platform" edge.
+func (m *VirtualMachineMutation) ResetPlatform() {
+	m.platform = nil
+	m.clearedplatform = false
+}
+
+// ClearTenant clears the "tenant" edge to the Tenant entity.
+func (m *VirtualMachineMutation) ClearTenant() {
+	m.clearedtenant = true
+	m.clearedFields[virtualmachine.FieldTenantID] = struct{}{}
+}
+
+// TenantCleared reports if the "tenant" edge to the Tenant entity was cleared.
+func (m *VirtualMachineMutation) TenantCleared() bool {
+	return m.TenantIDCleared() || m.clearedtenant
+}
+
+// TenantIDs returns the "tenant" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// TenantID instead. It exists only for internal usage by the builders.
+func (m *VirtualMachineMutation) TenantIDs() (ids []int) {
+	if id := m.tenant; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetTenant resets all changes to the "tenant" edge.
+func (m *VirtualMachineMutation) ResetTenant() {
+	m.tenant = nil
+	m.clearedtenant = false
+}
+
+// ClearPrimaryIp4 clears the "primary_ip4" edge to the IPAddress entity.
+func (m *VirtualMachineMutation) ClearPrimaryIp4() {
+	m.clearedprimary_ip4 = true
+	m.clearedFields[virtualmachine.FieldPrimaryIp4ID] = struct{}{}
+}
+
+// PrimaryIp4Cleared reports if the "primary_ip4" edge to the IPAddress entity was cleared.
+func (m *VirtualMachineMutation) PrimaryIp4Cleared() bool {
+	return m.PrimaryIp4IDCleared() || m.clearedprimary_ip4
+}
+
+// PrimaryIp4IDs returns the "primary_ip4" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// PrimaryIp4ID instead. It exists only for internal usage by the builders.
+func (m *VirtualMachineMutation) PrimaryIp4IDs() (ids []int) {
+	if id := m.primary_ip4; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetPrimaryIp4 resets all changes to the "primary_ip4" edge.
+func (m *VirtualMachineMutation) ResetPrimaryIp4() {
+	m.primary_ip4 = nil
+	m.clearedprimary_ip4 = false
+}
+
+// ClearPrimaryIp6 clears the "primary_ip6" edge to the IPAddress entity.
+func (m *VirtualMachineMutation) ClearPrimaryIp6() {
+	m.clearedprimary_ip6 = true
+	m.clearedFields[virtualmachine.FieldPrimaryIp6ID] = struct{}{}
+}
+
+// PrimaryIp6Cleared reports if the "primary_ip6" edge to the IPAddress entity was cleared.
+func (m *VirtualMachineMutation) PrimaryIp6Cleared() bool {
+	return m.PrimaryIp6IDCleared() || m.clearedprimary_ip6
+}
+
+// PrimaryIp6IDs returns the "primary_ip6" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// PrimaryIp6ID instead. It exists only for internal usage by the builders.
+func (m *VirtualMachineMutation) PrimaryIp6IDs() (ids []int) {
+	if id := m.primary_ip6; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetPrimaryIp6 resets all changes to the "primary_ip6" edge.
+func (m *VirtualMachineMutation) ResetPrimaryIp6() {
+	m.primary_ip6 = nil
+	m.clearedprimary_ip6 = false
+}
+
+// Where appends a list predicates to the VirtualMachineMutation builder.
+func (m *VirtualMachineMutation) Where(ps ...predicate.VirtualMachine) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the VirtualMachineMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *VirtualMachineMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.VirtualMachine, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *VirtualMachineMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *VirtualMachineMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (VirtualMachine).
+func (m *VirtualMachineMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *VirtualMachineMutation) Fields() []string {
+	fields := make([]string, 0, 24)
+	if m.created != nil {
+		fields = append(fields, virtualmachine.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, virtualmachine.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, virtualmachine.FieldCustomFieldData)
+	}
+	if m.description != nil {
+		fields = append(fields, virtualmachine.FieldDescription)
+	}
+	if m.comments != nil {
+		fields = append(fields, virtualmachine.FieldComments)
+	}
+	if m.name != nil {
+		fields = append(fields, virtualmachine.FieldName)
+	}
+	if m.__name_natural != nil {
+		fields = append(fields, virtualmachine.FieldNameNatural)
+	}
+	if m.virtual_machine_type != nil {
+		fields = append(fields, virtualmachine.FieldVirtualMachineTypeID)
+	}
+	if m.role != nil {
+		fields = append(fields, virtualmachine.FieldRoleID)
+	}
+	if m.status != nil {
+		fields = append(fields, virtualmachine.FieldStatus)
+	}
+	if m.start_on_boot != nil {
+		fields = append(fields, virtualmachine.FieldStartOnBoot)
+	}
+	if m.site != nil {
+		fields = append(fields, virtualmachine.FieldSiteID)
+	}
+	if m.cluster != nil {
+		fields = append(fields, virtualmachine.FieldClusterID)
+	}
+	if m.device != nil {
+		fields = append(fields, virtualmachine.FieldDeviceID)
+	}
+	if m.platform != nil {
+		fields = append(fields, virtualmachine.FieldPlatformID)
+	}
+	if m.primary_ip4 != nil {
+		fields = append(fields, virtualmachine.FieldPrimaryIp4ID)
+	}
+	if m.primary_ip6 != nil {
+		fields = append(fields, virtualmachine.FieldPrimaryIp6ID)
+	}
+	if m.vcpus != nil {
+		fields = append(fields, virtualmachine.FieldVcpus)
+	}
+	if m.memory != nil {
+		fields = append(fields, virtualmachine.FieldMemory)
+	}
+	if m.disk != nil {
+		fields = append(fields, virtualmachine.FieldDisk)
+	}
+	if m.serial != nil {
+		fields = append(fields, virtualmachine.FieldSerial)
+	}
+	if m.tenant != nil {
+		fields = append(fields, virtualmachine.FieldTenantID)
+	}
+	if m.local_context_data != nil {
+		fields = append(fields, virtualmachine.FieldLocalContextData)
+	}
+	if m.config_context != nil {
+		fields = append(fields, virtualmachine.FieldConfigContext)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *VirtualMachineMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case virtualmachine.FieldCreated:
+		return m.Created()
+	case virtualmachine.FieldLastUpdated:
+		return m.LastUpdated()
+	case virtualmachine.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case virtualmachine.FieldDescription:
+		return m.Description()
+	case virtualmachine.FieldComments:
+		return m.Comments()
+	case virtualmachine.FieldName:
+		return m.Name()
+	case virtualmachine.FieldNameNatural:
+		return m.NameNatural()
+	case virtualmachine.FieldVirtualMachineTypeID:
+		return m.VirtualMachineTypeID()
+	case virtualmachine.FieldRoleID:
+		return m.RoleID()
+	case virtualmachine.FieldStatus:
+		return m.Status()
+	case virtualmachine.FieldStartOnBoot:
+		return m.StartOnBoot()
+	case virtualmachine.FieldSiteID:
+		return m.SiteID()
+	case virtualmachine.FieldClusterID:
+		return m.ClusterID()
+	case virtualmachine.FieldDeviceID:
+		return m.DeviceID()
+	case virtualmachine.FieldPlatformID:
+		return m.PlatformID()
+	case virtualmachine.FieldPrimaryIp4ID:
+		return m.PrimaryIp4ID()
+	case virtualmachine.FieldPrimaryIp6ID:
+		return m.PrimaryIp6ID()
+	case virtualmachine.FieldVcpus:
+		return m.Vcpus()
+	case virtualmachine.FieldMemory:
+		return m.Memory()
+	case virtualmachine.FieldDisk:
+		return m.Disk()
+	case virtualmachine.FieldSerial:
+		return m.Serial()
+	case virtualmachine.FieldTenantID:
+		return m.TenantID()
+	case virtualmachine.FieldLocalContextData:
+		return m.LocalContextData()
+	case virtualmachine.FieldConfigContext:
+		return m.ConfigContext()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *VirtualMachineMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case virtualmachine.FieldCreated, virtualmachine.FieldLastUpdated, virtualmachine.FieldCustomFieldData, virtualmachine.FieldDescription, virtualmachine.FieldComments, virtualmachine.FieldName, virtualmachine.FieldNameNatural, virtualmachine.FieldVirtualMachineTypeID, virtualmachine.FieldRoleID, virtualmachine.FieldStatus, virtualmachine.FieldStartOnBoot, virtualmachine.FieldSiteID, virtualmachine.FieldClusterID, virtualmachine.FieldDeviceID, virtualmachine.FieldPlatformID, virtualmachine.FieldPrimaryIp4ID, virtualmachine.FieldPrimaryIp6ID, virtualmachine.FieldVcpus, virtualmachine.FieldMemory, virtualmachine.FieldDisk, virtualmachine.FieldSerial, virtualmachine.FieldTenantID, virtualmachine.FieldLocalContextData, virtualmachine.FieldConfigContext:
+	default:
+		return nil, fmt.Errorf("unknown VirtualMachine field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case virtualmachine.FieldCreated:
+		return old.Created, nil
+	case virtualmachine.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case virtualmachine.FieldCustomFieldData:
+		return old.CustomFieldData, nil
+	case virtualmachine.FieldDescription:
+		return old.Description, nil
+	case virtualmachine.FieldComments:
+		return old.Comments, nil
+	case virtualmachine.FieldName:
+		return old.Name, nil
+	case virtualmachine.FieldNameNatural:
+		return old.NameNatural, nil
+	case virtualmachine.FieldVirtualMachineTypeID:
+		return old.VirtualMachineTypeID, nil
+	case virtualmachine.FieldRoleID:
+		return old.RoleID, nil
+	case virtualmachine.FieldStatus:
+		return old.Status, nil
+	case virtualmachine.FieldStartOnBoot:
+		return old.StartOnBoot, nil
+	case virtualmachine.FieldSiteID:
+		return old.SiteID, nil
+	case virtualmachine.FieldClusterID:
+		return old.ClusterID, nil
+	case virtualmachine.FieldDeviceID:
+		return old.DeviceID, nil
+	case virtualmachine.FieldPlatformID:
+		return old.PlatformID, nil
+	case virtualmachine.FieldPrimaryIp4ID:
+		return old.PrimaryIp4ID, nil
+	case virtualmachine.FieldPrimaryIp6ID:
+		return old.PrimaryIp6ID, nil
+	case virtualmachine.FieldVcpus:
+		return old.Vcpus, nil
+	case virtualmachine.FieldMemory:
+		return old.Memory, nil
+	case virtualmachine.FieldDisk:
+		return old.Disk, nil
+	case virtualmachine.FieldSerial:
+		return old.Serial, nil
+	case virtualmachine.FieldTenantID:
+		return old.TenantID, nil
+	case virtualmachine.FieldLocalContextData:
+		return old.LocalContextData, nil
+	case virtualmachine.FieldConfigContext:
+		return old.ConfigContext, nil
+	}
+	return nil, fmt.Errorf("unknown VirtualMachine field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *VirtualMachineMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case virtualmachine.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case virtualmachine.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case virtualmachine.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case virtualmachine.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case virtualmachine.FieldComments:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetComments(v)
+		return nil
+	case virtualmachine.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case virtualmachine.FieldNameNatural:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetNameNatural(v)
+		return nil
+	case virtualmachine.FieldVirtualMachineTypeID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVirtualMachineTypeID(v)
+		return nil
+	case virtualmachine.FieldRoleID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetRoleID(v)
+		return nil
+	case virtualmachine.FieldStatus:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStatus(v)
+		return nil
+	case virtualmachine.FieldStartOnBoot:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetStartOnBoot(v)
+		return nil
+	case virtualmachine.FieldSiteID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSiteID(v)
+		return nil
+	case virtualmachine.FieldClusterID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetClusterID(v)
+		return nil
+	case virtualmachine.FieldDeviceID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDeviceID(v)
+		return nil
+	case virtualmachine.FieldPlatformID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPlatformID(v)
+		return nil
+	case virtualmachine.FieldPrimaryIp4ID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPrimaryIp4ID(v)
+		return nil
+	case virtualmachine.FieldPrimaryIp6ID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetPrimaryIp6ID(v)
+		return nil
+	case virtualmachine.FieldVcpus:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetVcpus(v)
+		return nil
+	case virtualmachine.FieldMemory:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetMemory(v)
+		return nil
+	case virtualmachine.FieldDisk:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDisk(v)
+		return nil
+	case virtualmachine.FieldSerial:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSerial(v)
+		return nil
+	case virtualmachine.FieldTenantID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetTenantID(v)
+		return nil
+	case virtualmachine.FieldLocalContextData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLocalContextData(v)
+		return nil
+	case virtualmachine.FieldConfigContext:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetConfigContext(v)
+		return nil
+	}
+	return fmt.Errorf("unknown VirtualMachine field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *VirtualMachineMutation) AddedFields() []string {
+	var fields []string
+	if m.addvcpus != nil {
+		fields = append(fields, virtualmachine.FieldVcpus)
+	}
+	if m.addmemory != nil {
+		fields = append(fields, virtualmachine.FieldMemory)
+	}
+	if m.adddisk != nil {
+		fields = append(fields, virtualmachine.FieldDisk)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *VirtualMachineMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case virtualmachine.FieldVcpus:
+		return m.AddedVcpus()
+	case virtualmachine.FieldMemory:
+		return m.AddedMemory()
+	case virtualmachine.FieldDisk:
+		return m.AddedDisk()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *VirtualMachineMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case virtualmachine.FieldVcpus:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddVcpus(v)
+		return nil
+	case virtualmachine.FieldMemory:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddMemory(v)
+		return nil
+	case virtualmachine.FieldDisk:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddDisk(v)
+		return nil
+	}
+	return fmt.Errorf("unknown VirtualMachine numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *VirtualMachineMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(virtualmachine.FieldCreated) {
+		fields = append(fields, virtualmachine.FieldCreated)
+	}
+	if m.FieldCleared(virtualmachine.FieldLastUpdated) {
+		fields = append(fields, virtualmachine.FieldLastUpdated)
+	}
+	if m.FieldCleared(virtualmachine.FieldVirtualMachineTypeID) {
+		fields = append(fields, virtualmachine.FieldVirtualMachineTypeID)
+	}
+	if m.FieldCleared(virtualmachine.FieldRoleID) {
+		fields = append(fields, virtualmachine.FieldRoleID)
+	}
+	if m.FieldCleared(virtualmachine.FieldSiteID) {
+		fields = append(fields, virtualmachine.FieldSiteID)
+	}
+	if m.FieldCleared(virtualmachine.FieldClusterID) {
+		fields = append(fields, virtualmachine.FieldClusterID)
+	}
+	if m.FieldCleared(virtualmachine.FieldDeviceID) {
+		fields = append(fields, virtualmachine.FieldDeviceID)
+	}
+	if m.FieldCleared(virtualmachine.FieldPlatformID) {
+		fields = append(fields, virtualmachine.FieldPlatformID)
+	}
+	if m.FieldCleared(virtualmachine.FieldPrimaryIp4ID) {
+		fields = append(fields, virtualmachine.FieldPrimaryIp4ID)
+	}
+	if m.FieldCleared(virtualmachine.FieldPrimaryIp6ID) {
+		fields = append(fields, virtualmachine.FieldPrimaryIp6ID)
+	}
+	if m.FieldCleared(virtualmachine.FieldVcpus) {
+		fields = append(fields, virtualmachine.FieldVcpus)
+	}
+	if m.FieldCleared(virtualmachine.FieldMemory) {
+		fields = append(fields, virtualmachine.FieldMemory)
+	}
+	if m.FieldCleared(virtualmachine.FieldDisk) {
+		fields = append(fields, virtualmachine.FieldDisk)
+	}
+	if m.FieldCleared(virtualmachine.FieldTenantID) {
+		fields = append(fields, virtualmachine.FieldTenantID)
+	}
+	if m.FieldCleared(virtualmachine.FieldLocalContextData) {
+		fields = append(fields, virtualmachine.FieldLocalContextData)
+	}
+	if m.FieldCleared(virtualmachine.FieldConfigContext) {
+		fields = append(fields, virtualmachine.FieldConfigContext)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *VirtualMachineMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *VirtualMachineMutation) ClearField(name string) error {
+	switch name {
+	case virtualmachine.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case virtualmachine.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case virtualmachine.FieldVirtualMachineTypeID:
+		m.ClearVirtualMachineTypeID()
+		return nil
+	case virtualmachine.FieldRoleID:
+		m.ClearRoleID()
+		return nil
+	case virtualmachine.FieldSiteID:
+		m.ClearSiteID()
+		return nil
+	case virtualmachine.FieldClusterID:
+		m.ClearClusterID()
+		return nil
+	case virtualmachine.FieldDeviceID:
+		m.ClearDeviceID()
+		return nil
+	case virtualmachine.FieldPlatformID:
+		m.ClearPlatformID()
+		return nil
+	case virtualmachine.FieldPrimaryIp4ID:
+		m.ClearPrimaryIp4ID()
+		return nil
+	case virtualmachine.FieldPrimaryIp6ID:
+		m.ClearPrimaryIp6ID()
+		return nil
+	case virtualmachine.FieldVcpus:
+		m.ClearVcpus()
+		return nil
+	case virtualmachine.FieldMemory:
+		m.ClearMemory()
+		return nil
+	case virtualmachine.FieldDisk:
+		m.ClearDisk()
+		return nil
+	case virtualmachine.FieldTenantID:
+		m.ClearTenantID()
+		return nil
+	case virtualmachine.FieldLocalContextData:
+		m.ClearLocalContextData()
+		return nil
+	case virtualmachine.FieldConfigContext:
+		m.ClearConfigContext()
+		return nil
+	}
+	return fmt.Errorf("unknown VirtualMachine nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *VirtualMachineMutation) ResetField(name string) error {
+	switch name {
+	case virtualmachine.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case virtualmachine.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case virtualmachine.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case virtualmachine.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case virtualmachine.FieldComments:
+		m.ResetComments()
+		return nil
+	case virtualmachine.FieldName:
+		m.ResetName()
+		return nil
+	case virtualmachine.FieldNameNatural:
+		m.ResetNameNatural()
+		return nil
+	case virtualmachine.FieldVirtualMachineTypeID:
+		m.ResetVirtualMachineTypeID()
+		return nil
+	case virtualmachine.FieldRoleID:
+		m.ResetRoleID()
+		return nil
+	case virtualmachine.FieldStatus:
+		m.ResetStatus()
+		return nil
+	case virtualmachine.FieldStartOnBoot:
+		m.ResetStartOnBoot()
+		return nil
+	case virtualmachine.FieldSiteID:
+		m.ResetSiteID()
+		return nil
+	case virtualmachine.FieldClusterID:
+		m.ResetClusterID()
+		return nil
+	case virtualmachine.FieldDeviceID:
+		m.ResetDeviceID()
+		return nil
+	case virtualmachine.FieldPlatformID:
+		m.ResetPlatformID()
+		return nil
+	case virtualmachine.FieldPrimaryIp4ID:
+		m.ResetPrimaryIp4ID()
+		return nil
+	case virtualmachine.FieldPrimaryIp6ID:
+		m.ResetPrimaryIp6ID()
+		return nil
+	case virtualmachine.FieldVcpus:
+		m.ResetVcpus()
+		return nil
+	case virtualmachine.FieldMemory:
+		m.ResetMemory()
+		return nil
+	case virtualmachine.FieldDisk:
+		m.ResetDisk()
+		return nil
+	case virtualmachine.FieldSerial:
+		m.ResetSerial()
+		return nil
+	case virtualmachine.FieldTenantID:
+		m.ResetTenantID()
+		return nil
+	case virtualmachine.FieldLocalContextData:
+		m.ResetLocalContextData()
+		return nil
+	case virtualmachine.FieldConfigContext:
+		m.ResetConfigContext()
+		return nil
+	}
+	return fmt.Errorf("unknown VirtualMachine field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *VirtualMachineMutation) AddedEdges() []string {
+	edges := make([]string, 0, 9)
+	if m.virtual_machine_type != nil {
+		edges = append(edges, virtualmachine.EdgeVirtualMachineType)
+	}
+	if m.role != nil {
+		edges = append(edges, virtualmachine.EdgeRole)
+	}
+	if m.site != nil {
+		edges = append(edges, virtualmachine.EdgeSite)
+	}
+	if m.cluster != nil {
+		edges = append(edges, virtualmachine.EdgeCluster)
+	}
+	if m.device != nil {
+		edges = append(edges, virtualmachine.EdgeDevice)
+	}
+	if m.platform != nil {
+		edges = append(edges, virtualmachine.EdgePlatform)
+	}
+	if m.tenant != nil {
+		edges = append(edges, virtualmachine.EdgeTenant)
+	}
+	if m.primary_ip4 != nil {
+		edges = append(edges, virtualmachine.EdgePrimaryIp4)
+	}
+	if m.primary_ip6 != nil {
+		edges = append(edges, virtualmachine.EdgePrimaryIp6)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *VirtualMachineMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case virtualmachine.EdgeVirtualMachineType:
+		if id := m.virtual_machine_type; id != nil {
+			return []ent.Value{*id}
+		}
+	case virtualmachine.EdgeRole:
+		if id := m.role; id != nil {
+			return []ent.Value{*id}
+		}
+	case virtualmachine.EdgeSite:
+		if id := m.site; id != nil {
+			return []ent.Value{*id}
+		}
+	case virtualmachine.EdgeCluster:
+		if id := m.cluster; id != nil {
+			return []ent.Value{*id}
+		}
+	case virtualmachine.EdgeDevice:
+		if id := m.device; id != nil {
+			return []ent.Value{*id}
+		}
+	case virtualmachine.EdgePlatform:
+		if id := m.platform; id != nil {
+			return []ent.Value{*id}
+		}
+	case virtualmachine.EdgeTenant:
+		if id := m.tenant; id != nil {
+			return []ent.Value{*id}
+		}
+	case virtualmachine.EdgePrimaryIp4:
+		if id := m.primary_ip4; id != nil {
+			return []ent.Value{*id}
+		}
+	case virtualmachine.EdgePrimaryIp6:
+		if id := m.primary_ip6; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *VirtualMachineMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 9)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *VirtualMachineMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *VirtualMachineMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 9)
+	if m.clearedvirtual_machine_type {
+		edges = append(edges, virtualmachine.EdgeVirtualMachineType)
+	}
+	if m.clearedrole {
+		edges = append(edges, virtualmachine.EdgeRole)
+	}
+	if m.clearedsite {
+		edges = append(edges, virtualmachine.EdgeSite)
+	}
+	if m.clearedcluster {
+		edges = append(edges, virtualmachine.EdgeCluster)
+	}
+	if m.cleareddevice {
+		edges = append(edges, virtualmachine.EdgeDevice)
+	}
+	if m.clearedplatform {
+		edges = append(edges, virtualmachine.EdgePlatform)
+	}
+	if m.clearedtenant {
+		edges = append(edges, virtualmachine.EdgeTenant)
+	}
+	if m.clearedprimary_ip4 {
+		edges = append(edges, virtualmachine.EdgePrimaryIp4)
+	}
+	if m.clearedprimary_ip6 {
+		edges = append(edges, virtualmachine.EdgePrimaryIp6)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *VirtualMachineMutation) EdgeCleared(name string) bool {
+	switch name {
+	case virtualmachine.EdgeVirtualMachineType:
+		return m.clearedvirtual_machine_type
+	case virtualmachine.EdgeRole:
+		return m.clearedrole
+	case virtualmachine.EdgeSite:
+		return m.clearedsite
+	case virtualmachine.EdgeCluster:
+		return m.clearedcluster
+	case virtualmachine.EdgeDevice:
+		return m.cleareddevice
+	case virtualmachine.EdgePlatform:
+		return m.clearedplatform
+	case virtualmachine.EdgeTenant:
+		return m.clearedtenant
+	case virtualmachine.EdgePrimaryIp4:
+		return m.clearedprimary_ip4
+	case virtualmachine.EdgePrimaryIp6:
+		return m.clearedprimary_ip6
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *VirtualMachineMutation) ClearEdge(name string) error {
+	switch name {
+	case virtualmachine.EdgeVirtualMachineType:
+		m.ClearVirtualMachineType()
+		return nil
+	case virtualmachine.EdgeRole:
+		m.ClearRole()
+		return nil
+	case virtualmachine.EdgeSite:
+		m.ClearSite()
+		return nil
+	case virtualmachine.EdgeCluster:
+		m.ClearCluster()
+		return nil
+	case virtualmachine.EdgeDevice:
+		m.ClearDevice()
+		return nil
+	case virtualmachine.EdgePlatform:
+		m.ClearPlatform()
+		return nil
+	case virtualmachine.EdgeTenant:
+		m.ClearTenant()
+		return nil
+	case virtualmachine.EdgePrimaryIp4:
+		m.ClearPrimaryIp4()
+		return nil
+	case virtualmachine.EdgePrimaryIp6:
+		m.ClearPrimaryIp6()
+		return nil
+	}
+	return fmt.Errorf("unknown VirtualMachine unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *VirtualMachineMutation) ResetEdge(name string) error {
+	switch name {
+	case virtualmachine.EdgeVirtualMachineType:
+		m.ResetVirtualMachineType()
+		return nil
+	case virtualmachine.EdgeRole:
+		m.ResetRole()
+		return nil
+	case virtualmachine.EdgeSite:
+		m.ResetSite()
+		return nil
+	case virtualmachine.EdgeCluster:
+		m.ResetCluster()
+		return nil
+	case virtualmachine.EdgeDevice:
+		m.ResetDevice()
+		return nil
+	case virtualmachine.EdgePlatform:
+		m.ResetPlatform()
+		return nil
+	case virtualmachine.EdgeTenant:
+		m.ResetTenant()
+		return nil
+	case virtualmachine.EdgePrimaryIp4:
+		m.ResetPrimaryIp4()
+		return nil
+	case virtualmachine.EdgePrimaryIp6:
+		m.ResetPrimaryIp6()
+		return nil
+	}
+	return fmt.Errorf("unknown VirtualMachine edge %s", name)
+}
+
+// VirtualMachineTypeMutation represents an operation that mutates the VirtualMachineType nodes in the graph.
+type VirtualMachineTypeMutation struct {
+	config
+	op                      Op
+	typ                     string
+	id                      *int
+	created                 *time.Time
+	last_updated            *time.Time
+	custom_field_data       *map[string]interface{}
+	description             *string
+	comments                *string
+	name                    *string
+	slug                    *string
+	default_vcpus           *float64
+	adddefault_vcpus        *float64
+	default_memory          *int
+	adddefault_memory       *int
+	clearedFields           map[string]struct{}
+	default_platform        *int
+	cleareddefault_platform bool
+	done                    bool
+	oldValue                func(context.Context) (*VirtualMachineType, error)
+	predicates              []predicate.VirtualMachineType
+}
+
+var _ ent.Mutation = (*VirtualMachineTypeMutation)(nil)
+
+// virtualmachinetypeOption allows management of the mutation configuration using functional options.
+type virtualmachinetypeOption func(*VirtualMachineTypeMutation)
+
+// newVirtualMachineTypeMutation creates new mutation for the VirtualMachineType entity.
+func newVirtualMachineTypeMutation(c config, op Op, opts ...virtualmachinetypeOption) *VirtualMachineTypeMutation {
+	m := &VirtualMachineTypeMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeVirtualMachineType,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withVirtualMachineTypeID sets the ID field of the mutation.
+func withVirtualMachineTypeID(id int) virtualmachinetypeOption {
+	return func(m *VirtualMachineTypeMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *VirtualMachineType
+		)
+		m.oldValue = func(ctx context.Context) (*VirtualMachineType, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().VirtualMachineType.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withVirtualMachineType sets the old VirtualMachineType of the mutation.
+func withVirtualMachineType(node *VirtualMachineType) virtualmachinetypeOption {
+	return func(m *VirtualMachineTypeMutation) {
+		m.oldValue = func(context.Context) (*VirtualMachineType, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m VirtualMachineTypeMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m VirtualMachineTypeMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *VirtualMachineTypeMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *VirtualMachineTypeMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().VirtualMachineType.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetCreated sets the "created" field.
+func (m *VirtualMachineTypeMutation) SetCreated(t time.Time) {
+	m.created = &t
+}
+
+// Created returns the value of the "created" field in the mutation.
+func (m *VirtualMachineTypeMutation) Created() (r time.Time, exists bool) {
+	v := m.created
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearCreated clears the value of the "created" field.
+func (m *VirtualMachineTypeMutation) ClearCreated() {
+	m.created = nil
+	m.clearedFields[virtualmachinetype.FieldCreated] = struct{}{}
+}
+
+// CreatedCleared returns if the "created" field was cleared in this mutation.
+func (m *VirtualMachineTypeMutation) CreatedCleared() bool {
+	_, ok := m.clearedFields[virtualmachinetype.FieldCreated]
+	return ok
+}
+
+// ResetCreated resets all changes to the "created" field.
+func (m *VirtualMachineTypeMutation) ResetCreated() {
+	m.created = nil
+	delete(m.clearedFields, virtualmachinetype.FieldCreated)
+}
+
+// SetLastUpdated sets the "last_updated" field.
+func (m *VirtualMachineTypeMutation) SetLastUpdated(t time.Time) {
+	m.last_updated = &t
+}
+
+// LastUpdated returns the value of the "last_updated" field in the mutation.
+func (m *VirtualMachineTypeMutation) LastUpdated() (r time.Time, exists bool) {
+	v := m.last_updated
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearLastUpdated clears the value of the "last_updated" field.
+func (m *VirtualMachineTypeMutation) ClearLastUpdated() {
+	m.last_updated = nil
+	m.clearedFields[virtualmachinetype.FieldLastUpdated] = struct{}{}
+}
+
+// LastUpdatedCleared returns if the "last_updated" field was cleared in this mutation.
+func (m *VirtualMachineTypeMutation) LastUpdatedCleared() bool {
+	_, ok := m.clearedFields[virtualmachinetype.FieldLastUpdated]
+	return ok
+}
+
+// ResetLastUpdated resets all changes to the "last_updated" field.
+func (m *VirtualMachineTypeMutation) ResetLastUpdated() {
+	m.last_updated = nil
+	delete(m.clearedFields, virtualmachinetype.FieldLastUpdated)
+}
+
+// SetCustomFieldData sets the "custom_field_data" field.
+func (m *VirtualMachineTypeMutation) SetCustomFieldData(value map[string]interface{}) {
+	m.custom_field_data = &value
+}
+
+// CustomFieldData returns the value of the "custom_field_data" field in the mutation.
+func (m *VirtualMachineTypeMutation) CustomFieldData() (r map[string]interface{}, exists bool) {
+	v := m.custom_field_data
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetCustomFieldData resets all changes to the "custom_field_data" field.
+func (m *VirtualMachineTypeMutation) ResetCustomFieldData() {
+	m.custom_field_data = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *VirtualMachineTypeMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *VirtualMachineTypeMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *VirtualMachineTypeMutation) ResetDescription() {
+	m.description = nil
+}
+
+// SetComments sets the "comments" field.
+func (m *VirtualMachineTypeMutation) SetComments(s string) {
+	m.comments = &s
+}
+
+// Comments returns the value of the "comments" field in the mutation.
+func (m *VirtualMachineTypeMutation) Comments() (r string, exists bool) {
+	v := m.comments
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetComments resets all changes to the "comments" field.
+func (m *VirtualMachineTypeMutation) ResetComments() {
+	m.comments = nil
+}
+
+// SetName sets the "name" field.
+func (m *VirtualMachineTypeMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *VirtualMachineTypeMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *VirtualMachineTypeMutation) ResetName() {
+	m.name = nil
+}
+
+// SetSlug sets the "slug" field.
+func (m *VirtualMachineTypeMutation) SetSlug(s string) {
+	m.slug = &s
+}
+
+// Slug returns the value of the "slug" field in the mutation.
+func (m *VirtualMachineTypeMutation) Slug() (r string, exists bool) {
+	v := m.slug
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetSlug resets all changes to the "slug" field.
+func (m *VirtualMachineTypeMutation) ResetSlug() {
+	m.slug = nil
+}
+
+// SetDefaultPlatformID sets the "default_platform_id" field.
+func (m *VirtualMachineTypeMutation) SetDefaultPlatformID(i int) {
+	m.default_platform = &i
+}
+
+// DefaultPlatformID returns the value of the "default_platform_id" field in the mutation.
+func (m *VirtualMachineTypeMutation) DefaultPlatformID() (r int, exists bool) {
+	v := m.default_platform
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearDefaultPlatformID clears the value of the "default_platform_id" field.
+func (m *VirtualMachineTypeMutation) ClearDefaultPlatformID() {
+	m.default_platform = nil
+	m.clearedFields[virtualmachinetype.FieldDefaultPlatformID] = struct{}{}
+}
+
+// DefaultPlatformIDCleared returns if the "default_platform_id" field was cleared in this mutation.
+func (m *VirtualMachineTypeMutation) DefaultPlatformIDCleared() bool {
+	_, ok := m.clearedFields[virtualmachinetype.FieldDefaultPlatformID]
+	return ok
+}
+
+// ResetDefaultPlatformID resets all changes to the "default_platform_id" field.
+func (m *VirtualMachineTypeMutation) ResetDefaultPlatformID() {
+	m.default_platform = nil
+	delete(m.clearedFields, virtualmachinetype.FieldDefaultPlatformID)
+}
+
+// SetDefaultVcpus sets the "default_vcpus" field.
+func (m *VirtualMachineTypeMutation) SetDefaultVcpus(f float64) {
+	m.default_vcpus = &f
+	m.adddefault_vcpus = nil
+}
+
+// DefaultVcpus returns the value of the "default_vcpus" field in the mutation.
+func (m *VirtualMachineTypeMutation) DefaultVcpus() (r float64, exists bool) {
+	v := m.default_vcpus
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddDefaultVcpus adds f to the "default_vcpus" field.
+func (m *VirtualMachineTypeMutation) AddDefaultVcpus(f float64) {
+	if m.adddefault_vcpus != nil {
+		*m.adddefault_vcpus += f
+	} else {
+		m.adddefault_vcpus = &f
+	}
+}
+
+// AddedDefaultVcpus returns the value that was added to the "default_vcpus" field in this mutation.
+func (m *VirtualMachineTypeMutation) AddedDefaultVcpus() (r float64, exists bool) {
+	v := m.adddefault_vcpus
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearDefaultVcpus clears the value of the "default_vcpus" field.
+func (m *VirtualMachineTypeMutation) ClearDefaultVcpus() {
+	m.default_vcpus = nil
+	m.adddefault_vcpus = nil
+	m.clearedFields[virtualmachinetype.FieldDefaultVcpus] = struct{}{}
+}
+
+// DefaultVcpusCleared returns if the "default_vcpus" field was cleared in this mutation.
+func (m *VirtualMachineTypeMutation) DefaultVcpusCleared() bool {
+	_, ok := m.clearedFields[virtualmachinetype.FieldDefaultVcpus]
+	return ok
+}
+
+// ResetDefaultVcpus resets all changes to the "default_vcpus" field.
+func (m *VirtualMachineTypeMutation) ResetDefaultVcpus() {
+	m.default_vcpus = nil
+	m.adddefault_vcpus = nil
+	delete(m.clearedFields, virtualmachinetype.FieldDefaultVcpus)
+}
+
+// SetDefaultMemory sets the "default_memory" field.
+func (m *VirtualMachineTypeMutation) SetDefaultMemory(i int) {
+	m.default_memory = &i
+	m.adddefault_memory = nil
+}
+
+// DefaultMemory returns the value of the "default_memory" field in the mutation.
+func (m *VirtualMachineTypeMutation) DefaultMemory() (r int, exists bool) {
+	v := m.default_memory
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddDefaultMemory adds i to the "default_memory" field.
+func (m *VirtualMachineTypeMutation) AddDefaultMemory(i int) {
+	if m.adddefault_memory != nil {
+		*m.adddefault_memory += i
+	} else {
+		m.adddefault_memory = &i
+	}
+}
+
+// AddedDefaultMemory returns the value that was added to the "default_memory" field in this mutation.
+func (m *VirtualMachineTypeMutation) AddedDefaultMemory() (r int, exists bool) {
+	v := m.adddefault_memory
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearDefaultMemory clears the value of the "default_memory" field.
+func (m *VirtualMachineTypeMutation) ClearDefaultMemory() {
+	m.default_memory = nil
+	m.adddefault_memory = nil
+	m.clearedFields[virtualmachinetype.FieldDefaultMemory] = struct{}{}
+}
+
+// DefaultMemoryCleared returns if the "default_memory" field was cleared in this mutation.
+func (m *VirtualMachineTypeMutation) DefaultMemoryCleared() bool {
+	_, ok := m.clearedFields[virtualmachinetype.FieldDefaultMemory]
+	return ok
+}
+
+// ResetDefaultMemory resets all changes to the "default_memory" field.
+func (m *VirtualMachineTypeMutation) ResetDefaultMemory() {
+	m.default_memory = nil
+	m.adddefault_memory = nil
+	delete(m.clearedFields, virtualmachinetype.FieldDefaultMemory)
+}
+
+// ClearDefaultPlatform clears the "default_platform" edge to the Platform entity.
+func (m *VirtualMachineTypeMutation) ClearDefaultPlatform() {
+	m.cleareddefault_platform = true
+	m.clearedFields[virtualmachinetype.FieldDefaultPlatformID] = struct{}{}
+}
+
+// DefaultPlatformCleared reports if the "default_platform" edge to the Platform entity was cleared.
+func (m *VirtualMachineTypeMutation) DefaultPlatformCleared() bool {
+	return m.DefaultPlatformIDCleared() || m.cleareddefault_platform
+}
+
+// DefaultPlatformIDs returns the "default_platform" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// DefaultPlatformID instead. It exists only for internal usage by the builders.
+func (m *VirtualMachineTypeMutation) DefaultPlatformIDs() (ids []int) {
+	if id := m.default_platform; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetDefaultPlatform resets all changes to the "default_platform" edge.
+func (m *VirtualMachineTypeMutation) ResetDefaultPlatform() {
+	m.default_platform = nil
+	m.cleareddefault_platform = false
+}
+
+// Where appends a list predicates to the VirtualMachineTypeMutation builder.
+func (m *VirtualMachineTypeMutation) Where(ps ...predicate.VirtualMachineType) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the VirtualMachineTypeMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *VirtualMachineTypeMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.VirtualMachineType, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *VirtualMachineTypeMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *VirtualMachineTypeMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (VirtualMachineType).
+func (m *VirtualMachineTypeMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *VirtualMachineTypeMutation) Fields() []string {
+	fields := make([]string, 0, 10)
+	if m.created != nil {
+		fields = append(fields, virtualmachinetype.FieldCreated)
+	}
+	if m.last_updated != nil {
+		fields = append(fields, virtualmachinetype.FieldLastUpdated)
+	}
+	if m.custom_field_data != nil {
+		fields = append(fields, virtualmachinetype.FieldCustomFieldData)
+	}
+	if m.description != nil {
+		fields = append(fields, virtualmachinetype.FieldDescription)
+	}
+	if m.comments != nil {
+		fields = append(fields, virtualmachinetype.FieldComments)
+	}
+	if m.name != nil {
+		fields = append(fields, virtualmachinetype.FieldName)
+	}
+	if m.slug != nil {
+		fields = append(fields, virtualmachinetype.FieldSlug)
+	}
+	if m.default_platform != nil {
+		fields = append(fields, virtualmachinetype.FieldDefaultPlatformID)
+	}
+	if m.default_vcpus != nil {
+		fields = append(fields, virtualmachinetype.FieldDefaultVcpus)
+	}
+	if m.default_memory != nil {
+		fields = append(fields, virtualmachinetype.FieldDefaultMemory)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *VirtualMachineTypeMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case virtualmachinetype.FieldCreated:
+		return m.Created()
+	case virtualmachinetype.FieldLastUpdated:
+		return m.LastUpdated()
+	case virtualmachinetype.FieldCustomFieldData:
+		return m.CustomFieldData()
+	case virtualmachinetype.FieldDescription:
+		return m.Description()
+	case virtualmachinetype.FieldComments:
+		return m.Comments()
+	case virtualmachinetype.FieldName:
+		return m.Name()
+	case virtualmachinetype.FieldSlug:
+		return m.Slug()
+	case virtualmachinetype.FieldDefaultPlatformID:
+		return m.DefaultPlatformID()
+	case virtualmachinetype.FieldDefaultVcpus:
+		return m.DefaultVcpus()
+	case virtualmachinetype.FieldDefaultMemory:
+		return m.DefaultMemory()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *VirtualMachineTypeMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case virtualmachinetype.FieldCreated, virtualmachinetype.FieldLastUpdated, virtualmachinetype.FieldCustomFieldData, virtualmachinetype.FieldDescription, virtualmachinetype.FieldComments, virtualmachinetype.FieldName, virtualmachinetype.FieldSlug, virtualmachinetype.FieldDefaultPlatformID, virtualmachinetype.FieldDefaultVcpus, virtualmachinetype.FieldDefaultMemory:
+	default:
+		return nil, fmt.Errorf("unknown VirtualMachineType field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case virtualmachinetype.FieldCreated:
+		return old.Created, nil
+	case virtualmachinetype.FieldLastUpdated:
+		return old.LastUpdated, nil
+	case virtualmachinetype.FieldCustomFieldData:
+		return old.CustomFieldData, nil
+	case virtualmachinetype.FieldDescription:
+		return old.Description, nil
+	case virtualmachinetype.FieldComments:
+		return old.Comments, nil
+	case virtualmachinetype.FieldName:
+		return old.Name, nil
+	case virtualmachinetype.FieldSlug:
+		return old.Slug, nil
+	case virtualmachinetype.FieldDefaultPlatformID:
+		return old.DefaultPlatformID, nil
+	case virtualmachinetype.FieldDefaultVcpus:
+		return old.DefaultVcpus, nil
+	case virtualmachinetype.FieldDefaultMemory:
+		return old.DefaultMemory, nil
+	}
+	return nil, fmt.Errorf("unknown VirtualMachineType field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *VirtualMachineTypeMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case virtualmachinetype.FieldCreated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCreated(v)
+		return nil
+	case virtualmachinetype.FieldLastUpdated:
+		v, ok := value.(time.Time)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetLastUpdated(v)
+		return nil
+	case virtualmachinetype.FieldCustomFieldData:
+		v, ok := value.(map[string]interface{})
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetCustomFieldData(v)
+		return nil
+	case virtualmachinetype.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	case virtualmachinetype.FieldComments:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetComments(v)
+		return nil
+	case virtualmachinetype.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case virtualmachinetype.FieldSlug:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetSlug(v)
+		return nil
+	case virtualmachinetype.FieldDefaultPlatformID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDefaultPlatformID(v)
+		return nil
+	case virtualmachinetype.FieldDefaultVcpus:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDefaultVcpus(v)
+		return nil
+	case virtualmachinetype.FieldDefaultMemory:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDefaultMemory(v)
+		return nil
+	}
+	return fmt.Errorf("unknown VirtualMachineType field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *VirtualMachineTypeMutation) AddedFields() []string {
+	var fields []string
+	if m.adddefault_vcpus != nil {
+		fields = append(fields, virtualmachinetype.FieldDefaultVcpus)
+	}
+	if m.adddefault_memory != nil {
+		fields = append(fields, virtualmachinetype.FieldDefaultMemory)
+	}
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *VirtualMachineTypeMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	case virtualmachinetype.FieldDefaultVcpus:
+		return m.AddedDefaultVcpus()
+	case virtualmachinetype.FieldDefaultMemory:
+		return m.AddedDefaultMemory()
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *VirtualMachineTypeMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	case virtualmachinetype.FieldDefaultVcpus:
+		v, ok := value.(float64)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddDefaultVcpus(v)
+		return nil
+	case virtualmachinetype.FieldDefaultMemory:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddDefaultMemory(v)
+		return nil
+	}
+	return fmt.Errorf("unknown VirtualMachineType numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *VirtualMachineTypeMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(virtualmachinetype.FieldCreated) {
+		fields = append(fields, virtualmachinetype.FieldCreated)
+	}
+	if m.FieldCleared(virtualmachinetype.FieldLastUpdated) {
+		fields = append(fields, virtualmachinetype.FieldLastUpdated)
+	}
+	if m.FieldCleared(virtualmachinetype.FieldDefaultPlatformID) {
+		fields = append(fields, virtualmachinetype.FieldDefaultPlatformID)
+	}
+	if m.FieldCleared(virtualmachinetype.FieldDefaultVcpus) {
+		fields = append(fields, virtualmachinetype.FieldDefaultVcpus)
+	}
+	if m.FieldCleared(virtualmachinetype.FieldDefaultMemory) {
+		fields = append(fields, virtualmachinetype.FieldDefaultMemory)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *VirtualMachineTypeMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *VirtualMachineTypeMutation) ClearField(name string) error {
+	switch name {
+	case virtualmachinetype.FieldCreated:
+		m.ClearCreated()
+		return nil
+	case virtualmachinetype.FieldLastUpdated:
+		m.ClearLastUpdated()
+		return nil
+	case virtualmachinetype.FieldDefaultPlatformID:
+		m.ClearDefaultPlatformID()
+		return nil
+	case virtualmachinetype.FieldDefaultVcpus:
+		m.ClearDefaultVcpus()
+		return nil
+	case virtualmachinetype.FieldDefaultMemory:
+		m.ClearDefaultMemory()
+		return nil
+	}
+	return fmt.Errorf("unknown VirtualMachineType nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *VirtualMachineTypeMutation) ResetField(name string) error {
+	switch name {
+	case virtualmachinetype.FieldCreated:
+		m.ResetCreated()
+		return nil
+	case virtualmachinetype.FieldLastUpdated:
+		m.ResetLastUpdated()
+		return nil
+	case virtualmachinetype.FieldCustomFieldData:
+		m.ResetCustomFieldData()
+		return nil
+	case virtualmachinetype.FieldDescription:
+		m.ResetDescription()
+		return nil
+	case virtualmachinetype.FieldComments:
+		m.ResetComments()
+		return nil
+	case virtualmachinetype.FieldName:
+		m.ResetName()
+		return nil
+	case virtualmachinetype.FieldSlug:
+		m.ResetSlug()
+		return nil
+	case virtualmachinetype.FieldDefaultPlatformID:
+		m.ResetDefaultPlatformID()
+		return nil
+	case virtualmachinetype.FieldDefaultVcpus:
+		m.ResetDefaultVcpus()
+		return nil
+	case virtualmachinetype.FieldDefaultMemory:
+		m.ResetDefaultMemory()
+		return nil
+	}
+	return fmt.Errorf("unknown VirtualMachineType field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *VirtualMachineTypeMutation) AddedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.default_platform != nil {
+		edges = append(edges, virtualmachinetype.EdgeDefaultPlatform)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *VirtualMachineTypeMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case virtualmachinetype.EdgeDefaultPlatform:
+		if id := m.default_platform; id != nil {
+			return []ent.Value{*id}
+		}
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *VirtualMachineTypeMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 1)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *VirtualMachineTypeMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *VirtualMachineTypeMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 1)
+	if m.cleareddefault_platform {
+		edges = append(edges, virtualmachinetype.EdgeDefaultPlatform)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *VirtualMachineTypeMutation) EdgeCleared(name string) bool {
+	switch name {
+	case virtualmachinetype.EdgeDefaultPlatform:
+		return m.cleareddefault_platform
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *VirtualMachineTypeMutation) ClearEdge(name string) error {
+	switch name {
+	case virtualmachinetype.EdgeDefaultPlatform:
+		m.ClearDefaultPlatform()
+		return nil
+	}
+	return fmt.Errorf("unknown VirtualMachineType unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *VirtualMachineTypeMutation) ResetEdge(name string) error {
+	switch name {
+	case virtualmachinetype.EdgeDefaultPlatform:
+		m.ResetDefaultPlatform()
+		return nil
+	}
+	return fmt.Errorf("unknown VirtualMachineType edge %s", name)
 }
 
 // WebhookMutation represents an operation that mutates the Webhook nodes in the graph.

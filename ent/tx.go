@@ -30,6 +30,12 @@ type Tx struct {
 	CircuitTermination *CircuitTerminationClient
 	// CircuitType is the client for interacting with the CircuitType builders.
 	CircuitType *CircuitTypeClient
+	// Cluster is the client for interacting with the Cluster builders.
+	Cluster *ClusterClient
+	// ClusterGroup is the client for interacting with the ClusterGroup builders.
+	ClusterGroup *ClusterGroupClient
+	// ClusterType is the client for interacting with the ClusterType builders.
+	ClusterType *ClusterTypeClient
 	// ConsolePort is the client for interacting with the ConsolePort builders.
 	ConsolePort *ConsolePortClient
 	// ConsolePortTemplate is the client for interacting with the ConsolePortTemplate builders.
@@ -184,6 +190,8 @@ type Tx struct {
 	VLANTranslationPolicy *VLANTranslationPolicyClient
 	// VLANTranslationRule is the client for interacting with the VLANTranslationRule builders.
 	VLANTranslationRule *VLANTranslationRuleClient
+	// VMInterface is the client for interacting with the VMInterface builders.
+	VMInterface *VMInterfaceClient
 	// VRF is the client for interacting with the VRF builders.
 	VRF *VRFClient
 	// VirtualChassis is the client for interacting with the VirtualChassis builders.
@@ -196,6 +204,12 @@ type Tx struct {
 	VirtualCircuitType *VirtualCircuitTypeClient
 	// VirtualDeviceContext is the client for interacting with the VirtualDeviceContext builders.
 	VirtualDeviceContext *VirtualDeviceContextClient
+	// VirtualDisk is the client for interacting with the VirtualDisk builders.
+	VirtualDisk *VirtualDiskClient
+	// VirtualMachine is the client for interacting with the VirtualMachine builders.
+	VirtualMachine *VirtualMachineClient
+	// VirtualMachineType is the client for interacting with the VirtualMachineType builders.
+	VirtualMachineType *VirtualMachineTypeClient
 	// Webhook is the client for interacting with the Webhook builders.
 	Webhook *WebhookClient
 
@@ -337,6 +351,9 @@ func (tx *Tx) init() {
 	tx.CircuitGroupAssignment = NewCircuitGroupAssignmentClient(tx.config)
 	tx.CircuitTermination = NewCircuitTerminationClient(tx.config)
 	tx.CircuitType = NewCircuitTypeClient(tx.config)
+	tx.Cluster = NewClusterClient(tx.config)
+	tx.ClusterGroup = NewClusterGroupClient(tx.config)
+	tx.ClusterType = NewClusterTypeClient(tx.config)
 	tx.ConsolePort = NewConsolePortClient(tx.config)
 	tx.ConsolePortTemplate = NewConsolePortTemplateClient(tx.config)
 	tx.ConsoleServerPort = NewConsoleServerPortClient(tx.config)
@@ -414,12 +431,16 @@ func (tx *Tx) init() {
 	tx.VLANGroup = NewVLANGroupClient(tx.config)
 	tx.VLANTranslationPolicy = NewVLANTranslationPolicyClient(tx.config)
 	tx.VLANTranslationRule = NewVLANTranslationRuleClient(tx.config)
+	tx.VMInterface = NewVMInterfaceClient(tx.config)
 	tx.VRF = NewVRFClient(tx.config)
 	tx.VirtualChassis = NewVirtualChassisClient(tx.config)
 	tx.VirtualCircuit = NewVirtualCircuitClient(tx.config)
 	tx.VirtualCircuitTermination = NewVirtualCircuitTerminationClient(tx.config)
 	tx.VirtualCircuitType = NewVirtualCircuitTypeClient(tx.config)
 	tx.VirtualDeviceContext = NewVirtualDeviceContextClient(tx.config)
+	tx.VirtualDisk = NewVirtualDiskClient(tx.config)
+	tx.VirtualMachine = NewVirtualMachineClient(tx.config)
+	tx.VirtualMachineType = NewVirtualMachineTypeClient(tx.config)
 	tx.Webhook = NewWebhookClient(tx.config)
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/inventory/inventory/ent/tenant"
 	"github.com/inventory/inventory/ent/vlan"
 	"github.com/inventory/inventory/ent/vlangroup"
+	"github.com/inventory/inventory/ent/vminterface"
 )
 
 // VLANCreate is the builder for creating a VLAN entity.
@@ -303,6 +304,22 @@ func (_c *VLANCreate) createSpec() (*VLAN, *sqlgraph.CreateSpec) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(deviceinterface.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges = append(_spec.Edges, edge)
+	}
+	if nodes := _c.mutation.TaggedVminterfacesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   vlan.TaggedVminterfacesTable,
+			Columns: vlan.TaggedVminterfacesPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(vminterface.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

@@ -17,6 +17,7 @@ import (
 	"github.com/inventory/inventory/ent/tenant"
 	"github.com/inventory/inventory/ent/vlan"
 	"github.com/inventory/inventory/ent/vlangroup"
+	"github.com/inventory/inventory/ent/vminterface"
 )
 
 // VLANUpdate is the builder for updating VLAN entities.
@@ -108,6 +109,27 @@ func (_u *VLANUpdate) RemoveTaggedInterfaces(v ...*DeviceInterface) *VLANUpdate 
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveTaggedInterfaceIDs(ids...)
+}
+
+// ClearTaggedVminterfaces clears all "tagged_vminterfaces" edges to the VMInterface entity.
+func (_u *VLANUpdate) ClearTaggedVminterfaces() *VLANUpdate {
+	_u.mutation.ClearTaggedVminterfaces()
+	return _u
+}
+
+// RemoveTaggedVminterfaceIDs removes the "tagged_vminterfaces" edge to VMInterface entities by IDs.
+func (_u *VLANUpdate) RemoveTaggedVminterfaceIDs(ids ...int) *VLANUpdate {
+	_u.mutation.RemoveTaggedVminterfaceIDs(ids...)
+	return _u
+}
+
+// RemoveTaggedVminterfaces removes "tagged_vminterfaces" edges to VMInterface entities.
+func (_u *VLANUpdate) RemoveTaggedVminterfaces(v ...*VMInterface) *VLANUpdate {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveTaggedVminterfaceIDs(ids...)
 }
 
 // Save executes the query and returns the number of nodes affected by the update operation.
@@ -459,6 +481,51 @@ func (_u *VLANUpdate) sqlSave(ctx context.Context) (_node int, err error) {
 		}
 		_spec.Edges.Add = append(_spec.Edges.Add, edge)
 	}
+	if _u.mutation.TaggedVminterfacesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   vlan.TaggedVminterfacesTable,
+			Columns: vlan.TaggedVminterfacesPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(vminterface.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedTaggedVminterfacesIDs(); len(nodes) > 0 && !_u.mutation.TaggedVminterfacesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   vlan.TaggedVminterfacesTable,
+			Columns: vlan.TaggedVminterfacesPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(vminterface.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.TaggedVminterfacesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   vlan.TaggedVminterfacesTable,
+			Columns: vlan.TaggedVminterfacesPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(vminterface.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
 	if _node, err = sqlgraph.UpdateNodes(ctx, _u.driver, _spec); err != nil {
 		if _, ok := err.(*sqlgraph.NotFoundError); ok {
 			err = &NotFoundError{vlan.Label}
@@ -555,6 +622,27 @@ func (_u *VLANUpdateOne) RemoveTaggedInterfaces(v ...*DeviceInterface) *VLANUpda
 		ids[i] = v[i].ID
 	}
 	return _u.RemoveTaggedInterfaceIDs(ids...)
+}
+
+// ClearTaggedVminterfaces clears all "tagged_vminterfaces" edges to the VMInterface entity.
+func (_u *VLANUpdateOne) ClearTaggedVminterfaces() *VLANUpdateOne {
+	_u.mutation.ClearTaggedVminterfaces()
+	return _u
+}
+
+// RemoveTaggedVminterfaceIDs removes the "tagged_vminterfaces" edge to VMInterface entities by IDs.
+func (_u *VLANUpdateOne) RemoveTaggedVminterfaceIDs(ids ...int) *VLANUpdateOne {
+	_u.mutation.RemoveTaggedVminterfaceIDs(ids...)
+	return _u
+}
+
+// RemoveTaggedVminterfaces removes "tagged_vminterfaces" edges to VMInterface entities.
+func (_u *VLANUpdateOne) RemoveTaggedVminterfaces(v ...*VMInterface) *VLANUpdateOne {
+	ids := make([]int, len(v))
+	for i := range v {
+		ids[i] = v[i].ID
+	}
+	return _u.RemoveTaggedVminterfaceIDs(ids...)
 }
 
 // Where appends a list predicates to the VLANUpdate builder.
@@ -929,6 +1017,51 @@ func (_u *VLANUpdateOne) sqlSave(ctx context.Context) (_node *VLAN, err error) {
 			Bidi:    false,
 			Target: &sqlgraph.EdgeTarget{
 				IDSpec: sqlgraph.NewFieldSpec(deviceinterface.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Add = append(_spec.Edges.Add, edge)
+	}
+	if _u.mutation.TaggedVminterfacesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   vlan.TaggedVminterfacesTable,
+			Columns: vlan.TaggedVminterfacesPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(vminterface.FieldID, field.TypeInt),
+			},
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.RemovedTaggedVminterfacesIDs(); len(nodes) > 0 && !_u.mutation.TaggedVminterfacesCleared() {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   vlan.TaggedVminterfacesTable,
+			Columns: vlan.TaggedVminterfacesPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(vminterface.FieldID, field.TypeInt),
+			},
+		}
+		for _, k := range nodes {
+			edge.Target.Nodes = append(edge.Target.Nodes, k)
+		}
+		_spec.Edges.Clear = append(_spec.Edges.Clear, edge)
+	}
+	if nodes := _u.mutation.TaggedVminterfacesIDs(); len(nodes) > 0 {
+		edge := &sqlgraph.EdgeSpec{
+			Rel:     sqlgraph.M2M,
+			Inverse: true,
+			Table:   vlan.TaggedVminterfacesTable,
+			Columns: vlan.TaggedVminterfacesPrimaryKey,
+			Bidi:    false,
+			Target: &sqlgraph.EdgeTarget{
+				IDSpec: sqlgraph.NewFieldSpec(vminterface.FieldID, field.TypeInt),
 			},
 		}
 		for _, k := range nodes {

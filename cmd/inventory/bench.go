@@ -34,6 +34,7 @@ type benchOptions struct {
 	warmup     time.Duration
 	sites      int
 	devices    int
+	vms        int
 	vlans      int
 	prefixes   int
 	tags       int
@@ -63,6 +64,7 @@ func bench(args []string) error {
 	fs.DurationVar(&o.warmup, "warmup", envDuration("INVENTORY_BENCH_WARMUP", time.Second), "unmeasured warm-up per read scenario (env INVENTORY_BENCH_WARMUP)")
 	fs.IntVar(&o.sites, "sites", envInt("INVENTORY_BENCH_SITES", 2000), "sites to seed (env INVENTORY_BENCH_SITES)")
 	fs.IntVar(&o.devices, "devices", envInt("INVENTORY_BENCH_DEVICES", 1000), "devices to seed, 28 to a rack (env INVENTORY_BENCH_DEVICES)")
+	fs.IntVar(&o.vms, "vms", envInt("INVENTORY_BENCH_VMS", 1000), "virtual machines to seed, each with an interface and primary IPv4 and IPv6 addresses (env INVENTORY_BENCH_VMS)")
 	fs.IntVar(&o.vlans, "vlans", envInt("INVENTORY_BENCH_VLANS", 10000), "VLANs to seed (env INVENTORY_BENCH_VLANS)")
 	fs.IntVar(&o.prefixes, "prefixes", envInt("INVENTORY_BENCH_PREFIXES", 100000), "/24 prefixes to seed, plus their /16 containers (env INVENTORY_BENCH_PREFIXES)")
 	fs.IntVar(&o.tags, "tags", envInt("INVENTORY_BENCH_TAGS", 10), "tags to seed (env INVENTORY_BENCH_TAGS)")

@@ -255,6 +255,9 @@ func (l *loader) scenarios(s *benchSeed) []*benchScenario {
 	if len(s.devices) > 0 {
 		out = append(out, &benchScenario{name: "list 50 devices complete", clients: C, warm: true, next: get("/api/dcim/devices/?limit=50")})
 	}
+	if len(s.vms) > 0 {
+		out = append(out, &benchScenario{name: "list 50 VMs complete", clients: C, warm: true, next: get("/api/virtualization/virtual-machines/?limit=50")})
+	}
 	if s.interfaces >= 1000 {
 		out = append(out, &benchScenario{name: "list 1000 interfaces complete", clients: C, warm: true, next: get("/api/dcim/interfaces/?limit=1000")})
 	}

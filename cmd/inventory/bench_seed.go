@@ -21,6 +21,7 @@ type benchSeed struct {
 	vlans     []int
 	prefixes  []int // the /24s, in creation (id) order
 	devices   []int
+	vms       []int // bench_vms.go
 	hasPrefix bool
 	// devices: a role and a device type with benchTemplates interface
 	// templates, for the device-create scenario (0 when not seeded).
@@ -94,6 +95,32 @@ func seedBench(ctx context.Context, d *db.DB, o *benchOptions) (*benchSeed, erro
 		return ids, nil
 	}
 
+	// update PATCHes rows ids of ct with gen(i), in batches like create.
+	update := func(ct string, ids []int, gen func(i int) resource.Input) error {
+		desc := resource.ByContentType(ct)
+		t0 := time.Now()
+		for lo := 0; lo < len(ids); lo += o.batch {
+			hi := min(lo+o.batch, len(ids))
+			err := webhooks.Write(ctx, d, webhooks.Actor{Username: "bench"}, func(ctx context.Context, rtx *resource.Tx) error {
+				for i := lo; i < hi; i++ {
+					row, err := desc.Get(ctx, rtx.Store(), ids[i])
+					if err != nil {
+						return err
+					}
+					if err := desc.Update(ctx, rtx, row, gen(i), true); err != nil {
+						return fmt.Errorf("%s #%d: %w", ct, i, err)
+					}
+				}
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+		}
+		fmt.Printf("updated:   %7d %-22s in %7.2fs\n", len(ids), ct, time.Since(t0).Seconds())
+		return nil
+	}
+
 	tagIDs, err := create("extras.tag", o.tags, func(i int) resource.Input {
 		slug := fmt.Sprintf("bench-tag-%d", i)
 		s.tagSlugs = append(s.tagSlugs, slug)
@@ -103,6 +130,9 @@ func seedBench(ctx context.Context, d *db.DB, o *benchOptions) (*benchSeed, erro
 		return nil, err
 	}
 	types := []string{"dcim.site", "ipam.vlan", "dcim.device"}
+	if resource.ByContentType("virtualization.virtualmachine") != nil {
+		types = append(types, "virtualization.virtualmachine")
+	}
 	if s.hasPrefix {
 		types = append(types, "ipam.prefix")
 	}
@@ -133,6 +163,9 @@ func seedBench(ctx context.Context, d *db.DB, o *benchOptions) (*benchSeed, erro
 		return nil, err
 	}
 	if s.devices, err = benchDevices(create, s, o.devices, tags, cf); err != nil {
+		return nil, err
+	}
+	if s.vms, err = benchVMs(create, update, s, o.vms, tags, cf); err != nil {
 		return nil, err
 	}
 	if s.vlans, err = create("ipam.vlan", o.vlans, func(i int) resource.Input {

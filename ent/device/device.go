@@ -67,6 +67,8 @@ const (
 	FieldLocalContextData = "local_context_data"
 	// FieldVirtualChassisID holds the string denoting the virtual_chassis_id field in the database.
 	FieldVirtualChassisID = "virtual_chassis_id"
+	// FieldClusterID holds the string denoting the cluster_id field in the database.
+	FieldClusterID = "cluster_id"
 	// FieldPrimaryIp4ID holds the string denoting the primary_ip4_id field in the database.
 	FieldPrimaryIp4ID = "primary_ip4_id"
 	// FieldPrimaryIp6ID holds the string denoting the primary_ip6_id field in the database.
@@ -95,6 +97,8 @@ const (
 	EdgeRack = "rack"
 	// EdgeVirtualChassis holds the string denoting the virtual_chassis edge name in mutations.
 	EdgeVirtualChassis = "virtual_chassis"
+	// EdgeCluster holds the string denoting the cluster edge name in mutations.
+	EdgeCluster = "cluster"
 	// EdgePrimaryIp4 holds the string denoting the primary_ip4 edge name in mutations.
 	EdgePrimaryIp4 = "primary_ip4"
 	// EdgePrimaryIp6 holds the string denoting the primary_ip6 edge name in mutations.
@@ -159,6 +163,13 @@ const (
 	VirtualChassisInverseTable = "dcim_virtualchassis"
 	// VirtualChassisColumn is the table column denoting the virtual_chassis relation/edge.
 	VirtualChassisColumn = "virtual_chassis_id"
+	// ClusterTable is the table that holds the cluster relation/edge.
+	ClusterTable = "dcim_device"
+	// ClusterInverseTable is the table name for the Cluster entity.
+	// It exists in this package in order to avoid circular dependency with the "cluster" package.
+	ClusterInverseTable = "virtualization_cluster"
+	// ClusterColumn is the table column denoting the cluster relation/edge.
+	ClusterColumn = "cluster_id"
 	// PrimaryIp4Table is the table that holds the primary_ip4 relation/edge.
 	PrimaryIp4Table = "dcim_device"
 	// PrimaryIp4InverseTable is the table name for the IPAddress entity.
@@ -211,6 +222,7 @@ var Columns = []string{
 	FieldVcPriority,
 	FieldLocalContextData,
 	FieldVirtualChassisID,
+	FieldClusterID,
 	FieldPrimaryIp4ID,
 	FieldPrimaryIp6ID,
 	FieldOobIPID,
@@ -406,6 +418,11 @@ func ByVirtualChassisID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldVirtualChassisID, opts...).ToFunc()
 }
 
+// ByClusterID orders the results by the cluster_id field.
+func ByClusterID(opts ...sql.OrderTermOption) OrderOption {
+	return sql.OrderByField(FieldClusterID, opts...).ToFunc()
+}
+
 // ByPrimaryIp4ID orders the results by the primary_ip4_id field.
 func ByPrimaryIp4ID(opts ...sql.OrderTermOption) OrderOption {
 	return sql.OrderByField(FieldPrimaryIp4ID, opts...).ToFunc()
@@ -487,6 +504,13 @@ func ByVirtualChassisField(field string, opts ...sql.OrderTermOption) OrderOptio
 	}
 }
 
+// ByClusterField orders the results by cluster field.
+func ByClusterField(field string, opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newClusterStep(), sql.OrderByField(field, opts...))
+	}
+}
+
 // ByPrimaryIp4Field orders the results by primary_ip4 field.
 func ByPrimaryIp4Field(field string, opts ...sql.OrderTermOption) OrderOption {
 	return func(s *sql.Selector) {
@@ -561,6 +585,13 @@ func newVirtualChassisStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(VirtualChassisInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.M2O, false, VirtualChassisTable, VirtualChassisColumn),
+	)
+}
+func newClusterStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(ClusterInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2O, false, ClusterTable, ClusterColumn),
 	)
 }
 func newPrimaryIp4Step() *sqlgraph.Step {

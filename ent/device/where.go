@@ -175,6 +175,11 @@ func VirtualChassisID(v int) predicate.Device {
 	return predicate.Device(sql.FieldEQ(FieldVirtualChassisID, v))
 }
 
+// ClusterID applies equality check predicate on the "cluster_id" field. It's identical to ClusterIDEQ.
+func ClusterID(v int) predicate.Device {
+	return predicate.Device(sql.FieldEQ(FieldClusterID, v))
+}
+
 // PrimaryIp4ID applies equality check predicate on the "primary_ip4_id" field. It's identical to PrimaryIp4IDEQ.
 func PrimaryIp4ID(v int) predicate.Device {
 	return predicate.Device(sql.FieldEQ(FieldPrimaryIp4ID, v))
@@ -1385,6 +1390,36 @@ func VirtualChassisIDNotNil() predicate.Device {
 	return predicate.Device(sql.FieldNotNull(FieldVirtualChassisID))
 }
 
+// ClusterIDEQ applies the EQ predicate on the "cluster_id" field.
+func ClusterIDEQ(v int) predicate.Device {
+	return predicate.Device(sql.FieldEQ(FieldClusterID, v))
+}
+
+// ClusterIDNEQ applies the NEQ predicate on the "cluster_id" field.
+func ClusterIDNEQ(v int) predicate.Device {
+	return predicate.Device(sql.FieldNEQ(FieldClusterID, v))
+}
+
+// ClusterIDIn applies the In predicate on the "cluster_id" field.
+func ClusterIDIn(vs ...int) predicate.Device {
+	return predicate.Device(sql.FieldIn(FieldClusterID, vs...))
+}
+
+// ClusterIDNotIn applies the NotIn predicate on the "cluster_id" field.
+func ClusterIDNotIn(vs ...int) predicate.Device {
+	return predicate.Device(sql.FieldNotIn(FieldClusterID, vs...))
+}
+
+// ClusterIDIsNil applies the IsNil predicate on the "cluster_id" field.
+func ClusterIDIsNil() predicate.Device {
+	return predicate.Device(sql.FieldIsNull(FieldClusterID))
+}
+
+// ClusterIDNotNil applies the NotNil predicate on the "cluster_id" field.
+func ClusterIDNotNil() predicate.Device {
+	return predicate.Device(sql.FieldNotNull(FieldClusterID))
+}
+
 // PrimaryIp4IDEQ applies the EQ predicate on the "primary_ip4_id" field.
 func PrimaryIp4IDEQ(v int) predicate.Device {
 	return predicate.Device(sql.FieldEQ(FieldPrimaryIp4ID, v))
@@ -1801,6 +1836,29 @@ func HasVirtualChassis() predicate.Device {
 func HasVirtualChassisWith(preds ...predicate.VirtualChassis) predicate.Device {
 	return predicate.Device(func(s *sql.Selector) {
 		step := newVirtualChassisStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
+// HasCluster applies the HasEdge predicate on the "cluster" edge.
+func HasCluster() predicate.Device {
+	return predicate.Device(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2O, false, ClusterTable, ClusterColumn),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasClusterWith applies the HasEdge predicate on the "cluster" edge with a given conditions (other predicates).
+func HasClusterWith(preds ...predicate.Cluster) predicate.Device {
+	return predicate.Device(func(s *sql.Selector) {
+		step := newClusterStep()
 		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
 			for _, p := range preds {
 				p(s)

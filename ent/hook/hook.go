@@ -105,6 +105,42 @@ func (f CircuitTypeFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value,
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.CircuitTypeMutation", m)
 }
 
+// The ClusterFunc type is an adapter to allow the use of ordinary
+// function as Cluster mutator.
+type ClusterFunc func(context.Context, *ent.ClusterMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ClusterFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ClusterMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ClusterMutation", m)
+}
+
+// The ClusterGroupFunc type is an adapter to allow the use of ordinary
+// function as ClusterGroup mutator.
+type ClusterGroupFunc func(context.Context, *ent.ClusterGroupMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ClusterGroupFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ClusterGroupMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ClusterGroupMutation", m)
+}
+
+// The ClusterTypeFunc type is an adapter to allow the use of ordinary
+// function as ClusterType mutator.
+type ClusterTypeFunc func(context.Context, *ent.ClusterTypeMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f ClusterTypeFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.ClusterTypeMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.ClusterTypeMutation", m)
+}
+
 // The ConsolePortFunc type is an adapter to allow the use of ordinary
 // function as ConsolePort mutator.
 type ConsolePortFunc func(context.Context, *ent.ConsolePortMutation) (ent.Value, error)
@@ -1029,6 +1065,18 @@ func (f VLANTranslationRuleFunc) Mutate(ctx context.Context, m ent.Mutation) (en
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.VLANTranslationRuleMutation", m)
 }
 
+// The VMInterfaceFunc type is an adapter to allow the use of ordinary
+// function as VMInterface mutator.
+type VMInterfaceFunc func(context.Context, *ent.VMInterfaceMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f VMInterfaceFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.VMInterfaceMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.VMInterfaceMutation", m)
+}
+
 // The VRFFunc type is an adapter to allow the use of ordinary
 // function as VRF mutator.
 type VRFFunc func(context.Context, *ent.VRFMutation) (ent.Value, error)
@@ -1099,6 +1147,42 @@ func (f VirtualDeviceContextFunc) Mutate(ctx context.Context, m ent.Mutation) (e
 		return f(ctx, mv)
 	}
 	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.VirtualDeviceContextMutation", m)
+}
+
+// The VirtualDiskFunc type is an adapter to allow the use of ordinary
+// function as VirtualDisk mutator.
+type VirtualDiskFunc func(context.Context, *ent.VirtualDiskMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f VirtualDiskFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.VirtualDiskMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.VirtualDiskMutation", m)
+}
+
+// The VirtualMachineFunc type is an adapter to allow the use of ordinary
+// function as VirtualMachine mutator.
+type VirtualMachineFunc func(context.Context, *ent.VirtualMachineMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f VirtualMachineFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.VirtualMachineMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.VirtualMachineMutation", m)
+}
+
+// The VirtualMachineTypeFunc type is an adapter to allow the use of ordinary
+// function as VirtualMachineType mutator.
+type VirtualMachineTypeFunc func(context.Context, *ent.VirtualMachineTypeMutation) (ent.Value, error)
+
+// Mutate calls f(ctx, m).
+func (f VirtualMachineTypeFunc) Mutate(ctx context.Context, m ent.Mutation) (ent.Value, error) {
+	if mv, ok := m.(*ent.VirtualMachineTypeMutation); ok {
+		return f(ctx, mv)
+	}
+	return nil, fmt.Errorf("unexpected mutation type %T. expect *ent.VirtualMachineTypeMutation", m)
 }
 
 // The WebhookFunc type is an adapter to allow the use of ordinary

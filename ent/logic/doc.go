@@ -12,6 +12,9 @@
 //	             displays naming a related object, terminations' paths
 //	tenancy/     contact assignments' display (cached contact name, kept
 //	             through the contact's renames)
+//	virtualization/ clusters' cached scope (ipam.ClusterScope) and hosts,
+//	             VMs' placement, type defaults, disk and allocations, VM
+//	             interfaces' VLAN and MAC rules, virtual disks
 //	extras/      CustomField, CustomFieldChoiceSet, EventRule, Webhook rules
 //	rawsql/      what hooks need to run their own SQL on a mutation's
 //	             connection, for SQLite and PostgreSQL

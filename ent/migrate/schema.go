@@ -369,6 +369,117 @@ var (
 		Columns:    CircuitsCircuittypeColumns,
 		PrimaryKey: []*schema.Column{CircuitsCircuittypeColumns[0]},
 	}
+	// VirtualizationClusterColumns holds the columns for the "virtualization_cluster" table.
+	VirtualizationClusterColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "name", Type: field.TypeString, Size: 100},
+		{Name: "_name_natural", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "status", Type: field.TypeString, Size: 50, Default: "active"},
+		{Name: "scope_type", Type: field.TypeString, Nullable: true},
+		{Name: "scope_id", Type: field.TypeInt, Nullable: true},
+		{Name: "allocated_vcpus", Type: field.TypeFloat64, Nullable: true},
+		{Name: "allocated_memory", Type: field.TypeInt, Nullable: true},
+		{Name: "allocated_disk", Type: field.TypeInt, Nullable: true},
+		{Name: "_region_id", Type: field.TypeInt, Nullable: true},
+		{Name: "_site_group_id", Type: field.TypeInt, Nullable: true},
+		{Name: "_site_id", Type: field.TypeInt, Nullable: true},
+		{Name: "_location_id", Type: field.TypeInt, Nullable: true},
+		{Name: "type_id", Type: field.TypeInt},
+		{Name: "group_id", Type: field.TypeInt, Nullable: true},
+		{Name: "tenant_id", Type: field.TypeInt, Nullable: true},
+	}
+	// VirtualizationClusterTable holds the schema information for the "virtualization_cluster" table.
+	VirtualizationClusterTable = &schema.Table{
+		Name:       "virtualization_cluster",
+		Columns:    VirtualizationClusterColumns,
+		PrimaryKey: []*schema.Column{VirtualizationClusterColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "virtualization_cluster_virtualization_clustertype_type",
+				Columns:    []*schema.Column{VirtualizationClusterColumns[18]},
+				RefColumns: []*schema.Column{VirtualizationClustertypeColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "virtualization_cluster_virtualization_clustergroup_group",
+				Columns:    []*schema.Column{VirtualizationClusterColumns[19]},
+				RefColumns: []*schema.Column{VirtualizationClustergroupColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "virtualization_cluster_tenancy_tenant_tenant",
+				Columns:    []*schema.Column{VirtualizationClusterColumns[20]},
+				RefColumns: []*schema.Column{TenancyTenantColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "cluster_scope_type_scope_id",
+				Unique:  false,
+				Columns: []*schema.Column{VirtualizationClusterColumns[9], VirtualizationClusterColumns[10]},
+			},
+			{
+				Name:    "cluster__region_id",
+				Unique:  false,
+				Columns: []*schema.Column{VirtualizationClusterColumns[14]},
+			},
+			{
+				Name:    "cluster__site_group_id",
+				Unique:  false,
+				Columns: []*schema.Column{VirtualizationClusterColumns[15]},
+			},
+			{
+				Name:    "cluster__site_id",
+				Unique:  false,
+				Columns: []*schema.Column{VirtualizationClusterColumns[16]},
+			},
+			{
+				Name:    "cluster__location_id",
+				Unique:  false,
+				Columns: []*schema.Column{VirtualizationClusterColumns[17]},
+			},
+		},
+	}
+	// VirtualizationClustergroupColumns holds the columns for the "virtualization_clustergroup" table.
+	VirtualizationClustergroupColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "name", Type: field.TypeString, Unique: true, Size: 100},
+		{Name: "slug", Type: field.TypeString, Unique: true, Size: 100},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+	}
+	// VirtualizationClustergroupTable holds the schema information for the "virtualization_clustergroup" table.
+	VirtualizationClustergroupTable = &schema.Table{
+		Name:       "virtualization_clustergroup",
+		Columns:    VirtualizationClustergroupColumns,
+		PrimaryKey: []*schema.Column{VirtualizationClustergroupColumns[0]},
+	}
+	// VirtualizationClustertypeColumns holds the columns for the "virtualization_clustertype" table.
+	VirtualizationClustertypeColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "name", Type: field.TypeString, Unique: true, Size: 100},
+		{Name: "slug", Type: field.TypeString, Unique: true, Size: 100},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+	}
+	// VirtualizationClustertypeTable holds the schema information for the "virtualization_clustertype" table.
+	VirtualizationClustertypeTable = &schema.Table{
+		Name:       "virtualization_clustertype",
+		Columns:    VirtualizationClustertypeColumns,
+		PrimaryKey: []*schema.Column{VirtualizationClustertypeColumns[0]},
+	}
 	// DcimConsoleportColumns holds the columns for the "dcim_consoleport" table.
 	DcimConsoleportColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -855,6 +966,7 @@ var (
 		{Name: "location_id", Type: field.TypeInt, Nullable: true},
 		{Name: "rack_id", Type: field.TypeInt, Nullable: true},
 		{Name: "virtual_chassis_id", Type: field.TypeInt, Nullable: true},
+		{Name: "cluster_id", Type: field.TypeInt, Nullable: true},
 		{Name: "primary_ip4_id", Type: field.TypeInt, Nullable: true},
 		{Name: "primary_ip6_id", Type: field.TypeInt, Nullable: true},
 		{Name: "oob_ip_id", Type: field.TypeInt, Nullable: true},
@@ -914,20 +1026,26 @@ var (
 				OnDelete:   schema.SetNull,
 			},
 			{
-				Symbol:     "dcim_device_ipam_ipaddress_primary_ip4",
+				Symbol:     "dcim_device_virtualization_cluster_cluster",
 				Columns:    []*schema.Column{DcimDeviceColumns[30]},
-				RefColumns: []*schema.Column{IpamIpaddressColumns[0]},
+				RefColumns: []*schema.Column{VirtualizationClusterColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
-				Symbol:     "dcim_device_ipam_ipaddress_primary_ip6",
+				Symbol:     "dcim_device_ipam_ipaddress_primary_ip4",
 				Columns:    []*schema.Column{DcimDeviceColumns[31]},
 				RefColumns: []*schema.Column{IpamIpaddressColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
 			{
-				Symbol:     "dcim_device_ipam_ipaddress_oob_ip",
+				Symbol:     "dcim_device_ipam_ipaddress_primary_ip6",
 				Columns:    []*schema.Column{DcimDeviceColumns[32]},
+				RefColumns: []*schema.Column{IpamIpaddressColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "dcim_device_ipam_ipaddress_oob_ip",
+				Columns:    []*schema.Column{DcimDeviceColumns[33]},
 				RefColumns: []*schema.Column{IpamIpaddressColumns[0]},
 				OnDelete:   schema.SetNull,
 			},
@@ -956,17 +1074,17 @@ var (
 			{
 				Name:    "device_primary_ip4_id",
 				Unique:  true,
-				Columns: []*schema.Column{DcimDeviceColumns[30]},
+				Columns: []*schema.Column{DcimDeviceColumns[31]},
 			},
 			{
 				Name:    "device_primary_ip6_id",
 				Unique:  true,
-				Columns: []*schema.Column{DcimDeviceColumns[31]},
+				Columns: []*schema.Column{DcimDeviceColumns[32]},
 			},
 			{
 				Name:    "device_oob_ip_id",
 				Unique:  true,
-				Columns: []*schema.Column{DcimDeviceColumns[32]},
+				Columns: []*schema.Column{DcimDeviceColumns[33]},
 			},
 		},
 	}
@@ -3675,6 +3793,96 @@ var (
 			},
 		},
 	}
+	// VirtualizationVminterfaceColumns holds the columns for the "virtualization_vminterface" table.
+	VirtualizationVminterfaceColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "name", Type: field.TypeString, Size: 64},
+		{Name: "_name_natural", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "enabled", Type: field.TypeBool, Default: true},
+		{Name: "mtu", Type: field.TypeInt, Nullable: true},
+		{Name: "mac_address", Type: field.TypeString, Nullable: true, Size: 17},
+		{Name: "mode", Type: field.TypeString, Nullable: true, Size: 50},
+		{Name: "virtual_machine_id", Type: field.TypeInt},
+		{Name: "parent_id", Type: field.TypeInt, Nullable: true},
+		{Name: "bridge_id", Type: field.TypeInt, Nullable: true},
+		{Name: "primary_mac_address_id", Type: field.TypeInt, Nullable: true},
+		{Name: "untagged_vlan_id", Type: field.TypeInt, Nullable: true},
+		{Name: "qinq_svlan_id", Type: field.TypeInt, Nullable: true},
+		{Name: "vrf_id", Type: field.TypeInt, Nullable: true},
+		{Name: "vlan_translation_policy_id", Type: field.TypeInt, Nullable: true},
+	}
+	// VirtualizationVminterfaceTable holds the schema information for the "virtualization_vminterface" table.
+	VirtualizationVminterfaceTable = &schema.Table{
+		Name:       "virtualization_vminterface",
+		Columns:    VirtualizationVminterfaceColumns,
+		PrimaryKey: []*schema.Column{VirtualizationVminterfaceColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "virtualization_vminterface_virtualization_virtualmachine_virtual_machine",
+				Columns:    []*schema.Column{VirtualizationVminterfaceColumns[11]},
+				RefColumns: []*schema.Column{VirtualizationVirtualmachineColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "virtualization_vminterface_virtualization_vminterface_parent_of",
+				Columns:    []*schema.Column{VirtualizationVminterfaceColumns[12]},
+				RefColumns: []*schema.Column{VirtualizationVminterfaceColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "virtualization_vminterface_virtualization_vminterface_bridge_of",
+				Columns:    []*schema.Column{VirtualizationVminterfaceColumns[13]},
+				RefColumns: []*schema.Column{VirtualizationVminterfaceColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "virtualization_vminterface_dcim_macaddress_primary_mac_address",
+				Columns:    []*schema.Column{VirtualizationVminterfaceColumns[14]},
+				RefColumns: []*schema.Column{DcimMacaddressColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "virtualization_vminterface_ipam_vlan_untagged_vlan",
+				Columns:    []*schema.Column{VirtualizationVminterfaceColumns[15]},
+				RefColumns: []*schema.Column{IpamVlanColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "virtualization_vminterface_ipam_vlan_qinq_svlan",
+				Columns:    []*schema.Column{VirtualizationVminterfaceColumns[16]},
+				RefColumns: []*schema.Column{IpamVlanColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "virtualization_vminterface_ipam_vrf_vrf",
+				Columns:    []*schema.Column{VirtualizationVminterfaceColumns[17]},
+				RefColumns: []*schema.Column{IpamVrfColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "virtualization_vminterface_ipam_vlantranslationpolicy_vlan_translation_policy",
+				Columns:    []*schema.Column{VirtualizationVminterfaceColumns[18]},
+				RefColumns: []*schema.Column{IpamVlantranslationpolicyColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "vminterface_virtual_machine_id_name",
+				Unique:  true,
+				Columns: []*schema.Column{VirtualizationVminterfaceColumns[11], VirtualizationVminterfaceColumns[4]},
+			},
+			{
+				Name:    "vminterface_primary_mac_address_id",
+				Unique:  true,
+				Columns: []*schema.Column{VirtualizationVminterfaceColumns[14]},
+			},
+		},
+	}
 	// IpamVrfColumns holds the columns for the "ipam_vrf" table.
 	IpamVrfColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -3936,6 +4144,196 @@ var (
 			},
 		},
 	}
+	// VirtualizationVirtualdiskColumns holds the columns for the "virtualization_virtualdisk" table.
+	VirtualizationVirtualdiskColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "name", Type: field.TypeString, Size: 64},
+		{Name: "_name_natural", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "size", Type: field.TypeInt},
+		{Name: "virtual_machine_id", Type: field.TypeInt},
+	}
+	// VirtualizationVirtualdiskTable holds the schema information for the "virtualization_virtualdisk" table.
+	VirtualizationVirtualdiskTable = &schema.Table{
+		Name:       "virtualization_virtualdisk",
+		Columns:    VirtualizationVirtualdiskColumns,
+		PrimaryKey: []*schema.Column{VirtualizationVirtualdiskColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "virtualization_virtualdisk_virtualization_virtualmachine_virtual_machine",
+				Columns:    []*schema.Column{VirtualizationVirtualdiskColumns[8]},
+				RefColumns: []*schema.Column{VirtualizationVirtualmachineColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "virtualdisk_virtual_machine_id_name",
+				Unique:  true,
+				Columns: []*schema.Column{VirtualizationVirtualdiskColumns[8], VirtualizationVirtualdiskColumns[4]},
+			},
+		},
+	}
+	// VirtualizationVirtualmachineColumns holds the columns for the "virtualization_virtualmachine" table.
+	VirtualizationVirtualmachineColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "name", Type: field.TypeString, Size: 64},
+		{Name: "_name_natural", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "status", Type: field.TypeString, Size: 50, Default: "active"},
+		{Name: "start_on_boot", Type: field.TypeString, Size: 32, Default: "off"},
+		{Name: "vcpus", Type: field.TypeFloat64, Nullable: true},
+		{Name: "memory", Type: field.TypeInt, Nullable: true},
+		{Name: "disk", Type: field.TypeInt, Nullable: true},
+		{Name: "serial", Type: field.TypeString, Size: 50, Default: ""},
+		{Name: "local_context_data", Type: field.TypeJSON, Nullable: true},
+		{Name: "config_context", Type: field.TypeJSON, Nullable: true},
+		{Name: "virtual_machine_type_id", Type: field.TypeInt, Nullable: true},
+		{Name: "role_id", Type: field.TypeInt, Nullable: true},
+		{Name: "site_id", Type: field.TypeInt, Nullable: true},
+		{Name: "cluster_id", Type: field.TypeInt, Nullable: true},
+		{Name: "device_id", Type: field.TypeInt, Nullable: true},
+		{Name: "platform_id", Type: field.TypeInt, Nullable: true},
+		{Name: "tenant_id", Type: field.TypeInt, Nullable: true},
+		{Name: "primary_ip4_id", Type: field.TypeInt, Nullable: true},
+		{Name: "primary_ip6_id", Type: field.TypeInt, Nullable: true},
+	}
+	// VirtualizationVirtualmachineTable holds the schema information for the "virtualization_virtualmachine" table.
+	VirtualizationVirtualmachineTable = &schema.Table{
+		Name:       "virtualization_virtualmachine",
+		Columns:    VirtualizationVirtualmachineColumns,
+		PrimaryKey: []*schema.Column{VirtualizationVirtualmachineColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "virtualization_virtualmachine_virtualization_virtualmachinetype_virtual_machine_type",
+				Columns:    []*schema.Column{VirtualizationVirtualmachineColumns[16]},
+				RefColumns: []*schema.Column{VirtualizationVirtualmachinetypeColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "virtualization_virtualmachine_dcim_devicerole_role",
+				Columns:    []*schema.Column{VirtualizationVirtualmachineColumns[17]},
+				RefColumns: []*schema.Column{DcimDeviceroleColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "virtualization_virtualmachine_dcim_site_site",
+				Columns:    []*schema.Column{VirtualizationVirtualmachineColumns[18]},
+				RefColumns: []*schema.Column{DcimSiteColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "virtualization_virtualmachine_virtualization_cluster_cluster",
+				Columns:    []*schema.Column{VirtualizationVirtualmachineColumns[19]},
+				RefColumns: []*schema.Column{VirtualizationClusterColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "virtualization_virtualmachine_dcim_device_device",
+				Columns:    []*schema.Column{VirtualizationVirtualmachineColumns[20]},
+				RefColumns: []*schema.Column{DcimDeviceColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "virtualization_virtualmachine_dcim_platform_platform",
+				Columns:    []*schema.Column{VirtualizationVirtualmachineColumns[21]},
+				RefColumns: []*schema.Column{DcimPlatformColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "virtualization_virtualmachine_tenancy_tenant_tenant",
+				Columns:    []*schema.Column{VirtualizationVirtualmachineColumns[22]},
+				RefColumns: []*schema.Column{TenancyTenantColumns[0]},
+				OnDelete:   schema.Restrict,
+			},
+			{
+				Symbol:     "virtualization_virtualmachine_ipam_ipaddress_primary_ip4",
+				Columns:    []*schema.Column{VirtualizationVirtualmachineColumns[23]},
+				RefColumns: []*schema.Column{IpamIpaddressColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+			{
+				Symbol:     "virtualization_virtualmachine_ipam_ipaddress_primary_ip6",
+				Columns:    []*schema.Column{VirtualizationVirtualmachineColumns[24]},
+				RefColumns: []*schema.Column{IpamIpaddressColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "virtualmachine__name_natural_id",
+				Unique:  false,
+				Columns: []*schema.Column{VirtualizationVirtualmachineColumns[7], VirtualizationVirtualmachineColumns[0]},
+			},
+			{
+				Name:    "virtualmachine_cluster_id",
+				Unique:  false,
+				Columns: []*schema.Column{VirtualizationVirtualmachineColumns[19]},
+			},
+			{
+				Name:    "virtualmachine_site_id",
+				Unique:  false,
+				Columns: []*schema.Column{VirtualizationVirtualmachineColumns[18]},
+			},
+			{
+				Name:    "virtualmachine_device_id",
+				Unique:  false,
+				Columns: []*schema.Column{VirtualizationVirtualmachineColumns[20]},
+			},
+			{
+				Name:    "virtualmachine_primary_ip4_id",
+				Unique:  true,
+				Columns: []*schema.Column{VirtualizationVirtualmachineColumns[23]},
+			},
+			{
+				Name:    "virtualmachine_primary_ip6_id",
+				Unique:  true,
+				Columns: []*schema.Column{VirtualizationVirtualmachineColumns[24]},
+			},
+		},
+	}
+	// VirtualizationVirtualmachinetypeColumns holds the columns for the "virtualization_virtualmachinetype" table.
+	VirtualizationVirtualmachinetypeColumns = []*schema.Column{
+		{Name: "id", Type: field.TypeInt, Increment: true},
+		{Name: "created", Type: field.TypeTime, Nullable: true},
+		{Name: "last_updated", Type: field.TypeTime, Nullable: true},
+		{Name: "custom_field_data", Type: field.TypeJSON},
+		{Name: "description", Type: field.TypeString, Size: 200, Default: ""},
+		{Name: "comments", Type: field.TypeString, Size: 2147483647, Default: ""},
+		{Name: "name", Type: field.TypeString, Size: 100},
+		{Name: "slug", Type: field.TypeString, Unique: true, Size: 100},
+		{Name: "default_vcpus", Type: field.TypeFloat64, Nullable: true},
+		{Name: "default_memory", Type: field.TypeInt, Nullable: true},
+		{Name: "default_platform_id", Type: field.TypeInt, Nullable: true},
+	}
+	// VirtualizationVirtualmachinetypeTable holds the schema information for the "virtualization_virtualmachinetype" table.
+	VirtualizationVirtualmachinetypeTable = &schema.Table{
+		Name:       "virtualization_virtualmachinetype",
+		Columns:    VirtualizationVirtualmachinetypeColumns,
+		PrimaryKey: []*schema.Column{VirtualizationVirtualmachinetypeColumns[0]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "virtualization_virtualmachinetype_dcim_platform_default_platform",
+				Columns:    []*schema.Column{VirtualizationVirtualmachinetypeColumns[10]},
+				RefColumns: []*schema.Column{DcimPlatformColumns[0]},
+				OnDelete:   schema.SetNull,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "virtualmachinetype_name",
+				Unique:  false,
+				Columns: []*schema.Column{VirtualizationVirtualmachinetypeColumns[6]},
+			},
+		},
+	}
 	// ExtrasWebhookColumns holds the columns for the "extras_webhook" table.
 	ExtrasWebhookColumns = []*schema.Column{
 		{Name: "id", Type: field.TypeInt, Increment: true},
@@ -4184,6 +4582,31 @@ var (
 			},
 		},
 	}
+	// VirtualizationVminterfaceTaggedVlansColumns holds the columns for the "virtualization_vminterface_tagged_vlans" table.
+	VirtualizationVminterfaceTaggedVlansColumns = []*schema.Column{
+		{Name: "vminterface_id", Type: field.TypeInt},
+		{Name: "vlan_id", Type: field.TypeInt},
+	}
+	// VirtualizationVminterfaceTaggedVlansTable holds the schema information for the "virtualization_vminterface_tagged_vlans" table.
+	VirtualizationVminterfaceTaggedVlansTable = &schema.Table{
+		Name:       "virtualization_vminterface_tagged_vlans",
+		Columns:    VirtualizationVminterfaceTaggedVlansColumns,
+		PrimaryKey: []*schema.Column{VirtualizationVminterfaceTaggedVlansColumns[0], VirtualizationVminterfaceTaggedVlansColumns[1]},
+		ForeignKeys: []*schema.ForeignKey{
+			{
+				Symbol:     "virtualization_vminterface_tagged_vlans_vminterface_id",
+				Columns:    []*schema.Column{VirtualizationVminterfaceTaggedVlansColumns[0]},
+				RefColumns: []*schema.Column{VirtualizationVminterfaceColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+			{
+				Symbol:     "virtualization_vminterface_tagged_vlans_vlan_id",
+				Columns:    []*schema.Column{VirtualizationVminterfaceTaggedVlansColumns[1]},
+				RefColumns: []*schema.Column{IpamVlanColumns[0]},
+				OnDelete:   schema.Cascade,
+			},
+		},
+	}
 	// IpamVrfImportTargetsColumns holds the columns for the "ipam_vrf_import_targets" table.
 	IpamVrfImportTargetsColumns = []*schema.Column{
 		{Name: "vrf_id", Type: field.TypeInt},
@@ -4244,6 +4667,9 @@ var (
 		CircuitsCircuitgroupassignmentTable,
 		CircuitsCircuitterminationTable,
 		CircuitsCircuittypeTable,
+		VirtualizationClusterTable,
+		VirtualizationClustergroupTable,
+		VirtualizationClustertypeTable,
 		DcimConsoleportTable,
 		DcimConsoleporttemplateTable,
 		DcimConsoleserverportTable,
@@ -4321,12 +4747,16 @@ var (
 		IpamVlangroupTable,
 		IpamVlantranslationpolicyTable,
 		IpamVlantranslationruleTable,
+		VirtualizationVminterfaceTable,
 		IpamVrfTable,
 		DcimVirtualchassisTable,
 		CircuitsVirtualcircuitTable,
 		CircuitsVirtualcircuitterminationTable,
 		CircuitsVirtualcircuittypeTable,
 		DcimVirtualdevicecontextTable,
+		VirtualizationVirtualdiskTable,
+		VirtualizationVirtualmachineTable,
+		VirtualizationVirtualmachinetypeTable,
 		ExtrasWebhookTable,
 		TenancyContactGroupsTable,
 		DcimInterfaceTaggedVlansTable,
@@ -4337,6 +4767,7 @@ var (
 		IpamServiceIpaddressesTable,
 		DcimSiteAsnsTable,
 		UsersUserGroupsTable,
+		VirtualizationVminterfaceTaggedVlansTable,
 		IpamVrfImportTargetsTable,
 		IpamVrfExportTargetsTable,
 	}
@@ -4382,6 +4813,18 @@ func init() {
 	}
 	CircuitsCircuittypeTable.Annotation = &entsql.Annotation{
 		Table: "circuits_circuittype",
+	}
+	VirtualizationClusterTable.ForeignKeys[0].RefTable = VirtualizationClustertypeTable
+	VirtualizationClusterTable.ForeignKeys[1].RefTable = VirtualizationClustergroupTable
+	VirtualizationClusterTable.ForeignKeys[2].RefTable = TenancyTenantTable
+	VirtualizationClusterTable.Annotation = &entsql.Annotation{
+		Table: "virtualization_cluster",
+	}
+	VirtualizationClustergroupTable.Annotation = &entsql.Annotation{
+		Table: "virtualization_clustergroup",
+	}
+	VirtualizationClustertypeTable.Annotation = &entsql.Annotation{
+		Table: "virtualization_clustertype",
 	}
 	DcimConsoleportTable.ForeignKeys[0].RefTable = DcimDeviceTable
 	DcimConsoleportTable.ForeignKeys[1].RefTable = DcimModuleTable
@@ -4436,9 +4879,10 @@ func init() {
 	DcimDeviceTable.ForeignKeys[5].RefTable = DcimLocationTable
 	DcimDeviceTable.ForeignKeys[6].RefTable = DcimRackTable
 	DcimDeviceTable.ForeignKeys[7].RefTable = DcimVirtualchassisTable
-	DcimDeviceTable.ForeignKeys[8].RefTable = IpamIpaddressTable
+	DcimDeviceTable.ForeignKeys[8].RefTable = VirtualizationClusterTable
 	DcimDeviceTable.ForeignKeys[9].RefTable = IpamIpaddressTable
 	DcimDeviceTable.ForeignKeys[10].RefTable = IpamIpaddressTable
+	DcimDeviceTable.ForeignKeys[11].RefTable = IpamIpaddressTable
 	DcimDeviceTable.Annotation = &entsql.Annotation{
 		Table: "dcim_device",
 	}
@@ -4739,6 +5183,17 @@ func init() {
 	IpamVlantranslationruleTable.Annotation = &entsql.Annotation{
 		Table: "ipam_vlantranslationrule",
 	}
+	VirtualizationVminterfaceTable.ForeignKeys[0].RefTable = VirtualizationVirtualmachineTable
+	VirtualizationVminterfaceTable.ForeignKeys[1].RefTable = VirtualizationVminterfaceTable
+	VirtualizationVminterfaceTable.ForeignKeys[2].RefTable = VirtualizationVminterfaceTable
+	VirtualizationVminterfaceTable.ForeignKeys[3].RefTable = DcimMacaddressTable
+	VirtualizationVminterfaceTable.ForeignKeys[4].RefTable = IpamVlanTable
+	VirtualizationVminterfaceTable.ForeignKeys[5].RefTable = IpamVlanTable
+	VirtualizationVminterfaceTable.ForeignKeys[6].RefTable = IpamVrfTable
+	VirtualizationVminterfaceTable.ForeignKeys[7].RefTable = IpamVlantranslationpolicyTable
+	VirtualizationVminterfaceTable.Annotation = &entsql.Annotation{
+		Table: "virtualization_vminterface",
+	}
 	IpamVrfTable.ForeignKeys[0].RefTable = TenancyTenantTable
 	IpamVrfTable.Annotation = &entsql.Annotation{
 		Table: "ipam_vrf",
@@ -4769,6 +5224,26 @@ func init() {
 	DcimVirtualdevicecontextTable.Annotation = &entsql.Annotation{
 		Table: "dcim_virtualdevicecontext",
 	}
+	VirtualizationVirtualdiskTable.ForeignKeys[0].RefTable = VirtualizationVirtualmachineTable
+	VirtualizationVirtualdiskTable.Annotation = &entsql.Annotation{
+		Table: "virtualization_virtualdisk",
+	}
+	VirtualizationVirtualmachineTable.ForeignKeys[0].RefTable = VirtualizationVirtualmachinetypeTable
+	VirtualizationVirtualmachineTable.ForeignKeys[1].RefTable = DcimDeviceroleTable
+	VirtualizationVirtualmachineTable.ForeignKeys[2].RefTable = DcimSiteTable
+	VirtualizationVirtualmachineTable.ForeignKeys[3].RefTable = VirtualizationClusterTable
+	VirtualizationVirtualmachineTable.ForeignKeys[4].RefTable = DcimDeviceTable
+	VirtualizationVirtualmachineTable.ForeignKeys[5].RefTable = DcimPlatformTable
+	VirtualizationVirtualmachineTable.ForeignKeys[6].RefTable = TenancyTenantTable
+	VirtualizationVirtualmachineTable.ForeignKeys[7].RefTable = IpamIpaddressTable
+	VirtualizationVirtualmachineTable.ForeignKeys[8].RefTable = IpamIpaddressTable
+	VirtualizationVirtualmachineTable.Annotation = &entsql.Annotation{
+		Table: "virtualization_virtualmachine",
+	}
+	VirtualizationVirtualmachinetypeTable.ForeignKeys[0].RefTable = DcimPlatformTable
+	VirtualizationVirtualmachinetypeTable.Annotation = &entsql.Annotation{
+		Table: "virtualization_virtualmachinetype",
+	}
 	ExtrasWebhookTable.Annotation = &entsql.Annotation{
 		Table: "extras_webhook",
 	}
@@ -4790,6 +5265,8 @@ func init() {
 	DcimSiteAsnsTable.ForeignKeys[1].RefTable = IpamAsnTable
 	UsersUserGroupsTable.ForeignKeys[0].RefTable = UsersUserTable
 	UsersUserGroupsTable.ForeignKeys[1].RefTable = UsersGroupTable
+	VirtualizationVminterfaceTaggedVlansTable.ForeignKeys[0].RefTable = VirtualizationVminterfaceTable
+	VirtualizationVminterfaceTaggedVlansTable.ForeignKeys[1].RefTable = IpamVlanTable
 	IpamVrfImportTargetsTable.ForeignKeys[0].RefTable = IpamVrfTable
 	IpamVrfImportTargetsTable.ForeignKeys[1].RefTable = IpamRoutetargetTable
 	IpamVrfExportTargetsTable.ForeignKeys[0].RefTable = IpamVrfTable

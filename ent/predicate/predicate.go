@@ -30,6 +30,15 @@ type CircuitTermination func(*sql.Selector)
 // CircuitType is the predicate function for circuittype builders.
 type CircuitType func(*sql.Selector)
 
+// Cluster is the predicate function for cluster builders.
+type Cluster func(*sql.Selector)
+
+// ClusterGroup is the predicate function for clustergroup builders.
+type ClusterGroup func(*sql.Selector)
+
+// ClusterType is the predicate function for clustertype builders.
+type ClusterType func(*sql.Selector)
+
 // ConsolePort is the predicate function for consoleport builders.
 type ConsolePort func(*sql.Selector)
 
@@ -261,6 +270,9 @@ type VLANTranslationPolicy func(*sql.Selector)
 // VLANTranslationRule is the predicate function for vlantranslationrule builders.
 type VLANTranslationRule func(*sql.Selector)
 
+// VMInterface is the predicate function for vminterface builders.
+type VMInterface func(*sql.Selector)
+
 // VRF is the predicate function for vrf builders.
 type VRF func(*sql.Selector)
 
@@ -278,6 +290,15 @@ type VirtualCircuitType func(*sql.Selector)
 
 // VirtualDeviceContext is the predicate function for virtualdevicecontext builders.
 type VirtualDeviceContext func(*sql.Selector)
+
+// VirtualDisk is the predicate function for virtualdisk builders.
+type VirtualDisk func(*sql.Selector)
+
+// VirtualMachine is the predicate function for virtualmachine builders.
+type VirtualMachine func(*sql.Selector)
+
+// VirtualMachineType is the predicate function for virtualmachinetype builders.
+type VirtualMachineType func(*sql.Selector)
 
 // Webhook is the predicate function for webhook builders.
 type Webhook func(*sql.Selector)

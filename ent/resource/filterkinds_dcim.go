@@ -152,6 +152,19 @@ func init() {
 	// assigned-interface: MAC addresses assigned to interfaces matched by
 	// Attr: "id", "name", "device_id" or "device" (the device's name).
 	FilterKinds["assigned-interface"] = func(d *Descriptor, decl FilterDecl) *filters.Filter {
+		// Target is the interface model (dcim.interface unless given: a VM
+		// interface's owner is its virtual machine, Attr "device_id" and
+		// "device" then read virtual_machine_id and the VM's name).
+		ct, table, owner, ownerTable := "dcim.interface", "dcim_interface", "device_id", "dcim_device"
+		if decl.Target == "virtualization.vminterface" {
+			ct, table, owner, ownerTable = decl.Target, "virtualization_vminterface", "virtual_machine_id", "virtualization_virtualmachine"
+		}
+		// Column is the generic relation's name (assigned_object unless
+		// given: an FHRP group assignment's interface).
+		tcol, icol := "assigned_object_type", "assigned_object_id"
+		if decl.Column != "" {
+			tcol, icol = decl.Column+"_type", decl.Column+"_id"
+		}
 		return &filters.Filter{Name: decl.Name, Kind: filters.Custom, Lookups: []string{"n"},
 			Func: func(lookup string, values []string) (func(*sql.Selector), error) {
 				args := make([]any, 0, len(values))
@@ -173,20 +186,20 @@ func init() {
 					case "id":
 						ifaces = args
 					case "name":
-						ifaces = b.Select("id").From(sql.Table("dcim_interface")).Where(sql.In("name", args...))
+						ifaces = b.Select("id").From(sql.Table(table)).Where(sql.In("name", args...))
 					case "device_id":
-						ifaces = b.Select("id").From(sql.Table("dcim_interface")).Where(sql.In("device_id", args...))
+						ifaces = b.Select("id").From(sql.Table(table)).Where(sql.In(owner, args...))
 					default:
-						ifaces = b.Select("id").From(sql.Table("dcim_interface")).Where(sql.In("device_id",
-							b.Select("id").From(sql.Table("dcim_device")).Where(sql.In("name", args...))))
+						ifaces = b.Select("id").From(sql.Table(table)).Where(sql.In(owner,
+							b.Select("id").From(sql.Table(ownerTable)).Where(sql.In("name", args...))))
 					}
 					var in *sql.Predicate
 					if list, ok := ifaces.([]any); ok {
-						in = sql.In(s.C("assigned_object_id"), list...)
+						in = sql.In(s.C(icol), list...)
 					} else {
-						in = sql.In(s.C("assigned_object_id"), ifaces.(*sql.Selector))
+						in = sql.In(s.C(icol), ifaces.(*sql.Selector))
 					}
-					p := sql.And(sql.EQ(s.C("assigned_object_type"), "dcim.interface"), in)
+					p := sql.And(sql.EQ(s.C(tcol), ct), in)
 					if lookup == "n" {
 						p = sql.Not(coalesceFalse(p))
 					}

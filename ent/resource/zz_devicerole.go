@@ -50,7 +50,7 @@ func init() {
 			{Name: "created", Kind: "time", Column: "created", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "last_updated", Kind: "time", Column: "last_updated", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "device_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "dcim.device", Table: "", Column: "role_id", Cumulative: true}},
-			{Name: "virtualmachine_count", Kind: "empty", ReadOnly: true, Empty: 0},
+			{Name: "virtualmachine_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "virtualization.virtualmachine", Table: "", Column: "role_id", Cumulative: true}},
 			{Name: "owner", Kind: "empty", ReadOnly: true, Empty: nil},
 			{Name: "comments", Kind: "text", Column: "comments", GoType: "string", HasDefault: true},
 			{Name: "_depth", Kind: "int", Column: "_depth", GoType: "int", ReadOnly: true, HasDefault: true},

@@ -54,7 +54,7 @@ func init() {
 			{Name: "created", Kind: "time", Column: "created", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "last_updated", Kind: "time", Column: "last_updated", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "device_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "dcim.device", Table: "", Column: "platform_id", Cumulative: true}},
-			{Name: "virtualmachine_count", Kind: "empty", ReadOnly: true, Empty: 0},
+			{Name: "virtualmachine_count", Kind: "count", ReadOnly: true, Count: &Count{Model: "virtualization.virtualmachine", Table: "", Column: "platform_id", Cumulative: true}},
 			{Name: "_depth", Kind: "int", Column: "_depth", GoType: "int", ReadOnly: true, HasDefault: true},
 		},
 		NewCreate: func(c *gen.Client) ent.Mutation { return c.Platform.Create().Mutation() },

@@ -41,6 +41,7 @@ func init() {
 			{Name: "site_group_id", Kind: "tree-id", Column: "group", Target: "", Attr: "", Via: "site"},
 			{Name: "site_group", Kind: "tree-attr", Column: "group", Target: "", Attr: "", Via: "site"},
 			{Name: "qinq_svlan_vid", Kind: "integer", Column: "vid", Target: "", Attr: "", Via: "qinq_svlan"},
+			{Name: "vminterface_id", Kind: "interface-vlans", Column: "", Target: "virtualization.vminterface", Attr: ""},
 		},
 		Fields: []*Field{
 			{Name: "id", Kind: "id", Column: "id", GoType: "int", ReadOnly: true},

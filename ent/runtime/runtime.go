@@ -13,6 +13,9 @@ import (
 	"github.com/inventory/inventory/ent/circuitgroupassignment"
 	"github.com/inventory/inventory/ent/circuittermination"
 	"github.com/inventory/inventory/ent/circuittype"
+	"github.com/inventory/inventory/ent/cluster"
+	"github.com/inventory/inventory/ent/clustergroup"
+	"github.com/inventory/inventory/ent/clustertype"
 	"github.com/inventory/inventory/ent/consoleport"
 	"github.com/inventory/inventory/ent/consoleporttemplate"
 	"github.com/inventory/inventory/ent/consoleserverport"
@@ -91,10 +94,14 @@ import (
 	"github.com/inventory/inventory/ent/virtualcircuittermination"
 	"github.com/inventory/inventory/ent/virtualcircuittype"
 	"github.com/inventory/inventory/ent/virtualdevicecontext"
+	"github.com/inventory/inventory/ent/virtualdisk"
+	"github.com/inventory/inventory/ent/virtualmachine"
+	"github.com/inventory/inventory/ent/virtualmachinetype"
 	"github.com/inventory/inventory/ent/vlan"
 	"github.com/inventory/inventory/ent/vlangroup"
 	"github.com/inventory/inventory/ent/vlantranslationpolicy"
 	"github.com/inventory/inventory/ent/vlantranslationrule"
+	"github.com/inventory/inventory/ent/vminterface"
 	"github.com/inventory/inventory/ent/vrf"
 	"github.com/inventory/inventory/ent/webhook"
 )
@@ -667,6 +674,209 @@ func init() {
 	circuittype.DefaultColor = circuittypeDescColor.Default.(string)
 	// circuittype.ColorValidator is a validator for the "color" field. It is called by the builders before save.
 	circuittype.ColorValidator = circuittypeDescColor.Validators[0].(func(string) error)
+	clusterMixin := schema.Cluster{}.Mixin()
+	clusterHooks := schema.Cluster{}.Hooks()
+	cluster.Hooks[0] = clusterHooks[0]
+	cluster.Hooks[1] = clusterHooks[1]
+	cluster.Hooks[2] = clusterHooks[2]
+	clusterMixinFields0 := clusterMixin[0].Fields()
+	_ = clusterMixinFields0
+	clusterMixinFields2 := clusterMixin[2].Fields()
+	_ = clusterMixinFields2
+	clusterMixinFields3 := clusterMixin[3].Fields()
+	_ = clusterMixinFields3
+	clusterFields := schema.Cluster{}.Fields()
+	_ = clusterFields
+	// clusterDescCreated is the schema descriptor for created field.
+	clusterDescCreated := clusterMixinFields0[0].Descriptor()
+	// cluster.DefaultCreated holds the default value on creation for the created field.
+	cluster.DefaultCreated = clusterDescCreated.Default.(func() time.Time)
+	// clusterDescLastUpdated is the schema descriptor for last_updated field.
+	clusterDescLastUpdated := clusterMixinFields0[1].Descriptor()
+	// cluster.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	cluster.DefaultLastUpdated = clusterDescLastUpdated.Default.(func() time.Time)
+	// cluster.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	cluster.UpdateDefaultLastUpdated = clusterDescLastUpdated.UpdateDefault.(func() time.Time)
+	// clusterDescCustomFieldData is the schema descriptor for custom_field_data field.
+	clusterDescCustomFieldData := clusterMixinFields2[0].Descriptor()
+	// cluster.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	cluster.DefaultCustomFieldData = clusterDescCustomFieldData.Default.(map[string]interface{})
+	// clusterDescDescription is the schema descriptor for description field.
+	clusterDescDescription := clusterMixinFields3[0].Descriptor()
+	// cluster.DefaultDescription holds the default value on creation for the description field.
+	cluster.DefaultDescription = clusterDescDescription.Default.(string)
+	// cluster.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	cluster.DescriptionValidator = clusterDescDescription.Validators[0].(func(string) error)
+	// clusterDescComments is the schema descriptor for comments field.
+	clusterDescComments := clusterMixinFields3[1].Descriptor()
+	// cluster.DefaultComments holds the default value on creation for the comments field.
+	cluster.DefaultComments = clusterDescComments.Default.(string)
+	// clusterDescName is the schema descriptor for name field.
+	clusterDescName := clusterFields[0].Descriptor()
+	// cluster.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	cluster.NameValidator = func() func(string) error {
+		validators := clusterDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// clusterDescNameNatural is the schema descriptor for _name_natural field.
+	clusterDescNameNatural := clusterFields[1].Descriptor()
+	// cluster.DefaultNameNatural holds the default value on creation for the _name_natural field.
+	cluster.DefaultNameNatural = clusterDescNameNatural.Default.(string)
+	// clusterDescStatus is the schema descriptor for status field.
+	clusterDescStatus := clusterFields[4].Descriptor()
+	// cluster.DefaultStatus holds the default value on creation for the status field.
+	cluster.DefaultStatus = clusterDescStatus.Default.(string)
+	// cluster.StatusValidator is a validator for the "status" field. It is called by the builders before save.
+	cluster.StatusValidator = clusterDescStatus.Validators[0].(func(string) error)
+	clustergroupMixin := schema.ClusterGroup{}.Mixin()
+	clustergroupMixinFields0 := clustergroupMixin[0].Fields()
+	_ = clustergroupMixinFields0
+	clustergroupMixinFields2 := clustergroupMixin[2].Fields()
+	_ = clustergroupMixinFields2
+	clustergroupMixinFields3 := clustergroupMixin[3].Fields()
+	_ = clustergroupMixinFields3
+	clustergroupFields := schema.ClusterGroup{}.Fields()
+	_ = clustergroupFields
+	// clustergroupDescCreated is the schema descriptor for created field.
+	clustergroupDescCreated := clustergroupMixinFields0[0].Descriptor()
+	// clustergroup.DefaultCreated holds the default value on creation for the created field.
+	clustergroup.DefaultCreated = clustergroupDescCreated.Default.(func() time.Time)
+	// clustergroupDescLastUpdated is the schema descriptor for last_updated field.
+	clustergroupDescLastUpdated := clustergroupMixinFields0[1].Descriptor()
+	// clustergroup.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	clustergroup.DefaultLastUpdated = clustergroupDescLastUpdated.Default.(func() time.Time)
+	// clustergroup.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	clustergroup.UpdateDefaultLastUpdated = clustergroupDescLastUpdated.UpdateDefault.(func() time.Time)
+	// clustergroupDescCustomFieldData is the schema descriptor for custom_field_data field.
+	clustergroupDescCustomFieldData := clustergroupMixinFields2[0].Descriptor()
+	// clustergroup.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	clustergroup.DefaultCustomFieldData = clustergroupDescCustomFieldData.Default.(map[string]interface{})
+	// clustergroupDescName is the schema descriptor for name field.
+	clustergroupDescName := clustergroupMixinFields3[0].Descriptor()
+	// clustergroup.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	clustergroup.NameValidator = func() func(string) error {
+		validators := clustergroupDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// clustergroupDescSlug is the schema descriptor for slug field.
+	clustergroupDescSlug := clustergroupMixinFields3[1].Descriptor()
+	// clustergroup.SlugValidator is a validator for the "slug" field. It is called by the builders before save.
+	clustergroup.SlugValidator = func() func(string) error {
+		validators := clustergroupDescSlug.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(slug string) error {
+			for _, fn := range fns {
+				if err := fn(slug); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// clustergroupDescDescription is the schema descriptor for description field.
+	clustergroupDescDescription := clustergroupMixinFields3[2].Descriptor()
+	// clustergroup.DefaultDescription holds the default value on creation for the description field.
+	clustergroup.DefaultDescription = clustergroupDescDescription.Default.(string)
+	// clustergroup.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	clustergroup.DescriptionValidator = clustergroupDescDescription.Validators[0].(func(string) error)
+	// clustergroupDescComments is the schema descriptor for comments field.
+	clustergroupDescComments := clustergroupMixinFields3[3].Descriptor()
+	// clustergroup.DefaultComments holds the default value on creation for the comments field.
+	clustergroup.DefaultComments = clustergroupDescComments.Default.(string)
+	clustertypeMixin := schema.ClusterType{}.Mixin()
+	clustertypeMixinFields0 := clustertypeMixin[0].Fields()
+	_ = clustertypeMixinFields0
+	clustertypeMixinFields2 := clustertypeMixin[2].Fields()
+	_ = clustertypeMixinFields2
+	clustertypeMixinFields3 := clustertypeMixin[3].Fields()
+	_ = clustertypeMixinFields3
+	clustertypeFields := schema.ClusterType{}.Fields()
+	_ = clustertypeFields
+	// clustertypeDescCreated is the schema descriptor for created field.
+	clustertypeDescCreated := clustertypeMixinFields0[0].Descriptor()
+	// clustertype.DefaultCreated holds the default value on creation for the created field.
+	clustertype.DefaultCreated = clustertypeDescCreated.Default.(func() time.Time)
+	// clustertypeDescLastUpdated is the schema descriptor for last_updated field.
+	clustertypeDescLastUpdated := clustertypeMixinFields0[1].Descriptor()
+	// clustertype.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	clustertype.DefaultLastUpdated = clustertypeDescLastUpdated.Default.(func() time.Time)
+	// clustertype.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	clustertype.UpdateDefaultLastUpdated = clustertypeDescLastUpdated.UpdateDefault.(func() time.Time)
+	// clustertypeDescCustomFieldData is the schema descriptor for custom_field_data field.
+	clustertypeDescCustomFieldData := clustertypeMixinFields2[0].Descriptor()
+	// clustertype.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	clustertype.DefaultCustomFieldData = clustertypeDescCustomFieldData.Default.(map[string]interface{})
+	// clustertypeDescName is the schema descriptor for name field.
+	clustertypeDescName := clustertypeMixinFields3[0].Descriptor()
+	// clustertype.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	clustertype.NameValidator = func() func(string) error {
+		validators := clustertypeDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// clustertypeDescSlug is the schema descriptor for slug field.
+	clustertypeDescSlug := clustertypeMixinFields3[1].Descriptor()
+	// clustertype.SlugValidator is a validator for the "slug" field. It is called by the builders before save.
+	clustertype.SlugValidator = func() func(string) error {
+		validators := clustertypeDescSlug.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(slug string) error {
+			for _, fn := range fns {
+				if err := fn(slug); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// clustertypeDescDescription is the schema descriptor for description field.
+	clustertypeDescDescription := clustertypeMixinFields3[2].Descriptor()
+	// clustertype.DefaultDescription holds the default value on creation for the description field.
+	clustertype.DefaultDescription = clustertypeDescDescription.Default.(string)
+	// clustertype.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	clustertype.DescriptionValidator = clustertypeDescDescription.Validators[0].(func(string) error)
+	// clustertypeDescComments is the schema descriptor for comments field.
+	clustertypeDescComments := clustertypeMixinFields3[3].Descriptor()
+	// clustertype.DefaultComments holds the default value on creation for the comments field.
+	clustertype.DefaultComments = clustertypeDescComments.Default.(string)
 	consoleportMixin := schema.ConsolePort{}.Mixin()
 	consoleportMixinHooks3 := consoleportMixin[3].Hooks()
 	consoleportHooks := schema.ConsolePort{}.Hooks()
@@ -1556,7 +1766,7 @@ func init() {
 		}
 	}()
 	// deviceDescTypeDisplay is the schema descriptor for _type_display field.
-	deviceDescTypeDisplay := deviceFields[25].Descriptor()
+	deviceDescTypeDisplay := deviceFields[26].Descriptor()
 	// device.DefaultTypeDisplay holds the default value on creation for the _type_display field.
 	device.DefaultTypeDisplay = deviceDescTypeDisplay.Default.(string)
 	devicebayMixin := schema.DeviceBay{}.Mixin()
@@ -6394,6 +6604,89 @@ func init() {
 	vlantranslationruleDescPolicyName := vlantranslationruleFields[4].Descriptor()
 	// vlantranslationrule.DefaultPolicyName holds the default value on creation for the _policy_name field.
 	vlantranslationrule.DefaultPolicyName = vlantranslationruleDescPolicyName.Default.(string)
+	vminterfaceMixin := schema.VMInterface{}.Mixin()
+	vminterfaceHooks := schema.VMInterface{}.Hooks()
+	vminterface.Hooks[0] = vminterfaceHooks[0]
+	vminterface.Hooks[1] = vminterfaceHooks[1]
+	vminterface.Hooks[2] = vminterfaceHooks[2]
+	vminterfaceMixinFields0 := vminterfaceMixin[0].Fields()
+	_ = vminterfaceMixinFields0
+	vminterfaceMixinFields2 := vminterfaceMixin[2].Fields()
+	_ = vminterfaceMixinFields2
+	vminterfaceFields := schema.VMInterface{}.Fields()
+	_ = vminterfaceFields
+	// vminterfaceDescCreated is the schema descriptor for created field.
+	vminterfaceDescCreated := vminterfaceMixinFields0[0].Descriptor()
+	// vminterface.DefaultCreated holds the default value on creation for the created field.
+	vminterface.DefaultCreated = vminterfaceDescCreated.Default.(func() time.Time)
+	// vminterfaceDescLastUpdated is the schema descriptor for last_updated field.
+	vminterfaceDescLastUpdated := vminterfaceMixinFields0[1].Descriptor()
+	// vminterface.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	vminterface.DefaultLastUpdated = vminterfaceDescLastUpdated.Default.(func() time.Time)
+	// vminterface.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	vminterface.UpdateDefaultLastUpdated = vminterfaceDescLastUpdated.UpdateDefault.(func() time.Time)
+	// vminterfaceDescCustomFieldData is the schema descriptor for custom_field_data field.
+	vminterfaceDescCustomFieldData := vminterfaceMixinFields2[0].Descriptor()
+	// vminterface.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	vminterface.DefaultCustomFieldData = vminterfaceDescCustomFieldData.Default.(map[string]interface{})
+	// vminterfaceDescName is the schema descriptor for name field.
+	vminterfaceDescName := vminterfaceFields[1].Descriptor()
+	// vminterface.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	vminterface.NameValidator = func() func(string) error {
+		validators := vminterfaceDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// vminterfaceDescNameNatural is the schema descriptor for _name_natural field.
+	vminterfaceDescNameNatural := vminterfaceFields[2].Descriptor()
+	// vminterface.DefaultNameNatural holds the default value on creation for the _name_natural field.
+	vminterface.DefaultNameNatural = vminterfaceDescNameNatural.Default.(string)
+	// vminterfaceDescDescription is the schema descriptor for description field.
+	vminterfaceDescDescription := vminterfaceFields[3].Descriptor()
+	// vminterface.DefaultDescription holds the default value on creation for the description field.
+	vminterface.DefaultDescription = vminterfaceDescDescription.Default.(string)
+	// vminterface.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	vminterface.DescriptionValidator = vminterfaceDescDescription.Validators[0].(func(string) error)
+	// vminterfaceDescEnabled is the schema descriptor for enabled field.
+	vminterfaceDescEnabled := vminterfaceFields[4].Descriptor()
+	// vminterface.DefaultEnabled holds the default value on creation for the enabled field.
+	vminterface.DefaultEnabled = vminterfaceDescEnabled.Default.(bool)
+	// vminterfaceDescMtu is the schema descriptor for mtu field.
+	vminterfaceDescMtu := vminterfaceFields[7].Descriptor()
+	// vminterface.MtuValidator is a validator for the "mtu" field. It is called by the builders before save.
+	vminterface.MtuValidator = func() func(int) error {
+		validators := vminterfaceDescMtu.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(mtu int) error {
+			for _, fn := range fns {
+				if err := fn(mtu); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// vminterfaceDescMACAddress is the schema descriptor for mac_address field.
+	vminterfaceDescMACAddress := vminterfaceFields[8].Descriptor()
+	// vminterface.MACAddressValidator is a validator for the "mac_address" field. It is called by the builders before save.
+	vminterface.MACAddressValidator = vminterfaceDescMACAddress.Validators[0].(func(string) error)
+	// vminterfaceDescMode is the schema descriptor for mode field.
+	vminterfaceDescMode := vminterfaceFields[10].Descriptor()
+	// vminterface.ModeValidator is a validator for the "mode" field. It is called by the builders before save.
+	vminterface.ModeValidator = vminterfaceDescMode.Validators[0].(func(string) error)
 	vrfMixin := schema.VRF{}.Mixin()
 	vrfMixinFields0 := vrfMixin[0].Fields()
 	_ = vrfMixinFields0
@@ -6774,6 +7067,276 @@ func init() {
 	virtualdevicecontextDescStatus := virtualdevicecontextFields[7].Descriptor()
 	// virtualdevicecontext.StatusValidator is a validator for the "status" field. It is called by the builders before save.
 	virtualdevicecontext.StatusValidator = virtualdevicecontextDescStatus.Validators[0].(func(string) error)
+	virtualdiskMixin := schema.VirtualDisk{}.Mixin()
+	virtualdiskHooks := schema.VirtualDisk{}.Hooks()
+	virtualdisk.Hooks[0] = virtualdiskHooks[0]
+	virtualdiskMixinFields0 := virtualdiskMixin[0].Fields()
+	_ = virtualdiskMixinFields0
+	virtualdiskMixinFields2 := virtualdiskMixin[2].Fields()
+	_ = virtualdiskMixinFields2
+	virtualdiskFields := schema.VirtualDisk{}.Fields()
+	_ = virtualdiskFields
+	// virtualdiskDescCreated is the schema descriptor for created field.
+	virtualdiskDescCreated := virtualdiskMixinFields0[0].Descriptor()
+	// virtualdisk.DefaultCreated holds the default value on creation for the created field.
+	virtualdisk.DefaultCreated = virtualdiskDescCreated.Default.(func() time.Time)
+	// virtualdiskDescLastUpdated is the schema descriptor for last_updated field.
+	virtualdiskDescLastUpdated := virtualdiskMixinFields0[1].Descriptor()
+	// virtualdisk.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	virtualdisk.DefaultLastUpdated = virtualdiskDescLastUpdated.Default.(func() time.Time)
+	// virtualdisk.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	virtualdisk.UpdateDefaultLastUpdated = virtualdiskDescLastUpdated.UpdateDefault.(func() time.Time)
+	// virtualdiskDescCustomFieldData is the schema descriptor for custom_field_data field.
+	virtualdiskDescCustomFieldData := virtualdiskMixinFields2[0].Descriptor()
+	// virtualdisk.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	virtualdisk.DefaultCustomFieldData = virtualdiskDescCustomFieldData.Default.(map[string]interface{})
+	// virtualdiskDescName is the schema descriptor for name field.
+	virtualdiskDescName := virtualdiskFields[1].Descriptor()
+	// virtualdisk.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	virtualdisk.NameValidator = func() func(string) error {
+		validators := virtualdiskDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// virtualdiskDescNameNatural is the schema descriptor for _name_natural field.
+	virtualdiskDescNameNatural := virtualdiskFields[2].Descriptor()
+	// virtualdisk.DefaultNameNatural holds the default value on creation for the _name_natural field.
+	virtualdisk.DefaultNameNatural = virtualdiskDescNameNatural.Default.(string)
+	// virtualdiskDescDescription is the schema descriptor for description field.
+	virtualdiskDescDescription := virtualdiskFields[3].Descriptor()
+	// virtualdisk.DefaultDescription holds the default value on creation for the description field.
+	virtualdisk.DefaultDescription = virtualdiskDescDescription.Default.(string)
+	// virtualdisk.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	virtualdisk.DescriptionValidator = virtualdiskDescDescription.Validators[0].(func(string) error)
+	// virtualdiskDescSize is the schema descriptor for size field.
+	virtualdiskDescSize := virtualdiskFields[4].Descriptor()
+	// virtualdisk.SizeValidator is a validator for the "size" field. It is called by the builders before save.
+	virtualdisk.SizeValidator = func() func(int) error {
+		validators := virtualdiskDescSize.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(size int) error {
+			for _, fn := range fns {
+				if err := fn(size); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	virtualmachineMixin := schema.VirtualMachine{}.Mixin()
+	virtualmachineHooks := schema.VirtualMachine{}.Hooks()
+	virtualmachine.Hooks[0] = virtualmachineHooks[0]
+	virtualmachine.Hooks[1] = virtualmachineHooks[1]
+	virtualmachine.Hooks[2] = virtualmachineHooks[2]
+	virtualmachine.Hooks[3] = virtualmachineHooks[3]
+	virtualmachineMixinFields0 := virtualmachineMixin[0].Fields()
+	_ = virtualmachineMixinFields0
+	virtualmachineMixinFields2 := virtualmachineMixin[2].Fields()
+	_ = virtualmachineMixinFields2
+	virtualmachineMixinFields3 := virtualmachineMixin[3].Fields()
+	_ = virtualmachineMixinFields3
+	virtualmachineFields := schema.VirtualMachine{}.Fields()
+	_ = virtualmachineFields
+	// virtualmachineDescCreated is the schema descriptor for created field.
+	virtualmachineDescCreated := virtualmachineMixinFields0[0].Descriptor()
+	// virtualmachine.DefaultCreated holds the default value on creation for the created field.
+	virtualmachine.DefaultCreated = virtualmachineDescCreated.Default.(func() time.Time)
+	// virtualmachineDescLastUpdated is the schema descriptor for last_updated field.
+	virtualmachineDescLastUpdated := virtualmachineMixinFields0[1].Descriptor()
+	// virtualmachine.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	virtualmachine.DefaultLastUpdated = virtualmachineDescLastUpdated.Default.(func() time.Time)
+	// virtualmachine.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	virtualmachine.UpdateDefaultLastUpdated = virtualmachineDescLastUpdated.UpdateDefault.(func() time.Time)
+	// virtualmachineDescCustomFieldData is the schema descriptor for custom_field_data field.
+	virtualmachineDescCustomFieldData := virtualmachineMixinFields2[0].Descriptor()
+	// virtualmachine.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	virtualmachine.DefaultCustomFieldData = virtualmachineDescCustomFieldData.Default.(map[string]interface{})
+	// virtualmachineDescDescription is the schema descriptor for description field.
+	virtualmachineDescDescription := virtualmachineMixinFields3[0].Descriptor()
+	// virtualmachine.DefaultDescription holds the default value on creation for the description field.
+	virtualmachine.DefaultDescription = virtualmachineDescDescription.Default.(string)
+	// virtualmachine.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	virtualmachine.DescriptionValidator = virtualmachineDescDescription.Validators[0].(func(string) error)
+	// virtualmachineDescComments is the schema descriptor for comments field.
+	virtualmachineDescComments := virtualmachineMixinFields3[1].Descriptor()
+	// virtualmachine.DefaultComments holds the default value on creation for the comments field.
+	virtualmachine.DefaultComments = virtualmachineDescComments.Default.(string)
+	// virtualmachineDescName is the schema descriptor for name field.
+	virtualmachineDescName := virtualmachineFields[0].Descriptor()
+	// virtualmachine.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	virtualmachine.NameValidator = func() func(string) error {
+		validators := virtualmachineDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// virtualmachineDescNameNatural is the schema descriptor for _name_natural field.
+	virtualmachineDescNameNatural := virtualmachineFields[1].Descriptor()
+	// virtualmachine.DefaultNameNatural holds the default value on creation for the _name_natural field.
+	virtualmachine.DefaultNameNatural = virtualmachineDescNameNatural.Default.(string)
+	// virtualmachineDescStatus is the schema descriptor for status field.
+	virtualmachineDescStatus := virtualmachineFields[4].Descriptor()
+	// virtualmachine.DefaultStatus holds the default value on creation for the status field.
+	virtualmachine.DefaultStatus = virtualmachineDescStatus.Default.(string)
+	// virtualmachine.StatusValidator is a validator for the "status" field. It is called by the builders before save.
+	virtualmachine.StatusValidator = virtualmachineDescStatus.Validators[0].(func(string) error)
+	// virtualmachineDescStartOnBoot is the schema descriptor for start_on_boot field.
+	virtualmachineDescStartOnBoot := virtualmachineFields[5].Descriptor()
+	// virtualmachine.DefaultStartOnBoot holds the default value on creation for the start_on_boot field.
+	virtualmachine.DefaultStartOnBoot = virtualmachineDescStartOnBoot.Default.(string)
+	// virtualmachine.StartOnBootValidator is a validator for the "start_on_boot" field. It is called by the builders before save.
+	virtualmachine.StartOnBootValidator = virtualmachineDescStartOnBoot.Validators[0].(func(string) error)
+	// virtualmachineDescMemory is the schema descriptor for memory field.
+	virtualmachineDescMemory := virtualmachineFields[13].Descriptor()
+	// virtualmachine.MemoryValidator is a validator for the "memory" field. It is called by the builders before save.
+	virtualmachine.MemoryValidator = func() func(int) error {
+		validators := virtualmachineDescMemory.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(memory int) error {
+			for _, fn := range fns {
+				if err := fn(memory); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// virtualmachineDescDisk is the schema descriptor for disk field.
+	virtualmachineDescDisk := virtualmachineFields[14].Descriptor()
+	// virtualmachine.DiskValidator is a validator for the "disk" field. It is called by the builders before save.
+	virtualmachine.DiskValidator = func() func(int) error {
+		validators := virtualmachineDescDisk.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(disk int) error {
+			for _, fn := range fns {
+				if err := fn(disk); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// virtualmachineDescSerial is the schema descriptor for serial field.
+	virtualmachineDescSerial := virtualmachineFields[15].Descriptor()
+	// virtualmachine.DefaultSerial holds the default value on creation for the serial field.
+	virtualmachine.DefaultSerial = virtualmachineDescSerial.Default.(string)
+	// virtualmachine.SerialValidator is a validator for the "serial" field. It is called by the builders before save.
+	virtualmachine.SerialValidator = virtualmachineDescSerial.Validators[0].(func(string) error)
+	virtualmachinetypeMixin := schema.VirtualMachineType{}.Mixin()
+	virtualmachinetypeMixinFields0 := virtualmachinetypeMixin[0].Fields()
+	_ = virtualmachinetypeMixinFields0
+	virtualmachinetypeMixinFields2 := virtualmachinetypeMixin[2].Fields()
+	_ = virtualmachinetypeMixinFields2
+	virtualmachinetypeMixinFields3 := virtualmachinetypeMixin[3].Fields()
+	_ = virtualmachinetypeMixinFields3
+	virtualmachinetypeFields := schema.VirtualMachineType{}.Fields()
+	_ = virtualmachinetypeFields
+	// virtualmachinetypeDescCreated is the schema descriptor for created field.
+	virtualmachinetypeDescCreated := virtualmachinetypeMixinFields0[0].Descriptor()
+	// virtualmachinetype.DefaultCreated holds the default value on creation for the created field.
+	virtualmachinetype.DefaultCreated = virtualmachinetypeDescCreated.Default.(func() time.Time)
+	// virtualmachinetypeDescLastUpdated is the schema descriptor for last_updated field.
+	virtualmachinetypeDescLastUpdated := virtualmachinetypeMixinFields0[1].Descriptor()
+	// virtualmachinetype.DefaultLastUpdated holds the default value on creation for the last_updated field.
+	virtualmachinetype.DefaultLastUpdated = virtualmachinetypeDescLastUpdated.Default.(func() time.Time)
+	// virtualmachinetype.UpdateDefaultLastUpdated holds the default value on update for the last_updated field.
+	virtualmachinetype.UpdateDefaultLastUpdated = virtualmachinetypeDescLastUpdated.UpdateDefault.(func() time.Time)
+	// virtualmachinetypeDescCustomFieldData is the schema descriptor for custom_field_data field.
+	virtualmachinetypeDescCustomFieldData := virtualmachinetypeMixinFields2[0].Descriptor()
+	// virtualmachinetype.DefaultCustomFieldData holds the default value on creation for the custom_field_data field.
+	virtualmachinetype.DefaultCustomFieldData = virtualmachinetypeDescCustomFieldData.Default.(map[string]interface{})
+	// virtualmachinetypeDescDescription is the schema descriptor for description field.
+	virtualmachinetypeDescDescription := virtualmachinetypeMixinFields3[0].Descriptor()
+	// virtualmachinetype.DefaultDescription holds the default value on creation for the description field.
+	virtualmachinetype.DefaultDescription = virtualmachinetypeDescDescription.Default.(string)
+	// virtualmachinetype.DescriptionValidator is a validator for the "description" field. It is called by the builders before save.
+	virtualmachinetype.DescriptionValidator = virtualmachinetypeDescDescription.Validators[0].(func(string) error)
+	// virtualmachinetypeDescComments is the schema descriptor for comments field.
+	virtualmachinetypeDescComments := virtualmachinetypeMixinFields3[1].Descriptor()
+	// virtualmachinetype.DefaultComments holds the default value on creation for the comments field.
+	virtualmachinetype.DefaultComments = virtualmachinetypeDescComments.Default.(string)
+	// virtualmachinetypeDescName is the schema descriptor for name field.
+	virtualmachinetypeDescName := virtualmachinetypeFields[0].Descriptor()
+	// virtualmachinetype.NameValidator is a validator for the "name" field. It is called by the builders before save.
+	virtualmachinetype.NameValidator = func() func(string) error {
+		validators := virtualmachinetypeDescName.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(name string) error {
+			for _, fn := range fns {
+				if err := fn(name); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// virtualmachinetypeDescSlug is the schema descriptor for slug field.
+	virtualmachinetypeDescSlug := virtualmachinetypeFields[1].Descriptor()
+	// virtualmachinetype.SlugValidator is a validator for the "slug" field. It is called by the builders before save.
+	virtualmachinetype.SlugValidator = func() func(string) error {
+		validators := virtualmachinetypeDescSlug.Validators
+		fns := [...]func(string) error{
+			validators[0].(func(string) error),
+			validators[1].(func(string) error),
+		}
+		return func(slug string) error {
+			for _, fn := range fns {
+				if err := fn(slug); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
+	// virtualmachinetypeDescDefaultMemory is the schema descriptor for default_memory field.
+	virtualmachinetypeDescDefaultMemory := virtualmachinetypeFields[4].Descriptor()
+	// virtualmachinetype.DefaultMemoryValidator is a validator for the "default_memory" field. It is called by the builders before save.
+	virtualmachinetype.DefaultMemoryValidator = func() func(int) error {
+		validators := virtualmachinetypeDescDefaultMemory.Validators
+		fns := [...]func(int) error{
+			validators[0].(func(int) error),
+			validators[1].(func(int) error),
+		}
+		return func(default_memory int) error {
+			for _, fn := range fns {
+				if err := fn(default_memory); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+	}()
 	webhookMixin := schema.Webhook{}.Mixin()
 	webhookHooks := schema.Webhook{}.Hooks()
 	webhook.Hooks[0] = webhookHooks[0]

@@ -53,7 +53,7 @@ func (Device) Fields() []ent.Field {
 		field.Int("vc_position").Optional().Nillable().Min(0).Max(255).Annotations(api.Field{Min: api.Int(0), Max: api.Int(255)}),
 		field.Int("vc_priority").Optional().Nillable().Min(0).Max(255).Annotations(api.Field{Min: api.Int(0), Max: api.Int(255)}),
 		field.JSON("local_context_data", map[string]any{}).Optional().Annotations(api.Field{Kind: "json"}),
-		FKField("virtual_chassis"),
+		FKField("virtual_chassis"), FKField("cluster"),
 		// NetBox's one-to-one primary and out-of-band addresses (the
 		// unique indexes below), checked by ipam.DevicePrimaryIPHooks.
 		FKField("primary_ip4"), FKField("primary_ip6"), FKField("oob_ip"),
@@ -78,6 +78,7 @@ func (Device) Edges() []ent.Edge {
 		FK("location", Location.Type, api.Protect),
 		FK("rack", Rack.Type, api.Protect),
 		FK("virtual_chassis", VirtualChassis.Type, api.SetNull),
+		FK("cluster", Cluster.Type, api.SetNull),
 		ipFK("primary_ip4"), ipFK("primary_ip6"), ipFK("oob_ip"),
 	}
 }
@@ -137,13 +138,14 @@ func (Device) Annotations() []schema.Annotation {
 				Through: "device", As: "device_bay"}},
 			// primary_ip: the IPv6 primary address, else the IPv4 one.
 			Coalesce: map[string][]string{"primary_ip": {"primary_ip6", "primary_ip4"}},
-			// Clusters and config templates are other models, not built
-			// yet.
-			Empty: map[string]any{"owner": nil, "cluster": nil, "config_template": nil},
+			// Config templates are another model, not built yet.
+			Empty: map[string]any{"owner": nil, "config_template": nil},
 			Filters: append(append(append(TenancyFilters(), SiteTreeFilters()...),
 				api.Filter{Name: "manufacturer_id", Kind: "fk-id", Via: "device_type", Column: "manufacturer"},
 				api.Filter{Name: "manufacturer", Kind: "fk-attr", Via: "device_type", Column: "manufacturer"},
 				api.Filter{Name: "model", Kind: "string", Via: "device_type", Column: "slug"},
+				api.Filter{Name: "cluster_group_id", Kind: "fk-id", Via: "cluster", Column: "group"},
+				api.Filter{Name: "cluster_group", Kind: "fk-attr", Via: "cluster", Column: "group"},
 				api.Filter{Name: "is_full_depth", Kind: "boolean", Via: "device_type", Column: "is_full_depth"},
 				api.Filter{Name: "local_context_data", Kind: "is-set", Column: "local_context_data"},
 				api.Filter{Name: "virtual_chassis_member", Kind: "is-set", Column: "virtual_chassis_id"},

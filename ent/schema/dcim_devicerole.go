@@ -41,11 +41,11 @@ func (DeviceRole) Annotations() []schema.Annotation {
 			Search:   []string{"name", "slug", "description", "comments"},
 			Ordering: []string{"name"},
 			Unique:   nestedGroupUnique("device role"),
-			// Config templates, devices and virtual machines are not built
-			// yet.
-			Empty: map[string]any{"owner": nil, "config_template": nil, "virtualmachine_count": 0},
-			// Cumulative over the tree, as NetBox's viewset annotates it.
-			Counts: map[string]api.Count{"device_count": {Model: "dcim.device", Column: "role_id", Cumulative: true}},
+			// Config templates are not built yet.
+			Empty: map[string]any{"owner": nil, "config_template": nil},
+			// Cumulative over the tree, as NetBox's viewset annotates them.
+			Counts: map[string]api.Count{"device_count": {Model: "dcim.device", Column: "role_id", Cumulative: true},
+				"virtualmachine_count": {Model: "virtualization.virtualmachine", Column: "role_id", Cumulative: true}},
 		},
 	}
 }

@@ -12,14 +12,14 @@ import (
 )
 
 // MACAddress is dcim.MACAddress: a MAC address, optionally assigned to an
-// interface (a generic relation: VM interfaces join when they land);
+// interface or a virtual machine's interface (a generic relation);
 // deleting the interface deletes its MAC addresses.
 type MACAddress struct{ ent.Schema }
 
 func (MACAddress) Mixin() []ent.Mixin { return PrimaryMixins() }
 
 // macAssignedTypes are the objects a MAC address may be assigned to.
-var macAssignedTypes = []string{"dcim.interface"}
+var macAssignedTypes = []string{"dcim.interface", "virtualization.vminterface"}
 
 func (MACAddress) Fields() []ent.Field {
 	return []ent.Field{
@@ -57,6 +57,10 @@ func (MACAddress) Annotations() []schema.Annotation {
 				{Name: "interface", Kind: "assigned-interface", Attr: "name"},
 				{Name: "device_id", Kind: "assigned-interface", Attr: "device_id"},
 				{Name: "device", Kind: "assigned-interface", Attr: "device"},
+				{Name: "vminterface_id", Kind: "assigned-interface", Attr: "id", Target: "virtualization.vminterface"},
+				{Name: "vminterface", Kind: "assigned-interface", Attr: "name", Target: "virtualization.vminterface"},
+				{Name: "virtual_machine_id", Kind: "assigned-interface", Attr: "device_id", Target: "virtualization.vminterface"},
+				{Name: "virtual_machine", Kind: "assigned-interface", Attr: "device", Target: "virtualization.vminterface"},
 				{Name: "assigned", Kind: "mac-assigned"},
 				{Name: "primary", Kind: "mac-primary"},
 			},

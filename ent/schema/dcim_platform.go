@@ -45,11 +45,11 @@ func (Platform) Annotations() []schema.Annotation {
 				{Fields: []string{"manufacturer", "slug"}},
 				{Fields: []string{"slug"}, WhenNull: "manufacturer", Message: "Platform slug must be unique."},
 			},
-			// Config templates, devices and virtual machines are not built
-			// yet.
-			Empty: map[string]any{"owner": nil, "config_template": nil, "virtualmachine_count": 0},
-			// Cumulative over the tree, as NetBox's viewset annotates it.
-			Counts: map[string]api.Count{"device_count": {Model: "dcim.device", Column: "platform_id", Cumulative: true}},
+			// Config templates are not built yet.
+			Empty: map[string]any{"owner": nil, "config_template": nil},
+			// Cumulative over the tree, as NetBox's viewset annotates them.
+			Counts: map[string]api.Count{"device_count": {Model: "dcim.device", Column: "platform_id", Cumulative: true},
+				"virtualmachine_count": {Model: "virtualization.virtualmachine", Column: "platform_id", Cumulative: true}},
 			Filters: []api.Filter{{Name: "available_for_device_type", Kind: "null-or-same", Column: "manufacturer",
 				Target: "dcim.devicetype", Attr: "manufacturer_id"}},
 		},

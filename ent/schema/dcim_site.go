@@ -68,8 +68,9 @@ func (Site) Annotations() []schema.Annotation {
 				"device_count": {Model: "dcim.device", Column: "site_id"},
 				// NetBox's RelatedObjectCountField('circuit_terminations'):
 				// terminations whose cached _site is this one.
-				"circuit_count": {Model: "circuits.circuittermination", Column: "_site_id"}},
-			Empty:   map[string]any{"owner": nil, "virtualmachine_count": 0},
+				"circuit_count":        {Model: "circuits.circuittermination", Column: "_site_id"},
+				"virtualmachine_count": {Model: "virtualization.virtualmachine", Column: "site_id"}},
+			Empty:   map[string]any{"owner": nil},
 			Filters: TenancyFilters(),
 		},
 	}

@@ -63,6 +63,8 @@ func (FHRPGroupAssignment) Annotations() []schema.Annotation {
 			Filters: []api.Filter{
 				{Name: "device_id", Kind: "interfaces-of-device", Column: "interface", Attr: "id"},
 				{Name: "device", Kind: "interfaces-of-device", Column: "interface", Attr: "name"},
+				{Name: "virtual_machine_id", Kind: "assigned-interface", Column: "interface", Attr: "device_id", Target: "virtualization.vminterface"},
+				{Name: "virtual_machine", Kind: "assigned-interface", Column: "interface", Attr: "device", Target: "virtualization.vminterface"},
 			},
 		},
 	}

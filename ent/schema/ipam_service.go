@@ -65,6 +65,8 @@ func (Service) Annotations() []schema.Annotation {
 				{Name: "device_id", Kind: "generic-id", Column: "parent_object", Target: "dcim.device"},
 				{Name: "device", Kind: "generic-attr", Column: "parent_object", Target: "dcim.device", Attr: "name"},
 				{Name: "fhrpgroup_id", Kind: "generic-id", Column: "parent_object", Target: "ipam.fhrpgroup"},
+				{Name: "virtual_machine_id", Kind: "generic-id", Column: "parent_object", Target: "virtualization.virtualmachine"},
+				{Name: "virtual_machine", Kind: "generic-attr", Column: "parent_object", Target: "virtualization.virtualmachine", Attr: "name"},
 				{Name: "fhrpgroup", Kind: "generic-attr", Column: "parent_object", Target: "ipam.fhrpgroup", Attr: "name"},
 				{Name: "ip_address_id", Kind: "m2m-own", Column: "ipaddresses"},
 				{Name: "ip_address", Kind: "m2m-attr", Column: "ipaddresses", Attr: "address"},

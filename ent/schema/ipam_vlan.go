@@ -47,6 +47,7 @@ func (VLAN) Edges() []ent.Edge {
 		// The inverse of the interfaces' tagged_vlans (ent's many-to-many
 		// needs both ends); no API field.
 		edge.From("tagged_interfaces", DeviceInterface.Type).Ref("tagged_vlans"),
+		edge.From("tagged_vminterfaces", VMInterface.Type).Ref("tagged_vlans"),
 	}
 }
 
@@ -83,7 +84,8 @@ func (VLAN) Annotations() []schema.Annotation {
 			Empty:  map[string]any{"owner": nil, "l2vpn_termination": nil},
 			Counts: map[string]api.Count{"prefix_count": {Model: "ipam.prefix", Column: "vlan_id"}},
 			Filters: append(append(TenancyFilters(), SiteTreeFilters()...),
-				api.Filter{Name: "qinq_svlan_vid", Kind: "integer", Via: "qinq_svlan", Column: "vid"}),
+				api.Filter{Name: "qinq_svlan_vid", Kind: "integer", Via: "qinq_svlan", Column: "vid"},
+				api.Filter{Name: "vminterface_id", Kind: "interface-vlans", Target: "virtualization.vminterface"}),
 		},
 	}
 }

@@ -26,9 +26,9 @@ func (VLANGroup) Mixin() []ent.Mixin {
 	return []ent.Mixin{ChangeLogged{}, Tagged{}, CustomFields{}, Primary{}}
 }
 
-// vlanGroupScopes are the scope types we serve (NetBox also allows
-// virtualization.clustergroup and virtualization.cluster).
-var vlanGroupScopes = []string{"dcim.region", "dcim.sitegroup", "dcim.site", "dcim.location", "dcim.rackgroup", "dcim.rack"}
+// vlanGroupScopes are the scope types of a VLAN group (VLANGROUP_SCOPE_TYPES).
+var vlanGroupScopes = []string{"dcim.region", "dcim.sitegroup", "dcim.site", "dcim.location", "dcim.rackgroup", "dcim.rack",
+	"virtualization.clustergroup", "virtualization.cluster"}
 
 func (VLANGroup) Fields() []ent.Field {
 	return []ent.Field{
@@ -90,6 +90,8 @@ func (VLANGroup) Annotations() []schema.Annotation {
 				api.Filter{Name: "location", Kind: "scope-id", Column: "scope", Target: "dcim.location"},
 				api.Filter{Name: "rack_group", Kind: "scope-id", Column: "scope", Target: "dcim.rackgroup"},
 				api.Filter{Name: "rack", Kind: "scope-id", Column: "scope", Target: "dcim.rack"},
+				api.Filter{Name: "cluster_group", Kind: "scope-id", Column: "scope", Target: "virtualization.clustergroup"},
+				api.Filter{Name: "cluster", Kind: "scope-id", Column: "scope", Target: "virtualization.cluster"},
 				api.Filter{Name: "contains_vid", Kind: "int-ranges-contains", Column: "vid_ranges"}),
 			Endpoints: []api.Endpoint{
 				allocation("vlan-groups", "available-vlans", "ipam.vlan", "VLAN", "AvailableVLANs", "AllocateVLANs",

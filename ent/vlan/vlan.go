@@ -56,6 +56,8 @@ const (
 	EdgeQinqSvlanOf = "qinq_svlan_of"
 	// EdgeTaggedInterfaces holds the string denoting the tagged_interfaces edge name in mutations.
 	EdgeTaggedInterfaces = "tagged_interfaces"
+	// EdgeTaggedVminterfaces holds the string denoting the tagged_vminterfaces edge name in mutations.
+	EdgeTaggedVminterfaces = "tagged_vminterfaces"
 	// Table holds the table name of the vlan in the database.
 	Table = "ipam_vlan"
 	// SiteTable is the table that holds the site relation/edge.
@@ -99,6 +101,11 @@ const (
 	// TaggedInterfacesInverseTable is the table name for the DeviceInterface entity.
 	// It exists in this package in order to avoid circular dependency with the "deviceinterface" package.
 	TaggedInterfacesInverseTable = "dcim_interface"
+	// TaggedVminterfacesTable is the table that holds the tagged_vminterfaces relation/edge. The primary key declared below.
+	TaggedVminterfacesTable = "virtualization_vminterface_tagged_vlans"
+	// TaggedVminterfacesInverseTable is the table name for the VMInterface entity.
+	// It exists in this package in order to avoid circular dependency with the "vminterface" package.
+	TaggedVminterfacesInverseTable = "virtualization_vminterface"
 )
 
 // Columns holds all SQL columns for vlan fields.
@@ -124,6 +131,9 @@ var (
 	// TaggedInterfacesPrimaryKey and TaggedInterfacesColumn2 are the table columns denoting the
 	// primary key for the tagged_interfaces relation (M2M).
 	TaggedInterfacesPrimaryKey = []string{"interface_id", "vlan_id"}
+	// TaggedVminterfacesPrimaryKey and TaggedVminterfacesColumn2 are the table columns denoting the
+	// primary key for the tagged_vminterfaces relation (M2M).
+	TaggedVminterfacesPrimaryKey = []string{"vminterface_id", "vlan_id"}
 )
 
 // ValidColumn reports if the column name is valid (part of the table columns).
@@ -298,6 +308,20 @@ func ByTaggedInterfaces(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption 
 		sqlgraph.OrderByNeighborTerms(s, newTaggedInterfacesStep(), append([]sql.OrderTerm{term}, terms...)...)
 	}
 }
+
+// ByTaggedVminterfacesCount orders the results by tagged_vminterfaces count.
+func ByTaggedVminterfacesCount(opts ...sql.OrderTermOption) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborsCount(s, newTaggedVminterfacesStep(), opts...)
+	}
+}
+
+// ByTaggedVminterfaces orders the results by tagged_vminterfaces terms.
+func ByTaggedVminterfaces(term sql.OrderTerm, terms ...sql.OrderTerm) OrderOption {
+	return func(s *sql.Selector) {
+		sqlgraph.OrderByNeighborTerms(s, newTaggedVminterfacesStep(), append([]sql.OrderTerm{term}, terms...)...)
+	}
+}
 func newSiteStep() *sqlgraph.Step {
 	return sqlgraph.NewStep(
 		sqlgraph.From(Table, FieldID),
@@ -345,5 +369,12 @@ func newTaggedInterfacesStep() *sqlgraph.Step {
 		sqlgraph.From(Table, FieldID),
 		sqlgraph.To(TaggedInterfacesInverseTable, FieldID),
 		sqlgraph.Edge(sqlgraph.M2M, true, TaggedInterfacesTable, TaggedInterfacesPrimaryKey...),
+	)
+}
+func newTaggedVminterfacesStep() *sqlgraph.Step {
+	return sqlgraph.NewStep(
+		sqlgraph.From(Table, FieldID),
+		sqlgraph.To(TaggedVminterfacesInverseTable, FieldID),
+		sqlgraph.Edge(sqlgraph.M2M, true, TaggedVminterfacesTable, TaggedVminterfacesPrimaryKey...),
 	)
 }

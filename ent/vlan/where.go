@@ -906,6 +906,29 @@ func HasTaggedInterfacesWith(preds ...predicate.DeviceInterface) predicate.VLAN 
 	})
 }
 
+// HasTaggedVminterfaces applies the HasEdge predicate on the "tagged_vminterfaces" edge.
+func HasTaggedVminterfaces() predicate.VLAN {
+	return predicate.VLAN(func(s *sql.Selector) {
+		step := sqlgraph.NewStep(
+			sqlgraph.From(Table, FieldID),
+			sqlgraph.Edge(sqlgraph.M2M, true, TaggedVminterfacesTable, TaggedVminterfacesPrimaryKey...),
+		)
+		sqlgraph.HasNeighbors(s, step)
+	})
+}
+
+// HasTaggedVminterfacesWith applies the HasEdge predicate on the "tagged_vminterfaces" edge with a given conditions (other predicates).
+func HasTaggedVminterfacesWith(preds ...predicate.VMInterface) predicate.VLAN {
+	return predicate.VLAN(func(s *sql.Selector) {
+		step := newTaggedVminterfacesStep()
+		sqlgraph.HasNeighborsWith(s, step, func(s *sql.Selector) {
+			for _, p := range preds {
+				p(s)
+			}
+		})
+	})
+}
+
 // And groups predicates with the AND operator between them.
 func And(predicates ...predicate.VLAN) predicate.VLAN {
 	return predicate.VLAN(sql.AndPredicates(predicates...))

@@ -17,6 +17,9 @@ against a long-lived server (`make run`). Each section runs even if an
 earlier one failed, unless it needs objects that one did not create; a
 failure prints the failing request and the section's last HTTP requests.
 
+A virtualization section builds a cluster with three VMs, each with an
+interface and a disk, and a VM's primary IPv4 on its interface.
+
 Exit status: 0 all checks passed, 1 a check failed, 2 pynetbox is not
 importable.
 """
@@ -720,6 +723,80 @@ def contacts():
     finally:
         for obj in reversed(made):
             obj.delete()
+def virtualization():
+    """a cluster with 3 VMs, each with an interface and a disk; the VM's disk the sum of its disks; a primary IPv4 on a VM interface"""
+    site = S["site"]
+    made = []
+    vms = []
+    try:
+        ctype = nb.virtualization.cluster_types.create(name="KVM " + SFX, slug="kvm-" + SFX)
+        made.append(ctype)
+        cluster = nb.virtualization.clusters.create(name="pve-" + SFX, type=ctype.id, scope_type="dcim.site",
+                                                    scope_id=site.id)
+        made.append(cluster)
+        eq(cluster.scope.id, site.id, "cluster scope")
+        other = nb.dcim.sites.create(name="Elsewhere " + SFX, slug="elsewhere-" + SFX)
+        made.append(other)
+        for i in range(3):
+            vm = nb.virtualization.virtual_machines.create(name="vm{}-{}".format(i, SFX), cluster=cluster.id,
+                                                           vcpus=2, memory=2048, status="active")
+            vms.append(vm)
+            eq(vm.site.id, site.id, "VM site taken from its cluster")
+            nb.virtualization.interfaces.create(virtual_machine=vm.id, name="eth0")
+            nb.virtualization.virtual_disks.create(virtual_machine=vm.id, name="sda", size=10 * (i + 1))
+        nb.virtualization.virtual_disks.create(virtual_machine=vms[0].id, name="sdb", size=100)
+        for i, vm in enumerate(vms):
+            got = nb.virtualization.virtual_machines.get(vm.id)
+            want = sum(d.size for d in nb.virtualization.virtual_disks.filter(virtual_machine_id=vm.id))
+            eq(got.disk, want, "VM {} disk (the sum of its disks)".format(i))
+            eq(got.interface_count, 1, "VM {} interface_count".format(i))
+        eq(nb.virtualization.virtual_machines.get(vms[0].id).disk, 110, "first VM's disk")
+        got = nb.virtualization.clusters.get(cluster.id)
+        eq(got.virtualmachine_count, 3, "cluster virtualmachine_count")
+        eq(got.allocated_disk, 110 + 20 + 30, "cluster allocated_disk")
+        eq(nb.virtualization.virtual_machines.count(cluster_id=cluster.id), 3, "virtual_machines.count(cluster_id=)")
+        iface = nb.virtualization.interfaces.get(virtual_machine_id=vms[0].id, name="eth0")
+        ip = nb.ipam.ip_addresses.create(address="198.51.100.7/24", assigned_object_type="virtualization.vminterface",
+                                         assigned_object_id=iface.id)  # goes with its VM's interface
+        eq(ip.assigned_object.id, iface.id, "IP address assigned to the VM interface")
+        vm = nb.virtualization.virtual_machines.get(vms[0].id)
+        vm.primary_ip4 = ip.id
+        vm.save()
+        vm = nb.virtualization.virtual_machines.get(vms[0].id)
+        eq(vm.primary_ip4.id, ip.id, "VM primary_ip4")
+        eq(vm.primary_ip.id, ip.id, "VM primary_ip")
+        eq(nb.virtualization.interfaces.get(iface.id).count_ipaddresses, 1, "interface count_ipaddresses")
+        eq(ids(nb.ipam.ip_addresses.filter(virtual_machine_id=vms[0].id)), [ip.id], "ip_addresses.filter(virtual_machine_id=)")
+        for bad, field in (({"cluster": cluster.id, "site": other.id}, "cluster"),
+                           ({"site": site.id, "disk": 5, "vcpus": 0.001}, "vcpus")):
+            try:
+                vms.append(nb.virtualization.virtual_machines.create(name="bad-" + SFX, **bad))
+            except RequestError as exc:
+                eq(exc.req.status_code, 400, "bad VM {}: status".format(bad))
+                check(field in exc.error, "bad VM {}: error does not name {}: {}", bad, field, exc.error)
+            else:
+                check(False, "VM {} was created", bad)
+        eq(nb.virtualization.virtual_machines.count(name__ic=SFX), 3, "VMs after the refused ones")
+        try:
+            nb.virtualization.virtual_disks.create(virtual_machine=vms[1].id, name="sda", size=1)
+        except RequestError as exc:
+            eq(exc.req.status_code, 400, "a second disk sda: status")
+        else:
+            check(False, "a second disk named sda was created")
+        try:
+            cluster.delete()
+        except RequestError as exc:
+            eq(exc.req.status_code, 409, "deleting a cluster with VMs: status")
+        else:
+            check(False, "a cluster with VMs was deleted")
+            made.remove(cluster)
+    finally:
+        for vm in vms:
+            vm.delete()
+        for obj in reversed(made):
+            obj.delete()
+    eq(nb.virtualization.interfaces.get(iface.id), None, "an interface left after its VM's delete")
+    eq(nb.ipam.ip_addresses.get(ip.id), None, "an IP address left after its VM interface's delete")
 
 
 def cleanup():
@@ -775,6 +852,7 @@ def main():
     section("bulk", bulk, needs=["tenants"])
     section("circuits", circuits, needs=["site"])
     section("contacts", contacts, needs=["site"])
+    section("virtualization", virtualization, needs=["site"])
     section("cleanup", cleanup)
     summary()
 

@@ -628,7 +628,8 @@ func MACAddressHooks() []ent.Hook {
 				n := 0
 				if len(moved) > 0 {
 					a := &rawsql.Args{PG: rawsql.Postgres(sm)}
-					if n, err = rawsql.Int(ctx, sm, `SELECT COUNT(*) FROM dcim_interface WHERE primary_mac_address_id IN (`+rawsql.In(a, moved)+`)`, a); err != nil {
+					if n, err = rawsql.Int(ctx, sm, `SELECT (SELECT COUNT(*) FROM dcim_interface WHERE primary_mac_address_id IN (`+rawsql.In(a, moved)+
+						`)) + (SELECT COUNT(*) FROM virtualization_vminterface WHERE primary_mac_address_id IN (`+rawsql.In(a, moved)+`))`, a); err != nil {
 						return nil, err
 					}
 				}
@@ -640,17 +641,26 @@ func MACAddressHooks() []ent.Hook {
 			if err != nil || m.Op().Is(ent.OpCreate) {
 				return v, err
 			}
-			a := &rawsql.Args{PG: rawsql.Postgres(sm)}
-			set := "NULL"
+			var mac any
 			if !m.Op().Is(ent.OpDelete | ent.OpDeleteOne) {
 				if !rawsql.Touched(m, "mac_address") {
 					return v, nil
 				}
-				mac, _ := m.Field("mac_address")
-				set = a.P(mac)
+				mac, _ = m.Field("mac_address")
 			}
-			q := `UPDATE dcim_interface SET mac_address = ` + set + ` WHERE primary_mac_address_id IN (` + rawsql.In(a, ids) + `)`
-			return v, rawsql.Exec(ctx, sm, q, a)
+			// Both kinds of interface cache it: device and VM interfaces.
+			for _, t := range []string{"dcim_interface", "virtualization_vminterface"} {
+				a := &rawsql.Args{PG: rawsql.Postgres(sm)}
+				set := "NULL"
+				if mac != nil {
+					set = a.P(mac)
+				}
+				q := `UPDATE ` + t + ` SET mac_address = ` + set + ` WHERE primary_mac_address_id IN (` + rawsql.In(a, ids) + `)`
+				if err := rawsql.Exec(ctx, sm, q, a); err != nil {
+					return nil, err
+				}
+			}
+			return v, nil
 		})
 	}}
 }

@@ -53,7 +53,7 @@ const typeDisplaySQL = `(SELECT m.name || ' ' || t.model FROM "dcim_devicetype" 
 
 // deviceColumns are what the device hook reads of a stored device.
 var deviceColumns = []string{"id", "name", "site_id", "location_id", "rack_id", "position", "face", "device_type_id",
-	"platform_id", "virtual_chassis_id", "vc_position", "airflow", "local_context_data"}
+	"platform_id", "virtual_chassis_id", "vc_position", "airflow", "local_context_data", "cluster_id"}
 
 // DeviceHooks are the hooks of dcim.Device: its placement and chassis
 // membership are checked as Device.clean() does, then save()'s defaults
@@ -184,6 +184,22 @@ func (s *state) checkDevice(ctx context.Context, m rawsql.Mutation) error {
 			if rl, ok := rawsql.IntOf(rack["location_id"]); !ok || rl != locID {
 				return fail("rack", "Rack %s does not belong to location %s.", str(rack["display"]), str(loc["name"]))
 			}
+		}
+	}
+
+	// The cluster's scope, if any, is the device's site and location.
+	if cl, ok := rawsql.IntOf(s.get("cluster_id")); ok {
+		a := &rawsql.Args{PG: pg}
+		c, err := row(ctx, m, `SELECT c."_site_id", c."_location_id", s.name AS site_name, l.name AS loc_name FROM "virtualization_cluster" c `+
+			`LEFT JOIN "dcim_site" s ON s.id = c."_site_id" LEFT JOIN "dcim_location" l ON l.id = c."_location_id" WHERE c.id = `+a.P(cl), a)
+		if err != nil {
+			return err
+		}
+		if cs, ok := rawsql.IntOf(c["_site_id"]); ok && cs != site {
+			return fail("cluster", "The assigned cluster belongs to a different site (%s)", str(c["site_name"]))
+		}
+		if cloc, ok := rawsql.IntOf(c["_location_id"]); ok && (!hasLoc || cloc != locID) {
+			return fail("cluster", "The assigned cluster belongs to a different location (%s)", str(c["loc_name"]))
 		}
 	}
 

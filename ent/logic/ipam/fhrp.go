@@ -32,7 +32,7 @@ var (
 
 // FHRPAssignmentInterfaceTypes are the objects an FHRP group may be
 // assigned to (virtual machine interfaces join when they land).
-var FHRPAssignmentInterfaceTypes = []string{ctInterface}
+var FHRPAssignmentInterfaceTypes = []string{ctInterface, ctVMInterface}
 
 // label is the label of value among choices ("" when unknown).
 func label(choices []api.Choice, value string) string {
@@ -89,11 +89,21 @@ func FHRPGroupAssignmentHooks() []ent.Hook {
 // InterfaceHooks renew the cached display of the FHRP group assignments
 // of interfaces whose name or label changes (wired into dcim.Interface).
 func InterfaceHooks() []ent.Hook {
-	return []ent.Hook{afterWrite("interface", []string{"name", "label"}, func(ctx context.Context, h *mutSQL, ids []int) error {
+	return renamedInterfaceHooks(ctInterface, []string{"name", "label"})
+}
+
+// VMInterfaceHooks are InterfaceHooks for virtual machine interfaces
+// (wired into virtualization.VMInterface).
+func VMInterfaceHooks() []ent.Hook { return renamedInterfaceHooks(ctVMInterface, []string{"name"}) }
+
+// renamedInterfaceHooks renew the cached display of the FHRP group
+// assignments of interfaces of type ct whose fields change.
+func renamedInterfaceHooks(ct string, fields []string) []ent.Hook {
+	return []ent.Hook{afterWrite("interface", fields, func(ctx context.Context, h *mutSQL, ids []int) error {
 		var assignments []int
 		err := rawsql.Chunks(ids, func(ids []int) error {
 			a := h.args()
-			rows, err := h.rows(ctx, `SELECT id FROM "ipam_fhrpgroupassignment" WHERE interface_type = `+a.P(ctInterface)+
+			rows, err := h.rows(ctx, `SELECT id FROM "ipam_fhrpgroupassignment" WHERE interface_type = `+a.P(ct)+
 				` AND interface_id IN (`+rawsql.In(a, ids)+`)`, a)
 			for _, r := range rows {
 				id, _ := rawsql.IntOf(r["id"])
@@ -174,27 +184,34 @@ func refreshAssignments(ctx context.Context, h *mutSQL, column string, ids []int
 		if err != nil || len(rows) == 0 {
 			return err
 		}
-		ifaces := map[int]string{}
-		var ifaceIDs []int
+		// Keyed by type and id: device interfaces show their label, VM
+		// interfaces have none.
+		ifaces := map[string]string{}
+		ifaceIDs := map[string][]int{}
 		for _, r := range rows {
-			if id, ok := rawsql.IntOf(r["interface_id"]); ok && rawsql.StringOf(r["interface_type"]) == ctInterface {
-				ifaceIDs = append(ifaceIDs, id)
+			if id, ok := rawsql.IntOf(r["interface_id"]); ok {
+				t := rawsql.StringOf(r["interface_type"])
+				ifaceIDs[t] = append(ifaceIDs[t], id)
 			}
 		}
-		if len(ifaceIDs) > 0 {
+		for t, q := range map[string]string{ctInterface: `SELECT id, name, label FROM "dcim_interface"`,
+			ctVMInterface: `SELECT id, name, '' AS label FROM "virtualization_vminterface"`} {
+			if len(ifaceIDs[t]) == 0 {
+				continue
+			}
 			a := h.args()
-			irows, err := h.rows(ctx, `SELECT id, name, label FROM "dcim_interface" WHERE id IN (`+rawsql.In(a, ifaceIDs)+`)`, a)
+			irows, err := h.rows(ctx, q+` WHERE id IN (`+rawsql.In(a, ifaceIDs[t])+`)`, a)
 			if err != nil {
 				return err
 			}
 			for _, r := range irows {
 				id, _ := rawsql.IntOf(r["id"])
-				ifaces[id] = componentDisplay(rawsql.StringOf(r["name"]), rawsql.StringOf(r["label"]))
+				ifaces[t+"#"+strconv.Itoa(id)] = componentDisplay(rawsql.StringOf(r["name"]), rawsql.StringOf(r["label"]))
 			}
 		}
 		for _, r := range rows {
 			iid, _ := rawsql.IntOf(r["interface_id"])
-			disp := ifaces[iid] + ": " + fhrpGroupDisplay(rawsql.StringOf(r["g_name"]), rawsql.StringOf(r["protocol"]), r["group_id"], rawsql.StringOf(r["_first_ip"]))
+			disp := ifaces[rawsql.StringOf(r["interface_type"])+"#"+strconv.Itoa(iid)] + ": " + fhrpGroupDisplay(rawsql.StringOf(r["g_name"]), rawsql.StringOf(r["protocol"]), r["group_id"], rawsql.StringOf(r["_first_ip"]))
 			if disp == rawsql.StringOf(r["_display"]) {
 				continue
 			}

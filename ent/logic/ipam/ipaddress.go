@@ -16,16 +16,17 @@ import (
 )
 
 // IPAddressAssignedTypes are the objects an IP address may be assigned to
-// (NetBox's IPADDRESS_ASSIGNMENT_MODELS). Virtual machine interfaces join
-// when they land: add "virtualization.vminterface" here, and to
-// interfaceTypes below.
-var IPAddressAssignedTypes = []string{"dcim.interface", "ipam.fhrpgroup"}
+// (NetBox's IPADDRESS_ASSIGNMENT_MODELS).
+var IPAddressAssignedTypes = []string{"dcim.interface", "ipam.fhrpgroup", "virtualization.vminterface"}
 
 // Content types the rules below compare with.
 const (
-	ctInterface = "dcim.interface"
-	ctFHRPGroup = "ipam.fhrpgroup"
-	ctDevice    = "dcim.device"
+	ctInterface   = "dcim.interface"
+	ctVMInterface = "virtualization.vminterface"
+	ctFHRPGroup   = "ipam.fhrpgroup"
+	ctDevice      = "dcim.device"
+	// ctVirtualMachine is a service's parent beside devices.
+	ctVirtualMachine = "virtualization.virtualmachine"
 )
 
 // nonUniqueRoles are the roles exempt from unique address enforcement
@@ -295,24 +296,31 @@ func (h *mutSQL) checkPopulated(ctx context.Context, p netip.Prefix, vrf any) er
 // the original one.
 func (h *mutSQL) checkReassign(ctx context.Context, self, family int, old map[string]any, newType string, newID int, assigned bool) error {
 	oldID, ok := rawsql.IntOf(old["assigned_object_id"])
-	if rawsql.StringOf(old["assigned_object_type"]) != ctInterface || !ok {
-		return nil // only an interface has a parent with primary IPs yet
+	oldType := rawsql.StringOf(old["assigned_object_type"])
+	if (oldType != ctInterface && oldType != ctVMInterface) || !ok {
+		return nil // only interfaces have a parent with primary IPs
+	}
+	// The parent of an interface: a device, or a virtual machine (which
+	// has no OOB address).
+	iface, owner, parentTable, oob := `"dcim_interface"`, "device_id", `"dcim_device"`, "d.oob_ip_id"
+	if oldType == ctVMInterface {
+		iface, owner, parentTable, oob = `"virtualization_vminterface"`, "virtual_machine_id", `"virtualization_virtualmachine"`, "NULL"
 	}
 	a := h.args()
-	dev, err := h.row(ctx, `SELECT d.id, d.primary_ip4_id, d.primary_ip6_id, d.oob_ip_id FROM "dcim_interface" i `+
-		`JOIN "dcim_device" d ON d.id = i.device_id WHERE i.id = `+a.P(oldID), a)
+	dev, err := h.row(ctx, `SELECT d.id, d.primary_ip4_id, d.primary_ip6_id, `+oob+` AS oob_ip_id FROM `+iface+` i `+
+		`JOIN `+parentTable+` d ON d.id = i.`+owner+` WHERE i.id = `+a.P(oldID), a)
 	if err != nil || dev == nil {
 		return err
 	}
 	devID, _ := rawsql.IntOf(dev["id"])
 	parent := 0
-	if newType == ctInterface && assigned {
+	if newType == oldType && assigned {
 		a := h.args()
-		r, err := h.row(ctx, `SELECT device_id FROM "dcim_interface" WHERE id = `+a.P(newID), a)
+		r, err := h.row(ctx, `SELECT `+owner+` AS owner FROM `+iface+` WHERE id = `+a.P(newID), a)
 		if err != nil {
 			return err
 		}
-		parent, _ = rawsql.IntOf(r["device_id"])
+		parent, _ = rawsql.IntOf(r["owner"])
 	}
 	if parent == devID {
 		return nil

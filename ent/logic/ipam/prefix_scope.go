@@ -40,6 +40,10 @@ type CachedScope struct {
 // prefixScope is the cached scope of prefixes.
 var prefixScope = CachedScope{Table: "ipam_prefix", Type: "scope_type", ID: "scope_id"}
 
+// ClusterScope is the cached scope of virtualization clusters, which
+// NetBox's sync_cached_scope_fields recomputes beside prefixes'.
+var ClusterScope = CachedScope{Table: "virtualization_cluster", Type: "scope_type", ID: "scope_id"}
+
 // prefixScopeHook keeps the cached scope columns of prefixes.
 var prefixScopeHook = prefixScope.Hook()
 
@@ -187,7 +191,8 @@ const (
 	ScopeLocationColumn = "_location_id"
 )
 
-// RecomputePrefixScopes recomputes the cached scope of the prefixes whose
+// RecomputePrefixScopes recomputes the cached scope of the prefixes (and
+// clusters, ClusterScope) whose
 // column (ScopeSiteColumn, ScopeLocationColumn) is one of ids: the hook of a
 // site or location that moves calls it after the move, in the move's
 // transaction.
@@ -195,7 +200,12 @@ func RecomputePrefixScopes(ctx context.Context, m rawsql.Mutation, column string
 	if column != ScopeSiteColumn && column != ScopeLocationColumn {
 		return fmt.Errorf("recompute prefix scopes: unknown column %q", column)
 	}
-	return prefixScope.recompute(ctx, m, rawsql.Postgres(m), column, ids)
+	for _, c := range []CachedScope{prefixScope, ClusterScope} {
+		if err := c.recompute(ctx, m, rawsql.Postgres(m), column, ids); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // RebuildPrefixScopes recomputes the cached scope columns of every prefix

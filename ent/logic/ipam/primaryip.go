@@ -161,3 +161,39 @@ func (h *mutSQL) primaryCandidate(ctx context.Context, id, device, vc int, inVC 
 	nat, _ := rawsql.IntOf(r["nat"])
 	return &candidate{address: rawsql.StringOf(r["address"]), family: fam, direct: direct == 1, onDevice: direct == 1 || nat == 1}, nil
 }
+
+// VirtualMachinePrimaryIPHooks check a virtual machine's primary_ip4 and
+// primary_ip6 (VirtualMachine.clean()): an address of the family, assigned
+// to one of its interfaces or the NAT outside of one that is.
+func VirtualMachinePrimaryIPHooks() []ent.Hook {
+	return []ent.Hook{primaryIPHook("virtualization_virtualmachine", []string{"primary_ip4_id", "primary_ip6_id"},
+		func(ctx context.Context, h *mutSQL, old map[string]any) error {
+			self, _ := rawsql.IntOf(old["id"])
+			for _, family := range []int{4, 6} {
+				field := fmt.Sprintf("primary_ip%d", family)
+				id, ok := rawsql.IntOf(finalValue(h.m, old, field+"_id"))
+				if !ok {
+					continue
+				}
+				onVM := func(a *rawsql.Args, alias string) string {
+					return alias + `.assigned_object_type = ` + a.P(ctVMInterface) + ` AND ` + alias + `.assigned_object_id IN ` +
+						`(SELECT i.id FROM "virtualization_vminterface" i WHERE i.virtual_machine_id = ` + a.P(self) + `)`
+				}
+				a := h.args()
+				r, err := h.row(ctx, `SELECT ip.address, ip.family, `+
+					`CASE WHEN `+onVM(a, "ip")+` OR EXISTS (SELECT 1 FROM `+ipTable+` n WHERE n.id = ip.nat_inside_id AND `+onVM(a, "n")+`) `+
+					`THEN 1 ELSE 0 END AS here FROM `+ipTable+` ip WHERE ip.id = `+a.P(id), a)
+				if err != nil || r == nil {
+					return err
+				}
+				address := rawsql.StringOf(r["address"])
+				if fam, _ := rawsql.IntOf(r["family"]); fam != family {
+					return &api.FieldError{Field: field, Message: fmt.Sprintf("Must be an IPv%d address. (%s is an IPv%d address.)", family, address, fam)}
+				}
+				if here, _ := rawsql.IntOf(r["here"]); here != 1 {
+					return &api.FieldError{Field: field, Message: fmt.Sprintf("The specified IP address (%s) is not assigned to this VM.", address)}
+				}
+			}
+			return nil
+		})}
+}

@@ -21,7 +21,7 @@ var ServiceProtocols = api.C("tcp", "TCP", "udp", "UDP", "sctp", "SCTP")
 
 // ServiceParentTypes are the objects a service may belong to (NetBox's
 // SERVICE_ASSIGNMENT_MODELS; virtual machines join when they land).
-var ServiceParentTypes = []string{ctDevice, ctFHRPGroup}
+var ServiceParentTypes = []string{ctDevice, ctFHRPGroup, ctVirtualMachine}
 
 // Bounds of a service port (SERVICE_PORT_MIN, SERVICE_PORT_MAX).
 const (
@@ -187,6 +187,9 @@ func checkServiceAddresses(ctx context.Context, h *mutSQL) error {
 			owned = `assigned_object_type = ` + a.P(ctInterface) + ` AND assigned_object_id IN (` + deviceInterfacesSQL(a, pid) + `)`
 		case ctFHRPGroup:
 			owned = `assigned_object_type = ` + a.P(ctFHRPGroup) + ` AND assigned_object_id = ` + a.P(pid)
+		case ctVirtualMachine:
+			owned = `assigned_object_type = ` + a.P(ctVMInterface) + ` AND assigned_object_id IN (SELECT i.id FROM ` +
+				`"virtualization_vminterface" i WHERE i.virtual_machine_id = ` + a.P(pid) + `)`
 		default:
 			continue
 		}
@@ -199,8 +202,11 @@ func checkServiceAddresses(ctx context.Context, h *mutSQL) error {
 		}
 		if bad != nil {
 			what := "device"
-			if ptype == ctFHRPGroup {
+			switch ptype {
+			case ctFHRPGroup:
 				what = "FHRP group"
+			case ctVirtualMachine:
+				what = "virtual machine"
 			}
 			return &api.FieldError{Field: "ipaddresses",
 				Message: fmt.Sprintf("IP address %s does not belong to the parent %s.", rawsql.StringOf(bad["address"]), what)}

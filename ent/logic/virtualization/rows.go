@@ -1,0 +1,54 @@
+package virtualization
+
+import (
+	"context"
+
+	"github.com/inventory/inventory/ent/logic/rawsql"
+)
+
+// Tables the hooks read and write.
+const (
+	tableCluster   = "virtualization_cluster"
+	tableVM        = "virtualization_virtualmachine"
+	tableInterface = "virtualization_vminterface"
+	tableDisk      = "virtualization_virtualdisk"
+	tableDevice    = "dcim_device"
+	tableSite      = "dcim_site"
+	tableLocation  = "dcim_location"
+)
+
+// plain turns a mutation's or a driver's value into int, float64, string
+// or nil.
+func plain(v any) any {
+	v = rawsql.Normal(rawsql.Deref(v))
+	if b, ok := v.([]byte); ok {
+		return string(b)
+	}
+	return v
+}
+
+// lookup reads one row's columns of table by id (nil when there is none),
+// its values plain.
+func lookup(ctx context.Context, m rawsql.Mutation, table string, id int, columns ...string) (map[string]any, error) {
+	rows, err := rawsql.LoadRows(ctx, m, table, columns, []int{id})
+	if err != nil {
+		return nil, err
+	}
+	r := rows[id]
+	for c, v := range r {
+		r[c] = plain(v)
+	}
+	return r, nil
+}
+
+// name is the name column of row id of table, for messages.
+func name(ctx context.Context, m rawsql.Mutation, table string, id int) string {
+	r, err := lookup(ctx, m, table, id, "name")
+	if err != nil || r == nil {
+		return ""
+	}
+	return rawsql.StringOf(r["name"])
+}
+
+// args are fresh statement arguments for m's database.
+func args(m rawsql.Mutation) *rawsql.Args { return &rawsql.Args{PG: rawsql.Postgres(m)} }
