@@ -275,7 +275,10 @@ type Field struct {
 	Full bool `json:"full,omitempty"`
 	// Nested lists the fields of the related object an FK renders instead
 	// of its brief ones, choices as their bare value: NetBox's hand-written
-	// Nested<Model>Serializer (an IP address's nat_inside).
+	// Nested<Model>Serializer (an IP address's nat_inside). An entry
+	// "rel(a,b)" renders the related object's relation rel in that form of
+	// its own, "rel:pk" as the bare id (NestedInterfaceSerializer's device
+	// and cable).
 	Nested []string `json:"nested,omitempty"`
 	// Types lists allowed content types of a generic relation's *_type.
 	// ObjectTypes may stand instead on the _type field: the served models
