@@ -304,6 +304,11 @@ func TestCircuitRules(t *testing.T) {
 		if grp, _ := list[0].(map[string]any)["group"].(map[string]any); grp == nil || idOf(grp) != g {
 			t.Errorf("circuit assignment %v", list[0])
 		}
+		// CircuitGroupAssignmentSerializer_ declares priority a
+		// ChoiceField: {value, label} nested too.
+		if p, _ := list[0].(map[string]any)["priority"].(map[string]any); p["value"] != "primary" || p["label"] != "Primary" {
+			t.Errorf("circuit assignment priority %v", list[0].(map[string]any)["priority"])
+		}
 		if n := w.get(t, groups, g)["circuit_count"]; n != 2.0 {
 			t.Errorf("group circuit_count %v", n)
 		}
@@ -419,5 +424,29 @@ func TestCircuitListQueries(t *testing.T) {
 			t.Errorf("circuit list with terminations: %d read queries for 2 circuits, %d for 50", two, fifty)
 		}
 		t.Logf("a page of circuits with terminations: %d read queries", fifty)
+	})
+}
+
+// TestCircuitSearch: a circuit's q also searches its terminations'
+// cross-connect id, patch panel info and description
+// (CircuitFilterSet.search), each circuit once.
+func TestCircuitSearch(t *testing.T) {
+	t.Parallel()
+	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+		w := newCircuitWorld(t, e)
+		w.circuit(t, "CID-A", "description", "plain")
+		b := w.circuit(t, "CID-B")
+		for side, body := range map[string]map[string]any{
+			"A": {"xconnect_id": "XC-77", "pp_info": "Panel 9"},
+			"Z": {"description": "north feed", "xconnect_id": "xc-78"},
+		} {
+			id := w.term(t, b, side, "dcim.site", w.site)
+			w.e.Must(http.StatusOK, "PATCH", fmt.Sprintf("%s%d/", termsPath, id), body)
+		}
+		for q, want := range map[string]int{"xc-7": 1, "PANEL+9": 1, "north": 1, "cid-": 2, "plain": 1, "nowhere": 0, "+": 2} {
+			if n := w.count(t, circuitsPath, "q="+q); n != want {
+				t.Errorf("q=%s: %d circuits, want %d", q, n, want)
+			}
+		}
 	})
 }

@@ -36,13 +36,16 @@ func (d *Descriptor) prepareForms() error {
 // nested form of its own (NestedInterfaceSerializer's device is a
 // NestedDeviceSerializer); "name:pk", a relation rendered as the bare id
 // (a nested serializer's undeclared FK, DRF's PrimaryKeyRelatedField).
-// Choices render as their bare value. Each entry that changes how a field
+// Choices render as their bare value (the model field's plain
+// ChoiceField), unless "name:choice" (a declared NetBox ChoiceField:
+// {value, label}, as a circuit's assignments render their priority). Each entry that changes how a field
 // renders is a copy: the target's own field is untouched.
 func resolveForm(t *Descriptor, entries []string) ([]*Field, error) {
 	var form []*Field
 	for _, entry := range entries {
 		name, sub, hasSub := strings.Cut(entry, "(")
 		name, pk := strings.CutSuffix(name, ":pk")
+		name, labelled := strings.CutSuffix(name, ":choice")
 		tf := t.byName[name]
 		if tf == nil {
 			return nil, fmt.Errorf("%s has no field %s", t.ContentType(), name)
@@ -70,7 +73,7 @@ func resolveForm(t *Descriptor, entries []string) ([]*Field, error) {
 				own.form = subForm
 			}
 			tf = &own
-		case tf.Kind == KindChoice:
+		case tf.Kind == KindChoice && !labelled:
 			plain := *tf // the bare value: appendAny renders it
 			plain.Kind = KindInt
 			if tf.GoType == "string" {

@@ -278,7 +278,8 @@ type Field struct {
 	// Nested<Model>Serializer (an IP address's nat_inside). An entry
 	// "rel(a,b)" renders the related object's relation rel in that form of
 	// its own, "rel:pk" as the bare id (NestedInterfaceSerializer's device
-	// and cable).
+	// and cable); "f:choice" keeps a choice as {value, label} (a
+	// serializer's declared ChoiceField).
 	Nested []string `json:"nested,omitempty"`
 	// Types lists allowed content types of a generic relation's *_type.
 	// ObjectTypes may stand instead on the _type field: the served models
