@@ -450,3 +450,45 @@ func TestCircuitSearch(t *testing.T) {
 		}
 	})
 }
+
+// TestProviderAccountsWritable: a provider's accounts take a list of
+// account ids (ProviderSerializer's SerializedPKRelatedField): the listed
+// accounts move to the provider, the others stay; an unknown id or a move
+// that clashes with the provider's own account numbers is a 400 with
+// nothing written.
+func TestProviderAccountsWritable(t *testing.T) {
+	t.Parallel()
+	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+		w := newCircuitWorld(t, e)
+		a := w.e
+		accountIDs := func(p int) []int {
+			var ids []int
+			for _, x := range w.get(t, providersPath, p)["accounts"].([]any) {
+				ids = append(ids, idOf(x.(map[string]any)))
+			}
+			return ids
+		}
+		p3 := idOf(a.Must(http.StatusCreated, "POST", providersPath, map[string]any{"name": "Third", "slug": "third",
+			"accounts": []int{w.acct}}).Object())
+		if got := accountIDs(p3); !slices.Equal(got, []int{w.acct}) || len(accountIDs(w.prov)) != 0 {
+			t.Errorf("after create: third %v, carrier %v", got, accountIDs(w.prov))
+		}
+		if p := w.get(t, "/api/circuits/provider-accounts/", w.acct)["provider"].(map[string]any); idOf(p) != p3 {
+			t.Errorf("moved account's provider %v", p)
+		}
+		a.Must(http.StatusOK, "PATCH", fmt.Sprintf("%s%d/", providersPath, p3), map[string]any{"accounts": []any{map[string]any{"id": w.acct2}}})
+		if got := accountIDs(p3); !slices.Equal(got, []int{w.acct, w.acct2}) {
+			t.Errorf("after patch: %v", got)
+		}
+		refused(t, a, "PATCH", fmt.Sprintf("%s%d/", providersPath, p3), map[string]any{"accounts": []int{99999}},
+			"accounts", `Invalid pk "99999" - object does not exist.`)
+		// An account numbered as one the provider has already.
+		clash := idOf(a.Must(http.StatusCreated, "POST", "/api/circuits/provider-accounts/",
+			map[string]any{"provider": w.prov2, "account": "A-1"}).Object())
+		refused(t, a, "PATCH", fmt.Sprintf("%s%d/", providersPath, p3), map[string]any{"accounts": []int{clash}},
+			"accounts", "Provider account with this Provider and Account ID already exists.")
+		if got := accountIDs(w.prov2); !slices.Contains(got, clash) {
+			t.Errorf("clashing account moved: other's accounts %v", got)
+		}
+	})
+}

@@ -628,7 +628,7 @@ func (b *oasBuilder) writeField(f *resource.Field) *openapi3.SchemaRef {
 			return oasNullableRef(oasRef("ObjectReference"), false)
 		}
 		return oasRef("ObjectReference")
-	case resource.KindM2M:
+	case resource.KindM2M, resource.KindReverse: // a writable reverse: the ids that move here
 		return oasVal(oasArrayOf(oasRef("ObjectReference")))
 	case resource.KindCustomFields:
 		s := oasFreeObject()

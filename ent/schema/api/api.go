@@ -214,6 +214,11 @@ type Reverse struct {
 	TypeColumn string `json:"type_column,omitempty"`
 	// Nested: as api.Field.Nested, for the rows listed.
 	Nested []string `json:"nested,omitempty"`
+	// Writable (Many only) takes a list of ids on write: NetBox's
+	// SerializedPKRelatedField over a reverse key (a provider's accounts),
+	// whose RelatedManager.set() on a non-nullable key only adds: the rows
+	// listed move to this object, the others stay.
+	Writable bool `json:"writable,omitempty"`
 }
 
 // Unique is a set of fields unique together.
