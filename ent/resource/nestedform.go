@@ -22,7 +22,21 @@ func (d *Descriptor) prepareForms() error {
 		if f.target == nil {
 			return fmt.Errorf("field %s: a nested form needs a related model", f.Name)
 		}
-		form, err := resolveForm(f.target, f.Nested)
+		on := f.target
+		if f.Kind == KindReverse && f.Reverse.Through != "" {
+			// Nested is the Through object's form, AsNested the row's.
+			tf := f.target.byName[f.Reverse.Through]
+			if tf == nil || tf.target == nil {
+				return fmt.Errorf("field %s: %s has no relation %s", f.Name, f.target.ContentType(), f.Reverse.Through)
+			}
+			on = tf.target
+			as, err := resolveForm(f.target, f.Reverse.AsNested)
+			if err != nil {
+				return fmt.Errorf("field %s: as form: %w", f.Name, err)
+			}
+			f.asForm = as
+		}
+		form, err := resolveForm(on, f.Nested)
 		if err != nil {
 			return fmt.Errorf("field %s: nested form: %w", f.Name, err)
 		}

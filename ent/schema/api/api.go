@@ -205,6 +205,9 @@ type Reverse struct {
 	// is the device of the bay holding it, with the bay as "device_bay".
 	Through string `json:"through,omitempty"`
 	As      string `json:"as,omitempty"`
+	// AsNested is the form of the row nested under As (as Nested); with
+	// Through, Nested is the form of the Through object.
+	AsNested []string `json:"as_nested,omitempty"`
 	// Many renders every such row, a list of nested objects ordered by id
 	// (a virtual chassis' members).
 	Many bool `json:"many,omitempty"`
