@@ -58,11 +58,11 @@ func init() {
 				}, nil
 			}}
 	}
-	// search-related: a q filter over the text columns Column (comma
+	// search-reverse: a q filter over the text columns Column (comma
 	// separated) and over the text columns of the Target rows pointing at
 	// the row: Attr is "<their key column>:<col>,<col>" (a circuit's q
 	// searches its terminations' xconnect_id, pp_info and description).
-	FilterKinds["search-related"] = func(d *Descriptor, decl FilterDecl) *filters.Filter {
+	FilterKinds["search-reverse"] = func(d *Descriptor, decl FilterDecl) *filters.Filter {
 		key, cols, ok := strings.Cut(decl.Attr, ":")
 		if !ok || decl.Target == "" {
 			return nil

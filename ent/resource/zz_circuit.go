@@ -35,7 +35,7 @@ func init() {
 		FilterDecl: []FilterDecl{
 			{Name: "tenant_group_id", Kind: "tree-id", Column: "group", Target: "", Attr: "", Via: "tenant"},
 			{Name: "tenant_group", Kind: "tree-attr", Column: "group", Target: "", Attr: "", Via: "tenant"},
-			{Name: "q", Kind: "search-related", Column: "cid,description,comments", Target: "circuits.circuittermination", Attr: "circuit_id:xconnect_id,pp_info,description"},
+			{Name: "q", Kind: "search-reverse", Column: "cid,description,comments", Target: "circuits.circuittermination", Attr: "circuit_id:xconnect_id,pp_info,description"},
 			{Name: "install_date", Kind: "date", Column: "install_date", Target: "", Attr: ""},
 			{Name: "termination_date", Kind: "date", Column: "termination_date", Target: "", Attr: ""},
 			{Name: "region_id", Kind: "reverse-tree", Column: "circuit_id", Target: "circuits.circuittermination", Attr: "_region_id"},

@@ -108,7 +108,7 @@ func (Circuit) Annotations() []schema.Annotation {
 			Filters: append(TenancyFilters(),
 				// NetBox's CircuitFilterSet.search: also the terminations'
 				// cross-connect id, patch panel info and description.
-				api.Filter{Name: "q", Kind: "search-related", Column: "cid,description,comments",
+				api.Filter{Name: "q", Kind: "search-reverse", Column: "cid,description,comments",
 					Target: "circuits.circuittermination", Attr: "circuit_id:xconnect_id,pp_info,description"},
 				api.Filter{Name: "install_date", Kind: "date", Column: "install_date"},
 				api.Filter{Name: "termination_date", Kind: "date", Column: "termination_date"},
