@@ -348,7 +348,10 @@ func describeField(t *gen.Type, m api.Model, name string, fields map[string]*gen
 	}
 	if r, ok := m.Reverse[name]; ok {
 		r := r
-		fd.Kind, fd.Reverse, fd.Target, fd.ReadOnly, fd.Nested = "reverse", &r, r.Model, true, r.Nested
+		fd.Kind, fd.Reverse, fd.Target, fd.ReadOnly, fd.Nested = "reverse", &r, r.Model, !r.Writable, r.Nested
+		if r.Writable && (!r.Many || r.TypeColumn != "" || r.Through != "" || r.Exists) {
+			return fd, fmt.Errorf("reverse %s: only a plain Many reverse may be writable", name)
+		}
 		return fd, nil
 	}
 	if e, ok := edges[name]; ok {

@@ -906,6 +906,33 @@ func Search(columns ...string) func(lookup string, values []string) (func(*sql.S
 	}
 }
 
+// SearchRelated is Search that also matches the rows that a row of table
+// points at through its column key when one of that row's columns
+// related contains the value (a circuit's q: NetBox's
+// terminations__xconnect_id__icontains, ...).
+func SearchRelated(columns []string, table, key string, related []string) func(lookup string, values []string) (func(*sql.Selector), error) {
+	return func(_ string, values []string) (func(*sql.Selector), error) {
+		v := values[len(values)-1]
+		if strings.TrimSpace(v) == "" {
+			return nil, nil
+		}
+		return where(func(sel *sql.Selector, pg bool) frag {
+			var fs, rs []frag
+			for _, c := range columns {
+				fs = append(fs, cmp(pg, fr(sel.C(c)), "ic", v))
+			}
+			for _, c := range related {
+				rs = append(rs, cmp(pg, fr(`r.`+quoteIdent(c)), "ic", v))
+			}
+			sub := cat(fr(sel.C("id")+` IN (SELECT r.`+quoteIdent(key)+` FROM `+quoteIdent(table)+` r WHERE `), join(" OR ", rs), fr(")"))
+			return join(" OR ", append(fs, sub))
+		}), nil
+	}
+}
+
+// quoteIdent quotes an SQL identifier (SQLite and PostgreSQL alike).
+func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+
 // SearchOrNumber is Search that also matches the rows whose integer
 // columns numbers equal the value when it is a whole number, as NetBox's
 // searches that try int(value) do (an ASN's number, a VLAN translation

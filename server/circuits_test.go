@@ -304,6 +304,11 @@ func TestCircuitRules(t *testing.T) {
 		if grp, _ := list[0].(map[string]any)["group"].(map[string]any); grp == nil || idOf(grp) != g {
 			t.Errorf("circuit assignment %v", list[0])
 		}
+		// CircuitGroupAssignmentSerializer_ declares priority a
+		// ChoiceField: {value, label} nested too.
+		if p, _ := list[0].(map[string]any)["priority"].(map[string]any); p["value"] != "primary" || p["label"] != "Primary" {
+			t.Errorf("circuit assignment priority %v", list[0].(map[string]any)["priority"])
+		}
 		if n := w.get(t, groups, g)["circuit_count"]; n != 2.0 {
 			t.Errorf("group circuit_count %v", n)
 		}
@@ -419,5 +424,71 @@ func TestCircuitListQueries(t *testing.T) {
 			t.Errorf("circuit list with terminations: %d read queries for 2 circuits, %d for 50", two, fifty)
 		}
 		t.Logf("a page of circuits with terminations: %d read queries", fifty)
+	})
+}
+
+// TestCircuitSearch: a circuit's q also searches its terminations'
+// cross-connect id, patch panel info and description
+// (CircuitFilterSet.search), each circuit once.
+func TestCircuitSearch(t *testing.T) {
+	t.Parallel()
+	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+		w := newCircuitWorld(t, e)
+		w.circuit(t, "CID-A", "description", "plain")
+		b := w.circuit(t, "CID-B")
+		for side, body := range map[string]map[string]any{
+			"A": {"xconnect_id": "XC-77", "pp_info": "Panel 9"},
+			"Z": {"description": "north feed", "xconnect_id": "xc-78"},
+		} {
+			id := w.term(t, b, side, "dcim.site", w.site)
+			w.e.Must(http.StatusOK, "PATCH", fmt.Sprintf("%s%d/", termsPath, id), body)
+		}
+		for q, want := range map[string]int{"xc-7": 1, "PANEL+9": 1, "north": 1, "cid-": 2, "plain": 1, "nowhere": 0, "+": 2} {
+			if n := w.count(t, circuitsPath, "q="+q); n != want {
+				t.Errorf("q=%s: %d circuits, want %d", q, n, want)
+			}
+		}
+	})
+}
+
+// TestProviderAccountsWritable: a provider's accounts take a list of
+// account ids (ProviderSerializer's SerializedPKRelatedField): the listed
+// accounts move to the provider, the others stay; an unknown id or a move
+// that clashes with the provider's own account numbers is a 400 with
+// nothing written.
+func TestProviderAccountsWritable(t *testing.T) {
+	t.Parallel()
+	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+		w := newCircuitWorld(t, e)
+		a := w.e
+		accountIDs := func(p int) []int {
+			var ids []int
+			for _, x := range w.get(t, providersPath, p)["accounts"].([]any) {
+				ids = append(ids, idOf(x.(map[string]any)))
+			}
+			return ids
+		}
+		p3 := idOf(a.Must(http.StatusCreated, "POST", providersPath, map[string]any{"name": "Third", "slug": "third",
+			"accounts": []int{w.acct}}).Object())
+		if got := accountIDs(p3); !slices.Equal(got, []int{w.acct}) || len(accountIDs(w.prov)) != 0 {
+			t.Errorf("after create: third %v, carrier %v", got, accountIDs(w.prov))
+		}
+		if p := w.get(t, "/api/circuits/provider-accounts/", w.acct)["provider"].(map[string]any); idOf(p) != p3 {
+			t.Errorf("moved account's provider %v", p)
+		}
+		a.Must(http.StatusOK, "PATCH", fmt.Sprintf("%s%d/", providersPath, p3), map[string]any{"accounts": []any{map[string]any{"id": w.acct2}}})
+		if got := accountIDs(p3); !slices.Equal(got, []int{w.acct, w.acct2}) {
+			t.Errorf("after patch: %v", got)
+		}
+		refused(t, a, "PATCH", fmt.Sprintf("%s%d/", providersPath, p3), map[string]any{"accounts": []int{99999}},
+			"accounts", `Invalid pk "99999" - object does not exist.`)
+		// An account numbered as one the provider has already.
+		clash := idOf(a.Must(http.StatusCreated, "POST", "/api/circuits/provider-accounts/",
+			map[string]any{"provider": w.prov2, "account": "A-1"}).Object())
+		refused(t, a, "PATCH", fmt.Sprintf("%s%d/", providersPath, p3), map[string]any{"accounts": []int{clash}},
+			"accounts", "Provider account with this Provider and Account ID already exists.")
+		if got := accountIDs(w.prov2); !slices.Contains(got, clash) {
+			t.Errorf("clashing account moved: other's accounts %v", got)
+		}
 	})
 }

@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
@@ -438,6 +439,48 @@ func TestDCIMComponentFilters(t *testing.T) {
 				"name": "refused", "type": typ, c.field: ids[c.target]}).Object()
 			if msgs, _ := b[c.field].([]any); len(msgs) != 1 || !strings.Contains(fmt.Sprint(msgs[0]), c.text) {
 				t.Errorf("%s on %s to %s: %v, want %q", c.field, c.device, c.target, b, c.text)
+			}
+		}
+	})
+}
+
+// TestInterfaceNestedForms: an interface's parent, bridge, lag and
+// bridge_interfaces render NetBox's NestedInterfaceSerializer: the device
+// as NestedDeviceSerializer (display_url, no description), the cable as
+// its bare id (null until cabled), _occupied.
+func TestInterfaceNestedForms(t *testing.T) {
+	t.Parallel()
+	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+		e = e.Admin()
+		ids := componentsWorld(t, e)
+		path := func(key string) string { return fmt.Sprintf("%s%d/", compPath("interfaces"), ids[key]) }
+		e.Must(http.StatusOK, "PATCH", path("eth2"), map[string]any{"lag": ids["lag1"], "bridge": ids["eth1"], "mark_connected": true})
+		sub := e.Must(http.StatusCreated, "POST", compPath("interfaces"), map[string]any{"device": ids["d1"], "name": "ge-0/0/2.10",
+			"type": "virtual", "parent": ids["eth2"]}).Object()
+		nested := func(key, name string, occupied bool) string {
+			return fmt.Sprintf(`{"id": %d, "url": "http://inventory.test/api/dcim/interfaces/%d/",
+				"display_url": "http://inventory.test/dcim/interfaces/%d/", "display": %q,
+				"device": {"id": %d, "url": "http://inventory.test/api/dcim/devices/%d/",
+					"display_url": "http://inventory.test/dcim/devices/%d/", "display": "d1", "name": "d1"},
+				"name": %q, "cable": null, "_occupied": %v}`,
+				ids[key], ids[key], ids[key], name, ids["d1"], ids["d1"], ids["d1"], name, occupied)
+		}
+		eth2 := e.Must(http.StatusOK, "GET", path("eth2"), nil).Object()
+		subGot, _ := json.Marshal(sub["parent"])
+		for _, c := range []struct {
+			what string
+			got  any
+			want string
+		}{
+			{"lag", eth2["lag"], nested("lag1", "ae0", false)},
+			{"bridge", eth2["bridge"], nested("eth1", "ge-0/0/1", false)},
+			{"parent", json.RawMessage(subGot), nested("eth2", "ge-0/0/2", true)},
+			{"bridge_interfaces", e.Must(http.StatusOK, "GET", path("eth1"), nil).Object()["bridge_interfaces"],
+				"[" + nested("eth2", "ge-0/0/2", true) + "]"},
+		} {
+			got, _ := json.Marshal(c.got)
+			if !jsonEqual(t, got, []byte(c.want)) {
+				t.Errorf("%s: got %s\nwant %s", c.what, got, c.want)
 			}
 		}
 	})

@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
@@ -354,10 +355,15 @@ func TestParentDevice(t *testing.T) {
 			return e.DB.Queries.Load() - before
 		}
 		got := e.Must(http.StatusOK, "GET", fmt.Sprintf("%s%d/", devPath, child), nil).Object()["parent_device"]
-		pd := asObject(got)
-		if pd["id"] != float64(parent) || pd["name"] != "chassis" || asObject(pd["device_bay"])["id"] != float64(bay) ||
-			asObject(pd["device_bay"])["name"] != "Slot 1" {
-			t.Errorf("parent_device = %v", got)
+		// NestedDeviceSerializer with NestedDeviceBaySerializer (whose
+		// device is a NestedDeviceSerializer too).
+		nestedDevice := fmt.Sprintf(`{"id": %d, "url": "http://inventory.test/api/dcim/devices/%d/",
+			"display_url": "http://inventory.test/dcim/devices/%d/", "display": "chassis", "name": "chassis"`, parent, parent, parent)
+		want := nestedDevice + fmt.Sprintf(`, "device_bay": {"id": %d, "url": "http://inventory.test/api/dcim/device-bays/%d/",
+			"display_url": "http://inventory.test/dcim/device-bays/%d/", "display": "Slot 1", "device": %s, "name": "Slot 1"}}`,
+			bay, bay, bay, nestedDevice+"}")
+		if raw, _ := json.Marshal(got); !jsonEqual(t, raw, []byte(want)) {
+			t.Errorf("parent_device = %s\nwant %s", raw, want)
 		}
 		if got := e.Must(http.StatusOK, "GET", fmt.Sprintf("%s%d/", devPath, loose), nil).Object()["parent_device"]; got != nil {
 			t.Errorf("a device in no bay: parent_device %v", got)

@@ -278,17 +278,22 @@ func logicHandler(e *special, op api.Op, h api.Handler) specialHandler {
 		if err != nil {
 			return err
 		}
-		if page, ok := v.(api.Page); ok {
+		if page, ok := v.(api.Paged); ok {
 			p, err := s.pagination(c.Request.URL.Query())
 			if err != nil {
 				return err
 			}
-			count, items := len(page), []any(page)
+			count := page.Len()
+			from, to := 0, count
 			if p.start == nil {
-				items = items[min(p.offset, count):]
-				if p.limit >= 0 && len(items) > p.limit {
-					items = items[:p.limit]
+				from = min(p.offset, count)
+				if p.limit >= 0 {
+					to = min(from+p.limit, count)
 				}
+			}
+			items := make([]any, 0, to-from)
+			for i := from; i < to; i++ {
+				items = append(items, page.Item(i))
 			}
 			next, prev := p.links(c.Request, count, nil)
 			v = map[string]any{"count": count, "next": nilIfEmpty(next), "previous": nilIfEmpty(prev), "results": items}

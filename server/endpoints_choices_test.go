@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -12,8 +13,9 @@ import (
 )
 
 // TestChoiceSetChoices: NetBox's choices action of a custom field choice
-// set (a model endpoint whose handler lives in ent/logic/extras): ordered,
-// searchable, paginated, 404 for a missing set or one outside the caller's
+// set (a model endpoint whose handler lives in ent/logic/extras): base
+// choices then extra ones (merged by value when alphabetical), searchable,
+// paginated, 404 for a missing set or one outside the caller's
 // constraints. Cases in testdata/endpoints/choiceset-choices.json.
 func TestChoiceSetChoices(t *testing.T) {
 	t.Parallel()
@@ -22,26 +24,31 @@ func TestChoiceSetChoices(t *testing.T) {
 		t.Fatal(err)
 	}
 	var golden struct {
-		Set   map[string]any `json:"set"`
-		Cases []struct {
-			Query  string          `json:"query"`
-			Status int             `json:"status"`
-			Body   json.RawMessage `json:"body"`
-		} `json:"cases"`
+		Sets []struct {
+			Set   map[string]any `json:"set"`
+			Cases []struct {
+				Query  string          `json:"query"`
+				Status int             `json:"status"`
+				Body   json.RawMessage `json:"body"`
+			} `json:"cases"`
+		} `json:"sets"`
 	}
 	if err := json.Unmarshal(raw, &golden); err != nil {
 		t.Fatal(err)
 	}
 	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
 		admin := e.Admin()
-		set := admin.Must(http.StatusCreated, "POST", "/api/extras/custom-field-choice-sets/", golden.Set).Object()
-		id := int(set["id"].(float64))
-		path := fmt.Sprintf("/api/extras/custom-field-choice-sets/%d/choices/", id)
-		for _, c := range golden.Cases {
-			r := admin.Must(c.Status, "GET", path+c.Query, nil)
-			want := strings.ReplaceAll(string(c.Body), "{id}", fmt.Sprint(id))
-			if !jsonEqual(t, r.Body, []byte(want)) {
-				t.Errorf("%s: got %s\nwant %s", c.Query, r.Body, want)
+		var path string
+		for _, g := range golden.Sets {
+			set := admin.Must(http.StatusCreated, "POST", "/api/extras/custom-field-choice-sets/", g.Set).Object()
+			id := int(set["id"].(float64))
+			path = fmt.Sprintf("/api/extras/custom-field-choice-sets/%d/choices/", id)
+			for _, c := range g.Cases {
+				r := admin.Must(c.Status, "GET", path+c.Query, nil)
+				want := strings.ReplaceAll(string(c.Body), "{id}", fmt.Sprint(id))
+				if !jsonEqual(t, r.Body, []byte(want)) {
+					t.Errorf("%s%s: got %s\nwant %s", g.Set["name"], c.Query, r.Body, want)
+				}
 			}
 		}
 		admin.Must(http.StatusNotFound, "GET", "/api/extras/custom-field-choice-sets/999999/choices/", nil)
@@ -50,6 +57,106 @@ func TestChoiceSetChoices(t *testing.T) {
 		u.Must(http.StatusForbidden, "GET", path, nil)
 		e.Grant(uid, []string{"extras.customfieldchoiceset"}, []string{"view"}, map[string]any{"name": "Other"})
 		u.Must(http.StatusNotFound, "GET", path, nil)
+	})
+}
+
+// TestChoiceSetRules: NetBox's CustomFieldChoiceSet.clean() and save():
+// choices_count counts base and extra choices (kept on every change of
+// either), a set needs choices, extra values are unique, color mappings
+// name existing (base or extra) choices, alphabetical sets store their
+// extra choices sorted.
+func TestChoiceSetRules(t *testing.T) {
+	t.Parallel()
+	const list = "/api/extras/custom-field-choice-sets/"
+	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+		admin := e.Admin()
+		for _, tc := range []struct {
+			name   string
+			body   map[string]any
+			status int
+			want   string // the error body, or fields of the created set
+		}{
+			{"base and extra", map[string]any{"name": "a", "base_choices": "IATA", "extra_choices": [][]string{{"zz", "ZZ"}}},
+				201, `{"choices_count": 9766}`},
+			{"base only", map[string]any{"name": "b", "base_choices": "UN_LOCODE", "extra_choices": [][]string{}},
+				201, `{"choices_count": 115770}`},
+			{"sorted on save", map[string]any{"name": "c", "extra_choices": [][]string{{"b", "B"}, {"a", "A"}}, "order_alphabetically": true},
+				201, `{"choices_count": 2, "extra_choices": [["a", "A"], ["b", "B"]]}`},
+			{"base color", map[string]any{"name": "d", "base_choices": "ISO_3166", "extra_choices": [][]string{}, "choice_colors": map[string]string{"AD": "red"}},
+				201, `{"choices_count": 249, "choice_colors": {"AD": "red"}}`},
+			{"no choices", map[string]any{"name": "e", "extra_choices": [][]string{}},
+				400, `{"__all__": ["Must define base or extra choices."]}`},
+			{"duplicate", map[string]any{"name": "f", "extra_choices": [][]string{{"a", "A"}, {"a", "B"}}},
+				400, `{"__all__": ["Duplicate value 'a' found in extra choices."]}`},
+			{"unknown color value", map[string]any{"name": "g", "base_choices": "ISO_3166", "extra_choices": [][]string{{"q", "Q"}}, "choice_colors": map[string]string{"ZZ": "red", "AD": "red", "Q": "blue"}},
+				400, `{"choice_colors": ["Color mappings must reference an existing choice value. Invalid value(s): Q, ZZ."]}`},
+		} {
+			r := admin.Must(tc.status, "POST", list, tc.body)
+			got := r.Body
+			if tc.status == 201 {
+				var obj, want map[string]any
+				_ = json.Unmarshal(r.Body, &obj)
+				_ = json.Unmarshal([]byte(tc.want), &want)
+				sub := map[string]any{}
+				for k := range want {
+					sub[k] = obj[k]
+				}
+				got, _ = json.Marshal(sub)
+			}
+			if !jsonEqual(t, got, []byte(tc.want)) {
+				t.Errorf("%s: got %s, want %s", tc.name, r.Body, tc.want)
+			}
+		}
+		// The count follows base_choices and extra_choices changes.
+		id := admin.Must(201, "POST", list, map[string]any{"name": "h", "extra_choices": [][]string{{"a", "A"}}}).Object()["id"]
+		for _, step := range []struct {
+			patch map[string]any
+			count float64
+		}{
+			{map[string]any{"base_choices": "ISO_3166"}, 250},
+			{map[string]any{"extra_choices": [][]string{{"a", "A"}, {"b", "B"}}}, 251},
+			{map[string]any{"base_choices": nil}, 2},
+		} {
+			obj := admin.Must(200, "PATCH", fmt.Sprintf("%s%v/", list, id), step.patch).Object()
+			if obj["choices_count"] != step.count {
+				t.Errorf("after %v: choices_count %v, want %v", step.patch, obj["choices_count"], step.count)
+			}
+		}
+	})
+}
+
+// TestCustomFieldBaseChoices: select and multiselect custom field values
+// are checked against the set's base and extra choices, with NetBox's
+// messages.
+func TestCustomFieldBaseChoices(t *testing.T) {
+	t.Parallel()
+	servertest.Each(t, func(t *testing.T, e *servertest.Env) {
+		admin := e.Admin()
+		cs := admin.Must(201, "POST", "/api/extras/custom-field-choice-sets/", map[string]any{
+			"name": "Places", "base_choices": "UN_LOCODE", "extra_choices": [][]string{{"home", "Home"}}}).Object()["id"]
+		for _, f := range []map[string]any{
+			{"name": "place", "type": "select", "choice_set": cs, "object_types": []string{"tenancy.tenant"}},
+			{"name": "places", "type": "multiselect", "choice_set": cs, "object_types": []string{"tenancy.tenant"}},
+		} {
+			admin.Must(201, "POST", "/api/extras/custom-fields/", f)
+		}
+		for i, tc := range []struct {
+			cf     map[string]any
+			status int
+			err    string
+		}{
+			{map[string]any{"place": "ADALV", "places": []string{"home", "USNYC"}}, 201, ""},
+			{map[string]any{"place": "home"}, 201, ""},
+			{map[string]any{"place": "XXXXX"}, 400, "Invalid value for custom field 'place': Invalid choice (XXXXX) for choice set Places."},
+			{map[string]any{"place": 5}, 400, "Invalid value for custom field 'place': Invalid choice (5) for choice set Places."},
+			{map[string]any{"places": []string{"ADALV", "nope"}}, 400, "Invalid value for custom field 'places': Invalid choice(s) (['ADALV', 'nope']) for choice set Places."},
+		} {
+			r := admin.Must(tc.status, "POST", "/api/tenancy/tenants/", map[string]any{
+				"name": fmt.Sprint("t", i), "slug": fmt.Sprint("t", i), "custom_fields": tc.cf})
+			if tc.err != "" && !jsonEqual(t, r.Body, []byte(`{"__all__": [`+strconv.Quote(tc.err)+`]}`)) {
+				t.Errorf("%v: got %s, want %s", tc.cf, r.Body, tc.err)
+			}
+		}
 	})
 }
 

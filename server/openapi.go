@@ -628,7 +628,7 @@ func (b *oasBuilder) writeField(f *resource.Field) *openapi3.SchemaRef {
 			return oasNullableRef(oasRef("ObjectReference"), false)
 		}
 		return oasRef("ObjectReference")
-	case resource.KindM2M:
+	case resource.KindM2M, resource.KindReverse: // a writable reverse: the ids that move here
 		return oasVal(oasArrayOf(oasRef("ObjectReference")))
 	case resource.KindCustomFields:
 		s := oasFreeObject()
@@ -1019,7 +1019,9 @@ func oasOperationID(e *special, op api.Op) string {
 func (b *oasBuilder) relatedSchema(f *resource.Field) string {
 	t := f.TargetModel()
 	form := f.RelatedForm()
-	if len(f.Nested) == 0 {
+	if len(f.Nested) == 0 || f.Reverse != nil && f.Reverse.Through != "" {
+		// A Through reverse (a device's parent_device) keeps its
+		// previous, approximate description.
 		return "Brief" + t.Type
 	}
 	name := "Nested" + t.Type

@@ -16,6 +16,8 @@
 //	             VMs' placement, type defaults, disk and allocations, VM
 //	             interfaces' VLAN and MAC rules, virtual disks
 //	extras/      CustomField, CustomFieldChoiceSet, EventRule, Webhook rules
+//	choicesets/  NetBox's base choice sets (IATA, ISO 3166, UN/LOCODE),
+//	             embedded and decoded once on first use
 //	rawsql/      what hooks need to run their own SQL on a mutation's
 //	             connection, for SQLite and PostgreSQL
 //	jinja/       the sandboxed Jinja2 renderer (validated on write, rendered

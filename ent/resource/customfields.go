@@ -6,10 +6,13 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/inventory/inventory/ent/logic/choicesets"
 )
 
 // CustomFieldDef is a custom field as reads and writes of other models need
@@ -22,7 +25,18 @@ type CustomFieldDef struct {
 	Required, Unique              bool
 	Default                       json.RawMessage
 	Min, Max                      *float64
-	Choices                       []string
+	// ChoiceSet, BaseChoices and Choices are a select or multiselect
+	// field's choice set: its name, its base set (checked through
+	// choicesets, never copied) and its extra values.
+	ChoiceSet, BaseChoices string
+	Choices                []string
+	choiceSetID            int
+}
+
+// hasChoice reports whether s is a value of the field's choice set (base
+// or extra), as NetBox's CustomFieldChoiceSet.values.
+func (def *CustomFieldDef) hasChoice(s string) bool {
+	return slices.Contains(def.Choices, s) || choicesets.Has(def.BaseChoices, s)
 }
 
 // CustomFieldsFor returns the custom fields assigned to content type ct, in
@@ -83,7 +97,7 @@ func customFieldsFor(ctx context.Context, st Store, ct string) ([]CustomFieldDef
 		}
 		if id, ok := cfd.Value(r, "choice_set").(int); ok {
 			sets[id] = true
-			def.Choices = []string{fmt.Sprint(id)} // resolved below
+			def.choiceSetID = id // resolved below
 		}
 		out = append(out, def)
 	}
@@ -105,8 +119,7 @@ func customFieldsFor(ctx context.Context, st Store, ct string) ([]CustomFieldDef
 	return out, nil
 }
 
-// resolveChoiceSets replaces the choice set id placeholder with the set's
-// values (extra choices; base sets are not bundled).
+// resolveChoiceSets fills in the choice set of the fields that have one.
 func resolveChoiceSets(ctx context.Context, st Store, defs []CustomFieldDef) error {
 	csd := ByContentType("extras.customfieldchoiceset")
 	if csd == nil {
@@ -114,18 +127,23 @@ func resolveChoiceSets(ctx context.Context, st Store, defs []CustomFieldDef) err
 	}
 	var ids []int
 	for _, d := range defs {
-		if len(d.Choices) == 1 {
-			var id int
-			fmt.Sscan(d.Choices[0], &id)
-			ids = append(ids, id)
+		if d.choiceSetID != 0 {
+			ids = append(ids, d.choiceSetID)
 		}
 	}
 	rows, err := csd.GetMany(ctx, st, dedupe(ids))
 	if err != nil {
 		return err
 	}
-	byID := map[int][]string{}
+	byID := map[int]*Row{}
 	for _, r := range rows {
+		byID[r.ID] = r
+	}
+	for i := range defs {
+		r := byID[defs[i].choiceSetID]
+		if r == nil {
+			continue
+		}
 		var extra [][]string
 		if raw, ok := csd.Value(r, "extra_choices").(json.RawMessage); ok {
 			_ = json.Unmarshal(raw, &extra)
@@ -136,13 +154,15 @@ func resolveChoiceSets(ctx context.Context, st Store, defs []CustomFieldDef) err
 				vals = append(vals, pair[0])
 			}
 		}
-		byID[r.ID] = vals
-	}
-	for i := range defs {
-		if len(defs[i].Choices) == 1 {
-			var id int
-			fmt.Sscan(defs[i].Choices[0], &id)
-			defs[i].Choices = byID[id]
+		defs[i].Choices = vals
+		defs[i].ChoiceSet, _ = csd.Value(r, "name").(string)
+		switch b := csd.Value(r, "base_choices").(type) {
+		case string:
+			defs[i].BaseChoices = b
+		case *string:
+			if b != nil {
+				defs[i].BaseChoices = *b
+			}
 		}
 	}
 	return nil
@@ -406,27 +426,19 @@ func (def *CustomFieldDef) validate(ctx context.Context, tx *Tx, v any) (any, st
 	case "json":
 		return v, ""
 	case "select":
-		s, _ := v.(string)
-		for _, c := range def.Choices {
-			if c == s {
-				return s, ""
-			}
+		s, ok := v.(string)
+		if !ok || !def.hasChoice(s) {
+			return nil, fmt.Sprintf("Invalid choice (%s) for choice set %s.", pyText(v), def.ChoiceSet)
 		}
-		return nil, fmt.Sprintf("Invalid choice (%v). Available choices are: %s", v, strings.Join(def.Choices, ", "))
+		return s, ""
 	case "multiselect":
 		list, ok := v.([]any)
-		if !ok {
-			return nil, fmt.Sprintf("Invalid choice(s) (%v). Available choices are: %s", v, strings.Join(def.Choices, ", "))
-		}
 		for _, e := range list {
-			s, _ := e.(string)
-			found := false
-			for _, c := range def.Choices {
-				found = found || c == s
-			}
-			if !found {
-				return nil, fmt.Sprintf("Invalid choice(s) (%v). Available choices are: %s", e, strings.Join(def.Choices, ", "))
-			}
+			s, isStr := e.(string)
+			ok = ok && isStr && def.hasChoice(s)
+		}
+		if !ok {
+			return nil, fmt.Sprintf("Invalid choice(s) (%s) for choice set %s.", pyText(v), def.ChoiceSet)
 		}
 		return list, ""
 	case "object":
@@ -465,4 +477,16 @@ func (def *CustomFieldDef) validate(ctx context.Context, tx *Tx, v any) (any, st
 func pyTypeOf(v any) string {
 	b, _ := json.Marshal(v)
 	return pyType(b)
+}
+
+// pyText is Python's str() of a JSON value, as NetBox's messages format
+// it: strings bare, lists and dicts as their repr.
+func pyText(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	if f, ok := v.(float64); ok && f == math.Trunc(f) && math.Abs(f) < 1e15 {
+		return strconv.FormatInt(int64(f), 10)
+	}
+	return pyValue(v)
 }

@@ -154,6 +154,7 @@ type Field struct {
 	col    int         // index of Column in the descriptor's column list
 	target *Descriptor // resolved Target
 	form   []*Field    // the related object's fields for Nested
+	asForm []*Field    // a Through reverse's As row's fields (api.Reverse.AsNested)
 	codec  *codec      // resolved for special kinds
 }
 

@@ -64,8 +64,8 @@
 //     (webhooks.ErrOutsideTransaction). Errors from hooks and validators
 //     are translated (translate): *api.FieldError and ent validation
 //     errors become a 400 field map, constraint errors a 409 or 400.
-//  7. Many-to-many sets (writeM2M) and tag assignments (writeTags) are
-//     written after the row; a tags-only change touches last_updated so
+//  7. Many-to-many sets and writable reverse lists (writeM2M) and tag
+//     assignments (writeTags) are written after the row; a tags-only change touches last_updated so
 //     that the ETag moves and the change is recorded. Delete refuses with
 //     409 while PROTECT dependants exist (checkProtected), deletes each
 //     requested row with DeleteOne so that it passes the hook chain (rows

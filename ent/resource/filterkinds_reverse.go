@@ -58,6 +58,34 @@ func init() {
 				}, nil
 			}}
 	}
+	// search-reverse: a q filter over the text columns Column (comma
+	// separated) and over the text columns of the Target rows pointing at
+	// the row: Attr is "<their key column>:<col>,<col>" (a circuit's q
+	// searches its terminations' xconnect_id, pp_info and description).
+	FilterKinds["search-reverse"] = func(d *Descriptor, decl FilterDecl) *filters.Filter {
+		key, cols, ok := strings.Cut(decl.Attr, ":")
+		if !ok || decl.Target == "" {
+			return nil
+		}
+		var own []string
+		for _, n := range strings.Split(decl.Column, ",") {
+			own = append(own, d.column(n))
+		}
+		return &filters.Filter{Name: decl.Name, Kind: filters.Custom, Lookups: []string{},
+			Func: func(lookup string, values []string) (func(*sql.Selector), error) {
+				// The target is resolved per request: it may be prepared
+				// after this model.
+				td := ByContentType(decl.Target)
+				if td == nil {
+					return nil, fmt.Errorf("filter %s: %s is not served", decl.Name, decl.Target)
+				}
+				var related []string
+				for _, n := range strings.Split(cols, ",") {
+					related = append(related, td.column(n))
+				}
+				return filters.SearchRelated(own, td.Table, key, related)(lookup, values)
+			}}
+	}
 	// reverse-filter: rows that a row of Target points at through its
 	// Column, the Target rows chosen by Target's own custom filter Attr
 	// (a provider's region_id: the providers of the circuits that the

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -205,6 +207,12 @@ func (d *Descriptor) decodeM2M(ctx context.Context, tx *Tx, f *Field, raw json.R
 // writeM2M replaces the join rows of object id for every given relation.
 func (d *Descriptor) writeM2M(ctx context.Context, tx *Tx, id int, ch *change, create bool) error {
 	for f, ids := range ch.m2m {
+		if f.Kind == KindReverse {
+			if err := writeReverse(ctx, tx, f, id, ids); err != nil {
+				return err
+			}
+			continue
+		}
 		if !create {
 			q := fmt.Sprintf("DELETE FROM %s WHERE %s = %s", quote(f.Join), quote(f.JoinOwn), placeholders(tx.Dialect, 1, 1))
 			if _, err := tx.Client.ExecContext(ctx, q, id); err != nil {
@@ -217,6 +225,50 @@ func (d *Descriptor) writeM2M(ctx context.Context, tx *Tx, id int, ch *change, c
 			if _, err := tx.Client.ExecContext(ctx, q, id, tid); err != nil {
 				return err
 			}
+		}
+	}
+	return nil
+}
+
+// writeReverse moves the rows ids of a writable reverse relation
+// (api.Reverse.Writable) to object id, as Django's RelatedManager.set() on
+// a non-nullable key does (an update of the key only: no change records,
+// as NetBox makes none); rows not listed stay where they are. A move that
+// breaks the rows' own uniqueness (an account number the provider has
+// already) is a 400 under the relation's name, with nothing written.
+func writeReverse(ctx context.Context, tx *Tx, f *Field, id int, ids []int) error {
+	t := f.target
+	key := t.byCol[f.Reverse.Column]
+	if key == nil {
+		return fmt.Errorf("reverse %s: %s has no column %s", f.Name, t.ContentType(), f.Reverse.Column)
+	}
+	q := fmt.Sprintf("UPDATE %s SET %s = %s WHERE id = %s", quote(t.Table), quote(f.Reverse.Column),
+		placeholders(tx.Dialect, 1, 1), placeholders(tx.Dialect, 2, 1))
+	for _, tid := range ids {
+		row, err := t.Get(ctx, tx.Store(), tid)
+		if err != nil {
+			return err
+		}
+		if row == nil || row.Vals[key.col] == id {
+			continue
+		}
+		// One row at a time: each check sees the rows moved before it.
+		if err := t.checkUnique(ctx, tx, &change{set: map[*Field]any{key: id}}, row); err != nil {
+			var verr *ValidationError
+			if !errors.As(err, &verr) {
+				return err
+			}
+			out := &ValidationError{}
+			for _, k := range slices.Sorted(maps.Keys(verr.Fields)) {
+				if msgs, ok := verr.Fields[k].([]string); ok {
+					out.add(f.Name, msgs...)
+				}
+			}
+			return out.orNil()
+		}
+		if _, err := tx.Client.ExecContext(ctx, q, id, tid); err != nil {
+			tx.fail(err)
+			return err
 		}
 	}
 	return nil

@@ -280,14 +280,18 @@ func (p *Page) encodeReverse(b []byte, f *Field, r *Row) []byte {
 	if obj == nil {
 		return append(b, "null"...)
 	}
-	b = p.encode(b, tf.target, obj, tf.target.nestedFields(), true)
+	form, asForm := tf.target.nestedFields(), td.nestedFields()
+	if f.form != nil {
+		form, asForm = f.form, f.asForm
+	}
+	b = p.encode(b, tf.target, obj, form, true)
 	if f.Reverse.As == "" {
 		return b
 	}
 	b = append(b[:len(b)-1], ',')
 	b = appendString(b, f.Reverse.As)
 	b = append(b, ':')
-	b = p.encode(b, td, t, td.nestedFields(), true)
+	b = p.encode(b, td, t, asForm, true)
 	return append(b, '}')
 }
 

@@ -159,7 +159,7 @@ func (d *Descriptor) decode(ctx context.Context, tx *Tx, in Input, existing *Row
 		ch.set[f] = v
 	}
 	for _, f := range d.Fields {
-		if f.Kind != KindM2M || f.ReadOnly {
+		if f.Kind != KindM2M && f.Kind != KindReverse || f.ReadOnly {
 			continue
 		}
 		if raw, given := in[f.Name]; given {

@@ -35,6 +35,7 @@ func init() {
 		FilterDecl: []FilterDecl{
 			{Name: "tenant_group_id", Kind: "tree-id", Column: "group", Target: "", Attr: "", Via: "tenant"},
 			{Name: "tenant_group", Kind: "tree-attr", Column: "group", Target: "", Attr: "", Via: "tenant"},
+			{Name: "q", Kind: "search-reverse", Column: "cid,description,comments", Target: "circuits.circuittermination", Attr: "circuit_id:xconnect_id,pp_info,description"},
 			{Name: "install_date", Kind: "date", Column: "install_date", Target: "", Attr: ""},
 			{Name: "termination_date", Kind: "date", Column: "termination_date", Target: "", Attr: ""},
 			{Name: "region_id", Kind: "reverse-tree", Column: "circuit_id", Target: "circuits.circuittermination", Attr: "_region_id"},
@@ -71,7 +72,7 @@ func init() {
 			{Name: "custom_fields", Kind: "custom-fields", Column: "custom_field_data", GoType: "map[string]interface {}", HasDefault: true},
 			{Name: "created", Kind: "time", Column: "created", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
 			{Name: "last_updated", Kind: "time", Column: "last_updated", GoType: "time.Time", ReadOnly: true, Nullable: true, HasDefault: true},
-			{Name: "assignments", Kind: "reverse", Target: "circuits.circuitgroupassignment", ReadOnly: true, Nested: []string{"id", "url", "display", "group", "priority"}, Reverse: &api.Reverse{Model: "circuits.circuitgroupassignment", Column: "member_id", Exists: false, OrNot: "", Through: "", As: "", Many: true, TypeColumn: "member_type"}},
+			{Name: "assignments", Kind: "reverse", Target: "circuits.circuitgroupassignment", ReadOnly: true, Nested: []string{"id", "url", "display", "group", "priority:choice"}, Reverse: &api.Reverse{Model: "circuits.circuitgroupassignment", Column: "member_id", Exists: false, OrNot: "", Through: "", As: "", Many: true, TypeColumn: "member_type"}},
 		},
 		NewCreate: func(c *gen.Client) ent.Mutation { return c.Circuit.Create().Mutation() },
 		NewUpdate: func(c *gen.Client, id int) ent.Mutation { return c.Circuit.UpdateOneID(id).Mutation() },

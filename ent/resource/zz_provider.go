@@ -47,7 +47,7 @@ func init() {
 			{Name: "display", Kind: "display", ReadOnly: true},
 			{Name: "name", Kind: "string", Column: "name", GoType: "string", Required: true, Unique: true, MaxLen: 100, Natural: "_name_natural"},
 			{Name: "slug", Kind: "slug", Column: "slug", GoType: "string", Required: true, Unique: true, MaxLen: 100},
-			{Name: "accounts", Kind: "reverse", Target: "circuits.provideraccount", ReadOnly: true, Nested: []string{"id", "url", "display_url", "display", "name", "account"}, Reverse: &api.Reverse{Model: "circuits.provideraccount", Column: "provider_id", Exists: false, OrNot: "", Through: "", As: "", Many: true, TypeColumn: ""}},
+			{Name: "accounts", Kind: "reverse", Target: "circuits.provideraccount", Nested: []string{"id", "url", "display_url", "display", "name", "account"}, Reverse: &api.Reverse{Model: "circuits.provideraccount", Column: "provider_id", Exists: false, OrNot: "", Through: "", As: "", Many: true, TypeColumn: ""}},
 			{Name: "description", Kind: "string", Column: "description", GoType: "string", HasDefault: true, MaxLen: 200},
 			{Name: "owner", Kind: "empty", ReadOnly: true, Empty: nil},
 			{Name: "comments", Kind: "text", Column: "comments", GoType: "string", HasDefault: true},

@@ -103,9 +103,13 @@ func (Circuit) Annotations() []schema.Annotation {
 			},
 			// NetBox's CircuitGroupAssignmentSerializer_ (nested).
 			Reverse: map[string]api.Reverse{"assignments": {Model: "circuits.circuitgroupassignment", Column: "member_id",
-				TypeColumn: "member_type", Many: true, Nested: []string{"id", "url", "display", "group", "priority"}}},
+				TypeColumn: "member_type", Many: true, Nested: []string{"id", "url", "display", "group", "priority:choice"}}},
 			Empty: map[string]any{"owner": nil},
 			Filters: append(TenancyFilters(),
+				// NetBox's CircuitFilterSet.search: also the terminations'
+				// cross-connect id, patch panel info and description.
+				api.Filter{Name: "q", Kind: "search-reverse", Column: "cid,description,comments",
+					Target: "circuits.circuittermination", Attr: "circuit_id:xconnect_id,pp_info,description"},
 				api.Filter{Name: "install_date", Kind: "date", Column: "install_date"},
 				api.Filter{Name: "termination_date", Kind: "date", Column: "termination_date"},
 				// Through the terminations' cached scope (NetBox's

@@ -41,9 +41,11 @@ func (Provider) Annotations() []schema.Annotation {
 			Search:   []string{"name", "description", "comments"},
 			Ordering: []string{"name"},
 			Counts:   map[string]api.Count{"circuit_count": {Model: "circuits.circuit", Column: "provider_id"}},
-			// NetBox's NestedProviderAccountSerializer.
+			// NetBox's NestedProviderAccountSerializer; writable, a list of
+			// account ids that move to the provider (ProviderSerializer's
+			// SerializedPKRelatedField).
 			Reverse: map[string]api.Reverse{"accounts": {Model: "circuits.provideraccount", Column: "provider_id", Many: true,
-				Nested: []string{"id", "url", "display_url", "display", "name", "account"}}},
+				Nested: []string{"id", "url", "display_url", "display", "name", "account"}, Writable: true}},
 			Empty: map[string]any{"owner": nil},
 			// Through the circuits' terminations (NetBox's
 			// circuits__terminations___region and the like).

@@ -1,6 +1,8 @@
 package schema
 
 import (
+	"strings"
+
 	"entgo.io/ent"
 	"entgo.io/ent/dialect/entsql"
 	"entgo.io/ent/schema"
@@ -133,9 +135,11 @@ func (Device) Annotations() []schema.Annotation {
 				"inventory_item_count":      {Model: "dcim.inventoryitem", Column: "device_id"},
 			},
 			// parent_device: the device of the bay holding this one, with
-			// the bay (NetBox's parent_bay accessor).
+			// the bay (NetBox's parent_bay accessor), as
+			// NestedDeviceSerializer and NestedDeviceBaySerializer.
 			Reverse: map[string]api.Reverse{"parent_device": {Model: "dcim.devicebay", Column: "installed_device_id",
-				Through: "device", As: "device_bay"}},
+				Through: "device", As: "device_bay", Nested: NestedNameForm,
+				AsNested: []string{"id", "url", "display_url", "display", "device(" + strings.Join(NestedNameForm, ",") + ")", "name"}}},
 			// primary_ip: the IPv6 primary address, else the IPv4 one.
 			Coalesce: map[string][]string{"primary_ip": {"primary_ip6", "primary_ip4"}},
 			// Config templates are another model, not built yet.

@@ -62,11 +62,24 @@ func (DeviceInterface) Fields() []ent.Field {
 	}
 }
 
+// NestedInterfaceForm is NetBox's NestedInterfaceSerializer (an
+// interface's parent, bridge, lag and bridge_interfaces): the device as
+// NestedDeviceSerializer, the cable as its bare id (an undeclared FK of a
+// nested serializer).
+var NestedInterfaceForm = []string{"id", "url", "display_url", "display",
+	"device(" + strings.Join(NestedNameForm, ",") + ")", "name", "cable:pk", "_occupied"}
+
+// interfaceFK is SelfFK rendering NestedInterfaceForm.
+func interfaceFK(name string, rule api.OnDelete) ent.Edge {
+	return edge.To(name+"_of", DeviceInterface.Type).Annotations(entsql.OnDelete(dbAction(rule))).
+		From(name).Unique().Field(name + "_id").Annotations(api.Field{OnDelete: rule, Nested: NestedInterfaceForm})
+}
+
 func (DeviceInterface) Edges() []ent.Edge {
 	return []ent.Edge{
-		SelfFK("parent", DeviceInterface.Type, api.Restrict),
-		SelfFK("bridge", DeviceInterface.Type, api.SetNull),
-		SelfFK("lag", DeviceInterface.Type, api.SetNull),
+		interfaceFK("parent", api.Restrict),
+		interfaceFK("bridge", api.SetNull),
+		interfaceFK("lag", api.SetNull),
 		edge.To("primary_mac_address", MACAddress.Type).Field("primary_mac_address_id").Unique().
 			Annotations(OnDelete(api.SetNull)...),
 		FK("untagged_vlan", VLAN.Type, api.SetNull),
@@ -110,7 +123,7 @@ func (DeviceInterface) Annotations() []schema.Annotation {
 			// other models, not built yet.
 			// The interfaces bridged to this one (NetBox's related name).
 			Reverse: map[string]api.Reverse{
-				"bridge_interfaces": {Model: "dcim.interface", Column: "bridge_id", Many: true},
+				"bridge_interfaces": {Model: "dcim.interface", Column: "bridge_id", Many: true, Nested: NestedInterfaceForm},
 				"mac_addresses": {Model: "dcim.macaddress", Column: "assigned_object_id", Many: true,
 					TypeColumn: "assigned_object_type"},
 			},

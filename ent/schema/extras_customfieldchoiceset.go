@@ -34,14 +34,14 @@ func (CustomFieldChoiceSet) Fields() []ent.Field {
 		field.JSON("extra_choices", [][]string{}),
 		field.JSON("choice_colors", map[string]any{}).Default(map[string]any{}),
 		field.Bool("order_alphabetically").Default(false),
-		// choices_count is kept equal to the number of extra choices by the
-		// schema hook. Base choice sets are not bundled, so their choices
-		// are not counted.
+		// choices_count is kept equal to the number of base plus extra
+		// choices by the schema hook (ent/logic/choicesets bundles the
+		// base sets).
 		field.Int("choices_count").Default(0).Annotations(api.Field{ReadOnly: true}),
 	}
 }
 
-// Hooks keeps choices_count up to date.
+// Hooks applies NetBox's clean() and keeps choices_count up to date.
 func (CustomFieldChoiceSet) Hooks() []ent.Hook { return extras.CustomFieldChoiceSetHooks() }
 
 func (CustomFieldChoiceSet) Annotations() []schema.Annotation {

@@ -2,12 +2,16 @@ package extras
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"regexp"
+	"sort"
 	"strings"
 
 	"entgo.io/ent"
 
+	"github.com/inventory/inventory/ent/logic/choicesets"
+	"github.com/inventory/inventory/ent/logic/rawsql"
 	"github.com/inventory/inventory/ent/schema/api"
 )
 
@@ -55,20 +59,113 @@ func CustomFieldHooks() []ent.Hook {
 }
 
 // CustomFieldChoiceSetHooks are the hooks of extras.CustomFieldChoiceSet:
-// choices_count is kept equal to the number of extra choices. Base choice
-// sets are not bundled, so their choices are not counted.
+// NetBox's clean() and save(). A set needs base or extra choices, extra
+// values are unique, color mappings name existing choices (base or extra),
+// extra choices are sorted by value when the set orders alphabetically,
+// and choices_count (a property in NetBox, stored here so that reads need
+// no decoding) is the number of base plus extra choices.
 func CustomFieldChoiceSetHooks() []ent.Hook {
-	return []ent.Hook{
-		func(next ent.Mutator) ent.Mutator {
-			return ent.MutateFunc(func(ctx context.Context, m ent.Mutation) (ent.Value, error) {
-				if v, ok := m.Field("extra_choices"); ok && m.Op().Is(ent.OpCreate|ent.OpUpdate|ent.OpUpdateOne) {
-					extra, _ := v.([][]string)
-					if err := m.SetField("choices_count", len(extra)); err != nil {
-						return nil, err
-					}
-				}
-				return next.Mutate(ctx, m)
-			})
-		},
+	return []ent.Hook{rawsql.RowHook("extras_customfieldchoiceset", choiceSetColumns, checkChoiceSet)}
+}
+
+var choiceSetColumns = []string{"base_choices", "extra_choices", "choice_colors", "order_alphabetically"}
+
+func checkChoiceSet(ctx context.Context, m rawsql.Mutation, id int, row, _ map[string]any) error {
+	base := rawsql.StringOf(rawsql.Deref(row["base_choices"]))
+	extra, err := pairsOf(row["extra_choices"])
+	if err != nil {
+		return err
 	}
+	if base == "" && len(extra) == 0 {
+		return &api.FieldError{Field: "__all__", Message: "Must define base or extra choices."}
+	}
+	values := make(map[string]bool, len(extra))
+	for _, p := range extra {
+		if values[p[0]] {
+			return &api.FieldError{Field: "__all__", Message: fmt.Sprintf("Duplicate value '%s' found in extra choices.", p[0])}
+		}
+		values[p[0]] = true
+	}
+	colors, err := colorsOf(row["choice_colors"])
+	if err != nil {
+		return err
+	}
+	var unknown []string
+	for v := range colors {
+		if !values[v] && !choicesets.Has(base, v) {
+			unknown = append(unknown, v)
+		}
+	}
+	if len(unknown) > 0 {
+		sort.Strings(unknown)
+		return &api.FieldError{Field: "choice_colors", Message: fmt.Sprintf(
+			"Color mappings must reference an existing choice value. Invalid value(s): %s.", strings.Join(unknown, ", "))}
+	}
+	count := choicesets.Count(base) + len(extra)
+	if id != 0 && !m.Op().Is(ent.OpUpdateOne) {
+		// One statement updating many rows: each row's count differs.
+		a := &rawsql.Args{PG: rawsql.Postgres(m)}
+		return rawsql.Exec(ctx, m, `UPDATE extras_customfieldchoiceset SET choices_count = `+a.P(count)+` WHERE id = `+a.P(id), a)
+	}
+	if alpha, _ := boolOf(row["order_alphabetically"]); alpha && !sort.SliceIsSorted(extra, func(i, j int) bool { return extra[i][0] < extra[j][0] }) {
+		sort.SliceStable(extra, func(i, j int) bool { return extra[i][0] < extra[j][0] })
+		if err := m.SetField("extra_choices", extra); err != nil {
+			return err
+		}
+	}
+	return m.SetField("choices_count", count)
+}
+
+// pairsOf reads extra_choices from a mutation ([][]string) or a stored row
+// (JSON text); null is no choices.
+func pairsOf(v any) ([][]string, error) {
+	switch x := v.(type) {
+	case [][]string:
+		return x, nil
+	case nil:
+		return nil, nil
+	}
+	var out [][]string
+	if s := rawsql.StringOf(v); s != "" && s != "null" {
+		if err := json.Unmarshal([]byte(s), &out); err != nil {
+			return nil, fmt.Errorf("extra_choices: %w", err)
+		}
+	}
+	for _, p := range out {
+		if len(p) != 2 {
+			return nil, fmt.Errorf("extra_choices: pair of %d items", len(p))
+		}
+	}
+	return out, nil
+}
+
+// colorsOf reads choice_colors from a mutation or a stored row.
+func colorsOf(v any) (map[string]any, error) {
+	if m, ok := v.(map[string]any); ok || v == nil {
+		return m, nil
+	}
+	var out map[string]any
+	if s := rawsql.StringOf(v); s != "" && s != "null" {
+		if err := json.Unmarshal([]byte(s), &out); err != nil {
+			return nil, fmt.Errorf("choice_colors: %w", err)
+		}
+	}
+	return out, nil
+}
+
+// boolOf reads a boolean from a mutation or a stored row (SQLite stores
+// integers).
+func boolOf(v any) (bool, bool) {
+	switch x := v.(type) {
+	case bool:
+		return x, true
+	case *bool:
+		if x != nil {
+			return *x, true
+		}
+	}
+	if n, ok := rawsql.IntOf(v); ok {
+		return n != 0, true
+	}
+	return false, false
 }

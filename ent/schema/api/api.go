@@ -205,6 +205,9 @@ type Reverse struct {
 	// is the device of the bay holding it, with the bay as "device_bay".
 	Through string `json:"through,omitempty"`
 	As      string `json:"as,omitempty"`
+	// AsNested is the form of the row nested under As (as Nested); with
+	// Through, Nested is the form of the Through object.
+	AsNested []string `json:"as_nested,omitempty"`
 	// Many renders every such row, a list of nested objects ordered by id
 	// (a virtual chassis' members).
 	Many bool `json:"many,omitempty"`
@@ -214,6 +217,11 @@ type Reverse struct {
 	TypeColumn string `json:"type_column,omitempty"`
 	// Nested: as api.Field.Nested, for the rows listed.
 	Nested []string `json:"nested,omitempty"`
+	// Writable (Many only) takes a list of ids on write: NetBox's
+	// SerializedPKRelatedField over a reverse key (a provider's accounts),
+	// whose RelatedManager.set() on a non-nullable key only adds: the rows
+	// listed move to this object, the others stay.
+	Writable bool `json:"writable,omitempty"`
 }
 
 // Unique is a set of fields unique together.
@@ -275,7 +283,11 @@ type Field struct {
 	Full bool `json:"full,omitempty"`
 	// Nested lists the fields of the related object an FK renders instead
 	// of its brief ones, choices as their bare value: NetBox's hand-written
-	// Nested<Model>Serializer (an IP address's nat_inside).
+	// Nested<Model>Serializer (an IP address's nat_inside). An entry
+	// "rel(a,b)" renders the related object's relation rel in that form of
+	// its own, "rel:pk" as the bare id (NestedInterfaceSerializer's device
+	// and cable); "f:choice" keeps a choice as {value, label} (a
+	// serializer's declared ChoiceField).
 	Nested []string `json:"nested,omitempty"`
 	// Types lists allowed content types of a generic relation's *_type.
 	// ObjectTypes may stand instead on the _type field: the served models

@@ -195,6 +195,17 @@ func (e ItemErrors) Error() string { return "invalid objects" }
 // offset, with NetBox's count/next/previous/results envelope.
 type Page []any
 
+// Paged is a handler result the server paginates as a Page without the
+// handler building every item: the server asks Item only for the page's
+// indexes (a base choice set has 100 000 choices). Page is one.
+type Paged interface {
+	Len() int
+	Item(i int) any
+}
+
+func (p Page) Len() int       { return len(p) }
+func (p Page) Item(i int) any { return p[i] }
+
 // StatusError is an error with an HTTP status and NetBox's {"detail": ...}
 // body, for handlers in logic packages.
 type StatusError struct {
