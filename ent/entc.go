@@ -382,7 +382,10 @@ func describeField(t *gen.Type, m api.Model, name string, fields map[string]*gen
 		fd.Kind, fd.Column, fd.GoType = "fk", f.StorageKey(), "int"
 		fd.Target = tm.App + "." + tname
 		fd.Nullable = f.Optional
-		fd.Required = !f.Optional
+		// api.Field.Required: a nullable FK that a create must name, null
+		// included (a serializer field declared without required=False:
+		// an owner's group).
+		fd.Required = !f.Optional || a.Required
 		fd.Unique = f.Unique
 		if fd.OnDelete = string(a.OnDelete); fd.OnDelete == "" {
 			return fd, fmt.Errorf("edge %s: declare NetBox's on_delete (schema.FK or schema.OnDelete)", name)

@@ -61,6 +61,8 @@ import (
 	"github.com/inventory/inventory/ent/objectchange"
 	"github.com/inventory/inventory/ent/objectpermission"
 	"github.com/inventory/inventory/ent/outboxevent"
+	"github.com/inventory/inventory/ent/owner"
+	"github.com/inventory/inventory/ent/ownergroup"
 	"github.com/inventory/inventory/ent/platform"
 	"github.com/inventory/inventory/ent/powerfeed"
 	"github.com/inventory/inventory/ent/poweroutlet"
@@ -165,6 +167,8 @@ const (
 	TypeObjectChange              = "ObjectChange"
 	TypeObjectPermission          = "ObjectPermission"
 	TypeOutboxEvent               = "OutboxEvent"
+	TypeOwner                     = "Owner"
+	TypeOwnerGroup                = "OwnerGroup"
 	TypePlatform                  = "Platform"
 	TypePowerFeed                 = "PowerFeed"
 	TypePowerOutlet               = "PowerOutlet"
@@ -224,6 +228,8 @@ type ASNMutation struct {
 	asn               *int
 	addasn            *int
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	rir               *int
 	clearedrir        bool
 	role              *int
@@ -460,6 +466,38 @@ func (m *ASNMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *ASNMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *ASNMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *ASNMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[asn.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *ASNMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[asn.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *ASNMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, asn.FieldOwnerID)
+}
+
 // SetAsn sets the "asn" field.
 func (m *ASNMutation) SetAsn(i int) {
 	m.asn = &i
@@ -580,6 +618,33 @@ func (m *ASNMutation) TenantIDCleared() bool {
 func (m *ASNMutation) ResetTenantID() {
 	m.tenant = nil
 	delete(m.clearedFields, asn.FieldTenantID)
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *ASNMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[asn.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *ASNMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *ASNMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *ASNMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
 }
 
 // ClearRir clears the "rir" edge to the RIR entity.
@@ -805,7 +870,7 @@ func (m *ASNMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ASNMutation) Fields() []string {
-	fields := make([]string, 0, 9)
+	fields := make([]string, 0, 10)
 	if m.created != nil {
 		fields = append(fields, asn.FieldCreated)
 	}
@@ -820,6 +885,9 @@ func (m *ASNMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, asn.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, asn.FieldOwnerID)
 	}
 	if m.asn != nil {
 		fields = append(fields, asn.FieldAsn)
@@ -851,6 +919,8 @@ func (m *ASNMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case asn.FieldComments:
 		return m.Comments()
+	case asn.FieldOwnerID:
+		return m.OwnerID()
 	case asn.FieldAsn:
 		return m.Asn()
 	case asn.FieldRirID:
@@ -868,7 +938,7 @@ func (m *ASNMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *ASNMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case asn.FieldCreated, asn.FieldLastUpdated, asn.FieldCustomFieldData, asn.FieldDescription, asn.FieldComments, asn.FieldAsn, asn.FieldRirID, asn.FieldRoleID, asn.FieldTenantID:
+	case asn.FieldCreated, asn.FieldLastUpdated, asn.FieldCustomFieldData, asn.FieldDescription, asn.FieldComments, asn.FieldOwnerID, asn.FieldAsn, asn.FieldRirID, asn.FieldRoleID, asn.FieldTenantID:
 	default:
 		return nil, fmt.Errorf("unknown ASN field %s", name)
 	}
@@ -893,6 +963,8 @@ func (m *ASNMutation) OldField(ctx context.Context, name string) (ent.Value, err
 		return old.Description, nil
 	case asn.FieldComments:
 		return old.Comments, nil
+	case asn.FieldOwnerID:
+		return old.OwnerID, nil
 	case asn.FieldAsn:
 		return old.Asn, nil
 	case asn.FieldRirID:
@@ -944,6 +1016,13 @@ func (m *ASNMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetComments(v)
+		return nil
+	case asn.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case asn.FieldAsn:
 		v, ok := value.(int)
@@ -1024,6 +1103,9 @@ func (m *ASNMutation) ClearedFields() []string {
 	if m.FieldCleared(asn.FieldLastUpdated) {
 		fields = append(fields, asn.FieldLastUpdated)
 	}
+	if m.FieldCleared(asn.FieldOwnerID) {
+		fields = append(fields, asn.FieldOwnerID)
+	}
 	if m.FieldCleared(asn.FieldRoleID) {
 		fields = append(fields, asn.FieldRoleID)
 	}
@@ -1049,6 +1131,9 @@ func (m *ASNMutation) ClearField(name string) error {
 		return nil
 	case asn.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case asn.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case asn.FieldRoleID:
 		m.ClearRoleID()
@@ -1079,6 +1164,9 @@ func (m *ASNMutation) ResetField(name string) error {
 	case asn.FieldComments:
 		m.ResetComments()
 		return nil
+	case asn.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case asn.FieldAsn:
 		m.ResetAsn()
 		return nil
@@ -1097,7 +1185,10 @@ func (m *ASNMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ASNMutation) AddedEdges() []string {
-	edges := make([]string, 0, 5)
+	edges := make([]string, 0, 6)
+	if m.owner != nil {
+		edges = append(edges, asn.EdgeOwner)
+	}
 	if m.rir != nil {
 		edges = append(edges, asn.EdgeRir)
 	}
@@ -1120,6 +1211,10 @@ func (m *ASNMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *ASNMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case asn.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case asn.EdgeRir:
 		if id := m.rir; id != nil {
 			return []ent.Value{*id}
@@ -1150,7 +1245,7 @@ func (m *ASNMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ASNMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 5)
+	edges := make([]string, 0, 6)
 	if m.removedsites != nil {
 		edges = append(edges, asn.EdgeSites)
 	}
@@ -1182,7 +1277,10 @@ func (m *ASNMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ASNMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 5)
+	edges := make([]string, 0, 6)
+	if m.clearedowner {
+		edges = append(edges, asn.EdgeOwner)
+	}
 	if m.clearedrir {
 		edges = append(edges, asn.EdgeRir)
 	}
@@ -1205,6 +1303,8 @@ func (m *ASNMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *ASNMutation) EdgeCleared(name string) bool {
 	switch name {
+	case asn.EdgeOwner:
+		return m.clearedowner
 	case asn.EdgeRir:
 		return m.clearedrir
 	case asn.EdgeRole:
@@ -1223,6 +1323,9 @@ func (m *ASNMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *ASNMutation) ClearEdge(name string) error {
 	switch name {
+	case asn.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case asn.EdgeRir:
 		m.ClearRir()
 		return nil
@@ -1240,6 +1343,9 @@ func (m *ASNMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *ASNMutation) ResetEdge(name string) error {
 	switch name {
+	case asn.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case asn.EdgeRir:
 		m.ResetRir()
 		return nil
@@ -1278,6 +1384,8 @@ type ASNRangeMutation struct {
 	end               *int
 	addend            *int
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	rir               *int
 	clearedrir        bool
 	tenant            *int
@@ -1506,6 +1614,38 @@ func (m *ASNRangeMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *ASNRangeMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *ASNRangeMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *ASNRangeMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[asnrange.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *ASNRangeMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[asnrange.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *ASNRangeMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, asnrange.FieldOwnerID)
+}
+
 // SetName sets the "name" field.
 func (m *ASNRangeMutation) SetName(s string) {
 	m.name = &s
@@ -1692,6 +1832,33 @@ func (m *ASNRangeMutation) ResetTenantID() {
 	delete(m.clearedFields, asnrange.FieldTenantID)
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *ASNRangeMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[asnrange.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *ASNRangeMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *ASNRangeMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *ASNRangeMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // ClearRir clears the "rir" edge to the RIR entity.
 func (m *ASNRangeMutation) ClearRir() {
 	m.clearedrir = true
@@ -1780,7 +1947,7 @@ func (m *ASNRangeMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ASNRangeMutation) Fields() []string {
-	fields := make([]string, 0, 12)
+	fields := make([]string, 0, 13)
 	if m.created != nil {
 		fields = append(fields, asnrange.FieldCreated)
 	}
@@ -1795,6 +1962,9 @@ func (m *ASNRangeMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, asnrange.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, asnrange.FieldOwnerID)
 	}
 	if m.name != nil {
 		fields = append(fields, asnrange.FieldName)
@@ -1835,6 +2005,8 @@ func (m *ASNRangeMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case asnrange.FieldComments:
 		return m.Comments()
+	case asnrange.FieldOwnerID:
+		return m.OwnerID()
 	case asnrange.FieldName:
 		return m.Name()
 	case asnrange.FieldNameNatural:
@@ -1858,7 +2030,7 @@ func (m *ASNRangeMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *ASNRangeMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case asnrange.FieldCreated, asnrange.FieldLastUpdated, asnrange.FieldCustomFieldData, asnrange.FieldDescription, asnrange.FieldComments, asnrange.FieldName, asnrange.FieldNameNatural, asnrange.FieldSlug, asnrange.FieldRirID, asnrange.FieldStart, asnrange.FieldEnd, asnrange.FieldTenantID:
+	case asnrange.FieldCreated, asnrange.FieldLastUpdated, asnrange.FieldCustomFieldData, asnrange.FieldDescription, asnrange.FieldComments, asnrange.FieldOwnerID, asnrange.FieldName, asnrange.FieldNameNatural, asnrange.FieldSlug, asnrange.FieldRirID, asnrange.FieldStart, asnrange.FieldEnd, asnrange.FieldTenantID:
 	default:
 		return nil, fmt.Errorf("unknown ASNRange field %s", name)
 	}
@@ -1883,6 +2055,8 @@ func (m *ASNRangeMutation) OldField(ctx context.Context, name string) (ent.Value
 		return old.Description, nil
 	case asnrange.FieldComments:
 		return old.Comments, nil
+	case asnrange.FieldOwnerID:
+		return old.OwnerID, nil
 	case asnrange.FieldName:
 		return old.Name, nil
 	case asnrange.FieldNameNatural:
@@ -1940,6 +2114,13 @@ func (m *ASNRangeMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetComments(v)
+		return nil
+	case asnrange.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case asnrange.FieldName:
 		v, ok := value.(string)
@@ -2053,6 +2234,9 @@ func (m *ASNRangeMutation) ClearedFields() []string {
 	if m.FieldCleared(asnrange.FieldLastUpdated) {
 		fields = append(fields, asnrange.FieldLastUpdated)
 	}
+	if m.FieldCleared(asnrange.FieldOwnerID) {
+		fields = append(fields, asnrange.FieldOwnerID)
+	}
 	if m.FieldCleared(asnrange.FieldTenantID) {
 		fields = append(fields, asnrange.FieldTenantID)
 	}
@@ -2075,6 +2259,9 @@ func (m *ASNRangeMutation) ClearField(name string) error {
 		return nil
 	case asnrange.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case asnrange.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case asnrange.FieldTenantID:
 		m.ClearTenantID()
@@ -2101,6 +2288,9 @@ func (m *ASNRangeMutation) ResetField(name string) error {
 		return nil
 	case asnrange.FieldComments:
 		m.ResetComments()
+		return nil
+	case asnrange.FieldOwnerID:
+		m.ResetOwnerID()
 		return nil
 	case asnrange.FieldName:
 		m.ResetName()
@@ -2129,7 +2319,10 @@ func (m *ASNRangeMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ASNRangeMutation) AddedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
+	if m.owner != nil {
+		edges = append(edges, asnrange.EdgeOwner)
+	}
 	if m.rir != nil {
 		edges = append(edges, asnrange.EdgeRir)
 	}
@@ -2143,6 +2336,10 @@ func (m *ASNRangeMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *ASNRangeMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case asnrange.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case asnrange.EdgeRir:
 		if id := m.rir; id != nil {
 			return []ent.Value{*id}
@@ -2157,7 +2354,7 @@ func (m *ASNRangeMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ASNRangeMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	return edges
 }
 
@@ -2169,7 +2366,10 @@ func (m *ASNRangeMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ASNRangeMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
+	if m.clearedowner {
+		edges = append(edges, asnrange.EdgeOwner)
+	}
 	if m.clearedrir {
 		edges = append(edges, asnrange.EdgeRir)
 	}
@@ -2183,6 +2383,8 @@ func (m *ASNRangeMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *ASNRangeMutation) EdgeCleared(name string) bool {
 	switch name {
+	case asnrange.EdgeOwner:
+		return m.clearedowner
 	case asnrange.EdgeRir:
 		return m.clearedrir
 	case asnrange.EdgeTenant:
@@ -2195,6 +2397,9 @@ func (m *ASNRangeMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *ASNRangeMutation) ClearEdge(name string) error {
 	switch name {
+	case asnrange.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case asnrange.EdgeRir:
 		m.ClearRir()
 		return nil
@@ -2209,6 +2414,9 @@ func (m *ASNRangeMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *ASNRangeMutation) ResetEdge(name string) error {
 	switch name {
+	case asnrange.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case asnrange.EdgeRir:
 		m.ResetRir()
 		return nil
@@ -2239,6 +2447,8 @@ type AggregateMutation struct {
 	prefix_length     *int
 	addprefix_length  *int
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	rir               *int
 	clearedrir        bool
 	tenant            *int
@@ -2467,6 +2677,38 @@ func (m *AggregateMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *AggregateMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *AggregateMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *AggregateMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[aggregate.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *AggregateMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[aggregate.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *AggregateMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, aggregate.FieldOwnerID)
+}
+
 // SetFamily sets the "family" field.
 func (m *AggregateMutation) SetFamily(i int) {
 	m.family = &i
@@ -2685,6 +2927,33 @@ func (m *AggregateMutation) ResetPrefixLength() {
 	m.addprefix_length = nil
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *AggregateMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[aggregate.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *AggregateMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *AggregateMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *AggregateMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // ClearRir clears the "rir" edge to the RIR entity.
 func (m *AggregateMutation) ClearRir() {
 	m.clearedrir = true
@@ -2773,7 +3042,7 @@ func (m *AggregateMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *AggregateMutation) Fields() []string {
-	fields := make([]string, 0, 13)
+	fields := make([]string, 0, 14)
 	if m.created != nil {
 		fields = append(fields, aggregate.FieldCreated)
 	}
@@ -2788,6 +3057,9 @@ func (m *AggregateMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, aggregate.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, aggregate.FieldOwnerID)
 	}
 	if m.family != nil {
 		fields = append(fields, aggregate.FieldFamily)
@@ -2831,6 +3103,8 @@ func (m *AggregateMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case aggregate.FieldComments:
 		return m.Comments()
+	case aggregate.FieldOwnerID:
+		return m.OwnerID()
 	case aggregate.FieldFamily:
 		return m.Family()
 	case aggregate.FieldPrefix:
@@ -2856,7 +3130,7 @@ func (m *AggregateMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *AggregateMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case aggregate.FieldCreated, aggregate.FieldLastUpdated, aggregate.FieldCustomFieldData, aggregate.FieldDescription, aggregate.FieldComments, aggregate.FieldFamily, aggregate.FieldPrefix, aggregate.FieldRirID, aggregate.FieldTenantID, aggregate.FieldDateAdded, aggregate.FieldNetwork, aggregate.FieldBroadcast, aggregate.FieldPrefixLength:
+	case aggregate.FieldCreated, aggregate.FieldLastUpdated, aggregate.FieldCustomFieldData, aggregate.FieldDescription, aggregate.FieldComments, aggregate.FieldOwnerID, aggregate.FieldFamily, aggregate.FieldPrefix, aggregate.FieldRirID, aggregate.FieldTenantID, aggregate.FieldDateAdded, aggregate.FieldNetwork, aggregate.FieldBroadcast, aggregate.FieldPrefixLength:
 	default:
 		return nil, fmt.Errorf("unknown Aggregate field %s", name)
 	}
@@ -2881,6 +3155,8 @@ func (m *AggregateMutation) OldField(ctx context.Context, name string) (ent.Valu
 		return old.Description, nil
 	case aggregate.FieldComments:
 		return old.Comments, nil
+	case aggregate.FieldOwnerID:
+		return old.OwnerID, nil
 	case aggregate.FieldFamily:
 		return old.Family, nil
 	case aggregate.FieldPrefix:
@@ -2940,6 +3216,13 @@ func (m *AggregateMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetComments(v)
+		return nil
+	case aggregate.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case aggregate.FieldFamily:
 		v, ok := value.(int)
@@ -3060,6 +3343,9 @@ func (m *AggregateMutation) ClearedFields() []string {
 	if m.FieldCleared(aggregate.FieldLastUpdated) {
 		fields = append(fields, aggregate.FieldLastUpdated)
 	}
+	if m.FieldCleared(aggregate.FieldOwnerID) {
+		fields = append(fields, aggregate.FieldOwnerID)
+	}
 	if m.FieldCleared(aggregate.FieldTenantID) {
 		fields = append(fields, aggregate.FieldTenantID)
 	}
@@ -3085,6 +3371,9 @@ func (m *AggregateMutation) ClearField(name string) error {
 		return nil
 	case aggregate.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case aggregate.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case aggregate.FieldTenantID:
 		m.ClearTenantID()
@@ -3114,6 +3403,9 @@ func (m *AggregateMutation) ResetField(name string) error {
 		return nil
 	case aggregate.FieldComments:
 		m.ResetComments()
+		return nil
+	case aggregate.FieldOwnerID:
+		m.ResetOwnerID()
 		return nil
 	case aggregate.FieldFamily:
 		m.ResetFamily()
@@ -3145,7 +3437,10 @@ func (m *AggregateMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *AggregateMutation) AddedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
+	if m.owner != nil {
+		edges = append(edges, aggregate.EdgeOwner)
+	}
 	if m.rir != nil {
 		edges = append(edges, aggregate.EdgeRir)
 	}
@@ -3159,6 +3454,10 @@ func (m *AggregateMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *AggregateMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case aggregate.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case aggregate.EdgeRir:
 		if id := m.rir; id != nil {
 			return []ent.Value{*id}
@@ -3173,7 +3472,7 @@ func (m *AggregateMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *AggregateMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	return edges
 }
 
@@ -3185,7 +3484,10 @@ func (m *AggregateMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *AggregateMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
+	if m.clearedowner {
+		edges = append(edges, aggregate.EdgeOwner)
+	}
 	if m.clearedrir {
 		edges = append(edges, aggregate.EdgeRir)
 	}
@@ -3199,6 +3501,8 @@ func (m *AggregateMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *AggregateMutation) EdgeCleared(name string) bool {
 	switch name {
+	case aggregate.EdgeOwner:
+		return m.clearedowner
 	case aggregate.EdgeRir:
 		return m.clearedrir
 	case aggregate.EdgeTenant:
@@ -3211,6 +3515,9 @@ func (m *AggregateMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *AggregateMutation) ClearEdge(name string) error {
 	switch name {
+	case aggregate.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case aggregate.EdgeRir:
 		m.ClearRir()
 		return nil
@@ -3225,6 +3532,9 @@ func (m *AggregateMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *AggregateMutation) ResetEdge(name string) error {
 	switch name {
+	case aggregate.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case aggregate.EdgeRir:
 		m.ResetRir()
 		return nil
@@ -3256,6 +3566,8 @@ type CircuitMutation struct {
 	adddistance             *float64
 	distance_unit           *string
 	clearedFields           map[string]struct{}
+	owner                   *int
+	clearedowner            bool
 	provider                *int
 	clearedprovider         bool
 	provider_account        *int
@@ -3490,6 +3802,38 @@ func (m *CircuitMutation) Comments() (r string, exists bool) {
 // ResetComments resets all changes to the "comments" field.
 func (m *CircuitMutation) ResetComments() {
 	m.comments = nil
+}
+
+// SetOwnerID sets the "owner_id" field.
+func (m *CircuitMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *CircuitMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *CircuitMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[circuit.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *CircuitMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[circuit.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *CircuitMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, circuit.FieldOwnerID)
 }
 
 // SetCid sets the "cid" field.
@@ -3898,6 +4242,33 @@ func (m *CircuitMutation) ResetTerminationZID() {
 	delete(m.clearedFields, circuit.FieldTerminationZID)
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *CircuitMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[circuit.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *CircuitMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *CircuitMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *CircuitMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // ClearProvider clears the "provider" edge to the Provider entity.
 func (m *CircuitMutation) ClearProvider() {
 	m.clearedprovider = true
@@ -4094,7 +4465,7 @@ func (m *CircuitMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *CircuitMutation) Fields() []string {
-	fields := make([]string, 0, 18)
+	fields := make([]string, 0, 19)
 	if m.created != nil {
 		fields = append(fields, circuit.FieldCreated)
 	}
@@ -4109,6 +4480,9 @@ func (m *CircuitMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, circuit.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, circuit.FieldOwnerID)
 	}
 	if m.cid != nil {
 		fields = append(fields, circuit.FieldCid)
@@ -4167,6 +4541,8 @@ func (m *CircuitMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case circuit.FieldComments:
 		return m.Comments()
+	case circuit.FieldOwnerID:
+		return m.OwnerID()
 	case circuit.FieldCid:
 		return m.Cid()
 	case circuit.FieldProviderID:
@@ -4202,7 +4578,7 @@ func (m *CircuitMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *CircuitMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case circuit.FieldCreated, circuit.FieldLastUpdated, circuit.FieldCustomFieldData, circuit.FieldDescription, circuit.FieldComments, circuit.FieldCid, circuit.FieldProviderID, circuit.FieldProviderAccountID, circuit.FieldTypeID, circuit.FieldStatus, circuit.FieldTenantID, circuit.FieldInstallDate, circuit.FieldTerminationDate, circuit.FieldCommitRate, circuit.FieldDistance, circuit.FieldDistanceUnit, circuit.FieldTerminationAID, circuit.FieldTerminationZID:
+	case circuit.FieldCreated, circuit.FieldLastUpdated, circuit.FieldCustomFieldData, circuit.FieldDescription, circuit.FieldComments, circuit.FieldOwnerID, circuit.FieldCid, circuit.FieldProviderID, circuit.FieldProviderAccountID, circuit.FieldTypeID, circuit.FieldStatus, circuit.FieldTenantID, circuit.FieldInstallDate, circuit.FieldTerminationDate, circuit.FieldCommitRate, circuit.FieldDistance, circuit.FieldDistanceUnit, circuit.FieldTerminationAID, circuit.FieldTerminationZID:
 	default:
 		return nil, fmt.Errorf("unknown Circuit field %s", name)
 	}
@@ -4227,6 +4603,8 @@ func (m *CircuitMutation) OldField(ctx context.Context, name string) (ent.Value,
 		return old.Description, nil
 	case circuit.FieldComments:
 		return old.Comments, nil
+	case circuit.FieldOwnerID:
+		return old.OwnerID, nil
 	case circuit.FieldCid:
 		return old.Cid, nil
 	case circuit.FieldProviderID:
@@ -4296,6 +4674,13 @@ func (m *CircuitMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetComments(v)
+		return nil
+	case circuit.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case circuit.FieldCid:
 		v, ok := value.(string)
@@ -4451,6 +4836,9 @@ func (m *CircuitMutation) ClearedFields() []string {
 	if m.FieldCleared(circuit.FieldLastUpdated) {
 		fields = append(fields, circuit.FieldLastUpdated)
 	}
+	if m.FieldCleared(circuit.FieldOwnerID) {
+		fields = append(fields, circuit.FieldOwnerID)
+	}
 	if m.FieldCleared(circuit.FieldProviderAccountID) {
 		fields = append(fields, circuit.FieldProviderAccountID)
 	}
@@ -4497,6 +4885,9 @@ func (m *CircuitMutation) ClearField(name string) error {
 		return nil
 	case circuit.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case circuit.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case circuit.FieldProviderAccountID:
 		m.ClearProviderAccountID()
@@ -4548,6 +4939,9 @@ func (m *CircuitMutation) ResetField(name string) error {
 	case circuit.FieldComments:
 		m.ResetComments()
 		return nil
+	case circuit.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case circuit.FieldCid:
 		m.ResetCid()
 		return nil
@@ -4593,7 +4987,10 @@ func (m *CircuitMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *CircuitMutation) AddedEdges() []string {
-	edges := make([]string, 0, 6)
+	edges := make([]string, 0, 7)
+	if m.owner != nil {
+		edges = append(edges, circuit.EdgeOwner)
+	}
 	if m.provider != nil {
 		edges = append(edges, circuit.EdgeProvider)
 	}
@@ -4619,6 +5016,10 @@ func (m *CircuitMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *CircuitMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case circuit.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case circuit.EdgeProvider:
 		if id := m.provider; id != nil {
 			return []ent.Value{*id}
@@ -4649,7 +5050,7 @@ func (m *CircuitMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *CircuitMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 6)
+	edges := make([]string, 0, 7)
 	return edges
 }
 
@@ -4661,7 +5062,10 @@ func (m *CircuitMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *CircuitMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 6)
+	edges := make([]string, 0, 7)
+	if m.clearedowner {
+		edges = append(edges, circuit.EdgeOwner)
+	}
 	if m.clearedprovider {
 		edges = append(edges, circuit.EdgeProvider)
 	}
@@ -4687,6 +5091,8 @@ func (m *CircuitMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *CircuitMutation) EdgeCleared(name string) bool {
 	switch name {
+	case circuit.EdgeOwner:
+		return m.clearedowner
 	case circuit.EdgeProvider:
 		return m.clearedprovider
 	case circuit.EdgeProviderAccount:
@@ -4707,6 +5113,9 @@ func (m *CircuitMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *CircuitMutation) ClearEdge(name string) error {
 	switch name {
+	case circuit.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case circuit.EdgeProvider:
 		m.ClearProvider()
 		return nil
@@ -4733,6 +5142,9 @@ func (m *CircuitMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *CircuitMutation) ResetEdge(name string) error {
 	switch name {
+	case circuit.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case circuit.EdgeProvider:
 		m.ResetProvider()
 		return nil
@@ -4769,6 +5181,8 @@ type CircuitGroupMutation struct {
 	description       *string
 	comments          *string
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	tenant            *int
 	clearedtenant     bool
 	done              bool
@@ -5033,6 +5447,38 @@ func (m *CircuitGroupMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *CircuitGroupMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *CircuitGroupMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *CircuitGroupMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[circuitgroup.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *CircuitGroupMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[circuitgroup.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *CircuitGroupMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, circuitgroup.FieldOwnerID)
+}
+
 // SetTenantID sets the "tenant_id" field.
 func (m *CircuitGroupMutation) SetTenantID(i int) {
 	m.tenant = &i
@@ -5063,6 +5509,33 @@ func (m *CircuitGroupMutation) TenantIDCleared() bool {
 func (m *CircuitGroupMutation) ResetTenantID() {
 	m.tenant = nil
 	delete(m.clearedFields, circuitgroup.FieldTenantID)
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *CircuitGroupMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[circuitgroup.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *CircuitGroupMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *CircuitGroupMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *CircuitGroupMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
 }
 
 // ClearTenant clears the "tenant" edge to the Tenant entity.
@@ -5126,7 +5599,7 @@ func (m *CircuitGroupMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *CircuitGroupMutation) Fields() []string {
-	fields := make([]string, 0, 8)
+	fields := make([]string, 0, 9)
 	if m.created != nil {
 		fields = append(fields, circuitgroup.FieldCreated)
 	}
@@ -5147,6 +5620,9 @@ func (m *CircuitGroupMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, circuitgroup.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, circuitgroup.FieldOwnerID)
 	}
 	if m.tenant != nil {
 		fields = append(fields, circuitgroup.FieldTenantID)
@@ -5173,6 +5649,8 @@ func (m *CircuitGroupMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case circuitgroup.FieldComments:
 		return m.Comments()
+	case circuitgroup.FieldOwnerID:
+		return m.OwnerID()
 	case circuitgroup.FieldTenantID:
 		return m.TenantID()
 	}
@@ -5184,7 +5662,7 @@ func (m *CircuitGroupMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *CircuitGroupMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case circuitgroup.FieldCreated, circuitgroup.FieldLastUpdated, circuitgroup.FieldCustomFieldData, circuitgroup.FieldName, circuitgroup.FieldSlug, circuitgroup.FieldDescription, circuitgroup.FieldComments, circuitgroup.FieldTenantID:
+	case circuitgroup.FieldCreated, circuitgroup.FieldLastUpdated, circuitgroup.FieldCustomFieldData, circuitgroup.FieldName, circuitgroup.FieldSlug, circuitgroup.FieldDescription, circuitgroup.FieldComments, circuitgroup.FieldOwnerID, circuitgroup.FieldTenantID:
 	default:
 		return nil, fmt.Errorf("unknown CircuitGroup field %s", name)
 	}
@@ -5213,6 +5691,8 @@ func (m *CircuitGroupMutation) OldField(ctx context.Context, name string) (ent.V
 		return old.Description, nil
 	case circuitgroup.FieldComments:
 		return old.Comments, nil
+	case circuitgroup.FieldOwnerID:
+		return old.OwnerID, nil
 	case circuitgroup.FieldTenantID:
 		return old.TenantID, nil
 	}
@@ -5273,6 +5753,13 @@ func (m *CircuitGroupMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetComments(v)
 		return nil
+	case circuitgroup.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
+		return nil
 	case circuitgroup.FieldTenantID:
 		v, ok := value.(int)
 		if !ok {
@@ -5319,6 +5806,9 @@ func (m *CircuitGroupMutation) ClearedFields() []string {
 	if m.FieldCleared(circuitgroup.FieldLastUpdated) {
 		fields = append(fields, circuitgroup.FieldLastUpdated)
 	}
+	if m.FieldCleared(circuitgroup.FieldOwnerID) {
+		fields = append(fields, circuitgroup.FieldOwnerID)
+	}
 	if m.FieldCleared(circuitgroup.FieldTenantID) {
 		fields = append(fields, circuitgroup.FieldTenantID)
 	}
@@ -5341,6 +5831,9 @@ func (m *CircuitGroupMutation) ClearField(name string) error {
 		return nil
 	case circuitgroup.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case circuitgroup.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case circuitgroup.FieldTenantID:
 		m.ClearTenantID()
@@ -5374,6 +5867,9 @@ func (m *CircuitGroupMutation) ResetField(name string) error {
 	case circuitgroup.FieldComments:
 		m.ResetComments()
 		return nil
+	case circuitgroup.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case circuitgroup.FieldTenantID:
 		m.ResetTenantID()
 		return nil
@@ -5383,7 +5879,10 @@ func (m *CircuitGroupMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *CircuitGroupMutation) AddedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
+	if m.owner != nil {
+		edges = append(edges, circuitgroup.EdgeOwner)
+	}
 	if m.tenant != nil {
 		edges = append(edges, circuitgroup.EdgeTenant)
 	}
@@ -5394,6 +5893,10 @@ func (m *CircuitGroupMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *CircuitGroupMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case circuitgroup.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case circuitgroup.EdgeTenant:
 		if id := m.tenant; id != nil {
 			return []ent.Value{*id}
@@ -5404,7 +5907,7 @@ func (m *CircuitGroupMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *CircuitGroupMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	return edges
 }
 
@@ -5416,7 +5919,10 @@ func (m *CircuitGroupMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *CircuitGroupMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
+	if m.clearedowner {
+		edges = append(edges, circuitgroup.EdgeOwner)
+	}
 	if m.clearedtenant {
 		edges = append(edges, circuitgroup.EdgeTenant)
 	}
@@ -5427,6 +5933,8 @@ func (m *CircuitGroupMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *CircuitGroupMutation) EdgeCleared(name string) bool {
 	switch name {
+	case circuitgroup.EdgeOwner:
+		return m.clearedowner
 	case circuitgroup.EdgeTenant:
 		return m.clearedtenant
 	}
@@ -5437,6 +5945,9 @@ func (m *CircuitGroupMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *CircuitGroupMutation) ClearEdge(name string) error {
 	switch name {
+	case circuitgroup.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case circuitgroup.EdgeTenant:
 		m.ClearTenant()
 		return nil
@@ -5448,6 +5959,9 @@ func (m *CircuitGroupMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *CircuitGroupMutation) ResetEdge(name string) error {
 	switch name {
+	case circuitgroup.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case circuitgroup.EdgeTenant:
 		m.ResetTenant()
 		return nil
@@ -7734,6 +8248,8 @@ type CircuitTypeMutation struct {
 	comments          *string
 	color             *string
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	done              bool
 	oldValue          func(context.Context) (*CircuitType, error)
 	predicates        []predicate.CircuitType
@@ -7996,6 +8512,38 @@ func (m *CircuitTypeMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *CircuitTypeMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *CircuitTypeMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *CircuitTypeMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[circuittype.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *CircuitTypeMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[circuittype.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *CircuitTypeMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, circuittype.FieldOwnerID)
+}
+
 // SetColor sets the "color" field.
 func (m *CircuitTypeMutation) SetColor(s string) {
 	m.color = &s
@@ -8013,6 +8561,33 @@ func (m *CircuitTypeMutation) Color() (r string, exists bool) {
 // ResetColor resets all changes to the "color" field.
 func (m *CircuitTypeMutation) ResetColor() {
 	m.color = nil
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *CircuitTypeMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[circuittype.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *CircuitTypeMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *CircuitTypeMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *CircuitTypeMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
 }
 
 // Where appends a list predicates to the CircuitTypeMutation builder.
@@ -8049,7 +8624,7 @@ func (m *CircuitTypeMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *CircuitTypeMutation) Fields() []string {
-	fields := make([]string, 0, 8)
+	fields := make([]string, 0, 9)
 	if m.created != nil {
 		fields = append(fields, circuittype.FieldCreated)
 	}
@@ -8070,6 +8645,9 @@ func (m *CircuitTypeMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, circuittype.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, circuittype.FieldOwnerID)
 	}
 	if m.color != nil {
 		fields = append(fields, circuittype.FieldColor)
@@ -8096,6 +8674,8 @@ func (m *CircuitTypeMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case circuittype.FieldComments:
 		return m.Comments()
+	case circuittype.FieldOwnerID:
+		return m.OwnerID()
 	case circuittype.FieldColor:
 		return m.Color()
 	}
@@ -8107,7 +8687,7 @@ func (m *CircuitTypeMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *CircuitTypeMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case circuittype.FieldCreated, circuittype.FieldLastUpdated, circuittype.FieldCustomFieldData, circuittype.FieldName, circuittype.FieldSlug, circuittype.FieldDescription, circuittype.FieldComments, circuittype.FieldColor:
+	case circuittype.FieldCreated, circuittype.FieldLastUpdated, circuittype.FieldCustomFieldData, circuittype.FieldName, circuittype.FieldSlug, circuittype.FieldDescription, circuittype.FieldComments, circuittype.FieldOwnerID, circuittype.FieldColor:
 	default:
 		return nil, fmt.Errorf("unknown CircuitType field %s", name)
 	}
@@ -8136,6 +8716,8 @@ func (m *CircuitTypeMutation) OldField(ctx context.Context, name string) (ent.Va
 		return old.Description, nil
 	case circuittype.FieldComments:
 		return old.Comments, nil
+	case circuittype.FieldOwnerID:
+		return old.OwnerID, nil
 	case circuittype.FieldColor:
 		return old.Color, nil
 	}
@@ -8196,6 +8778,13 @@ func (m *CircuitTypeMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetComments(v)
 		return nil
+	case circuittype.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
+		return nil
 	case circuittype.FieldColor:
 		v, ok := value.(string)
 		if !ok {
@@ -8210,13 +8799,16 @@ func (m *CircuitTypeMutation) SetField(name string, value ent.Value) error {
 // AddedFields returns all numeric fields that were incremented/decremented during
 // this mutation.
 func (m *CircuitTypeMutation) AddedFields() []string {
-	return nil
+	var fields []string
+	return fields
 }
 
 // AddedField returns the numeric value that was incremented/decremented on a field
 // with the given name. The second boolean return value indicates that this field
 // was not set, or was not defined in the schema.
 func (m *CircuitTypeMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
 	return nil, false
 }
 
@@ -8239,6 +8831,9 @@ func (m *CircuitTypeMutation) ClearedFields() []string {
 	if m.FieldCleared(circuittype.FieldLastUpdated) {
 		fields = append(fields, circuittype.FieldLastUpdated)
 	}
+	if m.FieldCleared(circuittype.FieldOwnerID) {
+		fields = append(fields, circuittype.FieldOwnerID)
+	}
 	return fields
 }
 
@@ -8258,6 +8853,9 @@ func (m *CircuitTypeMutation) ClearField(name string) error {
 		return nil
 	case circuittype.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case circuittype.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	}
 	return fmt.Errorf("unknown CircuitType nullable field %s", name)
@@ -8288,6 +8886,9 @@ func (m *CircuitTypeMutation) ResetField(name string) error {
 	case circuittype.FieldComments:
 		m.ResetComments()
 		return nil
+	case circuittype.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case circuittype.FieldColor:
 		m.ResetColor()
 		return nil
@@ -8297,19 +8898,28 @@ func (m *CircuitTypeMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *CircuitTypeMutation) AddedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.owner != nil {
+		edges = append(edges, circuittype.EdgeOwner)
+	}
 	return edges
 }
 
 // AddedIDs returns all IDs (to other nodes) that were added for the given edge
 // name in this mutation.
 func (m *CircuitTypeMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case circuittype.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
+	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *CircuitTypeMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
 	return edges
 }
 
@@ -8321,25 +8931,42 @@ func (m *CircuitTypeMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *CircuitTypeMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.clearedowner {
+		edges = append(edges, circuittype.EdgeOwner)
+	}
 	return edges
 }
 
 // EdgeCleared returns a boolean which indicates if the edge with the given name
 // was cleared in this mutation.
 func (m *CircuitTypeMutation) EdgeCleared(name string) bool {
+	switch name {
+	case circuittype.EdgeOwner:
+		return m.clearedowner
+	}
 	return false
 }
 
 // ClearEdge clears the value of the edge with the given name. It returns an error
 // if that edge is not defined in the schema.
 func (m *CircuitTypeMutation) ClearEdge(name string) error {
+	switch name {
+	case circuittype.EdgeOwner:
+		m.ClearOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown CircuitType unique edge %s", name)
 }
 
 // ResetEdge resets all changes to the edge with the given name in this mutation.
 // It returns an error if the edge is not defined in the schema.
 func (m *CircuitTypeMutation) ResetEdge(name string) error {
+	switch name {
+	case circuittype.EdgeOwner:
+		m.ResetOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown CircuitType edge %s", name)
 }
 
@@ -8372,6 +8999,8 @@ type ConsolePortMutation struct {
 	cleareddevice     bool
 	module            *int
 	clearedmodule     bool
+	owner             *int
+	clearedowner      bool
 	done              bool
 	oldValue          func(context.Context) (*ConsolePort, error)
 	predicates        []predicate.ConsolePort
@@ -8882,6 +9511,38 @@ func (m *ConsolePortMutation) ResetRackID() {
 	delete(m.clearedFields, consoleport.FieldRackID)
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *ConsolePortMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *ConsolePortMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *ConsolePortMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[consoleport.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *ConsolePortMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[consoleport.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *ConsolePortMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, consoleport.FieldOwnerID)
+}
+
 // SetType sets the "type" field.
 func (m *ConsolePortMutation) SetType(s string) {
 	m._type = &s
@@ -9021,6 +9682,33 @@ func (m *ConsolePortMutation) ResetModule() {
 	m.clearedmodule = false
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *ConsolePortMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[consoleport.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *ConsolePortMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *ConsolePortMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *ConsolePortMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // Where appends a list predicates to the ConsolePortMutation builder.
 func (m *ConsolePortMutation) Where(ps ...predicate.ConsolePort) {
 	m.predicates = append(m.predicates, ps...)
@@ -9055,7 +9743,7 @@ func (m *ConsolePortMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ConsolePortMutation) Fields() []string {
-	fields := make([]string, 0, 16)
+	fields := make([]string, 0, 17)
 	if m.created != nil {
 		fields = append(fields, consoleport.FieldCreated)
 	}
@@ -9097,6 +9785,9 @@ func (m *ConsolePortMutation) Fields() []string {
 	}
 	if m.__rack_id != nil {
 		fields = append(fields, consoleport.FieldRackID)
+	}
+	if m.owner != nil {
+		fields = append(fields, consoleport.FieldOwnerID)
 	}
 	if m._type != nil {
 		fields = append(fields, consoleport.FieldType)
@@ -9140,6 +9831,8 @@ func (m *ConsolePortMutation) Field(name string) (ent.Value, bool) {
 		return m.LocationID()
 	case consoleport.FieldRackID:
 		return m.RackID()
+	case consoleport.FieldOwnerID:
+		return m.OwnerID()
 	case consoleport.FieldType:
 		return m.GetType()
 	case consoleport.FieldSpeed:
@@ -9153,7 +9846,7 @@ func (m *ConsolePortMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *ConsolePortMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case consoleport.FieldCreated, consoleport.FieldLastUpdated, consoleport.FieldCustomFieldData, consoleport.FieldDeviceID, consoleport.FieldModuleID, consoleport.FieldName, consoleport.FieldNameNatural, consoleport.FieldLabel, consoleport.FieldDescription, consoleport.FieldMarkConnected, consoleport.FieldOccupied, consoleport.FieldSiteID, consoleport.FieldLocationID, consoleport.FieldRackID, consoleport.FieldType, consoleport.FieldSpeed:
+	case consoleport.FieldCreated, consoleport.FieldLastUpdated, consoleport.FieldCustomFieldData, consoleport.FieldDeviceID, consoleport.FieldModuleID, consoleport.FieldName, consoleport.FieldNameNatural, consoleport.FieldLabel, consoleport.FieldDescription, consoleport.FieldMarkConnected, consoleport.FieldOccupied, consoleport.FieldSiteID, consoleport.FieldLocationID, consoleport.FieldRackID, consoleport.FieldOwnerID, consoleport.FieldType, consoleport.FieldSpeed:
 	default:
 		return nil, fmt.Errorf("unknown ConsolePort field %s", name)
 	}
@@ -9196,6 +9889,8 @@ func (m *ConsolePortMutation) OldField(ctx context.Context, name string) (ent.Va
 		return old.LocationID, nil
 	case consoleport.FieldRackID:
 		return old.RackID, nil
+	case consoleport.FieldOwnerID:
+		return old.OwnerID, nil
 	case consoleport.FieldType:
 		return old.Type, nil
 	case consoleport.FieldSpeed:
@@ -9306,6 +10001,13 @@ func (m *ConsolePortMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetRackID(v)
+		return nil
+	case consoleport.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case consoleport.FieldType:
 		v, ok := value.(string)
@@ -9420,6 +10122,9 @@ func (m *ConsolePortMutation) ClearedFields() []string {
 	if m.FieldCleared(consoleport.FieldRackID) {
 		fields = append(fields, consoleport.FieldRackID)
 	}
+	if m.FieldCleared(consoleport.FieldOwnerID) {
+		fields = append(fields, consoleport.FieldOwnerID)
+	}
 	if m.FieldCleared(consoleport.FieldType) {
 		fields = append(fields, consoleport.FieldType)
 	}
@@ -9457,6 +10162,9 @@ func (m *ConsolePortMutation) ClearField(name string) error {
 		return nil
 	case consoleport.FieldRackID:
 		m.ClearRackID()
+		return nil
+	case consoleport.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case consoleport.FieldType:
 		m.ClearType()
@@ -9514,6 +10222,9 @@ func (m *ConsolePortMutation) ResetField(name string) error {
 	case consoleport.FieldRackID:
 		m.ResetRackID()
 		return nil
+	case consoleport.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case consoleport.FieldType:
 		m.ResetType()
 		return nil
@@ -9526,12 +10237,15 @@ func (m *ConsolePortMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ConsolePortMutation) AddedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.device != nil {
 		edges = append(edges, consoleport.EdgeDevice)
 	}
 	if m.module != nil {
 		edges = append(edges, consoleport.EdgeModule)
+	}
+	if m.owner != nil {
+		edges = append(edges, consoleport.EdgeOwner)
 	}
 	return edges
 }
@@ -9548,13 +10262,17 @@ func (m *ConsolePortMutation) AddedIDs(name string) []ent.Value {
 		if id := m.module; id != nil {
 			return []ent.Value{*id}
 		}
+	case consoleport.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ConsolePortMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	return edges
 }
 
@@ -9566,12 +10284,15 @@ func (m *ConsolePortMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ConsolePortMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.cleareddevice {
 		edges = append(edges, consoleport.EdgeDevice)
 	}
 	if m.clearedmodule {
 		edges = append(edges, consoleport.EdgeModule)
+	}
+	if m.clearedowner {
+		edges = append(edges, consoleport.EdgeOwner)
 	}
 	return edges
 }
@@ -9584,6 +10305,8 @@ func (m *ConsolePortMutation) EdgeCleared(name string) bool {
 		return m.cleareddevice
 	case consoleport.EdgeModule:
 		return m.clearedmodule
+	case consoleport.EdgeOwner:
+		return m.clearedowner
 	}
 	return false
 }
@@ -9598,6 +10321,9 @@ func (m *ConsolePortMutation) ClearEdge(name string) error {
 	case consoleport.EdgeModule:
 		m.ClearModule()
 		return nil
+	case consoleport.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	}
 	return fmt.Errorf("unknown ConsolePort unique edge %s", name)
 }
@@ -9611,6 +10337,9 @@ func (m *ConsolePortMutation) ResetEdge(name string) error {
 		return nil
 	case consoleport.EdgeModule:
 		m.ResetModule()
+		return nil
+	case consoleport.EdgeOwner:
+		m.ResetOwner()
 		return nil
 	}
 	return fmt.Errorf("unknown ConsolePort edge %s", name)
@@ -10466,6 +11195,8 @@ type ConsoleServerPortMutation struct {
 	cleareddevice     bool
 	module            *int
 	clearedmodule     bool
+	owner             *int
+	clearedowner      bool
 	done              bool
 	oldValue          func(context.Context) (*ConsoleServerPort, error)
 	predicates        []predicate.ConsoleServerPort
@@ -10976,6 +11707,38 @@ func (m *ConsoleServerPortMutation) ResetRackID() {
 	delete(m.clearedFields, consoleserverport.FieldRackID)
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *ConsoleServerPortMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *ConsoleServerPortMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *ConsoleServerPortMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[consoleserverport.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *ConsoleServerPortMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[consoleserverport.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *ConsoleServerPortMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, consoleserverport.FieldOwnerID)
+}
+
 // SetType sets the "type" field.
 func (m *ConsoleServerPortMutation) SetType(s string) {
 	m._type = &s
@@ -11115,6 +11878,33 @@ func (m *ConsoleServerPortMutation) ResetModule() {
 	m.clearedmodule = false
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *ConsoleServerPortMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[consoleserverport.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *ConsoleServerPortMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *ConsoleServerPortMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *ConsoleServerPortMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // Where appends a list predicates to the ConsoleServerPortMutation builder.
 func (m *ConsoleServerPortMutation) Where(ps ...predicate.ConsoleServerPort) {
 	m.predicates = append(m.predicates, ps...)
@@ -11149,7 +11939,7 @@ func (m *ConsoleServerPortMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ConsoleServerPortMutation) Fields() []string {
-	fields := make([]string, 0, 16)
+	fields := make([]string, 0, 17)
 	if m.created != nil {
 		fields = append(fields, consoleserverport.FieldCreated)
 	}
@@ -11191,6 +11981,9 @@ func (m *ConsoleServerPortMutation) Fields() []string {
 	}
 	if m.__rack_id != nil {
 		fields = append(fields, consoleserverport.FieldRackID)
+	}
+	if m.owner != nil {
+		fields = append(fields, consoleserverport.FieldOwnerID)
 	}
 	if m._type != nil {
 		fields = append(fields, consoleserverport.FieldType)
@@ -11234,6 +12027,8 @@ func (m *ConsoleServerPortMutation) Field(name string) (ent.Value, bool) {
 		return m.LocationID()
 	case consoleserverport.FieldRackID:
 		return m.RackID()
+	case consoleserverport.FieldOwnerID:
+		return m.OwnerID()
 	case consoleserverport.FieldType:
 		return m.GetType()
 	case consoleserverport.FieldSpeed:
@@ -11247,7 +12042,7 @@ func (m *ConsoleServerPortMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *ConsoleServerPortMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case consoleserverport.FieldCreated, consoleserverport.FieldLastUpdated, consoleserverport.FieldCustomFieldData, consoleserverport.FieldDeviceID, consoleserverport.FieldModuleID, consoleserverport.FieldName, consoleserverport.FieldNameNatural, consoleserverport.FieldLabel, consoleserverport.FieldDescription, consoleserverport.FieldMarkConnected, consoleserverport.FieldOccupied, consoleserverport.FieldSiteID, consoleserverport.FieldLocationID, consoleserverport.FieldRackID, consoleserverport.FieldType, consoleserverport.FieldSpeed:
+	case consoleserverport.FieldCreated, consoleserverport.FieldLastUpdated, consoleserverport.FieldCustomFieldData, consoleserverport.FieldDeviceID, consoleserverport.FieldModuleID, consoleserverport.FieldName, consoleserverport.FieldNameNatural, consoleserverport.FieldLabel, consoleserverport.FieldDescription, consoleserverport.FieldMarkConnected, consoleserverport.FieldOccupied, consoleserverport.FieldSiteID, consoleserverport.FieldLocationID, consoleserverport.FieldRackID, consoleserverport.FieldOwnerID, consoleserverport.FieldType, consoleserverport.FieldSpeed:
 	default:
 		return nil, fmt.Errorf("unknown ConsoleServerPort field %s", name)
 	}
@@ -11290,6 +12085,8 @@ func (m *ConsoleServerPortMutation) OldField(ctx context.Context, name string) (
 		return old.LocationID, nil
 	case consoleserverport.FieldRackID:
 		return old.RackID, nil
+	case consoleserverport.FieldOwnerID:
+		return old.OwnerID, nil
 	case consoleserverport.FieldType:
 		return old.Type, nil
 	case consoleserverport.FieldSpeed:
@@ -11400,6 +12197,13 @@ func (m *ConsoleServerPortMutation) SetField(name string, value ent.Value) error
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetRackID(v)
+		return nil
+	case consoleserverport.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case consoleserverport.FieldType:
 		v, ok := value.(string)
@@ -11514,6 +12318,9 @@ func (m *ConsoleServerPortMutation) ClearedFields() []string {
 	if m.FieldCleared(consoleserverport.FieldRackID) {
 		fields = append(fields, consoleserverport.FieldRackID)
 	}
+	if m.FieldCleared(consoleserverport.FieldOwnerID) {
+		fields = append(fields, consoleserverport.FieldOwnerID)
+	}
 	if m.FieldCleared(consoleserverport.FieldType) {
 		fields = append(fields, consoleserverport.FieldType)
 	}
@@ -11551,6 +12358,9 @@ func (m *ConsoleServerPortMutation) ClearField(name string) error {
 		return nil
 	case consoleserverport.FieldRackID:
 		m.ClearRackID()
+		return nil
+	case consoleserverport.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case consoleserverport.FieldType:
 		m.ClearType()
@@ -11608,6 +12418,9 @@ func (m *ConsoleServerPortMutation) ResetField(name string) error {
 	case consoleserverport.FieldRackID:
 		m.ResetRackID()
 		return nil
+	case consoleserverport.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case consoleserverport.FieldType:
 		m.ResetType()
 		return nil
@@ -11620,12 +12433,15 @@ func (m *ConsoleServerPortMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ConsoleServerPortMutation) AddedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.device != nil {
 		edges = append(edges, consoleserverport.EdgeDevice)
 	}
 	if m.module != nil {
 		edges = append(edges, consoleserverport.EdgeModule)
+	}
+	if m.owner != nil {
+		edges = append(edges, consoleserverport.EdgeOwner)
 	}
 	return edges
 }
@@ -11642,13 +12458,17 @@ func (m *ConsoleServerPortMutation) AddedIDs(name string) []ent.Value {
 		if id := m.module; id != nil {
 			return []ent.Value{*id}
 		}
+	case consoleserverport.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ConsoleServerPortMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	return edges
 }
 
@@ -11660,12 +12480,15 @@ func (m *ConsoleServerPortMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ConsoleServerPortMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.cleareddevice {
 		edges = append(edges, consoleserverport.EdgeDevice)
 	}
 	if m.clearedmodule {
 		edges = append(edges, consoleserverport.EdgeModule)
+	}
+	if m.clearedowner {
+		edges = append(edges, consoleserverport.EdgeOwner)
 	}
 	return edges
 }
@@ -11678,6 +12501,8 @@ func (m *ConsoleServerPortMutation) EdgeCleared(name string) bool {
 		return m.cleareddevice
 	case consoleserverport.EdgeModule:
 		return m.clearedmodule
+	case consoleserverport.EdgeOwner:
+		return m.clearedowner
 	}
 	return false
 }
@@ -11692,6 +12517,9 @@ func (m *ConsoleServerPortMutation) ClearEdge(name string) error {
 	case consoleserverport.EdgeModule:
 		m.ClearModule()
 		return nil
+	case consoleserverport.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	}
 	return fmt.Errorf("unknown ConsoleServerPort unique edge %s", name)
 }
@@ -11705,6 +12533,9 @@ func (m *ConsoleServerPortMutation) ResetEdge(name string) error {
 		return nil
 	case consoleserverport.EdgeModule:
 		m.ResetModule()
+		return nil
+	case consoleserverport.EdgeOwner:
+		m.ResetOwner()
 		return nil
 	}
 	return fmt.Errorf("unknown ConsoleServerPort edge %s", name)
@@ -12550,6 +13381,8 @@ type ContactMutation struct {
 	address           *string
 	link              *string
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	groups            map[int]struct{}
 	removedgroups     map[int]struct{}
 	clearedgroups     bool
@@ -12777,6 +13610,38 @@ func (m *ContactMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *ContactMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *ContactMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *ContactMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[contact.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *ContactMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[contact.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *ContactMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, contact.FieldOwnerID)
+}
+
 // SetName sets the "name" field.
 func (m *ContactMutation) SetName(s string) {
 	m.name = &s
@@ -12910,6 +13775,33 @@ func (m *ContactMutation) ResetLink() {
 	m.link = nil
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *ContactMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[contact.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *ContactMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *ContactMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *ContactMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // AddGroupIDs adds the "groups" edge to the ContactGroup entity by ids.
 func (m *ContactMutation) AddGroupIDs(ids ...int) {
 	if m.groups == nil {
@@ -12998,7 +13890,7 @@ func (m *ContactMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ContactMutation) Fields() []string {
-	fields := make([]string, 0, 12)
+	fields := make([]string, 0, 13)
 	if m.created != nil {
 		fields = append(fields, contact.FieldCreated)
 	}
@@ -13013,6 +13905,9 @@ func (m *ContactMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, contact.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, contact.FieldOwnerID)
 	}
 	if m.name != nil {
 		fields = append(fields, contact.FieldName)
@@ -13053,6 +13948,8 @@ func (m *ContactMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case contact.FieldComments:
 		return m.Comments()
+	case contact.FieldOwnerID:
+		return m.OwnerID()
 	case contact.FieldName:
 		return m.Name()
 	case contact.FieldNameNatural:
@@ -13076,7 +13973,7 @@ func (m *ContactMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *ContactMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case contact.FieldCreated, contact.FieldLastUpdated, contact.FieldCustomFieldData, contact.FieldDescription, contact.FieldComments, contact.FieldName, contact.FieldNameNatural, contact.FieldTitle, contact.FieldPhone, contact.FieldEmail, contact.FieldAddress, contact.FieldLink:
+	case contact.FieldCreated, contact.FieldLastUpdated, contact.FieldCustomFieldData, contact.FieldDescription, contact.FieldComments, contact.FieldOwnerID, contact.FieldName, contact.FieldNameNatural, contact.FieldTitle, contact.FieldPhone, contact.FieldEmail, contact.FieldAddress, contact.FieldLink:
 	default:
 		return nil, fmt.Errorf("unknown Contact field %s", name)
 	}
@@ -13101,6 +13998,8 @@ func (m *ContactMutation) OldField(ctx context.Context, name string) (ent.Value,
 		return old.Description, nil
 	case contact.FieldComments:
 		return old.Comments, nil
+	case contact.FieldOwnerID:
+		return old.OwnerID, nil
 	case contact.FieldName:
 		return old.Name, nil
 	case contact.FieldNameNatural:
@@ -13159,6 +14058,13 @@ func (m *ContactMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetComments(v)
 		return nil
+	case contact.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
+		return nil
 	case contact.FieldName:
 		v, ok := value.(string)
 		if !ok {
@@ -13215,13 +14121,16 @@ func (m *ContactMutation) SetField(name string, value ent.Value) error {
 // AddedFields returns all numeric fields that were incremented/decremented during
 // this mutation.
 func (m *ContactMutation) AddedFields() []string {
-	return nil
+	var fields []string
+	return fields
 }
 
 // AddedField returns the numeric value that was incremented/decremented on a field
 // with the given name. The second boolean return value indicates that this field
 // was not set, or was not defined in the schema.
 func (m *ContactMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
 	return nil, false
 }
 
@@ -13244,6 +14153,9 @@ func (m *ContactMutation) ClearedFields() []string {
 	if m.FieldCleared(contact.FieldLastUpdated) {
 		fields = append(fields, contact.FieldLastUpdated)
 	}
+	if m.FieldCleared(contact.FieldOwnerID) {
+		fields = append(fields, contact.FieldOwnerID)
+	}
 	return fields
 }
 
@@ -13263,6 +14175,9 @@ func (m *ContactMutation) ClearField(name string) error {
 		return nil
 	case contact.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case contact.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	}
 	return fmt.Errorf("unknown Contact nullable field %s", name)
@@ -13286,6 +14201,9 @@ func (m *ContactMutation) ResetField(name string) error {
 		return nil
 	case contact.FieldComments:
 		m.ResetComments()
+		return nil
+	case contact.FieldOwnerID:
+		m.ResetOwnerID()
 		return nil
 	case contact.FieldName:
 		m.ResetName()
@@ -13314,7 +14232,10 @@ func (m *ContactMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ContactMutation) AddedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
+	if m.owner != nil {
+		edges = append(edges, contact.EdgeOwner)
+	}
 	if m.groups != nil {
 		edges = append(edges, contact.EdgeGroups)
 	}
@@ -13325,6 +14246,10 @@ func (m *ContactMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *ContactMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case contact.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case contact.EdgeGroups:
 		ids := make([]ent.Value, 0, len(m.groups))
 		for id := range m.groups {
@@ -13337,7 +14262,7 @@ func (m *ContactMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ContactMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	if m.removedgroups != nil {
 		edges = append(edges, contact.EdgeGroups)
 	}
@@ -13360,7 +14285,10 @@ func (m *ContactMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ContactMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
+	if m.clearedowner {
+		edges = append(edges, contact.EdgeOwner)
+	}
 	if m.clearedgroups {
 		edges = append(edges, contact.EdgeGroups)
 	}
@@ -13371,6 +14299,8 @@ func (m *ContactMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *ContactMutation) EdgeCleared(name string) bool {
 	switch name {
+	case contact.EdgeOwner:
+		return m.clearedowner
 	case contact.EdgeGroups:
 		return m.clearedgroups
 	}
@@ -13381,6 +14311,9 @@ func (m *ContactMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *ContactMutation) ClearEdge(name string) error {
 	switch name {
+	case contact.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	}
 	return fmt.Errorf("unknown Contact unique edge %s", name)
 }
@@ -13389,6 +14322,9 @@ func (m *ContactMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *ContactMutation) ResetEdge(name string) error {
 	switch name {
+	case contact.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case contact.EdgeGroups:
 		m.ResetGroups()
 		return nil
@@ -14265,6 +15201,8 @@ type ContactGroupMutation struct {
 	description       *string
 	comments          *string
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	parent            *int
 	clearedparent     bool
 	children          map[int]struct{}
@@ -14606,6 +15544,65 @@ func (m *ContactGroupMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *ContactGroupMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *ContactGroupMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *ContactGroupMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[contactgroup.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *ContactGroupMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[contactgroup.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *ContactGroupMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, contactgroup.FieldOwnerID)
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *ContactGroupMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[contactgroup.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *ContactGroupMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *ContactGroupMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *ContactGroupMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // ClearParent clears the "parent" edge to the ContactGroup entity.
 func (m *ContactGroupMutation) ClearParent() {
 	m.clearedparent = true
@@ -14775,7 +15772,7 @@ func (m *ContactGroupMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ContactGroupMutation) Fields() []string {
-	fields := make([]string, 0, 9)
+	fields := make([]string, 0, 10)
 	if m.created != nil {
 		fields = append(fields, contactgroup.FieldCreated)
 	}
@@ -14803,6 +15800,9 @@ func (m *ContactGroupMutation) Fields() []string {
 	if m.comments != nil {
 		fields = append(fields, contactgroup.FieldComments)
 	}
+	if m.owner != nil {
+		fields = append(fields, contactgroup.FieldOwnerID)
+	}
 	return fields
 }
 
@@ -14829,6 +15829,8 @@ func (m *ContactGroupMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case contactgroup.FieldComments:
 		return m.Comments()
+	case contactgroup.FieldOwnerID:
+		return m.OwnerID()
 	}
 	return nil, false
 }
@@ -14838,7 +15840,7 @@ func (m *ContactGroupMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *ContactGroupMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case contactgroup.FieldCreated, contactgroup.FieldLastUpdated, contactgroup.FieldCustomFieldData, contactgroup.FieldName, contactgroup.FieldSlug, contactgroup.FieldParentID, contactgroup.FieldDepth, contactgroup.FieldDescription, contactgroup.FieldComments:
+	case contactgroup.FieldCreated, contactgroup.FieldLastUpdated, contactgroup.FieldCustomFieldData, contactgroup.FieldName, contactgroup.FieldSlug, contactgroup.FieldParentID, contactgroup.FieldDepth, contactgroup.FieldDescription, contactgroup.FieldComments, contactgroup.FieldOwnerID:
 	default:
 		return nil, fmt.Errorf("unknown ContactGroup field %s", name)
 	}
@@ -14871,6 +15873,8 @@ func (m *ContactGroupMutation) OldField(ctx context.Context, name string) (ent.V
 		return old.Description, nil
 	case contactgroup.FieldComments:
 		return old.Comments, nil
+	case contactgroup.FieldOwnerID:
+		return old.OwnerID, nil
 	}
 	return nil, fmt.Errorf("unknown ContactGroup field %s", name)
 }
@@ -14943,6 +15947,13 @@ func (m *ContactGroupMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetComments(v)
 		return nil
+	case contactgroup.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
+		return nil
 	}
 	return fmt.Errorf("unknown ContactGroup field %s", name)
 }
@@ -14997,6 +16008,9 @@ func (m *ContactGroupMutation) ClearedFields() []string {
 	if m.FieldCleared(contactgroup.FieldParentID) {
 		fields = append(fields, contactgroup.FieldParentID)
 	}
+	if m.FieldCleared(contactgroup.FieldOwnerID) {
+		fields = append(fields, contactgroup.FieldOwnerID)
+	}
 	return fields
 }
 
@@ -15019,6 +16033,9 @@ func (m *ContactGroupMutation) ClearField(name string) error {
 		return nil
 	case contactgroup.FieldParentID:
 		m.ClearParentID()
+		return nil
+	case contactgroup.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	}
 	return fmt.Errorf("unknown ContactGroup nullable field %s", name)
@@ -15055,13 +16072,19 @@ func (m *ContactGroupMutation) ResetField(name string) error {
 	case contactgroup.FieldComments:
 		m.ResetComments()
 		return nil
+	case contactgroup.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	}
 	return fmt.Errorf("unknown ContactGroup field %s", name)
 }
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ContactGroupMutation) AddedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
+	if m.owner != nil {
+		edges = append(edges, contactgroup.EdgeOwner)
+	}
 	if m.parent != nil {
 		edges = append(edges, contactgroup.EdgeParent)
 	}
@@ -15078,6 +16101,10 @@ func (m *ContactGroupMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *ContactGroupMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case contactgroup.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case contactgroup.EdgeParent:
 		if id := m.parent; id != nil {
 			return []ent.Value{*id}
@@ -15100,7 +16127,7 @@ func (m *ContactGroupMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ContactGroupMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.removedchildren != nil {
 		edges = append(edges, contactgroup.EdgeChildren)
 	}
@@ -15132,7 +16159,10 @@ func (m *ContactGroupMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ContactGroupMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
+	if m.clearedowner {
+		edges = append(edges, contactgroup.EdgeOwner)
+	}
 	if m.clearedparent {
 		edges = append(edges, contactgroup.EdgeParent)
 	}
@@ -15149,6 +16179,8 @@ func (m *ContactGroupMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *ContactGroupMutation) EdgeCleared(name string) bool {
 	switch name {
+	case contactgroup.EdgeOwner:
+		return m.clearedowner
 	case contactgroup.EdgeParent:
 		return m.clearedparent
 	case contactgroup.EdgeChildren:
@@ -15163,6 +16195,9 @@ func (m *ContactGroupMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *ContactGroupMutation) ClearEdge(name string) error {
 	switch name {
+	case contactgroup.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case contactgroup.EdgeParent:
 		m.ClearParent()
 		return nil
@@ -15174,6 +16209,9 @@ func (m *ContactGroupMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *ContactGroupMutation) ResetEdge(name string) error {
 	switch name {
+	case contactgroup.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case contactgroup.EdgeParent:
 		m.ResetParent()
 		return nil
@@ -15201,6 +16239,8 @@ type ContactRoleMutation struct {
 	description       *string
 	comments          *string
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	done              bool
 	oldValue          func(context.Context) (*ContactRole, error)
 	predicates        []predicate.ContactRole
@@ -15463,6 +16503,65 @@ func (m *ContactRoleMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *ContactRoleMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *ContactRoleMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *ContactRoleMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[contactrole.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *ContactRoleMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[contactrole.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *ContactRoleMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, contactrole.FieldOwnerID)
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *ContactRoleMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[contactrole.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *ContactRoleMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *ContactRoleMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *ContactRoleMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // Where appends a list predicates to the ContactRoleMutation builder.
 func (m *ContactRoleMutation) Where(ps ...predicate.ContactRole) {
 	m.predicates = append(m.predicates, ps...)
@@ -15497,7 +16596,7 @@ func (m *ContactRoleMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ContactRoleMutation) Fields() []string {
-	fields := make([]string, 0, 7)
+	fields := make([]string, 0, 8)
 	if m.created != nil {
 		fields = append(fields, contactrole.FieldCreated)
 	}
@@ -15518,6 +16617,9 @@ func (m *ContactRoleMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, contactrole.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, contactrole.FieldOwnerID)
 	}
 	return fields
 }
@@ -15541,6 +16643,8 @@ func (m *ContactRoleMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case contactrole.FieldComments:
 		return m.Comments()
+	case contactrole.FieldOwnerID:
+		return m.OwnerID()
 	}
 	return nil, false
 }
@@ -15550,7 +16654,7 @@ func (m *ContactRoleMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *ContactRoleMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case contactrole.FieldCreated, contactrole.FieldLastUpdated, contactrole.FieldCustomFieldData, contactrole.FieldName, contactrole.FieldSlug, contactrole.FieldDescription, contactrole.FieldComments:
+	case contactrole.FieldCreated, contactrole.FieldLastUpdated, contactrole.FieldCustomFieldData, contactrole.FieldName, contactrole.FieldSlug, contactrole.FieldDescription, contactrole.FieldComments, contactrole.FieldOwnerID:
 	default:
 		return nil, fmt.Errorf("unknown ContactRole field %s", name)
 	}
@@ -15579,6 +16683,8 @@ func (m *ContactRoleMutation) OldField(ctx context.Context, name string) (ent.Va
 		return old.Description, nil
 	case contactrole.FieldComments:
 		return old.Comments, nil
+	case contactrole.FieldOwnerID:
+		return old.OwnerID, nil
 	}
 	return nil, fmt.Errorf("unknown ContactRole field %s", name)
 }
@@ -15637,6 +16743,13 @@ func (m *ContactRoleMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetComments(v)
 		return nil
+	case contactrole.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
+		return nil
 	}
 	return fmt.Errorf("unknown ContactRole field %s", name)
 }
@@ -15644,13 +16757,16 @@ func (m *ContactRoleMutation) SetField(name string, value ent.Value) error {
 // AddedFields returns all numeric fields that were incremented/decremented during
 // this mutation.
 func (m *ContactRoleMutation) AddedFields() []string {
-	return nil
+	var fields []string
+	return fields
 }
 
 // AddedField returns the numeric value that was incremented/decremented on a field
 // with the given name. The second boolean return value indicates that this field
 // was not set, or was not defined in the schema.
 func (m *ContactRoleMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
 	return nil, false
 }
 
@@ -15673,6 +16789,9 @@ func (m *ContactRoleMutation) ClearedFields() []string {
 	if m.FieldCleared(contactrole.FieldLastUpdated) {
 		fields = append(fields, contactrole.FieldLastUpdated)
 	}
+	if m.FieldCleared(contactrole.FieldOwnerID) {
+		fields = append(fields, contactrole.FieldOwnerID)
+	}
 	return fields
 }
 
@@ -15692,6 +16811,9 @@ func (m *ContactRoleMutation) ClearField(name string) error {
 		return nil
 	case contactrole.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case contactrole.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	}
 	return fmt.Errorf("unknown ContactRole nullable field %s", name)
@@ -15722,25 +16844,37 @@ func (m *ContactRoleMutation) ResetField(name string) error {
 	case contactrole.FieldComments:
 		m.ResetComments()
 		return nil
+	case contactrole.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	}
 	return fmt.Errorf("unknown ContactRole field %s", name)
 }
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ContactRoleMutation) AddedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.owner != nil {
+		edges = append(edges, contactrole.EdgeOwner)
+	}
 	return edges
 }
 
 // AddedIDs returns all IDs (to other nodes) that were added for the given edge
 // name in this mutation.
 func (m *ContactRoleMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case contactrole.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
+	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ContactRoleMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
 	return edges
 }
 
@@ -15752,25 +16886,42 @@ func (m *ContactRoleMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ContactRoleMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.clearedowner {
+		edges = append(edges, contactrole.EdgeOwner)
+	}
 	return edges
 }
 
 // EdgeCleared returns a boolean which indicates if the edge with the given name
 // was cleared in this mutation.
 func (m *ContactRoleMutation) EdgeCleared(name string) bool {
+	switch name {
+	case contactrole.EdgeOwner:
+		return m.clearedowner
+	}
 	return false
 }
 
 // ClearEdge clears the value of the edge with the given name. It returns an error
 // if that edge is not defined in the schema.
 func (m *ContactRoleMutation) ClearEdge(name string) error {
+	switch name {
+	case contactrole.EdgeOwner:
+		m.ClearOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown ContactRole unique edge %s", name)
 }
 
 // ResetEdge resets all changes to the edge with the given name in this mutation.
 // It returns an error if the edge is not defined in the schema.
 func (m *ContactRoleMutation) ResetEdge(name string) error {
+	switch name {
+	case contactrole.EdgeOwner:
+		m.ResetOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown ContactRole edge %s", name)
 }
 
@@ -15814,6 +16965,8 @@ type CustomFieldMutation struct {
 	appendvalidation_schema     json.RawMessage
 	comments                    *string
 	clearedFields               map[string]struct{}
+	owner                       *int
+	clearedowner                bool
 	choice_set                  *int
 	clearedchoice_set           bool
 	done                        bool
@@ -15981,6 +17134,38 @@ func (m *CustomFieldMutation) LastUpdatedCleared() bool {
 func (m *CustomFieldMutation) ResetLastUpdated() {
 	m.last_updated = nil
 	delete(m.clearedFields, customfield.FieldLastUpdated)
+}
+
+// SetOwnerID sets the "owner_id" field.
+func (m *CustomFieldMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *CustomFieldMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *CustomFieldMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[customfield.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *CustomFieldMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[customfield.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *CustomFieldMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, customfield.FieldOwnerID)
 }
 
 // SetObjectTypes sets the "object_types" field.
@@ -16675,6 +17860,33 @@ func (m *CustomFieldMutation) ResetComments() {
 	m.comments = nil
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *CustomFieldMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[customfield.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *CustomFieldMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *CustomFieldMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *CustomFieldMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // ClearChoiceSet clears the "choice_set" edge to the CustomFieldChoiceSet entity.
 func (m *CustomFieldMutation) ClearChoiceSet() {
 	m.clearedchoice_set = true
@@ -16736,12 +17948,15 @@ func (m *CustomFieldMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *CustomFieldMutation) Fields() []string {
-	fields := make([]string, 0, 26)
+	fields := make([]string, 0, 27)
 	if m.created != nil {
 		fields = append(fields, customfield.FieldCreated)
 	}
 	if m.last_updated != nil {
 		fields = append(fields, customfield.FieldLastUpdated)
+	}
+	if m.owner != nil {
+		fields = append(fields, customfield.FieldOwnerID)
 	}
 	if m.object_types != nil {
 		fields = append(fields, customfield.FieldObjectTypes)
@@ -16827,6 +18042,8 @@ func (m *CustomFieldMutation) Field(name string) (ent.Value, bool) {
 		return m.Created()
 	case customfield.FieldLastUpdated:
 		return m.LastUpdated()
+	case customfield.FieldOwnerID:
+		return m.OwnerID()
 	case customfield.FieldObjectTypes:
 		return m.ObjectTypes()
 	case customfield.FieldType:
@@ -16884,7 +18101,7 @@ func (m *CustomFieldMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *CustomFieldMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case customfield.FieldCreated, customfield.FieldLastUpdated, customfield.FieldObjectTypes, customfield.FieldType, customfield.FieldRelatedObjectType, customfield.FieldDataType, customfield.FieldName, customfield.FieldLabel, customfield.FieldGroupName, customfield.FieldDescription, customfield.FieldRequired, customfield.FieldUnique, customfield.FieldSearchWeight, customfield.FieldFilterLogic, customfield.FieldUIVisible, customfield.FieldUIEditable, customfield.FieldIsCloneable, customfield.FieldDefault, customfield.FieldRelatedObjectFilter, customfield.FieldWeight, customfield.FieldValidationMinimum, customfield.FieldValidationMaximum, customfield.FieldValidationRegex, customfield.FieldValidationSchema, customfield.FieldChoiceSetID, customfield.FieldComments:
+	case customfield.FieldCreated, customfield.FieldLastUpdated, customfield.FieldOwnerID, customfield.FieldObjectTypes, customfield.FieldType, customfield.FieldRelatedObjectType, customfield.FieldDataType, customfield.FieldName, customfield.FieldLabel, customfield.FieldGroupName, customfield.FieldDescription, customfield.FieldRequired, customfield.FieldUnique, customfield.FieldSearchWeight, customfield.FieldFilterLogic, customfield.FieldUIVisible, customfield.FieldUIEditable, customfield.FieldIsCloneable, customfield.FieldDefault, customfield.FieldRelatedObjectFilter, customfield.FieldWeight, customfield.FieldValidationMinimum, customfield.FieldValidationMaximum, customfield.FieldValidationRegex, customfield.FieldValidationSchema, customfield.FieldChoiceSetID, customfield.FieldComments:
 	default:
 		return nil, fmt.Errorf("unknown CustomField field %s", name)
 	}
@@ -16903,6 +18120,8 @@ func (m *CustomFieldMutation) OldField(ctx context.Context, name string) (ent.Va
 		return old.Created, nil
 	case customfield.FieldLastUpdated:
 		return old.LastUpdated, nil
+	case customfield.FieldOwnerID:
+		return old.OwnerID, nil
 	case customfield.FieldObjectTypes:
 		return old.ObjectTypes, nil
 	case customfield.FieldType:
@@ -16973,6 +18192,13 @@ func (m *CustomFieldMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetLastUpdated(v)
+		return nil
+	case customfield.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case customfield.FieldObjectTypes:
 		v, ok := value.([]string)
@@ -17229,6 +18455,9 @@ func (m *CustomFieldMutation) ClearedFields() []string {
 	if m.FieldCleared(customfield.FieldLastUpdated) {
 		fields = append(fields, customfield.FieldLastUpdated)
 	}
+	if m.FieldCleared(customfield.FieldOwnerID) {
+		fields = append(fields, customfield.FieldOwnerID)
+	}
 	if m.FieldCleared(customfield.FieldRelatedObjectType) {
 		fields = append(fields, customfield.FieldRelatedObjectType)
 	}
@@ -17270,6 +18499,9 @@ func (m *CustomFieldMutation) ClearField(name string) error {
 	case customfield.FieldLastUpdated:
 		m.ClearLastUpdated()
 		return nil
+	case customfield.FieldOwnerID:
+		m.ClearOwnerID()
+		return nil
 	case customfield.FieldRelatedObjectType:
 		m.ClearRelatedObjectType()
 		return nil
@@ -17304,6 +18536,9 @@ func (m *CustomFieldMutation) ResetField(name string) error {
 		return nil
 	case customfield.FieldLastUpdated:
 		m.ResetLastUpdated()
+		return nil
+	case customfield.FieldOwnerID:
+		m.ResetOwnerID()
 		return nil
 	case customfield.FieldObjectTypes:
 		m.ResetObjectTypes()
@@ -17383,7 +18618,10 @@ func (m *CustomFieldMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *CustomFieldMutation) AddedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
+	if m.owner != nil {
+		edges = append(edges, customfield.EdgeOwner)
+	}
 	if m.choice_set != nil {
 		edges = append(edges, customfield.EdgeChoiceSet)
 	}
@@ -17394,6 +18632,10 @@ func (m *CustomFieldMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *CustomFieldMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case customfield.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case customfield.EdgeChoiceSet:
 		if id := m.choice_set; id != nil {
 			return []ent.Value{*id}
@@ -17404,7 +18646,7 @@ func (m *CustomFieldMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *CustomFieldMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	return edges
 }
 
@@ -17416,7 +18658,10 @@ func (m *CustomFieldMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *CustomFieldMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
+	if m.clearedowner {
+		edges = append(edges, customfield.EdgeOwner)
+	}
 	if m.clearedchoice_set {
 		edges = append(edges, customfield.EdgeChoiceSet)
 	}
@@ -17427,6 +18672,8 @@ func (m *CustomFieldMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *CustomFieldMutation) EdgeCleared(name string) bool {
 	switch name {
+	case customfield.EdgeOwner:
+		return m.clearedowner
 	case customfield.EdgeChoiceSet:
 		return m.clearedchoice_set
 	}
@@ -17437,6 +18684,9 @@ func (m *CustomFieldMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *CustomFieldMutation) ClearEdge(name string) error {
 	switch name {
+	case customfield.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case customfield.EdgeChoiceSet:
 		m.ClearChoiceSet()
 		return nil
@@ -17448,6 +18698,9 @@ func (m *CustomFieldMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *CustomFieldMutation) ResetEdge(name string) error {
 	switch name {
+	case customfield.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case customfield.EdgeChoiceSet:
 		m.ResetChoiceSet()
 		return nil
@@ -17473,6 +18726,8 @@ type CustomFieldChoiceSetMutation struct {
 	choices_count        *int
 	addchoices_count     *int
 	clearedFields        map[string]struct{}
+	owner                *int
+	clearedowner         bool
 	done                 bool
 	oldValue             func(context.Context) (*CustomFieldChoiceSet, error)
 	predicates           []predicate.CustomFieldChoiceSet
@@ -17638,6 +18893,38 @@ func (m *CustomFieldChoiceSetMutation) LastUpdatedCleared() bool {
 func (m *CustomFieldChoiceSetMutation) ResetLastUpdated() {
 	m.last_updated = nil
 	delete(m.clearedFields, customfieldchoiceset.FieldLastUpdated)
+}
+
+// SetOwnerID sets the "owner_id" field.
+func (m *CustomFieldChoiceSetMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *CustomFieldChoiceSetMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *CustomFieldChoiceSetMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[customfieldchoiceset.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *CustomFieldChoiceSetMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[customfieldchoiceset.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *CustomFieldChoiceSetMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, customfieldchoiceset.FieldOwnerID)
 }
 
 // SetName sets the "name" field.
@@ -17821,6 +19108,33 @@ func (m *CustomFieldChoiceSetMutation) ResetChoicesCount() {
 	m.addchoices_count = nil
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *CustomFieldChoiceSetMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[customfieldchoiceset.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *CustomFieldChoiceSetMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *CustomFieldChoiceSetMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *CustomFieldChoiceSetMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // Where appends a list predicates to the CustomFieldChoiceSetMutation builder.
 func (m *CustomFieldChoiceSetMutation) Where(ps ...predicate.CustomFieldChoiceSet) {
 	m.predicates = append(m.predicates, ps...)
@@ -17855,12 +19169,15 @@ func (m *CustomFieldChoiceSetMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *CustomFieldChoiceSetMutation) Fields() []string {
-	fields := make([]string, 0, 9)
+	fields := make([]string, 0, 10)
 	if m.created != nil {
 		fields = append(fields, customfieldchoiceset.FieldCreated)
 	}
 	if m.last_updated != nil {
 		fields = append(fields, customfieldchoiceset.FieldLastUpdated)
+	}
+	if m.owner != nil {
+		fields = append(fields, customfieldchoiceset.FieldOwnerID)
 	}
 	if m.name != nil {
 		fields = append(fields, customfieldchoiceset.FieldName)
@@ -17895,6 +19212,8 @@ func (m *CustomFieldChoiceSetMutation) Field(name string) (ent.Value, bool) {
 		return m.Created()
 	case customfieldchoiceset.FieldLastUpdated:
 		return m.LastUpdated()
+	case customfieldchoiceset.FieldOwnerID:
+		return m.OwnerID()
 	case customfieldchoiceset.FieldName:
 		return m.Name()
 	case customfieldchoiceset.FieldDescription:
@@ -17918,7 +19237,7 @@ func (m *CustomFieldChoiceSetMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *CustomFieldChoiceSetMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case customfieldchoiceset.FieldCreated, customfieldchoiceset.FieldLastUpdated, customfieldchoiceset.FieldName, customfieldchoiceset.FieldDescription, customfieldchoiceset.FieldBaseChoices, customfieldchoiceset.FieldExtraChoices, customfieldchoiceset.FieldChoiceColors, customfieldchoiceset.FieldOrderAlphabetically, customfieldchoiceset.FieldChoicesCount:
+	case customfieldchoiceset.FieldCreated, customfieldchoiceset.FieldLastUpdated, customfieldchoiceset.FieldOwnerID, customfieldchoiceset.FieldName, customfieldchoiceset.FieldDescription, customfieldchoiceset.FieldBaseChoices, customfieldchoiceset.FieldExtraChoices, customfieldchoiceset.FieldChoiceColors, customfieldchoiceset.FieldOrderAlphabetically, customfieldchoiceset.FieldChoicesCount:
 	default:
 		return nil, fmt.Errorf("unknown CustomFieldChoiceSet field %s", name)
 	}
@@ -17937,6 +19256,8 @@ func (m *CustomFieldChoiceSetMutation) OldField(ctx context.Context, name string
 		return old.Created, nil
 	case customfieldchoiceset.FieldLastUpdated:
 		return old.LastUpdated, nil
+	case customfieldchoiceset.FieldOwnerID:
+		return old.OwnerID, nil
 	case customfieldchoiceset.FieldName:
 		return old.Name, nil
 	case customfieldchoiceset.FieldDescription:
@@ -17973,6 +19294,13 @@ func (m *CustomFieldChoiceSetMutation) SetField(name string, value ent.Value) er
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetLastUpdated(v)
+		return nil
+	case customfieldchoiceset.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case customfieldchoiceset.FieldName:
 		v, ok := value.(string)
@@ -18074,6 +19402,9 @@ func (m *CustomFieldChoiceSetMutation) ClearedFields() []string {
 	if m.FieldCleared(customfieldchoiceset.FieldLastUpdated) {
 		fields = append(fields, customfieldchoiceset.FieldLastUpdated)
 	}
+	if m.FieldCleared(customfieldchoiceset.FieldOwnerID) {
+		fields = append(fields, customfieldchoiceset.FieldOwnerID)
+	}
 	if m.FieldCleared(customfieldchoiceset.FieldBaseChoices) {
 		fields = append(fields, customfieldchoiceset.FieldBaseChoices)
 	}
@@ -18097,6 +19428,9 @@ func (m *CustomFieldChoiceSetMutation) ClearField(name string) error {
 	case customfieldchoiceset.FieldLastUpdated:
 		m.ClearLastUpdated()
 		return nil
+	case customfieldchoiceset.FieldOwnerID:
+		m.ClearOwnerID()
+		return nil
 	case customfieldchoiceset.FieldBaseChoices:
 		m.ClearBaseChoices()
 		return nil
@@ -18113,6 +19447,9 @@ func (m *CustomFieldChoiceSetMutation) ResetField(name string) error {
 		return nil
 	case customfieldchoiceset.FieldLastUpdated:
 		m.ResetLastUpdated()
+		return nil
+	case customfieldchoiceset.FieldOwnerID:
+		m.ResetOwnerID()
 		return nil
 	case customfieldchoiceset.FieldName:
 		m.ResetName()
@@ -18141,19 +19478,28 @@ func (m *CustomFieldChoiceSetMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *CustomFieldChoiceSetMutation) AddedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.owner != nil {
+		edges = append(edges, customfieldchoiceset.EdgeOwner)
+	}
 	return edges
 }
 
 // AddedIDs returns all IDs (to other nodes) that were added for the given edge
 // name in this mutation.
 func (m *CustomFieldChoiceSetMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case customfieldchoiceset.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
+	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *CustomFieldChoiceSetMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
 	return edges
 }
 
@@ -18165,25 +19511,42 @@ func (m *CustomFieldChoiceSetMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *CustomFieldChoiceSetMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.clearedowner {
+		edges = append(edges, customfieldchoiceset.EdgeOwner)
+	}
 	return edges
 }
 
 // EdgeCleared returns a boolean which indicates if the edge with the given name
 // was cleared in this mutation.
 func (m *CustomFieldChoiceSetMutation) EdgeCleared(name string) bool {
+	switch name {
+	case customfieldchoiceset.EdgeOwner:
+		return m.clearedowner
+	}
 	return false
 }
 
 // ClearEdge clears the value of the edge with the given name. It returns an error
 // if that edge is not defined in the schema.
 func (m *CustomFieldChoiceSetMutation) ClearEdge(name string) error {
+	switch name {
+	case customfieldchoiceset.EdgeOwner:
+		m.ClearOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown CustomFieldChoiceSet unique edge %s", name)
 }
 
 // ResetEdge resets all changes to the edge with the given name in this mutation.
 // It returns an error if the edge is not defined in the schema.
 func (m *CustomFieldChoiceSetMutation) ResetEdge(name string) error {
+	switch name {
+	case customfieldchoiceset.EdgeOwner:
+		m.ResetOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown CustomFieldChoiceSet edge %s", name)
 }
 
@@ -20282,6 +21645,8 @@ type DeviceMutation struct {
 	__type_display         *string
 	__vc_name              *string
 	clearedFields          map[string]struct{}
+	owner                  *int
+	clearedowner           bool
 	device_type            *int
 	cleareddevice_type     bool
 	role                   *int
@@ -20526,6 +21891,38 @@ func (m *DeviceMutation) Comments() (r string, exists bool) {
 // ResetComments resets all changes to the "comments" field.
 func (m *DeviceMutation) ResetComments() {
 	m.comments = nil
+}
+
+// SetOwnerID sets the "owner_id" field.
+func (m *DeviceMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *DeviceMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *DeviceMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[device.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *DeviceMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[device.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *DeviceMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, device.FieldOwnerID)
 }
 
 // SetName sets the "name" field.
@@ -21393,6 +22790,33 @@ func (m *DeviceMutation) ResetVcName() {
 	delete(m.clearedFields, device.FieldVcName)
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *DeviceMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[device.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *DeviceMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *DeviceMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *DeviceMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // ClearDeviceType clears the "device_type" edge to the DeviceType entity.
 func (m *DeviceMutation) ClearDeviceType() {
 	m.cleareddevice_type = true
@@ -21724,7 +23148,7 @@ func (m *DeviceMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *DeviceMutation) Fields() []string {
-	fields := make([]string, 0, 32)
+	fields := make([]string, 0, 33)
 	if m.created != nil {
 		fields = append(fields, device.FieldCreated)
 	}
@@ -21739,6 +23163,9 @@ func (m *DeviceMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, device.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, device.FieldOwnerID)
 	}
 	if m.name != nil {
 		fields = append(fields, device.FieldName)
@@ -21839,6 +23266,8 @@ func (m *DeviceMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case device.FieldComments:
 		return m.Comments()
+	case device.FieldOwnerID:
+		return m.OwnerID()
 	case device.FieldName:
 		return m.Name()
 	case device.FieldNameNatural:
@@ -21902,7 +23331,7 @@ func (m *DeviceMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *DeviceMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case device.FieldCreated, device.FieldLastUpdated, device.FieldCustomFieldData, device.FieldDescription, device.FieldComments, device.FieldName, device.FieldNameNatural, device.FieldDeviceTypeID, device.FieldRoleID, device.FieldTenantID, device.FieldPlatformID, device.FieldSerial, device.FieldAssetTag, device.FieldSiteID, device.FieldLocationID, device.FieldRackID, device.FieldPosition, device.FieldFace, device.FieldLatitude, device.FieldLongitude, device.FieldStatus, device.FieldAirflow, device.FieldVcPosition, device.FieldVcPriority, device.FieldLocalContextData, device.FieldVirtualChassisID, device.FieldPrimaryIp4ID, device.FieldPrimaryIp6ID, device.FieldOobIPID, device.FieldConfigContext, device.FieldTypeDisplay, device.FieldVcName:
+	case device.FieldCreated, device.FieldLastUpdated, device.FieldCustomFieldData, device.FieldDescription, device.FieldComments, device.FieldOwnerID, device.FieldName, device.FieldNameNatural, device.FieldDeviceTypeID, device.FieldRoleID, device.FieldTenantID, device.FieldPlatformID, device.FieldSerial, device.FieldAssetTag, device.FieldSiteID, device.FieldLocationID, device.FieldRackID, device.FieldPosition, device.FieldFace, device.FieldLatitude, device.FieldLongitude, device.FieldStatus, device.FieldAirflow, device.FieldVcPosition, device.FieldVcPriority, device.FieldLocalContextData, device.FieldVirtualChassisID, device.FieldPrimaryIp4ID, device.FieldPrimaryIp6ID, device.FieldOobIPID, device.FieldConfigContext, device.FieldTypeDisplay, device.FieldVcName:
 	default:
 		return nil, fmt.Errorf("unknown Device field %s", name)
 	}
@@ -21927,6 +23356,8 @@ func (m *DeviceMutation) OldField(ctx context.Context, name string) (ent.Value, 
 		return old.Description, nil
 	case device.FieldComments:
 		return old.Comments, nil
+	case device.FieldOwnerID:
+		return old.OwnerID, nil
 	case device.FieldName:
 		return old.Name, nil
 	case device.FieldNameNatural:
@@ -22024,6 +23455,13 @@ func (m *DeviceMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetComments(v)
+		return nil
+	case device.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case device.FieldName:
 		v, ok := value.(string)
@@ -22313,6 +23751,9 @@ func (m *DeviceMutation) ClearedFields() []string {
 	if m.FieldCleared(device.FieldLastUpdated) {
 		fields = append(fields, device.FieldLastUpdated)
 	}
+	if m.FieldCleared(device.FieldOwnerID) {
+		fields = append(fields, device.FieldOwnerID)
+	}
 	if m.FieldCleared(device.FieldName) {
 		fields = append(fields, device.FieldName)
 	}
@@ -22389,6 +23830,9 @@ func (m *DeviceMutation) ClearField(name string) error {
 		return nil
 	case device.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case device.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case device.FieldName:
 		m.ClearName()
@@ -22469,6 +23913,9 @@ func (m *DeviceMutation) ResetField(name string) error {
 		return nil
 	case device.FieldComments:
 		m.ResetComments()
+		return nil
+	case device.FieldOwnerID:
+		m.ResetOwnerID()
 		return nil
 	case device.FieldName:
 		m.ResetName()
@@ -22557,7 +24004,10 @@ func (m *DeviceMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *DeviceMutation) AddedEdges() []string {
-	edges := make([]string, 0, 11)
+	edges := make([]string, 0, 12)
+	if m.owner != nil {
+		edges = append(edges, device.EdgeOwner)
+	}
 	if m.device_type != nil {
 		edges = append(edges, device.EdgeDeviceType)
 	}
@@ -22598,6 +24048,10 @@ func (m *DeviceMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *DeviceMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case device.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case device.EdgeDeviceType:
 		if id := m.device_type; id != nil {
 			return []ent.Value{*id}
@@ -22648,7 +24102,7 @@ func (m *DeviceMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *DeviceMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 11)
+	edges := make([]string, 0, 12)
 	return edges
 }
 
@@ -22660,7 +24114,10 @@ func (m *DeviceMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *DeviceMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 11)
+	edges := make([]string, 0, 12)
+	if m.clearedowner {
+		edges = append(edges, device.EdgeOwner)
+	}
 	if m.cleareddevice_type {
 		edges = append(edges, device.EdgeDeviceType)
 	}
@@ -22701,6 +24158,8 @@ func (m *DeviceMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *DeviceMutation) EdgeCleared(name string) bool {
 	switch name {
+	case device.EdgeOwner:
+		return m.clearedowner
 	case device.EdgeDeviceType:
 		return m.cleareddevice_type
 	case device.EdgeRole:
@@ -22731,6 +24190,9 @@ func (m *DeviceMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *DeviceMutation) ClearEdge(name string) error {
 	switch name {
+	case device.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case device.EdgeDeviceType:
 		m.ClearDeviceType()
 		return nil
@@ -22772,6 +24234,9 @@ func (m *DeviceMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *DeviceMutation) ResetEdge(name string) error {
 	switch name {
+	case device.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case device.EdgeDeviceType:
 		m.ResetDeviceType()
 		return nil
@@ -22833,6 +24298,8 @@ type DeviceBayMutation struct {
 	clearedFields           map[string]struct{}
 	device                  *int
 	cleareddevice           bool
+	owner                   *int
+	clearedowner            bool
 	installed_device        *int
 	clearedinstalled_device bool
 	done                    bool
@@ -23275,6 +24742,38 @@ func (m *DeviceBayMutation) ResetRackID() {
 	delete(m.clearedFields, devicebay.FieldRackID)
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *DeviceBayMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *DeviceBayMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *DeviceBayMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[devicebay.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *DeviceBayMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[devicebay.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *DeviceBayMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, devicebay.FieldOwnerID)
+}
+
 // SetEnabled sets the "enabled" field.
 func (m *DeviceBayMutation) SetEnabled(b bool) {
 	m.enabled = &b
@@ -23372,6 +24871,33 @@ func (m *DeviceBayMutation) ResetDevice() {
 	m.cleareddevice = false
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *DeviceBayMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[devicebay.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *DeviceBayMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *DeviceBayMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *DeviceBayMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // ClearInstalledDevice clears the "installed_device" edge to the Device entity.
 func (m *DeviceBayMutation) ClearInstalledDevice() {
 	m.clearedinstalled_device = true
@@ -23433,7 +24959,7 @@ func (m *DeviceBayMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *DeviceBayMutation) Fields() []string {
-	fields := make([]string, 0, 14)
+	fields := make([]string, 0, 15)
 	if m.created != nil {
 		fields = append(fields, devicebay.FieldCreated)
 	}
@@ -23466,6 +24992,9 @@ func (m *DeviceBayMutation) Fields() []string {
 	}
 	if m.__rack_id != nil {
 		fields = append(fields, devicebay.FieldRackID)
+	}
+	if m.owner != nil {
+		fields = append(fields, devicebay.FieldOwnerID)
 	}
 	if m.enabled != nil {
 		fields = append(fields, devicebay.FieldEnabled)
@@ -23506,6 +25035,8 @@ func (m *DeviceBayMutation) Field(name string) (ent.Value, bool) {
 		return m.LocationID()
 	case devicebay.FieldRackID:
 		return m.RackID()
+	case devicebay.FieldOwnerID:
+		return m.OwnerID()
 	case devicebay.FieldEnabled:
 		return m.Enabled()
 	case devicebay.FieldInstalledDeviceID:
@@ -23521,7 +25052,7 @@ func (m *DeviceBayMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *DeviceBayMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case devicebay.FieldCreated, devicebay.FieldLastUpdated, devicebay.FieldCustomFieldData, devicebay.FieldDeviceID, devicebay.FieldName, devicebay.FieldNameNatural, devicebay.FieldLabel, devicebay.FieldDescription, devicebay.FieldSiteID, devicebay.FieldLocationID, devicebay.FieldRackID, devicebay.FieldEnabled, devicebay.FieldInstalledDeviceID, devicebay.FieldOccupied:
+	case devicebay.FieldCreated, devicebay.FieldLastUpdated, devicebay.FieldCustomFieldData, devicebay.FieldDeviceID, devicebay.FieldName, devicebay.FieldNameNatural, devicebay.FieldLabel, devicebay.FieldDescription, devicebay.FieldSiteID, devicebay.FieldLocationID, devicebay.FieldRackID, devicebay.FieldOwnerID, devicebay.FieldEnabled, devicebay.FieldInstalledDeviceID, devicebay.FieldOccupied:
 	default:
 		return nil, fmt.Errorf("unknown DeviceBay field %s", name)
 	}
@@ -23558,6 +25089,8 @@ func (m *DeviceBayMutation) OldField(ctx context.Context, name string) (ent.Valu
 		return old.LocationID, nil
 	case devicebay.FieldRackID:
 		return old.RackID, nil
+	case devicebay.FieldOwnerID:
+		return old.OwnerID, nil
 	case devicebay.FieldEnabled:
 		return old.Enabled, nil
 	case devicebay.FieldInstalledDeviceID:
@@ -23649,6 +25182,13 @@ func (m *DeviceBayMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetRackID(v)
+		return nil
+	case devicebay.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case devicebay.FieldEnabled:
 		v, ok := value.(bool)
@@ -23755,6 +25295,9 @@ func (m *DeviceBayMutation) ClearedFields() []string {
 	if m.FieldCleared(devicebay.FieldRackID) {
 		fields = append(fields, devicebay.FieldRackID)
 	}
+	if m.FieldCleared(devicebay.FieldOwnerID) {
+		fields = append(fields, devicebay.FieldOwnerID)
+	}
 	if m.FieldCleared(devicebay.FieldInstalledDeviceID) {
 		fields = append(fields, devicebay.FieldInstalledDeviceID)
 	}
@@ -23786,6 +25329,9 @@ func (m *DeviceBayMutation) ClearField(name string) error {
 		return nil
 	case devicebay.FieldRackID:
 		m.ClearRackID()
+		return nil
+	case devicebay.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case devicebay.FieldInstalledDeviceID:
 		m.ClearInstalledDeviceID()
@@ -23831,6 +25377,9 @@ func (m *DeviceBayMutation) ResetField(name string) error {
 	case devicebay.FieldRackID:
 		m.ResetRackID()
 		return nil
+	case devicebay.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case devicebay.FieldEnabled:
 		m.ResetEnabled()
 		return nil
@@ -23846,9 +25395,12 @@ func (m *DeviceBayMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *DeviceBayMutation) AddedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.device != nil {
 		edges = append(edges, devicebay.EdgeDevice)
+	}
+	if m.owner != nil {
+		edges = append(edges, devicebay.EdgeOwner)
 	}
 	if m.installed_device != nil {
 		edges = append(edges, devicebay.EdgeInstalledDevice)
@@ -23864,6 +25416,10 @@ func (m *DeviceBayMutation) AddedIDs(name string) []ent.Value {
 		if id := m.device; id != nil {
 			return []ent.Value{*id}
 		}
+	case devicebay.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case devicebay.EdgeInstalledDevice:
 		if id := m.installed_device; id != nil {
 			return []ent.Value{*id}
@@ -23874,7 +25430,7 @@ func (m *DeviceBayMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *DeviceBayMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	return edges
 }
 
@@ -23886,9 +25442,12 @@ func (m *DeviceBayMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *DeviceBayMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.cleareddevice {
 		edges = append(edges, devicebay.EdgeDevice)
+	}
+	if m.clearedowner {
+		edges = append(edges, devicebay.EdgeOwner)
 	}
 	if m.clearedinstalled_device {
 		edges = append(edges, devicebay.EdgeInstalledDevice)
@@ -23902,6 +25461,8 @@ func (m *DeviceBayMutation) EdgeCleared(name string) bool {
 	switch name {
 	case devicebay.EdgeDevice:
 		return m.cleareddevice
+	case devicebay.EdgeOwner:
+		return m.clearedowner
 	case devicebay.EdgeInstalledDevice:
 		return m.clearedinstalled_device
 	}
@@ -23914,6 +25475,9 @@ func (m *DeviceBayMutation) ClearEdge(name string) error {
 	switch name {
 	case devicebay.EdgeDevice:
 		m.ClearDevice()
+		return nil
+	case devicebay.EdgeOwner:
+		m.ClearOwner()
 		return nil
 	case devicebay.EdgeInstalledDevice:
 		m.ClearInstalledDevice()
@@ -23928,6 +25492,9 @@ func (m *DeviceBayMutation) ResetEdge(name string) error {
 	switch name {
 	case devicebay.EdgeDevice:
 		m.ResetDevice()
+		return nil
+	case devicebay.EdgeOwner:
+		m.ResetOwner()
 		return nil
 	case devicebay.EdgeInstalledDevice:
 		m.ResetInstalledDevice()
@@ -24664,6 +26231,8 @@ type DeviceInterfaceMutation struct {
 	cleareddevice                  bool
 	module                         *int
 	clearedmodule                  bool
+	owner                          *int
+	clearedowner                   bool
 	parent                         *int
 	clearedparent                  bool
 	parent_of                      map[int]struct{}
@@ -25203,6 +26772,38 @@ func (m *DeviceInterfaceMutation) ResetRackID() {
 	m.__rack_id = nil
 	m.add__rack_id = nil
 	delete(m.clearedFields, deviceinterface.FieldRackID)
+}
+
+// SetOwnerID sets the "owner_id" field.
+func (m *DeviceInterfaceMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *DeviceInterfaceMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *DeviceInterfaceMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[deviceinterface.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *DeviceInterfaceMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[deviceinterface.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *DeviceInterfaceMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, deviceinterface.FieldOwnerID)
 }
 
 // SetType sets the "type" field.
@@ -26093,6 +27694,33 @@ func (m *DeviceInterfaceMutation) ResetModule() {
 	m.clearedmodule = false
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *DeviceInterfaceMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[deviceinterface.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *DeviceInterfaceMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *DeviceInterfaceMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *DeviceInterfaceMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // ClearParent clears the "parent" edge to the DeviceInterface entity.
 func (m *DeviceInterfaceMutation) ClearParent() {
 	m.clearedparent = true
@@ -26613,7 +28241,7 @@ func (m *DeviceInterfaceMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *DeviceInterfaceMutation) Fields() []string {
-	fields := make([]string, 0, 38)
+	fields := make([]string, 0, 39)
 	if m.created != nil {
 		fields = append(fields, deviceinterface.FieldCreated)
 	}
@@ -26655,6 +28283,9 @@ func (m *DeviceInterfaceMutation) Fields() []string {
 	}
 	if m.__rack_id != nil {
 		fields = append(fields, deviceinterface.FieldRackID)
+	}
+	if m.owner != nil {
+		fields = append(fields, deviceinterface.FieldOwnerID)
 	}
 	if m._type != nil {
 		fields = append(fields, deviceinterface.FieldType)
@@ -26764,6 +28395,8 @@ func (m *DeviceInterfaceMutation) Field(name string) (ent.Value, bool) {
 		return m.LocationID()
 	case deviceinterface.FieldRackID:
 		return m.RackID()
+	case deviceinterface.FieldOwnerID:
+		return m.OwnerID()
 	case deviceinterface.FieldType:
 		return m.GetType()
 	case deviceinterface.FieldEnabled:
@@ -26821,7 +28454,7 @@ func (m *DeviceInterfaceMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *DeviceInterfaceMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case deviceinterface.FieldCreated, deviceinterface.FieldLastUpdated, deviceinterface.FieldCustomFieldData, deviceinterface.FieldDeviceID, deviceinterface.FieldModuleID, deviceinterface.FieldName, deviceinterface.FieldNameNatural, deviceinterface.FieldLabel, deviceinterface.FieldDescription, deviceinterface.FieldMarkConnected, deviceinterface.FieldOccupied, deviceinterface.FieldSiteID, deviceinterface.FieldLocationID, deviceinterface.FieldRackID, deviceinterface.FieldType, deviceinterface.FieldEnabled, deviceinterface.FieldParentID, deviceinterface.FieldBridgeID, deviceinterface.FieldLagID, deviceinterface.FieldMtu, deviceinterface.FieldMACAddress, deviceinterface.FieldPrimaryMACAddressID, deviceinterface.FieldSpeed, deviceinterface.FieldDuplex, deviceinterface.FieldWwn, deviceinterface.FieldMgmtOnly, deviceinterface.FieldMode, deviceinterface.FieldRfRole, deviceinterface.FieldRfChannel, deviceinterface.FieldPoeMode, deviceinterface.FieldPoeType, deviceinterface.FieldRfChannelFrequency, deviceinterface.FieldRfChannelWidth, deviceinterface.FieldTxPower, deviceinterface.FieldUntaggedVlanID, deviceinterface.FieldQinqSvlanID, deviceinterface.FieldVrfID, deviceinterface.FieldVlanTranslationPolicyID:
+	case deviceinterface.FieldCreated, deviceinterface.FieldLastUpdated, deviceinterface.FieldCustomFieldData, deviceinterface.FieldDeviceID, deviceinterface.FieldModuleID, deviceinterface.FieldName, deviceinterface.FieldNameNatural, deviceinterface.FieldLabel, deviceinterface.FieldDescription, deviceinterface.FieldMarkConnected, deviceinterface.FieldOccupied, deviceinterface.FieldSiteID, deviceinterface.FieldLocationID, deviceinterface.FieldRackID, deviceinterface.FieldOwnerID, deviceinterface.FieldType, deviceinterface.FieldEnabled, deviceinterface.FieldParentID, deviceinterface.FieldBridgeID, deviceinterface.FieldLagID, deviceinterface.FieldMtu, deviceinterface.FieldMACAddress, deviceinterface.FieldPrimaryMACAddressID, deviceinterface.FieldSpeed, deviceinterface.FieldDuplex, deviceinterface.FieldWwn, deviceinterface.FieldMgmtOnly, deviceinterface.FieldMode, deviceinterface.FieldRfRole, deviceinterface.FieldRfChannel, deviceinterface.FieldPoeMode, deviceinterface.FieldPoeType, deviceinterface.FieldRfChannelFrequency, deviceinterface.FieldRfChannelWidth, deviceinterface.FieldTxPower, deviceinterface.FieldUntaggedVlanID, deviceinterface.FieldQinqSvlanID, deviceinterface.FieldVrfID, deviceinterface.FieldVlanTranslationPolicyID:
 	default:
 		return nil, fmt.Errorf("unknown DeviceInterface field %s", name)
 	}
@@ -26864,6 +28497,8 @@ func (m *DeviceInterfaceMutation) OldField(ctx context.Context, name string) (en
 		return old.LocationID, nil
 	case deviceinterface.FieldRackID:
 		return old.RackID, nil
+	case deviceinterface.FieldOwnerID:
+		return old.OwnerID, nil
 	case deviceinterface.FieldType:
 		return old.Type, nil
 	case deviceinterface.FieldEnabled:
@@ -27018,6 +28653,13 @@ func (m *DeviceInterfaceMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetRackID(v)
+		return nil
+	case deviceinterface.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case deviceinterface.FieldType:
 		v, ok := value.(string)
@@ -27334,6 +28976,9 @@ func (m *DeviceInterfaceMutation) ClearedFields() []string {
 	if m.FieldCleared(deviceinterface.FieldRackID) {
 		fields = append(fields, deviceinterface.FieldRackID)
 	}
+	if m.FieldCleared(deviceinterface.FieldOwnerID) {
+		fields = append(fields, deviceinterface.FieldOwnerID)
+	}
 	if m.FieldCleared(deviceinterface.FieldParentID) {
 		fields = append(fields, deviceinterface.FieldParentID)
 	}
@@ -27428,6 +29073,9 @@ func (m *DeviceInterfaceMutation) ClearField(name string) error {
 		return nil
 	case deviceinterface.FieldRackID:
 		m.ClearRackID()
+		return nil
+	case deviceinterface.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case deviceinterface.FieldParentID:
 		m.ClearParentID()
@@ -27542,6 +29190,9 @@ func (m *DeviceInterfaceMutation) ResetField(name string) error {
 	case deviceinterface.FieldRackID:
 		m.ResetRackID()
 		return nil
+	case deviceinterface.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case deviceinterface.FieldType:
 		m.ResetType()
 		return nil
@@ -27620,12 +29271,15 @@ func (m *DeviceInterfaceMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *DeviceInterfaceMutation) AddedEdges() []string {
-	edges := make([]string, 0, 15)
+	edges := make([]string, 0, 16)
 	if m.device != nil {
 		edges = append(edges, deviceinterface.EdgeDevice)
 	}
 	if m.module != nil {
 		edges = append(edges, deviceinterface.EdgeModule)
+	}
+	if m.owner != nil {
+		edges = append(edges, deviceinterface.EdgeOwner)
 	}
 	if m.parent != nil {
 		edges = append(edges, deviceinterface.EdgeParent)
@@ -27679,6 +29333,10 @@ func (m *DeviceInterfaceMutation) AddedIDs(name string) []ent.Value {
 		}
 	case deviceinterface.EdgeModule:
 		if id := m.module; id != nil {
+			return []ent.Value{*id}
+		}
+	case deviceinterface.EdgeOwner:
+		if id := m.owner; id != nil {
 			return []ent.Value{*id}
 		}
 	case deviceinterface.EdgeParent:
@@ -27749,7 +29407,7 @@ func (m *DeviceInterfaceMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *DeviceInterfaceMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 15)
+	edges := make([]string, 0, 16)
 	if m.removedparent_of != nil {
 		edges = append(edges, deviceinterface.EdgeParentOf)
 	}
@@ -27808,12 +29466,15 @@ func (m *DeviceInterfaceMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *DeviceInterfaceMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 15)
+	edges := make([]string, 0, 16)
 	if m.cleareddevice {
 		edges = append(edges, deviceinterface.EdgeDevice)
 	}
 	if m.clearedmodule {
 		edges = append(edges, deviceinterface.EdgeModule)
+	}
+	if m.clearedowner {
+		edges = append(edges, deviceinterface.EdgeOwner)
 	}
 	if m.clearedparent {
 		edges = append(edges, deviceinterface.EdgeParent)
@@ -27865,6 +29526,8 @@ func (m *DeviceInterfaceMutation) EdgeCleared(name string) bool {
 		return m.cleareddevice
 	case deviceinterface.EdgeModule:
 		return m.clearedmodule
+	case deviceinterface.EdgeOwner:
+		return m.clearedowner
 	case deviceinterface.EdgeParent:
 		return m.clearedparent
 	case deviceinterface.EdgeParentOf:
@@ -27905,6 +29568,9 @@ func (m *DeviceInterfaceMutation) ClearEdge(name string) error {
 	case deviceinterface.EdgeModule:
 		m.ClearModule()
 		return nil
+	case deviceinterface.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case deviceinterface.EdgeParent:
 		m.ClearParent()
 		return nil
@@ -27942,6 +29608,9 @@ func (m *DeviceInterfaceMutation) ResetEdge(name string) error {
 		return nil
 	case deviceinterface.EdgeModule:
 		m.ResetModule()
+		return nil
+	case deviceinterface.EdgeOwner:
+		m.ResetOwner()
 		return nil
 	case deviceinterface.EdgeParent:
 		m.ResetParent()
@@ -28004,6 +29673,8 @@ type DeviceRoleMutation struct {
 	color             *string
 	vm_role           *bool
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	parent            *int
 	clearedparent     bool
 	children          map[int]struct{}
@@ -28342,6 +30013,38 @@ func (m *DeviceRoleMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *DeviceRoleMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *DeviceRoleMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *DeviceRoleMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[devicerole.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *DeviceRoleMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[devicerole.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *DeviceRoleMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, devicerole.FieldOwnerID)
+}
+
 // SetColor sets the "color" field.
 func (m *DeviceRoleMutation) SetColor(s string) {
 	m.color = &s
@@ -28378,6 +30081,33 @@ func (m *DeviceRoleMutation) VMRole() (r bool, exists bool) {
 // ResetVMRole resets all changes to the "vm_role" field.
 func (m *DeviceRoleMutation) ResetVMRole() {
 	m.vm_role = nil
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *DeviceRoleMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[devicerole.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *DeviceRoleMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *DeviceRoleMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *DeviceRoleMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
 }
 
 // ClearParent clears the "parent" edge to the DeviceRole entity.
@@ -28495,7 +30225,7 @@ func (m *DeviceRoleMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *DeviceRoleMutation) Fields() []string {
-	fields := make([]string, 0, 11)
+	fields := make([]string, 0, 12)
 	if m.created != nil {
 		fields = append(fields, devicerole.FieldCreated)
 	}
@@ -28522,6 +30252,9 @@ func (m *DeviceRoleMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, devicerole.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, devicerole.FieldOwnerID)
 	}
 	if m.color != nil {
 		fields = append(fields, devicerole.FieldColor)
@@ -28555,6 +30288,8 @@ func (m *DeviceRoleMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case devicerole.FieldComments:
 		return m.Comments()
+	case devicerole.FieldOwnerID:
+		return m.OwnerID()
 	case devicerole.FieldColor:
 		return m.Color()
 	case devicerole.FieldVMRole:
@@ -28568,7 +30303,7 @@ func (m *DeviceRoleMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *DeviceRoleMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case devicerole.FieldCreated, devicerole.FieldLastUpdated, devicerole.FieldCustomFieldData, devicerole.FieldName, devicerole.FieldSlug, devicerole.FieldParentID, devicerole.FieldDepth, devicerole.FieldDescription, devicerole.FieldComments, devicerole.FieldColor, devicerole.FieldVMRole:
+	case devicerole.FieldCreated, devicerole.FieldLastUpdated, devicerole.FieldCustomFieldData, devicerole.FieldName, devicerole.FieldSlug, devicerole.FieldParentID, devicerole.FieldDepth, devicerole.FieldDescription, devicerole.FieldComments, devicerole.FieldOwnerID, devicerole.FieldColor, devicerole.FieldVMRole:
 	default:
 		return nil, fmt.Errorf("unknown DeviceRole field %s", name)
 	}
@@ -28601,6 +30336,8 @@ func (m *DeviceRoleMutation) OldField(ctx context.Context, name string) (ent.Val
 		return old.Description, nil
 	case devicerole.FieldComments:
 		return old.Comments, nil
+	case devicerole.FieldOwnerID:
+		return old.OwnerID, nil
 	case devicerole.FieldColor:
 		return old.Color, nil
 	case devicerole.FieldVMRole:
@@ -28677,6 +30414,13 @@ func (m *DeviceRoleMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetComments(v)
 		return nil
+	case devicerole.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
+		return nil
 	case devicerole.FieldColor:
 		v, ok := value.(string)
 		if !ok {
@@ -28745,6 +30489,9 @@ func (m *DeviceRoleMutation) ClearedFields() []string {
 	if m.FieldCleared(devicerole.FieldParentID) {
 		fields = append(fields, devicerole.FieldParentID)
 	}
+	if m.FieldCleared(devicerole.FieldOwnerID) {
+		fields = append(fields, devicerole.FieldOwnerID)
+	}
 	return fields
 }
 
@@ -28767,6 +30514,9 @@ func (m *DeviceRoleMutation) ClearField(name string) error {
 		return nil
 	case devicerole.FieldParentID:
 		m.ClearParentID()
+		return nil
+	case devicerole.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	}
 	return fmt.Errorf("unknown DeviceRole nullable field %s", name)
@@ -28803,6 +30553,9 @@ func (m *DeviceRoleMutation) ResetField(name string) error {
 	case devicerole.FieldComments:
 		m.ResetComments()
 		return nil
+	case devicerole.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case devicerole.FieldColor:
 		m.ResetColor()
 		return nil
@@ -28815,7 +30568,10 @@ func (m *DeviceRoleMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *DeviceRoleMutation) AddedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
+	if m.owner != nil {
+		edges = append(edges, devicerole.EdgeOwner)
+	}
 	if m.parent != nil {
 		edges = append(edges, devicerole.EdgeParent)
 	}
@@ -28829,6 +30585,10 @@ func (m *DeviceRoleMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *DeviceRoleMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case devicerole.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case devicerole.EdgeParent:
 		if id := m.parent; id != nil {
 			return []ent.Value{*id}
@@ -28845,7 +30605,7 @@ func (m *DeviceRoleMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *DeviceRoleMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.removedchildren != nil {
 		edges = append(edges, devicerole.EdgeChildren)
 	}
@@ -28868,7 +30628,10 @@ func (m *DeviceRoleMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *DeviceRoleMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
+	if m.clearedowner {
+		edges = append(edges, devicerole.EdgeOwner)
+	}
 	if m.clearedparent {
 		edges = append(edges, devicerole.EdgeParent)
 	}
@@ -28882,6 +30645,8 @@ func (m *DeviceRoleMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *DeviceRoleMutation) EdgeCleared(name string) bool {
 	switch name {
+	case devicerole.EdgeOwner:
+		return m.clearedowner
 	case devicerole.EdgeParent:
 		return m.clearedparent
 	case devicerole.EdgeChildren:
@@ -28894,6 +30659,9 @@ func (m *DeviceRoleMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *DeviceRoleMutation) ClearEdge(name string) error {
 	switch name {
+	case devicerole.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case devicerole.EdgeParent:
 		m.ClearParent()
 		return nil
@@ -28905,6 +30673,9 @@ func (m *DeviceRoleMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *DeviceRoleMutation) ResetEdge(name string) error {
 	switch name {
+	case devicerole.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case devicerole.EdgeParent:
 		m.ResetParent()
 		return nil
@@ -28939,6 +30710,8 @@ type DeviceTypeMutation struct {
 	addweight                *float64
 	weight_unit              *string
 	clearedFields            map[string]struct{}
+	owner                    *int
+	clearedowner             bool
 	manufacturer             *int
 	clearedmanufacturer      bool
 	default_platform         *int
@@ -29165,6 +30938,38 @@ func (m *DeviceTypeMutation) Comments() (r string, exists bool) {
 // ResetComments resets all changes to the "comments" field.
 func (m *DeviceTypeMutation) ResetComments() {
 	m.comments = nil
+}
+
+// SetOwnerID sets the "owner_id" field.
+func (m *DeviceTypeMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *DeviceTypeMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *DeviceTypeMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[devicetype.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *DeviceTypeMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[devicetype.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *DeviceTypeMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, devicetype.FieldOwnerID)
 }
 
 // SetManufacturerID sets the "manufacturer_id" field.
@@ -29501,6 +31306,33 @@ func (m *DeviceTypeMutation) ResetWeightUnit() {
 	delete(m.clearedFields, devicetype.FieldWeightUnit)
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *DeviceTypeMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[devicetype.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *DeviceTypeMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *DeviceTypeMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *DeviceTypeMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // ClearManufacturer clears the "manufacturer" edge to the Manufacturer entity.
 func (m *DeviceTypeMutation) ClearManufacturer() {
 	m.clearedmanufacturer = true
@@ -29589,7 +31421,7 @@ func (m *DeviceTypeMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *DeviceTypeMutation) Fields() []string {
-	fields := make([]string, 0, 17)
+	fields := make([]string, 0, 18)
 	if m.created != nil {
 		fields = append(fields, devicetype.FieldCreated)
 	}
@@ -29604,6 +31436,9 @@ func (m *DeviceTypeMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, devicetype.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, devicetype.FieldOwnerID)
 	}
 	if m.manufacturer != nil {
 		fields = append(fields, devicetype.FieldManufacturerID)
@@ -29659,6 +31494,8 @@ func (m *DeviceTypeMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case devicetype.FieldComments:
 		return m.Comments()
+	case devicetype.FieldOwnerID:
+		return m.OwnerID()
 	case devicetype.FieldManufacturerID:
 		return m.ManufacturerID()
 	case devicetype.FieldDefaultPlatformID:
@@ -29692,7 +31529,7 @@ func (m *DeviceTypeMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *DeviceTypeMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case devicetype.FieldCreated, devicetype.FieldLastUpdated, devicetype.FieldCustomFieldData, devicetype.FieldDescription, devicetype.FieldComments, devicetype.FieldManufacturerID, devicetype.FieldDefaultPlatformID, devicetype.FieldModel, devicetype.FieldSlug, devicetype.FieldPartNumber, devicetype.FieldUHeight, devicetype.FieldExcludeFromUtilization, devicetype.FieldIsFullDepth, devicetype.FieldSubdeviceRole, devicetype.FieldAirflow, devicetype.FieldWeight, devicetype.FieldWeightUnit:
+	case devicetype.FieldCreated, devicetype.FieldLastUpdated, devicetype.FieldCustomFieldData, devicetype.FieldDescription, devicetype.FieldComments, devicetype.FieldOwnerID, devicetype.FieldManufacturerID, devicetype.FieldDefaultPlatformID, devicetype.FieldModel, devicetype.FieldSlug, devicetype.FieldPartNumber, devicetype.FieldUHeight, devicetype.FieldExcludeFromUtilization, devicetype.FieldIsFullDepth, devicetype.FieldSubdeviceRole, devicetype.FieldAirflow, devicetype.FieldWeight, devicetype.FieldWeightUnit:
 	default:
 		return nil, fmt.Errorf("unknown DeviceType field %s", name)
 	}
@@ -29717,6 +31554,8 @@ func (m *DeviceTypeMutation) OldField(ctx context.Context, name string) (ent.Val
 		return old.Description, nil
 	case devicetype.FieldComments:
 		return old.Comments, nil
+	case devicetype.FieldOwnerID:
+		return old.OwnerID, nil
 	case devicetype.FieldManufacturerID:
 		return old.ManufacturerID, nil
 	case devicetype.FieldDefaultPlatformID:
@@ -29784,6 +31623,13 @@ func (m *DeviceTypeMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetComments(v)
+		return nil
+	case devicetype.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case devicetype.FieldManufacturerID:
 		v, ok := value.(int)
@@ -29932,6 +31778,9 @@ func (m *DeviceTypeMutation) ClearedFields() []string {
 	if m.FieldCleared(devicetype.FieldLastUpdated) {
 		fields = append(fields, devicetype.FieldLastUpdated)
 	}
+	if m.FieldCleared(devicetype.FieldOwnerID) {
+		fields = append(fields, devicetype.FieldOwnerID)
+	}
 	if m.FieldCleared(devicetype.FieldDefaultPlatformID) {
 		fields = append(fields, devicetype.FieldDefaultPlatformID)
 	}
@@ -29966,6 +31815,9 @@ func (m *DeviceTypeMutation) ClearField(name string) error {
 		return nil
 	case devicetype.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case devicetype.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case devicetype.FieldDefaultPlatformID:
 		m.ClearDefaultPlatformID()
@@ -30004,6 +31856,9 @@ func (m *DeviceTypeMutation) ResetField(name string) error {
 		return nil
 	case devicetype.FieldComments:
 		m.ResetComments()
+		return nil
+	case devicetype.FieldOwnerID:
+		m.ResetOwnerID()
 		return nil
 	case devicetype.FieldManufacturerID:
 		m.ResetManufacturerID()
@@ -30047,7 +31902,10 @@ func (m *DeviceTypeMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *DeviceTypeMutation) AddedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
+	if m.owner != nil {
+		edges = append(edges, devicetype.EdgeOwner)
+	}
 	if m.manufacturer != nil {
 		edges = append(edges, devicetype.EdgeManufacturer)
 	}
@@ -30061,6 +31919,10 @@ func (m *DeviceTypeMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *DeviceTypeMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case devicetype.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case devicetype.EdgeManufacturer:
 		if id := m.manufacturer; id != nil {
 			return []ent.Value{*id}
@@ -30075,7 +31937,7 @@ func (m *DeviceTypeMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *DeviceTypeMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	return edges
 }
 
@@ -30087,7 +31949,10 @@ func (m *DeviceTypeMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *DeviceTypeMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
+	if m.clearedowner {
+		edges = append(edges, devicetype.EdgeOwner)
+	}
 	if m.clearedmanufacturer {
 		edges = append(edges, devicetype.EdgeManufacturer)
 	}
@@ -30101,6 +31966,8 @@ func (m *DeviceTypeMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *DeviceTypeMutation) EdgeCleared(name string) bool {
 	switch name {
+	case devicetype.EdgeOwner:
+		return m.clearedowner
 	case devicetype.EdgeManufacturer:
 		return m.clearedmanufacturer
 	case devicetype.EdgeDefaultPlatform:
@@ -30113,6 +31980,9 @@ func (m *DeviceTypeMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *DeviceTypeMutation) ClearEdge(name string) error {
 	switch name {
+	case devicetype.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case devicetype.EdgeManufacturer:
 		m.ClearManufacturer()
 		return nil
@@ -30127,6 +31997,9 @@ func (m *DeviceTypeMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *DeviceTypeMutation) ResetEdge(name string) error {
 	switch name {
+	case devicetype.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case devicetype.EdgeManufacturer:
 		m.ResetManufacturer()
 		return nil
@@ -30163,6 +32036,8 @@ type EventRuleMutation struct {
 	description         *string
 	comments            *string
 	clearedFields       map[string]struct{}
+	owner               *int
+	clearedowner        bool
 	done                bool
 	oldValue            func(context.Context) (*EventRule, error)
 	predicates          []predicate.EventRule
@@ -30347,6 +32222,38 @@ func (m *EventRuleMutation) CustomFieldData() (r map[string]interface{}, exists 
 // ResetCustomFieldData resets all changes to the "custom_field_data" field.
 func (m *EventRuleMutation) ResetCustomFieldData() {
 	m.custom_field_data = nil
+}
+
+// SetOwnerID sets the "owner_id" field.
+func (m *EventRuleMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *EventRuleMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *EventRuleMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[eventrule.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *EventRuleMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[eventrule.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *EventRuleMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, eventrule.FieldOwnerID)
 }
 
 // SetObjectTypes sets the "object_types" field.
@@ -30680,6 +32587,33 @@ func (m *EventRuleMutation) ResetComments() {
 	m.comments = nil
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *EventRuleMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[eventrule.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *EventRuleMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *EventRuleMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *EventRuleMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // Where appends a list predicates to the EventRuleMutation builder.
 func (m *EventRuleMutation) Where(ps ...predicate.EventRule) {
 	m.predicates = append(m.predicates, ps...)
@@ -30714,7 +32648,7 @@ func (m *EventRuleMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *EventRuleMutation) Fields() []string {
-	fields := make([]string, 0, 14)
+	fields := make([]string, 0, 15)
 	if m.created != nil {
 		fields = append(fields, eventrule.FieldCreated)
 	}
@@ -30723,6 +32657,9 @@ func (m *EventRuleMutation) Fields() []string {
 	}
 	if m.custom_field_data != nil {
 		fields = append(fields, eventrule.FieldCustomFieldData)
+	}
+	if m.owner != nil {
+		fields = append(fields, eventrule.FieldOwnerID)
 	}
 	if m.object_types != nil {
 		fields = append(fields, eventrule.FieldObjectTypes)
@@ -30771,6 +32708,8 @@ func (m *EventRuleMutation) Field(name string) (ent.Value, bool) {
 		return m.LastUpdated()
 	case eventrule.FieldCustomFieldData:
 		return m.CustomFieldData()
+	case eventrule.FieldOwnerID:
+		return m.OwnerID()
 	case eventrule.FieldObjectTypes:
 		return m.ObjectTypes()
 	case eventrule.FieldName:
@@ -30802,7 +32741,7 @@ func (m *EventRuleMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *EventRuleMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case eventrule.FieldCreated, eventrule.FieldLastUpdated, eventrule.FieldCustomFieldData, eventrule.FieldObjectTypes, eventrule.FieldName, eventrule.FieldEnabled, eventrule.FieldEventTypes, eventrule.FieldConditions, eventrule.FieldActionType, eventrule.FieldActionObjectType, eventrule.FieldActionObjectID, eventrule.FieldActionData, eventrule.FieldDescription, eventrule.FieldComments:
+	case eventrule.FieldCreated, eventrule.FieldLastUpdated, eventrule.FieldCustomFieldData, eventrule.FieldOwnerID, eventrule.FieldObjectTypes, eventrule.FieldName, eventrule.FieldEnabled, eventrule.FieldEventTypes, eventrule.FieldConditions, eventrule.FieldActionType, eventrule.FieldActionObjectType, eventrule.FieldActionObjectID, eventrule.FieldActionData, eventrule.FieldDescription, eventrule.FieldComments:
 	default:
 		return nil, fmt.Errorf("unknown EventRule field %s", name)
 	}
@@ -30823,6 +32762,8 @@ func (m *EventRuleMutation) OldField(ctx context.Context, name string) (ent.Valu
 		return old.LastUpdated, nil
 	case eventrule.FieldCustomFieldData:
 		return old.CustomFieldData, nil
+	case eventrule.FieldOwnerID:
+		return old.OwnerID, nil
 	case eventrule.FieldObjectTypes:
 		return old.ObjectTypes, nil
 	case eventrule.FieldName:
@@ -30874,6 +32815,13 @@ func (m *EventRuleMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetCustomFieldData(v)
+		return nil
+	case eventrule.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case eventrule.FieldObjectTypes:
 		v, ok := value.([]string)
@@ -31003,6 +32951,9 @@ func (m *EventRuleMutation) ClearedFields() []string {
 	if m.FieldCleared(eventrule.FieldLastUpdated) {
 		fields = append(fields, eventrule.FieldLastUpdated)
 	}
+	if m.FieldCleared(eventrule.FieldOwnerID) {
+		fields = append(fields, eventrule.FieldOwnerID)
+	}
 	if m.FieldCleared(eventrule.FieldConditions) {
 		fields = append(fields, eventrule.FieldConditions)
 	}
@@ -31032,6 +32983,9 @@ func (m *EventRuleMutation) ClearField(name string) error {
 	case eventrule.FieldLastUpdated:
 		m.ClearLastUpdated()
 		return nil
+	case eventrule.FieldOwnerID:
+		m.ClearOwnerID()
+		return nil
 	case eventrule.FieldConditions:
 		m.ClearConditions()
 		return nil
@@ -31057,6 +33011,9 @@ func (m *EventRuleMutation) ResetField(name string) error {
 		return nil
 	case eventrule.FieldCustomFieldData:
 		m.ResetCustomFieldData()
+		return nil
+	case eventrule.FieldOwnerID:
+		m.ResetOwnerID()
 		return nil
 	case eventrule.FieldObjectTypes:
 		m.ResetObjectTypes()
@@ -31097,19 +33054,28 @@ func (m *EventRuleMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *EventRuleMutation) AddedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.owner != nil {
+		edges = append(edges, eventrule.EdgeOwner)
+	}
 	return edges
 }
 
 // AddedIDs returns all IDs (to other nodes) that were added for the given edge
 // name in this mutation.
 func (m *EventRuleMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case eventrule.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
+	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *EventRuleMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
 	return edges
 }
 
@@ -31121,25 +33087,42 @@ func (m *EventRuleMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *EventRuleMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.clearedowner {
+		edges = append(edges, eventrule.EdgeOwner)
+	}
 	return edges
 }
 
 // EdgeCleared returns a boolean which indicates if the edge with the given name
 // was cleared in this mutation.
 func (m *EventRuleMutation) EdgeCleared(name string) bool {
+	switch name {
+	case eventrule.EdgeOwner:
+		return m.clearedowner
+	}
 	return false
 }
 
 // ClearEdge clears the value of the edge with the given name. It returns an error
 // if that edge is not defined in the schema.
 func (m *EventRuleMutation) ClearEdge(name string) error {
+	switch name {
+	case eventrule.EdgeOwner:
+		m.ClearOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown EventRule unique edge %s", name)
 }
 
 // ResetEdge resets all changes to the edge with the given name in this mutation.
 // It returns an error if the edge is not defined in the schema.
 func (m *EventRuleMutation) ResetEdge(name string) error {
+	switch name {
+	case eventrule.EdgeOwner:
+		m.ResetOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown EventRule edge %s", name)
 }
 
@@ -31162,6 +33145,8 @@ type FHRPGroupMutation struct {
 	auth_key          *string
 	__first_ip        *string
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	done              bool
 	oldValue          func(context.Context) (*FHRPGroup, error)
 	predicates        []predicate.FHRPGroup
@@ -31386,6 +33371,38 @@ func (m *FHRPGroupMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *FHRPGroupMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *FHRPGroupMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *FHRPGroupMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[fhrpgroup.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *FHRPGroupMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[fhrpgroup.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *FHRPGroupMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, fhrpgroup.FieldOwnerID)
+}
+
 // SetName sets the "name" field.
 func (m *FHRPGroupMutation) SetName(s string) {
 	m.name = &s
@@ -31533,6 +33550,33 @@ func (m *FHRPGroupMutation) ResetFirstIP() {
 	m.__first_ip = nil
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *FHRPGroupMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[fhrpgroup.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *FHRPGroupMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *FHRPGroupMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *FHRPGroupMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // Where appends a list predicates to the FHRPGroupMutation builder.
 func (m *FHRPGroupMutation) Where(ps ...predicate.FHRPGroup) {
 	m.predicates = append(m.predicates, ps...)
@@ -31567,7 +33611,7 @@ func (m *FHRPGroupMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *FHRPGroupMutation) Fields() []string {
-	fields := make([]string, 0, 11)
+	fields := make([]string, 0, 12)
 	if m.created != nil {
 		fields = append(fields, fhrpgroup.FieldCreated)
 	}
@@ -31582,6 +33626,9 @@ func (m *FHRPGroupMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, fhrpgroup.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, fhrpgroup.FieldOwnerID)
 	}
 	if m.name != nil {
 		fields = append(fields, fhrpgroup.FieldName)
@@ -31619,6 +33666,8 @@ func (m *FHRPGroupMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case fhrpgroup.FieldComments:
 		return m.Comments()
+	case fhrpgroup.FieldOwnerID:
+		return m.OwnerID()
 	case fhrpgroup.FieldName:
 		return m.Name()
 	case fhrpgroup.FieldProtocol:
@@ -31640,7 +33689,7 @@ func (m *FHRPGroupMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *FHRPGroupMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case fhrpgroup.FieldCreated, fhrpgroup.FieldLastUpdated, fhrpgroup.FieldCustomFieldData, fhrpgroup.FieldDescription, fhrpgroup.FieldComments, fhrpgroup.FieldName, fhrpgroup.FieldProtocol, fhrpgroup.FieldGroupID, fhrpgroup.FieldAuthType, fhrpgroup.FieldAuthKey, fhrpgroup.FieldFirstIP:
+	case fhrpgroup.FieldCreated, fhrpgroup.FieldLastUpdated, fhrpgroup.FieldCustomFieldData, fhrpgroup.FieldDescription, fhrpgroup.FieldComments, fhrpgroup.FieldOwnerID, fhrpgroup.FieldName, fhrpgroup.FieldProtocol, fhrpgroup.FieldGroupID, fhrpgroup.FieldAuthType, fhrpgroup.FieldAuthKey, fhrpgroup.FieldFirstIP:
 	default:
 		return nil, fmt.Errorf("unknown FHRPGroup field %s", name)
 	}
@@ -31665,6 +33714,8 @@ func (m *FHRPGroupMutation) OldField(ctx context.Context, name string) (ent.Valu
 		return old.Description, nil
 	case fhrpgroup.FieldComments:
 		return old.Comments, nil
+	case fhrpgroup.FieldOwnerID:
+		return old.OwnerID, nil
 	case fhrpgroup.FieldName:
 		return old.Name, nil
 	case fhrpgroup.FieldProtocol:
@@ -31720,6 +33771,13 @@ func (m *FHRPGroupMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetComments(v)
+		return nil
+	case fhrpgroup.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case fhrpgroup.FieldName:
 		v, ok := value.(string)
@@ -31814,6 +33872,9 @@ func (m *FHRPGroupMutation) ClearedFields() []string {
 	if m.FieldCleared(fhrpgroup.FieldLastUpdated) {
 		fields = append(fields, fhrpgroup.FieldLastUpdated)
 	}
+	if m.FieldCleared(fhrpgroup.FieldOwnerID) {
+		fields = append(fields, fhrpgroup.FieldOwnerID)
+	}
 	if m.FieldCleared(fhrpgroup.FieldAuthType) {
 		fields = append(fields, fhrpgroup.FieldAuthType)
 	}
@@ -31836,6 +33897,9 @@ func (m *FHRPGroupMutation) ClearField(name string) error {
 		return nil
 	case fhrpgroup.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case fhrpgroup.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case fhrpgroup.FieldAuthType:
 		m.ClearAuthType()
@@ -31863,6 +33927,9 @@ func (m *FHRPGroupMutation) ResetField(name string) error {
 	case fhrpgroup.FieldComments:
 		m.ResetComments()
 		return nil
+	case fhrpgroup.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case fhrpgroup.FieldName:
 		m.ResetName()
 		return nil
@@ -31887,19 +33954,28 @@ func (m *FHRPGroupMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *FHRPGroupMutation) AddedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.owner != nil {
+		edges = append(edges, fhrpgroup.EdgeOwner)
+	}
 	return edges
 }
 
 // AddedIDs returns all IDs (to other nodes) that were added for the given edge
 // name in this mutation.
 func (m *FHRPGroupMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case fhrpgroup.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
+	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *FHRPGroupMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
 	return edges
 }
 
@@ -31911,25 +33987,42 @@ func (m *FHRPGroupMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *FHRPGroupMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.clearedowner {
+		edges = append(edges, fhrpgroup.EdgeOwner)
+	}
 	return edges
 }
 
 // EdgeCleared returns a boolean which indicates if the edge with the given name
 // was cleared in this mutation.
 func (m *FHRPGroupMutation) EdgeCleared(name string) bool {
+	switch name {
+	case fhrpgroup.EdgeOwner:
+		return m.clearedowner
+	}
 	return false
 }
 
 // ClearEdge clears the value of the edge with the given name. It returns an error
 // if that edge is not defined in the schema.
 func (m *FHRPGroupMutation) ClearEdge(name string) error {
+	switch name {
+	case fhrpgroup.EdgeOwner:
+		m.ClearOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown FHRPGroup unique edge %s", name)
 }
 
 // ResetEdge resets all changes to the edge with the given name in this mutation.
 // It returns an error if the edge is not defined in the schema.
 func (m *FHRPGroupMutation) ResetEdge(name string) error {
+	switch name {
+	case fhrpgroup.EdgeOwner:
+		m.ResetOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown FHRPGroup edge %s", name)
 }
 
@@ -32675,6 +34768,8 @@ type FrontPortMutation struct {
 	cleareddevice     bool
 	module            *int
 	clearedmodule     bool
+	owner             *int
+	clearedowner      bool
 	done              bool
 	oldValue          func(context.Context) (*FrontPort, error)
 	predicates        []predicate.FrontPort
@@ -33185,6 +35280,38 @@ func (m *FrontPortMutation) ResetRackID() {
 	delete(m.clearedFields, frontport.FieldRackID)
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *FrontPortMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *FrontPortMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *FrontPortMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[frontport.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *FrontPortMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[frontport.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *FrontPortMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, frontport.FieldOwnerID)
+}
+
 // SetType sets the "type" field.
 func (m *FrontPortMutation) SetType(s string) {
 	m._type = &s
@@ -33350,6 +35477,33 @@ func (m *FrontPortMutation) ResetModule() {
 	m.clearedmodule = false
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *FrontPortMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[frontport.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *FrontPortMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *FrontPortMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *FrontPortMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // Where appends a list predicates to the FrontPortMutation builder.
 func (m *FrontPortMutation) Where(ps ...predicate.FrontPort) {
 	m.predicates = append(m.predicates, ps...)
@@ -33384,7 +35538,7 @@ func (m *FrontPortMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *FrontPortMutation) Fields() []string {
-	fields := make([]string, 0, 18)
+	fields := make([]string, 0, 19)
 	if m.created != nil {
 		fields = append(fields, frontport.FieldCreated)
 	}
@@ -33426,6 +35580,9 @@ func (m *FrontPortMutation) Fields() []string {
 	}
 	if m.__rack_id != nil {
 		fields = append(fields, frontport.FieldRackID)
+	}
+	if m.owner != nil {
+		fields = append(fields, frontport.FieldOwnerID)
 	}
 	if m._type != nil {
 		fields = append(fields, frontport.FieldType)
@@ -33475,6 +35632,8 @@ func (m *FrontPortMutation) Field(name string) (ent.Value, bool) {
 		return m.LocationID()
 	case frontport.FieldRackID:
 		return m.RackID()
+	case frontport.FieldOwnerID:
+		return m.OwnerID()
 	case frontport.FieldType:
 		return m.GetType()
 	case frontport.FieldColor:
@@ -33492,7 +35651,7 @@ func (m *FrontPortMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *FrontPortMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case frontport.FieldCreated, frontport.FieldLastUpdated, frontport.FieldCustomFieldData, frontport.FieldDeviceID, frontport.FieldModuleID, frontport.FieldName, frontport.FieldNameNatural, frontport.FieldLabel, frontport.FieldDescription, frontport.FieldMarkConnected, frontport.FieldOccupied, frontport.FieldSiteID, frontport.FieldLocationID, frontport.FieldRackID, frontport.FieldType, frontport.FieldColor, frontport.FieldPositions, frontport.FieldMappings:
+	case frontport.FieldCreated, frontport.FieldLastUpdated, frontport.FieldCustomFieldData, frontport.FieldDeviceID, frontport.FieldModuleID, frontport.FieldName, frontport.FieldNameNatural, frontport.FieldLabel, frontport.FieldDescription, frontport.FieldMarkConnected, frontport.FieldOccupied, frontport.FieldSiteID, frontport.FieldLocationID, frontport.FieldRackID, frontport.FieldOwnerID, frontport.FieldType, frontport.FieldColor, frontport.FieldPositions, frontport.FieldMappings:
 	default:
 		return nil, fmt.Errorf("unknown FrontPort field %s", name)
 	}
@@ -33535,6 +35694,8 @@ func (m *FrontPortMutation) OldField(ctx context.Context, name string) (ent.Valu
 		return old.LocationID, nil
 	case frontport.FieldRackID:
 		return old.RackID, nil
+	case frontport.FieldOwnerID:
+		return old.OwnerID, nil
 	case frontport.FieldType:
 		return old.Type, nil
 	case frontport.FieldColor:
@@ -33649,6 +35810,13 @@ func (m *FrontPortMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetRackID(v)
+		return nil
+	case frontport.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case frontport.FieldType:
 		v, ok := value.(string)
@@ -33777,6 +35945,9 @@ func (m *FrontPortMutation) ClearedFields() []string {
 	if m.FieldCleared(frontport.FieldRackID) {
 		fields = append(fields, frontport.FieldRackID)
 	}
+	if m.FieldCleared(frontport.FieldOwnerID) {
+		fields = append(fields, frontport.FieldOwnerID)
+	}
 	return fields
 }
 
@@ -33808,6 +35979,9 @@ func (m *FrontPortMutation) ClearField(name string) error {
 		return nil
 	case frontport.FieldRackID:
 		m.ClearRackID()
+		return nil
+	case frontport.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	}
 	return fmt.Errorf("unknown FrontPort nullable field %s", name)
@@ -33859,6 +36033,9 @@ func (m *FrontPortMutation) ResetField(name string) error {
 	case frontport.FieldRackID:
 		m.ResetRackID()
 		return nil
+	case frontport.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case frontport.FieldType:
 		m.ResetType()
 		return nil
@@ -33877,12 +36054,15 @@ func (m *FrontPortMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *FrontPortMutation) AddedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.device != nil {
 		edges = append(edges, frontport.EdgeDevice)
 	}
 	if m.module != nil {
 		edges = append(edges, frontport.EdgeModule)
+	}
+	if m.owner != nil {
+		edges = append(edges, frontport.EdgeOwner)
 	}
 	return edges
 }
@@ -33899,13 +36079,17 @@ func (m *FrontPortMutation) AddedIDs(name string) []ent.Value {
 		if id := m.module; id != nil {
 			return []ent.Value{*id}
 		}
+	case frontport.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *FrontPortMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	return edges
 }
 
@@ -33917,12 +36101,15 @@ func (m *FrontPortMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *FrontPortMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.cleareddevice {
 		edges = append(edges, frontport.EdgeDevice)
 	}
 	if m.clearedmodule {
 		edges = append(edges, frontport.EdgeModule)
+	}
+	if m.clearedowner {
+		edges = append(edges, frontport.EdgeOwner)
 	}
 	return edges
 }
@@ -33935,6 +36122,8 @@ func (m *FrontPortMutation) EdgeCleared(name string) bool {
 		return m.cleareddevice
 	case frontport.EdgeModule:
 		return m.clearedmodule
+	case frontport.EdgeOwner:
+		return m.clearedowner
 	}
 	return false
 }
@@ -33949,6 +36138,9 @@ func (m *FrontPortMutation) ClearEdge(name string) error {
 	case frontport.EdgeModule:
 		m.ClearModule()
 		return nil
+	case frontport.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	}
 	return fmt.Errorf("unknown FrontPort unique edge %s", name)
 }
@@ -33962,6 +36154,9 @@ func (m *FrontPortMutation) ResetEdge(name string) error {
 		return nil
 	case frontport.EdgeModule:
 		m.ResetModule()
+		return nil
+	case frontport.EdgeOwner:
+		m.ResetOwner()
 		return nil
 	}
 	return fmt.Errorf("unknown FrontPort edge %s", name)
@@ -34944,6 +37139,9 @@ type GroupMutation struct {
 	permissions        map[int]struct{}
 	removedpermissions map[int]struct{}
 	clearedpermissions bool
+	owners             map[int]struct{}
+	removedowners      map[int]struct{}
+	clearedowners      bool
 	done               bool
 	oldValue           func(context.Context) (*Group, error)
 	predicates         []predicate.Group
@@ -35227,6 +37425,60 @@ func (m *GroupMutation) ResetPermissions() {
 	m.removedpermissions = nil
 }
 
+// AddOwnerIDs adds the "owners" edge to the Owner entity by ids.
+func (m *GroupMutation) AddOwnerIDs(ids ...int) {
+	if m.owners == nil {
+		m.owners = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.owners[ids[i]] = struct{}{}
+	}
+}
+
+// ClearOwners clears the "owners" edge to the Owner entity.
+func (m *GroupMutation) ClearOwners() {
+	m.clearedowners = true
+}
+
+// OwnersCleared reports if the "owners" edge to the Owner entity was cleared.
+func (m *GroupMutation) OwnersCleared() bool {
+	return m.clearedowners
+}
+
+// RemoveOwnerIDs removes the "owners" edge to the Owner entity by IDs.
+func (m *GroupMutation) RemoveOwnerIDs(ids ...int) {
+	if m.removedowners == nil {
+		m.removedowners = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.owners, ids[i])
+		m.removedowners[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedOwners returns the removed IDs of the "owners" edge to the Owner entity.
+func (m *GroupMutation) RemovedOwnersIDs() (ids []int) {
+	for id := range m.removedowners {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// OwnersIDs returns the "owners" edge IDs in the mutation.
+func (m *GroupMutation) OwnersIDs() (ids []int) {
+	for id := range m.owners {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetOwners resets all changes to the "owners" edge.
+func (m *GroupMutation) ResetOwners() {
+	m.owners = nil
+	m.clearedowners = false
+	m.removedowners = nil
+}
+
 // Where appends a list predicates to the GroupMutation builder.
 func (m *GroupMutation) Where(ps ...predicate.Group) {
 	m.predicates = append(m.predicates, ps...)
@@ -35377,12 +37629,15 @@ func (m *GroupMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *GroupMutation) AddedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.users != nil {
 		edges = append(edges, group.EdgeUsers)
 	}
 	if m.permissions != nil {
 		edges = append(edges, group.EdgePermissions)
+	}
+	if m.owners != nil {
+		edges = append(edges, group.EdgeOwners)
 	}
 	return edges
 }
@@ -35403,18 +37658,27 @@ func (m *GroupMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case group.EdgeOwners:
+		ids := make([]ent.Value, 0, len(m.owners))
+		for id := range m.owners {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *GroupMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.removedusers != nil {
 		edges = append(edges, group.EdgeUsers)
 	}
 	if m.removedpermissions != nil {
 		edges = append(edges, group.EdgePermissions)
+	}
+	if m.removedowners != nil {
+		edges = append(edges, group.EdgeOwners)
 	}
 	return edges
 }
@@ -35435,18 +37699,27 @@ func (m *GroupMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case group.EdgeOwners:
+		ids := make([]ent.Value, 0, len(m.removedowners))
+		for id := range m.removedowners {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *GroupMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.clearedusers {
 		edges = append(edges, group.EdgeUsers)
 	}
 	if m.clearedpermissions {
 		edges = append(edges, group.EdgePermissions)
+	}
+	if m.clearedowners {
+		edges = append(edges, group.EdgeOwners)
 	}
 	return edges
 }
@@ -35459,6 +37732,8 @@ func (m *GroupMutation) EdgeCleared(name string) bool {
 		return m.clearedusers
 	case group.EdgePermissions:
 		return m.clearedpermissions
+	case group.EdgeOwners:
+		return m.clearedowners
 	}
 	return false
 }
@@ -35480,6 +37755,9 @@ func (m *GroupMutation) ResetEdge(name string) error {
 		return nil
 	case group.EdgePermissions:
 		m.ResetPermissions()
+		return nil
+	case group.EdgeOwners:
+		m.ResetOwners()
 		return nil
 	}
 	return fmt.Errorf("unknown Group edge %s", name)
@@ -35513,6 +37791,8 @@ type IPAddressMutation struct {
 	__network             *[]byte
 	__broadcast           *[]byte
 	clearedFields         map[string]struct{}
+	owner                 *int
+	clearedowner          bool
 	vrf                   *int
 	clearedvrf            bool
 	tenant                *int
@@ -35747,6 +38027,38 @@ func (m *IPAddressMutation) Comments() (r string, exists bool) {
 // ResetComments resets all changes to the "comments" field.
 func (m *IPAddressMutation) ResetComments() {
 	m.comments = nil
+}
+
+// SetOwnerID sets the "owner_id" field.
+func (m *IPAddressMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *IPAddressMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *IPAddressMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[ipaddress.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *IPAddressMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[ipaddress.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *IPAddressMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, ipaddress.FieldOwnerID)
 }
 
 // SetFamily sets the "family" field.
@@ -36193,6 +38505,33 @@ func (m *IPAddressMutation) ResetBroadcast() {
 	m.__broadcast = nil
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *IPAddressMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[ipaddress.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *IPAddressMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *IPAddressMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *IPAddressMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // ClearVrf clears the "vrf" edge to the VRF entity.
 func (m *IPAddressMutation) ClearVrf() {
 	m.clearedvrf = true
@@ -36416,7 +38755,7 @@ func (m *IPAddressMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *IPAddressMutation) Fields() []string {
-	fields := make([]string, 0, 20)
+	fields := make([]string, 0, 21)
 	if m.created != nil {
 		fields = append(fields, ipaddress.FieldCreated)
 	}
@@ -36431,6 +38770,9 @@ func (m *IPAddressMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, ipaddress.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, ipaddress.FieldOwnerID)
 	}
 	if m.family != nil {
 		fields = append(fields, ipaddress.FieldFamily)
@@ -36495,6 +38837,8 @@ func (m *IPAddressMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case ipaddress.FieldComments:
 		return m.Comments()
+	case ipaddress.FieldOwnerID:
+		return m.OwnerID()
 	case ipaddress.FieldFamily:
 		return m.Family()
 	case ipaddress.FieldAddress:
@@ -36534,7 +38878,7 @@ func (m *IPAddressMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *IPAddressMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case ipaddress.FieldCreated, ipaddress.FieldLastUpdated, ipaddress.FieldCustomFieldData, ipaddress.FieldDescription, ipaddress.FieldComments, ipaddress.FieldFamily, ipaddress.FieldAddress, ipaddress.FieldVrfID, ipaddress.FieldTenantID, ipaddress.FieldStatus, ipaddress.FieldRole, ipaddress.FieldAssignedObjectType, ipaddress.FieldAssignedObjectID, ipaddress.FieldNatInsideID, ipaddress.FieldDNSName, ipaddress.FieldHost, ipaddress.FieldPrefixLength, ipaddress.FieldVrfKey, ipaddress.FieldNetwork, ipaddress.FieldBroadcast:
+	case ipaddress.FieldCreated, ipaddress.FieldLastUpdated, ipaddress.FieldCustomFieldData, ipaddress.FieldDescription, ipaddress.FieldComments, ipaddress.FieldOwnerID, ipaddress.FieldFamily, ipaddress.FieldAddress, ipaddress.FieldVrfID, ipaddress.FieldTenantID, ipaddress.FieldStatus, ipaddress.FieldRole, ipaddress.FieldAssignedObjectType, ipaddress.FieldAssignedObjectID, ipaddress.FieldNatInsideID, ipaddress.FieldDNSName, ipaddress.FieldHost, ipaddress.FieldPrefixLength, ipaddress.FieldVrfKey, ipaddress.FieldNetwork, ipaddress.FieldBroadcast:
 	default:
 		return nil, fmt.Errorf("unknown IPAddress field %s", name)
 	}
@@ -36559,6 +38903,8 @@ func (m *IPAddressMutation) OldField(ctx context.Context, name string) (ent.Valu
 		return old.Description, nil
 	case ipaddress.FieldComments:
 		return old.Comments, nil
+	case ipaddress.FieldOwnerID:
+		return old.OwnerID, nil
 	case ipaddress.FieldFamily:
 		return old.Family, nil
 	case ipaddress.FieldAddress:
@@ -36632,6 +38978,13 @@ func (m *IPAddressMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetComments(v)
+		return nil
+	case ipaddress.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case ipaddress.FieldFamily:
 		v, ok := value.(int)
@@ -36825,6 +39178,9 @@ func (m *IPAddressMutation) ClearedFields() []string {
 	if m.FieldCleared(ipaddress.FieldLastUpdated) {
 		fields = append(fields, ipaddress.FieldLastUpdated)
 	}
+	if m.FieldCleared(ipaddress.FieldOwnerID) {
+		fields = append(fields, ipaddress.FieldOwnerID)
+	}
 	if m.FieldCleared(ipaddress.FieldVrfID) {
 		fields = append(fields, ipaddress.FieldVrfID)
 	}
@@ -36862,6 +39218,9 @@ func (m *IPAddressMutation) ClearField(name string) error {
 		return nil
 	case ipaddress.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case ipaddress.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case ipaddress.FieldVrfID:
 		m.ClearVrfID()
@@ -36903,6 +39262,9 @@ func (m *IPAddressMutation) ResetField(name string) error {
 		return nil
 	case ipaddress.FieldComments:
 		m.ResetComments()
+		return nil
+	case ipaddress.FieldOwnerID:
+		m.ResetOwnerID()
 		return nil
 	case ipaddress.FieldFamily:
 		m.ResetFamily()
@@ -36955,7 +39317,10 @@ func (m *IPAddressMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *IPAddressMutation) AddedEdges() []string {
-	edges := make([]string, 0, 5)
+	edges := make([]string, 0, 6)
+	if m.owner != nil {
+		edges = append(edges, ipaddress.EdgeOwner)
+	}
 	if m.vrf != nil {
 		edges = append(edges, ipaddress.EdgeVrf)
 	}
@@ -36978,6 +39343,10 @@ func (m *IPAddressMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *IPAddressMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case ipaddress.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case ipaddress.EdgeVrf:
 		if id := m.vrf; id != nil {
 			return []ent.Value{*id}
@@ -37008,7 +39377,7 @@ func (m *IPAddressMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *IPAddressMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 5)
+	edges := make([]string, 0, 6)
 	if m.removednat_inside_of != nil {
 		edges = append(edges, ipaddress.EdgeNatInsideOf)
 	}
@@ -37040,7 +39409,10 @@ func (m *IPAddressMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *IPAddressMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 5)
+	edges := make([]string, 0, 6)
+	if m.clearedowner {
+		edges = append(edges, ipaddress.EdgeOwner)
+	}
 	if m.clearedvrf {
 		edges = append(edges, ipaddress.EdgeVrf)
 	}
@@ -37063,6 +39435,8 @@ func (m *IPAddressMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *IPAddressMutation) EdgeCleared(name string) bool {
 	switch name {
+	case ipaddress.EdgeOwner:
+		return m.clearedowner
 	case ipaddress.EdgeVrf:
 		return m.clearedvrf
 	case ipaddress.EdgeTenant:
@@ -37081,6 +39455,9 @@ func (m *IPAddressMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *IPAddressMutation) ClearEdge(name string) error {
 	switch name {
+	case ipaddress.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case ipaddress.EdgeVrf:
 		m.ClearVrf()
 		return nil
@@ -37098,6 +39475,9 @@ func (m *IPAddressMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *IPAddressMutation) ResetEdge(name string) error {
 	switch name {
+	case ipaddress.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case ipaddress.EdgeVrf:
 		m.ResetVrf()
 		return nil
@@ -37144,6 +39524,8 @@ type IPRangeMutation struct {
 	vrf_key           *int
 	addvrf_key        *int
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	vrf               *int
 	clearedvrf        bool
 	tenant            *int
@@ -37372,6 +39754,38 @@ func (m *IPRangeMutation) Comments() (r string, exists bool) {
 // ResetComments resets all changes to the "comments" field.
 func (m *IPRangeMutation) ResetComments() {
 	m.comments = nil
+}
+
+// SetOwnerID sets the "owner_id" field.
+func (m *IPRangeMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *IPRangeMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *IPRangeMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[iprange.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *IPRangeMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[iprange.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *IPRangeMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, iprange.FieldOwnerID)
 }
 
 // SetFamily sets the "family" field.
@@ -37759,6 +40173,33 @@ func (m *IPRangeMutation) ResetVrfKey() {
 	m.addvrf_key = nil
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *IPRangeMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[iprange.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *IPRangeMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *IPRangeMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *IPRangeMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // ClearVrf clears the "vrf" edge to the VRF entity.
 func (m *IPRangeMutation) ClearVrf() {
 	m.clearedvrf = true
@@ -37874,7 +40315,7 @@ func (m *IPRangeMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *IPRangeMutation) Fields() []string {
-	fields := make([]string, 0, 19)
+	fields := make([]string, 0, 20)
 	if m.created != nil {
 		fields = append(fields, iprange.FieldCreated)
 	}
@@ -37889,6 +40330,9 @@ func (m *IPRangeMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, iprange.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, iprange.FieldOwnerID)
 	}
 	if m.family != nil {
 		fields = append(fields, iprange.FieldFamily)
@@ -37950,6 +40394,8 @@ func (m *IPRangeMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case iprange.FieldComments:
 		return m.Comments()
+	case iprange.FieldOwnerID:
+		return m.OwnerID()
 	case iprange.FieldFamily:
 		return m.Family()
 	case iprange.FieldStartAddress:
@@ -37987,7 +40433,7 @@ func (m *IPRangeMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *IPRangeMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case iprange.FieldCreated, iprange.FieldLastUpdated, iprange.FieldCustomFieldData, iprange.FieldDescription, iprange.FieldComments, iprange.FieldFamily, iprange.FieldStartAddress, iprange.FieldEndAddress, iprange.FieldSize, iprange.FieldVrfID, iprange.FieldTenantID, iprange.FieldStatus, iprange.FieldRoleID, iprange.FieldMarkPopulated, iprange.FieldMarkUtilized, iprange.FieldStartHost, iprange.FieldEndHost, iprange.FieldPrefixLength, iprange.FieldVrfKey:
+	case iprange.FieldCreated, iprange.FieldLastUpdated, iprange.FieldCustomFieldData, iprange.FieldDescription, iprange.FieldComments, iprange.FieldOwnerID, iprange.FieldFamily, iprange.FieldStartAddress, iprange.FieldEndAddress, iprange.FieldSize, iprange.FieldVrfID, iprange.FieldTenantID, iprange.FieldStatus, iprange.FieldRoleID, iprange.FieldMarkPopulated, iprange.FieldMarkUtilized, iprange.FieldStartHost, iprange.FieldEndHost, iprange.FieldPrefixLength, iprange.FieldVrfKey:
 	default:
 		return nil, fmt.Errorf("unknown IPRange field %s", name)
 	}
@@ -38012,6 +40458,8 @@ func (m *IPRangeMutation) OldField(ctx context.Context, name string) (ent.Value,
 		return old.Description, nil
 	case iprange.FieldComments:
 		return old.Comments, nil
+	case iprange.FieldOwnerID:
+		return old.OwnerID, nil
 	case iprange.FieldFamily:
 		return old.Family, nil
 	case iprange.FieldStartAddress:
@@ -38083,6 +40531,13 @@ func (m *IPRangeMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetComments(v)
+		return nil
+	case iprange.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case iprange.FieldFamily:
 		v, ok := value.(int)
@@ -38269,6 +40724,9 @@ func (m *IPRangeMutation) ClearedFields() []string {
 	if m.FieldCleared(iprange.FieldLastUpdated) {
 		fields = append(fields, iprange.FieldLastUpdated)
 	}
+	if m.FieldCleared(iprange.FieldOwnerID) {
+		fields = append(fields, iprange.FieldOwnerID)
+	}
 	if m.FieldCleared(iprange.FieldVrfID) {
 		fields = append(fields, iprange.FieldVrfID)
 	}
@@ -38297,6 +40755,9 @@ func (m *IPRangeMutation) ClearField(name string) error {
 		return nil
 	case iprange.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case iprange.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case iprange.FieldVrfID:
 		m.ClearVrfID()
@@ -38329,6 +40790,9 @@ func (m *IPRangeMutation) ResetField(name string) error {
 		return nil
 	case iprange.FieldComments:
 		m.ResetComments()
+		return nil
+	case iprange.FieldOwnerID:
+		m.ResetOwnerID()
 		return nil
 	case iprange.FieldFamily:
 		m.ResetFamily()
@@ -38378,7 +40842,10 @@ func (m *IPRangeMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *IPRangeMutation) AddedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
+	if m.owner != nil {
+		edges = append(edges, iprange.EdgeOwner)
+	}
 	if m.vrf != nil {
 		edges = append(edges, iprange.EdgeVrf)
 	}
@@ -38395,6 +40862,10 @@ func (m *IPRangeMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *IPRangeMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case iprange.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case iprange.EdgeVrf:
 		if id := m.vrf; id != nil {
 			return []ent.Value{*id}
@@ -38413,7 +40884,7 @@ func (m *IPRangeMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *IPRangeMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	return edges
 }
 
@@ -38425,7 +40896,10 @@ func (m *IPRangeMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *IPRangeMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
+	if m.clearedowner {
+		edges = append(edges, iprange.EdgeOwner)
+	}
 	if m.clearedvrf {
 		edges = append(edges, iprange.EdgeVrf)
 	}
@@ -38442,6 +40916,8 @@ func (m *IPRangeMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *IPRangeMutation) EdgeCleared(name string) bool {
 	switch name {
+	case iprange.EdgeOwner:
+		return m.clearedowner
 	case iprange.EdgeVrf:
 		return m.clearedvrf
 	case iprange.EdgeTenant:
@@ -38456,6 +40932,9 @@ func (m *IPRangeMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *IPRangeMutation) ClearEdge(name string) error {
 	switch name {
+	case iprange.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case iprange.EdgeVrf:
 		m.ClearVrf()
 		return nil
@@ -38473,6 +40952,9 @@ func (m *IPRangeMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *IPRangeMutation) ResetEdge(name string) error {
 	switch name {
+	case iprange.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case iprange.EdgeVrf:
 		m.ResetVrf()
 		return nil
@@ -40524,6 +43006,8 @@ type InventoryItemMutation struct {
 	clearedFields       map[string]struct{}
 	device              *int
 	cleareddevice       bool
+	owner               *int
+	clearedowner        bool
 	role                *int
 	clearedrole         bool
 	manufacturer        *int
@@ -40968,6 +43452,38 @@ func (m *InventoryItemMutation) ResetRackID() {
 	delete(m.clearedFields, inventoryitem.FieldRackID)
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *InventoryItemMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *InventoryItemMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *InventoryItemMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[inventoryitem.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *InventoryItemMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[inventoryitem.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *InventoryItemMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, inventoryitem.FieldOwnerID)
+}
+
 // SetParentID sets the "parent_id" field.
 func (m *InventoryItemMutation) SetParentID(i int) {
 	m.parent_id = &i
@@ -41344,6 +43860,33 @@ func (m *InventoryItemMutation) ResetDevice() {
 	m.cleareddevice = false
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *InventoryItemMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[inventoryitem.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *InventoryItemMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *InventoryItemMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *InventoryItemMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // ClearRole clears the "role" edge to the InventoryItemRole entity.
 func (m *InventoryItemMutation) ClearRole() {
 	m.clearedrole = true
@@ -41432,7 +43975,7 @@ func (m *InventoryItemMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *InventoryItemMutation) Fields() []string {
-	fields := make([]string, 0, 22)
+	fields := make([]string, 0, 23)
 	if m.created != nil {
 		fields = append(fields, inventoryitem.FieldCreated)
 	}
@@ -41465,6 +44008,9 @@ func (m *InventoryItemMutation) Fields() []string {
 	}
 	if m.__rack_id != nil {
 		fields = append(fields, inventoryitem.FieldRackID)
+	}
+	if m.owner != nil {
+		fields = append(fields, inventoryitem.FieldOwnerID)
 	}
 	if m.parent_id != nil {
 		fields = append(fields, inventoryitem.FieldParentID)
@@ -41529,6 +44075,8 @@ func (m *InventoryItemMutation) Field(name string) (ent.Value, bool) {
 		return m.LocationID()
 	case inventoryitem.FieldRackID:
 		return m.RackID()
+	case inventoryitem.FieldOwnerID:
+		return m.OwnerID()
 	case inventoryitem.FieldParentID:
 		return m.ParentID()
 	case inventoryitem.FieldDepth:
@@ -41560,7 +44108,7 @@ func (m *InventoryItemMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *InventoryItemMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case inventoryitem.FieldCreated, inventoryitem.FieldLastUpdated, inventoryitem.FieldCustomFieldData, inventoryitem.FieldDeviceID, inventoryitem.FieldName, inventoryitem.FieldNameNatural, inventoryitem.FieldLabel, inventoryitem.FieldDescription, inventoryitem.FieldSiteID, inventoryitem.FieldLocationID, inventoryitem.FieldRackID, inventoryitem.FieldParentID, inventoryitem.FieldDepth, inventoryitem.FieldStatus, inventoryitem.FieldRoleID, inventoryitem.FieldManufacturerID, inventoryitem.FieldPartID, inventoryitem.FieldSerial, inventoryitem.FieldAssetTag, inventoryitem.FieldDiscovered, inventoryitem.FieldComponentType, inventoryitem.FieldComponentID:
+	case inventoryitem.FieldCreated, inventoryitem.FieldLastUpdated, inventoryitem.FieldCustomFieldData, inventoryitem.FieldDeviceID, inventoryitem.FieldName, inventoryitem.FieldNameNatural, inventoryitem.FieldLabel, inventoryitem.FieldDescription, inventoryitem.FieldSiteID, inventoryitem.FieldLocationID, inventoryitem.FieldRackID, inventoryitem.FieldOwnerID, inventoryitem.FieldParentID, inventoryitem.FieldDepth, inventoryitem.FieldStatus, inventoryitem.FieldRoleID, inventoryitem.FieldManufacturerID, inventoryitem.FieldPartID, inventoryitem.FieldSerial, inventoryitem.FieldAssetTag, inventoryitem.FieldDiscovered, inventoryitem.FieldComponentType, inventoryitem.FieldComponentID:
 	default:
 		return nil, fmt.Errorf("unknown InventoryItem field %s", name)
 	}
@@ -41597,6 +44145,8 @@ func (m *InventoryItemMutation) OldField(ctx context.Context, name string) (ent.
 		return old.LocationID, nil
 	case inventoryitem.FieldRackID:
 		return old.RackID, nil
+	case inventoryitem.FieldOwnerID:
+		return old.OwnerID, nil
 	case inventoryitem.FieldParentID:
 		return old.ParentID, nil
 	case inventoryitem.FieldDepth:
@@ -41704,6 +44254,13 @@ func (m *InventoryItemMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetRackID(v)
+		return nil
+	case inventoryitem.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case inventoryitem.FieldParentID:
 		v, ok := value.(int)
@@ -41902,6 +44459,9 @@ func (m *InventoryItemMutation) ClearedFields() []string {
 	if m.FieldCleared(inventoryitem.FieldRackID) {
 		fields = append(fields, inventoryitem.FieldRackID)
 	}
+	if m.FieldCleared(inventoryitem.FieldOwnerID) {
+		fields = append(fields, inventoryitem.FieldOwnerID)
+	}
 	if m.FieldCleared(inventoryitem.FieldParentID) {
 		fields = append(fields, inventoryitem.FieldParentID)
 	}
@@ -41948,6 +44508,9 @@ func (m *InventoryItemMutation) ClearField(name string) error {
 		return nil
 	case inventoryitem.FieldRackID:
 		m.ClearRackID()
+		return nil
+	case inventoryitem.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case inventoryitem.FieldParentID:
 		m.ClearParentID()
@@ -42008,6 +44571,9 @@ func (m *InventoryItemMutation) ResetField(name string) error {
 	case inventoryitem.FieldRackID:
 		m.ResetRackID()
 		return nil
+	case inventoryitem.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case inventoryitem.FieldParentID:
 		m.ResetParentID()
 		return nil
@@ -42047,9 +44613,12 @@ func (m *InventoryItemMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *InventoryItemMutation) AddedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.device != nil {
 		edges = append(edges, inventoryitem.EdgeDevice)
+	}
+	if m.owner != nil {
+		edges = append(edges, inventoryitem.EdgeOwner)
 	}
 	if m.role != nil {
 		edges = append(edges, inventoryitem.EdgeRole)
@@ -42068,6 +44637,10 @@ func (m *InventoryItemMutation) AddedIDs(name string) []ent.Value {
 		if id := m.device; id != nil {
 			return []ent.Value{*id}
 		}
+	case inventoryitem.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case inventoryitem.EdgeRole:
 		if id := m.role; id != nil {
 			return []ent.Value{*id}
@@ -42082,7 +44655,7 @@ func (m *InventoryItemMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *InventoryItemMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	return edges
 }
 
@@ -42094,9 +44667,12 @@ func (m *InventoryItemMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *InventoryItemMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.cleareddevice {
 		edges = append(edges, inventoryitem.EdgeDevice)
+	}
+	if m.clearedowner {
+		edges = append(edges, inventoryitem.EdgeOwner)
 	}
 	if m.clearedrole {
 		edges = append(edges, inventoryitem.EdgeRole)
@@ -42113,6 +44689,8 @@ func (m *InventoryItemMutation) EdgeCleared(name string) bool {
 	switch name {
 	case inventoryitem.EdgeDevice:
 		return m.cleareddevice
+	case inventoryitem.EdgeOwner:
+		return m.clearedowner
 	case inventoryitem.EdgeRole:
 		return m.clearedrole
 	case inventoryitem.EdgeManufacturer:
@@ -42127,6 +44705,9 @@ func (m *InventoryItemMutation) ClearEdge(name string) error {
 	switch name {
 	case inventoryitem.EdgeDevice:
 		m.ClearDevice()
+		return nil
+	case inventoryitem.EdgeOwner:
+		m.ClearOwner()
 		return nil
 	case inventoryitem.EdgeRole:
 		m.ClearRole()
@@ -42144,6 +44725,9 @@ func (m *InventoryItemMutation) ResetEdge(name string) error {
 	switch name {
 	case inventoryitem.EdgeDevice:
 		m.ResetDevice()
+		return nil
+	case inventoryitem.EdgeOwner:
+		m.ResetOwner()
 		return nil
 	case inventoryitem.EdgeRole:
 		m.ResetRole()
@@ -42170,6 +44754,8 @@ type InventoryItemRoleMutation struct {
 	comments          *string
 	color             *string
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	done              bool
 	oldValue          func(context.Context) (*InventoryItemRole, error)
 	predicates        []predicate.InventoryItemRole
@@ -42432,6 +45018,38 @@ func (m *InventoryItemRoleMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *InventoryItemRoleMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *InventoryItemRoleMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *InventoryItemRoleMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[inventoryitemrole.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *InventoryItemRoleMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[inventoryitemrole.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *InventoryItemRoleMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, inventoryitemrole.FieldOwnerID)
+}
+
 // SetColor sets the "color" field.
 func (m *InventoryItemRoleMutation) SetColor(s string) {
 	m.color = &s
@@ -42449,6 +45067,33 @@ func (m *InventoryItemRoleMutation) Color() (r string, exists bool) {
 // ResetColor resets all changes to the "color" field.
 func (m *InventoryItemRoleMutation) ResetColor() {
 	m.color = nil
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *InventoryItemRoleMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[inventoryitemrole.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *InventoryItemRoleMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *InventoryItemRoleMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *InventoryItemRoleMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
 }
 
 // Where appends a list predicates to the InventoryItemRoleMutation builder.
@@ -42485,7 +45130,7 @@ func (m *InventoryItemRoleMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *InventoryItemRoleMutation) Fields() []string {
-	fields := make([]string, 0, 8)
+	fields := make([]string, 0, 9)
 	if m.created != nil {
 		fields = append(fields, inventoryitemrole.FieldCreated)
 	}
@@ -42506,6 +45151,9 @@ func (m *InventoryItemRoleMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, inventoryitemrole.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, inventoryitemrole.FieldOwnerID)
 	}
 	if m.color != nil {
 		fields = append(fields, inventoryitemrole.FieldColor)
@@ -42532,6 +45180,8 @@ func (m *InventoryItemRoleMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case inventoryitemrole.FieldComments:
 		return m.Comments()
+	case inventoryitemrole.FieldOwnerID:
+		return m.OwnerID()
 	case inventoryitemrole.FieldColor:
 		return m.Color()
 	}
@@ -42543,7 +45193,7 @@ func (m *InventoryItemRoleMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *InventoryItemRoleMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case inventoryitemrole.FieldCreated, inventoryitemrole.FieldLastUpdated, inventoryitemrole.FieldCustomFieldData, inventoryitemrole.FieldName, inventoryitemrole.FieldSlug, inventoryitemrole.FieldDescription, inventoryitemrole.FieldComments, inventoryitemrole.FieldColor:
+	case inventoryitemrole.FieldCreated, inventoryitemrole.FieldLastUpdated, inventoryitemrole.FieldCustomFieldData, inventoryitemrole.FieldName, inventoryitemrole.FieldSlug, inventoryitemrole.FieldDescription, inventoryitemrole.FieldComments, inventoryitemrole.FieldOwnerID, inventoryitemrole.FieldColor:
 	default:
 		return nil, fmt.Errorf("unknown InventoryItemRole field %s", name)
 	}
@@ -42572,6 +45222,8 @@ func (m *InventoryItemRoleMutation) OldField(ctx context.Context, name string) (
 		return old.Description, nil
 	case inventoryitemrole.FieldComments:
 		return old.Comments, nil
+	case inventoryitemrole.FieldOwnerID:
+		return old.OwnerID, nil
 	case inventoryitemrole.FieldColor:
 		return old.Color, nil
 	}
@@ -42632,6 +45284,13 @@ func (m *InventoryItemRoleMutation) SetField(name string, value ent.Value) error
 		}
 		m.SetComments(v)
 		return nil
+	case inventoryitemrole.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
+		return nil
 	case inventoryitemrole.FieldColor:
 		v, ok := value.(string)
 		if !ok {
@@ -42646,13 +45305,16 @@ func (m *InventoryItemRoleMutation) SetField(name string, value ent.Value) error
 // AddedFields returns all numeric fields that were incremented/decremented during
 // this mutation.
 func (m *InventoryItemRoleMutation) AddedFields() []string {
-	return nil
+	var fields []string
+	return fields
 }
 
 // AddedField returns the numeric value that was incremented/decremented on a field
 // with the given name. The second boolean return value indicates that this field
 // was not set, or was not defined in the schema.
 func (m *InventoryItemRoleMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
 	return nil, false
 }
 
@@ -42675,6 +45337,9 @@ func (m *InventoryItemRoleMutation) ClearedFields() []string {
 	if m.FieldCleared(inventoryitemrole.FieldLastUpdated) {
 		fields = append(fields, inventoryitemrole.FieldLastUpdated)
 	}
+	if m.FieldCleared(inventoryitemrole.FieldOwnerID) {
+		fields = append(fields, inventoryitemrole.FieldOwnerID)
+	}
 	return fields
 }
 
@@ -42694,6 +45359,9 @@ func (m *InventoryItemRoleMutation) ClearField(name string) error {
 		return nil
 	case inventoryitemrole.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case inventoryitemrole.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	}
 	return fmt.Errorf("unknown InventoryItemRole nullable field %s", name)
@@ -42724,6 +45392,9 @@ func (m *InventoryItemRoleMutation) ResetField(name string) error {
 	case inventoryitemrole.FieldComments:
 		m.ResetComments()
 		return nil
+	case inventoryitemrole.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case inventoryitemrole.FieldColor:
 		m.ResetColor()
 		return nil
@@ -42733,19 +45404,28 @@ func (m *InventoryItemRoleMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *InventoryItemRoleMutation) AddedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.owner != nil {
+		edges = append(edges, inventoryitemrole.EdgeOwner)
+	}
 	return edges
 }
 
 // AddedIDs returns all IDs (to other nodes) that were added for the given edge
 // name in this mutation.
 func (m *InventoryItemRoleMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case inventoryitemrole.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
+	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *InventoryItemRoleMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
 	return edges
 }
 
@@ -42757,25 +45437,42 @@ func (m *InventoryItemRoleMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *InventoryItemRoleMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.clearedowner {
+		edges = append(edges, inventoryitemrole.EdgeOwner)
+	}
 	return edges
 }
 
 // EdgeCleared returns a boolean which indicates if the edge with the given name
 // was cleared in this mutation.
 func (m *InventoryItemRoleMutation) EdgeCleared(name string) bool {
+	switch name {
+	case inventoryitemrole.EdgeOwner:
+		return m.clearedowner
+	}
 	return false
 }
 
 // ClearEdge clears the value of the edge with the given name. It returns an error
 // if that edge is not defined in the schema.
 func (m *InventoryItemRoleMutation) ClearEdge(name string) error {
+	switch name {
+	case inventoryitemrole.EdgeOwner:
+		m.ClearOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown InventoryItemRole unique edge %s", name)
 }
 
 // ResetEdge resets all changes to the edge with the given name in this mutation.
 // It returns an error if the edge is not defined in the schema.
 func (m *InventoryItemRoleMutation) ResetEdge(name string) error {
+	switch name {
+	case inventoryitemrole.EdgeOwner:
+		m.ResetOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown InventoryItemRole edge %s", name)
 }
 
@@ -43988,6 +46685,8 @@ type LocationMutation struct {
 	status            *string
 	facility          *string
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	parent            *int
 	clearedparent     bool
 	children          map[int]struct{}
@@ -44330,6 +47029,38 @@ func (m *LocationMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *LocationMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *LocationMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *LocationMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[location.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *LocationMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[location.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *LocationMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, location.FieldOwnerID)
+}
+
 // SetSiteID sets the "site_id" field.
 func (m *LocationMutation) SetSiteID(i int) {
 	m.site = &i
@@ -44417,6 +47148,33 @@ func (m *LocationMutation) Facility() (r string, exists bool) {
 // ResetFacility resets all changes to the "facility" field.
 func (m *LocationMutation) ResetFacility() {
 	m.facility = nil
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *LocationMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[location.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *LocationMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *LocationMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *LocationMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
 }
 
 // ClearParent clears the "parent" edge to the Location entity.
@@ -44588,7 +47346,7 @@ func (m *LocationMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *LocationMutation) Fields() []string {
-	fields := make([]string, 0, 13)
+	fields := make([]string, 0, 14)
 	if m.created != nil {
 		fields = append(fields, location.FieldCreated)
 	}
@@ -44615,6 +47373,9 @@ func (m *LocationMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, location.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, location.FieldOwnerID)
 	}
 	if m.site != nil {
 		fields = append(fields, location.FieldSiteID)
@@ -44654,6 +47415,8 @@ func (m *LocationMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case location.FieldComments:
 		return m.Comments()
+	case location.FieldOwnerID:
+		return m.OwnerID()
 	case location.FieldSiteID:
 		return m.SiteID()
 	case location.FieldStatus:
@@ -44671,7 +47434,7 @@ func (m *LocationMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *LocationMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case location.FieldCreated, location.FieldLastUpdated, location.FieldCustomFieldData, location.FieldName, location.FieldSlug, location.FieldParentID, location.FieldDepth, location.FieldDescription, location.FieldComments, location.FieldSiteID, location.FieldStatus, location.FieldTenantID, location.FieldFacility:
+	case location.FieldCreated, location.FieldLastUpdated, location.FieldCustomFieldData, location.FieldName, location.FieldSlug, location.FieldParentID, location.FieldDepth, location.FieldDescription, location.FieldComments, location.FieldOwnerID, location.FieldSiteID, location.FieldStatus, location.FieldTenantID, location.FieldFacility:
 	default:
 		return nil, fmt.Errorf("unknown Location field %s", name)
 	}
@@ -44704,6 +47467,8 @@ func (m *LocationMutation) OldField(ctx context.Context, name string) (ent.Value
 		return old.Description, nil
 	case location.FieldComments:
 		return old.Comments, nil
+	case location.FieldOwnerID:
+		return old.OwnerID, nil
 	case location.FieldSiteID:
 		return old.SiteID, nil
 	case location.FieldStatus:
@@ -44783,6 +47548,13 @@ func (m *LocationMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetComments(v)
+		return nil
+	case location.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case location.FieldSiteID:
 		v, ok := value.(int)
@@ -44866,6 +47638,9 @@ func (m *LocationMutation) ClearedFields() []string {
 	if m.FieldCleared(location.FieldParentID) {
 		fields = append(fields, location.FieldParentID)
 	}
+	if m.FieldCleared(location.FieldOwnerID) {
+		fields = append(fields, location.FieldOwnerID)
+	}
 	if m.FieldCleared(location.FieldTenantID) {
 		fields = append(fields, location.FieldTenantID)
 	}
@@ -44891,6 +47666,9 @@ func (m *LocationMutation) ClearField(name string) error {
 		return nil
 	case location.FieldParentID:
 		m.ClearParentID()
+		return nil
+	case location.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case location.FieldTenantID:
 		m.ClearTenantID()
@@ -44930,6 +47708,9 @@ func (m *LocationMutation) ResetField(name string) error {
 	case location.FieldComments:
 		m.ResetComments()
 		return nil
+	case location.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case location.FieldSiteID:
 		m.ResetSiteID()
 		return nil
@@ -44948,7 +47729,10 @@ func (m *LocationMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *LocationMutation) AddedEdges() []string {
-	edges := make([]string, 0, 4)
+	edges := make([]string, 0, 5)
+	if m.owner != nil {
+		edges = append(edges, location.EdgeOwner)
+	}
 	if m.parent != nil {
 		edges = append(edges, location.EdgeParent)
 	}
@@ -44968,6 +47752,10 @@ func (m *LocationMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *LocationMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case location.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case location.EdgeParent:
 		if id := m.parent; id != nil {
 			return []ent.Value{*id}
@@ -44992,7 +47780,7 @@ func (m *LocationMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *LocationMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 4)
+	edges := make([]string, 0, 5)
 	if m.removedchildren != nil {
 		edges = append(edges, location.EdgeChildren)
 	}
@@ -45015,7 +47803,10 @@ func (m *LocationMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *LocationMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 4)
+	edges := make([]string, 0, 5)
+	if m.clearedowner {
+		edges = append(edges, location.EdgeOwner)
+	}
 	if m.clearedparent {
 		edges = append(edges, location.EdgeParent)
 	}
@@ -45035,6 +47826,8 @@ func (m *LocationMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *LocationMutation) EdgeCleared(name string) bool {
 	switch name {
+	case location.EdgeOwner:
+		return m.clearedowner
 	case location.EdgeParent:
 		return m.clearedparent
 	case location.EdgeChildren:
@@ -45051,6 +47844,9 @@ func (m *LocationMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *LocationMutation) ClearEdge(name string) error {
 	switch name {
+	case location.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case location.EdgeParent:
 		m.ClearParent()
 		return nil
@@ -45068,6 +47864,9 @@ func (m *LocationMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *LocationMutation) ResetEdge(name string) error {
 	switch name {
+	case location.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case location.EdgeParent:
 		m.ResetParent()
 		return nil
@@ -45100,6 +47899,8 @@ type MACAddressMutation struct {
 	assigned_object_id    *int
 	addassigned_object_id *int
 	clearedFields         map[string]struct{}
+	owner                 *int
+	clearedowner          bool
 	done                  bool
 	oldValue              func(context.Context) (*MACAddress, error)
 	predicates            []predicate.MACAddress
@@ -45324,6 +48125,38 @@ func (m *MACAddressMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *MACAddressMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *MACAddressMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *MACAddressMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[macaddress.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *MACAddressMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[macaddress.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *MACAddressMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, macaddress.FieldOwnerID)
+}
+
 // SetMACAddress sets the "mac_address" field.
 func (m *MACAddressMutation) SetMACAddress(s string) {
 	m.mac_address = &s
@@ -45428,6 +48261,33 @@ func (m *MACAddressMutation) ResetAssignedObjectID() {
 	delete(m.clearedFields, macaddress.FieldAssignedObjectID)
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *MACAddressMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[macaddress.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *MACAddressMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *MACAddressMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *MACAddressMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // Where appends a list predicates to the MACAddressMutation builder.
 func (m *MACAddressMutation) Where(ps ...predicate.MACAddress) {
 	m.predicates = append(m.predicates, ps...)
@@ -45462,7 +48322,7 @@ func (m *MACAddressMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *MACAddressMutation) Fields() []string {
-	fields := make([]string, 0, 8)
+	fields := make([]string, 0, 9)
 	if m.created != nil {
 		fields = append(fields, macaddress.FieldCreated)
 	}
@@ -45477,6 +48337,9 @@ func (m *MACAddressMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, macaddress.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, macaddress.FieldOwnerID)
 	}
 	if m.mac_address != nil {
 		fields = append(fields, macaddress.FieldMACAddress)
@@ -45505,6 +48368,8 @@ func (m *MACAddressMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case macaddress.FieldComments:
 		return m.Comments()
+	case macaddress.FieldOwnerID:
+		return m.OwnerID()
 	case macaddress.FieldMACAddress:
 		return m.MACAddress()
 	case macaddress.FieldAssignedObjectType:
@@ -45520,7 +48385,7 @@ func (m *MACAddressMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *MACAddressMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case macaddress.FieldCreated, macaddress.FieldLastUpdated, macaddress.FieldCustomFieldData, macaddress.FieldDescription, macaddress.FieldComments, macaddress.FieldMACAddress, macaddress.FieldAssignedObjectType, macaddress.FieldAssignedObjectID:
+	case macaddress.FieldCreated, macaddress.FieldLastUpdated, macaddress.FieldCustomFieldData, macaddress.FieldDescription, macaddress.FieldComments, macaddress.FieldOwnerID, macaddress.FieldMACAddress, macaddress.FieldAssignedObjectType, macaddress.FieldAssignedObjectID:
 	default:
 		return nil, fmt.Errorf("unknown MACAddress field %s", name)
 	}
@@ -45545,6 +48410,8 @@ func (m *MACAddressMutation) OldField(ctx context.Context, name string) (ent.Val
 		return old.Description, nil
 	case macaddress.FieldComments:
 		return old.Comments, nil
+	case macaddress.FieldOwnerID:
+		return old.OwnerID, nil
 	case macaddress.FieldMACAddress:
 		return old.MACAddress, nil
 	case macaddress.FieldAssignedObjectType:
@@ -45594,6 +48461,13 @@ func (m *MACAddressMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetComments(v)
+		return nil
+	case macaddress.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case macaddress.FieldMACAddress:
 		v, ok := value.(string)
@@ -45667,6 +48541,9 @@ func (m *MACAddressMutation) ClearedFields() []string {
 	if m.FieldCleared(macaddress.FieldLastUpdated) {
 		fields = append(fields, macaddress.FieldLastUpdated)
 	}
+	if m.FieldCleared(macaddress.FieldOwnerID) {
+		fields = append(fields, macaddress.FieldOwnerID)
+	}
 	if m.FieldCleared(macaddress.FieldAssignedObjectType) {
 		fields = append(fields, macaddress.FieldAssignedObjectType)
 	}
@@ -45692,6 +48569,9 @@ func (m *MACAddressMutation) ClearField(name string) error {
 		return nil
 	case macaddress.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case macaddress.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case macaddress.FieldAssignedObjectType:
 		m.ClearAssignedObjectType()
@@ -45722,6 +48602,9 @@ func (m *MACAddressMutation) ResetField(name string) error {
 	case macaddress.FieldComments:
 		m.ResetComments()
 		return nil
+	case macaddress.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case macaddress.FieldMACAddress:
 		m.ResetMACAddress()
 		return nil
@@ -45737,19 +48620,28 @@ func (m *MACAddressMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *MACAddressMutation) AddedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.owner != nil {
+		edges = append(edges, macaddress.EdgeOwner)
+	}
 	return edges
 }
 
 // AddedIDs returns all IDs (to other nodes) that were added for the given edge
 // name in this mutation.
 func (m *MACAddressMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case macaddress.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
+	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *MACAddressMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
 	return edges
 }
 
@@ -45761,25 +48653,42 @@ func (m *MACAddressMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *MACAddressMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.clearedowner {
+		edges = append(edges, macaddress.EdgeOwner)
+	}
 	return edges
 }
 
 // EdgeCleared returns a boolean which indicates if the edge with the given name
 // was cleared in this mutation.
 func (m *MACAddressMutation) EdgeCleared(name string) bool {
+	switch name {
+	case macaddress.EdgeOwner:
+		return m.clearedowner
+	}
 	return false
 }
 
 // ClearEdge clears the value of the edge with the given name. It returns an error
 // if that edge is not defined in the schema.
 func (m *MACAddressMutation) ClearEdge(name string) error {
+	switch name {
+	case macaddress.EdgeOwner:
+		m.ClearOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown MACAddress unique edge %s", name)
 }
 
 // ResetEdge resets all changes to the edge with the given name in this mutation.
 // It returns an error if the edge is not defined in the schema.
 func (m *MACAddressMutation) ResetEdge(name string) error {
+	switch name {
+	case macaddress.EdgeOwner:
+		m.ResetOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown MACAddress edge %s", name)
 }
 
@@ -45797,6 +48706,8 @@ type ManufacturerMutation struct {
 	description       *string
 	comments          *string
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	done              bool
 	oldValue          func(context.Context) (*Manufacturer, error)
 	predicates        []predicate.Manufacturer
@@ -46059,6 +48970,65 @@ func (m *ManufacturerMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *ManufacturerMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *ManufacturerMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *ManufacturerMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[manufacturer.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *ManufacturerMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[manufacturer.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *ManufacturerMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, manufacturer.FieldOwnerID)
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *ManufacturerMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[manufacturer.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *ManufacturerMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *ManufacturerMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *ManufacturerMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // Where appends a list predicates to the ManufacturerMutation builder.
 func (m *ManufacturerMutation) Where(ps ...predicate.Manufacturer) {
 	m.predicates = append(m.predicates, ps...)
@@ -46093,7 +49063,7 @@ func (m *ManufacturerMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ManufacturerMutation) Fields() []string {
-	fields := make([]string, 0, 7)
+	fields := make([]string, 0, 8)
 	if m.created != nil {
 		fields = append(fields, manufacturer.FieldCreated)
 	}
@@ -46114,6 +49084,9 @@ func (m *ManufacturerMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, manufacturer.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, manufacturer.FieldOwnerID)
 	}
 	return fields
 }
@@ -46137,6 +49110,8 @@ func (m *ManufacturerMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case manufacturer.FieldComments:
 		return m.Comments()
+	case manufacturer.FieldOwnerID:
+		return m.OwnerID()
 	}
 	return nil, false
 }
@@ -46146,7 +49121,7 @@ func (m *ManufacturerMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *ManufacturerMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case manufacturer.FieldCreated, manufacturer.FieldLastUpdated, manufacturer.FieldCustomFieldData, manufacturer.FieldName, manufacturer.FieldSlug, manufacturer.FieldDescription, manufacturer.FieldComments:
+	case manufacturer.FieldCreated, manufacturer.FieldLastUpdated, manufacturer.FieldCustomFieldData, manufacturer.FieldName, manufacturer.FieldSlug, manufacturer.FieldDescription, manufacturer.FieldComments, manufacturer.FieldOwnerID:
 	default:
 		return nil, fmt.Errorf("unknown Manufacturer field %s", name)
 	}
@@ -46175,6 +49150,8 @@ func (m *ManufacturerMutation) OldField(ctx context.Context, name string) (ent.V
 		return old.Description, nil
 	case manufacturer.FieldComments:
 		return old.Comments, nil
+	case manufacturer.FieldOwnerID:
+		return old.OwnerID, nil
 	}
 	return nil, fmt.Errorf("unknown Manufacturer field %s", name)
 }
@@ -46233,6 +49210,13 @@ func (m *ManufacturerMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetComments(v)
 		return nil
+	case manufacturer.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Manufacturer field %s", name)
 }
@@ -46240,13 +49224,16 @@ func (m *ManufacturerMutation) SetField(name string, value ent.Value) error {
 // AddedFields returns all numeric fields that were incremented/decremented during
 // this mutation.
 func (m *ManufacturerMutation) AddedFields() []string {
-	return nil
+	var fields []string
+	return fields
 }
 
 // AddedField returns the numeric value that was incremented/decremented on a field
 // with the given name. The second boolean return value indicates that this field
 // was not set, or was not defined in the schema.
 func (m *ManufacturerMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
 	return nil, false
 }
 
@@ -46269,6 +49256,9 @@ func (m *ManufacturerMutation) ClearedFields() []string {
 	if m.FieldCleared(manufacturer.FieldLastUpdated) {
 		fields = append(fields, manufacturer.FieldLastUpdated)
 	}
+	if m.FieldCleared(manufacturer.FieldOwnerID) {
+		fields = append(fields, manufacturer.FieldOwnerID)
+	}
 	return fields
 }
 
@@ -46288,6 +49278,9 @@ func (m *ManufacturerMutation) ClearField(name string) error {
 		return nil
 	case manufacturer.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case manufacturer.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	}
 	return fmt.Errorf("unknown Manufacturer nullable field %s", name)
@@ -46318,25 +49311,37 @@ func (m *ManufacturerMutation) ResetField(name string) error {
 	case manufacturer.FieldComments:
 		m.ResetComments()
 		return nil
+	case manufacturer.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	}
 	return fmt.Errorf("unknown Manufacturer field %s", name)
 }
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ManufacturerMutation) AddedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.owner != nil {
+		edges = append(edges, manufacturer.EdgeOwner)
+	}
 	return edges
 }
 
 // AddedIDs returns all IDs (to other nodes) that were added for the given edge
 // name in this mutation.
 func (m *ManufacturerMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case manufacturer.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
+	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ManufacturerMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
 	return edges
 }
 
@@ -46348,25 +49353,42 @@ func (m *ManufacturerMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ManufacturerMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.clearedowner {
+		edges = append(edges, manufacturer.EdgeOwner)
+	}
 	return edges
 }
 
 // EdgeCleared returns a boolean which indicates if the edge with the given name
 // was cleared in this mutation.
 func (m *ManufacturerMutation) EdgeCleared(name string) bool {
+	switch name {
+	case manufacturer.EdgeOwner:
+		return m.clearedowner
+	}
 	return false
 }
 
 // ClearEdge clears the value of the edge with the given name. It returns an error
 // if that edge is not defined in the schema.
 func (m *ManufacturerMutation) ClearEdge(name string) error {
+	switch name {
+	case manufacturer.EdgeOwner:
+		m.ClearOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown Manufacturer unique edge %s", name)
 }
 
 // ResetEdge resets all changes to the edge with the given name in this mutation.
 // It returns an error if the edge is not defined in the schema.
 func (m *ManufacturerMutation) ResetEdge(name string) error {
+	switch name {
+	case manufacturer.EdgeOwner:
+		m.ResetOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown Manufacturer edge %s", name)
 }
 
@@ -46388,6 +49410,8 @@ type ModuleMutation struct {
 	adopt_components     *bool
 	__display            *string
 	clearedFields        map[string]struct{}
+	owner                *int
+	clearedowner         bool
 	device               *int
 	cleareddevice        bool
 	module_bay           *int
@@ -46578,6 +49602,38 @@ func (m *ModuleMutation) CustomFieldData() (r map[string]interface{}, exists boo
 // ResetCustomFieldData resets all changes to the "custom_field_data" field.
 func (m *ModuleMutation) ResetCustomFieldData() {
 	m.custom_field_data = nil
+}
+
+// SetOwnerID sets the "owner_id" field.
+func (m *ModuleMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *ModuleMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *ModuleMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[module.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *ModuleMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[module.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *ModuleMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, module.FieldOwnerID)
 }
 
 // SetDeviceID sets the "device_id" field.
@@ -46802,6 +49858,33 @@ func (m *ModuleMutation) ResetDisplay() {
 	m.__display = nil
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *ModuleMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[module.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *ModuleMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *ModuleMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *ModuleMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // ClearDevice clears the "device" edge to the Device entity.
 func (m *ModuleMutation) ClearDevice() {
 	m.cleareddevice = true
@@ -46917,7 +50000,7 @@ func (m *ModuleMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ModuleMutation) Fields() []string {
-	fields := make([]string, 0, 14)
+	fields := make([]string, 0, 15)
 	if m.created != nil {
 		fields = append(fields, module.FieldCreated)
 	}
@@ -46926,6 +50009,9 @@ func (m *ModuleMutation) Fields() []string {
 	}
 	if m.custom_field_data != nil {
 		fields = append(fields, module.FieldCustomFieldData)
+	}
+	if m.owner != nil {
+		fields = append(fields, module.FieldOwnerID)
 	}
 	if m.device != nil {
 		fields = append(fields, module.FieldDeviceID)
@@ -46974,6 +50060,8 @@ func (m *ModuleMutation) Field(name string) (ent.Value, bool) {
 		return m.LastUpdated()
 	case module.FieldCustomFieldData:
 		return m.CustomFieldData()
+	case module.FieldOwnerID:
+		return m.OwnerID()
 	case module.FieldDeviceID:
 		return m.DeviceID()
 	case module.FieldModuleBayID:
@@ -47005,7 +50093,7 @@ func (m *ModuleMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *ModuleMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case module.FieldCreated, module.FieldLastUpdated, module.FieldCustomFieldData, module.FieldDeviceID, module.FieldModuleBayID, module.FieldModuleTypeID, module.FieldStatus, module.FieldSerial, module.FieldAssetTag, module.FieldDescription, module.FieldComments, module.FieldReplicateComponents, module.FieldAdoptComponents, module.FieldDisplay:
+	case module.FieldCreated, module.FieldLastUpdated, module.FieldCustomFieldData, module.FieldOwnerID, module.FieldDeviceID, module.FieldModuleBayID, module.FieldModuleTypeID, module.FieldStatus, module.FieldSerial, module.FieldAssetTag, module.FieldDescription, module.FieldComments, module.FieldReplicateComponents, module.FieldAdoptComponents, module.FieldDisplay:
 	default:
 		return nil, fmt.Errorf("unknown Module field %s", name)
 	}
@@ -47026,6 +50114,8 @@ func (m *ModuleMutation) OldField(ctx context.Context, name string) (ent.Value, 
 		return old.LastUpdated, nil
 	case module.FieldCustomFieldData:
 		return old.CustomFieldData, nil
+	case module.FieldOwnerID:
+		return old.OwnerID, nil
 	case module.FieldDeviceID:
 		return old.DeviceID, nil
 	case module.FieldModuleBayID:
@@ -47077,6 +50167,13 @@ func (m *ModuleMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetCustomFieldData(v)
+		return nil
+	case module.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case module.FieldDeviceID:
 		v, ok := value.(int)
@@ -47194,6 +50291,9 @@ func (m *ModuleMutation) ClearedFields() []string {
 	if m.FieldCleared(module.FieldLastUpdated) {
 		fields = append(fields, module.FieldLastUpdated)
 	}
+	if m.FieldCleared(module.FieldOwnerID) {
+		fields = append(fields, module.FieldOwnerID)
+	}
 	if m.FieldCleared(module.FieldAssetTag) {
 		fields = append(fields, module.FieldAssetTag)
 	}
@@ -47217,6 +50317,9 @@ func (m *ModuleMutation) ClearField(name string) error {
 	case module.FieldLastUpdated:
 		m.ClearLastUpdated()
 		return nil
+	case module.FieldOwnerID:
+		m.ClearOwnerID()
+		return nil
 	case module.FieldAssetTag:
 		m.ClearAssetTag()
 		return nil
@@ -47236,6 +50339,9 @@ func (m *ModuleMutation) ResetField(name string) error {
 		return nil
 	case module.FieldCustomFieldData:
 		m.ResetCustomFieldData()
+		return nil
+	case module.FieldOwnerID:
+		m.ResetOwnerID()
 		return nil
 	case module.FieldDeviceID:
 		m.ResetDeviceID()
@@ -47276,7 +50382,10 @@ func (m *ModuleMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ModuleMutation) AddedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
+	if m.owner != nil {
+		edges = append(edges, module.EdgeOwner)
+	}
 	if m.device != nil {
 		edges = append(edges, module.EdgeDevice)
 	}
@@ -47293,6 +50402,10 @@ func (m *ModuleMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *ModuleMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case module.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case module.EdgeDevice:
 		if id := m.device; id != nil {
 			return []ent.Value{*id}
@@ -47311,7 +50424,7 @@ func (m *ModuleMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ModuleMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	return edges
 }
 
@@ -47323,7 +50436,10 @@ func (m *ModuleMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ModuleMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
+	if m.clearedowner {
+		edges = append(edges, module.EdgeOwner)
+	}
 	if m.cleareddevice {
 		edges = append(edges, module.EdgeDevice)
 	}
@@ -47340,6 +50456,8 @@ func (m *ModuleMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *ModuleMutation) EdgeCleared(name string) bool {
 	switch name {
+	case module.EdgeOwner:
+		return m.clearedowner
 	case module.EdgeDevice:
 		return m.cleareddevice
 	case module.EdgeModuleBay:
@@ -47354,6 +50472,9 @@ func (m *ModuleMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *ModuleMutation) ClearEdge(name string) error {
 	switch name {
+	case module.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case module.EdgeDevice:
 		m.ClearDevice()
 		return nil
@@ -47371,6 +50492,9 @@ func (m *ModuleMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *ModuleMutation) ResetEdge(name string) error {
 	switch name {
+	case module.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case module.EdgeDevice:
 		m.ResetDevice()
 		return nil
@@ -47412,6 +50536,8 @@ type ModuleBayMutation struct {
 	cleareddevice     bool
 	module            *int
 	clearedmodule     bool
+	owner             *int
+	clearedowner      bool
 	done              bool
 	oldValue          func(context.Context) (*ModuleBay, error)
 	predicates        []predicate.ModuleBay
@@ -47884,6 +51010,38 @@ func (m *ModuleBayMutation) ResetRackID() {
 	delete(m.clearedFields, modulebay.FieldRackID)
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *ModuleBayMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *ModuleBayMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *ModuleBayMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[modulebay.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *ModuleBayMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[modulebay.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *ModuleBayMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, modulebay.FieldOwnerID)
+}
+
 // SetPosition sets the "position" field.
 func (m *ModuleBayMutation) SetPosition(s string) {
 	m.position = &s
@@ -48029,6 +51187,33 @@ func (m *ModuleBayMutation) ResetModule() {
 	m.clearedmodule = false
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *ModuleBayMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[modulebay.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *ModuleBayMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *ModuleBayMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *ModuleBayMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // Where appends a list predicates to the ModuleBayMutation builder.
 func (m *ModuleBayMutation) Where(ps ...predicate.ModuleBay) {
 	m.predicates = append(m.predicates, ps...)
@@ -48063,7 +51248,7 @@ func (m *ModuleBayMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ModuleBayMutation) Fields() []string {
-	fields := make([]string, 0, 15)
+	fields := make([]string, 0, 16)
 	if m.created != nil {
 		fields = append(fields, modulebay.FieldCreated)
 	}
@@ -48099,6 +51284,9 @@ func (m *ModuleBayMutation) Fields() []string {
 	}
 	if m.__rack_id != nil {
 		fields = append(fields, modulebay.FieldRackID)
+	}
+	if m.owner != nil {
+		fields = append(fields, modulebay.FieldOwnerID)
 	}
 	if m.position != nil {
 		fields = append(fields, modulebay.FieldPosition)
@@ -48141,6 +51329,8 @@ func (m *ModuleBayMutation) Field(name string) (ent.Value, bool) {
 		return m.LocationID()
 	case modulebay.FieldRackID:
 		return m.RackID()
+	case modulebay.FieldOwnerID:
+		return m.OwnerID()
 	case modulebay.FieldPosition:
 		return m.Position()
 	case modulebay.FieldEnabled:
@@ -48156,7 +51346,7 @@ func (m *ModuleBayMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *ModuleBayMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case modulebay.FieldCreated, modulebay.FieldLastUpdated, modulebay.FieldCustomFieldData, modulebay.FieldDeviceID, modulebay.FieldModuleID, modulebay.FieldName, modulebay.FieldNameNatural, modulebay.FieldLabel, modulebay.FieldDescription, modulebay.FieldSiteID, modulebay.FieldLocationID, modulebay.FieldRackID, modulebay.FieldPosition, modulebay.FieldEnabled, modulebay.FieldParentID:
+	case modulebay.FieldCreated, modulebay.FieldLastUpdated, modulebay.FieldCustomFieldData, modulebay.FieldDeviceID, modulebay.FieldModuleID, modulebay.FieldName, modulebay.FieldNameNatural, modulebay.FieldLabel, modulebay.FieldDescription, modulebay.FieldSiteID, modulebay.FieldLocationID, modulebay.FieldRackID, modulebay.FieldOwnerID, modulebay.FieldPosition, modulebay.FieldEnabled, modulebay.FieldParentID:
 	default:
 		return nil, fmt.Errorf("unknown ModuleBay field %s", name)
 	}
@@ -48195,6 +51385,8 @@ func (m *ModuleBayMutation) OldField(ctx context.Context, name string) (ent.Valu
 		return old.LocationID, nil
 	case modulebay.FieldRackID:
 		return old.RackID, nil
+	case modulebay.FieldOwnerID:
+		return old.OwnerID, nil
 	case modulebay.FieldPosition:
 		return old.Position, nil
 	case modulebay.FieldEnabled:
@@ -48293,6 +51485,13 @@ func (m *ModuleBayMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetRackID(v)
+		return nil
+	case modulebay.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case modulebay.FieldPosition:
 		v, ok := value.(string)
@@ -48414,6 +51613,9 @@ func (m *ModuleBayMutation) ClearedFields() []string {
 	if m.FieldCleared(modulebay.FieldRackID) {
 		fields = append(fields, modulebay.FieldRackID)
 	}
+	if m.FieldCleared(modulebay.FieldOwnerID) {
+		fields = append(fields, modulebay.FieldOwnerID)
+	}
 	if m.FieldCleared(modulebay.FieldParentID) {
 		fields = append(fields, modulebay.FieldParentID)
 	}
@@ -48448,6 +51650,9 @@ func (m *ModuleBayMutation) ClearField(name string) error {
 		return nil
 	case modulebay.FieldRackID:
 		m.ClearRackID()
+		return nil
+	case modulebay.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case modulebay.FieldParentID:
 		m.ClearParentID()
@@ -48496,6 +51701,9 @@ func (m *ModuleBayMutation) ResetField(name string) error {
 	case modulebay.FieldRackID:
 		m.ResetRackID()
 		return nil
+	case modulebay.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case modulebay.FieldPosition:
 		m.ResetPosition()
 		return nil
@@ -48511,12 +51719,15 @@ func (m *ModuleBayMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ModuleBayMutation) AddedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.device != nil {
 		edges = append(edges, modulebay.EdgeDevice)
 	}
 	if m.module != nil {
 		edges = append(edges, modulebay.EdgeModule)
+	}
+	if m.owner != nil {
+		edges = append(edges, modulebay.EdgeOwner)
 	}
 	return edges
 }
@@ -48533,13 +51744,17 @@ func (m *ModuleBayMutation) AddedIDs(name string) []ent.Value {
 		if id := m.module; id != nil {
 			return []ent.Value{*id}
 		}
+	case modulebay.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ModuleBayMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	return edges
 }
 
@@ -48551,12 +51766,15 @@ func (m *ModuleBayMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ModuleBayMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.cleareddevice {
 		edges = append(edges, modulebay.EdgeDevice)
 	}
 	if m.clearedmodule {
 		edges = append(edges, modulebay.EdgeModule)
+	}
+	if m.clearedowner {
+		edges = append(edges, modulebay.EdgeOwner)
 	}
 	return edges
 }
@@ -48569,6 +51787,8 @@ func (m *ModuleBayMutation) EdgeCleared(name string) bool {
 		return m.cleareddevice
 	case modulebay.EdgeModule:
 		return m.clearedmodule
+	case modulebay.EdgeOwner:
+		return m.clearedowner
 	}
 	return false
 }
@@ -48583,6 +51803,9 @@ func (m *ModuleBayMutation) ClearEdge(name string) error {
 	case modulebay.EdgeModule:
 		m.ClearModule()
 		return nil
+	case modulebay.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	}
 	return fmt.Errorf("unknown ModuleBay unique edge %s", name)
 }
@@ -48596,6 +51819,9 @@ func (m *ModuleBayMutation) ResetEdge(name string) error {
 		return nil
 	case modulebay.EdgeModule:
 		m.ResetModule()
+		return nil
+	case modulebay.EdgeOwner:
+		m.ResetOwner()
 		return nil
 	}
 	return fmt.Errorf("unknown ModuleBay edge %s", name)
@@ -49459,6 +52685,8 @@ type ModuleTypeMutation struct {
 	weight_unit         *string
 	attribute_data      *map[string]interface{}
 	clearedFields       map[string]struct{}
+	owner               *int
+	clearedowner        bool
 	profile             *int
 	clearedprofile      bool
 	manufacturer        *int
@@ -49685,6 +52913,38 @@ func (m *ModuleTypeMutation) Comments() (r string, exists bool) {
 // ResetComments resets all changes to the "comments" field.
 func (m *ModuleTypeMutation) ResetComments() {
 	m.comments = nil
+}
+
+// SetOwnerID sets the "owner_id" field.
+func (m *ModuleTypeMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *ModuleTypeMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *ModuleTypeMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[moduletype.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *ModuleTypeMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[moduletype.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *ModuleTypeMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, moduletype.FieldOwnerID)
 }
 
 // SetProfileID sets the "profile_id" field.
@@ -49925,6 +53185,33 @@ func (m *ModuleTypeMutation) ResetAttributeData() {
 	delete(m.clearedFields, moduletype.FieldAttributeData)
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *ModuleTypeMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[moduletype.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *ModuleTypeMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *ModuleTypeMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *ModuleTypeMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // ClearProfile clears the "profile" edge to the ModuleTypeProfile entity.
 func (m *ModuleTypeMutation) ClearProfile() {
 	m.clearedprofile = true
@@ -50013,7 +53300,7 @@ func (m *ModuleTypeMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ModuleTypeMutation) Fields() []string {
-	fields := make([]string, 0, 13)
+	fields := make([]string, 0, 14)
 	if m.created != nil {
 		fields = append(fields, moduletype.FieldCreated)
 	}
@@ -50028,6 +53315,9 @@ func (m *ModuleTypeMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, moduletype.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, moduletype.FieldOwnerID)
 	}
 	if m.profile != nil {
 		fields = append(fields, moduletype.FieldProfileID)
@@ -50071,6 +53361,8 @@ func (m *ModuleTypeMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case moduletype.FieldComments:
 		return m.Comments()
+	case moduletype.FieldOwnerID:
+		return m.OwnerID()
 	case moduletype.FieldProfileID:
 		return m.ProfileID()
 	case moduletype.FieldManufacturerID:
@@ -50096,7 +53388,7 @@ func (m *ModuleTypeMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *ModuleTypeMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case moduletype.FieldCreated, moduletype.FieldLastUpdated, moduletype.FieldCustomFieldData, moduletype.FieldDescription, moduletype.FieldComments, moduletype.FieldProfileID, moduletype.FieldManufacturerID, moduletype.FieldModel, moduletype.FieldPartNumber, moduletype.FieldAirflow, moduletype.FieldWeight, moduletype.FieldWeightUnit, moduletype.FieldAttributeData:
+	case moduletype.FieldCreated, moduletype.FieldLastUpdated, moduletype.FieldCustomFieldData, moduletype.FieldDescription, moduletype.FieldComments, moduletype.FieldOwnerID, moduletype.FieldProfileID, moduletype.FieldManufacturerID, moduletype.FieldModel, moduletype.FieldPartNumber, moduletype.FieldAirflow, moduletype.FieldWeight, moduletype.FieldWeightUnit, moduletype.FieldAttributeData:
 	default:
 		return nil, fmt.Errorf("unknown ModuleType field %s", name)
 	}
@@ -50121,6 +53413,8 @@ func (m *ModuleTypeMutation) OldField(ctx context.Context, name string) (ent.Val
 		return old.Description, nil
 	case moduletype.FieldComments:
 		return old.Comments, nil
+	case moduletype.FieldOwnerID:
+		return old.OwnerID, nil
 	case moduletype.FieldProfileID:
 		return old.ProfileID, nil
 	case moduletype.FieldManufacturerID:
@@ -50180,6 +53474,13 @@ func (m *ModuleTypeMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetComments(v)
+		return nil
+	case moduletype.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case moduletype.FieldProfileID:
 		v, ok := value.(int)
@@ -50288,6 +53589,9 @@ func (m *ModuleTypeMutation) ClearedFields() []string {
 	if m.FieldCleared(moduletype.FieldLastUpdated) {
 		fields = append(fields, moduletype.FieldLastUpdated)
 	}
+	if m.FieldCleared(moduletype.FieldOwnerID) {
+		fields = append(fields, moduletype.FieldOwnerID)
+	}
 	if m.FieldCleared(moduletype.FieldProfileID) {
 		fields = append(fields, moduletype.FieldProfileID)
 	}
@@ -50322,6 +53626,9 @@ func (m *ModuleTypeMutation) ClearField(name string) error {
 		return nil
 	case moduletype.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case moduletype.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case moduletype.FieldProfileID:
 		m.ClearProfileID()
@@ -50361,6 +53668,9 @@ func (m *ModuleTypeMutation) ResetField(name string) error {
 	case moduletype.FieldComments:
 		m.ResetComments()
 		return nil
+	case moduletype.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case moduletype.FieldProfileID:
 		m.ResetProfileID()
 		return nil
@@ -50391,7 +53701,10 @@ func (m *ModuleTypeMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ModuleTypeMutation) AddedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
+	if m.owner != nil {
+		edges = append(edges, moduletype.EdgeOwner)
+	}
 	if m.profile != nil {
 		edges = append(edges, moduletype.EdgeProfile)
 	}
@@ -50405,6 +53718,10 @@ func (m *ModuleTypeMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *ModuleTypeMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case moduletype.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case moduletype.EdgeProfile:
 		if id := m.profile; id != nil {
 			return []ent.Value{*id}
@@ -50419,7 +53736,7 @@ func (m *ModuleTypeMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ModuleTypeMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	return edges
 }
 
@@ -50431,7 +53748,10 @@ func (m *ModuleTypeMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ModuleTypeMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
+	if m.clearedowner {
+		edges = append(edges, moduletype.EdgeOwner)
+	}
 	if m.clearedprofile {
 		edges = append(edges, moduletype.EdgeProfile)
 	}
@@ -50445,6 +53765,8 @@ func (m *ModuleTypeMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *ModuleTypeMutation) EdgeCleared(name string) bool {
 	switch name {
+	case moduletype.EdgeOwner:
+		return m.clearedowner
 	case moduletype.EdgeProfile:
 		return m.clearedprofile
 	case moduletype.EdgeManufacturer:
@@ -50457,6 +53779,9 @@ func (m *ModuleTypeMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *ModuleTypeMutation) ClearEdge(name string) error {
 	switch name {
+	case moduletype.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case moduletype.EdgeProfile:
 		m.ClearProfile()
 		return nil
@@ -50471,6 +53796,9 @@ func (m *ModuleTypeMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *ModuleTypeMutation) ResetEdge(name string) error {
 	switch name {
+	case moduletype.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case moduletype.EdgeProfile:
 		m.ResetProfile()
 		return nil
@@ -50495,6 +53823,8 @@ type ModuleTypeProfileMutation struct {
 	name              *string
 	schema            *map[string]interface{}
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	done              bool
 	oldValue          func(context.Context) (*ModuleTypeProfile, error)
 	predicates        []predicate.ModuleTypeProfile
@@ -50719,6 +54049,38 @@ func (m *ModuleTypeProfileMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *ModuleTypeProfileMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *ModuleTypeProfileMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *ModuleTypeProfileMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[moduletypeprofile.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *ModuleTypeProfileMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[moduletypeprofile.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *ModuleTypeProfileMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, moduletypeprofile.FieldOwnerID)
+}
+
 // SetName sets the "name" field.
 func (m *ModuleTypeProfileMutation) SetName(s string) {
 	m.name = &s
@@ -50770,6 +54132,33 @@ func (m *ModuleTypeProfileMutation) ResetSchema() {
 	delete(m.clearedFields, moduletypeprofile.FieldSchema)
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *ModuleTypeProfileMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[moduletypeprofile.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *ModuleTypeProfileMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *ModuleTypeProfileMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *ModuleTypeProfileMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // Where appends a list predicates to the ModuleTypeProfileMutation builder.
 func (m *ModuleTypeProfileMutation) Where(ps ...predicate.ModuleTypeProfile) {
 	m.predicates = append(m.predicates, ps...)
@@ -50804,7 +54193,7 @@ func (m *ModuleTypeProfileMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ModuleTypeProfileMutation) Fields() []string {
-	fields := make([]string, 0, 7)
+	fields := make([]string, 0, 8)
 	if m.created != nil {
 		fields = append(fields, moduletypeprofile.FieldCreated)
 	}
@@ -50819,6 +54208,9 @@ func (m *ModuleTypeProfileMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, moduletypeprofile.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, moduletypeprofile.FieldOwnerID)
 	}
 	if m.name != nil {
 		fields = append(fields, moduletypeprofile.FieldName)
@@ -50844,6 +54236,8 @@ func (m *ModuleTypeProfileMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case moduletypeprofile.FieldComments:
 		return m.Comments()
+	case moduletypeprofile.FieldOwnerID:
+		return m.OwnerID()
 	case moduletypeprofile.FieldName:
 		return m.Name()
 	case moduletypeprofile.FieldSchema:
@@ -50857,7 +54251,7 @@ func (m *ModuleTypeProfileMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *ModuleTypeProfileMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case moduletypeprofile.FieldCreated, moduletypeprofile.FieldLastUpdated, moduletypeprofile.FieldCustomFieldData, moduletypeprofile.FieldDescription, moduletypeprofile.FieldComments, moduletypeprofile.FieldName, moduletypeprofile.FieldSchema:
+	case moduletypeprofile.FieldCreated, moduletypeprofile.FieldLastUpdated, moduletypeprofile.FieldCustomFieldData, moduletypeprofile.FieldDescription, moduletypeprofile.FieldComments, moduletypeprofile.FieldOwnerID, moduletypeprofile.FieldName, moduletypeprofile.FieldSchema:
 	default:
 		return nil, fmt.Errorf("unknown ModuleTypeProfile field %s", name)
 	}
@@ -50882,6 +54276,8 @@ func (m *ModuleTypeProfileMutation) OldField(ctx context.Context, name string) (
 		return old.Description, nil
 	case moduletypeprofile.FieldComments:
 		return old.Comments, nil
+	case moduletypeprofile.FieldOwnerID:
+		return old.OwnerID, nil
 	case moduletypeprofile.FieldName:
 		return old.Name, nil
 	case moduletypeprofile.FieldSchema:
@@ -50930,6 +54326,13 @@ func (m *ModuleTypeProfileMutation) SetField(name string, value ent.Value) error
 		}
 		m.SetComments(v)
 		return nil
+	case moduletypeprofile.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
+		return nil
 	case moduletypeprofile.FieldName:
 		v, ok := value.(string)
 		if !ok {
@@ -50951,13 +54354,16 @@ func (m *ModuleTypeProfileMutation) SetField(name string, value ent.Value) error
 // AddedFields returns all numeric fields that were incremented/decremented during
 // this mutation.
 func (m *ModuleTypeProfileMutation) AddedFields() []string {
-	return nil
+	var fields []string
+	return fields
 }
 
 // AddedField returns the numeric value that was incremented/decremented on a field
 // with the given name. The second boolean return value indicates that this field
 // was not set, or was not defined in the schema.
 func (m *ModuleTypeProfileMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
 	return nil, false
 }
 
@@ -50979,6 +54385,9 @@ func (m *ModuleTypeProfileMutation) ClearedFields() []string {
 	}
 	if m.FieldCleared(moduletypeprofile.FieldLastUpdated) {
 		fields = append(fields, moduletypeprofile.FieldLastUpdated)
+	}
+	if m.FieldCleared(moduletypeprofile.FieldOwnerID) {
+		fields = append(fields, moduletypeprofile.FieldOwnerID)
 	}
 	if m.FieldCleared(moduletypeprofile.FieldSchema) {
 		fields = append(fields, moduletypeprofile.FieldSchema)
@@ -51002,6 +54411,9 @@ func (m *ModuleTypeProfileMutation) ClearField(name string) error {
 		return nil
 	case moduletypeprofile.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case moduletypeprofile.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case moduletypeprofile.FieldSchema:
 		m.ClearSchema()
@@ -51029,6 +54441,9 @@ func (m *ModuleTypeProfileMutation) ResetField(name string) error {
 	case moduletypeprofile.FieldComments:
 		m.ResetComments()
 		return nil
+	case moduletypeprofile.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case moduletypeprofile.FieldName:
 		m.ResetName()
 		return nil
@@ -51041,19 +54456,28 @@ func (m *ModuleTypeProfileMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ModuleTypeProfileMutation) AddedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.owner != nil {
+		edges = append(edges, moduletypeprofile.EdgeOwner)
+	}
 	return edges
 }
 
 // AddedIDs returns all IDs (to other nodes) that were added for the given edge
 // name in this mutation.
 func (m *ModuleTypeProfileMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case moduletypeprofile.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
+	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ModuleTypeProfileMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
 	return edges
 }
 
@@ -51065,25 +54489,42 @@ func (m *ModuleTypeProfileMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ModuleTypeProfileMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.clearedowner {
+		edges = append(edges, moduletypeprofile.EdgeOwner)
+	}
 	return edges
 }
 
 // EdgeCleared returns a boolean which indicates if the edge with the given name
 // was cleared in this mutation.
 func (m *ModuleTypeProfileMutation) EdgeCleared(name string) bool {
+	switch name {
+	case moduletypeprofile.EdgeOwner:
+		return m.clearedowner
+	}
 	return false
 }
 
 // ClearEdge clears the value of the edge with the given name. It returns an error
 // if that edge is not defined in the schema.
 func (m *ModuleTypeProfileMutation) ClearEdge(name string) error {
+	switch name {
+	case moduletypeprofile.EdgeOwner:
+		m.ClearOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown ModuleTypeProfile unique edge %s", name)
 }
 
 // ResetEdge resets all changes to the edge with the given name in this mutation.
 // It returns an error if the edge is not defined in the schema.
 func (m *ModuleTypeProfileMutation) ResetEdge(name string) error {
+	switch name {
+	case moduletypeprofile.EdgeOwner:
+		m.ResetOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown ModuleTypeProfile edge %s", name)
 }
 
@@ -54333,6 +57774,1012 @@ func (m *OutboxEventMutation) ResetEdge(name string) error {
 	return fmt.Errorf("unknown OutboxEvent edge %s", name)
 }
 
+// OwnerMutation represents an operation that mutates the Owner nodes in the graph.
+type OwnerMutation struct {
+	config
+	op                 Op
+	typ                string
+	id                 *int
+	name               *string
+	description        *string
+	clearedFields      map[string]struct{}
+	group              *int
+	clearedgroup       bool
+	user_groups        map[int]struct{}
+	removeduser_groups map[int]struct{}
+	cleareduser_groups bool
+	users              map[int]struct{}
+	removedusers       map[int]struct{}
+	clearedusers       bool
+	done               bool
+	oldValue           func(context.Context) (*Owner, error)
+	predicates         []predicate.Owner
+}
+
+var _ ent.Mutation = (*OwnerMutation)(nil)
+
+// ownerOption allows management of the mutation configuration using functional options.
+type ownerOption func(*OwnerMutation)
+
+// newOwnerMutation creates new mutation for the Owner entity.
+func newOwnerMutation(c config, op Op, opts ...ownerOption) *OwnerMutation {
+	m := &OwnerMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeOwner,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withOwnerID sets the ID field of the mutation.
+func withOwnerID(id int) ownerOption {
+	return func(m *OwnerMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *Owner
+		)
+		m.oldValue = func(ctx context.Context) (*Owner, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().Owner.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withOwner sets the old Owner of the mutation.
+func withOwner(node *Owner) ownerOption {
+	return func(m *OwnerMutation) {
+		m.oldValue = func(context.Context) (*Owner, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m OwnerMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m OwnerMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *OwnerMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *OwnerMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().Owner.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetName sets the "name" field.
+func (m *OwnerMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *OwnerMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *OwnerMutation) ResetName() {
+	m.name = nil
+}
+
+// SetGroupID sets the "group_id" field.
+func (m *OwnerMutation) SetGroupID(i int) {
+	m.group = &i
+}
+
+// GroupID returns the value of the "group_id" field in the mutation.
+func (m *OwnerMutation) GroupID() (r int, exists bool) {
+	v := m.group
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearGroupID clears the value of the "group_id" field.
+func (m *OwnerMutation) ClearGroupID() {
+	m.group = nil
+	m.clearedFields[owner.FieldGroupID] = struct{}{}
+}
+
+// GroupIDCleared returns if the "group_id" field was cleared in this mutation.
+func (m *OwnerMutation) GroupIDCleared() bool {
+	_, ok := m.clearedFields[owner.FieldGroupID]
+	return ok
+}
+
+// ResetGroupID resets all changes to the "group_id" field.
+func (m *OwnerMutation) ResetGroupID() {
+	m.group = nil
+	delete(m.clearedFields, owner.FieldGroupID)
+}
+
+// SetDescription sets the "description" field.
+func (m *OwnerMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *OwnerMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *OwnerMutation) ResetDescription() {
+	m.description = nil
+}
+
+// ClearGroup clears the "group" edge to the OwnerGroup entity.
+func (m *OwnerMutation) ClearGroup() {
+	m.clearedgroup = true
+	m.clearedFields[owner.FieldGroupID] = struct{}{}
+}
+
+// GroupCleared reports if the "group" edge to the OwnerGroup entity was cleared.
+func (m *OwnerMutation) GroupCleared() bool {
+	return m.GroupIDCleared() || m.clearedgroup
+}
+
+// GroupIDs returns the "group" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// GroupID instead. It exists only for internal usage by the builders.
+func (m *OwnerMutation) GroupIDs() (ids []int) {
+	if id := m.group; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetGroup resets all changes to the "group" edge.
+func (m *OwnerMutation) ResetGroup() {
+	m.group = nil
+	m.clearedgroup = false
+}
+
+// AddUserGroupIDs adds the "user_groups" edge to the Group entity by ids.
+func (m *OwnerMutation) AddUserGroupIDs(ids ...int) {
+	if m.user_groups == nil {
+		m.user_groups = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.user_groups[ids[i]] = struct{}{}
+	}
+}
+
+// ClearUserGroups clears the "user_groups" edge to the Group entity.
+func (m *OwnerMutation) ClearUserGroups() {
+	m.cleareduser_groups = true
+}
+
+// UserGroupsCleared reports if the "user_groups" edge to the Group entity was cleared.
+func (m *OwnerMutation) UserGroupsCleared() bool {
+	return m.cleareduser_groups
+}
+
+// RemoveUserGroupIDs removes the "user_groups" edge to the Group entity by IDs.
+func (m *OwnerMutation) RemoveUserGroupIDs(ids ...int) {
+	if m.removeduser_groups == nil {
+		m.removeduser_groups = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.user_groups, ids[i])
+		m.removeduser_groups[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedUserGroups returns the removed IDs of the "user_groups" edge to the Group entity.
+func (m *OwnerMutation) RemovedUserGroupsIDs() (ids []int) {
+	for id := range m.removeduser_groups {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// UserGroupsIDs returns the "user_groups" edge IDs in the mutation.
+func (m *OwnerMutation) UserGroupsIDs() (ids []int) {
+	for id := range m.user_groups {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetUserGroups resets all changes to the "user_groups" edge.
+func (m *OwnerMutation) ResetUserGroups() {
+	m.user_groups = nil
+	m.cleareduser_groups = false
+	m.removeduser_groups = nil
+}
+
+// AddUserIDs adds the "users" edge to the User entity by ids.
+func (m *OwnerMutation) AddUserIDs(ids ...int) {
+	if m.users == nil {
+		m.users = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.users[ids[i]] = struct{}{}
+	}
+}
+
+// ClearUsers clears the "users" edge to the User entity.
+func (m *OwnerMutation) ClearUsers() {
+	m.clearedusers = true
+}
+
+// UsersCleared reports if the "users" edge to the User entity was cleared.
+func (m *OwnerMutation) UsersCleared() bool {
+	return m.clearedusers
+}
+
+// RemoveUserIDs removes the "users" edge to the User entity by IDs.
+func (m *OwnerMutation) RemoveUserIDs(ids ...int) {
+	if m.removedusers == nil {
+		m.removedusers = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.users, ids[i])
+		m.removedusers[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedUsers returns the removed IDs of the "users" edge to the User entity.
+func (m *OwnerMutation) RemovedUsersIDs() (ids []int) {
+	for id := range m.removedusers {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// UsersIDs returns the "users" edge IDs in the mutation.
+func (m *OwnerMutation) UsersIDs() (ids []int) {
+	for id := range m.users {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetUsers resets all changes to the "users" edge.
+func (m *OwnerMutation) ResetUsers() {
+	m.users = nil
+	m.clearedusers = false
+	m.removedusers = nil
+}
+
+// Where appends a list predicates to the OwnerMutation builder.
+func (m *OwnerMutation) Where(ps ...predicate.Owner) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the OwnerMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *OwnerMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.Owner, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *OwnerMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *OwnerMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (Owner).
+func (m *OwnerMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *OwnerMutation) Fields() []string {
+	fields := make([]string, 0, 3)
+	if m.name != nil {
+		fields = append(fields, owner.FieldName)
+	}
+	if m.group != nil {
+		fields = append(fields, owner.FieldGroupID)
+	}
+	if m.description != nil {
+		fields = append(fields, owner.FieldDescription)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *OwnerMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case owner.FieldName:
+		return m.Name()
+	case owner.FieldGroupID:
+		return m.GroupID()
+	case owner.FieldDescription:
+		return m.Description()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *OwnerMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case owner.FieldName, owner.FieldGroupID, owner.FieldDescription:
+	default:
+		return nil, fmt.Errorf("unknown Owner field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case owner.FieldName:
+		return old.Name, nil
+	case owner.FieldGroupID:
+		return old.GroupID, nil
+	case owner.FieldDescription:
+		return old.Description, nil
+	}
+	return nil, fmt.Errorf("unknown Owner field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *OwnerMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case owner.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case owner.FieldGroupID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetGroupID(v)
+		return nil
+	case owner.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	}
+	return fmt.Errorf("unknown Owner field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *OwnerMutation) AddedFields() []string {
+	var fields []string
+	return fields
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *OwnerMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *OwnerMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown Owner numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *OwnerMutation) ClearedFields() []string {
+	var fields []string
+	if m.FieldCleared(owner.FieldGroupID) {
+		fields = append(fields, owner.FieldGroupID)
+	}
+	return fields
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *OwnerMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *OwnerMutation) ClearField(name string) error {
+	switch name {
+	case owner.FieldGroupID:
+		m.ClearGroupID()
+		return nil
+	}
+	return fmt.Errorf("unknown Owner nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *OwnerMutation) ResetField(name string) error {
+	switch name {
+	case owner.FieldName:
+		m.ResetName()
+		return nil
+	case owner.FieldGroupID:
+		m.ResetGroupID()
+		return nil
+	case owner.FieldDescription:
+		m.ResetDescription()
+		return nil
+	}
+	return fmt.Errorf("unknown Owner field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *OwnerMutation) AddedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.group != nil {
+		edges = append(edges, owner.EdgeGroup)
+	}
+	if m.user_groups != nil {
+		edges = append(edges, owner.EdgeUserGroups)
+	}
+	if m.users != nil {
+		edges = append(edges, owner.EdgeUsers)
+	}
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *OwnerMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case owner.EdgeGroup:
+		if id := m.group; id != nil {
+			return []ent.Value{*id}
+		}
+	case owner.EdgeUserGroups:
+		ids := make([]ent.Value, 0, len(m.user_groups))
+		for id := range m.user_groups {
+			ids = append(ids, id)
+		}
+		return ids
+	case owner.EdgeUsers:
+		ids := make([]ent.Value, 0, len(m.users))
+		for id := range m.users {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *OwnerMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.removeduser_groups != nil {
+		edges = append(edges, owner.EdgeUserGroups)
+	}
+	if m.removedusers != nil {
+		edges = append(edges, owner.EdgeUsers)
+	}
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *OwnerMutation) RemovedIDs(name string) []ent.Value {
+	switch name {
+	case owner.EdgeUserGroups:
+		ids := make([]ent.Value, 0, len(m.removeduser_groups))
+		for id := range m.removeduser_groups {
+			ids = append(ids, id)
+		}
+		return ids
+	case owner.EdgeUsers:
+		ids := make([]ent.Value, 0, len(m.removedusers))
+		for id := range m.removedusers {
+			ids = append(ids, id)
+		}
+		return ids
+	}
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *OwnerMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 3)
+	if m.clearedgroup {
+		edges = append(edges, owner.EdgeGroup)
+	}
+	if m.cleareduser_groups {
+		edges = append(edges, owner.EdgeUserGroups)
+	}
+	if m.clearedusers {
+		edges = append(edges, owner.EdgeUsers)
+	}
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *OwnerMutation) EdgeCleared(name string) bool {
+	switch name {
+	case owner.EdgeGroup:
+		return m.clearedgroup
+	case owner.EdgeUserGroups:
+		return m.cleareduser_groups
+	case owner.EdgeUsers:
+		return m.clearedusers
+	}
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *OwnerMutation) ClearEdge(name string) error {
+	switch name {
+	case owner.EdgeGroup:
+		m.ClearGroup()
+		return nil
+	}
+	return fmt.Errorf("unknown Owner unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *OwnerMutation) ResetEdge(name string) error {
+	switch name {
+	case owner.EdgeGroup:
+		m.ResetGroup()
+		return nil
+	case owner.EdgeUserGroups:
+		m.ResetUserGroups()
+		return nil
+	case owner.EdgeUsers:
+		m.ResetUsers()
+		return nil
+	}
+	return fmt.Errorf("unknown Owner edge %s", name)
+}
+
+// OwnerGroupMutation represents an operation that mutates the OwnerGroup nodes in the graph.
+type OwnerGroupMutation struct {
+	config
+	op            Op
+	typ           string
+	id            *int
+	name          *string
+	description   *string
+	clearedFields map[string]struct{}
+	done          bool
+	oldValue      func(context.Context) (*OwnerGroup, error)
+	predicates    []predicate.OwnerGroup
+}
+
+var _ ent.Mutation = (*OwnerGroupMutation)(nil)
+
+// ownergroupOption allows management of the mutation configuration using functional options.
+type ownergroupOption func(*OwnerGroupMutation)
+
+// newOwnerGroupMutation creates new mutation for the OwnerGroup entity.
+func newOwnerGroupMutation(c config, op Op, opts ...ownergroupOption) *OwnerGroupMutation {
+	m := &OwnerGroupMutation{
+		config:        c,
+		op:            op,
+		typ:           TypeOwnerGroup,
+		clearedFields: make(map[string]struct{}),
+	}
+	for _, opt := range opts {
+		opt(m)
+	}
+	return m
+}
+
+// withOwnerGroupID sets the ID field of the mutation.
+func withOwnerGroupID(id int) ownergroupOption {
+	return func(m *OwnerGroupMutation) {
+		var (
+			err   error
+			once  sync.Once
+			value *OwnerGroup
+		)
+		m.oldValue = func(ctx context.Context) (*OwnerGroup, error) {
+			once.Do(func() {
+				if m.done {
+					err = errors.New("querying old values post mutation is not allowed")
+				} else {
+					value, err = m.Client().OwnerGroup.Get(ctx, id)
+				}
+			})
+			return value, err
+		}
+		m.id = &id
+	}
+}
+
+// withOwnerGroup sets the old OwnerGroup of the mutation.
+func withOwnerGroup(node *OwnerGroup) ownergroupOption {
+	return func(m *OwnerGroupMutation) {
+		m.oldValue = func(context.Context) (*OwnerGroup, error) {
+			return node, nil
+		}
+		m.id = &node.ID
+	}
+}
+
+// Client returns a new `ent.Client` from the mutation. If the mutation was
+// executed in a transaction (ent.Tx), a transactional client is returned.
+func (m OwnerGroupMutation) Client() *Client {
+	client := &Client{config: m.config}
+	client.init()
+	return client
+}
+
+// Tx returns an `ent.Tx` for mutations that were executed in transactions;
+// it returns an error otherwise.
+func (m OwnerGroupMutation) Tx() (*Tx, error) {
+	if _, ok := m.driver.(*txDriver); !ok {
+		return nil, errors.New("ent: mutation is not running in a transaction")
+	}
+	tx := &Tx{config: m.config}
+	tx.init()
+	return tx, nil
+}
+
+// ID returns the ID value in the mutation. Note that the ID is only available
+// if it was provided to the builder or after it was returned from the database.
+func (m *OwnerGroupMutation) ID() (id int, exists bool) {
+	if m.id == nil {
+		return
+	}
+	return *m.id, true
+}
+
+// IDs queries the database and returns the entity ids that match the mutation's predicate.
+// That means, if the mutation is applied within a transaction with an isolation level such
+// as sql.LevelSerializable, the returned ids match the ids of the rows that will be updated
+// or updated by the mutation.
+func (m *OwnerGroupMutation) IDs(ctx context.Context) ([]int, error) {
+	switch {
+	case m.op.Is(OpUpdateOne | OpDeleteOne):
+		id, exists := m.ID()
+		if exists {
+			return []int{id}, nil
+		}
+		fallthrough
+	case m.op.Is(OpUpdate | OpDelete):
+		return m.Client().OwnerGroup.Query().Where(m.predicates...).IDs(ctx)
+	default:
+		return nil, fmt.Errorf("IDs is not allowed on %s operations", m.op)
+	}
+}
+
+// SetName sets the "name" field.
+func (m *OwnerGroupMutation) SetName(s string) {
+	m.name = &s
+}
+
+// Name returns the value of the "name" field in the mutation.
+func (m *OwnerGroupMutation) Name() (r string, exists bool) {
+	v := m.name
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetName resets all changes to the "name" field.
+func (m *OwnerGroupMutation) ResetName() {
+	m.name = nil
+}
+
+// SetDescription sets the "description" field.
+func (m *OwnerGroupMutation) SetDescription(s string) {
+	m.description = &s
+}
+
+// Description returns the value of the "description" field in the mutation.
+func (m *OwnerGroupMutation) Description() (r string, exists bool) {
+	v := m.description
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ResetDescription resets all changes to the "description" field.
+func (m *OwnerGroupMutation) ResetDescription() {
+	m.description = nil
+}
+
+// Where appends a list predicates to the OwnerGroupMutation builder.
+func (m *OwnerGroupMutation) Where(ps ...predicate.OwnerGroup) {
+	m.predicates = append(m.predicates, ps...)
+}
+
+// WhereP appends storage-level predicates to the OwnerGroupMutation builder. Using this method,
+// users can use type-assertion to append predicates that do not depend on any generated package.
+func (m *OwnerGroupMutation) WhereP(ps ...func(*sql.Selector)) {
+	p := make([]predicate.OwnerGroup, len(ps))
+	for i := range ps {
+		p[i] = ps[i]
+	}
+	m.Where(p...)
+}
+
+// Op returns the operation name.
+func (m *OwnerGroupMutation) Op() Op {
+	return m.op
+}
+
+// SetOp allows setting the mutation operation.
+func (m *OwnerGroupMutation) SetOp(op Op) {
+	m.op = op
+}
+
+// Type returns the node type of this mutation (OwnerGroup).
+func (m *OwnerGroupMutation) Type() string {
+	return m.typ
+}
+
+// Fields returns all fields that were changed during this mutation. Note that in
+// order to get all numeric fields that were incremented/decremented, call
+// AddedFields().
+func (m *OwnerGroupMutation) Fields() []string {
+	fields := make([]string, 0, 2)
+	if m.name != nil {
+		fields = append(fields, ownergroup.FieldName)
+	}
+	if m.description != nil {
+		fields = append(fields, ownergroup.FieldDescription)
+	}
+	return fields
+}
+
+// Field returns the value of a field with the given name. The second boolean
+// return value indicates that this field was not set, or was not defined in the
+// schema.
+func (m *OwnerGroupMutation) Field(name string) (ent.Value, bool) {
+	switch name {
+	case ownergroup.FieldName:
+		return m.Name()
+	case ownergroup.FieldDescription:
+		return m.Description()
+	}
+	return nil, false
+}
+
+// OldField returns the old value of the field from the database. An error is
+// returned if the mutation operation is not UpdateOne, or the query to the
+// database failed.
+func (m *OwnerGroupMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
+	switch name {
+	case ownergroup.FieldName, ownergroup.FieldDescription:
+	default:
+		return nil, fmt.Errorf("unknown OwnerGroup field %s", name)
+	}
+	if !m.op.Is(OpUpdateOne) {
+		return nil, errors.New("OldField is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return nil, errors.New("OldField requires an ID field in the mutation")
+	}
+	old, err := m.oldValue(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("querying old value for OldField: %w", err)
+	}
+	switch name {
+	case ownergroup.FieldName:
+		return old.Name, nil
+	case ownergroup.FieldDescription:
+		return old.Description, nil
+	}
+	return nil, fmt.Errorf("unknown OwnerGroup field %s", name)
+}
+
+// SetField sets the value of a field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *OwnerGroupMutation) SetField(name string, value ent.Value) error {
+	switch name {
+	case ownergroup.FieldName:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetName(v)
+		return nil
+	case ownergroup.FieldDescription:
+		v, ok := value.(string)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetDescription(v)
+		return nil
+	}
+	return fmt.Errorf("unknown OwnerGroup field %s", name)
+}
+
+// AddedFields returns all numeric fields that were incremented/decremented during
+// this mutation.
+func (m *OwnerGroupMutation) AddedFields() []string {
+	return nil
+}
+
+// AddedField returns the numeric value that was incremented/decremented on a field
+// with the given name. The second boolean return value indicates that this field
+// was not set, or was not defined in the schema.
+func (m *OwnerGroupMutation) AddedField(name string) (ent.Value, bool) {
+	return nil, false
+}
+
+// AddField adds the value to the field with the given name. It returns an error if
+// the field is not defined in the schema, or if the type mismatched the field
+// type.
+func (m *OwnerGroupMutation) AddField(name string, value ent.Value) error {
+	switch name {
+	}
+	return fmt.Errorf("unknown OwnerGroup numeric field %s", name)
+}
+
+// ClearedFields returns all nullable fields that were cleared during this
+// mutation.
+func (m *OwnerGroupMutation) ClearedFields() []string {
+	return nil
+}
+
+// FieldCleared returns a boolean indicating if a field with the given name was
+// cleared in this mutation.
+func (m *OwnerGroupMutation) FieldCleared(name string) bool {
+	_, ok := m.clearedFields[name]
+	return ok
+}
+
+// ClearField clears the value of the field with the given name. It returns an
+// error if the field is not defined in the schema.
+func (m *OwnerGroupMutation) ClearField(name string) error {
+	return fmt.Errorf("unknown OwnerGroup nullable field %s", name)
+}
+
+// ResetField resets all changes in the mutation for the field with the given name.
+// It returns an error if the field is not defined in the schema.
+func (m *OwnerGroupMutation) ResetField(name string) error {
+	switch name {
+	case ownergroup.FieldName:
+		m.ResetName()
+		return nil
+	case ownergroup.FieldDescription:
+		m.ResetDescription()
+		return nil
+	}
+	return fmt.Errorf("unknown OwnerGroup field %s", name)
+}
+
+// AddedEdges returns all edge names that were set/added in this mutation.
+func (m *OwnerGroupMutation) AddedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// AddedIDs returns all IDs (to other nodes) that were added for the given edge
+// name in this mutation.
+func (m *OwnerGroupMutation) AddedIDs(name string) []ent.Value {
+	return nil
+}
+
+// RemovedEdges returns all edge names that were removed in this mutation.
+func (m *OwnerGroupMutation) RemovedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// RemovedIDs returns all IDs (to other nodes) that were removed for the edge with
+// the given name in this mutation.
+func (m *OwnerGroupMutation) RemovedIDs(name string) []ent.Value {
+	return nil
+}
+
+// ClearedEdges returns all edge names that were cleared in this mutation.
+func (m *OwnerGroupMutation) ClearedEdges() []string {
+	edges := make([]string, 0, 0)
+	return edges
+}
+
+// EdgeCleared returns a boolean which indicates if the edge with the given name
+// was cleared in this mutation.
+func (m *OwnerGroupMutation) EdgeCleared(name string) bool {
+	return false
+}
+
+// ClearEdge clears the value of the edge with the given name. It returns an error
+// if that edge is not defined in the schema.
+func (m *OwnerGroupMutation) ClearEdge(name string) error {
+	return fmt.Errorf("unknown OwnerGroup unique edge %s", name)
+}
+
+// ResetEdge resets all changes to the edge with the given name in this mutation.
+// It returns an error if the edge is not defined in the schema.
+func (m *OwnerGroupMutation) ResetEdge(name string) error {
+	return fmt.Errorf("unknown OwnerGroup edge %s", name)
+}
+
 // PlatformMutation represents an operation that mutates the Platform nodes in the graph.
 type PlatformMutation struct {
 	config
@@ -54349,6 +58796,8 @@ type PlatformMutation struct {
 	description         *string
 	comments            *string
 	clearedFields       map[string]struct{}
+	owner               *int
+	clearedowner        bool
 	parent              *int
 	clearedparent       bool
 	children            map[int]struct{}
@@ -54689,6 +59138,38 @@ func (m *PlatformMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *PlatformMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *PlatformMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *PlatformMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[platform.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *PlatformMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[platform.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *PlatformMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, platform.FieldOwnerID)
+}
+
 // SetManufacturerID sets the "manufacturer_id" field.
 func (m *PlatformMutation) SetManufacturerID(i int) {
 	m.manufacturer = &i
@@ -54719,6 +59200,33 @@ func (m *PlatformMutation) ManufacturerIDCleared() bool {
 func (m *PlatformMutation) ResetManufacturerID() {
 	m.manufacturer = nil
 	delete(m.clearedFields, platform.FieldManufacturerID)
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *PlatformMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[platform.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *PlatformMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *PlatformMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *PlatformMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
 }
 
 // ClearParent clears the "parent" edge to the Platform entity.
@@ -54863,7 +59371,7 @@ func (m *PlatformMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *PlatformMutation) Fields() []string {
-	fields := make([]string, 0, 10)
+	fields := make([]string, 0, 11)
 	if m.created != nil {
 		fields = append(fields, platform.FieldCreated)
 	}
@@ -54890,6 +59398,9 @@ func (m *PlatformMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, platform.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, platform.FieldOwnerID)
 	}
 	if m.manufacturer != nil {
 		fields = append(fields, platform.FieldManufacturerID)
@@ -54920,6 +59431,8 @@ func (m *PlatformMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case platform.FieldComments:
 		return m.Comments()
+	case platform.FieldOwnerID:
+		return m.OwnerID()
 	case platform.FieldManufacturerID:
 		return m.ManufacturerID()
 	}
@@ -54931,7 +59444,7 @@ func (m *PlatformMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *PlatformMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case platform.FieldCreated, platform.FieldLastUpdated, platform.FieldCustomFieldData, platform.FieldName, platform.FieldSlug, platform.FieldParentID, platform.FieldDepth, platform.FieldDescription, platform.FieldComments, platform.FieldManufacturerID:
+	case platform.FieldCreated, platform.FieldLastUpdated, platform.FieldCustomFieldData, platform.FieldName, platform.FieldSlug, platform.FieldParentID, platform.FieldDepth, platform.FieldDescription, platform.FieldComments, platform.FieldOwnerID, platform.FieldManufacturerID:
 	default:
 		return nil, fmt.Errorf("unknown Platform field %s", name)
 	}
@@ -54964,6 +59477,8 @@ func (m *PlatformMutation) OldField(ctx context.Context, name string) (ent.Value
 		return old.Description, nil
 	case platform.FieldComments:
 		return old.Comments, nil
+	case platform.FieldOwnerID:
+		return old.OwnerID, nil
 	case platform.FieldManufacturerID:
 		return old.ManufacturerID, nil
 	}
@@ -55038,6 +59553,13 @@ func (m *PlatformMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetComments(v)
 		return nil
+	case platform.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
+		return nil
 	case platform.FieldManufacturerID:
 		v, ok := value.(int)
 		if !ok {
@@ -55099,6 +59621,9 @@ func (m *PlatformMutation) ClearedFields() []string {
 	if m.FieldCleared(platform.FieldParentID) {
 		fields = append(fields, platform.FieldParentID)
 	}
+	if m.FieldCleared(platform.FieldOwnerID) {
+		fields = append(fields, platform.FieldOwnerID)
+	}
 	if m.FieldCleared(platform.FieldManufacturerID) {
 		fields = append(fields, platform.FieldManufacturerID)
 	}
@@ -55124,6 +59649,9 @@ func (m *PlatformMutation) ClearField(name string) error {
 		return nil
 	case platform.FieldParentID:
 		m.ClearParentID()
+		return nil
+	case platform.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case platform.FieldManufacturerID:
 		m.ClearManufacturerID()
@@ -55163,6 +59691,9 @@ func (m *PlatformMutation) ResetField(name string) error {
 	case platform.FieldComments:
 		m.ResetComments()
 		return nil
+	case platform.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case platform.FieldManufacturerID:
 		m.ResetManufacturerID()
 		return nil
@@ -55172,7 +59703,10 @@ func (m *PlatformMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *PlatformMutation) AddedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
+	if m.owner != nil {
+		edges = append(edges, platform.EdgeOwner)
+	}
 	if m.parent != nil {
 		edges = append(edges, platform.EdgeParent)
 	}
@@ -55189,6 +59723,10 @@ func (m *PlatformMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *PlatformMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case platform.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case platform.EdgeParent:
 		if id := m.parent; id != nil {
 			return []ent.Value{*id}
@@ -55209,7 +59747,7 @@ func (m *PlatformMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *PlatformMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.removedchildren != nil {
 		edges = append(edges, platform.EdgeChildren)
 	}
@@ -55232,7 +59770,10 @@ func (m *PlatformMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *PlatformMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
+	if m.clearedowner {
+		edges = append(edges, platform.EdgeOwner)
+	}
 	if m.clearedparent {
 		edges = append(edges, platform.EdgeParent)
 	}
@@ -55249,6 +59790,8 @@ func (m *PlatformMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *PlatformMutation) EdgeCleared(name string) bool {
 	switch name {
+	case platform.EdgeOwner:
+		return m.clearedowner
 	case platform.EdgeParent:
 		return m.clearedparent
 	case platform.EdgeChildren:
@@ -55263,6 +59806,9 @@ func (m *PlatformMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *PlatformMutation) ClearEdge(name string) error {
 	switch name {
+	case platform.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case platform.EdgeParent:
 		m.ClearParent()
 		return nil
@@ -55277,6 +59823,9 @@ func (m *PlatformMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *PlatformMutation) ResetEdge(name string) error {
 	switch name {
+	case platform.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case platform.EdgeParent:
 		m.ResetParent()
 		return nil
@@ -55320,6 +59869,8 @@ type PowerFeedMutation struct {
 	__occupied         *bool
 	__power_panel_name *string
 	clearedFields      map[string]struct{}
+	owner              *int
+	clearedowner       bool
 	power_panel        *int
 	clearedpower_panel bool
 	rack               *int
@@ -55548,6 +60099,38 @@ func (m *PowerFeedMutation) Comments() (r string, exists bool) {
 // ResetComments resets all changes to the "comments" field.
 func (m *PowerFeedMutation) ResetComments() {
 	m.comments = nil
+}
+
+// SetOwnerID sets the "owner_id" field.
+func (m *PowerFeedMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *PowerFeedMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *PowerFeedMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[powerfeed.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *PowerFeedMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[powerfeed.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *PowerFeedMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, powerfeed.FieldOwnerID)
 }
 
 // SetPowerPanelID sets the "power_panel_id" field.
@@ -55992,6 +60575,33 @@ func (m *PowerFeedMutation) ResetPowerPanelName() {
 	m.__power_panel_name = nil
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *PowerFeedMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[powerfeed.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *PowerFeedMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *PowerFeedMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *PowerFeedMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // ClearPowerPanel clears the "power_panel" edge to the PowerPanel entity.
 func (m *PowerFeedMutation) ClearPowerPanel() {
 	m.clearedpower_panel = true
@@ -56107,7 +60717,7 @@ func (m *PowerFeedMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *PowerFeedMutation) Fields() []string {
-	fields := make([]string, 0, 22)
+	fields := make([]string, 0, 23)
 	if m.created != nil {
 		fields = append(fields, powerfeed.FieldCreated)
 	}
@@ -56122,6 +60732,9 @@ func (m *PowerFeedMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, powerfeed.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, powerfeed.FieldOwnerID)
 	}
 	if m.power_panel != nil {
 		fields = append(fields, powerfeed.FieldPowerPanelID)
@@ -56192,6 +60805,8 @@ func (m *PowerFeedMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case powerfeed.FieldComments:
 		return m.Comments()
+	case powerfeed.FieldOwnerID:
+		return m.OwnerID()
 	case powerfeed.FieldPowerPanelID:
 		return m.PowerPanelID()
 	case powerfeed.FieldRackID:
@@ -56235,7 +60850,7 @@ func (m *PowerFeedMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *PowerFeedMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case powerfeed.FieldCreated, powerfeed.FieldLastUpdated, powerfeed.FieldCustomFieldData, powerfeed.FieldDescription, powerfeed.FieldComments, powerfeed.FieldPowerPanelID, powerfeed.FieldRackID, powerfeed.FieldName, powerfeed.FieldNameNatural, powerfeed.FieldStatus, powerfeed.FieldType, powerfeed.FieldSupply, powerfeed.FieldPhase, powerfeed.FieldVoltage, powerfeed.FieldAmperage, powerfeed.FieldMaxUtilization, powerfeed.FieldMarkConnected, powerfeed.FieldCableEnd, powerfeed.FieldTenantID, powerfeed.FieldAvailablePower, powerfeed.FieldOccupied, powerfeed.FieldPowerPanelName:
+	case powerfeed.FieldCreated, powerfeed.FieldLastUpdated, powerfeed.FieldCustomFieldData, powerfeed.FieldDescription, powerfeed.FieldComments, powerfeed.FieldOwnerID, powerfeed.FieldPowerPanelID, powerfeed.FieldRackID, powerfeed.FieldName, powerfeed.FieldNameNatural, powerfeed.FieldStatus, powerfeed.FieldType, powerfeed.FieldSupply, powerfeed.FieldPhase, powerfeed.FieldVoltage, powerfeed.FieldAmperage, powerfeed.FieldMaxUtilization, powerfeed.FieldMarkConnected, powerfeed.FieldCableEnd, powerfeed.FieldTenantID, powerfeed.FieldAvailablePower, powerfeed.FieldOccupied, powerfeed.FieldPowerPanelName:
 	default:
 		return nil, fmt.Errorf("unknown PowerFeed field %s", name)
 	}
@@ -56260,6 +60875,8 @@ func (m *PowerFeedMutation) OldField(ctx context.Context, name string) (ent.Valu
 		return old.Description, nil
 	case powerfeed.FieldComments:
 		return old.Comments, nil
+	case powerfeed.FieldOwnerID:
+		return old.OwnerID, nil
 	case powerfeed.FieldPowerPanelID:
 		return old.PowerPanelID, nil
 	case powerfeed.FieldRackID:
@@ -56337,6 +60954,13 @@ func (m *PowerFeedMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetComments(v)
+		return nil
+	case powerfeed.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case powerfeed.FieldPowerPanelID:
 		v, ok := value.(int)
@@ -56544,6 +61168,9 @@ func (m *PowerFeedMutation) ClearedFields() []string {
 	if m.FieldCleared(powerfeed.FieldLastUpdated) {
 		fields = append(fields, powerfeed.FieldLastUpdated)
 	}
+	if m.FieldCleared(powerfeed.FieldOwnerID) {
+		fields = append(fields, powerfeed.FieldOwnerID)
+	}
 	if m.FieldCleared(powerfeed.FieldRackID) {
 		fields = append(fields, powerfeed.FieldRackID)
 	}
@@ -56572,6 +61199,9 @@ func (m *PowerFeedMutation) ClearField(name string) error {
 		return nil
 	case powerfeed.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case powerfeed.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case powerfeed.FieldRackID:
 		m.ClearRackID()
@@ -56604,6 +61234,9 @@ func (m *PowerFeedMutation) ResetField(name string) error {
 		return nil
 	case powerfeed.FieldComments:
 		m.ResetComments()
+		return nil
+	case powerfeed.FieldOwnerID:
+		m.ResetOwnerID()
 		return nil
 	case powerfeed.FieldPowerPanelID:
 		m.ResetPowerPanelID()
@@ -56662,7 +61295,10 @@ func (m *PowerFeedMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *PowerFeedMutation) AddedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
+	if m.owner != nil {
+		edges = append(edges, powerfeed.EdgeOwner)
+	}
 	if m.power_panel != nil {
 		edges = append(edges, powerfeed.EdgePowerPanel)
 	}
@@ -56679,6 +61315,10 @@ func (m *PowerFeedMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *PowerFeedMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case powerfeed.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case powerfeed.EdgePowerPanel:
 		if id := m.power_panel; id != nil {
 			return []ent.Value{*id}
@@ -56697,7 +61337,7 @@ func (m *PowerFeedMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *PowerFeedMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	return edges
 }
 
@@ -56709,7 +61349,10 @@ func (m *PowerFeedMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *PowerFeedMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
+	if m.clearedowner {
+		edges = append(edges, powerfeed.EdgeOwner)
+	}
 	if m.clearedpower_panel {
 		edges = append(edges, powerfeed.EdgePowerPanel)
 	}
@@ -56726,6 +61369,8 @@ func (m *PowerFeedMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *PowerFeedMutation) EdgeCleared(name string) bool {
 	switch name {
+	case powerfeed.EdgeOwner:
+		return m.clearedowner
 	case powerfeed.EdgePowerPanel:
 		return m.clearedpower_panel
 	case powerfeed.EdgeRack:
@@ -56740,6 +61385,9 @@ func (m *PowerFeedMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *PowerFeedMutation) ClearEdge(name string) error {
 	switch name {
+	case powerfeed.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case powerfeed.EdgePowerPanel:
 		m.ClearPowerPanel()
 		return nil
@@ -56757,6 +61405,9 @@ func (m *PowerFeedMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *PowerFeedMutation) ResetEdge(name string) error {
 	switch name {
+	case powerfeed.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case powerfeed.EdgePowerPanel:
 		m.ResetPowerPanel()
 		return nil
@@ -56800,6 +61451,8 @@ type PowerOutletMutation struct {
 	cleareddevice     bool
 	module            *int
 	clearedmodule     bool
+	owner             *int
+	clearedowner      bool
 	power_port        *int
 	clearedpower_port bool
 	done              bool
@@ -57312,6 +61965,38 @@ func (m *PowerOutletMutation) ResetRackID() {
 	delete(m.clearedFields, poweroutlet.FieldRackID)
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *PowerOutletMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *PowerOutletMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *PowerOutletMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[poweroutlet.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *PowerOutletMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[poweroutlet.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *PowerOutletMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, poweroutlet.FieldOwnerID)
+}
+
 // SetType sets the "type" field.
 func (m *PowerOutletMutation) SetType(s string) {
 	m._type = &s
@@ -57500,6 +62185,33 @@ func (m *PowerOutletMutation) ResetModule() {
 	m.clearedmodule = false
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *PowerOutletMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[poweroutlet.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *PowerOutletMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *PowerOutletMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *PowerOutletMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // ClearPowerPort clears the "power_port" edge to the PowerPort entity.
 func (m *PowerOutletMutation) ClearPowerPort() {
 	m.clearedpower_port = true
@@ -57561,7 +62273,7 @@ func (m *PowerOutletMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *PowerOutletMutation) Fields() []string {
-	fields := make([]string, 0, 19)
+	fields := make([]string, 0, 20)
 	if m.created != nil {
 		fields = append(fields, poweroutlet.FieldCreated)
 	}
@@ -57603,6 +62315,9 @@ func (m *PowerOutletMutation) Fields() []string {
 	}
 	if m.__rack_id != nil {
 		fields = append(fields, poweroutlet.FieldRackID)
+	}
+	if m.owner != nil {
+		fields = append(fields, poweroutlet.FieldOwnerID)
 	}
 	if m._type != nil {
 		fields = append(fields, poweroutlet.FieldType)
@@ -57655,6 +62370,8 @@ func (m *PowerOutletMutation) Field(name string) (ent.Value, bool) {
 		return m.LocationID()
 	case poweroutlet.FieldRackID:
 		return m.RackID()
+	case poweroutlet.FieldOwnerID:
+		return m.OwnerID()
 	case poweroutlet.FieldType:
 		return m.GetType()
 	case poweroutlet.FieldStatus:
@@ -57674,7 +62391,7 @@ func (m *PowerOutletMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *PowerOutletMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case poweroutlet.FieldCreated, poweroutlet.FieldLastUpdated, poweroutlet.FieldCustomFieldData, poweroutlet.FieldDeviceID, poweroutlet.FieldModuleID, poweroutlet.FieldName, poweroutlet.FieldNameNatural, poweroutlet.FieldLabel, poweroutlet.FieldDescription, poweroutlet.FieldMarkConnected, poweroutlet.FieldOccupied, poweroutlet.FieldSiteID, poweroutlet.FieldLocationID, poweroutlet.FieldRackID, poweroutlet.FieldType, poweroutlet.FieldStatus, poweroutlet.FieldColor, poweroutlet.FieldPowerPortID, poweroutlet.FieldFeedLeg:
+	case poweroutlet.FieldCreated, poweroutlet.FieldLastUpdated, poweroutlet.FieldCustomFieldData, poweroutlet.FieldDeviceID, poweroutlet.FieldModuleID, poweroutlet.FieldName, poweroutlet.FieldNameNatural, poweroutlet.FieldLabel, poweroutlet.FieldDescription, poweroutlet.FieldMarkConnected, poweroutlet.FieldOccupied, poweroutlet.FieldSiteID, poweroutlet.FieldLocationID, poweroutlet.FieldRackID, poweroutlet.FieldOwnerID, poweroutlet.FieldType, poweroutlet.FieldStatus, poweroutlet.FieldColor, poweroutlet.FieldPowerPortID, poweroutlet.FieldFeedLeg:
 	default:
 		return nil, fmt.Errorf("unknown PowerOutlet field %s", name)
 	}
@@ -57717,6 +62434,8 @@ func (m *PowerOutletMutation) OldField(ctx context.Context, name string) (ent.Va
 		return old.LocationID, nil
 	case poweroutlet.FieldRackID:
 		return old.RackID, nil
+	case poweroutlet.FieldOwnerID:
+		return old.OwnerID, nil
 	case poweroutlet.FieldType:
 		return old.Type, nil
 	case poweroutlet.FieldStatus:
@@ -57833,6 +62552,13 @@ func (m *PowerOutletMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetRackID(v)
+		return nil
+	case poweroutlet.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case poweroutlet.FieldType:
 		v, ok := value.(string)
@@ -57956,6 +62682,9 @@ func (m *PowerOutletMutation) ClearedFields() []string {
 	if m.FieldCleared(poweroutlet.FieldRackID) {
 		fields = append(fields, poweroutlet.FieldRackID)
 	}
+	if m.FieldCleared(poweroutlet.FieldOwnerID) {
+		fields = append(fields, poweroutlet.FieldOwnerID)
+	}
 	if m.FieldCleared(poweroutlet.FieldType) {
 		fields = append(fields, poweroutlet.FieldType)
 	}
@@ -57996,6 +62725,9 @@ func (m *PowerOutletMutation) ClearField(name string) error {
 		return nil
 	case poweroutlet.FieldRackID:
 		m.ClearRackID()
+		return nil
+	case poweroutlet.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case poweroutlet.FieldType:
 		m.ClearType()
@@ -58056,6 +62788,9 @@ func (m *PowerOutletMutation) ResetField(name string) error {
 	case poweroutlet.FieldRackID:
 		m.ResetRackID()
 		return nil
+	case poweroutlet.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case poweroutlet.FieldType:
 		m.ResetType()
 		return nil
@@ -58077,12 +62812,15 @@ func (m *PowerOutletMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *PowerOutletMutation) AddedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.device != nil {
 		edges = append(edges, poweroutlet.EdgeDevice)
 	}
 	if m.module != nil {
 		edges = append(edges, poweroutlet.EdgeModule)
+	}
+	if m.owner != nil {
+		edges = append(edges, poweroutlet.EdgeOwner)
 	}
 	if m.power_port != nil {
 		edges = append(edges, poweroutlet.EdgePowerPort)
@@ -58102,6 +62840,10 @@ func (m *PowerOutletMutation) AddedIDs(name string) []ent.Value {
 		if id := m.module; id != nil {
 			return []ent.Value{*id}
 		}
+	case poweroutlet.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case poweroutlet.EdgePowerPort:
 		if id := m.power_port; id != nil {
 			return []ent.Value{*id}
@@ -58112,7 +62854,7 @@ func (m *PowerOutletMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *PowerOutletMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	return edges
 }
 
@@ -58124,12 +62866,15 @@ func (m *PowerOutletMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *PowerOutletMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.cleareddevice {
 		edges = append(edges, poweroutlet.EdgeDevice)
 	}
 	if m.clearedmodule {
 		edges = append(edges, poweroutlet.EdgeModule)
+	}
+	if m.clearedowner {
+		edges = append(edges, poweroutlet.EdgeOwner)
 	}
 	if m.clearedpower_port {
 		edges = append(edges, poweroutlet.EdgePowerPort)
@@ -58145,6 +62890,8 @@ func (m *PowerOutletMutation) EdgeCleared(name string) bool {
 		return m.cleareddevice
 	case poweroutlet.EdgeModule:
 		return m.clearedmodule
+	case poweroutlet.EdgeOwner:
+		return m.clearedowner
 	case poweroutlet.EdgePowerPort:
 		return m.clearedpower_port
 	}
@@ -58160,6 +62907,9 @@ func (m *PowerOutletMutation) ClearEdge(name string) error {
 		return nil
 	case poweroutlet.EdgeModule:
 		m.ClearModule()
+		return nil
+	case poweroutlet.EdgeOwner:
+		m.ClearOwner()
 		return nil
 	case poweroutlet.EdgePowerPort:
 		m.ClearPowerPort()
@@ -58177,6 +62927,9 @@ func (m *PowerOutletMutation) ResetEdge(name string) error {
 		return nil
 	case poweroutlet.EdgeModule:
 		m.ResetModule()
+		return nil
+	case poweroutlet.EdgeOwner:
+		m.ResetOwner()
 		return nil
 	case poweroutlet.EdgePowerPort:
 		m.ResetPowerPort()
@@ -59215,6 +63968,8 @@ type PowerPanelMutation struct {
 	name              *string
 	__name_natural    *string
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	site              *int
 	clearedsite       bool
 	location          *int
@@ -59443,6 +64198,38 @@ func (m *PowerPanelMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *PowerPanelMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *PowerPanelMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *PowerPanelMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[powerpanel.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *PowerPanelMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[powerpanel.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *PowerPanelMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, powerpanel.FieldOwnerID)
+}
+
 // SetSiteID sets the "site_id" field.
 func (m *PowerPanelMutation) SetSiteID(i int) {
 	m.site = &i
@@ -59530,6 +64317,33 @@ func (m *PowerPanelMutation) NameNatural() (r string, exists bool) {
 // ResetNameNatural resets all changes to the "_name_natural" field.
 func (m *PowerPanelMutation) ResetNameNatural() {
 	m.__name_natural = nil
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *PowerPanelMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[powerpanel.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *PowerPanelMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *PowerPanelMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *PowerPanelMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
 }
 
 // ClearSite clears the "site" edge to the Site entity.
@@ -59620,7 +64434,7 @@ func (m *PowerPanelMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *PowerPanelMutation) Fields() []string {
-	fields := make([]string, 0, 9)
+	fields := make([]string, 0, 10)
 	if m.created != nil {
 		fields = append(fields, powerpanel.FieldCreated)
 	}
@@ -59635,6 +64449,9 @@ func (m *PowerPanelMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, powerpanel.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, powerpanel.FieldOwnerID)
 	}
 	if m.site != nil {
 		fields = append(fields, powerpanel.FieldSiteID)
@@ -59666,6 +64483,8 @@ func (m *PowerPanelMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case powerpanel.FieldComments:
 		return m.Comments()
+	case powerpanel.FieldOwnerID:
+		return m.OwnerID()
 	case powerpanel.FieldSiteID:
 		return m.SiteID()
 	case powerpanel.FieldLocationID:
@@ -59683,7 +64502,7 @@ func (m *PowerPanelMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *PowerPanelMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case powerpanel.FieldCreated, powerpanel.FieldLastUpdated, powerpanel.FieldCustomFieldData, powerpanel.FieldDescription, powerpanel.FieldComments, powerpanel.FieldSiteID, powerpanel.FieldLocationID, powerpanel.FieldName, powerpanel.FieldNameNatural:
+	case powerpanel.FieldCreated, powerpanel.FieldLastUpdated, powerpanel.FieldCustomFieldData, powerpanel.FieldDescription, powerpanel.FieldComments, powerpanel.FieldOwnerID, powerpanel.FieldSiteID, powerpanel.FieldLocationID, powerpanel.FieldName, powerpanel.FieldNameNatural:
 	default:
 		return nil, fmt.Errorf("unknown PowerPanel field %s", name)
 	}
@@ -59708,6 +64527,8 @@ func (m *PowerPanelMutation) OldField(ctx context.Context, name string) (ent.Val
 		return old.Description, nil
 	case powerpanel.FieldComments:
 		return old.Comments, nil
+	case powerpanel.FieldOwnerID:
+		return old.OwnerID, nil
 	case powerpanel.FieldSiteID:
 		return old.SiteID, nil
 	case powerpanel.FieldLocationID:
@@ -59759,6 +64580,13 @@ func (m *PowerPanelMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetComments(v)
+		return nil
+	case powerpanel.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case powerpanel.FieldSiteID:
 		v, ok := value.(int)
@@ -59827,6 +64655,9 @@ func (m *PowerPanelMutation) ClearedFields() []string {
 	if m.FieldCleared(powerpanel.FieldLastUpdated) {
 		fields = append(fields, powerpanel.FieldLastUpdated)
 	}
+	if m.FieldCleared(powerpanel.FieldOwnerID) {
+		fields = append(fields, powerpanel.FieldOwnerID)
+	}
 	if m.FieldCleared(powerpanel.FieldLocationID) {
 		fields = append(fields, powerpanel.FieldLocationID)
 	}
@@ -59849,6 +64680,9 @@ func (m *PowerPanelMutation) ClearField(name string) error {
 		return nil
 	case powerpanel.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case powerpanel.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case powerpanel.FieldLocationID:
 		m.ClearLocationID()
@@ -59876,6 +64710,9 @@ func (m *PowerPanelMutation) ResetField(name string) error {
 	case powerpanel.FieldComments:
 		m.ResetComments()
 		return nil
+	case powerpanel.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case powerpanel.FieldSiteID:
 		m.ResetSiteID()
 		return nil
@@ -59894,7 +64731,10 @@ func (m *PowerPanelMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *PowerPanelMutation) AddedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
+	if m.owner != nil {
+		edges = append(edges, powerpanel.EdgeOwner)
+	}
 	if m.site != nil {
 		edges = append(edges, powerpanel.EdgeSite)
 	}
@@ -59908,6 +64748,10 @@ func (m *PowerPanelMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *PowerPanelMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case powerpanel.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case powerpanel.EdgeSite:
 		if id := m.site; id != nil {
 			return []ent.Value{*id}
@@ -59922,7 +64766,7 @@ func (m *PowerPanelMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *PowerPanelMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	return edges
 }
 
@@ -59934,7 +64778,10 @@ func (m *PowerPanelMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *PowerPanelMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
+	if m.clearedowner {
+		edges = append(edges, powerpanel.EdgeOwner)
+	}
 	if m.clearedsite {
 		edges = append(edges, powerpanel.EdgeSite)
 	}
@@ -59948,6 +64795,8 @@ func (m *PowerPanelMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *PowerPanelMutation) EdgeCleared(name string) bool {
 	switch name {
+	case powerpanel.EdgeOwner:
+		return m.clearedowner
 	case powerpanel.EdgeSite:
 		return m.clearedsite
 	case powerpanel.EdgeLocation:
@@ -59960,6 +64809,9 @@ func (m *PowerPanelMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *PowerPanelMutation) ClearEdge(name string) error {
 	switch name {
+	case powerpanel.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case powerpanel.EdgeSite:
 		m.ClearSite()
 		return nil
@@ -59974,6 +64826,9 @@ func (m *PowerPanelMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *PowerPanelMutation) ResetEdge(name string) error {
 	switch name {
+	case powerpanel.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case powerpanel.EdgeSite:
 		m.ResetSite()
 		return nil
@@ -60015,6 +64870,8 @@ type PowerPortMutation struct {
 	cleareddevice     bool
 	module            *int
 	clearedmodule     bool
+	owner             *int
+	clearedowner      bool
 	done              bool
 	oldValue          func(context.Context) (*PowerPort, error)
 	predicates        []predicate.PowerPort
@@ -60525,6 +65382,38 @@ func (m *PowerPortMutation) ResetRackID() {
 	delete(m.clearedFields, powerport.FieldRackID)
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *PowerPortMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *PowerPortMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *PowerPortMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[powerport.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *PowerPortMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[powerport.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *PowerPortMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, powerport.FieldOwnerID)
+}
+
 // SetType sets the "type" field.
 func (m *PowerPortMutation) SetType(s string) {
 	m._type = &s
@@ -60717,6 +65606,33 @@ func (m *PowerPortMutation) ResetModule() {
 	m.clearedmodule = false
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *PowerPortMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[powerport.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *PowerPortMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *PowerPortMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *PowerPortMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // Where appends a list predicates to the PowerPortMutation builder.
 func (m *PowerPortMutation) Where(ps ...predicate.PowerPort) {
 	m.predicates = append(m.predicates, ps...)
@@ -60751,7 +65667,7 @@ func (m *PowerPortMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *PowerPortMutation) Fields() []string {
-	fields := make([]string, 0, 17)
+	fields := make([]string, 0, 18)
 	if m.created != nil {
 		fields = append(fields, powerport.FieldCreated)
 	}
@@ -60793,6 +65709,9 @@ func (m *PowerPortMutation) Fields() []string {
 	}
 	if m.__rack_id != nil {
 		fields = append(fields, powerport.FieldRackID)
+	}
+	if m.owner != nil {
+		fields = append(fields, powerport.FieldOwnerID)
 	}
 	if m._type != nil {
 		fields = append(fields, powerport.FieldType)
@@ -60839,6 +65758,8 @@ func (m *PowerPortMutation) Field(name string) (ent.Value, bool) {
 		return m.LocationID()
 	case powerport.FieldRackID:
 		return m.RackID()
+	case powerport.FieldOwnerID:
+		return m.OwnerID()
 	case powerport.FieldType:
 		return m.GetType()
 	case powerport.FieldMaximumDraw:
@@ -60854,7 +65775,7 @@ func (m *PowerPortMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *PowerPortMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case powerport.FieldCreated, powerport.FieldLastUpdated, powerport.FieldCustomFieldData, powerport.FieldDeviceID, powerport.FieldModuleID, powerport.FieldName, powerport.FieldNameNatural, powerport.FieldLabel, powerport.FieldDescription, powerport.FieldMarkConnected, powerport.FieldOccupied, powerport.FieldSiteID, powerport.FieldLocationID, powerport.FieldRackID, powerport.FieldType, powerport.FieldMaximumDraw, powerport.FieldAllocatedDraw:
+	case powerport.FieldCreated, powerport.FieldLastUpdated, powerport.FieldCustomFieldData, powerport.FieldDeviceID, powerport.FieldModuleID, powerport.FieldName, powerport.FieldNameNatural, powerport.FieldLabel, powerport.FieldDescription, powerport.FieldMarkConnected, powerport.FieldOccupied, powerport.FieldSiteID, powerport.FieldLocationID, powerport.FieldRackID, powerport.FieldOwnerID, powerport.FieldType, powerport.FieldMaximumDraw, powerport.FieldAllocatedDraw:
 	default:
 		return nil, fmt.Errorf("unknown PowerPort field %s", name)
 	}
@@ -60897,6 +65818,8 @@ func (m *PowerPortMutation) OldField(ctx context.Context, name string) (ent.Valu
 		return old.LocationID, nil
 	case powerport.FieldRackID:
 		return old.RackID, nil
+	case powerport.FieldOwnerID:
+		return old.OwnerID, nil
 	case powerport.FieldType:
 		return old.Type, nil
 	case powerport.FieldMaximumDraw:
@@ -61009,6 +65932,13 @@ func (m *PowerPortMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetRackID(v)
+		return nil
+	case powerport.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case powerport.FieldType:
 		v, ok := value.(string)
@@ -61142,6 +66072,9 @@ func (m *PowerPortMutation) ClearedFields() []string {
 	if m.FieldCleared(powerport.FieldRackID) {
 		fields = append(fields, powerport.FieldRackID)
 	}
+	if m.FieldCleared(powerport.FieldOwnerID) {
+		fields = append(fields, powerport.FieldOwnerID)
+	}
 	if m.FieldCleared(powerport.FieldType) {
 		fields = append(fields, powerport.FieldType)
 	}
@@ -61182,6 +66115,9 @@ func (m *PowerPortMutation) ClearField(name string) error {
 		return nil
 	case powerport.FieldRackID:
 		m.ClearRackID()
+		return nil
+	case powerport.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case powerport.FieldType:
 		m.ClearType()
@@ -61242,6 +66178,9 @@ func (m *PowerPortMutation) ResetField(name string) error {
 	case powerport.FieldRackID:
 		m.ResetRackID()
 		return nil
+	case powerport.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case powerport.FieldType:
 		m.ResetType()
 		return nil
@@ -61257,12 +66196,15 @@ func (m *PowerPortMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *PowerPortMutation) AddedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.device != nil {
 		edges = append(edges, powerport.EdgeDevice)
 	}
 	if m.module != nil {
 		edges = append(edges, powerport.EdgeModule)
+	}
+	if m.owner != nil {
+		edges = append(edges, powerport.EdgeOwner)
 	}
 	return edges
 }
@@ -61279,13 +66221,17 @@ func (m *PowerPortMutation) AddedIDs(name string) []ent.Value {
 		if id := m.module; id != nil {
 			return []ent.Value{*id}
 		}
+	case powerport.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *PowerPortMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	return edges
 }
 
@@ -61297,12 +66243,15 @@ func (m *PowerPortMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *PowerPortMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.cleareddevice {
 		edges = append(edges, powerport.EdgeDevice)
 	}
 	if m.clearedmodule {
 		edges = append(edges, powerport.EdgeModule)
+	}
+	if m.clearedowner {
+		edges = append(edges, powerport.EdgeOwner)
 	}
 	return edges
 }
@@ -61315,6 +66264,8 @@ func (m *PowerPortMutation) EdgeCleared(name string) bool {
 		return m.cleareddevice
 	case powerport.EdgeModule:
 		return m.clearedmodule
+	case powerport.EdgeOwner:
+		return m.clearedowner
 	}
 	return false
 }
@@ -61329,6 +66280,9 @@ func (m *PowerPortMutation) ClearEdge(name string) error {
 	case powerport.EdgeModule:
 		m.ClearModule()
 		return nil
+	case powerport.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	}
 	return fmt.Errorf("unknown PowerPort unique edge %s", name)
 }
@@ -61342,6 +66296,9 @@ func (m *PowerPortMutation) ResetEdge(name string) error {
 		return nil
 	case powerport.EdgeModule:
 		m.ResetModule()
+		return nil
+	case powerport.EdgeOwner:
+		m.ResetOwner()
 		return nil
 	}
 	return fmt.Errorf("unknown PowerPort edge %s", name)
@@ -62387,6 +67344,8 @@ type PrefixMutation struct {
 	__location_id      *int
 	add__location_id   *int
 	clearedFields      map[string]struct{}
+	owner              *int
+	clearedowner       bool
 	vrf                *int
 	clearedvrf         bool
 	tenant             *int
@@ -62702,6 +67661,55 @@ func (m *PrefixMutation) OldComments(ctx context.Context) (v string, err error) 
 // ResetComments resets all changes to the "comments" field.
 func (m *PrefixMutation) ResetComments() {
 	m.comments = nil
+}
+
+// SetOwnerID sets the "owner_id" field.
+func (m *PrefixMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *PrefixMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOwnerID returns the old "owner_id" field's value of the Prefix entity.
+// If the Prefix object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *PrefixMutation) OldOwnerID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOwnerID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOwnerID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOwnerID: %w", err)
+	}
+	return oldValue.OwnerID, nil
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *PrefixMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[prefix.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *PrefixMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[prefix.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *PrefixMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, prefix.FieldOwnerID)
 }
 
 // SetFamily sets the "family" field.
@@ -63795,6 +68803,33 @@ func (m *PrefixMutation) ResetLocationID() {
 	delete(m.clearedFields, prefix.FieldLocationID)
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *PrefixMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[prefix.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *PrefixMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *PrefixMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *PrefixMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // ClearVrf clears the "vrf" edge to the VRF entity.
 func (m *PrefixMutation) ClearVrf() {
 	m.clearedvrf = true
@@ -63937,7 +68972,7 @@ func (m *PrefixMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *PrefixMutation) Fields() []string {
-	fields := make([]string, 0, 26)
+	fields := make([]string, 0, 27)
 	if m.created != nil {
 		fields = append(fields, prefix.FieldCreated)
 	}
@@ -63952,6 +68987,9 @@ func (m *PrefixMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, prefix.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, prefix.FieldOwnerID)
 	}
 	if m.family != nil {
 		fields = append(fields, prefix.FieldFamily)
@@ -64034,6 +69072,8 @@ func (m *PrefixMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case prefix.FieldComments:
 		return m.Comments()
+	case prefix.FieldOwnerID:
+		return m.OwnerID()
 	case prefix.FieldFamily:
 		return m.Family()
 	case prefix.FieldPrefix:
@@ -64095,6 +69135,8 @@ func (m *PrefixMutation) OldField(ctx context.Context, name string) (ent.Value, 
 		return m.OldDescription(ctx)
 	case prefix.FieldComments:
 		return m.OldComments(ctx)
+	case prefix.FieldOwnerID:
+		return m.OldOwnerID(ctx)
 	case prefix.FieldFamily:
 		return m.OldFamily(ctx)
 	case prefix.FieldPrefix:
@@ -64180,6 +69222,13 @@ func (m *PrefixMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetComments(v)
+		return nil
+	case prefix.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case prefix.FieldFamily:
 		v, ok := value.(int)
@@ -64487,6 +69536,9 @@ func (m *PrefixMutation) ClearedFields() []string {
 	if m.FieldCleared(prefix.FieldLastUpdated) {
 		fields = append(fields, prefix.FieldLastUpdated)
 	}
+	if m.FieldCleared(prefix.FieldOwnerID) {
+		fields = append(fields, prefix.FieldOwnerID)
+	}
 	if m.FieldCleared(prefix.FieldVrfID) {
 		fields = append(fields, prefix.FieldVrfID)
 	}
@@ -64536,6 +69588,9 @@ func (m *PrefixMutation) ClearField(name string) error {
 		return nil
 	case prefix.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case prefix.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case prefix.FieldVrfID:
 		m.ClearVrfID()
@@ -64589,6 +69644,9 @@ func (m *PrefixMutation) ResetField(name string) error {
 		return nil
 	case prefix.FieldComments:
 		m.ResetComments()
+		return nil
+	case prefix.FieldOwnerID:
+		m.ResetOwnerID()
 		return nil
 	case prefix.FieldFamily:
 		m.ResetFamily()
@@ -64659,7 +69717,10 @@ func (m *PrefixMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *PrefixMutation) AddedEdges() []string {
-	edges := make([]string, 0, 4)
+	edges := make([]string, 0, 5)
+	if m.owner != nil {
+		edges = append(edges, prefix.EdgeOwner)
+	}
 	if m.vrf != nil {
 		edges = append(edges, prefix.EdgeVrf)
 	}
@@ -64679,6 +69740,10 @@ func (m *PrefixMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *PrefixMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case prefix.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case prefix.EdgeVrf:
 		if id := m.vrf; id != nil {
 			return []ent.Value{*id}
@@ -64701,7 +69766,7 @@ func (m *PrefixMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *PrefixMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 4)
+	edges := make([]string, 0, 5)
 	return edges
 }
 
@@ -64713,7 +69778,10 @@ func (m *PrefixMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *PrefixMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 4)
+	edges := make([]string, 0, 5)
+	if m.clearedowner {
+		edges = append(edges, prefix.EdgeOwner)
+	}
 	if m.clearedvrf {
 		edges = append(edges, prefix.EdgeVrf)
 	}
@@ -64733,6 +69801,8 @@ func (m *PrefixMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *PrefixMutation) EdgeCleared(name string) bool {
 	switch name {
+	case prefix.EdgeOwner:
+		return m.clearedowner
 	case prefix.EdgeVrf:
 		return m.clearedvrf
 	case prefix.EdgeTenant:
@@ -64749,6 +69819,9 @@ func (m *PrefixMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *PrefixMutation) ClearEdge(name string) error {
 	switch name {
+	case prefix.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case prefix.EdgeVrf:
 		m.ClearVrf()
 		return nil
@@ -64769,6 +69842,9 @@ func (m *PrefixMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *PrefixMutation) ResetEdge(name string) error {
 	switch name {
+	case prefix.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case prefix.EdgeVrf:
 		m.ResetVrf()
 		return nil
@@ -64800,6 +69876,8 @@ type ProviderMutation struct {
 	__name_natural    *string
 	slug              *string
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	asns              map[int]struct{}
 	removedasns       map[int]struct{}
 	clearedasns       bool
@@ -65027,6 +70105,38 @@ func (m *ProviderMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *ProviderMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *ProviderMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *ProviderMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[provider.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *ProviderMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[provider.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *ProviderMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, provider.FieldOwnerID)
+}
+
 // SetName sets the "name" field.
 func (m *ProviderMutation) SetName(s string) {
 	m.name = &s
@@ -65082,6 +70192,33 @@ func (m *ProviderMutation) Slug() (r string, exists bool) {
 // ResetSlug resets all changes to the "slug" field.
 func (m *ProviderMutation) ResetSlug() {
 	m.slug = nil
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *ProviderMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[provider.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *ProviderMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *ProviderMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *ProviderMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
 }
 
 // AddAsnIDs adds the "asns" edge to the ASN entity by ids.
@@ -65172,7 +70309,7 @@ func (m *ProviderMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ProviderMutation) Fields() []string {
-	fields := make([]string, 0, 8)
+	fields := make([]string, 0, 9)
 	if m.created != nil {
 		fields = append(fields, provider.FieldCreated)
 	}
@@ -65187,6 +70324,9 @@ func (m *ProviderMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, provider.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, provider.FieldOwnerID)
 	}
 	if m.name != nil {
 		fields = append(fields, provider.FieldName)
@@ -65215,6 +70355,8 @@ func (m *ProviderMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case provider.FieldComments:
 		return m.Comments()
+	case provider.FieldOwnerID:
+		return m.OwnerID()
 	case provider.FieldName:
 		return m.Name()
 	case provider.FieldNameNatural:
@@ -65230,7 +70372,7 @@ func (m *ProviderMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *ProviderMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case provider.FieldCreated, provider.FieldLastUpdated, provider.FieldCustomFieldData, provider.FieldDescription, provider.FieldComments, provider.FieldName, provider.FieldNameNatural, provider.FieldSlug:
+	case provider.FieldCreated, provider.FieldLastUpdated, provider.FieldCustomFieldData, provider.FieldDescription, provider.FieldComments, provider.FieldOwnerID, provider.FieldName, provider.FieldNameNatural, provider.FieldSlug:
 	default:
 		return nil, fmt.Errorf("unknown Provider field %s", name)
 	}
@@ -65255,6 +70397,8 @@ func (m *ProviderMutation) OldField(ctx context.Context, name string) (ent.Value
 		return old.Description, nil
 	case provider.FieldComments:
 		return old.Comments, nil
+	case provider.FieldOwnerID:
+		return old.OwnerID, nil
 	case provider.FieldName:
 		return old.Name, nil
 	case provider.FieldNameNatural:
@@ -65305,6 +70449,13 @@ func (m *ProviderMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetComments(v)
 		return nil
+	case provider.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
+		return nil
 	case provider.FieldName:
 		v, ok := value.(string)
 		if !ok {
@@ -65333,13 +70484,16 @@ func (m *ProviderMutation) SetField(name string, value ent.Value) error {
 // AddedFields returns all numeric fields that were incremented/decremented during
 // this mutation.
 func (m *ProviderMutation) AddedFields() []string {
-	return nil
+	var fields []string
+	return fields
 }
 
 // AddedField returns the numeric value that was incremented/decremented on a field
 // with the given name. The second boolean return value indicates that this field
 // was not set, or was not defined in the schema.
 func (m *ProviderMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
 	return nil, false
 }
 
@@ -65362,6 +70516,9 @@ func (m *ProviderMutation) ClearedFields() []string {
 	if m.FieldCleared(provider.FieldLastUpdated) {
 		fields = append(fields, provider.FieldLastUpdated)
 	}
+	if m.FieldCleared(provider.FieldOwnerID) {
+		fields = append(fields, provider.FieldOwnerID)
+	}
 	return fields
 }
 
@@ -65381,6 +70538,9 @@ func (m *ProviderMutation) ClearField(name string) error {
 		return nil
 	case provider.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case provider.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	}
 	return fmt.Errorf("unknown Provider nullable field %s", name)
@@ -65405,6 +70565,9 @@ func (m *ProviderMutation) ResetField(name string) error {
 	case provider.FieldComments:
 		m.ResetComments()
 		return nil
+	case provider.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case provider.FieldName:
 		m.ResetName()
 		return nil
@@ -65420,7 +70583,10 @@ func (m *ProviderMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ProviderMutation) AddedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
+	if m.owner != nil {
+		edges = append(edges, provider.EdgeOwner)
+	}
 	if m.asns != nil {
 		edges = append(edges, provider.EdgeAsns)
 	}
@@ -65431,6 +70597,10 @@ func (m *ProviderMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *ProviderMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case provider.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case provider.EdgeAsns:
 		ids := make([]ent.Value, 0, len(m.asns))
 		for id := range m.asns {
@@ -65443,7 +70613,7 @@ func (m *ProviderMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ProviderMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	if m.removedasns != nil {
 		edges = append(edges, provider.EdgeAsns)
 	}
@@ -65466,7 +70636,10 @@ func (m *ProviderMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ProviderMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
+	if m.clearedowner {
+		edges = append(edges, provider.EdgeOwner)
+	}
 	if m.clearedasns {
 		edges = append(edges, provider.EdgeAsns)
 	}
@@ -65477,6 +70650,8 @@ func (m *ProviderMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *ProviderMutation) EdgeCleared(name string) bool {
 	switch name {
+	case provider.EdgeOwner:
+		return m.clearedowner
 	case provider.EdgeAsns:
 		return m.clearedasns
 	}
@@ -65487,6 +70662,9 @@ func (m *ProviderMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *ProviderMutation) ClearEdge(name string) error {
 	switch name {
+	case provider.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	}
 	return fmt.Errorf("unknown Provider unique edge %s", name)
 }
@@ -65495,6 +70673,9 @@ func (m *ProviderMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *ProviderMutation) ResetEdge(name string) error {
 	switch name {
+	case provider.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case provider.EdgeAsns:
 		m.ResetAsns()
 		return nil
@@ -65516,6 +70697,8 @@ type ProviderAccountMutation struct {
 	name              *string
 	account           *string
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	provider          *int
 	clearedprovider   bool
 	done              bool
@@ -65742,6 +70925,38 @@ func (m *ProviderAccountMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *ProviderAccountMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *ProviderAccountMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *ProviderAccountMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[provideraccount.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *ProviderAccountMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[provideraccount.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *ProviderAccountMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, provideraccount.FieldOwnerID)
+}
+
 // SetProviderID sets the "provider_id" field.
 func (m *ProviderAccountMutation) SetProviderID(i int) {
 	m.provider = &i
@@ -65797,6 +71012,33 @@ func (m *ProviderAccountMutation) Account() (r string, exists bool) {
 // ResetAccount resets all changes to the "account" field.
 func (m *ProviderAccountMutation) ResetAccount() {
 	m.account = nil
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *ProviderAccountMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[provideraccount.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *ProviderAccountMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *ProviderAccountMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *ProviderAccountMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
 }
 
 // ClearProvider clears the "provider" edge to the Provider entity.
@@ -65860,7 +71102,7 @@ func (m *ProviderAccountMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ProviderAccountMutation) Fields() []string {
-	fields := make([]string, 0, 8)
+	fields := make([]string, 0, 9)
 	if m.created != nil {
 		fields = append(fields, provideraccount.FieldCreated)
 	}
@@ -65875,6 +71117,9 @@ func (m *ProviderAccountMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, provideraccount.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, provideraccount.FieldOwnerID)
 	}
 	if m.provider != nil {
 		fields = append(fields, provideraccount.FieldProviderID)
@@ -65903,6 +71148,8 @@ func (m *ProviderAccountMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case provideraccount.FieldComments:
 		return m.Comments()
+	case provideraccount.FieldOwnerID:
+		return m.OwnerID()
 	case provideraccount.FieldProviderID:
 		return m.ProviderID()
 	case provideraccount.FieldName:
@@ -65918,7 +71165,7 @@ func (m *ProviderAccountMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *ProviderAccountMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case provideraccount.FieldCreated, provideraccount.FieldLastUpdated, provideraccount.FieldCustomFieldData, provideraccount.FieldDescription, provideraccount.FieldComments, provideraccount.FieldProviderID, provideraccount.FieldName, provideraccount.FieldAccount:
+	case provideraccount.FieldCreated, provideraccount.FieldLastUpdated, provideraccount.FieldCustomFieldData, provideraccount.FieldDescription, provideraccount.FieldComments, provideraccount.FieldOwnerID, provideraccount.FieldProviderID, provideraccount.FieldName, provideraccount.FieldAccount:
 	default:
 		return nil, fmt.Errorf("unknown ProviderAccount field %s", name)
 	}
@@ -65943,6 +71190,8 @@ func (m *ProviderAccountMutation) OldField(ctx context.Context, name string) (en
 		return old.Description, nil
 	case provideraccount.FieldComments:
 		return old.Comments, nil
+	case provideraccount.FieldOwnerID:
+		return old.OwnerID, nil
 	case provideraccount.FieldProviderID:
 		return old.ProviderID, nil
 	case provideraccount.FieldName:
@@ -65992,6 +71241,13 @@ func (m *ProviderAccountMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetComments(v)
+		return nil
+	case provideraccount.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case provideraccount.FieldProviderID:
 		v, ok := value.(int)
@@ -66053,6 +71309,9 @@ func (m *ProviderAccountMutation) ClearedFields() []string {
 	if m.FieldCleared(provideraccount.FieldLastUpdated) {
 		fields = append(fields, provideraccount.FieldLastUpdated)
 	}
+	if m.FieldCleared(provideraccount.FieldOwnerID) {
+		fields = append(fields, provideraccount.FieldOwnerID)
+	}
 	return fields
 }
 
@@ -66072,6 +71331,9 @@ func (m *ProviderAccountMutation) ClearField(name string) error {
 		return nil
 	case provideraccount.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case provideraccount.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	}
 	return fmt.Errorf("unknown ProviderAccount nullable field %s", name)
@@ -66096,6 +71358,9 @@ func (m *ProviderAccountMutation) ResetField(name string) error {
 	case provideraccount.FieldComments:
 		m.ResetComments()
 		return nil
+	case provideraccount.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case provideraccount.FieldProviderID:
 		m.ResetProviderID()
 		return nil
@@ -66111,7 +71376,10 @@ func (m *ProviderAccountMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ProviderAccountMutation) AddedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
+	if m.owner != nil {
+		edges = append(edges, provideraccount.EdgeOwner)
+	}
 	if m.provider != nil {
 		edges = append(edges, provideraccount.EdgeProvider)
 	}
@@ -66122,6 +71390,10 @@ func (m *ProviderAccountMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *ProviderAccountMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case provideraccount.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case provideraccount.EdgeProvider:
 		if id := m.provider; id != nil {
 			return []ent.Value{*id}
@@ -66132,7 +71404,7 @@ func (m *ProviderAccountMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ProviderAccountMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	return edges
 }
 
@@ -66144,7 +71416,10 @@ func (m *ProviderAccountMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ProviderAccountMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
+	if m.clearedowner {
+		edges = append(edges, provideraccount.EdgeOwner)
+	}
 	if m.clearedprovider {
 		edges = append(edges, provideraccount.EdgeProvider)
 	}
@@ -66155,6 +71430,8 @@ func (m *ProviderAccountMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *ProviderAccountMutation) EdgeCleared(name string) bool {
 	switch name {
+	case provideraccount.EdgeOwner:
+		return m.clearedowner
 	case provideraccount.EdgeProvider:
 		return m.clearedprovider
 	}
@@ -66165,6 +71442,9 @@ func (m *ProviderAccountMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *ProviderAccountMutation) ClearEdge(name string) error {
 	switch name {
+	case provideraccount.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case provideraccount.EdgeProvider:
 		m.ClearProvider()
 		return nil
@@ -66176,6 +71456,9 @@ func (m *ProviderAccountMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *ProviderAccountMutation) ResetEdge(name string) error {
 	switch name {
+	case provideraccount.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case provideraccount.EdgeProvider:
 		m.ResetProvider()
 		return nil
@@ -66198,6 +71481,8 @@ type ProviderNetworkMutation struct {
 	__name_natural    *string
 	service_id        *string
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	provider          *int
 	clearedprovider   bool
 	done              bool
@@ -66424,6 +71709,38 @@ func (m *ProviderNetworkMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *ProviderNetworkMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *ProviderNetworkMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *ProviderNetworkMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[providernetwork.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *ProviderNetworkMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[providernetwork.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *ProviderNetworkMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, providernetwork.FieldOwnerID)
+}
+
 // SetProviderID sets the "provider_id" field.
 func (m *ProviderNetworkMutation) SetProviderID(i int) {
 	m.provider = &i
@@ -66500,6 +71817,33 @@ func (m *ProviderNetworkMutation) ResetServiceID() {
 	m.service_id = nil
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *ProviderNetworkMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[providernetwork.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *ProviderNetworkMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *ProviderNetworkMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *ProviderNetworkMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // ClearProvider clears the "provider" edge to the Provider entity.
 func (m *ProviderNetworkMutation) ClearProvider() {
 	m.clearedprovider = true
@@ -66561,7 +71905,7 @@ func (m *ProviderNetworkMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ProviderNetworkMutation) Fields() []string {
-	fields := make([]string, 0, 9)
+	fields := make([]string, 0, 10)
 	if m.created != nil {
 		fields = append(fields, providernetwork.FieldCreated)
 	}
@@ -66576,6 +71920,9 @@ func (m *ProviderNetworkMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, providernetwork.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, providernetwork.FieldOwnerID)
 	}
 	if m.provider != nil {
 		fields = append(fields, providernetwork.FieldProviderID)
@@ -66607,6 +71954,8 @@ func (m *ProviderNetworkMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case providernetwork.FieldComments:
 		return m.Comments()
+	case providernetwork.FieldOwnerID:
+		return m.OwnerID()
 	case providernetwork.FieldProviderID:
 		return m.ProviderID()
 	case providernetwork.FieldName:
@@ -66624,7 +71973,7 @@ func (m *ProviderNetworkMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *ProviderNetworkMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case providernetwork.FieldCreated, providernetwork.FieldLastUpdated, providernetwork.FieldCustomFieldData, providernetwork.FieldDescription, providernetwork.FieldComments, providernetwork.FieldProviderID, providernetwork.FieldName, providernetwork.FieldNameNatural, providernetwork.FieldServiceID:
+	case providernetwork.FieldCreated, providernetwork.FieldLastUpdated, providernetwork.FieldCustomFieldData, providernetwork.FieldDescription, providernetwork.FieldComments, providernetwork.FieldOwnerID, providernetwork.FieldProviderID, providernetwork.FieldName, providernetwork.FieldNameNatural, providernetwork.FieldServiceID:
 	default:
 		return nil, fmt.Errorf("unknown ProviderNetwork field %s", name)
 	}
@@ -66649,6 +71998,8 @@ func (m *ProviderNetworkMutation) OldField(ctx context.Context, name string) (en
 		return old.Description, nil
 	case providernetwork.FieldComments:
 		return old.Comments, nil
+	case providernetwork.FieldOwnerID:
+		return old.OwnerID, nil
 	case providernetwork.FieldProviderID:
 		return old.ProviderID, nil
 	case providernetwork.FieldName:
@@ -66700,6 +72051,13 @@ func (m *ProviderNetworkMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetComments(v)
+		return nil
+	case providernetwork.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case providernetwork.FieldProviderID:
 		v, ok := value.(int)
@@ -66768,6 +72126,9 @@ func (m *ProviderNetworkMutation) ClearedFields() []string {
 	if m.FieldCleared(providernetwork.FieldLastUpdated) {
 		fields = append(fields, providernetwork.FieldLastUpdated)
 	}
+	if m.FieldCleared(providernetwork.FieldOwnerID) {
+		fields = append(fields, providernetwork.FieldOwnerID)
+	}
 	return fields
 }
 
@@ -66787,6 +72148,9 @@ func (m *ProviderNetworkMutation) ClearField(name string) error {
 		return nil
 	case providernetwork.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case providernetwork.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	}
 	return fmt.Errorf("unknown ProviderNetwork nullable field %s", name)
@@ -66811,6 +72175,9 @@ func (m *ProviderNetworkMutation) ResetField(name string) error {
 	case providernetwork.FieldComments:
 		m.ResetComments()
 		return nil
+	case providernetwork.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case providernetwork.FieldProviderID:
 		m.ResetProviderID()
 		return nil
@@ -66829,7 +72196,10 @@ func (m *ProviderNetworkMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ProviderNetworkMutation) AddedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
+	if m.owner != nil {
+		edges = append(edges, providernetwork.EdgeOwner)
+	}
 	if m.provider != nil {
 		edges = append(edges, providernetwork.EdgeProvider)
 	}
@@ -66840,6 +72210,10 @@ func (m *ProviderNetworkMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *ProviderNetworkMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case providernetwork.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case providernetwork.EdgeProvider:
 		if id := m.provider; id != nil {
 			return []ent.Value{*id}
@@ -66850,7 +72224,7 @@ func (m *ProviderNetworkMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ProviderNetworkMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	return edges
 }
 
@@ -66862,7 +72236,10 @@ func (m *ProviderNetworkMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ProviderNetworkMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
+	if m.clearedowner {
+		edges = append(edges, providernetwork.EdgeOwner)
+	}
 	if m.clearedprovider {
 		edges = append(edges, providernetwork.EdgeProvider)
 	}
@@ -66873,6 +72250,8 @@ func (m *ProviderNetworkMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *ProviderNetworkMutation) EdgeCleared(name string) bool {
 	switch name {
+	case providernetwork.EdgeOwner:
+		return m.clearedowner
 	case providernetwork.EdgeProvider:
 		return m.clearedprovider
 	}
@@ -66883,6 +72262,9 @@ func (m *ProviderNetworkMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *ProviderNetworkMutation) ClearEdge(name string) error {
 	switch name {
+	case providernetwork.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case providernetwork.EdgeProvider:
 		m.ClearProvider()
 		return nil
@@ -66894,6 +72276,9 @@ func (m *ProviderNetworkMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *ProviderNetworkMutation) ResetEdge(name string) error {
 	switch name {
+	case providernetwork.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case providernetwork.EdgeProvider:
 		m.ResetProvider()
 		return nil
@@ -66916,6 +72301,8 @@ type RIRMutation struct {
 	comments          *string
 	is_private        *bool
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	done              bool
 	oldValue          func(context.Context) (*RIR, error)
 	predicates        []predicate.RIR
@@ -67178,6 +72565,38 @@ func (m *RIRMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *RIRMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *RIRMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *RIRMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[rir.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *RIRMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[rir.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *RIRMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, rir.FieldOwnerID)
+}
+
 // SetIsPrivate sets the "is_private" field.
 func (m *RIRMutation) SetIsPrivate(b bool) {
 	m.is_private = &b
@@ -67195,6 +72614,33 @@ func (m *RIRMutation) IsPrivate() (r bool, exists bool) {
 // ResetIsPrivate resets all changes to the "is_private" field.
 func (m *RIRMutation) ResetIsPrivate() {
 	m.is_private = nil
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *RIRMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[rir.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *RIRMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *RIRMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *RIRMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
 }
 
 // Where appends a list predicates to the RIRMutation builder.
@@ -67231,7 +72677,7 @@ func (m *RIRMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *RIRMutation) Fields() []string {
-	fields := make([]string, 0, 8)
+	fields := make([]string, 0, 9)
 	if m.created != nil {
 		fields = append(fields, rir.FieldCreated)
 	}
@@ -67252,6 +72698,9 @@ func (m *RIRMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, rir.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, rir.FieldOwnerID)
 	}
 	if m.is_private != nil {
 		fields = append(fields, rir.FieldIsPrivate)
@@ -67278,6 +72727,8 @@ func (m *RIRMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case rir.FieldComments:
 		return m.Comments()
+	case rir.FieldOwnerID:
+		return m.OwnerID()
 	case rir.FieldIsPrivate:
 		return m.IsPrivate()
 	}
@@ -67289,7 +72740,7 @@ func (m *RIRMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *RIRMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case rir.FieldCreated, rir.FieldLastUpdated, rir.FieldCustomFieldData, rir.FieldName, rir.FieldSlug, rir.FieldDescription, rir.FieldComments, rir.FieldIsPrivate:
+	case rir.FieldCreated, rir.FieldLastUpdated, rir.FieldCustomFieldData, rir.FieldName, rir.FieldSlug, rir.FieldDescription, rir.FieldComments, rir.FieldOwnerID, rir.FieldIsPrivate:
 	default:
 		return nil, fmt.Errorf("unknown RIR field %s", name)
 	}
@@ -67318,6 +72769,8 @@ func (m *RIRMutation) OldField(ctx context.Context, name string) (ent.Value, err
 		return old.Description, nil
 	case rir.FieldComments:
 		return old.Comments, nil
+	case rir.FieldOwnerID:
+		return old.OwnerID, nil
 	case rir.FieldIsPrivate:
 		return old.IsPrivate, nil
 	}
@@ -67378,6 +72831,13 @@ func (m *RIRMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetComments(v)
 		return nil
+	case rir.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
+		return nil
 	case rir.FieldIsPrivate:
 		v, ok := value.(bool)
 		if !ok {
@@ -67392,13 +72852,16 @@ func (m *RIRMutation) SetField(name string, value ent.Value) error {
 // AddedFields returns all numeric fields that were incremented/decremented during
 // this mutation.
 func (m *RIRMutation) AddedFields() []string {
-	return nil
+	var fields []string
+	return fields
 }
 
 // AddedField returns the numeric value that was incremented/decremented on a field
 // with the given name. The second boolean return value indicates that this field
 // was not set, or was not defined in the schema.
 func (m *RIRMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
 	return nil, false
 }
 
@@ -67421,6 +72884,9 @@ func (m *RIRMutation) ClearedFields() []string {
 	if m.FieldCleared(rir.FieldLastUpdated) {
 		fields = append(fields, rir.FieldLastUpdated)
 	}
+	if m.FieldCleared(rir.FieldOwnerID) {
+		fields = append(fields, rir.FieldOwnerID)
+	}
 	return fields
 }
 
@@ -67440,6 +72906,9 @@ func (m *RIRMutation) ClearField(name string) error {
 		return nil
 	case rir.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case rir.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	}
 	return fmt.Errorf("unknown RIR nullable field %s", name)
@@ -67470,6 +72939,9 @@ func (m *RIRMutation) ResetField(name string) error {
 	case rir.FieldComments:
 		m.ResetComments()
 		return nil
+	case rir.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case rir.FieldIsPrivate:
 		m.ResetIsPrivate()
 		return nil
@@ -67479,19 +72951,28 @@ func (m *RIRMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *RIRMutation) AddedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.owner != nil {
+		edges = append(edges, rir.EdgeOwner)
+	}
 	return edges
 }
 
 // AddedIDs returns all IDs (to other nodes) that were added for the given edge
 // name in this mutation.
 func (m *RIRMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case rir.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
+	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *RIRMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
 	return edges
 }
 
@@ -67503,25 +72984,42 @@ func (m *RIRMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *RIRMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.clearedowner {
+		edges = append(edges, rir.EdgeOwner)
+	}
 	return edges
 }
 
 // EdgeCleared returns a boolean which indicates if the edge with the given name
 // was cleared in this mutation.
 func (m *RIRMutation) EdgeCleared(name string) bool {
+	switch name {
+	case rir.EdgeOwner:
+		return m.clearedowner
+	}
 	return false
 }
 
 // ClearEdge clears the value of the edge with the given name. It returns an error
 // if that edge is not defined in the schema.
 func (m *RIRMutation) ClearEdge(name string) error {
+	switch name {
+	case rir.EdgeOwner:
+		m.ClearOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown RIR unique edge %s", name)
 }
 
 // ResetEdge resets all changes to the edge with the given name in this mutation.
 // It returns an error if the edge is not defined in the schema.
 func (m *RIRMutation) ResetEdge(name string) error {
+	switch name {
+	case rir.EdgeOwner:
+		m.ResetOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown RIR edge %s", name)
 }
 
@@ -67566,6 +73064,8 @@ type RackMutation struct {
 	max_weight        *int
 	addmax_weight     *int
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	site              *int
 	clearedsite       bool
 	location          *int
@@ -67800,6 +73300,38 @@ func (m *RackMutation) Comments() (r string, exists bool) {
 // ResetComments resets all changes to the "comments" field.
 func (m *RackMutation) ResetComments() {
 	m.comments = nil
+}
+
+// SetOwnerID sets the "owner_id" field.
+func (m *RackMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *RackMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *RackMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[rack.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *RackMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[rack.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *RackMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, rack.FieldOwnerID)
 }
 
 // SetName sets the "name" field.
@@ -68703,6 +74235,33 @@ func (m *RackMutation) ResetMaxWeight() {
 	delete(m.clearedFields, rack.FieldMaxWeight)
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *RackMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[rack.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *RackMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *RackMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *RackMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // ClearSite clears the "site" edge to the Site entity.
 func (m *RackMutation) ClearSite() {
 	m.clearedsite = true
@@ -68899,7 +74458,7 @@ func (m *RackMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *RackMutation) Fields() []string {
-	fields := make([]string, 0, 31)
+	fields := make([]string, 0, 32)
 	if m.created != nil {
 		fields = append(fields, rack.FieldCreated)
 	}
@@ -68914,6 +74473,9 @@ func (m *RackMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, rack.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, rack.FieldOwnerID)
 	}
 	if m.name != nil {
 		fields = append(fields, rack.FieldName)
@@ -69011,6 +74573,8 @@ func (m *RackMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case rack.FieldComments:
 		return m.Comments()
+	case rack.FieldOwnerID:
+		return m.OwnerID()
 	case rack.FieldName:
 		return m.Name()
 	case rack.FieldNameNatural:
@@ -69072,7 +74636,7 @@ func (m *RackMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *RackMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case rack.FieldCreated, rack.FieldLastUpdated, rack.FieldCustomFieldData, rack.FieldDescription, rack.FieldComments, rack.FieldName, rack.FieldNameNatural, rack.FieldFacilityID, rack.FieldSiteID, rack.FieldLocationID, rack.FieldGroupID, rack.FieldTenantID, rack.FieldStatus, rack.FieldRoleID, rack.FieldSerial, rack.FieldAssetTag, rack.FieldRackTypeID, rack.FieldAirflow, rack.FieldFormFactor, rack.FieldWidth, rack.FieldUHeight, rack.FieldStartingUnit, rack.FieldDescUnits, rack.FieldOuterWidth, rack.FieldOuterHeight, rack.FieldOuterDepth, rack.FieldOuterUnit, rack.FieldMountingDepth, rack.FieldWeight, rack.FieldWeightUnit, rack.FieldMaxWeight:
+	case rack.FieldCreated, rack.FieldLastUpdated, rack.FieldCustomFieldData, rack.FieldDescription, rack.FieldComments, rack.FieldOwnerID, rack.FieldName, rack.FieldNameNatural, rack.FieldFacilityID, rack.FieldSiteID, rack.FieldLocationID, rack.FieldGroupID, rack.FieldTenantID, rack.FieldStatus, rack.FieldRoleID, rack.FieldSerial, rack.FieldAssetTag, rack.FieldRackTypeID, rack.FieldAirflow, rack.FieldFormFactor, rack.FieldWidth, rack.FieldUHeight, rack.FieldStartingUnit, rack.FieldDescUnits, rack.FieldOuterWidth, rack.FieldOuterHeight, rack.FieldOuterDepth, rack.FieldOuterUnit, rack.FieldMountingDepth, rack.FieldWeight, rack.FieldWeightUnit, rack.FieldMaxWeight:
 	default:
 		return nil, fmt.Errorf("unknown Rack field %s", name)
 	}
@@ -69097,6 +74661,8 @@ func (m *RackMutation) OldField(ctx context.Context, name string) (ent.Value, er
 		return old.Description, nil
 	case rack.FieldComments:
 		return old.Comments, nil
+	case rack.FieldOwnerID:
+		return old.OwnerID, nil
 	case rack.FieldName:
 		return old.Name, nil
 	case rack.FieldNameNatural:
@@ -69192,6 +74758,13 @@ func (m *RackMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetComments(v)
+		return nil
+	case rack.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case rack.FieldName:
 		v, ok := value.(string)
@@ -69522,6 +75095,9 @@ func (m *RackMutation) ClearedFields() []string {
 	if m.FieldCleared(rack.FieldLastUpdated) {
 		fields = append(fields, rack.FieldLastUpdated)
 	}
+	if m.FieldCleared(rack.FieldOwnerID) {
+		fields = append(fields, rack.FieldOwnerID)
+	}
 	if m.FieldCleared(rack.FieldFacilityID) {
 		fields = append(fields, rack.FieldFacilityID)
 	}
@@ -69592,6 +75168,9 @@ func (m *RackMutation) ClearField(name string) error {
 		return nil
 	case rack.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case rack.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case rack.FieldFacilityID:
 		m.ClearFacilityID()
@@ -69666,6 +75245,9 @@ func (m *RackMutation) ResetField(name string) error {
 		return nil
 	case rack.FieldComments:
 		m.ResetComments()
+		return nil
+	case rack.FieldOwnerID:
+		m.ResetOwnerID()
 		return nil
 	case rack.FieldName:
 		m.ResetName()
@@ -69751,7 +75333,10 @@ func (m *RackMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *RackMutation) AddedEdges() []string {
-	edges := make([]string, 0, 6)
+	edges := make([]string, 0, 7)
+	if m.owner != nil {
+		edges = append(edges, rack.EdgeOwner)
+	}
 	if m.site != nil {
 		edges = append(edges, rack.EdgeSite)
 	}
@@ -69777,6 +75362,10 @@ func (m *RackMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *RackMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case rack.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case rack.EdgeSite:
 		if id := m.site; id != nil {
 			return []ent.Value{*id}
@@ -69807,7 +75396,7 @@ func (m *RackMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *RackMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 6)
+	edges := make([]string, 0, 7)
 	return edges
 }
 
@@ -69819,7 +75408,10 @@ func (m *RackMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *RackMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 6)
+	edges := make([]string, 0, 7)
+	if m.clearedowner {
+		edges = append(edges, rack.EdgeOwner)
+	}
 	if m.clearedsite {
 		edges = append(edges, rack.EdgeSite)
 	}
@@ -69845,6 +75437,8 @@ func (m *RackMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *RackMutation) EdgeCleared(name string) bool {
 	switch name {
+	case rack.EdgeOwner:
+		return m.clearedowner
 	case rack.EdgeSite:
 		return m.clearedsite
 	case rack.EdgeLocation:
@@ -69865,6 +75459,9 @@ func (m *RackMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *RackMutation) ClearEdge(name string) error {
 	switch name {
+	case rack.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case rack.EdgeSite:
 		m.ClearSite()
 		return nil
@@ -69891,6 +75488,9 @@ func (m *RackMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *RackMutation) ResetEdge(name string) error {
 	switch name {
+	case rack.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case rack.EdgeSite:
 		m.ResetSite()
 		return nil
@@ -69927,6 +75527,8 @@ type RackGroupMutation struct {
 	description       *string
 	comments          *string
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	done              bool
 	oldValue          func(context.Context) (*RackGroup, error)
 	predicates        []predicate.RackGroup
@@ -70189,6 +75791,65 @@ func (m *RackGroupMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *RackGroupMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *RackGroupMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *RackGroupMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[rackgroup.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *RackGroupMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[rackgroup.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *RackGroupMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, rackgroup.FieldOwnerID)
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *RackGroupMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[rackgroup.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *RackGroupMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *RackGroupMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *RackGroupMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // Where appends a list predicates to the RackGroupMutation builder.
 func (m *RackGroupMutation) Where(ps ...predicate.RackGroup) {
 	m.predicates = append(m.predicates, ps...)
@@ -70223,7 +75884,7 @@ func (m *RackGroupMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *RackGroupMutation) Fields() []string {
-	fields := make([]string, 0, 7)
+	fields := make([]string, 0, 8)
 	if m.created != nil {
 		fields = append(fields, rackgroup.FieldCreated)
 	}
@@ -70244,6 +75905,9 @@ func (m *RackGroupMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, rackgroup.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, rackgroup.FieldOwnerID)
 	}
 	return fields
 }
@@ -70267,6 +75931,8 @@ func (m *RackGroupMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case rackgroup.FieldComments:
 		return m.Comments()
+	case rackgroup.FieldOwnerID:
+		return m.OwnerID()
 	}
 	return nil, false
 }
@@ -70276,7 +75942,7 @@ func (m *RackGroupMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *RackGroupMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case rackgroup.FieldCreated, rackgroup.FieldLastUpdated, rackgroup.FieldCustomFieldData, rackgroup.FieldName, rackgroup.FieldSlug, rackgroup.FieldDescription, rackgroup.FieldComments:
+	case rackgroup.FieldCreated, rackgroup.FieldLastUpdated, rackgroup.FieldCustomFieldData, rackgroup.FieldName, rackgroup.FieldSlug, rackgroup.FieldDescription, rackgroup.FieldComments, rackgroup.FieldOwnerID:
 	default:
 		return nil, fmt.Errorf("unknown RackGroup field %s", name)
 	}
@@ -70305,6 +75971,8 @@ func (m *RackGroupMutation) OldField(ctx context.Context, name string) (ent.Valu
 		return old.Description, nil
 	case rackgroup.FieldComments:
 		return old.Comments, nil
+	case rackgroup.FieldOwnerID:
+		return old.OwnerID, nil
 	}
 	return nil, fmt.Errorf("unknown RackGroup field %s", name)
 }
@@ -70363,6 +76031,13 @@ func (m *RackGroupMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetComments(v)
 		return nil
+	case rackgroup.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
+		return nil
 	}
 	return fmt.Errorf("unknown RackGroup field %s", name)
 }
@@ -70370,13 +76045,16 @@ func (m *RackGroupMutation) SetField(name string, value ent.Value) error {
 // AddedFields returns all numeric fields that were incremented/decremented during
 // this mutation.
 func (m *RackGroupMutation) AddedFields() []string {
-	return nil
+	var fields []string
+	return fields
 }
 
 // AddedField returns the numeric value that was incremented/decremented on a field
 // with the given name. The second boolean return value indicates that this field
 // was not set, or was not defined in the schema.
 func (m *RackGroupMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
 	return nil, false
 }
 
@@ -70399,6 +76077,9 @@ func (m *RackGroupMutation) ClearedFields() []string {
 	if m.FieldCleared(rackgroup.FieldLastUpdated) {
 		fields = append(fields, rackgroup.FieldLastUpdated)
 	}
+	if m.FieldCleared(rackgroup.FieldOwnerID) {
+		fields = append(fields, rackgroup.FieldOwnerID)
+	}
 	return fields
 }
 
@@ -70418,6 +76099,9 @@ func (m *RackGroupMutation) ClearField(name string) error {
 		return nil
 	case rackgroup.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case rackgroup.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	}
 	return fmt.Errorf("unknown RackGroup nullable field %s", name)
@@ -70448,25 +76132,37 @@ func (m *RackGroupMutation) ResetField(name string) error {
 	case rackgroup.FieldComments:
 		m.ResetComments()
 		return nil
+	case rackgroup.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	}
 	return fmt.Errorf("unknown RackGroup field %s", name)
 }
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *RackGroupMutation) AddedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.owner != nil {
+		edges = append(edges, rackgroup.EdgeOwner)
+	}
 	return edges
 }
 
 // AddedIDs returns all IDs (to other nodes) that were added for the given edge
 // name in this mutation.
 func (m *RackGroupMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case rackgroup.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
+	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *RackGroupMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
 	return edges
 }
 
@@ -70478,25 +76174,42 @@ func (m *RackGroupMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *RackGroupMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.clearedowner {
+		edges = append(edges, rackgroup.EdgeOwner)
+	}
 	return edges
 }
 
 // EdgeCleared returns a boolean which indicates if the edge with the given name
 // was cleared in this mutation.
 func (m *RackGroupMutation) EdgeCleared(name string) bool {
+	switch name {
+	case rackgroup.EdgeOwner:
+		return m.clearedowner
+	}
 	return false
 }
 
 // ClearEdge clears the value of the edge with the given name. It returns an error
 // if that edge is not defined in the schema.
 func (m *RackGroupMutation) ClearEdge(name string) error {
+	switch name {
+	case rackgroup.EdgeOwner:
+		m.ClearOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown RackGroup unique edge %s", name)
 }
 
 // ResetEdge resets all changes to the edge with the given name in this mutation.
 // It returns an error if the edge is not defined in the schema.
 func (m *RackGroupMutation) ResetEdge(name string) error {
+	switch name {
+	case rackgroup.EdgeOwner:
+		m.ResetOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown RackGroup edge %s", name)
 }
 
@@ -70518,6 +76231,8 @@ type RackReservationMutation struct {
 	comments          *string
 	__rack_display    *string
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	rack              *int
 	clearedrack       bool
 	tenant            *int
@@ -70708,6 +76423,38 @@ func (m *RackReservationMutation) CustomFieldData() (r map[string]interface{}, e
 // ResetCustomFieldData resets all changes to the "custom_field_data" field.
 func (m *RackReservationMutation) ResetCustomFieldData() {
 	m.custom_field_data = nil
+}
+
+// SetOwnerID sets the "owner_id" field.
+func (m *RackReservationMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *RackReservationMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *RackReservationMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[rackreservation.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *RackReservationMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[rackreservation.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *RackReservationMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, rackreservation.FieldOwnerID)
 }
 
 // SetRackID sets the "rack_id" field.
@@ -70929,6 +76676,33 @@ func (m *RackReservationMutation) ResetRackDisplay() {
 	m.__rack_display = nil
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *RackReservationMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[rackreservation.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *RackReservationMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *RackReservationMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *RackReservationMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // ClearRack clears the "rack" edge to the Rack entity.
 func (m *RackReservationMutation) ClearRack() {
 	m.clearedrack = true
@@ -71044,7 +76818,7 @@ func (m *RackReservationMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *RackReservationMutation) Fields() []string {
-	fields := make([]string, 0, 12)
+	fields := make([]string, 0, 13)
 	if m.created != nil {
 		fields = append(fields, rackreservation.FieldCreated)
 	}
@@ -71053,6 +76827,9 @@ func (m *RackReservationMutation) Fields() []string {
 	}
 	if m.custom_field_data != nil {
 		fields = append(fields, rackreservation.FieldCustomFieldData)
+	}
+	if m.owner != nil {
+		fields = append(fields, rackreservation.FieldOwnerID)
 	}
 	if m.rack != nil {
 		fields = append(fields, rackreservation.FieldRackID)
@@ -71095,6 +76872,8 @@ func (m *RackReservationMutation) Field(name string) (ent.Value, bool) {
 		return m.LastUpdated()
 	case rackreservation.FieldCustomFieldData:
 		return m.CustomFieldData()
+	case rackreservation.FieldOwnerID:
+		return m.OwnerID()
 	case rackreservation.FieldRackID:
 		return m.RackID()
 	case rackreservation.FieldUnits:
@@ -71122,7 +76901,7 @@ func (m *RackReservationMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *RackReservationMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case rackreservation.FieldCreated, rackreservation.FieldLastUpdated, rackreservation.FieldCustomFieldData, rackreservation.FieldRackID, rackreservation.FieldUnits, rackreservation.FieldUnitCount, rackreservation.FieldStatus, rackreservation.FieldTenantID, rackreservation.FieldUserID, rackreservation.FieldDescription, rackreservation.FieldComments, rackreservation.FieldRackDisplay:
+	case rackreservation.FieldCreated, rackreservation.FieldLastUpdated, rackreservation.FieldCustomFieldData, rackreservation.FieldOwnerID, rackreservation.FieldRackID, rackreservation.FieldUnits, rackreservation.FieldUnitCount, rackreservation.FieldStatus, rackreservation.FieldTenantID, rackreservation.FieldUserID, rackreservation.FieldDescription, rackreservation.FieldComments, rackreservation.FieldRackDisplay:
 	default:
 		return nil, fmt.Errorf("unknown RackReservation field %s", name)
 	}
@@ -71143,6 +76922,8 @@ func (m *RackReservationMutation) OldField(ctx context.Context, name string) (en
 		return old.LastUpdated, nil
 	case rackreservation.FieldCustomFieldData:
 		return old.CustomFieldData, nil
+	case rackreservation.FieldOwnerID:
+		return old.OwnerID, nil
 	case rackreservation.FieldRackID:
 		return old.RackID, nil
 	case rackreservation.FieldUnits:
@@ -71190,6 +76971,13 @@ func (m *RackReservationMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetCustomFieldData(v)
+		return nil
+	case rackreservation.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case rackreservation.FieldRackID:
 		v, ok := value.(int)
@@ -71305,6 +77093,9 @@ func (m *RackReservationMutation) ClearedFields() []string {
 	if m.FieldCleared(rackreservation.FieldLastUpdated) {
 		fields = append(fields, rackreservation.FieldLastUpdated)
 	}
+	if m.FieldCleared(rackreservation.FieldOwnerID) {
+		fields = append(fields, rackreservation.FieldOwnerID)
+	}
 	if m.FieldCleared(rackreservation.FieldTenantID) {
 		fields = append(fields, rackreservation.FieldTenantID)
 	}
@@ -71328,6 +77119,9 @@ func (m *RackReservationMutation) ClearField(name string) error {
 	case rackreservation.FieldLastUpdated:
 		m.ClearLastUpdated()
 		return nil
+	case rackreservation.FieldOwnerID:
+		m.ClearOwnerID()
+		return nil
 	case rackreservation.FieldTenantID:
 		m.ClearTenantID()
 		return nil
@@ -71347,6 +77141,9 @@ func (m *RackReservationMutation) ResetField(name string) error {
 		return nil
 	case rackreservation.FieldCustomFieldData:
 		m.ResetCustomFieldData()
+		return nil
+	case rackreservation.FieldOwnerID:
+		m.ResetOwnerID()
 		return nil
 	case rackreservation.FieldRackID:
 		m.ResetRackID()
@@ -71381,7 +77178,10 @@ func (m *RackReservationMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *RackReservationMutation) AddedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
+	if m.owner != nil {
+		edges = append(edges, rackreservation.EdgeOwner)
+	}
 	if m.rack != nil {
 		edges = append(edges, rackreservation.EdgeRack)
 	}
@@ -71398,6 +77198,10 @@ func (m *RackReservationMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *RackReservationMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case rackreservation.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case rackreservation.EdgeRack:
 		if id := m.rack; id != nil {
 			return []ent.Value{*id}
@@ -71416,7 +77220,7 @@ func (m *RackReservationMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *RackReservationMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	return edges
 }
 
@@ -71428,7 +77232,10 @@ func (m *RackReservationMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *RackReservationMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
+	if m.clearedowner {
+		edges = append(edges, rackreservation.EdgeOwner)
+	}
 	if m.clearedrack {
 		edges = append(edges, rackreservation.EdgeRack)
 	}
@@ -71445,6 +77252,8 @@ func (m *RackReservationMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *RackReservationMutation) EdgeCleared(name string) bool {
 	switch name {
+	case rackreservation.EdgeOwner:
+		return m.clearedowner
 	case rackreservation.EdgeRack:
 		return m.clearedrack
 	case rackreservation.EdgeTenant:
@@ -71459,6 +77268,9 @@ func (m *RackReservationMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *RackReservationMutation) ClearEdge(name string) error {
 	switch name {
+	case rackreservation.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case rackreservation.EdgeRack:
 		m.ClearRack()
 		return nil
@@ -71476,6 +77288,9 @@ func (m *RackReservationMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *RackReservationMutation) ResetEdge(name string) error {
 	switch name {
+	case rackreservation.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case rackreservation.EdgeRack:
 		m.ResetRack()
 		return nil
@@ -71504,6 +77319,8 @@ type RackRoleMutation struct {
 	comments          *string
 	color             *string
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	done              bool
 	oldValue          func(context.Context) (*RackRole, error)
 	predicates        []predicate.RackRole
@@ -71766,6 +77583,38 @@ func (m *RackRoleMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *RackRoleMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *RackRoleMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *RackRoleMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[rackrole.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *RackRoleMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[rackrole.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *RackRoleMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, rackrole.FieldOwnerID)
+}
+
 // SetColor sets the "color" field.
 func (m *RackRoleMutation) SetColor(s string) {
 	m.color = &s
@@ -71783,6 +77632,33 @@ func (m *RackRoleMutation) Color() (r string, exists bool) {
 // ResetColor resets all changes to the "color" field.
 func (m *RackRoleMutation) ResetColor() {
 	m.color = nil
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *RackRoleMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[rackrole.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *RackRoleMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *RackRoleMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *RackRoleMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
 }
 
 // Where appends a list predicates to the RackRoleMutation builder.
@@ -71819,7 +77695,7 @@ func (m *RackRoleMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *RackRoleMutation) Fields() []string {
-	fields := make([]string, 0, 8)
+	fields := make([]string, 0, 9)
 	if m.created != nil {
 		fields = append(fields, rackrole.FieldCreated)
 	}
@@ -71840,6 +77716,9 @@ func (m *RackRoleMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, rackrole.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, rackrole.FieldOwnerID)
 	}
 	if m.color != nil {
 		fields = append(fields, rackrole.FieldColor)
@@ -71866,6 +77745,8 @@ func (m *RackRoleMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case rackrole.FieldComments:
 		return m.Comments()
+	case rackrole.FieldOwnerID:
+		return m.OwnerID()
 	case rackrole.FieldColor:
 		return m.Color()
 	}
@@ -71877,7 +77758,7 @@ func (m *RackRoleMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *RackRoleMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case rackrole.FieldCreated, rackrole.FieldLastUpdated, rackrole.FieldCustomFieldData, rackrole.FieldName, rackrole.FieldSlug, rackrole.FieldDescription, rackrole.FieldComments, rackrole.FieldColor:
+	case rackrole.FieldCreated, rackrole.FieldLastUpdated, rackrole.FieldCustomFieldData, rackrole.FieldName, rackrole.FieldSlug, rackrole.FieldDescription, rackrole.FieldComments, rackrole.FieldOwnerID, rackrole.FieldColor:
 	default:
 		return nil, fmt.Errorf("unknown RackRole field %s", name)
 	}
@@ -71906,6 +77787,8 @@ func (m *RackRoleMutation) OldField(ctx context.Context, name string) (ent.Value
 		return old.Description, nil
 	case rackrole.FieldComments:
 		return old.Comments, nil
+	case rackrole.FieldOwnerID:
+		return old.OwnerID, nil
 	case rackrole.FieldColor:
 		return old.Color, nil
 	}
@@ -71966,6 +77849,13 @@ func (m *RackRoleMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetComments(v)
 		return nil
+	case rackrole.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
+		return nil
 	case rackrole.FieldColor:
 		v, ok := value.(string)
 		if !ok {
@@ -71980,13 +77870,16 @@ func (m *RackRoleMutation) SetField(name string, value ent.Value) error {
 // AddedFields returns all numeric fields that were incremented/decremented during
 // this mutation.
 func (m *RackRoleMutation) AddedFields() []string {
-	return nil
+	var fields []string
+	return fields
 }
 
 // AddedField returns the numeric value that was incremented/decremented on a field
 // with the given name. The second boolean return value indicates that this field
 // was not set, or was not defined in the schema.
 func (m *RackRoleMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
 	return nil, false
 }
 
@@ -72009,6 +77902,9 @@ func (m *RackRoleMutation) ClearedFields() []string {
 	if m.FieldCleared(rackrole.FieldLastUpdated) {
 		fields = append(fields, rackrole.FieldLastUpdated)
 	}
+	if m.FieldCleared(rackrole.FieldOwnerID) {
+		fields = append(fields, rackrole.FieldOwnerID)
+	}
 	return fields
 }
 
@@ -72028,6 +77924,9 @@ func (m *RackRoleMutation) ClearField(name string) error {
 		return nil
 	case rackrole.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case rackrole.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	}
 	return fmt.Errorf("unknown RackRole nullable field %s", name)
@@ -72058,6 +77957,9 @@ func (m *RackRoleMutation) ResetField(name string) error {
 	case rackrole.FieldComments:
 		m.ResetComments()
 		return nil
+	case rackrole.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case rackrole.FieldColor:
 		m.ResetColor()
 		return nil
@@ -72067,19 +77969,28 @@ func (m *RackRoleMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *RackRoleMutation) AddedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.owner != nil {
+		edges = append(edges, rackrole.EdgeOwner)
+	}
 	return edges
 }
 
 // AddedIDs returns all IDs (to other nodes) that were added for the given edge
 // name in this mutation.
 func (m *RackRoleMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case rackrole.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
+	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *RackRoleMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
 	return edges
 }
 
@@ -72091,25 +78002,42 @@ func (m *RackRoleMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *RackRoleMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.clearedowner {
+		edges = append(edges, rackrole.EdgeOwner)
+	}
 	return edges
 }
 
 // EdgeCleared returns a boolean which indicates if the edge with the given name
 // was cleared in this mutation.
 func (m *RackRoleMutation) EdgeCleared(name string) bool {
+	switch name {
+	case rackrole.EdgeOwner:
+		return m.clearedowner
+	}
 	return false
 }
 
 // ClearEdge clears the value of the edge with the given name. It returns an error
 // if that edge is not defined in the schema.
 func (m *RackRoleMutation) ClearEdge(name string) error {
+	switch name {
+	case rackrole.EdgeOwner:
+		m.ClearOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown RackRole unique edge %s", name)
 }
 
 // ResetEdge resets all changes to the edge with the given name in this mutation.
 // It returns an error if the edge is not defined in the schema.
 func (m *RackRoleMutation) ResetEdge(name string) error {
+	switch name {
+	case rackrole.EdgeOwner:
+		m.ResetOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown RackRole edge %s", name)
 }
 
@@ -72149,6 +78077,8 @@ type RackTypeMutation struct {
 	max_weight          *int
 	addmax_weight       *int
 	clearedFields       map[string]struct{}
+	owner               *int
+	clearedowner        bool
 	manufacturer        *int
 	clearedmanufacturer bool
 	done                bool
@@ -72373,6 +78303,38 @@ func (m *RackTypeMutation) Comments() (r string, exists bool) {
 // ResetComments resets all changes to the "comments" field.
 func (m *RackTypeMutation) ResetComments() {
 	m.comments = nil
+}
+
+// SetOwnerID sets the "owner_id" field.
+func (m *RackTypeMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *RackTypeMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *RackTypeMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[racktype.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *RackTypeMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[racktype.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *RackTypeMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, racktype.FieldOwnerID)
 }
 
 // SetManufacturerID sets the "manufacturer_id" field.
@@ -72982,6 +78944,33 @@ func (m *RackTypeMutation) ResetMaxWeight() {
 	delete(m.clearedFields, racktype.FieldMaxWeight)
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *RackTypeMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[racktype.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *RackTypeMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *RackTypeMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *RackTypeMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // ClearManufacturer clears the "manufacturer" edge to the Manufacturer entity.
 func (m *RackTypeMutation) ClearManufacturer() {
 	m.clearedmanufacturer = true
@@ -73043,7 +79032,7 @@ func (m *RackTypeMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *RackTypeMutation) Fields() []string {
-	fields := make([]string, 0, 21)
+	fields := make([]string, 0, 22)
 	if m.created != nil {
 		fields = append(fields, racktype.FieldCreated)
 	}
@@ -73058,6 +79047,9 @@ func (m *RackTypeMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, racktype.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, racktype.FieldOwnerID)
 	}
 	if m.manufacturer != nil {
 		fields = append(fields, racktype.FieldManufacturerID)
@@ -73125,6 +79117,8 @@ func (m *RackTypeMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case racktype.FieldComments:
 		return m.Comments()
+	case racktype.FieldOwnerID:
+		return m.OwnerID()
 	case racktype.FieldManufacturerID:
 		return m.ManufacturerID()
 	case racktype.FieldModel:
@@ -73166,7 +79160,7 @@ func (m *RackTypeMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *RackTypeMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case racktype.FieldCreated, racktype.FieldLastUpdated, racktype.FieldCustomFieldData, racktype.FieldDescription, racktype.FieldComments, racktype.FieldManufacturerID, racktype.FieldModel, racktype.FieldSlug, racktype.FieldFormFactor, racktype.FieldWidth, racktype.FieldUHeight, racktype.FieldStartingUnit, racktype.FieldDescUnits, racktype.FieldOuterWidth, racktype.FieldOuterHeight, racktype.FieldOuterDepth, racktype.FieldOuterUnit, racktype.FieldMountingDepth, racktype.FieldWeight, racktype.FieldWeightUnit, racktype.FieldMaxWeight:
+	case racktype.FieldCreated, racktype.FieldLastUpdated, racktype.FieldCustomFieldData, racktype.FieldDescription, racktype.FieldComments, racktype.FieldOwnerID, racktype.FieldManufacturerID, racktype.FieldModel, racktype.FieldSlug, racktype.FieldFormFactor, racktype.FieldWidth, racktype.FieldUHeight, racktype.FieldStartingUnit, racktype.FieldDescUnits, racktype.FieldOuterWidth, racktype.FieldOuterHeight, racktype.FieldOuterDepth, racktype.FieldOuterUnit, racktype.FieldMountingDepth, racktype.FieldWeight, racktype.FieldWeightUnit, racktype.FieldMaxWeight:
 	default:
 		return nil, fmt.Errorf("unknown RackType field %s", name)
 	}
@@ -73191,6 +79185,8 @@ func (m *RackTypeMutation) OldField(ctx context.Context, name string) (ent.Value
 		return old.Description, nil
 	case racktype.FieldComments:
 		return old.Comments, nil
+	case racktype.FieldOwnerID:
+		return old.OwnerID, nil
 	case racktype.FieldManufacturerID:
 		return old.ManufacturerID, nil
 	case racktype.FieldModel:
@@ -73266,6 +79262,13 @@ func (m *RackTypeMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetComments(v)
+		return nil
+	case racktype.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case racktype.FieldManufacturerID:
 		v, ok := value.(int)
@@ -73526,6 +79529,9 @@ func (m *RackTypeMutation) ClearedFields() []string {
 	if m.FieldCleared(racktype.FieldLastUpdated) {
 		fields = append(fields, racktype.FieldLastUpdated)
 	}
+	if m.FieldCleared(racktype.FieldOwnerID) {
+		fields = append(fields, racktype.FieldOwnerID)
+	}
 	if m.FieldCleared(racktype.FieldFormFactor) {
 		fields = append(fields, racktype.FieldFormFactor)
 	}
@@ -73572,6 +79578,9 @@ func (m *RackTypeMutation) ClearField(name string) error {
 		return nil
 	case racktype.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case racktype.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case racktype.FieldFormFactor:
 		m.ClearFormFactor()
@@ -73622,6 +79631,9 @@ func (m *RackTypeMutation) ResetField(name string) error {
 		return nil
 	case racktype.FieldComments:
 		m.ResetComments()
+		return nil
+	case racktype.FieldOwnerID:
+		m.ResetOwnerID()
 		return nil
 	case racktype.FieldManufacturerID:
 		m.ResetManufacturerID()
@@ -73677,7 +79689,10 @@ func (m *RackTypeMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *RackTypeMutation) AddedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
+	if m.owner != nil {
+		edges = append(edges, racktype.EdgeOwner)
+	}
 	if m.manufacturer != nil {
 		edges = append(edges, racktype.EdgeManufacturer)
 	}
@@ -73688,6 +79703,10 @@ func (m *RackTypeMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *RackTypeMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case racktype.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case racktype.EdgeManufacturer:
 		if id := m.manufacturer; id != nil {
 			return []ent.Value{*id}
@@ -73698,7 +79717,7 @@ func (m *RackTypeMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *RackTypeMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	return edges
 }
 
@@ -73710,7 +79729,10 @@ func (m *RackTypeMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *RackTypeMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
+	if m.clearedowner {
+		edges = append(edges, racktype.EdgeOwner)
+	}
 	if m.clearedmanufacturer {
 		edges = append(edges, racktype.EdgeManufacturer)
 	}
@@ -73721,6 +79743,8 @@ func (m *RackTypeMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *RackTypeMutation) EdgeCleared(name string) bool {
 	switch name {
+	case racktype.EdgeOwner:
+		return m.clearedowner
 	case racktype.EdgeManufacturer:
 		return m.clearedmanufacturer
 	}
@@ -73731,6 +79755,9 @@ func (m *RackTypeMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *RackTypeMutation) ClearEdge(name string) error {
 	switch name {
+	case racktype.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case racktype.EdgeManufacturer:
 		m.ClearManufacturer()
 		return nil
@@ -73742,6 +79769,9 @@ func (m *RackTypeMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *RackTypeMutation) ResetEdge(name string) error {
 	switch name {
+	case racktype.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case racktype.EdgeManufacturer:
 		m.ResetManufacturer()
 		return nil
@@ -73781,6 +79811,8 @@ type RearPortMutation struct {
 	cleareddevice     bool
 	module            *int
 	clearedmodule     bool
+	owner             *int
+	clearedowner      bool
 	done              bool
 	oldValue          func(context.Context) (*RearPort, error)
 	predicates        []predicate.RearPort
@@ -74291,6 +80323,38 @@ func (m *RearPortMutation) ResetRackID() {
 	delete(m.clearedFields, rearport.FieldRackID)
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *RearPortMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *RearPortMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *RearPortMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[rearport.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *RearPortMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[rearport.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *RearPortMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, rearport.FieldOwnerID)
+}
+
 // SetType sets the "type" field.
 func (m *RearPortMutation) SetType(s string) {
 	m._type = &s
@@ -74456,6 +80520,33 @@ func (m *RearPortMutation) ResetModule() {
 	m.clearedmodule = false
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *RearPortMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[rearport.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *RearPortMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *RearPortMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *RearPortMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // Where appends a list predicates to the RearPortMutation builder.
 func (m *RearPortMutation) Where(ps ...predicate.RearPort) {
 	m.predicates = append(m.predicates, ps...)
@@ -74490,7 +80581,7 @@ func (m *RearPortMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *RearPortMutation) Fields() []string {
-	fields := make([]string, 0, 18)
+	fields := make([]string, 0, 19)
 	if m.created != nil {
 		fields = append(fields, rearport.FieldCreated)
 	}
@@ -74532,6 +80623,9 @@ func (m *RearPortMutation) Fields() []string {
 	}
 	if m.__rack_id != nil {
 		fields = append(fields, rearport.FieldRackID)
+	}
+	if m.owner != nil {
+		fields = append(fields, rearport.FieldOwnerID)
 	}
 	if m._type != nil {
 		fields = append(fields, rearport.FieldType)
@@ -74581,6 +80675,8 @@ func (m *RearPortMutation) Field(name string) (ent.Value, bool) {
 		return m.LocationID()
 	case rearport.FieldRackID:
 		return m.RackID()
+	case rearport.FieldOwnerID:
+		return m.OwnerID()
 	case rearport.FieldType:
 		return m.GetType()
 	case rearport.FieldColor:
@@ -74598,7 +80694,7 @@ func (m *RearPortMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *RearPortMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case rearport.FieldCreated, rearport.FieldLastUpdated, rearport.FieldCustomFieldData, rearport.FieldDeviceID, rearport.FieldModuleID, rearport.FieldName, rearport.FieldNameNatural, rearport.FieldLabel, rearport.FieldDescription, rearport.FieldMarkConnected, rearport.FieldOccupied, rearport.FieldSiteID, rearport.FieldLocationID, rearport.FieldRackID, rearport.FieldType, rearport.FieldColor, rearport.FieldPositions, rearport.FieldMappings:
+	case rearport.FieldCreated, rearport.FieldLastUpdated, rearport.FieldCustomFieldData, rearport.FieldDeviceID, rearport.FieldModuleID, rearport.FieldName, rearport.FieldNameNatural, rearport.FieldLabel, rearport.FieldDescription, rearport.FieldMarkConnected, rearport.FieldOccupied, rearport.FieldSiteID, rearport.FieldLocationID, rearport.FieldRackID, rearport.FieldOwnerID, rearport.FieldType, rearport.FieldColor, rearport.FieldPositions, rearport.FieldMappings:
 	default:
 		return nil, fmt.Errorf("unknown RearPort field %s", name)
 	}
@@ -74641,6 +80737,8 @@ func (m *RearPortMutation) OldField(ctx context.Context, name string) (ent.Value
 		return old.LocationID, nil
 	case rearport.FieldRackID:
 		return old.RackID, nil
+	case rearport.FieldOwnerID:
+		return old.OwnerID, nil
 	case rearport.FieldType:
 		return old.Type, nil
 	case rearport.FieldColor:
@@ -74755,6 +80853,13 @@ func (m *RearPortMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetRackID(v)
+		return nil
+	case rearport.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case rearport.FieldType:
 		v, ok := value.(string)
@@ -74883,6 +80988,9 @@ func (m *RearPortMutation) ClearedFields() []string {
 	if m.FieldCleared(rearport.FieldRackID) {
 		fields = append(fields, rearport.FieldRackID)
 	}
+	if m.FieldCleared(rearport.FieldOwnerID) {
+		fields = append(fields, rearport.FieldOwnerID)
+	}
 	return fields
 }
 
@@ -74914,6 +81022,9 @@ func (m *RearPortMutation) ClearField(name string) error {
 		return nil
 	case rearport.FieldRackID:
 		m.ClearRackID()
+		return nil
+	case rearport.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	}
 	return fmt.Errorf("unknown RearPort nullable field %s", name)
@@ -74965,6 +81076,9 @@ func (m *RearPortMutation) ResetField(name string) error {
 	case rearport.FieldRackID:
 		m.ResetRackID()
 		return nil
+	case rearport.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case rearport.FieldType:
 		m.ResetType()
 		return nil
@@ -74983,12 +81097,15 @@ func (m *RearPortMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *RearPortMutation) AddedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.device != nil {
 		edges = append(edges, rearport.EdgeDevice)
 	}
 	if m.module != nil {
 		edges = append(edges, rearport.EdgeModule)
+	}
+	if m.owner != nil {
+		edges = append(edges, rearport.EdgeOwner)
 	}
 	return edges
 }
@@ -75005,13 +81122,17 @@ func (m *RearPortMutation) AddedIDs(name string) []ent.Value {
 		if id := m.module; id != nil {
 			return []ent.Value{*id}
 		}
+	case rearport.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *RearPortMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	return edges
 }
 
@@ -75023,12 +81144,15 @@ func (m *RearPortMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *RearPortMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.cleareddevice {
 		edges = append(edges, rearport.EdgeDevice)
 	}
 	if m.clearedmodule {
 		edges = append(edges, rearport.EdgeModule)
+	}
+	if m.clearedowner {
+		edges = append(edges, rearport.EdgeOwner)
 	}
 	return edges
 }
@@ -75041,6 +81165,8 @@ func (m *RearPortMutation) EdgeCleared(name string) bool {
 		return m.cleareddevice
 	case rearport.EdgeModule:
 		return m.clearedmodule
+	case rearport.EdgeOwner:
+		return m.clearedowner
 	}
 	return false
 }
@@ -75055,6 +81181,9 @@ func (m *RearPortMutation) ClearEdge(name string) error {
 	case rearport.EdgeModule:
 		m.ClearModule()
 		return nil
+	case rearport.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	}
 	return fmt.Errorf("unknown RearPort unique edge %s", name)
 }
@@ -75068,6 +81197,9 @@ func (m *RearPortMutation) ResetEdge(name string) error {
 		return nil
 	case rearport.EdgeModule:
 		m.ResetModule()
+		return nil
+	case rearport.EdgeOwner:
+		m.ResetOwner()
 		return nil
 	}
 	return fmt.Errorf("unknown RearPort edge %s", name)
@@ -76051,6 +82183,8 @@ type RegionMutation struct {
 	description       *string
 	comments          *string
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	parent            *int
 	clearedparent     bool
 	children          map[int]struct{}
@@ -76389,6 +82523,65 @@ func (m *RegionMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *RegionMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *RegionMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *RegionMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[region.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *RegionMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[region.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *RegionMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, region.FieldOwnerID)
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *RegionMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[region.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *RegionMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *RegionMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *RegionMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // ClearParent clears the "parent" edge to the Region entity.
 func (m *RegionMutation) ClearParent() {
 	m.clearedparent = true
@@ -76504,7 +82697,7 @@ func (m *RegionMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *RegionMutation) Fields() []string {
-	fields := make([]string, 0, 9)
+	fields := make([]string, 0, 10)
 	if m.created != nil {
 		fields = append(fields, region.FieldCreated)
 	}
@@ -76532,6 +82725,9 @@ func (m *RegionMutation) Fields() []string {
 	if m.comments != nil {
 		fields = append(fields, region.FieldComments)
 	}
+	if m.owner != nil {
+		fields = append(fields, region.FieldOwnerID)
+	}
 	return fields
 }
 
@@ -76558,6 +82754,8 @@ func (m *RegionMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case region.FieldComments:
 		return m.Comments()
+	case region.FieldOwnerID:
+		return m.OwnerID()
 	}
 	return nil, false
 }
@@ -76567,7 +82765,7 @@ func (m *RegionMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *RegionMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case region.FieldCreated, region.FieldLastUpdated, region.FieldCustomFieldData, region.FieldName, region.FieldSlug, region.FieldParentID, region.FieldDepth, region.FieldDescription, region.FieldComments:
+	case region.FieldCreated, region.FieldLastUpdated, region.FieldCustomFieldData, region.FieldName, region.FieldSlug, region.FieldParentID, region.FieldDepth, region.FieldDescription, region.FieldComments, region.FieldOwnerID:
 	default:
 		return nil, fmt.Errorf("unknown Region field %s", name)
 	}
@@ -76600,6 +82798,8 @@ func (m *RegionMutation) OldField(ctx context.Context, name string) (ent.Value, 
 		return old.Description, nil
 	case region.FieldComments:
 		return old.Comments, nil
+	case region.FieldOwnerID:
+		return old.OwnerID, nil
 	}
 	return nil, fmt.Errorf("unknown Region field %s", name)
 }
@@ -76672,6 +82872,13 @@ func (m *RegionMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetComments(v)
 		return nil
+	case region.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
+		return nil
 	}
 	return fmt.Errorf("unknown Region field %s", name)
 }
@@ -76726,6 +82933,9 @@ func (m *RegionMutation) ClearedFields() []string {
 	if m.FieldCleared(region.FieldParentID) {
 		fields = append(fields, region.FieldParentID)
 	}
+	if m.FieldCleared(region.FieldOwnerID) {
+		fields = append(fields, region.FieldOwnerID)
+	}
 	return fields
 }
 
@@ -76748,6 +82958,9 @@ func (m *RegionMutation) ClearField(name string) error {
 		return nil
 	case region.FieldParentID:
 		m.ClearParentID()
+		return nil
+	case region.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	}
 	return fmt.Errorf("unknown Region nullable field %s", name)
@@ -76784,13 +82997,19 @@ func (m *RegionMutation) ResetField(name string) error {
 	case region.FieldComments:
 		m.ResetComments()
 		return nil
+	case region.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	}
 	return fmt.Errorf("unknown Region field %s", name)
 }
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *RegionMutation) AddedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
+	if m.owner != nil {
+		edges = append(edges, region.EdgeOwner)
+	}
 	if m.parent != nil {
 		edges = append(edges, region.EdgeParent)
 	}
@@ -76804,6 +83023,10 @@ func (m *RegionMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *RegionMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case region.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case region.EdgeParent:
 		if id := m.parent; id != nil {
 			return []ent.Value{*id}
@@ -76820,7 +83043,7 @@ func (m *RegionMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *RegionMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.removedchildren != nil {
 		edges = append(edges, region.EdgeChildren)
 	}
@@ -76843,7 +83066,10 @@ func (m *RegionMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *RegionMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
+	if m.clearedowner {
+		edges = append(edges, region.EdgeOwner)
+	}
 	if m.clearedparent {
 		edges = append(edges, region.EdgeParent)
 	}
@@ -76857,6 +83083,8 @@ func (m *RegionMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *RegionMutation) EdgeCleared(name string) bool {
 	switch name {
+	case region.EdgeOwner:
+		return m.clearedowner
 	case region.EdgeParent:
 		return m.clearedparent
 	case region.EdgeChildren:
@@ -76869,6 +83097,9 @@ func (m *RegionMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *RegionMutation) ClearEdge(name string) error {
 	switch name {
+	case region.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case region.EdgeParent:
 		m.ClearParent()
 		return nil
@@ -76880,6 +83111,9 @@ func (m *RegionMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *RegionMutation) ResetEdge(name string) error {
 	switch name {
+	case region.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case region.EdgeParent:
 		m.ResetParent()
 		return nil
@@ -76906,6 +83140,8 @@ type RoleMutation struct {
 	weight            *int
 	addweight         *int
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	done              bool
 	oldValue          func(context.Context) (*Role, error)
 	predicates        []predicate.Role
@@ -77168,6 +83404,38 @@ func (m *RoleMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *RoleMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *RoleMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *RoleMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[role.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *RoleMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[role.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *RoleMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, role.FieldOwnerID)
+}
+
 // SetWeight sets the "weight" field.
 func (m *RoleMutation) SetWeight(i int) {
 	m.weight = &i
@@ -77207,6 +83475,33 @@ func (m *RoleMutation) ResetWeight() {
 	m.addweight = nil
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *RoleMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[role.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *RoleMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *RoleMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *RoleMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // Where appends a list predicates to the RoleMutation builder.
 func (m *RoleMutation) Where(ps ...predicate.Role) {
 	m.predicates = append(m.predicates, ps...)
@@ -77241,7 +83536,7 @@ func (m *RoleMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *RoleMutation) Fields() []string {
-	fields := make([]string, 0, 8)
+	fields := make([]string, 0, 9)
 	if m.created != nil {
 		fields = append(fields, role.FieldCreated)
 	}
@@ -77262,6 +83557,9 @@ func (m *RoleMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, role.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, role.FieldOwnerID)
 	}
 	if m.weight != nil {
 		fields = append(fields, role.FieldWeight)
@@ -77288,6 +83586,8 @@ func (m *RoleMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case role.FieldComments:
 		return m.Comments()
+	case role.FieldOwnerID:
+		return m.OwnerID()
 	case role.FieldWeight:
 		return m.Weight()
 	}
@@ -77299,7 +83599,7 @@ func (m *RoleMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *RoleMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case role.FieldCreated, role.FieldLastUpdated, role.FieldCustomFieldData, role.FieldName, role.FieldSlug, role.FieldDescription, role.FieldComments, role.FieldWeight:
+	case role.FieldCreated, role.FieldLastUpdated, role.FieldCustomFieldData, role.FieldName, role.FieldSlug, role.FieldDescription, role.FieldComments, role.FieldOwnerID, role.FieldWeight:
 	default:
 		return nil, fmt.Errorf("unknown Role field %s", name)
 	}
@@ -77328,6 +83628,8 @@ func (m *RoleMutation) OldField(ctx context.Context, name string) (ent.Value, er
 		return old.Description, nil
 	case role.FieldComments:
 		return old.Comments, nil
+	case role.FieldOwnerID:
+		return old.OwnerID, nil
 	case role.FieldWeight:
 		return old.Weight, nil
 	}
@@ -77388,6 +83690,13 @@ func (m *RoleMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetComments(v)
 		return nil
+	case role.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
+		return nil
 	case role.FieldWeight:
 		v, ok := value.(int)
 		if !ok {
@@ -77446,6 +83755,9 @@ func (m *RoleMutation) ClearedFields() []string {
 	if m.FieldCleared(role.FieldLastUpdated) {
 		fields = append(fields, role.FieldLastUpdated)
 	}
+	if m.FieldCleared(role.FieldOwnerID) {
+		fields = append(fields, role.FieldOwnerID)
+	}
 	return fields
 }
 
@@ -77465,6 +83777,9 @@ func (m *RoleMutation) ClearField(name string) error {
 		return nil
 	case role.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case role.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	}
 	return fmt.Errorf("unknown Role nullable field %s", name)
@@ -77495,6 +83810,9 @@ func (m *RoleMutation) ResetField(name string) error {
 	case role.FieldComments:
 		m.ResetComments()
 		return nil
+	case role.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case role.FieldWeight:
 		m.ResetWeight()
 		return nil
@@ -77504,19 +83822,28 @@ func (m *RoleMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *RoleMutation) AddedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.owner != nil {
+		edges = append(edges, role.EdgeOwner)
+	}
 	return edges
 }
 
 // AddedIDs returns all IDs (to other nodes) that were added for the given edge
 // name in this mutation.
 func (m *RoleMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case role.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
+	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *RoleMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
 	return edges
 }
 
@@ -77528,25 +83855,42 @@ func (m *RoleMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *RoleMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.clearedowner {
+		edges = append(edges, role.EdgeOwner)
+	}
 	return edges
 }
 
 // EdgeCleared returns a boolean which indicates if the edge with the given name
 // was cleared in this mutation.
 func (m *RoleMutation) EdgeCleared(name string) bool {
+	switch name {
+	case role.EdgeOwner:
+		return m.clearedowner
+	}
 	return false
 }
 
 // ClearEdge clears the value of the edge with the given name. It returns an error
 // if that edge is not defined in the schema.
 func (m *RoleMutation) ClearEdge(name string) error {
+	switch name {
+	case role.EdgeOwner:
+		m.ClearOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown Role unique edge %s", name)
 }
 
 // ResetEdge resets all changes to the edge with the given name in this mutation.
 // It returns an error if the edge is not defined in the schema.
 func (m *RoleMutation) ResetEdge(name string) error {
+	switch name {
+	case role.EdgeOwner:
+		m.ResetOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown Role edge %s", name)
 }
 
@@ -77564,6 +83908,8 @@ type RouteTargetMutation struct {
 	name                  *string
 	__name_natural        *string
 	clearedFields         map[string]struct{}
+	owner                 *int
+	clearedowner          bool
 	tenant                *int
 	clearedtenant         bool
 	importing_vrfs        map[int]struct{}
@@ -77796,6 +84142,38 @@ func (m *RouteTargetMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *RouteTargetMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *RouteTargetMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *RouteTargetMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[routetarget.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *RouteTargetMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[routetarget.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *RouteTargetMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, routetarget.FieldOwnerID)
+}
+
 // SetName sets the "name" field.
 func (m *RouteTargetMutation) SetName(s string) {
 	m.name = &s
@@ -77864,6 +84242,33 @@ func (m *RouteTargetMutation) TenantIDCleared() bool {
 func (m *RouteTargetMutation) ResetTenantID() {
 	m.tenant = nil
 	delete(m.clearedFields, routetarget.FieldTenantID)
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *RouteTargetMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[routetarget.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *RouteTargetMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *RouteTargetMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *RouteTargetMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
 }
 
 // ClearTenant clears the "tenant" edge to the Tenant entity.
@@ -78035,7 +84440,7 @@ func (m *RouteTargetMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *RouteTargetMutation) Fields() []string {
-	fields := make([]string, 0, 8)
+	fields := make([]string, 0, 9)
 	if m.created != nil {
 		fields = append(fields, routetarget.FieldCreated)
 	}
@@ -78050,6 +84455,9 @@ func (m *RouteTargetMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, routetarget.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, routetarget.FieldOwnerID)
 	}
 	if m.name != nil {
 		fields = append(fields, routetarget.FieldName)
@@ -78078,6 +84486,8 @@ func (m *RouteTargetMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case routetarget.FieldComments:
 		return m.Comments()
+	case routetarget.FieldOwnerID:
+		return m.OwnerID()
 	case routetarget.FieldName:
 		return m.Name()
 	case routetarget.FieldNameNatural:
@@ -78093,7 +84503,7 @@ func (m *RouteTargetMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *RouteTargetMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case routetarget.FieldCreated, routetarget.FieldLastUpdated, routetarget.FieldCustomFieldData, routetarget.FieldDescription, routetarget.FieldComments, routetarget.FieldName, routetarget.FieldNameNatural, routetarget.FieldTenantID:
+	case routetarget.FieldCreated, routetarget.FieldLastUpdated, routetarget.FieldCustomFieldData, routetarget.FieldDescription, routetarget.FieldComments, routetarget.FieldOwnerID, routetarget.FieldName, routetarget.FieldNameNatural, routetarget.FieldTenantID:
 	default:
 		return nil, fmt.Errorf("unknown RouteTarget field %s", name)
 	}
@@ -78118,6 +84528,8 @@ func (m *RouteTargetMutation) OldField(ctx context.Context, name string) (ent.Va
 		return old.Description, nil
 	case routetarget.FieldComments:
 		return old.Comments, nil
+	case routetarget.FieldOwnerID:
+		return old.OwnerID, nil
 	case routetarget.FieldName:
 		return old.Name, nil
 	case routetarget.FieldNameNatural:
@@ -78167,6 +84579,13 @@ func (m *RouteTargetMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetComments(v)
+		return nil
+	case routetarget.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case routetarget.FieldName:
 		v, ok := value.(string)
@@ -78228,6 +84647,9 @@ func (m *RouteTargetMutation) ClearedFields() []string {
 	if m.FieldCleared(routetarget.FieldLastUpdated) {
 		fields = append(fields, routetarget.FieldLastUpdated)
 	}
+	if m.FieldCleared(routetarget.FieldOwnerID) {
+		fields = append(fields, routetarget.FieldOwnerID)
+	}
 	if m.FieldCleared(routetarget.FieldTenantID) {
 		fields = append(fields, routetarget.FieldTenantID)
 	}
@@ -78250,6 +84672,9 @@ func (m *RouteTargetMutation) ClearField(name string) error {
 		return nil
 	case routetarget.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case routetarget.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case routetarget.FieldTenantID:
 		m.ClearTenantID()
@@ -78277,6 +84702,9 @@ func (m *RouteTargetMutation) ResetField(name string) error {
 	case routetarget.FieldComments:
 		m.ResetComments()
 		return nil
+	case routetarget.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case routetarget.FieldName:
 		m.ResetName()
 		return nil
@@ -78292,7 +84720,10 @@ func (m *RouteTargetMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *RouteTargetMutation) AddedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
+	if m.owner != nil {
+		edges = append(edges, routetarget.EdgeOwner)
+	}
 	if m.tenant != nil {
 		edges = append(edges, routetarget.EdgeTenant)
 	}
@@ -78309,6 +84740,10 @@ func (m *RouteTargetMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *RouteTargetMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case routetarget.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case routetarget.EdgeTenant:
 		if id := m.tenant; id != nil {
 			return []ent.Value{*id}
@@ -78331,7 +84766,7 @@ func (m *RouteTargetMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *RouteTargetMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.removedimporting_vrfs != nil {
 		edges = append(edges, routetarget.EdgeImportingVrfs)
 	}
@@ -78363,7 +84798,10 @@ func (m *RouteTargetMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *RouteTargetMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
+	if m.clearedowner {
+		edges = append(edges, routetarget.EdgeOwner)
+	}
 	if m.clearedtenant {
 		edges = append(edges, routetarget.EdgeTenant)
 	}
@@ -78380,6 +84818,8 @@ func (m *RouteTargetMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *RouteTargetMutation) EdgeCleared(name string) bool {
 	switch name {
+	case routetarget.EdgeOwner:
+		return m.clearedowner
 	case routetarget.EdgeTenant:
 		return m.clearedtenant
 	case routetarget.EdgeImportingVrfs:
@@ -78394,6 +84834,9 @@ func (m *RouteTargetMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *RouteTargetMutation) ClearEdge(name string) error {
 	switch name {
+	case routetarget.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case routetarget.EdgeTenant:
 		m.ClearTenant()
 		return nil
@@ -78405,6 +84848,9 @@ func (m *RouteTargetMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *RouteTargetMutation) ResetEdge(name string) error {
 	switch name {
+	case routetarget.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case routetarget.EdgeTenant:
 		m.ResetTenant()
 		return nil
@@ -78439,6 +84885,8 @@ type ServiceMutation struct {
 	__ports_lowest      *int
 	add__ports_lowest   *int
 	clearedFields       map[string]struct{}
+	owner               *int
+	clearedowner        bool
 	ipaddresses         map[int]struct{}
 	removedipaddresses  map[int]struct{}
 	clearedipaddresses  bool
@@ -78666,6 +85114,38 @@ func (m *ServiceMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *ServiceMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *ServiceMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *ServiceMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[service.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *ServiceMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[service.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *ServiceMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, service.FieldOwnerID)
+}
+
 // SetParentObjectType sets the "parent_object_type" field.
 func (m *ServiceMutation) SetParentObjectType(s string) {
 	m.parent_object_type = &s
@@ -78849,6 +85329,33 @@ func (m *ServiceMutation) ResetPortsLowest() {
 	delete(m.clearedFields, service.FieldPortsLowest)
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *ServiceMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[service.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *ServiceMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *ServiceMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *ServiceMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // AddIpaddressIDs adds the "ipaddresses" edge to the IPAddress entity by ids.
 func (m *ServiceMutation) AddIpaddressIDs(ids ...int) {
 	if m.ipaddresses == nil {
@@ -78937,7 +85444,7 @@ func (m *ServiceMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ServiceMutation) Fields() []string {
-	fields := make([]string, 0, 11)
+	fields := make([]string, 0, 12)
 	if m.created != nil {
 		fields = append(fields, service.FieldCreated)
 	}
@@ -78952,6 +85459,9 @@ func (m *ServiceMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, service.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, service.FieldOwnerID)
 	}
 	if m.parent_object_type != nil {
 		fields = append(fields, service.FieldParentObjectType)
@@ -78989,6 +85499,8 @@ func (m *ServiceMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case service.FieldComments:
 		return m.Comments()
+	case service.FieldOwnerID:
+		return m.OwnerID()
 	case service.FieldParentObjectType:
 		return m.ParentObjectType()
 	case service.FieldParentObjectID:
@@ -79010,7 +85522,7 @@ func (m *ServiceMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *ServiceMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case service.FieldCreated, service.FieldLastUpdated, service.FieldCustomFieldData, service.FieldDescription, service.FieldComments, service.FieldParentObjectType, service.FieldParentObjectID, service.FieldName, service.FieldProtocol, service.FieldPorts, service.FieldPortsLowest:
+	case service.FieldCreated, service.FieldLastUpdated, service.FieldCustomFieldData, service.FieldDescription, service.FieldComments, service.FieldOwnerID, service.FieldParentObjectType, service.FieldParentObjectID, service.FieldName, service.FieldProtocol, service.FieldPorts, service.FieldPortsLowest:
 	default:
 		return nil, fmt.Errorf("unknown Service field %s", name)
 	}
@@ -79035,6 +85547,8 @@ func (m *ServiceMutation) OldField(ctx context.Context, name string) (ent.Value,
 		return old.Description, nil
 	case service.FieldComments:
 		return old.Comments, nil
+	case service.FieldOwnerID:
+		return old.OwnerID, nil
 	case service.FieldParentObjectType:
 		return old.ParentObjectType, nil
 	case service.FieldParentObjectID:
@@ -79090,6 +85604,13 @@ func (m *ServiceMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetComments(v)
+		return nil
+	case service.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case service.FieldParentObjectType:
 		v, ok := value.(string)
@@ -79196,6 +85717,9 @@ func (m *ServiceMutation) ClearedFields() []string {
 	if m.FieldCleared(service.FieldLastUpdated) {
 		fields = append(fields, service.FieldLastUpdated)
 	}
+	if m.FieldCleared(service.FieldOwnerID) {
+		fields = append(fields, service.FieldOwnerID)
+	}
 	if m.FieldCleared(service.FieldPortsLowest) {
 		fields = append(fields, service.FieldPortsLowest)
 	}
@@ -79218,6 +85742,9 @@ func (m *ServiceMutation) ClearField(name string) error {
 		return nil
 	case service.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case service.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case service.FieldPortsLowest:
 		m.ClearPortsLowest()
@@ -79245,6 +85772,9 @@ func (m *ServiceMutation) ResetField(name string) error {
 	case service.FieldComments:
 		m.ResetComments()
 		return nil
+	case service.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case service.FieldParentObjectType:
 		m.ResetParentObjectType()
 		return nil
@@ -79269,7 +85799,10 @@ func (m *ServiceMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ServiceMutation) AddedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
+	if m.owner != nil {
+		edges = append(edges, service.EdgeOwner)
+	}
 	if m.ipaddresses != nil {
 		edges = append(edges, service.EdgeIpaddresses)
 	}
@@ -79280,6 +85813,10 @@ func (m *ServiceMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *ServiceMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case service.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case service.EdgeIpaddresses:
 		ids := make([]ent.Value, 0, len(m.ipaddresses))
 		for id := range m.ipaddresses {
@@ -79292,7 +85829,7 @@ func (m *ServiceMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ServiceMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	if m.removedipaddresses != nil {
 		edges = append(edges, service.EdgeIpaddresses)
 	}
@@ -79315,7 +85852,10 @@ func (m *ServiceMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ServiceMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
+	if m.clearedowner {
+		edges = append(edges, service.EdgeOwner)
+	}
 	if m.clearedipaddresses {
 		edges = append(edges, service.EdgeIpaddresses)
 	}
@@ -79326,6 +85866,8 @@ func (m *ServiceMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *ServiceMutation) EdgeCleared(name string) bool {
 	switch name {
+	case service.EdgeOwner:
+		return m.clearedowner
 	case service.EdgeIpaddresses:
 		return m.clearedipaddresses
 	}
@@ -79336,6 +85878,9 @@ func (m *ServiceMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *ServiceMutation) ClearEdge(name string) error {
 	switch name {
+	case service.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	}
 	return fmt.Errorf("unknown Service unique edge %s", name)
 }
@@ -79344,6 +85889,9 @@ func (m *ServiceMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *ServiceMutation) ResetEdge(name string) error {
 	switch name {
+	case service.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case service.EdgeIpaddresses:
 		m.ResetIpaddresses()
 		return nil
@@ -79369,6 +85917,8 @@ type ServiceTemplateMutation struct {
 	__ports_lowest    *int
 	add__ports_lowest *int
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	done              bool
 	oldValue          func(context.Context) (*ServiceTemplate, error)
 	predicates        []predicate.ServiceTemplate
@@ -79593,6 +86143,38 @@ func (m *ServiceTemplateMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *ServiceTemplateMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *ServiceTemplateMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *ServiceTemplateMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[servicetemplate.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *ServiceTemplateMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[servicetemplate.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *ServiceTemplateMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, servicetemplate.FieldOwnerID)
+}
+
 // SetName sets the "name" field.
 func (m *ServiceTemplateMutation) SetName(s string) {
 	m.name = &s
@@ -79718,6 +86300,33 @@ func (m *ServiceTemplateMutation) ResetPortsLowest() {
 	delete(m.clearedFields, servicetemplate.FieldPortsLowest)
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *ServiceTemplateMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[servicetemplate.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *ServiceTemplateMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *ServiceTemplateMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *ServiceTemplateMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // Where appends a list predicates to the ServiceTemplateMutation builder.
 func (m *ServiceTemplateMutation) Where(ps ...predicate.ServiceTemplate) {
 	m.predicates = append(m.predicates, ps...)
@@ -79752,7 +86361,7 @@ func (m *ServiceTemplateMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *ServiceTemplateMutation) Fields() []string {
-	fields := make([]string, 0, 9)
+	fields := make([]string, 0, 10)
 	if m.created != nil {
 		fields = append(fields, servicetemplate.FieldCreated)
 	}
@@ -79767,6 +86376,9 @@ func (m *ServiceTemplateMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, servicetemplate.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, servicetemplate.FieldOwnerID)
 	}
 	if m.name != nil {
 		fields = append(fields, servicetemplate.FieldName)
@@ -79798,6 +86410,8 @@ func (m *ServiceTemplateMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case servicetemplate.FieldComments:
 		return m.Comments()
+	case servicetemplate.FieldOwnerID:
+		return m.OwnerID()
 	case servicetemplate.FieldName:
 		return m.Name()
 	case servicetemplate.FieldProtocol:
@@ -79815,7 +86429,7 @@ func (m *ServiceTemplateMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *ServiceTemplateMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case servicetemplate.FieldCreated, servicetemplate.FieldLastUpdated, servicetemplate.FieldCustomFieldData, servicetemplate.FieldDescription, servicetemplate.FieldComments, servicetemplate.FieldName, servicetemplate.FieldProtocol, servicetemplate.FieldPorts, servicetemplate.FieldPortsLowest:
+	case servicetemplate.FieldCreated, servicetemplate.FieldLastUpdated, servicetemplate.FieldCustomFieldData, servicetemplate.FieldDescription, servicetemplate.FieldComments, servicetemplate.FieldOwnerID, servicetemplate.FieldName, servicetemplate.FieldProtocol, servicetemplate.FieldPorts, servicetemplate.FieldPortsLowest:
 	default:
 		return nil, fmt.Errorf("unknown ServiceTemplate field %s", name)
 	}
@@ -79840,6 +86454,8 @@ func (m *ServiceTemplateMutation) OldField(ctx context.Context, name string) (en
 		return old.Description, nil
 	case servicetemplate.FieldComments:
 		return old.Comments, nil
+	case servicetemplate.FieldOwnerID:
+		return old.OwnerID, nil
 	case servicetemplate.FieldName:
 		return old.Name, nil
 	case servicetemplate.FieldProtocol:
@@ -79891,6 +86507,13 @@ func (m *ServiceTemplateMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetComments(v)
+		return nil
+	case servicetemplate.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case servicetemplate.FieldName:
 		v, ok := value.(string)
@@ -79971,6 +86594,9 @@ func (m *ServiceTemplateMutation) ClearedFields() []string {
 	if m.FieldCleared(servicetemplate.FieldLastUpdated) {
 		fields = append(fields, servicetemplate.FieldLastUpdated)
 	}
+	if m.FieldCleared(servicetemplate.FieldOwnerID) {
+		fields = append(fields, servicetemplate.FieldOwnerID)
+	}
 	if m.FieldCleared(servicetemplate.FieldPortsLowest) {
 		fields = append(fields, servicetemplate.FieldPortsLowest)
 	}
@@ -79993,6 +86619,9 @@ func (m *ServiceTemplateMutation) ClearField(name string) error {
 		return nil
 	case servicetemplate.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case servicetemplate.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case servicetemplate.FieldPortsLowest:
 		m.ClearPortsLowest()
@@ -80020,6 +86649,9 @@ func (m *ServiceTemplateMutation) ResetField(name string) error {
 	case servicetemplate.FieldComments:
 		m.ResetComments()
 		return nil
+	case servicetemplate.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case servicetemplate.FieldName:
 		m.ResetName()
 		return nil
@@ -80038,19 +86670,28 @@ func (m *ServiceTemplateMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *ServiceTemplateMutation) AddedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.owner != nil {
+		edges = append(edges, servicetemplate.EdgeOwner)
+	}
 	return edges
 }
 
 // AddedIDs returns all IDs (to other nodes) that were added for the given edge
 // name in this mutation.
 func (m *ServiceTemplateMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case servicetemplate.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
+	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *ServiceTemplateMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
 	return edges
 }
 
@@ -80062,25 +86703,42 @@ func (m *ServiceTemplateMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *ServiceTemplateMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.clearedowner {
+		edges = append(edges, servicetemplate.EdgeOwner)
+	}
 	return edges
 }
 
 // EdgeCleared returns a boolean which indicates if the edge with the given name
 // was cleared in this mutation.
 func (m *ServiceTemplateMutation) EdgeCleared(name string) bool {
+	switch name {
+	case servicetemplate.EdgeOwner:
+		return m.clearedowner
+	}
 	return false
 }
 
 // ClearEdge clears the value of the edge with the given name. It returns an error
 // if that edge is not defined in the schema.
 func (m *ServiceTemplateMutation) ClearEdge(name string) error {
+	switch name {
+	case servicetemplate.EdgeOwner:
+		m.ClearOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown ServiceTemplate unique edge %s", name)
 }
 
 // ResetEdge resets all changes to the edge with the given name in this mutation.
 // It returns an error if the edge is not defined in the schema.
 func (m *ServiceTemplateMutation) ResetEdge(name string) error {
+	switch name {
+	case servicetemplate.EdgeOwner:
+		m.ResetOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown ServiceTemplate edge %s", name)
 }
 
@@ -80108,6 +86766,8 @@ type SiteMutation struct {
 	longitude         *float64
 	addlongitude      *float64
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	region            *int
 	clearedregion     bool
 	group             *int
@@ -80339,6 +86999,38 @@ func (m *SiteMutation) Comments() (r string, exists bool) {
 // ResetComments resets all changes to the "comments" field.
 func (m *SiteMutation) ResetComments() {
 	m.comments = nil
+}
+
+// SetOwnerID sets the "owner_id" field.
+func (m *SiteMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *SiteMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *SiteMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[site.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *SiteMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[site.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *SiteMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, site.FieldOwnerID)
 }
 
 // SetName sets the "name" field.
@@ -80708,6 +87400,33 @@ func (m *SiteMutation) ResetLongitude() {
 	delete(m.clearedFields, site.FieldLongitude)
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *SiteMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[site.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *SiteMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *SiteMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *SiteMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // ClearRegion clears the "region" edge to the Region entity.
 func (m *SiteMutation) ClearRegion() {
 	m.clearedregion = true
@@ -80877,7 +87596,7 @@ func (m *SiteMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *SiteMutation) Fields() []string {
-	fields := make([]string, 0, 18)
+	fields := make([]string, 0, 19)
 	if m.created != nil {
 		fields = append(fields, site.FieldCreated)
 	}
@@ -80892,6 +87611,9 @@ func (m *SiteMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, site.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, site.FieldOwnerID)
 	}
 	if m.name != nil {
 		fields = append(fields, site.FieldName)
@@ -80950,6 +87672,8 @@ func (m *SiteMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case site.FieldComments:
 		return m.Comments()
+	case site.FieldOwnerID:
+		return m.OwnerID()
 	case site.FieldName:
 		return m.Name()
 	case site.FieldNameNatural:
@@ -80985,7 +87709,7 @@ func (m *SiteMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *SiteMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case site.FieldCreated, site.FieldLastUpdated, site.FieldCustomFieldData, site.FieldDescription, site.FieldComments, site.FieldName, site.FieldNameNatural, site.FieldSlug, site.FieldStatus, site.FieldRegionID, site.FieldGroupID, site.FieldTenantID, site.FieldFacility, site.FieldTimeZone, site.FieldPhysicalAddress, site.FieldShippingAddress, site.FieldLatitude, site.FieldLongitude:
+	case site.FieldCreated, site.FieldLastUpdated, site.FieldCustomFieldData, site.FieldDescription, site.FieldComments, site.FieldOwnerID, site.FieldName, site.FieldNameNatural, site.FieldSlug, site.FieldStatus, site.FieldRegionID, site.FieldGroupID, site.FieldTenantID, site.FieldFacility, site.FieldTimeZone, site.FieldPhysicalAddress, site.FieldShippingAddress, site.FieldLatitude, site.FieldLongitude:
 	default:
 		return nil, fmt.Errorf("unknown Site field %s", name)
 	}
@@ -81010,6 +87734,8 @@ func (m *SiteMutation) OldField(ctx context.Context, name string) (ent.Value, er
 		return old.Description, nil
 	case site.FieldComments:
 		return old.Comments, nil
+	case site.FieldOwnerID:
+		return old.OwnerID, nil
 	case site.FieldName:
 		return old.Name, nil
 	case site.FieldNameNatural:
@@ -81079,6 +87805,13 @@ func (m *SiteMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetComments(v)
+		return nil
+	case site.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case site.FieldName:
 		v, ok := value.(string)
@@ -81234,6 +87967,9 @@ func (m *SiteMutation) ClearedFields() []string {
 	if m.FieldCleared(site.FieldLastUpdated) {
 		fields = append(fields, site.FieldLastUpdated)
 	}
+	if m.FieldCleared(site.FieldOwnerID) {
+		fields = append(fields, site.FieldOwnerID)
+	}
 	if m.FieldCleared(site.FieldRegionID) {
 		fields = append(fields, site.FieldRegionID)
 	}
@@ -81271,6 +88007,9 @@ func (m *SiteMutation) ClearField(name string) error {
 		return nil
 	case site.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case site.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case site.FieldRegionID:
 		m.ClearRegionID()
@@ -81312,6 +88051,9 @@ func (m *SiteMutation) ResetField(name string) error {
 		return nil
 	case site.FieldComments:
 		m.ResetComments()
+		return nil
+	case site.FieldOwnerID:
+		m.ResetOwnerID()
 		return nil
 	case site.FieldName:
 		m.ResetName()
@@ -81358,7 +88100,10 @@ func (m *SiteMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *SiteMutation) AddedEdges() []string {
-	edges := make([]string, 0, 4)
+	edges := make([]string, 0, 5)
+	if m.owner != nil {
+		edges = append(edges, site.EdgeOwner)
+	}
 	if m.region != nil {
 		edges = append(edges, site.EdgeRegion)
 	}
@@ -81378,6 +88123,10 @@ func (m *SiteMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *SiteMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case site.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case site.EdgeRegion:
 		if id := m.region; id != nil {
 			return []ent.Value{*id}
@@ -81402,7 +88151,7 @@ func (m *SiteMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *SiteMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 4)
+	edges := make([]string, 0, 5)
 	if m.removedasns != nil {
 		edges = append(edges, site.EdgeAsns)
 	}
@@ -81425,7 +88174,10 @@ func (m *SiteMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *SiteMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 4)
+	edges := make([]string, 0, 5)
+	if m.clearedowner {
+		edges = append(edges, site.EdgeOwner)
+	}
 	if m.clearedregion {
 		edges = append(edges, site.EdgeRegion)
 	}
@@ -81445,6 +88197,8 @@ func (m *SiteMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *SiteMutation) EdgeCleared(name string) bool {
 	switch name {
+	case site.EdgeOwner:
+		return m.clearedowner
 	case site.EdgeRegion:
 		return m.clearedregion
 	case site.EdgeGroup:
@@ -81461,6 +88215,9 @@ func (m *SiteMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *SiteMutation) ClearEdge(name string) error {
 	switch name {
+	case site.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case site.EdgeRegion:
 		m.ClearRegion()
 		return nil
@@ -81478,6 +88235,9 @@ func (m *SiteMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *SiteMutation) ResetEdge(name string) error {
 	switch name {
+	case site.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case site.EdgeRegion:
 		m.ResetRegion()
 		return nil
@@ -81510,6 +88270,8 @@ type SiteGroupMutation struct {
 	description       *string
 	comments          *string
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	parent            *int
 	clearedparent     bool
 	children          map[int]struct{}
@@ -81848,6 +88610,65 @@ func (m *SiteGroupMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *SiteGroupMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *SiteGroupMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *SiteGroupMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[sitegroup.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *SiteGroupMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[sitegroup.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *SiteGroupMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, sitegroup.FieldOwnerID)
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *SiteGroupMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[sitegroup.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *SiteGroupMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *SiteGroupMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *SiteGroupMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // ClearParent clears the "parent" edge to the SiteGroup entity.
 func (m *SiteGroupMutation) ClearParent() {
 	m.clearedparent = true
@@ -81963,7 +88784,7 @@ func (m *SiteGroupMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *SiteGroupMutation) Fields() []string {
-	fields := make([]string, 0, 9)
+	fields := make([]string, 0, 10)
 	if m.created != nil {
 		fields = append(fields, sitegroup.FieldCreated)
 	}
@@ -81991,6 +88812,9 @@ func (m *SiteGroupMutation) Fields() []string {
 	if m.comments != nil {
 		fields = append(fields, sitegroup.FieldComments)
 	}
+	if m.owner != nil {
+		fields = append(fields, sitegroup.FieldOwnerID)
+	}
 	return fields
 }
 
@@ -82017,6 +88841,8 @@ func (m *SiteGroupMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case sitegroup.FieldComments:
 		return m.Comments()
+	case sitegroup.FieldOwnerID:
+		return m.OwnerID()
 	}
 	return nil, false
 }
@@ -82026,7 +88852,7 @@ func (m *SiteGroupMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *SiteGroupMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case sitegroup.FieldCreated, sitegroup.FieldLastUpdated, sitegroup.FieldCustomFieldData, sitegroup.FieldName, sitegroup.FieldSlug, sitegroup.FieldParentID, sitegroup.FieldDepth, sitegroup.FieldDescription, sitegroup.FieldComments:
+	case sitegroup.FieldCreated, sitegroup.FieldLastUpdated, sitegroup.FieldCustomFieldData, sitegroup.FieldName, sitegroup.FieldSlug, sitegroup.FieldParentID, sitegroup.FieldDepth, sitegroup.FieldDescription, sitegroup.FieldComments, sitegroup.FieldOwnerID:
 	default:
 		return nil, fmt.Errorf("unknown SiteGroup field %s", name)
 	}
@@ -82059,6 +88885,8 @@ func (m *SiteGroupMutation) OldField(ctx context.Context, name string) (ent.Valu
 		return old.Description, nil
 	case sitegroup.FieldComments:
 		return old.Comments, nil
+	case sitegroup.FieldOwnerID:
+		return old.OwnerID, nil
 	}
 	return nil, fmt.Errorf("unknown SiteGroup field %s", name)
 }
@@ -82131,6 +88959,13 @@ func (m *SiteGroupMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetComments(v)
 		return nil
+	case sitegroup.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
+		return nil
 	}
 	return fmt.Errorf("unknown SiteGroup field %s", name)
 }
@@ -82185,6 +89020,9 @@ func (m *SiteGroupMutation) ClearedFields() []string {
 	if m.FieldCleared(sitegroup.FieldParentID) {
 		fields = append(fields, sitegroup.FieldParentID)
 	}
+	if m.FieldCleared(sitegroup.FieldOwnerID) {
+		fields = append(fields, sitegroup.FieldOwnerID)
+	}
 	return fields
 }
 
@@ -82207,6 +89045,9 @@ func (m *SiteGroupMutation) ClearField(name string) error {
 		return nil
 	case sitegroup.FieldParentID:
 		m.ClearParentID()
+		return nil
+	case sitegroup.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	}
 	return fmt.Errorf("unknown SiteGroup nullable field %s", name)
@@ -82243,13 +89084,19 @@ func (m *SiteGroupMutation) ResetField(name string) error {
 	case sitegroup.FieldComments:
 		m.ResetComments()
 		return nil
+	case sitegroup.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	}
 	return fmt.Errorf("unknown SiteGroup field %s", name)
 }
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *SiteGroupMutation) AddedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
+	if m.owner != nil {
+		edges = append(edges, sitegroup.EdgeOwner)
+	}
 	if m.parent != nil {
 		edges = append(edges, sitegroup.EdgeParent)
 	}
@@ -82263,6 +89110,10 @@ func (m *SiteGroupMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *SiteGroupMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case sitegroup.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case sitegroup.EdgeParent:
 		if id := m.parent; id != nil {
 			return []ent.Value{*id}
@@ -82279,7 +89130,7 @@ func (m *SiteGroupMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *SiteGroupMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.removedchildren != nil {
 		edges = append(edges, sitegroup.EdgeChildren)
 	}
@@ -82302,7 +89153,10 @@ func (m *SiteGroupMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *SiteGroupMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
+	if m.clearedowner {
+		edges = append(edges, sitegroup.EdgeOwner)
+	}
 	if m.clearedparent {
 		edges = append(edges, sitegroup.EdgeParent)
 	}
@@ -82316,6 +89170,8 @@ func (m *SiteGroupMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *SiteGroupMutation) EdgeCleared(name string) bool {
 	switch name {
+	case sitegroup.EdgeOwner:
+		return m.clearedowner
 	case sitegroup.EdgeParent:
 		return m.clearedparent
 	case sitegroup.EdgeChildren:
@@ -82328,6 +89184,9 @@ func (m *SiteGroupMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *SiteGroupMutation) ClearEdge(name string) error {
 	switch name {
+	case sitegroup.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case sitegroup.EdgeParent:
 		m.ClearParent()
 		return nil
@@ -82339,6 +89198,9 @@ func (m *SiteGroupMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *SiteGroupMutation) ResetEdge(name string) error {
 	switch name {
+	case sitegroup.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case sitegroup.EdgeParent:
 		m.ResetParent()
 		return nil
@@ -82357,6 +89219,8 @@ type TagMutation struct {
 	id                 *int
 	created            *time.Time
 	last_updated       *time.Time
+	owner_id           *int
+	addowner_id        *int
 	name               *string
 	slug               *string
 	color              *string
@@ -82531,6 +89395,59 @@ func (m *TagMutation) LastUpdatedCleared() bool {
 func (m *TagMutation) ResetLastUpdated() {
 	m.last_updated = nil
 	delete(m.clearedFields, tag.FieldLastUpdated)
+}
+
+// SetOwnerID sets the "owner_id" field.
+func (m *TagMutation) SetOwnerID(i int) {
+	m.owner_id = &i
+	m.addowner_id = nil
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *TagMutation) OwnerID() (r int, exists bool) {
+	v := m.owner_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// AddOwnerID adds i to the "owner_id" field.
+func (m *TagMutation) AddOwnerID(i int) {
+	if m.addowner_id != nil {
+		*m.addowner_id += i
+	} else {
+		m.addowner_id = &i
+	}
+}
+
+// AddedOwnerID returns the value that was added to the "owner_id" field in this mutation.
+func (m *TagMutation) AddedOwnerID() (r int, exists bool) {
+	v := m.addowner_id
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *TagMutation) ClearOwnerID() {
+	m.owner_id = nil
+	m.addowner_id = nil
+	m.clearedFields[tag.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *TagMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[tag.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *TagMutation) ResetOwnerID() {
+	m.owner_id = nil
+	m.addowner_id = nil
+	delete(m.clearedFields, tag.FieldOwnerID)
 }
 
 // SetName sets the "name" field.
@@ -82716,12 +89633,15 @@ func (m *TagMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *TagMutation) Fields() []string {
-	fields := make([]string, 0, 8)
+	fields := make([]string, 0, 9)
 	if m.created != nil {
 		fields = append(fields, tag.FieldCreated)
 	}
 	if m.last_updated != nil {
 		fields = append(fields, tag.FieldLastUpdated)
+	}
+	if m.owner_id != nil {
+		fields = append(fields, tag.FieldOwnerID)
 	}
 	if m.name != nil {
 		fields = append(fields, tag.FieldName)
@@ -82753,6 +89673,8 @@ func (m *TagMutation) Field(name string) (ent.Value, bool) {
 		return m.Created()
 	case tag.FieldLastUpdated:
 		return m.LastUpdated()
+	case tag.FieldOwnerID:
+		return m.OwnerID()
 	case tag.FieldName:
 		return m.Name()
 	case tag.FieldSlug:
@@ -82774,7 +89696,7 @@ func (m *TagMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *TagMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case tag.FieldCreated, tag.FieldLastUpdated, tag.FieldName, tag.FieldSlug, tag.FieldColor, tag.FieldDescription, tag.FieldWeight, tag.FieldObjectTypes:
+	case tag.FieldCreated, tag.FieldLastUpdated, tag.FieldOwnerID, tag.FieldName, tag.FieldSlug, tag.FieldColor, tag.FieldDescription, tag.FieldWeight, tag.FieldObjectTypes:
 	default:
 		return nil, fmt.Errorf("unknown Tag field %s", name)
 	}
@@ -82793,6 +89715,8 @@ func (m *TagMutation) OldField(ctx context.Context, name string) (ent.Value, err
 		return old.Created, nil
 	case tag.FieldLastUpdated:
 		return old.LastUpdated, nil
+	case tag.FieldOwnerID:
+		return old.OwnerID, nil
 	case tag.FieldName:
 		return old.Name, nil
 	case tag.FieldSlug:
@@ -82827,6 +89751,13 @@ func (m *TagMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetLastUpdated(v)
+		return nil
+	case tag.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case tag.FieldName:
 		v, ok := value.(string)
@@ -82878,6 +89809,9 @@ func (m *TagMutation) SetField(name string, value ent.Value) error {
 // this mutation.
 func (m *TagMutation) AddedFields() []string {
 	var fields []string
+	if m.addowner_id != nil {
+		fields = append(fields, tag.FieldOwnerID)
+	}
 	if m.addweight != nil {
 		fields = append(fields, tag.FieldWeight)
 	}
@@ -82889,6 +89823,8 @@ func (m *TagMutation) AddedFields() []string {
 // was not set, or was not defined in the schema.
 func (m *TagMutation) AddedField(name string) (ent.Value, bool) {
 	switch name {
+	case tag.FieldOwnerID:
+		return m.AddedOwnerID()
 	case tag.FieldWeight:
 		return m.AddedWeight()
 	}
@@ -82900,6 +89836,13 @@ func (m *TagMutation) AddedField(name string) (ent.Value, bool) {
 // type.
 func (m *TagMutation) AddField(name string, value ent.Value) error {
 	switch name {
+	case tag.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.AddOwnerID(v)
+		return nil
 	case tag.FieldWeight:
 		v, ok := value.(int)
 		if !ok {
@@ -82921,6 +89864,9 @@ func (m *TagMutation) ClearedFields() []string {
 	if m.FieldCleared(tag.FieldLastUpdated) {
 		fields = append(fields, tag.FieldLastUpdated)
 	}
+	if m.FieldCleared(tag.FieldOwnerID) {
+		fields = append(fields, tag.FieldOwnerID)
+	}
 	return fields
 }
 
@@ -82941,6 +89887,9 @@ func (m *TagMutation) ClearField(name string) error {
 	case tag.FieldLastUpdated:
 		m.ClearLastUpdated()
 		return nil
+	case tag.FieldOwnerID:
+		m.ClearOwnerID()
+		return nil
 	}
 	return fmt.Errorf("unknown Tag nullable field %s", name)
 }
@@ -82954,6 +89903,9 @@ func (m *TagMutation) ResetField(name string) error {
 		return nil
 	case tag.FieldLastUpdated:
 		m.ResetLastUpdated()
+		return nil
+	case tag.FieldOwnerID:
+		m.ResetOwnerID()
 		return nil
 	case tag.FieldName:
 		m.ResetName()
@@ -83564,6 +90516,8 @@ type TenantMutation struct {
 	__name_natural    *string
 	slug              *string
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	group             *int
 	clearedgroup      bool
 	done              bool
@@ -83875,6 +90829,55 @@ func (m *TenantMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *TenantMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *TenantMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// OldOwnerID returns the old "owner_id" field's value of the Tenant entity.
+// If the Tenant object wasn't provided to the builder, the object is fetched from the database.
+// An error is returned if the mutation operation is not UpdateOne, or the database query fails.
+func (m *TenantMutation) OldOwnerID(ctx context.Context) (v *int, err error) {
+	if !m.op.Is(OpUpdateOne) {
+		return v, errors.New("OldOwnerID is only allowed on UpdateOne operations")
+	}
+	if m.id == nil || m.oldValue == nil {
+		return v, errors.New("OldOwnerID requires an ID field in the mutation")
+	}
+	oldValue, err := m.oldValue(ctx)
+	if err != nil {
+		return v, fmt.Errorf("querying old value for OldOwnerID: %w", err)
+	}
+	return oldValue.OwnerID, nil
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *TenantMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[tenant.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *TenantMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[tenant.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *TenantMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, tenant.FieldOwnerID)
+}
+
 // SetName sets the "name" field.
 func (m *TenantMutation) SetName(s string) {
 	m.name = &s
@@ -84032,6 +91035,33 @@ func (m *TenantMutation) ResetGroupID() {
 	delete(m.clearedFields, tenant.FieldGroupID)
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *TenantMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[tenant.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *TenantMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *TenantMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *TenantMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // ClearGroup clears the "group" edge to the TenantGroup entity.
 func (m *TenantMutation) ClearGroup() {
 	m.clearedgroup = true
@@ -84093,7 +91123,7 @@ func (m *TenantMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *TenantMutation) Fields() []string {
-	fields := make([]string, 0, 9)
+	fields := make([]string, 0, 10)
 	if m.created != nil {
 		fields = append(fields, tenant.FieldCreated)
 	}
@@ -84108,6 +91138,9 @@ func (m *TenantMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, tenant.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, tenant.FieldOwnerID)
 	}
 	if m.name != nil {
 		fields = append(fields, tenant.FieldName)
@@ -84139,6 +91172,8 @@ func (m *TenantMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case tenant.FieldComments:
 		return m.Comments()
+	case tenant.FieldOwnerID:
+		return m.OwnerID()
 	case tenant.FieldName:
 		return m.Name()
 	case tenant.FieldNameNatural:
@@ -84166,6 +91201,8 @@ func (m *TenantMutation) OldField(ctx context.Context, name string) (ent.Value, 
 		return m.OldDescription(ctx)
 	case tenant.FieldComments:
 		return m.OldComments(ctx)
+	case tenant.FieldOwnerID:
+		return m.OldOwnerID(ctx)
 	case tenant.FieldName:
 		return m.OldName(ctx)
 	case tenant.FieldNameNatural:
@@ -84217,6 +91254,13 @@ func (m *TenantMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetComments(v)
+		return nil
+	case tenant.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case tenant.FieldName:
 		v, ok := value.(string)
@@ -84285,6 +91329,9 @@ func (m *TenantMutation) ClearedFields() []string {
 	if m.FieldCleared(tenant.FieldLastUpdated) {
 		fields = append(fields, tenant.FieldLastUpdated)
 	}
+	if m.FieldCleared(tenant.FieldOwnerID) {
+		fields = append(fields, tenant.FieldOwnerID)
+	}
 	if m.FieldCleared(tenant.FieldGroupID) {
 		fields = append(fields, tenant.FieldGroupID)
 	}
@@ -84307,6 +91354,9 @@ func (m *TenantMutation) ClearField(name string) error {
 		return nil
 	case tenant.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case tenant.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case tenant.FieldGroupID:
 		m.ClearGroupID()
@@ -84334,6 +91384,9 @@ func (m *TenantMutation) ResetField(name string) error {
 	case tenant.FieldComments:
 		m.ResetComments()
 		return nil
+	case tenant.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case tenant.FieldName:
 		m.ResetName()
 		return nil
@@ -84352,7 +91405,10 @@ func (m *TenantMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *TenantMutation) AddedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
+	if m.owner != nil {
+		edges = append(edges, tenant.EdgeOwner)
+	}
 	if m.group != nil {
 		edges = append(edges, tenant.EdgeGroup)
 	}
@@ -84363,6 +91419,10 @@ func (m *TenantMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *TenantMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case tenant.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case tenant.EdgeGroup:
 		if id := m.group; id != nil {
 			return []ent.Value{*id}
@@ -84373,7 +91433,7 @@ func (m *TenantMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *TenantMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	return edges
 }
 
@@ -84385,7 +91445,10 @@ func (m *TenantMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *TenantMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
+	if m.clearedowner {
+		edges = append(edges, tenant.EdgeOwner)
+	}
 	if m.clearedgroup {
 		edges = append(edges, tenant.EdgeGroup)
 	}
@@ -84396,6 +91459,8 @@ func (m *TenantMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *TenantMutation) EdgeCleared(name string) bool {
 	switch name {
+	case tenant.EdgeOwner:
+		return m.clearedowner
 	case tenant.EdgeGroup:
 		return m.clearedgroup
 	}
@@ -84406,6 +91471,9 @@ func (m *TenantMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *TenantMutation) ClearEdge(name string) error {
 	switch name {
+	case tenant.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case tenant.EdgeGroup:
 		m.ClearGroup()
 		return nil
@@ -84417,6 +91485,9 @@ func (m *TenantMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *TenantMutation) ResetEdge(name string) error {
 	switch name {
+	case tenant.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case tenant.EdgeGroup:
 		m.ResetGroup()
 		return nil
@@ -84441,6 +91512,8 @@ type TenantGroupMutation struct {
 	description       *string
 	comments          *string
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	parent            *int
 	clearedparent     bool
 	children          map[int]struct{}
@@ -84798,6 +91871,65 @@ func (m *TenantGroupMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *TenantGroupMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *TenantGroupMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *TenantGroupMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[tenantgroup.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *TenantGroupMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[tenantgroup.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *TenantGroupMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, tenantgroup.FieldOwnerID)
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *TenantGroupMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[tenantgroup.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *TenantGroupMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *TenantGroupMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *TenantGroupMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // ClearParent clears the "parent" edge to the TenantGroup entity.
 func (m *TenantGroupMutation) ClearParent() {
 	m.clearedparent = true
@@ -84913,7 +92045,7 @@ func (m *TenantGroupMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *TenantGroupMutation) Fields() []string {
-	fields := make([]string, 0, 10)
+	fields := make([]string, 0, 11)
 	if m.created != nil {
 		fields = append(fields, tenantgroup.FieldCreated)
 	}
@@ -84944,6 +92076,9 @@ func (m *TenantGroupMutation) Fields() []string {
 	if m.comments != nil {
 		fields = append(fields, tenantgroup.FieldComments)
 	}
+	if m.owner != nil {
+		fields = append(fields, tenantgroup.FieldOwnerID)
+	}
 	return fields
 }
 
@@ -84972,6 +92107,8 @@ func (m *TenantGroupMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case tenantgroup.FieldComments:
 		return m.Comments()
+	case tenantgroup.FieldOwnerID:
+		return m.OwnerID()
 	}
 	return nil, false
 }
@@ -84981,7 +92118,7 @@ func (m *TenantGroupMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *TenantGroupMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case tenantgroup.FieldCreated, tenantgroup.FieldLastUpdated, tenantgroup.FieldCustomFieldData, tenantgroup.FieldName, tenantgroup.FieldNameNatural, tenantgroup.FieldSlug, tenantgroup.FieldParentID, tenantgroup.FieldDepth, tenantgroup.FieldDescription, tenantgroup.FieldComments:
+	case tenantgroup.FieldCreated, tenantgroup.FieldLastUpdated, tenantgroup.FieldCustomFieldData, tenantgroup.FieldName, tenantgroup.FieldNameNatural, tenantgroup.FieldSlug, tenantgroup.FieldParentID, tenantgroup.FieldDepth, tenantgroup.FieldDescription, tenantgroup.FieldComments, tenantgroup.FieldOwnerID:
 	default:
 		return nil, fmt.Errorf("unknown TenantGroup field %s", name)
 	}
@@ -85016,6 +92153,8 @@ func (m *TenantGroupMutation) OldField(ctx context.Context, name string) (ent.Va
 		return old.Description, nil
 	case tenantgroup.FieldComments:
 		return old.Comments, nil
+	case tenantgroup.FieldOwnerID:
+		return old.OwnerID, nil
 	}
 	return nil, fmt.Errorf("unknown TenantGroup field %s", name)
 }
@@ -85095,6 +92234,13 @@ func (m *TenantGroupMutation) SetField(name string, value ent.Value) error {
 		}
 		m.SetComments(v)
 		return nil
+	case tenantgroup.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
+		return nil
 	}
 	return fmt.Errorf("unknown TenantGroup field %s", name)
 }
@@ -85149,6 +92295,9 @@ func (m *TenantGroupMutation) ClearedFields() []string {
 	if m.FieldCleared(tenantgroup.FieldParentID) {
 		fields = append(fields, tenantgroup.FieldParentID)
 	}
+	if m.FieldCleared(tenantgroup.FieldOwnerID) {
+		fields = append(fields, tenantgroup.FieldOwnerID)
+	}
 	return fields
 }
 
@@ -85171,6 +92320,9 @@ func (m *TenantGroupMutation) ClearField(name string) error {
 		return nil
 	case tenantgroup.FieldParentID:
 		m.ClearParentID()
+		return nil
+	case tenantgroup.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	}
 	return fmt.Errorf("unknown TenantGroup nullable field %s", name)
@@ -85210,13 +92362,19 @@ func (m *TenantGroupMutation) ResetField(name string) error {
 	case tenantgroup.FieldComments:
 		m.ResetComments()
 		return nil
+	case tenantgroup.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	}
 	return fmt.Errorf("unknown TenantGroup field %s", name)
 }
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *TenantGroupMutation) AddedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
+	if m.owner != nil {
+		edges = append(edges, tenantgroup.EdgeOwner)
+	}
 	if m.parent != nil {
 		edges = append(edges, tenantgroup.EdgeParent)
 	}
@@ -85230,6 +92388,10 @@ func (m *TenantGroupMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *TenantGroupMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case tenantgroup.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case tenantgroup.EdgeParent:
 		if id := m.parent; id != nil {
 			return []ent.Value{*id}
@@ -85246,7 +92408,7 @@ func (m *TenantGroupMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *TenantGroupMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.removedchildren != nil {
 		edges = append(edges, tenantgroup.EdgeChildren)
 	}
@@ -85269,7 +92431,10 @@ func (m *TenantGroupMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *TenantGroupMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
+	if m.clearedowner {
+		edges = append(edges, tenantgroup.EdgeOwner)
+	}
 	if m.clearedparent {
 		edges = append(edges, tenantgroup.EdgeParent)
 	}
@@ -85283,6 +92448,8 @@ func (m *TenantGroupMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *TenantGroupMutation) EdgeCleared(name string) bool {
 	switch name {
+	case tenantgroup.EdgeOwner:
+		return m.clearedowner
 	case tenantgroup.EdgeParent:
 		return m.clearedparent
 	case tenantgroup.EdgeChildren:
@@ -85295,6 +92462,9 @@ func (m *TenantGroupMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *TenantGroupMutation) ClearEdge(name string) error {
 	switch name {
+	case tenantgroup.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case tenantgroup.EdgeParent:
 		m.ClearParent()
 		return nil
@@ -85306,6 +92476,9 @@ func (m *TenantGroupMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *TenantGroupMutation) ResetEdge(name string) error {
 	switch name {
+	case tenantgroup.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case tenantgroup.EdgeParent:
 		m.ResetParent()
 		return nil
@@ -86606,6 +93779,9 @@ type UserMutation struct {
 	permissions        map[int]struct{}
 	removedpermissions map[int]struct{}
 	clearedpermissions bool
+	owners             map[int]struct{}
+	removedowners      map[int]struct{}
+	clearedowners      bool
 	done               bool
 	oldValue           func(context.Context) (*User, error)
 	predicates         []predicate.User
@@ -87226,6 +94402,60 @@ func (m *UserMutation) ResetPermissions() {
 	m.removedpermissions = nil
 }
 
+// AddOwnerIDs adds the "owners" edge to the Owner entity by ids.
+func (m *UserMutation) AddOwnerIDs(ids ...int) {
+	if m.owners == nil {
+		m.owners = make(map[int]struct{})
+	}
+	for i := range ids {
+		m.owners[ids[i]] = struct{}{}
+	}
+}
+
+// ClearOwners clears the "owners" edge to the Owner entity.
+func (m *UserMutation) ClearOwners() {
+	m.clearedowners = true
+}
+
+// OwnersCleared reports if the "owners" edge to the Owner entity was cleared.
+func (m *UserMutation) OwnersCleared() bool {
+	return m.clearedowners
+}
+
+// RemoveOwnerIDs removes the "owners" edge to the Owner entity by IDs.
+func (m *UserMutation) RemoveOwnerIDs(ids ...int) {
+	if m.removedowners == nil {
+		m.removedowners = make(map[int]struct{})
+	}
+	for i := range ids {
+		delete(m.owners, ids[i])
+		m.removedowners[ids[i]] = struct{}{}
+	}
+}
+
+// RemovedOwners returns the removed IDs of the "owners" edge to the Owner entity.
+func (m *UserMutation) RemovedOwnersIDs() (ids []int) {
+	for id := range m.removedowners {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// OwnersIDs returns the "owners" edge IDs in the mutation.
+func (m *UserMutation) OwnersIDs() (ids []int) {
+	for id := range m.owners {
+		ids = append(ids, id)
+	}
+	return
+}
+
+// ResetOwners resets all changes to the "owners" edge.
+func (m *UserMutation) ResetOwners() {
+	m.owners = nil
+	m.clearedowners = false
+	m.removedowners = nil
+}
+
 // Where appends a list predicates to the UserMutation builder.
 func (m *UserMutation) Where(ps ...predicate.User) {
 	m.predicates = append(m.predicates, ps...)
@@ -87538,12 +94768,15 @@ func (m *UserMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *UserMutation) AddedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.groups != nil {
 		edges = append(edges, user.EdgeGroups)
 	}
 	if m.permissions != nil {
 		edges = append(edges, user.EdgePermissions)
+	}
+	if m.owners != nil {
+		edges = append(edges, user.EdgeOwners)
 	}
 	return edges
 }
@@ -87564,18 +94797,27 @@ func (m *UserMutation) AddedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case user.EdgeOwners:
+		ids := make([]ent.Value, 0, len(m.owners))
+		for id := range m.owners {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *UserMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.removedgroups != nil {
 		edges = append(edges, user.EdgeGroups)
 	}
 	if m.removedpermissions != nil {
 		edges = append(edges, user.EdgePermissions)
+	}
+	if m.removedowners != nil {
+		edges = append(edges, user.EdgeOwners)
 	}
 	return edges
 }
@@ -87596,18 +94838,27 @@ func (m *UserMutation) RemovedIDs(name string) []ent.Value {
 			ids = append(ids, id)
 		}
 		return ids
+	case user.EdgeOwners:
+		ids := make([]ent.Value, 0, len(m.removedowners))
+		for id := range m.removedowners {
+			ids = append(ids, id)
+		}
+		return ids
 	}
 	return nil
 }
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *UserMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 2)
+	edges := make([]string, 0, 3)
 	if m.clearedgroups {
 		edges = append(edges, user.EdgeGroups)
 	}
 	if m.clearedpermissions {
 		edges = append(edges, user.EdgePermissions)
+	}
+	if m.clearedowners {
+		edges = append(edges, user.EdgeOwners)
 	}
 	return edges
 }
@@ -87620,6 +94871,8 @@ func (m *UserMutation) EdgeCleared(name string) bool {
 		return m.clearedgroups
 	case user.EdgePermissions:
 		return m.clearedpermissions
+	case user.EdgeOwners:
+		return m.clearedowners
 	}
 	return false
 }
@@ -87642,6 +94895,9 @@ func (m *UserMutation) ResetEdge(name string) error {
 	case user.EdgePermissions:
 		m.ResetPermissions()
 		return nil
+	case user.EdgeOwners:
+		m.ResetOwners()
+		return nil
 	}
 	return fmt.Errorf("unknown User edge %s", name)
 }
@@ -87663,6 +94919,8 @@ type VLANMutation struct {
 	status                   *string
 	qinq_role                *string
 	clearedFields            map[string]struct{}
+	owner                    *int
+	clearedowner             bool
 	site                     *int
 	clearedsite              bool
 	group                    *int
@@ -87901,6 +95159,38 @@ func (m *VLANMutation) Comments() (r string, exists bool) {
 // ResetComments resets all changes to the "comments" field.
 func (m *VLANMutation) ResetComments() {
 	m.comments = nil
+}
+
+// SetOwnerID sets the "owner_id" field.
+func (m *VLANMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *VLANMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *VLANMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[vlan.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *VLANMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[vlan.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *VLANMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, vlan.FieldOwnerID)
 }
 
 // SetSiteID sets the "site_id" field.
@@ -88170,6 +95460,33 @@ func (m *VLANMutation) QinqSvlanIDCleared() bool {
 func (m *VLANMutation) ResetQinqSvlanID() {
 	m.qinq_svlan = nil
 	delete(m.clearedFields, vlan.FieldQinqSvlanID)
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *VLANMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[vlan.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *VLANMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *VLANMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *VLANMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
 }
 
 // ClearSite clears the "site" edge to the Site entity.
@@ -88449,7 +95766,7 @@ func (m *VLANMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *VLANMutation) Fields() []string {
-	fields := make([]string, 0, 14)
+	fields := make([]string, 0, 15)
 	if m.created != nil {
 		fields = append(fields, vlan.FieldCreated)
 	}
@@ -88464,6 +95781,9 @@ func (m *VLANMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, vlan.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, vlan.FieldOwnerID)
 	}
 	if m.site != nil {
 		fields = append(fields, vlan.FieldSiteID)
@@ -88510,6 +95830,8 @@ func (m *VLANMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case vlan.FieldComments:
 		return m.Comments()
+	case vlan.FieldOwnerID:
+		return m.OwnerID()
 	case vlan.FieldSiteID:
 		return m.SiteID()
 	case vlan.FieldGroupID:
@@ -88537,7 +95859,7 @@ func (m *VLANMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *VLANMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case vlan.FieldCreated, vlan.FieldLastUpdated, vlan.FieldCustomFieldData, vlan.FieldDescription, vlan.FieldComments, vlan.FieldSiteID, vlan.FieldGroupID, vlan.FieldVid, vlan.FieldName, vlan.FieldTenantID, vlan.FieldStatus, vlan.FieldRoleID, vlan.FieldQinqRole, vlan.FieldQinqSvlanID:
+	case vlan.FieldCreated, vlan.FieldLastUpdated, vlan.FieldCustomFieldData, vlan.FieldDescription, vlan.FieldComments, vlan.FieldOwnerID, vlan.FieldSiteID, vlan.FieldGroupID, vlan.FieldVid, vlan.FieldName, vlan.FieldTenantID, vlan.FieldStatus, vlan.FieldRoleID, vlan.FieldQinqRole, vlan.FieldQinqSvlanID:
 	default:
 		return nil, fmt.Errorf("unknown VLAN field %s", name)
 	}
@@ -88562,6 +95884,8 @@ func (m *VLANMutation) OldField(ctx context.Context, name string) (ent.Value, er
 		return old.Description, nil
 	case vlan.FieldComments:
 		return old.Comments, nil
+	case vlan.FieldOwnerID:
+		return old.OwnerID, nil
 	case vlan.FieldSiteID:
 		return old.SiteID, nil
 	case vlan.FieldGroupID:
@@ -88623,6 +95947,13 @@ func (m *VLANMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetComments(v)
+		return nil
+	case vlan.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case vlan.FieldSiteID:
 		v, ok := value.(int)
@@ -88738,6 +96069,9 @@ func (m *VLANMutation) ClearedFields() []string {
 	if m.FieldCleared(vlan.FieldLastUpdated) {
 		fields = append(fields, vlan.FieldLastUpdated)
 	}
+	if m.FieldCleared(vlan.FieldOwnerID) {
+		fields = append(fields, vlan.FieldOwnerID)
+	}
 	if m.FieldCleared(vlan.FieldSiteID) {
 		fields = append(fields, vlan.FieldSiteID)
 	}
@@ -88775,6 +96109,9 @@ func (m *VLANMutation) ClearField(name string) error {
 		return nil
 	case vlan.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case vlan.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case vlan.FieldSiteID:
 		m.ClearSiteID()
@@ -88817,6 +96154,9 @@ func (m *VLANMutation) ResetField(name string) error {
 	case vlan.FieldComments:
 		m.ResetComments()
 		return nil
+	case vlan.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case vlan.FieldSiteID:
 		m.ResetSiteID()
 		return nil
@@ -88850,7 +96190,10 @@ func (m *VLANMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *VLANMutation) AddedEdges() []string {
-	edges := make([]string, 0, 7)
+	edges := make([]string, 0, 8)
+	if m.owner != nil {
+		edges = append(edges, vlan.EdgeOwner)
+	}
 	if m.site != nil {
 		edges = append(edges, vlan.EdgeSite)
 	}
@@ -88879,6 +96222,10 @@ func (m *VLANMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *VLANMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case vlan.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case vlan.EdgeSite:
 		if id := m.site; id != nil {
 			return []ent.Value{*id}
@@ -88917,7 +96264,7 @@ func (m *VLANMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *VLANMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 7)
+	edges := make([]string, 0, 8)
 	if m.removedqinq_svlan_of != nil {
 		edges = append(edges, vlan.EdgeQinqSvlanOf)
 	}
@@ -88949,7 +96296,10 @@ func (m *VLANMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *VLANMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 7)
+	edges := make([]string, 0, 8)
+	if m.clearedowner {
+		edges = append(edges, vlan.EdgeOwner)
+	}
 	if m.clearedsite {
 		edges = append(edges, vlan.EdgeSite)
 	}
@@ -88978,6 +96328,8 @@ func (m *VLANMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *VLANMutation) EdgeCleared(name string) bool {
 	switch name {
+	case vlan.EdgeOwner:
+		return m.clearedowner
 	case vlan.EdgeSite:
 		return m.clearedsite
 	case vlan.EdgeGroup:
@@ -89000,6 +96352,9 @@ func (m *VLANMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *VLANMutation) ClearEdge(name string) error {
 	switch name {
+	case vlan.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case vlan.EdgeSite:
 		m.ClearSite()
 		return nil
@@ -89023,6 +96378,9 @@ func (m *VLANMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *VLANMutation) ResetEdge(name string) error {
 	switch name {
+	case vlan.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case vlan.EdgeSite:
 		m.ResetSite()
 		return nil
@@ -89070,6 +96428,8 @@ type VLANGroupMutation struct {
 	total_vlan_ids    *int
 	addtotal_vlan_ids *int
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	tenant            *int
 	clearedtenant     bool
 	done              bool
@@ -89294,6 +96654,38 @@ func (m *VLANGroupMutation) Comments() (r string, exists bool) {
 // ResetComments resets all changes to the "comments" field.
 func (m *VLANGroupMutation) ResetComments() {
 	m.comments = nil
+}
+
+// SetOwnerID sets the "owner_id" field.
+func (m *VLANGroupMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *VLANGroupMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *VLANGroupMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[vlangroup.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *VLANGroupMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[vlangroup.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *VLANGroupMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, vlangroup.FieldOwnerID)
 }
 
 // SetName sets the "name" field.
@@ -89543,6 +96935,33 @@ func (m *VLANGroupMutation) ResetTenantID() {
 	delete(m.clearedFields, vlangroup.FieldTenantID)
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *VLANGroupMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[vlangroup.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *VLANGroupMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *VLANGroupMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *VLANGroupMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // ClearTenant clears the "tenant" edge to the Tenant entity.
 func (m *VLANGroupMutation) ClearTenant() {
 	m.clearedtenant = true
@@ -89604,7 +97023,7 @@ func (m *VLANGroupMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *VLANGroupMutation) Fields() []string {
-	fields := make([]string, 0, 13)
+	fields := make([]string, 0, 14)
 	if m.created != nil {
 		fields = append(fields, vlangroup.FieldCreated)
 	}
@@ -89619,6 +97038,9 @@ func (m *VLANGroupMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, vlangroup.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, vlangroup.FieldOwnerID)
 	}
 	if m.name != nil {
 		fields = append(fields, vlangroup.FieldName)
@@ -89662,6 +97084,8 @@ func (m *VLANGroupMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case vlangroup.FieldComments:
 		return m.Comments()
+	case vlangroup.FieldOwnerID:
+		return m.OwnerID()
 	case vlangroup.FieldName:
 		return m.Name()
 	case vlangroup.FieldNameNatural:
@@ -89687,7 +97111,7 @@ func (m *VLANGroupMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *VLANGroupMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case vlangroup.FieldCreated, vlangroup.FieldLastUpdated, vlangroup.FieldCustomFieldData, vlangroup.FieldDescription, vlangroup.FieldComments, vlangroup.FieldName, vlangroup.FieldNameNatural, vlangroup.FieldSlug, vlangroup.FieldScopeType, vlangroup.FieldScopeID, vlangroup.FieldVidRanges, vlangroup.FieldTotalVlanIds, vlangroup.FieldTenantID:
+	case vlangroup.FieldCreated, vlangroup.FieldLastUpdated, vlangroup.FieldCustomFieldData, vlangroup.FieldDescription, vlangroup.FieldComments, vlangroup.FieldOwnerID, vlangroup.FieldName, vlangroup.FieldNameNatural, vlangroup.FieldSlug, vlangroup.FieldScopeType, vlangroup.FieldScopeID, vlangroup.FieldVidRanges, vlangroup.FieldTotalVlanIds, vlangroup.FieldTenantID:
 	default:
 		return nil, fmt.Errorf("unknown VLANGroup field %s", name)
 	}
@@ -89712,6 +97136,8 @@ func (m *VLANGroupMutation) OldField(ctx context.Context, name string) (ent.Valu
 		return old.Description, nil
 	case vlangroup.FieldComments:
 		return old.Comments, nil
+	case vlangroup.FieldOwnerID:
+		return old.OwnerID, nil
 	case vlangroup.FieldName:
 		return old.Name, nil
 	case vlangroup.FieldNameNatural:
@@ -89771,6 +97197,13 @@ func (m *VLANGroupMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetComments(v)
+		return nil
+	case vlangroup.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case vlangroup.FieldName:
 		v, ok := value.(string)
@@ -89891,6 +97324,9 @@ func (m *VLANGroupMutation) ClearedFields() []string {
 	if m.FieldCleared(vlangroup.FieldLastUpdated) {
 		fields = append(fields, vlangroup.FieldLastUpdated)
 	}
+	if m.FieldCleared(vlangroup.FieldOwnerID) {
+		fields = append(fields, vlangroup.FieldOwnerID)
+	}
 	if m.FieldCleared(vlangroup.FieldScopeType) {
 		fields = append(fields, vlangroup.FieldScopeType)
 	}
@@ -89919,6 +97355,9 @@ func (m *VLANGroupMutation) ClearField(name string) error {
 		return nil
 	case vlangroup.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case vlangroup.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case vlangroup.FieldScopeType:
 		m.ClearScopeType()
@@ -89952,6 +97391,9 @@ func (m *VLANGroupMutation) ResetField(name string) error {
 	case vlangroup.FieldComments:
 		m.ResetComments()
 		return nil
+	case vlangroup.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case vlangroup.FieldName:
 		m.ResetName()
 		return nil
@@ -89982,7 +97424,10 @@ func (m *VLANGroupMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *VLANGroupMutation) AddedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
+	if m.owner != nil {
+		edges = append(edges, vlangroup.EdgeOwner)
+	}
 	if m.tenant != nil {
 		edges = append(edges, vlangroup.EdgeTenant)
 	}
@@ -89993,6 +97438,10 @@ func (m *VLANGroupMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *VLANGroupMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case vlangroup.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case vlangroup.EdgeTenant:
 		if id := m.tenant; id != nil {
 			return []ent.Value{*id}
@@ -90003,7 +97452,7 @@ func (m *VLANGroupMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *VLANGroupMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	return edges
 }
 
@@ -90015,7 +97464,10 @@ func (m *VLANGroupMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *VLANGroupMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
+	if m.clearedowner {
+		edges = append(edges, vlangroup.EdgeOwner)
+	}
 	if m.clearedtenant {
 		edges = append(edges, vlangroup.EdgeTenant)
 	}
@@ -90026,6 +97478,8 @@ func (m *VLANGroupMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *VLANGroupMutation) EdgeCleared(name string) bool {
 	switch name {
+	case vlangroup.EdgeOwner:
+		return m.clearedowner
 	case vlangroup.EdgeTenant:
 		return m.clearedtenant
 	}
@@ -90036,6 +97490,9 @@ func (m *VLANGroupMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *VLANGroupMutation) ClearEdge(name string) error {
 	switch name {
+	case vlangroup.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case vlangroup.EdgeTenant:
 		m.ClearTenant()
 		return nil
@@ -90047,6 +97504,9 @@ func (m *VLANGroupMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *VLANGroupMutation) ResetEdge(name string) error {
 	switch name {
+	case vlangroup.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case vlangroup.EdgeTenant:
 		m.ResetTenant()
 		return nil
@@ -90066,6 +97526,8 @@ type VLANTranslationPolicyMutation struct {
 	comments      *string
 	name          *string
 	clearedFields map[string]struct{}
+	owner         *int
+	clearedowner  bool
 	done          bool
 	oldValue      func(context.Context) (*VLANTranslationPolicy, error)
 	predicates    []predicate.VLANTranslationPolicy
@@ -90271,6 +97733,38 @@ func (m *VLANTranslationPolicyMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *VLANTranslationPolicyMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *VLANTranslationPolicyMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *VLANTranslationPolicyMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[vlantranslationpolicy.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *VLANTranslationPolicyMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[vlantranslationpolicy.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *VLANTranslationPolicyMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, vlantranslationpolicy.FieldOwnerID)
+}
+
 // SetName sets the "name" field.
 func (m *VLANTranslationPolicyMutation) SetName(s string) {
 	m.name = &s
@@ -90288,6 +97782,33 @@ func (m *VLANTranslationPolicyMutation) Name() (r string, exists bool) {
 // ResetName resets all changes to the "name" field.
 func (m *VLANTranslationPolicyMutation) ResetName() {
 	m.name = nil
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *VLANTranslationPolicyMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[vlantranslationpolicy.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *VLANTranslationPolicyMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *VLANTranslationPolicyMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *VLANTranslationPolicyMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
 }
 
 // Where appends a list predicates to the VLANTranslationPolicyMutation builder.
@@ -90324,7 +97845,7 @@ func (m *VLANTranslationPolicyMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *VLANTranslationPolicyMutation) Fields() []string {
-	fields := make([]string, 0, 5)
+	fields := make([]string, 0, 6)
 	if m.created != nil {
 		fields = append(fields, vlantranslationpolicy.FieldCreated)
 	}
@@ -90336,6 +97857,9 @@ func (m *VLANTranslationPolicyMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, vlantranslationpolicy.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, vlantranslationpolicy.FieldOwnerID)
 	}
 	if m.name != nil {
 		fields = append(fields, vlantranslationpolicy.FieldName)
@@ -90356,6 +97880,8 @@ func (m *VLANTranslationPolicyMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case vlantranslationpolicy.FieldComments:
 		return m.Comments()
+	case vlantranslationpolicy.FieldOwnerID:
+		return m.OwnerID()
 	case vlantranslationpolicy.FieldName:
 		return m.Name()
 	}
@@ -90367,7 +97893,7 @@ func (m *VLANTranslationPolicyMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *VLANTranslationPolicyMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case vlantranslationpolicy.FieldCreated, vlantranslationpolicy.FieldLastUpdated, vlantranslationpolicy.FieldDescription, vlantranslationpolicy.FieldComments, vlantranslationpolicy.FieldName:
+	case vlantranslationpolicy.FieldCreated, vlantranslationpolicy.FieldLastUpdated, vlantranslationpolicy.FieldDescription, vlantranslationpolicy.FieldComments, vlantranslationpolicy.FieldOwnerID, vlantranslationpolicy.FieldName:
 	default:
 		return nil, fmt.Errorf("unknown VLANTranslationPolicy field %s", name)
 	}
@@ -90390,6 +97916,8 @@ func (m *VLANTranslationPolicyMutation) OldField(ctx context.Context, name strin
 		return old.Description, nil
 	case vlantranslationpolicy.FieldComments:
 		return old.Comments, nil
+	case vlantranslationpolicy.FieldOwnerID:
+		return old.OwnerID, nil
 	case vlantranslationpolicy.FieldName:
 		return old.Name, nil
 	}
@@ -90429,6 +97957,13 @@ func (m *VLANTranslationPolicyMutation) SetField(name string, value ent.Value) e
 		}
 		m.SetComments(v)
 		return nil
+	case vlantranslationpolicy.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
+		return nil
 	case vlantranslationpolicy.FieldName:
 		v, ok := value.(string)
 		if !ok {
@@ -90443,13 +97978,16 @@ func (m *VLANTranslationPolicyMutation) SetField(name string, value ent.Value) e
 // AddedFields returns all numeric fields that were incremented/decremented during
 // this mutation.
 func (m *VLANTranslationPolicyMutation) AddedFields() []string {
-	return nil
+	var fields []string
+	return fields
 }
 
 // AddedField returns the numeric value that was incremented/decremented on a field
 // with the given name. The second boolean return value indicates that this field
 // was not set, or was not defined in the schema.
 func (m *VLANTranslationPolicyMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
 	return nil, false
 }
 
@@ -90472,6 +98010,9 @@ func (m *VLANTranslationPolicyMutation) ClearedFields() []string {
 	if m.FieldCleared(vlantranslationpolicy.FieldLastUpdated) {
 		fields = append(fields, vlantranslationpolicy.FieldLastUpdated)
 	}
+	if m.FieldCleared(vlantranslationpolicy.FieldOwnerID) {
+		fields = append(fields, vlantranslationpolicy.FieldOwnerID)
+	}
 	return fields
 }
 
@@ -90491,6 +98032,9 @@ func (m *VLANTranslationPolicyMutation) ClearField(name string) error {
 		return nil
 	case vlantranslationpolicy.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case vlantranslationpolicy.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	}
 	return fmt.Errorf("unknown VLANTranslationPolicy nullable field %s", name)
@@ -90512,6 +98056,9 @@ func (m *VLANTranslationPolicyMutation) ResetField(name string) error {
 	case vlantranslationpolicy.FieldComments:
 		m.ResetComments()
 		return nil
+	case vlantranslationpolicy.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case vlantranslationpolicy.FieldName:
 		m.ResetName()
 		return nil
@@ -90521,19 +98068,28 @@ func (m *VLANTranslationPolicyMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *VLANTranslationPolicyMutation) AddedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.owner != nil {
+		edges = append(edges, vlantranslationpolicy.EdgeOwner)
+	}
 	return edges
 }
 
 // AddedIDs returns all IDs (to other nodes) that were added for the given edge
 // name in this mutation.
 func (m *VLANTranslationPolicyMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case vlantranslationpolicy.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
+	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *VLANTranslationPolicyMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
 	return edges
 }
 
@@ -90545,25 +98101,42 @@ func (m *VLANTranslationPolicyMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *VLANTranslationPolicyMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.clearedowner {
+		edges = append(edges, vlantranslationpolicy.EdgeOwner)
+	}
 	return edges
 }
 
 // EdgeCleared returns a boolean which indicates if the edge with the given name
 // was cleared in this mutation.
 func (m *VLANTranslationPolicyMutation) EdgeCleared(name string) bool {
+	switch name {
+	case vlantranslationpolicy.EdgeOwner:
+		return m.clearedowner
+	}
 	return false
 }
 
 // ClearEdge clears the value of the edge with the given name. It returns an error
 // if that edge is not defined in the schema.
 func (m *VLANTranslationPolicyMutation) ClearEdge(name string) error {
+	switch name {
+	case vlantranslationpolicy.EdgeOwner:
+		m.ClearOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown VLANTranslationPolicy unique edge %s", name)
 }
 
 // ResetEdge resets all changes to the edge with the given name in this mutation.
 // It returns an error if the edge is not defined in the schema.
 func (m *VLANTranslationPolicyMutation) ResetEdge(name string) error {
+	switch name {
+	case vlantranslationpolicy.EdgeOwner:
+		m.ResetOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown VLANTranslationPolicy edge %s", name)
 }
 
@@ -91272,6 +98845,8 @@ type VRFMutation struct {
 	rd                    *string
 	enforce_unique        *bool
 	clearedFields         map[string]struct{}
+	owner                 *int
+	clearedowner          bool
 	tenant                *int
 	clearedtenant         bool
 	import_targets        map[int]struct{}
@@ -91504,6 +99079,38 @@ func (m *VRFMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *VRFMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *VRFMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *VRFMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[vrf.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *VRFMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[vrf.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *VRFMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, vrf.FieldOwnerID)
+}
+
 // SetName sets the "name" field.
 func (m *VRFMutation) SetName(s string) {
 	m.name = &s
@@ -91623,6 +99230,33 @@ func (m *VRFMutation) EnforceUnique() (r bool, exists bool) {
 // ResetEnforceUnique resets all changes to the "enforce_unique" field.
 func (m *VRFMutation) ResetEnforceUnique() {
 	m.enforce_unique = nil
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *VRFMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[vrf.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *VRFMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *VRFMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *VRFMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
 }
 
 // ClearTenant clears the "tenant" edge to the Tenant entity.
@@ -91794,7 +99428,7 @@ func (m *VRFMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *VRFMutation) Fields() []string {
-	fields := make([]string, 0, 10)
+	fields := make([]string, 0, 11)
 	if m.created != nil {
 		fields = append(fields, vrf.FieldCreated)
 	}
@@ -91809,6 +99443,9 @@ func (m *VRFMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, vrf.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, vrf.FieldOwnerID)
 	}
 	if m.name != nil {
 		fields = append(fields, vrf.FieldName)
@@ -91843,6 +99480,8 @@ func (m *VRFMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case vrf.FieldComments:
 		return m.Comments()
+	case vrf.FieldOwnerID:
+		return m.OwnerID()
 	case vrf.FieldName:
 		return m.Name()
 	case vrf.FieldNameNatural:
@@ -91862,7 +99501,7 @@ func (m *VRFMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *VRFMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case vrf.FieldCreated, vrf.FieldLastUpdated, vrf.FieldCustomFieldData, vrf.FieldDescription, vrf.FieldComments, vrf.FieldName, vrf.FieldNameNatural, vrf.FieldRd, vrf.FieldTenantID, vrf.FieldEnforceUnique:
+	case vrf.FieldCreated, vrf.FieldLastUpdated, vrf.FieldCustomFieldData, vrf.FieldDescription, vrf.FieldComments, vrf.FieldOwnerID, vrf.FieldName, vrf.FieldNameNatural, vrf.FieldRd, vrf.FieldTenantID, vrf.FieldEnforceUnique:
 	default:
 		return nil, fmt.Errorf("unknown VRF field %s", name)
 	}
@@ -91887,6 +99526,8 @@ func (m *VRFMutation) OldField(ctx context.Context, name string) (ent.Value, err
 		return old.Description, nil
 	case vrf.FieldComments:
 		return old.Comments, nil
+	case vrf.FieldOwnerID:
+		return old.OwnerID, nil
 	case vrf.FieldName:
 		return old.Name, nil
 	case vrf.FieldNameNatural:
@@ -91940,6 +99581,13 @@ func (m *VRFMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetComments(v)
+		return nil
+	case vrf.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case vrf.FieldName:
 		v, ok := value.(string)
@@ -92015,6 +99663,9 @@ func (m *VRFMutation) ClearedFields() []string {
 	if m.FieldCleared(vrf.FieldLastUpdated) {
 		fields = append(fields, vrf.FieldLastUpdated)
 	}
+	if m.FieldCleared(vrf.FieldOwnerID) {
+		fields = append(fields, vrf.FieldOwnerID)
+	}
 	if m.FieldCleared(vrf.FieldRd) {
 		fields = append(fields, vrf.FieldRd)
 	}
@@ -92040,6 +99691,9 @@ func (m *VRFMutation) ClearField(name string) error {
 		return nil
 	case vrf.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case vrf.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case vrf.FieldRd:
 		m.ClearRd()
@@ -92070,6 +99724,9 @@ func (m *VRFMutation) ResetField(name string) error {
 	case vrf.FieldComments:
 		m.ResetComments()
 		return nil
+	case vrf.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case vrf.FieldName:
 		m.ResetName()
 		return nil
@@ -92091,7 +99748,10 @@ func (m *VRFMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *VRFMutation) AddedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
+	if m.owner != nil {
+		edges = append(edges, vrf.EdgeOwner)
+	}
 	if m.tenant != nil {
 		edges = append(edges, vrf.EdgeTenant)
 	}
@@ -92108,6 +99768,10 @@ func (m *VRFMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *VRFMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case vrf.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case vrf.EdgeTenant:
 		if id := m.tenant; id != nil {
 			return []ent.Value{*id}
@@ -92130,7 +99794,7 @@ func (m *VRFMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *VRFMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
 	if m.removedimport_targets != nil {
 		edges = append(edges, vrf.EdgeImportTargets)
 	}
@@ -92162,7 +99826,10 @@ func (m *VRFMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *VRFMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 3)
+	edges := make([]string, 0, 4)
+	if m.clearedowner {
+		edges = append(edges, vrf.EdgeOwner)
+	}
 	if m.clearedtenant {
 		edges = append(edges, vrf.EdgeTenant)
 	}
@@ -92179,6 +99846,8 @@ func (m *VRFMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *VRFMutation) EdgeCleared(name string) bool {
 	switch name {
+	case vrf.EdgeOwner:
+		return m.clearedowner
 	case vrf.EdgeTenant:
 		return m.clearedtenant
 	case vrf.EdgeImportTargets:
@@ -92193,6 +99862,9 @@ func (m *VRFMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *VRFMutation) ClearEdge(name string) error {
 	switch name {
+	case vrf.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case vrf.EdgeTenant:
 		m.ClearTenant()
 		return nil
@@ -92204,6 +99876,9 @@ func (m *VRFMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *VRFMutation) ResetEdge(name string) error {
 	switch name {
+	case vrf.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case vrf.EdgeTenant:
 		m.ResetTenant()
 		return nil
@@ -92232,6 +99907,8 @@ type VirtualChassisMutation struct {
 	__name_natural    *string
 	domain            *string
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	master            *int
 	clearedmaster     bool
 	done              bool
@@ -92458,6 +100135,38 @@ func (m *VirtualChassisMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *VirtualChassisMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *VirtualChassisMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *VirtualChassisMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[virtualchassis.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *VirtualChassisMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[virtualchassis.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *VirtualChassisMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, virtualchassis.FieldOwnerID)
+}
+
 // SetName sets the "name" field.
 func (m *VirtualChassisMutation) SetName(s string) {
 	m.name = &s
@@ -92547,6 +100256,33 @@ func (m *VirtualChassisMutation) ResetMasterID() {
 	delete(m.clearedFields, virtualchassis.FieldMasterID)
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *VirtualChassisMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[virtualchassis.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *VirtualChassisMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *VirtualChassisMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *VirtualChassisMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // ClearMaster clears the "master" edge to the Device entity.
 func (m *VirtualChassisMutation) ClearMaster() {
 	m.clearedmaster = true
@@ -92608,7 +100344,7 @@ func (m *VirtualChassisMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *VirtualChassisMutation) Fields() []string {
-	fields := make([]string, 0, 9)
+	fields := make([]string, 0, 10)
 	if m.created != nil {
 		fields = append(fields, virtualchassis.FieldCreated)
 	}
@@ -92623,6 +100359,9 @@ func (m *VirtualChassisMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, virtualchassis.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, virtualchassis.FieldOwnerID)
 	}
 	if m.name != nil {
 		fields = append(fields, virtualchassis.FieldName)
@@ -92654,6 +100393,8 @@ func (m *VirtualChassisMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case virtualchassis.FieldComments:
 		return m.Comments()
+	case virtualchassis.FieldOwnerID:
+		return m.OwnerID()
 	case virtualchassis.FieldName:
 		return m.Name()
 	case virtualchassis.FieldNameNatural:
@@ -92671,7 +100412,7 @@ func (m *VirtualChassisMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *VirtualChassisMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case virtualchassis.FieldCreated, virtualchassis.FieldLastUpdated, virtualchassis.FieldCustomFieldData, virtualchassis.FieldDescription, virtualchassis.FieldComments, virtualchassis.FieldName, virtualchassis.FieldNameNatural, virtualchassis.FieldDomain, virtualchassis.FieldMasterID:
+	case virtualchassis.FieldCreated, virtualchassis.FieldLastUpdated, virtualchassis.FieldCustomFieldData, virtualchassis.FieldDescription, virtualchassis.FieldComments, virtualchassis.FieldOwnerID, virtualchassis.FieldName, virtualchassis.FieldNameNatural, virtualchassis.FieldDomain, virtualchassis.FieldMasterID:
 	default:
 		return nil, fmt.Errorf("unknown VirtualChassis field %s", name)
 	}
@@ -92696,6 +100437,8 @@ func (m *VirtualChassisMutation) OldField(ctx context.Context, name string) (ent
 		return old.Description, nil
 	case virtualchassis.FieldComments:
 		return old.Comments, nil
+	case virtualchassis.FieldOwnerID:
+		return old.OwnerID, nil
 	case virtualchassis.FieldName:
 		return old.Name, nil
 	case virtualchassis.FieldNameNatural:
@@ -92747,6 +100490,13 @@ func (m *VirtualChassisMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetComments(v)
+		return nil
+	case virtualchassis.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case virtualchassis.FieldName:
 		v, ok := value.(string)
@@ -92815,6 +100565,9 @@ func (m *VirtualChassisMutation) ClearedFields() []string {
 	if m.FieldCleared(virtualchassis.FieldLastUpdated) {
 		fields = append(fields, virtualchassis.FieldLastUpdated)
 	}
+	if m.FieldCleared(virtualchassis.FieldOwnerID) {
+		fields = append(fields, virtualchassis.FieldOwnerID)
+	}
 	if m.FieldCleared(virtualchassis.FieldMasterID) {
 		fields = append(fields, virtualchassis.FieldMasterID)
 	}
@@ -92837,6 +100590,9 @@ func (m *VirtualChassisMutation) ClearField(name string) error {
 		return nil
 	case virtualchassis.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case virtualchassis.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case virtualchassis.FieldMasterID:
 		m.ClearMasterID()
@@ -92864,6 +100620,9 @@ func (m *VirtualChassisMutation) ResetField(name string) error {
 	case virtualchassis.FieldComments:
 		m.ResetComments()
 		return nil
+	case virtualchassis.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case virtualchassis.FieldName:
 		m.ResetName()
 		return nil
@@ -92882,7 +100641,10 @@ func (m *VirtualChassisMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *VirtualChassisMutation) AddedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
+	if m.owner != nil {
+		edges = append(edges, virtualchassis.EdgeOwner)
+	}
 	if m.master != nil {
 		edges = append(edges, virtualchassis.EdgeMaster)
 	}
@@ -92893,6 +100655,10 @@ func (m *VirtualChassisMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *VirtualChassisMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case virtualchassis.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case virtualchassis.EdgeMaster:
 		if id := m.master; id != nil {
 			return []ent.Value{*id}
@@ -92903,7 +100669,7 @@ func (m *VirtualChassisMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *VirtualChassisMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
 	return edges
 }
 
@@ -92915,7 +100681,10 @@ func (m *VirtualChassisMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *VirtualChassisMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 1)
+	edges := make([]string, 0, 2)
+	if m.clearedowner {
+		edges = append(edges, virtualchassis.EdgeOwner)
+	}
 	if m.clearedmaster {
 		edges = append(edges, virtualchassis.EdgeMaster)
 	}
@@ -92926,6 +100695,8 @@ func (m *VirtualChassisMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *VirtualChassisMutation) EdgeCleared(name string) bool {
 	switch name {
+	case virtualchassis.EdgeOwner:
+		return m.clearedowner
 	case virtualchassis.EdgeMaster:
 		return m.clearedmaster
 	}
@@ -92936,6 +100707,9 @@ func (m *VirtualChassisMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *VirtualChassisMutation) ClearEdge(name string) error {
 	switch name {
+	case virtualchassis.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case virtualchassis.EdgeMaster:
 		m.ClearMaster()
 		return nil
@@ -92947,6 +100721,9 @@ func (m *VirtualChassisMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *VirtualChassisMutation) ResetEdge(name string) error {
 	switch name {
+	case virtualchassis.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case virtualchassis.EdgeMaster:
 		m.ResetMaster()
 		return nil
@@ -92968,6 +100745,8 @@ type VirtualCircuitMutation struct {
 	cid                     *string
 	status                  *string
 	clearedFields           map[string]struct{}
+	owner                   *int
+	clearedowner            bool
 	provider_network        *int
 	clearedprovider_network bool
 	provider_account        *int
@@ -93200,6 +100979,38 @@ func (m *VirtualCircuitMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *VirtualCircuitMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *VirtualCircuitMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *VirtualCircuitMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[virtualcircuit.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *VirtualCircuitMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[virtualcircuit.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *VirtualCircuitMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, virtualcircuit.FieldOwnerID)
+}
+
 // SetCid sets the "cid" field.
 func (m *VirtualCircuitMutation) SetCid(s string) {
 	m.cid = &s
@@ -93338,6 +101149,33 @@ func (m *VirtualCircuitMutation) TenantIDCleared() bool {
 func (m *VirtualCircuitMutation) ResetTenantID() {
 	m.tenant = nil
 	delete(m.clearedFields, virtualcircuit.FieldTenantID)
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *VirtualCircuitMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[virtualcircuit.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *VirtualCircuitMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *VirtualCircuitMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *VirtualCircuitMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
 }
 
 // ClearProviderNetwork clears the "provider_network" edge to the ProviderNetwork entity.
@@ -93482,7 +101320,7 @@ func (m *VirtualCircuitMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *VirtualCircuitMutation) Fields() []string {
-	fields := make([]string, 0, 11)
+	fields := make([]string, 0, 12)
 	if m.created != nil {
 		fields = append(fields, virtualcircuit.FieldCreated)
 	}
@@ -93497,6 +101335,9 @@ func (m *VirtualCircuitMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, virtualcircuit.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, virtualcircuit.FieldOwnerID)
 	}
 	if m.cid != nil {
 		fields = append(fields, virtualcircuit.FieldCid)
@@ -93534,6 +101375,8 @@ func (m *VirtualCircuitMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case virtualcircuit.FieldComments:
 		return m.Comments()
+	case virtualcircuit.FieldOwnerID:
+		return m.OwnerID()
 	case virtualcircuit.FieldCid:
 		return m.Cid()
 	case virtualcircuit.FieldProviderNetworkID:
@@ -93555,7 +101398,7 @@ func (m *VirtualCircuitMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *VirtualCircuitMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case virtualcircuit.FieldCreated, virtualcircuit.FieldLastUpdated, virtualcircuit.FieldCustomFieldData, virtualcircuit.FieldDescription, virtualcircuit.FieldComments, virtualcircuit.FieldCid, virtualcircuit.FieldProviderNetworkID, virtualcircuit.FieldProviderAccountID, virtualcircuit.FieldTypeID, virtualcircuit.FieldStatus, virtualcircuit.FieldTenantID:
+	case virtualcircuit.FieldCreated, virtualcircuit.FieldLastUpdated, virtualcircuit.FieldCustomFieldData, virtualcircuit.FieldDescription, virtualcircuit.FieldComments, virtualcircuit.FieldOwnerID, virtualcircuit.FieldCid, virtualcircuit.FieldProviderNetworkID, virtualcircuit.FieldProviderAccountID, virtualcircuit.FieldTypeID, virtualcircuit.FieldStatus, virtualcircuit.FieldTenantID:
 	default:
 		return nil, fmt.Errorf("unknown VirtualCircuit field %s", name)
 	}
@@ -93580,6 +101423,8 @@ func (m *VirtualCircuitMutation) OldField(ctx context.Context, name string) (ent
 		return old.Description, nil
 	case virtualcircuit.FieldComments:
 		return old.Comments, nil
+	case virtualcircuit.FieldOwnerID:
+		return old.OwnerID, nil
 	case virtualcircuit.FieldCid:
 		return old.Cid, nil
 	case virtualcircuit.FieldProviderNetworkID:
@@ -93635,6 +101480,13 @@ func (m *VirtualCircuitMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetComments(v)
+		return nil
+	case virtualcircuit.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case virtualcircuit.FieldCid:
 		v, ok := value.(string)
@@ -93717,6 +101569,9 @@ func (m *VirtualCircuitMutation) ClearedFields() []string {
 	if m.FieldCleared(virtualcircuit.FieldLastUpdated) {
 		fields = append(fields, virtualcircuit.FieldLastUpdated)
 	}
+	if m.FieldCleared(virtualcircuit.FieldOwnerID) {
+		fields = append(fields, virtualcircuit.FieldOwnerID)
+	}
 	if m.FieldCleared(virtualcircuit.FieldProviderAccountID) {
 		fields = append(fields, virtualcircuit.FieldProviderAccountID)
 	}
@@ -93742,6 +101597,9 @@ func (m *VirtualCircuitMutation) ClearField(name string) error {
 		return nil
 	case virtualcircuit.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case virtualcircuit.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case virtualcircuit.FieldProviderAccountID:
 		m.ClearProviderAccountID()
@@ -93772,6 +101630,9 @@ func (m *VirtualCircuitMutation) ResetField(name string) error {
 	case virtualcircuit.FieldComments:
 		m.ResetComments()
 		return nil
+	case virtualcircuit.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case virtualcircuit.FieldCid:
 		m.ResetCid()
 		return nil
@@ -93796,7 +101657,10 @@ func (m *VirtualCircuitMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *VirtualCircuitMutation) AddedEdges() []string {
-	edges := make([]string, 0, 4)
+	edges := make([]string, 0, 5)
+	if m.owner != nil {
+		edges = append(edges, virtualcircuit.EdgeOwner)
+	}
 	if m.provider_network != nil {
 		edges = append(edges, virtualcircuit.EdgeProviderNetwork)
 	}
@@ -93816,6 +101680,10 @@ func (m *VirtualCircuitMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *VirtualCircuitMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case virtualcircuit.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case virtualcircuit.EdgeProviderNetwork:
 		if id := m.provider_network; id != nil {
 			return []ent.Value{*id}
@@ -93838,7 +101706,7 @@ func (m *VirtualCircuitMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *VirtualCircuitMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 4)
+	edges := make([]string, 0, 5)
 	return edges
 }
 
@@ -93850,7 +101718,10 @@ func (m *VirtualCircuitMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *VirtualCircuitMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 4)
+	edges := make([]string, 0, 5)
+	if m.clearedowner {
+		edges = append(edges, virtualcircuit.EdgeOwner)
+	}
 	if m.clearedprovider_network {
 		edges = append(edges, virtualcircuit.EdgeProviderNetwork)
 	}
@@ -93870,6 +101741,8 @@ func (m *VirtualCircuitMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *VirtualCircuitMutation) EdgeCleared(name string) bool {
 	switch name {
+	case virtualcircuit.EdgeOwner:
+		return m.clearedowner
 	case virtualcircuit.EdgeProviderNetwork:
 		return m.clearedprovider_network
 	case virtualcircuit.EdgeProviderAccount:
@@ -93886,6 +101759,9 @@ func (m *VirtualCircuitMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *VirtualCircuitMutation) ClearEdge(name string) error {
 	switch name {
+	case virtualcircuit.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case virtualcircuit.EdgeProviderNetwork:
 		m.ClearProviderNetwork()
 		return nil
@@ -93906,6 +101782,9 @@ func (m *VirtualCircuitMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *VirtualCircuitMutation) ResetEdge(name string) error {
 	switch name {
+	case virtualcircuit.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case virtualcircuit.EdgeProviderNetwork:
 		m.ResetProviderNetwork()
 		return nil
@@ -94664,6 +102543,8 @@ type VirtualCircuitTypeMutation struct {
 	comments          *string
 	color             *string
 	clearedFields     map[string]struct{}
+	owner             *int
+	clearedowner      bool
 	done              bool
 	oldValue          func(context.Context) (*VirtualCircuitType, error)
 	predicates        []predicate.VirtualCircuitType
@@ -94926,6 +102807,38 @@ func (m *VirtualCircuitTypeMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *VirtualCircuitTypeMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *VirtualCircuitTypeMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *VirtualCircuitTypeMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[virtualcircuittype.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *VirtualCircuitTypeMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[virtualcircuittype.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *VirtualCircuitTypeMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, virtualcircuittype.FieldOwnerID)
+}
+
 // SetColor sets the "color" field.
 func (m *VirtualCircuitTypeMutation) SetColor(s string) {
 	m.color = &s
@@ -94943,6 +102856,33 @@ func (m *VirtualCircuitTypeMutation) Color() (r string, exists bool) {
 // ResetColor resets all changes to the "color" field.
 func (m *VirtualCircuitTypeMutation) ResetColor() {
 	m.color = nil
+}
+
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *VirtualCircuitTypeMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[virtualcircuittype.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *VirtualCircuitTypeMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *VirtualCircuitTypeMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *VirtualCircuitTypeMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
 }
 
 // Where appends a list predicates to the VirtualCircuitTypeMutation builder.
@@ -94979,7 +102919,7 @@ func (m *VirtualCircuitTypeMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *VirtualCircuitTypeMutation) Fields() []string {
-	fields := make([]string, 0, 8)
+	fields := make([]string, 0, 9)
 	if m.created != nil {
 		fields = append(fields, virtualcircuittype.FieldCreated)
 	}
@@ -95000,6 +102940,9 @@ func (m *VirtualCircuitTypeMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, virtualcircuittype.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, virtualcircuittype.FieldOwnerID)
 	}
 	if m.color != nil {
 		fields = append(fields, virtualcircuittype.FieldColor)
@@ -95026,6 +102969,8 @@ func (m *VirtualCircuitTypeMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case virtualcircuittype.FieldComments:
 		return m.Comments()
+	case virtualcircuittype.FieldOwnerID:
+		return m.OwnerID()
 	case virtualcircuittype.FieldColor:
 		return m.Color()
 	}
@@ -95037,7 +102982,7 @@ func (m *VirtualCircuitTypeMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *VirtualCircuitTypeMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case virtualcircuittype.FieldCreated, virtualcircuittype.FieldLastUpdated, virtualcircuittype.FieldCustomFieldData, virtualcircuittype.FieldName, virtualcircuittype.FieldSlug, virtualcircuittype.FieldDescription, virtualcircuittype.FieldComments, virtualcircuittype.FieldColor:
+	case virtualcircuittype.FieldCreated, virtualcircuittype.FieldLastUpdated, virtualcircuittype.FieldCustomFieldData, virtualcircuittype.FieldName, virtualcircuittype.FieldSlug, virtualcircuittype.FieldDescription, virtualcircuittype.FieldComments, virtualcircuittype.FieldOwnerID, virtualcircuittype.FieldColor:
 	default:
 		return nil, fmt.Errorf("unknown VirtualCircuitType field %s", name)
 	}
@@ -95066,6 +103011,8 @@ func (m *VirtualCircuitTypeMutation) OldField(ctx context.Context, name string) 
 		return old.Description, nil
 	case virtualcircuittype.FieldComments:
 		return old.Comments, nil
+	case virtualcircuittype.FieldOwnerID:
+		return old.OwnerID, nil
 	case virtualcircuittype.FieldColor:
 		return old.Color, nil
 	}
@@ -95126,6 +103073,13 @@ func (m *VirtualCircuitTypeMutation) SetField(name string, value ent.Value) erro
 		}
 		m.SetComments(v)
 		return nil
+	case virtualcircuittype.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
+		return nil
 	case virtualcircuittype.FieldColor:
 		v, ok := value.(string)
 		if !ok {
@@ -95140,13 +103094,16 @@ func (m *VirtualCircuitTypeMutation) SetField(name string, value ent.Value) erro
 // AddedFields returns all numeric fields that were incremented/decremented during
 // this mutation.
 func (m *VirtualCircuitTypeMutation) AddedFields() []string {
-	return nil
+	var fields []string
+	return fields
 }
 
 // AddedField returns the numeric value that was incremented/decremented on a field
 // with the given name. The second boolean return value indicates that this field
 // was not set, or was not defined in the schema.
 func (m *VirtualCircuitTypeMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
 	return nil, false
 }
 
@@ -95169,6 +103126,9 @@ func (m *VirtualCircuitTypeMutation) ClearedFields() []string {
 	if m.FieldCleared(virtualcircuittype.FieldLastUpdated) {
 		fields = append(fields, virtualcircuittype.FieldLastUpdated)
 	}
+	if m.FieldCleared(virtualcircuittype.FieldOwnerID) {
+		fields = append(fields, virtualcircuittype.FieldOwnerID)
+	}
 	return fields
 }
 
@@ -95188,6 +103148,9 @@ func (m *VirtualCircuitTypeMutation) ClearField(name string) error {
 		return nil
 	case virtualcircuittype.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case virtualcircuittype.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	}
 	return fmt.Errorf("unknown VirtualCircuitType nullable field %s", name)
@@ -95218,6 +103181,9 @@ func (m *VirtualCircuitTypeMutation) ResetField(name string) error {
 	case virtualcircuittype.FieldComments:
 		m.ResetComments()
 		return nil
+	case virtualcircuittype.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case virtualcircuittype.FieldColor:
 		m.ResetColor()
 		return nil
@@ -95227,19 +103193,28 @@ func (m *VirtualCircuitTypeMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *VirtualCircuitTypeMutation) AddedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.owner != nil {
+		edges = append(edges, virtualcircuittype.EdgeOwner)
+	}
 	return edges
 }
 
 // AddedIDs returns all IDs (to other nodes) that were added for the given edge
 // name in this mutation.
 func (m *VirtualCircuitTypeMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case virtualcircuittype.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
+	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *VirtualCircuitTypeMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
 	return edges
 }
 
@@ -95251,25 +103226,42 @@ func (m *VirtualCircuitTypeMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *VirtualCircuitTypeMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.clearedowner {
+		edges = append(edges, virtualcircuittype.EdgeOwner)
+	}
 	return edges
 }
 
 // EdgeCleared returns a boolean which indicates if the edge with the given name
 // was cleared in this mutation.
 func (m *VirtualCircuitTypeMutation) EdgeCleared(name string) bool {
+	switch name {
+	case virtualcircuittype.EdgeOwner:
+		return m.clearedowner
+	}
 	return false
 }
 
 // ClearEdge clears the value of the edge with the given name. It returns an error
 // if that edge is not defined in the schema.
 func (m *VirtualCircuitTypeMutation) ClearEdge(name string) error {
+	switch name {
+	case virtualcircuittype.EdgeOwner:
+		m.ClearOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown VirtualCircuitType unique edge %s", name)
 }
 
 // ResetEdge resets all changes to the edge with the given name in this mutation.
 // It returns an error if the edge is not defined in the schema.
 func (m *VirtualCircuitTypeMutation) ResetEdge(name string) error {
+	switch name {
+	case virtualcircuittype.EdgeOwner:
+		m.ResetOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown VirtualCircuitType edge %s", name)
 }
 
@@ -95290,6 +103282,8 @@ type VirtualDeviceContextMutation struct {
 	addidentifier      *int
 	status             *string
 	clearedFields      map[string]struct{}
+	owner              *int
+	clearedowner       bool
 	device             *int
 	cleareddevice      bool
 	tenant             *int
@@ -95525,6 +103519,38 @@ func (m *VirtualDeviceContextMutation) ResetComments() {
 	m.comments = nil
 }
 
+// SetOwnerID sets the "owner_id" field.
+func (m *VirtualDeviceContextMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *VirtualDeviceContextMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *VirtualDeviceContextMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[virtualdevicecontext.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *VirtualDeviceContextMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[virtualdevicecontext.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *VirtualDeviceContextMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, virtualdevicecontext.FieldOwnerID)
+}
+
 // SetName sets the "name" field.
 func (m *VirtualDeviceContextMutation) SetName(s string) {
 	m.name = &s
@@ -95750,6 +103776,33 @@ func (m *VirtualDeviceContextMutation) ResetStatus() {
 	m.status = nil
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *VirtualDeviceContextMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[virtualdevicecontext.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *VirtualDeviceContextMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *VirtualDeviceContextMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *VirtualDeviceContextMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // ClearDevice clears the "device" edge to the Device entity.
 func (m *VirtualDeviceContextMutation) ClearDevice() {
 	m.cleareddevice = true
@@ -95946,7 +103999,7 @@ func (m *VirtualDeviceContextMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *VirtualDeviceContextMutation) Fields() []string {
-	fields := make([]string, 0, 13)
+	fields := make([]string, 0, 14)
 	if m.created != nil {
 		fields = append(fields, virtualdevicecontext.FieldCreated)
 	}
@@ -95961,6 +104014,9 @@ func (m *VirtualDeviceContextMutation) Fields() []string {
 	}
 	if m.comments != nil {
 		fields = append(fields, virtualdevicecontext.FieldComments)
+	}
+	if m.owner != nil {
+		fields = append(fields, virtualdevicecontext.FieldOwnerID)
 	}
 	if m.name != nil {
 		fields = append(fields, virtualdevicecontext.FieldName)
@@ -96004,6 +104060,8 @@ func (m *VirtualDeviceContextMutation) Field(name string) (ent.Value, bool) {
 		return m.Description()
 	case virtualdevicecontext.FieldComments:
 		return m.Comments()
+	case virtualdevicecontext.FieldOwnerID:
+		return m.OwnerID()
 	case virtualdevicecontext.FieldName:
 		return m.Name()
 	case virtualdevicecontext.FieldNameNatural:
@@ -96029,7 +104087,7 @@ func (m *VirtualDeviceContextMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *VirtualDeviceContextMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case virtualdevicecontext.FieldCreated, virtualdevicecontext.FieldLastUpdated, virtualdevicecontext.FieldCustomFieldData, virtualdevicecontext.FieldDescription, virtualdevicecontext.FieldComments, virtualdevicecontext.FieldName, virtualdevicecontext.FieldNameNatural, virtualdevicecontext.FieldDeviceID, virtualdevicecontext.FieldIdentifier, virtualdevicecontext.FieldTenantID, virtualdevicecontext.FieldPrimaryIp4ID, virtualdevicecontext.FieldPrimaryIp6ID, virtualdevicecontext.FieldStatus:
+	case virtualdevicecontext.FieldCreated, virtualdevicecontext.FieldLastUpdated, virtualdevicecontext.FieldCustomFieldData, virtualdevicecontext.FieldDescription, virtualdevicecontext.FieldComments, virtualdevicecontext.FieldOwnerID, virtualdevicecontext.FieldName, virtualdevicecontext.FieldNameNatural, virtualdevicecontext.FieldDeviceID, virtualdevicecontext.FieldIdentifier, virtualdevicecontext.FieldTenantID, virtualdevicecontext.FieldPrimaryIp4ID, virtualdevicecontext.FieldPrimaryIp6ID, virtualdevicecontext.FieldStatus:
 	default:
 		return nil, fmt.Errorf("unknown VirtualDeviceContext field %s", name)
 	}
@@ -96054,6 +104112,8 @@ func (m *VirtualDeviceContextMutation) OldField(ctx context.Context, name string
 		return old.Description, nil
 	case virtualdevicecontext.FieldComments:
 		return old.Comments, nil
+	case virtualdevicecontext.FieldOwnerID:
+		return old.OwnerID, nil
 	case virtualdevicecontext.FieldName:
 		return old.Name, nil
 	case virtualdevicecontext.FieldNameNatural:
@@ -96113,6 +104173,13 @@ func (m *VirtualDeviceContextMutation) SetField(name string, value ent.Value) er
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetComments(v)
+		return nil
+	case virtualdevicecontext.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case virtualdevicecontext.FieldName:
 		v, ok := value.(string)
@@ -96221,6 +104288,9 @@ func (m *VirtualDeviceContextMutation) ClearedFields() []string {
 	if m.FieldCleared(virtualdevicecontext.FieldLastUpdated) {
 		fields = append(fields, virtualdevicecontext.FieldLastUpdated)
 	}
+	if m.FieldCleared(virtualdevicecontext.FieldOwnerID) {
+		fields = append(fields, virtualdevicecontext.FieldOwnerID)
+	}
 	if m.FieldCleared(virtualdevicecontext.FieldIdentifier) {
 		fields = append(fields, virtualdevicecontext.FieldIdentifier)
 	}
@@ -96252,6 +104322,9 @@ func (m *VirtualDeviceContextMutation) ClearField(name string) error {
 		return nil
 	case virtualdevicecontext.FieldLastUpdated:
 		m.ClearLastUpdated()
+		return nil
+	case virtualdevicecontext.FieldOwnerID:
+		m.ClearOwnerID()
 		return nil
 	case virtualdevicecontext.FieldIdentifier:
 		m.ClearIdentifier()
@@ -96288,6 +104361,9 @@ func (m *VirtualDeviceContextMutation) ResetField(name string) error {
 	case virtualdevicecontext.FieldComments:
 		m.ResetComments()
 		return nil
+	case virtualdevicecontext.FieldOwnerID:
+		m.ResetOwnerID()
+		return nil
 	case virtualdevicecontext.FieldName:
 		m.ResetName()
 		return nil
@@ -96318,7 +104394,10 @@ func (m *VirtualDeviceContextMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *VirtualDeviceContextMutation) AddedEdges() []string {
-	edges := make([]string, 0, 5)
+	edges := make([]string, 0, 6)
+	if m.owner != nil {
+		edges = append(edges, virtualdevicecontext.EdgeOwner)
+	}
 	if m.device != nil {
 		edges = append(edges, virtualdevicecontext.EdgeDevice)
 	}
@@ -96341,6 +104420,10 @@ func (m *VirtualDeviceContextMutation) AddedEdges() []string {
 // name in this mutation.
 func (m *VirtualDeviceContextMutation) AddedIDs(name string) []ent.Value {
 	switch name {
+	case virtualdevicecontext.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
 	case virtualdevicecontext.EdgeDevice:
 		if id := m.device; id != nil {
 			return []ent.Value{*id}
@@ -96369,7 +104452,7 @@ func (m *VirtualDeviceContextMutation) AddedIDs(name string) []ent.Value {
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *VirtualDeviceContextMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 5)
+	edges := make([]string, 0, 6)
 	if m.removedinterfaces != nil {
 		edges = append(edges, virtualdevicecontext.EdgeInterfaces)
 	}
@@ -96392,7 +104475,10 @@ func (m *VirtualDeviceContextMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *VirtualDeviceContextMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 5)
+	edges := make([]string, 0, 6)
+	if m.clearedowner {
+		edges = append(edges, virtualdevicecontext.EdgeOwner)
+	}
 	if m.cleareddevice {
 		edges = append(edges, virtualdevicecontext.EdgeDevice)
 	}
@@ -96415,6 +104501,8 @@ func (m *VirtualDeviceContextMutation) ClearedEdges() []string {
 // was cleared in this mutation.
 func (m *VirtualDeviceContextMutation) EdgeCleared(name string) bool {
 	switch name {
+	case virtualdevicecontext.EdgeOwner:
+		return m.clearedowner
 	case virtualdevicecontext.EdgeDevice:
 		return m.cleareddevice
 	case virtualdevicecontext.EdgeTenant:
@@ -96433,6 +104521,9 @@ func (m *VirtualDeviceContextMutation) EdgeCleared(name string) bool {
 // if that edge is not defined in the schema.
 func (m *VirtualDeviceContextMutation) ClearEdge(name string) error {
 	switch name {
+	case virtualdevicecontext.EdgeOwner:
+		m.ClearOwner()
+		return nil
 	case virtualdevicecontext.EdgeDevice:
 		m.ClearDevice()
 		return nil
@@ -96453,6 +104544,9 @@ func (m *VirtualDeviceContextMutation) ClearEdge(name string) error {
 // It returns an error if the edge is not defined in the schema.
 func (m *VirtualDeviceContextMutation) ResetEdge(name string) error {
 	switch name {
+	case virtualdevicecontext.EdgeOwner:
+		m.ResetOwner()
+		return nil
 	case virtualdevicecontext.EdgeDevice:
 		m.ResetDevice()
 		return nil
@@ -96492,6 +104586,8 @@ type WebhookMutation struct {
 	ssl_verification   *bool
 	ca_file_path       *string
 	clearedFields      map[string]struct{}
+	owner              *int
+	clearedowner       bool
 	done               bool
 	oldValue           func(context.Context) (*Webhook, error)
 	predicates         []predicate.Webhook
@@ -96676,6 +104772,38 @@ func (m *WebhookMutation) CustomFieldData() (r map[string]interface{}, exists bo
 // ResetCustomFieldData resets all changes to the "custom_field_data" field.
 func (m *WebhookMutation) ResetCustomFieldData() {
 	m.custom_field_data = nil
+}
+
+// SetOwnerID sets the "owner_id" field.
+func (m *WebhookMutation) SetOwnerID(i int) {
+	m.owner = &i
+}
+
+// OwnerID returns the value of the "owner_id" field in the mutation.
+func (m *WebhookMutation) OwnerID() (r int, exists bool) {
+	v := m.owner
+	if v == nil {
+		return
+	}
+	return *v, true
+}
+
+// ClearOwnerID clears the value of the "owner_id" field.
+func (m *WebhookMutation) ClearOwnerID() {
+	m.owner = nil
+	m.clearedFields[webhook.FieldOwnerID] = struct{}{}
+}
+
+// OwnerIDCleared returns if the "owner_id" field was cleared in this mutation.
+func (m *WebhookMutation) OwnerIDCleared() bool {
+	_, ok := m.clearedFields[webhook.FieldOwnerID]
+	return ok
+}
+
+// ResetOwnerID resets all changes to the "owner_id" field.
+func (m *WebhookMutation) ResetOwnerID() {
+	m.owner = nil
+	delete(m.clearedFields, webhook.FieldOwnerID)
 }
 
 // SetName sets the "name" field.
@@ -96881,6 +105009,33 @@ func (m *WebhookMutation) ResetCaFilePath() {
 	delete(m.clearedFields, webhook.FieldCaFilePath)
 }
 
+// ClearOwner clears the "owner" edge to the Owner entity.
+func (m *WebhookMutation) ClearOwner() {
+	m.clearedowner = true
+	m.clearedFields[webhook.FieldOwnerID] = struct{}{}
+}
+
+// OwnerCleared reports if the "owner" edge to the Owner entity was cleared.
+func (m *WebhookMutation) OwnerCleared() bool {
+	return m.OwnerIDCleared() || m.clearedowner
+}
+
+// OwnerIDs returns the "owner" edge IDs in the mutation.
+// Note that IDs always returns len(IDs) <= 1 for unique edges, and you should use
+// OwnerID instead. It exists only for internal usage by the builders.
+func (m *WebhookMutation) OwnerIDs() (ids []int) {
+	if id := m.owner; id != nil {
+		ids = append(ids, *id)
+	}
+	return
+}
+
+// ResetOwner resets all changes to the "owner" edge.
+func (m *WebhookMutation) ResetOwner() {
+	m.owner = nil
+	m.clearedowner = false
+}
+
 // Where appends a list predicates to the WebhookMutation builder.
 func (m *WebhookMutation) Where(ps ...predicate.Webhook) {
 	m.predicates = append(m.predicates, ps...)
@@ -96915,7 +105070,7 @@ func (m *WebhookMutation) Type() string {
 // order to get all numeric fields that were incremented/decremented, call
 // AddedFields().
 func (m *WebhookMutation) Fields() []string {
-	fields := make([]string, 0, 13)
+	fields := make([]string, 0, 14)
 	if m.created != nil {
 		fields = append(fields, webhook.FieldCreated)
 	}
@@ -96924,6 +105079,9 @@ func (m *WebhookMutation) Fields() []string {
 	}
 	if m.custom_field_data != nil {
 		fields = append(fields, webhook.FieldCustomFieldData)
+	}
+	if m.owner != nil {
+		fields = append(fields, webhook.FieldOwnerID)
 	}
 	if m.name != nil {
 		fields = append(fields, webhook.FieldName)
@@ -96969,6 +105127,8 @@ func (m *WebhookMutation) Field(name string) (ent.Value, bool) {
 		return m.LastUpdated()
 	case webhook.FieldCustomFieldData:
 		return m.CustomFieldData()
+	case webhook.FieldOwnerID:
+		return m.OwnerID()
 	case webhook.FieldName:
 		return m.Name()
 	case webhook.FieldDescription:
@@ -96998,7 +105158,7 @@ func (m *WebhookMutation) Field(name string) (ent.Value, bool) {
 // database failed.
 func (m *WebhookMutation) OldField(ctx context.Context, name string) (ent.Value, error) {
 	switch name {
-	case webhook.FieldCreated, webhook.FieldLastUpdated, webhook.FieldCustomFieldData, webhook.FieldName, webhook.FieldDescription, webhook.FieldPayloadURL, webhook.FieldHTTPMethod, webhook.FieldHTTPContentType, webhook.FieldAdditionalHeaders, webhook.FieldBodyTemplate, webhook.FieldSecret, webhook.FieldSslVerification, webhook.FieldCaFilePath:
+	case webhook.FieldCreated, webhook.FieldLastUpdated, webhook.FieldCustomFieldData, webhook.FieldOwnerID, webhook.FieldName, webhook.FieldDescription, webhook.FieldPayloadURL, webhook.FieldHTTPMethod, webhook.FieldHTTPContentType, webhook.FieldAdditionalHeaders, webhook.FieldBodyTemplate, webhook.FieldSecret, webhook.FieldSslVerification, webhook.FieldCaFilePath:
 	default:
 		return nil, fmt.Errorf("unknown Webhook field %s", name)
 	}
@@ -97019,6 +105179,8 @@ func (m *WebhookMutation) OldField(ctx context.Context, name string) (ent.Value,
 		return old.LastUpdated, nil
 	case webhook.FieldCustomFieldData:
 		return old.CustomFieldData, nil
+	case webhook.FieldOwnerID:
+		return old.OwnerID, nil
 	case webhook.FieldName:
 		return old.Name, nil
 	case webhook.FieldDescription:
@@ -97068,6 +105230,13 @@ func (m *WebhookMutation) SetField(name string, value ent.Value) error {
 			return fmt.Errorf("unexpected type %T for field %s", value, name)
 		}
 		m.SetCustomFieldData(v)
+		return nil
+	case webhook.FieldOwnerID:
+		v, ok := value.(int)
+		if !ok {
+			return fmt.Errorf("unexpected type %T for field %s", value, name)
+		}
+		m.SetOwnerID(v)
 		return nil
 	case webhook.FieldName:
 		v, ok := value.(string)
@@ -97146,13 +105315,16 @@ func (m *WebhookMutation) SetField(name string, value ent.Value) error {
 // AddedFields returns all numeric fields that were incremented/decremented during
 // this mutation.
 func (m *WebhookMutation) AddedFields() []string {
-	return nil
+	var fields []string
+	return fields
 }
 
 // AddedField returns the numeric value that was incremented/decremented on a field
 // with the given name. The second boolean return value indicates that this field
 // was not set, or was not defined in the schema.
 func (m *WebhookMutation) AddedField(name string) (ent.Value, bool) {
+	switch name {
+	}
 	return nil, false
 }
 
@@ -97174,6 +105346,9 @@ func (m *WebhookMutation) ClearedFields() []string {
 	}
 	if m.FieldCleared(webhook.FieldLastUpdated) {
 		fields = append(fields, webhook.FieldLastUpdated)
+	}
+	if m.FieldCleared(webhook.FieldOwnerID) {
+		fields = append(fields, webhook.FieldOwnerID)
 	}
 	if m.FieldCleared(webhook.FieldCaFilePath) {
 		fields = append(fields, webhook.FieldCaFilePath)
@@ -97198,6 +105373,9 @@ func (m *WebhookMutation) ClearField(name string) error {
 	case webhook.FieldLastUpdated:
 		m.ClearLastUpdated()
 		return nil
+	case webhook.FieldOwnerID:
+		m.ClearOwnerID()
+		return nil
 	case webhook.FieldCaFilePath:
 		m.ClearCaFilePath()
 		return nil
@@ -97217,6 +105395,9 @@ func (m *WebhookMutation) ResetField(name string) error {
 		return nil
 	case webhook.FieldCustomFieldData:
 		m.ResetCustomFieldData()
+		return nil
+	case webhook.FieldOwnerID:
+		m.ResetOwnerID()
 		return nil
 	case webhook.FieldName:
 		m.ResetName()
@@ -97254,19 +105435,28 @@ func (m *WebhookMutation) ResetField(name string) error {
 
 // AddedEdges returns all edge names that were set/added in this mutation.
 func (m *WebhookMutation) AddedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.owner != nil {
+		edges = append(edges, webhook.EdgeOwner)
+	}
 	return edges
 }
 
 // AddedIDs returns all IDs (to other nodes) that were added for the given edge
 // name in this mutation.
 func (m *WebhookMutation) AddedIDs(name string) []ent.Value {
+	switch name {
+	case webhook.EdgeOwner:
+		if id := m.owner; id != nil {
+			return []ent.Value{*id}
+		}
+	}
 	return nil
 }
 
 // RemovedEdges returns all edge names that were removed in this mutation.
 func (m *WebhookMutation) RemovedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
 	return edges
 }
 
@@ -97278,24 +105468,41 @@ func (m *WebhookMutation) RemovedIDs(name string) []ent.Value {
 
 // ClearedEdges returns all edge names that were cleared in this mutation.
 func (m *WebhookMutation) ClearedEdges() []string {
-	edges := make([]string, 0, 0)
+	edges := make([]string, 0, 1)
+	if m.clearedowner {
+		edges = append(edges, webhook.EdgeOwner)
+	}
 	return edges
 }
 
 // EdgeCleared returns a boolean which indicates if the edge with the given name
 // was cleared in this mutation.
 func (m *WebhookMutation) EdgeCleared(name string) bool {
+	switch name {
+	case webhook.EdgeOwner:
+		return m.clearedowner
+	}
 	return false
 }
 
 // ClearEdge clears the value of the edge with the given name. It returns an error
 // if that edge is not defined in the schema.
 func (m *WebhookMutation) ClearEdge(name string) error {
+	switch name {
+	case webhook.EdgeOwner:
+		m.ClearOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown Webhook unique edge %s", name)
 }
 
 // ResetEdge resets all changes to the edge with the given name in this mutation.
 // It returns an error if the edge is not defined in the schema.
 func (m *WebhookMutation) ResetEdge(name string) error {
+	switch name {
+	case webhook.EdgeOwner:
+		m.ResetOwner()
+		return nil
+	}
 	return fmt.Errorf("unknown Webhook edge %s", name)
 }

@@ -104,7 +104,6 @@ func (Circuit) Annotations() []schema.Annotation {
 			// NetBox's CircuitGroupAssignmentSerializer_ (nested).
 			Reverse: map[string]api.Reverse{"assignments": {Model: "circuits.circuitgroupassignment", Column: "member_id",
 				TypeColumn: "member_type", Many: true, Nested: []string{"id", "url", "display", "group", "priority"}}},
-			Empty: map[string]any{"owner": nil},
 			Filters: append(TenancyFilters(),
 				api.Filter{Name: "install_date", Kind: "date", Column: "install_date"},
 				api.Filter{Name: "termination_date", Kind: "date", Column: "termination_date"},

@@ -139,7 +139,7 @@ func (Device) Annotations() []schema.Annotation {
 			Coalesce: map[string][]string{"primary_ip": {"primary_ip6", "primary_ip4"}},
 			// Clusters and config templates are other models, not built
 			// yet.
-			Empty: map[string]any{"owner": nil, "cluster": nil, "config_template": nil},
+			Empty: map[string]any{"cluster": nil, "config_template": nil},
 			Filters: append(append(append(TenancyFilters(), SiteTreeFilters()...),
 				api.Filter{Name: "manufacturer_id", Kind: "fk-id", Via: "device_type", Column: "manufacturer"},
 				api.Filter{Name: "manufacturer", Kind: "fk-attr", Via: "device_type", Column: "manufacturer"},

@@ -43,7 +43,7 @@ func (DeviceRole) Annotations() []schema.Annotation {
 			Unique:   nestedGroupUnique("device role"),
 			// Config templates, devices and virtual machines are not built
 			// yet.
-			Empty: map[string]any{"owner": nil, "config_template": nil, "virtualmachine_count": 0},
+			Empty: map[string]any{"config_template": nil, "virtualmachine_count": 0},
 			// Cumulative over the tree, as NetBox's viewset annotates it.
 			Counts: map[string]api.Count{"device_count": {Model: "dcim.device", Column: "role_id", Cumulative: true}},
 		},

@@ -47,7 +47,7 @@ func (Platform) Annotations() []schema.Annotation {
 			},
 			// Config templates, devices and virtual machines are not built
 			// yet.
-			Empty: map[string]any{"owner": nil, "config_template": nil, "virtualmachine_count": 0},
+			Empty: map[string]any{"config_template": nil, "virtualmachine_count": 0},
 			// Cumulative over the tree, as NetBox's viewset annotates it.
 			Counts: map[string]api.Count{"device_count": {Model: "dcim.device", Column: "platform_id", Cumulative: true}},
 			Filters: []api.Filter{{Name: "available_for_device_type", Kind: "null-or-same", Column: "manufacturer",

@@ -69,7 +69,7 @@ func (Site) Annotations() []schema.Annotation {
 				// NetBox's RelatedObjectCountField('circuit_terminations'):
 				// terminations whose cached _site is this one.
 				"circuit_count": {Model: "circuits.circuittermination", Column: "_site_id"}},
-			Empty:   map[string]any{"owner": nil, "virtualmachine_count": 0},
+			Empty:   map[string]any{"virtualmachine_count": 0},
 			Filters: TenancyFilters(),
 		},
 	}

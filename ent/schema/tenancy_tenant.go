@@ -49,8 +49,7 @@ func (Tenant) Annotations() []schema.Annotation {
 				"ipaddress_count": {Model: "ipam.ipaddress", Column: "tenant_id"},
 				"circuit_count":   {Model: "circuits.circuit", Column: "tenant_id"},
 			},
-			Empty: map[string]any{"owner": nil,
-				"rack_count": 0, "virtualmachine_count": 0, "cluster_count": 0},
+			Empty: map[string]any{"rack_count": 0, "virtualmachine_count": 0, "cluster_count": 0},
 		},
 	}
 }
