@@ -234,6 +234,13 @@ func describe(t *gen.Type, m api.Model) (*Data, error) {
 			edges[e.Name] = e
 		}
 	}
+	// A placeholder whose model has come (an owner, now that the mixins
+	// carry it) would hide the real field: refuse it by name.
+	for name := range m.Empty {
+		if edges[name] != nil || fields[name] != nil {
+			return nil, fmt.Errorf("api.Model.Empty: %s has a real %q now (a field or an FK edge, perhaps from a mixin); drop the placeholder", t.Name, name)
+		}
+	}
 	order := m.Fields
 	seen := map[string]bool{}
 	for _, name := range order {
