@@ -56,6 +56,11 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
+				Name:    "asn_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{IpamAsnColumns[7]},
+			},
+			{
 				Name:    "asn_asn",
 				Unique:  true,
 				Columns: []*schema.Column{IpamAsnColumns[6]},
@@ -104,6 +109,13 @@ var (
 				OnDelete:   schema.Restrict,
 			},
 		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "asnrange_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{IpamAsnrangeColumns[11]},
+			},
+		},
 	}
 	// IpamAggregateColumns holds the columns for the "ipam_aggregate" table.
 	IpamAggregateColumns = []*schema.Column{
@@ -149,6 +161,11 @@ var (
 			},
 		},
 		Indexes: []*schema.Index{
+			{
+				Name:    "aggregate_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{IpamAggregateColumns[12]},
+			},
 			{
 				Name:    "aggregate_family_network_prefix_length",
 				Unique:  false,
@@ -230,6 +247,11 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
+				Name:    "circuit_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{CircuitsCircuitColumns[13]},
+			},
+			{
 				Name:    "circuit_provider_id_cid",
 				Unique:  true,
 				Columns: []*schema.Column{CircuitsCircuitColumns[14], CircuitsCircuitColumns[6]},
@@ -271,6 +293,13 @@ var (
 				Columns:    []*schema.Column{CircuitsCircuitgroupColumns[9]},
 				RefColumns: []*schema.Column{TenancyTenantColumns[0]},
 				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "circuitgroup_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{CircuitsCircuitgroupColumns[8]},
 			},
 		},
 	}
@@ -412,6 +441,13 @@ var (
 				OnDelete:   schema.Restrict,
 			},
 		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "circuittype_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{CircuitsCircuittypeColumns[9]},
+			},
+		},
 	}
 	// DcimConsoleportColumns holds the columns for the "dcim_consoleport" table.
 	DcimConsoleportColumns = []*schema.Column{
@@ -479,6 +515,11 @@ var (
 				Name:    "consoleport_device_id_name",
 				Unique:  true,
 				Columns: []*schema.Column{DcimConsoleportColumns[15], DcimConsoleportColumns[4]},
+			},
+			{
+				Name:    "consoleport_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimConsoleportColumns[17]},
 			},
 		},
 	}
@@ -594,6 +635,11 @@ var (
 				Unique:  true,
 				Columns: []*schema.Column{DcimConsoleserverportColumns[15], DcimConsoleserverportColumns[4]},
 			},
+			{
+				Name:    "consoleserverport_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimConsoleserverportColumns[17]},
+			},
 		},
 	}
 	// DcimConsoleserverporttemplateColumns holds the columns for the "dcim_consoleserverporttemplate" table.
@@ -669,6 +715,13 @@ var (
 				Columns:    []*schema.Column{TenancyContactColumns[13]},
 				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
 				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "contact_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{TenancyContactColumns[13]},
 			},
 		},
 	}
@@ -758,6 +811,11 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
+				Name:    "contactgroup_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{TenancyContactgroupColumns[9]},
+			},
+			{
 				Name:    "contactgroup_parent_id_name",
 				Unique:  true,
 				Columns: []*schema.Column{TenancyContactgroupColumns[10], TenancyContactgroupColumns[4]},
@@ -787,6 +845,13 @@ var (
 				Columns:    []*schema.Column{TenancyContactroleColumns[8]},
 				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
 				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "contactrole_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{TenancyContactroleColumns[8]},
 			},
 		},
 	}
@@ -840,6 +905,13 @@ var (
 				OnDelete:   schema.Restrict,
 			},
 		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "customfield_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{ExtrasCustomfieldColumns[26]},
+			},
+		},
 	}
 	// ExtrasCustomfieldchoicesetColumns holds the columns for the "extras_customfieldchoiceset" table.
 	ExtrasCustomfieldchoicesetColumns = []*schema.Column{
@@ -866,6 +938,13 @@ var (
 				Columns:    []*schema.Column{ExtrasCustomfieldchoicesetColumns[10]},
 				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
 				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "customfieldchoiceset_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{ExtrasCustomfieldchoicesetColumns[10]},
 			},
 		},
 	}
@@ -1040,6 +1119,11 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
+				Name:    "device_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimDeviceColumns[22]},
+			},
+			{
 				Name:    "device__name_natural_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimDeviceColumns[7], DcimDeviceColumns[0]},
@@ -1135,6 +1219,11 @@ var (
 				Name:    "devicebay__rack_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimDevicebayColumns[10]},
+			},
+			{
+				Name:    "devicebay_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimDevicebayColumns[14]},
 			},
 			{
 				Name:    "devicebay_device_id_name",
@@ -1314,6 +1403,11 @@ var (
 				Columns: []*schema.Column{DcimInterfaceColumns[29], DcimInterfaceColumns[4]},
 			},
 			{
+				Name:    "deviceinterface_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimInterfaceColumns[31]},
+			},
+			{
 				Name:    "deviceinterface_primary_mac_address_id",
 				Unique:  true,
 				Columns: []*schema.Column{DcimInterfaceColumns[35]},
@@ -1353,6 +1447,13 @@ var (
 				Columns:    []*schema.Column{DcimDeviceroleColumns[12]},
 				RefColumns: []*schema.Column{DcimDeviceroleColumns[0]},
 				OnDelete:   schema.Cascade,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "devicerole_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimDeviceroleColumns[11]},
 			},
 		},
 	}
@@ -1405,6 +1506,11 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
+				Name:    "devicetype_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimDevicetypeColumns[16]},
+			},
+			{
 				Name:    "devicetype_manufacturer_id_model",
 				Unique:  true,
 				Columns: []*schema.Column{DcimDevicetypeColumns[17], DcimDevicetypeColumns[6]},
@@ -1448,6 +1554,13 @@ var (
 				OnDelete:   schema.Restrict,
 			},
 		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "eventrule_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{ExtrasEventruleColumns[15]},
+			},
+		},
 	}
 	// IpamFhrpgroupColumns holds the columns for the "ipam_fhrpgroup" table.
 	IpamFhrpgroupColumns = []*schema.Column{
@@ -1479,6 +1592,11 @@ var (
 			},
 		},
 		Indexes: []*schema.Index{
+			{
+				Name:    "fhrpgroup_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{IpamFhrpgroupColumns[12]},
+			},
 			{
 				Name:    "fhrpgroup_protocol_group_id_id",
 				Unique:  false,
@@ -1596,6 +1714,11 @@ var (
 				Name:    "frontport_device_id_name",
 				Unique:  true,
 				Columns: []*schema.Column{DcimFrontportColumns[17], DcimFrontportColumns[4]},
+			},
+			{
+				Name:    "frontport_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimFrontportColumns[19]},
 			},
 		},
 	}
@@ -1717,6 +1840,11 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
+				Name:    "ipaddress_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{IpamIpaddressColumns[18]},
+			},
+			{
 				Name:    "ipaddress_vrf_key_family_host",
 				Unique:  false,
 				Columns: []*schema.Column{IpamIpaddressColumns[15], IpamIpaddressColumns[6], IpamIpaddressColumns[13]},
@@ -1794,6 +1922,11 @@ var (
 			},
 		},
 		Indexes: []*schema.Index{
+			{
+				Name:    "iprange_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{IpamIprangeColumns[17]},
+			},
 			{
 				Name:    "iprange_vrf_key_family_start_host",
 				Unique:  false,
@@ -1968,6 +2101,11 @@ var (
 				Columns: []*schema.Column{DcimInventoryitemColumns[10]},
 			},
 			{
+				Name:    "inventoryitem_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimInventoryitemColumns[21]},
+			},
+			{
 				Name:    "inventoryitem_device_id_parent_id_name",
 				Unique:  true,
 				Columns: []*schema.Column{DcimInventoryitemColumns[20], DcimInventoryitemColumns[11], DcimInventoryitemColumns[4]},
@@ -2003,6 +2141,13 @@ var (
 				Columns:    []*schema.Column{DcimInventoryitemroleColumns[9]},
 				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
 				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "inventoryitemrole_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimInventoryitemroleColumns[9]},
 			},
 		},
 	}
@@ -2106,6 +2251,13 @@ var (
 				OnDelete:   schema.Restrict,
 			},
 		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "location_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimLocationColumns[11]},
+			},
+		},
 	}
 	// DcimMacaddressColumns holds the columns for the "dcim_macaddress" table.
 	DcimMacaddressColumns = []*schema.Column{
@@ -2134,6 +2286,11 @@ var (
 			},
 		},
 		Indexes: []*schema.Index{
+			{
+				Name:    "macaddress_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimMacaddressColumns[9]},
+			},
 			{
 				Name:    "macaddress_assigned_object_type_assigned_object_id",
 				Unique:  false,
@@ -2169,6 +2326,13 @@ var (
 				Columns:    []*schema.Column{DcimManufacturerColumns[8]},
 				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
 				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "manufacturer_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimManufacturerColumns[8]},
 			},
 		},
 	}
@@ -2220,6 +2384,13 @@ var (
 				Columns:    []*schema.Column{DcimModuleColumns[15]},
 				RefColumns: []*schema.Column{DcimModuletypeColumns[0]},
 				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "module_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimModuleColumns[12]},
 			},
 		},
 	}
@@ -2283,6 +2454,11 @@ var (
 				Name:    "modulebay__rack_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimModulebayColumns[10]},
+			},
+			{
+				Name:    "modulebay_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimModulebayColumns[16]},
 			},
 			{
 				Name:    "modulebay_device_id_module_id_name",
@@ -2382,6 +2558,11 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
+				Name:    "moduletype_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimModuletypeColumns[12]},
+			},
+			{
 				Name:    "moduletype_manufacturer_id_model",
 				Unique:  true,
 				Columns: []*schema.Column{DcimModuletypeColumns[14], DcimModuletypeColumns[6]},
@@ -2411,6 +2592,13 @@ var (
 				Columns:    []*schema.Column{DcimModuletypeprofileColumns[8]},
 				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
 				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "moduletypeprofile_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimModuletypeprofileColumns[8]},
 			},
 		},
 	}
@@ -2581,6 +2769,13 @@ var (
 				OnDelete:   schema.Restrict,
 			},
 		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "platform_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimPlatformColumns[9]},
+			},
+		},
 	}
 	// DcimPowerfeedColumns holds the columns for the "dcim_powerfeed" table.
 	DcimPowerfeedColumns = []*schema.Column{
@@ -2638,6 +2833,13 @@ var (
 				Columns:    []*schema.Column{DcimPowerfeedColumns[23]},
 				RefColumns: []*schema.Column{TenancyTenantColumns[0]},
 				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "powerfeed_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimPowerfeedColumns[20]},
 			},
 		},
 	}
@@ -2716,6 +2918,11 @@ var (
 				Name:    "poweroutlet_device_id_name",
 				Unique:  true,
 				Columns: []*schema.Column{DcimPoweroutletColumns[17], DcimPoweroutletColumns[4]},
+			},
+			{
+				Name:    "poweroutlet_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimPoweroutletColumns[19]},
 			},
 		},
 	}
@@ -2812,6 +3019,13 @@ var (
 				OnDelete:   schema.Restrict,
 			},
 		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "powerpanel_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimPowerpanelColumns[8]},
+			},
+		},
 	}
 	// DcimPowerportColumns holds the columns for the "dcim_powerport" table.
 	DcimPowerportColumns = []*schema.Column{
@@ -2880,6 +3094,11 @@ var (
 				Name:    "powerport_device_id_name",
 				Unique:  true,
 				Columns: []*schema.Column{DcimPowerportColumns[16], DcimPowerportColumns[4]},
+			},
+			{
+				Name:    "powerport_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimPowerportColumns[18]},
 			},
 		},
 	}
@@ -3000,6 +3219,11 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
+				Name:    "prefix_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{IpamPrefixColumns[23]},
+			},
+			{
 				Name:    "prefix_vrf_key_family_network_prefix_length",
 				Unique:  false,
 				Columns: []*schema.Column{IpamPrefixColumns[18], IpamPrefixColumns[6], IpamPrefixColumns[15], IpamPrefixColumns[17]},
@@ -3052,6 +3276,13 @@ var (
 				OnDelete:   schema.Restrict,
 			},
 		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "provider_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{CircuitsProviderColumns[9]},
+			},
+		},
 	}
 	// CircuitsProvideraccountColumns holds the columns for the "circuits_provideraccount" table.
 	CircuitsProvideraccountColumns = []*schema.Column{
@@ -3086,6 +3317,11 @@ var (
 			},
 		},
 		Indexes: []*schema.Index{
+			{
+				Name:    "provideraccount_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{CircuitsProvideraccountColumns[8]},
+			},
 			{
 				Name:    "provideraccount_provider_id_account",
 				Unique:  true,
@@ -3128,6 +3364,11 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
+				Name:    "providernetwork_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{CircuitsProvidernetworkColumns[9]},
+			},
+			{
 				Name:    "providernetwork_provider_id_name",
 				Unique:  true,
 				Columns: []*schema.Column{CircuitsProvidernetworkColumns[10], CircuitsProvidernetworkColumns[6]},
@@ -3158,6 +3399,13 @@ var (
 				Columns:    []*schema.Column{IpamRirColumns[9]},
 				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
 				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "rir_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{IpamRirColumns[9]},
 			},
 		},
 	}
@@ -3248,6 +3496,11 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
+				Name:    "rack_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimRackColumns[26]},
+			},
+			{
 				Name:    "rack_site_id_location_id__name_natural_id",
 				Unique:  false,
 				Columns: []*schema.Column{DcimRackColumns[27], DcimRackColumns[28], DcimRackColumns[7], DcimRackColumns[0]},
@@ -3277,6 +3530,13 @@ var (
 				Columns:    []*schema.Column{DcimRackgroupColumns[8]},
 				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
 				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "rackgroup_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimRackgroupColumns[8]},
 			},
 		},
 	}
@@ -3328,6 +3588,13 @@ var (
 				OnDelete:   schema.Restrict,
 			},
 		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "rackreservation_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimRackreservationColumns[10]},
+			},
+		},
 	}
 	// DcimRackroleColumns holds the columns for the "dcim_rackrole" table.
 	DcimRackroleColumns = []*schema.Column{
@@ -3353,6 +3620,13 @@ var (
 				Columns:    []*schema.Column{DcimRackroleColumns[9]},
 				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
 				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "rackrole_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimRackroleColumns[9]},
 			},
 		},
 	}
@@ -3399,6 +3673,13 @@ var (
 				Columns:    []*schema.Column{DcimRacktypeColumns[22]},
 				RefColumns: []*schema.Column{DcimManufacturerColumns[0]},
 				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "racktype_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimRacktypeColumns[21]},
 			},
 		},
 	}
@@ -3470,6 +3751,11 @@ var (
 				Name:    "rearport_device_id_name",
 				Unique:  true,
 				Columns: []*schema.Column{DcimRearportColumns[17], DcimRearportColumns[4]},
+			},
+			{
+				Name:    "rearport_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimRearportColumns[19]},
 			},
 		},
 	}
@@ -3554,6 +3840,13 @@ var (
 				OnDelete:   schema.Cascade,
 			},
 		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "region_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimRegionColumns[9]},
+			},
+		},
 	}
 	// IpamRoleColumns holds the columns for the "ipam_role" table.
 	IpamRoleColumns = []*schema.Column{
@@ -3579,6 +3872,13 @@ var (
 				Columns:    []*schema.Column{IpamRoleColumns[9]},
 				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
 				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "role_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{IpamRoleColumns[9]},
 			},
 		},
 	}
@@ -3614,6 +3914,13 @@ var (
 				OnDelete:   schema.Restrict,
 			},
 		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "routetarget_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{IpamRoutetargetColumns[8]},
+			},
+		},
 	}
 	// IpamServiceColumns holds the columns for the "ipam_service" table.
 	IpamServiceColumns = []*schema.Column{
@@ -3645,6 +3952,11 @@ var (
 			},
 		},
 		Indexes: []*schema.Index{
+			{
+				Name:    "service_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{IpamServiceColumns[12]},
+			},
 			{
 				Name:    "service_protocol__ports_lowest_id",
 				Unique:  false,
@@ -3682,6 +3994,13 @@ var (
 				Columns:    []*schema.Column{IpamServicetemplateColumns[10]},
 				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
 				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "servicetemplate_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{IpamServicetemplateColumns[10]},
 			},
 		},
 	}
@@ -3739,6 +4058,13 @@ var (
 				OnDelete:   schema.Restrict,
 			},
 		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "site_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimSiteColumns[16]},
+			},
+		},
 	}
 	// DcimSitegroupColumns holds the columns for the "dcim_sitegroup" table.
 	DcimSitegroupColumns = []*schema.Column{
@@ -3773,6 +4099,13 @@ var (
 				OnDelete:   schema.Cascade,
 			},
 		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "sitegroup_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimSitegroupColumns[9]},
+			},
+		},
 	}
 	// ExtrasTagColumns holds the columns for the "extras_tag" table.
 	ExtrasTagColumns = []*schema.Column{
@@ -3792,6 +4125,13 @@ var (
 		Name:       "extras_tag",
 		Columns:    ExtrasTagColumns,
 		PrimaryKey: []*schema.Column{ExtrasTagColumns[0]},
+		Indexes: []*schema.Index{
+			{
+				Name:    "tag_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{ExtrasTagColumns[3]},
+			},
+		},
 	}
 	// ExtrasTaggeditemColumns holds the columns for the "extras_taggeditem" table.
 	ExtrasTaggeditemColumns = []*schema.Column{
@@ -3859,6 +4199,13 @@ var (
 				OnDelete:   schema.SetNull,
 			},
 		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "tenant_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{TenancyTenantColumns[9]},
+			},
+		},
 	}
 	// TenancyTenantgroupColumns holds the columns for the "tenancy_tenantgroup" table.
 	TenancyTenantgroupColumns = []*schema.Column{
@@ -3895,6 +4242,11 @@ var (
 			},
 		},
 		Indexes: []*schema.Index{
+			{
+				Name:    "tenantgroup_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{TenancyTenantgroupColumns[10]},
+			},
 			{
 				Name:    "tenantgroup_name",
 				Unique:  true,
@@ -4031,6 +4383,11 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
+				Name:    "vlan_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{IpamVlanColumns[10]},
+			},
+			{
 				Name:    "vlan_group_id_vid",
 				Unique:  true,
 				Columns: []*schema.Column{IpamVlanColumns[12], IpamVlanColumns[6]},
@@ -4096,6 +4453,11 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
+				Name:    "vlangroup_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{IpamVlangroupColumns[13]},
+			},
+			{
 				Name:    "vlangroup_scope_type_scope_id",
 				Unique:  false,
 				Columns: []*schema.Column{IpamVlangroupColumns[9], IpamVlangroupColumns[10]},
@@ -4133,6 +4495,13 @@ var (
 				Columns:    []*schema.Column{IpamVlantranslationpolicyColumns[6]},
 				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
 				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "vlantranslationpolicy_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{IpamVlantranslationpolicyColumns[6]},
 			},
 		},
 	}
@@ -4201,6 +4570,11 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
+				Name:    "vrf_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{IpamVrfColumns[10]},
+			},
+			{
 				Name:    "vrf_rd",
 				Unique:  true,
 				Columns: []*schema.Column{IpamVrfColumns[8]},
@@ -4241,6 +4615,11 @@ var (
 			},
 		},
 		Indexes: []*schema.Index{
+			{
+				Name:    "virtualchassis_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimVirtualchassisColumns[9]},
+			},
 			{
 				Name:    "virtualchassis_master_id",
 				Unique:  true,
@@ -4302,6 +4681,11 @@ var (
 			},
 		},
 		Indexes: []*schema.Index{
+			{
+				Name:    "virtualcircuit_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{CircuitsVirtualcircuitColumns[8]},
+			},
 			{
 				Name:    "virtualcircuit_provider_network_id_cid",
 				Unique:  true,
@@ -4384,6 +4768,13 @@ var (
 				OnDelete:   schema.Restrict,
 			},
 		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "virtualcircuittype_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{CircuitsVirtualcircuittypeColumns[9]},
+			},
+		},
 	}
 	// DcimVirtualdevicecontextColumns holds the columns for the "dcim_virtualdevicecontext" table.
 	DcimVirtualdevicecontextColumns = []*schema.Column{
@@ -4442,6 +4833,11 @@ var (
 		},
 		Indexes: []*schema.Index{
 			{
+				Name:    "virtualdevicecontext_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{DcimVirtualdevicecontextColumns[10]},
+			},
+			{
 				Name:    "virtualdevicecontext_device_id_identifier",
 				Unique:  false,
 				Columns: []*schema.Column{DcimVirtualdevicecontextColumns[11], DcimVirtualdevicecontextColumns[8]},
@@ -4492,6 +4888,13 @@ var (
 				Columns:    []*schema.Column{ExtrasWebhookColumns[14]},
 				RefColumns: []*schema.Column{UsersOwnerColumns[0]},
 				OnDelete:   schema.Restrict,
+			},
+		},
+		Indexes: []*schema.Index{
+			{
+				Name:    "webhook_owner_id",
+				Unique:  false,
+				Columns: []*schema.Column{ExtrasWebhookColumns[14]},
 			},
 		},
 	}

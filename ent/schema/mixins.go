@@ -8,6 +8,7 @@ import (
 	"entgo.io/ent/schema"
 	"entgo.io/ent/schema/edge"
 	"entgo.io/ent/schema/field"
+	"entgo.io/ent/schema/index"
 	"entgo.io/ent/schema/mixin"
 
 	"github.com/inventory/inventory/ent/schema/api"
@@ -85,6 +86,11 @@ func (o Owned) Edges() []ent.Edge {
 	}
 	return []ent.Edge{FK("owner", Owner.Type, api.Protect)}
 }
+
+// Indexes: owner_id is indexed, as Django indexes every ForeignKey:
+// deleting an owner looks for its objects in every owned table (PROTECT),
+// and the owner filters read it.
+func (Owned) Indexes() []ent.Index { return []ent.Index{index.Fields("owner_id")} }
 
 func (o Owned) Annotations() []schema.Annotation {
 	return []schema.Annotation{api.Model{Filters: OwnerFilters(o.Hidden)}}
